@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs Inkcard on a Debian machine with Python 3.11: the few system libraries that
+# skia-python links against, then the project into ./.venv (editable, so fonts/ and the
+# theme files are used in place). The README's set-up commands, CI and the Containerfile
+# all run this one script.  Usage: scripts/install.sh [--test]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python="${PYTHON:-python3}"
+
+extras=""
+[ "${1:-}" = "--test" ] && extras="[test]"
+
+"$python" -c 'import sys; assert sys.version_info >= (3, 11), "Inkcard needs Python 3.11 or newer"'
+
+# skia-python's wheel needs EGL/GL/X11 client libraries at import time (no display is used).
+missing=()
+for pair in libEGL.so.1:libegl1 libGL.so.1:libgl1 libexpat.so.1:libexpat1 libX11.so.6:libx11-6; do
+    ldconfig -p | grep -q "${pair%%:*}" || missing+=("${pair##*:}")
+done
+"$python" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || "$python" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extras}"
+echo "inkcard installed in .venv"
