@@ -1,0 +1,1 @@
+"""Inkcard HTTP service: Litestar app, API keys and credits, storage, command line."""

@@ -1,0 +1,241 @@
+"""Generate request → card PNGs (card engine) → stored files and their URLs.
+
+A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION``) names
+the files ``screenshots/<digest>-<n>.png``. Cards are written last-to-first, so the presence of
+card 1 means the whole set is stored: a repeated request finds it and skips rendering. Rendering
+runs in a bounded thread pool; a full pool answers 503 at once instead of queueing forever.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import hashlib
+import logging
+import re
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+
+import layout
+import themes
+from app.errors import Overloaded, RenderFailed, RenderTimeout, StorageError, TooManyPages
+from app.models import GenerateRequest, ImageRecord, invalid
+from app.storage import Storage
+
+log = logging.getLogger("inkcard.cards")
+
+MAX_CARDS = 50
+FOLDER = "screenshots"
+RETRY_AFTER_SECONDS = 5
+T = TypeVar("T")
+
+
+class CardJob(msgspec.Struct, frozen=True, kw_only=True):
+    """A generate request after defaults, validation and normalisation: what the cards depend on."""
+
+    markdown: str
+    theme: str
+    mode: str | None
+    width: int
+    height: int
+    split: str
+    mdx: bool
+    overflow_hidden: bool
+    scale: int
+
+    def digest(self) -> str:
+        """32 hex characters naming this job's files; changes with the engine version."""
+        h = hashlib.sha256(f"inkcard-cards\n{layout.ENGINE_VERSION}\n".encode())
+        h.update(msgspec.json.encode(self))
+        return h.hexdigest()[:32]
+
+    def file_name(self, number: int) -> str:
+        """Storage name of card ``number`` (1-based)."""
+        return f"{FOLDER}/{self.digest()}-{number}.png"
+
+
+class RenderPool:
+    """At most ``threads`` renders at once and ``queue`` waiting; more is refused with 503."""
+
+    def __init__(self, threads: int, queue: int):
+        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="inkcard-render")
+        self._slots = threading.BoundedSemaphore(threads + queue)
+
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float) -> T:
+        """Run ``fn(*args)`` in a pool thread and await it for at most ``timeout`` seconds.
+
+        Raises:
+            Overloaded: Every slot is taken.
+            RenderTimeout: The call did not finish in time (its thread finishes on its own).
+        """
+        if not self._slots.acquire(blocking=False):
+            raise Overloaded(
+                "the server is busy rendering other cards; retry shortly",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        try:
+            future = self._executor.submit(contextvars.copy_context().run, fn, *args)
+        except BaseException:
+            self._slots.release()
+            raise
+        future.add_done_callback(lambda _: self._slots.release())
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+        except TimeoutError:
+            raise RenderTimeout("rendering took longer than the time limit") from None
+
+    def shutdown(self) -> None:
+        """Stop accepting work; running renders finish in the background."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+class CardService:
+    """Turns generate requests into stored cards. ``render_count`` counts engine calls."""
+
+    def __init__(self, storage: Storage, pool: RenderPool, fonts_dir: str = ""):
+        self.storage = storage
+        self.pool = pool
+        self.fonts_dir = Path(fonts_dir) if fonts_dir else Path(layout.DEFAULT_FONTS_DIR)
+        self.fonts: Any = None
+        self.render_count = 0
+        self._count_lock = threading.Lock()
+        self._themes: dict[str, Any] = {}
+
+    def load_fonts(self) -> None:
+        """Load the FontBook (about 100 ms); called once at startup."""
+        self.fonts = layout.FontBook.load(self.fonts_dir)
+
+    # Validation and normalisation
+
+    def _theme(self, name: str) -> Any:
+        theme = self._themes.get(name)
+        if theme is None:
+            try:
+                theme = themes.load(name)
+            except themes.UnknownTheme:
+                raise invalid("theme", "one of " + ", ".join(themes.names())) from None
+            self._themes[name] = theme
+        return theme
+
+    def prepare(self, request: GenerateRequest) -> CardJob:
+        """Apply defaults that depend on the theme and normalise the request.
+
+        Raises:
+            InvalidField: Unknown theme or theme mode.
+        """
+        self._theme(request.theme)
+        modes = themes.modes(request.theme)
+        mode = None
+        if modes:
+            mode = request.themeMode if request.themeMode is not None else modes[0]
+            if mode not in modes:
+                raise invalid("themeMode", f"one of {', '.join(modes)} for theme {request.theme}")
+        split = request.splitMode
+        return CardJob(
+            markdown=request.markdown,
+            theme=request.theme,
+            mode=mode,
+            width=round(request.width),
+            height=round(request.height),
+            split=split,
+            mdx=request.mdxMode,
+            overflow_hidden=request.overHiddenMode and split != "autoSplit",
+            scale=request.scale,
+        )
+
+    # Blocking steps (run in threads)
+
+    def find_stored(self, job: CardJob) -> list[str] | None:
+        """Names of a complete stored set for ``job``, in card order, or None."""
+        prefix = job.file_name(1).rsplit("-", 1)[0] + "-"
+        pattern = re.compile(re.escape(prefix) + r"(\d+)\.png")
+        numbers = sorted(int(m.group(1)) for n in self.storage.list(prefix) if (m := pattern.fullmatch(n)))
+        if not numbers or numbers[0] != 1 or numbers != list(range(1, len(numbers) + 1)):
+            return None
+        return [job.file_name(n) for n in numbers]
+
+    def render(self, job: CardJob) -> list[bytes]:
+        """Call the card engine once for ``job``.
+
+        Raises:
+            TooManyPages: More than 50 cards would result.
+            RenderFailed: The engine failed.
+        """
+        with self._count_lock:
+            self.render_count += 1
+        options = layout.RenderOptions(
+            width=job.width,
+            height=job.height,
+            scale=job.scale,
+            split=job.split,
+            overflow_hidden=job.overflow_hidden,
+            mode=job.mode,
+            mdx=job.mdx,
+            max_pages=MAX_CARDS,
+        )
+        try:
+            return layout.render(job.markdown, self._theme(job.theme), self.fonts, options, images={})
+        except layout.TooManyPages:
+            raise TooManyPages(f"the Markdown makes more than {MAX_CARDS} cards; split it into several requests") from None
+        except Exception:
+            log.exception("card engine failed")
+            raise RenderFailed("the card engine could not render this Markdown") from None
+
+    def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
+        """Write every card, last first; on any failure remove what was written and raise."""
+        names = [job.file_name(n) for n in range(1, len(pngs) + 1)]
+        written: list[str] = []
+        try:
+            for name, png in reversed(list(zip(names, pngs, strict=True))):
+                if cancelled.is_set():
+                    raise RenderTimeout("storing the cards took longer than the time limit")
+                self.storage.put(name, png, "image/png")
+                written.append(name)
+        except BaseException:
+            for name in written:
+                try:
+                    self.storage.delete(name)
+                except StorageError:
+                    log.warning("could not remove %s after a failed request", name)
+            raise
+        return names
+
+    # The whole call
+
+    async def generate(self, request: GenerateRequest, timeout: float) -> list[ImageRecord]:
+        """Validate, find or render, store, and return one record per card.
+
+        Raises:
+            ApiError: Any documented failure; nothing is left in storage when it is raised.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        job = self.prepare(request)
+        names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
+        if names is None:
+            pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time())
+            cancelled = threading.Event()
+            try:
+                names = await self._in_thread(self.store, job, pngs, cancelled, timeout=deadline - loop.time())
+            except RenderTimeout:
+                cancelled.set()
+                raise
+        return [ImageRecord(url=self.storage.url(n), fileName=n) for n in names]
+
+    @staticmethod
+    async def _in_thread(fn: Callable[..., T], *args: Any, timeout: float) -> T:
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
+        except TimeoutError:
+            raise RenderTimeout("the request took longer than the time limit") from None
+
+
+def themes_listing() -> dict[str, Any]:
+    """Card themes with their modes; article themes (none until the article operation lands)."""
+    return {"cards": [{"id": n, "modes": list(themes.modes(n))} for n in themes.names()], "articles": []}
+

@@ -1,0 +1,199 @@
+"""Command line → the service and its administration: ``inkcard serve | keys | credits``.
+
+The card engine's ``inkcard render`` command is registered in its own section below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from app.credits import Credits, KeyInfo, UnknownKey
+from app.settings import Settings, SettingsError, export_for_workers, load_settings
+
+# ---------------------------------------------------------------------------------------------
+# serve
+
+
+def _base_url(settings: Settings) -> str:
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
+    return f"http://{host}:{settings.port}"
+
+
+def curl_example(settings: Settings, key: str) -> str:
+    """A ready-to-paste curl command that makes one card with ``key``."""
+    body = json.dumps({"markdown": "# Hello, Inkcard\n\nMy first card."})
+    return (
+        f"curl -s {_base_url(settings)}/api/generate -H 'x-api-key: {key}' "
+        f"-H 'Content-Type: application/json' -d '{body}'"
+    )
+
+
+def bootstrap_key(settings: Settings, credits: Credits) -> str | None:
+    """On an empty key table, create the first key and return the text announcing it."""
+    if not settings.bootstrap_key or credits.key_count() > 0:
+        return None
+    key, info = credits.create_key("bootstrap", settings.bootstrap_credits)
+    return "\n".join(
+        [
+            "",
+            f"Created the first API key ({info.balance} credits). It is shown only this once:",
+            "",
+            f"    {key}",
+            "",
+            "Make a card:",
+            "",
+            f"    {curl_example(settings, key)}",
+            "",
+            "More keys: inkcard keys create --name NAME. Turn this off with INKCARD_BOOTSTRAP_KEY=0.",
+            "",
+        ]
+    )
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the HTTP service with uvicorn."""
+    import uvicorn
+
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v}
+    settings = load_settings(**overrides)
+    credits = Credits(settings.database_path)
+    credits.ensure_schema()
+    notice = bootstrap_key(settings, credits)
+    if notice:
+        print(notice, flush=True)
+    common = {
+        "host": settings.host,
+        "port": settings.port,
+        "access_log": False,
+        "timeout_graceful_shutdown": int(settings.timeout) + 5,
+        "log_level": settings.log_level.lower(),
+    }
+    if settings.workers > 1:
+        export_for_workers(settings)
+        uvicorn.run("app.main:app_from_env", factory=True, workers=settings.workers, **common)  # type: ignore[arg-type]
+    else:
+        from app.main import create_app
+
+        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# keys and credits
+
+
+def _credits() -> Credits:
+    credits = Credits(load_settings().database_path)
+    credits.ensure_schema()
+    return credits
+
+
+def _key_line(info: KeyInfo) -> str:
+    state = f"revoked {info.revoked_at}" if info.revoked_at else "active"
+    return f"{info.prefix}  {info.balance:>8}  {info.created_at}  {state:<10}  {info.name}"
+
+
+def cmd_keys_create(args: argparse.Namespace) -> int:
+    """Create a key and print it (the only time it is shown)."""
+    key, info = _credits().create_key(args.name, args.credits)
+    print(key)
+    print(f"prefix {info.prefix}, {info.balance} credits. Store the key now: it is not shown again.", file=sys.stderr)
+    return 0
+
+
+def cmd_keys_list(_: argparse.Namespace) -> int:
+    """List keys by prefix with balances."""
+    print(f"{'prefix':<8}  {'balance':>8}  {'created':<29}  {'state':<10}  name")
+    for info in _credits().list_keys():
+        print(_key_line(info))
+    return 0
+
+
+def cmd_keys_revoke(args: argparse.Namespace) -> int:
+    """Revoke a key by prefix."""
+    print(_key_line(_credits().revoke(args.prefix)))
+    return 0
+
+
+def cmd_credits_grant(args: argparse.Namespace) -> int:
+    """Add credits to a key."""
+    print(_key_line(_credits().grant(args.prefix, args.amount)))
+    return 0
+
+
+def cmd_credits_show(args: argparse.Namespace) -> int:
+    """Show a key's balance and recent ledger rows."""
+    credits = _credits()
+    print(_key_line(credits.key_info(args.prefix)))
+    for row in credits.ledger(args.prefix, args.limit):
+        print(f"  {row.created_at}  {row.kind:<6}  {row.delta:>+6}  {row.operation:<10}  {row.request_id or ''}")
+    return 0
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be a positive integer")
+    return value
+
+
+def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    keys = sub.add_parser("keys", help="create, list and revoke API keys").add_subparsers(required=True)
+    p = keys.add_parser("create", help="create a key and print it once")
+    p.add_argument("--name", required=True)
+    p.add_argument("--credits", type=int, default=0)
+    p.set_defaults(func=cmd_keys_create)
+    keys.add_parser("list", help="list keys").set_defaults(func=cmd_keys_list)
+    p = keys.add_parser("revoke", help="revoke a key by its prefix")
+    p.add_argument("prefix")
+    p.set_defaults(func=cmd_keys_revoke)
+
+    credits = sub.add_parser("credits", help="grant and show credits").add_subparsers(required=True)
+    p = credits.add_parser("grant", help="add credits to a key")
+    p.add_argument("prefix")
+    p.add_argument("amount", type=_positive)
+    p.set_defaults(func=cmd_credits_grant)
+    p = credits.add_parser("show", help="balance and recent ledger rows")
+    p.add_argument("prefix")
+    p.add_argument("--limit", type=_positive, default=20)
+    p.set_defaults(func=cmd_credits_show)
+
+
+# ---------------------------------------------------------------------------------------------
+# render (the card engine's command, issue 2) is registered here by the engine.
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``inkcard`` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="inkcard", description="Markdown to card images.")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+    p = sub.add_parser("serve", help="run the HTTP service")
+    p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
+    p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")
+    p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
+    p.set_defaults(func=cmd_serve)
+    _add_admin_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``inkcard`` command."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except SettingsError as exc:
+        print(f"inkcard: {exc}", file=sys.stderr)
+        return 2
+    except UnknownKey as exc:
+        print(f"inkcard: no key has the prefix {exc.args[0]}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

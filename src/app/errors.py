@@ -1,0 +1,151 @@
+"""Domain errors → ``{"error": LABEL, "message": TEXT}`` HTTP responses.
+
+Services raise ``ApiError`` subclasses (they never touch Litestar); ``exception_handlers()`` maps
+them, Litestar's own HTTP errors and anything unexpected to the documented JSON error body.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from litestar import MediaType, Request, Response
+from litestar.exceptions import HTTPException
+
+log = logging.getLogger("inkcard.errors")
+
+
+class ApiError(Exception):
+    """An error a client sees: HTTP status, short label, human message, extra headers."""
+
+    status: int = 400
+    label: str = "bad_request"
+
+    def __init__(self, message: str, *, label: str | None = None, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.message = message
+        if label is not None:
+            self.label = label
+        self.headers = headers or {}
+
+
+class InvalidField(ApiError):
+    """A request field has the wrong type or an unaccepted value (400)."""
+
+
+class InvalidJson(ApiError):
+    """The body is not a JSON object (400)."""
+
+    label = "invalid_json"
+
+
+class MissingApiKey(ApiError):
+    """No ``x-api-key`` header (401)."""
+
+    status = 401
+    label = "missing_api_key"
+
+
+class InvalidApiKey(ApiError):
+    """Unknown or revoked API key (401)."""
+
+    status = 401
+    label = "invalid_api_key"
+
+
+class InsufficientCredits(ApiError):
+    """The key's balance does not cover the call (402)."""
+
+    status = 402
+    label = "insufficient_credits"
+
+
+class PayloadTooLarge(ApiError):
+    """Body or Markdown over the limit (413)."""
+
+    status = 413
+    label = "payload_too_large"
+
+
+class TooManyPages(ApiError):
+    """The Markdown would make more cards than allowed (400)."""
+
+    label = "too_many_pages"
+
+
+class RenderFailed(ApiError):
+    """The card engine failed (500)."""
+
+    status = 500
+    label = "render_failed"
+
+
+class StorageError(ApiError):
+    """Writing to or reading from storage failed (502)."""
+
+    status = 502
+    label = "storage_error"
+
+
+class Overloaded(ApiError):
+    """The render queue is full (503, with ``Retry-After``)."""
+
+    status = 503
+    label = "overloaded"
+
+
+class RenderTimeout(ApiError):
+    """The request ran past its time limit (504)."""
+
+    status = 504
+    label = "timeout"
+
+
+_HTTP_LABELS = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "rate_limited",
+    500: "internal_error",
+    503: "unavailable",
+}
+
+
+def error_response(status: int, label: str, message: str, headers: dict[str, str] | None = None) -> Response[Any]:
+    """The one JSON error body every failure uses."""
+    return Response(
+        content={"error": label, "message": message},
+        status_code=status,
+        media_type=MediaType.JSON,
+        headers=headers,
+    )
+
+
+def _api_error(_: Request[Any, Any, Any], exc: ApiError) -> Response[Any]:
+    return error_response(exc.status, exc.label, exc.message, exc.headers)
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
+    status = exc.status_code
+    label = _HTTP_LABELS.get(status, "error")
+    message = exc.detail or label.replace("_", " ")
+    if status == 413:
+        limit = request.app.state.settings.max_body_bytes
+        message = f"request body must be at most {limit} bytes"
+    elif status == 400 and "JSON" in message:
+        label = "invalid_json"
+    return error_response(status, label, message, dict(exc.headers or {}))
+
+
+def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
+    log.exception("unhandled error on %s %s", request.method, request.url.path)
+    return error_response(500, "internal_error", "the server failed to handle this request")
+
+
+def exception_handlers() -> dict[type[Exception], Any]:
+    """Handlers for ``Litestar(exception_handlers=...)``."""
+    return {ApiError: _api_error, HTTPException: _http_error, Exception: _unexpected}

@@ -1,0 +1,94 @@
+"""Settings → the Litestar application: routes, error mapping, OpenAPI, lifespan resources.
+
+``create_app(settings)`` is the one factory; ``inkcard serve`` hands it to uvicorn. The lifespan
+opens the credit database, storage, render pool and fonts once per worker process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.datastructures import CacheControlHeader, State
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
+from litestar.static_files import create_static_files_router
+
+from app import requestlog
+from app.cards import CardService, RenderPool
+from app.credits import Credits
+from app.errors import exception_handlers
+from app.routes import ROUTES
+from app.settings import Settings, load_settings
+from app.storage import LocalStorage, make_storage
+
+log = logging.getLogger("inkcard.main")
+VERSION = "0.1.0"
+
+
+def _files_router(storage: LocalStorage) -> object:
+    storage.root.mkdir(parents=True, exist_ok=True)
+    return create_static_files_router(
+        path="/files",
+        directories=[storage.root],
+        name="files",
+        cache_control=CacheControlHeader(public=True, max_age=31_536_000, immutable=True),
+    )
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    """Build the Inkcard application.
+
+    Args:
+        settings: Configuration; read from ``INKCARD_*`` environment variables when omitted.
+    """
+    settings = settings or load_settings()
+    requestlog.configure_logging(settings.log_level)
+    credits = Credits(settings.database_path)
+    storage = make_storage(settings)
+    pool = RenderPool(settings.render_threads, settings.render_queue)
+    cards = CardService(storage, pool, settings.fonts_dir)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        await asyncio.to_thread(credits.ensure_schema)
+        if isinstance(storage, LocalStorage):
+            await asyncio.to_thread(storage.sweep_temp_files)
+        await asyncio.to_thread(cards.load_fonts)
+        log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
+        try:
+            yield
+        finally:
+            pool.shutdown()
+
+    handlers: list[object] = list(ROUTES)
+    if isinstance(storage, LocalStorage):
+        handlers.append(_files_router(storage))
+    app = Litestar(
+        route_handlers=handlers,  # type: ignore[arg-type]
+        lifespan=[lifespan],
+        exception_handlers=exception_handlers(),
+        request_max_body_size=settings.max_body_bytes,
+        state=State({"settings": settings, "credits": credits, "cards": cards, "storage": storage}),
+        openapi_config=OpenAPIConfig(
+            title="Inkcard",
+            version=VERSION,
+            description="Markdown to card images. Authenticate with the x-api-key header.",
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
+        ),
+        logging_config=None,
+        debug=False,
+    )
+    # Wrap the whole ASGI handler (not one route) so 404s and errors get a request id too.
+    app.asgi_handler = requestlog.RequestLogMiddleware(app.asgi_handler)
+    return app
+
+
+def app_from_env() -> Litestar:
+    """uvicorn factory for multi-worker serving: settings come from the environment."""
+    return create_app(load_settings())
+

@@ -1,0 +1,136 @@
+"""Request bytes → validated msgspec records; response records → JSON.
+
+``parse_generate`` is strict about types (``"440"`` is not a number) but forgiving about shape:
+unknown fields are ignored, ``null`` means "use the default", and an empty body is ``{}``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from app.errors import InvalidField, InvalidJson, PayloadTooLarge
+
+DEFAULT_MARKDOWN = "# Hello, Inkcard"
+MAX_MARKDOWN_CHARS = 100_000
+SPLIT_MODES = ("noSplit", "autoSplit", "hrSplit")
+
+Width = Annotated[float, msgspec.Meta(ge=100, le=1600, description="Card width in CSS pixels (100..1600).")]
+Height = Annotated[float, msgspec.Meta(ge=100, le=4000, description="Card height in CSS pixels (100..4000).")]
+Scale = Annotated[int, msgspec.Meta(ge=1, le=4, description="Pixels per CSS pixel in the PNG (1..4).")]
+SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
+
+
+class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """Body of ``POST /api/generate``. Every field is optional."""
+
+    markdown: Annotated[str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")] = (
+        DEFAULT_MARKDOWN
+    )
+    theme: Annotated[str, msgspec.Meta(description="Card theme ID (see GET /api/themes).")] = "apple-notes"
+    themeMode: Annotated[  # noqa: N815 - the interface's field name
+        str | None, msgspec.Meta(description="Mode of the theme; default: the theme's first mode.")
+    ] = None
+    width: Width = 440
+    height: Height = 586
+    splitMode: SplitMode = "noSplit"  # noqa: N815
+    mdxMode: bool = False  # noqa: N815
+    overHiddenMode: bool = False  # noqa: N815
+    scale: Scale = 2
+
+
+class ImageRecord(msgspec.Struct, frozen=True):
+    """One stored card."""
+
+    url: str
+    fileName: str  # noqa: N815
+
+
+class GenerateResponse(msgspec.Struct, frozen=True):
+    """Success body of ``POST /api/generate``: one record per card, in reading order."""
+
+    images: list[ImageRecord]
+
+
+class ModeList(msgspec.Struct, frozen=True):
+    """A card theme and its modes (the first is the default)."""
+
+    id: str
+    modes: list[str]
+
+
+class ThemesResponse(msgspec.Struct, frozen=True):
+    """Body of ``GET /api/themes``."""
+
+    cards: list[ModeList]
+    articles: list[str]
+
+
+class ErrorBody(msgspec.Struct, frozen=True):
+    """Every error response."""
+
+    error: str
+    message: str
+
+
+# What each field accepts, said the way an error message needs it.
+_ACCEPTED = {
+    "markdown": "a string",
+    "theme": "a string naming a theme",
+    "themeMode": "a string naming a mode of the theme",
+    "width": "a number between 100 and 1600",
+    "height": "a number between 100 and 4000",
+    "splitMode": "one of " + ", ".join(SPLIT_MODES),
+    "mdxMode": "true or false",
+    "overHiddenMode": "true or false",
+    "scale": "an integer between 1 and 4",
+}
+
+
+def field_label(field: str) -> str:
+    """The error label for a bad value of ``field``: ``splitMode`` → ``invalid_split_mode``."""
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in field)
+    return "invalid_" + snake
+
+
+def invalid(field: str, accepted: str | None = None) -> InvalidField:
+    """A 400 error naming ``field`` and what it accepts."""
+    what = accepted or _ACCEPTED[field]
+    return InvalidField(f"{field} must be {what}", label=field_label(field))
+
+
+def _decode_object(body: bytes) -> dict[str, Any]:
+    if not body.strip():
+        return {}
+    try:
+        value = msgspec.json.decode(body)
+    except msgspec.DecodeError as exc:
+        raise InvalidJson(f"request body is not valid JSON ({exc})") from None
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidJson("request body must be a JSON object")
+    return {k: v for k, v in value.items() if k in _ACCEPTED and v is not None}
+
+
+def parse_generate(body: bytes) -> GenerateRequest:
+    """Decode and validate a generate request body.
+
+    Raises:
+        InvalidJson: The body is not a JSON object.
+        InvalidField: A field has the wrong type or is out of range (400).
+        PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
+    """
+    fields = _decode_object(body)
+    for name, value in fields.items():
+        try:
+            msgspec.convert({name: value}, GenerateRequest)
+        except msgspec.ValidationError:
+            raise invalid(name) from None
+    request = msgspec.convert(fields, GenerateRequest)
+    if len(request.markdown) > MAX_MARKDOWN_CHARS:
+        raise PayloadTooLarge(
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters (got {len(request.markdown):,})"
+        )
+    return request

@@ -1,0 +1,142 @@
+"""Environment (``INKCARD_*``) → one frozen ``Settings`` record.
+
+This is the only module that reads ``os.environ``. Every other module receives a ``Settings``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+MIB = 1024 * 1024
+
+
+class SettingsError(ValueError):
+    """An ``INKCARD_*`` variable holds a value the service cannot use."""
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """Service configuration. Field names match ``INKCARD_<FIELD>`` upper-cased."""
+
+    host: str = "127.0.0.1"
+    """Address ``inkcard serve`` binds to; also used for the default public URL."""
+    port: int = 8000
+    """Port ``inkcard serve`` listens on; also used for the default public URL."""
+    workers: int = 1
+    """uvicorn worker processes."""
+    database: str = "./data/inkcard.db"
+    """SQLite file holding API keys and the credit ledger."""
+    storage: Literal["local", "gcs"] = "local"
+    """Where card PNGs go: the local disk or a Google Cloud Storage bucket."""
+    storage_dir: str = "./data/files"
+    """Root directory of ``local`` storage."""
+    public_url: str = ""
+    """Base URL of stored files; empty means ``http://<host>:<port>/files`` (local) or
+    ``https://storage.googleapis.com/<bucket>`` (gcs)."""
+    gcs_bucket: str = ""
+    """Bucket name for ``gcs`` storage."""
+    gcs_project: str = ""
+    """Google Cloud project for the storage client; empty lets the library decide."""
+    fonts_dir: str = ""
+    """Font directory; empty means the repository's ``fonts/``."""
+    generate_cost: int = 0
+    """Credits one successful ``POST /api/generate`` costs."""
+    bootstrap_key: bool = True
+    """Create and print one API key on the first ``inkcard serve`` with an empty key table."""
+    bootstrap_credits: int = 100
+    """Credits of the bootstrap key."""
+    render_threads: int = max(1, os.cpu_count() or 1)
+    """Renders running at once in each worker."""
+    render_queue: int = 4
+    """Requests allowed to wait for a render thread before new ones get 503."""
+    timeout: float = 55.0
+    """Seconds a generate call may take (render plus storage) before it answers 504."""
+    max_body_bytes: int = MIB
+    """Largest request body accepted (413 above)."""
+    log_level: str = "INFO"
+    """Level of the ``inkcard`` loggers."""
+
+    @property
+    def files_url(self) -> str:
+        """Base URL of stored files, without a trailing slash."""
+        if self.public_url:
+            return self.public_url.rstrip("/")
+        if self.storage == "gcs":
+            return f"https://storage.googleapis.com/{self.gcs_bucket}"
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        elif ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/files"
+
+    @property
+    def database_path(self) -> Path:
+        """The SQLite file as a path."""
+        return Path(self.database)
+
+
+_PREFIX = "INKCARD_"
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _parse_bool(name: str, raw: str) -> bool:
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise SettingsError(f"{_PREFIX}{name.upper()} must be 1 or 0 (got {raw!r})")
+
+
+def load_settings(environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
+    """Read ``INKCARD_*`` variables once and return the settings.
+
+    Args:
+        environ: The environment to read; ``os.environ`` when omitted.
+        **overrides: Field values that win over the environment (used by the CLI and tests).
+
+    Raises:
+        SettingsError: A variable has a value of the wrong type or out of range.
+    """
+    env = os.environ if environ is None else environ
+    raw: dict[str, object] = {}
+    for field in msgspec.structs.fields(Settings):
+        value = env.get(_PREFIX + field.name.upper())
+        if value is None:
+            continue
+        if field.type is bool:
+            raw[field.name] = _parse_bool(field.name, value)
+        else:
+            raw[field.name] = value
+    raw.update(overrides)
+    try:
+        settings = msgspec.convert(raw, Settings, strict=False)
+    except msgspec.ValidationError as exc:
+        raise SettingsError(f"invalid INKCARD_* setting: {exc}") from None
+    _check(settings)
+    return settings
+
+
+def _check(settings: Settings) -> None:
+    if settings.storage == "gcs" and not settings.gcs_bucket:
+        raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
+    for name in ("port", "workers", "render_threads", "max_body_bytes"):
+        if getattr(settings, name) < 1:
+            raise SettingsError(f"{_PREFIX}{name.upper()} must be at least 1")
+    for name in ("render_queue", "generate_cost", "bootstrap_credits"):
+        if getattr(settings, name) < 0:
+            raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
+    if settings.timeout <= 0:
+        raise SettingsError(f"{_PREFIX}TIMEOUT must be a positive number of seconds")
+
+
+def export_for_workers(settings: Settings) -> None:
+    """Write the CLI's overrides back to the environment so uvicorn worker processes see them."""
+    os.environ[_PREFIX + "HOST"] = settings.host
+    os.environ[_PREFIX + "PORT"] = str(settings.port)

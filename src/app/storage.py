@@ -1,0 +1,210 @@
+"""Object names and bytes → stored files with public URLs (local disk or Google Cloud Storage).
+
+Names are made by the service (``screenshots/<hex>-<n>.png``), never by users; both back ends
+still refuse anything that does not look like one. ``google.cloud.storage`` is imported only
+when the ``gcs`` back end is built, so local use needs no Google libraries or credentials.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+from app.errors import StorageError
+from app.settings import Settings
+
+CACHE_CONTROL = "public, max-age=31536000, immutable"
+_NAME = re.compile(r"^[a-z]+/[A-Za-z0-9_-]{1,100}\.(png|jpg|json)$")
+_TMP_PREFIX = ".tmp-"
+
+
+def check_name(name: str) -> str:
+    """Return ``name`` if it is a safe object name, else raise ``ValueError``."""
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"unsafe storage name: {name!r}")
+    return name
+
+
+class Storage(Protocol):
+    """Where card files live. Every method may raise ``StorageError``."""
+
+    def put(self, name: str, data: bytes, content_type: str) -> None:
+        """Store ``data`` under ``name`` atomically (readers see all of it or nothing)."""
+
+    def list(self, prefix: str) -> list[str]:
+        """Names that start with ``prefix``."""
+
+    def get(self, name: str) -> bytes:
+        """The stored bytes of ``name``."""
+
+    def delete(self, name: str) -> None:
+        """Remove ``name``; a missing name is not an error."""
+
+    def url(self, name: str) -> str:
+        """Public URL of ``name``."""
+
+    def check(self) -> None:
+        """Raise ``StorageError`` if the storage cannot be used right now."""
+
+
+class LocalStorage:
+    """Files under one directory, written with temp file + fsync + rename."""
+
+    def __init__(self, root: Path, base_url: str):
+        self.root = root.resolve()
+        self.base_url = base_url.rstrip("/")
+
+    def _path(self, name: str) -> Path:
+        path = (self.root / check_name(name)).resolve()
+        if not path.is_relative_to(self.root):
+            raise ValueError(f"unsafe storage name: {name!r}")
+        return path
+
+    def put(self, name: str, data: bytes, content_type: str) -> None:  # noqa: ARG002
+        path = self._path(name)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_TMP_PREFIX)
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp, path)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            _fsync_dir(path.parent)
+        except OSError as exc:
+            raise StorageError(f"could not write {name} ({exc.strerror})") from None
+
+    def list(self, prefix: str) -> list[str]:
+        folder, _, start = prefix.rpartition("/")
+        directory = self.root / folder
+        if not directory.is_dir():
+            return []
+        return sorted(f"{folder}/{p.name}" for p in directory.iterdir() if p.name.startswith(start))
+
+    def get(self, name: str) -> bytes:
+        try:
+            return self._path(name).read_bytes()
+        except OSError as exc:
+            raise StorageError(f"could not read {name} ({exc.strerror})") from None
+
+    def delete(self, name: str) -> None:
+        try:
+            self._path(name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise StorageError(f"could not delete {name} ({exc.strerror})") from None
+
+    def url(self, name: str) -> str:
+        return f"{self.base_url}/{check_name(name)}"
+
+    def check(self) -> None:
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            probe = tempfile.NamedTemporaryFile(dir=self.root, prefix=_TMP_PREFIX)  # noqa: SIM115
+            probe.close()
+        except OSError as exc:
+            raise StorageError(f"storage directory is not writable ({exc.strerror})") from None
+
+    def sweep_temp_files(self, older_than: float = 3600.0) -> int:
+        """Delete temp files a crashed writer left behind; return how many."""
+        cutoff = time.time() - older_than
+        removed = 0
+        for tmp in self.root.rglob(_TMP_PREFIX + "*"):
+            try:
+                if tmp.stat().st_mtime < cutoff:
+                    tmp.unlink()
+                    removed += 1
+            except OSError:
+                continue
+        return removed
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+class GCSStorage:
+    """Objects in one Google Cloud Storage bucket, through google-cloud-storage."""
+
+    TIMEOUT = (3.0, 10.0)  # connect, read seconds per call
+
+    def __init__(self, bucket: str, base_url: str, project: str = ""):
+        from google.api_core import exceptions as gexc
+        from google.api_core.retry import Retry
+        from google.cloud import storage as gcs
+
+        self._gexc = gexc
+        self._retry = Retry(deadline=15.0)
+        self._client = gcs.Client(project=project or None)
+        self._bucket = self._client.bucket(bucket)
+        self.base_url = base_url.rstrip("/")
+
+    def _fail(self, action: str, name: str, exc: Exception) -> StorageError:
+        return StorageError(f"could not {action} {name} in the bucket ({type(exc).__name__})")
+
+    def put(self, name: str, data: bytes, content_type: str) -> None:
+        blob = self._bucket.blob(check_name(name))
+        blob.cache_control = CACHE_CONTROL
+        try:
+            # Create-only: names are content-addressed, so an existing object is already right.
+            blob.upload_from_string(
+                data, content_type=content_type, if_generation_match=0, timeout=self.TIMEOUT, retry=self._retry
+            )
+        except self._gexc.PreconditionFailed:
+            return
+        except Exception as exc:  # noqa: BLE001 - every client failure is a storage error
+            raise self._fail("write", name, exc) from None
+
+    def list(self, prefix: str) -> list[str]:
+        try:
+            blobs = self._client.list_blobs(self._bucket, prefix=prefix, timeout=self.TIMEOUT, retry=self._retry)
+            return sorted(b.name for b in blobs)
+        except Exception as exc:  # noqa: BLE001
+            raise self._fail("list", prefix, exc) from None
+
+    def get(self, name: str) -> bytes:
+        try:
+            data: bytes = self._bucket.blob(check_name(name)).download_as_bytes(timeout=self.TIMEOUT)
+            return data
+        except Exception as exc:  # noqa: BLE001
+            raise self._fail("read", name, exc) from None
+
+    def delete(self, name: str) -> None:
+        try:
+            self._bucket.blob(check_name(name)).delete(timeout=self.TIMEOUT, retry=self._retry)
+        except self._gexc.NotFound:
+            return
+        except Exception as exc:  # noqa: BLE001
+            raise self._fail("delete", name, exc) from None
+
+    def url(self, name: str) -> str:
+        return f"{self.base_url}/{check_name(name)}"
+
+    def check(self) -> None:
+        try:
+            list(self._client.list_blobs(self._bucket, max_results=1, timeout=self.TIMEOUT))
+        except Exception as exc:  # noqa: BLE001
+            raise StorageError(f"bucket {self._bucket.name} is not reachable ({type(exc).__name__})") from None
+
+
+def make_storage(settings: Settings) -> LocalStorage | GCSStorage:
+    """Build the storage back end the settings name."""
+    if settings.storage == "gcs":
+        return GCSStorage(settings.gcs_bucket, settings.files_url, settings.gcs_project)
+    return LocalStorage(Path(settings.storage_dir), settings.files_url)
+
+
+def describe(storage: Any) -> str:
+    """A short name of the back end for logs and /readyz."""
+    return "gcs" if isinstance(storage, GCSStorage) else "local"
