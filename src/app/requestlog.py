@@ -129,7 +129,6 @@ def configure_logging(level: str) -> None:
     """Send ``inkcard.*`` logs to stderr as JSON lines (idempotent)."""
     logger = logging.getLogger("inkcard")
     logger.setLevel(level.upper())
-    logger.propagate = True
     if any(getattr(h, "_inkcard", False) for h in logger.handlers):
         return
     handler = logging.StreamHandler(sys.stderr)
@@ -137,4 +136,3 @@ def configure_logging(level: str) -> None:
     handler.addFilter(RequestIdFilter())
     handler._inkcard = True  # type: ignore[attr-defined]
     logger.addHandler(handler)
-    logger.propagate = False

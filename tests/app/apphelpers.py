@@ -1,0 +1,65 @@
+"""Helpers for the HTTP service tests: PNG sizes, ports, stored files, a uvicorn server."""
+
+from __future__ import annotations
+
+import socket
+import struct
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+from litestar import Litestar
+from litestar.testing import TestClient
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """(width, height) from a PNG's IHDR chunk; fails unless ``data`` starts like a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def stored_files(root: Path) -> list[str]:
+    """Every file under ``root`` (relative names), temp files included."""
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def new_key(client: TestClient[Litestar], credits: int = 100) -> str:
+    """Create an API key in the client's database."""
+    key, _ = client.app.state.credits.create_key("test", credits)
+    return str(key)
+
+
+def files_path(url: str) -> str:
+    """The path part of a local-storage URL, for fetching it through a TestClient."""
+    return url[url.index("/files/") :]
+
+
+@contextmanager
+def running_server(app: Litestar, port: int) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on 127.0.0.1:``port`` in a thread; yield its base URL."""
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive(), "uvicorn stopped while starting"
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=20)

@@ -1,0 +1,63 @@
+"""Operations endpoints: health, readiness, themes, OpenAPI document and docs page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litestar import Litestar
+from litestar.testing import TestClient
+
+import themes
+
+Client = TestClient[Litestar]
+
+
+def test_healthz(client: Client) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_readyz_when_everything_works(client: Client) -> None:
+    response = client.get("/readyz")
+    assert response.status_code == 200
+    assert response.json()["status"] == "ready"
+
+
+def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
+    client.app.state.cards.fonts = None
+    (tmp_path / "inkcard.db").unlink()
+    (tmp_path / "inkcard.db").mkdir()  # the database path is now a folder: not writable
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["error"] == "not_ready"
+    assert "fonts" in body["message"] and "database" in body["message"]
+
+
+def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
+    body = client.get("/api/themes").json()
+    assert [t["id"] for t in body["cards"]] == themes.names()
+    by_id = {t["id"]: t["modes"] for t in body["cards"]}
+    assert by_id["apple-notes"] == themes.modes("apple-notes")
+    assert isinstance(body["articles"], list)
+
+
+def test_openapi_document_describes_generate(client: Client) -> None:
+    doc = client.get("/schema/openapi.json").json()
+    operation = doc["paths"]["/api/generate"]["post"]
+    fields = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    assert set(fields) == {
+        "markdown", "theme", "themeMode", "width", "height", "splitMode", "mdxMode", "overHiddenMode", "scale",
+    }
+    assert fields["width"]["default"] == 440 and fields["width"]["maximum"] == 1600
+    assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
+    assert {"/healthz", "/readyz", "/api/themes"} <= set(doc["paths"])
+
+
+def test_docs_page_is_served(client: Client) -> None:
+    response = client.get("/schema")
+    assert response.status_code == 200
+    assert "text/html" in response.headers["content-type"]
+    assert "<title>Inkcard</title>" in response.text
+    assert "swagger" in response.text.lower()
