@@ -1,1 +1,1 @@
-"""Inkcard HTTP service: Litestar app, API keys and credits, storage, command line."""
+"""Inkcard's HTTP service and command line, built on the `layout` engine and `themes`."""

@@ -1,7 +1,5 @@
-"""Command line → the service and its administration: ``inkcard serve | keys | credits``.
-
-The card engine's ``inkcard render`` command is registered in its own section below.
-"""
+"""The `inkcard` command: `render` turns a Markdown file into card PNGs; `serve`, `keys` and
+`credits` run and administer the HTTP service."""
 
 from __future__ import annotations
 
@@ -9,7 +7,10 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+import layout
+import themes
 from app.credits import Credits, KeyInfo, UnknownKey
 from app.settings import Settings, SettingsError, export_for_workers, load_settings
 
@@ -145,25 +146,79 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p = keys.add_parser("create", help="create a key and print it once")
     p.add_argument("--name", required=True)
     p.add_argument("--credits", type=int, default=0)
-    p.set_defaults(func=cmd_keys_create)
-    keys.add_parser("list", help="list keys").set_defaults(func=cmd_keys_list)
+    p.set_defaults(run=cmd_keys_create)
+    keys.add_parser("list", help="list keys").set_defaults(run=cmd_keys_list)
     p = keys.add_parser("revoke", help="revoke a key by its prefix")
     p.add_argument("prefix")
-    p.set_defaults(func=cmd_keys_revoke)
+    p.set_defaults(run=cmd_keys_revoke)
 
     credits = sub.add_parser("credits", help="grant and show credits").add_subparsers(required=True)
     p = credits.add_parser("grant", help="add credits to a key")
     p.add_argument("prefix")
     p.add_argument("amount", type=_positive)
-    p.set_defaults(func=cmd_credits_grant)
+    p.set_defaults(run=cmd_credits_grant)
     p = credits.add_parser("show", help="balance and recent ledger rows")
     p.add_argument("prefix")
     p.add_argument("--limit", type=_positive, default=20)
-    p.set_defaults(func=cmd_credits_show)
+    p.set_defaults(run=cmd_credits_show)
 
 
 # ---------------------------------------------------------------------------------------------
-# render (the card engine's command, issue 2) is registered here by the engine.
+# render (the card engine's command)
+
+
+def add_render_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    render = commands.add_parser("render", help="render a Markdown file to PNG cards")
+    render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
+    render.add_argument("--theme", default="apple-notes")
+    render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
+    render.add_argument("--split", default="noSplit", choices=layout.SPLIT_MODES)
+    render.add_argument("--width", type=float, default=440)
+    render.add_argument("--height", type=float, default=586)
+    render.add_argument("--scale", type=float, default=2)
+    render.add_argument("--overflow-hidden", action="store_true")
+    render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
+    render.add_argument("-o", "--out", type=Path, default=Path("out"))
+    render.set_defaults(run=run_render)
+
+
+def run_render(args: argparse.Namespace) -> int:
+    if str(args.markdown) == "-":
+        text, base = sys.stdin.read(), Path.cwd()
+    else:
+        text, base = args.markdown.read_text("utf-8"), args.markdown.parent
+    try:
+        theme = themes.load(args.theme)
+    except themes.UnknownTheme as error:
+        print(f"inkcard: {error}", file=sys.stderr)
+        return 2
+    if args.mode is not None and theme.modes and args.mode not in theme.modes:
+        print(f"inkcard: theme {args.theme} has modes {', '.join(theme.modes)}",
+              file=sys.stderr)
+        return 2
+    options = layout.RenderOptions(width=args.width, height=args.height, scale=args.scale,
+                                   split=args.split, overflow_hidden=args.overflow_hidden,
+                                   mode=args.mode)
+    fonts = layout.FontBook.load(args.fonts)
+    pngs = layout.render(text, theme, fonts, options, read_local_images(text, base))
+    args.out.mkdir(parents=True, exist_ok=True)
+    for number, png in enumerate(pngs, start=1):
+        path = args.out / f"{number}.png"
+        path.write_bytes(png)
+        print(path)
+    return 0
+
+
+def read_local_images(markdown: str, base: Path) -> dict[str, bytes]:
+    """The CLI may read image files next to the Markdown (the HTTP API never does)."""
+    found: dict[str, bytes] = {}
+    for src in layout.image_sources(markdown):
+        if "://" in src or src.startswith("data:"):
+            continue
+        path = (base / src).resolve()
+        if path.is_file():
+            found[src] = path.read_bytes()
+    return found
 
 
 # ---------------------------------------------------------------------------------------------
@@ -172,12 +227,13 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 def build_parser() -> argparse.ArgumentParser:
     """The ``inkcard`` argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="inkcard", description="Markdown to card images.")
-    sub = parser.add_subparsers(required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_render_command(sub)
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
     p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")
     p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
-    p.set_defaults(func=cmd_serve)
+    p.set_defaults(run=cmd_serve)
     _add_admin_commands(sub)
     return parser
 
@@ -186,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``inkcard`` command."""
     args = build_parser().parse_args(argv)
     try:
-        return int(args.func(args))
+        return int(args.run(args))
     except SettingsError as exc:
         print(f"inkcard: {exc}", file=sys.stderr)
         return 2

@@ -1,0 +1,62 @@
+"""Code text + language → per source line, (text, colour) tokens for the code panel.
+
+Pygments lexes; its token types map onto the theme's few code colour tokens. Tabs
+become four spaces (the panel keeps `white-space: pre-wrap`). Without a known
+language the text is one plain token per line.
+"""
+
+from __future__ import annotations
+
+TAB = "    "
+# Most specific first: the first token type that contains the lexed type wins.
+_TOKEN_COLORS = (
+    ("Comment", "code_comment"),
+    ("Literal.String", "code_string"),
+    ("Literal.Number", "code_number"),
+    ("Keyword.Type", "code_type"),
+    ("Keyword.Constant", "code_builtin"),
+    ("Keyword", "code_keyword"),
+    ("Operator.Word", "code_keyword"),
+    ("Name.Builtin", "code_builtin"),
+    ("Name.Function", "code_function"),
+    ("Name.Class", "code_function"),
+    ("Name.Decorator", "code_function"),
+    ("Name.Tag", "code_keyword"),
+    ("Name.Attribute", "code_function"),
+)
+
+
+def highlight(code: str, lang: str, palette: dict[str, int],
+              default: int) -> list[list[tuple[str, int]]]:
+    """Splits code into lines of coloured tokens (empty lines are empty lists)."""
+    code = code.replace("\t", TAB)
+    tokens = _lex(code, lang, palette, default) if lang else [(code, default)]
+    lines: list[list[tuple[str, int]]] = [[]]
+    for text, color in tokens:
+        for i, piece in enumerate(text.split("\n")):
+            if i:
+                lines.append([])
+            if piece:
+                lines[-1].append((piece, color))
+    return lines
+
+
+def _lex(code: str, lang: str, palette: dict[str, int], default: int) -> list[tuple[str, int]]:
+    from pygments.lexers import get_lexer_by_name
+    from pygments.token import string_to_tokentype
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False, stripall=False)
+    except ClassNotFound:
+        return [(code, default)]
+    table = [(string_to_tokentype(name), palette[key]) for name, key in _TOKEN_COLORS
+             if key in palette]
+    out: list[tuple[str, int]] = []
+    for ttype, text in lexer.get_tokens(code):
+        color = next((c for t, c in table if ttype in t), default)
+        if out and out[-1][1] == color:
+            out[-1] = (out[-1][0] + text, color)
+        else:
+            out.append((text, color))
+    return out

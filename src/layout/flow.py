@@ -1,0 +1,319 @@
+"""`Doc` + styles + width → `Row`s: every block measured, in reading order.
+
+This is the only stage that knows styles, shaping and line breaking together. Limits go
+down (x and width of the box a block may fill), sized rows come back up. Margins between
+siblings collapse (the larger wins); a container's first child sits right at its padding.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from . import images as image_loader
+from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
+from .code import highlight
+from .fonts import FontBook
+from .inline import Metrics, TextLine, layout_text, line_metrics
+from .markdown import (Block, CodeBlock, Doc, Heading, Image, ListBlock, ListItem, Paragraph,
+                       Quote, Rule, Table, Text)
+from .shape import Span, SpanStyle
+from .style import Style, Styles
+from .tables import layout_table
+
+MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em above baseline
+PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+_SPACES = re.compile(r"[ \t]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """The box a block may fill, and what it inherits from its containers."""
+
+    x: float
+    width: float
+    frames: tuple[Frame, ...] = ()
+    color: int | None = None
+    italic: bool = False
+    depth: int = 0
+    tight: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A block's rows and its outer margins."""
+
+    rows: tuple[Row, ...]
+    top: float = 0.0
+    bottom: float = 0.0
+
+
+class Flow:
+    """Lays out documents for one theme mode, one font book and one set of images."""
+
+    def __init__(self, styles: Styles, fonts: FontBook, images: Mapping[str, bytes],
+                 *, max_row_height: float | None = None) -> None:
+        self.styles = styles
+        self.fonts = fonts
+        self.images = images
+        self.max_row_height = max_row_height
+        self._frame_ids = itertools.count(1)
+        self._span_styles: dict[tuple[object, ...], SpanStyle] = {}
+
+    def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
+        return list(self.stack(doc.blocks, Ctx(x, width)).rows)
+
+    def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part:
+        """Blocks one under another, margins collapsed; the first block's gap is 0."""
+        rows: list[Row] = []
+        top = bottom = 0.0
+        for block in blocks:
+            part = self.block(block, ctx)
+            if not part.rows:
+                continue
+            gap = max(bottom, part.top) if rows else 0.0
+            top = top if rows else part.top
+            rows.append(replace(part.rows[0], gap=gap))
+            rows.extend(part.rows[1:])
+            bottom = part.bottom
+        return Part(tuple(rows), top, bottom)
+
+    def block(self, block: Block, ctx: Ctx) -> Part:
+        if isinstance(block, Paragraph):
+            return self.paragraph(block, ctx)
+        if isinstance(block, Heading):
+            return self.heading(block, ctx)
+        if isinstance(block, ListBlock):
+            return self.list(block, ctx)
+        if isinstance(block, Quote):
+            return self.quote(block, ctx)
+        if isinstance(block, CodeBlock):
+            return self.code(block, ctx)
+        if isinstance(block, Table):
+            return self.table(block, ctx)
+        if isinstance(block, Image):
+            return self.image(block, ctx)
+        if isinstance(block, Rule):
+            return self.rule(ctx)
+        raise TypeError(f"unknown block {block!r}")
+
+    # Text blocks ---------------------------------------------------------------
+
+    def paragraph(self, block: Paragraph, ctx: Ctx) -> Part:
+        style = self.styles["body"]
+        lines = self.text_lines(block.inlines, style, ctx)
+        rows = [self._line_row(line, ctx, keep=(i == 0 or i == len(lines) - 2))
+                for i, line in enumerate(lines)]
+        margin = 0.0 if ctx.tight else style.margin_top
+        return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
+
+    def heading(self, block: Heading, ctx: Ctx) -> Part:
+        style = self.styles[f"h{block.level}"]
+        lines = self.text_lines(block.inlines, style, replace(ctx, color=None))
+        rows = [self._line_row(line, ctx, keep=True) for line in lines]
+        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def text_lines(self, inlines: tuple[Text, ...], style: Style, ctx: Ctx,
+                   *, x: float | None = None, width: float | None = None,
+                   align: str | None = None) -> list[TextLine]:
+        spans = [Span(_collapse(t.text), self.span_style(style, t.marks, ctx)) for t in inlines]
+        return layout_text(spans, self.fonts, x=ctx.x if x is None else x,
+                           width=ctx.width if width is None else width,
+                           metrics=self.metrics(style), align=align or style.align)
+
+    def metrics(self, style: Style) -> Metrics:
+        return line_metrics(self.fonts, style.family, style.bold, style.size, style.line_height)
+
+    def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
+        key = (base, marks, ctx.color, ctx.italic)
+        cached = self._span_styles.get(key)
+        if cached is None:
+            cached = self._span_styles[key] = self._make_span_style(base, marks, ctx)
+        return cached
+
+    def _make_span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
+        v: dict[str, object] = dict(family=base.family, size=base.size, weight=base.weight,
+                                    italic=base.italic or ctx.italic,
+                                    color=base.color if ctx.color is None else ctx.color)
+        for role in ("link", "strong", "em", "del", "inline_code"):
+            if role in marks:
+                v.update(self.styles.inline[role])
+        if "strong" in marks and base.strong_color is not None:
+            v["color"] = base.strong_color
+        padding = v.get("padding") if "inline_code" in marks else None
+        return SpanStyle(
+            family=str(v["family"]), size=float(v["size"]),  # type: ignore[arg-type]
+            bold=int(v["weight"]) >= 600, italic=bool(v["italic"]),  # type: ignore[call-overload]
+            color=int(v["color"]),  # type: ignore[call-overload]
+            background=v.get("background") if "inline_code" in marks else None,  # type: ignore[arg-type]
+            radius=float(v.get("radius", 0.0)),  # type: ignore[arg-type]
+            pad_x=float(padding[1]) if padding else 0.0,  # type: ignore[index]
+            strike="del" in marks, link="link" in marks,
+            ligatures=v["family"] != "mono")
+
+    def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
+        return Row(height=line.height, items=line.items, frames=ctx.frames,
+                   keep_with_next=keep, text=line.text, baseline=line.baseline)
+
+    # Containers ----------------------------------------------------------------
+
+    def new_frame(self, style: Style, ctx: Ctx, *, bar: bool = False) -> Frame:
+        top, _, bottom, _ = style.padding
+        decor = FrameDecor(x=ctx.x, width=ctx.width, fill=style.background,
+                           radius=style.radius,
+                           bar_width=style.bar_width if bar else 0.0,
+                           bar_color=style.bar_color or 0)
+        return Frame(next(self._frame_ids), top, bottom, decor)
+
+    def inset(self, ctx: Ctx, style: Style, frame: Frame) -> Ctx:
+        _, right, _, left = style.padding
+        return replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right),
+                       frames=ctx.frames + (frame,))
+
+    def quote(self, block: Quote, ctx: Ctx) -> Part:
+        style = self.styles["quote"]
+        inner = replace(self.inset(ctx, style, self.new_frame(style, ctx, bar=True)),
+                        color=style.color, italic=style.italic, tight=False)
+        part = self.stack(block.blocks, inner)
+        return Part(part.rows, style.margin_top, style.margin_bottom)
+
+    def code(self, block: CodeBlock, ctx: Ctx) -> Part:
+        style = self.styles["code_block"]
+        frame = self.new_frame(style, ctx)
+        inner = self.inset(ctx, style, frame)
+        metrics = self.metrics(style)
+        rows: list[Row] = []
+        for tokens in highlight(block.code, block.lang, self.styles.palette, style.color):
+            spans = [Span(text, self._code_style(style, color)) for text, color in tokens]
+            lines = layout_text(spans, self.fonts, x=inner.x, width=inner.width,
+                                metrics=metrics) if spans else []
+            if not lines:  # an empty source line still takes a line
+                rows.append(Row(height=metrics.height, items=(), frames=inner.frames,
+                                baseline=metrics.baseline))
+            rows.extend(self._line_row(line, inner) for line in lines)
+        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def _code_style(self, style: Style, color: int) -> SpanStyle:
+        key = ("code", color)
+        cached = self._span_styles.get(key)
+        if cached is None:
+            cached = self._span_styles[key] = SpanStyle(
+                family=style.family, size=style.size, bold=style.bold, italic=False,
+                color=color, ligatures=False)
+        return cached
+
+    # Lists ---------------------------------------------------------------------
+
+    def list(self, block: ListBlock, ctx: Ctx) -> Part:
+        style = self.styles["list"]
+        inner = replace(ctx, x=ctx.x + style.indent, width=max(1.0, ctx.width - style.indent),
+                        depth=ctx.depth + 1, tight=block.tight)
+        rows: list[Row] = []
+        for number, item in enumerate(block.items, start=block.start):
+            part = self.stack(item.blocks, inner)
+            if not part.rows:
+                part = Part((Row(height=self.metrics(self.styles["body"]).height, items=(),
+                                 frames=ctx.frames),))
+            first = part.rows[0]
+            marker = self.marker(block, item, number, first, inner)
+            gap = style.item_gap if block.tight else max(style.item_gap, part.top)
+            rows.append(replace(first, items=marker + first.items, gap=gap))
+            rows.extend(part.rows[1:])
+        margin = style.item_gap if ctx.depth else style.margin_top
+        return Part(tuple(rows), margin, 0.0 if ctx.depth else style.margin_top)
+
+    def marker(self, block: ListBlock, item: ListItem, number: int, row: Row,
+               ctx: Ctx) -> tuple[Item, ...]:
+        style = self.styles["list"]
+        body = self.styles["body"]
+        baseline = row.baseline or self.metrics(body).baseline
+        mid = baseline - body.size * MARKER_RISE
+        color = style.marker_color or body.color
+        if item.checked is not None:
+            return self.checkbox(item.checked, ctx.x - style.marker_gap, mid)
+        if block.ordered:
+            label = self.text_lines((Text(f"{number}."),), body, replace(ctx, color=color),
+                                    x=ctx.x - style.indent, width=style.indent - style.marker_gap,
+                                    align="right")
+            return tuple(i for line in label[:1] for i in shift(line.items, baseline - line.baseline))
+        r = style.marker_size / 2
+        cx = ctx.x - style.marker_gap - r
+        box = Rect(cx - r, mid - r, 2 * r, 2 * r)
+        kind = (ctx.depth - 1) % 3
+        if kind == 1:
+            return (Stroke(box, color, 1.0, radius=r),)
+        return (Fill(box, color, radius=r if kind == 0 else 0.0),)
+
+    def checkbox(self, checked: bool, right: float, mid: float) -> tuple[Item, ...]:
+        task = self.styles["task"]
+        size = task.marker_size
+        box = Rect(right - size, mid - size / 2, size, size)
+        color = task.marker_color or task.color
+        ring = Stroke(Rect(box.x + task.border_width / 2, box.y + task.border_width / 2,
+                           size - task.border_width, size - task.border_width),
+                      color, task.border_width, radius=size / 2)
+        if not checked:
+            return (ring,)
+        tick = ((("M", box.x + size * 0.28, box.y + size * 0.52),
+                 ("L", box.x + size * 0.44, box.y + size * 0.68),
+                 ("L", box.x + size * 0.74, box.y + size * 0.36)))
+        return (Fill(box, color, radius=size / 2),
+                Shape(tick, stroke=task.color, fill=None, stroke_width=max(1.5, size / 9)))
+
+    # Tables, images, rules -----------------------------------------------------
+
+    def table(self, block: Table, ctx: Ctx) -> Part:
+        style = self.styles["table"]
+        rows = layout_table(block, style, ctx, self)
+        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def image(self, block: Image, ctx: Ctx) -> Part:
+        style = self.styles["image"]
+        decoded = image_loader.load(block.src, self.images)
+        if decoded is None:
+            return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
+        width = min(float(decoded.width), ctx.width)
+        height = decoded.height * width / decoded.width
+        if self.max_row_height and height > self.max_row_height:
+            width, height = width * self.max_row_height / height, self.max_row_height
+        rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
+        row = Row(height=height, items=(Picture(decoded.image, rect, style.radius),),
+                  frames=ctx.frames, text=f"[{block.alt}]")
+        return Part((row,), style.margin_top, 0.0)
+
+    def placeholder(self, block: Image, style: Style, ctx: Ctx) -> Row:
+        """A missing image: a tinted panel with a picture glyph and the alt text."""
+        height = min(ctx.width * PLACEHOLDER_RATIO, self.max_row_height or 1e9)
+        label = block.alt or block.src.rsplit("/", 1)[-1][:60] or "image"
+        lines = self.text_lines((Text(f"🖼 {label}"),), style, replace(ctx, color=style.color),
+                                x=ctx.x + 12, width=ctx.width - 24, align="center")
+        text_height = sum(line.height for line in lines)
+        top = max(0.0, (height - text_height) / 2)
+        items: list[Item] = [Fill(Rect(ctx.x, 0.0, ctx.width, height),
+                                  style.background or 0, style.radius)]
+        y = top
+        for line in lines:
+            if y + line.height > height:
+                break
+            items.extend(shift(line.items, y))
+            y += line.height
+        return Row(height=height, items=tuple(items), frames=ctx.frames, text=f"[{block.alt}]")
+
+    def rule(self, ctx: Ctx) -> Part:
+        style = self.styles["hr"]
+        y = style.border_width / 2
+        line = Segment(ctx.x, y, ctx.x + ctx.width, y, style.color, style.border_width)
+        row = Row(height=style.border_width, items=(line,), frames=ctx.frames)
+        return Part((row,), style.margin_top, style.margin_bottom)
+
+
+def _collapse(text: str) -> str:
+    """CSS `white-space: normal`: each run of spaces and tabs becomes one space."""
+    return _SPACES.sub(" ", text)
+
+
+def shift(items: tuple[Item, ...], dy: float) -> tuple[Item, ...]:
+    """Moves items down by `dy` (a line placed inside a taller row)."""
+    return (Group(items, dy=dy),) if dy else items

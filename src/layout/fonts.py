@@ -1,0 +1,105 @@
+"""A fonts directory → `FontBook`: every face loaded once, with its fallback chains.
+
+Each file is memory-mapped once and shared by Skia (a custom, empty font manager: no
+fontconfig, no system fonts) and HarfBuzz (one `hb.Font` at upem scale that is never
+mutated, so threads can shape with it at once). Glyph coverage is asked of HarfBuzz and
+cached per code point, so no cmap table is parsed while a request waits.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import skia
+import uharfbuzz as hb
+
+DEFAULT_FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
+MANIFEST = "families.toml"
+
+
+class FontError(ValueError):
+    """A font file or family is missing."""
+
+
+@dataclass(eq=False)
+class Face:
+    """One font file: its Skia typeface, its HarfBuzz font and its vertical metrics."""
+
+    key: str
+    typeface: Any
+    hb_font: Any
+    upem: int
+    ascent: float  # in em, positive up
+    descent: float  # in em, positive down
+    is_emoji: bool = False
+    _coverage: dict[int, bool] = field(default_factory=dict)
+
+    def covers(self, codepoint: int) -> bool:
+        known = self._coverage.get(codepoint)
+        if known is None:
+            known = self.hb_font.get_nominal_glyph(codepoint) is not None
+            self._coverage[codepoint] = known
+        return known
+
+
+def load_face(path: Path, manager: Any, *, is_emoji: bool = False) -> Face:
+    if not path.is_file():
+        raise FontError(f"font file missing: {path}")
+    typeface = manager.makeFromData(skia.Data.MakeFromFileName(str(path)), 0)
+    if typeface is None:
+        raise FontError(f"not a font Skia can read: {path}")
+    hb_font = hb.Font(hb.Face(hb.Blob.from_file_path(str(path))))
+    upem = hb_font.face.upem
+    extents = hb_font.get_font_extents("ltr")
+    return Face(key=path.stem, typeface=typeface, hb_font=hb_font, upem=upem,
+                ascent=extents.ascender / upem, descent=-extents.descender / upem,
+                is_emoji=is_emoji)
+
+
+@dataclass(eq=False)
+class FontBook:
+    """All faces by key, and per (family, bold) the chain to try for each character."""
+
+    faces: dict[str, Face]
+    chains: dict[tuple[str, bool], tuple[Face, ...]]
+    emoji: Face
+
+    @classmethod
+    def load(cls, fonts_dir: Path | str = DEFAULT_FONTS_DIR) -> FontBook:
+        fonts_dir = Path(fonts_dir)
+        manifest_path = fonts_dir / MANIFEST
+        if not manifest_path.is_file():
+            raise FontError(f"no {MANIFEST} in {fonts_dir}")
+        manifest = tomllib.loads(manifest_path.read_text("utf-8"))
+        manager = skia.FontMgr.New_Custom_Empty()
+        faces: dict[str, Face] = {}
+
+        def face(name: str, *, is_emoji: bool = False) -> Face:
+            key = Path(name).stem
+            if key not in faces:
+                faces[key] = load_face(fonts_dir / name, manager, is_emoji=is_emoji)
+            return faces[key]
+
+        emoji = face(manifest["emoji"], is_emoji=True)
+        symbols = [face(name) for name in manifest["symbols"]]
+        chains: dict[tuple[str, bool], tuple[Face, ...]] = {}
+        for family, files in manifest["families"].items():
+            for bold in (False, True):
+                weight = "bold" if bold else "regular"
+                own = face(files.get(weight, files["regular"]))
+                cjk = face(manifest["cjk"][weight])
+                chain = [own] + ([cjk] if cjk is not own else []) + [emoji] + symbols
+                chains[(family, bold)] = tuple(chain)
+        return cls(faces=faces, chains=chains, emoji=emoji)
+
+    def chain(self, family: str, bold: bool) -> tuple[Face, ...]:
+        try:
+            return self.chains[(family, bold)]
+        except KeyError:
+            raise FontError(f"unknown font family {family!r}") from None
+
+    def typefaces(self) -> dict[str, Any]:
+        return {key: face.typeface for key, face in self.faces.items()}

@@ -1,0 +1,181 @@
+"""Spans and a width → `TextLine`s: broken, aligned, with glyph runs at absolute x.
+
+Baselines follow CSS half-leading: a line box is `size * line_height` tall and the
+primary face's ascent + descent sit centred in it. Justified lines spread the spare width
+over inner spaces and CJK character gaps; a paragraph's last line and lines ended by a
+hard break stay at the start, as browsers do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .boxes import Fill, GlyphRun, Item, Rect, Segment
+from .fonts import FontBook
+from .linebreak import ALLOWED, MANDATORY, Brk, LineRange, break_lines, classify, opportunities
+from .shape import Cluster, Span, SpanStyle, shape
+
+ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
+STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
+CODE_PAD_Y = 2.0  # vertical padding of inline code panels, px
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """One laid-out line: items positioned with y relative to the line's top."""
+
+    height: float
+    baseline: float
+    width: float
+    items: tuple[Item, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    """The line box of a block: its height and where the baseline sits in it."""
+
+    height: float
+    baseline: float
+
+
+def line_metrics(fonts: FontBook, family: str, bold: bool, size: float,
+                 line_height: float) -> Metrics:
+    face = fonts.chain(family, bold)[0]
+    box = size * line_height
+    content = (face.ascent + face.descent) * size
+    return Metrics(box, (box - content) / 2 + face.ascent * size)
+
+
+def layout_text(spans: list[Span], fonts: FontBook, *, x: float, width: float,
+                metrics: Metrics, align: str = "left") -> list[TextLine]:
+    """Shapes, breaks and positions spans into lines no wider than `width`."""
+    clusters = shape(spans, fonts)
+    if not clusters:
+        return []
+    texts = [c.text for c in clusters]
+    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    ranges = break_lines(texts, [c.width for c in clusters], allowed, width)
+    lines = []
+    for index, line in enumerate(ranges):
+        last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
+        lines.append(_position(clusters[line.start:line.end], line, allowed, x=x,
+                               width=width, metrics=metrics,
+                               align="left" if align == "justify" and last else align))
+    return lines
+
+
+def measure_widths(spans: list[Span], fonts: FontBook) -> tuple[float, float]:
+    """(min-content, max-content) widths: the widest unbreakable piece, and the whole
+    text on one line (the widest of its hard-broken lines)."""
+    clusters = shape(spans, fonts)
+    texts = [c.text for c in clusters]
+    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    widest_piece = piece = line = widest_line = 0.0
+    for cluster, brk in zip(clusters, allowed):
+        if not cluster.is_space:
+            piece += cluster.width
+        line += cluster.width
+        if brk in (ALLOWED, MANDATORY):
+            widest_piece, piece = max(widest_piece, piece), 0.0
+        if brk == MANDATORY:
+            widest_line, line = max(widest_line, line), 0.0
+    return max(widest_piece, piece), max(widest_line, line)
+
+
+def _position(clusters: list[Cluster], line: LineRange, allowed: list[int], *, x: float,
+              width: float, metrics: Metrics, align: str) -> TextLine:
+    spare = max(0.0, width - line.width)
+    stretch = _justify_slots(clusters) if align == "justify" else []
+    extra = spare / len(stretch) if stretch else 0.0
+    start = x + {"center": spare / 2, "right": spare}.get(align, 0.0)
+    pens: list[float] = []
+    pen = start
+    slots = set(stretch)
+    for i, cluster in enumerate(clusters):
+        pens.append(pen)
+        pen += cluster.width + (extra if i in slots else 0.0)
+    items = _paint(clusters, pens, metrics.baseline)
+    text = "".join(c.text for c in clusters).rstrip("\n")
+    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text)
+
+
+def _justify_slots(clusters: list[Cluster]) -> list[int]:
+    """Indices of clusters after which justification may add space."""
+    end = len(clusters)
+    while end and (clusters[end - 1].is_space or clusters[end - 1].is_newline):
+        end -= 1
+    classes = [classify(c.text) for c in clusters[:end]]
+    return [i for i in range(end - 1)
+            if classes[i] == Brk.SP or (classes[i] == Brk.ID and classes[i + 1] == Brk.ID)]
+
+
+def _paint(clusters: list[Cluster], pens: list[float], baseline: float) -> list[Item]:
+    """Backgrounds first, then glyph runs, then strike lines."""
+    under: list[Item] = []
+    runs: list[Item] = []
+    over: list[Item] = []
+    index = 0
+    for group in _style_groups(clusters):
+        style = group[0].style
+        first, last = index, index + len(group) - 1
+        index += len(group)
+        left = pens[first] + group[0].pad_left
+        right = pens[last] + group[-1].width - group[-1].pad_right
+        if style.background is not None:
+            under.append(_code_panel(group, pens[first], pens[last] + group[-1].width,
+                                     baseline, style))
+        runs.extend(_glyph_runs(group, pens[first:last + 1], baseline))
+        if style.strike:
+            y = baseline - style.size * STRIKE_RISE
+            over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
+    return under + runs + over
+
+
+def _style_groups(clusters: list[Cluster]) -> list[list[Cluster]]:
+    groups: list[list[Cluster]] = []
+    for cluster in clusters:
+        if cluster.is_newline:
+            continue
+        if groups and groups[-1][-1].style is cluster.style:
+            groups[-1].append(cluster)
+        else:
+            groups.append([cluster])
+    return groups
+
+
+def _code_panel(group: list[Cluster], left: float, right: float, baseline: float,
+                style: SpanStyle) -> Fill:
+    face = group[0].face
+    top = baseline - face.ascent * style.size - CODE_PAD_Y
+    bottom = baseline + face.descent * style.size + CODE_PAD_Y
+    return Fill(Rect(left, top, right - left, bottom - top), style.background or 0,
+                style.radius)
+
+
+def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> list[GlyphRun]:
+    """One run per face inside a style group."""
+    runs: list[GlyphRun] = []
+    glyphs: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    face = None
+    style = group[0].style
+    for cluster, pen in zip(group, pens):
+        if face is not None and cluster.face is not face and glyphs:
+            runs.append(_run(face.key, style, glyphs, xs, ys))
+            glyphs, xs, ys = [], [], []
+        face = cluster.face
+        glyphs.extend(cluster.glyphs)
+        xs.extend(pen + dx for dx in cluster.xs)
+        ys.extend(baseline + dy for dy in cluster.ys)
+    if face is not None and glyphs:
+        runs.append(_run(face.key, style, glyphs, xs, ys))
+    return runs
+
+
+def _run(face: str, style: SpanStyle, glyphs: list[int], xs: list[float],
+         ys: list[float]) -> GlyphRun:
+    return GlyphRun(face=face, size=style.size, glyphs=tuple(glyphs), xs=tuple(xs),
+                    ys=tuple(ys), color=style.color,
+                    skew=ITALIC_SKEW if style.italic else 0.0)

@@ -1,0 +1,135 @@
+"""Rows + a content height → pages of placed rows, plus their container decorations.
+
+Sees only sized boxes. A row's gap is dropped at the top of a card; a container (quote,
+code panel) re-opens on every card it spans with its full padding, so a continued code
+block still has its panel. A page never ends after a row marked `keep_with_next` (a
+heading, a paragraph's first line) unless that chain alone fills the card. A row taller
+than a whole card gets a card of its own and is scaled down to fit (nothing is lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .boxes import Fill, Frame, Item, PlacedRow, Rect, Row, Segment, Stroke
+
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Rows of one page at their y (from the content top), and the height they use."""
+
+    rows: tuple[PlacedRow, ...]
+    height: float
+    frames: tuple[tuple[Frame, float, float], ...]  # frame, top, bottom
+
+
+def place(rows: Sequence[Row], limit: float | None = None) -> Placement:
+    """Stacks rows from y=0; with a `limit`, a lone oversize row is scaled to fit."""
+    placed: list[PlacedRow] = []
+    spans: dict[int, list[float]] = {}
+    frames: dict[int, Frame] = {}
+    y = 0.0
+    previous: tuple[Frame, ...] = ()
+    for index, row in enumerate(rows):
+        common = _common(previous, row.frames)
+        if index:
+            for frame in reversed(previous[common:]):
+                y += frame.pad_bottom
+                spans[frame.id][1] = y
+            y += row.gap
+        for frame in row.frames[common:]:
+            frames[frame.id] = frame
+            spans[frame.id] = [y, y]
+            y += frame.pad_top
+        scale = 1.0
+        if limit is not None and len(rows) == 1:
+            room = limit - y - sum(f.pad_bottom for f in row.frames)
+            if row.height > room + EPSILON and room > 0:
+                scale = room / row.height
+        placed.append(PlacedRow(row, y, scale))
+        y += row.height * scale
+        previous = row.frames
+    for frame in reversed(previous):
+        y += frame.pad_bottom
+        spans[frame.id][1] = y
+    ordered = tuple((frames[i], top, bottom) for i, (top, bottom) in spans.items())
+    return Placement(tuple(placed), y, ordered)
+
+
+def _common(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
+    n = 0
+    for fa, fb in zip(a, b):
+        if fa.id != fb.id:
+            break
+        n += 1
+    return n
+
+
+def paginate(rows: Sequence[Row], height: float) -> list[list[Row]]:
+    """Fills cards of `height` greedily, breaking only where rows allow it."""
+    pages: list[list[Row]] = []
+    current: list[Row] = []
+    for row in rows:
+        if fits(current + [row], height):
+            current.append(row)
+            continue
+        if not current:
+            pages.append([row])  # oversize on its own: place() scales it
+            continue
+        cut = _last_break(current)
+        carried = current[cut:]
+        pages.append(current[:cut])
+        current = carried + [row]
+        if not fits(current, height):
+            if carried:
+                pages.append(carried)
+            current = [row]
+            if not fits(current, height):
+                pages.append(current)
+                current = []
+    if current:
+        pages.append(current)
+    return pages
+
+
+def _last_break(rows: list[Row]) -> int:
+    """How many rows stay on the page: up to the last row that allows a break after it."""
+    for index in range(len(rows) - 1, -1, -1):
+        if not rows[index].keep_with_next:
+            return index + 1
+    return len(rows)
+
+
+def fits(rows: Sequence[Row], height: float) -> bool:
+    return place(rows).height <= height + EPSILON
+
+
+def cut(rows: Sequence[Row], height: float) -> list[Row]:
+    """The longest start of `rows` that fits in `height` (overflow hidden at a line)."""
+    lo, hi = 0, len(rows)
+    while lo < hi:  # heights only grow as rows are added, so bisect
+        mid = (lo + hi + 1) // 2
+        if fits(rows[:mid], height):
+            lo = mid
+        else:
+            hi = mid - 1
+    return list(rows[:lo])
+
+
+def frame_items(placement: Placement, dx: float, dy: float) -> list[Item]:
+    """Panels, borders and bars of the containers on a page, outermost first."""
+    items: list[Item] = []
+    for frame, top, bottom in placement.frames:
+        d = frame.decor
+        rect = Rect(d.x + dx, top + dy, d.width, bottom - top)
+        if d.fill is not None:
+            items.append(Fill(rect, d.fill, d.radius))
+        if d.border_color is not None and d.border_width:
+            items.append(Stroke(rect, d.border_color, d.border_width, d.radius))
+        if d.bar_width:
+            x = rect.x + d.bar_width / 2
+            items.append(Segment(x, rect.y, x, rect.bottom, d.bar_color, d.bar_width))
+    return items

@@ -1,0 +1,284 @@
+"""Theme data → one concrete `Style` per role, resolved once per render.
+
+This module is the schema of what a theme may set. A theme file names only what differs
+from the shared card model (md2card's base CSS, card-themes.md §1), whose values are the
+defaults below. Colours are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name of
+a token in the theme's palette for the chosen mode.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import msgspec
+
+Align = Literal["left", "center", "right", "justify"]
+Anchor = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+
+
+class ThemeError(ValueError):
+    """A theme file names an unknown role, token or colour."""
+
+
+class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class Role(_Strict):
+    """Every knob a theme may set on a role; None inherits the base card model."""
+
+    family: str | None = None
+    size: float | None = None
+    weight: int | None = None
+    italic: bool | None = None
+    color: str | None = None
+    line_height: float | None = None
+    align: Align | None = None
+    margin_top: float | None = None
+    margin_bottom: float | None = None
+    background: str | None = None
+    radius: float | None = None
+    padding: tuple[float, float, float, float] | None = None
+    bar_width: float | None = None
+    bar_color: str | None = None
+    border_color: str | None = None
+    border_width: float | None = None
+    marker_color: str | None = None
+    marker_size: float | None = None
+    marker_gap: float | None = None
+    indent: float | None = None
+    item_gap: float | None = None
+    strong_color: str | None = None
+    header_background: str | None = None
+    header_color: str | None = None
+    header_height: float | None = None
+    footer_height: float | None = None
+
+
+class Decoration(_Strict):
+    """A drawing the card carries on every page, from the engine's small vocabulary.
+
+    kinds: `icon` (a named line icon), `label` (a short text), `rule` (a line of `width`),
+    `rect` (a filled box). Offsets are measured inward from the anchor corner of the card.
+    """
+
+    kind: Literal["icon", "label", "rule", "rect"]
+    anchor: Anchor = "top-left"
+    x: float = 0.0
+    y: float = 0.0
+    width: float = 0.0
+    height: float = 0.0
+    size: float = 16.0
+    name: str = ""
+    text: str = ""
+    color: str = "text"
+    weight: int = 400
+    stroke: float = 2.0
+
+
+class Theme(_Strict):
+    """A card theme as its `card.toml` file spells it."""
+
+    name: str
+    label: str = ""
+    modes: list[str] = []
+    colors: dict[str, dict[str, str]] = {}
+    roles: dict[str, Role] = {}
+    decorations: list[Decoration] = []
+
+
+# The shared card model (card-themes.md §1), in CSS px at 1x.
+BASE_COLORS: dict[str, str] = {
+    "text": "#24292e",
+    "background": "#ffffff",
+    "link": "#0366d6",
+    "muted": "#6a737d",
+    "highlight": "rgb(248,206,64)",
+    "highlight_bg": "rgba(248,206,64,.2)",
+    "border": "#eaecef",
+    "quote_bar": "#8e8e93",
+    "code_bg": "#f6f8fa",
+    "inline_code_bg": "#eaecef",
+    "code_text": "#24292e",
+    "code_keyword": "#d73a49",
+    "code_string": "#032f62",
+    "code_comment": "#6a737d",
+    "code_number": "#005cc5",
+    "code_function": "#6f42c1",
+    "code_type": "#e36209",
+    "code_builtin": "#005cc5",
+    "placeholder_bg": "rgba(127,127,127,.12)",
+}
+
+_HEADING = dict(weight=600, line_height=1.25, margin_top=16.0, margin_bottom=0.0)
+BASE_ROLES: dict[str, dict[str, object]] = {
+    "card": dict(background="background", padding=(20.0, 20.0, 20.0, 20.0),
+                 header_height=0.0, footer_height=24.0),
+    "body": dict(family="sans", size=16.0, weight=400, italic=False, color="text",
+                 line_height=1.75, align="left", margin_top=16.0, margin_bottom=0.0),
+    "h1": dict(_HEADING, size=24.0),
+    "h2": dict(_HEADING, size=20.0),
+    "h3": dict(_HEADING, size=18.0),
+    "h4": dict(_HEADING, size=16.0),
+    "h5": dict(_HEADING, size=14.0),
+    "h6": dict(_HEADING, size=13.6, color="muted"),
+    "strong": dict(weight=600),
+    "em": dict(italic=True),
+    "del": dict(),
+    "link": dict(color="link"),
+    "inline_code": dict(family="mono", size=14.4, background="inline_code_bg", radius=4.0,
+                        padding=(2.0, 5.0, 2.0, 5.0)),
+    "code_block": dict(family="mono", size=12.8, line_height=1.6, color="code_text",
+                       background="code_bg", radius=8.0, padding=(16.0, 16.0, 16.0, 16.0),
+                       margin_top=16.0),
+    "quote": dict(italic=True, bar_width=3.0, bar_color="quote_bar",
+                  padding=(10.0, 20.0, 10.0, 20.0), margin_top=16.0),
+    "list": dict(indent=28.0, item_gap=4.0, margin_top=16.0, marker_color="text",
+                 marker_size=6.0, marker_gap=8.0),
+    "task": dict(marker_size=18.0, border_width=2.0, marker_color="highlight",
+                 color="#ffffff"),
+    "table": dict(size=14.4, line_height=1.5, padding=(10.0, 10.0, 10.0, 10.0),
+                  margin_top=16.0, header_background=None, weight=600,
+                  border_color="border", border_width=1.0),
+    "hr": dict(color="border", border_width=1.0, margin_top=24.0, margin_bottom=24.0),
+    "image": dict(radius=8.0, margin_top=20.0, size=12.8, color="muted",
+                  background="placeholder_bg"),
+    "page_number": dict(size=12.0, color="muted", align="right"),
+}
+# Inline roles override only what they name, on top of the text they sit in.
+INLINE_ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
+_COLOR_FIELDS = ("color", "background", "bar_color", "border_color", "marker_color",
+                 "strong_color", "header_background", "header_color")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """A role's concrete values; colours are ARGB ints, None where the role has none."""
+
+    family: str = "sans"
+    size: float = 16.0
+    weight: int = 400
+    italic: bool = False
+    color: int = 0xFF24292E
+    line_height: float = 1.75
+    align: str = "left"
+    margin_top: float = 0.0
+    margin_bottom: float = 0.0
+    background: int | None = None
+    radius: float = 0.0
+    padding: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    bar_width: float = 0.0
+    bar_color: int | None = None
+    border_color: int | None = None
+    border_width: float = 0.0
+    marker_color: int | None = None
+    marker_size: float = 0.0
+    marker_gap: float = 0.0
+    indent: float = 0.0
+    item_gap: float = 0.0
+    strong_color: int | None = None
+    header_background: int | None = None
+    header_color: int | None = None
+    header_height: float = 0.0
+    footer_height: float = 0.0
+
+    @property
+    def bold(self) -> bool:
+        return self.weight >= 600
+
+    @property
+    def line_box(self) -> float:
+        return self.size * self.line_height
+
+
+@dataclass(frozen=True, slots=True)
+class Styles:
+    """Everything a render needs from a theme, resolved for one mode."""
+
+    roles: dict[str, Style]
+    inline: dict[str, dict[str, object]]
+    palette: dict[str, int]
+    decorations: tuple[Decoration, ...]
+
+    def __getitem__(self, role: str) -> Style:
+        return self.roles[role]
+
+
+_HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_FUNC = re.compile(r"rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)")
+
+
+def parse_color(value: str, palette: dict[str, str] | None = None, _depth: int = 0) -> int:
+    """Turns a colour literal or palette token into an ARGB int."""
+    value = value.strip()
+    if m := _HEX.fullmatch(value):
+        digits = m.group(1)
+        if len(digits) == 3:
+            digits = "".join(c * 2 for c in digits)
+        alpha = int(digits[6:8], 16) if len(digits) == 8 else 255
+        return (alpha << 24) | int(digits[:6], 16)
+    if m := _FUNC.fullmatch(value):
+        r, g, b = (min(255, round(float(v))) for v in m.groups()[:3])
+        a = float(m.group(4)) if m.group(4) is not None else 1.0
+        return (round(max(0.0, min(1.0, a)) * 255) << 24) | (r << 16) | (g << 8) | b
+    if palette is not None and value in palette and _depth < 4:
+        return parse_color(palette[value], palette, _depth + 1)
+    raise ThemeError(f"unknown colour or palette token {value!r}")
+
+
+def decode_theme(data: bytes | str) -> Theme:
+    """Decodes and checks a `card.toml`; every colour must resolve in every mode."""
+    theme = msgspec.toml.decode(data, type=Theme)
+    unknown = set(theme.roles) - set(BASE_ROLES)
+    if unknown:
+        raise ThemeError(f"{theme.name}: unknown roles {sorted(unknown)}")
+    for mode in theme.modes or [None]:
+        resolve(theme, mode)
+    return theme
+
+
+def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
+    """The colour tokens of a mode: base tokens, then the theme's shared, then the mode's."""
+    palette = dict(BASE_COLORS)
+    palette.update(theme.colors.get("all", {}))
+    key = mode if mode in theme.modes else (theme.modes[0] if theme.modes else "all")
+    palette.update(theme.colors.get(key, {}))
+    return palette
+
+
+def resolve(theme: Theme, mode: str | None) -> Styles:
+    """Resolves every role of the base model with the theme's overrides for `mode`."""
+    palette = palette_for(theme, mode)
+    explicit = {name: _explicit(base, theme.roles.get(name), palette)
+                for name, base in BASE_ROLES.items()}
+    roles = {name: _style(values, palette) for name, values in explicit.items()
+             if name not in INLINE_ROLES}
+    inline = {name: explicit[name] for name in INLINE_ROLES}
+    for deco in theme.decorations:
+        parse_color(deco.color, palette)
+    colors = {name: parse_color(name, palette) for name in palette}
+    return Styles(roles=roles, inline=inline, palette=colors,
+                  decorations=tuple(theme.decorations))
+
+
+def _explicit(base: dict[str, object], override: Role | None,
+              palette: dict[str, str]) -> dict[str, object]:
+    """The knobs a role sets itself (base model plus theme), colours as ARGB ints."""
+    values = dict(base)
+    if override is not None:
+        values.update({f: v for f in override.__struct_fields__
+                       if (v := getattr(override, f)) is not None})
+    for name in _COLOR_FIELDS:
+        if isinstance(values.get(name), str):
+            values[name] = parse_color(str(values[name]), palette)
+    return values
+
+
+def _style(values: dict[str, object], palette: dict[str, str]) -> Style:
+    values = dict(values)
+    values.setdefault("color", parse_color("text", palette))
+    known = {f.name for f in dataclasses.fields(Style)}
+    return Style(**{k: v for k, v in values.items() if k in known})  # type: ignore[arg-type]
