@@ -1,0 +1,189 @@
+"""The service on a real uvicorn server on 127.0.0.1: HTTP round trips, backpressure, first start."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from apphelpers import free_port, png_size, running_server
+
+from app.main import create_app
+from app.settings import Settings
+
+LONG = "\n\n".join(f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(18))
+
+
+@pytest.fixture
+def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tuple[str, Any]]]:
+    """Start the app on a free loopback port with setting overrides; yields (base URL, app)."""
+    stack: list[Any] = []
+
+    def start(**overrides: Any) -> tuple[str, Any]:
+        port = free_port()
+        app = create_app(make_settings(port=port, **overrides))
+        server = running_server(app, port)
+        base = server.__enter__()
+        stack.append(server)
+        return base, app
+
+    yield start
+    for server in reversed(stack):
+        server.__exit__(None, None, None)
+
+
+def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) -> None:
+    base, app = serve()
+    key, _ = app.state.credits.create_key("http", 10)
+    with httpx.Client(timeout=30) as http:
+        response = http.post(f"{base}/api/generate", json={"markdown": "# Over HTTP", "width": 500, "height": 500})
+        assert response.status_code == 401
+        response = http.post(
+            f"{base}/api/generate",
+            json={"markdown": "# Over HTTP", "width": 500, "height": 500, "unknown": True},
+            headers={"x-api-key": key, "x-request-id": "server-1"},
+        )
+        assert response.status_code == 200, response.text
+        assert response.headers["x-request-id"] == "server-1"
+        [image] = response.json()["images"]
+        assert image["url"].startswith(base + "/files/screenshots/")
+        png = http.get(image["url"])
+        assert png.status_code == 200
+        assert png.headers["content-type"] == "image/png"
+        assert png_size(png.content) == (1000, 1000)
+
+
+def test_full_render_queue_answers_503_at_once(serve: Callable[..., tuple[str, Any]]) -> None:
+    base, app = serve(render_threads=1, render_queue=0)
+    key, _ = app.state.credits.create_key("busy", 10)
+    cards = app.state.cards
+    headers = {"x-api-key": key}
+    with httpx.Client(timeout=60) as http, ThreadPoolExecutor(1) as background:
+        slow = background.submit(
+            http.post, f"{base}/api/generate", json={"markdown": LONG, "splitMode": "autoSplit"}, headers=headers
+        )
+        deadline = time.monotonic() + 20
+        while cards.render_count == 0:
+            assert time.monotonic() < deadline, "the first render never started"
+            time.sleep(0.005)
+        started = time.monotonic()
+        refused = http.post(f"{base}/api/generate", json={"markdown": "# second"}, headers=headers)
+        assert time.monotonic() - started < 1.0
+        assert not slow.done(), "the first render finished too early for this test to mean anything"
+        assert refused.status_code == 503
+        assert refused.json()["error"] == "overloaded"
+        assert refused.headers["retry-after"] == "5"
+        assert slow.result().status_code == 200
+    with httpx.Client(timeout=60) as http:
+        assert http.post(f"{base}/api/generate", json={"markdown": "# second"}, headers=headers).status_code == 200
+
+
+def test_concurrent_charges_never_overspend(serve: Callable[..., tuple[str, Any]]) -> None:
+    base, app = serve(generate_cost=1)
+    credits = app.state.credits
+    key, info = credits.create_key("race", 20)
+    body = {"markdown": "# The same card every time"}
+    with httpx.Client(timeout=60) as http:
+        assert http.post(f"{base}/api/generate", json=body, headers={"x-api-key": key}).status_code == 200
+        barrier = threading.Barrier(8)
+
+        def call(_: int) -> int:
+            if _ < 8:
+                barrier.wait()
+            return http.post(f"{base}/api/generate", json=body, headers={"x-api-key": key}).status_code
+
+        with ThreadPoolExecutor(8) as pool:
+            statuses = list(pool.map(call, range(40)))
+    assert statuses.count(200) == 19
+    assert statuses.count(402) == 21
+    final = credits.key_info(info.prefix)
+    assert final.balance == 0 == credits.ledger_sum(info.id)
+
+
+def _read_notice(proc: subprocess.Popen[str], limit: float) -> list[str]:
+    lines: list[str] = []
+    deadline = time.monotonic() + limit
+    assert proc.stdout is not None
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line.rstrip("\n"))
+        if "INKCARD_BOOTSTRAP_KEY=0" in line:
+            return lines
+    raise AssertionError(f"no first-start notice printed; got {lines}")
+
+
+def _send_like_curl(command: str) -> httpx.Response:
+    """Send the request a printed ``curl -s URL -H ... -d ...`` command describes."""
+    words = shlex.split(command)
+    assert words[:2] == ["curl", "-s"]
+    url, headers, data = words[2], {}, None
+    rest = iter(words[3:])
+    for flag in rest:
+        value = next(rest)
+        if flag == "-H":
+            name, _, header = value.partition(":")
+            headers[name.strip()] = header.strip()
+        elif flag == "-d":
+            data = value
+    assert url.startswith("http://127.0.0.1:")
+    return httpx.post(url, headers=headers, content=data, timeout=60)
+
+
+def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "INKCARD_DATABASE": str(tmp_path / "inkcard.db"),
+        "INKCARD_STORAGE_DIR": str(tmp_path / "files"),
+    }
+    env.pop("INKCARD_BOOTSTRAP_KEY", None)
+    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        lines = _read_notice(proc, 60)
+        keys = [line.strip() for line in lines if line.strip().startswith("ik_")]
+        assert len(keys) == 1 and len(keys[0]) == 35
+        [curl] = [line.strip() for line in lines if line.strip().startswith("curl ")]
+        assert keys[0] in curl
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline, "the service never became ready"
+            time.sleep(0.1)
+        response = _send_like_curl(curl)
+        assert response.status_code == 200, response.text
+        [image] = response.json()["images"]
+        assert png_size(httpx.get(image["url"], timeout=10).content) == (880, 1172)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+    again = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+    finally:
+        again.terminate()
+        out, _ = again.communicate(timeout=30)
+    assert "ik_" not in out  # the key is printed on the first start only
