@@ -41,6 +41,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Bucket name for ``gcs`` storage."""
     gcs_project: str = ""
     """Google Cloud project for the storage client; empty lets the library decide."""
+    gcs_retry_seconds: float = 10.0
+    """How long one storage call may keep retrying transient GCS errors (0: no retries)."""
     fonts_dir: str = ""
     """Font directory; empty means the repository's ``fonts/``."""
     generate_cost: int = 0

@@ -12,7 +12,7 @@ import re
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.errors import StorageError
 from app.settings import Settings
@@ -37,9 +37,6 @@ class Storage(Protocol):
 
     def list(self, prefix: str) -> list[str]:
         """Names that start with ``prefix``."""
-
-    def get(self, name: str) -> bytes:
-        """The stored bytes of ``name``."""
 
     def delete(self, name: str) -> None:
         """Remove ``name``; a missing name is not an error."""
@@ -89,12 +86,6 @@ class LocalStorage:
             return []
         return sorted(f"{folder}/{p.name}" for p in directory.iterdir() if p.name.startswith(start))
 
-    def get(self, name: str) -> bytes:
-        try:
-            return self._path(name).read_bytes()
-        except OSError as exc:
-            raise StorageError(f"could not read {name} ({exc.strerror})") from None
-
     def delete(self, name: str) -> None:
         try:
             self._path(name).unlink(missing_ok=True)
@@ -139,13 +130,13 @@ class GCSStorage:
 
     TIMEOUT = (3.0, 10.0)  # connect, read seconds per call
 
-    def __init__(self, bucket: str, base_url: str, project: str = ""):
+    def __init__(self, bucket: str, base_url: str, project: str = "", retry_seconds: float = 10.0):
         from google.api_core import exceptions as gexc
-        from google.api_core.retry import Retry
         from google.cloud import storage as gcs
+        from google.cloud.storage.retry import DEFAULT_RETRY
 
         self._gexc = gexc
-        self._retry = Retry(deadline=15.0)
+        self._retry = DEFAULT_RETRY.with_timeout(retry_seconds) if retry_seconds > 0 else None
         self._client = gcs.Client(project=project or None)
         self._bucket = self._client.bucket(bucket)
         self.base_url = base_url.rstrip("/")
@@ -173,13 +164,6 @@ class GCSStorage:
         except Exception as exc:  # noqa: BLE001
             raise self._fail("list", prefix, exc) from None
 
-    def get(self, name: str) -> bytes:
-        try:
-            data: bytes = self._bucket.blob(check_name(name)).download_as_bytes(timeout=self.TIMEOUT)
-            return data
-        except Exception as exc:  # noqa: BLE001
-            raise self._fail("read", name, exc) from None
-
     def delete(self, name: str) -> None:
         try:
             self._bucket.blob(check_name(name)).delete(timeout=self.TIMEOUT, retry=self._retry)
@@ -193,7 +177,7 @@ class GCSStorage:
 
     def check(self) -> None:
         try:
-            list(self._client.list_blobs(self._bucket, max_results=1, timeout=self.TIMEOUT))
+            list(self._client.list_blobs(self._bucket, max_results=1, timeout=self.TIMEOUT, retry=None))
         except Exception as exc:  # noqa: BLE001
             raise StorageError(f"bucket {self._bucket.name} is not reachable ({type(exc).__name__})") from None
 
@@ -201,10 +185,6 @@ class GCSStorage:
 def make_storage(settings: Settings) -> LocalStorage | GCSStorage:
     """Build the storage back end the settings name."""
     if settings.storage == "gcs":
-        return GCSStorage(settings.gcs_bucket, settings.files_url, settings.gcs_project)
+        return GCSStorage(settings.gcs_bucket, settings.files_url, settings.gcs_project, settings.gcs_retry_seconds)
     return LocalStorage(Path(settings.storage_dir), settings.files_url)
 
-
-def describe(storage: Any) -> str:
-    """A short name of the back end for logs and /readyz."""
-    return "gcs" if isinstance(storage, GCSStorage) else "local"

@@ -1,0 +1,82 @@
+"""The ``inkcard keys`` and ``inkcard credits`` commands and the first-start key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.cli import bootstrap_key, main
+from app.credits import Credits
+from app.settings import load_settings
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Credits:
+    monkeypatch.setenv("INKCARD_DATABASE", str(tmp_path / "cli.db"))
+    return Credits(tmp_path / "cli.db")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_keys_create_list_revoke(db: Credits, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "keys", "create", "--name", "alice", "--credits", "5")
+    key = out.strip()
+    assert code == 0 and key.startswith("ik_") and len(key) == 35
+    assert "not shown again" in err
+    assert db.authenticate(key) is not None
+
+    code, out, _ = run(capsys, "keys", "list")
+    assert key[:8] in out and "alice" in out and "active" in out
+    assert key not in out
+
+    code, out, _ = run(capsys, "keys", "revoke", key[:8])
+    assert code == 0 and "revoked" in out
+    assert db.authenticate(key) is None
+
+
+def test_credits_grant_and_show(db: Credits, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "keys", "create", "--name", "bob")
+    prefix = out.strip()[:8]
+    code, out, _ = run(capsys, "credits", "grant", prefix, "7")
+    assert code == 0
+    assert db.key_info(prefix).balance == 7
+    code, out, _ = run(capsys, "credits", "show", prefix)
+    assert code == 0 and "grant" in out and "+7" in out
+
+
+def test_unknown_prefix_is_an_error(db: Credits, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "credits", "show", "ik_nope0")
+    assert code == 1 and "ik_nope0" in err
+
+
+def test_bad_setting_is_reported(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("INKCARD_GENERATE_COST", "lots")
+    code, _, err = run(capsys, "keys", "list")
+    assert code == 2 and "INKCARD" in err
+
+
+def test_bootstrap_key_only_on_an_empty_table(tmp_path: Path) -> None:
+    settings = load_settings({"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_PORT": "9123"})
+    credits = Credits(settings.database_path)
+    credits.ensure_schema()
+    notice = bootstrap_key(settings, credits)
+    assert notice is not None
+    [key] = [w for w in notice.split() if w.startswith("ik_")][:1]
+    assert credits.authenticate(key).balance == 100  # type: ignore[union-attr]
+    assert f"curl -s http://127.0.0.1:9123/api/generate -H 'x-api-key: {key}'" in notice
+    assert "INKCARD_BOOTSTRAP_KEY=0" in notice
+    assert bootstrap_key(settings, credits) is None
+    assert credits.key_count() == 1
+
+
+def test_bootstrap_key_can_be_turned_off(tmp_path: Path) -> None:
+    settings = load_settings({"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_BOOTSTRAP_KEY": "0"})
+    credits = Credits(settings.database_path)
+    credits.ensure_schema()
+    assert bootstrap_key(settings, credits) is None
+    assert credits.key_count() == 0
