@@ -23,13 +23,14 @@ import msgspec
 
 import layout
 import themes
-from app.errors import Overloaded, RenderFailed, RenderTimeout, StorageError, TooManyPages
+from app.errors import CardTooLarge, Overloaded, RenderFailed, RenderTimeout, StorageError, TooManyPages
 from app.models import GenerateRequest, ImageRecord, invalid
 from app.storage import Storage
 
 log = logging.getLogger("inkcard.cards")
 
 MAX_CARDS = 50
+MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
 FOLDER = "screenshots"
 RETRY_AFTER_SECONDS = 5
 T = TypeVar("T")
@@ -160,10 +161,14 @@ class CardService:
         return [job.file_name(n) for n in numbers]
 
     def render(self, job: CardJob) -> list[bytes]:
-        """Call the card engine once for ``job``.
+        """Call the card engine for ``job`` (one ``render_count``).
+
+        Cards that grow with their content (noSplit, hrSplit) are laid out first and checked
+        against the pixel budget, so a huge card is refused before any pixel is allocated.
 
         Raises:
             TooManyPages: More than 50 cards would result.
+            CardTooLarge: A card would exceed ``MAX_CARD_PIXELS``.
             RenderFailed: The engine failed.
         """
         with self._count_lock:
@@ -178,13 +183,30 @@ class CardService:
             mdx=job.mdx,
             max_pages=MAX_CARDS,
         )
+        theme = self._theme(job.theme)
         try:
-            return layout.render(job.markdown, self._theme(job.theme), self.fonts, options, images={})
+            if job.split != "autoSplit" and not job.overflow_hidden:
+                self._check_card_pixels(job, layout.layout_pages(job.markdown, theme, self.fonts, options, {}))
+            return layout.render(job.markdown, theme, self.fonts, options, images={})
+        except CardTooLarge:
+            raise
         except layout.TooManyPages:
             raise TooManyPages(f"the Markdown makes more than {MAX_CARDS} cards; split it into several requests") from None
         except Exception:
             log.exception("card engine failed")
             raise RenderFailed("the card engine could not render this Markdown") from None
+
+    @staticmethod
+    def _check_card_pixels(job: CardJob, pages: list[Any]) -> None:
+        """Cards that grow with their content must stay within the pixel budget of one card."""
+        for page in pages:
+            pixels = round(page.width * job.scale) * round(page.height * job.scale)
+            if pixels > MAX_CARD_PIXELS:
+                raise CardTooLarge(
+                    f"a card would be {round(page.width * job.scale)}x{round(page.height * job.scale)} pixels, "
+                    f"more than the {MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
+                    "overHiddenMode, a smaller scale or a wider card"
+                )
 
     def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
         """Write every card, last first; on any failure remove what was written and raise."""

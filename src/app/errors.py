@@ -73,6 +73,12 @@ class TooManyPages(ApiError):
     label = "too_many_pages"
 
 
+class CardTooLarge(ApiError):
+    """A card that grows with its content would exceed the pixel budget (400)."""
+
+    label = "card_too_large"
+
+
 class RenderFailed(ApiError):
     """The card engine failed (500)."""
 

@@ -91,6 +91,15 @@ def test_more_than_fifty_cards_is_400_and_leaves_no_files(client: Client, key: s
     assert stored_files(tmp_path / "files") == []
 
 
+def test_card_growing_past_the_pixel_budget_is_400(client: Client, key: str, tmp_path: Path) -> None:
+    words = "\n\n".join("word " * 40 for _ in range(450))
+    response = post(client, key, {"markdown": words, "width": 100, "scale": 4})
+    assert_error(response, 400, "card_too_large", "autoSplit")
+    assert stored_files(tmp_path / "files") == []
+    cut = post(client, key, {"markdown": words, "width": 100, "scale": 4, "overHiddenMode": True})
+    assert cut.status_code == 200
+
+
 def test_insufficient_credits_is_402_and_charges_nothing(make_client: Callable[..., Client]) -> None:
     client = make_client(generate_cost=3)
     credits = client.app.state.credits
