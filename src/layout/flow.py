@@ -104,7 +104,8 @@ class Flow:
     def paragraph(self, block: Paragraph, ctx: Ctx) -> Part:
         style = self.styles["body"]
         lines = self.text_lines(block.inlines, style, ctx)
-        rows = [self._line_row(line, ctx, keep=(i == 0 or i == len(lines) - 2))
+        # Orphans and widows: the first two and the last two lines stay together.
+        rows = [self._line_row(line, ctx, keep=len(lines) > 1 and i in (0, len(lines) - 2))
                 for i, line in enumerate(lines)]
         margin = 0.0 if ctx.tight else style.margin_top
         return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
