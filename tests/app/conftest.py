@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from apphelpers import new_key
+from tests.app.apphelpers import new_key
 from litestar import Litestar
 from litestar.testing import TestClient
 

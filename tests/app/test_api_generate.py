@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from apphelpers import files_path, png_size, stored_files
+from tests.app.apphelpers import files_path, png_size, stored_files
 from litestar import Litestar
 from litestar.testing import TestClient
 

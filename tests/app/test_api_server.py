@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from apphelpers import free_port, png_size, running_server
+from tests.app.apphelpers import free_port, png_size, running_server
 
 from app.main import create_app
 from app.settings import Settings

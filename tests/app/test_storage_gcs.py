@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from apphelpers import files_path, free_port, new_key
+from tests.app.apphelpers import files_path, free_port, new_key
 from gcp_storage_emulator.server import create_server
 from google.cloud import storage as gcs
 from litestar import Litestar
