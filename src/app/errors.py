@@ -139,7 +139,9 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     status = exc.status_code
     label = _HTTP_LABELS.get(status, "error")
     message = exc.detail or label.replace("_", " ")
-    if status == 413:
+    if status == 404:
+        message = f"nothing at {request.url.path}"  # static-file errors would name server paths
+    elif status == 413:
         limit = request.app.state.settings.max_body_bytes
         message = f"request body must be at most {limit} bytes"
     elif status == 400 and "JSON" in message:

@@ -149,6 +149,9 @@ def test_files_are_served_with_type_and_cache_headers(client: Client, key: str) 
     assert "max-age=31536000" in response.headers["cache-control"]
     assert "immutable" in response.headers["cache-control"]
     assert client.get("/files/screenshots/../../inkcard.db").status_code == 404
+    missing = client.get("/files/screenshots/none.png")
+    assert missing.status_code == 404
+    assert str(client.app.state.settings.storage_dir) not in missing.text
 
 
 def test_public_url_setting_sets_the_url_base(make_client: Callable[..., Client]) -> None:
