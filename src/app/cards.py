@@ -229,15 +229,14 @@ class CardService:
 
     # The whole call
 
-    async def generate(self, request: GenerateRequest, timeout: float) -> list[ImageRecord]:
-        """Validate, find or render, store, and return one record per card.
+    async def generate(self, job: CardJob, timeout: float) -> list[ImageRecord]:
+        """Find the job's stored cards or render and store them; one record per card.
 
         Raises:
             ApiError: Any documented failure; nothing is left in storage when it is raised.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        job = self.prepare(request)
         names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
         if names is None:
             pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time())

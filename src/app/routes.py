@@ -72,16 +72,20 @@ def _errors(*statuses: int) -> dict[int, ResponseSpec]:
     responses=_errors(400, 401, 402, 413, 500, 502, 503, 504),
 )
 async def generate(request: Request[Any, Any, State], state: State) -> GenerateResponse:
-    """Render Markdown into one or more card PNGs, store them, and return their URLs."""
+    """Render Markdown into one or more card PNGs, store them, and return their URLs.
+
+    Order: authenticate, validate, charge, then find-or-render; any failure after the charge
+    refunds it in the same request.
+    """
     settings: Settings = state.settings
     credits: Credits = state.credits
     cards: CardService = state.cards
     key = await authenticate(request, credits)
-    body = parse_generate(await request.body())
+    job = cards.prepare(parse_generate(await request.body()))
     request_id = requestlog.current_id()
     debit = await asyncio.to_thread(credits.charge, key.id, settings.generate_cost, "generate", request_id)
     try:
-        images = await cards.generate(body, timeout=settings.timeout)
+        images = await cards.generate(job, timeout=settings.timeout)
     except BaseException:
         if debit is not None:
             await asyncio.shield(asyncio.to_thread(credits.refund, debit, request_id))

@@ -121,6 +121,15 @@ def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client])
     assert [row.kind for row in credits.ledger(info.prefix)] == ["debit", "debit", "grant"]
 
 
+def test_bad_input_is_refused_before_any_charge(make_client: Callable[..., Client]) -> None:
+    client = make_client(generate_cost=1)
+    credits = client.app.state.credits
+    key = new_key(client, credits=5)
+    assert post(client, key, {"theme": "nope"}).status_code == 400
+    assert post(client, key, {"width": 5}).status_code == 400
+    assert [row.kind for row in credits.ledger(key[:8])] == ["grant"]
+
+
 def test_a_failed_request_is_refunded(make_client: Callable[..., Client]) -> None:
     client = make_client(generate_cost=1)
     credits = client.app.state.credits
