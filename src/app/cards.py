@@ -14,7 +14,7 @@ import hashlib
 import logging
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -55,9 +55,14 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
         h.update(msgspec.json.encode(self))
         return h.hexdigest()[:32]
 
-    def file_name(self, number: int) -> str:
-        """Storage name of card ``number`` (1-based)."""
-        return f"{FOLDER}/{self.digest()}-{number}.png"
+    def prefix(self) -> str:
+        """What every storage name of this job starts with."""
+        return f"{FOLDER}/{self.digest()}-"
+
+    def file_names(self, numbers: Iterable[int]) -> list[str]:
+        """Storage names of the given card numbers (1-based)."""
+        prefix = self.prefix()
+        return [f"{prefix}{n}.png" for n in numbers]
 
 
 class RenderPool:
@@ -153,12 +158,12 @@ class CardService:
 
     def find_stored(self, job: CardJob) -> list[str] | None:
         """Names of a complete stored set for ``job``, in card order, or None."""
-        prefix = job.file_name(1).rsplit("-", 1)[0] + "-"
+        prefix = job.prefix()
         pattern = re.compile(re.escape(prefix) + r"(\d+)\.png")
         numbers = sorted(int(m.group(1)) for n in self.storage.list(prefix) if (m := pattern.fullmatch(n)))
-        if not numbers or numbers[0] != 1 or numbers != list(range(1, len(numbers) + 1)):
+        if numbers != list(range(1, len(numbers) + 1)) or not numbers:
             return None
-        return [job.file_name(n) for n in numbers]
+        return job.file_names(numbers)
 
     def render(self, job: CardJob) -> list[bytes]:
         """Call the card engine for ``job`` (one ``render_count``).
@@ -210,7 +215,7 @@ class CardService:
 
     def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
         """Write every card, last first; on any failure remove what was written and raise."""
-        names = [job.file_name(n) for n in range(1, len(pngs) + 1)]
+        names = job.file_names(range(1, len(pngs) + 1))
         written: list[str] = []
         try:
             for name, png in reversed(list(zip(names, pngs, strict=True))):
