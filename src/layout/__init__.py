@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 
 from .boxes import Page
-from .compose import SPLIT_MODES, Card, TooManyPages, compose
+from .compose import SPLIT_MODES, Card, RenderError, TooManyPages, compose
 from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .markdown import image_sources, parse
@@ -26,9 +26,6 @@ __all__ = [
     "RenderError", "RenderOptions", "Theme", "ThemeError", "TooManyPages", "decode_theme",
     "image_sources", "layout_pages", "render",
 ]
-
-RenderError = (TooManyPages, FontError, ThemeError)
-
 
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Card size in CSS px, output scale, split mode and overflow handling."""

@@ -22,7 +22,11 @@ from .style import Styles
 SPLIT_MODES = ("noSplit", "autoSplit", "hrSplit")
 
 
-class TooManyPages(ValueError):
+class RenderError(Exception):
+    """The input cannot be rendered as asked (as opposed to a bug)."""
+
+
+class TooManyPages(RenderError):
     """The content would make more cards than allowed."""
 
     def __init__(self, count: int, limit: int) -> None:

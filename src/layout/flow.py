@@ -105,8 +105,7 @@ class Flow:
         style = self.styles["body"]
         lines = self.text_lines(block.inlines, style, ctx)
         # Orphans and widows: the first two and the last two lines stay together.
-        rows = [self._line_row(line, ctx, keep=len(lines) > 1 and i in (0, len(lines) - 2))
-                for i, line in enumerate(lines)]
+        rows = keep_ends_together([self._line_row(line, ctx) for line in lines])
         margin = 0.0 if ctx.tight else style.margin_top
         return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
 
@@ -194,7 +193,7 @@ class Flow:
                 rows.append(Row(height=metrics.height, items=(), frames=inner.frames,
                                 baseline=metrics.baseline))
             rows.extend(self._line_row(line, inner) for line in lines)
-        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+        return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)
 
     def _code_style(self, style: Style, color: int) -> SpanStyle:
         key = ("code", color)
@@ -308,6 +307,13 @@ class Flow:
         line = Segment(ctx.x, y, ctx.x + ctx.width, y, style.color, style.border_width)
         row = Row(height=style.border_width, items=(line,), frames=ctx.frames)
         return Part((row,), style.margin_top, style.margin_bottom)
+
+
+def keep_ends_together(rows: list[Row]) -> list[Row]:
+    """No orphans or widows: the first two and the last two lines stay on one card."""
+    last = len(rows) - 2
+    return [replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
+            for i, row in enumerate(rows)]
 
 
 def _collapse(text: str) -> str:

@@ -1,7 +1,8 @@
 """Cluster texts and widths → line ranges (greedy, CJK-aware; pure, no fonts).
 
 Break opportunities follow a compact subset of UAX #14 with the W3C clreq punctuation
-rules: breaks between CJK characters and emoji, after spaces, after a hyphen inside a
+rules: breaks between Chinese and Japanese characters and emoji (Korean, which sets
+words apart with spaces, breaks at the spaces), after spaces, after a hyphen inside a
 word and after a slash in URLs; never before closing punctuation (`，。！？；：）」』】》、`…)
 nor after opening punctuation (`（「『【《`…); never where HarfBuzz marked the boundary
 unsafe to break. A word wider than the line is broken between clusters rather than
@@ -25,7 +26,8 @@ class Brk(IntEnum):
     CL = 3  # closing punctuation (narrow): never at a line start
     CLW = 4  # closing punctuation (CJK): never at a line start, break after
     OP = 5  # opening punctuation: never at a line end
-    ID = 6  # ideographs, kana, hangul, emoji: break on either side
+    ID = 6  # ideographs, kana, emoji: break on either side (Korean breaks at spaces,
+    #          CSS `word-break: keep-all`, so Hangul is AL)
     HY = 7  # hyphen inside a word: break after
     SL = 8  # slash: break after, before a letter (long URLs)
     B2 = 9  # em dash: break on either side, but not inside a run of dashes
@@ -37,7 +39,7 @@ _CLOSE_WIDE = set("，。！？；：、）」』】》〉〕〗〙〛｝］’�
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
 _IDEOGRAPHIC = regex.compile(
-    r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Hangul}\p{Extended_Pictographic}"
+    r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
     r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]")
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")

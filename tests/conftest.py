@@ -1,0 +1,77 @@
+"""Shared fixtures: the shipped fonts, a box test font, themes, and golden-image options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fontTools.fontBuilder import FontBuilder
+from fontTools.pens.ttGlyphPen import TTGlyphPen
+
+import layout
+import themes
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+BOX_RANGES = [(0x21, 0x7E), (0x3000, 0x303F), (0x4E00, 0x9FFF), (0xFF01, 0xFF5E)]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/ from the current renderer (look at them!)")
+
+
+@pytest.fixture(scope="session")
+def fonts() -> layout.FontBook:
+    return layout.FontBook.load()
+
+
+@pytest.fixture(scope="session")
+def apple_notes() -> layout.Theme:
+    return themes.load("apple-notes")
+
+
+def build_box_font(path: Path) -> None:
+    """A font whose every glyph is a 1-em square (ascent 0.8 em, descent 0.2 em) and whose
+    space is 1 em too, so one em equals the font size exactly in layout tests."""
+    builder = FontBuilder(1000, isTTF=True)
+    builder.setupGlyphOrder([".notdef", "box", "space"])
+    cmap = {cp: "box" for lo, hi in BOX_RANGES for cp in range(lo, hi + 1)}
+    cmap[0x20] = "space"
+    builder.setupCharacterMap(cmap)
+    pen = TTGlyphPen(None)
+    pen.moveTo((0, -200))
+    pen.lineTo((0, 800))
+    pen.lineTo((1000, 800))
+    pen.lineTo((1000, -200))
+    pen.closePath()
+    box = pen.glyph()
+    builder.setupGlyf({".notdef": box, "box": box, "space": TTGlyphPen(None).glyph()})
+    builder.setupHorizontalMetrics({name: (1000, 0) for name in ("box", "space", ".notdef")})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
+    builder.setupNameTable({"familyName": "Box", "styleName": "Regular"})
+    builder.setupPost()
+    builder.save(str(path))
+
+
+@pytest.fixture(scope="session")
+def box_fonts(tmp_path_factory: pytest.TempPathFactory) -> layout.FontBook:
+    """A FontBook whose every family and fallback is the box font."""
+    folder = tmp_path_factory.mktemp("box-fonts")
+    build_box_font(folder / "box.ttf")
+    (folder / "families.toml").write_text(
+        'cjk = { regular = "box.ttf", bold = "box.ttf" }\nemoji = "box.ttf"\n'
+        'symbols = ["box.ttf"]\n[families]\nsans = { regular = "box.ttf" }\n'
+        'mono = { regular = "box.ttf" }\n', "utf-8")
+    return layout.FontBook.load(folder)
+
+
+@pytest.fixture(scope="session")
+def plain_theme() -> layout.Theme:
+    """The shared card model with no overrides: body 16 px on a 28 px line."""
+    return layout.decode_theme('name = "plain"\n')
+
+
+def corpus_posts() -> list[Path]:
+    return sorted((CORPUS / "posts").glob("*.md"))

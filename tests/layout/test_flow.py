@@ -1,0 +1,126 @@
+"""Layout as numbers: line breaks, y positions and which card each line lands on.
+
+With the box font one em equals the font size, and the plain theme is the shared card
+model: a 400 px wide content box, 522 px tall on a 440x586 card (padding 20, footer 24),
+body text 16 px on 28 px lines, so a line holds exactly 25 CJK characters.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import layout
+from layout.boxes import Fill, Page
+
+HAN = "中"
+
+
+def pages(md: str, fonts: layout.FontBook, theme: layout.Theme, **options: object) -> list[Page]:
+    return layout.layout_pages(md, theme, fonts, layout.RenderOptions(**options))  # type: ignore[arg-type]
+
+
+def texts(page: Page) -> list[str]:
+    return [placed.row.text for placed in page.rows]
+
+
+def ys(page: Page) -> list[float]:
+    return [round(placed.y, 2) for placed in page.rows]
+
+
+def test_cjk_lines_hold_25_characters(box_fonts, plain_theme) -> None:
+    [page] = pages(HAN * 60, box_fonts, plain_theme)
+    assert [len(t) for t in texts(page)] == [25, 25, 10]
+    assert ys(page) == [0, 28, 56]
+    assert page.height == 586
+
+
+def test_closing_punctuation_never_starts_a_line(box_fonts, plain_theme) -> None:
+    [page] = pages(HAN * 24 + "文，" + HAN * 5, box_fonts, plain_theme)
+    assert texts(page) == [HAN * 24, "文，" + HAN * 5]
+
+
+def test_opening_punctuation_never_ends_a_line(box_fonts, plain_theme) -> None:
+    [page] = pages(HAN * 24 + "「" + HAN * 3, box_fonts, plain_theme)
+    assert texts(page) == [HAN * 24, "「" + HAN * 3]
+
+
+def test_latin_breaks_at_spaces_with_trailing_space_hanging(box_fonts, plain_theme) -> None:
+    [page] = pages(" ".join(["abcd"] * 12), box_fonts, plain_theme)
+    assert texts(page) == ["abcd abcd abcd abcd abcd "] * 2 + ["abcd abcd"]
+
+
+def test_overlong_word_is_broken_between_characters(box_fonts, plain_theme) -> None:
+    [page] = pages("x" * 30, box_fonts, plain_theme)
+    assert texts(page) == ["x" * 25, "x" * 5]
+
+
+def test_single_newline_is_a_line_break(box_fonts, plain_theme) -> None:
+    [page] = pages("ab\ncd", box_fonts, plain_theme)
+    assert texts(page) == ["ab", "cd"]
+
+
+def test_auto_split_fills_18_lines_per_card(box_fonts, plain_theme) -> None:
+    cards = pages(HAN * 25 * 30, box_fonts, plain_theme, split="autoSplit")
+    assert [len(c.rows) for c in cards] == [18, 12]
+    assert ys(cards[1])[:2] == [0, 28]
+    assert all(c.height == 586 for c in cards)
+
+
+def test_auto_split_leaves_no_widow(box_fonts, plain_theme) -> None:
+    cards = pages(HAN * 25 * 19, box_fonts, plain_theme, split="autoSplit")
+    assert [len(c.rows) for c in cards] == [17, 2]
+
+
+def test_heading_is_never_last_on_a_card(box_fonts, plain_theme) -> None:
+    md = f"{HAN * 25 * 17}\n\n## H\n\n{HAN * 25 * 3}"
+    cards = pages(md, box_fonts, plain_theme, split="autoSplit")
+    assert [len(c.rows) for c in cards] == [17, 4]
+    assert texts(cards[1])[0] == "H"
+
+
+def test_no_split_grows_with_content(box_fonts, plain_theme) -> None:
+    [page] = pages(HAN * 25 * 30, box_fonts, plain_theme)
+    assert page.height == 586 + 30 * 28 - 522
+
+
+def test_overflow_hidden_cuts_after_the_last_whole_line(box_fonts, plain_theme) -> None:
+    [page] = pages(HAN * 25 * 30, box_fonts, plain_theme, overflow_hidden=True)
+    assert len(page.rows) == 18
+    assert page.height == 586
+
+
+@pytest.mark.parametrize(("md", "count"), [
+    ("a\n\n---\n\nb\n\n***\n\n", 2),
+    ("a\n\nb", 1),
+    ("---\n\n---", 1),
+    ("a\n\n___\n\nb\n\n---\n\nc", 3),
+])
+def test_hr_split_makes_a_card_per_part(box_fonts, plain_theme, md: str, count: int) -> None:
+    assert len(pages(md, box_fonts, plain_theme, split="hrSplit")) == count
+
+
+def test_paragraph_margin_collapses_with_heading(box_fonts, plain_theme) -> None:
+    [page] = pages("# T\n\nab", box_fonts, plain_theme)
+    assert ys(page) == [0, 30 + 16]  # h1 line 24 * 1.25, then the 16 px margin
+
+
+def test_code_panel_pads_its_lines(box_fonts, plain_theme) -> None:
+    [page] = pages("```\nab\ncd\n```", box_fonts, plain_theme)
+    assert ys(page) == [16, round(16 + 20.48, 2)]  # 12.8 px mono on 1.6 lines, inside 16 px padding
+    panel = next(i for i in page.items if isinstance(i, Fill))
+    assert (panel.rect.y, round(panel.rect.height, 2)) == (20, round(16 + 2 * 20.48 + 16, 2))
+
+
+def test_list_items_are_indented_with_markers(box_fonts, plain_theme) -> None:
+    [page] = pages("- 中\n- 文", box_fonts, plain_theme)
+    assert ys(page) == [0, 28 + 4]  # tight list: 4 px between items
+    first = page.rows[0].row.items
+    disc = next(i for i in first if isinstance(i, Fill))
+    # The 6 px disc ends 8 px before the text, which is indented 28 px.
+    assert disc.rect.right == pytest.approx(20 + 28 - 8)
+    assert disc.rect.width == 6
+
+
+def test_too_many_cards_is_refused(box_fonts, plain_theme) -> None:
+    with pytest.raises(layout.TooManyPages):
+        pages(HAN * 25 * 18 * 3, box_fonts, plain_theme, split="autoSplit", max_pages=2)
