@@ -19,7 +19,7 @@ HANGING = (" ", "\t", "\u3000", "\n")  # hang past the line end; not counted in 
 CLOSING_CJK = "，。！？；：）」』】》、"
 OPENING_CJK = "（「『【《"
 CLOSING_NARROW = ".,!?;:)]}%"
-IDEOGRAPHS = "中文字体排版かなカナ한글👍"
+IDEOGRAPHS = "中文字体排版かなカナ👍"
 
 
 def marks(text: str, unsafe: set[int] | None = None) -> str:
@@ -57,7 +57,7 @@ def lines(text: str, max_width: float, unsafe: set[int] | None = None) -> list[s
     ("-", Brk.HY), ("\u2010", Brk.HY),
     ("/", Brk.SL),
     ("—", Brk.B2), ("―", Brk.B2),
-    ("中", Brk.ID), ("あ", Brk.ID), ("カ", Brk.ID), ("한", Brk.ID),
+    ("中", Brk.ID), ("あ", Brk.ID), ("カ", Brk.ID), ("한", Brk.AL),  # Korean keeps words whole
     ("👍", Brk.ID), ("👍🏽", Brk.ID), ("👨\u200d👩\u200d👧", Brk.ID), ("🇨🇳", Brk.ID),
     ("1\ufe0f\u20e3", Brk.ID), ("❤\ufe0f", Brk.ID),
 ])
@@ -72,6 +72,8 @@ def test_classify(text: str, expected: Brk) -> None:
     ("中文字体", "中|文|字|体"),
     ("かなカナ", "か|な|カ|ナ"),
     ("中👍文", "中|👍|文"),
+    # Korean breaks at spaces only (CSS word-break: keep-all)
+    ("한국어 문장", "한국어 |문장"),
     # at Latin spaces (after the run of spaces), never inside a word
     ("ab cd", "ab |cd"),
     ("ab   cd", "ab   |cd"),
