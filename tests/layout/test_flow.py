@@ -150,3 +150,23 @@ def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> No
     assert [texts(c) for c in cards] == [["第一段文字。"], ["小标题", "[tall]"], ["最后一段。"]]
     heading, image = cards[1].rows
     assert image.y + image.row.height <= 522
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WORDS = st.text(alphabet="中文字ab，。「」！", min_size=1, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(paragraphs=st.lists(WORDS.filter(lambda t: t.strip()), min_size=1, max_size=12),
+       height=st.integers(min_value=150, max_value=900))
+def test_auto_split_loses_nothing(box_fonts, plain_theme, paragraphs, height) -> None:
+    md = "\n\n".join(paragraphs)
+    cards = pages(md, box_fonts, plain_theme, split="autoSplit", height=height)
+    assert "".join(t for c in cards for t in texts(c)) == "".join(paragraphs)
+    for card in cards:
+        assert card.height == height
+        assert card.rows, "no empty cards"
+        last = card.rows[-1]
+        assert last.y + last.row.height * last.scale <= height - 64 + 1e-6
