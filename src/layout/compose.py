@@ -64,7 +64,8 @@ def compose(doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, byte
         parts = split_at_rules(doc) if card.split == "hrSplit" else [doc]
         pages = [flow.doc(part, x=box.x, width=box.width) for part in parts or [Doc()]]
         if card.overflow_hidden:
-            pages = [cut(rows, box.height) for rows in pages]
+            # A first row taller than the card is kept and scaled, not hidden whole.
+            pages = [cut(rows, box.height) or rows[:1] for rows in pages]
     if len(pages) > card.max_pages:
         raise TooManyPages(len(pages), card.max_pages)
     grow = not fixed and not card.overflow_hidden

@@ -70,7 +70,10 @@ class Flow:
         rows: list[Row] = []
         top = bottom = 0.0
         for block in blocks:
-            part = self.block(block, ctx)
+            if isinstance(block, Image):
+                part = self.image(block, ctx, reserve=_kept_height(rows, bottom))
+            else:
+                part = self.block(block, ctx)
             if not part.rows:
                 continue
             gap = max(bottom, part.top) if rows else 0.0
@@ -269,15 +272,22 @@ class Flow:
         rows = layout_table(block, style, ctx, self)
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
-    def image(self, block: Image, ctx: Ctx) -> Part:
+    def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
+        """An image at its natural size, at most the box width; on fixed-size cards also at
+        most the card height, less a heading chain above it (`reserve`) that must share
+        its card, when that leaves the image at least half the card."""
         style = self.styles["image"]
         decoded = image_loader.load(block.src, self.images)
         if decoded is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
         width = min(float(decoded.width), ctx.width)
         height = decoded.height * width / decoded.width
-        if self.max_row_height and height > self.max_row_height:
-            width, height = width * self.max_row_height / height, self.max_row_height
+        limit = self.max_row_height
+        if limit and reserve:
+            reserve += style.margin_top
+            limit = limit - reserve if reserve < limit / 2 else limit
+        if limit and height > limit:
+            width, height = width * limit / height, limit
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
         row = Row(height=height, items=(Picture(decoded.image, rect, style.radius),),
                   frames=ctx.frames, text=f"[{block.alt}]")
@@ -307,6 +317,17 @@ class Flow:
         line = Segment(ctx.x, y, ctx.x + ctx.width, y, style.color, style.border_width)
         row = Row(height=style.border_width, items=(line,), frames=ctx.frames)
         return Part((row,), style.margin_top, style.margin_bottom)
+
+
+def _kept_height(rows: list[Row], margin: float) -> float:
+    """Height of the rows at the end of `rows` that must share a card with what follows
+    (a heading and its lines), plus the margin after them; 0 when there are none."""
+    height = 0.0
+    for row in reversed(rows):
+        if not row.keep_with_next:
+            break
+        height += row.height + row.gap
+    return height + margin if height else 0.0
 
 
 def keep_ends_together(rows: list[Row]) -> list[Row]:

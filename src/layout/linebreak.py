@@ -43,11 +43,13 @@ _IDEOGRAPHIC = regex.compile(
     r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]")
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
+_HANGING = (" ", "\t", "\u3000", "\n")
 
 
 @dataclass(frozen=True, slots=True)
 class LineRange:
-    """Clusters [start, end) form a line; `width` leaves out its trailing spaces."""
+    """Clusters [start, end) form a line; `width` leaves out its trailing spaces and
+    hard break."""
 
     start: int
     end: int
@@ -123,12 +125,17 @@ def break_lines(texts: list[str], widths: list[float], allowed: list[int],
 
 def _fit_line(texts: list[str], widths: list[float], allowed: list[int], start: int,
               max_width: float) -> tuple[int, float]:
-    """Returns (end, width) of the line that starts at `start`."""
+    """Returns (end, width) of the line that starts at `start`.
+
+    Spaces and the hard break hang past the line end: they never push a line over the
+    width (a space before a newline would otherwise strand the newline on a blank line
+    of its own) and are not counted in it, so centred and right-aligned lines sit true.
+    """
     x = 0.0
     trailing = 0.0
     last_break, last_width = -1, 0.0
     for i in range(start, len(texts)):
-        if texts[i] in (" ", "\t", "\u3000"):
+        if texts[i] in _HANGING:
             x += widths[i]
             trailing += widths[i]
         else:

@@ -60,3 +60,10 @@ def test_tofu_check_sees_a_character_no_font_has(fonts, apple_notes) -> None:
     # U+1E2FF (Wancho) is in no shipped font: the check above must be able to fail.
     [card] = layout.layout_pages("\U0001E2FF", apple_notes, fonts, layout.RenderOptions())
     assert any(0 in run.glyphs for run, _, _ in glyph_origins(card.items))
+
+
+def test_commonmark_examples_draw(fonts, apple_notes) -> None:
+    options = layout.RenderOptions(split="autoSplit", scale=0.25)
+    for example in EXAMPLES:
+        for png in layout.render(example["markdown"], apple_notes, fonts, options):
+            assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 100, example["example"]

@@ -124,3 +124,49 @@ def test_list_items_are_indented_with_markers(box_fonts, plain_theme) -> None:
 def test_too_many_cards_is_refused(box_fonts, plain_theme) -> None:
     with pytest.raises(layout.TooManyPages):
         pages(HAN * 25 * 18 * 3, box_fonts, plain_theme, split="autoSplit", max_pages=2)
+
+
+def tall_image(width: int = 100, height: int = 2000) -> str:
+    import base64
+
+    import numpy as np
+
+    from layout.png import encode_rgb
+    data = encode_rgb(np.full((height, width, 3), 90, np.uint8))
+    return f"data:image/png;base64,{base64.b64encode(data).decode()}"
+
+
+def test_overflow_hidden_keeps_a_first_row_taller_than_the_card(box_fonts, plain_theme) -> None:
+    [page] = pages(f"![tall]({tall_image()})\n\nafter", box_fonts, plain_theme,
+                   overflow_hidden=True)
+    [placed] = page.rows
+    assert placed.row.height == 2000 and placed.scale == pytest.approx(522 / 2000)
+    assert page.height == 586
+
+
+def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> None:
+    md = f"第一段文字。\n\n## 小标题\n\n![tall]({tall_image()})\n\n最后一段。"
+    cards = pages(md, box_fonts, plain_theme, split="autoSplit")
+    assert [texts(c) for c in cards] == [["第一段文字。"], ["小标题", "[tall]"], ["最后一段。"]]
+    heading, image = cards[1].rows
+    assert image.y + image.row.height <= 522
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WORDS = st.text(alphabet="中文字ab，。「」！", min_size=1, max_size=40)
+
+
+@settings(max_examples=60, deadline=None)
+@given(paragraphs=st.lists(WORDS.filter(lambda t: t.strip()), min_size=1, max_size=12),
+       height=st.integers(min_value=150, max_value=900))
+def test_auto_split_loses_nothing(box_fonts, plain_theme, paragraphs, height) -> None:
+    md = "\n\n".join(paragraphs)
+    cards = pages(md, box_fonts, plain_theme, split="autoSplit", height=height)
+    assert "".join(t for c in cards for t in texts(c)) == "".join(paragraphs)
+    for card in cards:
+        assert card.height == height
+        assert card.rows, "no empty cards"
+        last = card.rows[-1]
+        assert last.y + last.row.height * last.scale <= height - 64 + 1e-6
