@@ -47,3 +47,12 @@ def test_png_is_scale_times_the_card(fonts, apple_notes, width, height, scale) -
                                    split="autoSplit")
     [card] = layout.render("# Hello, Inkcard", apple_notes, fonts, options)
     assert png_size(card) == (width * scale, height * scale)
+
+
+def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
+    tall = "\n\n".join(["段落"] * 200)
+    with pytest.raises(layout.CardTooLarge) as error:
+        layout.render(tall, apple_notes, fonts, layout.RenderOptions(max_pixels=880 * 4000))
+    assert error.value.width == 880 and error.value.height > 4000
+    [card] = layout.render("# ok", apple_notes, fonts, layout.RenderOptions(max_pixels=880 * 1172))
+    assert png_size(card) == (880, 1172)

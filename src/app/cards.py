@@ -168,8 +168,8 @@ class CardService:
     def render(self, job: CardJob) -> list[bytes]:
         """Call the card engine for ``job`` (one ``render_count``).
 
-        Cards that grow with their content (noSplit, hrSplit) are laid out first and checked
-        against the pixel budget, so a huge card is refused before any pixel is allocated.
+        The engine checks every card against the pixel budget after layout and before any
+        pixel is allocated, so a huge card is refused cheaply.
 
         Raises:
             TooManyPages: More than 50 cards would result.
@@ -187,31 +187,21 @@ class CardService:
             mode=job.mode,
             mdx=job.mdx,
             max_pages=MAX_CARDS,
+            max_pixels=MAX_CARD_PIXELS,
         )
         theme = self._theme(job.theme)
         try:
-            if job.split != "autoSplit" and not job.overflow_hidden:
-                self._check_card_pixels(job, layout.layout_pages(job.markdown, theme, self.fonts, options, {}))
             return layout.render(job.markdown, theme, self.fonts, options, images={})
-        except CardTooLarge:
-            raise
+        except layout.CardTooLarge as error:
+            raise CardTooLarge(
+                f"a card would be {error.width}x{error.height} pixels, more than the "
+                f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
+                "overHiddenMode, a smaller scale or a wider card") from None
         except layout.TooManyPages:
             raise TooManyPages(f"the Markdown makes more than {MAX_CARDS} cards; split it into several requests") from None
         except Exception:
             log.exception("card engine failed")
             raise RenderFailed("the card engine could not render this Markdown") from None
-
-    @staticmethod
-    def _check_card_pixels(job: CardJob, pages: list[Any]) -> None:
-        """Cards that grow with their content must stay within the pixel budget of one card."""
-        for page in pages:
-            pixels = round(page.width * job.scale) * round(page.height * job.scale)
-            if pixels > MAX_CARD_PIXELS:
-                raise CardTooLarge(
-                    f"a card would be {round(page.width * job.scale)}x{round(page.height * job.scale)} pixels, "
-                    f"more than the {MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
-                    "overHiddenMode, a smaller scale or a wider card"
-                )
 
     def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
         """Write every card, last first; on any failure remove what was written and raise."""

@@ -13,7 +13,7 @@ from typing import Literal
 import msgspec
 
 from .boxes import Page
-from .compose import SPLIT_MODES, Card, RenderError, TooManyPages, compose
+from .compose import SPLIT_MODES, Card, CardTooLarge, RenderError, TooManyPages, compose
 from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .markdown import image_sources, parse
@@ -22,7 +22,8 @@ from .style import Theme, ThemeError, decode_theme, resolve
 ENGINE_VERSION = "1"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
-    "DEFAULT_FONTS_DIR", "ENGINE_VERSION", "SPLIT_MODES", "FontBook", "FontError", "Page",
+    "DEFAULT_FONTS_DIR", "ENGINE_VERSION", "SPLIT_MODES", "CardTooLarge", "FontBook",
+    "FontError", "Page",
     "RenderError", "RenderOptions", "Theme", "ThemeError", "TooManyPages", "decode_theme",
     "image_sources", "layout_pages", "render",
 ]
@@ -38,6 +39,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     mode: str | None = None
     mdx: bool = False
     max_pages: int = 50
+    max_pixels: int | None = None  # refuse (CardTooLarge) before drawing a bigger card
 
 
 def layout_pages(markdown: str, theme: Theme, fonts: FontBook, options: RenderOptions,
@@ -52,7 +54,12 @@ def layout_pages(markdown: str, theme: Theme, fonts: FontBook, options: RenderOp
 def render(markdown: str, theme: Theme, fonts: FontBook, options: RenderOptions,
            images: Mapping[str, bytes] | None = None) -> list[bytes]:
     """One PNG per card, `options.scale` times the card's CSS size."""
+    pages = layout_pages(markdown, theme, fonts, options, images)
+    if options.max_pixels is not None:
+        for page in pages:
+            width, height = round(page.width * options.scale), round(page.height * options.scale)
+            if width * height > options.max_pixels:
+                raise CardTooLarge(width, height, options.max_pixels)
     painter = Painter(fonts.typefaces())
     return [encode_png(painter.record(page), page.width, page.height, page.background,
-                       options.scale)
-            for page in layout_pages(markdown, theme, fonts, options, images)]
+                       options.scale) for page in pages]

@@ -35,6 +35,16 @@ class TooManyPages(RenderError):
         self.limit = limit
 
 
+class CardTooLarge(RenderError):
+    """A card would have more pixels than the caller's budget."""
+
+    def __init__(self, width: int, height: int, limit: int) -> None:
+        super().__init__(f"a card would be {width}x{height} pixels, more than {limit:,}")
+        self.width = width
+        self.height = height
+        self.limit = limit
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     width: float
