@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .boxes import Fill, Group, Item, Rect, Segment, Shape
 from .fonts import FontBook
-from .inline import layout_text, line_metrics
+from .inline import TextLine, layout_text, line_metrics
 from .shape import Span, SpanStyle
 from .style import Decoration, Style, Styles, parse_color
 
@@ -57,12 +57,11 @@ def _decoration(deco: Decoration, styles: Styles, fonts: FontBook, width: float,
     if deco.kind == "label":
         style = SpanStyle(family="sans", size=deco.size, bold=deco.weight >= 600,
                           italic=False, color=color)
-        metrics = line_metrics(fonts, "sans", style.bold, deco.size, 1.25)
-        lines = layout_text([Span(deco.text, style)], fonts, x=0.0, width=width,
-                            metrics=metrics)
-        line_width = lines[0].width if lines else 0.0
-        x, y = _origin(deco, line_width, metrics.height, width, height)
-        return [Group(lines[0].items, dx=x, dy=y)] if lines else []
+        line = one_line(deco.text, style, fonts, x=0.0, width=width, align="left")
+        if line is None:
+            return []
+        x, y = _origin(deco, line.width, line.height, width, height)
+        return [Group(line.items, dx=x, dy=y)]
     if deco.kind == "rule":
         x, y = _origin(deco, deco.width, deco.stroke, width, height)
         return [Segment(x, y, x + deco.width, y, color, deco.stroke)]
@@ -93,7 +92,15 @@ def page_number_items(style: Style, fonts: FontBook, *, number: int, total: int,
     """The `n/N` label, aligned inside the footer band that ends at `bottom`."""
     span_style = SpanStyle(family=style.family, size=style.size, bold=style.bold,
                            italic=False, color=style.color)
+    line = one_line(f"{number}/{total}", span_style, fonts, x=right - width, width=width,
+                    align=style.align)
+    return [Group(line.items, dy=bottom - line.height)] if line else []
+
+
+def one_line(text: str, style: SpanStyle, fonts: FontBook, *, x: float, width: float,
+             align: str) -> TextLine | None:
+    """The first line of a short chrome text, on a 1.25 line box."""
     metrics = line_metrics(fonts, style.family, style.bold, style.size, 1.25)
-    lines = layout_text([Span(f"{number}/{total}", span_style)], fonts, x=right - width,
-                        width=width, metrics=metrics, align=style.align)
-    return [Group(lines[0].items, dy=bottom - metrics.height)] if lines else []
+    lines = layout_text([Span(text, style)], fonts, x=x, width=width, metrics=metrics,
+                        align=align)
+    return lines[0] if lines else None

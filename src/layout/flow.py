@@ -130,11 +130,15 @@ class Flow:
         return line_metrics(self.fonts, style.family, style.bold, style.size, style.line_height)
 
     def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
+        """One shared SpanStyle per look, so runs of the same look group together."""
         key = (base, marks, ctx.color, ctx.italic)
         cached = self._span_styles.get(key)
         if cached is None:
             cached = self._span_styles[key] = self._make_span_style(base, marks, ctx)
         return cached
+
+    def code_span_style(self, base: Style, color: int) -> SpanStyle:
+        return self.span_style(replace(base, color=color, italic=False), frozenset(), Ctx(0, 0))
 
     def _make_span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
         v: dict[str, object] = dict(family=base.family, size=base.size, weight=base.weight,
@@ -189,7 +193,7 @@ class Flow:
         metrics = self.metrics(style)
         rows: list[Row] = []
         for tokens in highlight(block.code, block.lang, self.styles.palette, style.color):
-            spans = [Span(text, self._code_style(style, color)) for text, color in tokens]
+            spans = [Span(text, self.code_span_style(style, color)) for text, color in tokens]
             lines = layout_text(spans, self.fonts, x=inner.x, width=inner.width,
                                 metrics=metrics) if spans else []
             if not lines:  # an empty source line still takes a line
@@ -197,15 +201,6 @@ class Flow:
                                 baseline=metrics.baseline))
             rows.extend(self._line_row(line, inner) for line in lines)
         return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)
-
-    def _code_style(self, style: Style, color: int) -> SpanStyle:
-        key = ("code", color)
-        cached = self._span_styles.get(key)
-        if cached is None:
-            cached = self._span_styles[key] = SpanStyle(
-                family=style.family, size=style.size, bold=style.bold, italic=False,
-                color=color, ligatures=False)
-        return cached
 
     # Lists ---------------------------------------------------------------------
 
