@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 
 FIELDS = ["markdown", "theme", "themeMode", "width", "height", "splitMode", "mdxMode", "overHiddenMode", "scale"]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False) | st.text(max_size=40),
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=5,
 )
