@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import httpx
 import uvicorn
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -63,3 +64,16 @@ def running_server(app: Litestar, port: int) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=20)
+
+
+def wait_until_ok(url: str, seconds: float) -> None:
+    """Polls ``url`` until it answers 200; fails the test after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            if httpx.get(url, timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert time.monotonic() < deadline, f"{url} never answered 200"
+        time.sleep(0.1)

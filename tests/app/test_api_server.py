@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.app.apphelpers import free_port, png_size, running_server
+from tests.app.apphelpers import free_port, png_size, running_server, wait_until_ok
 
 from app.main import create_app
 from app.settings import Settings
@@ -156,15 +156,7 @@ def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
         assert len(keys) == 1 and len(keys[0]) == 35
         [curl] = [line.strip() for line in lines if line.strip().startswith("curl ")]
         assert keys[0] in curl
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline, "the service never became ready"
-            time.sleep(0.1)
+        wait_until_ok(f"http://127.0.0.1:{port}/readyz", 60)
         response = _send_like_curl(curl)
         assert response.status_code == 200, response.text
         [image] = response.json()["images"]
@@ -174,15 +166,7 @@ def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
         proc.communicate(timeout=30)
     again = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        wait_until_ok(f"http://127.0.0.1:{port}/healthz", 60)
     finally:
         again.terminate()
         out, _ = again.communicate(timeout=30)
