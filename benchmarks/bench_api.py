@@ -49,7 +49,9 @@ def start_service(data: Path) -> tuple[subprocess.Popen[str], str, str]:
         "INKCARD_BOOTSTRAP_KEY": "1",
     }
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     assert proc.stdout is not None
     key = ""
     deadline = time.monotonic() + 60
@@ -73,7 +75,9 @@ def start_service(data: Path) -> tuple[subprocess.Popen[str], str, str]:
     raise SystemExit("the service did not become ready")
 
 
-async def scenario(base: str, key: str, seconds: float, concurrency: int, vary: bool) -> dict[str, object]:
+async def scenario(
+    base: str, key: str, seconds: float, concurrency: int, vary: bool
+) -> dict[str, object]:
     """Closed-loop load: ``concurrency`` clients send requests until ``seconds`` have passed."""
     latencies: list[float] = []
     statuses: Counter[int] = Counter()
@@ -97,7 +101,11 @@ async def scenario(base: str, key: str, seconds: float, concurrency: int, vary: 
 
         await asyncio.gather(*(client() for _ in range(concurrency)))
         elapsed = time.perf_counter() - started
-    quantiles = statistics.quantiles(latencies, n=100, method="inclusive") if len(latencies) >= 2 else latencies * 99
+    quantiles = (
+        statistics.quantiles(latencies, n=100, method="inclusive")
+        if len(latencies) >= 2
+        else latencies * 99
+    )
     return {
         "requests": len(latencies),
         "seconds": round(elapsed, 2),
@@ -110,7 +118,9 @@ async def scenario(base: str, key: str, seconds: float, concurrency: int, vary: 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10.0, help="duration of each scenario (max 120)")
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="duration of each scenario (max 120)"
+    )
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument("--url", help="base URL of a running service on loopback")
     parser.add_argument("--key", help="API key for --url")
@@ -125,7 +135,9 @@ def main() -> None:
         else:
             proc, base, key = start_service(Path(tmp))
         try:
-            warm = httpx.post(base + "/api/generate", json={}, headers={"x-api-key": key}, timeout=70)
+            warm = httpx.post(
+                base + "/api/generate", json={}, headers={"x-api-key": key}, timeout=70
+            )
             warm.raise_for_status()
             results = {
                 "cached": asyncio.run(scenario(base, key, seconds, args.concurrency, vary=False)),

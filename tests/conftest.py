@@ -12,13 +12,16 @@ import layout
 import themes
 
 REPO = Path(__file__).resolve().parents[1]
-CORPUS = REPO.parent / "shared" / "corpus"
+CORPUS = REPO / "tests" / "cases"
 BOX_RANGES = [(0x21, 0x7E), (0x3000, 0x303F), (0x4E00, 0x9FFF), (0xFF01, 0xFF5E)]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true",
-                     help="rewrite tests/golden/ from the current renderer (look at them!)")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite tests/golden/ from the current renderer (look at them!)",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -47,7 +50,7 @@ def build_box_font(path: Path) -> None:
     pen.closePath()
     box = pen.glyph()
     builder.setupGlyf({".notdef": box, "box": box, "space": TTGlyphPen(None).glyph()})
-    builder.setupHorizontalMetrics({name: (1000, 0) for name in ("box", "space", ".notdef")})
+    builder.setupHorizontalMetrics(dict.fromkeys(("box", "space", ".notdef"), (1000, 0)))
     builder.setupHorizontalHeader(ascent=800, descent=-200)
     builder.setupOS2(sTypoAscender=800, sTypoDescender=-200, usWinAscent=800, usWinDescent=200)
     builder.setupNameTable({"familyName": "Box", "styleName": "Regular"})
@@ -63,7 +66,9 @@ def box_fonts(tmp_path_factory: pytest.TempPathFactory) -> layout.FontBook:
     (folder / "families.toml").write_text(
         'cjk = { regular = "box.ttf", bold = "box.ttf" }\nemoji = "box.ttf"\n'
         'symbols = ["box.ttf"]\n[families]\nsans = { regular = "box.ttf" }\n'
-        'mono = { regular = "box.ttf" }\n', "utf-8")
+        'mono = { regular = "box.ttf" }\n',
+        "utf-8",
+    )
     return layout.FontBook.load(folder)
 
 

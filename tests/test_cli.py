@@ -21,9 +21,25 @@ def png_size(data: bytes) -> tuple[int, int]:
 def test_render_writes_numbered_cards(tmp_path: Path) -> None:
     post = CORPUS / "posts" / "04-long-article-zh.md"
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "render", str(post), "--theme", "apple-notes",
-         "--mode", "dark-mode", "--split", "autoSplit", "-o", str(tmp_path)],
-        capture_output=True, text=True, check=True)
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "render",
+            str(post),
+            "--theme",
+            "apple-notes",
+            "--mode",
+            "dark-mode",
+            "--split",
+            "autoSplit",
+            "-o",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     written = result.stdout.split()
     assert written == [str(tmp_path / f"{n}.png") for n in range(1, len(written) + 1)]
     assert len(written) >= 3
@@ -34,17 +50,30 @@ def test_render_writes_numbered_cards(tmp_path: Path) -> None:
 def test_render_rejects_an_unknown_theme(tmp_path: Path) -> None:
     post = tmp_path / "a.md"
     post.write_text("# hi", "utf-8")
-    result = subprocess.run([sys.executable, "-m", "app.cli", "render", str(post), "--theme",
-                             "nope", "-o", str(tmp_path)], capture_output=True, text=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app.cli",
+            "render",
+            str(post),
+            "--theme",
+            "nope",
+            "-o",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2
     assert "apple-notes" in result.stderr
 
 
-@pytest.mark.parametrize(("width", "height", "scale"), [(440, 586, 2), (500, 500, 1),
-                                                         (595, 842, 3)])
+@pytest.mark.parametrize(
+    ("width", "height", "scale"), [(440, 586, 2), (500, 500, 1), (595, 842, 3)]
+)
 def test_png_is_scale_times_the_card(fonts, apple_notes, width, height, scale) -> None:
-    options = layout.RenderOptions(width=width, height=height, scale=scale,
-                                   split="autoSplit")
+    options = layout.RenderOptions(width=width, height=height, scale=scale, split="autoSplit")
     [card] = layout.render("# Hello, Inkcard", apple_notes, fonts, options)
     assert png_size(card) == (width * scale, height * scale)
 

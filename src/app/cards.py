@@ -23,13 +23,19 @@ import msgspec
 
 import layout
 import themes
-from app.errors import CardTooLarge, Overloaded, RenderFailed, RenderTimeout, StorageError, TooManyPages
+from app.errors import (
+    CardTooLarge,
+    Overloaded,
+    RenderFailed,
+    RenderTimeout,
+    StorageError,
+    TooManyPages,
+)
 from app.models import GenerateRequest, ImageRecord, invalid
 from app.storage import Storage
 
 log = logging.getLogger("inkcard.cards")
 
-MAX_CARDS = 50
 MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
 FOLDER = "screenshots"
 RETRY_AFTER_SECONDS = 5
@@ -44,7 +50,7 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
     mode: str | None
     width: int
     height: int
-    split: str
+    split: layout.SplitMode
     mdx: bool
     overflow_hidden: bool
     scale: int
@@ -69,7 +75,9 @@ class RenderPool:
     """At most ``threads`` renders at once and ``queue`` waiting; more is refused with 503."""
 
     def __init__(self, threads: int, queue: int):
-        self._executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="inkcard-render")
+        self._executor = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="inkcard-render"
+        )
         self._slots = threading.BoundedSemaphore(threads + queue)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float) -> T:
@@ -150,7 +158,7 @@ class CardService:
             height=round(request.height),
             split=split,
             mdx=request.mdxMode,
-            overflow_hidden=request.overHiddenMode and split != "autoSplit",
+            overflow_hidden=layout.hides_overflow(split, request.overHiddenMode),
             scale=request.scale,
         )
 
@@ -160,7 +168,9 @@ class CardService:
         """Names of a complete stored set for ``job``, in card order, or None."""
         prefix = job.prefix()
         pattern = re.compile(re.escape(prefix) + r"(\d+)\.png")
-        numbers = sorted(int(m.group(1)) for n in self.storage.list(prefix) if (m := pattern.fullmatch(n)))
+        numbers = sorted(
+            int(m.group(1)) for n in self.storage.list(prefix) if (m := pattern.fullmatch(n))
+        )
         if numbers != list(range(1, len(numbers) + 1)) or not numbers:
             return None
         return job.file_names(numbers)
@@ -172,7 +182,7 @@ class CardService:
         pixel is allocated, so a huge card is refused cheaply.
 
         Raises:
-            TooManyPages: More than 50 cards would result.
+            TooManyPages: More than ``layout.MAX_CARDS`` cards would result.
             CardTooLarge: A card would exceed ``MAX_CARD_PIXELS``.
             RenderFailed: The engine failed.
         """
@@ -186,7 +196,7 @@ class CardService:
             overflow_hidden=job.overflow_hidden,
             mode=job.mode,
             mdx=job.mdx,
-            max_pages=MAX_CARDS,
+            max_pages=layout.MAX_CARDS,
             max_pixels=MAX_CARD_PIXELS,
         )
         theme = self._theme(job.theme)
@@ -196,9 +206,13 @@ class CardService:
             raise CardTooLarge(
                 f"a card would be {error.width}x{error.height} pixels, more than the "
                 f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
-                "overHiddenMode, a smaller scale or a wider card") from None
+                "overHiddenMode, a smaller scale or a wider card"
+            ) from None
         except layout.TooManyPages:
-            raise TooManyPages(f"the Markdown makes more than {MAX_CARDS} cards; split it into several requests") from None
+            raise TooManyPages(
+                f"the Markdown makes more than {layout.MAX_CARDS} cards;"
+                " split it into several requests"
+            ) from None
         except Exception:
             log.exception("card engine failed")
             raise RenderFailed("the card engine could not render this Markdown") from None
@@ -237,7 +251,9 @@ class CardService:
             pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time())
             cancelled = threading.Event()
             try:
-                names = await self._in_thread(self.store, job, pngs, cancelled, timeout=deadline - loop.time())
+                names = await self._in_thread(
+                    self.store, job, pngs, cancelled, timeout=deadline - loop.time()
+                )
             except RenderTimeout:
                 cancelled.set()
                 raise
@@ -253,5 +269,7 @@ class CardService:
 
 def themes_listing() -> dict[str, Any]:
     """Card themes with their modes; article themes (none until the article operation lands)."""
-    return {"cards": [{"id": n, "modes": list(themes.modes(n))} for n in themes.names()], "articles": []}
-
+    return {
+        "cards": [{"id": n, "modes": list(themes.modes(n))} for n in themes.names()],
+        "articles": [],
+    }

@@ -8,6 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import layout
 import themes
@@ -48,7 +49,8 @@ def bootstrap_key(settings: Settings, credits: Credits) -> str | None:
             "",
             f"    {curl_example(settings, key)}",
             "",
-            "More keys: inkcard keys create --name NAME. Turn this off with INKCARD_BOOTSTRAP_KEY=0.",
+            "More keys: inkcard keys create --name NAME. "
+            "Turn this off with INKCARD_BOOTSTRAP_KEY=0.",
             "",
         ]
     )
@@ -58,14 +60,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn."""
     import uvicorn
 
-    overrides = {k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v}
+    overrides = {
+        k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
+    }
     settings = load_settings(**overrides)
     credits = Credits(settings.database_path)
     credits.ensure_schema()
     notice = bootstrap_key(settings, credits)
     if notice:
         print(notice, flush=True)
-    common = {
+    common: dict[str, Any] = {
         "host": settings.host,
         "port": settings.port,
         "access_log": False,
@@ -74,11 +78,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     }
     if settings.workers > 1:
         export_for_workers(settings)
-        uvicorn.run("app.main:app_from_env", factory=True, workers=settings.workers, **common)  # type: ignore[arg-type]
+        uvicorn.run("app.main:app_from_env", factory=True, workers=settings.workers, **common)
     else:
         from app.main import create_app
 
-        uvicorn.run(create_app(settings), **common)  # type: ignore[arg-type]
+        uvicorn.run(create_app(settings), **common)
     return 0
 
 
@@ -101,7 +105,10 @@ def cmd_keys_create(args: argparse.Namespace) -> int:
     """Create a key and print it (the only time it is shown)."""
     key, info = _credits().create_key(args.name, args.credits)
     print(key)
-    print(f"prefix {info.prefix}, {info.balance} credits. Store the key now: it is not shown again.", file=sys.stderr)
+    print(
+        f"prefix {info.prefix}, {info.balance} credits. Store the key now: it is not shown again.",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -130,7 +137,10 @@ def cmd_credits_show(args: argparse.Namespace) -> int:
     credits = _credits()
     print(_key_line(credits.key_info(args.prefix)))
     for row in credits.ledger(args.prefix, args.limit):
-        print(f"  {row.created_at}  {row.kind:<6}  {row.delta:>+6}  {row.operation:<10}  {row.request_id or ''}")
+        print(
+            f"  {row.created_at}  {row.kind:<6}  {row.delta:>+6}  {row.operation:<10}"
+            f"  {row.request_id or ''}"
+        )
     return 0
 
 
@@ -142,7 +152,9 @@ def _positive(text: str) -> int:
 
 
 def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    keys = sub.add_parser("keys", help="create, list and revoke API keys").add_subparsers(required=True)
+    keys = sub.add_parser("keys", help="create, list and revoke API keys").add_subparsers(
+        required=True
+    )
     p = keys.add_parser("create", help="create a key and print it once")
     p.add_argument("--name", required=True)
     p.add_argument("--credits", type=int, default=0)
@@ -167,7 +179,7 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 # render (the card engine's command)
 
 
-def add_render_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     render = commands.add_parser("render", help="render a Markdown file to PNG cards")
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
     render.add_argument("--theme", default="apple-notes")
@@ -193,12 +205,16 @@ def run_render(args: argparse.Namespace) -> int:
         print(f"inkcard: {error}", file=sys.stderr)
         return 2
     if args.mode is not None and theme.modes and args.mode not in theme.modes:
-        print(f"inkcard: theme {args.theme} has modes {', '.join(theme.modes)}",
-              file=sys.stderr)
+        print(f"inkcard: theme {args.theme} has modes {', '.join(theme.modes)}", file=sys.stderr)
         return 2
-    options = layout.RenderOptions(width=args.width, height=args.height, scale=args.scale,
-                                   split=args.split, overflow_hidden=args.overflow_hidden,
-                                   mode=args.mode)
+    options = layout.RenderOptions(
+        width=args.width,
+        height=args.height,
+        scale=args.scale,
+        split=args.split,
+        overflow_hidden=args.overflow_hidden,
+        mode=args.mode,
+    )
     fonts = layout.FontBook.load(args.fonts)
     pngs = layout.render(text, theme, fonts, options, read_local_images(text, base))
     args.out.mkdir(parents=True, exist_ok=True)

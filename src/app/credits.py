@@ -95,7 +95,9 @@ def hash_key(key: str) -> str:
 def looks_like_key(key: str) -> bool:
     """True if ``key`` has the shape of an Inkcard key."""
     body = key[len(KEY_PREFIX) :]
-    return key.startswith(KEY_PREFIX) and len(body) == KEY_LENGTH and all(c in _ALPHABET for c in body)
+    return (
+        key.startswith(KEY_PREFIX) and len(body) == KEY_LENGTH and all(c in _ALPHABET for c in body)
+    )
 
 
 def _now() -> str:
@@ -110,7 +112,9 @@ class Credits:
 
     @contextmanager
     def _db(self) -> Iterator[sqlite_utils.Database]:
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(
+            self.path, timeout=5.0, isolation_level=None, check_same_thread=False
+        )
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA synchronous = FULL")
@@ -154,7 +158,8 @@ class Credits:
             try:
                 with self._write() as db:
                     cur = db.execute(
-                        "INSERT INTO api_keys (prefix, key_hash, name, balance, created_at) VALUES (?, ?, ?, 0, ?)",
+                        "INSERT INTO api_keys (prefix, key_hash, name, balance, created_at)"
+                        " VALUES (?, ?, ?, 0, ?)",
                         [key[:PREFIX_CHARS], hash_key(key), name, _now()],
                     )
                     key_id = int(cur.lastrowid or 0)
@@ -179,7 +184,9 @@ class Credits:
     def key_info(self, prefix: str) -> KeyInfo:
         """The key with this prefix; raises ``UnknownKey``."""
         with self._db() as db:
-            row = db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE prefix = ?", [prefix]).fetchone()
+            row = db.execute(
+                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE prefix = ?", [prefix]
+            ).fetchone()
         if row is None:
             raise UnknownKey(prefix)
         return KeyInfo(*row)
@@ -187,7 +194,10 @@ class Credits:
     def revoke(self, prefix: str) -> KeyInfo:
         """Revoke a key (idempotent); raises ``UnknownKey``."""
         with self._write() as db:
-            db.execute("UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL", [_now(), prefix])
+            db.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL",
+                [_now(), prefix],
+            )
         return self.key_info(prefix)
 
     def authenticate(self, key: str) -> KeyInfo | None:
@@ -196,7 +206,8 @@ class Credits:
             return None
         with self._db() as db:
             row = db.execute(
-                f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys WHERE prefix = ?", [key[:PREFIX_CHARS]]
+                f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys WHERE prefix = ?",
+                [key[:PREFIX_CHARS]],
             ).fetchone()
         if row is None or not hmac.compare_digest(row[-1], hash_key(key)):
             return None
@@ -206,11 +217,18 @@ class Credits:
     # Credits
 
     def _move(
-        self, db: sqlite_utils.Database, key_id: int, delta: int, kind: str, operation: str, request_id: str | None,
+        self,
+        db: sqlite_utils.Database,
+        key_id: int,
+        delta: int,
+        kind: str,
+        operation: str,
+        request_id: str | None,
         ref_debit_id: int | None = None,
     ) -> int:
         cur = db.execute(
-            "INSERT INTO ledger (key_id, delta, kind, operation, request_id, ref_debit_id, created_at)"
+            "INSERT INTO ledger"
+            " (key_id, delta, kind, operation, request_id, ref_debit_id, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [key_id, delta, kind, operation, request_id, ref_debit_id, _now()],
         )
@@ -236,11 +254,14 @@ class Credits:
             return None
         with self._write() as db:
             row = db.execute(
-                "UPDATE api_keys SET balance = balance - ? WHERE id = ? AND balance >= ? RETURNING balance",
+                "UPDATE api_keys SET balance = balance - ?"
+                " WHERE id = ? AND balance >= ? RETURNING balance",
                 [cost, key_id, cost],
             ).fetchone()
             if row is None:
-                raise InsufficientCredits(f"this call costs {cost} credits and the key's balance is lower")
+                raise InsufficientCredits(
+                    f"this call costs {cost} credits and the key's balance is lower"
+                )
             cur = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
                 " VALUES (?, ?, 'debit', ?, ?, ?)",
@@ -252,7 +273,8 @@ class Credits:
         """Give back a debit, at most once (the ledger's unique ``ref_debit_id`` enforces it)."""
         with self._write() as db:
             row = db.execute(
-                "SELECT key_id, delta, operation FROM ledger WHERE id = ? AND kind = 'debit'", [debit_id]
+                "SELECT key_id, delta, operation FROM ledger WHERE id = ? AND kind = 'debit'",
+                [debit_id],
             ).fetchone()
             if row is None:
                 raise ValueError(f"no debit {debit_id}")
@@ -273,7 +295,11 @@ class Credits:
     def ledger_sum(self, key_id: int) -> int:
         """Sum of a key's ledger deltas (equals its balance)."""
         with self._db() as db:
-            return int(db.execute("SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?", [key_id]).fetchone()[0])
+            return int(
+                db.execute(
+                    "SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?", [key_id]
+                ).fetchone()[0]
+            )
 
 
 _KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"

@@ -11,6 +11,7 @@ from typing import Any
 
 from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException
+from litestar.types import ExceptionHandlersMap
 
 log = logging.getLogger("inkcard.errors")
 
@@ -21,7 +22,9 @@ class ApiError(Exception):
     status: int = 400
     label: str = "bad_request"
 
-    def __init__(self, message: str, *, label: str | None = None, headers: dict[str, str] | None = None):
+    def __init__(
+        self, message: str, *, label: str | None = None, headers: dict[str, str] | None = None
+    ):
         super().__init__(message)
         self.message = message
         if label is not None:
@@ -121,7 +124,9 @@ _HTTP_LABELS = {
 }
 
 
-def error_response(status: int, label: str, message: str, headers: dict[str, str] | None = None) -> Response[Any]:
+def error_response(
+    status: int, label: str, message: str, headers: dict[str, str] | None = None
+) -> Response[Any]:
     """The one JSON error body every failure uses."""
     return Response(
         content={"error": label, "message": message},
@@ -154,6 +159,6 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
     return error_response(500, "internal_error", "the server failed to handle this request")
 
 
-def exception_handlers() -> dict[type[Exception], Any]:
+def exception_handlers() -> ExceptionHandlersMap:
     """Handlers for ``Litestar(exception_handlers=...)``."""
     return {ApiError: _api_error, HTTPException: _http_error, Exception: _unexpected}

@@ -11,11 +11,12 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from litestar import Litestar
+from litestar import Litestar, Router
 from litestar.datastructures import CacheControlHeader, State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
+from litestar.types import ControllerRouterHandler
 
 from app import requestlog
 from app.cards import CardService, RenderPool
@@ -29,7 +30,7 @@ log = logging.getLogger("inkcard.main")
 VERSION = "0.1.0"
 
 
-def _files_router(storage: LocalStorage) -> object:
+def _files_router(storage: LocalStorage) -> Router:
     storage.root.mkdir(parents=True, exist_ok=True)
     return create_static_files_router(
         path="/files",
@@ -64,11 +65,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             pool.shutdown()
 
-    handlers: list[object] = list(ROUTES)
+    handlers: list[ControllerRouterHandler] = list(ROUTES)
     if isinstance(storage, LocalStorage):
         handlers.append(_files_router(storage))
     app = Litestar(
-        route_handlers=handlers,  # type: ignore[arg-type]
+        route_handlers=handlers,
         lifespan=[lifespan],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
@@ -91,4 +92,3 @@ def create_app(settings: Settings | None = None) -> Litestar:
 def app_from_env() -> Litestar:
     """uvicorn factory for multi-worker serving: settings come from the environment."""
     return create_app(load_settings())
-

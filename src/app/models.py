@@ -6,37 +6,44 @@ unknown fields are ignored, ``null`` means "use the default", and an empty body 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 
+import layout
 from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
 MAX_MARKDOWN_CHARS = 100_000
-SPLIT_MODES = ("noSplit", "autoSplit", "hrSplit")
 
-Width = Annotated[float, msgspec.Meta(ge=100, le=1600, description="Card width in CSS pixels (100..1600).")]
-Height = Annotated[float, msgspec.Meta(ge=100, le=4000, description="Card height in CSS pixels (100..4000).")]
-Scale = Annotated[int, msgspec.Meta(ge=1, le=4, description="Pixels per CSS pixel in the PNG (1..4).")]
-SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
+Width = Annotated[
+    float, msgspec.Meta(ge=100, le=1600, description="Card width in CSS pixels (100..1600).")
+]
+Height = Annotated[
+    float, msgspec.Meta(ge=100, le=4000, description="Card height in CSS pixels (100..4000).")
+]
+Scale = Annotated[
+    int, msgspec.Meta(ge=1, le=4, description="Pixels per CSS pixel in the PNG (1..4).")
+]
 
 
 class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
-    markdown: Annotated[str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")] = (
-        DEFAULT_MARKDOWN
+    markdown: Annotated[
+        str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")
+    ] = DEFAULT_MARKDOWN
+    theme: Annotated[str, msgspec.Meta(description="Card theme ID (see GET /api/themes).")] = (
+        "apple-notes"
     )
-    theme: Annotated[str, msgspec.Meta(description="Card theme ID (see GET /api/themes).")] = "apple-notes"
-    themeMode: Annotated[  # noqa: N815 - the interface's field name
+    themeMode: Annotated[
         str | None, msgspec.Meta(description="Mode of the theme; default: the theme's first mode.")
     ] = None
     width: Width = 440
     height: Height = 586
-    splitMode: SplitMode = "noSplit"  # noqa: N815
-    mdxMode: bool = False  # noqa: N815
-    overHiddenMode: bool = False  # noqa: N815
+    splitMode: layout.SplitMode = "noSplit"
+    mdxMode: bool = False
+    overHiddenMode: bool = False
     scale: Scale = 2
 
 
@@ -44,7 +51,7 @@ class ImageRecord(msgspec.Struct, frozen=True):
     """One stored card."""
 
     url: str
-    fileName: str  # noqa: N815
+    fileName: str
 
 
 class GenerateResponse(msgspec.Struct, frozen=True):
@@ -81,7 +88,7 @@ _ACCEPTED = {
     "themeMode": "a string naming a mode of the theme",
     "width": "a number between 100 and 1600",
     "height": "a number between 100 and 4000",
-    "splitMode": "one of " + ", ".join(SPLIT_MODES),
+    "splitMode": "one of " + ", ".join(layout.SPLIT_MODES),
     "mdxMode": "true or false",
     "overHiddenMode": "true or false",
     "scale": "an integer between 1 and 4",
@@ -131,6 +138,7 @@ def parse_generate(body: bytes) -> GenerateRequest:
     request = msgspec.convert(fields, GenerateRequest)
     if len(request.markdown) > MAX_MARKDOWN_CHARS:
         raise PayloadTooLarge(
-            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters (got {len(request.markdown):,})"
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters"
+            f" (got {len(request.markdown):,})"
         )
     return request

@@ -33,7 +33,9 @@ class RequestInfo:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-_current: contextvars.ContextVar[RequestInfo | None] = contextvars.ContextVar("inkcard_request", default=None)
+_current: contextvars.ContextVar[RequestInfo | None] = contextvars.ContextVar(
+    "inkcard_request", default=None
+)
 
 
 def current() -> RequestInfo | None:
@@ -125,14 +127,17 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+class _JsonLinesHandler(logging.StreamHandler):  # type: ignore[type-arg]  # its stream type
+    """Inkcard's own stderr handler, told apart so configuring twice adds none."""
+
+
 def configure_logging(level: str) -> None:
     """Send ``inkcard.*`` logs to stderr as JSON lines (idempotent)."""
     logger = logging.getLogger("inkcard")
     logger.setLevel(level.upper())
-    if any(getattr(h, "_inkcard", False) for h in logger.handlers):
+    if any(isinstance(h, _JsonLinesHandler) for h in logger.handlers):
         return
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _JsonLinesHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RequestIdFilter())
-    handler._inkcard = True  # type: ignore[attr-defined]
     logger.addHandler(handler)

@@ -43,7 +43,9 @@ async def authenticate(request: Request[Any, Any, Any], credits: Credits) -> Key
 
 
 def _schema_of(struct: type) -> dict[str, Any]:
-    (_, components) = msgspec.json.schema_components([struct], ref_template="#/components/schemas/{name}")
+    (_, components) = msgspec.json.schema_components(
+        [struct], ref_template="#/components/schemas/{name}"
+    )
     schema: dict[str, Any] = components[struct.__name__]
     return schema
 
@@ -54,14 +56,20 @@ class GenerateOperation(Operation):
 
     def __post_init__(self) -> None:
         self.request_body = RequestBody(
+            # Litestar writes a plain dict schema as given; msgspec made it from the model.
             content={"application/json": OpenAPIMediaType(schema=_schema_of(GenerateRequest))},  # type: ignore[arg-type]
-            description="Every field is optional; unknown fields are ignored; null means the default.",
+            description=(
+                "Every field is optional; unknown fields are ignored; null means the default."
+            ),
             required=False,
         )
 
 
 def _errors(*statuses: int) -> dict[int, ResponseSpec]:
-    return {s: ResponseSpec(data_container=ErrorBody, description="Error", generate_examples=False) for s in statuses}
+    return {
+        s: ResponseSpec(data_container=ErrorBody, description="Error", generate_examples=False)
+        for s in statuses
+    }
 
 
 @post(
@@ -83,7 +91,9 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
     key = await authenticate(request, credits)
     job = cards.prepare(parse_generate(await request.body()))
     request_id = requestlog.current_id()
-    debit = await asyncio.to_thread(credits.charge, key.id, settings.generate_cost, "generate", request_id)
+    debit = await asyncio.to_thread(
+        credits.charge, key.id, settings.generate_cost, "generate", request_id
+    )
     try:
         images = await cards.generate(job, timeout=settings.timeout)
     except BaseException:
@@ -125,7 +135,7 @@ async def readyz(state: State) -> dict[str, Any]:
         problems.append("fonts are not loaded")
     try:
         await asyncio.to_thread(credits.check_writable)
-    except Exception as exc:  # noqa: BLE001 - any failure means not ready
+    except Exception as exc:
         problems.append(f"database is not writable ({type(exc).__name__})")
     try:
         await asyncio.to_thread(cards.storage.check)

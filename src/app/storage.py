@@ -61,7 +61,7 @@ class LocalStorage:
             raise ValueError(f"unsafe storage name: {name!r}")
         return path
 
-    def put(self, name: str, data: bytes, content_type: str) -> None:  # noqa: ARG002
+    def put(self, name: str, data: bytes, content_type: str) -> None:
         path = self._path(name)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,8 +98,8 @@ class LocalStorage:
     def check(self) -> None:
         try:
             self.root.mkdir(parents=True, exist_ok=True)
-            probe = tempfile.NamedTemporaryFile(dir=self.root, prefix=_TMP_PREFIX)  # noqa: SIM115
-            probe.close()
+            with tempfile.NamedTemporaryFile(dir=self.root, prefix=_TMP_PREFIX):
+                pass
         except OSError as exc:
             raise StorageError(f"storage directory is not writable ({exc.strerror})") from None
 
@@ -150,18 +150,24 @@ class GCSStorage:
         try:
             # Create-only: names are content-addressed, so an existing object is already right.
             blob.upload_from_string(
-                data, content_type=content_type, if_generation_match=0, timeout=self.TIMEOUT, retry=self._retry
+                data,
+                content_type=content_type,
+                if_generation_match=0,
+                timeout=self.TIMEOUT,
+                retry=self._retry,
             )
         except self._gexc.PreconditionFailed:
             return
-        except Exception as exc:  # noqa: BLE001 - every client failure is a storage error
+        except Exception as exc:
             raise self._fail("write", name, exc) from None
 
     def list(self, prefix: str) -> list[str]:
         try:
-            blobs = self._client.list_blobs(self._bucket, prefix=prefix, timeout=self.TIMEOUT, retry=self._retry)
+            blobs = self._client.list_blobs(
+                self._bucket, prefix=prefix, timeout=self.TIMEOUT, retry=self._retry
+            )
             return sorted(b.name for b in blobs)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._fail("list", prefix, exc) from None
 
     def delete(self, name: str) -> None:
@@ -169,7 +175,7 @@ class GCSStorage:
             self._bucket.blob(check_name(name)).delete(timeout=self.TIMEOUT, retry=self._retry)
         except self._gexc.NotFound:
             return
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise self._fail("delete", name, exc) from None
 
     def url(self, name: str) -> str:
@@ -177,14 +183,24 @@ class GCSStorage:
 
     def check(self) -> None:
         try:
-            list(self._client.list_blobs(self._bucket, max_results=1, timeout=self.TIMEOUT, retry=None))
-        except Exception as exc:  # noqa: BLE001
-            raise StorageError(f"bucket {self._bucket.name} is not reachable ({type(exc).__name__})") from None
+            list(
+                self._client.list_blobs(
+                    self._bucket, max_results=1, timeout=self.TIMEOUT, retry=None
+                )
+            )
+        except Exception as exc:
+            raise StorageError(
+                f"bucket {self._bucket.name} is not reachable ({type(exc).__name__})"
+            ) from None
 
 
 def make_storage(settings: Settings) -> LocalStorage | GCSStorage:
     """Build the storage back end the settings name."""
     if settings.storage == "gcs":
-        return GCSStorage(settings.gcs_bucket, settings.files_url, settings.gcs_project, settings.gcs_retry_seconds)
+        return GCSStorage(
+            settings.gcs_bucket,
+            settings.files_url,
+            settings.gcs_project,
+            settings.gcs_retry_seconds,
+        )
     return LocalStorage(Path(settings.storage_dir), settings.files_url)
-

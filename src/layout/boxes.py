@@ -8,7 +8,7 @@ paint stage only translates and draws.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +100,7 @@ class Group:
     scale: float = 1.0
 
 
-Item = Union[GlyphRun, Fill, Stroke, Segment, Shape, Picture, Group]
+Item = GlyphRun | Fill | Stroke | Segment | Shape | Picture | Group
 
 
 @dataclass(frozen=True, slots=True)

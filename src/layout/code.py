@@ -26,8 +26,9 @@ _TOKEN_COLORS = (
 )
 
 
-def highlight(code: str, lang: str, palette: dict[str, int],
-              default: int) -> list[list[tuple[str, int]]]:
+def highlight(
+    code: str, lang: str, palette: dict[str, int], default: int
+) -> list[list[tuple[str, int]]]:
     """Splits code into lines of coloured tokens (empty lines are empty lists)."""
     code = code.replace("\t", TAB)
     tokens = _lex(code, lang, palette, default) if lang else [(code, default)]
@@ -50,11 +51,13 @@ def _lex(code: str, lang: str, palette: dict[str, int], default: int) -> list[tu
         lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False, stripall=False)
     except ClassNotFound:
         return [(code, default)]
-    table = [(string_to_tokentype(name), palette[key]) for name, key in _TOKEN_COLORS
-             if key in palette]
+    table = [
+        (string_to_tokentype(name), palette[key]) for name, key in _TOKEN_COLORS if key in palette
+    ]
     out: list[tuple[str, int]] = []
     for ttype, text in lexer.get_tokens(code):
-        color = next((c for t, c in table if ttype in t), default)
+        lineage = ttype.split()  # the token type and its ancestors
+        color = next((c for t, c in table if t in lineage), default)
         if out and out[-1][1] == color:
             out[-1] = (out[-1][0] + text, color)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from .boxes import Group, Item, Page, Rect, Row
 from .chrome import decoration_items, page_number_items
@@ -19,7 +20,14 @@ from .markdown import Doc, split_at_rules
 from .paginate import cut, frame_items, paginate, place
 from .style import Styles
 
-SPLIT_MODES = ("noSplit", "autoSplit", "hrSplit")
+SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
+SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
+MAX_CARDS = 50  # one request never makes more cards than this
+
+
+def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
+    """Overflow hiding applies to fixed cards that do not flow; autoSplit flows instead."""
+    return overflow_hidden and split != "autoSplit"
 
 
 class RenderError(Exception):
@@ -49,9 +57,9 @@ class CardTooLarge(RenderError):
 class Card:
     width: float
     height: float
-    split: str = "noSplit"
+    split: SplitMode = "noSplit"
     overflow_hidden: bool = False
-    max_pages: int = 50
+    max_pages: int = MAX_CARDS
 
 
 def content_box(styles: Styles, width: float, height: float) -> Rect:
@@ -59,12 +67,14 @@ def content_box(styles: Styles, width: float, height: float) -> Rect:
     card = styles["card"]
     top, right, bottom, left = card.padding
     y = top + card.header_height
-    return Rect(left, y, max(1.0, width - left - right),
-                max(1.0, height - y - bottom - card.footer_height))
+    return Rect(
+        left, y, max(1.0, width - left - right), max(1.0, height - y - bottom - card.footer_height)
+    )
 
 
-def compose(doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes],
-            card: Card) -> list[Page]:
+def compose(
+    doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes], card: Card
+) -> list[Page]:
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
     flow = Flow(styles, fonts, images, max_row_height=box.height if fixed else None)
@@ -79,12 +89,23 @@ def compose(doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, byte
     if len(pages) > card.max_pages:
         raise TooManyPages(len(pages), card.max_pages)
     grow = not fixed and not card.overflow_hidden
-    return [_page(rows, n, len(pages), styles, fonts, box, card, grow=grow)
-            for n, rows in enumerate(pages, start=1)]
+    return [
+        _page(rows, n, len(pages), styles, fonts, box, card, grow=grow)
+        for n, rows in enumerate(pages, start=1)
+    ]
 
 
-def _page(rows: list[Row], number: int, total: int, styles: Styles, fonts: FontBook,
-          box: Rect, card: Card, *, grow: bool) -> Page:
+def _page(
+    rows: list[Row],
+    number: int,
+    total: int,
+    styles: Styles,
+    fonts: FontBook,
+    box: Rect,
+    card: Card,
+    *,
+    grow: bool,
+) -> Page:
     placement = place(rows, limit=box.height)
     height = card.height
     if grow and placement.height > box.height:
@@ -96,11 +117,20 @@ def _page(rows: list[Row], number: int, total: int, styles: Styles, fonts: FontB
     if total > 1:
         style = styles["page_number"]
         footer = styles["card"]
-        items.extend(page_number_items(
-            style, fonts, number=number, total=total, right=box.right,
-            bottom=height - footer.padding[2], width=box.width))
-    return Page(card.width, height, styles["card"].background or 0xFFFFFFFF, tuple(items),
-                placement.rows)
+        items.extend(
+            page_number_items(
+                style,
+                fonts,
+                number=number,
+                total=total,
+                right=box.right,
+                bottom=height - footer.padding[2],
+                width=box.width,
+            )
+        )
+    return Page(
+        card.width, height, styles["card"].background or 0xFFFFFFFF, tuple(items), placement.rows
+    )
 
 
 def _row_group(items: tuple[Item, ...], y: float, scale: float, box: Rect) -> Item:

@@ -9,7 +9,7 @@ layout.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -53,7 +53,7 @@ class Painter:
 
     def glyph_run(self, canvas: Any, run: GlyphRun) -> None:
         builder = skia.TextBlobBuilder()
-        points = [skia.Point(x, y) for x, y in zip(run.xs, run.ys)]
+        points = [skia.Point(x, y) for x, y in zip(run.xs, run.ys, strict=False)]
         builder.allocRunPos(self.font(run.face, run.size, run.skew), list(run.glyphs), points)
         canvas.drawTextBlob(builder.make(), 0, 0, skia.Paint(Color=run.color, AntiAlias=True))
 
@@ -66,8 +66,9 @@ class Painter:
             canvas.drawRect(rect, paint)
 
     def stroke(self, canvas: Any, item: Stroke) -> None:
-        paint = skia.Paint(Color=item.color, AntiAlias=True, Style=skia.Paint.kStroke_Style,
-                           StrokeWidth=item.width)
+        paint = skia.Paint(
+            Color=item.color, AntiAlias=True, Style=skia.Paint.kStroke_Style, StrokeWidth=item.width
+        )
         canvas.drawRoundRect(_rect(item.rect), item.radius, item.radius, paint)
 
     def segment(self, canvas: Any, item: Segment) -> None:
@@ -79,16 +80,24 @@ class Painter:
         if item.fill is not None:
             canvas.drawPath(path, skia.Paint(Color=item.fill, AntiAlias=True))
         if item.stroke is not None:
-            canvas.drawPath(path, skia.Paint(
-                Color=item.stroke, AntiAlias=True, Style=skia.Paint.kStroke_Style,
-                StrokeWidth=item.stroke_width, StrokeCap=skia.Paint.kRound_Cap,
-                StrokeJoin=skia.Paint.kRound_Join))
+            canvas.drawPath(
+                path,
+                skia.Paint(
+                    Color=item.stroke,
+                    AntiAlias=True,
+                    Style=skia.Paint.kStroke_Style,
+                    StrokeWidth=item.stroke_width,
+                    StrokeCap=skia.Paint.kRound_Cap,
+                    StrokeJoin=skia.Paint.kRound_Join,
+                ),
+            )
 
     def picture(self, canvas: Any, item: Picture) -> None:
         canvas.save()
         if item.radius:
-            canvas.clipRRect(skia.RRect.MakeRectXY(_rect(item.rect), item.radius, item.radius),
-                             doAntiAlias=True)
+            canvas.clipRRect(
+                skia.RRect.MakeRectXY(_rect(item.rect), item.radius, item.radius), doAntiAlias=True
+            )
         canvas.drawImageRect(item.image, _rect(item.rect), _SAMPLING)
         canvas.restore()
 
@@ -101,9 +110,15 @@ class Painter:
         canvas.restore()
 
 
-_PAINTERS = {GlyphRun: Painter.glyph_run, Fill: Painter.fill, Stroke: Painter.stroke,
-             Segment: Painter.segment, Shape: Painter.shape, Picture: Painter.picture,
-             Group: Painter.group}
+_PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
+    GlyphRun: Painter.glyph_run,
+    Fill: Painter.fill,
+    Stroke: Painter.stroke,
+    Segment: Painter.segment,
+    Shape: Painter.shape,
+    Picture: Painter.picture,
+    Group: Painter.group,
+}
 
 
 def _rect(rect: Any) -> Any:
@@ -128,13 +143,15 @@ def _path(ops: tuple[tuple[Any, ...], ...]) -> Any:
     return path
 
 
-def rasterize(picture: Any, width: float, height: float, background: int,
-              scale: float) -> np.ndarray:
+def rasterize(
+    picture: Any, width: float, height: float, background: int, scale: float
+) -> np.ndarray:
     """Pixels of a recorded card as an opaque RGB array, `scale` times its CSS size."""
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     pixels = np.empty((h, w, 4), np.uint8)
-    surface = skia.Surface(pixels, colorType=skia.kRGBA_8888_ColorType,
-                           alphaType=skia.kOpaque_AlphaType)
+    surface = skia.Surface(
+        pixels, colorType=skia.kRGBA_8888_ColorType, alphaType=skia.kOpaque_AlphaType
+    )
     canvas = surface.getCanvas()
     canvas.clear(background | 0xFF000000)
     canvas.scale(scale, scale)
@@ -143,6 +160,5 @@ def rasterize(picture: Any, width: float, height: float, background: int,
     return pixels[:, :, :3]
 
 
-def encode_png(picture: Any, width: float, height: float, background: int,
-               scale: float) -> bytes:
+def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
     return encode_rgb(rasterize(picture, width, height, background, scale))

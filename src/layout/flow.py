@@ -11,14 +11,27 @@ import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from . import images as image_loader
 from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
 from .code import highlight
 from .fonts import FontBook
 from .inline import Metrics, TextLine, layout_text, line_metrics
-from .markdown import (Block, CodeBlock, Doc, Heading, Image, ListBlock, ListItem, Paragraph,
-                       Quote, Rule, Table, Text)
+from .markdown import (
+    Block,
+    CodeBlock,
+    Doc,
+    Heading,
+    Image,
+    ListBlock,
+    ListItem,
+    Paragraph,
+    Quote,
+    Rule,
+    Table,
+    Text,
+)
 from .shape import Span, SpanStyle
 from .style import Style, Styles
 from .tables import layout_table
@@ -53,8 +66,14 @@ class Part:
 class Flow:
     """Lays out documents for one theme mode, one font book and one set of images."""
 
-    def __init__(self, styles: Styles, fonts: FontBook, images: Mapping[str, bytes],
-                 *, max_row_height: float | None = None) -> None:
+    def __init__(
+        self,
+        styles: Styles,
+        fonts: FontBook,
+        images: Mapping[str, bytes],
+        *,
+        max_row_height: float | None = None,
+    ) -> None:
         self.styles = styles
         self.fonts = fonts
         self.images = images
@@ -118,13 +137,25 @@ class Flow:
         rows = [self._line_row(line, ctx, keep=True) for line in lines]
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
-    def text_lines(self, inlines: tuple[Text, ...], style: Style, ctx: Ctx,
-                   *, x: float | None = None, width: float | None = None,
-                   align: str | None = None) -> list[TextLine]:
+    def text_lines(
+        self,
+        inlines: tuple[Text, ...],
+        style: Style,
+        ctx: Ctx,
+        *,
+        x: float | None = None,
+        width: float | None = None,
+        align: str | None = None,
+    ) -> list[TextLine]:
         spans = [Span(_collapse(t.text), self.span_style(style, t.marks, ctx)) for t in inlines]
-        return layout_text(spans, self.fonts, x=ctx.x if x is None else x,
-                           width=ctx.width if width is None else width,
-                           metrics=self.metrics(style), align=align or style.align)
+        return layout_text(
+            spans,
+            self.fonts,
+            x=ctx.x if x is None else x,
+            width=ctx.width if width is None else width,
+            metrics=self.metrics(style),
+            align=align or style.align,
+        )
 
     def metrics(self, style: Style) -> Metrics:
         return line_metrics(self.fonts, style.family, style.bold, style.size, style.line_height)
@@ -141,9 +172,13 @@ class Flow:
         return self.span_style(replace(base, color=color, italic=False), frozenset(), Ctx(0, 0))
 
     def _make_span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
-        v: dict[str, object] = dict(family=base.family, size=base.size, weight=base.weight,
-                                    italic=base.italic or ctx.italic,
-                                    color=base.color if ctx.color is None else ctx.color)
+        v: dict[str, Any] = {
+            "family": base.family,
+            "size": base.size,
+            "weight": base.weight,
+            "italic": base.italic or ctx.italic,
+            "color": base.color if ctx.color is None else ctx.color,
+        }
         for role in ("link", "strong", "em", "del", "inline_code"):
             if role in marks:
                 v.update(self.styles.inline[role])
@@ -151,38 +186,60 @@ class Flow:
             v["color"] = base.strong_color
         padding = v.get("padding") if "inline_code" in marks else None
         return SpanStyle(
-            family=str(v["family"]), size=float(v["size"]),  # type: ignore[arg-type]
-            bold=int(v["weight"]) >= 600, italic=bool(v["italic"]),  # type: ignore[call-overload]
-            color=int(v["color"]),  # type: ignore[call-overload]
-            background=v.get("background") if "inline_code" in marks else None,  # type: ignore[arg-type]
-            radius=float(v.get("radius", 0.0)),  # type: ignore[arg-type]
-            pad_x=float(padding[1]) if padding else 0.0,  # type: ignore[index]
-            strike="del" in marks, link="link" in marks,
-            ligatures=v["family"] != "mono")
+            family=str(v["family"]),
+            size=float(v["size"]),
+            bold=int(v["weight"]) >= 600,
+            italic=bool(v["italic"]),
+            color=int(v["color"]),
+            background=v.get("background") if "inline_code" in marks else None,
+            radius=float(v.get("radius", 0.0)),
+            pad_x=float(padding[1]) if padding else 0.0,
+            strike="del" in marks,
+            link="link" in marks,
+            ligatures=v["family"] != "mono",
+        )
 
     def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
-        return Row(height=line.height, items=line.items, frames=ctx.frames,
-                   keep_with_next=keep, text=line.text, baseline=line.baseline)
+        return Row(
+            height=line.height,
+            items=line.items,
+            frames=ctx.frames,
+            keep_with_next=keep,
+            text=line.text,
+            baseline=line.baseline,
+        )
 
     # Containers ----------------------------------------------------------------
 
     def new_frame(self, style: Style, ctx: Ctx, *, bar: bool = False) -> Frame:
         top, _, bottom, _ = style.padding
-        decor = FrameDecor(x=ctx.x, width=ctx.width, fill=style.background,
-                           radius=style.radius,
-                           bar_width=style.bar_width if bar else 0.0,
-                           bar_color=style.bar_color or 0)
+        decor = FrameDecor(
+            x=ctx.x,
+            width=ctx.width,
+            fill=style.background,
+            radius=style.radius,
+            bar_width=style.bar_width if bar else 0.0,
+            bar_color=style.bar_color or 0,
+        )
         return Frame(next(self._frame_ids), top, bottom, decor)
 
     def inset(self, ctx: Ctx, style: Style, frame: Frame) -> Ctx:
         _, right, _, left = style.padding
-        return replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right),
-                       frames=ctx.frames + (frame,))
+        return replace(
+            ctx,
+            x=ctx.x + left,
+            width=max(1.0, ctx.width - left - right),
+            frames=(*ctx.frames, frame),
+        )
 
     def quote(self, block: Quote, ctx: Ctx) -> Part:
         style = self.styles["quote"]
-        inner = replace(self.inset(ctx, style, self.new_frame(style, ctx, bar=True)),
-                        color=style.color, italic=style.italic, tight=False)
+        inner = replace(
+            self.inset(ctx, style, self.new_frame(style, ctx, bar=True)),
+            color=style.color,
+            italic=style.italic,
+            tight=False,
+        )
         part = self.stack(block.blocks, inner)
         return Part(part.rows, style.margin_top, style.margin_bottom)
 
@@ -194,11 +251,20 @@ class Flow:
         rows: list[Row] = []
         for tokens in highlight(block.code, block.lang, self.styles.palette, style.color):
             spans = [Span(text, self.code_span_style(style, color)) for text, color in tokens]
-            lines = layout_text(spans, self.fonts, x=inner.x, width=inner.width,
-                                metrics=metrics) if spans else []
+            lines = (
+                layout_text(spans, self.fonts, x=inner.x, width=inner.width, metrics=metrics)
+                if spans
+                else []
+            )
             if not lines:  # an empty source line still takes a line
-                rows.append(Row(height=metrics.height, items=(), frames=inner.frames,
-                                baseline=metrics.baseline))
+                rows.append(
+                    Row(
+                        height=metrics.height,
+                        items=(),
+                        frames=inner.frames,
+                        baseline=metrics.baseline,
+                    )
+                )
             rows.extend(self._line_row(line, inner) for line in lines)
         return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)
 
@@ -206,14 +272,26 @@ class Flow:
 
     def list(self, block: ListBlock, ctx: Ctx) -> Part:
         style = self.styles["list"]
-        inner = replace(ctx, x=ctx.x + style.indent, width=max(1.0, ctx.width - style.indent),
-                        depth=ctx.depth + 1, tight=block.tight)
+        inner = replace(
+            ctx,
+            x=ctx.x + style.indent,
+            width=max(1.0, ctx.width - style.indent),
+            depth=ctx.depth + 1,
+            tight=block.tight,
+        )
         rows: list[Row] = []
         for number, item in enumerate(block.items, start=block.start):
             part = self.stack(item.blocks, inner)
             if not part.rows:
-                part = Part((Row(height=self.metrics(self.styles["body"]).height, items=(),
-                                 frames=ctx.frames),))
+                part = Part(
+                    (
+                        Row(
+                            height=self.metrics(self.styles["body"]).height,
+                            items=(),
+                            frames=ctx.frames,
+                        ),
+                    )
+                )
             first = part.rows[0]
             marker = self.marker(block, item, number, first, inner)
             gap = style.item_gap if block.tight else max(style.item_gap, part.top)
@@ -222,8 +300,9 @@ class Flow:
         margin = style.item_gap if ctx.depth else style.margin_top
         return Part(tuple(rows), margin, 0.0 if ctx.depth else style.margin_top)
 
-    def marker(self, block: ListBlock, item: ListItem, number: int, row: Row,
-               ctx: Ctx) -> tuple[Item, ...]:
+    def marker(
+        self, block: ListBlock, item: ListItem, number: int, row: Row, ctx: Ctx
+    ) -> tuple[Item, ...]:
         style = self.styles["list"]
         body = self.styles["body"]
         baseline = row.baseline or self.metrics(body).baseline
@@ -232,10 +311,17 @@ class Flow:
         if item.checked is not None:
             return self.checkbox(item.checked, ctx.x - style.marker_gap, mid)
         if block.ordered:
-            label = self.text_lines((Text(f"{number}."),), body, replace(ctx, color=color),
-                                    x=ctx.x - style.indent, width=style.indent - style.marker_gap,
-                                    align="right")
-            return tuple(i for line in label[:1] for i in shift(line.items, baseline - line.baseline))
+            label = self.text_lines(
+                (Text(f"{number}."),),
+                body,
+                replace(ctx, color=color),
+                x=ctx.x - style.indent,
+                width=style.indent - style.marker_gap,
+                align="right",
+            )
+            return tuple(
+                i for line in label[:1] for i in shift(line.items, baseline - line.baseline)
+            )
         r = style.marker_size / 2
         cx = ctx.x - style.marker_gap - r
         box = Rect(cx - r, mid - r, 2 * r, 2 * r)
@@ -249,16 +335,28 @@ class Flow:
         size = task.marker_size
         box = Rect(right - size, mid - size / 2, size, size)
         color = task.marker_color or task.color
-        ring = Stroke(Rect(box.x + task.border_width / 2, box.y + task.border_width / 2,
-                           size - task.border_width, size - task.border_width),
-                      color, task.border_width, radius=size / 2)
+        ring = Stroke(
+            Rect(
+                box.x + task.border_width / 2,
+                box.y + task.border_width / 2,
+                size - task.border_width,
+                size - task.border_width,
+            ),
+            color,
+            task.border_width,
+            radius=size / 2,
+        )
         if not checked:
             return (ring,)
-        tick = ((("M", box.x + size * 0.28, box.y + size * 0.52),
-                 ("L", box.x + size * 0.44, box.y + size * 0.68),
-                 ("L", box.x + size * 0.74, box.y + size * 0.36)))
-        return (Fill(box, color, radius=size / 2),
-                Shape(tick, stroke=task.color, fill=None, stroke_width=max(1.5, size / 9)))
+        tick = (
+            ("M", box.x + size * 0.28, box.y + size * 0.52),
+            ("L", box.x + size * 0.44, box.y + size * 0.68),
+            ("L", box.x + size * 0.74, box.y + size * 0.36),
+        )
+        return (
+            Fill(box, color, radius=size / 2),
+            Shape(tick, stroke=task.color, fill=None, stroke_width=max(1.5, size / 9)),
+        )
 
     # Tables, images, rules -----------------------------------------------------
 
@@ -284,20 +382,31 @@ class Flow:
         if limit and height > limit:
             width, height = width * limit / height, limit
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
-        row = Row(height=height, items=(Picture(decoded.image, rect, style.radius),),
-                  frames=ctx.frames, text=f"[{block.alt}]")
+        row = Row(
+            height=height,
+            items=(Picture(decoded.image, rect, style.radius),),
+            frames=ctx.frames,
+            text=f"[{block.alt}]",
+        )
         return Part((row,), style.margin_top, 0.0)
 
     def placeholder(self, block: Image, style: Style, ctx: Ctx) -> Row:
         """A missing image: a tinted panel with a picture glyph and the alt text."""
         height = min(ctx.width * PLACEHOLDER_RATIO, self.max_row_height or 1e9)
         label = block.alt or block.src.rsplit("/", 1)[-1][:60] or "image"
-        lines = self.text_lines((Text(f"🖼 {label}"),), style, replace(ctx, color=style.color),
-                                x=ctx.x + 12, width=ctx.width - 24, align="center")
+        lines = self.text_lines(
+            (Text(f"🖼 {label}"),),
+            style,
+            replace(ctx, color=style.color),
+            x=ctx.x + 12,
+            width=ctx.width - 24,
+            align="center",
+        )
         text_height = sum(line.height for line in lines)
         top = max(0.0, (height - text_height) / 2)
-        items: list[Item] = [Fill(Rect(ctx.x, 0.0, ctx.width, height),
-                                  style.background or 0, style.radius)]
+        items: list[Item] = [
+            Fill(Rect(ctx.x, 0.0, ctx.width, height), style.background or 0, style.radius)
+        ]
         y = top
         for line in lines:
             if y + line.height > height:
@@ -328,8 +437,10 @@ def _kept_height(rows: list[Row], margin: float) -> float:
 def keep_ends_together(rows: list[Row]) -> list[Row]:
     """No orphans or widows: the first two and the last two lines stay on one card."""
     last = len(rows) - 2
-    return [replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
-            for i, row in enumerate(rows)]
+    return [
+        replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
+        for i, row in enumerate(rows)
+    ]
 
 
 def _collapse(text: str) -> str:

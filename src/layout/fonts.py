@@ -54,9 +54,15 @@ def load_face(path: Path, manager: Any, *, is_emoji: bool = False) -> Face:
     hb_font = hb.Font(hb.Face(hb.Blob.from_file_path(str(path))))
     upem = hb_font.face.upem
     extents = hb_font.get_font_extents("ltr")
-    return Face(key=path.stem, typeface=typeface, hb_font=hb_font, upem=upem,
-                ascent=extents.ascender / upem, descent=-extents.descender / upem,
-                is_emoji=is_emoji)
+    return Face(
+        key=path.stem,
+        typeface=typeface,
+        hb_font=hb_font,
+        upem=upem,
+        ascent=extents.ascender / upem,
+        descent=-extents.descender / upem,
+        is_emoji=is_emoji,
+    )
 
 
 @dataclass(eq=False)

@@ -39,16 +39,24 @@ class Metrics:
     baseline: float
 
 
-def line_metrics(fonts: FontBook, family: str, bold: bool, size: float,
-                 line_height: float) -> Metrics:
+def line_metrics(
+    fonts: FontBook, family: str, bold: bool, size: float, line_height: float
+) -> Metrics:
     face = fonts.chain(family, bold)[0]
     box = size * line_height
     content = (face.ascent + face.descent) * size
     return Metrics(box, (box - content) / 2 + face.ascent * size)
 
 
-def layout_text(spans: list[Span], fonts: FontBook, *, x: float, width: float,
-                metrics: Metrics, align: str = "left") -> list[TextLine]:
+def layout_text(
+    spans: list[Span],
+    fonts: FontBook,
+    *,
+    x: float,
+    width: float,
+    metrics: Metrics,
+    align: str = "left",
+) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`."""
     clusters = shape(spans, fonts)
     if not clusters:
@@ -59,9 +67,17 @@ def layout_text(spans: list[Span], fonts: FontBook, *, x: float, width: float,
     lines = []
     for index, line in enumerate(ranges):
         last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
-        lines.append(_position(clusters[line.start:line.end], line, allowed, x=x,
-                               width=width, metrics=metrics,
-                               align="left" if align == "justify" and last else align))
+        lines.append(
+            _position(
+                clusters[line.start : line.end],
+                line,
+                allowed,
+                x=x,
+                width=width,
+                metrics=metrics,
+                align="left" if align == "justify" and last else align,
+            )
+        )
     return lines
 
 
@@ -72,7 +88,7 @@ def measure_widths(spans: list[Span], fonts: FontBook) -> tuple[float, float]:
     texts = [c.text for c in clusters]
     allowed = opportunities(texts, [c.unsafe_before for c in clusters])
     widest_piece = piece = line = widest_line = 0.0
-    for cluster, brk in zip(clusters, allowed):
+    for cluster, brk in zip(clusters, allowed, strict=False):
         if not cluster.is_space:
             piece += cluster.width
         line += cluster.width
@@ -83,8 +99,16 @@ def measure_widths(spans: list[Span], fonts: FontBook) -> tuple[float, float]:
     return max(widest_piece, piece), max(widest_line, line)
 
 
-def _position(clusters: list[Cluster], line: LineRange, allowed: list[int], *, x: float,
-              width: float, metrics: Metrics, align: str) -> TextLine:
+def _position(
+    clusters: list[Cluster],
+    line: LineRange,
+    allowed: list[int],
+    *,
+    x: float,
+    width: float,
+    metrics: Metrics,
+    align: str,
+) -> TextLine:
     spare = max(0.0, width - line.width)
     stretch = _justify_slots(clusters) if align == "justify" else []
     extra = spare / len(stretch) if stretch else 0.0
@@ -106,8 +130,11 @@ def _justify_slots(clusters: list[Cluster]) -> list[int]:
     while end and (clusters[end - 1].is_space or clusters[end - 1].is_newline):
         end -= 1
     classes = [classify(c.text) for c in clusters[:end]]
-    return [i for i in range(end - 1)
-            if classes[i] == Brk.SP or (classes[i] == Brk.ID and classes[i + 1] == Brk.ID)]
+    return [
+        i
+        for i in range(end - 1)
+        if classes[i] == Brk.SP or (classes[i] == Brk.ID and classes[i + 1] == Brk.ID)
+    ]
 
 
 def _paint(clusters: list[Cluster], pens: list[float], baseline: float) -> list[Item]:
@@ -123,9 +150,10 @@ def _paint(clusters: list[Cluster], pens: list[float], baseline: float) -> list[
         left = pens[first] + group[0].pad_left
         right = pens[last] + group[-1].width - group[-1].pad_right
         if style.background is not None:
-            under.append(_code_panel(group, pens[first], pens[last] + group[-1].width,
-                                     baseline, style))
-        runs.extend(_glyph_runs(group, pens[first:last + 1], baseline))
+            under.append(
+                _code_panel(group, pens[first], pens[last] + group[-1].width, baseline, style)
+            )
+        runs.extend(_glyph_runs(group, pens[first : last + 1], baseline))
         if style.strike:
             y = baseline - style.size * STRIKE_RISE
             over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
@@ -144,13 +172,13 @@ def _style_groups(clusters: list[Cluster]) -> list[list[Cluster]]:
     return groups
 
 
-def _code_panel(group: list[Cluster], left: float, right: float, baseline: float,
-                style: SpanStyle) -> Fill:
+def _code_panel(
+    group: list[Cluster], left: float, right: float, baseline: float, style: SpanStyle
+) -> Fill:
     face = group[0].face
     top = baseline - face.ascent * style.size - CODE_PAD_Y
     bottom = baseline + face.descent * style.size + CODE_PAD_Y
-    return Fill(Rect(left, top, right - left, bottom - top), style.background or 0,
-                style.radius)
+    return Fill(Rect(left, top, right - left, bottom - top), style.background or 0, style.radius)
 
 
 def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> list[GlyphRun]:
@@ -161,7 +189,7 @@ def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> lis
     ys: list[float] = []
     face = None
     style = group[0].style
-    for cluster, pen in zip(group, pens):
+    for cluster, pen in zip(group, pens, strict=False):
         if face is not None and cluster.face is not face and glyphs:
             runs.append(_run(face.key, style, glyphs, xs, ys))
             glyphs, xs, ys = [], [], []
@@ -174,8 +202,15 @@ def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> lis
     return runs
 
 
-def _run(face: str, style: SpanStyle, glyphs: list[int], xs: list[float],
-         ys: list[float]) -> GlyphRun:
-    return GlyphRun(face=face, size=style.size, glyphs=tuple(glyphs), xs=tuple(xs),
-                    ys=tuple(ys), color=style.color,
-                    skew=ITALIC_SKEW if style.italic else 0.0)
+def _run(
+    face: str, style: SpanStyle, glyphs: list[int], xs: list[float], ys: list[float]
+) -> GlyphRun:
+    return GlyphRun(
+        face=face,
+        size=style.size,
+        glyphs=tuple(glyphs),
+        xs=tuple(xs),
+        ys=tuple(ys),
+        color=style.color,
+        skew=ITALIC_SKEW if style.italic else 0.0,
+    )

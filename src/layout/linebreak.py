@@ -34,13 +34,16 @@ class Brk(IntEnum):
 
 
 NEVER, ALLOWED, MANDATORY = 0, 1, 2
-_CLOSE_WIDE = set("，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
-                  "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，")
+_CLOSE_WIDE = set(
+    "，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，"
+)
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
 _IDEOGRAPHIC = regex.compile(
     r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
-    r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]")
+    r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]"
+)
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 _HANGING = (" ", "\t", "\u3000", "\n")
@@ -110,8 +113,9 @@ def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
     return NEVER
 
 
-def break_lines(texts: list[str], widths: list[float], allowed: list[int],
-                max_width: float) -> list[LineRange]:
+def break_lines(
+    texts: list[str], widths: list[float], allowed: list[int], max_width: float
+) -> list[LineRange]:
     """Greedy line fitting; a line holds at least one cluster."""
     lines: list[LineRange] = []
     n = len(texts)
@@ -123,8 +127,9 @@ def break_lines(texts: list[str], widths: list[float], allowed: list[int],
     return lines
 
 
-def _fit_line(texts: list[str], widths: list[float], allowed: list[int], start: int,
-              max_width: float) -> tuple[int, float]:
+def _fit_line(
+    texts: list[str], widths: list[float], allowed: list[int], start: int, max_width: float
+) -> tuple[int, float]:
     """Returns (end, width) of the line that starts at `start`.
 
     Spaces and the hard break hang past the line end: they never push a line over the

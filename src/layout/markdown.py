@@ -9,13 +9,13 @@ and a list item that starts with `[ ]` or `[x]` is a task.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 
 _PARSER = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True}).enable(
-    ["table", "strikethrough", "linkify"])
+    ["table", "strikethrough", "linkify"]
+)
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
 
 
@@ -82,7 +82,7 @@ class Table:
     rows: tuple[tuple[tuple[Text, ...], ...], ...]
 
 
-Block = Union[Heading, Paragraph, Image, CodeBlock, Rule, Quote, ListBlock, Table]
+Block = Heading | Paragraph | Image | CodeBlock | Rule | Quote | ListBlock | Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ def _blocks(nodes: list[SyntaxTreeNode]) -> list[Block]:
 def _block(node: SyntaxTreeNode) -> list[Block]:
     kind = node.type
     if kind == "heading":
-        return [Heading(int(node.tag[1]), tuple(_inlines(node.children[0])))]
+        return [Heading(int(node.tag[1]), tuple(_texts(node.children[0])))]
     if kind == "paragraph":
         return _paragraph(node)
     if kind in ("fence", "code_block"):
@@ -178,8 +178,10 @@ def _list(node: SyntaxTreeNode) -> ListBlock:
     for item in node.children:
         blocks = _blocks(item.children)
         tight = tight and all(
-            child.nester_tokens.opening.hidden for child in item.children
-            if child.type == "paragraph" and child.nester_tokens)
+            child.nester_tokens.opening.hidden
+            for child in item.children
+            if child.type == "paragraph" and child.nester_tokens
+        )
         items.append(_task(blocks))
     return ListBlock(ordered, start, tight, tuple(items))
 
@@ -190,8 +192,8 @@ def _task(blocks: list[Block]) -> ListItem:
         head = first.inlines[0].text
         for mark, checked in _TASK_MARKS.items():
             if head.startswith(mark) or head == mark.rstrip():
-                rest = (Text(head[len(mark):]),) + first.inlines[1:]
-                return ListItem((Paragraph(rest),) + tuple(blocks[1:]), checked)
+                rest = (Text(head[len(mark) :]), *first.inlines[1:])
+                return ListItem((Paragraph(rest), *tuple(blocks[1:])), checked)
     return ListItem(tuple(blocks))
 
 
@@ -202,7 +204,7 @@ def _table(node: SyntaxTreeNode) -> Table:
     width = len(aligns)
 
     def cells(tr: SyntaxTreeNode) -> tuple[tuple[Text, ...], ...]:
-        found = [tuple(_inlines(c.children[0])) if c.children else () for c in tr.children]
+        found = [tuple(_texts(c.children[0])) if c.children else () for c in tr.children]
         return tuple((found + [()] * width)[:width])
 
     return Table(aligns, cells(header), tuple(cells(tr) for tr in body))
@@ -213,8 +215,14 @@ def _align(cell: SyntaxTreeNode) -> str:
     return style.removeprefix("text-align:") if style else "left"
 
 
-def _inlines(node: SyntaxTreeNode, marks: frozenset[str] = frozenset(),
-             images: bool = False) -> list[Text | Image]:
+def _texts(node: SyntaxTreeNode) -> list[Text]:
+    """The inline runs of a node where images count as their alt text."""
+    return [piece for piece in _inlines(node) if isinstance(piece, Text)]
+
+
+def _inlines(
+    node: SyntaxTreeNode, marks: frozenset[str] = frozenset(), images: bool = False
+) -> list[Text | Image]:
     out: list[Text | Image] = []
     for child in node.children:
         kind = child.type

@@ -61,7 +61,7 @@ def place(rows: Sequence[Row], limit: float | None = None) -> Placement:
 
 def _common(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
     n = 0
-    for fa, fb in zip(a, b):
+    for fa, fb in zip(a, b, strict=False):
         if fa.id != fb.id:
             break
         n += 1
@@ -73,7 +73,7 @@ def paginate(rows: Sequence[Row], height: float) -> list[list[Row]]:
     pages: list[list[Row]] = []
     current: list[Row] = []
     for row in rows:
-        if fits(current + [row], height):
+        if fits([*current, row], height):
             current.append(row)
             continue
         if not current:
@@ -82,7 +82,7 @@ def paginate(rows: Sequence[Row], height: float) -> list[list[Row]]:
         cut = _last_break(current)
         carried = current[cut:]
         pages.append(current[:cut])
-        current = carried + [row]
+        current = [*carried, row]
         if not fits(current, height):
             if carried:
                 pages.append(carried)

@@ -22,10 +22,20 @@ def encode_rgb(rgb: np.ndarray, level: int = ZLIB_LEVEL) -> bytes:
     raw = np.zeros((height, width * 3 + 1), np.uint8)  # filter byte 0 (None) per row
     raw[:, 1:] = rgb.reshape(height, width * 3)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"".join((SIGNATURE, _chunk(b"IHDR", header),
-                     _chunk(b"IDAT", zlib.compress(raw.data, level)), _chunk(b"IEND", b"")))
+    return b"".join(
+        (
+            SIGNATURE,
+            _chunk(b"IHDR", header),
+            _chunk(b"IDAT", zlib.compress(raw.data, level)),
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(
-        ">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (
+        struct.pack(">I", len(data))
+        + kind
+        + data
+        + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    )

@@ -19,7 +19,8 @@ from .fonts import Face, FontBook
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(
-    r"\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u20E3")
+    r"\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u20E3"
+)
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
@@ -88,10 +89,17 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
 
 def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:
     return Cluster(
-        text=cluster.text, width=cluster.width + left + right, face=cluster.face,
-        glyphs=cluster.glyphs, xs=tuple(x + left for x in cluster.xs), ys=cluster.ys,
-        style=cluster.style, unsafe_before=cluster.unsafe_before,
-        pad_left=cluster.pad_left + left, pad_right=cluster.pad_right + right)
+        text=cluster.text,
+        width=cluster.width + left + right,
+        face=cluster.face,
+        glyphs=cluster.glyphs,
+        xs=tuple(x + left for x in cluster.xs),
+        ys=cluster.ys,
+        style=cluster.style,
+        unsafe_before=cluster.unsafe_before,
+        pad_left=cluster.pad_left + left,
+        pad_right=cluster.pad_right + right,
+    )
 
 
 def _shape_span(span: Span, fonts: FontBook) -> list[Cluster]:
@@ -110,8 +118,12 @@ def _segments(text: str, chain: tuple[Face, ...]) -> list[tuple[Face, list[str]]
     segments: list[tuple[Face, list[str]]] = []
     for grapheme in _GRAPHEME.findall(text):
         face = pick_face(grapheme, chain)
-        if grapheme == "\n" or not segments or segments[-1][0] is not face \
-                or segments[-1][1] == ["\n"]:
+        if (
+            grapheme == "\n"
+            or not segments
+            or segments[-1][0] is not face
+            or segments[-1][1] == ["\n"]
+        ):
             segments.append((face, [grapheme]))
         else:
             segments[-1][1].append(grapheme)
@@ -139,7 +151,8 @@ def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
 def _shape_segment(face: Face, graphemes: list[str], style: SpanStyle) -> list[Cluster]:
     text = "".join(graphemes)
     gids, clusters, advances, offsets_x, offsets_y, flags = _shape_cached(
-        face, text, style.ligatures)
+        face, text, style.ligatures
+    )
     scale = style.size / face.upem
     starts = set(clusters)
     out: list[Cluster] = []
@@ -147,7 +160,7 @@ def _shape_segment(face: Face, graphemes: list[str], style: SpanStyle) -> list[C
     offset = 0
     pending = ""
     pending_start = 0
-    for grapheme in graphemes + [""]:
+    for grapheme in [*graphemes, ""]:
         # A grapheme starts a new unit only where a glyph cluster starts (not inside a ligature).
         if grapheme and pending and offset not in starts:
             pending += grapheme
@@ -157,19 +170,43 @@ def _shape_segment(face: Face, graphemes: list[str], style: SpanStyle) -> list[C
             end = glyph_index
             while end < len(gids) and clusters[end] < offset:
                 end += 1
-            out.append(_cluster(face, style, pending, scale, gids, advances, offsets_x,
-                                offsets_y, glyph_index, end,
-                                unsafe=bool(flags[glyph_index] & UNSAFE_TO_BREAK)
-                                if glyph_index < len(flags) and pending_start else False))
+            out.append(
+                _cluster(
+                    face,
+                    style,
+                    pending,
+                    scale,
+                    gids,
+                    advances,
+                    offsets_x,
+                    offsets_y,
+                    glyph_index,
+                    end,
+                    unsafe=bool(flags[glyph_index] & UNSAFE_TO_BREAK)
+                    if glyph_index < len(flags) and pending_start
+                    else False,
+                )
+            )
             glyph_index = end
         pending, pending_start = grapheme, offset
         offset += len(grapheme)
     return out
 
 
-def _cluster(face: Face, style: SpanStyle, text: str, scale: float, gids: tuple[int, ...],
-             advances: tuple[int, ...], offsets_x: tuple[int, ...], offsets_y: tuple[int, ...],
-             start: int, end: int, *, unsafe: bool) -> Cluster:
+def _cluster(
+    face: Face,
+    style: SpanStyle,
+    text: str,
+    scale: float,
+    gids: tuple[int, ...],
+    advances: tuple[int, ...],
+    offsets_x: tuple[int, ...],
+    offsets_y: tuple[int, ...],
+    start: int,
+    end: int,
+    *,
+    unsafe: bool,
+) -> Cluster:
     xs: list[float] = []
     ys: list[float] = []
     pen = 0.0
@@ -177,8 +214,16 @@ def _cluster(face: Face, style: SpanStyle, text: str, scale: float, gids: tuple[
         xs.append(pen + offsets_x[i] * scale)
         ys.append(-offsets_y[i] * scale)
         pen += advances[i] * scale
-    return Cluster(text=text, width=pen, face=face, glyphs=gids[start:end], xs=tuple(xs),
-                   ys=tuple(ys), style=style, unsafe_before=unsafe)
+    return Cluster(
+        text=text,
+        width=pen,
+        face=face,
+        glyphs=gids[start:end],
+        xs=tuple(xs),
+        ys=tuple(ys),
+        style=style,
+        unsafe_before=unsafe,
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -189,6 +234,11 @@ def _shape_cached(face: Face, text: str, ligatures: bool) -> tuple[tuple[int, ..
     buf.guess_segment_properties()
     hb.shape(face.hb_font, buf, {} if ligatures else NO_LIGATURES)
     infos, positions = buf.glyph_infos, buf.glyph_positions
-    return (tuple(i.codepoint for i in infos), tuple(i.cluster for i in infos),
-            tuple(p.x_advance for p in positions), tuple(p.x_offset for p in positions),
-            tuple(p.y_offset for p in positions), tuple(i.flags for i in infos))
+    return (
+        tuple(i.codepoint for i in infos),
+        tuple(i.cluster for i in infos),
+        tuple(p.x_advance for p in positions),
+        tuple(p.x_offset for p in positions),
+        tuple(p.y_offset for p in positions),
+        tuple(i.flags for i in infos),
+    )

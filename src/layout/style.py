@@ -27,7 +27,7 @@ class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     pass
 
 
-class Role(_Strict):
+class Role(_Strict, frozen=True):
     """Every knob a theme may set on a role; None inherits the base card model."""
 
     family: str | None = None
@@ -58,7 +58,7 @@ class Role(_Strict):
     footer_height: float | None = None
 
 
-class Decoration(_Strict):
+class Decoration(_Strict, frozen=True):
     """A drawing the card carries on every page, from the engine's small vocabulary.
 
     kinds: `icon` (a named line icon), `label` (a short text), `rule` (a line of `width`),
@@ -79,7 +79,7 @@ class Decoration(_Strict):
     stroke: float = 2.0
 
 
-class Theme(_Strict):
+class Theme(_Strict, frozen=True):
     """A card theme as its `card.toml` file spells it."""
 
     name: str
@@ -113,45 +113,105 @@ BASE_COLORS: dict[str, str] = {
     "placeholder_bg": "rgba(127,127,127,.12)",
 }
 
-_HEADING = dict(weight=600, line_height=1.25, margin_top=16.0, margin_bottom=0.0)
+_HEADING = {"weight": 600, "line_height": 1.25, "margin_top": 16.0, "margin_bottom": 0.0}
 BASE_ROLES: dict[str, dict[str, object]] = {
-    "card": dict(background="background", padding=(20.0, 20.0, 20.0, 20.0),
-                 header_height=0.0, footer_height=24.0),
-    "body": dict(family="sans", size=16.0, weight=400, italic=False, color="text",
-                 line_height=1.75, align="left", margin_top=16.0, margin_bottom=0.0),
+    "card": {
+        "background": "background",
+        "padding": (20.0, 20.0, 20.0, 20.0),
+        "header_height": 0.0,
+        "footer_height": 24.0,
+    },
+    "body": {
+        "family": "sans",
+        "size": 16.0,
+        "weight": 400,
+        "italic": False,
+        "color": "text",
+        "line_height": 1.75,
+        "align": "left",
+        "margin_top": 16.0,
+        "margin_bottom": 0.0,
+    },
     "h1": dict(_HEADING, size=24.0),
     "h2": dict(_HEADING, size=20.0),
     "h3": dict(_HEADING, size=18.0),
     "h4": dict(_HEADING, size=16.0),
     "h5": dict(_HEADING, size=14.0),
     "h6": dict(_HEADING, size=13.6, color="muted"),
-    "strong": dict(weight=600),
-    "em": dict(italic=True),
-    "del": dict(),
-    "link": dict(color="link"),
-    "inline_code": dict(family="mono", size=14.4, background="inline_code_bg", radius=4.0,
-                        padding=(2.0, 5.0, 2.0, 5.0)),
-    "code_block": dict(family="mono", size=12.8, line_height=1.6, color="code_text",
-                       background="code_bg", radius=8.0, padding=(16.0, 16.0, 16.0, 16.0),
-                       margin_top=16.0),
-    "quote": dict(italic=True, bar_width=3.0, bar_color="quote_bar",
-                  padding=(10.0, 20.0, 10.0, 20.0), margin_top=16.0),
-    "list": dict(indent=28.0, item_gap=4.0, margin_top=16.0, marker_color="text",
-                 marker_size=6.0, marker_gap=8.0),
-    "task": dict(marker_size=18.0, border_width=2.0, marker_color="highlight",
-                 color="#ffffff"),
-    "table": dict(size=14.4, line_height=1.5, padding=(10.0, 10.0, 10.0, 10.0),
-                  margin_top=16.0, header_background=None, weight=600,
-                  border_color="border", border_width=1.0),
-    "hr": dict(color="border", border_width=1.0, margin_top=24.0, margin_bottom=24.0),
-    "image": dict(radius=8.0, margin_top=20.0, size=12.8, color="muted",
-                  background="placeholder_bg"),
-    "page_number": dict(size=12.0, color="muted", align="right"),
+    "strong": {"weight": 600},
+    "em": {"italic": True},
+    "del": {},
+    "link": {"color": "link"},
+    "inline_code": {
+        "family": "mono",
+        "size": 14.4,
+        "background": "inline_code_bg",
+        "radius": 4.0,
+        "padding": (2.0, 5.0, 2.0, 5.0),
+    },
+    "code_block": {
+        "family": "mono",
+        "size": 12.8,
+        "line_height": 1.6,
+        "color": "code_text",
+        "background": "code_bg",
+        "radius": 8.0,
+        "padding": (16.0, 16.0, 16.0, 16.0),
+        "margin_top": 16.0,
+    },
+    "quote": {
+        "italic": True,
+        "bar_width": 3.0,
+        "bar_color": "quote_bar",
+        "padding": (10.0, 20.0, 10.0, 20.0),
+        "margin_top": 16.0,
+    },
+    "list": {
+        "indent": 28.0,
+        "item_gap": 4.0,
+        "margin_top": 16.0,
+        "marker_color": "text",
+        "marker_size": 6.0,
+        "marker_gap": 8.0,
+    },
+    "task": {
+        "marker_size": 18.0,
+        "border_width": 2.0,
+        "marker_color": "highlight",
+        "color": "#ffffff",
+    },
+    "table": {
+        "size": 14.4,
+        "line_height": 1.5,
+        "padding": (10.0, 10.0, 10.0, 10.0),
+        "margin_top": 16.0,
+        "header_background": None,
+        "weight": 600,
+        "border_color": "border",
+        "border_width": 1.0,
+    },
+    "hr": {"color": "border", "border_width": 1.0, "margin_top": 24.0, "margin_bottom": 24.0},
+    "image": {
+        "radius": 8.0,
+        "margin_top": 20.0,
+        "size": 12.8,
+        "color": "muted",
+        "background": "placeholder_bg",
+    },
+    "page_number": {"size": 12.0, "color": "muted", "align": "right"},
 }
 # Inline roles override only what they name, on top of the text they sit in.
 INLINE_ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
-_COLOR_FIELDS = ("color", "background", "bar_color", "border_color", "marker_color",
-                 "strong_color", "header_background", "header_color")
+_COLOR_FIELDS = (
+    "color",
+    "background",
+    "bar_color",
+    "border_color",
+    "marker_color",
+    "strong_color",
+    "header_background",
+    "header_color",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +295,8 @@ def decode_theme(data: bytes | str) -> Theme:
     unknown = set(theme.roles) - set(BASE_ROLES)
     if unknown:
         raise ThemeError(f"{theme.name}: unknown roles {sorted(unknown)}")
-    for mode in theme.modes or [None]:
+    modes: list[str | None] = [*theme.modes] or [None]
+    for mode in modes:
         resolve(theme, mode)
     return theme
 
@@ -252,25 +313,30 @@ def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
 def resolve(theme: Theme, mode: str | None) -> Styles:
     """Resolves every role of the base model with the theme's overrides for `mode`."""
     palette = palette_for(theme, mode)
-    explicit = {name: _explicit(base, theme.roles.get(name), palette)
-                for name, base in BASE_ROLES.items()}
-    roles = {name: _style(values, palette) for name, values in explicit.items()
-             if name not in INLINE_ROLES}
+    explicit = {
+        name: _explicit(base, theme.roles.get(name), palette) for name, base in BASE_ROLES.items()
+    }
+    roles = {
+        name: _style(values, palette)
+        for name, values in explicit.items()
+        if name not in INLINE_ROLES
+    }
     inline = {name: explicit[name] for name in INLINE_ROLES}
     for deco in theme.decorations:
         parse_color(deco.color, palette)
     colors = {name: parse_color(name, palette) for name in palette}
-    return Styles(roles=roles, inline=inline, palette=colors,
-                  decorations=tuple(theme.decorations))
+    return Styles(roles=roles, inline=inline, palette=colors, decorations=tuple(theme.decorations))
 
 
-def _explicit(base: dict[str, object], override: Role | None,
-              palette: dict[str, str]) -> dict[str, object]:
+def _explicit(
+    base: dict[str, object], override: Role | None, palette: dict[str, str]
+) -> dict[str, object]:
     """The knobs a role sets itself (base model plus theme), colours as ARGB ints."""
     values = dict(base)
     if override is not None:
-        values.update({f: v for f in override.__struct_fields__
-                       if (v := getattr(override, f)) is not None})
+        values.update(
+            {f: v for f in override.__struct_fields__ if (v := getattr(override, f)) is not None}
+        )
     for name in _COLOR_FIELDS:
         if isinstance(values.get(name), str):
             values[name] = parse_color(str(values[name]), palette)
@@ -281,4 +347,5 @@ def _style(values: dict[str, object], palette: dict[str, str]) -> Style:
     values = dict(values)
     values.setdefault("color", parse_color("text", palette))
     known = {f.name for f in dataclasses.fields(Style)}
+    # values were checked against Role when the theme was decoded
     return Style(**{k: v for k, v in values.items() if k in known})  # type: ignore[arg-type]

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.app.apphelpers import new_key
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from app.main import create_app
 from app.settings import Settings, load_settings
+from tests.app.apphelpers import new_key
 
 
 @pytest.fixture
@@ -32,7 +32,9 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
 
 
 @pytest.fixture
-def make_client(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., TestClient[Litestar]]]:
+def make_client(
+    make_settings: Callable[..., Settings],
+) -> Iterator[Callable[..., TestClient[Litestar]]]:
     """Start apps (lifespan included) with setting overrides; all are closed after the test."""
     clients: list[TestClient[Litestar]] = []
 

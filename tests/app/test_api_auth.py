@@ -74,7 +74,9 @@ def test_database_keeps_only_hash_and_prefix(client: Client, key: str, tmp_path:
 
 
 def test_request_id_is_echoed_or_made(client: Client, key: str) -> None:
-    echoed = client.post("/api/generate", json={}, headers={"x-api-key": key, "x-request-id": "abc-123"})
+    echoed = client.post(
+        "/api/generate", json={}, headers={"x-api-key": key, "x-request-id": "abc-123"}
+    )
     assert echoed.headers["x-request-id"] == "abc-123"
     made = client.get("/healthz")
     assert len(made.headers["x-request-id"]) == 32
@@ -88,10 +90,12 @@ def test_one_access_line_per_request_with_prefix_never_key(
     client: Client, key: str, access_records: list[logging.LogRecord]
 ) -> None:
     client.post("/api/generate", json={}, headers={"x-api-key": key, "x-request-id": "req-1"})
-    client.post("/api/generate", json={}, headers={"x-api-key": key[:-1] + "0", "x-request-id": "req-2"})
+    client.post(
+        "/api/generate", json={}, headers={"x-api-key": key[:-1] + "0", "x-request-id": "req-2"}
+    )
     lines = [r for r in access_records if r.name == "inkcard.access"]
-    assert [r.http["status"] for r in lines] == [200, 401]  # type: ignore[attr-defined]
-    assert lines[0].http["key"] == key[:8]  # type: ignore[attr-defined]
+    assert [r.http["status"] for r in lines] == [200, 401]
+    assert lines[0].http["key"] == key[:8]
     formatter = logging.getLogger("inkcard").handlers[0].formatter
     assert formatter is not None
     text = "\n".join(formatter.format(r) for r in access_records)

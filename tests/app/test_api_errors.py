@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.app.apphelpers import new_key, stored_files
 from litestar import Litestar
 from litestar.testing import TestClient
 
 import themes
+from tests.app.apphelpers import new_key, stored_files
 
 Client = TestClient[Litestar]
 FIFTY_ONE_PARTS = "\n\n---\n\n".join(f"part {i}" for i in range(51))
-HEAVY = "\n\n".join(f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(60))
+HEAVY = "\n\n".join(
+    f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(60)
+)
 
 
 def post(client: Client, key: str, body: Any = None, **kwargs: Any) -> Any:
@@ -46,7 +48,11 @@ def assert_error(response: Any, status: int, label: str, *words: str) -> None:
         ({"scale": 0}, "invalid_scale", ["scale", "1", "4"]),
         ({"scale": 5}, "invalid_scale", ["scale", "4"]),
         ({"scale": 1.5}, "invalid_scale", ["scale", "integer"]),
-        ({"splitMode": "pageSplit"}, "invalid_split_mode", ["splitMode", "noSplit", "autoSplit", "hrSplit"]),
+        (
+            {"splitMode": "pageSplit"},
+            "invalid_split_mode",
+            ["splitMode", "noSplit", "autoSplit", "hrSplit"],
+        ),
         ({"splitMode": 1}, "invalid_split_mode", ["splitMode"]),
         ({"mdxMode": "yes"}, "invalid_mdx_mode", ["mdxMode", "true or false"]),
         ({"overHiddenMode": 1}, "invalid_over_hidden_mode", ["overHiddenMode", "true or false"]),
@@ -55,7 +61,9 @@ def assert_error(response: Any, status: int, label: str, *words: str) -> None:
         ({"themeMode": ["dark-mode"]}, "invalid_theme_mode", ["themeMode"]),
     ],
 )
-def test_bad_field_values_are_400(client: Client, key: str, body: dict[str, Any], label: str, words: list[str]) -> None:
+def test_bad_field_values_are_400(
+    client: Client, key: str, body: dict[str, Any], label: str, words: list[str]
+) -> None:
     assert_error(post(client, key, body), 400, label, *words)
 
 
@@ -81,17 +89,27 @@ def test_body_over_one_mib_is_413(client: Client, key: str) -> None:
 
 
 def test_markdown_over_100000_characters_is_413(client: Client, key: str, tmp_path: Path) -> None:
-    assert_error(post(client, key, {"markdown": "a" * 100_001}), 413, "payload_too_large", "markdown", "100,000")
+    assert_error(
+        post(client, key, {"markdown": "a" * 100_001}),
+        413,
+        "payload_too_large",
+        "markdown",
+        "100,000",
+    )
     assert post(client, key, {"markdown": "a" * 100_000, "scale": 1}).status_code == 200
 
 
-def test_more_than_fifty_cards_is_400_and_leaves_no_files(client: Client, key: str, tmp_path: Path) -> None:
+def test_more_than_fifty_cards_is_400_and_leaves_no_files(
+    client: Client, key: str, tmp_path: Path
+) -> None:
     response = post(client, key, {"markdown": FIFTY_ONE_PARTS, "splitMode": "hrSplit", "scale": 1})
     assert_error(response, 400, "too_many_pages", "50")
     assert stored_files(tmp_path / "files") == []
 
 
-def test_card_growing_past_the_pixel_budget_is_400(client: Client, key: str, tmp_path: Path) -> None:
+def test_card_growing_past_the_pixel_budget_is_400(
+    client: Client, key: str, tmp_path: Path
+) -> None:
     words = "\n\n".join("word " * 40 for _ in range(450))
     response = post(client, key, {"markdown": words, "width": 100, "scale": 4})
     assert_error(response, 400, "card_too_large", "autoSplit")
@@ -100,7 +118,9 @@ def test_card_growing_past_the_pixel_budget_is_400(client: Client, key: str, tmp
     assert cut.status_code == 200
 
 
-def test_insufficient_credits_is_402_and_charges_nothing(make_client: Callable[..., Client]) -> None:
+def test_insufficient_credits_is_402_and_charges_nothing(
+    make_client: Callable[..., Client],
+) -> None:
     client = make_client(generate_cost=3)
     credits = client.app.state.credits
     poor = new_key(client, credits=2)
@@ -147,13 +167,17 @@ def test_render_failure_is_500_render_failed(client: Client, key: str, tmp_path:
     assert stored_files(tmp_path / "files") == []
 
 
-def test_storage_failure_is_502_and_leaves_no_files(client: Client, key: str, tmp_path: Path) -> None:
+def test_storage_failure_is_502_and_leaves_no_files(
+    client: Client, key: str, tmp_path: Path
+) -> None:
     (tmp_path / "files" / "screenshots").write_bytes(b"a file where the folder should be")
     assert_error(post(client, key, {}), 502, "storage_error")
     assert stored_files(tmp_path / "files") == ["screenshots"]
 
 
-def test_timeout_is_504_and_leaves_no_files(make_client: Callable[..., Client], tmp_path: Path) -> None:
+def test_timeout_is_504_and_leaves_no_files(
+    make_client: Callable[..., Client], tmp_path: Path
+) -> None:
     client = make_client(timeout=0.01, generate_cost=1)
     key = new_key(client, credits=1)
     response = post(client, key, {"markdown": HEAVY, "splitMode": "autoSplit"})

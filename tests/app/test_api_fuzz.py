@@ -9,10 +9,26 @@ from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
-FIELDS = ["markdown", "theme", "themeMode", "width", "height", "splitMode", "mdxMode", "overHiddenMode", "scale"]
+FIELDS = [
+    "markdown",
+    "theme",
+    "themeMode",
+    "width",
+    "height",
+    "splitMode",
+    "mdxMode",
+    "overHiddenMode",
+    "scale",
+]
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=40),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
     max_leaves=5,
 )
 likely = {
@@ -26,17 +42,33 @@ likely = {
     "overHiddenMode": st.booleans(),
     "scale": st.integers(0, 5),
 }
-bodies = st.fixed_dictionaries({}, optional={f: likely[f] | json_values for f in FIELDS}) | json_values
+bodies = (
+    st.fixed_dictionaries({}, optional={f: likely[f] | json_values for f in FIELDS}) | json_values
+)
 LABELS = {
-    "invalid_json", "invalid_markdown", "invalid_theme", "invalid_theme_mode", "invalid_width",
-    "invalid_height", "invalid_split_mode", "invalid_mdx_mode", "invalid_over_hidden_mode",
-    "invalid_scale", "too_many_pages", "card_too_large", "payload_too_large",
+    "invalid_json",
+    "invalid_markdown",
+    "invalid_theme",
+    "invalid_theme_mode",
+    "invalid_width",
+    "invalid_height",
+    "invalid_split_mode",
+    "invalid_mdx_mode",
+    "invalid_over_hidden_mode",
+    "invalid_scale",
+    "too_many_pages",
+    "card_too_large",
+    "payload_too_large",
 }
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(body=bodies)
-def test_any_json_gets_a_documented_answer(client: TestClient[Litestar], key: str, body: Any) -> None:
+def test_any_json_gets_a_documented_answer(
+    client: TestClient[Litestar], key: str, body: Any
+) -> None:
     response = client.post("/api/generate", json=body, headers={"x-api-key": key})
     assert response.status_code in (200, 400, 413), response.text
     payload = response.json()

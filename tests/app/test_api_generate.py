@@ -8,15 +8,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.app.apphelpers import files_path, png_size, stored_files
 from litestar import Litestar
 from litestar.testing import TestClient
 
 import themes
+from tests.app.apphelpers import files_path, png_size, stored_files
 
 Client = TestClient[Litestar]
 THREE_PARTS = "# One\n\nfirst part\n\n---\n\n# Two\n\nsecond part\n\n***\n\n# Three\n\nthird part\n"
-LONG = "\n\n".join(f"Paragraph {i}. " + "The quick brown fox jumps over the lazy dog. " * 6 for i in range(30))
+LONG = "\n\n".join(
+    f"Paragraph {i}. " + "The quick brown fox jumps over the lazy dog. " * 6 for i in range(30)
+)
 NAME = re.compile(r"screenshots/[0-9a-f]{32}-\d+\.png")
 EXPLICIT_DEFAULTS: dict[str, Any] = {
     "markdown": "# Hello, Inkcard",
@@ -32,7 +34,9 @@ EXPLICIT_DEFAULTS: dict[str, Any] = {
 
 
 def generate(client: Client, key: str, body: dict[str, Any] | None = None) -> list[dict[str, str]]:
-    response = client.post("/api/generate", json=body if body is not None else {}, headers={"x-api-key": key})
+    response = client.post(
+        "/api/generate", json=body if body is not None else {}, headers={"x-api-key": key}
+    )
     assert response.status_code == 200, response.text
     images: list[dict[str, str]] = response.json()["images"]
     return images
@@ -89,7 +93,9 @@ def test_size_and_scale_set_pixel_size(client: Client, key: str) -> None:
 
 def test_unknown_fields_are_ignored(client: Client, key: str) -> None:
     plain = generate(client, key, {"markdown": "# Extra"})
-    extra = generate(client, key, {"markdown": "# Extra", "foo": 1, "Markdown": "x", "nested": {"a": [1]}})
+    extra = generate(
+        client, key, {"markdown": "# Extra", "foo": 1, "Markdown": "x", "nested": {"a": [1]}}
+    )
     assert extra == plain
 
 
@@ -105,7 +111,10 @@ def test_hr_split_makes_one_card_per_part(client: Client, key: str) -> None:
     images = generate(client, key, {"markdown": THREE_PARTS, "splitMode": "hrSplit"})
     assert len(images) == 3
     assert [i["fileName"][-6:] for i in images] == ["-1.png", "-2.png", "-3.png"]
-    assert len(generate(client, key, {"markdown": "a\n\n---\n\n---\n\nb", "splitMode": "hrSplit"})) == 2
+    assert (
+        len(generate(client, key, {"markdown": "a\n\n---\n\n---\n\nb", "splitMode": "hrSplit"}))
+        == 2
+    )
     assert len(generate(client, key, {"markdown": "no breaks here", "splitMode": "hrSplit"})) == 1
 
 
@@ -120,16 +129,22 @@ def test_over_hidden_mode_cuts_to_the_card_height(client: Client, key: str) -> N
     assert png_size(download(client, image)) == (440, 586)
 
 
-def test_repeated_request_returns_same_urls_without_rendering(client: Client, key: str, tmp_path: Path) -> None:
+def test_repeated_request_returns_same_urls_without_rendering(
+    client: Client, key: str, tmp_path: Path
+) -> None:
     cards = client.app.state.cards
     body = {"markdown": THREE_PARTS, "splitMode": "hrSplit"}
     first = generate(client, key, body)
     renders = cards.render_count
-    files = {p: (tmp_path / "files" / p).stat().st_mtime_ns for p in stored_files(tmp_path / "files")}
+    files = {
+        p: (tmp_path / "files" / p).stat().st_mtime_ns for p in stored_files(tmp_path / "files")
+    }
     second = generate(client, key, body)
     assert second == first
     assert cards.render_count == renders
-    assert {p: (tmp_path / "files" / p).stat().st_mtime_ns for p in stored_files(tmp_path / "files")} == files
+    assert {
+        p: (tmp_path / "files" / p).stat().st_mtime_ns for p in stored_files(tmp_path / "files")
+    } == files
 
 
 def test_a_missing_first_card_means_render_again(client: Client, key: str, tmp_path: Path) -> None:

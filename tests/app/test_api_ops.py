@@ -48,7 +48,15 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     operation = doc["paths"]["/api/generate"]["post"]
     fields = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
     assert set(fields) == {
-        "markdown", "theme", "themeMode", "width", "height", "splitMode", "mdxMode", "overHiddenMode", "scale",
+        "markdown",
+        "theme",
+        "themeMode",
+        "width",
+        "height",
+        "splitMode",
+        "mdxMode",
+        "overHiddenMode",
+        "scale",
     }
     assert fields["width"]["default"] == 440 and fields["width"]["maximum"] == 1600
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])

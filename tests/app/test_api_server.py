@@ -1,4 +1,4 @@
-"""The service on a real uvicorn server on 127.0.0.1: HTTP round trips, backpressure, first start."""
+"""The service on a real uvicorn server on 127.0.0.1: round trips, backpressure, first start."""
 
 from __future__ import annotations
 
@@ -15,12 +15,14 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.app.apphelpers import free_port, png_size, running_server, wait_until_ok
 
 from app.main import create_app
 from app.settings import Settings
+from tests.app.apphelpers import free_port, png_size, running_server, wait_until_ok
 
-LONG = "\n\n".join(f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(18))
+LONG = "\n\n".join(
+    f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(18)
+)
 
 
 @pytest.fixture
@@ -45,7 +47,9 @@ def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) 
     base, app = serve()
     key, _ = app.state.credits.create_key("http", 10)
     with httpx.Client(timeout=30) as http:
-        response = http.post(f"{base}/api/generate", json={"markdown": "# Over HTTP", "width": 500, "height": 500})
+        response = http.post(
+            f"{base}/api/generate", json={"markdown": "# Over HTTP", "width": 500, "height": 500}
+        )
         assert response.status_code == 401
         response = http.post(
             f"{base}/api/generate",
@@ -69,7 +73,10 @@ def test_full_render_queue_answers_503_at_once(serve: Callable[..., tuple[str, A
     headers = {"x-api-key": key}
     with httpx.Client(timeout=60) as http, ThreadPoolExecutor(1) as background:
         slow = background.submit(
-            http.post, f"{base}/api/generate", json={"markdown": LONG, "splitMode": "autoSplit"}, headers=headers
+            http.post,
+            f"{base}/api/generate",
+            json={"markdown": LONG, "splitMode": "autoSplit"},
+            headers=headers,
         )
         deadline = time.monotonic() + 20
         while cards.render_count == 0:
@@ -84,7 +91,12 @@ def test_full_render_queue_answers_503_at_once(serve: Callable[..., tuple[str, A
         assert refused.headers["retry-after"] == "5"
         assert slow.result().status_code == 200
     with httpx.Client(timeout=60) as http:
-        assert http.post(f"{base}/api/generate", json={"markdown": "# second"}, headers=headers).status_code == 200
+        assert (
+            http.post(
+                f"{base}/api/generate", json={"markdown": "# second"}, headers=headers
+            ).status_code
+            == 200
+        )
 
 
 def test_concurrent_charges_never_overspend(serve: Callable[..., tuple[str, Any]]) -> None:
@@ -93,13 +105,18 @@ def test_concurrent_charges_never_overspend(serve: Callable[..., tuple[str, Any]
     key, info = credits.create_key("race", 20)
     body = {"markdown": "# The same card every time"}
     with httpx.Client(timeout=60) as http:
-        assert http.post(f"{base}/api/generate", json=body, headers={"x-api-key": key}).status_code == 200
+        assert (
+            http.post(f"{base}/api/generate", json=body, headers={"x-api-key": key}).status_code
+            == 200
+        )
         barrier = threading.Barrier(8)
 
         def call(_: int) -> int:
             if _ < 8:
                 barrier.wait()
-            return http.post(f"{base}/api/generate", json=body, headers={"x-api-key": key}).status_code
+            return http.post(
+                f"{base}/api/generate", json=body, headers={"x-api-key": key}
+            ).status_code
 
         with ThreadPoolExecutor(8) as pool:
             statuses = list(pool.map(call, range(40)))
@@ -149,7 +166,9 @@ def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
     }
     env.pop("INKCARD_BOOTSTRAP_KEY", None)
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         lines = _read_notice(proc, 60)
         keys = [line.strip() for line in lines if line.strip().startswith("ik_")]
@@ -164,7 +183,9 @@ def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
-    again = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    again = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         wait_until_ok(f"http://127.0.0.1:{port}/healthz", 60)
     finally:

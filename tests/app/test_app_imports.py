@@ -1,4 +1,4 @@
-"""Service rules the repository-wide architecture test does not cover: environment and server doors."""
+"""Service rules the repository-wide architecture test leaves out: environment and server doors."""
 
 from __future__ import annotations
 

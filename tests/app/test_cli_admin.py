@@ -54,7 +54,9 @@ def test_unknown_prefix_is_an_error(db: Credits, capsys: pytest.CaptureFixture[s
     assert code == 1 and "ik_nope0" in err
 
 
-def test_bad_setting_is_reported(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_setting_is_reported(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("INKCARD_GENERATE_COST", "lots")
     code, _, err = run(capsys, "keys", "list")
     assert code == 2 and "INKCARD" in err
@@ -67,7 +69,7 @@ def test_bootstrap_key_only_on_an_empty_table(tmp_path: Path) -> None:
     notice = bootstrap_key(settings, credits)
     assert notice is not None
     [key] = [w for w in notice.split() if w.startswith("ik_")][:1]
-    assert credits.authenticate(key).balance == 100  # type: ignore[union-attr]
+    assert credits.authenticate(key).balance == 100
     assert f"curl -s http://127.0.0.1:9123/api/generate -H 'x-api-key: {key}'" in notice
     assert "INKCARD_BOOTSTRAP_KEY=0" in notice
     assert bootstrap_key(settings, credits) is None
@@ -75,7 +77,9 @@ def test_bootstrap_key_only_on_an_empty_table(tmp_path: Path) -> None:
 
 
 def test_bootstrap_key_can_be_turned_off(tmp_path: Path) -> None:
-    settings = load_settings({"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_BOOTSTRAP_KEY": "0"})
+    settings = load_settings(
+        {"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_BOOTSTRAP_KEY": "0"}
+    )
     credits = Credits(settings.database_path)
     credits.ensure_schema()
     assert bootstrap_key(settings, credits) is None

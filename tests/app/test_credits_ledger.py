@@ -15,7 +15,9 @@ from app.errors import InsufficientCredits
 
 
 def _storm(path: str, key_id: int, attempts: int, cost: int) -> tuple[int, int, int]:
-    """Debit ``attempts`` times; refund every third success. Returns (debited, refused, refunded)."""
+    """Debit ``attempts`` times; refund every third success.
+
+    Returns (debited, refused, refunded)."""
     credits = Credits(Path(path))
     debited = refused = refunded = 0
     for _ in range(attempts):
@@ -40,7 +42,9 @@ def test_balance_equals_ledger_sum_under_concurrent_processes(tmp_path: Path) ->
         results = pool.starmap(_storm, [(str(credits.path), info.id, attempts, cost)] * workers)
     debited = sum(r[0] for r in results)
     refunded = sum(r[2] for r in results)
-    assert sum(r[0] + r[1] for r in results) == workers * attempts  # no "database is locked" escaped
+    assert (
+        sum(r[0] + r[1] for r in results) == workers * attempts
+    )  # no "database is locked" escaped
     final = credits.key_info(info.prefix)
     assert final.balance == credits.ledger_sum(info.id)
     assert final.balance == 300 - cost * (debited - refunded)
@@ -101,7 +105,9 @@ operations = st.lists(
 
 @settings(max_examples=60, deadline=None)
 @given(ops=operations)
-def test_ledger_matches_a_simple_model(tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]) -> None:
+def test_ledger_matches_a_simple_model(
+    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
+) -> None:
     credits = Credits(tmp_path_factory.mktemp("model") / "db.sqlite")
     credits.ensure_schema()
     _, info = credits.create_key("m", 10)

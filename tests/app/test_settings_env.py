@@ -35,7 +35,13 @@ def test_environment_is_read_and_typed() -> None:
 def test_gcs_urls() -> None:
     gcs = load_settings({"INKCARD_STORAGE": "gcs", "INKCARD_GCS_BUCKET": "cards"})
     assert gcs.files_url == "https://storage.googleapis.com/cards"
-    cdn = load_settings({"INKCARD_STORAGE": "gcs", "INKCARD_GCS_BUCKET": "cards", "INKCARD_PUBLIC_URL": "https://cdn.x/"})
+    cdn = load_settings(
+        {
+            "INKCARD_STORAGE": "gcs",
+            "INKCARD_GCS_BUCKET": "cards",
+            "INKCARD_PUBLIC_URL": "https://cdn.x/",
+        }
+    )
     assert cdn.files_url == "https://cdn.x"
 
 

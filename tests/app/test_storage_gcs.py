@@ -1,4 +1,4 @@
-"""The gcs storage back end, for real: google-cloud-storage against gcp-storage-emulator on loopback."""
+"""The gcs storage back end for real: google-cloud-storage against gcp-storage-emulator."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from tests.app.apphelpers import files_path, free_port, new_key
 from gcp_storage_emulator.server import create_server
 from google.cloud import storage as gcs
 from litestar import Litestar
 from litestar.testing import TestClient
+
+from tests.app.apphelpers import files_path, free_port, new_key
 
 Client = TestClient[Litestar]
 BUCKET = "inkcard-test"
@@ -41,7 +42,9 @@ def test_cards_round_trip_through_the_bucket(
     emulator: str, bucket: gcs.Bucket, make_client: Callable[..., Client]
 ) -> None:
     local = make_client()
-    cloud = make_client(storage="gcs", gcs_bucket=BUCKET, gcs_project="test", storage_dir="/nonexistent")
+    cloud = make_client(
+        storage="gcs", gcs_bucket=BUCKET, gcs_project="test", storage_dir="/nonexistent"
+    )
     body = {"markdown": THREE_PARTS, "splitMode": "hrSplit"}
     key = new_key(cloud)
     response = cloud.post("/api/generate", json=body, headers={"x-api-key": key})
@@ -52,7 +55,9 @@ def test_cards_round_trip_through_the_bucket(
         assert image["url"] == f"https://storage.googleapis.com/{BUCKET}/{image['fileName']}"
     assert sorted(b.name for b in bucket.list_blobs()) == sorted(i["fileName"] for i in images)
 
-    expected = local.post("/api/generate", json=body, headers={"x-api-key": new_key(local)}).json()["images"]
+    expected = local.post("/api/generate", json=body, headers={"x-api-key": new_key(local)}).json()[
+        "images"
+    ]
     assert [i["fileName"] for i in expected] == [i["fileName"] for i in images]
     for image, same in zip(images, expected, strict=True):
         blob = bucket.get_blob(image["fileName"])
@@ -65,7 +70,9 @@ def test_cards_round_trip_through_the_bucket(
 def test_repeated_request_is_served_from_the_bucket(
     emulator: str, bucket: gcs.Bucket, make_client: Callable[..., Client]
 ) -> None:
-    cloud = make_client(storage="gcs", gcs_bucket=BUCKET, public_url="https://cdn.example.com/cards")
+    cloud = make_client(
+        storage="gcs", gcs_bucket=BUCKET, public_url="https://cdn.example.com/cards"
+    )
     key = new_key(cloud)
     body: dict[str, Any] = {"markdown": "# Cached in the cloud"}
     first = cloud.post("/api/generate", json=body, headers={"x-api-key": key}).json()["images"]
@@ -82,13 +89,21 @@ def test_failed_request_leaves_the_bucket_empty(
     cloud = make_client(storage="gcs", gcs_bucket=BUCKET)
     key = new_key(cloud)
     too_many = "\n\n---\n\n".join(f"part {i}" for i in range(51))
-    response = cloud.post("/api/generate", json={"markdown": too_many, "splitMode": "hrSplit"}, headers={"x-api-key": key})
+    response = cloud.post(
+        "/api/generate",
+        json={"markdown": too_many, "splitMode": "hrSplit"},
+        headers={"x-api-key": key},
+    )
     assert response.json()["error"] == "too_many_pages"
     assert list(bucket.list_blobs()) == []
 
 
-def test_unreachable_bucket_is_502_and_not_ready(make_client: Callable[..., Client], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+def test_unreachable_bucket_is_502_and_not_ready(
+    make_client: Callable[..., Client], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(
+        "STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}"
+    )  # nothing listens there
     cloud = make_client(storage="gcs", gcs_bucket=BUCKET, gcs_retry_seconds=0.5)
     response = cloud.post("/api/generate", json={}, headers={"x-api-key": new_key(cloud)})
     assert response.status_code == 502

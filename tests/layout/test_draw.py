@@ -21,9 +21,11 @@ class RecordingCanvas:
 def test_painter_translates_groups_and_draws_records(fonts) -> None:
     canvas = RecordingCanvas()
     face = next(iter(fonts.faces))
-    items = (Fill(Rect(1, 2, 30, 40), 0xFFFF0000),
-             Group((GlyphRun(face, 16.0, (5, 6), (0.0, 9.0), (12.0, 12.0), 0xFF000000),), dy=10),
-             Segment(0, 5, 100, 5, 0xFF00FF00, 2.0))
+    items = (
+        Fill(Rect(1, 2, 30, 40), 0xFFFF0000),
+        Group((GlyphRun(face, 16.0, (5, 6), (0.0, 9.0), (12.0, 12.0), 0xFF000000),), dy=10),
+        Segment(0, 5, 100, 5, 0xFF00FF00, 2.0),
+    )
     Painter(fonts.typefaces()).paint(canvas, items)
     names = [name for name, _ in canvas.calls]
     assert names == ["drawRect", "save", "translate", "drawTextBlob", "restore", "drawLine"]

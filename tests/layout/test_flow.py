@@ -8,6 +8,8 @@ body text 16 px on 28 px lines, so a line holds exactly 25 CJK characters.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import layout
 from layout.boxes import Fill, Page
@@ -16,7 +18,7 @@ HAN = "中"
 
 
 def pages(md: str, fonts: layout.FontBook, theme: layout.Theme, **options: object) -> list[Page]:
-    return layout.layout_pages(md, theme, fonts, layout.RenderOptions(**options))  # type: ignore[arg-type]
+    return layout.layout_pages(md, theme, fonts, layout.RenderOptions(**options))
 
 
 def texts(page: Page) -> list[str]:
@@ -89,12 +91,15 @@ def test_overflow_hidden_cuts_after_the_last_whole_line(box_fonts, plain_theme) 
     assert page.height == 586
 
 
-@pytest.mark.parametrize(("md", "count"), [
-    ("a\n\n---\n\nb\n\n***\n\n", 2),
-    ("a\n\nb", 1),
-    ("---\n\n---", 1),
-    ("a\n\n___\n\nb\n\n---\n\nc", 3),
-])
+@pytest.mark.parametrize(
+    ("md", "count"),
+    [
+        ("a\n\n---\n\nb\n\n***\n\n", 2),
+        ("a\n\nb", 1),
+        ("---\n\n---", 1),
+        ("a\n\n___\n\nb\n\n---\n\nc", 3),
+    ],
+)
 def test_hr_split_makes_a_card_per_part(box_fonts, plain_theme, md: str, count: int) -> None:
     assert len(pages(md, box_fonts, plain_theme, split="hrSplit")) == count
 
@@ -132,13 +137,15 @@ def tall_image(width: int = 100, height: int = 2000) -> str:
     import numpy as np
 
     from layout.png import encode_rgb
+
     data = encode_rgb(np.full((height, width, 3), 90, np.uint8))
     return f"data:image/png;base64,{base64.b64encode(data).decode()}"
 
 
 def test_overflow_hidden_keeps_a_first_row_taller_than_the_card(box_fonts, plain_theme) -> None:
-    [page] = pages(f"![tall]({tall_image()})\n\nafter", box_fonts, plain_theme,
-                   overflow_hidden=True)
+    [page] = pages(
+        f"![tall]({tall_image()})\n\nafter", box_fonts, plain_theme, overflow_hidden=True
+    )
     [placed] = page.rows
     assert placed.row.height == 2000 and placed.scale == pytest.approx(522 / 2000)
     assert page.height == 586
@@ -148,19 +155,18 @@ def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> No
     md = f"第一段文字。\n\n## 小标题\n\n![tall]({tall_image()})\n\n最后一段。"
     cards = pages(md, box_fonts, plain_theme, split="autoSplit")
     assert [texts(c) for c in cards] == [["第一段文字。"], ["小标题", "[tall]"], ["最后一段。"]]
-    heading, image = cards[1].rows
+    _heading, image = cards[1].rows
     assert image.y + image.row.height <= 522
 
-
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 WORDS = st.text(alphabet="中文字ab，。「」！", min_size=1, max_size=40)
 
 
 @settings(max_examples=60, deadline=None)
-@given(paragraphs=st.lists(WORDS.filter(lambda t: t.strip()), min_size=1, max_size=12),
-       height=st.integers(min_value=150, max_value=900))
+@given(
+    paragraphs=st.lists(WORDS.filter(lambda t: t.strip()), min_size=1, max_size=12),
+    height=st.integers(min_value=150, max_value=900),
+)
 def test_auto_split_loses_nothing(box_fonts, plain_theme, paragraphs, height) -> None:
     md = "\n\n".join(paragraphs)
     cards = pages(md, box_fonts, plain_theme, split="autoSplit", height=height)

@@ -12,8 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layout.linebreak import (ALLOWED, MANDATORY, NEVER, Brk, LineRange, break_lines,
-                              classify, opportunities)
+from layout.linebreak import (
+    ALLOWED,
+    MANDATORY,
+    NEVER,
+    Brk,
+    LineRange,
+    break_lines,
+    classify,
+    opportunities,
+)
 
 HANGING = (" ", "\t", "\u3000", "\n")  # hang past the line end; not counted in its width
 CLOSING_CJK = "，。！？；：）」』】》、"
@@ -28,7 +36,7 @@ def marks(text: str, unsafe: set[int] | None = None) -> str:
     unsafe = unsafe or set()
     allowed = opportunities(texts, [i in unsafe for i in range(len(texts))])
     out = []
-    for i, (t, a) in enumerate(zip(texts, allowed)):
+    for i, (t, a) in enumerate(zip(texts, allowed, strict=False)):
         last = i == len(texts) - 1
         out.append(t + ("" if last else {NEVER: "", ALLOWED: "|", MANDATORY: "‖"}[a]))
     return "".join(out)
@@ -40,74 +48,103 @@ def lines(text: str, max_width: float, unsafe: set[int] | None = None) -> list[s
     unsafe = unsafe or set()
     allowed = opportunities(texts, [i in unsafe for i in range(len(texts))])
     ranges = break_lines(texts, [1.0] * len(texts), allowed, max_width)
-    return ["".join(texts[r.start:r.end]) for r in ranges]
+    return ["".join(texts[r.start : r.end]) for r in ranges]
 
 
 # --- classify -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("a", Brk.AL), ("Z", Brk.AL), ("7", Brk.AL), ("é", Brk.AL), ("#", Brk.AL),
-    (" ", Brk.SP), ("\t", Brk.SP), ("\u3000", Brk.SP),
-    ("\n", Brk.BK),
-    *((c, Brk.CLW) for c in CLOSING_CJK),
-    ("…", Brk.CLW), ("ー", Brk.CLW), ("っ", Brk.CLW),
-    *((c, Brk.CL) for c in CLOSING_NARROW),
-    *((c, Brk.OP) for c in OPENING_CJK),
-    ("(", Brk.OP), ("[", Brk.OP), ("“", Brk.OP),
-    ("-", Brk.HY), ("\u2010", Brk.HY),
-    ("/", Brk.SL),
-    ("—", Brk.B2), ("―", Brk.B2),
-    ("中", Brk.ID), ("あ", Brk.ID), ("カ", Brk.ID), ("한", Brk.AL),  # Korean keeps words whole
-    ("👍", Brk.ID), ("👍🏽", Brk.ID), ("👨\u200d👩\u200d👧", Brk.ID), ("🇨🇳", Brk.ID),
-    ("1\ufe0f\u20e3", Brk.ID), ("❤\ufe0f", Brk.ID),
-])
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a", Brk.AL),
+        ("Z", Brk.AL),
+        ("7", Brk.AL),
+        ("é", Brk.AL),
+        ("#", Brk.AL),
+        (" ", Brk.SP),
+        ("\t", Brk.SP),
+        ("\u3000", Brk.SP),
+        ("\n", Brk.BK),
+        *((c, Brk.CLW) for c in CLOSING_CJK),
+        ("…", Brk.CLW),
+        ("ー", Brk.CLW),
+        ("っ", Brk.CLW),
+        *((c, Brk.CL) for c in CLOSING_NARROW),
+        *((c, Brk.OP) for c in OPENING_CJK),
+        ("(", Brk.OP),
+        ("[", Brk.OP),
+        ("“", Brk.OP),
+        ("-", Brk.HY),
+        ("\u2010", Brk.HY),
+        ("/", Brk.SL),
+        ("—", Brk.B2),
+        ("―", Brk.B2),
+        ("中", Brk.ID),
+        ("あ", Brk.ID),
+        ("カ", Brk.ID),
+        ("한", Brk.AL),  # Korean keeps words whole
+        ("👍", Brk.ID),
+        ("👍🏽", Brk.ID),
+        ("👨\u200d👩\u200d👧", Brk.ID),
+        ("🇨🇳", Brk.ID),
+        ("1\ufe0f\u20e3", Brk.ID),
+        ("❤\ufe0f", Brk.ID),
+    ],
+)
 def test_classify(text: str, expected: Brk) -> None:
     assert classify(text) == expected
 
 
 # --- opportunities --------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "expected"), [
-    # between CJK characters, kana, hangul and emoji
-    ("中文字体", "中|文|字|体"),
-    ("かなカナ", "か|な|カ|ナ"),
-    ("中👍文", "中|👍|文"),
-    # Korean breaks at spaces only (CSS word-break: keep-all)
-    ("한국어 문장", "한국어 |문장"),
-    # at Latin spaces (after the run of spaces), never inside a word
-    ("ab cd", "ab |cd"),
-    ("ab   cd", "ab   |cd"),
-    ("word", "word"),
-    ("a\u3000b", "a\u3000|b"),
-    # Latin next to CJK
-    ("中a", "中|a"), ("a中", "a|中"),
-    # after a hyphen inside a word, not after a leading one nor inside a run of them
-    ("well-known", "well-|known"),
-    ("-5", "-5"),
-    ("x -1", "x |-1"),
-    ("a--b", "a--b"),
-    # after a slash between letters (URLs), not in "://"
-    ("a/b", "a/|b"),
-    ("http://x/y", "http://x/|y"),
-    # em dashes: either side, not inside a run
-    ("a—b", "a|—|b"), ("a——b", "a|——|b"),
-    # clreq: no closing punctuation at a line start
-    *((f"中{c}文", f"中{c}|文") for c in CLOSING_CJK),
-    ("中。」文", "中。」|文"),
-    ("好，（中", "好，|（中"),
-    ("a, b", "a, |b"),
-    ("end.x", "end.x"),
-    ("a !", "a !"),
-    # clreq: no opening punctuation at a line end
-    *((f"中{c}文", f"中|{c}文") for c in OPENING_CJK),
-    ("中「『文", "中|「『文"),
-    ("a (b)", "a |(b)"),
-    ("a(b", "a(b"),
-    # mandatory breaks
-    ("ab\ncd", "ab\n‖cd"),
-    ("中\n\n文", "中\n‖\n‖文"),
-    ("ab \ncd", "ab \n‖cd"),
-])
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # between CJK characters, kana, hangul and emoji
+        ("中文字体", "中|文|字|体"),
+        ("かなカナ", "か|な|カ|ナ"),
+        ("中👍文", "中|👍|文"),
+        # Korean breaks at spaces only (CSS word-break: keep-all)
+        ("한국어 문장", "한국어 |문장"),
+        # at Latin spaces (after the run of spaces), never inside a word
+        ("ab cd", "ab |cd"),
+        ("ab   cd", "ab   |cd"),
+        ("word", "word"),
+        ("a\u3000b", "a\u3000|b"),
+        # Latin next to CJK
+        ("中a", "中|a"),
+        ("a中", "a|中"),
+        # after a hyphen inside a word, not after a leading one nor inside a run of them
+        ("well-known", "well-|known"),
+        ("-5", "-5"),
+        ("x -1", "x |-1"),
+        ("a--b", "a--b"),
+        # after a slash between letters (URLs), not in "://"
+        ("a/b", "a/|b"),
+        ("http://x/y", "http://x/|y"),
+        # em dashes: either side, not inside a run
+        ("a—b", "a|—|b"),
+        ("a——b", "a|——|b"),
+        # clreq: no closing punctuation at a line start
+        *((f"中{c}文", f"中{c}|文") for c in CLOSING_CJK),
+        ("中。」文", "中。」|文"),
+        ("好，（中", "好，|（中"),
+        ("a, b", "a, |b"),
+        ("end.x", "end.x"),
+        ("a !", "a !"),
+        # clreq: no opening punctuation at a line end
+        *((f"中{c}文", f"中|{c}文") for c in OPENING_CJK),
+        ("中「『文", "中|「『文"),
+        ("a (b)", "a |(b)"),
+        ("a(b", "a(b"),
+        # mandatory breaks
+        ("ab\ncd", "ab\n‖cd"),
+        ("中\n\n文", "中\n‖\n‖文"),
+        ("ab \ncd", "ab \n‖cd"),
+    ],
+)
 def test_opportunities(text: str, expected: str) -> None:
     assert marks(text) == expected
 
@@ -119,46 +156,53 @@ def test_last_cluster_may_always_end_a_line() -> None:
     assert opportunities([], []) == []
 
 
-@pytest.mark.parametrize(("text", "unsafe", "expected"), [
-    ("中文字", {1}, "中文|字"),  # HarfBuzz: unsafe before 文
-    ("中文字", {1, 2}, "中文字"),
-    ("well-known", {5}, "well-known"),
-    ("a/b", {2}, "a/b"),
-    ("a—b", {1}, "a—|b"),
-    ("中\n文", {1, 2}, "中\n‖文"),  # a hard break is never suppressed
-    ("ab cd", {3}, "ab |cd"),  # nor a break after spaces (they hang; nothing to re-shape)
-])
+@pytest.mark.parametrize(
+    ("text", "unsafe", "expected"),
+    [
+        ("中文字", {1}, "中文|字"),  # HarfBuzz: unsafe before 文
+        ("中文字", {1, 2}, "中文字"),
+        ("well-known", {5}, "well-known"),
+        ("a/b", {2}, "a/b"),
+        ("a—b", {1}, "a—|b"),
+        ("中\n文", {1, 2}, "中\n‖文"),  # a hard break is never suppressed
+        ("ab cd", {3}, "ab |cd"),  # nor a break after spaces (they hang; nothing to re-shape)
+    ],
+)
 def test_unsafe_to_break_is_honoured(text: str, unsafe: set[int], expected: str) -> None:
     assert marks(text, unsafe) == expected
 
 
 # --- break_lines -------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "width", "expected"), [
-    ("中文字体排版", 3, ["中文字", "体排版"]),
-    ("中文字体排版", 4, ["中文字体", "排版"]),
-    ("中文字体排版", 100, ["中文字体排版"]),
-    # clreq: a closing mark pulls the character before it down with it
-    ("中文，字体", 2, ["中", "文，", "字体"]),
-    ("中文。」字", 3, ["中", "文。」", "字"]),
-    # clreq: an opening mark goes down with the character after it
-    ("中文（字", 3, ["中文", "（字"]),
-    # Latin breaks at spaces; the spaces hang at the line end
-    ("aa bb cc", 5, ["aa bb ", "cc"]),
-    ("aa bb cc", 2, ["aa ", "bb ", "cc"]),
-    ("aa    bb", 3, ["aa    ", "bb"]),
-    ("well-known fact", 6, ["well-", "known ", "fact"]),
-    # mandatory breaks
-    ("ab\ncd", 10, ["ab\n", "cd"]),
-    ("ab\n\ncd", 10, ["ab\n", "\n", "cd"]),
-    ("ab\n", 10, ["ab\n"]),
-    # overlong words are force-broken between clusters, as late as possible
-    ("abcdefgh", 3, ["abc", "def", "gh"]),
-    ("x abcdefgh", 3, ["x ", "abc", "def", "gh"]),
-    ("（abcd", 2, ["（a", "bc", "d"]),
-    # a line always takes at least one cluster
-    ("ab", 0.5, ["a", "b"]),
-])
+
+@pytest.mark.parametrize(
+    ("text", "width", "expected"),
+    [
+        ("中文字体排版", 3, ["中文字", "体排版"]),
+        ("中文字体排版", 4, ["中文字体", "排版"]),
+        ("中文字体排版", 100, ["中文字体排版"]),
+        # clreq: a closing mark pulls the character before it down with it
+        ("中文，字体", 2, ["中", "文，", "字体"]),
+        ("中文。」字", 3, ["中", "文。」", "字"]),
+        # clreq: an opening mark goes down with the character after it
+        ("中文（字", 3, ["中文", "（字"]),
+        # Latin breaks at spaces; the spaces hang at the line end
+        ("aa bb cc", 5, ["aa bb ", "cc"]),
+        ("aa bb cc", 2, ["aa ", "bb ", "cc"]),
+        ("aa    bb", 3, ["aa    ", "bb"]),
+        ("well-known fact", 6, ["well-", "known ", "fact"]),
+        # mandatory breaks
+        ("ab\ncd", 10, ["ab\n", "cd"]),
+        ("ab\n\ncd", 10, ["ab\n", "\n", "cd"]),
+        ("ab\n", 10, ["ab\n"]),
+        # overlong words are force-broken between clusters, as late as possible
+        ("abcdefgh", 3, ["abc", "def", "gh"]),
+        ("x abcdefgh", 3, ["x ", "abc", "def", "gh"]),
+        ("（abcd", 2, ["（a", "bc", "d"]),
+        # a line always takes at least one cluster
+        ("ab", 0.5, ["a", "b"]),
+    ],
+)
 def test_break_lines(text: str, width: float, expected: list[str]) -> None:
     assert lines(text, width) == expected
 
@@ -167,7 +211,9 @@ def test_trailing_spaces_hang_outside_the_width() -> None:
     texts = list("ab  cd")
     allowed = opportunities(texts, [False] * 6)
     assert break_lines(texts, [1.0, 2.0, 0.5, 0.5, 1.0, 1.0], allowed, 3.5) == [
-        LineRange(0, 4, 3.0), LineRange(4, 6, 2.0)]
+        LineRange(0, 4, 3.0),
+        LineRange(4, 6, 2.0),
+    ]
 
 
 def test_unsafe_boundary_moves_the_break() -> None:
@@ -183,10 +229,14 @@ def test_wide_cluster_takes_a_line_of_its_own() -> None:
     texts = ["a", "👨\u200d👩\u200d👧", "b"]
     allowed = opportunities(texts, [False] * 3)
     assert break_lines(texts, [1.0, 5.0, 1.0], allowed, 2.0) == [
-        LineRange(0, 1, 1.0), LineRange(1, 2, 5.0), LineRange(2, 3, 1.0)]
+        LineRange(0, 1, 1.0),
+        LineRange(1, 2, 5.0),
+        LineRange(2, 3, 1.0),
+    ]
 
 
 # Regressions found by the properties below.
+
 
 def test_space_before_hard_break_does_not_push_the_break_to_a_line_of_its_own() -> None:
     # "ab" fits in 2 but "ab " does not; the newline used to overflow and start a blank
@@ -194,7 +244,9 @@ def test_space_before_hard_break_does_not_push_the_break_to_a_line_of_its_own() 
     texts = list("ab \ncd")
     allowed = opportunities(texts, [False] * 6)
     assert break_lines(texts, [1.0] * 6, allowed, 2.0) == [
-        LineRange(0, 4, 2.0), LineRange(4, 6, 2.0)]
+        LineRange(0, 4, 2.0),
+        LineRange(4, 6, 2.0),
+    ]
 
 
 def test_hard_break_width_is_not_counted() -> None:
@@ -205,10 +257,15 @@ def test_hard_break_width_is_not_counted() -> None:
 
 # --- properties ---------------------------------------------------------------------------
 
-CLUSTERS = (list("中文字体排版かなカナ한글") + ["👍", "👍🏽", "👨\u200d👩\u200d👧", "🇨🇳"]
-            + list("abcxyzABC0189") + [" ", " ", " ", "\u3000", "\t", "\n"]
-            + list(CLOSING_CJK + OPENING_CJK) + list(".,!?;:)(]['\"%#")
-            + ["-", "-", "/", "—", "…"])
+CLUSTERS = [
+    *list("中文字体排版かなカナ한글"),
+    *["👍", "👍🏽", "👨\u200d👩\u200d👧", "🇨🇳"],
+    *list("abcxyzABC0189"),
+    *[" ", " ", " ", "\u3000", "\t", "\n"],
+    *list(CLOSING_CJK + OPENING_CJK),
+    *list(".,!?;:)(]['\"%#"),
+    *["-", "-", "/", "—", "…"],
+]
 
 cluster_texts = st.lists(st.sampled_from(CLUSTERS), min_size=0, max_size=60)
 widths_for = st.floats(min_value=0.05, max_value=30.0, allow_nan=False)
@@ -238,7 +295,9 @@ def _content(texts: list[str], line: LineRange) -> int:
 
 @FAST
 @given(paragraphs())
-def test_lines_cover_the_text_in_order(case: tuple[list[str], list[float], list[bool], float]) -> None:
+def test_lines_cover_the_text_in_order(
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     texts, widths, unsafe, max_width = case
     result = break_lines(texts, widths, opportunities(texts, unsafe), max_width)
     ends = [0] + [line.end for line in result]
@@ -250,26 +309,29 @@ def test_lines_cover_the_text_in_order(case: tuple[list[str], list[float], list[
 @FAST
 @given(paragraphs())
 def test_width_is_the_content_without_trailing_spaces(
-        case: tuple[list[str], list[float], list[bool], float]) -> None:
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     texts, widths, unsafe, max_width = case
     for line in break_lines(texts, widths, opportunities(texts, unsafe), max_width):
-        assert _close(line.width, sum(widths[line.start:_content(texts, line)]))
+        assert _close(line.width, sum(widths[line.start : _content(texts, line)]))
 
 
 @FAST
 @given(paragraphs())
 def test_no_line_is_wider_than_the_box_unless_one_cluster(
-        case: tuple[list[str], list[float], list[bool], float]) -> None:
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     texts, widths, unsafe, max_width = case
     for line in break_lines(texts, widths, opportunities(texts, unsafe), max_width):
         if line.width > max_width + 1e-6:
-            assert _content(texts, line) - line.start == 1, (line, texts[line.start:line.end])
+            assert _content(texts, line) - line.start == 1, (line, texts[line.start : line.end])
 
 
 @FAST
 @given(paragraphs())
 def test_lines_end_at_opportunities_and_greedily(
-        case: tuple[list[str], list[float], list[bool], float]) -> None:
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     """A line ends where it must, or where the next piece does not fit.
 
     Ending at a NEVER spot (a forced break) happens only when the line holds no break
@@ -279,25 +341,29 @@ def test_lines_end_at_opportunities_and_greedily(
     texts, widths, unsafe, max_width = case
     allowed = opportunities(texts, unsafe)
     for line in break_lines(texts, widths, allowed, max_width):
-        inner = allowed[line.start:line.end - 1]
+        inner = allowed[line.start : line.end - 1]
         assert MANDATORY not in inner  # a hard break always ends its line
         if line.end == len(texts) or allowed[line.end - 1] == MANDATORY:
             continue
         if allowed[line.end - 1] == NEVER:  # forced
             assert set(inner) <= {NEVER}
             assert texts[line.end] not in HANGING
-            assert sum(widths[line.start:line.end + 1]) > max_width - 1e-6
+            assert sum(widths[line.start : line.end + 1]) > max_width - 1e-6
             continue
-        nxt = next((j for j in range(line.end, len(texts)) if allowed[j] != NEVER))
-        overflows = [sum(widths[line.start:i + 1]) > max_width - 1e-6
-                     for i in range(line.end, nxt + 1) if texts[i] not in HANGING]
+        nxt = next(j for j in range(line.end, len(texts)) if allowed[j] != NEVER)
+        overflows = [
+            sum(widths[line.start : i + 1]) > max_width - 1e-6
+            for i in range(line.end, nxt + 1)
+            if texts[i] not in HANGING
+        ]
         assert any(overflows), "the next piece would have fitted on this line"
 
 
 @FAST
 @given(paragraphs())
 def test_punctuation_rules_hold_except_in_forced_breaks(
-        case: tuple[list[str], list[float], list[bool], float]) -> None:
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     texts, widths, unsafe, max_width = case
     allowed = opportunities(texts, unsafe)
     for line in break_lines(texts, widths, allowed, max_width):
@@ -310,15 +376,19 @@ def test_punctuation_rules_hold_except_in_forced_breaks(
 @FAST
 @given(paragraphs())
 def test_opportunities_respect_the_rules(
-        case: tuple[list[str], list[float], list[bool], float]) -> None:
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
     texts, _, unsafe, _ = case
     allowed = opportunities(texts, unsafe)
     assert len(allowed) == len(texts)
     for i in range(len(texts) - 1):
         if texts[i] == "\n":
             assert allowed[i] == MANDATORY
-        elif (texts[i + 1] in CLOSING_CJK + CLOSING_NARROW + "…" or texts[i] in OPENING_CJK + "(["
-              or texts[i + 1] in HANGING):
+        elif (
+            texts[i + 1] in CLOSING_CJK + CLOSING_NARROW + "…"
+            or texts[i] in OPENING_CJK + "(["
+            or texts[i + 1] in HANGING
+        ):
             assert allowed[i] == NEVER
         elif texts[i] in HANGING:
             assert allowed[i] == ALLOWED

@@ -5,6 +5,7 @@ Rows are built by hand; `text` names each row so a page reads as a list of names
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import pytest
@@ -17,13 +18,19 @@ from layout.paginate import cut, fits, frame_items, paginate, place
 EPS = 1e-6
 
 
-def row(height: float, text: str = "", *, gap: float = 0.0, keep: bool = False,
-        frames: tuple[Frame, ...] = ()) -> Row:
+def row(
+    height: float,
+    text: str = "",
+    *,
+    gap: float = 0.0,
+    keep: bool = False,
+    frames: tuple[Frame, ...] = (),
+) -> Row:
     return Row(height, (), gap=gap, frames=frames, keep_with_next=keep, text=text)
 
 
 def frame(id: int, pad_top: float = 0.0, pad_bottom: float = 0.0, **decor: object) -> Frame:
-    return Frame(id, pad_top, pad_bottom, FrameDecor(x=10.0, width=80.0, **decor))  # type: ignore[arg-type]
+    return Frame(id, pad_top, pad_bottom, FrameDecor(x=10.0, width=80.0, **decor))
 
 
 def ys(rows: Sequence[Row]) -> list[float]:
@@ -40,14 +47,19 @@ def page_ys(pages: list[list[Row]]) -> list[list[float]]:
 
 # --- place ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("rows", "expected_ys", "expected_height"), [
-    ([], [], 0.0),
-    ([row(10)], [0], 10),
-    ([row(10, gap=7)], [0], 10),  # the gap above the first row is dropped
-    ([row(10), row(20, gap=5), row(10, gap=3)], [0, 15, 38], 48),
-])
-def test_place_stacks_rows(rows: list[Row], expected_ys: list[float],
-                           expected_height: float) -> None:
+
+@pytest.mark.parametrize(
+    ("rows", "expected_ys", "expected_height"),
+    [
+        ([], [], 0.0),
+        ([row(10)], [0], 10),
+        ([row(10, gap=7)], [0], 10),  # the gap above the first row is dropped
+        ([row(10), row(20, gap=5), row(10, gap=3)], [0, 15, 38], 48),
+    ],
+)
+def test_place_stacks_rows(
+    rows: list[Row], expected_ys: list[float], expected_height: float
+) -> None:
     placement = place(rows)
     assert [p.y for p in placement.rows] == expected_ys
     assert placement.height == expected_height
@@ -57,15 +69,21 @@ def test_place_stacks_rows(rows: list[Row], expected_ys: list[float],
 def test_place_opens_and_closes_frames_with_their_padding() -> None:
     quote = frame(1, 4, 6)
     inner = frame(2, 2, 3)
-    rows = [row(10, "a"), row(10, "b", gap=5, frames=(quote,)),
-            row(10, "c", gap=1, frames=(quote, inner)), row(10, "d", gap=2)]
+    rows = [
+        row(10, "a"),
+        row(10, "b", gap=5, frames=(quote,)),
+        row(10, "c", gap=1, frames=(quote, inner)),
+        row(10, "d", gap=2),
+    ]
     placement = place(rows)
     # a at 0; gap 5, quote opens (+4): b at 19; gap 1 inside quote, inner opens (+2):
     # c at 32; inner (+3) and quote (+6) close, gap 2: d at 53
     assert [p.y for p in placement.rows] == [0, 19, 32, 53]
     assert placement.height == 63
     assert [(f.id, top, bottom) for f, top, bottom in placement.frames] == [
-        (1, 15, 51), (2, 30, 45)]
+        (1, 15, 51),
+        (2, 30, 45),
+    ]
 
 
 def test_place_frame_at_the_top_opens_at_zero() -> None:
@@ -75,15 +93,18 @@ def test_place_frame_at_the_top_opens_at_zero() -> None:
     assert [(top, bottom) for _, top, bottom in placement.frames] == [(0, 40)]
 
 
-@pytest.mark.parametrize(("height", "pads", "limit", "expected_y", "expected_scale"), [
-    (300, (0, 0), 100, 0, 1 / 3),
-    (300, (10, 10), 100, 10, 80 / 300),
-    (50, (10, 10), 100, 10, 1.0),  # fits: untouched
-    (300, (60, 60), 100, 60, 1.0),  # no room at all inside the padding: left alone
-])
+@pytest.mark.parametrize(
+    ("height", "pads", "limit", "expected_y", "expected_scale"),
+    [
+        (300, (0, 0), 100, 0, 1 / 3),
+        (300, (10, 10), 100, 10, 80 / 300),
+        (50, (10, 10), 100, 10, 1.0),  # fits: untouched
+        (300, (60, 60), 100, 60, 1.0),  # no room at all inside the padding: left alone
+    ],
+)
 def test_place_scales_a_lone_oversize_row_to_the_limit(
-        height: float, pads: tuple[float, float], limit: float, expected_y: float,
-        expected_scale: float) -> None:
+    height: float, pads: tuple[float, float], limit: float, expected_y: float, expected_scale: float
+) -> None:
     frames = (frame(1, *pads),) if any(pads) else ()
     placement = place([row(height, frames=frames)], limit=limit)
     (placed,) = placement.rows
@@ -100,6 +121,7 @@ def test_place_never_scales_when_there_are_several_rows() -> None:
 
 
 # --- paginate ------------------------------------------------------------------------------
+
 
 def test_pages_fill_greedily_and_drop_the_gap_at_the_top() -> None:
     rows = [row(30, str(i), gap=10) for i in range(5)]
@@ -121,8 +143,7 @@ def test_keep_with_next_carries_the_heading_over() -> None:
 
 
 def test_a_keep_chain_moves_as_a_whole() -> None:
-    rows = [row(30, "a"), row(20, "H1", keep=True), row(20, "H2", keep=True),
-            row(40, "b")]
+    rows = [row(30, "a"), row(20, "H1", keep=True), row(20, "H2", keep=True), row(40, "b")]
     assert names(paginate(rows, 100)) == [["a"], ["H1", "H2", "b"]]
 
 
@@ -160,7 +181,9 @@ def test_frame_padding_reopens_on_every_page() -> None:
     assert names(pages) == [["0", "1"], ["2", "3"]]
     assert page_ys(pages) == [[8, 42], [8, 42]]
     assert [[(top, bottom) for _, top, bottom in place(p).frames] for p in pages] == [
-        [(0, 80)], [(0, 80)]]
+        [(0, 80)],
+        [(0, 80)],
+    ]
 
 
 def test_rows_after_a_frame_pay_for_its_bottom_padding() -> None:
@@ -177,16 +200,21 @@ def test_paginate_nothing() -> None:
 
 # --- cut -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("heights", "limit", "expected"), [
-    ([30, 30, 30, 30], 100, 3),
-    ([30, 30, 30, 30], 90, 3),
-    ([30, 30, 30, 30], 89.9, 2),
-    ([30], 100, 1),
-    ([], 100, 0),
-    ([300, 10], 100, 0),  # an oversize first row is cut away (compose decides what then)
-])
-def test_cut_keeps_the_longest_start_that_fits(heights: list[float], limit: float,
-                                               expected: int) -> None:
+
+@pytest.mark.parametrize(
+    ("heights", "limit", "expected"),
+    [
+        ([30, 30, 30, 30], 100, 3),
+        ([30, 30, 30, 30], 90, 3),
+        ([30, 30, 30, 30], 89.9, 2),
+        ([30], 100, 1),
+        ([], 100, 0),
+        ([300, 10], 100, 0),  # an oversize first row is cut away (compose decides what then)
+    ],
+)
+def test_cut_keeps_the_longest_start_that_fits(
+    heights: list[float], limit: float, expected: int
+) -> None:
     rows = [row(h, str(i)) for i, h in enumerate(heights)]
     assert cut(rows, limit) == rows[:expected]
 
@@ -201,9 +229,9 @@ def test_cut_counts_gaps_and_frame_padding() -> None:
 
 # --- frame_items ---------------------------------------------------------------------------
 
+
 def test_frame_items_paint_panels_borders_and_bars_outermost_first() -> None:
-    outer = frame(1, 4, 4, fill=0xFF111111, radius=6.0, border_color=0xFF222222,
-                  border_width=1.0)
+    outer = frame(1, 4, 4, fill=0xFF111111, radius=6.0, border_color=0xFF222222, border_width=1.0)
     bar = Frame(2, 2, 2, FrameDecor(x=14.0, width=70.0, bar_width=3.0, bar_color=0xFF333333))
     rows = [row(10, frames=(outer,)), row(10, frames=(outer, bar))]
     items = frame_items(place(rows), dx=5.0, dy=100.0)
@@ -226,8 +254,10 @@ def test_frame_items_follow_each_page() -> None:
     code = frame(1, 8, 8, fill=0xFFEEEEEE)
     rows = [row(30, frames=(code,)) for _ in range(3)]
     pages = paginate(rows, 100)
-    spans = [[(i.rect.y, i.rect.bottom) for i in frame_items(place(p), 0, 50)
-              if isinstance(i, Fill)] for p in pages]
+    spans = [
+        [(i.rect.y, i.rect.bottom) for i in frame_items(place(p), 0, 50) if isinstance(i, Fill)]
+        for p in pages
+    ]
     assert spans == [[(50, 126)], [(50, 96)]]
 
 
@@ -247,7 +277,7 @@ def documents(draw: st.DrawFn) -> list[Row]:
     stack: list[Frame] = []
     rows: list[Row] = []
     for n, (height, gap, keep, depth, fresh) in enumerate(draw(st.lists(specs, max_size=40))):
-        del stack[depth - 1 if fresh and depth else depth:]
+        del stack[depth - 1 if fresh and depth else depth :]
         while len(stack) < depth:
             decor = FrameDecor(0.0, 10.0, fill=1)
             stack.append(Frame(len(rows) * 4 + len(stack), draw(pads), draw(pads), decor))
@@ -260,8 +290,7 @@ page_heights = st.floats(min_value=80.0, max_value=400.0, allow_nan=False)
 
 @FAST
 @given(documents(), page_heights)
-def test_every_row_lands_once_in_order_on_a_non_empty_page(rows: list[Row],
-                                                           height: float) -> None:
+def test_every_row_lands_once_in_order_on_a_non_empty_page(rows: list[Row], height: float) -> None:
     pages = paginate(rows, height)
     assert all(pages)
     assert [id(r) for page in pages for r in page] == [id(r) for r in rows]
@@ -280,13 +309,12 @@ def test_no_page_is_taller_than_the_card(rows: list[Row], height: float) -> None
 
 @FAST
 @given(documents(), page_heights)
-def test_a_page_ends_after_a_kept_row_only_when_it_must(rows: list[Row],
-                                                        height: float) -> None:
+def test_a_page_ends_after_a_kept_row_only_when_it_must(rows: list[Row], height: float) -> None:
     """Besides the last page, a page ends on a keep_with_next row only if every row on
     it keeps with the next (one chain, too long or too tall to move), and then the
     page could not have taken the next row too."""
     pages = paginate(rows, height)
-    for page, following in zip(pages, pages[1:]):
+    for page, following in itertools.pairwise(pages):
         if page[-1].keep_with_next:
             assert all(r.keep_with_next for r in page)
             assert not fits(page + following[:1], height)
@@ -304,7 +332,7 @@ def test_pages_are_full(rows: list[Row], height: float) -> None:
         end = start
         while end < len(rows) - 1 and rows[end].keep_with_next:
             end += 1
-        assert not fits(page + rows[start:end + 1], height)
+        assert not fits(page + rows[start : end + 1], height)
 
 
 @FAST
