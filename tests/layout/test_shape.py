@@ -7,6 +7,7 @@ advances are font units × size / units-per-em: Noto Sans CJK and JetBrains Mono
 
 from __future__ import annotations
 
+import io
 from functools import cache
 
 import pytest
@@ -39,7 +40,7 @@ def table(clusters: list[Cluster]) -> list[tuple[str, str, tuple[int, ...], floa
 @cache
 def font_file(key: str) -> TTFont:
     [path] = DEFAULT_FONTS_DIR.glob(f"{key}.*")
-    return TTFont(str(path), lazy=True)
+    return TTFont(io.BytesIO(path.read_bytes()), lazy=True)  # no file handle left open
 
 
 def cmap_gid(key: str, char: str) -> int:
