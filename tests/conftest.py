@@ -14,6 +14,8 @@ import themes
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "cases"
 BOX_RANGES = [(0x21, 0x7E), (0x3000, 0x303F), (0x4E00, 0x9FFF), (0xFF01, 0xFF5E)]
+# What `--update-golden` did to tests/golden/, as (verdict, file name): changed/added/removed.
+GOLDEN_CHANGES = pytest.StashKey[list[tuple[str, str]]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -22,6 +24,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="rewrite tests/golden/ from the current renderer (look at them!)",
     )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.stash[GOLDEN_CHANGES] = []
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Lists every golden file `--update-golden` changed, added or removed."""
+    if not config.getoption("--update-golden"):
+        return
+    changes = sorted(config.stash[GOLDEN_CHANGES])
+    terminalreporter.section("golden images")
+    for verdict, name in changes:
+        terminalreporter.write_line(f"{verdict:8} {name}")
+    counts = {v: sum(1 for c, _ in changes if c == v) for v in ("changed", "added", "removed")}
+    terminalreporter.write_line(", ".join(f"{n} {v}" for v, n in counts.items()))
 
 
 @pytest.fixture(scope="session")

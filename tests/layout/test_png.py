@@ -1,0 +1,142 @@
+"""The PNG writer, judged by an independent decoder (tests/pngcodec.py: zlib and numpy).
+
+Skia draws the pixels, so Skia does not judge the file; layout.png does not judge it
+either. The decoder itself is first checked against files Skia's encoder wrote with all
+five row filters.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import zlib
+
+import numpy as np
+import pytest
+import skia
+
+import layout
+from layout.boxes import Fill, Page, Rect
+from layout.draw import Painter, encode_png, rasterize
+from layout.png import encode_rgb
+from tests import pngcodec
+
+SIZES = [(1, 1), (1, 7), (5, 3), (13, 17), (64, 33), (101, 2)]  # (width, height): odd widths
+
+
+def noise(width: int, height: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 256, (height, width, 3), dtype=np.uint8)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_pixels_survive_the_round_trip(width: int, height: int) -> None:
+    pixels = noise(width, height)
+    decoded = pngcodec.decode(encode_rgb(pixels))
+    assert decoded.shape == (height, width, 3)
+    assert np.array_equal(decoded, pixels)
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_header_says_8_bit_truecolour_of_the_right_size(width: int, height: int) -> None:
+    png = encode_rgb(noise(width, height))
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert png[8:16] == struct.pack(">I", 13) + b"IHDR"
+    head = pngcodec.header(png)
+    assert (head.width, head.height, head.bit_depth, head.colour_type) == (width, height, 8, 2)
+    assert (head.compression, head.filter_method, head.interlace) == (0, 0, 0)
+
+
+def test_chunks_are_ihdr_idat_iend_with_correct_crcs() -> None:
+    png = encode_rgb(noise(13, 17))
+    chunks = pngcodec.chunks(png)
+    assert [c.kind for c in chunks] == [b"IHDR", b"IDAT", b"IEND"]
+    assert all(c.crc_ok for c in chunks)
+    assert chunks[2].data == b""
+    assert chunks[2].crc == 0xAE426082  # the CRC every empty IEND carries
+    assert sum(12 + len(c.data) for c in chunks) + 8 == len(png)
+
+
+def test_every_row_uses_filter_none_at_zlib_level_1() -> None:
+    png = encode_rgb(noise(5, 3))
+    idat = pngcodec.chunks(png)[1].data
+    assert idat[:2] == b"\x78\x01"  # zlib header of level 1
+    raw = zlib.decompress(idat)
+    assert [raw[row * 16] for row in range(3)] == [0, 0, 0]  # 1 filter byte + 5 * 3 samples
+
+
+def test_a_corrupt_byte_is_caught_by_the_crc() -> None:
+    png = bytearray(encode_rgb(noise(5, 3)))
+    png[-20] ^= 0xFF  # inside IDAT
+    with pytest.raises(pngcodec.PNGFormatError, match="CRC"):
+        pngcodec.decode(bytes(png))
+
+
+def page(width: float, height: float, background: int, *fills: Fill) -> Page:
+    return Page(width=width, height=height, background=background, items=fills)
+
+
+@pytest.mark.parametrize(("width", "height", "scale"), [(7, 5, 1), (33, 9, 1.5), (21, 4, 2)])
+def test_a_card_decodes_to_exactly_the_rasterised_pixels(fonts, width, height, scale) -> None:
+    card = page(width, height, 0xFFFFFFFF, Fill(Rect(1, 1, 3, 2), 0xFF336699))
+    picture = Painter(fonts.typefaces()).record(card)
+    expected = rasterize(picture, width, height, card.background, scale)
+    decoded = pngcodec.decode(encode_png(picture, width, height, card.background, scale))
+    assert decoded.shape == (math.ceil(height * scale), math.ceil(width * scale), 3)
+    assert np.array_equal(decoded, expected)
+
+
+def test_known_colours_land_on_known_pixels(fonts) -> None:
+    card = page(
+        6,
+        4,
+        0xFF102030,
+        Fill(Rect(0, 0, 3, 4), 0xFFFF0000),  # opaque red, left half
+        Fill(Rect(3, 0, 3, 2), 0x80FFFFFF),  # half-transparent white, top right
+    )
+    picture = Painter(fonts.typefaces()).record(card)
+    pixels = pngcodec.decode(encode_png(picture, 6, 4, card.background, 1))
+    assert pixels[:, :3].reshape(-1, 3).tolist() == [[255, 0, 0]] * 12
+    assert pixels[2:, 3:].reshape(-1, 3).tolist() == [[0x10, 0x20, 0x30]] * 6
+    # white at alpha 128/255 over the background: bg + (255 - bg) * 128 / 255, rounded
+    blended = [round(c + (255 - c) * 128 / 255) for c in (0x10, 0x20, 0x30)]
+    top_right = pixels[:2, 3:].reshape(-1, 3)
+    assert np.abs(top_right - np.array(blended)).max() <= 1, top_right.tolist()
+
+
+def test_a_translucent_card_background_is_drawn_opaque(fonts) -> None:
+    card = page(3, 2, 0x40FF8000)
+    picture = Painter(fonts.typefaces()).record(card)
+    png = encode_png(picture, 3, 2, card.background, 1)
+    assert pngcodec.header(png).colour_type == 2  # no alpha channel in a card
+    assert pngcodec.decode(png).reshape(-1, 3).tolist() == [[255, 128, 0]] * 6
+
+
+def test_rendered_cards_match_their_rasterised_pages(fonts, apple_notes) -> None:
+    options = layout.RenderOptions(width=201, height=99, scale=1, mode="dark-mode")
+    markdown = "# Odd *width*\n\nText with `code` and 中文."
+    [png] = layout.render(markdown, apple_notes, fonts, options)
+    [laid] = layout.layout_pages(markdown, apple_notes, fonts, options)
+    picture = Painter(fonts.typefaces()).record(laid)
+    expected = rasterize(picture, laid.width, laid.height, laid.background, 1)
+    decoded = pngcodec.decode(png)
+    assert decoded.shape == (math.ceil(laid.height), 201, 3)  # noSplit grows to fit
+    assert np.array_equal(decoded, expected)
+    assert len(np.unique(decoded.reshape(-1, 3), axis=0)) > 10  # text was drawn
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_test_decoder_reads_every_row_filter(seed: int) -> None:
+    """Skia's encoder picks among all five filters; the test decoder must undo each."""
+    rgba = np.random.default_rng(seed).integers(0, 256, (9, 7, 4), dtype=np.uint8)
+    ramp = np.tile(np.arange(0, 252, 4, dtype=np.uint8), (9, 1))[:, :7]
+    rgba[:, :, 0] = ramp  # smooth rows tempt Sub and Up, noise tempts Paeth
+    rgba[:, :, 3] = 255
+    png = bytes(
+        skia.Image.fromarray(rgba, colorType=skia.kRGBA_8888_ColorType).encodeToData(skia.kPNG, 100)
+    )
+    head = pngcodec.header(png)
+    stride = head.width * pngcodec.CHANNELS[head.colour_type] + 1
+    raw = zlib.decompress(b"".join(c.data for c in pngcodec.chunks(png) if c.kind == b"IDAT"))
+    assert len({raw[row * stride] for row in range(head.height)}) >= 2
+    decoded = pngcodec.decode(png)
+    assert np.array_equal(decoded, rgba[:, :, : decoded.shape[2]])

@@ -1,0 +1,120 @@
+"""Table column widths as numbers, with the box font.
+
+Table text is 14.4 px (so a character is 14.4 px wide) on 21.6 px lines, cells have 10 px
+padding on every side, and the content box is 400 px wide from x = 20. Columns follow CSS
+automatic layout: a table whose cells fit unwrapped is stretched in proportion to each
+column's unwrapped width; otherwise each column gets its longest word and the rest goes
+to the columns that want more, in proportion to how much more.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import layout
+from layout.boxes import GlyphRun, Group, Item, PlacedRow
+from layout.tables import distribute
+
+CHAR = 14.4
+PAD = 10.0
+
+
+def table_rows(md: str, fonts: layout.FontBook, theme: layout.Theme) -> list[PlacedRow]:
+    [page] = layout.layout_pages(md, theme, fonts, layout.RenderOptions())
+    return list(page.rows)
+
+
+def cell_lines(row: PlacedRow) -> list[tuple[float, float]]:
+    """(left, right) of the inked glyphs of each text line in a row, in paint order
+    (glyph 2 is the box font's space, which a wrapped line leaves hanging)."""
+    out = []
+    for item in row.row.items:
+        if isinstance(item, Group):
+            runs = glyph_runs(item)
+            xs = [x for run in runs for x, g in zip(run.xs, run.glyphs, strict=True) if g != 2]
+            out.append((round(min(xs), 4), round(max(xs) + CHAR, 4)))
+    return out
+
+
+def glyph_runs(item: Item) -> list[GlyphRun]:
+    if isinstance(item, GlyphRun):
+        return [item]
+    if isinstance(item, Group):
+        return [run for child in item.items for run in glyph_runs(child)]
+    return []
+
+
+def test_equal_cells_share_the_width_equally(box_fonts, plain_theme) -> None:
+    header, body = table_rows("| a | b |\n|---|---|\n| c | d |", box_fonts, plain_theme)
+    assert cell_lines(header) == cell_lines(body) == [(30.0, 44.4), (230.0, 244.4)]
+    assert header.row.height == body.row.height == 21.6 + 2 * PAD
+    assert (header.row.text, body.row.text) == ("a | b", "c | d")
+
+
+def test_wider_cells_get_wider_columns_in_proportion(box_fonts, plain_theme) -> None:
+    """Unwrapped widths 34.4 and 63.2 (text + padding) stretched to 400 px."""
+    [header, _] = table_rows("| a | bbb |\n|---|---|\n| c | d |", box_fonts, plain_theme)
+    first = 400 * (CHAR + 2 * PAD) / (CHAR + 3 * CHAR + 4 * PAD)
+    assert first == pytest.approx(140.9836, abs=1e-4)
+    second = 20 + first + PAD
+    assert cell_lines(header) == [(30.0, 44.4), (round(second, 4), round(second + 3 * CHAR, 4))]
+
+
+def test_a_long_cell_wraps_and_the_short_column_keeps_its_text(box_fonts, plain_theme) -> None:
+    """`abc` wants 63.2 px; twenty `xxxx` want 1445.6 but need only 77.6 (one word). The
+    259.2 px spare all go to the column that wants more: widths 63.2 and 336.8, so the long
+    cell wraps in 316.8 px, four words (19 characters, 273.6 px) to a line, five lines."""
+    md = "| abc | long |\n|---|---|\n| abc | " + " ".join(["xxxx"] * 20) + " |"
+    header, body = table_rows(md, box_fonts, plain_theme)
+    second = round(20 + 63.2 + PAD, 4)
+    assert cell_lines(header) == [(30.0, 73.2), (second, round(second + 4 * CHAR, 4))]
+    lines = cell_lines(body)
+    assert lines[0] == (30.0, 73.2)
+    assert lines[1:] == [(second, round(second + 19 * CHAR, 4))] * 5
+    assert body.row.height == pytest.approx(5 * 21.6 + 2 * PAD)
+
+
+def test_alignments_place_text_in_its_column(box_fonts, plain_theme) -> None:
+    md = "| l | c | r |\n|:--|:-:|--:|\n| a | b | c |"
+    _, body = table_rows(md, box_fonts, plain_theme)
+    third = 400 / 3
+    centre = 20 + third * 1.5
+    assert cell_lines(body) == [
+        (30.0, 44.4),
+        (round(centre - CHAR / 2, 4), round(centre + CHAR / 2, 4)),
+        (round(420 - PAD - CHAR, 4), 410.0),
+    ]
+
+
+def test_words_too_long_for_the_box_share_it_in_proportion(box_fonts, plain_theme) -> None:
+    """Three unbreakable 15-character words need 236 px each; 400 px are split three ways,
+    and each word is broken between characters inside its 113.3 px of text room."""
+    word = "w" * 15
+    md = f"| {word} | {word} | {word} |\n|---|---|---|\n| a | b | c |"
+    _, body = table_rows(md, box_fonts, plain_theme)
+    third = 400 / 3
+    lefts = [20 + third * n + PAD for n in range(3)]
+    assert cell_lines(body) == [(round(x, 4), round(x + CHAR, 4)) for x in lefts]
+    header = table_rows(md, box_fonts, plain_theme)[0]
+    room = third - 2 * PAD  # 113.3 px: 7 characters to a line, 15 = 7 + 7 + 1
+    assert int(room // CHAR) == 7
+    assert [right - left for left, right in cell_lines(header)] == pytest.approx(
+        [7 * CHAR, 7 * CHAR, CHAR] * 3
+    )
+    assert header.row.height == pytest.approx(3 * 21.6 + 2 * PAD)
+
+
+@pytest.mark.parametrize(
+    ("lows", "highs", "width", "expected"),
+    [
+        ([10, 10], [30, 10], 400, [300, 100]),  # fits unwrapped: stretched in proportion
+        ([10, 10], [30, 10], 40, [30, 10]),  # exactly fits
+        ([10, 20], [110, 20], 80, [60, 20]),  # spare 50 goes to the column that wants it
+        ([10, 30], [60, 80], 90, [35, 55]),  # equal wants share the spare equally
+        ([100, 300], [200, 400], 200, [50, 150]),  # minimums overflow: scaled down
+    ],
+)
+def test_distribute(lows, highs, width, expected) -> None:
+    widths = distribute([float(x) for x in lows], [float(x) for x in highs], float(width))
+    assert widths == pytest.approx(expected)
+    assert sum(widths) == pytest.approx(width)
