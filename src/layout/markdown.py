@@ -39,8 +39,12 @@ def _deep_text(state: StateBlock, start: int, end: int, silent: bool) -> bool:
     alone would drop it, and deeper nesting would exhaust Python's stack)."""
     if silent or state.level < MAX_DEPTH:
         return False
-    text = state.getLines(start, end, state.blkIndent, False).strip()
-    state.line = end
+    line = start
+    # The container ends where markdown-it would end it: at a line indented less than it.
+    while line < end and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+        line += 1
+    text = state.getLines(start, line, state.blkIndent, False).strip()
+    state.line = end = line
     if text:
         state.push("paragraph_open", "p", 1).map = [start, end]
         inline = state.push("inline", "", 0)
