@@ -23,6 +23,9 @@ from .shape import Span, SpanStyle
 from .style import Style
 
 
+EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
+
+
 class TextMeasure(Protocol):
     """The text services a table needs: how its runs look, how tall a line is, how text
     breaks inside a width, and how wide it is unbroken."""
@@ -92,7 +95,8 @@ def column_widths(
             words[col] = max(words[col], measured.word + pad)
             lines[col] = max(lines[col], measured.line + pad)
     widths = distribute(glyphs, words, lines, width)
-    return Columns(widths, min(1.0, width / sum(widths)))
+    total = sum(widths)
+    return Columns(widths, width / total if total > width + EPSILON else 1.0)
 
 
 def distribute(
