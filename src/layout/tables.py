@@ -22,7 +22,6 @@ from .markdown import Table, Text
 from .shape import Span, SpanStyle
 from .style import Style
 
-
 EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
 
 
