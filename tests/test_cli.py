@@ -85,3 +85,82 @@ def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
     assert error.value.width == 880 and error.value.height > 4000
     [card] = layout.render("# ok", apple_notes, fonts, layout.RenderOptions(max_pixels=880 * 1172))
     assert png_size(card) == (880, 1172)
+
+
+def test_render_imports_no_http_framework_and_leaves_no_data_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text("# hi\n\n- [x] done", "utf-8")
+    script = (
+        "import sys\n"
+        "from app.cli import main\n"
+        "code = main(['render', 'a.md', '-o', 'cards'])\n"
+        "loaded = [m for m in ('litestar', 'uvicorn', 'app.main', 'sqlite_utils')"
+        " if m in sys.modules]\n"
+        "print(code, loaded)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines()[-1] == "0 []"
+    assert png_size((tmp_path / "cards" / "1.png").read_bytes()) == (880, 1172)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "cards"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--scale", "0"], "argument --scale: 0 is not an integer between 1 and 4"),
+        (["--scale", "5"], "argument --scale: 5 is not an integer between 1 and 4"),
+        (["--scale", "1.5"], "argument --scale: '1.5' is not an integer between 1 and 4"),
+        (["--width", "0"], "argument --width: '0' is not a number between 100 and 1600"),
+        (["--width", "nan"], "argument --width: 'nan' is not a number between 100 and 1600"),
+        (["--height", "4001"], "argument --height: '4001' is not a number between 100 and 4000"),
+    ],
+)
+def test_render_refuses_what_the_api_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    from app.cli import main
+
+    (tmp_path / "a.md").write_text("# hi", "utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", str(tmp_path / "a.md"), "-o", str(tmp_path / "out"), *args])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1] == f"inkcard render: error: {message}"
+    assert "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read {path}: No such file or directory"),
+        (b"# \xff\xfe", "{path} is not UTF-8 text (invalid start byte)"),
+    ],
+)
+def test_render_says_in_one_line_why_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, message: str
+) -> None:
+    from app.cli import main
+
+    path = tmp_path / "post.md"
+    if content is not None:
+        path.write_bytes(content)
+    code = main(["render", str(path), "-o", str(tmp_path / "out")])
+    assert code == 2
+    assert capsys.readouterr().err == f"inkcard: {message.format(path=path)}\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_reports_a_render_error_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.cli import main
+
+    path = tmp_path / "many.md"
+    path.write_text("\n\n---\n\n".join(f"part {n}" for n in range(60)), "utf-8")
+    code = main(["render", str(path), "--split", "hrSplit", "-o", str(tmp_path / "out")])
+    assert code == 2
+    assert (
+        capsys.readouterr().err == "inkcard: the content makes 60 cards; at most 50 are allowed\n"
+    )

@@ -1,19 +1,36 @@
 """The `inkcard` command: `render` turns a Markdown file into card PNGs; `serve`, `keys` and
-`credits` run and administer the HTTP service."""
+`credits` run and administer the HTTP service.
+
+The HTTP framework (litestar, uvicorn, `app.main`) is imported by `serve` alone, and the
+database and settings only by the commands that use them, so `render` works anywhere
+without touching either. Bad arguments get one line on stderr and exit code 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import layout
 import themes
-from app.credits import Credits, KeyInfo, UnknownKey
-from app.settings import Settings, SettingsError, export_for_workers, load_settings
+from layout.compose import CARD_LIMITS
+
+if TYPE_CHECKING:
+    from app.credits import Credits, KeyInfo
+    from app.settings import Settings
+
+
+class CommandError(Exception):
+    """A command cannot do what was asked; the message is the whole story."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
 
 # ---------------------------------------------------------------------------------------------
 # serve
@@ -60,6 +77,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn."""
     import uvicorn
 
+    from app.credits import Credits
+    from app.settings import export_for_workers, load_settings
+
     overrides = {
         k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
     }
@@ -91,9 +111,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _credits() -> Credits:
+    from app.credits import Credits
+    from app.settings import load_settings
+
     credits = Credits(load_settings().database_path)
     credits.ensure_schema()
     return credits
+
+
+def _prefix(key_or_prefix: str) -> str:
+    """The prefix of a whole key, or the prefix itself."""
+    from app.credits import PREFIX_CHARS
+
+    return key_or_prefix[:PREFIX_CHARS]
 
 
 def _key_line(info: KeyInfo) -> str:
@@ -122,21 +152,22 @@ def cmd_keys_list(_: argparse.Namespace) -> int:
 
 def cmd_keys_revoke(args: argparse.Namespace) -> int:
     """Revoke a key by prefix."""
-    print(_key_line(_credits().revoke(args.prefix)))
+    print(_key_line(_credits().revoke(_prefix(args.prefix))))
     return 0
 
 
 def cmd_credits_grant(args: argparse.Namespace) -> int:
     """Add credits to a key."""
-    print(_key_line(_credits().grant(args.prefix, args.amount)))
+    print(_key_line(_credits().grant(_prefix(args.prefix), args.amount)))
     return 0
 
 
 def cmd_credits_show(args: argparse.Namespace) -> int:
     """Show a key's balance and recent ledger rows."""
     credits = _credits()
-    print(_key_line(credits.key_info(args.prefix)))
-    for row in credits.ledger(args.prefix, args.limit):
+    prefix = _prefix(args.prefix)
+    print(_key_line(credits.key_info(prefix)))
+    for row in credits.ledger(prefix, args.limit):
         print(
             f"  {row.created_at}  {row.kind:<6}  {row.delta:>+6}  {row.operation:<10}"
             f"  {row.request_id or ''}"
@@ -144,11 +175,38 @@ def cmd_credits_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be a positive integer")
-    return value
+def _integer(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (no upper bound: None)."""
+    said = f"an integer between {low} and {high}" if high is not None else f"an integer >= {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {said}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is not {said}")
+        return value
+
+    return parse
+
+
+def _number(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:  # NaN fails too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number between {low} and {high}")
+        return value
+
+    return parse
+
+
+_positive = _integer(1)
 
 
 def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -157,22 +215,22 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     p = keys.add_parser("create", help="create a key and print it once")
     p.add_argument("--name", required=True)
-    p.add_argument("--credits", type=int, default=0)
-    p.set_defaults(run=cmd_keys_create)
-    keys.add_parser("list", help="list keys").set_defaults(run=cmd_keys_list)
+    p.add_argument("--credits", type=_integer(0), default=0)
+    p.set_defaults(run=_service_command(cmd_keys_create))
+    keys.add_parser("list", help="list keys").set_defaults(run=_service_command(cmd_keys_list))
     p = keys.add_parser("revoke", help="revoke a key by its prefix")
-    p.add_argument("prefix")
-    p.set_defaults(run=cmd_keys_revoke)
+    p.add_argument("prefix", help="the key's prefix, or the whole key")
+    p.set_defaults(run=_service_command(cmd_keys_revoke))
 
     credits = sub.add_parser("credits", help="grant and show credits").add_subparsers(required=True)
     p = credits.add_parser("grant", help="add credits to a key")
-    p.add_argument("prefix")
+    p.add_argument("prefix", help="the key's prefix, or the whole key")
     p.add_argument("amount", type=_positive)
-    p.set_defaults(run=cmd_credits_grant)
+    p.set_defaults(run=_service_command(cmd_credits_grant))
     p = credits.add_parser("show", help="balance and recent ledger rows")
-    p.add_argument("prefix")
+    p.add_argument("prefix", help="the key's prefix, or the whole key")
     p.add_argument("--limit", type=_positive, default=20)
-    p.set_defaults(run=cmd_credits_show)
+    p.set_defaults(run=_service_command(cmd_credits_show))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -185,9 +243,9 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     render.add_argument("--theme", default="apple-notes")
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
     render.add_argument("--split", default="noSplit", choices=layout.SPLIT_MODES)
-    render.add_argument("--width", type=float, default=440)
-    render.add_argument("--height", type=float, default=586)
-    render.add_argument("--scale", type=float, default=2)
+    render.add_argument("--width", type=_number(*CARD_LIMITS["width"]), default=440)
+    render.add_argument("--height", type=_number(*CARD_LIMITS["height"]), default=586)
+    render.add_argument("--scale", type=_integer(*CARD_LIMITS["scale"]), default=2)
     render.add_argument("--overflow-hidden", action="store_true")
     render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     render.add_argument("-o", "--out", type=Path, default=Path("out"))
@@ -195,18 +253,13 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def run_render(args: argparse.Namespace) -> int:
-    if str(args.markdown) == "-":
-        text, base = sys.stdin.read(), Path.cwd()
-    else:
-        text, base = args.markdown.read_text("utf-8"), args.markdown.parent
+    text, base = _read_markdown(args.markdown)
     try:
         theme = themes.load(args.theme)
     except themes.UnknownTheme as error:
-        print(f"inkcard: {error}", file=sys.stderr)
-        return 2
+        raise CommandError(str(error)) from error
     if args.mode is not None and theme.modes and args.mode not in theme.modes:
-        print(f"inkcard: theme {args.theme} has modes {', '.join(theme.modes)}", file=sys.stderr)
-        return 2
+        raise CommandError(f"theme {args.theme} has modes {', '.join(theme.modes)}")
     options = layout.RenderOptions(
         width=args.width,
         height=args.height,
@@ -215,14 +268,32 @@ def run_render(args: argparse.Namespace) -> int:
         overflow_hidden=args.overflow_hidden,
         mode=args.mode,
     )
-    fonts = layout.FontBook.load(args.fonts)
-    pngs = layout.render(text, theme, fonts, options, read_local_images(text, base))
-    args.out.mkdir(parents=True, exist_ok=True)
-    for number, png in enumerate(pngs, start=1):
-        path = args.out / f"{number}.png"
-        path.write_bytes(png)
-        print(path)
+    try:
+        fonts = layout.FontBook.load(args.fonts)
+        pngs = layout.render(text, theme, fonts, options, read_local_images(text, base))
+    except (layout.FontError, layout.RenderError) as error:
+        raise CommandError(str(error)) from error
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for number, png in enumerate(pngs, start=1):
+            path = args.out / f"{number}.png"
+            path.write_bytes(png)
+            print(path)
+    except OSError as error:
+        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from error
     return 0
+
+
+def _read_markdown(source: Path) -> tuple[str, Path]:
+    """The Markdown text and the folder its images are read from ('-' is stdin)."""
+    if str(source) == "-":
+        return sys.stdin.read(), Path.cwd()
+    try:
+        return source.read_text("utf-8"), source.parent
+    except OSError as error:
+        raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
+    except UnicodeDecodeError as error:
+        raise CommandError(f"{source} is not UTF-8 text ({error.reason})") from error
 
 
 def read_local_images(markdown: str, base: Path) -> dict[str, bytes]:
@@ -249,7 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
     p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")
     p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
-    p.set_defaults(run=cmd_serve)
+    p.set_defaults(run=_service_command(cmd_serve))
     _add_admin_commands(sub)
     return parser
 
@@ -259,12 +330,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
-    except SettingsError as exc:
+    except CommandError as exc:
         print(f"inkcard: {exc}", file=sys.stderr)
-        return 2
-    except UnknownKey as exc:
-        print(f"inkcard: no key has the prefix {exc.args[0]}", file=sys.stderr)
-        return 1
+        return exc.code
+
+
+def _service_command(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+    """`run` with the service's own errors (bad settings, unknown key) said in one line."""
+
+    def guarded(args: argparse.Namespace) -> int:
+        from app.credits import UnknownKey
+        from app.settings import SettingsError
+
+        try:
+            return run(args)
+        except SettingsError as exc:
+            raise CommandError(str(exc)) from exc
+        except UnknownKey as exc:
+            raise CommandError(f"no key has the prefix {exc.args[0]}", code=1) from exc
+
+    return guarded
 
 
 if __name__ == "__main__":

@@ -23,6 +23,12 @@ from .style import Styles
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 MAX_CARDS = 50  # one request never makes more cards than this
+# What a caller may ask for: card width and height in CSS px, output scale (an integer).
+CARD_LIMITS: dict[str, tuple[int, int]] = {
+    "width": (100, 1600),
+    "height": (100, 4000),
+    "scale": (1, 4),
+}
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:

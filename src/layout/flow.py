@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +17,7 @@ from . import images as image_loader
 from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
 from .code import highlight
 from .fonts import FontBook
-from .inline import Metrics, TextLine, layout_text, line_metrics
+from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
 from .markdown import (
     Block,
     CodeBlock,
@@ -34,10 +34,11 @@ from .markdown import (
 )
 from .shape import Span, SpanStyle
 from .style import Style, Styles
-from .tables import layout_table
+from .tables import TableBox, layout_table
 
 MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em above baseline
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 _SPACES = re.compile(r"[ \t]+")
 
 
@@ -48,6 +49,7 @@ class Ctx:
     x: float
     width: float
     frames: tuple[Frame, ...] = ()
+    floor: float = 0.0  # a container indents only while its content keeps this width
     color: int | None = None
     italic: bool = False
     depth: int = 0
@@ -82,7 +84,7 @@ class Flow:
         self._span_styles: dict[tuple[object, ...], SpanStyle] = {}
 
     def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
-        return list(self.stack(doc.blocks, Ctx(x, width)).rows)
+        return list(self.stack(doc.blocks, Ctx(x, width, floor=width * MIN_INNER_SHARE)).rows)
 
     def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part:
         """Blocks one under another, margins collapsed; the first block's gap is 0."""
@@ -103,23 +105,10 @@ class Flow:
         return Part(tuple(rows), top, bottom)
 
     def block(self, block: Block, ctx: Ctx) -> Part:
-        if isinstance(block, Paragraph):
-            return self.paragraph(block, ctx)
-        if isinstance(block, Heading):
-            return self.heading(block, ctx)
-        if isinstance(block, ListBlock):
-            return self.list(block, ctx)
-        if isinstance(block, Quote):
-            return self.quote(block, ctx)
-        if isinstance(block, CodeBlock):
-            return self.code(block, ctx)
-        if isinstance(block, Table):
-            return self.table(block, ctx)
-        if isinstance(block, Image):
-            return self.image(block, ctx)
-        if isinstance(block, Rule):
-            return self.rule(ctx)
-        raise TypeError(f"unknown block {block!r}")
+        layout = _BLOCK_LAYOUTS.get(type(block))
+        if layout is None:
+            raise TypeError(f"unknown block {block!r}")
+        return layout(self, block, ctx)
 
     # Text blocks ---------------------------------------------------------------
 
@@ -234,6 +223,9 @@ class Flow:
 
     def quote(self, block: Quote, ctx: Ctx) -> Part:
         style = self.styles["quote"]
+        _, right, _, left = style.padding
+        if indent(ctx, left, right) is ctx:  # too deep to indent: its blocks join the parent's
+            return self.stack(block.blocks, ctx)
         inner = replace(
             self.inset(ctx, style, self.new_frame(style, ctx, bar=True)),
             color=style.color,
@@ -272,13 +264,7 @@ class Flow:
 
     def list(self, block: ListBlock, ctx: Ctx) -> Part:
         style = self.styles["list"]
-        inner = replace(
-            ctx,
-            x=ctx.x + style.indent,
-            width=max(1.0, ctx.width - style.indent),
-            depth=ctx.depth + 1,
-            tight=block.tight,
-        )
+        inner = replace(indent(ctx, style.indent), depth=ctx.depth + 1, tight=block.tight)
         rows: list[Row] = []
         for number, item in enumerate(block.items, start=block.start):
             part = self.stack(item.blocks, inner)
@@ -316,7 +302,7 @@ class Flow:
                 body,
                 replace(ctx, color=color),
                 x=ctx.x - style.indent,
-                width=style.indent - style.marker_gap,
+                width=max(1.0, style.indent - style.marker_gap),
                 align="right",
             )
             return tuple(
@@ -362,7 +348,8 @@ class Flow:
 
     def table(self, block: Table, ctx: Ctx) -> Part:
         style = self.styles["table"]
-        rows = layout_table(block, style, ctx, self)
+        box = TableBox(ctx.x, ctx.width, ctx.frames)
+        rows = layout_table(block, style, box, _TextIn(self, ctx))
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
     def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
@@ -415,12 +402,57 @@ class Flow:
             y += line.height
         return Row(height=height, items=tuple(items), frames=ctx.frames, text=f"[{block.alt}]")
 
-    def rule(self, ctx: Ctx) -> Part:
+    def rule(self, _: Rule, ctx: Ctx) -> Part:
         style = self.styles["hr"]
         y = style.border_width / 2
         line = Segment(ctx.x, y, ctx.x + ctx.width, y, style.color, style.border_width)
         row = Row(height=style.border_width, items=(line,), frames=ctx.frames)
         return Part((row,), style.margin_top, style.margin_bottom)
+
+
+# One entry per block kind: a new kind of block is a method and a line here.
+_BLOCK_LAYOUTS: dict[type, Callable[[Flow, Any, Ctx], Part]] = {
+    Paragraph: Flow.paragraph,
+    Heading: Flow.heading,
+    ListBlock: Flow.list,
+    Quote: Flow.quote,
+    CodeBlock: Flow.code,
+    Table: Flow.table,
+    Image: Flow.image,
+    Rule: Flow.rule,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _TextIn:
+    """The flow's text services for a table in `ctx`, whose colour and italic it inherits
+    (the `tables.TextMeasure` a table sees)."""
+
+    flow: Flow
+    ctx: Ctx
+
+    def span_style(self, base: Style, marks: frozenset[str]) -> SpanStyle:
+        return self.flow.span_style(base, marks, self.ctx)
+
+    def metrics(self, style: Style) -> Metrics:
+        return self.flow.metrics(style)
+
+    def lines(
+        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str
+    ) -> list[TextLine]:
+        return layout_text(spans, self.flow.fonts, x=x, width=width, metrics=metrics, align=align)
+
+    def widths(self, spans: list[Span]) -> ContentWidths:
+        return measure_widths(spans, self.flow.fonts)
+
+
+def indent(ctx: Ctx, left: float, right: float = 0.0) -> Ctx:
+    """The box inside a container's indents; `ctx` itself when indenting would leave its
+    content less than `ctx.floor` (deeply nested quotes and lists keep a readable width)."""
+    width = ctx.width - left - right
+    if width < ctx.floor:
+        return ctx
+    return replace(ctx, x=ctx.x + left, width=max(1.0, width))
 
 
 def _kept_height(rows: list[Row], margin: float) -> float:

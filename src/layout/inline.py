@@ -9,6 +9,7 @@ hard break stay at the start, as browsers do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .boxes import Fill, GlyphRun, Item, Rect, Segment
 from .fonts import FontBook
@@ -81,22 +82,32 @@ def layout_text(
     return lines
 
 
-def measure_widths(spans: list[Span], fonts: FontBook) -> tuple[float, float]:
-    """(min-content, max-content) widths: the widest unbreakable piece, and the whole
-    text on one line (the widest of its hard-broken lines)."""
+class ContentWidths(NamedTuple):
+    """How narrow text can get: its widest single cluster (breaking anywhere), its widest
+    unbreakable piece (min-content); and its width on one line (max-content)."""
+
+    glyph: float
+    word: float
+    line: float
+
+
+def measure_widths(spans: list[Span], fonts: FontBook) -> ContentWidths:
+    """The widest cluster, the widest unbreakable piece, and the whole text on one line
+    (the widest of its hard-broken lines)."""
     clusters = shape(spans, fonts)
     texts = [c.text for c in clusters]
     allowed = opportunities(texts, [c.unsafe_before for c in clusters])
-    widest_piece = piece = line = widest_line = 0.0
+    widest_glyph = widest_piece = piece = line = widest_line = 0.0
     for cluster, brk in zip(clusters, allowed, strict=False):
         if not cluster.is_space:
             piece += cluster.width
+            widest_glyph = max(widest_glyph, cluster.width)
         line += cluster.width
         if brk in (ALLOWED, MANDATORY):
             widest_piece, piece = max(widest_piece, piece), 0.0
         if brk == MANDATORY:
             widest_line, line = max(widest_line, line), 0.0
-    return max(widest_piece, piece), max(widest_line, line)
+    return ContentWidths(widest_glyph, max(widest_piece, piece), max(widest_line, line))
 
 
 def _position(

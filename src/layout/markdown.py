@@ -4,19 +4,64 @@ One configured markdown-it: CommonMark plus GFM tables, strikethrough and bare-U
 autolinks; raw HTML off (it shows as text); a single newline is a line break, as on the
 original service. Images become blocks of their own (cards centre them on their line),
 and a list item that starts with `[ ]` or `[x]` is a task.
+
+The token stream is walked with explicit stacks, never by recursion, so emphasis or links
+nested thousands deep cost nothing special. Block containers (quotes, lists) nest at most
+`MAX_DEPTH` token levels; what lies deeper is one paragraph of its own text. Control
+characters and other code points no font draws are removed before parsing.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
+from markdown_it.rules_block import StateBlock
+from markdown_it.token import Token
 
-_PARSER = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True}).enable(
-    ["table", "strikethrough", "linkify"]
-)
+MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
+_ROLES = {"strong": "strong", "em": "em", "s": "del", "link": "link"}
+_NONCHARACTERS = "".join(
+    f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000)
+)
+# C0 controls but tab, newline and carriage return; DEL and C1; lone surrogates;
+# noncharacters; the interlinear annotation marks. None has a glyph.
+_INVISIBLE = re.compile(
+    "[\x00-\x08\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufff9-\ufffb" + _NONCHARACTERS + "]"
+)
+_AS_SPACE = str.maketrans({"\x0b": " ", "\x0c": " ", "\u2028": "\n", "\u2029": "\n"})
+
+
+def _deep_text(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """Past `MAX_DEPTH`, the rest of the container is one paragraph of its text (markdown-it
+    alone would drop it, and deeper nesting would exhaust Python's stack)."""
+    if silent or state.level < MAX_DEPTH:
+        return False
+    line = start
+    # The container ends where markdown-it would end it: at a line indented less than it.
+    while line < end and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
+        line += 1
+    text = state.getLines(start, line, state.blkIndent, False).strip()
+    state.line = end = line
+    if text:
+        state.push("paragraph_open", "p", 1).map = [start, end]
+        inline = state.push("inline", "", 0)
+        inline.content, inline.map, inline.children = text, [start, end], []
+        state.push("paragraph_close", "p", -1)
+    return True
+
+
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
+    md.enable(["table", "strikethrough", "linkify"])
+    md.options["maxNesting"] = MAX_DEPTH + 4  # a list opens two levels past the check
+    md.block.ruler.before("table", "deep_text", _deep_text)
+    return md
+
+
+_PARSER = _parser()
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +137,13 @@ class Doc:
 
 def parse(markdown: str) -> Doc:
     """Parses Markdown into a `Doc`."""
-    root = SyntaxTreeNode(_PARSER.parse(markdown))
-    return Doc(tuple(_blocks(root.children)))
+    return Doc(tuple(_blocks(_PARSER.parse(clean_text(markdown)))))
+
+
+def clean_text(text: str) -> str:
+    """Removes code points that have no glyph; vertical tab and form feed become spaces,
+    the Unicode line and paragraph separators line breaks."""
+    return _INVISIBLE.sub("", text.translate(_AS_SPACE))
 
 
 def split_at_rules(doc: Doc) -> list[Doc]:
@@ -110,47 +160,86 @@ def split_at_rules(doc: Doc) -> list[Doc]:
 def image_sources(markdown: str) -> list[str]:
     """Every image source the Markdown names, in order, without repeats."""
     seen: dict[str, None] = {}
-    for token in _PARSER.parse(markdown):
+    for token in _PARSER.parse(clean_text(markdown)):
         for child in token.children or ():
             if child.type == "image":
                 seen.setdefault(str(child.attrs.get("src", "")), None)
     return [s for s in seen if s]
 
 
-def _blocks(nodes: list[SyntaxTreeNode]) -> list[Block]:
-    out: list[Block] = []
-    for node in nodes:
-        out.extend(_block(node))
-    return out
+@dataclass(slots=True)
+class _Open:
+    """A container being read: its opening token and what it holds so far."""
+
+    token: Token
+    blocks: list[Block] = field(default_factory=list)
+    items: list[ListItem] = field(default_factory=list)
+    tight: bool = True
 
 
-def _block(node: SyntaxTreeNode) -> list[Block]:
-    kind = node.type
-    if kind == "heading":
-        return [Heading(int(node.tag[1]), tuple(_texts(node.children[0])))]
-    if kind == "paragraph":
-        return _paragraph(node)
+_CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
+_CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close", "list_item_close"}
+
+
+def _blocks(tokens: list[Token]) -> list[Block]:
+    """The block tree of a token stream, containers tracked on a stack."""
+    stack = [_Open(Token("root", "", 0))]
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        kind = token.type
+        if kind in _CONTAINERS:
+            stack.append(_Open(token))
+        elif kind in _CLOSERS:
+            _close(stack.pop(), stack[-1])
+        elif kind == "paragraph_open":
+            if stack[-1].token.type == "list_item_open" and not token.hidden:
+                stack[-2].tight = False
+            stack[-1].blocks.extend(_paragraph(tokens[i + 1].children or []))
+            i += 2  # the inline token and the close
+        elif kind == "heading_open":
+            inlines = _texts(tokens[i + 1].children or [])
+            stack[-1].blocks.append(Heading(int(token.tag[1]), tuple(inlines)))
+            i += 2
+        elif kind == "table_open":
+            end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
+            stack[-1].blocks.append(_table(tokens[i:end]))
+            i = end
+        else:
+            stack[-1].blocks.extend(_leaf(token))
+        i += 1
+    return stack[0].blocks
+
+
+def _close(node: _Open, parent: _Open) -> None:
+    kind = node.token.type
+    if kind == "blockquote_open":
+        parent.blocks.append(Quote(tuple(node.blocks)))
+    elif kind == "list_item_open":
+        parent.items.append(_task(node.blocks))
+    else:
+        ordered = kind == "ordered_list_open"
+        start = int(node.token.attrs.get("start", 1)) if ordered else 1
+        parent.blocks.append(ListBlock(ordered, start, node.tight, tuple(node.items)))
+
+
+def _leaf(token: Token) -> list[Block]:
+    kind = token.type
     if kind in ("fence", "code_block"):
-        lang = (node.info or "").split()[0] if kind == "fence" and node.info else ""
-        return [CodeBlock(node.content.rstrip("\n"), lang)]
+        lang = token.info.split()[0] if kind == "fence" and token.info.strip() else ""
+        return [CodeBlock(token.content.rstrip("\n"), lang)]
     if kind == "hr":
         return [Rule()]
-    if kind == "blockquote":
-        return [Quote(tuple(_blocks(node.children)))]
-    if kind in ("bullet_list", "ordered_list"):
-        return [_list(node)]
-    if kind == "table":
-        return [_table(node)]
-    if kind in ("html_block",):
-        return [Paragraph((Text(node.content.rstrip("\n")),))]
+    if kind == "html_block":
+        return [Paragraph((Text(token.content.rstrip("\n")),))]
     return []
 
 
-def _paragraph(node: SyntaxTreeNode) -> list[Block]:
+def _paragraph(children: list[Token]) -> list[Block]:
     """A paragraph, split where images stand, since images are blocks on a card."""
     out: list[Block] = []
     run: list[Text] = []
-    for piece in _inlines(node.children[0], images=True):
+    for piece in _inlines(children, images=True):
         if isinstance(piece, Image):
             _flush(run, out)
             out.append(piece)
@@ -170,22 +259,6 @@ def _flush(run: list[Text], out: list[Block]) -> None:
         out.append(Paragraph(tuple(run)))
 
 
-def _list(node: SyntaxTreeNode) -> ListBlock:
-    ordered = node.type == "ordered_list"
-    start = int(node.attrs.get("start", 1)) if ordered else 1
-    items = []
-    tight = True
-    for item in node.children:
-        blocks = _blocks(item.children)
-        tight = tight and all(
-            child.nester_tokens.opening.hidden
-            for child in item.children
-            if child.type == "paragraph" and child.nester_tokens
-        )
-        items.append(_task(blocks))
-    return ListBlock(ordered, start, tight, tuple(items))
-
-
 def _task(blocks: list[Block]) -> ListItem:
     first = blocks[0] if blocks else None
     if isinstance(first, Paragraph) and first.inlines and not first.inlines[0].marks:
@@ -197,48 +270,60 @@ def _task(blocks: list[Block]) -> ListItem:
     return ListItem(tuple(blocks))
 
 
-def _table(node: SyntaxTreeNode) -> Table:
-    rows = [tr for section in node.children for tr in section.children]
-    header, body = rows[0], rows[1:]
-    aligns = tuple(_align(cell) for cell in header.children)
+def _table(tokens: list[Token]) -> Table:
+    """A table from its tokens (`table_open` up to its close): rows of cells, padded or cut
+    to the header's width."""
+    rows: list[list[tuple[Text, ...]]] = []
+    aligns: list[str] = []
+    for i, token in enumerate(tokens):
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type in ("th_open", "td_open"):
+            following = tokens[i + 1] if i + 1 < len(tokens) else token
+            inline = following.children if following.type == "inline" else None
+            rows[-1].append(tuple(_texts(inline or [])))
+            if len(rows) == 1:
+                aligns.append(_align(token))
     width = len(aligns)
 
-    def cells(tr: SyntaxTreeNode) -> tuple[tuple[Text, ...], ...]:
-        found = [tuple(_texts(c.children[0])) if c.children else () for c in tr.children]
-        return tuple((found + [()] * width)[:width])
+    def cells(row: list[tuple[Text, ...]]) -> tuple[tuple[Text, ...], ...]:
+        return tuple((row + [()] * width)[:width])
 
-    return Table(aligns, cells(header), tuple(cells(tr) for tr in body))
+    return Table(tuple(aligns), cells(rows[0]), tuple(cells(row) for row in rows[1:]))
 
 
-def _align(cell: SyntaxTreeNode) -> str:
+def _align(cell: Token) -> str:
     style = str(cell.attrs.get("style", ""))
     return style.removeprefix("text-align:") if style else "left"
 
 
-def _texts(node: SyntaxTreeNode) -> list[Text]:
+def _texts(children: list[Token]) -> list[Text]:
     """The inline runs of a node where images count as their alt text."""
-    return [piece for piece in _inlines(node) if isinstance(piece, Text)]
+    return [piece for piece in _inlines(children) if isinstance(piece, Text)]
 
 
-def _inlines(
-    node: SyntaxTreeNode, marks: frozenset[str] = frozenset(), images: bool = False
-) -> list[Text | Image]:
+def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
+    """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack."""
     out: list[Text | Image] = []
-    for child in node.children:
+    marks: list[frozenset[str]] = [frozenset()]
+    for child in children:
         kind = child.type
-        if kind in ("text", "html_inline"):
-            out.append(Text(child.content, marks))
+        if child.nesting == 1:
+            role = _ROLES.get(kind.removesuffix("_open"))
+            marks.append(marks[-1] | {role} if role else marks[-1])
+        elif child.nesting == -1:
+            if len(marks) > 1:
+                marks.pop()
+        elif kind in ("text", "html_inline"):
+            out.append(Text(child.content, marks[-1]))
         elif kind in ("softbreak", "hardbreak"):
-            out.append(Text("\n", marks))
+            out.append(Text("\n", marks[-1]))
         elif kind == "code_inline":
-            out.append(Text(child.content, marks | {"inline_code"}))
+            out.append(Text(child.content, marks[-1] | {"inline_code"}))
         elif kind == "image":
             alt = child.content or ""
             if images:
                 out.append(Image(str(child.attrs.get("src", "")), alt))
             else:
-                out.append(Text(alt, marks))
-        else:
-            role = {"strong": "strong", "em": "em", "s": "del", "link": "link"}.get(kind)
-            out.extend(_inlines(child, marks | {role} if role else marks, images))
+                out.append(Text(alt, marks[-1]))
     return out

@@ -1,9 +1,12 @@
 """Theme data → one concrete `Style` per role, resolved once per render.
 
-This module is the schema of what a theme may set. A theme file names only what differs
-from the shared card model (md2card's base CSS, card-themes.md §1), whose values are the
-defaults below. Colours are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name of
-a token in the theme's palette for the chosen mode.
+This module is the schema of what a theme may set. Every knob is written once, as a field
+of `Style` (its name, type and resolved default); the theme-file schema `Role` (every knob
+optional, unknown names refused) is derived from it, and the shared card model
+`BASE_ROLES` (md2card's base CSS, card-themes.md §1) is checked against `Role` at import.
+A theme file names only what differs from that model. Colour knobs (`Color`) are ARGB ints
+once resolved; in files they are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name
+of a token in the theme's palette for the chosen mode.
 """
 
 from __future__ import annotations
@@ -11,12 +14,24 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Literal
+from types import UnionType
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import msgspec
 
 Align = Literal["left", "center", "right", "justify"]
 Anchor = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+COLOR = "color"  # the mark of a colour knob
+Color = Annotated[int, COLOR]  # ARGB in a resolved Style; a colour string in a theme file
 
 
 class ThemeError(ValueError):
@@ -27,35 +42,79 @@ class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     pass
 
 
-class Role(_Strict, frozen=True):
-    """Every knob a theme may set on a role; None inherits the base card model."""
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Every knob a role has, with its concrete value; the defaults are what a role that
+    does not set a knob gets. Colours are ARGB ints, None where the role has none."""
 
-    family: str | None = None
-    size: float | None = None
-    weight: int | None = None
-    italic: bool | None = None
-    color: str | None = None
-    line_height: float | None = None
-    align: Align | None = None
-    margin_top: float | None = None
-    margin_bottom: float | None = None
-    background: str | None = None
-    radius: float | None = None
-    padding: tuple[float, float, float, float] | None = None
-    bar_width: float | None = None
-    bar_color: str | None = None
-    border_color: str | None = None
-    border_width: float | None = None
-    marker_color: str | None = None
-    marker_size: float | None = None
-    marker_gap: float | None = None
-    indent: float | None = None
-    item_gap: float | None = None
-    strong_color: str | None = None
-    header_background: str | None = None
-    header_color: str | None = None
-    header_height: float | None = None
-    footer_height: float | None = None
+    family: str = "sans"
+    size: float = 16.0
+    weight: int = 400
+    italic: bool = False
+    color: Color = 0xFF24292E
+    line_height: float = 1.75
+    align: Align = "left"
+    margin_top: float = 0.0
+    margin_bottom: float = 0.0
+    background: Color | None = None
+    radius: float = 0.0
+    padding: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    bar_width: float = 0.0
+    bar_color: Color | None = None
+    border_color: Color | None = None
+    border_width: float = 0.0
+    marker_color: Color | None = None
+    marker_size: float = 0.0
+    marker_gap: float = 0.0
+    indent: float = 0.0
+    item_gap: float = 0.0
+    strong_color: Color | None = None
+    header_background: Color | None = None
+    header_color: Color | None = None
+    header_height: float = 0.0
+    footer_height: float = 0.0
+
+    @property
+    def bold(self) -> bool:
+        return self.weight >= 600
+
+    @property
+    def line_box(self) -> float:
+        return self.size * self.line_height
+
+
+def _is_color(hint: Any) -> bool:
+    options = get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,)
+    return any(get_origin(o) is Annotated and COLOR in o.__metadata__ for o in options)
+
+
+def _knobs() -> tuple[dict[str, Any], frozenset[str]]:
+    """Each knob's type in a theme file (a colour is a string, the rest as in `Style`), and
+    the names of the colour knobs."""
+    hints = get_type_hints(Style, include_extras=True)
+    names = [f.name for f in dataclasses.fields(Style)]
+    colors = frozenset(name for name in names if _is_color(hints[name]))
+    return {name: str if name in colors else hints[name] for name in names}, colors
+
+
+KNOB_TYPES, COLOR_KNOBS = _knobs()
+
+if TYPE_CHECKING:
+
+    class Role(_Strict, frozen=True):
+        """The knobs a theme sets on a role (built from `Style` at import)."""
+
+else:
+    Role = msgspec.defstruct(
+        "Role",
+        [(name, kind | None, None) for name, kind in KNOB_TYPES.items()],
+        bases=(_Strict,),
+        module=__name__,
+        frozen=True,
+        kw_only=True,
+        forbid_unknown_fields=True,
+    )
+    Role.__doc__ = "Every knob a theme may set on a role; None inherits the base card model."
 
 
 class Decoration(_Strict, frozen=True):
@@ -114,7 +173,7 @@ BASE_COLORS: dict[str, str] = {
 }
 
 _HEADING = {"weight": 600, "line_height": 1.25, "margin_top": 16.0, "margin_bottom": 0.0}
-BASE_ROLES: dict[str, dict[str, object]] = {
+_BASE_MODEL: dict[str, dict[str, object]] = {
     "card": {
         "background": "background",
         "padding": (20.0, 20.0, 20.0, 20.0),
@@ -200,58 +259,12 @@ BASE_ROLES: dict[str, dict[str, object]] = {
     },
     "page_number": {"size": 12.0, "color": "muted", "align": "right"},
 }
+# The base model is spelled in the theme-file schema, so a typo in it fails at import.
+BASE_ROLES: dict[str, Role] = {
+    name: msgspec.convert(values, Role) for name, values in _BASE_MODEL.items()
+}
 # Inline roles override only what they name, on top of the text they sit in.
 INLINE_ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
-_COLOR_FIELDS = (
-    "color",
-    "background",
-    "bar_color",
-    "border_color",
-    "marker_color",
-    "strong_color",
-    "header_background",
-    "header_color",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Style:
-    """A role's concrete values; colours are ARGB ints, None where the role has none."""
-
-    family: str = "sans"
-    size: float = 16.0
-    weight: int = 400
-    italic: bool = False
-    color: int = 0xFF24292E
-    line_height: float = 1.75
-    align: str = "left"
-    margin_top: float = 0.0
-    margin_bottom: float = 0.0
-    background: int | None = None
-    radius: float = 0.0
-    padding: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-    bar_width: float = 0.0
-    bar_color: int | None = None
-    border_color: int | None = None
-    border_width: float = 0.0
-    marker_color: int | None = None
-    marker_size: float = 0.0
-    marker_gap: float = 0.0
-    indent: float = 0.0
-    item_gap: float = 0.0
-    strong_color: int | None = None
-    header_background: int | None = None
-    header_color: int | None = None
-    header_height: float = 0.0
-    footer_height: float = 0.0
-
-    @property
-    def bold(self) -> bool:
-        return self.weight >= 600
-
-    @property
-    def line_box(self) -> float:
-        return self.size * self.line_height
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,13 +304,19 @@ def parse_color(value: str, palette: dict[str, str] | None = None, _depth: int =
 
 def decode_theme(data: bytes | str) -> Theme:
     """Decodes and checks a `card.toml`; every colour must resolve in every mode."""
-    theme = msgspec.toml.decode(data, type=Theme)
+    try:
+        theme = msgspec.toml.decode(data, type=Theme)
+    except msgspec.DecodeError as error:  # ValidationError included: unknown knob, bad type
+        raise ThemeError(f"card theme: {error}") from error
     unknown = set(theme.roles) - set(BASE_ROLES)
     if unknown:
         raise ThemeError(f"{theme.name}: unknown roles {sorted(unknown)}")
     modes: list[str | None] = [*theme.modes] or [None]
     for mode in modes:
-        resolve(theme, mode)
+        try:
+            resolve(theme, mode)
+        except ThemeError as error:
+            raise ThemeError(f"{theme.name} ({mode or 'no mode'}): {error}") from error
     return theme
 
 
@@ -328,24 +347,20 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
     return Styles(roles=roles, inline=inline, palette=colors, decorations=tuple(theme.decorations))
 
 
-def _explicit(
-    base: dict[str, object], override: Role | None, palette: dict[str, str]
-) -> dict[str, object]:
+def _explicit(base: Role, override: Role | None, palette: dict[str, str]) -> dict[str, object]:
     """The knobs a role sets itself (base model plus theme), colours as ARGB ints."""
-    values = dict(base)
+    values = _knobs_set(base)
     if override is not None:
-        values.update(
-            {f: v for f in override.__struct_fields__ if (v := getattr(override, f)) is not None}
-        )
-    for name in _COLOR_FIELDS:
-        if isinstance(values.get(name), str):
-            values[name] = parse_color(str(values[name]), palette)
+        values.update(_knobs_set(override))
+    for name in COLOR_KNOBS & values.keys():
+        values[name] = parse_color(str(values[name]), palette)
     return values
 
 
+def _knobs_set(role: Role) -> dict[str, object]:
+    return {f: v for f in role.__struct_fields__ if (v := getattr(role, f)) is not None}
+
+
 def _style(values: dict[str, object], palette: dict[str, str]) -> Style:
-    values = dict(values)
-    values.setdefault("color", parse_color("text", palette))
-    known = {f.name for f in dataclasses.fields(Style)}
-    # values were checked against Role when the theme was decoded
-    return Style(**{k: v for k, v in values.items() if k in known})  # type: ignore[arg-type]
+    values = {"color": parse_color("text", palette), **values}
+    return msgspec.convert(values, Style)

@@ -84,3 +84,26 @@ def test_bootstrap_key_can_be_turned_off(tmp_path: Path) -> None:
     credits.ensure_schema()
     assert bootstrap_key(settings, credits) is None
     assert credits.key_count() == 0
+
+
+def test_whole_key_works_where_a_prefix_does(
+    db: Credits, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, out, _ = run(capsys, "keys", "create", "--name", "carol", "--credits", "3")
+    key = out.strip()
+    code, out, _ = run(capsys, "credits", "grant", key, "2")
+    assert code == 0 and db.key_info(key[:8]).balance == 5
+    code, out, _ = run(capsys, "credits", "show", key)
+    assert code == 0 and out.startswith(f"{key[:8]}         5  ")
+    assert key not in out
+    code, out, _ = run(capsys, "keys", "revoke", key)
+    assert code == 0 and db.authenticate(key) is None
+
+
+def test_negative_credits_are_refused(db: Credits, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["keys", "create", "--name", "dave", "--credits", "-5"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].endswith("argument --credits: -5 is not an integer >= 0")
+    assert not db.path.exists()  # refused before the database was opened

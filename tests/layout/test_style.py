@@ -130,9 +130,12 @@ THEME_ERRORS = [
 
 @pytest.mark.parametrize(("toml", "kind", "message"), THEME_ERRORS)
 def test_theme_mistakes_are_refused_with_a_useful_message(toml, kind, message) -> None:
-    with pytest.raises(kind) as error:
+    """Every mistake is a ThemeError; `kind` is the decoder's error underneath, if any."""
+    with pytest.raises(ThemeError) as error:
         decode_theme(toml)
     assert message in str(error.value)
+    if kind is not ThemeError:
+        assert isinstance(error.value.__cause__, kind)
 
 
 def test_theme_errors_are_value_errors() -> None:

@@ -1,0 +1,232 @@
+"""Input an attacker would send to the engine: deep nesting, huge tables, invisible
+characters. Each renders (no exception, no lost text) with the geometry checked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import pairwise
+
+import pytest
+
+import layout
+from layout.boxes import GlyphRun, Group, Item, Page, Row
+from layout.markdown import MAX_DEPTH, Block, ListBlock, Paragraph, Quote, parse
+
+PNG = b"\x89PNG\r\n\x1a\n"
+BOX_SPACE = 2  # the box font's glyphs: .notdef, box, space
+
+
+def runs(items: tuple[Item, ...]) -> Iterator[GlyphRun]:
+    for item in items:
+        if isinstance(item, GlyphRun):
+            yield item
+        elif isinstance(item, Group):
+            yield from runs(item.items)
+
+
+def page_text(pages: list[Page]) -> str:
+    return "\n".join(placed.row.text for page in pages for placed in page.rows)
+
+
+def render(md: str, fonts: layout.FontBook, theme: layout.Theme) -> list[Page]:
+    options = layout.RenderOptions(split="autoSplit", scale=1)
+    [png, *_] = layout.render(md, theme, fonts, options)
+    assert png.startswith(PNG)
+    return layout.layout_pages(md, theme, fonts, options)
+
+
+# Deep nesting ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "md",
+    [
+        "*" * 500 + "x" + "*" * 500,
+        "_" * 500 + "x" + "_" * 500,
+        "**_" * 400 + "x" + "_**" * 400,
+        "a " + "~~" * 600 + "x" + "~~" * 600,
+        "[" * 3000 + "x" + "]" * 3000,
+        "[x](" * 2000,
+        "![" * 2000 + "x",
+    ],
+)
+def test_inline_nesting_thousands_deep_renders(md, fonts, apple_notes) -> None:
+    pages = render(md, fonts, apple_notes)
+    assert "x" in page_text(pages)
+
+
+def test_the_500_deep_emphasis_is_one_strong_x(fonts, apple_notes) -> None:
+    [paragraph] = parse("*" * 500 + "x" + "*" * 500).blocks
+    assert isinstance(paragraph, Paragraph)
+    assert [(t.text, t.marks) for t in paragraph.inlines if t.text] == [
+        ("x", frozenset({"strong"}))
+    ]
+
+
+def deepest(blocks: tuple[Block, ...], levels: int = 0) -> tuple[int, Paragraph | None]:
+    """The most deeply nested paragraph and how many containers wrap it."""
+    best: tuple[int, Paragraph | None] = (-1, None)
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            found = (levels, block)
+        elif isinstance(block, Quote):
+            found = deepest(block.blocks, levels + 1)
+        elif isinstance(block, ListBlock):
+            found = max(
+                (deepest(item.blocks, levels + 1) for item in block.items), key=lambda f: f[0]
+            )
+        else:
+            continue
+        best = max(best, found, key=lambda f: f[0])
+    return best
+
+
+def test_quotes_past_the_limit_are_their_text(fonts, apple_notes) -> None:
+    md = ">" * 5000 + " deep\n\nafter"
+    doc = parse(md)
+    levels, paragraph = deepest(doc.blocks)
+    assert levels == MAX_DEPTH == 32
+    assert paragraph.inlines[0].text == ">" * (5000 - MAX_DEPTH) + " deep"
+    assert doc.blocks[1] == Paragraph((layout.markdown.Text("after"),))
+    text = page_text(render(md, fonts, apple_notes))
+    assert "deep" in text and text.endswith("after")
+
+
+@pytest.mark.parametrize(
+    "md",
+    [
+        "- " * 3000 + "x",
+        "1. " * 3000 + "x",
+        "".join("  " * i + f"- item {i}\n" for i in range(200)),
+        "".join("> " * i + "- " * i + f"x{i}\n" for i in range(60)),
+    ],
+)
+def test_nested_lists_past_the_limit_keep_their_text(md, fonts, apple_notes) -> None:
+    levels, paragraph = deepest(parse(md).blocks)
+    assert MAX_DEPTH // 2 <= levels <= MAX_DEPTH  # a list and its item: two levels
+    pages = render(md, fonts, apple_notes)
+    last = md.split()[-1]
+    assert last in page_text(pages)
+    assert paragraph is not None and paragraph.inlines
+
+
+def test_deep_containers_keep_half_the_width_for_text(box_fonts, plain_theme) -> None:
+    # Plain theme: 400 px content, quotes indent 20 + 20; text never gets less than 200.
+    [page] = layout.layout_pages(
+        ">" * 40 + " " + "中" * 30, plain_theme, box_fonts, layout.RenderOptions()
+    )
+    lefts = [min(r.xs) for p in page.rows for r in runs(p.row.items)]
+    widths = [
+        max(x + r.size for x in r.xs) - min(r.xs) for p in page.rows for r in runs(p.row.items)
+    ]
+    assert min(lefts) >= 20 and max(widths) <= 200
+
+
+# Wide tables ----------------------------------------------------------------------------
+
+
+def glyph_cells(row: Row) -> tuple[float, list[list[tuple[float, float, float, float]]]]:
+    """The row's scale and, per cell, each glyph's box (x0, x1, y0, y1) in row space; with
+    the box font every glyph is a 1-em square (0.8 em above the baseline)."""
+    items, dx, scale = row.items, 0.0, 1.0
+    if len(items) == 1 and isinstance(items[0], Group) and items[0].scale != 1.0:
+        items, dx, scale = items[0].items, items[0].dx, items[0].scale
+    cells = []
+    for cell in items:
+        if not isinstance(cell, Group):
+            continue  # header fill and row line
+        boxes = []
+        for line in cell.items:
+            assert isinstance(line, Group)
+            for run in runs(line.items):
+                for glyph, x, y in zip(run.glyphs, run.xs, run.ys, strict=True):
+                    if glyph == BOX_SPACE:
+                        continue  # spaces hang past a line's end and draw nothing
+                    top = line.dy + y - 0.8 * run.size
+                    boxes.append(
+                        (
+                            dx + scale * x,
+                            dx + scale * (x + run.size),
+                            scale * top,
+                            scale * (top + run.size),
+                        )
+                    )
+        cells.append(boxes)
+    return scale, cells
+
+
+def check_table(page: Page, columns: int) -> list[float]:
+    """Every glyph inside the card's content box and inside its row, cells in order with
+    no glyph of one cell reaching into the next; returns the rows' scales."""
+    scales = []
+    for placed in page.rows:
+        scale, cells = glyph_cells(placed.row)
+        scales.append(scale)
+        assert len(cells) == columns
+        for boxes in cells:
+            for x0, x1, y0, y1 in boxes:
+                assert 20 - 1e-6 <= x0 < x1 <= 420 + 1e-6
+                assert 0 <= y0 < y1 <= placed.row.height + 1e-6
+        spans = [(min(b[0] for b in c), max(b[1] for b in c)) for c in cells if c]
+        for (_, right), (left, _) in pairwise(spans):
+            assert right <= left + 1e-6
+    return scales
+
+
+def table(columns: int, header: str, cell: str) -> str:
+    return (
+        "| "
+        + " | ".join(header.format(i) for i in range(columns))
+        + " |\n"
+        + "|"
+        + "---|" * columns
+        + "\n"
+        + ("| " + " | ".join(cell.format(i) for i in range(columns)) + " |\n") * 2
+    )
+
+
+def test_a_200_column_table_is_scaled_to_fit(box_fonts, plain_theme) -> None:
+    md = table(200, "Header{}", "cell {} text")
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    scales = check_table(page, 200)
+    # Narrowest column: padding 10 + 10 and one 14.4 px glyph; 200 of them into 400 px.
+    assert scales == [pytest.approx(400 / (200 * 34.4))] * 3
+
+
+def test_a_table_of_long_words_breaks_them_inside_cells(box_fonts, plain_theme) -> None:
+    # 11 columns of at least 34.4 px fit in 400 px: no scaling, words broken in cells.
+    md = table(11, "Header{}", "averyveryverylongword{}")
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    assert check_table(page, 11) == [1.0] * 3
+    first_cell = page.rows[1].row.text.split(" | ")[0]
+    assert first_cell.replace(" ", "") == "averyveryverylongword0"
+    assert first_cell.count(" ") >= 3  # broken over several lines
+
+
+# Invisible characters -------------------------------------------------------------------
+
+INVISIBLE = (
+    "\x00\x01\x07\x08\x0e\x1b\x1f\x7f\x80\x85\x9f\ufdd0\ufffe\uffff\U0001fffe\U0010ffff\ufff9\ud800"
+)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "a{0}b",
+        "# a{0}b",
+        "```\na{0}b\n```",
+        "| a{0}b |\n|--|\n| c |",
+        "> - a{0}b",
+        "![a{0}b](missing.png)",
+        "`a{0}b`",
+    ],
+)
+def test_control_characters_draw_no_missing_glyph(template, fonts, apple_notes) -> None:
+    md = template.format(INVISIBLE + "\t\x0b\x0c\u2028")
+    pages = render(md, fonts, apple_notes)
+    glyphs = [g for page in pages for r in runs(page.items) for g in r.glyphs]
+    assert glyphs and 0 not in glyphs
+    text = page_text(pages)
+    assert "a" in text and "b" in text
+    assert not set(text) & set(INVISIBLE + "\ufffd")
