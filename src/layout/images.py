@@ -97,11 +97,12 @@ class Images(Mapping[str, bytes]):
         data = _data_uri(src) if src.startswith("data:") else self._supplied.get(src)
         size = header_size(data) if data else None
         admitted = _Admitted(data, *size) if data and size and _fits(*size) else None
-        self._admitted[src] = admitted
         if admitted is not None:
-            self.pixels += admitted.width * admitted.height
-            if self._max_pixels is not None and self.pixels > self._max_pixels:
-                raise ImagesTooLarge(self.pixels, self._max_pixels)
+            pixels = self.pixels + admitted.width * admitted.height
+            if self._max_pixels is not None and pixels > self._max_pixels:
+                raise ImagesTooLarge(pixels, self._max_pixels)  # not recorded: stays refused
+            self.pixels = pixels
+        self._admitted[src] = admitted
         return admitted
 
 
