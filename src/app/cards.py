@@ -1,9 +1,13 @@
 """Generate request → card PNGs (card engine) → stored files and their URLs.
 
 A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION``) names
-the files ``screenshots/<digest>-<n>.png``. Cards are written last-to-first, so the presence of
-card 1 means the whole set is stored: a repeated request finds it and skips rendering. Rendering
-runs in a bounded thread pool; a full pool answers 503 at once instead of queueing forever.
+the files ``screenshots/<digest>-<n>.png``. After every card, the manifest
+``screenshots/<digest>.json`` (names and sizes) is written atomically: a set is complete only
+when its manifest says so and every card it lists is there, so a repeated request finds it
+and skips rendering, and a set with a card missing is rendered again. Work is bounded before
+it starts: image and output pixel budgets (checked by the engine from headers and sizes
+before decoding or drawing), at most ``renders_per_key`` renders in flight per key (429),
+and a bounded thread pool that answers 503 at once instead of queueing forever.
 """
 
 from __future__ import annotations
@@ -12,7 +16,6 @@ import asyncio
 import contextvars
 import hashlib
 import logging
-import re
 import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -25,20 +28,24 @@ import layout
 import themes
 from app.errors import (
     CardTooLarge,
+    ImageTooLarge,
     Overloaded,
+    RateLimited,
     RenderFailed,
     RenderTimeout,
     StorageError,
     TooManyPages,
+    TooManyPixels,
 )
 from app.models import GenerateRequest, ImageRecord, invalid
-from app.storage import Storage
+from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")
 
 MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
 FOLDER = "screenshots"
 RETRY_AFTER_SECONDS = 5
+KEY_RETRY_AFTER_SECONDS = 2  # a typical render takes well under a second
 T = TypeVar("T")
 
 
@@ -70,38 +77,96 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
         prefix = self.prefix()
         return [f"{prefix}{n}.png" for n in numbers]
 
+    def manifest_name(self) -> str:
+        """Storage name of the manifest that marks this job's set complete."""
+        return f"{FOLDER}/{self.digest()}.json"
+
+
+class StoredCard(msgspec.Struct, frozen=True):
+    name: str
+    size: int
+
+
+class Manifest(msgspec.Struct, frozen=True):
+    """Written after every card of a set: which cards make it complete, and their sizes."""
+
+    cards: list[StoredCard]
+
+
+class Budget(msgspec.Struct, frozen=True, kw_only=True):
+    """Pixel limits of one generate call (``INKCARD_MAX_*_PIXELS``)."""
+
+    output_pixels: int
+    image_pixels: int
+
 
 class RenderPool:
-    """At most ``threads`` renders at once and ``queue`` waiting; more is refused with 503."""
+    """At most ``threads`` renders at once and ``queue`` waiting; more is refused with 503.
 
-    def __init__(self, threads: int, queue: int):
+    One key may hold at most ``per_key`` of those slots (429 above), so it cannot take them
+    all. A slot is freed when its render really ends, not when its request gives up.
+    """
+
+    def __init__(self, threads: int, queue: int, per_key: int | None = None):
         self._executor = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="inkcard-render"
         )
         self._slots = threading.BoundedSemaphore(threads + queue)
+        self._per_key = per_key
+        self._in_flight: dict[object, int] = {}
+        self._lock = threading.Lock()
 
-    async def run(self, fn: Callable[..., T], *args: Any, timeout: float) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, timeout: float, key: object = None) -> T:
         """Run ``fn(*args)`` in a pool thread and await it for at most ``timeout`` seconds.
 
         Raises:
+            RateLimited: ``key`` already has ``per_key`` renders in flight.
             Overloaded: Every slot is taken.
             RenderTimeout: The call did not finish in time (its thread finishes on its own).
         """
+        self._take_key_slot(key)
         if not self._slots.acquire(blocking=False):
+            self._free_key_slot(key)
             raise Overloaded(
                 "the server is busy rendering other cards; retry shortly",
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             )
+
+        def free(_: object = None) -> None:
+            self._slots.release()
+            self._free_key_slot(key)
+
         try:
             future = self._executor.submit(contextvars.copy_context().run, fn, *args)
         except BaseException:
-            self._slots.release()
+            free()
             raise
-        future.add_done_callback(lambda _: self._slots.release())
+        future.add_done_callback(free)
         try:
             return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
         except TimeoutError:
             raise RenderTimeout("rendering took longer than the time limit") from None
+
+    def _take_key_slot(self, key: object) -> None:
+        if key is None or self._per_key is None:
+            return
+        with self._lock:
+            count = self._in_flight.get(key, 0)
+            if count >= self._per_key:
+                raise RateLimited(
+                    f"this API key already has {count} renders in flight, the most one key may"
+                    f" have at once; wait for one to finish, then retry",
+                    headers={"Retry-After": str(KEY_RETRY_AFTER_SECONDS)},
+                )
+            self._in_flight[key] = count + 1
+
+    def _free_key_slot(self, key: object) -> None:
+        if key is None or self._per_key is None:
+            return
+        with self._lock:
+            count = self._in_flight.pop(key) - 1
+            if count:
+                self._in_flight[key] = count
 
     def shutdown(self) -> None:
         """Stop accepting work; running renders finish in the background."""
@@ -111,9 +176,17 @@ class RenderPool:
 class CardService:
     """Turns generate requests into stored cards. ``render_count`` counts engine calls."""
 
-    def __init__(self, storage: Storage, pool: RenderPool, fonts_dir: str = ""):
+    def __init__(
+        self,
+        storage: Storage,
+        pool: RenderPool,
+        budget: Budget,
+        fonts_dir: str = "",
+    ):
         self.storage = storage
+        self.storage_probe = StorageProbe(storage, FOLDER)
         self.pool = pool
+        self.budget = budget
         self.fonts_dir = Path(fonts_dir) if fonts_dir else Path(layout.DEFAULT_FONTS_DIR)
         self.fonts: Any = None
         self.render_count = 0
@@ -165,25 +238,40 @@ class CardService:
     # Blocking steps (run in threads)
 
     def find_stored(self, job: CardJob) -> list[str] | None:
-        """Names of a complete stored set for ``job``, in card order, or None."""
-        prefix = job.prefix()
-        pattern = re.compile(re.escape(prefix) + r"(\d+)\.png")
-        numbers = sorted(
-            int(m.group(1)) for n in self.storage.list(prefix) if (m := pattern.fullmatch(n))
-        )
-        if numbers != list(range(1, len(numbers) + 1)) or not numbers:
+        """Names of a complete stored set for ``job``, in card order, or None.
+
+        Complete means: the manifest is there, names the job's cards 1..N, and every one of
+        them is stored with the size it lists.
+        """
+        raw = self.storage.read(job.manifest_name())
+        if raw is None:
             return None
-        return job.file_names(numbers)
+        try:
+            manifest = msgspec.json.decode(raw, type=Manifest)
+        except msgspec.DecodeError:
+            log.warning("unreadable manifest %s; rendering again", job.manifest_name())
+            return None
+        names = job.file_names(range(1, len(manifest.cards) + 1))
+        if not names or [card.name for card in manifest.cards] != names:
+            return None
+        stored = self.storage.sizes(job.prefix())
+        if any(stored.get(card.name) != card.size for card in manifest.cards):
+            log.warning("stored set %s is incomplete; rendering again", job.manifest_name())
+            return None
+        return names
 
     def render(self, job: CardJob) -> list[bytes]:
         """Call the card engine for ``job`` (one ``render_count``).
 
-        The engine checks every card against the pixel budget after layout and before any
-        pixel is allocated, so a huge card is refused cheaply.
+        The engine reads image sizes from their headers before decoding any, and checks the
+        cards against the pixel budgets after layout and before any pixel is drawn, so an
+        oversized request is refused cheaply.
 
         Raises:
             TooManyPages: More than ``layout.MAX_CARDS`` cards would result.
             CardTooLarge: A card would exceed ``MAX_CARD_PIXELS``.
+            TooManyPixels: The cards together would exceed ``budget.output_pixels``.
+            ImageTooLarge: The distinct images would decode to more than ``budget.image_pixels``.
             RenderFailed: The engine failed.
         """
         with self._count_lock:
@@ -198,6 +286,8 @@ class CardService:
             mdx=job.mdx,
             max_pages=layout.MAX_CARDS,
             max_pixels=MAX_CARD_PIXELS,
+            max_total_pixels=self.budget.output_pixels,
+            max_image_pixels=self.budget.image_pixels,
         )
         theme = self._theme(job.theme)
         try:
@@ -207,6 +297,18 @@ class CardService:
                 f"a card would be {error.width}x{error.height} pixels, more than the "
                 f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
                 "overHiddenMode, a smaller scale or a wider card"
+            ) from None
+        except layout.TooManyPixels as error:
+            raise TooManyPixels(
+                f"the cards would have at least {error.pixels:,} pixels in all (width x height"
+                f" x scale², summed over the cards), more than the {error.limit:,}-pixel limit"
+                " of one request; use a smaller scale, smaller cards or fewer cards"
+            ) from None
+        except layout.ImagesTooLarge as error:
+            raise ImageTooLarge(
+                f"the images would decode to at least {error.pixels:,} pixels (width x height,"
+                f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
+                " of one request; use fewer or smaller images"
             ) from None
         except layout.TooManyPages:
             raise TooManyPages(
@@ -218,15 +320,22 @@ class CardService:
             raise RenderFailed("the card engine could not render this Markdown") from None
 
     def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
-        """Write every card, last first; on any failure remove what was written and raise."""
+        """Write every card, then the manifest; on any failure remove what was written and raise.
+
+        The manifest goes last and atomically, so no reader ever sees a complete set that is not.
+        """
         names = job.file_names(range(1, len(pngs) + 1))
+        manifest = Manifest([StoredCard(n, len(png)) for n, png in zip(names, pngs, strict=True)])
         written: list[str] = []
         try:
-            for name, png in reversed(list(zip(names, pngs, strict=True))):
+            for name, png in zip(names, pngs, strict=True):
                 if cancelled.is_set():
                     raise RenderTimeout("storing the cards took longer than the time limit")
                 self.storage.put(name, png, "image/png")
                 written.append(name)
+            if cancelled.is_set():
+                raise RenderTimeout("storing the cards took longer than the time limit")
+            self.storage.put(job.manifest_name(), msgspec.json.encode(manifest), "application/json")
         except BaseException:
             for name in written:
                 try:
@@ -238,8 +347,10 @@ class CardService:
 
     # The whole call
 
-    async def generate(self, job: CardJob, timeout: float) -> list[ImageRecord]:
+    async def generate(self, job: CardJob, timeout: float, key: object = None) -> list[ImageRecord]:
         """Find the job's stored cards or render and store them; one record per card.
+
+        ``key`` (the API key's id) is held to ``renders_per_key`` renders in flight.
 
         Raises:
             ApiError: Any documented failure; nothing is left in storage when it is raised.
@@ -248,7 +359,7 @@ class CardService:
         deadline = loop.time() + timeout
         names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
         if names is None:
-            pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time())
+            pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time(), key=key)
             cancelled = threading.Event()
             try:
                 names = await self._in_thread(

@@ -82,6 +82,25 @@ class CardTooLarge(ApiError):
     label = "card_too_large"
 
 
+class TooManyPixels(ApiError):
+    """The cards of one request together would exceed the output pixel budget (400)."""
+
+    label = "too_many_pixels"
+
+
+class ImageTooLarge(ApiError):
+    """The distinct images of one request would decode to more pixels than allowed (400)."""
+
+    label = "image_too_large"
+
+
+class RateLimited(ApiError):
+    """The API key already has as many renders in flight as it may (429, ``Retry-After``)."""
+
+    status = 429
+    label = "rate_limited"
+
+
 class RenderFailed(ApiError):
     """The card engine failed (500)."""
 

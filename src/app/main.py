@@ -19,7 +19,7 @@ from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
 from app import requestlog
-from app.cards import CardService, RenderPool
+from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
 from app.errors import exception_handlers
 from app.routes import ROUTES
@@ -50,8 +50,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     requestlog.configure_logging(settings.log_level)
     credits = Credits(settings.database_path)
     storage = make_storage(settings)
-    pool = RenderPool(settings.render_threads, settings.render_queue)
-    cards = CardService(storage, pool, settings.fonts_dir)
+    pool = RenderPool(settings.render_threads, settings.render_queue, settings.renders_per_key)
+    budget = Budget(
+        output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
+    )
+    cards = CardService(storage, pool, budget, settings.fonts_dir)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:

@@ -77,7 +77,7 @@ def _errors(*statuses: int) -> dict[int, ResponseSpec]:
     status_code=200,
     operation_class=GenerateOperation,
     summary="Markdown to card images",
-    responses=_errors(400, 401, 402, 413, 500, 502, 503, 504),
+    responses=_errors(400, 401, 402, 413, 429, 500, 502, 503, 504),
 )
 async def generate(request: Request[Any, Any, State], state: State) -> GenerateResponse:
     """Render Markdown into one or more card PNGs, store them, and return their URLs.
@@ -95,7 +95,7 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
         credits.charge, key.id, settings.generate_cost, "generate", request_id
     )
     try:
-        images = await cards.generate(job, timeout=settings.timeout)
+        images = await cards.generate(job, timeout=settings.timeout, key=key.id)
     except BaseException:
         if debit is not None:
             await asyncio.shield(asyncio.to_thread(credits.refund, debit, request_id))
@@ -127,7 +127,7 @@ class NotReady(ApiError):
 
 @get("/readyz", summary="Readiness", responses=_errors(503))
 async def readyz(state: State) -> dict[str, Any]:
-    """Fonts loaded, database writable, storage reachable."""
+    """Fonts loaded, database writable, storage writable (a probe object, cached for 5 s)."""
     cards: CardService = state.cards
     credits: Credits = state.credits
     problems: list[str] = []
@@ -138,12 +138,12 @@ async def readyz(state: State) -> dict[str, Any]:
     except Exception as exc:
         problems.append(f"database is not writable ({type(exc).__name__})")
     try:
-        await asyncio.to_thread(cards.storage.check)
+        await asyncio.to_thread(cards.storage_probe.check)
     except ApiError as exc:
         problems.append(exc.message)
     if problems:
         raise NotReady("; ".join(problems))
-    return {"status": "ready", "fonts": "loaded", "database": "writable", "storage": "reachable"}
+    return {"status": "ready", "fonts": "loaded", "database": "writable", "storage": "writable"}
 
 
 ROUTES = [generate, list_themes, healthz, readyz]

@@ -59,6 +59,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds a generate call may take (render plus storage) before it answers 504."""
     max_body_bytes: int = MIB
     """Largest request body accepted (413 above)."""
+    max_output_pixels: int = 120_000_000
+    """Pixels one generate call may draw, width × height × scale² summed over its cards."""
+    max_image_pixels: int = 50_000_000
+    """Pixels the distinct images of one generate call may decode to, read from headers."""
+    renders_per_key: int = 2
+    """Renders one API key may have in flight in each worker (429 above)."""
     log_level: str = "INFO"
     """Level of the ``inkcard`` loggers."""
 
@@ -128,7 +134,15 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: object)
 def _check(settings: Settings) -> None:
     if settings.storage == "gcs" and not settings.gcs_bucket:
         raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
-    for name in ("port", "workers", "render_threads", "max_body_bytes"):
+    for name in (
+        "port",
+        "workers",
+        "render_threads",
+        "max_body_bytes",
+        "max_output_pixels",
+        "max_image_pixels",
+        "renders_per_key",
+    ):
         if getattr(settings, name) < 1:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be at least 1")
     for name in ("render_queue", "generate_cost", "bootstrap_credits"):

@@ -3,6 +3,7 @@
 Names are made by the service (``screenshots/<hex>-<n>.png``), never by users; both back ends
 still refuse anything that does not look like one. ``google.cloud.storage`` is imported only
 when the ``gcs`` back end is built, so local use needs no Google libraries or credentials.
+Readiness is proved the way cards are stored: a probe object is written and deleted.
 """
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Protocol
 
@@ -35,8 +38,11 @@ class Storage(Protocol):
     def put(self, name: str, data: bytes, content_type: str) -> None:
         """Store ``data`` under ``name`` atomically (readers see all of it or nothing)."""
 
-    def list(self, prefix: str) -> list[str]:
-        """Names that start with ``prefix``."""
+    def read(self, name: str) -> bytes | None:
+        """The bytes stored under ``name``, or None when there is no such object."""
+
+    def sizes(self, prefix: str) -> dict[str, int]:
+        """Names that start with ``prefix``, with their sizes in bytes."""
 
     def delete(self, name: str) -> None:
         """Remove ``name``; a missing name is not an error."""
@@ -44,8 +50,8 @@ class Storage(Protocol):
     def url(self, name: str) -> str:
         """Public URL of ``name``."""
 
-    def check(self) -> None:
-        """Raise ``StorageError`` if the storage cannot be used right now."""
+    def check(self, folder: str) -> None:
+        """Write and delete a probe object in ``folder``; raise ``StorageError`` if either fails."""
 
 
 class LocalStorage:
@@ -79,12 +85,27 @@ class LocalStorage:
         except OSError as exc:
             raise StorageError(f"could not write {name} ({exc.strerror})") from None
 
-    def list(self, prefix: str) -> list[str]:
+    def read(self, name: str) -> bytes | None:
+        try:
+            return self._path(name).read_bytes()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise StorageError(f"could not read {name} ({exc.strerror})") from None
+
+    def sizes(self, prefix: str) -> dict[str, int]:
         folder, _, start = prefix.rpartition("/")
         directory = self.root / folder
         if not directory.is_dir():
-            return []
-        return sorted(f"{folder}/{p.name}" for p in directory.iterdir() if p.name.startswith(start))
+            return {}
+        found: dict[str, int] = {}
+        for path in directory.iterdir():
+            if path.name.startswith(start):
+                try:
+                    found[f"{folder}/{path.name}"] = path.stat().st_size
+                except FileNotFoundError:  # deleted while listing
+                    continue
+        return found
 
     def delete(self, name: str) -> None:
         try:
@@ -95,13 +116,10 @@ class LocalStorage:
     def url(self, name: str) -> str:
         return f"{self.base_url}/{check_name(name)}"
 
-    def check(self) -> None:
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile(dir=self.root, prefix=_TMP_PREFIX):
-                pass
-        except OSError as exc:
-            raise StorageError(f"storage directory is not writable ({exc.strerror})") from None
+    def check(self, folder: str) -> None:
+        name = probe_name(folder)
+        self.put(name, b"{}", "application/json")
+        self.delete(name)
 
     def sweep_temp_files(self, older_than: float = 3600.0) -> int:
         """Delete temp files a crashed writer left behind; return how many."""
@@ -161,12 +179,23 @@ class GCSStorage:
         except Exception as exc:
             raise self._fail("write", name, exc) from None
 
-    def list(self, prefix: str) -> list[str]:
+    def read(self, name: str) -> bytes | None:
+        try:
+            data: bytes = self._bucket.blob(check_name(name)).download_as_bytes(
+                timeout=self.TIMEOUT, retry=self._retry
+            )
+        except self._gexc.NotFound:
+            return None
+        except Exception as exc:
+            raise self._fail("read", name, exc) from None
+        return data
+
+    def sizes(self, prefix: str) -> dict[str, int]:
         try:
             blobs = self._client.list_blobs(
                 self._bucket, prefix=prefix, timeout=self.TIMEOUT, retry=self._retry
             )
-            return sorted(b.name for b in blobs)
+            return {b.name: int(b.size) for b in blobs}
         except Exception as exc:
             raise self._fail("list", prefix, exc) from None
 
@@ -181,17 +210,57 @@ class GCSStorage:
     def url(self, name: str) -> str:
         return f"{self.base_url}/{check_name(name)}"
 
-    def check(self) -> None:
+    def check(self, folder: str) -> None:
+        # No retries: readiness should answer within a probe's timeout, not after backoff.
+        blob = self._bucket.blob(probe_name(folder))
         try:
-            list(
-                self._client.list_blobs(
-                    self._bucket, max_results=1, timeout=self.TIMEOUT, retry=None
-                )
+            blob.upload_from_string(
+                b"{}", content_type="application/json", timeout=self.TIMEOUT, retry=None
             )
+            blob.delete(timeout=self.TIMEOUT, retry=None)
         except Exception as exc:
             raise StorageError(
-                f"bucket {self._bucket.name} is not reachable ({type(exc).__name__})"
+                f"bucket {self._bucket.name} is not writable ({type(exc).__name__})"
             ) from None
+
+
+def probe_name(folder: str) -> str:
+    """A fresh object name in ``folder`` that no card name can equal (cards start with hex)."""
+    return check_name(f"{folder}/readyz-{uuid.uuid4().hex}.json")
+
+
+class StorageProbe:
+    """Proves storage by writing and deleting a probe object; remembers the outcome briefly.
+
+    ``/readyz`` may be polled often; within ``seconds`` of a probe the last outcome is
+    answered again (success, or the same ``StorageError``) without touching storage.
+    """
+
+    def __init__(self, storage: Storage, folder: str, seconds: float = 5.0):
+        self._storage = storage
+        self._folder = folder
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._until = 0.0
+        self._problem: str | None = None
+
+    def check(self) -> None:
+        """Raise ``StorageError`` unless a probe object could be written and deleted."""
+        with self._lock:
+            if time.monotonic() < self._until:
+                if self._problem is not None:
+                    raise StorageError(self._problem)
+                return
+        problem: str | None = None
+        try:
+            self._storage.check(self._folder)
+        except StorageError as exc:
+            problem = exc.message
+        with self._lock:
+            self._until = time.monotonic() + self._seconds
+            self._problem = problem
+        if problem is not None:
+            raise StorageError(problem)
 
 
 def make_storage(settings: Settings) -> LocalStorage | GCSStorage:

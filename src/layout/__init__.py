@@ -25,6 +25,7 @@ from .compose import (
 )
 from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
+from .images import Images, ImagesTooLarge
 from .markdown import image_sources, parse
 from .style import Theme, ThemeError, decode_theme, resolve
 
@@ -38,6 +39,7 @@ __all__ = [
     "CardTooLarge",
     "FontBook",
     "FontError",
+    "ImagesTooLarge",
     "Page",
     "RenderError",
     "RenderOptions",
@@ -45,6 +47,7 @@ __all__ = [
     "Theme",
     "ThemeError",
     "TooManyPages",
+    "TooManyPixels",
     "decode_theme",
     "hides_overflow",
     "image_sources",
@@ -65,6 +68,17 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     mdx: bool = False
     max_pages: int = MAX_CARDS
     max_pixels: int | None = None  # refuse (CardTooLarge) before drawing a bigger card
+    max_total_pixels: int | None = None  # refuse (TooManyPixels) before drawing more in all
+    max_image_pixels: int | None = None  # refuse (ImagesTooLarge) before decoding more
+
+
+class TooManyPixels(RenderError):
+    """The cards of one render together would have more pixels than the caller's budget."""
+
+    def __init__(self, pixels: int, limit: int) -> None:
+        super().__init__(f"the cards would have {pixels:,} pixels in all, more than {limit:,}")
+        self.pixels = pixels
+        self.limit = limit
 
 
 def layout_pages(
@@ -74,7 +88,17 @@ def layout_pages(
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> list[Page]:
-    """Lays out the cards without drawing them."""
+    """Lays out the cards without drawing them.
+
+    Every distinct image is decoded at most once; with `options.max_image_pixels` the sizes
+    of all of them are read from their headers and held to it before the first is decoded.
+
+    Raises:
+        ImagesTooLarge: The distinct images would decode to more than `max_image_pixels`.
+        TooManyPages: More than `options.max_pages` cards.
+    """
+    budget = Images(images or {}, options.max_image_pixels)
+    budget.admit(image_sources(markdown))
     card = Card(
         width=options.width,
         height=options.height,
@@ -82,7 +106,7 @@ def layout_pages(
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         max_pages=options.max_pages,
     )
-    return compose(parse(markdown), resolve(theme, options.mode), fonts, images or {}, card)
+    return compose(parse(markdown), resolve(theme, options.mode), fonts, budget, card)
 
 
 def render(
@@ -92,15 +116,41 @@ def render(
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> list[bytes]:
-    """One PNG per card, `options.scale` times the card's CSS size."""
+    """One PNG per card, `options.scale` times the card's CSS size.
+
+    The work is bounded before it starts: image pixels from headers before decoding, output
+    pixels after layout (and, for the smallest possible card, before it) and before drawing.
+
+    Raises:
+        ImagesTooLarge: See `layout_pages`.
+        TooManyPages: See `layout_pages`.
+        CardTooLarge: One card would have more than `options.max_pixels` pixels.
+        TooManyPixels: All cards together would have more than `options.max_total_pixels`.
+    """
+    # Every card is at least width x height, so a request over budget with one card is
+    # refused without laying anything out.
+    _check_pixels([(options.width, options.height)], options)
     pages = layout_pages(markdown, theme, fonts, options, images)
-    if options.max_pixels is not None:
-        for page in pages:
-            width, height = round(page.width * options.scale), round(page.height * options.scale)
-            if width * height > options.max_pixels:
-                raise CardTooLarge(width, height, options.max_pixels)
+    _check_pixels([(page.width, page.height) for page in pages], options)
     painter = Painter(fonts.typefaces())
     return [
         encode_png(painter.record(page), page.width, page.height, page.background, options.scale)
         for page in pages
     ]
+
+
+def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> None:
+    """Holds cards of (width, height) CSS px, drawn at `options.scale`, to the pixel budgets.
+
+    Raises:
+        CardTooLarge: One card is over `options.max_pixels`.
+        TooManyPixels: All of them together are over `options.max_total_pixels`.
+    """
+    total = 0
+    for css_width, css_height in cards:
+        width, height = round(css_width * options.scale), round(css_height * options.scale)
+        if options.max_pixels is not None and width * height > options.max_pixels:
+            raise CardTooLarge(width, height, options.max_pixels)
+        total += width * height
+    if options.max_total_pixels is not None and total > options.max_total_pixels:
+        raise TooManyPixels(total, options.max_total_pixels)

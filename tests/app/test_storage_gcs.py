@@ -53,7 +53,9 @@ def test_cards_round_trip_through_the_bucket(
     assert len(images) == 3
     for image in images:
         assert image["url"] == f"https://storage.googleapis.com/{BUCKET}/{image['fileName']}"
-    assert sorted(b.name for b in bucket.list_blobs()) == sorted(i["fileName"] for i in images)
+    manifest = images[0]["fileName"].rsplit("-", 1)[0] + ".json"
+    names = [i["fileName"] for i in images] + [manifest]
+    assert sorted(b.name for b in bucket.list_blobs()) == sorted(names)
 
     expected = local.post("/api/generate", json=body, headers={"x-api-key": new_key(local)}).json()[
         "images"
