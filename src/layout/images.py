@@ -116,6 +116,14 @@ def load(src: str, images: Mapping[str, bytes]) -> DecodedImage | None:
     return cache.decoded(src)
 
 
+def decode(data: bytes) -> DecodedImage | None:
+    """One image's bytes decoded; None when bad or over the size limits (read from the header)."""
+    size = header_size(data)
+    if size is None or not _fits(*size):
+        return None
+    return _decode(_Admitted(data, *size))
+
+
 def header_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from the image's header (PNG, JPEG, GIF, WebP, …); no pixel is decoded."""
     try:
