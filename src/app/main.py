@@ -18,6 +18,7 @@ from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 from litestar.types import ControllerRouterHandler
 
+import themes
 from app import requestlog
 from app.cards import CardService, RenderPool
 from app.credits import Credits
@@ -51,7 +52,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     credits = Credits(settings.database_path)
     storage = make_storage(settings)
     pool = RenderPool(settings.render_threads, settings.render_queue)
-    cards = CardService(storage, pool, settings.fonts_dir)
+    catalogue = themes.Catalogue(settings.themes_dir) if settings.themes_dir else themes.builtin()
+    cards = CardService(storage, pool, settings.fonts_dir, catalogue)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:

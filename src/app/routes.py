@@ -107,9 +107,10 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
 
 
 @get("/api/themes", summary="Card and article themes")
-async def list_themes() -> ThemesResponse:
+async def list_themes(state: State) -> ThemesResponse:
     """Card themes with their modes (the first mode is the default), and article themes."""
-    return msgspec.convert(themes_listing(), ThemesResponse)
+    cards: CardService = state.cards
+    return msgspec.convert(themes_listing(cards.catalogue), ThemesResponse)
 
 
 @get("/healthz", summary="Liveness")
