@@ -16,14 +16,13 @@ from litestar.datastructures import CacheControlHeader, State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
-from litestar.types import ControllerRouterHandler
 
 import themes
 from app import requestlog
 from app.cards import CardService, RenderPool
 from app.credits import Credits
 from app.errors import exception_handlers
-from app.routes import ROUTES
+from app.routes import openapi_components, route_handlers
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, make_storage
 
@@ -67,7 +66,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             pool.shutdown()
 
-    handlers: list[ControllerRouterHandler] = list(ROUTES)
+    handlers = route_handlers(catalogue)
     if isinstance(storage, LocalStorage):
         handlers.append(_files_router(storage))
     app = Litestar(
@@ -81,6 +80,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             version=VERSION,
             description="Markdown to card images. Authenticate with the x-api-key header.",
             path="/schema",
+            components=openapi_components(),
             render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
         ),
         logging_config=None,
