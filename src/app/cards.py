@@ -1,13 +1,14 @@
 """Generate request → card PNGs (card engine) → stored files and their URLs.
 
-A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION``) names
-the files ``screenshots/<digest>-<n>.png``. After every card, the manifest
-``screenshots/<digest>.json`` (names and sizes) is written atomically: a set is complete only
-when its manifest says so and every card it lists is there, so a repeated request finds it
-and skips rendering, and a set with a card missing is rendered again. Work is bounded before
-it starts: image and output pixel budgets (checked by the engine from headers and sizes
-before decoding or drawing), at most ``renders_per_key`` renders in flight per key (429),
-and a bounded thread pool that answers 503 at once instead of queueing forever.
+A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION`` and
+fingerprints of the theme file and the fonts) names the files ``screenshots/<digest>-<n>.png``.
+After every card, the manifest ``screenshots/<digest>.json`` (names and sizes) is written
+atomically: a set is complete only when its manifest says so and every card it lists is there,
+so a repeated request finds it and skips rendering, and a set with a card missing is rendered
+again. Work is bounded before it starts: image and output pixel budgets (checked by the engine
+from headers and sizes before decoding or drawing), at most ``renders_per_key`` renders in
+flight per key (429), and a bounded thread pool that answers 503 at once instead of queueing
+forever.
 """
 
 from __future__ import annotations
@@ -61,9 +62,12 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
     mdx: bool
     overflow_hidden: bool
     scale: int
+    theme_data: str  # fingerprint of the theme file's bytes, read at start-up
+    fonts: str  # fingerprint of the loaded font files and fallback chains
 
     def digest(self) -> str:
-        """32 hex characters naming this job's files; changes with the engine version."""
+        """32 hex characters naming this job's files; changes with the engine version, the
+        theme file and the fonts, so an edited theme or a swapped font never serves old cards."""
         h = hashlib.sha256(f"inkcard-cards\n{layout.ENGINE_VERSION}\n".encode())
         h.update(msgspec.json.encode(self))
         return h.hexdigest()[:32]
@@ -182,6 +186,7 @@ class CardService:
         pool: RenderPool,
         budget: Budget,
         fonts_dir: str = "",
+        catalogue: themes.Catalogue | None = None,
     ):
         self.storage = storage
         self.storage_probe = StorageProbe(storage, FOLDER)
@@ -189,25 +194,24 @@ class CardService:
         self.budget = budget
         self.fonts_dir = Path(fonts_dir) if fonts_dir else Path(layout.DEFAULT_FONTS_DIR)
         self.fonts: Any = None
+        self.fonts_fingerprint = ""
+        self.catalogue = catalogue or themes.builtin()
         self.render_count = 0
         self._count_lock = threading.Lock()
-        self._themes: dict[str, Any] = {}
 
     def load_fonts(self) -> None:
-        """Load the FontBook (about 100 ms); called once at startup."""
-        self.fonts = layout.FontBook.load(self.fonts_dir)
+        """Load the FontBook (about 100 ms) and hash its files; called once at startup."""
+        fonts = layout.FontBook.load(self.fonts_dir)
+        self.fonts_fingerprint = fonts.fingerprint()
+        self.fonts = fonts
 
     # Validation and normalisation
 
     def _theme(self, name: str) -> Any:
-        theme = self._themes.get(name)
-        if theme is None:
-            try:
-                theme = themes.load(name)
-            except themes.UnknownTheme:
-                raise invalid("theme", "one of " + ", ".join(themes.names())) from None
-            self._themes[name] = theme
-        return theme
+        try:
+            return self.catalogue.get(name)
+        except themes.UnknownTheme:
+            raise invalid("theme", "one of " + ", ".join(self.catalogue.names())) from None
 
     def prepare(self, request: GenerateRequest) -> CardJob:
         """Apply defaults that depend on the theme and normalise the request.
@@ -215,8 +219,7 @@ class CardService:
         Raises:
             InvalidField: Unknown theme or theme mode.
         """
-        self._theme(request.theme)
-        modes = themes.modes(request.theme)
+        modes = list(self._theme(request.theme).modes)
         mode = None
         if modes:
             mode = request.themeMode if request.themeMode is not None else modes[0]
@@ -233,6 +236,8 @@ class CardService:
             mdx=request.mdxMode,
             overflow_hidden=layout.hides_overflow(split, request.overHiddenMode),
             scale=request.scale,
+            theme_data=self.catalogue.fingerprint(request.theme),
+            fonts=self.fonts_fingerprint,
         )
 
     # Blocking steps (run in threads)
@@ -378,9 +383,9 @@ class CardService:
             raise RenderTimeout("the request took longer than the time limit") from None
 
 
-def themes_listing() -> dict[str, Any]:
+def themes_listing(catalogue: themes.Catalogue) -> dict[str, Any]:
     """Card themes with their modes; article themes (none until the article operation lands)."""
     return {
-        "cards": [{"id": n, "modes": list(themes.modes(n))} for n in themes.names()],
+        "cards": [{"id": n, "modes": catalogue.modes(n)} for n in catalogue.names()],
         "articles": [],
     }

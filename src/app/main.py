@@ -16,13 +16,13 @@ from litestar.datastructures import CacheControlHeader, State
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
-from litestar.types import ControllerRouterHandler
 
+import themes
 from app import requestlog
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
 from app.errors import exception_handlers
-from app.routes import ROUTES
+from app.routes import openapi_components, route_handlers
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, make_storage
 
@@ -54,7 +54,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     budget = Budget(
         output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
     )
-    cards = CardService(storage, pool, budget, settings.fonts_dir)
+    catalogue = themes.Catalogue(settings.themes_dir) if settings.themes_dir else themes.builtin()
+    cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -68,7 +69,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             pool.shutdown()
 
-    handlers: list[ControllerRouterHandler] = list(ROUTES)
+    handlers = route_handlers(catalogue)
     if isinstance(storage, LocalStorage):
         handlers.append(_files_router(storage))
     app = Litestar(
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             version=VERSION,
             description="Markdown to card images. Authenticate with the x-api-key header.",
             path="/schema",
+            components=openapi_components(),
             render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
         ),
         logging_config=None,

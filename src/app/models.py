@@ -14,6 +14,7 @@ import layout
 from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
+DEFAULT_THEME = "apple-notes"
 MAX_MARKDOWN_CHARS = 100_000
 
 Width = Annotated[
@@ -34,7 +35,7 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
         str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")
     ] = DEFAULT_MARKDOWN
     theme: Annotated[str, msgspec.Meta(description="Card theme ID (see GET /api/themes).")] = (
-        "apple-notes"
+        DEFAULT_THEME
     )
     themeMode: Annotated[
         str | None, msgspec.Meta(description="Mode of the theme; default: the theme's first mode.")
@@ -130,6 +131,9 @@ def parse_generate(body: bytes) -> GenerateRequest:
         PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
     """
     fields = _decode_object(body)
+    scale = fields.get("scale")
+    if isinstance(scale, float) and scale.is_integer():
+        fields["scale"] = int(scale)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
     for name, value in fields.items():
         try:
             msgspec.convert({name: value}, GenerateRequest)

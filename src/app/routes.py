@@ -5,19 +5,36 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 from litestar import Request, get, post
 from litestar.datastructures import State
+from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
+from litestar.openapi.spec import (
+    Components,
+    OpenAPIMediaType,
+    Operation,
+    RequestBody,
+    SecurityScheme,
+)
+from litestar.types import ControllerRouterHandler
 
+import themes
 from app import requestlog
 from app.cards import CardService, themes_listing
 from app.credits import Credits, KeyInfo
 from app.errors import ApiError, InvalidApiKey, MissingApiKey
-from app.models import ErrorBody, GenerateRequest, GenerateResponse, ThemesResponse, parse_generate
+from app.models import (
+    DEFAULT_THEME,
+    MAX_MARKDOWN_CHARS,
+    ErrorBody,
+    GenerateRequest,
+    GenerateResponse,
+    ThemesResponse,
+    parse_generate,
+)
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.routes")
@@ -50,19 +67,78 @@ def _schema_of(struct: type) -> dict[str, Any]:
     return schema
 
 
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, with its description and default kept outside the choice."""
+    outer: dict[str, Any] = {k: schema.pop(k) for k in ("description", "default") if k in schema}
+    if {"type": "null"} in schema.get("anyOf", []):
+        return {**outer, **schema}
+    return {**outer, "anyOf": [schema, {"type": "null"}]}
+
+
+def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
+    """JSON Schema of the generate body as ``parse_generate`` and ``prepare`` decide it.
+
+    The body and every field may be null (the default); ``theme`` is one of the catalogue's
+    themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
+    """
+    schema = _schema_of(GenerateRequest)
+    fields = schema["properties"]
+    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+    fields["theme"]["enum"] = catalogue.names()
+    del fields["theme"]["type"]
+    schema["properties"] = {name: _nullable(field) for name, field in fields.items()}
+    schema["type"] = ["object", "null"]  # a null body, like an empty one, is all defaults
+    schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
+    return schema
+
+
+def _theme_choice(catalogue: themes.Catalogue, name: str) -> dict[str, Any]:
+    """One theme and the modes it accepts; the default theme also when ``theme`` is absent."""
+    if name == DEFAULT_THEME:
+        choice: dict[str, Any] = {"properties": {"theme": {"enum": [name, None]}}}
+    else:
+        choice = {"properties": {"theme": {"const": name}}, "required": ["theme"]}
+    modes = catalogue.modes(name)
+    if modes:
+        choice["properties"]["themeMode"] = {"enum": [*modes, None]}
+    return choice
+
+
 @dataclass
 class GenerateOperation(Operation):
-    """OpenAPI entry of /api/generate: the body is decoded by ``parse_generate``, so say so here."""
+    """OpenAPI entry of /api/generate: the body is decoded by ``parse_generate``, so say so here.
+
+    ``request_schema`` depends on the app's themes, so each app gets a subclass that sets it.
+    """
+
+    request_schema: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
         self.request_body = RequestBody(
-            # Litestar writes a plain dict schema as given; msgspec made it from the model.
-            content={"application/json": OpenAPIMediaType(schema=_schema_of(GenerateRequest))},  # type: ignore[arg-type]
+            # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
+            content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
             description=(
                 "Every field is optional; unknown fields are ignored; null means the default."
             ),
             required=False,
         )
+
+
+API_KEY_SCHEME = "apiKey"
+
+
+def openapi_components() -> Components:
+    """What the OpenAPI document shares between operations besides the schemas: the key."""
+    return Components(
+        security_schemes={
+            API_KEY_SCHEME: SecurityScheme(
+                type="apiKey",
+                name="x-api-key",
+                security_scheme_in="header",
+                description="An API key (``inkcard keys create``).",
+            )
+        }
+    )
 
 
 def _errors(*statuses: int) -> dict[int, ResponseSpec]:
@@ -72,13 +148,23 @@ def _errors(*statuses: int) -> dict[int, ResponseSpec]:
     }
 
 
-@post(
-    "/api/generate",
-    status_code=200,
-    operation_class=GenerateOperation,
-    summary="Markdown to card images",
-    responses=_errors(400, 401, 402, 413, 429, 500, 502, 503, 504),
-)
+def generate_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
+    """The generate handler, documented with the request schema of ``catalogue``."""
+    operation = type(
+        "GenerateOperation",
+        (GenerateOperation,),
+        {"request_schema": generate_request_schema(catalogue)},
+    )
+    return post(
+        "/api/generate",
+        status_code=200,
+        operation_class=operation,
+        summary="Markdown to card images",
+        security=[{API_KEY_SCHEME: []}],
+        responses=_errors(400, 401, 402, 413, 429, 500, 502, 503, 504),
+    )(generate)
+
+
 async def generate(request: Request[Any, Any, State], state: State) -> GenerateResponse:
     """Render Markdown into one or more card PNGs, store them, and return their URLs.
 
@@ -107,9 +193,10 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
 
 
 @get("/api/themes", summary="Card and article themes")
-async def list_themes() -> ThemesResponse:
+async def list_themes(state: State) -> ThemesResponse:
     """Card themes with their modes (the first mode is the default), and article themes."""
-    return msgspec.convert(themes_listing(), ThemesResponse)
+    cards: CardService = state.cards
+    return msgspec.convert(themes_listing(cards.catalogue), ThemesResponse)
 
 
 @get("/healthz", summary="Liveness")
@@ -146,4 +233,6 @@ async def readyz(state: State) -> dict[str, Any]:
     return {"status": "ready", "fonts": "loaded", "database": "writable", "storage": "writable"}
 
 
-ROUTES = [generate, list_themes, healthz, readyz]
+def route_handlers(catalogue: themes.Catalogue) -> list[ControllerRouterHandler]:
+    """Every route of the service; the OpenAPI document names the themes of ``catalogue``."""
+    return [generate_route(catalogue), list_themes, healthz, readyz]

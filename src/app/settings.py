@@ -45,6 +45,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """How long one storage call may keep retrying transient GCS errors (0: no retries)."""
     fonts_dir: str = ""
     """Font directory; empty means the repository's ``fonts/``."""
+    themes_dir: str = ""
+    """Card theme directory (one ``<id>/card.toml`` per theme); empty means the built-in themes."""
     generate_cost: int = 0
     """Credits one successful ``POST /api/generate`` costs."""
     bootstrap_key: bool = True

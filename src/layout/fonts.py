@@ -8,6 +8,7 @@ cached per code point, so no cmap table is parsed while a request waits.
 
 from __future__ import annotations
 
+import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,6 +107,16 @@ class FontBook:
             return self.chains[(family, bold)]
         except KeyError:
             raise FontError(f"unknown font family {family!r}") from None
+
+    def fingerprint(self) -> str:
+        """SHA-256 (hex) of every loaded face's bytes and of the chains: what cards depend on."""
+        h = hashlib.sha256()
+        for key, face in sorted(self.faces.items()):
+            content = hashlib.sha256(face.hb_font.face.blob.data).hexdigest()
+            h.update(f"face {key} {content}\n".encode())
+        for (family, bold), chain in sorted(self.chains.items()):
+            h.update(f"chain {family} {bold} {' '.join(f.key for f in chain)}\n".encode())
+        return h.hexdigest()
 
     def typefaces(self) -> dict[str, Any]:
         return {key: face.typeface for key, face in self.faces.items()}

@@ -1,41 +1,87 @@
 """Card themes: data files checked against the engine's style schema at load.
 
-Each theme is a folder `<name>/` beside this file holding `card.toml`. Loading decodes it
-with msgspec into `layout.Theme` and resolves every mode once, so a typo in a theme
-fails at start-up, not in the middle of a render.
+Each theme is a folder `<name>/` holding `card.toml`, beside this file for the built-in
+themes. A `Catalogue` reads one such folder once: it decodes every theme with msgspec into
+`layout.Theme` and resolves every mode, so a typo in a theme fails at start-up, not in the
+middle of a render, and it keeps a fingerprint of the exact bytes each theme came from, so
+cards named after a theme change when its file does.
 """
 
 from __future__ import annotations
 
+import hashlib
 from functools import cache
 from pathlib import Path
 
 from layout import Theme, decode_theme
 
 THEMES_DIR = Path(__file__).resolve().parent
+THEME_FILE = "card.toml"
 
 
 class UnknownTheme(KeyError):
     """No card theme has this name."""
 
+    def __init__(self, name: str, valid: list[str]):
+        super().__init__(name, valid)
+
     def __str__(self) -> str:
-        return f"unknown theme {self.args[0]!r}; valid themes: {', '.join(names())}"
+        name, valid = self.args
+        return f"unknown theme {name!r}; valid themes: {', '.join(valid)}"
+
+
+class Catalogue:
+    """The card themes of one folder, read once: decoded, with a fingerprint of each file."""
+
+    def __init__(self, folder: Path | str = THEMES_DIR):
+        self.folder = Path(folder)
+        self._themes: dict[str, Theme] = {}
+        self._fingerprints: dict[str, str] = {}
+        for path in sorted(self.folder.glob(f"*/{THEME_FILE}")):
+            data = path.read_bytes()  # decoded and hashed from the same bytes
+            name = path.parent.name
+            self._themes[name] = decode_theme(data)
+            self._fingerprints[name] = hashlib.sha256(data).hexdigest()
+        if not self._themes:
+            raise FileNotFoundError(f"no <theme>/{THEME_FILE} in {self.folder}")
+
+    def names(self) -> list[str]:
+        """Card theme IDs, in a stable order."""
+        return list(self._themes)
+
+    def get(self, name: str) -> Theme:
+        """The decoded theme ``name``; raises ``UnknownTheme``."""
+        try:
+            return self._themes[name]
+        except KeyError:
+            raise UnknownTheme(name, self.names()) from None
+
+    def modes(self, name: str) -> list[str]:
+        """The theme's mode IDs ([] when it has none); the first is the default."""
+        return list(self.get(name).modes)
+
+    def fingerprint(self, name: str) -> str:
+        """SHA-256 (hex) of the theme file's bytes as they were read."""
+        self.get(name)
+        return self._fingerprints[name]
 
 
 @cache
+def builtin() -> Catalogue:
+    """The themes shipped beside this file, read on first use."""
+    return Catalogue(THEMES_DIR)
+
+
 def names() -> list[str]:
-    """Card theme IDs, in a stable order."""
-    return sorted(p.parent.name for p in THEMES_DIR.glob("*/card.toml"))
+    """Built-in card theme IDs, in a stable order."""
+    return builtin().names()
 
 
-@cache
 def load(name: str) -> Theme:
-    path = THEMES_DIR / name / "card.toml"
-    if name not in names() or not path.is_file():
-        raise UnknownTheme(name)
-    return decode_theme(path.read_bytes())
+    """The built-in theme ``name``; raises ``UnknownTheme``."""
+    return builtin().get(name)
 
 
 def modes(name: str) -> list[str]:
-    """The theme's mode IDs ([] when it has none); the first is the default."""
-    return list(load(name).modes)
+    """The built-in theme's mode IDs ([] when it has none); the first is the default."""
+    return builtin().modes(name)

@@ -82,7 +82,8 @@ def test_the_memory_bomb_decodes_its_image_once_in_bounded_memory(tmp_path: Path
     assert result["status"] == 200, result
     assert len(result["body"]["images"]) == 1
     assert result["balance"] == 4
-    assert result["peak_mb"] < 1600, f"the bomb request peaked at {result['peak_mb']} MB"
+    # 1.0-1.9 GB seen (allocator-dependent); 120 decodes took 5.2 GB, so 2.5 GB tells them apart
+    assert result["peak_mb"] < 2500, f"the bomb request peaked at {result['peak_mb']} MB"
 
 
 def test_distinct_images_over_the_image_budget_are_refused(

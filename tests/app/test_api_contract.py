@@ -1,0 +1,112 @@
+"""The HTTP API keeps to its own OpenAPI document: schemathesis against a real uvicorn.
+
+The schemathesis command (its pytest loader does not work with pytest 9) reads
+``/schema/openapi.json`` from a server on 127.0.0.1, sends bounded examples to every
+operation (valid and invalid bodies, with and without the key) and runs all its checks: no
+5xx, every status and body as documented, valid bodies accepted, invalid ones refused.
+Schemathesis warnings (such as "most valid-looking bodies were refused") fail the run too.
+Generating costs 1 credit, so charging and refunds run under the same traffic.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema_rs
+import msgspec
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from app.main import create_app
+from app.settings import Settings
+from tests.app.apphelpers import free_port, running_server
+
+CREDITS = 1000  # more than the run can spend: a valid body always gets 200
+EXAMPLES = 25  # per operation and phase: bounds the renders (about 20 in a run)
+CONFIG = """
+[warnings]
+fail-on = true
+
+[checks.positive_data_acceptance]
+expected-statuses = ["2xx", "401"]
+
+[checks.negative_data_rejection]
+# 413 is how a Markdown over its maxLength is refused.
+expected-statuses = ["400", "401", "405", "413"]
+"""
+
+
+def run_schemathesis(base: str, key: str, workdir: Path) -> subprocess.CompletedProcess[str]:
+    config = workdir / "schemathesis.toml"
+    config.write_text(CONFIG, "utf-8")
+    command = [
+        *(sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run"),
+        f"{base}/schema/openapi.json",
+        *("--header", f"x-api-key: {key}"),
+        *("--checks", "all"),
+        *("--max-examples", str(EXAMPLES)),
+        *("--workers", "1"),
+        *("--generation-database", "none"),
+        *("--request-timeout", "120"),
+        "--no-color",
+    ]
+    # The timeout only keeps a hung run from hanging the suite.
+    return subprocess.run(
+        command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+def test_every_operation_keeps_to_the_openapi_document(
+    make_settings: Callable[..., Settings], tmp_path: Path
+) -> None:
+    port = free_port()
+    app = create_app(make_settings(port=port, generate_cost=1, log_level="WARNING"))
+    with running_server(app, port) as base:
+        key, info = app.state.credits.create_key("contract", CREDITS)
+        result = run_schemathesis(base, key, tmp_path)
+    report = result.stdout + result.stderr
+    assert result.returncode == 0, report
+    assert "Operations:       4 selected / 4 total" in report, report
+    assert "Tested: 4" in report, report
+    assert key not in report, "the key must not reach the report"
+    assert app.state.cards.render_count >= 1, "no valid, authenticated body reached the engine"
+    spent = CREDITS - app.state.credits.key_info(info.prefix).balance
+    assert 1 <= spent <= CREDITS
+
+
+# Bodies at the edges the schemathesis run once found: the document and the service must agree
+# on each (accepted: 200; refused: the status given).
+EDGES: list[tuple[Any, int]] = [
+    ({"scale": None}, 200),  # null is the default, for every field
+    ({"scale": 2.0}, 200),  # JSON Schema counts 2.0 as an integer
+    (None, 200),  # a null body, like an empty one, is all defaults
+    ({"": [], "themeMode": "dark-mode"}, 200),  # unknown fields are ignored
+    ({"": 0, "themeMode": "sepia"}, 400),  # not a mode of apple-notes
+    ({"theme": "nope"}, 400),
+    ({"scale": 2.5}, 400),
+    ({"width": 99}, 400),
+    ({"markdown": "x" * 100_001}, 413),
+]
+
+
+@pytest.mark.parametrize(("body", "status"), EDGES)
+def test_the_document_and_the_service_agree_on_edge_bodies(
+    client: TestClient[Litestar], key: str, body: Any, status: int
+) -> None:
+    doc = client.get("/schema/openapi.json").json()
+    operation = doc["paths"]["/api/generate"]["post"]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    documented = jsonschema_rs.Draft202012Validator(schema).is_valid(body)
+    assert documented == (status == 200)
+    response = client.post(
+        "/api/generate",
+        content=msgspec.json.encode(body),
+        headers={"x-api-key": key, "content-type": "application/json"},
+    )
+    assert response.status_code == status, response.text
+    assert str(status) in operation["responses"]

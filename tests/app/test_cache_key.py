@@ -1,0 +1,115 @@
+"""Card file names change with the theme file and the fonts, not only with the request.
+
+Each app here is a fresh start on copies of the theme and font folders, sharing one storage
+folder: an unchanged start must find yesterday's cards, and a start after a theme or font edit
+must not.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+import layout
+import themes
+from tests.app.apphelpers import files_path, new_key
+
+Client = TestClient[Litestar]
+BODY = {"markdown": "# Cache\n\nSome text and `code`.", "width": 300, "height": 300, "scale": 1}
+THEME = "apple-notes"
+
+
+@pytest.fixture
+def folders(tmp_path: Path) -> tuple[Path, Path]:
+    """(themes, fonts): a copy of the built-in apple-notes theme and links to every font."""
+    theme_dir = tmp_path / "themes" / THEME
+    theme_dir.mkdir(parents=True)
+    shutil.copy(themes.THEMES_DIR / THEME / themes.THEME_FILE, theme_dir)
+    fonts_dir = tmp_path / "fonts"
+    fonts_dir.mkdir()
+    for source in Path(layout.DEFAULT_FONTS_DIR).iterdir():
+        if source.is_file():
+            (fonts_dir / source.name).symlink_to(source)
+    return tmp_path / "themes", fonts_dir
+
+
+def generate(client: Client) -> list[str]:
+    """The card URLs of ``BODY`` on a fresh start of the app."""
+    response = client.post("/api/generate", json=BODY, headers={"x-api-key": new_key(client)})
+    assert response.status_code == 200, response.text
+    return [image["url"] for image in response.json()["images"]]
+
+
+def png(client: Client, url: str) -> bytes:
+    response = client.get(files_path(url))
+    assert response.status_code == 200
+    return response.content
+
+
+def test_an_unchanged_restart_serves_the_stored_cards(
+    make_client: Callable[..., Client], folders: tuple[Path, Path]
+) -> None:
+    themes_dir, fonts_dir = folders
+    first = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    urls = generate(first)
+    assert first.app.state.cards.render_count == 1
+    # A newer modification time with the same bytes is not a change: content is what counts.
+    card_toml = themes_dir / THEME / themes.THEME_FILE
+    os.utime(card_toml, (card_toml.stat().st_atime + 60, card_toml.stat().st_mtime + 60))
+    again = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    assert generate(again) == urls
+    assert again.app.state.cards.render_count == 0
+
+
+def test_an_edited_theme_file_changes_the_urls(
+    make_client: Callable[..., Client], folders: tuple[Path, Path]
+) -> None:
+    themes_dir, fonts_dir = folders
+    before = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    old_urls = generate(before)
+    card_toml = themes_dir / THEME / themes.THEME_FILE
+    text = card_toml.read_text("utf-8")
+    assert 'background = "#ffffff"' in text
+    card_toml.write_text(text.replace('background = "#ffffff"', 'background = "#fffffe"', 1))
+    assert generate(before) == old_urls, "fingerprints are taken at start-up, not per request"
+
+    after = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    new_urls = generate(after)
+    assert len(new_urls) == len(old_urls)
+    assert set(new_urls).isdisjoint(old_urls)
+    assert after.app.state.cards.render_count == 1
+    assert png(after, new_urls[0]) != png(after, old_urls[0])
+
+
+def test_a_swapped_font_file_changes_the_urls(
+    make_client: Callable[..., Client], folders: tuple[Path, Path]
+) -> None:
+    themes_dir, fonts_dir = folders
+    before = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    old_urls = generate(before)
+    mono = fonts_dir / "JetBrainsMono-Regular.ttf"  # the face of the `code` span
+    mono.unlink()
+    shutil.copy(fonts_dir / "DejaVuSans.ttf", mono)
+
+    after = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
+    new_urls = generate(after)
+    assert set(new_urls).isdisjoint(old_urls)
+    assert after.app.state.cards.render_count == 1
+    assert png(after, new_urls[0]) != png(after, old_urls[0])
+
+
+def test_copies_of_the_builtin_folders_make_the_builtin_urls(
+    make_client: Callable[..., Client], folders: tuple[Path, Path]
+) -> None:
+    """Same bytes, same names: a copy of the built-in folders makes the built-in URLs."""
+    themes_dir, fonts_dir = folders
+    copied = generate(make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir)))
+    builtin = make_client()
+    assert generate(builtin) == copied
+    assert builtin.app.state.cards.render_count == 0
