@@ -59,6 +59,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds a generate call may take (render plus storage) before it answers 504."""
     max_body_bytes: int = MIB
     """Largest request body accepted (413 above)."""
+    body_timeout: float = 15.0
+    """Seconds a client may take to send its whole request body before 408 ``request_timeout``."""
     log_level: str = "INFO"
     """Level of the ``inkcard`` loggers."""
 
@@ -136,6 +138,8 @@ def _check(settings: Settings) -> None:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
     if settings.timeout <= 0:
         raise SettingsError(f"{_PREFIX}TIMEOUT must be a positive number of seconds")
+    if settings.body_timeout <= 0:
+        raise SettingsError(f"{_PREFIX}BODY_TIMEOUT must be a positive number of seconds")
 
 
 def export_for_workers(settings: Settings) -> None:
