@@ -178,6 +178,10 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     message = exc.detail or label.replace("_", " ")
     if status == 404:
         message = f"nothing at {_echo_path(request.url.path)}"  # never a server path
+    elif status == 405:
+        allowed = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
+        message = f"{request.method} is not allowed on {_echo_path(request.url.path)}"
+        message += f" (allowed: {allowed})" if allowed else ""
     elif status == 413:
         limit = request.app.state.settings.max_body_bytes
         message = f"request body must be at most {limit} bytes"
