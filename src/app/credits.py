@@ -21,7 +21,7 @@ from pathlib import Path
 import msgspec
 import sqlite_utils
 
-from app.errors import InsufficientCredits
+from app.errors import InsufficientCredits, plural
 
 KEY_PREFIX = "ik_"
 KEY_LENGTH = 32
@@ -260,7 +260,7 @@ class Credits:
             ).fetchone()
             if row is None:
                 raise InsufficientCredits(
-                    f"this call costs {cost} credits and the key's balance is lower"
+                    f"this call costs {plural(cost, 'credit')} and the key's balance is lower"
                 )
             cur = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"

@@ -16,6 +16,12 @@ from litestar.types import ExceptionHandlersMap
 log = logging.getLogger("inkcard.errors")
 
 
+def plural(count: float, noun: str) -> str:
+    """``1 credit``, ``3 credits``, ``0.5 seconds``: a count with its noun, in messages."""
+    number = f"{count:g}" if isinstance(count, float) else str(count)
+    return f"{number} {noun}" + ("" if count == 1 else "s")
+
+
 class ApiError(Exception):
     """An error a client sees: HTTP status, short label, human message, extra headers."""
 
@@ -54,6 +60,20 @@ class InvalidApiKey(ApiError):
 
     status = 401
     label = "invalid_api_key"
+
+
+class NotFound(ApiError):
+    """Nothing is stored under the requested name (404)."""
+
+    status = 404
+    label = "not_found"
+
+
+class RequestTimeout(ApiError):
+    """The client took too long to send its request body (408; the connection is closed)."""
+
+    status = 408
+    label = "request_timeout"
 
 
 class InsufficientCredits(ApiError):
@@ -135,12 +155,24 @@ _HTTP_LABELS = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",
     500: "internal_error",
     503: "unavailable",
 }
+
+
+_MAX_ECHOED_PATH = 100
+
+
+def _echo_path(path: str) -> str:
+    """``path`` as a message may quote it: printable, and short however long the URL was."""
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in path[: _MAX_ECHOED_PATH + 1])
+    if len(shown) > _MAX_ECHOED_PATH:
+        return shown[:_MAX_ECHOED_PATH] + "…"
+    return shown
 
 
 def error_response(
@@ -164,7 +196,11 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     label = _HTTP_LABELS.get(status, "error")
     message = exc.detail or label.replace("_", " ")
     if status == 404:
-        message = f"nothing at {request.url.path}"  # static-file errors would name server paths
+        message = f"nothing at {_echo_path(request.url.path)}"  # never a server path
+    elif status == 405:
+        allowed = next((v for k, v in (exc.headers or {}).items() if k.lower() == "allow"), "")
+        message = f"{request.method} is not allowed on {_echo_path(request.url.path)}"
+        message += f" (allowed: {allowed})" if allowed else ""
     elif status == 413:
         limit = request.app.state.settings.max_body_bytes
         message = f"request body must be at most {limit} bytes"

@@ -8,36 +8,88 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
-from litestar import Litestar, Router
+import swagger_ui_bundle
+from litestar import Litestar, get
 from litestar.datastructures import CacheControlHeader, State
+from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
-from litestar.static_files import create_static_files_router
+from litestar.params import FromPath
+from litestar.response import File
+from litestar.types import ControllerRouterHandler
 
 import themes
-from app import requestlog
+from app import guards, requestlog
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
-from app.errors import exception_handlers
+from app.errors import NotFound, exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.settings import Settings, load_settings
-from app.storage import LocalStorage, make_storage
+from app.storage import LocalStorage, check_name, make_storage
 
 log = logging.getLogger("inkcard.main")
 VERSION = "0.1.0"
 
 
-def _files_router(storage: LocalStorage) -> Router:
+FOREVER = CacheControlHeader(public=True, max_age=31_536_000, immutable=True)
+SWAGGER_ASSETS = "/schema/assets"
+_SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css")
+
+
+async def _file_response(path: Path) -> File:
+    """``path`` as an inline file, or 404 if it is not a regular file right now."""
+    try:
+        info = await asyncio.to_thread(path.stat)
+    except OSError:
+        info = None
+    if info is None or not stat.S_ISREG(info.st_mode):
+        raise NotFound("nothing is stored under this name")
+    return File(path, filename=path.name, content_disposition_type="inline")
+
+
+def _files_route(storage: LocalStorage) -> HTTPRouteHandler:
+    """``GET /files/<name>``: only names the service could have made reach the disk."""
     storage.root.mkdir(parents=True, exist_ok=True)
-    return create_static_files_router(
-        path="/files",
-        directories=[storage.root],
-        name="files",
-        cache_control=CacheControlHeader(public=True, max_age=31_536_000, immutable=True),
+
+    @get("/files/{name:path}", name="files", include_in_schema=False, cache_control=FOREVER)
+    async def stored_file(name: FromPath[str]) -> File:
+        try:
+            safe = check_name(name.removeprefix("/"))
+        except ValueError:
+            raise NotFound("nothing is stored under this name") from None
+        return await _file_response(storage.root / safe)
+
+    return stored_file
+
+
+@get(f"{SWAGGER_ASSETS}/{{name:str}}", include_in_schema=False, cache_control=FOREVER)
+async def swagger_asset(name: FromPath[str]) -> File:
+    """Swagger UI's scripts and styles from the ``swagger-ui-bundle-v2`` package: no CDN."""
+    if name not in _SWAGGER_FILES:
+        raise NotFound("nothing is stored under this name")
+    return await _file_response(Path(str(swagger_ui_bundle.swagger_ui_path)) / name)
+
+
+def _docs_page() -> SwaggerRenderPlugin:
+    """The Swagger page at /schema, its assets served by this app so it works offline."""
+    return SwaggerRenderPlugin(
+        path="/",
+        js_url=f"{SWAGGER_ASSETS}/swagger-ui-bundle.js",
+        css_url=f"{SWAGGER_ASSETS}/swagger-ui.css",
+        standalone_preset_js_url=f"{SWAGGER_ASSETS}/swagger-ui-standalone-preset.js",
+        favicon="",
     )
+
+
+def _asgi_stack(app: Litestar, settings: Settings) -> None:
+    """Wrap the whole ASGI handler (not one route) so 404s and errors pass the guards too."""
+    handler = guards.BodyDeadline(app.asgi_handler, settings.body_timeout)
+    app.asgi_handler = requestlog.RequestLogMiddleware(guards.HeadAsGet(handler))
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -69,9 +121,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             pool.shutdown()
 
-    handlers = route_handlers(catalogue)
+    handlers: list[ControllerRouterHandler] = [*route_handlers(catalogue), swagger_asset]
     if isinstance(storage, LocalStorage):
-        handlers.append(_files_router(storage))
+        handlers.append(_files_route(storage))
     app = Litestar(
         route_handlers=handlers,
         lifespan=[lifespan],
@@ -84,13 +136,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             description="Markdown to card images. Authenticate with the x-api-key header.",
             path="/schema",
             components=openapi_components(),
-            render_plugins=[SwaggerRenderPlugin(path="/"), JsonRenderPlugin()],
+            render_plugins=[_docs_page(), JsonRenderPlugin()],
         ),
         logging_config=None,
         debug=False,
     )
-    # Wrap the whole ASGI handler (not one route) so 404s and errors get a request id too.
-    app.asgi_handler = requestlog.RequestLogMiddleware(app.asgi_handler)
+    _asgi_stack(app, settings)
     return app
 
 

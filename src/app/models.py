@@ -1,11 +1,13 @@
 """Request bytes → validated msgspec records; response records → JSON.
 
 ``parse_generate`` is strict about types (``"440"`` is not a number) but forgiving about shape:
-unknown fields are ignored, ``null`` means "use the default", and an empty body is ``{}``.
+unknown fields are ignored, a ``null`` field means "use the default", and an empty body is
+``{}``. A body that is not one UTF-8 JSON object (``null`` included) is ``invalid_json``.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import msgspec
@@ -108,17 +110,58 @@ def invalid(field: str, accepted: str | None = None) -> InvalidField:
     return InvalidField(f"{field} must be {what}", label=field_label(field))
 
 
-def _decode_object(body: bytes) -> dict[str, Any]:
-    if not body.strip():
-        return {}
+_UTF8_BOM = b"\xef\xbb\xbf"
+# A \uD800-\uDFFF escape that is not half of a pair: msgspec calls it "truncated input".
+_LONE_SURROGATE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<![0-9a-fA-F]{4})\\u[dD][c-fC-F]"
+)
+_JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}
+
+
+def _not_utf8(body: bytes) -> str | None:
+    """Why ``body`` is not UTF-8 text, if a cheap look says so (UTF-16/32 have BOMs or NULs)."""
+    if body[:2] in (b"\xff\xfe", b"\xfe\xff") or b"\x00" in body[:4]:
+        return "it looks like UTF-16 or UTF-32"
+    return None
+
+
+def _bad_utf8(body: bytes) -> str:
+    """Where ``body`` stops being UTF-8 (msgspec's own offset counts inside one string)."""
     try:
-        value = msgspec.json.decode(body)
+        body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"byte 0x{body[exc.start]:02x} at offset {exc.start} is not UTF-8"
+    return "it is not UTF-8"
+
+
+def _decode_json(body: bytes) -> Any:
+    """``body`` decoded as JSON; every way it can fail becomes ``InvalidJson``."""
+    why = _not_utf8(body)
+    if why:
+        raise InvalidJson(f"request body must be JSON encoded as UTF-8 ({why})")
+    try:
+        return msgspec.json.decode(body.removeprefix(_UTF8_BOM))
+    except UnicodeDecodeError:
+        raise InvalidJson(
+            f"request body must be JSON encoded as UTF-8 ({_bad_utf8(body)})"
+        ) from None
+    except RecursionError:
+        # msgspec recurses once per array/object level; a request never needs more than two.
+        raise InvalidJson("request body is not valid JSON (nested too deeply)") from None
     except msgspec.DecodeError as exc:
-        raise InvalidJson(f"request body is not valid JSON ({exc})") from None
-    if value is None:
+        reason = str(exc)
+        if _LONE_SURROGATE.search(body):
+            reason = "a \\u escape names half of a surrogate pair"
+        raise InvalidJson(f"request body is not valid JSON ({reason})") from None
+
+
+def _decode_object(body: bytes) -> dict[str, Any]:
+    if not body:  # no body at all is all defaults; whitespace alone is not JSON
         return {}
+    value = _decode_json(body)
     if not isinstance(value, dict):
-        raise InvalidJson("request body must be a JSON object")
+        kind = _JSON_KINDS.get(type(value), "a number")
+        raise InvalidJson(f"request body must be a JSON object, not {kind}")
     return {k: v for k, v in value.items() if k in _ACCEPTED and v is not None}
 
 

@@ -78,7 +78,7 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
     """JSON Schema of the generate body as ``parse_generate`` and ``prepare`` decide it.
 
-    The body and every field may be null (the default); ``theme`` is one of the catalogue's
+    Every field may be null (the default); ``theme`` is one of the catalogue's
     themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
     """
     schema = _schema_of(GenerateRequest)
@@ -87,7 +87,7 @@ def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
     fields["theme"]["enum"] = catalogue.names()
     del fields["theme"]["type"]
     schema["properties"] = {name: _nullable(field) for name, field in fields.items()}
-    schema["type"] = ["object", "null"]  # a null body, like an empty one, is all defaults
+    schema["type"] = "object"  # an empty body is all defaults; a null one is invalid_json
     schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
     return schema
 

@@ -67,6 +67,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Pixels the distinct images of one generate call may decode to, read from headers."""
     renders_per_key: int = 2
     """Renders one API key may have in flight in each worker (429 above)."""
+    body_timeout: float = 15.0
+    """Seconds a client may take to send its whole request body before 408 ``request_timeout``."""
     log_level: str = "INFO"
     """Level of the ``inkcard`` loggers."""
 
@@ -152,6 +154,8 @@ def _check(settings: Settings) -> None:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
     if settings.timeout <= 0:
         raise SettingsError(f"{_PREFIX}TIMEOUT must be a positive number of seconds")
+    if settings.body_timeout <= 0:
+        raise SettingsError(f"{_PREFIX}BODY_TIMEOUT must be a positive number of seconds")
 
 
 def export_for_workers(settings: Settings) -> None:

@@ -77,7 +77,7 @@ def test_unknown_theme_mode_lists_the_valid_ones(client: Client, key: str) -> No
     assert_error(response, 400, "invalid_theme_mode", "themeMode", *themes.modes("apple-notes"))
 
 
-@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'"text"', b"42"])
+@pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'"text"', b"42", b"null"])
 def test_body_that_is_not_a_json_object_is_400(client: Client, key: str, raw: bytes) -> None:
     response = post(client, key, content=raw)
     assert_error(response, 400, "invalid_json", "JSON")
@@ -127,6 +127,14 @@ def test_insufficient_credits_is_402_and_charges_nothing(
     assert_error(post(client, poor, {}), 402, "insufficient_credits", "3")
     info = credits.authenticate(poor)
     assert info.balance == 2 == credits.ledger_sum(info.id)
+
+
+@pytest.mark.parametrize(("cost", "words"), [(1, "costs 1 credit and"), (2, "costs 2 credits")])
+def test_insufficient_credits_message_counts_properly(
+    make_client: Callable[..., Client], cost: int, words: str
+) -> None:
+    client = make_client(generate_cost=cost)
+    assert_error(post(client, new_key(client, credits=0), {}), 402, "insufficient_credits", words)
 
 
 def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client]) -> None:
