@@ -30,6 +30,7 @@ from premailer import Premailer
 
 import themes
 from app import article_fixups as fx
+from app.article_refs import links_to_footnotes
 
 DEFAULT_THEME = "brandA"
 
@@ -265,7 +266,7 @@ def _specificity(selector: str) -> tuple[int, int, int]:
 def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) -> None:
     fx.mark_tasks(article)
     fx.highlight_code(article)
-    fx.links_to_footnotes(article, notes)
+    links_to_footnotes(article, notes)
     fx.wrap_tables(article)
     fx.insert_pseudo_elements(article, style.pseudo)
 

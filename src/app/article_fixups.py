@@ -1,8 +1,8 @@
 """The article's tree passes: what the WeChat editor needs that CSS alone cannot give.
 
 `article.py` runs them on the sanitised lxml tree. Before inlining they add real elements
-and helper classes for the theme's selectors (pseudo-elements, task boxes, link
-footnotes, table scrollers, code token spans); after inlining they turn lists into
+and helper classes for the theme's selectors (pseudo-elements, task boxes, table
+scrollers, code token spans; links and footnotes are `article_refs.py`); after inlining they turn lists into
 `<section>` rows with text markers, code whitespace into `&nbsp;` and `<br>`, add the
 styles no theme may forget, and strip every attribute the editor would drop or that
 could act.
@@ -45,7 +45,6 @@ TAB = "    "
 
 WECHAT_HOST = "mp.weixin.qq.com"
 _KEPT_ATTRIBUTES = {"style", "src", "alt", "href", "colspan", "rowspan"}
-_FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
 
 
 def count_words(text: str) -> int:
@@ -61,7 +60,7 @@ def visible_text(root: Element) -> str:
     parts: list[str] = []
 
     def walk(el: Element) -> None:
-        if _has_class(el, "footnote-ref") or _has_class(el, "footnote-backref"):
+        if has_class(el, "footnote-ref") or has_class(el, "footnote-backref"):
             parts.append(" ")
         else:
             parts.append(el.text or "")
@@ -94,7 +93,7 @@ def mark_tasks(root: Element) -> None:
         if item is not None:
             item.set("class", "task-done" if box.get("checked") is not None else "task-open")
         tail = (box.tail or "").lstrip() if item is not None else box.tail
-        _remove_keeping_tail(box, tail)
+        remove_keeping_tail(box, tail)
 
 
 def _task_item(box: Element) -> Element | None:
@@ -117,10 +116,10 @@ def highlight_code(root: Element) -> None:
         last: Element | None = None
         for n, line in enumerate(lines):
             if n:
-                last = _append_text(code, last, "\n")
+                last = append_text(code, last, "\n")
             for text, role in line:
                 if role == _PLAIN:
-                    last = _append_text(code, last, text)
+                    last = append_text(code, last, text)
                 else:
                     span = lxml_html.Element("span", {"class": f"tok-{_CODE_ROLES[role]}"})
                     span.text = text
@@ -135,145 +134,12 @@ def _code_language(code: Element) -> str:
     return ""
 
 
-def _append_text(parent: Element, last: Element | None, text: str) -> Element | None:
+def append_text(parent: Element, last: Element | None, text: str) -> Element | None:
     if last is None:
         parent.text = (parent.text or "") + text
     else:
         last.tail = (last.tail or "") + text
     return last
-
-
-@dataclass(slots=True)
-class _Reference:
-    number: int
-    body: list[Element | str]
-
-
-def links_to_footnotes(root: Element, heading: str) -> None:
-    """Links outside mp.weixin.qq.com do not navigate in WeChat: their text stays, a
-    numbered mark follows, and a references list at the end holds the addresses; Markdown
-    footnotes share the numbering. The editor strips ids, so nothing points anywhere."""
-    notes = _take_footnotes(root)
-    refs: dict[str, _Reference] = {}
-    for el in list(root.iter("sup", "a")):
-        if el.tag == "sup" and _has_class(el, "footnote-ref"):
-            _number_footnote(el, notes, refs)
-        elif el.tag == "a" and el.getparent() is not None:
-            _footnote_link(el, refs)
-    if refs:
-        root.append(_references(heading, sorted(refs.values(), key=lambda r: r.number)))
-
-
-def _take_footnotes(root: Element) -> dict[str, list[Element | str]]:
-    """markdown-it's footnotes section, removed, as footnote number → its content."""
-    notes: dict[str, list[Element | str]] = {}
-    for section in root.xpath("//section[@class='footnotes']"):
-        for n, item in enumerate(section.xpath("./ol/li"), start=1):
-            for back in item.xpath(".//a[@class='footnote-backref']"):
-                _remove_keeping_tail(back, (back.tail or "").rstrip())
-            for link in list(item.iter("a")):
-                _unwrap_link(link, with_address=True)
-            notes.setdefault(str(n), _contents(item))
-        _remove_keeping_tail(section, section.tail)
-    for rule in root.xpath("//hr[@class='footnotes-sep']"):
-        _remove_keeping_tail(rule, rule.tail)
-    return notes
-
-
-def _number_footnote(
-    sup: Element, notes: dict[str, list[Element | str]], refs: dict[str, _Reference]
-) -> None:
-    link = sup.find("a")
-    match = _FOOTNOTE_HREF.match(link.get("href", "")) if link is not None else None
-    if match is None or match.group(1) not in notes:
-        _remove_keeping_tail(sup, sup.tail)
-        return
-    key = f"#fn{match.group(1)}"
-    if key not in refs:
-        refs[key] = _Reference(len(refs) + 1, notes[match.group(1)])
-    _make_mark(sup, refs[key].number)
-
-
-def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
-    href = link.get("href") or ""
-    parts = urlsplit(href)
-    if parts.scheme in ("http", "https") and parts.hostname == WECHAT_HOST:
-        link.set("class", "link wechat-link")
-        return
-    text = " ".join(link.text_content().split())
-    span = _unwrap_link(link, with_address=False)
-    if parts.scheme not in ("http", "https") or text in (
-        href,
-        href.removeprefix(parts.scheme + "://"),
-    ):
-        return  # anchors, mail addresses and bare addresses say all there is to say
-    if href not in refs:
-        label = lxml_html.Element("span", {"class": "refs-text"})
-        label.text = f"{text}: " if text else ""
-        address = lxml_html.Element("span", {"class": "refs-url"})
-        address.text = href
-        refs[href] = _Reference(len(refs) + 1, [label, address])
-    mark = lxml_html.Element("sup")
-    span.addnext(mark)
-    mark.tail, span.tail = span.tail, None
-    _make_mark(mark, refs[href].number)
-
-
-def _unwrap_link(link: Element, with_address: bool) -> Element:
-    """The link as a span of the same content (no href: nothing to navigate or run)."""
-    href = link.get("href") or ""
-    for name in list(link.attrib):
-        del link.attrib[name]
-    link.tag = "span"
-    link.set("class", "link")
-    text = link.text_content().strip()
-    if with_address and urlsplit(href).scheme in ("http", "https") and text != href:
-        link.tail = f" ({href}){link.tail or ''}"
-    return link
-
-
-def _make_mark(sup: Element, number: int) -> None:
-    for child in list(sup):
-        sup.remove(child)
-    sup.attrib.clear()
-    sup.set("class", "fn-ref")
-    sup.text = f"[{number}]"
-
-
-def _references(heading: str, refs: Iterable[_Reference]) -> Element:
-    section = lxml_html.Element("section", {"class": "refs"})
-    title = lxml_html.Element("section", {"class": "refs-title"})
-    title.text = heading
-    section.append(title)
-    for ref in refs:
-        item = lxml_html.Element("section", {"class": "refs-item"})
-        number = lxml_html.Element("span", {"class": "refs-num"})
-        number.text = f"[{ref.number}]"
-        body = lxml_html.Element("span", {"class": "refs-body"})
-        _fill(body, ref.body)
-        item.extend([number, body])
-        section.append(item)
-    return section
-
-
-def _contents(item: Element) -> list[Element | str]:
-    """A footnote's content; a lone paragraph is unwrapped so it sits on the mark's line."""
-    children = list(item)
-    if len(children) == 1 and children[0].tag == "p" and not (item.text or "").strip():
-        item = children[0]
-    return [item.text or "", *list(item)]
-
-
-def _fill(target: Element, content: list[Element | str]) -> None:
-    for piece in content:
-        if isinstance(piece, str):
-            _append_text(target, target[-1] if len(target) else None, piece)
-        else:
-            target.append(piece)
-    if len(target):
-        target[-1].tail = (target[-1].tail or "").rstrip()
-    else:
-        target.text = (target.text or "").rstrip()
 
 
 def prepare_images(root: Element) -> list[str]:
@@ -282,7 +148,7 @@ def prepare_images(root: Element) -> list[str]:
     for img in list(root.iter("img")):
         src = img.get("src") or ""
         if not src:
-            _remove_keeping_tail(img, img.tail)
+            remove_keeping_tail(img, img.tail)
             continue
         sources.setdefault(src, None)
         width = img.attrib.pop("width", "")
@@ -381,7 +247,7 @@ def lists_to_sections(root: Element) -> None:
     """`ul`/`ol`/`li` become `<section>`s: the editor then adds no bullets of its own and
     cannot collapse deep nesting; each item is a flex row of marker and body."""
     for item in list(root.iter("li")):
-        marker = item[0] if len(item) and _has_class(item[0], "ps-before") else None
+        marker = item[0] if len(item) and has_class(item[0], "ps-before") else None
         body = lxml_html.Element("section", {"style": "flex:1;min-width:0"})
         body.text = item.text if marker is None else marker.tail
         item.text = None
@@ -500,11 +366,11 @@ def add_style(el: Element, css: str) -> None:
     el.set("style", f"{current};{css}" if current else css)
 
 
-def _has_class(el: Element, name: str) -> bool:
+def has_class(el: Element, name: str) -> bool:
     return name in (el.get("class") or "").split()
 
 
-def _remove_keeping_tail(el: Element, tail: str | None) -> None:
+def remove_keeping_tail(el: Element, tail: str | None) -> None:
     parent = el.getparent()
     if parent is None:
         return
