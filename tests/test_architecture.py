@@ -34,7 +34,9 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
-    "markdown_it": ("layout/markdown.py",),
+    # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
+    "markdown_it": ("layout/markdown.py", "app/article.py"),
+    "mdit_py_plugins": ("app/article.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
     "skia": ("layout/draw.py", "layout/fonts.py", "layout/images.py"),
     "pygments": ("layout/code.py",),
@@ -42,7 +44,8 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/errors.py"),
     "google.cloud": ("app/storage.py",),
     "sqlite_utils": ("app/credits.py",),
-    "premailer": ("app/wechat.py",),
+    "premailer": ("app/article.py",),
+    "nh3": ("app/article.py",),
 }
 
 
@@ -198,7 +201,14 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/routes.py", "import sqlite_utils\n", ["sqlite_utils only in"]),
         ("app/credits.py", "import sqlite_utils\n", []),
         ("app/cards.py", "__import__('premailer')\n", ["premailer only in"]),
-        ("app/wechat.py", "from premailer import Premailer\n", []),
+        ("app/article.py", "from premailer import Premailer\n", []),
+        ("app/article_fixups.py", "from premailer import Premailer\n", ["premailer only in"]),
+        ("app/article_refs.py", "import nh3\n", ["nh3 only in"]),
+        ("app/article.py", "import nh3\n", []),
+        ("app/routes.py", "import nh3\n", ["nh3 only in"]),
+        ("app/article.py", "from markdown_it import MarkdownIt\n", []),
+        ("app/cards.py", "from markdown_it import MarkdownIt\n", ["markdown_it only in"]),
+        ("app/article_fixups.py", "from mdit_py_plugins.footnote import x\n", ["mdit_py_plugins"]),
     ],
 )
 def test_the_scan_catches_breaches(path: str, source: str, expected: list[str]) -> None:

@@ -85,3 +85,20 @@ def load(name: str) -> Theme:
 def modes(name: str) -> list[str]:
     """The built-in theme's mode IDs ([] when it has none); the first is the default."""
     return builtin().modes(name)
+
+
+# --- article themes: one `article.css` per theme folder, for the WeChat article path ---
+
+
+@cache
+def article_names() -> list[str]:
+    """Article theme IDs, in a stable order."""
+    return sorted(p.parent.name for p in THEMES_DIR.glob("*/article.css"))
+
+
+@cache
+def article_css(name: str) -> str:
+    """The theme's article CSS; raises `KeyError` for a name that has none."""
+    if name not in article_names():
+        raise KeyError(name)
+    return (THEMES_DIR / name / "article.css").read_text(encoding="utf-8")
