@@ -344,3 +344,24 @@ def test_secrets_and_tokens_reach_no_log_error_or_database(
         assert secret.encode() not in stored
         assert all(secret not in message for message in messages)
     assert SECRET not in repr(CREDS)
+
+
+def test_converted_images_pass_the_platform_checks(platform: FakeWeChat, database: Path) -> None:
+    import skia
+
+    from layout.imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, fit
+
+    surface = skia.Surface(64, 48)
+    surface.getCanvas().clear(skia.ColorBLUE)
+    webp = bytes(surface.makeImageSnapshot().encodeToData(skia.EncodedImageFormat.kWEBP, 80))
+
+    async def upload_both(client: WeChatClient) -> tuple[str, str]:
+        body = fit(webp, ARTICLE_IMAGE_BYTES)
+        cover = fit(webp, COVER_IMAGE_BYTES)
+        url = await client.upload_article_image(
+            CREDS, body.data, f"image.{body.extension}", source="x.webp"
+        )
+        return url, await client.add_cover(CREDS, cover.data, f"cover.{cover.extension}")
+
+    url, media_id = call(platform, database, upload_both)
+    assert url.startswith("https://mmbiz.qpic.cn/") and media_id in platform.materials
