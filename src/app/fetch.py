@@ -213,7 +213,11 @@ def check_url(source: str) -> None:
     """
     if any(c in source for c in "\x00\r\n\t "):
         raise FetchRefused(source, "has control characters or spaces in its URL")
-    parts = urlsplit(source)
+    try:
+        parts = urlsplit(source)
+        parts.port  # noqa: B018 -- parsing the port raises on out-of-range values
+    except ValueError:
+        raise FetchRefused(source, "has a malformed URL") from None
     if parts.scheme not in ("http", "https"):
         raise FetchRefused(source, "is not an http or https URL")
     if parts.username is not None or parts.password is not None:
@@ -327,6 +331,8 @@ class ImageFetcher:
                 raise FetchRefused(source, f"{exc}{hop}") from None
             except httpx.TimeoutException:
                 raise TimeoutError from None
+            except (httpx.InvalidURL, ValueError):  # a host or redirect httpx cannot parse
+                raise FetchRefused(source, "has a malformed URL") from None
             except httpx.HTTPError as exc:
                 log.info("image fetch failed: %s", type(exc).__name__)
                 raise FetchError(

@@ -250,6 +250,9 @@ def test_only_ports_80_and_443(victim: Server) -> None:
         "http://cards.localhost/a.png",
         "http://metadata.google.internal/computeMetadata/v1/",
         "http://example.com/a\r\nHost: evil.png",
+        "http://[::1/a.png",
+        "http://example.com:99999/a.png",
+        "http:///a.png",
     ],
 )
 def test_urls_refused_before_resolving(source: str) -> None:
@@ -283,6 +286,12 @@ def test_redirects_to_blocked_places_are_refused(
     assert victim.hits.total() == 0
     assert images.hits["/img.png"] == 0
     assert "non-public address" in str(refused.value) or "not an http" in str(refused.value)
+
+
+def test_a_malformed_redirect_is_a_fetch_error(images: Server) -> None:
+    with pytest.raises(FetchError) as failed:
+        fetch(f"{images.url}/redirect?to={quote('http://[::1/x')}", policy_for(images))
+    assert "could not be downloaded" in str(failed.value)
 
 
 def test_a_redirect_to_an_allowed_place_is_followed(images: Server) -> None:
