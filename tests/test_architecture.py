@@ -38,7 +38,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "markdown_it": ("layout/markdown.py", "app/article.py"),
     "mdit_py_plugins": ("app/article.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
-    "skia": ("layout/draw.py", "layout/fonts.py", "layout/images.py"),
+    "skia": ("layout/draw.py", "layout/fonts.py", "layout/images.py", "layout/imagecodec.py"),
     "pygments": ("layout/code.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/errors.py"),
@@ -46,6 +46,8 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "sqlite_utils": ("app/credits.py",),
     "premailer": ("app/article.py",),
     "nh3": ("app/article.py",),
+    "httpx": ("app/wechat.py", "app/fetch.py"),
+    "httpcore": ("app/fetch.py",),  # the connect-time address guard
 }
 
 
@@ -162,7 +164,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("layout/flow.py", "def f():\n    import themes\n", ["layout may not import themes"]),
         ("layout/flow.py", "from ..app import cards\n", ["layout may not import app"]),
         ("themes/__init__.py", "from app.errors import X\n", ["themes may not import app"]),
-        ("themes/__init__.py", "import httpx\n", ["themes may use only"]),
+        ("themes/__init__.py", "import httpx\n", ["httpx only in", "themes may use only"]),
         ("themes/__init__.py", "from layout import Theme\nimport msgspec\nimport tomllib\n", []),
         ("app/cards.py", "import layout\nimport themes\nfrom . import errors\n", []),
         ("layout/flow.py", "from . import images\nfrom .boxes import Row\nimport regex\n", []),
@@ -209,6 +211,11 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/article.py", "from markdown_it import MarkdownIt\n", []),
         ("app/cards.py", "from markdown_it import MarkdownIt\n", ["markdown_it only in"]),
         ("app/article_fixups.py", "from mdit_py_plugins.footnote import x\n", ["mdit_py_plugins"]),
+        ("app/routes.py", "import httpx\n", ["httpx only in"]),
+        ("app/fetch.py", "import httpx\nimport httpcore\n", []),
+        ("app/wechat.py", "import httpcore\n", ["httpcore only in"]),
+        ("layout/imagecodec.py", "import skia\n", []),
+        ("layout/markdown.py", "import skia\n", ["skia only in"]),
     ],
 )
 def test_the_scan_catches_breaches(path: str, source: str, expected: list[str]) -> None:

@@ -71,6 +71,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds a client may take to send its whole request body before 408 ``request_timeout``."""
     log_level: str = "INFO"
     """Level of the ``inkcard`` loggers."""
+    wechat_api_base: str = "https://api.weixin.qq.com"
+    """Base URL of the WeChat platform API (a fixed-IP relay, or a fake server in tests)."""
+    wechat_timeout: float = 20.0
+    """Seconds one call to the WeChat platform may take before it counts as a timeout."""
+    allow_private_fetch: bool = False
+    """Let image fetches reach loopback and private addresses. For tests only."""
+    fetch_max_bytes: int = 10 * MIB
+    """Largest image the server downloads (counted while streaming)."""
+    fetch_timeout: float = 10.0
+    """Seconds one image download may take in all, redirects included."""
+    fetch_max_redirects: int = 3
+    """Redirects one image download may follow (each target is checked again)."""
 
     @property
     def files_url(self) -> str:
