@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 import layout
 import themes
-from layout.compose import CARD_LIMITS
 
 if TYPE_CHECKING:
     from app.credits import Credits, KeyInfo
@@ -243,9 +242,9 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     render.add_argument("--theme", default="apple-notes")
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
     render.add_argument("--split", default="noSplit", choices=layout.SPLIT_MODES)
-    render.add_argument("--width", type=_number(*CARD_LIMITS["width"]), default=440)
-    render.add_argument("--height", type=_number(*CARD_LIMITS["height"]), default=586)
-    render.add_argument("--scale", type=_integer(*CARD_LIMITS["scale"]), default=2)
+    render.add_argument("--width", type=_number(*layout.CARD_LIMITS["width"]), default=440)
+    render.add_argument("--height", type=_number(*layout.CARD_LIMITS["height"]), default=586)
+    render.add_argument("--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=2)
     render.add_argument("--overflow-hidden", action="store_true")
     render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     render.add_argument("-o", "--out", type=Path, default=Path("out"))

@@ -19,14 +19,28 @@ DEFAULT_MARKDOWN = "# Hello, Inkcard"
 DEFAULT_THEME = "apple-notes"
 MAX_MARKDOWN_CHARS = 100_000
 
+_WIDTH, _HEIGHT, _SCALE = (layout.CARD_LIMITS[k] for k in ("width", "height", "scale"))
 Width = Annotated[
-    float, msgspec.Meta(ge=100, le=1600, description="Card width in CSS pixels (100..1600).")
+    float,
+    msgspec.Meta(
+        ge=_WIDTH[0], le=_WIDTH[1], description="Card width in CSS pixels ({}..{}).".format(*_WIDTH)
+    ),
 ]
 Height = Annotated[
-    float, msgspec.Meta(ge=100, le=4000, description="Card height in CSS pixels (100..4000).")
+    float,
+    msgspec.Meta(
+        ge=_HEIGHT[0],
+        le=_HEIGHT[1],
+        description="Card height in CSS pixels ({}..{}).".format(*_HEIGHT),
+    ),
 ]
 Scale = Annotated[
-    int, msgspec.Meta(ge=1, le=4, description="Pixels per CSS pixel in the PNG (1..4).")
+    int,
+    msgspec.Meta(
+        ge=_SCALE[0],
+        le=_SCALE[1],
+        description="Pixels per CSS pixel in the PNG ({}..{}).".format(*_SCALE),
+    ),
 ]
 
 
@@ -89,12 +103,12 @@ _ACCEPTED = {
     "markdown": "a string",
     "theme": "a string naming a theme",
     "themeMode": "a string naming a mode of the theme",
-    "width": "a number between 100 and 1600",
-    "height": "a number between 100 and 4000",
+    "width": "a number between {} and {}".format(*_WIDTH),
+    "height": "a number between {} and {}".format(*_HEIGHT),
     "splitMode": "one of " + ", ".join(layout.SPLIT_MODES),
     "mdxMode": "true or false",
     "overHiddenMode": "true or false",
-    "scale": "an integer between 1 and 4",
+    "scale": "an integer between {} and {}".format(*_SCALE),
 }
 
 

@@ -13,6 +13,7 @@ import msgspec
 
 from .boxes import Page
 from .compose import (
+    CARD_LIMITS,
     MAX_CARDS,
     SPLIT_MODES,
     Card,
@@ -29,9 +30,10 @@ from .images import Images, ImagesTooLarge
 from .markdown import image_sources, parse
 from .style import Theme, ThemeError, decode_theme, resolve
 
-ENGINE_VERSION = "1"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "2"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
+    "CARD_LIMITS",
     "DEFAULT_FONTS_DIR",
     "ENGINE_VERSION",
     "MAX_CARDS",

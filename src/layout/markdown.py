@@ -302,6 +302,22 @@ def _texts(children: list[Token]) -> list[Text]:
     return [piece for piece in _inlines(children) if isinstance(piece, Text)]
 
 
+def _plain_text(children: list[Token]) -> str:
+    """CommonMark's alt text: the text of the content without its marks (nested images give
+    their own alt), walked with a stack so deep nesting cannot overflow."""
+    out: list[str] = []
+    pending = list(reversed(children))
+    while pending:
+        token = pending.pop()
+        if token.type in ("text", "code_inline", "html_inline"):
+            out.append(token.content)
+        elif token.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif token.type == "image":
+            pending.extend(reversed(token.children or []))
+    return "".join(out)
+
+
 def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
     """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack."""
     out: list[Text | Image] = []
@@ -321,7 +337,7 @@ def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
         elif kind == "code_inline":
             out.append(Text(child.content, marks[-1] | {"inline_code"}))
         elif kind == "image":
-            alt = child.content or ""
+            alt = _plain_text(child.children or [])
             if images:
                 out.append(Image(str(child.attrs.get("src", "")), alt))
             else:

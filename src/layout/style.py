@@ -281,7 +281,8 @@ class Styles:
 
 
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_FUNC = re.compile(r"rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+)\s*)?\)")
+_NUMBER = r"\s*(\d+(?:\.\d*)?|\.\d+)\s*"  # 12, 12., 12.5, .5; never "1..2"
+_FUNC = re.compile(rf"rgba?\({_NUMBER},{_NUMBER},{_NUMBER}(?:,{_NUMBER})?\)")
 
 
 def parse_color(value: str, palette: dict[str, str] | None = None, _depth: int = 0) -> int:

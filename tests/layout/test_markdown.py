@@ -213,12 +213,6 @@ def test_markdown_to_blocks(markdown: str, blocks: tuple[Block, ...]) -> None:
     assert without_empty_runs(parse(markdown)) == Doc(blocks)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="bug: an image's alt keeps its Markdown source ('a *b*'); CommonMark's alt is the "
-    "plain text of its content ('a b'), and placeholders show the asterisks",
-)
 def test_image_alt_is_plain_text() -> None:
     assert parse("![a *b* `c`](x.png)") == Doc((Image("x.png", "a b c"),))
 

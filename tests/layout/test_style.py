@@ -57,12 +57,6 @@ def test_malformed_colours_are_theme_errors_naming_the_value(text: str) -> None:
     assert repr(text.strip()) in str(error.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="bug: rgb() numbers like '1..2' pass the pattern and float() raises a bare "
-    "ValueError ('could not convert string to float'), not a ThemeError naming the colour",
-)
 @pytest.mark.parametrize("text", ["rgb(1..2,0,0)", "rgba(0,0,0,.)"])
 def test_malformed_numbers_in_rgb_are_theme_errors(text: str) -> None:
     with pytest.raises(ThemeError, match="colour"):
