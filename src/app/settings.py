@@ -57,6 +57,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Requests allowed to wait for a render thread before new ones get 503."""
     timeout: float = 55.0
     """Seconds a generate call may take (render plus storage) before it answers 504."""
+    database_busy_timeout: float = 5.0
+    """Seconds a database write waits for another writer's lock before answering 503 ``busy``."""
     max_body_bytes: int = MIB
     """Largest request body accepted (413 above)."""
     log_level: str = "INFO"
@@ -134,8 +136,9 @@ def _check(settings: Settings) -> None:
     for name in ("render_queue", "generate_cost", "bootstrap_credits"):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
-    if settings.timeout <= 0:
-        raise SettingsError(f"{_PREFIX}TIMEOUT must be a positive number of seconds")
+    for name in ("timeout", "database_busy_timeout"):
+        if not 0 < getattr(settings, name) < float("inf"):  # also refuses nan
+            raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")
 
 
 def export_for_workers(settings: Settings) -> None:
