@@ -4,15 +4,24 @@ A key is ``ik_`` + 32 base62 characters. Only its SHA-256 and its first 8 charac
 prefix shown in lists and logs) are stored. Every change of a balance writes one ledger row in
 the same ``BEGIN IMMEDIATE`` transaction, so a key's balance always equals the sum of its
 ledger rows, and two concurrent debits can never spend the same credit.
+
+A paid request *reserves* its cost: a debit row plus a ``holds`` row naming it, written in the
+transaction that checks the balance. Success *commits* (the hold row goes; the debit stays),
+failure *releases* (a refund row gives the debit back and the hold row goes). A held credit is
+already subtracted from the balance, so balance == ledger sum at every instant; holds only say
+which debits are not final yet. A hold whose request died with its process is released by
+``release_expired`` once its deadline has passed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import secrets
 import sqlite3
 import string
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -21,12 +30,14 @@ from pathlib import Path
 import msgspec
 import sqlite_utils
 
-from app.errors import InsufficientCredits, plural
+from app.errors import DatabaseBusy, InsufficientCredits, plural
 
 KEY_PREFIX = "ik_"
 KEY_LENGTH = 32
 PREFIX_CHARS = 8
 _ALPHABET = string.digits + string.ascii_letters
+HOLD_MARGIN = 5.0
+"""Seconds a hold outlives its request's deadline and one busy wait, before a sweep frees it."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS api_keys (
@@ -49,6 +60,12 @@ CREATE TABLE IF NOT EXISTS ledger (
     created_at TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ledger_key ON ledger(key_id);
+CREATE TABLE IF NOT EXISTS holds (
+    debit_id INTEGER PRIMARY KEY REFERENCES ledger(id),
+    key_id INTEGER NOT NULL REFERENCES api_keys(id),
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS holds_expiry ON holds(expires_at);
 CREATE TRIGGER IF NOT EXISTS ledger_no_update BEFORE UPDATE ON ledger
     BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS ledger_no_delete BEFORE DELETE ON ledger
@@ -105,21 +122,38 @@ def _now() -> str:
 
 
 class Credits:
-    """The key and ledger database at one path. Safe to use from many threads and processes."""
+    """The key and ledger database at one path. Safe to use from many threads and processes.
 
-    def __init__(self, path: Path):
+    Args:
+        path: The SQLite file.
+        busy_timeout: Seconds a statement waits for another writer's lock before it raises
+            ``DatabaseBusy``.
+        request_deadline: Seconds a paid request may run; its hold expires this long after the
+            reservation, plus one busy wait and ``HOLD_MARGIN``.
+    """
+
+    def __init__(self, path: Path, *, busy_timeout: float = 5.0, request_deadline: float = 55.0):
         self.path = path
+        self.busy_timeout = busy_timeout
+        self.hold_seconds = request_deadline + busy_timeout + HOLD_MARGIN
 
     @contextmanager
     def _db(self) -> Iterator[sqlite_utils.Database]:
         conn = sqlite3.connect(
-            self.path, timeout=5.0, isolation_level=None, check_same_thread=False
+            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
         )
         try:
-            conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             yield sqlite_utils.Database(conn)
+        except sqlite3.OperationalError as exc:
+            if _is_busy(exc):
+                raise DatabaseBusy(
+                    f"the credit database stayed locked for {self.busy_timeout:g} s;"
+                    " nothing was charged, try again",
+                    headers={"Retry-After": str(max(1, math.ceil(self.busy_timeout)))},
+                ) from None
+            raise
         finally:
             conn.close()
 
@@ -244,11 +278,15 @@ class Credits:
             self._move(db, info.id, amount, "grant", "grant", request_id)
         return self.key_info(prefix)
 
-    def charge(self, key_id: int, cost: int, operation: str, request_id: str | None) -> int | None:
-        """Debit ``cost`` credits atomically and return the ledger row id (None when cost is 0).
+    def reserve(self, key_id: int, cost: int, operation: str, request_id: str | None) -> int | None:
+        """Hold ``cost`` credits for a request; return the hold id (None when cost is 0).
+
+        The debit row and the hold row are written in the transaction that checks the balance,
+        so the held credits are spent for everyone else until ``commit`` or ``release``.
 
         Raises:
             InsufficientCredits: The balance is below ``cost``; nothing is written.
+            DatabaseBusy: The database stayed locked; nothing is written.
         """
         if cost <= 0:
             return None
@@ -259,34 +297,93 @@ class Credits:
                 [cost, key_id, cost],
             ).fetchone()
             if row is None:
+                (balance,) = db.execute(
+                    "SELECT balance FROM api_keys WHERE id = ?", [key_id]
+                ).fetchone()
                 raise InsufficientCredits(
-                    f"this call costs {plural(cost, 'credit')} and the key's balance is lower"
+                    f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
                 )
             cur = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
                 " VALUES (?, ?, 'debit', ?, ?, ?)",
                 [key_id, -cost, operation, request_id, _now()],
             )
-            return int(cur.lastrowid or 0)
+            debit_id = int(cur.lastrowid or 0)
+            db.execute(
+                "INSERT INTO holds (debit_id, key_id, expires_at) VALUES (?, ?, ?)",
+                [debit_id, key_id, time.time() + self.hold_seconds],
+            )
+            return debit_id
 
-    def refund(self, debit_id: int, request_id: str | None) -> None:
-        """Give back a debit, at most once (the ledger's unique ``ref_debit_id`` enforces it)."""
+    def commit(self, hold_id: int, cost: int | None = None) -> bool:
+        """Make a hold final, charging ``cost`` (at most the held amount; default all of it).
+
+        Returns False when the hold was already released (by a sweep past its deadline): then
+        nothing is charged.
+        """
         with self._write() as db:
-            row = db.execute(
-                "SELECT key_id, delta, operation FROM ledger WHERE id = ? AND kind = 'debit'",
-                [debit_id],
-            ).fetchone()
-            if row is None:
-                raise ValueError(f"no debit {debit_id}")
-            key_id, delta, operation = row
-            self._move(db, key_id, -delta, "refund", operation, request_id, ref_debit_id=debit_id)
+            held = self._take_hold(db, hold_id)
+            if held is None:
+                return False
+            key_id, amount, operation, request_id = held
+            if cost is not None and not 0 <= cost <= amount:
+                raise ValueError(f"cannot commit {cost} of a hold of {amount}")
+            if cost is not None and cost < amount:
+                self._move(db, key_id, amount - cost, "refund", operation, request_id, hold_id)
+            return True
+
+    def release(self, hold_id: int) -> bool:
+        """Give a hold back with one refund row; False if it was already committed or released."""
+        with self._write() as db:
+            return self._release(db, hold_id)
+
+    def release_expired(self) -> int:
+        """Release every hold past its deadline (its request died or hung); return how many."""
+        with self._write() as db:
+            expired = db.execute(
+                "SELECT debit_id FROM holds WHERE expires_at < ?", [time.time()]
+            ).fetchall()
+            return sum(self._release(db, hold_id) for (hold_id,) in expired)
+
+    def open_holds(self) -> int:
+        """Number of holds not yet committed or released."""
+        with self._db() as db:
+            return int(db.execute("SELECT count(*) FROM holds").fetchone()[0])
+
+    def _release(self, db: sqlite_utils.Database, hold_id: int) -> bool:
+        held = self._take_hold(db, hold_id)
+        if held is None:
+            return False
+        key_id, amount, operation, request_id = held
+        self._move(db, key_id, amount, "refund", operation, request_id, hold_id)
+        return True
+
+    @staticmethod
+    def _take_hold(
+        db: sqlite_utils.Database, hold_id: int
+    ) -> tuple[int, int, str, str | None] | None:
+        """Delete a hold row; return (key id, held amount, operation, request id) of its debit."""
+        row = db.execute(
+            "DELETE FROM holds WHERE debit_id = ? RETURNING key_id", [hold_id]
+        ).fetchone()
+        if row is None:
+            return None
+        delta, operation, request_id = db.execute(
+            "SELECT delta, operation, request_id FROM ledger WHERE id = ?", [hold_id]
+        ).fetchone()
+        return int(row[0]), -int(delta), str(operation), request_id
 
     def ledger(self, prefix: str, limit: int = 20) -> list[LedgerRow]:
-        """A key's most recent ledger rows, newest first; raises ``UnknownKey``."""
+        """A key's most recent ledger rows, newest first; raises ``UnknownKey``.
+
+        A debit whose request has not finished yet is shown with kind ``hold``.
+        """
         info = self.key_info(prefix)
         with self._db() as db:
             rows = db.execute(
-                "SELECT id, delta, kind, operation, request_id, created_at FROM ledger"
+                "SELECT id, delta,"
+                " CASE WHEN id IN (SELECT debit_id FROM holds) THEN 'hold' ELSE kind END,"
+                " operation, request_id, created_at FROM ledger"
                 " WHERE key_id = ? ORDER BY id DESC LIMIT ?",
                 [info.id, limit],
             ).fetchall()
@@ -303,3 +400,9 @@ class Credits:
 
 
 _KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    """True for SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

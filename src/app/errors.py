@@ -142,6 +142,13 @@ class Overloaded(ApiError):
     label = "overloaded"
 
 
+class DatabaseBusy(ApiError):
+    """The credit database stayed write-locked past the busy timeout (503, with ``Retry-After``)."""
+
+    status = 503
+    label = "busy"
+
+
 class RenderTimeout(ApiError):
     """The request ran past its time limit (504)."""
 

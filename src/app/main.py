@@ -1,7 +1,8 @@
 """Settings → the Litestar application: routes, error mapping, OpenAPI, lifespan resources.
 
 ``create_app(settings)`` is the one factory; ``inkcard serve`` hands it to uvicorn. The lifespan
-opens the credit database, storage, render pool and fonts once per worker process.
+opens the credit database, storage, render pool and fonts once per worker process, releases
+expired credit holds at start and keeps sweeping them while the worker runs.
 """
 
 from __future__ import annotations
@@ -27,13 +28,15 @@ import themes
 from app import guards, requestlog
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
-from app.errors import NotFound, exception_handlers
+from app.errors import DatabaseBusy, NotFound, exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, check_name, make_storage
 
 log = logging.getLogger("inkcard.main")
 VERSION = "0.1.0"
+SWEEP_SECONDS = 30.0
+"""Longest pause between two sweeps of expired credit holds."""
 
 
 FOREVER = CacheControlHeader(public=True, max_age=31_536_000, immutable=True)
@@ -92,6 +95,25 @@ def _asgi_stack(app: Litestar, settings: Settings) -> None:
     app.asgi_handler = requestlog.RequestLogMiddleware(guards.HeadAsGet(handler))
 
 
+def sweep_expired_holds(credits: Credits) -> int:
+    """Release holds whose request is past its deadline (it died with its process or hung)."""
+    released = credits.release_expired()
+    if released:
+        log.warning("released %d credit holds of requests that never finished", released)
+    return released
+
+
+async def _sweep_forever(credits: Credits) -> None:
+    """Sweep every ``SWEEP_SECONDS`` (sooner when holds expire sooner); a busy database waits."""
+    interval = min(SWEEP_SECONDS, credits.hold_seconds)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await asyncio.to_thread(sweep_expired_holds, credits)
+        except DatabaseBusy:
+            log.warning("hold sweep skipped: the database is busy")
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """Build the Inkcard application.
 
@@ -100,7 +122,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """
     settings = settings or load_settings()
     requestlog.configure_logging(settings.log_level)
-    credits = Credits(settings.database_path)
+    credits = Credits(
+        settings.database_path,
+        busy_timeout=settings.database_busy_timeout,
+        request_deadline=settings.timeout,
+    )
     storage = make_storage(settings)
     pool = RenderPool(settings.render_threads, settings.render_queue, settings.renders_per_key)
     budget = Budget(
@@ -112,13 +138,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         await asyncio.to_thread(credits.ensure_schema)
+        await asyncio.to_thread(sweep_expired_holds, credits)
         if isinstance(storage, LocalStorage):
             await asyncio.to_thread(storage.sweep_temp_files)
         await asyncio.to_thread(cards.load_fonts)
         log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
+        sweeper = asyncio.create_task(_sweep_forever(credits))
         try:
             yield
         finally:
+            sweeper.cancel()
             pool.shutdown()
 
     handlers: list[ControllerRouterHandler] = [*route_handlers(catalogue), swagger_asset]

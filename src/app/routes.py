@@ -25,7 +25,7 @@ import themes
 from app import requestlog
 from app.cards import CardService, themes_listing
 from app.credits import Credits, KeyInfo
-from app.errors import ApiError, InvalidApiKey, MissingApiKey
+from app.errors import ApiError, DatabaseBusy, InvalidApiKey, MissingApiKey
 from app.models import (
     DEFAULT_THEME,
     MAX_MARKDOWN_CHARS,
@@ -168,8 +168,8 @@ def generate_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
 async def generate(request: Request[Any, Any, State], state: State) -> GenerateResponse:
     """Render Markdown into one or more card PNGs, store them, and return their URLs.
 
-    Order: authenticate, validate, charge, then find-or-render; any failure after the charge
-    refunds it in the same request.
+    Order: authenticate, validate, reserve the cost, then find-or-render; success commits the
+    hold, any failure releases it (a crash leaves it to the expiry sweep).
     """
     settings: Settings = state.settings
     credits: Credits = state.credits
@@ -177,19 +177,35 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
     key = await authenticate(request, credits)
     job = cards.prepare(parse_generate(await request.body()))
     request_id = requestlog.current_id()
-    debit = await asyncio.to_thread(
-        credits.charge, key.id, settings.generate_cost, "generate", request_id
+    hold = await asyncio.to_thread(
+        credits.reserve, key.id, settings.generate_cost, "generate", request_id
     )
     try:
         images = await cards.generate(job, timeout=settings.timeout, key=key.id)
+        if hold is not None:
+            await _commit(credits, hold)
     except BaseException:
-        if debit is not None:
-            await asyncio.shield(asyncio.to_thread(credits.refund, debit, request_id))
+        if hold is not None:
+            await _release(credits, hold)
         raise
     info = requestlog.current()
     if info is not None:
         info.extra["images"] = len(images)
     return GenerateResponse(images=images)
+
+
+async def _commit(credits: Credits, hold: int) -> None:
+    """Charge a successful call's hold (shielded: a cancelled request still settles it)."""
+    if not await asyncio.shield(asyncio.to_thread(credits.commit, hold)):
+        log.warning("hold %s expired before the call finished; it is not charged", hold)
+
+
+async def _release(credits: Credits, hold: int) -> None:
+    """Give a failed call's hold back; if the database is busy, the expiry sweep will."""
+    try:
+        await asyncio.shield(asyncio.to_thread(credits.release, hold))
+    except DatabaseBusy:
+        log.warning("hold %s left to the expiry sweep: the database is busy", hold)
 
 
 @get("/api/themes", summary="Card and article themes")

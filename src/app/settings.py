@@ -59,6 +59,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Requests allowed to wait for a render thread before new ones get 503."""
     timeout: float = 55.0
     """Seconds a generate call may take (render plus storage) before it answers 504."""
+    database_busy_timeout: float = 5.0
+    """Seconds a database write waits for another writer's lock before answering 503 ``busy``."""
     max_body_bytes: int = MIB
     """Largest request body accepted (413 above)."""
     max_output_pixels: int = 120_000_000
@@ -164,9 +166,10 @@ def _check(settings: Settings) -> None:
     for name in ("render_queue", "generate_cost", "bootstrap_credits"):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
-    if settings.timeout <= 0:
-        raise SettingsError(f"{_PREFIX}TIMEOUT must be a positive number of seconds")
-    if settings.body_timeout <= 0:
+    for name in ("timeout", "database_busy_timeout"):
+        if not 0 < getattr(settings, name) < float("inf"):  # also refuses nan
+            raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")
+    if not 0 < settings.body_timeout < float("inf"):
         raise SettingsError(f"{_PREFIX}BODY_TIMEOUT must be a positive number of seconds")
 
 
