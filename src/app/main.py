@@ -112,6 +112,8 @@ async def _sweep_forever(credits: Credits) -> None:
             await asyncio.to_thread(sweep_expired_holds, credits)
         except DatabaseBusy:
             log.warning("hold sweep skipped: the database is busy")
+        except Exception:  # keep sweeping: one failed pass must not end the task for good
+            log.exception("hold sweep failed")
 
 
 def create_app(settings: Settings | None = None) -> Litestar:

@@ -59,7 +59,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Requests allowed to wait for a render thread before new ones get 503."""
     timeout: float = 55.0
     """Seconds a generate call may take (render plus storage) before it answers 504."""
-    database_busy_timeout: float = 5.0
+    database_busy_timeout: float = 3.0
     """Seconds a database write waits for another writer's lock before answering 503 ``busy``."""
     max_body_bytes: int = MIB
     """Largest request body accepted (413 above)."""
