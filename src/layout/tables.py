@@ -6,13 +6,18 @@ proportion to how much it wants; a table whose text fits on one line per cell is
 stretched to the full width. When even the words do not fit, words break anywhere and a
 column shrinks down to its widest single character; a table wider than that at its
 narrowest is laid out at that width and scaled down to fit, so no glyph ever leaves its
-cell.
+cell. Scaling stops where the text would drop below MIN_TEXT_SIZE: a table wider than
+that is split into column groups, runs of consecutive columns that fit side by side with
+their words whole, drawn one under another as tables of their own (same rows, header row
+in each, a row-label first column repeated), so they paginate like any rows.
 
 Tables see text only through `TextMeasure`, which the flow implements.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
@@ -23,6 +28,12 @@ from .shape import Span, SpanStyle
 from .style import Style
 
 EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
+# A table is not scaled below 12 px text (14.4 px table text: scale 0.83); wider ones are
+# split into column groups. 12 px is the floor Chinese-locale browsers long put on text.
+MIN_TEXT_SIZE = 12.0
+COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
+LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
+_NUMBER = re.compile(r"[-+±−]?[$¥€£]?[\d.,]+%?")
 
 
 class TextMeasure(Protocol):
@@ -49,6 +60,25 @@ class TableBox:
     frames: tuple[Frame, ...] = ()
 
 
+class ColumnNeeds(NamedTuple):
+    """Per column, padding included: its widest character, its longest word, its text
+    unwrapped."""
+
+    glyphs: list[float]
+    words: list[float]
+    lines: list[float]
+
+    def pick(self, columns: list[int]) -> ColumnNeeds:
+        return ColumnNeeds(*([needs[col] for col in columns] for needs in self))
+
+    def room(self, comfort: float) -> list[float]:
+        """The width a column takes in a column group: its longest word, and at least
+        `comfort` for longer text, but no more than its text unwrapped."""
+        return [
+            min(line, max(word, comfort)) for word, line in zip(self.words, self.lines, strict=True)
+        ]
+
+
 class Columns(NamedTuple):
     """Column widths at layout size, and the scale that brings their sum into the box."""
 
@@ -57,16 +87,49 @@ class Columns(NamedTuple):
 
 
 def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -> list[Row]:
-    """Rows for the header and each body row."""
+    """Rows for the header and each body row; a table too wide to read when scaled down
+    comes as column groups, one under another, each an ordinary table with its header."""
     head_style = replace(style, color=style.header_color or style.color)
     body_style = replace(style, weight=400)
-    grid = [(head_style, table.header)] + [(body_style, row) for row in table.rows]
-    spans = [[_spans(cell, st, text) for cell in cells] for st, cells in grid]
-    columns = column_widths(spans, style, box.width, text)
+    styles = [head_style] + [body_style] * len(table.rows)
+    cells = [table.header, *table.rows]
+    spans = [
+        [_spans(cell, st, text) for cell in row] for st, row in zip(styles, cells, strict=True)
+    ]
+    needs = measure_columns(spans, style, text)
+    floor = min(1.0, MIN_TEXT_SIZE / style.size)
+    comfort = COMFORT_EMS * style.size + style.padding[1] + style.padding[3]
+    labels = _has_row_labels(table)
+    rows: list[Row] = []
+    for index, group in enumerate(column_groups(needs, box.width, floor, comfort, labels)):
+        part = _table_rows(
+            styles,
+            [[row[col] for col in group] for row in spans],
+            [table.aligns[col] for col in group],
+            needs.pick(group),
+            box,
+            text,
+        )
+        gap = max(style.margin_top, style.margin_bottom) if index else 0.0
+        rows.append(replace(part[0], gap=gap))
+        rows.extend(part[1:])
+    return rows
+
+
+def _table_rows(
+    styles: list[Style],
+    spans: list[list[list[Span]]],
+    aligns: list[str],
+    needs: ColumnNeeds,
+    box: TableBox,
+    text: TextMeasure,
+) -> list[Row]:
+    """One table's rows (or one column group's), scaled down if it must."""
+    columns = column_widths(needs, box.width)
     inner = replace(box, width=sum(columns.widths))
     rows = []
-    for index, ((cell_style, _), row_spans) in enumerate(zip(grid, spans, strict=True)):
-        row = _row(row_spans, cell_style, columns.widths, table.aligns, inner, text, index == 0)
+    for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
+        row = _row(row_spans, cell_style, columns.widths, aligns, inner, text, index == 0)
         rows.append(_scaled(row, columns.scale, box.x))
     return rows
 
@@ -79,10 +142,17 @@ def _spans(cell: tuple[Text, ...], style: Style, text: TextMeasure) -> list[Span
     ]
 
 
-def column_widths(
-    spans: list[list[list[Span]]], style: Style, width: float, text: TextMeasure
-) -> Columns:
-    """Each column's width; their sum is `width`, or more when `scale` is below 1."""
+def _has_row_labels(table: Table) -> bool:
+    """Whether the first column names its rows: every body cell in it has text and none
+    is a number (a column of figures is data, not a label)."""
+    if len(table.header) < 2 or not table.rows:
+        return False
+    firsts = ["".join(t.text for t in row[0]).strip() for row in table.rows]
+    return all(first and not _NUMBER.fullmatch(first) for first in firsts)
+
+
+def measure_columns(spans: list[list[list[Span]]], style: Style, text: TextMeasure) -> ColumnNeeds:
+    """Each column's widest character, longest word and unwrapped text, padding included."""
     _, right, _, left = style.padding
     pad = left + right
     columns = len(spans[0])
@@ -93,9 +163,39 @@ def column_widths(
             glyphs[col] = max(glyphs[col], measured.glyph + pad)
             words[col] = max(words[col], measured.word + pad)
             lines[col] = max(lines[col], measured.line + pad)
-    widths = distribute(glyphs, words, lines, width)
+    return ColumnNeeds(glyphs, words, lines)
+
+
+def column_widths(needs: ColumnNeeds, width: float) -> Columns:
+    """Each column's width; their sum is `width`, or more when `scale` is below 1."""
+    widths = distribute(needs.glyphs, needs.words, needs.lines, width)
     total = sum(widths)
     return Columns(widths, width / total if total > width + EPSILON else 1.0)
+
+
+def column_groups(
+    needs: ColumnNeeds, width: float, floor: float, comfort: float, labels: bool
+) -> list[list[int]]:
+    """The columns of each table to draw: all of them when the table fits `width` at a
+    scale of at least `floor`; otherwise runs of consecutive columns that fit side by side
+    at full size, each column at its `room`. With `labels` the first column starts every
+    group, if it takes at most LABEL_SHARE of the width. A column too wide for a group of
+    its own still gets one, laid out (and scaled) like any table."""
+    count = len(needs.glyphs)
+    if column_widths(needs, width).scale >= floor:
+        return [list(range(count))]
+    room = needs.room(comfort)
+    first = [0] if labels and room[0] <= width * LABEL_SHARE else []
+    groups: list[list[int]] = []
+    group, used = list(first), sum(room[col] for col in first)
+    for col in range(len(first), count):
+        if len(group) > len(first) and used + room[col] > width + EPSILON:
+            groups.append(group)
+            group, used = list(first), sum(room[c] for c in first)
+        group.append(col)
+        used += room[col]
+    groups.append(group)
+    return groups
 
 
 def distribute(
@@ -124,7 +224,7 @@ def _row(
     cells: list[list[Span]],
     style: Style,
     widths: list[float],
-    aligns: tuple[str, ...],
+    aligns: Sequence[str],
     box: TableBox,
     text: TextMeasure,
     header: bool,

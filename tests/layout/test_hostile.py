@@ -155,14 +155,19 @@ def glyph_cells(row: Row) -> tuple[float, list[list[tuple[float, float, float, f
     return scale, cells
 
 
-def check_table(page: Page, columns: int) -> list[float]:
+def check_table(page: Page) -> list[tuple[float, list[str]]]:
     """Every glyph inside the card's content box and inside its row, cells in order with
-    no glyph of one cell reaching into the next; returns the rows' scales."""
-    scales = []
+    no glyph of one cell reaching into the next, rows one under another; returns each
+    row's scale and cell texts."""
+    found = []
+    bottom = 0.0
     for placed in page.rows:
+        assert placed.y >= bottom - 1e-6
+        bottom = placed.y + placed.row.height
         scale, cells = glyph_cells(placed.row)
-        scales.append(scale)
-        assert len(cells) == columns
+        texts = placed.row.text.split(" | ")
+        assert len(cells) == len(texts)
+        found.append((scale, texts))
         for boxes in cells:
             for x0, x1, y0, y1 in boxes:
                 assert 20 - 1e-6 <= x0 < x1 <= 420 + 1e-6
@@ -170,10 +175,23 @@ def check_table(page: Page, columns: int) -> list[float]:
         spans = [(min(b[0] for b in c), max(b[1] for b in c)) for c in cells if c]
         for (_, right), (left, _) in pairwise(spans):
             assert right <= left + 1e-6
-    return scales
+    return found
 
 
-def table(columns: int, header: str, cell: str) -> str:
+def column_groups(page: Page) -> list[list[list[str]]]:
+    """The page's table rows as cell texts, one list per column group (each starts with
+    its header row, the only row kept with the next)."""
+    groups: list[list[list[str]]] = []
+    for placed, (_, texts) in zip(page.rows, check_table(page), strict=True):
+        if placed.row.keep_with_next:
+            groups.append([])
+        groups[-1].append(texts)
+    return groups
+
+
+def table(columns: int, header: str, cell: str, rows: int = 2) -> str:
+    """A table of `columns`; `cell` is formatted with the column number and the body row's
+    letter (a, b, …)."""
     return (
         "| "
         + " | ".join(header.format(i) for i in range(columns))
@@ -181,23 +199,96 @@ def table(columns: int, header: str, cell: str) -> str:
         + "|"
         + "---|" * columns
         + "\n"
-        + ("| " + " | ".join(cell.format(i) for i in range(columns)) + " |\n") * 2
+        + "".join(
+            "| " + " | ".join(cell.format(i, "abcdefgh"[r]) for i in range(columns)) + " |\n"
+            for r in range(rows)
+        )
     )
 
 
-def test_a_200_column_table_is_scaled_to_fit(box_fonts, plain_theme) -> None:
-    md = table(200, "Header{}", "cell {} text")
+def test_a_200_column_table_is_split_into_column_groups(box_fonts, plain_theme) -> None:
+    """All 200 columns at their widest character would need scale 400 / 6880 = 0.06, below
+    the 12 px floor (0.83 of 14.4 px), so the table is split. Every cell is four
+    characters, 77.6 px with padding; the first column names the rows, so it starts
+    every group: 5 columns of 77.6 fit 400 px, the label and 4 more. The 199 columns
+    after the label make 49 groups of 4 and one of 3."""
+    md = table(200, "h{:03}", "{1}{0:03}", rows=3)
     [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
-    scales = check_table(page, 200)
-    # Narrowest column: padding 10 + 10 and one 14.4 px glyph; 200 of them into 400 px.
-    assert scales == [pytest.approx(400 / (200 * 34.4))] * 3
+    groups = column_groups(page)
+    assert [len(g[0]) for g in groups] == [5] * 49 + [4]
+    assert all(scale == 1.0 for scale, _ in check_table(page))
+    seen = []
+    for header, *body in groups:
+        assert header[0] == "h000" and len(set(header)) == len(header)
+        columns = [int(text[1:]) for text in header[1:]]
+        # Row order kept, each row's cells under their own headers.
+        assert body == [[f"{r}{c:03}" for c in [0, *columns]] for r in "abc"]
+        seen.extend(columns)
+    assert seen == list(range(1, 200))  # every column once, in order
+    headers = [p.row for p in page.rows if p.row.keep_with_next]
+    assert [row.gap for row in headers] == [0.0] + [16.0] * 49  # the table's top margin
+
+
+def test_a_wide_table_of_figures_repeats_no_column(box_fonts, plain_theme) -> None:
+    """A first column of numbers is data, not row labels: 5 columns a group, 40 groups."""
+    md = table(200, "h{:03}", "{0:04}")
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    groups = column_groups(page)
+    assert [g[0] for g in groups] == [
+        [f"h{c:03}" for c in range(n, n + 5)] for n in range(0, 200, 5)
+    ]
+
+
+def test_a_column_too_wide_alone_gets_a_group_with_its_word_broken(box_fonts, plain_theme) -> None:
+    """Column 5's 40-character word (596 px) cannot fit 400 px: it is a group of its own,
+    broken between characters at full size, as in a one-column table."""
+    cells = ["1"] * 40
+    cells[5] = "w" * 40
+    md = "|" + "|".join(f"c{i}" for i in range(40)) + "|\n|" + "---|" * 40 + "\n|"
+    md += "|".join(cells) + "|"
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    groups = column_groups(page)
+    assert [g[0] for g in groups[:3]] == [
+        ["c0", "c1", "c2", "c3", "c4"],  # 48.8 px each (two characters and padding)
+        ["c5"],
+        [f"c{i}" for i in range(6, 13)],  # 4 x 48.8 + 3 x 63.2 (c10 on) = 384.8 px
+    ]
+    [_, [word]] = groups[1]
+    assert word.replace(" ", "") == "w" * 40 and word.count(" ") == 1  # 26 + 14 characters
+    assert all(scale == 1.0 for scale, _ in check_table(page))
+
+
+def test_the_issue_table_is_cards_of_column_groups(fonts, apple_notes) -> None:
+    """Issue 8, item 11, as sent: 200 columns, one body row, autoSplit."""
+    md = (
+        "|"
+        + "|".join(f"h{i}" for i in range(200))
+        + "|\n|"
+        + "---|" * 200
+        + "\n|"
+        + "|".join(f"c{i}" for i in range(200))
+        + "|"
+    )
+    options = layout.RenderOptions(split="autoSplit", scale=1)
+    pngs = layout.render(md, apple_notes, fonts, options)
+    assert len(pngs) > 1 and all(png.startswith(PNG) for png in pngs)
+    pages = layout.layout_pages(md, apple_notes, fonts, options)
+    rows = [placed.row for page in pages for placed in page.rows]
+    headers = [row.text.split(" | ") for row in rows if row.keep_with_next]
+    bodies = [row.text.split(" | ") for row in rows if not row.keep_with_next]
+    assert len(headers) == len(bodies) > 1
+    assert all(h[0] == "h0" and b[0] == "c0" for h, b in zip(headers, bodies, strict=True))
+    assert [h for head in headers for h in head[1:]] == [f"h{i}" for i in range(1, 200)]
+    assert [c for body in bodies for c in body[1:]] == [f"c{i}" for i in range(1, 200)]
+    assert not any(isinstance(i, Group) and i.scale != 1.0 for row in rows for i in row.items)
 
 
 def test_a_table_of_long_words_breaks_them_inside_cells(box_fonts, plain_theme) -> None:
     # 11 columns of at least 34.4 px fit in 400 px: no scaling, words broken in cells.
     md = table(11, "Header{}", "averyveryverylongword{}")
     [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
-    assert check_table(page, 11) == [1.0] * 3
+    assert [scale for scale, _ in check_table(page)] == [1.0] * 3
+    assert len(column_groups(page)) == 1
     first_cell = page.rows[1].row.text.split(" | ")[0]
     assert first_cell.replace(" ", "") == "averyveryverylongword0"
     assert first_cell.count(" ") >= 3  # broken over several lines

@@ -13,7 +13,7 @@ import pytest
 
 import layout
 from layout.boxes import GlyphRun, Group, Item, PlacedRow
-from layout.tables import distribute
+from layout.tables import ColumnNeeds, column_groups, distribute
 
 CHAR = 14.4
 PAD = 10.0
@@ -140,3 +140,72 @@ def test_distribute(glyphs, words, lines, width, expected) -> None:
     assert widths == pytest.approx(expected)
     if sum(glyphs) < width:
         assert sum(widths) == pytest.approx(width)
+
+
+def one_character_table(columns: int) -> str:
+    row = "| " + " | ".join("abcdefghijklmnopqrstuvwxyz"[:columns]) + " |\n"
+    return row + "|" + "---|" * columns + "\n" + row * 2
+
+
+def row_scale(row: PlacedRow) -> float:
+    """A scaled row is one group around its whole content."""
+    [group] = row.row.items
+    assert isinstance(group, Group)
+    return group.scale
+
+
+@pytest.mark.parametrize("columns", [12, 13])
+def test_a_table_that_reads_when_scaled_is_one_table(columns, box_fonts, plain_theme) -> None:
+    """12 and 13 columns of 34.4 px (one character and padding) need scale 0.97 and 0.89
+    to fit 400 px, above the 12 px floor (12 / 14.4 = 0.83): scaled as before, not split."""
+    rows = table_rows(one_character_table(columns), box_fonts, plain_theme)
+    assert len(rows) == 3 and [r.row.keep_with_next for r in rows] == [True, False, False]
+    assert all(len(r.row.text.split(" | ")) == columns for r in rows)
+    assert [row_scale(r) for r in rows] == [pytest.approx(400 / (columns * 34.4))] * 3
+
+
+def test_a_table_that_would_read_below_12_px_is_split(box_fonts, plain_theme) -> None:
+    """14 columns need 400 / 481.6 = 0.83 < 12 / 14.4: split. The first column (letters)
+    labels the rows and starts each group; 11 columns of 34.4 px fit, then the other 3."""
+    rows = table_rows(one_character_table(14), box_fonts, plain_theme)
+    assert [r.row.text for r in rows] == ["a | b | c | d | e | f | g | h | i | j | k"] * 3 + [
+        "a | l | m | n"
+    ] * 3
+    assert [r.row.gap for r in rows] == [0.0, 0.0, 0.0, 16.0, 0.0, 0.0]
+    assert [r.row.keep_with_next for r in rows] == [True, False, False] * 2
+    # Each group fits unwrapped: stretched to 400 px at full size, cells in the content box.
+    assert cell_lines(rows[3]) == [(30.0, 44.4), (130.0, 144.4), (230.0, 244.4), (330.0, 344.4)]
+
+
+N = ColumnNeeds
+
+
+@pytest.mark.parametrize(
+    ("needs", "labels", "expected"),
+    [
+        (N([50.0] * 4, [60.0] * 4, [60.0] * 4), False, [[0, 1, 2, 3]]),  # fits at scale 1
+        (N([100.0] * 4, [100.0] * 4, [100.0] * 4), True, [[0, 1, 2, 3]]),  # scale 0.9
+        (N([70.0] * 6, [90.0] * 6, [90.0] * 6), False, [[0, 1, 2, 3, 4, 5]]),  # scale 0.86
+        # Scale 0.75: split, columns at their 90 px words; the label (a quarter) repeated.
+        (N([80.0] * 6, [90.0] * 6, [90.0] * 6), False, [[0, 1, 2, 3], [4, 5]]),
+        (N([80.0] * 6, [90.0] * 6, [90.0] * 6), True, [[0, 1, 2, 3], [0, 4, 5]]),
+        # A label wider than a quarter of the width is not repeated.
+        (N([80.0] * 6, [110.0] + [90.0] * 5, [110.0] + [90.0] * 5), True, [[0, 1, 2], [3, 4, 5]]),
+        # Long text gets the comfort width (50), not its 20 px word; short text its 30 px
+        # line: 50 + 10 x 30, then 12 x 30 a group.
+        (
+            N([10.0] * 50, [20.0] * 50, [500.0] + [30.0] * 49),
+            False,
+            [list(range(11)), *(list(range(n, min(n + 12, 50))) for n in range(11, 50, 12))],
+        ),
+        # A column too wide alone is a group of its own.
+        (
+            N([80.0] * 6, [90.0, 90.0, 900.0, 90.0, 90.0, 90.0], [900.0] * 6),
+            False,
+            [[0, 1], [2], [3, 4, 5]],
+        ),
+    ],
+)
+def test_column_groups(needs, labels, expected) -> None:
+    """Content width 360 (so 432 px at the 0.83 floor), comfort width 50."""
+    assert column_groups(needs, 360.0, 12 / 14.4, 50.0, labels) == expected
