@@ -13,9 +13,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
+import jsonschema_rs
 import pytest
 import skia
 from litestar import Litestar
+from litestar.testing import TestClient
 
 from app.article import to_article
 from app.main import create_app
@@ -545,3 +547,32 @@ def test_secrets_and_tokens_never_reach_a_log_or_an_answer(
         assert SECRET not in text and "e" * 32 not in text
         assert not any(token in text for token in tokens)
         assert key not in text
+
+
+# The OpenAPI document and the service agree on the edges of the body.
+
+ARTICLE_EDGES: list[tuple[Any, int]] = [
+    ({"theme": None, "markdown": None}, 200),
+    ({"coverImageUrl": "", "content_source_url": "https://example.com/x?a=1"}, 200),
+    ({"digest": "摘" * 128, "author": "作" * 16}, 200),
+    ({"author": "x" * 17}, 400),
+    ({"coverImageUrl": "http://a b/c.png"}, 400),
+    ({"content_source_url": "https://example.com/" + "x" * 1010}, 400),
+    ({"theme": "brandC"}, 400),
+]
+
+
+@pytest.mark.parametrize(("body", "status"), ARTICLE_EDGES)
+def test_the_document_and_the_service_agree_on_article_bodies(
+    client: TestClient[Litestar], key: str, body: Any, status: int
+) -> None:
+    doc = client.get("/schema/openapi.json").json()
+    operation = doc["paths"][PATH]["post"]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert jsonschema_rs.Draft202012Validator(schema).is_valid(body) == (status == 200)
+    response = client.post(PATH, json=body, headers={"x-api-key": key})
+    assert response.status_code == status, response.text
+    assert str(status) in operation["responses"]
+    ref = operation["responses"]["400"]["content"]["application/json"]["schema"]["$ref"]
+    error = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    assert set(error["required"]) == {"success", "error", "message", "cost"}
