@@ -28,6 +28,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 from premailer import Premailer
 
+import layout
 import themes
 from app import article_fixups as fx
 from app.article_refs import links_to_footnotes
@@ -142,7 +143,8 @@ class UnknownArticleTheme(ValueError):
 def to_article(markdown: str, theme: str = DEFAULT_THEME) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme."""
     style = _theme(theme)
-    clean = _SANITIZER.clean(_PARSER.render(markdown))
+    # control characters have no glyph, and lxml refuses them in text
+    clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
     document = lxml_html.document_fromstring(
         "<html><head><meta charset='utf-8'></head><body>"
         f"<section class='article'>{clean}</section></body></html>"

@@ -38,7 +38,7 @@ from app.errors import (
     TooManyPages,
     TooManyPixels,
 )
-from app.models import GenerateRequest, ImageRecord, invalid
+from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord, invalid
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")
@@ -384,8 +384,9 @@ class CardService:
 
 
 def themes_listing(catalogue: themes.Catalogue) -> dict[str, Any]:
-    """Card themes with their modes; article themes (none until the article operation lands)."""
+    """Card themes with their modes; the installed article themes, the default (brandA) first."""
+    installed = set(themes.article_names())
     return {
         "cards": [{"id": n, "modes": catalogue.modes(n)} for n in catalogue.names()],
-        "articles": [],
+        "articles": [n for n in ARTICLE_THEMES if n in installed],
     }

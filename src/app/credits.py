@@ -22,7 +22,7 @@ import secrets
 import sqlite3
 import string
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -315,13 +315,22 @@ class Credits:
             )
             return debit_id
 
-    def commit(self, hold_id: int, cost: int | None = None) -> bool:
+    def commit(
+        self,
+        hold_id: int,
+        cost: int | None = None,
+        *,
+        also: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> bool:
         """Make a hold final, charging ``cost`` (at most the held amount; default all of it).
 
-        Returns False when the hold was already released (by a sweep past its deadline): then
-        nothing is charged.
+        ``also`` writes in the same transaction (the answer kept for an idempotency key), so
+        a charge and its record are saved together or not at all. Returns False when the hold
+        was already released (by a sweep past its deadline): then nothing is charged.
         """
         with self._write() as db:
+            if also is not None:
+                also(db.conn)
             held = self._take_hold(db, hold_id)
             if held is None:
                 return False

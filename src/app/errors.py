@@ -224,3 +224,54 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
 def exception_handlers() -> ExceptionHandlersMap:
     """Handlers for ``Litestar(exception_handlers=...)``."""
     return {ApiError: _api_error, HTTPException: _http_error, Exception: _unexpected}
+
+
+# POST /api/platform/convert-and-draft: its own labels, and its own error envelope.
+
+
+class MissingPlatformCredentials(ApiError):
+    """Only one of ``Platform-Appid`` and ``Platform-App-Secret`` was sent (400)."""
+
+    label = "missing_platform_credentials"
+
+
+class InvalidImage(ApiError):
+    """An image of the article (or the cover) may not be fetched or is not an image (400)."""
+
+    label = "invalid_image"
+
+
+class InvalidIdempotencyKey(ApiError):
+    """The ``Idempotency-Key`` header is empty, too long or not printable ASCII (400)."""
+
+    label = "invalid_idempotency_key"
+
+
+class IdempotencyKeyInUse(ApiError):
+    """A request with this ``Idempotency-Key`` is still running (409, ``Retry-After``)."""
+
+    status = 409
+    label = "idempotency_key_in_use"
+
+
+class IdempotencyKeyReused(ApiError):
+    """This ``Idempotency-Key`` was used for a different request (422)."""
+
+    status = 422
+    label = "idempotency_key_reused"
+
+
+def _as_article_error(response: Response[Any]) -> Response[Any]:
+    """The same error in convert-and-draft's envelope: ``success`` false, ``cost`` 0."""
+    body = dict(response.content)
+    response.content = {"success": False, **body, "cost": 0}
+    return response
+
+
+def article_exception_handlers() -> ExceptionHandlersMap:
+    """Route-level handlers for convert-and-draft: the shared mapping, in its envelope."""
+    return {
+        ApiError: lambda r, e: _as_article_error(_api_error(r, e)),
+        HTTPException: lambda r, e: _as_article_error(_http_error(r, e)),
+        Exception: lambda r, e: _as_article_error(_unexpected(r, e)),
+    }

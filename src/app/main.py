@@ -26,10 +26,13 @@ from litestar.types import ControllerRouterHandler
 
 import themes
 from app import guards, requestlog
+from app.articles import ArticleService
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
 from app.errors import DatabaseBusy, NotFound, exception_handlers
+from app.idempotency import IdempotencyStore
 from app.routes import openapi_components, route_handlers
+from app.routes_article import convert_and_draft_route
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, check_name, make_storage
 
@@ -127,7 +130,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     credits = Credits(
         settings.database_path,
         busy_timeout=settings.database_busy_timeout,
-        request_deadline=settings.timeout,
+        request_deadline=max(settings.timeout, settings.article_timeout),
     )
     storage = make_storage(settings)
     pool = RenderPool(settings.render_threads, settings.render_queue, settings.renders_per_key)
@@ -136,10 +139,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
     )
     catalogue = themes.Catalogue(settings.themes_dir) if settings.themes_dir else themes.builtin()
     cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue)
+    articles = ArticleService(settings, pool, lambda: cards.fonts)
+    idempotency = IdempotencyStore(
+        settings.database_path,
+        retention=settings.idempotency_hours * 3600,
+        running=credits.hold_seconds,
+        busy_timeout=settings.database_busy_timeout,
+    )
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         await asyncio.to_thread(credits.ensure_schema)
+        await asyncio.to_thread(idempotency.ensure_schema)
+        await articles.open()
         await asyncio.to_thread(sweep_expired_holds, credits)
         if isinstance(storage, LocalStorage):
             await asyncio.to_thread(storage.sweep_temp_files)
@@ -150,9 +162,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield
         finally:
             sweeper.cancel()
+            await articles.close()
             pool.shutdown()
 
-    handlers: list[ControllerRouterHandler] = [*route_handlers(catalogue), swagger_asset]
+    handlers: list[ControllerRouterHandler] = [
+        *route_handlers(catalogue),
+        convert_and_draft_route(),
+        swagger_asset,
+    ]
     if isinstance(storage, LocalStorage):
         handlers.append(_files_route(storage))
     app = Litestar(
@@ -160,11 +177,23 @@ def create_app(settings: Settings | None = None) -> Litestar:
         lifespan=[lifespan],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
-        state=State({"settings": settings, "credits": credits, "cards": cards, "storage": storage}),
+        state=State(
+            {
+                "settings": settings,
+                "credits": credits,
+                "cards": cards,
+                "storage": storage,
+                "articles": articles,
+                "idempotency": idempotency,
+            }
+        ),
         openapi_config=OpenAPIConfig(
             title="Inkcard",
             version=VERSION,
-            description="Markdown to card images. Authenticate with the x-api-key header.",
+            description=(
+                "Markdown to card images and WeChat articles."
+                " Authenticate with the x-api-key header."
+            ),
             path="/schema",
             components=openapi_components(),
             render_plugins=[_docs_page(), JsonRenderPlugin()],

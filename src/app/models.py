@@ -8,6 +8,7 @@ unknown fields are ignored, a ``null`` field means "use the default", and an emp
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 import msgspec
@@ -169,14 +170,14 @@ def _decode_json(body: bytes) -> Any:
         raise InvalidJson(f"request body is not valid JSON ({reason})") from None
 
 
-def _decode_object(body: bytes) -> dict[str, Any]:
+def _decode_object(body: bytes, accepted: Mapping[str, str] = _ACCEPTED) -> dict[str, Any]:
     if not body:  # no body at all is all defaults; whitespace alone is not JSON
         return {}
     value = _decode_json(body)
     if not isinstance(value, dict):
         kind = _JSON_KINDS.get(type(value), "a number")
         raise InvalidJson(f"request body must be a JSON object, not {kind}")
-    return {k: v for k, v in value.items() if k in _ACCEPTED and v is not None}
+    return {k: v for k, v in value.items() if k in accepted and v is not None}
 
 
 def parse_generate(body: bytes) -> GenerateRequest:
@@ -203,3 +204,113 @@ def parse_generate(body: bytes) -> GenerateRequest:
             f" (got {len(request.markdown):,})"
         )
     return request
+
+
+# POST /api/platform/convert-and-draft
+
+ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
+"""The interface's article themes, the default first."""
+DEFAULT_ARTICLE_THEME = "brandA"
+AUTHOR_LIMIT = 16  # the platform's limits (wechat-platform.md §1.5)
+DIGEST_LIMIT = 128
+URL_LIMIT = 1024
+URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
+
+Url = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=URL_LIMIT,
+        pattern=URL_PATTERN,
+        description="An http(s) URL of printable ASCII, at most 1024 characters; empty: none.",
+    ),
+]
+
+
+class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """Body of ``POST /api/platform/convert-and-draft``. Every field is optional."""
+
+    markdown: Annotated[
+        str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")
+    ] = ""
+    theme: Annotated[str, msgspec.Meta(description="Article theme ID.")] = DEFAULT_ARTICLE_THEME
+    coverImageUrl: Url = ""
+    title: Annotated[
+        str, msgspec.Meta(description="Draft title; cut to 32 characters. Default: first heading.")
+    ] = ""
+    author: Annotated[str, msgspec.Meta(max_length=AUTHOR_LIMIT)] = ""
+    digest: Annotated[
+        str,
+        msgspec.Meta(max_length=DIGEST_LIMIT, description="Summary; empty: the platform's own."),
+    ] = ""
+    content_source_url: Url = ""
+
+
+_ARTICLE_ACCEPTED = {
+    "markdown": "a string",
+    "theme": "one of " + ", ".join(ARTICLE_THEMES),
+    "coverImageUrl": f"an http or https URL of at most {URL_LIMIT} printable ASCII characters",
+    "title": "a string",
+    "author": f"a string of at most {AUTHOR_LIMIT} characters",
+    "digest": f"a string of at most {DIGEST_LIMIT} characters",
+    "content_source_url": (
+        f"an http or https URL of at most {URL_LIMIT} printable ASCII characters"
+    ),
+}
+
+
+def parse_article(body: bytes) -> ArticleRequest:
+    """Decode and validate a convert-and-draft request body.
+
+    Raises:
+        InvalidJson: The body is not a JSON object.
+        InvalidField: A field has the wrong type, length or form; an unknown theme (400).
+        PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
+    """
+    fields = _decode_object(body, _ARTICLE_ACCEPTED)
+    for name, value in fields.items():
+        try:
+            msgspec.convert({name: value}, ArticleRequest)
+        except msgspec.ValidationError:
+            raise invalid(name, _ARTICLE_ACCEPTED[name]) from None
+    request = msgspec.convert(fields, ArticleRequest)
+    if len(request.markdown) > MAX_MARKDOWN_CHARS:
+        raise PayloadTooLarge(
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters"
+            f" (got {len(request.markdown):,})"
+        )
+    if request.theme not in ARTICLE_THEMES:
+        raise invalid("theme", _ARTICLE_ACCEPTED["theme"])
+    return request
+
+
+class HtmlResponse(msgspec.Struct, frozen=True):
+    """convert-and-draft without platform headers: the article as inline-styled HTML."""
+
+    success: bool
+    html: str
+    cost: int
+
+
+class DraftData(msgspec.Struct, frozen=True):
+    """What a created draft is: its platform id, its word count, what it cost."""
+
+    media_id: str
+    wordCount: int
+    cost: int
+
+
+class DraftResponse(msgspec.Struct, frozen=True):
+    """convert-and-draft with platform headers: the draft is in the account's draft box."""
+
+    success: bool
+    message: str
+    data: DraftData
+
+
+class ArticleErrorBody(msgspec.Struct, frozen=True):
+    """Every error of convert-and-draft: ``success`` false and ``cost`` 0."""
+
+    success: bool
+    error: str
+    message: str
+    cost: int

@@ -85,6 +85,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds one image download may take in all, redirects included."""
     fetch_max_redirects: int = 3
     """Redirects one image download may follow (each target is checked again)."""
+    article_timeout: float = 55.0
+    """Seconds one convert-and-draft call may take in all (504 above)."""
+    idempotency_hours: float = 24.0
+    """How long the answer to a request with an ``Idempotency-Key`` is kept for its retries."""
 
     @property
     def files_url(self) -> str:
@@ -166,7 +170,7 @@ def _check(settings: Settings) -> None:
     for name in ("render_queue", "generate_cost", "bootstrap_credits"):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
-    for name in ("timeout", "database_busy_timeout"):
+    for name in ("timeout", "database_busy_timeout", "article_timeout", "idempotency_hours"):
         if not 0 < getattr(settings, name) < float("inf"):  # also refuses nan
             raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")
     if not 0 < settings.body_timeout < float("inf"):

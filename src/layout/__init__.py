@@ -27,7 +27,7 @@ from .compose import (
 from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
-from .markdown import image_sources, parse
+from .markdown import clean_text, image_sources, parse
 from .style import Theme, ThemeError, decode_theme, resolve
 
 ENGINE_VERSION = "2"  # bump whenever the pixels of an unchanged request may change
@@ -50,6 +50,7 @@ __all__ = [
     "ThemeError",
     "TooManyPages",
     "TooManyPixels",
+    "clean_text",
     "decode_theme",
     "hides_overflow",
     "image_sources",

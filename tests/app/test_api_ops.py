@@ -38,7 +38,8 @@ def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     assert response.status_code == 200
     assert response.json() == {
         "cards": [{"id": "apple-notes", "modes": ["light-mode", "dark-mode"]}],
-        "articles": [],
+        # brandA first: the default of convert-and-draft
+        "articles": ["brandA", "brandB", "notebook", "business", "japanese-magazine"],
     }
 
 

@@ -134,6 +134,17 @@ def test_text_around_removed_markup_survives() -> None:
     assert " ".join(root.text_content().split()) == "before after"
 
 
+def test_control_characters_are_dropped_not_a_crash() -> None:
+    """Schemathesis found this one: lxml refuses control characters in text (was a 500)."""
+    markdown = (
+        "\u00ec\u0010\u001d_\u00a2\U000d4ee0 a\x00b\x7f\x85c\ufffe `d\x01e`\n\n```\nf\x02g\n```"
+    )
+    root = lxml_html.document_fromstring(to_article(markdown, "japanese-magazine").html)
+    text = root.find("body").text_content()
+    assert "ab" in text and "c" in text and "de" in text and "fg" in text
+    assert not any(ord(ch) < 0x20 and ch not in "\t\n\r" for ch in text)
+
+
 def test_code_about_scripts_is_shown_as_text() -> None:
     html = to_article(PAYLOADS[-1], "brandA").html
     assert "&lt;script&gt;" in html and "<script" not in html

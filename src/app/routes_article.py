@@ -1,0 +1,256 @@
+"""``POST /api/platform/convert-and-draft``: authenticate, decode, claim, reserve, run, settle.
+
+Errors use this operation's own envelope ``{"success": false, "error", "message", "cost": 0}``
+(route-level exception handlers). Credits: a balance under 3 is a 402 before any work; 3 are
+reserved up front and 1 (HTML only) or 3 (draft) committed on success, with the answer kept
+for an ``Idempotency-Key`` in the same transaction; any failure releases the hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import msgspec
+from litestar import MediaType, Request, Response, post
+from litestar.datastructures import State
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
+
+from app import requestlog
+from app.articles import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleService
+from app.credits import Credits, KeyInfo
+from app.errors import (
+    DatabaseBusy,
+    InsufficientCredits,
+    InvalidField,
+    MissingPlatformCredentials,
+    RenderTimeout,
+    article_exception_handlers,
+)
+from app.idempotency import HEADER as IDEMPOTENCY_HEADER
+from app.idempotency import IdempotencyStore, check_key, fingerprint
+from app.models import (
+    ARTICLE_THEMES,
+    MAX_MARKDOWN_CHARS,
+    ArticleErrorBody,
+    ArticleRequest,
+    DraftResponse,
+    HtmlResponse,
+    parse_article,
+)
+from app.routes import API_KEY_SCHEME, _nullable, _schema_of, authenticate
+from app.settings import Settings
+from app.wechat import Credentials, PlatformTimeout
+
+log = logging.getLogger("inkcard.routes")
+
+PATH = "/api/platform/convert-and-draft"
+APPID_HEADER = "platform-appid"
+SECRET_HEADER = "platform-app-secret"
+REPLAYED_HEADER = "Idempotent-Replayed"
+DESCRIPTION = """\
+Markdown to WeChat article HTML with inline CSS (1 credit) or, with the headers
+`Platform-Appid` and `Platform-App-Secret` (both or neither), a draft in the account's draft
+box (3 credits). A balance under 3 is refused (402) before any work; a failed call costs 0.
+An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
+retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
+key with another request is 422 `idempotency_key_reused`, and while the first is still running
+409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`)."""
+
+
+def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
+    """Both platform headers → credentials; neither → None (HTML only).
+
+    Raises:
+        MissingPlatformCredentials: Only one of them (the secret is never echoed).
+    """
+    appid = request.headers.get(APPID_HEADER, "").strip()
+    secret = request.headers.get(SECRET_HEADER, "").strip()
+    if not appid and not secret:
+        return None
+    if not appid or not secret:
+        missing = "Platform-Appid" if not appid else "Platform-App-Secret"
+        raise MissingPlatformCredentials(
+            f"{missing} is missing: send both Platform-Appid and Platform-App-Secret to create"
+            " a draft, or neither for HTML only"
+        )
+    return Credentials(appid, secret)
+
+
+def request_fingerprint(body: ArticleRequest, creds: Credentials | None) -> str:
+    """What decides the answer: the normalised body and the account (its secret hashed)."""
+    account = b"" if creds is None else creds.appid.encode()
+    secret = b"" if creds is None else hashlib.sha256(creds.secret.encode()).digest()
+    return fingerprint(msgspec.json.encode(body), account, secret)
+
+
+async def _reserve(credits: Credits, key: KeyInfo, request_id: str | None) -> int:
+    """Hold the dearer variant's cost; a balance under 3 is refused whichever is asked."""
+    try:
+        hold = await asyncio.to_thread(
+            credits.reserve, key.id, MIN_BALANCE, "convert-and-draft", request_id
+        )
+    except InsufficientCredits:
+        balance = (await asyncio.to_thread(credits.key_info, key.prefix)).balance
+        raise InsufficientCredits(
+            f"convert-and-draft needs a balance of at least {MIN_BALANCE} credits (HTML only"
+            f" costs {HTML_COST}, a draft {DRAFT_COST}); the key's balance is {balance}"
+        ) from None
+    assert hold is not None  # the cost is above 0
+    return hold
+
+
+async def _release(credits: Credits, hold: int) -> None:
+    try:
+        await asyncio.shield(asyncio.to_thread(credits.release, hold))
+    except DatabaseBusy:
+        log.warning("hold %s left to the expiry sweep: the database is busy", hold)
+
+
+async def _forget(store: IdempotencyStore, key_id: int, idem_key: str) -> None:
+    try:
+        await asyncio.shield(asyncio.to_thread(store.forget, key_id, idem_key))
+    except DatabaseBusy:
+        log.warning("idempotency claim left to expire: the database is busy")
+
+
+async def _run(
+    service: ArticleService,
+    body: ArticleRequest,
+    creds: Credentials | None,
+    key: object,
+    seconds: float,
+) -> HtmlResponse | DraftResponse:
+    """The work under one deadline: 504 ``platform_timeout`` (draft) or ``timeout`` past it."""
+    try:
+        async with asyncio.timeout(seconds):
+            if creds is None:
+                return await service.html_only(body, key, seconds)
+            return await service.draft(body, creds, key, seconds)
+    except (TimeoutError, RenderTimeout):
+        if creds is None:
+            raise RenderTimeout(f"converting took longer than {seconds:g} s") from None
+        raise PlatformTimeout(
+            f"creating the draft took longer than {seconds:g} s; nothing was charged"
+        ) from None
+
+
+async def convert_and_draft(
+    request: Request[Any, Any, State], state: State
+) -> Response[HtmlResponse | DraftResponse]:
+    """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
+    settings: Settings = state.settings
+    credits: Credits = state.credits
+    service: ArticleService = state.articles
+    store: IdempotencyStore = state.idempotency
+    key = await authenticate(request, credits)
+    body = parse_article(await request.body())
+    creds = platform_credentials(request)
+    if creds is not None and not body.markdown.strip():
+        raise InvalidField(
+            "markdown must not be empty when creating a draft", label="invalid_markdown"
+        )
+    idem_key = request.headers.get(IDEMPOTENCY_HEADER)
+    if idem_key is not None:
+        idem_key = check_key(idem_key)
+        replay = await asyncio.to_thread(
+            store.claim, key.id, idem_key, request_fingerprint(body, creds)
+        )
+        if replay is not None:
+            return Response(
+                replay.body,  # type: ignore[arg-type]  # stored JSON bytes are sent as they are
+                status_code=replay.status,
+                media_type=MediaType.JSON,
+                headers={REPLAYED_HEADER: "true"},
+            )
+    try:
+        hold = await _reserve(credits, key, requestlog.current_id())
+        try:
+            answer = await _run(service, body, creds, key.id, settings.article_timeout)
+            encoded = msgspec.json.encode(answer)
+            cost = HTML_COST if creds is None else DRAFT_COST
+            also = None
+            if idem_key is not None:
+                also = functools.partial(_record, store, key.id, idem_key, encoded)
+            committed = await asyncio.shield(
+                asyncio.to_thread(credits.commit, hold, cost, also=also)
+            )
+            if not committed:
+                log.warning("hold %s expired before the call finished; it is not charged", hold)
+        except BaseException:
+            await _release(credits, hold)
+            raise
+    except BaseException:
+        if idem_key is not None:
+            await _forget(store, key.id, idem_key)
+        raise
+    info = requestlog.current()
+    if info is not None:
+        info.extra["cost"] = cost
+    # The encoded bytes are what an Idempotency-Key replay sends too.
+    return Response(encoded, status_code=200, media_type=MediaType.JSON)  # type: ignore[arg-type]
+
+
+def _record(store: IdempotencyStore, key_id: int, idem_key: str, body: bytes, conn: Any) -> None:
+    store.record(conn, key_id, idem_key, 200, body)
+
+
+# OpenAPI
+
+
+def article_request_schema() -> dict[str, Any]:
+    """JSON Schema of the body as ``parse_article`` decides it (null means the default)."""
+    schema = _schema_of(ArticleRequest)
+    fields = schema["properties"]
+    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+    fields["theme"]["enum"] = list(ARTICLE_THEMES)
+    del fields["theme"]["type"]
+    schema["properties"] = {name: _nullable(field) for name, field in fields.items()}
+    schema["type"] = "object"
+    return schema
+
+
+@dataclass
+class ArticleOperation(Operation):
+    """OpenAPI entry of convert-and-draft: the body is decoded by ``parse_article``."""
+
+    request_schema: ClassVar[dict[str, Any]] = article_request_schema()
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(
+            # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
+            content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
+            description=(
+                "Every field is optional; unknown fields are ignored; null means the default."
+            ),
+            required=False,
+        )
+
+
+def _errors(*statuses: int) -> dict[int, ResponseSpec]:
+    return {
+        s: ResponseSpec(
+            data_container=ArticleErrorBody, description="Error", generate_examples=False
+        )
+        for s in statuses
+    }
+
+
+def convert_and_draft_route() -> HTTPRouteHandler:
+    """The handler with its own error envelope and OpenAPI entry."""
+    return post(
+        PATH,
+        status_code=200,
+        operation_class=ArticleOperation,
+        summary="Markdown to WeChat article HTML, or a draft in the account's draft box",
+        description=DESCRIPTION,
+        security=[{API_KEY_SCHEME: []}],
+        exception_handlers=article_exception_handlers(),
+        responses=_errors(400, 401, 402, 409, 413, 422, 429, 500, 502, 503, 504),
+    )(convert_and_draft)
