@@ -68,11 +68,16 @@ def load_face(path: Path, manager: Any, *, is_emoji: bool = False) -> Face:
 
 @dataclass(eq=False)
 class FontBook:
-    """All faces by key, and per (family, bold) the chain to try for each character."""
+    """All faces by key, and per (family, bold) the chain to try for each character.
+
+    `cjk_italic` holds, per bold, the face that draws CJK text a style sets in italic
+    (the manifest's `cjk_italic` family: Kai), or nothing when the manifest names none.
+    """
 
     faces: dict[str, Face]
     chains: dict[tuple[str, bool], tuple[Face, ...]]
     emoji: Face
+    cjk_italic: dict[bool, Face] = field(default_factory=dict)
 
     @classmethod
     def load(cls, fonts_dir: Path | str = DEFAULT_FONTS_DIR) -> FontBook:
@@ -83,6 +88,7 @@ class FontBook:
         manifest = tomllib.loads(manifest_path.read_text("utf-8"))
         manager = skia.FontMgr.New_Custom_Empty()
         faces: dict[str, Face] = {}
+        families: dict[str, dict[str, str]] = manifest["families"]
 
         def face(name: str, *, is_emoji: bool = False) -> Face:
             key = Path(name).stem
@@ -90,17 +96,30 @@ class FontBook:
                 faces[key] = load_face(fonts_dir / name, manager, is_emoji=is_emoji)
             return faces[key]
 
+        def family_face(family: str, weight: str) -> Face:
+            files = families.get(family)
+            if files is None:
+                raise FontError(f"{MANIFEST} names an unknown font family {family!r}")
+            return face(files.get(weight, files["regular"]))
+
         emoji = face(manifest["emoji"], is_emoji=True)
         symbols = [face(name) for name in manifest["symbols"]]
         chains: dict[tuple[str, bool], tuple[Face, ...]] = {}
-        for family, files in manifest["families"].items():
+        for family, files in families.items():
             for bold in (False, True):
                 weight = "bold" if bold else "regular"
-                own = face(files.get(weight, files["regular"]))
-                cjk = face(manifest["cjk"][weight])
-                chain = [own] + ([cjk] if cjk is not own else []) + [emoji] + symbols
-                chains[(family, bold)] = tuple(chain)
-        return cls(faces=faces, chains=chains, emoji=emoji)
+                own = [family_face(family, weight)]
+                if "cjk" in files:  # the family's own CJK partner, before the shared one
+                    own.append(family_face(files["cjk"], weight))
+                chain = [*own, face(manifest["cjk"][weight]), emoji, *symbols]
+                chains[(family, bold)] = tuple(dict.fromkeys(chain))  # each face once
+        italic = manifest.get("cjk_italic")
+        cjk_italic = (
+            {bold: family_face(italic, "bold" if bold else "regular") for bold in (False, True)}
+            if italic
+            else {}
+        )
+        return cls(faces=faces, chains=chains, emoji=emoji, cjk_italic=cjk_italic)
 
     def chain(self, family: str, bold: bool) -> tuple[Face, ...]:
         try:
@@ -116,6 +135,8 @@ class FontBook:
             h.update(f"face {key} {content}\n".encode())
         for (family, bold), chain in sorted(self.chains.items()):
             h.update(f"chain {family} {bold} {' '.join(f.key for f in chain)}\n".encode())
+        for bold, face in sorted(self.cjk_italic.items()):
+            h.update(f"cjk_italic {bold} {face.key}\n".encode())
         return h.hexdigest()
 
     def typefaces(self) -> dict[str, Any]:

@@ -5,12 +5,20 @@ ligature). Each grapheme gets the first face of its family's chain that covers i
 sequences (ZWJ, flags, keycaps, skin tones, VS16) go to the emoji face first, and spaces
 stay in the family's own face (the emoji font's space is 1.25 em wide). Font units
 become px here and nowhere else.
+
+Chinese has no italics. In an italic span, CJK text follows the span's `cjk_italic`:
+"kai" (the default, the clreq convention) sets it upright in the book's Kai face, "none"
+sets it upright in its usual face, "oblique" slants it like Latin. Latin text in the same
+span stays slanted. Upright CJK clusters carry the span's style with `italic` off, so the
+painter draws them without skew. A paragraph with kana in it is shaped as Japanese, so
+the Pan-CJK faces' `locl` gives Japanese glyph forms (直, 骨, 角 …).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Literal
 
 import regex
 import uharfbuzz as hb
@@ -24,6 +32,16 @@ _EMOJI_SEQUENCE = regex.compile(
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
+_CJK = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\u3000-\u30FF\u31F0-\u31FF\uFF00-\uFFEF]"
+)
+# Punctuation Chinese and Latin text share (dashes, curly quotes, ellipsis, middle dot):
+# it goes with the text around it.
+_SHARED_PUNCTUATION = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]")
+_KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
+JAPANESE = "ja"
+
+CjkItalic = Literal["kai", "oblique", "none"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +59,7 @@ class SpanStyle:
     strike: bool = False
     link: bool = False
     ligatures: bool = True
+    cjk_italic: CjkItalic = "kai"  # how CJK text in an italic span is set (module doc)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +94,12 @@ class Cluster:
 
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
+    language = paragraph_language(spans)
     clusters: list[Cluster] = []
     for span in spans:
         if not span.text:
             continue
-        span_clusters = _shape_span(span, fonts)
+        span_clusters = _shape_span(span, fonts, language)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
@@ -102,32 +122,77 @@ def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Clust
     )
 
 
-def _shape_span(span: Span, fonts: FontBook) -> list[Cluster]:
+def paragraph_language(spans: list[Span]) -> str | None:
+    """Japanese when any kana is present (a kanji-only span inside it too), else untagged
+    (the faces' own default forms: simplified Chinese for the SC faces)."""
+    return JAPANESE if any(_KANA.search(span.text) for span in spans) else None
+
+
+def _shape_span(span: Span, fonts: FontBook, language: str | None) -> list[Cluster]:
     chain = fonts.chain(span.style.family, span.style.bold)
+    kai = fonts.cjk_italic.get(span.style.bold) if span.style.cjk_italic == "kai" else None
     out: list[Cluster] = []
-    for face, graphemes in _segments(span.text, chain):
+    for face, style, graphemes in _segments(span.text, span.style, chain, kai):
         if graphemes == ["\n"]:
-            out.append(Cluster("\n", 0.0, face, (), (), (), span.style))
+            out.append(Cluster("\n", 0.0, face, (), (), (), style))
             continue
-        out.extend(_shape_segment(face, graphemes, span.style))
+        out.extend(_shape_segment(face, graphemes, style, language))
     return out
 
 
-def _segments(text: str, chain: tuple[Face, ...]) -> list[tuple[Face, list[str]]]:
-    """Groups consecutive graphemes that use the same face; newlines stand alone."""
-    segments: list[tuple[Face, list[str]]] = []
-    for grapheme in _GRAPHEME.findall(text):
-        face = pick_face(grapheme, chain)
+def _segments(
+    text: str, style: SpanStyle, chain: tuple[Face, ...], kai: Face | None
+) -> list[tuple[Face, SpanStyle, list[str]]]:
+    """Groups consecutive graphemes that use the same face and style; newlines stand
+    alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it)."""
+    graphemes = _GRAPHEME.findall(text)
+    upright_cjk = style.italic and style.cjk_italic != "oblique"
+    cjk = _cjk_marks(graphemes) if upright_cjk else [False] * len(graphemes)
+    segments: list[tuple[Face, SpanStyle, list[str]]] = []
+    for grapheme, is_cjk in zip(graphemes, cjk, strict=True):
+        face, look = pick_face(grapheme, chain), style
+        if is_cjk:
+            look = _upright(style)
+            if kai is not None and _draws(kai, grapheme):
+                face = kai
+        last = segments[-1] if segments else None
         if (
             grapheme == "\n"
-            or not segments
-            or segments[-1][0] is not face
-            or segments[-1][1] == ["\n"]
+            or last is None
+            or last[0] is not face
+            or last[1] is not look
+            or last[2] == ["\n"]
         ):
-            segments.append((face, [grapheme]))
+            segments.append((face, look, [grapheme]))
         else:
-            segments[-1][1].append(grapheme)
+            last[2].append(grapheme)
     return segments
+
+
+def _cjk_marks(graphemes: list[str]) -> list[bool]:
+    """Which graphemes are CJK text; shared punctuation goes with the text before it (or,
+    at the start, after it)."""
+    marks: list[bool | None] = [
+        True if _CJK.match(g) else None if _SHARED_PUNCTUATION.match(g) else False
+        for g in graphemes
+    ]
+    known = [m for m in marks if m is not None]
+    previous = known[0] if known else False
+    out: list[bool] = []
+    for mark in marks:
+        previous = previous if mark is None else mark
+        out.append(previous)
+    return out
+
+
+@lru_cache(maxsize=256)
+def _upright(style: SpanStyle) -> SpanStyle:
+    """The same look without italic; one object per look, so painting groups it."""
+    return replace(style, italic=False)
+
+
+def _draws(face: Face, grapheme: str) -> bool:
+    return all(face.covers(ord(c)) for c in grapheme if not _IGNORABLE.match(c))
 
 
 def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
@@ -148,10 +213,12 @@ def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
     return chain[0]
 
 
-def _shape_segment(face: Face, graphemes: list[str], style: SpanStyle) -> list[Cluster]:
+def _shape_segment(
+    face: Face, graphemes: list[str], style: SpanStyle, language: str | None
+) -> list[Cluster]:
     text = "".join(graphemes)
     gids, clusters, advances, offsets_x, offsets_y, flags = _shape_cached(
-        face, text, style.ligatures
+        face, text, style.ligatures, language
     )
     scale = style.size / face.upem
     starts = set(clusters)
@@ -227,11 +294,15 @@ def _cluster(
 
 
 @lru_cache(maxsize=4096)
-def _shape_cached(face: Face, text: str, ligatures: bool) -> tuple[tuple[int, ...], ...]:
+def _shape_cached(
+    face: Face, text: str, ligatures: bool, language: str | None
+) -> tuple[tuple[int, ...], ...]:
     """HarfBuzz output in font units; cached because cards repeat words and markers."""
     buf = hb.Buffer()
     buf.add_str(text)
     buf.guess_segment_properties()
+    if language:
+        buf.language = language
     hb.shape(face.hb_font, buf, {} if ligatures else NO_LIGATURES)
     infos, positions = buf.glyph_infos, buf.glyph_positions
     return (

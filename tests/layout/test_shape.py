@@ -15,6 +15,7 @@ from fontTools.ttLib import TTFont
 
 import layout
 from layout.fonts import DEFAULT_FONTS_DIR
+from layout.inline import ITALIC_SKEW, Metrics, layout_text
 from layout.shape import Cluster, Span, SpanStyle, shape
 
 CJK = "NotoSansCJKsc-Regular"
@@ -178,3 +179,94 @@ def test_spans_keep_their_order_and_skip_empty_text(box_fonts) -> None:
         ("b", 20.0),
         ("c", 20.0),
     ]
+
+
+# CJK emphasis: Kai for italic CJK, slant for Latin; Japanese forms by language --------
+
+KAI = "InkcardKai-Regular"
+KAI_BOLD = "InkcardKai-Bold"
+SERIF = "NotoSerifCJKsc-Regular"
+
+
+def italic(**more: object) -> SpanStyle:
+    bold = bool(more.pop("bold", False))
+    return SpanStyle(family="sans", size=16.0, bold=bold, italic=True, color=0, **more)
+
+
+def looks(clusters: list[Cluster]) -> list[tuple[str, str, tuple[int, ...], bool]]:
+    return [(c.text, c.face.key, c.glyphs, c.style.italic) for c in clusters]
+
+
+def test_italic_cjk_switches_to_kai_and_latin_keeps_its_slant(fonts) -> None:
+    assert looks(shape([Span("Hi 中文", italic())], fonts)) == [
+        ("H", CJK, (41,), True),
+        ("i", CJK, (74,), True),
+        (" ", CJK, (1,), True),
+        ("中", KAI, (cmap_gid(KAI, "中"),), False),
+        ("文", KAI, (cmap_gid(KAI, "文"),), False),
+    ]
+    assert cmap_gid(KAI, "中") != 9544  # a different font: not the sans glyph id
+
+
+def test_painted_runs_skew_latin_only(fonts) -> None:
+    """Through line layout: the Kai run is drawn upright, the Latin run slanted."""
+    [line] = layout_text(
+        [Span("Hi 中文", italic())], fonts, x=0.0, width=400.0, metrics=Metrics(28.0, 20.0)
+    )
+    runs = [(item.face, item.skew) for item in line.items]
+    assert runs == [(CJK, ITALIC_SKEW), (KAI, 0.0)]
+
+
+def test_bold_italic_cjk_takes_the_bold_kai(fonts) -> None:
+    [cluster] = shape([Span("中", italic(bold=True))], fonts)
+    assert (cluster.face.key, cluster.glyphs) == (KAI_BOLD, (cmap_gid(KAI_BOLD, "中"),))
+
+
+def test_cjk_italic_oblique_and_none(fonts) -> None:
+    oblique = shape([Span("a中", italic(cjk_italic="oblique"))], fonts)
+    assert looks(oblique) == [("a", CJK, (66,), True), ("中", CJK, (9544,), True)]
+    none = shape([Span("a中", italic(cjk_italic="none"))], fonts)
+    assert looks(none) == [("a", CJK, (66,), True), ("中", CJK, (9544,), False)]
+
+
+def test_upright_text_never_switches(fonts) -> None:
+    [cluster] = shaped("中", fonts)
+    assert (cluster.face.key, cluster.style.italic) == (CJK, False)
+
+
+def test_shared_punctuation_goes_with_the_text_before_it(fonts) -> None:
+    """Curly quotes and the ellipsis are CJK inside Chinese, Latin inside English."""
+    zh = shape([Span("“好”……", italic())], fonts)
+    assert [(c.text, c.face.key) for c in zh] == [
+        ("“", KAI),
+        ("好", KAI),
+        ("”", KAI),
+        ("…", KAI),
+        ("…", KAI),
+    ]
+    en = shape([Span("“ok”", italic())], fonts)
+    assert {(c.face.key, c.style.italic) for c in en} == {(CJK, True)}
+
+
+def test_upright_style_is_one_shared_object_per_look(fonts) -> None:
+    """Painting groups clusters by style identity: one Kai run, not one per character."""
+    clusters = shape([Span("中文字", italic())], fonts)
+    assert clusters[0].style is clusters[1].style is clusters[2].style
+
+
+def test_kana_makes_the_paragraph_japanese(fonts) -> None:
+    """The Pan-CJK face's locl: 直 and 骨 take Japanese forms when the paragraph has kana,
+    even in a span of kanji only."""
+    chinese = [c.glyphs for c in shaped("直骨", fonts)]
+    assert chinese == [(cmap_gid(CJK, "直"),), (cmap_gid(CJK, "骨"),)]
+    spans = [Span("直骨", style()), Span("です", style())]
+    japanese = [c.glyphs for c in shape(spans, fonts)[:2]]
+    assert japanese == [(27873,), (45132,)]
+    assert japanese != chinese
+
+
+def test_the_serif_subset_kept_its_japanese_forms(fonts) -> None:
+    chinese = shaped("直", fonts, family="serif-cjk")[0].glyphs
+    japanese = shaped("直す", fonts, family="serif-cjk")[0].glyphs
+    assert chinese == (cmap_gid(SERIF, "直"),)
+    assert japanese != chinese
