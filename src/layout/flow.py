@@ -438,12 +438,13 @@ class _TextIn:
         return self.flow.metrics(style)
 
     def lines(
-        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str
+        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str, keep: int
     ) -> list[TextLine]:
-        return layout_text(spans, self.flow.fonts, x=x, width=width, metrics=metrics, align=align)
+        fonts = self.flow.fonts
+        return layout_text(spans, fonts, x=x, width=width, metrics=metrics, align=align, keep=keep)
 
-    def widths(self, spans: list[Span]) -> ContentWidths:
-        return measure_widths(spans, self.flow.fonts)
+    def widths(self, spans: list[Span], keep: int) -> ContentWidths:
+        return measure_widths(spans, self.flow.fonts, keep)
 
 
 def indent(ctx: Ctx, left: float, right: float = 0.0) -> Ctx:

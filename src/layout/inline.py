@@ -13,7 +13,16 @@ from typing import NamedTuple
 
 from .boxes import Fill, GlyphRun, Item, Rect, Segment
 from .fonts import FontBook
-from .linebreak import ALLOWED, MANDATORY, Brk, LineRange, break_lines, classify, opportunities
+from .linebreak import (
+    ALLOWED,
+    MANDATORY,
+    Brk,
+    LineRange,
+    break_lines,
+    classify,
+    hold_short_runs,
+    opportunities,
+)
 from .shape import Cluster, Span, SpanStyle, shape
 
 ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
@@ -57,13 +66,15 @@ def layout_text(
     width: float,
     metrics: Metrics,
     align: str = "left",
+    keep: int = 0,
 ) -> list[TextLine]:
-    """Shapes, breaks and positions spans into lines no wider than `width`."""
+    """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
+    most `keep` clusters between spaces breaks only if it alone is wider than the line."""
     clusters = shape(spans, fonts)
     if not clusters:
         return []
     texts = [c.text for c in clusters]
-    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    allowed = _allowed(clusters, keep)
     ranges = break_lines(texts, [c.width for c in clusters], allowed, width)
     lines = []
     for index, line in enumerate(ranges):
@@ -91,12 +102,13 @@ class ContentWidths(NamedTuple):
     line: float
 
 
-def measure_widths(spans: list[Span], fonts: FontBook) -> ContentWidths:
+def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> ContentWidths:
     """The widest cluster, the widest unbreakable piece, and the whole text on one line
-    (the widest of its hard-broken lines)."""
+    (the widest of its hard-broken lines). With `keep`, a run of at most `keep` clusters
+    between spaces is one piece, and a longer run counts as at least its widest `keep`
+    clusters in a row (so a column of Chinese text keeps a few characters a line)."""
     clusters = shape(spans, fonts)
-    texts = [c.text for c in clusters]
-    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    allowed = _allowed(clusters, keep)
     widest_glyph = widest_piece = piece = line = widest_line = 0.0
     for cluster, brk in zip(clusters, allowed, strict=False):
         if not cluster.is_space:
@@ -107,7 +119,27 @@ def measure_widths(spans: list[Span], fonts: FontBook) -> ContentWidths:
             widest_piece, piece = max(widest_piece, piece), 0.0
         if brk == MANDATORY:
             widest_line, line = max(widest_line, line), 0.0
-    return ContentWidths(widest_glyph, max(widest_piece, piece), max(widest_line, line))
+    word = max(widest_piece, piece, _widest_window(clusters, keep))
+    return ContentWidths(widest_glyph, word, max(widest_line, line))
+
+
+def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
+    texts = [c.text for c in clusters]
+    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    return hold_short_runs(texts, allowed, keep) if keep else allowed
+
+
+def _widest_window(clusters: list[Cluster], keep: int) -> float:
+    """The widest `keep` consecutive clusters inside one run between spaces and breaks."""
+    widest = 0.0
+    run: list[float] = []
+    for cluster in clusters:
+        if cluster.is_space or cluster.is_newline or cluster.text in ("\t", "\u3000"):
+            run = []
+            continue
+        run = [*run[1 - keep :], cluster.width] if keep > 1 else [cluster.width]
+        widest = max(widest, sum(run))
+    return widest if keep else 0.0
 
 
 def _position(

@@ -94,6 +94,22 @@ def opportunities(texts: list[str], unsafe: list[bool]) -> list[int]:
     return result
 
 
+def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int]:
+    """`allowed` with no break inside a run of at most `keep` clusters between spaces and
+    hard breaks ("10月", "指标", "A/B" stay whole where a line could otherwise split them)."""
+    held = list(allowed)
+    start = 0
+    for end in range(len(texts) + 1):
+        if end < len(texts) and texts[end] not in _HANGING:
+            continue
+        if end - start <= keep:
+            for i in range(start, end - 1):
+                if held[i] == ALLOWED:
+                    held[i] = NEVER
+        start = end + 1
+    return held
+
+
 def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
     a, b = c[i], c[i + 1]
     if a == Brk.BK:

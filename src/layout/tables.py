@@ -3,13 +3,15 @@
 Column widths follow CSS automatic table layout: each column gets at least its widest
 unbreakable word (min-content) and grows toward its unwrapped text (max-content) in
 proportion to how much it wants; a table whose text fits on one line per cell is
-stretched to the full width. When even the words do not fit, words break anywhere and a
-column shrinks down to its widest single character; a table wider than that at its
-narrowest is laid out at that width and scaled down to fit, so no glyph ever leaves its
-cell. Scaling stops where the text would drop below MIN_TEXT_SIZE: a table wider than
-that is split into column groups, runs of consecutive columns that fit side by side with
-their words whole, drawn one under another as tables of their own (same rows, header row
-in each, a row-label first column repeated), so they paginate like any rows.
+stretched to the full width. Words stay whole: in a cell a run of up to KEEP_WHOLE
+characters between spaces ("10月", "指标", "1,250") is one word, and a longer run of
+Chinese keeps at least that many characters a line. When the words do not fit, the table
+is laid out at their widths and scaled down, but not below MIN_TEXT_SIZE; a table wider
+than that is split into column groups, runs of consecutive columns that fit side by side
+with their words whole, drawn one under another as tables of their own (same rows,
+header row in each, a row-label first column repeated), so they paginate like any rows.
+Only a column whose longest word alone is too wide for the card even at the smallest
+scale has its words broken between characters, at full size, so no glyph leaves its cell.
 
 Tables see text only through `TextMeasure`, which the flow implements.
 """
@@ -33,6 +35,8 @@ EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
 MIN_TEXT_SIZE = 12.0
 COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
 LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
+# A cell never breaks a run of up to 4 characters between spaces: "10月", "第一季度", "-12%".
+KEEP_WHOLE = 4
 _NUMBER = re.compile(r"[-+±−]?[$¥€£]?[\d.,]+%?")
 
 
@@ -45,10 +49,10 @@ class TextMeasure(Protocol):
     def metrics(self, style: Style) -> Metrics: ...
 
     def lines(
-        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str
+        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str, keep: int
     ) -> list[TextLine]: ...
 
-    def widths(self, spans: list[Span]) -> ContentWidths: ...
+    def widths(self, spans: list[Span], keep: int) -> ContentWidths: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +83,13 @@ class ColumnNeeds(NamedTuple):
         ]
 
 
+class Sizing(NamedTuple):
+    """The box a table fills and the smallest scale its text may take."""
+
+    box: TableBox
+    floor: float
+
+
 class Columns(NamedTuple):
     """Column widths at layout size, and the scale that brings their sum into the box."""
 
@@ -107,7 +118,7 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
             [[row[col] for col in group] for row in spans],
             [table.aligns[col] for col in group],
             needs.pick(group),
-            box,
+            Sizing(box, floor),
             text,
         )
         gap = max(style.margin_top, style.margin_bottom) if index else 0.0
@@ -121,11 +132,12 @@ def _table_rows(
     spans: list[list[list[Span]]],
     aligns: list[str],
     needs: ColumnNeeds,
-    box: TableBox,
+    sizing: Sizing,
     text: TextMeasure,
 ) -> list[Row]:
     """One table's rows (or one column group's), scaled down if it must."""
-    columns = column_widths(needs, box.width)
+    box = sizing.box
+    columns = column_widths(needs, box.width, sizing.floor)
     inner = replace(box, width=sum(columns.widths))
     rows = []
     for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
@@ -159,18 +171,23 @@ def measure_columns(spans: list[list[list[Span]]], style: Style, text: TextMeasu
     glyphs, words, lines = [pad] * columns, [pad] * columns, [pad] * columns
     for row in spans:
         for col, cell in enumerate(row):
-            measured = text.widths(cell)
+            measured = text.widths(cell, KEEP_WHOLE)
             glyphs[col] = max(glyphs[col], measured.glyph + pad)
             words[col] = max(words[col], measured.word + pad)
             lines[col] = max(lines[col], measured.line + pad)
     return ColumnNeeds(glyphs, words, lines)
 
 
-def column_widths(needs: ColumnNeeds, width: float) -> Columns:
+def column_widths(needs: ColumnNeeds, width: float, floor: float) -> Columns:
     """Each column's width; their sum is `width`, or more when `scale` is below 1."""
-    widths = distribute(needs.glyphs, needs.words, needs.lines, width)
+    widths = distribute(needs, width, floor)
     total = sum(widths)
     return Columns(widths, width / total if total > width + EPSILON else 1.0)
+
+
+def fits_scaled(needs: ColumnNeeds, width: float, floor: float) -> bool:
+    """Whether every column at its longest word fits `width` at a scale of `floor`."""
+    return sum(needs.words) * floor <= width + EPSILON
 
 
 def column_groups(
@@ -182,7 +199,7 @@ def column_groups(
     group, if it takes at most LABEL_SHARE of the width. A column too wide for a group of
     its own still gets one, laid out (and scaled) like any table."""
     count = len(needs.glyphs)
-    if column_widths(needs, width).scale >= floor:
+    if fits_scaled(needs, width, floor):
         return [list(range(count))]
     room = needs.room(comfort)
     first = [0] if labels and room[0] <= width * LABEL_SHARE else []
@@ -198,19 +215,40 @@ def column_groups(
     return groups
 
 
-def distribute(
-    glyphs: list[float], words: list[float], lines: list[float], width: float
-) -> list[float]:
-    """Splits `width` between columns that need at least glyphs[i] (their widest character),
-    would rather not go below words[i] and want at most lines[i]; below the sum of
-    `glyphs` the columns keep those widths and the table is scaled."""
+def distribute(needs: ColumnNeeds, width: float, floor: float) -> list[float]:
+    """Splits `width` between columns that want at most their unwrapped text and keep
+    their longest word; when the words do not fit, the columns keep their words and the
+    table is scaled (widths summing past `width`), down to `floor`. Past that, words
+    break: see `_break_widest`."""
+    _, words, lines = needs
     if sum(lines) <= width:
         return [w * width / sum(lines) for w in lines]
     if sum(words) <= width:
         return _between(words, lines, width)
-    if sum(glyphs) < width:
-        return _between(glyphs, words, width)
-    return list(glyphs)
+    if fits_scaled(needs, width, floor):
+        return list(words)
+    return _break_widest(needs, width)
+
+
+def _break_widest(needs: ColumnNeeds, width: float) -> list[float]:
+    """Widths at full size for a table whose words do not fit even at the smallest scale
+    (a column group of one column too wide for the card, perhaps with its row labels):
+    the columns with the widest words, widest first, give them up for their widest
+    character until the rest fit; they share what the others leave in proportion to how
+    much more they want. Only a table wider than that at its narrowest is scaled further."""
+    glyphs, words, _ = needs
+    broken: set[int] = set()
+    for col in sorted(range(len(words)), key=lambda c: -words[c]):
+        need = sum(glyphs[c] if c in broken else words[c] for c in range(len(words)))
+        if need <= width + EPSILON:
+            break
+        broken.add(col)
+    order = sorted(broken)
+    spare = width - sum(words[c] for c in range(len(words)) if c not in broken)
+    lows = [glyphs[c] for c in order]
+    shares = _between(lows, [words[c] for c in order], spare) if sum(lows) < spare else lows
+    share = dict(zip(order, shares, strict=True))
+    return [share.get(c, words[c]) for c in range(len(words))]
 
 
 def _between(lows: list[float], highs: list[float], width: float) -> list[float]:
@@ -237,8 +275,9 @@ def _row(
     tallest = 0.0
     texts = []
     for cell, width, align in zip(cells, widths, aligns, strict=False):
+        room = max(1.0, width - left - right)
         lines = text.lines(
-            cell, x=x + left, width=max(1.0, width - left - right), metrics=metrics, align=align
+            cell, x=x + left, width=room, metrics=metrics, align=align, keep=KEEP_WHOLE
         )
         y = top
         placed: list[Item] = []

@@ -4,7 +4,8 @@ Table text is 14.4 px (so a character is 14.4 px wide) on 21.6 px lines, cells h
 padding on every side, and the content box is 400 px wide from x = 20. Columns follow CSS
 automatic layout: a table whose cells fit unwrapped is stretched in proportion to each
 column's unwrapped width; otherwise each column gets its longest word and the rest goes
-to the columns that want more, in proportion to how much more.
+to the columns that want more, in proportion to how much more. Words stay whole: a table
+whose words do not fit is scaled down to 12 px text, then split into column groups.
 """
 
 from __future__ import annotations
@@ -106,22 +107,77 @@ def test_alignments_place_text_in_its_column(box_fonts, plain_theme) -> None:
     ]
 
 
-def test_words_too_long_for_the_box_share_it_in_proportion(box_fonts, plain_theme) -> None:
-    """Three unbreakable 15-character words need 236 px each; 400 px are split three ways,
-    and each word is broken between characters inside its 113.3 px of text room."""
+def test_words_that_fit_when_scaled_stay_whole(box_fonts, plain_theme) -> None:
+    """Two unbreakable 15-character words need 236 px each, 472 px in all: the table is laid
+    out at its words and scaled by 400 / 472 = 0.85 (text 12.2 px, above the 12 px floor),
+    each word whole on one line. Words used to be broken down to fit 400 px at full size."""
+    word = "w" * 15
+    md = f"| {word} | {word} |\n|---|---|\n| a | b |"
+    header, body = table_rows(md, box_fonts, plain_theme)
+    assert row_scale(header) == row_scale(body) == pytest.approx(400 / 472)
+    assert header.row.text == f"{word} | {word}"  # one line a cell (lines join with spaces)
+    assert header.row.height == pytest.approx((21.6 + 2 * PAD) * 400 / 472)
+
+
+def test_words_too_long_for_the_box_at_12_px_get_column_groups(box_fonts, plain_theme) -> None:
+    """Three 15-character words need 708 px, scale 0.56, below the 12 px floor: the table is
+    split into three groups of one column (two of 236 px do not fit 400), each at full
+    size with its word whole on one line; words used to be broken 7 + 7 + 1 characters."""
     word = "w" * 15
     md = f"| {word} | {word} | {word} |\n|---|---|---|\n| a | b | c |"
+    rows = table_rows(md, box_fonts, plain_theme)
+    assert [r.row.text for r in rows] == [word, "a", word, "b", word, "c"]
+    assert [r.row.keep_with_next for r in rows] == [True, False] * 3
+    assert cell_lines(rows[2]) == [(30.0, round(30 + 15 * CHAR, 4))]  # not scaled
+    assert rows[2].row.height == pytest.approx(21.6 + 2 * PAD)
+
+
+def test_a_short_run_is_not_split_by_a_narrow_line(box_fonts, plain_theme) -> None:
+    """A cell "c 10月" next to a column of four 5-character words: words 63.2 and 92 px, spare
+    244.8 px shared by wants 43.2 and 259.2, so the first column is 98.2 px, 78.2 px of
+    text. "c 10" (57.6 px) would fit a line and leave "月" alone; the run "10月" is one word
+    in a table, so it moves to the next line whole."""
+    md = "| a | b |\n|---|---|\n| c 10月 | " + " ".join(["xxxxx"] * 4) + " |"
     _, body = table_rows(md, box_fonts, plain_theme)
-    third = 400 / 3
-    lefts = [20 + third * n + PAD for n in range(3)]
-    assert cell_lines(body) == [(round(x, 4), round(x + CHAR, 4)) for x in lefts]
-    header = table_rows(md, box_fonts, plain_theme)[0]
-    room = third - 2 * PAD  # 113.3 px: 7 characters to a line, 15 = 7 + 7 + 1
-    assert int(room // CHAR) == 7
-    assert [right - left for left, right in cell_lines(header)] == pytest.approx(
-        [7 * CHAR, 7 * CHAR, CHAR] * 3
-    )
-    assert header.row.height == pytest.approx(3 * 21.6 + 2 * PAD)
+    first = body.row.text.split(" | ")[0]
+    assert first.split() == ["c", "10月"]
+
+
+def test_a_long_chinese_run_keeps_four_characters_a_line(box_fonts, plain_theme) -> None:
+    """Six columns of ten Chinese characters: a run longer than four characters may break
+    between any two, but a column keeps four a line (57.6 + 20 px). Six of 77.6 px need
+    scale 400 / 465.6 = 0.86, so the table is scaled, lines of 4 + 4 + 2 characters,
+    rather than squeezed to three characters a line at full size."""
+    run = "一二三四五六七八九十"
+    md = "|" + "|".join(f"h{i}" for i in range(6)) + "|\n|" + "---|" * 6 + "\n|"
+    md += "|".join([run] * 6) + "|"
+    _, body = table_rows(md, box_fonts, plain_theme)
+    assert row_scale(body) == pytest.approx(400 / 465.6)
+    assert [cell.split() for cell in body.row.text.split(" | ")] == [
+        ["一二三四", "五六七八", "九十"]
+    ] * 6
+
+
+def test_a_monthly_table_keeps_its_months_and_figures_whole(fonts, apple_notes) -> None:
+    """The card that drew "1/0/月" down its cells: 13 columns of "10月" and two-digit
+    figures. Their words do not fit the card at 12 px text, so the table is split into
+    column groups with the row labels repeated; no cell breaks a month or a number, and
+    no group is scaled below 12 px."""
+    months = [f"{m}月" for m in range(1, 13)]
+    incomes = [str(10 + i) for i in range(12)]
+    costs = [str(5 + i) for i in range(12)]
+    md = "| 指标 | " + " | ".join(months) + " |\n|" + "---|" * 13 + "\n"
+    md += "| 收入 | " + " | ".join(incomes) + " |\n| 支出 | " + " | ".join(costs) + " |\n"
+    rows = table_rows(md, fonts, apple_notes)
+    cells = [r.row.text.split(" | ") for r in rows]
+    assert all(" " not in cell for row in cells for cell in row)  # one line a cell
+    heads, income, cost = cells[0::3], cells[1::3], cells[2::3]
+    assert len(heads) > 1 and all(h[0] == "指标" for h in heads)
+    assert [m for h in heads for m in h[1:]] == months
+    assert [c for row in income for c in row[1:]] == incomes
+    assert [c for row in cost for c in row[1:]] == costs
+    scales = [row_scale(r) if len(r.row.items) == 1 else 1.0 for r in rows]
+    assert min(scales) >= 12 / 14.4
 
 
 @pytest.mark.parametrize(
@@ -131,14 +187,28 @@ def test_words_too_long_for_the_box_share_it_in_proportion(box_fonts, plain_them
         ([5, 5], [10, 10], [30, 10], 40, [30, 10]),  # exactly fits
         ([5, 5], [10, 20], [110, 20], 80, [60, 20]),  # spare 50 goes to the column wanting it
         ([5, 5], [10, 30], [60, 80], 90, [35, 55]),  # equal wants share the spare equally
-        ([10, 10], [100, 300], [200, 400], 200, [10 + 180 * 90 / 380, 10 + 180 * 290 / 380]),
+        # Words fit at scale 350 / 400 = 0.875: kept whole, the table scaled.
+        ([10, 10], [100, 300], [200, 400], 350, [100, 300]),
+        # Scale 0.5 is too small: the widest word breaks, the other stays whole.
+        ([10, 10], [100, 300], [200, 400], 200, [100, 100]),
+        ([10, 10, 10], [50, 60, 500], [50, 60, 500], 300, [50, 60, 190]),
+        # Breaking the widest is not enough: the next widest breaks too, the two share
+        # 250 px in proportion to their wants (390 and 490 beyond their 10 px).
+        (
+            [10, 10, 10],
+            [50, 400, 500],
+            [50, 400, 500],
+            300,
+            [50, 10 + 230 * 390 / 880, 10 + 230 * 490 / 880],
+        ),
         ([100, 300], [200, 400], [200, 400], 200, [100, 300]),  # glyphs overflow: kept, scaled
     ],
 )
 def test_distribute(glyphs, words, lines, width, expected) -> None:
-    widths = distribute(*([float(x) for x in v] for v in (glyphs, words, lines)), float(width))
+    needs = ColumnNeeds(*([float(x) for x in v] for v in (glyphs, words, lines)))
+    widths = distribute(needs, float(width), 12 / 14.4)
     assert widths == pytest.approx(expected)
-    if sum(glyphs) < width:
+    if sum(words) < width or (sum(glyphs) < width and sum(words) * 12 / 14.4 > width):
         assert sum(widths) == pytest.approx(width)
 
 
@@ -185,7 +255,8 @@ N = ColumnNeeds
     [
         (N([50.0] * 4, [60.0] * 4, [60.0] * 4), False, [[0, 1, 2, 3]]),  # fits at scale 1
         (N([100.0] * 4, [100.0] * 4, [100.0] * 4), True, [[0, 1, 2, 3]]),  # scale 0.9
-        (N([70.0] * 6, [90.0] * 6, [90.0] * 6), False, [[0, 1, 2, 3, 4, 5]]),  # scale 0.86
+        # Words need scale 0.67: split, though the widest characters would fit at 0.86.
+        (N([70.0] * 6, [90.0] * 6, [90.0] * 6), False, [[0, 1, 2, 3], [4, 5]]),
         # Scale 0.75: split, columns at their 90 px words; the label (a quarter) repeated.
         (N([80.0] * 6, [90.0] * 6, [90.0] * 6), False, [[0, 1, 2, 3], [4, 5]]),
         (N([80.0] * 6, [90.0] * 6, [90.0] * 6), True, [[0, 1, 2, 3], [0, 4, 5]]),
