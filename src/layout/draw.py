@@ -163,7 +163,7 @@ class Painter:
 
     def layer(self, canvas: Any, item: Layer) -> None:
         """Children in one layer: rotated, then composited through the effects' filter."""
-        canvas.save()
+        depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
         grains = [e for e in item.effects if isinstance(e, Grain)]
@@ -175,7 +175,7 @@ class Painter:
         self.paint(canvas, item.items)
         for grain in grains:  # src-atop: grain only where the layer has paint
             canvas.drawPaint(skia.Paint(Shader=_grain(grain), BlendMode=skia.BlendMode.kSrcATop))
-        canvas.restore()
+        canvas.restoreToCount(depth)
 
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key`, recording it on first use."""

@@ -300,7 +300,9 @@ def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:
     """
     try:
         theme = msgspec.toml.decode(data, type=Theme)
-    except msgspec.DecodeError as error:  # ValidationError included: unknown knob, bad type
+    except msgspec.ValidationError as error:  # unknown knob, bad type, bad kind
+        raise ThemeError(f"{source}: {_name_keys(data, error)}") from error
+    except msgspec.DecodeError as error:  # not TOML at all
         raise ThemeError(f"{source}: {error}") from error
     unknown = set(theme.roles) - set(BASE_ROLES)
     if unknown:
@@ -312,6 +314,24 @@ def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:
         except ThemeError as error:
             raise ThemeError(f"{source}: {theme.name} ({mode or 'no mode'}): {error}") from error
     return theme
+
+
+_TABLES: dict[str, Any] = {"roles": Role, "colors": dict[str, str]}
+
+
+def _name_keys(data: bytes | str, error: msgspec.ValidationError) -> str:
+    """msgspec's message with the role or mode it elides as `[...]` put back in its path."""
+    message = str(error)
+    raw = msgspec.toml.decode(data)
+    for table, kind in _TABLES.items():
+        if f"$.{table}[...]" not in message or not isinstance(raw.get(table), dict):
+            continue
+        for key, value in raw[table].items():
+            try:
+                msgspec.convert(value, kind)
+            except msgspec.ValidationError:
+                return message.replace(f"$.{table}[...]", f"$.{table}.{key}")
+    return message
 
 
 def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
