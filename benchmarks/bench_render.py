@@ -32,7 +32,7 @@ runs, split, theme_file, uncached = int(sys.argv[2]), sys.argv[3], sys.argv[4], 
 fonts = layout.FontBook.load()
 theme = (style.decode_theme(open(theme_file, "rb").read()) if theme_file
          else themes.load("apple-notes"))
-painter = draw.Painter(fonts.typefaces())
+painter = draw.Painter(fonts.typefaces(), scale=2)
 card = compose.Card(440, 586, split=split)
 times = {k: [] for k in ("parse", "layout", "record", "rasterize", "encode", "total")}
 for run in range(runs + 1):

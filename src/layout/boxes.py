@@ -207,6 +207,8 @@ class Cached:
 
     key: tuple[Any, ...]
     items: tuple[Item, ...]
+    base: int | None = None  # the card colour under it, when it is the card's bottom layer
+    size: tuple[float, float] = (0.0, 0.0)  # the card it covers (0, 0: unknown)
 
 
 Item = GlyphRun | Fill | Stroke | Segment | Shape | Picture | Group | Layer | Cached

@@ -210,9 +210,10 @@ def _build_static(
         if is_static(deco):
             context = Context(frames[deco.frame], styles.tokens, fonts)
             (over if deco.layer == "over" else under).extend(build(deco, context))
+    base = base_color(card.background)
     return (
-        [Cached((*key, "under"), tuple(under))] if under else [],
-        [Cached((*key, "over"), tuple(over))] if over else [],
+        [Cached((*key, "under"), tuple(under), base, (width, height))] if under else [],
+        [Cached((*key, "over"), tuple(over), None, (width, height))] if over else [],
     )
 
 

@@ -46,13 +46,15 @@ from .png import encode_rgb
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
-_static: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_RASTER_BYTES = 96 << 20  # pixels of costly static layers kept, per output scale
+_static: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()  # picture, costly
+_rasters: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _static_lock = threading.Lock()
-_static_stats = {"recorded": 0, "replayed": 0}
+_static_stats = {"recorded": 0, "replayed": 0, "rasterized": 0}
 
 
 def static_cache_stats() -> dict[str, int]:
-    """How many static layers were recorded and how many times one was replayed."""
+    """How many static layers were recorded, replayed and rasterized, and how many are kept."""
     with _static_lock:
         return dict(_static_stats, size=len(_static))
 
@@ -60,14 +62,21 @@ def static_cache_stats() -> dict[str, int]:
 def clear_static_cache() -> None:
     with _static_lock:
         _static.clear()
-        _static_stats.update(recorded=0, replayed=0)
+        _rasters.clear()
+        _static_stats.update(recorded=0, replayed=0, rasterized=0)
 
 
 class Painter:
-    """Draws items with the typefaces of one font book (fonts cached per size)."""
+    """Draws items with the typefaces of one font book (fonts cached per size).
 
-    def __init__(self, typefaces: Mapping[str, Any]) -> None:
+    With the output `scale` known, a costly static layer (effects, gradients, patterns) is
+    rasterized once at that scale and its pixels reused; otherwise it is replayed as a
+    recording on every card.
+    """
+
+    def __init__(self, typefaces: Mapping[str, Any], scale: float | None = None) -> None:
         self.typefaces = typefaces
+        self.scale = scale
         self._fonts: dict[tuple[str, float, float], Any] = {}
 
     def record(self, page: Page) -> Any:
@@ -178,24 +187,74 @@ class Painter:
         canvas.restoreToCount(depth)
 
     def cached(self, canvas: Any, item: Cached) -> None:
-        """Replays the recording of `item.key`, recording it on first use."""
+        """Replays the recording of `item.key` (recording it on first use), or its pixels."""
+        picture, costly = self._recording(item)
+        if costly and self.scale and item.size[0] > 0:
+            image = self._raster(item, picture, self.scale)
+            w, h = image.width() / self.scale, image.height() / self.scale
+            canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
+        else:
+            canvas.drawPicture(picture)
+
+    def _recording(self, item: Cached) -> tuple[Any, bool]:
         with _static_lock:
-            picture = _static.get(item.key)
-            if picture is not None:
+            found = _static.get(item.key)
+            if found is not None:
                 _static.move_to_end(item.key)
                 _static_stats["replayed"] += 1
-        if picture is None:
-            recorder = skia.PictureRecorder()
-            self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
-            picture = recorder.finishRecordingAsPicture()
-            with _static_lock:
-                _static[item.key] = picture
-                _static_stats["recorded"] += 1
-                while len(_static) > _STATIC_LIMIT:
-                    _static.popitem(last=False)
+                return found
+        recorder = skia.PictureRecorder()
+        self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
+        entry = (recorder.finishRecordingAsPicture(), _costly(item.items))
+        with _static_lock:
+            _static[item.key] = entry
+            _static_stats["recorded"] += 1
+            while len(_static) > _STATIC_LIMIT:
+                _static.popitem(last=False)
+        return entry
+
+    def _raster(self, item: Cached, picture: Any, scale: float) -> Any:
+        """The layer's pixels at `scale` over the whole card (opaque over `item.base`)."""
+        key = (*item.key, scale)
+        with _static_lock:
+            image = _rasters.get(key)
+            if image is not None:
+                _rasters.move_to_end(key)
+                return image
+        w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
+        surface = skia.Surface(max(1, w), max(1, h))
+        canvas = surface.getCanvas()
+        canvas.clear(0 if item.base is None else item.base | 0xFF000000)
+        if item.base is not None:
+            canvas.drawColor(item.base)  # as the card's own recording starts
+        canvas.scale(scale, scale)
         canvas.drawPicture(picture)
+        image = surface.makeImageSnapshot()
+        with _static_lock:
+            _rasters[key] = image
+            _static_stats["rasterized"] += 1
+            while sum(i.width() * i.height() * 4 for i in _rasters.values()) > _RASTER_BYTES:
+                _rasters.popitem(last=False)
+        return image
 
 
+def _costly(items: tuple[Item, ...]) -> bool:
+    """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
+    for item in items:
+        if isinstance(item, Layer) and (item.effects or item.opacity < 1.0):
+            return True
+        if isinstance(item, Fill | Stroke | Segment) and not isinstance(item.color, int):
+            return True
+        if isinstance(item, Shape) and not all(
+            isinstance(p, int | None) for p in (item.fill, item.stroke)
+        ):
+            return True
+        if isinstance(item, Group | Layer) and _costly(item.items):
+            return True
+    return False
+
+
+_EXACT = skia.SamplingOptions(skia.FilterMode.kNearest, skia.MipmapMode.kNone)
 _UNBOUNDED = skia.Rect.MakeLTRB(-1e5, -1e5, 1e5, 1e5)
 
 _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {

@@ -242,3 +242,20 @@ def test_the_demo_theme_uses_every_kind_and_draws(fonts, tmp_path: Path) -> None
     assert top_left[0] > top_left[2] and bottom_right[2] > bottom_right[0]  # the 135° gradient
     stamp = np.all(np.abs(pixels.astype(int) - [225, 29, 72]) < 40, axis=2)
     assert stamp[480:586, 300:440].sum() > 200  # the red seal at the bottom right
+
+
+def test_a_costly_static_layer_is_rasterized_once_per_scale_and_matches_replay(fonts) -> None:
+    theme = decode_theme(DEMO.read_bytes())
+    post = "# Demo\n\n" + "更多文字。" * 120
+    options = layout.RenderOptions(split="autoSplit", scale=1)
+    pages = layout.layout_pages(post, theme, fonts, options)
+    assert len(pages) >= 2
+    clear_static_cache()
+    raster = draw.Painter(fonts.typefaces(), scale=1)
+    fast = [draw.rasterize(raster.record(p), p.width, p.height, p.background, 1) for p in pages]
+    assert static_cache_stats()["rasterized"] == 1  # the costly under layer, once
+    replay = draw.Painter(fonts.typefaces())
+    slow = [draw.rasterize(replay.record(p), p.width, p.height, p.background, 1) for p in pages]
+    for a, b in zip(fast, slow, strict=True):
+        difference = np.abs(a.astype(int) - b.astype(int))
+        assert difference.mean() < 0.05 and difference.max() <= 4  # gradient dither
