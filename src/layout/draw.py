@@ -5,8 +5,8 @@ painted as glyph ids at the positions shaping produced (no Skia text layout). A 
 recorded once and rasterised at any scale, so 2x output and 0.5x test images share one
 layout.
 
-Each record kind has one painter (`_PAINTERS`), each paint kind one shader builder
-(`_SHADERS`) and each effect one image filter (`_FILTERS`). A `Cached` item (a theme's
+Each record kind has one painter (`_PAINTERS`); paints and effects become Skia shaders and
+image filters in shaders.py. A `Cached` item (a theme's
 background and static decorations) is recorded once per key and replayed on every card.
 """
 
@@ -22,27 +22,21 @@ import numpy as np
 import skia
 
 from .boxes import (
-    Blur,
     Cached,
-    Effect,
     Fill,
-    Glow,
     GlyphRun,
-    Gradient,
     Grain,
     Group,
     Item,
     Layer,
     Page,
-    Paint,
-    Pattern,
     Picture,
     Segment,
-    Shadow,
     Shape,
     Stroke,
 )
 from .png import encode_rgb
+from .shaders import grain_shader, image_filter, set_dash, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
@@ -119,7 +113,7 @@ class Painter:
     def stroke(self, canvas: Any, item: Stroke) -> None:
         rect = _rect(item.rect)
         paint = skia_paint(item.color, rect, Style=skia.Paint.kStroke_Style, StrokeWidth=item.width)
-        _dash(paint, item.dash)
+        set_dash(paint, item.dash)
         canvas.drawRoundRect(rect, item.radius, item.radius, paint)
 
     def segment(self, canvas: Any, item: Segment) -> None:
@@ -132,7 +126,7 @@ class Painter:
         paint = skia_paint(item.color, bounds, StrokeWidth=item.width)
         if item.round_cap:
             paint.setStrokeCap(skia.Paint.kRound_Cap)
-        _dash(paint, item.dash)
+        set_dash(paint, item.dash)
         canvas.drawLine(item.x1, item.y1, item.x2, item.y2, paint)
 
     def shape(self, canvas: Any, item: Shape) -> None:
@@ -176,14 +170,16 @@ class Painter:
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
         grains = [e for e in item.effects if isinstance(e, Grain)]
-        image_filter = _image_filter([e for e in item.effects if not isinstance(e, Grain)])
-        if image_filter is not None or grains or item.opacity < 1.0:
-            paint = skia.Paint(ImageFilter=image_filter) if image_filter else skia.Paint()
+        effects = image_filter([e for e in item.effects if not isinstance(e, Grain)])
+        if effects is not None or grains or item.opacity < 1.0:
+            paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
             paint.setAlphaf(item.opacity)
             canvas.saveLayer(None, paint)
         self.paint(canvas, item.items)
         for grain in grains:  # src-atop: grain only where the layer has paint
-            canvas.drawPaint(skia.Paint(Shader=_grain(grain), BlendMode=skia.BlendMode.kSrcATop))
+            canvas.drawPaint(
+                skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
+            )
         canvas.restoreToCount(depth)
 
     def cached(self, canvas: Any, item: Cached) -> None:
@@ -268,127 +264,6 @@ _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     Layer: Painter.layer,
     Cached: Painter.cached,
 }
-
-
-def skia_paint(paint: Paint, bounds: Any, **options: Any) -> Any:
-    """An anti-aliased `skia.Paint` for a colour, or a shader laid over `bounds`."""
-    if isinstance(paint, int):
-        return skia.Paint(Color=paint, AntiAlias=True, **options)
-    return skia.Paint(Shader=_SHADERS[type(paint)](paint, bounds), AntiAlias=True, **options)
-
-
-def _gradient(paint: Gradient, bounds: Any) -> Any:
-    positions = list(paint.positions) if paint.positions is not None else None
-    colors = list(paint.colors)
-    x, y, w, h = bounds.x(), bounds.y(), bounds.width(), bounds.height()
-    cx, cy = x + paint.center[0] * w, y + paint.center[1] * h
-    if paint.kind == "radial":
-        radius = max(paint.radius * max(w, h), 1e-3)
-        return skia.GradientShader.MakeRadial(skia.Point(cx, cy), radius, colors, positions)
-    if paint.kind == "sweep":  # CSS conic gradients start at 12 o'clock, Skia's at 3
-        turn = skia.Matrix.RotateDeg(paint.angle - 90.0, skia.Point(cx, cy))
-        return skia.GradientShader.MakeSweep(cx, cy, colors, positions, localMatrix=turn)
-    # CSS linear-gradient: the line through the centre, long enough to reach the corners
-    turn = math.radians(paint.angle)
-    dx, dy = math.sin(turn), -math.cos(turn)
-    half = (abs(w * dx) + abs(h * dy)) / 2
-    mx, my = x + w / 2, y + h / 2
-    points = [
-        skia.Point(mx - dx * half, my - dy * half),
-        skia.Point(mx + dx * half, my + dy * half),
-    ]
-    return skia.GradientShader.MakeLinear(points, colors, positions)
-
-
-def _pattern(paint: Pattern, bounds: Any) -> Any:
-    if paint.kind == "noise":
-        shader = _noise(paint.color, paint.size, 1.0 / paint.spacing, 0.0)
-    else:
-        shader = _tile(paint)
-    if paint.background is not None:
-        shader = skia.Shaders.Blend(
-            skia.BlendMode.kSrcOver, skia.Shaders.Color(paint.background), shader
-        )
-    return shader
-
-
-def _tile(paint: Pattern) -> Any:
-    """One tile of a dot, line or grid pattern as a picture shader, so it stays sharp at
-    every output scale."""
-    s = paint.spacing
-    recorder = skia.PictureRecorder()
-    canvas = recorder.beginRecording(skia.Rect.MakeWH(s, s))
-    ink = skia.Paint(Color=paint.color, AntiAlias=True, StrokeWidth=paint.size)
-    if paint.kind == "dots":
-        canvas.drawCircle(s / 2, s / 2, paint.size, ink)
-    elif paint.kind == "lines":
-        canvas.drawLine(0, s / 2, s, s / 2, ink)
-    else:  # grid: one horizontal and one vertical line per tile
-        canvas.drawLine(0, paint.size / 2, s, paint.size / 2, ink)
-        canvas.drawLine(paint.size / 2, 0, paint.size / 2, s, ink)
-    matrix = skia.Matrix.Translate(paint.offset[0], paint.offset[1])
-    if paint.angle:
-        matrix.preRotate(paint.angle)
-    return recorder.finishRecordingAsPicture().makeShader(
-        skia.TileMode.kRepeat,
-        skia.TileMode.kRepeat,
-        skia.FilterMode.kLinear,
-        matrix,
-        skia.Rect.MakeWH(s, s),
-    )
-
-
-def _noise(color: int, opacity: float, frequency: float, seed: float) -> Any:
-    """Fractal noise as alpha in `color`: the noise's red channel scaled by `opacity`."""
-    noise = skia.PerlinNoiseShader.MakeFractalNoise(frequency, frequency, 3, seed)
-    r, g, b = (((color >> shift) & 0xFF) / 255 for shift in (16, 8, 0))
-    alpha = opacity * ((color >> 24) & 0xFF) / 255
-    tint = skia.ColorFilters.Matrix(
-        [0, 0, 0, 0, r, 0, 0, 0, 0, g, 0, 0, 0, 0, b, 2 * alpha, 0, 0, 0, -0.5 * alpha]
-    )
-    return noise.makeWithColorFilter(tint)
-
-
-def _grain(effect: Grain) -> Any:
-    return _noise(effect.color, effect.opacity, effect.frequency, effect.seed)
-
-
-_SHADERS: dict[type, Callable[[Any, Any], Any]] = {Gradient: _gradient, Pattern: _pattern}
-
-
-def _sigma(blur: float) -> float:
-    return blur / 2  # CSS blur radius to a Gaussian sigma
-
-
-def _shadow(effect: Shadow) -> Any:
-    sigma = _sigma(effect.blur)
-    return skia.ImageFilters.DropShadowOnly(effect.dx, effect.dy, sigma, sigma, effect.color)
-
-
-def _glow(effect: Glow) -> Any:
-    sigma = _sigma(effect.blur)
-    return skia.ImageFilters.DropShadowOnly(0, 0, sigma, sigma, effect.color)
-
-
-_FILTERS: dict[type, Callable[[Any], Any]] = {Shadow: _shadow, Glow: _glow}
-
-
-def _image_filter(effects: list[Effect]) -> Any:
-    """Shadows and glows under the source (blurred when a blur effect asks), as one filter."""
-    under = [_FILTERS[type(e)](e) for e in effects if type(e) in _FILTERS]
-    blurs = [e for e in effects if isinstance(e, Blur)]
-    source = None
-    if blurs:
-        sigma = _sigma(sum(b.blur for b in blurs))
-        source = skia.ImageFilters.Blur(sigma, sigma)
-    if not under:
-        return source
-    return skia.ImageFilters.Merge([*under, source])
-
-
-def _dash(paint: Any, dash: tuple[float, float] | None) -> None:
-    if dash is not None:
-        paint.setPathEffect(skia.DashPathEffect.Make(list(dash), 0))
 
 
 def _rect(rect: Any) -> Any:
