@@ -28,12 +28,16 @@ import layout, themes
 from layout import draw, markdown, png, style
 compose = sys.modules["layout.compose"]
 text = open(sys.argv[1], encoding="utf-8").read()
-runs, split = int(sys.argv[2]), sys.argv[3]
-fonts, theme = layout.FontBook.load(), themes.load("apple-notes")
-painter = draw.Painter(fonts.typefaces())
+runs, split, theme_file, uncached = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
+fonts = layout.FontBook.load()
+theme = (style.decode_theme(open(theme_file, "rb").read()) if theme_file
+         else themes.load("apple-notes"))
+painter = draw.Painter(fonts.typefaces(), scale=2)
 card = compose.Card(440, 586, split=split)
 times = {k: [] for k in ("parse", "layout", "record", "rasterize", "encode", "total")}
 for run in range(runs + 1):
+    if uncached:  # every card lays out and records its static layers again
+        compose.clear_static_layers(); draw.clear_static_cache()
     t0 = time.perf_counter(); doc = markdown.parse(text)
     t1 = time.perf_counter()
     pages = compose.compose(doc, style.resolve(theme, None), fonts, {}, card)
@@ -61,9 +65,15 @@ open(sys.argv[2], "wb").write(first)
 """
 
 
-def stage_timings(post: Path, runs: int, split: str) -> dict[str, object]:
+DEMO_THEME = ROOT / "tests" / "cases" / "demo-theme.toml"  # every paint and decoration kind
+
+
+def stage_timings(
+    post: Path, runs: int, split: str, theme: Path | None = None, uncached: bool = False
+) -> dict[str, object]:
+    args = [str(post), str(runs), split, str(theme or ""), "1" if uncached else "0"]
     out = subprocess.run(
-        [sys.executable, "-c", STAGES, str(post), str(runs), split],
+        [sys.executable, "-c", STAGES, *args],
         check=True,
         capture_output=True,
         text=True,
@@ -86,6 +96,12 @@ def cold_start(post: Path, spawns: int = 5) -> dict[str, float]:
     return {"median_s": round(statistics.median(times), 3), "min_s": round(min(times), 3)}
 
 
+def _total(timings: dict[str, object]) -> dict[str, object]:
+    median = timings["median_ms"]
+    assert isinstance(median, dict)
+    return {"cards": timings["cards"], "median_total_ms": median["total"]}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
@@ -102,6 +118,15 @@ def main() -> None:
             for p in posts
         },
         "cold_start_to_first_png": cold_start(TARGET_POST),
+        # the target post in autoSplit, with static layers (background and decorations)
+        # cached as in service, and laid out and recorded for every card
+        "static_layers": {
+            name: {
+                mode: _total(stage_timings(TARGET_POST, args.runs, "autoSplit", theme, cold))
+                for mode, cold in (("cached", False), ("uncached", True))
+            }
+            for name, theme in (("apple-notes", None), ("demo", DEMO_THEME))
+        },
     }
     target = report["posts"][TARGET_POST.stem]["noSplit"]["median_ms"]["total"]
     report["targets"] = {

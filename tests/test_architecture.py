@@ -38,7 +38,13 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "markdown_it": ("layout/markdown.py", "app/article.py"),
     "mdit_py_plugins": ("app/article.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
-    "skia": ("layout/draw.py", "layout/fonts.py", "layout/images.py", "layout/imagecodec.py"),
+    "skia": (
+        "layout/draw.py",
+        "layout/shaders.py",
+        "layout/fonts.py",
+        "layout/images.py",
+        "layout/imagecodec.py",
+    ),
     "pygments": ("layout/code.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/errors.py"),

@@ -135,7 +135,7 @@ def render(
     _check_pixels([(options.width, options.height)], options)
     pages = layout_pages(markdown, theme, fonts, options, images)
     _check_pixels([(page.width, page.height) for page in pages], options)
-    painter = Painter(fonts.typefaces())
+    painter = Painter(fonts.typefaces(), scale=options.scale)
     return [
         encode_png(painter.record(page), page.width, page.height, page.background, options.scale)
         for page in pages

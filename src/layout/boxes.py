@@ -3,6 +3,11 @@
 Every record is immutable and positioned in CSS px at 1x, y pointing down. Layout builds
 them at their final x; rows get their final y when paginate places them on a page, so the
 paint stage only translates and draws.
+
+A fill, stroke or line is painted with a `Paint`: an ARGB int (a solid colour), a
+`Gradient` or a `Pattern`, both laid over the bounds of the shape they paint. `Layer`
+applies `Effect`s (shadow, glow, blur, grain) to what it holds; `Cached` marks items that
+are the same on every card of a theme, mode and size, so draw records them once.
 """
 
 from __future__ import annotations
@@ -28,6 +33,82 @@ class Rect:
 
 
 @dataclass(frozen=True, slots=True)
+class Gradient:
+    """Colour stops across the shape it paints (positions 0..1, None: evenly spaced).
+
+    `linear` runs along `angle` (CSS degrees: 0 up, 90 right, 180 down) corner to corner
+    as CSS does; `radial` spreads from `center` (fractions of the box) to `radius` (a
+    fraction of the box's longer side); `sweep` turns around `center` from `angle`.
+    """
+
+    kind: str
+    colors: tuple[int, ...]
+    positions: tuple[float, ...] | None = None
+    angle: float = 180.0
+    center: tuple[float, float] = (0.5, 0.5)
+    radius: float = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A procedural tile repeated over the card: `dots`, `lines`, `grid` or `noise`.
+
+    `spacing` is the tile pitch, `size` the dot radius or line width (for noise, its
+    opacity 0..1), `angle` turns lines, `offset` shifts the tiling, `background` fills
+    under the motif.
+    """
+
+    kind: str
+    color: int
+    background: int | None = None
+    spacing: float = 20.0
+    size: float = 1.0
+    angle: float = 0.0
+    offset: tuple[float, float] = (0.0, 0.0)
+
+
+Paint = int | Gradient | Pattern
+
+
+@dataclass(frozen=True, slots=True)
+class Shadow:
+    """A drop shadow (blur 0 is a hard offset copy), as CSS box-shadow spells it."""
+
+    dx: float
+    dy: float
+    blur: float
+    color: int
+
+
+@dataclass(frozen=True, slots=True)
+class Glow:
+    """A blurred halo of `color` around the shape, drawn under it."""
+
+    blur: float
+    color: int
+
+
+@dataclass(frozen=True, slots=True)
+class Blur:
+    """The layer itself blurred (soft blobs, watercolour blooms)."""
+
+    blur: float
+
+
+@dataclass(frozen=True, slots=True)
+class Grain:
+    """Paper grain: fractal noise of `color` at `opacity`, only where the layer is."""
+
+    opacity: float
+    frequency: float = 0.8
+    color: int = 0xFF000000
+    seed: float = 0.0
+
+
+Effect = Shadow | Glow | Blur | Grain
+
+
+@dataclass(frozen=True, slots=True)
 class GlyphRun:
     """Glyph ids of one face at absolute positions (pen origins on the baseline)."""
 
@@ -45,18 +126,19 @@ class Fill:
     """A filled (optionally rounded) rectangle."""
 
     rect: Rect
-    color: int
+    color: Paint
     radius: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
 class Stroke:
-    """A stroked (optionally rounded) rectangle or circle outline."""
+    """A stroked (optionally rounded) rectangle or circle outline; `dash` is on, off."""
 
     rect: Rect
-    color: int
+    color: Paint
     width: float
     radius: float = 0.0
+    dash: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +149,23 @@ class Segment:
     y1: float
     x2: float
     y2: float
-    color: int
+    color: Paint
     width: float
+    dash: tuple[float, float] | None = None
+    round_cap: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """A vector path in `ops` (M/L/C/Q/Z tuples), stroked and/or filled."""
+    """A vector path in `ops`, stroked and/or filled.
+
+    Ops are tuples: M x y, L x y, Q x1 y1 x y, C x1 y1 x2 y2 x y, Z, O cx cy r (a circle)
+    and A rx ry rotation large sweep x y (an SVG elliptical arc).
+    """
 
     ops: tuple[tuple[Any, ...], ...]
-    stroke: int | None
-    fill: int | None
+    stroke: Paint | None
+    fill: Paint | None
     stroke_width: float = 0.0
 
 
@@ -100,7 +188,30 @@ class Group:
     scale: float = 1.0
 
 
-Item = GlyphRun | Fill | Stroke | Segment | Shape | Picture | Group
+@dataclass(frozen=True, slots=True)
+class Layer:
+    """Children drawn as one layer with effects, rotated by `rotate` degrees about `pivot`
+    and composited at `opacity`."""
+
+    items: tuple[Item, ...]
+    effects: tuple[Effect, ...] = ()
+    opacity: float = 1.0
+    rotate: float = 0.0
+    pivot: tuple[float, float] = (0.0, 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Cached:
+    """Items that are the same on every card with this `key` (theme, mode, layer, size):
+    draw records them once and replays the recording."""
+
+    key: tuple[Any, ...]
+    items: tuple[Item, ...]
+    base: int | None = None  # the card colour under it, when it is the card's bottom layer
+    size: tuple[float, float] = (0.0, 0.0)  # the card it covers (0, 0: unknown)
+
+
+Item = GlyphRun | Fill | Stroke | Segment | Shape | Picture | Group | Layer | Cached
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +220,14 @@ class FrameDecor:
 
     x: float
     width: float
-    fill: int | None = None
+    fill: Paint | None = None
     radius: float = 0.0
     bar_width: float = 0.0
-    bar_color: int = 0
-    border_color: int | None = None
+    bar_color: Paint = 0
+    border_color: Paint | None = None
     border_width: float = 0.0
+    effects: tuple[Effect, ...] = ()
+    role: str = ""
 
 
 @dataclass(frozen=True, slots=True)

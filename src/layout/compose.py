@@ -8,16 +8,22 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from .boxes import Group, Item, Page, Rect, Row
-from .chrome import decoration_items, page_number_items
+from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from .chrome import page_number_items
+from .decorations import Context, Decoration, build, is_static
 from .flow import Flow
 from .fonts import FontBook
 from .markdown import Doc, split_at_rules
-from .paginate import cut, frame_items, paginate, place
+from .paginate import Placement, cut, frame_items, paginate, place
+from .paint import base_color
 from .style import Styles
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
@@ -112,31 +118,133 @@ def _page(
     *,
     grow: bool,
 ) -> Page:
+    """One card in paint order: background and static decorations under the text, the
+    decorations tied to its text or panels, panels, rows, then what sits over the text."""
     placement = place(rows, limit=box.height)
     height = card.height
     if grow and placement.height > box.height:
         height = card.height + placement.height - box.height
-    items: list[Item] = decoration_items(styles, fonts, card.width, height)
+    under, over = static_layers(styles, fonts, card.width, height)
+    content = content_box(styles, card.width, height)
+    live = _live_decorations(styles, fonts, placement, Rect(0.0, 0.0, card.width, height), content)
+    items: list[Item] = [*under, *live["under"]]
     items.extend(frame_items(placement, 0.0, box.y))
+    items.extend(live["panel-under"])
     for placed in placement.rows:
         items.append(_row_group(placed.row.items, placed.y + box.y, placed.scale, box))
+    items.extend(live["panel-over"])
+    items.extend(live["over"])
+    items.extend(over)
     if total > 1:
-        style = styles["page_number"]
-        footer = styles["card"]
-        items.extend(
-            page_number_items(
-                style,
-                fonts,
-                number=number,
-                total=total,
-                right=box.right,
-                bottom=height - footer.padding[2],
-                width=box.width,
-            )
-        )
-    return Page(
-        card.width, height, styles["card"].background or 0xFFFFFFFF, tuple(items), placement.rows
+        items.extend(_page_number(styles, fonts, number, total, box, height))
+    background = base_color(styles["card"].background)
+    return Page(card.width, height, background, tuple(items), placement.rows)
+
+
+def _page_number(
+    styles: Styles, fonts: FontBook, number: int, total: int, box: Rect, height: float
+) -> list[Item]:
+    card = styles["card"]
+    return page_number_items(
+        styles["page_number"],
+        fonts,
+        number=number,
+        total=total,
+        right=box.right,
+        bottom=height - card.padding[2],
+        top=card.padding[0],
+        width=box.width,
     )
+
+
+# Static layers: the same for every card of one theme, mode, font book and size, so they
+# are laid out once here and recorded once by draw (both keyed by `Cached.key`).
+_STATIC: OrderedDict[tuple[object, ...], tuple[list[Item], list[Item]]] = OrderedDict()
+_STATIC_LIMIT = 128
+_STATIC_LOCK = threading.Lock()
+_BOOK_IDS: weakref.WeakKeyDictionary[FontBook, int] = weakref.WeakKeyDictionary()
+_SERIALS = itertools.count()
+
+
+def static_layers(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[list[Item], list[Item]]:
+    """The page background and the static decorations under and over the text, each as
+    one `Cached` item (or none), built once per theme, mode, font book and card size."""
+    with _STATIC_LOCK:
+        book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
+        key = (*styles.key, book, width, height)
+        found = _STATIC.get(key)
+        if found is not None:
+            _STATIC.move_to_end(key)
+            return found
+    layers = _build_static(styles, fonts, width, height, key)
+    with _STATIC_LOCK:
+        _STATIC[key] = layers
+        while len(_STATIC) > _STATIC_LIMIT:
+            _STATIC.popitem(last=False)
+    return layers
+
+
+def clear_static_layers() -> None:
+    """Forgets every laid-out static layer (benchmarks measure the uncached cost)."""
+    with _STATIC_LOCK:
+        _STATIC.clear()
+
+
+def _build_static(
+    styles: Styles, fonts: FontBook, width: float, height: float, key: tuple[object, ...]
+) -> tuple[list[Item], list[Item]]:
+    card = styles["card"]
+    under: list[Item] = []
+    paint = card.background if card.background is not None else 0xFFFFFFFF
+    if card.effects or not isinstance(paint, int):  # a solid page is the canvas colour
+        fill = Fill(Rect(0.0, 0.0, width, height), paint)
+        under.append(Layer((fill,), card.effects) if card.effects else fill)
+    over: list[Item] = []
+    frames = {
+        "card": Rect(0.0, 0.0, width, height),
+        "content": content_box(styles, width, height),
+    }
+    for deco in styles.decorations:
+        if is_static(deco):
+            context = Context(frames[deco.frame], styles.tokens, fonts)
+            (over if deco.layer == "over" else under).extend(build(deco, context))
+    base = base_color(card.background)
+    return (
+        [Cached((*key, "under"), tuple(under), base, (width, height))] if under else [],
+        [Cached((*key, "over"), tuple(over), None, (width, height))] if over else [],
+    )
+
+
+def _live_decorations(
+    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect
+) -> dict[str, list[Item]]:
+    """Decorations tied to this card's text (ruled lines on its baselines) or panels
+    (one per quote or code panel), by where they go in paint order."""
+    out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
+    live = [d for d in styles.decorations if not is_static(d)]
+    if not live:
+        return out
+    baselines = tuple(
+        content.y + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
+    )
+    for deco in live:
+        for frame in _frames_of(deco, placement, page, content):
+            context = Context(frame, styles.tokens, fonts, baselines)
+            slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
+            out[slot].extend(build(deco, context))
+    return out
+
+
+def _frames_of(deco: Decoration, placement: Placement, page: Rect, content: Rect) -> list[Rect]:
+    if deco.frame in ("card", "content"):
+        return [page if deco.frame == "card" else content]
+    return [
+        Rect(frame.decor.x, content.y + top, frame.decor.width, bottom - top)
+        for frame, top, bottom in placement.frames
+        if frame.decor.role == deco.frame
+    ]
 
 
 def _row_group(items: tuple[Item, ...], y: float, scale: float, box: Rect) -> Item:

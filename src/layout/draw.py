@@ -4,28 +4,73 @@ Every position was decided by layout; this stage turns records into Skia calls. 
 painted as glyph ids at the positions shaping produced (no Skia text layout). A card is
 recorded once and rasterised at any scale, so 2x output and 0.5x test images share one
 layout.
+
+Each record kind has one painter (`_PAINTERS`); paints and effects become Skia shaders and
+image filters in shaders.py. A `Cached` item (a theme's
+background and static decorations) is recorded once per key and replayed on every card.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 import skia
 
-from .boxes import Fill, GlyphRun, Group, Item, Page, Picture, Segment, Shape, Stroke
+from .boxes import (
+    Cached,
+    Fill,
+    GlyphRun,
+    Grain,
+    Group,
+    Item,
+    Layer,
+    Page,
+    Picture,
+    Segment,
+    Shape,
+    Stroke,
+)
 from .png import encode_rgb
+from .shaders import grain_shader, image_filter, set_dash, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
+_STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
+_RASTER_BYTES = 96 << 20  # pixels of costly static layers kept, per output scale
+_static: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()  # picture, costly
+_rasters: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+_static_lock = threading.Lock()
+_static_stats = {"recorded": 0, "replayed": 0, "rasterized": 0}
+
+
+def static_cache_stats() -> dict[str, int]:
+    """How many static layers were recorded, replayed and rasterized, and how many are kept."""
+    with _static_lock:
+        return dict(_static_stats, size=len(_static))
+
+
+def clear_static_cache() -> None:
+    with _static_lock:
+        _static.clear()
+        _rasters.clear()
+        _static_stats.update(recorded=0, replayed=0, rasterized=0)
 
 
 class Painter:
-    """Draws items with the typefaces of one font book (fonts cached per size)."""
+    """Draws items with the typefaces of one font book (fonts cached per size).
 
-    def __init__(self, typefaces: Mapping[str, Any]) -> None:
+    With the output `scale` known, a costly static layer (effects, gradients, patterns) is
+    rasterized once at that scale and its pixels reused; otherwise it is replayed as a
+    recording on every card.
+    """
+
+    def __init__(self, typefaces: Mapping[str, Any], scale: float | None = None) -> None:
         self.typefaces = typefaces
+        self.scale = scale
         self._fonts: dict[tuple[str, float, float], Any] = {}
 
     def record(self, page: Page) -> Any:
@@ -58,33 +103,43 @@ class Painter:
         canvas.drawTextBlob(builder.make(), 0, 0, skia.Paint(Color=run.color, AntiAlias=True))
 
     def fill(self, canvas: Any, item: Fill) -> None:
-        paint = skia.Paint(Color=item.color, AntiAlias=True)
         rect = _rect(item.rect)
+        paint = skia_paint(item.color, rect)
         if item.radius:
             canvas.drawRoundRect(rect, item.radius, item.radius, paint)
         else:
             canvas.drawRect(rect, paint)
 
     def stroke(self, canvas: Any, item: Stroke) -> None:
-        paint = skia.Paint(
-            Color=item.color, AntiAlias=True, Style=skia.Paint.kStroke_Style, StrokeWidth=item.width
-        )
-        canvas.drawRoundRect(_rect(item.rect), item.radius, item.radius, paint)
+        rect = _rect(item.rect)
+        paint = skia_paint(item.color, rect, Style=skia.Paint.kStroke_Style, StrokeWidth=item.width)
+        set_dash(paint, item.dash)
+        canvas.drawRoundRect(rect, item.radius, item.radius, paint)
 
     def segment(self, canvas: Any, item: Segment) -> None:
-        paint = skia.Paint(Color=item.color, AntiAlias=True, StrokeWidth=item.width)
+        bounds = skia.Rect.MakeLTRB(
+            min(item.x1, item.x2),
+            min(item.y1, item.y2),
+            max(item.x1, item.x2),
+            max(item.y1, item.y2),
+        ).makeOutset(item.width / 2, item.width / 2)
+        paint = skia_paint(item.color, bounds, StrokeWidth=item.width)
+        if item.round_cap:
+            paint.setStrokeCap(skia.Paint.kRound_Cap)
+        set_dash(paint, item.dash)
         canvas.drawLine(item.x1, item.y1, item.x2, item.y2, paint)
 
     def shape(self, canvas: Any, item: Shape) -> None:
-        path = _path(item.ops)
+        path = build_path(item.ops)
+        bounds = path.computeTightBounds()
         if item.fill is not None:
-            canvas.drawPath(path, skia.Paint(Color=item.fill, AntiAlias=True))
+            canvas.drawPath(path, skia_paint(item.fill, bounds))
         if item.stroke is not None:
             canvas.drawPath(
                 path,
-                skia.Paint(
-                    Color=item.stroke,
-                    AntiAlias=True,
+                skia_paint(
+                    item.stroke,
+                    bounds,
                     Style=skia.Paint.kStroke_Style,
                     StrokeWidth=item.stroke_width,
                     StrokeCap=skia.Paint.kRound_Cap,
@@ -109,6 +164,94 @@ class Painter:
         self.paint(canvas, item.items)
         canvas.restore()
 
+    def layer(self, canvas: Any, item: Layer) -> None:
+        """Children in one layer: rotated, then composited through the effects' filter."""
+        depth = canvas.save()
+        if item.rotate:
+            canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
+        grains = [e for e in item.effects if isinstance(e, Grain)]
+        effects = image_filter([e for e in item.effects if not isinstance(e, Grain)])
+        if effects is not None or grains or item.opacity < 1.0:
+            paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
+            paint.setAlphaf(item.opacity)
+            canvas.saveLayer(None, paint)
+        self.paint(canvas, item.items)
+        for grain in grains:  # src-atop: grain only where the layer has paint
+            canvas.drawPaint(
+                skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
+            )
+        canvas.restoreToCount(depth)
+
+    def cached(self, canvas: Any, item: Cached) -> None:
+        """Replays the recording of `item.key` (recording it on first use), or its pixels."""
+        picture, costly = self._recording(item)
+        if costly and self.scale and item.size[0] > 0:
+            image = self._raster(item, picture, self.scale)
+            w, h = image.width() / self.scale, image.height() / self.scale
+            canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
+        else:
+            canvas.drawPicture(picture)
+
+    def _recording(self, item: Cached) -> tuple[Any, bool]:
+        with _static_lock:
+            found = _static.get(item.key)
+            if found is not None:
+                _static.move_to_end(item.key)
+                _static_stats["replayed"] += 1
+                return found
+        recorder = skia.PictureRecorder()
+        self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
+        entry = (recorder.finishRecordingAsPicture(), _costly(item.items))
+        with _static_lock:
+            _static[item.key] = entry
+            _static_stats["recorded"] += 1
+            while len(_static) > _STATIC_LIMIT:
+                _static.popitem(last=False)
+        return entry
+
+    def _raster(self, item: Cached, picture: Any, scale: float) -> Any:
+        """The layer's pixels at `scale` over the whole card (opaque over `item.base`)."""
+        key = (*item.key, scale)
+        with _static_lock:
+            image = _rasters.get(key)
+            if image is not None:
+                _rasters.move_to_end(key)
+                return image
+        w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
+        surface = skia.Surface(max(1, w), max(1, h))
+        canvas = surface.getCanvas()
+        canvas.clear(0 if item.base is None else item.base | 0xFF000000)
+        if item.base is not None:
+            canvas.drawColor(item.base)  # as the card's own recording starts
+        canvas.scale(scale, scale)
+        canvas.drawPicture(picture)
+        image = surface.makeImageSnapshot()
+        with _static_lock:
+            _rasters[key] = image
+            _static_stats["rasterized"] += 1
+            while sum(i.width() * i.height() * 4 for i in _rasters.values()) > _RASTER_BYTES:
+                _rasters.popitem(last=False)
+        return image
+
+
+def _costly(items: tuple[Item, ...]) -> bool:
+    """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
+    for item in items:
+        if isinstance(item, Layer) and (item.effects or item.opacity < 1.0):
+            return True
+        if isinstance(item, Fill | Stroke | Segment) and not isinstance(item.color, int):
+            return True
+        if isinstance(item, Shape) and not all(
+            isinstance(p, int | None) for p in (item.fill, item.stroke)
+        ):
+            return True
+        if isinstance(item, Group | Layer) and _costly(item.items):
+            return True
+    return False
+
+
+_EXACT = skia.SamplingOptions(skia.FilterMode.kNearest, skia.MipmapMode.kNone)
+_UNBOUNDED = skia.Rect.MakeLTRB(-1e5, -1e5, 1e5, 1e5)
 
 _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     GlyphRun: Painter.glyph_run,
@@ -118,6 +261,8 @@ _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     Shape: Painter.shape,
     Picture: Painter.picture,
     Group: Painter.group,
+    Layer: Painter.layer,
+    Cached: Painter.cached,
 }
 
 
@@ -125,7 +270,8 @@ def _rect(rect: Any) -> Any:
     return skia.Rect.MakeXYWH(rect.x, rect.y, rect.width, rect.height)
 
 
-def _path(ops: tuple[tuple[Any, ...], ...]) -> Any:
+def build_path(ops: tuple[tuple[Any, ...], ...]) -> Any:
+    """A `skia.Path` from `boxes.Shape` ops."""
     path = skia.Path()
     for kind, *a in ops:
         if kind == "M":
@@ -136,6 +282,10 @@ def _path(ops: tuple[tuple[Any, ...], ...]) -> Any:
             path.quadTo(a[0], a[1], a[2], a[3])
         elif kind == "C":
             path.cubicTo(a[0], a[1], a[2], a[3], a[4], a[5])
+        elif kind == "A":
+            size = skia.Path.kLarge_ArcSize if a[3] else skia.Path.kSmall_ArcSize
+            sweep = skia.PathDirection.kCW if a[4] else skia.PathDirection.kCCW
+            path.arcTo(a[0], a[1], a[2], size, sweep, a[5], a[6])
         elif kind == "O":
             path.addCircle(a[0], a[1], a[2])
         elif kind == "Z":

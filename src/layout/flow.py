@@ -200,7 +200,8 @@ class Flow:
 
     # Containers ----------------------------------------------------------------
 
-    def new_frame(self, style: Style, ctx: Ctx, *, bar: bool = False) -> Frame:
+    def new_frame(self, role: str, ctx: Ctx, *, bar: bool = False) -> Frame:
+        style = self.styles[role]
         top, _, bottom, _ = style.padding
         decor = FrameDecor(
             x=ctx.x,
@@ -209,6 +210,8 @@ class Flow:
             radius=style.radius,
             bar_width=style.bar_width if bar else 0.0,
             bar_color=style.bar_color or 0,
+            effects=style.effects,
+            role=role,
         )
         return Frame(next(self._frame_ids), top, bottom, decor)
 
@@ -227,7 +230,7 @@ class Flow:
         if indent(ctx, left, right) is ctx:  # too deep to indent: its blocks join the parent's
             return self.stack(block.blocks, ctx)
         inner = replace(
-            self.inset(ctx, style, self.new_frame(style, ctx, bar=True)),
+            self.inset(ctx, style, self.new_frame("quote", ctx, bar=True)),
             color=style.color,
             italic=style.italic,
             tight=False,
@@ -237,7 +240,7 @@ class Flow:
 
     def code(self, block: CodeBlock, ctx: Ctx) -> Part:
         style = self.styles["code_block"]
-        frame = self.new_frame(style, ctx)
+        frame = self.new_frame("code_block", ctx)
         inner = self.inset(ctx, style, frame)
         metrics = self.metrics(style)
         rows: list[Row] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .boxes import Fill, Frame, Item, PlacedRow, Rect, Row, Segment, Stroke
+from .boxes import Fill, Frame, Item, Layer, PlacedRow, Rect, Row, Segment, Stroke
 
 EPSILON = 1e-6
 
@@ -126,7 +126,8 @@ def frame_items(placement: Placement, dx: float, dy: float) -> list[Item]:
         d = frame.decor
         rect = Rect(d.x + dx, top + dy, d.width, bottom - top)
         if d.fill is not None:
-            items.append(Fill(rect, d.fill, d.radius))
+            fill = Fill(rect, d.fill, d.radius)
+            items.append(Layer((fill,), d.effects) if d.effects else fill)
         if d.border_color is not None and d.border_width:
             items.append(Stroke(rect, d.border_color, d.border_width, d.radius))
         if d.bar_width:

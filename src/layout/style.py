@@ -6,13 +6,15 @@ optional, unknown names refused) is derived from it, and the shared card model
 `BASE_ROLES` (md2card's base CSS, card-themes.md §1) is checked against `Role` at import.
 A theme file names only what differs from that model. Colour knobs (`Color`) are ARGB ints
 once resolved; in files they are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name
-of a token in the theme's palette for the chosen mode.
+of a token in the theme's palette for the chosen mode. Paint knobs (`PaintKnob`: fills,
+bars, borders) take a colour or a gradient or pattern table (paint.py); `effects` takes a
+list of effect tables. Decorations are the kinds in decorations.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
+import hashlib
 from dataclasses import dataclass
 from types import UnionType
 from typing import (
@@ -28,14 +30,27 @@ from typing import (
 
 import msgspec
 
+from .boxes import Effect, Paint
+from .decorations import Decoration, check
+from .paint import (
+    EffectSpec,
+    PaintSpec,
+    ThemeError,
+    parse_color,
+    resolve_effects,
+    resolve_paint,
+)
+
+__all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers import them here
+
 Align = Literal["left", "center", "right", "justify"]
 Anchor = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
 COLOR = "color"  # the mark of a colour knob
+PAINT = "paint"  # the mark of a knob that also takes gradients and patterns
+EFFECTS = "effects"  # the mark of the effects knob
 Color = Annotated[int, COLOR]  # ARGB in a resolved Style; a colour string in a theme file
-
-
-class ThemeError(ValueError):
-    """A theme file names an unknown role, token or colour."""
+PaintKnob = Annotated[Paint, COLOR, PAINT]  # resolved paint; a `PaintSpec` in a theme file
+Effects = Annotated[tuple[Effect, ...], EFFECTS]  # resolved; a list of `EffectSpec` in a file
 
 
 class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -56,12 +71,12 @@ class Style:
     align: Align = "left"
     margin_top: float = 0.0
     margin_bottom: float = 0.0
-    background: Color | None = None
+    background: PaintKnob | None = None
     radius: float = 0.0
     padding: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
     bar_width: float = 0.0
-    bar_color: Color | None = None
-    border_color: Color | None = None
+    bar_color: PaintKnob | None = None
+    border_color: PaintKnob | None = None
     border_width: float = 0.0
     marker_color: Color | None = None
     marker_size: float = 0.0
@@ -69,10 +84,13 @@ class Style:
     indent: float = 0.0
     item_gap: float = 0.0
     strong_color: Color | None = None
-    header_background: Color | None = None
+    header_background: PaintKnob | None = None
     header_color: Color | None = None
     header_height: float = 0.0
     footer_height: float = 0.0
+    effects: Effects = ()
+    format: str = "{n}/{total}"
+    position: Literal["bottom", "top"] = "bottom"
 
     @property
     def bold(self) -> bool:
@@ -83,21 +101,33 @@ class Style:
         return self.size * self.line_height
 
 
-def _is_color(hint: Any) -> bool:
+def _marked(hint: Any, mark: str) -> bool:
     options = get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,)
-    return any(get_origin(o) is Annotated and COLOR in o.__metadata__ for o in options)
+    return any(get_origin(o) is Annotated and mark in o.__metadata__ for o in options)
 
 
-def _knobs() -> tuple[dict[str, Any], frozenset[str]]:
-    """Each knob's type in a theme file (a colour is a string, the rest as in `Style`), and
-    the names of the colour knobs."""
+def _file_type(hint: Any) -> Any:
+    """A knob's type in a theme file: colours are strings, paints colour strings or paint
+    tables, effects a list of effect tables; the rest as in `Style`."""
+    if _marked(hint, PAINT):
+        return PaintSpec
+    if _marked(hint, COLOR):
+        return str
+    if _marked(hint, EFFECTS):
+        return tuple[EffectSpec, ...]
+    return hint
+
+
+def _knobs() -> tuple[dict[str, Any], frozenset[str], frozenset[str]]:
+    """Each knob's type in a theme file, and the names of the colour and paint knobs."""
     hints = get_type_hints(Style, include_extras=True)
     names = [f.name for f in dataclasses.fields(Style)]
-    colors = frozenset(name for name in names if _is_color(hints[name]))
-    return {name: str if name in colors else hints[name] for name in names}, colors
+    colors = frozenset(name for name in names if _marked(hints[name], COLOR))
+    paints = frozenset(name for name in names if _marked(hints[name], PAINT))
+    return {name: _file_type(hints[name]) for name in names}, colors, paints
 
 
-KNOB_TYPES, COLOR_KNOBS = _knobs()
+KNOB_TYPES, COLOR_KNOBS, PAINT_KNOBS = _knobs()
 
 if TYPE_CHECKING:
 
@@ -115,27 +145,6 @@ else:
         forbid_unknown_fields=True,
     )
     Role.__doc__ = "Every knob a theme may set on a role; None inherits the base card model."
-
-
-class Decoration(_Strict, frozen=True):
-    """A drawing the card carries on every page, from the engine's small vocabulary.
-
-    kinds: `icon` (a named line icon), `label` (a short text), `rule` (a line of `width`),
-    `rect` (a filled box). Offsets are measured inward from the anchor corner of the card.
-    """
-
-    kind: Literal["icon", "label", "rule", "rect"]
-    anchor: Anchor = "top-left"
-    x: float = 0.0
-    y: float = 0.0
-    width: float = 0.0
-    height: float = 0.0
-    size: float = 16.0
-    name: str = ""
-    text: str = ""
-    color: str = "text"
-    weight: int = 400
-    stroke: float = 2.0
 
 
 class Theme(_Strict, frozen=True):
@@ -275,50 +284,54 @@ class Styles:
     inline: dict[str, dict[str, object]]
     palette: dict[str, int]
     decorations: tuple[Decoration, ...]
+    tokens: dict[str, str]  # the palette as spelled, for paints resolved while composing
+    key: tuple[str, str]  # (a digest of the theme, the mode): names its static layers
 
     def __getitem__(self, role: str) -> Style:
         return self.roles[role]
 
 
-_HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_NUMBER = r"\s*(\d+(?:\.\d*)?|\.\d+)\s*"  # 12, 12., 12.5, .5; never "1..2"
-_FUNC = re.compile(rf"rgba?\({_NUMBER},{_NUMBER},{_NUMBER}(?:,{_NUMBER})?\)")
+def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:
+    """Decodes and checks a `card.toml`; every colour must resolve in every mode.
 
-
-def parse_color(value: str, palette: dict[str, str] | None = None, _depth: int = 0) -> int:
-    """Turns a colour literal or palette token into an ARGB int."""
-    value = value.strip()
-    if m := _HEX.fullmatch(value):
-        digits = m.group(1)
-        if len(digits) == 3:
-            digits = "".join(c * 2 for c in digits)
-        alpha = int(digits[6:8], 16) if len(digits) == 8 else 255
-        return (alpha << 24) | int(digits[:6], 16)
-    if m := _FUNC.fullmatch(value):
-        r, g, b = (min(255, round(float(v))) for v in m.groups()[:3])
-        a = float(m.group(4)) if m.group(4) is not None else 1.0
-        return (round(max(0.0, min(1.0, a)) * 255) << 24) | (r << 16) | (g << 8) | b
-    if palette is not None and value in palette and _depth < 4:
-        return parse_color(palette[value], palette, _depth + 1)
-    raise ThemeError(f"unknown colour or palette token {value!r}")
-
-
-def decode_theme(data: bytes | str) -> Theme:
-    """Decodes and checks a `card.toml`; every colour must resolve in every mode."""
+    Errors start with `source` (the file's path, when the caller knows it) and name the
+    field: msgspec's `$.path` for a wrong type or unknown field, `roles.<role>.<knob>` or
+    `decorations[i].<field>` for a colour that does not resolve.
+    """
     try:
         theme = msgspec.toml.decode(data, type=Theme)
-    except msgspec.DecodeError as error:  # ValidationError included: unknown knob, bad type
-        raise ThemeError(f"card theme: {error}") from error
+    except msgspec.ValidationError as error:  # unknown knob, bad type, bad kind
+        raise ThemeError(f"{source}: {_name_keys(data, error)}") from error
+    except msgspec.DecodeError as error:  # not TOML at all
+        raise ThemeError(f"{source}: {error}") from error
     unknown = set(theme.roles) - set(BASE_ROLES)
     if unknown:
-        raise ThemeError(f"{theme.name}: unknown roles {sorted(unknown)}")
+        raise ThemeError(f"{source}: {theme.name}: unknown roles {sorted(unknown)}")
     modes: list[str | None] = [*theme.modes] or [None]
     for mode in modes:
         try:
             resolve(theme, mode)
         except ThemeError as error:
-            raise ThemeError(f"{theme.name} ({mode or 'no mode'}): {error}") from error
+            raise ThemeError(f"{source}: {theme.name} ({mode or 'no mode'}): {error}") from error
     return theme
+
+
+_TABLES: dict[str, Any] = {"roles": Role, "colors": dict[str, str]}
+
+
+def _name_keys(data: bytes | str, error: msgspec.ValidationError) -> str:
+    """msgspec's message with the role or mode it elides as `[...]` put back in its path."""
+    message = str(error)
+    raw = msgspec.toml.decode(data)
+    for table, kind in _TABLES.items():
+        if f"$.{table}[...]" not in message or not isinstance(raw.get(table), dict):
+            continue
+        for key, value in raw[table].items():
+            try:
+                msgspec.convert(value, kind)
+            except msgspec.ValidationError:
+                return message.replace(f"$.{table}[...]", f"$.{table}.{key}")
+    return message
 
 
 def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
@@ -334,7 +347,8 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
     """Resolves every role of the base model with the theme's overrides for `mode`."""
     palette = palette_for(theme, mode)
     explicit = {
-        name: _explicit(base, theme.roles.get(name), palette) for name, base in BASE_ROLES.items()
+        name: _explicit(name, base, theme.roles.get(name), palette)
+        for name, base in BASE_ROLES.items()
     }
     roles = {
         name: _style(values, palette)
@@ -342,19 +356,40 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
         if name not in INLINE_ROLES
     }
     inline = {name: explicit[name] for name in INLINE_ROLES}
-    for deco in theme.decorations:
-        parse_color(deco.color, palette)
+    for index, deco in enumerate(theme.decorations):
+        check(deco, palette, f"decorations[{index}]")
     colors = {name: parse_color(name, palette) for name in palette}
-    return Styles(roles=roles, inline=inline, palette=colors, decorations=tuple(theme.decorations))
+    return Styles(
+        roles=roles,
+        inline=inline,
+        palette=colors,
+        decorations=tuple(theme.decorations),
+        tokens=palette,
+        key=(_digest(theme), mode or ""),
+    )
 
 
-def _explicit(base: Role, override: Role | None, palette: dict[str, str]) -> dict[str, object]:
-    """The knobs a role sets itself (base model plus theme), colours as ARGB ints."""
+def _digest(theme: Theme) -> str:
+    return hashlib.blake2b(msgspec.json.encode(theme), digest_size=12).hexdigest()
+
+
+def _explicit(
+    role: str, base: Role, override: Role | None, palette: dict[str, str]
+) -> dict[str, object]:
+    """The knobs a role sets itself (base model plus theme), colours as ARGB ints, paints
+    and effects as `boxes` records."""
     values = _knobs_set(base)
     if override is not None:
         values.update(_knobs_set(override))
     for name in COLOR_KNOBS & values.keys():
-        values[name] = parse_color(str(values[name]), palette)
+        where = f"roles.{role}.{name}"
+        if name in PAINT_KNOBS:
+            values[name] = resolve_paint(values[name], palette, where)  # type: ignore[arg-type]  # a PaintSpec by the schema
+        else:
+            values[name] = resolve_paint(str(values[name]), palette, where)
+    if "effects" in values:
+        specs: Any = values["effects"]
+        values["effects"] = resolve_effects(specs, palette, f"roles.{role}.effects")
     return values
 
 
@@ -363,5 +398,6 @@ def _knobs_set(role: Role) -> dict[str, object]:
 
 
 def _style(values: dict[str, object], palette: dict[str, str]) -> Style:
+    """The role's `Style`; the values were checked against the same types at decode."""
     values = {"color": parse_color("text", palette), **values}
-    return msgspec.convert(values, Style)
+    return Style(**values)  # type: ignore[arg-type]  # knob values, typed by the Role schema

@@ -40,7 +40,7 @@ class Catalogue:
         for path in sorted(self.folder.glob(f"*/{THEME_FILE}")):
             data = path.read_bytes()  # decoded and hashed from the same bytes
             name = path.parent.name
-            self._themes[name] = decode_theme(data)
+            self._themes[name] = decode_theme(data, source=str(path))
             self._fingerprints[name] = hashlib.sha256(data).hexdigest()
         if not self._themes:
             raise FileNotFoundError(f"no <theme>/{THEME_FILE} in {self.folder}")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from layout.boxes import Fill, GlyphRun, Group, Page, Rect, Segment
-from layout.draw import Painter, rasterize
+from layout.boxes import Cached, Fill, GlyphRun, Group, Layer, Page, Rect, Segment, Shadow
+from layout.draw import Painter, clear_static_cache, rasterize, static_cache_stats
 
 
 class RecordingCanvas:
@@ -45,3 +45,27 @@ def test_rasterize_scales_the_recorded_card(fonts) -> None:
     assert pixels[30, 30].tolist() == [255, 0, 0]  # inside the fill at 2x
     assert pixels[30, 70].tolist() == [255, 255, 255]  # right of it (x 35 at 1x)
     assert pixels[10, 30].tolist() == [255, 255, 255]  # above it
+
+
+def test_a_layer_with_effects_draws_its_children_in_one_filtered_layer(fonts) -> None:
+    canvas = RecordingCanvas()
+    box = Fill(Rect(0, 0, 10, 10), 0xFF000000)
+    Painter(fonts.typefaces()).paint(canvas, (Layer((box,), (Shadow(2, 2, 4, 0x80000000),)),))
+    names = [name for name, _ in canvas.calls]
+    assert names == ["save", "saveLayer", "drawRect", "restoreToCount"]
+    assert canvas.calls[1][1][1].getImageFilter() is not None  # the shadow's filter
+    plain = RecordingCanvas()
+    Painter(fonts.typefaces()).paint(plain, (Layer((box,)),))
+    assert [name for name, _ in plain.calls] == ["save", "drawRect", "restoreToCount"]
+
+
+def test_cached_items_are_recorded_once_and_replayed(fonts) -> None:
+    clear_static_cache()
+    canvas = RecordingCanvas()
+    layer = Cached(("test", 1), (Fill(Rect(0, 0, 10, 10), 0xFFFF0000),))
+    painter = Painter(fonts.typefaces())
+    painter.paint(canvas, (layer,))
+    painter.paint(canvas, (Cached(("test", 1), layer.items),))
+    first, second = (args[0] for name, args in canvas.calls if name == "drawPicture")
+    assert first is second  # one recording, replayed
+    assert static_cache_stats() == {"recorded": 1, "replayed": 1, "rasterized": 0, "size": 1}

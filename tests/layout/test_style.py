@@ -114,9 +114,9 @@ THEME_ERRORS = [
     ('name = "t"\n[colors.all]\ntext = 5\n', msgspec.ValidationError, "Expected `str`, got `int`"),
     ('name = "t"\nmodes = "day"\n', msgspec.ValidationError, "at `$.modes`"),
     (
-        'name = "t"\n[[decorations]]\nkind = "circle"\n',
+        'name = "t"\n[[decorations]]\nkind = "sparkle"\n',
         msgspec.ValidationError,
-        "'circle' - at `$.decorations[0].kind`",
+        "'sparkle' - at `$.decorations[0].kind`",
     ),
     ('name = "t"\n[roles.h1\n', msgspec.DecodeError, "line 2"),
 ]
