@@ -92,7 +92,7 @@ kind = "rect"
 anchor = "bottom-left"
 width = {COVER_WIDTH}
 height = 14
-color = "accent"
+fill = "accent"
 [[decorations]]
 kind = "rect"
 anchor = "top-left"
@@ -100,7 +100,7 @@ x = 410
 y = 40
 width = 80
 height = 6
-color = "accent"
+fill = "accent"
 """
     )
 

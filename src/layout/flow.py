@@ -179,6 +179,7 @@ class Flow:
             size=float(v["size"]),
             bold=int(v["weight"]) >= 600,
             italic=bool(v["italic"]),
+            cjk_italic=base.cjk_italic,
             color=int(v["color"]),
             background=v.get("background") if "inline_code" in marks else None,
             radius=float(v.get("radius", 0.0)),

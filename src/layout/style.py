@@ -40,6 +40,7 @@ from .paint import (
     resolve_effects,
     resolve_paint,
 )
+from .shape import CjkItalic
 
 __all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers import them here
 
@@ -66,6 +67,7 @@ class Style:
     size: float = 16.0
     weight: int = 400
     italic: bool = False
+    cjk_italic: CjkItalic = "kai"  # italic CJK: Kai face (clreq), a slant, or upright
     color: Color = 0xFF24292E
     line_height: float = 1.75
     align: Align = "left"

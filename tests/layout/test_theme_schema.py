@@ -66,3 +66,13 @@ def test_bad_theme_files_raise_theme_error(toml: str, message: str) -> None:
     with pytest.raises(layout.ThemeError) as error:
         layout.decode_theme(toml)
     assert message in str(error.value)
+
+
+def test_a_theme_chooses_how_cjk_italics_are_set() -> None:
+    """Kai by default (clreq); a theme may ask for the slant or for upright CJK instead."""
+    theme = layout.decode_theme('name = "t"\n[roles.quote]\ncjk_italic = "oblique"\n')
+    styles = resolve(theme, None)
+    assert styles["quote"].cjk_italic == "oblique"
+    assert styles["body"].cjk_italic == "kai"
+    with pytest.raises(layout.ThemeError, match="cjk_italic"):
+        layout.decode_theme('name = "t"\n[roles.quote]\ncjk_italic = "slanted"\n')
