@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 import layout
+import themes
 from layout.boxes import GlyphRun, Group, Item, Page
 from tests.conftest import CORPUS, corpus_posts
 
@@ -47,12 +48,17 @@ def test_commonmark_examples_lay_out(fonts, apple_notes, split: str, hidden: boo
                 assert (card.width, card.height) == (440, 586)
 
 
+THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
+
+
 @pytest.mark.parametrize("post", corpus_posts(), ids=lambda p: p.stem)
-@pytest.mark.parametrize("mode", ["light-mode", "dark-mode"])
-def test_posts_draw_no_tofu_and_stay_inside(fonts, apple_notes, post, mode: str) -> None:
+@pytest.mark.parametrize(("theme", "mode"), THEME_MODES, ids=lambda v: str(v))
+def test_posts_draw_no_tofu_and_stay_inside(fonts, post, theme: str, mode: str | None) -> None:
+    """Every post in every theme and mode and every split mode."""
     for split, hidden in MODES:
         options = layout.RenderOptions(split=split, overflow_hidden=hidden, mode=mode)
-        for card in layout.layout_pages(post.read_text("utf-8"), apple_notes, fonts, options):
+        markdown = post.read_text("utf-8")
+        for card in layout.layout_pages(markdown, themes.load(theme), fonts, options):
             assert_text_inside(card)
             missing = [run.face for run, _, _ in glyph_origins(card.items) if 0 in run.glyphs]
             assert not missing, f"tofu in {post.name} ({split}) from {set(missing)}"
