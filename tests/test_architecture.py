@@ -47,7 +47,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     ),
     "pygments": ("layout/code.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
-    "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/errors.py"),
+    "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/responses.py"),
     "google.cloud": ("app/storage.py",),
     "sqlite_utils": ("app/credits.py",),
     "premailer": ("app/article.py",),

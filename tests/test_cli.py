@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import struct
 import subprocess
 import sys
@@ -103,6 +104,37 @@ def test_render_imports_no_http_framework_and_leaves_no_data_folder(tmp_path: Pa
     assert result.stdout.splitlines()[-1] == "0 []"
     assert png_size((tmp_path / "cards" / "1.png").read_bytes()) == (880, 1172)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "cards"]
+
+
+def test_key_and_credit_commands_load_no_http_framework(tmp_path: Path) -> None:
+    """Only `serve` needs Litestar and uvicorn; the admin commands talk to the database alone."""
+    script = (
+        "import sys\n"
+        "from app.cli import main\n"
+        "codes = [main(['keys', 'create', '--name', 'a', '--credits', '5']),"
+        " main(['keys', 'list']), main(['credits', 'grant', sys.argv[1], '1'])]\n"
+        "loaded = [m for m in ('litestar', 'uvicorn', 'app.main') if m in sys.modules]\n"
+        "print(codes, loaded)\n"
+    )
+    env = {**os.environ, "INKCARD_DATABASE": str(tmp_path / "db")}
+    first = subprocess.run(
+        [sys.executable, "-c", script, "ik_"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    prefix = next(w for w in first.stdout.split() if w.startswith("ik_"))[:8]
+    result = subprocess.run(
+        [sys.executable, "-c", script, prefix],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.splitlines()[-1] == "[0, 0, 0] []"
 
 
 @pytest.mark.parametrize(

@@ -29,8 +29,9 @@ from app import guards, requestlog
 from app.articles import ArticleService
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
-from app.errors import DatabaseBusy, NotFound, exception_handlers
+from app.errors import DatabaseBusy, NotFound
 from app.idempotency import IdempotencyStore
+from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.routes_article import convert_and_draft_route
 from app.settings import Settings, load_settings

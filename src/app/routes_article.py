@@ -31,7 +31,6 @@ from app.errors import (
     InvalidField,
     MissingPlatformCredentials,
     RenderTimeout,
-    article_exception_handlers,
 )
 from app.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.idempotency import IdempotencyStore, check_key, fingerprint
@@ -44,6 +43,7 @@ from app.models import (
     HtmlResponse,
     parse_article,
 )
+from app.responses import article_exception_handlers
 from app.routes import API_KEY_SCHEME, _nullable, _schema_of, authenticate
 from app.settings import Settings
 from app.wechat import Credentials, PlatformTimeout
