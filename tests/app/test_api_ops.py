@@ -7,6 +7,8 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.testing import TestClient
 
+import themes
+
 Client = TestClient[Litestar]
 
 
@@ -36,8 +38,10 @@ def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
 def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
+    cards = [{"id": name, "modes": themes.modes(name)} for name in themes.names()]
+    assert {"id": "apple-notes", "modes": ["light-mode", "dark-mode"]} in cards
     assert response.json() == {
-        "cards": [{"id": "apple-notes", "modes": ["light-mode", "dark-mode"]}],
+        "cards": cards,
         # brandA first: the default of convert-and-draft
         "articles": ["brandA", "brandB", "notebook", "business", "japanese-magazine"],
     }
@@ -69,13 +73,21 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     ]
     assert all({"type": "null"} in field["anyOf"] for field in fields.values())
     body = operation["requestBody"]["content"]["application/json"]["schema"]
-    assert body["anyOf"] == [
-        {
-            "properties": {
-                "theme": {"enum": ["apple-notes", None]},
-                "themeMode": {"enum": ["light-mode", "dark-mode", None]},
-            }
+    default, *others = body["anyOf"]
+    assert default == {
+        "properties": {
+            "theme": {"enum": ["apple-notes", None]},
+            "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
+    }
+    names = [n for n in themes.names() if n != "apple-notes"]
+    assert others == [
+        {
+            "properties": {"theme": {"const": name}}
+            | ({"themeMode": {"enum": [*themes.modes(name), None]}} if themes.modes(name) else {}),
+            "required": ["theme"],
+        }
+        for name in names
     ]
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
     assert operation["security"] == [{"apiKey": []}]
