@@ -7,6 +7,8 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.testing import TestClient
 
+import themes
+
 Client = TestClient[Litestar]
 
 
@@ -33,14 +35,25 @@ def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
     assert "fonts" in body["message"] and "database" in body["message"]
 
 
+# The mode IDs of interface.md "Themes for generate"; every other theme has none.
+INTERFACE_MODES = {
+    "apple-notes": ["light-mode", "dark-mode"],
+    "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],
+    "pop-art": ["default-mode", "pink-blue-mode", "mint-mode", "purple-mode"],
+}
+
+
 def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
-    assert response.json() == {
-        "cards": [{"id": "apple-notes", "modes": ["light-mode", "dark-mode"]}],
-        # brandA first: the default of convert-and-draft
-        "articles": ["brandA", "brandB", "notebook", "business", "japanese-magazine"],
-    }
+    body = response.json()
+    cards = body["cards"]
+    assert [card["id"] for card in cards] == themes.names()  # every theme file, listed once
+    assert {"apple-notes", "brandA", "brandB"} <= {card["id"] for card in cards}
+    for card in cards:
+        assert card["modes"] == INTERFACE_MODES.get(card["id"], []), card["id"]
+    # brandA first: the default of convert-and-draft
+    assert body["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 
 
 def test_openapi_document_describes_generate(client: Client) -> None:
@@ -69,14 +82,15 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     ]
     assert all({"type": "null"} in field["anyOf"] for field in fields.values())
     body = operation["requestBody"]["content"]["application/json"]["schema"]
-    assert body["anyOf"] == [
-        {
-            "properties": {
-                "theme": {"enum": ["apple-notes", None]},
-                "themeMode": {"enum": ["light-mode", "dark-mode", None]},
-            }
+    choices = body["anyOf"]  # one per theme: its modes; the default theme also when absent
+    assert len(choices) == len(themes.names())
+    assert choices[0] == {
+        "properties": {
+            "theme": {"enum": ["apple-notes", None]},
+            "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
-    ]
+    }
+    assert {"properties": {"theme": {"const": "brandA"}}, "required": ["theme"]} in choices
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
     assert operation["security"] == [{"apiKey": []}]
     assert doc["components"]["securitySchemes"]["apiKey"]["name"] == "x-api-key"
