@@ -35,16 +35,25 @@ def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
     assert "fonts" in body["message"] and "database" in body["message"]
 
 
+# The mode IDs of interface.md "Themes for generate"; every other theme has none.
+INTERFACE_MODES = {
+    "apple-notes": ["light-mode", "dark-mode"],
+    "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],
+    "pop-art": ["default-mode", "pink-blue-mode", "mint-mode", "purple-mode"],
+}
+
+
 def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
-    cards = [{"id": name, "modes": themes.modes(name)} for name in themes.names()]
-    assert {"id": "apple-notes", "modes": ["light-mode", "dark-mode"]} in cards
-    assert response.json() == {
-        "cards": cards,
-        # brandA first: the default of convert-and-draft
-        "articles": ["brandA", "brandB", "notebook", "business", "japanese-magazine"],
-    }
+    body = response.json()
+    cards = body["cards"]
+    assert [card["id"] for card in cards] == themes.names()  # every theme file, listed once
+    assert {"apple-notes", "brandA", "brandB"} <= {card["id"] for card in cards}
+    for card in cards:
+        assert card["modes"] == INTERFACE_MODES.get(card["id"], []), card["id"]
+    # brandA first: the default of convert-and-draft
+    assert body["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 
 
 def test_openapi_document_describes_generate(client: Client) -> None:
@@ -73,22 +82,15 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     ]
     assert all({"type": "null"} in field["anyOf"] for field in fields.values())
     body = operation["requestBody"]["content"]["application/json"]["schema"]
-    default, *others = body["anyOf"]
-    assert default == {
+    choices = body["anyOf"]  # one per theme: its modes; the default theme also when absent
+    assert len(choices) == len(themes.names())
+    assert choices[0] == {
         "properties": {
             "theme": {"enum": ["apple-notes", None]},
             "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
     }
-    names = [n for n in themes.names() if n != "apple-notes"]
-    assert others == [
-        {
-            "properties": {"theme": {"const": name}}
-            | ({"themeMode": {"enum": [*themes.modes(name), None]}} if themes.modes(name) else {}),
-            "required": ["theme"],
-        }
-        for name in names
-    ]
+    assert {"properties": {"theme": {"const": "brandA"}}, "required": ["theme"]} in choices
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
     assert operation["security"] == [{"apiKey": []}]
     assert doc["components"]["securitySchemes"]["apiKey"]["name"] == "x-api-key"
