@@ -87,8 +87,9 @@ def test_the_memory_bomb_decodes_its_image_once_in_bounded_memory(tmp_path: Path
     assert result["status"] == 200, result
     assert len(result["body"]["images"]) == 1
     assert result["balance"] == 4
-    # one decode (144 MB) and one 89 MP card; 120 decodes took 5.2 GB
-    assert result["peak_mb"] < 2000, f"the bomb request peaked at {result['peak_mb']} MB"
+    # One decode (144 MB) and one 89 MP card: 1.0-2.5 GB seen, the spread coming from the
+    # allocator; 120 decodes took 5.2 GB, so 3.5 GB still tells the two apart.
+    assert result["peak_mb"] < 3500, f"the bomb request peaked at {result['peak_mb']} MB"
 
 
 def test_distinct_images_over_the_image_budget_are_refused(
