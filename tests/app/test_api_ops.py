@@ -7,7 +7,15 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.testing import TestClient
 
+import themes
+
 Client = TestClient[Litestar]
+# The interface's mode IDs ("Themes for generate"); every other theme has none.
+INTERFACE_MODES = {
+    "apple-notes": ["light-mode", "dark-mode"],
+    "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],
+    "pop-art": ["default-mode", "pink-blue-mode", "mint-mode", "purple-mode"],
+}
 
 
 def test_healthz(client: Client) -> None:
@@ -36,11 +44,14 @@ def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
 def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
-    assert response.json() == {
-        "cards": [{"id": "apple-notes", "modes": ["light-mode", "dark-mode"]}],
-        # brandA first: the default of convert-and-draft
-        "articles": ["brandA", "brandB", "notebook", "business", "japanese-magazine"],
-    }
+    body = response.json()
+    on_disk = sorted(path.parent.name for path in themes.THEMES_DIR.glob("*/card.toml"))
+    assert [card["id"] for card in body["cards"]] == on_disk
+    assert "apple-notes" in on_disk
+    for card in body["cards"]:
+        assert card["modes"] == INTERFACE_MODES.get(card["id"], []), card["id"]
+    # brandA first: the default of convert-and-draft
+    assert body["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 
 
 def test_openapi_document_describes_generate(client: Client) -> None:
@@ -69,18 +80,28 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     ]
     assert all({"type": "null"} in field["anyOf"] for field in fields.values())
     body = operation["requestBody"]["content"]["application/json"]["schema"]
-    assert body["anyOf"] == [
-        {
-            "properties": {
-                "theme": {"enum": ["apple-notes", None]},
-                "themeMode": {"enum": ["light-mode", "dark-mode", None]},
-            }
+    on_disk = sorted(path.parent.name for path in themes.THEMES_DIR.glob("*/card.toml"))
+    assert body["anyOf"] == [theme_choice(name) for name in on_disk]
+    assert body["anyOf"][0] == {  # the default theme: also when `theme` is absent
+        "properties": {
+            "theme": {"enum": ["apple-notes", None]},
+            "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
-    ]
+    }
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
     assert operation["security"] == [{"apiKey": []}]
     assert doc["components"]["securitySchemes"]["apiKey"]["name"] == "x-api-key"
     assert {"/healthz", "/readyz", "/api/themes"} <= set(doc["paths"])
+
+
+def theme_choice(name: str) -> dict[str, object]:
+    """What the request schema says of one theme: its name and the modes it accepts."""
+    properties: dict[str, object] = {"theme": {"const": name}}
+    if name == "apple-notes":
+        properties["theme"] = {"enum": [name, None]}
+    if modes := INTERFACE_MODES.get(name):
+        properties["themeMode"] = {"enum": [*modes, None]}
+    return {"properties": properties} | ({} if name == "apple-notes" else {"required": ["theme"]})
 
 
 def test_docs_page_is_served(client: Client) -> None:
