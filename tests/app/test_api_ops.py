@@ -10,6 +10,12 @@ from litestar.testing import TestClient
 import themes
 
 Client = TestClient[Litestar]
+# The interface's mode IDs ("Themes for generate"); every other theme has none.
+INTERFACE_MODES = {
+    "apple-notes": ["light-mode", "dark-mode"],
+    "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],
+    "pop-art": ["default-mode", "pink-blue-mode", "mint-mode", "purple-mode"],
+}
 
 
 def test_healthz(client: Client) -> None:
@@ -47,10 +53,10 @@ def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
     body = response.json()
-    cards = body["cards"]
-    assert [card["id"] for card in cards] == themes.names()  # every theme file, listed once
-    assert {"apple-notes", "brandA", "brandB"} <= {card["id"] for card in cards}
-    for card in cards:
+    on_disk = sorted(path.parent.name for path in themes.THEMES_DIR.glob("*/card.toml"))
+    assert [card["id"] for card in body["cards"]] == on_disk
+    assert "apple-notes" in on_disk
+    for card in body["cards"]:
         assert card["modes"] == INTERFACE_MODES.get(card["id"], []), card["id"]
     # brandA first: the default of convert-and-draft
     assert body["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
@@ -82,19 +88,28 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     ]
     assert all({"type": "null"} in field["anyOf"] for field in fields.values())
     body = operation["requestBody"]["content"]["application/json"]["schema"]
-    choices = body["anyOf"]  # one per theme: its modes; the default theme also when absent
-    assert len(choices) == len(themes.names())
-    assert choices[0] == {
+    on_disk = sorted(path.parent.name for path in themes.THEMES_DIR.glob("*/card.toml"))
+    assert body["anyOf"] == [theme_choice(name) for name in on_disk]
+    assert body["anyOf"][0] == {  # the default theme: also when `theme` is absent
         "properties": {
             "theme": {"enum": ["apple-notes", None]},
             "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
     }
-    assert {"properties": {"theme": {"const": "brandA"}}, "required": ["theme"]} in choices
     assert {"200", "400", "401", "402", "413", "503", "504"} <= set(operation["responses"])
     assert operation["security"] == [{"apiKey": []}]
     assert doc["components"]["securitySchemes"]["apiKey"]["name"] == "x-api-key"
     assert {"/healthz", "/readyz", "/api/themes"} <= set(doc["paths"])
+
+
+def theme_choice(name: str) -> dict[str, object]:
+    """What the request schema says of one theme: its name and the modes it accepts."""
+    properties: dict[str, object] = {"theme": {"const": name}}
+    if name == "apple-notes":
+        properties["theme"] = {"enum": [name, None]}
+    if modes := INTERFACE_MODES.get(name):
+        properties["themeMode"] = {"enum": [*modes, None]}
+    return {"properties": properties} | ({} if name == "apple-notes" else {"required": ["theme"]})
 
 
 def test_docs_page_is_served(client: Client) -> None:
