@@ -105,11 +105,9 @@ def _theme_choice(catalogue: themes.Catalogue, name: str) -> dict[str, Any]:
 
 
 @dataclass
-class GenerateOperation(Operation):
-    """OpenAPI entry of /api/generate: the body is decoded by ``parse_generate``, so say so here.
-
-    ``request_schema`` depends on the app's themes, so each app gets a subclass that sets it.
-    """
+class JsonBodyOperation(Operation):
+    """An OpenAPI entry whose body our own parser decodes, so its schema is given here;
+    a subclass sets ``request_schema``."""
 
     request_schema: ClassVar[dict[str, Any]] = {}
 
@@ -122,6 +120,14 @@ class GenerateOperation(Operation):
             ),
             required=False,
         )
+
+
+@dataclass
+class GenerateOperation(JsonBodyOperation):
+    """OpenAPI entry of /api/generate: the body is decoded by ``parse_generate``.
+
+    ``request_schema`` depends on the app's themes, so each app gets a subclass that sets it.
+    """
 
 
 API_KEY_SCHEME = "apiKey"

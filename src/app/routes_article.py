@@ -20,7 +20,6 @@ from litestar import MediaType, Request, Response, post
 from litestar.datastructures import State
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIMediaType, Operation, RequestBody
 
 from app import requestlog
 from app.articles import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleService
@@ -44,7 +43,7 @@ from app.models import (
     parse_article,
 )
 from app.responses import article_exception_handlers
-from app.routes import API_KEY_SCHEME, _nullable, _schema_of, authenticate
+from app.routes import API_KEY_SCHEME, JsonBodyOperation, _nullable, _schema_of, authenticate
 from app.settings import Settings
 from app.wechat import Credentials, PlatformTimeout
 
@@ -217,20 +216,10 @@ def article_request_schema() -> dict[str, Any]:
 
 
 @dataclass
-class ArticleOperation(Operation):
+class ArticleOperation(JsonBodyOperation):
     """OpenAPI entry of convert-and-draft: the body is decoded by ``parse_article``."""
 
     request_schema: ClassVar[dict[str, Any]] = article_request_schema()
-
-    def __post_init__(self) -> None:
-        self.request_body = RequestBody(
-            # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
-            content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
-            description=(
-                "Every field is optional; unknown fields are ignored; null means the default."
-            ),
-            required=False,
-        )
 
 
 def _errors(*statuses: int) -> dict[int, ResponseSpec]:
