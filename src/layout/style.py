@@ -98,10 +98,6 @@ class Style:
     def bold(self) -> bool:
         return self.weight >= 600
 
-    @property
-    def line_box(self) -> float:
-        return self.size * self.line_height
-
 
 def _marked(hint: Any, mark: str) -> bool:
     options = get_args(hint) if get_origin(hint) in (Union, UnionType) else (hint,)
