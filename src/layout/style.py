@@ -150,6 +150,7 @@ class Theme(_Strict, frozen=True):
 
     name: str
     label: str = ""
+    description: str = ""  # one line for people choosing a theme (GET /api/themes, gallery)
     modes: list[str] = []
     colors: dict[str, dict[str, str]] = {}
     roles: dict[str, Role] = {}
