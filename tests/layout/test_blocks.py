@@ -8,6 +8,7 @@ wide at x = 20, y = 20 on a 440x586 card, body text 16 px on 28 px lines.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -311,3 +312,21 @@ def test_a_plain_image_is_unframed(box_fonts) -> None:
     [page] = pages("![p](p.png)", box_fonts, "", **{"p.png": photo(100, 50)})
     [picture] = page.rows[0].row.items
     assert isinstance(picture, Picture) and picture.rect == Rect(170, 0, 100, 50)
+
+
+def test_the_demo_theme_uses_the_block_vocabulary_and_draws(fonts) -> None:
+    demo = Path(__file__).resolve().parents[1] / "cases" / "demo-theme.toml"
+    post = (
+        "- 星\n- 星\n\n1. 一\n2. 二\n\n---\n\n| 甲 | 乙 |\n|---|---|\n| 一 | 二 |\n| 三 | 四 |"
+        "\n\n![p](p.png)"
+    )
+    options = layout.RenderOptions(split="autoSplit")
+    theme = layout.decode_theme(demo.read_bytes(), source=str(demo))
+    cards = layout.layout_pages(post, theme, fonts, options, {"p.png": photo(300, 200)})
+    leaves = [i for c in cards for i, _, _ in flat(c.items)]
+    assert any(isinstance(i, Shape) and len(i.ops) == 11 for i in leaves)  # a star bullet
+    assert any(isinstance(i, Segment) and i.dash == (0, 6) for i in leaves)  # the dotted rule
+    assert any(isinstance(i, Stroke) and i.width == 2 for i in leaves)  # the table outline
+    assert any(isinstance(i, Layer) and i.rotate == -3 for i in leaves)  # the tilted photo
+    pngs = layout.render(post, theme, fonts, layout.RenderOptions(split="autoSplit", scale=1))
+    assert len(pngs) == len(cards)
