@@ -330,3 +330,17 @@ def test_the_demo_theme_uses_the_block_vocabulary_and_draws(fonts) -> None:
     assert any(isinstance(i, Layer) and i.rotate == -3 for i in leaves)  # the tilted photo
     pngs = layout.render(post, theme, fonts, layout.RenderOptions(split="autoSplit", scale=1))
     assert len(pngs) == len(cards)
+
+
+@pytest.mark.parametrize(
+    ("toml", "message"),
+    [
+        ('[roles.list]\nmarker_shape = "hexagon"\n', "$.roles.list.marker_shape"),
+        ('[roles.table]\ngrid = "some"\n', "$.roles.table.grid"),
+        ("[roles.hr]\ndash = [1]\n", "$.roles.hr.dash"),
+        ('[roles.table]\nstripe_background = "nocolour"\n', "roles.table.stripe_background"),
+    ],
+)
+def test_block_knob_mistakes_fail_at_load_naming_the_field(toml: str, message: str) -> None:
+    with pytest.raises(layout.ThemeError, match=message.replace("$", r"\$")):
+        theme(toml)
