@@ -14,6 +14,15 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import images as image_loader
+from .blocks import (
+    BADGE_TEXT,
+    ORNAMENT_GAP,
+    ImageFrame,
+    badge,
+    badge_width,
+    bullet,
+    rule_segments,
+)
 from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
 from .code import highlight
 from .fonts import FontBook
@@ -37,6 +46,8 @@ from .style import Style, Styles
 from .tables import TableBox, layout_table
 
 MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em above baseline
+DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
+BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `number_size` says
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 _SPACES = re.compile(r"[ \t]+")
@@ -268,7 +279,11 @@ class Flow:
 
     def list(self, block: ListBlock, ctx: Ctx) -> Part:
         style = self.styles["list"]
-        inner = replace(indent(ctx, style.indent), depth=ctx.depth + 1, tight=block.tight)
+        if not ctx.depth and _has_panel(style):  # a top-level list in a panel
+            ctx = self.inset(ctx, style, self.list_panel(style, ctx))
+        inner = replace(
+            indent(ctx, self.list_indent(block, style)), depth=ctx.depth + 1, tight=block.tight
+        )
         rows: list[Row] = []
         for number, item in enumerate(block.items, start=block.start):
             part = self.stack(item.blocks, inner)
@@ -300,6 +315,8 @@ class Flow:
         color = style.marker_color or body.color
         if item.checked is not None:
             return self.checkbox(item.checked, ctx.x - style.marker_gap, mid)
+        if block.ordered and style.number_style != "plain":
+            return self.number_badge(number, ctx.x - style.marker_gap, mid)[0]
         if block.ordered:
             label = self.text_lines(
                 (Text(f"{number}."),),
@@ -318,7 +335,44 @@ class Flow:
         kind = (ctx.depth - 1) % 3
         if kind == 1:
             return (Stroke(box, color, 1.0, radius=r),)
+        if kind == 0 and style.marker_shape != "disc":
+            return bullet(style.marker_shape, cx, mid, style.marker_size, color)
         return (Fill(box, color, radius=r if kind == 0 else 0.0),)
+
+    def list_panel(self, style: Style, ctx: Ctx) -> Frame:
+        """The panel behind a top-level list: its background, radius, border and effects."""
+        frame = self.new_frame("list", ctx)
+        width = style.border_width
+        decor = replace(frame.decor, border_color=style.border_color, border_width=width)
+        return replace(frame, decor=decor)
+
+    def list_indent(self, block: ListBlock, style: Style) -> float:
+        """The list's indent; number badges widen it so the widest badge and its gap fit."""
+        if not block.ordered or style.number_style == "plain" or not block.items:
+            return style.indent
+        last = block.start + len(block.items) - 1
+        widest = max(self.number_badge(n, 0.0, 0.0)[1] for n in {block.start, last})
+        return max(style.indent, widest + style.marker_gap)
+
+    def number_badge(self, number: int, right: float, mid: float) -> tuple[tuple[Item, ...], float]:
+        """A list number on a disc or rounded square whose right edge is at `right`,
+        centred on `mid`; and the badge's width."""
+        style = self.styles["list"]
+        body = self.styles["body"]
+        height = style.number_size or body.size * BADGE_HEIGHT
+        look = replace(body, size=height * BADGE_TEXT, weight=700, line_height=1.0)
+        color = style.number_color if style.number_color is not None else 0xFFFFFFFF
+        [line] = self.text_lines(
+            (Text(str(number)),), look, Ctx(0.0, 1e4, color=color), align="left"
+        )[:1]
+        width = badge_width(line.width, height)
+        rect = Rect(right - width, mid - height / 2, width, height)
+        paint = style.number_background
+        if paint is None:
+            paint = style.marker_color if style.marker_color is not None else body.color
+        dx = rect.x + (width - line.width) / 2
+        digits = Group(line.items, dx=dx, dy=mid + look.size * DIGIT_RISE - line.baseline)
+        return (badge(rect, paint, style.number_style == "disc"), digits), width
 
     def checkbox(self, checked: bool, right: float, mid: float) -> tuple[Item, ...]:
         task = self.styles["task"]
@@ -352,9 +406,25 @@ class Flow:
 
     def table(self, block: Table, ctx: Ctx) -> Part:
         style = self.styles["table"]
-        box = TableBox(ctx.x, ctx.width, ctx.frames)
+        outline = (lambda: self.table_outline(style, ctx)) if style.outline_width else None
+        box = TableBox(ctx.x, ctx.width, ctx.frames, outline)
         rows = layout_table(block, style, box, _TextIn(self, ctx))
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def table_outline(self, style: Style, ctx: Ctx) -> Frame:
+        """The frame that draws a table's outline on every card it spans: a stroke just
+        inside the box, its outer corners at `radius`; its padding keeps rows off it."""
+        w = style.outline_width
+        paint = style.outline_color if style.outline_color is not None else style.border_color
+        decor = FrameDecor(
+            x=ctx.x + w / 2,
+            width=ctx.width - w,
+            radius=max(0.0, style.radius - w / 2),
+            border_color=paint if paint is not None else style.color,
+            border_width=w,
+            role="table",
+        )
+        return Frame(next(self._frame_ids), w / 2, w / 2, decor)
 
     def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
         """An image at its natural size, at most the box width; on fixed-size cards also at
@@ -364,12 +434,16 @@ class Flow:
         decoded = image_loader.load(block.src, self.images)
         if decoded is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
-        width = min(float(decoded.width), ctx.width)
-        height = decoded.height * width / decoded.width
         limit = self.max_row_height
         if limit and reserve:
             reserve += style.margin_top
             limit = limit - reserve if reserve < limit / 2 else limit
+        frame = _image_frame(style)
+        if frame is not None:
+            row = self.framed_image(decoded, frame, ctx, limit or None)
+            return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
+        width = min(float(decoded.width), ctx.width)
+        height = decoded.height * width / decoded.width
         if limit and height > limit:
             width, height = width * limit / height, limit
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
@@ -380,6 +454,20 @@ class Flow:
             text=f"[{block.alt}]",
         )
         return Part((row,), style.margin_top, 0.0)
+
+    def framed_image(self, decoded: Any, frame: ImageFrame, ctx: Ctx, limit: float | None) -> Row:
+        """An image in its mat and border, perhaps tilted: scaled so the tilted frame's
+        bounding box fits the box width (and `limit`), and the row as tall as that box."""
+        natural = float(decoded.width), float(decoded.height)
+        scale = frame.fit(*natural, ctx.width, limit)
+        width, height = natural[0] * scale, natural[1] * scale
+        _, box_height = frame.bounds(width, height)
+        top, _, _, left = frame.padding
+        extra_w, extra_h = frame.extra
+        x = ctx.x + (ctx.width - width - extra_w) / 2 + left + frame.border_width
+        y = (box_height - height - extra_h) / 2 + top + frame.border_width
+        items = frame.items(decoded.image, Rect(x, y, width, height))
+        return Row(height=box_height, items=items, frames=ctx.frames)
 
     def placeholder(self, block: Image, style: Style, ctx: Ctx) -> Row:
         """A missing image: a tinted panel with a picture glyph and the alt text."""
@@ -407,10 +495,29 @@ class Flow:
         return Row(height=height, items=tuple(items), frames=ctx.frames, text=f"[{block.alt}]")
 
     def rule(self, _: Rule, ctx: Ctx) -> Part:
+        """A rule of `length` (a share of the width, centred), solid or dashed, perhaps
+        cut around an ornament in its middle."""
         style = self.styles["hr"]
-        y = style.border_width / 2
-        line = Segment(ctx.x, y, ctx.x + ctx.width, y, style.color, style.border_width)
-        row = Row(height=style.border_width, items=(line,), frames=ctx.frames)
+        paint = style.border_color if style.border_color is not None else style.color
+        dots = style.dash is not None and style.dash[0] == 0  # on 0: round dots
+        line = Segment(0, 0, 0, 0, paint, style.border_width, style.dash, round_cap=dots)
+        length = ctx.width * min(1.0, max(0.0, style.length))
+        x = ctx.x + (ctx.width - length) / 2
+        if not style.ornament:
+            y = style.border_width / 2
+            items: tuple[Item, ...] = rule_segments(x, length, y, None, line)
+            row = Row(height=style.border_width, items=items, frames=ctx.frames)
+            return Part((row,), style.margin_top, style.margin_bottom)
+        color = style.marker_color if style.marker_color is not None else style.color
+        [text] = self.text_lines(
+            (Text(style.ornament),), style, replace(ctx, color=color), align="center"
+        )[:1]
+        height = max(text.height, style.border_width)
+        left = ctx.x + (ctx.width - text.width) / 2 - style.size * ORNAMENT_GAP
+        right = ctx.x + (ctx.width + text.width) / 2 + style.size * ORNAMENT_GAP
+        rules = rule_segments(x, length, height / 2, (left, right), line)
+        ornament = shift(text.items, (height - text.height) / 2)
+        row = Row(height=height, items=(*rules, *ornament), frames=ctx.frames, text=text.text)
         return Part((row,), style.margin_top, style.margin_bottom)
 
 
@@ -458,6 +565,26 @@ def indent(ctx: Ctx, left: float, right: float = 0.0) -> Ctx:
     if width < ctx.floor:
         return ctx
     return replace(ctx, x=ctx.x + left, width=max(1.0, width))
+
+
+def _has_panel(style: Style) -> bool:
+    """Whether a list role draws a panel behind top-level lists."""
+    return style.background is not None or bool(style.border_width) or any(style.padding)
+
+
+def _image_frame(style: Style) -> ImageFrame | None:
+    """The frame the image role puts around pictures; None for a plain rounded picture."""
+    if not (any(style.padding) or style.border_width or style.effects or style.rotate):
+        return None
+    return ImageFrame(
+        padding=style.padding,
+        mat=style.background,
+        border=style.border_color,
+        border_width=style.border_width if style.border_color is not None else 0.0,
+        radius=style.radius,
+        effects=style.effects,
+        rotate=style.rotate,
+    )
 
 
 def _kept_height(rows: list[Row], margin: float) -> float:

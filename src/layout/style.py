@@ -46,6 +46,7 @@ __all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers im
 
 Align = Literal["left", "center", "right", "justify"]
 Anchor = Literal["top-left", "top-right", "bottom-left", "bottom-right"]
+MarkerShape = Literal["disc", "circle", "square", "diamond", "star", "dash", "check", "arrow"]
 COLOR = "color"  # the mark of a colour knob
 PAINT = "paint"  # the mark of a knob that also takes gradients and patterns
 EFFECTS = "effects"  # the mark of the effects knob
@@ -93,6 +94,20 @@ class Style:
     effects: Effects = ()
     format: str = "{n}/{total}"
     position: Literal["bottom", "top"] = "bottom"
+    # Block vocabulary: list markers and badges, table frames, rules, image frames.
+    marker_shape: MarkerShape = "disc"  # a top-level bullet
+    number_style: Literal["plain", "disc", "square"] = "plain"  # "1." or a number badge
+    number_size: float = 0.0  # the badge's height; 0: 1.25 em of body text
+    number_color: Color | None = None  # the number on a badge (white)
+    number_background: PaintKnob | None = None  # the badge (marker_color)
+    grid: Literal["rows", "full", "none"] = "rows"  # table rules: under rows, every cell
+    outline_width: float = 0.0  # a table's outer border
+    outline_color: PaintKnob | None = None  # (border_color)
+    stripe_background: PaintKnob | None = None  # every other table body row
+    dash: tuple[float, float] | None = None  # a dashed rule: on, off (on 0: round dots)
+    length: float = 1.0  # a rule's share of the width, centred
+    ornament: str = ""  # text in the middle of a rule
+    rotate: float = 0.0  # an image's tilt, degrees clockwise
 
     @property
     def bold(self) -> bool:

@@ -19,11 +19,12 @@ Tables see text only through `TextMeasure`, which the flow implements.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
-from .boxes import Fill, Frame, Group, Item, Rect, Row, Segment
+from .blocks import corner_fill
+from .boxes import Frame, Group, Item, Rect, Row, Segment
 from .inline import ContentWidths, Metrics, TextLine
 from .markdown import Table, Text
 from .shape import Span, SpanStyle
@@ -57,11 +58,22 @@ class TextMeasure(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class TableBox:
-    """Where the table goes: its left edge, the width it may fill, the frames it sits in."""
+    """Where the table goes: its left edge, the width it may fill, the frames it sits in,
+    and, for a table with an outline, a maker of the frame that draws it (one per table,
+    so each column group gets its own)."""
 
     x: float
     width: float
     frames: tuple[Frame, ...] = ()
+    outline: Callable[[], Frame] | None = None
+
+
+class RowPlace(NamedTuple):
+    """Where a row sits in its table: the header, a striped body row, the last row."""
+
+    header: bool
+    stripe: bool = False
+    last: bool = False
 
 
 class ColumnNeeds(NamedTuple):
@@ -113,12 +125,13 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
     labels = _has_row_labels(table)
     rows: list[Row] = []
     for index, group in enumerate(column_groups(needs, box.width, floor, comfort, labels)):
+        framed = box if box.outline is None else replace(box, frames=(*box.frames, box.outline()))
         part = _table_rows(
             styles,
             [[row[col] for col in group] for row in spans],
             [table.aligns[col] for col in group],
             needs.pick(group),
-            Sizing(box, floor),
+            Sizing(framed, floor),
             text,
         )
         gap = max(style.margin_top, style.margin_bottom) if index else 0.0
@@ -141,7 +154,8 @@ def _table_rows(
     inner = replace(box, width=sum(columns.widths))
     rows = []
     for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
-        row = _row(row_spans, cell_style, columns.widths, aligns, inner, text, index == 0)
+        place = RowPlace(index == 0, index > 0 and index % 2 == 0, index == len(spans) - 1)
+        row = _row(row_spans, cell_style, columns.widths, aligns, inner, text, place)
         rows.append(_scaled(row, columns.scale, box.x))
     return rows
 
@@ -265,7 +279,7 @@ def _row(
     aligns: Sequence[str],
     box: TableBox,
     text: TextMeasure,
-    header: bool,
+    place: RowPlace,
 ) -> Row:
     """One table row; each cell's lines are one group, cells left to right."""
     top, right, bottom, left = style.padding
@@ -289,22 +303,48 @@ def _row(
         texts.append(" ".join(line.text for line in lines))
         x += width
     height = max(tallest, metrics.height) + top + bottom
-    chrome: list[Item] = []
-    if header and style.header_background is not None:
-        chrome.append(Fill(Rect(box.x, 0.0, box.width, height), style.header_background))
-    if style.border_color is not None and style.border_width:
-        y = height - style.border_width / 2
-        chrome.append(
-            Segment(box.x, y, box.x + box.width, y, style.border_color, style.border_width)
-        )
+    chrome = _chrome(style, box, widths, height, place)
     return Row(
         height=height,
         items=tuple(chrome + content),
         frames=box.frames,
-        keep_with_next=header,
+        keep_with_next=place.header,
         text=" | ".join(texts),
         baseline=top + metrics.baseline,
     )
+
+
+def _chrome(
+    style: Style, box: TableBox, widths: list[float], height: float, place: RowPlace
+) -> list[Item]:
+    """A row's background (header, stripe) and rules: under the row (`grid` "rows"), round
+    every cell ("full") or none. Inside an outline (drawn by the table's frame) fills and
+    rules stop at its inner edge, the outer rules are the outline's, and fills round their
+    corners to the outline's inner radius."""
+    w = style.outline_width
+    left, right = box.x + w, box.x + box.width - w
+    items: list[Item] = []
+    fill = style.header_background if place.header else None
+    if place.stripe and style.stripe_background is not None:
+        fill = style.stripe_background
+    if fill is not None:
+        rect = Rect(left, 0.0, box.width - 2 * w, height)
+        radius = max(0.0, style.radius - w)
+        items.append(corner_fill(rect, fill, radius, top=place.header, bottom=place.last))
+    paint, width = style.border_color, style.border_width
+    if paint is None or not width or style.grid == "none":
+        return items
+    y = height - width / 2
+    if not (place.last and w):  # the outline closes the last row
+        items.append(Segment(left, y, right, y, paint, width))
+    if style.grid == "full":
+        edges = [box.x + sum(widths[:i]) for i in range(1, len(widths))]
+        if not w:  # no outline: the full grid draws the table's own edges
+            edges = [box.x + width / 2, *edges, box.x + box.width - width / 2]
+            if place.header:
+                items.append(Segment(left, width / 2, right, width / 2, paint, width))
+        items.extend(Segment(x, 0.0, x, height, paint, width) for x in edges)
+    return items
 
 
 def _scaled(row: Row, scale: float, left: float) -> Row:

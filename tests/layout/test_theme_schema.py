@@ -23,6 +23,10 @@ def test_every_style_knob_is_an_optional_theme_field() -> None:
         "strong_color",
         "header_background",
         "header_color",
+        "number_color",
+        "number_background",
+        "outline_color",
+        "stripe_background",
     } == COLOR_KNOBS
 
 
