@@ -490,7 +490,7 @@ _CENTRE_WORDS = {"left": 0.0, "top": 0.0, "center": 0.5, "right": 1.0, "bottom":
 
 
 def _position(tokens: Tokens) -> list[float]:
-    """`at x y` as fractions of the box (keywords or percentages)."""
+    """`at x y` as fractions of the box (keywords or percentages; `top left` reads as y x)."""
     values: list[float] = []
     for token in tokens:
         if token.type == "percentage":
@@ -499,13 +499,13 @@ def _position(tokens: Tokens) -> list[float]:
             values.append(_CENTRE_WORDS[token.lower_value])
         else:
             raise _Unsupported("has a radial centre we cannot read (use keywords or %)")
-    if len(values) == 1:
-        values.append(0.5)
-    if len(values) != 2:
+    if not 1 <= len(values) <= 2:
         raise _Unsupported("has a radial centre we cannot read")
-    if [t.lower_value for t in tokens if t.type == "ident"] in (["top"], ["bottom"]):
-        values = [0.5, values[0]]
-    return values
+    words = [t.lower_value if t.type == "ident" else "" for t in tokens]
+    vertical_first = words[0] in ("top", "bottom") or words[-1:] in (["left"], ["right"])
+    if len(values) == 1:
+        return [0.5, values[0]] if vertical_first else [values[0], 0.5]
+    return values[::-1] if vertical_first and len(set(words)) == 2 else values
 
 
 def _stop_position(part: Tokens) -> float | None:
