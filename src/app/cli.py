@@ -330,6 +330,8 @@ def cmd_themes_check(args: argparse.Namespace) -> int:
         set_knobs = msgspec.structs.asdict(knobs)
         shown = {k: v for k, v in set_knobs.items() if v is not None}
         print(f"  {role}: {msgspec.json.encode(shown).decode()}")
+    if found.theme.decorations:
+        print(f"  decorations: {len(found.theme.decorations)}")
     if found.theme.colors:
         print(f"  colours: {msgspec.json.encode(found.theme.colors).decode()}")
     print(f"unsupported, ignored: {len(found.notes)}")
