@@ -28,7 +28,7 @@ PACKAGE_IMPORTS: dict[str, set[str]] = {
 # Outside our own packages, what a package may import at all (None: anything).
 THIRD_PARTY: dict[str, set[str] | None] = {
     "layout": None,
-    "themes": {"msgspec"},  # plus the standard library
+    "themes": {"msgspec", "tinycss2"},  # plus the standard library
     "app": None,
 }
 
@@ -46,6 +46,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/imagecodec.py",
     ),
     "pygments": ("layout/code.py",),
+    "tinycss2": ("themes/css.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/responses.py"),
     "google.cloud": ("app/storage.py",),

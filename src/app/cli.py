@@ -1,5 +1,5 @@
 """The `inkcard` command: `render` turns a Markdown file into card PNGs; `serve`, `keys` and
-`credits` run and administer the HTTP service.
+`credits` run and administer the HTTP service; `themes check` reads a custom theme file.
 
 The HTTP framework (litestar, uvicorn, `app.main`) is imported by `serve` alone, and the
 database and settings only by the commands that use them, so `render` works anywhere
@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 import layout
 import themes
@@ -308,6 +310,46 @@ def read_local_images(markdown: str, base: Path) -> dict[str, bytes]:
 
 
 # ---------------------------------------------------------------------------------------------
+# themes check
+
+
+def cmd_themes_check(args: argparse.Namespace) -> int:
+    """What the service would make of one custom theme file; exit 1 when it is broken."""
+    from themes.custom import read_theme_file
+
+    try:
+        found = read_theme_file(args.file)
+    except layout.ThemeError as error:
+        print(f"broken, would be skipped: {error}")
+        return 1
+    builtin = " (replaces the built-in theme)" if found.name in themes.names() else ""
+    print(f"theme {found.name}{builtin}: {found.format} file {found.path}")
+    modes = ", ".join(found.theme.modes) or "none"
+    print(f"modes: {modes}; fingerprint {found.fingerprint[:16]}")
+    for role, knobs in found.theme.roles.items():
+        set_knobs = msgspec.structs.asdict(knobs)
+        shown = {k: v for k, v in set_knobs.items() if v is not None}
+        print(f"  {role}: {msgspec.json.encode(shown).decode()}")
+    if found.theme.decorations:
+        print(f"  decorations: {len(found.theme.decorations)}")
+    if found.theme.colors:
+        print(f"  colours: {msgspec.json.encode(found.theme.colors).decode()}")
+    print(f"unsupported, ignored: {len(found.notes)}")
+    for note in found.notes:
+        print(f"  {note}")
+    return 0
+
+
+def _add_themes_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    commands = sub.add_parser("themes", help="check custom theme files").add_subparsers(
+        required=True
+    )
+    p = commands.add_parser("check", help="what the service would make of a theme file")
+    p.add_argument("file", type=Path, help="a .toml or .css theme file")
+    p.set_defaults(run=cmd_themes_check)
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -321,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
     p.set_defaults(run=_service_command(cmd_serve))
     _add_admin_commands(sub)
+    _add_themes_command(sub)
     return parser
 
 

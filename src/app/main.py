@@ -138,7 +138,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
     budget = Budget(
         output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
     )
-    catalogue = themes.Catalogue(settings.themes_dir) if settings.themes_dir else themes.builtin()
+    catalogue = themes.builtin()
+    if settings.themes_dir:
+        catalogue = catalogue.with_custom(settings.themes_dir)
     cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue)
     articles = ArticleService(settings, pool, lambda: cards.fonts)
     idempotency = IdempotencyStore(

@@ -46,7 +46,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     fonts_dir: str = ""
     """Font directory; empty means the repository's ``fonts/``."""
     themes_dir: str = ""
-    """Card theme directory (one ``<id>/card.toml`` per theme); empty means the built-in themes."""
+    """Folder of custom card themes (``*.toml``, ``*.css``, ``<id>/card.toml``), added to the
+    built-in ones; a custom theme of a built-in's name replaces it. Empty: built-ins only."""
     generate_cost: int = 0
     """Credits one successful ``POST /api/generate`` costs."""
     bootstrap_key: bool = True

@@ -318,6 +318,12 @@ def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:
         raise ThemeError(f"{source}: {_name_keys(data, error)}") from error
     except msgspec.DecodeError as error:  # not TOML at all
         raise ThemeError(f"{source}: {error}") from error
+    return check_theme(theme, source)
+
+
+def check_theme(theme: Theme, source: str = "card theme") -> Theme:
+    """Checks a decoded theme (from a file or built from other data, such as CSS): known
+    roles only, and every colour resolves in every mode. Returns it unchanged."""
     unknown = set(theme.roles) - set(BASE_ROLES)
     if unknown:
         raise ThemeError(f"{source}: {theme.name}: unknown roles {sorted(unknown)}")

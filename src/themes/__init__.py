@@ -5,15 +5,22 @@ themes. A `Catalogue` reads one such folder once: it decodes every theme with ms
 `layout.Theme` and resolves every mode, so a typo in a theme fails at start-up, not in the
 middle of a render, and it keeps a fingerprint of the exact bytes each theme came from, so
 cards named after a theme change when its file does.
+
+`Catalogue.with_custom` lays an operator's folder of custom themes (`custom.py`: native
+`.toml` files and the CSS subset of `css.py`) over the built-in ones; a custom theme of a
+built-in's name replaces it.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from functools import cache
 from pathlib import Path
 
 from layout import Theme, decode_theme
+
+from .custom import ThemeFile, read_folder
 
 THEMES_DIR = Path(__file__).resolve().parent
 THEME_FILE = "card.toml"
@@ -37,6 +44,7 @@ class Catalogue:
         self.folder = Path(folder)
         self._themes: dict[str, Theme] = {}
         self._fingerprints: dict[str, str] = {}
+        self.custom: dict[str, ThemeFile] = {}  # the custom themes, by name
         for path in sorted(self.folder.glob(f"*/{THEME_FILE}")):
             data = path.read_bytes()  # decoded and hashed from the same bytes
             name = path.parent.name
@@ -44,6 +52,19 @@ class Catalogue:
             self._fingerprints[name] = hashlib.sha256(data).hexdigest()
         if not self._themes:
             raise FileNotFoundError(f"no <theme>/{THEME_FILE} in {self.folder}")
+
+    def with_custom(self, folder: Path | str) -> Catalogue:
+        """A new catalogue: these themes and the readable custom themes of ``folder`` (broken
+        ones are logged and skipped). A custom theme of a built-in name wins."""
+        merged = copy.copy(self)
+        merged._themes = dict(self._themes)
+        merged._fingerprints = dict(self._fingerprints)
+        merged.custom = dict(self.custom)
+        for found in read_folder(Path(folder), set(self._themes)):
+            merged._themes[found.name] = found.theme
+            merged._fingerprints[found.name] = found.fingerprint
+            merged.custom[found.name] = found
+        return merged
 
     def names(self) -> list[str]:
         """Card theme IDs, in a stable order."""

@@ -113,3 +113,27 @@ def test_copies_of_the_builtin_folders_make_the_builtin_urls(
     builtin = make_client()
     assert generate(builtin) == copied
     assert builtin.app.state.cards.render_count == 0
+
+
+def test_two_operators_custom_themes_of_one_name_never_share_files(
+    make_client: Callable[..., Client], tmp_path: Path
+) -> None:
+    """The key holds the custom theme's bytes, not its name: same name, other CSS, other
+    files in one storage; the same CSS in another folder finds the stored cards."""
+    folders = [tmp_path / name for name in ("alice", "bob", "carol")]
+    for folder, colour in zip(folders, ("#fde68a", "#bfdbfe", "#fde68a"), strict=True):
+        folder.mkdir()
+        (folder / "brand.css").write_text(f".brand {{ background: {colour}; }}\n")
+    body = {**BODY, "theme": "brand"}
+
+    def urls(client: Client) -> list[str]:
+        response = client.post("/api/generate", json=body, headers={"x-api-key": new_key(client)})
+        assert response.status_code == 200, response.text
+        return [image["url"] for image in response.json()["images"]]
+
+    alice, bob, carol = (make_client(themes_dir=str(folder)) for folder in folders)
+    alice_urls, bob_urls = urls(alice), urls(bob)
+    assert set(alice_urls).isdisjoint(bob_urls)
+    assert png(bob, bob_urls[0]) != png(alice, alice_urls[0])
+    assert urls(carol) == alice_urls, "same bytes, same cards"
+    assert carol.app.state.cards.render_count == 0
