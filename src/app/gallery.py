@@ -148,51 +148,56 @@ class Preview:
 
 
 class Previews:
-    """Small sample cards by preview name, rendered once each and kept for the process.
+    """Small sample cards by file name, rendered once each and kept for the process.
 
     A name is a `Variant.name` plus `.png`; should two theme-modes spell the same name (a
     theme `a-b` beside a theme `a` with a mode `b`), the later one gets `-2`, `-3`, ….
     """
 
-    def __init__(
-        self, catalogue: themes.Catalogue, fonts_fingerprint: str, scale: float = PREVIEW_SCALE
-    ):
+    def __init__(self, catalogue: themes.Catalogue, scale: float = PREVIEW_SCALE):
         self.catalogue = catalogue
         self.scale = scale
-        self.fonts_fingerprint = fonts_fingerprint
-        self.by_name: dict[str, Variant] = {}
+        self.variants: dict[str, Variant] = {}
         for variant in variants(catalogue):
             name, n = f"{variant.name}.png", 1
-            while name in self.by_name:
+            while name in self.variants:
                 n += 1
                 name = f"{variant.name}-{n}.png"
-            self.by_name[name] = variant
-        self.names_of = {v: n for n, v in self.by_name.items()}
+            self.variants[name] = variant
+        self._names = {v: n for n, v in self.variants.items()}
         self._done: dict[str, Preview] = {}
-        self._locks = {name: threading.Lock() for name in self.by_name}
+        self._locks = {name: threading.Lock() for name in self.variants}
 
-    def etag(self, name: str) -> str:
-        """A strong ETag of the preview's pixels' inputs; raises ``KeyError`` for no such name."""
-        variant = self.by_name[name]
+    def name(self, theme: str, mode: str | None) -> str:
+        """The file name of a theme-mode's preview; raises ``KeyError`` for no such pair."""
+        return self._names[Variant(theme, mode)]
+
+    def etag(self, name: str, fonts_fingerprint: str) -> str:
+        """A strong ETag from everything the preview's pixels depend on.
+
+        Raises:
+            KeyError: No preview has this name.
+        """
+        variant = self.variants[name]
         h = hashlib.sha256(f"inkcard-preview\n{layout.ENGINE_VERSION}\n{self.scale}\n".encode())
-        h.update(f"{variant.theme}\n{variant.mode}\n{self.fonts_fingerprint}\n".encode())
+        h.update(f"{variant.theme}\n{variant.mode}\n{fonts_fingerprint}\n".encode())
         h.update(self.catalogue.fingerprint(variant.theme).encode())
         h.update(SAMPLE_POST.encode())
         return f'"{h.hexdigest()[:32]}"'
 
     def cached(self, name: str) -> Preview | None:
+        """The preview if it was already rendered."""
         return self._done.get(name)
 
-    def get(self, name: str, fonts: layout.FontBook) -> Preview:
+    def get(self, name: str, fonts: layout.FontBook, fonts_fingerprint: str) -> Preview:
         """The preview ``name``, rendered on first use (once, however many ask at once).
 
         Raises:
-            KeyError: No such preview.
+            KeyError: No preview has this name.
         """
-        lock = self._locks[name]
-        with lock:
+        with self._locks[name]:
             found = self._done.get(name)
             if found is None:
-                png = render_sample(self.catalogue, fonts, self.by_name[name], self.scale)
-                found = self._done[name] = Preview(png, self.etag(name))
+                png = render_sample(self.catalogue, fonts, self.variants[name], self.scale)
+                found = self._done[name] = Preview(png, self.etag(name, fonts_fingerprint))
             return found
