@@ -135,6 +135,14 @@ def test_gallery_takes_another_post(tmp_path: Path) -> None:
     assert (out / "brandA.png").read_bytes() != (tmp_path / "s" / "brandA.png").read_bytes()
 
 
+def test_sheet_only_writes_just_the_contact_sheet(tmp_path: Path) -> None:
+    result = run_gallery("-o", str(tmp_path), "--sheet-only")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(tmp_path / "contact-sheet.png")]
+    assert [p.name for p in tmp_path.iterdir()] == ["contact-sheet.png"]
+    assert pngcodec.decode((tmp_path / "contact-sheet.png").read_bytes()).shape[1] == 1236
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -318,6 +318,9 @@ def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
     gallery.add_argument("-o", "--out", type=Path, required=True, help="folder to write into")
     gallery.add_argument("--post", type=Path, help="a Markdown file instead of the sample post")
     gallery.add_argument("--scale", type=_number(0.25, 4), default=2, help="default 2")
+    gallery.add_argument(
+        "--sheet-only", action="store_true", help="write only contact-sheet.png (for docs/gallery)"
+    )
     gallery.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     gallery.set_defaults(run=run_gallery)
 
@@ -329,7 +332,9 @@ def run_gallery(args: argparse.Namespace) -> int:
     post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
     try:
         fonts = layout.FontBook.load(args.fonts)
-        paths = gallery.write_gallery(args.out, themes.builtin(), fonts, args.scale, post)
+        paths = gallery.write_gallery(
+            args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
+        )
     except (layout.FontError, layout.RenderError) as error:
         raise CommandError(str(error)) from error
     except OSError as error:

@@ -126,12 +126,14 @@ def write_gallery(
     fonts: layout.FontBook,
     scale: float,
     post: str = SAMPLE_POST,
+    *,
+    cards: bool = True,
 ) -> list[Path]:
-    """Writes every theme-mode's card of ``post`` at ``scale``, then the contact sheet, into
-    ``out``; returns the paths in that order."""
+    """Writes every theme-mode's card of ``post`` at ``scale`` (unless not ``cards``), then
+    the contact sheet, into ``out``; returns the paths in that order."""
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for variant in variants(catalogue):
+    for variant in variants(catalogue) if cards else []:
         path = out / f"{variant.name}.png"
         path.write_bytes(render_sample(catalogue, fonts, variant, scale, post))
         written.append(path)
