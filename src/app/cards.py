@@ -383,10 +383,23 @@ class CardService:
             raise RenderTimeout("the request took longer than the time limit") from None
 
 
-def themes_listing(catalogue: themes.Catalogue) -> dict[str, Any]:
-    """Card themes with their modes; the installed article themes, the default (brandA) first."""
+def themes_listing(
+    catalogue: themes.Catalogue, preview_url: Callable[[str, str | None], str]
+) -> dict[str, Any]:
+    """Card themes with label, description, modes and the URL of each mode's preview
+    (``preview_url(theme, mode)``); the installed article themes, the default (brandA) first."""
     installed = set(themes.article_names())
-    return {
-        "cards": [{"id": n, "modes": catalogue.modes(n)} for n in catalogue.names()],
-        "articles": [n for n in ARTICLE_THEMES if n in installed],
-    }
+    cards = []
+    for name in catalogue.names():
+        theme, modes = catalogue.get(name), catalogue.modes(name)
+        cards.append(
+            {
+                "id": name,
+                "label": theme.label,
+                "description": theme.description,
+                "modes": modes,
+                "preview": preview_url(name, modes[0] if modes else None),
+                "previews": {mode: preview_url(name, mode) for mode in modes},
+            }
+        )
+    return {"cards": cards, "articles": [n for n in ARTICLE_THEMES if n in installed]}

@@ -1,5 +1,6 @@
-"""The `inkcard` command: `render` turns a Markdown file into card PNGs; `serve`, `keys` and
-`credits` run and administer the HTTP service; `themes check` reads a custom theme file.
+"""The `inkcard` command: `render` turns a Markdown file into card PNGs, `gallery` draws a
+sample post in every theme; `serve`, `keys` and `credits` run and administer the HTTP service;
+`themes check` reads a custom theme file.
 
 The HTTP framework (litestar, uvicorn, `app.main`) is imported by `serve` alone, and the
 database and settings only by the commands that use them, so `render` works anywhere
@@ -350,6 +351,43 @@ def _add_themes_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 # ---------------------------------------------------------------------------------------------
+# gallery
+
+
+def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    gallery = commands.add_parser(
+        "gallery", help="render a sample post in every theme and mode, plus a contact sheet"
+    )
+    gallery.add_argument("-o", "--out", type=Path, required=True, help="folder to write into")
+    gallery.add_argument("--post", type=Path, help="a Markdown file instead of the sample post")
+    gallery.add_argument("--scale", type=_number(0.25, 4), default=2, help="default 2")
+    gallery.add_argument(
+        "--sheet-only", action="store_true", help="write only contact-sheet.png (for docs/gallery)"
+    )
+    gallery.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
+    gallery.set_defaults(run=run_gallery)
+
+
+def run_gallery(args: argparse.Namespace) -> int:
+    """`<theme>[-<mode>].png` for every theme-mode and `contact-sheet.png`, one path a line."""
+    from app import gallery
+
+    post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
+    try:
+        fonts = layout.FontBook.load(args.fonts)
+        paths = gallery.write_gallery(
+            args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
+        )
+    except (layout.FontError, layout.RenderError) as error:
+        raise CommandError(str(error)) from error
+    except OSError as error:
+        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from error
+    for path in paths:
+        print(path)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -357,6 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="inkcard", description="Markdown to card images.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_render_command(sub)
+    add_gallery_command(sub)
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
     p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")

@@ -78,17 +78,25 @@ class GenerateResponse(msgspec.Struct, frozen=True):
     images: list[ImageRecord]
 
 
-class ModeList(msgspec.Struct, frozen=True):
-    """A card theme and its modes (the first is the default)."""
+class CardTheme(msgspec.Struct, frozen=True):
+    """A card theme: its modes (the first is the default) and a preview of each.
+
+    ``preview`` is the sample card in the default mode; ``previews`` maps every mode to its
+    sample card (empty for a theme without modes). Both are paths on this service.
+    """
 
     id: str
+    label: str
+    description: str
     modes: list[str]
+    preview: str
+    previews: dict[str, str]
 
 
 class ThemesResponse(msgspec.Struct, frozen=True):
     """Body of ``GET /api/themes``."""
 
-    cards: list[ModeList]
+    cards: list[CardTheme]
     articles: list[str]
 
 

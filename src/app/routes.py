@@ -23,7 +23,7 @@ from litestar.types import ControllerRouterHandler
 
 import themes
 from app import requestlog
-from app.cards import CardService, themes_listing
+from app.cards import CardService
 from app.credits import Credits, KeyInfo
 from app.errors import ApiError, DatabaseBusy, InvalidApiKey, MissingApiKey
 from app.models import (
@@ -32,9 +32,9 @@ from app.models import (
     ErrorBody,
     GenerateRequest,
     GenerateResponse,
-    ThemesResponse,
     parse_generate,
 )
+from app.routes_themes import theme_routes
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.routes")
@@ -214,13 +214,6 @@ async def _release(credits: Credits, hold: int) -> None:
         log.warning("hold %s left to the expiry sweep: the database is busy", hold)
 
 
-@get("/api/themes", summary="Card and article themes")
-async def list_themes(state: State) -> ThemesResponse:
-    """Card themes with their modes (the first mode is the default), and article themes."""
-    cards: CardService = state.cards
-    return msgspec.convert(themes_listing(cards.catalogue), ThemesResponse)
-
-
 @get("/healthz", summary="Liveness")
 async def healthz() -> dict[str, str]:
     """The process is up and answering."""
@@ -257,4 +250,4 @@ async def readyz(state: State) -> dict[str, Any]:
 
 def route_handlers(catalogue: themes.Catalogue) -> list[ControllerRouterHandler]:
     """Every route of the service; the OpenAPI document names the themes of ``catalogue``."""
-    return [generate_route(catalogue), list_themes, healthz, readyz]
+    return [generate_route(catalogue), *theme_routes(catalogue), healthz, readyz]

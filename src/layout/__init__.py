@@ -28,6 +28,7 @@ from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
 from .markdown import clean_text, image_sources, parse
+from .sheet import SheetError, Tile, contact_sheet
 from .style import Theme, ThemeError, decode_theme, resolve
 
 ENGINE_VERSION = "2"  # bump whenever the pixels of an unchanged request may change
@@ -45,12 +46,15 @@ __all__ = [
     "Page",
     "RenderError",
     "RenderOptions",
+    "SheetError",
     "SplitMode",
     "Theme",
     "ThemeError",
+    "Tile",
     "TooManyPages",
     "TooManyPixels",
     "clean_text",
+    "contact_sheet",
     "decode_theme",
     "hides_overflow",
     "image_sources",

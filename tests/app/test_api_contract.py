@@ -38,6 +38,11 @@ expected-statuses = ["2xx", "401"]
 [checks.negative_data_rejection]
 # 413 is how a Markdown over its maxLength is refused.
 expected-statuses = ["400", "401", "405", "413"]
+
+# A preview name outside the listed ones names no resource: 404, as for any unknown path.
+[[operations]]
+include-path = "/api/previews/{name}"
+checks.negative_data_rejection.expected-statuses = ["404"]
 """
 
 
@@ -71,8 +76,8 @@ def test_every_operation_keeps_to_the_openapi_document(
         result = run_schemathesis(base, key, tmp_path)
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
-    assert "Operations:       5 selected / 5 total" in report, report
-    assert "Tested: 5" in report, report
+    assert "Operations:       6 selected / 6 total" in report, report
+    assert "Tested: 6" in report, report
     assert key not in report, "the key must not reach the report"
     assert app.state.cards.render_count >= 1, "no valid, authenticated body reached the engine"
     spent = CREDITS - app.state.credits.key_info(info.prefix).balance

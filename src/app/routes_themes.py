@@ -1,0 +1,100 @@
+"""``GET /api/themes`` and the sample-card previews it links to (public, like the list).
+
+A preview is the gallery's sample post in one theme-mode at half scale (220 x 293 px),
+rendered in the render pool on its first request and then kept in memory; the catalogue
+bounds how many there are. Its ETag hashes the engine version, the theme file, the fonts and
+the sample post, so a client revalidates with ``If-None-Match`` and gets 304.
+"""
+
+# No `from __future__ import annotations`: Litestar reads the preview parameter's annotation,
+# which names the catalogue's previews, at registration, outside this module's namespace.
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Request, Response, get
+from litestar.datastructures import CacheControlHeader, State
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import Parameter
+
+import themes
+from app import gallery
+from app.cards import CardService, themes_listing
+from app.errors import NotFound
+from app.models import ErrorBody, ThemesResponse
+from app.settings import Settings
+
+PREVIEWS_PATH = "/api/previews"
+# Revalidated daily: a preview changes only when the service restarts with other themes,
+# fonts or engine, and then its ETag changes too.
+PREVIEW_CACHE = CacheControlHeader(public=True, max_age=86_400)
+
+
+def theme_routes(catalogue: themes.Catalogue) -> list[HTTPRouteHandler]:
+    """The theme list and the previews of ``catalogue``'s theme-modes."""
+    previews = gallery.Previews(catalogue)
+
+    def preview_url(theme: str, mode: str | None) -> str:
+        return f"{PREVIEWS_PATH}/{previews.name(theme, mode)}"
+
+    listing = msgspec.convert(themes_listing(catalogue, preview_url), ThemesResponse)
+
+    @get("/api/themes", summary="Card and article themes")
+    async def list_themes() -> ThemesResponse:
+        """Card themes with label, one-line description, modes (the first is the default) and
+        the path of a small preview card of each mode; article themes (the first is the
+        default of convert-and-draft)."""
+        return listing
+
+    @get(
+        f"{PREVIEWS_PATH}/{{name:str}}",
+        summary="A theme's sample card, small",
+        media_type="image/png",
+        cache_control=PREVIEW_CACHE,
+        responses={
+            200: ResponseSpec(
+                data_container=bytes,
+                media_type="image/png",
+                description="PNG, 220 x 293 px",
+                generate_examples=False,
+            ),
+            304: ResponseSpec(None, description="Not modified (If-None-Match had the ETag)"),
+            **{
+                s: ResponseSpec(ErrorBody, description="Error", generate_examples=False)
+                for s in (404, 503, 504)
+            },
+        },
+    )
+    async def preview(
+        request: Request[Any, Any, State],
+        state: State,
+        name: Annotated[
+            str,
+            Parameter(
+                description="`<theme>[-<mode>].png`, as GET /api/themes lists them",
+                schema_extra={"enum": list(previews.variants)},
+            ),
+        ],
+    ) -> Response[bytes]:
+        """The gallery's sample post as a small card of one theme-mode; public, cacheable."""
+        if name not in previews.variants:
+            raise NotFound("no theme preview has this name; GET /api/themes lists them")
+        cards: CardService = state.cards
+        settings: Settings = state.settings
+        etag = previews.etag(name, cards.fonts_fingerprint)
+        headers = {"ETag": etag}
+        if _etags(request.headers.get("if-none-match", "")) & {etag, "*"}:
+            return Response(b"", status_code=304, headers=headers)
+        found = previews.cached(name)
+        if found is None:
+            found = await cards.pool.run(
+                previews.get, name, cards.fonts, cards.fonts_fingerprint, timeout=settings.timeout
+            )
+        return Response(found.png, media_type="image/png", headers=headers)
+
+    return [list_themes, preview]
+
+
+def _etags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match header (``*`` matches any)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",")}
