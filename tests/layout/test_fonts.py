@@ -81,6 +81,16 @@ def test_display_falls_back_to_the_cjk_serif(fonts) -> None:
     assert fonts.chain("typewriter", True)[1].key == "NotoSansCJKsc-Bold"
 
 
+def test_typewriter_serif_is_courier_with_the_cjk_serif(fonts) -> None:
+    """The typewriter theme's face: Courier Prime, then Song for Chinese (not the sans)."""
+    for bold, weight in ((False, "Regular"), (True, "Bold")):
+        assert [f.key for f in fonts.chain("typewriter-serif", bold)[:3]] == [
+            f"CourierPrime-{weight}",
+            f"NotoSerifCJKsc-{weight}",
+            f"NotoSansCJKsc-{weight}",
+        ]
+
+
 def test_cjk_italic_faces_are_the_kai_faces(fonts) -> None:
     assert {bold: face.key for bold, face in fonts.cjk_italic.items()} == {
         False: "InkcardKai-Regular",
