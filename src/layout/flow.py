@@ -40,6 +40,17 @@ MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em abov
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 _SPACES = re.compile(r"[ \t]+")
+HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
+# The text knobs an inline role may set over the text it sits in.
+_TEXT_KNOBS = (
+    "letter_spacing",
+    "text_transform",
+    "text_effects",
+    "underline",
+    "underline_color",
+    "underline_width",
+    "underline_offset",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +65,7 @@ class Ctx:
     italic: bool = False
     depth: int = 0
     tight: bool = False
+    letter_spacing: float | None = None  # a quote's, over its text's own
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +163,7 @@ class Flow:
 
     def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
         """One shared SpanStyle per look, so runs of the same look group together."""
-        key = (base, marks, ctx.color, ctx.italic)
+        key = (base, marks, ctx.color, ctx.italic, ctx.letter_spacing)
         cached = self._span_styles.get(key)
         if cached is None:
             cached = self._span_styles[key] = self._make_span_style(base, marks, ctx)
@@ -167,13 +179,17 @@ class Flow:
             "weight": base.weight,
             "italic": base.italic or ctx.italic,
             "color": base.color if ctx.color is None else ctx.color,
+            **{knob: getattr(base, knob) for knob in _TEXT_KNOBS},
         }
+        if ctx.letter_spacing is not None:
+            v["letter_spacing"] = ctx.letter_spacing
         for role in ("link", "strong", "em", "del", "inline_code"):
             if role in marks:
                 v.update(self.styles.inline[role])
         if "strong" in marks and base.strong_color is not None:
             v["color"] = base.strong_color
         padding = v.get("padding") if "inline_code" in marks else None
+        marked = marks & HIGHLIGHTED and "inline_code" not in marks
         return SpanStyle(
             family=str(v["family"]),
             size=float(v["size"]),
@@ -187,6 +203,15 @@ class Flow:
             strike="del" in marks,
             link="link" in marks,
             ligatures=v["family"] != "mono",
+            letter_spacing=float(v["letter_spacing"]),
+            text_transform=str(v["text_transform"]),
+            effects=v["text_effects"],
+            highlight=v.get("background") if marked else None,
+            highlight_height=v.get("background_height", "line"),
+            underline=str(v["underline"]),
+            underline_color=v["underline_color"],
+            underline_width=float(v["underline_width"]),
+            underline_offset=float(v["underline_offset"]),
         )
 
     def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
@@ -235,6 +260,7 @@ class Flow:
             color=style.color,
             italic=style.italic,
             tight=False,
+            letter_spacing=style.letter_spacing or ctx.letter_spacing,
         )
         part = self.stack(block.blocks, inner)
         return Part(part.rows, style.margin_top, style.margin_bottom)
