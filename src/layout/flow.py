@@ -133,9 +133,46 @@ class Flow:
         return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
 
     def heading(self, block: Heading, ctx: Ctx) -> Part:
-        style = self.styles[f"h{block.level}"]
+        role = f"h{block.level}"
+        style = self.styles[role]
+        if style.background is not None or style.bar_width or any(style.padding):
+            return self.boxed_heading(block, role, ctx)
         lines = self.text_lines(block.inlines, style, replace(ctx, color=None))
         rows = [self._line_row(line, ctx, keep=True) for line in lines]
+        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def boxed_heading(self, block: Heading, role: str, ctx: Ctx) -> Part:
+        """A heading in a frame: its box (the column's width or its text's) and bar, its
+        lines moved in by the padding and the bar with its gap."""
+        style = self.styles[role]
+        top, right, bottom, left = style.padding
+        bar = style.bar_width + style.bar_gap if style.bar_width else 0.0
+        left += bar if style.bar_side == "left" else 0.0
+        top += bar if style.bar_side == "top" else 0.0
+        bottom += bar if style.bar_side == "bottom" else 0.0
+        inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
+        lines = self.text_lines(block.inlines, style, inner)
+        x, width = ctx.x, ctx.width
+        if style.background_width == "text" and lines:
+            start = min(line.left for line in lines)
+            end = max(line.left + line.width for line in lines)
+            x, width = start - left, end - start + left + right
+        decor = FrameDecor(
+            x=x,
+            width=width,
+            fill=style.background,
+            radius=style.radius,
+            bar_width=style.bar_width,
+            bar_color=style.color if style.bar_color is None else style.bar_color,
+            effects=style.effects,
+            role=role,
+            bar_side=style.bar_side,
+            bar_length=style.bar_length,
+            bar_align=style.align,
+        )
+        frame = Frame(next(self._frame_ids), top, bottom, decor)
+        framed = replace(ctx, frames=(*ctx.frames, frame))
+        rows = [self._line_row(line, framed, keep=True) for line in lines]
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
     def text_lines(

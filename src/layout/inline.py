@@ -41,6 +41,7 @@ class TextLine:
     width: float
     items: tuple[Item, ...]
     text: str
+    left: float = 0.0  # where the line's text starts (after alignment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +167,7 @@ def _position(
         pen += cluster.width + (extra if i in slots else 0.0)
     items = _paint(clusters, pens, metrics)
     text = "".join(c.text for c in clusters).rstrip("\n")
-    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text)
+    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
 
 def _justify_slots(clusters: list[Cluster]) -> list[int]:
