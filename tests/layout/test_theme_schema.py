@@ -23,6 +23,7 @@ def test_every_style_knob_is_an_optional_theme_field() -> None:
         "strong_color",
         "header_background",
         "header_color",
+        "underline_color",
     } == COLOR_KNOBS
 
 
