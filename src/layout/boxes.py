@@ -228,6 +228,9 @@ class FrameDecor:
     border_width: float = 0.0
     effects: tuple[Effect, ...] = ()
     role: str = ""
+    bar_side: str = "left"  # "left", or "top" / "bottom": a heading's rule
+    bar_length: float = 0.0  # 0: the whole side
+    bar_align: str = "left"  # where a shorter top or bottom bar sits: left, center, right
 
 
 @dataclass(frozen=True, slots=True)

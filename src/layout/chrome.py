@@ -30,7 +30,14 @@ def page_number_items(
     """The page label (`style.format`, `n/N` by default), aligned inside the footer band
     that ends at `bottom`, or from `top` down when the theme puts it at the top."""
     span_style = SpanStyle(
-        family=style.family, size=style.size, bold=style.bold, italic=False, color=style.color
+        family=style.family,
+        size=style.size,
+        bold=style.bold,
+        italic=False,
+        color=style.color,
+        letter_spacing=style.letter_spacing,
+        text_transform=style.text_transform,
+        effects=style.text_effects,
     )
     line = one_line(
         style.format.format(n=number, total=total),

@@ -51,6 +51,17 @@ BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `numbe
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 _SPACES = re.compile(r"[ \t]+")
+HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
+# The text knobs an inline role may set over the text it sits in.
+_TEXT_KNOBS = (
+    "letter_spacing",
+    "text_transform",
+    "text_effects",
+    "underline",
+    "underline_color",
+    "underline_width",
+    "underline_offset",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +76,7 @@ class Ctx:
     italic: bool = False
     depth: int = 0
     tight: bool = False
+    letter_spacing: float | None = None  # a quote's, over its text's own
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +144,46 @@ class Flow:
         return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
 
     def heading(self, block: Heading, ctx: Ctx) -> Part:
-        style = self.styles[f"h{block.level}"]
+        role = f"h{block.level}"
+        style = self.styles[role]
+        if style.background is not None or style.bar_width or any(style.padding):
+            return self.boxed_heading(block, role, ctx)
         lines = self.text_lines(block.inlines, style, replace(ctx, color=None))
         rows = [self._line_row(line, ctx, keep=True) for line in lines]
+        return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+    def boxed_heading(self, block: Heading, role: str, ctx: Ctx) -> Part:
+        """A heading in a frame: its box (the column's width or its text's) and bar, its
+        lines moved in by the padding and the bar with its gap."""
+        style = self.styles[role]
+        top, right, bottom, left = style.padding
+        bar = style.bar_width + style.bar_gap if style.bar_width else 0.0
+        left += bar if style.bar_side == "left" else 0.0
+        top += bar if style.bar_side == "top" else 0.0
+        bottom += bar if style.bar_side == "bottom" else 0.0
+        inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
+        lines = self.text_lines(block.inlines, style, inner)
+        x, width = ctx.x, ctx.width
+        if style.background_width == "text" and lines:
+            start = min(line.left for line in lines)
+            end = max(line.left + line.width for line in lines)
+            x, width = start - left, end - start + left + right
+        decor = FrameDecor(
+            x=x,
+            width=width,
+            fill=style.background,
+            radius=style.radius,
+            bar_width=style.bar_width,
+            bar_color=style.color if style.bar_color is None else style.bar_color,
+            effects=style.effects,
+            role=role,
+            bar_side=style.bar_side,
+            bar_length=style.bar_length,
+            bar_align=style.align,
+        )
+        frame = Frame(next(self._frame_ids), top, bottom, decor)
+        framed = replace(ctx, frames=(*ctx.frames, frame))
+        rows = [self._line_row(line, framed, keep=True) for line in lines]
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
     def text_lines(
@@ -162,7 +211,7 @@ class Flow:
 
     def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
         """One shared SpanStyle per look, so runs of the same look group together."""
-        key = (base, marks, ctx.color, ctx.italic)
+        key = (base, marks, ctx.color, ctx.italic, ctx.letter_spacing)
         cached = self._span_styles.get(key)
         if cached is None:
             cached = self._span_styles[key] = self._make_span_style(base, marks, ctx)
@@ -178,13 +227,17 @@ class Flow:
             "weight": base.weight,
             "italic": base.italic or ctx.italic,
             "color": base.color if ctx.color is None else ctx.color,
+            **{knob: getattr(base, knob) for knob in _TEXT_KNOBS},
         }
+        if ctx.letter_spacing is not None:
+            v["letter_spacing"] = ctx.letter_spacing
         for role in ("link", "strong", "em", "del", "inline_code"):
             if role in marks:
                 v.update(self.styles.inline[role])
         if "strong" in marks and base.strong_color is not None:
             v["color"] = base.strong_color
         padding = v.get("padding") if "inline_code" in marks else None
+        marked = marks & HIGHLIGHTED and "inline_code" not in marks
         return SpanStyle(
             family=str(v["family"]),
             size=float(v["size"]),
@@ -198,6 +251,15 @@ class Flow:
             strike="del" in marks,
             link="link" in marks,
             ligatures=v["family"] != "mono",
+            letter_spacing=float(v["letter_spacing"]),
+            text_transform=str(v["text_transform"]),
+            effects=v["text_effects"],
+            highlight=v.get("background") if marked else None,
+            highlight_height=v.get("background_height", "line"),
+            underline=str(v["underline"]),
+            underline_color=v["underline_color"],
+            underline_width=float(v["underline_width"]),
+            underline_offset=float(v["underline_offset"]),
         )
 
     def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
@@ -246,6 +308,7 @@ class Flow:
             color=style.color,
             italic=style.italic,
             tight=False,
+            letter_spacing=style.letter_spacing or ctx.letter_spacing,
         )
         part = self.stack(block.blocks, inner)
         return Part(part.rows, style.margin_top, style.margin_bottom)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .boxes import Fill, GlyphRun, Item, Rect, Segment
+from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from .fonts import FontBook
 from .linebreak import (
     ALLOWED,
@@ -28,6 +28,8 @@ from .shape import Cluster, Span, SpanStyle, shape
 ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
 STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
 CODE_PAD_Y = 2.0  # vertical padding of inline code panels, px
+# Underline dashes in multiples of the line's width (on, off); dots are round-capped.
+_UNDERLINE_DASHES = {"dashed": (3.0, 2.0), "dotted": (0.01, 3.0)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,7 @@ class TextLine:
     width: float
     items: tuple[Item, ...]
     text: str
+    left: float = 0.0  # where the line's text starts (after alignment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,9 +165,9 @@ def _position(
     for i, cluster in enumerate(clusters):
         pens.append(pen)
         pen += cluster.width + (extra if i in slots else 0.0)
-    items = _paint(clusters, pens, metrics.baseline)
+    items = _paint(clusters, pens, metrics)
     text = "".join(c.text for c in clusters).rstrip("\n")
-    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text)
+    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
 
 def _justify_slots(clusters: list[Cluster]) -> list[int]:
@@ -180,8 +183,10 @@ def _justify_slots(clusters: list[Cluster]) -> list[int]:
     ]
 
 
-def _paint(clusters: list[Cluster], pens: list[float], baseline: float) -> list[Item]:
-    """Backgrounds first, then glyph runs, then strike lines."""
+def _paint(clusters: list[Cluster], pens: list[float], metrics: Metrics) -> list[Item]:
+    """Backgrounds and underlines first, then glyph runs (in a layer with their effects),
+    then strike lines. Highlights and underlines leave out the spaces at a run's ends."""
+    baseline = metrics.baseline
     under: list[Item] = []
     runs: list[Item] = []
     over: list[Item] = []
@@ -196,11 +201,72 @@ def _paint(clusters: list[Cluster], pens: list[float], baseline: float) -> list[
             under.append(
                 _code_panel(group, pens[first], pens[last] + group[-1].width, baseline, style)
             )
-        runs.extend(_glyph_runs(group, pens[first : last + 1], baseline))
+        inked = _inked(group, pens[first : last + 1])
+        if style.highlight is not None and inked:
+            under.append(_highlight(group[0], inked, metrics))
+        if style.underline != "none" and inked:
+            under.append(_underline(style, inked, baseline))
+        glyphs = _glyph_runs(group, pens[first : last + 1], baseline)
+        if style.effects:  # glyph shadows and glows: drawn, never measured
+            runs.append(Layer(tuple(glyphs), style.effects))
+        else:
+            runs.extend(glyphs)
         if style.strike:
             y = baseline - style.size * STRIKE_RISE
             over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
     return under + runs + over
+
+
+def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | None:
+    """Left and right of a run without the spaces at its ends (and the letter spacing
+    after its last character); None for a run of spaces."""
+    solid = [i for i, cluster in enumerate(group) if not cluster.is_space]
+    if not solid:
+        return None
+    first, last = group[solid[0]], group[solid[-1]]
+    left = pens[solid[0]] + first.pad_left
+    right = pens[solid[-1]] + last.width - last.pad_right - last.style.letter_spacing
+    return left, max(left, right)
+
+
+def _highlight(cluster: Cluster, inked: tuple[float, float], metrics: Metrics) -> Fill:
+    """The run's background: the whole line box, or the lower share of its text (a
+    marker stroke)."""
+    style = cluster.style
+    top, bottom = 0.0, metrics.height
+    if style.highlight_height != "line":
+        bottom = metrics.baseline + cluster.face.descent * style.size
+        text = (cluster.face.ascent + cluster.face.descent) * style.size
+        top = bottom - text * float(style.highlight_height)
+    left, right = inked
+    return Fill(Rect(left, top, right - left, bottom - top), style.highlight or 0, style.radius)
+
+
+def _underline(style: SpanStyle, inked: tuple[float, float], baseline: float) -> Item:
+    left, right = inked
+    y = baseline + style.underline_offset
+    width = style.underline_width
+    paint = style.color if style.underline_color is None else style.underline_color
+    if style.underline == "wavy":
+        return Shape(
+            _wave(left, right, y, width * 2.0), stroke=paint, fill=None, stroke_width=width
+        )
+    on_off = _UNDERLINE_DASHES.get(style.underline)
+    dash = (on_off[0] * width, on_off[1] * width) if on_off else None
+    dotted = style.underline == "dotted"
+    return Segment(left, y, right, y, paint, width, dash=dash, round_cap=dotted)
+
+
+def _wave(left: float, right: float, y: float, amplitude: float) -> tuple[tuple[object, ...], ...]:
+    """A wavy line from `left` to `right` around `y`: quarter-period bezier arcs."""
+    step = amplitude * 2.0
+    ops: list[tuple[object, ...]] = [("M", left, y)]
+    x, up = left, True
+    while x < right - 1e-6:
+        end = min(x + step, right)
+        ops.append(("Q", (x + end) / 2, y - amplitude if up else y + amplitude, end, y))
+        x, up = end, not up
+    return tuple(ops)
 
 
 def _style_groups(clusters: list[Cluster]) -> list[list[Cluster]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .boxes import Fill, Frame, Item, Layer, PlacedRow, Rect, Row, Segment, Stroke
+from .boxes import Fill, Frame, FrameDecor, Item, Layer, PlacedRow, Rect, Row, Segment, Stroke
 
 EPSILON = 1e-6
 
@@ -131,6 +131,20 @@ def frame_items(placement: Placement, dx: float, dy: float) -> list[Item]:
         if d.border_color is not None and d.border_width:
             items.append(Stroke(rect, d.border_color, d.border_width, d.radius))
         if d.bar_width:
-            x = rect.x + d.bar_width / 2
-            items.append(Segment(x, rect.y, x, rect.bottom, d.bar_color, d.bar_width))
+            items.append(_bar(d, rect))
     return items
+
+
+def _bar(d: FrameDecor, rect: Rect) -> Segment:
+    """A container's bar along the inside of one side: the quote's left bar, a heading's
+    left bar, underline or overline (`bar_length` long, placed by `bar_align`)."""
+    half = d.bar_width / 2
+    if d.bar_side == "left":
+        bottom = rect.y + d.bar_length if d.bar_length else rect.bottom
+        return Segment(rect.x + half, rect.y, rect.x + half, bottom, d.bar_color, d.bar_width)
+    length = min(d.bar_length, rect.width) if d.bar_length else rect.width
+    x = rect.x + {"center": (rect.width - length) / 2, "right": rect.width - length}.get(
+        d.bar_align, 0.0
+    )
+    y = rect.y + half if d.bar_side == "top" else rect.bottom - half
+    return Segment(x, y, x + length, y, d.bar_color, d.bar_width)

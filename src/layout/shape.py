@@ -23,6 +23,7 @@ from typing import Literal
 import regex
 import uharfbuzz as hb
 
+from .boxes import Effect, Paint
 from .fonts import Face, FontBook
 
 _GRAPHEME = regex.compile(r"\X")
@@ -60,6 +61,15 @@ class SpanStyle:
     link: bool = False
     ligatures: bool = True
     cjk_italic: CjkItalic = "kai"  # how CJK text in an italic span is set (module doc)
+    letter_spacing: float = 0.0  # px added to every cluster's advance
+    text_transform: str = "none"  # "uppercase" or "lowercase": the text is shaped so
+    effects: tuple[Effect, ...] = ()  # drawn with the glyphs (shadow, glow)
+    highlight: Paint | None = None  # behind the run (strong, em, link, del)
+    highlight_height: float | str = "line"  # "line": the line box; a share: lower text part
+    underline: str = "none"  # "solid", "dashed", "dotted" or "wavy"
+    underline_color: Paint | None = None  # None: the text colour
+    underline_width: float = 1.0
+    underline_offset: float = 2.0  # below the baseline
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +142,16 @@ def _shape_span(span: Span, fonts: FontBook, language: str | None) -> list[Clust
     chain = fonts.chain(span.style.family, span.style.bold)
     kai = fonts.cjk_italic.get(span.style.bold) if span.style.cjk_italic == "kai" else None
     out: list[Cluster] = []
-    for face, style, graphemes in _segments(span.text, span.style, chain, kai):
+    text = _TRANSFORMS.get(span.style.text_transform, str)(span.text)
+    for face, style, graphemes in _segments(text, span.style, chain, kai):
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), style))
             continue
         out.extend(_shape_segment(face, graphemes, style, language))
     return out
+
+
+_TRANSFORMS = {"uppercase": str.upper, "lowercase": str.lower}
 
 
 def _segments(
@@ -283,7 +297,7 @@ def _cluster(
         pen += advances[i] * scale
     return Cluster(
         text=text,
-        width=pen,
+        width=pen + style.letter_spacing,
         face=face,
         glyphs=gids[start:end],
         xs=tuple(xs),

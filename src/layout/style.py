@@ -34,7 +34,9 @@ from .boxes import Effect, Paint
 from .decorations import Decoration, check
 from .paint import (
     EffectSpec,
+    GlowSpec,
     PaintSpec,
+    ShadowSpec,
     ThemeError,
     parse_color,
     resolve_effects,
@@ -53,6 +55,11 @@ EFFECTS = "effects"  # the mark of the effects knob
 Color = Annotated[int, COLOR]  # ARGB in a resolved Style; a colour string in a theme file
 PaintKnob = Annotated[Paint, COLOR, PAINT]  # resolved paint; a `PaintSpec` in a theme file
 Effects = Annotated[tuple[Effect, ...], EFFECTS]  # resolved; a list of `EffectSpec` in a file
+TEXT_EFFECTS = "text effects"  # the mark of the glyph effects knob (shadow and glow only)
+TextEffects = Annotated[tuple[Effect, ...], TEXT_EFFECTS]  # resolved; shadow/glow tables in a file
+TextTransform = Literal["none", "uppercase", "lowercase"]
+Underline = Literal["none", "solid", "dashed", "dotted", "wavy"]
+Share = Annotated[float, msgspec.Meta(gt=0.0, le=1.0)]
 
 
 class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -108,6 +115,19 @@ class Style:
     length: float = 1.0  # a rule's share of the width, centred
     ornament: str = ""  # text in the middle of a rule
     rotate: float = 0.0  # an image's tilt, degrees clockwise
+    # Text and heading vocabulary (docs/themes.md, "Text and headings").
+    letter_spacing: float = 0.0  # px added after every character, may be negative
+    text_transform: TextTransform = "none"
+    text_effects: TextEffects = ()  # shadows and glows of the glyphs; never move layout
+    background_width: Literal["full", "text"] = "full"  # a heading box: the column or the text
+    background_height: Share | Literal["line"] = "line"  # inline: line box, or lower share of text
+    bar_side: Literal["left", "bottom", "top"] = "left"  # a heading's bar
+    bar_length: float = 0.0  # a heading's top or bottom bar; 0: as wide as its box
+    bar_gap: float = 0.0  # between a heading's bar and its text (or box)
+    underline: Underline = "none"
+    underline_color: PaintKnob | None = None  # None: the text's colour
+    underline_width: float = 1.0
+    underline_offset: float = 2.0  # px below the baseline
 
     @property
     def bold(self) -> bool:
@@ -128,6 +148,8 @@ def _file_type(hint: Any) -> Any:
         return str
     if _marked(hint, EFFECTS):
         return tuple[EffectSpec, ...]
+    if _marked(hint, TEXT_EFFECTS):
+        return tuple[ShadowSpec | GlowSpec, ...]
     return hint
 
 
@@ -410,6 +432,10 @@ def _explicit(
     if "effects" in values:
         specs: Any = values["effects"]
         values["effects"] = resolve_effects(specs, palette, f"roles.{role}.effects")
+    if "text_effects" in values:
+        glyph_specs: Any = values["text_effects"]
+        where = f"roles.{role}.text_effects"
+        values["text_effects"] = resolve_effects(glyph_specs, palette, where)
     return values
 
 

@@ -224,7 +224,8 @@ def test_the_demo_theme_uses_every_kind_and_draws(fonts, tmp_path: Path) -> None
     kinds = {type(d).__name__ for d in theme.decorations}
     assert len(kinds) == 13  # every decoration kind
     post = (
-        "# Demo 主题\n\nThe ruled lines sit on these baselines.\n\n> 引用\n\n"
+        "# Demo 主题\n\n## Kicker\n\n### Bar\n\nThe **ruled lines** sit on *these* "
+        "[baselines](https://x.example).\n\n> 引用\n\n"
         "```python\nprint(1)\n```\n\n" + "更多文字。" * 60
     )
     pages = layout.layout_pages(post, theme, fonts, layout.RenderOptions(split="autoSplit"))

@@ -27,6 +27,7 @@ def test_every_style_knob_is_an_optional_theme_field() -> None:
         "number_background",
         "outline_color",
         "stripe_background",
+        "underline_color",
     } == COLOR_KNOBS
 
 
