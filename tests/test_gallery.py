@@ -91,7 +91,7 @@ def test_the_sample_post_fits_one_card_in_every_theme(fonts: layout.FontBook, th
         [page] = layout.layout_pages(gallery.SAMPLE_POST, themes.load(theme), fonts, options)
         assert page.height == 586, (theme, mode)
         text = "".join(placed.row.text for placed in page.rows)
-        for words in ("卡片笔记", "English", "300", "睡前", "显影", "Hello"):
+        for words in ("卡片笔记", "English", "300", "then write", "显影", "Hello"):
             assert words in text, (theme, mode, words)
 
 

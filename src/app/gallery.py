@@ -28,13 +28,11 @@ SAMPLE_POST = """\
 
 - 每天写 **300 字**
 - 先列提纲, then write
-- 睡前 5 分钟复盘
 
 > 写作是思考的显影。*Writing shows thinking.*
 
 ```python
-# 一张卡片, one idea
-print("Hello, 墨卡")
+print("Hello, 墨卡")  # one idea
 ```
 """
 
