@@ -131,7 +131,7 @@ def test_pages_fill_greedily_and_drop_the_gap_at_the_top() -> None:
 
 
 def test_a_row_exactly_filling_the_page_fits() -> None:
-    pages = paginate([row(50, "a"), row(50, "b"), row(1, "c")], 100)
+    pages = paginate([row(50, "a"), row(50, "b"), row(1, "c")], 100, balance=False)
     assert names(pages) == [["a", "b"], ["c"]]
 
 
@@ -191,7 +191,7 @@ def test_rows_after_a_frame_pay_for_its_bottom_padding() -> None:
     rows = [row(30, "q1", frames=(quote,)), row(30, "q2", frames=(quote,)), row(15, "p")]
     # 10 + 30 + 30 + 10 + 15 = 95
     assert names(paginate(rows, 95)) == [["q1", "q2", "p"]]
-    assert names(paginate(rows, 94)) == [["q1", "q2"], ["p"]]
+    assert names(paginate(rows, 94, balance=False)) == [["q1", "q2"], ["p"]]
 
 
 def test_paginate_nothing() -> None:
@@ -323,9 +323,9 @@ def test_a_page_ends_after_a_kept_row_only_when_it_must(rows: list[Row], height:
 @FAST
 @given(documents(), page_heights)
 def test_pages_are_full(rows: list[Row], height: float) -> None:
-    """A page could not also hold the next piece: the rows up to and including the end
-    of the keep chain that starts the next page."""
-    pages = paginate(rows, height)
+    """Unbalanced, a page could not also hold the next piece: the rows up to and
+    including the end of the keep chain that starts the next page."""
+    pages = paginate(rows, height, balance=False)
     start = 0
     for page in pages[:-1]:
         start += len(page)
