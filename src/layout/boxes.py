@@ -249,7 +249,10 @@ class Row:
 
     `gap` is the collapsed margin above the row; it is dropped at the top of a card.
     `frames` are the containers the row sits in, outermost first.
-    `keep_with_next` forbids a page break after this row (headings, orphan lines).
+    `keep_with_next` forbids a page break after this row (headings, orphan lines);
+    `keep_soft` discourages one (inside a three-line paragraph): paginate breaks there only
+    when a break it prefers would leave a large gap. `header` is the header row of the
+    table this body row belongs to, repeated at the top of a card this row starts.
     `text` is the row's plain text, for tests that check nothing is lost or repeated.
     """
 
@@ -260,6 +263,8 @@ class Row:
     keep_with_next: bool = False
     text: str = ""
     baseline: float = 0.0
+    keep_soft: bool = False
+    header: Row | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em abov
 DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
 BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `number_size` says
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 _SPACES = re.compile(r"[ \t]+")
 HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
@@ -113,6 +114,8 @@ class Flow:
         """Blocks one under another, margins collapsed; the first block's gap is 0."""
         rows: list[Row] = []
         top = bottom = 0.0
+        previous: Block | None = None  # the last block that made rows, and its first row
+        first = 0
         for block in blocks:
             if isinstance(block, Image):
                 part = self.image(block, ctx, reserve=_kept_height(rows, bottom))
@@ -120,11 +123,16 @@ class Flow:
                 part = self.block(block, ctx)
             if not part.rows:
                 continue
+            if rows:
+                _keep_joined(rows, previous, first, block)
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
+            previous, first = block, len(rows)
             rows.append(replace(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             bottom = part.bottom
+        if rows and not ctx.frames and not ctx.depth:  # the document's last section ends
+            _keep_joined(rows, previous, first, None)
         return Part(tuple(rows), top, bottom)
 
     def block(self, block: Block, ctx: Ctx) -> Part:
@@ -471,7 +479,9 @@ class Flow:
         style = self.styles["table"]
         outline = (lambda: self.table_outline(style, ctx)) if style.outline_width else None
         box = TableBox(ctx.x, ctx.width, ctx.frames, outline)
-        rows = layout_table(block, style, box, _TextIn(self, ctx))
+        rows = keep_small_table(
+            layout_table(block, style, box, _TextIn(self, ctx)), self.max_row_height
+        )
         return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
     def table_outline(self, style: Style, ctx: Ctx) -> Frame:
@@ -650,6 +660,26 @@ def _image_frame(style: Style) -> ImageFrame | None:
     )
 
 
+def _keep_joined(rows: list[Row], previous: Block | None, first: int, block: Block | None) -> None:
+    """Keeps the break before `block` (None: the end of the document) where a designer
+    would: a paragraph ending in a colon stays with the block it introduces; a one-line
+    paragraph that ends a section (a heading or a rule follows) stays with the block
+    before it."""
+    if block is not None and _is_lead_in(previous):
+        rows[-1] = replace(rows[-1], keep_with_next=True)
+    ends_section = block is None or isinstance(block, Heading | Rule)
+    if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
+        rows[first - 1] = replace(rows[first - 1], keep_with_next=True)
+
+
+def _is_lead_in(block: Block | None) -> bool:
+    """A paragraph that introduces what follows: its text ends in a colon."""
+    if not isinstance(block, Paragraph):
+        return False
+    text = "".join(t.text for t in block.inlines).rstrip()
+    return text.endswith((":", "："))
+
+
 def _kept_height(rows: list[Row], margin: float) -> float:
     """Height of the rows at the end of `rows` that must share a card with what follows
     (a heading and its lines), plus the margin after them; 0 when there are none."""
@@ -662,12 +692,27 @@ def _kept_height(rows: list[Row], margin: float) -> float:
 
 
 def keep_ends_together(rows: list[Row]) -> list[Row]:
-    """No orphans or widows: the first two and the last two lines stay on one card."""
+    """No orphans or widows: the first two and the last two lines stay on one card. Three
+    lines only discourage a break (`keep_soft`): they may split 1 + 2 or 2 + 1 rather than
+    leave a large gap."""
     last = len(rows) - 2
+    soft = len(rows) == 3
     return [
-        replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
+        replace(row, keep_with_next=not soft, keep_soft=soft)
+        if len(rows) > 1 and i in (0, last)
+        else row
         for i, row in enumerate(rows)
     ]
+
+
+def keep_small_table(rows: list[Row], limit: float | None) -> list[Row]:
+    """On fixed-size cards, a table of at most SMALL_TABLE body rows that fits one card
+    moves whole: every row but the last keeps with the next."""
+    bodies = sum(1 for row in rows if row.header is not None)
+    height = sum(row.height + row.gap for row in rows)
+    if limit is None or bodies > SMALL_TABLE or height > limit:
+        return rows
+    return [replace(row, keep_with_next=True) for row in rows[:-1]] + rows[-1:]
 
 
 def _collapse(text: str) -> str:

@@ -68,39 +68,99 @@ def _common(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
     return n
 
 
-def paginate(rows: Sequence[Row], height: float) -> list[list[Row]]:
-    """Fills cards of `height` greedily, breaking only where rows allow it."""
-    pages: list[list[Row]] = []
-    current: list[Row] = []
-    for row in rows:
-        if fits([*current, row], height):
-            current.append(row)
-            continue
-        if not current:
-            pages.append([row])  # oversize on its own: place() scales it
-            continue
-        cut = _last_break(current)
-        carried = current[cut:]
-        pages.append(current[:cut])
-        current = [*carried, row]
-        if not fits(current, height):
-            if carried:
-                pages.append(carried)
-            current = [row]
-            if not fits(current, height):
-                pages.append(current)
-                current = []
-    if current:
-        pages.append(current)
-    return pages
+LARGE_GAP = 0.2  # a soft break is taken when the preferred one leaves > this share empty
+MOSTLY_EMPTY = 0.5  # a last card filled less than this share is balanced with the one before
 
 
-def _last_break(rows: list[Row]) -> int:
-    """How many rows stay on the page: up to the last row that allows a break after it."""
-    for index in range(len(rows) - 1, -1, -1):
-        if not rows[index].keep_with_next:
-            return index + 1
-    return len(rows)
+def paginate(rows: Sequence[Row], height: float, *, balance: bool = True) -> list[list[Row]]:
+    """Fills cards of `height` in order, breaking only where rows allow it (see
+    `_page_end`); a card that starts inside a table repeats its header row. With
+    `balance`, a mostly empty last card takes rows from the card before (`_balance`)."""
+    ends: list[int] = []
+    start = 0
+    while start < len(rows):
+        start = _page_end(rows, start, height)
+        ends.append(start)
+    if balance and len(ends) > 1:
+        ends[-2] = _balance(rows, ends[-3] if len(ends) > 2 else 0, ends[-2], height)
+    return [_page(rows, a, b, height) for a, b in zip([0, *ends], ends, strict=False)]
+
+
+def _page(rows: Sequence[Row], start: int, end: int, height: float) -> list[Row]:
+    return [*_repeat(rows, start, height), *rows[start:end]]
+
+
+def _repeat(rows: Sequence[Row], start: int, height: float) -> tuple[Row, ...]:
+    """The table header to repeat over rows[start:], if that row continues a table whose
+    header went on an earlier card and the two fit a card together."""
+    header = rows[start].header
+    if header is None or (start and rows[start - 1] is header):
+        return ()
+    return (header,) if fits([header, rows[start]], height) else ()
+
+
+def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
+    """Where the card starting at `start` ends: after the last row that allows a break
+    among those that fit; after a row that discourages one (`keep_soft`) when that
+    leaves a gap larger than LARGE_GAP and fills more; after every row that fits when all
+    keep with the next (a keep chain too long for a card); one oversize row alone."""
+    head = list(_repeat(rows, start, height))
+    count = _fitting(head, rows, start, height)
+    end = start + max(count, 1)
+    if end == len(rows):
+        return end
+    free = soft = 0
+    for index in range(end - 1, start - 1, -1):
+        row = rows[index]
+        if not free and not row.keep_with_next and not row.keep_soft:
+            free = index + 1
+        if not soft and not row.keep_with_next:
+            soft = index + 1
+        if free:
+            break
+    empty = height - (place([*head, *rows[start:free]]).height if free else 0.0)
+    if soft > free and empty > LARGE_GAP * height:
+        return soft
+    return free or end
+
+
+def _fitting(head: list[Row], rows: Sequence[Row], start: int, height: float) -> int:
+    """How many rows from `start` fit on a card under `head` (heights only grow: bisect)."""
+    lo, hi = 0, len(rows) - start
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits([*head, *rows[start : start + mid]], height):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _used(rows: Sequence[Row], start: int, end: int, height: float) -> float:
+    """The height a card of rows[start:end] takes, with the header it repeats."""
+    return place([*_repeat(rows, start, height), *rows[start:end]]).height
+
+
+def _balance(rows: Sequence[Row], start: int, end: int, height: float) -> int:
+    """The end of the card before the last: moved earlier, to a free break (never a
+    widow, orphan or kept row), when the last card is mostly empty and the fuller of the
+    two cards then gives the emptier more, both still fitting (so no card is added)."""
+    best, best_low = end, _used(rows, end, len(rows), height)
+    if best_low >= MOSTLY_EMPTY * height:
+        return end
+    for cut_at in range(end - 1, start, -1):
+        row = rows[cut_at - 1]
+        if row.keep_with_next or row.keep_soft:
+            continue
+        after = _used(rows, cut_at, len(rows), height)
+        before = _used(rows, start, cut_at, height)
+        if after > height + EPSILON:
+            break  # the last card is full: moving the break further would add a card
+        if min(before, after) > best_low + EPSILON:
+            best, best_low = cut_at, min(before, after)
+        if before < after:
+            break  # from here the card before only gets emptier
+    return best
 
 
 def fits(rows: Sequence[Row], height: float) -> bool:

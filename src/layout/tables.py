@@ -136,7 +136,7 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
         )
         gap = max(style.margin_top, style.margin_bottom) if index else 0.0
         rows.append(replace(part[0], gap=gap))
-        rows.extend(part[1:])
+        rows.extend(replace(body, header=part[0]) for body in part[1:])  # repeated on a new card
     return rows
 
 

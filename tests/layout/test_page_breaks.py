@@ -1,0 +1,110 @@
+"""Page breaks that weigh the whole card (autoSplit), in numbers with the box font.
+
+The plain theme's content box is 400 x 522 px; body lines are 28 px and hold 25 CJK
+characters; paragraphs are 16 px apart; a table row of the box font is 41.6 px tall.
+"""
+
+from __future__ import annotations
+
+import layout
+from layout.boxes import Page
+
+HAN = "中"
+LINE = 28.0
+TABLE_ROW = 41.6
+
+
+def lines(count: int) -> str:
+    return HAN * 25 * count
+
+
+def table(rows: int) -> str:
+    return "| h1 | h2 |\n|---|---|\n" + "".join(f"| a{i} | b{i} |\n" for i in range(rows))
+
+
+def cards(md: str, fonts: layout.FontBook, theme: layout.Theme) -> list[Page]:
+    return layout.layout_pages(md, theme, fonts, layout.RenderOptions(split="autoSplit"))
+
+
+def texts(page: Page) -> list[str]:
+    return [placed.row.text for placed in page.rows]
+
+
+def used(page: Page) -> float:
+    last = page.rows[-1]
+    return last.y + last.row.height
+
+
+def test_a_small_table_moves_whole_to_the_next_card(box_fonts, plain_theme) -> None:
+    """15 lines (420 px) + 16 + header and one row (83.2) = 519.2 would fit 522: the
+    table used to split after its first body row. Three body rows move whole."""
+    md = f"{lines(15)}\n\n{table(3)}\n{lines(12)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert texts(first) == [HAN * 25] * 15
+    assert texts(second)[:4] == ["h1 | h2", "a0 | b0", "a1 | b1", "a2 | b2"]
+    assert [p.y for p in second.rows[:4]] == [0, TABLE_ROW, 2 * TABLE_ROW, 3 * TABLE_ROW]
+
+
+def test_a_long_table_repeats_its_header_on_the_next_card(box_fonts, plain_theme) -> None:
+    """15 body rows are too many to move whole: the table splits where the card ends and
+    the next card starts with the header row again; every body row appears once."""
+    md = f"{lines(5)}\n\n{table(15)}"
+    pages = cards(md, box_fonts, plain_theme)
+    assert len(pages) == 2
+    first, second = (texts(p) for p in pages)
+    assert first[5] == "h1 | h2" and second[0] == "h1 | h2"
+    assert second[1].startswith("a") and second.count("h1 | h2") == 1
+    assert first[6:] + second[1:] == [f"a{i} | b{i}" for i in range(15)]
+    assert [p.y for p in pages[1].rows[:2]] == [0, TABLE_ROW]
+    # 140 + 16 + 41.6 header + 8 rows = 530.4 > 522: the first card holds 7 body rows.
+    assert len(first) == 5 + 1 + 7
+
+
+def test_a_lead_in_paragraph_goes_with_the_list_it_introduces(box_fonts, plain_theme) -> None:
+    """17 lines (476) + 16 + "Steps:" (28) = 520 fits 522, but the lead-in ends in a colon:
+    it starts the next card with its list instead of ending this one alone."""
+    md = f"{lines(17)}\n\nSteps:\n\n- one\n- two\n- three\n\n{lines(12)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert texts(first) == [HAN * 25] * 17
+    assert texts(second)[:4] == ["Steps:", "one", "two", "three"]
+
+
+def test_a_one_line_paragraph_ending_a_section_stays_with_it(box_fonts, plain_theme) -> None:
+    """Corpus 05's "难度：⭐⭐⭐": a one-line paragraph before a rule (or heading) does not
+    start a card alone; the block before it comes along."""
+    md = f"{lines(16)}\n\n{lines(2)}\n\nend\n\n---\n\n{lines(12)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert texts(first) == [HAN * 25] * 16
+    assert texts(second)[:3] == [HAN * 25, HAN * 25, "end"]
+
+
+def test_a_three_line_paragraph_splits_rather_than_leave_a_large_gap(
+    box_fonts, plain_theme
+) -> None:
+    """After 14 lines (392 px) moving the heading and its three lines whole would leave
+    130 px, more than a fifth of the card (104.4): two lines stay, one goes on."""
+    md = f"{lines(14)}\n\n## H\n\n{lines(3)}\n\n{lines(14)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert texts(first)[-3:] == ["H", HAN * 25, HAN * 25]
+    assert len(first.rows) == 17 and used(first) == 505
+    assert texts(second)[0] == HAN * 25 and second.rows[1].y == LINE + 16
+
+
+def test_a_three_line_paragraph_moves_whole_over_a_small_gap(box_fonts, plain_theme) -> None:
+    """After 16 lines (448 px) two lines would fit, but the gap is only 74 px: the
+    paragraph keeps its lines together."""
+    md = f"{lines(16)}\n\n{lines(3)}\n\n{lines(14)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert len(first.rows) == 16
+    assert [p.y for p in second.rows[:4]] == [0, LINE, 2 * LINE, 3 * LINE + 16]
+
+
+def test_the_last_two_cards_are_balanced(box_fonts, plain_theme) -> None:
+    """Greedy cards would be 10 + 7 lines (492 px) and then a heading with three lines
+    (125 px). The break moves up, to a free break inside the seven lines: 352 and 281 px,
+    within three lines of each other, and still two cards."""
+    md = f"{lines(10)}\n\n{lines(7)}\n\n## H\n\n{lines(3)}"
+    first, second = cards(md, box_fonts, plain_theme)
+    assert (used(first), used(second)) == (352, 281)
+    assert abs(used(first) - used(second)) <= 3 * LINE
+    assert texts(second)[:5] == [HAN * 25] * 5 and texts(second)[5] == "H"
