@@ -21,8 +21,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-from app.fetch import FetchError, ImageFetcher, describe
+from app.fetch import FetchError, ImageFetcher
 from app.settings import MIB
 from layout import imagecodec
 
@@ -142,7 +143,9 @@ class RemoteImages:
                 pixels += result.pixels
                 images[src] = result.data
         for src, reason in refused.items():
-            log.info("remote image %s left as a placeholder: %s", describe(src), reason)
+            # The host only: a URL's path and query may carry the caller's tokens.
+            brief = reason.split(" (redirected to ", 1)[0]
+            log.info("remote image on %s left as a placeholder: %s", _host(src), brief)
         return Gathered(images, refused)
 
     async def _fetch_all(self, sources: list[str], timeout: float) -> dict[str, _Accepted | str]:
@@ -179,3 +182,10 @@ class RemoteImages:
         accepted = _Accepted(data, info.width * info.height)
         self.cache.put(src, accepted)
         return accepted
+
+
+def _host(source: str) -> str:
+    try:
+        return urlsplit(source).hostname or "(no host)"
+    except ValueError:
+        return "(malformed URL)"

@@ -449,6 +449,19 @@ def test_an_animation_shows_its_first_frame(images: ImageServer, fonts: layout.F
     assert red.sum() >= 40 * 40 * 0.9 and blue.sum() == 0
 
 
+def test_a_refusal_is_logged_with_the_host_only(
+    images: ImageServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    secret = "token=s3cr3t"
+    sources = [f"http://rebind.example/a.png?{secret}", f"{images.url}/redirect?to=/x?{secret}"]
+    with caplog.at_level("INFO", logger="inkcard.card_images"):
+        gathered = gather(sources, policy(images))
+    assert gathered.images == {}
+    lines = [r.getMessage() for r in caplog.records if r.name == "inkcard.card_images"]
+    assert len(lines) == 2 and "rebind.example" in lines[0] and "127.0.0.1" in lines[1]
+    assert not any(secret in line for line in lines)
+
+
 def test_data_uris_are_left_to_the_engine(images: ImageServer) -> None:
     gathered = gather(["data:image/png;base64,AAAA"], policy(images))
     assert gathered == Gathered()
