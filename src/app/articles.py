@@ -142,19 +142,24 @@ def _fetch_failure(exc: FetchError) -> Exception:
 class ArticleService:
     """Runs convert-and-draft; ``open`` and ``close`` its HTTP clients in the app's lifespan."""
 
-    def __init__(self, settings: Settings, pool: RenderPool, fonts: Any):
+    def __init__(
+        self, settings: Settings, pool: RenderPool, fonts: Any, fetcher: ImageFetcher | None = None
+    ):
         self.settings = settings
         self.pool = pool
         self._fonts = fonts  # () -> FontBook | None, loaded by the card service at start-up
         self.wechat: WeChatClient | None = None
-        self.fetcher: ImageFetcher | None = None
+        self.fetcher = fetcher  # shared with the cards; its owner closes it
+        self._owns_fetcher = fetcher is None
 
     async def open(self) -> None:
         self.wechat = WeChatClient.from_settings(self.settings)
-        self.fetcher = ImageFetcher(FetchPolicy.from_settings(self.settings))
+        if self.fetcher is None:
+            self.fetcher = ImageFetcher(FetchPolicy.from_settings(self.settings))
 
     async def close(self) -> None:
-        for client in (self.wechat, self.fetcher):
+        clients = (self.wechat, self.fetcher if self._owns_fetcher else None)
+        for client in clients:
             if client is not None:
                 await client.aclose()
 

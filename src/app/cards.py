@@ -1,7 +1,8 @@
 """Generate request → card PNGs (card engine) → stored files and their URLs.
 
 A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION`` and
-fingerprints of the theme file and the fonts) names the files ``screenshots/<digest>-<n>.png``.
+fingerprints of the theme file and the fonts, and the hashes of the remote images fetched for
+it by ``app.card_images``) names the files ``screenshots/<digest>-<n>.png``.
 After every card, the manifest ``screenshots/<digest>.json`` (names and sizes) is written
 atomically: a set is complete only when its manifest says so and every card it lists is there,
 so a repeated request finds it and skips rendering, and a set with a card missing is rendered
@@ -18,7 +19,7 @@ import contextvars
 import hashlib
 import logging
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ import msgspec
 
 import layout
 import themes
+from app.card_images import RemoteImages
 from app.errors import (
     CardTooLarge,
     ImageTooLarge,
@@ -50,8 +52,12 @@ KEY_RETRY_AFTER_SECONDS = 2  # a typical render takes well under a second
 T = TypeVar("T")
 
 
-class CardJob(msgspec.Struct, frozen=True, kw_only=True):
-    """A generate request after defaults, validation and normalisation: what the cards depend on."""
+class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A generate request after defaults, validation and normalisation: what the cards depend on.
+
+    ``images`` (source, sha256 of its bytes) names the remote images fetched for it; left
+    out of the digest when there are none, so cards without remote images keep their names.
+    """
 
     markdown: str
     theme: str
@@ -64,6 +70,7 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
     scale: int
     theme_data: str  # fingerprint of the theme file's bytes, read at start-up
     fonts: str  # fingerprint of the loaded font files and fallback chains
+    images: tuple[tuple[str, str], ...] = ()
 
     def digest(self) -> str:
         """32 hex characters naming this job's files; changes with the engine version, the
@@ -187,8 +194,10 @@ class CardService:
         budget: Budget,
         fonts_dir: str = "",
         catalogue: themes.Catalogue | None = None,
+        remote: RemoteImages | None = None,
     ):
         self.storage = storage
+        self.remote = remote  # None: remote images are placeholders, nothing is fetched
         self.storage_probe = StorageProbe(storage, FOLDER)
         self.pool = pool
         self.budget = budget
@@ -265,8 +274,8 @@ class CardService:
             return None
         return names
 
-    def render(self, job: CardJob) -> list[bytes]:
-        """Call the card engine for ``job`` (one ``render_count``).
+    def render(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> list[bytes]:
+        """Call the card engine for ``job`` with the fetched ``images`` (one ``render_count``).
 
         The engine reads image sizes from their headers before decoding any, and checks the
         cards against the pixel budgets after layout and before any pixel is drawn, so an
@@ -296,7 +305,7 @@ class CardService:
         )
         theme = self._theme(job.theme)
         try:
-            return layout.render(job.markdown, theme, self.fonts, options, images={})
+            return layout.render(job.markdown, theme, self.fonts, options, images=images or {})
         except layout.CardTooLarge as error:
             raise CardTooLarge(
                 f"a card would be {error.width}x{error.height} pixels, more than the "
@@ -353,7 +362,9 @@ class CardService:
     # The whole call
 
     async def generate(self, job: CardJob, timeout: float, key: object = None) -> list[ImageRecord]:
-        """Find the job's stored cards or render and store them; one record per card.
+        """Fetch the job's remote images, then find its stored cards or render and store
+        them; one record per card. The fetched bytes' hashes join the job's digest, so a
+        changed image is a new set of cards; an image that cannot be had is a placeholder.
 
         ``key`` (the API key's id) is held to ``renders_per_key`` renders in flight.
 
@@ -362,9 +373,20 @@ class CardService:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        images: dict[str, bytes] = {}
+        if self.remote is not None:
+            gathered = await self.remote.gather(
+                layout.image_sources(job.markdown),
+                max_pixels=self.budget.image_pixels,
+                timeout=min(self.remote.timeout, deadline - loop.time()),
+            )
+            images = gathered.images
+            job = msgspec.structs.replace(job, images=gathered.hashes())
         names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
         if names is None:
-            pngs = await self.pool.run(self.render, job, timeout=deadline - loop.time(), key=key)
+            pngs = await self.pool.run(
+                self.render, job, images, timeout=deadline - loop.time(), key=key
+            )
             cancelled = threading.Event()
             try:
                 names = await self._in_thread(

@@ -27,9 +27,11 @@ from litestar.types import ControllerRouterHandler
 import themes
 from app import guards, requestlog
 from app.articles import ArticleService
+from app.card_images import RemoteImages
 from app.cards import Budget, CardService, RenderPool
 from app.credits import Credits
 from app.errors import DatabaseBusy, NotFound
+from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
 from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
@@ -141,8 +143,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
     catalogue = themes.builtin()
     if settings.themes_dir:
         catalogue = catalogue.with_custom(settings.themes_dir)
-    cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue)
-    articles = ArticleService(settings, pool, lambda: cards.fonts)
+    # One fetcher, one policy: card images and article images go through the same guard.
+    fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
+    remote = RemoteImages(fetcher)
+    cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue, remote)
+    articles = ArticleService(settings, pool, lambda: cards.fonts, fetcher)
     idempotency = IdempotencyStore(
         settings.database_path,
         retention=settings.idempotency_hours * 3600,
@@ -166,6 +171,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         finally:
             sweeper.cancel()
             await articles.close()
+            await fetcher.aclose()
             pool.shutdown()
 
     handlers: list[ControllerRouterHandler] = [

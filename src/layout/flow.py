@@ -507,6 +507,7 @@ class Flow:
         decoded = image_loader.load(block.src, self.images)
         if decoded is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
+        decoded = _requested_size(decoded, block)
         limit = self.max_row_height
         if limit and reserve:
             reserve += style.margin_top
@@ -723,3 +724,12 @@ def _collapse(text: str) -> str:
 def shift(items: tuple[Item, ...], dy: float) -> tuple[Item, ...]:
     """Moves items down by `dy` (a line placed inside a taller row)."""
     return (Group(items, dy=dy),) if dy else items
+
+
+def _requested_size(decoded: Any, block: Image) -> Any:
+    """The image as `![alt|WxH](src)` asked to show it (W alone keeps its aspect); it is
+    then laid out like an image of that natural size (at most the box width)."""
+    if block.width is None:
+        return decoded
+    height = block.height or max(1, round(decoded.height * block.width / decoded.width))
+    return replace(decoded, width=block.width, height=height)

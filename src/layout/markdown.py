@@ -2,8 +2,9 @@
 
 One configured markdown-it: CommonMark plus GFM tables, strikethrough and bare-URL
 autolinks; raw HTML off (it shows as text); a single newline is a line break, as on the
-original service. Images become blocks of their own (cards centre them on their line),
-and a list item that starts with `[ ]` or `[x]` is a task.
+original service. Images become blocks of their own (cards centre them on their line);
+`![alt|WxH](src)` (or `|W`) asks for a display size in CSS px. A list item that starts
+with `[ ]` or `[x]` is a task.
 
 The token stream is walked with explicit stacks, never by recursion, so emphasis or links
 nested thousands deep cost nothing special. Block containers (quotes, lists) nest at most
@@ -23,6 +24,9 @@ from markdown_it.token import Token
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
 _ROLES = {"strong": "strong", "em": "em", "s": "del", "link": "link"}
+# `![alt|300x200](src)` or `![alt|300](src)`: the display size ending the alt text.
+# Matched after the last `|` only: a pattern over the whole alt text could backtrack badly.
+_IMAGE_SIZE = re.compile(r"\s*([1-9]\d{0,4})(?:\s*[xX×]\s*([1-9]\d{0,4}))?\s*")
 _NONCHARACTERS = "".join(
     f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000)
 )
@@ -88,6 +92,18 @@ class Paragraph:
 class Image:
     src: str
     alt: str
+    width: int | None = None  # requested display size in CSS px (`![alt|WxH](src)`)
+    height: int | None = None  # None with a width: keep the image's aspect
+
+
+def sized_alt(alt: str) -> tuple[str, int | None, int | None]:
+    """(alt, width, height) of an image's alt text, a trailing `|WxH` or `|W` taken off."""
+    text, bar, size = alt.rpartition("|")
+    match = _IMAGE_SIZE.fullmatch(size) if bar else None
+    if match is None:
+        return alt, None, None
+    width, height = match.groups()
+    return text.rstrip(), int(width), int(height) if height else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,9 +353,9 @@ def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
         elif kind == "code_inline":
             out.append(Text(child.content, marks[-1] | {"inline_code"}))
         elif kind == "image":
-            alt = _plain_text(child.children or [])
+            alt, width, height = sized_alt(_plain_text(child.children or []))
             if images:
-                out.append(Image(str(child.attrs.get("src", "")), alt))
+                out.append(Image(str(child.attrs.get("src", "")), alt, width, height))
             else:
                 out.append(Text(alt, marks[-1]))
     return out

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import numpy as np
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
 import layout
 import themes
+from tests import pngcodec
 from tests.app.apphelpers import files_path, new_key
 
 Client = TestClient[Litestar]
 BODY = {"markdown": "# Cache\n\nSome text and `code`.", "width": 300, "height": 300, "scale": 1}
 THEME = "apple-notes"
+BLUE = pngcodec.encode(np.full((20, 30, 3), (20, 40, 220), np.uint8))
+GREEN = pngcodec.encode(np.full((20, 30, 3), (20, 200, 40), np.uint8))
 
 
 @pytest.fixture
@@ -137,3 +143,46 @@ def test_two_operators_custom_themes_of_one_name_never_share_files(
     assert png(bob, bob_urls[0]) != png(alice, alice_urls[0])
     assert urls(carol) == alice_urls, "same bytes, same cards"
     assert carol.app.state.cards.render_count == 0
+
+
+def test_the_remote_images_bytes_join_the_key(make_client: Callable[..., Client]) -> None:
+    """Same URL, other bytes: new cards; the same bytes again (a new start, no fetch cache):
+    the stored cards. A card without remote images keeps the name it had before."""
+    served = [BLUE]
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = served[0]
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/pic.png"
+    body = {**BODY, "markdown": f"# Cache\n\n![pic]({url})"}
+
+    def urls(client: Client) -> list[str]:
+        response = client.post("/api/generate", json=body, headers={"x-api-key": new_key(client)})
+        assert response.status_code == 200, response.text
+        return [image["url"] for image in response.json()["images"]]
+
+    try:
+        first = make_client(allow_private_fetch=True)
+        blue = urls(first)
+        served[0] = GREEN
+        assert urls(first) == blue, "within five minutes the fetched bytes are reused"
+        green = urls(make_client(allow_private_fetch=True))
+        assert set(green).isdisjoint(blue)
+        served[0] = BLUE
+        again = make_client(allow_private_fetch=True)
+        assert urls(again) == blue
+        assert again.app.state.cards.render_count == 0
+        assert generate(make_client()) == generate(make_client(allow_private_fetch=True))
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import layout
-from layout.boxes import Fill, Page
+from layout.boxes import Fill, Page, Picture
 
 HAN = "中"
 
@@ -158,6 +158,23 @@ def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> No
     assert [texts(c) for c in cards] == [["第一段文字。"], ["小标题", "[tall]"], ["最后一段。"]]
     _heading, image = cards[1].rows
     assert image.y + image.row.height <= 522
+
+
+@pytest.mark.parametrize(
+    ("size", "rect"),
+    [
+        ("", (40.0, 400.0)),  # natural size
+        ("|80x50", (80.0, 50.0)),
+        ("|20", (20.0, 200.0)),  # width alone keeps the aspect
+        ("|4000x100", (360.0, 9.0)),  # never wider than the box, aspect of the request kept
+    ],
+)
+def test_requested_image_size(box_fonts, plain_theme, size: str, rect: tuple[float, float]) -> None:
+    [page] = pages(f"![pic{size}]({tall_image(40, 400)})", box_fonts, plain_theme, width=400)
+    [placed] = page.rows
+    [picture] = [item for item in placed.row.items if isinstance(item, Picture)]
+    assert (picture.rect.width, picture.rect.height) == pytest.approx(rect)
+    assert texts(page) == ["[pic]"]
 
 
 WORDS = st.text(alphabet="中文字ab，。「」！", min_size=1, max_size=40)

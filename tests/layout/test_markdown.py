@@ -217,6 +217,27 @@ def test_image_alt_is_plain_text() -> None:
     assert parse("![a *b* `c`](x.png)") == Doc((Image("x.png", "a b c"),))
 
 
+@pytest.mark.parametrize(
+    ("markdown", "image"),
+    [
+        ("![cat|300x200](c.png)", Image("c.png", "cat", 300, 200)),
+        ("![cat | 300](c.png)", Image("c.png", "cat", 300)),
+        ("![a|b|40X20](c.png)", Image("c.png", "a|b", 40, 20)),  # only the last bar counts
+        ("![|120](c.png)", Image("c.png", "", 120)),
+        ("![cat|0x5](c.png)", Image("c.png", "cat|0x5")),  # no zero sizes: plain alt text
+        ("![cat|300x](c.png)", Image("c.png", "cat|300x")),
+        ("![cat|999999](c.png)", Image("c.png", "cat|999999")),  # at most five digits
+        ("![cat|wide](c.png)", Image("c.png", "cat|wide")),
+    ],
+)
+def test_image_size_syntax(markdown: str, image: Image) -> None:
+    assert parse(markdown) == Doc((image,))
+
+
+def test_image_size_is_dropped_from_alt_text_used_inline() -> None:
+    assert parse("# ![logo|32](x.png) Title") == Doc((Heading(1, (run("logo"), run(" Title"))),))
+
+
 def test_split_at_rules_drops_empty_parts() -> None:
     doc = parse("---\n\na\n\n---\n\n---\n\nb\n\n> c\n\n---")
     assert split_at_rules(doc) == [Doc((para("a"),)), Doc((para("b"), Quote((para("c"),))))]

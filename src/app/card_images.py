@@ -1,0 +1,191 @@
+"""The remote images of a card request, fetched before rendering (the engine does no I/O).
+
+Every image source of the Markdown that is not a ``data:`` URI goes through the shared
+``ImageFetcher`` (http/https only, public addresses checked at connect time, redirects,
+bytes and time bounded), at most ``MAX_IMAGES`` per request and ``CONCURRENCY`` at a time,
+all within one phase deadline. The bytes must then pass ``imagecodec.probe``: type from
+the magic bytes (SVG and anything else refused), side, pixel and frame limits read from
+the header before anything is decoded. What fails any step is simply left out: the card
+shows the placeholder with the alt text, and the request goes on.
+
+Accepted bytes are kept for ``ttl`` seconds by URL, in a cache bounded in bytes, so a
+request repeated within minutes neither downloads nor probes its images again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+from app.fetch import FetchError, ImageFetcher
+from app.settings import MIB
+from layout import imagecodec
+
+log = logging.getLogger("inkcard.card_images")
+
+MAX_IMAGES = 20  # distinct remote sources fetched per request; the rest are placeholders
+CONCURRENCY = 4  # fetches in flight per request
+PHASE_TIMEOUT = 15.0  # seconds for all the fetches of one request
+CACHE_SECONDS = 300.0
+CACHE_BYTES = 64 * MIB
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """The outcome of one request's fetch phase."""
+
+    images: dict[str, bytes] = field(default_factory=dict)
+    """Accepted bytes by source, in the order the Markdown names them."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """Why each other remote source became a placeholder (safe to log)."""
+
+    def hashes(self) -> tuple[tuple[str, str], ...]:
+        """(source, sha256 of its bytes) of every accepted image, for the cache key."""
+        return tuple((src, hashlib.sha256(data).hexdigest()) for src, data in self.images.items())
+
+
+@dataclass(frozen=True, slots=True)
+class _Accepted:
+    data: bytes
+    pixels: int
+
+
+class _Cache:
+    """Accepted images by URL for ``ttl`` seconds, at most ``max_bytes`` in all (oldest out)."""
+
+    def __init__(self, ttl: float, max_bytes: int, clock: Callable[[], float]):
+        self._ttl = ttl
+        self._max_bytes = max_bytes
+        self._clock = clock
+        self._entries: OrderedDict[str, tuple[float, _Accepted]] = OrderedDict()
+        self._bytes = 0
+
+    def get(self, url: str) -> _Accepted | None:
+        entry = self._entries.get(url)
+        if entry is None:
+            return None
+        if entry[0] <= self._clock():
+            self._drop(url)
+            return None
+        return entry[1]
+
+    def put(self, url: str, image: _Accepted) -> None:
+        if len(image.data) > self._max_bytes:
+            return
+        if url in self._entries:
+            self._drop(url)
+        self._entries[url] = (self._clock() + self._ttl, image)
+        self._bytes += len(image.data)
+        while self._bytes > self._max_bytes:
+            self._drop(next(iter(self._entries)))
+
+    def _drop(self, url: str) -> None:
+        _, image = self._entries.pop(url)
+        self._bytes -= len(image.data)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class RemoteImages:
+    """Fetches and checks the remote images of card requests; one per process."""
+
+    def __init__(
+        self,
+        fetcher: ImageFetcher,
+        *,
+        max_images: int = MAX_IMAGES,
+        concurrency: int = CONCURRENCY,
+        timeout: float = PHASE_TIMEOUT,
+        cache_seconds: float = CACHE_SECONDS,
+        cache_bytes: int = CACHE_BYTES,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.fetcher = fetcher
+        self.max_images = max_images
+        self.concurrency = concurrency
+        self.timeout = timeout
+        self.cache = _Cache(cache_seconds, cache_bytes, clock)
+        self.downloads = 0
+        """Fetches that went to the network (cache misses), for tests and logs."""
+
+    async def gather(
+        self, sources: Iterable[str], max_pixels: int | None = None, timeout: float | None = None
+    ) -> Gathered:
+        """Accepted bytes of every remote source (``data:`` URIs are the engine's own).
+
+        ``max_pixels`` bounds width × height summed over the accepted images, in source
+        order; an image that would overrun it is left out like any refused one. Never
+        raises for a bad image; the phase ends after ``timeout`` (default ``self.timeout``)
+        and whatever has not arrived by then is a placeholder.
+        """
+        remote = [s for s in dict.fromkeys(sources) if s and s[:5].lower() != "data:"]
+        wanted, extra = remote[: self.max_images], remote[self.max_images :]
+        refused = dict.fromkeys(extra, f"is past the first {self.max_images} remote images")
+        results = await self._fetch_all(wanted, self.timeout if timeout is None else timeout)
+        images: dict[str, bytes] = {}
+        pixels = 0
+        for src in wanted:
+            result = results.get(src)
+            if result is None:
+                refused[src] = "did not arrive within the time for fetching images"
+            elif isinstance(result, str):
+                refused[src] = result
+            elif max_pixels is not None and pixels + result.pixels > max_pixels:
+                refused[src] = f"would take the images over {max_pixels:,} pixels"
+            else:
+                pixels += result.pixels
+                images[src] = result.data
+        for src, reason in refused.items():
+            # The host only: a URL's path and query may carry the caller's tokens.
+            brief = reason.split(" (redirected to ", 1)[0]
+            log.info("remote image on %s left as a placeholder: %s", _host(src), brief)
+        return Gathered(images, refused)
+
+    async def _fetch_all(self, sources: list[str], timeout: float) -> dict[str, _Accepted | str]:
+        gate = asyncio.Semaphore(self.concurrency)
+        results: dict[str, _Accepted | str] = {}
+
+        async def one(src: str) -> None:
+            async with gate:
+                results[src] = await self._one(src)
+
+        tasks = [asyncio.ensure_future(one(src)) for src in sources]
+        if not tasks:
+            return results
+        _, pending = await asyncio.wait(tasks, timeout=max(0.0, timeout))
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        return results
+
+    async def _one(self, src: str) -> _Accepted | str:
+        cached = self.cache.get(src)
+        if cached is not None:
+            return cached
+        self.downloads += 1
+        try:
+            data = await self.fetcher.fetch(src)
+        except FetchError as exc:
+            return exc.reason
+        try:
+            # Reads only the header (type from magic bytes, sides, pixels, frame count).
+            info = await asyncio.to_thread(imagecodec.probe, data)
+        except imagecodec.ImageRejected as exc:
+            return str(exc)
+        accepted = _Accepted(data, info.width * info.height)
+        self.cache.put(src, accepted)
+        return accepted
+
+
+def _host(source: str) -> str:
+    try:
+        return urlsplit(source).hostname or "(no host)"
+    except ValueError:
+        return "(malformed URL)"
