@@ -175,6 +175,7 @@ def _cut_ends(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> t
 
 
 _HANGING = (" ", "\t", "\u3000", "\n")
+_INVISIBLE = (SOFT_HYPHEN, "\u200b")  # left out of a line's text
 
 
 class ContentWidths(NamedTuple):
@@ -247,7 +248,7 @@ def _position(
         pens.append(pen)
         pen += cluster.width + (extra if i in slots else 0.0)
     items = _paint(clusters, pens, metrics, cuts)
-    text = "".join(c.text for c in clusters if c.text != SOFT_HYPHEN).rstrip("\n")
+    text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
     return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
 

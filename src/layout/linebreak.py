@@ -143,15 +143,15 @@ def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
     a, b = c[i], c[i + 1]
     if a == Brk.BK:
         return MANDATORY
-    if a == Brk.ZW and b not in (Brk.BK, Brk.SP, Brk.ZW):
-        return ALLOWED
-    if b == Brk.ZW:
-        return NEVER
     if b in (Brk.BK, Brk.SP, Brk.CL, Brk.CLW) or a == Brk.OP:
         return NEVER
     if a == Brk.SP:
         return ALLOWED
     if unsafe_next:
+        return NEVER
+    if a == Brk.ZW and b != Brk.ZW:
+        return ALLOWED
+    if b == Brk.ZW:
         return NEVER
     if a == Brk.ID or b == Brk.ID or a == Brk.CLW:
         return ALLOWED
