@@ -81,15 +81,19 @@ def layout_text(
     metrics: Metrics,
     align: str = "left",
     keep: int = 0,
+    prose: bool = True,
 ) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
-    most `keep` clusters between spaces breaks only if it alone is wider than the line."""
+    most `keep` clusters between spaces breaks only if it alone is wider than the line.
+    Only `prose` is hyphenated (never a code block)."""
     clusters = shape(spans, fonts)
     if not clusters:
         return []
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
-    allowed = _hyphenated(clusters, _allowed(clusters, keep))
+    allowed = _allowed(clusters, keep)
+    if prose:
+        allowed = _hyphenated(clusters, allowed)
     edges = _edges(clusters, allowed)
     ranges = break_lines(texts, widths, allowed, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)

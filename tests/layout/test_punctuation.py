@@ -264,3 +264,9 @@ def test_square_ends_are_drawn_square(fonts) -> None:
     pixels = rasterize(Painter(fonts.typefaces()).record(page), 60, 40, 0xFFFFFFFF, 1)
     assert pixels[10, 10].tolist() == [255, 0, 0]  # top left: square
     assert pixels[10, 49].tolist() == [255, 255, 255]  # top right: rounded away
+
+
+def test_code_blocks_are_never_hyphenated(box_fonts) -> None:
+    spans = [Span("the internationalization", style())]
+    lines = layout_text(spans, box_fonts, x=0.0, width=12 * EM, metrics=METRICS, prose=False)
+    assert texts(lines) == ["the ", "internationalization"[:12], "internationalization"[12:]]
