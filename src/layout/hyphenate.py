@@ -1,7 +1,8 @@
 """Where long English words may take a hyphen at a line end (pyphen's en_US patterns).
 
-Only plain words count: six letters or more, standing between spaces or punctuation, so
-URLs, file names and identifiers (`example.com`, `snake_case`, `x2y`) stay whole. The
+Only plain words count: six to forty letters, standing between spaces or punctuation, so
+URLs, file names and identifiers (`example.com`, `snake_case`, `x2y`) stay whole, and a
+run of letters longer than any dictionary word is simply broken where it must be. The
 line breaker uses these points only when an ordinary break would leave a line very loose.
 """
 
@@ -12,7 +13,7 @@ from functools import lru_cache
 import pyphen
 import regex
 
-MIN_WORD = 6
+MIN_WORD, MAX_WORD = 6, 40
 _LETTERS = regex.compile(r"[A-Za-z]+")
 _BEFORE_WORD = set(" \t\u3000\n([{\"'“‘")
 _AFTER_WORD = set(" \t\u3000\n)]}\"'”’.,;:!?")
@@ -52,7 +53,7 @@ def _is_letters(text: str) -> bool:
 
 def _plain_word(texts: list[str], start: int, end: int) -> bool:
     """A whole word: long enough, and bounded by spaces or sentence punctuation."""
-    if sum(len(t) for t in texts[start:end]) < MIN_WORD:
+    if not MIN_WORD <= sum(len(t) for t in texts[start:end]) <= MAX_WORD:
         return False
     if start > 0 and texts[start - 1] not in _BEFORE_WORD:
         return False
