@@ -128,6 +128,7 @@ class Fill:
     rect: Rect
     color: Paint
     radius: float = 0.0
+    square: tuple[bool, bool] = (False, False)  # left, right ends cut square (a line break)
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,7 +105,9 @@ class Painter:
     def fill(self, canvas: Any, item: Fill) -> None:
         rect = _rect(item.rect)
         paint = skia_paint(item.color, rect)
-        if item.radius:
+        if item.radius and any(item.square):
+            canvas.drawRRect(_rounded_ends(rect, item.radius, item.square), paint)
+        elif item.radius:
             canvas.drawRoundRect(rect, item.radius, item.radius, paint)
         else:
             canvas.drawRect(rect, paint)
@@ -264,6 +266,15 @@ _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     Layer: Painter.layer,
     Cached: Painter.cached,
 }
+
+
+def _rounded_ends(rect: Any, radius: float, square: tuple[bool, bool]) -> Any:
+    """A rounded rectangle whose cut ends (a run broken over lines) are square."""
+    left = skia.Point(0, 0) if square[0] else skia.Point(radius, radius)
+    right = skia.Point(0, 0) if square[1] else skia.Point(radius, radius)
+    rrect = skia.RRect()
+    rrect.setRectRadii(rect, [left, right, right, left])  # clockwise from top left
+    return rrect
 
 
 def _rect(rect: Any) -> Any:

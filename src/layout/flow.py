@@ -330,7 +330,9 @@ class Flow:
         for tokens in highlight(block.code, block.lang, self.styles.palette, style.color):
             spans = [Span(text, self.code_span_style(style, color)) for text, color in tokens]
             lines = (
-                layout_text(spans, self.fonts, x=inner.x, width=inner.width, metrics=metrics)
+                layout_text(
+                    spans, self.fonts, x=inner.x, width=inner.width, metrics=metrics, prose=False
+                )
                 if spans
                 else []
             )

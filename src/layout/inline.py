@@ -2,8 +2,12 @@
 
 Baselines follow CSS half-leading: a line box is `size * line_height` tall and the
 primary face's ascent + descent sit centred in it. Justified lines spread the spare width
-over inner spaces and CJK character gaps; a paragraph's last line and lines ended by a
-hard break stay at the start, as browsers do.
+(what is left after punctuation compression) over inner spaces and CJK character gaps; a
+paragraph's last line and lines ended by a hard break stay at the start, as browsers do.
+
+A styled run cut by a line break (inline code, a link, a highlight) is drawn as one piece
+per line, each tight to its glyphs (no background over the space where the line broke)
+with square cut ends; only the run's true ends are rounded.
 """
 
 from __future__ import annotations
@@ -13,17 +17,24 @@ from typing import NamedTuple
 
 from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from .fonts import FontBook
+from .hyphenate import hyphen_points
 from .linebreak import (
     ALLOWED,
+    HYPHEN,
     MANDATORY,
+    NEVER,
+    NO_EDGES,
+    SOFT_HYPHEN,
     Brk,
+    Edges,
     LineRange,
+    avoid_lone_last,
     break_lines,
     classify,
     hold_short_runs,
     opportunities,
 )
-from .shape import Cluster, Span, SpanStyle, shape
+from .shape import Cluster, Span, SpanStyle, hyphen_after, shape, trimmed
 
 ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
 STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
@@ -70,23 +81,30 @@ def layout_text(
     metrics: Metrics,
     align: str = "left",
     keep: int = 0,
+    prose: bool = True,
 ) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
-    most `keep` clusters between spaces breaks only if it alone is wider than the line."""
+    most `keep` clusters between spaces breaks only if it alone is wider than the line.
+    Only `prose` is hyphenated (never a code block)."""
     clusters = shape(spans, fonts)
     if not clusters:
         return []
     texts = [c.text for c in clusters]
+    widths = [c.width for c in clusters]
     allowed = _allowed(clusters, keep)
-    ranges = break_lines(texts, [c.width for c in clusters], allowed, width)
+    if prose:
+        allowed = _hyphenated(clusters, allowed)
+    edges = _edges(clusters, allowed)
+    ranges = break_lines(texts, widths, allowed, width, edges)
+    ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
     lines = []
     for index, line in enumerate(ranges):
         last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
         lines.append(
             _position(
-                clusters[line.start : line.end],
+                _line_clusters(clusters, line, allowed),
                 line,
-                allowed,
+                _cut_ends(clusters, line, allowed),
                 x=x,
                 width=width,
                 metrics=metrics,
@@ -94,6 +112,74 @@ def layout_text(
             )
         )
     return lines
+
+
+def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
+    """`allowed` with the dictionary's hyphenation points inside long English words
+    (never inside inline code). Kerning across the point is kept in the measure: a
+    fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
+    refuse nearly every point in a kerned face."""
+    texts = [c.text for c in clusters]
+    skip = [c.style.background is not None for c in clusters]
+    out = list(allowed)
+    for i in hyphen_points(texts, skip):
+        if out[i] == NEVER:
+            out[i] = HYPHEN
+    return out
+
+
+def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
+    """What each cluster gives up or adds at a line edge (punctuation blanks, hyphens)."""
+    edges = []
+    for i, cluster in enumerate(clusters):
+        hyphen = 0.0
+        if _takes_hyphen(cluster, allowed[i]):
+            hyphen = hyphen_after(_hyphen_source(clusters, i)).width
+        if hyphen or cluster.trim_start or cluster.trim_end:
+            edges.append(Edges(cluster.trim_start, cluster.trim_end, hyphen))
+        else:
+            edges.append(NO_EDGES)
+    return edges
+
+
+def _takes_hyphen(cluster: Cluster, brk: int) -> bool:
+    return brk == HYPHEN or (cluster.text == SOFT_HYPHEN and brk == ALLOWED)
+
+
+def _hyphen_source(clusters: list[Cluster], i: int) -> Cluster:
+    """The letter whose face and style a hyphen after cluster `i` takes."""
+    return clusters[i - 1] if clusters[i].text == SOFT_HYPHEN and i else clusters[i]
+
+
+def _line_clusters(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> list[Cluster]:
+    """The line's clusters with its edges applied: the first mark's blank off, the last
+    mark's blank off, a hyphen after a broken word."""
+    out = clusters[line.start : line.end]
+    out[0] = trimmed(out[0], left=line.trim_start)
+    content = len(out)
+    while content > 1 and out[content - 1].text in _HANGING:
+        content -= 1
+    out[content - 1] = trimmed(out[content - 1], right=line.trim_end)
+    end = line.end - 1
+    if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
+        out.insert(content, hyphen_after(_hyphen_source(clusters, end)))
+    return out
+
+
+def _cut_ends(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> tuple[bool, bool]:
+    """Whether the run at the line's start began on the line before, and whether the run
+    at its end goes on to the next line."""
+    before = line.start > 0 and clusters[line.start - 1].style is clusters[line.start].style
+    after = (
+        line.end < len(clusters)
+        and allowed[line.end - 1] != MANDATORY
+        and clusters[line.end].style is clusters[line.end - 1].style
+    )
+    return before, after
+
+
+_HANGING = (" ", "\t", "\u3000", "\n")
+_INVISIBLE = (SOFT_HYPHEN, "\u200b")  # left out of a line's text
 
 
 class ContentWidths(NamedTuple):
@@ -148,7 +234,7 @@ def _widest_window(clusters: list[Cluster], keep: int) -> float:
 def _position(
     clusters: list[Cluster],
     line: LineRange,
-    allowed: list[int],
+    cuts: tuple[bool, bool],
     *,
     x: float,
     width: float,
@@ -165,8 +251,8 @@ def _position(
     for i, cluster in enumerate(clusters):
         pens.append(pen)
         pen += cluster.width + (extra if i in slots else 0.0)
-    items = _paint(clusters, pens, metrics)
-    text = "".join(c.text for c in clusters).rstrip("\n")
+    items = _paint(clusters, pens, metrics, cuts)
+    text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
     return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
 
@@ -183,30 +269,30 @@ def _justify_slots(clusters: list[Cluster]) -> list[int]:
     ]
 
 
-def _paint(clusters: list[Cluster], pens: list[float], metrics: Metrics) -> list[Item]:
+def _paint(
+    clusters: list[Cluster], pens: list[float], metrics: Metrics, cuts: tuple[bool, bool]
+) -> list[Item]:
     """Backgrounds and underlines first, then glyph runs (in a layer with their effects),
-    then strike lines. Highlights and underlines leave out the spaces at a run's ends."""
+    then strike lines. Highlights and underlines leave out the spaces at a run's ends;
+    a run cut by the line's start or end gets a square end there."""
     baseline = metrics.baseline
     under: list[Item] = []
     runs: list[Item] = []
     over: list[Item] = []
-    index = 0
-    for group in _style_groups(clusters):
+    groups = _style_groups(clusters, pens)
+    for number, (group, group_pens) in enumerate(groups):
         style = group[0].style
-        first, last = index, index + len(group) - 1
-        index += len(group)
-        left = pens[first] + group[0].pad_left
-        right = pens[last] + group[-1].width - group[-1].pad_right
+        square = (number == 0 and cuts[0], number == len(groups) - 1 and cuts[1])
+        left = group_pens[0] + group[0].pad_left
+        right = group_pens[-1] + group[-1].width - group[-1].pad_right
+        inked = _inked(group, group_pens)
         if style.background is not None:
-            under.append(
-                _code_panel(group, pens[first], pens[last] + group[-1].width, baseline, style)
-            )
-        inked = _inked(group, pens[first : last + 1])
+            under.append(_code_panel(group, group_pens, baseline, style, square))
         if style.highlight is not None and inked:
-            under.append(_highlight(group[0], inked, metrics))
+            under.append(_highlight(group[0], inked, metrics, square))
         if style.underline != "none" and inked:
             under.append(_underline(style, inked, baseline))
-        glyphs = _glyph_runs(group, pens[first : last + 1], baseline)
+        glyphs = _glyph_runs(group, group_pens, baseline)
         if style.effects:  # glyph shadows and glows: drawn, never measured
             runs.append(Layer(tuple(glyphs), style.effects))
         else:
@@ -229,7 +315,9 @@ def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | Non
     return left, max(left, right)
 
 
-def _highlight(cluster: Cluster, inked: tuple[float, float], metrics: Metrics) -> Fill:
+def _highlight(
+    cluster: Cluster, inked: tuple[float, float], metrics: Metrics, square: tuple[bool, bool]
+) -> Fill:
     """The run's background: the whole line box, or the lower share of its text (a
     marker stroke)."""
     style = cluster.style
@@ -239,7 +327,9 @@ def _highlight(cluster: Cluster, inked: tuple[float, float], metrics: Metrics) -
         text = (cluster.face.ascent + cluster.face.descent) * style.size
         top = bottom - text * float(style.highlight_height)
     left, right = inked
-    return Fill(Rect(left, top, right - left, bottom - top), style.highlight or 0, style.radius)
+    return Fill(
+        Rect(left, top, right - left, bottom - top), style.highlight or 0, style.radius, square
+    )
 
 
 def _underline(style: SpanStyle, inked: tuple[float, float], baseline: float) -> Item:
@@ -269,25 +359,39 @@ def _wave(left: float, right: float, y: float, amplitude: float) -> tuple[tuple[
     return tuple(ops)
 
 
-def _style_groups(clusters: list[Cluster]) -> list[list[Cluster]]:
-    groups: list[list[Cluster]] = []
-    for cluster in clusters:
+def _style_groups(
+    clusters: list[Cluster], pens: list[float]
+) -> list[tuple[list[Cluster], list[float]]]:
+    """Runs of clusters that share a style, with their pens (hard breaks left out)."""
+    groups: list[tuple[list[Cluster], list[float]]] = []
+    for cluster, pen in zip(clusters, pens, strict=True):
         if cluster.is_newline:
             continue
-        if groups and groups[-1][-1].style is cluster.style:
-            groups[-1].append(cluster)
+        if groups and groups[-1][0][-1].style is cluster.style:
+            groups[-1][0].append(cluster)
+            groups[-1][1].append(pen)
         else:
-            groups.append([cluster])
+            groups.append(([cluster], [pen]))
     return groups
 
 
 def _code_panel(
-    group: list[Cluster], left: float, right: float, baseline: float, style: SpanStyle
+    group: list[Cluster],
+    pens: list[float],
+    baseline: float,
+    style: SpanStyle,
+    square: tuple[bool, bool],
 ) -> Fill:
+    """The code run's panel: over its padding, but not over spaces where a line broke."""
+    solid = [i for i, cluster in enumerate(group) if not cluster.is_space] or [0, len(group) - 1]
+    first = solid[0] if square[0] else 0
+    last = solid[-1] if square[1] else len(group) - 1
+    left, right = pens[first], pens[last] + group[last].width
     face = group[0].face
     top = baseline - face.ascent * style.size - CODE_PAD_Y
     bottom = baseline + face.descent * style.size + CODE_PAD_Y
-    return Fill(Rect(left, top, right - left, bottom - top), style.background or 0, style.radius)
+    rect = Rect(left, top, right - left, bottom - top)
+    return Fill(rect, style.background or 0, style.radius, square)
 
 
 def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> list[GlyphRun]:

@@ -3,10 +3,18 @@
 Break opportunities follow a compact subset of UAX #14 with the W3C clreq punctuation
 rules: breaks between Chinese and Japanese characters and emoji (Korean, which sets
 words apart with spaces, breaks at the spaces), after spaces, after a hyphen inside a
-word and after a slash in URLs; never before closing punctuation (`，。！？；：）」』】》、`…)
-nor after opening punctuation (`（「『【《`…); never where HarfBuzz marked the boundary
-unsafe to break. A word wider than the line is broken between clusters rather than
-allowed to overflow.
+word and after a slash in URLs; after a zero-width space (U+200B) and a soft hyphen
+(U+00AD, which then draws a hyphen); never before closing punctuation
+(`，。！？；：）」』】》、`…) nor after opening punctuation (`（「『【《`…); never where
+HarfBuzz marked the boundary unsafe to break. A word wider than the line is broken between
+clusters rather than allowed to overflow.
+
+Lines are filled greedily. Line edges change widths (`Edges`): an opening mark at a line
+start loses its blank half, a closing mark at a line end may lose its blank when the line
+would not fit otherwise, and a line ending at a hyphenation point grows by its hyphen. A
+hyphenation point (`HYPHEN`, from the dictionary) is used only when the ordinary break
+would leave the line very loose. `avoid_lone_last` then pulls one piece down when a
+paragraph would end with one CJK character (and its punctuation) alone on a line.
 """
 
 from __future__ import annotations
@@ -31,9 +39,14 @@ class Brk(IntEnum):
     HY = 7  # hyphen inside a word: break after
     SL = 8  # slash: break after, before a letter (long URLs)
     B2 = 9  # em dash: break on either side, but not inside a run of dashes
+    ZW = 10  # zero-width space, soft hyphen: break after, never before
 
 
 NEVER, ALLOWED, MANDATORY = 0, 1, 2
+HYPHEN = 3  # a dictionary hyphenation point: used only where a line would be very loose
+LOOSE = 0.2  # share of the line an ordinary break may leave empty before hyphenating
+SOFT_HYPHEN = "\u00ad"
+_LONE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
 _CLOSE_WIDE = set(
     "，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，"
@@ -57,6 +70,20 @@ class LineRange:
     start: int
     end: int
     width: float
+    trim_start: float = 0.0  # blank taken off its first cluster (an opening mark)
+    trim_end: float = 0.0  # blank taken off its last cluster (a closing mark)
+
+
+@dataclass(frozen=True, slots=True)
+class Edges:
+    """How a cluster's width changes at a line edge."""
+
+    start: float = 0.0  # taken off when it starts a line
+    end: float = 0.0  # taken off when it ends a line that would not fit otherwise
+    hyphen: float = 0.0  # added when a line ends after it (the hyphen drawn)
+
+
+NO_EDGES = Edges()
 
 
 def classify(text: str) -> Brk:
@@ -66,6 +93,8 @@ def classify(text: str) -> Brk:
         return Brk.BK
     if first in (" ", "\t", "\u3000"):
         return Brk.SP
+    if first in ("\u200b", SOFT_HYPHEN):
+        return Brk.ZW
     if first in _CLOSE_WIDE:
         return Brk.CLW
     if first in _CLOSE_NARROW:
@@ -120,6 +149,10 @@ def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
         return ALLOWED
     if unsafe_next:
         return NEVER
+    if a == Brk.ZW and b != Brk.ZW:
+        return ALLOWED
+    if b == Brk.ZW:
+        return NEVER
     if a == Brk.ID or b == Brk.ID or a == Brk.CLW:
         return ALLOWED
     if a == Brk.B2 or b == Brk.B2:
@@ -130,44 +163,159 @@ def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
 
 
 def break_lines(
-    texts: list[str], widths: list[float], allowed: list[int], max_width: float
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None = None,
 ) -> list[LineRange]:
     """Greedy line fitting; a line holds at least one cluster."""
     lines: list[LineRange] = []
     n = len(texts)
+    edge = edges or [NO_EDGES] * n
     start = 0
     while start < n:
-        end, width = _fit_line(texts, widths, allowed, start, max_width)
-        lines.append(LineRange(start, end, width))
-        start = end
+        line = _fit_line(texts, widths, allowed, edge, start, max_width)
+        lines.append(line)
+        start = line.end
     return lines
 
 
 def _fit_line(
-    texts: list[str], widths: list[float], allowed: list[int], start: int, max_width: float
-) -> tuple[int, float]:
-    """Returns (end, width) of the line that starts at `start`.
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    start: int,
+    max_width: float,
+) -> LineRange:
+    """The line that starts at `start`.
 
     Spaces and the hard break hang past the line end: they never push a line over the
     width (a space before a newline would otherwise strand the newline on a blank line
     of its own) and are not counted in it, so centred and right-aligned lines sit true.
     """
-    x = 0.0
+    head = edges[start].start
+    x = -head
     trailing = 0.0
-    last_break, last_width = -1, 0.0
+    ordinary: tuple[int, float] | None = None  # the last ordinary break that fits
+    hyphenated: tuple[int, float] | None = None  # the last hyphenation point that fits
     for i in range(start, len(texts)):
         if texts[i] in _HANGING:
             x += widths[i]
             trailing += widths[i]
         else:
             if x + widths[i] > max_width + 1e-6 and i > start:
-                if last_break >= start:
-                    return last_break + 1, last_width
-                return i, x - trailing
+                squeezed = x + widths[i] - edges[i].end
+                if allowed[i] != NEVER and edges[i].end and squeezed <= max_width + 1e-6:
+                    return LineRange(start, i + 1, squeezed, head, edges[i].end)
+                end, width = _pick_break(ordinary, hyphenated, max_width, (i, x - trailing))
+                return LineRange(start, end, width, head)
             x += widths[i]
             trailing = 0.0
         if allowed[i] == MANDATORY:
-            return i + 1, x - trailing
-        if allowed[i] == ALLOWED:
-            last_break, last_width = i, x - trailing
-    return len(texts), x - trailing
+            return LineRange(start, i + 1, x - trailing, head)
+        here = (i + 1, x - trailing + edges[i].hyphen)
+        if here[1] <= max_width + 1e-6 or i == start:
+            if allowed[i] == ALLOWED:
+                ordinary = here
+            elif allowed[i] == HYPHEN:
+                hyphenated = here
+    return LineRange(start, len(texts), x - trailing, head)
+
+
+def _pick_break(
+    ordinary: tuple[int, float] | None,
+    hyphenated: tuple[int, float] | None,
+    max_width: float,
+    forced: tuple[int, float],
+) -> tuple[int, float]:
+    """The ordinary break, unless it leaves the line very loose and a later hyphenation
+    point fills it better; without an ordinary break, a hyphenation point that leaves the
+    line not very loose, else the break forced inside the word."""
+    loose = (1 - LOOSE) * max_width
+    if hyphenated is not None and ordinary is not None:
+        better = hyphenated[0] > ordinary[0] and ordinary[1] < loose
+        return hyphenated if better else ordinary
+    if ordinary is not None:
+        return ordinary
+    return hyphenated if hyphenated is not None and hyphenated[1] >= loose else forced
+
+
+def avoid_lone_last(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    lines: list[LineRange],
+    max_width: float,
+    edges: list[Edges] | None = None,
+) -> list[LineRange]:
+    """`lines` with no paragraph ending in one CJK character (and its punctuation) alone
+    on its line, where moving the last piece of the line before down fixes it."""
+    edge = edges or [NO_EDGES] * len(texts)
+    out = list(lines)
+    for k in range(1, len(out)):
+        last, before = out[k], out[k - 1]
+        ends_paragraph = k == len(out) - 1 or allowed[last.end - 1] == MANDATORY
+        if not ends_paragraph or allowed[before.end - 1] == MANDATORY:
+            continue
+        if not _lone(texts[last.start : last.end]):
+            continue
+        moved = _small_move(texts, widths, allowed, edge, before, last, max_width)
+        if moved is not None:
+            out[k - 1], out[k] = moved
+    return out
+
+
+def _lone(texts: list[str]) -> bool:
+    """One CJK character, then only closing punctuation and hanging spaces."""
+    if not texts or not _LONE.match(texts[0]):
+        return False
+    rest = [classify(t) for t in texts[1:] if t not in _HANGING]
+    return all(c in (Brk.CL, Brk.CLW) for c in rest)
+
+
+def _small_move(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    before: LineRange,
+    last: LineRange,
+    max_width: float,
+) -> tuple[LineRange, LineRange] | None:
+    """The two lines with the previous line's last piece (at most a few clusters, and
+    never most of it) moved down, or None when that does not fit."""
+    for cut in range(before.end - 2, max(before.start, before.end - 4), -1):
+        if allowed[cut] != ALLOWED:
+            continue
+        if (cut + 1 - before.start) < 2 * (before.end - cut - 1):
+            return None
+        first = _measured(texts, widths, edges, before.start, cut + 1, max_width)
+        second = _measured(texts, widths, edges, cut + 1, last.end, max_width)
+        if first is None or second is None:
+            return None
+        return first, second
+    return None
+
+
+def _measured(
+    texts: list[str],
+    widths: list[float],
+    edges: list[Edges],
+    start: int,
+    end: int,
+    max_width: float,
+) -> LineRange | None:
+    """The line [start, end) with its edges applied; None when it does not fit."""
+    content = end
+    while content > start and texts[content - 1] in _HANGING:
+        content -= 1
+    head = edges[start].start
+    width = sum(widths[start:content]) - head
+    if width <= max_width + 1e-6:
+        return LineRange(start, end, width, head)
+    tail = edges[content - 1].end if content > start else 0.0
+    if width - tail <= max_width + 1e-6:
+        return LineRange(start, end, width - tail, head, tail)
+    return None

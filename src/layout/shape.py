@@ -23,6 +23,7 @@ from typing import Literal
 import regex
 import uharfbuzz as hb
 
+from . import punctuation
 from .boxes import Effect, Paint
 from .fonts import Face, FontBook
 
@@ -92,6 +93,8 @@ class Cluster:
     unsafe_before: bool = False
     pad_left: float = 0.0
     pad_right: float = 0.0
+    trim_start: float = 0.0  # blank px an opening mark loses at a line start
+    trim_end: float = 0.0  # blank px a closing mark may lose at a line end
 
     @property
     def is_space(self) -> bool:
@@ -114,22 +117,105 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
         clusters.extend(span_clusters)
-    return clusters
+    return _compress_punctuation(clusters, language == JAPANESE)
 
 
 def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:
-    return Cluster(
-        text=cluster.text,
+    return replace(
+        cluster,
         width=cluster.width + left + right,
-        face=cluster.face,
-        glyphs=cluster.glyphs,
         xs=tuple(x + left for x in cluster.xs),
-        ys=cluster.ys,
-        style=cluster.style,
-        unsafe_before=cluster.unsafe_before,
         pad_left=cluster.pad_left + left,
         pad_right=cluster.pad_right + right,
     )
+
+
+def trimmed(cluster: Cluster, left: float = 0.0, right: float = 0.0) -> Cluster:
+    """The cluster without `left` px of blank before its ink and `right` px after it."""
+    if not left and not right:
+        return cluster
+    return replace(
+        cluster,
+        width=cluster.width - left - right,
+        xs=tuple(x - left for x in cluster.xs),
+        trim_start=max(0.0, cluster.trim_start - left),
+        trim_end=max(0.0, cluster.trim_end - right),
+    )
+
+
+def hyphen_after(cluster: Cluster) -> Cluster:
+    """The hyphen drawn after `cluster` when a line breaks inside its word (a soft
+    hyphen or a hyphenation point), in the cluster's face and style."""
+    return _hyphen(cluster.face, cluster.style)
+
+
+@lru_cache(maxsize=256)
+def _hyphen(face: Face, style: SpanStyle) -> Cluster:
+    gids, _, advances, offsets_x, offsets_y, _ = _shape_cached(face, "-", True, None)
+    return _cluster(
+        face,
+        style,
+        "-",
+        style.size / face.upem,
+        gids,
+        advances,
+        offsets_x,
+        offsets_y,
+        0,
+        len(gids),
+        unsafe=False,
+    )
+
+
+def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Cluster]:
+    """Adjacent full-width marks collapse; the blanks left are kept as line-edge trims
+    (punctuation.py has the rules)."""
+    kinds = [_mark_kind(c, japanese) for c in clusters]
+    if not any(kinds):
+        return clusters
+    trims = punctuation.adjacent_trims(kinds, [c.text for c in clusters])
+    out: list[Cluster] = []
+    for cluster, mark, (cut_left, cut_right) in zip(clusters, kinds, trims, strict=True):
+        if mark is None:
+            out.append(cluster)
+            continue
+        em_left, em_right = _blanks(cluster, mark, japanese)
+        left, right = em_left * cluster.style.size, em_right * cluster.style.size
+        edged = replace(
+            cluster,
+            trim_start=left if mark is punctuation.Kind.OPEN else 0.0,
+            trim_end=right if mark is punctuation.Kind.CLOSE else 0.0,
+        )
+        out.append(trimmed(edged, left if cut_left else 0.0, right if cut_right else 0.0))
+    return out
+
+
+def _mark_kind(cluster: Cluster, japanese: bool) -> punctuation.Kind | None:
+    """The mark's class when it is a full-width mark set as text (not in inline code)."""
+    style = cluster.style
+    full_width = abs(cluster.width - style.letter_spacing - style.size) < 0.05 * style.size
+    if len(cluster.glyphs) != 1 or not full_width or style.background is not None:
+        return None
+    return punctuation.kind(cluster.text, japanese)
+
+
+def _blanks(cluster: Cluster, mark: punctuation.Kind, japanese: bool) -> tuple[float, float]:
+    """The mark's blank (left, right) in em: the font's `halt` where it has one."""
+    halt = _halt_blanks(cluster.face, cluster.text, JAPANESE if japanese else None)
+    return halt if halt is not None else punctuation.fallback_blanks(mark)
+
+
+@lru_cache(maxsize=256)
+def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, float] | None:
+    """What the face's `halt` (alternate half widths) takes off each side, in em; None
+    when the face has no `halt` for this mark."""
+    plain = _shape_cached(face, text, True, language)
+    half = _shape_cached(face, text, True, language, ("halt",))
+    if len(plain[0]) != 1 or plain[2] == half[2]:
+        return None
+    left = -(half[3][0] - plain[3][0])
+    right = plain[2][0] - half[2][0] - left
+    return left / face.upem, right / face.upem
 
 
 def paragraph_language(spans: list[Span]) -> str | None:
@@ -309,15 +395,18 @@ def _cluster(
 
 @lru_cache(maxsize=4096)
 def _shape_cached(
-    face: Face, text: str, ligatures: bool, language: str | None
+    face: Face, text: str, ligatures: bool, language: str | None, extra: tuple[str, ...] = ()
 ) -> tuple[tuple[int, ...], ...]:
-    """HarfBuzz output in font units; cached because cards repeat words and markers."""
+    """HarfBuzz output in font units; cached because cards repeat words and markers.
+    `extra` names features to turn on."""
     buf = hb.Buffer()
     buf.add_str(text)
     buf.guess_segment_properties()
     if language:
         buf.language = language
-    hb.shape(face.hb_font, buf, {} if ligatures else NO_LIGATURES)
+    features = {} if ligatures else dict(NO_LIGATURES)
+    features.update(dict.fromkeys(extra, True))
+    hb.shape(face.hb_font, buf, features)
     infos, positions = buf.glyph_infos, buf.glyph_positions
     return (
         tuple(i.codepoint for i in infos),

@@ -14,10 +14,13 @@ from hypothesis import strategies as st
 
 from layout.linebreak import (
     ALLOWED,
+    HYPHEN,
     MANDATORY,
     NEVER,
     Brk,
+    Edges,
     LineRange,
+    avoid_lone_last,
     break_lines,
     classify,
     opportunities,
@@ -139,6 +142,11 @@ def test_classify(text: str, expected: Brk) -> None:
         ("中「『文", "中|「『文"),
         ("a (b)", "a |(b)"),
         ("a(b", "a(b"),
+        # after a zero-width space or a soft hyphen, never before one nor before closing
+        ("ab\u200bcd", "ab\u200b|cd"),
+        ("ab\u00adcd", "ab\u00ad|cd"),
+        ("中\u200b。", "中\u200b。"),
+        ("（\u200bab", "（\u200b|ab"),
         # mandatory breaks
         ("ab\ncd", "ab\n‖cd"),
         ("中\n\n文", "中\n‖\n‖文"),
@@ -264,7 +272,7 @@ CLUSTERS = [
     *[" ", " ", " ", "\u3000", "\t", "\n"],
     *list(CLOSING_CJK + OPENING_CJK),
     *list(".,!?;:)(]['\"%#"),
-    *["-", "-", "/", "—", "…"],
+    *["-", "-", "/", "—", "…", "\u200b", "\u00ad"],
 ]
 
 cluster_texts = st.lists(st.sampled_from(CLUSTERS), min_size=0, max_size=60)
@@ -397,3 +405,68 @@ def test_opportunities_respect_the_rules(
         elif texts[i] in IDEOGRAPHS and texts[i + 1] in IDEOGRAPHS:
             assert allowed[i] == ALLOWED
         assert allowed[i] != MANDATORY or texts[i] == "\n"
+
+
+# --- line edges, hyphenation points, lone last characters -----------------------------------
+
+
+@st.composite
+def edged_paragraphs(
+    draw: st.DrawFn,
+) -> tuple[list[str], list[float], list[int], list[Edges], float]:
+    """Paragraphs with line-edge trims (up to half a cluster) and hyphenation points."""
+    texts, widths, unsafe, max_width = draw(paragraphs())
+    allowed = opportunities(texts, unsafe)
+    hyphens = draw(st.lists(st.booleans(), min_size=len(texts), max_size=len(texts)))
+    allowed = [HYPHEN if h and a == NEVER else a for a, h in zip(allowed, hyphens, strict=True)]
+    shares = st.lists(st.sampled_from([0.0, 0.0, 0.5]), min_size=3, max_size=3)
+    edges = [
+        Edges(w * start, w * end, w * hyphen)
+        for w, (start, end, hyphen) in zip(
+            widths, draw(st.lists(shares, min_size=len(texts), max_size=len(texts))), strict=True
+        )
+    ]
+    return texts, widths, allowed, edges, max_width
+
+
+def _covers_in_order(lines: list[LineRange], n: int) -> None:
+    ends = [0] + [line.end for line in lines]
+    assert [line.start for line in lines] == ends[:-1]
+    assert ends[-1] == n
+    assert all(line.end > line.start for line in lines)
+
+
+@FAST
+@given(edged_paragraphs())
+def test_edges_and_hyphens_lose_and_reorder_nothing(
+    case: tuple[list[str], list[float], list[int], list[Edges], float],
+) -> None:
+    texts, widths, allowed, edges, max_width = case
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    _covers_in_order(lines, len(texts))
+    _covers_in_order(avoid_lone_last(texts, widths, allowed, lines, max_width, edges), len(texts))
+
+
+@FAST
+@given(edged_paragraphs())
+def test_edged_lines_fit_unless_forced(
+    case: tuple[list[str], list[float], list[int], list[Edges], float],
+) -> None:
+    """A line wider than the box is one forced piece, before and after the lone-character
+    adjustment (which only ever makes lines that fit)."""
+    texts, widths, allowed, edges, max_width = case
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    moved = avoid_lone_last(texts, widths, allowed, lines, max_width, edges)
+    for line in moved:
+        if line.width > max_width + 1e-6:
+            assert line in lines
+            assert _content(texts, line) - line.start == 1
+
+
+def test_lone_last_moves_at_most_a_small_piece() -> None:
+    texts = list("中中中中中中中中。")
+    allowed = opportunities(texts, [False] * len(texts))
+    lines = break_lines(texts, [1.0] * len(texts), allowed, 4)
+    assert [(r.start, r.end) for r in lines] == [(0, 4), (4, 7), (7, 9)]
+    moved = avoid_lone_last(texts, [1.0] * len(texts), allowed, lines, 4)
+    assert [(r.start, r.end) for r in moved] == [(0, 4), (4, 6), (6, 9)]

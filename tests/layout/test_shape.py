@@ -270,3 +270,19 @@ def test_the_serif_subset_kept_its_japanese_forms(fonts) -> None:
     japanese = shaped("直す", fonts, family="serif-cjk")[0].glyphs
     assert chinese == (cmap_gid(SERIF, "直"),)
     assert japanese != chinese
+
+
+def test_zero_width_space_and_soft_hyphen_are_invisible_clusters(fonts) -> None:
+    clusters = shaped("a\u200bb\u00adc", fonts)
+    assert [c.text for c in clusters] == ["a", "\u200b", "b", "\u00ad", "c"]
+    assert [c.width for c in clusters[1::2]] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("family", ["sans", "serif-cjk"])
+def test_full_width_marks_compress_with_the_faces_halt(fonts, family: str) -> None:
+    """Noto Sans and Serif CJK both carry `halt`: a closing mark before an opening one
+    gives up its right half (16 px → 8 px), the opening mark keeps its blank left half
+    for a line start."""
+    comma, quote = shaped("，“", fonts, family=family)
+    assert (comma.width, quote.width) == (8.0, 16.0)
+    assert (quote.trim_start, comma.trim_end) == (8.0, 0.0)

@@ -1,0 +1,79 @@
+"""Where long English words may take a hyphen at a line end (pyphen's en_US patterns).
+
+Only plain words count: six to forty letters, standing between spaces or punctuation, so
+URLs, file names and identifiers (`example.com`, `snake_case`, `x2y`) stay whole, and a
+run of letters longer than any dictionary word is simply broken where it must be. The
+line breaker uses these points only when an ordinary break would leave a line very loose.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pyphen
+import regex
+
+MIN_WORD, MAX_WORD = 6, 40
+_LETTERS = regex.compile(r"[A-Za-z]+")
+_BEFORE_WORD = set(" \t\u3000\n([{\"'“‘")
+_AFTER_WORD = set(" \t\u3000\n)]}\"'”’.,;:!?")
+
+
+@lru_cache(maxsize=1)
+def _dictionary() -> pyphen.Pyphen:
+    return pyphen.Pyphen(lang="en_US", left=2, right=3)
+
+
+@lru_cache(maxsize=4096)
+def _positions(word: str) -> tuple[int, ...]:
+    return tuple(_dictionary().positions(word))
+
+
+def hyphen_points(texts: list[str], skip: list[bool]) -> list[int]:
+    """Indices of clusters after which a hyphen may break a word; `skip` marks clusters
+    never to hyphenate (inline code)."""
+    points: list[int] = []
+    i = 0
+    while i < len(texts):
+        if not _is_letters(texts[i]) or skip[i]:
+            i += 1
+            continue
+        end = i
+        while end < len(texts) and _is_letters(texts[end]) and not skip[end]:
+            end += 1
+        if _plain_word(texts, i, end):
+            points.extend(_word_points(texts, i, end))
+        i = end
+    return points
+
+
+def _is_letters(text: str) -> bool:
+    return bool(_LETTERS.fullmatch(text))
+
+
+def _plain_word(texts: list[str], start: int, end: int) -> bool:
+    """A whole word: long enough, and bounded by spaces or sentence punctuation."""
+    if not MIN_WORD <= sum(len(t) for t in texts[start:end]) <= MAX_WORD:
+        return False
+    if start > 0 and texts[start - 1] not in _BEFORE_WORD:
+        return False
+    if end < len(texts):
+        if texts[end] not in _AFTER_WORD:
+            return False
+        after = texts[end + 1] if end + 1 < len(texts) else " "
+        if texts[end] in ".,;:!?" and _is_letters(after):  # example.com, a,b
+            return False
+    return True
+
+
+def _word_points(texts: list[str], start: int, end: int) -> list[int]:
+    """Cluster indices whose end falls on one of the word's hyphenation positions."""
+    word = "".join(texts[start:end])
+    offsets = set(_positions(word))
+    points = []
+    offset = 0
+    for index in range(start, end - 1):
+        offset += len(texts[index])
+        if offset in offsets:
+            points.append(index)
+    return points
