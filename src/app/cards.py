@@ -30,6 +30,7 @@ import themes
 from app.errors import (
     CardTooLarge,
     ImageTooLarge,
+    InvalidMdx,
     Overloaded,
     RateLimited,
     RenderFailed,
@@ -315,6 +316,8 @@ class CardService:
                 f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
                 " of one request; use fewer or smaller images"
             ) from None
+        except layout.MdxError as error:
+            raise InvalidMdx(f"mdxMode: {error}") from None
         except layout.TooManyPages:
             raise TooManyPages(
                 f"the Markdown makes more than {layout.MAX_CARDS} cards;"
