@@ -34,6 +34,9 @@ MAX_PIXEL_DIFF = 48  # of 255, in any channel of any pixel
 FULL_THEME = "apple-notes"  # the theme every corpus post is drawn in
 # every other theme and mode: a long Chinese post, a code-heavy post, an English post
 SAMPLERS = ("04-long-article-zh", "02-python-tips-mixed", "03-english-notes")
+# mdxMode posts (tests/cases/mdx/): every component, in a light, a dark and a framed theme
+MDX_POSTS = sorted((Path(__file__).parent / "cases" / "mdx").glob("*.md"))
+MDX_THEMES = (("apple-notes", "light-mode"), ("darktech", None), ("watercolor", None))
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Case:
     post: Path
     theme: str
     mode: str | None
+    mdx: bool = False
 
     @property
     def stem(self) -> str:
@@ -53,11 +57,13 @@ def golden_cases() -> list[Case]:
         posts = [p for p in corpus_posts() if theme == FULL_THEME or p.stem in SAMPLERS]
         for mode in themes.modes(theme) or [None]:
             cases.extend(Case(post, theme, mode) for post in posts)
+    for theme, mode in MDX_THEMES:
+        cases.extend(Case(post, theme, mode, mdx=True) for post in MDX_POSTS)
     return cases
 
 
 def render(case: Case, fonts: layout.FontBook) -> list[np.ndarray]:
-    options = layout.RenderOptions(split="autoSplit", mode=case.mode, scale=SCALE)
+    options = layout.RenderOptions(split="autoSplit", mode=case.mode, scale=SCALE, mdx=case.mdx)
     markdown = case.post.read_text("utf-8")
     cards = layout.render(markdown, themes.load(case.theme), fonts, options)
     return [pngcodec.decode(png) for png in cards]

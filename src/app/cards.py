@@ -32,6 +32,7 @@ from app.card_images import RemoteImages
 from app.errors import (
     CardTooLarge,
     ImageTooLarge,
+    InvalidMdx,
     Overloaded,
     RateLimited,
     RenderFailed,
@@ -324,6 +325,8 @@ class CardService:
                 f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
                 " of one request; use fewer or smaller images"
             ) from None
+        except layout.MdxError as error:
+            raise InvalidMdx(f"mdxMode: {error}") from None
         except layout.TooManyPages:
             raise TooManyPages(
                 f"the Markdown makes more than {layout.MAX_CARDS} cards;"

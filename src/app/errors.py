@@ -105,6 +105,13 @@ class ImageTooLarge(ApiError):
     label = "image_too_large"
 
 
+class InvalidMdx(ApiError):
+    """With ``mdxMode``, the Markdown uses an expression, import/export, an unknown
+    component or nests components wrongly; the message names the line (400)."""
+
+    label = "invalid_mdx"
+
+
 class RateLimited(ApiError):
     """The API key already has as many renders in flight as it may (429, ``Retry-After``)."""
 

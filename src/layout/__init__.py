@@ -28,10 +28,11 @@ from .draw import Painter, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
 from .markdown import clean_text, image_sources, parse
+from .mdx import MdxError, parse_mdx
 from .sheet import SheetError, Tile, contact_sheet
 from .style import Theme, ThemeError, decode_theme, resolve
 
-ENGINE_VERSION = "2"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "3"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "CARD_LIMITS",
@@ -43,6 +44,7 @@ __all__ = [
     "FontBook",
     "FontError",
     "ImagesTooLarge",
+    "MdxError",
     "Page",
     "RenderError",
     "RenderOptions",
@@ -103,7 +105,9 @@ def layout_pages(
     Raises:
         ImagesTooLarge: The distinct images would decode to more than `max_image_pixels`.
         TooManyPages: More than `options.max_pages` cards.
+        MdxError: With `options.mdx`, text the component set refuses (names the line).
     """
+    doc = parse_mdx(markdown) if options.mdx else parse(markdown)  # refuse bad MDX first
     budget = Images(images or {}, options.max_image_pixels)
     budget.admit(image_sources(markdown))
     card = Card(
@@ -113,7 +117,7 @@ def layout_pages(
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         max_pages=options.max_pages,
     )
-    return compose(parse(markdown), resolve(theme, options.mode), fonts, budget, card)
+    return compose(doc, resolve(theme, options.mode), fonts, budget, card)
 
 
 def render(

@@ -18,8 +18,8 @@ from typing import Literal, get_args
 
 from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
 from .chrome import page_number_items
+from .components import MdxFlow
 from .decorations import Context, Decoration, build, is_static
-from .flow import Flow
 from .fonts import FontBook
 from .markdown import Doc, split_at_rules
 from .paginate import Placement, cut, frame_items, paginate, place
@@ -89,7 +89,7 @@ def compose(
 ) -> list[Page]:
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
-    flow = Flow(styles, fonts, images, max_row_height=box.height if fixed else None)
+    flow = MdxFlow(styles, fonts, images, max_row_height=box.height if fixed else None)
     if fixed:
         pages = paginate(flow.doc(doc, x=box.x, width=box.width), box.height) or [[]]
     else:

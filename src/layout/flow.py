@@ -26,6 +26,7 @@ from .blocks import (
 from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
 from .code import highlight
 from .fonts import FontBook
+from .htmltags import mark_value
 from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
 from .markdown import (
     Block,
@@ -51,6 +52,9 @@ BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `numbe
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
+SCRIPT_SIZE, SCRIPT_RISE, SCRIPT_DROP = 0.75, 0.35, 0.15  # <sup>, <sub>: size, shift in em
+BADGE_SIZE = 0.8  # an mdxMode badge's text, as a share of the text around it
+_ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
 _SPACES = re.compile(r"[ \t]+")
 HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
 # The text knobs an inline role may set over the text it sits in.
@@ -244,8 +248,11 @@ class Flow:
                 v.update(self.styles.inline[role])
         if "strong" in marks and base.strong_color is not None:
             v["color"] = base.strong_color
+        if any(m not in _ROLES for m in marks):
+            self._html_look(v, marks)
         padding = v.get("padding") if "inline_code" in marks else None
-        marked = marks & HIGHLIGHTED and "inline_code" not in marks
+        marked = (marks & HIGHLIGHTED or "highlight" in v) and "inline_code" not in marks
+        badge = "badge" in marks
         return SpanStyle(
             family=str(v["family"]),
             size=float(v["size"]),
@@ -253,22 +260,64 @@ class Flow:
             italic=bool(v["italic"]),
             cjk_italic=base.cjk_italic,
             color=int(v["color"]),
-            background=v.get("background") if "inline_code" in marks else None,
+            background=v.get("background") if "inline_code" in marks or badge else None,
             radius=float(v.get("radius", 0.0)),
-            pad_x=float(padding[1]) if padding else 0.0,
+            pad_x=float(padding[1]) if padding else float(v.get("pad_x", 0.0)),
             strike="del" in marks,
             link="link" in marks,
             ligatures=v["family"] != "mono",
             letter_spacing=float(v["letter_spacing"]),
             text_transform=str(v["text_transform"]),
             effects=v["text_effects"],
-            highlight=v.get("background") if marked else None,
+            highlight=v.get("highlight", v.get("background")) if marked else None,
             highlight_height=v.get("background_height", "line"),
             underline=str(v["underline"]),
             underline_color=v["underline_color"],
             underline_width=float(v["underline_width"]),
             underline_offset=float(v["underline_offset"]),
+            rise=float(v.get("rise", 0.0)),
+            grows="rise" in v or mark_value(marks, "size") is not None,
         )
+
+    def _html_look(self, v: dict[str, Any], marks: frozenset[str]) -> None:
+        """Inline HTML marks over the look in `v`: `<u>`, `<mark>`, `<sup>`/`<sub>`,
+        `<span style>`/`<font>` values, and the mdxMode badge pill in the theme's accent."""
+        if "u" in marks:
+            v["underline"], v["underline_color"] = "solid", None
+            v["underline_width"] = max(1.0, float(v["size"]) / 16)
+        if "mark" in marks:
+            v["highlight"] = (self.styles.palette["highlight"] & 0xFFFFFF) | 0x66000000
+            v["highlight_height"] = 1.0  # the text's height, not a line grown by big text
+        if (share := mark_value(marks, "size")) is not None:
+            v["size"] = float(v["size"]) * float(share)
+        if (color := mark_value(marks, "color")) is not None:
+            v["color"] = int(color)
+        if (paint := mark_value(marks, "bg")) is not None:
+            v["highlight"], v["highlight_height"] = int(paint), 1.0
+        if (weight := mark_value(marks, "weight")) is not None:
+            v["weight"] = int(weight)
+        if (family := mark_value(marks, "face")) is not None:
+            v["family"] = family
+        if marks & {"sup", "sub"}:
+            size = float(v["size"])
+            v["size"] = size * SCRIPT_SIZE
+            v["rise"] = size * (SCRIPT_RISE if "sup" in marks else -SCRIPT_DROP)
+        if "badge" in marks:
+            size = float(v["size"]) * BADGE_SIZE
+            v.update(size=size, weight=700, radius=size, pad_x=size * 0.6)
+            v["background"], v["color"] = self.accent_pair()
+            v["underline"], v["text_effects"] = "none", ()
+
+    def accent_pair(self) -> tuple[int, int]:
+        """The theme's accent (its `accent` colour, else its list badges' colour) and the
+        colour drawn on it."""
+        style = self.styles["list"]
+        body = self.styles["body"]
+        paint = self.styles.palette.get("accent", style.number_background)
+        if not isinstance(paint, int):
+            paint = style.marker_color if style.marker_color is not None else body.color
+        ink = style.number_color if style.number_color is not None else 0xFFFFFFFF
+        return paint, ink
 
     def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
         return Row(

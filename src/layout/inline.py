@@ -61,6 +61,7 @@ class Metrics:
 
     height: float
     baseline: float
+    size: float = 0.0  # the text size they are for; larger inline text grows a line (0: never)
 
 
 def line_metrics(
@@ -69,7 +70,7 @@ def line_metrics(
     face = fonts.chain(family, bold)[0]
     box = size * line_height
     content = (face.ascent + face.descent) * size
-    return Metrics(box, (box - content) / 2 + face.ascent * size)
+    return Metrics(box, (box - content) / 2 + face.ascent * size, size)
 
 
 def layout_text(
@@ -251,9 +252,30 @@ def _position(
     for i, cluster in enumerate(clusters):
         pens.append(pen)
         pen += cluster.width + (extra if i in slots else 0.0)
+<<<<<<< HEAD
     items = _paint(clusters, pens, metrics, cuts)
     text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
+=======
+    metrics = _grown(clusters, metrics)
+    items = _paint(clusters, pens, metrics)
+    text = "".join(c.text for c in clusters).rstrip("\n")
+>>>>>>> i13-mdx
     return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
+
+
+def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
+    """The line box grown for inline HTML text larger (or raised further) than the
+    block's: each such run needs the block's box scaled to its size (inline HTML)."""
+    above, below = metrics.baseline, metrics.height - metrics.baseline
+    if not metrics.size:
+        return metrics
+    for cluster in clusters:
+        style = cluster.style
+        if style.grows and (style.size > metrics.size or style.rise):
+            scale = style.size / metrics.size
+            above = max(above, metrics.baseline * scale + style.rise)
+            below = max(below, (metrics.height - metrics.baseline) * scale - style.rise)
+    return Metrics(above + below, above, metrics.size)
 
 
 def _justify_slots(clusters: list[Cluster]) -> list[int]:
@@ -409,7 +431,7 @@ def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> lis
         face = cluster.face
         glyphs.extend(cluster.glyphs)
         xs.extend(pen + dx for dx in cluster.xs)
-        ys.extend(baseline + dy for dy in cluster.ys)
+        ys.extend(baseline + dy - style.rise for dy in cluster.ys)  # rise: sup, sub
     if face is not None and glyphs:
         runs.append(_run(face.key, style, glyphs, xs, ys))
     return runs

@@ -21,6 +21,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
+from .htmltags import Tag, split_tags, with_marks
+
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
 _ROLES = {"strong": "strong", "em": "em", "s": "del", "link": "link"}
@@ -60,6 +62,8 @@ def _deep_text(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 def _parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
     md.enable(["table", "strikethrough", "linkify"])
+    # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.
+    md.core.ruler.disable("text_join")
     md.options["maxNesting"] = MAX_DEPTH + 4  # a list opens two levels past the check
     md.block.ruler.before("table", "deep_text", _deep_text)
     return md
@@ -143,7 +147,57 @@ class Table:
     rows: tuple[tuple[tuple[Text, ...], ...], ...]
 
 
-Block = Heading | Paragraph | Image | CodeBlock | Rule | Quote | ListBlock | Table
+@dataclass(frozen=True, slots=True)
+class Columns:
+    """mdxMode `<Columns>`: two or three columns side by side, each its own blocks."""
+
+    columns: tuple[tuple[Block, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Callout:
+    """mdxMode `<Callout type title>`: a tinted box; `kind` is info, tip, warning, danger."""
+
+    kind: str
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """mdxMode `<Quote author>`: a highlighted quote signed by its author."""
+
+    author: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    title: str
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """mdxMode `<Steps>`: numbered steps, each a number badge beside its content."""
+
+    steps: tuple[Step, ...]
+
+
+Block = (
+    Heading
+    | Paragraph
+    | Image
+    | CodeBlock
+    | Rule
+    | Quote
+    | ListBlock
+    | Table
+    | Columns
+    | Callout
+    | Cited
+    | Steps
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +207,12 @@ class Doc:
 
 def parse(markdown: str) -> Doc:
     """Parses Markdown into a `Doc`."""
-    return Doc(tuple(_blocks(_PARSER.parse(clean_text(markdown)))))
+    return Doc(parse_blocks(clean_text(markdown)))
+
+
+def parse_blocks(text: str, mdx: bool = False) -> tuple[Block, ...]:
+    """The blocks of cleaned Markdown text; with `mdx`, `<Badge>` is an inline mark."""
+    return tuple(_blocks(_PARSER.parse(text), mdx))
 
 
 def clean_text(text: str) -> str:
@@ -197,7 +256,7 @@ _CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list
 _CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close", "list_item_close"}
 
 
-def _blocks(tokens: list[Token]) -> list[Block]:
+def _blocks(tokens: list[Token], mdx: bool = False) -> list[Block]:
     """The block tree of a token stream, containers tracked on a stack."""
     stack = [_Open(Token("root", "", 0))]
     i = 0
@@ -211,15 +270,15 @@ def _blocks(tokens: list[Token]) -> list[Block]:
         elif kind == "paragraph_open":
             if stack[-1].token.type == "list_item_open" and not token.hidden:
                 stack[-2].tight = False
-            stack[-1].blocks.extend(_paragraph(tokens[i + 1].children or []))
+            stack[-1].blocks.extend(_paragraph(tokens[i + 1].children or [], mdx))
             i += 2  # the inline token and the close
         elif kind == "heading_open":
-            inlines = _texts(tokens[i + 1].children or [])
+            inlines = _texts(tokens[i + 1].children or [], mdx)
             stack[-1].blocks.append(Heading(int(token.tag[1]), tuple(inlines)))
             i += 2
         elif kind == "table_open":
             end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
-            stack[-1].blocks.append(_table(tokens[i:end]))
+            stack[-1].blocks.append(_table(tokens[i:end], mdx))
             i = end
         else:
             stack[-1].blocks.extend(_leaf(token))
@@ -251,11 +310,11 @@ def _leaf(token: Token) -> list[Block]:
     return []
 
 
-def _paragraph(children: list[Token]) -> list[Block]:
+def _paragraph(children: list[Token], mdx: bool) -> list[Block]:
     """A paragraph, split where images stand, since images are blocks on a card."""
     out: list[Block] = []
     run: list[Text] = []
-    for piece in _inlines(children, images=True):
+    for piece in _inlines(children, images=True, mdx=mdx):
         if isinstance(piece, Image):
             _flush(run, out)
             out.append(piece)
@@ -286,7 +345,7 @@ def _task(blocks: list[Block]) -> ListItem:
     return ListItem(tuple(blocks))
 
 
-def _table(tokens: list[Token]) -> Table:
+def _table(tokens: list[Token], mdx: bool) -> Table:
     """A table from its tokens (`table_open` up to its close): rows of cells, padded or cut
     to the header's width."""
     rows: list[list[tuple[Text, ...]]] = []
@@ -297,7 +356,7 @@ def _table(tokens: list[Token]) -> Table:
         elif token.type in ("th_open", "td_open"):
             following = tokens[i + 1] if i + 1 < len(tokens) else token
             inline = following.children if following.type == "inline" else None
-            rows[-1].append(tuple(_texts(inline or [])))
+            rows[-1].append(tuple(_texts(inline or [], mdx)))
             if len(rows) == 1:
                 aligns.append(_align(token))
     width = len(aligns)
@@ -313,9 +372,9 @@ def _align(cell: Token) -> str:
     return style.removeprefix("text-align:") if style else "left"
 
 
-def _texts(children: list[Token]) -> list[Text]:
+def _texts(children: list[Token], mdx: bool) -> list[Text]:
     """The inline runs of a node where images count as their alt text."""
-    return [piece for piece in _inlines(children) if isinstance(piece, Text)]
+    return [piece for piece in _inlines(children, mdx=mdx) if isinstance(piece, Text)]
 
 
 def _plain_text(children: list[Token]) -> str:
@@ -325,7 +384,7 @@ def _plain_text(children: list[Token]) -> str:
     pending = list(reversed(children))
     while pending:
         token = pending.pop()
-        if token.type in ("text", "code_inline", "html_inline"):
+        if token.type in ("text", "text_special", "code_inline", "html_inline"):
             out.append(token.content)
         elif token.type in ("softbreak", "hardbreak"):
             out.append(" ")
@@ -334,10 +393,13 @@ def _plain_text(children: list[Token]) -> str:
     return "".join(out)
 
 
-def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
-    """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack."""
+def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> list[Text | Image]:
+    """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack.
+    Tags of the inline HTML subset in the text keep a stack of their own (`_HtmlMarks`)."""
     out: list[Text | Image] = []
     marks: list[frozenset[str]] = [frozenset()]
+    html = _HtmlMarks()
+    glue = False  # after an escape: the next text joins its run
     for child in children:
         kind = child.type
         if child.nesting == 1:
@@ -347,15 +409,65 @@ def _inlines(children: list[Token], images: bool = False) -> list[Text | Image]:
             if len(marks) > 1:
                 marks.pop()
         elif kind in ("text", "html_inline"):
-            out.append(Text(child.content, marks[-1]))
+            joins = glue  # literal pieces of one text token are one run
+            for piece in split_tags(child.content, mdx):
+                if isinstance(piece, str):
+                    _add(out, Text(piece, marks[-1] | html.marks), joins)
+                elif piece.is_break:
+                    out.append(Text("\n", marks[-1] | html.marks))
+                elif not html.take(piece):
+                    _add(out, Text(piece.source, marks[-1] | html.marks), joins)
+                    continue
+                joins = isinstance(piece, str)
+        elif kind == "text_special":  # an escaped character: always literal
+            _add(out, Text(child.content, marks[-1] | html.marks), glue=True)
         elif kind in ("softbreak", "hardbreak"):
-            out.append(Text("\n", marks[-1]))
+            out.append(Text("\n", marks[-1] | html.marks))
         elif kind == "code_inline":
-            out.append(Text(child.content, marks[-1] | {"inline_code"}))
+            out.append(Text(child.content, marks[-1] | html.marks | {"inline_code"}))
         elif kind == "image":
             alt, width, height = sized_alt(_plain_text(child.children or []))
             if images:
                 out.append(Image(str(child.attrs.get("src", "")), alt, width, height))
             else:
-                out.append(Text(alt, marks[-1]))
+                out.append(Text(alt, marks[-1] | html.marks))
+        glue = kind == "text_special"
     return out
+
+
+class _HtmlMarks:
+    """The open inline HTML tags: each level holds the marks in force there, so opening
+    and closing cost the same at any depth; a closing tag closes the nearest open tag of
+    its name and any opened inside it (as browsers do)."""
+
+    def __init__(self) -> None:
+        self.levels: list[tuple[str, frozenset[str]]] = [("", frozenset())]
+        self.open: dict[str, int] = {}
+
+    @property
+    def marks(self) -> frozenset[str]:
+        return self.levels[-1][1]
+
+    def take(self, tag: Tag) -> bool:
+        """Opens or closes `tag`; False for a closing tag with nothing to close."""
+        if not tag.closing:
+            self.levels.append((tag.name, with_marks(self.marks, tag.marks)))
+            self.open[tag.name] = self.open.get(tag.name, 0) + 1
+            return True
+        if not self.open.get(tag.name):
+            return False
+        while True:
+            name, _ = self.levels.pop()
+            self.open[name] -= 1
+            if name == tag.name:
+                return True
+
+
+def _add(out: list[Text | Image], text: Text, glue: bool) -> None:
+    """Appends `text`; with `glue`, joined to the run before it when that has the same
+    marks (an escape and the text around it are one run, as before escapes were tokens)."""
+    last = out[-1] if out else None
+    if glue and isinstance(last, Text) and last.marks == text.marks and last.text != "\n":
+        out[-1] = Text(last.text + text.text, text.marks)
+    elif text.text:
+        out.append(text)

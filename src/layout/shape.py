@@ -71,6 +71,8 @@ class SpanStyle:
     underline_color: Paint | None = None  # None: the text colour
     underline_width: float = 1.0
     underline_offset: float = 2.0  # below the baseline
+    rise: float = 0.0  # px the glyphs sit above the baseline (inline <sup>; <sub> below)
+    grows: bool = False  # inline HTML sized it: a line grows to hold it
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,7 @@ LABELS = {
     "invalid_height",
     "invalid_split_mode",
     "invalid_mdx_mode",
+    "invalid_mdx",
     "invalid_over_hidden_mode",
     "invalid_scale",
     "too_many_pages",
