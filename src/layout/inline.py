@@ -252,14 +252,9 @@ def _position(
     for i, cluster in enumerate(clusters):
         pens.append(pen)
         pen += cluster.width + (extra if i in slots else 0.0)
-<<<<<<< HEAD
+    metrics = _grown(clusters, metrics)
     items = _paint(clusters, pens, metrics, cuts)
     text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
-=======
-    metrics = _grown(clusters, metrics)
-    items = _paint(clusters, pens, metrics)
-    text = "".join(c.text for c in clusters).rstrip("\n")
->>>>>>> i13-mdx
     return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
 
