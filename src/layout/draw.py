@@ -22,8 +22,11 @@ import numpy as np
 import skia
 
 from .boxes import (
+    Blur,
     Cached,
+    Effect,
     Fill,
+    Glow,
     GlyphRun,
     Grain,
     Group,
@@ -32,11 +35,12 @@ from .boxes import (
     Page,
     Picture,
     Segment,
+    Shadow,
     Shape,
     Stroke,
 )
 from .png import encode_rgb
-from .shaders import grain_shader, image_filter, set_dash, skia_paint
+from .shaders import blur_sigma, grain_shader, image_filter, set_dash, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
@@ -165,22 +169,37 @@ class Painter:
         canvas.restore()
 
     def layer(self, canvas: Any, item: Layer) -> None:
-        """Children in one layer: rotated, then composited through the effects' filter."""
+        """Children in one layer: rotated, then composited through the effects' filter.
+
+        The layer is bounded by what the children draw, grown by how far the effects
+        reach: an unbounded layer is the size of the whole card, and blurring a tall card
+        costs seconds per effect."""
         depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
         grains = [e for e in item.effects if isinstance(e, Grain)]
         effects = image_filter([e for e in item.effects if not isinstance(e, Grain)])
         if effects is not None or grains or item.opacity < 1.0:
+            children = self._bounded_recording(item.items)
+            bounds = layer_bounds(children.cullRect(), item.effects)
             paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
             paint.setAlphaf(item.opacity)
-            canvas.saveLayer(None, paint)
-        self.paint(canvas, item.items)
-        for grain in grains:  # src-atop: grain only where the layer has paint
-            canvas.drawPaint(
-                skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
-            )
+            canvas.saveLayer(bounds, paint)
+            canvas.drawPicture(children)
+            for grain in grains:  # src-atop: grain only where the layer has paint
+                canvas.drawPaint(
+                    skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
+                )
+        else:
+            self.paint(canvas, item.items)
         canvas.restoreToCount(depth)
+
+    def _bounded_recording(self, items: tuple[Item, ...]) -> Any:
+        """`items` recorded with a bounding-box hierarchy, so that the picture's cull
+        rect is the bounds of what they draw (Skia's own, conservative: strokes, glyphs)."""
+        recorder = skia.PictureRecorder()
+        self.paint(recorder.beginRecording(_UNBOUNDED, _RTREES()), items)
+        return recorder.finishRecordingAsPicture()
 
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key` (recording it on first use), or its pixels."""
@@ -234,6 +253,26 @@ class Painter:
         return image
 
 
+def layer_bounds(content: Any, effects: tuple[Effect, ...]) -> Any:
+    """`content` (local coordinates) grown by how far `effects` reach out of it: three
+    sigmas of every blur, plus a shadow's offset. saveLayer maps it through the current
+    transform (rotation included) to the device rect of the layer."""
+    blur = sum(blur_sigma(e.blur) for e in effects if isinstance(e, Blur)) * 3
+    left = top = right = bottom = blur
+    for effect in effects:
+        if isinstance(effect, Shadow | Glow):
+            reach = blur + blur_sigma(effect.blur) * 3 + 1  # +1: a rounding pixel
+            dx, dy = (effect.dx, effect.dy) if isinstance(effect, Shadow) else (0.0, 0.0)
+            left, right = max(left, reach - dx), max(right, reach + dx)
+            top, bottom = max(top, reach - dy), max(bottom, reach + dy)
+    return skia.Rect.MakeLTRB(
+        content.left() - left,
+        content.top() - top,
+        content.right() + right,
+        content.bottom() + bottom,
+    )
+
+
 def _costly(items: tuple[Item, ...]) -> bool:
     """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
     for item in items:
@@ -252,6 +291,7 @@ def _costly(items: tuple[Item, ...]) -> bool:
 
 _EXACT = skia.SamplingOptions(skia.FilterMode.kNearest, skia.MipmapMode.kNone)
 _UNBOUNDED = skia.Rect.MakeLTRB(-1e5, -1e5, 1e5, 1e5)
+_RTREES = skia.RTreeFactory()  # a recording with one of these has tight cull bounds
 
 _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     GlyphRun: Painter.glyph_run,

@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from layout.boxes import Cached, Fill, GlyphRun, Group, Layer, Page, Rect, Segment, Shadow
-from layout.draw import Painter, clear_static_cache, rasterize, static_cache_stats
+import numpy as np
+
+from layout.boxes import (
+    Blur,
+    Cached,
+    Fill,
+    GlyphRun,
+    Glow,
+    Grain,
+    Group,
+    Layer,
+    Page,
+    Rect,
+    Segment,
+    Shadow,
+)
+from layout.draw import Painter, clear_static_cache, layer_bounds, rasterize, static_cache_stats
 
 
 class RecordingCanvas:
@@ -52,7 +67,7 @@ def test_a_layer_with_effects_draws_its_children_in_one_filtered_layer(fonts) ->
     box = Fill(Rect(0, 0, 10, 10), 0xFF000000)
     Painter(fonts.typefaces()).paint(canvas, (Layer((box,), (Shadow(2, 2, 4, 0x80000000),)),))
     names = [name for name, _ in canvas.calls]
-    assert names == ["save", "saveLayer", "drawRect", "restoreToCount"]
+    assert names == ["save", "saveLayer", "drawPicture", "restoreToCount"]
     assert canvas.calls[1][1][1].getImageFilter() is not None  # the shadow's filter
     plain = RecordingCanvas()
     Painter(fonts.typefaces()).paint(plain, (Layer((box,)),))
@@ -69,3 +84,51 @@ def test_cached_items_are_recorded_once_and_replayed(fonts) -> None:
     first, second = (args[0] for name, args in canvas.calls if name == "drawPicture")
     assert first is second  # one recording, replayed
     assert static_cache_stats() == {"recorded": 1, "replayed": 1, "rasterized": 0, "size": 1}
+
+
+def _layer_rect(fonts, layer: Layer) -> tuple[float, float, float, float]:
+    canvas = RecordingCanvas()
+    Painter(fonts.typefaces()).paint(canvas, (layer,))
+    [bounds] = [args[0] for name, args in canvas.calls if name == "saveLayer"]
+    return bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
+
+
+def test_an_effect_layer_is_bounded_by_its_shape_and_the_effects_reach(fonts) -> None:
+    # A small blurred box on a tall card: its layer is the box grown by three sigmas
+    # (blur 8 is sigma 4), not the card (an unbounded layer costs seconds on a tall card).
+    box = Fill(Rect(100, 2000, 40, 30), 0xFF2050A0)
+    left, top, right, bottom = _layer_rect(fonts, Layer((box,), (Blur(8),)))
+    assert 100 - 14 <= left <= 100 - 12 and 140 + 12 <= right <= 140 + 14
+    assert 2000 - 14 <= top <= 2000 - 12 and 2030 + 12 <= bottom <= 2030 + 14
+    # A shadow reaches further on the side it is thrown to; grain and opacity only cover
+    # the shape.
+    shadow = _layer_rect(fonts, Layer((box,), (Shadow(30, -20, 4, 0x80000000),)))
+    assert shadow[2] - 140 > 30 and 100 - shadow[0] < 10
+    assert 2000 - shadow[1] > 20 and shadow[3] - 2030 < 10
+    assert _layer_rect(fonts, Layer((box,), (Grain(0.2),))) == (100, 2000, 140, 2030)
+    assert _layer_rect(fonts, Layer((box,), opacity=0.5)) == (100, 2000, 140, 2030)
+
+
+def test_layer_bounds_grow_by_every_effect() -> None:
+    import skia
+
+    content = skia.Rect.MakeLTRB(0, 0, 10, 10)
+    grown = layer_bounds(content, (Glow(10, 0xFFFF0000), Blur(4)))
+    # glow: 3 x sigma 5 + the blur's 3 x sigma 2 + a pixel, on every side
+    assert (grown.left(), grown.top(), grown.right(), grown.bottom()) == (-22, -22, 32, 32)
+
+
+def test_a_bounded_layer_keeps_its_shadow_and_rotation(fonts) -> None:
+    # A rotated box far down a tall card with a long blurred shadow: the shadow is drawn
+    # whole where it is thrown, and the rotated corners are not cut off by the bounds.
+    box = Fill(Rect(40, 900, 20, 20), 0xFF000000)
+    layer = Layer((box,), (Shadow(40, 0, 6, 0xFF0000FF),), rotate=45, pivot=(50, 910))
+    page = Page(200, 1000, 0xFFFFFFFF, (layer,))
+    pixels = rasterize(Painter(fonts.typefaces()).record(page), 200, 1000, page.background, 1)
+    assert pixels[910, 50].tolist() == [0, 0, 0]  # the box's centre
+    assert pixels[910 - 13, 50].tolist() == [0, 0, 0]  # its corner, turned up by 45 degrees
+    # The offset is thrown in the layer's turned space: 40 px along its x axis is
+    # (28, 28) on the card, so the shadow is a diamond centred on (78, 938).
+    row = pixels[938, :, :].astype(int)
+    blue = np.nonzero(row[:, 2] - row[:, 0] > 60)[0]
+    assert blue.min() <= 78 - 10 and blue.max() >= 78 + 12  # whole, both sides of its centre
