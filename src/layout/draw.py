@@ -22,11 +22,8 @@ import numpy as np
 import skia
 
 from .boxes import (
-    Blur,
     Cached,
-    Effect,
     Fill,
-    Glow,
     GlyphRun,
     Grain,
     Group,
@@ -35,12 +32,11 @@ from .boxes import (
     Page,
     Picture,
     Segment,
-    Shadow,
     Shape,
     Stroke,
 )
 from .png import encode_rgb
-from .shaders import blur_sigma, grain_shader, image_filter, set_dash, skia_paint
+from .shaders import grain_shader, image_filter, set_dash, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
@@ -171,9 +167,11 @@ class Painter:
     def layer(self, canvas: Any, item: Layer) -> None:
         """Children in one layer: rotated, then composited through the effects' filter.
 
-        The layer is bounded by what the children draw, grown by how far the effects
-        reach: an unbounded layer is the size of the whole card, and blurring a tall card
-        costs seconds per effect."""
+        The layer is bounded by what the children draw: an unbounded layer is the size of
+        the whole card, and blurring a tall card costs seconds per effect. Skia takes
+        saveLayer's bounds as the filter's input and draws its output (a shadow's offset, a
+        blur's spread) beyond them, so they need no growing by the effects' reach (growing
+        them only made the layer, and the blur, bigger: measured in docs/decisions.md)."""
         depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
@@ -181,10 +179,9 @@ class Painter:
         effects = image_filter([e for e in item.effects if not isinstance(e, Grain)])
         if effects is not None or grains or item.opacity < 1.0:
             children = self._bounded_recording(item.items)
-            bounds = layer_bounds(children.cullRect(), item.effects)
             paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
             paint.setAlphaf(item.opacity)
-            canvas.saveLayer(bounds, paint)
+            canvas.saveLayer(children.cullRect(), paint)
             canvas.drawPicture(children)
             for grain in grains:  # src-atop: grain only where the layer has paint
                 canvas.drawPaint(
@@ -251,26 +248,6 @@ class Painter:
             while sum(i.width() * i.height() * 4 for i in _rasters.values()) > _RASTER_BYTES:
                 _rasters.popitem(last=False)
         return image
-
-
-def layer_bounds(content: Any, effects: tuple[Effect, ...]) -> Any:
-    """`content` (local coordinates) grown by how far `effects` reach out of it: three
-    sigmas of every blur, plus a shadow's offset. saveLayer maps it through the current
-    transform (rotation included) to the device rect of the layer."""
-    blur = sum(blur_sigma(e.blur) for e in effects if isinstance(e, Blur)) * 3
-    left = top = right = bottom = blur
-    for effect in effects:
-        if isinstance(effect, Shadow | Glow):
-            reach = blur + blur_sigma(effect.blur) * 3 + 1  # +1: a rounding pixel
-            dx, dy = (effect.dx, effect.dy) if isinstance(effect, Shadow) else (0.0, 0.0)
-            left, right = max(left, reach - dx), max(right, reach + dx)
-            top, bottom = max(top, reach - dy), max(bottom, reach + dy)
-    return skia.Rect.MakeLTRB(
-        content.left() - left,
-        content.top() - top,
-        content.right() + right,
-        content.bottom() + bottom,
-    )
 
 
 def _costly(items: tuple[Item, ...]) -> bool:

@@ -102,17 +102,17 @@ def grain_shader(effect: Grain) -> Any:
 _SHADERS: dict[type, Callable[[Any, Any], Any]] = {Gradient: _gradient, Pattern: _pattern}
 
 
-def blur_sigma(blur: float) -> float:
+def _sigma(blur: float) -> float:
     return blur / 2  # CSS blur radius to a Gaussian sigma
 
 
 def _shadow(effect: Shadow) -> Any:
-    sigma = blur_sigma(effect.blur)
+    sigma = _sigma(effect.blur)
     return skia.ImageFilters.DropShadowOnly(effect.dx, effect.dy, sigma, sigma, effect.color)
 
 
 def _glow(effect: Glow) -> Any:
-    sigma = blur_sigma(effect.blur)
+    sigma = _sigma(effect.blur)
     return skia.ImageFilters.DropShadowOnly(0, 0, sigma, sigma, effect.color)
 
 
@@ -125,7 +125,7 @@ def image_filter(effects: list[Effect]) -> Any:
     blurs = [e for e in effects if isinstance(e, Blur)]
     source = None
     if blurs:
-        sigma = blur_sigma(sum(b.blur for b in blurs))
+        sigma = _sigma(sum(b.blur for b in blurs))
         source = skia.ImageFilters.Blur(sigma, sigma)
     if not under:
         return source

@@ -10,8 +10,8 @@ from layout.boxes import (
     Blur,
     Cached,
     Fill,
-    GlyphRun,
     Glow,
+    GlyphRun,
     Grain,
     Group,
     Layer,
@@ -19,8 +19,9 @@ from layout.boxes import (
     Rect,
     Segment,
     Shadow,
+    Stroke,
 )
-from layout.draw import Painter, clear_static_cache, layer_bounds, rasterize, static_cache_stats
+from layout.draw import Painter, clear_static_cache, rasterize, static_cache_stats
 
 
 class RecordingCanvas:
@@ -93,29 +94,21 @@ def _layer_rect(fonts, layer: Layer) -> tuple[float, float, float, float]:
     return bounds.left(), bounds.top(), bounds.right(), bounds.bottom()
 
 
-def test_an_effect_layer_is_bounded_by_its_shape_and_the_effects_reach(fonts) -> None:
-    # A small blurred box on a tall card: its layer is the box grown by three sigmas
-    # (blur 8 is sigma 4), not the card (an unbounded layer costs seconds on a tall card).
+def test_an_effect_layer_is_bounded_by_what_its_children_draw(fonts) -> None:
+    # A small blurred box on a tall card: its layer is the box (the filter's input; Skia
+    # draws the blur's spread and a shadow's offset beyond it), never the card: an
+    # unbounded layer costs seconds on a tall card.
     box = Fill(Rect(100, 2000, 40, 30), 0xFF2050A0)
-    left, top, right, bottom = _layer_rect(fonts, Layer((box,), (Blur(8),)))
-    assert 100 - 14 <= left <= 100 - 12 and 140 + 12 <= right <= 140 + 14
-    assert 2000 - 14 <= top <= 2000 - 12 and 2030 + 12 <= bottom <= 2030 + 14
-    # A shadow reaches further on the side it is thrown to; grain and opacity only cover
-    # the shape.
-    shadow = _layer_rect(fonts, Layer((box,), (Shadow(30, -20, 4, 0x80000000),)))
-    assert shadow[2] - 140 > 30 and 100 - shadow[0] < 10
-    assert 2000 - shadow[1] > 20 and shadow[3] - 2030 < 10
+    for effects in ((Blur(8),), (Shadow(30, -20, 4, 0x80000000),), (Glow(6, 0xFFFF0000),)):
+        assert _layer_rect(fonts, Layer((box,), effects)) == (100, 2000, 140, 2030)
     assert _layer_rect(fonts, Layer((box,), (Grain(0.2),))) == (100, 2000, 140, 2030)
     assert _layer_rect(fonts, Layer((box,), opacity=0.5)) == (100, 2000, 140, 2030)
-
-
-def test_layer_bounds_grow_by_every_effect() -> None:
-    import skia
-
-    content = skia.Rect.MakeLTRB(0, 0, 10, 10)
-    grown = layer_bounds(content, (Glow(10, 0xFFFF0000), Blur(4)))
-    # glow: 3 x sigma 5 + the blur's 3 x sigma 2 + a pixel, on every side
-    assert (grown.left(), grown.top(), grown.right(), grown.bottom()) == (-22, -22, 32, 32)
+    # a stroke's bounds take in its width (Skia's are conservative); a group's, its
+    # children's where the group moves them
+    ring = Group((Stroke(Rect(0, 0, 10, 10), 0xFF000000, 4.0),), dx=50, dy=60)
+    left, top, right, bottom = _layer_rect(fonts, Layer((ring,), (Blur(8),)))
+    assert 40 <= left <= 48 and 62 <= right <= 70
+    assert 50 <= top <= 58 and 72 <= bottom <= 80
 
 
 def test_a_bounded_layer_keeps_its_shadow_and_rotation(fonts) -> None:
