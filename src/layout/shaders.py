@@ -116,6 +116,15 @@ def _glow(effect: Glow) -> Any:
     return skia.ImageFilters.DropShadowOnly(0, 0, sigma, sigma, effect.color)
 
 
+def shadow_paint(effect: Shadow | Glow) -> Any:
+    """A shadow or glow as a paint for the opaque shape it falls from: its colour through
+    a blur mask filter of the same sigma as `_shadow`'s image filter."""
+    paint = skia.Paint(Color=effect.color, AntiAlias=True)
+    if effect.blur > 0:
+        paint.setMaskFilter(skia.MaskFilter.MakeBlur(skia.kNormal_BlurStyle, _sigma(effect.blur)))
+    return paint
+
+
 _FILTERS: dict[type, Callable[[Any], Any]] = {Shadow: _shadow, Glow: _glow}
 
 
