@@ -32,6 +32,7 @@ from .boxes import (
     Item,
     Layer,
     Page,
+    Paint,
     Picture,
     Segment,
     Shadow,
@@ -178,10 +179,10 @@ class Painter:
         depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
-        box = _shadowed_fill(item)
+        box = _shadowed_box(item)
         if box is not None:
-            self._shadows(canvas, box, item.effects)
-            self.fill(canvas, box)
+            self._shadows(canvas, *box, item.effects)
+            self.paint(canvas, item.items)
             canvas.restoreToCount(depth)
             return
         grains = [e for e in item.effects if isinstance(e, Grain)]
@@ -200,17 +201,16 @@ class Painter:
             self.paint(canvas, item.items)
         canvas.restoreToCount(depth)
 
-    def _shadows(self, canvas: Any, fill: Fill, effects: tuple[Effect, ...]) -> None:
+    def _shadows(self, canvas: Any, shape: Any, radius: float, effects: tuple[Effect, ...]) -> None:
         """Shadows and glows of an opaque box as blurred masks of its shape, under it."""
-        shape = _rect(fill.rect)
         for effect in effects:
             assert isinstance(effect, Shadow | Glow)
             paint = shadow_paint(effect)
             canvas.save()
             if isinstance(effect, Shadow):
                 canvas.translate(effect.dx, effect.dy)
-            if fill.radius:
-                canvas.drawRoundRect(shape, fill.radius, fill.radius, paint)
+            if radius:
+                canvas.drawRoundRect(shape, radius, radius, paint)
             else:
                 canvas.drawRect(shape, paint)
             canvas.restore()
@@ -274,20 +274,35 @@ class Painter:
         return image
 
 
-def _shadowed_fill(layer: Layer) -> Fill | None:
-    """The box, when `layer` is one opaque box (a solid colour or gradient) with only
-    shadows and glows: then each shadow is the box's shape under a blur mask filter, which Skia
-    draws analytically, several times faster than blurring a layer (a card-sized panel
-    shadow on a tall card took 3 s). The pixels differ from the layer's by at most a few
-    levels in the shadow (docs/decisions.md)."""
-    if layer.opacity < 1.0 or len(layer.items) != 1 or not layer.effects:
+def _shadowed_box(layer: Layer) -> tuple[Any, float] | None:
+    """The rect and corner radius `layer` covers, when it is an opaque box (a solid or
+    gradient fill, maybe outlined by solid strokes on the same rect) with only shadows and
+    glows: then each shadow is that shape under a blur mask filter, which Skia draws
+    analytically, many times faster than blurring a layer (a card-sized panel shadow on a
+    tall card took 3 s). The pixels differ from the layer's by a few levels at most, in
+    the shadow (docs/decisions.md). A translucent box would show its shadow through it,
+    composited in another order: it keeps the layer."""
+    if layer.opacity < 1.0 or not layer.items or not layer.effects:
         return None
-    [box] = layer.items
-    if not isinstance(box, Fill) or not all(isinstance(e, Shadow | Glow) for e in layer.effects):
+    if not all(isinstance(e, Shadow | Glow) for e in layer.effects):
         return None
-    colors = (box.color,) if isinstance(box.color, int) else getattr(box.color, "colors", (0,))
-    # a translucent box would show its shadow through it, composited in another order
-    return box if all(c >> 24 == 0xFF for c in colors) else None
+    box, *outlines = layer.items
+    if not isinstance(box, Fill) or not _opaque(box.color):
+        return None
+    grow = 0.0
+    for line in outlines:
+        if not isinstance(line, Stroke) or (line.rect, line.radius) != (box.rect, box.radius):
+            return None
+        if line.dash is not None or not _opaque(line.color):
+            return None
+        grow = max(grow, line.width / 2)
+    radius = box.radius + grow if box.radius else 0.0  # a square corner stays square (miter)
+    return _rect(box.rect).makeOutset(grow, grow), radius
+
+
+def _opaque(paint: Paint) -> bool:
+    colors = (paint,) if isinstance(paint, int) else getattr(paint, "colors", (0,))
+    return all(c >> 24 == 0xFF for c in colors)
 
 
 def _costly(items: tuple[Item, ...]) -> bool:

@@ -163,3 +163,29 @@ def _through_a_layer(painter: Painter, page: Page) -> np.ndarray:
         painter.paint(canvas, layer.items)
         canvas.restore()
     return pixels[:, :, :3]
+
+
+def test_an_outlined_panel_casts_one_shadow_of_its_outer_edge(fonts) -> None:
+    rect = Rect(40, 900, 60, 40)
+    panel = (Fill(rect, 0xFFFFFFFF, radius=6), Stroke(rect, 0xFF333333, 4.0, radius=6))
+    effects = (Shadow(0, 8, 16, 0x55000000),)
+    canvas = RecordingCanvas()
+    Painter(fonts.typefaces()).paint(canvas, (Layer(panel, effects),))
+    assert "saveLayer" not in [name for name, _ in canvas.calls]
+    shadow, _, _ = [args for name, args in canvas.calls if name == "drawRoundRect"]  # box, line
+    assert shadow[1] == 8 and shadow[3].getMaskFilter() is not None  # radius 6 + half the line
+    assert (shadow[0].left(), shadow[0].bottom()) == (38, 942)
+    page = Page(160, 1000, 0xFFF0E0D0, (Layer(panel, effects),))
+    fast = rasterize(Painter(fonts.typefaces()).record(page), 160, 1000, page.background, 2)
+    slow = _through_a_layer(Painter(fonts.typefaces()), page)
+    difference = np.abs(fast.astype(int) - slow.astype(int))
+    assert difference.max() <= 4 and difference.mean() < 0.1
+    # a translucent or dashed outline, or one on another rect, keeps the filtered layer
+    for outline in (
+        Stroke(rect, 0x80333333, 4.0, radius=6),
+        Stroke(rect, 0xFF333333, 4.0, radius=6, dash=(4, 4)),
+        Stroke(Rect(40, 900, 30, 40), 0xFF333333, 4.0, radius=6),
+    ):
+        canvas = RecordingCanvas()
+        Painter(fonts.typefaces()).paint(canvas, (Layer((panel[0], outline), effects),))
+        assert "saveLayer" in [name for name, _ in canvas.calls]
