@@ -181,7 +181,10 @@ class Painter:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
         box = _shadowed_box(item)
         if box is not None:
-            self._shadows(canvas, *box, item.effects)
+            shape, radius, alpha = box
+            if alpha < 1.0:  # merged in a plain layer, in the filtered layer's order
+                canvas.saveLayer(_shadow_bounds(shape, item.effects), None)
+            self._shadows(canvas, shape, radius, alpha, item.effects)
             self.paint(canvas, item.items)
             canvas.restoreToCount(depth)
             return
@@ -201,11 +204,13 @@ class Painter:
             self.paint(canvas, item.items)
         canvas.restoreToCount(depth)
 
-    def _shadows(self, canvas: Any, shape: Any, radius: float, effects: tuple[Effect, ...]) -> None:
-        """Shadows and glows of an opaque box as blurred masks of its shape, under it."""
+    def _shadows(
+        self, canvas: Any, shape: Any, radius: float, alpha: float, effects: tuple[Effect, ...]
+    ) -> None:
+        """Shadows and glows of a box of opacity `alpha` as blurred masks of its shape."""
         for effect in effects:
             assert isinstance(effect, Shadow | Glow)
-            paint = shadow_paint(effect)
+            paint = shadow_paint(effect, alpha)
             canvas.save()
             if isinstance(effect, Shadow):
                 canvas.translate(effect.dx, effect.dy)
@@ -274,20 +279,24 @@ class Painter:
         return image
 
 
-def _shadowed_box(layer: Layer) -> tuple[Any, float] | None:
-    """The rect and corner radius `layer` covers, when it is an opaque box (a solid or
-    gradient fill, maybe outlined by solid strokes on the same rect) with only shadows and
-    glows: then each shadow is that shape under a blur mask filter, which Skia draws
-    analytically, many times faster than blurring a layer (a card-sized panel shadow on a
-    tall card took 3 s). The pixels differ from the layer's by a few levels at most, in
-    the shadow (docs/decisions.md). A translucent box would show its shadow through it,
-    composited in another order: it keeps the layer."""
+def _shadowed_box(layer: Layer) -> tuple[Any, float, float] | None:
+    """The rect, corner radius and opacity of the box `layer` is, when it is one box with
+    only shadows and glows: an opaque fill (solid or gradient), maybe outlined by solid
+    strokes on the same rect, or one translucent solid fill. Then each shadow is that
+    shape under a blur mask filter, which Skia draws analytically, many times faster than
+    blurring a layer (a card-sized panel shadow on a tall card took 3 s). The pixels
+    differ from the filtered layer's by a few levels at most, in the shadow
+    (docs/decisions.md)."""
     if layer.opacity < 1.0 or not layer.items or not layer.effects:
         return None
     if not all(isinstance(e, Shadow | Glow) for e in layer.effects):
         return None
     box, *outlines = layer.items
-    if not isinstance(box, Fill) or not _opaque(box.color):
+    if not isinstance(box, Fill):
+        return None
+    if isinstance(box.color, int) and not outlines:
+        return _rect(box.rect), box.radius, (box.color >> 24) / 255
+    if not _opaque(box.color):
         return None
     grow = 0.0
     for line in outlines:
@@ -297,7 +306,18 @@ def _shadowed_box(layer: Layer) -> tuple[Any, float] | None:
             return None
         grow = max(grow, line.width / 2)
     radius = box.radius + grow if box.radius else 0.0  # a square corner stays square (miter)
-    return _rect(box.rect).makeOutset(grow, grow), radius
+    return _rect(box.rect).makeOutset(grow, grow), radius, 1.0
+
+
+def _shadow_bounds(shape: Any, effects: tuple[Effect, ...]) -> Any:
+    """`shape` with the shadows and glows of `effects` (three sigmas and the offset)."""
+    bounds = skia.Rect.MakeLTRB(shape.left(), shape.top(), shape.right(), shape.bottom())
+    for effect in effects:
+        assert isinstance(effect, Shadow | Glow)
+        reach = 1.5 * effect.blur + 1  # three sigmas (sigma is blur / 2) and a pixel
+        dx, dy = (effect.dx, effect.dy) if isinstance(effect, Shadow) else (0.0, 0.0)
+        bounds.join(shape.makeOffset(dx, dy).makeOutset(reach, reach))
+    return bounds
 
 
 def _opaque(paint: Paint) -> bool:

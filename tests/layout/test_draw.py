@@ -67,8 +67,9 @@ def test_rasterize_scales_the_recorded_card(fonts) -> None:
 
 def test_a_layer_with_effects_draws_its_children_in_one_filtered_layer(fonts) -> None:
     canvas = RecordingCanvas()
-    box = Fill(Rect(0, 0, 10, 10), 0x80000000)  # translucent: the shadow shows through
-    Painter(fonts.typefaces()).paint(canvas, (Layer((box,), (Shadow(2, 2, 4, 0x80000000),)),))
+    box = Fill(Rect(0, 0, 10, 10), 0xFF000000)
+    lines = Segment(0, 0, 10, 10, 0xFF000000, 2.0)  # not a box: the shadow needs the layer
+    Painter(fonts.typefaces()).paint(canvas, (Layer((box, lines), (Shadow(2, 2, 4, 0x80000000),)),))
     names = [name for name, _ in canvas.calls]
     assert names == ["save", "saveLayer", "drawPicture", "restoreToCount"]
     assert canvas.calls[1][1][1].getImageFilter() is not None  # the shadow's filter
@@ -100,9 +101,11 @@ def test_an_effect_layer_is_bounded_by_what_its_children_draw(fonts) -> None:
     # A small blurred box on a tall card: its layer is the box (the filter's input; Skia
     # draws the blur's spread and a shadow's offset beyond it), never the card: an
     # unbounded layer costs seconds on a tall card.
-    box = Fill(Rect(100, 2000, 40, 30), 0x802050A0)
-    for effects in ((Blur(8),), (Shadow(30, -20, 4, 0x80000000),), (Glow(6, 0xFFFF0000),)):
-        assert _layer_rect(fonts, Layer((box,), effects)) == (100, 2000, 140, 2030)
+    box = Fill(Rect(100, 2000, 40, 30), 0xFF2050A0)
+    assert _layer_rect(fonts, Layer((box,), (Blur(8),))) == (100, 2000, 140, 2030)
+    for effects in ((Shadow(30, -20, 4, 0x80000000),), (Glow(6, 0xFFFF0000),)):
+        grouped = Layer((Group((box,)),), effects)  # not one box: drawn through the layer
+        assert _layer_rect(fonts, grouped) == (100, 2000, 140, 2030)
     assert _layer_rect(fonts, Layer((box,), (Grain(0.2),))) == (100, 2000, 140, 2030)
     assert _layer_rect(fonts, Layer((box,), opacity=0.5)) == (100, 2000, 140, 2030)
     # a stroke's bounds take in its width (Skia's are conservative); a group's, its
@@ -189,3 +192,18 @@ def test_an_outlined_panel_casts_one_shadow_of_its_outer_edge(fonts) -> None:
         canvas = RecordingCanvas()
         Painter(fonts.typefaces()).paint(canvas, (Layer((panel[0], outline), effects),))
         assert "saveLayer" in [name for name, _ in canvas.calls]
+
+
+def test_a_translucent_box_merges_its_shadow_in_a_plain_bounded_layer(fonts) -> None:
+    box = Fill(Rect(40, 900, 60, 40), 0x8CFFFFFF, radius=16)  # glass: the shadow shows through
+    effects = (Shadow(0, 12, 30, 0x73000000),)
+    canvas = RecordingCanvas()
+    Painter(fonts.typefaces()).paint(canvas, (Layer((box,), effects),))
+    [(bounds, paint)] = [args for name, args in canvas.calls if name == "saveLayer"]
+    assert paint is None  # no filter: Skia only composites it
+    assert (bounds.left(), bounds.top(), bounds.right(), bounds.bottom()) == (-6, 866, 146, 998)
+    page = Page(160, 1000, 0xFF302050, (Layer((box,), effects),))
+    fast = rasterize(Painter(fonts.typefaces()).record(page), 160, 1000, page.background, 2)
+    slow = _through_a_layer(Painter(fonts.typefaces()), page)
+    difference = np.abs(fast.astype(int) - slow.astype(int))
+    assert difference.max() <= 4 and difference.mean() < 0.1
