@@ -23,20 +23,24 @@ import skia
 
 from .boxes import (
     Cached,
+    Effect,
     Fill,
+    Glow,
     GlyphRun,
     Grain,
     Group,
     Item,
     Layer,
     Page,
+    Paint,
     Picture,
     Segment,
+    Shadow,
     Shape,
     Stroke,
 )
 from .png import encode_rgb
-from .shaders import grain_shader, image_filter, set_dash, skia_paint
+from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
@@ -167,22 +171,63 @@ class Painter:
         canvas.restore()
 
     def layer(self, canvas: Any, item: Layer) -> None:
-        """Children in one layer: rotated, then composited through the effects' filter."""
+        """Children in one layer: rotated, then composited through the effects' filter.
+
+        The layer is bounded by what the children draw: an unbounded layer is the size of
+        the whole card, and blurring a tall card costs seconds per effect. Skia takes
+        saveLayer's bounds as the filter's input and draws its output (a shadow's offset, a
+        blur's spread) beyond them, so they need no growing by the effects' reach (growing
+        them only made the layer, and the blur, bigger: measured in docs/decisions.md)."""
         depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
+        box = _shadowed_box(item)
+        if box is not None:
+            shape, radius, alpha = box
+            if alpha < 1.0:  # merged in a plain layer, in the filtered layer's order
+                canvas.saveLayer(_shadow_bounds(shape, item.effects), None)
+            self._shadows(canvas, shape, radius, alpha, item.effects)
+            self.paint(canvas, item.items)
+            canvas.restoreToCount(depth)
+            return
         grains = [e for e in item.effects if isinstance(e, Grain)]
         effects = image_filter([e for e in item.effects if not isinstance(e, Grain)])
         if effects is not None or grains or item.opacity < 1.0:
+            children = self._bounded_recording(item.items)
             paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
             paint.setAlphaf(item.opacity)
-            canvas.saveLayer(None, paint)
-        self.paint(canvas, item.items)
-        for grain in grains:  # src-atop: grain only where the layer has paint
-            canvas.drawPaint(
-                skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
-            )
+            canvas.saveLayer(children.cullRect(), paint)
+            canvas.drawPicture(children)
+            for grain in grains:  # src-atop: grain only where the layer has paint
+                canvas.drawPaint(
+                    skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
+                )
+        else:
+            self.paint(canvas, item.items)
         canvas.restoreToCount(depth)
+
+    def _shadows(
+        self, canvas: Any, shape: Any, radius: float, alpha: float, effects: tuple[Effect, ...]
+    ) -> None:
+        """Shadows and glows of a box of opacity `alpha` as blurred masks of its shape."""
+        for effect in effects:
+            assert isinstance(effect, Shadow | Glow)
+            paint = shadow_paint(effect, alpha)
+            canvas.save()
+            if isinstance(effect, Shadow):
+                canvas.translate(effect.dx, effect.dy)
+            if radius:
+                canvas.drawRoundRect(shape, radius, radius, paint)
+            else:
+                canvas.drawRect(shape, paint)
+            canvas.restore()
+
+    def _bounded_recording(self, items: tuple[Item, ...]) -> Any:
+        """`items` recorded with a bounding-box hierarchy, so that the picture's cull
+        rect is the bounds of what they draw (Skia's own, conservative: strokes, glyphs)."""
+        recorder = skia.PictureRecorder()
+        self.paint(recorder.beginRecording(_UNBOUNDED, _RTREES()), items)
+        return recorder.finishRecordingAsPicture()
 
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key` (recording it on first use), or its pixels."""
@@ -236,6 +281,52 @@ class Painter:
         return image
 
 
+def _shadowed_box(layer: Layer) -> tuple[Any, float, float] | None:
+    """The rect, corner radius and opacity of the box `layer` is, when it is one box with
+    only shadows and glows: an opaque fill (solid or gradient), maybe outlined by solid
+    strokes on the same rect, or one translucent solid fill. Then each shadow is that
+    shape under a blur mask filter, which Skia draws analytically, many times faster than
+    blurring a layer (a card-sized panel shadow on a tall card took 3 s). The pixels
+    differ from the filtered layer's by a few levels at most, in the shadow
+    (docs/decisions.md)."""
+    if layer.opacity < 1.0 or not layer.items or not layer.effects:
+        return None
+    if not all(isinstance(e, Shadow | Glow) for e in layer.effects):
+        return None
+    box, *outlines = layer.items
+    if not isinstance(box, Fill):
+        return None
+    if isinstance(box.color, int) and not outlines:
+        return _rect(box.rect), box.radius, (box.color >> 24) / 255
+    if not _opaque(box.color):
+        return None
+    grow = 0.0
+    for line in outlines:
+        if not isinstance(line, Stroke) or (line.rect, line.radius) != (box.rect, box.radius):
+            return None
+        if line.dash is not None or not _opaque(line.color):
+            return None
+        grow = max(grow, line.width / 2)
+    radius = box.radius + grow if box.radius else 0.0  # a square corner stays square (miter)
+    return _rect(box.rect).makeOutset(grow, grow), radius, 1.0
+
+
+def _shadow_bounds(shape: Any, effects: tuple[Effect, ...]) -> Any:
+    """`shape` with the shadows and glows of `effects` (three sigmas and the offset)."""
+    bounds = skia.Rect.MakeLTRB(shape.left(), shape.top(), shape.right(), shape.bottom())
+    for effect in effects:
+        assert isinstance(effect, Shadow | Glow)
+        reach = 1.5 * effect.blur + 1  # three sigmas (sigma is blur / 2) and a pixel
+        dx, dy = (effect.dx, effect.dy) if isinstance(effect, Shadow) else (0.0, 0.0)
+        bounds.join(shape.makeOffset(dx, dy).makeOutset(reach, reach))
+    return bounds
+
+
+def _opaque(paint: Paint) -> bool:
+    colors = (paint,) if isinstance(paint, int) else getattr(paint, "colors", (0,))
+    return all(c >> 24 == 0xFF for c in colors)
+
+
 def _costly(items: tuple[Item, ...]) -> bool:
     """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
     for item in items:
@@ -254,6 +345,7 @@ def _costly(items: tuple[Item, ...]) -> bool:
 
 _EXACT = skia.SamplingOptions(skia.FilterMode.kNearest, skia.MipmapMode.kNone)
 _UNBOUNDED = skia.Rect.MakeLTRB(-1e5, -1e5, 1e5, 1e5)
+_RTREES = skia.RTreeFactory()  # a recording with one of these has tight cull bounds
 
 _PAINTERS: dict[type, Callable[[Painter, Any, Any], None]] = {
     GlyphRun: Painter.glyph_run,

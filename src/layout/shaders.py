@@ -116,6 +116,17 @@ def _glow(effect: Glow) -> Any:
     return skia.ImageFilters.DropShadowOnly(0, 0, sigma, sigma, effect.color)
 
 
+def shadow_paint(effect: Shadow | Glow, opacity: float = 1.0) -> Any:
+    """A shadow or glow as a paint for the shape it falls from (of that `opacity`, as the
+    image filter takes the shape's alpha): its colour through a blur mask filter of the
+    same sigma as `_shadow`'s image filter."""
+    alpha = round(((effect.color >> 24) & 0xFF) * opacity)
+    paint = skia.Paint(Color=(alpha << 24) | (effect.color & 0xFFFFFF), AntiAlias=True)
+    if effect.blur > 0:
+        paint.setMaskFilter(skia.MaskFilter.MakeBlur(skia.kNormal_BlurStyle, _sigma(effect.blur)))
+    return paint
+
+
 _FILTERS: dict[type, Callable[[Any], Any]] = {Shadow: _shadow, Glow: _glow}
 
 

@@ -259,4 +259,6 @@ def test_a_costly_static_layer_is_rasterized_once_per_scale_and_matches_replay(f
     slow = [draw.rasterize(replay.record(p), p.width, p.height, p.background, 1) for p in pages]
     for a, b in zip(fast, slow, strict=True):
         difference = np.abs(a.astype(int) - b.astype(int))
-        assert difference.mean() < 0.05 and difference.max() <= 4  # gradient dither
+        # gradient dither, and blurred shadows blended straight into surfaces of two pixel
+        # formats (the cached layer's and the card's): +-1 over a few percent of pixels
+        assert difference.mean() < 0.08 and difference.max() <= 4
