@@ -215,7 +215,9 @@ def _fit_line(
             trailing = 0.0
         if allowed[i] == MANDATORY:
             return LineRange(start, i + 1, x - trailing, head)
-        here = (i + 1, x - trailing + edges[i].hyphen)
+        # a hanging space never draws a hyphen after it, whatever its edges say
+        hyphen = 0.0 if texts[i] in _HANGING else edges[i].hyphen
+        here = (i + 1, x - trailing + hyphen)
         if here[1] <= max_width + 1e-6 or i == start:
             if allowed[i] == ALLOWED:
                 ordinary = here

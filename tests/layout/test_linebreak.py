@@ -470,3 +470,14 @@ def test_lone_last_moves_at_most_a_small_piece() -> None:
     assert [(r.start, r.end) for r in lines] == [(0, 4), (4, 7), (7, 9)]
     moved = avoid_lone_last(texts, [1.0] * len(texts), allowed, lines, 4)
     assert [(r.start, r.end) for r in moved] == [(0, 4), (4, 6), (6, 9)]
+
+
+def test_a_hanging_space_never_grows_by_a_hyphen() -> None:
+    """Hypothesis found it: a space carrying a hyphen edge, alone on a line, came out wider
+    than the box although it draws nothing."""
+    texts = ["中", "中", "中", " ", "中"]
+    widths = [1.0, 1.0, 1.0, 3.0, 1.0]
+    allowed = [ALLOWED, ALLOWED, HYPHEN, ALLOWED, ALLOWED]
+    edges = [Edges(0.0, 0.0, 1.5 if text == " " else 0.0) for text in texts]
+    lines = break_lines(texts, widths, allowed, 1.0, edges)
+    assert all(line.width <= 1.0 for line in lines)
