@@ -6,8 +6,9 @@ apple-notes styling, 440 px wide at scale 2, one card (noSplit), drawn three way
 * inkcard: ``layout.render`` warm in one process; cold: ``inkcard render`` spawned to first PNG;
 * Chromium: the post as HTML/CSS (markdown-it-py, @font-face on the repo's font files by
   file:// URL) screenshotted by Debian's /usr/bin/chromium through Playwright's
-  ``executable_path``; warm: one page navigated and screenshotted again and again; cold: a
-  fresh Python process that launches the browser, to first PNG written;
+  ``executable_path``; warm: one loaded page (fonts in memory) whose card is swapped in again
+  and again and screenshotted; cold: a fresh Python process that launches the browser, to
+  first PNG written;
 * Satori + resvg (npm, run by /usr/bin/node): the same blocks as a Satori element tree, fonts
   from the same files; warm in one Node process; cold: node spawned to first PNG written.
 
@@ -227,19 +228,24 @@ import json, sys, time
 from playwright.sync_api import sync_playwright
 page_url, out = sys.argv[1], sys.argv[2]
 runs, width, scale = (int(a) for a in sys.argv[3:6])
+body = open(sys.argv[6], encoding="utf-8").read()
 def shot(page):
-    page.goto(page_url)
-    page.evaluate("document.fonts.ready")
     return page.locator(".card").screenshot(type="png")
+def swap(page):  # a warm browser service keeps its page and fonts, and swaps the card in
+    page.evaluate("b => { document.body.innerHTML = b; return document.fonts.ready.then(() => 1) }",
+                  body)
+    return shot(page)
 with sync_playwright() as p:
     browser = p.chromium.launch(executable_path="/usr/bin/chromium")
     page = browser.new_page(viewport={"width": width, "height": 586}, device_scale_factor=scale)
+    page.goto(page_url)
+    page.evaluate("document.fonts.ready.then(() => 1)")
     first = shot(page)
     open(out, "wb").write(first)
     first_png_at = time.monotonic()
     times = []
     for _ in range(runs):
-        t0 = time.perf_counter(); png = shot(page)
+        t0 = time.perf_counter(); png = swap(page)
         times.append((time.perf_counter() - t0) * 1000)
     browser.close()
 print(json.dumps({"firstPngAt": first_png_at, "bytes": len(first), "ms": times}))
@@ -280,14 +286,17 @@ def measure_inkcard(runs: int, spawns: int, out: Path) -> dict[str, Any]:
 
 
 def measure_chromium(runs: int, spawns: int, out: Path) -> dict[str, Any]:
-    page = out / "card.html"
-    page.write_text(card_html(POST.read_text("utf-8")), "utf-8")
-    args = [page.as_uri(), str(out / "chromium.png")]
-    _, warm = _child([sys.executable, "-c", CHROMIUM_RUN, *args, str(runs), str(WIDTH), "2"])
-    cold = [
-        _child([sys.executable, "-c", CHROMIUM_RUN, *args, "0", str(WIDTH), str(SCALE)])[0]
-        for _ in range(spawns)
-    ]
+    page, body = out / "card.html", out / "card-body.html"
+    html = card_html(POST.read_text("utf-8"))
+    page.write_text(html, "utf-8")
+    body.write_text(html[html.index("<body>") + 6 : html.index("</body>")], "utf-8")
+
+    def run(n: int) -> tuple[float, dict[str, Any]]:
+        args = [page.as_uri(), str(out / "chromium.png"), str(n), str(WIDTH), str(SCALE)]
+        return _child([sys.executable, "-c", CHROMIUM_RUN, *args, str(body)])
+
+    _, warm = run(runs)
+    cold = [run(0)[0] for _ in range(spawns)]
     return {"warm": _summary(warm["ms"]), "cold": _cold(cold), "png_bytes": warm["bytes"]}
 
 
