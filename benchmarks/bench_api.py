@@ -1,13 +1,19 @@
 """HTTP benchmark of POST /api/generate on loopback → JSON on stdout.
 
 Starts ``inkcard serve`` on a free 127.0.0.1 port with temporary data (or uses ``--url`` and
-``--key`` of a running service), then runs two bounded scenarios with concurrent clients:
+``--key`` of a running service), then runs bounded closed-loop scenarios:
 
 * ``cached``: the default card again and again (after the first call it is served from storage);
-* ``render``: a different small card every call, so each one is rendered and stored.
+* ``render_c1``, ``render_c4``, ``render_c16`` and ``render_c64``: a distinct default card
+  every call (tests/cases/posts/01-efficiency-zh.md with a numbered tag), so each one is
+  rendered and stored, by 1, 4, 16 and 64 clients. 64 is past saturation (render threads plus
+  the render queue): it reports the share of 503s, how fast they come back and the slowest
+  request of all (none may pass 60 s).
 
-Usage: python benchmarks/bench_api.py [--seconds 10] [--concurrency 4] [--url URL --key KEY]
-Not collected by pytest. Only loopback addresses are accepted.
+The started service lifts the per-key limit (``INKCARD_RENDERS_PER_KEY``) so that one key can
+load the render pool. Usage: python benchmarks/bench_api.py [--seconds 10]
+[--levels 1,4,16,64] [--url URL --key KEY]. Not collected by pytest. Only loopback addresses
+are accepted.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ from urllib.parse import urlparse
 import httpx
 
 MAX_REQUESTS = 100_000  # per scenario, on top of the time bound
+LIMIT_S = 60.0  # no request may take longer, even past saturation
+POST = Path(__file__).resolve().parents[1] / "tests" / "cases" / "posts" / "01-efficiency-zh.md"
 
 
 def _free_port() -> int:
@@ -47,6 +55,7 @@ def start_service(data: Path) -> tuple[subprocess.Popen[str], str, str]:
         "INKCARD_STORAGE_DIR": str(data / "files"),
         "INKCARD_LOG_LEVEL": "WARNING",
         "INKCARD_BOOTSTRAP_KEY": "1",
+        "INKCARD_RENDERS_PER_KEY": "1000",
     }
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(
@@ -80,7 +89,9 @@ async def scenario(
 ) -> dict[str, object]:
     """Closed-loop load: ``concurrency`` clients send requests until ``seconds`` have passed."""
     latencies: list[float] = []
+    by_status: dict[int, list[float]] = {}
     statuses: Counter[int] = Counter()
+    post = POST.read_text("utf-8")
     counter = itertools.count()
     headers = {"x-api-key": key}
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
@@ -93,27 +104,44 @@ async def scenario(
                 n = next(counter)
                 if n >= MAX_REQUESTS:
                     return
-                body = {"markdown": f"# Card {n}\n\nRendered for the benchmark."} if vary else {}
+                body = {"markdown": f"{post.rstrip()} #{n}"} if vary else {}
                 t0 = time.perf_counter()
-                response = await http.post("/api/generate", json=body, headers=headers)
+                try:
+                    response = await http.post("/api/generate", json=body, headers=headers)
+                    status = response.status_code
+                except httpx.TimeoutException:  # past the 60 s bound: counted as status 0
+                    status = 0
                 latencies.append(time.perf_counter() - t0)
-                statuses[response.status_code] += 1
+                by_status.setdefault(status, []).append(latencies[-1])
+                statuses[status] += 1
 
         await asyncio.gather(*(client() for _ in range(concurrency)))
         elapsed = time.perf_counter() - started
-    quantiles = (
-        statistics.quantiles(latencies, n=100, method="inclusive")
-        if len(latencies) >= 2
-        else latencies * 99
-    )
+    ok = by_status.get(200, [])
+    overloaded = by_status.get(503, [])
     return {
+        "concurrency": concurrency,
         "requests": len(latencies),
         "seconds": round(elapsed, 2),
         "requests_per_second": round(len(latencies) / elapsed, 1),
-        "p50_ms": round(quantiles[49] * 1000, 1),
-        "p99_ms": round(quantiles[98] * 1000, 1),
+        "cards_per_second": round(len(ok) / elapsed, 1),
+        **_percentiles("", latencies),
+        **_percentiles("ok_", ok),
+        "share_503": round(len(overloaded) / max(len(latencies), 1), 3),
+        **_percentiles("503_", overloaded),
+        "max_ms": round(max(latencies, default=0.0) * 1000, 1),
+        f"none_past_{LIMIT_S:.0f}s": max(latencies, default=0.0) < LIMIT_S,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
     }
+
+
+def _percentiles(prefix: str, seconds: list[float]) -> dict[str, float | None]:
+    """p50 and p99 in ms (None when there is no sample)."""
+    if not seconds:
+        return {f"{prefix}p50_ms": None, f"{prefix}p99_ms": None}
+    cuts = statistics.quantiles(seconds, n=100, method="inclusive") if len(seconds) > 1 else []
+    p50, p99 = (cuts[49], cuts[98]) if cuts else (seconds[0], seconds[0])
+    return {f"{prefix}p50_ms": round(p50 * 1000, 1), f"{prefix}p99_ms": round(p99 * 1000, 1)}
 
 
 def main() -> None:
@@ -121,11 +149,14 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=10.0, help="duration of each scenario (max 120)"
     )
-    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument(
+        "--levels", default="1,4,16,64", help="client counts of the render scenarios (max 256)"
+    )
     parser.add_argument("--url", help="base URL of a running service on loopback")
     parser.add_argument("--key", help="API key for --url")
     args = parser.parse_args()
     seconds = min(max(args.seconds, 0.5), 120.0)
+    levels = [min(max(int(n), 1), 256) for n in args.levels.split(",")]
     if args.url and urlparse(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
         raise SystemExit("only loopback services may be benchmarked")
     with tempfile.TemporaryDirectory(prefix="inkcard-bench-") as tmp:
@@ -139,15 +170,14 @@ def main() -> None:
                 base + "/api/generate", json={}, headers={"x-api-key": key}, timeout=70
             )
             warm.raise_for_status()
-            results = {
-                "cached": asyncio.run(scenario(base, key, seconds, args.concurrency, vary=False)),
-                "render": asyncio.run(scenario(base, key, seconds, args.concurrency, vary=True)),
-            }
+            results = {"cached": asyncio.run(scenario(base, key, seconds, 4, vary=False))}
+            for n in levels:
+                results[f"render_c{n}"] = asyncio.run(scenario(base, key, seconds, n, vary=True))
         finally:
             if proc is not None:
                 proc.terminate()
                 proc.communicate(timeout=30)
-    report = {"benchmark": "api_generate_default_card", "concurrency": args.concurrency, **results}
+    report = {"benchmark": "api_generate_default_card", "seconds_per_scenario": seconds, **results}
     print(json.dumps(report, indent=2))
 
 
