@@ -2,7 +2,8 @@
 # Installs Inkcard on a Debian machine with Python 3.11: the few system libraries that
 # skia-python links against (with --test also chromium, for the playground's browser tests),
 # then the project into ./.venv (editable, so fonts/ and the theme files are used in place).
-# The README's set-up commands, CI and the Containerfile all run this one script.  Usage: scripts/install.sh [--test]
+# The README's set-up commands, CI and the Containerfile all run this one script.
+# Usage: scripts/install.sh [--test]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
