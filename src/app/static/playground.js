@@ -603,7 +603,12 @@ function wire() {
   $("copy-rich").addEventListener("click", copyRichText);
 }
 
+const ARTICLE_PLACEHOLDER = `<body style="margin:0;height:380px;display:flex;align-items:center;
+justify-content:center;font:14px/1.5 system-ui,sans-serif;color:#8a847c;text-align:center;padding:0 32px">
+Press Convert to see your Markdown as a WeChat article at phone width.</body>`;
+
 async function start() {
+  $("article-frame").srcdoc = ARTICLE_PLACEHOLDER;
   restore();
   wire();
   countCharacters();
