@@ -173,7 +173,7 @@ async function renderCards() {
   } catch (err) {
     if (ticket !== latest) return;
     showError(errorBox, err);
-    $("status").textContent = "Showing the last cards that worked";
+    $("status").textContent = state.images.length ? "Showing the last cards that worked" : "";
     $("cards").classList.add("stale");
   } finally {
     if (ticket === latest) $("cards").classList.remove("busy");
