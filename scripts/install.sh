@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs Inkcard on a Debian machine with Python 3.11: the few system libraries that
-# skia-python links against, then the project into ./.venv (editable, so fonts/ and the
-# theme files are used in place). The README's set-up commands, CI and the Containerfile
-# all run this one script.  Usage: scripts/install.sh [--test]
+# skia-python links against (with --test also chromium, for the playground's browser tests),
+# then the project into ./.venv (editable, so fonts/ and the theme files are used in place).
+# The README's set-up commands, CI and the Containerfile all run this one script.
+# Usage: scripts/install.sh [--test]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
@@ -18,6 +19,9 @@ for pair in libEGL.so.1:libegl1 libGL.so.1:libgl1 libexpat.so.1:libexpat1 libX11
     ldconfig -p | grep -q "${pair%%:*}" || missing+=("${pair##*:}")
 done
 "$python" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+# The playground's browser tests drive Debian's chromium through Playwright (never a browser
+# download of Playwright's own).
+if [ -n "$extras" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq

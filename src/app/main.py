@@ -36,6 +36,7 @@ from app.idempotency import IdempotencyStore
 from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.routes_article import convert_and_draft_route
+from app.routes_playground import playground_routes
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, check_name, make_storage
 
@@ -178,6 +179,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         *route_handlers(catalogue),
         convert_and_draft_route(),
         swagger_asset,
+        *playground_routes(),
     ]
     if isinstance(storage, LocalStorage):
         handlers.append(_files_route(storage))
