@@ -147,6 +147,7 @@ class ProcessRenderPool:
         self.admission = Admission(size + queue, per_key)
         self.renders = 0
         self.killed = 0
+        self.busy = 0  # jobs a worker is rendering right now
         self.peak_rss_kb: dict[int, int] = {}
         self._context = context or forkserver_context()
         self._idle: asyncio.Queue[Worker] | None = None
@@ -275,6 +276,7 @@ class ProcessRenderPool:
                 worker = await self._idle.get()
         except TimeoutError:
             raise RenderTimeout("no render worker was free within the time limit") from None
+        self.busy += 1
         try:
             async with asyncio.timeout_at(deadline):
                 rendered = await asyncio.to_thread(worker.call, job)
@@ -289,6 +291,8 @@ class ProcessRenderPool:
         except asyncio.CancelledError:
             self._replace(worker)  # nobody waits for this render any more
             raise
+        finally:
+            self.busy -= 1
         self._idle.put_nowait(worker)
         return rendered
 
