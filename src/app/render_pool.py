@@ -91,6 +91,8 @@ class Worker:
         self.process.start()
         child.close()  # so the parent sees EOF when the worker dies
         self.ready: Ready | None = None
+        self._kill_lock = threading.Lock()
+        self._killed = False
 
     def wait_ready(self, seconds: float) -> Ready:
         """Block until the worker is warm.
@@ -114,16 +116,24 @@ class Worker:
         return answer
 
     def kill(self) -> None:
-        """End the process now and reap it; its answer, if any, is dropped."""
-        self.process.kill()
-        self.process.join()
-        self.conn.close()
+        """End the process now and reap it; its answer, if any, is dropped. Safe to call
+        again and from several threads (a replacement and the shutdown may race)."""
+        with self._kill_lock:
+            if self._killed:
+                return
+            self._killed = True
+            self.process.kill()
+            self.process.join()
+            self.conn.close()
 
     def stop(self, seconds: float = 1.0) -> None:
         """Ask the worker to finish, then kill it if it does not within ``seconds``."""
-        with contextlib.suppress(OSError):  # already gone
-            self.conn.send(None)
-        self.process.join(seconds)
+        with self._kill_lock:
+            if self._killed:
+                return
+            with contextlib.suppress(OSError):  # already gone
+                self.conn.send(None)
+            self.process.join(seconds)
         self.kill()
 
 
