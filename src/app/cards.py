@@ -8,8 +8,9 @@ atomically: a set is complete only when its manifest says so and every card it l
 so a repeated request finds it and skips rendering, and a set with a card missing is rendered
 again. Work is bounded before it starts: image and output pixel budgets (checked by the engine
 from headers and sizes before decoding or drawing), at most ``renders_per_key`` renders in
-flight per key (429), and a bounded thread pool that answers 503 at once instead of queueing
-forever.
+flight per key (429), and a bounded queue in front of the render processes
+(``app.render_pool``) that answers 503 at once instead of queueing forever. Concurrent
+requests for one digest render once.
 """
 
 from __future__ import annotations
@@ -30,26 +31,17 @@ import layout
 import themes
 from app.card_images import RemoteImages
 from app.errors import (
-    CardTooLarge,
-    ImageTooLarge,
-    InvalidMdx,
-    Overloaded,
-    RateLimited,
-    RenderFailed,
     RenderTimeout,
     StorageError,
-    TooManyPages,
-    TooManyPixels,
 )
 from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord, invalid
+from app.render_pool import Admission, ProcessRenderPool, SingleFlight
+from app.render_worker import MAX_CARD_PIXELS, RenderJob
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")
 
-MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
 FOLDER = "screenshots"
-RETRY_AFTER_SECONDS = 5
-KEY_RETRY_AFTER_SECONDS = 2  # a typical render takes well under a second
 T = TypeVar("T")
 
 
@@ -113,40 +105,31 @@ class Budget(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RenderPool:
-    """At most ``threads`` renders at once and ``queue`` waiting; more is refused with 503.
+    """Threads for the article work (conversion, image fitting, cover cards): at most
+    ``threads`` at once and ``queue`` waiting (503 above), ``per_key`` per key (429 above).
 
-    One key may hold at most ``per_key`` of those slots (429 above), so it cannot take them
-    all. A slot is freed when its render really ends, not when its request gives up.
+    Card renders run in ``app.render_pool``'s processes instead. A slot is freed when its call
+    really ends, not when its request gives up.
     """
 
     def __init__(self, threads: int, queue: int, per_key: int | None = None):
         self._executor = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="inkcard-render"
         )
-        self._slots = threading.BoundedSemaphore(threads + queue)
-        self._per_key = per_key
-        self._in_flight: dict[object, int] = {}
-        self._lock = threading.Lock()
+        self._admission = Admission(threads + queue, per_key)
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float, key: object = None) -> T:
         """Run ``fn(*args)`` in a pool thread and await it for at most ``timeout`` seconds.
 
         Raises:
-            RateLimited: ``key`` already has ``per_key`` renders in flight.
+            RateLimited: ``key`` already has ``per_key`` calls in flight.
             Overloaded: Every slot is taken.
             RenderTimeout: The call did not finish in time (its thread finishes on its own).
         """
-        self._take_key_slot(key)
-        if not self._slots.acquire(blocking=False):
-            self._free_key_slot(key)
-            raise Overloaded(
-                "the server is busy rendering other cards; retry shortly",
-                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-            )
+        self._admission.take(key)
 
         def free(_: object = None) -> None:
-            self._slots.release()
-            self._free_key_slot(key)
+            self._admission.give_back(key)
 
         try:
             future = self._executor.submit(contextvars.copy_context().run, fn, *args)
@@ -159,39 +142,21 @@ class RenderPool:
         except TimeoutError:
             raise RenderTimeout("rendering took longer than the time limit") from None
 
-    def _take_key_slot(self, key: object) -> None:
-        if key is None or self._per_key is None:
-            return
-        with self._lock:
-            count = self._in_flight.get(key, 0)
-            if count >= self._per_key:
-                raise RateLimited(
-                    f"this API key already has {count} renders in flight, the most one key may"
-                    f" have at once; wait for one to finish, then retry",
-                    headers={"Retry-After": str(KEY_RETRY_AFTER_SECONDS)},
-                )
-            self._in_flight[key] = count + 1
-
-    def _free_key_slot(self, key: object) -> None:
-        if key is None or self._per_key is None:
-            return
-        with self._lock:
-            count = self._in_flight.pop(key) - 1
-            if count:
-                self._in_flight[key] = count
-
     def shutdown(self) -> None:
-        """Stop accepting work; running renders finish in the background."""
+        """Stop accepting work; running calls finish in the background."""
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
 class CardService:
-    """Turns generate requests into stored cards. ``render_count`` counts engine calls."""
+    """Turns generate requests into stored cards, rendered in worker processes.
+
+    Concurrent requests for the same cards (one digest) share one find-or-render-and-store.
+    """
 
     def __init__(
         self,
         storage: Storage,
-        pool: RenderPool,
+        pool: ProcessRenderPool,
         budget: Budget,
         fonts_dir: str = "",
         catalogue: themes.Catalogue | None = None,
@@ -206,8 +171,12 @@ class CardService:
         self.fonts: Any = None
         self.fonts_fingerprint = ""
         self.catalogue = catalogue or themes.builtin()
-        self.render_count = 0
-        self._count_lock = threading.Lock()
+        self._flights: SingleFlight[list[str]] = SingleFlight()
+
+    @property
+    def render_count(self) -> int:
+        """Renders the worker processes have answered (refusals by the engine included)."""
+        return self.pool.renders
 
     def load_fonts(self) -> None:
         """Load the FontBook (about 100 ms) and hash its files; called once at startup."""
@@ -275,22 +244,13 @@ class CardService:
             return None
         return names
 
-    def render(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> list[bytes]:
-        """Call the card engine for ``job`` with the fetched ``images`` (one ``render_count``).
+    def render_job(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> RenderJob:
+        """What a render worker needs for ``job``: plain data, the decoded theme included.
 
         The engine reads image sizes from their headers before decoding any, and checks the
         cards against the pixel budgets after layout and before any pixel is drawn, so an
-        oversized request is refused cheaply.
-
-        Raises:
-            TooManyPages: More than ``layout.MAX_CARDS`` cards would result.
-            CardTooLarge: A card would exceed ``MAX_CARD_PIXELS``.
-            TooManyPixels: The cards together would exceed ``budget.output_pixels``.
-            ImageTooLarge: The distinct images would decode to more than ``budget.image_pixels``.
-            RenderFailed: The engine failed.
+        oversized request is refused cheaply (in the worker, as the documented 400s).
         """
-        with self._count_lock:
-            self.render_count += 1
         options = layout.RenderOptions(
             width=job.width,
             height=job.height,
@@ -305,36 +265,9 @@ class CardService:
             max_image_pixels=self.budget.image_pixels,
         )
         theme = self._theme(job.theme)
-        try:
-            return layout.render(job.markdown, theme, self.fonts, options, images=images or {})
-        except layout.CardTooLarge as error:
-            raise CardTooLarge(
-                f"a card would be {error.width}x{error.height} pixels, more than the "
-                f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
-                "overHiddenMode, a smaller scale or a wider card"
-            ) from None
-        except layout.TooManyPixels as error:
-            raise TooManyPixels(
-                f"the cards would have at least {error.pixels:,} pixels in all (width x height"
-                f" x scale², summed over the cards), more than the {error.limit:,}-pixel limit"
-                " of one request; use a smaller scale, smaller cards or fewer cards"
-            ) from None
-        except layout.ImagesTooLarge as error:
-            raise ImageTooLarge(
-                f"the images would decode to at least {error.pixels:,} pixels (width x height,"
-                f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
-                " of one request; use fewer or smaller images"
-            ) from None
-        except layout.MdxError as error:
-            raise InvalidMdx(f"mdxMode: {error}") from None
-        except layout.TooManyPages:
-            raise TooManyPages(
-                f"the Markdown makes more than {layout.MAX_CARDS} cards;"
-                " split it into several requests"
-            ) from None
-        except Exception:
-            log.exception("card engine failed")
-            raise RenderFailed("the card engine could not render this Markdown") from None
+        return RenderJob(
+            markdown=job.markdown, theme=theme, options=options, images=dict(images or {})
+        )
 
     def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
         """Write every card, then the manifest; on any failure remove what was written and raise.
@@ -385,20 +318,30 @@ class CardService:
             )
             images = gathered.images
             job = msgspec.structs.replace(job, images=gathered.hashes())
-        names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
-        if names is None:
-            pngs = await self.pool.run(
-                self.render, job, images, timeout=deadline - loop.time(), key=key
-            )
-            cancelled = threading.Event()
-            try:
-                names = await self._in_thread(
-                    self.store, job, pngs, cancelled, timeout=deadline - loop.time()
-                )
-            except RenderTimeout:
-                cancelled.set()
-                raise
+        names = await self._flights.run(
+            job.digest(), lambda: self._find_or_render(job, images, deadline, key)
+        )
         return [ImageRecord(url=self.storage.url(n), fileName=n) for n in names]
+
+    async def _find_or_render(
+        self, job: CardJob, images: Mapping[str, bytes], deadline: float, key: object
+    ) -> list[str]:
+        """The stored set's names, rendering and storing it first if it is not complete."""
+        loop = asyncio.get_running_loop()
+        names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
+        if names is not None:
+            return names
+        pngs = await self.pool.run(
+            self.render_job(job, images), timeout=deadline - loop.time(), key=key
+        )
+        cancelled = threading.Event()
+        try:
+            return await self._in_thread(
+                self.store, job, pngs, cancelled, timeout=deadline - loop.time()
+            )
+        except RenderTimeout:
+            cancelled.set()
+            raise
 
     @staticmethod
     async def _in_thread(fn: Callable[..., T], *args: Any, timeout: float) -> T:

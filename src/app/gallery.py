@@ -1,15 +1,14 @@
 """The theme gallery: one sample post in every card theme and mode.
 
 `inkcard gallery` writes each as `<theme>[-<mode>].png` plus a contact sheet of them all;
-`GET /api/previews/<theme>[-<mode>].png` serves the same card, small, rendered on first
-request and kept in memory (a catalogue has a few dozen theme-modes, so the cache is bounded
-by the catalogue, not by traffic). Neither needs a database or a web framework.
+`GET /api/previews/<theme>[-<mode>].png` serves the same card, small, rendered by a render
+process on first request and kept in memory (a catalogue has a few dozen theme-modes, so the
+cache is bounded by the catalogue, not by traffic). Neither needs a database or a web framework.
 """
 
 from __future__ import annotations
 
 import hashlib
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,7 +165,6 @@ class Previews:
             self.variants[name] = variant
         self._names = {v: n for n, v in self.variants.items()}
         self._done: dict[str, Preview] = {}
-        self._locks = {name: threading.Lock() for name in self.variants}
 
     def name(self, theme: str, mode: str | None) -> str:
         """The file name of a theme-mode's preview; raises ``KeyError`` for no such pair."""
@@ -189,15 +187,15 @@ class Previews:
         """The preview if it was already rendered."""
         return self._done.get(name)
 
-    def get(self, name: str, fonts: layout.FontBook, fonts_fingerprint: str) -> Preview:
-        """The preview ``name``, rendered on first use (once, however many ask at once).
+    def sample(self, name: str) -> tuple[layout.Theme, layout.RenderOptions]:
+        """The theme and options the preview ``name`` is drawn with (of ``SAMPLE_POST``).
 
         Raises:
             KeyError: No preview has this name.
         """
-        with self._locks[name]:
-            found = self._done.get(name)
-            if found is None:
-                png = render_sample(self.catalogue, fonts, self.variants[name], self.scale)
-                found = self._done[name] = Preview(png, self.etag(name, fonts_fingerprint))
-            return found
+        variant = self.variants[name]
+        return self.catalogue.get(variant.theme), options(variant, self.scale)
+
+    def keep(self, name: str, png: bytes, fonts_fingerprint: str) -> Preview:
+        """Remember the rendered preview ``name`` for the process; the first one kept wins."""
+        return self._done.setdefault(name, Preview(png, self.etag(name, fonts_fingerprint)))

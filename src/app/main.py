@@ -24,6 +24,7 @@ from litestar.params import FromPath
 from litestar.response import File
 from litestar.types import ControllerRouterHandler
 
+import layout
 import themes
 from app import guards, requestlog
 from app.articles import ArticleService
@@ -33,6 +34,9 @@ from app.credits import Credits
 from app.errors import DatabaseBusy, NotFound
 from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
+from app.models import DEFAULT_THEME
+from app.render_pool import ProcessRenderPool
+from app.render_worker import WorkerConfig
 from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.routes_article import convert_and_draft_route
@@ -123,6 +127,18 @@ async def _sweep_forever(credits: Credits) -> None:
             log.exception("hold sweep failed")
 
 
+def _render_pool(settings: Settings, catalogue: themes.Catalogue) -> ProcessRenderPool:
+    """The card render processes: started by the lifespan, each warmed with one default card."""
+    config = WorkerConfig(
+        fonts_dir=settings.fonts_dir or str(layout.DEFAULT_FONTS_DIR),
+        warm_up_theme=catalogue.get(DEFAULT_THEME),
+        stall_seconds=settings.render_stall_seconds,
+    )
+    return ProcessRenderPool(
+        settings.render_processes, settings.render_queue, config, settings.renders_per_key
+    )
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """Build the Inkcard application.
 
@@ -147,7 +163,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # One fetcher, one policy: card images and article images go through the same guard.
     fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
     remote = RemoteImages(fetcher)
-    cards = CardService(storage, pool, budget, settings.fonts_dir, catalogue, remote)
+    render_pool = _render_pool(settings, catalogue)
+    cards = CardService(storage, render_pool, budget, settings.fonts_dir, catalogue, remote)
     articles = ArticleService(settings, pool, lambda: cards.fonts, fetcher)
     idempotency = IdempotencyStore(
         settings.database_path,
@@ -165,6 +182,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if isinstance(storage, LocalStorage):
             await asyncio.to_thread(storage.sweep_temp_files)
         await asyncio.to_thread(cards.load_fonts)
+        render_pool.start()  # warms up in the background; /readyz says when
         log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
         sweeper = asyncio.create_task(_sweep_forever(credits))
         try:
@@ -174,6 +192,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await articles.close()
             await fetcher.aclose()
             pool.shutdown()
+            await render_pool.close()
 
     handlers: list[ControllerRouterHandler] = [
         *route_handlers(catalogue),

@@ -229,12 +229,17 @@ class NotReady(ApiError):
 
 @get("/readyz", summary="Readiness", responses=_errors(503))
 async def readyz(state: State) -> dict[str, Any]:
-    """Fonts loaded, database writable, storage writable (a probe object, cached for 5 s)."""
+    """Fonts loaded, every render process warm, database writable, storage writable (a probe
+    object, cached for 5 s)."""
     cards: CardService = state.cards
     credits: Credits = state.credits
     problems: list[str] = []
     if cards.fonts is None:
         problems.append("fonts are not loaded")
+    if not cards.pool.ready:
+        problems.append(
+            f"render processes are starting ({cards.pool.warm} of {cards.pool.size} warm)"
+        )
     try:
         await asyncio.to_thread(credits.check_writable)
     except Exception as exc:
@@ -245,7 +250,13 @@ async def readyz(state: State) -> dict[str, Any]:
         problems.append(exc.message)
     if problems:
         raise NotReady("; ".join(problems))
-    return {"status": "ready", "fonts": "loaded", "database": "writable", "storage": "writable"}
+    return {
+        "status": "ready",
+        "fonts": "loaded",
+        "renderers": "warm",
+        "database": "writable",
+        "storage": "writable",
+    }
 
 
 def route_handlers(catalogue: themes.Catalogue) -> list[ControllerRouterHandler]:

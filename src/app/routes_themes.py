@@ -1,9 +1,10 @@
 """``GET /api/themes`` and the sample-card previews it links to (public, like the list).
 
 A preview is the gallery's sample post in one theme-mode at half scale (220 x 293 px),
-rendered in the render pool on its first request and then kept in memory; the catalogue
-bounds how many there are. Its ETag hashes the engine version, the theme file, the fonts and
-the sample post, so a client revalidates with ``If-None-Match`` and gets 304.
+rendered by a render process on its first request (once, however many ask at once) and then
+kept in memory; the catalogue bounds how many there are. Its ETag hashes the engine version,
+the theme file, the fonts and the sample post, so a client revalidates with ``If-None-Match``
+and gets 304.
 """
 
 # No `from __future__ import annotations`: Litestar reads the preview parameter's annotation,
@@ -22,6 +23,8 @@ from app import gallery
 from app.cards import CardService, themes_listing
 from app.errors import NotFound
 from app.models import ErrorBody, ThemesResponse
+from app.render_pool import SingleFlight
+from app.render_worker import RenderJob
 from app.settings import Settings
 
 PREVIEWS_PATH = "/api/previews"
@@ -38,6 +41,13 @@ def theme_routes(catalogue: themes.Catalogue) -> list[HTTPRouteHandler]:
         return f"{PREVIEWS_PATH}/{previews.name(theme, mode)}"
 
     listing = msgspec.convert(themes_listing(catalogue, preview_url), ThemesResponse)
+    rendering: SingleFlight[gallery.Preview] = SingleFlight()  # one render per preview
+
+    async def render(name: str, cards: CardService, timeout: float) -> gallery.Preview:
+        theme, options = previews.sample(name)
+        job = RenderJob(markdown=gallery.SAMPLE_POST, theme=theme, options=options)
+        [png] = await cards.pool.run(job, timeout=timeout)
+        return previews.keep(name, png, cards.fonts_fingerprint)
 
     @get("/api/themes", summary="Card and article themes")
     async def list_themes() -> ThemesResponse:
@@ -87,9 +97,7 @@ def theme_routes(catalogue: themes.Catalogue) -> list[HTTPRouteHandler]:
             return Response(b"", status_code=304, headers=headers)
         found = previews.cached(name)
         if found is None:
-            found = await cards.pool.run(
-                previews.get, name, cards.fonts, cards.fonts_fingerprint, timeout=settings.timeout
-            )
+            found = await rendering.run(name, lambda: render(name, cards, settings.timeout))
         return Response(found.png, media_type="image/png", headers=headers)
 
     return [list_themes, preview]

@@ -54,10 +54,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Create and print one API key on the first ``inkcard serve`` with an empty key table."""
     bootstrap_credits: int = 100
     """Credits of the bootstrap key."""
+    render_processes: int = max(1, os.cpu_count() or 1)
+    """Card render processes of each uvicorn worker (each with the fonts loaded, kept warm)."""
     render_threads: int = max(1, os.cpu_count() or 1)
-    """Renders running at once in each worker."""
+    """Article conversions (and their image fitting and cover cards) at once in each worker."""
     render_queue: int = 4
-    """Requests allowed to wait for a render thread before new ones get 503."""
+    """Requests allowed to wait for a render process (or article thread) before new ones get
+    503."""
+    render_stall_seconds: float = 0.0
+    """Tests only: a card whose Markdown holds ``<!-- inkcard-test-stall -->`` sleeps this long
+    in its render process first (a render that hangs). 0: off."""
     timeout: float = 55.0
     """Seconds a generate call may take (render plus storage) before it answers 504."""
     database_busy_timeout: float = 3.0
@@ -160,6 +166,7 @@ def _check(settings: Settings) -> None:
     for name in (
         "port",
         "workers",
+        "render_processes",
         "render_threads",
         "max_body_bytes",
         "max_output_pixels",
@@ -168,7 +175,7 @@ def _check(settings: Settings) -> None:
     ):
         if getattr(settings, name) < 1:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be at least 1")
-    for name in ("render_queue", "generate_cost", "bootstrap_credits"):
+    for name in ("render_queue", "generate_cost", "bootstrap_credits", "render_stall_seconds"):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
     for name in ("timeout", "database_busy_timeout", "article_timeout", "idempotency_hours"):

@@ -77,3 +77,12 @@ def wait_until_ok(url: str, seconds: float) -> None:
             pass
         assert time.monotonic() < deadline, f"{url} never answered 200"
         time.sleep(0.1)
+
+
+def wait_warm(client: TestClient[Litestar], seconds: float = 60) -> None:
+    """Waits until the app's render processes are warm (/readyz answers 503 before that)."""
+    pool = client.app.state.cards.pool
+    deadline = time.monotonic() + seconds
+    while not pool.ready:
+        assert time.monotonic() < deadline, "the render processes never became warm"
+        time.sleep(0.02)

@@ -24,6 +24,7 @@ def make_settings(tmp_path: Path) -> Callable[..., Settings]:
             "database": str(tmp_path / "inkcard.db"),
             "storage_dir": str(tmp_path / "files"),
             "bootstrap_key": False,
+            "render_processes": 1,  # one warm render process per app keeps the suite quick
         }
         base.update(overrides)
         return load_settings({}, **base)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -169,8 +170,16 @@ def test_a_failed_request_is_refunded(make_client: Callable[..., Client]) -> Non
     assert [row.kind for row in credits.ledger(info.prefix)] == ["refund", "debit", "grant"]
 
 
-def test_render_failure_is_500_render_failed(client: Client, key: str, tmp_path: Path) -> None:
-    client.app.state.cards.fonts = None  # fault injection: the engine gets no fonts
+def test_render_failure_is_500_render_failed(
+    client: Client, key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cards = client.app.state.cards
+    real = cards.render_job
+
+    def themeless(job: Any, images: Any = None) -> Any:  # fault injection: the engine fails
+        return msgspec.structs.replace(real(job, images), theme=None)
+
+    monkeypatch.setattr(cards, "render_job", themeless)
     assert_error(post(client, key, {}), 500, "render_failed")
     assert stored_files(tmp_path / "files") == []
 

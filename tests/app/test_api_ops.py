@@ -8,6 +8,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 import themes
+from tests.app.apphelpers import wait_warm
 
 Client = TestClient[Litestar]
 # The interface's mode IDs ("Themes for generate"); every other theme has none.
@@ -25,9 +26,11 @@ def test_healthz(client: Client) -> None:
 
 
 def test_readyz_when_everything_works(client: Client) -> None:
+    wait_warm(client)
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json()["status"] == "ready"
+    assert response.json()["renderers"] == "warm"
 
 
 def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:

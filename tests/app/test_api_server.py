@@ -66,39 +66,6 @@ def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) 
         assert png_size(png.content) == (1000, 1000)
 
 
-def test_full_render_queue_answers_503_at_once(serve: Callable[..., tuple[str, Any]]) -> None:
-    base, app = serve(render_threads=1, render_queue=0)
-    key, _ = app.state.credits.create_key("busy", 10)
-    cards = app.state.cards
-    headers = {"x-api-key": key}
-    with httpx.Client(timeout=60) as http, ThreadPoolExecutor(1) as background:
-        slow = background.submit(
-            http.post,
-            f"{base}/api/generate",
-            json={"markdown": LONG, "splitMode": "autoSplit"},
-            headers=headers,
-        )
-        deadline = time.monotonic() + 20
-        while cards.render_count == 0:
-            assert time.monotonic() < deadline, "the first render never started"
-            time.sleep(0.005)
-        started = time.monotonic()
-        refused = http.post(f"{base}/api/generate", json={"markdown": "# second"}, headers=headers)
-        assert time.monotonic() - started < 1.0
-        assert not slow.done(), "the first render finished too early for this test to mean anything"
-        assert refused.status_code == 503
-        assert refused.json()["error"] == "overloaded"
-        assert refused.headers["retry-after"] == "5"
-        assert slow.result().status_code == 200
-    with httpx.Client(timeout=60) as http:
-        assert (
-            http.post(
-                f"{base}/api/generate", json={"markdown": "# second"}, headers=headers
-            ).status_code
-            == 200
-        )
-
-
 def test_concurrent_charges_never_overspend(serve: Callable[..., tuple[str, Any]]) -> None:
     base, app = serve(generate_cost=1)
     credits = app.state.credits

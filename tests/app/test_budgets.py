@@ -6,14 +6,14 @@ Each refused request answers at once with its documented label, charges nothing
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
 import sys
 import textwrap
-import threading
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from app.render_worker import STALL_MARKER
 from app.settings import SettingsError, load_settings
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.test_api_errors import assert_error, post
@@ -67,7 +68,9 @@ def test_the_memory_bomb_decodes_its_image_once_in_bounded_memory(tmp_path: Path
             response = client.post("/api/generate", content=body,
                                    headers={"x-api-key": key, "content-type": "application/json"})
             balance = client.app.state.credits.authenticate(key).balance
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+            # the render ran in a render process, which reports its own peak
+            worker_peak = max(client.app.state.cards.pool.peak_rss_kb.values())
+        peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, worker_peak) // 1024
         print(json.dumps({"status": response.status_code, "body": response.json(),
                           "balance": balance, "peak_mb": peak}))
         """
@@ -143,35 +146,34 @@ def test_limits_must_be_positive(name: str) -> None:
 def test_a_key_at_its_render_limit_gets_429_and_pays_nothing(
     make_client: Callable[..., Client], tmp_path: Path
 ) -> None:
-    client = make_client(generate_cost=1, renders_per_key=1, render_threads=2)
+    client = make_client(
+        generate_cost=1,
+        renders_per_key=1,
+        render_processes=2,
+        timeout=10,
+        render_stall_seconds=120,
+    )
     key, other = new_key(client, credits=5), new_key(client, credits=5)
     cached = {"markdown": "# stored before"}
     assert post(client, key, cached).status_code == 200
     files = stored_files(tmp_path / "files")
 
-    # A render of this key that stays in flight until released: the pool's real slots.
-    started, release = threading.Event(), threading.Event()
-
-    def in_flight() -> None:
-        started.set()
-        release.wait(30)
-
+    # A render of this key that hangs in its render process until the time limit kills it.
+    holder = ThreadPoolExecutor(1)
+    stalled = holder.submit(post, client, key, {"markdown": f"# held\n\n{STALL_MARKER}"})
     pool = client.app.state.cards.pool
-    key_id = client.app.state.credits.authenticate(key).id
-    holder = threading.Thread(
-        target=lambda: asyncio.run(pool.run(in_flight, timeout=60, key=key_id))
-    )
-    holder.start()
-    try:
-        assert started.wait(30)
-        response = post(client, key, {"markdown": "# a second render"})
-        assert_error(response, 429, "rate_limited", "in flight", "retry")
-        assert response.headers["Retry-After"] == "2"
-        assert balance(client, key) == 4
-        assert stored_files(tmp_path / "files") == files
-        assert post(client, key, cached).status_code == 200  # stored: no render, no limit
-        assert post(client, other, {"markdown": "# another key"}).status_code == 200
-    finally:
-        release.set()
-        holder.join(30)
+    deadline = time.monotonic() + 30
+    while pool.busy == 0:
+        assert time.monotonic() < deadline, "the held render never started"
+        time.sleep(0.01)
+    response = post(client, key, {"markdown": "# a second render"})
+    assert_error(response, 429, "rate_limited", "in flight", "retry")
+    assert response.headers["Retry-After"] == "2"
+    assert balance(client, key) == 3  # the held render's hold; the 429 took nothing
+    assert stored_files(tmp_path / "files") == files
+    assert post(client, key, cached).status_code == 200  # stored: no render, no limit
+    assert post(client, other, {"markdown": "# another key"}).status_code == 200
+    assert_error(stalled.result(), 504, "timeout")
+    holder.shutdown()
+    assert balance(client, key) == 3  # the 504 gave its hold back
     assert post(client, key, {"markdown": "# a second render"}).status_code == 200

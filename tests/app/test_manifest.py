@@ -19,7 +19,7 @@ from litestar.testing import TestClient
 
 from app.errors import StorageError
 from app.storage import LocalStorage, StorageProbe
-from tests.app.apphelpers import free_port, new_key, stored_files
+from tests.app.apphelpers import free_port, new_key, stored_files, wait_warm
 from tests.app.test_api_errors import assert_error, post
 
 Client = TestClient[Litestar]
@@ -115,6 +115,7 @@ def test_a_manifest_that_cannot_be_written_leaves_no_cards(
 
 
 def test_readyz_writes_and_deletes_a_probe(client: Client, tmp_path: Path) -> None:
+    wait_warm(client)
     response = client.get("/readyz")
     assert response.status_code == 200
     assert response.json()["storage"] == "writable"
@@ -191,6 +192,7 @@ def test_gcs_set_missing_a_card_is_rendered_again(cloud: Client) -> None:
 
 
 def test_gcs_readyz_leaves_no_probe(cloud: Client) -> None:
+    wait_warm(cloud)
     response = cloud.get("/readyz")
     assert response.status_code == 200, response.text
     assert blobs() == {}

@@ -1,0 +1,144 @@
+"""Render-process memory benchmark: peak RSS per worker over 1,000 cards, as JSON.
+
+Run: `.venv/bin/python benchmarks/bench_memory.py [--cards 1000] [--workers 2]`. Starts the
+service's own render pool (``app.render_pool``: forkserver workers, fonts loaded, one warm-up
+card), then sends it distinct cards: every corpus post in every card theme and mode, at the
+default size and scale in autoSplit, each with a counter line so no two are alike, two jobs
+in flight per worker. After every ``--every`` cards it records each worker's peak resident
+set (``ru_maxrss``, reported by the worker) and its current one (``VmRSS`` from /proc).
+Target (issue 14): peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
+end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+import layout  # noqa: E402  # after the path setup above, so a clean clone needs no install
+import themes  # noqa: E402  # same reason
+from app.render_pool import ProcessRenderPool  # noqa: E402  # same reason
+from app.render_worker import MAX_CARD_PIXELS, RenderJob, WorkerConfig  # noqa: E402  # same
+
+POSTS = ROOT / "tests" / "cases" / "posts"
+TARGET_MB = 120
+
+
+def jobs(count: int, only: list[str]) -> list[RenderJob]:
+    """``count`` distinct default-size cards cycling through posts x theme-modes (of the
+    themes in ``only``, or of all)."""
+    catalogue = themes.builtin()
+    posts = [p.read_text("utf-8") for p in sorted(POSTS.glob("*.md"))]
+    names = only or catalogue.names()
+    variants = [(n, m) for n in names for m in (catalogue.modes(n) or [None])]
+    made = []
+    for number, (post, (name, mode)) in zip(
+        range(count), itertools.cycle(itertools.product(posts, variants)), strict=False
+    ):
+        options = layout.RenderOptions(
+            split="autoSplit", mode=mode, max_pixels=MAX_CARD_PIXELS, max_total_pixels=120_000_000
+        )
+        text = f"{post}\n\ncard {number}"
+        made.append(RenderJob(markdown=text, theme=catalogue.get(name), options=options))
+    return made
+
+
+def current_rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+async def run(
+    cards: int, workers: int, every: int, seconds: float, only: list[str]
+) -> dict[str, object]:
+    config = WorkerConfig(
+        fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
+    )
+    pool = ProcessRenderPool(workers, queue=workers, config=config)
+    started = time.monotonic()
+    pool.start()
+    while not pool.ready:
+        await asyncio.sleep(0.05)
+    warm_s = time.monotonic() - started
+    after_warm_up = {pid: kb // 1024 for pid, kb in pool.peak_rss_kb.items()}
+    todo = jobs(cards, only)
+    checkpoints: list[dict[str, object]] = []
+    done = 0
+    began = time.monotonic()
+    for start in range(0, len(todo), every):
+        if time.monotonic() - began > seconds:
+            break
+        batch = todo[start : start + every]
+        limit = asyncio.Semaphore(2 * workers)
+
+        async def one(job: RenderJob, limit: asyncio.Semaphore = limit) -> int:
+            async with limit:
+                return len(await pool.run(job, timeout=60))
+
+        await asyncio.gather(*(one(job) for job in batch))
+        done += len(batch)
+        checkpoints.append(
+            {
+                "cards": done,
+                "peak_mb": {str(p): kb // 1024 for p, kb in pool.peak_rss_kb.items()},
+                "rss_mb": {str(p): current_rss_kb(p) // 1024 for p in pool.pids()},
+            }
+        )
+    elapsed = time.monotonic() - began
+    killed = pool.killed
+    await pool.close()
+    return {
+        "workers": workers,
+        "themes": only or "all",
+        "cards": done,
+        "seconds": round(elapsed, 1),
+        "cards_per_s": round(done / elapsed, 1) if elapsed else None,
+        "warm_up_s": round(warm_s, 2),
+        "workers_killed": killed,
+        "peak_mb_after_warm_up": {str(p): mb for p, mb in after_warm_up.items()},
+        "checkpoints": checkpoints,
+    }
+
+
+def verdict(result: dict[str, object], slack_mb: int) -> dict[str, object]:
+    checkpoints = result["checkpoints"]
+    assert isinstance(checkpoints, list) and checkpoints, "no card was rendered"
+    first, last = checkpoints[0]["peak_mb"], checkpoints[-1]["peak_mb"]
+    growth = {pid: last[pid] - first.get(pid, 0) for pid in last}
+    worst = max(last.values())
+    return {
+        "peak_mb_max": worst,
+        "growth_mb_after_first_checkpoint": growth,
+        "target_peak_mb": TARGET_MB,
+        "peak_met": worst <= TARGET_MB,
+        "flat_met": all(g <= slack_mb for g in growth.values()),
+        "no_worker_replaced": result["workers_killed"] == 0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--every", type=int, default=100, help="cards between checkpoints")
+    parser.add_argument("--seconds", type=float, default=600, help="stop sending after this")
+    parser.add_argument("--themes", nargs="*", default=[], help="only these (default: all)")
+    parser.add_argument("--slack", type=int, default=8, help="MB of growth still called flat")
+    args = parser.parse_args()
+    result = asyncio.run(run(args.cards, args.workers, args.every, args.seconds, args.themes))
+    result["verdict"] = verdict(result, args.slack)
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()

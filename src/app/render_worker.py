@@ -1,0 +1,151 @@
+"""One render worker process: fonts loaded and a card drawn at start, then jobs in, PNGs out.
+
+The service's ``app.render_pool`` starts these processes; a job crosses the boundary as plain
+data (Markdown, the decoded theme, fetched image bytes, options) and comes back as PNG bytes,
+or as the ``ApiError`` the request answers with. This module imports the engine and nothing of
+the web framework, so the forkserver that forks workers holds only what they need.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import time
+from collections.abc import Mapping
+from multiprocessing.connection import Connection
+
+import msgspec
+
+import layout
+from app.errors import (
+    ApiError,
+    CardTooLarge,
+    ImageTooLarge,
+    InvalidMdx,
+    RenderFailed,
+    TooManyPages,
+    TooManyPixels,
+)
+
+log = logging.getLogger("inkcard.worker")
+
+STALL_MARKER = "<!-- inkcard-test-stall -->"
+"""Tests only: with ``WorkerConfig.stall_seconds`` set, a job whose Markdown holds this line
+sleeps that long first (a render that hangs). Off (0) unless a test turns it on."""
+
+WARM_UP_POST = "# 墨卡 Inkcard\n\n把 **Markdown** 变成卡片, a warm-up card.\n\n- one\n\n```\nx\n```"
+MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
+
+
+class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """What a worker needs at start: the fonts (loaded once) and the theme of its warm-up card."""
+
+    fonts_dir: str
+    warm_up_theme: layout.Theme
+    stall_seconds: float = 0.0
+
+
+class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
+    """One render: everything the engine needs, as plain data."""
+
+    markdown: str
+    theme: layout.Theme
+    options: layout.RenderOptions
+    images: dict[str, bytes] = {}
+
+
+class Rendered(msgspec.Struct, frozen=True, kw_only=True):
+    """A worker's answer: the PNGs (or the error to answer with) and the worker's own counts."""
+
+    pngs: list[bytes]
+    error: ApiError | None
+    pid: int
+    renders: int  # jobs this worker has rendered since it started, this one included
+    peak_rss_kb: int  # the worker's peak resident set so far (ru_maxrss)
+
+
+class Ready(msgspec.Struct, frozen=True):
+    """Sent once, after the fonts are loaded and the warm-up card is drawn."""
+
+    pid: int
+    peak_rss_kb: int
+
+
+def render_cards(
+    markdown: str,
+    theme: layout.Theme,
+    fonts: layout.FontBook,
+    options: layout.RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> list[bytes]:
+    """``layout.render``, its refusals turned into the service's errors.
+
+    Raises:
+        TooManyPages, CardTooLarge, TooManyPixels, ImageTooLarge: The request is over a limit.
+        RenderFailed: The engine failed.
+    """
+    try:
+        return layout.render(markdown, theme, fonts, options, images=images or {})
+    except layout.CardTooLarge as error:
+        raise CardTooLarge(
+            f"a card would be {error.width}x{error.height} pixels, more than the "
+            f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
+            "overHiddenMode, a smaller scale or a wider card"
+        ) from None
+    except layout.TooManyPixels as error:
+        raise TooManyPixels(
+            f"the cards would have at least {error.pixels:,} pixels in all (width x height"
+            f" x scale², summed over the cards), more than the {error.limit:,}-pixel limit"
+            " of one request; use a smaller scale, smaller cards or fewer cards"
+        ) from None
+    except layout.ImagesTooLarge as error:
+        raise ImageTooLarge(
+            f"the images would decode to at least {error.pixels:,} pixels (width x height,"
+            f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
+            " of one request; use fewer or smaller images"
+        ) from None
+    except layout.MdxError as error:
+        raise InvalidMdx(f"mdxMode: {error}") from None
+    except layout.TooManyPages:
+        raise TooManyPages(
+            f"the Markdown makes more than {layout.MAX_CARDS} cards; split it into several requests"
+        ) from None
+    except Exception:
+        log.exception("card engine failed")
+        raise RenderFailed("the card engine could not render this Markdown") from None
+
+
+def peak_rss_kb() -> int:
+    """This process's peak resident set in KiB (Linux reports ru_maxrss in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def serve(conn: Connection, config: WorkerConfig) -> None:
+    """The worker's main loop: load, warm up, say ready, then answer jobs until ``None``.
+
+    Ends quietly when the pool closes its end of the pipe (the service stopped)."""
+    fonts = layout.FontBook.load(config.fonts_dir)
+    layout.render(WARM_UP_POST, config.warm_up_theme, fonts, layout.RenderOptions())
+    renders = 0
+    try:
+        conn.send(Ready(os.getpid(), peak_rss_kb()))
+        while (job := conn.recv()) is not None:
+            renders += 1
+            conn.send(_answer(job, fonts, config, renders))
+    except (EOFError, BrokenPipeError):
+        return
+
+
+def _answer(job: RenderJob, fonts: layout.FontBook, config: WorkerConfig, renders: int) -> Rendered:
+    if config.stall_seconds and STALL_MARKER in job.markdown:
+        time.sleep(config.stall_seconds)
+    pngs: list[bytes] = []
+    error: ApiError | None = None
+    try:
+        pngs = render_cards(job.markdown, job.theme, fonts, job.options, job.images)
+    except ApiError as exc:
+        error = exc
+    return Rendered(
+        pngs=pngs, error=error, pid=os.getpid(), renders=renders, peak_rss_kb=peak_rss_kb()
+    )
