@@ -36,7 +36,8 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
     "markdown_it": ("layout/markdown.py", "app/article.py"),
-    "mdit_py_plugins": ("app/article.py",),
+    "mdit_py_plugins": ("app/article.py", "layout/markdown.py"),  # cards: dollar math only
+    "ziamath": ("layout/mathtex.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
     "skia": (
         "layout/draw.py",

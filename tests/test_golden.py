@@ -37,6 +37,9 @@ SAMPLERS = ("04-long-article-zh", "02-python-tips-mixed", "03-english-notes")
 # mdxMode posts (tests/cases/mdx/): every component, in a light, a dark and a framed theme
 MDX_POSTS = sorted((Path(__file__).parent / "cases" / "mdx").glob("*.md"))
 MDX_THEMES = (("apple-notes", "light-mode"), ("darktech", None), ("watercolor", None))
+# LaTeX math posts (tests/cases/math/): inline, display, a bad formula, in a light and a dark theme
+MATH_POSTS = sorted((Path(__file__).parent / "cases" / "math").glob("*.md"))
+MATH_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,8 @@ def golden_cases() -> list[Case]:
             cases.extend(Case(post, theme, mode) for post in posts)
     for theme, mode in MDX_THEMES:
         cases.extend(Case(post, theme, mode, mdx=True) for post in MDX_POSTS)
+    for theme, mode in MATH_THEMES:
+        cases.extend(Case(post, theme, mode) for post in MATH_POSTS)
     return cases
 
 

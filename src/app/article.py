@@ -24,6 +24,7 @@ from cssselect import parse as parse_selector
 from lxml import html as lxml_html
 from lxml.cssselect import CSSSelector
 from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 from premailer import Premailer
@@ -31,6 +32,7 @@ from premailer import Premailer
 import layout
 import themes
 from app import article_fixups as fx
+from app.article_math import place_math, render_math, take_math
 from app.article_refs import links_to_footnotes
 
 DEFAULT_THEME = "brandA"
@@ -40,7 +42,18 @@ _PARSER = (
     .enable(["table", "strikethrough", "linkify"])
     .use(tasklists_plugin)
     .use(footnote_plugin)
+    .use(  # `$…$` and `$$…$$` as on cards (layout.markdown): inline SVG (app/article_math.py)
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=False,
+        double_inline=True,
+    )
 )
+for _kind, _display in (("math_inline", False), ("math_inline_double", True), ("math_block", True)):
+    _PARSER.add_render_rule(
+        _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
+    )
 
 # What may pass from Markdown and raw HTML into the article; everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
@@ -153,10 +166,12 @@ def to_article(markdown: str, theme: str = DEFAULT_THEME) -> Article:
     text = fx.visible_text(article)
     words = fx.count_words(text)
     title = fx.title_of(article, text)
+    math = take_math(article)
     _before_inlining(article, style, "参考资料" if fx.has_cjk(text) else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article)
+    place_math(math)  # last: no pass may strip the SVG's attributes
     head = document.find("head")
     head.clear()
     head.extend(_head(title))

@@ -29,6 +29,8 @@ from .fonts import FontBook
 from .htmltags import mark_value
 from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
 from .markdown import (
+    MATH,
+    MATH_DISPLAY,
     Block,
     CodeBlock,
     Doc,
@@ -54,6 +56,9 @@ SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the nex
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 SCRIPT_SIZE, SCRIPT_RISE, SCRIPT_DROP = 0.75, 0.35, 0.15  # <sup>, <sub>: size, shift in em
 BADGE_SIZE = 0.8  # an mdxMode badge's text, as a share of the text around it
+BAD_MATH_RED = 0xFFE5484D  # the thin underline under LaTeX that did not typeset
+_MATH_KINDS = {MATH: "inline", MATH_DISPLAY: "display"}
+BAD_MATH = "bad_math"  # a span-style mark only: LaTeX shown as source
 _ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
 _SPACES = re.compile(r"[ \t]+")
 HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
@@ -149,7 +154,8 @@ class Flow:
 
     def paragraph(self, block: Paragraph, ctx: Ctx) -> Part:
         style = self.styles["body"]
-        lines = self.text_lines(block.inlines, style, ctx)
+        display = len(block.inlines) == 1 and MATH_DISPLAY in block.inlines[0].marks
+        lines = self.text_lines(block.inlines, style, ctx, align="center" if display else None)
         # Orphans and widows: the first two and the last two lines stay together.
         rows = keep_ends_together([self._line_row(line, ctx) for line in lines])
         margin = 0.0 if ctx.tight else style.margin_top
@@ -208,7 +214,7 @@ class Flow:
         width: float | None = None,
         align: str | None = None,
     ) -> list[TextLine]:
-        spans = [Span(_collapse(t.text), self.span_style(style, t.marks, ctx)) for t in inlines]
+        spans = [self._span(t, style, ctx) for t in inlines]
         return layout_text(
             spans,
             self.fonts,
@@ -216,6 +222,20 @@ class Flow:
             width=ctx.width if width is None else width,
             metrics=self.metrics(style),
             align=align or style.align,
+        )
+
+    def _span(self, text: Text, style: Style, ctx: Ctx) -> Span:
+        """A run's span; LaTeX keeps its spaces and carries the look its source falls
+        back to (inline code, thinly underlined in red) should it not typeset."""
+        kinds = [_MATH_KINDS[m] for m in text.marks if m in _MATH_KINDS]
+        if not kinds:
+            return Span(_collapse(text.text), self.span_style(style, text.marks, ctx))
+        marks = text.marks - frozenset(_MATH_KINDS)
+        return Span(
+            text.text,
+            self.span_style(style, marks, ctx),
+            math=kinds[0],
+            fallback=self.span_style(style, marks | {BAD_MATH}, ctx),
         )
 
     def metrics(self, style: Style) -> Metrics:
@@ -244,8 +264,11 @@ class Flow:
         if ctx.letter_spacing is not None:
             v["letter_spacing"] = ctx.letter_spacing
         for role in ("link", "strong", "em", "del", "inline_code"):
-            if role in marks:
+            if role in marks or (role == "inline_code" and BAD_MATH in marks):
                 v.update(self.styles.inline[role])
+        if BAD_MATH in marks:
+            v["underline"], v["underline_color"], v["underline_width"] = "solid", BAD_MATH_RED, 1.0
+            marks = marks - {BAD_MATH} | {"inline_code"}
         if "strong" in marks and base.strong_color is not None:
             v["color"] = base.strong_color
         if any(m not in _ROLES for m in marks):

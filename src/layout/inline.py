@@ -12,7 +12,7 @@ with square cut ends; only the run's true ends are rounded.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
@@ -87,7 +87,7 @@ def layout_text(
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
     most `keep` clusters between spaces breaks only if it alone is wider than the line.
     Only `prose` is hyphenated (never a code block)."""
-    clusters = shape(spans, fonts)
+    clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
         return []
     texts = [c.text for c in clusters]
@@ -115,13 +115,25 @@ def layout_text(
     return lines
 
 
+def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
+    """Formulas wider than the column, scaled down to fit it."""
+    out = []
+    for cluster in clusters:
+        formula = cluster.formula
+        if formula is not None and formula.width > width > 0:
+            small = formula.scaled(width / formula.width)
+            cluster = replace(cluster, width=small.width, formula=small)
+        out.append(cluster)
+    return out
+
+
 def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
     """`allowed` with the dictionary's hyphenation points inside long English words
     (never inside inline code). Kerning across the point is kept in the measure: a
     fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
     refuse nearly every point in a kerned face."""
     texts = [c.text for c in clusters]
-    skip = [c.style.background is not None for c in clusters]
+    skip = [c.style.background is not None or c.formula is not None for c in clusters]
     out = list(allowed)
     for i in hyphen_points(texts, skip):
         if out[i] == NEVER:
@@ -214,7 +226,8 @@ def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> Content
 
 
 def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
-    texts = [c.text for c in clusters]
+    # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
+    texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
     allowed = opportunities(texts, [c.unsafe_before for c in clusters])
     return hold_short_runs(texts, allowed, keep) if keep else allowed
 
@@ -266,7 +279,11 @@ def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
         return metrics
     for cluster in clusters:
         style = cluster.style
-        if style.grows and (style.size > metrics.size or style.rise):
+        if cluster.formula is not None:  # a tall formula: the line holds it with a gap
+            gap = (metrics.height - style.size) / 2
+            above = max(above, cluster.formula.ascent + gap)
+            below = max(below, cluster.formula.descent + gap)
+        elif style.grows and (style.size > metrics.size or style.rise):
             scale = style.size / metrics.size
             above = max(above, metrics.baseline * scale + style.rise)
             below = max(below, (metrics.height - metrics.baseline) * scale - style.rise)
@@ -309,7 +326,8 @@ def _paint(
             under.append(_highlight(group[0], inked, metrics, square))
         if style.underline != "none" and inked:
             under.append(_underline(style, inked, baseline))
-        glyphs = _glyph_runs(group, group_pens, baseline)
+        glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
+        glyphs.extend(_formulas(group, group_pens, baseline))
         if style.effects:  # glyph shadows and glows: drawn, never measured
             runs.append(Layer(tuple(glyphs), style.effects))
         else:
@@ -318,6 +336,15 @@ def _paint(
             y = baseline - style.size * STRIKE_RISE
             over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
     return under + runs + over
+
+
+def _formulas(group: list[Cluster], pens: list[float], baseline: float) -> list[Shape]:
+    """The group's formulas as filled outlines in the text colour, on the baseline."""
+    return [
+        Shape(cluster.formula.placed(pen, baseline), stroke=None, fill=cluster.style.color)
+        for cluster, pen in zip(group, pens, strict=True)
+        if cluster.formula is not None
+    ]
 
 
 def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | None:

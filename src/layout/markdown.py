@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .htmltags import Tag, split_tags, with_marks
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
+MATH, MATH_DISPLAY = "math", "math_display"  # the marks of a LaTeX run (its text is the source)
+_MATH_TOKENS = {"math_inline": MATH, "math_inline_double": MATH_DISPLAY}
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
 _ROLES = {"strong": "strong", "em": "em", "s": "del", "link": "link"}
 # `![alt|300x200](src)` or `![alt|300](src)`: the display size ending the alt text.
@@ -66,6 +69,15 @@ def _parser() -> MarkdownIt:
     md.core.ruler.disable("text_join")
     md.options["maxNesting"] = MAX_DEPTH + 4  # a list opens two levels past the check
     md.block.ruler.before("table", "deep_text", _deep_text)
+    # `$…$` inline, `$$…$$` display math. Pandoc's rules, so prices stay text: no space
+    # inside the dollars, no digit right after the closing one ("$5 and $10").
+    md.use(
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=False,
+        double_inline=True,
+    )
     return md
 
 
@@ -307,6 +319,8 @@ def _leaf(token: Token) -> list[Block]:
         return [Rule()]
     if kind == "html_block":
         return [Paragraph((Text(token.content.rstrip("\n")),))]
+    if kind == "math_block":  # display math: a paragraph of one `math_display` run
+        return [Paragraph((Text(token.content.strip(), frozenset({MATH_DISPLAY})),))]
     return []
 
 
@@ -423,6 +437,8 @@ def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> 
             _add(out, Text(child.content, marks[-1] | html.marks), glue=True)
         elif kind in ("softbreak", "hardbreak"):
             out.append(Text("\n", marks[-1] | html.marks))
+        elif kind in _MATH_TOKENS:
+            out.append(Text(child.content, marks[-1] | html.marks | {_MATH_TOKENS[kind]}))
         elif kind == "code_inline":
             out.append(Text(child.content, marks[-1] | html.marks | {"inline_code"}))
         elif kind == "image":

@@ -26,6 +26,7 @@ import uharfbuzz as hb
 from . import punctuation
 from .boxes import Effect, Paint
 from .fonts import Face, FontBook
+from .mathtex import Formula, typeset
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(
@@ -77,8 +78,13 @@ class SpanStyle:
 
 @dataclass(frozen=True, slots=True)
 class Span:
+    """A run of text in one look. A math span (`math` "inline" or "display") holds LaTeX:
+    one formula cluster, or its source in the `fallback` look when it does not typeset."""
+
     text: str
     style: SpanStyle
+    math: str = ""
+    fallback: SpanStyle | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,7 @@ class Cluster:
     pad_right: float = 0.0
     trim_start: float = 0.0  # blank px an opening mark loses at a line start
     trim_end: float = 0.0  # blank px a closing mark may lose at a line end
+    formula: Formula | None = None  # a typeset formula: no glyphs, drawn as outlines
 
     @property
     def is_space(self) -> bool:
@@ -114,12 +121,31 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     for span in spans:
         if not span.text:
             continue
+        if span.math:
+            span = _math_or_source(span, fonts)
+            if span.math:
+                clusters.append(_formula_cluster(span, fonts))
+                continue
         span_clusters = _shape_span(span, fonts, language)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
         clusters.extend(span_clusters)
     return _compress_punctuation(clusters, language == JAPANESE)
+
+
+def _math_or_source(span: Span, fonts: FontBook) -> Span:
+    """The span as is when its LaTeX typesets, else its source as text in the fallback look."""
+    if typeset(span.text, span.style.size, span.math == "display") is not None:
+        return span
+    return Span(span.text, span.fallback or span.style)
+
+
+def _formula_cluster(span: Span, fonts: FontBook) -> Cluster:
+    formula = typeset(span.text, span.style.size, span.math == "display")
+    assert formula is not None  # _math_or_source checked it
+    face = fonts.chain(span.style.family, span.style.bold)[0]
+    return Cluster(span.text, formula.width, face, (), (), (), span.style, formula=formula)
 
 
 def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:

@@ -1,0 +1,102 @@
+"""LaTeX math in articles: inline SVG outlines, typeset by the card engine.
+
+The WeChat editor has no MathJax and strips `<defs>`, `<use>`, ids and classes, but keeps
+an inline `<svg>` of plain paths (wechat-platform.md, "Math"). Our formulas are exactly
+that: one `<path>` of absolute outlines in `currentColor`, sized in px, lowered by the
+formula's depth so its baseline sits on the text's. Display math is centred on its own
+line and scaled down to the editor's 677 px column.
+
+The parser renders math as `<code class="language-math-inline|display">` (which the
+sanitiser keeps); `take_math` swaps each for an empty placeholder span before the theme
+is inlined, and `place_math` fills the placeholders last, after every pass that strips
+attributes, so nothing touches the SVG. LaTeX that does not typeset stays as code with a
+thin red underline, as on cards.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from layout import mathtex
+
+TEXT_SIZE = 16.0  # px: the article themes' body text
+COLUMN = 677.0  # px: WeChat's article column
+INLINE, DISPLAY = "language-math-inline", "language-math-display"
+BAD_MATH_STYLE = (
+    "font-family:Menlo,Consolas,monospace;font-size:90%;background:rgba(27,31,35,.05);"
+    "padding:2px 4px;border-radius:4px;border-bottom:1px solid #e5484d"
+)
+
+
+def render_math(latex: str, display: bool) -> str:
+    """The parser's HTML for a formula: a code element the later passes recognise."""
+    kind = DISPLAY if display else INLINE
+    code = f'<code class="{kind}">{html.escape(latex)}</code>'
+    return f"<p>{code}</p>\n" if display else code
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    placeholder: lxml_html.HtmlElement
+    latex: str
+    display: bool
+
+
+def take_math(root: lxml_html.HtmlElement) -> list[Pending]:
+    """Every math code element, replaced by a bare span that `place_math` fills."""
+    pending = []
+    for code in root.xpath("//code[@class]"):
+        kind = code.get("class")
+        if kind not in (INLINE, DISPLAY) or code.getparent() is None:
+            continue
+        span = lxml_html.Element("span")
+        span.tail = code.tail
+        code.getparent().replace(code, span)
+        pending.append(Pending(span, code.text_content(), kind == DISPLAY))
+    return pending
+
+
+def place_math(pending: list[Pending]) -> None:
+    """Each placeholder becomes the formula's SVG, or its source as underlined code."""
+    for item in pending:
+        span = item.placeholder
+        span.attrib.clear()
+        formula = mathtex.typeset(item.latex, TEXT_SIZE, item.display)
+        if formula is None:
+            span.set("style", BAD_MATH_STYLE)
+            span.text = item.latex
+            continue
+        if formula.width > COLUMN:
+            formula = formula.scaled(COLUMN / formula.width)
+        if item.display:
+            span.set("style", "display:block;text-align:center;margin:1em 0")
+        span.append(_svg(formula))
+
+
+def _svg(formula: mathtex.Formula) -> etree._Element:
+    height = formula.ascent + formula.descent
+    svg = lxml_html.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "width": f"{formula.width:.2f}",
+            "height": f"{height:.2f}",
+            "viewBox": f"0 {-formula.ascent:.2f} {formula.width:.2f} {height:.2f}",
+            "style": f"vertical-align:{-formula.descent:.2f}px;display:inline-block",
+            "role": "img",
+            "aria-label": formula.latex,
+        },
+    )
+    etree.SubElement(svg, "path", {"d": _path_data(formula), "fill": "currentColor"})
+    return svg
+
+
+def _path_data(formula: mathtex.Formula) -> str:
+    parts = []
+    for kind, *values in formula.ops:
+        parts.append(" ".join([str(kind), *(f"{float(v):.2f}" for v in values)]))  # type: ignore[arg-type]  # ops hold numbers
+    return " ".join(parts)
