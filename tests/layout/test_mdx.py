@@ -282,13 +282,15 @@ def test_callout_draws_its_bar_and_tinted_panel(fonts, kind: str, color: int) ->
     assert count(draw("Body", "minimal", fonts), color) == 0
 
 
-def test_badge_is_a_pill_in_the_theme_accent(fonts) -> None:
-    styles = layout.style.resolve(themes.load("darktech"), None)
-    accent = styles.palette.get("accent", styles["list"].marker_color)
-    assert isinstance(accent, int)
-    on = count(draw("A <Badge>NEW</Badge> b", "darktech", fonts), accent)
-    off = count(draw("A <Badge>NEW</Badge> b", "darktech", fonts, mdx=False), accent)
-    assert on > off + 250  # the pill; the theme's decorations use the accent too
+def test_badge_is_a_pill_in_the_theme_badge_paint(fonts) -> None:
+    """The pill is the theme's accent (apple-notes: a solid one; a theme without an `accent`
+    token, like darktech, gets its list badges' paint)."""
+    styles = layout.style.resolve(themes.load("apple-notes"), "light-mode")
+    paint = styles.palette.get("accent", styles["list"].number_background)
+    assert isinstance(paint, int)
+    on = count(draw("A <Badge>NEW</Badge> b", "apple-notes", fonts), paint)
+    off = count(draw("A <Badge>NEW</Badge> b", "apple-notes", fonts, mdx=False), paint)
+    assert on > off + 250
 
 
 def test_steps_draw_one_number_badge_a_step(fonts) -> None:
