@@ -33,6 +33,7 @@ from app.credits import Credits
 from app.errors import DatabaseBusy, NotFound
 from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
+from app.mcp_server import HttpMcp
 from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.routes_article import convert_and_draft_route
@@ -174,16 +175,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await fetcher.aclose()
             pool.shutdown()
 
+    mcp = HttpMcp(settings, cards)  # the MCP server at /mcp; `inkcard mcp` serves it on stdio
     handlers: list[ControllerRouterHandler] = [
         *route_handlers(catalogue),
         convert_and_draft_route(),
         swagger_asset,
+        mcp.route,
     ]
     if isinstance(storage, LocalStorage):
         handlers.append(_files_route(storage))
     app = Litestar(
         route_handlers=handlers,
-        lifespan=[lifespan],
+        lifespan=[lifespan, mcp.lifespan],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
         state=State(
@@ -194,6 +197,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "storage": storage,
                 "articles": articles,
                 "idempotency": idempotency,
+                "mcp": mcp,
             }
         ),
         openapi_config=OpenAPIConfig(

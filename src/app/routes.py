@@ -48,14 +48,29 @@ async def authenticate(request: Request[Any, Any, Any], credits: Credits) -> Key
         MissingApiKey: No header.
         InvalidApiKey: Unknown or revoked key.
     """
-    key = request.headers.get("x-api-key", "").strip()
-    if not key:
-        raise MissingApiKey("send your API key in the x-api-key header")
-    info = await asyncio.to_thread(credits.authenticate, key)
+    key = request.headers.get("x-api-key", "")
+    info = await key_info(credits, key, "send your API key in the x-api-key header")
     request_info = requestlog.current()
     if request_info is not None:
-        request_info.key = info.prefix if info else "invalid"
+        request_info.key = info.prefix
+    return info
+
+
+async def key_info(credits: Credits, key: str, how_to_send: str) -> KeyInfo:
+    """The live key ``key`` (HTTP header or MCP connection alike).
+
+    Raises:
+        MissingApiKey: ``key`` is empty (the message is ``how_to_send``).
+        InvalidApiKey: Unknown or revoked key.
+    """
+    key = key.strip()
+    if not key:
+        raise MissingApiKey(how_to_send)
+    info = await asyncio.to_thread(credits.authenticate, key)
     if info is None:
+        request_info = requestlog.current()
+        if request_info is not None:
+            request_info.key = "invalid"
         raise InvalidApiKey("the API key is unknown or has been revoked")
     return info
 

@@ -69,14 +69,26 @@ def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
     Raises:
         MissingPlatformCredentials: Only one of them (the secret is never echoed).
     """
-    appid = request.headers.get(APPID_HEADER, "").strip()
-    secret = request.headers.get(SECRET_HEADER, "").strip()
+    return credentials_from(
+        request.headers.get(APPID_HEADER, ""),
+        request.headers.get(SECRET_HEADER, ""),
+        ("Platform-Appid", "Platform-App-Secret"),
+    )
+
+
+def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credentials | None:
+    """Both given → credentials; neither → None (HTML only); ``names`` say where they go.
+
+    Raises:
+        MissingPlatformCredentials: Only one of them (the secret is never echoed).
+    """
+    appid, secret = appid.strip(), secret.strip()
     if not appid and not secret:
         return None
     if not appid or not secret:
-        missing = "Platform-Appid" if not appid else "Platform-App-Secret"
+        missing = names[0] if not appid else names[1]
         raise MissingPlatformCredentials(
-            f"{missing} is missing: send both Platform-Appid and Platform-App-Secret to create"
+            f"{missing} is missing: send both {names[0]} and {names[1]} to create"
             " a draft, or neither for HTML only"
         )
     return Credentials(appid, secret)
