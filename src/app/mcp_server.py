@@ -380,7 +380,7 @@ class HttpMcp:
             stateless=True,
             max_request_body_size=settings.max_body_bytes,
         )
-        self.route: ASGIRouteHandler = asgi(MCP_PATH, is_mount=True)(self._serve)
+        self.route: ASGIRouteHandler = asgi(MCP_PATH, is_mount=True, copy_scope=True)(self._serve)
 
     @asynccontextmanager
     async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
@@ -431,8 +431,10 @@ async def run_stdio(app: Litestar, caller: Caller) -> None:
     """Serve one agent over stdin/stdout with the service's state (lifespan opened here)."""
     mcp_app: HttpMcp = app.state.mcp
     tools = mcp_app.tools
+    credits: Credits = app.state.credits
+    await asyncio.to_thread(credits.ensure_schema)
+    await key_info(credits, caller.api_key, caller.how_to_send_key)  # refuse before serving
     async with app.lifespan():
-        await key_info(app.state.credits, caller.api_key, caller.how_to_send_key)
         server = tools.server(lambda _: caller)
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
