@@ -46,8 +46,11 @@ from app.errors import ApiError
 from app.models import (
     ARTICLE_THEMES,
     MAX_MARKDOWN_CHARS,
+    ArticleRequest,
+    GenerateRequest,
     GenerateResponse,
     ImageRecord,
+    invalid,
     parse_article,
     parse_generate,
 )
@@ -77,6 +80,13 @@ How many cards you get depends on splitMode:
   with just ---); each card grows taller to fit its section.
 overHiddenMode=true: every card is exactly width x height and text that does not fit is
 cut off (nothing flows to another card)."""
+
+
+class NotStarted(ApiError):
+    """A call arrived before the service's lifespan opened its resources (503)."""
+
+    status = 503
+    label = "unavailable"
 
 
 @dataclass(frozen=True)
@@ -173,7 +183,7 @@ class InkcardTools:
         )
 
     def _generate_schema(self) -> dict[str, Any]:
-        fields = _schema_of_fields(_schema_of_generate())
+        fields = _schema_of_fields(_schema_of(GenerateRequest))
         fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
         fields["theme"]["enum"] = self.catalogue.names()
         fields["themeMode"] = {
@@ -195,8 +205,6 @@ class InkcardTools:
 
     @staticmethod
     def _article_schema() -> dict[str, Any]:
-        from app.models import ArticleRequest
-
         fields = _schema_of_fields(_schema_of(ArticleRequest))
         fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
         fields["theme"]["enum"] = list(ARTICLE_THEMES)
@@ -238,30 +246,33 @@ class InkcardTools:
             log.exception("MCP tool %s failed", name)
             return tool_error("internal_error", "the server failed to handle this call")
 
-    def _state(self) -> State:
+    def state_now(self) -> State:
+        """The service's state once its lifespan has opened it."""
         if self.state is None:
-            raise ApiError("the service is still starting", label="unavailable")
+            raise NotStarted("the service is still starting")
         return self.state
 
     async def _key(self, caller: Caller) -> KeyInfo:
-        credits: Credits = self._state().credits
+        credits: Credits = self.state_now().credits
         return await key_info(credits, caller.api_key, caller.how_to_send_key)
 
     async def _generate(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         arguments = dict(arguments)
         include = arguments.pop("includeImages", True)
+        if not isinstance(include, bool):
+            raise invalid("includeImages", "true or false")
         key = await self._key(caller)
         body = parse_generate(msgspec.json.encode(arguments))
-        state = self._state()
+        state = self.state_now()
         images = await generate_images(state, key, body, caller.request_id or _call_id())
-        extra = await self._inline_images(images) if include is not False else []
+        extra = await self._inline_images(images) if include else []
         return _answer(GenerateResponse(images=images), *extra)
 
     async def _inline_images(self, images: list[ImageRecord]) -> list[types.ContentBlock]:
         """The PNGs as image content when the result is small; else a note saying why not."""
         if len(images) > INLINE_CARDS:
             return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: use the URLs")]
-        storage = self._state().storage
+        storage = self.state_now().storage
         blocks: list[types.ContentBlock] = []
         total = 0
         for image in images:
@@ -295,7 +306,7 @@ class InkcardTools:
         if idem_key is not None and not isinstance(idem_key, str):
             raise ApiError("idempotencyKey must be a string", label="invalid_idempotency_key")
         answer = await convert_article(
-            self._state(), key, body, creds, idem_key, caller.request_id or _call_id()
+            self.state_now(), key, body, creds, idem_key, caller.request_id or _call_id()
         )
         return _answer(msgspec.json.decode(answer.body))
 
@@ -348,15 +359,9 @@ def _call_id() -> str:
 
 
 def _version() -> str:
-    from app.main import VERSION
+    from app.main import VERSION  # here: app.main imports this module
 
     return VERSION
-
-
-def _schema_of_generate() -> dict[str, Any]:
-    from app.models import GenerateRequest
-
-    return _schema_of(GenerateRequest)
 
 
 def _schema_of_fields(schema: dict[str, Any]) -> dict[str, Any]:
@@ -393,7 +398,7 @@ class HttpMcp:
         """Refuse a request without a live key (401, our body) before the MCP layer."""
         headers = dict(scope["headers"])
         key = headers.get(b"x-api-key", b"").decode("latin-1")
-        info = await key_info(self.tools._state().credits, key, HOW_TO_SEND_KEY_HTTP)
+        info = await key_info(self.tools.state_now().credits, key, HOW_TO_SEND_KEY_HTTP)
         request_info = requestlog.current()
         if request_info is not None:
             request_info.key = info.prefix

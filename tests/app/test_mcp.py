@@ -188,6 +188,7 @@ def test_stdio_errors_are_tool_errors_with_our_labels_and_cost_nothing(stdio: St
                 "convert_article", {"markdown": "# x", "platformAppSecret": SECRET}
             )
             unknown = await session.call_tool("make_coffee", {})
+            include = await session.call_tool("generate_cards", {"includeImages": "yes"})
         assert "apple-notes" in assert_tool_error(theme, "invalid_theme")
         assert assert_tool_error(width, "invalid_width") == (
             "width must be a number between 100 and 1600"
@@ -197,6 +198,7 @@ def test_stdio_errors_are_tool_errors_with_our_labels_and_cost_nothing(stdio: St
         message = assert_tool_error(half, "missing_platform_credentials")
         assert "platformAppid is missing" in message and SECRET not in message
         assert_tool_error(unknown, "unknown_tool")
+        assert_tool_error(include, "invalid_include_images")
 
     run(scenario)
     assert stdio.balance() == 100
