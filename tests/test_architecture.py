@@ -49,7 +49,15 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "pygments": ("layout/code.py",),
     "tinycss2": ("themes/css.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
-    "litestar": ("app/main.py", "app/routes.py", "app/routes*.py", "app/responses.py"),
+    "litestar": (
+        "app/main.py",
+        "app/routes.py",
+        "app/routes*.py",
+        "app/responses.py",
+        "app/mcp_server.py",
+    ),
+    "mcp": ("app/mcp_server.py",),  # the MCP SDK (its server; tests use its client)
+    "mcp_types": ("app/mcp_server.py",),
     "google.cloud": ("app/storage.py",),
     "sqlite_utils": ("app/credits.py",),
     "premailer": ("app/article.py",),

@@ -1,10 +1,10 @@
 """The `inkcard` command: `render` turns a Markdown file into card PNGs, `gallery` draws a
 sample post in every theme; `serve`, `keys` and `credits` run and administer the HTTP service;
-`themes check` reads a custom theme file.
+`mcp` serves the MCP tools over stdio; `themes check` reads a custom theme file.
 
-The HTTP framework (litestar, uvicorn, `app.main`) is imported by `serve` alone, and the
-database and settings only by the commands that use them, so `render` works anywhere
-without touching either. Bad arguments get one line on stderr and exit code 2.
+The HTTP framework (litestar, uvicorn, `app.main`, the MCP SDK) is imported by `serve` and
+`mcp` alone, and the database and settings only by the commands that use them, so `render`
+works anywhere without touching either. Bad arguments get one line on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -105,6 +105,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
         from app.main import create_app
 
         uvicorn.run(create_app(settings), **common)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# mcp
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """Serve the MCP tools to one agent over stdin/stdout (logs go to stderr)."""
+    import anyio
+
+    from app.errors import ApiError
+    from app.main import create_app
+    from app.mcp_server import run_stdio, stdio_caller
+    from app.settings import load_settings
+
+    settings = load_settings(**({"api_key": args.api_key} if args.api_key else {}))
+    caller = stdio_caller(settings)
+    try:
+        anyio.run(run_stdio, create_app(settings), caller)
+    except ApiError as exc:
+        raise CommandError(f"{exc.label}: {exc.message}") from exc
     return 0
 
 
@@ -401,6 +423,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")
     p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
     p.set_defaults(run=_service_command(cmd_serve))
+    p = sub.add_parser("mcp", help="serve the MCP tools over stdio (for desktop agents)")
+    p.add_argument("--api-key", help="the API key the tools use (default: INKCARD_API_KEY)")
+    p.set_defaults(run=_service_command(cmd_mcp))
     _add_admin_commands(sub)
     _add_themes_command(sub)
     return parser

@@ -34,6 +34,7 @@ from app.credits import Credits
 from app.errors import DatabaseBusy, NotFound
 from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
+from app.mcp_server import HttpMcp
 from app.models import DEFAULT_THEME
 from app.render_pool import ProcessRenderPool
 from app.render_worker import WorkerConfig
@@ -194,17 +195,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
             pool.shutdown()
             await render_pool.close()
 
+    mcp = HttpMcp(settings, cards)  # the MCP server at /mcp; `inkcard mcp` serves it on stdio
     handlers: list[ControllerRouterHandler] = [
         *route_handlers(catalogue),
         convert_and_draft_route(),
         swagger_asset,
         *playground_routes(),
+        mcp.route,
     ]
     if isinstance(storage, LocalStorage):
         handlers.append(_files_route(storage))
     app = Litestar(
         route_handlers=handlers,
-        lifespan=[lifespan],
+        lifespan=[lifespan, mcp.lifespan],
         exception_handlers=exception_handlers(),
         request_max_body_size=settings.max_body_bytes,
         state=State(
@@ -215,6 +218,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "storage": storage,
                 "articles": articles,
                 "idempotency": idempotency,
+                "mcp": mcp,
             }
         ),
         openapi_config=OpenAPIConfig(

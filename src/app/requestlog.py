@@ -67,6 +67,7 @@ class RequestLogMiddleware:
             await self.app(scope, receive, send)
             return
         info = RequestInfo(_incoming_id(scope))
+        path = scope.get("path")  # as it came: a mounted app (/mcp) rewrites the scope's path
         token = _current.set(info)
         status = 500
         started = time.perf_counter()
@@ -88,7 +89,7 @@ class RequestLogMiddleware:
                 extra={
                     "http": {
                         "method": scope.get("method"),
-                        "path": scope.get("path"),
+                        "path": path,
                         "status": status,
                         "ms": round((time.perf_counter() - started) * 1000, 1),
                         "key": info.key,

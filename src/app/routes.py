@@ -32,6 +32,7 @@ from app.models import (
     ErrorBody,
     GenerateRequest,
     GenerateResponse,
+    ImageRecord,
     parse_generate,
 )
 from app.routes_themes import theme_routes
@@ -47,14 +48,29 @@ async def authenticate(request: Request[Any, Any, Any], credits: Credits) -> Key
         MissingApiKey: No header.
         InvalidApiKey: Unknown or revoked key.
     """
-    key = request.headers.get("x-api-key", "").strip()
-    if not key:
-        raise MissingApiKey("send your API key in the x-api-key header")
-    info = await asyncio.to_thread(credits.authenticate, key)
+    key = request.headers.get("x-api-key", "")
+    info = await key_info(credits, key, "send your API key in the x-api-key header")
     request_info = requestlog.current()
     if request_info is not None:
-        request_info.key = info.prefix if info else "invalid"
+        request_info.key = info.prefix
+    return info
+
+
+async def key_info(credits: Credits, key: str, how_to_send: str) -> KeyInfo:
+    """The live key ``key`` (HTTP header or MCP connection alike).
+
+    Raises:
+        MissingApiKey: ``key`` is empty (the message is ``how_to_send``).
+        InvalidApiKey: Unknown or revoked key.
+    """
+    key = key.strip()
+    if not key:
+        raise MissingApiKey(how_to_send)
+    info = await asyncio.to_thread(credits.authenticate, key)
     if info is None:
+        request_info = requestlog.current()
+        if request_info is not None:
+            request_info.key = "invalid"
         raise InvalidApiKey("the API key is unknown or has been revoked")
     return info
 
@@ -172,17 +188,29 @@ def generate_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
 
 
 async def generate(request: Request[Any, Any, State], state: State) -> GenerateResponse:
-    """Render Markdown into one or more card PNGs, store them, and return their URLs.
+    """Render Markdown into one or more card PNGs, store them, and return their URLs."""
+    key = await authenticate(request, state.credits)
+    images = await generate_images(
+        state, key, parse_generate(await request.body()), requestlog.current_id()
+    )
+    info = requestlog.current()
+    if info is not None:
+        info.extra["images"] = len(images)
+    return GenerateResponse(images=images)
 
-    Order: authenticate, validate, reserve the cost, then find-or-render; success commits the
-    hold, any failure releases it (a crash leaves it to the expiry sweep).
+
+async def generate_images(
+    state: State, key: KeyInfo, body: GenerateRequest, request_id: str | None
+) -> list[ImageRecord]:
+    """The generate operation for an authenticated key (HTTP and MCP alike).
+
+    Order: validate, reserve the cost, then find-or-render; success commits the hold, any
+    failure releases it (a crash leaves it to the expiry sweep).
     """
     settings: Settings = state.settings
     credits: Credits = state.credits
     cards: CardService = state.cards
-    key = await authenticate(request, credits)
-    job = cards.prepare(parse_generate(await request.body()))
-    request_id = requestlog.current_id()
+    job = cards.prepare(body)
     hold = await asyncio.to_thread(
         credits.reserve, key.id, settings.generate_cost, "generate", request_id
     )
@@ -194,10 +222,7 @@ async def generate(request: Request[Any, Any, State], state: State) -> GenerateR
         if hold is not None:
             await _release(credits, hold)
         raise
-    info = requestlog.current()
-    if info is not None:
-        info.extra["images"] = len(images)
-    return GenerateResponse(images=images)
+    return images
 
 
 async def _commit(credits: Credits, hold: int) -> None:

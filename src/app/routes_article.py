@@ -13,7 +13,7 @@ import functools
 import hashlib
 import logging
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 from litestar import MediaType, Request, Response, post
@@ -69,14 +69,26 @@ def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
     Raises:
         MissingPlatformCredentials: Only one of them (the secret is never echoed).
     """
-    appid = request.headers.get(APPID_HEADER, "").strip()
-    secret = request.headers.get(SECRET_HEADER, "").strip()
+    return credentials_from(
+        request.headers.get(APPID_HEADER, ""),
+        request.headers.get(SECRET_HEADER, ""),
+        ("Platform-Appid", "Platform-App-Secret"),
+    )
+
+
+def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credentials | None:
+    """Both given → credentials; neither → None (HTML only); ``names`` say where they go.
+
+    Raises:
+        MissingPlatformCredentials: Only one of them (the secret is never echoed).
+    """
+    appid, secret = appid.strip(), secret.strip()
     if not appid and not secret:
         return None
     if not appid or not secret:
-        missing = "Platform-Appid" if not appid else "Platform-App-Secret"
+        missing = names[0] if not appid else names[1]
         raise MissingPlatformCredentials(
-            f"{missing} is missing: send both Platform-Appid and Platform-App-Secret to create"
+            f"{missing} is missing: send both {names[0]} and {names[1]} to create"
             " a draft, or neither for HTML only"
         )
     return Credentials(appid, secret)
@@ -144,32 +156,73 @@ async def convert_and_draft(
     request: Request[Any, Any, State], state: State
 ) -> Response[HtmlResponse | DraftResponse]:
     """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
+    key = await authenticate(request, state.credits)
+    body = parse_article(await request.body())
+    creds = platform_credentials(request)
+    answer = await convert_article(
+        state,
+        key,
+        body,
+        creds,
+        request.headers.get(IDEMPOTENCY_HEADER),
+        requestlog.current_id(),
+    )
+    headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
+    info = requestlog.current()
+    if info is not None and not answer.replayed:
+        info.extra["cost"] = answer.cost
+    # The encoded bytes are what an Idempotency-Key replay sends too.
+    return Response(
+        answer.body,  # type: ignore[arg-type]  # JSON bytes are sent as they are
+        status_code=answer.status,
+        media_type=MediaType.JSON,
+        headers=headers,
+    )
+
+
+class ArticleAnswer(NamedTuple):
+    """A convert-and-draft answer: its JSON body and status, and what it cost.
+
+    ``replayed``: the stored answer to an earlier request with the same Idempotency-Key,
+    charged then, not now (``cost`` is 0).
+    """
+
+    body: bytes
+    status: int = 200
+    cost: int = 0
+    replayed: bool = False
+
+
+async def convert_article(
+    state: State,
+    key: KeyInfo,
+    body: ArticleRequest,
+    creds: Credentials | None,
+    idem_key: str | None,
+    request_id: str | None,
+) -> ArticleAnswer:
+    """The convert-and-draft operation for an authenticated key (HTTP and MCP alike).
+
+    Claim the Idempotency-Key (a replay returns at once), hold 3 credits, convert or draft
+    under the deadline, commit 1 or 3 with the answer recorded; any failure releases both.
+    """
     settings: Settings = state.settings
     credits: Credits = state.credits
     service: ArticleService = state.articles
     store: IdempotencyStore = state.idempotency
-    key = await authenticate(request, credits)
-    body = parse_article(await request.body())
-    creds = platform_credentials(request)
     if creds is not None and not body.markdown.strip():
         raise InvalidField(
             "markdown must not be empty when creating a draft", label="invalid_markdown"
         )
-    idem_key = request.headers.get(IDEMPOTENCY_HEADER)
     if idem_key is not None:
         idem_key = check_key(idem_key)
         replay = await asyncio.to_thread(
             store.claim, key.id, idem_key, request_fingerprint(body, creds)
         )
         if replay is not None:
-            return Response(
-                replay.body,  # type: ignore[arg-type]  # stored JSON bytes are sent as they are
-                status_code=replay.status,
-                media_type=MediaType.JSON,
-                headers={REPLAYED_HEADER: "true"},
-            )
+            return ArticleAnswer(replay.body, replay.status, replayed=True)
     try:
-        hold = await _reserve(credits, key, requestlog.current_id())
+        hold = await _reserve(credits, key, request_id)
         try:
             answer = await _run(service, body, creds, key.id, settings.article_timeout)
             encoded = msgspec.json.encode(answer)
@@ -189,11 +242,7 @@ async def convert_and_draft(
         if idem_key is not None:
             await _forget(store, key.id, idem_key)
         raise
-    info = requestlog.current()
-    if info is not None:
-        info.extra["cost"] = cost
-    # The encoded bytes are what an Idempotency-Key replay sends too.
-    return Response(encoded, status_code=200, media_type=MediaType.JSON)  # type: ignore[arg-type]
+    return ArticleAnswer(encoded, cost=cost)
 
 
 def _record(store: IdempotencyStore, key_id: int, idem_key: str, body: bytes, conn: Any) -> None:

@@ -96,6 +96,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds one convert-and-draft call may take in all (504 above)."""
     idempotency_hours: float = 24.0
     """How long the answer to a request with an ``Idempotency-Key`` is kept for its retries."""
+    api_key: str = ""
+    """The API key the tools of ``inkcard mcp`` (stdio) use; the service itself ignores it."""
+    platform_appid: str = ""
+    """``inkcard mcp`` only: the WeChat AppID ``convert_article`` drafts into by default."""
+    platform_app_secret: str = ""
+    """``inkcard mcp`` only: that account's AppSecret (never logged)."""
 
     @property
     def files_url(self) -> str:
