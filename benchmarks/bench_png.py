@@ -48,7 +48,7 @@ Encoder = Callable[[np.ndarray], bytes]
 def filter_rows(rgb: np.ndarray, kind: int) -> np.ndarray:
     """(h, w*3+1) bytes: every row filtered with `kind` (0 None, 1 Sub, 2 Up, 4 Paeth)."""
     h, w, _ = rgb.shape
-    cur = rgb.reshape(h, w * 3)
+    cur = contiguous(rgb).reshape(h, w * 3)
     out = np.empty((h, w * 3 + 1), np.uint8)
     out[:, 0] = kind
     body = out[:, 1:]
@@ -62,6 +62,14 @@ def filter_rows(rgb: np.ndarray, kind: int) -> np.ndarray:
         np.subtract(cur[1:], cur[:-1], out=body[1:])
     else:
         body[:] = cur - _paeth_predictor(cur)
+    return out
+
+
+def contiguous(rgb: np.ndarray) -> np.ndarray:
+    """A packed copy of an RGBA view's RGB, a plane at a time (as layout/png.py does)."""
+    out = np.empty(rgb.shape, np.uint8)
+    for channel in range(3):
+        out[:, :, channel] = rgb[:, :, channel]
     return out
 
 
@@ -152,13 +160,15 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
     try:
         import fpng
 
-        found["fpng"] = lambda rgb: fpng.from_ndarray(np.ascontiguousarray(rgb))
+        found["fpng"] = lambda rgb: fpng.from_ndarray(contiguous(rgb))
     except ImportError:
         skipped.append("fpng")
     import skia
 
     def skia_png(rgb: np.ndarray) -> bytes:
-        rgba = np.dstack((rgb, np.full(rgb.shape[:2], 255, np.uint8)))
+        rgba = rgb.base if rgb.base is not None and rgb.base.shape[2] == 4 else None
+        if rgba is None:
+            rgba = np.dstack((rgb, np.full(rgb.shape[:2], 255, np.uint8)))
         image = skia.Image.fromarray(rgba, colorType=skia.kRGBA_8888_ColorType)
         return bytes(image.encodeToData(skia.kPNG, 100))
 
@@ -178,7 +188,7 @@ def render_cards(theme_names: list[str]) -> list[tuple[str, np.ndarray]]:
             [page, *_] = layout.layout_pages(text, themes.load(name), fonts, layout.RenderOptions())
             picture = painter.record(page)
             pixels = draw.rasterize(picture, page.width, page.height, page.background, 2)
-            cards.append((f"{post.stem}/{name}", np.ascontiguousarray(pixels)))
+            cards.append((f"{post.stem}/{name}", pixels))  # a view of RGBA, as encoded
     return cards
 
 

@@ -24,7 +24,11 @@ def encode_rgb(rgb: np.ndarray, level: int = LEVEL) -> bytes:
     height, width, _ = rgb.shape
     raw = np.empty((height, width * 3 + 1), np.uint8)
     raw[:, 0] = 0  # filter byte per row: None
-    raw[:, 1:] = rgb.reshape(height, width * 3)
+    samples = raw[:, 1:].reshape(height, width, 3)
+    for channel in range(3):
+        # One plane at a time: `rgb` is usually a view of RGBA pixels, and numpy copies a
+        # strided (h, w, 3) block 3 bytes at a time, ~15x slower than three (h, w) planes.
+        samples[:, :, channel] = rgb[:, :, channel]
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"".join(
         (
