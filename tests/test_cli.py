@@ -70,6 +70,22 @@ def test_render_rejects_an_unknown_theme(tmp_path: Path) -> None:
     assert "apple-notes" in result.stderr
 
 
+@pytest.mark.parametrize("name", ["../apple-notes", "", "apple-notes/card.toml"])
+def test_a_theme_name_is_a_theme_folder_and_nothing_else(name: str) -> None:
+    import themes
+
+    with pytest.raises(themes.UnknownTheme):
+        themes.load_one(name)
+
+
+def test_render_reads_one_theme_file_as_the_catalogue_reads_it() -> None:
+    """`inkcard render` decodes its one theme alone; it must equal the catalogue's copy."""
+    import themes
+
+    for name in themes.names():
+        assert themes.load_one(name) == themes.load(name), name
+
+
 @pytest.mark.parametrize(
     ("width", "height", "scale"), [(440, 586, 2), (500, 500, 1), (595, 842, 3)]
 )
@@ -88,20 +104,37 @@ def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
     assert png_size(card) == (880, 1172)
 
 
+# What `inkcard render` of a post without code or long English words must not load: the
+# HTTP framework, the database and storage clients, custom-theme and CSS parsers, pygments,
+# the hyphenation dictionaries, fontTools (each costs cold start; issue 14).
+NOT_FOR_RENDER = (
+    "litestar",
+    "uvicorn",
+    "app.main",
+    "sqlite_utils",
+    "google.cloud",
+    "httpx",
+    "themes.custom",
+    "tinycss2",
+    "pygments",
+    "pyphen",
+    "fontTools",
+)
+
+
 def test_render_imports_no_http_framework_and_leaves_no_data_folder(tmp_path: Path) -> None:
-    (tmp_path / "a.md").write_text("# hi\n\n- [x] done", "utf-8")
+    (tmp_path / "a.md").write_text("# hi\n\n- [x] done 中文", "utf-8")
     script = (
         "import sys\n"
         "from app.cli import main\n"
-        "code = main(['render', 'a.md', '-o', 'cards'])\n"
-        "loaded = [m for m in ('litestar', 'uvicorn', 'app.main', 'sqlite_utils')"
-        " if m in sys.modules]\n"
-        "print(code, loaded)\n"
+        "code = main(['render', 'a.md', '--theme', 'cyberpunk', '-o', 'cards'])\n"
+        f"loaded = [m for m in {NOT_FOR_RENDER!r} if m in sys.modules]\n"
+        "print(code, loaded, 'numpy' in sys.modules)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
     )
-    assert result.stdout.splitlines()[-1] == "0 []"
+    assert result.stdout.splitlines()[-1] == "0 [] True"  # the check itself sees modules
     assert png_size((tmp_path / "cards" / "1.png").read_bytes()) == (880, 1172)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "cards"]
 

@@ -279,7 +279,7 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 def run_render(args: argparse.Namespace) -> int:
     text, base = _read_markdown(args.markdown)
     try:
-        theme = themes.load(args.theme)
+        theme = themes.load_one(args.theme)
     except themes.UnknownTheme as error:
         raise CommandError(str(error)) from error
     if args.mode is not None and theme.modes and args.mode not in theme.modes:

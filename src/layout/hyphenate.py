@@ -9,9 +9,12 @@ line breaker uses these points only when an ordinary break would leave a line ve
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import pyphen
 import regex
+
+if TYPE_CHECKING:
+    import pyphen
 
 MIN_WORD, MAX_WORD = 6, 40
 _LETTERS = regex.compile(r"[A-Za-z]+")
@@ -21,6 +24,8 @@ _AFTER_WORD = set(" \t\u3000\n)]}\"'”’.,;:!?")
 
 @lru_cache(maxsize=1)
 def _dictionary() -> pyphen.Pyphen:
+    import pyphen  # on the first English word: a render without one never loads it
+
     return pyphen.Pyphen(lang="en_US", left=2, right=3)
 
 

@@ -17,10 +17,12 @@ import copy
 import hashlib
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from layout import Theme, decode_theme
 
-from .custom import ThemeFile, read_folder
+if TYPE_CHECKING:  # custom.py pulls in the CSS parser: imported when custom themes are read
+    from .custom import ThemeFile
 
 THEMES_DIR = Path(__file__).resolve().parent
 THEME_FILE = "card.toml"
@@ -56,6 +58,8 @@ class Catalogue:
     def with_custom(self, folder: Path | str) -> Catalogue:
         """A new catalogue: these themes and the readable custom themes of ``folder`` (broken
         ones are logged and skipped). A custom theme of a built-in name wins."""
+        from .custom import read_folder
+
         merged = copy.copy(self)
         merged._themes = dict(self._themes)
         merged._fingerprints = dict(self._fingerprints)
@@ -101,6 +105,21 @@ def names() -> list[str]:
 def load(name: str) -> Theme:
     """The built-in theme ``name``; raises ``UnknownTheme``."""
     return builtin().get(name)
+
+
+@cache
+def load_one(name: str) -> Theme:
+    """The built-in theme ``name`` decoded from its own file alone, as `load` gives it.
+
+    For a one-shot command (`inkcard render`): decoding every theme, as the service does
+    at start-up to catch a typo early, would cost it a large share of its cold start.
+    Raises ``UnknownTheme``.
+    """
+    found = sorted(p.parent.name for p in THEMES_DIR.glob(f"*/{THEME_FILE}"))
+    if name not in found:  # also keeps a name like "../x" inside the themes folder
+        raise UnknownTheme(name, found)
+    path = THEMES_DIR / name / THEME_FILE
+    return decode_theme(path.read_bytes(), source=str(path))
 
 
 def modes(name: str) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import struct
 import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,8 @@ from layout.boxes import Fill, Page, Rect
 from layout.draw import Painter, encode_png, rasterize
 from layout.png import encode_rgb
 from tests import pngcodec
+
+CASES = Path(__file__).resolve().parents[1] / "cases"
 
 SIZES = [(1, 1), (1, 7), (5, 3), (13, 17), (64, 33), (101, 2)]  # (width, height): odd widths
 
@@ -56,12 +59,23 @@ def test_chunks_are_ihdr_idat_iend_with_correct_crcs() -> None:
     assert sum(12 + len(c.data) for c in chunks) + 8 == len(png)
 
 
-def test_every_row_uses_filter_none_at_zlib_level_1() -> None:
+def test_every_row_uses_filter_none_in_one_fast_zlib_stream() -> None:
     png = encode_rgb(noise(5, 3))
     idat = pngcodec.chunks(png)[1].data
-    assert idat[:2] == b"\x78\x01"  # zlib header of level 1
-    raw = zlib.decompress(idat)
+    assert idat[0] == 0x78 and int.from_bytes(idat[:2]) % 31 == 0  # deflate, 32K window
+    assert idat[1] >> 6 == 1  # FLEVEL "fast": ISA-L level 1, not a slow zlib level
+    raw = zlib.decompress(idat)  # the standard inflater reads ISA-L's stream
     assert [raw[row * 16] for row in range(3)] == [0, 0, 0]  # 1 filter byte + 5 * 3 samples
+
+
+def test_flat_colour_packs_small() -> None:
+    """A card's flat background must cost almost nothing: the point of the fast deflater."""
+    flat = np.zeros((1172, 880, 3), np.uint8)
+    flat[:] = (250, 247, 240)
+    flat[100:140, 50:830] = (30, 30, 30)
+    png = encode_rgb(flat)
+    assert np.array_equal(pngcodec.decode(png), flat)
+    assert len(png) < flat.nbytes // 100
 
 
 def test_a_corrupt_byte_is_caught_by_the_crc() -> None:
@@ -140,3 +154,31 @@ def test_the_test_decoder_reads_every_row_filter(seed: int) -> None:
     assert len({raw[row * stride] for row in range(head.height)}) >= 2
     decoded = pngcodec.decode(png)
     assert np.array_equal(decoded, rgba[:, :, : decoded.shape[2]])
+
+
+CARDS = [
+    ("01-efficiency-zh", "apple-notes", None),
+    ("01-efficiency-zh", "cyberpunk", None),
+    ("02-python-tips-mixed", "watercolor", None),
+    ("07-japanese-korean", "glassmorphism", None),
+    ("03-english-notes", "apple-notes", "dark-mode"),
+]
+
+
+@pytest.mark.parametrize(("post", "theme", "mode"), CARDS)
+def test_real_cards_decode_to_exactly_the_rendered_pixels(fonts, post, theme, mode) -> None:
+    """Default size and scale, real themes: two independent decoders give back every pixel."""
+    import themes
+
+    text = (CASES / "posts" / f"{post}.md").read_text("utf-8")
+    options = layout.RenderOptions(mode=mode)
+    [laid, *_] = layout.layout_pages(text, themes.load(theme), fonts, options)
+    picture = Painter(fonts.typefaces(), scale=2).record(laid)
+    expected = rasterize(picture, laid.width, laid.height, laid.background, 2)
+    png = encode_rgb(expected)
+    assert np.array_equal(pngcodec.decode(png), expected)
+    by_skia = skia.Image.MakeFromEncoded(skia.Data.MakeWithCopy(png)).toarray(
+        colorType=skia.kRGBA_8888_ColorType
+    )
+    assert np.array_equal(by_skia[:, :, :3], expected)
+    assert len(np.unique(expected.reshape(-1, 3), axis=0)) > 10  # text was drawn
