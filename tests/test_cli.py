@@ -229,3 +229,46 @@ def test_render_reports_a_render_error_in_one_line(
     assert (
         capsys.readouterr().err == "inkcard: the content makes 60 cards; at most 50 are allowed\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("fmt", "names"),
+    [("jpeg", ["1.jpg", "2.jpg"]), ("webp", ["1.webp", "2.webp"]), ("pdf", ["cards.pdf"])],
+)
+def test_render_writes_the_format_asked_for(tmp_path: Path, fmt: str, names: list[str]) -> None:
+    import io
+
+    import pypdf
+    import skia
+
+    from app.cli import main
+
+    post = tmp_path / "a.md"
+    post.write_text("# One\n\nfirst\n\n---\n\n# Two\n\nsecond", "utf-8")
+    out = tmp_path / "out"
+    args = ["render", str(post), "--split", "hrSplit", "--scale", "1", "--format", fmt]
+    assert main([*args, "--quality", "60", "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == names
+    if fmt == "pdf":
+        assert len(pypdf.PdfReader(io.BytesIO((out / "cards.pdf").read_bytes())).pages) == 2
+        return
+    for name in names:
+        data = skia.Data.MakeWithCopy((out / name).read_bytes())
+        image = skia.Image.MakeFromEncoded(data)
+        assert (image.width(), image.height()) == (440, 586)
+
+
+@pytest.mark.parametrize(
+    "args", [["--format", "gif"], ["--format", "jpeg", "--quality", "0"], ["--quality", "x"]]
+)
+def test_render_refuses_a_bad_format_or_quality(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    from app.cli import main
+
+    (tmp_path / "a.md").write_text("# ok", "utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        main(["render", str(tmp_path / "a.md"), "-o", str(tmp_path / "out"), *args])
+    assert exit_.value.code == 2
+    assert f"argument {args[-2]}:" in capsys.readouterr().err  # names the bad option
+    assert not (tmp_path / "out").exists()

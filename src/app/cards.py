@@ -42,6 +42,7 @@ from app.storage import Storage, StorageProbe
 log = logging.getLogger("inkcard.cards")
 
 FOLDER = "screenshots"
+LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 T = TypeVar("T")
 
 
@@ -64,6 +65,9 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     theme_data: str  # fingerprint of the theme file's bytes, read at start-up
     fonts: str  # fingerprint of the loaded font files and fallback chains
     images: tuple[tuple[str, str], ...] = ()
+    # Output format (issue 16); the defaults are left out of the digest, so PNG names stay.
+    format: layout.OutputFormat = "png"
+    quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp, so it splits no PNG
 
     def digest(self) -> str:
         """32 hex characters naming this job's files; changes with the engine version, the
@@ -79,7 +83,8 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     def file_names(self, numbers: Iterable[int]) -> list[str]:
         """Storage names of the given card numbers (1-based)."""
         prefix = self.prefix()
-        return [f"{prefix}{n}.png" for n in numbers]
+        extension = layout.EXTENSIONS[self.format]
+        return [f"{prefix}{n}.{extension}" for n in numbers]
 
     def manifest_name(self) -> str:
         """Storage name of the manifest that marks this job's set complete."""
@@ -89,6 +94,7 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 class StoredCard(msgspec.Struct, frozen=True):
     name: str
     size: int
+    alt: str | None = None  # None: a set stored before alt text, rendered again
 
 
 class Manifest(msgspec.Struct, frozen=True):
@@ -171,7 +177,7 @@ class CardService:
         self.fonts: Any = None
         self.fonts_fingerprint = ""
         self.catalogue = catalogue or themes.builtin()
-        self._flights: SingleFlight[list[str]] = SingleFlight()
+        self._flights: SingleFlight[list[StoredCard]] = SingleFlight()
 
     @property
     def render_count(self) -> int:
@@ -217,15 +223,17 @@ class CardService:
             scale=request.scale,
             theme_data=self.catalogue.fingerprint(request.theme),
             fonts=self.fonts_fingerprint,
+            format=request.format,
+            quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
         )
 
     # Blocking steps (run in threads)
 
-    def find_stored(self, job: CardJob) -> list[str] | None:
-        """Names of a complete stored set for ``job``, in card order, or None.
+    def find_stored(self, job: CardJob) -> list[StoredCard] | None:
+        """A complete stored set for ``job``, in card order, or None.
 
-        Complete means: the manifest is there, names the job's cards 1..N, and every one of
-        them is stored with the size it lists.
+        Complete means: the manifest is there, names the job's cards 1..N with their alt
+        texts, and every one of them is stored with the size it lists.
         """
         raw = self.storage.read(job.manifest_name())
         if raw is None:
@@ -238,11 +246,13 @@ class CardService:
         names = job.file_names(range(1, len(manifest.cards) + 1))
         if not names or [card.name for card in manifest.cards] != names:
             return None
+        if any(card.alt is None for card in manifest.cards):
+            return None
         stored = self.storage.sizes(job.prefix())
         if any(stored.get(card.name) != card.size for card in manifest.cards):
             log.warning("stored set %s is incomplete; rendering again", job.manifest_name())
             return None
-        return names
+        return manifest.cards
 
     def render_job(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> RenderJob:
         """What a render worker needs for ``job``: plain data, the decoded theme included.
@@ -263,29 +273,38 @@ class CardService:
             max_pixels=MAX_CARD_PIXELS,
             max_total_pixels=self.budget.output_pixels,
             max_image_pixels=self.budget.image_pixels,
+            format=job.format,
+            quality=job.quality,
         )
         theme = self._theme(job.theme)
         return RenderJob(
             markdown=job.markdown, theme=theme, options=options, images=dict(images or {})
         )
 
-    def store(self, job: CardJob, pngs: list[bytes], cancelled: threading.Event) -> list[str]:
+    def store(
+        self, job: CardJob, rendered: layout.Rendered, cancelled: threading.Event
+    ) -> list[StoredCard]:
         """Write every card, then the manifest; on any failure remove what was written and raise.
 
         The manifest goes last and atomically, so no reader ever sees a complete set that is not.
         """
-        names = job.file_names(range(1, len(pngs) + 1))
-        manifest = Manifest([StoredCard(n, len(png)) for n, png in zip(names, pngs, strict=True)])
+        files = rendered.files
+        names = job.file_names(range(1, len(files) + 1))
+        stored = [
+            StoredCard(name, len(data), alt)
+            for name, data, alt in zip(names, files, rendered.alt_texts, strict=True)
+        ]
         written: list[str] = []
         try:
-            for name, png in zip(names, pngs, strict=True):
+            for name, data in zip(names, files, strict=True):
                 if cancelled.is_set():
                     raise RenderTimeout("storing the cards took longer than the time limit")
-                self.storage.put(name, png, "image/png")
+                self.storage.put(name, data, layout.MEDIA_TYPES[job.format])
                 written.append(name)
             if cancelled.is_set():
                 raise RenderTimeout("storing the cards took longer than the time limit")
-            self.storage.put(job.manifest_name(), msgspec.json.encode(manifest), "application/json")
+            manifest = msgspec.json.encode(Manifest(stored))
+            self.storage.put(job.manifest_name(), manifest, "application/json")
         except BaseException:
             for name in written:
                 try:
@@ -293,7 +312,7 @@ class CardService:
                 except StorageError:
                     log.warning("could not remove %s after a failed request", name)
             raise
-        return names
+        return stored
 
     # The whole call
 
@@ -318,26 +337,29 @@ class CardService:
             )
             images = gathered.images
             job = msgspec.structs.replace(job, images=gathered.hashes())
-        names = await self._flights.run(
+        stored = await self._flights.run(
             job.digest(), lambda: self._find_or_render(job, images, deadline, key)
         )
-        return [ImageRecord(url=self.storage.url(n), fileName=n) for n in names]
+        return [
+            ImageRecord(url=self.storage.url(card.name), fileName=card.name, altText=card.alt or "")
+            for card in stored
+        ]
 
     async def _find_or_render(
         self, job: CardJob, images: Mapping[str, bytes], deadline: float, key: object
-    ) -> list[str]:
-        """The stored set's names, rendering and storing it first if it is not complete."""
+    ) -> list[StoredCard]:
+        """The stored set's cards, rendering and storing it first if it is not complete."""
         loop = asyncio.get_running_loop()
-        names = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
-        if names is not None:
-            return names
-        pngs = await self.pool.run(
+        stored = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
+        if stored is not None:
+            return stored
+        rendered = await self.pool.run(
             self.render_job(job, images), timeout=deadline - loop.time(), key=key
         )
         cancelled = threading.Event()
         try:
             return await self._in_thread(
-                self.store, job, pngs, cancelled, timeout=deadline - loop.time()
+                self.store, job, rendered, cancelled, timeout=deadline - loop.time()
             )
         except RenderTimeout:
             cancelled.set()

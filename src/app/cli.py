@@ -262,7 +262,7 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    render = commands.add_parser("render", help="render a Markdown file to PNG cards")
+    render = commands.add_parser("render", help="render a Markdown file to card images or a PDF")
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
     render.add_argument("--theme", default="apple-notes")
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
@@ -271,6 +271,15 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     render.add_argument("--height", type=_number(*layout.CARD_LIMITS["height"]), default=586)
     render.add_argument("--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=2)
     render.add_argument("--overflow-hidden", action="store_true")
+    render.add_argument(
+        "--format",
+        default="png",
+        choices=layout.FORMATS,
+        help="one file per card (png, jpeg, webp) or one cards.pdf of all",
+    )
+    render.add_argument(
+        "--quality", type=_integer(1, 100), default=layout.DEFAULT_QUALITY, help="jpeg, webp"
+    )
     render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     render.add_argument("-o", "--out", type=Path, default=Path("out"))
     render.set_defaults(run=run_render)
@@ -291,17 +300,20 @@ def run_render(args: argparse.Namespace) -> int:
         split=args.split,
         overflow_hidden=args.overflow_hidden,
         mode=args.mode,
+        format=args.format,
+        quality=args.quality,
     )
     try:
         fonts = layout.FontBook.load(args.fonts)
-        pngs = layout.render(text, theme, fonts, options, read_local_images(text, base))
+        files = layout.render(text, theme, fonts, options, read_local_images(text, base))
     except (layout.FontError, layout.RenderError) as error:
         raise CommandError(str(error)) from error
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        for number, png in enumerate(pngs, start=1):
-            path = args.out / f"{number}.png"
-            path.write_bytes(png)
+        extension = layout.EXTENSIONS[args.format]
+        for number, data in enumerate(files, start=1):
+            path = args.out / ("cards.pdf" if args.format == "pdf" else f"{number}.{extension}")
+            path.write_bytes(data)
             print(path)
     except OSError as error:
         raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from error

@@ -44,6 +44,13 @@ Scale = Annotated[
     ),
 ]
 
+Quality = Annotated[
+    int,
+    msgspec.Meta(
+        ge=1, le=100, description="JPEG and WebP quality (1..100); PNG and PDF ignore it."
+    ),
+]
+
 
 class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
@@ -63,13 +70,26 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     mdxMode: bool = False
     overHiddenMode: bool = False
     scale: Scale = 2
+    format: Annotated[
+        layout.OutputFormat,
+        msgspec.Meta(description="File format: one PNG, JPEG or WebP per card, or one PDF of all."),
+    ] = "png"
+    quality: Quality = layout.DEFAULT_QUALITY
 
 
 class ImageRecord(msgspec.Struct, frozen=True):
-    """One stored card."""
+    """One stored card (for ``format`` pdf: the one document of every card)."""
 
     url: str
     fileName: str
+    altText: Annotated[
+        str,
+        msgspec.Meta(
+            description="The text the card shows, in reading order, one laid-out line a line"
+            " (headings, paragraphs, list items, code, table rows, image alt texts); for a PDF"
+            " every card's, cards apart by a blank line."
+        ),
+    ]
 
 
 class GenerateResponse(msgspec.Struct, frozen=True):
@@ -118,6 +138,8 @@ _ACCEPTED = {
     "mdxMode": "true or false",
     "overHiddenMode": "true or false",
     "scale": "an integer between {} and {}".format(*_SCALE),
+    "format": "one of " + ", ".join(layout.FORMATS),
+    "quality": "an integer between 1 and 100",
 }
 
 
@@ -197,9 +219,10 @@ def parse_generate(body: bytes) -> GenerateRequest:
         PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
     """
     fields = _decode_object(body)
-    scale = fields.get("scale")
-    if isinstance(scale, float) and scale.is_integer():
-        fields["scale"] = int(scale)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
+    for name in ("scale", "quality"):
+        value = fields.get(name)
+        if isinstance(value, float) and value.is_integer():
+            fields[name] = int(value)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
     for name, value in fields.items():
         try:
             msgspec.convert({name: value}, GenerateRequest)

@@ -20,6 +20,7 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TypeVar
 
+import layout
 from app.errors import Overloaded, RateLimited, RenderFailed, RenderTimeout
 from app.render_worker import Ready, Rendered, RenderJob, WorkerConfig, serve
 
@@ -256,8 +257,8 @@ class ProcessRenderPool:
 
     # Jobs
 
-    async def run(self, job: RenderJob, timeout: float, key: object = None) -> list[bytes]:
-        """Render ``job`` in a worker within ``timeout`` seconds; its PNGs.
+    async def run(self, job: RenderJob, timeout: float, key: object = None) -> layout.Rendered:
+        """Render ``job`` in a worker within ``timeout`` seconds; its files and alt texts.
 
         Raises:
             RateLimited: ``key`` already has ``per_key`` renders in flight.
@@ -275,7 +276,7 @@ class ProcessRenderPool:
         self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.error is not None:
             raise rendered.error
-        return rendered.pngs
+        return layout.Rendered(rendered.files, rendered.alt_texts)
 
     async def _run(self, job: RenderJob, timeout: float) -> Rendered:
         assert self._idle is not None, "start() the pool first"

@@ -56,9 +56,11 @@ class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Rendered(msgspec.Struct, frozen=True, kw_only=True):
-    """A worker's answer: the PNGs (or the error to answer with) and the worker's own counts."""
+    """A worker's answer: the files and their alt texts (or the error to answer with) and the
+    worker's own counts."""
 
-    pngs: list[bytes]
+    files: list[bytes]
+    alt_texts: list[str]
     error: ApiError | None
     pid: int
     renders: int  # jobs this worker has rendered since it started, this one included
@@ -78,15 +80,15 @@ def render_cards(
     fonts: layout.FontBook,
     options: layout.RenderOptions,
     images: Mapping[str, bytes] | None = None,
-) -> list[bytes]:
-    """``layout.render``, its refusals turned into the service's errors.
+) -> layout.Rendered:
+    """``layout.render_cards``, its refusals turned into the service's errors.
 
     Raises:
         TooManyPages, CardTooLarge, TooManyPixels, ImageTooLarge: The request is over a limit.
         RenderFailed: The engine failed.
     """
     try:
-        return layout.render(markdown, theme, fonts, options, images=images or {})
+        return layout.render_cards(markdown, theme, fonts, options, images or {})
     except layout.CardTooLarge as error:
         raise CardTooLarge(
             f"a card would be {error.width}x{error.height} pixels, more than the "
@@ -140,12 +142,19 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
 def _answer(job: RenderJob, fonts: layout.FontBook, config: WorkerConfig, renders: int) -> Rendered:
     if config.stall_seconds and STALL_MARKER in job.markdown:
         time.sleep(config.stall_seconds)
-    pngs: list[bytes] = []
+    files: list[bytes] = []
+    alt_texts: list[str] = []
     error: ApiError | None = None
     try:
-        pngs = render_cards(job.markdown, job.theme, fonts, job.options, job.images)
+        done = render_cards(job.markdown, job.theme, fonts, job.options, job.images)
+        files, alt_texts = done.files, done.alt_texts
     except ApiError as exc:
         error = exc
     return Rendered(
-        pngs=pngs, error=error, pid=os.getpid(), renders=renders, peak_rss_kb=peak_rss_kb()
+        files=files,
+        alt_texts=alt_texts,
+        error=error,
+        pid=os.getpid(),
+        renders=renders,
+        peak_rss_kb=peak_rss_kb(),
     )

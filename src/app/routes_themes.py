@@ -46,7 +46,7 @@ def theme_routes(catalogue: themes.Catalogue) -> list[HTTPRouteHandler]:
     async def render(name: str, cards: CardService, timeout: float) -> gallery.Preview:
         theme, options = previews.sample(name)
         job = RenderJob(markdown=gallery.SAMPLE_POST, theme=theme, options=options)
-        [png] = await cards.pool.run(job, timeout=timeout)
+        [png] = (await cards.pool.run(job, timeout=timeout)).files
         return previews.keep(name, png, cards.fonts_fingerprint)
 
     @get("/api/themes", summary="Card and article themes")

@@ -1,8 +1,9 @@
 """Object names and bytes → stored files with public URLs (local disk or Google Cloud Storage).
 
-Names are made by the service (``screenshots/<hex>-<n>.png``), never by users; both back ends
-still refuse anything that does not look like one. ``google.cloud.storage`` is imported only
-when the ``gcs`` back end is built, so local use needs no Google libraries or credentials.
+Names are made by the service (``screenshots/<hex>-<n>.png``, or ``.jpg``, ``.webp``, ``.pdf``),
+never by users; both back ends still refuse anything that does not look like one.
+``google.cloud.storage`` is imported only when the ``gcs`` back end is built, so local use
+needs no Google libraries or credentials.
 Readiness is proved the way cards are stored: a probe object is written and deleted.
 """
 
@@ -21,7 +22,7 @@ from app.errors import StorageError
 from app.settings import Settings
 
 CACHE_CONTROL = "public, max-age=31536000, immutable"
-_NAME = re.compile(r"^[a-z]+/[A-Za-z0-9_-]{1,100}\.(png|jpg|json)$")
+_NAME = re.compile(r"^[a-z]+/[A-Za-z0-9_-]{1,100}\.(png|jpg|webp|pdf|json)$")
 _TMP_PREFIX = ".tmp-"
 
 

@@ -8,6 +8,8 @@ run in another process and its output can be cached by a hash of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, get_args
 
 import msgspec
 
@@ -24,7 +26,7 @@ from .compose import (
     compose,
     hides_overflow,
 )
-from .draw import Painter, encode_png
+from .draw import Painter, encode_lossy, encode_pdf, encode_png
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
 from .markdown import clean_text, image_sources, parse
@@ -37,17 +39,23 @@ ENGINE_VERSION = "3"  # bump whenever the pixels of an unchanged request may cha
 __all__ = [
     "CARD_LIMITS",
     "DEFAULT_FONTS_DIR",
+    "DEFAULT_QUALITY",
     "ENGINE_VERSION",
+    "EXTENSIONS",
+    "FORMATS",
     "MAX_CARDS",
+    "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
     "FontBook",
     "FontError",
     "ImagesTooLarge",
     "MdxError",
+    "OutputFormat",
     "Page",
     "RenderError",
     "RenderOptions",
+    "Rendered",
     "SheetError",
     "SplitMode",
     "Theme",
@@ -62,7 +70,19 @@ __all__ = [
     "image_sources",
     "layout_pages",
     "render",
+    "render_cards",
 ]
+
+OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
+FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
+MEDIA_TYPES: dict[str, str] = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "pdf": "application/pdf",
+}
+EXTENSIONS: dict[str, str] = {"png": "png", "jpeg": "jpg", "webp": "webp", "pdf": "pdf"}
+DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
 
 
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -79,6 +99,21 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_pixels: int | None = None  # refuse (CardTooLarge) before drawing a bigger card
     max_total_pixels: int | None = None  # refuse (TooManyPixels) before drawing more in all
     max_image_pixels: int | None = None  # refuse (ImagesTooLarge) before decoding more
+    format: OutputFormat = "png"  # pdf: one document of every card, vector text
+    quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """The encoded files of one render and the text each shows, in reading order.
+
+    One file per card, or for `pdf` one file of every card; `alt_texts[i]` is the visible
+    text of `files[i]` (see `Page.alt_text`), for the PDF every card's, cards apart by a
+    blank line.
+    """
+
+    files: list[bytes]
+    alt_texts: list[str]
 
 
 class TooManyPixels(RenderError):
@@ -127,7 +162,19 @@ def render(
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> list[bytes]:
-    """One PNG per card, `options.scale` times the card's CSS size.
+    """The files of `render_cards` (one PNG per card by default)."""
+    return render_cards(markdown, theme, fonts, options, images).files
+
+
+def render_cards(
+    markdown: str,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> Rendered:
+    """One image per card in `options.format`, `options.scale` times the card's CSS size
+    (a `pdf` is one document, a page per card at its CSS size in points), with its alt text.
 
     The work is bounded before it starts: image pixels from headers before decoding, output
     pixels after layout (and, for the smallest possible card, before it) and before drawing.
@@ -144,10 +191,17 @@ def render(
     pages = layout_pages(markdown, theme, fonts, options, images)
     _check_pixels([(page.width, page.height) for page in pages], options)
     painter = Painter(fonts.typefaces(), scale=options.scale)
-    return [
-        encode_png(painter.record(page), page.width, page.height, page.background, options.scale)
-        for page in pages
+    cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
+    texts = [page.alt_text() for page in pages]
+    if options.format == "pdf":
+        return Rendered([encode_pdf(cards)], ["\n\n".join(text for text in texts if text)])
+    if options.format == "png":
+        return Rendered([encode_png(*card, options.scale) for card in cards], texts)
+    files = [
+        encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
+        for card in cards
     ]
+    return Rendered(files, texts)
 
 
 def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> None:

@@ -254,7 +254,9 @@ class Row:
     `keep_soft` discourages one (inside a three-line paragraph): paginate breaks there only
     when a break it prefers would leave a large gap. `header` is the header row of the
     table this body row belongs to, repeated at the top of a card this row starts.
-    `text` is the row's plain text, for tests that check nothing is lost or repeated.
+    `text` is the row's plain text, for tests that check nothing is lost or repeated, and
+    for alt text: `broken_word` says it ends in a hyphen layout added inside a word,
+    `decorative` that it is a theme's ornament rather than the post's text.
     """
 
     height: float
@@ -266,6 +268,8 @@ class Row:
     baseline: float = 0.0
     keep_soft: bool = False
     header: Row | None = None
+    broken_word: bool = False
+    decorative: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,3 +288,17 @@ class Page:
     background: int
     items: tuple[Item, ...]
     rows: tuple[PlacedRow, ...] = field(default=())
+
+    def alt_text(self) -> str:
+        """The text this card shows, in reading order, one laid-out line a line: headings,
+        paragraphs, list items, code, table rows (cells apart by ` | `) and image alt
+        texts (`[alt]`). A word hyphenated across lines is whole again; theme ornaments,
+        decorations and list markers are drawings, not text."""
+        out: list[str] = []
+        for placed in self.rows:
+            row = placed.row
+            if not row.text or row.decorative:
+                continue
+            out.append(row.text.removesuffix("-") if row.broken_word else row.text)
+            out.append("" if row.broken_word else "\n")
+        return "".join(out).rstrip("\n")

@@ -415,3 +415,45 @@ def rasterize(
 
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
     return encode_rgb(rasterize(picture, width, height, background, scale))
+
+
+_RASTER_CODECS = {"jpeg": skia.EncodedImageFormat.kJPEG, "webp": skia.EncodedImageFormat.kWEBP}
+PDF_POINTS_PER_PX = 72 / 96  # CSS px are 1/96 inch, PDF points 1/72
+
+
+def encode_lossy(
+    picture: Any,
+    width: float,
+    height: float,
+    background: int,
+    scale: float,
+    *,
+    codec: str,
+    quality: int,
+) -> bytes:
+    """A recorded card as JPEG or WebP (`codec`) at `quality` 1..100, `scale` times its size."""
+    rgb = rasterize(picture, width, height, background, scale)
+    rgba = np.dstack((rgb, np.full(rgb.shape[:2], 255, np.uint8)))
+    image = skia.Image.fromarray(np.ascontiguousarray(rgba), colorType=skia.kRGBA_8888_ColorType)
+    data = image.encodeToData(_RASTER_CODECS[codec], quality)
+    if data is None:
+        raise RuntimeError(f"Skia could not encode a {codec} image")
+    return bytes(data)
+
+
+def encode_pdf(cards: list[tuple[Any, float, float, int]]) -> bytes:
+    """Recorded cards (picture, width, height, background) as one PDF, a page per card.
+
+    Pages are the cards' CSS size in points; glyph runs stay text (Skia embeds the fonts'
+    subsets with their ToUnicode maps), so the text can be selected, searched and extracted.
+    """
+    stream = skia.DynamicMemoryWStream()
+    document = skia.PDF.MakeDocument(stream, Creator="Inkcard", Producer="Inkcard")
+    for picture, width, height, background in cards:
+        canvas = document.beginPage(width * PDF_POINTS_PER_PX, height * PDF_POINTS_PER_PX)
+        canvas.scale(PDF_POINTS_PER_PX, PDF_POINTS_PER_PX)
+        canvas.drawColor(background | 0xFF000000)
+        canvas.drawPicture(picture)
+        document.endPage()
+    document.close()
+    return bytes(stream.detachAsData())

@@ -350,6 +350,7 @@ class Flow:
             keep_with_next=keep,
             text=line.text,
             baseline=line.baseline,
+            broken_word=line.broken_word,
         )
 
     # Containers ----------------------------------------------------------------
@@ -665,7 +666,13 @@ class Flow:
         right = ctx.x + (ctx.width + text.width) / 2 + style.size * ORNAMENT_GAP
         rules = rule_segments(x, length, height / 2, (left, right), line)
         ornament = shift(text.items, (height - text.height) / 2)
-        row = Row(height=height, items=(*rules, *ornament), frames=ctx.frames, text=text.text)
+        row = Row(
+            height=height,
+            items=(*rules, *ornament),
+            frames=ctx.frames,
+            text=text.text,
+            decorative=True,
+        )
         return Part((row,), style.margin_top, style.margin_bottom)
 
 

@@ -53,6 +53,7 @@ class TextLine:
     items: tuple[Item, ...]
     text: str
     left: float = 0.0  # where the line's text starts (after alignment)
+    broken_word: bool = False  # the line ends in a hyphen of its own inside a word
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,17 +102,19 @@ def layout_text(
     lines = []
     for index, line in enumerate(ranges):
         last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
-        lines.append(
-            _position(
-                _line_clusters(clusters, line, allowed),
-                line,
-                _cut_ends(clusters, line, allowed),
-                x=x,
-                width=width,
-                metrics=metrics,
-                align="left" if align == "justify" and last else align,
-            )
+        placed = _position(
+            _line_clusters(clusters, line, allowed),
+            line,
+            _cut_ends(clusters, line, allowed),
+            x=x,
+            width=width,
+            metrics=metrics,
+            align="left" if align == "justify" and last else align,
         )
+        end = line.end - 1
+        if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
+            placed = replace(placed, broken_word=True)
+        lines.append(placed)
     return lines
 
 

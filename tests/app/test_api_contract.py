@@ -26,7 +26,7 @@ from app.main import create_app
 from app.settings import Settings
 from tests.app.apphelpers import free_port, running_server
 
-CREDITS = 1000  # more than the run can spend: a valid body always gets 200
+CREDITS = 10_000  # more than the run can spend (format x quality widen coverage): always 200
 EXAMPLES = 25  # per operation and phase: bounds the renders (about 20 in a run)
 CONFIG = """
 [warnings]

@@ -79,7 +79,14 @@ def test_openapi_document_describes_generate(client: Client) -> None:
         "mdxMode",
         "overHiddenMode",
         "scale",
+        "format",
+        "quality",
     }
+    assert sorted(fields["format"]["anyOf"][0]["enum"]) == ["jpeg", "pdf", "png", "webp"]
+    assert fields["quality"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 100}
+    record = doc["components"]["schemas"]["ImageRecord"]
+    assert sorted(record["required"]) == ["altText", "fileName", "url"]
+    assert "reading order" in record["properties"]["altText"]["description"]
     assert fields["width"] == {
         "description": "Card width in CSS pixels (100..1600).",
         "default": 440,

@@ -54,7 +54,12 @@ def test_manifest_lists_every_card_with_its_size(client: Client, key: str, tmp_p
     manifest = json.loads((files / manifest_of(images)).read_bytes())
     assert manifest == {
         "cards": [
-            {"name": i["fileName"], "size": (files / i["fileName"]).stat().st_size} for i in images
+            {
+                "name": i["fileName"],
+                "size": (files / i["fileName"]).stat().st_size,
+                "alt": i["altText"],
+            }
+            for i in images
         ]
     }
     assert stored_files(files) == sorted([i["fileName"] for i in images] + [manifest_of(images)])
