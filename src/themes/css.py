@@ -686,28 +686,23 @@ def _border_parts(values: Tokens) -> tuple[float | None, str | None]:
     return width, paint
 
 
-def _border(values: Tokens, role: str) -> dict[str, Any]:
+def _border_knobs(values: Tokens, width_knob: str, paint_knob: str) -> dict[str, Any]:
+    """A border shorthand's width and paint as the two knobs named, where given."""
     width, paint = _border_parts(values)
+    return {knob: v for knob, v in ((width_knob, width), (paint_knob, paint)) if v is not None}
+
+
+def _border(values: Tokens, role: str) -> dict[str, Any]:
+    knobs = _border_knobs(values, "border_width", "border_color")
     if role == "quote":
         raise _Unsupported("on a quote: only border-left (its bar) is drawn")
-    knobs: dict[str, Any] = {}
-    if width is not None:
-        knobs["border_width"] = width
-    if paint is not None:
-        knobs["border_color"] = paint
     return knobs
 
 
 def _border_left(values: Tokens, role: str) -> dict[str, Any]:
     if role != "quote":
         raise _Unsupported("is drawn only on blockquote (its bar)")
-    width, paint = _border_parts(values)
-    knobs: dict[str, Any] = {}
-    if width is not None:
-        knobs["bar_width"] = width
-    if paint is not None:
-        knobs["bar_color"] = paint
-    return knobs
+    return _border_knobs(values, "bar_width", "bar_color")
 
 
 def _border_top(values: Tokens, role: str) -> dict[str, Any]:
