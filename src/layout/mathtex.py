@@ -18,22 +18,29 @@ import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from .fonts import DEFAULT_FONTS_DIR
 from .svgpath import Op, PathError, parse_svg_path, transform
-
-with warnings.catch_warnings():  # ziamath 0.13 finds its own font with a deprecated call
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from ziamath.config import config as ziamath_config
-    from ziamath.zmath import Latex
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
 _MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
 
-ziamath_config.svg2 = False  # plain absolute <path>/<rect>, no <symbol>/<use> to resolve
 # ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.
 _LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _latex_class() -> Any:
+    """ziamath's Latex, imported on the first formula: it costs a tenth of a second at
+    start, and most cards have no math."""
+    with warnings.catch_warnings():  # ziamath 0.13 finds its own font with a deprecated call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from ziamath.config import config
+        from ziamath.zmath import Latex
+    config.svg2 = False  # plain absolute <path>/<rect>, no <symbol>/<use> to resolve
+    return Latex
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +78,7 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
         return None
     with _LOCK:
         try:
-            math = Latex(source, size=size, font=str(MATH_FONT), inline=not display)
+            math = _latex_class()(source, size=size, font=str(MATH_FONT), inline=not display)
             if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
                 return None
             svg = ET.Element("svg")
