@@ -119,6 +119,8 @@ NOT_FOR_RENDER = (
     "pygments",
     "pyphen",
     "fontTools",
+    "ziamath",
+    "latex2mathml",
 )
 
 
