@@ -1,0 +1,47 @@
+"""The deployment files in deploy/ name only settings the service has, with values it accepts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import yaml
+
+from app.settings import Settings, load_settings
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+
+
+def _compose() -> dict[str, object]:
+    loaded = yaml.safe_load((DEPLOY / "compose.yaml").read_text("utf-8"))
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def _filled(value: str) -> str:
+    """A compose value with its ${VAR...} references replaced by sample values."""
+    return re.sub(r"\$\{[^}]+\}", "sample", value)
+
+
+def test_every_inkcard_variable_of_the_replicas_is_a_setting_it_accepts() -> None:
+    inkcard = _compose()["services"]["inkcard"]  # type: ignore[index]  # parsed YAML
+    env = {name: _filled(str(value)) for name, value in inkcard["environment"].items()}
+    fields = {f.name for f in msgspec.structs.fields(Settings)}
+    ours = [name for name in env if name.startswith("INKCARD_")]
+    assert ours, "the replicas set no INKCARD_ variables"
+    for name in ours:
+        assert name.removeprefix("INKCARD_").lower() in fields, name
+    settings = load_settings(env)
+    assert settings.storage == "gcs" and settings.bootstrap_key is False
+    assert settings.database.startswith("postgresql://")
+
+
+def test_the_balancer_limits_bodies_and_waits_as_the_service_does() -> None:
+    conf = (DEPLOY / "nginx.conf").read_text("utf-8")
+    defaults = load_settings({})
+    body = re.search(r"client_max_body_size (\d+)m;", conf)
+    assert body and int(body.group(1)) * 1024 * 1024 == defaults.max_body_bytes
+    read = re.search(r"proxy_read_timeout (\d+)s;", conf)
+    assert read and int(read.group(1)) > defaults.timeout
+    assert "proxy_next_upstream off;" in conf  # a charged request is never sent twice
