@@ -77,7 +77,6 @@ EOF
 make_rootfs() {
     [ -f "$cache/rootfs.ok" ] && return
     say "debootstrap bookworm into $cache/rootfs (once; later runs reuse it)"
-    mkdir -p "$cache"
     rm -rf "$cache/rootfs" "$cache/rootfs.new"
     debootstrap --variant=minbase --include=python3,python3-venv,ca-certificates,netbase,tzdata \
         bookworm "$cache/rootfs.new" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
@@ -246,6 +245,10 @@ print(f"container-check: card {images[0]['fileName']}: {len(png)} bytes of PNG, 
 EOF
 }
 
+# One check at a time per machine: two would share the cached base and the image tags.
+mkdir -p "$cache"
+exec 9>"$cache/lock"
+flock 9
 work="$(mktemp -d /tmp/inkcard-container-check.XXXXXX)"
 trap cleanup EXIT
 install_tools
