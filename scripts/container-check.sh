@@ -127,7 +127,7 @@ import_base() {
 # The build stage is tagged too, so the layers of this build stay as the next one's cache
 # while those of the build before are removed rather than piled up.
 build_image() {
-    local started=$SECONDS tag target old=()
+    local started=$SECONDS tag target old=() size
     for tag in "$image-build" "$image"; do
         old+=("$(podman image inspect --format '{{.Id}}' "$tag" 2>/dev/null || true)")
     done
@@ -137,15 +137,27 @@ build_image() {
             ${target:+--target "$target"} -t "$image${target:+-$target}" . >"$work/build.log" 2>&1 ||
             { tail -40 "$work/build.log" >&2; die "podman build failed"; }
     done
+    local current=" $(podman image inspect --format '{{.Id}}' "$image-build" "$image" | tr '\n' ' ')"
     for id in "${old[@]}"; do
-        [ -n "$id" ] && podman rmi "$id" >/dev/null 2>&1 || true
+        if [ -n "$id" ] && [[ "$current" != *" $id "* ]]; then podman rmi "$id" >/dev/null 2>&1 || true; fi
     done
+    size="$(podman image inspect --format '{{.Size}}' "$image")"
     say "built $image in $((SECONDS - started)) s"
-    say "image size: $(podman image inspect --format '{{.Size}}' "$image") bytes"
+    say "image size: $size bytes"
 }
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Undoes start_server's mounts; also run at start, for a check that was killed outright.
+release_root() {
+    local root="$1" dir
+    for dir in tmp dev proc data; do
+        if mountpoint -q "$root/$dir"; then umount -R -l "$root/$dir"; fi
+    done
+    podman image unmount "$image" >/dev/null 2>&1 || true
+    rm -f "$cache/mounted"
 }
 
 cleanup() {
@@ -154,12 +166,7 @@ cleanup() {
         kill "$server" 2>/dev/null || true
         wait "$server" 2>/dev/null || true
     fi
-    if [ -n "${root:-}" ]; then
-        for dir in tmp dev proc data; do
-            mountpoint -q "$root/$dir" && umount -R -l "$root/$dir"
-        done
-        podman image unmount "$image" >/dev/null 2>&1 || true
-    fi
+    if [ -f "$cache/mounted" ]; then release_root "$(cat "$cache/mounted")"; fi
     rm -rf "${work:?}"
     exit "$code"
 }
@@ -176,7 +183,9 @@ sys.stdout.write("".join(f"{item}\0" for item in value) if isinstance(value, lis
 # The image's CMD under chroot: what `podman run -p PORT:PORT -v DATA:/data` would start.
 start_server() {
     local port="$1" env_lines cmd workdir
+    local root
     root="$(podman image mount "$image")"
+    echo "$root" >"$cache/mounted"
     mkdir -p "$work/data"
     mount --bind "$work/data" "$root/data"
     mount -t proc proc "$root/proc"
@@ -186,8 +195,9 @@ start_server() {
     mapfile -d '' cmd < <(image_config Cmd)
     workdir="$(image_config WorkingDir)"
     say "starting ${cmd[*]} in $workdir under chroot on 127.0.0.1:$port"
+    # --pdeathsig: the server stops with this script even if the script is killed outright.
     env -i "${env_lines[@]}" INKCARD_HOST=127.0.0.1 INKCARD_PORT="$port" \
-        chroot "$root" /bin/sh -c 'cd "$0" && exec "$@"' "${workdir:-/}" "${cmd[@]}" \
+        setpriv --pdeathsig TERM chroot "$root" /bin/sh -c 'cd "$0" && exec "$@"' "${workdir:-/}" "${cmd[@]}" \
         >"$work/server.log" 2>&1 &
     server=$!
 }
@@ -249,8 +259,10 @@ EOF
 mkdir -p "$cache"
 exec 9>"$cache/lock"
 flock 9
+if [ -f "$cache/mounted" ]; then release_root "$(cat "$cache/mounted")"; fi
 work="$(mktemp -d /tmp/inkcard-container-check.XXXXXX)"
 trap cleanup EXIT
+trap 'exit 143' TERM INT HUP
 install_tools
 make_rootfs
 import_base

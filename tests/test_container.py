@@ -25,22 +25,27 @@ CHECK_TIMEOUT_S = 900
 @pytest.mark.slow
 def test_the_image_builds_starts_and_draws_a_card(tmp_path: Path) -> None:
     card = tmp_path / "card.png"
-    done = subprocess.run(
+    with subprocess.Popen(
         [str(REPO / "scripts" / "container-check.sh"), str(card)],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
-        timeout=CHECK_TIMEOUT_S,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    assert "/healthz answered" in done.stdout
-    assert "made with the printed key" in done.stdout
+    ) as check:
+        try:
+            output, _ = check.communicate(timeout=CHECK_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            check.terminate()  # SIGTERM lets the script stop its server and unmount
+            output, _ = check.communicate(timeout=120)
+            pytest.fail(f"container-check.sh took over {CHECK_TIMEOUT_S} s:\n{output[-3000:]}")
+    assert check.returncode == 0, output[-3000:]
+    assert "/healthz answered" in output
+    assert "made with the printed key" in output
 
     png = card.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     # The default card: 440 × 586 at the default scale 2.
     assert struct.unpack(">II", png[16:24]) == (880, 1172)
 
-    found = re.search(r"image size: (\d+) bytes", done.stdout)
-    assert found, done.stdout
+    found = re.search(r"image size: (\d+) bytes", output)
+    assert found, output
     assert int(found.group(1)) < MAX_IMAGE_BYTES
