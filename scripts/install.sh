@@ -3,13 +3,17 @@
 # skia-python links against (with --test also chromium, for the playground's browser tests),
 # then the project into ./.venv (editable, so fonts/ and the theme files are used in place).
 # The README's set-up commands, CI and the Containerfile all run this one script.
-# Usage: scripts/install.sh [--test]
+# Usage: scripts/install.sh [--test | --deps-only]
+# --deps-only installs only the dependencies pyproject.toml lists, not Inkcard itself: the
+# Containerfile caches them in a layer built before it copies the sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
 
 extras=""
 [ "${1:-}" = "--test" ] && extras="[test]"
+deps_only=""
+[ "${1:-}" = "--deps-only" ] && deps_only=1
 
 "$python" -c 'import sys; assert sys.version_info >= (3, 11), "Inkcard needs Python 3.11 or newer"'
 
@@ -30,6 +34,13 @@ fi
 
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
+if [ -n "$deps_only" ]; then
+    mapfile -t deps < <(.venv/bin/python -c 'import tomllib
+print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+    .venv/bin/python -m pip install -q --disable-pip-version-check "${deps[@]}"
+    echo "inkcard's dependencies installed in .venv"
+    exit 0
+fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".${extras}"
 # Byte-compile our own sources now: an environment with PYTHONDONTWRITEBYTECODE (common in
 # containers) would otherwise compile them on every `inkcard render`, ~0.1 s of cold start.
