@@ -54,77 +54,87 @@ class Metrics:
     def __init__(self, multiprocess_dir: Path | None = None) -> None:
         self.multiprocess_dir = multiprocess_dir
         self.registry = CollectorRegistry()
-        r = self.registry
-        self.requests = Counter(
+        self._series: dict[str, tuple[str, ...]] = {}
+        self.requests = self._counter(
             "inkcard_requests",
             "HTTP requests answered, by route template and status code.",
-            ["route", "status"],
-            registry=r,
+            ("route", "status"),
         )
-        self.request_seconds = Histogram(
+        self.request_seconds = self._histogram(
             "inkcard_request_duration_seconds",
             "Time from a request's arrival to the last byte of its answer, by route template.",
-            ["route"],
+            ("route",),
             buckets=LATENCY_BUCKETS,
-            registry=r,
         )
-        self.render_seconds = Histogram(
+        self.render_seconds = self._histogram(
             "inkcard_render_duration_seconds",
             "Time a render process spent on one card job it answered (killed ones excluded).",
             buckets=RENDER_BUCKETS,
-            registry=r,
         )
-        self.render_queue = Gauge(
+        self.render_queue = self._gauge(
             "inkcard_render_queue",
             "Card jobs admitted to the render pool: rendering now, or waiting for a process.",
-            ["state"],
+            ("state",),
             multiprocess_mode="livesum",
-            registry=r,
         )
-        self.overloaded = Counter(
+        self.overloaded = self._counter(
             "inkcard_overloaded",
             "Requests refused with 503 overloaded (every slot and queue place taken), by pool.",
-            ["pool"],
-            registry=r,
+            ("pool",),
         )
-        self.worker_restarts = Counter(
+        self.worker_restarts = self._counter(
             "inkcard_render_worker_restarts",
             "Render processes replaced, by reason: timeout (killed past the time limit, a 504),"
             " died, abandoned (its request went away), start_failed.",
-            ["reason"],
-            registry=r,
+            ("reason",),
         )
-        self.credits_debited = Counter(
+        self.credits_debited = self._counter(
             "inkcard_credits_debited",
             "Credits charged by successful calls, by operation.",
-            ["operation"],
-            registry=r,
+            ("operation",),
         )
-        self.credits_refunded = Counter(
+        self.credits_refunded = self._counter(
             "inkcard_credits_refunded",
             "Credits held for calls that failed and given back, by operation.",
-            ["operation"],
-            registry=r,
+            ("operation",),
         )
-        self.holds_expired = Counter(
+        self.holds_expired = self._counter(
             "inkcard_credit_holds_expired",
             "Credit holds released by the expiry sweep (their request died or hung).",
-            registry=r,
         )
-        self.storage_errors = Counter(
+        self.storage_errors = self._counter(
             "inkcard_storage_errors",
             "Storage calls that failed, by back end and action.",
-            ["backend", "action"],
-            registry=r,
+            ("backend", "action"),
         )
-        self.platform_errors = Counter(
+        self.platform_errors = self._counter(
             "inkcard_platform_errors",
             "convert-and-draft calls that failed at the WeChat platform, by error label.",
-            ["label"],
-            registry=r,
+            ("label",),
         )
         for state in ("rendering", "waiting"):
             self.render_queue.labels(state).set(0)
+
+    def _counter(self, name: str, doc: str, labels: tuple[str, ...] = ()) -> Counter:
+        self._series[f"{name}_total"] = labels
+        return Counter(name, doc, labels, registry=self.registry)
+
+    def _gauge(self, name: str, doc: str, labels: tuple[str, ...], **options: Any) -> Gauge:
+        self._series[name] = labels
+        return Gauge(name, doc, labels, registry=self.registry, **options)
+
+    def _histogram(
+        self, name: str, doc: str, labels: tuple[str, ...] = (), *, buckets: tuple[float, ...]
+    ) -> Histogram:
+        self._series.update(
+            {f"{name}_bucket": (*labels, "le"), f"{name}_sum": labels, f"{name}_count": labels}
+        )
+        return Histogram(name, doc, labels, registry=self.registry, buckets=buckets)
+
+    def series(self) -> dict[str, tuple[str, ...]]:
+        """Every sample name the exposition may hold, with its label names (alert rules are
+        checked against it)."""
+        return dict(self._series)
 
     # Exposition
 
