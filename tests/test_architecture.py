@@ -64,6 +64,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "nh3": ("app/article.py",),
     "httpx": ("app/wechat.py", "app/fetch.py"),
     "httpcore": ("app/fetch.py",),  # the connect-time address guard
+    "prometheus_client": ("app/metrics.py",),  # GET /metrics and what it counts
 }
 
 

@@ -120,6 +120,7 @@ NOT_FOR_RENDER = (
     "pyphen",
     "fontTools",
     "ziamath",
+    "prometheus_client",
     "latex2mathml",
 )
 

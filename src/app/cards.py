@@ -31,9 +31,11 @@ import layout
 import themes
 from app.card_images import RemoteImages
 from app.errors import (
+    Overloaded,
     RenderTimeout,
     StorageError,
 )
+from app.metrics import Metrics
 from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord, invalid
 from app.render_pool import Admission, ProcessRenderPool, SingleFlight
 from app.render_worker import MAX_CARD_PIXELS, RenderJob
@@ -115,14 +117,17 @@ class RenderPool:
     ``threads`` at once and ``queue`` waiting (503 above), ``per_key`` per key (429 above).
 
     Card renders run in ``app.render_pool``'s processes instead. A slot is freed when its call
-    really ends, not when its request gives up.
+    really ends, not when its request gives up. ``metrics`` counts the 503s.
     """
 
-    def __init__(self, threads: int, queue: int, per_key: int | None = None):
+    def __init__(
+        self, threads: int, queue: int, per_key: int | None = None, metrics: Metrics | None = None
+    ):
         self._executor = ThreadPoolExecutor(
             max_workers=threads, thread_name_prefix="inkcard-render"
         )
         self._admission = Admission(threads + queue, per_key)
+        self._overloaded = (metrics or Metrics()).overloaded.labels("articles")
 
     async def run(self, fn: Callable[..., T], *args: Any, timeout: float, key: object = None) -> T:
         """Run ``fn(*args)`` in a pool thread and await it for at most ``timeout`` seconds.
@@ -132,7 +137,11 @@ class RenderPool:
             Overloaded: Every slot is taken.
             RenderTimeout: The call did not finish in time (its thread finishes on its own).
         """
-        self._admission.take(key)
+        try:
+            self._admission.take(key)
+        except Overloaded:
+            self._overloaded.inc()
+            raise
 
         def free(_: object = None) -> None:
             self._admission.give_back(key)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -80,7 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from app.credits import Credits
-    from app.settings import export_for_workers, load_settings
+    from app.settings import export_for_workers, load_settings, share_metrics_in
 
     overrides = {
         k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
@@ -100,8 +101,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     }
     if settings.workers > 1:
         export_for_workers(settings)
-        uvicorn.run("app.main:app_from_env", factory=True, workers=settings.workers, **common)
+        # The workers share their metrics through files in a folder of this run's own.
+        with tempfile.TemporaryDirectory(prefix="inkcard-metrics-") as folder:
+            share_metrics_in(Path(folder))
+            uvicorn.run("app.main:app_from_env", factory=True, workers=settings.workers, **common)
     else:
+        share_metrics_in(None)  # one process counts in memory
         from app.main import create_app
 
         uvicorn.run(create_app(settings), **common)

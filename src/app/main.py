@@ -21,7 +21,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.params import FromPath
-from litestar.response import File
+from litestar.response import File, Response
 from litestar.types import ControllerRouterHandler
 
 import layout
@@ -35,6 +35,7 @@ from app.errors import DatabaseBusy, NotFound
 from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
 from app.mcp_server import HttpMcp
+from app.metrics import CONTENT_TYPE, MeteredStorage, Metrics, RequestMetrics
 from app.models import DEFAULT_THEME
 from app.render_pool import ProcessRenderPool
 from app.render_worker import WorkerConfig
@@ -42,7 +43,7 @@ from app.responses import exception_handlers
 from app.routes import openapi_components, route_handlers
 from app.routes_article import convert_and_draft_route
 from app.routes_playground import playground_routes
-from app.settings import Settings, load_settings
+from app.settings import Settings, load_settings, metrics_dir
 from app.storage import LocalStorage, check_name, make_storage
 
 log = logging.getLogger("inkcard.main")
@@ -101,34 +102,50 @@ def _docs_page() -> SwaggerRenderPlugin:
     )
 
 
-def _asgi_stack(app: Litestar, settings: Settings) -> None:
+def _asgi_stack(app: Litestar, settings: Settings, metrics: Metrics) -> None:
     """Wrap the whole ASGI handler (not one route) so 404s and errors pass the guards too."""
     handler = guards.BodyDeadline(app.asgi_handler, settings.body_timeout)
-    app.asgi_handler = requestlog.RequestLogMiddleware(guards.HeadAsGet(handler))
+    counted = RequestMetrics(handler, metrics)  # inside HeadAsGet: it sees the routed scope
+    app.asgi_handler = requestlog.RequestLogMiddleware(guards.HeadAsGet(counted))
 
 
-def sweep_expired_holds(credits: Credits) -> int:
+def _metrics_route(metrics: Metrics) -> HTTPRouteHandler:
+    """``GET /metrics``: Prometheus text, no API key (``INKCARD_METRICS=0`` removes it)."""
+
+    @get("/metrics", include_in_schema=False, cache_control=CacheControlHeader(no_store=True))
+    async def scrape() -> Response[bytes]:
+        text = await asyncio.to_thread(metrics.exposition)  # several workers: reads files
+        return Response(text, media_type=CONTENT_TYPE)
+
+    return scrape
+
+
+def sweep_expired_holds(credits: Credits, metrics: Metrics | None = None) -> int:
     """Release holds whose request is past its deadline (it died with its process or hung)."""
     released = credits.release_expired()
     if released:
         log.warning("released %d credit holds of requests that never finished", released)
+        if metrics is not None:
+            metrics.holds_expired.inc(released)
     return released
 
 
-async def _sweep_forever(credits: Credits) -> None:
+async def _sweep_forever(credits: Credits, metrics: Metrics) -> None:
     """Sweep every ``SWEEP_SECONDS`` (sooner when holds expire sooner); a busy database waits."""
     interval = min(SWEEP_SECONDS, credits.hold_seconds)
     while True:
         await asyncio.sleep(interval)
         try:
-            await asyncio.to_thread(sweep_expired_holds, credits)
+            await asyncio.to_thread(sweep_expired_holds, credits, metrics)
         except DatabaseBusy:
             log.warning("hold sweep skipped: the database is busy")
         except Exception:  # keep sweeping: one failed pass must not end the task for good
             log.exception("hold sweep failed")
 
 
-def _render_pool(settings: Settings, catalogue: themes.Catalogue) -> ProcessRenderPool:
+def _render_pool(
+    settings: Settings, catalogue: themes.Catalogue, metrics: Metrics
+) -> ProcessRenderPool:
     """The card render processes: started by the lifespan, each warmed with one default card."""
     config = WorkerConfig(
         fonts_dir=settings.fonts_dir or str(layout.DEFAULT_FONTS_DIR),
@@ -136,7 +153,11 @@ def _render_pool(settings: Settings, catalogue: themes.Catalogue) -> ProcessRend
         stall_seconds=settings.render_stall_seconds,
     )
     return ProcessRenderPool(
-        settings.render_processes, settings.render_queue, config, settings.renders_per_key
+        settings.render_processes,
+        settings.render_queue,
+        config,
+        settings.renders_per_key,
+        metrics=metrics,
     )
 
 
@@ -148,13 +169,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """
     settings = settings or load_settings()
     requestlog.configure_logging(settings.log_level)
+    metrics = Metrics(metrics_dir())
     credits = Credits(
         settings.database_path,
         busy_timeout=settings.database_busy_timeout,
         request_deadline=max(settings.timeout, settings.article_timeout),
     )
     storage = make_storage(settings)
-    pool = RenderPool(settings.render_threads, settings.render_queue, settings.renders_per_key)
+    pool = RenderPool(
+        settings.render_threads, settings.render_queue, settings.renders_per_key, metrics
+    )
     budget = Budget(
         output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
     )
@@ -164,8 +188,9 @@ def create_app(settings: Settings | None = None) -> Litestar:
     # One fetcher, one policy: card images and article images go through the same guard.
     fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
     remote = RemoteImages(fetcher)
-    render_pool = _render_pool(settings, catalogue)
-    cards = CardService(storage, render_pool, budget, settings.fonts_dir, catalogue, remote)
+    render_pool = _render_pool(settings, catalogue, metrics)
+    metered = MeteredStorage(storage, settings.storage, metrics)
+    cards = CardService(metered, render_pool, budget, settings.fonts_dir, catalogue, remote)
     articles = ArticleService(settings, pool, lambda: cards.fonts, fetcher)
     idempotency = IdempotencyStore(
         settings.database_path,
@@ -179,13 +204,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
         await asyncio.to_thread(credits.ensure_schema)
         await asyncio.to_thread(idempotency.ensure_schema)
         await articles.open()
-        await asyncio.to_thread(sweep_expired_holds, credits)
+        await asyncio.to_thread(sweep_expired_holds, credits, metrics)
         if isinstance(storage, LocalStorage):
             await asyncio.to_thread(storage.sweep_temp_files)
         await asyncio.to_thread(cards.load_fonts)
         render_pool.start()  # warms up in the background; /readyz says when
         log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
-        sweeper = asyncio.create_task(_sweep_forever(credits))
+        sweeper = asyncio.create_task(_sweep_forever(credits, metrics))
         try:
             yield
         finally:
@@ -194,6 +219,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await fetcher.aclose()
             pool.shutdown()
             await render_pool.close()
+            metrics.close()
 
     mcp = HttpMcp(settings, cards)  # the MCP server at /mcp; `inkcard mcp` serves it on stdio
     handlers: list[ControllerRouterHandler] = [
@@ -205,6 +231,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     ]
     if isinstance(storage, LocalStorage):
         handlers.append(_files_route(storage))
+    if settings.metrics:
+        handlers.append(_metrics_route(metrics))
     app = Litestar(
         route_handlers=handlers,
         lifespan=[lifespan, mcp.lifespan],
@@ -215,7 +243,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "settings": settings,
                 "credits": credits,
                 "cards": cards,
-                "storage": storage,
+                "storage": metered,
+                "metrics": metrics,
                 "articles": articles,
                 "idempotency": idempotency,
                 "mcp": mcp,
@@ -235,7 +264,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         logging_config=None,
         debug=False,
     )
-    _asgi_stack(app, settings)
+    _asgi_stack(app, settings, metrics)
     return app
 
 

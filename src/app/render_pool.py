@@ -15,6 +15,7 @@ import contextlib
 import logging
 import multiprocessing
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -22,6 +23,7 @@ from typing import Any, Generic, TypeVar
 
 import layout
 from app.errors import Overloaded, RateLimited, RenderFailed, RenderTimeout
+from app.metrics import Metrics
 from app.render_worker import Ready, Rendered, RenderJob, WorkerConfig, serve
 
 log = logging.getLogger("inkcard.render_pool")
@@ -143,6 +145,7 @@ class ProcessRenderPool:
 
     ``renders`` counts the jobs the workers report having rendered (tests count renders by
     it); ``peak_rss_kb`` is each live worker's last reported peak resident set, by pid.
+    ``metrics`` gets render times, queue depth, 503s and restarts (its own when not given).
     """
 
     def __init__(
@@ -152,8 +155,10 @@ class ProcessRenderPool:
         config: WorkerConfig,
         per_key: int | None = None,
         context: BaseContext | None = None,
+        metrics: Metrics | None = None,
     ):
         self.size = size
+        self.metrics = metrics or Metrics()
         self.config = config
         self.admission = Admission(size + queue, per_key)
         self.renders = 0
@@ -215,6 +220,7 @@ class ProcessRenderPool:
             ready = await asyncio.to_thread(worker.wait_ready, START_SECONDS)
         except (TimeoutError, EOFError, OSError) as exc:
             log.error("render worker failed to start (%s); starting another", exc or type(exc))
+            self.metrics.worker_restarts.labels("start_failed").inc()
             self._retire(worker)
             self._spawn_later(RESTART_PAUSE)
             return
@@ -249,8 +255,9 @@ class ProcessRenderPool:
             self.peak_rss_kb.pop(worker.process.pid, None)
         threading.Thread(target=worker.kill, name="inkcard-reap", daemon=True).start()
 
-    def _replace(self, worker: Worker) -> None:
+    def _replace(self, worker: Worker, reason: str) -> None:
         self.killed += 1
+        self.metrics.worker_restarts.labels(reason).inc()
         self._retire(worker)
         if not self._closed:
             self._spawn_later(0.0)
@@ -267,7 +274,7 @@ class ProcessRenderPool:
                 worker is killed and replaced).
             ApiError: The render's own refusal (too many pages or pixels, engine failure).
         """
-        self.admission.take(key)
+        self._admit(key)
         try:
             rendered = await self._run(job, timeout)
         finally:
@@ -278,33 +285,50 @@ class ProcessRenderPool:
             raise rendered.error
         return layout.Rendered(rendered.files, rendered.alt_texts)
 
+    def _admit(self, key: object) -> None:
+        try:
+            self.admission.take(key)
+        except Overloaded:
+            self.metrics.overloaded.labels("cards").inc()
+            raise
+
     async def _run(self, job: RenderJob, timeout: float) -> Rendered:
         assert self._idle is not None, "start() the pool first"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         try:
-            async with asyncio.timeout_at(deadline):
-                worker = await self._idle.get()
+            with self.metrics.queued("waiting"):
+                async with asyncio.timeout_at(deadline):
+                    worker = await self._idle.get()
         except TimeoutError:
             raise RenderTimeout("no render worker was free within the time limit") from None
         self.busy += 1
+        try:
+            with self.metrics.queued("rendering"):
+                rendered = await self._call(worker, job, deadline)
+        finally:
+            self.busy -= 1
+        self._idle.put_nowait(worker)
+        return rendered
+
+    async def _call(self, worker: Worker, job: RenderJob, deadline: float) -> Rendered:
+        """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
+        started = time.perf_counter()
         try:
             async with asyncio.timeout_at(deadline):
                 rendered = await asyncio.to_thread(worker.call, job)
         except TimeoutError:
             log.warning("render past the time limit: worker %s killed", worker.process.pid)
-            self._replace(worker)
+            self._replace(worker, "timeout")
             raise RenderTimeout("rendering took longer than the time limit") from None
         except (EOFError, OSError):
             log.error("render worker %s died during a render; replaced", worker.process.pid)
-            self._replace(worker)
+            self._replace(worker, "died")
             raise RenderFailed("the card engine could not render this Markdown") from None
         except asyncio.CancelledError:
-            self._replace(worker)  # nobody waits for this render any more
+            self._replace(worker, "abandoned")  # nobody waits for this render any more
             raise
-        finally:
-            self.busy -= 1
-        self._idle.put_nowait(worker)
+        self.metrics.render_seconds.observe(time.perf_counter() - started)
         return rendered
 
 

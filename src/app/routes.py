@@ -26,6 +26,7 @@ from app import requestlog
 from app.cards import CardService
 from app.credits import Credits, KeyInfo
 from app.errors import ApiError, DatabaseBusy, InvalidApiKey, MissingApiKey
+from app.metrics import Metrics
 from app.models import (
     DEFAULT_THEME,
     MAX_MARKDOWN_CHARS,
@@ -210,33 +211,37 @@ async def generate_images(
     settings: Settings = state.settings
     credits: Credits = state.credits
     cards: CardService = state.cards
+    metrics: Metrics = state.metrics
     job = cards.prepare(body)
-    hold = await asyncio.to_thread(
-        credits.reserve, key.id, settings.generate_cost, "generate", request_id
-    )
+    cost = settings.generate_cost
+    hold = await asyncio.to_thread(credits.reserve, key.id, cost, "generate", request_id)
     try:
         images = await cards.generate(job, timeout=settings.timeout, key=key.id)
-        if hold is not None:
-            await _commit(credits, hold)
+        if hold is not None and await _commit(credits, hold):
+            metrics.debited("generate", cost)
     except BaseException:
-        if hold is not None:
-            await _release(credits, hold)
+        if hold is not None and await _release(credits, hold):
+            metrics.refunded("generate", cost)
         raise
     return images
 
 
-async def _commit(credits: Credits, hold: int) -> None:
-    """Charge a successful call's hold (shielded: a cancelled request still settles it)."""
+async def _commit(credits: Credits, hold: int) -> bool:
+    """Charge a successful call's hold (shielded: a cancelled request still settles it);
+    False when the hold had expired, so nothing was charged."""
     if not await asyncio.shield(asyncio.to_thread(credits.commit, hold)):
         log.warning("hold %s expired before the call finished; it is not charged", hold)
+        return False
+    return True
 
 
-async def _release(credits: Credits, hold: int) -> None:
-    """Give a failed call's hold back; if the database is busy, the expiry sweep will."""
+async def _release(credits: Credits, hold: int) -> bool:
+    """Give a failed call's hold back (True); if the database is busy, the expiry sweep will."""
     try:
-        await asyncio.shield(asyncio.to_thread(credits.release, hold))
+        return bool(await asyncio.shield(asyncio.to_thread(credits.release, hold)))
     except DatabaseBusy:
         log.warning("hold %s left to the expiry sweep: the database is busy", hold)
+        return False
 
 
 @get("/healthz", summary="Liveness")

@@ -33,6 +33,7 @@ from app.errors import (
 )
 from app.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.idempotency import IdempotencyStore, check_key, fingerprint
+from app.metrics import Metrics
 from app.models import (
     ARTICLE_THEMES,
     MAX_MARKDOWN_CHARS,
@@ -45,7 +46,7 @@ from app.models import (
 from app.responses import article_exception_handlers
 from app.routes import API_KEY_SCHEME, JsonBodyOperation, _nullable, _schema_of, authenticate
 from app.settings import Settings
-from app.wechat import Credentials, PlatformTimeout
+from app.wechat import Credentials, PlatformError, PlatformTimeout
 
 log = logging.getLogger("inkcard.routes")
 
@@ -53,6 +54,7 @@ PATH = "/api/platform/convert-and-draft"
 APPID_HEADER = "platform-appid"
 SECRET_HEADER = "platform-app-secret"
 REPLAYED_HEADER = "Idempotent-Replayed"
+OPERATION = "convert-and-draft"  # in the ledger and the metrics
 DESCRIPTION = """\
 Markdown to WeChat article HTML with inline CSS (1 credit) or, with the headers
 `Platform-Appid` and `Platform-App-Secret` (both or neither), a draft in the account's draft
@@ -104,9 +106,7 @@ def request_fingerprint(body: ArticleRequest, creds: Credentials | None) -> str:
 async def _reserve(credits: Credits, key: KeyInfo, request_id: str | None) -> int:
     """Hold the dearer variant's cost; a balance under 3 is refused whichever is asked."""
     try:
-        hold = await asyncio.to_thread(
-            credits.reserve, key.id, MIN_BALANCE, "convert-and-draft", request_id
-        )
+        hold = await asyncio.to_thread(credits.reserve, key.id, MIN_BALANCE, OPERATION, request_id)
     except InsufficientCredits:
         balance = (await asyncio.to_thread(credits.key_info, key.prefix)).balance
         raise InsufficientCredits(
@@ -117,11 +117,13 @@ async def _reserve(credits: Credits, key: KeyInfo, request_id: str | None) -> in
     return hold
 
 
-async def _release(credits: Credits, hold: int) -> None:
+async def _release(credits: Credits, hold: int) -> bool:
+    """Give the hold back (True); if the database is busy, the expiry sweep will."""
     try:
-        await asyncio.shield(asyncio.to_thread(credits.release, hold))
+        return bool(await asyncio.shield(asyncio.to_thread(credits.release, hold)))
     except DatabaseBusy:
         log.warning("hold %s left to the expiry sweep: the database is busy", hold)
+        return False
 
 
 async def _forget(store: IdempotencyStore, key_id: int, idem_key: str) -> None:
@@ -150,6 +152,22 @@ async def _run(
         raise PlatformTimeout(
             f"creating the draft took longer than {seconds:g} s; nothing was charged"
         ) from None
+
+
+async def _run_counted(
+    metrics: Metrics,
+    service: ArticleService,
+    body: ArticleRequest,
+    creds: Credentials | None,
+    key: object,
+    seconds: float,
+) -> HtmlResponse | DraftResponse:
+    """``_run``, with a platform failure counted by its label."""
+    try:
+        return await _run(service, body, creds, key, seconds)
+    except PlatformError as exc:
+        metrics.platform_errors.labels(exc.label).inc()
+        raise
 
 
 async def convert_and_draft(
@@ -210,6 +228,7 @@ async def convert_article(
     credits: Credits = state.credits
     service: ArticleService = state.articles
     store: IdempotencyStore = state.idempotency
+    metrics: Metrics = state.metrics
     if creds is not None and not body.markdown.strip():
         raise InvalidField(
             "markdown must not be empty when creating a draft", label="invalid_markdown"
@@ -224,7 +243,9 @@ async def convert_article(
     try:
         hold = await _reserve(credits, key, request_id)
         try:
-            answer = await _run(service, body, creds, key.id, settings.article_timeout)
+            answer = await _run_counted(
+                metrics, service, body, creds, key.id, settings.article_timeout
+            )
             encoded = msgspec.json.encode(answer)
             cost = HTML_COST if creds is None else DRAFT_COST
             also = None
@@ -233,10 +254,13 @@ async def convert_article(
             committed = await asyncio.shield(
                 asyncio.to_thread(credits.commit, hold, cost, also=also)
             )
-            if not committed:
+            if committed:
+                metrics.debited(OPERATION, cost)
+            else:
                 log.warning("hold %s expired before the call finished; it is not charged", hold)
         except BaseException:
-            await _release(credits, hold)
+            if await _release(credits, hold):
+                metrics.refunded(OPERATION, MIN_BALANCE)
             raise
     except BaseException:
         if idem_key is not None:

@@ -80,6 +80,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds a client may take to send its whole request body before 408 ``request_timeout``."""
     log_level: str = "INFO"
     """Level of the ``inkcard`` loggers."""
+    metrics: bool = True
+    """Serve ``GET /metrics`` (Prometheus text, no API key); 0: the route does not exist."""
     wechat_api_base: str = "https://api.weixin.qq.com"
     """Base URL of the WeChat platform API (a fixed-IP relay, or a fake server in tests)."""
     wechat_timeout: float = 20.0
@@ -189,6 +191,26 @@ def _check(settings: Settings) -> None:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")
     if not 0 < settings.body_timeout < float("inf"):
         raise SettingsError(f"{_PREFIX}BODY_TIMEOUT must be a positive number of seconds")
+
+
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+"""Where prometheus_client keeps each worker's values when several workers share them."""
+
+
+def metrics_dir() -> Path | None:
+    """The folder the workers' metric values are shared in, or None: one process counts."""
+    value = os.environ.get(MULTIPROC_DIR, "")
+    return Path(value) if value else None
+
+
+def share_metrics_in(folder: Path | None) -> None:
+    """Point (or, with None, stop pointing) prometheus_client at ``folder`` for the workers
+    started after this; it reads the variable once, when first imported."""
+    os.environ.pop(MULTIPROC_DIR.lower(), None)  # the old spelling it still honours
+    if folder is None:
+        os.environ.pop(MULTIPROC_DIR, None)
+    else:
+        os.environ[MULTIPROC_DIR] = str(folder)
 
 
 def export_for_workers(settings: Settings) -> None:
