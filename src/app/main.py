@@ -36,6 +36,7 @@ from app.fetch import FetchPolicy, ImageFetcher
 from app.idempotency import IdempotencyStore
 from app.mcp_server import HttpMcp
 from app.models import DEFAULT_THEME
+from app.ratelimit import RequestLimit
 from app.render_pool import ProcessRenderPool
 from app.render_worker import WorkerConfig
 from app.responses import exception_handlers
@@ -149,7 +150,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     settings = settings or load_settings()
     requestlog.configure_logging(settings.log_level)
     credits = Credits(
-        settings.database_path,
+        settings.database,
         busy_timeout=settings.database_busy_timeout,
         request_deadline=max(settings.timeout, settings.article_timeout),
     )
@@ -168,16 +169,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
     cards = CardService(storage, render_pool, budget, settings.fonts_dir, catalogue, remote)
     articles = ArticleService(settings, pool, lambda: cards.fonts, fetcher)
     idempotency = IdempotencyStore(
-        settings.database_path,
+        settings.database,
         retention=settings.idempotency_hours * 3600,
         running=credits.hold_seconds,
+        busy_timeout=settings.database_busy_timeout,
+    )
+    limits = RequestLimit(
+        settings.database,
+        settings.requests_per_minute,
         busy_timeout=settings.database_busy_timeout,
     )
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        await asyncio.to_thread(credits.ensure_schema)
-        await asyncio.to_thread(idempotency.ensure_schema)
+        await asyncio.to_thread(credits.ensure_schema)  # migrates every table of the database
         await articles.open()
         await asyncio.to_thread(sweep_expired_holds, credits)
         if isinstance(storage, LocalStorage):
@@ -218,6 +223,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "storage": storage,
                 "articles": articles,
                 "idempotency": idempotency,
+                "limits": limits,
                 "mcp": mcp,
             }
         ),

@@ -42,6 +42,7 @@ from app.models import (
     HtmlResponse,
     parse_article,
 )
+from app.ratelimit import RequestLimit
 from app.responses import article_exception_handlers
 from app.routes import API_KEY_SCHEME, JsonBodyOperation, _nullable, _schema_of, authenticate
 from app.settings import Settings
@@ -222,6 +223,8 @@ async def convert_article(
         if replay is not None:
             return ArticleAnswer(replay.body, replay.status, replayed=True)
     try:
+        limits: RequestLimit = state.limits
+        await asyncio.to_thread(limits.admit, key.id)  # after the claim: a replay is never limited
         hold = await _reserve(credits, key, request_id)
         try:
             answer = await _run(service, body, creds, key.id, settings.article_timeout)
