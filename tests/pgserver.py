@@ -99,10 +99,10 @@ class PostgresServer:
         with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
             conn.execute(sql)  # type: ignore[call-overload]  # test-made names, not user input
 
-    def new_database(self) -> str:
-        """The URL of a new database holding the migrated, empty schema."""
+    def new_database(self, *, migrated: bool = True) -> str:
+        """The URL of a new database holding the migrated, empty schema (or no tables at all)."""
         name = f"t{os.getpid()}_{next(self._names)}"
-        self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+        self._admin(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE if migrated else 'template0'}")
         return self.url(name)
 
     def drop_database(self, url: str) -> None:
