@@ -20,10 +20,6 @@ both_engines = pytest.mark.both_engines
 SQLite and on PostgreSQL (tests that never open it run once)."""
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "both_engines: run database tests on every engine")
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if metafunc.definition.get_closest_marker("both_engines") and (
         "engine" in metafunc.fixturenames
