@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Inkcard on a Debian machine with Python 3.11: the few system libraries that
-# skia-python links against (with --test also chromium, for the playground's browser tests),
+# skia-python links against (with --test also chromium, for the playground's browser tests, and postgresql),
 # then the project into ./.venv (editable, so fonts/ and the theme files are used in place).
 # The README's set-up commands, CI and the Containerfile all run this one script.
 # Usage: scripts/install.sh [--test | --deps-only]
@@ -26,6 +26,11 @@ done
 # The playground's browser tests drive Debian's chromium through Playwright (never a browser
 # download of Playwright's own).
 if [ -n "$extras" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+# The credit and API suites also run against a real PostgreSQL that the tests start themselves
+# (initdb in a temporary folder): Debian's server binaries, never a running system service.
+if [ -n "$extras" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    missing+=(postgresql)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq

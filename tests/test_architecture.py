@@ -60,6 +60,10 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "mcp_types": ("app/mcp_server.py",),
     "google.cloud": ("app/storage.py",),
     "sqlite_utils": ("app/credits.py",),
+    # the service database: every engine detail stays behind app.store
+    "sqlite3": ("app/store.py",),
+    "psycopg": ("app/store_pg.py",),
+    "psycopg_pool": ("app/store_pg.py",),
     "premailer": ("app/article.py",),
     "nh3": ("app/article.py",),
     "httpx": ("app/wechat.py", "app/fetch.py"),

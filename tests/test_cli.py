@@ -112,6 +112,8 @@ NOT_FOR_RENDER = (
     "uvicorn",
     "app.main",
     "sqlite_utils",
+    "sqlite3",
+    "psycopg",
     "google.cloud",
     "httpx",
     "themes.custom",

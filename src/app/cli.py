@@ -87,7 +87,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
     }
     settings = load_settings(**overrides)
-    credits = Credits(settings.database_path)
+    credits = Credits(settings.database)
     credits.ensure_schema()
     notice = bootstrap_key(settings, credits)
     if notice:
@@ -143,7 +143,7 @@ def _credits() -> Credits:
     from app.credits import Credits
     from app.settings import load_settings
 
-    credits = Credits(load_settings().database_path)
+    credits = Credits(load_settings().database)
     credits.ensure_schema()
     return credits
 

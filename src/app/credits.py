@@ -1,4 +1,4 @@
-"""API keys and the credit ledger in SQLite (WAL, busy timeout, append-only ledger).
+"""API keys and the credit ledger in the service database (``app.store``: SQLite or PostgreSQL).
 
 A key is ``ik_`` + 32 base62 characters. Only its SHA-256 and its first 8 characters (the
 prefix shown in lists and logs) are stored. Every change of a balance writes one ledger row in
@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import math
 import secrets
-import sqlite3
 import string
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
-import sqlite_utils
 
-from app.errors import DatabaseBusy, InsufficientCredits, plural
+from app.errors import InsufficientCredits, plural
+from app.store import StoreConflict, Tx, open_store
 
 KEY_PREFIX = "ik_"
 KEY_LENGTH = 32
@@ -38,39 +35,6 @@ PREFIX_CHARS = 8
 _ALPHABET = string.digits + string.ascii_letters
 HOLD_MARGIN = 5.0
 """Seconds a hold outlives its request's deadline and one busy wait, before a sweep frees it."""
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS api_keys (
-    id INTEGER PRIMARY KEY,
-    prefix TEXT NOT NULL UNIQUE,
-    key_hash TEXT NOT NULL,
-    name TEXT NOT NULL,
-    balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0),
-    created_at TEXT NOT NULL,
-    revoked_at TEXT
-);
-CREATE TABLE IF NOT EXISTS ledger (
-    id INTEGER PRIMARY KEY,
-    key_id INTEGER NOT NULL REFERENCES api_keys(id),
-    delta INTEGER NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('grant', 'debit', 'refund')),
-    operation TEXT NOT NULL,
-    request_id TEXT,
-    ref_debit_id INTEGER UNIQUE REFERENCES ledger(id),
-    created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS ledger_key ON ledger(key_id);
-CREATE TABLE IF NOT EXISTS holds (
-    debit_id INTEGER PRIMARY KEY REFERENCES ledger(id),
-    key_id INTEGER NOT NULL REFERENCES api_keys(id),
-    expires_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS holds_expiry ON holds(expires_at);
-CREATE TRIGGER IF NOT EXISTS ledger_no_update BEFORE UPDATE ON ledger
-    BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS ledger_no_delete BEFORE DELETE ON ledger
-    BEGIN SELECT RAISE(ABORT, 'ledger is append-only'); END;
-"""
 
 
 class KeyInfo(msgspec.Struct, frozen=True):
@@ -122,63 +86,30 @@ def _now() -> str:
 
 
 class Credits:
-    """The key and ledger database at one path. Safe to use from many threads and processes.
+    """The key and ledger tables of one database. Safe to use from many threads and processes.
 
     Args:
-        path: The SQLite file.
+        database: A SQLite file path or a ``postgresql://`` URL (``INKCARD_DATABASE``).
         busy_timeout: Seconds a statement waits for another writer's lock before it raises
             ``DatabaseBusy``.
         request_deadline: Seconds a paid request may run; its hold expires this long after the
             reservation, plus one busy wait and ``HOLD_MARGIN``.
     """
 
-    def __init__(self, path: Path, *, busy_timeout: float = 5.0, request_deadline: float = 55.0):
-        self.path = path
+    def __init__(
+        self, database: str | Path, *, busy_timeout: float = 5.0, request_deadline: float = 55.0
+    ):
+        self.store = open_store(database, busy_timeout)
         self.busy_timeout = busy_timeout
         self.hold_seconds = request_deadline + busy_timeout + HOLD_MARGIN
 
-    @contextmanager
-    def _db(self) -> Iterator[sqlite_utils.Database]:
-        conn = sqlite3.connect(
-            self.path, timeout=self.busy_timeout, isolation_level=None, check_same_thread=False
-        )
-        try:
-            conn.execute("PRAGMA synchronous = FULL")
-            conn.execute("PRAGMA foreign_keys = ON")
-            yield sqlite_utils.Database(conn)
-        except sqlite3.OperationalError as exc:
-            if _is_busy(exc):
-                raise DatabaseBusy(
-                    f"the credit database stayed locked for {self.busy_timeout:g} s;"
-                    " nothing was charged, try again",
-                    headers={"Retry-After": str(max(1, math.ceil(self.busy_timeout)))},
-                ) from None
-            raise
-        finally:
-            conn.close()
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite_utils.Database]:
-        """One ``BEGIN IMMEDIATE`` transaction: the write lock is taken before anything is read."""
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-
     def ensure_schema(self) -> None:
-        """Create the file, tables and triggers if missing, and switch the file to WAL."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self._db() as db:
-            db.enable_wal()
-            db.conn.executescript(_SCHEMA)
+        """Create or migrate the tables (every table of the service database)."""
+        self.store.migrate()
 
     def check_writable(self) -> None:
-        """Raise ``sqlite3.Error`` unless a write transaction can start."""
-        with self._write() as db:
+        """Raise unless a write transaction can start."""
+        with self.store.write() as db:
             db.execute("SELECT count(*) FROM api_keys").fetchone()
 
     # Keys
@@ -190,34 +121,33 @@ class Credits:
         for _ in range(10):
             key = new_key()
             try:
-                with self._write() as db:
-                    cur = db.execute(
+                with self.store.write() as db:
+                    (key_id,) = db.execute(
                         "INSERT INTO api_keys (prefix, key_hash, name, balance, created_at)"
-                        " VALUES (?, ?, ?, 0, ?)",
+                        " VALUES (?, ?, ?, 0, ?) RETURNING id",
                         [key[:PREFIX_CHARS], hash_key(key), name, _now()],
-                    )
-                    key_id = int(cur.lastrowid or 0)
+                    ).fetchone()
                     if credits:
                         self._move(db, key_id, credits, "grant", "create", None)
-            except sqlite3.IntegrityError:
+            except StoreConflict:
                 continue  # prefix collision: draw again
             return key, self.key_info(key[:PREFIX_CHARS])
         raise RuntimeError("could not draw an unused key prefix")
 
     def key_count(self) -> int:
         """Number of keys ever created (revoked ones included)."""
-        with self._db() as db:
+        with self.store.read() as db:
             return int(db.execute("SELECT count(*) FROM api_keys").fetchone()[0])
 
     def list_keys(self) -> list[KeyInfo]:
         """Every key, oldest first."""
-        with self._db() as db:
+        with self.store.read() as db:
             rows = db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY id").fetchall()
         return [KeyInfo(*row) for row in rows]
 
     def key_info(self, prefix: str) -> KeyInfo:
         """The key with this prefix; raises ``UnknownKey``."""
-        with self._db() as db:
+        with self.store.read() as db:
             row = db.execute(
                 f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE prefix = ?", [prefix]
             ).fetchone()
@@ -227,7 +157,7 @@ class Credits:
 
     def revoke(self, prefix: str) -> KeyInfo:
         """Revoke a key (idempotent); raises ``UnknownKey``."""
-        with self._write() as db:
+        with self.store.write() as db:
             db.execute(
                 "UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL",
                 [_now(), prefix],
@@ -238,7 +168,7 @@ class Credits:
         """The live key record matching ``key``, or None. The hash comparison is constant-time."""
         if not looks_like_key(key):
             return None
-        with self._db() as db:
+        with self.store.read() as db:
             row = db.execute(
                 f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys WHERE prefix = ?",
                 [key[:PREFIX_CHARS]],
@@ -252,7 +182,7 @@ class Credits:
 
     def _move(
         self,
-        db: sqlite_utils.Database,
+        db: Tx,
         key_id: int,
         delta: int,
         kind: str,
@@ -260,21 +190,21 @@ class Credits:
         request_id: str | None,
         ref_debit_id: int | None = None,
     ) -> int:
-        cur = db.execute(
+        (row_id,) = db.execute(
             "INSERT INTO ledger"
             " (key_id, delta, kind, operation, request_id, ref_debit_id, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
             [key_id, delta, kind, operation, request_id, ref_debit_id, _now()],
-        )
+        ).fetchone()
         db.execute("UPDATE api_keys SET balance = balance + ? WHERE id = ?", [delta, key_id])
-        return int(cur.lastrowid or 0)
+        return int(row_id)
 
     def grant(self, prefix: str, amount: int, request_id: str | None = None) -> KeyInfo:
         """Add ``amount`` credits to a key; raises ``UnknownKey``."""
         if amount <= 0:
             raise ValueError("amount must be positive")
         info = self.key_info(prefix)
-        with self._write() as db:
+        with self.store.write() as db:
             self._move(db, info.id, amount, "grant", "grant", request_id)
         return self.key_info(prefix)
 
@@ -290,7 +220,7 @@ class Credits:
         """
         if cost <= 0:
             return None
-        with self._write() as db:
+        with self.store.write() as db:
             row = db.execute(
                 "UPDATE api_keys SET balance = balance - ?"
                 " WHERE id = ? AND balance >= ? RETURNING balance",
@@ -303,24 +233,23 @@ class Credits:
                 raise InsufficientCredits(
                     f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
                 )
-            cur = db.execute(
+            (debit_id,) = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
-                " VALUES (?, ?, 'debit', ?, ?, ?)",
+                " VALUES (?, ?, 'debit', ?, ?, ?) RETURNING id",
                 [key_id, -cost, operation, request_id, _now()],
-            )
-            debit_id = int(cur.lastrowid or 0)
+            ).fetchone()
             db.execute(
                 "INSERT INTO holds (debit_id, key_id, expires_at) VALUES (?, ?, ?)",
                 [debit_id, key_id, time.time() + self.hold_seconds],
             )
-            return debit_id
+            return int(debit_id)
 
     def commit(
         self,
         hold_id: int,
         cost: int | None = None,
         *,
-        also: Callable[[sqlite3.Connection], None] | None = None,
+        also: Callable[[Tx], None] | None = None,
     ) -> bool:
         """Make a hold final, charging ``cost`` (at most the held amount; default all of it).
 
@@ -328,9 +257,9 @@ class Credits:
         a charge and its record are saved together or not at all. Returns False when the hold
         was already released (by a sweep past its deadline): then nothing is charged.
         """
-        with self._write() as db:
+        with self.store.write() as db:
             if also is not None:
-                also(db.conn)
+                also(db)
             held = self._take_hold(db, hold_id)
             if held is None:
                 return False
@@ -343,12 +272,12 @@ class Credits:
 
     def release(self, hold_id: int) -> bool:
         """Give a hold back with one refund row; False if it was already committed or released."""
-        with self._write() as db:
+        with self.store.write() as db:
             return self._release(db, hold_id)
 
     def release_expired(self) -> int:
         """Release every hold past its deadline (its request died or hung); return how many."""
-        with self._write() as db:
+        with self.store.write() as db:
             expired = db.execute(
                 "SELECT debit_id FROM holds WHERE expires_at < ?", [time.time()]
             ).fetchall()
@@ -356,10 +285,10 @@ class Credits:
 
     def open_holds(self) -> int:
         """Number of holds not yet committed or released."""
-        with self._db() as db:
+        with self.store.read() as db:
             return int(db.execute("SELECT count(*) FROM holds").fetchone()[0])
 
-    def _release(self, db: sqlite_utils.Database, hold_id: int) -> bool:
+    def _release(self, db: Tx, hold_id: int) -> bool:
         held = self._take_hold(db, hold_id)
         if held is None:
             return False
@@ -368,9 +297,7 @@ class Credits:
         return True
 
     @staticmethod
-    def _take_hold(
-        db: sqlite_utils.Database, hold_id: int
-    ) -> tuple[int, int, str, str | None] | None:
+    def _take_hold(db: Tx, hold_id: int) -> tuple[int, int, str, str | None] | None:
         """Delete a hold row; return (key id, held amount, operation, request id) of its debit."""
         row = db.execute(
             "DELETE FROM holds WHERE debit_id = ? RETURNING key_id", [hold_id]
@@ -388,7 +315,7 @@ class Credits:
         A debit whose request has not finished yet is shown with kind ``hold``.
         """
         info = self.key_info(prefix)
-        with self._db() as db:
+        with self.store.read() as db:
             rows = db.execute(
                 "SELECT id, delta,"
                 " CASE WHEN id IN (SELECT debit_id FROM holds) THEN 'hold' ELSE kind END,"
@@ -400,7 +327,7 @@ class Credits:
 
     def ledger_sum(self, key_id: int) -> int:
         """Sum of a key's ledger deltas (equals its balance)."""
-        with self._db() as db:
+        with self.store.read() as db:
             return int(
                 db.execute(
                     "SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?", [key_id]
@@ -409,9 +336,3 @@ class Credits:
 
 
 _KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"
-
-
-def _is_busy(exc: sqlite3.OperationalError) -> bool:
-    """True for SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
-    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)

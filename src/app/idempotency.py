@@ -1,6 +1,6 @@
 """``Idempotency-Key``: a retried request gets the first answer and is charged once.
 
-One row per (API key, Idempotency-Key) in the service database (plain sqlite3, table
+One row per (API key, Idempotency-Key) in the service database (``app.store``, table
 ``idempotency``). ``claim`` runs before any work: no row → a ``running`` row is written and
 the request proceeds; a ``done`` row with the same request fingerprint → its stored answer
 is replayed; the same key with another fingerprint → 422 ``idempotency_key_reused``; a
@@ -16,37 +16,20 @@ the next claim.
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import (
-    DatabaseBusy,
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidIdempotencyKey,
 )
+from app.store import Tx, open_store
 
 HEADER = "idempotency-key"
 MAX_KEY_CHARS = 255
 RETRY_AFTER_SECONDS = 5
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS idempotency (
-    key_id INTEGER NOT NULL,
-    idem_key TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    state TEXT NOT NULL CHECK (state IN ('running', 'done')),
-    status INTEGER,
-    answer BLOB,
-    expires_at REAL NOT NULL,
-    PRIMARY KEY (key_id, idem_key)
-);
-CREATE INDEX IF NOT EXISTS idempotency_expiry ON idempotency(expires_at);
-"""
 
 
 def check_key(value: str) -> str:
@@ -79,50 +62,25 @@ class Replay:
 
 
 class IdempotencyStore:
-    """The ``idempotency`` table of one SQLite file (the credit database).
+    """The ``idempotency`` table of the service database (the credit database).
 
     Args:
-        path: The SQLite file.
+        database: A SQLite file path or a ``postgresql://`` URL.
         retention: Seconds a finished answer is kept.
         running: Seconds a ``running`` row stays claimed (the request's hold lifetime).
         busy_timeout: Seconds to wait for another writer's lock before ``DatabaseBusy``.
     """
 
-    def __init__(self, path: Path, *, retention: float, running: float, busy_timeout: float):
-        self.path = path
+    def __init__(
+        self, database: str | Path, *, retention: float, running: float, busy_timeout: float
+    ):
+        self.store = open_store(database, busy_timeout)
         self.retention = retention
         self.running = running
-        self.busy_timeout = busy_timeout
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout, isolation_level=None)
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                raise DatabaseBusy(
-                    "the database stayed locked; nothing was charged, try again",
-                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-                ) from None
-            raise
-        finally:
-            conn.close()
 
     def ensure_schema(self) -> None:
-        """Create the table if it is missing."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=self.busy_timeout)
-        try:
-            conn.executescript(_SCHEMA)
-        finally:
-            conn.close()
+        """Create or migrate the service database's tables."""
+        self.store.migrate()
 
     def claim(self, key_id: int, idem_key: str, print_: str) -> Replay | None:
         """None when this request is the first with ``idem_key`` (it is now ``running``).
@@ -132,20 +90,28 @@ class IdempotencyStore:
             IdempotencyKeyInUse: The first request with this key is still running.
         """
         now = time.time()
-        with self._write() as db:
+        with self.store.write() as db:
             db.execute("DELETE FROM idempotency WHERE expires_at < ?", [now])
+            # The insert is the claim: of two requests racing on one key (two replicas), the
+            # second waits for the first's row and then sees it.
+            claimed = db.execute(
+                "INSERT INTO idempotency (key_id, idem_key, fingerprint, state, expires_at)"
+                " VALUES (?, ?, ?, 'running', ?)"
+                " ON CONFLICT (key_id, idem_key) DO NOTHING RETURNING key_id",
+                [key_id, idem_key, print_, now + self.running],
+            ).fetchone()
+            if claimed is not None:
+                return None
             row = db.execute(
                 "SELECT fingerprint, state, status, answer FROM idempotency"
                 " WHERE key_id = ? AND idem_key = ?",
                 [key_id, idem_key],
             ).fetchone()
-            if row is None:
-                db.execute(
-                    "INSERT INTO idempotency (key_id, idem_key, fingerprint, state, expires_at)"
-                    " VALUES (?, ?, ?, 'running', ?)",
-                    [key_id, idem_key, print_, now + self.running],
-                )
-                return None
+        if row is None:  # the first request failed and let go of the key a moment ago
+            raise IdempotencyKeyInUse(
+                "the first request with this Idempotency-Key just ended; retry shortly",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
         stored_print, state, status, answer = row
         if stored_print != print_:
             raise IdempotencyKeyReused(
@@ -159,9 +125,7 @@ class IdempotencyStore:
             )
         return Replay(int(status), bytes(answer))
 
-    def record(
-        self, conn: sqlite3.Connection, key_id: int, idem_key: str, status: int, body: bytes
-    ) -> None:
+    def record(self, conn: Tx, key_id: int, idem_key: str, status: int, body: bytes) -> None:
         """Store the answer, inside the caller's transaction (the credit commit)."""
         conn.execute(
             "UPDATE idempotency SET state = 'done', status = ?, answer = ?, expires_at = ?"
@@ -171,7 +135,7 @@ class IdempotencyStore:
 
     def forget(self, key_id: int, idem_key: str) -> None:
         """Drop a ``running`` claim after a failure, so a retry runs the request again."""
-        with self._write() as db:
+        with self.store.write() as db:
             db.execute(
                 "DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND state = 'running'",
                 [key_id, idem_key],

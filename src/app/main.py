@@ -37,6 +37,7 @@ from app.idempotency import IdempotencyStore
 from app.mcp_server import HttpMcp
 from app.metrics import CONTENT_TYPE, MeteredStorage, Metrics, RequestMetrics
 from app.models import DEFAULT_THEME
+from app.ratelimit import RequestLimit
 from app.render_pool import ProcessRenderPool
 from app.render_worker import WorkerConfig
 from app.responses import exception_handlers
@@ -171,7 +172,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
     requestlog.configure_logging(settings.log_level)
     metrics = Metrics(metrics_dir())
     credits = Credits(
-        settings.database_path,
+        settings.database,
         busy_timeout=settings.database_busy_timeout,
         request_deadline=max(settings.timeout, settings.article_timeout),
     )
@@ -193,16 +194,20 @@ def create_app(settings: Settings | None = None) -> Litestar:
     cards = CardService(metered, render_pool, budget, settings.fonts_dir, catalogue, remote)
     articles = ArticleService(settings, pool, lambda: cards.fonts, fetcher)
     idempotency = IdempotencyStore(
-        settings.database_path,
+        settings.database,
         retention=settings.idempotency_hours * 3600,
         running=credits.hold_seconds,
+        busy_timeout=settings.database_busy_timeout,
+    )
+    limits = RequestLimit(
+        settings.database,
+        settings.requests_per_minute,
         busy_timeout=settings.database_busy_timeout,
     )
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        await asyncio.to_thread(credits.ensure_schema)
-        await asyncio.to_thread(idempotency.ensure_schema)
+        await asyncio.to_thread(credits.ensure_schema)  # migrates every table of the database
         await articles.open()
         await asyncio.to_thread(sweep_expired_holds, credits, metrics)
         if isinstance(storage, LocalStorage):
@@ -247,6 +252,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 "metrics": metrics,
                 "articles": articles,
                 "idempotency": idempotency,
+                "limits": limits,
                 "mcp": mcp,
             }
         ),

@@ -36,6 +36,7 @@ from app.models import (
     ImageRecord,
     parse_generate,
 )
+from app.ratelimit import RequestLimit
 from app.routes_themes import theme_routes
 from app.settings import Settings
 
@@ -205,7 +206,8 @@ async def generate_images(
 ) -> list[ImageRecord]:
     """The generate operation for an authenticated key (HTTP and MCP alike).
 
-    Order: validate, reserve the cost, then find-or-render; success commits the hold, any
+    Order: validate, count the call against the key's per-minute limit, reserve the cost, then
+    find-or-render; success commits the hold, any
     failure releases it (a crash leaves it to the expiry sweep).
     """
     settings: Settings = state.settings
@@ -214,6 +216,8 @@ async def generate_images(
     metrics: Metrics = state.metrics
     job = cards.prepare(body)
     cost = settings.generate_cost
+    limits: RequestLimit = state.limits
+    await asyncio.to_thread(limits.admit, key.id)
     hold = await asyncio.to_thread(credits.reserve, key.id, cost, "generate", request_id)
     try:
         images = await cards.generate(job, timeout=settings.timeout, key=key.id)

@@ -43,6 +43,7 @@ from app.models import (
     HtmlResponse,
     parse_article,
 )
+from app.ratelimit import RequestLimit
 from app.responses import article_exception_handlers
 from app.routes import API_KEY_SCHEME, JsonBodyOperation, _nullable, _schema_of, authenticate
 from app.settings import Settings
@@ -241,6 +242,8 @@ async def convert_article(
         if replay is not None:
             return ArticleAnswer(replay.body, replay.status, replayed=True)
     try:
+        limits: RequestLimit = state.limits
+        await asyncio.to_thread(limits.admit, key.id)  # after the claim: a replay is never limited
         hold = await _reserve(credits, key, request_id)
         try:
             answer = await _run_counted(

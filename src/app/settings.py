@@ -29,7 +29,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     workers: int = 1
     """uvicorn worker processes."""
     database: str = "./data/inkcard.db"
-    """SQLite file holding API keys and the credit ledger."""
+    """Where API keys, the credit ledger, idempotency keys, platform tokens and request counts
+    live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas."""
     storage: Literal["local", "gcs"] = "local"
     """Where card PNGs go: the local disk or a Google Cloud Storage bucket."""
     storage_dir: str = "./data/files"
@@ -76,6 +77,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Pixels the distinct images of one generate call may decode to, read from headers."""
     renders_per_key: int = 2
     """Renders one API key may have in flight in each worker (429 above)."""
+    requests_per_minute: int = 30
+    """Paid calls one API key may start per clock minute, counted in the database so every
+    worker and replica shares the count (429 ``rate_limited`` above). 0: no limit."""
     body_timeout: float = 15.0
     """Seconds a client may take to send its whole request body before 408 ``request_timeout``."""
     log_level: str = "INFO"
@@ -121,7 +125,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def database_path(self) -> Path:
-        """The SQLite file as a path."""
+        """The SQLite file as a path (meaningless for a PostgreSQL URL)."""
         return Path(self.database)
 
 
@@ -183,7 +187,13 @@ def _check(settings: Settings) -> None:
     ):
         if getattr(settings, name) < 1:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be at least 1")
-    for name in ("render_queue", "generate_cost", "bootstrap_credits", "render_stall_seconds"):
+    for name in (
+        "render_queue",
+        "generate_cost",
+        "bootstrap_credits",
+        "render_stall_seconds",
+        "requests_per_minute",
+    ):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
     for name in ("timeout", "database_busy_timeout", "article_timeout", "idempotency_hours"):

@@ -1,4 +1,5 @@
-"""Platform access tokens, cached in the SQLite database so every worker shares them.
+"""Platform access tokens, cached in the service database so every worker and replica shares
+them, and fetched by one of them at a time (``fetch_lock``).
 
 A cached token is found under a *slot*: an HMAC of the AppID keyed with the AppSecret. A
 caller who knows only an AppID cannot compute the slot, a changed secret lands in a new slot,
@@ -15,24 +16,16 @@ from __future__ import annotations
 
 import hmac
 import secrets
-import sqlite3
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
+
+from app.store import FetchLock, open_store
 
 REFRESH_MARGIN = 300.0  # refetch this long before the platform's expiry (it rotates 5 min early)
 _NONCE = 16
 _TAG = 32
 _CONTEXT = b"inkcard platform access token v1\x00"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS platform_tokens (
-    slot TEXT PRIMARY KEY,
-    sealed BLOB NOT NULL,
-    usable_until REAL NOT NULL
-)
-"""
 
 
 class _Keys:
@@ -77,65 +70,57 @@ def unseal(keys: _Keys, sealed: bytes) -> str | None:
 
 
 class TokenCache:
-    """Sealed access tokens in the ``platform_tokens`` table of one SQLite file."""
+    """Sealed access tokens in the ``platform_tokens`` table of the service database."""
 
     def __init__(
         self,
-        path: Path,
+        database: str | Path,
         *,
         margin: float = REFRESH_MARGIN,
         clock: Callable[[], float] = time.time,
     ):
-        self.path = path
+        self.store = open_store(database)
         self.margin = margin
         self.clock = clock
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with self._db() as db:
-            db.execute(_SCHEMA)
-
-    @contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
-        try:
-            conn.execute("PRAGMA busy_timeout = 5000")
-            yield conn
-        finally:
-            conn.close()
+        self.store.migrate()
 
     def get(self, appid: str, secret: str) -> str | None:
         """The cached token for this AppID and secret, unless it is (nearly) expired."""
         keys = _Keys(appid, secret)
-        with self._db() as db:
+        with self.store.read() as db:
             row = db.execute(
                 "SELECT sealed, usable_until FROM platform_tokens WHERE slot = ?", [keys.slot]
             ).fetchone()
         if row is None or row[1] <= self.clock():
             return None
-        return unseal(keys, row[0])
+        return unseal(keys, bytes(row[0]))
+
+    def fetch_lock(self, appid: str, secret: str) -> FetchLock:
+        """The lock one fetch of this account's token holds, shared by every process on the
+        database: the others wait on it, then find the token it cached."""
+        return self.store.fetch_lock("platform-token:" + _Keys(appid, secret).slot)
 
     def put(self, appid: str, secret: str, token: str, expires_in: float) -> None:
         """Cache ``token``, valid for ``expires_in`` seconds from now; prunes expired rows."""
         keys = _Keys(appid, secret)
         now = self.clock()
         usable_until = now + expires_in - min(self.margin, expires_in / 2)
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
+        with self.store.write() as db:
             db.execute("DELETE FROM platform_tokens WHERE usable_until <= ?", [now])
             db.execute(
-                "INSERT OR REPLACE INTO platform_tokens (slot, sealed, usable_until)"
-                " VALUES (?, ?, ?)",
+                "INSERT INTO platform_tokens (slot, sealed, usable_until) VALUES (?, ?, ?)"
+                " ON CONFLICT (slot) DO UPDATE"
+                " SET sealed = excluded.sealed, usable_until = excluded.usable_until",
                 [keys.slot, seal(keys, token), usable_until],
             )
-            db.execute("COMMIT")
 
     def drop(self, appid: str, secret: str, token: str) -> None:
         """Forget ``token`` if it is still the cached one (another worker may have replaced it)."""
         keys = _Keys(appid, secret)
-        with self._db() as db:
-            db.execute("BEGIN IMMEDIATE")
+        with self.store.write() as db:
             row = db.execute(
-                "SELECT sealed FROM platform_tokens WHERE slot = ?", [keys.slot]
+                "SELECT sealed FROM platform_tokens WHERE slot = ?" + self.store.for_update,
+                [keys.slot],
             ).fetchone()
-            if row is not None and unseal(keys, row[0]) in (token, None):
+            if row is not None and unseal(keys, bytes(row[0])) in (token, None):
                 db.execute("DELETE FROM platform_tokens WHERE slot = ?", [keys.slot])
-            db.execute("COMMIT")

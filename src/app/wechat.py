@@ -29,6 +29,7 @@ import httpx
 
 from app.errors import ApiError
 from app.settings import Settings
+from app.store import FetchLock
 from app.tokens import TokenCache
 
 log = logging.getLogger("inkcard.wechat")
@@ -202,7 +203,7 @@ class WeChatClient:
         """A client for ``INKCARD_WECHAT_API_BASE`` caching tokens in the service database."""
         return cls(
             settings.wechat_api_base,
-            TokenCache(settings.database_path),
+            TokenCache(settings.database),
             timeout=settings.wechat_timeout,
         )
 
@@ -218,9 +219,29 @@ class WeChatClient:
     # Tokens
 
     async def stable_token(self, creds: Credentials) -> str:
-        """The account's access token: from the shared cache, else a fresh ``stable_token``."""
+        """The account's access token: from the shared cache, else a fresh ``stable_token``.
+
+        One process of the deployment fetches at a time (a lock in the shared database): the
+        others wait for it and take the token it cached. A lock not won within the platform
+        timeout (a stuck holder) does not stop this request; it fetches on its own.
+        """
         cached = self.tokens.get(creds.appid, creds.secret)
-        return cached if cached is not None else await self._fetch_token(creds)
+        if cached is not None:
+            return cached
+        lock = self.tokens.fetch_lock(creds.appid, creds.secret)
+        acquiring = asyncio.ensure_future(asyncio.to_thread(lock.acquire, self.timeout))
+        try:
+            held = await asyncio.shield(acquiring)
+        except asyncio.CancelledError:
+            # The thread still waits for the lock: whoever gets it must let it go again.
+            acquiring.add_done_callback(lambda done: _release_if_held(lock, done))
+            raise
+        try:
+            cached = await asyncio.to_thread(self.tokens.get, creds.appid, creds.secret)
+            return cached if cached is not None else await self._fetch_token(creds)
+        finally:
+            if held:
+                await asyncio.shield(asyncio.to_thread(lock.release))
 
     async def _fetch_token(self, creds: Credentials) -> str:
         payload = {
@@ -410,3 +431,8 @@ def _https(url: str) -> str:
 def _mime(filename: str) -> str:
     extension = filename.rsplit(".", 1)[-1].lower()
     return {"png": "image/png", "gif": "image/gif", "bmp": "image/bmp"}.get(extension, "image/jpeg")
+
+
+def _release_if_held(lock: FetchLock, acquired: asyncio.Future[bool]) -> None:
+    if not acquired.cancelled() and acquired.exception() is None and acquired.result():
+        lock.release()

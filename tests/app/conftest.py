@@ -14,14 +14,60 @@ from app.main import create_app
 from app.settings import Settings, load_settings
 from tests.app.apphelpers import new_key
 
+ENGINES = ("sqlite", "postgresql")
+both_engines = pytest.mark.both_engines
+"""``pytestmark = both_engines``: every test of the suite that touches the database runs on
+SQLite and on PostgreSQL (tests that never open it run once)."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("both_engines") and (
+        "engine" in metafunc.fixturenames
+    ):
+        metafunc.parametrize("engine", ENGINES, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """One PostgreSQL server for the whole session (started only if a test asks for it)."""
+    from tests.pgserver import PostgresServer
+
+    server = PostgresServer()
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
 
 @pytest.fixture
-def make_settings(tmp_path: Path) -> Callable[..., Settings]:
+def engine(request: pytest.FixtureRequest) -> str:
+    """The database engine of the test: SQLite unless the suite is ``both_engines``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def database(engine: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """``INKCARD_DATABASE`` for one test: a SQLite file, or a new PostgreSQL database."""
+    if engine == "sqlite":
+        yield str(tmp_path / "inkcard.db")
+        return
+    server = request.getfixturevalue("postgres")
+    url = server.new_database()
+    try:
+        yield url
+    finally:
+        server.drop_database(url)
+
+
+@pytest.fixture
+def make_settings(tmp_path: Path, database: str) -> Callable[..., Settings]:
     """Settings on ``tmp_path`` (no environment), with overrides."""
 
     def make(**overrides: Any) -> Settings:
         base: dict[str, Any] = {
-            "database": str(tmp_path / "inkcard.db"),
+            "database": database,
+            "requests_per_minute": 0,  # suites that test the limit turn it on
             "storage_dir": str(tmp_path / "files"),
             "bootstrap_key": False,
             "render_processes": 1,  # one warm render process per app keeps the suite quick

@@ -13,6 +13,9 @@ from litestar.testing import TestClient
 
 import themes
 from tests.app.apphelpers import files_path, png_size, stored_files
+from tests.app.conftest import both_engines
+
+pytestmark = both_engines
 
 Client = TestClient[Litestar]
 THREE_PARTS = "# One\n\nfirst part\n\n---\n\n# Two\n\nsecond part\n\n***\n\n# Three\n\nthird part\n"

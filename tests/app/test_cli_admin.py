@@ -9,12 +9,16 @@ import pytest
 from app.cli import bootstrap_key, main
 from app.credits import Credits
 from app.settings import load_settings
+from app.store import is_postgres
+from tests.app.conftest import both_engines
+
+pytestmark = both_engines
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Credits:
-    monkeypatch.setenv("INKCARD_DATABASE", str(tmp_path / "cli.db"))
-    return Credits(tmp_path / "cli.db")
+def db(database: str, monkeypatch: pytest.MonkeyPatch) -> Credits:
+    monkeypatch.setenv("INKCARD_DATABASE", database)
+    return Credits(database)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -62,9 +66,9 @@ def test_bad_setting_is_reported(
     assert code == 2 and "INKCARD" in err
 
 
-def test_bootstrap_key_only_on_an_empty_table(tmp_path: Path) -> None:
-    settings = load_settings({"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_PORT": "9123"})
-    credits = Credits(settings.database_path)
+def test_bootstrap_key_only_on_an_empty_table(database: str) -> None:
+    settings = load_settings({"INKCARD_DATABASE": database, "INKCARD_PORT": "9123"})
+    credits = Credits(settings.database)
     credits.ensure_schema()
     notice = bootstrap_key(settings, credits)
     assert notice is not None
@@ -76,11 +80,9 @@ def test_bootstrap_key_only_on_an_empty_table(tmp_path: Path) -> None:
     assert credits.key_count() == 1
 
 
-def test_bootstrap_key_can_be_turned_off(tmp_path: Path) -> None:
-    settings = load_settings(
-        {"INKCARD_DATABASE": str(tmp_path / "b.db"), "INKCARD_BOOTSTRAP_KEY": "0"}
-    )
-    credits = Credits(settings.database_path)
+def test_bootstrap_key_can_be_turned_off(database: str) -> None:
+    settings = load_settings({"INKCARD_DATABASE": database, "INKCARD_BOOTSTRAP_KEY": "0"})
+    credits = Credits(settings.database)
     credits.ensure_schema()
     assert bootstrap_key(settings, credits) is None
     assert credits.key_count() == 0
@@ -100,10 +102,15 @@ def test_whole_key_works_where_a_prefix_does(
     assert code == 0 and db.authenticate(key) is None
 
 
-def test_negative_credits_are_refused(db: Credits, capsys: pytest.CaptureFixture[str]) -> None:
+def test_negative_credits_are_refused(
+    db: Credits, database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(SystemExit) as exit_:
         main(["keys", "create", "--name", "dave", "--credits", "-5"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.splitlines()[-1].endswith("argument --credits: -5 is not an integer >= 0")
-    assert not db.path.exists()  # refused before the database was opened
+    if is_postgres(database):
+        assert db.key_count() == 0  # nothing was written
+    else:
+        assert not Path(database).exists()  # refused before the database was opened

@@ -24,8 +24,11 @@ from app.main import create_app
 from app.settings import Settings
 from layout import imagecodec
 from tests.app.apphelpers import free_port, png_size, running_server
+from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
 from tests.layout.test_imagecodec import drawing, encoded, gif, noise_png
+
+pytestmark = both_engines
 
 APPID = "wx5f1d2c3b4a596870"
 SECRET = "0123456789abcdef0123456789abcdef"

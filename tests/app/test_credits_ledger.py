@@ -4,47 +4,33 @@ balance == ledger sum under threads and processes."""
 from __future__ import annotations
 
 import multiprocessing
-import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from app.credits import Credits, looks_like_key
 from app.errors import DatabaseBusy, InsufficientCredits
+from app.store import StoreConflict
 from tests.app.apphelpers import new_key, stored_files
+from tests.app.conftest import both_engines
+from tests.app.dbhelpers import age_every_hold as _age_every_hold
+from tests.app.dbhelpers import write_locked as _write_locked
+
+pytestmark = both_engines
 
 
-def _credits(path: Path, **options: float) -> Credits:
-    credits = Credits(path / "db.sqlite", **options)
+def _credits(database: str, **options: float) -> Credits:
+    credits = Credits(database, **options)
     credits.ensure_schema()
     return credits
-
-
-def _age_every_hold(credits: Credits) -> None:
-    """Move every hold's deadline into the past, as if its request had died long ago."""
-    with sqlite3.connect(credits.path) as conn:
-        conn.execute("UPDATE holds SET expires_at = 0")
-
-
-@contextmanager
-def _write_locked(path: Path) -> Iterator[None]:
-    """Hold the database's write lock from another connection, as a stuck writer would."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    finally:
-        conn.execute("ROLLBACK")
-        conn.close()
 
 
 def _kinds(credits: Credits, prefix: str) -> list[str]:
@@ -55,7 +41,7 @@ def _storm(path: str, key_id: int, attempts: int, cost: int) -> tuple[int, int, 
     """Reserve ``attempts`` times; release every third hold and commit the others.
 
     Returns (committed, refused, released)."""
-    credits = Credits(Path(path))
+    credits = Credits(path)
     committed = refused = released = 0
     for n in range(attempts):
         try:
@@ -73,12 +59,12 @@ def _storm(path: str, key_id: int, attempts: int, cost: int) -> tuple[int, int, 
     return committed, refused, released
 
 
-def test_balance_equals_ledger_sum_under_concurrent_processes(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_balance_equals_ledger_sum_under_concurrent_processes(database: str) -> None:
+    credits = _credits(database)
     _, info = credits.create_key("storm", 300)
     workers, attempts, cost = 4, 150, 3
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        results = pool.starmap(_storm, [(str(credits.path), info.id, attempts, cost)] * workers)
+        results = pool.starmap(_storm, [(database, info.id, attempts, cost)] * workers)
     committed = sum(r[0] for r in results)
     released = sum(r[2] for r in results)
     assert sum(r[0] + r[1] + r[2] for r in results) == workers * attempts  # nothing "locked"
@@ -90,8 +76,8 @@ def test_balance_equals_ledger_sum_under_concurrent_processes(tmp_path: Path) ->
     assert credits.open_holds() == 0
 
 
-def test_threads_never_hold_the_same_credit_twice(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_threads_never_hold_the_same_credit_twice(database: str) -> None:
+    credits = _credits(database)
     _, info = credits.create_key("race", 20)
     barrier = threading.Barrier(8)
 
@@ -113,8 +99,8 @@ def test_threads_never_hold_the_same_credit_twice(tmp_path: Path) -> None:
     assert credits.key_info(info.prefix).balance == 20 == credits.ledger_sum(info.id)
 
 
-def test_reserve_holds_commit_charges_release_gives_back(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_reserve_holds_commit_charges_release_gives_back(database: str) -> None:
+    credits = _credits(database)
     _, info = credits.create_key("k", 5)
     hold = credits.reserve(info.id, 2, "generate", "r1")
     assert hold is not None
@@ -135,9 +121,9 @@ def test_reserve_holds_commit_charges_release_gives_back(tmp_path: Path) -> None
     assert credits.open_holds() == 0
 
 
-def test_a_hold_can_be_committed_for_less(tmp_path: Path) -> None:
+def test_a_hold_can_be_committed_for_less(database: str) -> None:
     # The article operation holds 3 (its minimum balance) and charges 1 for HTML only.
-    credits = _credits(tmp_path)
+    credits = _credits(database)
     _, info = credits.create_key("k", 3)
     hold = credits.reserve(info.id, 3, "convert", "r1")
     assert hold is not None
@@ -155,8 +141,8 @@ def test_a_hold_can_be_committed_for_less(tmp_path: Path) -> None:
         credits.reserve(info.id, 3, "convert", "r2")
 
 
-def test_the_sweep_releases_only_expired_holds(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_the_sweep_releases_only_expired_holds(database: str) -> None:
+    credits = _credits(database)
     _, info = credits.create_key("k", 10)
     dead = credits.reserve(info.id, 4, "generate", "died")
     assert dead is not None
@@ -172,15 +158,15 @@ def test_the_sweep_releases_only_expired_holds(tmp_path: Path) -> None:
     assert credits.key_info(info.prefix).balance == 7 == credits.ledger_sum(info.id)
 
 
-def test_a_hold_expires_after_the_deadline_a_busy_wait_and_the_margin(tmp_path: Path) -> None:
-    credits = _credits(tmp_path, busy_timeout=2.0, request_deadline=10.0)
+def test_a_hold_expires_after_the_deadline_a_busy_wait_and_the_margin(database: str) -> None:
+    credits = _credits(database, busy_timeout=2.0, request_deadline=10.0)
     assert credits.hold_seconds == 10.0 + 2.0 + 5.0
     _, info = credits.create_key("k", 1)
     before = time.time()
     credits.reserve(info.id, 1, "generate", None)
     after = time.time()
-    with sqlite3.connect(credits.path) as conn:
-        (expires_at,) = conn.execute("SELECT expires_at FROM holds").fetchone()
+    with credits.store.read() as db:
+        (expires_at,) = db.execute("SELECT expires_at FROM holds").fetchone()
     assert before + 17.0 <= expires_at <= after + 17.0
 
 
@@ -197,35 +183,34 @@ def test_start_up_releases_holds_of_a_dead_process(
     assert credits.key_info(info.prefix).balance == 5 == credits.ledger_sum(info.id)
 
 
-def test_zero_cost_writes_nothing(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_zero_cost_writes_nothing(database: str) -> None:
+    credits = _credits(database)
     _, info = credits.create_key("k", 0)
     assert credits.reserve(info.id, 0, "generate", None) is None
     assert credits.ledger(info.prefix) == [] and credits.open_holds() == 0
 
 
-def test_ledger_is_append_only(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
-    credits.create_key("k", 5)
-    with sqlite3.connect(credits.path) as conn:
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute("UPDATE ledger SET delta = 1000")
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            conn.execute("DELETE FROM ledger")
+def test_ledger_is_append_only(database: str) -> None:
+    credits = _credits(database)
+    key, _ = credits.create_key("k", 5)
+    for change in ("UPDATE ledger SET delta = 1000", "DELETE FROM ledger"):
+        with pytest.raises(StoreConflict, match="append-only"), credits.store.write() as db:
+            db.execute(change)
+    assert [row.delta for row in credits.ledger(key[:8])] == [5]
 
 
-def test_keys_have_the_documented_shape(tmp_path: Path) -> None:
-    credits = _credits(tmp_path)
+def test_keys_have_the_documented_shape(database: str) -> None:
+    credits = _credits(database)
     key, info = credits.create_key("k")
     assert looks_like_key(key) and len(key) == 35 and key.startswith("ik_")
     assert info.prefix == key[:8]
     assert credits.authenticate(key) == info
 
 
-def test_a_locked_database_raises_busy_and_writes_nothing(tmp_path: Path) -> None:
-    credits = _credits(tmp_path, busy_timeout=0.2)
+def test_a_locked_database_raises_busy_and_writes_nothing(database: str) -> None:
+    credits = _credits(database, busy_timeout=0.2)
     key, info = credits.create_key("k", 5)
-    with _write_locked(credits.path):
+    with _write_locked(database):
         assert credits.authenticate(key) == info  # WAL readers are not blocked
         with pytest.raises(DatabaseBusy) as caught:
             credits.reserve(info.id, 1, "generate", None)
@@ -235,12 +220,12 @@ def test_a_locked_database_raises_busy_and_writes_nothing(tmp_path: Path) -> Non
 
 
 def test_a_paid_request_on_a_locked_database_is_503_busy(
-    make_client: Callable[..., TestClient[Litestar]], tmp_path: Path
+    make_client: Callable[..., TestClient[Litestar]], tmp_path: Path, database: str
 ) -> None:
     client = make_client(generate_cost=1, database_busy_timeout=0.5)
     credits: Credits = client.app.state.credits
     key = new_key(client, credits=5)
-    with _write_locked(credits.path):
+    with _write_locked(database):
         response = client.post("/api/generate", json={}, headers={"x-api-key": key})
     assert response.status_code == 503, response.text
     assert response.json()["error"] == "busy"
@@ -264,12 +249,15 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+# One database serves every example (a fresh key each); each example starts with no open holds.
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(ops=operations)
-def test_ledger_matches_a_simple_model(
-    tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
-) -> None:
-    credits = _credits(tmp_path_factory.mktemp("model"))
+def test_ledger_matches_a_simple_model(database: str, ops: list[tuple[str, int]]) -> None:
+    credits = _credits(database)
+    _age_every_hold(credits)
+    credits.release_expired()
     _, info = credits.create_key("m", 10)
     balance, holds = 10, {}  # open hold id -> amount
     settled: list[int] = []

@@ -1,4 +1,5 @@
-"""Several processes reserve, commit and release credits on one SQLite file at once; one of them
+"""Several processes reserve, commit and release credits on one database at once (SQLite file or
+PostgreSQL); one of them
 is ``kill -9``ed mid-way and a sweeper process races the commits. After the final sweep no
 credit is spent twice or lost: every debit's net charge is what its request was allowed to
 pay, and every key's balance equals the sum of its ledger rows."""
@@ -8,7 +9,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,6 +18,9 @@ import pytest
 
 from app import credits as credits_module
 from app.credits import Credits
+from tests.app.conftest import both_engines
+
+pytestmark = both_engines
 
 REPO = Path(__file__).resolve().parents[2]
 WORKERS = 4
@@ -34,11 +37,14 @@ WORKER = """
 import random, sys
 from pathlib import Path
 from app.credits import Credits
+from tests.app.conftest import both_engines
+
+pytestmark = both_engines
 from app.errors import DatabaseBusy, InsufficientCredits
 
 db, n, ops, keys, short, journal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
     [int(k) for k in sys.argv[4].split(",")], sys.argv[5] == "1", sys.argv[6]
-credits = Credits(Path(db), busy_timeout=60)
+credits = Credits(db, busy_timeout=60)
 if short:
     credits.hold_seconds = -1.0  # expired as soon as reserved: any sweep may free them
 with open(journal, "a", buffering=1) as out:
@@ -68,7 +74,10 @@ SWEEPER = """
 import sys, time
 from pathlib import Path
 from app.credits import Credits
-credits = Credits(Path(sys.argv[1]), busy_timeout=60)
+from tests.app.conftest import both_engines
+
+pytestmark = both_engines
+credits = Credits(sys.argv[1], busy_timeout=60)
 stop = Path(sys.argv[2])
 for _ in range(100_000):  # bounded: the test stops it long before
     if stop.exists():
@@ -112,9 +121,9 @@ def wait_for_lines(path: Path, proc: subprocess.Popen[bytes], lines: int) -> Non
 
 
 def test_processes_and_a_kill_never_spend_a_credit_twice_or_lose_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database: str
 ) -> None:
-    db = tmp_path / "ledger.db"
+    db = database
     credits = Credits(db, busy_timeout=60)
     credits.ensure_schema()
     keys = [credits.create_key(f"k{n}", INITIAL)[1] for n in range(KEYS)]
@@ -143,7 +152,7 @@ def test_processes_and_a_kill_never_spend_a_credit_twice_or_lose_one(
     credits.release_expired()
     assert credits.open_holds() == 0
 
-    with sqlite3.connect(db) as conn:
+    with credits.store.read() as conn:
         debits = conn.execute(
             "SELECT id, key_id, delta, request_id FROM ledger WHERE kind = 'debit'"
         ).fetchall()
