@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import images as image_loader
 from .blocks import (
     BADGE_TEXT,
     ORNAMENT_GAP,
@@ -23,10 +22,24 @@ from .blocks import (
     bullet,
     rule_segments,
 )
-from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
+from .boxes import (
+    Fill,
+    Frame,
+    FrameDecor,
+    Group,
+    ImageRef,
+    Item,
+    Picture,
+    Rect,
+    Row,
+    Segment,
+    Shape,
+    Stroke,
+)
 from .code import highlight
 from .fonts import FontBook
 from .htmltags import mark_value
+from .images import Images
 from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
 from .markdown import (
     MATH,
@@ -105,7 +118,7 @@ class Flow:
         self,
         styles: Styles,
         fonts: FontBook,
-        images: Mapping[str, bytes],
+        images: Images,
         *,
         max_row_height: float | None = None,
     ) -> None:
@@ -577,37 +590,45 @@ class Flow:
     def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
         """An image at its natural size, at most the box width; on fixed-size cards also at
         most the card height, less a heading chain above it (`reserve`) that must share
-        its card, when that leaves the image at least half the card."""
+        its card, when that leaves the image at least half the card. Only its header is
+        read: the row carries an `ImageRef`, and draw decodes."""
         style = self.styles["image"]
-        decoded = image_loader.load(block.src, self.images)
-        if decoded is None:
+        ref = self.images.ref(block.src)
+        if ref is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
-        decoded = _requested_size(decoded, block)
+        natural = _requested_size(ref, block)
         limit = self.max_row_height
         if limit and reserve:
             reserve += style.margin_top
             limit = limit - reserve if reserve < limit / 2 else limit
         frame = _image_frame(style)
         if frame is not None:
-            row = self.framed_image(decoded, frame, ctx, limit or None)
+            row = self.framed_image(ref, natural, frame, ctx, limit or None)
             return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
-        width = min(float(decoded.width), ctx.width)
-        height = decoded.height * width / decoded.width
+        width = min(natural[0], ctx.width)
+        height = natural[1] * width / natural[0]
         if limit and height > limit:
             width, height = width * limit / height, limit
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
         row = Row(
             height=height,
-            items=(Picture(decoded.image, rect, style.radius),),
+            items=(Picture(ref, rect, style.radius),),
             frames=ctx.frames,
             text=f"[{block.alt}]",
         )
         return Part((row,), style.margin_top, 0.0)
 
-    def framed_image(self, decoded: Any, frame: ImageFrame, ctx: Ctx, limit: float | None) -> Row:
-        """An image in its mat and border, perhaps tilted: scaled so the tilted frame's
-        bounding box fits the box width (and `limit`), and the row as tall as that box."""
-        natural = float(decoded.width), float(decoded.height)
+    def framed_image(
+        self,
+        ref: ImageRef,
+        natural: tuple[float, float],
+        frame: ImageFrame,
+        ctx: Ctx,
+        limit: float | None,
+    ) -> Row:
+        """An image of `natural` size in its mat and border, perhaps tilted: scaled so the
+        tilted frame's bounding box fits the box width (and `limit`), and the row as tall
+        as that box."""
         scale = frame.fit(*natural, ctx.width, limit)
         width, height = natural[0] * scale, natural[1] * scale
         _, box_height = frame.bounds(width, height)
@@ -615,7 +636,7 @@ class Flow:
         extra_w, extra_h = frame.extra
         x = ctx.x + (ctx.width - width - extra_w) / 2 + left + frame.border_width
         y = (box_height - height - extra_h) / 2 + top + frame.border_width
-        items = frame.items(decoded.image, Rect(x, y, width, height))
+        items = frame.items(ref, Rect(x, y, width, height))
         return Row(height=box_height, items=items, frames=ctx.frames)
 
     def placeholder(self, block: Image, style: Style, ctx: Ctx) -> Row:
@@ -807,10 +828,10 @@ def shift(items: tuple[Item, ...], dy: float) -> tuple[Item, ...]:
     return (Group(items, dy=dy),) if dy else items
 
 
-def _requested_size(decoded: Any, block: Image) -> Any:
-    """The image as `![alt|WxH](src)` asked to show it (W alone keeps its aspect); it is
-    then laid out like an image of that natural size (at most the box width)."""
+def _requested_size(ref: ImageRef, block: Image) -> tuple[float, float]:
+    """The size `![alt|WxH](src)` asked to show the image at (W alone keeps its aspect),
+    else its natural size; it is then laid out as that natural size (at most the box width)."""
     if block.width is None:
-        return decoded
-    height = block.height or max(1, round(decoded.height * block.width / decoded.width))
-    return replace(decoded, width=block.width, height=height)
+        return float(ref.width), float(ref.height)
+    height = block.height or max(1, round(ref.height * block.width / ref.width))
+    return float(block.width), float(height)
