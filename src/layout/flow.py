@@ -65,6 +65,7 @@ MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em abov
 DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
 BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `number_size` says
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 SCRIPT_SIZE, SCRIPT_RISE, SCRIPT_DROP = 0.75, 0.35, 0.15  # <sup>, <sub>: size, shift in em
@@ -588,35 +589,54 @@ class Flow:
         return Frame(next(self._frame_ids), w / 2, w / 2, decor)
 
     def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
-        """An image at its natural size, at most the box width; on fixed-size cards also at
-        most the card height, less a heading chain above it (`reserve`) that must share
-        its card, when that leaves the image at least half the card. Only its header is
+        """An image at its natural size, at most the box width, its alt text as a caption
+        under it in the image role's text style; on fixed-size cards the two are at most
+        the card height, less a heading chain above them (`reserve`) that must share their
+        card, when that leaves them at least half the card. Only the image's header is
         read: the row carries an `ImageRef`, and draw decodes."""
         style = self.styles["image"]
         ref = self.images.ref(block.src)
         if ref is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
         natural = _requested_size(ref, block)
+        caption = self.caption(block.alt, style, ctx)
         limit = self.max_row_height
         if limit and reserve:
             reserve += style.margin_top
             limit = limit - reserve if reserve < limit / 2 else limit
+        if limit:  # a long caption still leaves the image half the room; paginate scales
+            limit = max(limit - caption[0], limit / 2)
         frame = _image_frame(style)
         if frame is not None:
             row = self.framed_image(ref, natural, frame, ctx, limit or None)
-            return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
-        width = min(natural[0], ctx.width)
-        height = natural[1] * width / natural[0]
-        if limit and height > limit:
-            width, height = width * limit / height, limit
-        rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
-        row = Row(
-            height=height,
-            items=(Picture(ref, rect, style.radius),),
-            frames=ctx.frames,
-            text=f"[{block.alt}]",
+        else:
+            width = min(natural[0], ctx.width)
+            height = natural[1] * width / natural[0]
+            if limit and height > limit:
+                width, height = width * limit / height, limit
+            rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
+            picture = Picture(ref, rect, style.radius)
+            row = Row(height=height, items=(picture,), frames=ctx.frames)
+        if caption[1]:
+            items = (*row.items, *shift(caption[1], row.height))
+            row = replace(row, height=row.height + caption[0], items=items)
+        return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
+
+    def caption(self, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:
+        """The alt text centred under an image (md2card's `.img-alt`): its height with the
+        gap above it, and its items from the gap's top; nothing for an empty alt."""
+        if not alt.strip():
+            return 0.0, ()
+        lines = self.text_lines(
+            (Text(alt),), style, replace(ctx, color=style.color), align="center"
         )
-        return Part((row,), style.margin_top, 0.0)
+        gap = style.size * CAPTION_GAP
+        items: list[Item] = []
+        y = gap
+        for line in lines:
+            items.extend(shift(line.items, y))
+            y += line.height
+        return y, tuple(items)
 
     def framed_image(
         self,

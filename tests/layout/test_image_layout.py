@@ -15,7 +15,7 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import Group, ImageRef, Item, Page, Picture, Rect
+from layout.boxes import GlyphRun, Group, ImageRef, Item, Page, Picture, Rect
 from layout.png import encode_rgb
 from tests import pngcodec
 
@@ -37,18 +37,35 @@ def data_uri(data: bytes) -> str:
 def placed_pictures(page: Page) -> list[tuple[Picture, Rect]]:
     """Every picture of a card with its rect on the card (groups' moves and scales applied)."""
     found: list[tuple[Picture, Rect]] = []
-
-    def walk(items: tuple[Item, ...], dx: float, dy: float, scale: float) -> None:
-        for item in items:
-            if isinstance(item, Group):
-                walk(item.items, dx + item.dx * scale, dy + item.dy * scale, scale * item.scale)
-            elif isinstance(item, Picture):
-                r = item.rect
-                rect = Rect(dx + r.x * scale, dy + r.y * scale, r.width * scale, r.height * scale)
-                found.append((item, rect))
-
-    walk(page.items, 0.0, 0.0, 1.0)
+    for item, (dx, dy, scale) in leaves(page.items):
+        if isinstance(item, Picture):
+            r = item.rect
+            rect = Rect(dx + r.x * scale, dy + r.y * scale, r.width * scale, r.height * scale)
+            found.append((item, rect))
     return found
+
+
+def captions(page: Page) -> list[tuple[GlyphRun, float]]:
+    """Every glyph run of a card with its baseline's y on the card."""
+    return [
+        (item, dy + item.ys[0] * scale)
+        for item, (_, dy, scale) in leaves(page.items)
+        if isinstance(item, GlyphRun)
+    ]
+
+
+def leaves(
+    items: tuple[Item, ...], dx: float = 0.0, dy: float = 0.0, scale: float = 1.0
+) -> list[tuple[Item, tuple[float, float, float]]]:
+    """Items that are not groups, each with the move and scale its groups apply."""
+    out: list[tuple[Item, tuple[float, float, float]]] = []
+    for item in items:
+        if isinstance(item, Group):
+            move = (dx + item.dx * scale, dy + item.dy * scale, scale * item.scale)
+            out.extend(leaves(item.items, *move))
+        else:
+            out.append((item, (dx, dy, scale)))
+    return out
 
 
 def test_pages_with_images_pickle_and_draw_the_same(fonts: layout.FontBook) -> None:
@@ -125,14 +142,16 @@ def test_images_scale_down_to_the_content_width_only(
 def test_autosplit_shrinks_an_image_taller_than_a_card_to_fit_one_card(
     box_fonts: layout.FontBook, plain_theme: layout.Theme
 ) -> None:
-    md = "Before the picture.\n\n![](tall.png)\n\nAfter the picture.\n"
+    md = "Before the picture.\n\n![A tall picture](tall.png)\n\nAfter the picture.\n"
     options = layout.RenderOptions(split="autoSplit", scale=1)
     images = {"tall.png": banded_png(400, 3000)}
     laid = layout.layout_cards(md, plain_theme, box_fonts, options, images)
     placed = [(n, rect) for n, page in enumerate(laid.pages) for _, rect in placed_pictures(page)]
     [(card, rect)] = placed  # drawn once, on one card
     assert all((page.width, page.height) == (440, 586) for page in laid.pages)
-    assert rect.height <= 522 and rect.y >= 0 and rect.y + rect.height <= 586
+    assert rect.height <= 522 and rect.y >= 20
+    [(_, baseline)] = [c for c in captions(laid.pages[card]) if c[0].size == 12.8]
+    assert rect.y + rect.height < baseline <= 20 + 522  # its caption fits under it
     assert rect.width / rect.height == pytest.approx(400 / 3000)
     pixels = pngcodec.decode(
         layout.draw_cards(laid.pages, laid.images, box_fonts, options).files[card]
@@ -140,3 +159,29 @@ def test_autosplit_shrinks_an_image_taller_than_a_card_to_fit_one_card(
     x = int(rect.x + rect.width / 2)
     assert tuple(pixels[int(rect.y + 2), x]) == RED  # its top ...
     assert tuple(pixels[int(rect.y + rect.height - 3), x]) == BLUE  # ... and its bottom are on it
+
+
+def test_the_alt_text_is_a_caption_in_the_image_role_style(
+    box_fonts: layout.FontBook, plain_theme: layout.Theme
+) -> None:
+    md = f"![A swatch]({data_uri(banded_png(100, 50))})\n\n![A swatch](missing.png)\n"
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    image_row, placeholder_row = (placed.row for placed in page.rows)
+    [(_, rect)] = placed_pictures(page)
+    runs = captions(page)
+    (caption, baseline), (placeholder_text, _) = runs[0], runs[-1]
+    assert caption.size == 12.8  # the image role's caption size (md2card's .img-alt)
+    assert caption.color == placeholder_text.color  # and its colour, as the placeholder's
+    assert len(caption.glyphs) == len("A swatch")
+    middle = (caption.xs[0] + caption.xs[-1] + 12.8) / 2  # box glyphs are 1 em wide
+    assert middle == pytest.approx(rect.x + rect.width / 2, abs=0.5)  # centred under it
+    assert baseline > rect.y + rect.height
+    assert image_row.height > rect.height + 12.8  # the row holds the image and its caption
+    assert image_row.text == placeholder_row.text == "[A swatch]"  # alt text named once
+
+
+def test_no_alt_text_no_caption(box_fonts: layout.FontBook, plain_theme: layout.Theme) -> None:
+    md = f"![]({data_uri(banded_png(100, 50))})\n"
+    [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
+    assert captions(page) == []
+    assert page.rows[0].row.height == 50
