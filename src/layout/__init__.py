@@ -2,7 +2,9 @@
 
 Stages (one module each): markdown → style.resolve → shape → linebreak → inline/flow →
 paginate → compose → draw → png. `render` is a pure function of its arguments, so it can
-run in another process and its output can be cached by a hash of them.
+run in another process and its output can be cached by a hash of them. Layout reads only
+image headers: its pages are plain data (an image is an `ImageRef`), and `draw_cards`
+decodes the images from the bytes `layout_cards` hands back with them.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from .boxes import Page
+from .boxes import ImageRef, Page
 from .compose import (
     CARD_LIMITS,
     MAX_CARDS,
@@ -34,7 +36,7 @@ from .mdx import MdxError, parse_mdx
 from .sheet import SheetError, Tile, contact_sheet
 from .style import Theme, ThemeError, decode_theme, resolve
 
-ENGINE_VERSION = "3"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "4"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "CARD_LIMITS",
@@ -49,7 +51,9 @@ __all__ = [
     "CardTooLarge",
     "FontBook",
     "FontError",
+    "ImageRef",
     "ImagesTooLarge",
+    "LaidOut",
     "MdxError",
     "OutputFormat",
     "Page",
@@ -66,8 +70,10 @@ __all__ = [
     "clean_text",
     "contact_sheet",
     "decode_theme",
+    "draw_cards",
     "hides_overflow",
     "image_sources",
+    "layout_cards",
     "layout_pages",
     "render",
     "render_cards",
@@ -125,17 +131,26 @@ class TooManyPixels(RenderError):
         self.limit = limit
 
 
-def layout_pages(
+@dataclass(frozen=True, slots=True)
+class LaidOut:
+    """Laid-out cards and the encoded bytes of their images by `ImageRef.key`: plain data,
+    to be drawn by `draw_cards` here or in another process."""
+
+    pages: list[Page]
+    images: dict[str, bytes]
+
+
+def layout_cards(
     markdown: str,
     theme: Theme,
     fonts: FontBook,
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
-) -> list[Page]:
-    """Lays out the cards without drawing them.
+) -> LaidOut:
+    """Lays out the cards without drawing them or decoding any image.
 
-    Every distinct image is decoded at most once; with `options.max_image_pixels` the sizes
-    of all of them are read from their headers and held to it before the first is decoded.
+    Image sizes come from their headers; with `options.max_image_pixels` the distinct
+    images are held to it before layout starts.
 
     Raises:
         ImagesTooLarge: The distinct images would decode to more than `max_image_pixels`.
@@ -152,7 +167,19 @@ def layout_pages(
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         max_pages=options.max_pages,
     )
-    return compose(doc, resolve(theme, options.mode), fonts, budget, card)
+    pages = compose(doc, resolve(theme, options.mode), fonts, budget, card)
+    return LaidOut(pages, budget.blobs)
+
+
+def layout_pages(
+    markdown: str,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> list[Page]:
+    """The pages of `layout_cards` (raises what it raises)."""
+    return layout_cards(markdown, theme, fonts, options, images).pages
 
 
 def render(
@@ -176,21 +203,39 @@ def render_cards(
     """One image per card in `options.format`, `options.scale` times the card's CSS size
     (a `pdf` is one document, a page per card at its CSS size in points), with its alt text.
 
-    The work is bounded before it starts: image pixels from headers before decoding, output
+    The work is bounded before it starts: image pixels from headers before layout, output
     pixels after layout (and, for the smallest possible card, before it) and before drawing.
 
     Raises:
-        ImagesTooLarge: See `layout_pages`.
-        TooManyPages: See `layout_pages`.
+        ImagesTooLarge: See `layout_cards`.
+        TooManyPages: See `layout_cards`.
         CardTooLarge: One card would have more than `options.max_pixels` pixels.
         TooManyPixels: All cards together would have more than `options.max_total_pixels`.
     """
     # Every card is at least width x height, so a request over budget with one card is
     # refused without laying anything out.
     _check_pixels([(options.width, options.height)], options)
-    pages = layout_pages(markdown, theme, fonts, options, images)
+    laid = layout_cards(markdown, theme, fonts, options, images)
+    return draw_cards(laid.pages, laid.images, fonts, options)
+
+
+def draw_cards(
+    pages: list[Page], images: Mapping[str, bytes], fonts: FontBook, options: RenderOptions
+) -> Rendered:
+    """The cards `layout_cards` laid out, drawn and encoded as `render_cards` says; each
+    distinct image in `images` (bytes by `ImageRef.key`) is decoded once, on first use.
+
+    Raises:
+        CardTooLarge, TooManyPixels: See `render_cards`; checked before any pixel is drawn.
+        ImagesTooLarge: The images drawn would decode to more than `max_image_pixels`.
+    """
     _check_pixels([(page.width, page.height) for page in pages], options)
-    painter = Painter(fonts.typefaces(), scale=options.scale)
+    painter = Painter(
+        fonts.typefaces(),
+        scale=options.scale,
+        images=images,
+        max_image_pixels=options.max_image_pixels,
+    )
     cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
     texts = [page.alt_text() for page in pages]
     if options.format == "pdf":

@@ -12,7 +12,19 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .boxes import Effect, Fill, Item, Layer, Paint, Picture, Rect, Segment, Shape, Stroke
+from .boxes import (
+    Effect,
+    Fill,
+    ImageRef,
+    Item,
+    Layer,
+    Paint,
+    Picture,
+    Rect,
+    Segment,
+    Shape,
+    Stroke,
+)
 
 STAR_INNER = 0.45  # a star's inner radius, a share of its outer one
 BADGE_TEXT = 0.55  # a badge's number is this share of the badge's height
@@ -162,7 +174,7 @@ class ImageFrame:
                 scale = max(0.0, (room - fixed) / grows)
         return scale
 
-    def items(self, image: object, picture: Rect) -> tuple[Item, ...]:
+    def items(self, image: ImageRef, picture: Rect) -> tuple[Item, ...]:
         """The mat, the picture and the border, in one layer with the effects and tilt."""
         top, _, _, left = self.padding
         w = self.border_width

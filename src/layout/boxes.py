@@ -171,10 +171,21 @@ class Shape:
 
 
 @dataclass(frozen=True, slots=True)
-class Picture:
-    """A decoded raster image drawn into `rect`."""
+class ImageRef:
+    """An image as layout knows it: the SHA-256 of its encoded bytes and the size its
+    header declares. Draw is handed the bytes by `key` and decodes them; a page holds no
+    pixels, so it is plain data that another process can draw."""
 
-    image: Any  # an opaque decoded image, made by layout.images
+    key: str
+    width: int
+    height: int
+
+
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """The image `image` names, drawn stretched into `rect` (layout keeps its aspect)."""
+
+    image: ImageRef
     rect: Rect
     radius: float = 0.0
 

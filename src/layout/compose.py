@@ -21,6 +21,7 @@ from .chrome import page_number_items
 from .components import MdxFlow
 from .decorations import Context, Decoration, build, is_static
 from .fonts import FontBook
+from .images import Images
 from .markdown import Doc, split_at_rules
 from .paginate import Placement, cut, frame_items, paginate, place
 from .paint import base_color
@@ -89,7 +90,8 @@ def compose(
 ) -> list[Page]:
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
-    flow = MdxFlow(styles, fonts, images, max_row_height=box.height if fixed else None)
+    known = images if isinstance(images, Images) else Images(images)
+    flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
     if fixed:
         pages = paginate(flow.doc(doc, x=box.x, width=box.width), box.height) or [[]]
     else:

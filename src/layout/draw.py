@@ -39,6 +39,7 @@ from .boxes import (
     Shape,
     Stroke,
 )
+from .images import Decoded
 from .png import encode_rgb
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
@@ -69,13 +70,22 @@ class Painter:
 
     With the output `scale` known, a costly static layer (effects, gradients, patterns) is
     rasterized once at that scale and its pixels reused; otherwise it is replayed as a
-    recording on every card.
+    recording on every card. A `Picture` is drawn from the encoded bytes `images` holds
+    under its `ImageRef.key`, each distinct image decoded once by this painter (at most
+    `max_image_pixels` in all); one painter draws one render.
     """
 
-    def __init__(self, typefaces: Mapping[str, Any], scale: float | None = None) -> None:
+    def __init__(
+        self,
+        typefaces: Mapping[str, Any],
+        scale: float | None = None,
+        images: Mapping[str, bytes] | None = None,
+        max_image_pixels: int | None = None,
+    ) -> None:
         self.typefaces = typefaces
         self.scale = scale
         self._fonts: dict[tuple[str, float, float], Any] = {}
+        self._images = Decoded(images or {}, max_image_pixels)
 
     def record(self, page: Page) -> Any:
         recorder = skia.PictureRecorder()
@@ -154,12 +164,17 @@ class Painter:
             )
 
     def picture(self, canvas: Any, item: Picture) -> None:
+        """The image decoded on first use; bytes missing or not the image layout measured
+        leave its rect empty (layout already drew a placeholder for a bad source)."""
+        image = self._images.image(item.image)
+        if image is None:
+            return
         canvas.save()
         if item.radius:
             canvas.clipRRect(
                 skia.RRect.MakeRectXY(_rect(item.rect), item.radius, item.radius), doAntiAlias=True
             )
-        canvas.drawImageRect(item.image, _rect(item.rect), _SAMPLING)
+        canvas.drawImageRect(image, _rect(item.rect), _SAMPLING)
         canvas.restore()
 
     def group(self, canvas: Any, item: Group) -> None:

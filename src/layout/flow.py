@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import images as image_loader
 from .blocks import (
     BADGE_TEXT,
     ORNAMENT_GAP,
@@ -23,10 +22,24 @@ from .blocks import (
     bullet,
     rule_segments,
 )
-from .boxes import Fill, Frame, FrameDecor, Group, Item, Picture, Rect, Row, Segment, Shape, Stroke
+from .boxes import (
+    Fill,
+    Frame,
+    FrameDecor,
+    Group,
+    ImageRef,
+    Item,
+    Picture,
+    Rect,
+    Row,
+    Segment,
+    Shape,
+    Stroke,
+)
 from .code import highlight
 from .fonts import FontBook
 from .htmltags import mark_value
+from .images import Images
 from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
 from .markdown import (
     MATH,
@@ -52,6 +65,7 @@ MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em abov
 DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
 BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `number_size` says
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 SCRIPT_SIZE, SCRIPT_RISE, SCRIPT_DROP = 0.75, 0.35, 0.15  # <sup>, <sub>: size, shift in em
@@ -105,7 +119,7 @@ class Flow:
         self,
         styles: Styles,
         fonts: FontBook,
-        images: Mapping[str, bytes],
+        images: Images,
         *,
         max_row_height: float | None = None,
     ) -> None:
@@ -575,39 +589,66 @@ class Flow:
         return Frame(next(self._frame_ids), w / 2, w / 2, decor)
 
     def image(self, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
-        """An image at its natural size, at most the box width; on fixed-size cards also at
-        most the card height, less a heading chain above it (`reserve`) that must share
-        its card, when that leaves the image at least half the card."""
+        """An image at its natural size, at most the box width, its alt text as a caption
+        under it in the image role's text style; on fixed-size cards the two are at most
+        the card height, less a heading chain above them (`reserve`) that must share their
+        card, when that leaves them at least half the card. Only the image's header is
+        read: the row carries an `ImageRef`, and draw decodes."""
         style = self.styles["image"]
-        decoded = image_loader.load(block.src, self.images)
-        if decoded is None:
+        ref = self.images.ref(block.src)
+        if ref is None:
             return Part((self.placeholder(block, style, ctx),), style.margin_top, 0.0)
-        decoded = _requested_size(decoded, block)
+        natural = _requested_size(ref, block)
+        caption = self.caption(block.alt, style, ctx)
         limit = self.max_row_height
         if limit and reserve:
             reserve += style.margin_top
             limit = limit - reserve if reserve < limit / 2 else limit
+        if limit:  # a long caption still leaves the image half the room; paginate scales
+            limit = max(limit - caption[0], limit / 2)
         frame = _image_frame(style)
         if frame is not None:
-            row = self.framed_image(decoded, frame, ctx, limit or None)
-            return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
-        width = min(float(decoded.width), ctx.width)
-        height = decoded.height * width / decoded.width
-        if limit and height > limit:
-            width, height = width * limit / height, limit
-        rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
-        row = Row(
-            height=height,
-            items=(Picture(decoded.image, rect, style.radius),),
-            frames=ctx.frames,
-            text=f"[{block.alt}]",
-        )
-        return Part((row,), style.margin_top, 0.0)
+            row = self.framed_image(ref, natural, frame, ctx, limit or None)
+        else:
+            width = min(natural[0], ctx.width)
+            height = natural[1] * width / natural[0]
+            if limit and height > limit:
+                width, height = width * limit / height, limit
+            rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
+            picture = Picture(ref, rect, style.radius)
+            row = Row(height=height, items=(picture,), frames=ctx.frames)
+        if caption[1]:
+            items = (*row.items, *shift(caption[1], row.height))
+            row = replace(row, height=row.height + caption[0], items=items)
+        return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
 
-    def framed_image(self, decoded: Any, frame: ImageFrame, ctx: Ctx, limit: float | None) -> Row:
-        """An image in its mat and border, perhaps tilted: scaled so the tilted frame's
-        bounding box fits the box width (and `limit`), and the row as tall as that box."""
-        natural = float(decoded.width), float(decoded.height)
+    def caption(self, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:
+        """The alt text centred under an image (md2card's `.img-alt`): its height with the
+        gap above it, and its items from the gap's top; nothing for an empty alt."""
+        if not alt.strip():
+            return 0.0, ()
+        lines = self.text_lines(
+            (Text(alt),), style, replace(ctx, color=style.color), align="center"
+        )
+        gap = style.size * CAPTION_GAP
+        items: list[Item] = []
+        y = gap
+        for line in lines:
+            items.extend(shift(line.items, y))
+            y += line.height
+        return y, tuple(items)
+
+    def framed_image(
+        self,
+        ref: ImageRef,
+        natural: tuple[float, float],
+        frame: ImageFrame,
+        ctx: Ctx,
+        limit: float | None,
+    ) -> Row:
+        """An image of `natural` size in its mat and border, perhaps tilted: scaled so the
+        tilted frame's bounding box fits the box width (and `limit`), and the row as tall
+        as that box."""
         scale = frame.fit(*natural, ctx.width, limit)
         width, height = natural[0] * scale, natural[1] * scale
         _, box_height = frame.bounds(width, height)
@@ -615,7 +656,7 @@ class Flow:
         extra_w, extra_h = frame.extra
         x = ctx.x + (ctx.width - width - extra_w) / 2 + left + frame.border_width
         y = (box_height - height - extra_h) / 2 + top + frame.border_width
-        items = frame.items(decoded.image, Rect(x, y, width, height))
+        items = frame.items(ref, Rect(x, y, width, height))
         return Row(height=box_height, items=items, frames=ctx.frames)
 
     def placeholder(self, block: Image, style: Style, ctx: Ctx) -> Row:
@@ -807,10 +848,10 @@ def shift(items: tuple[Item, ...], dy: float) -> tuple[Item, ...]:
     return (Group(items, dy=dy),) if dy else items
 
 
-def _requested_size(decoded: Any, block: Image) -> Any:
-    """The image as `![alt|WxH](src)` asked to show it (W alone keeps its aspect); it is
-    then laid out like an image of that natural size (at most the box width)."""
+def _requested_size(ref: ImageRef, block: Image) -> tuple[float, float]:
+    """The size `![alt|WxH](src)` asked to show the image at (W alone keeps its aspect),
+    else its natural size; it is then laid out as that natural size (at most the box width)."""
     if block.width is None:
-        return decoded
-    height = block.height or max(1, round(decoded.height * block.width / decoded.width))
-    return replace(decoded, width=block.width, height=height)
+        return float(ref.width), float(ref.height)
+    height = block.height or max(1, round(ref.height * block.width / ref.width))
+    return float(block.width), float(height)

@@ -1,22 +1,26 @@
-"""Image source + supplied bytes → a decoded raster image and its size, or None.
+"""Image sources → `ImageRef`s for layout (header only); refs + bytes → pixels for draw.
 
 `data:` URIs are decoded here; any other source must come in the `images` mapping the
-caller fetched (the engine does no I/O). One render wraps its images in `Images`: each
-distinct source is decoded at most once however often the Markdown names it, and its size
-is read from the header (`skia.Codec` parses only the header) before anything is decoded,
-so a decompression bomb or a pile of large images is refused without being decoded.
+caller fetched (the engine does no I/O). Layout wraps one render's images in `Images`: it
+reads each distinct source's size from its header (`skia.Codec` parses only the header),
+holds their pixels to the render's budget and names each by the SHA-256 of its bytes, so
+a decompression bomb or a pile of large images is refused without being decoded, and a
+laid-out page carries no pixels. Draw gets the bytes by that key (`Images.blobs`) and
+decodes each distinct image once per render in `Decoded`, checking the header again first.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import skia
+
+from .boxes import ImageRef
 
 MAX_PIXELS = 40_000_000  # ~ a 7,000 x 5,700 photo; larger is a placeholder, not decoded
 MAX_SIDE = 16_384
@@ -31,36 +35,29 @@ class ImagesTooLarge(Exception):
         self.limit = limit
 
 
-@dataclass(frozen=True, slots=True)
-class DecodedImage:
-    image: Any
-    width: int
-    height: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Admitted:
-    """An image whose header was read and whose pixels were counted, not yet decoded."""
-
-    data: bytes
-    width: int
-    height: int
-
-
 class Images(Mapping[str, bytes]):
-    """The images of one render: the caller's bytes, each distinct source decoded once.
+    """The images of one render as layout sees them: the caller's bytes by source, each
+    distinct source's header read once and named by an `ImageRef`; nothing is decoded.
 
-    ``max_pixels`` bounds width × height summed over the distinct images that would be
-    decoded; it is checked from headers, so the image that would overrun it is never decoded.
+    ``max_pixels`` bounds width × height summed over the distinct images (by content) the
+    render would decode; the image that would overrun it raises `ImagesTooLarge`.
     """
 
     def __init__(self, supplied: Mapping[str, bytes], max_pixels: int | None = None) -> None:
         self._supplied = supplied
-        self._max_pixels = max_pixels
-        self._admitted: dict[str, _Admitted | None] = {}
-        self._decoded: dict[str, DecodedImage | None] = {}
-        self.pixels = 0
+        self._budget = _Budget(max_pixels)
+        self._refs: dict[str, ImageRef | None] = {}
+        self._blobs: dict[str, bytes] = {}
+
+    @property
+    def pixels(self) -> int:
         """Pixels of the distinct images admitted so far."""
+        return self._budget.pixels
+
+    @property
+    def blobs(self) -> dict[str, bytes]:
+        """The bytes of every admitted image by `ImageRef.key`: what draw needs."""
+        return dict(self._blobs)
 
     def __getitem__(self, src: str) -> bytes:
         return self._supplied[src]
@@ -78,50 +75,80 @@ class Images(Mapping[str, bytes]):
             ImagesTooLarge: The sources together are over the budget.
         """
         for src in sources:
-            self._admit(src)
+            self.ref(src)
 
-    def decoded(self, src: str) -> DecodedImage | None:
-        """The decoded image `src` names (decoded on first use); None when missing or bad.
+    def ref(self, src: str) -> ImageRef | None:
+        """The image `src` names; None when it is missing, not an image or over the limits.
 
         Raises:
-            ImagesTooLarge: Decoding this image would take the render over its budget.
+            ImagesTooLarge: This image would take the render over its budget.
         """
-        if src not in self._decoded:
-            admitted = self._admit(src)
-            self._decoded[src] = _decode(admitted) if admitted else None
-        return self._decoded[src]
-
-    def _admit(self, src: str) -> _Admitted | None:
-        if src in self._admitted:
-            return self._admitted[src]
+        if src in self._refs:
+            return self._refs[src]
         data = _data_uri(src) if src.startswith("data:") else self._supplied.get(src)
-        size = header_size(data) if data else None
-        admitted = _Admitted(data, *size) if data and size and _fits(*size) else None
-        if admitted is not None:
-            pixels = self.pixels + admitted.width * admitted.height
-            if self._max_pixels is not None and pixels > self._max_pixels:
-                raise ImagesTooLarge(pixels, self._max_pixels)  # not recorded: stays refused
-            self.pixels = pixels
-        self._admitted[src] = admitted
-        return admitted
+        ref = image_ref(data) if data else None
+        if ref is not None and data is not None:
+            self._budget.count(ref)  # raises before recording: the source stays refused
+            self._blobs[ref.key] = data
+        self._refs[src] = ref
+        return ref
 
 
-def load(src: str, images: Mapping[str, bytes]) -> DecodedImage | None:
-    """Decodes the image a Markdown source names; None when it is missing, bad or too big.
+class Decoded:
+    """The decoded images of one render, for draw: each distinct key decoded on first use.
 
-    Given the `Images` of a render (what `layout.render` hands down), the decode is shared
-    with every other use of the same source in that render.
+    The bytes' header must still declare the ref's size within the limits, and the pixels
+    decoded stay within ``max_pixels``, both checked before decoding, so bytes that do not
+    match what layout measured are never decoded.
     """
-    cache = images if isinstance(images, Images) else Images(images)
-    return cache.decoded(src)
+
+    def __init__(self, blobs: Mapping[str, bytes], max_pixels: int | None = None) -> None:
+        self._blobs = blobs
+        self._budget = _Budget(max_pixels)
+        self._images: dict[str, Any] = {}
+
+    def image(self, ref: ImageRef) -> Any:
+        """The decoded raster `ref` names (animations: the first frame); None when its
+        bytes are missing, damaged or not the image layout measured.
+
+        Raises:
+            ImagesTooLarge: Decoding it would take the render over its budget.
+        """
+        if ref.key not in self._images:
+            data = self._blobs.get(ref.key)
+            size = header_size(data) if data else None
+            if data is None or size != (ref.width, ref.height) or not _fits(*size):
+                self._images[ref.key] = None
+            else:
+                self._budget.count(ref)
+                self._images[ref.key] = _decode(data)
+        return self._images[ref.key]
 
 
-def decode(data: bytes) -> DecodedImage | None:
-    """One image's bytes decoded; None when bad or over the size limits (read from the header)."""
+class _Budget:
+    """Pixels of distinct images (by key) against an optional limit."""
+
+    def __init__(self, limit: int | None) -> None:
+        self.limit = limit
+        self.pixels = 0
+        self._seen: set[str] = set()
+
+    def count(self, ref: ImageRef) -> None:
+        if ref.key in self._seen:
+            return
+        pixels = self.pixels + ref.width * ref.height
+        if self.limit is not None and pixels > self.limit:
+            raise ImagesTooLarge(pixels, self.limit)
+        self.pixels = pixels
+        self._seen.add(ref.key)
+
+
+def image_ref(data: bytes) -> ImageRef | None:
+    """The ref of one image's bytes; None when bad or over the size limits (from the header)."""
     size = header_size(data)
     if size is None or not _fits(*size):
         return None
-    return _decode(_Admitted(data, *size))
+    return ImageRef(hashlib.sha256(data).hexdigest(), *size)
 
 
 def header_size(data: bytes) -> tuple[int, int] | None:
@@ -140,12 +167,9 @@ def _fits(width: int, height: int) -> bool:
     return 0 < width <= MAX_SIDE and 0 < height <= MAX_SIDE and width * height <= MAX_PIXELS
 
 
-def _decode(admitted: _Admitted) -> DecodedImage | None:
-    encoded = skia.Image.MakeFromEncoded(skia.Data.MakeWithCopy(admitted.data))
-    raster = encoded.makeRasterImage() if encoded is not None else None
-    if raster is None:
-        return None
-    return DecodedImage(raster, admitted.width, admitted.height)
+def _decode(data: bytes) -> Any:
+    encoded = skia.Image.MakeFromEncoded(skia.Data.MakeWithCopy(data))
+    return encoded.makeRasterImage() if encoded is not None else None
 
 
 def _data_uri(src: str) -> bytes | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .boxes import Group, Item, Page, Picture, Rect, Stroke
 from .draw import Painter, encode_png
 from .fonts import FontBook
-from .images import decode
+from .images import image_ref
 from .inline import layout_text, line_metrics
 from .shape import Span, SpanStyle
 
@@ -58,12 +58,13 @@ def contact_sheet(
     PNG is `tile_width` px wide.
 
     Raises:
-        SheetError: No tiles, or a tile's PNG does not decode.
+        SheetError: No tiles, or a tile's PNG has no readable header.
     """
     if not tiles:
         raise SheetError("a contact sheet needs at least one tile")
     columns = max(1, min(columns, len(tiles)))
     pictures = [_thumbnail(tile.png, tile_width) for tile in tiles]
+    blobs = {picture.image.key: tile.png for picture, tile in zip(pictures, tiles, strict=True)}
     captions = [_caption(tile.caption, fonts, tile_width) for tile in tiles]
     image_height = max(p.rect.height for p in pictures)
     caption_height = max(height for height, _ in captions)
@@ -85,16 +86,16 @@ def contact_sheet(
         items.append(Group(caption_items, dx=x, dy=y + image_height + CAPTION_GAP))
     height = top + rows * cell_height + (rows - 1) * GAP_Y + MARGIN
     page = Page(width=width, height=height, background=BACKGROUND, items=tuple(items))
-    painter = Painter(fonts.typefaces(), scale=1)
+    painter = Painter(fonts.typefaces(), scale=1, images=blobs)
     return encode_png(painter.record(page), width, height, BACKGROUND, 1)
 
 
 def _thumbnail(png: bytes, tile_width: float) -> Picture:
-    decoded = decode(png)
-    if decoded is None:
+    ref = image_ref(png)
+    if ref is None:
         raise SheetError("a thumbnail is not a readable image")
-    height = round(decoded.height * tile_width / decoded.width)
-    return Picture(decoded.image, Rect(0, 0, tile_width, height))
+    height = round(ref.height * tile_width / ref.width)
+    return Picture(ref, Rect(0, 0, tile_width, height))
 
 
 def _caption(

@@ -297,7 +297,8 @@ def fonts() -> layout.FontBook:
 
 
 def card(fonts: layout.FontBook, markdown: str, images: dict[str, bytes]) -> bytes:
-    options = layout.RenderOptions(width=200, height=160, scale=1)
+    # Tall enough for a picture and its alt-text caption at their natural size.
+    options = layout.RenderOptions(width=200, height=240, scale=1)
     [png] = layout.render(markdown, themes.load("apple-notes"), fonts, options, images=images)
     return png
 

@@ -47,8 +47,8 @@ def flat(
     return out
 
 
-def pixels(page: Page, fonts) -> np.ndarray:
-    picture = draw.Painter(fonts.typefaces()).record(page)
+def pixels(page: Page, fonts, images: dict[str, bytes] | None = None) -> np.ndarray:
+    picture = draw.Painter(fonts.typefaces(), images=images).record(page)
     return draw.rasterize(picture, page.width, page.height, page.background, 1).astype(int)
 
 
@@ -260,7 +260,7 @@ def photo(width: int, height: int) -> bytes:
 
 def test_a_tilted_image_fits_its_bounding_box_in_the_content_box(box_fonts) -> None:
     toml = '[roles.image]\nrotate = 10\npadding = [8, 8, 24, 8]\nbackground = "#ffffff"\n'
-    [page] = pages("![p](p.png)\n\n段", box_fonts, toml, **{"p.png": photo(800, 400)})
+    [page] = pages("![](p.png)\n\n段", box_fonts, toml, **{"p.png": photo(800, 400)})
     row = page.rows[0].row
     [layer] = row.items
     assert isinstance(layer, Layer) and layer.rotate == 10
@@ -292,7 +292,9 @@ def test_a_bordered_shadowed_image_draws_mat_border_and_shadow(fonts) -> None:
         'effects = [{ kind = "shadow", dx = 0, dy = 6, blur = 0, color = "#000000" }]\n'
         '[roles.card]\nbackground = "#fde68a"\n'
     )
-    [page] = pages("![p](p.png)", fonts, toml, **{"p.png": photo(100, 50)})
+    options = layout.RenderOptions(split="autoSplit")
+    laid = layout.layout_cards("![](p.png)", theme(toml), fonts, options, {"p.png": photo(100, 50)})
+    [page] = laid.pages
     [layer] = page.rows[0].row.items
     assert isinstance(layer, Layer) and layer.effects
     mat, picture, border = layer.items
@@ -300,7 +302,7 @@ def test_a_bordered_shadowed_image_draws_mat_border_and_shadow(fonts) -> None:
     assert (picture.rect.width, picture.rect.height) == (100, 50)
     assert (mat.rect.width, mat.rect.height) == (126, 76)  # padding and border both sides
     assert page.rows[0].row.height == 76
-    image = pixels(page, fonts)
+    image = pixels(page, fonts, laid.images)
     x, y = round(mat.rect.x), round(page.rows[0].y + 20)
     assert near(image[y + 1, x + 40], INK)  # the border
     assert near(image[y + 6, x + 40], 0xFFFFFFFF)  # the mat
@@ -309,7 +311,7 @@ def test_a_bordered_shadowed_image_draws_mat_border_and_shadow(fonts) -> None:
 
 
 def test_a_plain_image_is_unframed(box_fonts) -> None:
-    [page] = pages("![p](p.png)", box_fonts, "", **{"p.png": photo(100, 50)})
+    [page] = pages("![](p.png)", box_fonts, "", **{"p.png": photo(100, 50)})
     [picture] = page.rows[0].row.items
     assert isinstance(picture, Picture) and picture.rect == Rect(170, 0, 100, 50)
 

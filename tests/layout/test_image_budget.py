@@ -4,6 +4,7 @@ image decoded once per render, and output pixels checked before drawing."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import struct
 import subprocess
 import sys
@@ -15,8 +16,9 @@ import pytest
 import skia
 
 import layout
+from layout import images as images_module
 from layout.boxes import Group, Item, Page, Picture
-from layout.images import Images, header_size
+from layout.images import Decoded, Images, header_size, image_ref
 
 
 def png_1bit(width: int, height: int) -> bytes:
@@ -98,23 +100,51 @@ def test_header_size_decodes_nothing() -> None:
     assert int(out[2]) < 32, f"reading a header grew the process by {out[2]} MB"
 
 
-def test_each_distinct_image_is_decoded_once(fonts: layout.FontBook, apple_notes: layout.Theme):
+def test_each_distinct_image_is_decoded_once(
+    fonts: layout.FontBook, apple_notes: layout.Theme, monkeypatch: pytest.MonkeyPatch
+) -> None:
     uri = data_uri(png_1bit(800, 600))
     other = data_uri(png_1bit(300, 200))
     md = "![][a]\n\n" * 12 + f"![]({other})\n\n![][a]\n\n[a]: {uri}\n"
-    pages = layout.layout_pages(md, apple_notes, fonts, layout.RenderOptions())
-    found = page_pictures(pages)
+    decodes: list[int] = []
+
+    def counted(data: bytes) -> object:
+        decodes.append(len(data))
+        return real_decode(data)
+
+    real_decode = images_module._decode
+    monkeypatch.setattr(images_module, "_decode", counted)  # the real decode, counted
+    laid = layout.layout_cards(md, apple_notes, fonts, layout.RenderOptions(scale=0.25))
+    found = page_pictures(laid.pages)
     assert len(found) == 14
-    assert len({id(p.image) for p in found}) == 2
+    assert len({p.image.key for p in found}) == 2
+    assert decodes == []  # layout read headers only
+    layout.draw_cards(laid.pages, laid.images, fonts, layout.RenderOptions(scale=0.25))
+    assert len(decodes) == 2
 
 
-def test_images_cache_shares_one_decode() -> None:
-    uri = data_uri(png_1bit(40, 30))
-    images = Images({})
-    first = images.decoded(uri)
+def test_images_name_each_source_once_by_its_bytes() -> None:
+    data = png_1bit(40, 30)
+    images = Images({"a.png": data, "b.png": data})
+    first = images.ref(data_uri(data))
     assert first is not None and (first.width, first.height) == (40, 30)
-    assert images.decoded(uri) is first
-    assert images.pixels == 40 * 30
+    assert first.key == hashlib.sha256(data).hexdigest()
+    assert images.ref("a.png") == images.ref("b.png") == first
+    assert images.pixels == 40 * 30  # one image, however many sources name it
+    assert images.blobs == {first.key: data}
+
+
+def test_draw_decodes_a_key_once_and_refuses_bytes_layout_did_not_measure() -> None:
+    data = png_1bit(40, 30)
+    ref = image_ref(data)
+    assert ref is not None
+    decoded = Decoded({ref.key: data})
+    image = decoded.image(ref)
+    assert (image.width(), image.height()) == (40, 30)
+    assert decoded.image(ref) is image
+    liar = Decoded({ref.key: png_1bit(4000, 3000)})  # same key, other bytes: not decoded
+    assert liar.image(ref) is None
+    assert Decoded({}).image(ref) is None
 
 
 def test_image_budget_counts_distinct_images_before_decoding(
@@ -134,9 +164,14 @@ def test_the_image_over_budget_is_never_decoded() -> None:
     images = Images({}, max_pixels=1_000_000)
     with pytest.raises(layout.ImagesTooLarge):
         images.admit([small, big])
-    assert images.decoded(small) is not None
+    assert images.ref(small) is not None
     with pytest.raises(layout.ImagesTooLarge):
-        images.decoded(big)  # refused again from its header; never decoded
+        images.ref(big)  # refused again from its header; never decoded
+    big_ref = image_ref(png_1bit(3000, 3000))
+    assert big_ref is not None
+    drawn = Decoded({big_ref.key: png_1bit(3000, 3000)}, max_pixels=1_000_000)
+    with pytest.raises(layout.ImagesTooLarge):
+        drawn.image(big_ref)  # draw holds the same budget, also before decoding
 
 
 def test_image_over_the_per_image_limit_is_a_placeholder_outside_the_budget(
