@@ -10,7 +10,8 @@ Starts ``inkcard serve`` on a free 127.0.0.1 port with temporary data (or uses `
   the render queue): it reports the share of 503s, how fast they come back and the slowest
   request of all (none may pass 60 s).
 
-The started service lifts the per-key limit (``INKCARD_RENDERS_PER_KEY``) so that one key can
+The started service lifts the per-key limits (``INKCARD_RENDERS_PER_KEY``,
+``INKCARD_REQUESTS_PER_MINUTE``) so that one key can
 load the render pool. Usage: python benchmarks/bench_api.py [--seconds 10]
 [--levels 1,4,16,64] [--url URL --key KEY]. Not collected by pytest. Only loopback addresses
 are accepted.
@@ -56,6 +57,7 @@ def start_service(data: Path) -> tuple[subprocess.Popen[str], str, str]:
         "INKCARD_LOG_LEVEL": "WARNING",
         "INKCARD_BOOTSTRAP_KEY": "1",
         "INKCARD_RENDERS_PER_KEY": "1000",
+        "INKCARD_REQUESTS_PER_MINUTE": "0",
     }
     cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
     proc = subprocess.Popen(

@@ -55,6 +55,7 @@ class Server:
             "INKCARD_GENERATE_COST": "1",
             "INKCARD_BOOTSTRAP_CREDITS": "1000",
             "INKCARD_LOG_LEVEL": "WARNING",
+            "INKCARD_REQUESTS_PER_MINUTE": "0",
         }
         self.data = data
         self.base = f"http://127.0.0.1:{port}"
