@@ -83,7 +83,7 @@ async def run(
 
         async def one(job: RenderJob, limit: asyncio.Semaphore = limit) -> int:
             async with limit:
-                return len(await pool.run(job, timeout=60))
+                return len((await pool.run(job, timeout=60)).files)
 
         await asyncio.gather(*(one(job) for job in batch))
         done += len(batch)

@@ -36,7 +36,7 @@ from .mdx import MdxError, parse_mdx
 from .sheet import SheetError, Tile, contact_sheet
 from .style import Theme, ThemeError, decode_theme, resolve
 
-ENGINE_VERSION = "4"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "5"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "CARD_LIMITS",

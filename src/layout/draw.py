@@ -45,7 +45,8 @@ from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_pa
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
-_RASTER_BYTES = 96 << 20  # pixels of costly static layers kept, per output scale
+_RASTER_BYTES = 16 << 20  # pixels of costly static layers kept, all scales together
+_RASTER_MAX = 8 << 20  # a bigger layer (a tall card's) is replayed, never rasterized
 _static: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()  # picture, costly
 _rasters: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
 _static_lock = threading.Lock()
@@ -53,9 +54,13 @@ _static_stats = {"recorded": 0, "replayed": 0, "rasterized": 0}
 
 
 def static_cache_stats() -> dict[str, int]:
-    """How many static layers were recorded, replayed and rasterized, and how many are kept."""
+    """How many static layers were recorded, replayed and rasterized, how many recordings
+    are kept, and how many rasters and bytes of them."""
     with _static_lock:
-        return dict(_static_stats, size=len(_static))
+        raster_bytes = sum(_raster_bytes(image) for image in _rasters.values())
+        return dict(
+            _static_stats, size=len(_static), rasters=len(_rasters), raster_bytes=raster_bytes
+        )
 
 
 def clear_static_cache() -> None:
@@ -68,11 +73,14 @@ def clear_static_cache() -> None:
 class Painter:
     """Draws items with the typefaces of one font book (fonts cached per size).
 
-    With the output `scale` known, a costly static layer (effects, gradients, patterns) is
-    rasterized once at that scale and its pixels reused; otherwise it is replayed as a
-    recording on every card. A `Picture` is drawn from the encoded bytes `images` holds
-    under its `ImageRef.key`, each distinct image decoded once by this painter (at most
-    `max_image_pixels` in all); one painter draws one render.
+    With the output `scale` known, a costly static layer (effects, gradients, patterns) of
+    at most `_RASTER_MAX` bytes is rasterized once at that scale and its pixels reused while
+    they fit the `_RASTER_BYTES` budget (the least recently used go first); otherwise it is
+    replayed as a recording on every card. The budget holds a render process's memory (a
+    card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB, docs/decisions.md).
+    A `Picture` is drawn from the encoded bytes `images` holds under its `ImageRef.key`,
+    each distinct image decoded once by this painter (at most `max_image_pixels` in all);
+    one painter draws one render.
     """
 
     def __init__(
@@ -247,7 +255,7 @@ class Painter:
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key` (recording it on first use), or its pixels."""
         picture, costly = self._recording(item)
-        if costly and self.scale and item.size[0] > 0:
+        if costly and self.scale and 0 < _layer_bytes(item, self.scale) <= _RASTER_MAX:
             image = self._raster(item, picture, self.scale)
             w, h = image.width() / self.scale, image.height() / self.scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
@@ -291,9 +299,18 @@ class Painter:
         with _static_lock:
             _rasters[key] = image
             _static_stats["rasterized"] += 1
-            while sum(i.width() * i.height() * 4 for i in _rasters.values()) > _RASTER_BYTES:
+            while sum(map(_raster_bytes, _rasters.values())) > _RASTER_BYTES:
                 _rasters.popitem(last=False)
         return image
+
+
+def _layer_bytes(item: Cached, scale: float) -> int:
+    """The bytes of `item`'s pixels at `scale` (RGBA)."""
+    return math.ceil(item.size[0] * scale) * math.ceil(item.size[1] * scale) * 4
+
+
+def _raster_bytes(image: Any) -> int:
+    return int(image.width() * image.height() * 4)
 
 
 def _shadowed_box(layer: Layer) -> tuple[Any, float, float] | None:

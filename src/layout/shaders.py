@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import skia
@@ -84,15 +85,41 @@ def _tile(paint: Pattern) -> Any:
     )
 
 
+NOISE_TILE = 64.0
+"""Side of the noise tile in CSS px. Noise is drawn as this tile repeated (Skia stitches
+its edges), never per pixel over the card: a full-card Perlin pass cost ~40 ms per card at
+scale 2, and its unrepeating pixels made 1.3-1.6 MB PNGs that deflate spent 8-10 ms on. A
+tile 64 px wide (128 device px at scale 2) repeats each row's bytes every 384, well inside
+deflate's 32 KiB window (docs/decisions.md, "Paper grain")."""
+
+
 def _noise(color: int, opacity: float, frequency: float, seed: float) -> Any:
-    """Fractal noise as alpha in `color`: the noise's red channel scaled by `opacity`."""
-    noise = skia.PerlinNoiseShader.MakeFractalNoise(frequency, frequency, 3, seed)
+    """Fractal noise as alpha in `color`: the noise's red channel scaled by `opacity`, as a
+    repeating tile."""
+    return _noise_tile(color, opacity, frequency, seed).makeShader(
+        skia.TileMode.kRepeat,
+        skia.TileMode.kRepeat,
+        skia.FilterMode.kNearest,  # the tile is drawn at the device's scale: 1:1
+        None,
+        skia.Rect.MakeWH(NOISE_TILE, NOISE_TILE),
+    )
+
+
+@lru_cache(maxsize=32)
+def _noise_tile(color: int, opacity: float, frequency: float, seed: float) -> Any:
+    """One tile of the noise, recorded once per look so Skia can keep its pixels (a picture
+    shader rasterizes its tile at the scale it is drawn at)."""
+    size = skia.ISize(int(NOISE_TILE), int(NOISE_TILE))
+    noise = skia.PerlinNoiseShader.MakeFractalNoise(frequency, frequency, 3, seed, size)
     r, g, b = (((color >> shift) & 0xFF) / 255 for shift in (16, 8, 0))
     alpha = opacity * ((color >> 24) & 0xFF) / 255
     tint = skia.ColorFilters.Matrix(
         [0, 0, 0, 0, r, 0, 0, 0, 0, g, 0, 0, 0, 0, b, 2 * alpha, 0, 0, 0, -0.5 * alpha]
     )
-    return noise.makeWithColorFilter(tint)
+    recorder = skia.PictureRecorder()
+    canvas = recorder.beginRecording(skia.Rect.MakeWH(NOISE_TILE, NOISE_TILE))
+    canvas.drawPaint(skia.Paint(Shader=noise.makeWithColorFilter(tint)))
+    return recorder.finishRecordingAsPicture()
 
 
 def grain_shader(effect: Grain) -> Any:

@@ -7,12 +7,14 @@ from typing import Any
 import numpy as np
 import skia
 
+from layout import draw
 from layout.boxes import (
     Blur,
     Cached,
     Fill,
     Glow,
     GlyphRun,
+    Gradient,
     Grain,
     Group,
     Layer,
@@ -87,7 +89,41 @@ def test_cached_items_are_recorded_once_and_replayed(fonts) -> None:
     painter.paint(canvas, (Cached(("test", 1), layer.items),))
     first, second = (args[0] for name, args in canvas.calls if name == "drawPicture")
     assert first is second  # one recording, replayed
-    assert static_cache_stats() == {"recorded": 1, "replayed": 1, "rasterized": 0, "size": 1}
+    assert static_cache_stats() == {
+        "recorded": 1,
+        "replayed": 1,
+        "rasterized": 0,
+        "size": 1,
+        "rasters": 0,
+        "raster_bytes": 0,
+    }
+
+
+def _costly_layer(key: str, width: float, height: float) -> Cached:
+    gradient = Gradient("linear", (0xFFFF0000, 0xFF0000FF))
+    return Cached((key,), (Fill(Rect(0, 0, width, height), gradient),), 0xFFFFFFFF, (width, height))
+
+
+def test_rasterized_static_layers_are_kept_within_a_byte_budget(fonts) -> None:
+    clear_static_cache()
+    painter = Painter(fonts.typefaces(), scale=2)
+    surface = skia.Surface(880, 1172)
+    for n in range(8):  # eight card-sized layers: 33 MB of pixels at scale 2
+        painter.paint(surface.getCanvas(), (_costly_layer(f"card {n}", 440, 586),))
+    stats = static_cache_stats()
+    assert stats["rasterized"] == 8 and 0 < stats["raster_bytes"] <= draw._RASTER_BYTES
+    assert stats["rasters"] == draw._RASTER_BYTES // (880 * 1172 * 4)  # the newest kept
+    painter.paint(surface.getCanvas(), (_costly_layer("card 7", 440, 586),))
+    assert static_cache_stats()["rasterized"] == 8  # the newest is still kept: not redrawn
+
+
+def test_a_static_layer_larger_than_a_card_is_replayed_not_rasterized(fonts) -> None:
+    clear_static_cache()
+    painter = Painter(fonts.typefaces(), scale=2)
+    canvas = RecordingCanvas()
+    painter.paint(canvas, (_costly_layer("tall", 440, 3999),))
+    assert [name for name, _ in canvas.calls] == ["drawPicture"]
+    assert static_cache_stats()["rasterized"] == 0
 
 
 def _layer_rect(fonts, layer: Layer) -> tuple[float, float, float, float]:

@@ -25,6 +25,7 @@ from layout.boxes import (
     Shadow,
 )
 from layout.draw import Painter, rasterize
+from layout.shaders import NOISE_TILE
 from layout.style import ThemeError, decode_theme, resolve
 
 THEME = 'name = "t"\nmodes = ["day"]\n[colors.day]\nink = "#112233"\n'
@@ -223,6 +224,16 @@ def test_glow_blur_grain_and_opacity(fonts) -> None:
     assert grain[:, :50].std() > 3 and grain[:, 60:].min() == 255  # only where the layer is
     faint = draw(fonts, Layer((dot,), opacity=0.5))
     assert close(faint[30, 50], 0xFF7F7FFF, 2)
+
+
+def test_grain_is_one_noise_tile_repeated_so_each_row_repeats_for_deflate(fonts) -> None:
+    paper = Fill(Rect(0, 0, 200, 40), 0xFFF0E8D8)
+    grain = draw(fonts, Layer((paper,), (Grain(0.3, 0.9),)), width=200, height=40, scale=2)
+    tile = int(NOISE_TILE * 2)  # device pixels at scale 2
+    first, second = grain[:, :tile], grain[:, tile : 2 * tile]
+    assert first.std() > 2  # still grain, not a flat fill
+    assert np.array_equal(first, second)  # the next tile along the row is the same bytes
+    assert not np.array_equal(first[:, : tile // 2], first[:, tile // 2 :])  # not shorter
 
 
 def test_a_rotated_layer_turns_about_its_pivot(fonts) -> None:
