@@ -59,7 +59,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "mcp": ("app/mcp_server.py",),  # the MCP SDK (its server; tests use its client)
     "mcp_types": ("app/mcp_server.py",),
     "google.cloud": ("app/storage.py",),
-    "sqlite_utils": ("app/credits.py",),
+    "sqlite_utils": ("app/store.py",),
     # the service database: every engine detail stays behind app.store
     "sqlite3": ("app/store.py",),
     "psycopg": ("app/store_pg.py",),
@@ -222,7 +222,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
             ["google.cloud only in"],
         ),
         ("app/routes.py", "import sqlite_utils\n", ["sqlite_utils only in"]),
-        ("app/credits.py", "import sqlite_utils\n", []),
+        ("app/store.py", "import sqlite_utils\n", []),
         ("app/cards.py", "__import__('premailer')\n", ["premailer only in"]),
         ("app/article.py", "from premailer import Premailer\n", []),
         ("app/article_fixups.py", "from premailer import Premailer\n", ["premailer only in"]),

@@ -26,6 +26,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+import sqlite_utils
+
 from app.errors import DatabaseBusy
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -138,15 +140,16 @@ class Store(ABC):
 
 
 class _SqliteTx:
-    def __init__(self, conn: sqlite3.Connection):
-        self.conn = conn
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
 
     def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor:
-        return self.conn.execute(sql, params)
+        return self.db.execute(sql, list(params))
 
 
 class SqliteStore(Store):
-    """One SQLite file in WAL mode; writers take the file's lock with ``BEGIN IMMEDIATE``."""
+    """One SQLite file in WAL mode, through sqlite-utils (the design's SQLite door); writers
+    take the file's lock with ``BEGIN IMMEDIATE``."""
 
     engine = "sqlite"
     for_update = ""
@@ -163,7 +166,7 @@ class SqliteStore(Store):
         try:
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
-            yield _SqliteTx(conn)
+            yield _SqliteTx(sqlite_utils.Database(conn))
         except sqlite3.IntegrityError as exc:
             raise StoreConflict(str(exc)) from None
         except sqlite3.OperationalError as exc:
