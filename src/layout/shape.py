@@ -275,25 +275,23 @@ def _segments(
     alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it)."""
     graphemes = _GRAPHEME.findall(text)
     upright_cjk = style.italic and style.cjk_italic != "oblique"
-    cjk = _cjk_marks(graphemes) if upright_cjk else [False] * len(graphemes)
+    cjk = _cjk_marks(graphemes) if upright_cjk else None
     segments: list[tuple[Face, SpanStyle, list[str]]] = []
-    for grapheme, is_cjk in zip(graphemes, cjk, strict=True):
-        face, look = pick_face(grapheme, chain), style
-        if is_cjk:
+    last_face: Face | None = None
+    last_look = style
+    group: list[str] = []
+    for index, grapheme in enumerate(graphemes):
+        face, look = _face_for(grapheme, chain), style
+        if cjk is not None and cjk[index]:
             look = _upright(style)
             if kai is not None and _draws(kai, grapheme):
                 face = kai
-        last = segments[-1] if segments else None
-        if (
-            grapheme == "\n"
-            or last is None
-            or last[0] is not face
-            or last[1] is not look
-            or last[2] == ["\n"]
-        ):
-            segments.append((face, look, [grapheme]))
+        if grapheme == "\n" or face is not last_face or look is not last_look or group == ["\n"]:
+            group = [grapheme]
+            segments.append((face, look, group))
+            last_face, last_look = face, look
         else:
-            last[2].append(grapheme)
+            group.append(grapheme)
     return segments
 
 
@@ -341,6 +339,10 @@ def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
     return chain[0]
 
 
+# Bounded: a card's graphemes per chain are a few hundred distinct characters.
+_face_for = lru_cache(maxsize=8192)(pick_face)
+
+
 def _shape_segment(
     face: Face, graphemes: list[str], style: SpanStyle, language: str | None
 ) -> list[Cluster]:
@@ -351,6 +353,7 @@ def _shape_segment(
     scale = style.size / face.upem
     starts = set(clusters)
     out: list[Cluster] = []
+    glyph_count = len(gids)
     glyph_index = 0
     offset = 0
     pending = ""
@@ -363,25 +366,42 @@ def _shape_segment(
             continue
         if pending:
             end = glyph_index
-            while end < len(gids) and clusters[end] < offset:
+            while end < glyph_count and clusters[end] < offset:
                 end += 1
-            out.append(
-                _cluster(
-                    face,
-                    style,
-                    pending,
-                    scale,
-                    gids,
-                    advances,
-                    offsets_x,
-                    offsets_y,
-                    glyph_index,
-                    end,
-                    unsafe=bool(flags[glyph_index] & UNSAFE_TO_BREAK)
-                    if glyph_index < len(flags) and pending_start
-                    else False,
-                )
+            unsafe = (
+                pending_start > 0
+                and glyph_index < glyph_count
+                and bool(flags[glyph_index] & UNSAFE_TO_BREAK)
             )
+            if end == glyph_index + 1:  # the usual unit: one glyph, `_cluster`'s sums inline
+                out.append(
+                    Cluster(
+                        pending,
+                        0.0 + advances[glyph_index] * scale + style.letter_spacing,
+                        face,
+                        (gids[glyph_index],),
+                        (0.0 + offsets_x[glyph_index] * scale,),
+                        (-offsets_y[glyph_index] * scale,),
+                        style,
+                        unsafe,
+                    )
+                )
+            else:
+                out.append(
+                    _cluster(
+                        face,
+                        style,
+                        pending,
+                        scale,
+                        gids,
+                        advances,
+                        offsets_x,
+                        offsets_y,
+                        glyph_index,
+                        end,
+                        unsafe=unsafe,
+                    )
+                )
             glyph_index = end
         pending, pending_start = grapheme, offset
         offset += len(grapheme)
@@ -442,5 +462,5 @@ def _shape_cached(
         tuple(p.x_advance for p in positions),
         tuple(p.x_offset for p in positions),
         tuple(p.y_offset for p in positions),
-        tuple(i.flags for i in infos),
+        tuple(int(i.flags) for i in infos),  # ints: IntFlag's `&` is slow
     )
