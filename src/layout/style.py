@@ -386,7 +386,26 @@ def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
 
 
 def resolve(theme: Theme, mode: str | None) -> Styles:
-    """Resolves every role of the base model with the theme's overrides for `mode`."""
+    """Resolves every role of the base model with the theme's overrides for `mode`.
+
+    Kept per theme content and mode (a few dozen, oldest dropped first): a card's theme
+    is resolved once, not on every render (a tenth of a default card's layout). The
+    `Styles` returned is shared, so nothing may change it."""
+    key = (_digest(theme), mode or "")
+    styles = _RESOLVED.get(key)
+    if styles is None:
+        styles = _resolve(theme, mode, key)
+        if len(_RESOLVED) >= _RESOLVED_KEPT:
+            _RESOLVED.pop(next(iter(_RESOLVED), key), None)
+        _RESOLVED[key] = styles
+    return styles
+
+
+_RESOLVED: dict[tuple[str, str], Styles] = {}
+_RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
+
+
+def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
     palette = palette_for(theme, mode)
     explicit = {
         name: _explicit(name, base, theme.roles.get(name), palette)
@@ -407,7 +426,7 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
         palette=colors,
         decorations=tuple(theme.decorations),
         tokens=palette,
-        key=(_digest(theme), mode or ""),
+        key=key,
     )
 
 
