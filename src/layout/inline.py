@@ -449,14 +449,20 @@ def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> lis
     ys: list[float] = []
     face = None
     style = group[0].style
+    rise = style.rise  # sup, sub
     for cluster, pen in zip(group, pens, strict=False):
         if face is not None and cluster.face is not face and glyphs:
             runs.append(_run(face.key, style, glyphs, xs, ys))
             glyphs, xs, ys = [], [], []
         face = cluster.face
+        if len(cluster.glyphs) == 1:  # the usual cluster, without a generator's cost
+            glyphs.append(cluster.glyphs[0])
+            xs.append(pen + cluster.xs[0])
+            ys.append(baseline + cluster.ys[0] - rise)
+            continue
         glyphs.extend(cluster.glyphs)
         xs.extend(pen + dx for dx in cluster.xs)
-        ys.extend(baseline + dy - style.rise for dy in cluster.ys)  # rise: sup, sub
+        ys.extend(baseline + dy - rise for dy in cluster.ys)
     if face is not None and glyphs:
         runs.append(_run(face.key, style, glyphs, xs, ys))
     return runs

@@ -220,6 +220,8 @@ def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Clust
 
 def _mark_kind(cluster: Cluster, japanese: bool) -> punctuation.Kind | None:
     """The mark's class when it is a full-width mark set as text (not in inline code)."""
+    if cluster.text not in punctuation.MARKS:  # most clusters: one set lookup
+        return None
     style = cluster.style
     full_width = abs(cluster.width - style.letter_spacing - style.size) < 0.05 * style.size
     if len(cluster.glyphs) != 1 or not full_width or style.background is not None:
