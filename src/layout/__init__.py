@@ -26,7 +26,7 @@ from .compose import (
     compose,
     hides_overflow,
 )
-from .draw import Painter, encode_lossy, encode_pdf, encode_png
+from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
 from .markdown import clean_text, image_sources, parse
@@ -69,6 +69,7 @@ __all__ = [
     "hides_overflow",
     "image_sources",
     "layout_pages",
+    "load_numpy",
     "render",
     "render_cards",
 ]
