@@ -60,7 +60,7 @@ _IDEOGRAPHIC = regex.compile(
 )
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-_HANGING = (" ", "\t", "\u3000", "\n")
+_HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
 
 
 @dataclass(frozen=True, slots=True)
