@@ -147,9 +147,9 @@ def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
 def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
     """What each cluster gives up or adds at a line edge (punctuation blanks, hyphens)."""
     edges = []
-    for i, cluster in enumerate(clusters):
+    for i, (cluster, brk) in enumerate(zip(clusters, allowed, strict=True)):
         hyphen = 0.0
-        if _takes_hyphen(cluster, allowed[i]):
+        if brk != NEVER and _takes_hyphen(cluster, brk):  # NEVER: the common case, no call
             hyphen = hyphen_after(_hyphen_source(clusters, i)).width
         if hyphen or cluster.trim_start or cluster.trim_end:
             edges.append(Edges(cluster.trim_start, cluster.trim_end, hyphen))
@@ -411,14 +411,18 @@ def _style_groups(
 ) -> list[tuple[list[Cluster], list[float]]]:
     """Runs of clusters that share a style, with their pens (hard breaks left out)."""
     groups: list[tuple[list[Cluster], list[float]]] = []
+    group: list[Cluster] = []
+    group_pens: list[float] = []
+    last_style = None
     for cluster, pen in zip(clusters, pens, strict=True):
-        if cluster.is_newline:
+        if cluster.text == "\n":
             continue
-        if groups and groups[-1][0][-1].style is cluster.style:
-            groups[-1][0].append(cluster)
-            groups[-1][1].append(pen)
+        if cluster.style is last_style:
+            group.append(cluster)
+            group_pens.append(pen)
         else:
-            groups.append(([cluster], [pen]))
+            group, group_pens, last_style = [cluster], [pen], cluster.style
+            groups.append((group, group_pens))
     return groups
 
 
