@@ -219,7 +219,8 @@ def _hyphen(face: Face, style: SpanStyle) -> Cluster:
 def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Cluster]:
     """Adjacent full-width marks collapse; the blanks left are kept as line-edge trims
     (punctuation.py has the rules)."""
-    kinds = [_mark_kind(c, japanese) for c in clusters]
+    marks = punctuation.MARKS  # one set lookup per cluster, a call only for marks
+    kinds = [_mark_kind(c, japanese) if c.text in marks else None for c in clusters]
     if not any(kinds):
         return clusters
     trims = punctuation.adjacent_trims(kinds, [c.text for c in clusters])
