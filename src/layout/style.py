@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 from dataclasses import dataclass
 from types import UnionType
 from typing import (
@@ -395,13 +396,15 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
     styles = _RESOLVED.get(key)
     if styles is None:
         styles = _resolve(theme, mode, key)
-        if len(_RESOLVED) >= _RESOLVED_KEPT:
-            _RESOLVED.pop(next(iter(_RESOLVED), key), None)
-        _RESOLVED[key] = styles
+        with _RESOLVED_LOCK:  # render threads may resolve at once
+            if len(_RESOLVED) >= _RESOLVED_KEPT:
+                _RESOLVED.pop(next(iter(_RESOLVED)))
+            _RESOLVED[key] = styles
     return styles
 
 
 _RESOLVED: dict[tuple[str, str], Styles] = {}
+_RESOLVED_LOCK = threading.Lock()
 _RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
 
 
