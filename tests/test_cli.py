@@ -106,8 +106,9 @@ def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
 
 # What `inkcard render` of a post without code or long English words must not load: the
 # HTTP framework, the database and storage clients, custom-theme and CSS parsers, pygments,
-# the hyphenation dictionaries, fontTools (each costs cold start; issue 14).
+# the hyphenation dictionaries, fontTools, numpy (each costs cold start; issue 14).
 NOT_FOR_RENDER = (
+    "numpy",
     "litestar",
     "uvicorn",
     "app.main",
@@ -134,7 +135,7 @@ def test_render_imports_no_http_framework_and_leaves_no_data_folder(tmp_path: Pa
         "from app.cli import main\n"
         "code = main(['render', 'a.md', '--theme', 'cyberpunk', '-o', 'cards'])\n"
         f"loaded = [m for m in {NOT_FOR_RENDER!r} if m in sys.modules]\n"
-        "print(code, loaded, 'numpy' in sys.modules)\n"
+        "print(code, loaded, 'skia' in sys.modules)\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True

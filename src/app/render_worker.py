@@ -128,6 +128,7 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
 
     Ends quietly when the pool closes its end of the pipe (the service stopped)."""
     fonts = layout.FontBook.load(config.fonts_dir)
+    layout.load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
     layout.render(WARM_UP_POST, config.warm_up_theme, fonts, layout.RenderOptions())
     renders = 0
     try:

@@ -28,7 +28,7 @@ from .compose import (
     compose,
     hides_overflow,
 )
-from .draw import Painter, encode_lossy, encode_pdf, encode_png
+from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
 from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
 from .images import Images, ImagesTooLarge
 from .markdown import clean_text, image_sources, parse
@@ -75,6 +75,7 @@ __all__ = [
     "image_sources",
     "layout_cards",
     "layout_pages",
+    "load_numpy",
     "render",
     "render_cards",
 ]

@@ -13,13 +13,17 @@ background and static decorations) is recorded once per key and replayed on ever
 from __future__ import annotations
 
 import math
+import os
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import skia
+
+if TYPE_CHECKING:
+    import numpy as np
 
 from .boxes import (
     Cached,
@@ -40,7 +44,7 @@ from .boxes import (
     Stroke,
 )
 from .images import Decoded
-from .png import encode_rgb
+from .png import encode_rgb, encode_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
@@ -220,7 +224,7 @@ class Painter:
             paint = skia.Paint(ImageFilter=effects) if effects else skia.Paint()
             paint.setAlphaf(item.opacity)
             canvas.saveLayer(children.cullRect(), paint)
-            canvas.drawPicture(children)
+            canvas.drawPicture(children, _IDENTITY)
             for grain in grains:  # src-atop: grain only where the layer has paint
                 canvas.drawPaint(
                     skia.Paint(Shader=grain_shader(grain), BlendMode=skia.BlendMode.kSrcATop)
@@ -260,7 +264,7 @@ class Painter:
             w, h = image.width() / self.scale, image.height() / self.scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
         else:
-            canvas.drawPicture(picture)
+            canvas.drawPicture(picture, _IDENTITY)
 
     def _recording(self, item: Cached) -> tuple[Any, bool]:
         with _static_lock:
@@ -288,13 +292,13 @@ class Painter:
                 _rasters.move_to_end(key)
                 return image
         w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
-        surface = skia.Surface(max(1, w), max(1, h))
+        surface = skia.Surface.MakeRasterN32Premul(max(1, w), max(1, h))  # not Surface(): numpy
         canvas = surface.getCanvas()
         canvas.clear(0 if item.base is None else item.base | 0xFF000000)
         if item.base is not None:
             canvas.drawColor(item.base)  # as the card's own recording starts
         canvas.scale(scale, scale)
-        canvas.drawPicture(picture)
+        canvas.drawPicture(picture, _IDENTITY)
         image = surface.makeImageSnapshot()
         with _static_lock:
             _rasters[key] = image
@@ -375,6 +379,10 @@ def _costly(items: tuple[Item, ...]) -> bool:
     return False
 
 
+# Pictures are drawn with this matrix, never the default None: skia-python converts None
+# through numpy, importing it (60-100 ms) in a process that never needs it. Skia drops
+# an identity matrix, so the pixels are the same.
+_IDENTITY = skia.Matrix()
 _EXACT = skia.SamplingOptions(skia.FilterMode.kNearest, skia.MipmapMode.kNone)
 _UNBOUNDED = skia.Rect.MakeLTRB(-1e5, -1e5, 1e5, 1e5)
 _RTREES = skia.RTreeFactory()  # a recording with one of these has tight cull bounds
@@ -432,21 +440,41 @@ def rasterize(
     picture: Any, width: float, height: float, background: int, scale: float
 ) -> np.ndarray:
     """Pixels of a recorded card as an opaque RGB array, `scale` times its CSS size."""
+    import numpy as np  # here, not at start: `encode_png` in a one-card process skips it
+
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     pixels = np.empty((h, w, 4), np.uint8)
-    surface = skia.Surface(
-        pixels, colorType=skia.kRGBA_8888_ColorType, alphaType=skia.kOpaque_AlphaType
-    )
-    canvas = surface.getCanvas()
-    canvas.clear(background | 0xFF000000)
-    canvas.scale(scale, scale)
-    canvas.drawPicture(picture)
-    surface.flushAndSubmit()
+    _draw_into(pixels, w, h, picture, background, scale)
     return pixels[:, :, :3]
 
 
+def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
+    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array or a bytearray)."""
+    info = skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
+    surface = skia.Surface.MakeRasterDirect(info, pixels, w * 4)
+    canvas = surface.getCanvas()
+    canvas.clear(background | 0xFF000000)
+    canvas.scale(scale, scale)
+    canvas.drawPicture(picture, _IDENTITY)
+    surface.flushAndSubmit()
+
+
+def load_numpy() -> None:
+    """Imports numpy, so that every PNG after packs its rows ~2 ms faster (png.py): worth its
+    60-100 ms for a process that draws many cards. Its BLAS gets one thread (the engine
+    does no linear algebra; a thread per core costs ~40 ms of CPU at import)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import numpy  # noqa: F401  (loaded is the switch `encode_png` reads)
+
+
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
-    return encode_rgb(rasterize(picture, width, height, background, scale))
+    """The card as a PNG; rows packed by numpy where the process has loaded it (png.py)."""
+    if "numpy" in sys.modules:
+        return encode_rgb(rasterize(picture, width, height, background, scale))
+    w, h = math.ceil(width * scale), math.ceil(height * scale)
+    pixels = bytearray(w * h * 4)
+    _draw_into(pixels, w, h, picture, background, scale)
+    return encode_rgba(pixels, w, h)
 
 
 _RASTER_CODECS = {"jpeg": skia.EncodedImageFormat.kJPEG, "webp": skia.EncodedImageFormat.kWEBP}
@@ -464,6 +492,8 @@ def encode_lossy(
     quality: int,
 ) -> bytes:
     """A recorded card as JPEG or WebP (`codec`) at `quality` 1..100, `scale` times its size."""
+    import numpy as np
+
     rgb = rasterize(picture, width, height, background, scale)
     rgba = np.dstack((rgb, np.full(rgb.shape[:2], 255, np.uint8)))
     image = skia.Image.fromarray(np.ascontiguousarray(rgba), colorType=skia.kRGBA_8888_ColorType)
@@ -485,7 +515,7 @@ def encode_pdf(cards: list[tuple[Any, float, float, int]]) -> bytes:
         canvas = document.beginPage(width * PDF_POINTS_PER_PX, height * PDF_POINTS_PER_PX)
         canvas.scale(PDF_POINTS_PER_PX, PDF_POINTS_PER_PX)
         canvas.drawColor(background | 0xFF000000)
-        canvas.drawPicture(picture)
+        canvas.drawPicture(picture, _IDENTITY)
         document.endPage()
     document.close()
     return bytes(stream.detachAsData())

@@ -11,13 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-import regex
-
 if TYPE_CHECKING:
     import pyphen
 
 MIN_WORD, MAX_WORD = 6, 40
-_LETTERS = regex.compile(r"[A-Za-z]+")
 _BEFORE_WORD = set(" \t\u3000\n([{\"'“‘")
 _AFTER_WORD = set(" \t\u3000\n)]}\"'”’.,;:!?")
 
@@ -53,7 +50,7 @@ def hyphen_points(texts: list[str], skip: list[bool]) -> list[int]:
 
 
 def _is_letters(text: str) -> bool:
-    return bool(_LETTERS.fullmatch(text))
+    return text.isascii() and text.isalpha()  # [A-Za-z]+, without a regex per cluster
 
 
 def _plain_word(texts: list[str], start: int, end: int) -> bool:

@@ -147,9 +147,9 @@ def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
 def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
     """What each cluster gives up or adds at a line edge (punctuation blanks, hyphens)."""
     edges = []
-    for i, cluster in enumerate(clusters):
+    for i, (cluster, brk) in enumerate(zip(clusters, allowed, strict=True)):
         hyphen = 0.0
-        if _takes_hyphen(cluster, allowed[i]):
+        if brk != NEVER and _takes_hyphen(cluster, brk):  # NEVER: the common case, no call
             hyphen = hyphen_after(_hyphen_source(clusters, i)).width
         if hyphen or cluster.trim_start or cluster.trim_end:
             edges.append(Edges(cluster.trim_start, cluster.trim_end, hyphen))
@@ -411,14 +411,18 @@ def _style_groups(
 ) -> list[tuple[list[Cluster], list[float]]]:
     """Runs of clusters that share a style, with their pens (hard breaks left out)."""
     groups: list[tuple[list[Cluster], list[float]]] = []
+    group: list[Cluster] = []
+    group_pens: list[float] = []
+    last_style = None
     for cluster, pen in zip(clusters, pens, strict=True):
-        if cluster.is_newline:
+        if cluster.text == "\n":
             continue
-        if groups and groups[-1][0][-1].style is cluster.style:
-            groups[-1][0].append(cluster)
-            groups[-1][1].append(pen)
+        if cluster.style is last_style:
+            group.append(cluster)
+            group_pens.append(pen)
         else:
-            groups.append(([cluster], [pen]))
+            group, group_pens, last_style = [cluster], [pen], cluster.style
+            groups.append((group, group_pens))
     return groups
 
 
@@ -449,14 +453,20 @@ def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> lis
     ys: list[float] = []
     face = None
     style = group[0].style
+    rise = style.rise  # sup, sub
     for cluster, pen in zip(group, pens, strict=False):
         if face is not None and cluster.face is not face and glyphs:
             runs.append(_run(face.key, style, glyphs, xs, ys))
             glyphs, xs, ys = [], [], []
         face = cluster.face
+        if len(cluster.glyphs) == 1:  # the usual cluster, without a generator's cost
+            glyphs.append(cluster.glyphs[0])
+            xs.append(pen + cluster.xs[0])
+            ys.append(baseline + cluster.ys[0] - rise)
+            continue
         glyphs.extend(cluster.glyphs)
         xs.extend(pen + dx for dx in cluster.xs)
-        ys.extend(baseline + dy - style.rise for dy in cluster.ys)  # rise: sup, sub
+        ys.extend(baseline + dy - rise for dy in cluster.ys)
     if face is not None and glyphs:
         runs.append(_run(face.key, style, glyphs, xs, ys))
     return runs

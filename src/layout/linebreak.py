@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 
 import regex
 
@@ -59,7 +60,7 @@ _IDEOGRAPHIC = regex.compile(
 )
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-_HANGING = (" ", "\t", "\u3000", "\n")
+_HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,7 @@ class Edges:
 NO_EDGES = Edges()
 
 
+@lru_cache(maxsize=4096)  # cluster texts repeat: a card has a few hundred distinct ones
 def classify(text: str) -> Brk:
     """The break class of one cluster's text."""
     first = text[:1]
@@ -117,7 +119,10 @@ def opportunities(texts: list[str], unsafe: list[bool]) -> list[int]:
     classes = [classify(t) for t in texts]
     result = [NEVER] * len(texts)
     for i in range(len(texts) - 1):
-        result[i] = _pair(classes, i, unsafe[i + 1])
+        brk = _PAIRS[classes[i], classes[i + 1], unsafe[i + 1]]
+        if brk == _AFTER_WORD:
+            brk = ALLOWED if i > 0 and classes[i - 1] == Brk.AL else NEVER
+        result[i] = brk
     if texts:
         result[-1] = MANDATORY if classes[-1] == Brk.BK else ALLOWED
     return result
@@ -139,8 +144,9 @@ def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int
     return held
 
 
-def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
-    a, b = c[i], c[i + 1]
+def _pair(a: Brk, b: Brk, unsafe_next: bool) -> int:
+    """The break between classes `a` and `b`; `_AFTER_WORD` when it depends on the class
+    before `a` (a hyphen or slash breaks after a word, before a letter)."""
     if a == Brk.BK:
         return MANDATORY
     if b in (Brk.BK, Brk.SP, Brk.CL, Brk.CLW) or a == Brk.OP:
@@ -158,8 +164,13 @@ def _pair(c: list[Brk], i: int, unsafe_next: bool) -> int:
     if a == Brk.B2 or b == Brk.B2:
         return NEVER if a == b else ALLOWED
     if a in (Brk.HY, Brk.SL) and b == Brk.AL:
-        return ALLOWED if i > 0 and c[i - 1] == Brk.AL else NEVER
+        return _AFTER_WORD
     return NEVER
+
+
+_AFTER_WORD = -1
+# Every (class, next class, unsafe) looked up once at import, not per cluster.
+_PAIRS = {(a, b, unsafe): _pair(a, b, unsafe) for a in Brk for b in Brk for unsafe in (False, True)}
 
 
 def break_lines(

@@ -30,6 +30,7 @@ _OPEN = set("（「『【《〈〔〖〘〚｛［‘“")
 _CLOSE = set("）」』】》〉〕〗〙〛｝］’”，。、．")
 _COLONS = set("：；")  # closing in Chinese (ink at the left), centred in Japanese
 _MIDDLE = set("・·‧")
+MARKS = frozenset(_OPEN | _CLOSE | _COLONS | _MIDDLE)  # every mark `kind` classifies
 # Blank (left, right) in em when the face has no `halt` to say.
 _FALLBACK = {Kind.OPEN: (0.5, 0.0), Kind.CLOSE: (0.0, 0.5), Kind.MIDDLE: (0.25, 0.25)}
 

@@ -16,6 +16,10 @@ import skia
 
 from .boxes import Blur, Effect, Glow, Gradient, Grain, Paint, Pattern, Shadow
 
+# Passed where a matrix may be None: skia-python converts None through numpy, importing
+# it (60-100 ms) in a process that never needs it. An identity matrix changes no pixel.
+_IDENTITY = skia.Matrix()
+
 
 def skia_paint(paint: Paint, bounds: Any, **options: Any) -> Any:
     """An anti-aliased `skia.Paint` for a colour, or a shader laid over `bounds`."""
@@ -31,7 +35,9 @@ def _gradient(paint: Gradient, bounds: Any) -> Any:
     cx, cy = x + paint.center[0] * w, y + paint.center[1] * h
     if paint.kind == "radial":
         radius = max(paint.radius * max(w, h), 1e-3)
-        return skia.GradientShader.MakeRadial(skia.Point(cx, cy), radius, colors, positions)
+        return skia.GradientShader.MakeRadial(
+            skia.Point(cx, cy), radius, colors, positions, localMatrix=_IDENTITY
+        )
     if paint.kind == "sweep":  # CSS conic gradients start at 12 o'clock, Skia's at 3
         turn = skia.Matrix.RotateDeg(paint.angle - 90.0, skia.Point(cx, cy))
         return skia.GradientShader.MakeSweep(cx, cy, colors, positions, localMatrix=turn)
@@ -44,7 +50,7 @@ def _gradient(paint: Gradient, bounds: Any) -> Any:
         skia.Point(mx - dx * half, my - dy * half),
         skia.Point(mx + dx * half, my + dy * half),
     ]
-    return skia.GradientShader.MakeLinear(points, colors, positions)
+    return skia.GradientShader.MakeLinear(points, colors, positions, localMatrix=_IDENTITY)
 
 
 def _pattern(paint: Pattern, bounds: Any) -> Any:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import threading
 from dataclasses import dataclass
 from types import UnionType
 from typing import (
@@ -386,7 +387,28 @@ def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
 
 
 def resolve(theme: Theme, mode: str | None) -> Styles:
-    """Resolves every role of the base model with the theme's overrides for `mode`."""
+    """Resolves every role of the base model with the theme's overrides for `mode`.
+
+    Kept per theme content and mode (a few dozen, oldest dropped first): a card's theme
+    is resolved once, not on every render (a tenth of a default card's layout). The
+    `Styles` returned is shared, so nothing may change it."""
+    key = (_digest(theme), mode or "")
+    styles = _RESOLVED.get(key)
+    if styles is None:
+        styles = _resolve(theme, mode, key)
+        with _RESOLVED_LOCK:  # render threads may resolve at once
+            if len(_RESOLVED) >= _RESOLVED_KEPT:
+                _RESOLVED.pop(next(iter(_RESOLVED)))
+            _RESOLVED[key] = styles
+    return styles
+
+
+_RESOLVED: dict[tuple[str, str], Styles] = {}
+_RESOLVED_LOCK = threading.Lock()
+_RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
+
+
+def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
     palette = palette_for(theme, mode)
     explicit = {
         name: _explicit(name, base, theme.roles.get(name), palette)
@@ -407,7 +429,7 @@ def resolve(theme: Theme, mode: str | None) -> Styles:
         palette=colors,
         decorations=tuple(theme.decorations),
         tokens=palette,
-        key=(_digest(theme), mode or ""),
+        key=key,
     )
 
 

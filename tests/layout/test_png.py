@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 
@@ -19,7 +21,7 @@ import skia
 import layout
 from layout.boxes import Fill, Page, Rect
 from layout.draw import Painter, encode_png, rasterize
-from layout.png import encode_rgb
+from layout.png import encode_rgb, encode_rgba
 from tests import pngcodec
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -182,3 +184,42 @@ def test_real_cards_decode_to_exactly_the_rendered_pixels(fonts, post, theme, mo
     )
     assert np.array_equal(by_skia[:, :, :3], expected)
     assert len(np.unique(expected.reshape(-1, 3), axis=0)) > 10  # text was drawn
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_packing_rows_in_python_writes_the_bytes_numpy_writes(width: int, height: int) -> None:
+    pixels = noise(width, height, seed=width)
+    rgba = np.dstack((pixels, np.full((height, width), 255, np.uint8)))
+    assert encode_rgba(bytearray(rgba.tobytes()), width, height) == encode_rgb(pixels)
+
+
+NUMPY_FREE_RENDER = """
+import sys
+from pathlib import Path
+import layout, themes
+text = Path(sys.argv[1]).read_text("utf-8")
+fonts, options = layout.FontBook.load(), layout.RenderOptions()
+[png] = layout.render(text, themes.load(sys.argv[2]), fonts, options)
+Path(sys.argv[3]).write_bytes(png)
+print("numpy" in sys.modules)
+"""
+
+
+NUMPY_FREE_CARDS = [("01-efficiency-zh", "apple-notes"), ("02-python-tips-mixed", "art-deco")]
+
+
+@pytest.mark.parametrize(("post", "theme"), NUMPY_FREE_CARDS)
+def test_a_process_without_numpy_writes_the_same_png(fonts, tmp_path, post, theme) -> None:
+    """A one-card process never loads numpy (art-deco has gradients, which skia-python
+    would convert through numpy) and still writes, byte for byte, this process's PNG."""
+    import themes
+
+    path = CASES / "posts" / f"{post}.md"
+    out = tmp_path / "card.png"
+    args = [sys.executable, "-c", NUMPY_FREE_RENDER, str(path), theme, str(out)]
+    loaded = subprocess.run(args, capture_output=True, text=True, check=True).stdout.split()
+    assert loaded == ["False"]
+    options = layout.RenderOptions()
+    [here] = layout.render(path.read_text("utf-8"), themes.load(theme), fonts, options)
+    assert out.read_bytes() == here
+    assert pngcodec.decode(here).shape[1] == 880

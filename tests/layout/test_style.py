@@ -96,6 +96,17 @@ def test_inline_roles_keep_only_what_they_set() -> None:
     assert resolve(theme, None).inline["strong"] == {"weight": 800, "color": 0xFFFF0000}
 
 
+def test_a_theme_is_resolved_once_per_content_and_mode() -> None:
+    source = 'name = "kept"\nmodes = ["day", "night"]\n[colors.night]\ntext = "#030303"\n'
+    first, again = decode_theme(source), decode_theme(source)  # equal, distinct objects
+    day = resolve(first, "day")
+    assert resolve(again, "day") is day
+    assert resolve(first, "night") is not day
+    assert resolve(first, "night").palette["text"] == 0xFF030303
+    edited = decode_theme(source.replace("#030303", "#040404"))
+    assert resolve(edited, "night").palette["text"] == 0xFF040404  # new content, new styles
+
+
 THEME_ERRORS = [
     # (card.toml, error type, text the message must hold)
     ('name = "t"\n[roles.h7]\nsize = 3\n', ThemeError, "unknown roles ['h7']"),
