@@ -12,7 +12,7 @@ from litestar.testing import TestClient
 
 from app.main import create_app
 from app.settings import Settings, load_settings
-from tests.app.apphelpers import new_key
+from tests.app.apphelpers import free_port, new_key, running_server, wait_until_ok
 
 ENGINES = ("sqlite", "postgresql")
 both_engines = pytest.mark.both_engines
@@ -106,3 +106,23 @@ def client(make_client: Callable[..., TestClient[Litestar]]) -> TestClient[Lites
 def key(client: TestClient[Litestar]) -> str:
     """A live key with 100 credits for ``client``."""
     return new_key(client)
+
+
+@pytest.fixture
+def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tuple[str, Any]]]:
+    """Start the app on a free loopback port with setting overrides and wait until it is
+    ready (render processes warm); yields (base URL, app). Servers stop after the test."""
+    stack: list[Any] = []
+
+    def start(**overrides: Any) -> tuple[str, Any]:
+        port = free_port()
+        app = create_app(make_settings(port=port, **overrides))
+        server = running_server(app, port)
+        base = server.__enter__()
+        stack.append(server)
+        wait_until_ok(f"{base}/readyz", 60)
+        return base, app
+
+    yield start
+    for server in reversed(stack):
+        server.__exit__(None, None, None)

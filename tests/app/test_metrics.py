@@ -12,19 +12,16 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.main import create_app
 from app.render_worker import STALL_MARKER
-from app.settings import Settings
-from tests.app.apphelpers import free_port, running_server, wait_until_ok
+from tests.app.apphelpers import free_port, wait_until_ok
 from tests.fakewechat import FakeWeChat
 
 APPID, SECRET = "wx0123456789abcdef", "s3cr3t-app-secret-0123456789abcdef"
@@ -50,26 +47,6 @@ def value(samples: Samples, name: str, **labels: str) -> float:
 
 def moved(before: Samples, after: Samples, name: str, **labels: str) -> float:
     return value(after, name, **labels) - value(before, name, **labels)
-
-
-@pytest.fixture
-def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tuple[str, Any]]]:
-    """Start the app on a free loopback port with setting overrides and wait until it is
-    ready; yields (base URL, app)."""
-    stack: list[Any] = []
-
-    def start(**overrides: Any) -> tuple[str, Any]:
-        port = free_port()
-        app = create_app(make_settings(port=port, **overrides))
-        server = running_server(app, port)
-        base = server.__enter__()
-        stack.append(server)
-        wait_until_ok(f"{base}/readyz", 60)
-        return base, app
-
-    yield start
-    for server in reversed(stack):
-        server.__exit__(None, None, None)
 
 
 def generate(http: httpx.Client, base: str, key: str | None, markdown: str) -> httpx.Response:

@@ -8,9 +8,10 @@ holds ``STALL_MARKER`` sleeps that long in its render process before drawing.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -18,32 +19,16 @@ from typing import Any
 import httpx
 import pytest
 
-from app.main import create_app
 from app.render_worker import STALL_MARKER
-from app.settings import Settings
-from tests.app.apphelpers import free_port, running_server, stored_files, wait_until_ok
+from tests.app.apphelpers import stored_files, wait_until_ok
 
 STALLED = {"markdown": f"# This one hangs\n\n{STALL_MARKER}"}
 
 
 @pytest.fixture
-def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tuple[str, Any]]]:
-    """Start the app on a free loopback port with setting overrides, wait until it is ready
-    (render processes warm); yields (base URL, app)."""
-    stack: list[Any] = []
-
-    def start(**overrides: Any) -> tuple[str, Any]:
-        port = free_port()
-        app = create_app(make_settings(port=port, generate_cost=1, **overrides))
-        server = running_server(app, port)
-        base = server.__enter__()
-        stack.append(server)
-        wait_until_ok(f"{base}/readyz", 60)
-        return base, app
-
-    yield start
-    for server in reversed(stack):
-        server.__exit__(None, None, None)
+def serve(serve: Callable[..., tuple[str, Any]]) -> Callable[..., tuple[str, Any]]:
+    """The shared ``serve``, with generate calls costing 1 credit unless overridden."""
+    return functools.partial(serve, generate_cost=1)
 
 
 def balance(app: Any, key: str) -> int:
