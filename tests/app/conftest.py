@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -126,3 +127,14 @@ def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tupl
     yield start
     for server in reversed(stack):
         server.__exit__(None, None, None)
+
+
+@pytest.fixture(autouse=True)
+def no_pool_outlives_its_test() -> Iterator[None]:
+    """A PostgreSQL pool left open keeps threads that reconnect (with random jitter) long after
+    its test: hypothesis then fails a later test for using the global random module."""
+    yield
+    store_pg = sys.modules.get("app.store_pg")
+    if store_pg is not None:
+        left = [url for _, url in store_pg._POOLS]
+        assert not left, f"PostgreSQL pools left open: {left}"
