@@ -354,22 +354,6 @@ class CardService:
             for card in stored
         ]
 
-    async def refuse_when_full(self, job: CardJob, timeout: float) -> None:
-        """503 ``overloaded`` at once, before any credit is reserved, when every render slot
-        is taken and ``job`` could only be rendered: nothing stored for it, no identical render
-        under way to join, and no remote image to fetch first (their bytes name the job, so
-        it cannot be looked up yet). The pool checks again when it admits a render; this only
-        spares a refused call two ledger writes, so that 503s stay fast under overload."""
-        if not self.pool.admission.full():
-            return
-        if self.remote is not None and layout.image_sources(job.markdown):
-            return
-        if self._flights.running(job.digest()):
-            return
-        if await self._in_thread(self.find_stored, job, timeout=timeout) is not None:
-            return
-        self.pool.refuse_when_full()
-
     async def _find_or_render(
         self, job: CardJob, images: Mapping[str, bytes], deadline: float, key: object
     ) -> list[StoredCard]:

@@ -43,14 +43,6 @@ def forkserver_context() -> BaseContext:
     return context
 
 
-def overloaded() -> Overloaded:
-    """The 503 of a full pool: retry after a few seconds."""
-    return Overloaded(
-        "the server is busy rendering other cards; retry shortly",
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-    )
-
-
 class Admission:
     """At most ``slots`` jobs at once and ``per_key`` of them per key; refused, not queued."""
 
@@ -76,14 +68,12 @@ class Admission:
                     headers={"Retry-After": str(KEY_RETRY_AFTER_SECONDS)},
                 )
             if self._free <= 0:
-                raise overloaded()
+                raise Overloaded(
+                    "the server is busy rendering other cards; retry shortly",
+                    headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+                )
             self._free -= 1
             self._in_flight[key] = count + 1
-
-    def full(self) -> bool:
-        """No slot is free right now (a moment later one may be)."""
-        with self._lock:
-            return self._free <= 0
 
     def give_back(self, key: object) -> None:
         with self._lock:
@@ -295,12 +285,6 @@ class ProcessRenderPool:
             raise rendered.error
         return layout.Rendered(rendered.files, rendered.alt_texts)
 
-    def refuse_when_full(self) -> None:
-        """Raise (and count) the 503 `run` would, if no slot is free now."""
-        if self.admission.full():
-            self.metrics.overloaded.labels("cards").inc()
-            raise overloaded()
-
     def _admit(self, key: object) -> None:
         try:
             self.admission.take(key)
@@ -365,10 +349,6 @@ class SingleFlight(Generic[T]):
             self._running[key] = task
             task.add_done_callback(lambda done: self._finished(key, done))
         return await asyncio.shield(task)
-
-    def running(self, key: str) -> bool:
-        """A run with ``key`` is under way (a call now would join it)."""
-        return key in self._running
 
     def _finished(self, key: str, task: asyncio.Task[T]) -> None:
         if self._running.get(key) is task:

@@ -206,16 +206,15 @@ async def generate_images(
 ) -> list[ImageRecord]:
     """The generate operation for an authenticated key (HTTP and MCP alike).
 
-    Order: validate, refuse at once if no render slot is free for a card that must be rendered,
-    count the call against the key's per-minute limit, reserve the cost, then find-or-render;
-    success commits the hold, any failure releases it (a crash leaves it to the expiry sweep).
+    Order: validate, count the call against the key's per-minute limit, reserve the cost, then
+    find-or-render; success commits the hold, any
+    failure releases it (a crash leaves it to the expiry sweep).
     """
     settings: Settings = state.settings
     credits: Credits = state.credits
     cards: CardService = state.cards
     metrics: Metrics = state.metrics
     job = cards.prepare(body)
-    await cards.refuse_when_full(job, timeout=settings.timeout)
     cost = settings.generate_cost
     limits: RequestLimit = state.limits
     await asyncio.to_thread(limits.admit, key.id)
