@@ -113,6 +113,8 @@ async def scenario(
                     status = response.status_code
                 except httpx.TimeoutException:  # past the 60 s bound: counted as status 0
                     status = 0
+                except httpx.TransportError:  # the connection dropped: counted as status -1
+                    status = -1
                 latencies.append(time.perf_counter() - t0)
                 by_status.setdefault(status, []).append(latencies[-1])
                 statuses[status] += 1
