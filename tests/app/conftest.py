@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from gcp_storage_emulator.server import create_server
 from litestar import Litestar
 from litestar.testing import TestClient
 
@@ -16,6 +17,7 @@ from app.settings import Settings, load_settings
 from tests.app.apphelpers import free_port, new_key, running_server, wait_until_ok
 
 ENGINES = ("sqlite", "postgresql")
+GCS_BUCKET = "inkcard-test"  # the one bucket of the `emulator` fixture
 both_engines = pytest.mark.both_engines
 """``pytestmark = both_engines``: every test of the suite that touches the database runs on
 SQLite and on PostgreSQL (tests that never open it run once)."""
@@ -138,3 +140,18 @@ def no_pool_outlives_its_test() -> Iterator[None]:
     if store_pg is not None:
         left = [url for _, url in store_pg._POOLS]
         assert not left, f"PostgreSQL pools left open: {left}"
+
+
+@pytest.fixture
+def emulator(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """An in-memory GCS emulator on a free 127.0.0.1 port with the bucket ``GCS_BUCKET``;
+    yields its URL (also set as ``STORAGE_EMULATOR_HOST`` for the test's own clients)."""
+    port = free_port()
+    server = create_server("127.0.0.1", port, in_memory=True, default_bucket=GCS_BUCKET)
+    server.start()
+    host = f"http://127.0.0.1:{port}"
+    monkeypatch.setenv("STORAGE_EMULATOR_HOST", host)
+    try:
+        yield host
+    finally:
+        server.stop()

@@ -8,39 +8,18 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from app.main import create_app
-from app.settings import Settings
-from tests.app.apphelpers import free_port, png_size, running_server, wait_until_ok
+from tests.app.apphelpers import free_port, png_size, wait_until_ok
 
 LONG = "\n\n".join(
     f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(18)
 )
-
-
-@pytest.fixture
-def serve(make_settings: Callable[..., Settings]) -> Iterator[Callable[..., tuple[str, Any]]]:
-    """Start the app on a free loopback port with setting overrides; yields (base URL, app)."""
-    stack: list[Any] = []
-
-    def start(**overrides: Any) -> tuple[str, Any]:
-        port = free_port()
-        app = create_app(make_settings(port=port, **overrides))
-        server = running_server(app, port)
-        base = server.__enter__()
-        stack.append(server)
-        return base, app
-
-    yield start
-    for server in reversed(stack):
-        server.__exit__(None, None, None)
 
 
 def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) -> None:

@@ -17,38 +17,22 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
-from gcp_storage_emulator.server import create_server
 from google.cloud import storage as gcs
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
+from tests.app.conftest import GCS_BUCKET
 from tests.app.dbhelpers import table_rows
 
-BUCKET = "inkcard-replicas"
 CLIENTS = 8
 REQUESTS_PER_CLIENT = 40  # 320 paid requests in all
 INITIAL = (100, 100, 100, 25)  # the last key runs out: 402s mix into the storm
 KILL_AFTER = 100  # answers seen before replica B dies
 ANSWERED = {200, 402, 503, 504}  # a 500, or anything else, fails the test
-
-
-@pytest.fixture
-def emulator(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    port = free_port()
-    server = create_server("127.0.0.1", port, in_memory=True, default_bucket=BUCKET)
-    server.start()
-    host = f"http://127.0.0.1:{port}"
-    monkeypatch.setenv("STORAGE_EMULATOR_HOST", host)  # for this test's own client
-    try:
-        yield host
-    finally:
-        server.stop()
 
 
 class Replica:
@@ -90,7 +74,7 @@ def _env(database: str, emulator: str) -> dict[str, str]:
         **os.environ,
         "INKCARD_DATABASE": database,
         "INKCARD_STORAGE": "gcs",
-        "INKCARD_GCS_BUCKET": BUCKET,
+        "INKCARD_GCS_BUCKET": GCS_BUCKET,
         "INKCARD_GCS_PROJECT": "test",
         "STORAGE_EMULATOR_HOST": emulator,
         "INKCARD_BOOTSTRAP_KEY": "0",
@@ -254,7 +238,7 @@ def _storm(database: str, emulator: str) -> None:
     debited = _metric(survivor, "inkcard_credits_debited_total", operation="generate")
     assert debited == from_a[200] + 1
 
-    bucket = gcs.Client(project="test").bucket(BUCKET)
+    bucket = gcs.Client(project="test").bucket(GCS_BUCKET)
     stored = {blob.name for blob in bucket.list_blobs()}
     assert set(names[0]) <= stored
     assert len([n for n in stored if n.endswith(".png")]) >= statuses[200]

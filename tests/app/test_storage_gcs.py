@@ -2,40 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from gcp_storage_emulator.server import create_server
 from google.cloud import storage as gcs
 from litestar import Litestar
 from litestar.testing import TestClient
 
 from tests.app.apphelpers import files_path, free_port, new_key
+from tests.app.conftest import GCS_BUCKET
 
 Client = TestClient[Litestar]
-BUCKET = "inkcard-test"
 THREE_PARTS = "# One\n\nfirst\n\n---\n\n# Two\n\nsecond\n\n---\n\n# Three\n\nthird\n"
-
-
-@pytest.fixture
-def emulator(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """An in-memory GCS emulator on a free 127.0.0.1 port with one bucket; yields its URL."""
-    port = free_port()
-    server = create_server("127.0.0.1", port, in_memory=True, default_bucket=BUCKET)
-    server.start()
-    host = f"http://127.0.0.1:{port}"
-    monkeypatch.setenv("STORAGE_EMULATOR_HOST", host)
-    try:
-        yield host
-    finally:
-        server.stop()
 
 
 @pytest.fixture
 def bucket(emulator: str) -> gcs.Bucket:
     """The test bucket, through the real client (anonymous, as against the emulator)."""
-    return gcs.Client(project="test").bucket(BUCKET)
+    return gcs.Client(project="test").bucket(GCS_BUCKET)
 
 
 def test_cards_round_trip_through_the_bucket(
@@ -43,7 +28,7 @@ def test_cards_round_trip_through_the_bucket(
 ) -> None:
     local = make_client()
     cloud = make_client(
-        storage="gcs", gcs_bucket=BUCKET, gcs_project="test", storage_dir="/nonexistent"
+        storage="gcs", gcs_bucket=GCS_BUCKET, gcs_project="test", storage_dir="/nonexistent"
     )
     body = {"markdown": THREE_PARTS, "splitMode": "hrSplit"}
     key = new_key(cloud)
@@ -52,7 +37,7 @@ def test_cards_round_trip_through_the_bucket(
     images = response.json()["images"]
     assert len(images) == 3
     for image in images:
-        assert image["url"] == f"https://storage.googleapis.com/{BUCKET}/{image['fileName']}"
+        assert image["url"] == f"https://storage.googleapis.com/{GCS_BUCKET}/{image['fileName']}"
     manifest = images[0]["fileName"].rsplit("-", 1)[0] + ".json"
     names = [i["fileName"] for i in images] + [manifest]
     assert sorted(b.name for b in bucket.list_blobs()) == sorted(names)
@@ -73,7 +58,7 @@ def test_repeated_request_is_served_from_the_bucket(
     emulator: str, bucket: gcs.Bucket, make_client: Callable[..., Client]
 ) -> None:
     cloud = make_client(
-        storage="gcs", gcs_bucket=BUCKET, public_url="https://cdn.example.com/cards"
+        storage="gcs", gcs_bucket=GCS_BUCKET, public_url="https://cdn.example.com/cards"
     )
     key = new_key(cloud)
     body: dict[str, Any] = {"markdown": "# Cached in the cloud"}
@@ -88,7 +73,7 @@ def test_repeated_request_is_served_from_the_bucket(
 def test_failed_request_leaves_the_bucket_empty(
     emulator: str, bucket: gcs.Bucket, make_client: Callable[..., Client]
 ) -> None:
-    cloud = make_client(storage="gcs", gcs_bucket=BUCKET)
+    cloud = make_client(storage="gcs", gcs_bucket=GCS_BUCKET)
     key = new_key(cloud)
     too_many = "\n\n---\n\n".join(f"part {i}" for i in range(51))
     response = cloud.post(
@@ -106,7 +91,7 @@ def test_unreachable_bucket_is_502_and_not_ready(
     monkeypatch.setenv(
         "STORAGE_EMULATOR_HOST", f"http://127.0.0.1:{free_port()}"
     )  # nothing listens there
-    cloud = make_client(storage="gcs", gcs_bucket=BUCKET, gcs_retry_seconds=0.5)
+    cloud = make_client(storage="gcs", gcs_bucket=GCS_BUCKET, gcs_retry_seconds=0.5)
     response = cloud.post("/api/generate", json={}, headers={"x-api-key": new_key(cloud)})
     assert response.status_code == 502
     assert response.json()["error"] == "storage_error"
