@@ -123,11 +123,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             host = f"[{host}]"
         return f"http://{host}:{self.port}/files"
 
-    @property
-    def database_path(self) -> Path:
-        """The SQLite file as a path (meaningless for a PostgreSQL URL)."""
-        return Path(self.database)
-
 
 _PREFIX = "INKCARD_"
 _TRUE = {"1", "true", "yes", "on"}

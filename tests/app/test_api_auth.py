@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from litestar import Litestar
@@ -78,7 +79,7 @@ def test_database_keeps_only_hash_and_prefix(client: Client, key: str, database:
         )
         raw = repr(rows).encode()
     else:
-        raw = client.app.state.settings.database_path.read_bytes()
+        raw = Path(database).read_bytes()
     assert key.encode() not in raw
     assert key[:8].encode() in raw
     assert hash_key(key).encode() in raw
