@@ -276,12 +276,18 @@ class Credits:
             return self._release(db, hold_id)
 
     def release_expired(self) -> int:
-        """Release every hold past its deadline (its request died or hung); return how many."""
-        with self.store.write() as db:
+        """Release every hold past its deadline (its request died or hung); return how many.
+
+        Each hold is released in its own transaction, as ``release`` does: a sweep that held
+        one hold's key row while waiting for the next hold could deadlock, on PostgreSQL's
+        row locks, against a request committing that next hold (it locks the hold, then the
+        key). A hold settled in between is skipped, as ``release`` reports.
+        """
+        with self.store.read() as db:
             expired = db.execute(
-                "SELECT debit_id FROM holds WHERE expires_at < ?", [time.time()]
+                "SELECT debit_id FROM holds WHERE expires_at < ? ORDER BY debit_id", [time.time()]
             ).fetchall()
-            return sum(self._release(db, hold_id) for (hold_id,) in expired)
+        return sum(self.release(hold_id) for (hold_id,) in expired)
 
     def open_holds(self) -> int:
         """Number of holds not yet committed or released."""
