@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import layout  # noqa: E402  # after the path setup above, so a clean clone needs no install
 import themes  # noqa: E402  # same reason
-from app.render_pool import ProcessRenderPool  # noqa: E402  # same reason
-from app.render_worker import MAX_CARD_PIXELS, RenderJob, WorkerConfig  # noqa: E402  # same
+from app.cards.pool import ProcessRenderPool  # noqa: E402  # same reason
+from app.cards.worker import MAX_CARD_PIXELS, RenderJob, WorkerConfig  # noqa: E402  # same
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_MB = 120

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psycopg
 
-from app.store_pg import PostgresStore, close_pools
+from app.ledger.postgres import PostgresStore, close_pools
 
 TEMPLATE = "inkcard_template"
 USER = "inkcard"

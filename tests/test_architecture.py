@@ -35,8 +35,8 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
-    "markdown_it": ("layout/markdown.py", "app/article.py"),
-    "mdit_py_plugins": ("app/article.py", "layout/markdown.py"),  # cards: dollar math only
+    "markdown_it": ("layout/markdown.py", "app/articles/html.py"),
+    "mdit_py_plugins": ("app/articles/html.py", "layout/markdown.py"),  # cards: dollar math only
     "ziamath": ("layout/mathtex.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
     "skia": (
@@ -49,24 +49,21 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "pygments": ("layout/code.py",),
     "tinycss2": ("themes/css.py",),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
-    "litestar": (
-        "app/main.py",
-        "app/routes.py",
-        "app/routes*.py",
-        "app/responses.py",
-        "app/mcp_server.py",
-    ),
-    "mcp": ("app/mcp_server.py",),  # the MCP SDK (its server; tests use its client)
-    "mcp_types": ("app/mcp_server.py",),
+    "litestar": ("app/server/*.py",),
+    "mcp": (
+        "app/mcp/*.py",
+        "app/server/mcp_http.py",
+    ),  # the MCP SDK (its server; tests use its client)
+    "mcp_types": ("app/mcp/*.py",),
     "google.cloud": ("app/storage.py",),
-    "sqlite_utils": ("app/store.py",),
-    # the service database: every engine detail stays behind app.store
-    "sqlite3": ("app/store.py",),
-    "psycopg": ("app/store_pg.py",),
-    "psycopg_pool": ("app/store_pg.py",),
-    "premailer": ("app/article.py",),
-    "nh3": ("app/article.py",),
-    "httpx": ("app/wechat.py", "app/fetch.py"),
+    "sqlite_utils": ("app/ledger/sqlite.py",),
+    # the service database: every engine detail stays behind app.ledger
+    "sqlite3": ("app/ledger/sqlite.py",),
+    "psycopg": ("app/ledger/postgres.py",),
+    "psycopg_pool": ("app/ledger/postgres.py",),
+    "premailer": ("app/articles/html.py",),
+    "nh3": ("app/articles/html.py",),
+    "httpx": ("app/articles/wechat.py", "app/fetch.py"),
     "httpcore": ("app/fetch.py",),  # the connect-time address guard
     "prometheus_client": ("app/metrics.py",),  # GET /metrics and what it counts
 }
@@ -208,33 +205,34 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
             "def f():\n    from pygments.lexers import get_lexer_by_name\n",
             ["pygments only in"],
         ),
-        ("app/cards.py", "from litestar import get\n", ["litestar only in"]),
-        ("app/routes.py", "from litestar import get\n", []),
-        ("app/routes_admin.py", "from litestar import get\n", []),
+        ("app/cards/service.py", "from litestar import get\n", ["litestar only in"]),
+        ("app/server/routes_cards.py", "from litestar import get\n", []),
+        ("app/mcp/tools.py", "from litestar import get\n", ["litestar only in"]),
+        ("app/server/routes_admin.py", "from litestar import get\n", []),
         ("layout/flow.py", "import litestar\n", ["litestar only in"]),
-        ("app/cards.py", "from google.cloud import storage\n", ["google.cloud only in"]),
-        ("app/cards.py", "from google import cloud\n", ["google.cloud only in"]),
+        ("app/cards/service.py", "from google.cloud import storage\n", ["google.cloud only in"]),
+        ("app/cards/service.py", "from google import cloud\n", ["google.cloud only in"]),
         ("app/storage.py", "def f():\n    from google.cloud import storage\n", []),
         ("app/storage.py", "from google.api_core import retry\n", []),
         (
-            "app/cards.py",
+            "app/cards/service.py",
             "import importlib\nimportlib.import_module('google.cloud.storage')\n",
             ["google.cloud only in"],
         ),
-        ("app/routes.py", "import sqlite_utils\n", ["sqlite_utils only in"]),
-        ("app/store.py", "import sqlite_utils\n", []),
-        ("app/cards.py", "__import__('premailer')\n", ["premailer only in"]),
-        ("app/article.py", "from premailer import Premailer\n", []),
-        ("app/article_fixups.py", "from premailer import Premailer\n", ["premailer only in"]),
-        ("app/article_refs.py", "import nh3\n", ["nh3 only in"]),
-        ("app/article.py", "import nh3\n", []),
-        ("app/routes.py", "import nh3\n", ["nh3 only in"]),
-        ("app/article.py", "from markdown_it import MarkdownIt\n", []),
-        ("app/cards.py", "from markdown_it import MarkdownIt\n", ["markdown_it only in"]),
-        ("app/article_fixups.py", "from mdit_py_plugins.footnote import x\n", ["mdit_py_plugins"]),
-        ("app/routes.py", "import httpx\n", ["httpx only in"]),
+        ("app/server/routes_cards.py", "import sqlite_utils\n", ["sqlite_utils only in"]),
+        ("app/ledger/sqlite.py", "import sqlite_utils\n", []),
+        ("app/cards/service.py", "__import__('premailer')\n", ["premailer only in"]),
+        ("app/articles/html.py", "from premailer import Premailer\n", []),
+        ("app/articles/fixups.py", "from premailer import Premailer\n", ["premailer only in"]),
+        ("app/articles/refs.py", "import nh3\n", ["nh3 only in"]),
+        ("app/articles/html.py", "import nh3\n", []),
+        ("app/server/routes_cards.py", "import nh3\n", ["nh3 only in"]),
+        ("app/articles/html.py", "from markdown_it import MarkdownIt\n", []),
+        ("app/cards/service.py", "from markdown_it import MarkdownIt\n", ["markdown_it only in"]),
+        ("app/articles/fixups.py", "from mdit_py_plugins.footnote import x\n", ["mdit_py_plugins"]),
+        ("app/server/routes_cards.py", "import httpx\n", ["httpx only in"]),
         ("app/fetch.py", "import httpx\nimport httpcore\n", []),
-        ("app/wechat.py", "import httpcore\n", ["httpcore only in"]),
+        ("app/articles/wechat.py", "import httpcore\n", ["httpcore only in"]),
         ("layout/imagecodec.py", "import skia\n", []),
         ("layout/markdown.py", "import skia\n", ["skia only in"]),
     ],

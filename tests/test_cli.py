@@ -111,7 +111,7 @@ NOT_FOR_RENDER = (
     "numpy",
     "litestar",
     "uvicorn",
-    "app.main",
+    "app.server.factory",
     "sqlite_utils",
     "sqlite3",
     "psycopg",
@@ -152,7 +152,7 @@ def test_key_and_credit_commands_load_no_http_framework(tmp_path: Path) -> None:
         "from app.cli import main\n"
         "codes = [main(['keys', 'create', '--name', 'a', '--credits', '5']),"
         " main(['keys', 'list']), main(['credits', 'grant', sys.argv[1], '1'])]\n"
-        "loaded = [m for m in ('litestar', 'uvicorn', 'app.main') if m in sys.modules]\n"
+        "loaded = [m for m in ('litestar', 'uvicorn', 'app.server.factory') if m in sys.modules]\n"
         "print(codes, loaded)\n"
     )
     env = {**os.environ, "INKCARD_DATABASE": str(tmp_path / "db")}

@@ -16,7 +16,7 @@ import pytest
 
 import layout
 import themes
-from app import cli
+from app.cli import main as cli
 from tests.conftest import CORPUS
 from themes import css
 from themes.custom import read_theme_file

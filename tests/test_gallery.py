@@ -12,7 +12,7 @@ import pytest
 
 import layout
 import themes
-from app import gallery
+from app.cards import gallery
 from layout import sheet
 from tests import pngcodec
 

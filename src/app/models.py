@@ -345,3 +345,12 @@ class ArticleErrorBody(msgspec.Struct, frozen=True):
     error: str
     message: str
     cost: int
+
+
+def json_schema(struct: type) -> dict[str, Any]:
+    """The JSON Schema msgspec writes for ``struct`` (its fields under ``properties``)."""
+    (_, components) = msgspec.json.schema_components(
+        [struct], ref_template="#/components/schemas/{name}"
+    )
+    schema: dict[str, Any] = components[struct.__name__]
+    return schema

@@ -38,7 +38,7 @@ def stored_files(root: Path) -> list[str]:
 
 def new_key(client: TestClient[Litestar], credits: int = 100) -> str:
     """Create an API key in the client's database."""
-    key, _ = client.app.state.credits.create_key("test", credits)
+    key, _ = client.app.state.services.credits.create_key("test", credits)
     return str(key)
 
 
@@ -81,7 +81,7 @@ def wait_until_ok(url: str, seconds: float) -> None:
 
 def wait_warm(client: TestClient[Litestar], seconds: float = 60) -> None:
     """Waits until the app's render processes are warm (/readyz answers 503 before that)."""
-    pool = client.app.state.cards.pool
+    pool = client.app.state.services.cards.pool
     deadline = time.monotonic() + seconds
     while not pool.ready:
         assert time.monotonic() < deadline, "the render processes never became warm"

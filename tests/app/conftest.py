@@ -12,7 +12,7 @@ from gcp_storage_emulator.server import create_server
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.main import create_app
+from app.server.factory import create_app
 from app.settings import Settings, load_settings
 from tests.app.apphelpers import free_port, new_key, running_server, wait_until_ok
 
@@ -136,7 +136,7 @@ def no_pool_outlives_its_test() -> Iterator[None]:
     """A PostgreSQL pool left open keeps threads that reconnect (with random jitter) long after
     its test: hypothesis then fails a later test for using the global random module."""
     yield
-    store_pg = sys.modules.get("app.store_pg")
+    store_pg = sys.modules.get("app.ledger.postgres")
     if store_pg is not None:
         left = [url for _, url in store_pg._POOLS]
         assert not left, f"PostgreSQL pools left open: {left}"

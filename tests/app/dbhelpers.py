@@ -7,8 +7,8 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from app.credits import Credits
-from app.store import is_postgres
+from app.ledger.credits import Credits
+from app.ledger.database import is_postgres
 
 
 def age_every_hold(credits: Credits) -> None:

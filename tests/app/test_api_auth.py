@@ -10,8 +10,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.credits import hash_key
-from app.store import is_postgres
+from app.ledger.credits import hash_key
+from app.ledger.database import is_postgres
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import table_rows
 
@@ -61,7 +61,7 @@ def test_key_with_the_right_prefix_but_wrong_secret_is_401(client: Client, key: 
 
 def test_revoked_key_is_401(client: Client, key: str) -> None:
     assert client.post("/api/generate", json={}, headers={"x-api-key": key}).status_code == 200
-    client.app.state.credits.revoke(key[:8])
+    client.app.state.services.credits.revoke(key[:8])
     response = client.post("/api/generate", json={}, headers={"x-api-key": key})
     assert response.status_code == 401
     assert response.json()["error"] == "invalid_api_key"

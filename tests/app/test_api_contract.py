@@ -22,7 +22,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.main import create_app
+from app.server.factory import create_app
 from app.settings import Settings
 from tests.app.apphelpers import free_port, running_server
 
@@ -72,15 +72,17 @@ def test_every_operation_keeps_to_the_openapi_document(
     port = free_port()
     app = create_app(make_settings(port=port, generate_cost=1, log_level="WARNING"))
     with running_server(app, port) as base:
-        key, info = app.state.credits.create_key("contract", CREDITS)
+        key, info = app.state.services.credits.create_key("contract", CREDITS)
         result = run_schemathesis(base, key, tmp_path)
     report = result.stdout + result.stderr
     assert result.returncode == 0, report
     assert "Operations:       6 selected / 6 total" in report, report
     assert "Tested: 6" in report, report
     assert key not in report, "the key must not reach the report"
-    assert app.state.cards.render_count >= 1, "no valid, authenticated body reached the engine"
-    spent = CREDITS - app.state.credits.key_info(info.prefix).balance
+    assert app.state.services.cards.render_count >= 1, (
+        "no valid, authenticated body reached the engine"
+    )
+    spent = CREDITS - app.state.services.credits.key_info(info.prefix).balance
     assert 1 <= spent <= CREDITS
 
 

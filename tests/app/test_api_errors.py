@@ -123,7 +123,7 @@ def test_insufficient_credits_is_402_and_charges_nothing(
     make_client: Callable[..., Client],
 ) -> None:
     client = make_client(generate_cost=3)
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     poor = new_key(client, credits=2)
     assert_error(post(client, poor, {}), 402, "insufficient_credits", "3")
     info = credits.authenticate(poor)
@@ -140,7 +140,7 @@ def test_insufficient_credits_message_counts_properly(
 
 def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client]) -> None:
     client = make_client(generate_cost=3)
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     key = new_key(client, credits=7)
     assert post(client, key, {}).status_code == 200
     assert post(client, key, {}).status_code == 200
@@ -152,7 +152,7 @@ def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client])
 
 def test_bad_input_is_refused_before_any_charge(make_client: Callable[..., Client]) -> None:
     client = make_client(generate_cost=1)
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     key = new_key(client, credits=5)
     assert post(client, key, {"theme": "nope"}).status_code == 400
     assert post(client, key, {"width": 5}).status_code == 400
@@ -161,7 +161,7 @@ def test_bad_input_is_refused_before_any_charge(make_client: Callable[..., Clien
 
 def test_a_failed_request_is_refunded(make_client: Callable[..., Client]) -> None:
     client = make_client(generate_cost=1)
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     key = new_key(client, credits=5)
     response = post(client, key, {"markdown": FIFTY_ONE_PARTS, "splitMode": "hrSplit", "scale": 1})
     assert response.status_code == 400
@@ -173,7 +173,7 @@ def test_a_failed_request_is_refunded(make_client: Callable[..., Client]) -> Non
 def test_render_failure_is_500_render_failed(
     client: Client, key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cards = client.app.state.cards
+    cards = client.app.state.services.cards
     real = cards.render_job
 
     def themeless(job: Any, images: Any = None) -> Any:  # fault injection: the engine fails
@@ -201,7 +201,7 @@ def test_timeout_is_504_and_leaves_no_files(
     assert_error(response, 504, "timeout")
     time.sleep(3)  # let the abandoned render finish: it must not store anything
     assert stored_files(tmp_path / "files") == []
-    assert client.app.state.credits.authenticate(key).balance == 1
+    assert client.app.state.services.credits.authenticate(key).balance == 1
 
 
 def test_unknown_route_and_method_use_the_error_body(client: Client) -> None:

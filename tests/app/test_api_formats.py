@@ -23,7 +23,7 @@ BODY: dict[str, Any] = {"markdown": TWO, "splitMode": "hrSplit", "scale": 1, "wi
 
 
 def balance(client: Client, key: str) -> int:
-    return int(client.app.state.credits.authenticate(key).balance)
+    return int(client.app.state.services.credits.authenticate(key).balance)
 
 
 def generate(client: Client, key: str, **fields: Any) -> list[dict[str, str]]:

@@ -135,7 +135,7 @@ def test_over_hidden_mode_cuts_to_the_card_height(client: Client, key: str) -> N
 def test_repeated_request_returns_same_urls_without_rendering(
     client: Client, key: str, tmp_path: Path
 ) -> None:
-    cards = client.app.state.cards
+    cards = client.app.state.services.cards
     body = {"markdown": THREE_PARTS, "splitMode": "hrSplit"}
     first = generate(client, key, body)
     renders = cards.render_count
@@ -154,9 +154,9 @@ def test_a_missing_first_card_means_render_again(client: Client, key: str, tmp_p
     body = {"markdown": THREE_PARTS, "splitMode": "hrSplit"}
     first = generate(client, key, body)
     (tmp_path / "files" / first[0]["fileName"]).unlink()
-    renders = client.app.state.cards.render_count
+    renders = client.app.state.services.cards.render_count
     assert generate(client, key, body) == first
-    assert client.app.state.cards.render_count == renders + 1
+    assert client.app.state.services.cards.render_count == renders + 1
     manifest = first[0]["fileName"].rsplit("-", 1)[0] + ".json"
     assert stored_files(tmp_path / "files") == sorted([i["fileName"] for i in first] + [manifest])
 
@@ -170,11 +170,11 @@ def test_files_are_served_with_type_and_cache_headers(client: Client, key: str) 
     assert client.get("/files/screenshots/../../inkcard.db").status_code == 404
     missing = client.get("/files/screenshots/none.png")
     assert missing.status_code == 404
-    assert str(client.app.state.settings.storage_dir) not in missing.text
+    assert str(client.app.state.services.settings.storage_dir) not in missing.text
 
 
 def test_public_url_setting_sets_the_url_base(make_client: Callable[..., Client]) -> None:
     client = make_client(public_url="https://cards.example.com/f/")
-    key = client.app.state.credits.create_key("t", 1)[0]
+    key = client.app.state.services.credits.create_key("t", 1)[0]
     [image] = generate(client, key)
     assert image["url"] == "https://cards.example.com/f/" + image["fileName"]

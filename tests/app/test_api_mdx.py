@@ -56,7 +56,7 @@ def test_refused_mdx_is_400_invalid_mdx_and_charges_nothing(
     body = response.json()
     assert body["error"] == "invalid_mdx"
     assert body["message"].startswith("mdxMode: " + message)
-    info = client.app.state.credits.authenticate(key)
+    info = client.app.state.services.credits.authenticate(key)
     assert info.balance == 5
     assert stored_files(tmp_path / "files") in ([], ["screenshots"])
     off = post(client, key, {"markdown": markdown, "mdxMode": False})

@@ -34,7 +34,7 @@ def test_readyz_when_everything_works(client: Client) -> None:
 
 
 def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
-    client.app.state.cards.fonts = None
+    client.app.state.services.cards.fonts = None
     (tmp_path / "inkcard.db").unlink()
     (tmp_path / "inkcard.db").mkdir()  # the database path is now a folder: not writable
     response = client.get("/readyz")

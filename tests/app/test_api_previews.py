@@ -14,8 +14,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 import themes
-from app import gallery
-from app.main import create_app
+from app.cards import gallery
+from app.server.factory import create_app
 from app.settings import Settings
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
@@ -53,7 +53,9 @@ def test_every_theme_mode_has_a_working_preview_through_a_real_server(
         assert len(set(bodies.values())) == len(bodies), "two theme-modes share a preview"
         # the preview is the gallery's sample card, at preview scale
         variant = gallery.Variant("apple-notes", "dark-mode")
-        sample = gallery.render_sample(themes.builtin(), app.state.cards.fonts, variant, 0.5)
+        sample = gallery.render_sample(
+            themes.builtin(), app.state.services.cards.fonts, variant, 0.5
+        )
         assert bodies["/api/previews/apple-notes-dark-mode.png"] == sample
     assert listing["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 

@@ -24,7 +24,7 @@ LONG = "\n\n".join(
 
 def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) -> None:
     base, app = serve()
-    key, _ = app.state.credits.create_key("http", 10)
+    key, _ = app.state.services.credits.create_key("http", 10)
     with httpx.Client(timeout=30) as http:
         response = http.post(
             f"{base}/api/generate", json={"markdown": "# Over HTTP", "width": 500, "height": 500}
@@ -47,7 +47,7 @@ def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) 
 
 def test_concurrent_charges_never_overspend(serve: Callable[..., tuple[str, Any]]) -> None:
     base, app = serve(generate_cost=1)
-    credits = app.state.credits
+    credits = app.state.services.credits
     key, info = credits.create_key("race", 20)
     body = {"markdown": "# The same card every time"}
     with httpx.Client(timeout=60) as http:

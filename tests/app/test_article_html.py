@@ -10,7 +10,7 @@ import pytest
 from lxml import html as lxml_html
 
 import themes
-from app.article import (
+from app.articles.html import (
     UnknownArticleTheme,
     draft_content,
     rewrite_images,

@@ -21,7 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.render_worker import STALL_MARKER
+from app.cards.worker import STALL_MARKER
 from app.settings import SettingsError, load_settings
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.test_api_errors import assert_error, post
@@ -32,8 +32,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def balance(client: Client, key: str) -> int:
-    info = client.app.state.credits.authenticate(key)
-    assert info.balance == client.app.state.credits.ledger_sum(info.id)
+    info = client.app.state.services.credits.authenticate(key)
+    assert info.balance == client.app.state.services.credits.ledger_sum(info.id)
     return int(info.balance)
 
 
@@ -55,21 +55,21 @@ def test_the_memory_bomb_decodes_its_image_once_in_bounded_memory(tmp_path: Path
         """
         import json, resource, sys
         from litestar.testing import TestClient
-        from app.main import create_app
+        from app.server.factory import create_app
         from app.settings import load_settings
         from tests.app.test_budgets import bomb_request
         tmp = sys.argv[1]
         settings = load_settings({}, database=tmp + "/db", storage_dir=tmp + "/files",
                                  bootstrap_key=False, generate_cost=1)
         with TestClient(create_app(settings)) as client:
-            key, _ = client.app.state.credits.create_key("t", 5)
+            key, _ = client.app.state.services.credits.create_key("t", 5)
             body = json.dumps(bomb_request())
             assert len(body) < 8000, len(body)
             response = client.post("/api/generate", content=body,
                                    headers={"x-api-key": key, "content-type": "application/json"})
-            balance = client.app.state.credits.authenticate(key).balance
+            balance = client.app.state.services.credits.authenticate(key).balance
             # the render ran in a render process, which reports its own peak
-            worker_peak = max(client.app.state.cards.pool.peak_rss_kb.values())
+            worker_peak = max(client.app.state.services.cards.pool.peak_rss_kb.values())
         peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, worker_peak) // 1024
         print(json.dumps({"status": response.status_code, "body": response.json(),
                           "balance": balance, "peak_mb": peak}))
@@ -161,7 +161,7 @@ def test_a_key_at_its_render_limit_gets_429_and_pays_nothing(
     # A render of this key that hangs in its render process until the time limit kills it.
     holder = ThreadPoolExecutor(1)
     stalled = holder.submit(post, client, key, {"markdown": f"# held\n\n{STALL_MARKER}"})
-    pool = client.app.state.cards.pool
+    pool = client.app.state.services.cards.pool
     deadline = time.monotonic() + 30
     while pool.busy == 0:
         assert time.monotonic() < deadline, "the held render never started"

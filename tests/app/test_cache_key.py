@@ -64,13 +64,13 @@ def test_an_unchanged_restart_serves_the_stored_cards(
     themes_dir, fonts_dir = folders
     first = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
     urls = generate(first)
-    assert first.app.state.cards.render_count == 1
+    assert first.app.state.services.cards.render_count == 1
     # A newer modification time with the same bytes is not a change: content is what counts.
     card_toml = themes_dir / THEME / themes.THEME_FILE
     os.utime(card_toml, (card_toml.stat().st_atime + 60, card_toml.stat().st_mtime + 60))
     again = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
     assert generate(again) == urls
-    assert again.app.state.cards.render_count == 0
+    assert again.app.state.services.cards.render_count == 0
 
 
 def test_an_edited_theme_file_changes_the_urls(
@@ -89,7 +89,7 @@ def test_an_edited_theme_file_changes_the_urls(
     new_urls = generate(after)
     assert len(new_urls) == len(old_urls)
     assert set(new_urls).isdisjoint(old_urls)
-    assert after.app.state.cards.render_count == 1
+    assert after.app.state.services.cards.render_count == 1
     assert png(after, new_urls[0]) != png(after, old_urls[0])
 
 
@@ -106,7 +106,7 @@ def test_a_swapped_font_file_changes_the_urls(
     after = make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir))
     new_urls = generate(after)
     assert set(new_urls).isdisjoint(old_urls)
-    assert after.app.state.cards.render_count == 1
+    assert after.app.state.services.cards.render_count == 1
     assert png(after, new_urls[0]) != png(after, old_urls[0])
 
 
@@ -118,7 +118,7 @@ def test_copies_of_the_builtin_folders_make_the_builtin_urls(
     copied = generate(make_client(themes_dir=str(themes_dir), fonts_dir=str(fonts_dir)))
     builtin = make_client()
     assert generate(builtin) == copied
-    assert builtin.app.state.cards.render_count == 0
+    assert builtin.app.state.services.cards.render_count == 0
 
 
 def test_two_operators_custom_themes_of_one_name_never_share_files(
@@ -142,7 +142,7 @@ def test_two_operators_custom_themes_of_one_name_never_share_files(
     assert set(alice_urls).isdisjoint(bob_urls)
     assert png(bob, bob_urls[0]) != png(alice, alice_urls[0])
     assert urls(carol) == alice_urls, "same bytes, same cards"
-    assert carol.app.state.cards.render_count == 0
+    assert carol.app.state.services.cards.render_count == 0
 
 
 def test_the_remote_images_bytes_join_the_key(make_client: Callable[..., Client]) -> None:
@@ -181,7 +181,7 @@ def test_the_remote_images_bytes_join_the_key(make_client: Callable[..., Client]
         served[0] = BLUE
         again = make_client(allow_private_fetch=True)
         assert urls(again) == blue
-        assert again.app.state.cards.render_count == 0
+        assert again.app.state.services.cards.render_count == 0
         assert generate(make_client()) == generate(make_client(allow_private_fetch=True))
     finally:
         server.shutdown()

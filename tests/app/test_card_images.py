@@ -30,9 +30,9 @@ import pytest
 
 import layout
 import themes
-from app.card_images import Gathered, RemoteImages
+from app.cards.images import Gathered, RemoteImages
 from app.fetch import FetchPolicy, ImageFetcher, system_resolve
-from app.main import create_app
+from app.server.factory import create_app
 from app.settings import Settings
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
@@ -570,7 +570,7 @@ def test_remote_images_through_the_api(
         app = create_app(settings)
         source = f"{server.url}/red.png"
         with running_server(app, port) as base:
-            key, _ = app.state.credits.create_key("test", 100)
+            key, _ = app.state.services.credits.create_key("test", 100)
             png = generate(base, str(key), f"Remote\n\n![a red box|120x60]({source})")
             again = generate(base, str(key), f"Remote\n\n![a red box|120x60]({source})")
         assert again == png

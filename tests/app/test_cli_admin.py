@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import bootstrap_key, main
-from app.credits import Credits
+from app.cli.main import bootstrap_key, main
+from app.ledger.credits import Credits
+from app.ledger.database import is_postgres
 from app.settings import load_settings
-from app.store import is_postgres
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines

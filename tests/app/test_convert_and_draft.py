@@ -19,8 +19,8 @@ import skia
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.article import to_article
-from app.main import create_app
+from app.articles.html import to_article
+from app.server.factory import create_app
 from app.settings import Settings
 from layout import imagecodec
 from tests.app.apphelpers import free_port, png_size, running_server
@@ -81,11 +81,11 @@ class Service:
     images: ImageServer
 
     def key(self, credits: int = 100) -> tuple[str, str]:
-        key, info = self.app.state.credits.create_key("test", credits)
+        key, info = self.app.state.services.credits.create_key("test", credits)
         return key, info.prefix
 
     def balance(self, prefix: str) -> int:
-        return int(self.app.state.credits.key_info(prefix).balance)
+        return int(self.app.state.services.credits.key_info(prefix).balance)
 
     def post(
         self,
@@ -413,7 +413,7 @@ def test_platform_failures_charge_nothing(
     body = assert_error(service.post(key, {"markdown": markdown}), 502, label)
     assert named in body["message"]
     assert service.balance(prefix) == 10
-    assert service.app.state.credits.open_holds() == 0
+    assert service.app.state.services.credits.open_holds() == 0
     service.platform.clear()
     assert service.post(key, {"markdown": markdown}).status_code == 200  # and it recovers
     assert service.balance(prefix) == 7
@@ -455,7 +455,7 @@ def test_the_whole_call_has_a_deadline(start: Callable[..., Service]) -> None:
     body = assert_error(service.post(key, {"markdown": markdown}), 504, "platform_timeout")
     assert "took longer than 1 s" in body["message"]
     assert service.balance(prefix) == 10
-    assert service.app.state.credits.open_holds() == 0
+    assert service.app.state.services.credits.open_holds() == 0
 
 
 # Idempotency-Key

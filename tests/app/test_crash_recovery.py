@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from app.credits import Credits
+from app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 
 SLOW = "\n\n".join(

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.credits import Credits, looks_like_key
 from app.errors import DatabaseBusy, InsufficientCredits
-from app.store import StoreConflict
+from app.ledger.credits import Credits, looks_like_key
+from app.ledger.engine import StoreConflict
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import age_every_hold as _age_every_hold
@@ -173,7 +173,7 @@ def test_a_hold_expires_after_the_deadline_a_busy_wait_and_the_margin(database: 
 def test_start_up_releases_holds_of_a_dead_process(
     make_client: Callable[..., TestClient[Litestar]],
 ) -> None:
-    credits: Credits = make_client(generate_cost=1).app.state.credits
+    credits: Credits = make_client(generate_cost=1).app.state.services.credits
     _, info = credits.create_key("k", 5)
     credits.reserve(info.id, 2, "generate", "died")
     _age_every_hold(credits)
@@ -223,7 +223,7 @@ def test_a_paid_request_on_a_locked_database_is_503_busy(
     make_client: Callable[..., TestClient[Litestar]], tmp_path: Path, database: str
 ) -> None:
     client = make_client(generate_cost=1, database_busy_timeout=0.5)
-    credits: Credits = client.app.state.credits
+    credits: Credits = client.app.state.services.credits
     key = new_key(client, credits=5)
     with _write_locked(database):
         response = client.post("/api/generate", json={}, headers={"x-api-key": key})

@@ -24,8 +24,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.credits import Credits
-from app.main import create_app
+from app.ledger.credits import Credits
+from app.server.factory import create_app
 from app.settings import load_settings
 from tests.app.apphelpers import files_path, free_port, png_size, running_server, stored_files
 
@@ -68,7 +68,7 @@ class Target:
 @pytest.fixture
 def target(make_client: Callable[..., Client], tmp_path: Path) -> Target:
     client = make_client(generate_cost=1)
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     key, _ = credits.create_key("hostile", CREDITS)
     return Target(client, credits, key, tmp_path / "files").mark()
 
@@ -432,7 +432,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int,
     )
     app = create_app(settings)
     with running_server(app, port) as base, httpx.Client(base_url=base, timeout=60) as http:
-        credits = app.state.credits
+        credits = app.state.services.credits
         key, _ = credits.create_key("hostile", 1000)
         yield port, Target(http, credits, key, root / "files")
 

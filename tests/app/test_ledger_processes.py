@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from app import credits as credits_module
-from app.credits import Credits
+from app.ledger import credits as credits_module
+from app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines
@@ -36,7 +36,7 @@ SHORT_HOLDS = {2, 3}  # these workers' holds are born expired: the sweeps race t
 WORKER = """
 import random, sys
 from pathlib import Path
-from app.credits import Credits
+from app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines
@@ -73,7 +73,7 @@ with open(journal, "a", buffering=1) as out:
 SWEEPER = """
 import sys, time
 from pathlib import Path
-from app.credits import Credits
+from app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines

@@ -42,7 +42,7 @@ def generate(client: Client, key: str, body: dict[str, Any]) -> list[dict[str, s
 
 
 def balance(client: Client, key: str) -> int:
-    return int(client.app.state.credits.authenticate(key).balance)
+    return int(client.app.state.services.credits.authenticate(key).balance)
 
 
 # Local storage ---------------------------------------------------------------
@@ -73,9 +73,9 @@ def test_a_set_missing_its_last_card_is_rendered_again(
     key = new_key(client, credits=5)
     first = generate(client, key, TWELVE)
     (tmp_path / "files" / first[11]["fileName"]).unlink()
-    renders = client.app.state.cards.render_count
+    renders = client.app.state.services.cards.render_count
     assert generate(client, key, TWELVE) == first
-    assert client.app.state.cards.render_count == renders + 1
+    assert client.app.state.services.cards.render_count == renders + 1
     assert (tmp_path / "files" / first[11]["fileName"]).is_file()
     assert balance(client, key) == 3  # two complete answers, each charged once
 
@@ -94,12 +94,12 @@ def test_a_set_its_manifest_does_not_vouch_for_is_rendered_again(
     files = tmp_path / "files"
     first = generate(client, key, TWELVE)
     damage(files / first[0]["fileName"], files / manifest_of(first))
-    renders = client.app.state.cards.render_count
+    renders = client.app.state.services.cards.render_count
     assert generate(client, key, TWELVE) == first
-    assert client.app.state.cards.render_count == renders + 1
+    assert client.app.state.services.cards.render_count == renders + 1
     again = generate(client, key, TWELVE)  # now whole again: served from storage
     assert again == first
-    assert client.app.state.cards.render_count == renders + 1
+    assert client.app.state.services.cards.render_count == renders + 1
 
 
 def test_a_manifest_that_cannot_be_written_leaves_no_cards(
@@ -189,9 +189,9 @@ def test_gcs_set_missing_a_card_is_rendered_again(cloud: Client) -> None:
     key = new_key(cloud, credits=5)
     first = generate(cloud, key, TWELVE)
     blobs()[first[11]["fileName"]].delete()
-    renders = cloud.app.state.cards.render_count
+    renders = cloud.app.state.services.cards.render_count
     assert generate(cloud, key, TWELVE) == first
-    assert cloud.app.state.cards.render_count == renders + 1
+    assert cloud.app.state.services.cards.render_count == renders + 1
     assert first[11]["fileName"] in blobs()
     assert balance(cloud, key) == 3
 

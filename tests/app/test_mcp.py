@@ -28,8 +28,8 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, ImageContent, TextContent
 
-from app.credits import Credits
-from app.main import create_app
+from app.ledger.credits import Credits
+from app.server.factory import create_app
 from app.settings import Settings
 from tests.app.apphelpers import free_port, png_size, running_server
 from tests.fakewechat import FakeWeChat
@@ -286,7 +286,7 @@ class Http:
 
     @property
     def credits(self) -> Credits:
-        credits: Credits = self.app.state.credits
+        credits: Credits = self.app.state.services.credits
         return credits
 
     def new_key(self, credits: int = 100) -> tuple[str, str]:

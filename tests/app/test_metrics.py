@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.render_worker import STALL_MARKER
+from app.cards.worker import STALL_MARKER
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.fakewechat import FakeWeChat
 
@@ -60,9 +60,9 @@ def test_generate_calls_move_each_counter_by_exactly_what_happened(
     base, app = serve(
         generate_cost=2, render_processes=1, render_queue=0, timeout=4, render_stall_seconds=300
     )
-    rich, _ = app.state.credits.create_key("rich", 100)
-    poor, _ = app.state.credits.create_key("poor", 1)
-    renders = app.state.cards.render_count
+    rich, _ = app.state.services.credits.create_key("rich", 100)
+    poor, _ = app.state.services.credits.create_key("poor", 1)
+    renders = app.state.services.cards.render_count
     before = scrape(base)
     with httpx.Client(timeout=60) as http, ThreadPoolExecutor(1) as background:
         assert generate(http, base, rich, "# one").status_code == 200
@@ -83,7 +83,7 @@ def test_generate_calls_move_each_counter_by_exactly_what_happened(
     assert moved(before, after, "inkcard_request_duration_seconds_count", route=route) == 7
     # The scrapes before and during the stall were counted too; this one is counted after.
     assert moved(before, after, "inkcard_requests_total", route="/metrics", status="200") >= 2
-    assert app.state.cards.render_count - renders == 2
+    assert app.state.services.cards.render_count - renders == 2
     assert moved(before, after, "inkcard_render_duration_seconds_count") == 2
     assert value(during, "inkcard_render_queue", state="rendering") == 1
     assert value(after, "inkcard_render_queue", state="rendering") == 0
@@ -93,7 +93,7 @@ def test_generate_calls_move_each_counter_by_exactly_what_happened(
     # Three answers charged 2 each; the 503 and the 504 had their holds given back.
     assert moved(before, after, "inkcard_credits_debited_total", operation="generate") == 6
     assert moved(before, after, "inkcard_credits_refunded_total", operation="generate") == 4
-    assert app.state.credits.authenticate(rich).balance == 100 - 6
+    assert app.state.services.credits.authenticate(rich).balance == 100 - 6
 
 
 def _wait_for_rendering(base: str) -> Samples:
@@ -110,7 +110,7 @@ def test_article_credits_and_platform_errors_are_counted_by_label(
 ) -> None:
     with FakeWeChat({APPID: SECRET}) as platform:
         base, app = serve(wechat_api_base=platform.url, wechat_timeout=5)
-        key, _ = app.state.credits.create_key("articles", 20)
+        key, _ = app.state.services.credits.create_key("articles", 20)
         path = f"{base}/api/platform/convert-and-draft"
         body = {"markdown": "# Title\n\nSome text.", "title": "Title"}
         before = scrape(base)
@@ -130,14 +130,14 @@ def test_article_credits_and_platform_errors_are_counted_by_label(
     assert sum(v for (n, _), v in after.items() if n == "inkcard_platform_errors_total") == 1
     route = "/api/platform/convert-and-draft"
     assert moved(before, after, "inkcard_requests_total", route=route, status="200") == 2
-    assert app.state.credits.authenticate(key).balance == 20 - 4
+    assert app.state.services.credits.authenticate(key).balance == 20 - 4
 
 
 def test_storage_failures_are_counted_by_backend_and_action(
     serve: Callable[..., tuple[str, Any]], tmp_path: Path
 ) -> None:
     base, app = serve(generate_cost=1)
-    key, _ = app.state.credits.create_key("storage", 10)
+    key, _ = app.state.services.credits.create_key("storage", 10)
     before = scrape(base)
     folder = tmp_path / "files" / "screenshots"
     folder.rmdir()  # empty: the readiness probe's object is gone
@@ -156,7 +156,7 @@ def test_routes_are_templates_and_no_key_or_secret_reaches_the_text(
 ) -> None:
     with FakeWeChat({APPID: SECRET}) as platform:
         base, app = serve(wechat_api_base=platform.url, wechat_timeout=5)
-        key, info = app.state.credits.create_key("secretive", 10)
+        key, info = app.state.services.credits.create_key("secretive", 10)
         headers = {
             "x-api-key": key,
             "platform-appid": APPID,
@@ -175,7 +175,7 @@ def test_routes_are_templates_and_no_key_or_secret_reaches_the_text(
     for secret in (key, info.prefix, APPID, SECRET, "my-idempotency-key-42", "0123abcd"):
         assert secret not in text
     samples = scrape(base)
-    series = app.state.metrics.series()
+    series = app.state.services.metrics.series()
     for name, labels in samples:  # what the alert rules are checked against is what is sent
         assert sorted(dict(labels)) == sorted(series[name]), name
     routes = {dict(labels)["route"] for (name, labels) in samples if "route" in dict(labels)}

@@ -22,7 +22,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 
-from app.main import create_app
+from app.server.factory import create_app
 from app.settings import load_settings
 from tests.app.apphelpers import free_port, png_size, running_server
 
@@ -55,8 +55,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     )
     app = create_app(settings)
     with running_server(app, port) as base:
-        key, _ = app.state.credits.create_key("playground", 1000)
-        empty, _ = app.state.credits.create_key("empty", 0)
+        key, _ = app.state.services.credits.create_key("playground", 1000)
+        empty, _ = app.state.services.credits.create_key("empty", 0)
         yield Service(base, key, empty)
 
 

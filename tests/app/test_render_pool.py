@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.render_worker import STALL_MARKER
+from app.cards.worker import STALL_MARKER
 from tests.app.apphelpers import stored_files, wait_until_ok
 
 STALLED = {"markdown": f"# This one hangs\n\n{STALL_MARKER}"}
@@ -32,7 +32,7 @@ def serve(serve: Callable[..., tuple[str, Any]]) -> Callable[..., tuple[str, Any
 
 
 def balance(app: Any, key: str) -> int:
-    return int(app.state.credits.authenticate(key).balance)
+    return int(app.state.services.credits.authenticate(key).balance)
 
 
 def process_exists(pid: int) -> bool:
@@ -57,8 +57,8 @@ def test_a_render_past_its_time_is_killed_and_the_next_request_succeeds(
     serve: Callable[..., tuple[str, Any]], tmp_path: Path
 ) -> None:
     base, app = serve(render_processes=1, timeout=4, render_stall_seconds=300)
-    pool = app.state.cards.pool
-    key, _ = app.state.credits.create_key("slow", 5)
+    pool = app.state.services.cards.pool
+    key, _ = app.state.services.credits.create_key("slow", 5)
     [stalled_pid] = pool.pids()
     with httpx.Client(timeout=60, headers={"x-api-key": key}) as http:
         response = http.post(f"{base}/api/generate", json=STALLED)
@@ -80,8 +80,8 @@ def test_a_full_queue_answers_503_with_retry_after(
     serve: Callable[..., tuple[str, Any]], tmp_path: Path
 ) -> None:
     base, app = serve(render_processes=1, render_queue=0, timeout=6, render_stall_seconds=300)
-    pool = app.state.cards.pool
-    key, _ = app.state.credits.create_key("busy", 5)
+    pool = app.state.services.cards.pool
+    key, _ = app.state.services.credits.create_key("busy", 5)
     with (
         httpx.Client(timeout=60, headers={"x-api-key": key}) as http,
         ThreadPoolExecutor(1) as background,
@@ -105,8 +105,8 @@ def test_concurrent_identical_requests_render_once(
 ) -> None:
     # Each render sleeps 3 s in its worker, so the four requests surely overlap it.
     base, app = serve(render_processes=2, render_stall_seconds=3)
-    pool = app.state.cards.pool
-    key, _ = app.state.credits.create_key("same", 10)
+    pool = app.state.services.cards.pool
+    key, _ = app.state.services.credits.create_key("same", 10)
     barrier = threading.Barrier(4)
     body = {"markdown": f"# The same card four times\n\n{STALL_MARKER}"}
 

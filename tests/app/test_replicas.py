@@ -23,7 +23,7 @@ import httpx
 from google.cloud import storage as gcs
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.credits import Credits
+from app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.app.conftest import GCS_BUCKET
 from tests.app.dbhelpers import table_rows

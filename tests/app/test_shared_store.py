@@ -14,9 +14,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.migrations import MIGRATIONS
-from app.ratelimit import RequestLimit
-from app.store import open_store
+from app.ledger.database import open_store
+from app.ledger.migrations import MIGRATIONS
+from app.ledger.ratelimit import RequestLimit
 from tests.app.apphelpers import new_key
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
@@ -60,7 +60,7 @@ def wait_for(done: Callable[[], bool], what: str) -> None:
 MIGRATE = """
 import sys, time
 from pathlib import Path
-from app.store import open_store
+from app.ledger.database import open_store
 go = Path(sys.argv[2])
 while not go.exists():
     time.sleep(0.001)
@@ -106,8 +106,8 @@ def test_replicas_starting_together_apply_each_migration_once(
 FETCH = """
 import asyncio, sys
 from pathlib import Path
-from app.tokens import TokenCache
-from app.wechat import Credentials, WeChatClient
+from app.articles.tokens import TokenCache
+from app.articles.wechat import Credentials, WeChatClient
 database, url, go, ready = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
 
 async def main():
@@ -160,7 +160,7 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
     limited = answers[-1]
     assert limited.json()["error"] == "rate_limited"
     assert 1 <= int(limited.headers["retry-after"]) <= 60
-    credits = first.app.state.credits
+    credits = first.app.state.services.credits
     assert credits.key_info(key[:8]).balance == 7  # the limited call charged nothing
     assert [row.kind for row in credits.ledger(key[:8])] == ["debit"] * 3 + ["grant"]
     other = new_key(second, credits=10)  # another key has its own minute
@@ -193,7 +193,7 @@ def test_the_limit_covers_convert_and_draft_but_never_a_replay(
     )
     assert fresh.status_code == 429 and fresh.json()["error"] == "rate_limited"
     assert "retry-after" in fresh.headers
-    credits = client.app.state.credits
+    credits = client.app.state.services.credits
     assert credits.key_info(key[:8]).balance == 9  # only the first conversion was charged
     again = client.post(
         "/api/platform/convert-and-draft",
@@ -235,8 +235,8 @@ def test_zero_means_no_limit(database: str) -> None:
 def test_the_sqlite_path_never_loads_psycopg(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from app.credits import Credits\n"
-        "from app.tokens import TokenCache\n"
+        "from app.ledger.credits import Credits\n"
+        "from app.articles.tokens import TokenCache\n"
         f"credits = Credits({str(tmp_path / 'x.db')!r})\n"
         "credits.ensure_schema()\n"
         "credits.create_key('k', 1)\n"

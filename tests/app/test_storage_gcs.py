@@ -63,11 +63,11 @@ def test_repeated_request_is_served_from_the_bucket(
     key = new_key(cloud)
     body: dict[str, Any] = {"markdown": "# Cached in the cloud"}
     first = cloud.post("/api/generate", json=body, headers={"x-api-key": key}).json()["images"]
-    renders = cloud.app.state.cards.render_count
+    renders = cloud.app.state.services.cards.render_count
     second = cloud.post("/api/generate", json=body, headers={"x-api-key": key}).json()["images"]
     assert second == first
     assert first[0]["url"] == "https://cdn.example.com/cards/" + first[0]["fileName"]
-    assert cloud.app.state.cards.render_count == renders
+    assert cloud.app.state.services.cards.render_count == renders
 
 
 def test_failed_request_leaves_the_bucket_empty(

@@ -10,8 +10,8 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.tokens import TokenCache, _Keys, seal, unseal
-from app.wechat import (
+from app.articles.tokens import TokenCache, _Keys, seal, unseal
+from app.articles.wechat import (
     Credentials,
     DraftArticle,
     ImageUploadFailed,

@@ -1,0 +1,316 @@
+"""Markdown → WeChat article HTML: every style inline, nothing the editor strips or runs.
+
+Pipeline: markdown-it (CommonMark, GFM tables, strikethrough, task lists, footnotes, raw
+HTML on) → nh3 sanitises the whole rendered HTML against a small allow-list → lxml tree →
+`article_fixups` passes before inlining → premailer inlines the theme's CSS (parsed once
+per theme, no network) → passes after inlining → one `<section>` in a full document.
+
+This module is the article path's own door for markdown_it (the card parser in
+`layout.markdown` keeps raw HTML off and builds card blocks, not HTML), and the only
+door for nh3 and premailer. Pure functions: no I/O besides reading theme files once.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from urllib.parse import urlsplit
+
+import nh3
+from cssselect import parse as parse_selector
+from lxml import html as lxml_html
+from lxml.cssselect import CSSSelector
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+from premailer import Premailer
+
+import layout
+import themes
+from app.articles import fixups as fx
+from app.articles.formulas import place_math, render_math, take_math
+from app.articles.refs import links_to_footnotes
+
+DEFAULT_THEME = "brandA"
+
+_PARSER = (
+    MarkdownIt("commonmark", {"html": True, "breaks": True, "linkify": True})
+    .enable(["table", "strikethrough", "linkify"])
+    .use(tasklists_plugin)
+    .use(footnote_plugin)
+    .use(  # `$…$` and `$$…$$` as on cards (layout.markdown): inline SVG (app/article_math.py)
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_labels=False,
+        double_inline=True,
+    )
+)
+for _kind, _display in (("math_inline", False), ("math_inline_double", True), ("math_block", True)):
+    _PARSER.add_render_rule(
+        _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
+    )
+
+# What may pass from Markdown and raw HTML into the article; everything else is dropped
+# (script, style, iframe, svg, object, form … lose their content too).
+_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h1", "h2",
+    "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark", "ol", "p",
+    "pre", "q", "s", "section", "small", "span", "strong", "sub", "sup", "table", "tbody",
+    "td", "tfoot", "th", "thead", "tr", "u", "ul",
+}  # fmt: skip
+_DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
+                      "template", "noscript", "textarea", "select", "title"}  # fmt: skip
+_ATTRIBUTES = {
+    "a": {"href", "class"},
+    "img": {"src", "alt", "width", "height"},
+    "ol": {"start", "class"},
+    "ul": {"class"},
+    "li": {"class"},
+    "th": {"style", "colspan", "rowspan"},
+    "td": {"style", "colspan", "rowspan"},
+    "code": {"class"},
+    "input": {"type", "checked"},
+    "sup": {"class"},
+    "hr": {"class"},
+    "section": {"class"},
+}
+# markdown-it's own classes; a raw-HTML copy of one can at worst misnumber a footnote.
+_CLASSES = {
+    "a": {"footnote-backref"},
+    "sup": {"footnote-ref"},
+    "hr": {"footnotes-sep"},
+    "section": {"footnotes"},
+    "ol": {"footnotes-list"},
+    "li": {"footnote-item", "task-list-item"},
+    "ul": {"contains-task-list"},
+}
+_IMAGE_DATA_URL = re.compile(r"data:image/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$", re.I)
+_ALIGN = re.compile(r"text-align:\s*(left|right|center)\s*;?$")
+_LANGUAGE = re.compile(r"language-[\w+#.-]{1,40}$")
+_NUMBER = re.compile(r"\d{1,5}$")
+
+
+def _keep_attribute(tag: str, name: str, value: str) -> str | None:
+    """nh3's callback: only the values our passes understand."""
+    if name == "class":
+        return _keep_classes(tag, value)
+    if name in ("href", "src"):
+        return _keep_url(tag, name, value)
+    if name == "style":
+        match = _ALIGN.match(value.strip())
+        return f"text-align:{match.group(1)}" if match else None
+    if name in ("width", "height", "colspan", "rowspan", "start"):
+        return value if _NUMBER.match(value.strip()) else None
+    if name == "type":
+        return value if value == "checkbox" else None
+    return value
+
+
+def _keep_classes(tag: str, value: str) -> str | None:
+    if tag == "code":
+        kept = [c for c in value.split() if _LANGUAGE.match(c)][:1]
+    else:
+        kept = [c for c in value.split() if c in _CLASSES.get(tag, ())]
+    return " ".join(kept) or None
+
+
+def _keep_url(tag: str, name: str, value: str) -> str | None:
+    scheme = urlsplit(value.strip()).scheme.lower()
+    if tag == "img" and name == "src":
+        ok = scheme in ("http", "https") or bool(_IMAGE_DATA_URL.match(value.strip()))
+    else:
+        ok = scheme in ("http", "https", "mailto") or value.startswith("#")
+    return value if ok else None
+
+
+_SANITIZER = nh3.Cleaner(
+    tags=_TAGS,
+    clean_content_tags=_DROP_WITH_CONTENT,
+    attributes=_ATTRIBUTES,
+    attribute_filter=_keep_attribute,
+    url_schemes={"http", "https", "mailto", "data"},
+    link_rel=None,
+    strip_comments=True,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Article:
+    html: str  # a full document; its <body> holds one <section>
+    images: tuple[str, ...]  # image sources in order, each once, as written
+    title: str  # the first heading, else the first line
+    word_count: int  # decisions.md's rule: CJK characters and Latin runs, code included
+
+
+class UnknownArticleTheme(ValueError):
+    def __str__(self) -> str:
+        names = ", ".join(themes.article_names())
+        return f"unknown article theme {self.args[0]!r}; valid themes: {names}"
+
+
+def to_article(markdown: str, theme: str = DEFAULT_THEME) -> Article:
+    """Converts Markdown to a WeChat-ready article in the named theme."""
+    style = _theme(theme)
+    # control characters have no glyph, and lxml refuses them in text
+    clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
+    document = lxml_html.document_fromstring(
+        "<html><head><meta charset='utf-8'></head><body>"
+        f"<section class='article'>{clean}</section></body></html>"
+    )
+    article = document.find("body")[0]
+    text = fx.visible_text(article)
+    words = fx.count_words(text)
+    title = fx.title_of(article, text)
+    math = take_math(article)
+    _before_inlining(article, style, "参考资料" if fx.has_cjk(text) else "References")
+    images = fx.prepare_images(article)
+    style.inliner.transform(document)
+    _after_inlining(article)
+    place_math(math)  # last: no pass may strip the SVG's attributes
+    head = document.find("head")
+    head.clear()
+    head.extend(_head(title))
+    return Article(_serialise(document), tuple(images), title, words)
+
+
+def rewrite_images(html: str, mapping: Mapping[str, str]) -> str:
+    """The same document with each image source found in `mapping` replaced."""
+    document = lxml_html.document_fromstring(html)
+    for img in document.iter("img"):
+        src = img.get("src")
+        if src in mapping:
+            img.set("src", mapping[src])
+    return _serialise(document)
+
+
+def draft_content(html: str) -> str:
+    """The document's one `<section>`: what a WeChat draft's `content` holds."""
+    body = lxml_html.document_fromstring(html).find("body")
+    return _fragment(body[0])
+
+
+class _ThemeInliner(Premailer):  # type: ignore[misc]  # premailer has no type stubs
+    """Premailer that turns a theme's CSS into rules once: its own cache keeps only the
+    cssutils parse and re-serialises every declaration on each call (most of its time)."""
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self._rules: dict[tuple[str, int], tuple[list[object], list[object]]] = {}
+
+    def _parse_style_rules(
+        self, css_body: str, ruleset_index: int
+    ) -> tuple[list[object], list[object]]:
+        key = (css_body, ruleset_index)
+        if key not in self._rules:
+            self._rules[key] = super()._parse_style_rules(css_body, ruleset_index)
+        rules, leftover = self._rules[key]
+        return list(rules), list(leftover)
+
+
+@dataclass(frozen=True, slots=True)
+class _Theme:
+    inliner: Premailer
+    pseudo: tuple[fx.PseudoRule, ...]
+
+
+@cache
+def _theme(name: str) -> _Theme:
+    """The theme's CSS split once into what premailer inlines and `::before`/`::after`
+    rules our own pass turns into elements; premailer caches the parsed sheet itself."""
+    if name not in themes.article_names():
+        raise UnknownArticleTheme(name)
+    plain, pseudo = split_pseudo_rules(themes.article_css(name))
+    inliner = _ThemeInliner(
+        css_text=plain,
+        allow_network=False,
+        allow_loading_external_files=False,
+        disable_leftover_css=True,
+        disable_basic_attributes=["align", "valign", "bgcolor", "width", "height"],
+        align_floating_images=False,
+        disable_validation=True,
+        cssutils_logging_level=logging.CRITICAL,  # it warns on every property it does not know
+    )
+    return _Theme(inliner, pseudo)
+
+
+_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+_PSEUDO = re.compile(r"::?(before|after)\s*$")
+
+
+def split_pseudo_rules(css: str) -> tuple[str, tuple[fx.PseudoRule, ...]]:
+    """(CSS without pseudo-element rules, those rules compiled). Theme CSS is flat: no
+    at-rules, no nesting (tests/app/test_article_html.py checks the theme files)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    plain: list[str] = []
+    pseudo: list[fx.PseudoRule] = []
+    for order, (selectors, body) in enumerate(_RULE.findall(css)):
+        declarations = _declarations(body)
+        kept: list[str] = []
+        for selector in (s.strip() for s in selectors.split(",")):
+            match = _PSEUDO.search(selector)
+            if match is None:
+                kept.append(selector)
+                continue
+            base = selector[: match.start()].strip()
+            compiled = CSSSelector(base)
+            pseudo.append(
+                fx.PseudoRule(compiled, match.group(1), _specificity(base), order, declarations)
+            )
+        if kept:
+            plain.append(f"{', '.join(kept)} {{{body}}}")
+    return "\n".join(plain), tuple(pseudo)
+
+
+def _declarations(body: str) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for part in re.split(r";(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", body):
+        name, sep, value = part.partition(":")
+        if sep and name.strip():
+            out.append((name.strip().lower(), value.strip()))
+    return tuple(out)
+
+
+def _specificity(selector: str) -> tuple[int, int, int]:
+    a, b, c = parse_selector(selector)[0].specificity()
+    return (a, b, c)
+
+
+def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) -> None:
+    fx.mark_tasks(article)
+    fx.highlight_code(article)
+    links_to_footnotes(article, notes)
+    fx.wrap_tables(article)
+    fx.insert_pseudo_elements(article, style.pseudo)
+
+
+def _after_inlining(article: lxml_html.HtmlElement) -> None:
+    fx.lists_to_sections(article)
+    fx.preserve_code_whitespace(article)
+    fx.guarantee_styles(article)
+    fx.drop_block_whitespace(article)
+    fx.strip_attributes(article)
+
+
+def _head(title: str) -> list[lxml_html.HtmlElement]:
+    charset = lxml_html.Element("meta", {"charset": "utf-8"})
+    viewport = lxml_html.Element(
+        "meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}
+    )
+    heading = lxml_html.Element("title")
+    heading.text = title
+    return [charset, viewport, heading]
+
+
+def _serialise(document: lxml_html.HtmlElement) -> str:
+    return "<!DOCTYPE html>\n" + _fragment(document)
+
+
+def _fragment(element: lxml_html.HtmlElement) -> str:
+    # A literal U+00A0 can be normalised to a space on the way; the entity cannot.
+    text: str = lxml_html.tostring(element, encoding="unicode", with_tail=False)
+    return text.replace("\xa0", "&nbsp;")

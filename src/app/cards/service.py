@@ -1,0 +1,350 @@
+"""Generate request → card PNGs (card engine) → stored files and their URLs.
+
+A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION`` and
+fingerprints of the theme file and the fonts, and the hashes of the remote images fetched for
+it by ``app.card_images``) names the files ``screenshots/<digest>-<n>.png``.
+After every card, the manifest ``screenshots/<digest>.json`` (names and sizes) is written
+atomically: a set is complete only when its manifest says so and every card it lists is there,
+so a repeated request finds it and skips rendering, and a set with a card missing is rendered
+again. Work is bounded before it starts: image and output pixel budgets (checked by the engine
+from headers and sizes before decoding or drawing), at most ``renders_per_key`` renders in
+flight per key (429), and a bounded queue in front of the render processes
+(``app.render_pool``) that answers 503 at once instead of queueing forever. Concurrent
+requests for one digest render once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+
+import layout
+import themes
+from app.cards.images import RemoteImages
+from app.cards.pool import ProcessRenderPool, SingleFlight
+from app.cards.worker import MAX_CARD_PIXELS, RenderJob
+from app.errors import (
+    RenderTimeout,
+    StorageError,
+)
+from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord, invalid
+from app.storage import Storage, StorageProbe
+
+log = logging.getLogger("inkcard.cards")
+
+FOLDER = "screenshots"
+LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
+T = TypeVar("T")
+
+
+class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A generate request after defaults, validation and normalisation: what the cards depend on.
+
+    ``images`` (source, sha256 of its bytes) names the remote images fetched for it; left
+    out of the digest when there are none, so cards without remote images keep their names.
+    """
+
+    markdown: str
+    theme: str
+    mode: str | None
+    width: int
+    height: int
+    split: layout.SplitMode
+    mdx: bool
+    overflow_hidden: bool
+    scale: int
+    theme_data: str  # fingerprint of the theme file's bytes, read at start-up
+    fonts: str  # fingerprint of the loaded font files and fallback chains
+    images: tuple[tuple[str, str], ...] = ()
+    # Output format (issue 16); the defaults are left out of the digest, so PNG names stay.
+    format: layout.OutputFormat = "png"
+    quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp, so it splits no PNG
+
+    def digest(self) -> str:
+        """32 hex characters naming this job's files; changes with the engine version, the
+        theme file and the fonts, so an edited theme or a swapped font never serves old cards."""
+        h = hashlib.sha256(f"inkcard-cards\n{layout.ENGINE_VERSION}\n".encode())
+        h.update(msgspec.json.encode(self))
+        return h.hexdigest()[:32]
+
+    def prefix(self) -> str:
+        """What every storage name of this job starts with."""
+        return f"{FOLDER}/{self.digest()}-"
+
+    def file_names(self, numbers: Iterable[int]) -> list[str]:
+        """Storage names of the given card numbers (1-based)."""
+        prefix = self.prefix()
+        extension = layout.EXTENSIONS[self.format]
+        return [f"{prefix}{n}.{extension}" for n in numbers]
+
+    def manifest_name(self) -> str:
+        """Storage name of the manifest that marks this job's set complete."""
+        return f"{FOLDER}/{self.digest()}.json"
+
+
+class StoredCard(msgspec.Struct, frozen=True):
+    name: str
+    size: int
+    alt: str | None = None  # None: a set stored before alt text, rendered again
+
+
+class Manifest(msgspec.Struct, frozen=True):
+    """Written after every card of a set: which cards make it complete, and their sizes."""
+
+    cards: list[StoredCard]
+
+
+class Budget(msgspec.Struct, frozen=True, kw_only=True):
+    """Pixel limits of one generate call (``INKCARD_MAX_*_PIXELS``)."""
+
+    output_pixels: int
+    image_pixels: int
+
+
+class CardService:
+    """Turns generate requests into stored cards, rendered in worker processes.
+
+    Concurrent requests for the same cards (one digest) share one find-or-render-and-store.
+    """
+
+    def __init__(
+        self,
+        storage: Storage,
+        pool: ProcessRenderPool,
+        budget: Budget,
+        fonts_dir: str = "",
+        catalogue: themes.Catalogue | None = None,
+        remote: RemoteImages | None = None,
+    ):
+        self.storage = storage
+        self.remote = remote  # None: remote images are placeholders, nothing is fetched
+        self.storage_probe = StorageProbe(storage, FOLDER)
+        self.pool = pool
+        self.budget = budget
+        self.fonts_dir = Path(fonts_dir) if fonts_dir else Path(layout.DEFAULT_FONTS_DIR)
+        self.fonts: Any = None
+        self.fonts_fingerprint = ""
+        self.catalogue = catalogue or themes.builtin()
+        self._flights: SingleFlight[list[StoredCard]] = SingleFlight()
+
+    @property
+    def render_count(self) -> int:
+        """Renders the worker processes have answered (refusals by the engine included)."""
+        return self.pool.renders
+
+    def load_fonts(self) -> None:
+        """Load the FontBook (about 100 ms) and hash its files; called once at startup."""
+        fonts = layout.FontBook.load(self.fonts_dir)
+        self.fonts_fingerprint = fonts.fingerprint()
+        self.fonts = fonts
+
+    # Validation and normalisation
+
+    def _theme(self, name: str) -> Any:
+        try:
+            return self.catalogue.get(name)
+        except themes.UnknownTheme:
+            raise invalid("theme", "one of " + ", ".join(self.catalogue.names())) from None
+
+    def prepare(self, request: GenerateRequest) -> CardJob:
+        """Apply defaults that depend on the theme and normalise the request.
+
+        Raises:
+            InvalidField: Unknown theme or theme mode.
+        """
+        modes = list(self._theme(request.theme).modes)
+        mode = None
+        if modes:
+            mode = request.themeMode if request.themeMode is not None else modes[0]
+            if mode not in modes:
+                raise invalid("themeMode", f"one of {', '.join(modes)} for theme {request.theme}")
+        split = request.splitMode
+        return CardJob(
+            markdown=request.markdown,
+            theme=request.theme,
+            mode=mode,
+            width=round(request.width),
+            height=round(request.height),
+            split=split,
+            mdx=request.mdxMode,
+            overflow_hidden=layout.hides_overflow(split, request.overHiddenMode),
+            scale=request.scale,
+            theme_data=self.catalogue.fingerprint(request.theme),
+            fonts=self.fonts_fingerprint,
+            format=request.format,
+            quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
+        )
+
+    # Blocking steps (run in threads)
+
+    def find_stored(self, job: CardJob) -> list[StoredCard] | None:
+        """A complete stored set for ``job``, in card order, or None.
+
+        Complete means: the manifest is there, names the job's cards 1..N with their alt
+        texts, and every one of them is stored with the size it lists.
+        """
+        raw = self.storage.read(job.manifest_name())
+        if raw is None:
+            return None
+        try:
+            manifest = msgspec.json.decode(raw, type=Manifest)
+        except msgspec.DecodeError:
+            log.warning("unreadable manifest %s; rendering again", job.manifest_name())
+            return None
+        names = job.file_names(range(1, len(manifest.cards) + 1))
+        if not names or [card.name for card in manifest.cards] != names:
+            return None
+        if any(card.alt is None for card in manifest.cards):
+            return None
+        stored = self.storage.sizes(job.prefix())
+        if any(stored.get(card.name) != card.size for card in manifest.cards):
+            log.warning("stored set %s is incomplete; rendering again", job.manifest_name())
+            return None
+        return manifest.cards
+
+    def render_job(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> RenderJob:
+        """What a render worker needs for ``job``: plain data, the decoded theme included.
+
+        The engine reads image sizes from their headers before decoding any, and checks the
+        cards against the pixel budgets after layout and before any pixel is drawn, so an
+        oversized request is refused cheaply (in the worker, as the documented 400s).
+        """
+        options = layout.RenderOptions(
+            width=job.width,
+            height=job.height,
+            scale=job.scale,
+            split=job.split,
+            overflow_hidden=job.overflow_hidden,
+            mode=job.mode,
+            mdx=job.mdx,
+            max_pages=layout.MAX_CARDS,
+            max_pixels=MAX_CARD_PIXELS,
+            max_total_pixels=self.budget.output_pixels,
+            max_image_pixels=self.budget.image_pixels,
+            format=job.format,
+            quality=job.quality,
+        )
+        theme = self._theme(job.theme)
+        return RenderJob(
+            markdown=job.markdown, theme=theme, options=options, images=dict(images or {})
+        )
+
+    def store(
+        self, job: CardJob, rendered: layout.Rendered, cancelled: threading.Event
+    ) -> list[StoredCard]:
+        """Write every card, then the manifest; on any failure remove what was written and raise.
+
+        The manifest goes last and atomically, so no reader ever sees a complete set that is not.
+        """
+        files = rendered.files
+        names = job.file_names(range(1, len(files) + 1))
+        stored = [
+            StoredCard(name, len(data), alt)
+            for name, data, alt in zip(names, files, rendered.alt_texts, strict=True)
+        ]
+        written: list[str] = []
+        try:
+            for name, data in zip(names, files, strict=True):
+                if cancelled.is_set():
+                    raise RenderTimeout("storing the cards took longer than the time limit")
+                self.storage.put(name, data, layout.MEDIA_TYPES[job.format])
+                written.append(name)
+            if cancelled.is_set():
+                raise RenderTimeout("storing the cards took longer than the time limit")
+            manifest = msgspec.json.encode(Manifest(stored))
+            self.storage.put(job.manifest_name(), manifest, "application/json")
+        except BaseException:
+            for name in written:
+                try:
+                    self.storage.delete(name)
+                except StorageError:
+                    log.warning("could not remove %s after a failed request", name)
+            raise
+        return stored
+
+    # The whole call
+
+    async def generate(self, job: CardJob, timeout: float, key: object = None) -> list[ImageRecord]:
+        """Fetch the job's remote images, then find its stored cards or render and store
+        them; one record per card. The fetched bytes' hashes join the job's digest, so a
+        changed image is a new set of cards; an image that cannot be had is a placeholder.
+
+        ``key`` (the API key's id) is held to ``renders_per_key`` renders in flight.
+
+        Raises:
+            ApiError: Any documented failure; nothing is left in storage when it is raised.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        images: dict[str, bytes] = {}
+        if self.remote is not None:
+            gathered = await self.remote.gather(
+                layout.image_sources(job.markdown),
+                max_pixels=self.budget.image_pixels,
+                timeout=min(self.remote.timeout, deadline - loop.time()),
+            )
+            images = gathered.images
+            job = msgspec.structs.replace(job, images=gathered.hashes())
+        stored = await self._flights.run(
+            job.digest(), lambda: self._find_or_render(job, images, deadline, key)
+        )
+        return [
+            ImageRecord(url=self.storage.url(card.name), fileName=card.name, altText=card.alt or "")
+            for card in stored
+        ]
+
+    async def _find_or_render(
+        self, job: CardJob, images: Mapping[str, bytes], deadline: float, key: object
+    ) -> list[StoredCard]:
+        """The stored set's cards, rendering and storing it first if it is not complete."""
+        loop = asyncio.get_running_loop()
+        stored = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
+        if stored is not None:
+            return stored
+        rendered = await self.pool.run(
+            self.render_job(job, images), timeout=deadline - loop.time(), key=key
+        )
+        cancelled = threading.Event()
+        try:
+            return await self._in_thread(
+                self.store, job, rendered, cancelled, timeout=deadline - loop.time()
+            )
+        except RenderTimeout:
+            cancelled.set()
+            raise
+
+    @staticmethod
+    async def _in_thread(fn: Callable[..., T], *args: Any, timeout: float) -> T:
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
+        except TimeoutError:
+            raise RenderTimeout("the request took longer than the time limit") from None
+
+
+def themes_listing(
+    catalogue: themes.Catalogue, preview_url: Callable[[str, str | None], str]
+) -> dict[str, Any]:
+    """Card themes with label, description, modes and the URL of each mode's preview
+    (``preview_url(theme, mode)``); the installed article themes, the default (brandA) first."""
+    installed = set(themes.article_names())
+    cards = []
+    for name in catalogue.names():
+        theme, modes = catalogue.get(name), catalogue.modes(name)
+        cards.append(
+            {
+                "id": name,
+                "label": theme.label,
+                "description": theme.description,
+                "modes": modes,
+                "preview": preview_url(name, modes[0] if modes else None),
+                "previews": {mode: preview_url(name, mode) for mode in modes},
+            }
+        )
+    return {"cards": cards, "articles": [n for n in ARTICLE_THEMES if n in installed]}

@@ -1,0 +1,5 @@
+"""The ``inkcard`` command line: ``main(argv)`` parses the arguments and runs one command."""
+
+from app.cli.main import main
+
+__all__ = ["main"]

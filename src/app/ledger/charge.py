@@ -1,0 +1,93 @@
+"""A paid call's credits: held before the work, committed on success, released on failure.
+
+Every paid operation runs its work inside ``charged(...)``; this is the one place that
+reserves, commits and releases credits. Commit and release are shielded, so a request
+cancelled mid-way (a client that went away) still settles its hold; a hold the database was too
+busy to release is left to the expiry sweep (``app.services``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from app.errors import DatabaseBusy, InsufficientCredits
+from app.ledger.credits import Credits, KeyInfo
+from app.ledger.engine import Tx
+from app.metrics import Metrics
+
+log = logging.getLogger("inkcard.ledger")
+
+
+@dataclass
+class Charge:
+    """What the work inside ``charged`` decides about its own bill before it ends.
+
+    ``cost`` starts at the amount held and may be lowered (an HTML-only article costs less
+    than the draft it held for); ``also`` runs in the commit's transaction (an idempotent
+    answer stored with its charge).
+    """
+
+    operation: str
+    held: int
+    cost: int
+    also: Callable[[Tx], None] | None = None
+
+
+@asynccontextmanager
+async def charged(
+    credits: Credits,
+    metrics: Metrics,
+    key: KeyInfo,
+    *,
+    operation: str,
+    hold: int,
+    request_id: str | None,
+    refusal: Callable[[int], str] | None = None,
+) -> AsyncIterator[Charge]:
+    """Hold ``hold`` credits of ``key`` around the work of the ``with`` block.
+
+    Args:
+        refusal: The 402 message for a balance under ``hold``, given that balance.
+
+    Raises:
+        InsufficientCredits: The balance is under ``hold`` (nothing is written).
+    """
+    try:
+        hold_id = await asyncio.to_thread(credits.reserve, key.id, hold, operation, request_id)
+    except InsufficientCredits:
+        if refusal is None:
+            raise
+        balance = (await asyncio.to_thread(credits.key_info, key.prefix)).balance
+        raise InsufficientCredits(refusal(balance)) from None
+    charge = Charge(operation=operation, held=hold, cost=hold)
+    try:
+        yield charge
+        if hold_id is not None and await _commit(credits, hold_id, charge):
+            metrics.debited(operation, charge.cost)
+    except BaseException:
+        if hold_id is not None and await _release(credits, hold_id):
+            metrics.refunded(operation, hold)
+        raise
+
+
+async def _commit(credits: Credits, hold_id: int, charge: Charge) -> bool:
+    """Charge a successful call's hold; False when the hold had expired, so nothing was."""
+    committed = await asyncio.shield(
+        asyncio.to_thread(credits.commit, hold_id, charge.cost, also=charge.also)
+    )
+    if not committed:
+        log.warning("hold %s expired before the call finished; it is not charged", hold_id)
+    return bool(committed)
+
+
+async def _release(credits: Credits, hold_id: int) -> bool:
+    """Give a failed call's hold back (True); if the database is busy, the expiry sweep will."""
+    try:
+        return bool(await asyncio.shield(asyncio.to_thread(credits.release, hold_id)))
+    except DatabaseBusy:
+        log.warning("hold %s left to the expiry sweep: the database is busy", hold_id)
+        return False

@@ -1,0 +1,345 @@
+"""API keys and the credit ledger in the service database (``app.store``: SQLite or PostgreSQL).
+
+A key is ``ik_`` + 32 base62 characters. Only its SHA-256 and its first 8 characters (the
+prefix shown in lists and logs) are stored. Every change of a balance writes one ledger row in
+the same ``BEGIN IMMEDIATE`` transaction, so a key's balance always equals the sum of its
+ledger rows, and two concurrent debits can never spend the same credit.
+
+A paid request *reserves* its cost: a debit row plus a ``holds`` row naming it, written in the
+transaction that checks the balance. Success *commits* (the hold row goes; the debit stays),
+failure *releases* (a refund row gives the debit back and the hold row goes). A held credit is
+already subtracted from the balance, so balance == ledger sum at every instant; holds only say
+which debits are not final yet. A hold whose request died with its process is released by
+``release_expired`` once its deadline has passed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import string
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+
+from app.errors import InsufficientCredits, plural
+from app.ledger.database import open_store
+from app.ledger.engine import StoreConflict, Tx
+
+KEY_PREFIX = "ik_"
+KEY_LENGTH = 32
+PREFIX_CHARS = 8
+_ALPHABET = string.digits + string.ascii_letters
+HOLD_MARGIN = 5.0
+"""Seconds a hold outlives its request's deadline and one busy wait, before a sweep frees it."""
+
+
+class KeyInfo(msgspec.Struct, frozen=True):
+    """What is stored about a key (never the key itself)."""
+
+    id: int
+    prefix: str
+    name: str
+    balance: int
+    created_at: str
+    revoked_at: str | None
+
+
+class LedgerRow(msgspec.Struct, frozen=True):
+    """One credit movement."""
+
+    id: int
+    delta: int
+    kind: str
+    operation: str
+    request_id: str | None
+    created_at: str
+
+
+class UnknownKey(LookupError):
+    """No key has this prefix."""
+
+
+def new_key() -> str:
+    """A fresh random API key: ``ik_`` + 32 base62 characters (about 190 bits)."""
+    return KEY_PREFIX + "".join(secrets.choice(_ALPHABET) for _ in range(KEY_LENGTH))
+
+
+def hash_key(key: str) -> str:
+    """Hex SHA-256 of a key: what the database keeps."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def looks_like_key(key: str) -> bool:
+    """True if ``key`` has the shape of an Inkcard key."""
+    body = key[len(KEY_PREFIX) :]
+    return (
+        key.startswith(KEY_PREFIX) and len(body) == KEY_LENGTH and all(c in _ALPHABET for c in body)
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Credits:
+    """The key and ledger tables of one database. Safe to use from many threads and processes.
+
+    Args:
+        database: A SQLite file path or a ``postgresql://`` URL (``INKCARD_DATABASE``).
+        busy_timeout: Seconds a statement waits for another writer's lock before it raises
+            ``DatabaseBusy``.
+        request_deadline: Seconds a paid request may run; its hold expires this long after the
+            reservation, plus one busy wait and ``HOLD_MARGIN``.
+    """
+
+    def __init__(
+        self, database: str | Path, *, busy_timeout: float = 5.0, request_deadline: float = 55.0
+    ):
+        self.store = open_store(database, busy_timeout)
+        self.busy_timeout = busy_timeout
+        self.hold_seconds = request_deadline + busy_timeout + HOLD_MARGIN
+
+    def ensure_schema(self) -> None:
+        """Create or migrate the tables (every table of the service database)."""
+        self.store.migrate()
+
+    def check_writable(self) -> None:
+        """Raise unless a write transaction can start."""
+        with self.store.write() as db:
+            db.execute("SELECT count(*) FROM api_keys").fetchone()
+
+    # Keys
+
+    def create_key(self, name: str, credits: int = 0) -> tuple[str, KeyInfo]:
+        """Create a key holding ``credits``; return the full key (shown once) and its record."""
+        if credits < 0:
+            raise ValueError("credits must be 0 or more")
+        for _ in range(10):
+            key = new_key()
+            try:
+                with self.store.write() as db:
+                    (key_id,) = db.execute(
+                        "INSERT INTO api_keys (prefix, key_hash, name, balance, created_at)"
+                        " VALUES (?, ?, ?, 0, ?) RETURNING id",
+                        [key[:PREFIX_CHARS], hash_key(key), name, _now()],
+                    ).fetchone()
+                    if credits:
+                        self._move(db, key_id, credits, "grant", "create", None)
+            except StoreConflict:
+                continue  # prefix collision: draw again
+            return key, self.key_info(key[:PREFIX_CHARS])
+        raise RuntimeError("could not draw an unused key prefix")
+
+    def key_count(self) -> int:
+        """Number of keys ever created (revoked ones included)."""
+        with self.store.read() as db:
+            return int(db.execute("SELECT count(*) FROM api_keys").fetchone()[0])
+
+    def list_keys(self) -> list[KeyInfo]:
+        """Every key, oldest first."""
+        with self.store.read() as db:
+            rows = db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY id").fetchall()
+        return [KeyInfo(*row) for row in rows]
+
+    def key_info(self, prefix: str) -> KeyInfo:
+        """The key with this prefix; raises ``UnknownKey``."""
+        with self.store.read() as db:
+            row = db.execute(
+                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE prefix = ?", [prefix]
+            ).fetchone()
+        if row is None:
+            raise UnknownKey(prefix)
+        return KeyInfo(*row)
+
+    def revoke(self, prefix: str) -> KeyInfo:
+        """Revoke a key (idempotent); raises ``UnknownKey``."""
+        with self.store.write() as db:
+            db.execute(
+                "UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL",
+                [_now(), prefix],
+            )
+        return self.key_info(prefix)
+
+    def authenticate(self, key: str) -> KeyInfo | None:
+        """The live key record matching ``key``, or None. The hash comparison is constant-time."""
+        if not looks_like_key(key):
+            return None
+        with self.store.read() as db:
+            row = db.execute(
+                f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys WHERE prefix = ?",
+                [key[:PREFIX_CHARS]],
+            ).fetchone()
+        if row is None or not hmac.compare_digest(row[-1], hash_key(key)):
+            return None
+        info = KeyInfo(*row[:-1])
+        return None if info.revoked_at else info
+
+    # Credits
+
+    def _move(
+        self,
+        db: Tx,
+        key_id: int,
+        delta: int,
+        kind: str,
+        operation: str,
+        request_id: str | None,
+        ref_debit_id: int | None = None,
+    ) -> int:
+        (row_id,) = db.execute(
+            "INSERT INTO ledger"
+            " (key_id, delta, kind, operation, request_id, ref_debit_id, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [key_id, delta, kind, operation, request_id, ref_debit_id, _now()],
+        ).fetchone()
+        db.execute("UPDATE api_keys SET balance = balance + ? WHERE id = ?", [delta, key_id])
+        return int(row_id)
+
+    def grant(self, prefix: str, amount: int, request_id: str | None = None) -> KeyInfo:
+        """Add ``amount`` credits to a key; raises ``UnknownKey``."""
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        info = self.key_info(prefix)
+        with self.store.write() as db:
+            self._move(db, info.id, amount, "grant", "grant", request_id)
+        return self.key_info(prefix)
+
+    def reserve(self, key_id: int, cost: int, operation: str, request_id: str | None) -> int | None:
+        """Hold ``cost`` credits for a request; return the hold id (None when cost is 0).
+
+        The debit row and the hold row are written in the transaction that checks the balance,
+        so the held credits are spent for everyone else until ``commit`` or ``release``.
+
+        Raises:
+            InsufficientCredits: The balance is below ``cost``; nothing is written.
+            DatabaseBusy: The database stayed locked; nothing is written.
+        """
+        if cost <= 0:
+            return None
+        with self.store.write() as db:
+            row = db.execute(
+                "UPDATE api_keys SET balance = balance - ?"
+                " WHERE id = ? AND balance >= ? RETURNING balance",
+                [cost, key_id, cost],
+            ).fetchone()
+            if row is None:
+                (balance,) = db.execute(
+                    "SELECT balance FROM api_keys WHERE id = ?", [key_id]
+                ).fetchone()
+                raise InsufficientCredits(
+                    f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
+                )
+            (debit_id,) = db.execute(
+                "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
+                " VALUES (?, ?, 'debit', ?, ?, ?) RETURNING id",
+                [key_id, -cost, operation, request_id, _now()],
+            ).fetchone()
+            db.execute(
+                "INSERT INTO holds (debit_id, key_id, expires_at) VALUES (?, ?, ?)",
+                [debit_id, key_id, time.time() + self.hold_seconds],
+            )
+            return int(debit_id)
+
+    def commit(
+        self,
+        hold_id: int,
+        cost: int | None = None,
+        *,
+        also: Callable[[Tx], None] | None = None,
+    ) -> bool:
+        """Make a hold final, charging ``cost`` (at most the held amount; default all of it).
+
+        ``also`` writes in the same transaction (the answer kept for an idempotency key), so
+        a charge and its record are saved together or not at all. Returns False when the hold
+        was already released (by a sweep past its deadline): then nothing is charged.
+        """
+        with self.store.write() as db:
+            if also is not None:
+                also(db)
+            held = self._take_hold(db, hold_id)
+            if held is None:
+                return False
+            key_id, amount, operation, request_id = held
+            if cost is not None and not 0 <= cost <= amount:
+                raise ValueError(f"cannot commit {cost} of a hold of {amount}")
+            if cost is not None and cost < amount:
+                self._move(db, key_id, amount - cost, "refund", operation, request_id, hold_id)
+            return True
+
+    def release(self, hold_id: int) -> bool:
+        """Give a hold back with one refund row; False if it was already committed or released."""
+        with self.store.write() as db:
+            return self._release(db, hold_id)
+
+    def release_expired(self) -> int:
+        """Release every hold past its deadline (its request died or hung); return how many.
+
+        Each hold is released in its own transaction, as ``release`` does: a sweep that held
+        one hold's key row while waiting for the next hold could deadlock, on PostgreSQL's
+        row locks, against a request committing that next hold (it locks the hold, then the
+        key). A hold settled in between is skipped, as ``release`` reports.
+        """
+        with self.store.read() as db:
+            expired = db.execute(
+                "SELECT debit_id FROM holds WHERE expires_at < ? ORDER BY debit_id", [time.time()]
+            ).fetchall()
+        return sum(self.release(hold_id) for (hold_id,) in expired)
+
+    def open_holds(self) -> int:
+        """Number of holds not yet committed or released."""
+        with self.store.read() as db:
+            return int(db.execute("SELECT count(*) FROM holds").fetchone()[0])
+
+    def _release(self, db: Tx, hold_id: int) -> bool:
+        held = self._take_hold(db, hold_id)
+        if held is None:
+            return False
+        key_id, amount, operation, request_id = held
+        self._move(db, key_id, amount, "refund", operation, request_id, hold_id)
+        return True
+
+    @staticmethod
+    def _take_hold(db: Tx, hold_id: int) -> tuple[int, int, str, str | None] | None:
+        """Delete a hold row; return (key id, held amount, operation, request id) of its debit."""
+        row = db.execute(
+            "DELETE FROM holds WHERE debit_id = ? RETURNING key_id", [hold_id]
+        ).fetchone()
+        if row is None:
+            return None
+        delta, operation, request_id = db.execute(
+            "SELECT delta, operation, request_id FROM ledger WHERE id = ?", [hold_id]
+        ).fetchone()
+        return int(row[0]), -int(delta), str(operation), request_id
+
+    def ledger(self, prefix: str, limit: int = 20) -> list[LedgerRow]:
+        """A key's most recent ledger rows, newest first; raises ``UnknownKey``.
+
+        A debit whose request has not finished yet is shown with kind ``hold``.
+        """
+        info = self.key_info(prefix)
+        with self.store.read() as db:
+            rows = db.execute(
+                "SELECT id, delta,"
+                " CASE WHEN id IN (SELECT debit_id FROM holds) THEN 'hold' ELSE kind END,"
+                " operation, request_id, created_at FROM ledger"
+                " WHERE key_id = ? ORDER BY id DESC LIMIT ?",
+                [info.id, limit],
+            ).fetchall()
+        return [LedgerRow(*row) for row in rows]
+
+    def ledger_sum(self, key_id: int) -> int:
+        """Sum of a key's ledger deltas (equals its balance)."""
+        with self.store.read() as db:
+            return int(
+                db.execute(
+                    "SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?", [key_id]
+                ).fetchone()[0]
+            )
+
+
+_KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"

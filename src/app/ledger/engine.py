@@ -1,0 +1,85 @@
+"""The engine-neutral face of the service database: transactions, locks, the ``Store`` base.
+
+``read()`` and ``write()`` of a ``Store`` hand out a ``Tx`` whose ``execute`` takes ``?``
+placeholders on both engines, so the SQL above this package is one text. A write that waits
+past the busy timeout for a lock raises ``DatabaseBusy``; a refused constraint raises
+``StoreConflict``. The engines are ``app.ledger.sqlite`` and ``app.ledger.postgres``;
+``app.ledger.database.open_store`` picks one.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from app.errors import DatabaseBusy
+
+LOCK_POLL_SECONDS = 0.05
+
+
+class Cursor(Protocol):
+    """What a statement returns on both engines."""
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Tx(Protocol):
+    """One connection inside a transaction (or autocommit, for reads)."""
+
+    def execute(self, sql: str, params: Sequence[object] = ()) -> Cursor: ...
+
+
+class StoreConflict(Exception):
+    """A unique, foreign-key or check constraint refused a write (the transaction rolled back)."""
+
+
+class FetchLock(ABC):
+    """A lock every process and replica on the database shares (one fetch of a token at a time)."""
+
+    @abstractmethod
+    def acquire(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the lock; True when it is held."""
+
+    @abstractmethod
+    def release(self) -> None:
+        """Give the lock back (only after a successful ``acquire``)."""
+
+
+class Store(ABC):
+    """The database of the service, whichever engine holds it."""
+
+    engine: str
+    for_update: str
+    """Suffix that locks the rows a SELECT read until the transaction ends (empty in SQLite,
+    where a write transaction already holds the whole file)."""
+
+    def __init__(self, busy_timeout: float):
+        self.busy_timeout = busy_timeout
+
+    def busy(self) -> DatabaseBusy:
+        """The 503 a write gets when it waited ``busy_timeout`` for a lock."""
+        return DatabaseBusy(
+            f"the database stayed locked for {self.busy_timeout:g} s; nothing was charged,"
+            " try again",
+            headers={"Retry-After": str(max(1, math.ceil(self.busy_timeout)))},
+        )
+
+    @abstractmethod
+    def read(self) -> Any:
+        """Context manager: a ``Tx`` for reads (each statement sees committed data)."""
+
+    @abstractmethod
+    def write(self) -> Any:
+        """Context manager: a ``Tx`` in one transaction, committed on exit, rolled back on error."""
+
+    @abstractmethod
+    def migrate(self) -> list[int]:
+        """Create or update the schema; return the migration versions this call applied."""
+
+    @abstractmethod
+    def fetch_lock(self, name: str) -> FetchLock:
+        """The shared lock called ``name``."""

@@ -1,0 +1,143 @@
+"""``Idempotency-Key``: a retried request gets the first answer and is charged once.
+
+One row per (API key, Idempotency-Key) in the service database (``app.store``, table
+``idempotency``). ``claim`` runs before any work: no row → a ``running`` row is written and
+the request proceeds; a ``done`` row with the same request fingerprint → its stored answer
+is replayed; the same key with another fingerprint → 422 ``idempotency_key_reused``; a
+``running`` row → 409 ``idempotency_key_in_use``. A success writes its answer with
+``record`` inside the credit commit's transaction (charge and answer are saved together); a
+failure ``forget``s the row, so a retry really runs again (failures cost nothing).
+
+A ``running`` row whose request died (crash, ``kill -9``) expires with the request's credit
+hold; ``done`` rows are kept for ``INKCARD_IDEMPOTENCY_HOURS``. Expired rows are deleted by
+the next claim.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.errors import (
+    IdempotencyKeyInUse,
+    IdempotencyKeyReused,
+    InvalidIdempotencyKey,
+)
+from app.ledger.database import open_store
+from app.ledger.engine import Tx
+
+HEADER = "idempotency-key"
+MAX_KEY_CHARS = 255
+RETRY_AFTER_SECONDS = 5
+
+
+def check_key(value: str) -> str:
+    """The header's value if it is 1..255 printable ASCII characters.
+
+    Raises:
+        InvalidIdempotencyKey: Empty, too long, or other characters.
+    """
+    if not 0 < len(value) <= MAX_KEY_CHARS or not all(" " <= c <= "~" for c in value):
+        raise InvalidIdempotencyKey(
+            f"Idempotency-Key must be 1 to {MAX_KEY_CHARS} printable ASCII characters"
+        )
+    return value
+
+
+def fingerprint(*parts: bytes) -> str:
+    """SHA-256 over the parts of a request that decide its answer, each length-prefixed."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(len(part).to_bytes(8, "big") + part)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """The stored answer of the first request with this key."""
+
+    status: int
+    body: bytes
+
+
+class IdempotencyStore:
+    """The ``idempotency`` table of the service database (the credit database).
+
+    Args:
+        database: A SQLite file path or a ``postgresql://`` URL.
+        retention: Seconds a finished answer is kept.
+        running: Seconds a ``running`` row stays claimed (the request's hold lifetime).
+        busy_timeout: Seconds to wait for another writer's lock before ``DatabaseBusy``.
+    """
+
+    def __init__(
+        self, database: str | Path, *, retention: float, running: float, busy_timeout: float
+    ):
+        self.store = open_store(database, busy_timeout)
+        self.retention = retention
+        self.running = running
+
+    def ensure_schema(self) -> None:
+        """Create or migrate the service database's tables."""
+        self.store.migrate()
+
+    def claim(self, key_id: int, idem_key: str, print_: str) -> Replay | None:
+        """None when this request is the first with ``idem_key`` (it is now ``running``).
+
+        Raises:
+            IdempotencyKeyReused: The key was used for a request with another fingerprint.
+            IdempotencyKeyInUse: The first request with this key is still running.
+        """
+        now = time.time()
+        with self.store.write() as db:
+            db.execute("DELETE FROM idempotency WHERE expires_at < ?", [now])
+            # The insert is the claim: of two requests racing on one key (two replicas), the
+            # second waits for the first's row and then sees it.
+            claimed = db.execute(
+                "INSERT INTO idempotency (key_id, idem_key, fingerprint, state, expires_at)"
+                " VALUES (?, ?, ?, 'running', ?)"
+                " ON CONFLICT (key_id, idem_key) DO NOTHING RETURNING key_id",
+                [key_id, idem_key, print_, now + self.running],
+            ).fetchone()
+            if claimed is not None:
+                return None
+            row = db.execute(
+                "SELECT fingerprint, state, status, answer FROM idempotency"
+                " WHERE key_id = ? AND idem_key = ?",
+                [key_id, idem_key],
+            ).fetchone()
+        if row is None:  # the first request failed and let go of the key a moment ago
+            raise IdempotencyKeyInUse(
+                "the first request with this Idempotency-Key just ended; retry shortly",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        stored_print, state, status, answer = row
+        if stored_print != print_:
+            raise IdempotencyKeyReused(
+                "this Idempotency-Key was already used for a different request (body, theme or"
+                " platform account); use a new key for a new request"
+            )
+        if state == "running":
+            raise IdempotencyKeyInUse(
+                "the first request with this Idempotency-Key is still running; retry shortly",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
+        return Replay(int(status), bytes(answer))
+
+    def record(self, conn: Tx, key_id: int, idem_key: str, status: int, body: bytes) -> None:
+        """Store the answer, inside the caller's transaction (the credit commit)."""
+        conn.execute(
+            "UPDATE idempotency SET state = 'done', status = ?, answer = ?, expires_at = ?"
+            " WHERE key_id = ? AND idem_key = ?",
+            [status, body, time.time() + self.retention, key_id, idem_key],
+        )
+
+    def forget(self, key_id: int, idem_key: str) -> None:
+        """Drop a ``running`` claim after a failure, so a retry runs the request again."""
+        with self.store.write() as db:
+            db.execute(
+                "DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND state = 'running'",
+                [key_id, idem_key],
+            )

@@ -1,0 +1,359 @@
+"""The MCP server: ``generate_cards``, ``convert_article`` and ``list_themes`` for AI agents.
+
+One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
+write the input schemas and results ourselves):
+
+- stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
+  ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
+  ``INKCARD_PLATFORM_APP_SECRET``.
+- streamable HTTP at ``/mcp`` on the service (stateless, JSON answers: any worker answers
+  any call): every HTTP request needs ``x-api-key``; ``Platform-Appid`` and
+  ``Platform-App-Secret`` on the connection configure the draft account.
+
+The tools call the operations the HTTP routes call (``generate_images``,
+``convert_article``), with the arguments decoded by the same parsers, so a call is validated,
+charged and labelled exactly as the HTTP request with the same body would be. An ``ApiError``
+becomes a tool error whose text is our ``{"error": LABEL, "message": TEXT}``; anything else is
+logged and answered ``internal_error``, never with a trace.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import mcp_types as types
+import msgspec
+from mcp.server.lowlevel import Server
+
+from app import VERSION, operations
+from app.cards import gallery
+from app.cards.service import themes_listing
+from app.errors import ApiError
+from app.ledger.credits import KeyInfo
+from app.models import (
+    ARTICLE_THEMES,
+    MAX_MARKDOWN_CHARS,
+    ArticleRequest,
+    GenerateRequest,
+    GenerateResponse,
+    ImageRecord,
+    invalid,
+    json_schema,
+    parse_article,
+    parse_generate,
+)
+from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
+from app.services import Services
+
+log = logging.getLogger("inkcard.mcp")
+
+API_KEY_ENV = "INKCARD_API_KEY"
+APPID_ENV = "INKCARD_PLATFORM_APPID"
+SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
+INLINE_CARDS = 8
+"""A generate result of at most this many cards ..."""
+INLINE_BYTES = 4 * 1024 * 1024
+"""... and at most this many PNG bytes in all comes back as image content too."""
+
+SPLIT_MODES = """\
+How many cards you get depends on splitMode:
+- noSplit (the default): always ONE card. When the text is longer than the card, the card
+  grows taller until everything fits (so a long post gives one very tall image).
+- autoSplit: as many cards as the text needs, each exactly width x height; the text flows
+  from one card to the next with page numbers (use this for long posts and carousels).
+- hrSplit: one card per section, where sections are separated by a horizontal rule (a line
+  with just ---); each card grows taller to fit its section.
+overHiddenMode=true: every card is exactly width x height and text that does not fit is
+cut off (nothing flows to another card)."""
+
+
+class NotStarted(ApiError):
+    """A call arrived before the service's lifespan opened its resources (503)."""
+
+    status = 503
+    label = "unavailable"
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who calls, as the connection says: API key, draft account, where the service is."""
+
+    api_key: str
+    how_to_send_key: str
+    appid: str = ""
+    secret: str = ""
+    credential_names: tuple[str, str] = ("Platform-Appid", "Platform-App-Secret")
+    base_url: str = ""
+    request_id: str | None = None
+
+
+def _text(value: Any) -> types.TextContent:
+    return types.TextContent(text=msgspec.json.encode(value).decode())
+
+
+def tool_error(label: str, message: str) -> types.CallToolResult:
+    """Our error body as a tool error the model reads (``isError``)."""
+    body = {"error": label, "message": message}
+    return types.CallToolResult(content=[_text(body)], structured_content=body, is_error=True)
+
+
+def _answer(body: Any, *extra: types.ContentBlock) -> types.CallToolResult:
+    plain = msgspec.to_builtins(body)
+    return types.CallToolResult(content=[_text(plain), *extra], structured_content=plain)
+
+
+class InkcardTools:
+    """The three tools over the service's ``Services`` (opened by whoever runs the tools)."""
+
+    def __init__(self, services: Services):
+        self.services = services
+        self.settings = services.settings
+        self.catalogue = services.catalogue
+        self.previews = gallery.Previews(self.catalogue)
+        self.opened = False  # set once the services are open (the lifespan has run)
+
+    def tools(self) -> list[types.Tool]:
+        """The tool list: names, plain-words descriptions, input schemas."""
+        return [
+            types.Tool(
+                name="generate_cards",
+                title="Markdown to card images",
+                description=self._generate_description(),
+                input_schema=self._generate_schema(),
+                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
+            ),
+            types.Tool(
+                name="convert_article",
+                title="Markdown to a WeChat article or draft",
+                description=(
+                    "Convert Markdown into a WeChat official-account article: one HTML document"
+                    " with inline CSS, ready to paste into the WeChat editor"
+                    f" ({HTML_COST} credit). With platform credentials (platformAppid and"
+                    " platformAppSecret, or configured on this connection) it instead uploads"
+                    " the images and creates a draft in the account's draft box and returns"
+                    f" the draft's media_id ({DRAFT_COST} credits). A balance under"
+                    f" {MIN_BALANCE} credits is refused before any work; a failed call costs"
+                    " nothing. Article themes: " + ", ".join(ARTICLE_THEMES) + "."
+                ),
+                input_schema=self._article_schema(),
+                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
+            ),
+            types.Tool(
+                name="list_themes",
+                title="Card and article themes",
+                description=(
+                    "List the card themes for generate_cards (id, label, one-line description,"
+                    " modes with the first one the default, and a preview image URL for each"
+                    " mode) and the article themes for convert_article (the first is the"
+                    " default). Free."
+                ),
+                input_schema={"type": "object", "properties": {}},
+                annotations=types.ToolAnnotations(read_only_hint=True),
+            ),
+        ]
+
+    def _generate_description(self) -> str:
+        cost = self.settings.generate_cost
+        price = (
+            f"Each successful call costs {cost} credit{'s' if cost != 1 else ''}"
+            if cost
+            else "Free on this server"
+        )
+        return (
+            "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
+            " Returns each card's URL and, when the result is small (at most"
+            f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MB of PNG), the cards"
+            f" themselves as images.\n\n{SPLIT_MODES}\n\nThe default card is 440 x 586"
+            " (3:4); try 500 x 500 (square), 440 x 782 (9:16 poster) or 595 x 842 (A4)."
+            f" Themes and their modes: call list_themes. {price}; a failed call costs nothing."
+        )
+
+    def _generate_schema(self) -> dict[str, Any]:
+        fields = _schema_of_fields(json_schema(GenerateRequest))
+        fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+        fields["theme"]["enum"] = self.catalogue.names()
+        fields["themeMode"] = {
+            "type": "string",
+            "description": "Mode of the theme (list_themes shows each theme's modes); default:"
+            " the theme's first mode. Ignored for a theme without modes.",
+        }
+        fields["splitMode"]["description"] = SPLIT_MODES
+        fields["overHiddenMode"]["description"] = (
+            "Every card exactly width x height; text that does not fit is cut off."
+        )
+        fields["mdxMode"]["description"] = "Accepted for compatibility; MDX is read as Markdown."
+        fields["includeImages"] = {
+            "type": "boolean",
+            "default": True,
+            "description": "Also return small results as images (false: URLs only).",
+        }
+        return {"type": "object", "properties": fields}
+
+    @staticmethod
+    def _article_schema() -> dict[str, Any]:
+        fields = _schema_of_fields(json_schema(ArticleRequest))
+        fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+        fields["theme"]["enum"] = list(ARTICLE_THEMES)
+        fields["author"]["description"] = "Draft author, at most 16 characters."
+        fields["platformAppid"] = {
+            "type": "string",
+            "description": "AppID of the WeChat official account: with platformAppSecret,"
+            " create a draft instead of returning HTML.",
+        }
+        fields["platformAppSecret"] = {
+            "type": "string",
+            "description": "AppSecret of that account (better configured on the connection).",
+        }
+        fields["idempotencyKey"] = {
+            "type": "string",
+            "description": "1-255 printable ASCII characters: a retry with the same key gets"
+            " the first answer again and is charged once.",
+        }
+        return {"type": "object", "properties": fields}
+
+    # calls
+
+    async def call(
+        self, caller: Caller, name: str, arguments: dict[str, Any]
+    ) -> types.CallToolResult:
+        """Run one tool; every failure is a tool error with our label, never a trace."""
+        run = {
+            "generate_cards": self._generate,
+            "convert_article": self._convert,
+            "list_themes": self._list_themes,
+        }.get(name)
+        if run is None:
+            return tool_error("unknown_tool", f"no tool is named {name!r}")
+        try:
+            return await run(caller, arguments)
+        except ApiError as exc:
+            return tool_error(exc.label, exc.message)
+        except Exception:
+            log.exception("MCP tool %s failed", name)
+            return tool_error("internal_error", "the server failed to handle this call")
+
+    def services_now(self) -> Services:
+        """The services, once they are open."""
+        if not self.opened:
+            raise NotStarted("the service is still starting")
+        return self.services
+
+    async def _key(self, caller: Caller) -> KeyInfo:
+        credits = self.services_now().credits
+        return await operations.authenticate(credits, caller.api_key, caller.how_to_send_key)
+
+    async def _generate(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+        arguments = dict(arguments)
+        include = arguments.pop("includeImages", True)
+        if not isinstance(include, bool):
+            raise invalid("includeImages", "true or false")
+        key = await self._key(caller)
+        body = parse_generate(msgspec.json.encode(arguments))
+        services = self.services_now()
+        images = await operations.generate_cards(
+            services, key, body, caller.request_id or _call_id()
+        )
+        extra = await self._inline_images(images) if include else []
+        return _answer(GenerateResponse(images=images), *extra)
+
+    async def _inline_images(self, images: list[ImageRecord]) -> list[types.ContentBlock]:
+        """The PNGs as image content when the result is small; else a note saying why not."""
+        if len(images) > INLINE_CARDS:
+            return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: use the URLs")]
+        storage = self.services_now().storage
+        blocks: list[types.ContentBlock] = []
+        total = 0
+        for image in images:
+            png = await asyncio.to_thread(storage.read, image.fileName)
+            if png is None:
+                return [_note("the stored cards could not be read back: use the URLs")]
+            total += len(png)
+            if total > INLINE_BYTES:
+                return [
+                    _note(
+                        f"the cards are more than {INLINE_BYTES // 2**20} MB of PNG: use the URLs"
+                    )
+                ]
+            data = base64.b64encode(png).decode("ascii")
+            blocks.append(types.ImageContent(data=data, mime_type="image/png"))
+        return blocks
+
+    async def _convert(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+        arguments = dict(arguments)
+        appid = arguments.pop("platformAppid", None)
+        secret = arguments.pop("platformAppSecret", None)
+        idem_key = arguments.pop("idempotencyKey", None)
+        key = await self._key(caller)
+        body = parse_article(msgspec.json.encode(arguments))
+        if appid is None and secret is None:
+            creds = operations.credentials_from(
+                caller.appid, caller.secret, caller.credential_names
+            )
+        else:
+            creds = operations.credentials_from(
+                _string(appid), _string(secret), ("platformAppid", "platformAppSecret")
+            )
+        if idem_key is not None and not isinstance(idem_key, str):
+            raise ApiError("idempotencyKey must be a string", label="invalid_idempotency_key")
+        answer = await operations.convert_article(
+            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+        )
+        return _answer(msgspec.json.decode(answer.body))
+
+    async def _list_themes(self, caller: Caller, _: dict[str, Any]) -> types.CallToolResult:
+        def preview_url(theme: str, mode: str | None) -> str:
+            return f"{caller.base_url}{gallery.PREVIEWS_PATH}/{self.previews.name(theme, mode)}"
+
+        return _answer(themes_listing(self.catalogue, preview_url))
+
+    def server(self, caller_of: Callable[[Any], Caller]) -> Server[Any]:
+        """A low-level MCP server of these tools; ``caller_of(request context)`` says who calls."""
+
+        async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+            return types.ListToolsResult(tools=self.tools())
+
+        async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+            return await self.call(caller_of(ctx), params.name, params.arguments or {})
+
+        return Server(
+            "inkcard",
+            version=VERSION,
+            title="Inkcard",
+            instructions=(
+                "Inkcard turns Markdown into themed card images (generate_cards) and WeChat"
+                " articles (convert_article); list_themes shows the themes and their modes."
+            ),
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+        )
+
+
+def _note(text: str) -> types.TextContent:
+    return types.TextContent(text=text)
+
+
+def _string(value: Any) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ApiError(
+            "platformAppid and platformAppSecret must be strings",
+            label="invalid_platform_credentials",
+        )
+    return value
+
+
+def _call_id() -> str:
+    """A ledger request id for a call that came without one (stdio)."""
+    return "mcp-" + uuid.uuid4().hex[:16]
+
+
+def _schema_of_fields(schema: dict[str, Any]) -> dict[str, Any]:
+    fields: dict[str, Any] = schema["properties"]
+    return fields

@@ -1,0 +1,29 @@
+"""What the service does, whoever asks: the operations the HTTP routes, the MCP tools and the
+CLI adapt. Each is a plain async function over the ``Services`` record of ``app.services``.
+
+- ``authenticate``: an API key → its live ``KeyInfo`` (401 otherwise).
+- ``generate_cards``: a ``GenerateRequest`` → stored card images (paid: ``generate_cost``).
+- ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft (paid: 1 or 3).
+"""
+
+from app.operations.article import (
+    DRAFT_COST,
+    HTML_COST,
+    MIN_BALANCE,
+    ArticleAnswer,
+    convert_article,
+    credentials_from,
+)
+from app.operations.generate import generate_cards
+from app.operations.keys import authenticate
+
+__all__ = [
+    "DRAFT_COST",
+    "HTML_COST",
+    "MIN_BALANCE",
+    "ArticleAnswer",
+    "authenticate",
+    "convert_article",
+    "credentials_from",
+    "generate_cards",
+]

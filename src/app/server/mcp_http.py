@@ -1,0 +1,69 @@
+"""The MCP tools mounted on the service as streamable HTTP at ``/mcp`` (stateless, JSON).
+
+Any worker answers any call: every HTTP request needs ``x-api-key`` (refused with our 401
+body before the MCP layer); ``Platform-Appid`` and ``Platform-App-Secret`` on the connection
+configure the draft account.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar
+from litestar.handlers import ASGIRouteHandler, asgi
+from litestar.types import Receive, Scope, Send
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from app import logs, operations
+from app.mcp.tools import Caller, InkcardTools
+from app.server.routes_article import APPID_HEADER, SECRET_HEADER
+from app.server.routes_cards import HOW_TO_SEND_KEY
+from app.services import Services
+
+MCP_PATH = "/mcp"
+
+
+class HttpMcp:
+    """The MCP server mounted on the service: a route and a lifespan for ``create_app``."""
+
+    def __init__(self, services: Services):
+        self.tools = InkcardTools(services)
+        settings = services.settings
+        server = self.tools.server(self._caller)
+        self.sessions = StreamableHTTPSessionManager(
+            app=server,
+            json_response=True,
+            stateless=True,
+            max_request_body_size=settings.max_body_bytes,
+        )
+        self.route: ASGIRouteHandler = asgi(MCP_PATH, is_mount=True, copy_scope=True)(self._serve)
+
+    @asynccontextmanager
+    async def lifespan(self, app: Litestar) -> AsyncIterator[None]:
+        """Runs after the service's own lifespan has opened credits, storage and fonts."""
+        self.tools.opened = True
+        async with self.sessions.run():
+            yield
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a request without a live key (401, our body) before the MCP layer."""
+        headers = dict(scope["headers"])
+        key = headers.get(b"x-api-key", b"").decode("latin-1")
+        await operations.authenticate(self.tools.services_now().credits, key, HOW_TO_SEND_KEY)
+        scope["inkcard.request_id"] = logs.current_id()  # type: ignore[typeddict-unknown-key]  # our note for the tool
+        await self.sessions.asgi_app(scope, receive, send)  # type: ignore[arg-type]  # the same ASGI scope, starlette's type
+
+    @staticmethod
+    def _caller(ctx: Any) -> Caller:
+        request = ctx.request
+        headers = request.headers
+        return Caller(
+            api_key=headers.get("x-api-key", ""),
+            how_to_send_key=HOW_TO_SEND_KEY,
+            appid=headers.get(APPID_HEADER, ""),
+            secret=headers.get(SECRET_HEADER, ""),
+            base_url=str(request.base_url).rstrip("/"),
+            request_id=request.scope.get("inkcard.request_id"),
+        )

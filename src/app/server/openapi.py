@@ -1,0 +1,137 @@
+"""The service's models → the OpenAPI entries of its operations (request schemas, errors, key).
+
+The generate and convert-and-draft bodies are decoded by our own parsers (``app.models``), so
+their request schemas are written here from the msgspec models: every field may be null (the
+default), and the generate schema names the app's themes and each theme's modes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import (
+    Components,
+    OpenAPIMediaType,
+    Operation,
+    RequestBody,
+    SecurityScheme,
+)
+
+import themes
+from app.models import (
+    ARTICLE_THEMES,
+    DEFAULT_THEME,
+    MAX_MARKDOWN_CHARS,
+    ArticleRequest,
+    GenerateRequest,
+    json_schema,
+)
+
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, with its description and default kept outside the choice."""
+    outer: dict[str, Any] = {k: schema.pop(k) for k in ("description", "default") if k in schema}
+    if {"type": "null"} in schema.get("anyOf", []):
+        return {**outer, **schema}
+    return {**outer, "anyOf": [schema, {"type": "null"}]}
+
+
+def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
+    """JSON Schema of the generate body as ``parse_generate`` and ``prepare`` decide it.
+
+    Every field may be null (the default); ``theme`` is one of the catalogue's
+    themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
+    """
+    schema = json_schema(GenerateRequest)
+    fields = schema["properties"]
+    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+    fields["theme"]["enum"] = catalogue.names()
+    del fields["theme"]["type"]
+    schema["properties"] = {name: nullable(field) for name, field in fields.items()}
+    schema["type"] = "object"  # an empty body is all defaults; a null one is invalid_json
+    schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
+    return schema
+
+
+def _theme_choice(catalogue: themes.Catalogue, name: str) -> dict[str, Any]:
+    """One theme and the modes it accepts; the default theme also when ``theme`` is absent."""
+    if name == DEFAULT_THEME:
+        choice: dict[str, Any] = {"properties": {"theme": {"enum": [name, None]}}}
+    else:
+        choice = {"properties": {"theme": {"const": name}}, "required": ["theme"]}
+    modes = catalogue.modes(name)
+    if modes:
+        choice["properties"]["themeMode"] = {"enum": [*modes, None]}
+    return choice
+
+
+@dataclass
+class JsonBodyOperation(Operation):
+    """An OpenAPI entry whose body our own parser decodes, so its schema is given here;
+    a subclass sets ``request_schema``."""
+
+    request_schema: ClassVar[dict[str, Any]] = {}
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(
+            # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
+            content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
+            description=(
+                "Every field is optional; unknown fields are ignored; null means the default."
+            ),
+            required=False,
+        )
+
+
+@dataclass
+class GenerateOperation(JsonBodyOperation):
+    """OpenAPI entry of /api/generate: the body is decoded by ``parse_generate``.
+
+    ``request_schema`` depends on the app's themes, so each app gets a subclass that sets it.
+    """
+
+
+API_KEY_SCHEME = "apiKey"
+
+
+def openapi_components() -> Components:
+    """What the OpenAPI document shares between operations besides the schemas: the key."""
+    return Components(
+        security_schemes={
+            API_KEY_SCHEME: SecurityScheme(
+                type="apiKey",
+                name="x-api-key",
+                security_scheme_in="header",
+                description="An API key (``inkcard keys create``).",
+            )
+        }
+    )
+
+
+def error_responses(body: type, *statuses: int) -> dict[int, ResponseSpec]:
+    """The OpenAPI responses of ``statuses``, each with the error body ``body``."""
+    return {
+        s: ResponseSpec(data_container=body, description="Error", generate_examples=False)
+        for s in statuses
+    }
+
+
+def article_request_schema() -> dict[str, Any]:
+    """JSON Schema of the body as ``parse_article`` decides it (null means the default)."""
+    schema = json_schema(ArticleRequest)
+    fields = schema["properties"]
+    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
+    fields["theme"]["enum"] = list(ARTICLE_THEMES)
+    del fields["theme"]["type"]
+    schema["properties"] = {name: nullable(field) for name, field in fields.items()}
+    schema["type"] = "object"
+    return schema
+
+
+@dataclass
+class ArticleOperation(JsonBodyOperation):
+    """OpenAPI entry of convert-and-draft: the body is decoded by ``parse_article``."""
+
+    request_schema: ClassVar[dict[str, Any]] = article_request_schema()

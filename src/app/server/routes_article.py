@@ -1,0 +1,92 @@
+"""``POST /api/platform/convert-and-draft``: a thin handler over ``operations.convert_article``.
+
+Errors use this operation's own envelope ``{"success": false, "error", "message", "cost": 0}``
+(route-level exception handlers).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import MediaType, Request, Response, post
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+
+from app import logs, operations
+from app.articles.wechat import Credentials
+from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
+from app.models import ArticleErrorBody, DraftResponse, HtmlResponse, parse_article
+from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
+from app.server.responses import article_exception_handlers
+from app.server.routes_cards import authenticate
+from app.services import Services
+
+PATH = "/api/platform/convert-and-draft"
+APPID_HEADER = "platform-appid"
+SECRET_HEADER = "platform-app-secret"
+REPLAYED_HEADER = "Idempotent-Replayed"
+DESCRIPTION = """\
+Markdown to WeChat article HTML with inline CSS (1 credit) or, with the headers
+`Platform-Appid` and `Platform-App-Secret` (both or neither), a draft in the account's draft
+box (3 credits). A balance under 3 is refused (402) before any work; a failed call costs 0.
+An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
+retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
+key with another request is 422 `idempotency_key_reused`, and while the first is still running
+409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`)."""
+
+
+def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
+    """Both platform headers → credentials; neither → None (HTML only).
+
+    Raises:
+        MissingPlatformCredentials: Only one of them (the secret is never echoed).
+    """
+    return operations.credentials_from(
+        request.headers.get(APPID_HEADER, ""),
+        request.headers.get(SECRET_HEADER, ""),
+        ("Platform-Appid", "Platform-App-Secret"),
+    )
+
+
+async def convert_and_draft(
+    request: Request[Any, Any, Any], services: NamedDependency[Services]
+) -> Response[HtmlResponse | DraftResponse]:
+    """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
+    key = await authenticate(request, services)
+    body = parse_article(await request.body())
+    creds = platform_credentials(request)
+    answer = await operations.convert_article(
+        services,
+        key,
+        body,
+        creds,
+        request.headers.get(IDEMPOTENCY_HEADER),
+        logs.current_id(),
+    )
+    headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
+    info = logs.current()
+    if info is not None and not answer.replayed:
+        info.extra["cost"] = answer.cost
+    # The encoded bytes are what an Idempotency-Key replay sends too.
+    return Response(
+        answer.body,  # type: ignore[arg-type]  # JSON bytes are sent as they are
+        status_code=answer.status,
+        media_type=MediaType.JSON,
+        headers=headers,
+    )
+
+
+def convert_and_draft_route() -> HTTPRouteHandler:
+    """The handler with its own error envelope and OpenAPI entry."""
+    return post(
+        PATH,
+        status_code=200,
+        operation_class=ArticleOperation,
+        summary="Markdown to WeChat article HTML, or a draft in the account's draft box",
+        description=DESCRIPTION,
+        security=[{API_KEY_SCHEME: []}],
+        exception_handlers=article_exception_handlers(),
+        responses=error_responses(
+            ArticleErrorBody, 400, 401, 402, 409, 413, 422, 429, 500, 502, 503, 504
+        ),
+    )(convert_and_draft)

@@ -1,0 +1,123 @@
+"""``POST /api/generate``, ``/healthz`` and ``/readyz``: thin handlers over the operations.
+
+A handler reads the request (the key header, the body), calls ``app.operations`` with the
+app's ``Services`` (a typed dependency) and answers; errors become JSON bodies in
+``app.server.responses``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from litestar import Request, get, post
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+from litestar.types import ControllerRouterHandler
+
+import themes
+from app import logs, operations
+from app.errors import ApiError
+from app.ledger.credits import KeyInfo
+from app.models import ErrorBody, GenerateResponse, parse_generate
+from app.server.openapi import (
+    API_KEY_SCHEME,
+    GenerateOperation,
+    error_responses,
+    generate_request_schema,
+)
+from app.server.routes_themes import theme_routes
+from app.services import Services
+
+HOW_TO_SEND_KEY = "send your API key in the x-api-key header"
+
+
+async def authenticate(request: Request[Any, Any, Any], services: Services) -> KeyInfo:
+    """The live key named by ``x-api-key``.
+
+    Raises:
+        MissingApiKey: No header.
+        InvalidApiKey: Unknown or revoked key.
+    """
+    key = request.headers.get("x-api-key", "")
+    return await operations.authenticate(services.credits, key, HOW_TO_SEND_KEY)
+
+
+def generate_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
+    """The generate handler, documented with the request schema of ``catalogue``."""
+    operation = type(
+        "GenerateOperation",
+        (GenerateOperation,),
+        {"request_schema": generate_request_schema(catalogue)},
+    )
+    return post(
+        "/api/generate",
+        status_code=200,
+        operation_class=operation,
+        summary="Markdown to card images",
+        security=[{API_KEY_SCHEME: []}],
+        responses=error_responses(ErrorBody, 400, 401, 402, 413, 429, 500, 502, 503, 504),
+    )(generate)
+
+
+async def generate(
+    request: Request[Any, Any, Any], services: NamedDependency[Services]
+) -> GenerateResponse:
+    """Render Markdown into one or more card PNGs, store them, and return their URLs."""
+    key = await authenticate(request, services)
+    body = parse_generate(await request.body())
+    images = await operations.generate_cards(services, key, body, logs.current_id())
+    info = logs.current()
+    if info is not None:
+        info.extra["images"] = len(images)
+    return GenerateResponse(images=images)
+
+
+@get("/healthz", summary="Liveness")
+async def healthz() -> dict[str, str]:
+    """The process is up and answering."""
+    return {"status": "ok"}
+
+
+class NotReady(ApiError):
+    """A dependency the service needs is not usable (503)."""
+
+    status = 503
+    label = "not_ready"
+
+
+@get("/readyz", summary="Readiness", responses=error_responses(ErrorBody, 503))
+async def readyz(services: NamedDependency[Services]) -> dict[str, Any]:
+    """Fonts loaded, every render process warm, database writable, storage writable (a probe
+    object, cached for 5 s)."""
+    cards = services.cards
+    credits = services.credits
+    problems: list[str] = []
+    if cards.fonts is None:
+        problems.append("fonts are not loaded")
+    if not cards.pool.ready:
+        problems.append(
+            f"render processes are starting ({cards.pool.warm} of {cards.pool.size} warm)"
+        )
+    try:
+        await asyncio.to_thread(credits.check_writable)
+    except Exception as exc:
+        problems.append(f"database is not writable ({type(exc).__name__})")
+    try:
+        await asyncio.to_thread(cards.storage_probe.check)
+    except ApiError as exc:
+        problems.append(exc.message)
+    if problems:
+        raise NotReady("; ".join(problems))
+    return {
+        "status": "ready",
+        "fonts": "loaded",
+        "renderers": "warm",
+        "database": "writable",
+        "storage": "writable",
+    }
+
+
+def route_handlers(catalogue: themes.Catalogue) -> list[ControllerRouterHandler]:
+    """Every route of the service; the OpenAPI document names the themes of ``catalogue``."""
+    return [generate_route(catalogue), *theme_routes(catalogue), healthz, readyz]

@@ -1,0 +1,178 @@
+"""Settings → the typed ``Services`` record every operation runs on, built once per process.
+
+``build_services`` wires the database (credits, idempotency, rate limits), storage, the card
+render processes, the article threads and the one image fetcher; ``running`` opens and closes
+them around a process's life (the HTTP lifespan and ``inkcard mcp`` both use it). The HTTP
+routes, the MCP tools and the CLI reach their services only through this record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import layout
+import themes
+from app.articles.service import ArticleService
+from app.articles.threads import ArticleThreads
+from app.cards.images import RemoteImages
+from app.cards.pool import ProcessRenderPool
+from app.cards.service import Budget, CardService
+from app.cards.worker import WorkerConfig
+from app.errors import DatabaseBusy
+from app.fetch import FetchPolicy, ImageFetcher
+from app.ledger.credits import Credits
+from app.ledger.idempotency import IdempotencyStore
+from app.ledger.ratelimit import RequestLimit
+from app.metrics import MeteredStorage, Metrics
+from app.models import DEFAULT_THEME
+from app.settings import Settings, metrics_dir
+from app.storage import LocalStorage, Storage, make_storage
+
+log = logging.getLogger("inkcard.services")
+
+SWEEP_SECONDS = 30.0
+"""Longest pause between two sweeps of expired credit holds."""
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Everything an operation needs, opened once per process.
+
+    ``storage`` is the metered view of ``raw_storage`` (every call counted); ``/files`` serves
+    ``raw_storage`` directly when it is the local disk.
+    """
+
+    settings: Settings
+    catalogue: themes.Catalogue
+    metrics: Metrics
+    credits: Credits
+    idempotency: IdempotencyStore
+    limits: RequestLimit
+    raw_storage: Storage
+    storage: Storage
+    fetcher: ImageFetcher
+    render_pool: ProcessRenderPool
+    threads: ArticleThreads
+    cards: CardService
+    articles: ArticleService
+
+
+def build_services(settings: Settings) -> Services:
+    """Every service of one process, not yet opened (``running`` opens them)."""
+    metrics = Metrics(metrics_dir())
+    catalogue = themes.builtin()
+    if settings.themes_dir:
+        catalogue = catalogue.with_custom(settings.themes_dir)
+    credits = Credits(
+        settings.database,
+        busy_timeout=settings.database_busy_timeout,
+        request_deadline=max(settings.timeout, settings.article_timeout),
+    )
+    raw_storage = make_storage(settings)
+    storage = MeteredStorage(raw_storage, settings.storage, metrics)
+    # One fetcher, one policy: card images and article images go through the same guard.
+    fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
+    render_pool = _render_pool(settings, catalogue, metrics)
+    budget = Budget(
+        output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
+    )
+    cards = CardService(
+        storage, render_pool, budget, settings.fonts_dir, catalogue, RemoteImages(fetcher)
+    )
+    threads = ArticleThreads(
+        settings.render_threads, settings.render_queue, settings.renders_per_key, metrics
+    )
+    return Services(
+        settings=settings,
+        catalogue=catalogue,
+        metrics=metrics,
+        credits=credits,
+        idempotency=IdempotencyStore(
+            settings.database,
+            retention=settings.idempotency_hours * 3600,
+            running=credits.hold_seconds,
+            busy_timeout=settings.database_busy_timeout,
+        ),
+        limits=RequestLimit(
+            settings.database,
+            settings.requests_per_minute,
+            busy_timeout=settings.database_busy_timeout,
+        ),
+        raw_storage=raw_storage,
+        storage=storage,
+        fetcher=fetcher,
+        render_pool=render_pool,
+        threads=threads,
+        cards=cards,
+        articles=ArticleService(settings, threads, lambda: cards.fonts, fetcher),
+    )
+
+
+def _render_pool(
+    settings: Settings, catalogue: themes.Catalogue, metrics: Metrics
+) -> ProcessRenderPool:
+    """The card render processes: started by ``running``, each warmed with one default card."""
+    config = WorkerConfig(
+        fonts_dir=settings.fonts_dir or str(layout.DEFAULT_FONTS_DIR),
+        warm_up_theme=catalogue.get(DEFAULT_THEME),
+        stall_seconds=settings.render_stall_seconds,
+    )
+    return ProcessRenderPool(
+        settings.render_processes,
+        settings.render_queue,
+        config,
+        settings.renders_per_key,
+        metrics=metrics,
+    )
+
+
+@asynccontextmanager
+async def running(services: Services) -> AsyncIterator[Services]:
+    """Open every service (schema migrated, fonts loaded, render processes started), keep
+    sweeping expired credit holds while the process runs, and close them all at the end."""
+    await asyncio.to_thread(services.credits.ensure_schema)  # migrates every table
+    await services.articles.open()
+    await asyncio.to_thread(sweep_expired_holds, services.credits, services.metrics)
+    if isinstance(services.raw_storage, LocalStorage):
+        await asyncio.to_thread(services.raw_storage.sweep_temp_files)
+    await asyncio.to_thread(services.cards.load_fonts)
+    services.render_pool.start()  # warms up in the background; /readyz says when
+    settings = services.settings
+    log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
+    sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
+    try:
+        yield services
+    finally:
+        sweeper.cancel()
+        await services.articles.close()
+        await services.fetcher.aclose()
+        services.threads.shutdown()
+        await services.render_pool.close()
+        services.metrics.close()
+
+
+def sweep_expired_holds(credits: Credits, metrics: Metrics | None = None) -> int:
+    """Release holds whose request is past its deadline (it died with its process or hung)."""
+    released = credits.release_expired()
+    if released:
+        log.warning("released %d credit holds of requests that never finished", released)
+        if metrics is not None:
+            metrics.holds_expired.inc(released)
+    return released
+
+
+async def _sweep_forever(credits: Credits, metrics: Metrics) -> None:
+    """Sweep every ``SWEEP_SECONDS`` (sooner when holds expire sooner); a busy database waits."""
+    interval = min(SWEEP_SECONDS, credits.hold_seconds)
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await asyncio.to_thread(sweep_expired_holds, credits, metrics)
+        except DatabaseBusy:
+            log.warning("hold sweep skipped: the database is busy")
+        except Exception:  # keep sweeping: one failed pass must not end the task for good
+            log.exception("hold sweep failed")
