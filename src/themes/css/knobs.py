@@ -13,7 +13,7 @@ from layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
 
 from . import boxes, text
 from .boxes import PaddingSide, Reader
-from .read import Declaration, Note
+from .read import HEADINGS, Declaration, Note
 from .text import PxLineHeight
 from .values import ROOT_SIZE, Unsupported
 
@@ -29,7 +29,7 @@ PANEL_KNOBS = frozenset({"background", "radius", "padding", "effects"})
 ROLE_KNOBS: dict[str, frozenset[str]] = {
     "card": frozenset({"background", "padding", "effects"}),
     "body": TEXT_KNOBS,
-    **{f"h{n}": TEXT_KNOBS for n in range(1, 7)},
+    **dict.fromkeys(HEADINGS, TEXT_KNOBS),
     "strong": INLINE_KNOBS,
     "em": INLINE_KNOBS,
     "link": INLINE_KNOBS,

@@ -19,9 +19,10 @@ from layout.style import ThemeError
 
 from .values import significant
 
+HEADINGS = tuple(f"h{n}" for n in range(1, 7))  # each is its own element and role
 # `.<class> <selector>` → the role it styles; `th` is the table's header row.
 ELEMENT_ROLES: dict[str, str] = {
-    **{f"h{n}": f"h{n}" for n in range(1, 7)},
+    **{heading: heading for heading in HEADINGS},
     "p": "body",
     "strong": "strong",
     "b": "strong",
