@@ -1,5 +1,4 @@
-"""Box properties (background, margin, padding, border*, border-radius, box-shadow, height) →
-box knobs.
+"""Box properties (background, margin, padding, border*, box-shadow, height) → box knobs.
 
 Each reader takes a declaration's value tokens and the role it is on, and returns the knobs
 it sets (`{"margin_top": 8.0, "margin_bottom": 8.0}`), or raises `Unsupported`.
