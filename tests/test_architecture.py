@@ -47,7 +47,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/imagecodec.py",
     ),
     "pygments": ("layout/code.py",),
-    "tinycss2": ("themes/css.py",),
+    "tinycss2": ("themes/css/read.py", "themes/css/values.py"),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (

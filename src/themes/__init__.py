@@ -7,25 +7,26 @@ middle of a render, and it keeps a fingerprint of the exact bytes each theme cam
 cards named after a theme change when its file does.
 
 `Catalogue.with_custom` lays an operator's folder of custom themes (`custom.py`: native
-`.toml` files and the CSS subset of `css.py`) over the built-in ones; a custom theme of a
-built-in's name replaces it.
+`.toml` files and the CSS subset of the `css` package) over the built-in ones; a custom theme
+of a built-in's name replaces it. `files.py` holds what both kinds share: where a theme's file
+lies and how its bytes are fingerprinted.
 """
 
 from __future__ import annotations
 
 import copy
-import hashlib
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from layout import Theme, decode_theme
 
+from .files import ARTICLE_FILE, THEME_FILE, card_files, digest
+
 if TYPE_CHECKING:  # custom.py pulls in the CSS parser: imported when custom themes are read
     from .custom import ThemeFile
 
 THEMES_DIR = Path(__file__).resolve().parent
-THEME_FILE = "card.toml"
 
 
 class UnknownTheme(KeyError):
@@ -47,11 +48,11 @@ class Catalogue:
         self._themes: dict[str, Theme] = {}
         self._fingerprints: dict[str, str] = {}
         self.custom: dict[str, ThemeFile] = {}  # the custom themes, by name
-        for path in sorted(self.folder.glob(f"*/{THEME_FILE}")):
+        for path in card_files(self.folder):
             data = path.read_bytes()  # decoded and hashed from the same bytes
             name = path.parent.name
             self._themes[name] = decode_theme(data, source=str(path))
-            self._fingerprints[name] = hashlib.sha256(data).hexdigest()
+            self._fingerprints[name] = digest(data)
         if not self._themes:
             raise FileNotFoundError(f"no <theme>/{THEME_FILE} in {self.folder}")
 
@@ -115,7 +116,7 @@ def load_one(name: str) -> Theme:
     at start-up to catch a typo early, would cost it a large share of its cold start.
     Raises ``UnknownTheme``.
     """
-    found = sorted(p.parent.name for p in THEMES_DIR.glob(f"*/{THEME_FILE}"))
+    found = sorted(p.parent.name for p in card_files(THEMES_DIR))
     if name not in found:  # also keeps a name like "../x" inside the themes folder
         raise UnknownTheme(name, found)
     path = THEMES_DIR / name / THEME_FILE
@@ -133,7 +134,7 @@ def modes(name: str) -> list[str]:
 @cache
 def article_names() -> list[str]:
     """Article theme IDs, in a stable order."""
-    return sorted(p.parent.name for p in THEMES_DIR.glob("*/article.css"))
+    return sorted(p.parent.name for p in THEMES_DIR.glob(f"*/{ARTICLE_FILE}"))
 
 
 @cache
@@ -141,4 +142,4 @@ def article_css(name: str) -> str:
     """The theme's article CSS; raises `KeyError` for a name that has none."""
     if name not in article_names():
         raise KeyError(name)
-    return (THEMES_DIR / name / "article.css").read_text(encoding="utf-8")
+    return (THEMES_DIR / name / ARTICLE_FILE).read_text(encoding="utf-8")

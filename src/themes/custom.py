@@ -9,7 +9,6 @@ file could not use is logged once, in one warning per file.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 from dataclasses import dataclass
@@ -19,11 +18,11 @@ from typing import Literal
 from layout.style import Theme, ThemeError, decode_theme
 
 from .css import TRANSLATOR_VERSION, Note, translate
+from .files import THEME_FILE, card_files, digest
 
 Format = Literal["toml", "css"]
 log = logging.getLogger("inkcard.themes")
 
-THEME_FILE = "card.toml"
 _THEME_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
 
 
@@ -43,8 +42,8 @@ def fingerprint(data: bytes, format: str) -> str:
     """A native file's fingerprint is the SHA-256 of its bytes (so a copy of a built-in
     theme names the built-in's cards); a CSS file's also covers the translator's version."""
     if format == "toml":
-        return hashlib.sha256(data).hexdigest()
-    return hashlib.sha256(f"css {TRANSLATOR_VERSION}\n".encode() + data).hexdigest()
+        return digest(data)
+    return digest(f"css {TRANSLATOR_VERSION}\n".encode() + data)
 
 
 def read_theme_file(path: Path) -> ThemeFile:
@@ -71,7 +70,7 @@ def read_theme_file(path: Path) -> ThemeFile:
 
 def theme_files(folder: Path) -> list[Path]:
     """The theme files of a custom folder, in a stable order."""
-    found = [*folder.glob("*.toml"), *folder.glob("*.css"), *folder.glob(f"*/{THEME_FILE}")]
+    found = [*folder.glob("*.toml"), *folder.glob("*.css"), *card_files(folder)]
     return sorted(p for p in found if p.is_file())
 
 

@@ -1,0 +1,179 @@
+"""Box properties (background, margin, padding, border*, box-shadow, height) → box knobs.
+
+Each reader takes a declaration's value tokens and the role it is on, and returns the knobs
+it sets (`{"margin_top": 8.0, "margin_bottom": 8.0}`), or raises `Unsupported`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .gradients import gradient, is_gradient
+from .values import Tokens, Unsupported, color, is_word, length, one, split_commas
+
+Reader = Callable[[Tokens, str], dict[str, Any]]
+
+SIDES = ("top", "right", "bottom", "left")  # the order of CSS box shorthands and our padding
+MAX_BLUR = 200.0
+DEFAULT_SHADOW = "rgba(0,0,0,.1)"  # a box-shadow without a colour
+_BORDER_STYLES = {"solid", "dashed", "dotted", "double", "groove", "ridge", "inset", "outset"}
+
+
+@dataclass(frozen=True, slots=True)
+class PaddingSide:
+    """One side of the padding, laid over the role's padding at the end."""
+
+    index: int
+    value: float
+
+
+def background(values: Tokens, role: str) -> dict[str, Any]:
+    """One colour or one gradient (a gradient over a colour wins, as it covers it)."""
+    if len(split_commas(values)) > 1:
+        raise Unsupported("has several layers; use one")
+    gradients = [t for t in values if is_gradient(t)]
+    colours = [t for t in values if all(t is not g for g in gradients)]
+    if len(gradients) > 1 or len(colours) > 1:
+        raise Unsupported("has more than one colour or gradient (images are not drawn)")
+    paints = [color(t) for t in colours] + [gradient(g) for g in gradients]
+    if not paints:
+        raise Unsupported("is empty")
+    return {"background": paints[-1]}  # a gradient covers the colour under it
+
+
+def _box(values: Tokens) -> list[float]:
+    """1 to 4 lengths as [top, right, bottom, left], as margin and padding spell them."""
+    if not 1 <= len(values) <= 4:
+        raise Unsupported("takes 1 to 4 lengths")
+    sides = [length(v) for v in values]
+    top = sides[0]
+    right = sides[1] if len(sides) > 1 else top
+    bottom = sides[2] if len(sides) > 2 else top
+    left = sides[3] if len(sides) > 3 else right
+    return [top, right, bottom, left]
+
+
+def margin(values: Tokens, role: str) -> dict[str, Any]:
+    top, _, bottom, _ = _box(values)
+    return {"margin_top": top, "margin_bottom": bottom}
+
+
+def margin_side(side: str) -> Reader:
+    """The reader of `margin-<side>` (only top and bottom have knobs)."""
+
+    def margin(values: Tokens, role: str) -> dict[str, Any]:
+        return {f"margin_{side}": length(one(values))}
+
+    return margin
+
+
+def padding(values: Tokens, role: str) -> dict[str, Any]:
+    if role == "list":
+        raise Unsupported("on a list: use padding-left (the indent)")
+    return {"padding": _box(values)}
+
+
+def padding_side(side: str) -> Reader:
+    """The reader of `padding-<side>`; a list's left padding is its indent."""
+    index = SIDES.index(side)
+
+    def padding(values: Tokens, role: str) -> dict[str, Any]:
+        value = length(one(values))
+        if role == "list" and side == "left":
+            return {"indent": value}
+        return {"padding": PaddingSide(index, value)}
+
+    return padding
+
+
+def _border_parts(values: Tokens) -> tuple[float | None, str | None]:
+    """(width, colour) of a border shorthand; `none` is a zero width."""
+    width: float | None = None
+    paint: str | None = None
+    for token in values:
+        if is_word(token, "none", "hidden"):
+            width = 0.0
+        elif is_word(token, *_BORDER_STYLES):
+            continue
+        elif token.type in ("dimension", "number"):
+            width = length(token)
+        else:
+            paint = color(token)
+    return width, paint
+
+
+def _border_knobs(values: Tokens, width_knob: str, paint_knob: str) -> dict[str, Any]:
+    """A border shorthand's width and paint as the two knobs named, where given."""
+    width, paint = _border_parts(values)
+    return {knob: v for knob, v in ((width_knob, width), (paint_knob, paint)) if v is not None}
+
+
+def _border_knob(role: str, part: str) -> str:
+    """The knob a border's `width` or `color` sets: a quote's border is its bar."""
+    return f"bar_{part}" if role == "quote" else f"border_{part}"
+
+
+def border(values: Tokens, role: str) -> dict[str, Any]:
+    knobs = _border_knobs(values, "border_width", "border_color")
+    if role == "quote":
+        raise Unsupported("on a quote: only border-left (its bar) is drawn")
+    return knobs
+
+
+def border_left(values: Tokens, role: str) -> dict[str, Any]:
+    if role != "quote":
+        raise Unsupported("is drawn only on blockquote (its bar)")
+    return _border_knobs(values, _border_knob(role, "width"), _border_knob(role, "color"))
+
+
+def border_top(values: Tokens, role: str) -> dict[str, Any]:
+    if role != "hr":
+        raise Unsupported("is drawn only on hr")
+    return border(values, role)
+
+
+def border_color(values: Tokens, role: str) -> dict[str, Any]:
+    return {_border_knob(role, "color"): color(one(values))}
+
+
+def border_width(values: Tokens, role: str) -> dict[str, Any]:
+    return {_border_knob(role, "width"): length(one(values))}
+
+
+def border_radius(values: Tokens, role: str) -> dict[str, Any]:
+    radii = {length(v, percent_of=None) for v in values if v.type != "literal"}
+    if len(radii) != 1:
+        raise Unsupported("has several radii; only one for all corners is drawn")
+    return {"radius": radii.pop()}
+
+
+def box_shadow(values: Tokens, role: str) -> dict[str, Any]:
+    if len(values) == 1 and is_word(values[0], "none"):
+        return {"effects": []}
+    return {"effects": [_shadow(part) for part in split_commas(values)]}
+
+
+def _shadow(tokens: Tokens) -> dict[str, Any]:
+    """One outer shadow: x, y, an optional blur and a colour."""
+    lengths: list[float] = []
+    shade = DEFAULT_SHADOW
+    for token in tokens:
+        if is_word(token, "inset"):
+            raise Unsupported("is inset; only outer shadows are drawn")
+        if token.type in ("dimension", "number"):
+            lengths.append(length(token))
+        else:
+            shade = color(token)
+    if len(lengths) not in (2, 3):
+        raise Unsupported("needs x, y and an optional blur (a spread is not drawn)")
+    shadow: dict[str, Any] = {"kind": "shadow", "dx": lengths[0], "dy": lengths[1], "color": shade}
+    shadow["blur"] = min(MAX_BLUR, max(0.0, lengths[2])) if len(lengths) == 3 else 0.0
+    return shadow
+
+
+def height(values: Tokens, role: str) -> dict[str, Any]:
+    if role != "hr":
+        raise Unsupported("sets a height only on hr (its thickness)")
+    return {"border_width": length(one(values))}
