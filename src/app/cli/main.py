@@ -23,6 +23,7 @@ import layout
 import themes
 
 if TYPE_CHECKING:
+    from app.cards.request import CardRequest
     from app.ledger.credits import Credits, KeyInfo
     from app.settings import Settings
 
@@ -274,57 +275,83 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from app.models import GenerateRequest
+
+    default = GenerateRequest()  # the API's defaults are the command's
     render = commands.add_parser("render", help="render a Markdown file to card images or a PDF")
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
-    render.add_argument("--theme", default="apple-notes")
+    render.add_argument("--theme", default=default.theme)
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
-    render.add_argument("--split", default="noSplit", choices=layout.SPLIT_MODES)
-    render.add_argument("--width", type=_number(*layout.CARD_LIMITS["width"]), default=440)
-    render.add_argument("--height", type=_number(*layout.CARD_LIMITS["height"]), default=586)
-    render.add_argument("--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=2)
+    render.add_argument("--split", default=default.splitMode, choices=layout.SPLIT_MODES)
+    render.add_argument(
+        "--width", type=_number(*layout.CARD_LIMITS["width"]), default=default.width
+    )
+    render.add_argument(
+        "--height", type=_number(*layout.CARD_LIMITS["height"]), default=default.height
+    )
+    render.add_argument(
+        "--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=default.scale
+    )
     render.add_argument("--overflow-hidden", action="store_true")
     render.add_argument(
         "--format",
-        default="png",
+        default=default.format,
         choices=layout.FORMATS,
         help="one file per card (png, jpeg, webp) or one cards.pdf of all",
     )
     render.add_argument(
-        "--quality", type=_integer(1, 100), default=layout.DEFAULT_QUALITY, help="jpeg, webp"
+        "--quality", type=_integer(1, 100), default=default.quality, help="jpeg, webp"
     )
     render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     render.add_argument("-o", "--out", type=Path, default=Path("out"))
     render.set_defaults(run=run_render)
 
 
-def run_render(args: argparse.Namespace) -> int:
-    text, base = _read_markdown(args.markdown)
-    try:
-        theme = themes.load_one(args.theme)
-    except themes.UnknownTheme as error:
-        raise CommandError(str(error)) from error
-    if args.mode is not None and theme.modes and args.mode not in theme.modes:
-        raise CommandError(f"theme {args.theme} has modes {', '.join(theme.modes)}")
-    options = layout.RenderOptions(
+def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
+    """The render command's arguments as the normalised request the HTTP API would make of
+    the same fields (theme and mode checked, with the API's messages).
+
+    Raises:
+        CommandError: Unknown theme or theme mode.
+    """
+    from app.cards.request import normalise
+    from app.errors import ApiError
+    from app.models import GenerateRequest
+
+    request = GenerateRequest(
+        markdown=markdown,
+        theme=args.theme,
+        themeMode=args.mode,
         width=args.width,
         height=args.height,
+        splitMode=args.split,
+        overHiddenMode=args.overflow_hidden,
         scale=args.scale,
-        split=args.split,
-        overflow_hidden=args.overflow_hidden,
-        mode=args.mode,
         format=args.format,
         quality=args.quality,
     )
     try:
+        return normalise(request, themes.load_one)
+    except ApiError as error:
+        raise CommandError(error.message) from error
+
+
+def run_render(args: argparse.Namespace) -> int:
+    text, base = _read_markdown(args.markdown)
+    card = card_request(args, text)
+    theme = themes.load_one(card.theme)
+    try:
         fonts = layout.FontBook.load(args.fonts)
-        files = layout.render(text, theme, fonts, options, read_local_images(text, base))
+        files = layout.render(
+            text, theme, fonts, card.render_options(), read_local_images(text, base)
+        )
     except (layout.FontError, layout.RenderError) as error:
         raise CommandError(str(error)) from error
     try:
         args.out.mkdir(parents=True, exist_ok=True)
-        extension = layout.EXTENSIONS[args.format]
+        extension = layout.EXTENSIONS[card.format]
         for number, data in enumerate(files, start=1):
-            path = args.out / ("cards.pdf" if args.format == "pdf" else f"{number}.{extension}")
+            path = args.out / ("cards.pdf" if card.format == "pdf" else f"{number}.{extension}")
             path.write_bytes(data)
             print(path)
     except OSError as error:
