@@ -133,6 +133,20 @@ class StorageError(ApiError):
     label = "storage_error"
 
 
+class NotReady(ApiError):
+    """A dependency the service needs is not usable (503, from ``GET /readyz``)."""
+
+    status = 503
+    label = "not_ready"
+
+
+class NotStarted(ApiError):
+    """An MCP call arrived before the service's lifespan opened its resources (503)."""
+
+    status = 503
+    label = "unavailable"
+
+
 class Overloaded(ApiError):
     """The render queue is full (503, with ``Retry-After``)."""
 
