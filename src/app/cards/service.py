@@ -223,12 +223,10 @@ class CardService:
         written: list[str] = []
         try:
             for name, data in zip(names, files, strict=True):
-                if cancelled.is_set():
-                    raise RenderTimeout("storing the cards took longer than the time limit")
+                _stop_if(cancelled)
                 self.storage.put(name, data, layout.MEDIA_TYPES[job.card.format])
                 written.append(name)
-            if cancelled.is_set():
-                raise RenderTimeout("storing the cards took longer than the time limit")
+            _stop_if(cancelled)
             manifest = msgspec.json.encode(Manifest(stored))
             self.storage.put(job.manifest_name(), manifest, "application/json")
         except BaseException:
@@ -297,6 +295,12 @@ class CardService:
             return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
         except TimeoutError:
             raise RenderTimeout("the request took longer than the time limit") from None
+
+
+def _stop_if(cancelled: threading.Event) -> None:
+    """Stop storing once the request has run out of time (its caller no longer waits)."""
+    if cancelled.is_set():
+        raise RenderTimeout("storing the cards took longer than the time limit")
 
 
 def themes_listing(
