@@ -126,6 +126,13 @@ class RenderFailed(ApiError):
     label = "render_failed"
 
 
+class InternalError(ApiError):
+    """Anything unexpected: logged, and answered without a trace (500)."""
+
+    status = 500
+    label = "internal_error"
+
+
 class StorageError(ApiError):
     """Writing to or reading from storage failed (502)."""
 
