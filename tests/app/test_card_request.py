@@ -102,3 +102,20 @@ def test_a_theme_without_modes_takes_no_mode_on_either_path() -> None:
     """As the API always did: a mode asked of a theme without modes is not used."""
     [name, *_] = [n for n in themes.names() if not themes.modes(n)]
     assert cli_request(["--theme", name, "--mode", "dark-mode"]).mode is None
+
+
+def test_the_cache_key_keeps_the_order_stored_cards_were_named_by() -> None:
+    """The digest hashes the fields in this order, defaults left out: reordering them would
+    rename (and so render again) every stored set."""
+    from app.cards.service import CardJob
+
+    body = {"markdown": "# hi", "format": "jpeg", "quality": 70}
+    card = normalise(parse_generate(msgspec.json.encode(body)), themes.load)
+    job = CardJob(card=card, theme_data="t", fonts="f", images=(("a.png", "00"),))
+    assert list(job.key()) == [
+        *("markdown", "theme", "mode", "width", "height", "split", "mdx"),
+        *("overflow_hidden", "scale", "theme_data", "fonts", "images", "format", "quality"),
+    ]
+    png_card = normalise(parse_generate(b'{"markdown": "# hi"}'), themes.load)
+    png = CardJob(card=png_card, theme_data="t", fonts="f")
+    assert "images" not in png.key() and "format" not in png.key() and "quality" not in png.key()
