@@ -1,12 +1,11 @@
-"""House rules as an `ast` scan of src/: one-way imports, one door per library, no circles, sizes.
+"""src/ → its breaches of the house rules: one-way imports, one door per library, no circles, sizes.
 
-src/ → the house-rule breaches it holds (none, when the house is in order). The rules are data:
-add a row to PACKAGE_IMPORTS, APP_LAYERS or LIBRARY_DOORS to extend them. Every `import`,
-`from … import`, and `importlib.import_module("…")` / `__import__("…")` with a literal name
-counts, wherever it sits (lazy imports inside functions and TYPE_CHECKING blocks included).
-Files that do not exist yet simply have nothing to check. The tables whose names say KNOWN or
-STILL list today's breaches that other work is removing; each entry fails a test once its breach
-is gone, so the table is emptied as the work lands.
+An `ast` scan, and the rules are data: add a row to PACKAGE_IMPORTS, APP_LAYERS or LIBRARY_DOORS
+to extend them. Every `import`, `from … import`, and `importlib.import_module("…")` /
+`__import__("…")` with a literal name counts, wherever it sits (lazy imports inside functions
+and TYPE_CHECKING blocks included). Files that do not exist yet simply have nothing to check.
+The tables whose names say KNOWN or STILL list today's breaches that other work is removing;
+each entry fails a test once its breach is gone, so the tables empty as that work lands.
 """
 
 from __future__ import annotations
@@ -283,6 +282,7 @@ def oversize(path: str, source: str) -> dict[str, tuple[int, str]]:
 
 def crowded_folders(paths: Iterable[str]) -> list[str]:
     """Folders of MAX_MODULES_DIRECTLY_IN holding more .py files directly than they may."""
+    paths = list(paths)
     problems: list[str] = []
     for folder, most in MAX_MODULES_DIRECTLY_IN.items():
         inside = [
