@@ -405,7 +405,7 @@ def test_every_engine_submodule_still_imported_by_app_still_is() -> None:
     for submodule, importers in ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP.items():
         for path in importers:
             module, is_package = module_of(path)
-            names = [imp.module for imp in imports(files[path], module, is_package)]
+            names = [imp.module for imp in imports(files.get(path, ""), module, is_package)]
             assert any(_within(name, submodule) for name in names), (
                 f"{path} no longer imports {submodule}: "
                 "strike it from ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP"
