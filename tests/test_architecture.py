@@ -75,7 +75,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 # may import its own row (app.cards.pool inside app.cards) and every row of a lower layer.
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
-    ("app.settings", "app.errors", "app.logs"),
+    ("app.settings", "app.errors", "app.logs", "app.cache"),
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
     ("app.ledger",),
     ("app.cards",),
