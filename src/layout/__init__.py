@@ -21,20 +21,31 @@ from .compose import (
     MAX_CARDS,
     SPLIT_MODES,
     Card,
-    CardTooLarge,
-    RenderError,
     SplitMode,
-    TooManyPages,
     compose,
     hides_overflow,
 )
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
-from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
-from .images import Images, ImagesTooLarge
+from .errors import (
+    CardTooLarge,
+    EngineError,
+    FontError,
+    ImageRejected,
+    ImagesTooLarge,
+    MdxError,
+    PathError,
+    RenderError,
+    SheetError,
+    ThemeError,
+    TooManyPages,
+    TooManyPixels,
+)
+from .fonts import DEFAULT_FONTS_DIR, FontBook
+from .images import Images
 from .markdown import clean_text, image_sources, parse
-from .mdx import MdxError, parse_mdx
-from .sheet import SheetError, Tile, contact_sheet
-from .style import Theme, ThemeError, decode_theme, resolve
+from .mdx import parse_mdx
+from .sheet import Tile, contact_sheet
+from .style import Theme, decode_theme, resolve
 
 ENGINE_VERSION = "5"  # bump whenever the pixels of an unchanged request may change
 
@@ -49,14 +60,17 @@ __all__ = [
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
+    "EngineError",
     "FontBook",
     "FontError",
     "ImageRef",
+    "ImageRejected",
     "ImagesTooLarge",
     "LaidOut",
     "MdxError",
     "OutputFormat",
     "Page",
+    "PathError",
     "RenderError",
     "RenderOptions",
     "Rendered",
@@ -121,15 +135,6 @@ class Rendered:
 
     files: list[bytes]
     alt_texts: list[str]
-
-
-class TooManyPixels(RenderError):
-    """The cards of one render together would have more pixels than the caller's budget."""
-
-    def __init__(self, pixels: int, limit: int) -> None:
-        super().__init__(f"the cards would have {pixels:,} pixels in all, more than {limit:,}")
-        self.pixels = pixels
-        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,6 +20,7 @@ from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
 from .chrome import page_number_items
 from .components import MdxFlow
 from .decorations import Context, Decoration, build, is_static
+from .errors import TooManyPages
 from .fonts import FontBook
 from .images import Images
 from .markdown import Doc, split_at_rules
@@ -41,29 +42,6 @@ CARD_LIMITS: dict[str, tuple[int, int]] = {
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
     """Overflow hiding applies to fixed cards that do not flow; autoSplit flows instead."""
     return overflow_hidden and split != "autoSplit"
-
-
-class RenderError(Exception):
-    """The input cannot be rendered as asked (as opposed to a bug)."""
-
-
-class TooManyPages(RenderError):
-    """The content would make more cards than allowed."""
-
-    def __init__(self, count: int, limit: int) -> None:
-        super().__init__(f"the content makes {count} cards; at most {limit} are allowed")
-        self.count = count
-        self.limit = limit
-
-
-class CardTooLarge(RenderError):
-    """A card would have more pixels than the caller's budget."""
-
-    def __init__(self, width: int, height: int, limit: int) -> None:
-        super().__init__(f"a card would be {width}x{height} pixels, more than {limit:,}")
-        self.width = width
-        self.height = height
-        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)

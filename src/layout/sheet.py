@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .boxes import Group, Item, Page, Picture, Rect, Stroke
 from .draw import Painter, encode_png
+from .errors import SheetError
 from .fonts import FontBook
 from .images import image_ref
 from .inline import layout_text, line_metrics
@@ -29,10 +30,6 @@ CAPTION_GAP = 8.0  # between a thumbnail and its caption
 CAPTION_SIZE = 12.0
 CAPTION_LINE_HEIGHT = 1.4
 TITLE_SIZE = 20.0
-
-
-class SheetError(ValueError):
-    """A thumbnail could not be decoded, or there is nothing to lay out."""
 
 
 @dataclass(frozen=True, slots=True)

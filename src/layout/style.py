@@ -33,12 +33,12 @@ import msgspec
 
 from .boxes import Effect, Paint
 from .decorations import Decoration, check
+from .errors import ThemeError
 from .paint import (
     EffectSpec,
     GlowSpec,
     PaintSpec,
     ShadowSpec,
-    ThemeError,
     parse_color,
     resolve_effects,
     resolve_paint,
