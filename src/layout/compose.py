@@ -19,7 +19,8 @@ from typing import Literal, get_args
 from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
 from .chrome import page_number_items
 from .components import MdxFlow
-from .decorations import Context, Decoration, build, is_static
+from .decorate import Context, build
+from .decorations import Decoration, is_static
 from .errors import TooManyPages
 from .fonts import FontBook
 from .images import Images

@@ -8,7 +8,8 @@ A theme file names only what differs from that model. Colour knobs (`Color`) are
 once resolved; in files they are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name
 of a token in the theme's palette for the chosen mode. Paint knobs (`PaintKnob`: fills,
 bars, borders) take a colour or a gradient or pattern table (paint.py); `effects` takes a
-list of effect tables. Decorations are the kinds in decorations.py.
+list of effect tables. Decorations are the kinds in decorations.py (specs only: the
+schema imports no shaping, fonts or drawing).
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from .paint import (
     resolve_effects,
     resolve_paint,
 )
-from .shape import CjkItalic
+from .spanstyle import CjkItalic
 
 __all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers import them here
 
