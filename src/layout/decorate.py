@@ -33,8 +33,8 @@ from .decorations import (
     Stamp,
 )
 from .fonts import FontBook
+from .looks import text_look
 from .paint import PaintSpec, parse_color, resolve_effects, resolve_paint
-from .shape import SpanStyle
 from .svgpath import parse_svg_path, transform
 
 
@@ -128,13 +128,8 @@ def _icon(deco: Icon, ctx: Context) -> Built:
 
 
 def _label(deco: Label, ctx: Context) -> Built:
-    style = SpanStyle(
-        family=deco.family,
-        size=deco.size,
-        bold=deco.weight >= 600,
-        italic=deco.italic,
-        color=parse_color(deco.color, ctx.palette),
-    )
+    color = parse_color(deco.color, ctx.palette)
+    style = text_look(deco.family, deco.size, color, weight=deco.weight, italic=deco.italic)
     line = one_line(deco.text, style, ctx.fonts, x=0.0, width=ctx.frame.width, align="left")
     if line is None:
         return [], ctx.frame
@@ -207,13 +202,8 @@ def _stamp(deco: Stamp, ctx: Context) -> Built:
     if deco.stroke is not None:
         inner = _shrink(box, deco.stroke_width / 2)
         items.append(Stroke(inner, ctx.paint(deco.stroke), deco.stroke_width, radius))
-    style = SpanStyle(
-        family=deco.family,
-        size=deco.text_size,
-        bold=deco.weight >= 600,
-        italic=False,
-        color=parse_color(deco.text_color, ctx.palette),
-    )
+    color = parse_color(deco.text_color, ctx.palette)
+    style = text_look(deco.family, deco.text_size, color, weight=deco.weight)
     line = one_line(deco.text, style, ctx.fonts, x=box.x, width=deco.size, align="center")
     if line is not None:
         items.append(Group(line.items, dy=box.y + (deco.size - line.height) / 2))

@@ -38,9 +38,9 @@ from .boxes import (
 )
 from .code import highlight
 from .fonts import FontBook
-from .htmltags import mark_value
 from .images import Images
 from .inline import ContentWidths, Metrics, TextLine, layout_text, line_metrics, measure_widths
+from .looks import BAD_MATH, Looks
 from .markdown import (
     MATH,
     MATH_DISPLAY,
@@ -68,24 +68,8 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
-SCRIPT_SIZE, SCRIPT_RISE, SCRIPT_DROP = 0.75, 0.35, 0.15  # <sup>, <sub>: size, shift in em
-BADGE_SIZE = 0.8  # an mdxMode badge's text, as a share of the text around it
-BAD_MATH_RED = 0xFFE5484D  # the thin underline under LaTeX that did not typeset
 _MATH_KINDS = {MATH: "inline", MATH_DISPLAY: "display"}
-BAD_MATH = "bad_math"  # a span-style mark only: LaTeX shown as source
-_ROLES = frozenset({"strong", "em", "del", "link", "inline_code"})
 _SPACES = re.compile(r"[ \t]+")
-HIGHLIGHTED = frozenset({"strong", "em", "link", "del"})  # inline roles whose background marks
-# The text knobs an inline role may set over the text it sits in.
-_TEXT_KNOBS = (
-    "letter_spacing",
-    "text_transform",
-    "text_effects",
-    "underline",
-    "underline_color",
-    "underline_width",
-    "underline_offset",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +112,7 @@ class Flow:
         self.images = images
         self.max_row_height = max_row_height
         self._frame_ids = itertools.count(1)
-        self._span_styles: dict[tuple[object, ...], SpanStyle] = {}
+        self.looks = Looks(styles)
 
     def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
         return list(self.stack(doc.blocks, Ctx(x, width, floor=width * MIN_INNER_SHARE)).rows)
@@ -256,105 +240,13 @@ class Flow:
         return line_metrics(self.fonts, style.family, style.bold, style.size, style.line_height)
 
     def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
-        """One shared SpanStyle per look, so runs of the same look group together."""
-        key = (base, marks, ctx.color, ctx.italic, ctx.letter_spacing)
-        cached = self._span_styles.get(key)
-        if cached is None:
-            cached = self._span_styles[key] = self._make_span_style(base, marks, ctx)
-        return cached
-
-    def code_span_style(self, base: Style, color: int) -> SpanStyle:
-        return self.span_style(replace(base, color=color, italic=False), frozenset(), Ctx(0, 0))
-
-    def _make_span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle:
-        v: dict[str, Any] = {
-            "family": base.family,
-            "size": base.size,
-            "weight": base.weight,
-            "italic": base.italic or ctx.italic,
-            "color": base.color if ctx.color is None else ctx.color,
-            **{knob: getattr(base, knob) for knob in _TEXT_KNOBS},
-        }
-        if ctx.letter_spacing is not None:
-            v["letter_spacing"] = ctx.letter_spacing
-        for role in ("link", "strong", "em", "del", "inline_code"):
-            if role in marks or (role == "inline_code" and BAD_MATH in marks):
-                v.update(self.styles.inline[role])
-        if BAD_MATH in marks:
-            v["underline"], v["underline_color"], v["underline_width"] = "solid", BAD_MATH_RED, 1.0
-            marks = marks - {BAD_MATH} | {"inline_code"}
-        if "strong" in marks and base.strong_color is not None:
-            v["color"] = base.strong_color
-        if any(m not in _ROLES for m in marks):
-            self._html_look(v, marks)
-        padding = v.get("padding") if "inline_code" in marks else None
-        marked = (marks & HIGHLIGHTED or "highlight" in v) and "inline_code" not in marks
-        badge = "badge" in marks
-        return SpanStyle(
-            family=str(v["family"]),
-            size=float(v["size"]),
-            bold=int(v["weight"]) >= 600,
-            italic=bool(v["italic"]),
-            cjk_italic=base.cjk_italic,
-            color=int(v["color"]),
-            background=v.get("background") if "inline_code" in marks or badge else None,
-            radius=float(v.get("radius", 0.0)),
-            pad_x=float(padding[1]) if padding else float(v.get("pad_x", 0.0)),
-            strike="del" in marks,
-            link="link" in marks,
-            ligatures=v["family"] != "mono",
-            letter_spacing=float(v["letter_spacing"]),
-            text_transform=str(v["text_transform"]),
-            effects=v["text_effects"],
-            highlight=v.get("highlight", v.get("background")) if marked else None,
-            highlight_height=v.get("background_height", "line"),
-            underline=str(v["underline"]),
-            underline_color=v["underline_color"],
-            underline_width=float(v["underline_width"]),
-            underline_offset=float(v["underline_offset"]),
-            rise=float(v.get("rise", 0.0)),
-            grows="rise" in v or mark_value(marks, "size") is not None,
+        """The look of a run with `marks` in `base` text, as the containers of `ctx` tint it."""
+        return self.looks.span(
+            base, marks, color=ctx.color, italic=ctx.italic, letter_spacing=ctx.letter_spacing
         )
 
-    def _html_look(self, v: dict[str, Any], marks: frozenset[str]) -> None:
-        """Inline HTML marks over the look in `v`: `<u>`, `<mark>`, `<sup>`/`<sub>`,
-        `<span style>`/`<font>` values, and the mdxMode badge pill in the theme's accent."""
-        if "u" in marks:
-            v["underline"], v["underline_color"] = "solid", None
-            v["underline_width"] = max(1.0, float(v["size"]) / 16)
-        if "mark" in marks:
-            v["highlight"] = (self.styles.palette["highlight"] & 0xFFFFFF) | 0x66000000
-            v["highlight_height"] = 1.0  # the text's height, not a line grown by big text
-        if (share := mark_value(marks, "size")) is not None:
-            v["size"] = float(v["size"]) * float(share)
-        if (color := mark_value(marks, "color")) is not None:
-            v["color"] = int(color)
-        if (paint := mark_value(marks, "bg")) is not None:
-            v["highlight"], v["highlight_height"] = int(paint), 1.0
-        if (weight := mark_value(marks, "weight")) is not None:
-            v["weight"] = int(weight)
-        if (family := mark_value(marks, "face")) is not None:
-            v["family"] = family
-        if marks & {"sup", "sub"}:
-            size = float(v["size"])
-            v["size"] = size * SCRIPT_SIZE
-            v["rise"] = size * (SCRIPT_RISE if "sup" in marks else -SCRIPT_DROP)
-        if "badge" in marks:
-            size = float(v["size"]) * BADGE_SIZE
-            v.update(size=size, weight=700, radius=size, pad_x=size * 0.6)
-            v["background"], v["color"] = self.accent_pair()
-            v["underline"], v["text_effects"] = "none", ()
-
     def accent_pair(self) -> tuple[int, int]:
-        """The theme's accent (its `accent` colour, else its list badges' colour) and the
-        colour drawn on it."""
-        style = self.styles["list"]
-        body = self.styles["body"]
-        paint = self.styles.palette.get("accent", style.number_background)
-        if not isinstance(paint, int):
-            paint = style.marker_color if style.marker_color is not None else body.color
-        ink = style.number_color if style.number_color is not None else 0xFFFFFFFF
-        return paint, ink
+        return self.looks.accent_pair()
 
     def _line_row(self, line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
         return Row(
@@ -415,7 +307,7 @@ class Flow:
         metrics = self.metrics(style)
         rows: list[Row] = []
         for tokens in highlight(block.code, block.lang, self.styles.palette, style.color):
-            spans = [Span(text, self.code_span_style(style, color)) for text, color in tokens]
+            spans = [Span(text, self.looks.code(style, color)) for text, color in tokens]
             lines = (
                 layout_text(
                     spans, self.fonts, x=inner.x, width=inner.width, metrics=metrics, prose=False

@@ -17,7 +17,9 @@ from .errors import SheetError
 from .fonts import FontBook
 from .images import image_ref
 from .inline import layout_text, line_metrics
-from .shape import Span, SpanStyle
+from .looks import text_look
+from .shape import Span
+from .spanstyle import BOLD_WEIGHT
 
 BACKGROUND = 0xFFF4F4F2
 BORDER = 0xFFD6D6D2
@@ -117,7 +119,7 @@ def _text(
 ) -> tuple[float, tuple[Item, ...]]:
     """Lines of text wrapped to `width`: their total height and items, top left at (0, 0)."""
     metrics = line_metrics(fonts, "sans", bold, size, CAPTION_LINE_HEIGHT)
-    style = SpanStyle(family="sans", size=size, bold=bold, italic=False, color=color)
+    style = text_look("sans", size, color, weight=BOLD_WEIGHT if bold else 400)
     items: list[Item] = []
     y = 0.0
     for text in lines:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from .boxes import Effect, Paint
 
+BOLD_WEIGHT = 600  # a weight from which text is set in the bold face
 CjkItalic = Literal["kai", "oblique", "none"]
 
 

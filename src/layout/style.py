@@ -44,7 +44,7 @@ from .paint import (
     resolve_effects,
     resolve_paint,
 )
-from .spanstyle import CjkItalic
+from .spanstyle import BOLD_WEIGHT, CjkItalic
 
 __all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers import them here
 
@@ -133,7 +133,7 @@ class Style:
 
     @property
     def bold(self) -> bool:
-        return self.weight >= 600
+        return self.weight >= BOLD_WEIGHT
 
 
 def _marked(hint: Any, mark: str) -> bool:
