@@ -16,9 +16,8 @@ from typing import Literal, get_args
 import msgspec
 
 from .boxes import ImageRef, Page
+from .code import highlight
 from .compose import (
-    CARD_LIMITS,
-    MAX_CARDS,
     SPLIT_MODES,
     Card,
     SplitMode,
@@ -41,8 +40,26 @@ from .errors import (
     TooManyPixels,
 )
 from .fonts import DEFAULT_FONTS_DIR, FontBook
+from .imagecodec import (
+    ARTICLE_IMAGE_BYTES,
+    COVER_IMAGE_BYTES,
+    EncodedImage,
+    ImageInfo,
+)
+from .imagecodec import fit as fit_image
+from .imagecodec import probe as probe_image
 from .images import Images
+from .limits import (
+    CARD_LIMITS,
+    DEFAULT_CARD_SIZE,
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    MAX_CARD_PIXELS,
+    MAX_CARDS,
+)
 from .markdown import clean_text, image_sources, parse
+from .mathtex import Formula
+from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, resolve
@@ -50,19 +67,28 @@ from .style import Theme, decode_theme, resolve
 ENGINE_VERSION = "5"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
+    "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
+    "COVER_IMAGE_BYTES",
+    "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
+    "DEFAULT_HEIGHT",
     "DEFAULT_QUALITY",
+    "DEFAULT_WIDTH",
     "ENGINE_VERSION",
     "EXTENSIONS",
     "FORMATS",
     "MAX_CARDS",
+    "MAX_CARD_PIXELS",
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
+    "EncodedImage",
     "EngineError",
     "FontBook",
     "FontError",
+    "Formula",
+    "ImageInfo",
     "ImageRef",
     "ImageRejected",
     "ImagesTooLarge",
@@ -85,13 +111,17 @@ __all__ = [
     "contact_sheet",
     "decode_theme",
     "draw_cards",
+    "fit_image",
     "hides_overflow",
+    "highlight",
     "image_sources",
     "layout_cards",
     "layout_pages",
     "load_numpy",
+    "probe_image",
     "render",
     "render_cards",
+    "typeset_math",
 ]
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
@@ -109,8 +139,8 @@ DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Card size in CSS px, output scale, split mode and overflow handling."""
 
-    width: float = 440
-    height: float = 586
+    width: float = DEFAULT_WIDTH
+    height: float = DEFAULT_HEIGHT
     scale: float = 2
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
