@@ -9,7 +9,7 @@ from .boxes import Group, Item
 from .fonts import FontBook
 from .inline import TextLine, layout_text, line_metrics
 from .looks import text_look
-from .shape import Span, SpanStyle
+from .spanstyle import Span, SpanStyle
 from .style import Style
 
 

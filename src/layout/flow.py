@@ -41,7 +41,7 @@ from .markdown import (
     Text,
 )
 from .panels import code, quote
-from .shape import Span, SpanStyle
+from .spanstyle import Span, SpanStyle
 from .style import Style, Styles
 from .tableflow import table
 from .textblocks import heading, paragraph, rule

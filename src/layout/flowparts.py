@@ -18,7 +18,7 @@ from .images import Images
 from .inline import Metrics, TextLine
 from .looks import Looks
 from .markdown import Block, Text
-from .shape import SpanStyle
+from .spanstyle import SpanStyle
 from .style import Style, Styles
 
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width

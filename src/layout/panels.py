@@ -23,7 +23,7 @@ from .flowparts import (
 )
 from .inline import layout_text
 from .markdown import CodeBlock, Quote
-from .shape import Span
+from .spanstyle import Span
 
 
 def quote(flow: Layouter, block: Quote, ctx: Ctx) -> Part:

@@ -26,6 +26,7 @@ from . import punctuation
 from .fonts import Face, FontBook
 from .mathtex import Formula, typeset
 from .spanstyle import CjkItalic as CjkItalic
+from .spanstyle import Span as Span
 from .spanstyle import SpanStyle as SpanStyle
 
 _GRAPHEME = regex.compile(r"\X")
@@ -43,17 +44,6 @@ _CJK = regex.compile(
 _SHARED_PUNCTUATION = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A run of text in one look. A math span (`math` "inline" or "display") holds LaTeX:
-    one formula cluster, or its source in the `fallback` look when it does not typeset."""
-
-    text: str
-    style: SpanStyle
-    math: str = ""
-    fallback: SpanStyle | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,7 @@ from .fonts import FontBook
 from .images import image_ref
 from .inline import layout_text, line_metrics
 from .looks import text_look
-from .shape import Span
-from .spanstyle import BOLD_WEIGHT
+from .spanstyle import BOLD_WEIGHT, Span
 
 BACKGROUND = 0xFFF4F4F2
 BORDER = 0xFFD6D6D2

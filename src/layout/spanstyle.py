@@ -1,4 +1,4 @@
-"""Look knobs → `SpanStyle`: the record of how one run of inline text looks.
+"""Look knobs → `SpanStyle`, the record of how a run of inline text looks, and `Span`, a run.
 
 Plain data, shared by the theme schema (`cjk_italic` is a theme knob), the mapping from a
 role's style and inline marks to a look (looks.py), shaping and drawing. It imports no
@@ -31,7 +31,7 @@ class SpanStyle:
     strike: bool = False
     link: bool = False
     ligatures: bool = True
-    cjk_italic: CjkItalic = "kai"  # how CJK text in an italic span is set (module doc)
+    cjk_italic: CjkItalic = "kai"  # how CJK text in an italic span is set (shape.py)
     letter_spacing: float = 0.0  # px added to every cluster's advance
     text_transform: str = "none"  # "uppercase" or "lowercase": the text is shaped so
     effects: tuple[Effect, ...] = ()  # drawn with the glyphs (shadow, glow)
@@ -43,3 +43,14 @@ class SpanStyle:
     underline_offset: float = 2.0  # below the baseline
     rise: float = 0.0  # px the glyphs sit above the baseline (inline <sup>; <sub> below)
     grows: bool = False  # inline HTML sized it: a line grows to hold it
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A run of text in one look. A math span (`math` "inline" or "display") holds LaTeX:
+    one formula cluster, or its source in the `fallback` look when it does not typeset."""
+
+    text: str
+    style: SpanStyle
+    math: str = ""
+    fallback: SpanStyle | None = None

@@ -12,7 +12,7 @@ from .boxes import Frame, FrameDecor, Row
 from .flowparts import Ctx, Layouter, Part
 from .inline import ContentWidths, Metrics, TextLine, layout_text, measure_widths
 from .markdown import Table
-from .shape import Span, SpanStyle
+from .spanstyle import Span, SpanStyle
 from .style import Style
 from .tables import TableBox, layout_table
 
