@@ -1,10 +1,23 @@
 """Inkcard's card engine: Markdown → laid-out pages → PNG bytes, without a browser.
 
-Stages (one module each): markdown → style.resolve → shape → linebreak → inline/flow →
-paginate → compose → draw → png. `render` is a pure function of its arguments, so it can
-run in another process and its output can be cached by a hash of them. Layout reads only
-image headers: its pages are plain data (an image is an `ImageRef`), and `draw_cards`
-decodes the images from the bytes `layout_cards` hands back with them.
+Stages, one module each (or a few, named in brackets):
+
+    markdown (mdx)               text → `Doc` of blocks
+    style (decorations, paint)   theme file → checked schema → resolved `Styles`
+    looks                        a role's style + inline marks → `SpanStyle`
+    shape → linebreak → inline   spans → clusters → lines of positioned glyphs
+    flow (textblocks, panels,    `Doc` → sized `Row`s, one layout per block type
+      lists, figures, tableflow,
+      components)
+    paginate → compose           rows → `Page`s per split mode, with chrome and
+      (chrome, decorate)         decorations
+    draw → png                   pages → pixels → encoded files
+
+`render` is a pure function of its arguments, so it can run in another process and its
+output can be cached by a hash of them. Layout reads only image headers: its pages are
+plain data (an image is an `ImageRef`), and `draw_cards` decodes the images from the bytes
+`layout_cards` hands back with them. Everything the service and the themes use is named
+in `__all__`; every error the engine raises on purpose is an `EngineError` (errors.py).
 """
 
 from __future__ import annotations

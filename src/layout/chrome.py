@@ -1,6 +1,6 @@
 """Page number + card size → the `n/N` label every card of a split post carries.
 
-Also the one-line text helper that labels and stamps (decorations.py) use.
+Also the one-line text helper that labels and stamps (decorate.py) use.
 """
 
 from __future__ import annotations
