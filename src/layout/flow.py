@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 from .boxes import Row
 from .figures import image
-from .flowparts import MIN_INNER_SHARE, Ctx, Part
+from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part
 from .fonts import FontBook
 from .images import Images
 from .inline import Metrics, TextLine, layout_text, line_metrics
@@ -49,7 +49,7 @@ from .textblocks import heading, paragraph, rule
 _MATH_KINDS = {MATH: "inline", MATH_DISPLAY: "display"}
 _SPACES = re.compile(r"[ \t]+")
 
-BlockLayout = Callable[[Any, Any, Ctx], Part]  # (flow, block, ctx) → its part
+BlockLayout = Callable[[Layouter, Any, Ctx], Part]  # (flow, block, ctx) → its part
 # One entry per block kind: a new kind of block is a function and a line here.
 BLOCK_LAYOUTS: Mapping[type, BlockLayout] = {
     Paragraph: paragraph,
