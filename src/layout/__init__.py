@@ -1,10 +1,23 @@
 """Inkcard's card engine: Markdown → laid-out pages → PNG bytes, without a browser.
 
-Stages (one module each): markdown → style.resolve → shape → linebreak → inline/flow →
-paginate → compose → draw → png. `render` is a pure function of its arguments, so it can
-run in another process and its output can be cached by a hash of them. Layout reads only
-image headers: its pages are plain data (an image is an `ImageRef`), and `draw_cards`
-decodes the images from the bytes `layout_cards` hands back with them.
+Stages, one module each (or a few, named in brackets):
+
+    markdown (mdx)               text → `Doc` of blocks
+    style (decorations, paint)   theme file → checked schema → resolved `Styles`
+    looks                        a role's style + inline marks → `SpanStyle`
+    shape → linebreak → inline   spans → clusters → lines of positioned glyphs
+    flow (textblocks, panels,    `Doc` → sized `Row`s, one layout per block type
+      lists, figures, tableflow,
+      components)
+    paginate → compose           rows → `Page`s per split mode, with chrome and
+      (chrome, decorate)         decorations
+    draw → png                   pages → pixels → encoded files
+
+`render` is a pure function of its arguments, so it can run in another process and its
+output can be cached by a hash of them. Layout reads only image headers: its pages are
+plain data (an image is an `ImageRef`), and `draw_cards` decodes the images from the bytes
+`layout_cards` hands back with them. Everything the service and the themes use is named
+in `__all__`; every error the engine raises on purpose is an `EngineError` (errors.py).
 """
 
 from __future__ import annotations
@@ -16,47 +29,87 @@ from typing import Literal, get_args
 import msgspec
 
 from .boxes import ImageRef, Page
+from .code import highlight
 from .compose import (
-    CARD_LIMITS,
-    MAX_CARDS,
     SPLIT_MODES,
     Card,
-    CardTooLarge,
-    RenderError,
     SplitMode,
-    TooManyPages,
     compose,
     hides_overflow,
 )
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
-from .fonts import DEFAULT_FONTS_DIR, FontBook, FontError
-from .images import Images, ImagesTooLarge
+from .errors import (
+    CardTooLarge,
+    EngineError,
+    FontError,
+    ImageRejected,
+    ImagesTooLarge,
+    MdxError,
+    PathError,
+    RenderError,
+    SheetError,
+    ThemeError,
+    TooManyPages,
+    TooManyPixels,
+)
+from .fonts import DEFAULT_FONTS_DIR, FontBook
+from .imagecodec import (
+    ARTICLE_IMAGE_BYTES,
+    COVER_IMAGE_BYTES,
+    EncodedImage,
+    ImageInfo,
+)
+from .imagecodec import fit as fit_image
+from .imagecodec import probe as probe_image
+from .images import Images
+from .limits import (
+    CARD_LIMITS,
+    DEFAULT_CARD_SIZE,
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    MAX_CARD_PIXELS,
+    MAX_CARDS,
+)
 from .markdown import clean_text, image_sources, parse
-from .mdx import MdxError, parse_mdx
-from .sheet import SheetError, Tile, contact_sheet
-from .style import Theme, ThemeError, decode_theme, resolve
+from .mathtex import Formula
+from .mathtex import typeset as typeset_math
+from .mdx import parse_mdx
+from .sheet import Tile, contact_sheet
+from .style import Theme, decode_theme, resolve
 
 ENGINE_VERSION = "5"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
+    "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
+    "COVER_IMAGE_BYTES",
+    "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
+    "DEFAULT_HEIGHT",
     "DEFAULT_QUALITY",
+    "DEFAULT_WIDTH",
     "ENGINE_VERSION",
     "EXTENSIONS",
     "FORMATS",
     "MAX_CARDS",
+    "MAX_CARD_PIXELS",
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
+    "EncodedImage",
+    "EngineError",
     "FontBook",
     "FontError",
+    "Formula",
+    "ImageInfo",
     "ImageRef",
+    "ImageRejected",
     "ImagesTooLarge",
     "LaidOut",
     "MdxError",
     "OutputFormat",
     "Page",
+    "PathError",
     "RenderError",
     "RenderOptions",
     "Rendered",
@@ -71,13 +124,17 @@ __all__ = [
     "contact_sheet",
     "decode_theme",
     "draw_cards",
+    "fit_image",
     "hides_overflow",
+    "highlight",
     "image_sources",
     "layout_cards",
     "layout_pages",
     "load_numpy",
+    "probe_image",
     "render",
     "render_cards",
+    "typeset_math",
 ]
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
@@ -95,8 +152,8 @@ DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     """Card size in CSS px, output scale, split mode and overflow handling."""
 
-    width: float = 440
-    height: float = 586
+    width: float = DEFAULT_WIDTH
+    height: float = DEFAULT_HEIGHT
     scale: float = 2
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
@@ -121,15 +178,6 @@ class Rendered:
 
     files: list[bytes]
     alt_texts: list[str]
-
-
-class TooManyPixels(RenderError):
-    """The cards of one render together would have more pixels than the caller's budget."""
-
-    def __init__(self, pixels: int, limit: int) -> None:
-        super().__init__(f"the cards would have {pixels:,} pixels in all, more than {limit:,}")
-        self.pixels = pixels
-        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)

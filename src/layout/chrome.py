@@ -1,19 +1,16 @@
 """Page number + card size → the `n/N` label every card of a split post carries.
 
-Also the one-line text helper that labels and stamps (decorations.py) use.
+Also the one-line text helper that labels and stamps (decorate.py) use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .boxes import Group, Item
 from .fonts import FontBook
 from .inline import TextLine, layout_text, line_metrics
-from .shape import Span, SpanStyle
-
-if TYPE_CHECKING:
-    from .style import Style
+from .looks import text_look
+from .spanstyle import Span, SpanStyle
+from .style import Style
 
 
 def page_number_items(
@@ -29,12 +26,11 @@ def page_number_items(
 ) -> list[Item]:
     """The page label (`style.format`, `n/N` by default), aligned inside the footer band
     that ends at `bottom`, or from `top` down when the theme puts it at the top."""
-    span_style = SpanStyle(
-        family=style.family,
-        size=style.size,
-        bold=style.bold,
-        italic=False,
-        color=style.color,
+    span_style = text_look(
+        style.family,
+        style.size,
+        style.color,
+        weight=style.weight,
         letter_spacing=style.letter_spacing,
         text_transform=style.text_transform,
         effects=style.text_effects,

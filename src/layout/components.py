@@ -1,4 +1,6 @@
-"""Layout of the mdxMode components, drawn with the theme's own knobs so they look native.
+"""An mdxMode component block + its box → `Part`.
+
+Each is drawn with the theme's own knobs, so it looks native:
 
 - Columns: each column is laid out in its share of the width (gaps between), placed on
   its own, and the columns become one row as tall as the tallest. On fixed-size cards
@@ -13,14 +15,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import ClassVar
 
 from .boxes import Frame, FrameDecor, Group, Item, Row
-from .flow import MARKER_RISE, MIN_INNER_SHARE, Ctx, Flow, Part
+from .flow import BLOCK_LAYOUTS, BlockLayout, Flow
+from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part, line_row
+from .lists import MARKER_RISE, number_badge
 from .markdown import Block, Callout, Cited, Columns, Paragraph, Quote, Steps, Text
 from .paginate import frame_items, place
+from .panels import quote
 
 COLUMN_GAP = 1.0  # between columns, in em of body text
 CALLOUT_TINT = 0x1F000000  # the panel: the callout's colour at 12% over the card
@@ -35,122 +40,125 @@ CALLOUT_KINDS: dict[str, tuple[int | None, str]] = {
 }
 
 
+def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
+    body = flow.styles["body"]
+    count = len(block.columns)
+    if not count:
+        return Part(())
+    gap = body.size * COLUMN_GAP
+    width = max(1.0, (ctx.width - gap * (count - 1)) / count)
+    items: list[Item] = []
+    texts: list[str] = []
+    height = 0.0
+    for index, blocks in enumerate(block.columns):
+        x = ctx.x + index * (width + gap)
+        column = Ctx(x, width, floor=width * MIN_INNER_SHARE, color=ctx.color)
+        column = replace(column, italic=ctx.italic, letter_spacing=ctx.letter_spacing)
+        placement = place(flow.stack(blocks, column).rows)
+        items.extend(frame_items(placement, 0.0, 0.0))
+        items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
+        texts.extend(p.row.text for p in placement.rows if p.row.text)
+        height = max(height, placement.height)
+    if flow.max_row_height is not None and height > flow.max_row_height:
+        return flow.stack(tuple(b for blocks in block.columns for b in blocks), ctx)
+    row = Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
+    return Part((row,), body.margin_top, body.margin_bottom)
+
+
+def callout(flow: Layouter, block: Callout, ctx: Ctx) -> Part:
+    quote = flow.styles["quote"]
+    color, icon = CALLOUT_KINDS.get(block.kind, CALLOUT_KINDS["info"])
+    paint = flow.looks.accent_pair()[0] if color is None else color
+    top, right, bottom, left = (max(CALLOUT_PAD, p) for p in quote.padding)
+    decor = FrameDecor(
+        x=ctx.x,
+        width=ctx.width,
+        fill=(paint & 0xFFFFFF) | CALLOUT_TINT,
+        radius=max(quote.radius, flow.styles["list"].radius),
+        bar_width=CALLOUT_BAR,
+        bar_color=paint,
+        effects=quote.effects,
+        role="callout",
+    )
+    frame = Frame(flow.next_frame_id(), top, bottom, decor)
+    inner = replace(
+        ctx,
+        x=ctx.x + left + CALLOUT_BAR,
+        width=max(1.0, ctx.width - left - right - CALLOUT_BAR),
+        frames=(*ctx.frames, frame),
+        floor=0.0,
+    )
+    title = f"{icon} {block.title or block.kind.capitalize()}"
+    heading = Paragraph((Text(title, frozenset({"strong"})),))
+    rows = list(flow.stack((heading,), replace(inner, color=paint)).rows)
+    body = flow.stack(block.blocks, inner)
+    if rows:
+        rows[-1] = replace(rows[-1], keep_with_next=True)
+    if body.rows:
+        rows.append(replace(body.rows[0], gap=flow.styles["body"].size * 0.4))
+        rows.extend(body.rows[1:])
+    return Part(tuple(rows), quote.margin_top, quote.margin_bottom)
+
+
+def cited(flow: Layouter, block: Cited, ctx: Ctx) -> Part:
+    part = quote(flow, Quote(block.blocks), ctx)  # the theme's quote, signed inside it
+    if not block.author or not part.rows:
+        return part
+    frames = part.rows[-1].frames
+    style = flow.styles["body"]
+    x, width = ctx.x, ctx.width
+    if len(frames) > len(ctx.frames):  # inside the quote's panel, within its padding
+        _, right, _, left = flow.styles["quote"].padding
+        decor = frames[-1].decor
+        x, width = decor.x + left, max(1.0, decor.width - left - right)
+    sign = Ctx(x, width, frames=frames, color=flow.looks.accent_pair()[0])
+    lines = flow.text_lines((Text(f"— {block.author}"),), style, sign, align="right")
+    rows = [line_row(line, sign) for line in lines]
+    if rows:
+        rows[0] = replace(rows[0], gap=style.size * 0.4)
+        rows = [replace(part.rows[-1], keep_with_next=True), *rows]
+    return Part((*part.rows[:-1], *rows), part.top, part.bottom)
+
+
+def steps(flow: Layouter, block: Steps, ctx: Ctx) -> Part:
+    listing = flow.styles["list"]
+    body = flow.styles["body"]
+    if not block.steps:
+        return Part(())
+    widest = number_badge(flow, len(block.steps), 0.0, 0.0)[1]
+    indent = widest + listing.marker_gap
+    inner = replace(ctx, x=ctx.x + indent, width=max(1.0, ctx.width - indent), depth=1)
+    rows: list[Row] = []
+    for number, step in enumerate(block.steps, start=1):
+        blocks: tuple[Block, ...] = step.blocks
+        if step.title:
+            blocks = (Paragraph((Text(step.title, frozenset({"strong"})),)), *blocks)
+        part = flow.stack(blocks, replace(inner, tight=True))
+        first = part.rows[0] if part.rows else _empty_row(flow, ctx)
+        baseline = first.baseline or flow.metrics(body).baseline
+        mid = baseline - body.size * MARKER_RISE
+        badge = number_badge(flow, number, ctx.x + widest, mid)[0]
+        gap = listing.item_gap + (body.size * 0.5 if rows else 0.0)
+        keep = first.keep_with_next or len(part.rows) > 1  # a number stays with its text
+        rows.append(replace(first, items=badge + first.items, gap=gap, keep_with_next=keep))
+        rows.extend(part.rows[1:])
+    return Part(tuple(rows), listing.margin_top, listing.margin_top)
+
+
+def _empty_row(flow: Layouter, ctx: Ctx) -> Row:
+    metrics = flow.metrics(flow.styles["body"])
+    return Row(height=metrics.height, items=(), frames=ctx.frames, baseline=metrics.baseline)
+
+
+COMPONENT_LAYOUTS: Mapping[type, BlockLayout] = {
+    Columns: columns,
+    Callout: callout,
+    Cited: cited,
+    Steps: steps,
+}
+
+
 class MdxFlow(Flow):
     """A `Flow` that also lays out the mdxMode component blocks."""
 
-    def block(self, block: Block, ctx: Ctx) -> Part:
-        layout = _COMPONENT_LAYOUTS.get(type(block))
-        return layout(self, block, ctx) if layout else super().block(block, ctx)
-
-    def columns(self, block: Columns, ctx: Ctx) -> Part:
-        body = self.styles["body"]
-        count = len(block.columns)
-        if not count:
-            return Part(())
-        gap = body.size * COLUMN_GAP
-        width = max(1.0, (ctx.width - gap * (count - 1)) / count)
-        items: list[Item] = []
-        texts: list[str] = []
-        height = 0.0
-        for index, blocks in enumerate(block.columns):
-            x = ctx.x + index * (width + gap)
-            column = Ctx(x, width, floor=width * MIN_INNER_SHARE, color=ctx.color)
-            column = replace(column, italic=ctx.italic, letter_spacing=ctx.letter_spacing)
-            placement = place(self.stack(blocks, column).rows)
-            items.extend(frame_items(placement, 0.0, 0.0))
-            items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
-            texts.extend(p.row.text for p in placement.rows if p.row.text)
-            height = max(height, placement.height)
-        if self.max_row_height is not None and height > self.max_row_height:
-            return self.stack(tuple(b for blocks in block.columns for b in blocks), ctx)
-        row = Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
-        return Part((row,), body.margin_top, body.margin_bottom)
-
-    def callout(self, block: Callout, ctx: Ctx) -> Part:
-        quote = self.styles["quote"]
-        color, icon = CALLOUT_KINDS.get(block.kind, CALLOUT_KINDS["info"])
-        paint = self.accent_pair()[0] if color is None else color
-        top, right, bottom, left = (max(CALLOUT_PAD, p) for p in quote.padding)
-        decor = FrameDecor(
-            x=ctx.x,
-            width=ctx.width,
-            fill=(paint & 0xFFFFFF) | CALLOUT_TINT,
-            radius=max(quote.radius, self.styles["list"].radius),
-            bar_width=CALLOUT_BAR,
-            bar_color=paint,
-            effects=quote.effects,
-            role="callout",
-        )
-        frame = Frame(next(self._frame_ids), top, bottom, decor)
-        inner = replace(
-            ctx,
-            x=ctx.x + left + CALLOUT_BAR,
-            width=max(1.0, ctx.width - left - right - CALLOUT_BAR),
-            frames=(*ctx.frames, frame),
-            floor=0.0,
-        )
-        title = f"{icon} {block.title or block.kind.capitalize()}"
-        heading = Paragraph((Text(title, frozenset({"strong"})),))
-        rows = list(self.stack((heading,), replace(inner, color=paint)).rows)
-        body = self.stack(block.blocks, inner)
-        if rows:
-            rows[-1] = replace(rows[-1], keep_with_next=True)
-        if body.rows:
-            rows.append(replace(body.rows[0], gap=self.styles["body"].size * 0.4))
-            rows.extend(body.rows[1:])
-        return Part(tuple(rows), quote.margin_top, quote.margin_bottom)
-
-    def cited(self, block: Cited, ctx: Ctx) -> Part:
-        part = self.quote(Quote(block.blocks), ctx)  # the theme's quote, signed inside it
-        if not block.author or not part.rows:
-            return part
-        frames = part.rows[-1].frames
-        style = self.styles["body"]
-        x, width = ctx.x, ctx.width
-        if len(frames) > len(ctx.frames):  # inside the quote's panel, within its padding
-            _, right, _, left = self.styles["quote"].padding
-            decor = frames[-1].decor
-            x, width = decor.x + left, max(1.0, decor.width - left - right)
-        sign = Ctx(x, width, frames=frames, color=self.accent_pair()[0])
-        lines = self.text_lines((Text(f"— {block.author}"),), style, sign, align="right")
-        rows = [self._line_row(line, sign) for line in lines]
-        if rows:
-            rows[0] = replace(rows[0], gap=style.size * 0.4)
-            rows = [replace(part.rows[-1], keep_with_next=True), *rows]
-        return Part((*part.rows[:-1], *rows), part.top, part.bottom)
-
-    def steps(self, block: Steps, ctx: Ctx) -> Part:
-        listing = self.styles["list"]
-        body = self.styles["body"]
-        if not block.steps:
-            return Part(())
-        widest = self.number_badge(len(block.steps), 0.0, 0.0)[1]
-        indent = widest + listing.marker_gap
-        inner = replace(ctx, x=ctx.x + indent, width=max(1.0, ctx.width - indent), depth=1)
-        rows: list[Row] = []
-        for number, step in enumerate(block.steps, start=1):
-            blocks: tuple[Block, ...] = step.blocks
-            if step.title:
-                blocks = (Paragraph((Text(step.title, frozenset({"strong"})),)), *blocks)
-            part = self.stack(blocks, replace(inner, tight=True))
-            first = part.rows[0] if part.rows else self._empty_row(ctx)
-            baseline = first.baseline or self.metrics(body).baseline
-            mid = baseline - body.size * MARKER_RISE
-            badge = self.number_badge(number, ctx.x + widest, mid)[0]
-            gap = listing.item_gap + (body.size * 0.5 if rows else 0.0)
-            keep = first.keep_with_next or len(part.rows) > 1  # a number stays with its text
-            rows.append(replace(first, items=badge + first.items, gap=gap, keep_with_next=keep))
-            rows.extend(part.rows[1:])
-        return Part(tuple(rows), listing.margin_top, listing.margin_top)
-
-    def _empty_row(self, ctx: Ctx) -> Row:
-        metrics = self.metrics(self.styles["body"])
-        return Row(height=metrics.height, items=(), frames=ctx.frames, baseline=metrics.baseline)
-
-
-_COMPONENT_LAYOUTS: dict[type, Callable[[MdxFlow, Any, Ctx], Part]] = {
-    Columns: MdxFlow.columns,
-    Callout: MdxFlow.callout,
-    Cited: MdxFlow.cited,
-    Steps: MdxFlow.steps,
-}
+    layouts: ClassVar[Mapping[type, BlockLayout]] = {**BLOCK_LAYOUTS, **COMPONENT_LAYOUTS}

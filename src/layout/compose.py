@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, get_args
@@ -19,9 +18,13 @@ from typing import Literal, get_args
 from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
 from .chrome import page_number_items
 from .components import MdxFlow
-from .decorations import Context, Decoration, build, is_static
+from .decorate import Context, build
+from .decorations import Decoration, is_static
+from .errors import TooManyPages
 from .fonts import FontBook
 from .images import Images
+from .limits import MAX_CARDS
+from .lru import Lru
 from .markdown import Doc, split_at_rules
 from .paginate import Placement, cut, frame_items, paginate, place
 from .paint import base_color
@@ -29,41 +32,11 @@ from .style import Styles
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
-MAX_CARDS = 50  # one request never makes more cards than this
-# What a caller may ask for: card width and height in CSS px, output scale (an integer).
-CARD_LIMITS: dict[str, tuple[int, int]] = {
-    "width": (100, 1600),
-    "height": (100, 4000),
-    "scale": (1, 4),
-}
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
     """Overflow hiding applies to fixed cards that do not flow; autoSplit flows instead."""
     return overflow_hidden and split != "autoSplit"
-
-
-class RenderError(Exception):
-    """The input cannot be rendered as asked (as opposed to a bug)."""
-
-
-class TooManyPages(RenderError):
-    """The content would make more cards than allowed."""
-
-    def __init__(self, count: int, limit: int) -> None:
-        super().__init__(f"the content makes {count} cards; at most {limit} are allowed")
-        self.count = count
-        self.limit = limit
-
-
-class CardTooLarge(RenderError):
-    """A card would have more pixels than the caller's budget."""
-
-    def __init__(self, width: int, height: int, limit: int) -> None:
-        super().__init__(f"a card would be {width}x{height} pixels, more than {limit:,}")
-        self.width = width
-        self.height = height
-        self.limit = limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,9 +134,9 @@ def _page_number(
 
 # Static layers: the same for every card of one theme, mode, font book and size, so they
 # are laid out once here and recorded once by draw (both keyed by `Cached.key`).
-_STATIC: OrderedDict[tuple[object, ...], tuple[list[Item], list[Item]]] = OrderedDict()
 _STATIC_LIMIT = 128
-_STATIC_LOCK = threading.Lock()
+_STATIC: Lru[tuple[object, ...], tuple[list[Item], list[Item]]] = Lru(_STATIC_LIMIT)
+_BOOK_LOCK = threading.Lock()
 _BOOK_IDS: weakref.WeakKeyDictionary[FontBook, int] = weakref.WeakKeyDictionary()
 _SERIALS = itertools.count()
 
@@ -173,25 +146,20 @@ def static_layers(
 ) -> tuple[list[Item], list[Item]]:
     """The page background and the static decorations under and over the text, each as
     one `Cached` item (or none), built once per theme, mode, font book and card size."""
-    with _STATIC_LOCK:
+    with _BOOK_LOCK:
         book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
-        key = (*styles.key, book, width, height)
-        found = _STATIC.get(key)
-        if found is not None:
-            _STATIC.move_to_end(key)
-            return found
+    key = (*styles.key, book, width, height)
+    found = _STATIC.get(key)
+    if found is not None:
+        return found
     layers = _build_static(styles, fonts, width, height, key)
-    with _STATIC_LOCK:
-        _STATIC[key] = layers
-        while len(_STATIC) > _STATIC_LIMIT:
-            _STATIC.popitem(last=False)
+    _STATIC.put(key, layers)
     return layers
 
 
 def clear_static_layers() -> None:
     """Forgets every laid-out static layer (benchmarks measure the uncached cost)."""
-    with _STATIC_LOCK:
-        _STATIC.clear()
+    _STATIC.clear()
 
 
 def _build_static(

@@ -1,28 +1,23 @@
-"""Decoration specs from a theme file + the box they sit in → items to paint.
+"""A theme file's `[[decorations]]` tables → checked decoration specs (data only).
 
-The vocabulary: one msgspec Struct per kind, tagged by `kind`, and one builder per kind
-(`BUILDERS`). Every kind is placed the same way: an `anchor` corner or edge of its `frame`
-(the card, the content box, or each quote or code panel on the card), an inward offset
-`x`, `y`, and optionally `rotate`, `opacity` and `effects`. `layer` puts it under the text
-or over it. Adding a kind touches only this module: a Struct, a builder, a row in
-`BUILDERS` (and docs/themes.md).
+The vocabulary: one msgspec Struct per kind, tagged by `kind`; decorate.py has one
+builder per kind that turns a spec into items to paint. Every kind is placed the same
+way: an `anchor` corner or edge of its `frame` (the card, the content box, or each quote
+or code panel on the card), an inward offset `x`, `y`, and optionally `rotate`, `opacity`
+and `effects`. `layer` puts it under the text or over it. Adding a kind touches this
+module (a Struct) and decorate.py (a builder and a row in `BUILDERS`), and docs/themes.md.
+
+This module is part of the theme schema: it imports no shaping, fonts or drawing.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from .boxes import Fill, Group, Item, Layer, Pattern, Rect, Segment, Shape, Stroke
-from .chrome import one_line
-from .fonts import FontBook
-from .paint import EffectSpec, PaintSpec, parse_color, resolve_effects, resolve_paint
-from .shape import SpanStyle
-from .svgpath import PathError, parse_svg_path, transform
+from .paint import EffectSpec, PaintSpec, resolve_effects, resolve_paint
+from .svgpath import PathError, parse_svg_path
 
 Place = Literal[
     "top-left",
@@ -41,7 +36,7 @@ Length = Annotated[float, msgspec.Meta(ge=0.0, le=4000.0)]
 Insets = tuple[float, float, float, float]  # top, right, bottom, left, as CSS padding
 
 
-class _Deco(
+class DecoBase(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="kind"
 ):
     """What every kind has: where it sits and how it is composited."""
@@ -57,7 +52,7 @@ class _Deco(
     paints: ClassVar[tuple[str, ...]] = ()  # the fields that hold a paint
 
 
-class Rule(_Deco, frozen=True, tag="rule"):
+class Rule(DecoBase, frozen=True, tag="rule"):
     """A straight line `width` thick; `length` 0 spans the frame less `x` (or `y`) twice."""
 
     length: Length = 0.0
@@ -68,7 +63,7 @@ class Rule(_Deco, frozen=True, tag="rule"):
     paints: ClassVar[tuple[str, ...]] = ("paint",)
 
 
-class Box(_Deco, frozen=True, tag="rect"):
+class Box(DecoBase, frozen=True, tag="rect"):
     """A rectangle `width` x `height` (or the frame less `inset`), filled and/or stroked."""
 
     width: Length = 0.0
@@ -82,7 +77,7 @@ class Box(_Deco, frozen=True, tag="rect"):
     paints: ClassVar[tuple[str, ...]] = ("fill", "stroke")
 
 
-class Circle(_Deco, frozen=True, tag="circle"):
+class Circle(DecoBase, frozen=True, tag="circle"):
     """A disc or ring of `radius`; its box is the square around it."""
 
     radius: Length = 8.0
@@ -92,7 +87,7 @@ class Circle(_Deco, frozen=True, tag="circle"):
     paints: ClassVar[tuple[str, ...]] = ("fill", "stroke")
 
 
-class Icon(_Deco, frozen=True, tag="icon"):
+class Icon(DecoBase, frozen=True, tag="icon"):
     """SVG path data on a `viewbox`-unit square, drawn `size` px wide, stroked and/or filled."""
 
     path: str
@@ -110,7 +105,7 @@ class Icon(_Deco, frozen=True, tag="icon"):
             raise ValueError(str(error)) from None  # msgspec adds the field's path
 
 
-class Label(_Deco, frozen=True, tag="label"):
+class Label(DecoBase, frozen=True, tag="label"):
     """One line of text in a text colour."""
 
     text: str = ""
@@ -130,7 +125,7 @@ class QuoteGlyph(Label, frozen=True, tag="quote-glyph"):
     color: str = "border"
 
 
-class RuledLines(_Deco, frozen=True, tag="ruled-lines"):
+class RuledLines(DecoBase, frozen=True, tag="ruled-lines"):
     """A line under every text baseline layout placed in the frame (`offset` px below),
     across the frame less `x` each side; `extend` rules the rest at `pitch` (0: the last
     line's pitch) down to the frame's bottom, like notebook paper."""
@@ -144,7 +139,7 @@ class RuledLines(_Deco, frozen=True, tag="ruled-lines"):
     paints: ClassVar[tuple[str, ...]] = ("paint",)
 
 
-class DotGrid(_Deco, frozen=True, tag="dot-grid"):
+class DotGrid(DecoBase, frozen=True, tag="dot-grid"):
     """Dots of `radius` every `spacing` over the frame less `inset`."""
 
     spacing: Annotated[float, msgspec.Meta(ge=2.0)] = 20.0
@@ -154,7 +149,7 @@ class DotGrid(_Deco, frozen=True, tag="dot-grid"):
     paints: ClassVar[tuple[str, ...]] = ("paint",)
 
 
-class Halftone(_Deco, frozen=True, tag="halftone"):
+class Halftone(DecoBase, frozen=True, tag="halftone"):
     """Halftone dots growing from `min_radius` to `max_radius` toward `angle` (CSS degrees:
     0 up, 90 right, 180 down), over `width` x `height` (0: the frame's)."""
 
@@ -168,7 +163,7 @@ class Halftone(_Deco, frozen=True, tag="halftone"):
     paints: ClassVar[tuple[str, ...]] = ("paint",)
 
 
-class Rings(_Deco, frozen=True, tag="rings"):
+class Rings(DecoBase, frozen=True, tag="rings"):
     """Coil binding down the frame's left edge: a punched hole `x` px in, and a loop
     reaching `reach` px past the edge, every `spacing` from `y` to `end` px before the end."""
 
@@ -182,7 +177,7 @@ class Rings(_Deco, frozen=True, tag="rings"):
     paints: ClassVar[tuple[str, ...]] = ("paint", "hole_color")
 
 
-class Stamp(_Deco, frozen=True, tag="stamp"):
+class Stamp(DecoBase, frozen=True, tag="stamp"):
     """A seal: a circle or square `size` px, filled and/or stroked, with text centred."""
 
     text: str = ""
@@ -199,7 +194,7 @@ class Stamp(_Deco, frozen=True, tag="stamp"):
     paints: ClassVar[tuple[str, ...]] = ("fill", "stroke", "text_color")
 
 
-class Corners(_Deco, frozen=True, tag="corners"):
+class Corners(DecoBase, frozen=True, tag="corners"):
     """Ornaments `size` px at the frame's `corners`, `x`, `y` in: L-shaped `bracket`s,
     quarter-circle `fan`s or filled `triangle`s."""
 
@@ -211,7 +206,7 @@ class Corners(_Deco, frozen=True, tag="corners"):
     paints: ClassVar[tuple[str, ...]] = ("paint",)
 
 
-class PageFrame(_Deco, frozen=True, tag="frame"):
+class PageFrame(DecoBase, frozen=True, tag="frame"):
     """A border `inset` px inside the frame; `double` > 0 adds a second line that far in."""
 
     inset: float = 12.0
@@ -252,243 +247,3 @@ def check(deco: Decoration, palette: dict[str, str], where: str) -> None:
 def is_static(deco: Decoration) -> bool:
     """Whether `deco` is the same on every card of a size (not tied to text or panels)."""
     return deco.frame in ("card", "content") and not isinstance(deco, RuledLines)
-
-
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What a builder may use: the frame's box, palette tokens, fonts, text baselines."""
-
-    frame: Rect
-    palette: dict[str, str]
-    fonts: FontBook
-    baselines: tuple[float, ...] = ()
-
-    def paint(self, spec: PaintSpec | None) -> Any:
-        return None if spec is None else resolve_paint(spec, self.palette)
-
-    def place(self, deco: _Deco, width: float, height: float) -> Rect:
-        """The box of `width` x `height` at the decoration's anchor and offsets."""
-        f = self.frame
-        if deco.anchor in ("top", "bottom", "center"):
-            x = f.x + (f.width - width) / 2 + deco.x
-        elif deco.anchor.endswith("right"):
-            x = f.right - deco.x - width
-        else:
-            x = f.x + deco.x
-        if deco.anchor in ("left", "right", "center"):
-            y = f.y + (f.height - height) / 2 + deco.y
-        elif deco.anchor.startswith("bottom"):
-            y = f.bottom - deco.y - height
-        else:
-            y = f.y + deco.y
-        return Rect(x, y, width, height)
-
-    def inset(self, insets: Insets) -> Rect:
-        top, right, bottom, left = insets
-        f = self.frame
-        return Rect(f.x + left, f.y + top, f.width - left - right, f.height - top - bottom)
-
-
-Built = tuple[list[Item], Rect]
-
-
-def build(deco: Decoration, ctx: Context) -> list[Item]:
-    """The items of one decoration, wrapped in a layer for rotation, opacity and effects."""
-    items, box = BUILDERS[type(deco)](deco, ctx)
-    if not items or (deco.rotate == 0.0 and deco.opacity == 1.0 and not deco.effects):
-        return items
-    return [
-        Layer(
-            tuple(items),
-            resolve_effects(deco.effects, ctx.palette),
-            deco.opacity,
-            deco.rotate,
-            (box.x + box.width / 2, box.y + box.height / 2),
-        )
-    ]
-
-
-def _rule(deco: Rule, ctx: Context) -> Built:
-    span = ctx.frame.height - 2 * deco.y if deco.vertical else ctx.frame.width - 2 * deco.x
-    length = deco.length or max(0.0, span)
-    w = deco.width
-    box = ctx.place(deco, w, length) if deco.vertical else ctx.place(deco, length, w)
-    paint = ctx.paint(deco.paint)
-    if deco.vertical:
-        mid = box.x + w / 2
-        return [Segment(mid, box.y, mid, box.bottom, paint, w, deco.dash)], box
-    mid = box.y + w / 2
-    return [Segment(box.x, mid, box.right, mid, paint, w, deco.dash)], box
-
-
-def _rect(deco: Box, ctx: Context) -> Built:
-    box = ctx.inset(deco.inset) if deco.inset else ctx.place(deco, deco.width, deco.height)
-    items: list[Item] = []
-    if deco.fill is not None:
-        items.append(Fill(box, ctx.paint(deco.fill), deco.radius))
-    if deco.stroke is not None:
-        items.append(Stroke(box, ctx.paint(deco.stroke), deco.stroke_width, deco.radius, deco.dash))
-    return items, box
-
-
-def _circle(deco: Circle, ctx: Context) -> Built:
-    box = ctx.place(deco, 2 * deco.radius, 2 * deco.radius)
-    op = ("O", box.x + deco.radius, box.y + deco.radius, deco.radius)
-    return [Shape((op,), ctx.paint(deco.stroke), ctx.paint(deco.fill), deco.stroke_width)], box
-
-
-def _icon(deco: Icon, ctx: Context) -> Built:
-    box = ctx.place(deco, deco.size, deco.size)
-    ops = transform(parse_svg_path(deco.path), box.x, box.y, deco.size / deco.viewbox)
-    return [Shape(ops, ctx.paint(deco.stroke), ctx.paint(deco.fill), deco.stroke_width)], box
-
-
-def _label(deco: Label, ctx: Context) -> Built:
-    style = SpanStyle(
-        family=deco.family,
-        size=deco.size,
-        bold=deco.weight >= 600,
-        italic=deco.italic,
-        color=parse_color(deco.color, ctx.palette),
-    )
-    line = one_line(deco.text, style, ctx.fonts, x=0.0, width=ctx.frame.width, align="left")
-    if line is None:
-        return [], ctx.frame
-    box = ctx.place(deco, line.width, line.height)
-    return [Group(line.items, dx=box.x, dy=box.y)], box
-
-
-def _ruled_lines(deco: RuledLines, ctx: Context) -> Built:
-    f = ctx.frame
-    ys = [y + deco.offset for y in ctx.baselines if f.y <= y <= f.bottom]
-    if deco.extend:
-        pitch = deco.pitch or (ys[-1] - ys[-2] if len(ys) > 1 else 24.0)
-        y = ys[-1] + pitch if ys else f.y + pitch
-        while y <= f.bottom and pitch > 0.5:
-            ys.append(y)
-            y += pitch
-    paint = ctx.paint(deco.paint)
-    left, right = f.x + deco.x, f.right - deco.x
-    return [Segment(left, y, right, y, paint, deco.width) for y in ys], f
-
-
-def _dot_grid(deco: DotGrid, ctx: Context) -> Built:
-    box = ctx.inset(deco.inset)
-    color = ctx.paint(deco.paint)
-    color = color if isinstance(color, int) else 0xFF000000  # dots take a solid colour
-    dots = Pattern("dots", color, spacing=deco.spacing, size=deco.radius, offset=(box.x, box.y))
-    return [Fill(box, dots)], box
-
-
-def _halftone(deco: Halftone, ctx: Context) -> Built:
-    box = ctx.place(deco, deco.width or ctx.frame.width, deco.height or ctx.frame.height)
-    turn = math.radians(deco.angle)
-    ux, uy = math.sin(turn), -math.cos(turn)  # toward `angle`
-    reach = abs(ux) * box.width + abs(uy) * box.height or 1.0
-    cx, cy = box.x + box.width / 2, box.y + box.height / 2
-    ops: list[tuple[object, ...]] = []
-    step = deco.spacing
-    for row in range(int(box.height // step) + 1):
-        for col in range(int(box.width // step) + 1):
-            x, y = box.x + step / 2 + col * step, box.y + step / 2 + row * step
-            t = min(1.0, max(0.0, 0.5 + ((x - cx) * ux + (y - cy) * uy) / reach))
-            r = deco.min_radius + (deco.max_radius - deco.min_radius) * t
-            if r > 0.05:
-                ops.append(("O", x, y, r))
-    return [Shape(tuple(ops), None, ctx.paint(deco.paint))], box
-
-
-def _rings(deco: Rings, ctx: Context) -> Built:
-    f = ctx.frame
-    paint, hole = ctx.paint(deco.paint), ctx.paint(deco.hole_color)
-    holes: list[tuple[object, ...]] = []
-    loops: list[Item] = []
-    hole_x = f.x + deco.x
-    y = f.y + deco.y + deco.spacing / 2
-    while y <= f.bottom - deco.end - deco.spacing / 2 + 1e-6:
-        holes.append(("O", hole_x, y, deco.hole))
-        loop = Rect(f.x - deco.reach, y - deco.hole, hole_x - f.x + deco.reach, 2 * deco.hole)
-        loops.append(Stroke(loop, paint, deco.thickness, deco.hole))
-        y += deco.spacing
-    box = Rect(f.x - deco.reach, f.y, deco.reach + deco.x + deco.hole, f.height)
-    return [Shape(tuple(holes), None, hole), *loops], box
-
-
-def _stamp(deco: Stamp, ctx: Context) -> Built:
-    box = ctx.place(deco, deco.size, deco.size)
-    radius = deco.size / 2 if deco.shape == "circle" else deco.radius
-    items: list[Item] = []
-    if deco.fill is not None:
-        items.append(Fill(box, ctx.paint(deco.fill), radius))
-    if deco.stroke is not None:
-        inner = _shrink(box, deco.stroke_width / 2)
-        items.append(Stroke(inner, ctx.paint(deco.stroke), deco.stroke_width, radius))
-    style = SpanStyle(
-        family=deco.family,
-        size=deco.text_size,
-        bold=deco.weight >= 600,
-        italic=False,
-        color=parse_color(deco.text_color, ctx.palette),
-    )
-    line = one_line(deco.text, style, ctx.fonts, x=box.x, width=deco.size, align="center")
-    if line is not None:
-        items.append(Group(line.items, dy=box.y + (deco.size - line.height) / 2))
-    return items, box
-
-
-def _corners(deco: Corners, ctx: Context) -> Built:
-    f, s = ctx.frame, deco.size
-    paint = ctx.paint(deco.paint)
-    items: list[Item] = []
-    for corner in deco.corners:
-        sx = -1.0 if corner.endswith("right") else 1.0
-        sy = -1.0 if corner.startswith("bottom") else 1.0
-        cx = (f.right if sx < 0 else f.x) + sx * deco.x
-        cy = (f.bottom if sy < 0 else f.y) + sy * deco.y
-        if deco.style == "bracket":
-            ops: tuple[tuple[object, ...], ...] = (
-                ("M", cx + sx * s, cy),
-                ("L", cx, cy),
-                ("L", cx, cy + sy * s),
-            )
-            items.append(Shape(ops, paint, None, deco.stroke_width))
-            continue
-        ops = (("M", cx, cy), ("L", cx + sx * s, cy))
-        if deco.style == "fan":
-            ops += (("A", s, s, 0.0, False, sx * sy > 0, cx, cy + sy * s),)
-        else:
-            ops += (("L", cx, cy + sy * s),)
-        items.append(Shape((*ops, ("Z",)), None, paint))
-    return items, f
-
-
-def _page_frame(deco: PageFrame, ctx: Context) -> Built:
-    paint = ctx.paint(deco.paint)
-    outer = _shrink(ctx.frame, deco.inset + deco.width / 2)
-    items: list[Item] = [Stroke(outer, paint, deco.width, deco.radius, deco.dash)]
-    if deco.double:
-        inner = _shrink(outer, deco.double + deco.width)
-        radius = max(0.0, deco.radius - deco.double - deco.width)
-        items.append(Stroke(inner, paint, deco.width, radius, deco.dash))
-    return items, outer
-
-
-def _shrink(rect: Rect, by: float) -> Rect:
-    return Rect(rect.x + by, rect.y + by, rect.width - 2 * by, rect.height - 2 * by)
-
-
-BUILDERS: dict[type, Callable[[Any, Context], Built]] = {
-    Rule: _rule,
-    Box: _rect,
-    Circle: _circle,
-    Icon: _icon,
-    Label: _label,
-    QuoteGlyph: _label,
-    RuledLines: _ruled_lines,
-    DotGrid: _dot_grid,
-    Halftone: _halftone,
-    Rings: _rings,
-    Stamp: _stamp,
-    Corners: _corners,
-    PageFrame: _page_frame,
-}

@@ -16,7 +16,6 @@ import math
 import os
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +43,7 @@ from .boxes import (
     Stroke,
 )
 from .images import Decoded
+from .lru import Lru
 from .png import encode_rgb, encode_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
@@ -51,26 +51,27 @@ _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinea
 _STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
 _RASTER_BYTES = 16 << 20  # pixels of costly static layers kept, all scales together
 _RASTER_MAX = 8 << 20  # a bigger layer (a tall card's) is replayed, never rasterized
-_static: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()  # picture, costly
-_rasters: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-_static_lock = threading.Lock()
+_static: Lru[tuple[Any, ...], tuple[Any, bool]] = Lru(_STATIC_LIMIT)  # picture, costly
+# A lambda: `_raster_bytes` is defined further down.
+_rasters: Lru[tuple[Any, ...], Any] = Lru(_RASTER_BYTES, weight=lambda image: _raster_bytes(image))
+_static_lock = threading.Lock()  # guards the counts
 _static_stats = {"recorded": 0, "replayed": 0, "rasterized": 0}
 
 
 def static_cache_stats() -> dict[str, int]:
     """How many static layers were recorded, replayed and rasterized, how many recordings
     are kept, and how many rasters and bytes of them."""
+    raster_bytes = _rasters.weight()
     with _static_lock:
-        raster_bytes = sum(_raster_bytes(image) for image in _rasters.values())
         return dict(
             _static_stats, size=len(_static), rasters=len(_rasters), raster_bytes=raster_bytes
         )
 
 
 def clear_static_cache() -> None:
+    _static.clear()
+    _rasters.clear()
     with _static_lock:
-        _static.clear()
-        _rasters.clear()
         _static_stats.update(recorded=0, replayed=0, rasterized=0)
 
 
@@ -267,30 +268,25 @@ class Painter:
             canvas.drawPicture(picture, _IDENTITY)
 
     def _recording(self, item: Cached) -> tuple[Any, bool]:
-        with _static_lock:
-            found = _static.get(item.key)
-            if found is not None:
-                _static.move_to_end(item.key)
+        found = _static.get(item.key)
+        if found is not None:
+            with _static_lock:
                 _static_stats["replayed"] += 1
-                return found
+            return found
         recorder = skia.PictureRecorder()
         self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
         entry = (recorder.finishRecordingAsPicture(), _costly(item.items))
+        _static.put(item.key, entry)
         with _static_lock:
-            _static[item.key] = entry
             _static_stats["recorded"] += 1
-            while len(_static) > _STATIC_LIMIT:
-                _static.popitem(last=False)
         return entry
 
     def _raster(self, item: Cached, picture: Any, scale: float) -> Any:
         """The layer's pixels at `scale` over the whole card (opaque over `item.base`)."""
         key = (*item.key, scale)
-        with _static_lock:
-            image = _rasters.get(key)
-            if image is not None:
-                _rasters.move_to_end(key)
-                return image
+        image = _rasters.get(key)
+        if image is not None:
+            return image
         w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
         surface = skia.Surface.MakeRasterN32Premul(max(1, w), max(1, h))  # not Surface(): numpy
         canvas = surface.getCanvas()
@@ -300,11 +296,9 @@ class Painter:
         canvas.scale(scale, scale)
         canvas.drawPicture(picture, _IDENTITY)
         image = surface.makeImageSnapshot()
+        _rasters.put(key, image)
         with _static_lock:
-            _rasters[key] = image
             _static_stats["rasterized"] += 1
-            while sum(map(_raster_bytes, _rasters.values())) > _RASTER_BYTES:
-                _rasters.popitem(last=False)
         return image
 
 

@@ -17,12 +17,10 @@ from typing import Any
 import skia
 import uharfbuzz as hb
 
+from .errors import FontError as FontError
+
 DEFAULT_FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 MANIFEST = "families.toml"
-
-
-class FontError(ValueError):
-    """A font file or family is missing."""
 
 
 @dataclass(eq=False)

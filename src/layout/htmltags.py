@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .paint import ThemeError, parse_color
+from .errors import ThemeError
+from .paint import parse_color
 
 MAX_TAG = 300  # characters from `<` to `>`; a longer "tag" is text
 SIZE_RANGE = (0.5, 3.0)  # font sizes, as a share of the text's own size

@@ -15,6 +15,8 @@ from typing import Any, Final
 
 import skia
 
+from .errors import ImageRejected as ImageRejected
+
 MAX_SIDE: Final = 8192
 MAX_PIXELS: Final = 40_000_000  # 160 MB as RGBA; larger is refused without decoding
 MAX_FRAMES: Final = 200  # animations: only frame 0 is used, but huge frame counts are refused
@@ -31,10 +33,6 @@ _SIGNATURES: Final = (
     (b"GIF89a", "gif"),
     (b"BM", "bmp"),
 )
-
-
-class ImageRejected(ValueError):
-    """The bytes are not an image we accept, or it is too large to decode safely."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,18 +21,10 @@ from urllib.parse import unquote_to_bytes
 import skia
 
 from .boxes import ImageRef
+from .errors import ImagesTooLarge
 
 MAX_PIXELS = 40_000_000  # ~ a 7,000 x 5,700 photo; larger is a placeholder, not decoded
 MAX_SIDE = 16_384
-
-
-class ImagesTooLarge(Exception):
-    """The distinct images of one render would decode to more pixels than its budget."""
-
-    def __init__(self, pixels: int, limit: int) -> None:
-        super().__init__(f"the images would decode to {pixels:,} pixels, more than {limit:,}")
-        self.pixels = pixels
-        self.limit = limit
 
 
 class Images(Mapping[str, bytes]):

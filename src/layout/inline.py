@@ -34,7 +34,8 @@ from .linebreak import (
     hold_short_runs,
     opportunities,
 )
-from .shape import Cluster, Span, SpanStyle, hyphen_after, shape, trimmed
+from .shape import Cluster, hyphen_after, shape, trimmed
+from .spanstyle import Span, SpanStyle
 
 ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
 STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em

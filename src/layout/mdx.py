@@ -19,7 +19,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
-from .compose import RenderError
+from .errors import MdxError as MdxError
 from .markdown import Block, Callout, Cited, Columns, Doc, Step, Steps, clean_text, parse_blocks
 
 MAX_NESTING = 8  # components inside components
@@ -40,15 +40,6 @@ COMPONENTS: dict[str, tuple[tuple[str, ...], str | None]] = {
 _HOLDERS = {"Columns": ("Left", "Center", "Right"), "Steps": ("Step",)}
 _BLOCK = frozenset(COMPONENTS) - {"Badge"}
 _LITERALS = {"true": "true", "false": "false"}
-
-
-class MdxError(RenderError):
-    """mdxMode text that is not valid for our component set (the API's `invalid_mdx`)."""
-
-    def __init__(self, line: int, problem: str) -> None:
-        super().__init__(f"line {line}: {problem}")
-        self.line = line
-        self.problem = problem
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,7 @@ from typing import Annotated
 import msgspec
 
 from .boxes import Blur, Effect, Glow, Gradient, Grain, Paint, Pattern, Shadow
-
-
-class ThemeError(ValueError):
-    """A theme file names an unknown role, token or colour, or a value out of range."""
-
+from .errors import ThemeError
 
 _HEX = re.compile(r"#([0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 _NUMBER = r"\s*(\d+(?:\.\d*)?|\.\d+)\s*"  # 12, 12., 12.5, .5; never "1..2"

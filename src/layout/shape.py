@@ -18,15 +18,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Literal
 
 import regex
 import uharfbuzz as hb
 
 from . import punctuation
-from .boxes import Effect, Paint
 from .fonts import Face, FontBook
 from .mathtex import Formula, typeset
+from .spanstyle import CjkItalic as CjkItalic
+from .spanstyle import Span as Span
+from .spanstyle import SpanStyle as SpanStyle
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(
@@ -43,48 +44,6 @@ _CJK = regex.compile(
 _SHARED_PUNCTUATION = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
-
-CjkItalic = Literal["kai", "oblique", "none"]
-
-
-@dataclass(frozen=True, slots=True)
-class SpanStyle:
-    """How a run of inline text looks; one per combination of inline roles."""
-
-    family: str
-    size: float
-    bold: bool
-    italic: bool
-    color: int
-    background: int | None = None  # inline code panel
-    radius: float = 0.0
-    pad_x: float = 0.0
-    strike: bool = False
-    link: bool = False
-    ligatures: bool = True
-    cjk_italic: CjkItalic = "kai"  # how CJK text in an italic span is set (module doc)
-    letter_spacing: float = 0.0  # px added to every cluster's advance
-    text_transform: str = "none"  # "uppercase" or "lowercase": the text is shaped so
-    effects: tuple[Effect, ...] = ()  # drawn with the glyphs (shadow, glow)
-    highlight: Paint | None = None  # behind the run (strong, em, link, del)
-    highlight_height: float | str = "line"  # "line": the line box; a share: lower text part
-    underline: str = "none"  # "solid", "dashed", "dotted" or "wavy"
-    underline_color: Paint | None = None  # None: the text colour
-    underline_width: float = 1.0
-    underline_offset: float = 2.0  # below the baseline
-    rise: float = 0.0  # px the glyphs sit above the baseline (inline <sup>; <sub> below)
-    grows: bool = False  # inline HTML sized it: a line grows to hold it
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A run of text in one look. A math span (`math` "inline" or "display") holds LaTeX:
-    one formula cluster, or its source in the `fallback` look when it does not typeset."""
-
-    text: str
-    style: SpanStyle
-    math: str = ""
-    fallback: SpanStyle | None = None
 
 
 @dataclass(frozen=True, slots=True)

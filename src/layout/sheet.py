@@ -13,10 +13,12 @@ from dataclasses import dataclass
 
 from .boxes import Group, Item, Page, Picture, Rect, Stroke
 from .draw import Painter, encode_png
+from .errors import SheetError
 from .fonts import FontBook
 from .images import image_ref
 from .inline import layout_text, line_metrics
-from .shape import Span, SpanStyle
+from .looks import text_look
+from .spanstyle import BOLD_WEIGHT, Span
 
 BACKGROUND = 0xFFF4F4F2
 BORDER = 0xFFD6D6D2
@@ -29,10 +31,6 @@ CAPTION_GAP = 8.0  # between a thumbnail and its caption
 CAPTION_SIZE = 12.0
 CAPTION_LINE_HEIGHT = 1.4
 TITLE_SIZE = 20.0
-
-
-class SheetError(ValueError):
-    """A thumbnail could not be decoded, or there is nothing to lay out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +118,7 @@ def _text(
 ) -> tuple[float, tuple[Item, ...]]:
     """Lines of text wrapped to `width`: their total height and items, top left at (0, 0)."""
     metrics = line_metrics(fonts, "sans", bold, size, CAPTION_LINE_HEIGHT)
-    style = SpanStyle(family="sans", size=size, bold=bold, italic=False, color=color)
+    style = text_look("sans", size, color, weight=BOLD_WEIGHT if bold else 400)
     items: list[Item] = []
     y = 0.0
     for text in lines:

@@ -8,7 +8,8 @@ A theme file names only what differs from that model. Colour knobs (`Color`) are
 once resolved; in files they are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name
 of a token in the theme's palette for the chosen mode. Paint knobs (`PaintKnob`: fills,
 bars, borders) take a colour or a gradient or pattern table (paint.py); `effects` takes a
-list of effect tables. Decorations are the kinds in decorations.py.
+list of effect tables. Decorations are the kinds in decorations.py (specs only: the
+schema imports no shaping, fonts or drawing).
 """
 
 from __future__ import annotations
@@ -33,17 +34,17 @@ import msgspec
 
 from .boxes import Effect, Paint
 from .decorations import Decoration, check
+from .errors import ThemeError
 from .paint import (
     EffectSpec,
     GlowSpec,
     PaintSpec,
     ShadowSpec,
-    ThemeError,
     parse_color,
     resolve_effects,
     resolve_paint,
 )
-from .shape import CjkItalic
+from .spanstyle import BOLD_WEIGHT, CjkItalic
 
 __all__ = ["Decoration", "ThemeError", "parse_color"]  # re-exported: callers import them here
 
@@ -132,7 +133,7 @@ class Style:
 
     @property
     def bold(self) -> bool:
-        return self.weight >= 600
+        return self.weight >= BOLD_WEIGHT
 
 
 def _marked(hint: Any, mark: str) -> bool:

@@ -11,16 +11,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .errors import PathError as PathError
+
 Op = tuple[object, ...]
 
 _TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _SEPARATORS = re.compile(r"[\s,]*")
 _ARITY = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 MAX_OPS = 2000  # an icon, not an illustration
-
-
-class PathError(ValueError):
-    """Path data that is not valid SVG path syntax."""
 
 
 @lru_cache(maxsize=256)

@@ -27,7 +27,7 @@ from .blocks import corner_fill
 from .boxes import Frame, Group, Item, Rect, Row, Segment
 from .inline import ContentWidths, Metrics, TextLine
 from .markdown import Table, Text
-from .shape import Span, SpanStyle
+from .spanstyle import Span, SpanStyle
 from .style import Style
 
 EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits

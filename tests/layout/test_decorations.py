@@ -14,7 +14,8 @@ import themes
 from layout import draw
 from layout.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
 from layout.compose import static_layers
-from layout.decorations import Context, Icon, build
+from layout.decorate import Context, build
+from layout.decorations import Icon
 from layout.draw import build_path, clear_static_cache, static_cache_stats
 from layout.style import ThemeError, decode_theme, resolve
 from layout.svgpath import PathError, parse_svg_path, transform

@@ -12,7 +12,7 @@ import pytest
 import layout
 import themes
 from layout.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
-from layout.flow import BAD_MATH_RED
+from layout.looks import BAD_MATH_RED
 from layout.markdown import MATH, MATH_DISPLAY, Paragraph, Text, parse
 from layout.mathtex import typeset
 

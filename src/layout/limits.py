@@ -1,0 +1,23 @@
+"""The numbers a caller of the engine sees → one place: card size defaults and bounds,
+the most cards one render makes, and the largest card in pixels those bounds allow.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+DEFAULT_WIDTH: Final = 440  # CSS px: the 小红书 3:4 card
+DEFAULT_HEIGHT: Final = 586
+DEFAULT_CARD_SIZE: Final = (DEFAULT_WIDTH, DEFAULT_HEIGHT)
+MAX_CARDS: Final = 50  # one request never makes more cards than this
+# What a caller may ask for: card width and height in CSS px, output scale (an integer).
+CARD_LIMITS: dict[str, tuple[int, int]] = {
+    "width": (100, 1600),
+    "height": (100, 4000),
+    "scale": (1, 4),
+}
+# The pixels of the largest fixed-size card the limits allow: widest, tallest, at the
+# largest scale (a card that grows with its content may be taller).
+MAX_CARD_PIXELS: Final = (
+    CARD_LIMITS["width"][1] * CARD_LIMITS["height"][1] * CARD_LIMITS["scale"][1] ** 2
+)

@@ -1,0 +1,70 @@
+"""A block quote or fenced code block + its box → `Part`: the blocks drawn on a panel.
+
+A quote's blocks sit inside its padding and bar, in its colour, italic and letter
+spacing (too deep to indent, they join the parent's). A code block is highlighted line by
+line, each source line at least one row, never justified or hyphenated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .boxes import Row
+from .code import highlight
+from .flowparts import (
+    Ctx,
+    Layouter,
+    Part,
+    indent,
+    inset,
+    keep_ends_together,
+    line_row,
+    new_frame,
+)
+from .inline import layout_text
+from .markdown import CodeBlock, Quote
+from .spanstyle import Span
+
+
+def quote(flow: Layouter, block: Quote, ctx: Ctx) -> Part:
+    style = flow.styles["quote"]
+    _, right, _, left = style.padding
+    if indent(ctx, left, right) is ctx:  # too deep to indent: its blocks join the parent's
+        return flow.stack(block.blocks, ctx)
+    inner = replace(
+        inset(ctx, style, new_frame(flow, "quote", ctx, bar=True)),
+        color=style.color,
+        italic=style.italic,
+        tight=False,
+        letter_spacing=style.letter_spacing or ctx.letter_spacing,
+    )
+    part = flow.stack(block.blocks, inner)
+    return Part(part.rows, style.margin_top, style.margin_bottom)
+
+
+def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
+    style = flow.styles["code_block"]
+    frame = new_frame(flow, "code_block", ctx)
+    inner = inset(ctx, style, frame)
+    metrics = flow.metrics(style)
+    rows: list[Row] = []
+    for tokens in highlight(block.code, block.lang, flow.styles.palette, style.color):
+        spans = [Span(text, flow.looks.code(style, color)) for text, color in tokens]
+        lines = (
+            layout_text(
+                spans, flow.fonts, x=inner.x, width=inner.width, metrics=metrics, prose=False
+            )
+            if spans
+            else []
+        )
+        if not lines:  # an empty source line still takes a line
+            rows.append(
+                Row(
+                    height=metrics.height,
+                    items=(),
+                    frames=inner.frames,
+                    baseline=metrics.baseline,
+                )
+            )
+        rows.extend(line_row(line, inner) for line in lines)
+    return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)
