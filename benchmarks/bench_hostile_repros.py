@@ -90,7 +90,7 @@ class Server:
 
 
 def hold_write_lock(database: str, seconds: float) -> threading.Thread:
-    """Another writer holding the database for `seconds` (the busy-database repro), in its own thread."""
+    """Another writer holding the database for `seconds` (the busy-database repro), in a thread."""
 
     def hold() -> None:
         connection = sqlite3.connect(database, timeout=1)

@@ -29,7 +29,7 @@ import layout
 from layout import draw, png
 from layout.boxes import Group
 from layout.inline import layout_text, line_metrics
-from layout.shape import CjkItalic, Span, SpanStyle
+from layout.spanstyle import CjkItalic, Span, SpanStyle
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTS = ROOT / "tests" / "cases" / "posts"

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
-from layout.code import highlight
+from layout import highlight
 
 # One regex for the word count rule of decisions.md: a CJK character is a word, a run of
 # other letters or digits is a word, anything else (spaces, punctuation) is nothing.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-from layout import mathtex
+import layout
 
 TEXT_SIZE = 16.0  # px: the article themes' body text
 COLUMN = 677.0  # px: WeChat's article column
@@ -65,7 +65,7 @@ def place_math(pending: list[Pending]) -> None:
     for item in pending:
         span = item.placeholder
         span.attrib.clear()
-        formula = mathtex.typeset(item.latex, TEXT_SIZE, item.display)
+        formula = layout.typeset_math(item.latex, TEXT_SIZE, item.display)
         if formula is None:
             span.set("style", BAD_MATH_STYLE)
             span.text = item.latex
@@ -77,7 +77,7 @@ def place_math(pending: list[Pending]) -> None:
         span.append(_svg(formula))
 
 
-def _svg(formula: mathtex.Formula) -> etree._Element:
+def _svg(formula: layout.Formula) -> etree._Element:
     height = formula.ascent + formula.descent
     svg = lxml_html.Element(
         "svg",
@@ -95,7 +95,7 @@ def _svg(formula: mathtex.Formula) -> etree._Element:
     return svg
 
 
-def _path_data(formula: mathtex.Formula) -> str:
+def _path_data(formula: layout.Formula) -> str:
     parts = []
     for kind, *values in formula.ops:
         parts.append(" ".join([str(kind), *(f"{float(v):.2f}" for v in values)]))  # type: ignore[arg-type]  # ops hold numbers

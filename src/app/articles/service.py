@@ -2,7 +2,7 @@
 
 HTML only: ``article.to_article`` in the render pool. Draft: every image of the article is
 fetched (``app.fetch``: public addresses only) or decoded from its ``data:`` URI, converted
-by ``layout.imagecodec.fit`` to a JPEG/PNG under the platform's limit, and uploaded once via
+by ``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
 ``uploadimg``; the sources are rewritten to the platform's URLs; the cover (``coverImageUrl``,
 else the first image, else a 900×383 card drawn by our card engine from the title) goes up
 as permanent material; then ``draft/add``. Everything that can fail on our side (fetching,
@@ -31,7 +31,6 @@ from app.errors import InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
 from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse
 from app.settings import Settings
-from layout import imagecodec
 
 log = logging.getLogger("inkcard.articles")
 
@@ -124,17 +123,17 @@ def cover_card(title: str, theme: str, fonts: layout.FontBook) -> bytes:
     return layout.render(markdown, _cover_theme(colours, top), fonts, options)[0]
 
 
-def fit_all(images: dict[str, bytes], limit: int) -> dict[str, imagecodec.EncodedImage]:
+def fit_all(images: dict[str, bytes], limit: int) -> dict[str, layout.EncodedImage]:
     """Every image re-encoded under ``limit`` bytes.
 
     Raises:
         InvalidImage: One is not an image we accept (the message names it).
     """
-    out: dict[str, imagecodec.EncodedImage] = {}
+    out: dict[str, layout.EncodedImage] = {}
     for source, data in images.items():
         try:
-            out[source] = imagecodec.fit(data, limit)
-        except imagecodec.ImageRejected as exc:
+            out[source] = layout.fit_image(data, limit)
+        except layout.ImageRejected as exc:
             raise InvalidImage(f"image {describe(source)} cannot be used: {exc}") from None
     return out
 
@@ -197,7 +196,7 @@ class ArticleService:
         sources = list(converted.images)
         fetched = await self._fetch(sources)
         encoded = await self.pool.run(
-            fit_all, fetched, imagecodec.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+            fit_all, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
         )
         title = draft_title(request, converted)
         cover_name, cover = await self._cover(request, sources, fetched, title, key, timeout)
@@ -262,7 +261,7 @@ class ArticleService:
                 original = {sources[0]: fetched[sources[0]]}
             (image,) = (
                 await self.pool.run(
-                    fit_all, original, imagecodec.COVER_IMAGE_BYTES, timeout=timeout, key=key
+                    fit_all, original, layout.COVER_IMAGE_BYTES, timeout=timeout, key=key
                 )
             ).values()
             return f"cover.{image.extension}", image.data

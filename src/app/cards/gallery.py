@@ -35,8 +35,7 @@ print("Hello, 墨卡")  # one idea
 ```
 """
 
-CARD_WIDTH = layout.RenderOptions().width  # the engine's default card: 小红书 3:4
-CARD_HEIGHT = layout.RenderOptions().height
+CARD_WIDTH, CARD_HEIGHT = layout.DEFAULT_CARD_SIZE  # the engine's default card: 小红书 3:4
 PREVIEW_SCALE = 0.5  # API previews: half the default size in px
 PREVIEWS_PATH = "/api/previews"  # where the service serves them
 THUMBNAIL_WIDTH = 180  # contact-sheet tiles, CSS px = px

@@ -3,7 +3,7 @@
 Every image source of the Markdown that is not a ``data:`` URI goes through the shared
 ``ImageFetcher`` (http/https only, public addresses checked at connect time, redirects,
 bytes and time bounded), at most ``MAX_IMAGES`` per request and ``CONCURRENCY`` at a time,
-all within one phase deadline. The bytes must then pass ``imagecodec.probe``: type from
+all within one phase deadline. The bytes must then pass ``layout.probe_image``: type from
 the magic bytes (SVG and anything else refused), side, pixel and frame limits read from
 the header before anything is decoded. What fails any step is simply left out: the card
 shows the placeholder with the alt text, and the request goes on.
@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import layout
 from app.cache import BoundedCache
 from app.fetch import FetchError, ImageFetcher
 from app.settings import MIB
-from layout import imagecodec
 
 log = logging.getLogger("inkcard.card_images")
 
@@ -145,8 +145,8 @@ class RemoteImages:
             return exc.reason
         try:
             # Reads only the header (type from magic bytes, sides, pixels, frame count).
-            info = await asyncio.to_thread(imagecodec.probe, data)
-        except imagecodec.ImageRejected as exc:
+            info = await asyncio.to_thread(layout.probe_image, data)
+        except layout.ImageRejected as exc:
             return str(exc)
         accepted = _Accepted(data, info.width * info.height)
         self.cache.put(src, accepted)

@@ -36,8 +36,7 @@ sleeps that long first (a render that hangs). Off (0) unless a test turns it on.
 
 WARM_UP_POST = "# 墨卡 Inkcard\n\n把 **Markdown** 变成卡片, a warm-up card.\n\n- one\n\n```\nx\n```"
 ENGINE_FAILED = "the card engine could not render this Markdown"  # a crash, in the worker or of it
-_WIDEST, _TALLEST, _SHARPEST = (layout.CARD_LIMITS[k][1] for k in ("width", "height", "scale"))
-MAX_CARD_PIXELS = _WIDEST * _TALLEST * _SHARPEST**2
+MAX_CARD_PIXELS = layout.MAX_CARD_PIXELS
 """The pixels of the largest fixed-size card the field limits allow: no card may be bigger."""
 
 
