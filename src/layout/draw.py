@@ -82,7 +82,8 @@ class Painter:
     at most `_RASTER_MAX` bytes is rasterized once at that scale and its pixels reused while
     they fit the `_RASTER_BYTES` budget (the least recently used go first); otherwise it is
     replayed as a recording on every card. The budget holds a render process's memory (a
-    card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB, docs/decisions.md).
+    card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB; docs/decisions/engine.md,
+    "Rasterized static layers are kept within 16 MB").
     A `Picture` is drawn from the encoded bytes `images` holds under its `ImageRef.key`,
     each distinct image decoded once by this painter (at most `max_image_pixels` in all);
     one painter draws one render.
@@ -205,7 +206,8 @@ class Painter:
         the whole card, and blurring a tall card costs seconds per effect. Skia takes
         saveLayer's bounds as the filter's input and draws its output (a shadow's offset, a
         blur's spread) beyond them, so they need no growing by the effects' reach (growing
-        them only made the layer, and the blur, bigger: measured in docs/decisions.md)."""
+        them only made the layer, and the blur, bigger: measured in docs/decisions/engine.md,
+        "Effect layers are bounded by what they draw")."""
         depth = canvas.save()
         if item.rotate:
             canvas.rotate(item.rotate, item.pivot[0], item.pivot[1])
@@ -318,7 +320,7 @@ def _shadowed_box(layer: Layer) -> tuple[Any, float, float] | None:
     shape under a blur mask filter, which Skia draws analytically, many times faster than
     blurring a layer (a card-sized panel shadow on a tall card took 3 s). The pixels
     differ from the filtered layer's by a few levels at most, in the shadow
-    (docs/decisions.md)."""
+    (docs/decisions/engine.md, "A box's shadows and glows are blur mask filters")."""
     if layer.opacity < 1.0 or not layer.items or not layer.effects:
         return None
     if not all(isinstance(e, Shadow | Glow) for e in layer.effects):

@@ -3,7 +3,8 @@
 Cards are mostly flat colour, which deflate packs well without PNG row filters. The
 deflater is ISA-L's (the `isal` wheel) at its level 1: on our cards (benchmarks/bench_png.py)
 it is ~8x faster than zlib level 1 for ~2% more bytes, and beats zlib-ng, libdeflate, fpng,
-filtered rows and strips deflated in threads (docs/decisions.md). Its output is an ordinary
+filtered rows and strips deflated in threads (docs/decisions/engine.md, "PNG encoding").
+Its output is an ordinary
 zlib stream, so every PNG reader takes it.
 
 Rows are packed (alpha dropped, a filter byte before each) by numpy in a process that has

@@ -96,7 +96,8 @@ NOISE_TILE = 64.0
 its edges), never per pixel over the card: a full-card Perlin pass cost ~40 ms per card at
 scale 2, and its unrepeating pixels made 1.3-1.6 MB PNGs that deflate spent 8-10 ms on. A
 tile 64 px wide (128 device px at scale 2) repeats each row's bytes every 384, well inside
-deflate's 32 KiB window (docs/decisions.md, "Paper grain")."""
+deflate's 32 KiB window (docs/decisions/engine.md, "Paper grain and noise are a repeated 64
+px tile")."""
 
 
 def _noise(color: int, opacity: float, frequency: float, seed: float) -> Any:

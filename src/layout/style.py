@@ -3,7 +3,8 @@
 This module is the schema of what a theme may set. Every knob is written once, as a field
 of `Style` (its name, type and resolved default); the theme-file schema `Role` (every knob
 optional, unknown names refused) is derived from it, and the shared card model
-`BASE_ROLES` (md2card's base CSS, card-themes.md §1) is checked against `Role` at import.
+`BASE_ROLES` (the shared card model, after md2card's base CSS) is checked against `Role` at
+import.
 A theme file names only what differs from that model. Colour knobs (`Color`) are ARGB ints
 once resolved; in files they are `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` or the name
 of a token in the theme's palette for the chosen mode. Paint knobs (`PaintKnob`: fills,
@@ -196,7 +197,7 @@ class Theme(_Strict, frozen=True):
     decorations: list[Decoration] = []
 
 
-# The shared card model (card-themes.md §1), in CSS px at 1x.
+# The shared card model (after md2card's base CSS), in CSS px at 1x.
 BASE_COLORS: dict[str, str] = {
     "text": "#24292e",
     "background": "#ffffff",

@@ -20,7 +20,8 @@ from lxml.etree import _Element as Element
 
 from layout import highlight
 
-# One regex for the word count rule of decisions.md: a CJK character is a word, a run of
+# One regex for the word count rule (docs/decisions/articles.md, "Articles"): a CJK
+# character is a word, a run of
 # other letters or digits is a word, anything else (spaces, punctuation) is nothing.
 _CJK = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"

@@ -1,7 +1,7 @@
 """LaTeX math in articles: inline SVG outlines, typeset by the card engine.
 
 The WeChat editor has no MathJax and strips `<defs>`, `<use>`, ids and classes, but keeps
-an inline `<svg>` of plain paths (wechat-platform.md, "Math"). Our formulas are exactly
+an inline `<svg>` of plain paths (docs/decisions/engine.md, "Math"). Our formulas are exactly
 that: one `<path>` of absolute outlines in `currentColor`, sized in px, lowered by the
 formula's depth so its baseline sits on the text's. Display math is centred on its own
 line and scaled down to the editor's 677 px column.

@@ -144,7 +144,8 @@ class Article:
     html: str  # a full document; its <body> holds one <section>
     images: tuple[str, ...]  # image sources in order, each once, as written
     title: str  # the first heading, else the first line
-    word_count: int  # decisions.md's rule: CJK characters and Latin runs, code included
+    # the rule of docs/decisions/articles.md, "Articles": CJK characters and Latin runs, code too
+    word_count: int
 
 
 class UnknownArticleTheme(ValueError):

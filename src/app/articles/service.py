@@ -36,7 +36,7 @@ log = logging.getLogger("inkcard.articles")
 
 HTML_COST = 1
 DRAFT_COST = 3
-MIN_BALANCE = 3  # the interface's minimum balance to call, whichever variant
+MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 COVER_WIDTH, COVER_HEIGHT = 900, 383
 UNTITLED = "Untitled"
 

@@ -2,7 +2,7 @@
 
 The platform answers HTTP 200 even on failure, with ``{"errcode": N, "errmsg": "..."}``; a
 present non-zero ``errcode`` is a failure, mapped here to typed ``PlatformError``s carrying
-the labels of the contract (``ip_not_whitelisted``, ``invalid_platform_credentials``,
+the labels of the original API (``ip_not_whitelisted``, ``invalid_platform_credentials``,
 ``platform_rate_limited``, ``image_upload_failed``, ``platform_error``,
 ``platform_timeout``). Tokens come from ``POST /cgi-bin/stable_token`` (the classic
 ``/cgi-bin/token`` would invalidate tokens other systems of the account hold) and are cached

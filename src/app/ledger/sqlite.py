@@ -29,7 +29,7 @@ class _SqliteTx:
 
 
 class SqliteStore(Store):
-    """One SQLite file in WAL mode, through sqlite-utils (the design's SQLite door); writers
+    """One SQLite file in WAL mode, through sqlite-utils (the one SQLite door); writers
     take the file's lock with ``BEGIN IMMEDIATE``."""
 
     engine = "sqlite"
