@@ -70,7 +70,7 @@ from .limits import (
     MAX_CARD_PIXELS,
     MAX_CARDS,
 )
-from .markdown import clean_text, image_sources, parse
+from .markdown import Doc, clean_text, image_sources, parse
 from .mathtex import Formula
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
@@ -96,6 +96,7 @@ __all__ = [
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
+    "Doc",
     "EncodedImage",
     "EngineError",
     "FontBook",
@@ -131,6 +132,7 @@ __all__ = [
     "layout_cards",
     "layout_pages",
     "load_numpy",
+    "parse_post",
     "probe_image",
     "render",
     "render_cards",
@@ -189,14 +191,26 @@ class LaidOut:
     images: dict[str, bytes]
 
 
+def parse_post(markdown: str, mdx: bool = False) -> Doc:
+    """The post's `Doc` (blocks and image sources), read as mdxMode Markdown with `mdx`.
+
+    Raises:
+        MdxError: With `mdx`, text the component set refuses (names the line).
+    """
+    return parse_mdx(markdown) if mdx else parse(markdown)
+
+
 def layout_cards(
-    markdown: str,
+    post: str | Doc,
     theme: Theme,
     fonts: FontBook,
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> LaidOut:
     """Lays out the cards without drawing them or decoding any image.
+
+    `post` is the Markdown, or the `Doc` `parse_post` made of it (then it is not parsed
+    again; its `images` are the sources the caller fetched).
 
     Image sizes come from their headers; with `options.max_image_pixels` the distinct
     images are held to it before layout starts.
@@ -206,9 +220,9 @@ def layout_cards(
         TooManyPages: More than `options.max_pages` cards.
         MdxError: With `options.mdx`, text the component set refuses (names the line).
     """
-    doc = parse_mdx(markdown) if options.mdx else parse(markdown)  # refuse bad MDX first
+    doc = post if isinstance(post, Doc) else parse_post(post, options.mdx)
     budget = Images(images or {}, options.max_image_pixels)
-    budget.admit(image_sources(markdown))
+    budget.admit(doc.images)
     card = Card(
         width=options.width,
         height=options.height,
@@ -221,29 +235,29 @@ def layout_cards(
 
 
 def layout_pages(
-    markdown: str,
+    post: str | Doc,
     theme: Theme,
     fonts: FontBook,
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> list[Page]:
     """The pages of `layout_cards` (raises what it raises)."""
-    return layout_cards(markdown, theme, fonts, options, images).pages
+    return layout_cards(post, theme, fonts, options, images).pages
 
 
 def render(
-    markdown: str,
+    post: str | Doc,
     theme: Theme,
     fonts: FontBook,
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
 ) -> list[bytes]:
     """The files of `render_cards` (one PNG per card by default)."""
-    return render_cards(markdown, theme, fonts, options, images).files
+    return render_cards(post, theme, fonts, options, images).files
 
 
 def render_cards(
-    markdown: str,
+    post: str | Doc,
     theme: Theme,
     fonts: FontBook,
     options: RenderOptions,
@@ -264,7 +278,7 @@ def render_cards(
     # Every card is at least width x height, so a request over budget with one card is
     # refused without laying anything out.
     _check_pixels([(options.width, options.height)], options)
-    laid = layout_cards(markdown, theme, fonts, options, images)
+    laid = layout_cards(post, theme, fonts, options, images)
     return draw_cards(laid.pages, laid.images, fonts, options)
 
 

@@ -214,17 +214,46 @@ Block = (
 
 @dataclass(frozen=True, slots=True)
 class Doc:
+    """A post as blocks, and every image source it names (in order, without repeats), read
+    from the same parse: the caller fetches the images from `images` without parsing again."""
+
     blocks: tuple[Block, ...] = field(default=())
+    images: tuple[str, ...] = field(default=(), compare=False)  # not part of the tree
+
+
+class ImageSources:
+    """The image sources met while parsing, in order, without repeats."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, None] = {}
+
+    def add(self, tokens: list[Token]) -> None:
+        """Every inline image of `tokens` (a markdown-it token stream)."""
+        for token in tokens:
+            for child in token.children or ():
+                if child.type == "image":
+                    self._seen.setdefault(str(child.attrs.get("src", "")), None)
+
+    def ordered(self) -> tuple[str, ...]:
+        return tuple(s for s in self._seen if s)
 
 
 def parse(markdown: str) -> Doc:
     """Parses Markdown into a `Doc`."""
-    return Doc(parse_blocks(clean_text(markdown)))
+    sources = ImageSources()
+    blocks = parse_blocks(clean_text(markdown), sources=sources)
+    return Doc(blocks, sources.ordered())
 
 
-def parse_blocks(text: str, mdx: bool = False) -> tuple[Block, ...]:
-    """The blocks of cleaned Markdown text; with `mdx`, `<Badge>` is an inline mark."""
-    return tuple(_blocks(_PARSER.parse(text), mdx))
+def parse_blocks(
+    text: str, mdx: bool = False, sources: ImageSources | None = None
+) -> tuple[Block, ...]:
+    """The blocks of cleaned Markdown text; with `mdx`, `<Badge>` is an inline mark.
+    `sources` collects the image sources of the same parse."""
+    tokens = _PARSER.parse(text)
+    if sources is not None:
+        sources.add(tokens)
+    return tuple(_blocks(tokens, mdx))
 
 
 def clean_text(text: str) -> str:
@@ -245,13 +274,11 @@ def split_at_rules(doc: Doc) -> list[Doc]:
 
 
 def image_sources(markdown: str) -> list[str]:
-    """Every image source the Markdown names, in order, without repeats."""
-    seen: dict[str, None] = {}
-    for token in _PARSER.parse(clean_text(markdown)):
-        for child in token.children or ():
-            if child.type == "image":
-                seen.setdefault(str(child.attrs.get("src", "")), None)
-    return [s for s in seen if s]
+    """Every image source the Markdown names, in order, without repeats (`parse(…).images`
+    gives the same from a parse made anyway)."""
+    sources = ImageSources()
+    sources.add(_PARSER.parse(clean_text(markdown)))
+    return list(sources.ordered())
 
 
 @dataclass(slots=True)

@@ -20,7 +20,18 @@ import textwrap
 from dataclasses import dataclass, field
 
 from .errors import MdxError as MdxError
-from .markdown import Block, Callout, Cited, Columns, Doc, Step, Steps, clean_text, parse_blocks
+from .markdown import (
+    Block,
+    Callout,
+    Cited,
+    Columns,
+    Doc,
+    ImageSources,
+    Step,
+    Steps,
+    clean_text,
+    parse_blocks,
+)
 
 MAX_NESTING = 8  # components inside components
 MAX_TAG = 300  # characters of one component tag
@@ -66,7 +77,9 @@ def parse_mdx(markdown: str) -> Doc:
         MdxError: An expression, import/export, unknown component or bad nesting.
     """
     root = _tree(clean_text(markdown).split("\n"))
-    return Doc(_blocks(root))
+    sources = ImageSources()
+    blocks = _blocks(root, sources)
+    return Doc(blocks, sources.ordered())
 
 
 def _tree(lines: list[str]) -> _Node:
@@ -299,35 +312,36 @@ def _apply(tag: ComponentTag, number: int, stack: list[_Node]) -> None:
         stack.append(node)
 
 
-def _blocks(node: _Node) -> tuple[Block, ...]:
+def _blocks(node: _Node, sources: ImageSources) -> tuple[Block, ...]:
     """The node's content as blocks: text runs parsed as Markdown, children as
-    components (depth is at most MAX_NESTING, so recursion is bounded)."""
+    components (depth is at most MAX_NESTING, so recursion is bounded); `sources` collects
+    the image sources of the Markdown runs."""
     out: list[Block] = []
     lines: list[str] = []
     for part in node.parts:
         if isinstance(part, str):
             lines.append(part)
             continue
-        out.extend(_markdown(lines))
+        out.extend(_markdown(lines, sources))
         lines = []
-        out.append(_component(part))
-    out.extend(_markdown(lines))
+        out.append(_component(part, sources))
+    out.extend(_markdown(lines, sources))
     return tuple(out)
 
 
-def _markdown(lines: list[str]) -> tuple[Block, ...]:
+def _markdown(lines: list[str], sources: ImageSources) -> tuple[Block, ...]:
     text = textwrap.dedent("\n".join(lines))
-    return parse_blocks(text, mdx=True) if text.strip() else ()
+    return parse_blocks(text, mdx=True, sources=sources) if text.strip() else ()
 
 
-def _component(node: _Node) -> Block:
+def _component(node: _Node, sources: ImageSources) -> Block:
     name, attrs = node.name, node.attrs
     if name == "Columns":
         columns = [p for p in node.parts if isinstance(p, _Node)]
-        return Columns(tuple(_blocks(c) for c in columns))
+        return Columns(tuple(_blocks(c, sources) for c in columns))
     if name == "Steps":
         steps = [p for p in node.parts if isinstance(p, _Node)]
-        return Steps(tuple(Step(s.attrs.get("title", ""), _blocks(s)) for s in steps))
+        return Steps(tuple(Step(s.attrs.get("title", ""), _blocks(s, sources)) for s in steps))
     if name == "Callout":
-        return Callout(attrs.get("type", "info"), attrs.get("title", ""), _blocks(node))
-    return Cited(attrs.get("author", ""), _blocks(node))  # Quote
+        return Callout(attrs.get("type", "info"), attrs.get("title", ""), _blocks(node, sources))
+    return Cited(attrs.get("author", ""), _blocks(node, sources))  # Quote

@@ -119,3 +119,29 @@ def test_the_cache_key_keeps_the_order_stored_cards_were_named_by() -> None:
     png_card = normalise(parse_generate(b'{"markdown": "# hi"}'), themes.load)
     png = CardJob(card=png_card, theme_data="t", fonts="f")
     assert "images" not in png.key() and "format" not in png.key() and "quality" not in png.key()
+
+
+def test_the_service_parses_the_post_once_and_hands_the_worker_its_doc(
+    client: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker gets the Doc the service parsed (image sources included), not only text."""
+    from tests.app.apphelpers import new_key
+
+    cards = client.app.state.services.cards
+    jobs: list[Any] = []
+    real_run = cards.pool.run
+
+    async def capture(job: Any, timeout: float, key: object = None) -> Any:
+        jobs.append(job)
+        return await real_run(job, timeout, key)
+
+    monkeypatch.setattr(cards.pool, "run", capture)
+    markdown = "# Once\n\n![x](x.png) text"
+    response = client.post(
+        "/api/generate", json={"markdown": markdown}, headers={"x-api-key": new_key(client)}
+    )
+    assert response.status_code == 200, response.text
+    [job] = jobs
+    assert job.doc is not None
+    assert job.doc.images == ("x.png",)
+    assert job.doc.blocks

@@ -31,7 +31,7 @@ import themes
 from app.cards.images import RemoteImages
 from app.cards.pool import ProcessRenderPool, SingleFlight
 from app.cards.request import CardRequest, normalise
-from app.cards.worker import MAX_CARD_PIXELS, RenderJob
+from app.cards.worker import MAX_CARD_PIXELS, RenderJob, parse_post
 from app.errors import (
     RenderTimeout,
     StorageError,
@@ -188,7 +188,12 @@ class CardService:
             return None
         return manifest.cards
 
-    def render_job(self, job: CardJob, images: Mapping[str, bytes] | None = None) -> RenderJob:
+    def render_job(
+        self,
+        job: CardJob,
+        doc: layout.Doc | None = None,
+        images: Mapping[str, bytes] | None = None,
+    ) -> RenderJob:
         """What a render worker needs for ``job``: plain data, the decoded theme included.
 
         The engine reads image sizes from their headers before decoding any, and checks the
@@ -204,7 +209,11 @@ class CardService:
         )
         theme = self.catalogue.get(card.theme)  # known: ``prepare`` checked it
         return RenderJob(
-            markdown=card.markdown, theme=theme, options=options, images=dict(images or {})
+            markdown=card.markdown,
+            doc=doc,
+            theme=theme,
+            options=options,
+            images=dict(images or {}),
         )
 
     def store(
@@ -252,17 +261,20 @@ class CardService:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        # Parsed once, in a thread: the image sources come from it, and the worker lays out
+        # the same Doc.
+        doc = await self._in_thread(parse_post, job.card, timeout=deadline - loop.time())
         images: dict[str, bytes] = {}
         if self.remote is not None:
             gathered = await self.remote.gather(
-                layout.image_sources(job.card.markdown),
+                doc.images,
                 max_pixels=self.budget.image_pixels,
                 timeout=min(self.remote.timeout, deadline - loop.time()),
             )
             images = gathered.images
             job = msgspec.structs.replace(job, images=gathered.hashes())
         stored = await self._flights.run(
-            job.digest(), lambda: self._find_or_render(job, images, deadline, key)
+            job.digest(), lambda: self._find_or_render(job, doc, images, deadline, key)
         )
         return [
             ImageRecord(url=self.storage.url(card.name), fileName=card.name, altText=card.alt or "")
@@ -270,7 +282,12 @@ class CardService:
         ]
 
     async def _find_or_render(
-        self, job: CardJob, images: Mapping[str, bytes], deadline: float, key: object
+        self,
+        job: CardJob,
+        doc: layout.Doc,
+        images: Mapping[str, bytes],
+        deadline: float,
+        key: object,
     ) -> list[StoredCard]:
         """The stored set's cards, rendering and storing it first if it is not complete."""
         loop = asyncio.get_running_loop()
@@ -278,7 +295,7 @@ class CardService:
         if stored is not None:
             return stored
         rendered = await self.pool.run(
-            self.render_job(job, images), timeout=deadline - loop.time(), key=key
+            self.render_job(job, doc, images), timeout=deadline - loop.time(), key=key
         )
         cancelled = threading.Event()
         try:

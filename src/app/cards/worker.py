@@ -18,6 +18,7 @@ from multiprocessing.connection import Connection
 import msgspec
 
 import layout
+from app.cards.request import CardRequest
 from app.errors import (
     ApiError,
     CardTooLarge,
@@ -49,9 +50,11 @@ class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
-    """One render: everything the engine needs, as plain data."""
+    """One render: everything the engine needs, as plain data. ``doc`` is the Markdown as
+    the service parsed it (then the worker does not parse it again)."""
 
     markdown: str
+    doc: layout.Doc | None = None
     theme: layout.Theme
     options: layout.RenderOptions
     images: dict[str, bytes] = {}
@@ -76,8 +79,24 @@ class Ready(msgspec.Struct, frozen=True):
     peak_rss_kb: int
 
 
+def parse_post(card: CardRequest) -> layout.Doc:
+    """The card request's Markdown as the engine's ``Doc``.
+
+    Raises:
+        InvalidMdx: With mdxMode, text the component set refuses.
+    """
+    try:
+        return layout.parse_post(card.markdown, card.mdx)
+    except layout.MdxError as error:
+        raise _invalid_mdx(error) from None
+
+
+def _invalid_mdx(error: layout.MdxError) -> InvalidMdx:
+    return InvalidMdx(f"mdxMode: {error}")
+
+
 def render_cards(
-    markdown: str,
+    markdown: str | layout.Doc,
     theme: layout.Theme,
     fonts: layout.FontBook,
     options: layout.RenderOptions,
@@ -110,7 +129,7 @@ def render_cards(
             " of one request; use fewer or smaller images"
         ) from None
     except layout.MdxError as error:
-        raise InvalidMdx(f"mdxMode: {error}") from None
+        raise _invalid_mdx(error) from None
     except layout.TooManyPages:
         raise TooManyPages(
             f"the Markdown makes more than {layout.MAX_CARDS} cards; split it into several requests"
@@ -149,7 +168,7 @@ def _answer(job: RenderJob, fonts: layout.FontBook, config: WorkerConfig, render
     alt_texts: list[str] = []
     error: ApiError | None = None
     try:
-        done = render_cards(job.markdown, job.theme, fonts, job.options, job.images)
+        done = render_cards(job.doc or job.markdown, job.theme, fonts, job.options, job.images)
         files, alt_texts = done.files, done.alt_texts
     except ApiError as exc:
         error = exc

@@ -13,7 +13,7 @@ import argparse
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -341,9 +341,10 @@ def run_render(args: argparse.Namespace) -> int:
     card = card_request(args, text)
     theme = themes.load_one(card.theme)
     with _engine_errors():
+        doc = layout.parse_post(text, card.mdx)
         fonts = layout.FontBook.load(args.fonts)
         files = layout.render(
-            text, theme, fonts, card.render_options(), read_local_images(text, base)
+            doc, theme, fonts, card.render_options(), read_local_images(doc.images, base)
         )
     with _write_errors(args.out):
         args.out.mkdir(parents=True, exist_ok=True)
@@ -385,10 +386,10 @@ def _read_markdown(source: Path) -> tuple[str, Path]:
         raise CommandError(f"{source} is not UTF-8 text ({error.reason})") from error
 
 
-def read_local_images(markdown: str, base: Path) -> dict[str, bytes]:
+def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
     """The CLI may read image files next to the Markdown (the HTTP API never does)."""
     found: dict[str, bytes] = {}
-    for src in layout.image_sources(markdown):
+    for src in sources:
         if "://" in src or src.startswith("data:"):
             continue
         path = (base / src).resolve()
