@@ -11,7 +11,8 @@ import asyncio
 import functools
 import hashlib
 import logging
-from typing import Any, NamedTuple
+from collections.abc import Awaitable
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -26,6 +27,7 @@ from app.models import ArticleRequest, DraftResponse, HtmlResponse, field_label
 from app.services import Services
 
 log = logging.getLogger("inkcard.operations")
+T = TypeVar("T")
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
 
@@ -122,14 +124,8 @@ async def convert_article(
             request_id=request_id,
             refusal=_short_of_credits,
         ) as charge:
-            answer = await _run_counted(
-                services.metrics,
-                services.articles,
-                body,
-                creds,
-                key.id,
-                services.settings.article_timeout,
-            )
+            work = _run(services.articles, body, creds, key.id, services.settings.article_timeout)
+            answer = await _counted(services.metrics, work)
             encoded = msgspec.json.encode(answer)
             charge.cost = HTML_COST if creds is None else DRAFT_COST
             if idem_key is not None:
@@ -162,18 +158,11 @@ async def _run(
         ) from None
 
 
-async def _run_counted(
-    metrics: Metrics,
-    service: ArticleService,
-    body: ArticleRequest,
-    creds: Credentials | None,
-    key: object,
-    seconds: float,
-) -> HtmlResponse | DraftResponse:
-    """``_run``, with a platform failure counted by its label (a ``PlatformTimeout`` raised
-    inside ``_run``'s own ``except`` is counted too)."""
+async def _counted(metrics: Metrics, work: Awaitable[T]) -> T:
+    """``work``'s answer, with a platform failure counted by its label (a ``PlatformTimeout``
+    that ``_run`` raises in place of a timeout is counted too)."""
     try:
-        return await _run(service, body, creds, key, seconds)
+        return await work
     except PlatformError as exc:
         metrics.platform_errors.labels(exc.label).inc()
         raise
