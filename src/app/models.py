@@ -53,7 +53,7 @@ Scale = Annotated[
         ge=_SCALE[0],
         le=_SCALE[1],
         description="Image pixels per CSS pixel, an integer {}..{} (2.0 counts as 2): a card"
-        " is width*scale x height*scale pixels.".format(*_SCALE),
+        " is width × scale by height × scale pixels.".format(*_SCALE),
     ),
 ]
 Quality = Annotated[
@@ -68,7 +68,7 @@ SplitMode = Annotated[
         description="How the Markdown becomes cards. noSplit (the default): always ONE card;"
         " when the text is longer than the card, the card grows taller until everything fits"
         " (a long post gives one very tall image). autoSplit: as many cards as the text needs,"
-        " each exactly width x height; the text flows from one card to the next (paragraphs,"
+        " each exactly width × height; the text flows from one card to the next (paragraphs,"
         " lists and code break between lines, tables between rows); use it for long posts and"
         " carousels. hrSplit: one card per part between thematic breaks (a line of just ---,"
         " *** or ___; empty parts are skipped); each card grows taller to fit its part."
@@ -78,7 +78,7 @@ SplitMode = Annotated[
 OverHiddenMode = Annotated[
     bool,
     msgspec.Meta(
-        description="true: every card is exactly width x height and text that does not fit"
+        description="true: every card is exactly width × height and text that does not fit"
         " is cut off after the last whole line (nothing flows to another card). For noSplit"
         " and hrSplit; autoSplit cards are that size already."
     ),
@@ -98,7 +98,7 @@ OutputFormat = Annotated[
     layout.OutputFormat,
     msgspec.Meta(
         description="png, jpeg or webp: one image per card; pdf: one PDF of every card, a page"
-        " per card at its CSS size in points (3/4 pt a px), with real text (select, search,"
+        " per card at its CSS size in points (¾ pt a px), with real text (select, search,"
         " copy)."
     ),
 ]
@@ -120,8 +120,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     themeMode: Annotated[
         str | None,
         msgspec.Meta(
-            description="A mode of the theme, as the theme list shows them; ignored for a"
-            " theme without modes.",
+            description="A mode of the theme (GET /api/themes and the list_themes tool list"
+            " each theme's modes); ignored for a theme without modes.",
             extra={DEFAULT_IN_WORDS: "the theme's first mode"},
         ),
     ] = None
@@ -356,14 +356,14 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         Url,
         msgspec.Meta(
             description=f"Drafts: the cover image, {_URL_FORM}; empty: the article's first"
-            " image, else a 900x383 card drawn from the title."
+            " image, else a 900 × 383 card drawn from the title."
         ),
     ] = ""
     title: Annotated[
         str,
         msgspec.Meta(
             description="Drafts: the title; empty: the first heading, else the first line."
-            " Cut to 32 characters (an ellipsis marks a cut)."
+            " Cut to 32 characters (an ellipsis, …, marks a cut)."
         ),
     ] = ""
     author: Annotated[
