@@ -3,6 +3,10 @@
 ``parse_generate`` is strict about types (``"440"`` is not a number) but forgiving about shape:
 unknown fields are ignored, a ``null`` field means "use the default", and an empty body is
 ``{}``. A body that is not one UTF-8 JSON object (``null`` included) is ``invalid_json``.
+
+The request records are also the one place each field is described and constrained (the MCP
+tools' own arguments included): ``app.schemas`` derives the OpenAPI and MCP schemas from
+them, ``app.schema_docs`` the README's field tables.
 """
 
 from __future__ import annotations
@@ -18,15 +22,14 @@ from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
 DEFAULT_THEME = "apple-notes"
+_FIRST_MODE = "the theme's first mode"  # themeMode's default, which null stands for
 MAX_MARKDOWN_CHARS = 100_000
 DEFAULT_IN_WORDS = "default_in_words"
 """Key of ``msgspec.Meta.extra``: a field's default said in words, where ``None`` stands for it."""
 
 _WIDTH, _HEIGHT, _SCALE = (layout.CARD_LIMITS[k] for k in ("width", "height", "scale"))
 
-# Each field's description and constraints are written here once: the OpenAPI document, the
-# MCP tool schemas and the README's field tables are derived from them (``app.schemas``,
-# ``app.schema_docs``). Descriptions are plain text (no Markdown) for agents and people alike.
+# Descriptions are plain text (no Markdown markup): agents read them as they are.
 
 Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]
 _MARKDOWN_LIMIT = f"at most {MAX_MARKDOWN_CHARS:,} characters (longer: 413 payload_too_large)"
@@ -121,8 +124,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
         str | None,
         msgspec.Meta(
             description="A mode of the theme (GET /api/themes and the list_themes tool list"
-            " each theme's modes); ignored for a theme without modes.",
-            extra={DEFAULT_IN_WORDS: "the theme's first mode"},
+            f" each theme's modes); default: {_FIRST_MODE}; ignored for a theme without modes.",
+            extra={DEFAULT_IN_WORDS: _FIRST_MODE},
         ),
     ] = None
     width: Width = 440
