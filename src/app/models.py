@@ -414,8 +414,9 @@ class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
     idempotencyKey: Annotated[
         str | None,
         msgspec.Meta(
-            description="1-255 printable ASCII characters: a retry with the same key gets the"
-            " first answer again and is charged once."
+            description="1-255 printable ASCII characters: a retry with the same key (within"
+            " INKCARD_IDEMPOTENCY_HOURS, 24 by default) gets the first answer again and is"
+            " charged once; the HTTP route's Idempotency-Key header."
         ),
     ] = None
 

@@ -39,12 +39,19 @@ _MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 def field_table(struct: type) -> str:
     """The Markdown table of ``struct``'s fields: field, type, default, description."""
     properties = json_schema(struct)["properties"]
-    rows = [
-        f"| `{field.name}` | {_type(not_null(properties[field.encode_name]))}"
-        f" | {_default(field)} | {_escape(properties[field.encode_name].get('description', ''))} |"
-        for field in msgspec.structs.fields(struct)
-    ]
-    return HEADER + "".join(row + "\n" for row in rows)
+    return HEADER + "".join(
+        _row(field, properties[field.encode_name]) for field in msgspec.structs.fields(struct)
+    )
+
+
+def _row(field: msgspec.structs.FieldInfo, schema: dict[str, Any]) -> str:
+    cells = (
+        f"`{field.encode_name}`",
+        _type(not_null(schema)),
+        _default(field),
+        _escape(schema.get("description", "")),
+    )
+    return f"| {' | '.join(cells)} |\n"
 
 
 def _type(schema: dict[str, Any]) -> str:
