@@ -14,7 +14,8 @@ apple-notes styling, 440 px wide at scale 2, one card (noSplit), drawn three way
 
 Set-up once: ``benchmarks/setup.sh``. Run: ``.venv/bin/python benchmarks/bench_browser.py
 [--runs 15] [--spawns 3] [--out DIR]``. Bounded: every child process has a time limit.
-Not collected by pytest. docs/decisions.md says why the HTML is a fair baseline.
+Not collected by pytest. docs/decisions/engine.md, "Browser baseline", says why
+the HTML is a fair baseline.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 8's numbered repros against a real `inkcard serve` on loopback, one JSON line each.
+"""Hostile-input repros against a real `inkcard serve` on loopback, one JSON line each.
 
 Usage: .venv/bin/python benchmarks/bench_hostile_repros.py
 
@@ -29,7 +29,7 @@ INKCARD = Path(sys.executable).with_name("inkcard")
 
 
 def png_1bit(width: int, height: int) -> bytes:
-    """A tiny file that decodes to width x height pixels (the memory bomb of item 7)."""
+    """A tiny file that decodes to width x height pixels (the image memory bomb)."""
     raw = b"".join(b"\0" * (1 + (width + 7) // 8) for _ in range(height))
 
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -90,7 +90,7 @@ class Server:
 
 
 def hold_write_lock(database: str, seconds: float) -> threading.Thread:
-    """Another writer holding the database for `seconds` (item 5), in its own thread."""
+    """Another writer holding the database for `seconds` (the busy-database repro), in its own thread."""
 
     def hold() -> None:
         connection = sqlite3.connect(database, timeout=1)
@@ -115,36 +115,36 @@ def main() -> None:
 
 
 def run(server: Server) -> None:
-    server.send("1 JSON nested 10,000 deep", content=b"[" * 10000 + b"]" * 10000)
-    server.send("2 invalid UTF-8", content=b'{"markdown":"# \xff\xfe"}')
-    server.send("3 emphasis 500 deep", json={"markdown": "*" * 500 + "x" + "*" * 500})
-    server.send("4 GET /files/%00", method="GET", path="/files/%00")
-    server.send("4 GET /files/a/ x5000", method="GET", path="/files/" + "a/" * 5000)
+    server.send("JSON nested 10,000 deep", content=b"[" * 10000 + b"]" * 10000)
+    server.send("invalid UTF-8", content=b'{"markdown":"# \xff\xfe"}')
+    server.send("emphasis 500 deep", json={"markdown": "*" * 500 + "x" + "*" * 500})
+    server.send("GET /files/%00", method="GET", path="/files/%00")
+    server.send("GET /files/a/ x5000", method="GET", path="/files/" + "a/" * 5000)
     uri = "data:image/png;base64," + base64.b64encode(png_1bit(6000, 6000)).decode()
     bomb = "# bomb\n\n" + "![][i]\n\n" * 120 + f"[i]: {uri}\n"
-    server.send("7 one 6000x6000 PNG used 120 times", json={"markdown": bomb})
+    server.send("one 6000x6000 PNG used 120 times", json={"markdown": bomb})
     parts = "\n\n---\n\n".join(f"# part {i}\n\ntext" for i in range(50))
     huge = {"markdown": parts, "splitMode": "hrSplit", "width": 1600, "height": 4000, "scale": 4}
-    server.send("8 50 hrSplit cards 1600x4000 at scale 4", json=huge)
+    server.send("50 hrSplit cards 1600x4000 at scale 4", json=huge)
     sets = {"markdown": "\n\n---\n\n".join(f"# {i}" for i in range(12)), "splitMode": "hrSplit"}
-    last = server.send("9 a 12-card set", json=sets).json()["images"][-1]["fileName"]
+    last = server.send("a 12-card set", json=sets).json()["images"][-1]["fileName"]
     os.remove(f"{server.data}/files/{last}")
-    again = server.send("9 the same after deleting card 12", json=sets)
-    print(json.dumps({"item": "9 cards in the answer", "count": len(again.json()["images"])}))
+    again = server.send("the same after deleting card 12", json=sets)
+    print(json.dumps({"item": "cards in the answer", "count": len(again.json()["images"])}))
     cells = "|" + "|".join(f"h{i}" for i in range(200)) + "|\n|" + "---|" * 200 + "\n|"
     table = cells + "|".join(f"c{i}" for i in range(200)) + "|"
-    server.send("11 200-column table", json={"markdown": table})
-    server.send("12 control characters", json={"markdown": "# a\x00b\x07\x1b[31m\x7f\n\nd\x0be"})
-    server.send("13 null body", content=b"null")
-    server.send("13 HEAD /healthz", method="HEAD", path="/healthz")
+    server.send("200-column table", json={"markdown": table})
+    server.send("control characters", json={"markdown": "# a\x00b\x07\x1b[31m\x7f\n\nd\x0be"})
+    server.send("null body", content=b"null")
+    server.send("HEAD /healthz", method="HEAD", path="/healthz")
     lock = hold_write_lock(f"{server.data}/db", 8)
-    server.send("5 database write-locked for 8 s", json={"markdown": "# busy"})
+    server.send("database write-locked for 8 s", json={"markdown": "# busy"})
     lock.join()
     shots = Path(server.data, "files", "screenshots")
     shots.rename(shots.with_name("moved"))
     shots.write_text("")  # a file where the folder was: every write fails
     time.sleep(5.5)  # past /readyz's cached answer
-    server.send("10 /readyz with storage unwritable", method="GET", path="/readyz")
+    server.send("/readyz with storage unwritable", method="GET", path="/readyz")
 
 
 if __name__ == "__main__":

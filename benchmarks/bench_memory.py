@@ -6,7 +6,7 @@ card), then sends it distinct cards: every corpus post in every card theme and m
 default size and scale in autoSplit, each with a counter line so no two are alike, two jobs
 in flight per worker. After every ``--every`` cards it records each worker's peak resident
 set (``ru_maxrss``, reported by the worker) and its current one (``VmRSS`` from /proc).
-Target (issue 14): peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
+Target: peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
 end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
 """
 

@@ -7,7 +7,7 @@ post at the default size and scale (440x586 @2x, noSplit, so the card grows to f
 cold, then `--runs` times warm; the median per stage is printed. Cold start is the wall
 time from spawning `inkcard render` to its exit with the first PNG written, median of
 `--spawns` processes, with the CPU seconds the process used (the CPU figure moves far less
-than wall time on a shared machine). Targets (issue 14; the default card, the ~400-character
+than wall time on a shared machine). Targets (the default card, the ~400-character
 Chinese post in apple-notes): Markdown -> PNG bytes <= 15 ms median warm; `inkcard render`
 process to first PNG <= 0.35 s median.
 """

@@ -7,7 +7,7 @@ its static layers), then `--runs` times warm. Prints one JSON line per theme-mod
 PNG bytes, median and fastest ms per card by stage (layout, record, rasterize, encode),
 total and CPU time (this process's: steadier than wall time while other processes run) and
 the ratio of its fastest total per card to apple-notes light's (the fastest run is the
-least disturbed by other processes on a shared machine). Target (issue 10): the most
+least disturbed by other processes on a shared machine). Target: the most
 decorated theme within 1.5x of apple-notes.
 
 `--tall` measures the worst case instead: one noSplit card 440x3999 at scale 2, with the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Containerfile on this machine and proves the image serves cards, with no image
-# registry and no `podman run` (neither exists in our sandboxes; docs/decisions.md):
+# registry and no `podman run` (on machines without them; docs/decisions/operations.md, "The container"):
 #   1. installs podman and debootstrap with apt if they are missing;
 #   2. makes a stand-in for the FROM image with debootstrap (Debian bookworm with python3,
 #      slimmed like Docker's Debian images), cached in $INKCARD_BASE_CACHE, gives it this

@@ -331,7 +331,7 @@ class FakeWeChat:
         if not title or len(title) > TITLE_LIMIT:
             raise Refused(45003)
         if len(str(article.get("author", ""))) > AUTHOR_LIMIT:
-            raise Refused(45003)  # the code for author is an assumption (see the design notes)
+            raise Refused(45003)  # the code for author is an assumption (the platform documents no code for it)
         if len(str(article.get("digest", ""))) > DIGEST_LIMIT:
             raise Refused(45004)
         if len(str(article.get("content_source_url", "")).encode()) > SOURCE_URL_LIMIT:

@@ -16,7 +16,7 @@ import pytest
 
 import layout
 import themes
-from app.cli import main as cli
+from app.cli import main
 from tests.conftest import CORPUS
 from themes import css
 from themes.custom import read_theme_file
@@ -272,7 +272,7 @@ def test_a_missing_folder_loads_only_the_builtins(
 def test_themes_check_prints_the_theme_its_knobs_and_what_it_ignores(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert cli.main(["themes", "check", str(CASES / "ocean.css")]) == 0
+    assert main(["themes", "check", str(CASES / "ocean.css")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"theme ocean: css file {CASES / 'ocean.css'}"
     assert '  h1: {"size":28.0,"weight":800,"color":"#085f87",' in "\n".join(out)
@@ -282,7 +282,7 @@ def test_themes_check_prints_the_theme_its_knobs_and_what_it_ignores(
 
 
 def test_themes_check_names_an_override(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["themes", "check", str(CASES / "apple-notes.css")]) == 0
+    assert main(["themes", "check", str(CASES / "apple-notes.css")]) == 0
     assert "(replaces the built-in theme)" in capsys.readouterr().out.splitlines()[0]
 
 
@@ -290,6 +290,6 @@ def test_themes_check_names_an_override(capsys: pytest.CaptureFixture[str]) -> N
     "name", ["broken-syntax.css", "broken-no-class.css", "broken-typo.toml", "missing.css"]
 )
 def test_themes_check_fails_on_a_broken_file(name: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["themes", "check", str(CASES / name)]) == 1
+    assert main(["themes", "check", str(CASES / name)]) == 1
     out = capsys.readouterr().out
     assert out.startswith("broken, would be skipped: ") and name in out

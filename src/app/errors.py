@@ -126,11 +126,32 @@ class RenderFailed(ApiError):
     label = "render_failed"
 
 
+class InternalError(ApiError):
+    """Anything unexpected: logged, and answered without a trace (500)."""
+
+    status = 500
+    label = "internal_error"
+
+
 class StorageError(ApiError):
     """Writing to or reading from storage failed (502)."""
 
     status = 502
     label = "storage_error"
+
+
+class NotReady(ApiError):
+    """A dependency the service needs is not usable (503, from ``GET /readyz``)."""
+
+    status = 503
+    label = "not_ready"
+
+
+class NotStarted(ApiError):
+    """An MCP call arrived before the service's lifespan opened its resources (503)."""
+
+    status = 503
+    label = "unavailable"
 
 
 class Overloaded(ApiError):

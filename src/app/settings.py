@@ -116,12 +116,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             return self.public_url.rstrip("/")
         if self.storage == "gcs":
             return f"https://storage.googleapis.com/{self.gcs_bucket}"
+        return f"{self.service_url}/files"
+
+    @property
+    def service_url(self) -> str:
+        """Where ``inkcard serve`` with these settings answers on this machine: a wildcard
+        bind address is 127.0.0.1, an IPv6 address goes in brackets."""
         host = self.host
         if host in ("0.0.0.0", "::", ""):
             host = "127.0.0.1"
         elif ":" in host:
             host = f"[{host}]"
-        return f"http://{host}:{self.port}/files"
+        return f"http://{host}:{self.port}"
 
 
 _PREFIX = "INKCARD_"

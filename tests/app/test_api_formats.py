@@ -1,4 +1,4 @@
-"""POST /api/generate with `format` and `quality`, and every record's `altText` (issue 16)."""
+"""POST /api/generate with `format` and `quality`, and every record's `altText`."""
 
 from __future__ import annotations
 

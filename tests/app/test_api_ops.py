@@ -11,7 +11,7 @@ import themes
 from tests.app.apphelpers import wait_warm
 
 Client = TestClient[Litestar]
-# The interface's mode IDs ("Themes for generate"); every other theme has none.
+# The mode IDs the original API defines for generate; every other theme has none.
 INTERFACE_MODES = {
     "apple-notes": ["light-mode", "dark-mode"],
     "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],
@@ -44,7 +44,7 @@ def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
     assert "fonts" in body["message"] and "database" in body["message"]
 
 
-# The mode IDs of interface.md "Themes for generate"; every other theme has none.
+# The mode IDs the original API defines for generate; every other theme has none.
 INTERFACE_MODES = {
     "apple-notes": ["light-mode", "dark-mode"],
     "coil-notebook": ["blue-mode", "pink-mode", "mint-mode", "yellow-mode"],

@@ -38,13 +38,13 @@ def balance(client: Client, key: str) -> int:
 
 
 def bomb_request() -> dict[str, Any]:
-    """Issue 8, item 7: one 6 KB 6000 x 6000 1-bit PNG named 120 times in a 7 KB request."""
+    """A memory bomb: one 6 KB 6000 x 6000 1-bit PNG named 120 times in a 7 KB request."""
     uri = data_uri(png_1bit(6000, 6000))
     return {"markdown": "# bomb\n\n" + "![][i]\n\n" * 120 + f"[i]: {uri}\n"}
 
 
 def huge_cards_request() -> dict[str, Any]:
-    """Issue 8, item 8: 50 hrSplit cards of 1600 x 4000 at scale 4 (5.1 gigapixels)."""
+    """A pixel bomb: 50 hrSplit cards of 1600 x 4000 at scale 4 (5.1 gigapixels)."""
     parts = "\n\n---\n\n".join(f"# part {i}\n\ntext" for i in range(50))
     return {"markdown": parts, "splitMode": "hrSplit", "width": 1600, "height": 4000, "scale": 4}
 

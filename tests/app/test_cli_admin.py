@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.main import bootstrap_key, main
+from app.cli.commands import bootstrap_key, main
 from app.ledger.credits import Credits
 from app.ledger.database import is_postgres
 from app.settings import load_settings

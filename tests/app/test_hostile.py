@@ -214,13 +214,13 @@ def test_odd_but_valid_body_is_served_and_charged_once(target: Target, body: byt
         pytest.param("`" * 10_000, id="backticks-10000"),
         pytest.param("#" * 10_000, id="hashes-10000"),
         pytest.param("x" * 10_000, id="one-word-10000"),
-        # issue 8, item 3: emphasis 500 deep was a RecursionError (500 render_failed)
+        # regression: emphasis 500 deep was a RecursionError (500 render_failed)
         pytest.param("*" * 500 + "x" + "*" * 500, id="emphasis-500-deep"),
         pytest.param("_" * 2000 + "x" + "_" * 2000, id="underscores-2000-deep"),
         pytest.param("~~" * 1000 + "x" + "~~" * 1000, id="strike-1000-deep"),
         pytest.param("![" * 2000 + "x" + "](a)" * 2000, id="images-in-alt-2000-deep"),
         pytest.param(">" * 5000 + " x", id="quote-markers-5000"),
-        # issue 8, item 11: a 200-column table drew past the table and overlapped cells
+        # regression: a 200-column table drew past the table and overlapped cells
         pytest.param(
             "|"
             + "|".join(f"h{i}" for i in range(200))
@@ -231,7 +231,7 @@ def test_odd_but_valid_body_is_served_and_charged_once(target: Target, body: byt
             + "|",
             id="table-200-columns",
         ),
-        # issue 8, item 12: control characters were drawn as boxes and U+FFFD
+        # regression: control characters were drawn as boxes and U+FFFD
         pytest.param("# a\x00b\x01c\x07\x1b[31m\x7f\x85\ufffe\n\nd\x0be\x0cf", id="controls"),
     ],
 )

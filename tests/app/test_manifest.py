@@ -68,7 +68,7 @@ def test_manifest_lists_every_card_with_its_size(client: Client, key: str, tmp_p
 def test_a_set_missing_its_last_card_is_rendered_again(
     make_client: Callable[..., Client], tmp_path: Path
 ) -> None:
-    # Issue 8, item 9: card 12 of 12 deleted was served as a complete 11-card answer.
+    # Regression: card 12 of 12 deleted was served as a complete 11-card answer.
     client = make_client(generate_cost=1)
     key = new_key(client, credits=5)
     first = generate(client, key, TWELVE)
@@ -128,7 +128,7 @@ def test_readyz_writes_and_deletes_a_probe(client: Client, tmp_path: Path) -> No
 
 
 def test_readyz_fails_when_card_writes_fail(client: Client, key: str, tmp_path: Path) -> None:
-    # Issue 8, item 10: the root folder was writable, so /readyz said ready, but the card
+    # Regression: the root folder was writable, so /readyz said ready, but the card
     # folder was not. Tests run as root, so the folder is replaced by a file instead.
     (tmp_path / "files" / "screenshots").write_bytes(b"a file where the folder should be")
     assert_error(post(client, key, {}), 502, "storage_error")

@@ -15,9 +15,9 @@ from pathlib import Path
 import layout
 import themes
 
-# Short enough to stay on ONE 440 x 586 card in every theme (a test holds every theme to it),
-# and shows what a theme does with each role: headings, mixed Chinese/English, bold, a list,
-# a quote and code.
+# Short enough to stay on ONE card of the default size in every theme (a test holds every
+# theme to it), and shows what a theme does with each role: headings, mixed Chinese/English,
+# bold, a list, a quote and code.
 SAMPLE_POST = """\
 # 卡片笔记 Card Notes
 
@@ -35,9 +35,9 @@ print("Hello, 墨卡")  # one idea
 ```
 """
 
-CARD_WIDTH = 440  # the 小红书 3:4 card
-CARD_HEIGHT = 586
-PREVIEW_SCALE = 0.5  # API previews: 220 x 293 px
+CARD_WIDTH = layout.RenderOptions().width  # the engine's default card: 小红书 3:4
+CARD_HEIGHT = layout.RenderOptions().height
+PREVIEW_SCALE = 0.5  # API previews: half the default size in px
 PREVIEWS_PATH = "/api/previews"  # where the service serves them
 THUMBNAIL_WIDTH = 180  # contact-sheet tiles, CSS px = px
 SHEET_COLUMNS = 6
@@ -67,7 +67,7 @@ def variants(catalogue: themes.Catalogue) -> list[Variant]:
 
 
 def options(variant: Variant, scale: float) -> layout.RenderOptions:
-    """One 440 x 586 card; a post longer than that is cut after its last whole line."""
+    """One card of the default size; a post longer than that is cut after its last whole line."""
     return layout.RenderOptions(
         width=CARD_WIDTH,
         height=CARD_HEIGHT,
@@ -85,7 +85,7 @@ def render_sample(
     scale: float,
     post: str = SAMPLE_POST,
 ) -> bytes:
-    """``post`` as one card of ``variant`` at ``scale`` (440 x 586 CSS px)."""
+    """``post`` as one card of ``variant`` at ``scale`` (the default size in CSS px)."""
     theme = catalogue.get(variant.theme)
     [png] = layout.render(post, theme, fonts, options(variant, scale))
     return png

@@ -18,11 +18,11 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from app.cache import BoundedCache
 from app.fetch import FetchError, ImageFetcher
 from app.settings import MIB
 from layout import imagecodec
@@ -55,42 +55,9 @@ class _Accepted:
     data: bytes
     pixels: int
 
-
-class _Cache:
-    """Accepted images by URL for ``ttl`` seconds, at most ``max_bytes`` in all (oldest out)."""
-
-    def __init__(self, ttl: float, max_bytes: int, clock: Callable[[], float]):
-        self._ttl = ttl
-        self._max_bytes = max_bytes
-        self._clock = clock
-        self._entries: OrderedDict[str, tuple[float, _Accepted]] = OrderedDict()
-        self._bytes = 0
-
-    def get(self, url: str) -> _Accepted | None:
-        entry = self._entries.get(url)
-        if entry is None:
-            return None
-        if entry[0] <= self._clock():
-            self._drop(url)
-            return None
-        return entry[1]
-
-    def put(self, url: str, image: _Accepted) -> None:
-        if len(image.data) > self._max_bytes:
-            return
-        if url in self._entries:
-            self._drop(url)
-        self._entries[url] = (self._clock() + self._ttl, image)
-        self._bytes += len(image.data)
-        while self._bytes > self._max_bytes:
-            self._drop(next(iter(self._entries)))
-
-    def _drop(self, url: str) -> None:
-        _, image = self._entries.pop(url)
-        self._bytes -= len(image.data)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+    def size(self) -> int:
+        """What the image takes of the cache's bound: its bytes."""
+        return len(self.data)
 
 
 class RemoteImages:
@@ -111,7 +78,9 @@ class RemoteImages:
         self.max_images = max_images
         self.concurrency = concurrency
         self.timeout = timeout
-        self.cache = _Cache(cache_seconds, cache_bytes, clock)
+        self.cache: BoundedCache[str, _Accepted] = BoundedCache(
+            cache_seconds, cache_bytes, size=_Accepted.size, clock=clock
+        )
         self.downloads = 0
         """Fetches that went to the network (cache misses), for tests and logs."""
 

@@ -22,7 +22,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TypeVar
 
 import layout
-from app.cards.worker import Ready, Rendered, RenderJob, WorkerConfig, serve
+from app.cards.worker import ENGINE_FAILED, Ready, Rendered, RenderJob, WorkerConfig, serve
 from app.errors import Overloaded, RateLimited, RenderFailed, RenderTimeout
 from app.metrics import Metrics
 
@@ -324,7 +324,7 @@ class ProcessRenderPool:
         except (EOFError, OSError):
             log.error("render worker %s died during a render; replaced", worker.process.pid)
             self._replace(worker, "died")
-            raise RenderFailed("the card engine could not render this Markdown") from None
+            raise RenderFailed(ENGINE_FAILED) from None
         except asyncio.CancelledError:
             self._replace(worker, "abandoned")  # nobody waits for this render any more
             raise

@@ -1,8 +1,9 @@
 """Generate request → card PNGs (card engine) → stored files and their URLs.
 
-A request is normalised into a ``CardJob``; its digest (with ``layout.ENGINE_VERSION`` and
-fingerprints of the theme file and the fonts, and the hashes of the remote images fetched for
-it by ``app.card_images``) names the files ``screenshots/<digest>-<n>.png``.
+A request is normalised (``app.cards.request``) into the ``card`` of a ``CardJob``; its digest
+(with ``layout.ENGINE_VERSION`` and fingerprints of the theme file and the fonts, and the
+hashes of the remote images fetched for it by ``app.cards.images``) names the files
+``screenshots/<digest>-<n>.png``.
 After every card, the manifest ``screenshots/<digest>.json`` (names and sizes) is written
 atomically: a set is complete only when its manifest says so and every card it lists is there,
 so a repeated request finds it and skips rendering, and a set with a card missing is rendered
@@ -29,49 +30,50 @@ import layout
 import themes
 from app.cards.images import RemoteImages
 from app.cards.pool import ProcessRenderPool, SingleFlight
+from app.cards.request import CardRequest, normalise
 from app.cards.worker import MAX_CARD_PIXELS, RenderJob
 from app.errors import (
     RenderTimeout,
     StorageError,
 )
-from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord, invalid
+from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")
 
 FOLDER = "screenshots"
-LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 T = TypeVar("T")
 
 
-class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """A generate request after defaults, validation and normalisation: what the cards depend on.
+class CardJob(msgspec.Struct, frozen=True, kw_only=True):
+    """A normalised card request with what else its cards depend on: the fingerprints of the
+    theme file and the fonts, and the remote images fetched for it.
 
-    ``images`` (source, sha256 of its bytes) names the remote images fetched for it; left
-    out of the digest when there are none, so cards without remote images keep their names.
+    ``images`` (source, sha256 of its bytes) is left out of the digest when there are none,
+    so cards without remote images keep their names.
     """
 
-    markdown: str
-    theme: str
-    mode: str | None
-    width: int
-    height: int
-    split: layout.SplitMode
-    mdx: bool
-    overflow_hidden: bool
-    scale: int
+    card: CardRequest
     theme_data: str  # fingerprint of the theme file's bytes, read at start-up
     fonts: str  # fingerprint of the loaded font files and fallback chains
     images: tuple[tuple[str, str], ...] = ()
-    # Output format (issue 16); the defaults are left out of the digest, so PNG names stay.
-    format: layout.OutputFormat = "png"
-    quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp, so it splits no PNG
+
+    def key(self) -> dict[str, Any]:
+        """What the digest hashes: the request's fields (defaults left out), with the
+        fingerprints and images after ``scale`` and before ``format``. This order is the
+        one stored cards were first named by, so it must not change."""
+        fields = msgspec.to_builtins(self.card)
+        tail = {name: fields.pop(name) for name in ("format", "quality") if name in fields}
+        extra: dict[str, Any] = {"theme_data": self.theme_data, "fonts": self.fonts}
+        if self.images:
+            extra["images"] = self.images
+        return {**fields, **extra, **tail}
 
     def digest(self) -> str:
         """32 hex characters naming this job's files; changes with the engine version, the
         theme file and the fonts, so an edited theme or a swapped font never serves old cards."""
         h = hashlib.sha256(f"inkcard-cards\n{layout.ENGINE_VERSION}\n".encode())
-        h.update(msgspec.json.encode(self))
+        h.update(msgspec.json.encode(self.key()))
         return h.hexdigest()[:32]
 
     def prefix(self) -> str:
@@ -81,7 +83,7 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     def file_names(self, numbers: Iterable[int]) -> list[str]:
         """Storage names of the given card numbers (1-based)."""
         prefix = self.prefix()
-        extension = layout.EXTENSIONS[self.format]
+        extension = layout.EXTENSIONS[self.card.format]
         return [f"{prefix}{n}.{extension}" for n in numbers]
 
     def manifest_name(self) -> str:
@@ -145,41 +147,18 @@ class CardService:
         self.fonts_fingerprint = fonts.fingerprint()
         self.fonts = fonts
 
-    # Validation and normalisation
-
-    def _theme(self, name: str) -> Any:
-        try:
-            return self.catalogue.get(name)
-        except themes.UnknownTheme:
-            raise invalid("theme", "one of " + ", ".join(self.catalogue.names())) from None
-
     def prepare(self, request: GenerateRequest) -> CardJob:
-        """Apply defaults that depend on the theme and normalise the request.
+        """The normalised request (``app.cards.request.normalise``) with the fingerprints of
+        its theme file and the fonts.
 
         Raises:
             InvalidField: Unknown theme or theme mode.
         """
-        modes = list(self._theme(request.theme).modes)
-        mode = None
-        if modes:
-            mode = request.themeMode if request.themeMode is not None else modes[0]
-            if mode not in modes:
-                raise invalid("themeMode", f"one of {', '.join(modes)} for theme {request.theme}")
-        split = request.splitMode
+        card = normalise(request, self.catalogue.get)
         return CardJob(
-            markdown=request.markdown,
-            theme=request.theme,
-            mode=mode,
-            width=round(request.width),
-            height=round(request.height),
-            split=split,
-            mdx=request.mdxMode,
-            overflow_hidden=layout.hides_overflow(split, request.overHiddenMode),
-            scale=request.scale,
-            theme_data=self.catalogue.fingerprint(request.theme),
+            card=card,
+            theme_data=self.catalogue.fingerprint(card.theme),
             fonts=self.fonts_fingerprint,
-            format=request.format,
-            quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
         )
 
     # Blocking steps (run in threads)
@@ -216,24 +195,16 @@ class CardService:
         cards against the pixel budgets after layout and before any pixel is drawn, so an
         oversized request is refused cheaply (in the worker, as the documented 400s).
         """
-        options = layout.RenderOptions(
-            width=job.width,
-            height=job.height,
-            scale=job.scale,
-            split=job.split,
-            overflow_hidden=job.overflow_hidden,
-            mode=job.mode,
-            mdx=job.mdx,
+        card = job.card
+        options = card.render_options(
             max_pages=layout.MAX_CARDS,
             max_pixels=MAX_CARD_PIXELS,
             max_total_pixels=self.budget.output_pixels,
             max_image_pixels=self.budget.image_pixels,
-            format=job.format,
-            quality=job.quality,
         )
-        theme = self._theme(job.theme)
+        theme = self.catalogue.get(card.theme)  # known: ``prepare`` checked it
         return RenderJob(
-            markdown=job.markdown, theme=theme, options=options, images=dict(images or {})
+            markdown=card.markdown, theme=theme, options=options, images=dict(images or {})
         )
 
     def store(
@@ -252,12 +223,10 @@ class CardService:
         written: list[str] = []
         try:
             for name, data in zip(names, files, strict=True):
-                if cancelled.is_set():
-                    raise RenderTimeout("storing the cards took longer than the time limit")
-                self.storage.put(name, data, layout.MEDIA_TYPES[job.format])
+                _stop_if(cancelled)
+                self.storage.put(name, data, layout.MEDIA_TYPES[job.card.format])
                 written.append(name)
-            if cancelled.is_set():
-                raise RenderTimeout("storing the cards took longer than the time limit")
+            _stop_if(cancelled)
             manifest = msgspec.json.encode(Manifest(stored))
             self.storage.put(job.manifest_name(), manifest, "application/json")
         except BaseException:
@@ -286,7 +255,7 @@ class CardService:
         images: dict[str, bytes] = {}
         if self.remote is not None:
             gathered = await self.remote.gather(
-                layout.image_sources(job.markdown),
+                layout.image_sources(job.card.markdown),
                 max_pixels=self.budget.image_pixels,
                 timeout=min(self.remote.timeout, deadline - loop.time()),
             )
@@ -326,6 +295,12 @@ class CardService:
             return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
         except TimeoutError:
             raise RenderTimeout("the request took longer than the time limit") from None
+
+
+def _stop_if(cancelled: threading.Event) -> None:
+    """Stop storing once the request has run out of time (its caller no longer waits)."""
+    if cancelled.is_set():
+        raise RenderTimeout("storing the cards took longer than the time limit")
 
 
 def themes_listing(

@@ -35,7 +35,10 @@ STALL_MARKER = "<!-- inkcard-test-stall -->"
 sleeps that long first (a render that hangs). Off (0) unless a test turns it on."""
 
 WARM_UP_POST = "# 墨卡 Inkcard\n\n把 **Markdown** 变成卡片, a warm-up card.\n\n- one\n\n```\nx\n```"
-MAX_CARD_PIXELS = 1600 * 4000 * 4 * 4  # the largest fixed-size card the field limits allow
+ENGINE_FAILED = "the card engine could not render this Markdown"  # a crash, in the worker or of it
+_WIDEST, _TALLEST, _SHARPEST = (layout.CARD_LIMITS[k][1] for k in ("width", "height", "scale"))
+MAX_CARD_PIXELS = _WIDEST * _TALLEST * _SHARPEST**2
+"""The pixels of the largest fixed-size card the field limits allow: no card may be bigger."""
 
 
 class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -115,7 +118,7 @@ def render_cards(
         ) from None
     except Exception:
         log.exception("card engine failed")
-        raise RenderFailed("the card engine could not render this Markdown") from None
+        raise RenderFailed(ENGINE_FAILED) from None
 
 
 def peak_rss_kb() -> int:

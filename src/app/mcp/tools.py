@@ -34,7 +34,7 @@ from mcp.server.lowlevel import Server
 from app import VERSION, operations
 from app.cards import gallery
 from app.cards.service import themes_listing
-from app.errors import ApiError
+from app.errors import ApiError, NotStarted
 from app.ledger.credits import KeyInfo
 from app.models import (
     ARTICLE_THEMES,
@@ -59,16 +59,8 @@ API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
 _FIELDS = field_descriptions(GenerateRequest)
-_DEFAULTS = GenerateRequest()
 CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"
 """What the generate tool tells agents about split modes: the model's own descriptions."""
-
-
-class NotStarted(ApiError):
-    """A call arrived before the service's lifespan opened its resources (503)."""
-
-    status = 503
-    label = "unavailable"
 
 
 @dataclass(frozen=True)
@@ -156,13 +148,14 @@ class InkcardTools:
             if cost
             else "Free on this server"
         )
+        default = GenerateRequest()
         return (
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
             " Returns each card's URL and, when the result is small (at most"
             f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MB of PNG), the cards"
             f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
-            f" {_DEFAULTS.width:g} x {_DEFAULTS.height:g} (3:4); try 500 x 500 (square),"
-            " 440 x 782 (9:16 poster) or 595 x 842 (A4)."
+            f" {default.width:g} x {default.height:g}"
+            " (3:4); try 500 x 500 (square), 440 x 782 (9:16 poster) or 595 x 842 (A4)."
             f" Themes and their modes: call list_themes. {price}; a failed call costs nothing."
         )
 

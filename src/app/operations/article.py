@@ -22,7 +22,7 @@ from app.ledger.charge import charged
 from app.ledger.credits import KeyInfo
 from app.ledger.idempotency import IdempotencyStore, check_key, fingerprint
 from app.metrics import Metrics
-from app.models import ArticleRequest, DraftResponse, HtmlResponse
+from app.models import ArticleRequest, DraftResponse, HtmlResponse, field_label
 from app.services import Services
 
 log = logging.getLogger("inkcard.operations")
@@ -101,7 +101,7 @@ async def convert_article(
     store = services.idempotency
     if creds is not None and not body.markdown.strip():
         raise InvalidField(
-            "markdown must not be empty when creating a draft", label="invalid_markdown"
+            "markdown must not be empty when creating a draft", label=field_label("markdown")
         )
     if idem_key is not None:
         idem_key = check_key(idem_key)

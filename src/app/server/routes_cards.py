@@ -17,7 +17,7 @@ from litestar.types import ControllerRouterHandler
 
 import themes
 from app import logs, operations
-from app.errors import ApiError
+from app.errors import ApiError, NotReady
 from app.ledger.credits import KeyInfo
 from app.models import ErrorBody, GenerateResponse, parse_generate
 from app.server.openapi import (
@@ -77,13 +77,6 @@ async def generate(
 async def healthz() -> dict[str, str]:
     """The process is up and answering."""
     return {"status": "ok"}
-
-
-class NotReady(ApiError):
-    """A dependency the service needs is not usable (503)."""
-
-    status = 503
-    label = "not_ready"
 
 
 @get("/readyz", summary="Readiness", responses=error_responses(ErrorBody, 503))

@@ -13,7 +13,8 @@ import argparse
 import json
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ import layout
 import themes
 
 if TYPE_CHECKING:
+    from app.cards.request import CardRequest
     from app.ledger.credits import Credits, KeyInfo
     from app.settings import Settings
 
@@ -39,16 +41,11 @@ class CommandError(Exception):
 # serve
 
 
-def _base_url(settings: Settings) -> str:
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-    return f"http://{host}:{settings.port}"
-
-
 def curl_example(settings: Settings, key: str) -> str:
     """A ready-to-paste curl command that makes one card with ``key``."""
     body = json.dumps({"markdown": "# Hello, Inkcard\n\nMy first card."})
     return (
-        f"curl -s {_base_url(settings)}/api/generate -H 'x-api-key: {key}' "
+        f"curl -s {settings.service_url}/api/generate -H 'x-api-key: {key}' "
         f"-H 'Content-Type: application/json' -d '{body}'"
     )
 
@@ -245,6 +242,10 @@ def _number(low: float, high: float) -> Callable[[str], float]:
 _positive = _integer(1)
 
 
+def _add_prefix(command: argparse.ArgumentParser) -> None:
+    command.add_argument("prefix", help="the key's prefix, or the whole key")
+
+
 def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     keys = sub.add_parser("keys", help="create, list and revoke API keys").add_subparsers(
         required=True
@@ -255,16 +256,16 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     p.set_defaults(run=_service_command(cmd_keys_create))
     keys.add_parser("list", help="list keys").set_defaults(run=_service_command(cmd_keys_list))
     p = keys.add_parser("revoke", help="revoke a key by its prefix")
-    p.add_argument("prefix", help="the key's prefix, or the whole key")
+    _add_prefix(p)
     p.set_defaults(run=_service_command(cmd_keys_revoke))
 
     credits = sub.add_parser("credits", help="grant and show credits").add_subparsers(required=True)
     p = credits.add_parser("grant", help="add credits to a key")
-    p.add_argument("prefix", help="the key's prefix, or the whole key")
+    _add_prefix(p)
     p.add_argument("amount", type=_positive)
     p.set_defaults(run=_service_command(cmd_credits_grant))
     p = credits.add_parser("show", help="balance and recent ledger rows")
-    p.add_argument("prefix", help="the key's prefix, or the whole key")
+    _add_prefix(p)
     p.add_argument("--limit", type=_positive, default=20)
     p.set_defaults(run=_service_command(cmd_credits_show))
 
@@ -274,62 +275,102 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from app.models import GenerateRequest
+
+    default = GenerateRequest()  # the API's defaults are the command's
     render = commands.add_parser("render", help="render a Markdown file to card images or a PDF")
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
-    render.add_argument("--theme", default="apple-notes")
+    render.add_argument("--theme", default=default.theme)
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
-    render.add_argument("--split", default="noSplit", choices=layout.SPLIT_MODES)
-    render.add_argument("--width", type=_number(*layout.CARD_LIMITS["width"]), default=440)
-    render.add_argument("--height", type=_number(*layout.CARD_LIMITS["height"]), default=586)
-    render.add_argument("--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=2)
+    render.add_argument("--split", default=default.splitMode, choices=layout.SPLIT_MODES)
+    render.add_argument(
+        "--width", type=_number(*layout.CARD_LIMITS["width"]), default=default.width
+    )
+    render.add_argument(
+        "--height", type=_number(*layout.CARD_LIMITS["height"]), default=default.height
+    )
+    render.add_argument(
+        "--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=default.scale
+    )
     render.add_argument("--overflow-hidden", action="store_true")
     render.add_argument(
         "--format",
-        default="png",
+        default=default.format,
         choices=layout.FORMATS,
         help="one file per card (png, jpeg, webp) or one cards.pdf of all",
     )
     render.add_argument(
-        "--quality", type=_integer(1, 100), default=layout.DEFAULT_QUALITY, help="jpeg, webp"
+        "--quality", type=_integer(1, 100), default=default.quality, help="jpeg, webp"
     )
     render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     render.add_argument("-o", "--out", type=Path, default=Path("out"))
     render.set_defaults(run=run_render)
 
 
-def run_render(args: argparse.Namespace) -> int:
-    text, base = _read_markdown(args.markdown)
-    try:
-        theme = themes.load_one(args.theme)
-    except themes.UnknownTheme as error:
-        raise CommandError(str(error)) from error
-    if args.mode is not None and theme.modes and args.mode not in theme.modes:
-        raise CommandError(f"theme {args.theme} has modes {', '.join(theme.modes)}")
-    options = layout.RenderOptions(
+def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
+    """The render command's arguments as the normalised request the HTTP API would make of
+    the same fields (theme and mode checked, with the API's messages).
+
+    Raises:
+        CommandError: Unknown theme or theme mode.
+    """
+    from app.cards.request import normalise
+    from app.errors import ApiError
+    from app.models import GenerateRequest
+
+    request = GenerateRequest(
+        markdown=markdown,
+        theme=args.theme,
+        themeMode=args.mode,
         width=args.width,
         height=args.height,
+        splitMode=args.split,
+        overHiddenMode=args.overflow_hidden,
         scale=args.scale,
-        split=args.split,
-        overflow_hidden=args.overflow_hidden,
-        mode=args.mode,
         format=args.format,
         quality=args.quality,
     )
     try:
+        return normalise(request, themes.load_one)
+    except ApiError as error:
+        raise CommandError(error.message) from error
+
+
+def run_render(args: argparse.Namespace) -> int:
+    text, base = _read_markdown(args.markdown)
+    card = card_request(args, text)
+    theme = themes.load_one(card.theme)
+    with _engine_errors():
         fonts = layout.FontBook.load(args.fonts)
-        files = layout.render(text, theme, fonts, options, read_local_images(text, base))
-    except (layout.FontError, layout.RenderError) as error:
-        raise CommandError(str(error)) from error
-    try:
+        files = layout.render(
+            text, theme, fonts, card.render_options(), read_local_images(text, base)
+        )
+    with _write_errors(args.out):
         args.out.mkdir(parents=True, exist_ok=True)
-        extension = layout.EXTENSIONS[args.format]
+        extension = layout.EXTENSIONS[card.format]
         for number, data in enumerate(files, start=1):
-            path = args.out / ("cards.pdf" if args.format == "pdf" else f"{number}.{extension}")
+            path = args.out / ("cards.pdf" if card.format == "pdf" else f"{number}.{extension}")
             path.write_bytes(data)
             print(path)
-    except OSError as error:
-        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from error
     return 0
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    """A font or render error of the engine as one line."""
+    try:
+        yield
+    except (layout.FontError, layout.RenderError) as error:
+        raise CommandError(str(error)) from error
+
+
+@contextmanager
+def _write_errors(out: Path) -> Iterator[None]:
+    """A failure to write into ``out`` as one line."""
+    try:
+        yield
+    except OSError as error:
+        raise CommandError(f"cannot write {out}: {error.strerror or error}") from error
 
 
 def _read_markdown(source: Path) -> tuple[str, Path]:
@@ -419,15 +460,11 @@ def run_gallery(args: argparse.Namespace) -> int:
     from app.cards import gallery
 
     post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
-    try:
+    with _write_errors(args.out), _engine_errors():
         fonts = layout.FontBook.load(args.fonts)
         paths = gallery.write_gallery(
             args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
         )
-    except (layout.FontError, layout.RenderError) as error:
-        raise CommandError(str(error)) from error
-    except OSError as error:
-        raise CommandError(f"cannot write {args.out}: {error.strerror or error}") from error
     for path in paths:
         print(path)
     return 0

@@ -1,0 +1,110 @@
+"""A card request as sent (``GenerateRequest``) → the one normalised ``CardRequest``.
+
+Every card request, whoever sends it, is decided here once: the theme is looked up, its mode
+defaulted and checked, the size rounded, overflow and quality settled. The HTTP and MCP path
+(``CardService.prepare``) and ``inkcard render`` both call ``normalise``; the render worker
+gets ``CardRequest.render_options`` and decides nothing again. A bad theme or mode is one
+``InvalidField`` with one message on every path.
+
+This module imports neither the web framework nor storage clients, so the CLI stays light.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+import layout
+import themes
+from app.models import GenerateRequest, invalid
+
+LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
+
+ThemeLookup = Callable[[str], layout.Theme]
+"""A theme by name, raising ``themes.UnknownTheme``: ``Catalogue.get`` (the service) or
+``themes.load_one`` (the CLI, which decodes only the theme it uses)."""
+
+
+class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """A card request after defaults, validation and normalisation: what its cards depend on.
+
+    ``mode`` is a mode of the theme (its first by default), or None for a theme without modes.
+    """
+
+    markdown: str
+    theme: str
+    mode: str | None
+    width: int
+    height: int
+    split: layout.SplitMode
+    mdx: bool
+    overflow_hidden: bool
+    scale: int
+    format: layout.OutputFormat = "png"
+    quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp
+
+    def render_options(self, **limits: Any) -> layout.RenderOptions:
+        """The engine's options for these cards; ``limits`` are the caller's budgets
+        (``max_pages``, ``max_pixels``, ``max_total_pixels``, ``max_image_pixels``)."""
+        return layout.RenderOptions(
+            width=self.width,
+            height=self.height,
+            scale=self.scale,
+            split=self.split,
+            overflow_hidden=self.overflow_hidden,
+            mode=self.mode,
+            mdx=self.mdx,
+            format=self.format,
+            quality=self.quality,
+            **limits,
+        )
+
+
+def resolve_theme(
+    lookup: ThemeLookup, name: str, mode: str | None
+) -> tuple[layout.Theme, str | None]:
+    """The theme ``name`` and the mode its cards are drawn in.
+
+    A theme with modes takes ``mode`` or, when None, its first mode; a theme without modes
+    has none (a requested mode is not used).
+
+    Raises:
+        InvalidField: ``invalid_theme`` (no such theme) or ``invalid_theme_mode``.
+    """
+    try:
+        theme = lookup(name)
+    except themes.UnknownTheme as error:
+        valid: list[str] = error.args[1]
+        raise invalid("theme", "one of " + ", ".join(valid)) from None
+    modes = list(theme.modes)
+    if not modes:
+        return theme, None
+    chosen = modes[0] if mode is None else mode
+    if chosen not in modes:
+        raise invalid("themeMode", f"one of {', '.join(modes)} for theme {name}")
+    return theme, chosen
+
+
+def normalise(request: GenerateRequest, lookup: ThemeLookup) -> CardRequest:
+    """The one normalised record of ``request``, its theme looked up with ``lookup``.
+
+    Raises:
+        InvalidField: Unknown theme or theme mode.
+    """
+    _, mode = resolve_theme(lookup, request.theme, request.themeMode)
+    split = request.splitMode
+    return CardRequest(
+        markdown=request.markdown,
+        theme=request.theme,
+        mode=mode,
+        width=round(request.width),
+        height=round(request.height),
+        split=split,
+        mdx=request.mdxMode,
+        overflow_hidden=layout.hides_overflow(split, request.overHiddenMode),
+        scale=request.scale,
+        format=request.format,
+        quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
+    )
