@@ -3,13 +3,17 @@
 ``parse_generate`` is strict about types (``"440"`` is not a number) but forgiving about shape:
 unknown fields are ignored, a ``null`` field means "use the default", and an empty body is
 ``{}``. A body that is not one UTF-8 JSON object (``null`` included) is ``invalid_json``.
+
+The request records are also the one place each field is described and constrained (the MCP
+tools' own arguments included): ``app.schemas`` derives the OpenAPI and MCP schemas from
+them, ``app.schema_docs`` the README's field tables.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -18,13 +22,23 @@ from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
 DEFAULT_THEME = "apple-notes"
+_FIRST_MODE = "the theme's first mode"  # themeMode's default, which null stands for
 MAX_MARKDOWN_CHARS = 100_000
+DEFAULT_IN_WORDS = "default_in_words"
+"""Key of ``msgspec.Meta.extra``: a field's default said in words, where ``None`` stands for it."""
 
 _WIDTH, _HEIGHT, _SCALE = (layout.CARD_LIMITS[k] for k in ("width", "height", "scale"))
+
+# Descriptions are plain text (no Markdown markup): agents read them as they are.
+
+Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]
+_MARKDOWN_LIMIT = f"at most {MAX_MARKDOWN_CHARS:,} characters (longer: 413 payload_too_large)"
 Width = Annotated[
     float,
     msgspec.Meta(
-        ge=_WIDTH[0], le=_WIDTH[1], description="Card width in CSS pixels ({}..{}).".format(*_WIDTH)
+        ge=_WIDTH[0],
+        le=_WIDTH[1],
+        description="Card width in CSS pixels ({}..{}), rounded to a whole pixel.".format(*_WIDTH),
     ),
 ]
 Height = Annotated[
@@ -32,7 +46,8 @@ Height = Annotated[
     msgspec.Meta(
         ge=_HEIGHT[0],
         le=_HEIGHT[1],
-        description="Card height in CSS pixels ({}..{}).".format(*_HEIGHT),
+        description="Card height in CSS pixels ({}..{}), rounded to a whole pixel; noSplit and"
+        " hrSplit cards grow taller than this when their text needs it.".format(*_HEIGHT),
     ),
 ]
 Scale = Annotated[
@@ -40,14 +55,54 @@ Scale = Annotated[
     msgspec.Meta(
         ge=_SCALE[0],
         le=_SCALE[1],
-        description="Pixels per CSS pixel in the PNG ({}..{}).".format(*_SCALE),
+        description="Image pixels per CSS pixel, an integer {}..{} (2.0 counts as 2): a card"
+        " is width × scale by height × scale pixels.".format(*_SCALE),
     ),
 ]
-
 Quality = Annotated[
     int,
     msgspec.Meta(
-        ge=1, le=100, description="JPEG and WebP quality (1..100); PNG and PDF ignore it."
+        ge=1, le=100, description="JPEG and WebP quality (1..100); png and pdf ignore it."
+    ),
+]
+SplitMode = Annotated[
+    layout.SplitMode,
+    msgspec.Meta(
+        description="How the Markdown becomes cards. noSplit (the default): always ONE card;"
+        " when the text is longer than the card, the card grows taller until everything fits"
+        " (a long post gives one very tall image). autoSplit: as many cards as the text needs,"
+        " each exactly width × height; the text flows from one card to the next (paragraphs,"
+        " lists and code break between lines, tables between rows); use it for long posts and"
+        " carousels. hrSplit: one card per part between thematic breaks (a line of just ---,"
+        " *** or ___; empty parts are skipped); each card grows taller to fit its part."
+        " Several cards show n/N page numbers."
+    ),
+]
+OverHiddenMode = Annotated[
+    bool,
+    msgspec.Meta(
+        description="true: every card is exactly width × height and text that does not fit"
+        " is cut off after the last whole line (nothing flows to another card). For noSplit"
+        " and hrSplit; autoSplit cards are that size already."
+    ),
+]
+MdxMode = Annotated[
+    bool,
+    msgspec.Meta(
+        description="true: the Markdown may use MDX components: Columns (with Left, optional"
+        " Center, Right), Callout (type info, tip, warning or danger; title), Quote (author),"
+        " Steps (with Step title) and the inline Badge. They are parsed from JSX syntax, never"
+        " evaluated; an expression in braces, an import or export line, an unknown component"
+        " or one out of place is a 400 invalid_mdx naming the line. false: such tags are"
+        " plain text."
+    ),
+]
+OutputFormat = Annotated[
+    layout.OutputFormat,
+    msgspec.Meta(
+        description="png, jpeg or webp: one image per card; pdf: one PDF of every card, a page"
+        " per card at its CSS size in points (¾ pt a px), with real text (select, search,"
+        " copy)."
     ),
 ]
 
@@ -56,25 +111,49 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
     markdown: Annotated[
-        str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")
+        Markdown, msgspec.Meta(description=f"The cards' Markdown text, {_MARKDOWN_LIMIT}.")
     ] = DEFAULT_MARKDOWN
-    theme: Annotated[str, msgspec.Meta(description="Card theme ID (see GET /api/themes).")] = (
-        DEFAULT_THEME
-    )
+    theme: Annotated[
+        str,
+        msgspec.Meta(
+            description="A card theme ID or a custom theme's class name (GET /api/themes and"
+            " the list_themes tool list them)."
+        ),
+    ] = DEFAULT_THEME
     themeMode: Annotated[
-        str | None, msgspec.Meta(description="Mode of the theme; default: the theme's first mode.")
+        str | None,
+        msgspec.Meta(
+            description="A mode of the theme (GET /api/themes and the list_themes tool list"
+            f" each theme's modes); default: {_FIRST_MODE}; ignored for a theme without modes.",
+            extra={DEFAULT_IN_WORDS: _FIRST_MODE},
+        ),
     ] = None
     width: Width = 440
     height: Height = 586
-    splitMode: layout.SplitMode = "noSplit"
-    mdxMode: bool = False
-    overHiddenMode: bool = False
+    splitMode: SplitMode = "noSplit"
+    mdxMode: MdxMode = False
+    overHiddenMode: OverHiddenMode = False
     scale: Scale = 2
-    format: Annotated[
-        layout.OutputFormat,
-        msgspec.Meta(description="File format: one PNG, JPEG or WebP per card, or one PDF of all."),
-    ] = "png"
+    format: OutputFormat = "png"
     quality: Quality = layout.DEFAULT_QUALITY
+
+
+INLINE_CARDS = 8
+"""A ``generate_cards`` result of at most this many cards ..."""
+INLINE_BYTES = 4 * 1024 * 1024
+"""... and at most this many PNG bytes in all comes back as image content too."""
+
+
+class GenerateToolArguments(GenerateRequest, frozen=True, kw_only=True):
+    """Arguments of the MCP tool ``generate_cards``: the generate body and how to answer."""
+
+    includeImages: Annotated[
+        bool,
+        msgspec.Meta(
+            description=f"Also return a small result (at most {INLINE_CARDS} cards and"
+            f" {INLINE_BYTES // 2**20} MiB of PNG) as images, besides the URLs; false: URLs only."
+        ),
+    ] = True
 
 
 class ImageRecord(msgspec.Struct, frozen=True):
@@ -155,6 +234,7 @@ def invalid(field: str, accepted: str | None = None) -> InvalidField:
     return InvalidField(f"{field} must be {what}", label=field_label(field))
 
 
+S = TypeVar("S", bound=msgspec.Struct)
 _UTF8_BOM = b"\xef\xbb\xbf"
 # A \uD800-\uDFFF escape that is not half of a pair: msgspec calls it "truncated input".
 _LONE_SURROGATE = re.compile(
@@ -210,31 +290,39 @@ def _decode_object(body: bytes, accepted: Mapping[str, str] = _ACCEPTED) -> dict
     return {k: v for k, v in value.items() if k in accepted and v is not None}
 
 
+def _convert_fields(fields: dict[str, Any], struct: type[S], accepted: Mapping[str, str]) -> S:
+    """``fields`` as a ``struct``: the first bad field is ``InvalidField``, then a Markdown
+    over ``MAX_MARKDOWN_CHARS`` is ``PayloadTooLarge`` (413, not 400: the body is too big)."""
+    too_long = None
+    for name, value in fields.items():
+        try:
+            msgspec.convert({name: value}, struct)
+        except msgspec.ValidationError:
+            if name == "markdown" and isinstance(value, str):
+                too_long = value  # a string fails only its length
+                continue
+            raise invalid(name, accepted[name]) from None
+    if too_long is not None:
+        raise PayloadTooLarge(
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters (got {len(too_long):,})"
+        )
+    return msgspec.convert(fields, struct)
+
+
 def parse_generate(body: bytes) -> GenerateRequest:
     """Decode and validate a generate request body.
 
     Raises:
         InvalidJson: The body is not a JSON object.
         InvalidField: A field has the wrong type or is out of range (400).
-        PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
+        PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
     fields = _decode_object(body)
     for name in ("scale", "quality"):
         value = fields.get(name)
         if isinstance(value, float) and value.is_integer():
             fields[name] = int(value)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
-    for name, value in fields.items():
-        try:
-            msgspec.convert({name: value}, GenerateRequest)
-        except msgspec.ValidationError:
-            raise invalid(name) from None
-    request = msgspec.convert(fields, GenerateRequest)
-    if len(request.markdown) > MAX_MARKDOWN_CHARS:
-        raise PayloadTooLarge(
-            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters"
-            f" (got {len(request.markdown):,})"
-        )
-    return request
+    return _convert_fields(fields, GenerateRequest, _ACCEPTED)
 
 
 # POST /api/platform/convert-and-draft
@@ -247,33 +335,90 @@ DIGEST_LIMIT = 128
 URL_LIMIT = 1024
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
 
-Url = Annotated[
-    str,
-    msgspec.Meta(
-        max_length=URL_LIMIT,
-        pattern=URL_PATTERN,
-        description="An http(s) URL of printable ASCII, at most 1024 characters; empty: none.",
-    ),
-]
+Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
+_URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
 
 
 class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/platform/convert-and-draft``. Every field is optional."""
 
     markdown: Annotated[
-        str, msgspec.Meta(description="Markdown text, at most 100,000 characters.")
+        Markdown,
+        msgspec.Meta(
+            description=f"The article's Markdown text, {_MARKDOWN_LIMIT}; a draft needs some."
+        ),
     ] = ""
-    theme: Annotated[str, msgspec.Meta(description="Article theme ID.")] = DEFAULT_ARTICLE_THEME
-    coverImageUrl: Url = ""
+    theme: Annotated[
+        str,
+        msgspec.Meta(
+            description=f"Article theme: {', '.join(ARTICLE_THEMES)}"
+            " (GET /api/themes and the list_themes tool list them)."
+        ),
+    ] = DEFAULT_ARTICLE_THEME
+    coverImageUrl: Annotated[
+        Url,
+        msgspec.Meta(
+            description=f"Drafts: the cover image, {_URL_FORM}; empty: the article's first"
+            " image, else a 900 × 383 card drawn from the title."
+        ),
+    ] = ""
     title: Annotated[
-        str, msgspec.Meta(description="Draft title; cut to 32 characters. Default: first heading.")
+        str,
+        msgspec.Meta(
+            description="Drafts: the title; empty: the first heading, else the first line."
+            " Cut to 32 characters (an ellipsis, …, marks a cut)."
+        ),
     ] = ""
-    author: Annotated[str, msgspec.Meta(max_length=AUTHOR_LIMIT)] = ""
+    author: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=AUTHOR_LIMIT,
+            description=f"Drafts: the author, at most {AUTHOR_LIMIT} characters.",
+        ),
+    ] = ""
     digest: Annotated[
         str,
-        msgspec.Meta(max_length=DIGEST_LIMIT, description="Summary; empty: the platform's own."),
+        msgspec.Meta(
+            max_length=DIGEST_LIMIT,
+            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: left"
+            " out (the platform uses the start of the text).",
+        ),
     ] = ""
-    content_source_url: Url = ""
+    content_source_url: Annotated[
+        Url,
+        msgspec.Meta(
+            description=f"Drafts: the article's source link (read the original), {_URL_FORM};"
+            " empty: none."
+        ),
+    ] = ""
+
+
+class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
+    """Arguments of the MCP tool ``convert_article``: the convert-and-draft body, and what
+    the HTTP route takes as headers (the draft account, the idempotency key)."""
+
+    platformAppid: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppID of the WeChat official account: with platformAppSecret, create"
+            " a draft instead of returning HTML. Both or neither; neither: the account"
+            " configured on the connection, if any."
+        ),
+    ] = None
+    platformAppSecret: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppSecret of that account (better configured on the connection)."
+        ),
+    ] = None
+    idempotencyKey: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="1-255 printable ASCII characters: a retry with the same key (within"
+            " INKCARD_IDEMPOTENCY_HOURS, 24 by default) gets the first answer again and is"
+            " charged once; the HTTP route's Idempotency-Key header."
+        ),
+    ] = None
 
 
 _ARTICLE_ACCEPTED = {
@@ -295,20 +440,10 @@ def parse_article(body: bytes) -> ArticleRequest:
     Raises:
         InvalidJson: The body is not a JSON object.
         InvalidField: A field has the wrong type, length or form; an unknown theme (400).
-        PayloadTooLarge: The Markdown is longer than 100,000 characters (413).
+        PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
     fields = _decode_object(body, _ARTICLE_ACCEPTED)
-    for name, value in fields.items():
-        try:
-            msgspec.convert({name: value}, ArticleRequest)
-        except msgspec.ValidationError:
-            raise invalid(name, _ARTICLE_ACCEPTED[name]) from None
-    request = msgspec.convert(fields, ArticleRequest)
-    if len(request.markdown) > MAX_MARKDOWN_CHARS:
-        raise PayloadTooLarge(
-            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters"
-            f" (got {len(request.markdown):,})"
-        )
+    request = _convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
     if request.theme not in ARTICLE_THEMES:
         raise invalid("theme", _ARTICLE_ACCEPTED["theme"])
     return request
@@ -345,12 +480,3 @@ class ArticleErrorBody(msgspec.Struct, frozen=True):
     error: str
     message: str
     cost: int
-
-
-def json_schema(struct: type) -> dict[str, Any]:
-    """The JSON Schema msgspec writes for ``struct`` (its fields under ``properties``)."""
-    (_, components) = msgspec.json.schema_components(
-        [struct], ref_template="#/components/schemas/{name}"
-    )
-    schema: dict[str, Any] = components[struct.__name__]
-    return schema

@@ -88,7 +88,7 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     assert sorted(record["required"]) == ["altText", "fileName", "url"]
     assert "reading order" in record["properties"]["altText"]["description"]
     assert fields["width"] == {
-        "description": "Card width in CSS pixels (100..1600).",
+        "description": "Card width in CSS pixels (100..1600), rounded to a whole pixel.",
         "default": 440,
         "anyOf": [{"type": "number", "minimum": 100, "maximum": 1600}, {"type": "null"}],
     }

@@ -1,7 +1,7 @@
 """The MCP server: ``generate_cards``, ``convert_article`` and ``list_themes`` for AI agents.
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
-write the input schemas and results ourselves):
+derive the input schemas from the models, ``app.schemas``, and write the results ourselves):
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
@@ -38,17 +38,19 @@ from app.errors import ApiError, NotStarted
 from app.ledger.credits import KeyInfo
 from app.models import (
     ARTICLE_THEMES,
-    MAX_MARKDOWN_CHARS,
-    ArticleRequest,
+    INLINE_BYTES,
+    INLINE_CARDS,
+    ArticleToolArguments,
     GenerateRequest,
     GenerateResponse,
+    GenerateToolArguments,
     ImageRecord,
     invalid,
-    json_schema,
     parse_article,
     parse_generate,
 )
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
+from app.schemas import field_descriptions, tool_schema
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
@@ -56,21 +58,9 @@ log = logging.getLogger("inkcard.mcp")
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
-INLINE_CARDS = 8
-"""A generate result of at most this many cards ..."""
-INLINE_BYTES = 4 * 1024 * 1024
-"""... and at most this many PNG bytes in all comes back as image content too."""
-
-SPLIT_MODES = """\
-How many cards you get depends on splitMode:
-- noSplit (the default): always ONE card. When the text is longer than the card, the card
-  grows taller until everything fits (so a long post gives one very tall image).
-- autoSplit: as many cards as the text needs, each exactly width x height; the text flows
-  from one card to the next with page numbers (use this for long posts and carousels).
-- hrSplit: one card per section, where sections are separated by a horizontal rule (a line
-  with just ---); each card grows taller to fit its section.
-overHiddenMode=true: every card is exactly width x height and text that does not fit is
-cut off (nothing flows to another card)."""
+_FIELDS = field_descriptions(GenerateRequest)
+CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"
+"""What the generate tool tells agents about split modes: the model's own descriptions."""
 
 
 @dataclass(frozen=True)
@@ -163,54 +153,18 @@ class InkcardTools:
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
             " Returns each card's URL and, when the result is small (at most"
             f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MB of PNG), the cards"
-            f" themselves as images.\n\n{SPLIT_MODES}\n\nThe default card is"
+            f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
             f" {default.width:g} x {default.height:g}"
             " (3:4); try 500 x 500 (square), 440 x 782 (9:16 poster) or 595 x 842 (A4)."
             f" Themes and their modes: call list_themes. {price}; a failed call costs nothing."
         )
 
     def _generate_schema(self) -> dict[str, Any]:
-        fields = _schema_of_fields(json_schema(GenerateRequest))
-        fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
-        fields["theme"]["enum"] = self.catalogue.names()
-        fields["themeMode"] = {
-            "type": "string",
-            "description": "Mode of the theme (list_themes shows each theme's modes); default:"
-            " the theme's first mode. Ignored for a theme without modes.",
-        }
-        fields["splitMode"]["description"] = SPLIT_MODES
-        fields["overHiddenMode"]["description"] = (
-            "Every card exactly width x height; text that does not fit is cut off."
-        )
-        fields["mdxMode"]["description"] = "Accepted for compatibility; MDX is read as Markdown."
-        fields["includeImages"] = {
-            "type": "boolean",
-            "default": True,
-            "description": "Also return small results as images (false: URLs only).",
-        }
-        return {"type": "object", "properties": fields}
+        return tool_schema(GenerateToolArguments, self.catalogue.names())
 
     @staticmethod
     def _article_schema() -> dict[str, Any]:
-        fields = _schema_of_fields(json_schema(ArticleRequest))
-        fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
-        fields["theme"]["enum"] = list(ARTICLE_THEMES)
-        fields["author"]["description"] = "Draft author, at most 16 characters."
-        fields["platformAppid"] = {
-            "type": "string",
-            "description": "AppID of the WeChat official account: with platformAppSecret,"
-            " create a draft instead of returning HTML.",
-        }
-        fields["platformAppSecret"] = {
-            "type": "string",
-            "description": "AppSecret of that account (better configured on the connection).",
-        }
-        fields["idempotencyKey"] = {
-            "type": "string",
-            "description": "1-255 printable ASCII characters: a retry with the same key gets"
-            " the first answer again and is charged once.",
-        }
-        return {"type": "object", "properties": fields}
+        return tool_schema(ArticleToolArguments, ARTICLE_THEMES)
 
     # calls
 
@@ -347,8 +301,3 @@ def _string(value: Any) -> str:
 def _call_id() -> str:
     """A ledger request id for a call that came without one (stdio)."""
     return "mcp-" + uuid.uuid4().hex[:16]
-
-
-def _schema_of_fields(schema: dict[str, Any]) -> dict[str, Any]:
-    fields: dict[str, Any] = schema["properties"]
-    return fields

@@ -1,8 +1,9 @@
 """The service's models → the OpenAPI entries of its operations (request schemas, errors, key).
 
 The generate and convert-and-draft bodies are decoded by our own parsers (``app.models``), so
-their request schemas are written here from the msgspec models: every field may be null (the
-default), and the generate schema names the app's themes and each theme's modes.
+their request schemas are derived from the msgspec models by ``app.schemas.request_schema``
+(every field may be null, the default); the generate schema also names the app's themes and
+each theme's modes.
 """
 
 from __future__ import annotations
@@ -20,22 +21,8 @@ from litestar.openapi.spec import (
 )
 
 import themes
-from app.models import (
-    ARTICLE_THEMES,
-    DEFAULT_THEME,
-    MAX_MARKDOWN_CHARS,
-    ArticleRequest,
-    GenerateRequest,
-    json_schema,
-)
-
-
-def nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    """``schema`` or null, with its description and default kept outside the choice."""
-    outer: dict[str, Any] = {k: schema.pop(k) for k in ("description", "default") if k in schema}
-    if {"type": "null"} in schema.get("anyOf", []):
-        return {**outer, **schema}
-    return {**outer, "anyOf": [schema, {"type": "null"}]}
+from app.models import ARTICLE_THEMES, DEFAULT_THEME, ArticleRequest, GenerateRequest
+from app.schemas import request_schema
 
 
 def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
@@ -44,13 +31,7 @@ def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
     Every field may be null (the default); ``theme`` is one of the catalogue's
     themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
     """
-    schema = json_schema(GenerateRequest)
-    fields = schema["properties"]
-    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
-    fields["theme"]["enum"] = catalogue.names()
-    del fields["theme"]["type"]
-    schema["properties"] = {name: nullable(field) for name, field in fields.items()}
-    schema["type"] = "object"  # an empty body is all defaults; a null one is invalid_json
+    schema = request_schema(GenerateRequest, catalogue.names())
     schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
     return schema
 
@@ -120,14 +101,7 @@ def error_responses(body: type, *statuses: int) -> dict[int, ResponseSpec]:
 
 def article_request_schema() -> dict[str, Any]:
     """JSON Schema of the body as ``parse_article`` decides it (null means the default)."""
-    schema = json_schema(ArticleRequest)
-    fields = schema["properties"]
-    fields["markdown"]["maxLength"] = MAX_MARKDOWN_CHARS
-    fields["theme"]["enum"] = list(ARTICLE_THEMES)
-    del fields["theme"]["type"]
-    schema["properties"] = {name: nullable(field) for name, field in fields.items()}
-    schema["type"] = "object"
-    return schema
+    return request_schema(ArticleRequest, ARTICLE_THEMES)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
 from app.errors import NotFound
+from app.models import MAX_MARKDOWN_CHARS
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_PATH = "/static"
@@ -64,7 +65,8 @@ class StaticFile:
 
 
 def load_files() -> tuple[StaticFile, dict[str, StaticFile]]:
-    """The page (its asset links versioned by their tags) and the assets by name."""
+    """The page (its asset links versioned by their tags, the Markdown limit filled in) and
+    the assets by name."""
     assets = {
         name: StaticFile.of((STATIC_DIR / name).read_bytes(), media_type)
         for name, media_type in ASSETS.items()
@@ -72,6 +74,7 @@ def load_files() -> tuple[StaticFile, dict[str, StaticFile]]:
     html = (STATIC_DIR / PAGE).read_text("utf-8")
     for name, asset in assets.items():
         html = html.replace(f"{{{{{name}}}}}", f"{STATIC_PATH}/{name}?v={asset.version}")
+    html = html.replace("{{max-markdown-chars}}", str(MAX_MARKDOWN_CHARS))  # the page's counter
     return StaticFile.of(html.encode("utf-8"), "text/html"), assets
 
 

@@ -537,7 +537,9 @@ function selectTab(name) {
 
 function countCharacters() {
   const n = $("markdown").value.length;
-  $("char-count").textContent = `${n.toLocaleString()} / 100,000 characters`;
+  // The server's Markdown limit, filled into the page when it is served.
+  const max = Number($("char-count").dataset.max).toLocaleString("en-US");
+  $("char-count").textContent = `${n.toLocaleString()} / ${max} characters`;
 }
 
 function restore() {

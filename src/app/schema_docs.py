@@ -1,0 +1,126 @@
+"""Request and response models (``app.models``) → the README's field tables.
+
+Each table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
+model's fields with their type, default and description, all read from the model, so the
+README says what the OpenAPI document and the MCP tools say. ``python -m app.schema_docs``
+rewrites the tables of ``README.md`` (or of the file it is given); with ``--check`` it only
+says whether they are current (exit code 1 when not).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+import msgspec
+
+from app import models
+from app.schemas import json_schema, not_null
+
+MODELS: dict[str, type] = {
+    name: value
+    for name, value in vars(models).items()
+    if isinstance(value, type)
+    and issubclass(value, msgspec.Struct)
+    and value.__module__ == models.__name__
+}
+"""The models a README table may name."""
+
+TABLE = re.compile(r"(<!-- fields:(\w+) -->\n).*?(<!-- /fields -->)", re.DOTALL)
+HEADER = "| field | type | default | description |\n|---|---|---|---|\n"
+# Markdown would read these as a cell border or as emphasis; "_" inside a word is plain.
+_MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+
+def field_table(struct: type) -> str:
+    """The Markdown table of ``struct``'s fields: field, type, default, description."""
+    properties = json_schema(struct)["properties"]
+    return HEADER + "".join(
+        _row(field, properties[field.encode_name]) for field in msgspec.structs.fields(struct)
+    )
+
+
+def _row(field: msgspec.structs.FieldInfo, schema: dict[str, Any]) -> str:
+    cells = (
+        f"`{field.encode_name}`",
+        _type(not_null(schema)),
+        _default(field),
+        _escape(schema.get("description", "")),
+    )
+    return f"| {' | '.join(cells)} |\n"
+
+
+def _type(schema: dict[str, Any]) -> str:
+    """The JSON type of a field's schema (an enum: the type of its values)."""
+    if "type" in schema:
+        return str(schema["type"])
+    values = schema.get("enum", [])
+    if values and all(isinstance(value, str) for value in values):
+        return "string"
+    return "any"
+
+
+def _default(field: msgspec.structs.FieldInfo) -> str:
+    """A field's default as the README shows it: ``None`` in the words the model gives it."""
+    value = field.default
+    if value is msgspec.NODEFAULT:
+        return "required"
+    if value is None:
+        return _default_in_words(field.type)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return f"`{value}`" if value else '`""`'
+    return str(value)
+
+
+def _default_in_words(annotation: Any) -> str:
+    for meta in get_args(annotation)[1:]:
+        if isinstance(meta, msgspec.Meta) and meta.extra and models.DEFAULT_IN_WORDS in meta.extra:
+            return str(meta.extra[models.DEFAULT_IN_WORDS])
+    return "`null`"
+
+
+def _escape(text: str) -> str:
+    return _MARKUP.sub(lambda match: "\\" + match.group(), text)
+
+
+def render(text: str, known: Mapping[str, type] = MODELS) -> str:
+    """``text`` with every field table rewritten from the model it names.
+
+    Raises:
+        KeyError: A table names a model that is not in ``known``.
+    """
+    return TABLE.sub(lambda m: m[1] + field_table(known[m[2]]) + m[3], text)
+
+
+def tables(text: str) -> list[str]:
+    """The names of the models whose tables ``text`` holds, in order."""
+    return [match[2] for match in TABLE.finditer(text)]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m app.schema_docs", description="Rewrite the README's field tables."
+    )
+    parser.add_argument("readme", nargs="?", type=Path, default=Path("README.md"))
+    parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
+    args = parser.parse_args(argv)
+    text = args.readme.read_text("utf-8")
+    current = render(text)
+    if current == text:
+        return 0
+    if args.check:
+        print(f"{args.readme}: a field table differs from its model", file=sys.stderr)
+        return 1
+    args.readme.write_text(current, "utf-8")
+    print(f"{args.readme}: field tables rewritten ({', '.join(tables(text))})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
