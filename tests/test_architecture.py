@@ -77,6 +77,7 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
     ("app.settings", "app.errors", "app.logs", "app.cache"),
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
+    ("app.schema",),  # JSON Schemas and README tables derived from the models
     ("app.ledger",),
     ("app.cards",),
     ("app.articles",),  # draws cover cards; its thread pool uses the cards' admission

@@ -5,8 +5,8 @@ unknown fields are ignored, a ``null`` field means "use the default", and an emp
 ``{}``. A body that is not one UTF-8 JSON object (``null`` included) is ``invalid_json``.
 
 The request records are also the one place each field is described and constrained (the MCP
-tools' own arguments included): ``app.schemas`` derives the OpenAPI and MCP schemas from
-them, ``app.schema_docs`` the README's field tables.
+tools' own arguments included): ``app.schema`` derives the OpenAPI and MCP schemas from
+them, ``app.schema.readme`` the README's field tables.
 """
 
 from __future__ import annotations

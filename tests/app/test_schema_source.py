@@ -13,7 +13,6 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app import schema_docs
 from app.mcp.tools import InkcardTools
 from app.models import (
     MAX_MARKDOWN_CHARS,
@@ -22,7 +21,8 @@ from app.models import (
     GenerateRequest,
     GenerateToolArguments,
 )
-from app.schemas import field_descriptions
+from app.schema import field_descriptions
+from app.schema import readme as schema_docs
 
 Client = TestClient[Litestar]
 ROOT = Path(__file__).parents[2]
@@ -125,7 +125,7 @@ def test_the_readme_field_tables_are_the_models() -> None:
     text = README.read_text("utf-8")
     assert {"GenerateRequest", "ArticleRequest"} <= set(schema_docs.tables(text))
     assert schema_docs.render(text) == text, (
-        "a README field table differs from its model: run `python -m app.schema_docs`"
+        "a README field table differs from its model: run `python -m app.schema.readme`"
     )
 
 

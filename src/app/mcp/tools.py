@@ -1,7 +1,7 @@
 """The MCP server: ``generate_cards``, ``convert_article`` and ``list_themes`` for AI agents.
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
-derive the input schemas from the models, ``app.schemas``, and write the results ourselves):
+derive the input schemas from the models, ``app.schema``, and write the results ourselves):
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
@@ -50,7 +50,7 @@ from app.models import (
     parse_generate,
 )
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
-from app.schemas import field_descriptions, tool_schema
+from app.schema import field_descriptions, tool_schema
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")

@@ -1,7 +1,7 @@
 """The service's models → the OpenAPI entries of its operations (request schemas, errors, key).
 
 The generate and convert-and-draft bodies are decoded by our own parsers (``app.models``), so
-their request schemas are derived from the msgspec models by ``app.schemas.request_schema``
+their request schemas are derived from the msgspec models by ``app.schema.request_schema``
 (every field may be null, the default); the generate schema also names the app's themes and
 each theme's modes.
 """
@@ -22,7 +22,7 @@ from litestar.openapi.spec import (
 
 import themes
 from app.models import ARTICLE_THEMES, DEFAULT_THEME, ArticleRequest, GenerateRequest
-from app.schemas import request_schema
+from app.schema import request_schema
 
 
 def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 Each table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
 model's fields with their type, default and description, all read from the model, so the
-README says what the OpenAPI document and the MCP tools say. ``python -m app.schema_docs``
+README says what the OpenAPI document and the MCP tools say. ``python -m app.schema.readme``
 rewrites the tables of ``README.md`` (or of the file it is given); with ``--check`` it only
 says whether they are current (exit code 1 when not).
 """
@@ -19,7 +19,7 @@ from typing import Any, get_args
 import msgspec
 
 from app import models
-from app.schemas import json_schema, not_null
+from app.schema import json_schema, not_null
 
 MODELS: dict[str, type] = {
     name: value
@@ -105,7 +105,7 @@ def tables(text: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m app.schema_docs", description="Rewrite the README's field tables."
+        prog="python -m app.schema.readme", description="Rewrite the README's field tables."
     )
     parser.add_argument("readme", nargs="?", type=Path, default=Path("README.md"))
     parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale")
