@@ -28,7 +28,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 import httpcore
 import httpx
 
-from app.settings import MIB, Settings
+from app.settings import FETCH_MAX_BYTES, Settings
 
 log = logging.getLogger("inkcard.fetch")
 
@@ -79,7 +79,7 @@ class _AddressRefused(Exception):
 class FetchPolicy:
     """Limits of one fetcher. ``exempt(address, port)`` True skips the address and port checks."""
 
-    max_bytes: int = 10 * MIB
+    max_bytes: int = FETCH_MAX_BYTES
     timeout: float = 10.0  # the whole fetch, redirects included
     connect_timeout: float = 3.0
     read_timeout: float = 5.0

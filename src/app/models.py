@@ -128,8 +128,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
             extra={DEFAULT_IN_WORDS: _FIRST_MODE},
         ),
     ] = None
-    width: Width = 440
-    height: Height = 586
+    width: Width = layout.DEFAULT_WIDTH
+    height: Height = layout.DEFAULT_HEIGHT
     splitMode: SplitMode = "noSplit"
     mdxMode: MdxMode = False
     overHiddenMode: OverHiddenMode = False

@@ -13,6 +13,7 @@ from typing import Literal
 import msgspec
 
 MIB = 1024 * 1024
+FETCH_MAX_BYTES = 10 * MIB  # the largest remote image the service downloads
 
 
 class SettingsError(ValueError):
@@ -92,7 +93,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Seconds one call to the WeChat platform may take before it counts as a timeout."""
     allow_private_fetch: bool = False
     """Let image fetches reach loopback and private addresses. For tests only."""
-    fetch_max_bytes: int = 10 * MIB
+    fetch_max_bytes: int = FETCH_MAX_BYTES
     """Largest image the server downloads (counted while streaming)."""
     fetch_timeout: float = 10.0
     """Seconds one image download may take in all, redirects included."""

@@ -176,8 +176,8 @@ def test_render_failure_is_500_render_failed(
     cards = client.app.state.services.cards
     real = cards.render_job
 
-    def themeless(job: Any, images: Any = None) -> Any:  # fault injection: the engine fails
-        return msgspec.structs.replace(real(job, images), theme=None)
+    def themeless(job: Any, doc: Any = None, images: Any = None) -> Any:  # the engine fails
+        return msgspec.structs.replace(real(job, doc, images), theme=None)
 
     monkeypatch.setattr(cards, "render_job", themeless)
     assert_error(post(client, key, {}), 500, "render_failed")

@@ -29,7 +29,7 @@ from app.articles.wechat import (
 )
 from app.errors import InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse
+from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse, field_label
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
@@ -181,7 +181,7 @@ class ArticleService:
                 article.to_article, request.markdown, request.theme, timeout=timeout, key=key
             )
         except article.UnknownArticleTheme as exc:
-            raise InvalidField(str(exc), label="invalid_theme") from None
+            raise InvalidField(str(exc), label=field_label("theme")) from None
 
     async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
         converted = await self.convert(request, key, timeout)

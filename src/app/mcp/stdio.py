@@ -16,12 +16,6 @@ from app.services import Services, running
 from app.settings import Settings
 
 
-def service_url(settings: Settings) -> str:
-    """Where the service's previews are, as ``inkcard serve`` with these settings binds."""
-    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host
-    return f"http://{host}:{settings.port}"
-
-
 async def run_stdio(services: Services, caller: Caller) -> None:
     """Serve one agent over stdin/stdout with ``services`` (opened here, closed at the end)."""
     credits = services.credits
@@ -44,5 +38,5 @@ def stdio_caller(settings: Settings) -> Caller:
         appid=settings.platform_appid,
         secret=settings.platform_app_secret,
         credential_names=(APPID_ENV, SECRET_ENV),
-        base_url=service_url(settings),
+        base_url=settings.service_url,
     )

@@ -32,9 +32,10 @@ import msgspec
 from mcp.server.lowlevel import Server
 
 from app import VERSION, operations
+from app.articles.wechat import InvalidPlatformCredentials
 from app.cards import gallery
 from app.cards.service import themes_listing
-from app.errors import ApiError, NotStarted
+from app.errors import ApiError, InternalError, InvalidIdempotencyKey, NotStarted
 from app.ledger.credits import KeyInfo
 from app.models import (
     ARTICLE_THEMES,
@@ -185,7 +186,7 @@ class InkcardTools:
             return tool_error(exc.label, exc.message)
         except Exception:
             log.exception("MCP tool %s failed", name)
-            return tool_error("internal_error", "the server failed to handle this call")
+            return tool_error(InternalError.label, "the server failed to handle this call")
 
     def services_now(self) -> Services:
         """The services, once they are open."""
@@ -249,7 +250,7 @@ class InkcardTools:
                 _string(appid), _string(secret), ("platformAppid", "platformAppSecret")
             )
         if idem_key is not None and not isinstance(idem_key, str):
-            raise ApiError("idempotencyKey must be a string", label="invalid_idempotency_key")
+            raise InvalidIdempotencyKey("idempotencyKey must be a string")
         answer = await operations.convert_article(
             self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
         )
@@ -293,7 +294,7 @@ def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ApiError(
             "platformAppid and platformAppSecret must be strings",
-            label="invalid_platform_credentials",
+            label=InvalidPlatformCredentials.label,
         )
     return value
 

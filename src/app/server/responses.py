@@ -13,7 +13,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException
 from litestar.types import ExceptionHandlersMap
 
-from app.errors import ApiError
+from app.errors import ApiError, InternalError
 
 log = logging.getLogger("inkcard.errors")
 
@@ -27,7 +27,7 @@ _HTTP_LABELS = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     429: "rate_limited",
-    500: "internal_error",
+    500: InternalError.label,
     503: "unavailable",
 }
 
@@ -79,7 +79,7 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
     log.exception("unhandled error on %s %s", request.method, request.url.path)
-    return error_response(500, "internal_error", "the server failed to handle this request")
+    return error_response(500, InternalError.label, "the server failed to handle this request")
 
 
 def exception_handlers() -> ExceptionHandlersMap:
