@@ -60,3 +60,18 @@ def test_gcs_urls() -> None:
 def test_bad_values_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(SettingsError, match="INKCARD"):
         load_settings(env)
+
+
+def test_every_setting_is_documented_and_every_documented_setting_exists() -> None:
+    """docs/configuration.md names each ``Settings`` field as its variable, and no other."""
+    import re
+    from pathlib import Path
+
+    import msgspec
+
+    from app.settings import Settings
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
+    documented = set(re.findall(r"^\| `(INKCARD_[A-Z_]+)`", doc.read_text("utf-8"), re.M))
+    fields = {"INKCARD_" + f.name.upper() for f in msgspec.structs.fields(Settings)}
+    assert documented == fields
