@@ -417,3 +417,29 @@ def test_http_refusals_cost_nothing(http: Http) -> None:
     run(scenario)
     assert http.credits.key_info(poor_prefix).balance == 1
     assert ledger(http.credits, poor_prefix) == [(1, "grant", "create")]
+
+
+def test_http_tool_call_authenticates_its_key_once(
+    http: Http, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The /mcp mount checks the key before the MCP layer; the tool uses that check."""
+    key, _ = http.new_key()
+    checks: list[str] = []
+    real = http.credits.authenticate
+
+    def counted(sent: str) -> Any:
+        checks.append(sent)
+        return real(sent)
+
+    monkeypatch.setattr(http.credits, "authenticate", counted)
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "convert_article", "arguments": {"markdown": "# once"}},
+    }
+    headers = {"x-api-key": key, "accept": "application/json, text/event-stream"}
+    answer = httpx.post(f"{http.base}/mcp", json=call, headers=headers, timeout=60)
+    assert answer.status_code == 200, answer.text
+    assert not answer.json()["result"].get("isError")
+    assert checks == [key]

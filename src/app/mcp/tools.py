@@ -75,6 +75,8 @@ class Caller:
     credential_names: tuple[str, str] = ("Platform-Appid", "Platform-App-Secret")
     base_url: str = ""
     request_id: str | None = None
+    key: KeyInfo | None = None
+    """The live key when the transport has already authenticated this call (HTTP)."""
 
 
 def _text(value: Any) -> types.TextContent:
@@ -195,6 +197,8 @@ class InkcardTools:
         return self.services
 
     async def _key(self, caller: Caller) -> KeyInfo:
+        if caller.key is not None:
+            return caller.key
         credits = self.services_now().credits
         return await operations.authenticate(credits, caller.api_key, caller.how_to_send_key)
 

@@ -51,7 +51,9 @@ class HttpMcp:
         """Refuse a request without a live key (401, our body) before the MCP layer."""
         headers = dict(scope["headers"])
         key = headers.get(b"x-api-key", b"").decode("latin-1")
-        await operations.authenticate(self.tools.services_now().credits, key, HOW_TO_SEND_KEY)
+        credits = self.tools.services_now().credits
+        # The tool call of this request uses this key: one authentication per call.
+        scope["inkcard.key"] = await operations.authenticate(credits, key, HOW_TO_SEND_KEY)  # type: ignore[typeddict-unknown-key]  # our note for the tool
         scope["inkcard.request_id"] = logs.current_id()  # type: ignore[typeddict-unknown-key]  # our note for the tool
         await self.sessions.asgi_app(scope, receive, send)  # type: ignore[arg-type]  # the same ASGI scope, starlette's type
 
@@ -66,4 +68,5 @@ class HttpMcp:
             secret=headers.get(SECRET_HEADER, ""),
             base_url=str(request.base_url).rstrip("/"),
             request_id=request.scope.get("inkcard.request_id"),
+            key=request.scope.get("inkcard.key"),
         )
