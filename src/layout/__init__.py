@@ -70,7 +70,7 @@ from .limits import (
     MAX_CARD_PIXELS,
     MAX_CARDS,
 )
-from .markdown import Doc, clean_text, image_sources, parse
+from .markdown import Doc, clean_text, image_sources, may_name_images, parse
 from .mathtex import Formula
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
@@ -132,6 +132,7 @@ __all__ = [
     "layout_cards",
     "layout_pages",
     "load_numpy",
+    "may_name_images",
     "parse_post",
     "probe_image",
     "render",

@@ -273,6 +273,12 @@ def split_at_rules(doc: Doc) -> list[Doc]:
     return [Doc(tuple(p)) for p in parts if p]
 
 
+def may_name_images(markdown: str) -> bool:
+    """False when `markdown` cannot name an image: every image begins `![`, so it needs both
+    characters (its sources are then known, none, without parsing it)."""
+    return "!" in markdown and "[" in markdown
+
+
 def image_sources(markdown: str) -> list[str]:
     """Every image source the Markdown names, in order, without repeats (`parse(…).images`
     gives the same from a parse made anyway)."""

@@ -145,3 +145,30 @@ def test_the_service_parses_the_post_once_and_hands_the_worker_its_doc(
     assert job.doc is not None
     assert job.doc.images == ("x.png",)
     assert job.doc.blocks
+
+
+def test_a_stored_set_without_images_is_answered_without_parsing(
+    client: TestClient[Litestar], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first request parses once (its cards are drawn); the same request again, whose
+    cards are stored and whose text can name no image, is not parsed at all."""
+    from layout import markdown as engine_markdown
+    from tests.app.apphelpers import new_key
+
+    parses: list[str] = []
+    real = engine_markdown._PARSER.parse
+
+    def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+        parses.append(text)
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(engine_markdown._PARSER, "parse", counted)
+    body = {"markdown": "# Stored\n\nNo pictures here, just text."}
+    headers = {"x-api-key": new_key(client)}
+    first = client.post("/api/generate", json=body, headers=headers)
+    assert first.status_code == 200, first.text
+    assert len(parses) == 1
+    parses.clear()
+    again = client.post("/api/generate", json=body, headers=headers)
+    assert again.json() == first.json()
+    assert parses == []

@@ -49,3 +49,18 @@ def test_layout_of_a_doc_does_not_parse_again(
     from_text = layout.layout_cards(POST, apple_notes, fonts, layout.RenderOptions())
     assert len(parses) == 1
     assert from_doc.pages == from_text.pages
+
+
+@pytest.mark.parametrize(
+    "text", ["# No images\n\nplain [link](x) text", "Wow! Great.", "", "！［全角］（x.png）"]
+)
+def test_a_post_without_bang_and_bracket_names_no_image(text: str) -> None:
+    assert layout.may_name_images(text) == ("!" in text and "[" in text)
+    if not layout.may_name_images(text):
+        assert layout.image_sources(text) == []
+        assert layout.parse_post(text).images == ()
+
+
+def test_a_post_with_an_image_may_name_images() -> None:
+    assert layout.may_name_images(POST)
+    assert layout.may_name_images("!\u200b[a](a.png)")  # an invisible character between

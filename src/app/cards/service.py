@@ -261,14 +261,16 @@ class CardService:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        # Parsed once: the image sources come from it and the worker lays out the same Doc
-        # (a pickled Doc costs the worker a tenth of a parse). It runs on the event loop, where
-        # finding the image sources always ran: a thread hop measured slower under load.
-        doc = parse_post(job.card)
+        # Parsed at most once: the image sources come from the parse and the worker lays out
+        # the same Doc (a pickled Doc costs the worker a tenth of a parse). A post that cannot
+        # name an image is parsed only when its cards must be drawn. The parse runs on the
+        # event loop, where finding the image sources always ran: a thread hop measured
+        # slower under load.
+        doc = parse_post(job.card) if layout.may_name_images(job.card.markdown) else None
         images: dict[str, bytes] = {}
         if self.remote is not None:
             gathered = await self.remote.gather(
-                doc.images,
+                doc.images if doc is not None else (),
                 max_pixels=self.budget.image_pixels,
                 timeout=min(self.remote.timeout, deadline - loop.time()),
             )
@@ -285,16 +287,19 @@ class CardService:
     async def _find_or_render(
         self,
         job: CardJob,
-        doc: layout.Doc,
+        doc: layout.Doc | None,
         images: Mapping[str, bytes],
         deadline: float,
         key: object,
     ) -> list[StoredCard]:
-        """The stored set's cards, rendering and storing it first if it is not complete."""
+        """The stored set's cards, rendering and storing it first if it is not complete
+        (``doc``: the parse of the job's Markdown, if ``generate`` needed one)."""
         loop = asyncio.get_running_loop()
         stored = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
         if stored is not None:
             return stored
+        if doc is None:
+            doc = parse_post(job.card)
         rendered = await self.pool.run(
             self.render_job(job, doc, images), timeout=deadline - loop.time(), key=key
         )
