@@ -259,7 +259,7 @@ def test_a_column_too_wide_alone_gets_a_group_with_its_word_broken(box_fonts, pl
 
 
 def test_the_issue_table_is_cards_of_column_groups(fonts, apple_notes) -> None:
-    """Issue 8, item 11, as sent: 200 columns, one body row, autoSplit."""
+    """The 200-column table repro, as sent: 200 columns, one body row, autoSplit."""
     md = (
         "|"
         + "|".join(f"h{i}" for i in range(200))
