@@ -330,7 +330,7 @@ def parse_generate(body: bytes) -> GenerateRequest:
 ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
 """The interface's article themes, the default first."""
 DEFAULT_ARTICLE_THEME = "brandA"
-AUTHOR_LIMIT = 16  # the platform's limits (wechat-platform.md §1.5)
+AUTHOR_LIMIT = 16  # the platform's draft field limits (docs/decisions/articles.md)
 DIGEST_LIMIT = 128
 URL_LIMIT = 1024
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes

@@ -96,8 +96,8 @@ def _as_extracted(word: str) -> re.Pattern[str]:
     Skia's PDF maps each glyph back to text through the font's cmap, so a glyph the cmap does
     not name (an OpenType substitution: Japanese localised forms, Noto Sans CJK's digits, an
     emoji ZWJ sequence) extracts as U+0000, and a glyph serving several code points as one of
-    them (⻅ for 见, ⸺ for ——); docs/decisions.md, "Output formats". The caller holds how
-    much of the text comes back exactly to a ratio.
+    them (⻅ for 见, ⸺ for ——); docs/decisions/engine.md, "Output formats and alt text". The
+    caller holds how much of the text comes back exactly to a ratio.
     """
     exact = re.split(r"[^A-Za-z]+", word)
     return re.compile("[^A-Za-z]*".join(re.escape(part) for part in exact))

@@ -30,14 +30,12 @@ import httpx
 from app.articles.tokens import TokenCache
 from app.errors import ApiError
 from app.ledger.engine import FetchLock
+from app.models import DIGEST_LIMIT  # the platform answers 45004 above it
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.wechat")
 
 TITLE_LIMIT = 32  # characters; the platform answers 45003 above
-AUTHOR_LIMIT = 16
-DIGEST_LIMIT = 128  # 45004 above
-SOURCE_URL_LIMIT = 1024  # bytes; 45005 above
 
 _STALE_TOKEN = {40001, 40014, 42001}
 _WHITELIST = {40164, 61004}

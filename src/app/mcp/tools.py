@@ -155,7 +155,7 @@ class InkcardTools:
         return (
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
             " Returns each card's URL and, when the result is small (at most"
-            f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MB of PNG), the cards"
+            f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MiB of PNG), the cards"
             f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
             f" {default.width:g} x {default.height:g}"
             " (3:4); try 500 x 500 (square), 440 x 782 (9:16 poster) or 595 x 842 (A4)."
@@ -231,7 +231,7 @@ class InkcardTools:
             if total > INLINE_BYTES:
                 return [
                     _note(
-                        f"the cards are more than {INLINE_BYTES // 2**20} MB of PNG: use the URLs"
+                        f"the cards are more than {INLINE_BYTES // 2**20} MiB of PNG: use the URLs"
                     )
                 ]
             data = base64.b64encode(png).decode("ascii")
