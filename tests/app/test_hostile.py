@@ -587,3 +587,33 @@ def test_head_over_http_has_headers_and_no_body(server: tuple[int, Target]) -> N
     assert head.startswith("HTTP/1.1 200") and body == ""
     assert "content-length: 15" in head.lower()
     assert_unharmed(target)
+
+
+@pytest.mark.parametrize("path", ["/api/generate", "/api/platform/convert-and-draft", "/mcp"])
+def test_two_api_key_headers_are_one_unknown_key(server: tuple[int, Target], path: str) -> None:
+    """Two raw ``x-api-key`` lines are one comma-joined value, as HTTP reads repeated headers:
+    the first key does not win (decided: 401), on every route that takes a key."""
+    port, target = server
+    other, _ = target.credits.create_key("other", CREDITS)
+    body = b'{"markdown": "# two keys"}'
+    request = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Accept: application/json, text/event-stream\r\n"
+        f"x-api-key: {target.key}\r\nx-api-key: {other}\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode() + body
+    status, answer, _ = status_and_body(exchange(port, request))
+    assert status == 401
+    assert answer is not None and answer["error"] == "invalid_api_key"
+    assert target.balance() == target.balance_before
+
+
+def test_files_serves_cards_but_never_a_sets_manifest(target: Target) -> None:
+    made = target.generate(json=NORMAL)
+    assert made.status_code == 200, made.text
+    card = files_path(made.json()["images"][0]["url"])
+    assert target.http.get(card).status_code == 200
+    manifest = re.sub(r"-\d+\.png$", ".json", card)
+    assert manifest != card
+    assert (target.files / manifest.removeprefix("/files/")).is_file()
+    assert_error(target.http.get(manifest), 404, "not_found")

@@ -24,6 +24,7 @@ from litestar.params import FromPath
 from litestar.response import File, Response
 from litestar.types import ControllerRouterHandler
 
+import layout
 from app import VERSION, logs
 from app.errors import NotFound
 from app.metrics import CONTENT_TYPE, Metrics, RequestMetrics
@@ -38,6 +39,8 @@ from app.services import Services, build_services, running
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, check_name
 
+CARD_FILE_ENDINGS = tuple(f".{extension}" for extension in layout.EXTENSIONS.values())
+"""What ``GET /files`` serves: card images and PDFs, never a set's manifest."""
 FOREVER = CacheControlHeader(public=True, max_age=31_536_000, immutable=True)
 SWAGGER_ASSETS = "/schema/assets"
 _SWAGGER_FILES = ("swagger-ui-bundle.js", "swagger-ui-standalone-preset.js", "swagger-ui.css")
@@ -64,6 +67,8 @@ def _files_route(storage: LocalStorage) -> HTTPRouteHandler:
             safe = check_name(name.removeprefix("/"))
         except ValueError:
             raise NotFound("nothing is stored under this name") from None
+        if not safe.endswith(CARD_FILE_ENDINGS):  # the manifests stay the service's own
+            raise NotFound("nothing is stored under this name")
         return await _file_response(storage.root / safe)
 
     return stored_file

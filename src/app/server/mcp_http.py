@@ -19,7 +19,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from app import logs, operations
 from app.mcp.tools import Caller, InkcardTools
 from app.server.routes_article import APPID_HEADER, SECRET_HEADER
-from app.server.routes_cards import HOW_TO_SEND_KEY
+from app.server.routes_cards import HOW_TO_SEND_KEY, api_key_of
 from app.services import Services
 
 MCP_PATH = "/mcp"
@@ -49,8 +49,7 @@ class HttpMcp:
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a request without a live key (401, our body) before the MCP layer."""
-        headers = dict(scope["headers"])
-        key = headers.get(b"x-api-key", b"").decode("latin-1")
+        key = api_key_of(scope["headers"])
         credits = self.tools.services_now().credits
         # The tool call of this request uses this key: one authentication per call.
         scope["inkcard.key"] = await operations.authenticate(credits, key, HOW_TO_SEND_KEY)  # type: ignore[typeddict-unknown-key]  # our note for the tool

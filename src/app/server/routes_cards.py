@@ -8,6 +8,7 @@ app's ``Services`` (a typed dependency) and answers; errors become JSON bodies i
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterable
 from typing import Any
 
 from litestar import Request, get, post
@@ -32,14 +33,21 @@ from app.services import Services
 HOW_TO_SEND_KEY = "send your API key in the x-api-key header"
 
 
+def api_key_of(headers: Iterable[tuple[bytes, bytes]]) -> str:
+    """The ``x-api-key`` of raw ASGI headers. Repeated headers are one value joined by
+    commas, as HTTP reads them, so two keys are one unknown key (401), never the first."""
+    sent = [value.decode("latin-1") for name, value in headers if name.lower() == b"x-api-key"]
+    return ", ".join(sent)
+
+
 async def authenticate(request: Request[Any, Any, Any], services: Services) -> KeyInfo:
     """The live key named by ``x-api-key``.
 
     Raises:
         MissingApiKey: No header.
-        InvalidApiKey: Unknown or revoked key.
+        InvalidApiKey: Unknown or revoked key, or more than one key.
     """
-    key = request.headers.get("x-api-key", "")
+    key = api_key_of(request.scope["headers"])
     return await operations.authenticate(services.credits, key, HOW_TO_SEND_KEY)
 
 
