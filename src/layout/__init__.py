@@ -51,6 +51,7 @@ from .errors import (
     ThemeError,
     TooManyPages,
     TooManyPixels,
+    TooTallForFormat,
 )
 from .fonts import DEFAULT_FONTS_DIR, FontBook
 from .imagecodec import (
@@ -121,6 +122,7 @@ __all__ = [
     "Tile",
     "TooManyPages",
     "TooManyPixels",
+    "TooTallForFormat",
     "clean_text",
     "contact_sheet",
     "decode_theme",
@@ -150,6 +152,7 @@ MEDIA_TYPES: dict[str, str] = {
 }
 EXTENSIONS: dict[str, str] = {"png": "png", "jpeg": "jpg", "webp": "webp", "pdf": "pdf"}
 DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
+MAX_SIDE: dict[str, int] = {"webp": 16_383, "jpeg": 65_535}  # what each format can hold
 
 
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -318,13 +321,17 @@ def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> N
 
     Raises:
         CardTooLarge: One card is over `options.max_pixels`.
+        TooTallForFormat: One card is longer on a side than `options.format` can hold.
         TooManyPixels: All of them together are over `options.max_total_pixels`.
     """
     total = 0
+    longest_side = MAX_SIDE.get(options.format)
     for css_width, css_height in cards:
         width, height = round(css_width * options.scale), round(css_height * options.scale)
         if options.max_pixels is not None and width * height > options.max_pixels:
             raise CardTooLarge(width, height, options.max_pixels)
+        if longest_side is not None and max(width, height) > longest_side:
+            raise TooTallForFormat(width, height, options.format, longest_side)
         total += width * height
     if options.max_total_pixels is not None and total > options.max_total_pixels:
         raise TooManyPixels(total, options.max_total_pixels)

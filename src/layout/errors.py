@@ -73,6 +73,21 @@ class CardTooLarge(RenderError):
         self.limit = limit
 
 
+class TooTallForFormat(RenderError):
+    """A card is longer on one side than its file format can hold (WebP 16,383 px, JPEG
+    65,535 px): refused before it is drawn, since the encoder would fail after drawing it."""
+
+    def __init__(self, width: int, height: int, file_format: str, limit: int) -> None:
+        super().__init__(
+            f"a card would be {width}x{height} pixels, and {file_format} holds at most"
+            f" {limit:,} pixels a side"
+        )
+        self.width = width
+        self.height = height
+        self.format = file_format
+        self.limit = limit
+
+
 class TooManyPixels(RenderError):
     """The cards of one render together would have more pixels than the caller's budget."""
 

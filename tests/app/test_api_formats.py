@@ -131,3 +131,25 @@ def test_alt_text_of_every_corpus_post_is_its_visible_text(
     assert response.status_code == 200, response.text
     alt = "".join(image["altText"] for image in response.json()["images"])
     assert squeeze(alt) == squeeze(visible_text(markdown))
+
+
+@pytest.mark.parametrize(("file_format", "side"), [("webp", "16,383"), ("jpeg", "65,535")])
+def test_a_card_taller_than_its_format_holds_is_400_before_drawing(
+    client: Client, key: str, tmp_path: Path, file_format: str, side: str
+) -> None:
+    """WebP holds 16,383 px a side and JPEG 65,535: a taller card is refused after layout,
+    before drawing (it was a 500 after the worker had drawn it), and costs nothing."""
+    # A narrow card at scale 1 grows past both formats' sides while it stays under the
+    # 102,400,000-pixel limit of one card.
+    body = {"markdown": "a\n\n" * 3000, "format": file_format, "width": 300, "scale": 1}
+    before = balance(client, key)
+    response = client.post("/api/generate", json=body, headers={"x-api-key": key})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "card_too_large"
+    assert f"{file_format} holds at most {side} pixels a side" in response.json()["message"]
+    assert balance(client, key) == before
+    assert stored_files(tmp_path / "files") == []
+    as_png = client.post(
+        "/api/generate", json={**body, "format": "png", "scale": 1}, headers={"x-api-key": key}
+    )
+    assert as_png.status_code == 200, as_png.text

@@ -116,6 +116,12 @@ def render_cards(
             f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
             "overHiddenMode, a smaller scale or a wider card"
         ) from None
+    except layout.TooTallForFormat as error:
+        raise CardTooLarge(
+            f"a card would be {error.width}x{error.height} pixels, and {error.format} holds at"
+            f" most {error.limit:,} pixels a side; use format png or pdf, splitMode autoSplit,"
+            " overHiddenMode or a smaller scale"
+        ) from None
     except layout.TooManyPixels as error:
         raise TooManyPixels(
             f"the cards would have at least {error.pixels:,} pixels in all (width x height"
