@@ -342,12 +342,20 @@ class ImageFetcher:
 
     async def _read(self, source: str, response: httpx.Response) -> bytes:
         limit = self.policy.max_bytes
+        # We ask for identity. A coded body is refused before one byte is decoded: decoding
+        # checks the size only after each chunk is inflated, and nested codings (gzip, gzip)
+        # turn kilobytes on the wire into gigabytes.
+        coding = response.headers.get("content-encoding", "").strip().lower()
+        if coding not in ("", "identity"):
+            raise FetchRefused(
+                source, f"was sent with Content-Encoding {coding[:40]!r}; only unencoded images"
+            )
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
             raise FetchRefused(source, f"is larger than {limit} bytes")
         chunks: list[bytes] = []
         size = 0
-        async for chunk in response.aiter_bytes():  # decoded bytes: a gzip bomb counts in full
+        async for chunk in response.aiter_raw():  # the bytes as sent: nothing is decoded
             size += len(chunk)
             if size > limit:
                 raise FetchRefused(source, f"is larger than {limit} bytes")
