@@ -108,7 +108,9 @@ def build_services(settings: Settings) -> Services:
         render_pool=render_pool,
         threads=threads,
         cards=cards,
-        articles=ArticleService(settings, threads, lambda: cards.fonts, fetcher),
+        articles=ArticleService(
+            settings, threads, lambda: cards.fonts, fetcher, workers=render_pool
+        ),
     )
 
 

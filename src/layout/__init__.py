@@ -72,7 +72,7 @@ from .limits import (
     MAX_CARDS,
 )
 from .markdown import Doc, clean_text, image_sources, may_name_images, parse
-from .mathtex import Formula
+from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
@@ -108,6 +108,7 @@ __all__ = [
     "ImageRejected",
     "ImagesTooLarge",
     "LaidOut",
+    "MathBudget",
     "MdxError",
     "OutputFormat",
     "Page",

@@ -40,6 +40,7 @@ from .markdown import (
     Table,
     Text,
 )
+from .mathtex import MathBudget
 from .panels import code, quote
 from .spanstyle import Span, SpanStyle
 from .style import Style, Styles
@@ -81,6 +82,7 @@ class Flow:
         self.images = images
         self.max_row_height = max_row_height
         self.looks = Looks(styles)
+        self.math = MathBudget()  # one flow lays out one post
         self._frame_ids = itertools.count(1)
 
     def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
@@ -143,17 +145,17 @@ class Flow:
 
     def _span(self, text: Text, style: Style, ctx: Ctx) -> Span:
         """A run's span; LaTeX keeps its spaces and carries the look its source falls
-        back to (inline code, thinly underlined in red) should it not typeset."""
+        back to (inline code, thinly underlined in red) should it not typeset, or should
+        the post's math budget be spent."""
         kinds = [_MATH_KINDS[m] for m in text.marks if m in _MATH_KINDS]
         if not kinds:
             return Span(_collapse(text.text), self.span_style(style, text.marks, ctx))
         marks = text.marks - frozenset(_MATH_KINDS)
-        return Span(
-            text.text,
-            self.span_style(style, marks, ctx),
-            math=kinds[0],
-            fallback=self.span_style(style, marks | {BAD_MATH}, ctx),
-        )
+        look = self.span_style(style, marks, ctx)
+        fallback = self.span_style(style, marks | {BAD_MATH}, ctx)
+        if self.math.typeset(text.text, look.size, kinds[0] == "display") is None:
+            return Span(text.text, fallback)
+        return Span(text.text, look, math=kinds[0], fallback=fallback)
 
     def metrics(self, style: Style) -> Metrics:
         return line_metrics(self.fonts, style.family, style.bold, style.size, style.line_height)

@@ -6,14 +6,21 @@ turn them into the absolute path ops `boxes.Shape` draws, so math is painted lik
 other vector shape, in whatever colour the text around it has. Layout measures (width,
 ascent, descent), draw only draws.
 
-LaTeX that does not parse, is too long, or uses a character the math font cannot draw
-(Chinese inside `\\text{}` would be tofu) gives None: the caller shows the source as
-inline code instead. A request never fails on math.
+LaTeX that does not parse, is too long or too deeply nested, or uses a character the math
+font cannot draw (Chinese inside `\\text{}` would be tofu) gives None: the caller shows the
+source as inline code instead. A request never fails on math.
+
+ziamath's layout time doubles with each level of nested groups (`x^{x^{…}}`, `\\frac{\\frac{…}}`,
+`\\left(\\left(…`) and grows with the formula's MathML nodes, so both are measured before it
+runs (`complexity`), and one post's math as a whole is held to a `MathBudget`
+(docs/decisions/engine.md, "A budget for math").
 """
 
 from __future__ import annotations
 
+import re
 import threading
+import time
 import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -25,6 +32,14 @@ from .svgpath import Op, PathError, parse_svg_path, transform
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
+MAX_GROUP_DEPTH = 6  # nested {…}, \\left…\\right and \\begin…\\end: ~0.1 s at worst at 6
+MAX_NODES = 600  # MathML elements of one formula: ziamath takes ~0.5 ms each
+MAX_TREE_DEPTH = 40  # MathML nesting, whatever made it
+# One post: at most this many distinct formulas, source characters and seconds of typesetting;
+# the formulas past any of them are shown as source (none of them is reached by real posts).
+POST_FORMULAS = 500
+POST_LATEX = 30_000
+POST_SECONDS = 3.0
 _MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
 
 # ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.
@@ -32,15 +47,16 @@ _LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=1)
-def _latex_class() -> Any:
-    """ziamath's Latex, imported on the first formula: it costs a tenth of a second at
-    start, and most cards have no math."""
+def _ziamath() -> tuple[Any, Any]:
+    """ziamath's Latex and its LaTeX → MathML converter, imported on the first formula: it
+    costs a tenth of a second at start, and most cards have no math."""
     with warnings.catch_warnings():  # ziamath 0.13 finds its own font with a deprecated call
         warnings.simplefilter("ignore", DeprecationWarning)
         from ziamath.config import config
+        from ziamath.tex import tex2mml
         from ziamath.zmath import Latex
     config.svg2 = False  # plain absolute <path>/<rect>, no <symbol>/<use> to resolve
-    return Latex
+    return Latex, tex2mml
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,16 +85,46 @@ class Formula:
         return transform(self.ops, x, baseline, 1.0)
 
 
+class MathBudget:
+    """One post's allowance of math (`POST_FORMULAS`, `POST_LATEX`, `POST_SECONDS`): the
+    formulas it typesets, in the order asked, until one of them is spent; the rest give None.
+    The same formula asked again gives the same answer and costs nothing more."""
+
+    def __init__(
+        self, formulas: int = POST_FORMULAS, latex: int = POST_LATEX, seconds: float = POST_SECONDS
+    ):
+        self._formulas, self._latex, self._seconds = formulas, latex, seconds
+        self._answers: dict[tuple[str, float, bool], Formula | None] = {}
+
+    def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
+        """`typeset(latex, size, display)` while the budget lasts, else None."""
+        key = (latex.strip(), size, display)
+        if key in self._answers:
+            return self._answers[key]
+        answer = None
+        if self._formulas > 0 and self._latex >= len(key[0]) and self._seconds > 0:
+            started = time.perf_counter()
+            answer = typeset(*key)
+            self._seconds -= time.perf_counter() - started
+            self._formulas -= 1
+            self._latex -= len(key[0])
+        self._answers[key] = answer
+        return answer
+
+
 @lru_cache(maxsize=512)
 def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     """The formula at text size `size` px (`display`: display style, big operators with
-    limits above and below); None when it cannot be typeset cleanly."""
+    limits above and below); None when it cannot be typeset cleanly or is too complex."""
     source = latex.strip()
-    if not source or len(source) > MAX_LATEX:
+    if not source or len(source) > MAX_LATEX or group_depth(source) > MAX_GROUP_DEPTH:
         return None
     with _LOCK:
         try:
-            math = _latex_class()(source, size=size, font=str(MATH_FONT), inline=not display)
+            if _too_complex(_mathml(source, display)):
+                return None
+            latex_class, _ = _ziamath()
+            math = latex_class(source, size=size, font=str(MATH_FONT), inline=not display)
             if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
                 return None
             svg = ET.Element("svg")
@@ -90,6 +136,44 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     if ops is None or box.xmax <= box.xmin:
         return None
     return Formula(source, box.xmax - box.xmin, max(0.0, box.ymax), max(0.0, -box.ymin), ops)
+
+
+# A group opens and closes; any other escaped character (`\\{`, `\\leftarrow`) is skipped.
+_GROUP_TOKEN = re.compile(
+    r"\\(?:left|right)(?![A-Za-z])|\\(?:begin|end)\s*\{[^{}]*\}|\\.|[{}]", re.S
+)
+
+
+def group_depth(source: str) -> int:
+    """How deeply the source's groups nest: `{…}`, `\\left…\\right`, `\\begin…\\end`."""
+    depth = deepest = 0
+    for match in _GROUP_TOKEN.finditer(source):
+        token = match.group()
+        if token == "{" or token.startswith(("\\left", "\\begin")):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token == "}" or token.startswith(("\\right", "\\end")):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _mathml(source: str, display: bool) -> ET.Element:
+    """The formula as ziamath's MathML tree (its LaTeX parser: linear and fast)."""
+    _, tex2mml = _ziamath()
+    return ET.fromstring(tex2mml(source, inline=not display))
+
+
+def _too_complex(tree: ET.Element) -> bool:
+    """More MathML elements, or deeper nesting, than ziamath lays out in a blink."""
+    nodes = 0
+    stack = [(tree, 1)]
+    while stack:
+        element, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES or depth > MAX_TREE_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in element)
+    return False
 
 
 def _drawn_text(source: str) -> str:

@@ -11,11 +11,16 @@ sanitiser keeps); `take_math` swaps each for an empty placeholder span before th
 is inlined, and `place_math` fills the placeholders last, after every pass that strips
 attributes, so nothing touches the SVG. LaTeX that does not typeset stays as code with a
 thin red underline, as on cards.
+
+The service typesets an article's formulas (`html.math_of`) in a render worker, where a
+formula that runs long can be stopped, and hands them in as `Typeset`; without them (tests,
+benchmarks) they are typeset here, under the same per-post `layout.MathBudget`.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from lxml import etree
@@ -26,6 +31,9 @@ import layout
 TEXT_SIZE = 16.0  # px: the article themes' body text
 COLUMN = 677.0  # px: WeChat's article column
 INLINE, DISPLAY = "language-math-inline", "language-math-display"
+# The parser's math tokens and whether each is display math.
+MATH_TOKENS = {"math_inline": False, "math_inline_double": True, "math_block": True}
+Typeset = Mapping[tuple[str, bool], "layout.Formula | None"]  # (LaTeX, display) → formula
 BAD_MATH_STYLE = (
     "font-family:Menlo,Consolas,monospace;font-size:90%;background:rgba(27,31,35,.05);"
     "padding:2px 4px;border-radius:4px;border-bottom:1px solid #e5484d"
@@ -46,6 +54,12 @@ class Pending:
     display: bool
 
 
+def typeset_here() -> Callable[[str, bool], layout.Formula | None]:
+    """Typesetting in this process, under one post's budget."""
+    budget = layout.MathBudget()
+    return lambda latex, display: budget.typeset(latex, TEXT_SIZE, display)
+
+
 def take_math(root: lxml_html.HtmlElement) -> list[Pending]:
     """Every math code element, replaced by a bare span that `place_math` fills."""
     pending = []
@@ -60,12 +74,14 @@ def take_math(root: lxml_html.HtmlElement) -> list[Pending]:
     return pending
 
 
-def place_math(pending: list[Pending]) -> None:
+def place_math(
+    pending: list[Pending], typeset: Callable[[str, bool], layout.Formula | None]
+) -> None:
     """Each placeholder becomes the formula's SVG, or its source as underlined code."""
     for item in pending:
         span = item.placeholder
         span.attrib.clear()
-        formula = layout.typeset_math(item.latex, TEXT_SIZE, item.display)
+        formula = typeset(item.latex, item.display)
         if formula is None:
             span.set("style", BAD_MATH_STYLE)
             span.text = item.latex

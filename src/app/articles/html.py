@@ -32,7 +32,14 @@ from premailer import Premailer
 import layout
 import themes
 from app.articles import fixups as fx
-from app.articles.formulas import place_math, render_math, take_math
+from app.articles.formulas import (
+    MATH_TOKENS,
+    Typeset,
+    place_math,
+    render_math,
+    take_math,
+    typeset_here,
+)
 from app.articles.refs import links_to_footnotes
 
 DEFAULT_THEME = "brandA"
@@ -50,7 +57,7 @@ _PARSER = (
         double_inline=True,
     )
 )
-for _kind, _display in (("math_inline", False), ("math_inline_double", True), ("math_block", True)):
+for _kind, _display in MATH_TOKENS.items():
     _PARSER.add_render_rule(
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
     )
@@ -154,8 +161,23 @@ class UnknownArticleTheme(ValueError):
         return f"unknown article theme {self.args[0]!r}; valid themes: {names}"
 
 
-def to_article(markdown: str, theme: str = DEFAULT_THEME) -> Article:
-    """Converts Markdown to a WeChat-ready article in the named theme."""
+def math_of(markdown: str) -> list[tuple[str, bool]]:
+    """The article's distinct formulas, (LaTeX, display) in order, as `to_article` meets them."""
+    if "$" not in markdown:
+        return []
+    found: dict[tuple[str, bool], None] = {}
+    for token in _PARSER.parse(layout.clean_text(markdown)):
+        for part in [token, *(token.children or ())]:
+            if part.type in MATH_TOKENS:
+                found[(part.content, MATH_TOKENS[part.type])] = None
+    return list(found)
+
+
+def to_article(
+    markdown: str, theme: str = DEFAULT_THEME, formulas: Typeset | None = None
+) -> Article:
+    """Converts Markdown to a WeChat-ready article in the named theme; `formulas`: its math
+    typeset already (`math_of`; a formula not in it is shown as source), else typeset here."""
     style = _theme(theme)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
@@ -172,7 +194,8 @@ def to_article(markdown: str, theme: str = DEFAULT_THEME) -> Article:
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article)
-    place_math(math)  # last: no pass may strip the SVG's attributes
+    typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
+    place_math(math, typeset)  # last: no pass may strip the SVG's attributes
     head = document.find("head")
     head.clear()
     head.extend(_head(title))

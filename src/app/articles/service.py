@@ -1,6 +1,8 @@
 """The convert-and-draft operation: Markdown → article HTML, and with an account → a draft.
 
-HTML only: ``article.to_article`` in the render pool. Draft: every image of the article is
+HTML only: ``article.to_article`` in the article threads, its math typeset first in a card
+render worker (``ProcessRenderPool.typeset``), where a formula that runs long is killed with
+its worker rather than holding a thread of the server. Draft: every image of the article is
 fetched (``app.fetch``: public addresses only) or decoded from its ``data:`` URI, converted
 by ``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
 ``uploadimg``; the sources are rewritten to the platform's URLs; the cover (``coverImageUrl``,
@@ -19,6 +21,7 @@ from typing import Any
 
 import layout
 from app.articles import html as article
+from app.articles.formulas import TEXT_SIZE
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
     TITLE_LIMIT,
@@ -27,6 +30,8 @@ from app.articles.wechat import (
     ImageUploadFailed,
     WeChatClient,
 )
+from app.cards.pool import ProcessRenderPool
+from app.cards.worker import TypesetJob
 from app.errors import InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
 from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse, field_label
@@ -58,7 +63,7 @@ COVER_COLOURS = {
     "business": CoverColours("#f8fafc", "#1e3a8a", "#3b82f6"),
     "japanese-magazine": CoverColours("#ffffff", "#000000", "#ff0033"),
 }
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]{}()#+\-.!|~<>&])")
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]{}()#+\-.!|~<>&$])")
 
 
 def cut_title(title: str) -> str:
@@ -153,9 +158,11 @@ class ArticleService:
         pool: ArticleThreads,
         fonts: Any,
         fetcher: ImageFetcher | None = None,
+        workers: ProcessRenderPool | None = None,
     ):
         self.settings = settings
         self.pool = pool
+        self.workers = workers  # typesets the math; None: in the threads (tests)
         self._fonts = fonts  # () -> FontBook | None, loaded by the card service at start-up
         self.wechat: WeChatClient | None = None
         self.fetcher = fetcher  # shared with the cards; its owner closes it
@@ -175,10 +182,23 @@ class ArticleService:
     async def convert(
         self, request: ArticleRequest, key: object, timeout: float
     ) -> article.Article:
-        """The article in its theme, converted in a pool thread."""
+        """The article in its theme, converted in a pool thread, its math in a worker."""
+        formulas = None
+        if self.workers is not None and "$" in request.markdown:
+            wanted = await self.pool.run(
+                article.math_of, request.markdown, timeout=timeout, key=key
+            )
+            job = TypesetJob(formulas=wanted, size=TEXT_SIZE)
+            typeset = await self.workers.typeset(job, timeout, key) if wanted else []
+            formulas = dict(zip(wanted, typeset, strict=True))
         try:
             return await self.pool.run(
-                article.to_article, request.markdown, request.theme, timeout=timeout, key=key
+                article.to_article,
+                request.markdown,
+                request.theme,
+                formulas,
+                timeout=timeout,
+                key=key,
             )
         except article.UnknownArticleTheme as exc:
             raise InvalidField(str(exc), label=field_label("theme")) from None

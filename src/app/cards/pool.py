@@ -22,7 +22,15 @@ from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TypeVar
 
 import layout
-from app.cards.worker import ENGINE_FAILED, Ready, Rendered, RenderJob, WorkerConfig, serve
+from app.cards.worker import (
+    ENGINE_FAILED,
+    Ready,
+    Rendered,
+    RenderJob,
+    TypesetJob,
+    WorkerConfig,
+    serve,
+)
 from app.errors import Overloaded, RateLimited, RenderFailed, RenderTimeout
 from app.metrics import Metrics
 
@@ -111,7 +119,7 @@ class Worker:
         self.ready = ready
         return ready
 
-    def call(self, job: RenderJob) -> Rendered:
+    def call(self, job: RenderJob | TypesetJob) -> Rendered:
         """Send ``job`` and block until its answer (EOFError or OSError if the worker dies)."""
         self.conn.send(job)
         answer = self.conn.recv()
@@ -274,6 +282,18 @@ class ProcessRenderPool:
                 worker is killed and replaced).
             ApiError: The render's own refusal (too many pages or pixels, engine failure).
         """
+        rendered = await self._admitted(job, timeout, key)
+        return layout.Rendered(rendered.files, rendered.alt_texts)
+
+    async def typeset(
+        self, job: TypesetJob, timeout: float, key: object = None
+    ) -> list[layout.Formula | None]:
+        """An article's formulas typeset in a worker, in order (None: show the source);
+        admitted, timed and killed like a render (the same errors as ``run``)."""
+        rendered = await self._admitted(job, timeout, key)
+        return rendered.formulas
+
+    async def _admitted(self, job: RenderJob | TypesetJob, timeout: float, key: object) -> Rendered:
         self._admit(key)
         try:
             rendered = await self._run(job, timeout)
@@ -283,7 +303,7 @@ class ProcessRenderPool:
         self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.error is not None:
             raise rendered.error
-        return layout.Rendered(rendered.files, rendered.alt_texts)
+        return rendered
 
     def _admit(self, key: object) -> None:
         try:
@@ -292,7 +312,7 @@ class ProcessRenderPool:
             self.metrics.overloaded.labels("cards").inc()
             raise
 
-    async def _run(self, job: RenderJob, timeout: float) -> Rendered:
+    async def _run(self, job: RenderJob | TypesetJob, timeout: float) -> Rendered:
         assert self._idle is not None, "start() the pool first"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -311,7 +331,7 @@ class ProcessRenderPool:
         self._idle.put_nowait(worker)
         return rendered
 
-    async def _call(self, worker: Worker, job: RenderJob, deadline: float) -> Rendered:
+    async def _call(self, worker: Worker, job: RenderJob | TypesetJob, deadline: float) -> Rendered:
         """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
         started = time.perf_counter()
         try:

@@ -60,13 +60,23 @@ class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
     images: dict[str, bytes] = {}
 
 
-class Rendered(msgspec.Struct, frozen=True, kw_only=True):
-    """A worker's answer: the files and their alt texts (or the error to answer with) and the
-    worker's own counts."""
+class TypesetJob(msgspec.Struct, frozen=True, kw_only=True):
+    """An article's math: each distinct (LaTeX, display) in the order written, at ``size`` px.
+    Typeset here rather than in the server, so a formula that runs long is stopped with its
+    worker, under one ``layout.MathBudget`` for the whole article."""
 
-    files: list[bytes]
-    alt_texts: list[str]
-    error: ApiError | None
+    formulas: list[tuple[str, bool]]
+    size: float
+
+
+class Rendered(msgspec.Struct, frozen=True, kw_only=True):
+    """A worker's answer: the files and their alt texts, or the formulas (None: shown as
+    source), or the error to answer with; and the worker's own counts."""
+
+    files: list[bytes] = []
+    alt_texts: list[str] = []
+    formulas: list[layout.Formula | None] = []
+    error: ApiError | None = None
     pid: int
     renders: int  # jobs this worker has rendered since it started, this one included
     peak_rss_kb: int  # the worker's peak resident set so far (ru_maxrss)
@@ -167,20 +177,28 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
         return
 
 
-def _answer(job: RenderJob, fonts: layout.FontBook, config: WorkerConfig, renders: int) -> Rendered:
-    if config.stall_seconds and STALL_MARKER in job.markdown:
-        time.sleep(config.stall_seconds)
+def _answer(
+    job: RenderJob | TypesetJob, fonts: layout.FontBook, config: WorkerConfig, renders: int
+) -> Rendered:
     files: list[bytes] = []
     alt_texts: list[str] = []
+    formulas: list[layout.Formula | None] = []
     error: ApiError | None = None
-    try:
-        done = render_cards(job.doc or job.markdown, job.theme, fonts, job.options, job.images)
-        files, alt_texts = done.files, done.alt_texts
-    except ApiError as exc:
-        error = exc
+    if isinstance(job, TypesetJob):
+        budget = layout.MathBudget()  # one article's math
+        formulas = [budget.typeset(latex, job.size, display) for latex, display in job.formulas]
+    else:
+        if config.stall_seconds and STALL_MARKER in job.markdown:
+            time.sleep(config.stall_seconds)
+        try:
+            done = render_cards(job.doc or job.markdown, job.theme, fonts, job.options, job.images)
+            files, alt_texts = done.files, done.alt_texts
+        except ApiError as exc:
+            error = exc
     return Rendered(
         files=files,
         alt_texts=alt_texts,
+        formulas=formulas,
         error=error,
         pid=os.getpid(),
         renders=renders,

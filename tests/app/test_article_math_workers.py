@@ -1,0 +1,57 @@
+"""An article's math is typeset in a card render worker, under the article's math budget:
+never in a thread of the server, which nothing could stop, and never behind one lock for the
+whole request. Hostile formulas are shown as source at once."""
+
+from __future__ import annotations
+
+import time
+
+from litestar import Litestar
+from litestar.testing import TestClient
+from lxml import html as lxml_html
+
+import layout
+from layout.mathtex import POST_FORMULAS
+from tests.layout.test_math_budget import NESTINGS, nested
+
+Client = TestClient[Litestar]
+PATH = "/api/platform/convert-and-draft"
+
+
+def convert(client: Client, key: str, markdown: str) -> lxml_html.HtmlElement:
+    answer = client.post(PATH, headers={"x-api-key": key}, json={"markdown": markdown})
+    assert answer.status_code == 200, answer.text
+    return lxml_html.document_fromstring(answer.json()["html"])
+
+
+def test_article_math_is_typeset_in_a_worker_not_in_the_server(client: Client, key: str) -> None:
+    layout.typeset_math.cache_clear()
+    renders = client.app.state.services.render_pool.renders
+    root = convert(client, key, "设 $\\frac{a}{b}$ 与 $$\\sum_{i=1}^{n} i$$ 和 $\\frac{a}{b}$")
+    assert len(list(root.iter("svg"))) == 3
+    assert layout.typeset_math.cache_info().currsize == 0  # this process typeset nothing
+    assert client.app.state.services.render_pool.renders == renders + 1  # one job, all three
+
+
+def test_an_article_without_math_costs_no_worker(client: Client, key: str) -> None:
+    renders = client.app.state.services.render_pool.renders
+    convert(client, key, "# Prices\n\n$5 and $10, no math here.")
+    assert client.app.state.services.render_pool.renders == renders
+
+
+def test_nested_latex_in_an_article_is_source_at_once(client: Client, key: str) -> None:
+    markdown = "\n\n".join(f"$${nested(pattern, 17)}$$" for pattern in NESTINGS)
+    started = time.perf_counter()
+    root = convert(client, key, markdown + "\n\n$x^2$")
+    assert time.perf_counter() - started < 10.0  # two such calls held convert for minutes
+    assert len(list(root.iter("svg"))) == 1  # only x²; the rest are underlined source
+    assert nested(NESTINGS[0], 17) in root.text_content()
+
+
+def test_thousands_of_formulas_stop_at_the_articles_budget(client: Client, key: str) -> None:
+    markdown = " ".join(f"$x_{{{i}}}+\\sqrt{{y_{{{i}}}}}$" for i in range(3000))
+    started = time.perf_counter()
+    root = convert(client, key, markdown)
+    assert time.perf_counter() - started < 20.0  # 8,000 formulas took 18.6 s before
+    svgs = len(list(root.iter("svg")))
+    assert 0 < svgs <= POST_FORMULAS
