@@ -7,9 +7,15 @@ address it checked, so DNS rebinding has no second lookup to exploit. IPv4 addre
 embedded in IPv6 ones (mapped, NAT64, 6to4, Teredo) are unwrapped and checked too; Python
 3.11's ``is_private``/``is_global`` tables are not trusted on their own.
 
-Limits: redirects, bytes (counted while streaming, compressed or not), one deadline for the
-whole fetch (a slow drip beats per-read timeouts). ``data:`` URIs are decoded, not fetched.
-``FetchPolicy.exempt`` lets tests (``INKCARD_ALLOW_PRIVATE_FETCH=1``) reach loopback.
+Limits: redirects, bytes (counted while streaming; coded bodies refused), one deadline for
+the whole download (a slow drip beats per-read timeouts). ``data:`` URIs are decoded, not
+fetched. ``FetchPolicy.exempt`` lets tests (``INKCARD_ALLOW_PRIVATE_FETCH=1``) reach loopback.
+
+Sharing: every fetch of a process goes through one pool of ``POOL_CONNECTIONS``. A fetch
+gets a turn before it may use a connection: at most ``FETCHES_PER_REQUEST`` of one request
+and ``FETCHES_PER_KEY`` of one API key (across its requests) at once, so one key's slow
+images keep a quarter of the pool busy at most and another key's image starts at once. The
+download deadline starts with the turn: waiting is never reported as a slow download.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ import binascii
 import ipaddress
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable, Iterable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
@@ -35,6 +42,11 @@ log = logging.getLogger("inkcard.fetch")
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Exempt = Callable[[IPAddress, int], bool]
 Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+POOL_CONNECTIONS = 16  # one per fetch in flight, shared by every request of the process
+FETCHES_PER_KEY = 4  # in flight for one API key across its requests: a quarter of the pool
+FETCHES_PER_REQUEST = 4  # in flight for one request
+SLOW_TURN_SECONDS = 1.0  # a wait for a connection longer than this is logged
 
 ALLOWED_PORTS = frozenset({80, 443})
 REFUSED_NAMES = ("localhost", "metadata.google.internal", "metadata.tencentyun.com")
@@ -68,7 +80,8 @@ class FetchError(Exception):
 
 
 class FetchRefused(FetchError):
-    """The image's address, scheme, port or size is not allowed (nothing was downloaded)."""
+    """The image's address, scheme, port, coding or size is not allowed; the message says
+    how far the fetch got (most are refused before a connection or at the headers)."""
 
 
 class _AddressRefused(Exception):
@@ -191,15 +204,65 @@ class _GuardedBackend(httpcore.AsyncNetworkBackend):
 
 
 class _GuardedTransport(httpx.AsyncHTTPTransport):
-    def __init__(self, policy: FetchPolicy):
+    def __init__(self, policy: FetchPolicy, connections: int):
         super().__init__()
         # httpx takes no network backend, so its pool is replaced by one whose every TCP
         # connect goes through the guard; httpx still maps httpcore's errors to its own.
         self._pool = httpcore.AsyncConnectionPool(
             ssl_context=httpx.create_ssl_context(),
-            max_connections=8,
+            max_connections=connections,
             network_backend=_GuardedBackend(policy),
         )
+
+
+# Turns
+
+
+@dataclass(slots=True)
+class _KeyShare:
+    gate: asyncio.Semaphore
+    users: int = 0  # fetches of the key holding or waiting for a turn
+
+
+class _Turns:
+    """Who may use a connection now: at most ``per_key`` fetches of one key, ``total`` in all.
+
+    A fetch first waits behind its own key's other fetches, then in one first-come queue for
+    the pool; so that queue never holds more than ``per_key`` fetches of any key, however
+    many requests the key sends. ``total`` is the pool's size: no fetch ever waits inside
+    the pool, where the wait would count against its download.
+    """
+
+    def __init__(self, total: int, per_key: int):
+        if not 0 < per_key < total:
+            raise ValueError("a key's share must be smaller than the pool")
+        self.total = total
+        self.per_key = per_key
+        self._pool = asyncio.Semaphore(total)
+        self._keys: dict[Hashable, _KeyShare] = {}
+
+    @asynccontextmanager
+    async def turn(self, key: Hashable, host: str) -> AsyncIterator[None]:
+        share = self._keys.get(key)
+        if share is None:
+            share = self._keys[key] = _KeyShare(asyncio.Semaphore(self.per_key))
+        share.users += 1
+        try:
+            async with share.gate:
+                loop = asyncio.get_running_loop()
+                asked = loop.time()
+                async with self._pool:
+                    waited = loop.time() - asked
+                    if waited > SLOW_TURN_SECONDS:
+                        log.info(
+                            "image fetch from %s waited %.1f s for one of the %d connections",
+                            host, waited, self.total,
+                        )  # fmt: skip
+                    yield
+        finally:
+            share.users -= 1
+            if not share.users:
+                del self._keys[key]
 
 
 # Fetching
@@ -227,6 +290,10 @@ def check_url(source: str) -> None:
         raise FetchRefused(source, "has no host in its URL")
     if host in REFUSED_NAMES or host.endswith(".localhost"):
         raise FetchRefused(source, "names a local host")
+
+
+def is_data_uri(source: str) -> bool:
+    return source[:5].lower() == "data:"
 
 
 def decode_data_uri(source: str, max_bytes: int) -> bytes:
@@ -259,13 +326,28 @@ def decode_data_uri(source: str, max_bytes: int) -> bytes:
 
 
 class ImageFetcher:
-    """Fetches image bytes under one ``FetchPolicy``. Share one per process; close it at the end."""
+    """Fetches image bytes under one ``FetchPolicy``. Share one per process; close it at the end.
 
-    def __init__(self, policy: FetchPolicy):
+    ``key`` (the API key's id; None for callers without one) decides whose share of the
+    pool a fetch takes; see ``FETCHES_PER_KEY``.
+    """
+
+    def __init__(
+        self,
+        policy: FetchPolicy,
+        *,
+        connections: int = POOL_CONNECTIONS,
+        per_key: int = FETCHES_PER_KEY,
+    ):
         self.policy = policy
+        self._turns = _Turns(connections, per_key)
         self._http = httpx.AsyncClient(
-            transport=_GuardedTransport(policy),
-            timeout=httpx.Timeout(policy.read_timeout, connect=policy.connect_timeout),
+            transport=_GuardedTransport(policy, connections),
+            # pool: a turn always finds a free connection, so a wait there is a bug, not a
+            # slow server; it is reported as such (see _follow).
+            timeout=httpx.Timeout(
+                policy.read_timeout, connect=policy.connect_timeout, pool=policy.connect_timeout
+            ),
             follow_redirects=False,  # followed by hand: each hop's URL is checked again
             trust_env=False,  # a proxy from the environment would connect in our place
             headers={"Accept-Encoding": "identity", "Accept": "image/*"},
@@ -280,15 +362,31 @@ class ImageFetcher:
     async def __aexit__(self, *_: object) -> None:
         await self.aclose()
 
-    async def fetch(self, source: str) -> bytes:
+    def batch(self, key: Hashable = None, concurrency: int = FETCHES_PER_REQUEST) -> FetchBatch:
+        """A request's fetches: at most ``concurrency`` at once, within ``key``'s share."""
+        return FetchBatch(self, key, concurrency)
+
+    async def fetch(self, source: str, key: Hashable = None) -> bytes:
         """The bytes behind ``source`` (an http(s) URL or a ``data:`` URI).
 
         Raises:
             FetchRefused: Scheme, address, port, redirect count or size not allowed.
             FetchError: The download failed, timed out or answered other than 200.
         """
-        if source[:5].lower() == "data:":
-            return decode_data_uri(source, self.policy.max_bytes)
+        return await self.batch(key, 1).fetch(source)
+
+    async def fetch_many(
+        self, sources: Iterable[str], key: Hashable = None, concurrency: int = FETCHES_PER_REQUEST
+    ) -> dict[str, bytes | FetchError]:
+        """Each distinct source fetched once, at most ``concurrency`` at a time."""
+        return await self.batch(key, concurrency).fetch_many(sources)
+
+    def _turn(self, key: Hashable, source: str) -> AbstractAsyncContextManager[None]:
+        return self._turns.turn(key, host_of(source))
+
+    async def _download(self, source: str) -> bytes:
+        """The bytes behind an http(s) URL, within the policy's deadline (the caller holds a
+        turn, so none of the time is spent waiting for a connection)."""
         try:
             async with asyncio.timeout(self.policy.timeout):
                 return await self._follow(source)
@@ -296,23 +394,6 @@ class ImageFetcher:
             raise FetchError(
                 source, f"took longer than {self.policy.timeout:g} s to download"
             ) from None
-
-    async def fetch_many(
-        self, sources: Iterable[str], concurrency: int = 4
-    ) -> dict[str, bytes | FetchError]:
-        """Each distinct source fetched once, at most ``concurrency`` at a time."""
-        gate = asyncio.Semaphore(concurrency)
-
-        async def one(source: str) -> bytes | FetchError:
-            async with gate:
-                try:
-                    return await self.fetch(source)
-                except FetchError as exc:
-                    return exc
-
-        unique = list(dict.fromkeys(sources))
-        results = await asyncio.gather(*(one(source) for source in unique))
-        return dict(zip(unique, results, strict=True))
 
     async def _follow(self, source: str) -> bytes:
         url = source
@@ -329,6 +410,9 @@ class ImageFetcher:
             except _AddressRefused as exc:
                 hop = "" if url == source else f" (redirected to {describe(url)})"
                 raise FetchRefused(source, f"{exc}{hop}") from None
+            except httpx.PoolTimeout:  # not the server's fault: say so (see __init__)
+                log.warning("image fetch found no free connection although it had its turn")
+                raise FetchError(source, "was not started: no connection was free") from None
             except httpx.TimeoutException:
                 raise TimeoutError from None
             except (httpx.InvalidURL, ValueError):  # a host or redirect httpx cannot parse
@@ -338,7 +422,11 @@ class ImageFetcher:
                 raise FetchError(
                     source, f"could not be downloaded ({type(exc).__name__})"
                 ) from None
-        raise FetchRefused(source, f"redirects more than {self.policy.max_redirects} times")
+        raise FetchRefused(
+            source,
+            f"redirects more than {self.policy.max_redirects} times; the redirects were"
+            " followed no further and no image was downloaded",
+        )
 
     async def _read(self, source: str, response: httpx.Response) -> bytes:
         limit = self.policy.max_bytes
@@ -348,18 +436,70 @@ class ImageFetcher:
         coding = response.headers.get("content-encoding", "").strip().lower()
         if coding not in ("", "identity"):
             raise FetchRefused(
-                source, f"was sent with Content-Encoding {coding[:40]!r}; only unencoded images"
+                source,
+                f"was sent with Content-Encoding {coding[:40]!r}; only unencoded images are"
+                f" accepted, so it was refused at its headers and its body never downloaded",
             )
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > limit:
-            raise FetchRefused(source, f"is larger than {limit} bytes")
+            raise FetchRefused(
+                source,
+                f"is larger than {limit} bytes (its Content-Length says {declared[:20]});"
+                " it was refused at its headers and its body never downloaded",
+            )
         chunks: list[bytes] = []
         size = 0
         async for chunk in response.aiter_raw():  # the bytes as sent: nothing is decoded
             size += len(chunk)
             if size > limit:
-                raise FetchRefused(source, f"is larger than {limit} bytes")
+                raise FetchRefused(
+                    source, f"is larger than {limit} bytes; its download was stopped there"
+                )
             chunks.append(chunk)
         if not size:
             raise FetchError(source, "is empty")
         return b"".join(chunks)
+
+
+class FetchBatch:
+    """The fetches of one request: at most ``concurrency`` at once, within its key's share.
+
+    ``started`` holds the sources that got their turn, so a caller whose own deadline passes
+    can tell an image that was still downloading from one that never began.
+    """
+
+    def __init__(self, fetcher: ImageFetcher, key: Hashable, concurrency: int):
+        self._fetcher = fetcher
+        self._key = key
+        self._gate = asyncio.Semaphore(concurrency)
+        self.started: set[str] = set()
+
+    async def fetch(self, source: str) -> bytes:
+        """As ``ImageFetcher.fetch``; a refused URL is refused before it waits for a turn."""
+        if is_data_uri(source):
+            return decode_data_uri(source, self._fetcher.policy.max_bytes)
+        check_url(source)
+        async with self._gate, self._fetcher._turn(self._key, source):
+            self.started.add(source)
+            return await self._fetcher._download(source)
+
+    async def fetch_many(self, sources: Iterable[str]) -> dict[str, bytes | FetchError]:
+        """Each distinct source fetched once; a failure is its ``FetchError``, never raised."""
+
+        async def one(source: str) -> bytes | FetchError:
+            try:
+                return await self.fetch(source)
+            except FetchError as exc:
+                return exc
+
+        unique = list(dict.fromkeys(sources))
+        results = await asyncio.gather(*(one(source) for source in unique))
+        return dict(zip(unique, results, strict=True))
+
+
+def host_of(source: str) -> str:
+    """The host of a URL, for logs (its path and query may carry the caller's tokens)."""
+    try:
+        return urlsplit(source).hostname or "(no host)"
+    except ValueError:
+        return "(malformed URL)"

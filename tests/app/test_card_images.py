@@ -31,7 +31,7 @@ import pytest
 import layout
 import themes
 from app.cards.images import Gathered, RemoteImages
-from app.fetch import FetchPolicy, ImageFetcher, system_resolve
+from app.fetch import FETCHES_PER_KEY, FetchPolicy, ImageFetcher, system_resolve
 from app.server.factory import create_app
 from app.settings import Settings
 from tests import pngcodec
@@ -105,6 +105,9 @@ class ImageServer:
         self.connections = 0
         self.in_flight = 0
         self.most_in_flight = 0
+        self.dripping = 0  # /drip responses being sent right now
+        self.most_dripping = 0
+        self.release = threading.Event()  # ends every /drip at once
         self.lock = threading.Lock()
         server = self
 
@@ -125,8 +128,14 @@ class ImageServer:
         threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True).start()
 
     def close(self) -> None:
+        self.release.set()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+    def drips(self, change: int) -> None:
+        with self.lock:
+            self.dripping += change
+            self.most_dripping = max(self.most_dripping, self.dripping)
 
 
 def _handler(server: ImageServer) -> type[BaseHTTPRequestHandler]:
@@ -199,6 +208,21 @@ def _handler(server: ImageServer) -> type[BaseHTTPRequestHandler]:
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
                 time.sleep(0.1)
+
+        def route_drip(self, route: list[str], query: dict[str, str]) -> None:
+            if server.release.is_set():
+                self.route_missing(route, query)
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(RED)))
+            self.end_headers()
+            server.drips(+1)
+            try:  # a byte every 0.1 s until the test lets go (a slow host's connection)
+                while not server.release.wait(0.1):
+                    self.wfile.write(b"\x89")
+                    self.wfile.flush()
+            finally:
+                server.drips(-1)
 
         def route_stall(self, route: list[str], query: dict[str, str]) -> None:
             time.sleep(3)  # no headers for longer than the read timeout
@@ -499,14 +523,18 @@ def test_at_most_max_images_are_fetched(images: ImageServer) -> None:
 
 def test_the_fetch_phase_has_one_deadline(images: ImageServer) -> None:
     good, slow = f"{images.url}/red.png", f"{images.url}/slow?phase"
+    queued = f"{images.url}/red.png?queued"  # behind the slow one: never started
 
     async def go() -> Gathered:
         async with ImageFetcher(policy(images, timeout=30.0)) as fetcher:
-            return await RemoteImages(fetcher, timeout=0.5).gather([good, slow])
+            remote = RemoteImages(fetcher, timeout=0.5, concurrency=1)
+            return await remote.gather([good, slow, queued])
 
     gathered = asyncio.run(go())
     assert gathered.images == {good: RED}
-    assert "did not arrive" in gathered.refused[slow]
+    assert "was still being fetched when the 0.5 s" in gathered.refused[slow]
+    assert "was never fetched" in gathered.refused[queued]
+    assert "waited for its turn" in gathered.refused[queued]
 
 
 def test_the_images_share_one_pixel_budget(images: ImageServer) -> None:
@@ -580,5 +608,50 @@ def test_remote_images_through_the_api(
         else:
             assert red_pixels(png) == 0  # the placeholder
             assert server.connections == 0
+    finally:
+        server.close()
+
+
+def test_one_key_cannot_keep_another_keys_images_waiting(
+    make_settings: Callable[..., Settings],
+) -> None:
+    """Five requests of one key, each naming four images that drip for ever, hold no more
+    than the key's share of the connections: another key's card gets its fast image, at
+    once (all requests shared eight connections with a 5 s wait: a placeholder after 5 s)."""
+    server = ImageServer()
+    try:
+        port = free_port()
+        settings = make_settings(port=port, log_level="WARNING", allow_private_fetch=True)
+        app = create_app(settings)
+        with running_server(app, port) as base:
+            credits = app.state.services.credits
+            hog, _ = credits.create_key("hog", 100)
+            victim, _ = credits.create_key("victim", 100)
+
+            def hold(request: int) -> None:
+                drips = "\n\n".join(f"![d]({server.url}/drip?r={request}&n={n})" for n in range(4))
+                body = {"markdown": drips, "width": 300, "height": 240}
+                httpx.post(
+                    base + "/api/generate", json=body, headers={"x-api-key": hog}, timeout=60
+                )
+
+            hogs = [threading.Thread(target=hold, args=(n,)) for n in range(5)]
+            for thread in hogs:
+                thread.start()
+            deadline = time.monotonic() + 20
+            while server.dripping < FETCHES_PER_KEY:
+                assert time.monotonic() < deadline, "the slow images were never asked for"
+                time.sleep(0.05)
+            time.sleep(0.5)  # the rest of the hog's fetches queue up
+            started = time.monotonic()
+            png = generate(base, victim, f"Remote\n\n![a red box|120x60]({server.url}/red.png?v)")
+            elapsed = time.monotonic() - started
+            held = server.most_dripping
+            server.release.set()
+            for thread in hogs:
+                thread.join(60)
+        assert red_pixels(png) >= 240 * 120 * 0.9  # the real image, not the placeholder
+        assert elapsed < 4.0  # about 0.3 s; waiting for the pool would take 5 s and fail
+        assert held == FETCHES_PER_KEY
     finally:
         server.close()

@@ -4,6 +4,7 @@ platform (tests/fakewechat.py) and a loopback image server, all over real HTTP."
 from __future__ import annotations
 
 import base64
+import gzip
 import logging
 import re
 import threading
@@ -20,6 +21,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from app.articles.html import to_article
+from app.articles.service import MAX_DRAFT_IMAGES
 from app.server.factory import create_app
 from app.settings import Settings
 from layout import imagecodec
@@ -53,6 +55,8 @@ class ImageServer:
                 owner.hits[self.path] = owner.hits.get(self.path, 0) + 1
                 data = owner.files.get(self.path)
                 self.send_response(200 if data is not None else 404)
+                if self.path.startswith("/coded"):
+                    self.send_header("Content-Encoding", "gzip")
                 self.send_header("Content-Length", str(len(data or b"")))
                 self.end_headers()
                 self.wfile.write(data or b"")
@@ -133,7 +137,8 @@ def start(
         stack.append(platform.__exit__)
         images = ImageServer(
             {"/a.png": PNG, "/b.webp": WEBP, "/c.gif": GIF, "/big.png": BIG_PNG,
-             "/cover.jpg": COVER_JPEG, "/text.png": b"<html>not an image</html>"}
+             "/cover.jpg": COVER_JPEG, "/text.png": b"<html>not an image</html>",
+             "/coded.png": gzip.compress(PNG)}
         )  # fmt: skip
         stack.append(lambda *_: images.close())
         port = free_port()
@@ -392,6 +397,71 @@ def test_images_that_cannot_be_used(service: Service) -> None:
     not_image = assert_error(image_failure(service, "/text.png"), 400, "invalid_image")
     assert "/text.png" in not_image["message"]
     assert service.platform.hits["/cgi-bin/media/uploadimg"] == 0  # nothing went up
+
+
+def test_an_image_refused_at_its_headers_says_so(service: Service) -> None:
+    """It was asked for and its headers read: the message may not say it was not fetched."""
+    coded = assert_error(image_failure(service, "/coded.png"), 400, "invalid_image")
+    assert "/coded.png" in coded["message"] and "Content-Encoding 'gzip'" in coded["message"]
+    assert "refused at its headers" in coded["message"]
+    assert "not fetched" not in coded["message"]
+    assert service.images.hits["/coded.png"] == 1
+    assert not service.platform.hits
+
+
+UNUSABLE_IMAGES = [
+    ("![gopher](gopher://127.0.0.1:70/_x)", "alt text “gopher”"),
+    ("![bare](/etc/passwd)", "alt text “bare”"),
+    ("![relative](pic.png)", "alt text “relative”"),
+    ("![ftp](ftp://example.com/a.png)", "alt text “ftp”"),
+    ('<img src="file:///etc/passwd" alt="file">', "alt text “file”"),
+    ('<img src="data:image/svg+xml;base64,PHN2Zy8+">', "no alt text"),
+    ("![empty]()", "alt text “empty”"),
+]
+
+
+@pytest.mark.parametrize(("image", "named"), UNUSABLE_IMAGES)
+def test_an_image_without_a_usable_source_refuses_the_draft_free(
+    service: Service, image: str, named: str
+) -> None:
+    """A draft cannot upload it, so it is a 400 naming the image (it was dropped, and the
+    draft charged); an HTML-only article leaves it out."""
+    key, prefix = service.key(10)
+    markdown = f"# Pictures\n\n![fine]({service.images.url('/a.png')})\n\n{image}\n"
+    body = assert_error(service.post(key, {"markdown": markdown}), 400, "invalid_image")
+    assert f"image 2 ({named})" in body["message"]
+    assert "http(s)" in body["message"]
+    assert service.balance(prefix) == 10
+    assert not service.platform.hits and not service.images.hits  # nothing fetched or sent
+    html = service.post(key, {"markdown": markdown}, draft=False)
+    assert html.status_code == 200, html.text
+    assert len(srcs(html.json()["html"])) == 1  # the usable image only
+    assert service.balance(prefix) == 9
+
+
+def distinct_pngs(count: int) -> list[str]:
+    return [
+        "data:image/png;base64,"
+        + base64.b64encode(encoded(drawing(8 + n, 8), skia.EncodedImageFormat.kPNG)).decode()
+        for n in range(count)
+    ]
+
+
+def test_a_draft_holds_a_bounded_number_of_images(service: Service) -> None:
+    key, prefix = service.key(10)
+    many = "\n\n".join(
+        f"![{n}]({uri})" for n, uri in enumerate(distinct_pngs(MAX_DRAFT_IMAGES + 1))
+    )
+    body = assert_error(service.post(key, {"markdown": "# Many\n\n" + many}), 400, "invalid_image")
+    assert f"{MAX_DRAFT_IMAGES + 1} distinct images" in body["message"]
+    assert f"at most {MAX_DRAFT_IMAGES}" in body["message"]
+    assert service.balance(prefix) == 10
+    assert not service.platform.hits  # not one upload
+    enough = "\n\n".join(f"![{n}]({uri})" for n, uri in enumerate(distinct_pngs(MAX_DRAFT_IMAGES)))
+    response = service.post(key, {"markdown": "# Enough\n\n" + enough})
+    assert response.status_code == 200, response.text
+    assert service.platform.hits["/cgi-bin/media/uploadimg"] == MAX_DRAFT_IMAGES
+    assert service.balance(prefix) == 7
 
 
 PLATFORM_FAILURES: list[tuple[int, str, str, str]] = [

@@ -21,6 +21,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from app.fetch import (
+    FETCHES_PER_KEY,
     FetchError,
     FetchPolicy,
     FetchRefused,
@@ -39,6 +40,9 @@ class Server:
 
     def __init__(self) -> None:
         self.hits: Counter[str] = Counter()
+        self.slow_now = 0  # /slow answers being dripped right now
+        self.slow_most = 0
+        self.lock = threading.Lock()
         self.stop = threading.Event()
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self.httpd.daemon_threads = True
@@ -106,9 +110,16 @@ def _handler(server: Server) -> type[BaseHTTPRequestHandler]:
             self.send_response(200)
             self.send_header("Content-Length", "1000")
             self.end_headers()
-            while not server.stop.wait(0.1):  # one byte at a time: each read is quick
-                self.wfile.write(b"x")
-                self.wfile.flush()
+            with server.lock:
+                server.slow_now += 1
+                server.slow_most = max(server.slow_most, server.slow_now)
+            try:
+                while not server.stop.wait(0.1):  # one byte at a time: each read is quick
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+            finally:
+                with server.lock:
+                    server.slow_now -= 1
 
         def route_missing(self, route: list[str], query: dict[str, str]) -> None:
             self.reply(404, b"no")
@@ -387,3 +398,40 @@ def test_private_fetching_is_off_unless_the_setting_says_so(images: Server) -> N
     policy = FetchPolicy.from_settings(settings)
     assert policy.timeout == 4
     assert fetch(images.url + "/img", policy) == PNG
+
+
+def test_one_key_holds_at_most_its_share_of_the_connections(images: Server) -> None:
+    """Three requests of one key fetch twelve images that drip for ever; the key keeps only
+    its share of the pool busy, so another key's image comes at once, and the hog's waiting
+    images are not reported as slow downloads."""
+
+    async def go() -> tuple[bytes, float, int, dict[str, bytes | FetchError]]:
+        async with ImageFetcher(policy_for(images, timeout=1.5)) as fetcher:
+            slow = [[f"{images.url}/slow?{r}-{n}" for n in range(4)] for r in range(3)]
+            hog = [asyncio.ensure_future(fetcher.fetch_many(s, key="hog")) for s in slow]
+            while images.slow_now < FETCHES_PER_KEY:
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.3)  # the hog's other fetches queue up
+            loop = asyncio.get_running_loop()
+            started = loop.time()
+            other = await fetcher.fetch(images.url + "/img", key="other")
+            elapsed = loop.time() - started
+            held = images.slow_most  # before any times out (a server notices that late)
+            first = await hog[0]
+            for task in hog[1:]:
+                task.cancel()
+            await asyncio.gather(*hog[1:], return_exceptions=True)
+            return other, elapsed, held, first
+
+    other, elapsed, held, first = run(go())
+    assert other == PNG
+    assert elapsed < 1.0  # about 0.01 s: no wait for a connection
+    assert held == FETCHES_PER_KEY
+    for failure in first.values():  # each got its own 1.5 s once its turn came
+        assert isinstance(failure, FetchError)
+        assert "took longer than 1.5 s to download" in str(failure)
+
+
+def test_a_key_share_must_leave_room_for_others() -> None:
+    with pytest.raises(ValueError, match="smaller than the pool"):
+        ImageFetcher(FetchPolicy(), connections=4, per_key=4)

@@ -143,12 +143,27 @@ def append_text(parent: Element, last: Element | None, text: str) -> Element | N
     return last
 
 
-def prepare_images(root: Element) -> list[str]:
-    """Image sources in order (each once); a `width` becomes a style; alt text a caption."""
+@dataclass(frozen=True, slots=True)
+class Images:
+    sources: list[str]
+    """Image sources in order, each once, as written."""
+    unusable: list[str]
+    """Each image left without a source, named by its place and alt text (for a message)."""
+
+
+def prepare_images(root: Element) -> Images:
+    """The article's images; a `width` becomes a style; alt text a caption.
+
+    An image the sanitiser left without a source (a scheme other than http(s), a relative
+    path, a `data:` URI that is not a base64 PNG, JPEG, GIF or WebP, or none) is taken out
+    and named in `unusable`: an article simply goes without it, a draft refuses it.
+    """
     sources: dict[str, None] = {}
-    for img in list(root.iter("img")):
+    unusable: list[str] = []
+    for number, img in enumerate(list(root.iter("img")), 1):
         src = img.get("src") or ""
         if not src:
+            unusable.append(_image_name(number, img.get("alt") or ""))
             remove_keeping_tail(img, img.tail)
             continue
         sources.setdefault(src, None)
@@ -162,7 +177,14 @@ def prepare_images(root: Element) -> list[str]:
             caption.text = alt
             img.addnext(caption)
             caption.tail, img.tail = img.tail, None
-    return list(sources)
+    return Images(list(sources), unusable)
+
+
+def _image_name(number: int, alt: str) -> str:
+    text = " ".join(alt.split())
+    if not text:
+        return f"image {number} (no alt text)"
+    return f"image {number} (alt text “{text if len(text) <= 40 else text[:39] + '…'}”)"
 
 
 def wrap_tables(root: Element) -> None:

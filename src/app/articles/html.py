@@ -153,6 +153,7 @@ class Article:
     title: str  # the first heading, else the first line
     # the rule of docs/decisions/articles.md, "Articles": CJK characters and Latin runs, code too
     word_count: int
+    unusable_images: tuple[str, ...] = ()  # images without a usable source (left out), by name
 
 
 class UnknownArticleTheme(ValueError):
@@ -199,7 +200,9 @@ def to_article(
     head = document.find("head")
     head.clear()
     head.extend(_head(title))
-    return Article(_serialise(document), tuple(images), title, words)
+    return Article(
+        _serialise(document), tuple(images.sources), title, words, tuple(images.unusable)
+    )
 
 
 def rewrite_images(html: str, mapping: Mapping[str, str]) -> str:

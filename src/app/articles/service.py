@@ -2,13 +2,15 @@
 
 HTML only: ``article.to_article`` in the article threads, its math typeset first in a card
 render worker (``ProcessRenderPool.typeset``), where a formula that runs long is killed with
-its worker rather than holding a thread of the server. Draft: every image of the article is
-fetched (``app.fetch``: public addresses only) or decoded from its ``data:`` URI, converted
-by ``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
-``uploadimg``; the sources are rewritten to the platform's URLs; the cover (``coverImageUrl``,
-else the first image, else a 900×383 card drawn by our card engine from the title) goes up
-as permanent material; then ``draft/add``. Everything that can fail on our side (fetching,
-decoding, drawing) happens before the first upload, so a bad image creates no library item.
+its worker rather than holding a thread of the server. Draft: an image without a usable
+source, or more than ``MAX_DRAFT_IMAGES``, is refused first; then every image of the article
+is fetched (``app.fetch``: public addresses only, within the API key's share of the
+connections) or decoded from its ``data:`` URI, converted by ``layout.fit_image`` to a
+JPEG/PNG under the platform's limit, and uploaded once via ``uploadimg``; the sources are
+rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first image, else a
+900×383 card drawn by our card engine from the title) goes up as permanent material; then
+``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
+before the first upload, so a bad image creates no library item.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +46,10 @@ HTML_COST = 1
 DRAFT_COST = 3
 MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 COVER_WIDTH, COVER_HEIGHT = 900, 383
+# Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
+# limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and
+# platform calls. As many as a card request fetches: an article rarely has more.
+MAX_DRAFT_IMAGES = 20
 UNTITLED = "Untitled"
 
 
@@ -144,9 +151,29 @@ def fit_all(images: dict[str, bytes], limit: int) -> dict[str, layout.EncodedIma
 
 
 def _fetch_failure(exc: FetchError) -> Exception:
-    if isinstance(exc, FetchRefused):
-        return InvalidImage(f"{exc}; it was not fetched")
-    return ImageUploadFailed(f"{exc}; nothing was uploaded to the platform")
+    """The draft's error for an image that could not be had (the fetch's message says how
+    far it got: refused before connecting, at its headers, or while downloading)."""
+    kind = InvalidImage if isinstance(exc, FetchRefused) else ImageUploadFailed
+    return kind(f"{exc}; nothing was uploaded to the platform")
+
+
+def check_draft_images(converted: article.Article) -> None:
+    """Refuses, before anything is fetched, an article a draft cannot carry whole.
+
+    Raises:
+        InvalidImage: An image has no usable source, or there are too many.
+    """
+    if converted.unusable_images:
+        raise InvalidImage(
+            f"{converted.unusable_images[0]} has no source a draft can use: only http(s) URLs"
+            " and base64 data: PNG, JPEG, GIF or WebP images can be uploaded; nothing was"
+            " fetched or uploaded"
+        )
+    if len(converted.images) > MAX_DRAFT_IMAGES:
+        raise InvalidImage(
+            f"the article has {len(converted.images)} distinct images; a draft takes at most"
+            f" {MAX_DRAFT_IMAGES}; nothing was fetched or uploaded"
+        )
 
 
 class ArticleService:
@@ -213,8 +240,9 @@ class ArticleService:
         """Create the draft; the caller bounds the whole call with its deadline."""
         assert self.wechat is not None and self.fetcher is not None, "open() first"
         converted = await self.convert(request, key, timeout)
+        check_draft_images(converted)
         sources = list(converted.images)
-        fetched = await self._fetch(sources)
+        fetched = await self._fetch(sources, key)
         encoded = await self.pool.run(
             fit_all, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
         )
@@ -247,9 +275,9 @@ class ArticleService:
             data=DraftData(media_id=media_id, wordCount=converted.word_count, cost=DRAFT_COST),
         )
 
-    async def _fetch(self, sources: list[str]) -> dict[str, bytes]:
+    async def _fetch(self, sources: list[str], key: Hashable) -> dict[str, bytes]:
         assert self.fetcher is not None
-        results = await self.fetcher.fetch_many(sources)
+        results = await self.fetcher.fetch_many(sources, key=key)
         out: dict[str, bytes] = {}
         for source in sources:
             result = results[source]
@@ -272,9 +300,8 @@ class ArticleService:
             if request.coverImageUrl:
                 assert self.fetcher is not None
                 try:
-                    original = {
-                        request.coverImageUrl: await self.fetcher.fetch(request.coverImageUrl)
-                    }
+                    cover = await self.fetcher.fetch(request.coverImageUrl, key=key)
+                    original = {request.coverImageUrl: cover}
                 except FetchError as exc:
                     raise _fetch_failure(exc) from None
             else:

@@ -2,11 +2,12 @@
 
 Every image source of the Markdown that is not a ``data:`` URI goes through the shared
 ``ImageFetcher`` (http/https only, public addresses checked at connect time, redirects,
-bytes and time bounded), at most ``MAX_IMAGES`` per request and ``CONCURRENCY`` at a time,
-all within one phase deadline. The bytes must then pass ``layout.probe_image``: type from
-the magic bytes (SVG and anything else refused), side, pixel and frame limits read from
-the header before anything is decoded. What fails any step is simply left out: the card
-shows the placeholder with the alt text, and the request goes on.
+bytes and time bounded; a request and its API key take a bounded share of the connections),
+at most ``MAX_IMAGES`` per request, all within one phase deadline. The bytes must then
+pass ``layout.probe_image``: type from the magic bytes (SVG and anything else refused),
+side, pixel and frame limits read from the header before anything is decoded. What fails
+any step is simply left out: the card shows the placeholder with the alt text, and the
+request goes on.
 
 Accepted bytes are kept for ``ttl`` seconds by URL, in a cache bounded in bytes, so a
 request repeated within minutes neither downloads nor probes its images again.
@@ -18,19 +19,17 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
 
 import layout
 from app.cache import BoundedCache
-from app.fetch import FetchError, ImageFetcher
+from app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
 from app.settings import MIB
 
 log = logging.getLogger("inkcard.card_images")
 
 MAX_IMAGES = 20  # distinct remote sources fetched per request; the rest are placeholders
-CONCURRENCY = 4  # fetches in flight per request
 PHASE_TIMEOUT = 15.0  # seconds for all the fetches of one request
 CACHE_SECONDS = 300.0
 CACHE_BYTES = 64 * MIB
@@ -68,7 +67,7 @@ class RemoteImages:
         fetcher: ImageFetcher,
         *,
         max_images: int = MAX_IMAGES,
-        concurrency: int = CONCURRENCY,
+        concurrency: int = FETCHES_PER_REQUEST,
         timeout: float = PHASE_TIMEOUT,
         cache_seconds: float = CACHE_SECONDS,
         cache_bytes: int = CACHE_BYTES,
@@ -85,25 +84,32 @@ class RemoteImages:
         """Fetches that went to the network (cache misses), for tests and logs."""
 
     async def gather(
-        self, sources: Iterable[str], max_pixels: int | None = None, timeout: float | None = None
+        self,
+        sources: Iterable[str],
+        max_pixels: int | None = None,
+        timeout: float | None = None,
+        key: Hashable = None,
     ) -> Gathered:
         """Accepted bytes of every remote source (``data:`` URIs are the engine's own).
 
         ``max_pixels`` bounds width × height summed over the accepted images, in source
         order; an image that would overrun it is left out like any refused one. Never
         raises for a bad image; the phase ends after ``timeout`` (default ``self.timeout``)
-        and whatever has not arrived by then is a placeholder.
+        and whatever has not arrived by then is a placeholder. ``key`` (the API key's id)
+        decides whose share of the fetcher's connections the downloads take.
         """
         remote = [s for s in dict.fromkeys(sources) if s and s[:5].lower() != "data:"]
         wanted, extra = remote[: self.max_images], remote[self.max_images :]
         refused = dict.fromkeys(extra, f"is past the first {self.max_images} remote images")
-        results = await self._fetch_all(wanted, self.timeout if timeout is None else timeout)
+        seconds = self.timeout if timeout is None else timeout
+        batch = self.fetcher.batch(key, self.concurrency)
+        results = await self._fetch_all(batch, wanted, seconds)
         images: dict[str, bytes] = {}
         pixels = 0
         for src in wanted:
             result = results.get(src)
             if result is None:
-                refused[src] = "did not arrive within the time for fetching images"
+                refused[src] = _unfinished(src in batch.started, seconds)
             elif isinstance(result, str):
                 refused[src] = result
             elif max_pixels is not None and pixels + result.pixels > max_pixels:
@@ -114,16 +120,16 @@ class RemoteImages:
         for src, reason in refused.items():
             # The host only: a URL's path and query may carry the caller's tokens.
             brief = reason.split(" (redirected to ", 1)[0]
-            log.info("remote image on %s left as a placeholder: %s", _host(src), brief)
+            log.info("remote image on %s left as a placeholder: %s", host_of(src), brief)
         return Gathered(images, refused)
 
-    async def _fetch_all(self, sources: list[str], timeout: float) -> dict[str, _Accepted | str]:
-        gate = asyncio.Semaphore(self.concurrency)
+    async def _fetch_all(
+        self, batch: FetchBatch, sources: list[str], timeout: float
+    ) -> dict[str, _Accepted | str]:
         results: dict[str, _Accepted | str] = {}
 
         async def one(src: str) -> None:
-            async with gate:
-                results[src] = await self._one(src)
+            results[src] = await self._one(batch, src)
 
         tasks = [asyncio.ensure_future(one(src)) for src in sources]
         if not tasks:
@@ -134,13 +140,13 @@ class RemoteImages:
         await asyncio.gather(*pending, return_exceptions=True)
         return results
 
-    async def _one(self, src: str) -> _Accepted | str:
+    async def _one(self, batch: FetchBatch, src: str) -> _Accepted | str:
         cached = self.cache.get(src)
         if cached is not None:
             return cached
         self.downloads += 1
         try:
-            data = await self.fetcher.fetch(src)
+            data = await batch.fetch(src)
         except FetchError as exc:
             return exc.reason
         try:
@@ -153,8 +159,12 @@ class RemoteImages:
         return accepted
 
 
-def _host(source: str) -> str:
-    try:
-        return urlsplit(source).hostname or "(no host)"
-    except ValueError:
-        return "(malformed URL)"
+def _unfinished(started: bool, seconds: float) -> str:
+    """Why an image the phase deadline cut off is a placeholder: still downloading, or never
+    begun because other images held every turn it could have had."""
+    if started:
+        return f"was still being fetched when the {seconds:.3g} s for fetching images ran out"
+    return (
+        f"was never fetched: the {seconds:.3g} s for fetching images ran out while it waited"
+        " for its turn (a request and an API key fetch a few images at a time)"
+    )

@@ -273,6 +273,7 @@ class CardService:
                 doc.images if doc is not None else (),
                 max_pixels=self.budget.image_pixels,
                 timeout=min(self.remote.timeout, deadline - loop.time()),
+                key=key,
             )
             images = gathered.images
             job = msgspec.structs.replace(job, images=gathered.hashes())
