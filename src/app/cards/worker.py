@@ -111,10 +111,15 @@ def render_cards(
     try:
         return layout.render_cards(markdown, theme, fonts, options, images or {})
     except layout.CardTooLarge as error:
+        other_formats = (
+            f", or format png or jpeg ({MAX_CARD_PIXELS:,} pixels a card)"
+            if error.limit < MAX_CARD_PIXELS
+            else ""
+        )
         raise CardTooLarge(
             f"a card would be {error.width}x{error.height} pixels, more than the "
-            f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
-            "overHiddenMode, a smaller scale or a wider card"
+            f"{error.limit:,}-pixel limit of one {options.format} card; use splitMode "
+            f"autoSplit, overHiddenMode, a smaller scale or a wider card{other_formats}"
         ) from None
     except layout.TooTallForFormat as error:
         raise CardTooLarge(
