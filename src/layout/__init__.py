@@ -333,10 +333,10 @@ def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> N
     max_pixels = min((limit for limit in limits if limit is not None), default=None)
     for css_width, css_height in cards:
         width, height = round(css_width * options.scale), round(css_height * options.scale)
-        if max_pixels is not None and width * height > max_pixels:
-            raise CardTooLarge(width, height, max_pixels)
         if longest_side is not None and max(width, height) > longest_side:
             raise TooTallForFormat(width, height, options.format, longest_side)
+        if max_pixels is not None and width * height > max_pixels:
+            raise CardTooLarge(width, height, max_pixels)
         total += width * height
     if options.max_total_pixels is not None and total > options.max_total_pixels:
         raise TooManyPixels(total, options.max_total_pixels)
