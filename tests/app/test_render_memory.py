@@ -20,6 +20,7 @@ import httpx
 import pytest
 
 import layout
+import themes
 from tests.app.apphelpers import stored_files, wait_until_ok
 
 BIG_CARD = {"markdown": "# A big card\n\nsome text", "width": 1600, "height": 4000, "scale": 4}
@@ -119,3 +120,15 @@ def test_the_default_limit_leaves_the_largest_card_alone(
         response = http.post(f"{base}/api/generate", json=BIG_CARD)
         assert response.status_code == 200, response.text
     assert app.state.services.cards.pool.killed == 0
+
+
+def test_a_webp_card_over_its_pixel_budget_is_refused_before_layout(fonts: layout.FontBook) -> None:
+    """WebP's encoder needs 2-3 times the memory per pixel: 1600 x 4000 at scale 3 (57.6 Mpx,
+    which PNG and JPEG may have) is over its 25.6 Mpx and refused before anything is laid out
+    (it was drawn, and peaked near 3 GB at scale 4)."""
+    options = layout.RenderOptions(width=1600, height=4000, scale=3, format="webp")
+    with pytest.raises(layout.CardTooLarge) as error:
+        layout.render_cards("# big", themes.builtin().get("apple-notes"), fonts, options)
+    assert error.value.limit == 1600 * 4000 * 2 * 2
+    smaller = layout.RenderOptions(width=1600, height=4000, scale=1, format="webp")
+    assert len(layout.render("# fits", themes.builtin().get("apple-notes"), fonts, smaller)) == 1
