@@ -1,4 +1,5 @@
-"""Render-process memory benchmark: peak RSS per worker over 1,000 cards, as JSON.
+"""Render-process memory benchmark: peak RSS per worker over 1,000 cards, as JSON; or, with
+``--per-format``, the peak of one card per output format and size.
 
 Run: `.venv/bin/python benchmarks/bench_memory.py [--cards 1000] [--workers 2]`. Starts the
 service's own render pool (``app.render_pool``: forkserver workers, fonts loaded, one warm-up
@@ -8,6 +9,15 @@ in flight per worker. After every ``--every`` cards it records each worker's pea
 set (``ru_maxrss``, reported by the worker) and its current one (``VmRSS`` from /proc).
 Target: peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
 end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
+
+`--per-format [--themes ...]`: for each format (png, jpeg, webp, pdf), size (1080 x 1440 at
+scale 1, 2, 4; 1600 x 4000 at the largest scale the format's pixel budget allows) and theme
+(default apple-notes, and typewriter, whose card-sized grain layer costs the most to draw), a
+fresh process loads the fonts, draws one warm-up card in that format, then one card of that
+size at quality 100; its peak is ``VmHWM`` less the resident set after the warm-up (reset
+through /proc/self/clear_refs), printed in MB and in bytes per output pixel. Target: at most
+8 bytes per output pixel for PNG and JPEG, and under 1 GB for the largest card of any format
+(docs/decisions/engine.md, "Memory per output pixel").
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -30,6 +41,34 @@ from app.cards.worker import MAX_CARD_PIXELS, RenderJob, WorkerConfig  # noqa: E
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_MB = 120
+PER_PIXEL_TARGET = 8  # bytes per output pixel, PNG and JPEG
+LARGEST_TARGET_MB = 1000  # the largest card any format allows
+ONE_CARD = """
+import json, sys
+from pathlib import Path
+import layout, themes
+
+def kb(field):
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+
+fmt, theme, width, height, scale = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+layout.load_numpy()
+text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
+def options(width, height, scale):
+    return layout.RenderOptions(
+        width=width, height=height, scale=scale, split="hrSplit", overflow_hidden=True,
+        format=fmt, quality=100, max_pixels=layout.MAX_CARD_PIXELS,
+    )
+layout.render(text, themes.builtin().get(theme), fonts, options(440, 586, 2))
+before = kb("VmRSS")
+Path("/proc/self/clear_refs").write_text("5")  # VmHWM starts again from here
+files = layout.render(text, themes.builtin().get(theme), fonts, options(width, height, scale))
+print(json.dumps({"files": len(files), "bytes": sum(map(len, files)), "base_kb": before,
+                  "peak_kb": kb("VmHWM") - before, "vm_peak_kb": kb("VmPeak")}))
+"""
 
 
 def jobs(count: int, only: list[str]) -> list[RenderJob]:
@@ -126,6 +165,57 @@ def verdict(result: dict[str, object], slack_mb: int) -> dict[str, object]:
     }
 
 
+def largest_scale(fmt: str) -> int:
+    """The largest integer scale a 1600 x 4000 card of ``fmt`` may be drawn at."""
+    limit = layout.MAX_CARD_PIXELS_BY_FORMAT.get(fmt, MAX_CARD_PIXELS)
+    return max(s for s in range(1, 5) if 1600 * 4000 * s * s <= limit)
+
+
+def one_card(fmt: str, theme: str, width: int, height: int, scale: int) -> dict[str, object]:
+    """The peak of one card in a fresh process (see the module's docstring)."""
+    args = [fmt, theme, str(width), str(height), str(scale)]
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_CARD, *args], capture_output=True, text=True, check=True
+    )
+    measured = json.loads(done.stdout)
+    pixels = width * height * scale * scale
+    return {
+        "format": fmt,
+        "theme": theme,
+        "size": f"{width}x{height}@{scale}",
+        "output_pixels": pixels,
+        "file_bytes": measured["bytes"],
+        "idle_rss_mb": measured["base_kb"] // 1024,
+        "peak_mb": round(measured["peak_kb"] / 1024),
+        "bytes_per_pixel": round(measured["peak_kb"] * 1024 / pixels, 2),
+        "vm_peak_mb": measured["vm_peak_kb"] // 1024,
+    }
+
+
+def per_format(names: list[str]) -> dict[str, object]:
+    rows = []
+    for fmt in layout.FORMATS:
+        sizes = [(1080, 1440, s) for s in (1, 2, 4)] + [(1600, 4000, largest_scale(fmt))]
+        for theme in names:
+            rows += [one_card(fmt, theme, *size) for size in sizes]
+    largest = {
+        fmt: max(r["peak_mb"] for r in rows if r["format"] == fmt and r["size"].startswith("1600"))
+        for fmt in layout.FORMATS
+    }
+    per_pixel = {
+        fmt: max(r["bytes_per_pixel"] for r in rows if r["format"] == fmt) for fmt in layout.FORMATS
+    }
+    return {
+        "cards": rows,
+        "bytes_per_pixel_max": per_pixel,
+        "largest_card_peak_mb": largest,
+        "verdict": {
+            "per_pixel_met": all(per_pixel[f] <= PER_PIXEL_TARGET for f in ("png", "jpeg")),
+            "largest_met": all(mb <= LARGEST_TARGET_MB for mb in largest.values()),
+        },
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", type=int, default=1000)
@@ -134,7 +224,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600, help="stop sending after this")
     parser.add_argument("--themes", nargs="*", default=[], help="only these (default: all)")
     parser.add_argument("--slack", type=int, default=8, help="MB of growth still called flat")
+    parser.add_argument("--per-format", action="store_true", help="one card's peak per format")
     args = parser.parse_args()
+    if args.per_format:
+        print(json.dumps(per_format(args.themes or ["apple-notes", "typewriter"]), indent=2))
+        return
     result = asyncio.run(run(args.cards, args.workers, args.every, args.seconds, args.themes))
     result["verdict"] = verdict(result, args.slack)
     print(json.dumps(result, indent=2))

@@ -85,7 +85,8 @@ class Metrics:
         self.worker_restarts = self._counter(
             "inkcard_render_worker_restarts",
             "Render processes replaced, by reason: timeout (killed past the time limit, a 504),"
-            " died, abandoned (its request went away), start_failed.",
+            " died, abandoned (its request went away), out_of_memory (over its memory limit),"
+            " start_failed.",
             ("reason",),
         )
         self.credits_debited = self._counter(

@@ -29,7 +29,7 @@ from app.ledger.idempotency import IdempotencyStore
 from app.ledger.ratelimit import RequestLimit
 from app.metrics import MeteredStorage, Metrics
 from app.models import DEFAULT_THEME
-from app.settings import Settings, metrics_dir
+from app.settings import MIB, Settings, metrics_dir
 from app.storage import LocalStorage, Storage, make_storage
 
 log = logging.getLogger("inkcard.services")
@@ -122,6 +122,7 @@ def _render_pool(
         fonts_dir=settings.fonts_dir or str(layout.DEFAULT_FONTS_DIR),
         warm_up_theme=catalogue.get(DEFAULT_THEME),
         stall_seconds=settings.render_stall_seconds,
+        memory_limit=settings.render_memory_mb * MIB,
     )
     return ProcessRenderPool(
         settings.render_processes,

@@ -14,6 +14,7 @@ import msgspec
 
 MIB = 1024 * 1024
 FETCH_MAX_BYTES = 10 * MIB  # the largest remote image the service downloads
+MIN_RENDER_MEMORY_MB = 512  # a warm render process alone maps ~350 MB (fonts, Skia, numpy)
 
 
 class SettingsError(ValueError):
@@ -63,6 +64,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     render_queue: int = 4
     """Requests allowed to wait for a render process (or article thread) before new ones get
     503."""
+    render_memory_mb: int = 2048
+    """Address space (MiB) each card render process may use (``RLIMIT_AS``); a render past it
+    answers 500 ``render_failed`` and its process is replaced. The largest request the pixel
+    budgets allow maps ~1.4 GB (docs/decisions/engine.md, "Memory per output pixel"). 0: no
+    limit."""
     render_stall_seconds: float = 0.0
     """Tests only: a card whose Markdown holds ``<!-- inkcard-test-stall -->`` sleeps this long
     in its render process first (a render that hangs). 0: off."""
@@ -198,6 +204,10 @@ def _check(settings: Settings) -> None:
     ):
         if getattr(settings, name) < 0:
             raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
+    if 0 < settings.render_memory_mb < MIN_RENDER_MEMORY_MB:  # a worker could never start
+        raise SettingsError(
+            f"{_PREFIX}RENDER_MEMORY_MB must be 0 (no limit) or at least {MIN_RENDER_MEMORY_MB}"
+        )
     for name in ("timeout", "database_busy_timeout", "article_timeout", "idempotency_hours"):
         if not 0 < getattr(settings, name) < float("inf"):  # also refuses nan
             raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")

@@ -69,6 +69,7 @@ from .limits import (
     DEFAULT_HEIGHT,
     DEFAULT_WIDTH,
     MAX_CARD_PIXELS,
+    MAX_CARD_PIXELS_BY_FORMAT,
     MAX_CARDS,
 )
 from .markdown import Doc, clean_text, image_sources, may_name_images, parse
@@ -94,6 +95,7 @@ __all__ = [
     "FORMATS",
     "MAX_CARDS",
     "MAX_CARD_PIXELS",
+    "MAX_CARD_PIXELS_BY_FORMAT",
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
@@ -321,18 +323,21 @@ def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> N
     """Holds cards of (width, height) CSS px, drawn at `options.scale`, to the pixel budgets.
 
     Raises:
-        CardTooLarge: One card is over `options.max_pixels`.
+        CardTooLarge: One card is over `options.max_pixels` or its format's
+            `MAX_CARD_PIXELS_BY_FORMAT`.
         TooTallForFormat: One card is longer on a side than `options.format` can hold.
         TooManyPixels: All of them together are over `options.max_total_pixels`.
     """
     total = 0
     longest_side = MAX_SIDE.get(options.format)
+    limits = (options.max_pixels, MAX_CARD_PIXELS_BY_FORMAT.get(options.format))
+    max_pixels = min((limit for limit in limits if limit is not None), default=None)
     for css_width, css_height in cards:
         width, height = round(css_width * options.scale), round(css_height * options.scale)
-        if options.max_pixels is not None and width * height > options.max_pixels:
-            raise CardTooLarge(width, height, options.max_pixels)
         if longest_side is not None and max(width, height) > longest_side:
             raise TooTallForFormat(width, height, options.format, longest_side)
+        if max_pixels is not None and width * height > max_pixels:
+            raise CardTooLarge(width, height, max_pixels)
         total += width * height
     if options.max_total_pixels is not None and total > options.max_total_pixels:
         raise TooManyPixels(total, options.max_total_pixels)

@@ -44,7 +44,7 @@ from .boxes import (
 )
 from .images import Decoded
 from .lru import Lru
-from .png import encode_rgb, encode_rgba
+from .png import deflate_rgb, deflate_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
@@ -436,12 +436,17 @@ def rasterize(
     picture: Any, width: float, height: float, background: int, scale: float
 ) -> np.ndarray:
     """Pixels of a recorded card as an opaque RGB array, `scale` times its CSS size."""
+    return _rgba(picture, width, height, background, scale)[:, :, :3]
+
+
+def _rgba(picture: Any, width: float, height: float, background: int, scale: float) -> np.ndarray:
+    """Pixels of a recorded card as an (h, w, 4) RGBA array, `scale` times its CSS size."""
     import numpy as np  # here, not at start: `encode_png` in a one-card process skips it
 
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     pixels = np.empty((h, w, 4), np.uint8)
     _draw_into(pixels, w, h, picture, background, scale)
-    return pixels[:, :, :3]
+    return pixels
 
 
 def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
@@ -466,11 +471,15 @@ def load_numpy() -> None:
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
     """The card as a PNG; rows packed by numpy where the process has loaded it (png.py)."""
     if "numpy" in sys.modules:
-        return encode_rgb(rasterize(picture, width, height, background, scale))
-    w, h = math.ceil(width * scale), math.ceil(height * scale)
-    pixels = bytearray(w * h * 4)
-    _draw_into(pixels, w, h, picture, background, scale)
-    return encode_rgba(pixels, w, h)
+        pixels: Any = _rgba(picture, width, height, background, scale)
+        deflated = deflate_rgb(pixels[:, :, :3])
+    else:
+        w, h = math.ceil(width * scale), math.ceil(height * scale)
+        pixels = bytearray(w * h * 4)
+        _draw_into(pixels, w, h, picture, background, scale)
+        deflated = deflate_rgba(pixels, w, h)
+    del pixels  # freed before the pieces are joined into the file, not after
+    return deflated.png()
 
 
 _RASTER_CODECS = {"jpeg": skia.EncodedImageFormat.kJPEG, "webp": skia.EncodedImageFormat.kWEBP}
@@ -487,13 +496,16 @@ def encode_lossy(
     codec: str,
     quality: int,
 ) -> bytes:
-    """A recorded card as JPEG or WebP (`codec`) at `quality` 1..100, `scale` times its size."""
-    import numpy as np
+    """A recorded card as JPEG or WebP (`codec`) at `quality` 1..100, `scale` times its size.
 
-    rgb = rasterize(picture, width, height, background, scale)
-    rgba = np.dstack((rgb, np.full(rgb.shape[:2], 255, np.uint8)))
-    image = skia.Image.fromarray(np.ascontiguousarray(rgba), colorType=skia.kRGBA_8888_ColorType)
+    Skia encodes the drawn pixels in place: no copy of the card is made on the way (each
+    whole-card copy is 4 bytes a pixel, 400 MB for the largest card; docs/decisions/engine.md,
+    "Memory per output pixel")."""
+    rgba = _rgba(picture, width, height, background, scale)
+    rgba[:, :, 3] = 255  # opaque, as the encoders have always been given it
+    image = skia.Image.fromarray(rgba, colorType=skia.kRGBA_8888_ColorType, copy=False)
     data = image.encodeToData(_RASTER_CODECS[codec], quality)
+    del image, rgba  # the pixels go before the encoded bytes are copied out
     if data is None:
         raise RuntimeError(f"Skia could not encode a {codec} image")
     return bytes(data)

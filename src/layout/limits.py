@@ -1,5 +1,6 @@
 """The numbers a caller of the engine sees → one place: card size defaults and bounds,
-the most cards one render makes, and the largest card in pixels those bounds allow.
+the most cards one render makes, and the largest card in pixels those bounds allow (and a
+format whose encoder needs more memory allows).
 """
 
 from __future__ import annotations
@@ -21,3 +22,11 @@ CARD_LIMITS: dict[str, tuple[int, int]] = {
 MAX_CARD_PIXELS: Final = (
     CARD_LIMITS["width"][1] * CARD_LIMITS["height"][1] * CARD_LIMITS["scale"][1] ** 2
 )
+# A format whose encoder needs more memory per pixel gets fewer pixels a card, so that the
+# largest card of any format peaks near the same ~0.8 GB in a render process. WebP's encoder
+# needs 17-28 bytes a pixel of its own (lossless at quality 100, noisy pixels) where PNG and
+# JPEG need at most 8 in all: WebP gets the widest, tallest card at scale 2
+# (docs/decisions/engine.md, "Memory per output pixel").
+MAX_CARD_PIXELS_BY_FORMAT: Final[dict[str, int]] = {
+    "webp": CARD_LIMITS["width"][1] * CARD_LIMITS["height"][1] * 2**2,
+}

@@ -328,7 +328,11 @@ class ProcessRenderPool:
                 rendered = await self._call(worker, job, deadline)
         finally:
             self.busy -= 1
-        self._idle.put_nowait(worker)
+        if rendered.retiring:
+            log.error("render worker %s ran out of memory; replaced", worker.process.pid)
+            self._replace(worker, "out_of_memory")
+        else:
+            self._idle.put_nowait(worker)
         return rendered
 
     async def _call(self, worker: Worker, job: RenderJob | TypesetJob, deadline: float) -> Rendered:

@@ -41,12 +41,20 @@ MAX_CARD_PIXELS = layout.MAX_CARD_PIXELS
 """The pixels of the largest fixed-size card the field limits allow: no card may be bigger."""
 
 
+OUT_OF_MEMORY = (
+    "the card needed more memory than a render process may use; use a smaller scale, "
+    "smaller cards or fewer images"
+)
+
+
 class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """What a worker needs at start: the fonts (loaded once) and the theme of its warm-up card."""
+    """What a worker needs at start: the fonts (loaded once), the theme of its warm-up card
+    and the address space it may use (bytes; 0: no limit)."""
 
     fonts_dir: str
     warm_up_theme: layout.Theme
     stall_seconds: float = 0.0
+    memory_limit: int = 0
 
 
 class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
@@ -80,6 +88,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
     pid: int
     renders: int  # jobs this worker has rendered since it started, this one included
     peak_rss_kb: int  # the worker's peak resident set so far (ru_maxrss)
+    retiring: bool = False  # ran out of memory: it exits after this answer, to be replaced
 
 
 class Ready(msgspec.Struct, frozen=True):
@@ -121,10 +130,15 @@ def render_cards(
     try:
         return layout.render_cards(markdown, theme, fonts, options, images or {})
     except layout.CardTooLarge as error:
+        other_formats = (
+            f", or format png or jpeg ({MAX_CARD_PIXELS:,} pixels a card)"
+            if error.limit < MAX_CARD_PIXELS
+            else ""
+        )
         raise CardTooLarge(
             f"a card would be {error.width}x{error.height} pixels, more than the "
-            f"{MAX_CARD_PIXELS:,}-pixel limit of one card; use splitMode autoSplit, "
-            "overHiddenMode, a smaller scale or a wider card"
+            f"{error.limit:,}-pixel limit of one {options.format} card; use splitMode "
+            f"autoSplit, overHiddenMode, a smaller scale or a wider card{other_formats}"
         ) from None
     except layout.TooTallForFormat as error:
         raise CardTooLarge(
@@ -150,6 +164,8 @@ def render_cards(
         raise TooManyPages(
             f"the Markdown makes more than {layout.MAX_CARDS} cards; split it into several requests"
         ) from None
+    except MemoryError:
+        raise  # over the address-space limit: answered by ``_answer``, the worker replaced
     except Exception:
         log.exception("card engine failed")
         raise RenderFailed(ENGINE_FAILED) from None
@@ -160,10 +176,21 @@ def peak_rss_kb() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
+def limit_address_space(limit: int) -> None:
+    """Hold this process to ``limit`` bytes of address space (0: leave it unlimited): an
+    allocation past it fails (``MemoryError``, or Skia aborts the process) instead of the
+    machine running out of memory. Only the soft limit is set."""
+    if limit:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
 def serve(conn: Connection, config: WorkerConfig) -> None:
     """The worker's main loop: load, warm up, say ready, then answer jobs until ``None``.
 
-    Ends quietly when the pool closes its end of the pipe (the service stopped)."""
+    Ends quietly when the pool closes its end of the pipe (the service stopped), and after
+    answering a job that ran out of memory (the pool starts a fresh worker)."""
+    limit_address_space(config.memory_limit)
     fonts = layout.FontBook.load(config.fonts_dir)
     layout.load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
     layout.render(WARM_UP_POST, config.warm_up_theme, fonts, layout.RenderOptions())
@@ -172,7 +199,10 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
         conn.send(Ready(os.getpid(), peak_rss_kb()))
         while (job := conn.recv()) is not None:
             renders += 1
-            conn.send(_answer(job, fonts, config, renders))
+            answer = _answer(job, fonts, config, renders)
+            conn.send(answer)
+            if answer.retiring:
+                return
     except (EOFError, BrokenPipeError):
         return
 
@@ -184,17 +214,25 @@ def _answer(
     alt_texts: list[str] = []
     formulas: list[layout.Formula | None] = []
     error: ApiError | None = None
-    if isinstance(job, TypesetJob):
-        budget = layout.MathBudget()  # one article's math
-        formulas = [budget.typeset(latex, job.size, display) for latex, display in job.formulas]
-    else:
-        if config.stall_seconds and STALL_MARKER in job.markdown:
-            time.sleep(config.stall_seconds)
-        try:
+    retiring = False
+    try:
+        if isinstance(job, TypesetJob):
+            budget = layout.MathBudget()  # one article's math
+            formulas = [budget.typeset(tex, job.size, display) for tex, display in job.formulas]
+        else:
+            if config.stall_seconds and STALL_MARKER in job.markdown:
+                time.sleep(config.stall_seconds)
             done = render_cards(job.doc or job.markdown, job.theme, fonts, job.options, job.images)
             files, alt_texts = done.files, done.alt_texts
-        except ApiError as exc:
-            error = exc
+    except ApiError as exc:
+        error = exc
+    except MemoryError:
+        # Whatever the engine held is freed by now, but a process that hit its limit
+        # mid-allocation is not trusted with the next job: it answers and exits.
+        log.error(
+            "render over the worker's memory limit (%d bytes); worker retires", config.memory_limit
+        )
+        error, retiring = RenderFailed(OUT_OF_MEMORY), True
     return Rendered(
         files=files,
         alt_texts=alt_texts,
@@ -203,4 +241,5 @@ def _answer(
         pid=os.getpid(),
         renders=renders,
         peak_rss_kb=peak_rss_kb(),
+        retiring=retiring,
     )
