@@ -71,6 +71,7 @@ from .limits import (
     MAX_CARD_PIXELS,
     MAX_CARD_PIXELS_BY_FORMAT,
     MAX_CARDS,
+    image_pixels_beside,
 )
 from .markdown import Doc, clean_text, image_sources, may_name_images, parse
 from .mathtex import Formula, MathBudget
@@ -133,6 +134,7 @@ __all__ = [
     "fit_image",
     "hides_overflow",
     "highlight",
+    "image_pixels_beside",
     "image_sources",
     "layout_cards",
     "layout_pages",
@@ -299,12 +301,13 @@ def draw_cards(
         CardTooLarge, TooManyPixels: See `render_cards`; checked before any pixel is drawn.
         ImagesTooLarge: The images drawn would decode to more than `max_image_pixels`.
     """
-    _check_pixels([(page.width, page.height) for page in pages], options)
+    largest = _check_pixels([(page.width, page.height) for page in pages], options)
+    image_pixels = options.max_image_pixels
+    if options.format != "pdf":  # raster: the card and its images share one memory budget
+        beside = image_pixels_beside(largest)
+        image_pixels = beside if image_pixels is None else min(image_pixels, beside)
     painter = Painter(
-        fonts.typefaces(),
-        scale=options.scale,
-        images=images,
-        max_image_pixels=options.max_image_pixels,
+        fonts.typefaces(), scale=options.scale, images=images, max_image_pixels=image_pixels
     )
     cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
     texts = [page.alt_text() for page in pages]
@@ -319,8 +322,9 @@ def draw_cards(
     return Rendered(files, texts)
 
 
-def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> None:
-    """Holds cards of (width, height) CSS px, drawn at `options.scale`, to the pixel budgets.
+def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> int:
+    """Holds cards of (width, height) CSS px, drawn at `options.scale`, to the pixel budgets;
+    the pixels of the largest.
 
     Raises:
         CardTooLarge: One card is over `options.max_pixels` or its format's
@@ -328,7 +332,7 @@ def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> N
         TooTallForFormat: One card is longer on a side than `options.format` can hold.
         TooManyPixels: All of them together are over `options.max_total_pixels`.
     """
-    total = 0
+    total = largest = 0
     longest_side = MAX_SIDE.get(options.format)
     limits = (options.max_pixels, MAX_CARD_PIXELS_BY_FORMAT.get(options.format))
     max_pixels = min((limit for limit in limits if limit is not None), default=None)
@@ -339,5 +343,7 @@ def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> N
         if max_pixels is not None and width * height > max_pixels:
             raise CardTooLarge(width, height, max_pixels)
         total += width * height
+        largest = max(largest, width * height)
     if options.max_total_pixels is not None and total > options.max_total_pixels:
         raise TooManyPixels(total, options.max_total_pixels)
+    return largest

@@ -30,3 +30,17 @@ MAX_CARD_PIXELS: Final = (
 MAX_CARD_PIXELS_BY_FORMAT: Final[dict[str, int]] = {
     "webp": CARD_LIMITS["width"][1] * CARD_LIMITS["height"][1] * 2**2,
 }
+# What drawing one request may hold at once in a render process: its largest card at up to
+# 8 bytes a pixel (the surface, a layer some themes draw through, the encoder's buffers) and
+# its decoded images at 4. With the process's own ~0.1 GB, a request stays under 1 GB. Only
+# the largest cards feel it: a 1600x4000 card at scale 4 leaves room for 20 million image
+# pixels instead of the usual 50 (docs/decisions/engine.md, "Memory per output pixel").
+DRAW_MEMORY_BYTES: Final = 900_000_000
+CARD_BYTES_PER_PIXEL: Final = 8
+IMAGE_BYTES_PER_PIXEL: Final = 4
+
+
+def image_pixels_beside(card_pixels: int) -> int:
+    """The decoded image pixels a request may draw beside its largest card of `card_pixels`."""
+    room = DRAW_MEMORY_BYTES - CARD_BYTES_PER_PIXEL * card_pixels
+    return max(0, room // IMAGE_BYTES_PER_PIXEL)

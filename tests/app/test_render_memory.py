@@ -22,6 +22,7 @@ import pytest
 import layout
 import themes
 from tests.app.apphelpers import stored_files, wait_until_ok
+from tests.layout.test_image_budget import data_uri, png_1bit
 
 BIG_CARD = {"markdown": "# A big card\n\nsome text", "width": 1600, "height": 4000, "scale": 4}
 MIB = 1 << 20
@@ -132,3 +133,19 @@ def test_a_webp_card_over_its_pixel_budget_is_refused_before_layout(fonts: layou
     assert error.value.limit == 1600 * 4000 * 2 * 2
     smaller = layout.RenderOptions(width=1600, height=4000, scale=1, format="webp")
     assert len(layout.render("# fits", themes.builtin().get("apple-notes"), fonts, smaller)) == 1
+
+
+def test_the_largest_card_leaves_less_room_for_images(fonts: layout.FontBook) -> None:
+    """A card and its decoded images share one drawing budget: a 36 Mpx image (allowed on
+    an ordinary card) beside the largest card would take the request past 1 GB, so it is
+    refused before it is decoded or the card drawn."""
+    post = f"# photo\n\n![]({data_uri(png_1bit(6000, 6000))})"
+    theme = themes.builtin().get("typewriter")
+    largest = layout.RenderOptions(
+        width=1600, height=4000, scale=4, split="autoSplit", max_image_pixels=50_000_000
+    )
+    with pytest.raises(layout.ImagesTooLarge) as error:
+        layout.render_cards(post, theme, fonts, largest)
+    assert error.value.limit == layout.image_pixels_beside(1600 * 4000 * 16) < 36_000_000
+    ordinary = layout.RenderOptions(width=440, height=586, scale=2, max_image_pixels=50_000_000)
+    assert layout.render_cards(post, theme, fonts, ordinary).files

@@ -156,7 +156,8 @@ def render_cards(
         raise ImageTooLarge(
             f"the images would decode to at least {error.pixels:,} pixels (width x height,"
             f" each distinct image counted once), more than the {error.limit:,}-pixel limit"
-            " of one request; use fewer or smaller images"
+            " of this request (the bigger the card, the less room for images); use fewer or"
+            " smaller images, or a smaller card or scale"
         ) from None
     except layout.MdxError as error:
         raise _invalid_mdx(error) from None
