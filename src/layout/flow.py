@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from .boxes import Row
+from .budget import ContentBudget
 from .figures import image
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part
 from .fonts import FontBook
@@ -80,6 +82,7 @@ class Flow:
         self.fonts = fonts
         self.images = images
         self.max_row_height = max_row_height
+        self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self._frame_ids = itertools.count(1)
 
@@ -116,6 +119,24 @@ class Flow:
         if layout is None:
             raise TypeError(f"unknown block {block!r}")
         return layout(self, block, ctx)
+
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Counts rows as they are made, placed as they are: the `budget` (if any) stops
+        the layout as soon as they are sure to break a limit."""
+        if self.budget is not None:
+            self.budget.spend(rows)
+
+    @contextmanager
+    def aside(self, allowed: float | None) -> Iterator[None]:
+        """Rows made inside are measured and made into others (see `ContentBudget.aside`)."""
+        if self.budget is None:
+            yield
+            return
+        self.budget.aside(allowed)
+        try:
+            yield
+        finally:
+            self.budget.restore()
 
     def next_frame_id(self) -> int:
         """A new panel's id, unique within this flow (rows of one panel share it)."""

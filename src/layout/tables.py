@@ -55,6 +55,10 @@ class TextMeasure(Protocol):
 
     def widths(self, spans: list[Span], keep: int) -> ContentWidths: ...
 
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Counts each row as it is made (the flow may stop a table too long for its cards)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TableBox:
@@ -155,8 +159,13 @@ def _table_rows(
     rows = []
     for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
         place = RowPlace(index == 0, index > 0 and index % 2 == 0, index == len(spans) - 1)
-        row = _row(row_spans, cell_style, columns.widths, aligns, inner, text, place)
-        rows.append(_scaled(row, columns.scale, box.x))
+        row = _scaled(
+            _row(row_spans, cell_style, columns.widths, aligns, inner, text, place),
+            columns.scale,
+            box.x,
+        )
+        text.spend((row,))
+        rows.append(row)
     return rows
 
 

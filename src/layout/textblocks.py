@@ -22,6 +22,7 @@ def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
     lines = flow.text_lines(block.inlines, style, ctx, align="center" if display else None)
     # Orphans and widows: the first two and the last two lines stay together.
     rows = keep_ends_together([line_row(line, ctx) for line in lines])
+    flow.spend(rows)
     margin = 0.0 if ctx.tight else style.margin_top
     return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
 
@@ -33,6 +34,7 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
         return boxed_heading(flow, block, role, ctx)
     lines = flow.text_lines(block.inlines, style, replace(ctx, color=None))
     rows = [line_row(line, ctx, keep=True) for line in lines]
+    flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
@@ -68,6 +70,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     frame = Frame(flow.next_frame_id(), top, bottom, decor)
     framed = replace(ctx, frames=(*ctx.frames, frame))
     rows = [line_row(line, framed, keep=True) for line in lines]
+    flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
@@ -84,6 +87,7 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
         y = style.border_width / 2
         items: tuple[Item, ...] = rule_segments(x, length, y, None, line)
         row = Row(height=style.border_width, items=items, frames=ctx.frames)
+        flow.spend((row,))
         return Part((row,), style.margin_top, style.margin_bottom)
     color = style.marker_color if style.marker_color is not None else style.color
     [text] = flow.text_lines(
@@ -101,4 +105,5 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
         text=text.text,
         decorative=True,
     )
+    flow.spend((row,))
     return Part((row,), style.margin_top, style.margin_bottom)
