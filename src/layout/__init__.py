@@ -2,7 +2,7 @@
 
 Stages, one module each (or a few, named in brackets):
 
-    markdown (mdx)               text → `Doc` of blocks
+    markdown (mdx, mdparser)     text → `Doc` of blocks
     style (decorations, paint)   theme file → checked schema → resolved `Styles`
     looks                        a role's style + inline marks → `SpanStyle`
     shape → linebreak → inline   spans → clusters → lines of positioned glyphs
@@ -10,7 +10,7 @@ Stages, one module each (or a few, named in brackets):
       lists, figures, tableflow,
       components)
     paginate → compose           rows → `Page`s per split mode, with chrome and
-      (chrome, decorate)         decorations
+      (chrome, decorate, budget) decorations, held to the page and pixel limits
     draw → png                   pages → pixels → encoded files
 
 `render` is a pure function of its arguments, so it can run in another process and its
