@@ -403,6 +403,8 @@ def _plain_text(children: list[Token]) -> str:
 def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> list[Text | Image]:
     """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack.
     Tags of the inline HTML subset in the text keep a stack of their own (`_HtmlMarks`)."""
+    if len(children) == 1 and children[0].type == "text" and "<" not in children[0].content:
+        return [Text(children[0].content)] if children[0].content else []  # plain text
     out: list[Text | Image] = []
     marks: list[frozenset[str]] = [frozenset()]
     html = _HtmlMarks()

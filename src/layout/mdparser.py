@@ -24,6 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
@@ -76,13 +77,20 @@ def _deep_text(state: StateBlock, start: int, end: int, silent: bool) -> bool:
 
 
 def _inlines_by(inline: MarkdownIt) -> Callable[[StateCore], None]:
-    """markdown-it's core `inline` rule, the inlines read by `inline` (its own depth)."""
+    """markdown-it's core `inline` rule, the inlines read by `inline` (its own depth). Text
+    with none of the characters that can start an inline construct is one text token, as
+    markdown-it would make it, without its machinery (a table's cells are mostly that)."""
+    plain = inline.inline.terminator_re
 
     def parse_inlines(state: StateCore) -> None:
         for token in state.tokens:
             if token.type == "inline":
                 if token.children is None:
                     token.children = []
+                if plain.search(token.content) is None:
+                    if token.content:
+                        token.children.append(Token("text", "", 0, content=token.content))
+                    continue
                 inline.inline.parse(token.content, inline, state.env, token.children)
 
     return parse_inlines

@@ -187,14 +187,19 @@ def _has_row_labels(table: Table) -> bool:
 
 
 def measure_columns(spans: list[list[list[Span]]], style: Style, text: TextMeasure) -> ColumnNeeds:
-    """Each column's widest character, longest word and unwrapped text, padding included."""
+    """Each column's widest character, longest word and unwrapped text, padding included
+    (a cell like one measured before is not measured again: long tables repeat cells)."""
     _, right, _, left = style.padding
     pad = left + right
     columns = len(spans[0])
     glyphs, words, lines = [pad] * columns, [pad] * columns, [pad] * columns
+    known: dict[tuple[Span, ...], ContentWidths] = {}
     for row in spans:
         for col, cell in enumerate(row):
-            measured = text.widths(cell, KEEP_WHOLE)
+            key = tuple(cell)
+            measured = known.get(key)
+            if measured is None:
+                measured = known[key] = text.widths(cell, KEEP_WHOLE)
             glyphs[col] = max(glyphs[col], measured.glyph + pad)
             words[col] = max(words[col], measured.word + pad)
             lines[col] = max(lines[col], measured.line + pad)
