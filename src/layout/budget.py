@@ -126,7 +126,20 @@ class ContentBudget:
                 raise Overfull
         elif self.spent > self._checked + content + EPSILON:
             self._checked = self.spent
-            self.limits.check(self._lower_bound())
+            self.limits.check(self._lower_bound(self.spent))
+
+    def expect(self, rows: int, height: float) -> None:
+        """Refuses now if `rows` more rows, each at least `height` tall, would break the
+        limits (or go past the height allowed aside); counts nothing (they are counted
+        when made, see `spend`). Text broken into lines asks before placing them."""
+        content = self.cards.content
+        more = rows * min(max(height, 0.0), content)
+        if self._aside:
+            before, allowed = self._aside[-1]
+            if allowed is not None and self.spent + more - before > allowed + EPSILON:
+                raise Overfull
+        elif more > content:
+            self.limits.check(self._lower_bound(self.spent + more))
 
     def aside(self, allowed: float | None) -> None:
         """From now until `restore`, rows are laid out to be measured and then made into
@@ -138,13 +151,14 @@ class ContentBudget:
         """Forgets the rows counted since the matching `aside`."""
         self.spent = self._aside.pop()[0]
 
-    def _lower_bound(self) -> list[tuple[float, float]]:
+    def _lower_bound(self, spent: float) -> list[tuple[float, float]]:
+        """The fewest and smallest cards that rows of `spent` height need."""
         width, height = self.cards.size
         content = self.cards.content
         if self.cards.fixed:
-            count = max(1, math.ceil(self.spent / content - EPSILON))
+            count = max(1, math.ceil(spent / content - EPSILON))
             return [(width, height)] * count
-        return [*self.cards.before, (width, height + max(0.0, self.spent - content))]
+        return [*self.cards.before, (width, height + max(0.0, spent - content))]
 
 
 def bounded(styles: Styles) -> bool:

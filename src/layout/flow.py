@@ -151,15 +151,21 @@ class Flow:
         x: float | None = None,
         width: float | None = None,
         align: str | None = None,
+        rows: bool = False,
     ) -> list[TextLine]:
+        """The lines of `inlines`; with `rows` (they become rows as they are), the budget
+        may refuse them once broken, before they are positioned."""
         spans = [self._span(t, style, ctx) for t in inlines]
+        metrics = self.metrics(style)
+        budget = self.budget if rows else None
         return layout_text(
             spans,
             self.fonts,
             x=ctx.x if x is None else x,
             width=ctx.width if width is None else width,
-            metrics=self.metrics(style),
+            metrics=metrics,
             align=align or style.align,
+            broken=None if budget is None else lambda count: budget.expect(count, metrics.height),
         )
 
     def _span(self, text: Text, style: Style, ctx: Ctx) -> Span:

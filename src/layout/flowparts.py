@@ -70,6 +70,7 @@ class Layouter(Protocol):
         x: float | None = None,
         width: float | None = None,
         align: str | None = None,
+        rows: bool = False,
     ) -> list[TextLine]: ...
 
     def metrics(self, style: Style) -> Metrics: ...
