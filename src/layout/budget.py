@@ -58,8 +58,9 @@ class OutputLimits:
     max_pixels: int | None = None
     max_total_pixels: int | None = None
 
-    def check(self, cards: Sequence[tuple[float, float]]) -> None:
-        """Holds cards of (width, height) CSS px, drawn at `scale`, to the limits.
+    def check(self, cards: Sequence[tuple[float, float]], *, at_least: bool = False) -> None:
+        """Holds cards of (width, height) CSS px, drawn at `scale`, to the limits; `at_least`:
+        the cards are the fewest and smallest some content needs.
 
         Raises:
             TooManyPages: More than `max_pages` cards.
@@ -68,7 +69,7 @@ class OutputLimits:
             TooManyPixels: All of them together are over `max_total_pixels`.
         """
         if len(cards) > self.max_pages:
-            raise TooManyPages(len(cards), self.max_pages)
+            raise TooManyPages(len(cards), self.max_pages, at_least=at_least)
         total = 0
         longest_side = MAX_SIDE.get(self.format)
         for css_width, css_height in cards:
@@ -126,7 +127,7 @@ class ContentBudget:
                 raise Overfull
         elif self.spent > self._checked + content + EPSILON:
             self._checked = self.spent
-            self.limits.check(self._lower_bound(self.spent))
+            self.limits.check(self._lower_bound(self.spent), at_least=True)
 
     def expect(self, rows: int, height: float) -> None:
         """Refuses now if `rows` more rows, each at least `height` tall, would break the
@@ -139,7 +140,7 @@ class ContentBudget:
             if allowed is not None and self.spent + more - before > allowed + EPSILON:
                 raise Overfull
         elif more > content:
-            self.limits.check(self._lower_bound(self.spent + more))
+            self.limits.check(self._lower_bound(self.spent + more), at_least=True)
 
     def aside(self, allowed: float | None) -> None:
         """From now until `restore`, rows are laid out to be measured and then made into

@@ -89,7 +89,7 @@ def paginate(
         start = _page_end(rows, start, height)
         ends.append(start)
         if max_pages is not None and len(ends) > max_pages:
-            raise TooManyPages(len(ends), max_pages)
+            raise TooManyPages(len(ends), max_pages, at_least=True)
     if balance and len(ends) > 1:
         ends[-2] = _balance(rows, ends[-3] if len(ends) > 2 else 0, ends[-2], height)
     return [_page(rows, a, b, height) for a, b in zip([0, *ends], ends, strict=False)]
