@@ -38,8 +38,8 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
-    "markdown_it": ("layout/markdown.py", "app/articles/html.py"),
-    "mdit_py_plugins": ("app/articles/html.py", "layout/markdown.py"),  # cards: dollar math only
+    "markdown_it": ("layout/markdown.py", "layout/mdparser.py", "app/articles/html.py"),
+    "mdit_py_plugins": ("app/articles/html.py", "layout/mdparser.py"),  # cards: dollar math only
     "ziamath": ("layout/mathtex.py",),
     "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
     "skia": (

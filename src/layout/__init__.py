@@ -2,7 +2,7 @@
 
 Stages, one module each (or a few, named in brackets):
 
-    markdown (mdx)               text → `Doc` of blocks
+    markdown (mdx, mdparser)     text → `Doc` of blocks
     style (decorations, paint)   theme file → checked schema → resolved `Styles`
     looks                        a role's style + inline marks → `SpanStyle`
     shape → linebreak → inline   spans → clusters → lines of positioned glyphs
@@ -10,7 +10,7 @@ Stages, one module each (or a few, named in brackets):
       lists, figures, tableflow,
       components)
     paginate → compose           rows → `Page`s per split mode, with chrome and
-      (chrome, decorate)         decorations
+      (chrome, decorate, budget) decorations, held to the page and pixel limits
     draw → png                   pages → pixels → encoded files
 
 `render` is a pure function of its arguments, so it can run in another process and its
@@ -29,6 +29,7 @@ from typing import Literal, get_args
 import msgspec
 
 from .boxes import ImageRef, Page
+from .budget import OutputLimits
 from .code import highlight
 from .compose import (
     SPLIT_MODES,
@@ -157,7 +158,6 @@ MEDIA_TYPES: dict[str, str] = {
 }
 EXTENSIONS: dict[str, str] = {"png": "png", "jpeg": "jpg", "webp": "webp", "pdf": "pdf"}
 DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
-MAX_SIDE: dict[str, int] = {"webp": 16_383, "jpeg": 65_535}  # what each format can hold
 
 
 class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
@@ -222,11 +222,14 @@ def layout_cards(
     again; its `images` are the sources the caller fetched).
 
     Image sizes come from their headers; with `options.max_image_pixels` the distinct
-    images are held to it before layout starts.
+    images are held to it before layout starts. The cards are held to the page and pixel
+    limits of `options` as soon as each is known, while they are laid out: a post far over
+    a limit is refused after the layout of about as much as the limits allow.
 
     Raises:
         ImagesTooLarge: The distinct images would decode to more than `max_image_pixels`.
         TooManyPages: More than `options.max_pages` cards.
+        CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
         MdxError: With `options.mdx`, text the component set refuses (names the line).
     """
     doc = post if isinstance(post, Doc) else parse_post(post, options.mdx)
@@ -237,7 +240,7 @@ def layout_cards(
         height=options.height,
         split=options.split,
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
-        max_pages=options.max_pages,
+        limits=_limits(options),
     )
     pages = compose(doc, resolve(theme, options.mode), fonts, budget, card)
     return LaidOut(pages, budget.blobs)
@@ -276,17 +279,19 @@ def render_cards(
     (a `pdf` is one document, a page per card at its CSS size in points), with its alt text.
 
     The work is bounded before it starts: image pixels from headers before layout, output
-    pixels after layout (and, for the smallest possible card, before it) and before drawing.
+    pixels and cards before layout (for the smallest possible card), during it (as the
+    rows add up, see `layout_cards`) and before drawing.
 
     Raises:
         ImagesTooLarge: See `layout_cards`.
         TooManyPages: See `layout_cards`.
         CardTooLarge: One card would have more than `options.max_pixels` pixels.
+        TooTallForFormat: One card is longer on a side than `options.format` holds.
         TooManyPixels: All cards together would have more than `options.max_total_pixels`.
     """
     # Every card is at least width x height, so a request over budget with one card is
     # refused without laying anything out.
-    _check_pixels([(options.width, options.height)], options)
+    _limits(options).check([(options.width, options.height)])
     laid = layout_cards(post, theme, fonts, options, images)
     return draw_cards(laid.pages, laid.images, fonts, options)
 
@@ -301,7 +306,7 @@ def draw_cards(
         CardTooLarge, TooManyPixels: See `render_cards`; checked before any pixel is drawn.
         ImagesTooLarge: The images drawn would decode to more than `max_image_pixels`.
     """
-    largest = _check_pixels([(page.width, page.height) for page in pages], options)
+    largest = _limits(options).check([(page.width, page.height) for page in pages])
     image_pixels = options.max_image_pixels
     if options.format != "pdf":  # raster: the card and its images share one memory budget
         beside = image_pixels_beside(largest)
@@ -322,28 +327,12 @@ def draw_cards(
     return Rendered(files, texts)
 
 
-def _check_pixels(cards: list[tuple[float, float]], options: RenderOptions) -> int:
-    """Holds cards of (width, height) CSS px, drawn at `options.scale`, to the pixel budgets;
-    the pixels of the largest.
-
-    Raises:
-        CardTooLarge: One card is over `options.max_pixels` or its format's
-            `MAX_CARD_PIXELS_BY_FORMAT`.
-        TooTallForFormat: One card is longer on a side than `options.format` can hold.
-        TooManyPixels: All of them together are over `options.max_total_pixels`.
-    """
-    total = largest = 0
-    longest_side = MAX_SIDE.get(options.format)
-    limits = (options.max_pixels, MAX_CARD_PIXELS_BY_FORMAT.get(options.format))
-    max_pixels = min((limit for limit in limits if limit is not None), default=None)
-    for css_width, css_height in cards:
-        width, height = round(css_width * options.scale), round(css_height * options.scale)
-        if longest_side is not None and max(width, height) > longest_side:
-            raise TooTallForFormat(width, height, options.format, longest_side)
-        if max_pixels is not None and width * height > max_pixels:
-            raise CardTooLarge(width, height, max_pixels)
-        total += width * height
-        largest = max(largest, width * height)
-    if options.max_total_pixels is not None and total > options.max_total_pixels:
-        raise TooManyPixels(total, options.max_total_pixels)
-    return largest
+def _limits(options: RenderOptions) -> OutputLimits:
+    """What `options` allow one render to make (see `budget.OutputLimits.check`)."""
+    return OutputLimits(
+        scale=options.scale,
+        format=options.format,
+        max_pages=options.max_pages,
+        max_pixels=options.max_pixels,
+        max_total_pixels=options.max_total_pixels,
+    )

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from .boxes import Frame, FrameDecor, Group, Item, Row
+from .budget import Overfull
 from .flow import BLOCK_LAYOUTS, BlockLayout, Flow
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part, line_row
 from .lists import MARKER_RISE, number_badge
@@ -50,18 +51,25 @@ def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
     items: list[Item] = []
     texts: list[str] = []
     height = 0.0
-    for index, blocks in enumerate(block.columns):
-        x = ctx.x + index * (width + gap)
-        column = Ctx(x, width, floor=width * MIN_INNER_SHARE, color=ctx.color)
-        column = replace(column, italic=ctx.italic, letter_spacing=ctx.letter_spacing)
-        placement = place(flow.stack(blocks, column).rows)
-        items.extend(frame_items(placement, 0.0, 0.0))
-        items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
-        texts.extend(p.row.text for p in placement.rows if p.row.text)
-        height = max(height, placement.height)
+    stacked = tuple(b for blocks in block.columns for b in blocks)
+    try:
+        # A column taller than a card is stacked anyway: stop laying it out side by side.
+        with flow.aside(flow.max_row_height):
+            for index, blocks in enumerate(block.columns):
+                x = ctx.x + index * (width + gap)
+                column = Ctx(x, width, floor=width * MIN_INNER_SHARE, color=ctx.color)
+                column = replace(column, italic=ctx.italic, letter_spacing=ctx.letter_spacing)
+                placement = place(flow.stack(blocks, column).rows)
+                items.extend(frame_items(placement, 0.0, 0.0))
+                items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
+                texts.extend(p.row.text for p in placement.rows if p.row.text)
+                height = max(height, placement.height)
+    except Overfull:
+        return flow.stack(stacked, ctx)
     if flow.max_row_height is not None and height > flow.max_row_height:
-        return flow.stack(tuple(b for blocks in block.columns for b in blocks), ctx)
+        return flow.stack(stacked, ctx)
     row = Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
+    flow.spend((row,))
     return Part((row,), body.margin_top, body.margin_bottom)
 
 
@@ -114,6 +122,7 @@ def cited(flow: Layouter, block: Cited, ctx: Ctx) -> Part:
     sign = Ctx(x, width, frames=frames, color=flow.looks.accent_pair()[0])
     lines = flow.text_lines((Text(f"— {block.author}"),), style, sign, align="right")
     rows = [line_row(line, sign) for line in lines]
+    flow.spend(rows)
     if rows:
         rows[0] = replace(rows[0], gap=style.size * 0.4)
         rows = [replace(part.rows[-1], keep_with_next=True), *rows]
@@ -135,6 +144,8 @@ def steps(flow: Layouter, block: Steps, ctx: Ctx) -> Part:
             blocks = (Paragraph((Text(step.title, frozenset({"strong"})),)), *blocks)
         part = flow.stack(blocks, replace(inner, tight=True))
         first = part.rows[0] if part.rows else _empty_row(flow, ctx)
+        if not part.rows:
+            flow.spend((first,))
         baseline = first.baseline or flow.metrics(body).baseline
         mid = baseline - body.size * MARKER_RISE
         badge = number_badge(flow, number, ctx.x + widest, mid)[0]

@@ -4,6 +4,11 @@
 - hrSplit: one card per part between top-level thematic breaks (empty parts skipped).
 - autoSplit: fixed-size cards, content flowing from card to card.
 - overflow hidden (not with autoSplit): fixed-size cards cut after the last whole line.
+
+The cards are held to `Card.limits` as soon as each bound is known: the number of parts
+and their least size before layout, the rows' least height while they are laid out
+(`budget.ContentBudget`), the pages as pagination makes them, the card sizes before the
+pages are built.
 """
 
 from __future__ import annotations
@@ -12,18 +17,17 @@ import itertools
 import threading
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from .budget import Cards, ContentBudget, OutputLimits, bounded
 from .chrome import page_number_items
 from .components import MdxFlow
 from .decorate import Context, build
 from .decorations import Decoration, is_static
-from .errors import TooManyPages
 from .fonts import FontBook
 from .images import Images
-from .limits import MAX_CARDS
 from .lru import Lru
 from .markdown import Doc, split_at_rules
 from .paginate import Placement, cut, frame_items, paginate, place
@@ -45,7 +49,7 @@ class Card:
     height: float
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
-    max_pages: int = MAX_CARDS
+    limits: OutputLimits = field(default_factory=OutputLimits)
 
 
 def content_box(styles: Styles, width: float, height: float) -> Rect:
@@ -65,25 +69,56 @@ def compose(
     fixed = card.split == "autoSplit"
     known = images if isinstance(images, Images) else Images(images)
     flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
-    if fixed:
-        pages = paginate(flow.doc(doc, x=box.x, width=box.width), box.height) or [[]]
-    else:
-        parts = split_at_rules(doc) if card.split == "hrSplit" else [doc]
-        pages = [flow.doc(part, x=box.x, width=box.width) for part in parts or [Doc()]]
-        if card.overflow_hidden:
-            # A first row taller than the card is kept and scaled, not hidden whole.
-            pages = [cut(rows, box.height) or rows[:1] for rows in pages]
-    if len(pages) > card.max_pages:
-        raise TooManyPages(len(pages), card.max_pages)
+    early = bounded(styles)
+    pages = _flowing(doc, flow, box, card, early) if fixed else _parts(doc, flow, box, card, early)
     grow = not fixed and not card.overflow_hidden
+    placements = [place(rows, limit=box.height) for rows in pages]
+    card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
     return [
-        _page(rows, n, len(pages), styles, fonts, box, card, grow=grow)
-        for n, rows in enumerate(pages, start=1)
+        _page(placement, n, len(pages), styles, fonts, box, card, grow=grow)
+        for n, placement in enumerate(placements, start=1)
     ]
 
 
+def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
+    """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
+    need more than the limits allow."""
+    cards = Cards(_size(card), box.height, fixed=True)
+    flow.budget = ContentBudget(card.limits, cards) if early else None
+    rows = flow.doc(doc, x=box.x, width=box.width)
+    return paginate(rows, box.height, max_pages=card.limits.max_pages) or [[]]
+
+
+def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
+    """noSplit, hrSplit: one card per part, each growing with its rows (refused as soon as
+    they make it too large) or cut at the card's height."""
+    parts = (split_at_rules(doc) if card.split == "hrSplit" else [doc]) or [Doc()]
+    card.limits.check([_size(card)] * len(parts))  # no card is smaller than asked
+    pages: list[list[Row]] = []
+    before: list[tuple[float, float]] = []
+    for part in parts:
+        if early and not card.overflow_hidden:
+            cards = Cards(_size(card), box.height, fixed=False, before=tuple(before))
+            flow.budget = ContentBudget(card.limits, cards)
+        pages.append(flow.doc(part, x=box.x, width=box.width))
+        before.append(_grown(place(pages[-1], limit=box.height), box, card))
+    if card.overflow_hidden:
+        # A first row taller than the card is kept and scaled, not hidden whole.
+        pages = [cut(rows, box.height) or rows[:1] for rows in pages]
+    return pages
+
+
+def _size(card: Card) -> tuple[float, float]:
+    return (card.width, card.height)
+
+
+def _grown(placement: Placement, box: Rect, card: Card) -> tuple[float, float]:
+    """The size of a card that grows to fit its rows (noSplit, hrSplit)."""
+    return (card.width, card.height + max(0.0, placement.height - box.height))
+
+
 def _page(
-    rows: list[Row],
+    placement: Placement,
     number: int,
     total: int,
     styles: Styles,
@@ -95,10 +130,7 @@ def _page(
 ) -> Page:
     """One card in paint order: background and static decorations under the text, the
     decorations tied to its text or panels, panels, rows, then what sits over the text."""
-    placement = place(rows, limit=box.height)
-    height = card.height
-    if grow and placement.height > box.height:
-        height = card.height + placement.height - box.height
+    height = _grown(placement, box, card)[1] if grow else card.height
     under, over = static_layers(styles, fonts, card.width, height)
     content = content_box(styles, card.width, height)
     live = _live_decorations(styles, fonts, placement, Rect(0.0, 0.0, card.width, height), content)

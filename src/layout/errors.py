@@ -55,10 +55,12 @@ class MdxError(RenderError):
 
 
 class TooManyPages(RenderError):
-    """The content would make more cards than allowed."""
+    """The content would make more cards than allowed (`at_least` `count`: layout stopped
+    at the first card past the limit)."""
 
-    def __init__(self, count: int, limit: int) -> None:
-        super().__init__(f"the content makes {count} cards; at most {limit} are allowed")
+    def __init__(self, count: int, limit: int, *, at_least: bool = False) -> None:
+        makes = f"at least {count}" if at_least else f"{count}"
+        super().__init__(f"the content makes {makes} cards; at most {limit} are allowed")
         self.count = count
         self.limit = limit
 

@@ -23,6 +23,12 @@ def image(flow: Layouter, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Pa
     under it in the image role's text style; on fixed-size cards the two are at most
     the card height, less a heading chain above them (`reserve`) that must share their
     card, when that leaves them at least half the card."""
+    part = _image(flow, block, ctx, reserve)
+    flow.spend(part.rows)
+    return part
+
+
+def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
     style = flow.styles["image"]
     ref = flow.images.ref(block.src)
     if ref is None:

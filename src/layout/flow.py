@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any, ClassVar
 
 from .boxes import Row
+from .budget import ContentBudget
 from .figures import image
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part
 from .fonts import FontBook
@@ -81,6 +83,7 @@ class Flow:
         self.fonts = fonts
         self.images = images
         self.max_row_height = max_row_height
+        self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post
         self._frame_ids = itertools.count(1)
@@ -119,6 +122,24 @@ class Flow:
             raise TypeError(f"unknown block {block!r}")
         return layout(self, block, ctx)
 
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Counts rows as they are made, placed as they are: the `budget` (if any) stops
+        the layout as soon as they are sure to break a limit."""
+        if self.budget is not None:
+            self.budget.spend(rows)
+
+    @contextmanager
+    def aside(self, allowed: float | None) -> Iterator[None]:
+        """Rows made inside are measured and made into others (see `ContentBudget.aside`)."""
+        if self.budget is None:
+            yield
+            return
+        self.budget.aside(allowed)
+        try:
+            yield
+        finally:
+            self.budget.restore()
+
     def next_frame_id(self) -> int:
         """A new panel's id, unique within this flow (rows of one panel share it)."""
         return next(self._frame_ids)
@@ -132,15 +153,21 @@ class Flow:
         x: float | None = None,
         width: float | None = None,
         align: str | None = None,
+        rows: bool = False,
     ) -> list[TextLine]:
+        """The lines of `inlines`; with `rows` (they become rows as they are), the budget
+        may refuse them once broken, before they are positioned."""
         spans = [self._span(t, style, ctx) for t in inlines]
+        metrics = self.metrics(style)
+        budget = self.budget if rows else None
         return layout_text(
             spans,
             self.fonts,
             x=ctx.x if x is None else x,
             width=ctx.width if width is None else width,
-            metrics=self.metrics(style),
+            metrics=metrics,
             align=align or style.align,
+            broken=None if budget is None else lambda count: budget.expect(count, metrics.height),
         )
 
     def _span(self, text: Text, style: Style, ctx: Ctx) -> Span:

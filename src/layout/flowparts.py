@@ -9,6 +9,8 @@ once for all of them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -68,6 +70,7 @@ class Layouter(Protocol):
         x: float | None = None,
         width: float | None = None,
         align: str | None = None,
+        rows: bool = False,
     ) -> list[TextLine]: ...
 
     def metrics(self, style: Style) -> Metrics: ...
@@ -75,6 +78,14 @@ class Layouter(Protocol):
     def span_style(self, base: Style, marks: frozenset[str], ctx: Ctx) -> SpanStyle: ...
 
     def next_frame_id(self) -> int: ...
+
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Every layout hands each row it makes here once (the flow may stop early)."""
+        ...
+
+    def aside(self, allowed: float | None) -> AbstractContextManager[None]:
+        """Rows made inside will be made into other rows (see `budget.ContentBudget`)."""
+        ...
 
 
 def line_row(line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:

@@ -12,6 +12,7 @@ with square cut ends; only the run's true ends are rounded.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
@@ -85,10 +86,12 @@ def layout_text(
     align: str = "left",
     keep: int = 0,
     prose: bool = True,
+    broken: Callable[[int], None] | None = None,
 ) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
     most `keep` clusters between spaces breaks only if it alone is wider than the line.
-    Only `prose` is hyphenated (never a code block)."""
+    Only `prose` is hyphenated (never a code block). `broken` hears how many lines there
+    are before any is positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
         return []
@@ -100,6 +103,8 @@ def layout_text(
     edges = _edges(clusters, allowed)
     ranges = break_lines(texts, widths, allowed, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
+    if broken is not None:
+        broken(len(ranges))
     lines = []
     for index, line in enumerate(ranges):
         last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY

@@ -31,15 +31,11 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
     for number, item in enumerate(block.items, start=block.start):
         part = flow.stack(item.blocks, inner)
         if not part.rows:
-            part = Part(
-                (
-                    Row(
-                        height=flow.metrics(flow.styles["body"]).height,
-                        items=(),
-                        frames=ctx.frames,
-                    ),
-                )
+            empty = Row(
+                height=flow.metrics(flow.styles["body"]).height, items=(), frames=ctx.frames
             )
+            flow.spend((empty,))
+            part = Part((empty,))
         first = part.rows[0]
         marker = _marker(flow, block, item, number, first, inner)
         gap = style.item_gap if block.tight else max(style.item_gap, part.top)

@@ -6,10 +6,10 @@ original service. Images become blocks of their own (cards centre them on their 
 `![alt|WxH](src)` (or `|W`) asks for a display size in CSS px. A list item that starts
 with `[ ]` or `[x]` is a task.
 
-The token stream is walked with explicit stacks, never by recursion, so emphasis or links
-nested thousands deep cost nothing special. Block containers (quotes, lists) nest at most
-`MAX_DEPTH` token levels; what lies deeper is one paragraph of its own text. Control
-characters and other code points no font draws are removed before parsing.
+markdown-it is configured in mdparser.py (with its limits on nesting). The token stream is
+walked with explicit stacks, never by recursion, so emphasis or links nested thousands deep
+cost nothing special. Control characters and other code points no font draws are removed
+before parsing.
 """
 
 from __future__ import annotations
@@ -17,14 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from markdown_it import MarkdownIt
-from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
-from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from .htmltags import Tag, split_tags, with_marks
+from .mdparser import MAX_DEPTH as MAX_DEPTH
+from .mdparser import markdown_parser
 
-MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 MATH, MATH_DISPLAY = "math", "math_display"  # the marks of a LaTeX run (its text is the source)
 _MATH_TOKENS = {"math_inline": MATH, "math_inline_double": MATH_DISPLAY}
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
@@ -43,45 +41,7 @@ _INVISIBLE = re.compile(
 _AS_SPACE = str.maketrans({"\x0b": " ", "\x0c": " ", "\u2028": "\n", "\u2029": "\n"})
 
 
-def _deep_text(state: StateBlock, start: int, end: int, silent: bool) -> bool:
-    """Past `MAX_DEPTH`, the rest of the container is one paragraph of its text (markdown-it
-    alone would drop it, and deeper nesting would exhaust Python's stack)."""
-    if silent or state.level < MAX_DEPTH:
-        return False
-    line = start
-    # The container ends where markdown-it would end it: at a line indented less than it.
-    while line < end and (state.isEmpty(line) or state.sCount[line] >= state.blkIndent):
-        line += 1
-    text = state.getLines(start, line, state.blkIndent, False).strip()
-    state.line = end = line
-    if text:
-        state.push("paragraph_open", "p", 1).map = [start, end]
-        inline = state.push("inline", "", 0)
-        inline.content, inline.map, inline.children = text, [start, end], []
-        state.push("paragraph_close", "p", -1)
-    return True
-
-
-def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
-    md.enable(["table", "strikethrough", "linkify"])
-    # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.
-    md.core.ruler.disable("text_join")
-    md.options["maxNesting"] = MAX_DEPTH + 4  # a list opens two levels past the check
-    md.block.ruler.before("table", "deep_text", _deep_text)
-    # `$…$` inline, `$$…$$` display math. Pandoc's rules, so prices stay text: no space
-    # inside the dollars, no digit right after the closing one ("$5 and $10").
-    md.use(
-        dollarmath_plugin,
-        allow_space=False,
-        allow_digits=False,
-        allow_labels=False,
-        double_inline=True,
-    )
-    return md
-
-
-_PARSER = _parser()
+_PARSER = markdown_parser()
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +403,8 @@ def _plain_text(children: list[Token]) -> str:
 def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> list[Text | Image]:
     """Inline tokens are flat (`em_open`, text, `em_close`): the marks in force are a stack.
     Tags of the inline HTML subset in the text keep a stack of their own (`_HtmlMarks`)."""
+    if len(children) == 1 and children[0].type == "text" and "<" not in children[0].content:
+        return [Text(children[0].content)] if children[0].content else []  # plain text
     out: list[Text | Image] = []
     marks: list[frozenset[str]] = [frozenset()]
     html = _HtmlMarks()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .boxes import Fill, Frame, FrameDecor, Item, Layer, PlacedRow, Rect, Row, Segment, Stroke
+from .errors import TooManyPages
 
 EPSILON = 1e-6
 
@@ -72,15 +73,23 @@ LARGE_GAP = 0.2  # a soft break is taken when the preferred one leaves > this sh
 MOSTLY_EMPTY = 0.5  # a last card filled less than this share is balanced with the one before
 
 
-def paginate(rows: Sequence[Row], height: float, *, balance: bool = True) -> list[list[Row]]:
+def paginate(
+    rows: Sequence[Row], height: float, *, balance: bool = True, max_pages: int | None = None
+) -> list[list[Row]]:
     """Fills cards of `height` in order, breaking only where rows allow it (see
     `_page_end`); a card that starts inside a table repeats its header row. With
-    `balance`, a mostly empty last card takes rows from the card before (`_balance`)."""
+    `balance`, a mostly empty last card takes rows from the card before (`_balance`).
+
+    Raises:
+        TooManyPages: At the first card past `max_pages`, before the rest are filled.
+    """
     ends: list[int] = []
     start = 0
     while start < len(rows):
         start = _page_end(rows, start, height)
         ends.append(start)
+        if max_pages is not None and len(ends) > max_pages:
+            raise TooManyPages(len(ends), max_pages, at_least=True)
     if balance and len(ends) > 1:
         ends[-2] = _balance(rows, ends[-3] if len(ends) > 2 else 0, ends[-2], height)
     return [_page(rows, a, b, height) for a, b in zip([0, *ends], ends, strict=False)]
@@ -125,8 +134,15 @@ def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
 
 
 def _fitting(head: list[Row], rows: Sequence[Row], start: int, height: float) -> int:
-    """How many rows from `start` fit on a card under `head` (heights only grow: bisect)."""
+    """How many rows from `start` fit on a card under `head`. Heights only grow, so the
+    count is bracketed by doubling from `start` and then bisected: the work is that of
+    the rows of one card, never of all the rows after it (which made pagination
+    quadratic in the length of a post)."""
     lo, hi = 0, len(rows) - start
+    step = 1
+    while step < hi and fits([*head, *rows[start : start + step]], height):
+        lo, step = step, step * 2
+    hi = min(hi, step)
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if fits([*head, *rows[start : start + mid]], height):

@@ -57,14 +57,10 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
             if spans
             else []
         )
-        if not lines:  # an empty source line still takes a line
-            rows.append(
-                Row(
-                    height=metrics.height,
-                    items=(),
-                    frames=inner.frames,
-                    baseline=metrics.baseline,
-                )
-            )
-        rows.extend(line_row(line, inner) for line in lines)
+        made = [line_row(line, inner) for line in lines] or [
+            # an empty source line still takes a line
+            Row(height=metrics.height, items=(), frames=inner.frames, baseline=metrics.baseline)
+        ]
+        flow.spend(made)
+        rows.extend(made)
     return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)

@@ -44,6 +44,10 @@ _CJK = regex.compile(
 _SHARED_PUNCTUATION = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]")
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
+# Graphemes HarfBuzz shapes at once: a longer run of one face and look is cut (after a
+# space if there is one near the end), since HarfBuzz gives up on a buffer of some
+# 500,000 characters, and a cached shaping result that long would be megabytes.
+MAX_SEGMENT = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,8 +280,21 @@ def _segments(
             segments.append((face, look, group))
             last_face, last_look = face, look
         else:
+            if len(group) >= MAX_SEGMENT:
+                group = _cut_long(group)
+                segments.append((face, look, group))
             group.append(grapheme)
     return segments
+
+
+def _cut_long(group: list[str]) -> list[str]:
+    """Cuts a segment of MAX_SEGMENT graphemes after its last space in the last eighth
+    (else at its end): keeps the head in place, returns the tail as the new group."""
+    floor = len(group) - MAX_SEGMENT // 8
+    cut = next((i + 1 for i in range(len(group) - 1, floor, -1) if group[i] == " "), len(group))
+    tail = group[cut:]
+    del group[cut:]
+    return tail
 
 
 def _cjk_marks(graphemes: list[str]) -> list[bool]:

@@ -6,6 +6,7 @@ The adapter between the flow and tables.py: the table sees text only through `Te
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .boxes import Frame, FrameDecor, Row
@@ -75,3 +76,6 @@ class TextIn:
 
     def widths(self, spans: list[Span], keep: int) -> ContentWidths:
         return measure_widths(spans, self.flow.fonts, keep)
+
+    def spend(self, rows: Sequence[Row]) -> None:
+        self.flow.spend(rows)

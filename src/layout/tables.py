@@ -55,6 +55,10 @@ class TextMeasure(Protocol):
 
     def widths(self, spans: list[Span], keep: int) -> ContentWidths: ...
 
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Counts each row as it is made (the flow may stop a table too long for its cards)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class TableBox:
@@ -155,8 +159,13 @@ def _table_rows(
     rows = []
     for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
         place = RowPlace(index == 0, index > 0 and index % 2 == 0, index == len(spans) - 1)
-        row = _row(row_spans, cell_style, columns.widths, aligns, inner, text, place)
-        rows.append(_scaled(row, columns.scale, box.x))
+        row = _scaled(
+            _row(row_spans, cell_style, columns.widths, aligns, inner, text, place),
+            columns.scale,
+            box.x,
+        )
+        text.spend((row,))
+        rows.append(row)
     return rows
 
 
@@ -178,14 +187,19 @@ def _has_row_labels(table: Table) -> bool:
 
 
 def measure_columns(spans: list[list[list[Span]]], style: Style, text: TextMeasure) -> ColumnNeeds:
-    """Each column's widest character, longest word and unwrapped text, padding included."""
+    """Each column's widest character, longest word and unwrapped text, padding included
+    (a cell like one measured before is not measured again: long tables repeat cells)."""
     _, right, _, left = style.padding
     pad = left + right
     columns = len(spans[0])
     glyphs, words, lines = [pad] * columns, [pad] * columns, [pad] * columns
+    known: dict[tuple[Span, ...], ContentWidths] = {}
     for row in spans:
         for col, cell in enumerate(row):
-            measured = text.widths(cell, KEEP_WHOLE)
+            key = tuple(cell)
+            measured = known.get(key)
+            if measured is None:
+                measured = known[key] = text.widths(cell, KEEP_WHOLE)
             glyphs[col] = max(glyphs[col], measured.glyph + pad)
             words[col] = max(words[col], measured.word + pad)
             lines[col] = max(lines[col], measured.line + pad)

@@ -19,9 +19,11 @@ from .markdown import MATH_DISPLAY, Heading, Paragraph, Rule, Text
 def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
     style = flow.styles["body"]
     display = len(block.inlines) == 1 and MATH_DISPLAY in block.inlines[0].marks
-    lines = flow.text_lines(block.inlines, style, ctx, align="center" if display else None)
+    align = "center" if display else None
+    lines = flow.text_lines(block.inlines, style, ctx, align=align, rows=True)
     # Orphans and widows: the first two and the last two lines stay together.
     rows = keep_ends_together([line_row(line, ctx) for line in lines])
+    flow.spend(rows)
     margin = 0.0 if ctx.tight else style.margin_top
     return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
 
@@ -31,8 +33,9 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     style = flow.styles[role]
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
-    lines = flow.text_lines(block.inlines, style, replace(ctx, color=None))
+    lines = flow.text_lines(block.inlines, style, replace(ctx, color=None), rows=True)
     rows = [line_row(line, ctx, keep=True) for line in lines]
+    flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
@@ -46,7 +49,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     top += bar if style.bar_side == "top" else 0.0
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
-    lines = flow.text_lines(block.inlines, style, inner)
+    lines = flow.text_lines(block.inlines, style, inner, rows=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:
         start = min(line.left for line in lines)
@@ -68,6 +71,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     frame = Frame(flow.next_frame_id(), top, bottom, decor)
     framed = replace(ctx, frames=(*ctx.frames, frame))
     rows = [line_row(line, framed, keep=True) for line in lines]
+    flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
@@ -84,6 +88,7 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
         y = style.border_width / 2
         items: tuple[Item, ...] = rule_segments(x, length, y, None, line)
         row = Row(height=style.border_width, items=items, frames=ctx.frames)
+        flow.spend((row,))
         return Part((row,), style.margin_top, style.margin_bottom)
     color = style.marker_color if style.marker_color is not None else style.color
     [text] = flow.text_lines(
@@ -101,4 +106,5 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
         text=text.text,
         decorative=True,
     )
+    flow.spend((row,))
     return Part((row,), style.margin_top, style.margin_bottom)

@@ -1,0 +1,222 @@
+"""Input that once bought seconds to minutes of CPU from the engine: each is now refused (or
+read) in a bounded time, with the error the service answers as its documented 4xx.
+
+Times are CPU seconds of this process, asserted as bounds far above what each takes now
+and far below what it took (in brackets: before, on a 2-core machine). Inputs marked
+"API size" fit the service's 100,000-character limit; larger ones only reach the engine
+(the CLI, a library caller).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from markdown_it.parser_inline import ParserInline
+from markdown_it.rules_inline import StateInline
+
+import layout
+from layout.shape import shape
+from layout.spanstyle import Span, SpanStyle
+
+# What the service passes (app.cards.service): its default budget for all cards is
+# 120,000,000 pixels.
+SERVICE = {
+    "max_pages": layout.MAX_CARDS,
+    "max_pixels": layout.MAX_CARD_PIXELS,
+    "max_total_pixels": 120_000_000,
+}
+
+
+@contextmanager
+def cpu_at_most(seconds: float) -> Iterator[None]:
+    start = time.process_time()
+    yield
+    spent = time.process_time() - start
+    assert spent < seconds, f"took {spent:.2f} s of CPU, more than {seconds} s"
+
+
+def refused(
+    md: str | layout.Doc,
+    fonts: layout.FontBook,
+    theme: layout.Theme,
+    error: type[Exception],
+    **options: object,
+) -> None:
+    with pytest.raises(error):
+        layout.render_cards(md, theme, fonts, layout.RenderOptions(**{**SERVICE, **options}))
+
+
+# autoSplit: pagination was quadratic in the rows, and every row was laid out first --------
+
+AUTO_SPLIT = {
+    # a 16,000-row two-column table, API size (17 s)
+    "table": "|a|b|\n|-|-|\n" + "|1|2|\n" * 16_000,
+    "list": "- a\n" * 20_000,  # API size (20 s)
+    "ordered-list": "".join(f"{n}. a\n" for n in range(1, 12_000)),  # API size (8.4 s)
+    "code-block": "```\n" + "x\n" * 49_000 + "```\n",  # API size (stopped at 40 s)
+    "one-paragraph-of-lines": "a\n" * 50_000,  # API size (stopped at 40 s)
+    "paragraphs": "a\n\n" * 33_000,  # API size (stopped at 40 s)
+    "headings": "# H\n" * 25_000,  # API size, one keep-with-next chain (stopped at 40 s)
+    "quote": "> a\n>\n" * 16_000,  # API size (17 s)
+    "rules": "a\n\n---\n\n" * 10_000,  # API size (stopped at 40 s)
+    "missing-images": "![a](x)\n\n" * 10_000,  # API size, placeholders (stopped at 40 s)
+}
+
+
+@pytest.mark.parametrize("md", AUTO_SPLIT.values(), ids=AUTO_SPLIT.keys())
+def test_autosplit_stops_at_the_first_card_past_the_limit(md, fonts, apple_notes) -> None:
+    with cpu_at_most(5.0):
+        refused(md, fonts, apple_notes, layout.TooManyPages, split="autoSplit")
+
+
+def test_columns_taller_than_a_card_stop_and_stack(fonts, apple_notes) -> None:
+    """mdxMode columns taller than a card are stacked: laying them out side by side stops
+    as soon as one is taller than a card (it went on to the end, then paginated: 7.7 s)."""
+    md = (
+        "<Columns>\n<Left>\n\n"
+        + "- a\n" * 12_000
+        + "\n</Left>\n<Right>\n\nb\n\n</Right>\n</Columns>\n"
+    )
+    with cpu_at_most(5.0):
+        refused(md, fonts, apple_notes, layout.TooManyPages, split="autoSplit", mdx=True)
+
+
+def test_a_limit_on_pixels_stops_autosplit_too(fonts, apple_notes) -> None:
+    """Cards as large as allowed: the budget of all cards' pixels runs out after 7."""
+    with cpu_at_most(5.0):
+        refused(
+            AUTO_SPLIT["table"],
+            fonts,
+            apple_notes,
+            layout.TooManyPixels,
+            split="autoSplit",
+            width=1600,
+            height=1200,
+            scale=4,
+        )
+
+
+MIXED = (
+    "# Title\n\nSome text.\n\n"
+    + "|a|b|\n|-|-|\n"
+    + "|1|two words|\n" * 60
+    + "\n"
+    + "- item\n  - nested\n" * 30
+    + "\n```\n"
+    + "code\n" * 80
+    + "```\n\n"
+    + "> quoted\n>\n" * 20
+    + "\n"
+    + "A paragraph of some length, long enough to wrap over a few lines. " * 30
+    + "\n\n---\n\n![a](x)\n"
+)
+
+
+@pytest.mark.parametrize("split", ["autoSplit", "noSplit", "hrSplit"])
+def test_the_early_stop_refuses_only_what_the_layout_would(fonts, apple_notes, split) -> None:
+    """A post of every block kind makes its cards with a page limit of exactly their
+    number, and is refused one below it."""
+    options = layout.RenderOptions(split=split, scale=1, max_pages=1000)
+    pages = layout.layout_pages(MIXED, apple_notes, fonts, options)
+    exact = layout.RenderOptions(split=split, scale=1, max_pages=len(pages))
+    assert layout.layout_pages(MIXED, apple_notes, fonts, exact) == pages
+    with pytest.raises(layout.TooManyPages):
+        fewer = layout.RenderOptions(split=split, scale=1, max_pages=len(pages) - 1)
+        layout.layout_pages(MIXED * 2 if len(pages) == 1 else MIXED, apple_notes, fonts, fewer)
+
+
+def test_the_early_stop_refuses_only_cards_that_are_too_large(fonts, apple_notes) -> None:
+    """A growing card exactly as large as the pixel budget is made; one pixel less, not."""
+    options = layout.RenderOptions(scale=1)
+    [page] = layout.layout_pages(MIXED, apple_notes, fonts, options)
+    pixels = round(page.width) * round(page.height)
+    fits = layout.RenderOptions(scale=1, max_pixels=pixels, max_total_pixels=pixels)
+    assert layout.layout_pages(MIXED, apple_notes, fonts, fits) == [page]
+    with pytest.raises(layout.CardTooLarge):
+        less = layout.RenderOptions(scale=1, max_pixels=pixels - 1)
+        layout.layout_pages(MIXED, apple_notes, fonts, less)
+
+
+# noSplit and hrSplit: cards that grow ------------------------------------------------------
+
+
+def test_a_growing_card_is_refused_once_it_is_too_tall(fonts, apple_notes) -> None:
+    """A 250,000-line code block (engine only) on one card: refused once the card passes
+    102,400,000 pixels, after some 60,000 CSS px of it (it laid out all of it: 11 s)."""
+    md = "```\n" + "x\n" * 250_000 + "```\n"
+    with cpu_at_most(5.0):
+        refused(md, fonts, apple_notes, layout.CardTooLarge)
+
+
+def test_a_webp_card_is_refused_once_it_is_longer_than_webp_holds(fonts, apple_notes) -> None:
+    md = "```\n" + "x\n" * 250_000 + "```\n"
+    with cpu_at_most(5.0):
+        refused(md, fonts, apple_notes, layout.TooTallForFormat, format="webp", scale=1)
+
+
+def test_hrsplit_counts_its_parts_before_laying_any_out(fonts, apple_notes) -> None:
+    """40,000 parts (engine only): too many cards, known once the post is read (each part
+    was laid out first: 1.7 s). The post is read before the clock starts."""
+    doc = layout.parse_post("a\n\n---\n\n" * 40_000)
+    with cpu_at_most(0.5):
+        refused(doc, fonts, apple_notes, layout.TooManyPages, split="hrSplit")
+
+
+def test_a_long_paragraph_is_shaped_in_pieces(fonts) -> None:
+    """HarfBuzz gave up on a 600 KB run of one face (MemoryError: a 500, a traceback)."""
+    text = "word " * 120_000
+    clusters = shape([Span(text, SpanStyle("sans", 16.0, False, False, 0))], fonts)
+    assert "".join(c.text for c in clusters) == text
+
+
+# Reading the Markdown ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "mdx"),
+    [("![", True), ("![", False), ("[", False)],
+    ids=["image-mdx", "image", "link"],
+)
+def test_unclosed_links_are_read_in_a_few_steps_a_character(
+    text: str, mdx: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """100 KB of `![` or `[`: markdown-it looked ahead of each as deep as blocks nest, 72
+    token skips a character for `![` (2.6 s), 37 for `[`; inlines now nest 8 deep: 16 and
+    9. Counted, not timed: markdown-it's steps are the same on any machine."""
+    steps = 0
+    skip = ParserInline.skipToken
+
+    def counted(self: ParserInline, state: StateInline) -> None:
+        nonlocal steps
+        steps += 1
+        skip(self, state)
+
+    monkeypatch.setattr(ParserInline, "skipToken", counted)
+    md = text * (100_000 // len(text))
+    layout.parse_post(md, mdx)
+    assert steps < 24 * len(md)
+
+
+def test_bare_url_schemes_are_found_in_linear_time() -> None:
+    """100 KB of `<http://`: the scheme was searched for in all the text before each `://`
+    (23 s)."""
+    with cpu_at_most(3.0):
+        layout.parse_post("<http://" * 12_500)
+
+
+def test_bare_urls_are_still_links() -> None:
+    md = "x" * 100 + " see https://a.example/b, mailto:me@a.example and " + "y" * 70 + "://z"
+    [paragraph] = layout.parse_post(md).blocks
+    links = [t.text for t in paragraph.inlines if "link" in t.marks]
+    assert links == ["https://a.example/b", "mailto:me@a.example"]
+
+
+def test_links_keep_their_brackets_up_to_the_depth() -> None:
+    """Inside the inline depth a link still holds balanced brackets; past it, text."""
+    [inside] = layout.parse_post("[" * 6 + "x" + "]" * 6 + "(y)").blocks
+    [past] = layout.parse_post("[" * 12 + "x" + "]" * 12 + "(y)").blocks
+    assert [t.marks for t in inside.inlines] == [frozenset({"link"})]
+    assert all("link" not in t.marks for t in past.inlines)
