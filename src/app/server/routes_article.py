@@ -16,6 +16,7 @@ from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.models import ArticleErrorBody, DraftResponse, HtmlResponse, parse_article
+from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
 from app.server.responses import article_exception_handlers
 from app.server.routes_cards import authenticate
@@ -55,14 +56,16 @@ async def convert_and_draft(
     key = await authenticate(request, services)
     body = parse_article(await request.body())
     creds = platform_credentials(request)
-    answer = await operations.convert_article(
-        services,
-        key,
-        body,
-        creds,
-        request.headers.get(IDEMPOTENCY_HEADER),
-        logs.current_id(),
-    )
+    async with watching_disconnect(request) as gone:
+        answer = await operations.convert_article(
+            services,
+            key,
+            body,
+            creds,
+            request.headers.get(IDEMPOTENCY_HEADER),
+            logs.current_id(),
+            gone,
+        )
     headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
     info = logs.current()
     if info is not None and not answer.replayed:
