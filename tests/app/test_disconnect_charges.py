@@ -27,7 +27,7 @@ from app.server.factory import create_app
 from app.settings import Settings
 from tests.app.apphelpers import free_port, running_server
 from tests.app.conftest import both_engines
-from tests.app.dbhelpers import table_rows
+from tests.app.dbhelpers import age_every_answer, table_rows
 from tests.fakewechat import FakeWeChat
 from tests.layout.test_imagecodec import drawing, encoded
 
@@ -265,7 +265,6 @@ def test_an_identical_call_in_the_window_is_replayed_free_and_a_new_one_is_charg
     # Answers are kept for the retry window only, and no longer than that.
     ((expires,),) = table_rows(database, "SELECT max(expires_at) FROM idempotency")
     assert 0 < float(expires) - time.time() <= RETRY_WINDOW_SECONDS  # type: ignore[arg-type]
-    with live.app.state.services.idempotency.store.write() as db:
-        db.execute("UPDATE idempotency SET expires_at = 0")
+    age_every_answer(live.app.state.services.idempotency)
     again = live.post(GENERATE, key, cards)
     assert again.json() == first.json() and live.balance(prefix) == 23

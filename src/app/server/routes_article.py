@@ -33,7 +33,9 @@ box (3 credits). A balance under 3 is refused (402) before any work; a failed ca
 An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
 retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
 key with another request is 422 `idempotency_key_reused`, and while the first is still running
-409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`)."""
+409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`).
+Without the header, an identical request within 10 minutes is such a retry (replayed, free),
+and a client that disconnects before its answer is ready is not charged."""
 
 
 def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
