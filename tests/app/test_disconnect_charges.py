@@ -253,10 +253,12 @@ def test_an_identical_call_in_the_window_is_replayed_free_and_a_new_one_is_charg
     live: Live, database: str
 ) -> None:
     key, prefix = live.key()
-    html = {"markdown": "# Same text\n\nTwice on purpose."}
+    html = {"markdown": "# Same text, twice on purpose\n\n" + "- an item of a long list\n" * 300}
     first, second = (live.post(ARTICLE, key, html) for _ in range(2))
     assert first.content == second.content and second.headers["idempotent-replayed"] == "true"
     assert live.balance(prefix) == 29
+    ((kept,),) = table_rows(database, "SELECT length(answer) FROM idempotency")
+    assert int(kept) < len(first.content) / 10  # type: ignore[call-overload]  # compressed
     cards = {"markdown": "# Same card", "scale": 1}
     first, second = (live.post(GENERATE, key, cards) for _ in range(2))
     assert first.json() == second.json() and live.balance(prefix) == 27

@@ -9,7 +9,6 @@ client gone before the answer was ready included, releases the hold and the key'
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 from collections.abc import Awaitable
 from typing import NamedTuple, TypeVar
@@ -135,7 +134,7 @@ async def convert_article(
             answer = await unless_gone(gone, _counted(services.metrics, work))
             encoded = msgspec.json.encode(answer)
             charge.cost = HTML_COST if creds is None else DRAFT_COST
-            charge.also = functools.partial(held.record, encoded)
+            charge.also = await held.recorder(encoded)
     except BaseException:
         await held.forget()
         raise

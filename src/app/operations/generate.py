@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 
 import msgspec
 
@@ -63,7 +62,7 @@ async def generate_cards(
             work = services.cards.generate(job, timeout=settings.timeout, key=key.id)
             images = await unless_gone(gone, work)
             if held is not None:
-                charge.also = functools.partial(held.record, msgspec.json.encode(images))
+                charge.also = await held.recorder(msgspec.json.encode(images))
     except BaseException:
         if held is not None:
             await held.forget()

@@ -14,13 +14,15 @@ explicit key that is 409 ``idempotency_key_in_use`` at once, as before.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from app.errors import ClientClosedRequest, DatabaseBusy, IdempotencyKeyInUse
 from app.ledger.charge import to_the_end
 from app.ledger.engine import Tx
-from app.ledger.idempotency import IdempotencyStore, Replay, check_key, implicit_key
+from app.ledger.idempotency import IdempotencyStore, Replay, check_key, implicit_key, pack
 from app.operations.disconnect import GONE_MESSAGE
 
 log = logging.getLogger("inkcard.operations")
@@ -37,9 +39,13 @@ class Claim:
     key_id: int
     idem_key: str
 
-    def record(self, body: bytes, conn: Tx) -> None:
-        """Keep ``body`` as the answer, in the credit commit's transaction ``conn``."""
-        self.store.record(conn, self.key_id, self.idem_key, 200, body)
+    async def recorder(self, answer: bytes) -> Callable[[Tx], None]:
+        """What keeps ``answer`` in the credit commit's transaction (compressed beforehand, in
+        a thread: an article's HTML may be megabytes)."""
+        packed = await asyncio.to_thread(pack, answer)
+        return functools.partial(
+            self.store.record, key_id=self.key_id, idem_key=self.idem_key, status=200, body=packed
+        )
 
     async def forget(self) -> None:
         """Let go of the key after a failure, so a retry runs again (even when cancelled)."""
