@@ -44,7 +44,7 @@ inside it, and a run on purpose ten minutes later is a new, charged run."""
 _IMPLICIT = "\timplicit:"
 _PACKED = b"\x00zlib:"
 """Marks a stored answer kept compressed (an answer is JSON, which never starts with NUL).
-Article HTML with its inline CSS shrinks 10 to 300 times: a key's answers of the retry window
+Article HTML with its inline CSS shrinks about 200 times: a key's answers of the retry window
 take little room in the database."""
 
 
