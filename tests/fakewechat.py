@@ -4,7 +4,7 @@ Like the real one it answers HTTP 200 with ``{"errcode": N, "errmsg": "... rid: 
 failure; checks the IP allow-list when a token is requested (40164 with the real message);
 issues tokens that expire; sniffs uploads by their magic bytes and checks their size;
 enforces the draft field limits; stores drafts for ``draft/get``. Switches force an errcode
-(-1, 45009, 48001, ...) or a stall (for timeouts) on any path.
+(-1, 45009, 48001, ...), a stall (for timeouts) or a delay before a normal answer on any path.
 
 Use it as a context manager::
 
@@ -116,6 +116,7 @@ class FakeWeChat:
     bodies: list[bytes] = field(default_factory=list)  # raw request bodies, in order
     _forced: dict[str, Forced] = field(default_factory=dict)
     _stalled: set[str] = field(default_factory=set)
+    _delays: dict[str, float] = field(default_factory=dict)
     _release: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -147,9 +148,15 @@ class FakeWeChat:
         self._forced[path] = Forced(errcode, times)
 
     def clear(self) -> None:
-        """Undo ``force`` and ``stall``."""
+        """Undo ``force``, ``stall`` and ``slow``."""
         self._forced.clear()
         self._stalled.clear()
+        self._delays.clear()
+
+    def slow(self, path: str, seconds: float) -> None:
+        """Answer requests to ``path`` normally, but only after ``seconds`` (the work is done
+        after the wait, so a caller that gave up meanwhile still made it happen)."""
+        self._delays[path] = seconds
 
     def stall(self, path: str = "*") -> None:
         """Hold requests to ``path`` unanswered until the server stops (for client timeouts)."""
@@ -190,6 +197,8 @@ class FakeWeChat:
     def _hold(self, path: str) -> None:
         if path in self._stalled or "*" in self._stalled:
             self._release.wait(30)
+        if path in self._delays:
+            self._release.wait(self._delays[path])
 
     def _apply_forced(self, path: str) -> None:
         with self._lock:

@@ -67,6 +67,14 @@ class RequestTimeout(ApiError):
     label = "request_timeout"
 
 
+class ClientClosedRequest(ApiError):
+    """The client closed the connection before its answer was ready (499, logged, never sent:
+    nobody is there to read it). Its call is not charged."""
+
+    status = 499
+    label = "client_closed_request"
+
+
 class InsufficientCredits(ApiError):
     """The key's balance does not cover the call (402)."""
 

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 
 from app.ledger.credits import Credits
 from app.ledger.database import is_postgres
+from app.ledger.idempotency import IdempotencyStore
 
 
 def age_every_hold(credits: Credits) -> None:
@@ -42,3 +43,9 @@ def table_rows(database: str, sql: str) -> list[tuple[object, ...]]:
     credits = Credits(database)
     with credits.store.read() as db:
         return [tuple(row) for row in db.execute(sql).fetchall()]
+
+
+def age_every_answer(store: IdempotencyStore) -> None:
+    """Expire every kept answer (``Idempotency-Key`` or retry window), as if long past."""
+    with store.store.write() as db:
+        db.execute("UPDATE idempotency SET expires_at = 0")

@@ -142,9 +142,10 @@ def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client])
     client = make_client(generate_cost=3)
     credits = client.app.state.services.credits
     key = new_key(client, credits=7)
-    assert post(client, key, {}).status_code == 200
-    assert post(client, key, {}).status_code == 200
-    assert_error(post(client, key, {}), 402, "insufficient_credits")
+    # Three different cards: an identical request would be a free replay of the first.
+    assert post(client, key, {"markdown": "# One"}).status_code == 200
+    assert post(client, key, {"markdown": "# Two"}).status_code == 200
+    assert_error(post(client, key, {"markdown": "# Three"}), 402, "insufficient_credits")
     info = credits.authenticate(key)
     assert info.balance == 1 == credits.ledger_sum(info.id)
     assert [row.kind for row in credits.ledger(info.prefix)] == ["debit", "debit", "grant"]

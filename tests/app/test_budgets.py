@@ -171,9 +171,9 @@ def test_a_key_at_its_render_limit_gets_429_and_pays_nothing(
     assert response.headers["Retry-After"] == "2"
     assert balance(client, key) == 3  # the held render's hold; the 429 took nothing
     assert stored_files(tmp_path / "files") == files
-    assert post(client, key, cached).status_code == 200  # stored: no render, no limit
+    assert post(client, key, cached).status_code == 200  # a replay: no render, no limit, free
     assert post(client, other, {"markdown": "# another key"}).status_code == 200
     assert_error(stalled.result(), 504, "timeout")
     holder.shutdown()
-    assert balance(client, key) == 3  # the 504 gave its hold back
+    assert balance(client, key) == 4  # the 504 gave its hold back
     assert post(client, key, {"markdown": "# a second render"}).status_code == 200

@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 from app.errors import StorageError
 from app.storage import LocalStorage, StorageProbe
 from tests.app.apphelpers import free_port, new_key, stored_files, wait_warm
+from tests.app.dbhelpers import age_every_answer
 from tests.app.test_api_errors import assert_error, post
 
 Client = TestClient[Litestar]
@@ -73,6 +74,7 @@ def test_a_set_missing_its_last_card_is_rendered_again(
     key = new_key(client, credits=5)
     first = generate(client, key, TWELVE)
     (tmp_path / "files" / first[11]["fileName"]).unlink()
+    age_every_answer(client.app.state.services.idempotency)  # a later call, not a retry
     renders = client.app.state.services.cards.render_count
     assert generate(client, key, TWELVE) == first
     assert client.app.state.services.cards.render_count == renders + 1
@@ -111,6 +113,7 @@ def test_a_manifest_that_cannot_be_written_leaves_no_cards(
     first = generate(client, key, {"markdown": "# probe"})
     shutil.rmtree(files / "screenshots")
     (files / manifest_of(first)).mkdir(parents=True)  # the manifest's name is now a folder
+    age_every_answer(client.app.state.services.idempotency)  # a later call, not a retry
     assert_error(post(client, key, {"markdown": "# probe"}), 502, "storage_error")
     assert stored_files(files) == []
     assert balance(client, key) == 4
@@ -189,6 +192,7 @@ def test_gcs_set_missing_a_card_is_rendered_again(cloud: Client) -> None:
     key = new_key(cloud, credits=5)
     first = generate(cloud, key, TWELVE)
     blobs()[first[11]["fileName"]].delete()
+    age_every_answer(cloud.app.state.services.idempotency)  # a later call, not a retry
     renders = cloud.app.state.services.cards.render_count
     assert generate(cloud, key, TWELVE) == first
     assert cloud.app.state.services.cards.render_count == renders + 1

@@ -67,7 +67,7 @@ def test_generate_calls_move_each_counter_by_exactly_what_happened(
     with httpx.Client(timeout=60) as http, ThreadPoolExecutor(1) as background:
         assert generate(http, base, rich, "# one").status_code == 200
         assert generate(http, base, rich, "# two").status_code == 200
-        assert generate(http, base, rich, "# two").status_code == 200  # stored: no render
+        assert generate(http, base, rich, "# two").status_code == 200  # a replay: free
         assert generate(http, base, None, "# no key").status_code == 401
         assert generate(http, base, poor, "# too poor").status_code == 402
         stalled = background.submit(generate, http, base, rich, f"# hangs\n\n{STALL_MARKER}")
@@ -90,10 +90,11 @@ def test_generate_calls_move_each_counter_by_exactly_what_happened(
     assert value(after, "inkcard_render_queue", state="waiting") == 0
     assert moved(before, after, "inkcard_overloaded_total", pool="cards") == 1
     assert moved(before, after, "inkcard_render_worker_restarts_total", reason="timeout") == 1
-    # Three answers charged 2 each; the 503 and the 504 had their holds given back.
-    assert moved(before, after, "inkcard_credits_debited_total", operation="generate") == 6
+    # Two answers charged 2 each (the third replayed one of them); the 503 and the 504 had
+    # their holds given back.
+    assert moved(before, after, "inkcard_credits_debited_total", operation="generate") == 4
     assert moved(before, after, "inkcard_credits_refunded_total", operation="generate") == 4
-    assert app.state.services.credits.authenticate(rich).balance == 100 - 6
+    assert app.state.services.credits.authenticate(rich).balance == 100 - 4
 
 
 def _wait_for_rendering(base: str) -> Samples:

@@ -152,9 +152,9 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
     second = make_client(requests_per_minute=3, generate_cost=1)
     key = new_key(first, credits=10)
     headers = {"x-api-key": key}
-    answers = [
-        replica.post("/api/generate", json={}, headers=headers)
-        for replica in (first, second, first, second)
+    answers = [  # four different cards: an identical call would be a replay, never limited
+        replica.post("/api/generate", json={"markdown": f"# {n}"}, headers=headers)
+        for n, replica in enumerate((first, second, first, second))
     ]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     limited = answers[-1]

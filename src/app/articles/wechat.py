@@ -296,19 +296,34 @@ class WeChatClient:
         return _string(body, "media_id")
 
     async def add_draft(self, creds: Credentials, article: DraftArticle) -> str:
-        """Create a draft holding ``article``; returns the draft's ``media_id``."""
+        """Create a draft holding ``article``; returns the draft's ``media_id``.
+
+        Once sent, the call is awaited to its answer (its own timeout bounds it) even if the
+        request is cancelled meanwhile (its client left, its deadline passed): the platform
+        may make the draft whatever we do now, and a draft it made is answered and charged,
+        so a retry replays it rather than making a second one.
+        """
         payload = {"articles": [article.to_wire()]}
-        body = await self._call(
-            creds,
-            "the draft",
-            lambda token: self._http.post(
-                "/cgi-bin/draft/add",
-                params={"access_token": token},
-                content=_json(payload),
-                headers=_JSON,
-            ),
+        call = asyncio.ensure_future(
+            self._call(
+                creds,
+                "the draft",
+                lambda token: self._http.post(
+                    "/cgi-bin/draft/add",
+                    params={"access_token": token},
+                    content=_json(payload),
+                    headers=_JSON,
+                ),
+            )
         )
-        return _string(body, "media_id")
+        while not call.done():
+            try:
+                await asyncio.wait([call])
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()  # the cancel is dropped: the draft's answer wins
+        return _string(call.result(), "media_id")
 
     async def _call(
         self,

@@ -1,9 +1,11 @@
 """A paid call's credits: held before the work, committed on success, released on failure.
 
 Every paid operation runs its work inside ``charged(...)``; this is the one place that
-reserves, commits and releases credits. Commit and release are shielded, so a request
-cancelled mid-way (a client that went away) still settles its hold; a hold the database was too
-busy to release is left to the expiry sweep (``app.services``).
+reserves, commits and releases credits. A request cancelled while its work runs (its client
+went away) releases its hold: it is not charged. Once the work has finished, the commit runs
+to its end even if the request is cancelled meanwhile, so a finished answer is charged and
+kept (for a retry to replay) exactly once, and never both committed and released. A hold the
+database was too busy to release is left to the expiry sweep (``app.services``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from app.errors import DatabaseBusy, InsufficientCredits
 from app.ledger.credits import Credits, KeyInfo
@@ -66,22 +69,40 @@ async def charged(
     charge = Charge(operation=operation, held=hold, cost=hold)
     try:
         yield charge
-        if hold_id is not None and await _commit(credits, hold_id, charge):
-            metrics.debited(operation, charge.cost)
     except BaseException:
         if hold_id is not None and await _release(credits, hold_id):
             metrics.refunded(operation, hold)
         raise
-
-
-async def _commit(credits: Credits, hold_id: int, charge: Charge) -> bool:
-    """Charge a successful call's hold; False when the hold had expired, so nothing was."""
-    committed = await asyncio.shield(
+    if hold_id is None:
+        return
+    committing = asyncio.ensure_future(
         asyncio.to_thread(credits.commit, hold_id, charge.cost, also=charge.also)
     )
-    if not committed:
+    cancelled = await to_the_end(committing)
+    try:
+        committed = committing.result()
+    except BaseException:
+        if await _release(credits, hold_id):  # the commit was not written: give it all back
+            metrics.refunded(operation, hold)
+        raise
+    if committed:
+        metrics.debited(operation, charge.cost)
+    else:
         log.warning("hold %s expired before the call finished; it is not charged", hold_id)
-    return bool(committed)
+    if cancelled:
+        raise asyncio.CancelledError
+
+
+async def to_the_end(job: asyncio.Future[Any]) -> bool:
+    """Wait until ``job`` is done, even through cancellation; True if the waiting task was
+    cancelled meanwhile (the caller decides whether to go on cancelled or not)."""
+    cancelled = False
+    while not job.done():
+        try:
+            await asyncio.wait([job])
+        except asyncio.CancelledError:
+            cancelled = True
+    return cancelled
 
 
 async def _release(credits: Credits, hold_id: int) -> bool:

@@ -8,15 +8,21 @@ is replayed; the same key with another fingerprint → 422 ``idempotency_key_reu
 ``record`` inside the credit commit's transaction (charge and answer are saved together); a
 failure ``forget``s the row, so a retry really runs again (failures cost nothing).
 
+A request without the header gets an *implicit* key, ``implicit_key(operation, fingerprint)``:
+an identical request of the same API key (same operation, same normalised body, same account)
+is a retry of it. Its answer is kept for ``RETRY_WINDOW_SECONDS`` only, and the key cannot
+collide with a header's (it starts with a tab, which a header's key may not hold).
+
 A ``running`` row whose request died (crash, ``kill -9``) expires with the request's credit
-hold; ``done`` rows are kept for ``INKCARD_IDEMPOTENCY_HOURS``. Expired rows are deleted by
-the next claim.
+hold; ``done`` rows are kept for ``INKCARD_IDEMPOTENCY_HOURS`` (header) or the retry window
+(implicit). Expired rows are deleted by the next claim.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +37,15 @@ from app.ledger.engine import Tx
 HEADER = "idempotency-key"
 MAX_KEY_CHARS = 255
 RETRY_AFTER_SECONDS = 5
+RETRY_WINDOW_SECONDS = 600.0
+"""How long an answer stays replayable to an identical request sent without the header: a
+client's timeout (60 s at most, as the original API's) and a few backed-off retries fit well
+inside it, and a run on purpose ten minutes later is a new, charged run."""
+_IMPLICIT = "\timplicit:"
+_PACKED = b"\x00zlib:"
+"""Marks a stored answer kept compressed (an answer is JSON, which never starts with NUL).
+Article HTML with its inline CSS shrinks about 200 times: a key's answers of the retry window
+take little room in the database."""
 
 
 def check_key(value: str) -> str:
@@ -52,6 +67,25 @@ def fingerprint(*parts: bytes) -> str:
     for part in parts:
         digest.update(len(part).to_bytes(8, "big") + part)
     return digest.hexdigest()
+
+
+def implicit_key(operation: str, print_: str) -> str:
+    """The key of a request sent without ``Idempotency-Key``: its operation and fingerprint."""
+    return f"{_IMPLICIT}{operation}:{print_}"
+
+
+def is_implicit(idem_key: str) -> bool:
+    """True for a key ``implicit_key`` made (never for a header's)."""
+    return idem_key.startswith(_IMPLICIT)
+
+
+def pack(answer: bytes) -> bytes:
+    """``answer`` as ``record`` keeps it (compressed; run it off the event loop)."""
+    return _PACKED + zlib.compress(answer, 6)
+
+
+def _unpack(stored: bytes) -> bytes:
+    return zlib.decompress(stored[len(_PACKED) :]) if stored.startswith(_PACKED) else stored
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,10 +143,7 @@ class IdempotencyStore:
                 [key_id, idem_key],
             ).fetchone()
         if row is None:  # the first request failed and let go of the key a moment ago
-            raise IdempotencyKeyInUse(
-                "the first request with this Idempotency-Key just ended; retry shortly",
-                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-            )
+            raise _in_use(idem_key, "just ended")
         stored_print, state, status, answer = row
         if stored_print != print_:
             raise IdempotencyKeyReused(
@@ -120,18 +151,17 @@ class IdempotencyStore:
                 " platform account); use a new key for a new request"
             )
         if state == "running":
-            raise IdempotencyKeyInUse(
-                "the first request with this Idempotency-Key is still running; retry shortly",
-                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-            )
-        return Replay(int(status), bytes(answer))
+            raise _in_use(idem_key, "is still running")
+        return Replay(int(status), _unpack(bytes(answer)))
 
     def record(self, conn: Tx, key_id: int, idem_key: str, status: int, body: bytes) -> None:
-        """Store the answer, inside the caller's transaction (the credit commit)."""
+        """Store the answer (as it is, or as ``pack`` made it), inside the caller's
+        transaction (the credit commit)."""
+        keep = RETRY_WINDOW_SECONDS if is_implicit(idem_key) else self.retention
         conn.execute(
             "UPDATE idempotency SET state = 'done', status = ?, answer = ?, expires_at = ?"
             " WHERE key_id = ? AND idem_key = ?",
-            [status, body, time.time() + self.retention, key_id, idem_key],
+            [status, body, time.time() + keep, key_id, idem_key],
         )
 
     def forget(self, key_id: int, idem_key: str) -> None:
@@ -141,3 +171,14 @@ class IdempotencyStore:
                 "DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND state = 'running'",
                 [key_id, idem_key],
             )
+
+
+def _in_use(idem_key: str, what: str) -> IdempotencyKeyInUse:
+    first = (
+        "an identical request from this API key"
+        if is_implicit(idem_key)
+        else "the first request with this Idempotency-Key"
+    )
+    return IdempotencyKeyInUse(
+        f"{first} {what}; retry shortly", headers={"Retry-After": str(RETRY_AFTER_SECONDS)}
+    )

@@ -1,32 +1,32 @@
 """An ``ArticleRequest`` of an authenticated key → article HTML or a WeChat draft, charged.
 
 Credits: a balance under 3 is a 402 before any work; 3 are reserved up front and 1 (HTML
-only) or 3 (draft) committed on success, with the answer kept for an ``Idempotency-Key`` in
-the same transaction; any failure releases the hold and the key's claim.
+only) or 3 (draft) committed on success, with the answer kept for a retry (``Idempotency-Key``
+or an identical request, ``app.operations.retries``) in the same transaction; any failure, a
+client gone before the answer was ready included, releases the hold and the key's claim.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
-import logging
 from collections.abc import Awaitable
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
 from app.articles.service import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleService
 from app.articles.wechat import Credentials, PlatformError, PlatformTimeout
-from app.errors import DatabaseBusy, InvalidField, MissingPlatformCredentials, RenderTimeout
+from app.errors import InvalidField, MissingPlatformCredentials, RenderTimeout
 from app.ledger.charge import charged
 from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import IdempotencyStore, check_key, fingerprint
+from app.ledger.idempotency import Replay, fingerprint
 from app.metrics import Metrics
 from app.models import ArticleRequest, DraftResponse, HtmlResponse, field_label
+from app.operations import retries
+from app.operations.disconnect import unless_gone
 from app.services import Services
 
-log = logging.getLogger("inkcard.operations")
 T = TypeVar("T")
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
@@ -94,24 +94,30 @@ async def convert_article(
     creds: Credentials | None,
     idem_key: str | None,
     request_id: str | None,
+    gone: asyncio.Event | None = None,
 ) -> ArticleAnswer:
     """The convert-and-draft operation (HTTP, MCP alike).
 
-    Claim the Idempotency-Key (a replay returns at once), hold 3 credits, convert or draft
-    under the deadline, commit 1 or 3 with the answer recorded; any failure releases both.
+    Claim the retry key (a replay returns at once), hold 3 credits, convert or draft under
+    the deadline, commit 1 or 3 with the answer recorded; any failure releases both. ``gone``
+    is set when the client goes away: unfinished work is then stopped and not charged.
     """
-    store = services.idempotency
     if creds is not None and not body.markdown.strip():
         raise InvalidField(
             "markdown must not be empty when creating a draft", label=field_label("markdown")
         )
-    if idem_key is not None:
-        idem_key = check_key(idem_key)
-        replay = await asyncio.to_thread(
-            store.claim, key.id, idem_key, request_fingerprint(body, creds)
-        )
-        if replay is not None:
-            return ArticleAnswer(replay.body, replay.status, replayed=True)
+    timeout = services.settings.article_timeout
+    held = await retries.claim(
+        services.idempotency,
+        key.id,
+        OPERATION,
+        request_fingerprint(body, creds),
+        idem_key,
+        wait=timeout,
+        gone=gone,
+    )
+    if isinstance(held, Replay):
+        return ArticleAnswer(held.body, held.status, replayed=True)
     try:
         # after the claim: a replay is never limited
         await asyncio.to_thread(services.limits.admit, key.id)
@@ -124,15 +130,13 @@ async def convert_article(
             request_id=request_id,
             refusal=_short_of_credits,
         ) as charge:
-            work = _run(services.articles, body, creds, key.id, services.settings.article_timeout)
-            answer = await _counted(services.metrics, work)
+            work = _run(services.articles, body, creds, key.id, timeout)
+            answer = await unless_gone(gone, _counted(services.metrics, work))
             encoded = msgspec.json.encode(answer)
             charge.cost = HTML_COST if creds is None else DRAFT_COST
-            if idem_key is not None:
-                charge.also = functools.partial(_record, store, key.id, idem_key, encoded)
+            charge.also = await held.recorder(encoded)
     except BaseException:
-        if idem_key is not None:
-            await _forget(store, key.id, idem_key)
+        await held.forget()
         raise
     return ArticleAnswer(encoded, cost=charge.cost)
 
@@ -166,14 +170,3 @@ async def _counted(metrics: Metrics, work: Awaitable[T]) -> T:
     except PlatformError as exc:
         metrics.platform_errors.labels(exc.label).inc()
         raise
-
-
-async def _forget(store: IdempotencyStore, key_id: int, idem_key: str) -> None:
-    try:
-        await asyncio.shield(asyncio.to_thread(store.forget, key_id, idem_key))
-    except DatabaseBusy:
-        log.warning("idempotency claim left to expire: the database is busy")
-
-
-def _record(store: IdempotencyStore, key_id: int, idem_key: str, body: bytes, conn: Any) -> None:
-    store.record(conn, key_id, idem_key, 200, body)

@@ -16,6 +16,7 @@ from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.models import ArticleErrorBody, DraftResponse, HtmlResponse, parse_article
+from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
 from app.server.responses import article_exception_handlers
 from app.server.routes_cards import authenticate
@@ -32,7 +33,9 @@ box (3 credits). A balance under 3 is refused (402) before any work; a failed ca
 An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
 retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
 key with another request is 422 `idempotency_key_reused`, and while the first is still running
-409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`)."""
+409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`).
+Without the header, an identical request within 10 minutes is such a retry (replayed, free),
+and a client that disconnects before its answer is ready is not charged."""
 
 
 def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
@@ -55,14 +58,16 @@ async def convert_and_draft(
     key = await authenticate(request, services)
     body = parse_article(await request.body())
     creds = platform_credentials(request)
-    answer = await operations.convert_article(
-        services,
-        key,
-        body,
-        creds,
-        request.headers.get(IDEMPOTENCY_HEADER),
-        logs.current_id(),
-    )
+    async with watching_disconnect(request) as gone:
+        answer = await operations.convert_article(
+            services,
+            key,
+            body,
+            creds,
+            request.headers.get(IDEMPOTENCY_HEADER),
+            logs.current_id(),
+            gone,
+        )
     headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
     info = logs.current()
     if info is not None and not answer.replayed:

@@ -21,6 +21,7 @@ from app import logs, operations
 from app.errors import ApiError, NotReady
 from app.ledger.credits import KeyInfo
 from app.models import ErrorBody, GenerateResponse, parse_generate
+from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,
     GenerateOperation,
@@ -74,7 +75,8 @@ async def generate(
     """Render Markdown into one or more card PNGs, store them, and return their URLs."""
     key = await authenticate(request, services)
     body = parse_generate(await request.body())
-    images = await operations.generate_cards(services, key, body, logs.current_id())
+    async with watching_disconnect(request) as gone:
+        images = await operations.generate_cards(services, key, body, logs.current_id(), gone)
     info = logs.current()
     if info is not None:
         info.extra["images"] = len(images)
