@@ -382,10 +382,23 @@ def formulas(count: int, length: int) -> str:
     return "\n\n".join(out)
 
 
+def twice(send: Callable[[Result], Result], body: Result) -> Callable[[], Result]:
+    """Two of the same request at once (as many as the render processes); the first's answer."""
+
+    def both() -> Result:
+        other = threading.Thread(target=send, args=(body,))
+        other.start()
+        first = send(body)
+        other.join()
+        return first
+
+    return both
+
+
 def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tuple[str, Any]]:
     math_card = {"markdown": f"# Math\n\n{NESTED_LATEX}\n"}
-    yield "1a nested LaTeX 14 deep, card", lambda: s.generate(math_card)
-    yield "1b nested LaTeX 14 deep, article HTML", lambda: s.article(math_card)
+    yield "1a nested LaTeX 14 deep, card, two at once", twice(s.generate, math_card)
+    yield "1b nested LaTeX 14 deep, article HTML, two at once", twice(s.article, math_card)
     many = {"markdown": formulas(95, 999)}
     yield "1c 95 distinct formulas of 999 characters, card", lambda: s.generate(many)
     inline = {"markdown": " ".join(f"$x_{{{i}}}$" for i in range(8000))}
@@ -402,10 +415,8 @@ def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tup
     yield "4b tall JPEG card", lambda: s.generate({"markdown": taller, "format": "jpeg"})
     yield "5 drip-fed images (3 x 20) and a victim with one image", lambda: drip(s, images)
     table = "|a|b|\n|-|-|\n" + "|1|2|\n" * 16_000
-    yield (
-        "6 16,000-row table, autoSplit",
-        lambda: s.generate({"markdown": table, "splitMode": "autoSplit"}),
-    )
+    table_body = {"markdown": table, "splitMode": "autoSplit"}
+    yield "6 16,000-row table, autoSplit, two at once", twice(s.generate, table_body)
     big = {"markdown": "# big\n\ntext", "width": 1600, "height": 4000, "scale": 4}
     yield (
         "7a 1600x4000 at scale 4, JPEG 100",
@@ -636,6 +647,7 @@ def main() -> None:
     parser.add_argument("--previous", action="store_true", help="also the earlier repros")
     args = parser.parse_args()
     wanted = [p for p in args.only.split(",") if p]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # still stop the server
     data = tempfile.mkdtemp(prefix="inkcard-hostile-")
     images = ImageServer()
     with FakeWeChat({APPID: SECRET}) as platform:
