@@ -25,6 +25,7 @@ import gzip
 import itertools
 import json
 import os
+import resource
 import signal
 import socket
 import sqlite3
@@ -54,6 +55,7 @@ CLIENT_TIMEOUT = 90.0
 NESTED_LATEX = "$" + "x^{" * 14 + "x" + "}" * 14 + "$"
 BOMB_BYTES = 1 << 30  # what the nested-gzip image decodes to
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+CLI_MEMORY = 4 << 30  # address space of one `inkcard render`
 Result = dict[str, Any]
 
 
@@ -383,13 +385,15 @@ def formulas(count: int, length: int) -> str:
 
 
 def twice(send: Callable[[Result], Result], body: Result) -> Callable[[], Result]:
-    """Two of the same request at once (as many as the render processes); the first's answer."""
+    """Two such requests at once (as many as the render processes; the second's text differs,
+    or both would share one render); the first's answer."""
 
     def both() -> Result:
-        other = threading.Thread(target=send, args=(body,))
-        other.start()
+        other = {**body, "markdown": body["markdown"] + f"\n\nagain {time.time()}\n"}
+        other_thread = threading.Thread(target=send, args=(other,))
+        other_thread.start()
         first = send(body)
-        other.join()
+        other_thread.join()
         return first
 
     return both
@@ -423,8 +427,8 @@ def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tup
         lambda: s.generate({**big, "format": "jpeg", "quality": 100}),
     )
     yield "7b 1600x4000 at scale 4, WebP", lambda: s.generate({**big, "format": "webp"})
-    yield "8a client gone before the answer", lambda: disconnect(s, retry=False)
-    yield "8b client times out, then retries", lambda: disconnect(s, retry=True)
+    yield "8a client gone before the answer", lambda: disconnect(s, images, retry=False)
+    yield "8b client times out, then retries", lambda: disconnect(s, images, retry=True)
     yield "9a two x-api-key headers", lambda: duplicate_key(s)
     yield "9b GET a set's manifest", lambda: manifest(s)
     odd = "# t\n\n![a](file:///etc/passwd)\n\n![b](gopher://127.0.0.1/x)\n\n![c](/etc/hosts)\n"
@@ -455,10 +459,12 @@ def drip(s: Server, images: ImageServer) -> Result:
     return {**answer, "victim_image_fetched": tag in images.hits}
 
 
-def disconnect(s: Server, retry: bool) -> Result:
-    """A slow distinct card whose client leaves after 0.5 s (then, with ``retry``, sends it
-    again and waits): credits charged and files stored."""
-    body = {"markdown": f"# slow {time.time()}", "width": 1600, "height": 4000, "scale": 4}
+def disconnect(s: Server, images: ImageServer, retry: bool) -> Result:
+    """A distinct card naming a drip-fed image (so it takes the fetch time limit) whose client
+    leaves after 0.5 s (then, with ``retry``, sends it again and waits): credits charged and
+    files stored."""
+    slow = f"{images.base}/drip/gone-{time.time()}.png"
+    body = {"markdown": f"# slow {time.time()}\n\n![slow]({slow})\n"}
     balance, files = s.balance(s.key), s.cards()
     first = s.generate(body, timeout=0.5)
     if retry:
@@ -504,6 +510,11 @@ def tall_file(s: Server) -> str:
     return str(path)
 
 
+def limit_memory() -> None:
+    """In the child: at most CLI_MEMORY bytes of address space (MemoryError past it)."""
+    resource.setrlimit(resource.RLIMIT_AS, (CLI_MEMORY, CLI_MEMORY))
+
+
 def cli(s: Server, args: list[str]) -> Result:
     """``inkcard render`` on its own: exit code, last line, seconds, its CPU and peak RSS."""
     out = Path(s.data, "cli-out")
@@ -511,6 +522,7 @@ def cli(s: Server, args: list[str]) -> Result:
     process = subprocess.Popen(
         [str(INKCARD), "render", "-o", str(out), *args],
         env=s.env,
+        preexec_fn=limit_memory,  # unbounded, it took 21 GB of a 24 GB machine
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
