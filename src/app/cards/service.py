@@ -21,6 +21,7 @@ import hashlib
 import logging
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,6 +43,15 @@ from app.storage import Storage, StorageProbe
 log = logging.getLogger("inkcard.cards")
 
 FOLDER = "screenshots"
+PARSE_ON_LOOP_CHARS = 100
+"""Markdown up to this long is parsed on the event loop: the slowest such parse measured
+under 2 ms (a run of ``![``); anything longer is parsed in a parse thread."""
+PARSE_THREADS = 1
+"""A second parse thread doubled the event loop's longest wait (the threads and the loop take
+turns on the interpreter lock) and parses no faster: they share that lock."""
+HASH_ON_LOOP_BYTES = 256 * 1024
+"""Fetched images up to this many bytes in all are hashed on the event loop (well under a
+millisecond); more are hashed in a thread (hashlib lets go of the interpreter lock)."""
 T = TypeVar("T")
 
 
@@ -135,6 +145,9 @@ class CardService:
         self.fonts_fingerprint = ""
         self.catalogue = catalogue or themes.builtin()
         self._flights: SingleFlight[list[StoredCard]] = SingleFlight()
+        # Its own few threads: long parses wait for each other, never for (or in front of)
+        # the database and storage calls of other requests in the default executor.
+        self._parsers = ThreadPoolExecutor(PARSE_THREADS, thread_name_prefix="inkcard-parse")
 
     @property
     def render_count(self) -> int:
@@ -263,10 +276,10 @@ class CardService:
         deadline = loop.time() + timeout
         # Parsed at most once: the image sources come from the parse and the worker lays out
         # the same Doc (a pickled Doc costs the worker a tenth of a parse). A post that cannot
-        # name an image is parsed only when its cards must be drawn. The parse runs on the
-        # event loop, where finding the image sources always ran: a thread hop measured
-        # slower under load.
-        doc = parse_post(job.card) if layout.may_name_images(job.card.markdown) else None
+        # name an image is parsed only when its cards must be drawn, by the render worker.
+        doc = None
+        if layout.may_name_images(job.card.markdown):
+            doc = await self._parse(job.card, deadline - loop.time())
         images: dict[str, bytes] = {}
         if self.remote is not None:
             gathered = await self.remote.gather(
@@ -276,7 +289,12 @@ class CardService:
                 key=key,
             )
             images = gathered.images
-            job = msgspec.structs.replace(job, images=gathered.hashes())
+            hashes = (
+                await self._in_thread(gathered.hashes, timeout=deadline - loop.time())
+                if sum(map(len, images.values())) > HASH_ON_LOOP_BYTES
+                else gathered.hashes()
+            )
+            job = msgspec.structs.replace(job, images=hashes)
         stored = await self._flights.run(
             job.digest(), lambda: self._find_or_render(job, doc, images, deadline, key)
         )
@@ -294,13 +312,12 @@ class CardService:
         key: object,
     ) -> list[StoredCard]:
         """The stored set's cards, rendering and storing it first if it is not complete
-        (``doc``: the parse of the job's Markdown, if ``generate`` needed one)."""
+        (``doc``: the parse of the job's Markdown, if ``generate`` needed one; else the
+        worker parses it)."""
         loop = asyncio.get_running_loop()
         stored = await self._in_thread(self.find_stored, job, timeout=deadline - loop.time())
         if stored is not None:
             return stored
-        if doc is None:
-            doc = parse_post(job.card)
         rendered = await self.pool.run(
             self.render_job(job, doc, images), timeout=deadline - loop.time(), key=key
         )
@@ -312,6 +329,23 @@ class CardService:
         except RenderTimeout:
             cancelled.set()
             raise
+
+    async def _parse(self, card: CardRequest, timeout: float) -> layout.Doc:
+        """``parse_post`` of the card's Markdown: on the event loop when it is short enough
+        to cost less than a thread hop under load, else in a parse thread, so that no
+        Markdown holds the loop (and every other request) for longer than a few ms.
+
+        Raises:
+            InvalidMdx: With mdxMode, text the component set refuses.
+            RenderTimeout: The parse did not end within ``timeout``.
+        """
+        if len(card.markdown) <= PARSE_ON_LOOP_CHARS:
+            return parse_post(card)
+        future = asyncio.get_running_loop().run_in_executor(self._parsers, parse_post, card)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            raise RenderTimeout("the request took longer than the time limit") from None
 
     @staticmethod
     async def _in_thread(fn: Callable[..., T], *args: Any, timeout: float) -> T:
