@@ -306,6 +306,7 @@ def test_stdio_answers_lines_it_cannot_read_and_serves_the_next(stdio: Stdio) ->
         b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"\n",
         b"not json\n",
         b'{"jsonrpc": "2.0", "id": 7}\n',
+        b'{"jsonrpc": "2.0", "id": NaN}\n',
     ]
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "mcp"],
@@ -346,7 +347,14 @@ def test_stdio_answers_lines_it_cannot_read_and_serves_the_next(stdio: Stdio) ->
         proc.returncode = 0
     proc.stdout.close()
     errors = [(a["id"], a["error"]["code"]) for a in answers if "error" in a]
-    assert errors == [(None, -32700), (None, -32700), (None, -32700), (7, -32600), (None, -32700)]
+    assert errors == [
+        (None, -32700),
+        (None, -32700),
+        (None, -32700),
+        (7, -32600),
+        (None, -32600),
+        (None, -32700),
+    ]
     assert {"id": 2, "jsonrpc": "2.0", "result": {}} in answers
     # Peak resident set in KiB: about 230 MiB, and 600 MiB when the long line was read whole.
     assert usage.ru_maxrss < 400 * 1024

@@ -17,8 +17,7 @@ from typing import Any, BinaryIO
 
 import anyio
 import anyio.to_thread
-import pydantic
-import pydantic_core
+import msgspec
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp.types import (
@@ -29,6 +28,7 @@ from mcp.types import (
     RequestId,
     jsonrpc_message_adapter,
 )
+from pydantic import ValidationError  # the SDK's messages are pydantic models
 
 from app import operations
 from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller, InkcardTools
@@ -94,18 +94,18 @@ class CheckedLines:
 
 
 def _refusal(line: bytes) -> JSONRPCError | None:
-    """The error answering ``line``, None when it is a JSON-RPC message."""
+    """The error answering ``line``, None when it is a JSON-RPC message (checked as the SDK
+    checks it, so a line that passes here passes there)."""
     try:
-        value = pydantic_core.from_json(line)  # nesting is bounded by the parser
-    except ValueError as error:
-        return _error(PARSE_ERROR, f"Parse error: {error}")
-    try:
-        jsonrpc_message_adapter.validate_python(value, by_name=False)
-    except pydantic.ValidationError:
+        jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValidationError as error:
+        unparsed = [e["msg"] for e in error.errors() if e["type"] == "json_invalid"]
+        if unparsed:  # not JSON, or nested past the parser's limit
+            return _error(PARSE_ERROR, f"Parse error: {unparsed[0]}")
         return _error(
             INVALID_REQUEST,
             "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message",
-            _id_of(value),
+            _id_of(line),
         )
     return None
 
@@ -114,8 +114,12 @@ def _error(code: int, message: str, request_id: RequestId | None = None) -> JSON
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
 
 
-def _id_of(value: object) -> RequestId | None:
-    """The id of a request that is not valid, when it has a usable one."""
+def _id_of(line: bytes) -> RequestId | None:
+    """The id of a JSON line that is not a valid request, when it has a usable one."""
+    try:
+        value = msgspec.json.decode(line)  # nested no deeper than the SDK's parser allows
+    except msgspec.DecodeError:  # JSON to the SDK's parser, not to ours (NaN, say)
+        return None
     found = value.get("id") if isinstance(value, dict) else None
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
