@@ -376,6 +376,16 @@ def test_render_draws_an_image_file_over_the_fetch_limit_as_a_placeholder(
     assert result.stdout.split() == [str(Path("out") / "1.png")]
 
 
+def test_render_draws_an_image_named_past_the_file_system_limits_as_a_placeholder(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "post.md").write_text("![x](" + "a" * 5_000 + ".png)", "utf-8")
+    result = run_bounded(["render", "post.md", "-o", "out"], tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr == ""
+    assert result.stdout.split() == [str(Path("out") / "1.png")]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -442,8 +442,11 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
     for src in sources:
         if "://" in src or src.startswith("data:"):
             continue
-        path = (base / src).resolve()
-        if not path.is_file():
+        try:
+            path = (base / src).resolve()
+            if not path.is_file():
+                continue
+        except (OSError, ValueError):  # a name too long for a path, say: no such file
             continue
         try:
             with path.open("rb") as file:
