@@ -278,3 +278,171 @@ def test_render_refuses_a_bad_format_or_quality(
     assert exit_.value.code == 2
     assert f"argument {args[-2]}:" in capsys.readouterr().err  # names the bad option
     assert not (tmp_path / "out").exists()
+
+
+# Hostile input: the CLI holds every input to the API's limits and answers in one line. Each
+# run is the real command in a process held to 1 GiB of address space (a plain render needs
+# about half of that), so an unbounded read or drawing shows as a MemoryError, not a swapped
+# machine.
+MEMORY_BOUND = 1024**3
+
+
+def _bounded_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BOUND, MEMORY_BOUND))
+
+
+def run_bounded(
+    args: list[str], cwd: Path, stdin: int | None = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=cwd,
+        stdin=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_bounded_memory,
+    )
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str], starts: str) -> None:
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith(starts), result.stderr
+    assert result.stdout == ""
+
+
+TALL_POST = "\n\n".join(["a paragraph of text"] * 300)
+
+
+@pytest.mark.parametrize(
+    ("post", "args", "message"),
+    [
+        (
+            "/dev/zero",
+            [],
+            "inkcard: markdown must be at most 100,000 characters (/dev/zero is longer than",
+        ),
+        ("big", [], "inkcard: markdown must be at most 100,000 characters"),
+        ("wide", [], "inkcard: markdown must be at most 100,000 characters (got 100,001)"),
+        ("tall", ["--width", "1600", "--scale", "4"], "inkcard: a card would be 6400x"),
+        ("tall", ["--format", "webp"], "inkcard: a card would be 880x"),
+        ("tall", ["--format", "jpeg", "--width", "1600", "--scale", "4"], "inkcard: a card "),
+        (
+            "tall",
+            ["--split", "autoSplit", "--width", "1600", "--height", "4000", "--scale", "4"],
+            "inkcard: the cards would have",
+        ),
+    ],
+)
+def test_render_holds_hostile_input_to_the_api_limits(
+    tmp_path: Path, post: str, args: list[str], message: str
+) -> None:
+    files = {
+        "big": "word " * 2_000_000,  # 10 MB
+        "wide": "中" * 100_001,  # under the byte bound, over the character limit
+        "tall": TALL_POST,
+    }
+    if post in files:
+        (tmp_path / "post.md").write_text(files[post], "utf-8")
+        post = "post.md"
+    result = run_bounded(["render", post, "-o", "out", *args], tmp_path)
+    assert_one_line_error(result, message)
+    assert not (tmp_path / "out").exists()
+
+
+def test_render_reads_endless_stdin_only_up_to_the_limit(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zeros:
+        result = run_bounded(["render", "-", "-o", "out"], tmp_path, stdin=zeros.fileno())
+    assert_one_line_error(result, "inkcard: markdown must be at most 100,000 characters")
+
+
+def test_render_draws_an_image_file_over_the_fetch_limit_as_a_placeholder(
+    tmp_path: Path,
+) -> None:
+    from app.settings import FETCH_MAX_BYTES
+
+    with (tmp_path / "huge.png").open("wb") as image:
+        image.truncate(50 * FETCH_MAX_BYTES)  # sparse: costs no disk
+    (tmp_path / "post.md").write_text("# hi\n\n![a picture](huge.png)", "utf-8")
+    result = run_bounded(["render", "post.md", "-o", "out"], tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr == (
+        f"inkcard: image huge.png is larger than {FETCH_MAX_BYTES:,} bytes; drawn as a"
+        " placeholder\n"
+    )
+    assert result.stdout.split() == [str(Path("out") / "1.png")]
+
+
+def test_render_draws_an_image_named_past_the_file_system_limits_as_a_placeholder(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "post.md").write_text("![x](" + "a" * 5_000 + ".png)", "utf-8")
+    result = run_bounded(["render", "post.md", "-o", "out"], tmp_path)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stderr == ""
+    assert result.stdout.split() == [str(Path("out") / "1.png")]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "larger than 1,048,576 bytes"),  # /dev/zero
+        ("a = " + "[" * 100_000 + "]" * 100_000, "nested too deeply"),
+        ("name = 'x'\na = " + "{b = " * 5_000 + "1" + "}" * 5_000, "nested too deeply"),
+    ],
+)
+def test_themes_check_says_in_one_line_why_a_hostile_file_is_broken(
+    tmp_path: Path, content: str | None, message: str
+) -> None:
+    path = "/dev/zero"
+    if content is not None:
+        (tmp_path / "t.toml").write_text(content, "utf-8")
+        path = "t.toml"
+    result = run_bounded(["themes", "check", path], tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == f"broken, would be skipped: {path}: {message}\n"
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["credits", "grant", "ik_abcde", "99999999999999999999"],
+            "argument amount: 99999999999999999999 is not an integer between 1 and 1000000000",
+        ),
+        (
+            ["keys", "create", "--name", "a", "--credits", "9223372036854775807"],
+            "argument --credits: 9223372036854775807 is not an integer between 0 and 1000000000",
+        ),
+        (
+            ["credits", "show", "ik_abcde", "--limit", "99999999999999999999"],
+            "argument --limit: 99999999999999999999 is not an integer between 1 and 1000000",
+        ),
+        (["serve", "--port", "99999"], "argument --port: 99999 is not an integer between 1 and"),
+        (["serve", "--workers", "0"], "argument --workers: 0 is not an integer >= 1"),
+    ],
+)
+def test_admin_numbers_are_bounded_before_the_database_sees_them(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    message: str,
+) -> None:
+    """A number SQLite cannot hold (OverflowError), one that would turn a balance into a
+    float, a port that cannot be bound, no workers: refused as arguments, in one line."""
+    from app.cli import main
+
+    monkeypatch.setenv("INKCARD_DATABASE", str(tmp_path / "db"))
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith(f"inkcard {argv[0]}")
+    assert message in err.splitlines()[-1]
+    assert "Traceback" not in err
+    assert not (tmp_path / "db").exists()

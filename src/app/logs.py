@@ -84,12 +84,20 @@ class _JsonLinesHandler(logging.StreamHandler):  # type: ignore[type-arg]  # its
 
 
 def configure_logging(level: str) -> None:
-    """Send ``inkcard.*`` logs to stderr as JSON lines (idempotent)."""
-    logger = logging.getLogger("inkcard")
-    logger.setLevel(level.upper())
-    if any(isinstance(h, _JsonLinesHandler) for h in logger.handlers):
+    """Send logs to stderr as JSON lines: ``inkcard.*`` at ``level``, other libraries'
+    warnings and errors (idempotent).
+
+    The one handler sits on the root logger, where every logger's records arrive. A root
+    logger with a handler is also what keeps ``logging.basicConfig`` from ever adding a plain
+    one: the module functions ``logging.debug`` and friends call it, and libraries use them
+    (the math typesetter's font code does, in the middle of a request), which once gave
+    every access-log line a plain duplicate.
+    """
+    logging.getLogger("inkcard").setLevel(level.upper())
+    root = logging.getLogger()
+    if any(isinstance(h, _JsonLinesHandler) for h in root.handlers):
         return
     handler = _JsonLinesHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RequestIdFilter())
-    logger.addHandler(handler)
+    root.addHandler(handler)

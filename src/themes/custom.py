@@ -24,6 +24,7 @@ Format = Literal["toml", "css"]
 log = logging.getLogger("inkcard.themes")
 
 _THEME_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,63}")
+MAX_THEME_BYTES = 1024 * 1024  # a hundred times the largest built-in theme file
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +48,25 @@ def fingerprint(data: bytes, format: str) -> str:
 
 
 def read_theme_file(path: Path) -> ThemeFile:
-    """Reads one theme file (`.toml` or `.css`); raises `ThemeError` naming the file."""
+    """Reads one theme file (`.toml` or `.css`); raises `ThemeError` naming the file.
+
+    At most `MAX_THEME_BYTES` are read (and one more, to tell), so a device or a huge file
+    is refused without being read whole.
+    """
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(MAX_THEME_BYTES + 1)
     except OSError as error:
         raise ThemeError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(data) > MAX_THEME_BYTES:
+        raise ThemeError(f"{path}: larger than {MAX_THEME_BYTES:,} bytes")
+    try:
+        return _decode_theme_file(path, data)
+    except RecursionError:  # the TOML parser recurses once per level of nesting
+        raise ThemeError(f"{path}: nested too deeply") from None
+
+
+def _decode_theme_file(path: Path, data: bytes) -> ThemeFile:
     kind: Format
     if path.suffix.lower() == ".css":
         try:

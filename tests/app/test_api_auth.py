@@ -10,6 +10,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from app import logs
 from app.ledger.credits import hash_key
 from app.ledger.database import is_postgres
 from tests.app.conftest import both_engines
@@ -107,8 +108,7 @@ def test_one_access_line_per_request_with_prefix_never_key(
     lines = [r for r in access_records if r.name == "inkcard.access"]
     assert [r.http["status"] for r in lines] == [200, 401]
     assert lines[0].http["key"] == key[:8]
-    formatter = logging.getLogger("inkcard").handlers[0].formatter
-    assert formatter is not None
+    formatter = logs.JsonFormatter()  # the stderr handler's
     text = "\n".join(formatter.format(r) for r in access_records)
     assert '"request_id":"req-1"' in text and '"request_id":"req-2"' in text
     assert key not in text

@@ -2,18 +2,20 @@
 
 A real ``inkcard serve`` (its own process, so the test's threads share no interpreter lock
 with it) gets the costliest requests an attacker can send at once: 100 KB of ``![`` with
-mdxMode (a Markdown parse), LaTeX nested 14 deep (typesetting), a
-16,000-row table with autoSplit (layout), a tiny PNG that decodes to 36 million pixels (image
-decoding). While they are in flight, ``/healthz`` is timed again and again: nine answers in
-ten must come back within ``HEALTHZ_LIMIT`` and every one within ``HEALTHZ_CEILING`` (on a
-loaded 2-core machine the scheduler alone delays the odd call past 100 ms). A server whose
-loop did any of that work itself makes ``/healthz`` wait for seconds (main before this test:
-9–47 s).
+mdxMode (a Markdown parse), LaTeX nested 14 deep (typesetting), a 16,000-row table with
+autoSplit (layout), a tiny PNG that decodes to 36 million pixels (image decoding), and
+articles whose math fills its budget (typesetting on the article path). Each try differs
+from the last, so no answer is replayed from the cache or the retry window. While they are
+in flight, ``/healthz`` is timed again and again: nine answers in ten must come back within
+``HEALTHZ_LIMIT`` and every one within ``HEALTHZ_CEILING`` (on a loaded 2-core machine the
+scheduler alone delays the odd call past 100 ms). A server whose loop did any of that work
+itself makes ``/healthz`` wait for seconds (main before this test: 9–47 s).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import subprocess
@@ -45,6 +47,15 @@ WORST_CARDS: dict[str, dict[str, Any]] = {
     },
     "decoding: a 1-bit PNG of 6000 x 6000 px": {
         "markdown": f"# Image\n\n![bomb]({data_uri(png_1bit(6000, 6000))})\n"
+    },
+}
+
+# Distinct formulas each as deep as the budget allows (~0.1 s each): an article's 3 s of math.
+HEAVY_MATH = " ".join("$" + "\\left(" * 6 + f"x_{{{i}}}" + "\\right)" * 6 + "$" for i in range(60))
+WORST_ARTICLES: dict[str, dict[str, Any]] = {
+    "typesetting in an article: a full math budget": {"markdown": HEAVY_MATH},
+    "parsing in an article: 8,000 inline formulas": {
+        "markdown": " ".join(f"$x_{{{i}}}$" for i in range(8_000))
     },
 }
 
@@ -119,9 +130,12 @@ def attack(server: Server, path: str, body: dict[str, Any], stop: threading.Even
     """Send ``body`` again and again until ``stop``; each try is dropped after ATTACK_SECONDS."""
     headers = {"x-api-key": server.key}
     with httpx.Client(base_url=server.base, timeout=ATTACK_SECONDS) as http:
-        while not stop.is_set():
+        for attempt in itertools.count():
+            if stop.is_set():
+                return
+            fresh = {**body, "markdown": f"{body['markdown']}\n\n{attempt}"}
             with contextlib.suppress(httpx.TransportError):
-                http.post(path, json=body, headers=headers)
+                http.post(path, json=fresh, headers=headers)
 
 
 def healthz_seconds(server: Server) -> list[float]:
@@ -141,6 +155,7 @@ def test_healthz_answers_fast_while_the_worst_inputs_are_worked_on(server: Serve
     stop = threading.Event()
     bodies = [("/api/generate", body) for body in WORST_CARDS.values()]
     bodies.append(("/api/generate", WORST_CARDS["parse: 100 KB of ![ with mdxMode"]))
+    bodies += [("/api/platform/convert-and-draft", body) for body in WORST_ARTICLES.values()]
     attackers = [
         threading.Thread(target=attack, args=(server, path, body, stop), daemon=True)
         for path, body in bodies

@@ -10,9 +10,12 @@ costs nothing.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
+import os
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -39,6 +42,11 @@ SECRET = "0123456789abcdef0123456789abcdef"
 GENERATE_COST = 2
 TWO_PARTS = "# One\n\nThe first card.\n\n---\n\n# Two\n\nThe second card."
 TOOLS = {"generate_cards", "convert_article", "list_themes"}
+INITIALIZE = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "test", "version": "1"},
+}
 
 Scenario = Callable[[ClientSession], Awaitable[None]]
 
@@ -274,6 +282,84 @@ def test_stdio_refuses_to_start_without_a_live_key(stdio: Stdio) -> None:
         assert done.stdout == ""  # stdout is the protocol's: nothing else may be written there
 
 
+def _jsonrpc(message: dict[str, Any]) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n"
+
+
+HUGE_LINE_BYTES = 100 * 2**20
+
+
+def _huge_valid_line() -> Iterator[bytes]:
+    """A 100 MiB JSON-RPC request (one string parameter), in 1 MiB pieces."""
+    yield b'{"jsonrpc": "2.0", "id": 8, "method": "ping", "params": {"x": "'
+    for _ in range(HUGE_LINE_BYTES // 2**20):
+        yield b"x" * 2**20
+    yield b'"}}\n'
+
+
+def test_stdio_answers_lines_it_cannot_read_and_serves_the_next(stdio: Stdio) -> None:
+    """Nested 50,000 deep, not JSON, JSON that is no JSON-RPC message, 100 MiB long: each
+    line gets a JSON-RPC error (the SDK's transport answered none of them) and the server
+    reads on; the long line is never held whole (the server's peak memory shows it)."""
+    bad = [
+        b"[" * 50_000 + b"]" * 50_000 + b"\n",
+        b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"\n",
+        b"not json\n",
+        b'{"jsonrpc": "2.0", "id": 7}\n',
+        b'{"jsonrpc": "2.0", "id": NaN}\n',
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "mcp"],
+        env=stdio.env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def write() -> None:
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):
+            proc.stdin.write(
+                _jsonrpc({"id": 1, "method": "initialize", "params": INITIALIZE})
+                + _jsonrpc({"method": "notifications/initialized"})
+            )
+            proc.stdin.flush()
+            for line in bad:
+                proc.stdin.write(line)
+            for piece in _huge_valid_line():
+                proc.stdin.write(piece)
+            proc.stdin.write(_jsonrpc({"id": 2, "method": "ping"}))
+            proc.stdin.flush()
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    answers: list[dict[str, Any]] = []
+    try:
+        while not any(answer.get("id") == 2 for answer in answers):
+            line = proc.stdout.readline()
+            assert line, f"the server stopped answering; got {answers}"
+            answers.append(json.loads(line))
+    finally:
+        proc.stdin.close()
+        writer.join(timeout=60)
+        _, _, usage = os.wait4(proc.pid, 0)
+        proc.returncode = 0
+    proc.stdout.close()
+    errors = [(a["id"], a["error"]["code"]) for a in answers if "error" in a]
+    assert errors == [
+        (None, -32700),
+        (None, -32700),
+        (None, -32700),
+        (7, -32600),
+        (None, -32600),
+        (None, -32700),
+    ]
+    assert {"id": 2, "jsonrpc": "2.0", "result": {}} in answers
+    # Peak resident set in KiB: about 230 MiB, and 600 MiB when the long line was read whole.
+    assert usage.ru_maxrss < 400 * 1024
+
+
 # ---------------------------------------------------------------------------------------------
 # streamable HTTP
 
@@ -443,3 +529,25 @@ def test_http_tool_call_authenticates_its_key_once(
     assert answer.status_code == 200, answer.text
     assert not answer.json()["result"].get("isError")
     assert checks == [key]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 50_000 + b"]" * 50_000,
+        b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
+        b"not json",
+    ],
+)
+def test_http_answers_a_body_it_cannot_parse_with_a_parse_error(http: Http, body: bytes) -> None:
+    key, prefix = http.new_key()
+    headers = {
+        "x-api-key": key,
+        "content-type": "application/json",
+        "accept": "application/json, text/event-stream",
+    }
+    response = httpx.post(f"{http.base}/mcp", content=body, headers=headers, timeout=30)
+    assert response.status_code == 400
+    answer = response.json()
+    assert answer["id"] is None and answer["error"]["code"] == -32700
+    assert ledger(http.credits, prefix) == [(100, "grant", "create")]

@@ -22,11 +22,17 @@ import msgspec
 
 import layout
 import themes
+from app.models import MAX_MARKDOWN_CHARS
 
 if TYPE_CHECKING:
     from app.cards.request import CardRequest
     from app.ledger.credits import Credits, KeyInfo
     from app.settings import Settings
+
+
+MAX_MARKDOWN_BYTES = 4 * MAX_MARKDOWN_CHARS
+"""The most bytes of Markdown read (and one more, to tell): a UTF-8 character is at most 4
+bytes, so a longer input is over the API's character limit for certain."""
 
 
 class CommandError(Exception):
@@ -239,7 +245,11 @@ def _number(low: float, high: float) -> Callable[[str], float]:
     return parse
 
 
-_positive = _integer(1)
+MAX_GRANT = 1_000_000_000
+"""The most credits one command creates a key with or grants: far above any real balance,
+and far below the database's 64-bit integers, so no balance can overflow into a float."""
+MAX_LEDGER_ROWS = 1_000_000
+MAX_PORT = 65_535
 
 
 def _add_prefix(command: argparse.ArgumentParser) -> None:
@@ -252,7 +262,7 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     p = keys.add_parser("create", help="create a key and print it once")
     p.add_argument("--name", required=True)
-    p.add_argument("--credits", type=_integer(0), default=0)
+    p.add_argument("--credits", type=_integer(0, MAX_GRANT), default=0)
     p.set_defaults(run=_service_command(cmd_keys_create))
     keys.add_parser("list", help="list keys").set_defaults(run=_service_command(cmd_keys_list))
     p = keys.add_parser("revoke", help="revoke a key by its prefix")
@@ -262,11 +272,11 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     credits = sub.add_parser("credits", help="grant and show credits").add_subparsers(required=True)
     p = credits.add_parser("grant", help="add credits to a key")
     _add_prefix(p)
-    p.add_argument("amount", type=_positive)
+    p.add_argument("amount", type=_integer(1, MAX_GRANT))
     p.set_defaults(run=_service_command(cmd_credits_grant))
     p = credits.add_parser("show", help="balance and recent ledger rows")
     _add_prefix(p)
-    p.add_argument("--limit", type=_positive, default=20)
+    p.add_argument("--limit", type=_integer(1, MAX_LEDGER_ROWS), default=20)
     p.set_defaults(run=_service_command(cmd_credits_show))
 
 
@@ -309,43 +319,57 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
     """The render command's arguments as the normalised request the HTTP API would make of
-    the same fields (theme and mode checked, with the API's messages).
+    the same fields: checked by the API's own parser (the Markdown's length included) and
+    normalised as the API does (theme and mode checked), with the API's messages.
 
     Raises:
-        CommandError: Unknown theme or theme mode.
+        CommandError: A field the API would refuse, an unknown theme or theme mode.
     """
     from app.cards.request import normalise
     from app.errors import ApiError
-    from app.models import GenerateRequest
+    from app.models import parse_generate
 
-    request = GenerateRequest(
-        markdown=markdown,
-        theme=args.theme,
-        themeMode=args.mode,
-        width=args.width,
-        height=args.height,
-        splitMode=args.split,
-        overHiddenMode=args.overflow_hidden,
-        scale=args.scale,
-        format=args.format,
-        quality=args.quality,
-    )
+    fields = {
+        "markdown": markdown,
+        "theme": args.theme,
+        "themeMode": args.mode,
+        "width": args.width,
+        "height": args.height,
+        "splitMode": args.split,
+        "overHiddenMode": args.overflow_hidden,
+        "scale": args.scale,
+        "format": args.format,
+        "quality": args.quality,
+    }
     try:
-        return normalise(request, themes.load_one)
+        return normalise(parse_generate(msgspec.json.encode(fields)), themes.load_one)
     except ApiError as error:
         raise CommandError(error.message) from error
+
+
+def render_limits() -> dict[str, int]:
+    """The budgets a card request of the service is held to, with the service's default
+    settings: cards, pixels of one card, pixels of all cards, pixels of the images."""
+    from app.settings import Settings
+
+    defaults = Settings()
+    return {
+        "max_pages": layout.MAX_CARDS,
+        "max_pixels": layout.MAX_CARD_PIXELS,
+        "max_total_pixels": defaults.max_output_pixels,
+        "max_image_pixels": defaults.max_image_pixels,
+    }
 
 
 def run_render(args: argparse.Namespace) -> int:
     text, base = _read_markdown(args.markdown)
     card = card_request(args, text)
     theme = themes.load_one(card.theme)
+    options = card.render_options(**render_limits())
     with _engine_errors():
         doc = layout.parse_post(text, card.mdx)
         fonts = layout.FontBook.load(args.fonts)
-        files = layout.render(
-            doc, theme, fonts, card.render_options(), read_local_images(doc.images, base)
-        )
+        files = layout.render(doc, theme, fonts, options, read_local_images(doc.images, base))
     with _write_errors(args.out):
         args.out.mkdir(parents=True, exist_ok=True)
         extension = layout.EXTENSIONS[card.format]
@@ -358,11 +382,18 @@ def run_render(args: argparse.Namespace) -> int:
 
 @contextmanager
 def _engine_errors() -> Iterator[None]:
-    """A font or render error of the engine as one line."""
+    """A refusal of the engine (a font, a limit, the Markdown) or running out of memory as
+    one line."""
     try:
         yield
-    except (layout.FontError, layout.RenderError) as error:
+    except layout.EngineError as error:
         raise CommandError(str(error)) from error
+    except MemoryError:
+        raise CommandError(
+            "out of memory drawing the cards; use a smaller --scale, smaller cards or "
+            "--split autoSplit",
+            code=1,
+        ) from None
 
 
 @contextmanager
@@ -375,26 +406,62 @@ def _write_errors(out: Path) -> Iterator[None]:
 
 
 def _read_markdown(source: Path) -> tuple[str, Path]:
-    """The Markdown text and the folder its images are read from ('-' is stdin)."""
+    """The Markdown text and the folder its images are read from ('-' is stdin).
+
+    At most ``MAX_MARKDOWN_BYTES`` and one more are read, so an endless or huge input is
+    refused without being read whole.
+    """
     if str(source) == "-":
-        return sys.stdin.read(), Path.cwd()
+        data, base = sys.stdin.buffer.read(MAX_MARKDOWN_BYTES + 1), Path.cwd()
+    else:
+        try:
+            with source.open("rb") as file:
+                data, base = file.read(MAX_MARKDOWN_BYTES + 1), source.parent
+        except OSError as error:
+            raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
+    if len(data) > MAX_MARKDOWN_BYTES:
+        raise CommandError(
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters "
+            f"({source} is longer than {MAX_MARKDOWN_BYTES:,} bytes)"
+        )
     try:
-        return source.read_text("utf-8"), source.parent
-    except OSError as error:
-        raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
+        return data.decode("utf-8"), base
     except UnicodeDecodeError as error:
         raise CommandError(f"{source} is not UTF-8 text ({error.reason})") from error
 
 
 def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
-    """The CLI may read image files next to the Markdown (the HTTP API never does)."""
+    """The CLI may read image files next to the Markdown (the HTTP API never does).
+
+    A file is read only when it is no larger than the largest image the service downloads;
+    a larger one, like a missing one, is drawn as the placeholder (said on stderr).
+    """
+    from app.settings import FETCH_MAX_BYTES
+
     found: dict[str, bytes] = {}
     for src in sources:
         if "://" in src or src.startswith("data:"):
             continue
-        path = (base / src).resolve()
-        if path.is_file():
-            found[src] = path.read_bytes()
+        try:
+            path = (base / src).resolve()
+            if not path.is_file():
+                continue
+        except (OSError, ValueError):  # a name too long for a path, say: no such file
+            continue
+        try:
+            with path.open("rb") as file:
+                data = file.read(FETCH_MAX_BYTES + 1)
+        except OSError as error:
+            print(f"inkcard: image {src}: cannot read: {error.strerror or error}", file=sys.stderr)
+            continue
+        if len(data) > FETCH_MAX_BYTES:
+            print(
+                f"inkcard: image {src} is larger than {FETCH_MAX_BYTES:,} bytes; drawn as a"
+                " placeholder",
+                file=sys.stderr,
+            )
+            continue
+        found[src] = data
     return found
 
 
@@ -482,8 +549,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_gallery_command(sub)
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
-    p.add_argument("--port", type=int, help="port (default 8000, or INKCARD_PORT)")
-    p.add_argument("--workers", type=int, help="uvicorn worker processes (default 1)")
+    p.add_argument(
+        "--port", type=_integer(1, MAX_PORT), help="port (default 8000, or INKCARD_PORT)"
+    )
+    p.add_argument("--workers", type=_integer(1), help="uvicorn worker processes (default 1)")
     p.set_defaults(run=_service_command(cmd_serve))
     p = sub.add_parser("mcp", help="serve the MCP tools over stdio (for desktop agents)")
     p.add_argument("--api-key", help="the API key the tools use (default: INKCARD_API_KEY)")

@@ -2,18 +2,126 @@
 
 The API key comes from ``--api-key`` or ``INKCARD_API_KEY``, platform credentials from
 ``INKCARD_PLATFORM_APPID`` and ``INKCARD_PLATFORM_APP_SECRET``.
+
+The SDK's stdio transport reads stdin a whole line at a time, however long, and drops a line
+it cannot parse without an answer. So stdin reaches it through ``CheckedLines``: a line is
+read up to ``max_body_bytes`` (the limit of a ``/mcp`` request body), must be JSON and a
+JSON-RPC message, and anything else is answered here with a JSON-RPC error and skipped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
+from typing import Any, BinaryIO
 
+import anyio
+import anyio.to_thread
+import msgspec
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    ErrorData,
+    JSONRPCError,
+    RequestId,
+    jsonrpc_message_adapter,
+)
+from pydantic import ValidationError  # the SDK's messages are pydantic models
 
 from app import operations
 from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller, InkcardTools
 from app.services import Services, running
 from app.settings import Settings
+
+_DISCARD_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time to skip it
+
+
+class _TooLong:
+    """What ``CheckedLines`` reads in place of a line over its limit."""
+
+
+class CheckedLines:
+    """stdin for the SDK's stdio transport: lines of at most ``limit`` bytes, each a
+    JSON-RPC message; every other line is answered with a JSON-RPC error on ``answer_on``'s
+    stream and never reaches the SDK."""
+
+    def __init__(self, stdin: BinaryIO, limit: int) -> None:
+        self._stdin = stdin
+        self._limit = limit
+        self._answers: Any = None  # the transport's write stream, once it exists
+        self._ready = anyio.Event()
+
+    def answer_on(self, write_stream: Any) -> None:
+        """Send the errors on ``write_stream`` (the transport's); reading starts now."""
+        self._answers = write_stream
+        self._ready.set()
+
+    def __aiter__(self) -> CheckedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        await self._ready.wait()
+        while True:
+            # abandoned on cancel: a read blocked on stdin must not hold up the shutdown
+            line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
+            if line is None:
+                raise StopAsyncIteration
+            refusal: JSONRPCError | None
+            if isinstance(line, _TooLong):
+                limit = f"a line may be at most {self._limit:,} bytes"
+                refusal = _error(PARSE_ERROR, f"Parse error: {limit}")
+            elif not line.strip():
+                continue  # a blank line is no message, and no answer is due
+            else:
+                refusal = _refusal(line)
+                if refusal is None:
+                    return line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
+            await self._answers.send(SessionMessage(refusal))
+
+    def _read_line(self) -> bytes | _TooLong | None:
+        """The next line (None at the end of input); a longer one is read and dropped in
+        pieces, never held whole."""
+        line = self._stdin.readline(self._limit + 1)
+        if not line:
+            return None
+        if len(line) <= self._limit or line.endswith(b"\n"):
+            return line
+        while (rest := self._stdin.readline(_DISCARD_CHUNK)) and not rest.endswith(b"\n"):
+            pass
+        return _TooLong()
+
+
+def _refusal(line: bytes) -> JSONRPCError | None:
+    """The error answering ``line``, None when it is a JSON-RPC message (checked as the SDK
+    checks it, so a line that passes here passes there)."""
+    try:
+        jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except ValidationError as error:
+        unparsed = [e["msg"] for e in error.errors() if e["type"] == "json_invalid"]
+        if unparsed:  # not JSON, or nested past the parser's limit
+            return _error(PARSE_ERROR, f"Parse error: {unparsed[0]}")
+        return _error(
+            INVALID_REQUEST,
+            "Invalid Request: the line is JSON but not a JSON-RPC 2.0 message",
+            _id_of(line),
+        )
+    return None
+
+
+def _error(code: int, message: str, request_id: RequestId | None = None) -> JSONRPCError:
+    return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
+
+
+def _id_of(line: bytes) -> RequestId | None:
+    """The id of a JSON line that is not a valid request, when it has a usable one."""
+    try:
+        value = msgspec.json.decode(line)  # nested no deeper than the SDK's parser allows
+    except msgspec.DecodeError:  # JSON to the SDK's parser, not to ours (NaN, say)
+        return None
+    found = value.get("id") if isinstance(value, dict) else None
+    return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
 
 async def run_stdio(services: Services, caller: Caller) -> None:
@@ -23,10 +131,12 @@ async def run_stdio(services: Services, caller: Caller) -> None:
     # refuse before serving
     await operations.authenticate(credits, caller.api_key, caller.how_to_send_key)
     tools = InkcardTools(services)
+    lines = CheckedLines(sys.stdin.buffer, services.settings.max_body_bytes)
     async with running(services):
         tools.opened = True
         server = tools.server(lambda _: caller)
-        async with stdio_server() as (read, write):
+        async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]  # an async iterable of lines is all the transport reads
+            lines.answer_on(write)
             await server.run(read, write, server.create_initialization_options())
 
 
