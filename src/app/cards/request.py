@@ -12,7 +12,6 @@ This module imports neither the web framework nor storage clients, so the CLI st
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 
@@ -45,9 +44,11 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     format: layout.OutputFormat = "png"
     quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp
 
-    def render_options(self, **limits: Any) -> layout.RenderOptions:
-        """The engine's options for these cards; ``limits`` are the caller's budgets
-        (``max_pages``, ``max_pixels``, ``max_total_pixels``, ``max_image_pixels``)."""
+    def render_options(self, output_pixels: int, image_pixels: int) -> layout.RenderOptions:
+        """The engine's options for these cards, held to the service's budgets: at most
+        ``MAX_CARDS`` cards, none over ``MAX_CARD_PIXELS``, ``output_pixels`` in all and
+        ``image_pixels`` of decoded images (the settings ``max_output_pixels`` and
+        ``max_image_pixels``). The API and ``inkcard render`` both draw with these."""
         return layout.RenderOptions(
             width=self.width,
             height=self.height,
@@ -58,7 +59,10 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
             mdx=self.mdx,
             format=self.format,
             quality=self.quality,
-            **limits,
+            max_pages=layout.MAX_CARDS,
+            max_pixels=layout.MAX_CARD_PIXELS,
+            max_total_pixels=output_pixels,
+            max_image_pixels=image_pixels,
         )
 
 

@@ -32,7 +32,7 @@ import themes
 from app.cards.images import RemoteImages
 from app.cards.pool import ProcessRenderPool, SingleFlight
 from app.cards.request import CardRequest, normalise
-from app.cards.worker import MAX_CARD_PIXELS, RenderJob, parse_post
+from app.cards.worker import RenderJob, parse_post
 from app.errors import (
     RenderTimeout,
     StorageError,
@@ -214,12 +214,7 @@ class CardService:
         oversized request is refused cheaply (in the worker, as the documented 400s).
         """
         card = job.card
-        options = card.render_options(
-            max_pages=layout.MAX_CARDS,
-            max_pixels=MAX_CARD_PIXELS,
-            max_total_pixels=self.budget.output_pixels,
-            max_image_pixels=self.budget.image_pixels,
-        )
+        options = card.render_options(self.budget.output_pixels, self.budget.image_pixels)
         theme = self.catalogue.get(card.theme)  # known: ``prepare`` checked it
         return RenderJob(
             markdown=card.markdown,

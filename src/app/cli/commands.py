@@ -347,25 +347,14 @@ def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
         raise CommandError(error.message) from error
 
 
-def render_limits() -> dict[str, int]:
-    """The budgets a card request of the service is held to, with the service's default
-    settings: cards, pixels of one card, pixels of all cards, pixels of the images."""
-    from app.settings import Settings
-
-    defaults = Settings()
-    return {
-        "max_pages": layout.MAX_CARDS,
-        "max_pixels": layout.MAX_CARD_PIXELS,
-        "max_total_pixels": defaults.max_output_pixels,
-        "max_image_pixels": defaults.max_image_pixels,
-    }
-
-
 def run_render(args: argparse.Namespace) -> int:
     text, base = _read_markdown(args.markdown)
     card = card_request(args, text)
     theme = themes.load_one(card.theme)
-    options = card.render_options(**render_limits())
+    from app.settings import Settings
+
+    defaults = Settings()  # the service's budgets, as on its embedded defaults
+    options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
     with _engine_errors():
         doc = layout.parse_post(text, card.mdx)
         fonts = layout.FontBook.load(args.fonts)
