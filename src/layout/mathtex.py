@@ -33,13 +33,13 @@ from .svgpath import Op, PathError, parse_svg_path, transform
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
 MAX_GROUP_DEPTH = 6  # nested {…}, \\left…\\right and \\begin…\\end: ~0.1 s at worst at 6
-MAX_NODES = 600  # MathML elements of one formula: ziamath takes ~0.5 ms each
+MAX_NODES = 500  # MathML elements of one formula: ziamath takes ~0.5 ms each, up to ~0.3 s
 MAX_TREE_DEPTH = 40  # MathML nesting, whatever made it
 # One post: at most this many distinct formulas, source characters and seconds of typesetting;
 # the formulas past any of them are shown as source (none of them is reached by real posts).
 POST_FORMULAS = 500
 POST_LATEX = 30_000
-POST_SECONDS = 3.0
+POST_SECONDS = 2.0
 _MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
 
 # ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.

@@ -50,7 +50,7 @@ WORST_CARDS: dict[str, dict[str, Any]] = {
     },
 }
 
-# Distinct formulas each as deep as the budget allows (~0.1 s each): an article's 3 s of math.
+# Distinct formulas each as deep as the budget allows (~0.1 s each): an article's 2 s of math.
 HEAVY_MATH = " ".join("$" + "\\left(" * 6 + f"x_{{{i}}}" + "\\right)" * 6 + "$" for i in range(60))
 WORST_ARTICLES: dict[str, dict[str, Any]] = {
     "typesetting in an article: a full math budget": {"markdown": HEAVY_MATH},
