@@ -268,6 +268,8 @@ class Row:
     `text` is the row's plain text, for tests that check nothing is lost or repeated, and
     for alt text: `broken_word` says it ends in a hyphen layout added inside a word,
     `decorative` that it is a theme's ornament rather than the post's text.
+    `source` names the blocks the row comes from, outermost first, as (block type name,
+    serial number within the post): read by the page-break report, never by layout.
     """
 
     height: float
@@ -281,6 +283,7 @@ class Row:
     header: Row | None = None
     broken_word: bool = False
     decorative: bool = False
+    source: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

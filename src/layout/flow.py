@@ -87,6 +87,7 @@ class Flow:
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post
         self._frame_ids = itertools.count(1)
+        self._block_ids = itertools.count(1)
 
     def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
         return list(self.stack(doc.blocks, Ctx(x, width, floor=width * MIN_INNER_SHARE)).rows)
@@ -120,7 +121,8 @@ class Flow:
         layout = self.layouts.get(type(block))
         if layout is None:
             raise TypeError(f"unknown block {block!r}")
-        return layout(self, block, ctx)
+        part = layout(self, block, ctx)
+        return replace(part, rows=_tagged(part.rows, (type(block).__name__, next(self._block_ids))))
 
     def spend(self, rows: Sequence[Row]) -> None:
         """Counts rows as they are made, placed as they are: the `budget` (if any) stops
@@ -223,6 +225,18 @@ def _kept_height(rows: list[Row], margin: float) -> float:
             break
         height += row.height + row.gap
     return height + margin if height else 0.0
+
+
+def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:
+    """`rows` with the block they come from named in their `source` (for reports; layout
+    never reads it); a body row's `header` stays the very header row it follows."""
+    out: list[Row] = []
+    new: dict[int, Row] = {}  # id of a row → its tagged copy
+    for row in rows:
+        header = None if row.header is None else new.get(id(row.header), row.header)
+        out.append(replace(row, source=(tag, *row.source), header=header))
+        new[id(row)] = out[-1]
+    return tuple(out)
 
 
 def _collapse(text: str) -> str:

@@ -1,0 +1,298 @@
+"""A page-break quality report: the breaks a book designer would refuse, counted.
+
+Run: `.venv/bin/python benchmarks/bench_pagination.py [--quick] [--theme NAME ...]
+[--size WxH ...] [--examples 5] [--out FILE.json]`. Every corpus post (tests/cases/posts
+and the hard cases in tests/cases/pagination) in every built-in theme-mode at five card
+sizes, autoSplit, is laid out (not drawn) and its cards are read for each defect kind
+(`KINDS`). Prints one JSON document: per kind the total and a few examples (post, theme,
+mode, size, card number, what), totals per theme-mode and per size, and the run time.
+`--quick` takes three posts, four themes and two sizes (a few seconds).
+
+Rows name the blocks they come from (`Row.source`), so a paragraph, a list, a list item,
+a code block or a heading is known on the page without reading the Markdown again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import pairwise
+from pathlib import Path
+
+import layout
+import themes
+from layout.boxes import Page, Row
+from layout.paginate import place
+from layout.style import resolve
+
+compose = sys.modules["layout.compose"]  # the package re-exports a function of this name
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "pagination")
+SIZES = ((440, 586), (360, 640), (500, 500), (1080, 1440), (1600, 900))
+QUICK_POSTS = ("03-english-notes", "04-long-article-zh", "hard-code-near-ends")
+QUICK_THEMES = ("apple-notes", "darktech", "traditional-chinese", "coil-notebook")
+QUICK_SIZES = ((440, 586), (360, 640))
+KINDS = (
+    "split_paragraph_that_fits",  # split, yet whole on the card it starts on or the next
+    "paragraph_split_one_line",  # a paragraph split leaving one line on a side
+    "single_item_list_remainder",  # a list split leaving one item on a side
+    "split_code_that_fits",  # a code block split though it fits one card
+    "hyphenated_heading",  # a heading line ending in a hyphen
+    "cjk_heading_word_split",  # a heading line break between two CJK ideographs
+    "runt",  # a paragraph's last line: one CJK character or one Latin word under 5 letters
+    "stub",  # a last card under 15 % filled, when the post has more than one card
+    "dangling_rule",  # a thematic break at the bottom or top of a card
+)
+STUB_SHARE = 0.15
+RUNT_LETTERS = 5
+EPSILON = 1e-6
+
+
+@dataclass(frozen=True, slots=True)
+class Defect:
+    kind: str
+    card: int  # 1-based
+    what: str
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A row of a laid-out post: the card it is on and its bottom on that card."""
+
+    row: Row
+    card: int
+    bottom: float
+
+
+def defects(pages: Sequence[Page], content_height: float) -> list[Defect]:
+    """Every defect of one laid-out post (autoSplit cards of `content_height`)."""
+    lines = [
+        Line(p.row, n, p.y + p.row.height * p.scale)
+        for n, page in enumerate(pages, start=1)
+        for p in page.rows
+    ]
+    used = [max((p.y + p.row.height * p.scale for p in page.rows), default=0.0) for page in pages]
+    found: list[Defect] = []
+    blocks = _blocks(lines)
+    for (kind, _), members in blocks.items():
+        if kind == "Paragraph":
+            found.extend(_paragraph(members, used, content_height))
+        elif kind == "ListBlock":
+            found.extend(_list(members))
+        elif kind == "CodeBlock":
+            found.extend(_code(members, content_height))
+        elif kind == "Heading":
+            found.extend(_heading(members))
+    found.extend(_rules(pages))
+    if len(pages) > 1 and used[-1] < STUB_SHARE * content_height:
+        share = used[-1] / content_height
+        found.append(Defect("stub", len(pages), f"last card {share:.0%} filled"))
+    return found
+
+
+def _blocks(lines: list[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:
+    """Each block (at every depth) → its rows on the pages, with the depth it sits at in
+    their `source`; a table header repeated on a later card is left out."""
+    blocks: dict[tuple[str, int], list[tuple[int, Line]]] = defaultdict(list)
+    seen: set[int] = set()
+    for line in lines:
+        if id(line.row) in seen:
+            continue  # a repeated header
+        seen.add(id(line.row))
+        for depth, tag in enumerate(line.row.source):
+            blocks[tag].append((depth, line))
+    return blocks
+
+
+def _cards(members: list[tuple[int, Line]]) -> list[int]:
+    return sorted({line.card for _, line in members})
+
+
+def _height(rows: list[Row]) -> float:
+    """What the rows take stacked on a fresh card (the first one's gap dropped)."""
+    return place([replace(rows[0], gap=0.0), *rows[1:]]).height
+
+
+def _paragraph(
+    members: list[tuple[int, Line]], used: list[float], content_height: float
+) -> Iterator[Defect]:
+    rows = [line.row for _, line in members]
+    text = _snippet(" ".join(row.text for row in rows))
+    if len(rows) >= 2 and _is_runt(rows[-1].text):
+        yield Defect("runt", members[-1][1].card, f"{rows[-1].text!r} ending {text}")
+    cards = _cards(members)
+    if len(cards) < 2:
+        return
+    first = cards[0]
+    before = [line for _, line in members if line.card == first]
+    after = len(rows) - len(before)
+    if min(len(before), after) == 1:
+        yield Defect("paragraph_split_one_line", first, f"{len(before)}|{after} lines: {text}")
+    whole = _height(rows)
+    start = before[0].bottom - before[0].row.height
+    fits_here = start + whole <= content_height + EPSILON
+    top_part = _height([line.row for line in before])
+    fits_next = used[first] + before[0].row.gap + top_part <= content_height + EPSILON
+    if whole <= content_height + EPSILON and (fits_here or fits_next):
+        where = "the card it starts on" if fits_here else "the next card"
+        yield Defect("split_paragraph_that_fits", first, f"fits {where}: {text}")
+
+
+def _list(members: list[tuple[int, Line]]) -> Iterator[Defect]:
+    """A list's items are the blocks right inside it; a split leaving one on a side."""
+    cards = _cards(members)
+    if len(cards) < 2:
+        return
+    items: dict[int, dict[tuple[str, int], None]] = defaultdict(dict)
+    for depth, line in members:
+        if depth + 1 < len(line.row.source):
+            items[line.card][line.row.source[depth + 1]] = None
+    total = len({item for per_card in items.values() for item in per_card})
+    for card, following in pairwise(cards):
+        sides = (len(items[card]), len(items[following]))
+        if total > 1 and min(sides) == 1:
+            text = _snippet(" ".join(line.row.text for d, line in members if line.card == card))
+            yield Defect("single_item_list_remainder", card, f"items {sides}: ...{text}")
+
+
+def _code(members: list[tuple[int, Line]], content_height: float) -> Iterator[Defect]:
+    cards = _cards(members)
+    rows = [line.row for _, line in members]
+    if len(cards) > 1 and _height(rows) <= content_height + EPSILON:
+        yield Defect("split_code_that_fits", cards[0], f"{len(rows)} lines: {rows[0].text!r}")
+
+
+def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
+    rows = [line for _, line in members]
+    for line, following in pairwise(rows):
+        end, start = line.row.text.rstrip(), following.row.text.lstrip()
+        pair = f"{end[-12:]!r} / {start[:12]!r}"
+        if end.endswith(("-", "\u2010", "\u00ad")):
+            yield Defect("hyphenated_heading", line.card, pair)
+        elif end and start and _is_ideograph(end[-1]) and _is_ideograph(start[0]):
+            yield Defect("cjk_heading_word_split", line.card, pair)
+
+
+def _rules(pages: Sequence[Page]) -> Iterator[Defect]:
+    for n, page in enumerate(pages, start=1):
+        rows = [p.row for p in page.rows]
+        ends = ((rows[0], "top", n > 1), (rows[-1], "bottom", n < len(pages))) if rows else ()
+        for row, side, on_break in ends:
+            if on_break and row.source and row.source[-1][0] == "Rule":
+                yield Defect("dangling_rule", n, f"--- at the {side}")
+
+
+def _is_ideograph(char: str) -> bool:
+    """A CJK character that is not punctuation (Han, kana, hangul)."""
+    if unicodedata.category(char)[0] != "L":
+        return False
+    return any(s in unicodedata.name(char, "") for s in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL"))
+
+
+def _is_runt(text: str) -> bool:
+    """One CJK character, or one Latin word under RUNT_LETTERS letters (punctuation aside)."""
+    word = "".join(c for c in text.strip() if unicodedata.category(c)[0] in "LN")
+    if not word or " " in text.strip():
+        return False
+    if all(_is_ideograph(c) for c in word):
+        return len(word) == 1
+    return word.isascii() and len(word) < RUNT_LETTERS
+
+
+def _snippet(text: str, length: int = 60) -> str:
+    return text if len(text) <= length else text[: length - 1] + "…"
+
+
+def corpus(quick: bool) -> list[Path]:
+    posts = sorted(p for folder in CORPUS for p in folder.glob("*.md"))
+    return [p for p in posts if p.stem in QUICK_POSTS] if quick else posts
+
+
+def theme_modes(names: Sequence[str]) -> list[tuple[str, str | None]]:
+    return [(name, mode) for name in names for mode in themes.modes(name) or [None]]
+
+
+def report(
+    posts: Sequence[Path],
+    modes: Sequence[tuple[str, str | None]],
+    sizes: Sequence[tuple[int, int]],
+    examples: int,
+) -> dict:
+    fonts = layout.FontBook.load()
+    totals: Counter[str] = Counter()
+    by_theme: dict[str, Counter[str]] = defaultdict(Counter)
+    by_size: dict[str, Counter[str]] = defaultdict(Counter)
+    shown: dict[str, list[dict]] = defaultdict(list)
+    cards = layouts = 0
+    started = time.perf_counter()
+    texts = {post.stem: post.read_text("utf-8") for post in posts}
+    for name, mode in modes:
+        theme = themes.load(name)
+        styles = resolve(theme, mode)
+        label = name + (f"-{mode}" if mode else "")
+        for width, height in sizes:
+            box = compose.content_box(styles, width, height)
+            options = layout.RenderOptions(split="autoSplit", width=width, height=height, mode=mode)
+            for stem, text in texts.items():
+                pages = layout.layout_pages(text, theme, fonts, options)
+                layouts, cards = layouts + 1, cards + len(pages)
+                for defect in defects(pages, box.height):
+                    totals[defect.kind] += 1
+                    by_theme[label][defect.kind] += 1
+                    by_size[f"{width}x{height}"][defect.kind] += 1
+                    if len(shown[defect.kind]) < examples:
+                        shown[defect.kind].append(
+                            {
+                                "post": stem,
+                                "theme": label,
+                                "size": f"{width}x{height}",
+                                "card": defect.card,
+                                "what": defect.what,
+                            }
+                        )
+    return {
+        "engine": "inkcard",
+        "posts": [post.stem for post in posts],
+        "theme_modes": len(modes),
+        "sizes": [f"{w}x{h}" for w, h in sizes],
+        "layouts": layouts,
+        "cards": cards,
+        "seconds": round(time.perf_counter() - started, 1),
+        "totals": {kind: totals[kind] for kind in KINDS},
+        "kinds": {kind: {"count": totals[kind], "examples": shown[kind]} for kind in KINDS},
+        "by_theme": {label: dict(sorted(c.items())) for label, c in sorted(by_theme.items())},
+        "by_size": {size: dict(sorted(c.items())) for size, c in by_size.items()},
+    }
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, height = text.lower().split("x")
+    return int(width), int(height)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="3 posts, 4 themes, 2 sizes")
+    parser.add_argument("--theme", action="append", help="only these built-in themes")
+    parser.add_argument("--size", type=_size, action="append", help="WxH, instead of the five")
+    parser.add_argument("--examples", type=int, default=5, help="examples kept per kind")
+    parser.add_argument("--out", type=Path, help="also write the JSON here")
+    args = parser.parse_args()
+    names = args.theme or (QUICK_THEMES if args.quick else themes.names())
+    sizes = args.size or (QUICK_SIZES if args.quick else SIZES)
+    result = report(corpus(args.quick), theme_modes(names), sizes, args.examples)
+    text = json.dumps(result, ensure_ascii=False, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
