@@ -124,7 +124,7 @@ def _paragraph(
     members: list[tuple[int, Line]], used: list[float], content_height: float
 ) -> Iterator[Defect]:
     rows = [line.row for _, line in members]
-    text = _snippet(" ".join(row.text for row in rows))
+    text = _snippet(" / ".join(row.text for row in rows))
     if len(rows) >= 2 and _is_runt(rows[-1].text):
         yield Defect("runt", members[-1][1].card, f"{rows[-1].text!r} ending {text}")
     cards = _cards(members)
