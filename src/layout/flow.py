@@ -156,9 +156,11 @@ class Flow:
         width: float | None = None,
         align: str | None = None,
         rows: bool = False,
+        heading: bool = False,
     ) -> list[TextLine]:
         """The lines of `inlines`; with `rows` (they become rows as they are), the budget
-        may refuse them once broken, before they are positioned."""
+        may refuse them once broken, before they are positioned; a `heading`'s lines are
+        balanced and never hyphenated."""
         spans = [self._span(t, style, ctx) for t in inlines]
         metrics = self.metrics(style)
         budget = self.budget if rows else None
@@ -169,6 +171,7 @@ class Flow:
             width=ctx.width if width is None else width,
             metrics=metrics,
             align=align or style.align,
+            heading=heading,
             broken=None if budget is None else lambda count: budget.expect(count, metrics.height),
         )
 

@@ -71,6 +71,7 @@ class Layouter(Protocol):
         width: float | None = None,
         align: str | None = None,
         rows: bool = False,
+        heading: bool = False,
     ) -> list[TextLine]: ...
 
     def metrics(self, style: Style) -> Metrics: ...

@@ -30,8 +30,10 @@ from .linebreak import (
     Edges,
     LineRange,
     avoid_lone_last,
+    balance_lines,
     break_lines,
     classify,
+    glue_emoji,
     hold_short_runs,
     opportunities,
 )
@@ -86,22 +88,28 @@ def layout_text(
     align: str = "left",
     keep: int = 0,
     prose: bool = True,
+    heading: bool = False,
     broken: Callable[[int], None] | None = None,
 ) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
     most `keep` clusters between spaces breaks only if it alone is wider than the line.
-    Only `prose` is hyphenated (never a code block). `broken` hears how many lines there
-    are before any is positioned (a caller may refuse text too long for its cards)."""
+    Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
+    balanced instead and keep an emoji with its word; a word wider than the line is still
+    broken between letters). `broken` hears how many lines there are before any is
+    positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
         return []
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
     allowed = _allowed(clusters, keep)
-    if prose:
+    if heading:
+        allowed = glue_emoji(texts, allowed)
+    elif prose:
         allowed = _hyphenated(clusters, allowed)
     edges = _edges(clusters, allowed)
-    ranges = break_lines(texts, widths, allowed, width, edges)
+    fill = balance_lines if heading else break_lines
+    ranges = fill(texts, widths, allowed, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
     if broken is not None:
         broken(len(ranges))

@@ -15,6 +15,11 @@ would not fit otherwise, and a line ending at a hyphenation point grows by its h
 hyphenation point (`HYPHEN`, from the dictionary) is used only when the ordinary break
 would leave the line very loose. `avoid_lone_last` then pulls one piece down when a
 paragraph would end with one CJK character (and its punctuation) alone on a line.
+
+Headings are set as CSS `text-wrap: balance` sets them (`balance_lines`): the same number
+of lines as greedy filling gives, at the narrowest width that keeps that number, so a
+two-line heading is two lines of about equal length rather than a full line and a stub;
+and an emoji is glued to the word before it (`glue_emoji`), never left alone on a line.
 """
 
 from __future__ import annotations
@@ -59,6 +64,9 @@ _IDEOGRAPHIC = regex.compile(
     r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]"
 )
 _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
+_EMOJI = regex.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}]")
+BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
+BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 _HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
 
@@ -332,3 +340,65 @@ def _measured(
     if width - tail <= max_width + 1e-6:
         return LineRange(start, end, width - tail, head, tail)
     return None
+
+
+def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break before an emoji (nor inside a run of them): it stays with
+    the word before it, or, opening the text or a hard-broken line, with the word after."""
+    glued = list(allowed)
+    for i, text in enumerate(texts):
+        if not _is_emoji(text):
+            continue
+        if i == 0 or glued[i - 1] == MANDATORY:
+            after = i + 1
+            while after < len(texts) and texts[after] in (" ", "\t", "\u3000"):
+                after += 1
+            if after < len(texts) and glued[after - 1] == ALLOWED and not _is_emoji(texts[after]):
+                glued[after - 1] = NEVER
+        elif glued[i - 1] == ALLOWED:
+            glued[i - 1] = NEVER
+    return glued
+
+
+def _is_emoji(text: str) -> bool:
+    return bool(_EMOJI.match(text)) or (len(text) > 1 and bool(_EMOJI_MARK.search(text)))
+
+
+def balance_lines(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None = None,
+) -> list[LineRange]:
+    """Greedy lines at the narrowest width (not under the widest unbreakable piece, so no
+    word is broken that greedy filling kept whole) that gives as many lines as `max_width`
+    does: the lines come out about equally long, as CSS `text-wrap: balance` sets them."""
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    low = _widest_piece(texts, widths, allowed)
+    if not 2 <= len(lines) <= BALANCE_MAX_LINES or low >= max_width:
+        return lines
+    best, high = lines, max_width
+    trial = break_lines(texts, widths, allowed, low, edges)
+    if len(trial) == len(lines):
+        return trial
+    while high - low > BALANCE_PRECISION:
+        middle = (low + high) / 2
+        trial = break_lines(texts, widths, allowed, middle, edges)
+        if len(trial) == len(lines):
+            best, high = trial, middle
+        else:
+            low = middle
+    return best
+
+
+def _widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:
+    """The widest run of clusters between break opportunities, without the spaces that
+    hang at its end (a space inside a glued run counts)."""
+    widest = piece = trailing = 0.0
+    for text, width, brk in zip(texts, widths, allowed, strict=True):
+        piece += width
+        trailing = trailing + width if text in _HANGING else 0.0
+        if brk != NEVER:
+            widest, piece, trailing = max(widest, piece - trailing), 0.0, 0.0
+    return max(widest, piece - trailing)

@@ -1,9 +1,9 @@
 """A paragraph, heading or thematic break + its box → `Part`: the blocks of text lines.
 
 Paragraphs keep their first and last two lines together; a display-math paragraph is
-centred. A heading is its lines, or with a background, bar or padding a framed box (the
-column's width or its text's). A rule is a line of a share of the width, solid or dashed,
-perhaps cut around an ornament in its middle.
+centred. A heading is its lines (balanced, never hyphenated), or with a background, bar or
+padding a framed box (the column's width or its text's). A rule is a line of a share of
+the width, solid or dashed, perhaps cut around an ornament in its middle.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     style = flow.styles[role]
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
-    lines = flow.text_lines(block.inlines, style, replace(ctx, color=None), rows=True)
+    lines = flow.text_lines(block.inlines, style, replace(ctx, color=None), rows=True, heading=True)
     rows = [line_row(line, ctx, keep=True) for line in lines]
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
@@ -49,7 +49,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     top += bar if style.bar_side == "top" else 0.0
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
-    lines = flow.text_lines(block.inlines, style, inner, rows=True)
+    lines = flow.text_lines(block.inlines, style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:
         start = min(line.left for line in lines)

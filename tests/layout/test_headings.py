@@ -1,0 +1,115 @@
+"""Headings as a designer sets them: never hyphenated, balanced lines, no lone emoji.
+
+Every builtin theme-mode at the narrow, default and wide card widths; the posts are only
+headings, so every text row of a card is a heading line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import regex
+
+import layout
+import themes
+from layout.boxes import GlyphRun, Item, Page, Row
+
+WIDTHS = (360, 440, 1080)
+THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name)]
+LONG_WORDS = (
+    "# Beginners Guide to Internationalization",
+    "## LIMITATIONS OF EXTRAORDINARILY COMPREHENSIVE BENCHMARKS",
+    "## Why Convergence Improves Quadratically Near Solutions",
+    "### Understanding Responsibilities, Interoperability and Accountability",
+    "#### Microservices Observability Considerations Demystified",
+)
+UNBALANCED = "## Why Small Teams Ship Faster"
+_EMOJI = regex.compile(r"^[\p{Extended_Pictographic}\p{Regional_Indicator}\uFE0F\u200D]+$")
+_WORDS = [
+    "Shipping",
+    "the",
+    "new",
+    "release",
+    "with",
+    "small",
+    "careful",
+    "steps",
+    "every",
+    "single",
+    "week",
+]
+
+
+def heading_rows(md: str, theme_mode: tuple[str, str], width: int, fonts) -> list[Row]:
+    name, mode = theme_mode
+    options = layout.RenderOptions(width=width, mode=mode)
+    pages: list[Page] = layout.layout_pages(md, themes.load(name), fonts, options)
+    return [p.row for page in pages for p in page.rows if p.row.text and not p.row.decorative]
+
+
+def _glyph_xs(items: tuple[Item, ...], dx: float = 0.0) -> Iterator[float]:
+    for item in items:
+        if isinstance(item, GlyphRun):
+            yield from (x + dx for x in item.xs)
+        elif hasattr(item, "items"):
+            yield from _glyph_xs(item.items, dx + getattr(item, "dx", 0.0))
+
+
+def extent(row: Row) -> float:
+    """From the first glyph's origin to the last's (the line's width but its last glyph)."""
+    xs = list(_glyph_xs(row.items))
+    return max(xs) - min(xs)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_no_heading_line_ends_in_a_hyphen(width: int, fonts) -> None:
+    post = "\n\n".join(LONG_WORDS)
+    broken = []
+    for theme_mode in THEME_MODES:
+        for row in heading_rows(post, theme_mode, width, fonts):
+            if row.broken_word or row.text.rstrip().endswith(("-", "\u2010")):
+                broken.append((theme_mode, row.text))
+    assert broken == []
+
+
+def test_a_word_wider_than_the_line_still_breaks(fonts) -> None:
+    word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2
+    rows = heading_rows(f"# {word}", ("apple-notes", themes.modes("apple-notes")[0]), 360, fonts)
+    assert len(rows) > 1
+    assert "".join(row.text for row in rows) == word
+    assert not any(row.broken_word for row in rows)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_two_line_headings_are_balanced(width: int, fonts) -> None:
+    """Wherever a heading takes two lines, the shorter is at least half the longer
+    (greedy filling leaves "Why Small Teams Ship" over "Faster")."""
+    lopsided = []
+    headings = (UNBALANCED, *LONG_WORDS)
+    for theme_mode in THEME_MODES:
+        for md in headings:
+            rows = heading_rows(md, theme_mode, width, fonts)
+            if len(rows) != 2:
+                continue
+            first, second = extent(rows[0]), extent(rows[1])
+            if min(first, second) < 0.5 * max(first, second):
+                lopsided.append((theme_mode, md, [row.text for row in rows]))
+    assert lopsided == []
+
+
+def test_the_short_heading_from_the_report_is_balanced(fonts) -> None:
+    rows = heading_rows(UNBALANCED, ("coil-notebook", "blue-mode"), 360, fonts)
+    assert [row.text.strip() for row in rows] == ["Why Small Teams", "Ship Faster"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_an_emoji_never_ends_alone_on_a_heading_line(width: int, fonts) -> None:
+    stranded = []
+    for count in range(3, len(_WORDS) + 1):
+        md = "## " + " ".join(_WORDS[:count]) + " 🚀"
+        for theme_mode in THEME_MODES[::3]:
+            for row in heading_rows(md, theme_mode, width, fonts):
+                if _EMOJI.match(row.text.strip()):
+                    stranded.append((theme_mode, md))
+    assert stranded == []
