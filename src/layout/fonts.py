@@ -21,6 +21,7 @@ from .errors import FontError as FontError
 
 DEFAULT_FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
 MANIFEST = "families.toml"
+HAN_PROBE = 0x4E2D  # 中: the first face of a chain that draws it is the chain's CJK face
 
 
 @dataclass(eq=False)
@@ -124,6 +125,13 @@ class FontBook:
             return self.chains[(family, bold)]
         except KeyError:
             raise FontError(f"unknown font family {family!r}") from None
+
+    def cjk_face(self, family: str, bold: bool) -> Face:
+        """The face that draws the CJK text of `family` (its own, its CJK partner's or the
+        shared one): CJK punctuation in CJK context comes from it too, whatever the family's
+        Latin face."""
+        chain = self.chain(family, bold)
+        return next((face for face in chain if face.covers(HAN_PROBE)), chain[0])
 
     def fingerprint(self) -> str:
         """SHA-256 (hex) of every loaded face's bytes and of the chains: what cards depend on."""

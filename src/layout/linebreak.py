@@ -67,6 +67,10 @@ _EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
 _EMOJI = regex.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}]")
 BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
 BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
+BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
+# A heading line that ends on one of these ends at a pause in the sentence: a break there
+# reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
+_PAUSES = frozenset("，、：；。！？）」』”,:;!?)")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 _HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
 
@@ -373,7 +377,8 @@ def balance_lines(
 ) -> list[LineRange]:
     """Greedy lines at the narrowest width (not under the widest unbreakable piece, so no
     word is broken that greedy filling kept whole) that gives as many lines as `max_width`
-    does: the lines come out about equally long, as CSS `text-wrap: balance` sets them."""
+    does: the lines come out about equally long, as CSS `text-wrap: balance` sets them;
+    but a wider set whose lines end at more punctuation wins (`_at_pauses`)."""
     lines = break_lines(texts, widths, allowed, max_width, edges)
     low = _widest_piece(texts, widths, allowed)
     if not 2 <= len(lines) <= BALANCE_MAX_LINES or low >= max_width:
@@ -381,7 +386,7 @@ def balance_lines(
     best, high = lines, max_width
     trial = break_lines(texts, widths, allowed, low, edges)
     if len(trial) == len(lines):
-        return trial
+        best, high = trial, low
     while high - low > BALANCE_PRECISION:
         middle = (low + high) / 2
         trial = break_lines(texts, widths, allowed, middle, edges)
@@ -389,7 +394,39 @@ def balance_lines(
             best, high = trial, middle
         else:
             low = middle
+    return _at_pauses(best, high, texts, widths, allowed, max_width, edges)
+
+
+def _at_pauses(
+    balanced: list[LineRange],
+    narrowest: float,
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None,
+) -> list[LineRange]:
+    """Of the line sets as many as `balanced` between its width and `max_width`, the
+    narrowest whose lines end at the most pauses (punctuation); `balanced` when none ends
+    at more of them."""
+    best, pauses = balanced, _pauses(balanced, texts)
+    step = (max_width - narrowest) / BALANCE_STEPS
+    for n in range(1, BALANCE_STEPS + 1):
+        trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
+        if len(trial) == len(balanced) and _pauses(trial, texts) > pauses:
+            best, pauses = trial, _pauses(trial, texts)
     return best
+
+
+def _pauses(lines: list[LineRange], texts: list[str]) -> int:
+    """How many lines but the last end on punctuation (trailing spaces left out)."""
+    count = 0
+    for line in lines[:-1]:
+        end = line.end
+        while end > line.start and texts[end - 1] in _HANGING:
+            end -= 1
+        count += end > line.start and texts[end - 1][-1:] in _PAUSES
+    return count
 
 
 def _widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:

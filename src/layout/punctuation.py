@@ -13,11 +13,17 @@ side by side, the blanks add up to holes. Following W3C clreq/jlreq and CSS
 
 `！？` divide sentences and keep their em. Pure: shape.py measures the blanks (from the
 font's `halt` feature where it has one) and applies them.
+
+Quotes, dashes, the ellipsis and the middle dot are shared with Latin text: they are CJK
+punctuation (full width, from a CJK face) only where they touch CJK text
+(`cjk_context_marks`).
 """
 
 from __future__ import annotations
 
 from enum import Enum
+
+import regex
 
 
 class Kind(Enum):
@@ -33,6 +39,14 @@ _MIDDLE = set("・·‧")
 MARKS = frozenset(_OPEN | _CLOSE | _COLONS | _MIDDLE)  # every mark `kind` classifies
 # Blank (left, right) in em when the face has no `halt` to say.
 _FALLBACK = {Kind.OPEN: (0.5, 0.0), Kind.CLOSE: (0.0, 0.5), Kind.MIDDLE: (0.25, 0.25)}
+
+CJK_TEXT = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\u3000-\u30FF\u31F0-\u31FF\uFF00-\uFFEF]"
+)
+# Runs of the punctuation Chinese and Latin text share (dashes, curly quotes, ellipsis,
+# middle dot): they go with the text around them.
+_SHARED = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]+")
+CONTEXT_REACH = 8  # spaces looked past for the text a shared mark touches
 
 
 def kind(text: str, japanese: bool) -> Kind | None:
@@ -66,3 +80,31 @@ def adjacent_trims(kinds: list[Kind | None], texts: list[str]) -> list[tuple[boo
         right = mark is Kind.CLOSE and after is not None
         trims.append((left, right))
     return trims
+
+
+def cjk_context_marks(text: str, japanese: bool) -> frozenset[int]:
+    """The offsets in `text` of the shared marks (quotes, dashes, ellipsis, middle dot) set as
+    CJK punctuation: a run of them next to CJK text; or, with no letter or digit right next
+    to it, a run whose nearest text past spaces is CJK (or none, in Japanese)."""
+    marks: set[int] = set()
+    for run in _SHARED.finditer(text):
+        start, end = run.span()
+        if _touches_cjk(text[start - 1 : start], text[end : end + 1], japanese) or (
+            _touches_cjk(
+                text[max(0, start - CONTEXT_REACH) : start].rstrip()[-1:],
+                text[end : end + CONTEXT_REACH].lstrip()[:1],
+                japanese,
+            )
+            and not text[start - 1 : start].isalnum()
+            and not text[end : end + 1].isalnum()
+        ):
+            marks.update(range(start, end))
+    return frozenset(marks)
+
+
+def _touches_cjk(before: str, after: str, japanese: bool) -> bool:
+    """Whether a mark between these characters is CJK: one of them is CJK text, or, in
+    Japanese, neither is a letter or digit."""
+    if CJK_TEXT.match(before) or CJK_TEXT.match(after):
+        return True
+    return japanese and not before.isalnum() and not after.isalnum()

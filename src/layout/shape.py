@@ -12,6 +12,14 @@ sets it upright in its usual face, "oblique" slants it like Latin. Latin text in
 span stays slanted. Upright CJK clusters carry the span's style with `italic` off, so the
 painter draws them without skew. A paragraph with kana in it is shaped as Japanese, so
 the Pan-CJK faces' `locl` gives Japanese glyph forms (直, 骨, 角 …).
+
+Quotes, dashes, the ellipsis and the middle dot are shared by Chinese and Latin text. Where
+they touch CJK text (across spaces and span edges), they are CJK punctuation: drawn by the
+family's CJK face (a mono, typewriter or display family's Latin face would draw narrow
+slanted quotes, a short dash, a baseline ellipsis) and full width, by the face's `fwid`
+where it has one (Noto's —— becomes one 2-em dash) and else by blank on the side the
+mark opens to (Kai's narrow quotes), so compression treats them as any full-width mark.
+Next to Latin text they stay in the run's own face.
 """
 
 from __future__ import annotations
@@ -36,12 +44,8 @@ _EMOJI_SEQUENCE = regex.compile(
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
-_CJK = regex.compile(
-    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\u3000-\u30FF\u31F0-\u31FF\uFF00-\uFFEF]"
-)
-# Punctuation Chinese and Latin text share (dashes, curly quotes, ellipsis, middle dot):
-# it goes with the text around it.
-_SHARED_PUNCTUATION = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]")
+_CJK = punctuation.CJK_TEXT
+FULL_WIDTH = ("fwid",)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
 # Graphemes HarfBuzz shapes at once: a longer run of one face and look is cut (after a
@@ -80,8 +84,12 @@ class Cluster:
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
     language = paragraph_language(spans)
+    texts = [_transformed(span.text, span.style) for span in spans]
+    cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
     clusters: list[Cluster] = []
-    for span in spans:
+    start = 0
+    for span, text in zip(spans, texts, strict=True):
+        start += len(text)
         if not span.text:
             continue
         if span.math:
@@ -89,7 +97,8 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             if span.math:
                 clusters.append(_formula_cluster(span, fonts))
                 continue
-        span_clusters = _shape_span(span, fonts, language)
+        context = _Context(cjk_marks, start - len(text), language)
+        span_clusters = _shape_span(span, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
@@ -235,56 +244,129 @@ def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, fl
     return left / face.upem, right / face.upem
 
 
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What a span's shaping needs from its paragraph: the offsets of its CJK-context
+    marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
+
+    cjk_marks: frozenset[int]
+    start: int
+    language: str | None
+
+
 def paragraph_language(spans: list[Span]) -> str | None:
     """Japanese when any kana is present (a kanji-only span inside it too), else untagged
     (the faces' own default forms: simplified Chinese for the SC faces)."""
     return JAPANESE if any(_KANA.search(span.text) for span in spans) else None
 
 
-def _shape_span(span: Span, fonts: FontBook, language: str | None) -> list[Cluster]:
-    chain = fonts.chain(span.style.family, span.style.bold)
-    kai = fonts.cjk_italic.get(span.style.bold) if span.style.cjk_italic == "kai" else None
+def _shape_span(span: Span, fonts: FontBook, context: _Context) -> list[Cluster]:
+    style = span.style
+    chain = fonts.chain(style.family, style.bold)
+    faces = _Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
     out: list[Cluster] = []
-    text = _TRANSFORMS.get(span.style.text_transform, str)(span.text)
-    for face, style, graphemes in _segments(text, span.style, chain, kai):
+    text = _transformed(span.text, style)
+    for segment in _segments(text, style, faces, context):
+        face, look, graphemes, full_width = segment
         if graphemes == ["\n"]:
-            out.append(Cluster("\n", 0.0, face, (), (), (), style))
+            out.append(Cluster("\n", 0.0, face, (), (), (), look))
             continue
-        out.extend(_shape_segment(face, graphemes, style, language))
+        extra = FULL_WIDTH if full_width else ()
+        shaped = _shape_segment(face, graphemes, look, context.language, extra)
+        if full_width:
+            shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
+        out.extend(shaped)
     return out
 
 
 _TRANSFORMS = {"uppercase": str.upper, "lowercase": str.lower}
 
 
-def _segments(
-    text: str, style: SpanStyle, chain: tuple[Face, ...], kai: Face | None
-) -> list[tuple[Face, SpanStyle, list[str]]]:
+def _transformed(text: str, style: SpanStyle) -> str:
+    return _TRANSFORMS.get(style.text_transform, str)(text)
+
+
+def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
+    return fonts.cjk_italic.get(style.bold) if style.cjk_italic == "kai" else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Faces:
+    """A span's faces: its family's chain, the chain's CJK face, and the face for its
+    upright CJK when it is italic (Kai), if any."""
+
+    chain: tuple[Face, ...]
+    cjk: Face
+    kai: Face | None
+
+
+_Segment = tuple[Face, SpanStyle, list[str], bool]  # face, look, graphemes, full width
+
+
+def _segments(text: str, style: SpanStyle, faces: _Faces, context: _Context) -> list[_Segment]:
     """Groups consecutive graphemes that use the same face and style; newlines stand
-    alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it)."""
+    alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it).
+    CJK-context marks take the CJK face, and a group of their own when that face draws
+    them narrower than an em (the group is then set full width)."""
     graphemes = _GRAPHEME.findall(text)
     upright_cjk = style.italic and style.cjk_italic != "oblique"
-    cjk = _cjk_marks(graphemes) if upright_cjk else None
-    segments: list[tuple[Face, SpanStyle, list[str]]] = []
-    last_face: Face | None = None
-    last_look = style
+    marks, offset = context.cjk_marks, context.start
+    segments: list[_Segment] = []
+    last: tuple[Face | None, SpanStyle, bool] = (None, style, False)
     group: list[str] = []
-    for index, grapheme in enumerate(graphemes):
-        face, look = _face_for(grapheme, chain), style
-        if cjk is not None and cjk[index]:
+    for grapheme in graphemes:
+        face, look, full = _face_for(grapheme, faces.chain), style, False
+        cjk_mark = bool(marks) and offset in marks
+        offset += len(grapheme)
+        if cjk_mark and _draws(faces.cjk, grapheme):
+            face = faces.cjk
+        if upright_cjk and (cjk_mark or _CJK.match(grapheme)):
             look = _upright(style)
-            if kai is not None and _draws(kai, grapheme):
-                face = kai
-        if grapheme == "\n" or face is not last_face or look is not last_look or group == ["\n"]:
+            if faces.kai is not None and _draws(faces.kai, grapheme):
+                face = faces.kai
+        if cjk_mark:
+            full = _narrow(face, grapheme)
+        if grapheme == "\n" or (face, look, full) != last or group == ["\n"]:
             group = [grapheme]
-            segments.append((face, look, group))
-            last_face, last_look = face, look
+            segments.append((face, look, group, full))
+            last = (face, look, full)
         else:
             if len(group) >= MAX_SEGMENT:
                 group = _cut_long(group)
-                segments.append((face, look, group))
+                segments.append((face, look, group, full))
             group.append(grapheme)
     return segments
+
+
+@lru_cache(maxsize=1024)
+def _narrow(face: Face, grapheme: str) -> bool:
+    """Whether `face` draws the mark narrower than an em (`fwid` or blank must widen it)."""
+    advances = _shape_cached(face, grapheme, True, None)[2]
+    return len(advances) != 1 or advances[0] < face.upem
+
+
+def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
+    """A one-glyph mark narrower than an em, widened to one: the blank goes where the mark
+    opens to (before an opening quote, after a closing one, both sides of a dash)."""
+    style = cluster.style
+    blank = style.size - (cluster.width - style.letter_spacing)
+    if len(cluster.glyphs) != 1 or blank <= 0.0:
+        return cluster
+    mark = punctuation.kind(cluster.text, japanese)
+    left = (
+        blank
+        if mark is punctuation.Kind.OPEN
+        else 0.0
+        if mark is punctuation.Kind.CLOSE
+        else blank / 2
+    )
+    return _edged(
+        cluster,
+        width=cluster.width + blank,
+        xs=tuple(x + left for x in cluster.xs),
+        trim_start=cluster.trim_start,
+        trim_end=cluster.trim_end,
+    )
 
 
 def _cut_long(group: list[str]) -> list[str]:
@@ -295,22 +377,6 @@ def _cut_long(group: list[str]) -> list[str]:
     tail = group[cut:]
     del group[cut:]
     return tail
-
-
-def _cjk_marks(graphemes: list[str]) -> list[bool]:
-    """Which graphemes are CJK text; shared punctuation goes with the text before it (or,
-    at the start, after it)."""
-    marks: list[bool | None] = [
-        True if _CJK.match(g) else None if _SHARED_PUNCTUATION.match(g) else False
-        for g in graphemes
-    ]
-    known = [m for m in marks if m is not None]
-    previous = known[0] if known else False
-    out: list[bool] = []
-    for mark in marks:
-        previous = previous if mark is None else mark
-        out.append(previous)
-    return out
 
 
 @lru_cache(maxsize=256)
@@ -346,11 +412,15 @@ _face_for = lru_cache(maxsize=8192)(pick_face)
 
 
 def _shape_segment(
-    face: Face, graphemes: list[str], style: SpanStyle, language: str | None
+    face: Face,
+    graphemes: list[str],
+    style: SpanStyle,
+    language: str | None,
+    extra: tuple[str, ...] = (),
 ) -> list[Cluster]:
     text = "".join(graphemes)
     gids, clusters, advances, offsets_x, offsets_y, flags = _shape_cached(
-        face, text, style.ligatures, language
+        face, text, style.ligatures, language, extra
     )
     scale = style.size / face.upem
     if len(gids) == len(text) == len(graphemes) and clusters == tuple(range(len(text))):

@@ -102,10 +102,15 @@ def test_kai_without_halt_uses_the_fallback(fonts) -> None:
     assert widths("）。", fonts, "kai") == [0.5, 1.0]
 
 
-def test_proportional_quotes_are_left_alone(fonts) -> None:
-    """The Kai face draws “” narrow: they have no full-width blank to give."""
-    quote, bracket = widths("”）", fonts, "kai")
-    assert quote < 0.5 and bracket == 1.0
+def test_proportional_quotes_are_left_alone_in_latin_text(fonts) -> None:
+    """The Kai face draws “” narrow: next to Latin text they have no blank to give."""
+    quote, bracket = widths("a”(", fonts, "kai")[1:]
+    assert quote < 0.5 and bracket < 0.5
+
+
+def test_narrow_quotes_in_chinese_are_widened_then_compressed(fonts) -> None:
+    """Next to CJK text Kai's narrow ” is set full width, so it collapses before ）."""
+    assert widths("中”）", fonts, "kai") == [1.0, 0.5, 1.0]
 
 
 def test_inline_code_is_not_compressed(box_fonts) -> None:
