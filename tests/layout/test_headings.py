@@ -113,3 +113,12 @@ def test_an_emoji_never_ends_alone_on_a_heading_line(width: int, fonts) -> None:
                 if _EMOJI.match(row.text.strip()):
                     stranded.append((theme_mode, md))
     assert stranded == []
+
+
+def test_a_balanced_cjk_heading_breaks_at_its_comma_rather_than_inside_a_word(fonts) -> None:
+    """Balance alone broke "一、它在做的事 / 情，其实非常简单" (inside 事情); a set of the same
+    number of lines that ends at the comma reads as the sentence does."""
+    rows = heading_rows(
+        "## 一、它在做的事情，其实非常简单", ("traditional-chinese", ""), 440, fonts
+    )
+    assert [row.text for row in rows] == ["一、它在做的事情，", "其实非常简单"]
