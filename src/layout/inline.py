@@ -35,6 +35,7 @@ from .linebreak import (
     classify,
     glue_emoji,
     hold_short_runs,
+    keep_words,
     opportunities,
 )
 from .shape import Cluster, hyphen_after, shape, trimmed
@@ -105,6 +106,8 @@ def layout_text(
     allowed = _allowed(clusters, keep)
     if heading:
         allowed = glue_emoji(texts, allowed)
+        if sum(widths) > width:  # it wraps: between words, not inside one
+            allowed = keep_words(texts, allowed)
     elif prose:
         allowed = _hyphenated(clusters, allowed)
     edges = _edges(clusters, allowed)

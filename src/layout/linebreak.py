@@ -30,6 +30,8 @@ from functools import lru_cache
 
 import regex
 
+from .segment import has_han, inside_words, is_han
+
 
 class Brk(IntEnum):
     """Break class of a cluster, by its first character."""
@@ -362,6 +364,28 @@ def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
         elif glued[i - 1] == ALLOWED:
             glued[i - 1] = NEVER
     return glued
+
+
+def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break between two Chinese characters of one word (`segment`): a
+    heading breaks "荔枝 / 生死时速", not "荔 / 枝生死时速". A word wider than the line
+    still breaks, as any unbreakable piece does."""
+    text = "".join(texts)
+    if not has_han(text):
+        return allowed
+    inside = inside_words(text)
+    kept = list(allowed)
+    end = 0
+    for i in range(len(texts) - 1):
+        end += len(texts[i])
+        if (
+            kept[i] == ALLOWED
+            and end in inside
+            and is_han(texts[i][-1:])
+            and is_han(texts[i + 1][:1])
+        ):
+            kept[i] = NEVER
+    return kept
 
 
 def _is_emoji(text: str) -> bool:

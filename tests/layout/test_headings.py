@@ -6,6 +6,7 @@ headings, so every text row of a card is a heading line.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -122,3 +123,31 @@ def test_a_balanced_cjk_heading_breaks_at_its_comma_rather_than_inside_a_word(fo
         "## 一、它在做的事情，其实非常简单", ("traditional-chinese", ""), 440, fonts
     )
     assert [row.text for row in rows] == ["一、它在做的事情，", "其实非常简单"]
+
+
+CJK_HEADINGS = (
+    "## 三、为什么它会一本正经地胡说八道",
+    "## 荔枝生死时速：夏天的水果怎么选才新鲜",
+    "# 从零开始理解大语言模型：一篇写给普通人的长文",
+    "### 模型选型：精度、速度与成本怎么平衡",
+)
+
+
+@pytest.mark.parametrize("width", (360, 440))
+@pytest.mark.parametrize("heading", CJK_HEADINGS)
+def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts) -> None:
+    """ "一 / 本正经", "荔 / 枝" and "怎 / 么" were breaks inside a word; a segmenter's word
+    boundaries (rjieba) are the only breaks between two Chinese characters now."""
+    from layout.segment import inside_words, is_han
+
+    text = heading.lstrip("# ")
+    inside = inside_words(text)
+    for theme_mode in [("apple-notes", "light-mode"), ("pop-art", "default-mode"),
+                       ("traditional-chinese", "")]:  # fmt: skip
+        lines = [row.text for row in heading_rows(heading, theme_mode, width, fonts)]
+        assert "".join(lines) == text
+        offset = 0
+        for line, after in itertools.pairwise(lines):
+            offset += len(line)
+            if is_han(line[-1]) and is_han(after[0]):
+                assert offset not in inside, f"{theme_mode}: {lines}"
