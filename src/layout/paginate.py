@@ -86,6 +86,10 @@ def paginate(
     ends: list[int] = []
     start = 0
     while start < len(rows):
+        if ends and rows[start].discardable:  # a rule opening a card is dropped (`_page`)
+            if start + 1 == len(rows):
+                break  # the post ends with it: no card for a rule alone
+            start += 1
         start = _page_end(rows, start, height)
         ends.append(start)
         if max_pages is not None and len(ends) > max_pages:
@@ -96,6 +100,12 @@ def paginate(
 
 
 def _page(rows: Sequence[Row], start: int, end: int, height: float) -> list[Row]:
+    """The rows of one card; a discardable row (a rule) that falls on a break, the last
+    of a card that has a next or the first of one that follows another, is left out."""
+    if start and start < end - 1 and rows[start].discardable:
+        start += 1
+    if end < len(rows) and start < end - 1 and rows[end - 1].discardable:
+        end -= 1
     return [*_repeat(rows, start, height), *rows[start:end]]
 
 

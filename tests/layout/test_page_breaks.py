@@ -108,3 +108,28 @@ def test_the_last_two_cards_are_balanced(box_fonts, plain_theme) -> None:
     assert (used(first), used(second)) == (352, 281)
     assert abs(used(first) - used(second)) <= 3 * LINE
     assert texts(second)[:5] == [HAN * 25] * 5 and texts(second)[5] == "H"
+
+
+def _is_rule(placed) -> bool:
+    return bool(placed.row.source) and placed.row.source[-1][0] == "Rule"
+
+
+def test_a_rule_that_falls_on_a_break_is_dropped(box_fonts, plain_theme) -> None:
+    """Wherever a `---` lands, it is never the last row of a card with a next one nor the
+    first of a card after another: a rule on a break separates nothing, so it is not drawn."""
+    for before in range(14, 20):
+        md = f"{lines(before)}\n\n---\n\n{lines(12)}\n\n---\n\n{lines(8)}"
+        pages = cards(md, box_fonts, plain_theme)
+        assert len(pages) > 1
+        for n, page in enumerate(pages):
+            if n:
+                assert not _is_rule(page.rows[0]), (before, n)
+            if n < len(pages) - 1:
+                assert not _is_rule(page.rows[-1]), (before, n)
+        assert all(texts(page) for page in pages)
+
+
+def test_a_rule_ending_a_post_on_a_break_makes_no_card(box_fonts, plain_theme) -> None:
+    md = f"{lines(18)}\n\n---"
+    pages = cards(md, box_fonts, plain_theme)
+    assert len(pages) == 1 and texts(pages[0]) == [HAN * 25] * 18
