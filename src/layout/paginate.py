@@ -121,8 +121,10 @@ def _repeat(rows: Sequence[Row], start: int, height: float) -> tuple[Row, ...]:
 def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
     """Where the card starting at `start` ends: after the last row that allows a break
     among those that fit; after a row that discourages one (`keep_soft`) when that
-    leaves a gap larger than LARGE_GAP and fills more; after every row that fits when all
-    keep with the next (a keep chain too long for a card); one oversize row alone."""
+    leaves a gap larger than LARGE_GAP and fills more; inside a kept group too tall for
+    any card (a long code block), at its last fallback break (`_fallback`) rather than
+    before it; after every row that fits when all keep with the next; one oversize row
+    alone."""
     head = list(_repeat(rows, start, height))
     count = _fitting(head, rows, start, height)
     end = start + max(count, 1)
@@ -137,10 +139,31 @@ def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
             soft = index + 1
         if free:
             break
+    fallback = _fallback(rows, max(free, start), end)
+    if fallback and (not free or not _group_fits(rows, free, height)):
+        return fallback
     empty = height - (place([*head, *rows[start:free]]).height if free else 0.0)
     if soft > free and empty > LARGE_GAP * height:
         return soft
     return free or end
+
+
+def _fallback(rows: Sequence[Row], start: int, end: int) -> int:
+    """After the last row in rows[start:end] that keeps with the next only while its group
+    fits a card (`keep_with_next` and `keep_soft` both: inside a code block); 0 if none."""
+    for index in range(end - 1, start - 1, -1):
+        if rows[index].keep_with_next and rows[index].keep_soft:
+            return index + 1
+    return 0
+
+
+def _group_fits(rows: Sequence[Row], start: int, height: float) -> bool:
+    """Whether the rows from `start` up to the first that allows a break after it (the
+    group a card starting there must take whole) fit one card."""
+    end = start
+    while end < len(rows) - 1 and rows[end].keep_with_next:
+        end += 1
+    return fits([*_repeat(rows, start, height), *rows[start : end + 1]], height)
 
 
 def _fitting(head: list[Row], rows: Sequence[Row], start: int, height: float) -> int:
