@@ -270,6 +270,7 @@ class Row:
     `decorative` that it is a theme's ornament rather than the post's text.
     `source` names the blocks the row comes from, outermost first, as (block type name,
     serial number within the post): read by the page-break report, never by layout.
+    `discardable` rows (a thematic break) are dropped where they fall on a card break.
     """
 
     height: float
@@ -284,6 +285,7 @@ class Row:
     broken_word: bool = False
     decorative: bool = False
     source: tuple[tuple[str, int], ...] = ()
+    discardable: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,6 +86,10 @@ def paginate(
     ends: list[int] = []
     start = 0
     while start < len(rows):
+        if ends and rows[start].discardable:  # a rule opening a card is dropped (`_page`)
+            if start + 1 == len(rows):
+                break  # the post ends with it: no card for a rule alone
+            start += 1
         start = _page_end(rows, start, height)
         ends.append(start)
         if max_pages is not None and len(ends) > max_pages:
@@ -96,6 +100,12 @@ def paginate(
 
 
 def _page(rows: Sequence[Row], start: int, end: int, height: float) -> list[Row]:
+    """The rows of one card; a discardable row (a rule) that falls on a break, the last
+    of a card that has a next or the first of one that follows another, is left out."""
+    if start and start < end - 1 and rows[start].discardable:
+        start += 1
+    if end < len(rows) and start < end - 1 and rows[end - 1].discardable:
+        end -= 1
     return [*_repeat(rows, start, height), *rows[start:end]]
 
 
@@ -111,8 +121,10 @@ def _repeat(rows: Sequence[Row], start: int, height: float) -> tuple[Row, ...]:
 def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
     """Where the card starting at `start` ends: after the last row that allows a break
     among those that fit; after a row that discourages one (`keep_soft`) when that
-    leaves a gap larger than LARGE_GAP and fills more; after every row that fits when all
-    keep with the next (a keep chain too long for a card); one oversize row alone."""
+    leaves a gap larger than LARGE_GAP and fills more; inside a kept group too tall for
+    any card (a long code block), at its last fallback break (`_fallback`) rather than
+    before it; after every row that fits when all keep with the next; one oversize row
+    alone."""
     head = list(_repeat(rows, start, height))
     count = _fitting(head, rows, start, height)
     end = start + max(count, 1)
@@ -127,10 +139,31 @@ def _page_end(rows: Sequence[Row], start: int, height: float) -> int:
             soft = index + 1
         if free:
             break
+    fallback = _fallback(rows, max(free, start), end)
+    if fallback and (not free or not _group_fits(rows, free, height)):
+        return fallback
     empty = height - (place([*head, *rows[start:free]]).height if free else 0.0)
     if soft > free and empty > LARGE_GAP * height:
         return soft
     return free or end
+
+
+def _fallback(rows: Sequence[Row], start: int, end: int) -> int:
+    """After the last row in rows[start:end] that keeps with the next only while its group
+    fits a card (`keep_with_next` and `keep_soft` both: inside a code block); 0 if none."""
+    for index in range(end - 1, start - 1, -1):
+        if rows[index].keep_with_next and rows[index].keep_soft:
+            return index + 1
+    return 0
+
+
+def _group_fits(rows: Sequence[Row], start: int, height: float) -> bool:
+    """Whether the rows from `start` up to the first that allows a break after it (the
+    group a card starting there must take whole) fit one card."""
+    end = start
+    while end < len(rows) - 1 and rows[end].keep_with_next:
+        end += 1
+    return fits([*_repeat(rows, start, height), *rows[start : end + 1]], height)
 
 
 def _fitting(head: list[Row], rows: Sequence[Row], start: int, height: float) -> int:

@@ -17,7 +17,6 @@ from .flowparts import (
     Part,
     indent,
     inset,
-    keep_ends_together,
     line_row,
     new_frame,
 )
@@ -63,4 +62,14 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
         ]
         flow.spend(made)
         rows.extend(made)
-    return Part(tuple(keep_ends_together(rows)), style.margin_top, style.margin_bottom)
+    return Part(tuple(_kept_whole(rows)), style.margin_top, style.margin_bottom)
+
+
+def _kept_whole(rows: list[Row]) -> list[Row]:
+    """A code block stays on one card: every row keeps with the next. Its inner rows are
+    also `keep_soft`, the fallback breaks paginate takes only when the block is taller than
+    a card; its first two and last two lines stay together even then."""
+    last = len(rows) - 2
+    return [
+        replace(row, keep_with_next=i <= last, keep_soft=0 < i < last) for i, row in enumerate(rows)
+    ]

@@ -87,7 +87,7 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
     if not style.ornament:
         y = style.border_width / 2
         items: tuple[Item, ...] = rule_segments(x, length, y, None, line)
-        row = Row(height=style.border_width, items=items, frames=ctx.frames)
+        row = Row(height=style.border_width, items=items, frames=ctx.frames, discardable=True)
         flow.spend((row,))
         return Part((row,), style.margin_top, style.margin_bottom)
     color = style.marker_color if style.marker_color is not None else style.color
@@ -105,6 +105,7 @@ def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
         frames=ctx.frames,
         text=text.text,
         decorative=True,
+        discardable=True,
     )
     flow.spend((row,))
     return Part((row,), style.margin_top, style.margin_bottom)

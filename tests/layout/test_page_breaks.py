@@ -108,3 +108,53 @@ def test_the_last_two_cards_are_balanced(box_fonts, plain_theme) -> None:
     assert (used(first), used(second)) == (352, 281)
     assert abs(used(first) - used(second)) <= 3 * LINE
     assert texts(second)[:5] == [HAN * 25] * 5 and texts(second)[5] == "H"
+
+
+def _is_rule(placed) -> bool:
+    return bool(placed.row.source) and placed.row.source[-1][0] == "Rule"
+
+
+def test_a_rule_that_falls_on_a_break_is_dropped(box_fonts, plain_theme) -> None:
+    """Wherever a `---` lands, it is never the last row of a card with a next one nor the
+    first of a card after another: a rule on a break separates nothing, so it is not drawn."""
+    for before in range(14, 20):
+        md = f"{lines(before)}\n\n---\n\n{lines(12)}\n\n---\n\n{lines(8)}"
+        pages = cards(md, box_fonts, plain_theme)
+        assert len(pages) > 1
+        for n, page in enumerate(pages):
+            if n:
+                assert not _is_rule(page.rows[0]), (before, n)
+            if n < len(pages) - 1:
+                assert not _is_rule(page.rows[-1]), (before, n)
+        assert all(texts(page) for page in pages)
+
+
+def test_a_rule_ending_a_post_on_a_break_makes_no_card(box_fonts, plain_theme) -> None:
+    md = f"{lines(18)}\n\n---"
+    pages = cards(md, box_fonts, plain_theme)
+    assert len(pages) == 1 and texts(pages[0]) == [HAN * 25] * 18
+
+
+def _code_cards(pages: list[Page]) -> list[int]:
+    return [
+        n for n, page in enumerate(pages) for p in page.rows if "CodeBlock" in str(p.row.source)
+    ]
+
+
+def test_a_code_block_that_fits_a_card_is_never_split(box_fonts, plain_theme) -> None:
+    """Wherever a five-line block falls, it moves whole to the next card rather than
+    split, even when the card before has room for four of its lines."""
+    code = "```\n" + "".join(f"line {i}\n" for i in range(5)) + "```"
+    for before in range(10, 18):
+        pages = cards(f"{lines(before)}\n\n{code}\n\n{lines(6)}", box_fonts, plain_theme)
+        assert len(set(_code_cards(pages))) == 1, before
+
+
+def test_a_code_block_taller_than_a_card_still_breaks_between_lines(box_fonts, plain_theme) -> None:
+    """Forty lines do not fit any card: the block starts where it falls and breaks
+    between lines, two lines at least on each side, every line drawn once."""
+    code = "```\n" + "".join(f"line {i}\n" for i in range(40)) + "```"
+    pages = cards(f"{lines(5)}\n\n{code}", box_fonts, plain_theme)
+    per_card = [_code_cards([page]).count(0) for page in pages]
+    assert per_card[0] > 2 and min(n for n in per_card if n) >= 2
+    assert sum(per_card) == 40
