@@ -28,6 +28,7 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
         indent(ctx, list_indent(flow, block, style)), depth=ctx.depth + 1, tight=block.tight
     )
     rows: list[Row] = []
+    item_ends: list[int] = []  # the index of each item's last row
     for number, item in enumerate(block.items, start=block.start):
         part = flow.stack(item.blocks, inner)
         if not part.rows:
@@ -41,8 +42,20 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
         gap = style.item_gap if block.tight else max(style.item_gap, part.top)
         rows.append(replace(first, items=marker + first.items, gap=gap))
         rows.extend(part.rows[1:])
+        item_ends.append(len(rows) - 1)
+    _keep_two_items_together(rows, item_ends)
     margin = style.item_gap if ctx.depth else style.margin_top
     return Part(tuple(rows), margin, 0.0 if ctx.depth else style.margin_top)
+
+
+def _keep_two_items_together(rows: list[Row], item_ends: list[int]) -> None:
+    """A list split between cards keeps at least two items on each side: no break after
+    its first item nor before its last (a list of two or three items moves whole, unless
+    it is taller than a card)."""
+    if len(item_ends) < 2:
+        return
+    for end in {item_ends[0], item_ends[-2]}:
+        rows[end] = replace(rows[end], keep_with_next=True)
 
 
 def _marker(

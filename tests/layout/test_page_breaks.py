@@ -158,3 +158,25 @@ def test_a_code_block_taller_than_a_card_still_breaks_between_lines(box_fonts, p
     per_card = [_code_cards([page]).count(0) for page in pages]
     assert per_card[0] > 2 and min(n for n in per_card if n) >= 2
     assert sum(per_card) == 40
+
+
+def _item_cards(pages: list[Page], count: int) -> list[int]:
+    """The card each of the list items `item 0` … `item {count-1}` is on."""
+    found = {}
+    for number, page in enumerate(pages):
+        for text in texts(page):
+            for i in range(count):
+                if f"item {i}" in text:
+                    found[i] = number
+    return [found[i] for i in range(count)]
+
+
+def test_a_list_split_keeps_two_items_on_each_side(box_fonts, plain_theme) -> None:
+    """Wherever a list of four one-line items falls, a card break never leaves its first
+    or its last item alone; a list of three moves whole."""
+    for count in (3, 4, 6):
+        items = "\n".join(f"- item {i}" for i in range(count))
+        for before in range(10, 18):
+            pages = cards(f"{lines(before)}\n\n{items}\n\n{lines(6)}", box_fonts, plain_theme)
+            on = _item_cards(pages, count)
+            assert on[0] == on[1] and on[-2] == on[-1], (count, before, on)
