@@ -269,7 +269,8 @@ class Row:
     for alt text: `broken_word` says it ends in a hyphen layout added inside a word,
     `decorative` that it is a theme's ornament rather than the post's text.
     `source` names the blocks the row comes from, outermost first, as (block type name,
-    serial number within the post): read by the page-break report, never by layout.
+    serial number within the post): read by the page-break report, and by balancing, which
+    never splits a paragraph to even out two cards.
     `discardable` rows (a thematic break) are dropped where they fall on a card break.
     """
 

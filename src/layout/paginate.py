@@ -192,15 +192,19 @@ def _used(rows: Sequence[Row], start: int, end: int, height: float) -> float:
 
 def _balance(rows: Sequence[Row], start: int, end: int, height: float) -> int:
     """The end of the card before the last: moved earlier, to a free break (never a
-    widow, orphan or kept row), when the last card is mostly empty and the fuller of the
-    two cards then gives the emptier more, both still fitting (so no card is added)."""
+    widow, orphan or kept row, and never inside a paragraph the greedy break left whole),
+    when the last card is mostly empty and the fuller of the two cards then gives the
+    emptier more, both still fitting (so no card is added)."""
     best, best_low = end, _used(rows, end, len(rows), height)
     if best_low >= MOSTLY_EMPTY * height:
         return end
+    split = rows[end - 1].source if _inside_paragraph(rows[end - 1], rows[end]) else None
     for cut_at in range(end - 1, start, -1):
         row = rows[cut_at - 1]
         if row.keep_with_next or row.keep_soft:
             continue
+        if _inside_paragraph(row, rows[cut_at]) and row.source != split:
+            continue  # a paragraph the greedy break left whole stays whole
         after = _used(rows, cut_at, len(rows), height)
         before = _used(rows, start, cut_at, height)
         if after > height + EPSILON:
@@ -210,6 +214,11 @@ def _balance(rows: Sequence[Row], start: int, end: int, height: float) -> int:
         if before < after:
             break  # from here the card before only gets emptier
     return best
+
+
+def _inside_paragraph(row: Row, following: Row) -> bool:
+    """Whether a break between the two rows would split one paragraph."""
+    return bool(row.source) and row.source == following.source and row.source[-1][0] == "Paragraph"
 
 
 def fits(rows: Sequence[Row], height: float) -> bool:
