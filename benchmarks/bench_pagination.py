@@ -29,6 +29,7 @@ import layout
 import themes
 from layout.boxes import Page, Row
 from layout.paginate import place
+from layout.segment import inside_words
 from layout.style import resolve
 
 compose = sys.modules["layout.compose"]  # the package re-exports a function of this name
@@ -45,7 +46,7 @@ KINDS = (
     "single_item_list_remainder",  # a list split leaving one item on a side
     "split_code_that_fits",  # a code block split though it fits one card
     "hyphenated_heading",  # a heading line ending in a hyphen
-    "cjk_heading_word_split",  # a heading line break between two CJK ideographs
+    "cjk_heading_word_split",  # a heading line break inside a Chinese word (rjieba's words)
     "runt",  # a paragraph's last line: one CJK character or one Latin word under 5 letters
     "stub",  # a last card under 15 % filled, when the post has more than one card
     "dangling_rule",  # a thematic break at the bottom or top of a card
@@ -171,12 +172,16 @@ def _code(members: list[tuple[int, Line]], content_height: float) -> Iterator[De
 
 def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
     rows = [line for _, line in members]
+    inside = inside_words("".join(line.row.text for line in rows))
+    offset = 0
     for line, following in pairwise(rows):
+        offset += len(line.row.text)
         end, start = line.row.text.rstrip(), following.row.text.lstrip()
         pair = f"{end[-12:]!r} / {start[:12]!r}"
         if end.endswith(("-", "\u2010", "\u00ad")):
             yield Defect("hyphenated_heading", line.card, pair)
-        elif end and start and _is_ideograph(end[-1]) and _is_ideograph(start[0]):
+        elif _is_ideograph(end[-1:]) and _is_ideograph(start[:1]) and offset in inside:
+            # inside one word, as the segmenter (rjieba) reads it
             yield Defect("cjk_heading_word_split", line.card, pair)
 
 

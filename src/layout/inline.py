@@ -109,7 +109,7 @@ def layout_text(
         if sum(widths) > width:  # it wraps: between words, not inside one
             allowed = keep_words(texts, allowed)
     elif prose:
-        allowed = _hyphenated(clusters, allowed)
+        allowed = _hyphenated(clusters, allowed, width)
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
@@ -147,7 +147,7 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
     return out
 
 
-def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
+def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
     """`allowed` with the dictionary's hyphenation points inside long English words
     (never inside inline code). Kerning across the point is kept in the measure: a
     fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
@@ -158,7 +158,34 @@ def _hyphenated(clusters: list[Cluster], allowed: list[int]) -> list[int]:
     for i in hyphen_points(texts, skip):
         if out[i] == NEVER:
             out[i] = HYPHEN
+    return _whole_last_words(clusters, out, width)
+
+
+def _whole_last_words(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
+    """`allowed` without hyphenation points in the last word of the text or of a line a
+    hard break ends, when that word fits a line: a hyphen there only makes a runt
+    ("remem- / ber?"). A last word wider than the line keeps them (it must break)."""
+    out = list(allowed)
+    word: list[int] = []  # walking back: the clusters of the last word so far
+    in_last = True
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] == MANDATORY:
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], True
+        elif out[i] == ALLOWED and any(clusters[j].text.strip() for j in word):
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], False
+        if in_last:
+            word.append(i)
+    _unhyphenate(out, word, clusters, width)
     return out
+
+
+def _unhyphenate(out: list[int], word: list[int], clusters: list[Cluster], width: float) -> None:
+    if sum(clusters[j].width for j in word) <= width:
+        for j in word:
+            if out[j] == HYPHEN:
+                out[j] = NEVER
 
 
 def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:

@@ -275,3 +275,14 @@ def test_code_blocks_are_never_hyphenated(box_fonts) -> None:
     spans = [Span("the internationalization", style())]
     lines = layout_text(spans, box_fonts, x=0.0, width=12 * EM, metrics=METRICS, prose=False)
     assert texts(lines) == ["the ", "internationalization"[:12], "internationalization"[12:]]
+
+
+def test_the_last_word_of_a_paragraph_is_never_hyphenated(box_fonts) -> None:
+    """Where "remember?" does not fit after "what will I", a hyphen would leave "ber?" alone
+    on the last line (the greedy break at 15 ems made "remem- / ber?"): the whole word goes
+    to the next line instead."""
+    for ems in range(12, 20):
+        lines = texts(lay("what will I remember?", box_fonts, ems))
+        assert not any(line.endswith("-") for line in lines), (ems, lines)
+    # Not the last word: the same word still hyphenates on a loose line.
+    assert any(t.endswith("-") for t in texts(lay("the internationalization works", box_fonts, 12)))
