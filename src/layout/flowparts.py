@@ -141,15 +141,12 @@ def indent(ctx: Ctx, left: float, right: float = 0.0) -> Ctx:
 
 
 def keep_ends_together(rows: list[Row]) -> list[Row]:
-    """No orphans or widows: the first two and the last two lines stay on one card. Three
-    lines only discourage a break (`keep_soft`): they may split 1 + 2 or 2 + 1 rather than
-    leave a large gap."""
+    """No orphans or widows: the first two and the last two lines stay on one card, so a
+    split leaves at least two lines on each side and a paragraph of three lines moves
+    whole (it split 1 + 2 or 2 + 1 to save a large gap before)."""
     last = len(rows) - 2
-    soft = len(rows) == 3
     return [
-        replace(row, keep_with_next=not soft, keep_soft=soft)
-        if len(rows) > 1 and i in (0, last)
-        else row
+        replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
         for i, row in enumerate(rows)
     ]
 
