@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -86,3 +87,28 @@ def wait_warm(client: TestClient[Litestar], seconds: float = 60) -> None:
     while not pool.ready:
         assert time.monotonic() < deadline, "the render processes never became warm"
         time.sleep(0.02)
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler that logs nothing (the test's output stays readable)."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+class LoopbackHttp:
+    """A threaded HTTP server for ``handler`` on a free port of 127.0.0.1, serving in the
+    background until ``close``."""
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler]):
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
+
+    def url(self, path: str) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}{path}"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()

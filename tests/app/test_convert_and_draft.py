@@ -10,7 +10,6 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -25,7 +24,7 @@ from app.articles.service import MAX_DRAFT_IMAGES
 from app.server.factory import create_app
 from app.settings import Settings
 from layout import imagecodec
-from tests.app.apphelpers import free_port, png_size, running_server
+from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, png_size, running_server
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
 from tests.layout.test_imagecodec import drawing, encoded, gif, noise_png
@@ -42,7 +41,7 @@ BIG_PNG = noise_png(800, 600)  # about 1.9 MB: over uploadimg's 1 MB
 GIF = gif(120, 80)
 
 
-class ImageServer:
+class ImageServer(LoopbackHttp):
     """Serves fixed bytes at fixed paths on 127.0.0.1 (404 elsewhere); counts requests."""
 
     def __init__(self, files: dict[str, bytes]):
@@ -50,8 +49,8 @@ class ImageServer:
         self.hits: dict[str, int] = {}
         owner = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
+        class Handler(QuietHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server names the method
                 owner.hits[self.path] = owner.hits.get(self.path, 0) + 1
                 data = owner.files.get(self.path)
                 self.send_response(200 if data is not None else 404)
@@ -61,20 +60,7 @@ class ImageServer:
                 self.end_headers()
                 self.wfile.write(data or b"")
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def url(self, path: str) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}{path}"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(Handler)
 
 
 @dataclass

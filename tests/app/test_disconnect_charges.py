@@ -14,7 +14,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -25,7 +24,7 @@ from litestar import Litestar
 from app.ledger.idempotency import RETRY_WINDOW_SECONDS
 from app.server.factory import create_app
 from app.settings import Settings
-from tests.app.apphelpers import free_port, running_server
+from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, running_server
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import age_every_answer, table_rows
 from tests.fakewechat import FakeWeChat
@@ -42,15 +41,15 @@ DELAY = 1.5  # seconds a slowed step takes: the client hangs up during it
 SETTLED = 30.0  # generous bound for a request to end after its client left
 
 
-class SlowImages:
+class SlowImages(LoopbackHttp):
     """Serves one PNG at any path on 127.0.0.1 after ``delay`` seconds; counts requests."""
 
     def __init__(self, delay: float):
         self.hits = 0
         owner = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
+        class Handler(QuietHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server names the method
                 owner.hits += 1
                 time.sleep(delay)
                 self.send_response(200)
@@ -59,20 +58,7 @@ class SlowImages:
                 self.end_headers()
                 self.wfile.write(PNG)
 
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
-
-    def url(self, path: str) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}{path}"
-
-    def close(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        super().__init__(Handler)
 
 
 @dataclass
