@@ -437,8 +437,8 @@ def _at_pauses(
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
-        if len(trial) == len(balanced) and _pauses(trial, texts) > pauses:
-            best, pauses = trial, _pauses(trial, texts)
+        if len(trial) == len(balanced) and (found := _pauses(trial, texts)) > pauses:
+            best, pauses = trial, found
     return best
 
 
