@@ -30,7 +30,8 @@ from .fonts import FontBook
 from .images import Images
 from .lru import Lru
 from .markdown import Doc, split_at_rules
-from .paginate import Placement, cut, frame_items, paginate, place
+from .pagebreaks import paginate
+from .paginate import Placement, cut, frame_items, place
 from .paint import base_color
 from .style import Styles
 
@@ -86,7 +87,8 @@ def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> lis
     cards = Cards(_size(card), box.height, fixed=True)
     flow.budget = ContentBudget(card.limits, cards) if early else None
     rows = flow.doc(doc, x=box.x, width=box.width)
-    return paginate(rows, box.height, max_pages=card.limits.max_pages) or [[]]
+    squeeze = flow.styles["card"].gap_squeeze
+    return paginate(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages) or [[]]
 
 
 def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:

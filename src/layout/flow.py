@@ -121,8 +121,11 @@ class Flow:
         layout = self.layouts.get(type(block))
         if layout is None:
             raise TypeError(f"unknown block {block!r}")
-        part = layout(self, block, ctx)
-        return replace(part, rows=_tagged(part.rows, (type(block).__name__, next(self._block_ids))))
+        return self.tag(layout(self, block, ctx), type(block).__name__)
+
+    def tag(self, part: Part, kind: str) -> Part:
+        """`part` with its rows named as coming from one more block of `kind`."""
+        return replace(part, rows=_tagged(part.rows, (kind, next(self._block_ids))))
 
     def spend(self, rows: Sequence[Row]) -> None:
         """Counts rows as they are made, placed as they are: the `budget` (if any) stops

@@ -30,7 +30,7 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
     rows: list[Row] = []
     item_ends: list[int] = []  # the index of each item's last row
     for number, item in enumerate(block.items, start=block.start):
-        part = flow.stack(item.blocks, inner)
+        part = flow.tag(flow.stack(item.blocks, inner), "ListItem")
         if not part.rows:
             empty = Row(
                 height=flow.metrics(flow.styles["body"]).height, items=(), frames=ctx.frames

@@ -63,6 +63,7 @@ TextEffects = Annotated[tuple[Effect, ...], TEXT_EFFECTS]  # resolved; shadow/gl
 TextTransform = Literal["none", "uppercase", "lowercase"]
 Underline = Literal["none", "solid", "dashed", "dotted", "wavy"]
 Share = Annotated[float, msgspec.Meta(gt=0.0, le=1.0)]
+Squeeze = Annotated[float, msgspec.Meta(ge=0.0, le=0.9)]  # a share that may be none
 
 
 class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -101,6 +102,7 @@ class Style:
     header_color: Color | None = None
     header_height: float = 0.0
     footer_height: float = 0.0
+    gap_squeeze: Squeeze = 0.0  # card: the share of block spacing given up to save a card
     effects: Effects = ()
     format: str = "{n}/{total}"
     position: Literal["bottom", "top"] = "bottom"
@@ -227,6 +229,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "padding": (20.0, 20.0, 20.0, 20.0),
         "header_height": 0.0,
         "footer_height": 24.0,
+        "gap_squeeze": 0.4,
     },
     "body": {
         "family": "sans",

@@ -6,11 +6,14 @@ characters; paragraphs are 16 px apart; a table row of the box font is 41.6 px t
 
 from __future__ import annotations
 
+import pytest
+
 import layout
 from layout.boxes import Page
 
 HAN = "中"
 LINE = 28.0
+UNSQUEEZABLE = layout.decode_theme('name = "unsqueezable"\n[roles.card]\ngap_squeeze = 0\n')
 TABLE_ROW = 41.6
 
 
@@ -78,24 +81,37 @@ def test_a_one_line_paragraph_ending_a_section_stays_with_it(box_fonts, plain_th
     assert texts(second)[:3] == [HAN * 25, HAN * 25, "end"]
 
 
-def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts, plain_theme) -> None:
+def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts) -> None:
     """After 14 lines (392 px) moving the heading and its three lines whole leaves 130 px,
     more than a fifth of the card; they move whole all the same, since a split would leave
-    one line on a side (it split 2 + 1 before). Filling such gaps is the job of vertical
-    justification, not of a widow."""
+    one line on a side (it split 2 + 1 before). The theme gives up no spacing here, so
+    the card cannot be tightened to take them."""
     md = f"{lines(14)}\n\n## H\n\n{lines(3)}\n\n{lines(14)}"
-    first, second, *_ = cards(md, box_fonts, plain_theme)
+    first, second, *_ = cards(md, box_fonts, UNSQUEEZABLE)
     assert len(first.rows) == 14 and used(first) == 392
     assert texts(second)[:4] == ["H", HAN * 25, HAN * 25, HAN * 25]
 
 
-def test_a_three_line_paragraph_moves_whole_over_a_small_gap(box_fonts, plain_theme) -> None:
-    """After 16 lines (448 px) two lines would fit, but the gap is only 74 px: the
-    paragraph keeps its lines together."""
-    md = f"{lines(16)}\n\n{lines(3)}\n\n{lines(14)}"
+def test_a_post_a_little_too_long_is_tightened_onto_one_card(box_fonts, plain_theme) -> None:
+    """Six paragraphs, 16 lines (448 px) and five 16 px gaps: 528 px, 6 px over the card.
+    Its gaps give up 1.2 px each (the model lets a card give up 40 % of them) rather than
+    make a second card; a theme that gives up none makes two."""
+    md = "\n\n".join(lines(n) for n in (3, 3, 3, 3, 2, 2))
+    [card] = cards(md, box_fonts, plain_theme)
+    tops = [p.y for p in card.rows]
+    assert used(card) == 522
+    assert tops[3] - (tops[2] + LINE) == pytest.approx(16 - 1.2)
+    assert len(cards(md, box_fonts, UNSQUEEZABLE)) == 2
+
+
+def test_a_paragraph_is_not_split_when_the_next_card_can_take_it(box_fonts, plain_theme) -> None:
+    """12 lines, then a paragraph of eight, then two lines. Filling card 1 would put six of
+    the eight there (520 px) and two on card 2, which then holds 100 px: the six would fit
+    there too, so the paragraph moves whole and card 1 ends between paragraphs."""
+    md = f"{lines(12)}\n\n{lines(8)}\n\n{lines(2)}"
     first, second = cards(md, box_fonts, plain_theme)
-    assert len(first.rows) == 16
-    assert [p.y for p in second.rows[:4]] == [0, LINE, 2 * LINE, 3 * LINE + 16]
+    assert len(first.rows) == 12
+    assert len(second.rows) == 10
 
 
 def test_the_last_two_cards_are_balanced(box_fonts, plain_theme) -> None:

@@ -124,8 +124,8 @@ def test_rows_name_the_blocks_they_come_from() -> None:
     assert kinds == [
         ["Heading"],
         ["Paragraph"],
-        ["ListBlock", "Paragraph"],
-        ["ListBlock", "Paragraph"],
+        ["ListBlock", "ListItem", "Paragraph"],
+        ["ListBlock", "ListItem", "Paragraph"],
         ["CodeBlock"],
         ["Rule"],
         ["Paragraph"],

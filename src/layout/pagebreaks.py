@@ -1,0 +1,252 @@
+"""Rows + a card height → the set of card breaks that reads best, chosen over the whole post.
+
+Every place between two rows is a possible break. A card running from one break to the
+next costs what a book designer would charge for it, and the cheapest path through the
+breaks is found by dynamic programming, as Knuth–Plass finds the lines of a paragraph.
+The costs, from heaviest:
+
+1. **A broken rule** (`RULE`): a break after a row that keeps with the next (a heading, a
+   paragraph's first or second-to-last line, a list's first item or its second-to-last, a
+   lead-in ending in a colon); inside a code block that fits one card; inside a paragraph
+   that fits whole on the card it starts on, or whose first part would also fit on the
+   next card. Rules are broken only where every set of breaks breaks one (a keep chain
+   taller than a card), and then as few as can be; a chain that has a card to itself breaks
+   at half the price, so a heading too long to join what follows opens a card of its own
+   rather than ending the card before.
+2. **A card** (`CARD`): no post takes a card more than its rules need.
+3. **Badness**: an underfull card before the last pays its empty share squared; the last
+   card pays only below `LAST_FILL`, and more steeply (`LAST_WEIGHT`), so the slack of a
+   split post is spread over its cards rather than left as a stub; a paragraph split
+   (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`) and a break
+   a row discourages (`SOFT`) add a little.
+
+Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
+gaps; the theme sets the bound) when that saves a card, and then only the cards that need
+it are tightened, each just enough (`SQUEEZED` per such card).
+
+Heights come from prefix sums over the post stacked as one column: a card's rows keep the
+offsets they have there, so a card's height is two lookups, and a post of n rows costs
+n times the rows of a card, never n².
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .boxes import Row
+from .errors import TooManyPages
+from .paginate import EPSILON, place, repeated_header
+
+RULE = 1e6
+CARD = 1e3
+LAST_FILL = 0.5  # a last card filled at least this much costs nothing
+LAST_WEIGHT = 4.0
+SPLIT_PARAGRAPH = 0.03
+SPLIT_CODE = 0.05
+SOFT = 0.04
+SQUEEZED = 0.1
+
+
+def paginate(
+    rows: Sequence[Row], height: float, *, squeeze: float = 0.0, max_pages: int | None = None
+) -> list[list[Row]]:
+    """The rows of each card, a table's header repeated over a card that continues it and
+    a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
+    up to that share where this saves a card.
+
+    Raises:
+        TooManyPages: When the best breaks still make more than `max_pages` cards.
+    """
+    if not rows:
+        return []
+    column = _Column(rows, height)
+    ends = column.best_ends(0.0)
+    if squeeze > 0 and len(ends) > 1 and column.could_save_a_card(len(ends), squeeze):
+        tighter = column.best_ends(squeeze)
+        if len(tighter) < len(ends):
+            ends = tighter
+    if max_pages is not None and len(ends) > max_pages:
+        raise TooManyPages(len(ends), max_pages)
+    starts = [0, *ends[:-1]]
+    return [_fitted(column.page(a, b), height) for a, b in zip(starts, ends, strict=True)]
+
+
+def _fitted(page: list[Row], height: float) -> list[Row]:
+    """`page` with its gaps shrunk just enough to fit `height`, if it is taller."""
+    over = place(page).height - height
+    gaps = sum(row.gap for row in page[1:])
+    if over <= EPSILON or len(page) < 2 or gaps <= 0:
+        return page
+    keep = max(0.0, 1.0 - over / gaps)
+    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """The rows a card from break `start` to break `end` shows: [lo, hi)."""
+
+    lo: int
+    hi: int
+
+
+class _Column:
+    """The post as one column: prefix sums of heights and gaps, each break's kind, and the
+    paragraph and code block around it."""
+
+    def __init__(self, rows: Sequence[Row], height: float) -> None:
+        self.rows = rows
+        self.height = height
+        self.n = len(rows)
+        self.tops: list[float] = []  # where each row starts, in the one column
+        self.bottoms: list[float] = []  # where it ends, with its frames' bottom padding
+        self.opens: list[float] = []  # where it starts at the top of a card
+        self.gaps: list[float] = []  # the gaps up to and with each row's
+        placed = place(rows).rows
+        total = 0.0
+        for row, at in zip(rows, placed, strict=True):
+            self.tops.append(at.y)
+            self.bottoms.append(at.y + row.height + sum(f.pad_bottom for f in row.frames))
+            self.opens.append(sum(f.pad_top for f in row.frames))
+            total += row.gap
+            self.gaps.append(total)
+        self.loose = [0]  # rows before each that allow a break after them
+        for row in rows:
+            self.loose.append(self.loose[-1] + (not row.keep_with_next))
+        self.header_tops: dict[int, float] = {}
+        self.paragraphs = _runs(rows, "Paragraph")
+        self.code = _runs(rows, "CodeBlock")
+
+    def card(self, start: int, end: int) -> _Card:
+        """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
+        a rule on either break is left out, unless it is all the card has)."""
+        lo, hi = start, end
+        if lo and lo < hi - 1 and self.rows[lo].discardable:
+            lo += 1
+        if hi < self.n and lo < hi - 1 and self.rows[hi - 1].discardable:
+            hi -= 1
+        return _Card(lo, hi)
+
+    def page(self, start: int, end: int) -> list[Row]:
+        card = self.card(start, end)
+        return [*repeated_header(self.rows, card.lo, self.height), *self.rows[card.lo : card.hi]]
+
+    def used(self, lo: int, hi: int, squeeze: float) -> float:
+        """The height rows[lo:hi] take on a card, their gaps shrunk by `squeeze`."""
+        natural = self._top(lo) + self.bottoms[hi - 1] - self.tops[lo]
+        return natural - squeeze * (self.gaps[hi - 1] - self.gaps[lo])
+
+    def _top(self, lo: int) -> float:
+        """Where row `lo` starts on a card it opens (under a repeated header)."""
+        if self.rows[lo].header is None:
+            return self.opens[lo]
+        if lo not in self.header_tops:
+            head = repeated_header(self.rows, lo, self.height)
+            self.header_tops[lo] = place([*head, self.rows[lo]]).rows[-1].y
+        return self.header_tops[lo]
+
+    def fits(self, lo: int, hi: int, squeeze: float) -> bool:
+        return self.used(lo, hi, squeeze) <= self.height + EPSILON
+
+    def could_save_a_card(self, cards: int, squeeze: float) -> bool:
+        """Whether the post, all gaps shrunk, is short enough for one card fewer."""
+        return self.used(0, self.n, squeeze) <= (cards - 1) * self.height + EPSILON
+
+    def best_ends(self, squeeze: float) -> list[int]:
+        """The breaks (each card's end) of the cheapest set."""
+        cost = [float("inf")] * (self.n + 1)
+        back = [0] * (self.n + 1)
+        cost[0] = 0.0
+        for start in range(self.n):
+            if cost[start] == float("inf"):
+                continue
+            if start and start == self.n - 1 and self.rows[start].discardable:
+                if cost[start] < cost[self.n]:  # the post ends with a rule after a break
+                    cost[self.n], back[self.n] = cost[start], start
+                continue
+            for end, price in self._cards_from(start, squeeze):
+                if cost[start] + price < cost[end]:
+                    cost[end], back[end] = cost[start] + price, start
+        ends = [self.n]
+        while ends[-1]:
+            ends.append(back[ends[-1]])
+        return [end for end in reversed(ends[:-1]) if not self._dropped(back, end)]
+
+    def _dropped(self, back: list[int], end: int) -> bool:
+        """The post's end reached from a break before its last row, a rule: no card."""
+        start = back[end]
+        return end == self.n and start == self.n - 1 and start > 0 and self.rows[start].discardable
+
+    def _cards_from(self, start: int, squeeze: float) -> list[tuple[int, float]]:
+        """Each card that can start at break `start`, as (its end, its cost); the card
+        of one row is always possible (a row taller than a card is scaled down)."""
+        out = []
+        for end in range(start + 1, self.n + 1):
+            card = self.card(start, end)
+            used = self.used(card.lo, card.hi, squeeze)
+            if used > self.height + EPSILON and card.hi - card.lo > 1:
+                if self.used(card.lo, end, squeeze) > self.height + EPSILON:
+                    break  # every longer card is taller still
+                continue
+            natural = self.used(card.lo, card.hi, 0.0)
+            price = CARD + self._badness(start, end, min(used, self.height))
+            if natural > self.height + EPSILON and card.hi - card.lo > 1:
+                price += SQUEEZED
+            price += self._break_cost(card, end, squeeze) + self._continued_cost(card, squeeze)
+            out.append((end, price))
+        return out
+
+    def _badness(self, start: int, end: int, used: float) -> float:
+        fill = used / self.height
+        if end < self.n:
+            return (1.0 - fill) ** 2
+        if start == 0:
+            return 0.0  # the one card of a post
+        return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
+
+    def _break_cost(self, card: _Card, end: int, squeeze: float) -> float:
+        """What the break at `end` (after the card's last row) costs."""
+        if end >= self.n:
+            return 0.0
+        before = self.rows[end - 1]
+        cost = 0.0
+        if before.keep_with_next and before.keep_soft:  # inside a code block
+            block = self.code.get(end)
+            whole = block is not None and self.fits(block[0], block[1], squeeze)
+            cost += RULE if whole else SPLIT_CODE
+        elif before.keep_with_next:
+            # a chain that alone fills its card (keeps only) breaks where it must
+            cost += RULE / 2 if self.loose[card.hi] == self.loose[card.lo] else RULE
+        elif before.keep_soft:
+            cost += SOFT
+        paragraph = self.paragraphs.get(end)
+        if paragraph is not None:
+            cost += SPLIT_PARAGRAPH
+            if self.fits(card.lo, paragraph[1], squeeze):
+                cost += RULE  # the whole paragraph fits where it starts
+        return cost
+
+    def _continued_cost(self, card: _Card, squeeze: float) -> float:
+        """A card opening inside a paragraph whose first part would fit on it too."""
+        paragraph = self.paragraphs.get(card.lo)
+        if paragraph is None or not self.fits(paragraph[0], card.hi, squeeze):
+            return 0.0
+        return RULE
+
+
+def _runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
+    """Each break inside a block of `kind` (rows of one `source` ending in it) → the
+    block's rows [first, end)."""
+    inside: dict[int, tuple[int, int]] = {}
+    first = 0
+    for index in range(1, len(rows) + 1):
+        if index < len(rows) and _same_block(rows[index - 1], rows[index], kind):
+            continue
+        for at in range(first + 1, index):
+            inside[at] = (first, index)
+        first = index
+    return inside
+
+
+def _same_block(row: Row, following: Row, kind: str) -> bool:
+    return bool(row.source) and row.source == following.source and row.source[-1][0] == kind
