@@ -20,7 +20,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -65,50 +65,101 @@ class Defect:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A row of a laid-out post: the card it is on and its bottom on that card."""
+    """One line of a laid-out post, whichever engine laid it out: the blocks it belongs to,
+    outermost first (as `Row.source`), the card it is on (1-based), its text, and its top and
+    bottom on that card (from the content top)."""
 
-    row: Row
+    source: tuple[tuple[str, int], ...]
     card: int
+    text: str
+    top: float
     bottom: float
+    gap: float = 0.0  # the space above it when a line comes before it
+    repeated: bool = False  # a table header repeated on a later card
+
+
+def _extent(lines: Sequence[Line]) -> float:
+    """What lines take stacked on a fresh card: each card's share, top to bottom, summed."""
+    total = 0.0
+    for card in sorted({line.card for line in lines}):
+        on = [line for line in lines if line.card == card]
+        total += on[-1].bottom - on[0].top
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """A laid-out post as the counters read it: its lines, its card count and content height,
+    and how tall given lines of it are stacked on a fresh card (the engine knows best)."""
+
+    lines: tuple[Line, ...]
+    cards: int
+    content_height: float
+    stacked: Callable[[Sequence[Line]], float] = _extent
+
+
+def inkcard_laid(pages: Sequence[Page], content_height: float) -> Laid:
+    """Inkcard's pages as lines; a stack's height is what `place` gives its rows."""
+    rows: dict[int, Row] = {}
+    lines = []
+    seen: set[int] = set()
+    for n, page in enumerate(pages, start=1):
+        for p in page.rows:
+            bottom = p.y + p.row.height * p.scale
+            line = Line(
+                p.row.source,
+                n,
+                p.row.text,
+                bottom - p.row.height,
+                bottom,
+                p.row.gap,
+                id(p.row) in seen,
+            )
+            seen.add(id(p.row))
+            rows[id(line)] = p.row
+            lines.append(line)
+
+    def stacked(some: Sequence[Line]) -> float:
+        return _height([rows[id(line)] for line in some])
+
+    return Laid(tuple(lines), len(pages), content_height, stacked)
 
 
 def defects(pages: Sequence[Page], content_height: float) -> list[Defect]:
-    """Every defect of one laid-out post (autoSplit cards of `content_height`)."""
-    lines = [
-        Line(p.row, n, p.y + p.row.height * p.scale)
-        for n, page in enumerate(pages, start=1)
-        for p in page.rows
-    ]
-    used = [max((p.y + p.row.height * p.scale for p in page.rows), default=0.0) for page in pages]
+    """Every defect of one post Inkcard laid out (autoSplit cards of `content_height`)."""
+    return count(inkcard_laid(pages, content_height))
+
+
+def count(laid: Laid) -> list[Defect]:
+    """Every defect of one laid-out post, whichever engine laid it out."""
+    used = [0.0] * laid.cards
+    for line in laid.lines:
+        used[line.card - 1] = max(used[line.card - 1], line.bottom)
     found: list[Defect] = []
-    blocks = _blocks(lines)
-    for (kind, _), members in blocks.items():
+    for (kind, _), members in _blocks(laid.lines).items():
         if kind == "Paragraph":
-            found.extend(_paragraph(members, used, content_height))
+            found.extend(_paragraph(members, used, laid))
         elif kind == "ListBlock":
             found.extend(_list(members))
         elif kind == "CodeBlock":
-            found.extend(_code(members, content_height))
+            found.extend(_code(members, laid))
         elif kind == "Heading":
             found.extend(_heading(members))
-    found.extend(_rules(pages))
-    if len(pages) > 1 and used[-1] < STUB_SHARE * content_height:
-        share = used[-1] / content_height
-        found.append(Defect("stub", len(pages), f"last card {share:.0%} filled"))
+    found.extend(_rules(laid))
+    height = laid.content_height
+    if laid.cards > 1 and used[-1] < STUB_SHARE * height:
+        found.append(Defect("stub", laid.cards, f"last card {used[-1] / height:.0%} filled"))
     return found
 
 
-def _blocks(lines: list[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:
-    """Each block (at every depth) → its rows on the pages, with the depth it sits at in
-    their `source`; a table header repeated on a later card is left out."""
+def _blocks(lines: Sequence[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:
+    """Each block (at every depth) → its lines, with the depth it sits at in their
+    `source`; a table header repeated on a later card is left out."""
     blocks: dict[tuple[str, int], list[tuple[int, Line]]] = defaultdict(list)
-    seen: set[int] = set()
     for line in lines:
-        if id(line.row) in seen:
-            continue  # a repeated header
-        seen.add(id(line.row))
-        for depth, tag in enumerate(line.row.source):
-            blocks[tag].append((depth, line))
+        if not line.repeated:
+            for depth, tag in enumerate(line.source):
+                blocks[tag].append((depth, line))
     return blocks
 
 
@@ -121,27 +172,24 @@ def _height(rows: list[Row]) -> float:
     return place([replace(rows[0], gap=0.0), *rows[1:]]).height
 
 
-def _paragraph(
-    members: list[tuple[int, Line]], used: list[float], content_height: float
-) -> Iterator[Defect]:
-    rows = [line.row for _, line in members]
-    text = _snippet(" / ".join(row.text for row in rows))
-    if len(rows) >= 2 and _is_runt(rows[-1].text):
-        yield Defect("runt", members[-1][1].card, f"{rows[-1].text!r} ending {text}")
+def _paragraph(members: list[tuple[int, Line]], used: list[float], laid: Laid) -> Iterator[Defect]:
+    lines = [line for _, line in members]
+    text = _snippet(" / ".join(line.text for line in lines))
+    if len(lines) >= 2 and _is_runt(lines[-1].text):
+        yield Defect("runt", lines[-1].card, f"{lines[-1].text!r} ending {text}")
     cards = _cards(members)
     if len(cards) < 2:
         return
     first = cards[0]
-    before = [line for _, line in members if line.card == first]
-    after = len(rows) - len(before)
+    before = [line for line in lines if line.card == first]
+    after = len(lines) - len(before)
     if min(len(before), after) == 1:
         yield Defect("paragraph_split_one_line", first, f"{len(before)}|{after} lines: {text}")
-    whole = _height(rows)
-    start = before[0].bottom - before[0].row.height
-    fits_here = start + whole <= content_height + EPSILON
-    top_part = _height([line.row for line in before])
-    fits_next = used[first] + before[0].row.gap + top_part <= content_height + EPSILON
-    if whole <= content_height + EPSILON and (fits_here or fits_next):
+    room = laid.content_height + EPSILON
+    whole = laid.stacked(lines)
+    fits_here = before[0].top + whole <= room
+    fits_next = used[first] + before[0].gap + laid.stacked(before) <= room
+    if whole <= room and (fits_here or fits_next):
         where = "the card it starts on" if fits_here else "the next card"
         yield Defect("split_paragraph_that_fits", first, f"fits {where}: {text}")
 
@@ -153,30 +201,30 @@ def _list(members: list[tuple[int, Line]]) -> Iterator[Defect]:
         return
     items: dict[int, dict[tuple[str, int], None]] = defaultdict(dict)
     for depth, line in members:
-        if depth + 1 < len(line.row.source):
-            items[line.card][line.row.source[depth + 1]] = None
+        if depth + 1 < len(line.source):
+            items[line.card][line.source[depth + 1]] = None
     total = len({item for per_card in items.values() for item in per_card})
     for card, following in pairwise(cards):
         sides = (len(items[card]), len(items[following]))
         if total > 1 and min(sides) == 1:
-            text = _snippet(" ".join(line.row.text for d, line in members if line.card == card))
+            text = _snippet(" ".join(line.text for _, line in members if line.card == card))
             yield Defect("single_item_list_remainder", card, f"items {sides}: ...{text}")
 
 
-def _code(members: list[tuple[int, Line]], content_height: float) -> Iterator[Defect]:
+def _code(members: list[tuple[int, Line]], laid: Laid) -> Iterator[Defect]:
     cards = _cards(members)
-    rows = [line.row for _, line in members]
-    if len(cards) > 1 and _height(rows) <= content_height + EPSILON:
-        yield Defect("split_code_that_fits", cards[0], f"{len(rows)} lines: {rows[0].text!r}")
+    lines = [line for _, line in members]
+    if len(cards) > 1 and laid.stacked(lines) <= laid.content_height + EPSILON:
+        yield Defect("split_code_that_fits", cards[0], f"{len(lines)} lines: {lines[0].text!r}")
 
 
 def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
-    rows = [line for _, line in members]
-    inside = inside_words("".join(line.row.text for line in rows))
+    lines = [line for _, line in members]
+    inside = inside_words("".join(line.text for line in lines))
     offset = 0
-    for line, following in pairwise(rows):
-        offset += len(line.row.text)
-        end, start = line.row.text.rstrip(), following.row.text.lstrip()
+    for line, following in pairwise(lines):
+        offset += len(line.text)
+        end, start = line.text.rstrip(), following.text.lstrip()
         pair = f"{end[-12:]!r} / {start[:12]!r}"
         if end.endswith(("-", "\u2010", "\u00ad")):
             yield Defect("hyphenated_heading", line.card, pair)
@@ -185,12 +233,12 @@ def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
             yield Defect("cjk_heading_word_split", line.card, pair)
 
 
-def _rules(pages: Sequence[Page]) -> Iterator[Defect]:
-    for n, page in enumerate(pages, start=1):
-        rows = [p.row for p in page.rows]
-        ends = ((rows[0], "top", n > 1), (rows[-1], "bottom", n < len(pages))) if rows else ()
-        for row, side, on_break in ends:
-            if on_break and row.source and row.source[-1][0] == "Rule":
+def _rules(laid: Laid) -> Iterator[Defect]:
+    for n in range(1, laid.cards + 1):
+        on = [line for line in laid.lines if line.card == n]
+        ends = ((on[0], "top", n > 1), (on[-1], "bottom", n < laid.cards)) if on else ()
+        for line, side, on_break in ends:
+            if on_break and line.source and line.source[-1][0] == "Rule":
                 yield Defect("dangling_rule", n, f"--- at the {side}")
 
 
