@@ -272,6 +272,45 @@ def theme_modes(names: Sequence[str]) -> list[tuple[str, str | None]]:
     return [(name, mode) for name in names for mode in themes.modes(name) or [None]]
 
 
+class Tally:
+    """Defects counted per kind, theme-mode and size, with a few examples of each kind."""
+
+    def __init__(self, examples: int) -> None:
+        self.examples = examples
+        self.totals: Counter[str] = Counter()
+        self.by_theme: dict[str, Counter[str]] = defaultdict(Counter)
+        self.by_size: dict[str, Counter[str]] = defaultdict(Counter)
+        self.shown: dict[str, list[dict]] = defaultdict(list)
+        self.layouts = self.cards = 0
+        self.started = time.perf_counter()
+
+    def add(self, stem: str, label: str, size: str, cards: int, found: list[Defect]) -> None:
+        self.layouts, self.cards = self.layouts + 1, self.cards + cards
+        for defect in found:
+            self.totals[defect.kind] += 1
+            self.by_theme[label][defect.kind] += 1
+            self.by_size[size][defect.kind] += 1
+            if len(self.shown[defect.kind]) < self.examples:
+                where = {"post": stem, "theme": label, "size": size, "card": defect.card}
+                self.shown[defect.kind].append({**where, "what": defect.what})
+
+    def summary(self) -> dict:
+        kinds = {k: {"count": self.totals[k], "examples": self.shown[k]} for k in KINDS}
+        return {
+            "layouts": self.layouts,
+            "cards": self.cards,
+            "seconds": round(time.perf_counter() - self.started, 1),
+            "totals": {kind: self.totals[kind] for kind in KINDS},
+            "kinds": kinds,
+            "by_theme": {k: dict(sorted(c.items())) for k, c in sorted(self.by_theme.items())},
+            "by_size": {size: dict(sorted(c.items())) for size, c in self.by_size.items()},
+        }
+
+
+def _label(name: str, mode: str | None) -> str:
+    return name + (f"-{mode}" if mode else "")
+
+
 def report(
     posts: Sequence[Path],
     modes: Sequence[tuple[str, str | None]],
@@ -279,50 +318,59 @@ def report(
     examples: int,
 ) -> dict:
     fonts = layout.FontBook.load()
-    totals: Counter[str] = Counter()
-    by_theme: dict[str, Counter[str]] = defaultdict(Counter)
-    by_size: dict[str, Counter[str]] = defaultdict(Counter)
-    shown: dict[str, list[dict]] = defaultdict(list)
-    cards = layouts = 0
-    started = time.perf_counter()
+    tally = Tally(examples)
     texts = {post.stem: post.read_text("utf-8") for post in posts}
     for name, mode in modes:
         theme = themes.load(name)
         styles = resolve(theme, mode)
-        label = name + (f"-{mode}" if mode else "")
         for width, height in sizes:
             box = compose.content_box(styles, width, height)
             options = layout.RenderOptions(split="autoSplit", width=width, height=height, mode=mode)
             for stem, text in texts.items():
                 pages = layout.layout_pages(text, theme, fonts, options)
-                layouts, cards = layouts + 1, cards + len(pages)
-                for defect in defects(pages, box.height):
-                    totals[defect.kind] += 1
-                    by_theme[label][defect.kind] += 1
-                    by_size[f"{width}x{height}"][defect.kind] += 1
-                    if len(shown[defect.kind]) < examples:
-                        shown[defect.kind].append(
-                            {
-                                "post": stem,
-                                "theme": label,
-                                "size": f"{width}x{height}",
-                                "card": defect.card,
-                                "what": defect.what,
-                            }
-                        )
+                found = defects(pages, box.height)
+                tally.add(stem, _label(name, mode), f"{width}x{height}", len(pages), found)
     return {
         "engine": "inkcard",
         "posts": [post.stem for post in posts],
         "theme_modes": len(modes),
         "sizes": [f"{w}x{h}" for w, h in sizes],
-        "layouts": layouts,
-        "cards": cards,
-        "seconds": round(time.perf_counter() - started, 1),
-        "totals": {kind: totals[kind] for kind in KINDS},
-        "kinds": {kind: {"count": totals[kind], "examples": shown[kind]} for kind in KINDS},
-        "by_theme": {label: dict(sorted(c.items())) for label, c in sorted(by_theme.items())},
-        "by_size": {size: dict(sorted(c.items())) for size, c in by_size.items()},
+        **tally.summary(),
     }
+
+
+def chromium_report(
+    posts: Sequence[Path],
+    modes: Sequence[tuple[str, str | None]],
+    sizes: Sequence[tuple[int, int]],
+    examples: int,
+) -> dict:
+    """The same counts for headless Chromium laying out the same posts as cards
+    (benchmarks/chromium_pages.py says how, and what it cannot express)."""
+    import chromium_pages  # imported here: the default run needs no browser
+
+    tally = Tally(examples)
+    texts = {post.stem: post.read_text("utf-8") for post in posts}
+    with chromium_pages.session() as chromium:
+        for name, mode in modes:
+            styles = resolve(themes.load(name), mode)
+            for width, height in sizes:
+                box = compose.content_box(styles, width, height)
+                read = chromium.lay_out(texts, styles, chromium_pages.Box(box.width, box.height))
+                for stem, rows in read.items():
+                    lines = tuple(Line(*row) for row in rows)
+                    cards = max((line.card for line in lines), default=1)
+                    found = count(Laid(lines, cards, box.height))
+                    tally.add(stem, _label(name, mode), f"{width}x{height}", cards, found)
+        return {
+            "engine": "chromium",
+            "version": chromium.version,
+            "hyphenation_dictionary": chromium.hyphenation,
+            "css": " ".join(chromium_pages.DESIGNER_CSS.split()),
+            "not_comparable": chromium_pages.NOT_COMPARABLE
+            + ([] if chromium.hyphenation else [chromium_pages.NO_DICTIONARY]),
+            **tally.summary(),
+        }
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -336,11 +384,17 @@ def main() -> None:
     parser.add_argument("--theme", action="append", help="only these built-in themes")
     parser.add_argument("--size", type=_size, action="append", help="WxH, instead of the five")
     parser.add_argument("--examples", type=int, default=5, help="examples kept per kind")
+    parser.add_argument(
+        "--chromium", action="store_true", help="also count headless Chromium's cards"
+    )
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     args = parser.parse_args()
     names = args.theme or (QUICK_THEMES if args.quick else themes.names())
     sizes = args.size or (QUICK_SIZES if args.quick else SIZES)
-    result = report(corpus(args.quick), theme_modes(names), sizes, args.examples)
+    posts, modes = corpus(args.quick), theme_modes(names)
+    result = report(posts, modes, sizes, args.examples)
+    if args.chromium:
+        result["chromium"] = chromium_report(posts, modes, sizes, args.examples)
     text = json.dumps(result, ensure_ascii=False, indent=1)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")
