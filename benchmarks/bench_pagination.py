@@ -1,12 +1,17 @@
 """A page-break quality report: the breaks a book designer would refuse, counted.
 
 Run: `.venv/bin/python benchmarks/bench_pagination.py [--quick] [--theme NAME ...]
-[--size WxH ...] [--examples 5] [--out FILE.json]`. Every corpus post (tests/cases/posts
-and the hard cases in tests/cases/pagination) in every built-in theme-mode at five card
-sizes, autoSplit, is laid out (not drawn) and its cards are read for each defect kind
-(`KINDS`). Prints one JSON document: per kind the total and a few examples (post, theme,
-mode, size, card number, what), totals per theme-mode and per size, and the run time.
+[--size WxH ...] [--examples 5] [--chromium] [--out FILE.json]`. Every corpus post
+(tests/cases/posts and the hard cases in tests/cases/pagination) in every built-in
+theme-mode at five card sizes, autoSplit, is laid out (not drawn) and its cards are read
+for each defect kind (`KINDS`). Prints one JSON document: per kind the total and a few
+examples (post, theme, mode, size, card number, what), totals per theme-mode and per size,
+and the run time.
 `--quick` takes three posts, four themes and two sizes (a few seconds).
+`--chromium` adds a `"chromium"` object of the same shape: headless Chromium laying out
+the same posts as cards with a designer's CSS (benchmarks/chromium_pages.py: how, and what
+is `not_comparable`), its lines counted by the same rules (`count` reads engine-neutral
+`Line`s; `inkcard_laid` turns Inkcard's pages into them). It adds a few minutes.
 
 Rows name the blocks they come from (`Row.source`), so a paragraph, a list, a list item,
 a code block or a heading is known on the page without reading the Markdown again.
