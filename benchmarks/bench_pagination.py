@@ -1,12 +1,17 @@
 """A page-break quality report: the breaks a book designer would refuse, counted.
 
 Run: `.venv/bin/python benchmarks/bench_pagination.py [--quick] [--theme NAME ...]
-[--size WxH ...] [--examples 5] [--out FILE.json]`. Every corpus post (tests/cases/posts
-and the hard cases in tests/cases/pagination) in every built-in theme-mode at five card
-sizes, autoSplit, is laid out (not drawn) and its cards are read for each defect kind
-(`KINDS`). Prints one JSON document: per kind the total and a few examples (post, theme,
-mode, size, card number, what), totals per theme-mode and per size, and the run time.
+[--size WxH ...] [--examples 5] [--chromium] [--out FILE.json]`. Every corpus post
+(tests/cases/posts and the hard cases in tests/cases/pagination) in every built-in
+theme-mode at five card sizes, autoSplit, is laid out (not drawn) and its cards are read
+for each defect kind (`KINDS`). Prints one JSON document: per kind the total and a few
+examples (post, theme, mode, size, card number, what), totals per theme-mode and per size,
+and the run time.
 `--quick` takes three posts, four themes and two sizes (a few seconds).
+`--chromium` adds a `"chromium"` object of the same shape: headless Chromium laying out
+the same posts as cards with a designer's CSS (benchmarks/chromium_pages.py: how, and what
+is `not_comparable`), its lines counted by the same rules (`count` reads engine-neutral
+`Line`s; `inkcard_laid` turns Inkcard's pages into them). It adds a few minutes.
 
 Rows name the blocks they come from (`Row.source`), so a paragraph, a list, a list item,
 a code block or a heading is known on the page without reading the Markdown again.
@@ -20,7 +25,7 @@ import sys
 import time
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
@@ -65,50 +70,101 @@ class Defect:
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """A row of a laid-out post: the card it is on and its bottom on that card."""
+    """One line of a laid-out post, whichever engine laid it out: the blocks it belongs to,
+    outermost first (as `Row.source`), the card it is on (1-based), its text, and its top and
+    bottom on that card (from the content top)."""
 
-    row: Row
+    source: tuple[tuple[str, int], ...]
     card: int
+    text: str
+    top: float
     bottom: float
+    gap: float = 0.0  # the space above it when a line comes before it
+    repeated: bool = False  # a table header repeated on a later card
+
+
+def _extent(lines: Sequence[Line]) -> float:
+    """What lines take stacked on a fresh card: each card's share, top to bottom, summed."""
+    total = 0.0
+    for card in sorted({line.card for line in lines}):
+        on = [line for line in lines if line.card == card]
+        total += on[-1].bottom - on[0].top
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Laid:
+    """A laid-out post as the counters read it: its lines, its card count and content height,
+    and how tall given lines of it are stacked on a fresh card (the engine knows best)."""
+
+    lines: tuple[Line, ...]
+    cards: int
+    content_height: float
+    stacked: Callable[[Sequence[Line]], float] = _extent
+
+
+def inkcard_laid(pages: Sequence[Page], content_height: float) -> Laid:
+    """Inkcard's pages as lines; a stack's height is what `place` gives its rows."""
+    rows: dict[int, Row] = {}
+    lines = []
+    seen: set[int] = set()
+    for n, page in enumerate(pages, start=1):
+        for p in page.rows:
+            bottom = p.y + p.row.height * p.scale
+            line = Line(
+                p.row.source,
+                n,
+                p.row.text,
+                bottom - p.row.height,
+                bottom,
+                p.row.gap,
+                id(p.row) in seen,
+            )
+            seen.add(id(p.row))
+            rows[id(line)] = p.row
+            lines.append(line)
+
+    def stacked(some: Sequence[Line]) -> float:
+        return _height([rows[id(line)] for line in some])
+
+    return Laid(tuple(lines), len(pages), content_height, stacked)
 
 
 def defects(pages: Sequence[Page], content_height: float) -> list[Defect]:
-    """Every defect of one laid-out post (autoSplit cards of `content_height`)."""
-    lines = [
-        Line(p.row, n, p.y + p.row.height * p.scale)
-        for n, page in enumerate(pages, start=1)
-        for p in page.rows
-    ]
-    used = [max((p.y + p.row.height * p.scale for p in page.rows), default=0.0) for page in pages]
+    """Every defect of one post Inkcard laid out (autoSplit cards of `content_height`)."""
+    return count(inkcard_laid(pages, content_height))
+
+
+def count(laid: Laid) -> list[Defect]:
+    """Every defect of one laid-out post, whichever engine laid it out."""
+    used = [0.0] * laid.cards
+    for line in laid.lines:
+        used[line.card - 1] = max(used[line.card - 1], line.bottom)
     found: list[Defect] = []
-    blocks = _blocks(lines)
-    for (kind, _), members in blocks.items():
+    for (kind, _), members in _blocks(laid.lines).items():
         if kind == "Paragraph":
-            found.extend(_paragraph(members, used, content_height))
+            found.extend(_paragraph(members, used, laid))
         elif kind == "ListBlock":
             found.extend(_list(members))
         elif kind == "CodeBlock":
-            found.extend(_code(members, content_height))
+            found.extend(_code(members, laid))
         elif kind == "Heading":
             found.extend(_heading(members))
-    found.extend(_rules(pages))
-    if len(pages) > 1 and used[-1] < STUB_SHARE * content_height:
-        share = used[-1] / content_height
-        found.append(Defect("stub", len(pages), f"last card {share:.0%} filled"))
+    found.extend(_rules(laid))
+    height = laid.content_height
+    if laid.cards > 1 and used[-1] < STUB_SHARE * height:
+        found.append(Defect("stub", laid.cards, f"last card {used[-1] / height:.0%} filled"))
     return found
 
 
-def _blocks(lines: list[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:
-    """Each block (at every depth) → its rows on the pages, with the depth it sits at in
-    their `source`; a table header repeated on a later card is left out."""
+def _blocks(lines: Sequence[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:
+    """Each block (at every depth) → its lines, with the depth it sits at in their
+    `source`; a table header repeated on a later card is left out."""
     blocks: dict[tuple[str, int], list[tuple[int, Line]]] = defaultdict(list)
-    seen: set[int] = set()
     for line in lines:
-        if id(line.row) in seen:
-            continue  # a repeated header
-        seen.add(id(line.row))
-        for depth, tag in enumerate(line.row.source):
-            blocks[tag].append((depth, line))
+        if not line.repeated:
+            for depth, tag in enumerate(line.source):
+                blocks[tag].append((depth, line))
     return blocks
 
 
@@ -121,27 +177,24 @@ def _height(rows: list[Row]) -> float:
     return place([replace(rows[0], gap=0.0), *rows[1:]]).height
 
 
-def _paragraph(
-    members: list[tuple[int, Line]], used: list[float], content_height: float
-) -> Iterator[Defect]:
-    rows = [line.row for _, line in members]
-    text = _snippet(" / ".join(row.text for row in rows))
-    if len(rows) >= 2 and _is_runt(rows[-1].text):
-        yield Defect("runt", members[-1][1].card, f"{rows[-1].text!r} ending {text}")
+def _paragraph(members: list[tuple[int, Line]], used: list[float], laid: Laid) -> Iterator[Defect]:
+    lines = [line for _, line in members]
+    text = _snippet(" / ".join(line.text for line in lines))
+    if len(lines) >= 2 and _is_runt(lines[-1].text):
+        yield Defect("runt", lines[-1].card, f"{lines[-1].text!r} ending {text}")
     cards = _cards(members)
     if len(cards) < 2:
         return
     first = cards[0]
-    before = [line for _, line in members if line.card == first]
-    after = len(rows) - len(before)
+    before = [line for line in lines if line.card == first]
+    after = len(lines) - len(before)
     if min(len(before), after) == 1:
         yield Defect("paragraph_split_one_line", first, f"{len(before)}|{after} lines: {text}")
-    whole = _height(rows)
-    start = before[0].bottom - before[0].row.height
-    fits_here = start + whole <= content_height + EPSILON
-    top_part = _height([line.row for line in before])
-    fits_next = used[first] + before[0].row.gap + top_part <= content_height + EPSILON
-    if whole <= content_height + EPSILON and (fits_here or fits_next):
+    room = laid.content_height + EPSILON
+    whole = laid.stacked(lines)
+    fits_here = before[0].top + whole <= room
+    fits_next = used[first] + before[0].gap + laid.stacked(before) <= room
+    if whole <= room and (fits_here or fits_next):
         where = "the card it starts on" if fits_here else "the next card"
         yield Defect("split_paragraph_that_fits", first, f"fits {where}: {text}")
 
@@ -153,30 +206,30 @@ def _list(members: list[tuple[int, Line]]) -> Iterator[Defect]:
         return
     items: dict[int, dict[tuple[str, int], None]] = defaultdict(dict)
     for depth, line in members:
-        if depth + 1 < len(line.row.source):
-            items[line.card][line.row.source[depth + 1]] = None
+        if depth + 1 < len(line.source):
+            items[line.card][line.source[depth + 1]] = None
     total = len({item for per_card in items.values() for item in per_card})
     for card, following in pairwise(cards):
         sides = (len(items[card]), len(items[following]))
         if total > 1 and min(sides) == 1:
-            text = _snippet(" ".join(line.row.text for d, line in members if line.card == card))
+            text = _snippet(" ".join(line.text for _, line in members if line.card == card))
             yield Defect("single_item_list_remainder", card, f"items {sides}: ...{text}")
 
 
-def _code(members: list[tuple[int, Line]], content_height: float) -> Iterator[Defect]:
+def _code(members: list[tuple[int, Line]], laid: Laid) -> Iterator[Defect]:
     cards = _cards(members)
-    rows = [line.row for _, line in members]
-    if len(cards) > 1 and _height(rows) <= content_height + EPSILON:
-        yield Defect("split_code_that_fits", cards[0], f"{len(rows)} lines: {rows[0].text!r}")
+    lines = [line for _, line in members]
+    if len(cards) > 1 and laid.stacked(lines) <= laid.content_height + EPSILON:
+        yield Defect("split_code_that_fits", cards[0], f"{len(lines)} lines: {lines[0].text!r}")
 
 
 def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
-    rows = [line for _, line in members]
-    inside = inside_words("".join(line.row.text for line in rows))
+    lines = [line for _, line in members]
+    inside = inside_words("".join(line.text for line in lines))
     offset = 0
-    for line, following in pairwise(rows):
-        offset += len(line.row.text)
-        end, start = line.row.text.rstrip(), following.row.text.lstrip()
+    for line, following in pairwise(lines):
+        offset += len(line.text)
+        end, start = line.text.rstrip(), following.text.lstrip()
         pair = f"{end[-12:]!r} / {start[:12]!r}"
         if end.endswith(("-", "\u2010", "\u00ad")):
             yield Defect("hyphenated_heading", line.card, pair)
@@ -185,12 +238,12 @@ def _heading(members: list[tuple[int, Line]]) -> Iterator[Defect]:
             yield Defect("cjk_heading_word_split", line.card, pair)
 
 
-def _rules(pages: Sequence[Page]) -> Iterator[Defect]:
-    for n, page in enumerate(pages, start=1):
-        rows = [p.row for p in page.rows]
-        ends = ((rows[0], "top", n > 1), (rows[-1], "bottom", n < len(pages))) if rows else ()
-        for row, side, on_break in ends:
-            if on_break and row.source and row.source[-1][0] == "Rule":
+def _rules(laid: Laid) -> Iterator[Defect]:
+    for n in range(1, laid.cards + 1):
+        on = [line for line in laid.lines if line.card == n]
+        ends = ((on[0], "top", n > 1), (on[-1], "bottom", n < laid.cards)) if on else ()
+        for line, side, on_break in ends:
+            if on_break and line.source and line.source[-1][0] == "Rule":
                 yield Defect("dangling_rule", n, f"--- at the {side}")
 
 
@@ -224,6 +277,45 @@ def theme_modes(names: Sequence[str]) -> list[tuple[str, str | None]]:
     return [(name, mode) for name in names for mode in themes.modes(name) or [None]]
 
 
+class Tally:
+    """Defects counted per kind, theme-mode and size, with a few examples of each kind."""
+
+    def __init__(self, examples: int) -> None:
+        self.examples = examples
+        self.totals: Counter[str] = Counter()
+        self.by_theme: dict[str, Counter[str]] = defaultdict(Counter)
+        self.by_size: dict[str, Counter[str]] = defaultdict(Counter)
+        self.shown: dict[str, list[dict]] = defaultdict(list)
+        self.layouts = self.cards = 0
+        self.started = time.perf_counter()
+
+    def add(self, stem: str, label: str, size: str, cards: int, found: list[Defect]) -> None:
+        self.layouts, self.cards = self.layouts + 1, self.cards + cards
+        for defect in found:
+            self.totals[defect.kind] += 1
+            self.by_theme[label][defect.kind] += 1
+            self.by_size[size][defect.kind] += 1
+            if len(self.shown[defect.kind]) < self.examples:
+                where = {"post": stem, "theme": label, "size": size, "card": defect.card}
+                self.shown[defect.kind].append({**where, "what": defect.what})
+
+    def summary(self) -> dict:
+        kinds = {k: {"count": self.totals[k], "examples": self.shown[k]} for k in KINDS}
+        return {
+            "layouts": self.layouts,
+            "cards": self.cards,
+            "seconds": round(time.perf_counter() - self.started, 1),
+            "totals": {kind: self.totals[kind] for kind in KINDS},
+            "kinds": kinds,
+            "by_theme": {k: dict(sorted(c.items())) for k, c in sorted(self.by_theme.items())},
+            "by_size": {size: dict(sorted(c.items())) for size, c in self.by_size.items()},
+        }
+
+
+def _label(name: str, mode: str | None) -> str:
+    return name + (f"-{mode}" if mode else "")
+
+
 def report(
     posts: Sequence[Path],
     modes: Sequence[tuple[str, str | None]],
@@ -231,50 +323,59 @@ def report(
     examples: int,
 ) -> dict:
     fonts = layout.FontBook.load()
-    totals: Counter[str] = Counter()
-    by_theme: dict[str, Counter[str]] = defaultdict(Counter)
-    by_size: dict[str, Counter[str]] = defaultdict(Counter)
-    shown: dict[str, list[dict]] = defaultdict(list)
-    cards = layouts = 0
-    started = time.perf_counter()
+    tally = Tally(examples)
     texts = {post.stem: post.read_text("utf-8") for post in posts}
     for name, mode in modes:
         theme = themes.load(name)
         styles = resolve(theme, mode)
-        label = name + (f"-{mode}" if mode else "")
         for width, height in sizes:
             box = compose.content_box(styles, width, height)
             options = layout.RenderOptions(split="autoSplit", width=width, height=height, mode=mode)
             for stem, text in texts.items():
                 pages = layout.layout_pages(text, theme, fonts, options)
-                layouts, cards = layouts + 1, cards + len(pages)
-                for defect in defects(pages, box.height):
-                    totals[defect.kind] += 1
-                    by_theme[label][defect.kind] += 1
-                    by_size[f"{width}x{height}"][defect.kind] += 1
-                    if len(shown[defect.kind]) < examples:
-                        shown[defect.kind].append(
-                            {
-                                "post": stem,
-                                "theme": label,
-                                "size": f"{width}x{height}",
-                                "card": defect.card,
-                                "what": defect.what,
-                            }
-                        )
+                found = defects(pages, box.height)
+                tally.add(stem, _label(name, mode), f"{width}x{height}", len(pages), found)
     return {
         "engine": "inkcard",
         "posts": [post.stem for post in posts],
         "theme_modes": len(modes),
         "sizes": [f"{w}x{h}" for w, h in sizes],
-        "layouts": layouts,
-        "cards": cards,
-        "seconds": round(time.perf_counter() - started, 1),
-        "totals": {kind: totals[kind] for kind in KINDS},
-        "kinds": {kind: {"count": totals[kind], "examples": shown[kind]} for kind in KINDS},
-        "by_theme": {label: dict(sorted(c.items())) for label, c in sorted(by_theme.items())},
-        "by_size": {size: dict(sorted(c.items())) for size, c in by_size.items()},
+        **tally.summary(),
     }
+
+
+def chromium_report(
+    posts: Sequence[Path],
+    modes: Sequence[tuple[str, str | None]],
+    sizes: Sequence[tuple[int, int]],
+    examples: int,
+) -> dict:
+    """The same counts for headless Chromium laying out the same posts as cards
+    (benchmarks/chromium_pages.py says how, and what it cannot express)."""
+    import chromium_pages  # imported here: the default run needs no browser
+
+    tally = Tally(examples)
+    texts = {post.stem: post.read_text("utf-8") for post in posts}
+    with chromium_pages.session() as chromium:
+        for name, mode in modes:
+            styles = resolve(themes.load(name), mode)
+            for width, height in sizes:
+                box = compose.content_box(styles, width, height)
+                read = chromium.lay_out(texts, styles, chromium_pages.Box(box.width, box.height))
+                for stem, rows in read.items():
+                    lines = tuple(Line(*row) for row in rows)
+                    cards = max((line.card for line in lines), default=1)
+                    found = count(Laid(lines, cards, box.height))
+                    tally.add(stem, _label(name, mode), f"{width}x{height}", cards, found)
+        return {
+            "engine": "chromium",
+            "version": chromium.version,
+            "hyphenation_dictionary": chromium.hyphenation,
+            "css": " ".join(chromium_pages.DESIGNER_CSS.split()),
+            "not_comparable": chromium_pages.NOT_COMPARABLE
+            + ([] if chromium.hyphenation else [chromium_pages.NO_DICTIONARY]),
+            **tally.summary(),
+        }
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -288,11 +389,17 @@ def main() -> None:
     parser.add_argument("--theme", action="append", help="only these built-in themes")
     parser.add_argument("--size", type=_size, action="append", help="WxH, instead of the five")
     parser.add_argument("--examples", type=int, default=5, help="examples kept per kind")
+    parser.add_argument(
+        "--chromium", action="store_true", help="also count headless Chromium's cards"
+    )
     parser.add_argument("--out", type=Path, help="also write the JSON here")
     args = parser.parse_args()
     names = args.theme or (QUICK_THEMES if args.quick else themes.names())
     sizes = args.size or (QUICK_SIZES if args.quick else SIZES)
-    result = report(corpus(args.quick), theme_modes(names), sizes, args.examples)
+    posts, modes = corpus(args.quick), theme_modes(names)
+    result = report(posts, modes, sizes, args.examples)
+    if args.chromium:
+        result["chromium"] = chromium_report(posts, modes, sizes, args.examples)
     text = json.dumps(result, ensure_ascii=False, indent=1)
     if args.out:
         args.out.write_text(text + "\n", encoding="utf-8")

@@ -132,3 +132,38 @@ def test_rows_name_the_blocks_they_come_from() -> None:
     ]
     items = {p.row.source[1] for p in page.rows if p.row.source[0][0] == "ListBlock"}
     assert len(items) == 2  # each item is a block of its own
+
+
+def _chromium_pages() -> object:
+    """benchmarks/chromium_pages.py, loaded as `bench_pagination --chromium` imports it."""
+    path = _PATH.with_name("chromium_pages.py")
+    spec = importlib.util.spec_from_file_location("chromium_pages", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_chromium_cards_feed_the_same_counters() -> None:
+    """One card's worth of lines plus one in headless Chromium: greedy filling would leave one
+    line on the second card; `widows: 2` moves a second one over, which the counters see as
+    no one-line split and as a stub (two lines on a tall last card)."""
+    pages = _chromium_pages()
+    styles = layout.style.resolve(themes.load("apple-notes"), None)
+    box = sys.modules["layout.compose"].content_box(styles, 440, 586)
+    body = styles["body"]
+    per_card = int(box.height // (body.size * body.line_height))
+    lines = [f"line {n}" for n in range(1, per_card + 2)]
+    post = "  \n".join(lines) + "\n"  # hard breaks: exactly these lines
+    with pages.session() as chromium:  # type: ignore[attr-defined]
+        card = pages.Box(box.width, box.height)  # type: ignore[attr-defined]
+        read = chromium.lay_out({"post": post}, styles, card)
+    laid = [report.Line(*row) for row in read["post"]]
+    assert [line.text.strip() for line in laid] == lines
+    assert {line.source for line in laid} == {(("Paragraph", 0),)}
+    assert [line.card for line in laid].count(2) == 2  # not 1: widows
+    found = Counter(d.kind for d in report.count(report.Laid(tuple(laid), 2, box.height)))
+    assert found["paragraph_split_one_line"] == 0
+    assert found["stub"] == 1
+    assert found["split_paragraph_that_fits"] == 0  # one line taller than a card
