@@ -38,6 +38,7 @@ from .linebreak import (
     keep_words,
     opportunities,
 )
+from .pretty import pretty_lines
 from .shape import Cluster, hyphen_after, shape, trimmed
 from .spanstyle import Span, SpanStyle
 
@@ -113,6 +114,8 @@ def layout_text(
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
+    if prose and not heading:  # headings are balanced, code keeps its greedy lines
+        ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
     if broken is not None:
         broken(len(ranges))

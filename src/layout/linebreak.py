@@ -200,13 +200,13 @@ def break_lines(
     edge = edges or [NO_EDGES] * n
     start = 0
     while start < n:
-        line = _fit_line(texts, widths, allowed, edge, start, max_width)
+        line = fit_line(texts, widths, allowed, edge, start, max_width)
         lines.append(line)
         start = line.end
     return lines
 
 
-def _fit_line(
+def fit_line(
     texts: list[str],
     widths: list[float],
     allowed: list[int],
