@@ -83,3 +83,34 @@ def test_far_narrower_only_when_the_last_line_stays_the_shortest() -> None:
     # first line at least as long as the new last one
     assert unit_lines("aaaa bb cccc", 10) == ["aaaa bb ", "cccc"]  # 4 over 7: upside down
     assert unit_lines("aaaaaaa bb cccc", 13) == ["aaaaaaa ", "bb cccc"]  # 7 over 7
+
+
+# --- a number keeps its unit -------------------------------------------------------------
+
+
+def test_a_number_keeps_its_latin_unit(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd ee 30 ms more", box_fonts)
+    assert lines == ["aaaa bbbb cccc dddd ee ", "30 ms more"]
+
+
+def test_a_number_keeps_the_chinese_character_after_it(box_fonts) -> None:
+    assert texts_of("中" * 23 + "30小时内", box_fonts) == ["中" * 23, "30小时内"]
+
+
+def test_a_number_before_an_ordinary_word_still_breaks(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd ee 30 apples", box_fonts)
+    assert lines == ["aaaa bbbb cccc dddd ee 30 ", "apples"]
+
+
+# --- short inline code stays whole ---------------------------------------------------------
+
+
+def test_short_inline_code_never_breaks_inside(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd `make test now` eeee", box_fonts)
+    assert any("make test now" in line for line in lines), lines
+
+
+def test_long_inline_code_breaks_as_before(box_fonts) -> None:
+    code = "make test now and then again and again"  # 38 characters
+    lines = texts_of(f"aaaa bbbb `{code}`", box_fonts)
+    assert not any(code in line for line in lines), lines
