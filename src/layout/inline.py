@@ -35,9 +35,12 @@ from .linebreak import (
     classify,
     glue_emoji,
     hold_short_runs,
+    keep_short_spans,
+    keep_units,
     keep_words,
     opportunities,
 )
+from .pretty import pretty_lines
 from .shape import Cluster, hyphen_after, shape, trimmed
 from .spanstyle import Span, SpanStyle
 
@@ -113,6 +116,8 @@ def layout_text(
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
+    if prose and not heading:  # headings are balanced, code keeps its greedy lines
+        ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
     if broken is not None:
         broken(len(ranges))
@@ -275,8 +280,24 @@ def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> Content
 def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
     # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
     texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
-    allowed = opportunities(texts, [c.unsafe_before for c in clusters])
+    allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
+    allowed = keep_short_spans(_code_spans(clusters), allowed)
     return hold_short_runs(texts, allowed, keep) if keep else allowed
+
+
+def _code_spans(clusters: list[Cluster]) -> list[int]:
+    """For each cluster, a number shared by the clusters of its inline code run (a run
+    with a background), or -1 outside code."""
+    numbers = []
+    number = -1
+    for i, cluster in enumerate(clusters):
+        if cluster.style.background is None or cluster.formula is not None:
+            numbers.append(-1)
+            continue
+        if not i or cluster.style is not clusters[i - 1].style:
+            number = i
+        numbers.append(number)
+    return numbers
 
 
 def _widest_window(clusters: list[Cluster], keep: int) -> float:

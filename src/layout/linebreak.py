@@ -200,13 +200,13 @@ def break_lines(
     edge = edges or [NO_EDGES] * n
     start = 0
     while start < n:
-        line = _fit_line(texts, widths, allowed, edge, start, max_width)
+        line = fit_line(texts, widths, allowed, edge, start, max_width)
         lines.append(line)
         start = line.end
     return lines
 
 
-def _fit_line(
+def fit_line(
     texts: list[str],
     widths: list[float],
     allowed: list[int],
@@ -346,6 +346,64 @@ def _measured(
     if width - tail <= max_width + 1e-6:
         return LineRange(start, end, width - tail, head, tail)
     return None
+
+
+# Units a number keeps on its line ("30 ms", "5 GB"): short words a reader takes as one
+# with the number before them. A digit right before a CJK character keeps it too ("30小时").
+UNITS = frozenset(
+    {
+        *("ns", "µs", "μs", "ms", "s", "min", "h"),
+        *("px", "pt", "em", "rem", "dpi", "fps", "Hz", "kHz", "MHz", "GHz"),
+        *("KB", "kB", "MB", "GB", "TB"),
+        *("mg", "g", "kg", "mm", "cm", "m", "km", "ml", "mL", "°C", "°F", "°"),
+    }
+)
+SHORT_CODE = 24  # an inline code span of at most this many characters never breaks inside
+
+
+def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break between a number and its unit: a digit and the CJK
+    character after it, or the space between a number and a word of `UNITS`."""
+    kept = list(allowed)
+    for i in range(len(texts) - 1):
+        if kept[i] == ALLOWED and _before_unit(texts, i):
+            kept[i] = NEVER
+    return kept
+
+
+def _before_unit(texts: list[str], i: int) -> bool:
+    """Whether a break after cluster `i` would part a number from its unit."""
+    if texts[i][-1:].isdigit():
+        return bool(_IDEOGRAPHIC.match(texts[i + 1][:1]))
+    number = texts[i] == " " and i > 0 and texts[i - 1][-1:].isdigit()
+    return number and _word_after(texts, i + 1) in UNITS
+
+
+def _word_after(texts: list[str], start: int) -> str:
+    """The run of clusters from `start` up to a space, a hard break or punctuation."""
+    word = []
+    for text in texts[start : start + 4]:
+        if text in _HANGING or classify(text) not in (Brk.AL, Brk.ID):
+            break
+        word.append(text)
+    return "".join(word)
+
+
+def keep_short_spans(spans: list[int], allowed: list[int]) -> list[int]:
+    """`allowed` with no break inside a run of clusters that share a span number (>= 0),
+    when the run has at most `SHORT_CODE` clusters (inline code: `make test` stays
+    whole; a piece wider than the line still breaks, as any unbreakable piece does)."""
+    kept = list(allowed)
+    start = 0
+    for end in range(1, len(spans) + 1):
+        if end < len(spans) and spans[end] == spans[start]:
+            continue
+        if spans[start] >= 0 and end - start <= SHORT_CODE:
+            for i in range(start, end - 1):
+                if kept[i] in (ALLOWED, HYPHEN):
+                    kept[i] = NEVER
+        start = end
+    return kept
 
 
 def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:

@@ -1,0 +1,116 @@
+"""Paragraph lines a book designer would sign: no runt at a paragraph's end (`pretty`), a
+number kept with its unit, short inline code kept whole, Latin set naturally in a
+justified, letter-spaced CJK theme.
+
+On the box font (every glyph and space one em): body 16 px in a 400 px column, so a line
+holds 25 characters.
+"""
+
+from __future__ import annotations
+
+import layout
+from layout.boxes import Page
+from layout.linebreak import break_lines, opportunities
+from layout.pretty import is_runt, pretty_lines
+from layout.style import decode_theme
+
+
+def pages(md: str, fonts: layout.FontBook, roles: str = "") -> list[Page]:
+    theme = decode_theme('name = "t"\n' + roles)
+    return layout.layout_pages(md, theme, fonts, layout.RenderOptions())
+
+
+def texts_of(md: str, fonts: layout.FontBook, roles: str = "") -> list[str]:
+    return [p.row.text for page in pages(md, fonts, roles) for p in page.rows]
+
+
+def unit_lines(text: str, max_width: float) -> list[str]:
+    """`text` broken greedily then made pretty, every character one unit wide."""
+    texts = list(text)
+    widths = [1.0] * len(texts)
+    allowed = opportunities(texts, [False] * len(texts))
+    edges = [layout.linebreak.NO_EDGES] * len(texts)
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    lines = pretty_lines(texts, widths, allowed, lines, max_width, edges)
+    return ["".join(texts[r.start : r.end]) for r in lines]
+
+
+# --- pretty: no runt at the end ---------------------------------------------------------
+
+
+def test_runts_as_the_page_break_report_counts_them() -> None:
+    assert is_runt("事。💪") and is_runt("me.") and is_runt("end ") and is_runt("2️⃣3️⃣.")
+    assert not is_runt("books.") and not is_runt("a b") and not is_runt("的事") and not is_runt("—")
+
+
+def test_a_short_last_word_takes_one_from_the_line_before() -> None:
+    assert unit_lines("aaaa bbbb cc", 10) == ["aaaa ", "bbbb cc"]
+
+
+def test_each_hard_broken_line_ends_without_a_runt() -> None:
+    assert unit_lines("aaaa bbbb cc\naaaa bbbb cc", 10) == [
+        "aaaa ",
+        "bbbb cc\n",
+        "aaaa ",
+        "bbbb cc",
+    ]
+
+
+def test_no_runt_fix_costs_a_line_or_breaks_a_word() -> None:
+    # the line before is one unbreakable word: nothing can move down
+    assert unit_lines("aaaaaaaaaa cc", 10) == ["aaaaaaaaaa ", "cc"]
+
+
+def test_a_paragraph_never_ends_on_one_chinese_character_and_an_emoji(box_fonts) -> None:
+    # greedy: 23 characters and a comma, then "事。💪"
+    assert texts_of("中" * 23 + "，事。💪", box_fonts) == ["中" * 22, "中，事。💪"]
+
+
+def test_an_english_paragraph_never_ends_on_a_short_word(box_fonts) -> None:
+    # greedy: "Write notes plainly, then" / "go."
+    assert texts_of("Write notes plainly, then go.", box_fonts) == [
+        "Write notes plainly, ",
+        "then go.",
+    ]
+
+
+def test_headings_stay_balanced_not_pretty(box_fonts) -> None:
+    assert len(texts_of("# " + "中" * 20, box_fonts)) == 2
+
+
+def test_far_narrower_only_when_the_last_line_stays_the_shortest() -> None:
+    # the line before is already under 80 % full: "bb" moves down only if it leaves a
+    # first line at least as long as the new last one
+    assert unit_lines("aaaa bb cccc", 10) == ["aaaa bb ", "cccc"]  # 4 over 7: upside down
+    assert unit_lines("aaaaaaa bb cccc", 13) == ["aaaaaaa ", "bb cccc"]  # 7 over 7
+
+
+# --- a number keeps its unit -------------------------------------------------------------
+
+
+def test_a_number_keeps_its_latin_unit(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd ee 30 ms more", box_fonts)
+    assert lines == ["aaaa bbbb cccc dddd ee ", "30 ms more"]
+
+
+def test_a_number_keeps_the_chinese_character_after_it(box_fonts) -> None:
+    assert texts_of("中" * 23 + "30小时内", box_fonts) == ["中" * 23, "30小时内"]
+
+
+def test_a_number_before_an_ordinary_word_still_breaks(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd ee 30 apples", box_fonts)
+    assert lines == ["aaaa bbbb cccc dddd ee 30 ", "apples"]
+
+
+# --- short inline code stays whole ---------------------------------------------------------
+
+
+def test_short_inline_code_never_breaks_inside(box_fonts) -> None:
+    lines = texts_of("aaaa bbbb cccc dddd `make test now` eeee", box_fonts)
+    assert any("make test now" in line for line in lines), lines
+
+
+def test_long_inline_code_breaks_as_before(box_fonts) -> None:
+    code = "make test now and then again and again"  # 38 characters
+    lines = texts_of(f"aaaa bbbb `{code}`", box_fonts)
+    assert not any(code in line for line in lines), lines
