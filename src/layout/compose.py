@@ -24,6 +24,7 @@ from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
 from .budget import Cards, ContentBudget, OutputLimits, bounded
 from .chrome import page_number_items
 from .components import MdxFlow
+from .cues import continuation_cues
 from .decorate import Context, build
 from .decorations import Decoration, is_static
 from .fonts import FontBook
@@ -75,9 +76,10 @@ def compose(
     grow = not fixed and not card.overflow_hidden
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
+    cues = continuation_cues(placements, styles["code_block"].color, box.y)
     return [
-        _page(placement, n, len(pages), styles, fonts, box, card, grow=grow)
-        for n, placement in enumerate(placements, start=1)
+        _page(placement, n, len(pages), styles, fonts, box, card, grow=grow, cues=cue)
+        for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1)
     ]
 
 
@@ -129,6 +131,7 @@ def _page(
     card: Card,
     *,
     grow: bool,
+    cues: list[Item],
 ) -> Page:
     """One card in paint order: background and static decorations under the text, the
     decorations tied to its text or panels, panels, rows, then what sits over the text."""
@@ -139,6 +142,7 @@ def _page(
     items: list[Item] = [*under, *live["under"]]
     items.extend(frame_items(placement, 0.0, box.y))
     items.extend(live["panel-under"])
+    items.extend(cues)
     for placed in placement.rows:
         items.append(_row_group(placed.row.items, placed.y + box.y, placed.scale, box))
     items.extend(live["panel-over"])

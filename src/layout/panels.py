@@ -47,6 +47,7 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
     inner = inset(ctx, style, frame)
     metrics = flow.metrics(style)
     rows: list[Row] = []
+    line_ends: set[int] = set()  # the last row of each source line (it may wrap)
     for tokens in highlight(block.code, block.lang, flow.styles.palette, style.color):
         spans = [Span(text, flow.looks.code(style, color)) for text, color in tokens]
         lines = (
@@ -62,14 +63,17 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
         ]
         flow.spend(made)
         rows.extend(made)
-    return Part(tuple(_kept_whole(rows)), style.margin_top, style.margin_bottom)
+        line_ends.add(len(rows) - 1)
+    return Part(tuple(_kept_whole(rows, line_ends)), style.margin_top, style.margin_bottom)
 
 
-def _kept_whole(rows: list[Row]) -> list[Row]:
-    """A code block stays on one card: every row keeps with the next. Its inner rows are
-    also `keep_soft`, the fallback breaks paginate takes only when the block is taller than
-    a card; its first two and last two lines stay together even then."""
+def _kept_whole(rows: list[Row], line_ends: set[int]) -> list[Row]:
+    """A code block stays on one card: every row keeps with the next. The ends of its
+    inner source lines are also `keep_soft`, the fallback breaks taken only when the block
+    is taller than a card: it then breaks between source lines, never inside a wrapped
+    one, and its first two and last two rows stay together."""
     last = len(rows) - 2
     return [
-        replace(row, keep_with_next=i <= last, keep_soft=0 < i < last) for i, row in enumerate(rows)
+        replace(row, keep_with_next=i <= last, keep_soft=0 < i < last and i in line_ends)
+        for i, row in enumerate(rows)
     ]

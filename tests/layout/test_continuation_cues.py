@@ -1,0 +1,52 @@
+"""A code block a card break cuts says so: three dots where the panel is cut."""
+
+from __future__ import annotations
+
+import layout
+from layout.boxes import Fill, Page
+from layout.cues import DOT_RADIUS, DOTS
+
+TOP, BOTTOM = 20, 20 + 522  # the plain card's content box
+
+
+def cards(md: str) -> list[Page]:
+    theme = layout.decode_theme('name = "plain"\n')
+    options = layout.RenderOptions(split="autoSplit")
+    return layout.layout_pages(md, theme, layout.FontBook.load(), options)
+
+
+def dots(page: Page) -> list[Fill]:
+    return [i for i in page.items if isinstance(i, Fill) and i.radius == DOT_RADIUS]
+
+
+def code(lines: int) -> str:
+    return "```\n" + "".join(f"line {n}\n" for n in range(lines)) + "```\n"
+
+
+def test_a_code_block_taller_than_a_card_shows_where_it_is_cut() -> None:
+    first, second = cards(code(30))
+    below, above = dots(first), dots(second)
+    assert len(below) == DOTS and len(above) == DOTS
+    last_line = max(p.y + p.row.height for p in first.rows) + TOP
+    first_line = min(p.y for p in second.rows) + TOP
+    # under the last line on the card it leaves, over the first on the card it goes on to
+    assert all(last_line < d.rect.y and d.rect.bottom <= BOTTOM for d in below)
+    assert all(d.rect.y >= TOP and d.rect.bottom < first_line for d in above)
+
+
+def test_a_whole_code_block_and_a_split_paragraph_show_no_cue() -> None:
+    md = code(4) + "\n" + "\n\n".join("中" * 25 * 6 for _ in range(6))
+    pages = cards(md)
+    assert len(pages) > 1
+    assert all(not dots(page) for page in pages)
+
+
+def test_a_long_code_block_breaks_between_source_lines_not_inside_a_wrapped_one() -> None:
+    """Each source line wraps to two rows; a card ends after a whole source line."""
+    source = "".join(
+        f"value_{n} = compute(first_{n}, second_{n}, third_{n})  # end{n}\n" for n in range(24)
+    )
+    pages = cards(f"```\n{source}```\n")
+    assert len(pages) > 1
+    for page in pages[:-1]:
+        assert page.rows[-1].row.text.rstrip().endswith(tuple(f"# end{n}" for n in range(24)))
