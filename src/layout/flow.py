@@ -109,9 +109,12 @@ class Flow:
                 _keep_joined(rows, previous, first, block)
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
+            after_heading = isinstance(previous, Heading)
             previous, first = block, len(rows)
             rows.append(replace(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
+            if after_heading and len(part.rows) == 1:  # a heading keeps two lines after it
+                rows[-1] = replace(rows[-1], keep_with_next=True)
             bottom = part.bottom
         if rows and not ctx.frames and not ctx.depth:  # the document's last section ends
             _keep_joined(rows, previous, first, None)

@@ -196,3 +196,14 @@ def test_a_list_split_keeps_two_items_on_each_side(box_fonts, plain_theme) -> No
             pages = cards(f"{lines(before)}\n\n{items}\n\n{lines(6)}", box_fonts, plain_theme)
             on = _item_cards(pages, count)
             assert on[0] == on[1] and on[-2] == on[-1], (count, before, on)
+
+
+def test_a_heading_keeps_two_lines_of_what_follows(box_fonts, plain_theme) -> None:
+    """After a heading, a one-line paragraph and a longer one: wherever the heading falls,
+    its card holds at least two lines after it (never the heading and one line)."""
+    for before in range(12, 19):
+        md = f"{lines(before)}\n\n## H\n\nOne line.\n\n{lines(6)}\n\n{lines(10)}"
+        for page in cards(md, box_fonts, plain_theme):
+            names = texts(page)
+            if "H" in names:
+                assert len(names) - names.index("H") - 1 >= 2, before

@@ -131,14 +131,15 @@ def test_opening_bracket_at_a_line_start_loses_its_blank(box_fonts) -> None:
 
 
 def test_closing_mark_at_a_line_end_squeezes_in(box_fonts) -> None:
-    """Four characters and a ； fit a line 4.5 em wide: the ； loses its blank half."""
-    assert texts(lay("中中中中；中", box_fonts, 4.5)) == ["中中中中；", "中"]
-    assert lay("中中中中；中", box_fonts, 4.5)[0].width == 4.5 * EM
-    assert texts(lay("中中中中；中", box_fonts, 4.4)) == ["中中中", "中；中"]
+    """Four characters and a ； fit a line 4.5 em wide: the ； loses its blank half (two
+    characters follow, so no runt is involved)."""
+    assert texts(lay("中中中中；中中", box_fonts, 4.5)) == ["中中中中；", "中中"]
+    assert lay("中中中中；中中", box_fonts, 4.5)[0].width == 4.5 * EM
+    assert texts(lay("中中中中；中中", box_fonts, 4.4)) == ["中中中", "中；中中"]
 
 
 def test_closing_mark_keeps_its_em_where_it_fits(box_fonts) -> None:
-    assert lay("中中中；中", box_fonts, 4)[0].width == 4 * EM
+    assert lay("中中中；中中", box_fonts, 4)[0].width == 4 * EM
 
 
 def test_justified_line_keeps_its_compression(box_fonts) -> None:
@@ -212,7 +213,7 @@ def test_soft_hyphen_draws_a_hyphen_only_where_used(box_fonts) -> None:
 
 def test_loose_line_hyphenates_a_long_word(box_fonts) -> None:
     """ "the " alone would fill a third of the line; in-ter-na- fills it."""
-    assert texts(lay("the internationalization", box_fonts, 12))[0] == "the interna-"
+    assert texts(lay("the internationalization effort", box_fonts, 12))[0] == "the interna-"
 
 
 def test_a_full_enough_line_does_not_hyphenate(box_fonts) -> None:
@@ -242,16 +243,17 @@ def fills(line: TextLine) -> list[Fill]:
 
 def test_code_split_over_lines_is_tight_with_square_cut_ends(box_fonts) -> None:
     code = style(background=0xFFEEEEEE, radius=3.0, pad_x=2.0)
-    spans = [Span("aa ", style()), Span("bb cc", code)]
-    first, second = layout_text(spans, box_fonts, x=0.0, width=6.5 * EM, metrics=METRICS)
-    assert (first.text, second.text) == ("aa bb ", "cc")
+    # longer than a short span (which would move to the next line whole)
+    spans = [Span("aa ", style()), Span("bb cc dd ee ff gg hh ii jj", code)]
+    first, *_, second = layout_text(spans, box_fonts, x=0.0, width=6.5 * EM, metrics=METRICS)
+    assert (first.text, second.text) == ("aa bb ", "ii jj")
     [head] = fills(first)
     assert head.square == (False, True)
     assert head.rect.x == 3 * EM  # the true start: rounded, over its padding
     assert head.rect.x + head.rect.width == 5 * EM + 2.0  # ends at the last b, not the space
     [tail] = fills(second)
     assert tail.square == (True, False)
-    assert tail.rect.x == 0.0 and tail.rect.width == 2 * EM + 2.0
+    assert tail.rect.x == 0.0 and tail.rect.width == 5 * EM + 2.0
 
 
 def test_highlight_split_over_lines_has_square_cut_ends(box_fonts) -> None:
