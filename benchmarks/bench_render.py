@@ -1,7 +1,10 @@
 """Card engine benchmark: per-stage timings for every corpus post x theme, whole renders and
 cold start, as JSON.
 
-Run: `.venv/bin/python benchmarks/bench_render.py [--runs 9] [--spawns 15] [--themes all]`.
+Run: `.venv/bin/python benchmarks/bench_render.py [--runs 9] [--spawns 15] [--themes all]
+[--split autoSplit]`. With `--split autoSplit` the per-post timings lay out fixed 440x586
+cards and choose their breaks (the page breaker's cost shows there); per card: divide by
+`cards`.
 Each corpus post is measured in a fresh process: every theme (its default mode) renders the
 post at the default size and scale (440x586 @2x, noSplit, so the card grows to fit) once
 cold, then `--runs` times warm; the median per stage is printed. Cold start is the wall
@@ -153,13 +156,19 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9, help="warm renders per post and theme")
     parser.add_argument("--spawns", type=int, default=15, help="cold `inkcard render` processes")
     parser.add_argument("--themes", default="all", help="all, or names joined by commas")
+    parser.add_argument(
+        "--split",
+        default="noSplit",
+        choices=("noSplit", "autoSplit"),
+        help="of the per-post timings: autoSplit lays out fixed cards and breaks them",
+    )
     args = parser.parse_args()
     names = all_themes() if args.themes == "all" else tuple(args.themes.split(","))
     posts = sorted(POSTS.glob("*.md"))
-    engine = {p.stem: stage_timings(p, args.runs, "noSplit", names=names) for p in posts}
+    engine = {p.stem: stage_timings(p, args.runs, args.split, names=names) for p in posts}
     target = stage_timings(TARGET_POST, args.runs * 3, "noSplit")["apple-notes"]
     report: dict[str, object] = {
-        "card": "440x586 @2x, noSplit, each theme's default mode",
+        "card": f"440x586 @2x, {args.split} (the target: noSplit), each theme's default mode",
         "target_post": TARGET_POST.name,
         "target_post_chars": len(TARGET_POST.read_text("utf-8")),
         "target": target,

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+import regex
+
 from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from .fonts import FontBook
 from .hyphenate import hyphen_points
@@ -49,6 +51,14 @@ STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
 CODE_PAD_Y = 2.0  # vertical padding of inline code panels, px
 # Underline dashes in multiples of the line's width (on, off); dots are round-capped.
 _UNDERLINE_DASHES = {"dashed": (3.0, 2.0), "dotted": (0.01, 3.0)}
+# Justification: a Latin word space stretches at most this much (em), so Latin in a
+# justified CJK block is set near its natural spacing; ideograph gaps take the rest.
+LATIN_STRETCH = 0.25
+_CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
+# CJK text: Han, kana, bopomofo, Hangul, CJK punctuation and full-width forms.
+_CJK_TEXT = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\p{Hangul}\u3000-\u303F\uFF00-\uFFEF]"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +114,8 @@ def layout_text(
     clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
         return []
+    if align == "justify" and not _has_cjk(clusters):
+        align = "left"  # a narrow measure of Latin justified opens rivers: set it ragged
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
     allowed = _allowed(clusters, keep)
@@ -324,15 +336,13 @@ def _position(
     align: str,
 ) -> TextLine:
     spare = max(0.0, width - line.width)
-    stretch = _justify_slots(clusters) if align == "justify" else []
-    extra = spare / len(stretch) if stretch else 0.0
+    extra = _justify(clusters, spare) if align == "justify" else {}
     start = x + {"center": spare / 2, "right": spare}.get(align, 0.0)
     pens: list[float] = []
     pen = start
-    slots = set(stretch)
     for i, cluster in enumerate(clusters):
         pens.append(pen)
-        pen += cluster.width + (extra if i in slots else 0.0)
+        pen += cluster.width + extra.get(i, 0.0)
     metrics = _grown(clusters, metrics)
     items = _paint(clusters, pens, metrics, cuts)
     text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
@@ -358,17 +368,44 @@ def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
     return Metrics(above + below, above, metrics.size)
 
 
-def _justify_slots(clusters: list[Cluster]) -> list[int]:
-    """Indices of clusters after which justification may add space."""
+def _justify(clusters: list[Cluster], spare: float) -> dict[int, float]:
+    """The px justification adds after each cluster: the spare width shared evenly by
+    the slots, but a Latin word space takes at most LATIN_STRETCH em and what it leaves
+    goes to the CJK slots (or, with none on the line, stays ragged at the end)."""
+    cjk, latin = _justify_slots(clusters)
+    if not cjk and not latin:
+        return {}
+    share = spare / (len(cjk) + len(latin))
+    out = {i: min(share, LATIN_STRETCH * clusters[i].style.size) for i in latin}
+    if cjk:
+        rest = (spare - sum(out.values())) / len(cjk)
+        out.update(dict.fromkeys(cjk, rest))
+    return out
+
+
+def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
+    """Indices of clusters after which justification may add space: CJK slots (between
+    two ideographs, and where an ideograph meets a Latin letter or a space) and Latin
+    word spaces (a space between two non-ideographs)."""
     end = len(clusters)
     while end and (clusters[end - 1].is_space or clusters[end - 1].is_newline):
         end -= 1
     classes = [classify(c.text) for c in clusters[:end]]
-    return [
-        i
-        for i in range(end - 1)
-        if classes[i] == Brk.SP or (classes[i] == Brk.ID and classes[i + 1] == Brk.ID)
-    ]
+    cjk: list[int] = []
+    latin: list[int] = []
+    for i in range(end - 1):
+        here, after = classes[i], classes[i + 1]
+        before = classes[i - 1] if i else Brk.SP
+        if here == Brk.SP:
+            (cjk if Brk.ID in (before, after) else latin).append(i)
+        elif (here, after) in _CJK_GAPS:
+            cjk.append(i)
+    return cjk, latin
+
+
+def _has_cjk(clusters: list[Cluster]) -> bool:
+    """Whether any cluster is CJK text (a paragraph without any is never justified)."""
+    return any(_CJK_TEXT.search(c.text) for c in clusters)
 
 
 def _paint(
@@ -423,7 +460,7 @@ def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | Non
         return None
     first, last = group[solid[0]], group[solid[-1]]
     left = pens[solid[0]] + first.pad_left
-    right = pens[solid[-1]] + last.width - last.pad_right - last.style.letter_spacing
+    right = pens[solid[-1]] + last.width - last.pad_right - last.tracking
     return left, max(left, right)
 
 

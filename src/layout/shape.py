@@ -36,6 +36,7 @@ from .mathtex import Formula, typeset
 from .spanstyle import CjkItalic as CjkItalic
 from .spanstyle import Span as Span
 from .spanstyle import SpanStyle as SpanStyle
+from .tracking import amounts as spacing_amounts
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(
@@ -71,6 +72,7 @@ class Cluster:
     trim_start: float = 0.0  # blank px an opening mark loses at a line start
     trim_end: float = 0.0  # blank px a closing mark may lose at a line end
     formula: Formula | None = None  # a typeset formula: no glyphs, drawn as outlines
+    tracking: float = 0.0  # the letter spacing in `width` (`_tracked` says who gets it)
 
     @property
     def is_space(self) -> bool:
@@ -103,6 +105,8 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
         clusters.extend(span_clusters)
+    if any(span.style.letter_spacing for span in spans):
+        clusters = _tracked(clusters)
     return _compress_punctuation(clusters, language == JAPANESE)
 
 
@@ -161,13 +165,15 @@ def _edged(
         trim_start=trim_start,
         trim_end=trim_end,
         formula=c.formula,
+        tracking=c.tracking,
     )
 
 
 def hyphen_after(cluster: Cluster) -> Cluster:
     """The hyphen drawn after `cluster` when a line breaks inside its word (a soft
     hyphen or a hyphenation point), in the cluster's face and style."""
-    return _hyphen(cluster.face, cluster.style)
+    hyphen = _hyphen(cluster.face, cluster.style)
+    return _spaced(hyphen, cluster.tracking) if cluster.tracking else hyphen
 
 
 @lru_cache(maxsize=256)
@@ -219,7 +225,7 @@ def _mark_kind(cluster: Cluster, japanese: bool) -> punctuation.Kind | None:
     if cluster.text not in punctuation.MARKS:  # most clusters: one set lookup
         return None
     style = cluster.style
-    full_width = abs(cluster.width - style.letter_spacing - style.size) < 0.05 * style.size
+    full_width = abs(cluster.width - cluster.tracking - style.size) < 0.05 * style.size
     if len(cluster.glyphs) != 1 or not full_width or style.background is not None:
         return None
     return punctuation.kind(cluster.text, japanese)
@@ -349,7 +355,7 @@ def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
     """A one-glyph mark narrower than an em, widened to one: the blank goes where the mark
     opens to (before an opening quote, after a closing one, both sides of a dash)."""
     style = cluster.style
-    blank = style.size - (cluster.width - style.letter_spacing)
+    blank = style.size - cluster.width  # before `_tracked`: no letter spacing yet
     if len(cluster.glyphs) != 1 or blank <= 0.0:
         return cluster
     mark = punctuation.kind(cluster.text, japanese)
@@ -452,7 +458,7 @@ def _shape_segment(
                 out.append(
                     Cluster(
                         pending,
-                        0.0 + advances[glyph_index] * scale + style.letter_spacing,
+                        0.0 + advances[glyph_index] * scale,
                         face,
                         (gids[glyph_index],),
                         (0.0 + offsets_x[glyph_index] * scale,),
@@ -493,11 +499,10 @@ def _one_glyph_each(
     """The clusters of a segment whose every character is one glyph (most text): the
     sums `_cluster` makes, for a whole segment at once."""
     gids, advances, offsets_x, offsets_y, flags = shaped
-    spacing = style.letter_spacing
     return [
         Cluster(
             char,
-            0.0 + advance * scale + spacing,
+            0.0 + advance * scale,
             face,
             (gid,),
             (0.0 + dx * scale,),
@@ -534,7 +539,7 @@ def _cluster(
         pen += advances[i] * scale
     return Cluster(
         text=text,
-        width=pen + style.letter_spacing,
+        width=pen,
         face=face,
         glyphs=gids[start:end],
         xs=tuple(xs),
@@ -567,3 +572,20 @@ def _shape_cached(
         tuple(p.y_offset for p in positions),
         tuple(int(i.flags) for i in infos),  # ints: IntFlag's `&` is slow
     )
+
+
+def _tracked(clusters: list[Cluster]) -> list[Cluster]:
+    """The clusters with their style's letter spacing added where `spacing_amounts` gives it
+    (never to a newline or a formula)."""
+    out = []
+    for cluster, spacing in zip(clusters, spacing_amounts(clusters), strict=True):
+        if not spacing or cluster.is_newline or cluster.formula is not None:
+            out.append(cluster)
+        else:
+            out.append(_spaced(cluster, spacing))
+    return out
+
+
+def _spaced(cluster: Cluster, spacing: float) -> Cluster:
+    """The cluster `spacing` px wider after its glyphs."""
+    return replace(cluster, width=cluster.width + spacing, tracking=cluster.tracking + spacing)

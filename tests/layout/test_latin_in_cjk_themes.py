@@ -1,0 +1,137 @@
+"""Latin text in a letter-spaced, justified CJK theme, as numbers.
+
+Letter spacing goes to CJK and full-width text, capitals and figures, never to a word with
+a lowercase letter; a justified block stretches CJK gaps, gives a Latin word space at most
+a quarter em, and sets a paragraph without CJK flush left. The box font draws every
+character as a 1-em box (spaces too), so widths are whole ems plus the spacing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import layout
+from layout.boxes import GlyphRun
+from layout.inline import Metrics, TextLine, layout_text
+from layout.shape import Cluster, Span, SpanStyle, shape
+
+EM = 10.0
+SPACING = 3.0
+METRICS = Metrics(14.0, 10.0)
+
+
+def style(family: str = "sans", size: float = EM, **more: object) -> SpanStyle:
+    return SpanStyle(family, size, False, False, 0xFF000000, **more)  # type: ignore[arg-type]
+
+
+def spaced(text: str, fonts: layout.FontBook, **more: object) -> list[Cluster]:
+    return shape([Span(text, style(letter_spacing=SPACING, **more))], fonts)
+
+
+def extras(clusters: list[Cluster]) -> str:
+    """Which clusters took the spacing: 't' tracked, '.' natural."""
+    return "".join("t" if c.width > EM else "." for c in clusters)
+
+
+# Letter spacing ---------------------------------------------------------------------------
+
+
+def test_lowercase_latin_words_are_never_letter_spaced(box_fonts) -> None:
+    clusters = spaced("中文 Hello world, v2 中", box_fonts)
+    assert extras(clusters) == "ttt" + "." * 16 + "t"  # "Hello world, v2 " natural
+    assert [c.tracking for c in clusters[:2]] == [SPACING, SPACING]
+    assert clusters[3].tracking == 0.0
+
+
+def test_capitals_and_figures_keep_their_tracking(box_fonts) -> None:
+    assert extras(spaced("NASA 2026 Inkcard", box_fonts)) == "tttt" + "t" + "tttt" + "t" + "......."
+    upper = spaced("chapter one", box_fonts, text_transform="uppercase")
+    assert extras(upper) == "ttttttt" + "t" + "ttt"
+
+
+def test_a_word_split_by_a_span_edge_is_still_one_word(box_fonts) -> None:
+    look = style(letter_spacing=SPACING)
+    clusters = shape([Span("A", look), Span("pple", replace_bold(look))], box_fonts)
+    assert extras(clusters) == "....."
+
+
+def replace_bold(look: SpanStyle) -> SpanStyle:
+    return SpanStyle(look.family, look.size, True, False, look.color, letter_spacing=SPACING)
+
+
+def test_negative_spacing_still_tightens_every_cluster(box_fonts) -> None:
+    clusters = shape([Span("Ab 中", style(letter_spacing=-1.0))], box_fonts)
+    assert [c.width for c in clusters] == [9.0, 9.0, 9.0, 9.0]
+
+
+def test_a_line_measures_what_it_draws(box_fonts) -> None:
+    [line] = layout_text(
+        [Span("中文 Latin", style(letter_spacing=SPACING))],
+        box_fonts,
+        x=0.0,
+        width=40 * EM,
+        metrics=METRICS,
+    )
+    xs = [x for item in line.items if isinstance(item, GlyphRun) for x in item.xs]
+    assert xs == [0.0, 13.0, 26.0, 39.0, 49.0, 59.0, 69.0, 79.0]  # the space after 文 tracked
+    assert line.width == 89.0
+
+
+def test_compression_still_sees_full_width_marks_when_spaced(fonts) -> None:
+    """Kai has no `halt`: a full-width comma then an opening quote lose half an em."""
+    size = 20.0
+    plain = shape([Span("中，“中", style("kai", size))], fonts)
+    tracked = shape([Span("中，“中", style("kai", size, letter_spacing=SPACING))], fonts)
+    assert [round(t.width - p.width, 3) for p, t in zip(plain, tracked, strict=True)] == [
+        SPACING
+    ] * 4
+    assert round(sum(p.width for p in plain), 3) < 4 * size  # compressed
+
+
+# Justification ----------------------------------------------------------------------------
+
+
+def lay(text: str, fonts: layout.FontBook, ems: float) -> list[TextLine]:
+    return layout_text(
+        [Span(text, style())], fonts, x=0.0, width=ems * EM, metrics=METRICS, align="justify"
+    )
+
+
+def pens(line: TextLine) -> list[float]:
+    return [x for item in line.items if isinstance(item, GlyphRun) for x in item.xs]
+
+
+def test_a_paragraph_without_cjk_is_set_flush_left(box_fonts) -> None:
+    lines = lay("aaaa bb cccccc dd", box_fonts, 10)
+    assert [line.text for line in lines] == ["aaaa bb ", "cccccc dd"]
+    assert pens(lines[0]) == [0.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0]  # natural
+
+
+def test_cjk_lines_are_still_justified_flush(box_fonts) -> None:
+    lines = lay("中" * 20, box_fonts, 9.5)
+    first = pens(lines[0])
+    assert first[1] == pytest.approx(EM + 5.0 / 8)  # 5 px spread over 8 gaps
+    assert first[-1] + EM == pytest.approx(9.5 * EM)
+
+
+def test_a_latin_word_space_in_a_mixed_line_takes_at_most_a_quarter_em(box_fonts) -> None:
+    lines = lay("中中 ab cd ef xxxxxxxx", box_fonts, 14)
+    assert lines[0].text == "中中 ab cd ef "
+    # 30 px spare, 4 slots: the two Latin spaces take 2.5 px (a quarter em) each, the
+    # CJK gap and the space after 中 (a CJK/Latin boundary) 12.5 px each
+    first = pens(lines[0])  # the trailing space is drawn after "f" and gets nothing
+    assert first == [0.0, 22.5, 32.5, 55.0, 65.0, 75.0, 87.5, 97.5, 107.5, 120.0, 130.0, 140.0]
+    assert first[-2] + EM == 14 * EM  # "f" ends flush
+
+
+def test_a_mixed_line_without_cjk_gaps_leaves_the_rest_ragged(box_fonts) -> None:
+    lines = lay("ab cd ef xxxxxxxx 中中", box_fonts, 12)
+    assert lines[0].text == "ab cd ef "
+    assert pens(lines[0]) == [0.0, 10.0, 20.0, 32.5, 42.5, 52.5, 65.0, 75.0, 85.0]  # 35 px short
+
+
+def test_an_ideograph_next_to_a_latin_letter_is_a_stretch_slot(box_fonts) -> None:
+    lines = lay("中ab中中中中中中中中中中中中", box_fonts, 9.5)
+    assert lines[0].text == "中ab中中中中中中"
+    # slots after 中, after b, and the 5 gaps between the last six: 5 px over 7
+    assert pens(lines[0])[:4] == pytest.approx([0.0, 10 + 5 / 7, 20 + 5 / 7, 30 + 10 / 7])
