@@ -114,6 +114,7 @@ class _Column:
         for row in rows:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
         self.header_tops: dict[int, float] = {}
+        self.break_prices: dict[float, list[float]] = {}
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
 
@@ -179,22 +180,61 @@ class _Column:
 
     def _cards_from(self, start: int, squeeze: float) -> list[tuple[int, float]]:
         """Each card that can start at break `start`, as (its end, its cost); the card
-        of one row is always possible (a row taller than a card is scaled down)."""
-        out = []
-        for end in range(start + 1, self.n + 1):
-            card = self.card(start, end)
-            used = self.used(card.lo, card.hi, squeeze)
-            if used > self.height + EPSILON and card.hi - card.lo > 1:
-                if self.used(card.lo, end, squeeze) > self.height + EPSILON:
+        of one row is always possible (a row taller than a card is scaled down). The
+        hot loop of the page breaker: plain arithmetic on the prefix sums."""
+        rows, n, limit = self.rows, self.n, self.height + EPSILON
+        bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        breaks = self._break_prices(squeeze)
+        out = [(start + 1, self._price(self.card(start, start + 1), start + 1, squeeze))]
+        lo = start + 1 if start and rows[start].discardable else start  # a rule opening it
+        top = self._top(lo) - self.tops[lo] if lo < n else 0.0
+        opened = self.paragraphs.get(lo)
+        for end in range(start + 2, n + 1):
+            hi = end - 1 if end < n and lo < end - 1 and rows[end - 1].discardable else end
+            natural = top + bottoms[hi - 1]
+            used = natural - squeeze * (gaps[hi - 1] - gaps[lo])
+            if used > limit and hi - lo > 1:
+                if top + bottoms[end - 1] - squeeze * (gaps[end - 1] - gaps[lo]) > limit:
                     break  # every longer card is taller still
                 continue
-            natural = self.used(card.lo, card.hi, 0.0)
-            price = CARD + self._badness(start, end, min(used, self.height))
-            if natural > self.height + EPSILON and card.hi - card.lo > 1:
+            price = CARD + self._badness(start, end, min(used, self.height)) + breaks[end]
+            if natural > limit and hi - lo > 1:
                 price += SQUEEZED
-            price += self._break_cost(card, end, squeeze) + self._continued_cost(card, squeeze)
+            if end < n and rows[end - 1].keep_with_next and not rows[end - 1].keep_soft:
+                # a chain that alone fills its card (keeps only) breaks where it must
+                price += RULE / 2 if loose[hi] == loose[lo] else RULE
+            paragraph = self.paragraphs.get(end)
+            if paragraph is not None and self.fits(lo, paragraph[1], squeeze):
+                price += RULE  # the whole paragraph fits where it starts
+            if opened is not None and self.fits(opened[0], hi, squeeze):
+                price += RULE  # it opens inside a paragraph whose first part fits here too
             out.append((end, price))
         return out
+
+    def _price(self, card: _Card, end: int, squeeze: float) -> float:
+        """The cost of one card (the general case of `_cards_from`'s loop)."""
+        used = self.used(card.lo, card.hi, squeeze)
+        price = CARD + self._badness(card.lo, end, min(used, self.height))
+        return price + self._break_cost(card, end, squeeze) + self._continued_cost(card, squeeze)
+
+    def _break_prices(self, squeeze: float) -> list[float]:
+        """What each break costs whatever card it ends (the code block and paragraph
+        splits, the discouraged breaks), computed once per pass."""
+        key = squeeze
+        if key not in self.break_prices:
+            prices = [0.0] * (self.n + 1)
+            for end in range(1, self.n):
+                before = self.rows[end - 1]
+                if before.keep_with_next and before.keep_soft:  # inside a code block
+                    block = self.code.get(end)
+                    whole = block is not None and self.fits(block[0], block[1], squeeze)
+                    prices[end] += RULE if whole else SPLIT_CODE
+                elif before.keep_soft and not before.keep_with_next:
+                    prices[end] += SOFT
+                if end in self.paragraphs:
+                    prices[end] += SPLIT_PARAGRAPH
+            self.break_prices[key] = prices
+        return self.break_prices[key]
 
     def _badness(self, start: int, end: int, used: float) -> float:
         fill = used / self.height
@@ -209,21 +249,13 @@ class _Column:
         if end >= self.n:
             return 0.0
         before = self.rows[end - 1]
-        cost = 0.0
-        if before.keep_with_next and before.keep_soft:  # inside a code block
-            block = self.code.get(end)
-            whole = block is not None and self.fits(block[0], block[1], squeeze)
-            cost += RULE if whole else SPLIT_CODE
-        elif before.keep_with_next:
+        cost = self._break_prices(squeeze)[end]
+        if before.keep_with_next and not before.keep_soft:
             # a chain that alone fills its card (keeps only) breaks where it must
             cost += RULE / 2 if self.loose[card.hi] == self.loose[card.lo] else RULE
-        elif before.keep_soft:
-            cost += SOFT
         paragraph = self.paragraphs.get(end)
-        if paragraph is not None:
-            cost += SPLIT_PARAGRAPH
-            if self.fits(card.lo, paragraph[1], squeeze):
-                cost += RULE  # the whole paragraph fits where it starts
+        if paragraph is not None and self.fits(card.lo, paragraph[1], squeeze):
+            cost += RULE  # the whole paragraph fits where it starts
         return cost
 
     def _continued_cost(self, card: _Card, squeeze: float) -> float:
