@@ -139,7 +139,21 @@ def opportunities(texts: list[str], unsafe: list[bool]) -> list[int]:
         result[i] = brk
     if texts:
         result[-1] = MANDATORY if classes[-1] == Brk.BK else ALLOWED
+    _hold_indents(texts, result)
     return result
+
+
+def _hold_indents(texts: list[str], result: list[int]) -> None:
+    """No break right after the spaces that indent a line: a code line whose first word
+    does not fit after its indent would otherwise leave the indent alone on a row that
+    looks blank; the word breaks inside instead, as any word wider than the line does."""
+    at_start = True
+    for i, text in enumerate(texts):
+        if at_start and text in (" ", "\t", "\u3000"):
+            if result[i] == ALLOWED:
+                result[i] = NEVER
+            continue
+        at_start = result[i] == MANDATORY
 
 
 def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int]:

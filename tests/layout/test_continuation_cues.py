@@ -50,3 +50,12 @@ def test_a_long_code_block_breaks_between_source_lines_not_inside_a_wrapped_one(
     assert len(pages) > 1
     for page in pages[:-1]:
         assert page.rows[-1].row.text.rstrip().endswith(tuple(f"# end{n}" for n in range(24)))
+
+
+def test_a_wrapped_code_line_never_leaves_its_indent_alone_on_a_row() -> None:
+    """An indented call too long for the rest of its line breaks inside, not after the
+    indent (which left a row of spaces that looked like a blank line)."""
+    call = "        " + "build_container_for_the_registry_at_example_com(tag)"
+    pages = cards(f"```\n{call}\n{call}\n```\n")
+    texts = [p.row.text for page in pages for p in page.rows if p.row.source]
+    assert texts and all(text.strip() for text in texts)

@@ -381,6 +381,11 @@ def test_punctuation_rules_hold_except_in_forced_breaks(
             assert not unsafe[line.end] or texts[line.end - 1] in HANGING
 
 
+def _line_start(texts: list[str], i: int) -> int:
+    """Where the line holding cluster `i` starts (after the last hard break before it)."""
+    return max((k + 1 for k in range(i) if texts[k] == "\n"), default=0)
+
+
 @FAST
 @given(paragraphs())
 def test_opportunities_respect_the_rules(
@@ -399,7 +404,9 @@ def test_opportunities_respect_the_rules(
         ):
             assert allowed[i] == NEVER
         elif texts[i] in HANGING:
-            assert allowed[i] == ALLOWED
+            # after spaces, but not after the ones that indent a line (they stay with it)
+            indent = all(t in HANGING and t != "\n" for t in texts[_line_start(texts, i) : i + 1])
+            assert allowed[i] == (NEVER if indent else ALLOWED)
         elif unsafe[i + 1]:
             assert allowed[i] == NEVER
         elif texts[i] in IDEOGRAPHS and texts[i + 1] in IDEOGRAPHS:
