@@ -128,7 +128,7 @@ class Flow:
 
     def tag(self, part: Part, kind: str) -> Part:
         """`part` with its rows named as coming from one more block of `kind`."""
-        return replace(part, rows=_tagged(part.rows, (kind, next(self._block_ids))))
+        return Part(_tagged(part.rows, (kind, next(self._block_ids))), part.top, part.bottom)
 
     def spend(self, rows: Sequence[Row]) -> None:
         """Counts rows as they are made, placed as they are: the `budget` (if any) stops
@@ -237,8 +237,9 @@ def _kept_height(rows: list[Row], margin: float) -> float:
 
 
 def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:
-    """`rows` with the block they come from named in their `source` (for reports; layout
-    never reads it); a body row's `header` stays the very header row it follows."""
+    """`rows` with the block they come from named in their `source` (the page breaker
+    finds paragraphs and code blocks by it, the page-break report every block); a body
+    row's `header` stays the very header row it follows."""
     out: list[Row] = []
     new: dict[int, Row] = {}  # id of a row → its tagged copy
     for row in rows:

@@ -182,6 +182,8 @@ def _whole_last_words(clusters: list[Cluster], allowed: list[int], width: float)
     """`allowed` without hyphenation points in the last word of the text or of a line a
     hard break ends, when that word fits a line: a hyphen there only makes a runt
     ("remem- / ber?"). A last word wider than the line keeps them (it must break)."""
+    if HYPHEN not in allowed:
+        return allowed  # no hyphenation point at all (short words, CJK)
     out = list(allowed)
     word: list[int] = []  # walking back: the clusters of the last word so far
     in_last = True
@@ -293,7 +295,8 @@ def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
     # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
     texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
     allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
-    allowed = keep_short_spans(_code_spans(clusters), allowed)
+    if any(c.style.background is not None for c in clusters):  # inline code, marks
+        allowed = keep_short_spans(_code_spans(clusters), allowed)
     return hold_short_runs(texts, allowed, keep) if keep else allowed
 
 

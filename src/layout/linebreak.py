@@ -75,6 +75,8 @@ BALANCE_STEPS = 16  # widths tried between the balanced and the full one for bre
 _PAUSES = frozenset("，、：；。！？）」』”,:;!?)")
 _WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
 _HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
+_INDENTS = frozenset((" ", "\t", "\u3000"))
+_DIGIT = regex.compile(r"\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +149,16 @@ def _hold_indents(texts: list[str], result: list[int]) -> None:
     """No break right after the spaces that indent a line: a code line whose first word
     does not fit after its indent would otherwise leave the indent alone on a row that
     looks blank; the word breaks inside instead, as any word wider than the line does."""
-    at_start = True
-    for i, text in enumerate(texts):
-        if at_start and text in (" ", "\t", "\u3000"):
-            if result[i] == ALLOWED:
-                result[i] = NEVER
-            continue
-        at_start = result[i] == MANDATORY
+    start = 0
+    while start < len(texts):
+        while start < len(texts) and texts[start] in _INDENTS:
+            if result[start] == ALLOWED:
+                result[start] = NEVER
+            start += 1
+        try:
+            start = texts.index("\n", start) + 1  # the next line
+        except ValueError:
+            return
 
 
 def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int]:
@@ -378,6 +383,8 @@ SHORT_CODE = 24  # an inline code span of at most this many characters never bre
 def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break between a number and its unit: a digit and the CJK
     character after it, or the space between a number and a word of `UNITS`."""
+    if not _DIGIT.search("".join(texts)):
+        return allowed  # the common case: no number, nothing to keep
     kept = list(allowed)
     for i in range(len(texts) - 1):
         if kept[i] == ALLOWED and _before_unit(texts, i):
@@ -506,6 +513,8 @@ def _at_pauses(
     narrowest whose lines end at the most pauses (punctuation); `balanced` when none ends
     at more of them."""
     best, pauses = balanced, _pauses(balanced, texts)
+    if pauses >= len(balanced) - 1 or not any(t[-1:] in _PAUSES for t in texts):
+        return best  # no line could end at a pause it does not end at already
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)

@@ -62,14 +62,18 @@ def paginate(
         return []
     column = _Column(rows, height)
     ends = column.best_ends(0.0)
+    squeezed = False
     if squeeze > 0 and len(ends) > 1 and column.could_save_a_card(len(ends), squeeze):
         tighter = column.best_ends(squeeze)
         if len(tighter) < len(ends):
-            ends = tighter
+            ends, squeezed = tighter, True
     if max_pages is not None and len(ends) > max_pages:
         raise TooManyPages(len(ends), max_pages)
     starts = [0, *ends[:-1]]
-    return [_fitted(column.page(a, b), height) for a, b in zip(starts, ends, strict=True)]
+    pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
+    if not squeezed:
+        return pages  # every card fits as it stands
+    return [_fitted(page, height) for page in pages]
 
 
 def _fitted(page: list[Row], height: float) -> list[Row]:
@@ -115,6 +119,7 @@ class _Column:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
         self.header_tops: dict[int, float] = {}
         self.break_prices: dict[float, list[float]] = {}
+        self.reaches: dict[tuple[int, float], int] = {}
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
 
@@ -188,7 +193,10 @@ class _Column:
         out = [(start + 1, self._price(self.card(start, start + 1), start + 1, squeeze))]
         lo = start + 1 if start and rows[start].discardable else start  # a rule opening it
         top = self._top(lo) - self.tops[lo] if lo < n else 0.0
+        reach = self._reach(lo, squeeze) if lo < n else n
         opened = self.paragraphs.get(lo)
+        opened_reach = self._reach(opened[0], squeeze) if opened is not None else 0
+        height, last = self.height, (None if start else 0.0)
         for end in range(start + 2, n + 1):
             hi = end - 1 if end < n and lo < end - 1 and rows[end - 1].discardable else end
             natural = top + bottoms[hi - 1]
@@ -197,16 +205,20 @@ class _Column:
                 if top + bottoms[end - 1] - squeeze * (gaps[end - 1] - gaps[lo]) > limit:
                     break  # every longer card is taller still
                 continue
-            price = CARD + self._badness(start, end, min(used, self.height)) + breaks[end]
+            fill = min(used, height) / height
+            if end < n:
+                price = CARD + (1.0 - fill) ** 2 + breaks[end]
+            else:  # the last card: badness only under LAST_FILL (none for a post's one card)
+                price = CARD + (last if last is not None else _last_badness(fill))
             if natural > limit and hi - lo > 1:
                 price += SQUEEZED
             if end < n and rows[end - 1].keep_with_next and not rows[end - 1].keep_soft:
                 # a chain that alone fills its card (keeps only) breaks where it must
                 price += RULE / 2 if loose[hi] == loose[lo] else RULE
             paragraph = self.paragraphs.get(end)
-            if paragraph is not None and self.fits(lo, paragraph[1], squeeze):
+            if paragraph is not None and paragraph[1] <= reach:
                 price += RULE  # the whole paragraph fits where it starts
-            if opened is not None and self.fits(opened[0], hi, squeeze):
+            if opened is not None and hi <= opened_reach:
                 price += RULE  # it opens inside a paragraph whose first part fits here too
             out.append((end, price))
         return out
@@ -242,7 +254,22 @@ class _Column:
             return (1.0 - fill) ** 2
         if start == 0:
             return 0.0  # the one card of a post
-        return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
+        return _last_badness(fill)
+
+    def _reach(self, lo: int, squeeze: float) -> int:
+        """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
+        every hi up to it (heights only grow with hi, so it is bisected)."""
+        key = (lo, squeeze)
+        if key not in self.reaches:
+            low, high = lo + 1, self.n  # rows[lo:lo+1] always "fits" (scaled if it must)
+            while low < high:
+                middle = (low + high + 1) // 2
+                if self.fits(lo, middle, squeeze):
+                    low = middle
+                else:
+                    high = middle - 1
+            self.reaches[key] = low
+        return self.reaches[key]
 
     def _break_cost(self, card: _Card, end: int, squeeze: float) -> float:
         """What the break at `end` (after the card's last row) costs."""
@@ -264,6 +291,11 @@ class _Column:
         if paragraph is None or not self.fits(paragraph[0], card.hi, squeeze):
             return 0.0
         return RULE
+
+
+def _last_badness(fill: float) -> float:
+    """A last card costs nothing from LAST_FILL up, and steeply under it."""
+    return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
 
 
 def _runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
