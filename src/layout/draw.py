@@ -262,9 +262,12 @@ class Painter:
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key` (recording it on first use), or its pixels."""
         picture, costly = self._recording(item)
-        if costly and self.scale and 0 < _layer_bytes(item, self.scale) <= _RASTER_MAX:
-            image = self._raster(item, picture, self.scale)
-            w, h = image.width() / self.scale, image.height() / self.scale
+        # A zoomed card (type that follows the card) scales the layer: its pixels are made
+        # at the output scale times that zoom, so they still land 1:1 on device pixels.
+        scale = self.scale * canvas.getTotalMatrix().getScaleX() if self.scale else None
+        if costly and scale and 0 < _layer_bytes(item, scale) <= _RASTER_MAX:
+            image = self._raster(item, picture, scale)
+            w, h = image.width() / scale, image.height() / scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
         else:
             canvas.drawPicture(picture, _IDENTITY)
