@@ -9,6 +9,12 @@ The cards are held to `Card.limits` as soon as each bound is known: the number o
 and their least size before layout, the rows' least height while they are laid out
 (`budget.ContentBudget`), the pages as pagination makes them, the card sizes before the
 pages are built.
+
+Type follows the card: with the card role's `type_scale = "auto"` (the default) a card
+larger than the 3:4 default is laid out at a smaller virtual size and drawn `type_zoom`
+times larger, so a 1080-px card reads like the 440-px one at 2x, not like small print.
+Every px measure of the theme (type, margins, paddings, radii, decorations, header and
+footer) zooms with it; the output pixels, and so the pixel limits, stay the same.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import itertools
 import threading
 import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 from .boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
@@ -29,15 +35,22 @@ from .decorate import Context, build
 from .decorations import Decoration, is_static
 from .fonts import FontBook
 from .images import Images
+from .limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from .lru import Lru
 from .markdown import Doc, split_at_rules
 from .pagebreaks import paginate
 from .paginate import Placement, cut, frame_items, place
 from .paint import base_color
-from .style import Styles
+from .style import Style, Styles
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
+# Type that follows the card: the widest virtual card (in CSS px) before the zoom grows
+# past what the default card's fit gives, so lines stay near 45 CJK characters or 80 Latin
+# ones on wide cards; and the shortest virtual card that growth may leave (a banner keeps
+# a few lines rather than losing its height to the measure).
+MAX_MEASURE_WIDTH = 640.0
+MIN_ZOOMED_HEIGHT = 320.0
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -64,7 +77,42 @@ def content_box(styles: Styles, width: float, height: float) -> Rect:
     )
 
 
+def type_zoom(card_style: Style, width: float, height: float) -> float:
+    """How many times larger than its CSS px a card of `width` x `height` draws its
+    theme's measures: 1 for cards no larger than the default (and with `type_scale =
+    "none"`); else the largest zoom at which the default card still fits in this one,
+    raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
+    than leaves it `MIN_ZOOMED_HEIGHT` tall)."""
+    if card_style.type_scale == "none":
+        return 1.0
+    fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
+    measure = min(width / MAX_MEASURE_WIDTH, height / MIN_ZOOMED_HEIGHT)
+    return max(1.0, fit, measure)
+
+
 def compose(
+    doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes], card: Card
+) -> list[Page]:
+    """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
+    `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px)."""
+    zoom = type_zoom(styles["card"], card.width, card.height)
+    if zoom == 1.0:
+        return _compose(doc, styles, fonts, images, card)
+    limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
+    virtual = replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
+    pages = _compose(doc, styles, fonts, images, virtual)
+    return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+
+
+def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
+    """A virtual card drawn `zoom` times larger, at exactly the asked size unless it grew
+    (so that no rounding adds a row of pixels)."""
+    height = page.height * zoom if grown else card.height
+    items = (Group(page.items, scale=zoom),)
+    return Page(card.width, height, page.background, items, page.rows)
+
+
+def _compose(
     doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes], card: Card
 ) -> list[Page]:
     box = content_box(styles, card.width, card.height)

@@ -98,6 +98,7 @@ class Painter:
     ) -> None:
         self.typefaces = typefaces
         self.scale = scale
+        self._zoom = 1.0  # the scale of the groups being painted (a zoomed card's)
         self._fonts: dict[tuple[str, float, float], Any] = {}
         self._images = Decoded(images or {}, max_image_pixels)
 
@@ -196,7 +197,9 @@ class Painter:
         canvas.translate(item.dx, item.dy)
         if item.scale != 1.0:
             canvas.scale(item.scale, item.scale)
+        outer, self._zoom = self._zoom, self._zoom * item.scale
         self.paint(canvas, item.items)
+        self._zoom = outer
         canvas.restore()
 
     def layer(self, canvas: Any, item: Layer) -> None:
@@ -262,9 +265,12 @@ class Painter:
     def cached(self, canvas: Any, item: Cached) -> None:
         """Replays the recording of `item.key` (recording it on first use), or its pixels."""
         picture, costly = self._recording(item)
-        if costly and self.scale and 0 < _layer_bytes(item, self.scale) <= _RASTER_MAX:
-            image = self._raster(item, picture, self.scale)
-            w, h = image.width() / self.scale, image.height() / self.scale
+        # A zoomed card (type that follows the card) scales the layer: its pixels are made
+        # at the output scale times that zoom, so they still land 1:1 on device pixels.
+        scale = self.scale * self._zoom if self.scale else None
+        if costly and scale and 0 < _layer_bytes(item, scale) <= _RASTER_MAX:
+            image = self._raster(item, picture, scale)
+            w, h = image.width() / scale, image.height() / scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
         else:
             canvas.drawPicture(picture, _IDENTITY)

@@ -103,6 +103,7 @@ class Style:
     header_height: float = 0.0
     footer_height: float = 0.0
     gap_squeeze: Squeeze = 0.0  # card: the share of block spacing given up to save a card
+    type_scale: Literal["auto", "none"] = "none"  # card: "auto" zooms a card larger than 3:4
     effects: Effects = ()
     format: str = "{n}/{total}"
     position: Literal["bottom", "top"] = "bottom"
@@ -230,6 +231,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "header_height": 0.0,
         "footer_height": 24.0,
         "gap_squeeze": 0.4,
+        "type_scale": "auto",
     },
     "body": {
         "family": "sans",

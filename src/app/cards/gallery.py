@@ -41,6 +41,12 @@ PREVIEWS_PATH = "/api/previews"  # where the service serves them
 THUMBNAIL_WIDTH = 180  # contact-sheet tiles, CSS px = px
 SHEET_COLUMNS = 6
 SHEET_FILE = "contact-sheet.png"
+# The sizes sheets, one per theme: the sample post's first card in each of its modes at each
+# size a post is made for (CSS px), scale 1, every card shrunk to one column width (so a
+# 1080-px card shows how it reads against the 440-px one), as a JPEG small enough to commit.
+SIZES = ((440, 586), (500, 500), (440, 782), (595, 842), (1080, 1440), (1600, 900))
+SIZES_TILE_WIDTH = 200
+SIZES_MAX_BYTES = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,63 @@ def contact_sheet(
         tile_width=THUMBNAIL_WIDTH,
         title="Inkcard card themes · 卡片主题",
     )
+
+
+def render_size(
+    catalogue: themes.Catalogue,
+    fonts: layout.FontBook,
+    variant: Variant,
+    size: tuple[int, int],
+    post: str = SAMPLE_POST,
+) -> bytes:
+    """The first card of ``post`` at ``size`` (autoSplit, as a post is made), drawn
+    ``SIZES_TILE_WIDTH`` px wide: the card at scale 1, shrunk."""
+    width, height = size
+    options = layout.RenderOptions(
+        width=width,
+        height=height,
+        scale=SIZES_TILE_WIDTH / width,
+        mode=variant.mode,
+        split="autoSplit",
+    )
+    return layout.render(post, catalogue.get(variant.theme), fonts, options)[0]
+
+
+def sizes_sheet(
+    catalogue: themes.Catalogue, fonts: layout.FontBook, theme: str, post: str = SAMPLE_POST
+) -> bytes:
+    """Each mode of ``theme`` (a row) at every size of ``SIZES`` (a column), as a JPEG."""
+    tiles = [
+        layout.Tile(
+            render_size(catalogue, fonts, variant, size, post),
+            (variant.name, f"{size[0]}×{size[1]}"),
+        )
+        for variant in variants(catalogue)
+        if variant.theme == theme
+        for size in SIZES
+    ]
+    label = catalogue.get(theme).label
+    png = layout.contact_sheet(
+        tiles,
+        fonts,
+        columns=len(SIZES),
+        tile_width=SIZES_TILE_WIDTH,
+        title=f"{theme} · {label}" if label else theme,
+    )
+    return layout.fit_image(png, SIZES_MAX_BYTES).data
+
+
+def write_sizes(
+    out: Path, catalogue: themes.Catalogue, fonts: layout.FontBook, post: str = SAMPLE_POST
+) -> list[Path]:
+    """Writes one sizes sheet per theme of ``post`` into ``out``; returns their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for theme in catalogue.names():
+        path = out / f"{theme}.jpg"
+        path.write_bytes(sizes_sheet(catalogue, fonts, theme, post))
+        written.append(path)
+    return written
 
 
 def write_gallery(

@@ -508,6 +508,11 @@ def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
     gallery.add_argument(
         "--sheet-only", action="store_true", help="write only contact-sheet.png (for docs/gallery)"
     )
+    gallery.add_argument(
+        "--sizes",
+        action="store_true",
+        help="write only <theme>.jpg: its modes at six card sizes (for docs/gallery/sizes)",
+    )
     gallery.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
     gallery.set_defaults(run=run_gallery)
 
@@ -519,9 +524,12 @@ def run_gallery(args: argparse.Namespace) -> int:
     post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
     with _write_errors(args.out), _engine_errors():
         fonts = layout.FontBook.load(args.fonts)
-        paths = gallery.write_gallery(
-            args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
-        )
+        if args.sizes:
+            paths = gallery.write_sizes(args.out, themes.builtin(), fonts, post)
+        else:
+            paths = gallery.write_gallery(
+                args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
+            )
     for path in paths:
         print(path)
     return 0

@@ -1,0 +1,125 @@
+"""Type that follows the card: a card larger than the 3:4 default reads like the default
+card zoomed, not like small print; a theme may opt out; the output pixels stay the same."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import layout
+import themes
+from layout.boxes import GlyphRun, Group, Item, Page
+from layout.compose import type_zoom
+from layout.draw import Painter, rasterize
+from layout.style import Style
+
+PARAGRAPH = "这篇文章很长，适合收藏后慢慢看。" * 12
+NO_SCALE = layout.decode_theme('name = "no-scale"\n[roles.card]\ntype_scale = "none"\n')
+
+
+def _runs(items: tuple[Item, ...], zoom: float = 1.0) -> list[tuple[GlyphRun, float]]:
+    """Every glyph run with the scale it is drawn at (the groups it sits in)."""
+    found: list[tuple[GlyphRun, float]] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            found.append((item, zoom))
+        elif isinstance(item, Group):
+            found.extend(_runs(item.items, zoom * item.scale))
+        elif hasattr(item, "items"):
+            found.extend(_runs(item.items, zoom))
+    return found
+
+
+def _body_size(page: Page) -> float:
+    """The drawn size of the body text (the most common run size)."""
+    sizes = [round(run.size * zoom, 2) for run, zoom in _runs(page.items)]
+    return max(set(sizes), key=sizes.count)
+
+
+def _first_line(page: Page) -> str:
+    return next(placed.row.text for placed in page.rows if placed.row.text)
+
+
+def _page(
+    fonts: layout.FontBook, theme: layout.Theme, width: float, height: float, post: str = PARAGRAPH
+) -> Page:
+    options = layout.RenderOptions(width=width, height=height, split="autoSplit", scale=1)
+    return layout.layout_pages(post, theme, fonts, options)[0]
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "zoom"),
+    [
+        (440, 586, 1.0),
+        (500, 500, 1.0),
+        (440, 782, 1.0),
+        (360, 640, 1.0),
+        (595, 842, 595 / 440),
+        (1080, 1440, 1080 / 440),
+        (1080, 1920, 1080 / 440),
+        (1600, 900, 1600 / 640),  # by width alone a 247-px-tall virtual card
+        (3000, 400, 400 / 320),  # a banner keeps some height
+    ],
+)
+def test_the_zoom_of_each_card_size(width: float, height: float, zoom: float) -> None:
+    assert type_zoom(Style(type_scale="auto"), width, height) == pytest.approx(zoom)
+    assert type_zoom(Style(type_scale="none"), width, height) == 1.0
+
+
+def test_a_big_card_reads_like_the_default_one_zoomed(
+    fonts: layout.FontBook, apple_notes: layout.Theme
+) -> None:
+    small = _page(fonts, apple_notes, 440, 586)
+    big = _page(fonts, apple_notes, 1080, 1440)
+    assert (big.width, big.height) == (1080, 1440)
+    assert _body_size(big) / _body_size(small) == pytest.approx(1080 / 440, rel=0.01)
+    assert abs(len(_first_line(big)) - len(_first_line(small))) <= 2
+
+
+def test_a_wide_card_keeps_lines_a_reader_can_follow(
+    fonts: layout.FontBook, apple_notes: layout.Theme
+) -> None:
+    line = _first_line(_page(fonts, apple_notes, 1600, 900))
+    assert 25 <= len(line) <= 45
+    latin = "Type that follows the card reads well at every size of card. " * 8
+    assert 45 <= len(_first_line(_page(fonts, apple_notes, 1600, 900, latin))) <= 85
+
+
+def test_a_theme_may_keep_its_type_at_its_px_size(fonts: layout.FontBook) -> None:
+    assert _body_size(_page(fonts, NO_SCALE, 1080, 1440)) == 16.0
+    assert _body_size(_page(fonts, themes.load("apple-notes"), 1080, 1440)) > 16.0
+
+
+def test_the_zoomed_card_has_the_pixels_asked_and_their_limits(
+    fonts: layout.FontBook, apple_notes: layout.Theme
+) -> None:
+    options = layout.RenderOptions(width=1080, height=1440, scale=2, split="autoSplit")
+    [png, *_] = layout.render(PARAGRAPH, apple_notes, fonts, options)
+    assert png[16:24] == (2160).to_bytes(4, "big") + (2880).to_bytes(4, "big")
+    limited = layout.RenderOptions(
+        width=1080, height=1440, scale=2, split="autoSplit", max_pixels=2160 * 2880 - 1
+    )
+    with pytest.raises(layout.CardTooLarge):
+        layout.render(PARAGRAPH, apple_notes, fonts, limited)
+
+
+def test_a_growing_card_keeps_the_asked_width(
+    fonts: layout.FontBook, apple_notes: layout.Theme
+) -> None:
+    options = layout.RenderOptions(width=1080, height=1440, scale=1)
+    [page] = layout.layout_pages(PARAGRAPH * 8, apple_notes, fonts, options)
+    assert page.width == 1080 and page.height > 1440
+
+
+@pytest.mark.parametrize("theme", ["cyberpunk", "business", "art-deco"])
+def test_a_zoomed_static_layer_is_as_sharp_as_its_drawing(
+    fonts: layout.FontBook, theme: str
+) -> None:
+    """Costly static layers are rasterized once: at the output scale times the zoom, so
+    that they match drawing the layer itself, not a blurred enlargement of small pixels."""
+    page = _page(fonts, themes.load(theme), 1080, 1440)
+    kept = Painter(fonts.typefaces(), scale=1).record(page)
+    drawn = Painter(fonts.typefaces(), scale=None).record(page)
+    a = rasterize(kept, page.width, page.height, page.background, 1).astype(np.int16)
+    b = rasterize(drawn, page.width, page.height, page.background, 1).astype(np.int16)
+    assert np.abs(a - b).max() <= 16  # dithering moves a few levels; a blur far more
