@@ -1,7 +1,8 @@
 """A decoration spec + the frame it sits in → items to paint.
 
 One builder per kind of decorations.py (`BUILDERS`); `build` wraps a builder's items in a
-layer when the spec rotates, fades or adds effects. Labels and stamps shape text
+layer when the spec rotates, fades or adds effects, and keeps an `avoid_text` ornament off
+the card's text rows (`clear_shift`: the rule is written once, here). Labels and stamps shape text
 (chrome.one_line), so this module belongs to the engine, not to the theme schema.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .boxes import Fill, Group, Item, Layer, Pattern, Rect, Segment, Shape, Stroke
+from .boxes import Fill, Group, Item, Layer, Pattern, PlacedRow, Rect, Segment, Shape, Stroke
 from .chrome import one_line
 from .decorations import (
     Box,
@@ -40,12 +41,15 @@ from .svgpath import parse_svg_path, transform
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """What a builder may use: the frame's box, palette tokens, fonts, text baselines."""
+    """What a builder may use: the frame's box, palette tokens, fonts, text baselines;
+    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card."""
 
     frame: Rect
     palette: dict[str, str]
     fonts: FontBook
     baselines: tuple[float, ...] = ()
+    text: tuple[Rect, ...] = ()
+    card: Rect | None = None
 
     def paint(self, spec: PaintSpec | None) -> Any:
         return None if spec is None else resolve_paint(spec, self.palette)
@@ -77,19 +81,99 @@ Built = tuple[list[Item], Rect]
 
 
 def build(deco: Decoration, ctx: Context) -> list[Item]:
-    """The items of one decoration, wrapped in a layer for rotation, opacity and effects."""
+    """The items of one decoration, wrapped in a layer for rotation, opacity and effects,
+    moved off the text (or left out) when it is marked `avoid_text`."""
     items, box = BUILDERS[type(deco)](deco, ctx)
-    if not items or (deco.rotate == 0.0 and deco.opacity == 1.0 and not deco.effects):
+    if items and (deco.rotate != 0.0 or deco.opacity != 1.0 or deco.effects):
+        items = [
+            Layer(
+                tuple(items),
+                resolve_effects(deco.effects, ctx.palette),
+                deco.opacity,
+                deco.rotate,
+                (box.x + box.width / 2, box.y + box.height / 2),
+            )
+        ]
+    if not items or not deco.avoid_text:
         return items
-    return [
-        Layer(
-            tuple(items),
-            resolve_effects(deco.effects, ctx.palette),
-            deco.opacity,
-            deco.rotate,
-            (box.x + box.width / 2, box.y + box.height / 2),
-        )
-    ]
+    shift = clear_shift(deco, _turned(box, deco.rotate), ctx)
+    if shift is None:
+        return []
+    return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
+
+
+# How close an ornament may come to a text row, and how much of it must stay on the card
+# when it is moved outward: a sliver of a shape at the edge reads as a mistake.
+TEXT_MARGIN = 4.0
+MIN_ON_CARD = 0.4
+_STEPS = 24  # candidate shifts along each axis: the search costs _STEPS² box tests at most
+
+
+def text_boxes(rows: tuple[PlacedRow, ...], content: Rect) -> tuple[Rect, ...]:
+    """The boxes of a card's text rows (headings, lines, table rows, images) on the card,
+    each across the content box: what an `avoid_text` ornament keeps clear of."""
+    return tuple(
+        Rect(content.x, content.y + p.y, content.width, p.row.height * p.scale)
+        for p in rows
+        if p.row.text and not p.row.decorative
+    )
+
+
+def clear_shift(deco: DecoBase, box: Rect, ctx: Context) -> tuple[float, float] | None:
+    """The smallest move of `box`, outward from the decoration's anchor, after which it
+    touches no text row and keeps MIN_ON_CARD of its area on the card; None: no such move,
+    so the ornament is left off this card."""
+    if not ctx.text:
+        return (0.0, 0.0)
+    card = ctx.card or ctx.frame
+    xs = _offsets(_outward(deco.anchor, "left", "right"), box.width)
+    ys = _offsets(_outward(deco.anchor, "top", "bottom"), box.height)
+    for dx, dy in sorted(((dx, dy) for dx in xs for dy in ys), key=lambda d: math.hypot(*d)):
+        moved = Rect(box.x + dx, box.y + dy, box.width, box.height)
+        if _area(_overlap(moved, card)) < MIN_ON_CARD * _area(moved):
+            continue
+        grown = _grow(moved, TEXT_MARGIN)
+        if not any(_area(_overlap(grown, row)) > 0.0 for row in ctx.text):
+            return (dx, dy)
+    return None
+
+
+def _outward(anchor: str, low: str, high: str) -> tuple[float, ...]:
+    """The directions along one axis an ornament anchored at `anchor` may move: toward
+    the edge it is anchored to, or either way when it is centred on that axis."""
+    if low in anchor:
+        return (-1.0,)
+    if high in anchor:
+        return (1.0,)
+    return (-1.0, 1.0)
+
+
+def _offsets(signs: tuple[float, ...], span: float) -> list[float]:
+    step = max(2.0, span / _STEPS)
+    return [0.0, *(sign * step * k for k in range(1, _STEPS + 1) for sign in signs)]
+
+
+def _turned(box: Rect, degrees: float) -> Rect:
+    """The axis-aligned box around `box` rotated about its centre."""
+    if degrees % 360.0 == 0.0:
+        return box
+    turn = math.radians(degrees)
+    c, s = abs(math.cos(turn)), abs(math.sin(turn))
+    w, h = box.width * c + box.height * s, box.width * s + box.height * c
+    return Rect(box.x + (box.width - w) / 2, box.y + (box.height - h) / 2, w, h)
+
+
+def _overlap(a: Rect, b: Rect) -> Rect:
+    x, y = max(a.x, b.x), max(a.y, b.y)
+    return Rect(x, y, max(0.0, min(a.right, b.right) - x), max(0.0, min(a.bottom, b.bottom) - y))
+
+
+def _area(rect: Rect) -> float:
+    return rect.width * rect.height
+
+
+def _grow(rect: Rect, by: float) -> Rect:
+    return _shrink(rect, -by)
 
 
 def _rule(deco: Rule, ctx: Context) -> Built:
