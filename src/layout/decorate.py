@@ -96,7 +96,8 @@ def build(deco: Decoration, ctx: Context) -> list[Item]:
         ]
     if not items or not deco.avoid_text:
         return items
-    shift = clear_shift(deco, _turned(box, deco.rotate), ctx)
+    pivot = (box.x + box.width / 2, box.y + box.height / 2)
+    shift = clear_shift(deco, _turned(_ink(items, box), deco.rotate, pivot), ctx)
     if shift is None:
         return []
     return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
@@ -153,14 +154,40 @@ def _offsets(signs: tuple[float, ...], span: float) -> list[float]:
     return [0.0, *(sign * step * k for k in range(1, _STEPS + 1) for sign in signs)]
 
 
-def _turned(box: Rect, degrees: float) -> Rect:
-    """The axis-aligned box around `box` rotated about its centre."""
+def _ink(items: list[Item], box: Rect) -> Rect:
+    """Where shapes actually draw (an icon's path fills a corner of its square box), from
+    their points; the builder's `box` for anything else. Arcs count by their end points."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for item in items:
+        for shape in item.items if isinstance(item, Layer) else (item,):
+            if not isinstance(shape, Shape):
+                return box
+            for kind, *args in shape.ops:
+                if kind == "O":
+                    cx, cy, r = (float(v) for v in args)
+                    xs += [cx - r, cx + r]
+                    ys += [cy - r, cy + r]
+                    continue
+                nums = [float(v) for v in args[-2:] if kind == "A"] or [float(v) for v in args]
+                xs += nums[0::2]
+                ys += nums[1::2]
+    if not xs:
+        return box
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _turned(box: Rect, degrees: float, pivot: tuple[float, float]) -> Rect:
+    """The axis-aligned box around `box` rotated by `degrees` about `pivot`."""
     if degrees % 360.0 == 0.0:
         return box
     turn = math.radians(degrees)
-    c, s = abs(math.cos(turn)), abs(math.sin(turn))
-    w, h = box.width * c + box.height * s, box.width * s + box.height * c
-    return Rect(box.x + (box.width - w) / 2, box.y + (box.height - h) / 2, w, h)
+    c, s = math.cos(turn), math.sin(turn)
+    px, py = pivot
+    corners = [(x - px, y - py) for x in (box.x, box.right) for y in (box.y, box.bottom)]
+    xs = [px + x * c - y * s for x, y in corners]
+    ys = [py + x * s + y * c for x, y in corners]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 
 def _overlap(a: Rect, b: Rect) -> Rect:
@@ -190,7 +217,12 @@ def _rule(deco: Rule, ctx: Context) -> Built:
 
 
 def _rect(deco: Box, ctx: Context) -> Built:
-    box = ctx.inset(deco.inset) if deco.inset else ctx.place(deco, deco.width, deco.height)
+    if deco.inset:
+        box = ctx.inset(deco.inset)
+    else:  # a side of 0 spans the frame less the offset twice, as a rule's length does
+        width = deco.width or max(0.0, ctx.frame.width - 2 * deco.x)
+        height = deco.height or max(0.0, ctx.frame.height - 2 * deco.y)
+        box = ctx.place(deco, width, height)
     items: list[Item] = []
     if deco.fill is not None:
         items.append(Fill(box, ctx.paint(deco.fill), deco.radius))

@@ -67,7 +67,9 @@ class Rule(DecoBase, frozen=True, tag="rule"):
 
 
 class Box(DecoBase, frozen=True, tag="rect"):
-    """A rectangle `width` x `height` (or the frame less `inset`), filled and/or stroked."""
+    """A rectangle `width` x `height` (or the frame less `inset`), filled and/or stroked;
+    a side of 0 spans the frame less `x` (or `y`) twice: a bar `height` tall across the top
+    stays that tall on a card of any size."""
 
     width: Length = 0.0
     height: Length = 0.0
