@@ -13,7 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .boxes import Fill, Group, Item, Layer, Pattern, PlacedRow, Rect, Segment, Shape, Stroke
+from .boxes import (
+    Fill,
+    GlyphRun,
+    Group,
+    Item,
+    Layer,
+    Pattern,
+    PlacedRow,
+    Rect,
+    Segment,
+    Shape,
+    Stroke,
+)
 from .chrome import one_line
 from .decorations import (
     Box,
@@ -103,35 +115,62 @@ def build(deco: Decoration, ctx: Context) -> list[Item]:
     return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
 
 
-# How close an ornament may come to a text row, and how much of it must stay on the card
-# when it is moved outward: a sliver of a shape at the edge reads as a mistake.
+# How close an ornament may come to a text row, and how much of what the theme showed must
+# stay on the card when it is moved outward: a sliver at the edge reads as a mistake.
 TEXT_MARGIN = 4.0
 MIN_ON_CARD = 0.4
 _STEPS = 24  # candidate shifts along each axis: the search costs _STEPS² box tests at most
 
 
 def text_boxes(rows: tuple[PlacedRow, ...], content: Rect) -> tuple[Rect, ...]:
-    """The boxes of a card's text rows (headings, lines, table rows, images) on the card,
-    each across the content box: what an `avoid_text` ornament keeps clear of."""
-    return tuple(
-        Rect(content.x, content.y + p.y, content.width, p.row.height * p.scale)
-        for p in rows
-        if p.row.text and not p.row.decorative
-    )
+    """The boxes of a card's text rows (headings, lines, table rows, images) on the card:
+    as wide as what the row draws (a short title leaves its corner free), as tall as the
+    row. What an `avoid_text` ornament keeps clear of."""
+    boxes: list[Rect] = []
+    for p in rows:
+        if not p.row.text or p.row.decorative:
+            continue
+        span = _span(p.row.items) if p.scale == 1.0 else None
+        left, right = span if span else (content.x, content.right)
+        boxes.append(Rect(left, content.y + p.y, right - left, p.row.height * p.scale))
+    return tuple(boxes)
+
+
+def _span(items: tuple[Item, ...], dx: float = 0.0) -> tuple[float, float] | None:
+    """How far left and right a row's glyphs, fills and lines reach; None for anything
+    else (an image, a drawing), which counts as the whole content width."""
+    xs: list[float] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            if item.xs:
+                xs += [min(item.xs) + dx, max(item.xs) + item.size + dx]  # an em past the pen
+        elif isinstance(item, Fill | Stroke):
+            xs += [item.rect.x + dx, item.rect.right + dx]
+        elif isinstance(item, Segment):
+            xs += [item.x1 + dx, item.x2 + dx]
+        elif isinstance(item, Group) and item.scale == 1.0:
+            inner = _span(item.items, dx + item.dx)
+            if inner is None:
+                return None
+            xs += inner
+        elif not isinstance(item, Shape):
+            return None
+    return (min(xs), max(xs)) if xs else None
 
 
 def clear_shift(deco: DecoBase, box: Rect, ctx: Context) -> tuple[float, float] | None:
     """The smallest move of `box`, outward from the decoration's anchor, after which it
-    touches no text row and keeps MIN_ON_CARD of its area on the card; None: no such move,
-    so the ornament is left off this card."""
+    touches no text row and keeps MIN_ON_CARD of the area the theme showed on the card;
+    None: no such move, so the ornament is left off this card."""
     if not ctx.text:
         return (0.0, 0.0)
     card = ctx.card or ctx.frame
+    shown = _area(_overlap(box, card))  # what the theme put on the card, often not all
     xs = _offsets(_outward(deco.anchor, "left", "right"), box.width)
     ys = _offsets(_outward(deco.anchor, "top", "bottom"), box.height)
     for dx, dy in sorted(((dx, dy) for dx in xs for dy in ys), key=lambda d: math.hypot(*d)):
         moved = Rect(box.x + dx, box.y + dy, box.width, box.height)
-        if _area(_overlap(moved, card)) < MIN_ON_CARD * _area(moved):
+        if _area(_overlap(moved, card)) < MIN_ON_CARD * shown:
             continue
         grown = _grow(moved, TEXT_MARGIN)
         if not any(_area(_overlap(grown, row)) > 0.0 for row in ctx.text):
