@@ -31,7 +31,7 @@ from .budget import Cards, ContentBudget, OutputLimits, bounded
 from .chrome import page_number_items
 from .components import MdxFlow
 from .cues import continuation_cues
-from .decorate import Context, build
+from .decorate import Context, build, text_boxes
 from .decorations import Decoration, is_static
 from .fonts import FontBook
 from .images import Images
@@ -285,9 +285,10 @@ def _live_decorations(
     baselines = tuple(
         content.y + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
     )
+    text = text_boxes(placement.rows, content)
     for deco in live:
         for frame in _frames_of(deco, placement, page, content):
-            context = Context(frame, styles.tokens, fonts, baselines)
+            context = Context(frame, styles.tokens, fonts, baselines, text, page)
             slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out

@@ -4,7 +4,9 @@ The vocabulary: one msgspec Struct per kind, tagged by `kind`; decorate.py has o
 builder per kind that turns a spec into items to paint. Every kind is placed the same
 way: an `anchor` corner or edge of its `frame` (the card, the content box, or each quote
 or code panel on the card), an inward offset `x`, `y`, and optionally `rotate`, `opacity`
-and `effects`. `layer` puts it under the text or over it. Adding a kind touches this
+and `effects`. `layer` puts it under the text or over it. An ornament marked `avoid_text`
+never sits on a text row: decorate.py moves it outward from its anchor to the nearest spot
+clear of the card's rows, or leaves it off that card. Adding a kind touches this
 module (a Struct) and decorate.py (a builder and a row in `BUILDERS`), and docs/themes.md.
 
 This module is part of the theme schema: it imports no shaping, fonts or drawing.
@@ -49,6 +51,7 @@ class DecoBase(
     opacity: Annotated[float, msgspec.Meta(ge=0.0, le=1.0)] = 1.0
     rotate: float = 0.0
     effects: tuple[EffectSpec, ...] = ()
+    avoid_text: bool = False
     paints: ClassVar[tuple[str, ...]] = ()  # the fields that hold a paint
 
 
@@ -64,7 +67,9 @@ class Rule(DecoBase, frozen=True, tag="rule"):
 
 
 class Box(DecoBase, frozen=True, tag="rect"):
-    """A rectangle `width` x `height` (or the frame less `inset`), filled and/or stroked."""
+    """A rectangle `width` x `height` (or the frame less `inset`), filled and/or stroked;
+    a side of 0 spans the frame less `x` (or `y`) twice: a bar `height` tall across the top
+    stays that tall on a card of any size."""
 
     width: Length = 0.0
     height: Length = 0.0
@@ -246,4 +251,5 @@ def check(deco: Decoration, palette: dict[str, str], where: str) -> None:
 
 def is_static(deco: Decoration) -> bool:
     """Whether `deco` is the same on every card of a size (not tied to text or panels)."""
-    return deco.frame in ("card", "content") and not isinstance(deco, RuledLines)
+    tied = isinstance(deco, RuledLines) or deco.avoid_text
+    return deco.frame in ("card", "content") and not tied

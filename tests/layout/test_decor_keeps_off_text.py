@@ -1,0 +1,99 @@
+"""An ornament marked `avoid_text` never sits on a text row: it moves outward from its
+anchor to the nearest clear spot, or is left off the card; every card is checked."""
+
+from __future__ import annotations
+
+import layout
+from layout.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
+from layout.decorate import TEXT_MARGIN, Context, build
+from layout.draw import build_path
+from layout.style import decode_theme, resolve
+
+CARD = Rect(0.0, 0.0, 440.0, 586.0)
+HEART = (
+    'kind = "circle"\nanchor = "top-right"\nx = 30\ny = 40\nradius = 30\nfill = "#ff0000"\n'
+    "avoid_text = true\n"
+)
+
+
+def _built(toml: str, fonts, text: tuple[Rect, ...]) -> list[Item]:
+    theme = decode_theme('name = "t"\n[colors.all]\nink = "#112233"\n[[decorations]]\n' + toml)
+    return build(
+        theme.decorations[0], Context(CARD, resolve(theme, None).tokens, fonts, (), text, CARD)
+    )
+
+
+def _bounds(items: list[Item] | tuple[Item, ...], dx: float = 0.0, dy: float = 0.0) -> Rect:
+    """The drawn box of the shapes among `items`, on the card (groups' moves applied)."""
+    found: list[Rect] = []
+    for item in items:
+        if isinstance(item, Group):
+            found.append(_bounds(item.items, dx + item.dx, dy + item.dy))
+        elif isinstance(item, Layer):
+            found.append(_bounds(item.items, dx, dy))
+        elif isinstance(item, Shape):
+            b = build_path(item.ops).computeTightBounds()
+            found.append(Rect(b.left() + dx, b.top() + dy, b.width(), b.height()))
+    x, y = min(r.x for r in found), min(r.y for r in found)
+    return Rect(x, y, max(r.right for r in found) - x, max(r.bottom for r in found) - y)
+
+
+def _crosses(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+def test_an_ornament_on_a_text_row_moves_outward_off_it(fonts) -> None:
+    title = Rect(30.0, 50.0, 380.0, 40.0)  # the disc would sit at y 40..100, on the title
+    items = _built(HEART, fonts, (title,))
+    disc = _bounds(items)
+    assert not _crosses(disc, title)
+    assert disc.bottom <= title.y - TEXT_MARGIN + 0.5 and disc.right >= 380.0  # up, not in
+    assert disc.y + disc.height * 0.4 >= -0.5  # still mostly on the card
+
+
+def test_an_ornament_clear_of_text_stays_where_the_theme_put_it(fonts) -> None:
+    [disc] = _built(HEART, fonts, (Rect(30.0, 200.0, 380.0, 40.0),))
+    assert disc == Shape((("O", 380.0, 70.0, 30.0),), None, 0xFFFF0000, 1.0)
+
+
+def test_an_ornament_with_no_clear_spot_is_left_off_the_card(fonts) -> None:
+    assert _built(HEART, fonts, (Rect(0.0, 0.0, 440.0, 586.0),)) == []
+
+
+def test_no_card_of_a_long_post_has_the_ornament_on_its_text(fonts) -> None:
+    theme = decode_theme(
+        'name = "t"\n[colors.all]\nbackground = "#ffffff"\ntext = "#222222"\n'
+        "[roles.card]\npadding = [60, 24, 24, 24]\n"
+        "[[decorations]]\n" + HEART.replace("y = 40", "y = 20")
+    )
+    post = "# 更快的早晨和更从容的一天\n\n" + "正文的文字排满整行。" * 120
+    options = layout.RenderOptions(split="autoSplit")
+    pages = layout.layout_pages(post, theme, fonts, options)
+    assert len(pages) > 2
+    moved = 0
+    for page in pages:
+        rows = [_ink_row(p.row.items, 60.0 + p.y, p.row.height) for p in page.rows if p.row.text]
+        discs = [
+            i
+            for i in page.items
+            if isinstance(i, Group | Shape) and _reds(i)  # the ornament, wherever it went
+        ]
+        [disc] = discs  # a 60 px band above the text leaves room on every card
+        box = _bounds([disc])
+        assert not any(_crosses(box, row) for row in rows), (box, rows[:2])
+        spot = Rect(350.0, 20.0, 60.0, 60.0)  # where the theme put it
+        moved += any(_crosses(spot, row) for row in rows) and box != spot
+    assert moved >= 2  # the body cards, whose first line runs under the corner
+
+
+def _reds(item: Item) -> bool:
+    if isinstance(item, Group):
+        return any(_reds(i) for i in item.items)
+    return isinstance(item, Shape) and item.fill == 0xFFFF0000
+
+
+def _ink_row(items: tuple[Item, ...], y: float, height: float) -> Rect:
+    """A row's box from its glyphs' pen positions, an em past the last."""
+    runs = [i for i in items if isinstance(i, GlyphRun)]
+    left = min(min(r.xs) for r in runs)
+    return Rect(left, y, max(max(r.xs) + r.size for r in runs) - left, height)
