@@ -2,16 +2,18 @@
 
 A card is drawn twice from the same layout: as it is, and bare (every glyph run taken
 out, so what lies behind the text is drawn exactly: panels, gradients, decorations). Each
-run's ink is where the two drawings differ inside the run's box; its contrast is the
+run's contrast is the
 run's colour (composited over each pixel when translucent) against the bare pixels under
-that ink, at `PERCENTILE` so that a stray antialiased edge of a neighbour does not decide.
+that ink (where a third drawing, of the glyphs alone in black on white, is at least half
+covered), at `PERCENTILE` so that a stray antialiased edge of a neighbour does not decide.
 The text drawing also shows whether the run is drawn in its colour at all (a sheet laid
 over it would not be): some ink pixel must be near the colour the layout says.
 
-Each run is named for the report by where it sits (the innermost block of its row, or
-`chrome` for what lies outside the rows: page numbers, labels) and by the palette token
-of its colour (`quote/quote`, `code/code_comment`). A theme's ornament text (a decoration
-marked `decorative`, a heading rule's ornament row) is not measured.
+Each run is named for the report by where it sits (the innermost block of its row,
+`Image` for a caption, `chrome` for what lies outside the rows: page numbers, labels) and
+by the palette token of its colour (`Paragraph/quote`, `CodeBlock/code_comment`). A
+theme's ornament text (a decoration marked `decorative`, a heading rule's ornament row)
+is not measured.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ MIN_LARGE_CONTRAST = 3.0  # WCAG 2 AA for large text
 LARGE_TEXT = 24.0  # px: text this size and more is large
 PERCENTILE = 10  # of the ratios over a run's ink: 90 % of what lies under it must pass
 TEXT_MATCH = 40  # max channel difference between a run's colour and its nearest ink pixel
-INK = 24  # min channel difference that makes a pixel ink (text drawing vs bare drawing)
+INK = 128  # a pixel of the black-on-white glyph drawing darker than this is ink
+BLACK, WHITE = 0xFF000000, 0xFFFFFFFF
 ASCENT, DESCENT = 1.0, 0.35  # a run's box above and below its baseline, in em
 
 
@@ -113,7 +116,7 @@ def placed_runs(page: Page, names: dict[int, str]) -> Iterator[Placed]:
     skip: set[int] = set()
     for placed in page.rows:
         row = placed.row
-        block = row.source[-1][0] if row.source else "chrome"
+        block = row.source[-1][0] if row.source else "Image" if row.text[:1] == "[" else "Row"
         for run in _runs(row.items):
             (skip.add(id(run)) if row.decorative else where.setdefault(id(run), block))
     for found in _walk(page.items, 0.0, 0.0, 1.0, 1.0):
@@ -167,14 +170,23 @@ def draw(page: Page, fonts: layout.FontBook) -> np.ndarray:
     return rasterize(picture, page.width, page.height, page.background, 1)
 
 
+def ink_page(page: Page, runs: list[Placed]) -> Page:
+    """The card's measured glyphs alone, black on white: where each run puts ink."""
+    items = tuple(
+        Group((replace(p.run, color=BLACK),), dx=p.dx, dy=p.dy, scale=p.scale) for p in runs
+    )
+    return replace(page, background=WHITE, items=items)
+
+
 def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> list[Found]:
     """Every measured run of the card: its role, size and contrast as drawn."""
+    runs = list(placed_runs(page, names))
     text = draw(page, fonts).astype(np.int16)
     under = draw(replace(page, items=bare(page.items)), fonts).astype(np.int16)
-    ink_mask = np.abs(text - under).max(axis=2) >= INK
+    ink_mask = draw(ink_page(page, runs), fonts)[:, :, 0] < INK
     height, width = ink_mask.shape
     out: list[Found] = []
-    for placed in placed_runs(page, names):
+    for placed in runs:
         top, bottom, left, right = placed.box()
         top, left = max(top, 0), max(left, 0)
         bottom, right = min(bottom, height), min(right, width)
@@ -184,13 +196,9 @@ def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> l
         behind = under[top:bottom, left:right][mask]
         drawn = text[top:bottom, left:right][mask]
         colour = argb_over(placed.run.color, behind, placed.opacity)
-        ratios = contrast_ratio(colour, behind)
+        ratio = float(np.percentile(contrast_ratio(colour, behind), PERCENTILE))
         offset = int(np.abs(drawn - colour).max(axis=1).min())
-        out.append(
-            Found(
-                placed.role, placed.size, float(np.percentile(ratios, PERCENTILE)), offset, len(behind)
-            )
-        )
+        out.append(Found(placed.role, placed.size, ratio, offset, len(behind)))
     return out
 
 
