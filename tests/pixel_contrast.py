@@ -203,10 +203,14 @@ def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> l
 
 
 def worst_by_role(found: list[Found]) -> dict[str, Found]:
-    """Each role's run with the least margin over what it needs."""
+    """Each role's run with the least margin over what it needs; its `text_offset` is the
+    role's nearest (a lone small mark of a run may never reach its full colour)."""
     worst: dict[str, Found] = {}
     for f in found:
         held = worst.get(f.role)
-        if held is None or f.ratio / f.needed < held.ratio / held.needed:
+        if held is None:
             worst[f.role] = f
+            continue
+        least = f if f.ratio / f.needed < held.ratio / held.needed else held
+        worst[f.role] = replace(least, text_offset=min(f.text_offset, held.text_offset))
     return worst
