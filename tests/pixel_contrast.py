@@ -90,6 +90,7 @@ class Found:
     ratio: float
     text_offset: int  # how far the nearest ink pixel is from the run's colour
     ink: int  # ink pixels measured
+    behind: float  # the median relative luminance of what lies under the ink
 
     @property
     def needed(self) -> float:
@@ -198,7 +199,8 @@ def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> l
         colour = argb_over(placed.run.color, behind, placed.opacity)
         ratio = float(np.percentile(contrast_ratio(colour, behind), PERCENTILE))
         offset = int(np.abs(drawn - colour).max(axis=1).min())
-        out.append(Found(placed.role, placed.size, ratio, offset, len(behind)))
+        luminance = float(np.median(relative_luminance(behind)))
+        out.append(Found(placed.role, placed.size, ratio, offset, len(behind), luminance))
     return out
 
 
