@@ -94,22 +94,11 @@ def theme_modes() -> list[tuple[str, str | None]]:
     return [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
 
 
-# Text over a decoration, not a colour: business's fixed-inset top bar behind the text
-# and pop-art's halftone dots through the body at 1080x1440. Placing decorations off the
-# text is the layout's part; these leave when it lands.
-UNDER_DECORATIONS = {
-    ("business", None, (1080, 1440)),
-    ("pop-art", "default-mode", (1080, 1440)),
-    ("pop-art", "pink-blue-mode", (1080, 1440)),
-}
 CASES = [
     pytest.param(
         name,
         mode,
         size,
-        marks=[pytest.mark.xfail(reason="a decoration under the text")]
-        if (name, mode, size) in UNDER_DECORATIONS
-        else [],
         id=f"{name}-{mode or 'default'}-{size[0]}x{size[1]}",
     )
     for name, mode in theme_modes()
