@@ -236,6 +236,8 @@ DARK_CODE: dict[str, str] = {  # GitHub's dark palette
     "code_builtin": "#79c0ff",
 }
 
+CODE_TOKENS = tuple(token for token in DARK_CODE if token != "code_text")  # the highlighter's
+
 _HEADING = {"weight": 600, "line_height": 1.25, "margin_top": 16.0, "margin_bottom": 0.0}
 _BASE_MODEL: dict[str, dict[str, object]] = {
     "card": {
@@ -461,17 +463,17 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
     """`DARK_CODE` (less a `code_text` the theme names) when the mode's code panel is dark
     and the theme names no code token colour itself, else nothing."""
     named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
-    if named & (DARK_CODE.keys() - {"code_text"}):
+    if named & set(CODE_TOKENS):
         return {}  # the theme colours its code tokens itself
     paint = getattr(theme.roles.get("code_block"), "background", None)  # Role is built
     where = "roles.code_block.background"
     resolved = resolve_paint(paint if paint is not None else "code_bg", palette, where)
-    if _luminance(resolved) >= DARK_PANEL:
+    if paint_luminance(resolved) >= DARK_PANEL:
         return {}
     return {token: colour for token, colour in DARK_CODE.items() if token not in named}
 
 
-def _luminance(paint: Paint) -> float:
+def paint_luminance(paint: Paint) -> float:
     """Mean WCAG relative luminance of a paint's colours (alpha ignored; a pattern: its
     background, or none: light)."""
     if isinstance(paint, int):

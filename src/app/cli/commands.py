@@ -477,6 +477,7 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
 
 def cmd_themes_check(args: argparse.Namespace) -> int:
     """What the service would make of one custom theme file; exit 1 when it is broken."""
+    from themes.contrast import code_contrast
     from themes.custom import read_theme_file
 
     try:
@@ -499,6 +500,10 @@ def cmd_themes_check(args: argparse.Namespace) -> int:
     print(f"unsupported, ignored: {len(found.notes)}")
     for note in found.notes:
         print(f"  {note}")
+    failures = code_contrast(found.theme)
+    print(f"code colours under the contrast needed: {len(failures)}")
+    for failure in failures:
+        print(f"  {failure}")
     return 0
 
 

@@ -85,6 +85,8 @@ def _as_tokens(
     for role, knobs in changed.items():
         for knob, value in knobs.items():
             own = base.get(role, {}).get(knob, _model_colour(role, knob))
+            if value == own:
+                continue  # the mode repeats the theme (a highlighter's height, say)
             if knob not in COLOR_KNOBS or not isinstance(value, str) or not isinstance(own, str):
                 why = f".{mode}: {role} {knob} is not a colour; a mode changes colours only"
                 notes.append(Note(line, why))
