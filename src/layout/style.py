@@ -465,24 +465,35 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
     named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
     if named & set(CODE_TOKENS):
         return {}  # the theme colours its code tokens itself
-    paint = getattr(theme.roles.get("code_block"), "background", None)  # Role is built
-    where = "roles.code_block.background"
-    resolved = resolve_paint(paint if paint is not None else "code_bg", palette, where)
-    if paint_luminance(resolved) >= DARK_PANEL:
+    code = getattr(theme.roles.get("code_block"), "background", None)  # Role is built
+    card = getattr(theme.roles.get("card"), "background", None)
+    panel = resolve_paint(code if code is not None else "code_bg", palette, "code_block")
+    under = resolve_paint(card if card is not None else "background", palette, "card")
+    if relative_luminance(mean_colour(panel, mean_colour(under))) >= DARK_PANEL:
         return {}
     return {token: colour for token, colour in DARK_CODE.items() if token not in named}
 
 
-def paint_luminance(paint: Paint) -> float:
-    """Mean WCAG relative luminance of a paint's colours (alpha ignored; a pattern: its
-    background, or none: light)."""
+WHITE = 0xFFFFFFFF
+
+
+def mean_colour(paint: Paint, under: int = WHITE) -> int:
+    """The opaque colour a paint averages to, its colours laid over `under` by their alpha
+    (a pattern: its background, or none: `under`)."""
     if isinstance(paint, int):
         colours: tuple[int, ...] = (paint,)
     elif isinstance(paint, Pattern):
-        colours = (paint.background,) if paint.background is not None else (0xFFFFFFFF,)
+        colours = (paint.background,) if paint.background is not None else (0,)
     else:
         colours = paint.colors
-    return sum(relative_luminance(c) for c in colours) / len(colours)
+    mean = 0xFF000000
+    for shift in (16, 8, 0):
+        total = 0.0
+        for colour in colours:
+            alpha = (colour >> 24 & 0xFF) / 255
+            total += alpha * (colour >> shift & 0xFF) + (1 - alpha) * (under >> shift & 0xFF)
+        mean |= round(total / len(colours)) << shift
+    return mean
 
 
 def relative_luminance(argb: int) -> float:

@@ -7,10 +7,9 @@ token colour under the WCAG ratio for body text on the panel it is drawn on.
 
 from __future__ import annotations
 
-from layout.style import CODE_TOKENS, Theme, paint_luminance, relative_luminance, resolve
+from layout.style import CODE_TOKENS, WHITE, Theme, mean_colour, relative_luminance, resolve
 
 MIN_RATIO = 4.5  # WCAG AA for text under 24 px, as code is
-WHITE = 0xFFFFFFFF  # a code panel without a paint shows the card: taken as light
 
 
 def ratio(a: float, b: float) -> float:
@@ -25,7 +24,11 @@ def code_contrast(theme: Theme) -> list[str]:
     for mode in modes:
         styles = resolve(theme, mode)
         code = styles.roles["code_block"]
-        panel = paint_luminance(code.background if code.background is not None else WHITE)
+        card = styles.roles["card"].background
+        ground = mean_colour(card) if card is not None else WHITE
+        panel = relative_luminance(
+            mean_colour(code.background, ground) if code.background is not None else ground
+        )
         colours = {"code text": code.color, **{t: styles.palette[t] for t in CODE_TOKENS}}
         for token, colour in colours.items():
             found = ratio(relative_luminance(colour), panel)
