@@ -17,6 +17,7 @@ import pytest
 import layout
 import themes
 from app.cli import main
+from layout.style import BASE_COLORS, DARK_CODE
 from tests.conftest import CORPUS
 from themes import css
 from themes.custom import read_theme_file
@@ -140,7 +141,7 @@ def test_borders_shadows_and_radii() -> None:
     shadow = quote["effects"][0]
     assert (shadow.dx, shadow.dy, shadow.blur, shadow.color) == (2.0, 4.0, 10.0, "#0000004c")
     assert knobs(source, "table") == {"border_width": 2.0, "border_color": "#cccccc"}
-    assert knobs(source, "hr") == {"border_width": 3.0, "color": "#999999"}
+    assert knobs(source, "hr") == {"border_width": 3.0, "border_color": "#999999"}
 
 
 def test_padding_sides_lay_over_the_base_model() -> None:
@@ -206,8 +207,8 @@ def test_a_broken_stylesheet_is_an_error_naming_the_source(source: str, reason: 
 def test_a_dark_code_panel_gets_light_token_colours() -> None:
     dark = css.translate(".t pre { background: #0b1021; }").theme
     light = css.translate(".t pre { background: #f8f8f8; }").theme
-    assert dark.colors == {"all": css.DARK_CODE}
-    assert light.colors == {}
+    assert layout.resolve(dark, None).tokens["code_string"] == DARK_CODE["code_string"]
+    assert layout.resolve(light, None).tokens["code_string"] == BASE_COLORS["code_string"]
 
 
 def test_a_css_theme_renders(fonts: layout.FontBook) -> None:
@@ -234,7 +235,9 @@ def test_broken_files_are_skipped_and_logged_and_the_builtins_stay(
     for name in ("broken-syntax.css", "broken-no-class.css", "broken-typo.toml"):
         assert any(name in message for message in errors), name
     assert any("broken-not-toml.toml" in message for message in errors)
-    [unsupported] = [r.getMessage() for r in caplog.records if "unsupported" in r.getMessage()]
+    [unsupported] = [
+        m for r in caplog.records if "ocean" in (m := r.getMessage()) and "unsupp" in m
+    ]
     assert "ocean" in unsupported and "line 46" in unsupported
     assert "line 13" not in unsupported  # letter-spacing maps onto the letter_spacing knob
 
@@ -275,10 +278,11 @@ def test_themes_check_prints_the_theme_its_knobs_and_what_it_ignores(
     assert main(["themes", "check", str(CASES / "ocean.css")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"theme ocean: css file {CASES / 'ocean.css'}"
-    assert '  h1: {"size":28.0,"weight":800,"color":"#085f87",' in "\n".join(out)
+    assert '  h1: {"family":"sans","size":28.0,"weight":800,"color":"#085f87",' in "\n".join(out)
     assert '"letter_spacing":0.5' in "\n".join(out)
-    assert "unsupported, ignored: 5" in out
-    assert "  line 17: border-bottom (h2) is not supported" in out
+    assert '"bar_color":"#67e8f9","bar_side":"bottom"' in "\n".join(out), "h2 border-bottom"
+    assert "unsupported, ignored: 3" in out
+    assert "  line 46: @media rules are not supported" in out
 
 
 def test_themes_check_names_an_override(capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,6 +25,7 @@ import layout
 import themes
 from tests import pngcodec
 from tests.conftest import GOLDEN_CHANGES, corpus_posts
+from themes.custom import read_theme_file
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTPUT = Path(__file__).parent / "_output"
@@ -40,6 +41,9 @@ MDX_THEMES = (("apple-notes", "light-mode"), ("darktech", None), ("watercolor", 
 # LaTeX math posts (tests/cases/math/): inline, display, a bad formula, in a light and a dark theme
 MATH_POSTS = sorted((Path(__file__).parent / "cases" / "math").glob("*.md"))
 MATH_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
+# a custom CSS theme ported from the original service, its post using every construct it maps
+CUSTOM_THEMES = Path(__file__).parent / "cases" / "custom-themes"
+CSS_THEME, CSS_POST = CUSTOM_THEMES / "inkwell.css", CUSTOM_THEMES / "inkwell.md"
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,7 @@ class Case:
     theme: str
     mode: str | None
     mdx: bool = False
+    theme_file: Path | None = None  # a custom theme's file, for a theme that is not built in
 
     @property
     def stem(self) -> str:
@@ -64,13 +69,17 @@ def golden_cases() -> list[Case]:
         cases.extend(Case(post, theme, mode, mdx=True) for post in MDX_POSTS)
     for theme, mode in MATH_THEMES:
         cases.extend(Case(post, theme, mode) for post in MATH_POSTS)
+    custom = read_theme_file(CSS_THEME)
+    for mode in custom.theme.modes or [None]:
+        cases.append(Case(CSS_POST, custom.name, mode, theme_file=CSS_THEME))
     return cases
 
 
 def render(case: Case, fonts: layout.FontBook) -> list[np.ndarray]:
     options = layout.RenderOptions(split="autoSplit", mode=case.mode, scale=SCALE, mdx=case.mdx)
     markdown = case.post.read_text("utf-8")
-    cards = layout.render(markdown, themes.load(case.theme), fonts, options)
+    theme = read_theme_file(case.theme_file).theme if case.theme_file else themes.load(case.theme)
+    cards = layout.render(markdown, theme, fonts, options)
     return [pngcodec.decode(png) for png in cards]
 
 

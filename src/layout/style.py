@@ -33,7 +33,7 @@ from typing import (
 
 import msgspec
 
-from .boxes import Effect, Paint
+from .boxes import Effect, Paint, Pattern
 from .decorations import Decoration, check
 from .errors import ThemeError
 from .paint import (
@@ -223,6 +223,22 @@ BASE_COLORS: dict[str, str] = {
     "placeholder_bg": "rgba(127,127,127,.12)",
 }
 
+# A code panel darker than this (mean WCAG luminance of its paint) gets `DARK_CODE`, unless
+# the theme names a code token colour itself: the base tokens are for light panels.
+DARK_PANEL = 0.25
+DARK_CODE: dict[str, str] = {  # GitHub's dark palette
+    "code_text": "#e6edf3",
+    "code_keyword": "#ff7b72",
+    "code_string": "#a5d6ff",
+    "code_comment": "#8b949e",
+    "code_number": "#79c0ff",
+    "code_function": "#d2a8ff",
+    "code_type": "#ffa657",
+    "code_builtin": "#79c0ff",
+}
+
+CODE_TOKENS = tuple(token for token in DARK_CODE if token != "code_text")  # the highlighter's
+
 _HEADING = {"weight": 600, "line_height": 1.25, "margin_top": 16.0, "margin_bottom": 0.0}
 _BASE_MODEL: dict[str, dict[str, object]] = {
     "card": {
@@ -388,9 +404,13 @@ def palette_for(theme: Theme, mode: str | None) -> dict[str, str]:
     """The colour tokens of a mode: base tokens, then the theme's shared, then the mode's."""
     palette = dict(BASE_COLORS)
     palette.update(theme.colors.get("all", {}))
-    key = mode if mode in theme.modes else (theme.modes[0] if theme.modes else "all")
-    palette.update(theme.colors.get(key, {}))
+    palette.update(theme.colors.get(_mode_key(theme, mode), {}))
     return palette
+
+
+def _mode_key(theme: Theme, mode: str | None) -> str:
+    """The `colors` table of a mode (the first mode when it is not one; `all` for none)."""
+    return mode if mode in theme.modes else (theme.modes[0] if theme.modes else "all")
 
 
 def resolve(theme: Theme, mode: str | None) -> Styles:
@@ -417,6 +437,7 @@ _RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
 
 def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
     palette = palette_for(theme, mode)
+    palette.update(dark_code_tokens(theme, mode, palette))
     explicit = {
         name: _explicit(name, base, theme.roles.get(name), palette)
         for name, base in BASE_ROLES.items()
@@ -438,6 +459,50 @@ def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
         tokens=palette,
         key=key,
     )
+
+
+def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) -> dict[str, str]:
+    """`DARK_CODE` (less a `code_text` the theme names) when the mode's code panel is dark
+    and the theme names no code token colour itself, else nothing."""
+    named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
+    if named & set(CODE_TOKENS):
+        return {}  # the theme colours its code tokens itself
+    code = getattr(theme.roles.get("code_block"), "background", None)  # Role is built
+    card = getattr(theme.roles.get("card"), "background", None)
+    panel = resolve_paint(code if code is not None else "code_bg", palette, "code_block")
+    under = resolve_paint(card if card is not None else "background", palette, "card")
+    if relative_luminance(mean_colour(panel, mean_colour(under))) >= DARK_PANEL:
+        return {}
+    return {token: colour for token, colour in DARK_CODE.items() if token not in named}
+
+
+WHITE = 0xFFFFFFFF
+
+
+def mean_colour(paint: Paint, under: int = WHITE) -> int:
+    """The opaque colour a paint averages to, its colours laid over `under` by their alpha
+    (a pattern: its background, or none: `under`)."""
+    if isinstance(paint, int):
+        colours: tuple[int, ...] = (paint,)
+    elif isinstance(paint, Pattern):
+        colours = (paint.background,) if paint.background is not None else (0,)
+    else:
+        colours = paint.colors
+    mean = 0xFF000000
+    for shift in (16, 8, 0):
+        total = 0.0
+        for colour in colours:
+            alpha = (colour >> 24 & 0xFF) / 255
+            total += alpha * (colour >> shift & 0xFF) + (1 - alpha) * (under >> shift & 0xFF)
+        mean |= round(total / len(colours)) << shift
+    return mean
+
+
+def relative_luminance(argb: int) -> float:
+    """WCAG relative luminance of an ARGB colour (alpha ignored)."""
+    channels = [(argb >> shift & 0xFF) / 255 for shift in (16, 8, 0)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
 def _digest(theme: Theme) -> str:

@@ -15,9 +15,12 @@ lies and how its bytes are fingerprinted.
 from __future__ import annotations
 
 import copy
+import tomllib
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
 
 from layout import Theme, decode_theme
 
@@ -27,6 +30,24 @@ if TYPE_CHECKING:  # custom.py pulls in the CSS parser: imported when custom the
     from .custom import ThemeFile
 
 THEMES_DIR = Path(__file__).resolve().parent
+CLASS_PREFIX = "card-"  # the original service's class of theme `<id>` is `card-<id>`
+
+
+def theme_id(name: str, ids: list[str], labels: dict[str, str]) -> str | None:
+    """The theme ID ``name`` stands for, or None: the ID itself, the ID with or without
+    ``card-`` (the original service's class names), or a theme's label (`苹果备忘录`)."""
+    if name in ids:
+        return name
+    bare = name.removeprefix(CLASS_PREFIX)
+    for candidate in (bare, CLASS_PREFIX + name):
+        if candidate in ids:
+            return candidate
+    return labels.get(name.strip())
+
+
+def _named(theme: Theme, name: str) -> Theme:
+    """The theme carrying its ID as its name, so a theme looked up by an alias names it."""
+    return theme if theme.name == name else msgspec.structs.replace(theme, name=name)
 
 
 class UnknownTheme(KeyError):
@@ -51,7 +72,7 @@ class Catalogue:
         for path in card_files(self.folder):
             data = path.read_bytes()  # decoded and hashed from the same bytes
             name = path.parent.name
-            self._themes[name] = decode_theme(data, source=str(path))
+            self._themes[name] = _named(decode_theme(data, source=str(path)), name)
             self._fingerprints[name] = digest(data)
         if not self._themes:
             raise FileNotFoundError(f"no <theme>/{THEME_FILE} in {self.folder}")
@@ -66,7 +87,7 @@ class Catalogue:
         merged._fingerprints = dict(self._fingerprints)
         merged.custom = dict(self.custom)
         for found in read_folder(Path(folder), set(self._themes)):
-            merged._themes[found.name] = found.theme
+            merged._themes[found.name] = _named(found.theme, found.name)
             merged._fingerprints[found.name] = found.fingerprint
             merged.custom[found.name] = found
         return merged
@@ -75,12 +96,18 @@ class Catalogue:
         """Card theme IDs, in a stable order."""
         return list(self._themes)
 
+    def resolve(self, name: str) -> str:
+        """The ID of the theme ``name`` stands for (`theme_id`); raises ``UnknownTheme``."""
+        labels = {theme.label: key for key, theme in self._themes.items()}
+        found = theme_id(name, self.names(), labels)
+        if found is None:
+            raise UnknownTheme(name, self.names())
+        return found
+
     def get(self, name: str) -> Theme:
-        """The decoded theme ``name``; raises ``UnknownTheme``."""
-        try:
-            return self._themes[name]
-        except KeyError:
-            raise UnknownTheme(name, self.names()) from None
+        """The decoded theme ``name`` (an ID or an alias: `resolve`), named by its ID;
+        raises ``UnknownTheme``."""
+        return self._themes[self.resolve(name)]
 
     def modes(self, name: str) -> list[str]:
         """The theme's mode IDs ([] when it has none); the first is the default."""
@@ -88,8 +115,7 @@ class Catalogue:
 
     def fingerprint(self, name: str) -> str:
         """SHA-256 (hex) of the theme file's bytes as they were read."""
-        self.get(name)
-        return self._fingerprints[name]
+        return self._fingerprints[self.resolve(name)]
 
 
 @cache
@@ -117,10 +143,23 @@ def load_one(name: str) -> Theme:
     Raises ``UnknownTheme``.
     """
     found = sorted(p.parent.name for p in card_files(THEMES_DIR))
-    if name not in found:  # also keeps a name like "../x" inside the themes folder
+    # Only an ID of this list is used as a path, which keeps a name like "../x" inside.
+    theme = theme_id(name, found, {}) or theme_id(name, found, _builtin_labels())
+    if theme is None:
         raise UnknownTheme(name, found)
-    path = THEMES_DIR / name / THEME_FILE
-    return decode_theme(path.read_bytes(), source=str(path))
+    path = THEMES_DIR / theme / THEME_FILE
+    return _named(decode_theme(path.read_bytes(), source=str(path)), theme)
+
+
+@cache
+def _builtin_labels() -> dict[str, str]:
+    """Each built-in theme's label → its ID, read from the files' top-level `label` alone
+    (decoding every theme would cost `load_one` what it saves)."""
+    labels = {}
+    for path in card_files(THEMES_DIR):
+        with path.open("rb") as file:
+            labels[str(tomllib.load(file).get("label", ""))] = path.parent.name
+    return labels
 
 
 def modes(name: str) -> list[str]:

@@ -22,7 +22,8 @@ from app.models import GenerateRequest, invalid
 LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 
 ThemeLookup = Callable[[str], layout.Theme]
-"""A theme by name, raising ``themes.UnknownTheme``: ``Catalogue.get`` (the service) or
+"""A theme by its ID or an alias of it (``card-<id>``, its label), named by its ID, raising
+``themes.UnknownTheme``: ``Catalogue.get`` (the service, and the CLI with custom themes) or
 ``themes.load_one`` (the CLI, which decodes only the theme it uses)."""
 
 
@@ -97,11 +98,11 @@ def normalise(request: GenerateRequest, lookup: ThemeLookup) -> CardRequest:
     Raises:
         InvalidField: Unknown theme or theme mode.
     """
-    _, mode = resolve_theme(lookup, request.theme, request.themeMode)
+    theme, mode = resolve_theme(lookup, request.theme, request.themeMode)
     split = request.splitMode
     return CardRequest(
         markdown=request.markdown,
-        theme=request.theme,
+        theme=theme.name,  # the ID, whichever alias the request used
         mode=mode,
         width=round(request.width),
         height=round(request.height),

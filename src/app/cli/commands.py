@@ -317,7 +317,9 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     render.set_defaults(run=run_render)
 
 
-def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
+def card_request(
+    args: argparse.Namespace, markdown: str, lookup: Callable[[str], layout.Theme] | None = None
+) -> CardRequest:
     """The render command's arguments as the normalised request the HTTP API would make of
     the same fields: checked by the API's own parser (the Markdown's length included) and
     normalised as the API does (theme and mode checked), with the API's messages.
@@ -342,15 +344,30 @@ def card_request(args: argparse.Namespace, markdown: str) -> CardRequest:
         "quality": args.quality,
     }
     try:
-        return normalise(parse_generate(msgspec.json.encode(fields)), themes.load_one)
+        return normalise(parse_generate(msgspec.json.encode(fields)), lookup or theme_lookup())
     except ApiError as error:
         raise CommandError(error.message) from error
 
 
+def theme_lookup() -> Callable[[str], layout.Theme]:
+    """The render command's themes: the built-in ones, decoded one at a time, or with
+    ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
+    from app.settings import SettingsError, load_settings
+
+    try:
+        folder = load_settings().themes_dir
+    except SettingsError as error:
+        raise CommandError(str(error)) from error
+    if not folder:
+        return themes.load_one
+    return themes.builtin().with_custom(folder).get
+
+
 def run_render(args: argparse.Namespace) -> int:
     text, base = _read_markdown(args.markdown)
-    card = card_request(args, text)
-    theme = themes.load_one(card.theme)
+    lookup = theme_lookup()
+    card = card_request(args, text, lookup)
+    theme = lookup(card.theme)
     from app.settings import Settings
 
     defaults = Settings()  # the service's budgets, as on its embedded defaults
@@ -460,6 +477,7 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
 
 def cmd_themes_check(args: argparse.Namespace) -> int:
     """What the service would make of one custom theme file; exit 1 when it is broken."""
+    from themes.contrast import code_contrast
     from themes.custom import read_theme_file
 
     try:
@@ -482,6 +500,10 @@ def cmd_themes_check(args: argparse.Namespace) -> int:
     print(f"unsupported, ignored: {len(found.notes)}")
     for note in found.notes:
         print(f"  {note}")
+    failures = code_contrast(found.theme)
+    print(f"code colours under the contrast needed: {len(failures)}")
+    for failure in failures:
+        print(f"  {failure}")
     return 0
 
 

@@ -17,12 +17,11 @@ use `values` and `gradients`), `theme` (role knobs → the checked `Theme`).
 from .knobs import CARD_TO_BODY, INLINE_KNOBS, PANEL_KNOBS, ROLE_KNOBS, TEXT_KNOBS, TH_TO_TABLE
 from .read import ELEMENT_ROLES, Note
 from .text import FAMILIES
-from .theme import DARK_CODE, TRANSLATOR_VERSION, Translation, translate
+from .theme import TRANSLATOR_VERSION, Translation, translate
 from .values import ROOT_SIZE, Tokens, color, length
 
 __all__ = [
     "CARD_TO_BODY",
-    "DARK_CODE",
     "ELEMENT_ROLES",
     "FAMILIES",
     "INLINE_KNOBS",

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .gradients import gradient, is_gradient
+from .gradients import gradient, highlighter, is_gradient
 from .values import Tokens, Unsupported, color, is_word, length, one, split_commas
 
 Reader = Callable[[Tokens, str], dict[str, Any]]
@@ -19,6 +19,8 @@ SIDES = ("top", "right", "bottom", "left")  # the order of CSS box shorthands an
 MAX_BLUR = 200.0
 DEFAULT_SHADOW = "rgba(0,0,0,.1)"  # a box-shadow without a colour
 _BORDER_STYLES = {"solid", "dashed", "dotted", "double", "groove", "ridge", "inset", "outset"}
+HEADINGS = tuple(f"h{n}" for n in range(1, 7))
+HIGHLIGHTED = ("strong", "em", "link", "del")  # runs with a highlighter background
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,11 @@ def background(values: Tokens, role: str) -> dict[str, Any]:
     paints = [color(t) for t in colours] + [gradient(g) for g in gradients]
     if not paints:
         raise Unsupported("is empty")
-    return {"background": paints[-1]}  # a gradient covers the colour under it
+    paint = paints[-1]  # a gradient covers the colour under it
+    marker = highlighter(paint) if role in HIGHLIGHTED else None
+    if marker is not None:  # linear-gradient(transparent 60%, X 60%): a marker stroke
+        return {"background": marker[0], "background_height": marker[1]}
+    return {"background": paint}
 
 
 def _box(values: Tokens) -> list[float]:
@@ -122,16 +128,42 @@ def border(values: Tokens, role: str) -> dict[str, Any]:
     return knobs
 
 
+def _heading_bar(values: Tokens, side: str) -> dict[str, Any]:
+    """A heading's border on one side: its bar on that side."""
+    knobs = _border_knobs(values, "bar_width", "bar_color")
+    return {**knobs, "bar_side": side} if knobs.get("bar_width", 1.0) > 0 else knobs
+
+
 def border_left(values: Tokens, role: str) -> dict[str, Any]:
+    if role in HEADINGS:
+        return _heading_bar(values, "left")
     if role != "quote":
-        raise Unsupported("is drawn only on blockquote (its bar)")
+        raise Unsupported("is drawn only on blockquote and headings (their bar)")
     return _border_knobs(values, _border_knob(role, "width"), _border_knob(role, "color"))
 
 
 def border_top(values: Tokens, role: str) -> dict[str, Any]:
+    if role in HEADINGS:
+        return _heading_bar(values, "top")
     if role != "hr":
-        raise Unsupported("is drawn only on hr")
+        raise Unsupported("is drawn only on hr and headings")
     return border(values, role)
+
+
+def border_bottom(values: Tokens, role: str) -> dict[str, Any]:
+    if role in HEADINGS:
+        return _heading_bar(values, "bottom")
+    if role != "hr":
+        raise Unsupported("is drawn only on hr and headings (an underline bar)")
+    return border(values, role)
+
+
+def border_image(values: Tokens, role: str) -> dict[str, Any]:
+    """`border-image: linear-gradient(…) 1` on hr: the line's paint."""
+    gradients = [t for t in values if is_gradient(t)]
+    if role != "hr" or len(gradients) != 1:
+        raise Unsupported("is drawn only as one gradient on hr")
+    return {"border_color": gradient(gradients[0])}
 
 
 def border_color(values: Tokens, role: str) -> dict[str, Any]:

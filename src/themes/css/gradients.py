@@ -52,6 +52,31 @@ def gradient(function: Any) -> dict[str, Any]:
     return paint
 
 
+def highlighter(paint: Any) -> tuple[str, float] | None:
+    """(colour, share of the text's height) of a marker-stroke gradient, or None: a
+    top-to-bottom gradient that is transparent down to p and then one colour, as in
+    `linear-gradient(transparent 60%, yellow 60%)` (yellow, 0.4)."""
+    if not isinstance(paint, dict) or paint["kind"] != "linear":
+        return None
+    if paint.get("angle", 180.0) != 180.0 or "positions" not in paint:
+        return None
+    stops, positions = paint["stops"], paint["positions"]
+    seen = [i for i, stop in enumerate(stops) if not _clear(stop)]
+    if not seen or any(not _clear(stop) for stop in stops[: seen[0]]):
+        return None
+    if len({stops[i] for i in seen}) != 1 or seen != list(range(seen[0], len(stops))):
+        return None
+    top = positions[seen[0]]
+    if seen[0] == 0 or positions[seen[0] - 1] < top - 0.05 or top >= 1.0:
+        return None  # a soft fade, not a stroke
+    return str(stops[seen[0]]), round(1.0 - top, 4)
+
+
+def _clear(colour: str) -> bool:
+    """Whether `#rrggbbaa` is fully transparent."""
+    return len(colour) == 9 and colour.endswith("00")
+
+
 def _is_direction(tokens: Tokens) -> bool:
     return tokens[0].type == "dimension" or idents(tokens)[:1] == ["to"]
 

@@ -13,7 +13,7 @@ from layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
 
 from . import boxes, text
 from .boxes import PaddingSide, Reader
-from .read import HEADINGS, Declaration, Note
+from .read import HEADINGS, INNER_ROLES, Declaration, Note
 from .text import PxLineHeight
 from .values import ROOT_SIZE, Unsupported
 
@@ -23,27 +23,47 @@ TEXT_KNOBS = frozenset(
     {"family", "size", "weight", "italic", "color", "line_height", "align"}
     | {"margin_top", "margin_bottom", "letter_spacing"}
 )
-INLINE_KNOBS = frozenset({"family", "size", "weight", "italic", "color", "letter_spacing"})
+UNDERLINE_KNOBS = frozenset({"underline", "underline_color", "underline_width", "underline_offset"})
+INLINE_KNOBS = (
+    frozenset({"family", "size", "weight", "italic", "color", "letter_spacing", "text_transform"})
+    | UNDERLINE_KNOBS
+)
+HIGHLIGHT_KNOBS = INLINE_KNOBS | {"background", "background_height", "radius"}
 PANEL_KNOBS = frozenset({"background", "radius", "padding", "effects"})
+HEADING_KNOBS = (
+    TEXT_KNOBS
+    | PANEL_KNOBS
+    | UNDERLINE_KNOBS
+    | {"bar_width", "bar_color", "bar_side", "text_transform"}
+)
 # The knobs the engine draws for each role; a property landing elsewhere is reported.
 ROLE_KNOBS: dict[str, frozenset[str]] = {
     "card": frozenset({"background", "padding", "effects"}),
     "body": TEXT_KNOBS,
-    **dict.fromkeys(HEADINGS, TEXT_KNOBS),
-    "strong": INLINE_KNOBS,
-    "em": INLINE_KNOBS,
-    "link": INLINE_KNOBS,
-    "del": INLINE_KNOBS,
+    **dict.fromkeys(HEADINGS, HEADING_KNOBS),
+    "strong": HIGHLIGHT_KNOBS,
+    "em": HIGHLIGHT_KNOBS,
+    "link": HIGHLIGHT_KNOBS,
+    "del": HIGHLIGHT_KNOBS,
     "inline_code": INLINE_KNOBS | {"background", "radius", "padding"},
     "quote": TEXT_KNOBS | PANEL_KNOBS | {"bar_width", "bar_color"},
     "code_block": TEXT_KNOBS | PANEL_KNOBS,
     "list": TEXT_KNOBS | {"indent"},
+    "marker": frozenset({"marker_color"}),
     "table": frozenset({"family", "size", "color", "line_height", "padding"})
-    | {"margin_top", "margin_bottom", "border_color", "border_width"},
+    | {"margin_top", "margin_bottom", "border_color", "border_width", "radius"},
     "th": frozenset({"header_background", "header_color", "weight", "padding"}),
-    "hr": frozenset({"color", "border_width", "margin_top", "margin_bottom"}),
-    "image": frozenset({"radius", "margin_top", "margin_bottom"}),
+    "stripe": frozenset({"stripe_background"}),
+    "hr": frozenset({"color", "border_color", "border_width", "margin_top", "margin_bottom"}),
+    "image": frozenset({"radius", "margin_top", "margin_bottom", "border_width", "border_color"}),
+    "page_number": frozenset({"family", "size", "weight", "italic", "color", "align"})
+    | {"letter_spacing", "text_transform"},
 }
+# Pseudo-roles of this subset → the role whose knobs they set (`li::marker` → the list's
+# marker colour, `tr:nth-child(even)` → the table's stripes).
+_PSEUDO_ROLES = {"marker": "list", "stripe": "table"}
+_SHOWN = {"pre_code": "pre code", "quote_text": "blockquote p"}
+_PSEUDO_KNOBS = {("marker", "color"): "marker_color", ("stripe", "background"): "stripe_background"}
 # Knobs the `.<class>` rule hands to the body, and `th` knobs that are the table's own.
 CARD_TO_BODY = TEXT_KNOBS - {"margin_top", "margin_bottom"}
 TH_TO_TABLE = frozenset({"padding"})
@@ -69,6 +89,15 @@ PROPERTIES: dict[str, Reader] = {
     "border": boxes.border,
     "border-top": boxes.border_top,
     "border-left": boxes.border_left,
+    "border-bottom": boxes.border_bottom,
+    "border-image": boxes.border_image,
+    "text-decoration": text.text_decoration,
+    "text-decoration-line": text.text_decoration,
+    "text-decoration-color": text.text_decoration_color,
+    "text-decoration-style": text.text_decoration_style,
+    "text-decoration-thickness": text.text_decoration_thickness,
+    "text-underline-offset": text.text_underline_offset,
+    "text-transform": text.text_transform,
     "border-color": boxes.border_color,
     "border-width": boxes.border_width,
     "border-radius": boxes.border_radius,
@@ -90,13 +119,29 @@ def apply(declaration: Declaration, roles: RoleKnobs) -> list[Note]:
     notes = []
     for knob, value in knobs.items():
         target = _target(role, knob)
-        if target is None or target[1] not in KNOB_TYPES:
+        if target is None and role in INNER_ROLES and _invisible(value):
+            continue  # `pre code { background: transparent; padding: 0 }` changes nothing
+        if target is None and role in INNER_ROLES:
+            box = INNER_ROLES[role]
+            notes.append(Note(line, f"{prop} on {_SHOWN[role]} is not drawn: the {box} box is"))
+        elif target is None or target[1] not in KNOB_TYPES:
             notes.append(Note(line, f"{prop} has no effect on {role} (no {knob} knob)"))
         elif target[1] in _COLOUR_ONLY and not isinstance(value, str):
             notes.append(Note(line, f"{prop} on {role} takes a colour, not a gradient"))
         else:
             _set(roles.setdefault(target[0], {}), target, value)
     return notes
+
+
+def _invisible(value: Any) -> bool:
+    """Whether a box knob's value draws nothing: transparent, zero, none."""
+    if isinstance(value, str):
+        return len(value) == 9 and value.endswith("00")
+    if isinstance(value, int | float):
+        return value == 0
+    if isinstance(value, PaddingSide):
+        return value.value == 0
+    return isinstance(value, list) and all(v == 0 for v in value)
 
 
 def _set(knobs_of: dict[str, Any], target: tuple[str, str], value: Any) -> None:
@@ -116,15 +161,19 @@ def _with_side(padding: list[float] | None, role: str, side: PaddingSide) -> lis
 
 def _target(role: str, knob: str) -> tuple[str, str] | None:
     """Where a knob set on `role` lands: the card's text knobs on the body, and so on."""
+    if role in INNER_ROLES:  # only its text reaches the role of the box it sits in
+        return (INNER_ROLES[role], knob) if knob in CARD_TO_BODY else None
+    if (role, knob) in _PSEUDO_KNOBS:
+        return _PSEUDO_ROLES[role], _PSEUDO_KNOBS[role, knob]
     if role == "card" and knob in CARD_TO_BODY:
         return "body", knob
     if role == "th" and knob in TH_TO_TABLE:
         return "table", knob
     if role == "th" and knob in ("background", "color"):
         return "table", f"header_{knob}"
-    if role == "hr" and knob in ("background", "border_color"):
-        return "hr", "color"
-    if knob in ROLE_KNOBS[role]:
+    if role == "hr" and knob == "background":
+        return "hr", "border_color"  # a rule's line is its border, painted by its background
+    if knob in ROLE_KNOBS.get(role, ()):
         return ("table" if role == "th" else role), knob
     return None
 

@@ -32,22 +32,40 @@ ELEMENT_ROLES: dict[str, str] = {
     "del": "del",
     "s": "del",
     "blockquote": "quote",
-    "blockquote p": "quote",
+    "blockquote p": "quote_text",
     "code": "inline_code",
     "pre": "code_block",
-    "pre code": "code_block",
+    "pre code": "pre_code",
     "ul": "list",
     "ol": "list",
     "li": "list",
+    "li::marker": "marker",
+    "ul li::marker": "marker",
+    "ol li::marker": "marker",
     "table": "table",
     "tr": "table",
     "td": "table",
     "th": "th",
+    "tr:nth-child(even)": "stripe",
+    "tbody tr:nth-child(even)": "stripe",
+    "tr:nth-of-type(even)": "stripe",
+    "tbody tr:nth-of-type(even)": "stripe",
     "hr": "hr",
     "img": "image",
+    # the original service's own card markup
+    ".card-footer": "page_number",
+    ".card-footer .page": "page_number",
+    ".page": "page_number",
 }
+# Inner parts of another element's box: only their text knobs reach the role (`pre code`
+# with `background: transparent` must not erase the `pre` panel, as in a browser).
+INNER_ROLES = {"pre_code": "code_block", "quote_text": "quote"}
+# The original service's wrappers around the Markdown: `.card-content-inner h1` is an h1.
+_WRAPPERS = (".card-content-inner", ".card-content", ".card-body", ".markdown-body")
 
-_CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)(?:\s+(.*))?", re.S)
+_CLASS = re.compile(
+    r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)((?:\.[_a-zA-Z][_a-zA-Z0-9-]*)?)(?:\s+(.*))?", re.S
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +84,7 @@ class Declaration:
     """One `property: value` as it applies to one role."""
 
     role: str
+    mode: str  # "" for the theme itself, else the mode of `.<class>.<mode>`
     prop: str  # in lower case
     values: list[Any]  # the value's tokens, without whitespace and comments
     text: str  # the value as written, for a note
@@ -98,39 +117,41 @@ class Stylesheet:
         for item in items:
             if item.type == "error":
                 raise self._syntax_error(item)
-        roles = []
+        targets = []
         for selector in tinycss2.serialize(rule.prelude).split(","):
-            role = self._selector_role(selector, rule.source_line)
-            if isinstance(role, Note):
-                yield role
+            target = self._selector_role(selector, rule.source_line)
+            if isinstance(target, Note):
+                yield target
             else:
-                roles.append(role)
-        for role in roles:
+                targets.append(target)
+        for role, mode in targets:
             for item in items:
                 if item.type == "declaration":
-                    yield _declaration(role, item)
+                    yield _declaration(role, mode, item)
                 else:  # a nested rule (CSS nesting)
                     yield Note(item.source_line, "nested rules are not supported")
 
-    def _selector_role(self, selector: str, line: int) -> str | Note:
-        """The role `.<class> <element>` styles ("card" for the class alone), or why none."""
+    def _selector_role(self, selector: str, line: int) -> tuple[str, str] | Note:
+        """(the role `.<class>[.<mode>] <element>` styles, "card" for the class alone; the
+        mode, "" for none), or why none."""
         text = " ".join(selector.replace(">", " ").split())
         match = _CLASS.fullmatch(text)
         if match is None:
             return Note(
                 line, f"selector {text!r} is not supported: use .<class> or .<class> <element>"
             )
-        name, rest = match.group(1), match.group(2)
+        name, mode, rest = match.group(1), match.group(2).lstrip("."), match.group(3)
         if not self.name:
             self.name = name
         elif name != self.name:
             return Note(line, f"selector {text!r} names another class than .{self.name}; ignored")
-        if rest is None:
-            return "card"
+        rest = _unwrapped(rest or "")
+        if not rest:
+            return "card", mode
         role = ELEMENT_ROLES.get(rest.lower())
         if role is None:
             return Note(line, f"selector {text!r}: no role for {rest!r}")
-        return role
+        return role, mode
 
     def _syntax_error(self, error: Any) -> ThemeError:
         return ThemeError(
@@ -138,6 +159,15 @@ class Stylesheet:
         )
 
 
-def _declaration(role: str, item: Any) -> Declaration:
+def _unwrapped(rest: str) -> str:
+    """An element selector without the original service's wrappers in front of it."""
+    words = rest.split()
+    while len(words) > 1 and words[0].lower() in _WRAPPERS:
+        words = words[1:]
+    return " ".join(words) if words != [] and words[0].lower() not in _WRAPPERS else ""
+
+
+def _declaration(role: str, mode: str, item: Any) -> Declaration:
     text = tinycss2.serialize(item.value).strip()
-    return Declaration(role, item.lower_name, significant(item.value), text, item.source_line)
+    values = significant(item.value)
+    return Declaration(role, mode, item.lower_name, values, text, item.source_line)

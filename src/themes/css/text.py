@@ -187,3 +187,54 @@ def text_align(values: Tokens, role: str) -> dict[str, Any]:
     if word == "justify" or word in _ALIGN:
         return {"align": _ALIGN.get(word, word)}
     raise Unsupported("is not left, center, right or justify")
+
+
+_LINE_STYLES = {"solid": "solid", "dashed": "dashed", "dotted": "dotted", "wavy": "wavy"}
+_LINE_WORDS = ("underline", "overline", "line-through", "blink")
+
+
+def text_decoration(values: Tokens, role: str) -> dict[str, Any]:
+    """`none` or `underline [style] [thickness] [colour]` → the underline knobs."""
+    if len(values) == 1 and is_word(values[0], "none"):
+        return {"underline": "none"}
+    knobs: dict[str, Any] = {}
+    for token in values:
+        if is_word(token, "underline"):
+            knobs.setdefault("underline", "solid")
+        elif is_word(token, *_LINE_WORDS):
+            raise Unsupported("draws only underline (or none)")
+        elif is_word(token, *_LINE_STYLES, "double"):
+            knobs["underline"] = _LINE_STYLES.get(token.lower_value, "solid")
+        elif token.type in ("dimension", "number"):
+            knobs["underline_width"] = length(token)
+        else:
+            knobs["underline_color"] = color(token)
+    if "underline" not in knobs:
+        raise Unsupported("has no underline (only underline or none is drawn)")
+    return knobs
+
+
+def text_decoration_color(values: Tokens, role: str) -> dict[str, Any]:
+    return {"underline_color": color(one(values))}
+
+
+def text_decoration_style(values: Tokens, role: str) -> dict[str, Any]:
+    token = one(values)
+    if not is_word(token, *_LINE_STYLES, "double"):
+        raise Unsupported("is not solid, dashed, dotted or wavy")
+    return {"underline": _LINE_STYLES.get(token.lower_value, "solid")}
+
+
+def text_decoration_thickness(values: Tokens, role: str) -> dict[str, Any]:
+    return {"underline_width": length(one(values))}
+
+
+def text_underline_offset(values: Tokens, role: str) -> dict[str, Any]:
+    return {"underline_offset": length(one(values))}
+
+
+def text_transform(values: Tokens, role: str) -> dict[str, Any]:
+    token = one(values)
+    if not is_word(token, "none", "uppercase", "lowercase"):
+        raise Unsupported("is not none, uppercase or lowercase")
+    return {"text_transform": token.lower_value}

@@ -7,30 +7,22 @@ check it against the schema `layout.style`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import msgspec
 
-from layout.style import Theme, ThemeError, check_theme
+from layout.style import BASE_COLORS, BASE_ROLES, COLOR_KNOBS, Theme, ThemeError, check_theme
 
 from .knobs import RoleKnobs, apply, finish
-from .read import Note, Stylesheet
+from .read import HEADINGS, Note, Stylesheet
 
 # Bump when the translation changes, so cards drawn from the same CSS bytes are redrawn.
-TRANSLATOR_VERSION = "1"
+TRANSLATOR_VERSION = "2"
 
-# CSS cannot name our highlighter's token colours, and the base ones are for light panels:
-# a dark `pre` background gets these (GitHub's dark palette) so code stays readable.
-DARK_CODE: dict[str, str] = {
-    "code_keyword": "#ff7b72",
-    "code_string": "#a5d6ff",
-    "code_comment": "#8b949e",
-    "code_number": "#79c0ff",
-    "code_function": "#d2a8ff",
-    "code_type": "#ffa657",
-    "code_builtin": "#79c0ff",
-}
-DARK = 0.25  # a panel whose mean luminance is below this is dark
+BASE_MODE = "light-mode"  # the theme itself, when `.<class>.<mode>` rules add modes
+# CSS inherits the card's font and colour into these roles unless they set their own.
+INHERITED_KNOBS = ("family", "color")
+INHERITING_ROLES = (*HEADINGS, "table", "list", "quote")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,44 +38,95 @@ def translate(css: str, source: str = "custom theme") -> Translation:
     file that cannot be read as one: a syntax error, no `.<class>` rule, a refused knob."""
     sheet = Stylesheet(css, source)
     roles: RoleKnobs = {}
+    inherited: RoleKnobs = {}  # the card's font and colour, which CSS hands down
+    modes: dict[str, Modal] = {}
     notes: list[Note] = []
     for item in sheet:
         if isinstance(item, Note):
             notes.append(item)
-        else:
-            notes.extend(apply(item, roles))
+            continue
+        target = modes.setdefault(item.mode, Modal(line=item.line)) if item.mode else None
+        notes.extend(apply(item, target.roles if target else roles))
+        if item.role == "card" and item.prop in ("color", "font-family"):
+            apply(item, target.inherited if target else inherited)
     if not sheet.name:
         raise ThemeError(f"{source}: no `.<class-name>` rule: the class name is the theme's name")
-    theme = _theme(sheet.name, finish(roles), source)
-    return Translation(check_theme(theme, source), tuple(notes))
+    colors: dict[str, dict[str, str]] = {}
+    for mode, modal in modes.items():
+        notes.extend(_as_tokens(mode, modal.roles, roles, colors, modal.line))
+        notes.extend(_as_tokens(mode, modal.inherited, inherited, colors, modal.line, "card_"))
+    _inherit(roles, inherited.get("body", {}))
+    mode_names = [BASE_MODE, *(m for m in modes if m != BASE_MODE)] if modes else []
+    theme = _theme(sheet.name, finish(roles), colors, mode_names, source)
+    return Translation(check_theme(theme, source), tuple(sorted(notes, key=lambda n: n.line)))
 
 
-def _theme(name: str, roles: RoleKnobs, source: str) -> Theme:
+@dataclass(slots=True)
+class Modal:
+    """What the rules of one `.<class>.<mode>` set, before it becomes colour tokens."""
+
+    roles: RoleKnobs = field(default_factory=dict)
+    inherited: RoleKnobs = field(default_factory=dict)
+    line: int = 0  # where its first rule is, for its notes
+
+
+def _as_tokens(
+    mode: str,
+    changed: RoleKnobs,
+    base: RoleKnobs,
+    colors: dict[str, dict[str, str]],
+    line: int,
+    prefix: str = "",
+) -> list[Note]:
+    """A mode's knobs as colour tokens: the knob names a token, `all` holds the theme's own
+    value (or the base model's) and the mode its colour. Only colours can change per mode
+    (a theme file's modes are palettes); anything else is reported."""
+    notes = []
+    for role, knobs in changed.items():
+        for knob, value in knobs.items():
+            own = base.get(role, {}).get(knob, _model_colour(role, knob))
+            if value == own:
+                continue  # the mode repeats the theme (a highlighter's height, say)
+            if knob not in COLOR_KNOBS or not isinstance(value, str) or not isinstance(own, str):
+                why = f".{mode}: {role} {knob} is not a colour; a mode changes colours only"
+                notes.append(Note(line, why))
+                continue
+            token = f"{prefix}{role}_{knob}"
+            colors.setdefault("all", {})[token] = colors.get("all", {}).get(token, own)
+            colors.setdefault(mode, {})[token] = value
+            base.setdefault(role, {})[knob] = token
+    return notes
+
+
+def _model_colour(role: str, knob: str) -> str:
+    """The colour the base model gives a role's colour knob, spelled as a colour."""
+    value = getattr(BASE_ROLES.get(role), knob, None)
+    if value is None:
+        value = "text" if knob == "color" else "#00000000"
+    return BASE_COLORS.get(value, value) if isinstance(value, str) else value
+
+
+def _inherit(roles: RoleKnobs, inherited: dict[str, object]) -> None:
+    """The card's font and colour on each role that inherits them and sets none itself."""
+    for role in INHERITING_ROLES:
+        for knob in INHERITED_KNOBS:
+            if knob in inherited and knob not in roles.get(role, {}):
+                roles.setdefault(role, {})[knob] = inherited[knob]
+
+
+def _theme(
+    name: str, roles: RoleKnobs, colors: dict[str, dict[str, str]], modes: list[str], source: str
+) -> Theme:
     """The theme record of a class's role knobs; raises `ThemeError` for a refused knob."""
     data = {
         "name": name,
         "label": name,
         "description": f"Custom CSS theme .{name}",
-        "colors": {"all": DARK_CODE} if _dark_code_panel(roles) else {},
+        "modes": modes,
+        "colors": colors,
         "roles": roles,
     }
     try:
         return msgspec.convert(data, Theme)
     except msgspec.ValidationError as error:
         raise ThemeError(f"{source}: {error}") from error
-
-
-def _dark_code_panel(roles: RoleKnobs) -> bool:
-    """Whether the code panel's paint (its colour, or its gradient's stops) is dark."""
-    paint = roles.get("code_block", {}).get("background")
-    if paint is None:
-        return False
-    stops = [paint] if isinstance(paint, str) else paint["stops"]
-    return sum(_luminance(stop) for stop in stops) / len(stops) < DARK
-
-
-def _luminance(hex_colour: str) -> float:
-    """WCAG relative luminance of `#rrggbb[aa]` (alpha ignored)."""
-    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]

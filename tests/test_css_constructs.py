@@ -1,0 +1,156 @@
+"""CSS themes that behave like CSS: inheritance, `pre code`, the original service's markup
+and modes, and each common construct drawn, on a theme ported as an operator would
+(tests/cases/custom-themes/inkwell.css, its post inkwell.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import layout
+from app.cli import main
+from layout.style import BASE_COLORS, DARK_CODE, decode_theme, resolve
+from tests import pngcodec
+from tests.conftest import CORPUS
+from themes import css
+from themes.contrast import code_contrast
+from themes.custom import read_theme_file
+
+CASES = CORPUS / "custom-themes"
+INKWELL = CASES / "inkwell.css"
+
+
+def role(source: str, name: str) -> dict[str, Any]:
+    knobs = css.translate(source).theme.roles.get(name)
+    if knobs is None:
+        return {}
+    return {f: v for f in knobs.__struct_fields__ if (v := getattr(knobs, f)) is not None}
+
+
+def test_the_cards_font_and_colour_inherit_unless_a_role_sets_its_own() -> None:
+    source = """.t { font-family: Georgia, serif; color: #123456; }
+        .t h2 { color: #ff0000; } .t p { color: #00ff00; } .t th { color: #ffffff; }"""
+    for name in ("h1", "h3", "table", "list", "quote"):
+        assert (role(source, name)["family"], role(source, name)["color"]) == (
+            "serif-cjk",
+            "#123456",
+        ), name
+    assert role(source, "h2")["color"] == "#ff0000"
+    assert role(source, "body")["color"] == "#00ff00", "p styles the body, not the headings"
+
+
+def test_pre_code_never_erases_the_pre_panel() -> None:
+    source = """.t pre { background: #1e1b2e; padding: 12px; }
+        .t pre code { background: transparent; padding: 0; font-size: 13px; color: #eeeeee; }"""
+    code = role(source, "code_block")
+    assert code["background"] == "#1e1b2e" and code["padding"] == (12.0, 12.0, 12.0, 12.0)
+    assert (code["size"], code["color"]) == (13.0, "#eeeeee")
+    assert css.translate(source).notes == ()
+    [note] = css.translate(".t pre code { background: #ff0000; }").notes
+    assert "pre code" in note.text and "code_block box" in note.text
+
+
+def test_blockquote_p_margins_do_not_move_the_quote() -> None:
+    assert role(".t blockquote p { margin: 0; color: #333333; }", "quote") == {"color": "#333333"}
+
+
+def test_every_construct_of_the_ported_theme_maps_onto_a_knob() -> None:
+    translation = read_theme_file(INKWELL)
+    theme = translation.theme
+    knobs = {name: role(INKWELL.read_text(), name) for name in theme.roles}
+    assert translation.name == "card-inkwell" and theme.modes == ["light-mode", "dark-mode"]
+    h1, h2 = knobs["h1"], knobs["h2"]
+    assert (h1["bar_side"], h1["bar_width"], h1["bar_color"]) == ("bottom", 3.0, "#c2410c")
+    assert h1["size"] == 26.0, ".card-content-inner h1 is an h1"
+    assert (h2["bar_side"], h2["bar_width"], h2["radius"]) == ("left", 5.0, 6.0)
+    assert h2["padding"] == (4.0, 12.0, 4.0, 12.0) and h2["background"] == "h2_background"
+    assert knobs["strong"]["background_height"] == 0.4
+    assert (knobs["link"]["underline"], knobs["link"]["underline_color"]) == ("dashed", "#93c5fd")
+    assert knobs["table"]["radius"] == 10.0
+    assert knobs["table"]["stripe_background"] == "table_stripe_background"
+    assert type(knobs["hr"]["border_color"]).__name__ == "Linear"
+    assert knobs["list"]["marker_color"] == "#c2410c"
+    assert (knobs["image"]["border_width"], knobs["image"]["border_color"]) == (3.0, "#c2410c")
+    assert knobs["page_number"]["color"] == "#c2410c", ".card-footer .page"
+    assert [n.line for n in translation.notes] == [53], "only h3::after is left"
+    dark = resolve(theme, "dark-mode").tokens
+    assert (dark["card_background"], dark["card_body_color"]) == ("#1c1a22", "#e7e5e4")
+    assert resolve(theme, "light-mode").tokens["card_background"] == "#fbfaf7"
+
+
+def test_a_highlighter_gradient_is_a_marker_stroke_other_gradients_stay_gradients() -> None:
+    stroke = ".t strong { background: linear-gradient(transparent 60%, #fcd34d 60%); }"
+    assert role(stroke, "strong") == {"background": "#fcd34d", "background_height": 0.4}
+    fade = ".t strong { background: linear-gradient(90deg, #fcd34d, #f472b6); }"
+    assert type(role(fade, "strong")["background"]).__name__ == "Linear"
+
+
+def test_a_mode_changes_colours_only_and_says_so() -> None:
+    [note] = css.translate(".t { padding: 4px; } .t.dark-mode { padding: 8px; }").notes
+    assert note.line == 1 and "a mode changes colours only" in note.text
+
+
+@pytest.mark.parametrize("theme_file", ["toml", "css"])
+def test_a_dark_code_panel_picks_the_dark_token_palette(theme_file: str) -> None:
+    if theme_file == "toml":
+        theme = decode_theme('name = "n"\n[roles.code_block]\nbackground = "#0b1021"\n')
+    else:
+        theme = css.translate(".n pre { background: #0b1021; }").theme
+    tokens = resolve(theme, None).tokens
+    assert tokens["code_string"] == DARK_CODE["code_string"] != BASE_COLORS["code_string"]
+    assert code_contrast(theme) == []
+
+
+def test_themes_check_reports_code_colours_a_theme_chose_badly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "navy.toml"
+    path.write_text(
+        'name = "navy"\n[colors.all]\ncode_string = "#032f62"\n'
+        '[roles.code_block]\nbackground = "#0b1021"\ncolor = "#e6edf3"\n'
+    )
+    assert main(["themes", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "code_string #032f62 on the code panel: contrast" in out
+
+
+def test_themes_check_gives_each_ignored_line_and_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "t.css"
+    path.write_text(".t { color: #111; }\n.t h1 { color: bogus; }\n.t h3::after { x: 1; }\n")
+    assert main(["themes", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "line 2: color: 'bogus' is not a colour we can use" in out
+    assert "line 3: selector '.t h3::after'" in out
+
+
+def colour_share(pixels: np.ndarray, hex_colour: str) -> float:
+    """The share of the card's pixels within a few levels of the colour."""
+    target = np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+    near = np.abs(pixels[..., :3].astype(int) - target).max(axis=-1) <= 3
+    return float(near.mean())
+
+
+@pytest.mark.parametrize(
+    ("mode", "colours"),
+    [
+        ("light-mode", ["#fbfaf7", "#fde7d9", "#1e1b2e", "#fcd34d", "#c2410c", "#f3f0ea"]),
+        ("dark-mode", ["#1c1a22", "#3b2a22", "#9a3412", "#2a2733"]),
+    ],
+)
+def test_the_ported_theme_draws_each_construct(
+    fonts: layout.FontBook, mode: str, colours: list[str]
+) -> None:
+    theme = read_theme_file(INKWELL).theme
+    options = layout.RenderOptions(width=440, height=586, scale=1, split="autoSplit", mode=mode)
+    post = (CASES / "inkwell.md").read_text("utf-8")
+    first, second = (pngcodec.decode(png) for png in layout.render(post, theme, fonts, options))
+    for colour in colours:  # card, h2 box, code panel, marker stroke, bars, quote panel
+        assert colour_share(first, colour) > 0.0005, colour
+    if mode == "light-mode":
+        assert colour_share(second, "#f5f0e8") > 0.01, "zebra rows"
+        assert colour_share(second, "#c2410c") > 0.01, "the header row"
