@@ -22,6 +22,7 @@ import msgspec
 
 import layout
 import themes
+from app.cli.themecheck import add_themes_command
 from app.models import MAX_MARKDOWN_CHARS
 
 if TYPE_CHECKING:
@@ -472,51 +473,6 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
 
 
 # ---------------------------------------------------------------------------------------------
-# themes check
-
-
-def cmd_themes_check(args: argparse.Namespace) -> int:
-    """What the service would make of one custom theme file; exit 1 when it is broken."""
-    from themes.contrast import code_contrast
-    from themes.custom import read_theme_file
-
-    try:
-        found = read_theme_file(args.file)
-    except layout.ThemeError as error:
-        print(f"broken, would be skipped: {error}")
-        return 1
-    builtin = " (replaces the built-in theme)" if found.name in themes.names() else ""
-    print(f"theme {found.name}{builtin}: {found.format} file {found.path}")
-    modes = ", ".join(found.theme.modes) or "none"
-    print(f"modes: {modes}; fingerprint {found.fingerprint[:16]}")
-    for role, knobs in found.theme.roles.items():
-        set_knobs = msgspec.structs.asdict(knobs)
-        shown = {k: v for k, v in set_knobs.items() if v is not None}
-        print(f"  {role}: {msgspec.json.encode(shown).decode()}")
-    if found.theme.decorations:
-        print(f"  decorations: {len(found.theme.decorations)}")
-    if found.theme.colors:
-        print(f"  colours: {msgspec.json.encode(found.theme.colors).decode()}")
-    print(f"unsupported, ignored: {len(found.notes)}")
-    for note in found.notes:
-        print(f"  {note}")
-    failures = code_contrast(found.theme)
-    print(f"code colours under the contrast needed: {len(failures)}")
-    for failure in failures:
-        print(f"  {failure}")
-    return 0
-
-
-def _add_themes_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    commands = sub.add_parser("themes", help="check custom theme files").add_subparsers(
-        required=True
-    )
-    p = commands.add_parser("check", help="what the service would make of a theme file")
-    p.add_argument("file", type=Path, help="a .toml or .css theme file")
-    p.set_defaults(run=cmd_themes_check)
-
-
-# ---------------------------------------------------------------------------------------------
 # gallery
 
 
@@ -577,7 +533,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--api-key", help="the API key the tools use (default: INKCARD_API_KEY)")
     p.set_defaults(run=_service_command(cmd_mcp))
     _add_admin_commands(sub)
-    _add_themes_command(sub)
+    add_themes_command(sub)
     return parser
 
 

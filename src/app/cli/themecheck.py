@@ -1,0 +1,53 @@
+"""`inkcard themes check FILE`: what the service would make of one custom theme file, each
+ignored declaration with its line and why, and code colours that miss their contrast."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import msgspec
+
+import layout
+import themes
+
+
+def cmd_themes_check(args: argparse.Namespace) -> int:
+    """What the service would make of one custom theme file; exit 1 when it is broken."""
+    from themes.contrast import code_contrast
+    from themes.custom import read_theme_file
+
+    try:
+        found = read_theme_file(args.file)
+    except layout.ThemeError as error:
+        print(f"broken, would be skipped: {error}")
+        return 1
+    builtin = " (replaces the built-in theme)" if found.name in themes.names() else ""
+    print(f"theme {found.name}{builtin}: {found.format} file {found.path}")
+    modes = ", ".join(found.theme.modes) or "none"
+    print(f"modes: {modes}; fingerprint {found.fingerprint[:16]}")
+    for role, knobs in found.theme.roles.items():
+        set_knobs = msgspec.structs.asdict(knobs)
+        shown = {k: v for k, v in set_knobs.items() if v is not None}
+        print(f"  {role}: {msgspec.json.encode(shown).decode()}")
+    if found.theme.decorations:
+        print(f"  decorations: {len(found.theme.decorations)}")
+    if found.theme.colors:
+        print(f"  colours: {msgspec.json.encode(found.theme.colors).decode()}")
+    print(f"unsupported, ignored: {len(found.notes)}")
+    for note in found.notes:
+        print(f"  {note}")
+    failures = code_contrast(found.theme)
+    print(f"code colours under the contrast needed: {len(failures)}")
+    for failure in failures:
+        print(f"  {failure}")
+    return 0
+
+
+def add_themes_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    commands = sub.add_parser("themes", help="check custom theme files").add_subparsers(
+        required=True
+    )
+    p = commands.add_parser("check", help="what the service would make of a theme file")
+    p.add_argument("file", type=Path, help="a .toml or .css theme file")
+    p.set_defaults(run=cmd_themes_check)
