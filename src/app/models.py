@@ -117,7 +117,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             description="A card theme ID or a custom theme's class name (GET /api/themes and"
-            " the list_themes tool list them)."
+            " the list_themes tool list them), with or without md2card's `card-` prefix, or a"
+            " built-in theme's Chinese label (苹果备忘录 is apple-notes)."
         ),
     ] = DEFAULT_THEME
     themeMode: Annotated[
