@@ -17,8 +17,10 @@ import httpx
 from app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 
+# Slow enough that the next call cannot render and commit between an answer and the kill,
+# even when a busy machine wakes the watching thread late.
 SLOW = "\n\n".join(
-    f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(6)
+    f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(12)
 )
 CLIENTS = 4
 REQUESTS_PER_CLIENT = 10
