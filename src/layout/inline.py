@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import regex
 
-from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
+from .boxes import Effect, Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from .fonts import FontBook
 from .hyphenate import hyphen_points
 from .linebreak import (
@@ -437,13 +437,24 @@ def _paint(
         glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
         glyphs.extend(_formulas(group, group_pens, baseline))
         if style.effects:  # glyph shadows and glows: drawn, never measured
-            runs.append(Layer(tuple(glyphs), style.effects))
+            runs.extend(_with_effects(glyphs, group, style.effects))
         else:
             runs.extend(glyphs)
         if style.strike:
             y = baseline - style.size * STRIKE_RISE
             over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
     return under + runs + over
+
+
+def _with_effects(
+    glyphs: list[Item], group: list[Cluster], effects: tuple[Effect, ...]
+) -> list[Item]:
+    """Outline glyphs in a layer with the style's effects; colour glyphs (emoji) beside it,
+    bare: a shadow or glow of a colour glyph is a flat silhouette stamped behind a picture."""
+    colour = {c.face.key for c in group if c.face.is_colour}
+    bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
+    outlined = [g for g in glyphs if not (isinstance(g, GlyphRun) and g.face in colour)]
+    return [Layer(tuple(outlined), effects), *bare] if outlined else bare
 
 
 def _formulas(group: list[Cluster], pens: list[float], baseline: float) -> list[Shape]:
