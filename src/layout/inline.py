@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 import regex
 
-from .boxes import Effect, Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
+from .boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from .fonts import FontBook
 from .hyphenate import hyphen_points
 from .linebreak import (
@@ -422,6 +422,7 @@ def _paint(
     runs: list[Item] = []
     over: list[Item] = []
     groups = _style_groups(clusters, pens)
+    colour = {cluster.face.key for cluster in clusters if cluster.face.is_colour}
     for number, (group, group_pens) in enumerate(groups):
         style = group[0].style
         square = (number == 0 and cuts[0], number == len(groups) - 1 and cuts[1])
@@ -436,25 +437,16 @@ def _paint(
             under.append(_underline(style, inked, baseline))
         glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
         glyphs.extend(_formulas(group, group_pens, baseline))
-        if style.effects:  # glyph shadows and glows: drawn, never measured
-            runs.extend(_with_effects(glyphs, group, style.effects))
+        if style.effects:  # glyph shadows and glows: drawn, never measured; not for colour
+            # glyphs (emoji), whose shadow would be a flat silhouette stamped behind a picture
+            bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
+            runs += [Layer(tuple(g for g in glyphs if g not in bare), style.effects), *bare]
         else:
             runs.extend(glyphs)
         if style.strike:
             y = baseline - style.size * STRIKE_RISE
             over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
     return under + runs + over
-
-
-def _with_effects(
-    glyphs: list[Item], group: list[Cluster], effects: tuple[Effect, ...]
-) -> list[Item]:
-    """Outline glyphs in a layer with the style's effects; colour glyphs (emoji) beside it,
-    bare: a shadow or glow of a colour glyph is a flat silhouette stamped behind a picture."""
-    colour = {c.face.key for c in group if c.face.is_colour}
-    bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
-    outlined = [g for g in glyphs if not (isinstance(g, GlyphRun) and g.face in colour)]
-    return [Layer(tuple(outlined), effects), *bare] if outlined else bare
 
 
 def _formulas(group: list[Cluster], pens: list[float], baseline: float) -> list[Shape]:
