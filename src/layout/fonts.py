@@ -35,6 +35,7 @@ class Face:
     ascent: float  # in em, positive up
     descent: float  # in em, positive down
     is_emoji: bool = False
+    is_colour: bool = False  # colour glyphs (bitmaps, layers, paint): text effects skip them
     _coverage: dict[int, bool] = field(default_factory=dict)
 
     def covers(self, codepoint: int) -> bool:
@@ -62,6 +63,14 @@ def load_face(path: Path, manager: Any, *, is_emoji: bool = False) -> Face:
         ascent=extents.ascender / upem,
         descent=-extents.descender / upem,
         is_emoji=is_emoji,
+        is_colour=_has_colour_glyphs(hb_font.face),
+    )
+
+
+def _has_colour_glyphs(face: Any) -> bool:
+    """Whether the font draws glyphs in colour (CBDT/sbix bitmaps, COLR layers or paint, SVG)."""
+    return bool(
+        face.has_color_png or face.has_color_layers or face.has_color_paint or face.has_color_svg
     )
 
 

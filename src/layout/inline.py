@@ -422,6 +422,7 @@ def _paint(
     runs: list[Item] = []
     over: list[Item] = []
     groups = _style_groups(clusters, pens)
+    colour = {cluster.face.key for cluster in clusters if cluster.face.is_colour}
     for number, (group, group_pens) in enumerate(groups):
         style = group[0].style
         square = (number == 0 and cuts[0], number == len(groups) - 1 and cuts[1])
@@ -436,8 +437,10 @@ def _paint(
             under.append(_underline(style, inked, baseline))
         glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
         glyphs.extend(_formulas(group, group_pens, baseline))
-        if style.effects:  # glyph shadows and glows: drawn, never measured
-            runs.append(Layer(tuple(glyphs), style.effects))
+        if style.effects:  # glyph shadows and glows: drawn, never measured; not for colour
+            # glyphs (emoji), whose shadow would be a flat silhouette stamped behind a picture
+            bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
+            runs += [Layer(tuple(g for g in glyphs if g not in bare), style.effects), *bare]
         else:
             runs.extend(glyphs)
         if style.strike:
