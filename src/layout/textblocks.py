@@ -1,9 +1,10 @@
 """A paragraph, heading or thematic break + its box → `Part`: the blocks of text lines.
 
 Paragraphs keep their first and last two lines together; a display-math paragraph is
-centred. A heading is its lines (balanced, never hyphenated), or with a background, bar or
-padding a framed box (the column's width or its text's). A rule is a line of a share of
-the width, solid or dashed, perhaps cut around an ornament in its middle.
+centred. A heading is its lines (balanced, never hyphenated; a `suffix` mark joins its
+last word), or with a background, bar or padding a framed box (the column's width or its
+text's). A rule is a line of a share of the width, solid or dashed, perhaps cut around an
+ornament in its middle.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from .blocks import ORNAMENT_GAP, rule_segments
 from .boxes import Frame, FrameDecor, Item, Row, Segment
 from .flowparts import Ctx, Layouter, Part, keep_ends_together, line_row, shift
 from .markdown import MATH_DISPLAY, Heading, Paragraph, Rule, Text
+
+NO_BREAK_SPACE = "\u00a0"
 
 
 def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
@@ -33,10 +36,19 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     style = flow.styles[role]
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
-    lines = flow.text_lines(block.inlines, style, replace(ctx, color=None), rows=True, heading=True)
+    inlines = with_suffix(block, style.suffix)
+    lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
     rows = [line_row(line, ctx, keep=True) for line in lines]
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def with_suffix(block: Heading, suffix: str) -> tuple[Text, ...]:
+    """The heading's text and its `suffix`, joined by a no-break space: the mark is part of
+    the text, so it wraps and balances with it and never starts a line alone."""
+    if not suffix or not block.inlines:
+        return block.inlines
+    return (*block.inlines, Text(NO_BREAK_SPACE + suffix))
 
 
 def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
@@ -49,7 +61,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     top += bar if style.bar_side == "top" else 0.0
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
-    lines = flow.text_lines(block.inlines, style, inner, rows=True, heading=True)
+    lines = flow.text_lines(with_suffix(block, style.suffix), style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:
         start = min(line.left for line in lines)
