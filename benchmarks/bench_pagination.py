@@ -329,7 +329,8 @@ def report(
         theme = themes.load(name)
         styles = resolve(theme, mode)
         for width, height in sizes:
-            box = compose.content_box(styles, width, height)
+            zoom = compose.type_zoom(styles["card"], width, height)  # rows are in virtual px
+            box = compose.content_box(styles, width / zoom, height / zoom)
             options = layout.RenderOptions(split="autoSplit", width=width, height=height, mode=mode)
             for stem, text in texts.items():
                 pages = layout.layout_pages(text, theme, fonts, options)
@@ -360,7 +361,8 @@ def chromium_report(
         for name, mode in modes:
             styles = resolve(themes.load(name), mode)
             for width, height in sizes:
-                box = compose.content_box(styles, width, height)
+                zoom = compose.type_zoom(styles["card"], width, height)  # as Inkcard lays out
+                box = compose.content_box(styles, width / zoom, height / zoom)
                 read = chromium.lay_out(texts, styles, chromium_pages.Box(box.width, box.height))
                 for stem, rows in read.items():
                     lines = tuple(Line(*row) for row in rows)

@@ -46,11 +46,13 @@ from .style import Style, Styles
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 # Type that follows the card: the widest virtual card (in CSS px) before the zoom grows
-# past what the default card's fit gives, so lines stay near 45 CJK characters or 80 Latin
-# ones on wide cards; and the shortest virtual card that growth may leave (a banner keeps
-# a few lines rather than losing its height to the measure).
+# past what the default card's fit gives, so lines stay near 45 CJK characters on wide
+# cards; and the shortest virtual card that growth may leave: a 1600x900 slide is 782x440,
+# room for a heading and its section under a decorated theme's header and footer (at 360 px
+# tall the short efficiency post took five cards of a title and a paragraph each).
 MAX_MEASURE_WIDTH = 640.0
-MIN_ZOOMED_HEIGHT = 320.0
+MIN_ZOOMED_HEIGHT = 440.0
+MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -68,13 +70,16 @@ class Card:
 
 
 def content_box(styles: Styles, width: float, height: float) -> Rect:
-    """Where rows go on a card: inside the padding, between header and footer."""
+    """Where rows go on a card: inside the padding, between header and footer, and no
+    wider than `MAX_MEASURE` (centred): on a wide card a line would hold 100 Latin
+    characters, more than an eye follows back to the next line."""
     card = styles["card"]
     top, right, bottom, left = card.padding
     y = top + card.header_height
-    return Rect(
-        left, y, max(1.0, width - left - right), max(1.0, height - y - bottom - card.footer_height)
-    )
+    measure = max(1.0, width - left - right)
+    if measure > MAX_MEASURE:
+        left, measure = left + (measure - MAX_MEASURE) / 2, MAX_MEASURE
+    return Rect(left, y, measure, max(1.0, height - y - bottom - card.footer_height))
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:

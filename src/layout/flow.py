@@ -98,6 +98,7 @@ class Flow:
         top = bottom = 0.0
         previous: Block | None = None  # the last block that made rows, and its first row
         first = 0
+        lone: Row | None = None  # a one-line block after a heading, as it was before kept
         for block in blocks:
             if isinstance(block, Image):
                 part = image(self, block, ctx, reserve=_kept_height(rows, bottom))
@@ -106,6 +107,8 @@ class Flow:
             if not part.rows:
                 continue
             if rows:
+                if lone is not None and isinstance(block, Heading | Rule):
+                    rows[-1] = lone  # its section is that one line: nothing to keep it with
                 _keep_joined(rows, previous, first, block)
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
@@ -113,8 +116,9 @@ class Flow:
             previous, first = block, len(rows)
             rows.append(replace(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
-            if after_heading and len(part.rows) == 1:  # a heading keeps two lines after it
-                rows[-1] = replace(rows[-1], keep_with_next=True)
+            lone = rows[-1] if after_heading and len(part.rows) == 1 else None
+            if lone is not None:  # a heading keeps two lines of what follows it
+                rows[-1] = replace(lone, keep_with_next=True)
             bottom = part.bottom
         if rows and not ctx.frames and not ctx.depth:  # the document's last section ends
             _keep_joined(rows, previous, first, None)

@@ -247,7 +247,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "padding": (20.0, 20.0, 20.0, 20.0),
         "header_height": 0.0,
         "footer_height": 24.0,
-        "gap_squeeze": 0.4,
+        "gap_squeeze": 0.3,
         "type_scale": "auto",
     },
     "body": {

@@ -94,7 +94,7 @@ def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts) -> 
 
 def test_a_post_a_little_too_long_is_tightened_onto_one_card(box_fonts, plain_theme) -> None:
     """Six paragraphs, 16 lines (448 px) and five 16 px gaps: 528 px, 6 px over the card.
-    Its gaps give up 1.2 px each (the model lets a card give up 40 % of them) rather than
+    Its gaps give up 1.2 px each (the model lets a card give up 30 % of them) rather than
     make a second card; a theme that gives up none makes two."""
     md = "\n\n".join(lines(n) for n in (3, 3, 3, 3, 2, 2))
     [card] = cards(md, box_fonts, plain_theme)
