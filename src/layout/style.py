@@ -470,8 +470,11 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
         return {}  # the theme colours its code tokens itself
     code = getattr(theme.roles.get("code_block"), "background", None)  # Role is built
     card = getattr(theme.roles.get("card"), "background", None)
-    panel = resolve_paint(code if code is not None else "code_bg", palette, "code_block")
-    under = resolve_paint(card if card is not None else "background", palette, "card")
+    try:
+        panel = resolve_paint(code if code is not None else "code_bg", palette, "code_block")
+        under = resolve_paint(card if card is not None else "background", palette, "card")
+    except ThemeError:
+        return {}  # the roles' own resolution below names the broken knob with its place
     if relative_luminance(mean_colour(panel, mean_colour(under))) >= DARK_PANEL:
         return {}
     return {token: colour for token, colour in DARK_CODE.items() if token not in named}

@@ -38,9 +38,18 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
         return boxed_heading(flow, block, role, ctx)
     inlines = with_suffix(block, style.suffix)
     lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
-    rows = [line_row(line, ctx, keep=True) for line in lines]
+    rows = _words_only([line_row(line, ctx, keep=True) for line in lines], style.suffix)
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _words_only(rows: list[Row], suffix: str) -> list[Row]:
+    """The rows with the theme's heading mark left out of their text: it is drawn, but it
+    is no word of the post (the cards' alt text and the page-break report read `text`)."""
+    mark = NO_BREAK_SPACE + suffix
+    if suffix and rows and rows[-1].text.endswith(mark):
+        rows[-1] = replace(rows[-1], text=rows[-1].text.removesuffix(mark))
+    return rows
 
 
 def with_suffix(block: Heading, suffix: str) -> tuple[Text, ...]:
@@ -82,7 +91,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     )
     frame = Frame(flow.next_frame_id(), top, bottom, decor)
     framed = replace(ctx, frames=(*ctx.frames, frame))
-    rows = [line_row(line, framed, keep=True) for line in lines]
+    rows = _words_only([line_row(line, framed, keep=True) for line in lines], style.suffix)
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
