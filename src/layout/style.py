@@ -134,6 +134,7 @@ class Style:
     underline_color: PaintKnob | None = None  # None: the text's colour
     underline_width: float = 1.0
     underline_offset: float = 2.0  # px below the baseline
+    prefix: str = ""  # a heading's leading mark (fairytale's ✿), laid out with its first word
     suffix: str = ""  # a heading's trailing mark (nature's 🌿), laid out with its last word
 
     @property

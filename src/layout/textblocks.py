@@ -1,10 +1,10 @@
 """A paragraph, heading or thematic break + its box → `Part`: the blocks of text lines.
 
 Paragraphs keep their first and last two lines together; a display-math paragraph is
-centred. A heading is its lines (balanced, never hyphenated; a `suffix` mark joins its
-last word), or with a background, bar or padding a framed box (the column's width or its
-text's). A rule is a line of a share of the width, solid or dashed, perhaps cut around an
-ornament in its middle.
+centred. A heading is its lines (balanced, never hyphenated; a `prefix` mark joins its
+first word, a `suffix` mark its last), or with a background, bar or padding a framed box
+(the column's width or its text's). A rule is a line of a share of the width, solid or
+dashed, perhaps cut around an ornament in its middle.
 """
 
 from __future__ import annotations
@@ -36,28 +36,36 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     style = flow.styles[role]
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
-    inlines = with_suffix(block, style.suffix)
+    inlines = with_marks(block, style.prefix, style.suffix)
     lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
-    rows = _words_only([line_row(line, ctx, keep=True) for line in lines], style.suffix)
+    rows = _words_only(
+        [line_row(line, ctx, keep=True) for line in lines], style.prefix, style.suffix
+    )
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
-def _words_only(rows: list[Row], suffix: str) -> list[Row]:
-    """The rows with the theme's heading mark left out of their text: it is drawn, but it
-    is no word of the post (the cards' alt text and the page-break report read `text`)."""
-    mark = NO_BREAK_SPACE + suffix
-    if suffix and rows and rows[-1].text.endswith(mark):
-        rows[-1] = replace(rows[-1], text=rows[-1].text.removesuffix(mark))
+def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
+    """The rows with the theme's heading marks left out of their text: they are drawn, but
+    they are no words of the post (the cards' alt text and the page-break report read
+    `text`)."""
+    before, after = prefix + NO_BREAK_SPACE, NO_BREAK_SPACE + suffix
+    if prefix and rows and rows[0].text.startswith(before):
+        rows[0] = replace(rows[0], text=rows[0].text.removeprefix(before))
+    if suffix and rows and rows[-1].text.endswith(after):
+        rows[-1] = replace(rows[-1], text=rows[-1].text.removesuffix(after))
     return rows
 
 
-def with_suffix(block: Heading, suffix: str) -> tuple[Text, ...]:
-    """The heading's text and its `suffix`, joined by a no-break space: the mark is part of
-    the text, so it wraps and balances with it and never starts a line alone."""
-    if not suffix or not block.inlines:
+def with_marks(block: Heading, prefix: str, suffix: str) -> tuple[Text, ...]:
+    """The heading's text between its `prefix` and `suffix`, each joined by a no-break
+    space: the marks are part of the text, so they wrap and balance with it and never
+    stand on a line alone."""
+    if not block.inlines:
         return block.inlines
-    return (*block.inlines, Text(NO_BREAK_SPACE + suffix))
+    before = (Text(prefix + NO_BREAK_SPACE),) if prefix else ()
+    after = (Text(NO_BREAK_SPACE + suffix),) if suffix else ()
+    return (*before, *block.inlines, *after)
 
 
 def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
@@ -70,7 +78,8 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     top += bar if style.bar_side == "top" else 0.0
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
-    lines = flow.text_lines(with_suffix(block, style.suffix), style, inner, rows=True, heading=True)
+    inlines = with_marks(block, style.prefix, style.suffix)
+    lines = flow.text_lines(inlines, style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:
         start = min(line.left for line in lines)
@@ -91,7 +100,8 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     )
     frame = Frame(flow.next_frame_id(), top, bottom, decor)
     framed = replace(ctx, frames=(*ctx.frames, frame))
-    rows = _words_only([line_row(line, framed, keep=True) for line in lines], style.suffix)
+    rows = [line_row(line, framed, keep=True) for line in lines]
+    rows = _words_only(rows, style.prefix, style.suffix)
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
