@@ -130,10 +130,32 @@ def _compose(
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
+    align = styles["card"].content_align
     return [
-        _page(placement, n, len(pages), styles, fonts, box, card, grow=grow, cues=cue)
+        _page(
+            placement,
+            n,
+            len(pages),
+            styles,
+            fonts,
+            box,
+            card,
+            grow=grow,
+            cues=cue,
+            top=_rows_top(placement, box, align, alone=len(pages) == 1),
+        )
         for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1)
     ]
+
+
+def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> float:
+    """Where a card's first row starts: the content box's top, or with `content_align =
+    "center"` the middle of the room a post of one card leaves (a short post reads as a
+    card, not as the top of an empty page). The cards of a longer post all start at the
+    top: text that jumped down on its last card would read as a layout fault."""
+    if align != "center" or not alone:
+        return box.y
+    return box.y + max(0.0, box.height - placement.height) / 2
 
 
 def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
@@ -185,19 +207,23 @@ def _page(
     *,
     grow: bool,
     cues: list[Item],
+    top: float,
 ) -> Page:
     """One card in paint order: background and static decorations under the text, the
-    decorations tied to its text or panels, panels, rows, then what sits over the text."""
+    decorations tied to its text or panels, panels, rows, then what sits over the text.
+    The rows start at `top` (the content box's, or lower when centred); the decorations
+    tied to them move with them, the static ones stay with the card."""
     height = _grown(placement, box, card)[1] if grow else card.height
     under, over = static_layers(styles, fonts, card.width, height)
     content = content_box(styles, card.width, height)
-    live = _live_decorations(styles, fonts, placement, Rect(0.0, 0.0, card.width, height), content)
+    page = Rect(0.0, 0.0, card.width, height)
+    live = _live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
-    items.extend(frame_items(placement, 0.0, box.y))
+    items.extend(frame_items(placement, 0.0, top))
     items.extend(live["panel-under"])
     items.extend(cues)
     for placed in placement.rows:
-        items.append(_row_group(placed.row.items, placed.y + box.y, placed.scale, box))
+        items.append(_row_group(placed.row.items, placed.y + top, placed.scale, box))
     items.extend(live["panel-over"])
     items.extend(live["over"])
     items.extend(over)
@@ -210,9 +236,19 @@ def _page(
 def _page_number(
     styles: Styles, fonts: FontBook, number: int, total: int, box: Rect, height: float
 ) -> list[Item]:
-    card = styles["card"]
-    return page_number_items(
-        styles["page_number"],
+    """The page label, and the `page_number` role's rule (`border_width`, `border_color`)
+    across the text's width on the inner edge of its band: drawn with the number only, so
+    a one-card post has neither."""
+    card, style = styles["card"], styles["page_number"]
+    items: list[Item] = []
+    if style.border_width and style.border_color is not None:
+        if style.position == "top":
+            y = card.padding[0] + card.header_height - style.border_width
+        else:
+            y = height - card.padding[2] - card.footer_height
+        items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
+    return items + page_number_items(
+        style,
         fonts,
         number=number,
         total=total,
@@ -279,31 +315,34 @@ def _build_static(
 
 
 def _live_decorations(
-    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect
+    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect, top: float
 ) -> dict[str, list[Item]]:
     """Decorations tied to this card's text (ruled lines on its baselines) or panels
-    (one per quote or code panel), by where they go in paint order."""
+    (one per quote or code panel), by where they go in paint order; the rows start at
+    `top`."""
     out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
     live = [d for d in styles.decorations if not is_static(d)]
     if not live:
         return out
     baselines = tuple(
-        content.y + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
+        top + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
     )
-    text = text_boxes(placement.rows, content)
+    text = text_boxes(placement.rows, replace(content, y=top))
     for deco in live:
-        for frame in _frames_of(deco, placement, page, content):
+        for frame in _frames_of(deco, placement, page, content, top):
             context = Context(frame, styles.tokens, fonts, baselines, text, page)
             slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out
 
 
-def _frames_of(deco: Decoration, placement: Placement, page: Rect, content: Rect) -> list[Rect]:
+def _frames_of(
+    deco: Decoration, placement: Placement, page: Rect, content: Rect, rows_top: float
+) -> list[Rect]:
     if deco.frame in ("card", "content"):
         return [page if deco.frame == "card" else content]
     return [
-        Rect(frame.decor.x, content.y + top, frame.decor.width, bottom - top)
+        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
         for frame, top, bottom in placement.frames
         if frame.decor.role == deco.frame
     ]
