@@ -28,6 +28,7 @@ import layout
 from layout.boxes import Cached, GlyphRun, Group, Item, Layer, Page
 from layout.draw import Painter, rasterize
 from layout.style import resolve
+from tests.glyphruns import glyph_runs
 
 MIN_CONTRAST = 4.5  # WCAG 2 AA for text
 MIN_LARGE_CONTRAST = 3.0  # WCAG 2 AA for large text
@@ -111,14 +112,14 @@ def color_names(theme: layout.Theme, mode: str | None) -> dict[int, str]:
     return names
 
 
-def placed_runs(page: Page, names: dict[int, str]) -> Iterator[Placed]:
+def placedglyph_runs(page: Page, names: dict[int, str]) -> Iterator[Placed]:
     """Every measured glyph run of the card, placed, named by its row's block and colour."""
     where: dict[int, str] = {}
     skip: set[int] = set()
     for placed in page.rows:
         row = placed.row
         block = row.source[-1][0] if row.source else "Image" if row.text[:1] == "[" else "Row"
-        for run in _runs(row.items):
+        for run in glyph_runs(row.items):
             (skip.add(id(run)) if row.decorative else where.setdefault(id(run), block))
     for found in _walk(page.items, 0.0, 0.0, 1.0, 1.0):
         run = found.run
@@ -126,14 +127,6 @@ def placed_runs(page: Page, names: dict[int, str]) -> Iterator[Placed]:
             continue
         colour = names.get(run.color, f"#{run.color & 0xFFFFFF:06x}")
         yield replace(found, role=f"{where.get(id(run), 'chrome')}/{colour}")
-
-
-def _runs(items: tuple[Item, ...]) -> Iterator[GlyphRun]:
-    for item in items:
-        if isinstance(item, GlyphRun):
-            yield item
-        elif isinstance(item, Group | Layer | Cached):
-            yield from _runs(item.items)
 
 
 def _walk(
@@ -181,7 +174,7 @@ def ink_page(page: Page, runs: list[Placed]) -> Page:
 
 def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> list[Found]:
     """Every measured run of the card: its role, size and contrast as drawn."""
-    runs = list(placed_runs(page, names))
+    runs = list(placedglyph_runs(page, names))
     text = draw(page, fonts).astype(np.int16)
     under = draw(replace(page, items=bare(page.items)), fonts).astype(np.int16)
     ink_mask = draw(ink_page(page, runs), fonts)[:, :, 0] < INK

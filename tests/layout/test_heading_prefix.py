@@ -7,30 +7,10 @@ from __future__ import annotations
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, Item, Layer, Page, Row
 from layout.style import decode_theme
+from tests.glyphruns import drawn_glyphs, text_rows
 
 FLOWER = "✿"
-
-
-def runs(items: tuple[Item, ...]) -> list[GlyphRun]:
-    out: list[GlyphRun] = []
-    for item in items:
-        if isinstance(item, GlyphRun):
-            out.append(item)
-        elif isinstance(item, Group | Layer):
-            out.extend(runs(item.items))
-    return out
-
-
-def glyphs(row: Row) -> int:
-    return sum(len(run.glyphs) for run in runs(row.items))
-
-
-def text_rows(md: str, theme: layout.Theme, fonts: layout.FontBook, width: int = 440) -> list[Row]:
-    options = layout.RenderOptions(width=width)
-    pages: list[Page] = layout.layout_pages(md, theme, fonts, options)
-    return [p.row for page in pages for p in page.rows if p.row.text and not p.row.decorative]
 
 
 def flower_theme(role: str = "h2", boxed: bool = False) -> layout.Theme:
@@ -42,17 +22,17 @@ def test_fairytale_h1_opens_with_a_flower(fonts: layout.FontBook) -> None:
     rows = text_rows("# Title\n\nBody.", themes.load("fairytale"), fonts)
     plain = text_rows("# Title\n\nBody.", layout.Theme(name="plain"), fonts)
     assert rows[0].text == "Title"  # the ✿ is drawn, not written
-    assert glyphs(rows[0]) >= glyphs(plain[0]) + 2  # the flower and its space
+    assert drawn_glyphs(rows[0]) >= drawn_glyphs(plain[0]) + 2  # the flower and its space
 
 
 def test_the_prefix_is_drawn_and_left_out_of_the_text(fonts: layout.FontBook) -> None:
     rows = text_rows("## Flower", flower_theme(), fonts)
-    assert rows[0].text == "Flower" and glyphs(rows[0]) > len("Flower")
+    assert rows[0].text == "Flower" and drawn_glyphs(rows[0]) > len("Flower")
 
 
 def test_only_the_role_that_sets_it_gets_the_prefix(fonts: layout.FontBook) -> None:
     rows = text_rows("### Other\n\nbody", flower_theme(), fonts)
-    assert [glyphs(row) for row in rows] == [len("Other"), len("body")]
+    assert [drawn_glyphs(row) for row in rows] == [len("Other"), len("body")]
 
 
 def test_the_prefix_wraps_with_the_first_word(fonts: layout.FontBook) -> None:
@@ -60,14 +40,14 @@ def test_the_prefix_wraps_with_the_first_word(fonts: layout.FontBook) -> None:
     for width in (360, 440, 1080):
         rows = text_rows(title, flower_theme(), fonts, width)
         assert rows[0].text.startswith("Why"), (width, [r.text for r in rows])
-        assert glyphs(rows[0]) == len(rows[0].text) + 2, width  # ✿ + no-break space
+        assert drawn_glyphs(rows[0]) == len(rows[0].text) + 2, width  # ✿ + no-break space
 
 
 def test_a_boxed_heading_keeps_its_prefix_inside_the_box(fonts: layout.FontBook) -> None:
     rows = text_rows("## Boxed", flower_theme(boxed=True), fonts)
-    assert rows[0].text == "Boxed" and glyphs(rows[0]) > len("Boxed")
+    assert rows[0].text == "Boxed" and drawn_glyphs(rows[0]) > len("Boxed")
 
 
 def test_an_empty_heading_gets_no_lone_prefix(fonts: layout.FontBook) -> None:
     rows = text_rows("##\n\nbody", flower_theme(), fonts)
-    assert [row.text for row in rows] == ["body"] and glyphs(rows[0]) == len("body")
+    assert [row.text for row in rows] == ["body"] and drawn_glyphs(rows[0]) == len("body")

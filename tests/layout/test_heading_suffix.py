@@ -7,34 +7,15 @@ from __future__ import annotations
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, Item, Layer, Page, Row
+from layout.boxes import Row
 from layout.style import decode_theme
+from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 EMOJI_FACE = "NotoColorEmoji"
 
 
-def runs(items: tuple[Item, ...]) -> list[GlyphRun]:
-    out: list[GlyphRun] = []
-    for item in items:
-        if isinstance(item, GlyphRun):
-            out.append(item)
-        elif isinstance(item, Group | Layer):
-            out.extend(runs(item.items))
-    return out
-
-
 def draws_emoji(row: Row) -> bool:
-    return any(run.face == EMOJI_FACE for run in runs(row.items))
-
-
-def glyphs(row: Row) -> int:
-    return sum(len(run.glyphs) for run in runs(row.items))
-
-
-def text_rows(md: str, theme: layout.Theme, fonts: layout.FontBook, width: int = 440) -> list[Row]:
-    options = layout.RenderOptions(width=width)
-    pages: list[Page] = layout.layout_pages(md, theme, fonts, options)
-    return [p.row for page in pages for p in page.rows if p.row.text and not p.row.decorative]
+    return any(run.face == EMOJI_FACE for run in glyph_runs(row.items))
 
 
 def test_nature_h1_ends_in_a_leaf(fonts: layout.FontBook) -> None:
@@ -63,7 +44,7 @@ def test_a_boxed_heading_keeps_its_suffix_inside_the_box(fonts: layout.FontBook)
         'padding = [4, 12, 4, 12]\nsuffix = "✦"\n'
     )
     rows = text_rows("## Boxed", theme, fonts)
-    assert rows[0].text == "Boxed" and glyphs(rows[0]) > len("Boxed")  # the ✦ drawn too
+    assert rows[0].text == "Boxed" and drawn_glyphs(rows[0]) > len("Boxed")  # the ✦ drawn too
 
 
 def test_an_empty_heading_gets_no_lone_suffix(fonts: layout.FontBook) -> None:
