@@ -32,10 +32,10 @@ from pathlib import Path
 
 import layout
 import themes
-from layout.boxes import Page, Row
+from layout.boxes import Page, Rect, Row
 from layout.paginate import place
 from layout.segment import inside_words
-from layout.style import resolve
+from layout.style import Styles, resolve
 
 compose = sys.modules["layout.compose"]  # the package re-exports a function of this name
 
@@ -312,6 +312,14 @@ class Tally:
         }
 
 
+def _rows_box(styles: Styles, width: int, height: int) -> Rect:
+    """The content box a card's rows are laid out in: a card larger than the default is
+    laid out at its virtual size and drawn zoomed, so its rows are in virtual px (the
+    browser gets the same box)."""
+    zoom = compose.type_zoom(styles["card"], width, height)
+    return compose.content_box(styles, width / zoom, height / zoom)
+
+
 def _label(name: str, mode: str | None) -> str:
     return name + (f"-{mode}" if mode else "")
 
@@ -329,8 +337,7 @@ def report(
         theme = themes.load(name)
         styles = resolve(theme, mode)
         for width, height in sizes:
-            zoom = compose.type_zoom(styles["card"], width, height)  # rows are in virtual px
-            box = compose.content_box(styles, width / zoom, height / zoom)
+            box = _rows_box(styles, width, height)
             options = layout.RenderOptions(split="autoSplit", width=width, height=height, mode=mode)
             for stem, text in texts.items():
                 pages = layout.layout_pages(text, theme, fonts, options)
@@ -361,8 +368,7 @@ def chromium_report(
         for name, mode in modes:
             styles = resolve(themes.load(name), mode)
             for width, height in sizes:
-                zoom = compose.type_zoom(styles["card"], width, height)  # as Inkcard lays out
-                box = compose.content_box(styles, width / zoom, height / zoom)
+                box = _rows_box(styles, width, height)
                 read = chromium.lay_out(texts, styles, chromium_pages.Box(box.width, box.height))
                 for stem, rows in read.items():
                     lines = tuple(Line(*row) for row in rows)
