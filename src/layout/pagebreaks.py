@@ -185,19 +185,28 @@ class _Column:
 
     def _cards_from(self, start: int, squeeze: float) -> list[tuple[int, float]]:
         """Each card that can start at break `start`, as (its end, its cost); the card
-        of one row is always possible (a row taller than a card is scaled down). The
-        hot loop of the page breaker: plain arithmetic on the prefix sums."""
-        rows, n, limit = self.rows, self.n, self.height + EPSILON
+        of one row is always possible (a row taller than a card is scaled down). A rule
+        opening a card is left out of it unless it is all the card holds (`card`)."""
+        if not (start and self.rows[start].discardable):
+            return self._priced(start, start, start + 1, squeeze)
+        alone = self._priced(start, start, start + 1, squeeze, last_end=start + 1)
+        return alone + self._priced(start, start + 1, start + 2, squeeze)
+
+    def _priced(
+        self, start: int, lo: int, first_end: int, squeeze: float, last_end: int | None = None
+    ) -> list[tuple[int, float]]:
+        """The cards from break `start` whose rows begin at `lo`, ending at `first_end`
+        up to `last_end` (the post's end), with their costs. The hot loop of the page
+        breaker: plain arithmetic on the prefix sums."""
+        rows, n, limit, height = self.rows, self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
         breaks = self._break_prices(squeeze)
-        out = [(start + 1, self._price(self.card(start, start + 1), start + 1, squeeze))]
-        lo = start + 1 if start and rows[start].discardable else start  # a rule opening it
-        top = self._top(lo) - self.tops[lo] if lo < n else 0.0
-        reach = self._reach(lo, squeeze) if lo < n else n
+        top = self._top(lo) - self.tops[lo]
+        reach = self._reach(lo, squeeze)
         opened = self.paragraphs.get(lo)
         opened_reach = self._reach(opened[0], squeeze) if opened is not None else 0
-        height, last = self.height, (None if start else 0.0)
-        for end in range(start + 2, n + 1):
+        out = []
+        for end in range(first_end, (n if last_end is None else last_end) + 1):
             hi = end - 1 if end < n and lo < end - 1 and rows[end - 1].discardable else end
             natural = top + bottoms[hi - 1]
             used = natural - squeeze * (gaps[hi - 1] - gaps[lo])
@@ -209,7 +218,7 @@ class _Column:
             if end < n:
                 price = CARD + (1.0 - fill) ** 2 + breaks[end]
             else:  # the last card: badness only under LAST_FILL (none for a post's one card)
-                price = CARD + (last if last is not None else _last_badness(fill))
+                price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:
                 price += SQUEEZED
             if end < n and rows[end - 1].keep_with_next and not rows[end - 1].keep_soft:
@@ -222,12 +231,6 @@ class _Column:
                 price += RULE  # it opens inside a paragraph whose first part fits here too
             out.append((end, price))
         return out
-
-    def _price(self, card: _Card, end: int, squeeze: float) -> float:
-        """The cost of one card (the general case of `_cards_from`'s loop)."""
-        used = self.used(card.lo, card.hi, squeeze)
-        price = CARD + self._badness(card.lo, end, min(used, self.height))
-        return price + self._break_cost(card, end, squeeze) + self._continued_cost(card, squeeze)
 
     def _break_prices(self, squeeze: float) -> list[float]:
         """What each break costs whatever card it ends (the code block and paragraph
@@ -248,14 +251,6 @@ class _Column:
             self.break_prices[key] = prices
         return self.break_prices[key]
 
-    def _badness(self, start: int, end: int, used: float) -> float:
-        fill = used / self.height
-        if end < self.n:
-            return (1.0 - fill) ** 2
-        if start == 0:
-            return 0.0  # the one card of a post
-        return _last_badness(fill)
-
     def _reach(self, lo: int, squeeze: float) -> int:
         """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
         every hi up to it (heights only grow with hi, so it is bisected)."""
@@ -270,27 +265,6 @@ class _Column:
                     high = middle - 1
             self.reaches[key] = low
         return self.reaches[key]
-
-    def _break_cost(self, card: _Card, end: int, squeeze: float) -> float:
-        """What the break at `end` (after the card's last row) costs."""
-        if end >= self.n:
-            return 0.0
-        before = self.rows[end - 1]
-        cost = self._break_prices(squeeze)[end]
-        if before.keep_with_next and not before.keep_soft:
-            # a chain that alone fills its card (keeps only) breaks where it must
-            cost += RULE / 2 if self.loose[card.hi] == self.loose[card.lo] else RULE
-        paragraph = self.paragraphs.get(end)
-        if paragraph is not None and self.fits(card.lo, paragraph[1], squeeze):
-            cost += RULE  # the whole paragraph fits where it starts
-        return cost
-
-    def _continued_cost(self, card: _Card, squeeze: float) -> float:
-        """A card opening inside a paragraph whose first part would fit on it too."""
-        paragraph = self.paragraphs.get(card.lo)
-        if paragraph is None or not self.fits(paragraph[0], card.hi, squeeze):
-            return 0.0
-        return RULE
 
 
 def _last_badness(fill: float) -> float:
