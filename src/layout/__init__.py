@@ -81,7 +81,7 @@ from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, resolve
 
-ENGINE_VERSION = "10"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "11"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "ARTICLE_IMAGE_BYTES",

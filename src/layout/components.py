@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from .boxes import Frame, FrameDecor, Group, Item, Row
+from .boxes import Frame, FrameDecor, Group, Item, Row, rows_text
 from .budget import Overfull
 from .flow import BLOCK_LAYOUTS, BlockLayout, Flow
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part, line_row
@@ -62,7 +62,7 @@ def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
                 placement = place(flow.stack(blocks, column).rows)
                 items.extend(frame_items(placement, 0.0, 0.0))
                 items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
-                texts.extend(p.row.text for p in placement.rows if p.row.text)
+                texts.append(rows_text(p.row for p in placement.rows))
                 height = max(height, placement.height)
     except Overfull:
         return flow.stack(stacked, ctx)

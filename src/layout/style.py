@@ -122,6 +122,7 @@ class Style:
     length: float = 1.0  # a rule's share of the width, centred
     ornament: str = ""  # text in the middle of a rule
     rotate: float = 0.0  # an image's tilt, degrees clockwise
+    columns: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1  # list_item: tiles side by side
     # Text and heading vocabulary (docs/themes.md, "Text and headings").
     letter_spacing: float = 0.0  # px added after every character, may be negative
     text_transform: TextTransform = "none"
@@ -305,6 +306,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "marker_size": 6.0,
         "marker_gap": 8.0,
     },
+    "list_item": {},  # no panel: bullet lists keep their markers (see tiles.py)
     "task": {
         "marker_size": 18.0,
         "border_width": 2.0,
