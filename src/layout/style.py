@@ -33,6 +33,7 @@ from typing import (
 
 import msgspec
 
+from .alertcolors import alert_tokens
 from .boxes import Effect, Paint, Pattern
 from .decorations import Decoration, check
 from .errors import ThemeError
@@ -441,6 +442,7 @@ _RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
 def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
     palette = palette_for(theme, mode)
     palette.update(dark_code_tokens(theme, mode, palette))
+    palette.update(_alert_tokens(theme, mode, palette))
     explicit = {
         name: _explicit(name, base, theme.roles.get(name), palette)
         for name, base in BASE_ROLES.items()
@@ -480,6 +482,17 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
     if relative_luminance(mean_colour(panel, mean_colour(under))) >= DARK_PANEL:
         return {}
     return {token: colour for token, colour in DARK_CODE.items() if token not in named}
+
+
+def _alert_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) -> dict[str, str]:
+    """The callout colour tokens (alertcolors.py) the theme leaves out, for its card."""
+    named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
+    card = getattr(theme.roles.get("card"), "background", None)
+    try:
+        under = resolve_paint(card if card is not None else "background", palette, "card")
+    except ThemeError:
+        return alert_tokens(named, 1.0)  # the card role's own resolution names the error
+    return alert_tokens(named, relative_luminance(mean_colour(under)))
 
 
 WHITE = 0xFFFFFFFF
