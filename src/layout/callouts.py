@@ -1,6 +1,6 @@
 """A callout (mdxMode `<Callout>` or a GitHub alert) + its box → `Part`.
 
-The theme's quote panel look (padding, radius, effects) tinted with the kind's colour, a
+The theme's quote panel look (padding, radius, effects, background) tinted with the kind's colour, a
 bar in that colour and a title line in it. The colours are palette tokens
 (`callout_note` … `callout_caution`, style.py), so a theme may name its own; an mdx `info`
 callout takes the theme's accent.
@@ -37,6 +37,21 @@ def callout_color(flow: Layouter, kind: str) -> int:
     return flow.looks.accent_pair()[0] if token is None else flow.styles.palette[token]
 
 
+def _tint(paint: int, ground: object) -> int:
+    """The panel: the kind's colour at `CALLOUT_TINT` over the quote's background when that
+    is a colour (a dark theme's shaded quote keeps a light title legible), else alone."""
+    tint = (paint & 0xFFFFFF) | CALLOUT_TINT
+    if not isinstance(ground, int) or not ground >> 24:
+        return tint
+    top, under = (CALLOUT_TINT >> 24) / 255, (ground >> 24) / 255 * (1 - (CALLOUT_TINT >> 24) / 255)
+    alpha = top + under
+    channels = [
+        round(((paint >> s & 0xFF) * top + (ground >> s & 0xFF) * under) / alpha) << s
+        for s in (16, 8, 0)
+    ]
+    return round(alpha * 255) << 24 | channels[0] | channels[1] | channels[2]
+
+
 def callout(flow: Layouter, block: Callout, ctx: Ctx) -> Part:
     quote = flow.styles["quote"]
     paint = callout_color(flow, block.kind)
@@ -44,7 +59,7 @@ def callout(flow: Layouter, block: Callout, ctx: Ctx) -> Part:
     decor = FrameDecor(
         x=ctx.x,
         width=ctx.width,
-        fill=(paint & 0xFFFFFF) | CALLOUT_TINT,
+        fill=_tint(paint, quote.background),
         radius=max(quote.radius, flow.styles["list"].radius),
         bar_width=CALLOUT_BAR,
         bar_color=paint,

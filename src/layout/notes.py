@@ -2,7 +2,8 @@
 
 A hairline in the theme's rule colour, the label (注释 or Notes) and each note after its
 number `[n]`, as the references are numbered in the text. The notes are in the caption's
-size and colour (the image role's: small print every theme keeps legible); a note keeps its
+size (the image role's) and the body's colour (muted small print fails contrast on some
+themes' paper); a note keeps its
 first two and last two lines together, and the label stays with the first note. In a split
 post they close its last card, never one card's own notes.
 """
@@ -24,7 +25,7 @@ def notes(flow: Layouter, block: Notes, ctx: Ctx) -> Part:
     if not block.notes:
         return Part(())
     body, caption, hr = flow.styles["body"], flow.styles["image"], flow.styles["hr"]
-    style = replace(body, size=caption.size, color=caption.color, align="left")
+    style = replace(body, size=caption.size, align="left")
     plain = replace(ctx, color=None, italic=False)
     paint = hr.border_color if hr.border_color is not None else hr.color
     line = Segment(0, 0, 0, 0, paint, hr.border_width, None)

@@ -485,14 +485,14 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
 
 
 def _alert_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) -> dict[str, str]:
-    """The callout colour tokens (alertcolors.py) the theme leaves out, for its card."""
+    """The callout colour tokens (alertcolors.py) the theme leaves out, for its body text."""
     named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
-    card = getattr(theme.roles.get("card"), "background", None)
+    body = getattr(theme.roles.get("body"), "color", None)
     try:
-        under = resolve_paint(card if card is not None else "background", palette, "card")
+        text = resolve_paint(body if body is not None else "text", palette, "body")
     except ThemeError:
-        return alert_tokens(named, 1.0)  # the card role's own resolution names the error
-    return alert_tokens(named, relative_luminance(mean_colour(under)))
+        return alert_tokens(named, 0.0)  # the body role's own resolution names the error
+    return alert_tokens(named, relative_luminance(mean_colour(text)))
 
 
 WHITE = 0xFFFFFFFF
