@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from markdown_it.parser_inline import ParserInline
+from markdown_it.rules_inline import StateInline
 
 import layout
 import themes
@@ -90,3 +92,24 @@ def test_a_callout_title_is_drawn_in_its_kind_colour(fonts) -> None:
     rows = text_rows("> [!TIP]\n> x", themes.load("darktech"), fonts)
     [title] = [row for row in rows if row.text == "提示 TIP"]
     assert {run.color for run in glyph_runs(title.items)} == {styles.palette["callout_tip"]}
+
+
+@pytest.mark.parametrize("text", ["[^", "^[", "> [!NOTE]\n"])
+def test_hostile_footnotes_and_alerts_are_read_in_a_few_steps_a_character(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """100 KB of unclosed footnote references (`[^`), inline footnotes (`^[`) or alert
+    markers: the footnote rules look no deeper than links do (16 token skips a character,
+    as `![`). Counted, not timed."""
+    steps = 0
+    skip = ParserInline.skipToken
+
+    def counted(self: ParserInline, state: StateInline) -> None:
+        nonlocal steps
+        steps += 1
+        skip(self, state)
+
+    monkeypatch.setattr(ParserInline, "skipToken", counted)
+    md = text * (100_000 // len(text))
+    layout.parse_post(md)
+    assert steps < 24 * len(md)
