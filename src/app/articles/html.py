@@ -31,6 +31,7 @@ from premailer import Premailer
 
 import layout
 import themes
+from app.articles import alerts
 from app.articles import fixups as fx
 from app.articles.formulas import (
     MATH_TOKENS,
@@ -57,6 +58,10 @@ _PARSER = (
         double_inline=True,
     )
 )
+_PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
+_PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
+for _name, _rule in alerts.RENDER_RULES.items():
+    _PARSER.add_render_rule(_name, _rule)
 for _kind, _display in MATH_TOKENS.items():
     _PARSER.add_render_rule(
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
@@ -85,13 +90,15 @@ _ATTRIBUTES = {
     "sup": {"class"},
     "hr": {"class"},
     "section": {"class"},
+    "p": {"class"},
 }
 # markdown-it's own classes; a raw-HTML copy of one can at worst misnumber a footnote.
 _CLASSES = {
     "a": {"footnote-backref"},
     "sup": {"footnote-ref"},
     "hr": {"footnotes-sep"},
-    "section": {"footnotes"},
+    "section": {"footnotes", *alerts.CLASSES},
+    "p": {alerts.TITLE_CLASS},
     "ol": {"footnotes-list"},
     "li": {"footnote-item", "task-list-item"},
     "ul": {"contains-task-list"},
