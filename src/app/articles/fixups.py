@@ -23,12 +23,12 @@ from layout import highlight
 # One regex for the word count rule (docs/decisions/articles.md, "Articles"): a CJK
 # character is a word, a run of
 # other letters or digits is a word, anything else (spaces, punctuation) is nothing.
-_CJK = (
+CJK_RANGES = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-_WORDS = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
+_WORDS = re.compile(rf"[{CJK_RANGES}]|[^\W_{CJK_RANGES}]+")
+_HAS_CJK = re.compile(rf"[{CJK_RANGES}]")
 
 # Token roles of layout.code, in the order of the indexes we hand it as a "palette".
 _CODE_ROLES = (

@@ -1,0 +1,192 @@
+"""Tables that read on a phone: column widths from content, wrapping or a sideways scroll.
+
+The article path has no browser, so widths are estimated from character classes
+(docs/decisions/articles.md, "Tables on a phone"): a CJK character is one em, a digit or
+lower-case Latin letter about 0.55 em, a capital about 0.68 em, plus the letter spacing.
+Each column gets a minimum from its longest unbreakable run (a Latin word, a number with
+its unit; never under four CJK characters); when the minimums fit the phone's column the
+table wraps inside it, otherwise each column gets a comfortable width and the table scrolls
+sideways under a text cue, the one hint the WeChat editor cannot strip.
+
+Runs after the theme is inlined: it reads the sizes the theme gave the cells and writes
+only inline styles.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml import html as lxml_html
+from lxml.etree import _Element as Element
+
+from app.articles.fixups import CJK_RANGES, add_style, has_class
+
+PHONE_COLUMN = 343.0  # px: a 375 px phone less WeChat's 16 px margins on both sides
+ARTICLE_INSET = 24.0  # px: the widest theme's padding and border around the article
+MARGIN = 1.15  # the estimate's error allowance: a table fits only if 15 % wider would fit
+FLOOR_EM = 4.0  # a column is never narrower than four CJK characters
+COMFORT_EM = 8.0  # a scrolling table's column wraps past about eight CJK characters
+CUE_STYLE = "margin:16px 0 4px;font-size:12px;line-height:1.5;color:#6b7280;text-align:right"
+CELL_STYLE = "overflow-wrap:break-word;word-break:normal"
+NOWRAP = "white-space:nowrap"
+
+_CJK_CHAR = re.compile(rf"[{CJK_RANGES}\u3000-\u303f\uff00-\uffef]")
+_UNIT = rf"[%‰°℃]|[A-Za-zµμ]+(?:/[A-Za-z]+)?|[{CJK_RANGES}]{{1,2}}"
+# A number and the unit after it ("21 毫秒", "128 MB", "3.5GB", "20%"): kept on one line.
+NUMBER_WITH_UNIT = re.compile(rf"(?<![\w.,])\d[\d.,]*(?:[ \u00a0]?(?:{_UNIT}))")
+# What a line may not break inside: a number with its unit, a CJK character, a Latin word.
+_RUN = re.compile(rf"{NUMBER_WITH_UNIT.pattern}|{_CJK_CHAR.pattern}|[^\s{CJK_RANGES}]+")
+_PX = r"(-?\d+(?:\.\d+)?)px"
+
+
+def char_em(char: str) -> float:
+    """The estimated advance of one character, in em of a sans-serif body font."""
+    if _CJK_CHAR.match(char):
+        return 1.0
+    if char.isdigit() or char.islower():
+        return 0.55
+    if char.isupper():
+        return 0.68
+    if char in " .,:;'|!il":
+        return 0.3
+    return 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class _Metrics:
+    """What a cell's width is made of besides its text, as the theme set it."""
+
+    font: float  # px
+    spacing: float  # px of letter spacing per character
+    padding: float  # px, left and right together
+
+    def width(self, text: str) -> float:
+        """Estimated px width of `text` on one line, padding excluded."""
+        return sum(char_em(c) * self.font + self.spacing for c in text)
+
+
+def fit_tables(root: Element, cue: str) -> None:
+    """Every table: cells that break only between words, numbers glued to their units,
+    each column's minimum width; a table too wide for a phone gets its cue."""
+    spacing = _px(root.get("style"), "letter-spacing") or 0.0
+    for table in list(root.iter("table")):
+        wrapper = table.getparent()
+        if wrapper is None or not has_class(wrapper, "table-wrap"):
+            continue
+        columns = _columns(table, spacing)
+        floors = [max(col, default=0.0) for col, _ in columns]
+        scrolls = sum(floors) * MARGIN > PHONE_COLUMN - ARTICLE_INSET
+        for index, (_, cells) in enumerate(columns):
+            width = _comfortable(columns[index]) if scrolls else floors[index]
+            for cell, metrics in cells:
+                add_style(cell, f"{CELL_STYLE};min-width:{width - metrics.padding:.0f}px")
+        if scrolls:
+            _add_cue(wrapper, cue)
+
+
+_Column = tuple[list[float], list[tuple[Element, _Metrics]]]
+
+
+def _columns(table: Element, spacing: float) -> list[_Column]:
+    """Per column: each cell's minimum width (padding included) and the cells themselves;
+    a cell spanning columns is glued but sets no column's width."""
+    columns: list[_Column] = []
+    table_font = _px(table.get("style"), "font-size") or 14.0
+    for row in table.iter("tr"):
+        index = 0
+        for cell in row:
+            if cell.tag not in ("td", "th"):
+                continue
+            metrics = _metrics(cell, table_font, spacing)
+            _glue_units(cell)
+            span = int(cell.get("colspan", "1") or 1)
+            while len(columns) < index + span:
+                columns.append(([], []))
+            if span == 1:
+                columns[index][0].append(_floor(cell, metrics))
+                columns[index][1].append((cell, metrics))
+            index += span
+    return columns
+
+
+def _metrics(cell: Element, table_font: float, spacing: float) -> _Metrics:
+    style = cell.get("style")
+    font = _px(style, "font-size") or table_font
+    own_spacing = _px(style, "letter-spacing")
+    return _Metrics(font, spacing if own_spacing is None else own_spacing, _padding(style))
+
+
+def _floor(cell: Element, metrics: _Metrics) -> float:
+    text = cell.text_content()
+    longest = max((metrics.width(run) for run in _RUN.findall(text)), default=0.0)
+    return max(longest, FLOOR_EM * (metrics.font + metrics.spacing)) + metrics.padding
+
+
+def _comfortable(column: _Column) -> float:
+    """A scrolling column: its longest cell on one line, up to `COMFORT_EM`, never under
+    its minimum."""
+    floors, cells = column
+    widest = max(
+        (m.width(" ".join(c.text_content().split())) + m.padding for c, m in cells),
+        default=0.0,
+    )
+    cap = max((COMFORT_EM * (m.font + m.spacing) + m.padding for _, m in cells), default=0.0)
+    return max(min(widest, cap), max(floors, default=0.0))
+
+
+def _glue_units(cell: Element) -> None:
+    """Each number with its unit in a no-wrap span, so "21 毫秒" never breaks inside."""
+    for el in [cell, *cell.iterdescendants()]:
+        if el.tag == "code" or not isinstance(el.tag, str):
+            continue
+        if el is not cell or el.text:
+            _glue_text(el, "text")
+        if el is not cell and el.tail:
+            _glue_text(el, "tail")
+
+
+def _glue_text(el: Element, where: str) -> None:
+    text = getattr(el, where) or ""
+    matches = list(NUMBER_WITH_UNIT.finditer(text))
+    if not matches:
+        return
+    setattr(el, where, text[: matches[0].start()])
+    anchor: Element | None = None
+    for n, match in enumerate(matches):
+        span = lxml_html.Element("span", {"style": NOWRAP})
+        span.text = match.group()
+        end = matches[n + 1].start() if n + 1 < len(matches) else len(text)
+        span.tail = text[match.end() : end]
+        if anchor is not None:
+            anchor.addnext(span)
+        elif where == "text":
+            el.insert(0, span)
+        else:
+            el.addnext(span)
+        anchor = span
+
+
+def _add_cue(wrapper: Element, cue: str) -> None:
+    """The hint above a table that scrolls: plain text, as the editor keeps it."""
+    hint = lxml_html.Element("section", {"style": CUE_STYLE})
+    hint.text = cue
+    wrapper.addprevious(hint)
+    add_style(wrapper, "margin-top:0")
+
+
+def _px(style: str | None, name: str) -> float | None:
+    """The last px value of one property in an inline style (the one that wins)."""
+    found = re.findall(rf"(?:^|;)\s*{name}\s*:\s*{_PX}", style or "")
+    return float(found[-1]) if found else None
+
+
+def _padding(style: str | None) -> float:
+    """Left plus right padding of an inline style's last `padding` shorthand."""
+    found = re.findall(r"(?:^|;)\s*padding\s*:\s*([^;]+)", style or "")
+    if not found:
+        return 0.0
+    sizes = [float(v) for v in re.findall(_PX, found[-1])] or [0.0]
+    right = sizes[1] if len(sizes) > 1 else sizes[0]
+    left = sizes[3] if len(sizes) > 3 else right
+    return left + right
