@@ -25,7 +25,6 @@ from lxml.etree import _Element as Element
 from app.articles.fixups import CJK_RANGES, add_style, has_class
 
 PHONE_COLUMN = 343.0  # px: a 375 px phone less WeChat's 16 px margins on both sides
-ARTICLE_INSET = 24.0  # px: the widest theme's padding and border around the article
 MARGIN = 1.15  # the estimate's error allowance: a table fits only if 15 % wider would fit
 FLOOR_EM = 4.0  # a column is never narrower than four CJK characters
 COMFORT_EM = 8.0  # a scrolling table's column wraps past about eight CJK characters
@@ -84,7 +83,7 @@ def fit_tables(root: Element, cue: str) -> None:
             continue
         columns = _columns(table, spacing)
         floors = [max(col, default=0.0) for col, _ in columns]
-        scrolls = sum(floors) * MARGIN > PHONE_COLUMN - ARTICLE_INSET
+        scrolls = sum(floors) * MARGIN > PHONE_COLUMN - _inset(wrapper, root)
         for index, (_, cells) in enumerate(columns):
             width = _comfortable(columns[index]) if scrolls else floors[index]
             for cell, metrics in cells:
@@ -190,11 +189,44 @@ def _px(style: str | None, name: str) -> float | None:
 
 
 def _padding(style: str | None) -> float:
-    """Left plus right padding of an inline style's last `padding` shorthand."""
-    found = re.findall(r"(?:^|;)\s*padding\s*:\s*([^;]+)", style or "")
-    if not found:
-        return 0.0
-    sizes = [float(v) for v in re.findall(_PX, found[-1])] or [0.0]
-    right = sizes[1] if len(sizes) > 1 else sizes[0]
-    left = sizes[3] if len(sizes) > 3 else right
+    return _sides(style, "padding")
+
+
+def _inset(wrapper: Element, root: Element) -> float:
+    """The px the table loses to what holds it, from its wrapper up to the article: padding,
+    borders and margins on both sides, and a list item's marker."""
+    total = 0.0
+    el: Element | None = wrapper
+    while el is not None:
+        style = el.get("style")
+        total += _sides(style, "padding") + _sides(style, "margin") + _sides(style, "border")
+        if el.tag == "li" and len(el) and has_class(el[0], "ps-before"):
+            marker = el[0].get("style")
+            width = _px(marker, "min-width") or _px(marker, "width") or 0.0
+            total += width + (_px(marker, "margin-right") or 0.0)
+        el = None if el is root else el.getparent()
+    return total
+
+
+def _sides(style: str | None, name: str) -> float:
+    """Left plus right px of a box property (`padding`, `margin`, `border`) as an inline
+    style's declarations leave them, shorthand and sides in order; `auto`, `0` and other
+    units count as nothing."""
+    left = right = 0.0
+    for prop, value in re.findall(r"(?:^|;)\s*([\w-]+)\s*:\s*([^;]+)", style or ""):
+        if prop == name:
+            sizes = _lengths(value, name == "border")
+            right = sizes[1] if len(sizes) > 1 else sizes[0]
+            left = sizes[3] if len(sizes) > 3 else right
+        elif prop in (f"{name}-left", f"{name}-right"):
+            size = _lengths(value, name == "border")[0]
+            left, right = (size, right) if prop.endswith("left") else (left, size)
     return left + right
+
+
+def _lengths(value: str, border: bool) -> list[float]:
+    """The px sizes of a box shorthand by position; of a border, its one width."""
+    matches = [re.fullmatch(_PX, token) for token in value.split()]
+    if border:
+        return [next((float(m.group(1)) for m in matches if m), 0.0)]
+    return [float(m.group(1)) if m else 0.0 for m in matches] or [0.0]
