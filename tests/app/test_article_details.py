@@ -101,3 +101,13 @@ def test_numbers_keep_their_units_and_widths_follow_character_classes() -> None:
     glued = [span.text for span in root.iter("span") if span.get("style") == NOWRAP]
     assert glued == ["21 毫秒", "128 MB", "20%"]
     assert char_em("毫") == 1.0 and char_em("M") > char_em("a") > char_em("i")
+
+
+def test_a_wide_table_gets_its_cue_in_the_articles_language() -> None:
+    wide = "| " + " | ".join(f"column {n}" for n in range(8)) + " |\n|" + "---|" * 8 + "\n"
+    narrow = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+    root = root_of(f"{narrow}\n{wide}", "business")
+    cues = [s.text for s in root.iter("section") if s.text and "swipe" in s.text]
+    assert cues == ["← swipe to see more →"]
+    wide_table = list(root.iter("table"))[1]
+    assert wide_table.getparent().getprevious().text == cues[0]  # the cue is the wide one's

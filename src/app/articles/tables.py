@@ -82,64 +82,67 @@ def fit_tables(root: Element, cue: str) -> None:
         if wrapper is None or not has_class(wrapper, "table-wrap"):
             continue
         columns = _columns(table, spacing)
-        floors = [max(col, default=0.0) for col, _ in columns]
+        floors = [max((c.floor for c in column), default=0.0) for column in columns]
         scrolls = sum(floors) * MARGIN > PHONE_COLUMN - _inset(wrapper, root)
-        for index, (_, cells) in enumerate(columns):
-            width = _comfortable(columns[index]) if scrolls else floors[index]
-            for cell, metrics in cells:
-                add_style(cell, f"{CELL_STYLE};min-width:{width - metrics.padding:.0f}px")
+        for column, floor in zip(columns, floors, strict=True):
+            width = _comfortable(column, floor) if scrolls else floor
+            for cell in column:
+                add_style(cell.element, f"min-width:{width - cell.metrics.padding:.0f}px")
         if scrolls:
             _add_cue(wrapper, cue)
 
 
-_Column = tuple[list[float], list[tuple[Element, _Metrics]]]
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    element: Element
+    metrics: _Metrics
+    floor: float  # px, padding included: its widest unbreakable run, or four CJK characters
+    line: float  # px, padding included: all of its text on one line
 
 
-def _columns(table: Element, spacing: float) -> list[_Column]:
-    """Per column: each cell's minimum width (padding included) and the cells themselves;
-    a cell spanning columns is glued but sets no column's width."""
-    columns: list[_Column] = []
+def _columns(table: Element, spacing: float) -> list[list[_Cell]]:
+    """The cells of each column, measured; every cell breaks only between words and keeps
+    numbers with their units, but a cell spanning columns sets no column's width."""
+    columns: list[list[_Cell]] = []
     table_font = _px(table.get("style"), "font-size") or 14.0
     for row in table.iter("tr"):
         index = 0
         for cell in row:
             if cell.tag not in ("td", "th"):
                 continue
-            metrics = _metrics(cell, table_font, spacing)
+            metrics = _metrics(cell.get("style"), table_font, spacing)
             _glue_units(cell)
+            add_style(cell, CELL_STYLE)
             span = int(cell.get("colspan", "1") or 1)
             while len(columns) < index + span:
-                columns.append(([], []))
+                columns.append([])
             if span == 1:
-                columns[index][0].append(_floor(cell, metrics))
-                columns[index][1].append((cell, metrics))
+                columns[index].append(_measure(cell, metrics))
             index += span
     return columns
 
 
-def _metrics(cell: Element, table_font: float, spacing: float) -> _Metrics:
-    style = cell.get("style")
+@cache  # the cells of a theme share a handful of styles
+def _metrics(style: str | None, table_font: float, spacing: float) -> _Metrics:
     font = _px(style, "font-size") or table_font
     own_spacing = _px(style, "letter-spacing")
     return _Metrics(font, spacing if own_spacing is None else own_spacing, _padding(style))
 
 
-def _floor(cell: Element, metrics: _Metrics) -> float:
-    text = cell.text_content()
+def _measure(cell: Element, metrics: _Metrics) -> _Cell:
+    text = " ".join(cell.text_content().split())
     longest = max((metrics.width(run) for run in _RUN.findall(text)), default=0.0)
-    return max(longest, FLOOR_EM * (metrics.font + metrics.spacing)) + metrics.padding
+    floor = max(longest, FLOOR_EM * (metrics.font + metrics.spacing)) + metrics.padding
+    return _Cell(cell, metrics, floor, metrics.width(text) + metrics.padding)
 
 
-def _comfortable(column: _Column) -> float:
+def _comfortable(column: list[_Cell], floor: float) -> float:
     """A scrolling column: its longest cell on one line, up to `COMFORT_EM`, never under
     its minimum."""
-    floors, cells = column
-    widest = max(
-        (m.width(" ".join(c.text_content().split())) + m.padding for c, m in cells),
-        default=0.0,
-    )
-    cap = max((COMFORT_EM * (m.font + m.spacing) + m.padding for _, m in cells), default=0.0)
-    return max(min(widest, cap), max(floors, default=0.0))
+    widest = max((c.line for c in column), default=0.0)
+    cap = max((COMFORT_EM * (c.metrics.font + c.metrics.spacing) for c in column), default=0.0)
+    padding = max((c.metrics.padding for c in column), default=0.0)
+    return max(min(widest, cap + padding), floor)
 
 
 def _glue_units(cell: Element) -> None:
