@@ -42,6 +42,7 @@ from app.articles.formulas import (
     typeset_here,
 )
 from app.articles.refs import links_to_footnotes
+from app.articles.tables import fit_tables
 
 DEFAULT_THEME = "brandA"
 
@@ -198,10 +199,11 @@ def to_article(
     words = fx.count_words(text)
     title = fx.title_of(article, text)
     math = take_math(article)
-    _before_inlining(article, style, "参考资料" if fx.has_cjk(text) else "References")
+    cjk = fx.has_cjk(text)
+    _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
-    _after_inlining(article)
+    _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
     typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
     head = document.find("head")
@@ -322,7 +324,8 @@ def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) 
     fx.insert_pseudo_elements(article, style.pseudo)
 
 
-def _after_inlining(article: lxml_html.HtmlElement) -> None:
+def _after_inlining(article: lxml_html.HtmlElement, table_cue: str) -> None:
+    fit_tables(article, table_cue)
     fx.lists_to_sections(article)
     fx.preserve_code_whitespace(article)
     fx.guarantee_styles(article)
