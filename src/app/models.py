@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 import layout
+from app import frontmatter
 from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
@@ -310,6 +311,30 @@ def _convert_fields(fields: dict[str, Any], struct: type[S], accepted: Mapping[s
     return msgspec.convert(fields, struct)
 
 
+def _with_front_matter(
+    fields: dict[str, Any], struct: type[msgspec.Struct], accepted: Mapping[str, str]
+) -> dict[str, Any]:
+    """``fields`` with the Markdown's front matter taken off and its values filling the
+    fields the request left out (a request field wins); each value checked as the field."""
+    markdown = fields.get("markdown")
+    if not isinstance(markdown, str):
+        return fields
+    found, body = frontmatter.split(markdown)
+    merged = {**fields, "markdown": body}
+    for name, value in found.items():
+        if name not in accepted or name in fields:
+            continue
+        try:
+            msgspec.convert({name: value}, struct)
+        except msgspec.ValidationError:
+            raise InvalidField(
+                f"{name} from the front matter must be {accepted[name]}",
+                label=field_label(name),
+            ) from None
+        merged[name] = value
+    return merged
+
+
 def parse_generate(body: bytes) -> GenerateRequest:
     """Decode and validate a generate request body.
 
@@ -318,7 +343,7 @@ def parse_generate(body: bytes) -> GenerateRequest:
         InvalidField: A field has the wrong type or is out of range (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
-    fields = _decode_object(body)
+    fields = _with_front_matter(_decode_object(body), GenerateRequest, _ACCEPTED)
     for name in ("scale", "quality"):
         value = fields.get(name)
         if isinstance(value, float) and value.is_integer():
@@ -337,6 +362,8 @@ URL_LIMIT = 1024
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
 
 Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
+ImagePolicy = Literal["fail", "skip"]
+IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
 _URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
 
 
@@ -381,10 +408,39 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             max_length=DIGEST_LIMIT,
-            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: left"
-            " out (the platform uses the start of the text).",
+            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: the"
+            " first whole sentences of the body's paragraphs that fit, without quote marks,"
+            " emoji or symbols.",
         ),
     ] = ""
+    keepTitleHeading: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Drafts: true keeps a leading h1 in the content when it became the"
+            " title; false (the default) takes it out, as the platform shows the title above"
+            " the content."
+        ),
+    ] = False
+    needOpenComment: Annotated[
+        bool,
+        msgspec.Meta(description="Drafts: true opens the article to comments."),
+    ] = False
+    onlyFansCanComment: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Drafts: true lets only followers comment; needs needOpenComment true."
+        ),
+    ] = False
+    imagePolicy: Annotated[
+        ImagePolicy,
+        msgspec.Meta(
+            description="Drafts: what an image that cannot be had or is refused (unreachable,"
+            " not an image, no usable source, refused by the platform) does. fail: the draft"
+            " is refused and nothing is charged or uploaded; skip: the draft is made without"
+            " it. The answer lists each image with what became of it. The cover"
+            " (coverImageUrl) must always be usable."
+        ),
+    ] = "fail"
     content_source_url: Annotated[
         Url,
         msgspec.Meta(
@@ -432,6 +488,10 @@ _ARTICLE_ACCEPTED = {
     "content_source_url": (
         f"an http or https URL of at most {URL_LIMIT} printable ASCII characters"
     ),
+    "keepTitleHeading": "true or false",
+    "needOpenComment": "true or false",
+    "onlyFansCanComment": "true or false",
+    "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
 }
 
 
@@ -443,10 +503,18 @@ def parse_article(body: bytes) -> ArticleRequest:
         InvalidField: A field has the wrong type, length or form; an unknown theme (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
-    fields = _decode_object(body, _ARTICLE_ACCEPTED)
+    fields = _with_front_matter(
+        _decode_object(body, _ARTICLE_ACCEPTED), ArticleRequest, _ARTICLE_ACCEPTED
+    )
     request = _convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
     if request.theme not in ARTICLE_THEMES:
         raise invalid("theme", _ARTICLE_ACCEPTED["theme"])
+    if request.onlyFansCanComment and not request.needOpenComment:
+        raise InvalidField(
+            "onlyFansCanComment needs needOpenComment true: comments must be open to limit"
+            " them to followers",
+            label=field_label("onlyFansCanComment"),
+        )
     return request
 
 
@@ -458,12 +526,33 @@ class HtmlResponse(msgspec.Struct, frozen=True):
     cost: int
 
 
+class DraftImage(msgspec.Struct, frozen=True):
+    """What became of one image of a draft's article."""
+
+    source: Annotated[
+        str,
+        msgspec.Meta(
+            description="The image as the Markdown names it: its URL (a data: URI cut short),"
+            " or its number and alt text when it had no usable source."
+        ),
+    ]
+    status: Annotated[
+        Literal["uploaded", "skipped"],
+        msgspec.Meta(description="uploaded, or skipped (imagePolicy skip)."),
+    ]
+    reason: Annotated[str, msgspec.Meta(description="Why it was skipped; empty when uploaded.")] = (
+        ""
+    )
+
+
 class DraftData(msgspec.Struct, frozen=True):
-    """What a created draft is: its platform id, its word count, what it cost."""
+    """What a created draft is: its platform id, its word count, what it cost, and what
+    became of each image of the article (in the order the article shows them)."""
 
     media_id: str
     wordCount: int
     cost: int
+    images: list[DraftImage] = []
 
 
 class DraftResponse(msgspec.Struct, frozen=True):

@@ -24,6 +24,7 @@ from typing import Any
 
 import layout
 from app.articles import html as article
+from app.articles.draftbody import auto_digest, trim_content
 from app.articles.formulas import TEXT_SIZE
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -35,9 +36,17 @@ from app.articles.wechat import (
 )
 from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
-from app.errors import InvalidField, InvalidImage, RenderFailed
+from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse, field_label
+from app.models import (
+    ArticleRequest,
+    DraftData,
+    DraftImage,
+    DraftResponse,
+    HtmlResponse,
+    ImagePolicy,
+    field_label,
+)
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
@@ -135,45 +144,82 @@ def cover_card(title: str, theme: str, fonts: layout.FontBook) -> bytes:
     return layout.render(markdown, _cover_theme(colours, top), fonts, options)[0]
 
 
+def fit_each(
+    images: dict[str, bytes], limit: int
+) -> tuple[dict[str, layout.EncodedImage], dict[str, InvalidImage]]:
+    """Every image re-encoded under ``limit`` bytes, and those that are not an image we
+    accept with their error (the message names the image)."""
+    out: dict[str, layout.EncodedImage] = {}
+    refused: dict[str, InvalidImage] = {}
+    for source, data in images.items():
+        try:
+            out[source] = layout.fit_image(data, limit)
+        except layout.ImageRejected as exc:
+            refused[source] = InvalidImage(f"image {describe(source)} cannot be used: {exc}")
+    return out, refused
+
+
 def fit_all(images: dict[str, bytes], limit: int) -> dict[str, layout.EncodedImage]:
     """Every image re-encoded under ``limit`` bytes.
 
     Raises:
         InvalidImage: One is not an image we accept (the message names it).
     """
-    out: dict[str, layout.EncodedImage] = {}
-    for source, data in images.items():
-        try:
-            out[source] = layout.fit_image(data, limit)
-        except layout.ImageRejected as exc:
-            raise InvalidImage(f"image {describe(source)} cannot be used: {exc}") from None
+    out, refused = fit_each(images, limit)
+    for error in refused.values():
+        raise error
     return out
 
 
-def _fetch_failure(exc: FetchError) -> Exception:
+def _fetch_failure(exc: FetchError) -> ApiError:
     """The draft's error for an image that could not be had (the fetch's message says how
     far it got: refused before connecting, at its headers, or while downloading)."""
     kind = InvalidImage if isinstance(exc, FetchRefused) else ImageUploadFailed
     return kind(f"{exc}; nothing was uploaded to the platform")
 
 
-def check_draft_images(converted: article.Article) -> None:
+UNUSABLE_SOURCE = (
+    "has no source a draft can use: only http(s) URLs and base64 data: PNG, JPEG, GIF or"
+    " WebP images can be uploaded"
+)
+
+
+def check_draft_images(converted: article.Article, policy: ImagePolicy) -> None:
     """Refuses, before anything is fetched, an article a draft cannot carry whole.
 
     Raises:
-        InvalidImage: An image has no usable source, or there are too many.
+        InvalidImage: An image has no usable source (policy fail), or there are too many.
     """
-    if converted.unusable_images:
+    if converted.unusable_images and policy == "fail":
         raise InvalidImage(
-            f"{converted.unusable_images[0]} has no source a draft can use: only http(s) URLs"
-            " and base64 data: PNG, JPEG, GIF or WebP images can be uploaded; nothing was"
-            " fetched or uploaded"
+            f"{converted.unusable_images[0]} {UNUSABLE_SOURCE}; nothing was fetched or uploaded"
         )
     if len(converted.images) > MAX_DRAFT_IMAGES:
         raise InvalidImage(
             f"the article has {len(converted.images)} distinct images; a draft takes at most"
             f" {MAX_DRAFT_IMAGES}; nothing was fetched or uploaded"
         )
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 image``, ``2 images``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def draft_message(title: str, images: list[DraftImage]) -> str:
+    uploaded = sum(1 for image in images if image.status == "uploaded")
+    skipped = len(images) - uploaded
+    also = f", {plural(skipped, 'image')} skipped" if skipped else ""
+    return (
+        f"draft “{title}” created in the account's draft box"
+        f" ({plural(uploaded, 'image')} uploaded{also})"
+    )
+
+
+def drops_title_heading(request: ArticleRequest, converted: article.Article) -> bool:
+    """The leading h1 goes when it became the title whole (not given, not cut, not kept)."""
+    whole = " ".join(converted.title.split())
+    return not (request.keepTitleHeading or request.title) and cut_title(whole) == whole
 
 
 class ArticleService:
@@ -240,22 +286,31 @@ class ArticleService:
         """Create the draft; the caller bounds the whole call with its deadline."""
         assert self.wechat is not None and self.fetcher is not None, "open() first"
         converted = await self.convert(request, key, timeout)
-        check_draft_images(converted)
-        sources = list(converted.images)
-        fetched = await self._fetch(sources, key)
-        encoded = await self.pool.run(
-            fit_all, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+        check_draft_images(converted, request.imagePolicy)
+        skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
+        fetched, failed = await self._fetch(list(converted.images), key)
+        encoded, refused = await self.pool.run(
+            fit_each, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
         )
+        failures = {**failed, **refused}
+        for source in converted.images:  # the first failure, in the article's order
+            if source in failures and request.imagePolicy == "fail":
+                raise failures[source]
+        skipped |= {source: error.message for source, error in failures.items()}
+        usable = [source for source in converted.images if source in encoded]
         title = draft_title(request, converted)
-        cover_name, cover = await self._cover(request, sources, fetched, title, key, timeout)
-        urls: dict[str, str] = {}
-        for number, source in enumerate(sources, 1):
-            image = encoded[source]
-            urls[source] = await self.wechat.upload_article_image(
-                creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
-            )
+        cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
+        urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
         thumb = await self.wechat.add_cover(creds, cover, cover_name)
-        content = await self.pool.run(_content, converted.html, urls, timeout=timeout, key=key)
+        content, digest = await self.pool.run(
+            _content,
+            converted,
+            urls,
+            title,
+            drops_title_heading(request, converted),
+            timeout=timeout,
+            key=key,
+        )
         media_id = await self.wechat.add_draft(
             creds,
             DraftArticle(
@@ -263,28 +318,64 @@ class ArticleService:
                 content=content,
                 thumb_media_id=thumb,
                 author=request.author,
-                digest=request.digest,
+                digest=request.digest or digest,
                 content_source_url=request.content_source_url,
+                need_open_comment=request.needOpenComment,
+                only_fans_can_comment=request.onlyFansCanComment,
             ),
         )
-        log.info("draft created for appid %s with %d images", creds.appid, len(urls))
+        images = _outcomes(converted, urls, skipped)
+        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=f"draft “{title}” created in the account's draft box"
-            f" ({len(urls)} images uploaded)",
-            data=DraftData(media_id=media_id, wordCount=converted.word_count, cost=DRAFT_COST),
+            message=draft_message(title, images),
+            data=DraftData(
+                media_id=media_id,
+                wordCount=converted.word_count,
+                cost=DRAFT_COST,
+                images=images,
+            ),
         )
 
-    async def _fetch(self, sources: list[str], key: Hashable) -> dict[str, bytes]:
+    async def _upload(
+        self,
+        creds: Credentials,
+        sources: list[str],
+        encoded: dict[str, layout.EncodedImage],
+        policy: ImagePolicy,
+        skipped: dict[str, str],
+    ) -> dict[str, str]:
+        """source → the platform's URL; an image the platform refuses is added to
+        ``skipped`` (policy skip) or fails the draft (policy fail)."""
+        assert self.wechat is not None
+        urls: dict[str, str] = {}
+        for number, source in enumerate(sources, 1):
+            image = encoded[source]
+            try:
+                urls[source] = await self.wechat.upload_article_image(
+                    creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
+                )
+            except ImageUploadFailed as exc:
+                if policy == "fail":
+                    raise
+                skipped[source] = exc.message
+        return urls
+
+    async def _fetch(
+        self, sources: list[str], key: Hashable
+    ) -> tuple[dict[str, bytes], dict[str, ApiError]]:
+        """The images' bytes, and the error of each that could not be had."""
         assert self.fetcher is not None
         results = await self.fetcher.fetch_many(sources, key=key)
         out: dict[str, bytes] = {}
+        failed: dict[str, ApiError] = {}
         for source in sources:
             result = results[source]
             if isinstance(result, FetchError):
-                raise _fetch_failure(result)
-            out[source] = result
-        return out
+                failed[source] = _fetch_failure(result)
+            else:
+                out[source] = result
+        return out, failed
 
     async def _cover(
         self,
@@ -319,5 +410,24 @@ class ArticleService:
         return "cover.png", png
 
 
-def _content(html: str, urls: dict[str, str]) -> str:
-    return article.draft_content(article.rewrite_images(html, urls))
+def _content(
+    converted: article.Article, urls: dict[str, str], title: str, drop_heading: bool
+) -> tuple[str, str]:
+    """The draft's content (images rehosted, those not uploaded taken out, the title's h1
+    too when ``drop_heading``) and the digest drawn from it."""
+    rehosted = article.draft_content(article.rewrite_images(converted.html, urls))
+    skipped = {source for source in converted.images if source not in urls}
+    content = trim_content(rehosted, drop_heading=drop_heading, skipped=skipped)
+    return content, auto_digest(content, title)
+
+
+def _outcomes(
+    converted: article.Article, urls: dict[str, str], skipped: dict[str, str]
+) -> list[DraftImage]:
+    """Each image, the article's sources in order, then those without a usable source."""
+    return [
+        DraftImage(describe(source), "uploaded")
+        if source in urls
+        else DraftImage(describe(source), "skipped", skipped[source])
+        for source in [*converted.images, *converted.unusable_images]
+    ]
