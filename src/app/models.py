@@ -315,7 +315,8 @@ def _with_front_matter(
     fields: dict[str, Any], struct: type[msgspec.Struct], accepted: Mapping[str, str]
 ) -> dict[str, Any]:
     """``fields`` with the Markdown's front matter taken off and its values filling the
-    fields the request left out (a request field wins); each value checked as the field."""
+    fields the request left out (a request field wins; a request's theme, the front matter's
+    mode too); each value checked as the field."""
     markdown = fields.get("markdown")
     if not isinstance(markdown, str):
         return fields
@@ -324,6 +325,8 @@ def _with_front_matter(
     for name, value in found.items():
         if name not in accepted or name in fields:
             continue
+        if name == "themeMode" and "theme" in fields:
+            continue  # a mode is one of its theme's: the request's theme brings its own
         try:
             msgspec.convert({name: value}, struct)
         except msgspec.ValidationError:
@@ -503,12 +506,14 @@ def parse_article(body: bytes) -> ArticleRequest:
         InvalidField: A field has the wrong type, length or form; an unknown theme (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
-    fields = _with_front_matter(
-        _decode_object(body, _ARTICLE_ACCEPTED), ArticleRequest, _ARTICLE_ACCEPTED
-    )
+    sent = _decode_object(body, _ARTICLE_ACCEPTED)
+    fields = _with_front_matter(sent, ArticleRequest, _ARTICLE_ACCEPTED)
     request = _convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
     if request.theme not in ARTICLE_THEMES:
-        raise invalid("theme", _ARTICLE_ACCEPTED["theme"])
+        where = " from the front matter" if "theme" in fields.keys() - sent.keys() else ""
+        raise InvalidField(
+            f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
+        )
     if request.onlyFansCanComment and not request.needOpenComment:
         raise InvalidField(
             "onlyFansCanComment needs needOpenComment true: comments must be open to limit"
