@@ -112,7 +112,12 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
     markdown: Annotated[
-        Markdown, msgspec.Meta(description=f"The cards' Markdown text, {_MARKDOWN_LIMIT}.")
+        Markdown,
+        msgspec.Meta(
+            description=f"The cards' Markdown text, {_MARKDOWN_LIMIT}. A YAML front matter"
+            " (--- fenced, at the very start) is read, never drawn: its theme, mode and split"
+            " fill the fields the request leaves out."
+        ),
     ] = DEFAULT_MARKDOWN
     theme: Annotated[
         str,
@@ -377,6 +382,9 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         Markdown,
         msgspec.Meta(
             description=f"The article's Markdown text, {_MARKDOWN_LIMIT}; a draft needs some."
+            " A YAML front matter (--- fenced, at the very start) is read, never shown: its"
+            " title, author, digest, cover, source_url and theme fill the fields the request"
+            " leaves out."
         ),
     ] = ""
     theme: Annotated[
