@@ -439,7 +439,8 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     onlyFansCanComment: Annotated[
         bool,
         msgspec.Meta(
-            description="Drafts: true lets only followers comment; needs needOpenComment true."
+            description="Drafts: true opens the article to comments from followers only"
+            " (needOpenComment true is implied)."
         ),
     ] = False
     imagePolicy: Annotated[
@@ -521,12 +522,6 @@ def parse_article(body: bytes) -> ArticleRequest:
         where = " from the front matter" if "theme" in fields.keys() - sent.keys() else ""
         raise InvalidField(
             f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
-        )
-    if request.onlyFansCanComment and not request.needOpenComment:
-        raise InvalidField(
-            "onlyFansCanComment needs needOpenComment true: comments must be open to limit"
-            " them to followers",
-            label=field_label("onlyFansCanComment"),
         )
     return request
 

@@ -320,7 +320,8 @@ class ArticleService:
                 author=request.author,
                 digest=request.digest or digest,
                 content_source_url=request.content_source_url,
-                need_open_comment=request.needOpenComment,
+                # followers-only comments are open comments, limited
+                need_open_comment=request.needOpenComment or request.onlyFansCanComment,
                 only_fans_can_comment=request.onlyFansCanComment,
             ),
         )
