@@ -27,6 +27,7 @@ _GLYPH_CATEGORIES = {"So", "Sk", "Co", "Cs", "Cf", "Pi", "Pf"}
 _CORNER_QUOTES = set("「」『』")
 _APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")  # it’s: a letter, not a quote mark
 _SPACE_BEFORE_CJK_PUNCTUATION = re.compile(r"\s+(?=[。！？，、；：）」』])")
+_FINISHED = re.compile(r"[。！？!?…；;.]$")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?…；;])|(?<=[.])(?=\s)")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]")
 _UNREAD = {"svg", "sup", "script", "style"}  # formulas, note numbers: not words
@@ -87,19 +88,22 @@ def _remove(element: lxml_html.HtmlElement) -> None:
 
 def auto_digest(content: str, title: str, limit: int = DIGEST_LIMIT) -> str:
     """The digest of a draft's ``content``: whole first sentences, at most ``limit``
-    characters (a first sentence longer than that is cut, ``…`` marking the cut); empty
-    when the body has no paragraph of text."""
+    characters. A run without a sentence's end (a label such as "Task list", a line before
+    a list) is left out unless the body has nothing else; a first sentence longer than
+    ``limit`` is cut, ``…`` marking the cut. Empty when the body has no paragraph of text."""
     section = lxml_html.fragment_fromstring(content)
+    runs = [
+        sentence
+        for paragraph in section.findall("p")
+        if (text := _plain(paragraph)) and text != title
+        for sentence in _sentences(text)
+    ]
     digest = ""
-    for paragraph in section.findall("p"):
-        text = _plain(paragraph)
-        if not text or text == title:
-            continue
-        for sentence in _sentences(text):
-            joined = _join(digest, sentence)
-            if len(joined) > limit:
-                return digest or sentence[: limit - 1].rstrip() + "…"
-            digest = joined
+    for sentence in [run for run in runs if _FINISHED.search(run)] or runs[:1]:
+        joined = _join(digest, sentence)
+        if len(joined) > limit:
+            return digest or sentence[: limit - 1].rstrip() + "…"
+        digest = joined
     return digest
 
 
@@ -134,5 +138,7 @@ def _sentences(text: str) -> list[str]:
 def _join(digest: str, sentence: str) -> str:
     if not digest:
         return sentence
-    cjk = _CJK.match(digest[-1]) and _CJK.match(sentence[0])
-    return digest + ("" if cjk else " ") + sentence
+    # Chinese and Japanese sentences follow each other without a space, and so does anything
+    # after a full-width sentence end
+    tight = digest[-1] in "。！？；…" or (_CJK.match(digest[-1]) and _CJK.match(sentence[0]))
+    return digest + ("" if tight else " ") + sentence
