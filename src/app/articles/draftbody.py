@@ -34,17 +34,34 @@ _UNREAD = {"svg", "sup", "script", "style"}  # formulas, note numbers: not words
 _VARIATION_SELECTORS = re.compile(r"[\ufe00-\ufe0f]")
 
 
+def finish(
+    content: str, title: str, *, drop_heading: bool, skipped: Collection[str]
+) -> tuple[str, str]:
+    """(``trim_content``, ``auto_digest`` of it), the content parsed once."""
+    section = lxml_html.fragment_fromstring(content)
+    _trim(section, drop_heading, skipped)
+    return _serialise(section), _digest(section, title, DIGEST_LIMIT)
+
+
 def trim_content(content: str, *, drop_heading: bool, skipped: Collection[str]) -> str:
     """The draft's ``content`` (one ``<section>``) without its leading h1 (``drop_heading``:
     the first element that holds text is an h1) and the images whose source is ``skipped``."""
     section = lxml_html.fragment_fromstring(content)
+    _trim(section, drop_heading, skipped)
+    return _serialise(section)
+
+
+def _serialise(section: lxml_html.HtmlElement) -> str:
+    text: str = lxml_html.tostring(section, encoding="unicode", with_tail=False)
+    return text.replace("\xa0", "&nbsp;")  # as the article's own serialiser writes it
+
+
+def _trim(section: lxml_html.HtmlElement, drop_heading: bool, skipped: Collection[str]) -> None:
     if drop_heading:
         _drop_leading_heading(section)
     for img in list(section.iter("img")):
         if img.get("src") in skipped:
             _drop_image(img)
-    text: str = lxml_html.tostring(section, encoding="unicode", with_tail=False)
-    return text.replace("\xa0", "&nbsp;")  # as the article's own serialiser writes it
 
 
 def _drop_leading_heading(section: lxml_html.HtmlElement) -> None:
@@ -91,7 +108,10 @@ def auto_digest(content: str, title: str, limit: int = DIGEST_LIMIT) -> str:
     characters. A run without a sentence's end (a label such as "Task list", a line before
     a list) is left out unless the body has nothing else; a first sentence longer than
     ``limit`` is cut, ``…`` marking the cut. Empty when the body has no paragraph of text."""
-    section = lxml_html.fragment_fromstring(content)
+    return _digest(lxml_html.fragment_fromstring(content), title, limit)
+
+
+def _digest(section: lxml_html.HtmlElement, title: str, limit: int) -> str:
     runs = [
         sentence
         for paragraph in section.findall("p")

@@ -2,15 +2,18 @@
 
 HTML only: ``article.to_article`` in the article threads, its math typeset first in a card
 render worker (``ProcessRenderPool.typeset``), where a formula that runs long is killed with
-its worker rather than holding a thread of the server. Draft: an image without a usable
-source, or more than ``MAX_DRAFT_IMAGES``, is refused first; then every image of the article
+its worker rather than holding a thread of the server. Draft: more than ``MAX_DRAFT_IMAGES``
+images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
+image of the article
 is fetched (``app.fetch``: public addresses only, within the API key's share of the
 connections) or decoded from its ``data:`` URI, converted by ``layout.fit_image`` to a
 JPEG/PNG under the platform's limit, and uploaded once via ``uploadimg``; the sources are
 rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first image, else a
 900×383 card drawn by our card engine from the title) goes up as permanent material; then
 ``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
-before the first upload, so a bad image creates no library item.
+before the first upload, so a bad image creates no library item. With ``imagePolicy`` skip
+an image that cannot be had, or that ``uploadimg`` refuses, is left out of the content
+instead (``draftbody``), and the answer lists what became of each image.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -24,7 +27,7 @@ from typing import Any
 
 import layout
 from app.articles import html as article
-from app.articles.draftbody import auto_digest, trim_content
+from app.articles.draftbody import finish
 from app.articles.formulas import TEXT_SIZE
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -418,8 +421,7 @@ def _content(
     too when ``drop_heading``) and the digest drawn from it."""
     rehosted = article.draft_content(article.rewrite_images(converted.html, urls))
     skipped = {source for source in converted.images if source not in urls}
-    content = trim_content(rehosted, drop_heading=drop_heading, skipped=skipped)
-    return content, auto_digest(content, title)
+    return finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
 
 
 def _outcomes(
