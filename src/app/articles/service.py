@@ -4,13 +4,12 @@ HTML only: ``article.to_article`` in the article threads, its math typeset first
 render worker (``ProcessRenderPool.typeset``), where a formula that runs long is killed with
 its worker rather than holding a thread of the server. Draft: more than ``MAX_DRAFT_IMAGES``
 images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
-image of the article
-is fetched (``app.fetch``: public addresses only, within the API key's share of the
-connections) or decoded from its ``data:`` URI, converted by ``layout.fit_image`` to a
-JPEG/PNG under the platform's limit, and uploaded once via ``uploadimg``; the sources are
-rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first image, else a
-900×383 card drawn by our card engine from the title) goes up as permanent material; then
-``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
+image of the article is fetched (``app.fetch``: public addresses only, within the API key's
+share of the connections) or decoded from its ``data:`` URI, converted by
+``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
+``uploadimg``; the sources are rewritten to the platform's URLs; the cover
+(``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
+engine from the title) goes up as permanent material; then ``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
 before the first upload, so a bad image creates no library item. With ``imagePolicy`` skip
 an image that cannot be had, or that ``uploadimg`` refuses, is left out of the content
 instead (``draftbody``), and the answer lists what became of each image.
