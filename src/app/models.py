@@ -427,30 +427,20 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     keepTitleHeading: Annotated[
         bool,
         msgspec.Meta(
-            description="Drafts: true keeps a leading h1 in the content when it became the"
-            " title; false (the default) takes it out, as the platform shows the title above"
-            " the content."
+            description="Drafts: true keeps a leading h1 that became the title in the content"
+            " (the platform shows the title above it)."
         ),
     ] = False
-    needOpenComment: Annotated[
-        bool,
-        msgspec.Meta(description="Drafts: true opens the article to comments."),
-    ] = False
+    needOpenComment: Annotated[bool, msgspec.Meta(description="Drafts: open comments.")] = False
     onlyFansCanComment: Annotated[
-        bool,
-        msgspec.Meta(
-            description="Drafts: true opens the article to comments from followers only"
-            " (needOpenComment true is implied)."
-        ),
+        bool, msgspec.Meta(description="Drafts: open comments to followers only.")
     ] = False
     imagePolicy: Annotated[
         ImagePolicy,
         msgspec.Meta(
-            description="Drafts: what an image that cannot be had or is refused (unreachable,"
-            " not an image, no usable source, refused by the platform) does. fail: the draft"
-            " is refused and nothing is charged or uploaded; skip: the draft is made without"
-            " it. The answer lists each image with what became of it. The cover"
-            " (coverImageUrl) must always be usable."
+            description="Drafts: an image that cannot be had or is refused (not coverImageUrl)"
+            " fails the draft, nothing charged (fail), or is left out (skip); the answer"
+            " lists each image's outcome."
         ),
     ] = "fail"
     content_source_url: Annotated[
@@ -535,27 +525,18 @@ class HtmlResponse(msgspec.Struct, frozen=True):
 
 
 class DraftImage(msgspec.Struct, frozen=True):
-    """What became of one image of a draft's article."""
+    """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
+    cut short; by number and alt text when it had no usable source), ``status`` uploaded or
+    skipped (``imagePolicy`` skip), ``reason`` why it was skipped."""
 
-    source: Annotated[
-        str,
-        msgspec.Meta(
-            description="The image as the Markdown names it: its URL (a data: URI cut short),"
-            " or its number and alt text when it had no usable source."
-        ),
-    ]
-    status: Annotated[
-        Literal["uploaded", "skipped"],
-        msgspec.Meta(description="uploaded, or skipped (imagePolicy skip)."),
-    ]
-    reason: Annotated[str, msgspec.Meta(description="Why it was skipped; empty when uploaded.")] = (
-        ""
-    )
+    source: str
+    status: Literal["uploaded", "skipped"]
+    reason: str = ""
 
 
 class DraftData(msgspec.Struct, frozen=True):
     """What a created draft is: its platform id, its word count, what it cost, and what
-    became of each image of the article (in the order the article shows them)."""
+    became of each image (the article's sources in order, then those it could not use)."""
 
     media_id: str
     wordCount: int

@@ -9,10 +9,11 @@ share of the connections) or decoded from its ``data:`` URI, converted by
 ``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
 ``uploadimg``; the sources are rewritten to the platform's URLs; the cover
 (``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
-engine from the title) goes up as permanent material; then ``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
-before the first upload, so a bad image creates no library item. With ``imagePolicy`` skip
-an image that cannot be had, or that ``uploadimg`` refuses, is left out of the content
-instead (``draftbody``), and the answer lists what became of each image.
+engine from the title) goes up as permanent material; then ``draft/add``. Everything that
+can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
+image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
+that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
+answer lists what became of each image.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
