@@ -11,12 +11,14 @@ import httpx
 import pytest
 
 from tests.app import test_convert_and_draft as drafts
+from tests.app import test_mcp as mcp
 from tests.app.conftest import both_engines
 from tests.app.test_convert_and_draft import Service, assert_error, srcs
 
 pytestmark = both_engines
 start = drafts.start  # the service against a fresh fake platform and image server
 service = drafts.service
+stdio = mcp.stdio  # the MCP server on stdio with a fake platform
 
 
 def made(
@@ -248,3 +250,31 @@ def test_a_billion_laughs_is_refused_quickly(service: Service) -> None:
         timeout=30,
     )
     assert response.status_code == 400 and "aliases" in response.json()["message"]
+
+
+# The MCP tool: the same fields, the same front matter
+
+
+def test_the_mcp_tool_reads_front_matter_and_takes_the_new_fields(stdio: mcp.Stdio) -> None:
+    markdown = "---\ntitle: 来自前言\nauthor: Ink\n---\n# 标题\n\n正文第一句。"
+
+    async def scenario() -> None:
+        async with stdio.session() as session:
+            result = await session.call_tool(
+                "convert_article",
+                {
+                    "markdown": markdown,
+                    "needOpenComment": True,
+                    "imagePolicy": "skip",
+                    "platformAppid": mcp.APPID,
+                    "platformAppSecret": mcp.SECRET,
+                },
+            )
+        answer = mcp.text_of(result)
+        assert answer["data"]["images"] == [] and "(0 images uploaded)" in answer["message"]
+        [article] = stdio.platform.draft(answer["data"]["media_id"])
+        assert (article["title"], article["author"]) == ("来自前言", "Ink")
+        assert article["need_open_comment"] == 1 and article["digest"] == "正文第一句。"
+        assert "author:" not in article["content"]
+
+    mcp.run(scenario)
