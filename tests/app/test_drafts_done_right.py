@@ -216,13 +216,13 @@ def test_front_matter_theme_and_request_theme_in_html(service: Service) -> None:
 @pytest.mark.parametrize(
     ("front", "message"),
     [
-        ("title: &a x\nauthor: *a", "aliases"),
+        ("title: &a x\nauthor: *a", "alias"),
         ("title: [1, 2]", "single value"),
         ("title: a\n- b", "not valid YAML"),
         ("theme: nope", "theme from the front matter"),
         ("cover: ftp://example.com/a.png", "coverImageUrl from the front matter"),
         ("title: " + "x" * 9000, "at most 8,192"),
-        ("title: " + "[" * 4000, "nested too deeply"),
+        ("title: " + "[" * 4000, "nesting depth"),
     ],
 )
 def test_hostile_front_matter_is_a_clear_400_free(
@@ -249,7 +249,7 @@ def test_a_billion_laughs_is_refused_quickly(service: Service) -> None:
         headers={"x-api-key": key},
         timeout=30,
     )
-    assert response.status_code == 400 and "aliases" in response.json()["message"]
+    assert response.status_code == 400 and "alias" in response.json()["message"]
 
 
 # The MCP tool: the same fields, the same front matter
