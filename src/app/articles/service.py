@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -291,15 +291,9 @@ class ArticleService:
         converted = await self.convert(request, key, timeout)
         check_draft_images(converted, request.imagePolicy)
         skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
-        fetched, failed = await self._fetch(list(converted.images), key)
-        encoded, refused = await self.pool.run(
-            fit_each, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+        fetched, encoded = await self._usable_images(
+            converted, request.imagePolicy, skipped, key, timeout
         )
-        failures = {**failed, **refused}
-        for source in converted.images:  # the first failure, in the article's order
-            if source in failures and request.imagePolicy == "fail":
-                raise failures[source]
-        skipped |= {source: error.message for source, error in failures.items()}
         usable = [source for source in converted.images if source in encoded]
         title = draft_title(request, converted)
         cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
@@ -340,6 +334,27 @@ class ArticleService:
                 images=images,
             ),
         )
+
+    async def _usable_images(
+        self,
+        converted: article.Article,
+        policy: ImagePolicy,
+        skipped: dict[str, str],
+        key: Hashable,
+        timeout: float,
+    ) -> tuple[dict[str, bytes], dict[str, layout.EncodedImage]]:
+        """The article's images fetched and re-encoded for ``uploadimg``. One that cannot
+        be had or is not an image fails the draft (policy fail: the first in the article's
+        order, fetching before decoding) or is added to ``skipped`` (policy skip)."""
+        sources = converted.images
+        fetched, failed = await self._fetch(list(sources), key)
+        _fail_on_first(sources, failed, policy)
+        encoded, refused = await self.pool.run(
+            fit_each, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+        )
+        _fail_on_first(sources, refused, policy)
+        skipped |= {source: error.message for source, error in {**failed, **refused}.items()}
+        return fetched, encoded
 
     async def _upload(
         self,
@@ -412,6 +427,16 @@ class ArticleService:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
         png = await self.pool.run(cover_card, title, request.theme, fonts, timeout=timeout, key=key)
         return "cover.png", png
+
+
+def _fail_on_first(
+    sources: Sequence[str], failures: Mapping[str, ApiError], policy: ImagePolicy
+) -> None:
+    """Raises the first of ``failures`` in the article's order when the policy is fail."""
+    if policy == "fail":
+        for source in sources:
+            if source in failures:
+                raise failures[source]
 
 
 def _content(
