@@ -147,7 +147,7 @@ def test_no_column_is_narrower_than_four_cjk_characters(
 def test_a_narrow_table_wraps_and_a_wide_one_scrolls_under_its_cue(
     measured: dict[str, dict[str, Any]], theme: str
 ) -> None:
-    three, five, eight, *nested, four = measured[theme]["tables"]
+    three, five, eight, *nested, _four = measured[theme]["tables"]
     assert not three["scrolls"] and three["cue"] == ""
     for wide in (five, eight):
         assert wide["scrolls"] and wide["wrapperOverflow"] == "auto"
