@@ -112,7 +112,7 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
-    raise DiagramError(f"Mermaid {keyword!r} diagrams are not drawn here")
+    raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
 _MIND_SHAPES = (
