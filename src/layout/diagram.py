@@ -25,7 +25,7 @@ from grandalf.graphs import Edge as GEdge
 from grandalf.graphs import Graph, Vertex
 from grandalf.layouts import SugiyamaLayout
 
-from .mermaid import Edge, Flowchart, Node
+from .mermaid import DiagramError, Edge, Flowchart, Node
 
 Op = tuple[object, ...]
 LABEL_SIZE = 14.0  # px: node labels, at 1x
@@ -34,6 +34,11 @@ MAX_LABEL_WIDTH = 180.0  # px: longer labels wrap
 LAYER_GAP, NODE_GAP, MARGIN = 36.0, 24.0, 8.0
 PAD_X, PAD_Y = 12.0, 8.0  # px around a node's label
 LINE_WIDTH = 1.5
+# grandalf's ordering costs ~0.1 ms per vertex and sweep, counting the dummy vertices an
+# edge gets in every layer it crosses: a diagram needing more is refused (~1 s at most),
+# and past `FEW_SWEEPS` it gets fewer sweeps.
+MAX_LAYOUT_VERTICES = 12_000
+FEW_SWEEPS = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +106,13 @@ def rect_ops(x: float, y: float, w: float, h: float, r: float = 0.0) -> tuple[Op
 
 
 def circle_ops(cx: float, cy: float, r: float) -> tuple[Op, ...]:
+    """A circle as four quarter arcs: its extreme points are path points (bounds)."""
     return (
         ("M", cx - r, cy),
-        ("A", r, r, 0, 1, 0, cx + r, cy),
-        ("A", r, r, 0, 1, 0, cx - r, cy),
+        ("A", r, r, 0, 0, 1, cx, cy - r),
+        ("A", r, r, 0, 0, 1, cx + r, cy),
+        ("A", r, r, 0, 0, 1, cx, cy + r),
+        ("A", r, r, 0, 0, 1, cx - r, cy),
         ("Z",),
     )
 
@@ -219,7 +227,7 @@ def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
 
 def _sugiyama(graph: Graph, across: bool) -> None:
     """Lays out each connected component, then sets them side by side."""
-    offset = 0.0
+    offset, laid_out = 0.0, 0
     for component in graph.C:
         vertices = list(component.sV)
         if len(vertices) == 1:
@@ -230,7 +238,10 @@ def _sugiyama(graph: Graph, across: bool) -> None:
         layout = SugiyamaLayout(component)
         layout.xspace, layout.yspace = NODE_GAP, LAYER_GAP
         layout.init_all()
-        layout.draw(3)
+        laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
+        if laid_out > MAX_LAYOUT_VERTICES:
+            raise DiagramError("too many long edges to lay out: simplify the diagram")
+        layout.draw(1.5 if laid_out > FEW_SWEEPS else 3)
         for piece in component.sE:
             if not piece.view.points:
                 piece.view.points = [piece.v[0].view.xy, piece.v[1].view.xy]
