@@ -8,6 +8,7 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
+from app.articles.formulas import COLUMN
 from app.articles.html import draft_content, to_article
 
 CASES = Path(__file__).parents[1] / "cases" / "mermaid"
@@ -65,3 +66,9 @@ def test_a_hostile_diagram_is_bounded() -> None:
     fan = "\n".join(f"n0 --> n{i}" for i in range(2, 199))
     root = section(f"```mermaid\ngraph TD\n{edges}\n{fan}\n```")
     assert "Mermaid diagram not drawn" in root.text_content()
+
+
+def test_a_wide_diagram_is_capped_at_the_column_in_px() -> None:
+    chain = " --> ".join(f"step{i}[第 {i} 步]" for i in range(12))
+    [svg] = section(f"```mermaid\ngraph LR\n{chain}\n```").iter("svg")
+    assert float(svg.get("width")) == COLUMN and float(svg.get("height")) > 0

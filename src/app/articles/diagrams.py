@@ -17,6 +17,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 import layout
+from app.articles.formulas import COLUMN
 
 MERMAID = "language-mermaid"
 NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"
@@ -70,7 +71,11 @@ def _html_svg(svg: str) -> lxml_html.HtmlElement:
     """The SVG as elements of the HTML tree, its attributes' case kept (`viewBox`: the
     HTML parser would lower it)."""
     parsed = etree.fromstring(svg)
-    out = lxml_html.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", **parsed.attrib})
+    attrs = dict(parsed.attrib)
+    width, height = float(attrs["width"]), float(attrs["height"])
+    if width > COLUMN:  # explicit px, capped at the column: the editor may drop max-width
+        attrs["width"], attrs["height"] = f"{COLUMN:.0f}", f"{height * COLUMN / width:.0f}"
+    out = lxml_html.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", **attrs})
     for child in parsed:
         element = etree.SubElement(out, etree.QName(child).localname, dict(child.attrib))
         element.text = child.text
