@@ -36,6 +36,7 @@ PALETTE = {
     "on_accent": "#ffffff",
 }
 SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6409f", "#6e56cf")
+_SLACK = 0.04  # of the width, on each side
 _BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
 
 
@@ -59,10 +60,11 @@ def colour(role: str) -> str:
 
 
 def svg_of(drawing: Drawing) -> str:
-    w, h = drawing.width, drawing.height
+    pad = drawing.width * _SLACK  # the phone's font may set Latin a little wider than ours
+    w, h = drawing.width + 2 * pad, drawing.height
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}"'
-        f' viewBox="0 0 {w:.1f} {h:.1f}" role="img"'
+        f' viewBox="{-pad:.1f} 0 {w:.1f} {h:.1f}" role="img"'
         f' aria-label="{html.escape(drawing.text.replace(chr(10), " / "))}"'
         ' style="max-width:100%;height:auto;display:block;margin:0 auto">'
     ]
