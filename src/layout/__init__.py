@@ -38,6 +38,8 @@ from .compose import (
     compose,
     hides_overflow,
 )
+from .diagrams import DiagramBudget
+from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
 from .errors import (
     CardTooLarge,
@@ -78,6 +80,7 @@ from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_ima
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
+from .mermaid import DiagramError
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, resolve
 
@@ -102,6 +105,8 @@ __all__ = [
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "CardTooLarge",
+    "DiagramBudget",
+    "DiagramError",
     "Doc",
     "EncodedImage",
     "EngineError",
@@ -132,6 +137,7 @@ __all__ = [
     "clean_text",
     "contact_sheet",
     "decode_theme",
+    "diagram_svg",
     "draw_cards",
     "fit_image",
     "hides_overflow",

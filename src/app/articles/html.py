@@ -33,6 +33,7 @@ import layout
 import themes
 from app.articles import alerts
 from app.articles import fixups as fx
+from app.articles.diagrams import place_diagrams, take_diagrams
 from app.articles.formulas import (
     MATH_TOKENS,
     Typeset,
@@ -199,6 +200,7 @@ def to_article(
     words = fx.count_words(text)
     title = fx.title_of(article, text)
     math = take_math(article)
+    diagrams = take_diagrams(article)
     cjk = fx.has_cjk(text)
     _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
@@ -206,6 +208,7 @@ def to_article(
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
     typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
+    place_diagrams(diagrams)
     head = document.find("head")
     head.clear()
     head.extend(_head(title))
