@@ -19,7 +19,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Sequence as Sequence_
+from dataclasses import dataclass, replace
 
 from grandalf.graphs import Edge as GEdge
 from grandalf.graphs import Graph, Vertex
@@ -84,6 +85,43 @@ class Drawing:
     height: float
     items: tuple[Mark | Label, ...]  # in paint order
     text: str  # the labels, one a line: the figure's alt text
+    across: bool = False  # a left-right flowchart, which may be laid top-down to fit a column
+
+
+def finish(
+    items: list[Mark | Label], text: str, extra: Sequence_[tuple[float, float]] = ()
+) -> Drawing:
+    """The drawing of `items`, moved so its bounds start at the margin."""
+    xs, ys = [x for x, _ in extra], [y for _, y in extra]
+    for item in items:
+        if isinstance(item, Label):
+            w = item.text.width
+            left = item.x - w / 2 if item.align == "center" else item.x
+            xs += [left, left + w]
+            ys += [item.y, item.y + item.text.height]
+        else:
+            for op in item.ops:
+                if len(op) >= 3:
+                    xs.append(float(op[-2]))  # type: ignore[arg-type]
+                    ys.append(float(op[-1]))  # type: ignore[arg-type]
+    dx, dy = MARGIN - min(xs), MARGIN - min(ys)
+    moved = [_moved(item, dx, dy) for item in items]
+    return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
+
+
+def _moved(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
+    if isinstance(item, Label):
+        return Label(item.text, item.x + dx, item.y + dy, item.color, item.align)
+    ops = tuple(_op_moved(op, dx, dy) for op in item.ops)
+    return Mark(ops, item.stroke, item.fill, item.width, item.dash)
+
+
+def _op_moved(op: Op, dx: float, dy: float) -> Op:
+    kind = op[0]
+    if kind == "A":
+        return (*op[:6], float(op[6]) + dx, float(op[7]) + dy)  # type: ignore[arg-type]
+    values = [float(v) + (dy if i % 2 else dx) for i, v in enumerate(op[1:])]  # type: ignore[arg-type]
+    return (kind, *values)
 
 
 def rect_ops(x: float, y: float, w: float, h: float, r: float = 0.0) -> tuple[Op, ...]:
@@ -287,7 +325,8 @@ def _flowchart_drawing(
             items.append(_node_mark(p))
             items.append(Label(p.text, p.x, p.y - p.text.height / 2))
     text = "\n".join(label for label in chart.labels() if label)
-    return Drawing(width + 2 * MARGIN, height + 2 * MARGIN, tuple(items), text)
+    # the bounds of everything drawn: a subgraph's panel and title reach past its nodes
+    return replace(finish(items, text), across=chart.direction in ("LR", "RL"))
 
 
 def _subgraph_panels(chart: Flowchart, placed: dict[str, _Placed]) -> list[Mark | Label]:
@@ -304,7 +343,8 @@ def _subgraph_panels(chart: Flowchart, placed: dict[str, _Placed]) -> list[Mark 
         top = min(p.y - p.h / 2 for p in members) - pad - SMALL_SIZE * 1.4
         bottom = max(p.y + p.h / 2 for p in members) + pad
         out.append(Mark(rect_ops(left, top, right - left, bottom - top, 6), "border", "panel"))
-        title = Lines((sub.label,), 0.0, SMALL_SIZE * 1.3, SMALL_SIZE, True)
+        # as wide as the panel: a longer title is cut at its edge, never wraps over nodes
+        title = Lines((sub.label,), right - left - 16, SMALL_SIZE * 1.3, SMALL_SIZE, True)
         out.append(Label(title, left + 8, top + 3, "muted", "left"))
     return out
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from .boxes import Group, Item, Row, Shape
 from .diagram import Drawing, Label
+from .diagrams import draw_to_fit, fit_scale
 from .diagramtext import LabelSetter
 from .flowparts import Ctx, Layouter, Part
 from .markdown import CodeBlock, Text
@@ -58,14 +59,14 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     """The diagram scaled to the box width and the card height, less a heading chain
     above it (`reserve`) that must share its card, when that leaves it half the card."""
     setter = LabelSetter(flow.fonts, flow.styles["body"].family)
-    try:
-        drawing = flow.diagrams.draw(block.code, setter.measure)
-    except DiagramError as error:
-        return _fallback(flow, block, ctx, str(error))
     style = flow.styles["image"]
     limit = flow.max_row_height
     if limit and reserve:
         limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
+    try:
+        drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit)
+    except DiagramError as error:
+        return _fallback(flow, block, ctx, str(error))
     row = _figure(drawing, setter, flow.styles, ctx, limit)
     flow.spend([row])
     return Part((row,), style.margin_top, style.margin_bottom)
@@ -84,9 +85,7 @@ def colour(styles: Styles, role: str) -> int:
 def _figure(
     drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, limit: float | None
 ) -> Row:
-    scale = min(1.0, ctx.width / drawing.width)
-    if limit:
-        scale = min(scale, limit / drawing.height)
+    scale = fit_scale(drawing, ctx.width, limit)
     items: list[Item] = []
     for item in drawing.items:
         if isinstance(item, Label):

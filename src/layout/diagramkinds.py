@@ -10,13 +10,11 @@ A pie's slices go clockwise from twelve o'clock, with a legend of labels and sha
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence as Sequence_
 from dataclasses import dataclass, field
 
 from .diagram import (
     LABEL_SIZE,
     LINE_WIDTH,
-    MARGIN,
     MAX_LABEL_WIDTH,
     PAD_X,
     PAD_Y,
@@ -29,47 +27,12 @@ from .diagram import (
     Op,
     arrowhead,
     circle_ops,
+    finish,
     rect_ops,
 )
 from .mermaidkinds import Message, Mindmap, MindNode, Note, Pie, Section, Sequence
 
 BRANCH_GAP, SIBLING_GAP = 28.0, 8.0  # px between mind map columns, and between siblings
-
-
-def finish(
-    items: list[Mark | Label], text: str, extra: Sequence_[tuple[float, float]] = ()
-) -> Drawing:
-    """The drawing of `items`, moved so its bounds start at the margin."""
-    xs, ys = [x for x, _ in extra], [y for _, y in extra]
-    for item in items:
-        if isinstance(item, Label):
-            w = item.text.width
-            left = item.x - w / 2 if item.align == "center" else item.x
-            xs += [left, left + w]
-            ys += [item.y, item.y + item.text.height]
-        else:
-            for op in item.ops:
-                if len(op) >= 3:
-                    xs.append(float(op[-2]))  # type: ignore[arg-type]
-                    ys.append(float(op[-1]))  # type: ignore[arg-type]
-    dx, dy = MARGIN - min(xs), MARGIN - min(ys)
-    moved = [_moved(item, dx, dy) for item in items]
-    return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
-
-
-def _moved(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
-    if isinstance(item, Label):
-        return Label(item.text, item.x + dx, item.y + dy, item.color, item.align)
-    ops = tuple(_op_moved(op, dx, dy) for op in item.ops)
-    return Mark(ops, item.stroke, item.fill, item.width, item.dash)
-
-
-def _op_moved(op: Op, dx: float, dy: float) -> Op:
-    kind = op[0]
-    if kind == "A":
-        return (*op[:6], float(op[6]) + dx, float(op[7]) + dy)  # type: ignore[arg-type]
-    values = [float(v) + (dy if i % 2 else dx) for i, v in enumerate(op[1:])]  # type: ignore[arg-type]
-    return (kind, *values)
 
 
 # Mind maps

@@ -9,6 +9,7 @@ that does not parse does.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from .diagram import Drawing, Measure, layout_flowchart
 from .diagramkinds import layout_mindmap, layout_pie, layout_sequence
@@ -17,12 +18,37 @@ from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
+TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
 
 
-def draw_diagram(source: str, measure: Measure) -> Drawing:
-    """The laid-out diagram; `DiagramError` (a one-line reason) when it is not drawn."""
+def draw_to_fit(
+    budget: DiagramBudget, source: str, measure: Measure, width: float, height: float | None
+) -> Drawing:
+    """The diagram as written; or, where a left-right flowchart must shrink to fit `width`
+    (x `height`: a portrait card, a phone's column), the same chart laid top-down when that
+    keeps its labels at least `TURN_GAIN` times larger. A chart written for a wide screen
+    reads on a phone instead of shrinking to small print; the edges are the author's."""
+    drawing = budget.draw(source, measure)
+    if not drawing.across or fit_scale(drawing, width, height) >= 1.0:
+        return drawing
+    upright = budget.draw(source, measure, upright=True)
+    gain = fit_scale(upright, width, height) / fit_scale(drawing, width, height)
+    return upright if gain >= TURN_GAIN else drawing
+
+
+def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
+    """How much the drawing shrinks to fit `width` (and `height`); never grown."""
+    scale = min(1.0, width / drawing.width)
+    return min(scale, height / drawing.height) if height else scale
+
+
+def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
+    """The laid-out diagram (`upright`: a left-right flowchart laid top-down); `DiagramError`
+    (a one-line reason) when it is not drawn."""
     diagram = parse_diagram(source)
     if isinstance(diagram, Flowchart):
+        if upright and diagram.direction in ("LR", "RL"):
+            diagram = replace(diagram, direction="TB")
         return layout_flowchart(diagram, measure)
     if isinstance(diagram, Mindmap):
         return layout_mindmap(diagram, measure)
@@ -38,22 +64,23 @@ class DiagramBudget:
 
     def __init__(self, diagrams: int = POST_DIAGRAMS, seconds: float = POST_SECONDS) -> None:
         self._diagrams, self._seconds = diagrams, seconds
-        self._answers: dict[str, Drawing | DiagramError] = {}
+        self._answers: dict[tuple[str, bool], Drawing | DiagramError] = {}
 
-    def draw(self, source: str, measure: Measure) -> Drawing:
-        if source not in self._answers:
-            self._answers[source] = self._draw(source, measure)
-        answer = self._answers[source]
+    def draw(self, source: str, measure: Measure, upright: bool = False) -> Drawing:
+        key = (source, upright)
+        if key not in self._answers:
+            self._answers[key] = self._draw(source, measure, upright)
+        answer = self._answers[key]
         if isinstance(answer, DiagramError):
             raise answer
         return answer
 
-    def _draw(self, source: str, measure: Measure) -> Drawing | DiagramError:
+    def _draw(self, source: str, measure: Measure, upright: bool) -> Drawing | DiagramError:
         if self._diagrams <= 0 or self._seconds <= 0:
             return DiagramError("too many diagrams in one post: shown as source")
         started = time.perf_counter()
         try:
-            return draw_diagram(source, measure)
+            return draw_diagram(source, measure, upright)
         except DiagramError as error:
             return error
         finally:

@@ -15,7 +15,7 @@ import html
 from functools import lru_cache
 
 from .diagram import Drawing, Label, Mark
-from .diagrams import DiagramBudget
+from .diagrams import DiagramBudget, draw_to_fit
 from .diagramtext import LINE_HEIGHT, LabelSetter
 from .fonts import FontBook
 
@@ -37,6 +37,7 @@ PALETTE = {
 }
 SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6409f", "#6e56cf")
 _SLACK = 0.04  # of the width, on each side
+PHONE_COLUMN = 343.0  # px: a phone's article column, the width a diagram is fitted to
 _BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
 
 
@@ -49,8 +50,8 @@ def diagram_svg(source: str, budget: DiagramBudget | None = None) -> str:
     """The Mermaid diagram as one inline `<svg>` element; `DiagramError` (a one-line
     reason) when it is not drawn. `budget`: the post's, shared by its diagrams."""
     setter = _setter()
-    drawing = (budget or DiagramBudget()).draw(source, setter.measure)
-    return svg_of(drawing)
+    budget = budget or DiagramBudget()
+    return svg_of(draw_to_fit(budget, source, setter.measure, PHONE_COLUMN, None))
 
 
 def colour(role: str) -> str:

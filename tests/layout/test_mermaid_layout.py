@@ -157,3 +157,58 @@ def test_a_post_of_many_diagrams_is_held_to_its_budget(setter) -> None:
     with pytest.raises(DiagramError, match="too many diagrams"):
         budget.draw("graph TD\nZ --> Y", setter.measure)
     budget.draw("graph TD\nA0 --> B", setter.measure)  # asked again: the same drawing
+
+
+PIPELINE = """flowchart LR
+  subgraph CI [持续集成的每一步]
+    lint[Lint] --> test[Unit tests]
+    test --> build([Build image])
+  end
+  build --> stage{Staging OK?}
+  stage -- yes --> prod[Production]
+  stage -. no .-> fix[Fix & retry]
+"""
+
+
+def test_everything_drawn_lies_inside_the_drawing(setter) -> None:
+    """A subgraph's panel and title reach past its nodes: the bounds hold them too, so a
+    card row never draws over the heading above it."""
+    for source in [PIPELINE, *sources()]:
+        try:
+            drawing = draw_diagram(source, setter.measure)
+        except DiagramError:
+            continue  # the fallback case: shown as source
+        for item in drawing.items:
+            if isinstance(item, Mark):
+                x0, y0, x1, y1 = bounds(item)
+                assert -0.5 <= x0 and x1 <= drawing.width + 0.5, source[:30]
+                assert -0.5 <= y0 and y1 <= drawing.height + 0.5, source[:30]
+
+
+def test_a_subgraph_title_is_set_on_one_line_as_wide_as_its_panel(setter) -> None:
+    drawing = draw_diagram(PIPELINE, setter.measure)
+    [title] = [i for i in drawing.items if isinstance(i, Label) and i.text.bold]
+    assert title.text.lines == ("持续集成的每一步",) and title.text.width > 60
+
+
+def _diagram_scale(page: layout.Page) -> float:
+    [row] = [p.row for p in page.rows if "Unit tests" in p.row.text]
+    return row.items[0].scale
+
+
+def test_a_left_right_flowchart_is_laid_top_down_where_that_keeps_it_readable(fonts) -> None:
+    """On a portrait card the pipeline, written left to right, would shrink to about half
+    size; laid top-down its labels stay near full size. On a slide it stays as written."""
+    post = f"```mermaid\n{PIPELINE}```\n"
+    portrait = _diagram_scale(card_pages(post, fonts)[0])
+    options = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
+    [slide] = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
+    assert portrait >= 0.8
+    row = next(p.row for p in slide.rows if "Unit tests" in p.row.text)
+    assert row.items[0].scale >= 0.8 and row.height < 200  # one wide band: still left-right
+
+
+def test_an_article_diagram_is_fitted_to_a_phone_column() -> None:
+    svg = layout.diagram_svg(PIPELINE)
+    width, height = (float(v) for v in re.findall(r'(?:width|height)="([\d.]+)"', svg)[:2])
+    assert height > width  # laid top-down: at 343 px its labels would be half size otherwise
