@@ -64,6 +64,7 @@ from .imagecodec import (
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
 from .images import Images
+from .inlinecss import HTML_TAGS, STYLED_TAGS, clean_style, color_hex, css_color
 from .limits import (
     CARD_LIMITS,
     DEFAULT_CARD_SIZE,
@@ -95,11 +96,13 @@ __all__ = [
     "ENGINE_VERSION",
     "EXTENSIONS",
     "FORMATS",
+    "HTML_TAGS",
     "MAX_CARDS",
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
     "MEDIA_TYPES",
     "SPLIT_MODES",
+    "STYLED_TAGS",
     "CardTooLarge",
     "Doc",
     "EncodedImage",
@@ -128,8 +131,11 @@ __all__ = [
     "TooManyPages",
     "TooManyPixels",
     "TooTallForFormat",
+    "clean_style",
     "clean_text",
+    "color_hex",
     "contact_sheet",
+    "css_color",
     "decode_theme",
     "draw_cards",
     "fit_image",

@@ -62,29 +62,29 @@ for _kind, _display in MATH_TOKENS.items():
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
     )
 
-# What may pass from Markdown and raw HTML into the article; everything else is dropped
+# What may pass from Markdown and raw HTML into the article: the tags and inline styles
+# cards read too (layout.HTML_TAGS, layout.clean_style); everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
-_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h1", "h2",
-    "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark", "ol", "p",
-    "pre", "q", "s", "section", "small", "span", "strong", "sub", "sup", "table", "tbody",
-    "td", "tfoot", "th", "thead", "tr", "u", "ul",
-}  # fmt: skip
+_TAGS = set(layout.HTML_TAGS)
 _DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
                       "template", "noscript", "textarea", "select", "title"}  # fmt: skip
-_ATTRIBUTES = {
+_OWN_ATTRIBUTES = {
     "a": {"href", "class"},
     "img": {"src", "alt", "width", "height"},
     "ol": {"start", "class"},
     "ul": {"class"},
     "li": {"class"},
-    "th": {"style", "colspan", "rowspan"},
-    "td": {"style", "colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
     "code": {"class"},
     "input": {"type", "checked"},
     "sup": {"class"},
     "hr": {"class"},
     "section": {"class"},
+}
+_ATTRIBUTES = {
+    tag: _OWN_ATTRIBUTES.get(tag, set()) | ({"style"} if tag in layout.STYLED_TAGS else set())
+    for tag in _TAGS
 }
 # markdown-it's own classes; a raw-HTML copy of one can at worst misnumber a footnote.
 _CLASSES = {
@@ -97,7 +97,6 @@ _CLASSES = {
     "ul": {"contains-task-list"},
 }
 _IMAGE_DATA_URL = re.compile(r"data:image/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$", re.I)
-_ALIGN = re.compile(r"text-align:\s*(left|right|center)\s*;?$")
 _LANGUAGE = re.compile(r"language-[\w+#.-]{1,40}$")
 _NUMBER = re.compile(r"\d{1,5}$")
 
@@ -109,8 +108,7 @@ def _keep_attribute(tag: str, name: str, value: str) -> str | None:
     if name in ("href", "src"):
         return _keep_url(tag, name, value)
     if name == "style":
-        match = _ALIGN.match(value.strip())
-        return f"text-align:{match.group(1)}" if match else None
+        return (layout.clean_style(value) or None) if tag in layout.STYLED_TAGS else None
     if name in ("width", "height", "colspan", "rowspan", "start"):
         return value if _NUMBER.match(value.strip()) else None
     if name == "type":
@@ -187,6 +185,8 @@ def to_article(
         f"<section class='article'>{clean}</section></body></html>"
     )
     article = document.find("body")[0]
+    for box in article.iter("div"):  # raw HTML's boxes: the editor's own block is a section
+        box.tag = "section"
     text = fx.visible_text(article)
     words = fx.count_words(text)
     title = fx.title_of(article, text)
