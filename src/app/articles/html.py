@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 import nh3
 from cssselect import parse as parse_selector
+from linkify_it import LinkifyIt  # type: ignore[import-untyped]
+from linkify_it.main import Match  # type: ignore[import-untyped]
 from lxml import html as lxml_html
 from lxml.cssselect import CSSSelector
 from markdown_it import MarkdownIt
@@ -44,6 +46,21 @@ from app.articles.refs import links_to_footnotes
 
 DEFAULT_THEME = "brandA"
 
+
+class _AddressesOnly(LinkifyIt):  # type: ignore[misc]  # linkify-it-py has no type hints
+    """Bare text is a link only when it is an address, `http(s)://…` or `www.…`: to
+    linkify-it `README.md` and `bench.py` are domains, to a writer they are file names."""
+
+    def match(self, text: str) -> list[Match] | None:
+        links = [link for link in super().match(text) or () if _is_address(link)]
+        return links or None
+
+
+def _is_address(link: Match) -> bool:
+    schema = link.schema.lower()
+    return schema in ("http:", "https:") or (not schema and link.raw.lower().startswith("www."))
+
+
 _PARSER = (
     MarkdownIt("commonmark", {"html": True, "breaks": True, "linkify": True})
     .enable(["table", "strikethrough", "linkify"])
@@ -57,6 +74,7 @@ _PARSER = (
         double_inline=True,
     )
 )
+_PARSER.linkify = _AddressesOnly()
 for _kind, _display in MATH_TOKENS.items():
     _PARSER.add_render_rule(
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
