@@ -64,7 +64,14 @@ from .imagecodec import (
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
 from .images import Images
-from .inlinecss import HTML_TAGS, STYLED_TAGS, clean_style, color_hex, css_color
+from .inlinecss import (
+    COLOR_PATTERN,
+    HTML_TAGS,
+    STYLED_TAGS,
+    clean_style,
+    color_hex,
+    css_color,
+)
 from .limits import (
     CARD_LIMITS,
     DEFAULT_CARD_SIZE,
@@ -80,13 +87,14 @@ from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
-from .style import Theme, decode_theme, resolve
+from .style import Theme, decode_theme, relative_luminance, resolve
 
 ENGINE_VERSION = "10"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
+    "COLOR_PATTERN",
     "COVER_IMAGE_BYTES",
     "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
@@ -149,6 +157,7 @@ __all__ = [
     "may_name_images",
     "parse_post",
     "probe_image",
+    "relative_luminance",
     "render",
     "render_cards",
     "typeset_math",

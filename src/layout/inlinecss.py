@@ -45,6 +45,15 @@ _REFUSED_FUNCTIONS = frozenset({
 })  # fmt: skip
 _REFUSED_WORDS = ("javascript", "expression", "vbscript", "behavior", "binding")
 MAX_STYLE = 2000  # characters of one `style` attribute; a longer one is dropped whole
+# CSS Color 4's named colours, as tinycss2 knows them (for a request schema's pattern)
+COLOR_NAMES = tuple(sorted(getattr(tinycss2.color4, "_COLOR_KEYWORDS", {})))
+_N = r"\d{1,3}"
+# The colour forms a JSON schema can state (names, hex, space-separated rgb() and hsl());
+# `css_color` reads every CSS colour, this is the part a client can check before sending.
+COLOR_PATTERN = (
+    f"^(#([0-9a-fA-F]{{3,4}}|[0-9a-fA-F]{{6}}|[0-9a-fA-F]{{8}})|rgb\\({_N} {_N} {_N}\\)"
+    f"|hsl\\({_N} {_N}% {_N}%\\)|{'|'.join(COLOR_NAMES)})$"
+)
 
 
 def css_color(value: str) -> int | None:

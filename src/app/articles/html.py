@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import nh3
@@ -34,6 +34,7 @@ from premailer import Premailer
 import layout
 import themes
 from app.articles import fixups as fx
+from app.articles.brand import Brand, apply_brand
 from app.articles.formulas import (
     MATH_TOKENS,
     Typeset,
@@ -191,11 +192,15 @@ def math_of(markdown: str) -> list[tuple[str, bool]]:
 
 
 def to_article(
-    markdown: str, theme: str = DEFAULT_THEME, formulas: Typeset | None = None
+    markdown: str,
+    theme: str = DEFAULT_THEME,
+    formulas: Typeset | None = None,
+    brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
 ) -> Article:
-    """Converts Markdown to a WeChat-ready article in the named theme; `formulas`: its math
-    typeset already (`math_of`; a formula not in it is shown as source), else typeset here."""
-    style = _theme(theme)
+    """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
+    colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
+    is shown as source), else typeset here."""
+    style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
     document = lxml_html.document_fromstring(
@@ -263,13 +268,14 @@ class _Theme:
     pseudo: tuple[fx.PseudoRule, ...]
 
 
-@cache
-def _theme(name: str) -> _Theme:
-    """The theme's CSS split once into what premailer inlines and `::before`/`::after`
-    rules our own pass turns into elements; premailer caches the parsed sheet itself."""
+@lru_cache(maxsize=64)  # the five themes, and the brands recently asked of them
+def _theme(name: str, brand: Brand) -> _Theme:
+    """The theme's CSS, its brand variables filled in, split once into what premailer
+    inlines and `::before`/`::after` rules our own pass turns into elements; premailer
+    caches the parsed sheet itself."""
     if name not in themes.article_names():
         raise UnknownArticleTheme(name)
-    plain, pseudo = split_pseudo_rules(themes.article_css(name))
+    plain, pseudo = split_pseudo_rules(apply_brand(themes.article_css(name), brand))
     inliner = _ThemeInliner(
         css_text=plain,
         allow_network=False,

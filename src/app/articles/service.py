@@ -24,6 +24,7 @@ from typing import Any
 
 import layout
 from app.articles import html as article
+from app.articles.brand import Brand
 from app.articles.formulas import TEXT_SIZE
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -224,6 +225,7 @@ class ArticleService:
                 request.markdown,
                 request.theme,
                 formulas,
+                Brand(request.primaryColor, request.fontSize),
                 timeout=timeout,
                 key=key,
             )
