@@ -154,3 +154,15 @@ def test_the_ported_theme_draws_each_construct(
     if mode == "light-mode":
         assert colour_share(second, "#f5f0e8") > 0.01, "zebra rows"
         assert colour_share(second, "#c2410c") > 0.01, "the header row"
+
+
+@pytest.mark.parametrize(
+    ("style", "dash"), [("dashed", (6.0, 4.0)), ("dotted", (0.0, 4.0)), ("solid", None)]
+)
+def test_a_dashed_or_dotted_hr_keeps_its_dashes(
+    style: str, dash: tuple[float, float] | None
+) -> None:
+    source = f".t hr {{ border: none; border-top: 2px {style} #999999; }}"
+    knobs = role(source, "hr")
+    assert knobs["border_width"] == 2.0
+    assert (tuple(knobs["dash"]) if "dash" in knobs else None) == dash

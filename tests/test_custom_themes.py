@@ -141,7 +141,11 @@ def test_borders_shadows_and_radii() -> None:
     shadow = quote["effects"][0]
     assert (shadow.dx, shadow.dy, shadow.blur, shadow.color) == (2.0, 4.0, 10.0, "#0000004c")
     assert knobs(source, "table") == {"border_width": 2.0, "border_color": "#cccccc"}
-    assert knobs(source, "hr") == {"border_width": 3.0, "border_color": "#999999"}
+    assert knobs(source, "hr") == {
+        "border_width": 3.0,
+        "border_color": "#999999",
+        "dash": (9.0, 6.0),
+    }
 
 
 def test_padding_sides_lay_over_the_base_model() -> None:

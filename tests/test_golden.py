@@ -41,6 +41,9 @@ MDX_THEMES = (("apple-notes", "light-mode"), ("darktech", None), ("watercolor", 
 # LaTeX math posts (tests/cases/math/): inline, display, a bad formula, in a light and a dark theme
 MATH_POSTS = sorted((Path(__file__).parent / "cases" / "math").glob("*.md"))
 MATH_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
+# GitHub alerts and footnotes (tests/cases/alerts/): each alert kind, in a light and a dark theme
+ALERT_POSTS = sorted((Path(__file__).parent / "cases" / "alerts").glob("*.md"))
+ALERT_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
 # a custom CSS theme ported from the original service, its post using every construct it maps
 CUSTOM_THEMES = Path(__file__).parent / "cases" / "custom-themes"
 CSS_THEME, CSS_POST = CUSTOM_THEMES / "inkwell.css", CUSTOM_THEMES / "inkwell.md"
@@ -69,6 +72,8 @@ def golden_cases() -> list[Case]:
         cases.extend(Case(post, theme, mode, mdx=True) for post in MDX_POSTS)
     for theme, mode in MATH_THEMES:
         cases.extend(Case(post, theme, mode) for post in MATH_POSTS)
+    for theme, mode in ALERT_THEMES:
+        cases.extend(Case(post, theme, mode) for post in ALERT_POSTS)
     custom = read_theme_file(CSS_THEME)
     for mode in custom.theme.modes or [None]:
         cases.append(Case(CSS_POST, custom.name, mode, theme_file=CSS_THEME))

@@ -2,7 +2,8 @@
 
 A post that holds every role (headings, body with inline marks and a link, inline code, a
 quote, bulleted and numbered lists, a code block with comments, keywords and strings, a
-table, an image with its caption, the page number of a split post) is drawn per
+table, an image with its caption, a callout of each GitHub alert kind, the footnotes, the
+page number of a split post) is drawn per
 theme-mode, and each glyph run measured against what is drawn behind it
 (`tests/pixel_contrast.py`): at least 4.5:1, 3:1 for text of 24 px and more. A theme's
 ornament text marked `decorative` is left out; everything else counts.
@@ -29,7 +30,7 @@ from tests.pixel_contrast import (
 IMAGE = pngcodec.encode(np.full((60, 120, 3), 128, np.uint8))
 POST = """# 标题一 Heading one
 
-正文段落，有 **加粗**、*斜体*、[链接 link](https://example.com) 和 `inline code`。
+正文段落，有 **加粗**、*斜体*、[链接 link](https://example.com) 和 `inline code`[^1]。
 
 ## 二级标题 Heading two
 
@@ -56,12 +57,29 @@ def greet(name):
 
 ![图片说明 caption](pic.png)
 
+> [!NOTE]
+> 备注的文字 note text.
+
+> [!TIP]
+> 提示 tip.
+
+> [!IMPORTANT]
+> 重要 important.
+
+> [!WARNING]
+> 警告 warning.
+
+> [!CAUTION]
+> 注意 caution.
+
 最后一段 the end.
+
+[^1]: 脚注的文字 a footnote.
 """
 SIZES = [(440, 586), (1080, 1440)]
 # Where the post's runs must be found in every theme (the block of a row, or the chrome: the
 # page number where the post takes more than one card).
-BLOCKS = {"Heading", "Paragraph", "CodeBlock", "Table", "Image"}
+BLOCKS = {"Heading", "Paragraph", "CodeBlock", "Table", "Image", "Callout", "Notes"}
 
 
 def measure(

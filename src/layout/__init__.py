@@ -82,16 +82,17 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
-from .markdown import Doc, clean_text, image_sources, may_name_images, parse
+from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_images, parse
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 
-ENGINE_VERSION = "10"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "11"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
+    "ALERT_LABELS",
     "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
     "COLOR_PATTERN",

@@ -12,6 +12,7 @@ are the same on every card of a theme, mode and size, so draw records them once.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -311,11 +312,16 @@ class Page:
         paragraphs, list items, code, table rows (cells apart by ` | `) and image alt
         texts (`[alt]`). A word hyphenated across lines is whole again; theme ornaments,
         decorations and list markers are drawings, not text."""
-        out: list[str] = []
-        for placed in self.rows:
-            row = placed.row
-            if not row.text or row.decorative:
-                continue
-            out.append(row.text.removesuffix("-") if row.broken_word else row.text)
-            out.append("" if row.broken_word else "\n")
-        return "".join(out).rstrip("\n")
+        return rows_text(placed.row for placed in self.rows)
+
+
+def rows_text(rows: Iterable[Row]) -> str:
+    """The text of rows, one line a row, words hyphenated across rows whole again;
+    decorative rows (theme ornaments) left out."""
+    out: list[str] = []
+    for row in rows:
+        if not row.text or row.decorative:
+            continue
+        out.append(row.text.removesuffix("-") if row.broken_word else row.text)
+        out.append("" if row.broken_word else "\n")
+    return "".join(out).rstrip("\n")

@@ -7,8 +7,7 @@ Each is drawn with the theme's own knobs, so it looks native:
   (autoSplit) a columns block taller than a card is laid out as stacked columns instead:
   each column's blocks at the full width, one column after the other, so they flow from
   card to card and nothing is lost or shrunk.
-- Callout: the theme's quote panel look (padding, radius, effects) tinted with the
-  callout's colour (info takes the theme's accent), a bar in that colour, a title line.
+- Callout: laid out by callouts.py (GitHub alerts use it outside mdxMode too).
 - Quote with author: the theme's quote, its author signed below, right-aligned.
 - Steps: the theme's list number badges beside each step's title and content.
 """
@@ -19,26 +18,16 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
-from .boxes import Frame, FrameDecor, Group, Item, Row
+from .boxes import Group, Item, Row, rows_text
 from .budget import Overfull
 from .flow import BLOCK_LAYOUTS, BlockLayout, Flow
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part, line_row
 from .lists import MARKER_RISE, number_badge
-from .markdown import Block, Callout, Cited, Columns, Paragraph, Quote, Steps, Text
+from .markdown import Block, Cited, Columns, Paragraph, Quote, Steps, Text
 from .paginate import frame_items, place
 from .panels import quote
 
 COLUMN_GAP = 1.0  # between columns, in em of body text
-CALLOUT_TINT = 0x1F000000  # the panel: the callout's colour at 12% over the card
-CALLOUT_BAR = 4.0  # px
-CALLOUT_PAD = 12.0  # px, at least, on each side of a callout's content
-# Callout kinds: (colour, icon); info's colour is the theme's accent.
-CALLOUT_KINDS: dict[str, tuple[int | None, str]] = {
-    "info": (None, "ℹ️"),
-    "tip": (0xFF16A34A, "💡"),
-    "warning": (0xFFD97706, "⚠️"),
-    "danger": (0xFFDC2626, "⛔"),
-}
 
 
 def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
@@ -62,7 +51,7 @@ def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
                 placement = place(flow.stack(blocks, column).rows)
                 items.extend(frame_items(placement, 0.0, 0.0))
                 items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
-                texts.extend(p.row.text for p in placement.rows if p.row.text)
+                texts.append(rows_text(p.row for p in placement.rows))
                 height = max(height, placement.height)
     except Overfull:
         return flow.stack(stacked, ctx)
@@ -71,41 +60,6 @@ def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
     row = Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
     flow.spend((row,))
     return Part((row,), body.margin_top, body.margin_bottom)
-
-
-def callout(flow: Layouter, block: Callout, ctx: Ctx) -> Part:
-    quote = flow.styles["quote"]
-    color, icon = CALLOUT_KINDS.get(block.kind, CALLOUT_KINDS["info"])
-    paint = flow.looks.accent_pair()[0] if color is None else color
-    top, right, bottom, left = (max(CALLOUT_PAD, p) for p in quote.padding)
-    decor = FrameDecor(
-        x=ctx.x,
-        width=ctx.width,
-        fill=(paint & 0xFFFFFF) | CALLOUT_TINT,
-        radius=max(quote.radius, flow.styles["list"].radius),
-        bar_width=CALLOUT_BAR,
-        bar_color=paint,
-        effects=quote.effects,
-        role="callout",
-    )
-    frame = Frame(flow.next_frame_id(), top, bottom, decor)
-    inner = replace(
-        ctx,
-        x=ctx.x + left + CALLOUT_BAR,
-        width=max(1.0, ctx.width - left - right - CALLOUT_BAR),
-        frames=(*ctx.frames, frame),
-        floor=0.0,
-    )
-    title = f"{icon} {block.title or block.kind.capitalize()}"
-    heading = Paragraph((Text(title, frozenset({"strong"})),))
-    rows = list(flow.stack((heading,), replace(inner, color=paint)).rows)
-    body = flow.stack(block.blocks, inner)
-    if rows:
-        rows[-1] = replace(rows[-1], keep_with_next=True)
-    if body.rows:
-        rows.append(replace(body.rows[0], gap=flow.styles["body"].size * 0.4))
-        rows.extend(body.rows[1:])
-    return Part(tuple(rows), quote.margin_top, quote.margin_bottom)
 
 
 def cited(flow: Layouter, block: Cited, ctx: Ctx) -> Part:
@@ -163,7 +117,6 @@ def _empty_row(flow: Layouter, ctx: Ctx) -> Row:
 
 COMPONENT_LAYOUTS: Mapping[type, BlockLayout] = {
     Columns: columns,
-    Callout: callout,
     Cited: cited,
     Steps: steps,
 }

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from .boxes import Row
 from .budget import ContentBudget
+from .callouts import callout
 from .figures import image
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part
 from .fonts import FontBook
@@ -31,11 +32,13 @@ from .markdown import (
     MATH,
     MATH_DISPLAY,
     Block,
+    Callout,
     CodeBlock,
     Doc,
     Heading,
     Image,
     ListBlock,
+    Notes,
     Paragraph,
     Quote,
     Rule,
@@ -43,6 +46,7 @@ from .markdown import (
     Text,
 )
 from .mathtex import MathBudget
+from .notes import notes
 from .panels import code, quote
 from .spanstyle import Span, SpanStyle
 from .style import Style, Styles
@@ -63,6 +67,8 @@ BLOCK_LAYOUTS: Mapping[type, BlockLayout] = {
     Table: table,
     Image: image,
     Rule: rule,
+    Callout: callout,
+    Notes: notes,
 }
 
 

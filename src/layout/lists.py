@@ -14,6 +14,7 @@ from .boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke
 from .flowparts import Ctx, Layouter, Part, indent, inset, new_frame, shift
 from .markdown import ListBlock, ListItem, Text
 from .style import Style
+from .tiles import tiled_list
 
 MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em above baseline
 DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
@@ -21,6 +22,9 @@ BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `numbe
 
 
 def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
+    tiles = tiled_list(flow, block, ctx)
+    if tiles is not None:
+        return tiles
     style = flow.styles["list"]
     if not ctx.depth and _has_panel(style):  # a top-level list in a panel
         ctx = inset(ctx, style, list_panel(flow, style, ctx))

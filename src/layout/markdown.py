@@ -3,6 +3,8 @@
 One configured markdown-it: CommonMark plus GFM tables, strikethrough and bare-URL
 autolinks; raw HTML off (it shows as text); a single newline is a line break, as on the
 original service. Images become blocks of their own (cards centre them on their line);
+GitHub alerts (`> [!NOTE]` … `> [!CAUTION]`) are callouts; footnotes (`[^1]`) are
+superscript numbers, their notes one `Notes` block at the end of the post;
 `![alt|WxH](src)` (or `|W`) asks for a display size in CSS px. A list item that starts
 with `[ ]` or `[x]` is a task.
 
@@ -15,7 +17,7 @@ before parsing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
 
@@ -27,6 +29,17 @@ MATH, MATH_DISPLAY = "math", "math_display"  # the marks of a LaTeX run (its tex
 _MATH_TOKENS = {"math_inline": MATH, "math_inline_double": MATH_DISPLAY}
 _TASK_MARKS = {"[ ] ": False, "[x] ": True, "[X] ": True}
 _ROLES = {"strong": "strong", "em": "em", "s": "del", "link": "link"}
+# A GitHub alert's label: the kind in Chinese (the words of Microsoft's Chinese docs) and
+# in English, so a post in either language reads it.
+ALERT_LABELS = {
+    "note": "备注 NOTE",
+    "tip": "提示 TIP",
+    "important": "重要 IMPORTANT",
+    "warning": "警告 WARNING",
+    "caution": "注意 CAUTION",
+}
+NOTES_LABELS = ("注释", "Notes")  # the notes block's label: a post with CJK text, or not
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 # `![alt|300x200](src)` or `![alt|300](src)`: the display size ending the alt text.
 # Matched after the last `|` only: a pattern over the whole alt text could backtrack badly.
 _IMAGE_SIZE = re.compile(r"\s*([1-9]\d{0,4})(?:\s*[xX×]\s*([1-9]\d{0,4}))?\s*")
@@ -128,11 +141,23 @@ class Columns:
 
 @dataclass(frozen=True, slots=True)
 class Callout:
-    """mdxMode `<Callout type title>`: a tinted box; `kind` is info, tip, warning, danger."""
+    """A tinted box: mdxMode `<Callout type title>` (`kind` info, tip, warning, danger, its
+    title after the kind's icon) or a GitHub alert (note, tip, important, warning, caution;
+    `title` its label, no icon)."""
 
     kind: str
     title: str
     blocks: tuple[Block, ...]
+    icon: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Notes:
+    """The post's footnotes, numbered from 1 in the order they are first referenced: each
+    note's paragraphs as one run of inline text (a line break between them)."""
+
+    label: str
+    notes: tuple[tuple[Text, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +194,7 @@ Block = (
     | Callout
     | Cited
     | Steps
+    | Notes
 )
 
 
@@ -201,7 +227,10 @@ class ImageSources:
 def parse(markdown: str) -> Doc:
     """Parses Markdown into a `Doc`."""
     sources = ImageSources()
-    blocks = parse_blocks(clean_text(markdown), sources=sources)
+    text = clean_text(markdown)
+    blocks = parse_blocks(text, sources=sources)
+    if blocks and isinstance(blocks[-1], Notes) and not _CJK.search(text):
+        blocks = (*blocks[:-1], replace(blocks[-1], label=NOTES_LABELS[1]))
     return Doc(blocks, sources.ordered())
 
 
@@ -257,8 +286,11 @@ class _Open:
     tight: bool = True
 
 
-_CONTAINERS = {"blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open"}
-_CLOSERS = {"blockquote_close", "bullet_list_close", "ordered_list_close", "list_item_close"}
+_CONTAINERS = {
+    "blockquote_open", "bullet_list_open", "ordered_list_open", "list_item_open",
+    "alert_open", "footnote_block_open", "footnote_open",
+}  # fmt: skip
+_CLOSERS = {name.replace("_open", "_close") for name in _CONTAINERS}
 
 
 def _blocks(tokens: list[Token], mdx: bool = False) -> list[Block]:
@@ -281,6 +313,8 @@ def _blocks(tokens: list[Token], mdx: bool = False) -> list[Block]:
             inlines = _texts(tokens[i + 1].children or [], mdx)
             stack[-1].blocks.append(Heading(int(token.tag[1]), tuple(inlines)))
             i += 2
+        elif kind == "alert_title_open":  # the kind's name: the label is ours
+            i += 2
         elif kind == "table_open":
             end = next(j for j in range(i, len(tokens)) if tokens[j].type == "table_close")
             stack[-1].blocks.append(_table(tokens[i:end], mdx))
@@ -295,12 +329,30 @@ def _close(node: _Open, parent: _Open) -> None:
     kind = node.token.type
     if kind == "blockquote_open":
         parent.blocks.append(Quote(tuple(node.blocks)))
+    elif kind == "alert_open":
+        alert = node.token.info.lower()
+        parent.blocks.append(Callout(alert, ALERT_LABELS[alert], tuple(node.blocks), icon=False))
+    elif kind == "footnote_open":
+        parent.items.append(ListItem(tuple(node.blocks)))
+    elif kind == "footnote_block_open":
+        notes = tuple(_note_text(item.blocks) for item in node.items)
+        parent.blocks.append(Notes(NOTES_LABELS[0], notes))
     elif kind == "list_item_open":
         parent.items.append(_task(node.blocks))
     else:
         ordered = kind == "ordered_list_open"
         start = int(node.token.attrs.get("start", 1)) if ordered else 1
         parent.blocks.append(ListBlock(ordered, start, node.tight, tuple(node.items)))
+
+
+def _note_text(blocks: tuple[Block, ...]) -> tuple[Text, ...]:
+    """A footnote as one run of text: its paragraphs' inlines, a line break between them."""
+    out: list[Text] = []
+    for block in blocks:
+        if isinstance(block, Paragraph):
+            out.extend((Text("\n"),) if out else ())
+            out.extend(block.inlines)
+    return tuple(out)
 
 
 def _leaf(token: Token) -> list[Block]:
@@ -434,6 +486,9 @@ def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> 
             out.append(Text("\n", marks[-1] | html.marks))
         elif kind in _MATH_TOKENS:
             out.append(Text(child.content, marks[-1] | html.marks | {_MATH_TOKENS[kind]}))
+        elif kind == "footnote_ref":  # the note's number, as articles show it
+            number = int(child.meta["id"]) + 1
+            out.append(Text(f"[{number}]", marks[-1] | html.marks | {"sup"}))
         elif kind == "code_inline":
             out.append(Text(child.content, marks[-1] | html.marks | {"inline_code"}))
         elif kind == "image":

@@ -1,8 +1,8 @@
 """The configured markdown-it (markdown.py reads its tokens), made linear on hostile text.
 
-CommonMark plus GFM tables, strikethrough and bare-URL autolinks; raw HTML off; a single
-newline is a line break; `$…$` and `$$…$$` math. markdown-it alone costs more than linear
-time on some text no writer sends, so three of its limits are ours:
+CommonMark plus GFM tables, strikethrough, bare-URL autolinks, alerts and footnotes; raw
+HTML off; a single newline is a line break; `$…$` and `$$…$$` math. markdown-it alone
+costs more than linear time on some text no writer sends, so three of its limits are ours:
 
 - Block containers nest at most `MAX_DEPTH` token levels; deeper, the rest of the
   container is one paragraph of its text (markdown-it alone would drop it, and deeper
@@ -26,6 +26,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 INLINE_DEPTH = 8  # inline token levels
@@ -39,6 +40,8 @@ def markdown_parser(depth: int = MAX_DEPTH + 4) -> MarkdownIt:
     `MAX_DEPTH` check), its inlines are read by a parser of their own at `INLINE_DEPTH`."""
     md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
     md.enable(["table", "strikethrough", "linkify"])
+    md.options["alerts"] = True  # GitHub alerts: `> [!NOTE]` … `> [!CAUTION]`
+    md.use(footnote_plugin)
     # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.
     md.core.ruler.disable("text_join")
     md.options["maxNesting"] = depth

@@ -33,6 +33,7 @@ from typing import (
 
 import msgspec
 
+from .alertcolors import alert_tokens
 from .boxes import Effect, Paint, Pattern
 from .decorations import Decoration, check
 from .errors import ThemeError
@@ -122,6 +123,7 @@ class Style:
     length: float = 1.0  # a rule's share of the width, centred
     ornament: str = ""  # text in the middle of a rule
     rotate: float = 0.0  # an image's tilt, degrees clockwise
+    columns: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1  # list_item: tiles side by side
     # Text and heading vocabulary (docs/themes.md, "Text and headings").
     letter_spacing: float = 0.0  # px added after every character, may be negative
     text_transform: TextTransform = "none"
@@ -305,6 +307,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "marker_size": 6.0,
         "marker_gap": 8.0,
     },
+    "list_item": {},  # no panel: bullet lists keep their markers (see tiles.py)
     "task": {
         "marker_size": 18.0,
         "border_width": 2.0,
@@ -441,6 +444,7 @@ _RESOLVED_KEPT = 64  # every mode of every bundled theme, and a few custom ones
 def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
     palette = palette_for(theme, mode)
     palette.update(dark_code_tokens(theme, mode, palette))
+    palette.update(_alert_tokens(theme, mode, palette))
     explicit = {
         name: _explicit(name, base, theme.roles.get(name), palette)
         for name, base in BASE_ROLES.items()
@@ -480,6 +484,17 @@ def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) ->
     if relative_luminance(mean_colour(panel, mean_colour(under))) >= DARK_PANEL:
         return {}
     return {token: colour for token, colour in DARK_CODE.items() if token not in named}
+
+
+def _alert_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) -> dict[str, str]:
+    """The callout colour tokens (alertcolors.py) the theme leaves out, for its body text."""
+    named = set(theme.colors.get("all", {})) | set(theme.colors.get(_mode_key(theme, mode), {}))
+    body = getattr(theme.roles.get("body"), "color", None)
+    try:
+        text = resolve_paint(body if body is not None else "text", palette, "body")
+    except ThemeError:
+        return alert_tokens(named, 0.0)  # the body role's own resolution names the error
+    return alert_tokens(named, relative_luminance(mean_colour(text)))
 
 
 WHITE = 0xFFFFFFFF

@@ -15,6 +15,7 @@ from .blocks import ORNAMENT_GAP, rule_segments
 from .boxes import Frame, FrameDecor, Item, Row, Segment
 from .flowparts import Ctx, Layouter, Part, keep_ends_together, line_row, shift
 from .markdown import MATH_DISPLAY, Heading, Paragraph, Rule, Text
+from .style import Style
 
 NO_BREAK_SPACE = "\u00a0"
 
@@ -36,7 +37,7 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     style = flow.styles[role]
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
-    inlines = with_marks(block, style.prefix, style.suffix)
+    inlines = with_marks(block, style)
     lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
     rows = _words_only(
         [line_row(line, ctx, keep=True) for line in lines], style.prefix, style.suffix
@@ -57,14 +58,15 @@ def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
     return rows
 
 
-def with_marks(block: Heading, prefix: str, suffix: str) -> tuple[Text, ...]:
+def with_marks(block: Heading, style: Style) -> tuple[Text, ...]:
     """The heading's text between its `prefix` and `suffix`, each joined by a no-break
     space: the marks are part of the text, so they wrap and balance with it and never
-    stand on a line alone."""
+    stand on a line alone. They take the heading's `marker_color` where it sets one."""
     if not block.inlines:
         return block.inlines
-    before = (Text(prefix + NO_BREAK_SPACE),) if prefix else ()
-    after = (Text(NO_BREAK_SPACE + suffix),) if suffix else ()
+    ink = frozenset() if style.marker_color is None else frozenset({f"color:{style.marker_color}"})
+    before = (Text(style.prefix + NO_BREAK_SPACE, ink),) if style.prefix else ()
+    after = (Text(NO_BREAK_SPACE + style.suffix, ink),) if style.suffix else ()
     return (*before, *block.inlines, *after)
 
 
@@ -78,7 +80,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     top += bar if style.bar_side == "top" else 0.0
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
-    inlines = with_marks(block, style.prefix, style.suffix)
+    inlines = with_marks(block, style)
     lines = flow.text_lines(inlines, style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:

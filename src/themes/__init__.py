@@ -96,10 +96,22 @@ class Catalogue:
         """Card theme IDs, in a stable order."""
         return list(self._themes)
 
+    def accepted_names(self) -> list[str]:
+        """The names a request schema offers: each ID, then its label (a schema that
+        lists the IDs alone would have a client refuse `苹果备忘录`, which `resolve` takes)."""
+        return [alias for name in self.names() for alias in self.aliases(name)]
+
+    def aliases(self, name: str) -> list[str]:
+        """The theme's ID and its label, if it has one."""
+        label = self._themes[name].label
+        return [name, label] if label and label != name else [name]
+
+    def _labels(self) -> dict[str, str]:
+        return {theme.label: key for key, theme in self._themes.items()}
+
     def resolve(self, name: str) -> str:
         """The ID of the theme ``name`` stands for (`theme_id`); raises ``UnknownTheme``."""
-        labels = {theme.label: key for key, theme in self._themes.items()}
-        found = theme_id(name, self.names(), labels)
+        found = theme_id(name, self.names(), self._labels())
         if found is None:
             raise UnknownTheme(name, self.names())
         return found

@@ -102,7 +102,7 @@ def test_openapi_document_describes_generate(client: Client) -> None:
     assert body["anyOf"] == [theme_choice(name) for name in on_disk]
     assert body["anyOf"][0] == {  # the default theme: also when `theme` is absent
         "properties": {
-            "theme": {"enum": ["apple-notes", None]},
+            "theme": {"enum": ["apple-notes", "苹果备忘录", None]},
             "themeMode": {"enum": ["light-mode", "dark-mode", None]},
         }
     }
@@ -113,10 +113,11 @@ def test_openapi_document_describes_generate(client: Client) -> None:
 
 
 def theme_choice(name: str) -> dict[str, object]:
-    """What the request schema says of one theme: its name and the modes it accepts."""
-    properties: dict[str, object] = {"theme": {"const": name}}
+    """What the request schema says of one theme: its names (ID, label) and the modes it accepts."""
+    names = [name, themes.load(name).label]
+    properties: dict[str, object] = {"theme": {"enum": names}}
     if name == "apple-notes":
-        properties["theme"] = {"enum": [name, None]}
+        properties["theme"] = {"enum": [*names, None]}
     if modes := INTERFACE_MODES.get(name):
         properties["themeMode"] = {"enum": [*modes, None]}
     return {"properties": properties} | ({} if name == "apple-notes" else {"required": ["theme"]})

@@ -141,7 +141,7 @@ def test_stdio_lists_the_tools_with_their_split_modes_explained(stdio: Stdio) ->
         fields = generate.input_schema["properties"]
         assert {"markdown", "theme", "themeMode", "width", "height", "splitMode", "mdxMode",
                 "overHiddenMode", "scale"} <= set(fields)  # fmt: skip
-        assert "apple-notes" in fields["theme"]["enum"]
+        assert {"apple-notes", "苹果备忘录"} <= set(fields["theme"]["enum"])  # a label too
         assert fields["splitMode"]["enum"] == ["autoSplit", "hrSplit", "noSplit"]
         article = tools["convert_article"].input_schema["properties"]
         assert {"markdown", "theme", "title", "platformAppid", "platformAppSecret"} <= set(article)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import layout
 import themes
 from layout.style import decode_theme
-from tests.glyphruns import drawn_glyphs, text_rows
+from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 FLOWER = "✿"
 
@@ -51,3 +51,21 @@ def test_a_boxed_heading_keeps_its_prefix_inside_the_box(fonts: layout.FontBook)
 def test_an_empty_heading_gets_no_lone_prefix(fonts: layout.FontBook) -> None:
     rows = text_rows("##\n\nbody", flower_theme(), fonts)
     assert [row.text for row in rows] == ["body"] and drawn_glyphs(rows[0]) == len("body")
+
+
+def test_the_marks_take_the_headings_marker_color(fonts: layout.FontBook) -> None:
+    """fairytale's ✿ is pink (the brief's flower) on its blue title: the heading's
+    `marker_color` inks the prefix and suffix; the words keep the heading's colour."""
+    theme = decode_theme(
+        'name = "t"\n[roles.h2]\ncolor = "#2040c0"\nmarker_color = "#c03060"\n'
+        f'prefix = "{FLOWER}"\nsuffix = "{FLOWER}"\n'
+    )
+    [row] = text_rows("## Flower", theme, fonts)
+    colours = [run.color for run in glyph_runs(row.items) if run.glyphs]
+    assert colours[0] == colours[-1] == 0xFFC03060
+    assert 0xFF2040C0 in colours[1:-1]
+    fairy = [
+        run.color
+        for run in glyph_runs(text_rows("# Title", themes.load("fairytale"), fonts)[0].items)
+    ]
+    assert fairy[0] != fairy[-1]

@@ -299,7 +299,8 @@ def count(image: np.ndarray, argb: int, tolerance: int = 6) -> int:
     return int((np.abs(image - rgb).max(axis=2) <= tolerance).sum())
 
 
-@pytest.mark.parametrize(("kind", "color"), [("tip", 0xFF16A34A), ("danger", 0xFFDC2626)])
+# alertcolors.LIGHT: tip's colour and caution's, which danger shares
+@pytest.mark.parametrize(("kind", "color"), [("tip", 0xFF116329), ("danger", 0xFFA40E26)])
 def test_callout_draws_its_bar_and_tinted_panel(fonts, kind: str, color: int) -> None:
     image = draw(f'<Callout type="{kind}">\nBody\n</Callout>', "minimal", fonts)
     assert count(image, color) >= 4 * 40  # the 4 px bar down the panel

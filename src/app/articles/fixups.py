@@ -23,12 +23,12 @@ from layout import highlight
 # One regex for the word count rule (docs/decisions/articles.md, "Articles"): a CJK
 # character is a word, a run of
 # other letters or digits is a word, anything else (spaces, punctuation) is nothing.
-_CJK = (
+CJK_RANGES = (
     "\u1100-\u11ff\u2e80-\u2fdf\u3040-\u30ff\u3100-\u312f\u3130-\u318f\u3190-\u31ff"
     "\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003134f"
 )
-_WORDS = re.compile(rf"[{_CJK}]|[^\W_{_CJK}]+")
-_HAS_CJK = re.compile(rf"[{_CJK}]")
+_WORDS = re.compile(rf"[{CJK_RANGES}]|[^\W_{CJK_RANGES}]+")
+_HAS_CJK = re.compile(rf"[{CJK_RANGES}]")
 
 # Token roles of layout.code, in the order of the indexes we hand it as a "palette".
 _CODE_ROLES = (
@@ -45,6 +45,11 @@ _PLAIN = -1
 TAB = "    "
 
 WECHAT_HOST = "mp.weixin.qq.com"
+# An image inside a sentence: in the line, centred on it, no frame of the theme's pictures.
+INLINE_IMAGE = (
+    "display:inline-block;vertical-align:middle;margin:0 2px;padding:0;border:0;"
+    "box-shadow:none;border-radius:0"
+)
 _KEPT_ATTRIBUTES = {"style", "src", "alt", "href", "colspan", "rowspan"}
 
 
@@ -152,7 +157,8 @@ class Images:
 
 
 def prepare_images(root: Element) -> Images:
-    """The article's images; a `width` becomes a style; alt text a caption.
+    """The article's images; a `width` becomes a style; alt text a caption, unless the
+    image sits inside a sentence (then it stays in the line).
 
     An image the sanitiser left without a source (a scheme other than http(s), a relative
     path, a `data:` URI that is not a base64 PNG, JPEG, GIF or WebP, or none) is taken out
@@ -160,7 +166,11 @@ def prepare_images(root: Element) -> Images:
     """
     sources: dict[str, None] = {}
     unusable: list[str] = []
-    for number, img in enumerate(list(root.iter("img")), 1):
+    images = list(root.iter("img"))
+    for img in images:  # before any caption adds text beside another image
+        if _inside_a_sentence(img):
+            img.set("class", "img-inline")
+    for number, img in enumerate(images, 1):
         src = img.get("src") or ""
         if not src:
             unusable.append(_image_name(number, img.get("alt") or ""))
@@ -171,6 +181,8 @@ def prepare_images(root: Element) -> Images:
         img.attrib.pop("height", None)
         if width.isdigit():
             img.set("style", f"width:{width}px")
+        if has_class(img, "img-inline"):
+            continue
         alt = " ".join((img.get("alt") or "").split())
         if alt and img.getparent() is not None and img.getparent().tag == "p":
             caption = lxml_html.Element("span", {"class": "img-caption"})
@@ -178,6 +190,17 @@ def prepare_images(root: Element) -> Images:
             img.addnext(caption)
             caption.tail, img.tail = img.tail, None
     return Images(list(sources), unusable)
+
+
+def _inside_a_sentence(img: Element) -> bool:
+    """An image with text beside it in its paragraph (an icon, a badge): it stays in the
+    line, without a caption, rather than splitting the sentence."""
+    paragraph = img.getparent()
+    while paragraph is not None and paragraph.tag not in ("p", "li", "td", "th"):
+        paragraph = paragraph.getparent()
+    if paragraph is None:
+        return False
+    return any(text.strip() for text in paragraph.itertext())
 
 
 def _image_name(number: int, alt: str) -> str:
@@ -340,10 +363,15 @@ def _set_tail_with_breaks(el: Element, text: str) -> None:
 
 
 def guarantee_styles(root: Element) -> None:
-    """Styles every theme needs, added last so they win: images fit the column, tables
-    scroll sideways inside their wrapper."""
+    """Styles every theme needs, added last so they win: images fit the column (an image
+    inside a sentence stays in its line), code keeps its own letter spacing, tables scroll
+    sideways inside their wrapper."""
     for img in root.iter("img"):
+        if has_class(img, "img-inline"):
+            add_style(img, INLINE_IMAGE)
         add_style(img, "max-width:100%;height:auto;box-sizing:border-box")
+    for code in root.iter("code", "pre"):
+        add_style(code, "letter-spacing:0")  # the body's tracking would misalign columns
     for wrapper in root.xpath("//section[contains(concat(' ', @class, ' '), ' table-wrap ')]"):
         add_style(wrapper, "max-width:100%;overflow-x:auto")
 

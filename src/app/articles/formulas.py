@@ -28,7 +28,11 @@ from lxml import html as lxml_html
 
 import layout
 
-TEXT_SIZE = 16.0  # px: the article themes' body text
+BODY_SIZE = 16.0  # px: the article themes' body text
+# The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts
+# (San Francisco/PingFang 0.52, Roboto 0.53, Noto Sans CJK 0.54 em): set at the body's size,
+# a formula looks a size smaller than the words around it. 1.1 matches the x-heights.
+MATH_SIZE = BODY_SIZE * 1.1
 COLUMN = 677.0  # px: WeChat's article column
 INLINE, DISPLAY = "language-math-inline", "language-math-display"
 # The parser's math tokens and whether each is display math.
@@ -57,7 +61,7 @@ class Pending:
 def typeset_here() -> Callable[[str, bool], layout.Formula | None]:
     """Typesetting in this process, under one post's budget."""
     budget = layout.MathBudget()
-    return lambda latex, display: budget.typeset(latex, TEXT_SIZE, display)
+    return lambda latex, display: budget.typeset(latex, MATH_SIZE, display)
 
 
 def take_math(root: lxml_html.HtmlElement) -> list[Pending]:

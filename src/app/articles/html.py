@@ -33,6 +33,7 @@ from premailer import Premailer
 
 import layout
 import themes
+from app.articles import alerts
 from app.articles import fixups as fx
 from app.articles.brand import Brand, apply_brand
 from app.articles.formulas import (
@@ -44,6 +45,7 @@ from app.articles.formulas import (
     typeset_here,
 )
 from app.articles.refs import links_to_footnotes
+from app.articles.tables import fit_tables
 
 DEFAULT_THEME = "brandA"
 
@@ -76,6 +78,10 @@ _PARSER = (
     )
 )
 _PARSER.linkify = _AddressesOnly()
+_PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
+_PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
+for _name, _rule in alerts.RENDER_RULES.items():
+    _PARSER.add_render_rule(_name, _rule)
 for _kind, _display in MATH_TOKENS.items():
     _PARSER.add_render_rule(
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
@@ -100,6 +106,7 @@ _OWN_ATTRIBUTES = {
     "sup": {"class"},
     "hr": {"class"},
     "section": {"class"},
+    "p": {"class"},
 }
 _ATTRIBUTES = {
     tag: _OWN_ATTRIBUTES.get(tag, set()) | ({"style"} if tag in layout.STYLED_TAGS else set())
@@ -110,7 +117,8 @@ _CLASSES = {
     "a": {"footnote-backref"},
     "sup": {"footnote-ref"},
     "hr": {"footnotes-sep"},
-    "section": {"footnotes"},
+    "section": {"footnotes", *alerts.CLASSES},
+    "p": {alerts.TITLE_CLASS},
     "ol": {"footnotes-list"},
     "li": {"footnote-item", "task-list-item"},
     "ul": {"contains-task-list"},
@@ -214,10 +222,11 @@ def to_article(
     words = fx.count_words(text)
     title = fx.title_of(article, text)
     math = take_math(article)
-    _before_inlining(article, style, "参考资料" if fx.has_cjk(text) else "References")
+    cjk = fx.has_cjk(text)
+    _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
-    _after_inlining(article)
+    _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
     typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
     head = document.find("head")
@@ -339,7 +348,8 @@ def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) 
     fx.insert_pseudo_elements(article, style.pseudo)
 
 
-def _after_inlining(article: lxml_html.HtmlElement) -> None:
+def _after_inlining(article: lxml_html.HtmlElement, table_cue: str) -> None:
+    fit_tables(article, table_cue)
     fx.lists_to_sections(article)
     fx.preserve_code_whitespace(article)
     fx.guarantee_styles(article)

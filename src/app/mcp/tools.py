@@ -163,7 +163,7 @@ class InkcardTools:
         )
 
     def _generate_schema(self) -> dict[str, Any]:
-        return tool_schema(GenerateToolArguments, self.catalogue.names())
+        return tool_schema(GenerateToolArguments, self.catalogue.accepted_names())
 
     @staticmethod
     def _article_schema() -> dict[str, Any]:

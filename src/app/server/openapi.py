@@ -31,17 +31,19 @@ def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
     Every field may be null (the default); ``theme`` is one of the catalogue's
     themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
     """
-    schema = request_schema(GenerateRequest, catalogue.names())
+    schema = request_schema(GenerateRequest, catalogue.accepted_names())
     schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
     return schema
 
 
 def _theme_choice(catalogue: themes.Catalogue, name: str) -> dict[str, Any]:
-    """One theme and the modes it accepts; the default theme also when ``theme`` is absent."""
+    """One theme (by its ID or label) and the modes it accepts; the default theme also when
+    ``theme`` is absent."""
+    names = catalogue.aliases(name)
     if name == DEFAULT_THEME:
-        choice: dict[str, Any] = {"properties": {"theme": {"enum": [name, None]}}}
+        choice: dict[str, Any] = {"properties": {"theme": {"enum": [*names, None]}}}
     else:
-        choice = {"properties": {"theme": {"const": name}}, "required": ["theme"]}
+        choice = {"properties": {"theme": {"enum": names}}, "required": ["theme"]}
     modes = catalogue.modes(name)
     if modes:
         choice["properties"]["themeMode"] = {"enum": [*modes, None]}

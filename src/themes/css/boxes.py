@@ -125,7 +125,20 @@ def border(values: Tokens, role: str) -> dict[str, Any]:
     knobs = _border_knobs(values, "border_width", "border_color")
     if role == "quote":
         raise Unsupported("on a quote: only border-left (its bar) is drawn")
+    if role == "hr":
+        knobs.update(_rule_dash(values, knobs.get("border_width", 1.0)))
     return knobs
+
+
+def _rule_dash(values: Tokens, width: float) -> dict[str, Any]:
+    """A rule's `dashed` or `dotted` style as its `dash` knob, in the proportions a
+    browser draws them: dashes three widths long with two-width gaps, dots round, a dot
+    apart."""
+    if any(is_word(token, "dashed") for token in values):
+        return {"dash": [3 * width, 2 * width]}
+    if any(is_word(token, "dotted") for token in values):
+        return {"dash": [0.0, 2 * width]}
+    return {}
 
 
 def _heading_bar(values: Tokens, side: str) -> dict[str, Any]:

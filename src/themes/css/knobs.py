@@ -54,7 +54,9 @@ ROLE_KNOBS: dict[str, frozenset[str]] = {
     | {"margin_top", "margin_bottom", "border_color", "border_width", "radius"},
     "th": frozenset({"header_background", "header_color", "weight", "padding"}),
     "stripe": frozenset({"stripe_background"}),
-    "hr": frozenset({"color", "border_color", "border_width", "margin_top", "margin_bottom"}),
+    "hr": frozenset(
+        {"color", "border_color", "border_width", "dash", "margin_top", "margin_bottom"}
+    ),
     "image": frozenset({"radius", "margin_top", "margin_bottom", "border_width", "border_color"}),
     "page_number": frozenset({"family", "size", "weight", "italic", "color", "align"})
     | {"letter_spacing", "text_transform"},
