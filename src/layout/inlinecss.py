@@ -10,6 +10,7 @@ passes: its property is not on the list, or its value holds a function or word w
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 import tinycss2
 import tinycss2.color4
@@ -80,12 +81,13 @@ def color_hex(value: str) -> str | None:
     return text if alpha == 255 else f"{text}{alpha:02x}"
 
 
-def safe_declarations(style: str) -> list[tuple[str, str]]:
+@lru_cache(maxsize=512)  # a post repeats its few styles; a hostile one repeats one
+def safe_declarations(style: str) -> tuple[tuple[str, str], ...]:
     """The allowed, safe declarations of a `style` attribute, (property, value) in order,
     property in lower case, value as written (`!important` dropped) or, when it is one
     colour, as `#hex`."""
     if len(style) > MAX_STYLE:
-        return []
+        return ()
     kept: list[tuple[str, str]] = []
     for item in tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True):
         if item.type != "declaration":
@@ -98,7 +100,7 @@ def safe_declarations(style: str) -> list[tuple[str, str]]:
         if not value or (name in COLOR_PROPERTIES and color is None):
             continue
         kept.append((name, color or value))  # colours as `#hex`: every reader knows it
-    return kept
+    return tuple(kept)
 
 
 def clean_style(style: str) -> str:
