@@ -28,6 +28,7 @@ from typing import Literal, get_args
 
 import msgspec
 
+from .addresses import address_linkify
 from .boxes import ImageRef, Page
 from .budget import OutputLimits
 from .code import highlight
@@ -140,6 +141,7 @@ __all__ = [
     "TooManyPages",
     "TooManyPixels",
     "TooTallForFormat",
+    "address_linkify",
     "clean_style",
     "clean_text",
     "color_hex",

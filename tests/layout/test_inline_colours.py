@@ -1,4 +1,5 @@
-"""Inline colours on cards: CSS Color 4 spans draw in their colour, never as markup."""
+"""Inline colours and bare addresses on cards: CSS Color 4 spans draw in their colour,
+never as markup; only http(s):// and www. addresses are links."""
 
 from __future__ import annotations
 
@@ -35,3 +36,19 @@ def test_a_coloured_span_draws_in_its_colour(
     near = np.abs(pixels - np.array(rgb)).sum(axis=2) < 24
     assert near.sum() > 50  # the glyphs are drawn in the colour
     assert "span" not in alt and "style" not in alt and "绿色的字" in alt
+
+
+@pytest.mark.parametrize(
+    ("text", "linked"),
+    [
+        ("Open README.md and bench.py", []),
+        ("see example.com", []),
+        ("ftp://example.com/a", []),
+        ("mail a@example.com", []),
+        ("see https://example.com/a now", ["https://example.com/a"]),
+        ("see www.example.com now", ["www.example.com"]),
+    ],
+)
+def test_cards_link_only_addresses(text: str, linked: list[str]) -> None:
+    [paragraph] = layout.parse(text).blocks
+    assert [t.text for t in paragraph.inlines if "link" in t.marks] == linked

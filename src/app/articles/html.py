@@ -21,8 +21,6 @@ from urllib.parse import urlsplit
 
 import nh3
 from cssselect import parse as parse_selector
-from linkify_it import LinkifyIt  # type: ignore[import-untyped]
-from linkify_it.main import Match  # type: ignore[import-untyped]
 from lxml import html as lxml_html
 from lxml.cssselect import CSSSelector
 from markdown_it import MarkdownIt
@@ -50,20 +48,6 @@ from app.articles.tables import fit_tables
 DEFAULT_THEME = "brandA"
 
 
-class _AddressesOnly(LinkifyIt):  # type: ignore[misc]  # linkify-it-py has no type hints
-    """Bare text is a link only when it is an address, `http(s)://…` or `www.…`: to
-    linkify-it `README.md` and `bench.py` are domains, to a writer they are file names."""
-
-    def match(self, text: str) -> list[Match] | None:
-        links = [link for link in super().match(text) or () if _is_address(link)]
-        return links or None
-
-
-def _is_address(link: Match) -> bool:
-    schema = link.schema.lower()
-    return schema in ("http:", "https:") or (not schema and link.raw.lower().startswith("www."))
-
-
 _PARSER = (
     MarkdownIt("commonmark", {"html": True, "breaks": True, "linkify": True})
     .enable(["table", "strikethrough", "linkify"])
@@ -77,7 +61,7 @@ _PARSER = (
         double_inline=True,
     )
 )
-_PARSER.linkify = _AddressesOnly()
+_PARSER.linkify = layout.address_linkify()  # http(s):// and www. only
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
 for _name, _rule in alerts.RENDER_RULES.items():
