@@ -9,8 +9,11 @@ import pytest
 from lxml import html as lxml_html
 
 import layout
+import themes
 from app.articles.brand import Brand, apply_brand, readable_on_white
 from app.articles.html import to_article
+from app.models import ARTICLE_THEMES, ArticleToolArguments, parse_article
+from app.schema import tool_schema
 from tests.app.test_convert_and_draft import Service, assert_error, service, start
 
 __all__ = ["service", "start"]  # the HTTP service fixtures, shared
@@ -48,8 +51,6 @@ def test_the_primary_colour_reaches_headings_quotes_links_and_markers(theme: str
 
 @pytest.mark.parametrize("theme", THEMES)
 def test_without_knobs_a_theme_is_unchanged_and_declares_its_knobs(theme: str) -> None:
-    import themes
-
     css = themes.article_css(theme)
     assert ":root" in css and "--font-size: 16px" in css
     plain = apply_brand(css, Brand())
@@ -107,3 +108,11 @@ def test_the_knobs_reach_the_article_over_http(service: Service) -> None:
     html = response.json()["html"].lower()
     assert "#6f2d8f" in html  # hsl(280 52% 37%), dark enough to keep
     assert "font-size:18px" in html.replace(" ", "")
+
+
+def test_the_mcp_tool_takes_the_same_knobs() -> None:
+    properties = tool_schema(ArticleToolArguments, ARTICLE_THEMES)["properties"]
+    assert properties["fontSize"]["minimum"] == 14 and properties["fontSize"]["maximum"] == 18
+    assert "pattern" in properties["primaryColor"]
+    request = parse_article(b'{"primaryColor": "rgb(7 193 96)", "fontSize": 17}')
+    assert (request.primaryColor, request.fontSize) == ("rgb(7 193 96)", 17)
