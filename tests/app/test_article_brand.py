@@ -116,3 +116,26 @@ def test_the_mcp_tool_takes_the_same_knobs() -> None:
     assert "pattern" in properties["primaryColor"]
     request = parse_article(b'{"primaryColor": "rgb(7 193 96)", "fontSize": 17}')
     assert (request.primaryColor, request.fontSize) == ("rgb(7 193 96)", 17)
+
+
+def test_formulas_scale_with_the_base_size() -> None:
+    def height(size: int | None) -> float:
+        html = to_article("x $a^2+b$ y", brand=Brand(font_size=size)).html
+        found = re.search(r'<svg[^>]*\sheight="([\d.]+)"', html)
+        assert found is not None
+        return float(found.group(1))
+
+    assert height(18) == pytest.approx(height(None) * 18 / 16, rel=0.02)
+
+
+def test_formulas_typeset_by_the_service_scale_too(service: Service) -> None:
+    key, _ = service.key(10)
+
+    def height(extra: dict[str, Any]) -> float:
+        body = {"markdown": "x $a^2+b$ y", **extra}
+        html = service.post(key, body, draft=False).json()["html"]
+        found = re.search(r'<svg[^>]*\sheight="([\d.]+)"', html)
+        assert found is not None
+        return float(found.group(1))
+
+    assert height({"fontSize": 18}) == pytest.approx(height({}) * 18 / 16, rel=0.02)

@@ -37,6 +37,7 @@ from app.articles.brand import Brand, apply_brand
 from app.articles.formulas import (
     MATH_TOKENS,
     Typeset,
+    math_size,
     place_math,
     render_math,
     take_math,
@@ -211,7 +212,8 @@ def to_article(
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
-    typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
+    size = math_size(brand.font_size)
+    typeset = typeset_here(size) if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
     head = document.find("head")
     head.clear()
