@@ -362,8 +362,6 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             max_length=COLOR_LIMIT,
-            # the forms a schema can state; any CSS colour is read (parse_article)
-            extra_json_schema={"pattern": f"^$|{layout.COLOR_PATTERN}"},
             description="The theme's brand colour for headings, quotes, links, list markers"
             " and borders: any CSS colour (#07c160, rgb(7 193 96), hsl(145 93% 39%), seagreen);"
             " one too light to read on white is darkened, same hue, to 4.5:1. Empty: the"

@@ -66,11 +66,11 @@ from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
 from .images import Images
 from .inlinecss import (
-    COLOR_PATTERN,
     HTML_TAGS,
     STYLED_TAGS,
     clean_style,
     color_hex,
+    color_pattern,
     css_color,
 )
 from .limits import (
@@ -96,7 +96,6 @@ __all__ = [
     "ALERT_LABELS",
     "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
-    "COLOR_PATTERN",
     "COVER_IMAGE_BYTES",
     "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
@@ -145,6 +144,7 @@ __all__ = [
     "clean_style",
     "clean_text",
     "color_hex",
+    "color_pattern",
     "contact_sheet",
     "css_color",
     "decode_theme",

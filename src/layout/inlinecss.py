@@ -12,9 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-import tinycss2
-import tinycss2.color4
-
 # Tags raw HTML may use in an article (everything else is dropped, its text kept); cards
 # read the inline ones among them (htmltags.py).
 HTML_TAGS = frozenset({
@@ -46,20 +43,14 @@ _REFUSED_FUNCTIONS = frozenset({
 })  # fmt: skip
 _REFUSED_WORDS = ("javascript", "expression", "vbscript", "behavior", "binding")
 MAX_STYLE = 2000  # characters of one `style` attribute; a longer one is dropped whole
-# CSS Color 4's named colours, as tinycss2 knows them (for a request schema's pattern)
-COLOR_NAMES = tuple(sorted(getattr(tinycss2.color4, "_COLOR_KEYWORDS", {})))
 _N = r"\d{1,3}"
-# The colour forms a JSON schema can state (names, hex, space-separated rgb() and hsl());
-# `css_color` reads every CSS colour, this is the part a client can check before sending.
-COLOR_PATTERN = (
-    f"^(#([0-9a-fA-F]{{3,4}}|[0-9a-fA-F]{{6}}|[0-9a-fA-F]{{8}})|rgb\\({_N} {_N} {_N}\\)"
-    f"|hsl\\({_N} {_N}% {_N}%\\)|{'|'.join(COLOR_NAMES)})$"
-)
 
 
 def css_color(value: str) -> int | None:
     """A CSS colour (names, `#hex`, `rgb()`, `hsl()`, `hwb()`, `lab()`… in either syntax) as
     an ARGB int; None for anything else, `currentcolor` and colours sRGB cannot hold."""
+    import tinycss2.color4  # here: a card without inline colours never loads the parser
+
     try:
         parsed = tinycss2.color4.parse_color(value.strip())
         if parsed is None or isinstance(parsed, str):
@@ -88,6 +79,8 @@ def safe_declarations(style: str) -> tuple[tuple[str, str], ...]:
     colour, as `#hex`."""
     if len(style) > MAX_STYLE:
         return ()
+    import tinycss2  # here: a card without inline styles never loads the parser
+
     kept: list[tuple[str, str]] = []
     for item in tinycss2.parse_blocks_contents(style, skip_comments=True, skip_whitespace=True):
         if item.type != "declaration":
@@ -106,6 +99,16 @@ def safe_declarations(style: str) -> tuple[tuple[str, str], ...]:
 def clean_style(style: str) -> str:
     """A `style` attribute reduced to its allowed, safe declarations ("" when none)."""
     return ";".join(f"{name}:{value}" for name, value in safe_declarations(style))
+
+
+def color_pattern() -> str:
+    """The colour forms a JSON schema can state: CSS Color 4's names, `#hex`, and
+    space-separated `rgb()` and `hsl()`; `css_color` reads every CSS colour."""
+    import tinycss2.color4
+
+    names = "|".join(sorted(getattr(tinycss2.color4, "_COLOR_KEYWORDS", {})))
+    hexes = "#([0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})"
+    return f"^({hexes}|rgb\\({_N} {_N} {_N}\\)|hsl\\({_N} {_N}% {_N}%\\)|{names})$"
 
 
 def _safe(tokens: Iterable[object]) -> bool:
