@@ -346,6 +346,9 @@ class FakeWeChat:
             raise Refused(45004)
         if len(str(article.get("content_source_url", "")).encode()) > SOURCE_URL_LIMIT:
             raise Refused(45005)
+        for flag in ("need_open_comment", "only_fans_can_comment"):
+            if article.get(flag, 0) not in (0, 1) or isinstance(article.get(flag), bool):
+                raise Refused(47001)  # the platform's fields are numbers, 0 or 1
         if article.get("article_type", "news") == "news":
             material = self.materials.get(str(article.get("thumb_media_id", "")))
             if material is None or material[0] != appid:

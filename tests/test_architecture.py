@@ -76,7 +76,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 # may import its own row (app.cards.pool inside app.cards) and every row of a lower layer.
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
-    ("app.settings", "app.errors", "app.logs", "app.cache"),
+    ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
     ("app.schema",),  # JSON Schemas and README tables derived from the models
     ("app.ledger",),
@@ -92,6 +92,7 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
 # Imports between rows of one layer (row → rows of its own layer it may import).
 APP_IMPORTS_WITHIN_A_LAYER: dict[str, set[str]] = {
     "app.metrics": {"app.storage"},  # MeteredStorage counts the calls of a Storage
+    "app.frontmatter": {"app.errors"},  # a bad front matter is a 400 like any bad field
 }
 
 # What of the engine a package may import besides `layout` itself and the names in its

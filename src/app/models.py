@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
 import layout
+from app import frontmatter
 from app.errors import InvalidField, InvalidJson, PayloadTooLarge
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
@@ -111,7 +112,12 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
     markdown: Annotated[
-        Markdown, msgspec.Meta(description=f"The cards' Markdown text, {_MARKDOWN_LIMIT}.")
+        Markdown,
+        msgspec.Meta(
+            description=f"The cards' Markdown text, {_MARKDOWN_LIMIT}. A YAML front matter"
+            " (--- fenced, at the very start) is read, never drawn: its theme, mode and split"
+            " fill the fields the request leaves out."
+        ),
     ] = DEFAULT_MARKDOWN
     theme: Annotated[
         str,
@@ -310,6 +316,33 @@ def _convert_fields(fields: dict[str, Any], struct: type[S], accepted: Mapping[s
     return msgspec.convert(fields, struct)
 
 
+def _with_front_matter(
+    fields: dict[str, Any], struct: type[msgspec.Struct], accepted: Mapping[str, str]
+) -> dict[str, Any]:
+    """``fields`` with the Markdown's front matter taken off and its values filling the
+    fields the request left out (a request field wins; a request's theme, the front matter's
+    mode too); each value checked as the field."""
+    markdown = fields.get("markdown")
+    if not isinstance(markdown, str):
+        return fields
+    found, body = frontmatter.split(markdown)
+    merged = {**fields, "markdown": body}
+    for name, value in found.items():
+        if name not in accepted or name in fields:
+            continue
+        if name == "themeMode" and "theme" in fields:
+            continue  # a mode is one of its theme's: the request's theme brings its own
+        try:
+            msgspec.convert({name: value}, struct)
+        except msgspec.ValidationError:
+            raise InvalidField(
+                f"{name} from the front matter must be {accepted[name]}",
+                label=field_label(name),
+            ) from None
+        merged[name] = value
+    return merged
+
+
 def parse_generate(body: bytes) -> GenerateRequest:
     """Decode and validate a generate request body.
 
@@ -318,7 +351,7 @@ def parse_generate(body: bytes) -> GenerateRequest:
         InvalidField: A field has the wrong type or is out of range (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
-    fields = _decode_object(body)
+    fields = _with_front_matter(_decode_object(body), GenerateRequest, _ACCEPTED)
     for name in ("scale", "quality"):
         value = fields.get(name)
         if isinstance(value, float) and value.is_integer():
@@ -339,6 +372,8 @@ URL_LIMIT = 1024
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
 
 Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
+ImagePolicy = Literal["fail", "skip"]
+IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
 _URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
 
 
@@ -349,6 +384,9 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         Markdown,
         msgspec.Meta(
             description=f"The article's Markdown text, {_MARKDOWN_LIMIT}; a draft needs some."
+            " A YAML front matter (--- fenced, at the very start) is read, never shown: its"
+            " title, author, digest, cover, source_url and theme fill the fields the request"
+            " leaves out."
         ),
     ] = ""
     theme: Annotated[
@@ -401,10 +439,30 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             max_length=DIGEST_LIMIT,
-            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: left"
-            " out (the platform uses the start of the text).",
+            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: the"
+            " first whole sentences of the body's paragraphs that fit, without quote marks,"
+            " emoji or symbols.",
         ),
     ] = ""
+    keepTitleHeading: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Drafts: true keeps a leading h1 that became the title in the content"
+            " (the platform shows the title above it)."
+        ),
+    ] = False
+    needOpenComment: Annotated[bool, msgspec.Meta(description="Drafts: open comments.")] = False
+    onlyFansCanComment: Annotated[
+        bool, msgspec.Meta(description="Drafts: open comments to followers only.")
+    ] = False
+    imagePolicy: Annotated[
+        ImagePolicy,
+        msgspec.Meta(
+            description="Drafts: an image that cannot be had or is refused (not coverImageUrl)"
+            " fails the draft, nothing charged (fail), or is left out (skip); the answer"
+            " lists each image's outcome."
+        ),
+    ] = "fail"
     content_source_url: Annotated[
         Url,
         msgspec.Meta(
@@ -454,6 +512,10 @@ _ARTICLE_ACCEPTED = {
     "content_source_url": (
         f"an http or https URL of at most {URL_LIMIT} printable ASCII characters"
     ),
+    "keepTitleHeading": "true or false",
+    "needOpenComment": "true or false",
+    "onlyFansCanComment": "true or false",
+    "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
 }
 
 
@@ -465,10 +527,14 @@ def parse_article(body: bytes) -> ArticleRequest:
         InvalidField: A field has the wrong type, length or form; an unknown theme (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
     """
-    fields = _decode_object(body, _ARTICLE_ACCEPTED)
+    sent = _decode_object(body, _ARTICLE_ACCEPTED)
+    fields = _with_front_matter(sent, ArticleRequest, _ARTICLE_ACCEPTED)
     request = _convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
     if request.theme not in ARTICLE_THEMES:
-        raise invalid("theme", _ARTICLE_ACCEPTED["theme"])
+        where = " from the front matter" if "theme" in fields.keys() - sent.keys() else ""
+        raise InvalidField(
+            f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
+        )
     if request.primaryColor and layout.css_color(request.primaryColor) is None:
         raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
     return request
@@ -482,12 +548,24 @@ class HtmlResponse(msgspec.Struct, frozen=True):
     cost: int
 
 
+class DraftImage(msgspec.Struct, frozen=True):
+    """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
+    cut short; by number and alt text when it had no usable source), ``status`` uploaded or
+    skipped (``imagePolicy`` skip), ``reason`` why it was skipped."""
+
+    source: str
+    status: Literal["uploaded", "skipped"]
+    reason: str = ""
+
+
 class DraftData(msgspec.Struct, frozen=True):
-    """What a created draft is: its platform id, its word count, what it cost."""
+    """What a created draft is: its platform id, its word count, what it cost, and what
+    became of each image (the article's sources in order, then those it could not use)."""
 
     media_id: str
     wordCount: int
     cost: int
+    images: list[DraftImage] = []
 
 
 class DraftResponse(msgspec.Struct, frozen=True):

@@ -46,8 +46,12 @@ NESTED = (  # a table loses width to the quote or the list item that holds it
     "- 列表里的表格\n\n  | 项目 | 说明 | 内存 |\n  |---|---|---|\n"
     "  | doocs/md | 在线编辑器，功能丰富 | 512 MB |\n"
 )
+FOUR_COLUMNS = (  # a little too wide at the theme's size: set smaller, it fits and wraps
+    "| 时间段 | QPS | P50 延迟 | P99 延迟 |\n|---|---:|---:|---:|\n"
+    "| 09:00–12:00 | 320 | 12 毫秒 | 45 毫秒 |\n| 20:00–22:00 | 1,250 | 38 毫秒 | 180 毫秒 |\n"
+)
 LONG_LIST = "\n".join(f"{n}. item {n}" for n in range(98, 103))
-ARTICLE = f"# 表格\n\n{TABLES}\n{EIGHT_COLUMNS}\n{NESTED}\n段落\n\n{LONG_LIST}\n"
+ARTICLE = f"# 表格\n\n{TABLES}\n{EIGHT_COLUMNS}\n{NESTED}\n{FOUR_COLUMNS}\n段落\n\n{LONG_LIST}\n"
 
 # Per table: whether its wrapper scrolls, the cue before it, and per cell its widths and
 # whether a word or a number with its unit was broken across lines.
@@ -143,7 +147,7 @@ def test_no_column_is_narrower_than_four_cjk_characters(
 def test_a_narrow_table_wraps_and_a_wide_one_scrolls_under_its_cue(
     measured: dict[str, dict[str, Any]], theme: str
 ) -> None:
-    three, five, eight, *nested = measured[theme]["tables"]
+    three, five, eight, *nested, _four = measured[theme]["tables"]
     assert not three["scrolls"] and three["cue"] == ""
     for wide in (five, eight):
         assert wide["scrolls"] and wide["wrapperOverflow"] == "auto"
@@ -159,3 +163,14 @@ def test_list_markers_fit_three_digits(measured: dict[str, dict[str, Any]], them
     for marker in markers:
         assert not marker["clips"], (theme, marker)
         assert marker["lines"] == 1, (theme, marker)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_table_a_little_too_wide_is_set_smaller_rather_than_scrolled(
+    measured: dict[str, dict[str, Any]], theme: str
+) -> None:
+    """Four short columns of figures: at the theme's size they would scroll with a column
+    hidden; at 12 px with tighter padding they fit the phone, as the peers' tables do."""
+    four = measured[theme]["tables"][-1]
+    assert not four["scrolls"] and four["cue"] == "", theme
+    assert {cell["font"] for cell in four["cells"]} == {12.0}, theme

@@ -248,7 +248,8 @@ def test_draft_rehosts_every_image_once_and_stores_clean_html(service: Service) 
     assert "127.0.0.1" not in content and "data:" not in content
     assert content.startswith("<section")
     assert article["title"] == "早安，世界" and article["author"] == "Ink"
-    assert "digest" not in article  # left out: the platform writes its own
+    assert article["digest"] == "Words in a paragraph, an outside link and an account article."
+    assert "<h1" not in content  # the title's heading is the title, not shown twice
     uploaded = list(service.platform.images.values())
     assert all(imagecodec.sniff(d) in ("png", "jpeg") for d in uploaded)
     assert all(len(d) <= imagecodec.ARTICLE_IMAGE_BYTES for d in uploaded)

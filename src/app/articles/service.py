@@ -2,15 +2,18 @@
 
 HTML only: ``article.to_article`` in the article threads, its math typeset first in a card
 render worker (``ProcessRenderPool.typeset``), where a formula that runs long is killed with
-its worker rather than holding a thread of the server. Draft: an image without a usable
-source, or more than ``MAX_DRAFT_IMAGES``, is refused first; then every image of the article
-is fetched (``app.fetch``: public addresses only, within the API key's share of the
-connections) or decoded from its ``data:`` URI, converted by ``layout.fit_image`` to a
-JPEG/PNG under the platform's limit, and uploaded once via ``uploadimg``; the sources are
-rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first image, else a
-900×383 card drawn by our card engine from the title) goes up as permanent material; then
-``draft/add``. Everything that can fail on our side (fetching, decoding, drawing) happens
-before the first upload, so a bad image creates no library item.
+its worker rather than holding a thread of the server. Draft: more than ``MAX_DRAFT_IMAGES``
+images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
+image of the article is fetched (``app.fetch``: public addresses only, within the API key's
+share of the connections) or decoded from its ``data:`` URI, converted by
+``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
+``uploadimg``; the sources are rewritten to the platform's URLs; the cover
+(``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
+engine from the title) goes up as permanent material; then ``draft/add``. Everything that
+can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
+image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
+that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
+answer lists what became of each image.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -18,13 +21,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import layout
 from app.articles import html as article
 from app.articles.brand import Brand
+from app.articles.draftbody import finish
 from app.articles.formulas import math_size
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -36,9 +40,17 @@ from app.articles.wechat import (
 )
 from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
-from app.errors import InvalidField, InvalidImage, RenderFailed
+from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import ArticleRequest, DraftData, DraftResponse, HtmlResponse, field_label
+from app.models import (
+    ArticleRequest,
+    DraftData,
+    DraftImage,
+    DraftResponse,
+    HtmlResponse,
+    ImagePolicy,
+    field_label,
+)
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
@@ -136,45 +148,82 @@ def cover_card(title: str, theme: str, fonts: layout.FontBook) -> bytes:
     return layout.render(markdown, _cover_theme(colours, top), fonts, options)[0]
 
 
+def fit_each(
+    images: dict[str, bytes], limit: int
+) -> tuple[dict[str, layout.EncodedImage], dict[str, InvalidImage]]:
+    """Every image re-encoded under ``limit`` bytes, and those that are not an image we
+    accept with their error (the message names the image)."""
+    out: dict[str, layout.EncodedImage] = {}
+    refused: dict[str, InvalidImage] = {}
+    for source, data in images.items():
+        try:
+            out[source] = layout.fit_image(data, limit)
+        except layout.ImageRejected as exc:
+            refused[source] = InvalidImage(f"image {describe(source)} cannot be used: {exc}")
+    return out, refused
+
+
 def fit_all(images: dict[str, bytes], limit: int) -> dict[str, layout.EncodedImage]:
     """Every image re-encoded under ``limit`` bytes.
 
     Raises:
         InvalidImage: One is not an image we accept (the message names it).
     """
-    out: dict[str, layout.EncodedImage] = {}
-    for source, data in images.items():
-        try:
-            out[source] = layout.fit_image(data, limit)
-        except layout.ImageRejected as exc:
-            raise InvalidImage(f"image {describe(source)} cannot be used: {exc}") from None
+    out, refused = fit_each(images, limit)
+    for error in refused.values():
+        raise error
     return out
 
 
-def _fetch_failure(exc: FetchError) -> Exception:
+def _fetch_failure(exc: FetchError) -> ApiError:
     """The draft's error for an image that could not be had (the fetch's message says how
     far it got: refused before connecting, at its headers, or while downloading)."""
     kind = InvalidImage if isinstance(exc, FetchRefused) else ImageUploadFailed
     return kind(f"{exc}; nothing was uploaded to the platform")
 
 
-def check_draft_images(converted: article.Article) -> None:
+UNUSABLE_SOURCE = (
+    "has no source a draft can use: only http(s) URLs and base64 data: PNG, JPEG, GIF or"
+    " WebP images can be uploaded"
+)
+
+
+def check_draft_images(converted: article.Article, policy: ImagePolicy) -> None:
     """Refuses, before anything is fetched, an article a draft cannot carry whole.
 
     Raises:
-        InvalidImage: An image has no usable source, or there are too many.
+        InvalidImage: An image has no usable source (policy fail), or there are too many.
     """
-    if converted.unusable_images:
+    if converted.unusable_images and policy == "fail":
         raise InvalidImage(
-            f"{converted.unusable_images[0]} has no source a draft can use: only http(s) URLs"
-            " and base64 data: PNG, JPEG, GIF or WebP images can be uploaded; nothing was"
-            " fetched or uploaded"
+            f"{converted.unusable_images[0]} {UNUSABLE_SOURCE}; nothing was fetched or uploaded"
         )
     if len(converted.images) > MAX_DRAFT_IMAGES:
         raise InvalidImage(
             f"the article has {len(converted.images)} distinct images; a draft takes at most"
             f" {MAX_DRAFT_IMAGES}; nothing was fetched or uploaded"
         )
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 image``, ``2 images``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def draft_message(title: str, images: list[DraftImage]) -> str:
+    uploaded = sum(1 for image in images if image.status == "uploaded")
+    skipped = len(images) - uploaded
+    also = f", {plural(skipped, 'image')} skipped" if skipped else ""
+    return (
+        f"draft “{title}” created in the account's draft box"
+        f" ({plural(uploaded, 'image')} uploaded{also})"
+    )
+
+
+def drops_title_heading(request: ArticleRequest, converted: article.Article) -> bool:
+    """The leading h1 goes when it became the title whole (not given, not cut, not kept)."""
+    whole = " ".join(converted.title.split())
+    return not (request.keepTitleHeading or request.title) and cut_title(whole) == whole
 
 
 class ArticleService:
@@ -242,22 +291,25 @@ class ArticleService:
         """Create the draft; the caller bounds the whole call with its deadline."""
         assert self.wechat is not None and self.fetcher is not None, "open() first"
         converted = await self.convert(request, key, timeout)
-        check_draft_images(converted)
-        sources = list(converted.images)
-        fetched = await self._fetch(sources, key)
-        encoded = await self.pool.run(
-            fit_all, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+        check_draft_images(converted, request.imagePolicy)
+        skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
+        fetched, encoded = await self._usable_images(
+            converted, request.imagePolicy, skipped, key, timeout
         )
+        usable = [source for source in converted.images if source in encoded]
         title = draft_title(request, converted)
-        cover_name, cover = await self._cover(request, sources, fetched, title, key, timeout)
-        urls: dict[str, str] = {}
-        for number, source in enumerate(sources, 1):
-            image = encoded[source]
-            urls[source] = await self.wechat.upload_article_image(
-                creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
-            )
+        cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
+        urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
         thumb = await self.wechat.add_cover(creds, cover, cover_name)
-        content = await self.pool.run(_content, converted.html, urls, timeout=timeout, key=key)
+        content, digest = await self.pool.run(
+            _content,
+            converted,
+            urls,
+            title,
+            drops_title_heading(request, converted),
+            timeout=timeout,
+            key=key,
+        )
         media_id = await self.wechat.add_draft(
             creds,
             DraftArticle(
@@ -265,28 +317,86 @@ class ArticleService:
                 content=content,
                 thumb_media_id=thumb,
                 author=request.author,
-                digest=request.digest,
+                digest=request.digest or digest,
                 content_source_url=request.content_source_url,
+                # followers-only comments are open comments, limited
+                need_open_comment=request.needOpenComment or request.onlyFansCanComment,
+                only_fans_can_comment=request.onlyFansCanComment,
             ),
         )
-        log.info("draft created for appid %s with %d images", creds.appid, len(urls))
+        images = _outcomes(converted, urls, skipped)
+        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=f"draft “{title}” created in the account's draft box"
-            f" ({len(urls)} images uploaded)",
-            data=DraftData(media_id=media_id, wordCount=converted.word_count, cost=DRAFT_COST),
+            message=draft_message(title, images),
+            data=DraftData(
+                media_id=media_id,
+                wordCount=converted.word_count,
+                cost=DRAFT_COST,
+                images=images,
+            ),
         )
 
-    async def _fetch(self, sources: list[str], key: Hashable) -> dict[str, bytes]:
+    async def _usable_images(
+        self,
+        converted: article.Article,
+        policy: ImagePolicy,
+        skipped: dict[str, str],
+        key: Hashable,
+        timeout: float,
+    ) -> tuple[dict[str, bytes], dict[str, layout.EncodedImage]]:
+        """The article's images fetched and re-encoded for ``uploadimg``. One that cannot
+        be had or is not an image fails the draft (policy fail: the first in the article's
+        order, fetching before decoding) or is added to ``skipped`` (policy skip)."""
+        sources = converted.images
+        fetched, failed = await self._fetch(list(sources), key)
+        _fail_on_first(sources, failed, policy)
+        encoded, refused = await self.pool.run(
+            fit_each, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=timeout, key=key
+        )
+        _fail_on_first(sources, refused, policy)
+        skipped |= {source: error.message for source, error in {**failed, **refused}.items()}
+        return fetched, encoded
+
+    async def _upload(
+        self,
+        creds: Credentials,
+        sources: list[str],
+        encoded: dict[str, layout.EncodedImage],
+        policy: ImagePolicy,
+        skipped: dict[str, str],
+    ) -> dict[str, str]:
+        """source → the platform's URL; an image the platform refuses is added to
+        ``skipped`` (policy skip) or fails the draft (policy fail)."""
+        assert self.wechat is not None
+        urls: dict[str, str] = {}
+        for number, source in enumerate(sources, 1):
+            image = encoded[source]
+            try:
+                urls[source] = await self.wechat.upload_article_image(
+                    creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
+                )
+            except ImageUploadFailed as exc:
+                if policy == "fail":
+                    raise
+                skipped[source] = exc.message
+        return urls
+
+    async def _fetch(
+        self, sources: list[str], key: Hashable
+    ) -> tuple[dict[str, bytes], dict[str, ApiError]]:
+        """The images' bytes, and the error of each that could not be had."""
         assert self.fetcher is not None
         results = await self.fetcher.fetch_many(sources, key=key)
         out: dict[str, bytes] = {}
+        failed: dict[str, ApiError] = {}
         for source in sources:
             result = results[source]
             if isinstance(result, FetchError):
-                raise _fetch_failure(result)
-            out[source] = result
-        return out
+                failed[source] = _fetch_failure(result)
+            else:
+                out[source] = result
+        return out, failed
 
     async def _cover(
         self,
@@ -321,5 +431,33 @@ class ArticleService:
         return "cover.png", png
 
 
-def _content(html: str, urls: dict[str, str]) -> str:
-    return article.draft_content(article.rewrite_images(html, urls))
+def _fail_on_first(
+    sources: Sequence[str], failures: Mapping[str, ApiError], policy: ImagePolicy
+) -> None:
+    """Raises the first of ``failures`` in the article's order when the policy is fail."""
+    if policy == "fail":
+        for source in sources:
+            if source in failures:
+                raise failures[source]
+
+
+def _content(
+    converted: article.Article, urls: dict[str, str], title: str, drop_heading: bool
+) -> tuple[str, str]:
+    """The draft's content (images rehosted, those not uploaded taken out, the title's h1
+    too when ``drop_heading``) and the digest drawn from it."""
+    rehosted = article.draft_content(article.rewrite_images(converted.html, urls))
+    skipped = {source for source in converted.images if source not in urls}
+    return finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
+
+
+def _outcomes(
+    converted: article.Article, urls: dict[str, str], skipped: dict[str, str]
+) -> list[DraftImage]:
+    """Each image, the article's sources in order, then those without a usable source."""
+    return [
+        DraftImage(describe(source), "uploaded")
+        if source in urls
+        else DraftImage(describe(source), "skipped", skipped[source])
+        for source in [*converted.images, *converted.unusable_images]
+    ]

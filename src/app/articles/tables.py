@@ -28,6 +28,11 @@ PHONE_COLUMN = 343.0  # px: a 375 px phone less WeChat's 16 px margins on both s
 MARGIN = 1.15  # the estimate's error allowance: a table fits only if 15 % wider would fit
 FLOOR_EM = 4.0  # a column is never narrower than four CJK characters
 COMFORT_EM = 8.0  # a scrolling table's column wraps past about eight CJK characters
+COMPACT_FONT = 12.0  # px: a table a little too wide is set smaller before it scrolls
+COMPACT_SIDE = 6.0  # px: and its cells' left and right padding
+COMPACT_STYLE = (
+    f"font-size:{COMPACT_FONT:g}px;padding-left:{COMPACT_SIDE:g}px;padding-right:{COMPACT_SIDE:g}px"
+)
 CUE_STYLE = "margin:16px 0 4px;font-size:12px;line-height:1.5;color:#6b7280;text-align:right"
 CELL_STYLE = "overflow-wrap:break-word;word-break:normal"
 NOWRAP = "white-space:nowrap"
@@ -82,14 +87,49 @@ def fit_tables(root: Element, cue: str) -> None:
         if wrapper is None or not has_class(wrapper, "table-wrap"):
             continue
         columns = _columns(table, spacing)
-        floors = [max((c.floor for c in column), default=0.0) for column in columns]
-        scrolls = sum(floors) * MARGIN > PHONE_COLUMN - _inset(wrapper, root)
-        for column, floor in zip(columns, floors, strict=True):
+        room = PHONE_COLUMN - _inset(wrapper, root)
+        if not _fits(columns, room) and _fits(_compact(columns), room):
+            columns = _compact(columns)
+            for cell in (c for column in columns for c in column):
+                side = f"{COMPACT_SIDE:g}px"
+                add_style(
+                    cell.element,
+                    f"font-size:{COMPACT_FONT:g}px;padding-left:{side};padding-right:{side}",
+                )
+        scrolls = not _fits(columns, room)
+        for column in columns:
+            floor = _floor(column)
             width = _comfortable(column, floor) if scrolls else floor
             for cell in column:
                 add_style(cell.element, f"min-width:{width - cell.metrics.padding:.0f}px")
         if scrolls:
             _add_cue(wrapper, cue)
+
+
+def _floor(column: list[_Cell]) -> float:
+    return max((c.floor for c in column), default=0.0)
+
+
+def _fits(columns: list[list[_Cell]], room: float) -> bool:
+    """Whether the columns' minimums, with the estimate's allowance, fit in `room` px."""
+    return sum(_floor(column) for column in columns) * MARGIN <= room
+
+
+def _compact(columns: list[list[_Cell]]) -> list[list[_Cell]]:
+    """The cells as they measure at `COMPACT_FONT` with `COMPACT_SIDE` padding (a cell
+    already that small keeps its size)."""
+    return [[_shrunk(cell) for cell in column] for column in columns]
+
+
+def _shrunk(cell: _Cell) -> _Cell:
+    old = cell.metrics
+    share = min(1.0, COMPACT_FONT / old.font)
+    new = _Metrics(old.font * share, old.spacing * share, min(old.padding, 2 * COMPACT_SIDE))
+
+    def scaled(width: float) -> float:
+        return (width - old.padding) * share + new.padding
+
+    return _Cell(cell.element, new, scaled(cell.floor), scaled(cell.line))
 
 
 @dataclass(frozen=True, slots=True)

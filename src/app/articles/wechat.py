@@ -131,14 +131,18 @@ class DraftArticle:
     author: str = ""
     digest: str = ""
     content_source_url: str = ""
+    need_open_comment: bool = False
+    only_fans_can_comment: bool = False
 
     def to_wire(self) -> dict[str, Any]:
-        """The article object of the request body."""
+        """The article object of the request body; the comment flags always, as 0 or 1."""
         article: dict[str, Any] = {
             "article_type": "news",
             "title": self.title,
             "content": self.content,
             "thumb_media_id": self.thumb_media_id,
+            "need_open_comment": int(self.need_open_comment),
+            "only_fans_can_comment": int(self.only_fans_can_comment),
         }
         for name in ("author", "digest", "content_source_url"):
             if value := getattr(self, name):

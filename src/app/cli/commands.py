@@ -291,9 +291,12 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     default = GenerateRequest()  # the API's defaults are the command's
     render = commands.add_parser("render", help="render a Markdown file to card images or a PDF")
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
-    render.add_argument("--theme", default=default.theme)
+    # theme, mode and split: None unless given, so a front matter's values apply
+    render.add_argument("--theme", default=None, help=f"default: {default.theme}")
     render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
-    render.add_argument("--split", default=default.splitMode, choices=layout.SPLIT_MODES)
+    render.add_argument(
+        "--split", default=None, choices=layout.SPLIT_MODES, help=f"default: {default.splitMode}"
+    )
     render.add_argument(
         "--width", type=_number(*layout.CARD_LIMITS["width"]), default=default.width
     )
