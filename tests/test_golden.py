@@ -44,6 +44,9 @@ MATH_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
 # GitHub alerts and footnotes (tests/cases/alerts/): each alert kind, in a light and a dark theme
 ALERT_POSTS = sorted((Path(__file__).parent / "cases" / "alerts").glob("*.md"))
 ALERT_THEMES = (("apple-notes", "light-mode"), ("darktech", None))
+# Mermaid diagrams (tests/cases/mermaid/): flowcharts, mind maps, sequences, pies, in three themes
+MERMAID_POSTS = sorted((Path(__file__).parent / "cases" / "mermaid").glob("*.md"))
+MERMAID_THEMES = (("apple-notes", "light-mode"), ("darktech", None), ("warm", None))
 # a custom CSS theme ported from the original service, its post using every construct it maps
 CUSTOM_THEMES = Path(__file__).parent / "cases" / "custom-themes"
 CSS_THEME, CSS_POST = CUSTOM_THEMES / "inkwell.css", CUSTOM_THEMES / "inkwell.md"
@@ -74,6 +77,8 @@ def golden_cases() -> list[Case]:
         cases.extend(Case(post, theme, mode) for post in MATH_POSTS)
     for theme, mode in ALERT_THEMES:
         cases.extend(Case(post, theme, mode) for post in ALERT_POSTS)
+    for theme, mode in MERMAID_THEMES:
+        cases.extend(Case(post, theme, mode) for post in MERMAID_POSTS)
     custom = read_theme_file(CSS_THEME)
     for mode in custom.theme.modes or [None]:
         cases.append(Case(CSS_POST, custom.name, mode, theme_file=CSS_THEME))

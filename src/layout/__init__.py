@@ -39,6 +39,8 @@ from .compose import (
     compose,
     hides_overflow,
 )
+from .diagrams import DiagramBudget
+from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
 from .errors import (
     CardTooLarge,
@@ -87,6 +89,7 @@ from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_ima
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
+from .mermaid import DiagramError
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 
@@ -113,6 +116,8 @@ __all__ = [
     "SPLIT_MODES",
     "STYLED_TAGS",
     "CardTooLarge",
+    "DiagramBudget",
+    "DiagramError",
     "Doc",
     "EncodedImage",
     "EngineError",
@@ -148,6 +153,7 @@ __all__ = [
     "contact_sheet",
     "css_color",
     "decode_theme",
+    "diagram_svg",
     "draw_cards",
     "fit_image",
     "hides_overflow",

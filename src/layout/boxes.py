@@ -169,6 +169,7 @@ class Shape:
     stroke: Paint | None
     fill: Paint | None
     stroke_width: float = 0.0
+    dash: tuple[float, float] | None = None  # the stroke's on, off lengths
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,17 +166,16 @@ class Painter:
         if item.fill is not None:
             canvas.drawPath(path, skia_paint(item.fill, bounds))
         if item.stroke is not None:
-            canvas.drawPath(
-                path,
-                skia_paint(
-                    item.stroke,
-                    bounds,
-                    Style=skia.Paint.kStroke_Style,
-                    StrokeWidth=item.stroke_width,
-                    StrokeCap=skia.Paint.kRound_Cap,
-                    StrokeJoin=skia.Paint.kRound_Join,
-                ),
+            paint = skia_paint(
+                item.stroke,
+                bounds,
+                Style=skia.Paint.kStroke_Style,
+                StrokeWidth=item.stroke_width,
+                StrokeCap=skia.Paint.kRound_Cap,
+                StrokeJoin=skia.Paint.kRound_Join,
             )
+            set_dash(paint, item.dash)
+            canvas.drawPath(path, paint)
 
     def picture(self, canvas: Any, item: Picture) -> None:
         """The image decoded on first use; bytes missing or not the image layout measured

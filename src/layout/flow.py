@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 from .boxes import Row
 from .budget import ContentBudget
 from .callouts import callout
+from .diagramflow import diagram, fenced, is_diagram
+from .diagrams import DiagramBudget
 from .figures import image
 from .flowparts import MIN_INNER_SHARE, Ctx, Layouter, Part
 from .fonts import FontBook
@@ -47,7 +49,7 @@ from .markdown import (
 )
 from .mathtex import MathBudget
 from .notes import notes
-from .panels import code, quote
+from .panels import quote
 from .spanstyle import Span, SpanStyle
 from .style import Style, Styles
 from .tableflow import table
@@ -63,7 +65,7 @@ BLOCK_LAYOUTS: Mapping[type, BlockLayout] = {
     Heading: heading,
     ListBlock: list_block,
     Quote: quote,
-    CodeBlock: code,
+    CodeBlock: fenced,
     Table: table,
     Image: image,
     Rule: rule,
@@ -92,6 +94,7 @@ class Flow:
         self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post
+        self.diagrams = DiagramBudget()
         self._frame_ids = itertools.count(1)
         self._block_ids = itertools.count(1)
 
@@ -108,6 +111,8 @@ class Flow:
         for block in blocks:
             if isinstance(block, Image):
                 part = image(self, block, ctx, reserve=_kept_height(rows, bottom))
+            elif isinstance(block, CodeBlock) and is_diagram(block):
+                part = self.tag(diagram(self, block, ctx, _kept_height(rows, bottom)), "CodeBlock")
             else:
                 part = self.block(block, ctx)
             if not part.rows:

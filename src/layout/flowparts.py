@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .boxes import Frame, FrameDecor, Group, Item, Row
+from .diagrams import DiagramBudget
 from .fonts import FontBook
 from .images import Images
 from .inline import Metrics, TextLine
@@ -57,6 +58,7 @@ class Layouter(Protocol):
     fonts: FontBook
     images: Images
     looks: Looks
+    diagrams: DiagramBudget
     max_row_height: float | None
 
     def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part: ...

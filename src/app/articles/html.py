@@ -34,6 +34,7 @@ import themes
 from app.articles import alerts
 from app.articles import fixups as fx
 from app.articles.brand import Brand, apply_brand
+from app.articles.diagrams import place_diagrams, take_diagrams
 from app.articles.formulas import (
     MATH_TOKENS,
     Typeset,
@@ -207,6 +208,7 @@ def to_article(
     words = fx.count_words(text)
     title = fx.title_of(article, text)
     math = take_math(article)
+    diagrams = take_diagrams(article)
     cjk = fx.has_cjk(text)
     _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
@@ -215,6 +217,7 @@ def to_article(
     size = math_size(brand.font_size)
     typeset = typeset_here(size) if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
+    place_diagrams(diagrams)
     head = document.find("head")
     head.clear()
     head.extend(_head(title))

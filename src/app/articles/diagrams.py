@@ -1,0 +1,82 @@
+"""Mermaid diagrams in articles: inline SVG drawn by the card engine (`layout.diagram_svg`).
+
+The parser renders a ```mermaid fence as `<pre><code class="language-mermaid">`;
+`take_diagrams` swaps each for an empty placeholder before the theme is inlined and the
+code highlighted, and `place_diagrams` fills the placeholders last, after every pass that
+strips attributes, so nothing touches the SVG (as `formulas` does for math). The SVG is
+paths and texts with inline attributes only: no ids, classes, `<defs>`, markers or
+`<style>`, which the WeChat editor strips (docs/decisions/articles.md, "Mermaid diagrams").
+A diagram the engine does not draw stays a code block with a one-line note under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml import html as lxml_html
+
+import layout
+from app.articles.formulas import COLUMN
+
+MERMAID = "language-mermaid"
+NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    element: lxml_html.HtmlElement  # a placeholder to fill, or a note to style
+    svg: str | None  # None: a note
+
+
+def take_diagrams(root: lxml_html.HtmlElement) -> list[Pending]:
+    """Every mermaid code block drawn now: the ones drawn become bare placeholders that
+    `place_diagrams` fills; the others stay code, with a note after them."""
+    pending = []
+    budget = layout.DiagramBudget()
+    for code in root.xpath("//pre/code[@class]"):
+        if code.get("class") != MERMAID or code.getparent().getparent() is None:
+            continue
+        pre = code.getparent()
+        try:
+            svg = layout.diagram_svg(code.text_content(), budget)
+        except layout.DiagramError as error:
+            note = lxml_html.Element("p")
+            note.text = f"Mermaid diagram not drawn: {error}"
+            note.tail = pre.tail
+            pre.tail = None
+            pre.addnext(note)
+            pending.append(Pending(note, None))
+            continue
+        placeholder = lxml_html.Element("section")  # a block: the svg is one
+        placeholder.tail = pre.tail
+        pre.getparent().replace(pre, placeholder)
+        pending.append(Pending(placeholder, svg))
+    return pending
+
+
+def place_diagrams(pending: list[Pending]) -> None:
+    """Each placeholder becomes its SVG, centred with room around it; notes get their
+    small grey style (after the theme, which would restyle them as body text)."""
+    for item in pending:
+        item.element.attrib.clear()
+        if item.svg is None:
+            item.element.set("style", NOTE_STYLE)
+            continue
+        item.element.set("style", "margin:16px 0;text-align:center")
+        item.element.append(_html_svg(item.svg))
+
+
+def _html_svg(svg: str) -> lxml_html.HtmlElement:
+    """The SVG as elements of the HTML tree, its attributes' case kept (`viewBox`: the
+    HTML parser would lower it)."""
+    parsed = etree.fromstring(svg)
+    attrs = dict(parsed.attrib)
+    width, height = float(attrs["width"]), float(attrs["height"])
+    if width > COLUMN:  # explicit px, capped at the column: the editor may drop max-width
+        attrs["width"], attrs["height"] = f"{COLUMN:.0f}", f"{height * COLUMN / width:.0f}"
+    out = lxml_html.Element("svg", {"xmlns": "http://www.w3.org/2000/svg", **attrs})
+    for child in parsed:
+        element = etree.SubElement(out, etree.QName(child).localname, dict(child.attrib))
+        element.text = child.text
+    return out

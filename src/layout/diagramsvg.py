@@ -1,0 +1,108 @@
+"""Mermaid source → inline SVG that survives the WeChat editor: the article path's diagrams.
+
+The editor strips `<style>`, `<defs>`, `<marker>`, `<use>`, ids and classes, and keeps
+inline `<svg>` made of plain `<path>`, `<rect>` and `<text>` with presentation attributes
+(what 135editor and xiumi paste). So every mark is a `<path>` with its own fill and stroke,
+arrowheads are filled paths, and each label line is a `<text>` with its font attributes
+inline. Labels are measured by our shaping, in our sans family; the phone sets them in its
+own system font, whose widths are close (both are PingFang/Noto-like for CJK), and each
+box keeps its padding as slack.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+
+from .diagram import Drawing, Label, Mark
+from .diagrams import DiagramBudget
+from .diagramtext import LINE_HEIGHT, LabelSetter
+from .fonts import FontBook
+
+FONT_FAMILY = (
+    "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
+    "'Microsoft YaHei','Noto Sans CJK SC',sans-serif"
+)
+# A theme-neutral palette for articles: dark text on white, a calm blue accent.
+PALETTE = {
+    "text": "#333333",
+    "muted": "#888888",
+    "line": "#8a8f98",
+    "accent": "#3a7bd5",
+    "fill": "#f3f6fb",
+    "panel": "#f6f7f9",
+    "border": "#dfe3e8",
+    "page": "#ffffff",
+    "on_accent": "#ffffff",
+}
+SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6409f", "#6e56cf")
+_SLACK = 0.04  # of the width, on each side
+_BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
+
+
+@lru_cache(maxsize=1)
+def _setter() -> LabelSetter:
+    return LabelSetter(FontBook.load())
+
+
+def diagram_svg(source: str, budget: DiagramBudget | None = None) -> str:
+    """The Mermaid diagram as one inline `<svg>` element; `DiagramError` (a one-line
+    reason) when it is not drawn. `budget`: the post's, shared by its diagrams."""
+    setter = _setter()
+    drawing = (budget or DiagramBudget()).draw(source, setter.measure)
+    return svg_of(drawing)
+
+
+def colour(role: str) -> str:
+    if role.startswith("series"):
+        return SERIES[int(role[6:]) % len(SERIES)]
+    return PALETTE.get(role, PALETTE["text"])
+
+
+def svg_of(drawing: Drawing) -> str:
+    pad = drawing.width * _SLACK  # the phone's font may set Latin a little wider than ours
+    w, h = drawing.width + 2 * pad, drawing.height
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}"'
+        f' viewBox="{-pad:.1f} 0 {w:.1f} {h:.1f}" role="img"'
+        f' aria-label="{html.escape(drawing.text.replace(chr(10), " / "))}"'
+        ' style="max-width:100%;height:auto;display:block;margin:0 auto">'
+    ]
+    for item in drawing.items:
+        parts.extend(_label(item) if isinstance(item, Label) else [_path(item)])
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _path(mark: Mark) -> str:
+    data = " ".join(
+        " ".join([str(op[0]), *(_number(float(v)) for v in op[1:])])  # type: ignore[arg-type]
+        for op in mark.ops
+    )
+    attrs = [f'd="{data}"', f'fill="{colour(mark.fill) if mark.fill else "none"}"']
+    if mark.stroke:
+        attrs += [f'stroke="{colour(mark.stroke)}"', f'stroke-width="{mark.width:.1f}"']
+        attrs.append('stroke-linecap="round" stroke-linejoin="round"')
+        if mark.dash:
+            attrs.append(f'stroke-dasharray="{mark.dash[0]:.0f} {mark.dash[1]:.0f}"')
+    return f"<path {' '.join(attrs)}/>"
+
+
+def _number(value: float) -> str:
+    """One decimal, whole numbers bare (an arc's flags must read 0 or 1)."""
+    return str(int(value)) if value.is_integer() else f"{value:.1f}"
+
+
+def _label(label: Label) -> list[str]:
+    text = label.text
+    anchor = "middle" if label.align == "center" else "start"
+    weight = ' font-weight="bold"' if text.bold else ""
+    out = []
+    for index, line in enumerate(text.lines):
+        y = label.y + (index + _BASELINE) * text.size * LINE_HEIGHT - text.size * 0.1
+        out.append(
+            f'<text x="{label.x:.1f}" y="{y:.1f}" font-size="{text.size:.0f}"'
+            f' font-family="{FONT_FAMILY}" fill="{colour(label.color)}"'
+            f' text-anchor="{anchor}"{weight}>{html.escape(line)}</text>'
+        )
+    return out

@@ -1,0 +1,159 @@
+"""Mermaid diagrams laid out and on cards: boxes fit their labels and never overlap, edges
+end at boxes, the card's text is the labels (never Mermaid syntax), hostile diagrams are
+bounded and fall back to their source with a note."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+import layout
+import themes
+from layout.diagram import Drawing, Label, Mark
+from layout.diagrams import DiagramBudget, draw_diagram
+from layout.diagramtext import LabelSetter
+from layout.mermaid import DiagramError
+from tests.glyphruns import glyph_runs
+
+CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("*.md"))
+FENCE = re.compile(r"```mermaid\n(.*?)```", re.S)
+
+
+def sources() -> list[str]:
+    return [m.group(1) for case in CASES for m in FENCE.finditer(case.read_text())]
+
+
+@pytest.fixture(scope="module")
+def setter(fonts: layout.FontBook) -> LabelSetter:
+    return LabelSetter(fonts)
+
+
+def bounds(mark: Mark) -> tuple[float, float, float, float]:
+    xs = [float(op[-2]) for op in mark.ops if len(op) >= 3]  # type: ignore[arg-type]
+    ys = [float(op[-1]) for op in mark.ops if len(op) >= 3]  # type: ignore[arg-type]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def nodes(drawing: Drawing) -> list[tuple[tuple[float, float, float, float], Label]]:
+    """Each node box (a mark filled `fill`) with the label drawn right after it."""
+    items = drawing.items
+    return [
+        (bounds(item), items[i + 1])  # type: ignore[misc]
+        for i, item in enumerate(items)
+        if isinstance(item, Mark) and item.fill == "fill" and isinstance(items[i + 1], Label)
+    ]
+
+
+def test_the_ten_cases_hold_ten_drawable_diagrams(setter) -> None:
+    drawn = [draw_diagram(source, setter.measure) for source in sources()[:10]]
+    assert len(drawn) == 10 and all(d.width > 50 and d.height > 50 for d in drawn)
+
+
+@pytest.mark.parametrize("index", range(4))  # the flowcharts
+def test_flowchart_boxes_fit_their_labels_never_overlap_and_edges_end_at_boxes(
+    setter, index: int
+) -> None:
+    drawing = draw_diagram(sources()[index], setter.measure)
+    boxes = nodes(drawing)
+    assert len(boxes) >= 5
+    for (left, top, right, bottom), label in boxes:
+        assert label.text.width <= right - left and label.text.height <= bottom - top
+        assert left <= label.x <= right and top <= label.y <= bottom
+    for i, (a, _) in enumerate(boxes):
+        for b, _ in boxes[i + 1 :]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    heads = [m for m in drawing.items if isinstance(m, Mark) and m.fill == "line"]
+    assert heads
+    for head in heads:  # its tip touches a node box
+        _, x, y = head.ops[0]
+        assert any(
+            x0 - 1.5 <= x <= x1 + 1.5 and y0 - 1.5 <= y <= y1 + 1.5 for (x0, y0, x1, y1), _ in boxes
+        )
+
+
+def test_cjk_labels_wrap_and_their_box_grows(setter) -> None:
+    long = "这是一个很长很长的中文标签需要换行才能放进方框里面去"
+    drawing = draw_diagram(f"graph TD\nA[{long}] --> B[短]", setter.measure)
+    (box_a, label_a), (box_b, _) = nodes(drawing)
+    assert len(label_a.text.lines) >= 2 and "".join(label_a.text.lines) == long
+    assert box_a[3] - box_a[1] > box_b[3] - box_b[1]
+
+
+def test_lr_puts_layers_left_to_right_and_bt_bottom_up(setter) -> None:
+    lr = nodes(draw_diagram("graph LR\nA --> B --> C", setter.measure))
+    assert [round(box[0]) for box, _ in lr] == sorted(round(box[0]) for box, _ in lr)
+    bt = nodes(draw_diagram("graph BT\nA --> B --> C", setter.measure))
+    assert bt[0][0][1] > bt[1][0][1] > bt[2][0][1]
+
+
+def test_cycles_and_self_loops_are_laid_out(setter) -> None:
+    drawing = draw_diagram("graph TD\nA --> B --> C --> A\nB --> B", setter.measure)
+    assert len(nodes(drawing)) == 3
+
+
+def card_pages(md: str, fonts: layout.FontBook, theme: str = "apple-notes") -> list[layout.Page]:
+    options = layout.RenderOptions(split="autoSplit")
+    return layout.layout_pages(md, themes.load(theme), fonts, options)
+
+
+@pytest.mark.parametrize("case", CASES[:9], ids=lambda p: p.stem)
+def test_card_text_is_the_labels_never_mermaid_syntax(fonts, case: Path) -> None:
+    pages = card_pages(case.read_text(), fonts)
+    text = "\n".join(page.alt_text() for page in pages)
+    assert "-->" not in text and "[" not in text and "mermaid" not in text.lower()
+    drawing = draw_diagram(FENCE.search(case.read_text()).group(1), LabelSetter(fonts).measure)
+    for label in drawing.text.splitlines():
+        assert label in text
+    glyphs = sum(len(run.glyphs) for page in pages for run in glyph_runs(page.items))
+    assert glyphs >= len(re.sub(r"\s", "", drawing.text))  # every label is drawn
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "darktech", "warm"])
+@pytest.mark.parametrize("split", ["autoSplit", "hrSplit", "noSplit"])
+def test_a_big_diagram_is_one_row_scaled_into_one_card(fonts, theme: str, split: str) -> None:
+    chain = "graph TD\n" + "\n".join(
+        f"n{i}[第 {i} 步] --> n{i + 1}[第 {i + 1} 步]" for i in range(30)
+    )
+    options = layout.RenderOptions(split=split)
+    pages = layout.layout_pages(chain_post(chain), themes.load(theme), fonts, options)
+    rows = [p.row for page in pages for p in page.rows if "第 0 步" in p.row.text]
+    assert len(rows) == 1 and "第 30 步" in rows[0].text
+
+
+def chain_post(source: str) -> str:
+    return f"# A long chain\n\n```mermaid\n{source}\n```\n\nAfter it.\n"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "classDiagram\n  A <|-- B",
+        "graph TD\n  A[unclosed --> B",
+        "graph TD\n" + "\n".join(f"n{i} --> n{i + 1}" for i in range(300)),
+        "graph TD\n" + "A --> B\n" * 500,
+        "graph TD\n"
+        + "\n".join(f"n{i} --> n{i + 1}" for i in range(199))
+        + "\n"
+        + "\n".join(f"n0 --> n{i}" for i in range(2, 199)),
+    ],
+    ids=["unsupported", "syntax", "nodes", "edges", "long-edges"],
+)
+def test_a_refused_diagram_is_its_source_with_a_note(fonts, source: str) -> None:
+    started = time.perf_counter()
+    pages = card_pages(f"```mermaid\n{source}\n```\n", fonts)
+    assert time.perf_counter() - started < 20  # bounded: about a second at worst
+    text = "\n".join(page.alt_text() for page in pages)
+    assert "Mermaid diagram not drawn:" in text
+    assert source.splitlines()[1].strip() in text  # the source, as code
+
+
+def test_a_post_of_many_diagrams_is_held_to_its_budget(setter) -> None:
+    budget = DiagramBudget(diagrams=3)
+    for i in range(3):
+        budget.draw(f"graph TD\nA{i} --> B", setter.measure)
+    with pytest.raises(DiagramError, match="too many diagrams"):
+        budget.draw("graph TD\nZ --> Y", setter.measure)
+    budget.draw("graph TD\nA0 --> B", setter.measure)  # asked again: the same drawing
