@@ -407,7 +407,7 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ] = ""
     fontSize: Annotated[
-        Annotated[int, msgspec.Meta(ge=ARTICLE_FONT_SIZES[0], le=ARTICLE_FONT_SIZES[1])] | None,
+        Annotated[float, msgspec.Meta(ge=ARTICLE_FONT_SIZES[0], le=ARTICLE_FONT_SIZES[1])] | None,
         msgspec.Meta(
             description=f"Base font size in px, {ARTICLE_FONT_SIZES[0]} to"
             f" {ARTICLE_FONT_SIZES[1]}; headings, code and notes scale with it. Null: the"
@@ -504,7 +504,7 @@ _ARTICLE_ACCEPTED = {
     "markdown": "a string",
     "theme": "one of " + ", ".join(ARTICLE_THEMES),
     "primaryColor": f"a CSS colour of at most {COLOR_LIMIT} characters (#07c160, hsl(…), a name)",
-    "fontSize": f"an integer from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
+    "fontSize": f"a number from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
     "coverImageUrl": f"an http or https URL of at most {URL_LIMIT} printable ASCII characters",
     "title": "a string",
     "author": f"a string of at most {AUTHOR_LIMIT} characters",

@@ -28,7 +28,7 @@ class Brand:
     """What a request asks of the theme; the defaults leave it as it is."""
 
     primary: str = ""  # any CSS colour
-    font_size: int | None = None  # px
+    font_size: float | None = None  # px
 
 
 class ThemeVariableError(ValueError):
