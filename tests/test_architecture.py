@@ -52,7 +52,8 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "pygments": ("layout/code.py",),
     "grandalf": ("layout/diagram.py",),  # the layered layout of flowcharts
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
-    "tinycss2": ("themes/css/read.py", "themes/css/values.py"),
+    # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
+    "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/inlinecss.py"),
     "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (

@@ -364,6 +364,8 @@ def parse_generate(body: bytes) -> GenerateRequest:
 ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
 """The interface's article themes, the default first."""
 DEFAULT_ARTICLE_THEME = "brandA"
+ARTICLE_FONT_SIZES = (14, 18)  # px, the base sizes an article may ask for (doocs/md's range)
+COLOR_LIMIT = 100  # characters of a CSS colour
 AUTHOR_LIMIT = 16  # the platform's draft field limits (docs/decisions/articles.md)
 DIGEST_LIMIT = 128
 URL_LIMIT = 1024
@@ -394,6 +396,24 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             " (GET /api/themes and the list_themes tool list them)."
         ),
     ] = DEFAULT_ARTICLE_THEME
+    primaryColor: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=COLOR_LIMIT,
+            description="The theme's brand colour for headings, quotes, links, list markers"
+            " and borders: any CSS colour (#07c160, rgb(7 193 96), hsl(145 93% 39%), seagreen);"
+            " one too light to read on white is darkened, same hue, to 4.5:1. Empty: the"
+            " theme's own colours.",
+        ),
+    ] = ""
+    fontSize: Annotated[
+        Annotated[float, msgspec.Meta(ge=ARTICLE_FONT_SIZES[0], le=ARTICLE_FONT_SIZES[1])] | None,
+        msgspec.Meta(
+            description=f"Base font size in px, {ARTICLE_FONT_SIZES[0]} to"
+            f" {ARTICLE_FONT_SIZES[1]}; headings, code and notes scale with it. Null: the"
+            " theme's 16."
+        ),
+    ] = None
     coverImageUrl: Annotated[
         Url,
         msgspec.Meta(
@@ -483,6 +503,8 @@ class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
 _ARTICLE_ACCEPTED = {
     "markdown": "a string",
     "theme": "one of " + ", ".join(ARTICLE_THEMES),
+    "primaryColor": f"a CSS colour of at most {COLOR_LIMIT} characters (#07c160, hsl(…), a name)",
+    "fontSize": f"a number from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
     "coverImageUrl": f"an http or https URL of at most {URL_LIMIT} printable ASCII characters",
     "title": "a string",
     "author": f"a string of at most {AUTHOR_LIMIT} characters",
@@ -513,6 +535,8 @@ def parse_article(body: bytes) -> ArticleRequest:
         raise InvalidField(
             f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
         )
+    if request.primaryColor and layout.css_color(request.primaryColor) is None:
+        raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
     return request
 
 

@@ -28,6 +28,7 @@ from typing import Literal, get_args
 
 import msgspec
 
+from .addresses import address_linkify
 from .boxes import ImageRef, Page
 from .budget import OutputLimits
 from .code import highlight
@@ -66,6 +67,14 @@ from .imagecodec import (
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
 from .images import Images
+from .inlinecss import (
+    HTML_TAGS,
+    STYLED_TAGS,
+    clean_style,
+    color_hex,
+    color_pattern,
+    css_color,
+)
 from .limits import (
     CARD_LIMITS,
     DEFAULT_CARD_SIZE,
@@ -82,7 +91,7 @@ from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
 from .mermaid import DiagramError
 from .sheet import Tile, contact_sheet
-from .style import Theme, decode_theme, resolve
+from .style import Theme, decode_theme, relative_luminance, resolve
 
 ENGINE_VERSION = "11"  # bump whenever the pixels of an unchanged request may change
 
@@ -99,11 +108,13 @@ __all__ = [
     "ENGINE_VERSION",
     "EXTENSIONS",
     "FORMATS",
+    "HTML_TAGS",
     "MAX_CARDS",
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
     "MEDIA_TYPES",
     "SPLIT_MODES",
+    "STYLED_TAGS",
     "CardTooLarge",
     "DiagramBudget",
     "DiagramError",
@@ -134,8 +145,13 @@ __all__ = [
     "TooManyPages",
     "TooManyPixels",
     "TooTallForFormat",
+    "address_linkify",
+    "clean_style",
     "clean_text",
+    "color_hex",
+    "color_pattern",
     "contact_sheet",
+    "css_color",
     "decode_theme",
     "diagram_svg",
     "draw_cards",
@@ -150,6 +166,7 @@ __all__ = [
     "may_name_images",
     "parse_post",
     "probe_image",
+    "relative_luminance",
     "render",
     "render_cards",
     "typeset_math",

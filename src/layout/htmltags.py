@@ -1,11 +1,14 @@
 """The inline HTML subset, read from text without ever building an HTML tree.
 
-`<br>`, `<u>`, `<mark>`, `<sup>`, `<sub>`, `<kbd>`, `<span style="color|background|
-font-size|font-weight">` and `<font size color face>` (and, in mdxMode, `<Badge>`) become
-inline *marks*: strings in a `Text`'s mark set, so they ride along with the Markdown roles
-(`strong`, `em`, …). A valued mark is `key:value` (`color:#ff0000ff`, `size:1.5`); an inner
-tag's value replaces an outer one's. Anything else — another tag, a malformed or overlong
-tag, an attribute out of range — stays literal text.
+`<br>`, the inline tags of `PLAIN_TAGS` (`<u>`, `<b>`, `<mark>`, `<kbd>`, …), `<span
+style>` and `<font size color face>` (and, in mdxMode, `<Badge>`) become inline *marks*:
+strings in a `Text`'s mark set, so they ride along with the Markdown roles (`strong`, `em`,
+…). A valued mark is `key:value` (`color:#ff0000ff`, `size:1.5`); an inner tag's value
+replaces an outer one's. Styles pass the allow-list articles use too (inlinecss.py); a
+card draws the declarations it can (colour, background, size, weight, italic, underline,
+strike, family) and leaves the others out; another tag of that list (`<div>`, `<p>`, …)
+keeps its text and draws its style the same way. Anything else — an unknown tag, a
+malformed or overlong tag — stays literal text.
 
 The scanner is linear: it looks for `<`, then reads one bounded tag with plain string
 operations (no backtracking patterns), so hostile text costs its length and no more.
@@ -15,8 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import ThemeError
-from .paint import parse_color
+from .inlinecss import HTML_TAGS, css_color, safe_declarations
 
 MAX_TAG = 300  # characters from `<` to `>`; a longer "tag" is text
 SIZE_RANGE = (0.5, 3.0)  # font sizes, as a share of the text's own size
@@ -37,40 +39,11 @@ _FACES = {  # font-family names → the engine's families
     "typewriter": "typewriter",
     "courier": "typewriter",
 }
-# CSS named colours people write in `color="…"` (the basic and a few common extras).
-NAMED_COLORS = {
-    "black": "#000000",
-    "white": "#ffffff",
-    "red": "#ff0000",
-    "green": "#008000",
-    "blue": "#0000ff",
-    "yellow": "#ffff00",
-    "orange": "#ffa500",
-    "purple": "#800080",
-    "pink": "#ffc0cb",
-    "gray": "#808080",
-    "grey": "#808080",
-    "silver": "#c0c0c0",
-    "maroon": "#800000",
-    "olive": "#808000",
-    "lime": "#00ff00",
-    "teal": "#008080",
-    "navy": "#000080",
-    "aqua": "#00ffff",
-    "cyan": "#00ffff",
-    "fuchsia": "#ff00ff",
-    "magenta": "#ff00ff",
-    "brown": "#a52a2a",
-    "gold": "#ffd700",
-    "crimson": "#dc143c",
-    "tomato": "#ff6347",
-    "coral": "#ff7f50",
-    "violet": "#ee82ee",
-    "indigo": "#4b0082",
-    "skyblue": "#87ceeb",
-    "transparent": "#00000000",
-}
-PLAIN_TAGS = {"u": "u", "mark": "mark", "sup": "sup", "sub": "sub", "kbd": "inline_code"}
+PLAIN_TAGS = {
+    "u": "u", "ins": "u", "mark": "mark", "sup": "sup", "sub": "sub", "kbd": "inline_code",
+    "b": "strong", "strong": "strong", "i": "em", "em": "em", "s": "del", "del": "del",
+    "small": "size:0.8125",
+}  # fmt: skip
 MDX_INLINE = {"Badge": "badge"}  # inline components, only in mdxMode
 VALUED = ("color:", "bg:", "size:", "weight:", "face:")
 
@@ -127,13 +100,14 @@ def read_tag(source: str, mdx: bool) -> Tag | None:
     if attrs is None:
         return None
     if lower in PLAIN_TAGS:
-        return Tag(lower, closing, source, frozenset({PLAIN_TAGS[lower]}))
+        marks = frozenset({PLAIN_TAGS[lower]}) | _style_marks(attrs.get("style", ""))
+        return Tag(lower, closing, source, marks)
     if lower == "span":
-        marks = _style_marks(attrs.get("style", "")) if not closing else frozenset()
-        return None if marks is None else Tag("span", closing, source, marks)
+        return Tag("span", closing, source, _style_marks(attrs.get("style", "")))
     if lower == "font":
-        marks = _font_marks(attrs) if not closing else frozenset()
-        return None if marks is None else Tag("font", closing, source, marks)
+        return Tag("font", closing, source, _font_marks(attrs))
+    if lower in HTML_TAGS:  # allowed in articles: its text stays, its style as it can
+        return Tag(lower, closing, source, _style_marks(attrs.get("style", "")))
     return None
 
 
@@ -167,19 +141,11 @@ def read_attributes(text: str) -> dict[str, str] | None:
             attrs[name], i = text[i:stop], stop
 
 
-def _style_marks(style: str) -> frozenset[str] | None:
-    """Marks of a `style` attribute's declarations; None if one is unknown or bad."""
-    marks: set[str] = set()
-    for declaration in style.split(";"):
-        if not declaration.strip():
-            continue
-        prop, colon, value = declaration.partition(":")
-        prop, value = prop.strip().lower(), value.strip()
-        mark = _declaration(prop, value) if colon else None
-        if mark is None:
-            return None
-        marks.add(mark)
-    return frozenset(marks) if marks else None
+def _style_marks(style: str) -> frozenset[str]:
+    """Marks of the `style` declarations a card can draw; the others (allowed in articles,
+    or refused in both) are left out, so the tag never shows as text."""
+    marks = (_declaration(prop, value) for prop, value in safe_declarations(style))
+    return frozenset(mark for mark in marks if mark is not None)
 
 
 def _declaration(prop: str, value: str) -> str | None:
@@ -195,36 +161,33 @@ def _declaration(prop: str, value: str) -> str | None:
     if prop == "font-weight":
         weight = css_weight(value)
         return None if weight is None else f"weight:{weight}"
+    if prop == "font-style":
+        return "em" if value.lower() in ("italic", "oblique") else None
+    if prop == "text-decoration":
+        return _DECORATIONS.get(value.lower().split(" ")[0])
+    if prop == "font-family":
+        family = _face(value)
+        return None if family is None else f"face:{family}"
     return None
 
 
-def _font_marks(attrs: dict[str, str]) -> frozenset[str] | None:
-    marks: set[str] = set()
+_DECORATIONS = {"underline": "u", "line-through": "del"}
+
+
+def _font_marks(attrs: dict[str, str]) -> frozenset[str]:
+    """Marks of `<font>`'s attributes; one out of range or unknown is left out."""
+    marks: set[str | None] = set()
     for name, value in attrs.items():
         if name == "color":
             color = css_color(value)
-            mark = None if color is None else f"color:{color}"
+            marks.add(None if color is None else f"color:{color}")
         elif name == "size":
             share = font_size(value)
-            mark = None if share is None else f"size:{share:g}"
+            marks.add(None if share is None else f"size:{share:g}")
         elif name == "face":
             family = _face(value)
-            mark = None if family is None else f"face:{family}"
-        else:
-            mark = None
-        if mark is None:
-            return None
-        marks.add(mark)
-    return frozenset(marks) if marks else None
-
-
-def css_color(value: str) -> int | None:
-    """A colour literal (`#rgb`, `#rrggbb`, `rgb()`, `rgba()`) or a named colour."""
-    value = value.strip().lower()
-    try:
-        return parse_color(NAMED_COLORS.get(value, value))
-    except ThemeError:
-        return None
+            marks.add(None if family is None else f"face:{family}")
+    return frozenset(mark for mark in marks if mark is not None)
 
 
 def css_size(value: str) -> float | None:

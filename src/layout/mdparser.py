@@ -28,6 +28,8 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
+from .addresses import address_linkify
+
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 INLINE_DEPTH = 8  # inline token levels
 SCHEME_TAIL = 64  # characters: longer than any scheme linkify-it knows (http, mailto, …)
@@ -40,6 +42,7 @@ def markdown_parser(depth: int = MAX_DEPTH + 4) -> MarkdownIt:
     `MAX_DEPTH` check), its inlines are read by a parser of their own at `INLINE_DEPTH`."""
     md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
     md.enable(["table", "strikethrough", "linkify"])
+    md.linkify = address_linkify()  # http(s):// and www. only, never `README.md`
     md.options["alerts"] = True  # GitHub alerts: `> [!NOTE]` … `> [!CAUTION]`
     md.use(footnote_plugin)
     # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.

@@ -192,8 +192,10 @@ CASES: list[tuple[str, str, tuple[Block, ...]]] = [
         ),
     ),
     ("table-header-only", "| h |\n|---|", (Table(("left",), (cell("h"),), ()),)),
-    ("html-block-is-text", "<div>hi</div>", (para("<div>hi</div>"),)),
-    ("inline-html-is-text", "x <span>y</span> z", (para("x <span>y</span> z"),)),
+    # tags of the shared allow-list keep their text, never show as markup
+    ("html-block-keeps-text", "<div>hi</div>", (para("hi"),)),
+    ("inline-html-keeps-text", "x <span>y</span> z", (para("x ", "y", " z"),)),
+    ("unknown-html-is-text", "x <blink>y</blink> z", (para("x <blink>y</blink> z"),)),
     ("html-comment-is-text", "<!-- c -->", (para("<!-- c -->"),)),
     (
         "bare-url",

@@ -58,23 +58,47 @@ def test_inline_html_subset(md: str, expected: list[tuple[str, set[str]]]) -> No
 @pytest.mark.parametrize(
     "md",
     [
-        "<div>a</div>",
         "<script>alert(1)</script>",
-        '<span style="position:fixed">a</span>',
-        '<span style="color:url(x)">a</span>',
-        '<span onclick="x">a</span>',
-        '<font color="notacolour">a</font>',
-        '<font size="big">a</font>',
         "<u a</u>",
         "</u> a",
         "<Badge>a</Badge>",  # a component only in mdxMode
         "\\<u>a</u>",  # escaped
-        "<img src=x onerror=alert(1)>",
     ],
 )
 def test_anything_else_is_literal_text(md: str) -> None:
     assert "".join(text for text, _ in inlines(md)) == md.replace("\\<", "<")
     assert all(not marks for _, marks in inlines(md))
+
+
+@pytest.mark.parametrize(
+    "md",
+    [
+        "<div>a</div>",
+        '<span style="position:fixed">a</span>',
+        '<span style="color:url(x)">a</span>',
+        '<span style="background:url(javascript:x)">a</span>',
+        '<span onclick="x">a</span>',
+        '<font color="notacolour">a</font>',
+        '<font size="big">a</font>',
+        "<img src=x onerror=alert(1)>a",
+    ],
+)
+def test_allowed_tags_keep_their_text_and_lose_what_a_card_cannot_draw(md: str) -> None:
+    assert inlines(md) == [("a", set())]
+
+
+@pytest.mark.parametrize(
+    ("style", "argb"),
+    [
+        ("color: hsl(120 50% 40%)", 0xFF339933),
+        ("color: rgb(255 0 0)", 0xFFFF0000),
+        ("color: rebeccapurple", 0xFF663399),
+        ("color: rgb(0 0 255 / 50%)", 0x800000FF),
+        ("color: #0a0; position: fixed", 0xFF00AA00),
+    ],
+)
+def test_inline_colours_in_css_color_4_draw(style: str, argb: int) -> None:
+    assert inlines(f'x<span style="{style}">y</span>') == [("x", set()), ("y", {f"color:{argb}"})]
 
 
 def test_unclosed_tags_end_with_their_paragraph() -> None:

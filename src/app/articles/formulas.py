@@ -32,7 +32,8 @@ BODY_SIZE = 16.0  # px: the article themes' body text
 # The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts
 # (San Francisco/PingFang 0.52, Roboto 0.53, Noto Sans CJK 0.54 em): set at the body's size,
 # a formula looks a size smaller than the words around it. 1.1 matches the x-heights.
-MATH_SIZE = BODY_SIZE * 1.1
+MATH_SCALE = 1.1
+MATH_SIZE = BODY_SIZE * MATH_SCALE
 COLUMN = 677.0  # px: WeChat's article column
 INLINE, DISPLAY = "language-math-inline", "language-math-display"
 # The parser's math tokens and whether each is display math.
@@ -58,10 +59,15 @@ class Pending:
     display: bool
 
 
-def typeset_here() -> Callable[[str, bool], layout.Formula | None]:
+def math_size(body_size: float | None) -> float:
+    """The formulas' size for a body of `body_size` px (None: the themes' own)."""
+    return (body_size or BODY_SIZE) * MATH_SCALE
+
+
+def typeset_here(size: float = MATH_SIZE) -> Callable[[str, bool], layout.Formula | None]:
     """Typesetting in this process, under one post's budget."""
     budget = layout.MathBudget()
-    return lambda latex, display: budget.typeset(latex, MATH_SIZE, display)
+    return lambda latex, display: budget.typeset(latex, size, display)
 
 
 def take_math(root: lxml_html.HtmlElement) -> list[Pending]:

@@ -16,7 +16,7 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from urllib.parse import urlsplit
 
 import nh3
@@ -33,10 +33,12 @@ import layout
 import themes
 from app.articles import alerts
 from app.articles import fixups as fx
+from app.articles.brand import Brand, apply_brand
 from app.articles.diagrams import place_diagrams, take_diagrams
 from app.articles.formulas import (
     MATH_TOKENS,
     Typeset,
+    math_size,
     place_math,
     render_math,
     take_math,
@@ -46,6 +48,7 @@ from app.articles.refs import links_to_footnotes
 from app.articles.tables import fit_tables
 
 DEFAULT_THEME = "brandA"
+
 
 _PARSER = (
     MarkdownIt("commonmark", {"html": True, "breaks": True, "linkify": True})
@@ -60,6 +63,7 @@ _PARSER = (
         double_inline=True,
     )
 )
+_PARSER.linkify = layout.address_linkify()  # http(s):// and www. only
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
 for _name, _rule in alerts.RENDER_RULES.items():
@@ -69,30 +73,30 @@ for _kind, _display in MATH_TOKENS.items():
         _kind, lambda _r, t, i, _o, _e, display=_display: render_math(t[i].content, display)
     )
 
-# What may pass from Markdown and raw HTML into the article; everything else is dropped
+# What may pass from Markdown and raw HTML into the article: the tags and inline styles
+# cards read too (layout.HTML_TAGS, layout.clean_style); everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
-_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "h1", "h2",
-    "h3", "h4", "h5", "h6", "hr", "i", "img", "input", "ins", "kbd", "li", "mark", "ol", "p",
-    "pre", "q", "s", "section", "small", "span", "strong", "sub", "sup", "table", "tbody",
-    "td", "tfoot", "th", "thead", "tr", "u", "ul",
-}  # fmt: skip
+_TAGS = set(layout.HTML_TAGS)
 _DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
                       "template", "noscript", "textarea", "select", "title"}  # fmt: skip
-_ATTRIBUTES = {
+_OWN_ATTRIBUTES = {
     "a": {"href", "class"},
     "img": {"src", "alt", "width", "height"},
     "ol": {"start", "class"},
     "ul": {"class"},
     "li": {"class"},
-    "th": {"style", "colspan", "rowspan"},
-    "td": {"style", "colspan", "rowspan"},
+    "th": {"colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
     "code": {"class"},
     "input": {"type", "checked"},
     "sup": {"class"},
     "hr": {"class"},
     "section": {"class"},
     "p": {"class"},
+}
+_ATTRIBUTES = {
+    tag: _OWN_ATTRIBUTES.get(tag, set()) | ({"style"} if tag in layout.STYLED_TAGS else set())
+    for tag in _TAGS
 }
 # markdown-it's own classes; a raw-HTML copy of one can at worst misnumber a footnote.
 _CLASSES = {
@@ -106,7 +110,6 @@ _CLASSES = {
     "ul": {"contains-task-list"},
 }
 _IMAGE_DATA_URL = re.compile(r"data:image/(png|jpe?g|gif|webp);base64,[A-Za-z0-9+/=\s]+$", re.I)
-_ALIGN = re.compile(r"text-align:\s*(left|right|center)\s*;?$")
 _LANGUAGE = re.compile(r"language-[\w+#.-]{1,40}$")
 _NUMBER = re.compile(r"\d{1,5}$")
 
@@ -118,8 +121,7 @@ def _keep_attribute(tag: str, name: str, value: str) -> str | None:
     if name in ("href", "src"):
         return _keep_url(tag, name, value)
     if name == "style":
-        match = _ALIGN.match(value.strip())
-        return f"text-align:{match.group(1)}" if match else None
+        return (layout.clean_style(value) or None) if tag in layout.STYLED_TAGS else None
     if name in ("width", "height", "colspan", "rowspan", "start"):
         return value if _NUMBER.match(value.strip()) else None
     if name == "type":
@@ -184,11 +186,15 @@ def math_of(markdown: str) -> list[tuple[str, bool]]:
 
 
 def to_article(
-    markdown: str, theme: str = DEFAULT_THEME, formulas: Typeset | None = None
+    markdown: str,
+    theme: str = DEFAULT_THEME,
+    formulas: Typeset | None = None,
+    brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
 ) -> Article:
-    """Converts Markdown to a WeChat-ready article in the named theme; `formulas`: its math
-    typeset already (`math_of`; a formula not in it is shown as source), else typeset here."""
-    style = _theme(theme)
+    """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
+    colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
+    is shown as source), else typeset here."""
+    style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
     document = lxml_html.document_fromstring(
@@ -196,6 +202,8 @@ def to_article(
         f"<section class='article'>{clean}</section></body></html>"
     )
     article = document.find("body")[0]
+    for box in article.iter("div"):  # raw HTML's boxes: the editor's own block is a section
+        box.tag = "section"
     text = fx.visible_text(article)
     words = fx.count_words(text)
     title = fx.title_of(article, text)
@@ -206,7 +214,8 @@ def to_article(
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
-    typeset = typeset_here() if formulas is None else lambda *key: formulas.get(key)
+    size = math_size(brand.font_size)
+    typeset = typeset_here(size) if formulas is None else lambda *key: formulas.get(key)
     place_math(math, typeset)  # last: no pass may strip the SVG's attributes
     place_diagrams(diagrams)
     head = document.find("head")
@@ -257,13 +266,14 @@ class _Theme:
     pseudo: tuple[fx.PseudoRule, ...]
 
 
-@cache
-def _theme(name: str) -> _Theme:
-    """The theme's CSS split once into what premailer inlines and `::before`/`::after`
-    rules our own pass turns into elements; premailer caches the parsed sheet itself."""
+@lru_cache(maxsize=64)  # the five themes, and the brands recently asked of them
+def _theme(name: str, brand: Brand) -> _Theme:
+    """The theme's CSS, its brand variables filled in, split once into what premailer
+    inlines and `::before`/`::after` rules our own pass turns into elements; premailer
+    caches the parsed sheet itself."""
     if name not in themes.article_names():
         raise UnknownArticleTheme(name)
-    plain, pseudo = split_pseudo_rules(themes.article_css(name))
+    plain, pseudo = split_pseudo_rules(apply_brand(themes.article_css(name), brand))
     inliner = _ThemeInliner(
         css_text=plain,
         allow_network=False,

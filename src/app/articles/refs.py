@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
@@ -78,21 +78,36 @@ def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
         return
     text = " ".join(link.text_content().split())
     span = _unwrap_link(link, with_address=False)
-    if parts.scheme not in ("http", "https") or text in (
-        href,
-        href.removeprefix(parts.scheme + "://"),
-    ):
+    if parts.scheme not in ("http", "https") or says_address(text, href):
         return  # anchors, mail addresses and bare addresses say all there is to say
-    if href not in refs:
+    key = url_key(href)
+    if key not in refs:
         label = lxml_html.Element("span", {"class": "refs-text"})
         label.text = f"{text}: " if text else ""
         address = lxml_html.Element("span", {"class": "refs-url"})
         address.text = href
-        refs[href] = _Reference(len(refs) + 1, [label, address])
+        refs[key] = _Reference(len(refs) + 1, [label, address])
     mark = lxml_html.Element("sup")
     span.addnext(mark)
     mark.tail, span.tail = span.tail, None
-    _make_mark(mark, refs[href].number)
+    _make_mark(mark, refs[key].number)
+
+
+def says_address(text: str, href: str) -> bool:
+    """Whether a link's text is its address already (`www.x.com` for `http://www.x.com`,
+    `x.com/` for `https://x.com`): printing the address again would say it twice."""
+    return url_key(text) == url_key(href) or url_key(f"http://{text}") == url_key(href)
+
+
+def url_key(href: str) -> str:
+    """One key per address however it is written: scheme and host in any case, an escaped
+    or a plain path, a trailing slash or none all name the same page."""
+    parts = urlsplit(unquote(href.strip()))
+    scheme = "https" if parts.scheme.lower() in ("http", "https") else parts.scheme.lower()
+    path = parts.path.rstrip("/")
+    query = f"?{parts.query}" if parts.query else ""
+    fragment = f"#{parts.fragment}" if parts.fragment else ""
+    return f"{scheme}://{parts.netloc.lower()}{path}{query}{fragment}"
 
 
 def _unwrap_link(link: Element, with_address: bool) -> Element:
@@ -103,7 +118,7 @@ def _unwrap_link(link: Element, with_address: bool) -> Element:
     link.tag = "span"
     link.set("class", "link")
     text = link.text_content().strip()
-    if with_address and urlsplit(href).scheme in ("http", "https") and text != href:
+    if with_address and urlsplit(href).scheme in ("http", "https") and not says_address(text, href):
         link.tail = f" ({href}){link.tail or ''}"
     return link
 

@@ -27,8 +27,9 @@ from typing import Any
 
 import layout
 from app.articles import html as article
+from app.articles.brand import Brand
 from app.articles.draftbody import finish
-from app.articles.formulas import MATH_SIZE
+from app.articles.formulas import math_size
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
     TITLE_LIMIT,
@@ -264,7 +265,7 @@ class ArticleService:
             wanted = await self.pool.run(
                 article.math_of, request.markdown, timeout=timeout, key=key
             )
-            job = TypesetJob(formulas=wanted, size=MATH_SIZE)
+            job = TypesetJob(formulas=wanted, size=math_size(request.fontSize))
             typeset = await self.workers.typeset(job, timeout, key) if wanted else []
             formulas = dict(zip(wanted, typeset, strict=True))
         try:
@@ -273,6 +274,7 @@ class ArticleService:
                 request.markdown,
                 request.theme,
                 formulas,
+                Brand(request.primaryColor, request.fontSize),
                 timeout=timeout,
                 key=key,
             )

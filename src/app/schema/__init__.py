@@ -5,7 +5,9 @@ constraints (``maxLength`` included) are the model's and written once. The two d
 where their readers do: the OpenAPI document says every field may be null (our parsers read
 null as "the default"), while a tool's schema offers the plain type an agent should send.
 ``theme`` is restricted to the themes the caller names (the catalogue's, or the article
-themes) in both.
+themes) in both, and a colour field (``primaryColor``) to the colour forms a pattern can
+state (``layout.color_pattern()``; the parser reads any CSS colour), worked out here so a
+card render never loads the CSS parser.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from typing import Any
 
 import msgspec
 
+import layout
+
+COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}
 
 
@@ -37,6 +42,9 @@ def _fields(schema: dict[str, Any], themes: Sequence[str]) -> dict[str, Any]:
     """The ``properties`` of a request schema, its ``theme`` one of ``themes``."""
     fields: dict[str, Any] = schema["properties"]
     fields["theme"]["enum"] = list(themes)
+    for name in COLOR_FIELDS:
+        if name in fields:
+            fields[name]["pattern"] = f"^$|{layout.color_pattern()}"
     return fields
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import tinycss2.color4
+import tinycss2
+
+import layout
 
 ROOT_SIZE = 16.0  # em and rem are relative to this, as in a browser's default
 _BLANK = ("whitespace", "comment")
@@ -73,16 +75,9 @@ def length(token: Any, percent_of: float | None = None) -> float:
 
 
 def color(token: Any) -> str:
-    """A CSS colour (names, hex, rgb/rgba/hsl/hsla in either syntax, …) as `#rrggbb[aa]`."""
-    parsed = tinycss2.color4.parse_color(token)
-    if parsed is None or isinstance(parsed, str):  # not a colour, or currentcolor
+    """A CSS colour (names, hex, rgb/rgba/hsl/hsla in either syntax, …) as `#rrggbb[aa]`:
+    the engine's one colour parser, the one inline HTML styles go through too."""
+    parsed = layout.color_hex(tinycss2.serialize([token]))
+    if parsed is None:  # not a colour, or currentcolor
         raise Unsupported("is not a colour we can use")
-    r, g, b = (_byte(c) for c in parsed.to("srgb").coordinates)
-    alpha = _byte(float(parsed.alpha))
-    text = f"#{r:02x}{g:02x}{b:02x}"
-    return text if alpha == 255 else f"{text}{alpha:02x}"
-
-
-def _byte(channel: float) -> int:
-    """A colour channel of 0..1 (clamped) as 0..255."""
-    return round(max(0.0, min(1.0, channel)) * 255)
+    return parsed
