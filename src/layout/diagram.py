@@ -21,12 +21,13 @@ import math
 from collections.abc import Callable
 from collections.abc import Sequence as Sequence_
 from dataclasses import dataclass, replace
-
-from grandalf.graphs import Edge as GEdge
-from grandalf.graphs import Graph, Vertex
-from grandalf.layouts import SugiyamaLayout
+from typing import TYPE_CHECKING
 
 from .mermaid import DiagramError, Edge, Flowchart, Node
+
+if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
+    from grandalf.graphs import Edge as GEdge
+    from grandalf.graphs import Graph, Vertex
 
 Op = tuple[object, ...]
 LABEL_SIZE = 14.0  # px: node labels, at 1x
@@ -213,6 +214,9 @@ def _node_size(node: Node, text: Lines) -> tuple[float, float]:
 
 def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     across = chart.direction in ("LR", "RL")
+    from grandalf.graphs import Edge as GEdge  # see TYPE_CHECKING above
+    from grandalf.graphs import Graph
+
     vertices: dict[str, Vertex] = {}
     placed_text: dict[str, Lines] = {}
     for node in chart.nodes:
@@ -258,6 +262,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
 
 
 def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
+    from grandalf.graphs import Vertex  # see TYPE_CHECKING above
+
     vertex = Vertex(key)
     vertex.view = _Box(h, w) if across else _Box(w, h)
     return vertex
@@ -273,6 +279,8 @@ def _sugiyama(graph: Graph, across: bool) -> None:
             box.xy = (offset + box.w / 2, box.h / 2)
             offset += box.w + NODE_GAP
             continue
+        from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
+
         layout = SugiyamaLayout(component)
         layout.xspace, layout.yspace = NODE_GAP, LAYER_GAP
         layout.init_all()

@@ -181,8 +181,8 @@ def test_everything_drawn_lies_inside_the_drawing(setter) -> None:
         for item in drawing.items:
             if isinstance(item, Mark):
                 x0, y0, x1, y1 = bounds(item)
-                assert -0.5 <= x0 and x1 <= drawing.width + 0.5, source[:30]
-                assert -0.5 <= y0 and y1 <= drawing.height + 0.5, source[:30]
+                assert x0 >= -0.5 and x1 <= drawing.width + 0.5, source[:30]
+                assert y0 >= -0.5 and y1 <= drawing.height + 0.5, source[:30]
 
 
 def test_a_subgraph_title_is_set_on_one_line_as_wide_as_its_panel(setter) -> None:
