@@ -69,6 +69,6 @@ def test_a_hostile_diagram_is_bounded() -> None:
 
 
 def test_a_wide_diagram_is_capped_at_the_column_in_px() -> None:
-    chain = " --> ".join(f"step{i}[第 {i} 步]" for i in range(12))
-    [svg] = section(f"```mermaid\ngraph LR\n{chain}\n```").iter("svg")
+    fan = "\n".join(f"root[起点] --> step{i}[第 {i} 步]" for i in range(12))  # wide top-down
+    [svg] = section(f"```mermaid\ngraph TD\n{fan}\n```").iter("svg")
     assert float(svg.get("width")) == COLUMN and float(svg.get("height")) > 0
