@@ -44,6 +44,7 @@ from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
 from .errors import (
     CardTooLarge,
+    DiagramError,
     EngineError,
     FontError,
     ImageRejected,
@@ -89,7 +90,6 @@ from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_ima
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdx import parse_mdx
-from .mermaid import DiagramError
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 

@@ -23,7 +23,8 @@ from collections.abc import Sequence as Sequence_
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from .mermaid import DiagramError, Edge, Flowchart, Node
+from .errors import DiagramError
+from .mermaid import Edge, Flowchart, Node
 
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge

@@ -15,9 +15,9 @@ from .boxes import Group, Item, Row, Shape
 from .diagram import Drawing, Label
 from .diagrams import draw_to_fit, fit_scale
 from .diagramtext import LabelSetter
+from .errors import DiagramError
 from .flowparts import Ctx, Layouter, Part
 from .markdown import CodeBlock, Text
-from .mermaid import DiagramError
 from .panels import code
 from .style import Styles
 

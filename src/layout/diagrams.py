@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from .diagram import Drawing, Measure, layout_flowchart
 from .diagramkinds import layout_mindmap, layout_pie, layout_sequence
-from .mermaid import DiagramError, Flowchart
+from .errors import DiagramError
+from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source

@@ -113,3 +113,8 @@ __all__ = [
     "TooManyPages",
     "TooManyPixels",
 ]
+
+
+class DiagramError(EngineError, ValueError):
+    """Mermaid source we do not draw (a kind we lack, a syntax error, past a bound): the
+    message is a one-line note for the reader, shown under the source."""

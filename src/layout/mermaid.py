@@ -15,15 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
+from .errors import DiagramError
+
 MAX_SOURCE = 20_000  # characters of one diagram
 MAX_NODES = 200  # nodes (flowchart, mind map), participants + notes, or pie slices
 MAX_EDGES = 400  # edges, or messages of a sequence diagram
 MAX_LABEL = 300  # characters of one label; longer labels are cut with an ellipsis
 MAX_NESTING = 12  # subgraphs in subgraphs, blocks in blocks, mind map levels (x2)
-
-
-class DiagramError(ValueError):
-    """Source we do not draw: the message is a one-line note for the reader."""
 
 
 @dataclass(frozen=True, slots=True)

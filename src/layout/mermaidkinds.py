@@ -9,11 +9,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from .errors import DiagramError
 from .mermaid import (
     MAX_EDGES,
     MAX_NESTING,
     MAX_NODES,
-    DiagramError,
     Flowchart,
     clean_label,
     parse_flowchart,

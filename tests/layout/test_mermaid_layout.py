@@ -15,7 +15,7 @@ import themes
 from layout.diagram import Drawing, Label, Mark
 from layout.diagrams import DiagramBudget, draw_diagram
 from layout.diagramtext import LabelSetter
-from layout.mermaid import DiagramError
+from layout.errors import DiagramError
 from tests.glyphruns import glyph_runs
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("*.md"))

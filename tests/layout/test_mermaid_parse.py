@@ -2,7 +2,8 @@
 
 import pytest
 
-from layout.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, DiagramError, Flowchart
+from layout.errors import DiagramError
+from layout.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, Flowchart
 from layout.mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 
 
