@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .boxes import Group, Item, Row, Shape
-from .diagram import Drawing, Label
+from .diagram import TINT, TINT_SHARE, Drawing, Label
 from .diagrams import draw_to_fit, fit_scale
 from .diagramtext import LabelSetter
 from .errors import DiagramError
@@ -74,6 +74,9 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
 
 def colour(styles: Styles, role: str) -> int:
     """The theme's colour for a drawing role."""
+    if role.startswith(TINT):
+        alpha = round(TINT_SHARE * 255) << 24
+        return (colour(styles, role.removeprefix(TINT)) & 0xFFFFFF) | alpha
     if role.startswith("series"):
         return styles.palette[SERIES[int(role[6:]) % len(SERIES)]]
     for name in _ROLES.get(role, ("text",)):

@@ -29,6 +29,7 @@ from .diagram import (
     circle_ops,
     finish,
     rect_ops,
+    tint,
 )
 from .mermaidkinds import Message, Mindmap, MindNode, Note, Pie, Section, Sequence
 
@@ -141,7 +142,7 @@ def _mind_box(branch: _Branch, left: float, y: float) -> Mark:
         radius = 4.0 if shape in ("rect", "plain") else branch.h / 2
         return Mark(rect_ops(left, top, branch.w, branch.h, radius), None, "accent")
     radius = 4.0 if shape == "rect" else 10.0
-    return Mark(rect_ops(left, top, branch.w, branch.h, radius), branch.colour, "fill", 1.8)
+    return Mark(rect_ops(left, top, branch.w, branch.h, radius), None, tint(branch.colour))
 
 
 # Sequence diagrams
@@ -188,7 +189,7 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
         if p.actor:
             items.extend(_stick_figure(xs[i], 0.0))
         box = rect_ops(xs[i] - widths[i] / 2, top_y, widths[i], head_h, 4)
-        items.append(Mark(box, "accent", "fill"))
+        items.append(Mark(box, None, tint("accent")))
         items.append(Label(head, xs[i], top_y + PAD_Y))
     return finish(items + body, "\n".join(seq.labels()))
 
@@ -287,7 +288,9 @@ def _note(
         offset = width / 2 + 14
         centre = over[0] + (offset if event.side == "right" else -offset)
     height = text.height + 2 * PAD_Y - 4
-    items.append(Mark(rect_ops(centre - width / 2, y, width, height, 2), "border", "panel"))
+    items.append(
+        Mark(rect_ops(centre - width / 2, y, width, height, 2), None, "panel")
+    )  # no outline: see _node_mark
     items.append(Label(text, centre, y + PAD_Y - 2))
     return y + height + _ROW_GAP
 
@@ -315,7 +318,7 @@ def _section(
         ("L", left, top + 18),
         ("Z",),
     )
-    out.append(Mark(corner, "accent", "fill", 1.2))
+    out.append(Mark(corner, None, tint("accent")))
     out.append(
         Label(
             Lines((section.keyword,), tag_w - 12, 16, SMALL_SIZE, True),

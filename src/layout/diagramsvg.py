@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from functools import lru_cache
 
-from .diagram import Drawing, Label, Mark
+from .diagram import TINT, TINT_SHARE, Drawing, Label, Mark
 from .diagrams import DiagramBudget, draw_to_fit
 from .diagramtext import LINE_HEIGHT, LabelSetter
 from .fonts import FontBook
@@ -55,6 +55,10 @@ def diagram_svg(source: str, budget: DiagramBudget | None = None) -> str:
 
 
 def colour(role: str) -> str:
+    if role.startswith(TINT):  # over the article's white page, as one opaque colour
+        base = colour(role.removeprefix(TINT))
+        rgb = (int(base[i : i + 2], 16) for i in (1, 3, 5))
+        return "#" + "".join(f"{round(255 + (c - 255) * TINT_SHARE):02x}" for c in rgb)
     if role.startswith("series"):
         return SERIES[int(role[6:]) % len(SERIES)]
     return PALETTE.get(role, PALETTE["text"])
