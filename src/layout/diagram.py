@@ -89,7 +89,7 @@ class Drawing:
     height: float
     items: tuple[Mark | Label, ...]  # in paint order
     text: str  # the labels, one a line: the figure's alt text
-    across: bool = False  # a left-right flowchart, which may be laid top-down to fit a column
+    across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
 
 
 def finish(

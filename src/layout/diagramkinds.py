@@ -10,7 +10,7 @@ A pie's slices go clockwise from twelve o'clock, with a legend of labels and sha
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .diagram import (
     LABEL_SIZE,
@@ -53,13 +53,15 @@ class _Branch:
     y: float = 0.0  # centre
 
 
-def layout_mindmap(tree: Mindmap, measure: Measure) -> Drawing:
+def layout_mindmap(tree: Mindmap, measure: Measure, one_sided: bool = False) -> Drawing:
+    """Branches on both sides of the root, balanced by their leaves; `one_sided`: all on
+    its right, half as wide and about twice as tall (a narrow card or a phone)."""
     root = _branch(tree.root, measure, 0, "accent")
     for index, child in enumerate(tree.root.children):
         root.children.append(_branch(child, measure, 1, f"series{index}"))
     leaves = [_leaves(c.node) for c in root.children]
     half, running, split = sum(leaves) / 2, 0, len(root.children)
-    if len(root.children) > 2:
+    if len(root.children) > 2 and not one_sided:
         for index, count in enumerate(leaves):
             running += count
             if running >= half:
@@ -75,7 +77,8 @@ def layout_mindmap(tree: Mindmap, measure: Measure) -> Drawing:
             _draw_branch(items, root, branch, side)
     items.append(_mind_box(root, -root.w / 2, 0.0))
     items.append(Label(root.text, 0.0, -root.text.height / 2, "on_accent"))
-    return finish(items, "\n".join(tree.labels()))
+    drawing = finish(items, "\n".join(tree.labels()))
+    return replace(drawing, across=split < len(root.children))  # a narrower one exists
 
 
 def _branch(node: MindNode, measure: Measure, depth: int, colour: str) -> _Branch:

@@ -25,10 +25,11 @@ TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it
 def draw_to_fit(
     budget: DiagramBudget, source: str, measure: Measure, width: float, height: float | None
 ) -> Drawing:
-    """The diagram as written; or, where a left-right flowchart must shrink to fit `width`
-    (x `height`: a portrait card, a phone's column), the same chart laid top-down when that
-    keeps its labels at least `TURN_GAIN` times larger. A chart written for a wide screen
-    reads on a phone instead of shrinking to small print; the edges are the author's."""
+    """The diagram as written; or, where a wide one (a left-right flowchart, a two-sided mind
+    map) must shrink to fit `width` (x `height`: a portrait card, a phone's column), its
+    upright form (top-down; one-sided) when that keeps its labels at least `TURN_GAIN` times
+    larger. A chart made for a wide screen reads on a phone instead of shrinking to small
+    print; nodes, edges and labels are the author's."""
     drawing = budget.draw(source, measure)
     if not drawing.across or fit_scale(drawing, width, height) >= 1.0:
         return drawing
@@ -44,15 +45,15 @@ def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
 
 
 def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
-    """The laid-out diagram (`upright`: a left-right flowchart laid top-down); `DiagramError`
-    (a one-line reason) when it is not drawn."""
+    """The laid-out diagram (`upright`: a left-right flowchart laid top-down, a mind map's
+    branches all on one side); `DiagramError` (a one-line reason) when it is not drawn."""
     diagram = parse_diagram(source)
     if isinstance(diagram, Flowchart):
         if upright and diagram.direction in ("LR", "RL"):
             diagram = replace(diagram, direction="TB")
         return layout_flowchart(diagram, measure)
     if isinstance(diagram, Mindmap):
-        return layout_mindmap(diagram, measure)
+        return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
     assert isinstance(diagram, Pie)

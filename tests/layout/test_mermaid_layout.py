@@ -236,3 +236,19 @@ def test_labels_sit_on_tinted_shapes_without_an_outline(setter) -> None:
         for shape in shapes:  # (an edge label's "page" knock-out is not a shape)
             assert shape.stroke is None, source[:30]
     assert counted >= 40  # the cases' nodes, branches, participants and notes
+
+
+STUDY = FENCE.search((CASES[4]).read_text()).group(1)  # 05-mindmap-study
+
+
+def test_a_mind_map_puts_its_branches_on_one_side_where_that_keeps_it_readable(fonts) -> None:
+    """Two-sided, the plan shrinks to small print on a 440 px card; one-sided it is half as
+    wide and keeps its labels near full size. On a slide it keeps both sides."""
+    post = f"```mermaid\n{STUDY}```\n"
+    [card] = card_pages(post, fonts)
+    [row] = [p.row for p in card.rows if "选赛道" in p.row.text]
+    assert row.items[0].scale >= 0.85  # two-sided it was 0.69
+    options = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
+    [slide] = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
+    wide = next(p.row for p in slide.rows if "选赛道" in p.row.text)
+    assert wide.height < row.height  # both sides: shorter
