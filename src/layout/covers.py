@@ -16,6 +16,7 @@ title inside the centred square, so the square thumbnail crop shows it whole.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -29,18 +30,24 @@ from .limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from .looks import Looks, text_look
 from .paint import base_color
 from .spanstyle import Span, SpanStyle
-from .style import Styles, Theme, resolve
+from .style import Styles, Theme, relative_luminance, resolve
 
 LAYOUTS = ("headline", "band", "pills", "split")
 MAX_COVERS = len(LAYOUTS)
 TITLE_LINE_HEIGHT = 1.18  # display type: tighter than body text, loose enough for CJK
 MAX_TITLE_LINES = 4  # more lines than this read as a paragraph, not a cover
+MIN_LINE_SHARE = 0.6  # no title line but the last is shorter than this share of the widest
 MIN_TITLE_SIZE = 14.0  # virtual px: the last size tried, used even if the title overflows
 SIZE_STEP = 0.95  # each size tried is this share of the one before
 MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the title)
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
 # The tint of a panel behind text: the accent at this opacity over the page.
 TINT_ALPHA = 0x2E
+MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
+DISTINCT = 90.0  # keywords against the title, RGB distance: reads as another colour
+MARKER_ALPHA = 0x66  # the accent behind keywords when no colour sets them apart
+MARKER_HEIGHT = 0.42  # the marker covers this lower share of the keywords' text
+OPAQUE = 0xE0  # a colour at least this opaque can colour text
 CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no theme uses
 _WORD_CHAR = regex.compile(r"[\p{Latin}\p{N}]")
 
@@ -67,6 +74,7 @@ class _Design:
     keywords: tuple[str, ...]
     accent: int
     on_accent: int
+    marker: int | None  # drawn behind the keywords in the title
 
     @property
     def margin(self) -> float:
@@ -152,7 +160,7 @@ def _design(
     styles = resolve(theme, mode)
     zoom = _zoom(width, height)
     page = Rect(0.0, 0.0, width / zoom, height / zoom)
-    accent, on_accent = Looks(styles).accent_pair()
+    accent, marker = _emphasis(styles)
     words = tuple(dict.fromkeys(k.strip() for k in keywords if k.strip()))
     return _Design(
         styles=styles,
@@ -162,8 +170,51 @@ def _design(
         title=" ".join(title.split()),
         keywords=words,
         accent=accent,
-        on_accent=on_accent,
+        on_accent=_ink_on(accent),
+        marker=marker,
     )
+
+
+def _contrast(a: int, b: int) -> float:
+    """WCAG contrast ratio of two colours (alpha ignored)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def _emphasis(styles: Styles) -> tuple[int, int | None]:
+    """The colour keywords are drawn in, and the marker drawn behind them (or None).
+
+    The colour is the first of the theme's own emphasis colours (the heading's, strong
+    text's) that is opaque and another colour than the title's; else the first of its
+    accent, list marker and link colours that also reads on the page (contrast 3:1, the
+    large-text threshold); else the title's colour, marked. The marker is strong text's
+    background where the theme has one, else a tint of the accent when the colour alone
+    does not set the keywords apart."""
+    page = base_color(styles["card"].background)
+    title = styles["h1"].color
+    accent, _ = Looks(styles).accent_pair()
+    strong = styles.inline.get("strong", {})
+    marker = strong.get("background")
+    marker = marker if isinstance(marker, int) else None
+    own = (styles["h1"].strong_color, strong.get("color"))
+    others = (accent, styles["list"].marker_color, styles.inline.get("link", {}).get("color"))
+    for color in (*own, *others):
+        if not isinstance(color, int) or color >> 24 < OPAQUE or not _apart(color, title):
+            continue
+        if color in own or _contrast(color, page) >= MIN_CONTRAST:
+            return color, marker
+    return title, marker if marker is not None else _tint(accent | 0xFF000000, MARKER_ALPHA)
+
+
+def _apart(a: int, b: int) -> bool:
+    """Whether two colours read as different colours (distance in RGB)."""
+    channels = ((a >> shift & 0xFF) - (b >> shift & 0xFF) for shift in (16, 8, 0))
+    return math.hypot(*channels) >= DISTINCT
+
+
+def _ink_on(color: int) -> int:
+    """White or near black, whichever reads better on `color`."""
+    return max((0xFFFFFFFF, 0xFF1C1F23), key=lambda ink: _contrast(ink, color))
 
 
 def _zoom(width: float, height: float) -> float:
@@ -191,6 +242,8 @@ def title_spans(design: _Design, size: float, color: int | None, emphasis: int) 
     """The title as runs: the keywords found in it (longest first, any case) in `emphasis`,
     the rest in `color` (the heading's colour when None)."""
     plain, marked = design.title_look(size, color), design.title_look(size, emphasis)
+    if design.marker is not None and emphasis != color:
+        marked = replace(marked, highlight=design.marker, highlight_height=MARKER_HEIGHT)
     text = design.title
     flags = [False] * len(text)
     folded = text.casefold()
@@ -242,6 +295,9 @@ def _fits(lines: list[TextLine], box: Rect, max_lines: int, title: str) -> bool:
         return False
     if any(line.width > box.width + 0.5 for line in lines):
         return False
+    widest = max((line.width for line in lines), default=0.0)
+    if any(line.width < widest * MIN_LINE_SHARE for line in lines[:-1]):
+        return False  # a short line amid long ones reads as a break fault
     texts = [line.text.strip() for line in lines]
     if len(lines) > 1 and any(len(text) <= 1 for text in texts):
         return False
