@@ -39,6 +39,9 @@ MAX_TITLE_LINES = 4  # more lines than this read as a paragraph, not a cover
 MIN_LINE_SHARE = 0.6  # no title line but the last is shorter than this share of the widest
 MIN_TITLE_SIZE = 14.0  # virtual px: the last size tried, used even if the title overflows
 SIZE_STEP = 0.95  # each size tried is this share of the one before
+MAX_TITLE_CHARS = 80  # a title longer than this is cut: it would set as a paragraph
+MAX_KEYWORDS = 8  # keywords looked for in the title (later ones are ignored)
+MAX_KEYWORD_CHARS = 20
 MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the title)
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
 # The tint of a panel behind text: the accent at this opacity over the page.
@@ -161,13 +164,15 @@ def _design(
     zoom = _zoom(width, height)
     page = Rect(0.0, 0.0, width / zoom, height / zoom)
     accent, marker = _emphasis(styles)
-    words = tuple(dict.fromkeys(k.strip() for k in keywords if k.strip()))
+    # The engine's own bounds (a caller refuses more): a cover shows a short title.
+    words = tuple(dict.fromkeys(k.strip()[:MAX_KEYWORD_CHARS] for k in keywords if k.strip()))
+    words = words[:MAX_KEYWORDS]
     return _Design(
         styles=styles,
         fonts=fonts,
         page=page,
         content=content_box(styles, page.width, page.height),
-        title=" ".join(title.split()),
+        title=" ".join(title.split())[:MAX_TITLE_CHARS],
         keywords=words,
         accent=accent,
         on_accent=_ink_on(accent),
