@@ -39,6 +39,8 @@ from .compose import (
     compose,
     hides_overflow,
 )
+from .covers import LAYOUTS as COVER_LAYOUTS
+from .covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
 from .diagrams import DiagramBudget
 from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
@@ -100,6 +102,7 @@ __all__ = [
     "ARTICLE_IMAGE_BYTES",
     "CARD_LIMITS",
     "COVER_IMAGE_BYTES",
+    "COVER_LAYOUTS",
     "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
     "DEFAULT_HEIGHT",
@@ -112,10 +115,12 @@ __all__ = [
     "MAX_CARDS",
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
+    "MAX_COVERS",
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "STYLED_TAGS",
     "CardTooLarge",
+    "CoverCrops",
     "DiagramBudget",
     "DiagramError",
     "Doc",
@@ -169,6 +174,8 @@ __all__ = [
     "relative_luminance",
     "render",
     "render_cards",
+    "render_covers",
+    "render_wechat_cover",
     "typeset_math",
 ]
 
@@ -349,6 +356,52 @@ def draw_cards(
         for card in cards
     ]
     return Rendered(files, texts)
+
+
+def render_covers(
+    title: str,
+    keywords: tuple[str, ...],
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    count: int = 1,
+) -> Rendered:
+    """`count` covers of `title` (covers.py: one layout each) at `options`' size, scale
+    and format, drawn and encoded as `draw_cards` does; held to the same pixel limits.
+
+    Raises:
+        CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
+    """
+    covers = max(1, min(count, MAX_COVERS))
+    _limits(options).check([(options.width, options.height)] * covers)
+    pages = cover_pages(
+        title,
+        keywords,
+        theme,
+        fonts,
+        width=options.width,
+        height=options.height,
+        count=covers,
+        mode=options.mode,
+    )
+    return draw_cards(pages, {}, fonts, options)
+
+
+def render_wechat_cover(
+    title: str,
+    keywords: tuple[str, ...],
+    theme: Theme,
+    fonts: FontBook,
+    mode: str | None = None,
+    *,
+    mark_crop: bool = False,
+) -> tuple[bytes, CoverCrops]:
+    """An article's cover for the platform: a 900 x 383 PNG whose centred square holds the
+    title, and its `pic_crop_235_1` / `pic_crop_1_1` boxes (`CoverCrops`); `mark_crop`
+    outlines the square crop (for a gallery, never for the platform)."""
+    page, crops = wechat_cover(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
+    options = RenderOptions(width=page.width, height=page.height, scale=1)
+    return draw_cards([page], {}, fonts, options).files[0], crops
 
 
 def _limits(options: RenderOptions) -> OutputLimits:
