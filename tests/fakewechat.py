@@ -3,8 +3,10 @@
 Like the real one it answers HTTP 200 with ``{"errcode": N, "errmsg": "... rid: ..."}`` on
 failure; checks the IP allow-list when a token is requested (40164 with the real message);
 issues tokens that expire; sniffs uploads by their magic bytes and checks their size;
-enforces the draft field limits; stores drafts for ``draft/get``. Switches force an errcode
-(-1, 45009, 48001, ...), a stall (for timeouts) or a delay before a normal answer on any path.
+enforces the draft field limits (news and newspic, whose ``image_info`` must name permanent
+images of the account); stores drafts for ``draft/get`` and replaces them on ``draft/update``.
+Switches force an errcode (-1, 45009, 48001, ...), a stall (for timeouts) or a delay before a
+normal answer on any path.
 
 Use it as a context manager::
 
@@ -34,6 +36,7 @@ DIGEST_LIMIT = 128
 SOURCE_URL_LIMIT = 1024
 CONTENT_BYTES_LIMIT = 1024 * 1024
 CONTENT_TEXT_LIMIT = 20_000
+NEWSPIC_IMAGE_LIMIT = 20
 
 ERRMSG = {
     -1: "system error",
@@ -112,6 +115,7 @@ class FakeWeChat:
     materials: dict[str, tuple[str, bytes]] = field(default_factory=dict)  # media_id → appid
     images: dict[str, bytes] = field(default_factory=dict)  # uploadimg URL → bytes
     drafts: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
+    versions: dict[str, int] = field(default_factory=dict)  # draft media_id → updates + 1
     hits: Counter[str] = field(default_factory=Counter)
     bodies: list[bytes] = field(default_factory=list)  # raw request bodies, in order
     _forced: dict[str, Forced] = field(default_factory=dict)
@@ -350,9 +354,11 @@ class FakeWeChat:
             if article.get(flag, 0) not in (0, 1) or isinstance(article.get(flag), bool):
                 raise Refused(47001)  # the platform's fields are numbers, 0 or 1
         if article.get("article_type", "news") == "news":
-            material = self.materials.get(str(article.get("thumb_media_id", "")))
-            if material is None or material[0] != appid:
-                raise Refused(40007)
+            self._check_material(appid, article.get("thumb_media_id"))
+        elif article.get("article_type") == "newspic":
+            self._check_image_info(appid, article.get("image_info"))
+        else:
+            raise Refused(47001)
         text = re.sub(r"<[^>]*>", "", content)
         if (
             not content
@@ -362,6 +368,43 @@ class FakeWeChat:
             raise Refused(45002)
         if self.strict_content and _rejected_html(content):
             raise Refused(45166)
+
+    def _check_material(self, appid: str, media_id: object) -> None:
+        material = self.materials.get(str(media_id or ""))
+        if material is None or material[0] != appid:
+            raise Refused(40007)
+
+    def _check_image_info(self, appid: str, info: Any) -> None:
+        """A newspic's ``image_info.image_list``: 1 to ``NEWSPIC_IMAGE_LIMIT`` permanent images."""
+        images = info.get("image_list") if isinstance(info, dict) else None
+        if not isinstance(images, list) or not images or len(images) > NEWSPIC_IMAGE_LIMIT:
+            raise Refused(47001)
+        for image in images:
+            if not isinstance(image, dict):
+                raise Refused(47001)
+            self._check_material(appid, image.get("image_media_id"))
+
+    def draft_update(
+        self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
+    ) -> dict[str, Any]:
+        """Replaces article ``index`` of a stored draft; 40007 for a draft that is gone."""
+        appid = self._appid_for(query)
+        payload = _json_body(body)
+        media_id, index = str(payload.get("media_id", "")), payload.get("index", 0)
+        article = payload.get("articles")
+        stored = self.drafts.get(media_id)
+        if stored is None or stored[0] != appid:
+            raise Refused(40007)
+        if not isinstance(index, int) or not 0 <= index < len(stored[1]):
+            raise Refused(47001)
+        self._check_article(appid, article)
+        stored[1][index] = article
+        self.versions[media_id] = self.versions.get(media_id, 1) + 1
+        return {"errcode": 0, "errmsg": "ok"}
+
+    def delete_draft(self, media_id: str) -> None:
+        """The draft is gone (published, or deleted in the editor)."""
+        del self.drafts[media_id]
 
     def draft_get(
         self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
@@ -381,6 +424,7 @@ _ROUTES = {
     "/cgi-bin/material/add_material": FakeWeChat.add_material,
     "/cgi-bin/draft/add": FakeWeChat.draft_add,
     "/cgi-bin/draft/get": FakeWeChat.draft_get,
+    "/cgi-bin/draft/update": FakeWeChat.draft_update,
 }
 
 

@@ -226,6 +226,14 @@ def to_article(
     )
 
 
+def outline(markdown: str) -> tuple[str, str]:
+    """The post's title (the first heading, else the first line) and its body as plain
+    sanitised HTML in one ``<section>``, no theme: what an image post's text comes from."""
+    clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
+    section = lxml_html.fragment_fromstring(f"<section>{clean}</section>")
+    return fx.title_of(section, fx.visible_text(section)), _fragment(section)
+
+
 def rewrite_images(html: str, mapping: Mapping[str, str]) -> str:
     """The same document with each image source found in `mapping` replaced."""
     document = lxml_html.document_fromstring(html)

@@ -22,7 +22,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import httpx
@@ -110,7 +110,18 @@ class PlatformTimeout(PlatformError):
     label = "platform_timeout"
 
 
+class DraftNotFound(PlatformError):
+    """``draftMediaId`` names no draft of the account (published, deleted, or another's)."""
+
+    status = 404
+    label = "draft_not_found"
+
+
 # Data
+
+
+class WireArticle(Protocol):
+    def to_wire(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +159,33 @@ class DraftArticle:
             if value := getattr(self, name):
                 article[name] = value
         return article
+
+
+@dataclass(frozen=True, slots=True)
+class NewspicArticle:
+    """The image post (``article_type`` newspic) of ``draft/add``: plain text and permanent
+    images in order, the first the cover."""
+
+    title: str
+    content: str
+    image_media_ids: tuple[str, ...]
+
+    def to_wire(self) -> dict[str, Any]:
+        images = [{"image_media_id": media_id} for media_id in self.image_media_ids]
+        return {
+            "article_type": "newspic",
+            "title": self.title,
+            "content": self.content,
+            "image_info": {"image_list": images},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Material:
+    """A permanent image of the account's library: its ``media_id`` and its URL."""
+
+    media_id: str
+    url: str
 
 
 # Logging
@@ -288,18 +326,46 @@ class WeChatClient:
         self, creds: Credentials, data: bytes, filename: str, *, source: str = "the cover"
     ) -> str:
         """Upload the cover as permanent image material; returns its ``media_id``."""
+        material = await self.add_image(creds, data, filename, step=f"cover image {source}")
+        return material.media_id
+
+    async def add_image(
+        self, creds: Credentials, data: bytes, filename: str, *, step: str
+    ) -> Material:
+        """Upload a permanent image (``material/add_material``, type image)."""
         body = await self._call(
             creds,
-            f"the upload of cover image {source}",
+            f"the upload of {step}",
             lambda token: self._http.post(
                 "/cgi-bin/material/add_material",
                 params={"access_token": token, "type": "image"},
                 files={"media": (filename, data, _mime(filename))},
             ),
         )
-        return _string(body, "media_id")
+        return Material(_string(body, "media_id"), _https(str(body.get("url", ""))))
 
-    async def add_draft(self, creds: Credentials, article: DraftArticle) -> str:
+    async def update_draft(self, creds: Credentials, media_id: str, article: WireArticle) -> str:
+        """Replace the first article of draft ``media_id`` (``draft/update``); returns the id.
+
+        Raises:
+            DraftNotFound: The account has no such draft (errcode 40007).
+        """
+        payload = {"media_id": media_id, "index": 0, "articles": article.to_wire()}
+        try:
+            await self._to_its_answer("/cgi-bin/draft/update", payload, creds, "the draft update")
+        except PlatformError as exc:
+            if exc.errcode != 40007:
+                raise
+            raise DraftNotFound(
+                f"the account has no draft {media_id} (published, deleted, or another"
+                ' account\'s); send draftMissing "create" to make a new one; nothing was'
+                " charged",
+                errcode=exc.errcode,
+                errmsg=exc.errmsg,
+            ) from None
+        return media_id
+
+    async def add_draft(self, creds: Credentials, article: WireArticle) -> str:
         """Create a draft holding ``article``; returns the draft's ``media_id``.
 
         Once sent, the call is awaited to its answer (its own timeout bounds it) even if the
@@ -308,15 +374,19 @@ class WeChatClient:
         so a retry replays it rather than making a second one.
         """
         payload = {"articles": [article.to_wire()]}
+        answer = await self._to_its_answer("/cgi-bin/draft/add", payload, creds, "the draft")
+        return _string(answer, "media_id")
+
+    async def _to_its_answer(
+        self, path: str, payload: dict[str, Any], creds: Credentials, step: str
+    ) -> dict[str, Any]:
+        """A JSON call that changes a draft, awaited to its answer even when cancelled."""
         call = asyncio.ensure_future(
             self._call(
                 creds,
-                "the draft",
+                step,
                 lambda token: self._http.post(
-                    "/cgi-bin/draft/add",
-                    params={"access_token": token},
-                    content=_json(payload),
-                    headers=_JSON,
+                    path, params={"access_token": token}, content=_json(payload), headers=_JSON
                 ),
             )
         )
@@ -327,7 +397,7 @@ class WeChatClient:
                 task = asyncio.current_task()
                 if task is not None:
                     task.uncancel()  # the cancel is dropped: the draft's answer wins
-        return _string(call.result(), "media_id")
+        return call.result()
 
     async def _call(
         self,

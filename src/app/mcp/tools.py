@@ -1,4 +1,5 @@
-"""The MCP server: ``generate_cards``, ``convert_article`` and ``list_themes`` for AI agents.
+"""The MCP server: ``generate_cards``, ``convert_article``, ``create_newspic_draft`` and
+``list_themes`` for AI agents.
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
 derive the input schemas from the models, ``app.schema``, and write the results ourselves):
@@ -32,10 +33,16 @@ import msgspec
 from mcp.server.lowlevel import Server
 
 from app import VERSION, operations
-from app.articles.wechat import InvalidPlatformCredentials
+from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
 from app.cards.service import themes_listing
-from app.errors import ApiError, InternalError, InvalidIdempotencyKey, NotStarted
+from app.errors import (
+    ApiError,
+    InternalError,
+    InvalidIdempotencyKey,
+    MissingPlatformCredentials,
+    NotStarted,
+)
 from app.ledger.credits import KeyInfo
 from app.models import (
     ARTICLE_THEMES,
@@ -50,6 +57,7 @@ from app.models import (
     parse_article,
     parse_generate,
 )
+from app.newspic import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
 from app.schema import field_descriptions, tool_schema
 from app.services import Services
@@ -131,6 +139,21 @@ class InkcardTools:
                 annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
             ),
             types.Tool(
+                name="create_newspic_draft",
+                title="Markdown to a WeChat image post (newspic) draft",
+                description=(
+                    "Draw Markdown as cards (as generate_cards, autoSplit unless splitMode is"
+                    " given) and create a WeChat image post (小绿书) in the account's draft box:"
+                    f" the cards in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT};"
+                    " title and text from the arguments, else the front matter, else the first"
+                    " heading and paragraphs. Needs platform credentials (platformAppid and"
+                    " platformAppSecret, or configured on this connection);"
+                    f" {DRAFT_COST} credits, a failed call nothing."
+                ),
+                input_schema=tool_schema(NewspicToolArguments, self.catalogue.accepted_names()),
+                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
+            ),
+            types.Tool(
                 name="list_themes",
                 title="Card and article themes",
                 description=(
@@ -178,6 +201,7 @@ class InkcardTools:
         run = {
             "generate_cards": self._generate,
             "convert_article": self._convert,
+            "create_newspic_draft": self._newspic,
             "list_themes": self._list_themes,
         }.get(name)
         if run is None:
@@ -239,23 +263,24 @@ class InkcardTools:
         return blocks
 
     async def _convert(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
-        arguments = dict(arguments)
-        appid = arguments.pop("platformAppid", None)
-        secret = arguments.pop("platformAppSecret", None)
-        idem_key = arguments.pop("idempotencyKey", None)
+        arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
         body = parse_article(msgspec.json.encode(arguments))
-        if appid is None and secret is None:
-            creds = operations.credentials_from(
-                caller.appid, caller.secret, caller.credential_names
-            )
-        else:
-            creds = operations.credentials_from(
-                _string(appid), _string(secret), ("platformAppid", "platformAppSecret")
-            )
-        if idem_key is not None and not isinstance(idem_key, str):
-            raise InvalidIdempotencyKey("idempotencyKey must be a string")
         answer = await operations.convert_article(
+            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+        )
+        return _answer(msgspec.json.decode(answer.body))
+
+    async def _newspic(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+        arguments, creds, idem_key = _account_of(caller, arguments)
+        key = await self._key(caller)
+        body = parse_newspic(msgspec.json.encode(arguments))
+        if creds is None:
+            raise MissingPlatformCredentials(
+                "an image post needs the account: send platformAppid and platformAppSecret,"
+                " or configure them on the connection"
+            )
+        answer = await operations.create_newspic(
             self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
         )
         return _answer(msgspec.json.decode(answer.body))
@@ -290,6 +315,26 @@ class InkcardTools:
 
 def _note(text: str) -> types.TextContent:
     return types.TextContent(text=text)
+
+
+def _account_of(
+    caller: Caller, arguments: dict[str, Any]
+) -> tuple[dict[str, Any], Credentials | None, str | None]:
+    """The body's own arguments, the draft account (the arguments', else the connection's)
+    and the idempotency key, taken out of a platform tool's arguments."""
+    arguments = dict(arguments)
+    appid = arguments.pop("platformAppid", None)
+    secret = arguments.pop("platformAppSecret", None)
+    idem_key = arguments.pop("idempotencyKey", None)
+    if appid is None and secret is None:
+        creds = operations.credentials_from(caller.appid, caller.secret, caller.credential_names)
+    else:
+        creds = operations.credentials_from(
+            _string(appid), _string(secret), ("platformAppid", "platformAppSecret")
+        )
+    if idem_key is not None and not isinstance(idem_key, str):
+        raise InvalidIdempotencyKey("idempotencyKey must be a string")
+    return arguments, creds, idem_key
 
 
 def _string(value: Any) -> str:

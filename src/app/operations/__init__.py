@@ -4,6 +4,7 @@ CLI adapt. Each is a plain async function over the ``Services`` record of ``app.
 - ``authenticate``: an API key → its live ``KeyInfo`` (401 otherwise).
 - ``generate_cards``: a ``GenerateRequest`` → stored card images (paid: ``generate_cost``).
 - ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft (paid: 1 or 3).
+- ``create_newspic``: a ``NewspicRequest`` → an image-post draft of its cards (paid: 3).
 """
 
 from app.operations.article import (
@@ -16,6 +17,7 @@ from app.operations.article import (
 )
 from app.operations.generate import generate_cards
 from app.operations.keys import authenticate
+from app.operations.newspic import create_newspic
 
 __all__ = [
     "DRAFT_COST",
@@ -24,6 +26,7 @@ __all__ = [
     "ArticleAnswer",
     "authenticate",
     "convert_article",
+    "create_newspic",
     "credentials_from",
     "generate_cards",
 ]

@@ -9,25 +9,15 @@ client gone before the answer was ready included, releases the hold and the key'
 from __future__ import annotations
 
 import asyncio
-import hashlib
-from collections.abc import Awaitable
-from typing import NamedTuple, TypeVar
-
-import msgspec
+import functools
 
 from app.articles.service import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleService
-from app.articles.wechat import Credentials, PlatformError, PlatformTimeout
+from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import InvalidField, MissingPlatformCredentials, RenderTimeout
-from app.ledger.charge import charged
 from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import Replay, fingerprint
-from app.metrics import Metrics
 from app.models import ArticleRequest, DraftResponse, HtmlResponse, field_label
-from app.operations import retries
-from app.operations.disconnect import unless_gone
+from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
 from app.services import Services
-
-T = TypeVar("T")
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
 
@@ -40,19 +30,6 @@ __all__ = [
     "convert_article",
     "credentials_from",
 ]
-
-
-class ArticleAnswer(NamedTuple):
-    """A convert-and-draft answer: its JSON body and status, and what it cost.
-
-    ``replayed``: the stored answer to an earlier request with the same Idempotency-Key,
-    charged then, not now (``cost`` is 0).
-    """
-
-    body: bytes
-    status: int = 200
-    cost: int = 0
-    replayed: bool = False
 
 
 def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credentials | None:
@@ -71,13 +48,6 @@ def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credent
             " a draft, or neither for HTML only"
         )
     return Credentials(appid, secret)
-
-
-def request_fingerprint(body: ArticleRequest, creds: Credentials | None) -> str:
-    """What decides the answer: the normalised body and the account (its secret hashed)."""
-    account = b"" if creds is None else creds.appid.encode()
-    secret = b"" if creds is None else hashlib.sha256(creds.secret.encode()).digest()
-    return fingerprint(msgspec.json.encode(body), account, secret)
 
 
 def _short_of_credits(balance: int) -> str:
@@ -107,38 +77,12 @@ async def convert_article(
             "markdown must not be empty when creating a draft", label=field_label("markdown")
         )
     timeout = services.settings.article_timeout
-    held = await retries.claim(
-        services.idempotency,
-        key.id,
-        OPERATION,
-        request_fingerprint(body, creds),
-        idem_key,
-        wait=timeout,
-        gone=gone,
+    call = PaidCall(
+        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
     )
-    if isinstance(held, Replay):
-        return ArticleAnswer(held.body, held.status, replayed=True)
-    try:
-        # after the claim: a replay is never limited
-        await asyncio.to_thread(services.limits.admit, key.id)
-        async with charged(
-            services.credits,
-            services.metrics,
-            key,
-            operation=OPERATION,
-            hold=MIN_BALANCE,
-            request_id=request_id,
-            refusal=_short_of_credits,
-        ) as charge:
-            work = _run(services.articles, body, creds, key.id, timeout)
-            answer = await unless_gone(gone, _counted(services.metrics, work))
-            encoded = msgspec.json.encode(answer)
-            charge.cost = HTML_COST if creds is None else DRAFT_COST
-            charge.also = await held.recorder(encoded)
-    except BaseException:
-        await held.forget()
-        raise
-    return ArticleAnswer(encoded, cost=charge.cost)
+    cost = HTML_COST if creds is None else DRAFT_COST
+    work = functools.partial(_run, services.articles, body, creds, key.id, timeout)
+    return await run_paid(services, call, work, cost, gone)
 
 
 async def _run(
@@ -160,13 +104,3 @@ async def _run(
         raise PlatformTimeout(
             f"creating the draft took longer than {seconds:g} s; nothing was charged"
         ) from None
-
-
-async def _counted(metrics: Metrics, work: Awaitable[T]) -> T:
-    """``work``'s answer, with a platform failure counted by its label (a ``PlatformTimeout``
-    that ``_run`` raises in place of a timeout is counted too)."""
-    try:
-        return await work
-    except PlatformError as exc:
-        metrics.platform_errors.labels(exc.label).inc()
-        raise

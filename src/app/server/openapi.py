@@ -111,3 +111,9 @@ class ArticleOperation(JsonBodyOperation):
     """OpenAPI entry of convert-and-draft: the body is decoded by ``parse_article``."""
 
     request_schema: ClassVar[dict[str, Any]] = article_request_schema()
+
+
+@dataclass
+class NewspicOperation(JsonBodyOperation):
+    """OpenAPI entry of newspic-draft: the body is decoded by ``parse_newspic``; its card
+    themes are the app's, so each app gets a subclass that sets ``request_schema``."""

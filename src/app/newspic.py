@@ -1,0 +1,152 @@
+"""Records of ``POST /api/platform/newspic-draft``: its body, its answer, the MCP tool's
+arguments. The card fields are the generate body's (``app.models``), each described once."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+import layout
+from app import frontmatter
+from app.models import (
+    _ACCEPTED,
+    _MARKDOWN_LIMIT,
+    DEFAULT_MARKDOWN,
+    DEFAULT_THEME,
+    GenerateRequest,
+    Height,
+    ImageRecord,
+    Markdown,
+    MdxMode,
+    OverHiddenMode,
+    Scale,
+    SplitMode,
+    Width,
+    _convert_fields,
+    _decode_object,
+    parse_generate,
+)
+
+NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
+NEWSPIC_TEXT_LIMIT = 1_000  # characters of the post's text (an image post's caption)
+MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
+
+_CARD_FIELDS = (
+    "markdown",
+    "theme",
+    "themeMode",
+    "width",
+    "height",
+    "splitMode",
+    "mdxMode",
+    "overHiddenMode",
+    "scale",
+)
+
+
+class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """Body of ``POST /api/platform/newspic-draft``. Every field is optional."""
+
+    markdown: Annotated[
+        Markdown,
+        msgspec.Meta(
+            description=f"The post's Markdown, drawn as cards, {_MARKDOWN_LIMIT}. Its front"
+            " matter's title and description (or digest) fill the fields left out."
+        ),
+    ] = DEFAULT_MARKDOWN
+    theme: Annotated[str, msgspec.Meta(description="A card theme, as for POST /api/generate.")] = (
+        DEFAULT_THEME
+    )
+    themeMode: Annotated[
+        str | None, msgspec.Meta(description="A mode of the theme; default: its first.")
+    ] = None
+    width: Width = layout.DEFAULT_WIDTH
+    height: Height = layout.DEFAULT_HEIGHT
+    splitMode: SplitMode = "autoSplit"
+    mdxMode: MdxMode = False
+    overHiddenMode: OverHiddenMode = False
+    scale: Scale = 2
+    title: Annotated[
+        str,
+        msgspec.Meta(
+            description="The post's title; empty: the first heading, else the first line. Cut"
+            " to 32 characters (… marks a cut)."
+        ),
+    ] = ""
+    description: Annotated[
+        str,
+        msgspec.Meta(
+            description="The post's plain text under the images; empty: the Markdown's first"
+            f" paragraphs. Cut to {NEWSPIC_TEXT_LIMIT:,} characters (… marks a cut)."
+        ),
+    ] = ""
+
+    def cards(self) -> GenerateRequest:
+        """The generate request that draws this post's cards (PNG, the platform's format)."""
+        return GenerateRequest(**{name: getattr(self, name) for name in _CARD_FIELDS})
+
+
+class NewspicToolArguments(NewspicRequest, frozen=True, kw_only=True):
+    """Arguments of the MCP tool ``create_newspic_draft``: the body and what the HTTP route
+    takes as headers (the account, the idempotency key)."""
+
+    platformAppid: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppID of the WeChat official account (with platformAppSecret);"
+            " neither: the account configured on the connection."
+        ),
+    ] = None
+    platformAppSecret: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppSecret of that account (better configured on the connection)."
+        ),
+    ] = None
+    idempotencyKey: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="1-255 printable ASCII characters: a retry with the same key gets the"
+            " first answer again and is charged once."
+        ),
+    ] = None
+
+
+class NewspicData(msgspec.Struct, frozen=True):
+    """The image post's draft: its platform id, its cards in order (the first the cover)."""
+
+    media_id: str
+    images: list[ImageRecord]
+    cost: int
+
+
+class NewspicResponse(msgspec.Struct, frozen=True):
+    """newspic-draft's answer: the draft is in the account's draft box."""
+
+    success: bool
+    message: str
+    data: NewspicData
+
+
+_NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string"}
+
+
+def parse_newspic(body: bytes) -> NewspicRequest:
+    """Decode and validate a newspic-draft body: the generate fields as ``parse_generate``
+    checks them (front matter included), then the post's title and description.
+
+    Raises:
+        InvalidJson, InvalidField, PayloadTooLarge: As ``parse_generate``.
+    """
+    cards = parse_generate(body)
+    fields: dict[str, Any] = {name: getattr(cards, name) for name in _CARD_FIELDS}
+    sent = _decode_object(body, {**_ACCEPTED, **_NEWSPIC_ACCEPTED})
+    markdown = sent.get("markdown")
+    found = frontmatter.split(markdown)[0] if isinstance(markdown, str) else {}
+    if "splitMode" not in sent and "splitMode" not in found:
+        fields["splitMode"] = "autoSplit"  # a post is a carousel of cards, not one tall card
+    post = {"title": found.get("title", ""), "description": found.get("digest", "")}
+    post |= {name: sent[name] for name in _NEWSPIC_ACCEPTED if name in sent}
+    _convert_fields(post, NewspicRequest, _NEWSPIC_ACCEPTED)  # each checked, errors named
+    return msgspec.convert({**fields, **post}, NewspicRequest)

@@ -1,0 +1,60 @@
+"""A ``NewspicRequest`` of an authenticated key → an image-post draft of its cards, charged
+3 credits like an article draft, through the same paid-call skeleton (``operations.paid``)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+
+from app.articles.newspic import NEWSPIC_COST, newspic_draft
+from app.articles.service import MIN_BALANCE
+from app.articles.wechat import Credentials, PlatformTimeout
+from app.errors import RenderTimeout
+from app.ledger.credits import KeyInfo
+from app.newspic import NewspicRequest, NewspicResponse
+from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
+from app.services import Services
+
+OPERATION = "newspic-draft"  # in the ledger and the metrics
+
+
+def _short_of_credits(balance: int) -> str:
+    return (
+        f"newspic-draft needs a balance of at least {MIN_BALANCE} credits (an image post"
+        f" costs {NEWSPIC_COST}); the key's balance is {balance}"
+    )
+
+
+async def create_newspic(
+    services: Services,
+    key: KeyInfo,
+    body: NewspicRequest,
+    creds: Credentials,
+    idem_key: str | None,
+    request_id: str | None,
+    gone: asyncio.Event | None = None,
+) -> ArticleAnswer:
+    """The newspic-draft operation (HTTP, MCP alike): as ``convert_article`` with a draft."""
+    timeout = services.settings.article_timeout
+    call = PaidCall(
+        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
+    )
+    work = functools.partial(_run, services, body, creds, key.id, timeout)
+    return await run_paid(services, call, work, NEWSPIC_COST, gone)
+
+
+async def _run(
+    services: Services, body: NewspicRequest, creds: Credentials, key: object, seconds: float
+) -> NewspicResponse:
+    """The work under one deadline: 504 ``platform_timeout`` past it."""
+    wechat = services.articles.wechat
+    assert wechat is not None, "the article service is open"
+    try:
+        async with asyncio.timeout(seconds):
+            return await newspic_draft(
+                services.cards, services.articles.pool, wechat, body, creds, key, seconds
+            )
+    except (TimeoutError, RenderTimeout):
+        raise PlatformTimeout(
+            f"creating the image post took longer than {seconds:g} s; nothing was charged"
+        ) from None

@@ -1,0 +1,85 @@
+"""``POST /api/platform/newspic-draft``: a thin handler over ``operations.create_newspic``,
+with convert-and-draft's headers, error envelope and replay header."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import MediaType, Request, Response, post
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+
+import themes
+from app import logs, operations
+from app.errors import MissingPlatformCredentials
+from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
+from app.models import ArticleErrorBody
+from app.newspic import NEWSPIC_IMAGE_LIMIT, NewspicRequest, NewspicResponse, parse_newspic
+from app.schema import request_schema
+from app.server.disconnect import watching_disconnect
+from app.server.openapi import API_KEY_SCHEME, NewspicOperation, error_responses
+from app.server.responses import article_exception_handlers
+from app.server.routes_article import REPLAYED_HEADER, platform_credentials
+from app.server.routes_cards import authenticate
+from app.services import Services
+
+PATH = "/api/platform/newspic-draft"
+DESCRIPTION = f"""\
+Markdown drawn as cards (the generate body; splitMode autoSplit unless given) and posted as a
+WeChat image post (小绿书, newspic) in the account's draft box: each card uploaded as a
+permanent image in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT} (more: 400
+`too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret`; costs 3
+credits, a failed call 0; `Idempotency-Key`, replays and errors as convert-and-draft."""
+
+
+async def newspic_draft(
+    request: Request[Any, Any, Any], services: NamedDependency[Services]
+) -> Response[NewspicResponse]:
+    """Markdown → cards → an image-post draft (3 credits)."""
+    key = await authenticate(request, services)
+    body = parse_newspic(await request.body())
+    creds = platform_credentials(request)
+    if creds is None:
+        raise MissingPlatformCredentials(
+            "an image post needs the account: send Platform-Appid and Platform-App-Secret"
+        )
+    async with watching_disconnect(request) as gone:
+        answer = await operations.create_newspic(
+            services,
+            key,
+            body,
+            creds,
+            request.headers.get(IDEMPOTENCY_HEADER),
+            logs.current_id(),
+            gone,
+        )
+    info = logs.current()
+    if info is not None and not answer.replayed:
+        info.extra["cost"] = answer.cost
+    return Response(
+        answer.body,  # type: ignore[arg-type]  # JSON bytes are sent as they are
+        status_code=answer.status,
+        media_type=MediaType.JSON,
+        headers={REPLAYED_HEADER: "true"} if answer.replayed else None,
+    )
+
+
+def newspic_draft_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
+    """The handler with convert-and-draft's error envelope and its own OpenAPI entry."""
+    operation = type(
+        "NewspicOperation",
+        (NewspicOperation,),
+        {"request_schema": request_schema(NewspicRequest, catalogue.accepted_names())},
+    )
+    return post(
+        PATH,
+        status_code=200,
+        operation_class=operation,
+        summary="Markdown to cards, posted as a WeChat image post (newspic) draft",
+        description=DESCRIPTION,
+        security=[{API_KEY_SCHEME: []}],
+        exception_handlers=article_exception_handlers(),
+        responses=error_responses(
+            ArticleErrorBody, 400, 401, 402, 404, 409, 413, 422, 429, 500, 502, 503, 504
+        ),
+    )(newspic_draft)
