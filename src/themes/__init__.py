@@ -24,7 +24,7 @@ import msgspec
 
 from layout import Theme, decode_theme
 
-from .files import ARTICLE_FILE, THEME_FILE, card_files, digest
+from .files import ARTICLE_COMMON, ARTICLE_FILE, THEME_FILE, card_files, digest
 
 if TYPE_CHECKING:  # custom.py pulls in the CSS parser: imported when custom themes are read
     from .custom import ThemeFile
@@ -190,7 +190,9 @@ def article_names() -> list[str]:
 
 @cache
 def article_css(name: str) -> str:
-    """The theme's article CSS; raises `KeyError` for a name that has none."""
+    """The theme's article CSS after the rules every article theme shares (its own come
+    later and win); raises `KeyError` for a name that has none."""
     if name not in article_names():
         raise KeyError(name)
-    return (THEMES_DIR / name / ARTICLE_FILE).read_text(encoding="utf-8")
+    shared = (THEMES_DIR / ARTICLE_COMMON).read_text(encoding="utf-8")
+    return shared + (THEMES_DIR / name / ARTICLE_FILE).read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 THEME_FILE = "card.toml"
 ARTICLE_FILE = "article.css"
+ARTICLE_COMMON = "shared/article-common.css"  # read before every theme's ARTICLE_FILE
 
 
 def card_files(folder: Path) -> list[Path]:
