@@ -68,16 +68,21 @@ async def convert_and_draft(
             logs.current_id(),
             gone,
         )
-    headers = {REPLAYED_HEADER: "true"} if answer.replayed else None
+    return paid_response(answer)
+
+
+def paid_response(answer: operations.ArticleAnswer) -> Response[Any]:
+    """A paid platform operation's answer as sent: its cost in the request's log line
+    (not for a replay, which costs nothing), a replay marked. The encoded bytes are what an
+    Idempotency-Key replay sends too."""
     info = logs.current()
     if info is not None and not answer.replayed:
         info.extra["cost"] = answer.cost
-    # The encoded bytes are what an Idempotency-Key replay sends too.
     return Response(
-        answer.body,  # type: ignore[arg-type]  # JSON bytes are sent as they are
+        answer.body,  # JSON bytes, sent as they are
         status_code=answer.status,
         media_type=MediaType.JSON,
-        headers=headers,
+        headers={REPLAYED_HEADER: "true"} if answer.replayed else None,
     )
 
 

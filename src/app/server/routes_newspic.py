@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar import MediaType, Request, Response, post
+from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 
@@ -19,7 +19,7 @@ from app.schema import request_schema
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, NewspicOperation, error_responses
 from app.server.responses import article_exception_handlers
-from app.server.routes_article import REPLAYED_HEADER, platform_credentials
+from app.server.routes_article import paid_response, platform_credentials
 from app.server.routes_cards import authenticate
 from app.services import Services
 
@@ -53,15 +53,7 @@ async def newspic_draft(
             logs.current_id(),
             gone,
         )
-    info = logs.current()
-    if info is not None and not answer.replayed:
-        info.extra["cost"] = answer.cost
-    return Response(
-        answer.body,  # type: ignore[arg-type]  # JSON bytes are sent as they are
-        status_code=answer.status,
-        media_type=MediaType.JSON,
-        headers={REPLAYED_HEADER: "true"} if answer.replayed else None,
-    )
+    return paid_response(answer)
 
 
 def newspic_draft_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
