@@ -155,20 +155,22 @@ def border_left(values: Tokens, role: str) -> dict[str, Any]:
     return _border_knobs(values, _border_knob(role, "width"), _border_knob(role, "color"))
 
 
-def border_top(values: Tokens, role: str) -> dict[str, Any]:
-    if role in HEADINGS:
-        return _heading_bar(values, "top")
-    if role != "hr":
-        raise Unsupported("is drawn only on hr and headings")
-    return border(values, role)
+def _rule_border(side: str, unsupported: str) -> Reader:
+    """The reader of `border-<side>` (top or bottom): a heading's bar on that side, or an
+    hr's line; elsewhere `unsupported`."""
+
+    def border_side(values: Tokens, role: str) -> dict[str, Any]:
+        if role in HEADINGS:
+            return _heading_bar(values, side)
+        if role != "hr":
+            raise Unsupported(unsupported)
+        return border(values, role)
+
+    return border_side
 
 
-def border_bottom(values: Tokens, role: str) -> dict[str, Any]:
-    if role in HEADINGS:
-        return _heading_bar(values, "bottom")
-    if role != "hr":
-        raise Unsupported("is drawn only on hr and headings (an underline bar)")
-    return border(values, role)
+border_top = _rule_border("top", "is drawn only on hr and headings")
+border_bottom = _rule_border("bottom", "is drawn only on hr and headings (an underline bar)")
 
 
 def border_image(values: Tokens, role: str) -> dict[str, Any]:
