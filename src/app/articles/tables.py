@@ -88,14 +88,10 @@ def fit_tables(root: Element, cue: str) -> None:
             continue
         columns = _columns(table, spacing)
         room = PHONE_COLUMN - _inset(wrapper, root)
-        if not _fits(columns, room) and _fits(_compact(columns), room):
-            columns = _compact(columns)
+        if not _fits(columns, room) and _fits(compact := _compact(columns), room):
+            columns = compact
             for cell in (c for column in columns for c in column):
-                side = f"{COMPACT_SIDE:g}px"
-                add_style(
-                    cell.element,
-                    f"font-size:{COMPACT_FONT:g}px;padding-left:{side};padding-right:{side}",
-                )
+                add_style(cell.element, COMPACT_STYLE)
         scrolls = not _fits(columns, room)
         for column in columns:
             floor = _floor(column)
