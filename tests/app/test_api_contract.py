@@ -10,6 +10,7 @@ Generating costs 1 credit, so charging and refunds run under the same traffic.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -51,11 +52,32 @@ include-path = "/api/platform/newspic-draft"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401"]
 warnings = false
 """
+# A body can keep to the schema and still ask for a card over the pixel limit (a tall card
+# at scale 4, as WebP): 400 card_too_large, a limit of the product no JSON Schema spells.
+# That answer alone is let through the "valid data accepted" check; every other refusal of
+# a valid body still fails the run.
+HOOKS = """
+import json
+import schemathesis
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    if response.status_code != 400:
+        return True
+    try:
+        label = json.loads(response.content).get("error")
+    except ValueError:
+        return True
+    return label != "card_too_large"
+"""
 
 
 def run_schemathesis(base: str, key: str, workdir: Path) -> subprocess.CompletedProcess[str]:
     config = workdir / "schemathesis.toml"
     config.write_text(CONFIG, "utf-8")
+    hooks = workdir / "hooks.py"
+    hooks.write_text(HOOKS, "utf-8")
     command = [
         *(sys.executable, "-m", "schemathesis.cli", "--config-file", str(config), "run"),
         f"{base}/schema/openapi.json",
@@ -68,8 +90,9 @@ def run_schemathesis(base: str, key: str, workdir: Path) -> subprocess.Completed
         "--no-color",
     ]
     # The timeout only keeps a hung run from hanging the suite.
+    env = {**os.environ, "SCHEMATHESIS_HOOKS": str(hooks)}
     return subprocess.run(
-        command, cwd=workdir, capture_output=True, text=True, timeout=600, check=False
+        command, cwd=workdir, env=env, capture_output=True, text=True, timeout=600, check=False
     )
 
 
