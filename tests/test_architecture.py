@@ -80,7 +80,7 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
     ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
-    ("app.newspic",),  # the image post's records, built on the generate body's
+    ("app.publish",),  # the image post's records, built on the generate body's
     ("app.schema",),  # JSON Schemas and README tables derived from the models
     ("app.ledger",),
     ("app.cards",),

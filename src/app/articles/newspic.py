@@ -21,7 +21,7 @@ from app.articles.wechat import Credentials, NewspicArticle, WeChatClient
 from app.cards.service import CardService
 from app.errors import InvalidField, RenderFailed
 from app.models import ImageRecord
-from app.newspic import (
+from app.publish import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
     NewspicData,

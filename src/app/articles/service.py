@@ -42,15 +42,8 @@ from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import (
-    ArticleRequest,
-    DraftData,
-    DraftImage,
-    DraftResponse,
-    HtmlResponse,
-    ImagePolicy,
-    field_label,
-)
+from app.models import ArticleRequest, ImagePolicy, field_label
+from app.publish import DraftData, DraftImage, DraftResponse, HtmlResponse
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")

@@ -57,8 +57,8 @@ from app.models import (
     parse_article,
     parse_generate,
 )
-from app.newspic import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
+from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.schema import field_descriptions, tool_schema
 from app.services import Services
 

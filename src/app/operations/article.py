@@ -15,8 +15,9 @@ from app.articles.service import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleServ
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import InvalidField, MissingPlatformCredentials, RenderTimeout
 from app.ledger.credits import KeyInfo
-from app.models import ArticleRequest, DraftResponse, HtmlResponse, field_label
+from app.models import ArticleRequest, field_label
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
+from app.publish import DraftResponse, HtmlResponse
 from app.services import Services
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics

@@ -11,8 +11,8 @@ from app.articles.service import MIN_BALANCE
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import RenderTimeout
 from app.ledger.credits import KeyInfo
-from app.newspic import NewspicRequest, NewspicResponse
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
+from app.publish import NewspicRequest, NewspicResponse
 from app.services import Services
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics

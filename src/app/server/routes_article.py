@@ -15,7 +15,8 @@ from litestar.handlers import HTTPRouteHandler
 from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.models import ArticleErrorBody, DraftResponse, HtmlResponse, parse_article
+from app.models import parse_article
+from app.publish import ArticleErrorBody, DraftResponse, HtmlResponse
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
 from app.server.responses import article_exception_handlers

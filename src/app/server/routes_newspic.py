@@ -13,8 +13,13 @@ import themes
 from app import logs, operations
 from app.errors import MissingPlatformCredentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.models import ArticleErrorBody
-from app.newspic import NEWSPIC_IMAGE_LIMIT, NewspicRequest, NewspicResponse, parse_newspic
+from app.publish import (
+    NEWSPIC_IMAGE_LIMIT,
+    ArticleErrorBody,
+    NewspicRequest,
+    NewspicResponse,
+    parse_newspic,
+)
 from app.schema import request_schema
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, NewspicOperation, error_responses

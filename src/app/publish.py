@@ -1,9 +1,10 @@
-"""Records of ``POST /api/platform/newspic-draft``: its body, its answer, the MCP tool's
-arguments. The card fields are the generate body's (``app.models``), each described once."""
+"""Records of the publishing calls: the body of ``POST /api/platform/newspic-draft`` and
+its MCP tool's arguments (the card fields are the generate body's, ``app.models``, each
+described once), and the answers of newspic-draft and convert-and-draft."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -150,3 +151,48 @@ def parse_newspic(body: bytes) -> NewspicRequest:
     post |= {name: sent[name] for name in _NEWSPIC_ACCEPTED if name in sent}
     _convert_fields(post, NewspicRequest, _NEWSPIC_ACCEPTED)  # each checked, errors named
     return msgspec.convert({**fields, **post}, NewspicRequest)
+
+
+class HtmlResponse(msgspec.Struct, frozen=True):
+    """convert-and-draft without platform headers: the article as inline-styled HTML."""
+
+    success: bool
+    html: str
+    cost: int
+
+
+class DraftImage(msgspec.Struct, frozen=True):
+    """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
+    cut short; by number and alt text when it had no usable source), ``status`` uploaded or
+    skipped (``imagePolicy`` skip), ``reason`` why it was skipped."""
+
+    source: str
+    status: Literal["uploaded", "skipped"]
+    reason: str = ""
+
+
+class DraftData(msgspec.Struct, frozen=True):
+    """What a created draft is: its platform id, its word count, what it cost, and what
+    became of each image (the article's sources in order, then those it could not use)."""
+
+    media_id: str
+    wordCount: int
+    cost: int
+    images: list[DraftImage] = []
+
+
+class DraftResponse(msgspec.Struct, frozen=True):
+    """convert-and-draft with platform headers: the draft is in the account's draft box."""
+
+    success: bool
+    message: str
+    data: DraftData
+
+
+class ArticleErrorBody(msgspec.Struct, frozen=True):
+    """Every error of convert-and-draft: ``success`` false and ``cost`` 0."""
+
+    success: bool
+    error: str
+    message: str
+    cost: int
