@@ -235,10 +235,10 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             continue
         ends = [vertices[edge.source]]
         if edge.label:
-            text = measure(edge.label, SMALL_SIZE, False, MAX_LABEL_WIDTH * 0.8)
+            text = measure(edge.label, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8)
             key = f"\0label{index}"
             placed_text[key] = text
-            ends.append(_vertex(key, text.width + 8, text.height + 4, across))
+            ends.append(_vertex(key, text.width + 14, text.height + 6, across))
             vertices[key] = ends[-1]
         ends.append(vertices[edge.target])
         pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
@@ -329,9 +329,11 @@ def _flowchart_drawing(
             points.extend(route if not points else route[1:])
         items.extend(_edge_marks(edge, points, placed[edge.source], placed[edge.target]))
     for p in placed.values():
-        if p.node is None:  # an edge label on the page colour
-            items.append(Mark(rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, 3), None, "page"))
-            items.append(Label(p.text, p.x, p.y - p.text.height / 2, "muted"))
+        if p.node is None:  # an edge label on a chip of the line's colour, over the line
+            chip = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
+            items.append(Mark(chip, None, "page"))
+            items.append(Mark(chip, None, tint("line")))
+            items.append(Label(p.text, p.x, p.y - p.text.height / 2))
         else:
             items.append(_node_mark(p))
             items.append(Label(p.text, p.x, p.y - p.text.height / 2))

@@ -176,7 +176,8 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
         elif event.kind == "divider" and opened:
             opened[-1][2].append(y)
             if event.label:
-                label = measure(f"[{event.label}]", SMALL_SIZE, False, MAX_LABEL_WIDTH)
+                # mermaid-js prints "[condition]"; the brackets read as markup on a card
+                label = measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
                 body.append(Label(label, (xs[0] + xs[-1]) / 2, y + 4, "muted"))
                 y += label.height
             y += 12

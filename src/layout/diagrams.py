@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
-from .diagram import Drawing, Measure, layout_flowchart
+from .diagram import Drawing, Lines, Measure, layout_flowchart
 from .diagramkinds import layout_mindmap, layout_pie, layout_sequence
 from .errors import DiagramError
 from .mermaid import Flowchart
@@ -20,6 +20,8 @@ from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
+NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
+WRAP_GAIN = 1.08  # ... when that shrinks it this much less
 
 
 def draw_to_fit(
@@ -29,13 +31,32 @@ def draw_to_fit(
     map) must shrink to fit `width` (x `height`: a portrait card, a phone's column), its
     upright form (top-down; one-sided) when that keeps its labels at least `TURN_GAIN` times
     larger. A chart made for a wide screen reads on a phone instead of shrinking to small
-    print; nodes, edges and labels are the author's."""
+    print; nodes, edges and labels are the author's. Then, if it still shrinks, its long
+    labels wrapped at `NARROW_LABEL` em (as mermaid-js wraps them at 200 px) when that
+    keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card."""
     drawing = budget.draw(source, measure)
-    if not drawing.across or fit_scale(drawing, width, height) >= 1.0:
+    if fit_scale(drawing, width, height) >= 1.0:
         return drawing
-    upright = budget.draw(source, measure, upright=True)
-    gain = fit_scale(upright, width, height) / fit_scale(drawing, width, height)
-    return upright if gain >= TURN_GAIN else drawing
+    upright = False
+    if drawing.across:
+        turned = budget.draw(source, measure, upright=True)
+        if _gain(turned, drawing, width, height) >= TURN_GAIN:
+            drawing, upright = turned, True
+    if fit_scale(drawing, width, height) >= 1.0:
+        return drawing
+    narrow = budget.draw(source, _narrow(measure), upright, narrow=True)
+    return narrow if _gain(narrow, drawing, width, height) >= WRAP_GAIN else drawing
+
+
+def _gain(drawing: Drawing, than: Drawing, width: float, height: float | None) -> float:
+    return fit_scale(drawing, width, height) / fit_scale(than, width, height)
+
+
+def _narrow(measure: Measure) -> Measure:
+    def narrow(text: str, size: float, bold: bool, max_width: float) -> Lines:
+        return measure(text, size, bold, min(max_width, NARROW_LABEL * size))
+
+    return narrow
 
 
 def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
@@ -66,10 +87,14 @@ class DiagramBudget:
 
     def __init__(self, diagrams: int = POST_DIAGRAMS, seconds: float = POST_SECONDS) -> None:
         self._diagrams, self._seconds = diagrams, seconds
-        self._answers: dict[tuple[str, bool], Drawing | DiagramError] = {}
+        self._answers: dict[tuple[str, bool, bool], Drawing | DiagramError] = {}
 
-    def draw(self, source: str, measure: Measure, upright: bool = False) -> Drawing:
-        key = (source, upright)
+    def draw(
+        self, source: str, measure: Measure, upright: bool = False, narrow: bool = False
+    ) -> Drawing:
+        """The drawing of `source` (`narrow`: `measure` wraps labels narrower; the answer
+        is kept under that name)."""
+        key = (source, upright, narrow)
         if key not in self._answers:
             self._answers[key] = self._draw(source, measure, upright)
         answer = self._answers[key]

@@ -14,7 +14,7 @@ import pytest
 import layout
 import themes
 from layout.diagram import Drawing, Label, Mark, tint
-from layout.diagrams import DiagramBudget, draw_diagram
+from layout.diagrams import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
 from layout.diagramtext import LabelSetter
 from layout.errors import DiagramError
 from tests.glyphruns import glyph_runs
@@ -190,7 +190,7 @@ def test_everything_drawn_lies_inside_the_drawing(setter) -> None:
 
 def test_a_subgraph_title_is_set_on_one_line_as_wide_as_its_panel(setter) -> None:
     drawing = draw_diagram(PIPELINE, setter.measure)
-    [title] = [i for i in drawing.items if isinstance(i, Label) and i.text.bold]
+    [title] = [i for i in drawing.items if isinstance(i, Label) and "持续" in i.text.lines[0]]
     assert title.text.lines == ("持续集成的每一步",) and title.text.width > 60
 
 
@@ -252,3 +252,43 @@ def test_a_mind_map_puts_its_branches_on_one_side_where_that_keeps_it_readable(f
     [slide] = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
     wide = next(p.row for p in slide.rows if "选赛道" in p.row.text)
     assert wide.height < row.height  # both sides: shorter
+
+
+def test_an_edge_label_is_a_chip_over_its_edge_as_large_as_node_labels(setter) -> None:
+    """Edge labels sit on a chip tinted with the line's colour, set at the node labels' size
+    in bold: a one-character 是 or 否 in 12 px muted type was the label OCR missed most."""
+    drawing = draw_diagram(FENCE.search(CASES[2].read_text()).group(1), setter.measure)
+    items = list(drawing.items)
+    [yes] = [i for i in items if isinstance(i, Label) and i.text.lines == ("是",)]
+    chip = items[items.index(yes) - 1]
+    assert isinstance(chip, Mark) and chip.fill == tint("line") and chip.stroke is None
+    node = next(i for i in items if isinstance(i, Label) and i.text.lines == ("下单",))
+    assert yes.text.size == node.text.size and yes.text.bold and yes.color == "text"
+
+
+WIDE_LABELS = """flowchart TB
+  a[开头的一步] --> b[左边这一步的说明也相当长]
+  a --> c[右边这一步的说明同样很长]
+  a --> d[中间第三个分支的说明]
+"""
+
+
+def test_a_shrinking_diagram_wraps_its_long_labels_where_that_keeps_them_larger(
+    setter,
+) -> None:
+    """Three long labels side by side shrink to small print on a card; wrapped at about
+    seven characters the chart is narrower, so its type stays larger. A chart that fits
+    keeps its labels on one line."""
+    budget = DiagramBudget()
+    as_written = draw_diagram(WIDE_LABELS, setter.measure)
+    fitted = draw_to_fit(budget, WIDE_LABELS, setter.measure, 360, 480)
+    assert fit_scale(fitted, 360, 480) >= 1.08 * fit_scale(as_written, 360, 480)
+    assert max(len(i.text.lines) for i in fitted.items if isinstance(i, Label)) >= 2
+    roomy = draw_to_fit(budget, WIDE_LABELS, setter.measure, 2000, None)
+    assert all(len(i.text.lines) == 1 for i in roomy.items if isinstance(i, Label))
+
+
+def test_an_else_branch_is_named_without_mermaid_brackets(setter) -> None:
+    drawing = draw_diagram(FENCE.search(CASES[6].read_text()).group(1), setter.measure)
+    labels = [line for i in drawing.items if isinstance(i, Label) for line in i.text.lines]
+    assert "超时" in labels and not any("[" in line for line in labels)
