@@ -534,7 +534,7 @@ def _centred_square(design: _Design) -> list[Item]:
     rule_width = side * 0.16
     items.append(
         Fill(
-            Rect(page.width / 2 - rule_width / 2, bottom + 12, rule_width, 5),
+            Rect(page.width / 2 - rule_width / 2, bottom + side * 0.05, rule_width, 5),
             design.accent,
             radius=2.5,
         )
