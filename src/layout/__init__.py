@@ -41,6 +41,9 @@ from .compose import (
 )
 from .covers import LAYOUTS as COVER_LAYOUTS
 from .covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
+from .covers import MAX_KEYWORD_CHARS as MAX_COVER_KEYWORD_CHARS
+from .covers import MAX_KEYWORDS as MAX_COVER_KEYWORDS
+from .covers import MAX_TITLE_CHARS as MAX_COVER_TITLE_CHARS
 from .diagrams import DiagramBudget
 from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
@@ -116,6 +119,9 @@ __all__ = [
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
     "MAX_COVERS",
+    "MAX_COVER_KEYWORDS",
+    "MAX_COVER_KEYWORD_CHARS",
+    "MAX_COVER_TITLE_CHARS",
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "STYLED_TAGS",

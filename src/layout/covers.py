@@ -8,7 +8,8 @@ layouts, each recognisably the theme's (its heading face and colours, its accent
     headline  a huge title block, keywords in the accent, an accent bar over it
     band      the title on an accent band across the card, a kicker line above it
     pills     a centred title with the keywords as pills under it
-    split     a tinted panel up top, the title large at the bottom left
+    split     an accent colour block up top (the lead keyword large in it), the title
+              large at the bottom left
 
 `wechat_cover` draws the article cover the platform wants (900 x 383, 2.35:1) with the
 title inside the centred square, so the square thumbnail crop shows it whole.
@@ -22,7 +23,7 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from .boxes import Fill, Group, Item, Page, PlacedRow, Rect, Row, Stroke
+from .boxes import Fill, Group, Item, Page, Pattern, PlacedRow, Rect, Row, Shape, Stroke
 from .compose import content_box, static_layers
 from .fonts import FontBook
 from .inline import TextLine, layout_text, line_metrics
@@ -46,6 +47,9 @@ MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the t
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
 # The tint of a panel behind text: the accent at this opacity over the page.
 TINT_ALPHA = 0x2E
+DOT_ALPHA = 0x38  # the texture on a colour block: felt, not read
+RING_ALPHA = 0x70
+FIELD_DOT_ALPHA = 0x40  # the dotted field beside the article cover's square
 MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
 DISTINCT = 90.0  # keywords against the title, RGB distance: reads as another colour
 MARKER_ALPHA = 0x66  # the accent behind keywords when no colour sets them apart
@@ -454,16 +458,10 @@ def _pill_rows(design: _Design, words: tuple[str, ...], top: float, box: Rect) -
 def _split(design: _Design) -> list[Item]:
     page, margin = design.page, design.margin
     top = max(margin, design.content.y)
-    panel = Rect(margin, top, page.width - 2 * margin, page.height * 0.36)
-    items: list[Item] = [Fill(panel, _tint(design.accent), radius=18)]
-    size = max(13.0, page.width * 0.036)
-    kicker = _kicker_text(design)
-    look = design.small_look(size, design.accent, weight=700)
-    line = _small_line(design, kicker, look, panel.x + 22, panel.width - 44, "left")
-    if line is not None and kicker:
-        items.append(Group(line.items, dy=panel.bottom - 22 - line.height))
+    block = Rect(margin, top, page.width - 2 * margin, page.height * 0.36)
+    items = colour_block(design, block, radius=18)
     bar_x = margin
-    box = Rect(margin + 22, panel.bottom + 28, page.width - 2 * margin - 22, 0.0)
+    box = Rect(margin + 22, block.bottom + 28, page.width - 2 * margin - 22, 0.0)
     box = replace(box, height=design.content.bottom - box.y)
     spans = lambda size: title_spans(design, size, None, design.accent)  # noqa: E731
     lines = fit_title(design, spans, box, "left")
@@ -474,9 +472,56 @@ def _split(design: _Design) -> list[Item]:
     return items
 
 
+def _lead_word(design: _Design) -> str:
+    """What a colour block shows large: the first keyword, else the title's initial."""
+    if design.keywords:
+        return design.keywords[0]
+    return design.title[:1].upper()
+
+
+def colour_block(design: _Design, block: Rect, radius: float, *, kicker: bool = True) -> list[Item]:
+    """A solid accent block that reads as designed, not as a missing photo: a dot texture
+    in the ink, an outlined ring over its top right corner, the other keywords as a small
+    kicker (unless shown elsewhere) and the lead keyword (or the title's initial) set as
+    large as it fits."""
+    ink = design.on_accent
+    pitch = max(10.0, block.width * 0.045)
+    dots = Pattern("dots", _tint(ink, DOT_ALPHA), spacing=pitch, size=pitch * 0.12)
+    ring = min(block.height, block.width) * 0.42
+    items: list[Item] = [
+        Fill(block, design.accent, radius=radius),
+        Fill(block, replace(dots, offset=(block.x, block.y)), radius=radius),
+        Shape(
+            (("O", block.right - ring * 0.55, block.y + ring * 0.6, ring * 0.5),),
+            stroke=_tint(ink, RING_ALPHA),
+            fill=None,
+            stroke_width=max(2.0, ring * 0.05),
+        ),
+    ]
+    pad = min(block.width, block.height) * 0.12
+    inner = Rect(block.x + pad, block.y + pad, block.width - 2 * pad, block.height - 2 * pad)
+    size = max(11.0, min(inner.width * 0.07, design.page.width * 0.032))
+    words = "  ·  ".join(design.keywords[1:MAX_PILLS]) if kicker else ""
+    look = design.small_look(size, ink, 700)
+    line = _small_line(design, words, look, inner.x, inner.width, "left")
+    if line is not None and words:
+        items.append(Group(line.items, dy=inner.y))
+        below = line.height * 1.6
+        inner = Rect(inner.x, inner.y + below, inner.width, inner.height - below)
+    lead = _lead_word(design)
+    if lead:
+        spans = lambda size: [Span(lead, design.title_look(size, ink))]  # noqa: E731
+        lead_box = Rect(inner.x, inner.y, inner.width, inner.height)
+        lines = fit_title(design, spans, lead_box, "left", max_lines=2)
+        text_items, _ = stack(lines, inner.bottom - _height(lines))
+        items.extend(text_items)
+    return items
+
+
 def _centred_square(design: _Design) -> list[Item]:
-    """The title in the centred square (the 1:1 crop), keywords highlighted, with the
-    accent on the sides the square crop leaves out."""
+    """The title in the centred square (the 1:1 crop), keywords highlighted; on the sides
+    the square crop leaves out, a colour block with the lead keyword and a dotted field of
+    accent shapes (designed, never empty panels that read as missing photos)."""
     page = design.page
     side = page.height
     square = Rect((page.width - side) / 2, 0.0, side, side)
@@ -489,14 +534,49 @@ def _centred_square(design: _Design) -> list[Item]:
     rule_width = side * 0.16
     items.append(
         Fill(
-            Rect(page.width / 2 - rule_width / 2, bottom + 12, rule_width, 5),
+            Rect(page.width / 2 - rule_width / 2, bottom + side * 0.05, rule_width, 5),
             design.accent,
             radius=2.5,
         )
     )
-    wing = square.x * 0.55
-    for x in (square.x * 0.22, page.width - square.x * 0.22 - wing):
-        items.append(Fill(Rect(x, side * 0.2, wing, side * 0.6), _tint(design.accent), radius=24))
+    gap = side * 0.06
+    edge = side * 0.09
+    band = Rect(edge, edge, square.x - gap - edge, side - 2 * edge)
+    items.extend(colour_block(design, band, radius=14, kicker=False))
+    right = Rect(square.right + gap, band.y, band.width, band.height)
+    items.extend(_accent_field(design, right))
+    return items
+
+
+def _accent_field(design: _Design, field: Rect) -> list[Item]:
+    """The theme's accent as shapes over a dotted field: a disc in the field's far corner,
+    a ring overlapping it, a short accent rule and the keywords after the first (the colour
+    block shows that one) as hashtags."""
+    accent = design.accent
+    pitch = max(10.0, field.width * 0.07)
+    dots = Pattern("dots", _tint(accent, FIELD_DOT_ALPHA), spacing=pitch, size=pitch * 0.13)
+    disc = min(field.width, field.height) * 0.36
+    items: list[Item] = [
+        Fill(field, replace(dots, offset=(field.x, field.y)), radius=14),
+        Shape((("O", field.right - disc * 0.8, field.bottom - disc * 0.8, disc),), None, accent),
+        Shape(
+            (("O", field.right - disc * 1.7, field.bottom - disc * 1.5, disc * 0.55),),
+            stroke=accent,
+            fill=None,
+            stroke_width=max(2.0, disc * 0.06),
+        ),
+    ]
+    size = max(12.0, field.width * 0.075)
+    top = field.y + field.height * 0.1
+    items.append(Fill(Rect(field.x + size * 0.2, top, 32, 5), accent, radius=2.5))
+    top += size * 1.2
+    for word in design.keywords[1:4]:
+        look = design.small_look(size, design.styles["h1"].color, 700)
+        x = field.x + size * 0.2
+        line = _small_line(design, f"#{word}", look, x, field.width * 0.8, "left")
+        if line is not None:
+            items.append(Group(line.items, dy=top))
+            top += line.height * 1.15
     return items
 
 

@@ -40,7 +40,13 @@ APPID = "wx5f1d2c3b4a596870"
 SECRET = "0123456789abcdef0123456789abcdef"
 GENERATE_COST = 2
 TWO_PARTS = "# One\n\nThe first card.\n\n---\n\n# Two\n\nThe second card."
-TOOLS = {"generate_cards", "convert_article", "create_newspic_draft", "list_themes"}
+TOOLS = {
+    "generate_cards",
+    "generate_cover",
+    "convert_article",
+    "create_newspic_draft",
+    "list_themes",
+}
 INITIALIZE = {
     "protocolVersion": "2025-06-18",
     "capabilities": {},

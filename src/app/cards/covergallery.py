@@ -1,8 +1,10 @@
 """The covers gallery: the cover designer's four layouts and the article cover in every card
-theme and mode, as one contact sheet (``docs/gallery/covers.jpg``).
+theme and mode, as two contact sheets (``docs/gallery/covers.jpg`` and
+``docs/gallery/covers-wechat.jpg``).
 
-Run ``python -m app.cards.covergallery OUT.jpg``. Each row holds two theme-modes: their four
-3:4 covers (440 x 586) and the 900 x 383 article cover with its square crop outlined.
+Run ``python -m app.cards.covergallery [OUT_DIR]``. The first sheet holds two theme-modes a
+row, their four 3:4 covers (440 x 586) each; the second three theme-modes a row, their
+900 x 383 article cover with the square crop outlined.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ SAMPLE_TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔
 SAMPLE_KEYWORDS = ("AI 写作", "爆款", "小红书")
 COVER_SIZE = (440, 586)  # 小红书 3:4 at scale 1
 TILE_WIDTH = 220
-SHEET_MAX_BYTES = 3 << 20
+WECHAT_TILE_WIDTH = 450
+WECHAT_COLUMNS = 3
+SHEET_MAX_BYTES = 1400 << 10  # each sheet, so the docs stay light
 
 
 def variant_tiles(
     catalogue: themes.Catalogue, fonts: layout.FontBook, variant: Variant
 ) -> list[layout.Tile]:
-    """The four covers and the marked article cover of one theme-mode, captioned."""
+    """The four 3:4 covers of one theme-mode, captioned."""
     theme = catalogue.get(variant.theme)
     width, height = COVER_SIZE
     options = layout.RenderOptions(width=width, height=height, scale=1, mode=variant.mode)
@@ -32,34 +36,56 @@ def variant_tiles(
         SAMPLE_TITLE, SAMPLE_KEYWORDS, theme, fonts, options, count=layout.MAX_COVERS
     )
     label = caption(catalogue, variant)
-    tiles = [
+    return [
         layout.Tile(png, (*label, name))
         for png, name in zip(rendered.files, layout.COVER_LAYOUTS, strict=True)
     ]
+
+
+def wechat_tile(
+    catalogue: themes.Catalogue, fonts: layout.FontBook, variant: Variant
+) -> layout.Tile:
+    """The 900 x 383 article cover of one theme-mode, its square crop outlined."""
+    theme = catalogue.get(variant.theme)
     png, _ = layout.render_wechat_cover(
-        SAMPLE_TITLE, SAMPLE_KEYWORDS[:1], theme, fonts, variant.mode, mark_crop=True
+        SAMPLE_TITLE, SAMPLE_KEYWORDS, theme, fonts, variant.mode, mark_crop=True
     )
-    return [*tiles, layout.Tile(png, (*label, "900×383, square crop dashed"))]
+    return layout.Tile(png, (*caption(catalogue, variant), "900×383, square crop dashed"))
 
 
 def covers_sheet(catalogue: themes.Catalogue, fonts: layout.FontBook) -> bytes:
-    """Every theme-mode's covers, two theme-modes a row, as a JPEG."""
+    """Every theme-mode's 3:4 covers, two theme-modes a row, as a JPEG."""
     tiles = [tile for v in variants(catalogue) for tile in variant_tiles(catalogue, fonts, v)]
     png = layout.contact_sheet(
         tiles,
         fonts,
-        columns=2 * (layout.MAX_COVERS + 1),
+        columns=2 * layout.MAX_COVERS,
         tile_width=TILE_WIDTH,
-        title="Inkcard covers · 封面",
+        title="Inkcard covers · 封面 3:4",
+    )
+    return layout.fit_image(png, SHEET_MAX_BYTES).data
+
+
+def wechat_sheet(catalogue: themes.Catalogue, fonts: layout.FontBook) -> bytes:
+    """Every theme-mode's article cover (900 x 383, square crop marked), as a JPEG."""
+    tiles = [wechat_tile(catalogue, fonts, v) for v in variants(catalogue)]
+    png = layout.contact_sheet(
+        tiles,
+        fonts,
+        columns=WECHAT_COLUMNS,
+        tile_width=WECHAT_TILE_WIDTH,
+        title="Inkcard article covers · 公众号封面 900×383",
     )
     return layout.fit_image(png, SHEET_MAX_BYTES).data
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else Path("docs/gallery/covers.jpg")
+    out = Path(argv[0]) if argv else Path("docs/gallery")
     fonts = layout.FontBook.load(layout.DEFAULT_FONTS_DIR)
-    out.write_bytes(covers_sheet(themes.builtin(), fonts))
-    print(out)
+    catalogue = themes.builtin()
+    for name, sheet in (("covers.jpg", covers_sheet), ("covers-wechat.jpg", wechat_sheet)):
+        (out / name).write_bytes(sheet(catalogue, fonts))
+        print(out / name)
     return 0
 
 

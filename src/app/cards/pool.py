@@ -24,11 +24,13 @@ from typing import Any, Generic, TypeVar
 import layout
 from app.cards.worker import (
     ENGINE_FAILED,
+    CoverJob,
     Ready,
     Rendered,
     RenderJob,
     TypesetJob,
     WorkerConfig,
+    WorkerJob,
     serve,
 )
 from app.errors import Overloaded, RateLimited, RenderFailed, RenderTimeout
@@ -119,7 +121,7 @@ class Worker:
         self.ready = ready
         return ready
 
-    def call(self, job: RenderJob | TypesetJob) -> Rendered:
+    def call(self, job: WorkerJob) -> Rendered:
         """Send ``job`` and block until its answer (EOFError or OSError if the worker dies)."""
         self.conn.send(job)
         answer = self.conn.recv()
@@ -272,7 +274,9 @@ class ProcessRenderPool:
 
     # Jobs
 
-    async def run(self, job: RenderJob, timeout: float, key: object = None) -> layout.Rendered:
+    async def run(
+        self, job: RenderJob | CoverJob, timeout: float, key: object = None
+    ) -> layout.Rendered:
         """Render ``job`` in a worker within ``timeout`` seconds; its files and alt texts.
 
         Raises:
@@ -293,7 +297,7 @@ class ProcessRenderPool:
         rendered = await self._admitted(job, timeout, key)
         return rendered.formulas
 
-    async def _admitted(self, job: RenderJob | TypesetJob, timeout: float, key: object) -> Rendered:
+    async def _admitted(self, job: WorkerJob, timeout: float, key: object) -> Rendered:
         self._admit(key)
         try:
             rendered = await self._run(job, timeout)
@@ -312,7 +316,7 @@ class ProcessRenderPool:
             self.metrics.overloaded.labels("cards").inc()
             raise
 
-    async def _run(self, job: RenderJob | TypesetJob, timeout: float) -> Rendered:
+    async def _run(self, job: WorkerJob, timeout: float) -> Rendered:
         assert self._idle is not None, "start() the pool first"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -335,7 +339,7 @@ class ProcessRenderPool:
             self._idle.put_nowait(worker)
         return rendered
 
-    async def _call(self, worker: Worker, job: RenderJob | TypesetJob, deadline: float) -> Rendered:
+    async def _call(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered:
         """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
         started = time.perf_counter()
         try:

@@ -77,6 +77,20 @@ class TypesetJob(msgspec.Struct, frozen=True, kw_only=True):
     size: float
 
 
+class CoverJob(msgspec.Struct, frozen=True, kw_only=True):
+    """Cover cards of a title (``layout.render_covers``): one layout each, ``count`` of them."""
+
+    title: str
+    keywords: tuple[str, ...]
+    theme: layout.Theme
+    options: layout.RenderOptions
+    count: int
+
+
+WorkerJob = RenderJob | TypesetJob | CoverJob
+"""Whatever a worker is sent."""
+
+
 class Rendered(msgspec.Struct, frozen=True, kw_only=True):
     """A worker's answer: the files and their alt texts, or the formulas (None: shown as
     source), or the error to answer with; and the worker's own counts."""
@@ -110,6 +124,35 @@ def parse_post(card: CardRequest) -> layout.Doc:
         raise _invalid_mdx(error) from None
 
 
+def _over_limit(
+    error: layout.CardTooLarge | layout.TooTallForFormat | layout.TooManyPixels,
+    options: layout.RenderOptions,
+) -> ApiError:
+    """The service's answer to a render over the card or request pixel limits."""
+    if isinstance(error, layout.CardTooLarge):
+        other_formats = (
+            f", or format png or jpeg ({MAX_CARD_PIXELS:,} pixels a card)"
+            if error.limit < MAX_CARD_PIXELS
+            else ""
+        )
+        return CardTooLarge(
+            f"a card would be {error.width}x{error.height} pixels, more than the "
+            f"{error.limit:,}-pixel limit of one {options.format} card; use splitMode "
+            f"autoSplit, overHiddenMode, a smaller scale or a wider card{other_formats}"
+        )
+    if isinstance(error, layout.TooTallForFormat):
+        return CardTooLarge(
+            f"a card would be {error.width}x{error.height} pixels, and {error.format} holds at"
+            f" most {error.limit:,} pixels a side; use format png or pdf, splitMode autoSplit,"
+            " overHiddenMode or a smaller scale"
+        )
+    return TooManyPixels(
+        f"the cards would have at least {error.pixels:,} pixels in all (width x height"
+        f" x scale², summed over the cards), more than the {error.limit:,}-pixel limit"
+        " of one request; use a smaller scale, smaller cards or fewer cards"
+    )
+
+
 def _invalid_mdx(error: layout.MdxError) -> InvalidMdx:
     return InvalidMdx(f"mdxMode: {error}")
 
@@ -129,29 +172,8 @@ def render_cards(
     """
     try:
         return layout.render_cards(markdown, theme, fonts, options, images or {})
-    except layout.CardTooLarge as error:
-        other_formats = (
-            f", or format png or jpeg ({MAX_CARD_PIXELS:,} pixels a card)"
-            if error.limit < MAX_CARD_PIXELS
-            else ""
-        )
-        raise CardTooLarge(
-            f"a card would be {error.width}x{error.height} pixels, more than the "
-            f"{error.limit:,}-pixel limit of one {options.format} card; use splitMode "
-            f"autoSplit, overHiddenMode, a smaller scale or a wider card{other_formats}"
-        ) from None
-    except layout.TooTallForFormat as error:
-        raise CardTooLarge(
-            f"a card would be {error.width}x{error.height} pixels, and {error.format} holds at"
-            f" most {error.limit:,} pixels a side; use format png or pdf, splitMode autoSplit,"
-            " overHiddenMode or a smaller scale"
-        ) from None
-    except layout.TooManyPixels as error:
-        raise TooManyPixels(
-            f"the cards would have at least {error.pixels:,} pixels in all (width x height"
-            f" x scale², summed over the cards), more than the {error.limit:,}-pixel limit"
-            " of one request; use a smaller scale, smaller cards or fewer cards"
-        ) from None
+    except (layout.CardTooLarge, layout.TooTallForFormat, layout.TooManyPixels) as error:
+        raise _over_limit(error, options) from None
     except layout.ImagesTooLarge as error:
         raise ImageTooLarge(
             f"the images would decode to at least {error.pixels:,} pixels (width x height,"
@@ -169,6 +191,26 @@ def render_cards(
         raise  # over the address-space limit: answered by ``_answer``, the worker replaced
     except Exception:
         log.exception("card engine failed")
+        raise RenderFailed(ENGINE_FAILED) from None
+
+
+def render_covers(job: CoverJob, fonts: layout.FontBook) -> layout.Rendered:
+    """``layout.render_covers`` of ``job``, its refusals the service's errors as for cards.
+
+    Raises:
+        CardTooLarge, TooManyPixels: The covers are over a limit.
+        RenderFailed: The engine failed.
+    """
+    try:
+        return layout.render_covers(
+            job.title, job.keywords, job.theme, fonts, job.options, count=job.count
+        )
+    except (layout.CardTooLarge, layout.TooTallForFormat, layout.TooManyPixels) as error:
+        raise _over_limit(error, job.options) from None
+    except MemoryError:
+        raise
+    except Exception:
+        log.exception("cover designer failed")
         raise RenderFailed(ENGINE_FAILED) from None
 
 
@@ -208,9 +250,7 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
         return
 
 
-def _answer(
-    job: RenderJob | TypesetJob, fonts: layout.FontBook, config: WorkerConfig, renders: int
-) -> Rendered:
+def _answer(job: WorkerJob, fonts: layout.FontBook, config: WorkerConfig, renders: int) -> Rendered:
     files: list[bytes] = []
     alt_texts: list[str] = []
     formulas: list[layout.Formula | None] = []
@@ -220,6 +260,9 @@ def _answer(
         if isinstance(job, TypesetJob):
             budget = layout.MathBudget()  # one article's math
             formulas = [budget.typeset(tex, job.size, display) for tex, display in job.formulas]
+        elif isinstance(job, CoverJob):
+            done = render_covers(job, fonts)
+            files, alt_texts = done.files, done.alt_texts
         else:
             if config.stall_seconds and STALL_MARKER in job.markdown:
                 time.sleep(config.stall_seconds)

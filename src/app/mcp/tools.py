@@ -1,5 +1,5 @@
-"""The MCP server: ``generate_cards``, ``convert_article``, ``create_newspic_draft`` and
-``list_themes`` for AI agents.
+"""The MCP server: ``generate_cards``, ``generate_cover``, ``convert_article``,
+``create_newspic_draft`` and ``list_themes`` for AI agents.
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
 derive the input schemas from the models, ``app.schema``, and write the results ourselves):
@@ -35,6 +35,7 @@ from mcp.server.lowlevel import Server
 from app import VERSION, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
+from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
 from app.cards.service import themes_listing
 from app.errors import (
     ApiError,
@@ -123,6 +124,22 @@ class InkcardTools:
                 annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
             ),
             types.Tool(
+                name="generate_cover",
+                title="A title to cover images",
+                description=(
+                    "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
+                    " Markdown: count (1..4) covers, each in another layout, the title set"
+                    " large and the keywords in the theme's accent. Returns each cover's URL"
+                    " (as generate_cards, without inline images). Costs what a generate_cards"
+                    " call costs, whatever count; a failed call costs nothing."
+                ),
+                input_schema={
+                    **tool_schema(CoverRequest, self.catalogue.accepted_names()),
+                    "required": ["text"],
+                },
+                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
+            ),
+            types.Tool(
                 name="convert_article",
                 title="Markdown to a WeChat article or draft",
                 description=(
@@ -200,6 +217,7 @@ class InkcardTools:
         """Run one tool; every failure is a tool error with our label, never a trace."""
         run = {
             "generate_cards": self._generate,
+            "generate_cover": self._cover,
             "convert_article": self._convert,
             "create_newspic_draft": self._newspic,
             "list_themes": self._list_themes,
@@ -239,6 +257,14 @@ class InkcardTools:
         )
         extra = await self._inline_images(images) if include else []
         return _answer(GenerateResponse(images=images), *extra)
+
+    async def _cover(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+        key = await self._key(caller)
+        body = parse_cover(msgspec.json.encode(arguments))
+        images, cost = await operations.generate_cover(
+            self.services_now(), key, body, caller.request_id or _call_id()
+        )
+        return _answer(CoverResponse(success=True, images=images, cost=cost))
 
     async def _inline_images(self, images: list[ImageRecord]) -> list[types.ContentBlock]:
         """The PNGs as image content when the result is small; else a note saying why not."""

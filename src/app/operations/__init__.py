@@ -4,6 +4,7 @@ CLI adapt. Each is a plain async function over the ``Services`` record of ``app.
 - ``authenticate``: an API key → its live ``KeyInfo`` (401 otherwise).
 - ``generate_cards``: a ``GenerateRequest`` → stored card images (paid: ``generate_cost``).
 - ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft (paid: 1 or 3).
+- ``generate_cover``: a ``CoverRequest`` → stored cover images (paid as generate).
 - ``create_newspic``: a ``NewspicRequest`` → an image-post draft of its cards (paid: 3).
 """
 
@@ -15,6 +16,7 @@ from app.operations.article import (
     convert_article,
     credentials_from,
 )
+from app.operations.cover import generate_cover
 from app.operations.generate import generate_cards
 from app.operations.keys import authenticate
 from app.operations.newspic import create_newspic
@@ -29,4 +31,5 @@ __all__ = [
     "create_newspic",
     "credentials_from",
     "generate_cards",
+    "generate_cover",
 ]

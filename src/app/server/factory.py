@@ -34,6 +34,7 @@ from app.server.openapi import openapi_components
 from app.server.responses import exception_handlers
 from app.server.routes_article import convert_and_draft_route
 from app.server.routes_cards import route_handlers
+from app.server.routes_cover import cover_route
 from app.server.routes_newspic import newspic_draft_route
 from app.server.routes_playground import playground_routes
 from app.services import Services, build_services, running
@@ -133,6 +134,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         *route_handlers(services.catalogue),
         convert_and_draft_route(),
         newspic_draft_route(services.catalogue),
+        cover_route(services.catalogue),
         swagger_asset,
         *playground_routes(),
         mcp.route,

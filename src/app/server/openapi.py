@@ -31,7 +31,13 @@ def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
     Every field may be null (the default); ``theme`` is one of the catalogue's
     themes and ``themeMode`` one of that theme's modes (anything for a theme without modes).
     """
-    schema = request_schema(GenerateRequest, catalogue.accepted_names())
+    return themed_request_schema(GenerateRequest, catalogue)
+
+
+def themed_request_schema(struct: type, catalogue: themes.Catalogue) -> dict[str, Any]:
+    """``request_schema`` of a body with generate's ``theme`` and ``themeMode``: each theme
+    of ``catalogue`` with the modes it accepts."""
+    schema = request_schema(struct, catalogue.accepted_names())
     schema["anyOf"] = [_theme_choice(catalogue, name) for name in catalogue.names()]
     return schema
 

@@ -1,0 +1,71 @@
+"""A ``CoverSpec`` → cover PNGs drawn in a render worker → stored files and their records.
+
+Covers go through the cards' render pool (its admission, queue, per-key limit and time limit)
+and storage. Their files are named by the spec's digest, ``covers/<digest>-<n>.png``, so the
+same request stores the same names again; a failed store removes what it wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import layout
+from app.cards.coverrequest import CoverSpec
+from app.cards.service import CardService
+from app.cards.worker import CoverJob
+from app.errors import RenderTimeout, StorageError
+from app.models import ImageRecord
+from app.storage import Storage
+
+log = logging.getLogger("inkcard.covers")
+
+FOLDER = "covers"
+
+
+async def draw_covers(
+    cards: CardService, spec: CoverSpec, timeout: float, key: object = None
+) -> list[ImageRecord]:
+    """Render ``spec``'s covers in a worker and store them; one record per cover.
+
+    Raises:
+        ApiError: Any documented failure (over a pixel limit, busy, out of time, storage);
+            nothing is left in storage when it is raised.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    job = CoverJob(
+        title=spec.title,
+        keywords=spec.keywords,
+        theme=cards.catalogue.get(spec.theme),  # known: the spec was normalised with it
+        options=spec.options(cards.budget.output_pixels),
+        count=spec.count,
+    )
+    rendered = await cards.pool.run(job, timeout=deadline - loop.time(), key=key)
+    digest = spec.digest(cards.catalogue.fingerprint(spec.theme), cards.fonts_fingerprint)
+    names = [f"{FOLDER}/{digest}-{n}.png" for n in range(1, len(rendered.files) + 1)]
+    try:
+        store = asyncio.to_thread(_store, cards.storage, names, rendered.files)
+        await asyncio.wait_for(store, deadline - loop.time())
+    except TimeoutError:
+        raise RenderTimeout("storing the covers took longer than the time limit") from None
+    return [
+        ImageRecord(url=cards.storage.url(name), fileName=name, altText=alt)
+        for name, alt in zip(names, rendered.alt_texts, strict=True)
+    ]
+
+
+def _store(storage: Storage, names: list[str], files: list[bytes]) -> None:
+    """Write every cover; on any failure remove what was written and raise."""
+    written: list[str] = []
+    try:
+        for name, data in zip(names, files, strict=True):
+            storage.put(name, data, layout.MEDIA_TYPES["png"])
+            written.append(name)
+    except BaseException:
+        for name in written:
+            try:
+                storage.delete(name)
+            except StorageError:
+                log.warning("could not remove %s after a failed request", name)
+        raise

@@ -1,0 +1,95 @@
+"""``POST /api/generate/cover``: a thin handler over ``operations.generate_cover``, with
+generate's key, error body and pricing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from litestar import Request, post
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.spec import OpenAPIMediaType, RequestBody
+
+import layout
+import themes
+from app import logs, operations
+from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
+from app.models import ErrorBody
+from app.schema import json_schema
+from app.server.disconnect import watching_disconnect
+from app.server.openapi import (
+    API_KEY_SCHEME,
+    JsonBodyOperation,
+    error_responses,
+    themed_request_schema,
+)
+from app.server.routes_cards import authenticate
+from app.services import Services
+
+PATH = "/api/generate/cover"
+DESCRIPTION = f"""\
+Covers drawn from a title, no Markdown and no AI: `count` (1..{layout.MAX_COVERS}) covers, each
+in another layout ({", ".join(layout.COVER_LAYOUTS)}), in the card theme's page, type and
+colours, the title as large as it fits and the keywords in the theme's accent. `text` is
+required. Each cover is a PNG at scale 2, stored like generate's cards. Costs what a generate
+call costs, whatever `count`; a failed call nothing."""
+
+
+def cover_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
+    """The body's schema as ``parse_cover`` decides it: generate's themes and modes, every
+    field nullable (the default) but ``text``, which is required and never null."""
+    schema = themed_request_schema(CoverRequest, catalogue)
+    text = json_schema(CoverRequest)["properties"]["text"]
+    text.pop("default", None)
+    schema["properties"]["text"] = text
+    schema["required"] = ["text"]
+    return schema
+
+
+@dataclass
+class CoverOperation(JsonBodyOperation):
+    """OpenAPI entry of the cover route; each app's subclass sets ``request_schema``."""
+
+    request_schema: ClassVar[dict[str, Any]] = {}
+
+    def __post_init__(self) -> None:
+        self.request_body = RequestBody(
+            # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
+            content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
+            description=(
+                "text is required; every other field is optional; unknown fields are ignored;"
+                " null means the default."
+            ),
+            required=True,
+        )
+
+
+async def generate_cover(
+    request: Request[Any, Any, Any], services: NamedDependency[Services]
+) -> CoverResponse:
+    """A title and keywords → cover PNGs in a card theme, stored; their URLs."""
+    key = await authenticate(request, services)
+    body = parse_cover(await request.body())
+    async with watching_disconnect(request) as gone:
+        images, cost = await operations.generate_cover(services, key, body, logs.current_id(), gone)
+    info = logs.current()
+    if info is not None:
+        info.extra["images"] = len(images)
+    return CoverResponse(success=True, images=images, cost=cost)
+
+
+def cover_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
+    """The cover handler, documented with the request schema of ``catalogue``."""
+    operation = type(
+        "CoverOperation", (CoverOperation,), {"request_schema": cover_request_schema(catalogue)}
+    )
+    return post(
+        PATH,
+        status_code=200,
+        operation_class=operation,
+        summary="A title to cover images",
+        description=DESCRIPTION,
+        security=[{API_KEY_SCHEME: []}],
+        responses=error_responses(ErrorBody, 400, 401, 402, 429, 500, 503, 504),
+    )(generate_cover)
