@@ -25,11 +25,12 @@ import regex
 
 from .boxes import Fill, Group, Item, Page, Pattern, PlacedRow, Rect, Row, Shape, Stroke
 from .compose import content_box, static_layers
+from .decorations import Box, is_static
 from .fonts import FontBook
 from .inline import TextLine, layout_text, line_metrics
 from .limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from .looks import Looks, text_look
-from .paint import base_color
+from .paint import base_color, resolve_paint
 from .spanstyle import Span, SpanStyle
 from .style import Styles, Theme, relative_luminance, resolve
 
@@ -51,6 +52,7 @@ DOT_ALPHA = 0x38  # the texture on a colour block: felt, not read
 RING_ALPHA = 0x70
 FIELD_DOT_ALPHA = 0x40  # the dotted field beside the article cover's square
 MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
+SMALL_TEXT_CONTRAST = 4.5  # hashtags and kickers: WCAG's threshold for body-size text
 DISTINCT = 90.0  # keywords against the title, RGB distance: reads as another colour
 MARKER_ALPHA = 0x66  # the accent behind keywords when no colour sets them apart
 MARKER_HEIGHT = 0.42  # the marker covers this lower share of the keywords' text
@@ -82,6 +84,7 @@ class _Design:
     accent: int
     on_accent: int
     marker: int | None  # drawn behind the keywords in the title
+    tag_ink: int  # small keywords on the page: the accent where it reads as small text
 
     @property
     def margin(self) -> float:
@@ -181,6 +184,7 @@ def _design(
         accent=accent,
         on_accent=_ink_on(accent),
         marker=marker,
+        tag_ink=_small_ink(styles, accent),
     )
 
 
@@ -199,7 +203,7 @@ def _emphasis(styles: Styles) -> tuple[int, int | None]:
     large-text threshold); else the title's colour, marked. The marker is strong text's
     background where the theme has one, else a tint of the accent when the colour alone
     does not set the keywords apart."""
-    page = base_color(styles["card"].background)
+    page = _ground(styles)
     title = styles["h1"].color
     accent, _ = Looks(styles).accent_pair()
     strong = styles.inline.get("strong", {})
@@ -213,6 +217,29 @@ def _emphasis(styles: Styles) -> tuple[int, int | None]:
         if color in own or _contrast(color, page) >= MIN_CONTRAST:
             return color, marker
     return title, marker if marker is not None else _tint(accent | 0xFF000000, MARKER_ALPHA)
+
+
+def _small_ink(styles: Styles, accent: int) -> int:
+    """The accent where small text in it reads on the ground (4.5:1), else the title's
+    colour where that does, else the body text's: a pale accent makes a good band, not a
+    hashtag."""
+    ground = _ground(styles)
+    for color in (accent, styles["h1"].color):
+        if color >> 24 >= OPAQUE and _contrast(color, ground) >= SMALL_TEXT_CONTRAST:
+            return color
+    return styles["body"].color
+
+
+def _ground(styles: Styles) -> int:
+    """The colour text sits on: the last opaque static sheet drawn across the frame (a rect
+    with an inset: brandC's white sheet on its purple, a notebook's page) where the theme
+    has one, else the card's background."""
+    for deco in reversed(styles.decorations):
+        spec = deco.fill if isinstance(deco, Box) and deco.inset is not None else None
+        fill = resolve_paint(spec, styles.tokens) if spec is not None else None
+        if isinstance(fill, int) and fill >> 24 >= OPAQUE and is_static(deco):
+            return fill  # (a pattern's lines or a glass tint lets the background show)
+    return base_color(styles["card"].background)
 
 
 def _apart(a: int, b: int) -> bool:
@@ -251,6 +278,9 @@ def title_spans(design: _Design, size: float, color: int | None, emphasis: int) 
     """The title as runs: the keywords found in it (longest first, any case) in `emphasis`,
     the rest in `color` (the heading's colour when None)."""
     plain, marked = design.title_look(size, color), design.title_look(size, emphasis)
+    if color is None:  # on the page, as the theme's heading: with its outline or glow too
+        effects = design.styles["h1"].text_effects
+        plain, marked = replace(plain, effects=effects), replace(marked, effects=effects)
     if design.marker is not None and emphasis != color:
         marked = replace(marked, highlight=design.marker, highlight_height=MARKER_HEIGHT)
     text = design.title
@@ -383,7 +413,7 @@ def _headline(design: _Design) -> list[Item]:
     size = max(13.0, page.width * 0.034)
     tags = "   ".join(f"#{word}" for word in design.keywords[:MAX_PILLS])
     line = _small_line(
-        design, tags, design.small_look(size, design.accent), margin, box.width, "left"
+        design, tags, design.small_look(size, design.tag_ink), margin, box.width, "left"
     )
     if line is not None and tags:
         items.append(Group(line.items, dy=bottom + size))
@@ -571,7 +601,7 @@ def _accent_field(design: _Design, field: Rect) -> list[Item]:
     items.append(Fill(Rect(field.x + size * 0.2, top, 32, 5), accent, radius=2.5))
     top += size * 1.2
     for word in design.keywords[1:4]:
-        look = design.small_look(size, design.styles["h1"].color, 700)
+        look = design.small_look(size, design.tag_ink, 700)
         x = field.x + size * 0.2
         line = _small_line(design, f"#{word}", look, x, field.width * 0.8, "left")
         if line is not None:

@@ -109,3 +109,29 @@ def test_render_covers_is_held_to_the_pixel_limits() -> None:
     options = layout.RenderOptions(width=440, height=586, scale=4, max_total_pixels=1_000_000)
     with pytest.raises(layout.TooManyPixels):
         layout.render_covers(TITLE, KEYWORDS, themes.load("brandA"), _FONTS, options, count=4)
+
+
+def _every_theme_mode() -> list[tuple[str, str | None]]:
+    catalogue = themes.Catalogue()
+    return [
+        (name, mode)
+        for name in catalogue.names()
+        for mode in (catalogue.get(name).modes or [None])
+    ]
+
+
+@pytest.mark.parametrize(("theme", "mode"), _every_theme_mode())
+def test_small_keywords_read_on_the_page_in_every_theme(theme: str, mode: str | None) -> None:
+    """Hashtags are small text: brandC's pale lilac accent made a good band but a hashtag of
+    1.4:1 on white; they take the accent only where it reads (4.5:1)."""
+    design = covers._design(TITLE, KEYWORDS, themes.load(theme), _FONTS, mode, 440, 586)
+    assert covers._contrast(design.tag_ink, covers._ground(design.styles)) >= 4.5
+
+
+def test_a_title_on_the_page_wears_the_theme_heading_outline() -> None:
+    """brandC's heading is lilac in a deep purple outline: the cover's title is too, so it
+    reads as the theme's and its pale keywords stay legible."""
+    design = _design("brandC")
+    spans = covers.title_spans(design, 40.0, None, design.accent)
+    effects = design.styles["h1"].text_effects
+    assert effects and all(span.style.effects == effects for span in spans)
