@@ -114,6 +114,15 @@ class NewspicToolArguments(NewspicRequest, frozen=True, kw_only=True):
     ] = None
 
 
+class PublishWarning(msgspec.Struct, frozen=True):
+    """Something a publishing call changed on the way to the platform, or that the platform
+    (or Xiaohongshu) would refuse: ``code`` (one of the README's warning codes) and a
+    ``message`` in plain words."""
+
+    code: str
+    message: str
+
+
 class NewspicData(msgspec.Struct, frozen=True):
     """The image post's draft: its platform id, its cards in order (the first the cover)."""
 
@@ -128,6 +137,7 @@ class NewspicResponse(msgspec.Struct, frozen=True):
     success: bool
     message: str
     data: NewspicData
+    warnings: list[PublishWarning] = []
 
 
 _NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string"}
@@ -159,6 +169,7 @@ class HtmlResponse(msgspec.Struct, frozen=True):
     success: bool
     html: str
     cost: int
+    warnings: list[PublishWarning] = []
 
 
 class DraftImage(msgspec.Struct, frozen=True):
@@ -187,6 +198,7 @@ class DraftResponse(msgspec.Struct, frozen=True):
     success: bool
     message: str
     data: DraftData
+    warnings: list[PublishWarning] = []
 
 
 class ArticleErrorBody(msgspec.Struct, frozen=True):

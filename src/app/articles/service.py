@@ -28,7 +28,14 @@ from typing import Any
 import layout
 from app.articles import html as article
 from app.articles.brand import Brand
-from app.articles.draftbody import finish
+from app.articles.checks import (
+    Warnings,
+    check_content_size,
+    check_links,
+    check_title,
+    converted_images,
+)
+from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -42,7 +49,7 @@ from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import ArticleRequest, ImagePolicy, field_label
+from app.models import DIGEST_LIMIT, ArticleRequest, ImagePolicy, field_label
 from app.publish import DraftData, DraftImage, DraftResponse, HtmlResponse
 from app.settings import Settings
 
@@ -276,22 +283,34 @@ class ArticleService:
 
     async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
         converted = await self.convert(request, key, timeout)
-        return HtmlResponse(success=True, html=converted.html, cost=HTML_COST)
+        warnings = Warnings()
+        check_links(converted.linked, warnings)
+        await self.pool.run(_check_html, converted.html, warnings, timeout=timeout, key=key)
+        return HtmlResponse(
+            success=True, html=converted.html, cost=HTML_COST, warnings=warnings.items
+        )
 
     async def draft(
         self, request: ArticleRequest, creds: Credentials, key: object, timeout: float
     ) -> DraftResponse:
         """Create the draft; the caller bounds the whole call with its deadline."""
         assert self.wechat is not None and self.fetcher is not None, "open() first"
+        warnings = Warnings()
         converted = await self.convert(request, key, timeout)
         check_draft_images(converted, request.imagePolicy)
+        check_links(converted.linked, warnings)
         skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
         fetched, encoded = await self._usable_images(
-            converted, request.imagePolicy, skipped, key, timeout
+            converted, request.imagePolicy, skipped, key, timeout, warnings
         )
         usable = [source for source in converted.images if source in encoded]
         title = draft_title(request, converted)
-        cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
+        check_title(
+            request.title if request.title.strip() else converted.title, TITLE_LIMIT, warnings
+        )
+        cover_name, cover = await self._cover(
+            request, usable, fetched, title, key, timeout, warnings
+        )
         urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
         thumb = await self.wechat.add_cover(creds, cover, cover_name)
         content, digest = await self.pool.run(
@@ -300,9 +319,11 @@ class ArticleService:
             urls,
             title,
             drops_title_heading(request, converted),
+            warnings,
             timeout=timeout,
             key=key,
         )
+        check_digest(request, digest, warnings)
         media_id = await self.wechat.add_draft(
             creds,
             DraftArticle(
@@ -310,7 +331,7 @@ class ArticleService:
                 content=content,
                 thumb_media_id=thumb,
                 author=request.author,
-                digest=request.digest or digest,
+                digest=request.digest or digest.text,
                 content_source_url=request.content_source_url,
                 # followers-only comments are open comments, limited
                 need_open_comment=request.needOpenComment or request.onlyFansCanComment,
@@ -318,6 +339,7 @@ class ArticleService:
             ),
         )
         images = _outcomes(converted, urls, skipped)
+        check_skipped(images, warnings)
         log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
@@ -328,6 +350,7 @@ class ArticleService:
                 cost=DRAFT_COST,
                 images=images,
             ),
+            warnings=warnings.items,
         )
 
     async def _usable_images(
@@ -337,10 +360,12 @@ class ArticleService:
         skipped: dict[str, str],
         key: Hashable,
         timeout: float,
+        warnings: Warnings,
     ) -> tuple[dict[str, bytes], dict[str, layout.EncodedImage]]:
         """The article's images fetched and re-encoded for ``uploadimg``. One that cannot
         be had or is not an image fails the draft (policy fail: the first in the article's
-        order, fetching before decoding) or is added to ``skipped`` (policy skip)."""
+        order, fetching before decoding) or is added to ``skipped`` (policy skip); those
+        converted are noted in ``warnings``."""
         sources = converted.images
         fetched, failed = await self._fetch(list(sources), key)
         _fail_on_first(sources, failed, policy)
@@ -349,7 +374,26 @@ class ArticleService:
         )
         _fail_on_first(sources, refused, policy)
         skipped |= {source: error.message for source, error in {**failed, **refused}.items()}
+        await self._note_converted(
+            fetched, encoded, layout.ARTICLE_IMAGE_BYTES, "image", warnings, key, timeout
+        )
         return fetched, encoded
+
+    async def _note_converted(
+        self,
+        originals: dict[str, bytes],
+        encoded: dict[str, layout.EncodedImage],
+        limit: int,
+        what: str,
+        warnings: Warnings,
+        key: object,
+        timeout: float,
+    ) -> None:
+        found = await self.pool.run(
+            converted_images, originals, encoded, limit, what, timeout=timeout, key=key
+        )
+        for code, message in found:
+            warnings.add(code, message)
 
     async def _upload(
         self,
@@ -399,6 +443,7 @@ class ArticleService:
         title: str,
         key: object,
         timeout: float,
+        warnings: Warnings,
     ) -> tuple[str, bytes]:
         """(file name, bytes) of the cover: coverImageUrl, the first image, or a drawn card."""
         if request.coverImageUrl or sources:
@@ -411,16 +456,24 @@ class ArticleService:
                     raise _fetch_failure(exc) from None
             else:
                 original = {sources[0]: fetched[sources[0]]}
-            (image,) = (
-                await self.pool.run(
-                    fit_all, original, layout.COVER_IMAGE_BYTES, timeout=timeout, key=key
+            fitted = await self.pool.run(
+                fit_all, original, layout.COVER_IMAGE_BYTES, timeout=timeout, key=key
+            )
+            if request.coverImageUrl:  # the first image's conversion is noted already
+                await self._note_converted(
+                    original, fitted, layout.COVER_IMAGE_BYTES, "cover", warnings, key, timeout
                 )
-            ).values()
+            (image,) = fitted.values()
             return f"cover.{image.extension}", image.data
         fonts = self._fonts()
         if fonts is None:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
         png = await self.pool.run(cover_card, title, request.theme, fonts, timeout=timeout, key=key)
+        warnings.add(
+            "cover_generated",
+            f"no coverImageUrl and no usable image: the cover is a {COVER_WIDTH}×{COVER_HEIGHT}"
+            " card drawn from the title",
+        )
         return "cover.png", png
 
 
@@ -435,13 +488,40 @@ def _fail_on_first(
 
 
 def _content(
-    converted: article.Article, urls: dict[str, str], title: str, drop_heading: bool
-) -> tuple[str, str]:
+    converted: article.Article,
+    urls: dict[str, str],
+    title: str,
+    drop_heading: bool,
+    warnings: Warnings,
+) -> tuple[str, Digest]:
     """The draft's content (images rehosted, those not uploaded taken out, the title's h1
-    too when ``drop_heading``) and the digest drawn from it."""
+    too when ``drop_heading``) and the digest drawn from it; its size checked."""
     rehosted = article.draft_content(article.rewrite_images(converted.html, urls))
     skipped = {source for source in converted.images if source not in urls}
-    return finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
+    content, digest = finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
+    check_content_size(content, warnings)
+    return content, digest
+
+
+def _check_html(html: str, warnings: Warnings) -> None:
+    """An HTML-only answer's content checked as a draft's would be."""
+    check_content_size(article.draft_content(html), warnings)
+
+
+def check_digest(request: ArticleRequest, digest: Digest, warnings: Warnings) -> None:
+    """``digest_cut`` when the digest drawn from the body (none given) had to be cut."""
+    if digest.cut and not request.digest:
+        warnings.add(
+            "digest_cut",
+            f"the body's first sentence is longer than the digest's {DIGEST_LIMIT} characters:"
+            " it was cut; give a digest to choose the summary",
+        )
+
+
+def check_skipped(images: list[DraftImage], warnings: Warnings) -> None:
+    for image in images:
+        if image.status == "skipped":
+            warnings.add("image_skipped", f"image {image.source} left out: {image.reason}")
 
 
 def _outcomes(

@@ -1,0 +1,113 @@
+"""Checks before publishing: the ``warnings`` of convert-and-draft and newspic-draft, end to end
+against the fake WeChat platform and a loopback image server (over real HTTP), and every
+documented warning code produced by one of the cases here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from app.articles.checks import WARNING_CODES, Warnings
+from app.articles.newspic import post_text
+from app.publish import NEWSPIC_TEXT_LIMIT, NewspicRequest
+from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start
+
+__all__ = ["service", "start"]  # fixtures shared with the convert-and-draft tests
+
+NEWSPIC = "/api/platform/newspic-draft"
+LONG_SENTENCE = "This opening sentence " + "goes on and on " * 10 + "until it ends."
+LONG_TITLE = "A title that runs on well past the platform's thirty-two characters"
+
+
+def codes(answer: httpx.Response) -> list[str]:
+    assert answer.status_code == 200, answer.text
+    return [warning["code"] for warning in answer.json()["warnings"]]
+
+
+def newspic(service: Service, key: str, body: dict[str, Any]) -> httpx.Response:
+    headers = {"x-api-key": key, "Platform-Appid": APPID, "Platform-App-Secret": SECRET}
+    return httpx.post(service.base + NEWSPIC, json=body, headers=headers, timeout=120)
+
+
+def article_cases(service: Service) -> list[tuple[str, dict[str, Any], bool, set[str]]]:
+    """(name, body, draft?, the codes its answer must carry)."""
+    url = service.images.url
+    busy = (
+        f"# Heading\n\n{LONG_SENTENCE}\n\nSee [the docs](https://example.com/docs).\n\n"
+        f"![webp]({url('/b.webp')})\n\n![big]({url('/big.png')})\n\n![gone]({url('/gone.png')})\n"
+    )
+    return [
+        (
+            "busy draft",
+            {"markdown": busy, "title": LONG_TITLE, "imagePolicy": "skip"},
+            True,
+            {"title_cut", "digest_cut", "links_to_references", "image_converted", "image_skipped"},
+        ),
+        ("no image", {"markdown": "# Plain\n\nNo pictures here."}, True, {"cover_generated"}),
+        ("long html", {"markdown": "word " * 4_300}, False, {"content_too_large"}),
+    ]
+
+
+def test_every_warning_code_is_produced_and_documented(service: Service) -> None:
+    key, _ = service.key(100)
+    produced: set[str] = set()
+    for name, body, draft, expected in article_cases(service):
+        found = codes(service.post(key, body, draft=draft))
+        assert expected <= set(found), (name, found)
+        produced |= set(found)
+    parts = "\n\n---\n\n".join(f"Part {n}" for n in range(19))
+    post = {
+        "markdown": parts,
+        "splitMode": "hrSplit",
+        "scale": 1,
+        "title": LONG_TITLE,
+        "description": "Words. " * 200,
+    }
+    found = codes(newspic(service, key, post))
+    assert set(found) == {
+        "title_cut",
+        "description_cut",
+        "xiaohongshu_title_too_long",
+        "xiaohongshu_text_too_long",
+        "xiaohongshu_too_many_images",
+    }
+    produced |= set(found)
+    assert produced == set(WARNING_CODES)
+
+
+def test_the_busy_drafts_warnings_name_what_happened(service: Service) -> None:
+    key, _ = service.key(10)
+    _, body, _, _ = article_cases(service)[0]
+    answer = service.post(key, body)
+    warnings = answer.json()["warnings"]
+    by_code: dict[str, list[str]] = {}
+    for warning in warnings:
+        by_code.setdefault(warning["code"], []).append(warning["message"])
+    converted = by_code["image_converted"]
+    assert any("/b.webp" in m and "was WEBP: sent as JPEG, 300×180" in m for m in converted)
+    assert any("/big.png" in m and "over the platform's 1,000,000" in m for m in converted)
+    assert len(converted) == 2
+    (skipped,) = by_code["image_skipped"]
+    assert "/gone.png" in skipped and "404" in skipped
+    assert by_code["links_to_references"] == [
+        "1 link address outside WeChat moved to the references at the end (they do not open"
+        " in WeChat)"
+    ]
+    assert "cover_generated" not in by_code  # the first usable image is the cover
+
+
+def test_a_clean_article_and_post_have_no_warnings(service: Service) -> None:
+    key, _ = service.key(20)
+    markdown = f"# Short\n\nA sentence.\n\n![a]({service.images.url('/a.png')})\n"
+    assert codes(service.post(key, {"markdown": markdown})) == []
+    assert codes(service.post(key, {"markdown": markdown}, draft=False)) == []
+    assert codes(newspic(service, key, {"markdown": "# Short\n\nA sentence.", "scale": 1})) == []
+
+
+def test_an_image_posts_text_drawn_from_a_long_first_sentence_is_cut() -> None:
+    warnings = Warnings()
+    sentence = "A sentence " + "that keeps going " * 80 + "to its end."
+    title, text = post_text(NewspicRequest(markdown=f"# Title\n\n{sentence}"), warnings)
+    assert title == "Title" and len(text) == NEWSPIC_TEXT_LIMIT and text.endswith("…")
+    assert [w.code for w in warnings.items] == ["digest_cut"]
