@@ -111,3 +111,62 @@ def test_an_image_posts_text_drawn_from_a_long_first_sentence_is_cut() -> None:
     title, text = post_text(NewspicRequest(markdown=f"# Title\n\n{sentence}"), warnings)
     assert title == "Title" and len(text) == NEWSPIC_TEXT_LIMIT and text.endswith("…")
     assert [w.code for w in warnings.items] == ["digest_cut"]
+
+
+# Dry runs
+
+
+def test_an_article_dry_run_calls_no_platform_and_costs_one(service: Service) -> None:
+    key, prefix = service.key(10)
+    picture = service.images.url("/b.webp")
+    markdown = f"# Dry\n\nA first sentence.\n\n![pic]({picture})\n\n[docs](https://example.com)\n"
+    body = {"markdown": markdown, "dryRun": True, "author": "Me", "needOpenComment": True}
+    for draft in (True, False):  # with the account's headers or without: nothing is sent
+        answer = service.post(key, body, draft=draft)
+        assert answer.status_code == 200, answer.text
+        sent = answer.json()
+        data = sent["data"]
+        assert data["title"] == "Dry" and data["author"] == "Me"
+        assert data["digest"] == "A first sentence."
+        assert data["need_open_comment"] == 1 and data["only_fans_can_comment"] == 0
+        assert data["cover"] == picture and data["cost"] == 1
+        assert data["images"] == [{"source": picture, "status": "ready", "reason": ""}]
+        assert f'src="{picture}"' in data["content"] and "<h1" not in data["content"]
+        assert [w["code"] for w in sent["warnings"]] == ["links_to_references", "image_converted"]
+        assert "dry run" in sent["message"]
+    assert not service.platform.hits  # no token, no upload, no draft
+    assert service.images.hits["/b.webp"] == 2  # the images were fetched and converted
+    assert service.balance(prefix) == 8
+
+
+def test_an_article_dry_run_draws_the_cover_and_refuses_as_a_draft_would(
+    service: Service,
+) -> None:
+    key, prefix = service.key(10)
+    answer = service.post(key, {"markdown": "# Plain\n\nText.", "dryRun": True}, draft=False)
+    assert answer.json()["data"]["cover"] == "generated"
+    assert [w["code"] for w in answer.json()["warnings"]] == ["cover_generated"]
+    empty = service.post(key, {"markdown": " ", "dryRun": True}, draft=False)
+    assert empty.status_code == 400 and empty.json()["error"] == "invalid_markdown"
+    gone = {"markdown": f"![x]({service.images.url('/gone.png')})", "dryRun": True}
+    missing = service.post(key, gone, draft=False)
+    assert missing.status_code == 502 and missing.json()["cost"] == 0
+    assert service.balance(prefix) == 9
+    assert not service.platform.hits
+
+
+def test_an_image_post_dry_run_draws_the_cards_and_sends_nothing(service: Service) -> None:
+    key, prefix = service.key(10)
+    body = {"markdown": "# Kyoto\n\nMaple leaves.\n\n---\n\nPart two", "splitMode": "hrSplit"}
+    headers = {"x-api-key": key}  # no account: a dry run needs none
+    answer = httpx.post(
+        service.base + NEWSPIC, json=body | {"scale": 1, "dryRun": True}, headers=headers
+    )
+    assert answer.status_code == 200, answer.text
+    data = answer.json()["data"]
+    assert (data["title"], data["description"], data["cost"]) == ("Kyoto", "Maple leaves.", 1)
+    assert len(data["images"]) == 2
+    assert all(httpx.get(image["url"]).status_code == 200 for image in data["images"])
+    assert answer.json()["warnings"] == []
+    assert not service.platform.hits
+    assert service.balance(prefix) == 9

@@ -15,8 +15,11 @@ from collections.abc import Mapping
 from lxml import html as lxml_html
 
 import layout
+from app.articles.draftbody import Digest
+from app.articles.html import draft_content
 from app.fetch import describe
-from app.publish import PublishWarning
+from app.models import DIGEST_LIMIT, ArticleRequest
+from app.publish import DraftImage, PublishWarning
 
 CONTENT_TEXT_LIMIT = 20_000  # characters of a draft's text (the platform answers 45002 above)
 CONTENT_BYTES_LIMIT = 1024 * 1024  # bytes of a draft's HTML (45002 above)
@@ -151,3 +154,25 @@ def check_xiaohongshu(
             "xiaohongshu_too_many_images",
             f"the post has {images} images; Xiaohongshu takes {XHS_IMAGE_LIMIT}",
         )
+
+
+def check_html(html: str, warnings: Warnings) -> None:
+    """An HTML-only answer's content (a full document) checked as a draft's would be."""
+    check_content_size(draft_content(html), warnings)
+
+
+def check_digest(request: ArticleRequest, digest: Digest, warnings: Warnings) -> None:
+    """``digest_cut`` when the digest drawn from the body (none given) had to be cut."""
+    if digest.cut and not request.digest:
+        warnings.add(
+            "digest_cut",
+            f"the body's first sentence is longer than the digest's {DIGEST_LIMIT} characters:"
+            " it was cut; give a digest to choose the summary",
+        )
+
+
+def check_skipped(images: list[DraftImage], warnings: Warnings) -> None:
+    """``image_skipped`` for each image the draft goes without, with the reason."""
+    for image in images:
+        if image.status == "skipped":
+            warnings.add("image_skipped", f"image {image.source} left out: {image.reason}")

@@ -16,7 +16,7 @@ import layout
 from app.articles import html as article
 from app.articles.checks import Warnings, check_title, check_xiaohongshu, one_line
 from app.articles.draftbody import digest_of
-from app.articles.service import UNTITLED, cut_title, plural
+from app.articles.service import DRY_RUN_COST, UNTITLED, cut_title, plural
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import TITLE_LIMIT, Credentials, NewspicArticle, WeChatClient
 from app.cards.service import CardService
@@ -26,6 +26,8 @@ from app.publish import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
     NewspicData,
+    NewspicPreview,
+    NewspicPreviewResponse,
     NewspicRequest,
     NewspicResponse,
 )
@@ -83,13 +85,7 @@ async def newspic_draft(
 ) -> NewspicResponse:
     """Render the cards, upload them in order, create the draft; the caller bounds the call."""
     warnings = Warnings()
-    job = cards.prepare(request.cards())
-    records = await cards.generate(job, timeout=timeout, key=key)
-    if len(records) > NEWSPIC_IMAGE_LIMIT:
-        raise too_many_cards(len(records))
-    title, text = await threads.run(post_text, request, warnings, timeout=timeout, key=key)
-    check_xiaohongshu(warnings, images=len(records))
-    images = await threads.run(_card_images, cards, records, timeout=timeout, key=key)
+    records, title, text, images = await _post(cards, threads, request, warnings, key, timeout)
     media_ids: list[str] = []
     for number, (data, extension) in enumerate(images, 1):
         material = await wechat.add_image(
@@ -105,6 +101,45 @@ async def newspic_draft(
         data=NewspicData(media_id=media_id, images=records, cost=NEWSPIC_COST),
         warnings=warnings.items,
     )
+
+
+async def newspic_dry_run(
+    cards: CardService,
+    threads: ArticleThreads,
+    request: NewspicRequest,
+    key: object,
+    timeout: float,
+) -> NewspicPreviewResponse:
+    """Everything ``newspic_draft`` does but the platform's calls: the cards drawn and stored
+    (as generate's), the text and checks; what the draft would hold."""
+    warnings = Warnings()
+    records, title, text, _ = await _post(cards, threads, request, warnings, key, timeout)
+    return NewspicPreviewResponse(
+        success=True,
+        message=f"dry run: image post “{title}” checked ({plural(len(records), 'card')});"
+        " nothing was sent to the platform",
+        data=NewspicPreview(title=title, description=text, images=records, cost=DRY_RUN_COST),
+        warnings=warnings.items,
+    )
+
+
+async def _post(
+    cards: CardService,
+    threads: ArticleThreads,
+    request: NewspicRequest,
+    warnings: Warnings,
+    key: object,
+    timeout: float,
+) -> tuple[list[ImageRecord], str, str, list[tuple[bytes, str]]]:
+    """The post's cards (records, and bytes as they would be uploaded), title and text."""
+    job = cards.prepare(request.cards())
+    records = await cards.generate(job, timeout=timeout, key=key)
+    if len(records) > NEWSPIC_IMAGE_LIMIT:
+        raise too_many_cards(len(records))
+    title, text = await threads.run(post_text, request, warnings, timeout=timeout, key=key)
+    check_xiaohongshu(warnings, images=len(records))
+    images = await threads.run(_card_images, cards, records, timeout=timeout, key=key)
+    return records, title, text, images
 
 
 def _card_images(cards: CardService, records: list[ImageRecord]) -> list[tuple[bytes, str]]:

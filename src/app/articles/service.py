@@ -23,7 +23,7 @@ import logging
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import layout
 from app.articles import html as article
@@ -31,17 +31,20 @@ from app.articles.brand import Brand
 from app.articles.checks import (
     Warnings,
     check_content_size,
+    check_digest,
+    check_html,
     check_links,
+    check_skipped,
     check_title,
     converted_images,
 )
 from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
+from app.articles.preview import draft_article, preview
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
     TITLE_LIMIT,
     Credentials,
-    DraftArticle,
     ImageUploadFailed,
     WeChatClient,
 )
@@ -49,14 +52,21 @@ from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import DIGEST_LIMIT, ArticleRequest, ImagePolicy, field_label
-from app.publish import DraftData, DraftImage, DraftResponse, HtmlResponse
+from app.models import ArticleRequest, ImagePolicy, field_label
+from app.publish import (
+    DraftData,
+    DraftImage,
+    DraftPreviewResponse,
+    DraftResponse,
+    HtmlResponse,
+)
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
 
 HTML_COST = 1
 DRAFT_COST = 3
+DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
 MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 COVER_WIDTH, COVER_HEIGHT = 900, 383
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
@@ -226,6 +236,20 @@ def drops_title_heading(request: ArticleRequest, converted: article.Article) -> 
     return not (request.keepTitleHeading or request.title) and cut_title(whole) == whole
 
 
+@dataclass(frozen=True, slots=True)
+class DraftPlan:
+    """What a draft is made of before the platform is called (``ArticleService._plan``)."""
+
+    converted: article.Article
+    skipped: dict[str, str]  # source → why it is left out (imagePolicy skip)
+    encoded: dict[str, layout.EncodedImage]
+    usable: list[str]  # the sources to upload, in the article's order
+    title: str
+    cover_name: str
+    cover: bytes
+    cover_source: str  # coverImageUrl or the first image; empty: drawn from the title
+
+
 class ArticleService:
     """Runs convert-and-draft; ``open`` and ``close`` its HTTP clients in the app's lifespan."""
 
@@ -285,7 +309,7 @@ class ArticleService:
         converted = await self.convert(request, key, timeout)
         warnings = Warnings()
         check_links(converted.linked, warnings)
-        await self.pool.run(_check_html, converted.html, warnings, timeout=timeout, key=key)
+        await self.pool.run(check_html, converted.html, warnings, timeout=timeout, key=key)
         return HtmlResponse(
             success=True, html=converted.html, cost=HTML_COST, warnings=warnings.items
         )
@@ -294,8 +318,52 @@ class ArticleService:
         self, request: ArticleRequest, creds: Credentials, key: object, timeout: float
     ) -> DraftResponse:
         """Create the draft; the caller bounds the whole call with its deadline."""
-        assert self.wechat is not None and self.fetcher is not None, "open() first"
+        assert self.wechat is not None, "open() first"
         warnings = Warnings()
+        plan = await self._plan(request, key, timeout, warnings)
+        urls = await self._upload(
+            creds, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
+        )
+        thumb = await self.wechat.add_cover(creds, plan.cover, plan.cover_name)
+        content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
+        media_id = await self.wechat.add_draft(
+            creds, draft_article(request, plan.title, content, digest, thumb)
+        )
+        images = _outcomes(plan.converted, urls, plan.skipped)
+        check_skipped(images, warnings)
+        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
+        return DraftResponse(
+            success=True,
+            message=draft_message(plan.title, images),
+            data=DraftData(
+                media_id=media_id,
+                wordCount=plan.converted.word_count,
+                cost=DRAFT_COST,
+                images=images,
+            ),
+            warnings=warnings.items,
+        )
+
+    async def dry_run(
+        self, request: ArticleRequest, key: object, timeout: float
+    ) -> DraftPreviewResponse:
+        """Everything ``draft`` does but the platform's calls: what it would send."""
+        warnings = Warnings()
+        plan = await self._plan(request, key, timeout, warnings)
+        urls = {source: source for source in plan.usable}  # the images' own, not yet rehosted
+        content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
+        images = _outcomes(plan.converted, urls, plan.skipped, "ready")
+        check_skipped(images, warnings)
+        draft = draft_article(request, plan.title, content, digest, "")
+        count = plan.converted.word_count
+        return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
+
+    async def _plan(
+        self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings
+    ) -> DraftPlan:
+        """A draft's work on our side: the article converted, its images fetched and
+        converted, its title and its cover; what can fail here fails before any upload."""
+        assert self.fetcher is not None, "open() first"
         converted = await self.convert(request, key, timeout)
         check_draft_images(converted, request.imagePolicy)
         check_links(converted.linked, warnings)
@@ -311,47 +379,32 @@ class ArticleService:
         cover_name, cover = await self._cover(
             request, usable, fetched, title, key, timeout, warnings
         )
-        urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
-        thumb = await self.wechat.add_cover(creds, cover, cover_name)
+        cover_source = request.coverImageUrl or (usable[0] if usable else "")
+        return DraftPlan(
+            converted, skipped, encoded, usable, title, cover_name, cover, cover_source
+        )
+
+    async def _finish(
+        self,
+        request: ArticleRequest,
+        plan: DraftPlan,
+        urls: dict[str, str],
+        warnings: Warnings,
+        key: object,
+        timeout: float,
+    ) -> tuple[str, Digest]:
         content, digest = await self.pool.run(
             _content,
-            converted,
+            plan.converted,
             urls,
-            title,
-            drops_title_heading(request, converted),
+            plan.title,
+            drops_title_heading(request, plan.converted),
             warnings,
             timeout=timeout,
             key=key,
         )
         check_digest(request, digest, warnings)
-        media_id = await self.wechat.add_draft(
-            creds,
-            DraftArticle(
-                title=title,
-                content=content,
-                thumb_media_id=thumb,
-                author=request.author,
-                digest=request.digest or digest.text,
-                content_source_url=request.content_source_url,
-                # followers-only comments are open comments, limited
-                need_open_comment=request.needOpenComment or request.onlyFansCanComment,
-                only_fans_can_comment=request.onlyFansCanComment,
-            ),
-        )
-        images = _outcomes(converted, urls, skipped)
-        check_skipped(images, warnings)
-        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
-        return DraftResponse(
-            success=True,
-            message=draft_message(title, images),
-            data=DraftData(
-                media_id=media_id,
-                wordCount=converted.word_count,
-                cost=DRAFT_COST,
-                images=images,
-            ),
-            warnings=warnings.items,
-        )
+        return content, digest
 
     async def _usable_images(
         self,
@@ -503,33 +556,15 @@ def _content(
     return content, digest
 
 
-def _check_html(html: str, warnings: Warnings) -> None:
-    """An HTML-only answer's content checked as a draft's would be."""
-    check_content_size(article.draft_content(html), warnings)
-
-
-def check_digest(request: ArticleRequest, digest: Digest, warnings: Warnings) -> None:
-    """``digest_cut`` when the digest drawn from the body (none given) had to be cut."""
-    if digest.cut and not request.digest:
-        warnings.add(
-            "digest_cut",
-            f"the body's first sentence is longer than the digest's {DIGEST_LIMIT} characters:"
-            " it was cut; give a digest to choose the summary",
-        )
-
-
-def check_skipped(images: list[DraftImage], warnings: Warnings) -> None:
-    for image in images:
-        if image.status == "skipped":
-            warnings.add("image_skipped", f"image {image.source} left out: {image.reason}")
-
-
 def _outcomes(
-    converted: article.Article, urls: dict[str, str], skipped: dict[str, str]
+    converted: article.Article,
+    urls: dict[str, str],
+    skipped: dict[str, str],
+    sent: Literal["uploaded", "ready"] = "uploaded",
 ) -> list[DraftImage]:
     """Each image, the article's sources in order, then those without a usable source."""
     return [
-        DraftImage(describe(source), "uploaded")
+        DraftImage(describe(source), sent)
         if source in urls
         else DraftImage(describe(source), "skipped", skipped[source])
         for source in [*converted.images, *converted.unusable_images]
