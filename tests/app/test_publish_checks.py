@@ -12,8 +12,9 @@ from app.articles.checks import WARNING_CODES, Warnings
 from app.articles.newspic import post_text
 from app.publish import NEWSPIC_TEXT_LIMIT, NewspicRequest
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start
+from tests.app.test_mcp import Stdio, run, stdio, text_of
 
-__all__ = ["service", "start"]  # fixtures shared with the convert-and-draft tests
+__all__ = ["service", "start", "stdio"]  # fixtures shared with the convert-and-draft, MCP tests
 
 NEWSPIC = "/api/platform/newspic-draft"
 LONG_SENTENCE = "This opening sentence " + "goes on and on " * 10 + "until it ends."
@@ -170,3 +171,24 @@ def test_an_image_post_dry_run_draws_the_cards_and_sends_nothing(service: Servic
     assert answer.json()["warnings"] == []
     assert not service.platform.hits
     assert service.balance(prefix) == 9
+
+
+def test_the_mcp_tools_dry_runs_send_nothing(stdio: Stdio) -> None:
+    async def scenario() -> None:
+        async with stdio.session() as session:
+            post = await session.call_tool(
+                "create_newspic_draft", {"markdown": "# Post\n\nText.", "dryRun": True}
+            )
+            article = await session.call_tool(
+                "convert_article",
+                {"markdown": "# Article\n\nText.", "dryRun": True}
+                | {"platformAppid": APPID, "platformAppSecret": SECRET},
+            )
+        assert not post.is_error and not article.is_error
+        assert text_of(post)["data"]["title"] == "Post"
+        assert text_of(article)["data"]["cover"] == "generated"
+        assert text_of(article)["warnings"][0]["code"] == "cover_generated"
+
+    run(scenario)
+    assert not stdio.platform.hits
+    assert stdio.balance() == 100 - 2
