@@ -4,6 +4,7 @@ documented warning code produced by one of the cases here."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +20,7 @@ __all__ = ["service", "start", "stdio"]  # fixtures shared with the convert-and-
 NEWSPIC = "/api/platform/newspic-draft"
 LONG_SENTENCE = "This opening sentence " + "goes on and on " * 10 + "until it ends."
 LONG_TITLE = "A title that runs on well past the platform's thirty-two characters"
+OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
 
 def codes(answer: httpx.Response) -> list[str]:
@@ -75,6 +77,12 @@ def test_every_warning_code_is_produced_and_documented(service: Service) -> None
     }
     produced |= set(found)
     assert produced == set(WARNING_CODES)
+
+
+def test_the_operators_guide_lists_every_code() -> None:
+    rows = [line for line in OPERATIONS.read_text("utf-8").splitlines() if line.startswith("| `")]
+    listed = {line.split("`")[1] for line in rows}
+    assert set(WARNING_CODES) <= listed
 
 
 def test_the_busy_drafts_warnings_name_what_happened(service: Service) -> None:
