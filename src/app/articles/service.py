@@ -13,7 +13,9 @@ engine from the title) goes up as permanent material; then ``draft/add``. Everyt
 can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
 image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
 that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
-answer lists what became of each image.
+answer lists what became of each image. A dry run (``dry_run``) does all of this but the
+platform's calls and answers what the draft would hold; every answer carries the warnings
+(``checks``) the steps recorded.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
