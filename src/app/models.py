@@ -470,6 +470,13 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             " empty: none."
         ),
     ] = ""
+    dryRun: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: run the draft's whole conversion and checks, call no platform"
+            " (no credentials needed) and answer what would be sent; 1 credit."
+        ),
+    ] = False
 
 
 class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
@@ -516,6 +523,7 @@ _ARTICLE_ACCEPTED = {
     "needOpenComment": "true or false",
     "onlyFansCanComment": "true or false",
     "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
+    "dryRun": "true or false",
 }
 
 

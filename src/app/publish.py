@@ -82,6 +82,13 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
             f" paragraphs. Cut to {NEWSPIC_TEXT_LIMIT:,} characters (… marks a cut)."
         ),
     ] = ""
+    dryRun: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: draw and store the cards, run the checks, call no platform (no"
+            " credentials needed) and answer what would be sent; 1 credit."
+        ),
+    ] = False
 
     def cards(self) -> GenerateRequest:
         """The generate request that draws this post's cards (PNG, the platform's format)."""
@@ -114,6 +121,15 @@ class NewspicToolArguments(NewspicRequest, frozen=True, kw_only=True):
     ] = None
 
 
+class PublishWarning(msgspec.Struct, frozen=True):
+    """Something a publishing call changed on the way to the platform, or that the platform
+    (or Xiaohongshu) would refuse: ``code`` (one of the README's warning codes) and a
+    ``message`` in plain words."""
+
+    code: str
+    message: str
+
+
 class NewspicData(msgspec.Struct, frozen=True):
     """The image post's draft: its platform id, its cards in order (the first the cover)."""
 
@@ -128,9 +144,10 @@ class NewspicResponse(msgspec.Struct, frozen=True):
     success: bool
     message: str
     data: NewspicData
+    warnings: list[PublishWarning] = []
 
 
-_NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string"}
+_NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string", "dryRun": "true or false"}
 
 
 def parse_newspic(body: bytes) -> NewspicRequest:
@@ -159,15 +176,17 @@ class HtmlResponse(msgspec.Struct, frozen=True):
     success: bool
     html: str
     cost: int
+    warnings: list[PublishWarning] = []
 
 
 class DraftImage(msgspec.Struct, frozen=True):
     """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
-    cut short; by number and alt text when it had no usable source), ``status`` uploaded or
-    skipped (``imagePolicy`` skip), ``reason`` why it was skipped."""
+    cut short; by number and alt text when it had no usable source), ``status`` uploaded,
+    skipped (``imagePolicy`` skip) or, in a dry run, ready (fetched and converted, not sent),
+    ``reason`` why it was skipped."""
 
     source: str
-    status: Literal["uploaded", "skipped"]
+    status: Literal["uploaded", "skipped", "ready"]
     reason: str = ""
 
 
@@ -187,6 +206,53 @@ class DraftResponse(msgspec.Struct, frozen=True):
     success: bool
     message: str
     data: DraftData
+    warnings: list[PublishWarning] = []
+
+
+class DraftPreview(msgspec.Struct, frozen=True):
+    """What a dry run's draft would hold, its ``draft/add`` fields as they would be sent
+    (``content`` with the images' own sources, not yet the platform's), ``cover`` the cover's
+    source (``generated``: a card drawn from the title), and what became of each image."""
+
+    title: str
+    author: str
+    digest: str
+    content: str
+    content_source_url: str
+    cover: str
+    need_open_comment: int
+    only_fans_can_comment: int
+    images: list[DraftImage]
+    wordCount: int
+    cost: int
+
+
+class DraftPreviewResponse(msgspec.Struct, frozen=True):
+    """convert-and-draft with ``dryRun``: checked, nothing sent to the platform."""
+
+    success: bool
+    message: str
+    data: DraftPreview
+    warnings: list[PublishWarning] = []
+
+
+class NewspicPreview(msgspec.Struct, frozen=True):
+    """What a dry run's image post would hold: its title, its text, its cards in order (drawn
+    and stored like generate's)."""
+
+    title: str
+    description: str
+    images: list[ImageRecord]
+    cost: int
+
+
+class NewspicPreviewResponse(msgspec.Struct, frozen=True):
+    """newspic-draft with ``dryRun``: the cards drawn, checked, nothing sent to the platform."""
+
+    success: bool
+    message: str
+    data: NewspicPreview
+    warnings: list[PublishWarning] = []
 
 
 class ArticleErrorBody(msgspec.Struct, frozen=True):

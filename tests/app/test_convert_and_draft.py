@@ -177,7 +177,7 @@ def test_html_only_costs_one_credit_and_uploads_nothing(service: Service) -> Non
     response = service.post(key, body, draft=False)
     assert response.status_code == 200, response.text
     answer = response.json()
-    assert set(answer) == {"success", "html", "cost"}
+    assert set(answer) == {"success", "html", "cost", "warnings"}
     assert answer["success"] is True and answer["cost"] == 1
     assert answer["html"].startswith("<!DOCTYPE html>") and "<style" not in answer["html"]
     assert "font-weight" in answer["html"]  # brandA, the default, inlined

@@ -379,6 +379,23 @@ def test_the_article_tab_previews_html_and_copies_rich_text(page: Page, service:
     assert "<script" not in copied
 
 
+def test_the_article_tab_lists_the_answers_warnings(page: Page, service: Service) -> None:
+    enter_key(page, service.key)
+    set_markdown(page, "# Links\n\nRead [the guide](https://example.com/guide) first.")
+    page.click("#tab-article")
+    page.click("#convert")
+    warnings = page.locator("#article-warnings")
+    expect(warnings).to_be_visible()
+    expect(warnings.locator("li")).to_have_count(1)
+    expect(warnings.locator("li code")).to_have_text("links_to_references")
+    expect(warnings).to_contain_text("moved to the references at the end")
+    shoot(page, "article-warnings")
+    set_markdown(page, "# No links\n\nPlain words.")
+    page.click("#convert")
+    expect(page.frame_locator("#article-frame").locator("h1")).to_have_text("No links")
+    expect(warnings).to_be_hidden()
+
+
 def test_key_and_choices_survive_a_reload(page: Page, service: Service) -> None:
     enter_key(page, service.key)
     cards_settled(page, 1)

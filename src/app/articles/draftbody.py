@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Collection
+from typing import NamedTuple
 
 from lxml import html as lxml_html
 
@@ -34,9 +35,16 @@ _UNREAD = {"svg", "sup", "script", "style"}  # formulas, note numbers: not words
 _VARIATION_SELECTORS = re.compile(r"[\ufe00-\ufe0f]")
 
 
+class Digest(NamedTuple):
+    """A digest drawn from the body; ``cut``: its first sentence was over the limit."""
+
+    text: str
+    cut: bool = False
+
+
 def finish(
     content: str, title: str, *, drop_heading: bool, skipped: Collection[str]
-) -> tuple[str, str]:
+) -> tuple[str, Digest]:
     """(``trim_content``, ``auto_digest`` of it), the content parsed once."""
     section = lxml_html.fragment_fromstring(content)
     _trim(section, drop_heading, skipped)
@@ -108,10 +116,15 @@ def auto_digest(content: str, title: str, limit: int = DIGEST_LIMIT) -> str:
     characters. A run without a sentence's end (a label such as "Task list", a line before
     a list) is left out unless the body has nothing else; a first sentence longer than
     ``limit`` is cut, ``…`` marking the cut. Empty when the body has no paragraph of text."""
+    return digest_of(content, title, limit).text
+
+
+def digest_of(content: str, title: str, limit: int = DIGEST_LIMIT) -> Digest:
+    """``auto_digest``, and whether its first sentence was cut."""
     return _digest(lxml_html.fragment_fromstring(content), title, limit)
 
 
-def _digest(section: lxml_html.HtmlElement, title: str, limit: int) -> str:
+def _digest(section: lxml_html.HtmlElement, title: str, limit: int) -> Digest:
     runs = [
         sentence
         for paragraph in section.findall("p")
@@ -122,9 +135,9 @@ def _digest(section: lxml_html.HtmlElement, title: str, limit: int) -> str:
     for sentence in [run for run in runs if _FINISHED.search(run)] or runs[:1]:
         joined = _join(digest, sentence)
         if len(joined) > limit:
-            return digest or sentence[: limit - 1].rstrip() + "…"
+            return Digest(digest) if digest else Digest(sentence[: limit - 1].rstrip() + "…", True)
         digest = joined
-    return digest
+    return Digest(digest)
 
 
 def _plain(paragraph: lxml_html.HtmlElement) -> str:

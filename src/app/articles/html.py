@@ -165,6 +165,7 @@ class Article:
     # the rule of docs/decisions/articles.md, "Articles": CJK characters and Latin runs, code too
     word_count: int
     unusable_images: tuple[str, ...] = ()  # images without a usable source (left out), by name
+    linked: int = 0  # link addresses moved to the references at the end
 
 
 class UnknownArticleTheme(ValueError):
@@ -210,7 +211,7 @@ def to_article(
     math = take_math(article)
     diagrams = take_diagrams(article)
     cjk = fx.has_cjk(text)
-    _before_inlining(article, style, "参考资料" if cjk else "References")
+    linked = _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
@@ -222,7 +223,7 @@ def to_article(
     head.clear()
     head.extend(_head(title))
     return Article(
-        _serialise(document), tuple(images.sources), title, words, tuple(images.unusable)
+        _serialise(document), tuple(images.sources), title, words, tuple(images.unusable), linked
     )
 
 
@@ -337,12 +338,14 @@ def _specificity(selector: str) -> tuple[int, int, int]:
     return (a, b, c)
 
 
-def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) -> None:
+def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) -> int:
+    """The passes before inlining; returns how many link addresses became references."""
     fx.mark_tasks(article)
     fx.highlight_code(article)
-    links_to_footnotes(article, notes)
+    linked = links_to_footnotes(article, notes)
     fx.wrap_tables(article)
     fx.insert_pseudo_elements(article, style.pseudo)
+    return linked
 
 
 def _after_inlining(article: lxml_html.HtmlElement, table_cue: str) -> None:

@@ -14,10 +14,11 @@ import logging
 
 import layout
 from app.articles import html as article
-from app.articles.draftbody import auto_digest
-from app.articles.service import UNTITLED, cut_title, plural
+from app.articles.checks import Warnings, check_title, check_xiaohongshu, one_line
+from app.articles.draftbody import digest_of
+from app.articles.service import DRY_RUN_COST, UNTITLED, cut_title, plural
 from app.articles.threads import ArticleThreads
-from app.articles.wechat import Credentials, NewspicArticle, WeChatClient
+from app.articles.wechat import TITLE_LIMIT, Credentials, NewspicArticle, WeChatClient
 from app.cards.service import CardService
 from app.errors import InvalidField, RenderFailed
 from app.models import ImageRecord
@@ -25,6 +26,8 @@ from app.publish import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
     NewspicData,
+    NewspicPreview,
+    NewspicPreviewResponse,
     NewspicRequest,
     NewspicResponse,
 )
@@ -35,12 +38,29 @@ IMAGE_MATERIAL_LIMIT = 10 * 1024 * 1024  # the platform's permanent image limit
 NEWSPIC_COST = 3  # like an article draft
 
 
-def post_text(request: NewspicRequest) -> tuple[str, str]:
-    """The post's title and plain text, each cut to the platform's limit."""
+def post_text(request: NewspicRequest, warnings: Warnings) -> tuple[str, str]:
+    """The post's title and plain text, each cut to the platform's limit (noted in
+    ``warnings``, with the Xiaohongshu limits of the uncut title and text)."""
     heading, body = article.outline(request.markdown)
-    title = cut_title(request.title) or cut_title(heading) or UNTITLED
-    text = " ".join(request.description.split()) or auto_digest(body, heading, NEWSPIC_TEXT_LIMIT)
+    given = request.title if request.title.strip() else heading
+    title = cut_title(given) or UNTITLED
+    check_title(given, TITLE_LIMIT, warnings)
+    text = one_line(request.description)
+    if not text:
+        digest = digest_of(body, heading, NEWSPIC_TEXT_LIMIT)
+        text = digest.text
+        if digest.cut:
+            warnings.add(
+                "digest_cut",
+                f"the Markdown's first sentence is longer than the post's {NEWSPIC_TEXT_LIMIT:,}"
+                " characters: it was cut; give a description to choose the text",
+            )
+    check_xiaohongshu(warnings, title=one_line(given) or title, text=text)
     if len(text) > NEWSPIC_TEXT_LIMIT:
+        warnings.add(
+            "description_cut",
+            f"the description has {len(text):,} characters; it was cut to {NEWSPIC_TEXT_LIMIT:,}",
+        )
         text = text[: NEWSPIC_TEXT_LIMIT - 1].rstrip() + "…"
     return title, text or title
 
@@ -64,12 +84,8 @@ async def newspic_draft(
     timeout: float,
 ) -> NewspicResponse:
     """Render the cards, upload them in order, create the draft; the caller bounds the call."""
-    job = cards.prepare(request.cards())
-    records = await cards.generate(job, timeout=timeout, key=key)
-    if len(records) > NEWSPIC_IMAGE_LIMIT:
-        raise too_many_cards(len(records))
-    title, text = await threads.run(post_text, request, timeout=timeout, key=key)
-    images = await threads.run(_card_images, cards, records, timeout=timeout, key=key)
+    warnings = Warnings()
+    records, title, text, images = await _post(cards, threads, request, warnings, key, timeout)
     media_ids: list[str] = []
     for number, (data, extension) in enumerate(images, 1):
         material = await wechat.add_image(
@@ -83,7 +99,47 @@ async def newspic_draft(
         success=True,
         message=f"image post “{title}” created in the account's draft box ({cards_sent})",
         data=NewspicData(media_id=media_id, images=records, cost=NEWSPIC_COST),
+        warnings=warnings.items,
     )
+
+
+async def newspic_dry_run(
+    cards: CardService,
+    threads: ArticleThreads,
+    request: NewspicRequest,
+    key: object,
+    timeout: float,
+) -> NewspicPreviewResponse:
+    """Everything ``newspic_draft`` does but the platform's calls: the cards drawn and stored
+    (as generate's), the text and checks; what the draft would hold."""
+    warnings = Warnings()
+    records, title, text, _ = await _post(cards, threads, request, warnings, key, timeout)
+    return NewspicPreviewResponse(
+        success=True,
+        message=f"dry run: image post “{title}” checked ({plural(len(records), 'card')});"
+        " nothing was sent to the platform",
+        data=NewspicPreview(title=title, description=text, images=records, cost=DRY_RUN_COST),
+        warnings=warnings.items,
+    )
+
+
+async def _post(
+    cards: CardService,
+    threads: ArticleThreads,
+    request: NewspicRequest,
+    warnings: Warnings,
+    key: object,
+    timeout: float,
+) -> tuple[list[ImageRecord], str, str, list[tuple[bytes, str]]]:
+    """The post's cards (records, and bytes as they would be uploaded), title and text."""
+    job = cards.prepare(request.cards())
+    records = await cards.generate(job, timeout=timeout, key=key)
+    if len(records) > NEWSPIC_IMAGE_LIMIT:
+        raise too_many_cards(len(records))
+    title, text = await threads.run(post_text, request, warnings, timeout=timeout, key=key)
+    check_xiaohongshu(warnings, images=len(records))
+    images = await threads.run(_card_images, cards, records, timeout=timeout, key=key)
+    return records, title, text, images
 
 
 def _card_images(cards: CardService, records: list[ImageRecord]) -> list[tuple[bytes, str]]:

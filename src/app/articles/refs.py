@@ -26,9 +26,10 @@ class _Reference:
     body: list[Element | str]
 
 
-def links_to_footnotes(root: Element, heading: str) -> None:
+def links_to_footnotes(root: Element, heading: str) -> int:
     """Each link outside WeChat and each footnote reference becomes a numbered mark (one
-    number per address or footnote, in order of first mention); the list goes last."""
+    number per address or footnote, in order of first mention); the list goes last.
+    Returns how many link addresses went into the list."""
     notes = _take_footnotes(root)
     refs: dict[str, _Reference] = {}
     for el in list(root.iter("sup", "a")):
@@ -38,6 +39,7 @@ def links_to_footnotes(root: Element, heading: str) -> None:
             _footnote_link(el, refs)
     if refs:
         root.append(_references(heading, sorted(refs.values(), key=lambda r: r.number)))
+    return sum(1 for key in refs if not key.startswith("#fn"))
 
 
 def _take_footnotes(root: Element) -> dict[str, list[Element | str]]:

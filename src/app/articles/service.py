@@ -13,7 +13,9 @@ engine from the title) goes up as permanent material; then ``draft/add``. Everyt
 can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
 image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
 that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
-answer lists what became of each image.
+answer lists what became of each image. A dry run (``dry_run``) does all of this but the
+platform's calls and answers what the draft would hold; every answer carries the warnings
+(``checks``) the steps recorded.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -23,18 +25,28 @@ import logging
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import layout
 from app.articles import html as article
 from app.articles.brand import Brand
-from app.articles.draftbody import finish
+from app.articles.checks import (
+    Warnings,
+    check_content_size,
+    check_digest,
+    check_html,
+    check_links,
+    check_skipped,
+    check_title,
+    converted_images,
+)
+from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
+from app.articles.preview import draft_article, preview
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
     TITLE_LIMIT,
     Credentials,
-    DraftArticle,
     ImageUploadFailed,
     WeChatClient,
 )
@@ -43,13 +55,20 @@ from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
 from app.models import ArticleRequest, ImagePolicy, field_label
-from app.publish import DraftData, DraftImage, DraftResponse, HtmlResponse
+from app.publish import (
+    DraftData,
+    DraftImage,
+    DraftPreviewResponse,
+    DraftResponse,
+    HtmlResponse,
+)
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
 
 HTML_COST = 1
 DRAFT_COST = 3
+DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
 MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 COVER_WIDTH, COVER_HEIGHT = 900, 383
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
@@ -219,6 +238,20 @@ def drops_title_heading(request: ArticleRequest, converted: article.Article) -> 
     return not (request.keepTitleHeading or request.title) and cut_title(whole) == whole
 
 
+@dataclass(frozen=True, slots=True)
+class DraftPlan:
+    """What a draft is made of before the platform is called (``ArticleService._plan``)."""
+
+    converted: article.Article
+    skipped: dict[str, str]  # source → why it is left out (imagePolicy skip)
+    encoded: dict[str, layout.EncodedImage]
+    usable: list[str]  # the sources to upload, in the article's order
+    title: str
+    cover_name: str
+    cover: bytes
+    cover_source: str  # coverImageUrl or the first image; empty: drawn from the title
+
+
 class ArticleService:
     """Runs convert-and-draft; ``open`` and ``close`` its HTTP clients in the app's lifespan."""
 
@@ -276,59 +309,104 @@ class ArticleService:
 
     async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
         converted = await self.convert(request, key, timeout)
-        return HtmlResponse(success=True, html=converted.html, cost=HTML_COST)
+        warnings = Warnings()
+        check_links(converted.linked, warnings)
+        await self.pool.run(check_html, converted.html, warnings, timeout=timeout, key=key)
+        return HtmlResponse(
+            success=True, html=converted.html, cost=HTML_COST, warnings=warnings.items
+        )
 
     async def draft(
         self, request: ArticleRequest, creds: Credentials, key: object, timeout: float
     ) -> DraftResponse:
         """Create the draft; the caller bounds the whole call with its deadline."""
-        assert self.wechat is not None and self.fetcher is not None, "open() first"
-        converted = await self.convert(request, key, timeout)
-        check_draft_images(converted, request.imagePolicy)
-        skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
-        fetched, encoded = await self._usable_images(
-            converted, request.imagePolicy, skipped, key, timeout
+        assert self.wechat is not None, "open() first"
+        warnings = Warnings()
+        plan = await self._plan(request, key, timeout, warnings)
+        urls = await self._upload(
+            creds, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
         )
-        usable = [source for source in converted.images if source in encoded]
-        title = draft_title(request, converted)
-        cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
-        urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
-        thumb = await self.wechat.add_cover(creds, cover, cover_name)
-        content, digest = await self.pool.run(
-            _content,
-            converted,
-            urls,
-            title,
-            drops_title_heading(request, converted),
-            timeout=timeout,
-            key=key,
-        )
+        thumb = await self.wechat.add_cover(creds, plan.cover, plan.cover_name)
+        content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
         media_id = await self.wechat.add_draft(
-            creds,
-            DraftArticle(
-                title=title,
-                content=content,
-                thumb_media_id=thumb,
-                author=request.author,
-                digest=request.digest or digest,
-                content_source_url=request.content_source_url,
-                # followers-only comments are open comments, limited
-                need_open_comment=request.needOpenComment or request.onlyFansCanComment,
-                only_fans_can_comment=request.onlyFansCanComment,
-            ),
+            creds, draft_article(request, plan.title, content, digest, thumb)
         )
-        images = _outcomes(converted, urls, skipped)
+        images = _outcomes(plan.converted, urls, plan.skipped)
+        check_skipped(images, warnings)
         log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=draft_message(title, images),
+            message=draft_message(plan.title, images),
             data=DraftData(
                 media_id=media_id,
-                wordCount=converted.word_count,
+                wordCount=plan.converted.word_count,
                 cost=DRAFT_COST,
                 images=images,
             ),
+            warnings=warnings.items,
         )
+
+    async def dry_run(
+        self, request: ArticleRequest, key: object, timeout: float
+    ) -> DraftPreviewResponse:
+        """Everything ``draft`` does but the platform's calls: what it would send."""
+        warnings = Warnings()
+        plan = await self._plan(request, key, timeout, warnings)
+        urls = {source: source for source in plan.usable}  # the images' own, not yet rehosted
+        content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
+        images = _outcomes(plan.converted, urls, plan.skipped, "ready")
+        check_skipped(images, warnings)
+        draft = draft_article(request, plan.title, content, digest, "")
+        count = plan.converted.word_count
+        return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
+
+    async def _plan(
+        self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings
+    ) -> DraftPlan:
+        """A draft's work on our side: the article converted, its images fetched and
+        converted, its title and its cover; what can fail here fails before any upload."""
+        assert self.fetcher is not None, "open() first"
+        converted = await self.convert(request, key, timeout)
+        check_draft_images(converted, request.imagePolicy)
+        check_links(converted.linked, warnings)
+        skipped = dict.fromkeys(converted.unusable_images, f"it {UNUSABLE_SOURCE}")
+        fetched, encoded = await self._usable_images(
+            converted, request.imagePolicy, skipped, key, timeout, warnings
+        )
+        usable = [source for source in converted.images if source in encoded]
+        title = draft_title(request, converted)
+        check_title(
+            request.title if request.title.strip() else converted.title, TITLE_LIMIT, warnings
+        )
+        cover_name, cover = await self._cover(
+            request, usable, fetched, title, key, timeout, warnings
+        )
+        cover_source = request.coverImageUrl or (usable[0] if usable else "")
+        return DraftPlan(
+            converted, skipped, encoded, usable, title, cover_name, cover, cover_source
+        )
+
+    async def _finish(
+        self,
+        request: ArticleRequest,
+        plan: DraftPlan,
+        urls: dict[str, str],
+        warnings: Warnings,
+        key: object,
+        timeout: float,
+    ) -> tuple[str, Digest]:
+        content, digest = await self.pool.run(
+            _content,
+            plan.converted,
+            urls,
+            plan.title,
+            drops_title_heading(request, plan.converted),
+            warnings,
+            timeout=timeout,
+            key=key,
+        )
+        check_digest(request, digest, warnings)
+        return content, digest
 
     async def _usable_images(
         self,
@@ -337,10 +415,12 @@ class ArticleService:
         skipped: dict[str, str],
         key: Hashable,
         timeout: float,
+        warnings: Warnings,
     ) -> tuple[dict[str, bytes], dict[str, layout.EncodedImage]]:
         """The article's images fetched and re-encoded for ``uploadimg``. One that cannot
         be had or is not an image fails the draft (policy fail: the first in the article's
-        order, fetching before decoding) or is added to ``skipped`` (policy skip)."""
+        order, fetching before decoding) or is added to ``skipped`` (policy skip); those
+        converted are noted in ``warnings``."""
         sources = converted.images
         fetched, failed = await self._fetch(list(sources), key)
         _fail_on_first(sources, failed, policy)
@@ -349,7 +429,26 @@ class ArticleService:
         )
         _fail_on_first(sources, refused, policy)
         skipped |= {source: error.message for source, error in {**failed, **refused}.items()}
+        await self._note_converted(
+            fetched, encoded, layout.ARTICLE_IMAGE_BYTES, "image", warnings, key, timeout
+        )
         return fetched, encoded
+
+    async def _note_converted(
+        self,
+        originals: dict[str, bytes],
+        encoded: dict[str, layout.EncodedImage],
+        limit: int,
+        what: str,
+        warnings: Warnings,
+        key: object,
+        timeout: float,
+    ) -> None:
+        found = await self.pool.run(
+            converted_images, originals, encoded, limit, what, timeout=timeout, key=key
+        )
+        for code, message in found:
+            warnings.add(code, message)
 
     async def _upload(
         self,
@@ -399,6 +498,7 @@ class ArticleService:
         title: str,
         key: object,
         timeout: float,
+        warnings: Warnings,
     ) -> tuple[str, bytes]:
         """(file name, bytes) of the cover: coverImageUrl, the first image, or a drawn card."""
         if request.coverImageUrl or sources:
@@ -411,16 +511,24 @@ class ArticleService:
                     raise _fetch_failure(exc) from None
             else:
                 original = {sources[0]: fetched[sources[0]]}
-            (image,) = (
-                await self.pool.run(
-                    fit_all, original, layout.COVER_IMAGE_BYTES, timeout=timeout, key=key
+            fitted = await self.pool.run(
+                fit_all, original, layout.COVER_IMAGE_BYTES, timeout=timeout, key=key
+            )
+            if request.coverImageUrl:  # the first image's conversion is noted already
+                await self._note_converted(
+                    original, fitted, layout.COVER_IMAGE_BYTES, "cover", warnings, key, timeout
                 )
-            ).values()
+            (image,) = fitted.values()
             return f"cover.{image.extension}", image.data
         fonts = self._fonts()
         if fonts is None:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
         png = await self.pool.run(cover_card, title, request.theme, fonts, timeout=timeout, key=key)
+        warnings.add(
+            "cover_generated",
+            f"no coverImageUrl and no usable image: the cover is a {COVER_WIDTH}×{COVER_HEIGHT}"
+            " card drawn from the title",
+        )
         return "cover.png", png
 
 
@@ -435,21 +543,30 @@ def _fail_on_first(
 
 
 def _content(
-    converted: article.Article, urls: dict[str, str], title: str, drop_heading: bool
-) -> tuple[str, str]:
+    converted: article.Article,
+    urls: dict[str, str],
+    title: str,
+    drop_heading: bool,
+    warnings: Warnings,
+) -> tuple[str, Digest]:
     """The draft's content (images rehosted, those not uploaded taken out, the title's h1
-    too when ``drop_heading``) and the digest drawn from it."""
+    too when ``drop_heading``) and the digest drawn from it; its size checked."""
     rehosted = article.draft_content(article.rewrite_images(converted.html, urls))
     skipped = {source for source in converted.images if source not in urls}
-    return finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
+    content, digest = finish(rehosted, title, drop_heading=drop_heading, skipped=skipped)
+    check_content_size(content, warnings)
+    return content, digest
 
 
 def _outcomes(
-    converted: article.Article, urls: dict[str, str], skipped: dict[str, str]
+    converted: article.Article,
+    urls: dict[str, str],
+    skipped: dict[str, str],
+    sent: Literal["uploaded", "ready"] = "uploaded",
 ) -> list[DraftImage]:
     """Each image, the article's sources in order, then those without a usable source."""
     return [
-        DraftImage(describe(source), "uploaded")
+        DraftImage(describe(source), sent)
         if source in urls
         else DraftImage(describe(source), "skipped", skipped[source])
         for source in [*converted.images, *converted.unusable_images]

@@ -148,7 +148,8 @@ class InkcardTools:
                     f" ({HTML_COST} credit). With platform credentials (platformAppid and"
                     " platformAppSecret, or configured on this connection) it instead uploads"
                     " the images and creates a draft in the account's draft box and returns"
-                    f" the draft's media_id ({DRAFT_COST} credits). A balance under"
+                    f" the draft's media_id ({DRAFT_COST} credits); dryRun checks it and returns"
+                    f" what would be sent ({HTML_COST} credit). A balance under"
                     f" {MIN_BALANCE} credits is refused before any work; a failed call costs"
                     " nothing. Article themes: " + ", ".join(ARTICLE_THEMES) + "."
                 ),
@@ -165,7 +166,8 @@ class InkcardTools:
                     " title and text from the arguments, else the front matter, else the first"
                     " heading and paragraphs. Needs platform credentials (platformAppid and"
                     " platformAppSecret, or configured on this connection);"
-                    f" {DRAFT_COST} credits, a failed call nothing."
+                    f" {DRAFT_COST} credits, a failed call nothing. dryRun: draw and check, send"
+                    f" nothing, no account needed, {HTML_COST} credit. Answers carry warnings."
                 ),
                 input_schema=tool_schema(NewspicToolArguments, self.catalogue.accepted_names()),
                 annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
@@ -301,7 +303,7 @@ class InkcardTools:
         arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
         body = parse_newspic(msgspec.json.encode(arguments))
-        if creds is None:
+        if creds is None and not body.dryRun:
             raise MissingPlatformCredentials(
                 "an image post needs the account: send platformAppid and platformAppSecret,"
                 " or configure them on the connection"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import asyncio
 import functools
 
-from app.articles.service import DRAFT_COST, HTML_COST, MIN_BALANCE, ArticleService
+from app.articles.service import DRAFT_COST, DRY_RUN_COST, HTML_COST, MIN_BALANCE, ArticleService
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import InvalidField, MissingPlatformCredentials, RenderTimeout
 from app.ledger.credits import KeyInfo
 from app.models import ArticleRequest, field_label
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
-from app.publish import DraftResponse, HtmlResponse
+from app.publish import DraftPreviewResponse, DraftResponse, HtmlResponse
 from app.services import Services
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
@@ -73,7 +73,7 @@ async def convert_article(
     the deadline, commit 1 or 3 with the answer recorded; any failure releases both. ``gone``
     is set when the client goes away: unfinished work is then stopped and not charged.
     """
-    if creds is not None and not body.markdown.strip():
+    if (creds is not None or body.dryRun) and not body.markdown.strip():
         raise InvalidField(
             "markdown must not be empty when creating a draft", label=field_label("markdown")
         )
@@ -81,7 +81,7 @@ async def convert_article(
     call = PaidCall(
         key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
     )
-    cost = HTML_COST if creds is None else DRAFT_COST
+    cost = DRY_RUN_COST if body.dryRun else HTML_COST if creds is None else DRAFT_COST
     work = functools.partial(_run, services.articles, body, creds, key.id, timeout)
     return await run_paid(services, call, work, cost, gone)
 
@@ -92,15 +92,18 @@ async def _run(
     creds: Credentials | None,
     key: object,
     seconds: float,
-) -> HtmlResponse | DraftResponse:
-    """The work under one deadline: 504 ``platform_timeout`` (draft) or ``timeout`` past it."""
+) -> HtmlResponse | DraftResponse | DraftPreviewResponse:
+    """The work under one deadline: 504 ``platform_timeout`` (draft) or ``timeout`` past it.
+    A dry run calls no platform, credentials or not."""
     try:
         async with asyncio.timeout(seconds):
+            if body.dryRun:
+                return await service.dry_run(body, key, seconds)
             if creds is None:
                 return await service.html_only(body, key, seconds)
             return await service.draft(body, creds, key, seconds)
     except (TimeoutError, RenderTimeout):
-        if creds is None:
+        if creds is None or body.dryRun:
             raise RenderTimeout(f"converting took longer than {seconds:g} s") from None
         raise PlatformTimeout(
             f"creating the draft took longer than {seconds:g} s; nothing was charged"

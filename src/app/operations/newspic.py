@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import functools
 
-from app.articles.newspic import NEWSPIC_COST, newspic_draft
-from app.articles.service import MIN_BALANCE
+from app.articles.newspic import NEWSPIC_COST, newspic_draft, newspic_dry_run
+from app.articles.service import DRY_RUN_COST, MIN_BALANCE
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import RenderTimeout
 from app.ledger.credits import KeyInfo
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
-from app.publish import NewspicRequest, NewspicResponse
+from app.publish import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from app.services import Services
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
@@ -29,28 +29,38 @@ async def create_newspic(
     services: Services,
     key: KeyInfo,
     body: NewspicRequest,
-    creds: Credentials,
+    creds: Credentials | None,
     idem_key: str | None,
     request_id: str | None,
     gone: asyncio.Event | None = None,
 ) -> ArticleAnswer:
-    """The newspic-draft operation (HTTP, MCP alike): as ``convert_article`` with a draft."""
+    """The newspic-draft operation (HTTP, MCP alike): as ``convert_article`` with a draft;
+    a dry run (``creds`` may be None) is charged like HTML only."""
     timeout = services.settings.article_timeout
     call = PaidCall(
         key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
     )
     work = functools.partial(_run, services, body, creds, key.id, timeout)
-    return await run_paid(services, call, work, NEWSPIC_COST, gone)
+    cost = DRY_RUN_COST if body.dryRun else NEWSPIC_COST
+    return await run_paid(services, call, work, cost, gone)
 
 
 async def _run(
-    services: Services, body: NewspicRequest, creds: Credentials, key: object, seconds: float
-) -> NewspicResponse:
+    services: Services,
+    body: NewspicRequest,
+    creds: Credentials | None,
+    key: object,
+    seconds: float,
+) -> NewspicResponse | NewspicPreviewResponse:
     """The work under one deadline: 504 ``platform_timeout`` past it."""
     wechat = services.articles.wechat
     assert wechat is not None, "the article service is open"
     try:
         async with asyncio.timeout(seconds):
+            if body.dryRun or creds is None:
+                return await newspic_dry_run(
+                    services.cards, services.articles.pool, body, key, seconds
+                )
             return await newspic_draft(
                 services.cards, services.articles.pool, wechat, body, creds, key, seconds
             )

@@ -16,7 +16,7 @@ from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.models import parse_article
-from app.publish import ArticleErrorBody, DraftResponse, HtmlResponse
+from app.publish import ArticleErrorBody, DraftPreviewResponse, DraftResponse, HtmlResponse
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
 from app.server.responses import article_exception_handlers
@@ -36,7 +36,9 @@ retry return the first answer (with `Idempotent-Replayed: true`) and charge once
 key with another request is 422 `idempotency_key_reused`, and while the first is still running
 409 `idempotency_key_in_use`. Answers are kept for 24 hours (`INKCARD_IDEMPOTENCY_HOURS`).
 Without the header, an identical request within 10 minutes is such a retry (replayed, free),
-and a client that disconnects before its answer is ready is not charged."""
+and a client that disconnects before its answer is ready is not charged. With `dryRun: true`
+the draft's whole conversion and checks run, no platform is called (no headers needed) and the
+answer is what the draft would hold: 1 credit. Answers carry `warnings` (code, message)."""
 
 
 def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
@@ -54,7 +56,7 @@ def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
 
 async def convert_and_draft(
     request: Request[Any, Any, Any], services: NamedDependency[Services]
-) -> Response[HtmlResponse | DraftResponse]:
+) -> Response[HtmlResponse | DraftResponse | DraftPreviewResponse]:
     """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
     key = await authenticate(request, services)
     body = parse_article(await request.body())

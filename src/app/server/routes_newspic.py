@@ -16,6 +16,7 @@ from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.publish import (
     NEWSPIC_IMAGE_LIMIT,
     ArticleErrorBody,
+    NewspicPreviewResponse,
     NewspicRequest,
     NewspicResponse,
     parse_newspic,
@@ -34,17 +35,19 @@ Markdown drawn as cards (the generate body; splitMode autoSplit unless given) an
 WeChat image post (小绿书, newspic) in the account's draft box: each card uploaded as a
 permanent image in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT} (more: 400
 `too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret`; costs 3
-credits, a failed call 0; `Idempotency-Key`, replays and errors as convert-and-draft."""
+credits, a failed call 0; `Idempotency-Key`, replays and errors as convert-and-draft. With
+`dryRun: true` the cards are drawn and stored (their URLs answered, as generate's) and checked,
+no platform is called and no account needed: 1 credit. Answers carry `warnings`."""
 
 
 async def newspic_draft(
     request: Request[Any, Any, Any], services: NamedDependency[Services]
-) -> Response[NewspicResponse]:
+) -> Response[NewspicResponse | NewspicPreviewResponse]:
     """Markdown → cards → an image-post draft (3 credits)."""
     key = await authenticate(request, services)
     body = parse_newspic(await request.body())
     creds = platform_credentials(request)
-    if creds is None:
+    if creds is None and not body.dryRun:
         raise MissingPlatformCredentials(
             "an image post needs the account: send Platform-Appid and Platform-App-Secret"
         )

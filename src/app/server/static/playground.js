@@ -327,14 +327,29 @@ async function convertArticle() {
   try {
     const result = await call(articleRequest());
     showError(errorBox, null);
+    showWarnings($("article-warnings"), result.warnings);
     showArticle(result.html);
     $("article-status").textContent = `Converted with ${state.articleTheme} · ${result.cost} credit${result.cost === 1 ? "" : "s"} (a repeat of the same text is not sent again)`;
   } catch (err) {
     showError(errorBox, err);
+    showWarnings($("article-warnings"), []);
     $("article-status").textContent = "";
   } finally {
     $("convert").disabled = false;
   }
+}
+
+// What the service changed or the platform would refuse (an article's or image post's
+// `warnings`): one line each, its code and its message; hidden when there are none.
+function showWarnings(list, warnings) {
+  list.replaceChildren(...(warnings || []).map(({ code, message }) => {
+    const item = document.createElement("li");
+    const label = document.createElement("code");
+    label.textContent = code;
+    item.append(label, " ", message);
+    return item;
+  }));
+  list.hidden = list.childElementCount === 0;
 }
 
 function showArticle(html) {

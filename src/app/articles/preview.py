@@ -1,0 +1,61 @@
+"""A draft's ``draft/add`` fields as a record, and a dry run's answer: what the draft would
+hold, for ``dryRun`` (``ArticleService.dry_run``), which calls no platform."""
+
+from __future__ import annotations
+
+from app.articles.checks import Warnings
+from app.articles.draftbody import Digest
+from app.articles.wechat import DraftArticle
+from app.fetch import describe
+from app.models import ArticleRequest
+from app.publish import DraftImage, DraftPreview, DraftPreviewResponse
+
+GENERATED_COVER = "generated"  # a dry run's cover source when the cover is drawn
+
+
+def draft_article(
+    request: ArticleRequest, title: str, content: str, digest: Digest, thumb: str
+) -> DraftArticle:
+    """The draft's article: the request's fields, ``digest`` where it gives none."""
+    return DraftArticle(
+        title=title,
+        content=content,
+        thumb_media_id=thumb,
+        author=request.author,
+        digest=request.digest or digest.text,
+        content_source_url=request.content_source_url,
+        # followers-only comments are open comments, limited
+        need_open_comment=request.needOpenComment or request.onlyFansCanComment,
+        only_fans_can_comment=request.onlyFansCanComment,
+    )
+
+
+def preview(
+    draft: DraftArticle,
+    cover_source: str,
+    word_count: int,
+    images: list[DraftImage],
+    warnings: Warnings,
+    cost: int,
+) -> DraftPreviewResponse:
+    """A dry run's answer: the draft's fields as ``draft/add`` would get them (the content
+    with the images' own sources), the cover's source, each image's outcome, the warnings."""
+    wire = draft.to_wire()
+    return DraftPreviewResponse(
+        success=True,
+        message=f"dry run: draft “{draft.title}” checked; nothing was sent to the platform",
+        data=DraftPreview(
+            title=draft.title,
+            author=draft.author,
+            digest=draft.digest,
+            content=draft.content,
+            content_source_url=draft.content_source_url,
+            cover=describe(cover_source) if cover_source else GENERATED_COVER,
+            need_open_comment=wire["need_open_comment"],
+            only_fans_can_comment=wire["only_fans_can_comment"],
+            images=images,
+            wordCount=word_count,
+            cost=cost,
+        ),
+        warnings=warnings.items,
+    )
