@@ -292,3 +292,29 @@ def test_an_else_branch_is_named_without_mermaid_brackets(setter) -> None:
     drawing = draw_diagram(FENCE.search(CASES[6].read_text()).group(1), setter.measure)
     labels = [line for i in drawing.items if isinstance(i, Label) for line in i.text.lines]
     assert "超时" in labels and not any("[" in line for line in labels)
+
+
+AROUND = """flowchart TB
+  top[开始] --> a1[甲一]
+  top --> x[外面的步骤]
+  top --> b1[乙一]
+  subgraph S [一组]
+    a1 --> a2[甲二]
+    b1 --> b2[乙二]
+  end
+  x --> a2
+  x --> b2
+"""
+
+
+def test_a_node_outside_a_subgraph_is_laid_out_beside_its_panel_not_in_it(setter) -> None:
+    """Crossing reduction alone puts the outside step between 甲一 and 乙一, inside the
+    group's panel; each layer keeps a subgraph's members together."""
+    drawing = draw_diagram(AROUND, setter.measure)
+    [panel] = [i for i in drawing.items if isinstance(i, Mark) and i.fill == "panel"]
+    left, top, right, bottom = bounds(panel)
+    labels = {i.text.lines[0]: i for i in drawing.items if isinstance(i, Label)}
+    outside = labels["外面的步骤"]
+    assert not (left < outside.x < right and top < outside.y < bottom)
+    members = [labels[name].x for name in ("甲一", "乙一")]
+    assert not min(members) < outside.x < max(members)
