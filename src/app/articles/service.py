@@ -6,14 +6,15 @@ its worker rather than holding a thread of the server. Draft: more than ``MAX_DR
 images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
 image of the article is fetched (``app.fetch``: public addresses only, within the API key's
 share of the connections) or decoded from its ``data:`` URI, converted by
-``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
-``uploadimg``; the sources are rewritten to the platform's URLs; the cover
-(``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
-engine from the title) goes up as permanent material; then ``draft/add``. Everything that
-can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
-image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
-that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
-answer lists what became of each image.
+``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded via
+``uploadimg`` unless the account already has it (``app.articles.placing``); the sources are
+rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first usable image,
+else a 900×383 card drawn by our card engine from the title) goes up as permanent material;
+then ``draft/add``, or ``draft/update`` of the draft ``draftMediaId`` names. Everything that
+can fail on our side (fetching, decoding, drawing), and the look-up of that draft, happens
+before the first upload, so a bad image or a draft that is gone creates no library item.
+With ``imagePolicy`` skip an image that cannot be had, or that ``uploadimg`` refuses, is left
+out of the content instead (``draftbody``), and the answer lists what became of each image.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -30,6 +31,8 @@ from app.articles import html as article
 from app.articles.brand import Brand
 from app.articles.draftbody import finish
 from app.articles.formulas import math_size
+from app.articles.mediacache import MediaCache
+from app.articles.placing import Placed, Publisher, placed_message
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
     TITLE_LIMIT,
@@ -203,14 +206,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def draft_message(title: str, images: list[DraftImage]) -> str:
+def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
     uploaded = sum(1 for image in images if image.status == "uploaded")
     skipped = len(images) - uploaded
     also = f", {plural(skipped, 'image')} skipped" if skipped else ""
-    return (
-        f"draft “{title}” created in the account's draft box"
-        f" ({plural(uploaded, 'image')} uploaded{also})"
-    )
+    return placed_message(placed, f"draft “{title}”", f"{plural(uploaded, 'image')} uploaded{also}")
 
 
 def drops_title_heading(request: ArticleRequest, converted: article.Article) -> bool:
@@ -235,11 +235,13 @@ class ArticleService:
         self.workers = workers  # typesets the math; None: in the threads (tests)
         self._fonts = fonts  # () -> FontBook | None, loaded by the card service at start-up
         self.wechat: WeChatClient | None = None
+        self.media: MediaCache | None = None
         self.fetcher = fetcher  # shared with the cards; its owner closes it
         self._owns_fetcher = fetcher is None
 
     async def open(self) -> None:
         self.wechat = WeChatClient.from_settings(self.settings)
+        self.media = MediaCache(self.settings.database)
         if self.fetcher is None:
             self.fetcher = ImageFetcher(FetchPolicy.from_settings(self.settings))
 
@@ -248,6 +250,11 @@ class ArticleService:
         for client in clients:
             if client is not None:
                 await client.aclose()
+
+    def publisher(self, creds: Credentials) -> Publisher:
+        """This call's uploads and draft for the account ``creds`` names."""
+        assert self.wechat is not None and self.media is not None, "open() first"
+        return Publisher(self.wechat, self.media, creds)
 
     async def convert(
         self, request: ArticleRequest, key: object, timeout: float
@@ -292,8 +299,10 @@ class ArticleService:
         usable = [source for source in converted.images if source in encoded]
         title = draft_title(request, converted)
         cover_name, cover = await self._cover(request, usable, fetched, title, key, timeout)
-        urls = await self._upload(creds, usable, encoded, request.imagePolicy, skipped)
-        thumb = await self.wechat.add_cover(creds, cover, cover_name)
+        publisher = self.publisher(creds)
+        target = await publisher.target(request.draftMediaId, request.draftMissing)
+        urls = await self._upload(publisher, usable, encoded, request.imagePolicy, skipped)
+        thumb = await publisher.material(cover, cover_name, step="cover image the cover")
         content, digest = await self.pool.run(
             _content,
             converted,
@@ -303,8 +312,8 @@ class ArticleService:
             timeout=timeout,
             key=key,
         )
-        media_id = await self.wechat.add_draft(
-            creds,
+        placed = await publisher.place(
+            target,
             DraftArticle(
                 title=title,
                 content=content,
@@ -318,12 +327,13 @@ class ArticleService:
             ),
         )
         images = _outcomes(converted, urls, skipped)
-        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
+        done = "updated" if placed.updated else "created"
+        log.info("draft %s for appid %s with %s", done, creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=draft_message(title, images),
+            message=draft_message(title, images, placed),
             data=DraftData(
-                media_id=media_id,
+                media_id=placed.media_id,
                 wordCount=converted.word_count,
                 cost=DRAFT_COST,
                 images=images,
@@ -353,7 +363,7 @@ class ArticleService:
 
     async def _upload(
         self,
-        creds: Credentials,
+        publisher: Publisher,
         sources: list[str],
         encoded: dict[str, layout.EncodedImage],
         policy: ImagePolicy,
@@ -361,13 +371,12 @@ class ArticleService:
     ) -> dict[str, str]:
         """source → the platform's URL; an image the platform refuses is added to
         ``skipped`` (policy skip) or fails the draft (policy fail)."""
-        assert self.wechat is not None
         urls: dict[str, str] = {}
         for number, source in enumerate(sources, 1):
             image = encoded[source]
             try:
-                urls[source] = await self.wechat.upload_article_image(
-                    creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
+                urls[source] = await publisher.article_image(
+                    image.data, f"image-{number}.{image.extension}", source=describe(source)
                 )
             except ImageUploadFailed as exc:
                 if policy == "fail":

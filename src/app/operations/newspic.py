@@ -47,12 +47,11 @@ async def _run(
     services: Services, body: NewspicRequest, creds: Credentials, key: object, seconds: float
 ) -> NewspicResponse:
     """The work under one deadline: 504 ``platform_timeout`` past it."""
-    wechat = services.articles.wechat
-    assert wechat is not None, "the article service is open"
+    publisher = services.articles.publisher(creds)
     try:
         async with asyncio.timeout(seconds):
             return await newspic_draft(
-                services.cards, services.articles.pool, wechat, body, creds, key, seconds
+                services.cards, services.articles.pool, publisher, body, key, seconds
             )
     except (TimeoutError, RenderTimeout):
         raise PlatformTimeout(
