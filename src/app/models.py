@@ -383,15 +383,16 @@ DraftMediaId = Annotated[
     msgspec.Meta(
         max_length=MEDIA_ID_LIMIT,
         pattern=r"^[!-~]*$",
-        description="The media_id of a draft of the account (a former answer's data.media_id):"
-        " that draft is updated in place instead of a new one made. Empty: a new draft.",
+        description="Drafts: the media_id of a draft of the account (a former answer's"
+        " data.media_id), updated in place instead of a new one made. Empty: a new draft.",
     ),
 ]
 DraftMissingField = Annotated[
     DraftMissing,
     msgspec.Meta(
-        description="When draftMediaId names no draft of the account (published or deleted):"
-        " 404 draft_not_found, nothing uploaded or charged (fail), or a new draft (create)."
+        description="Drafts: when draftMediaId names no draft of the account (published or"
+        " deleted): 404 draft_not_found, nothing uploaded or charged (fail), or a new draft"
+        " (create)."
     ),
 ]
 DRAFT_FIELDS_ACCEPTED = {

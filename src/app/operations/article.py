@@ -77,12 +77,6 @@ async def convert_article(
         raise InvalidField(
             "markdown must not be empty when creating a draft", label=field_label("markdown")
         )
-    if creds is None and body.draftMediaId:
-        raise InvalidField(
-            "draftMediaId needs the platform account: send it with the account, or leave it"
-            " out for HTML only",
-            label=field_label("draftMediaId"),
-        )
     timeout = services.settings.article_timeout
     call = PaidCall(
         key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
