@@ -193,6 +193,11 @@ def test_the_same_images_sent_twice_are_uploaded_once(service: Service) -> None:
         ids.append([image["image_media_id"] for image in article["image_info"]["image_list"]])
     assert ids[0] == ids[1] and len(set(ids[0])) == 2
     assert service.platform.hits["/cgi-bin/material/add_material"] == 1 + 2
+    with service.app.state.services.articles.media.store.read() as db:
+        rows = db.execute("SELECT * FROM platform_media").fetchall()
+    assert len(rows) == 1 + 1 + 2  # the body's image, the cover, two cards
+    stored = repr(rows)
+    assert SECRET not in stored and "access_token" not in stored and "ACCESS_" not in stored
 
 
 def test_each_account_uploads_its_own_copy(service: Service) -> None:
