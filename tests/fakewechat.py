@@ -121,6 +121,7 @@ class FakeWeChat:
     _forced: dict[str, Forced] = field(default_factory=dict)
     _stalled: set[str] = field(default_factory=set)
     _delays: dict[str, float] = field(default_factory=dict)
+    _vanishing: set[str] = field(default_factory=set)
     _release: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -392,6 +393,9 @@ class FakeWeChat:
         payload = _json_body(body)
         media_id, index = str(payload.get("media_id", "")), payload.get("index", 0)
         article = payload.get("articles")
+        if media_id in self._vanishing:
+            self._vanishing.discard(media_id)
+            self.drafts.pop(media_id, None)
         stored = self.drafts.get(media_id)
         if stored is None or stored[0] != appid:
             raise Refused(40007)
@@ -405,6 +409,11 @@ class FakeWeChat:
     def delete_draft(self, media_id: str) -> None:
         """The draft is gone (published, or deleted in the editor)."""
         del self.drafts[media_id]
+
+    def delete_before_update(self, media_id: str) -> None:
+        """The draft goes just before the next ``draft/update`` of it arrives (published while
+        the caller was uploading)."""
+        self._vanishing.add(media_id)
 
     def draft_get(
         self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str

@@ -15,6 +15,9 @@ from app.models import (
     _MARKDOWN_LIMIT,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
+    DRAFT_FIELDS_ACCEPTED,
+    DraftMediaId,
+    DraftMissingField,
     GenerateRequest,
     Height,
     ImageRecord,
@@ -31,7 +34,6 @@ from app.models import (
 
 NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
 NEWSPIC_TEXT_LIMIT = 1_000  # characters of the post's text (an image post's caption)
-MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
 
 _CARD_FIELDS = (
     "markdown",
@@ -89,6 +91,8 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
             " credentials needed) and answer what would be sent; 1 credit."
         ),
     ] = False
+    draftMediaId: DraftMediaId = ""
+    draftMissing: DraftMissingField = "fail"
 
     def cards(self) -> GenerateRequest:
         """The generate request that draws this post's cards (PNG, the platform's format)."""
@@ -147,7 +151,12 @@ class NewspicResponse(msgspec.Struct, frozen=True):
     warnings: list[PublishWarning] = []
 
 
-_NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string", "dryRun": "true or false"}
+_NEWSPIC_ACCEPTED = {
+    "title": "a string",
+    "description": "a string",
+    "dryRun": "true or false",
+    **DRAFT_FIELDS_ACCEPTED,
+}
 
 
 def parse_newspic(body: bytes) -> NewspicRequest:

@@ -6,16 +6,17 @@ its worker rather than holding a thread of the server. Draft: more than ``MAX_DR
 images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
 image of the article is fetched (``app.fetch``: public addresses only, within the API key's
 share of the connections) or decoded from its ``data:`` URI, converted by
-``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
-``uploadimg``; the sources are rewritten to the platform's URLs; the cover
-(``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
-engine from the title) goes up as permanent material; then ``draft/add``. Everything that
-can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
-image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
-that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
-answer lists what became of each image. A dry run (``dry_run``) does all of this but the
-platform's calls and answers what the draft would hold; every answer carries the warnings
-(``checks``) the steps recorded.
+``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded via
+``uploadimg`` unless the account already has it (``app.articles.placing``); the sources are
+rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first usable image,
+else a 900×383 card drawn by our card engine from the title) goes up as permanent material;
+then ``draft/add``, or ``draft/update`` of the draft ``draftMediaId`` names. Everything that
+can fail on our side (fetching, decoding, drawing), and the look-up of that draft, happens
+before the first upload, so a bad image or a draft that is gone creates no library item.
+With ``imagePolicy`` skip an image that cannot be had, or that ``uploadimg`` refuses, is left
+out of the content instead (``draftbody``), and the answer lists what became of each image.
+A dry run (``dry_run``) does all of this but the platform's calls and answers what the draft
+would hold; every answer carries the warnings (``checks``) the steps recorded.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
@@ -42,6 +43,8 @@ from app.articles.checks import (
 )
 from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
+from app.articles.mediacache import MediaCache
+from app.articles.placing import Placed, Publisher, placed_message
 from app.articles.preview import draft_article, preview
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -222,14 +225,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def draft_message(title: str, images: list[DraftImage]) -> str:
+def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
     uploaded = sum(1 for image in images if image.status == "uploaded")
     skipped = len(images) - uploaded
     also = f", {plural(skipped, 'image')} skipped" if skipped else ""
-    return (
-        f"draft “{title}” created in the account's draft box"
-        f" ({plural(uploaded, 'image')} uploaded{also})"
-    )
+    return placed_message(placed, f"draft “{title}”", f"{plural(uploaded, 'image')} uploaded{also}")
 
 
 def drops_title_heading(request: ArticleRequest, converted: article.Article) -> bool:
@@ -268,11 +268,13 @@ class ArticleService:
         self.workers = workers  # typesets the math; None: in the threads (tests)
         self._fonts = fonts  # () -> FontBook | None, loaded by the card service at start-up
         self.wechat: WeChatClient | None = None
+        self.media: MediaCache | None = None
         self.fetcher = fetcher  # shared with the cards; its owner closes it
         self._owns_fetcher = fetcher is None
 
     async def open(self) -> None:
         self.wechat = WeChatClient.from_settings(self.settings)
+        self.media = MediaCache(self.settings.database)
         if self.fetcher is None:
             self.fetcher = ImageFetcher(FetchPolicy.from_settings(self.settings))
 
@@ -281,6 +283,11 @@ class ArticleService:
         for client in clients:
             if client is not None:
                 await client.aclose()
+
+    def publisher(self, creds: Credentials) -> Publisher:
+        """This call's uploads and draft for the account ``creds`` names."""
+        assert self.wechat is not None and self.media is not None, "open() first"
+        return Publisher(self.wechat, self.media, creds)
 
     async def convert(
         self, request: ArticleRequest, key: object, timeout: float
@@ -323,22 +330,25 @@ class ArticleService:
         assert self.wechat is not None, "open() first"
         warnings = Warnings()
         plan = await self._plan(request, key, timeout, warnings)
+        publisher = self.publisher(creds)
+        target = await publisher.target(request.draftMediaId, request.draftMissing)
         urls = await self._upload(
-            creds, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
+            publisher, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
         )
-        thumb = await self.wechat.add_cover(creds, plan.cover, plan.cover_name)
+        thumb = await publisher.material(plan.cover, plan.cover_name, step="cover image the cover")
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
-        media_id = await self.wechat.add_draft(
-            creds, draft_article(request, plan.title, content, digest, thumb)
+        placed = await publisher.place(
+            target, draft_article(request, plan.title, content, digest, thumb)
         )
         images = _outcomes(plan.converted, urls, plan.skipped)
         check_skipped(images, warnings)
-        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
+        done = "updated" if placed.updated else "created"
+        log.info("draft %s for appid %s with %s", done, creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=draft_message(plan.title, images),
+            message=draft_message(plan.title, images, placed),
             data=DraftData(
-                media_id=media_id,
+                media_id=placed.media_id,
                 wordCount=plan.converted.word_count,
                 cost=DRAFT_COST,
                 images=images,
@@ -452,7 +462,7 @@ class ArticleService:
 
     async def _upload(
         self,
-        creds: Credentials,
+        publisher: Publisher,
         sources: list[str],
         encoded: dict[str, layout.EncodedImage],
         policy: ImagePolicy,
@@ -460,13 +470,12 @@ class ArticleService:
     ) -> dict[str, str]:
         """source → the platform's URL; an image the platform refuses is added to
         ``skipped`` (policy skip) or fails the draft (policy fail)."""
-        assert self.wechat is not None
         urls: dict[str, str] = {}
         for number, source in enumerate(sources, 1):
             image = encoded[source]
             try:
-                urls[source] = await self.wechat.upload_article_image(
-                    creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
+                urls[source] = await publisher.article_image(
+                    image.data, f"image-{number}.{image.extension}", source=describe(source)
                 )
             except ImageUploadFailed as exc:
                 if policy == "fail":

@@ -100,6 +100,6 @@ def convert_and_draft_route() -> HTTPRouteHandler:
         security=[{API_KEY_SCHEME: []}],
         exception_handlers=article_exception_handlers(),
         responses=error_responses(
-            ArticleErrorBody, 400, 401, 402, 409, 413, 422, 429, 500, 502, 503, 504
+            ArticleErrorBody, 400, 401, 402, 404, 409, 413, 422, 429, 500, 502, 503, 504
         ),
     )(convert_and_draft)
