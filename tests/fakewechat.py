@@ -351,6 +351,9 @@ class FakeWeChat:
             raise Refused(45004)
         if len(str(article.get("content_source_url", "")).encode()) > SOURCE_URL_LIMIT:
             raise Refused(45005)
+        for crop in ("pic_crop_235_1", "pic_crop_1_1"):
+            if crop in article and not _crop_box(article[crop]):
+                raise Refused(47001)
         for flag in ("need_open_comment", "only_fans_can_comment"):
             if article.get(flag, 0) not in (0, 1) or isinstance(article.get(flag), bool):
                 raise Refused(47001)  # the platform's fields are numbers, 0 or 1
@@ -499,3 +502,13 @@ def _handler_for(platform: FakeWeChat) -> type[BaseHTTPRequestHandler]:
             pass  # request lines carry access tokens; the real platform's logs are not ours either
 
     return Handler
+
+
+def _crop_box(value: object) -> bool:
+    """Whether a ``pic_crop_*`` value is the platform's ``X1_Y1_X2_Y2``: four fractions 0..1
+    of at most 6 decimals, the second corner below and right of the first."""
+    parts = str(value).split("_")
+    if len(parts) != 4 or not all(re.fullmatch(r"[01](\.\d{1,6})?|0?\.\d{1,6}", p) for p in parts):
+        return False
+    x1, y1, x2, y2 = (float(p) for p in parts)
+    return 0 <= x1 < x2 <= 1 and 0 <= y1 < y2 <= 1

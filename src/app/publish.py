@@ -221,7 +221,8 @@ class DraftResponse(msgspec.Struct, frozen=True):
 class DraftPreview(msgspec.Struct, frozen=True):
     """What a dry run's draft would hold, its ``draft/add`` fields as they would be sent
     (``content`` with the images' own sources, not yet the platform's), ``cover`` the cover's
-    source (``generated``: a card drawn from the title), and what became of each image."""
+    source (``generated``: a card drawn from the title) and its centred crops, and what
+    became of each image."""
 
     title: str
     author: str
@@ -229,6 +230,8 @@ class DraftPreview(msgspec.Struct, frozen=True):
     content: str
     content_source_url: str
     cover: str
+    pic_crop_235_1: str
+    pic_crop_1_1: str
     need_open_comment: int
     only_fans_can_comment: int
     images: list[DraftImage]

@@ -45,6 +45,7 @@ MAX_KEYWORDS = 8  # keywords looked for in the title (later ones are ignored)
 MAX_KEYWORD_CHARS = 20
 MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the title)
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
+WIDE_RATIO = 2.35
 DOT_ALPHA = 0x38  # the texture on a colour block: felt, not read
 RING_ALPHA = 0x70
 FIELD_DOT_ALPHA = 0x40  # the dotted field beside the article cover's square
@@ -138,12 +139,24 @@ def wechat_cover(
     if mark_crop:
         square = Rect(left * width, 1.0, height, height - 2.0)
         drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-    page = _page(design, drawn, width, height, 1.0)
-    crops = CoverCrops(
-        crop_235_1="0_0_1_1",
-        crop_1_1=f"{_fraction(left)}_0_{_fraction(1 - left)}_1",
-    )
-    return page, crops
+    return _page(design, drawn, width, height, 1.0), centred_crops(width, height)
+
+
+def centred_crops(width: float, height: float) -> CoverCrops:
+    """The centred 2.35:1 and 1:1 crop boxes of an image `width` x `height`: the platform
+    shows the first in the feed and the second as the square thumbnail. An image within 1 %
+    of 2.35:1 (the 900 x 383 cover) is its own wide crop."""
+    return CoverCrops(_centred(width, height, WIDE_RATIO), _centred(width, height, 1.0))
+
+
+def _centred(width: float, height: float, ratio: float) -> str:
+    if abs(width / height - ratio) <= ratio * 0.01:
+        return "0_0_1_1"
+    if width / height > ratio:  # too wide: a centred band of the width
+        side = (1 - height * ratio / width) / 2
+        return f"{_fraction(side)}_0_{_fraction(1 - side)}_1"
+    side = (1 - width / ratio / height) / 2
+    return f"0_{_fraction(side)}_1_{_fraction(1 - side)}"
 
 
 def _fraction(value: float) -> str:

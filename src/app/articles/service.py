@@ -23,12 +23,12 @@ CPU work runs in the render pool's threads, never on the event loop.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import layout
+import themes
 from app.articles import html as article
 from app.articles.brand import Brand
 from app.articles.checks import (
@@ -73,32 +73,12 @@ HTML_COST = 1
 DRAFT_COST = 3
 DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
 MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
-COVER_WIDTH, COVER_HEIGHT = 900, 383
+COVER_WIDTH, COVER_HEIGHT = layout.WECHAT_COVER_SIZE
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and
 # platform calls. As many as a card request fetches: an article rarely has more.
 MAX_DRAFT_IMAGES = 20
 UNTITLED = "Untitled"
-
-
-@dataclass(frozen=True, slots=True)
-class CoverColours:
-    """The article theme's colours a generated cover is drawn in."""
-
-    background: str
-    title: str
-    accent: str
-
-
-# Taken from each theme's article.css: page background, h1 colour, the theme's accent.
-COVER_COLOURS = {
-    "brandA": CoverColours("#ffffff", "#1c1f23", "#1677ff"),
-    "brandB": CoverColours("#ffffff", "#111111", "#ff6a00"),
-    "notebook": CoverColours("#fffefa", "#2c3e50", "#e74c3c"),
-    "business": CoverColours("#f8fafc", "#1e3a8a", "#3b82f6"),
-    "japanese-magazine": CoverColours("#ffffff", "#000000", "#ff0033"),
-}
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]{}()#+\-.!|~<>&$])")
 
 
 def cut_title(title: str) -> str:
@@ -112,55 +92,10 @@ def draft_title(request: ArticleRequest, converted: article.Article) -> str:
     return cut_title(request.title) or cut_title(converted.title) or UNTITLED
 
 
-def _cover_theme(colours: CoverColours, top: float) -> layout.Theme:
-    return layout.decode_theme(
-        f"""
-name = "cover"
-[colors.all]
-background = "{colours.background}"
-title = "{colours.title}"
-accent = "{colours.accent}"
-[roles.card]
-background = "background"
-padding = [{top:.1f}, 60, 0, 60]
-header_height = 0
-footer_height = 0
-[roles.h1]
-size = 44
-weight = 700
-line_height = 1.35
-align = "center"
-color = "title"
-margin_top = 0
-[[decorations]]
-kind = "rect"
-anchor = "bottom-left"
-width = {COVER_WIDTH}
-height = 14
-fill = "accent"
-[[decorations]]
-kind = "rect"
-anchor = "top-left"
-x = 410
-y = 40
-width = 80
-height = 6
-fill = "accent"
-"""
-    )
-
-
-def cover_card(title: str, theme: str, fonts: layout.FontBook) -> bytes:
-    """A 900×383 PNG: the title centred in the article theme's colours (card engine)."""
-    colours = COVER_COLOURS.get(theme, COVER_COLOURS[article.DEFAULT_THEME])
-    markdown = "# " + _MARKDOWN_PUNCTUATION.sub(r"\\\1", title)
-    measure = layout.RenderOptions(width=COVER_WIDTH, height=1, scale=1)
-    pages = layout.layout_pages(markdown, _cover_theme(colours, 0), fonts, measure)
-    top = max(24.0, (COVER_HEIGHT - pages[0].height) / 2)
-    options = layout.RenderOptions(
-        width=COVER_WIDTH, height=COVER_HEIGHT, scale=1, overflow_hidden=True
-    )
-    return layout.render(markdown, _cover_theme(colours, top), fonts, options)[0]
+def cover_card(title: str, theme: str, fonts: layout.FontBook) -> tuple[bytes, layout.CoverCrops]:
+    """A 900×383 PNG drawn by the cover designer from the title, in the card theme of the
+    article theme's name, the title inside the centred square; and its crops."""
+    return layout.render_wechat_cover(title, (), themes.load(theme), fonts)
 
 
 def fit_each(
@@ -250,6 +185,7 @@ class DraftPlan:
     cover_name: str
     cover: bytes
     cover_source: str  # coverImageUrl or the first image; empty: drawn from the title
+    crops: layout.CoverCrops  # the cover's centred 2.35:1 and 1:1 crops
 
 
 class ArticleService:
@@ -338,7 +274,7 @@ class ArticleService:
         thumb = await publisher.material(plan.cover, plan.cover_name, step="cover image the cover")
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
         placed = await publisher.place(
-            target, draft_article(request, plan.title, content, digest, thumb)
+            target, draft_article(request, plan.title, content, digest, thumb, plan.crops)
         )
         images = _outcomes(plan.converted, urls, plan.skipped)
         check_skipped(images, warnings)
@@ -366,7 +302,7 @@ class ArticleService:
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
         images = _outcomes(plan.converted, urls, plan.skipped, "ready")
         check_skipped(images, warnings)
-        draft = draft_article(request, plan.title, content, digest, "")
+        draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
         return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
 
@@ -388,12 +324,12 @@ class ArticleService:
         check_title(
             request.title if request.title.strip() else converted.title, TITLE_LIMIT, warnings
         )
-        cover_name, cover = await self._cover(
+        cover_name, cover, crops = await self._cover(
             request, usable, fetched, title, key, timeout, warnings
         )
         cover_source = request.coverImageUrl or (usable[0] if usable else "")
         return DraftPlan(
-            converted, skipped, encoded, usable, title, cover_name, cover, cover_source
+            converted, skipped, encoded, usable, title, cover_name, cover, cover_source, crops
         )
 
     async def _finish(
@@ -508,8 +444,9 @@ class ArticleService:
         key: object,
         timeout: float,
         warnings: Warnings,
-    ) -> tuple[str, bytes]:
-        """(file name, bytes) of the cover: coverImageUrl, the first image, or a drawn card."""
+    ) -> tuple[str, bytes, layout.CoverCrops]:
+        """(file name, bytes, centred crops) of the cover: coverImageUrl, the first image,
+        or a card drawn from the title."""
         if request.coverImageUrl or sources:
             if request.coverImageUrl:
                 assert self.fetcher is not None
@@ -528,17 +465,20 @@ class ArticleService:
                     original, fitted, layout.COVER_IMAGE_BYTES, "cover", warnings, key, timeout
                 )
             (image,) = fitted.values()
-            return f"cover.{image.extension}", image.data
+            crops = layout.centred_crops(image.width, image.height)
+            return f"cover.{image.extension}", image.data, crops
         fonts = self._fonts()
         if fonts is None:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
-        png = await self.pool.run(cover_card, title, request.theme, fonts, timeout=timeout, key=key)
+        png, crops = await self.pool.run(
+            cover_card, title, request.theme, fonts, timeout=timeout, key=key
+        )
         warnings.add(
             "cover_generated",
             f"no coverImageUrl and no usable image: the cover is a {COVER_WIDTH}×{COVER_HEIGHT}"
             " card drawn from the title",
         )
-        return "cover.png", png
+        return "cover.png", png, crops
 
 
 def _fail_on_first(

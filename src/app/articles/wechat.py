@@ -158,6 +158,8 @@ class DraftArticle:
     content_source_url: str = ""
     need_open_comment: bool = False
     only_fans_can_comment: bool = False
+    pic_crop_235_1: str = ""  # X1_Y1_X2_Y2 fractions of the cover: the feed's 2.35:1 crop
+    pic_crop_1_1: str = ""  # ... and the square thumbnail's
 
     def to_wire(self) -> dict[str, Any]:
         """The article object of the request body; the comment flags always, as 0 or 1."""
@@ -169,7 +171,7 @@ class DraftArticle:
             "need_open_comment": int(self.need_open_comment),
             "only_fans_can_comment": int(self.only_fans_can_comment),
         }
-        for name in ("author", "digest", "content_source_url"):
+        for name in ("author", "digest", "content_source_url", "pic_crop_235_1", "pic_crop_1_1"):
             if value := getattr(self, name):
                 article[name] = value
         return article
