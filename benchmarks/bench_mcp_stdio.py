@@ -1,0 +1,148 @@
+"""``inkcard mcp`` footprint: time to the ``initialize`` reply, and the resident memory of
+the whole process tree after one ``generate_cards`` call, as JSON.
+
+Run: `.venv/bin/python benchmarks/bench_mcp_stdio.py [--runs 3]`. Each run makes a fresh
+database with one key in a temporary folder, starts `python -m app.cli mcp` (as an agent
+does), sends ``initialize`` and times the reply from the moment the process was started,
+then sends one ``generate_cards`` call (one card, the default theme), waits for its answer
+and sums ``VmRSS`` (from /proc) over the server and every process below it. The figures
+are the median over the runs. Target: under 0.5 s to the initialize reply and under 150 MB
+in all (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from app.ledger.credits import Credits  # noqa: E402  # after the path setup, as the others
+
+INITIALIZE = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "bench", "version": "1"},
+}
+POST = "# Footprint\n\nOne card, measured: **bold**, `code` and 中文。"
+
+
+def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
+    stdin.write(json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n")
+    stdin.flush()
+
+
+def _reply(stdout: IO[bytes], request_id: int) -> dict[str, Any]:
+    while line := stdout.readline():
+        message = json.loads(line)
+        if message.get("id") == request_id:
+            return dict(message)
+    raise RuntimeError("the server closed its output before it answered")
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(parent, []).append(int(entry.name))
+    return tree
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_rss(root: int) -> tuple[int, int]:
+    """(processes, resident kB summed) of ``root`` and everything below it."""
+    tree = _children()
+    pids, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        todo.extend(tree.get(pid, []))
+    return len(pids), sum(_rss_kb(pid) for pid in pids)
+
+
+def one_run() -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        credits = Credits(Path(folder) / "inkcard.db")
+        credits.ensure_schema()
+        key, _ = credits.create_key("bench", 100)
+        env = {
+            **os.environ,
+            "INKCARD_DATABASE": str(Path(folder) / "inkcard.db"),
+            "INKCARD_STORAGE_DIR": str(Path(folder) / "files"),
+            "INKCARD_HOME": folder,
+            "INKCARD_API_KEY": key,
+            "INKCARD_LOG_LEVEL": "WARNING",
+        }
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "mcp"],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            _send(proc.stdin, {"id": 1, "method": "initialize", "params": INITIALIZE})
+            _reply(proc.stdout, 1)
+            init_seconds = time.perf_counter() - started
+            _send(proc.stdin, {"method": "notifications/initialized"})
+            call = {"name": "generate_cards", "arguments": {"markdown": POST}}
+            _send(proc.stdin, {"id": 2, "method": "tools/call", "params": call})
+            answer = _reply(proc.stdout, 2)
+            call_seconds = time.perf_counter() - started - init_seconds
+            if answer.get("result", {}).get("isError") or "error" in answer:
+                raise RuntimeError(f"generate_cards failed: {str(answer)[:300]}")
+            processes, rss_kb = tree_rss(proc.pid)
+        finally:
+            proc.stdin.close()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    return {
+        "init_seconds": init_seconds,
+        "first_call_seconds": call_seconds,
+        "processes": processes,
+        "rss_mb": rss_kb / 1024,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    runs = [one_run() for _ in range(parser.parse_args().runs)]
+    summary = {
+        name: round(statistics.median(run[name] for run in runs), 3)
+        for name in ("init_seconds", "first_call_seconds", "processes", "rss_mb")
+    }
+    print(json.dumps({**summary, "runs": len(runs), "targets": {"init_seconds": 0.5, "rss_mb": 150}}))
+
+
+if __name__ == "__main__":
+    main()
