@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -19,6 +19,7 @@ import themes
 from app.articles.service import ArticleService
 from app.articles.threads import ArticleThreads
 from app.cards.images import RemoteImages
+from app.cards.inline import InlineRenderPool
 from app.cards.pool import ProcessRenderPool
 from app.cards.service import Budget, CardService
 from app.cards.worker import WorkerConfig
@@ -61,8 +62,9 @@ class Services:
     articles: ArticleService
 
 
-def build_services(settings: Settings) -> Services:
-    """Every service of one process, not yet opened (``running`` opens them)."""
+def build_services(settings: Settings, *, in_process: bool = False) -> Services:
+    """Every service of one process, not yet opened (``running`` opens them). ``in_process``:
+    cards are drawn in this process, one at a time (``inkcard mcp``), not in render processes."""
     metrics = Metrics(metrics_dir())
     catalogue = themes.builtin()
     if settings.themes_dir:
@@ -76,7 +78,7 @@ def build_services(settings: Settings) -> Services:
     storage = MeteredStorage(raw_storage, settings.storage, metrics)
     # One fetcher, one policy: card images and article images go through the same guard.
     fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
-    render_pool = _render_pool(settings, catalogue, metrics)
+    render_pool = _render_pool(settings, catalogue, metrics, lambda: cards.fonts, in_process)
     budget = Budget(
         output_pixels=settings.max_output_pixels, image_pixels=settings.max_image_pixels
     )
@@ -115,15 +117,24 @@ def build_services(settings: Settings) -> Services:
 
 
 def _render_pool(
-    settings: Settings, catalogue: themes.Catalogue, metrics: Metrics
+    settings: Settings,
+    catalogue: themes.Catalogue,
+    metrics: Metrics,
+    fonts: Callable[[], layout.FontBook | None],
+    in_process: bool,
 ) -> ProcessRenderPool:
-    """The card render processes: started by ``running``, each warmed with one default card."""
+    """The card render processes: started by ``running``, each warmed with one default card;
+    or, ``in_process``, renders in this process with the card service's ``fonts()``."""
     config = WorkerConfig(
         fonts_dir=settings.fonts_dir or str(layout.DEFAULT_FONTS_DIR),
         warm_up_theme=catalogue.get(DEFAULT_THEME),
         stall_seconds=settings.render_stall_seconds,
         memory_limit=settings.render_memory_mb * MIB,
     )
+    if in_process:
+        return InlineRenderPool(
+            fonts, settings.render_queue, config, settings.renders_per_key, metrics=metrics
+        )
     return ProcessRenderPool(
         settings.render_processes,
         settings.render_queue,

@@ -36,6 +36,7 @@ class Face:
     descent: float  # in em, positive down
     is_emoji: bool = False
     is_colour: bool = False  # colour glyphs (bitmaps, layers, paint): text effects skip them
+    path: Path | None = None  # the file, hashed by ``FontBook.fingerprint``
     _coverage: dict[int, bool] = field(default_factory=dict)
 
     def covers(self, codepoint: int) -> bool:
@@ -64,7 +65,18 @@ def load_face(path: Path, manager: Any, *, is_emoji: bool = False) -> Face:
         descent=-extents.descender / upem,
         is_emoji=is_emoji,
         is_colour=_has_colour_glyphs(hb_font.face),
+        path=path,
     )
+
+
+def _sha256(face: Face) -> str:
+    """SHA-256 (hex) of the face's bytes, read from its file when it has one: hashing the
+    loaded blob would page every byte of the mapped file into this process's memory (some
+    70 MB of CJK fonts that a render never touches whole)."""
+    if face.path is None:
+        return hashlib.sha256(face.hb_font.face.blob.data).hexdigest()
+    with face.path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 def _has_colour_glyphs(face: Any) -> bool:
@@ -146,7 +158,7 @@ class FontBook:
         """SHA-256 (hex) of every loaded face's bytes and of the chains: what cards depend on."""
         h = hashlib.sha256()
         for key, face in sorted(self.faces.items()):
-            content = hashlib.sha256(face.hb_font.face.blob.data).hexdigest()
+            content = _sha256(face)
             h.update(f"face {key} {content}\n".encode())
         for (family, bold), chain in sorted(self.chains.items()):
             h.update(f"chain {family} {bold} {' '.join(f.key for f in chain)}\n".encode())

@@ -141,7 +141,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     logs.configure_logging(settings.log_level)
     caller = stdio_caller(settings)
     try:
-        anyio.run(run_stdio, build_services(settings), caller)
+        anyio.run(run_stdio, build_services(settings, in_process=True), caller)
     except ApiError as exc:
         raise CommandError(f"{exc.label}: {exc.message}") from exc
     return 0
