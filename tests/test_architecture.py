@@ -81,6 +81,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
     ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
+    ("app.localfiles",),  # local files `inkcard mcp` may read; the fetcher asks it
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
     ("app.publish",),  # the image post's records, built on the generate body's
     ("app.schema",),  # JSON Schemas and README tables derived from the models

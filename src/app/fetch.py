@@ -9,7 +9,9 @@ embedded in IPv6 ones (mapped, NAT64, 6to4, Teredo) are unwrapped and checked to
 
 Limits: redirects, bytes (counted while streaming; coded bodies refused), one deadline for
 the whole download (a slow drip beats per-read timeouts). ``data:`` URIs are decoded, not
-fetched. ``FetchPolicy.exempt`` lets tests (``INKCARD_ALLOW_PRIVATE_FETCH=1``) reach loopback.
+fetched. In a call of ``inkcard mcp`` (stdio) a local path or ``file:`` URL is read from disk
+by ``app.localfiles`` (allowed folders only), never otherwise. ``FetchPolicy.exempt`` lets
+tests (``INKCARD_ALLOW_PRIVATE_FETCH=1``) reach loopback.
 
 Sharing: every fetch of a process goes through one pool of ``POOL_CONNECTIONS``. A fetch
 gets a turn before it may use a connection: at most ``FETCHES_PER_REQUEST`` of one request
@@ -35,6 +37,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 import httpcore
 import httpx
 
+from app import localfiles
 from app.settings import FETCH_MAX_BYTES, Settings
 
 log = logging.getLogger("inkcard.fetch")
@@ -478,6 +481,9 @@ class FetchBatch:
         """As ``ImageFetcher.fetch``; a refused URL is refused before it waits for a turn."""
         if is_data_uri(source):
             return decode_data_uri(source, self._fetcher.policy.max_bytes)
+        reader = localfiles.current()  # set only for a call of `inkcard mcp` (stdio)
+        if reader is not None and localfiles.is_local(source):
+            return await read_local(reader, source, self._fetcher.policy.max_bytes)
         check_url(source)
         async with self._gate, self._fetcher._turn(self._key, source):
             self.started.add(source)
@@ -495,6 +501,18 @@ class FetchBatch:
         unique = list(dict.fromkeys(sources))
         results = await asyncio.gather(*(one(source) for source in unique))
         return dict(zip(unique, results, strict=True))
+
+
+async def read_local(reader: localfiles.LocalReader, source: str, max_bytes: int) -> bytes:
+    """The bytes of a local image, read as ``reader`` allows (same size limit as a download).
+
+    Raises:
+        FetchRefused: Outside the allowed folders, missing, empty or too big.
+    """
+    try:
+        return await asyncio.to_thread(reader.read, source, max_bytes)
+    except localfiles.LocalFileRefused as exc:
+        raise FetchRefused(source, exc.reason) from None
 
 
 def host_of(source: str) -> str:

@@ -124,6 +124,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     s3_addressing: Literal["auto", "path", "virtual"] = "auto"
     """How bucket names go into S3 URLs: ``auto`` is virtual-hosted on AWS and path-style on
     another endpoint; ``virtual`` for services that refuse path-style (Aliyun OSS)."""
+    local_roots: str = ""
+    """``inkcard mcp`` (stdio) only: the folders ``markdownFile`` and local images in the
+    Markdown may be read from, separated by the path separator (``:``; ``;`` on Windows);
+    empty: the user's home. Never used over HTTP."""
 
     @property
     def files_url(self) -> str:

@@ -28,7 +28,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from .addresses import address_linkify
+from .addresses import address_linkify, valid_link
 from .boxes import ImageRef, Page
 from .budget import OutputLimits
 from .code import highlight
@@ -186,6 +186,7 @@ __all__ = [
     "render_covers",
     "render_wechat_cover",
     "typeset_math",
+    "valid_link",
 ]
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]

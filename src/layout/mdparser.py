@@ -28,7 +28,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from .addresses import address_linkify
+from .addresses import address_linkify, valid_link
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 INLINE_DEPTH = 8  # inline token levels
@@ -43,6 +43,7 @@ def markdown_parser(depth: int = MAX_DEPTH + 4) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"breaks": True, "html": False, "linkify": True})
     md.enable(["table", "strikethrough", "linkify"])
     md.linkify = address_linkify()  # http(s):// and www. only, never `README.md`
+    md.validateLink = valid_link  # type: ignore[method-assign]  # markdown-it's documented hook
     md.options["alerts"] = True  # GitHub alerts: `> [!NOTE]` … `> [!CAUTION]`
     md.use(footnote_plugin)
     # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.

@@ -64,6 +64,7 @@ _PARSER = (
     )
 )
 _PARSER.linkify = layout.address_linkify()  # http(s):// and www. only
+_PARSER.validateLink = layout.valid_link  # type: ignore[method-assign]  # file: images pass
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
 for _name, _rule in alerts.RENDER_RULES.items():
@@ -174,6 +175,31 @@ class UnknownArticleTheme(ValueError):
         return f"unknown article theme {self.args[0]!r}; valid themes: {names}"
 
 
+def image_sources(markdown: str) -> list[str]:
+    """The sources of the Markdown's images (`![alt](src)`), in order, each once, as the
+    parser normalises them (what `to_article`'s `inline_images` is keyed by)."""
+    found: dict[str, None] = {}
+    for token in _PARSER.parse(layout.clean_text(markdown)):
+        for child in token.children or ():
+            if child.type == "image" and isinstance(src := child.attrs.get("src"), str):
+                found[src] = None
+    return list(found)
+
+
+def _render(text: str, inline_images: Mapping[str, str]) -> str:
+    """The Markdown as HTML, each image in `inline_images` with its `data:` URI as source."""
+    if not inline_images:
+        return str(_PARSER.render(text))
+    env: dict[str, object] = {}
+    tokens = _PARSER.parse(text, env)
+    for token in tokens:
+        for child in token.children or ():
+            src = child.attrs.get("src")
+            if child.type == "image" and isinstance(src, str) and src in inline_images:
+                child.attrs["src"] = inline_images[src]
+    return str(_PARSER.renderer.render(tokens, _PARSER.options, env))
+
+
 def math_of(markdown: str) -> list[tuple[str, bool]]:
     """The article's distinct formulas, (LaTeX, display) in order, as `to_article` meets them."""
     if "$" not in markdown:
@@ -191,13 +217,15 @@ def to_article(
     theme: str = DEFAULT_THEME,
     formulas: Typeset | None = None,
     brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
+    inline_images: Mapping[str, str] | None = None,
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
-    is shown as source), else typeset here."""
+    is shown as source), else typeset here; `inline_images`: image sources to replace by
+    the `data:` URI given (local files, read by the service)."""
     style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
-    clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
+    clean = _SANITIZER.clean(_render(layout.clean_text(markdown), inline_images or {}))
     document = lxml_html.document_fromstring(
         "<html><head><meta charset='utf-8'></head><body>"
         f"<section class='article'>{clean}</section></body></html>"

@@ -43,6 +43,7 @@ from app.articles.checks import (
 )
 from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
+from app.articles.localimages import local_images
 from app.articles.mediacache import MediaCache
 from app.articles.placing import Placed, Publisher, placed_message
 from app.articles.preview import draft_article, preview
@@ -229,6 +230,8 @@ class ArticleService:
         self, request: ArticleRequest, key: object, timeout: float
     ) -> article.Article:
         """The article in its theme, converted in a pool thread, its math in a worker."""
+        assert self.fetcher is not None, "open() first"
+        inline = await local_images(self.fetcher, request.markdown, key)
         formulas = None
         if self.workers is not None and "$" in request.markdown:
             wanted = await self.pool.run(
@@ -244,6 +247,7 @@ class ArticleService:
                 request.theme,
                 formulas,
                 Brand(request.primaryColor, request.fontSize),
+                inline,
                 timeout=timeout,
                 key=key,
             )

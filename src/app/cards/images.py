@@ -7,7 +7,8 @@ at most ``MAX_IMAGES`` per request, all within one phase deadline. The bytes mus
 pass ``layout.probe_image``: type from the magic bytes (SVG and anything else refused),
 side, pixel and frame limits read from the header before anything is decoded. What fails
 any step is simply left out: the card shows the placeholder with the alt text, and the
-request goes on.
+request goes on. In a call of ``inkcard mcp`` (stdio) the fetcher reads local paths from
+disk instead (``app.localfiles``); those are never cached.
 
 Accepted bytes are kept for ``ttl`` seconds by URL, in a cache bounded in bytes, so a
 request repeated within minutes neither downloads nor probes its images again.
@@ -23,6 +24,7 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 import layout
+from app import localfiles
 from app.cache import BoundedCache
 from app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
 from app.settings import MIB
@@ -141,7 +143,9 @@ class RemoteImages:
         return results
 
     async def _one(self, batch: FetchBatch, src: str) -> _Accepted | str:
-        cached = self.cache.get(src)
+        # a local file may change, and a relative path means another file in another folder
+        cacheable = localfiles.current() is None or not localfiles.is_local(src)
+        cached = self.cache.get(src) if cacheable else None
         if cached is not None:
             return cached
         self.downloads += 1
@@ -155,7 +159,8 @@ class RemoteImages:
         except layout.ImageRejected as exc:
             return str(exc)
         accepted = _Accepted(data, info.width * info.height)
-        self.cache.put(src, accepted)
+        if cacheable:
+            self.cache.put(src, accepted)
         return accepted
 
 

@@ -31,6 +31,7 @@ from mcp.types import (
 from pydantic import ValidationError  # the SDK's messages are pydantic models
 
 from app import operations
+from app.localfiles import LocalReader, roots_of
 from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller, InkcardTools
 from app.services import Services, running
 from app.settings import Settings
@@ -130,7 +131,7 @@ async def run_stdio(services: Services, caller: Caller) -> None:
     await asyncio.to_thread(credits.ensure_schema)
     # refuse before serving
     await operations.authenticate(credits, caller.api_key, caller.how_to_send_key)
-    tools = InkcardTools(services)
+    tools = InkcardTools(services, local_files=True)
     lines = CheckedLines(sys.stdin.buffer, services.settings.max_body_bytes)
     async with running(services):
         tools.opened = True
@@ -149,4 +150,5 @@ def stdio_caller(settings: Settings) -> Caller:
         secret=settings.platform_app_secret,
         credential_names=(APPID_ENV, SECRET_ENV),
         base_url=settings.service_url,
+        local=LocalReader(roots_of(settings)),
     )

@@ -6,7 +6,8 @@ derive the input schemas from the models, ``app.schema``, and write the results 
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
-  ``INKCARD_PLATFORM_APP_SECRET``.
+  ``INKCARD_PLATFORM_APP_SECRET``; the Markdown tools also take ``markdownFile`` and read
+  local images (``app.mcp.files``, ``app.localfiles``), under ``INKCARD_LOCAL_ROOTS``.
 - streamable HTTP at ``/mcp`` on the service (stateless, JSON answers: any worker answers
   any call): every HTTP request needs ``x-api-key``; ``Platform-Appid`` and
   ``Platform-App-Secret`` on the connection configure the draft account.
@@ -25,6 +26,7 @@ import base64
 import logging
 import uuid
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +34,7 @@ import mcp_types as types
 import msgspec
 from mcp.server.lowlevel import Server
 
-from app import VERSION, operations
+from app import VERSION, localfiles, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
 from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
@@ -45,6 +47,8 @@ from app.errors import (
     NotStarted,
 )
 from app.ledger.credits import KeyInfo
+from app.localfiles import LocalReader
+from app.mcp.files import read_markdown_file, with_markdown_file
 from app.models import (
     ARTICLE_THEMES,
     INLINE_BYTES,
@@ -86,6 +90,8 @@ class Caller:
     request_id: str | None = None
     key: KeyInfo | None = None
     """The live key when the transport has already authenticated this call (HTTP)."""
+    local: LocalReader | None = None
+    """Reads ``markdownFile`` and local images (stdio only; None: no local file is read)."""
 
 
 def _text(value: Any) -> types.TextContent:
@@ -106,8 +112,9 @@ def _answer(body: Any, *extra: types.ContentBlock) -> types.CallToolResult:
 class InkcardTools:
     """The three tools over the service's ``Services`` (opened by whoever runs the tools)."""
 
-    def __init__(self, services: Services):
+    def __init__(self, services: Services, *, local_files: bool = False):
         self.services = services
+        self.local_files = local_files  # stdio: the Markdown tools take markdownFile
         self.settings = services.settings
         self.catalogue = services.catalogue
         self.previews = gallery.Previews(self.catalogue)
@@ -169,7 +176,9 @@ class InkcardTools:
                     f" {DRAFT_COST} credits, a failed call nothing. dryRun: draw and check, send"
                     f" nothing, no account needed, {HTML_COST} credit. Answers carry warnings."
                 ),
-                input_schema=tool_schema(NewspicToolArguments, self.catalogue.accepted_names()),
+                input_schema=self._local(
+                    tool_schema(NewspicToolArguments, self.catalogue.accepted_names())
+                ),
                 annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
             ),
             types.Tool(
@@ -205,11 +214,13 @@ class InkcardTools:
         )
 
     def _generate_schema(self) -> dict[str, Any]:
-        return tool_schema(GenerateToolArguments, self.catalogue.accepted_names())
+        return self._local(tool_schema(GenerateToolArguments, self.catalogue.accepted_names()))
 
-    @staticmethod
-    def _article_schema() -> dict[str, Any]:
-        return tool_schema(ArticleToolArguments, ARTICLE_THEMES)
+    def _article_schema(self) -> dict[str, Any]:
+        return self._local(tool_schema(ArticleToolArguments, ARTICLE_THEMES))
+
+    def _local(self, schema: dict[str, Any]) -> dict[str, Any]:
+        return with_markdown_file(schema) if self.local_files else schema
 
     # calls
 
@@ -227,7 +238,9 @@ class InkcardTools:
         if run is None:
             return tool_error("unknown_tool", f"no tool is named {name!r}")
         try:
-            return await run(caller, arguments)
+            arguments, reader = read_markdown_file(name, arguments, caller.local)
+            with localfiles.reading(reader) if reader is not None else nullcontext():
+                return await run(caller, arguments)
         except ApiError as exc:
             return tool_error(exc.label, exc.message)
         except Exception:
