@@ -28,7 +28,7 @@ from typing import Literal, get_args
 
 import msgspec
 
-from .addresses import address_linkify, valid_link
+from .addresses import address_linkify
 from .boxes import ImageRef, Page
 from .budget import OutputLimits
 from .code import highlight
@@ -95,6 +95,7 @@ from .limits import (
 from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_images, parse
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
+from .mdparser import valid_link
 from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from linkify_it import LinkifyIt  # type: ignore[import-untyped]  # no type hints
-from markdown_it.common.normalize_url import validateLink
 
 _SCHEMES = ("http:", "https:")
 
@@ -32,9 +31,3 @@ def _is_address(link: Any) -> bool:
 def address_linkify() -> Any:
     """A linkify-it for markdown-it's `linkify` that finds addresses only."""
     return _AddressesOnly()
-
-
-def valid_link(url: str) -> bool:
-    """markdown-it's link check, except that ``file:`` URLs are links and images too: the
-    engine reads no file, and the service decides whether a local image may be read."""
-    return url.strip()[:5].lower() == "file:" or validateLink(url)

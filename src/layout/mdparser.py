@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt
+from markdown_it.common.normalize_url import validateLink
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
@@ -28,13 +29,19 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from .addresses import address_linkify, valid_link
+from .addresses import address_linkify
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 INLINE_DEPTH = 8  # inline token levels
 SCHEME_TAIL = 64  # characters: longer than any scheme linkify-it knows (http, mailto, …)
 # markdown-it's pattern (RFC 3986: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )).
 _SCHEME = re.compile(r"(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$", re.IGNORECASE)
+
+
+def valid_link(url: str) -> bool:
+    """markdown-it's link check, except that ``file:`` URLs are links and images too: the
+    engine reads no file, and the service decides whether a local image may be read."""
+    return url.strip()[:5].lower() == "file:" or validateLink(url)
 
 
 def markdown_parser(depth: int = MAX_DEPTH + 4) -> MarkdownIt:

@@ -133,15 +133,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     from app import logs
     from app.errors import ApiError
-    from app.mcp.stdio import run_stdio, stdio_caller
-    from app.services import build_services
+    from app.mcp.stdio import run_stdio
     from app.settings import load_settings
 
     settings = load_settings(**({"api_key": args.api_key} if args.api_key else {}))
     logs.configure_logging(settings.log_level)
-    caller = stdio_caller(settings)
     try:
-        anyio.run(run_stdio, build_services(settings, in_process=True), caller)
+        anyio.run(run_stdio, settings)
     except ApiError as exc:
         raise CommandError(f"{exc.label}: {exc.message}") from exc
     return 0

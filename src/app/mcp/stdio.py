@@ -3,6 +3,10 @@
 The API key comes from ``--api-key`` or ``INKCARD_API_KEY``, platform credentials from
 ``INKCARD_PLATFORM_APPID`` and ``INKCARD_PLATFORM_APP_SECRET``.
 
+``initialize`` is answered before the engine and the services are imported: they open behind
+it (``_Backend``), cards are drawn in this process (``InlineRenderPool``), and a tool call
+waits until they are open. A key that is not live still ends the server with its error.
+
 The SDK's stdio transport reads stdin a whole line at a time, however long, and drops a line
 it cannot parse without an answer. So stdin reaches it through ``CheckedLines``: a line is
 read up to ``max_body_bytes`` (the limit of a ``/mcp`` request body), must be JSON and a
@@ -13,10 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import anyio
 import anyio.to_thread
+import mcp_types as types
 import msgspec
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
@@ -30,11 +35,11 @@ from mcp.types import (
 )
 from pydantic import ValidationError  # the SDK's messages are pydantic models
 
-from app import operations
-from app.localfiles import LocalReader, roots_of
-from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller, InkcardTools
-from app.services import Services, running
+from app.mcp.protocol import mcp_server
 from app.settings import Settings
+
+if TYPE_CHECKING:  # the engine and the services are imported once initialize is answered
+    from app.mcp.tools import Caller, InkcardTools
 
 _DISCARD_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time to skip it
 
@@ -53,6 +58,9 @@ class CheckedLines:
         self._limit = limit
         self._answers: Any = None  # the transport's write stream, once it exists
         self._ready = anyio.Event()
+        self.past_initialize = anyio.Event()
+        """Set by the first message after ``initialize`` (the client has its answer), or at
+        the end of stdin."""
 
     def answer_on(self, write_stream: Any) -> None:
         """Send the errors on ``write_stream`` (the transport's); reading starts now."""
@@ -68,6 +76,7 @@ class CheckedLines:
             # abandoned on cancel: a read blocked on stdin must not hold up the shutdown
             line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
             if line is None:
+                self.past_initialize.set()
                 raise StopAsyncIteration
             refusal: JSONRPCError | None
             if isinstance(line, _TooLong):
@@ -78,6 +87,8 @@ class CheckedLines:
             else:
                 refusal = _refusal(line)
                 if refusal is None:
+                    if _method_of(line) != "initialize":
+                        self.past_initialize.set()
                     return line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
             await self._answers.send(SessionMessage(refusal))
 
@@ -115,6 +126,16 @@ def _error(code: int, message: str, request_id: RequestId | None = None) -> JSON
     return JSONRPCError(jsonrpc="2.0", id=request_id, error=ErrorData(code=code, message=message))
 
 
+def _method_of(line: bytes) -> str | None:
+    """The method of a JSON-RPC line that passed ``_refusal`` (None for a response)."""
+    try:
+        value = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return None
+    method = value.get("method") if isinstance(value, dict) else None
+    return method if isinstance(method, str) else None
+
+
 def _id_of(line: bytes) -> RequestId | None:
     """The id of a JSON line that is not a valid request, when it has a usable one."""
     try:
@@ -125,24 +146,100 @@ def _id_of(line: bytes) -> RequestId | None:
     return found if isinstance(found, str | int) and not isinstance(found, bool) else None
 
 
-async def run_stdio(services: Services, caller: Caller) -> None:
-    """Serve one agent over stdin/stdout with ``services`` (opened here, closed at the end)."""
-    credits = services.credits
-    await asyncio.to_thread(credits.ensure_schema)
-    # refuse before serving
-    await operations.authenticate(credits, caller.api_key, caller.how_to_send_key)
-    tools = InkcardTools(services, local_files=True)
-    lines = CheckedLines(sys.stdin.buffer, services.settings.max_body_bytes)
-    async with running(services):
-        tools.opened = True
-        server = tools.server(lambda _: caller)
-        async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]  # an async iterable of lines is all the transport reads
-            lines.answer_on(write)
-            await server.run(read, write, server.create_initialization_options())
+class _Backend:
+    """The tools behind the stdio server, opened once ``initialize`` is answered: the imports
+    of the engine and the services (in a thread, so the event loop goes on answering), the
+    key checked, the services built and opened. A tool call waits until they are open; a key
+    that is not live ends the server."""
+
+    def __init__(self, settings: Settings, lines: CheckedLines) -> None:
+        self.settings = settings
+        self.lines = lines
+        self.checked = anyio.Event()  # the key was checked, live or not
+        self.opened = anyio.Event()
+        self._tools: InkcardTools | None = None
+        self._caller: Caller | None = None
+
+    async def run(self) -> None:
+        """Open everything, serve until cancelled, close everything. Waits for the client to
+        have its ``initialize`` answer: the imports would slow that answer down."""
+        await self.lines.past_initialize.wait()
+        await anyio.to_thread.run_sync(_import_the_tools)
+        from app import operations
+        from app.mcp.tools import InkcardTools
+        from app.services import build_services, running
+
+        services = build_services(self.settings, in_process=True)
+        caller = stdio_caller(self.settings)
+        try:
+            await asyncio.to_thread(services.credits.ensure_schema)
+            await operations.authenticate(services.credits, caller.api_key, caller.how_to_send_key)
+        finally:
+            self.checked.set()
+        tools = InkcardTools(services, local_files=True)
+        async with running(services):
+            tools.opened = True
+            self._tools, self._caller = tools, caller
+            self.opened.set()
+            await anyio.sleep_forever()
+
+    async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
+        tools, _ = await self._open()
+        return types.ListToolsResult(tools=tools.tools())
+
+    async def call_tool(
+        self, ctx: Any, params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        tools, caller = await self._open()
+        return await tools.call(caller, params.name, params.arguments or {})
+
+    async def _open(self) -> tuple[InkcardTools, Caller]:
+        await self.opened.wait()
+        assert self._tools is not None and self._caller is not None
+        return self._tools, self._caller
+
+
+def _import_the_tools() -> None:
+    """Import what the tools run on (most of the start-up time), off the event loop."""
+    import app.mcp.tools
+    import app.services  # noqa: F401
+
+
+async def run_stdio(settings: Settings) -> None:
+    """Serve one agent over stdin/stdout until stdin ends.
+
+    ``initialize`` is answered at once; the tools open behind it (``_Backend``).
+
+    Raises:
+        ApiError: The API key is missing or not live (the server ends; nothing is served).
+    """
+    lines = CheckedLines(sys.stdin.buffer, settings.max_body_bytes)
+    backend = _Backend(settings, lines)
+    server = mcp_server(backend.list_tools, backend.call_tool)
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(backend.run)
+            async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]  # an async iterable of lines is all the transport reads
+                lines.answer_on(write)
+                await server.run(read, write, server.create_initialization_options())
+            await backend.checked.wait()  # stdin ended: still say whether the key was live
+            group.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        raise _first_error(group) from None
+
+
+def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The error that ended the server (the key's refusal), out of anyio's group."""
+    first = group.exceptions[0]
+    return _first_error(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def stdio_caller(settings: Settings) -> Caller:
-    """The one caller of a stdio server: the key and account of the settings."""
+    """The one caller of a stdio server: the key and account of the settings, and the
+    reader of local files under the allowed roots."""
+    from app.localfiles import LocalReader, roots_of
+    from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller
+
     return Caller(
         api_key=settings.api_key,
         how_to_send_key=f"set {API_KEY_ENV} (or pass --api-key) to your Inkcard API key",

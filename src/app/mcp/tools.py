@@ -34,7 +34,7 @@ import mcp_types as types
 import msgspec
 from mcp.server.lowlevel import Server
 
-from app import VERSION, localfiles, operations
+from app import localfiles, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
 from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
@@ -49,6 +49,7 @@ from app.errors import (
 from app.ledger.credits import KeyInfo
 from app.localfiles import LocalReader
 from app.mcp.files import read_markdown_file, with_markdown_file
+from app.mcp.protocol import mcp_server
 from app.models import (
     ARTICLE_THEMES,
     INLINE_BYTES,
@@ -341,17 +342,7 @@ class InkcardTools:
         async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
             return await self.call(caller_of(ctx), params.name, params.arguments or {})
 
-        return Server(
-            "inkcard",
-            version=VERSION,
-            title="Inkcard",
-            instructions=(
-                "Inkcard turns Markdown into themed card images (generate_cards) and WeChat"
-                " articles (convert_article); list_themes shows the themes and their modes."
-            ),
-            on_list_tools=list_tools,
-            on_call_tool=call_tool,
-        )
+        return mcp_server(list_tools, call_tool)
 
 
 def _note(text: str) -> types.TextContent:
