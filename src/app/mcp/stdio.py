@@ -157,6 +157,7 @@ class _Backend:
         self.lines = lines
         self.checked = anyio.Event()  # the key was checked, live or not
         self.opened = anyio.Event()
+        self.stop = anyio.Event()  # stdin ended: close what is open and return
         self._tools: InkcardTools | None = None
         self._caller: Caller | None = None
 
@@ -176,12 +177,14 @@ class _Backend:
             await operations.authenticate(services.credits, caller.api_key, caller.how_to_send_key)
         finally:
             self.checked.set()
+        if self.stop.is_set():
+            return
         tools = InkcardTools(services, local_files=True)
         async with running(services):
             tools.opened = True
             self._tools, self._caller = tools, caller
             self.opened.set()
-            await anyio.sleep_forever()
+            await self.stop.wait()  # not a cancellation: closing the services awaits too
 
     async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         tools, _ = await self._open()
@@ -223,7 +226,7 @@ async def run_stdio(settings: Settings) -> None:
                 lines.answer_on(write)
                 await server.run(read, write, server.create_initialization_options())
             await backend.checked.wait()  # stdin ended: still say whether the key was live
-            group.cancel_scope.cancel()
+            backend.stop.set()
     except BaseExceptionGroup as group:
         raise _first_error(group) from None
 
