@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Literal
 
@@ -38,8 +39,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     storage_dir: str = "./data/files"
     """Root directory of ``local`` storage."""
     public_url: str = ""
-    """Base URL of stored files; empty means ``http://<host>:<port>/files`` (local) or
-    ``https://storage.googleapis.com/<bucket>`` (gcs)."""
+    """Base URL of stored files; empty means ``<scheme>://<host>/files`` of each request, as
+    the client reached the service (local), or ``https://storage.googleapis.com/<bucket>``
+    (gcs)."""
+    trusted_proxies: str = ""
+    """Comma-separated addresses or networks (CIDR) of reverse proxies whose
+    ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` headers say how the client reached the
+    service; empty: those headers are ignored."""
     gcs_bucket: str = ""
     """Bucket name for ``gcs`` storage."""
     gcs_project: str = ""
@@ -118,12 +124,24 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def files_url(self) -> str:
-        """Base URL of stored files, without a trailing slash."""
+        """Base URL of stored files outside any request, without a trailing slash."""
+        return self.files_url_for(None)
+
+    def files_url_for(self, origin: str | None) -> str:
+        """Base URL of stored files for a client that reached the service at ``origin``
+        (``scheme://host[:port]``, already checked; None: not in a request). The one rule:
+        a public URL wins, a bucket has its own address, else the service serves the files."""
         if self.public_url:
             return self.public_url.rstrip("/")
         if self.storage == "gcs":
             return f"https://storage.googleapis.com/{self.gcs_bucket}"
-        return f"{self.service_url}/files"
+        return f"{origin or self.service_url}/files"
+
+    @property
+    def proxy_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """``trusted_proxies`` read as networks (a lone address is a network of one)."""
+        parts = (part.strip() for part in self.trusted_proxies.split(","))
+        return tuple(ip_network(part, strict=False) for part in parts if part)
 
     @property
     def service_url(self) -> str:
@@ -183,6 +201,10 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: object)
 def _check(settings: Settings) -> None:
     if settings.storage == "gcs" and not settings.gcs_bucket:
         raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
+    try:
+        _ = settings.proxy_networks
+    except ValueError as exc:
+        raise SettingsError(f"{_PREFIX}TRUSTED_PROXIES: {exc}") from None
     for name in (
         "port",
         "workers",

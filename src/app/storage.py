@@ -15,9 +15,11 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from app import logs
 from app.errors import StorageError
 from app.settings import Settings
 
@@ -58,9 +60,11 @@ class Storage(Protocol):
 class LocalStorage:
     """Files under one directory, written with temp file + fsync + rename."""
 
-    def __init__(self, root: Path, base_url: str):
+    def __init__(self, root: Path, base_url: str | Callable[[], str]):
+        """``base_url``: the files' base URL, or a function that tells it for the current
+        request (the files follow the host the client used)."""
         self.root = root.resolve()
-        self.base_url = base_url.rstrip("/")
+        self._base_url = base_url
 
     def _path(self, name: str) -> Path:
         path = (self.root / check_name(name)).resolve()
@@ -115,7 +119,8 @@ class LocalStorage:
             raise StorageError(f"could not delete {name} ({exc.strerror})") from None
 
     def url(self, name: str) -> str:
-        return f"{self.base_url}/{check_name(name)}"
+        base = self._base_url if isinstance(self._base_url, str) else self._base_url()
+        return f"{base.rstrip('/')}/{check_name(name)}"
 
     def check(self, folder: str) -> None:
         name = probe_name(folder)
@@ -273,4 +278,6 @@ def make_storage(settings: Settings) -> LocalStorage | GCSStorage:
             settings.gcs_project,
             settings.gcs_retry_seconds,
         )
-    return LocalStorage(Path(settings.storage_dir), settings.files_url)
+    return LocalStorage(
+        Path(settings.storage_dir), lambda: settings.files_url_for(logs.current_origin())
+    )

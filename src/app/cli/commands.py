@@ -80,6 +80,35 @@ def bootstrap_key(settings: Settings, credits: Credits) -> str | None:
     )
 
 
+def listens_beyond_loopback(host: str) -> bool:
+    """Whether a bind address lets other machines in (a wildcard, a name, a LAN address)."""
+    import ipaddress
+
+    if host == "localhost":
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True
+
+
+def announce_serving(settings: Settings) -> None:
+    """Print where the playground is; warn (one log line) when other machines can reach the
+    service and no public URL is set: file URLs then follow each request's host."""
+    import logging
+
+    from app import logs
+
+    print(f"Playground: {settings.service_url}/", flush=True)
+    if listens_beyond_loopback(settings.host) and not settings.public_url:
+        logs.configure_logging(settings.log_level)
+        logging.getLogger("inkcard.serve").warning(
+            "listening on %s without INKCARD_PUBLIC_URL: file URLs follow each request's "
+            "Host header; behind a proxy set INKCARD_PUBLIC_URL or INKCARD_TRUSTED_PROXIES",
+            settings.host,
+        )
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn."""
     import uvicorn
@@ -96,10 +125,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     notice = bootstrap_key(settings, credits)
     if notice:
         print(notice, flush=True)
+    announce_serving(settings)
     common: dict[str, Any] = {
         "host": settings.host,
         "port": settings.port,
         "access_log": False,
+        # INKCARD_TRUSTED_PROXIES is the one rule for forwarding headers, not uvicorn's own.
+        "proxy_headers": False,
         "timeout_graceful_shutdown": int(settings.timeout) + 5,
         "log_level": settings.log_level.lower(),
     }
