@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 
@@ -31,13 +32,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Port ``inkcard serve`` listens on; also used for the default public URL."""
     workers: int = 1
     """uvicorn worker processes."""
-    database: str = "./data/inkcard.db"
+    home: str = ""
+    """Data directory of ``serve``, ``mcp`` and the CLI alike, whatever the working directory:
+    the database and local files live in it unless ``database``/``storage_dir`` say otherwise.
+    Empty: ``$XDG_DATA_HOME/inkcard``, or ``~/.local/share/inkcard``."""
+    database: str = ""
     """Where API keys, the credit ledger, idempotency keys, platform tokens and request counts
-    live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas."""
+    live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas. Empty:
+    ``<home>/inkcard.db``."""
     storage: Literal["local", "gcs"] = "local"
     """Where card PNGs go: the local disk or a Google Cloud Storage bucket."""
-    storage_dir: str = "./data/files"
-    """Root directory of ``local`` storage."""
+    storage_dir: str = ""
+    """Root directory of ``local`` storage. Empty: ``<home>/files``."""
     public_url: str = ""
     """Base URL of stored files; empty means ``<scheme>://<host>/files`` of each request, as
     the client reached the service (local), or ``https://storage.googleapis.com/<bucket>``
@@ -194,8 +200,41 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: object)
         settings = msgspec.convert(raw, Settings, strict=False)
     except msgspec.ValidationError as exc:
         raise SettingsError(f"invalid INKCARD_* setting: {exc}") from None
+    settings = _in_home(settings, env)
     _check(settings)
     return settings
+
+
+def default_home(env: Mapping[str, str]) -> Path:
+    """The XDG rule: ``$XDG_DATA_HOME/inkcard`` when that is an absolute path, else
+    ``~/.local/share/inkcard`` (the user's home from ``HOME``, or the password database)."""
+    xdg = env.get("XDG_DATA_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "inkcard"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".local" / "share" / "inkcard"
+
+
+def _in_home(settings: Settings, env: Mapping[str, str]) -> Settings:
+    """``settings`` with the data directory, and the database and files in it, filled in."""
+    home = Path(settings.home).expanduser() if settings.home else default_home(env)
+    return msgspec.structs.replace(
+        settings,
+        home=str(home),
+        database=settings.database or str(home / "inkcard.db"),
+        storage_dir=settings.storage_dir or str(home / "files"),
+    )
+
+
+def database_shown(database: str) -> str:
+    """``database`` as messages may name it: a path as it is, a URL without its password."""
+    parts = urlsplit(database)
+    if not parts.scheme.startswith("postgres"):
+        return database
+    host = parts.netloc.rpartition("@")[2]  # as written: brackets and port kept
+    user = f"{parts.username}@" if parts.username else ""
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k.lower() != "password"]
+    return urlunsplit(parts._replace(netloc=user + host, query=urlencode(query)))
 
 
 def _check(settings: Settings) -> None:
