@@ -15,9 +15,9 @@ import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from app.cli.common import CommandError
+from app.cli.common import CommandError, OneLineParser
 from app.cli.common import integer_type as _integer
 from app.cli.render import add_gallery_command, add_render_command
 from app.cli.themecheck import add_themes_command
@@ -202,11 +202,29 @@ def _credits() -> Credits:
     return credits
 
 
-def _prefix(key_or_prefix: str) -> str:
-    """The prefix of a whole key, or the prefix itself."""
-    from app.ledger.credits import PREFIX_CHARS
+SHORTEST_PREFIX = 7
+"""The fewest characters of a key's prefix a command takes: `ik_` and four of its own."""
 
-    return key_or_prefix[:PREFIX_CHARS]
+
+def _prefix(credits: Credits, key_or_prefix: str) -> str:
+    """The stored prefix a whole key, a prefix as `keys list` shows it, or its start (at least
+    ``SHORTEST_PREFIX`` characters, naming one key) stands for."""
+    from app.ledger.credits import PREFIX_CHARS, UnknownKey
+
+    given = key_or_prefix.strip()
+    if len(given) >= PREFIX_CHARS:
+        return given[:PREFIX_CHARS]
+    if len(given) < SHORTEST_PREFIX:
+        raise CommandError(
+            f"give at least {SHORTEST_PREFIX} characters of the key's prefix"
+            " (as `inkcard keys list` shows it) or the whole key"
+        )
+    found = sorted({k.prefix for k in credits.list_keys() if k.prefix.startswith(given)})
+    if not found:
+        raise UnknownKey(given)
+    if len(found) > 1:
+        raise CommandError(f"{given} starts several keys' prefixes: {', '.join(found)}")
+    return found[0]
 
 
 def _key_line(info: KeyInfo) -> str:
@@ -235,20 +253,22 @@ def cmd_keys_list(_: argparse.Namespace) -> int:
 
 def cmd_keys_revoke(args: argparse.Namespace) -> int:
     """Revoke a key by prefix."""
-    print(_key_line(_credits().revoke(_prefix(args.prefix))))
+    credits = _credits()
+    print(_key_line(credits.revoke(_prefix(credits, args.prefix))))
     return 0
 
 
 def cmd_credits_grant(args: argparse.Namespace) -> int:
     """Add credits to a key."""
-    print(_key_line(_credits().grant(_prefix(args.prefix), args.amount)))
+    credits = _credits()
+    print(_key_line(credits.grant(_prefix(credits, args.prefix), args.amount)))
     return 0
 
 
 def cmd_credits_show(args: argparse.Namespace) -> int:
     """Show a key's balance and recent ledger rows."""
     credits = _credits()
-    prefix = _prefix(args.prefix)
+    prefix = _prefix(credits, args.prefix)
     print(_key_line(credits.key_info(prefix)))
     for row in credits.ledger(prefix, args.limit):
         print(
@@ -266,7 +286,11 @@ MAX_PORT = 65_535
 
 
 def _add_prefix(command: argparse.ArgumentParser) -> None:
-    command.add_argument("prefix", help="the key's prefix, or the whole key")
+    command.add_argument(
+        "prefix",
+        help=f"the key's prefix as `inkcard keys list` shows it (at least its first"
+        f" {SHORTEST_PREFIX} characters), or the whole key",
+    )
 
 
 def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -295,8 +319,15 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``inkcard`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="inkcard", description="Markdown to card images.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    from app import VERSION
+
+    parser = OneLineParser(prog="inkcard", description="Markdown to card images.")
+    parser.add_argument("--version", action="version", version=f"inkcard {VERSION}")
+    # Each subcommand's parser is a OneLineParser too; the adders take any ArgumentParser.
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True, metavar="COMMAND"),
+    )
     add_render_command(sub)
     add_gallery_command(sub)
     p = sub.add_parser("serve", help="run the HTTP service")

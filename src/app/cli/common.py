@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import NoReturn
 
 
 class CommandError(Exception):
@@ -12,6 +13,13 @@ class CommandError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose refusal is one line: the error and where the help is, not the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
 
 
 def integer_type(low: int, high: int | None = None) -> Callable[[str], int]:

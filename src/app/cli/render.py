@@ -31,35 +31,82 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     from app.models import GenerateRequest
 
     default = GenerateRequest()  # the API's defaults are the command's
-    render = commands.add_parser("render", help="render a Markdown file to card images or a PDF")
+    render = commands.add_parser(
+        "render",
+        help="render a Markdown file to card images or a PDF",
+        description="Render a Markdown file to card images (one file a card) or one PDF, as"
+        " POST /api/generate would, without the service. A YAML front matter may set theme,"
+        " mode and split; options given here win.",
+    )
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
     # theme, mode and split: None unless given, so a front matter's values apply
-    render.add_argument("--theme", default=None, help=f"default: {default.theme}")
-    render.add_argument("--mode", default=None, help="theme mode, e.g. dark-mode")
     render.add_argument(
-        "--split", default=None, choices=layout.SPLIT_MODES, help=f"default: {default.splitMode}"
+        "--theme",
+        default=None,
+        help=f"card theme ID or label, see `inkcard themes list` (default: {default.theme})",
     )
     render.add_argument(
-        "--width", type=_number(*layout.CARD_LIMITS["width"]), default=default.width
+        "--mode", default=None, help="theme mode, e.g. dark-mode (default: the theme's first)"
     )
     render.add_argument(
-        "--height", type=_number(*layout.CARD_LIMITS["height"]), default=default.height
+        "--split",
+        default=None,
+        choices=layout.SPLIT_MODES,
+        help="noSplit: one card that grows; autoSplit: cards of exactly --width x --height;"
+        f" hrSplit: one card per part between --- lines (default: {default.splitMode})",
     )
     render.add_argument(
-        "--scale", type=_integer(*layout.CARD_LIMITS["scale"]), default=default.scale
+        "--mdx",
+        action="store_true",
+        help="read MDX components (Columns, Callout, Quote, Steps, Badge) (default: off)",
     )
-    render.add_argument("--overflow-hidden", action="store_true")
+    low, high = layout.CARD_LIMITS["width"]
+    render.add_argument(
+        "--width",
+        type=_number(low, high),
+        default=default.width,
+        help=f"card width in CSS px, {low:g}..{high:g} (default: {default.width:g})",
+    )
+    low, high = layout.CARD_LIMITS["height"]
+    render.add_argument(
+        "--height",
+        type=_number(low, high),
+        default=default.height,
+        help=f"card height in CSS px, {low:g}..{high:g} (default: {default.height:g})",
+    )
+    low, high = layout.CARD_LIMITS["scale"]
+    render.add_argument(
+        "--scale",
+        type=_integer(int(low), int(high)),
+        default=default.scale,
+        help=f"pixels per CSS px, {low:g}..{high:g} (default: {default.scale})",
+    )
+    render.add_argument(
+        "--overflow-hidden",
+        action="store_true",
+        help="every card exactly --width x --height, text past it cut (default: off)",
+    )
     render.add_argument(
         "--format",
         default=default.format,
         choices=layout.FORMATS,
-        help="one file per card (png, jpeg, webp) or one cards.pdf of all",
+        help=f"one file per card (png, jpeg, webp) or one cards.pdf (default: {default.format})",
     )
     render.add_argument(
-        "--quality", type=_integer(1, 100), default=default.quality, help="jpeg, webp"
+        "--quality",
+        type=_integer(1, 100),
+        default=default.quality,
+        help=f"jpeg and webp quality, 1..100 (default: {default.quality})",
     )
-    render.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
-    render.add_argument("-o", "--out", type=Path, default=Path("out"))
+    render.add_argument(
+        "--fonts",
+        type=Path,
+        default=layout.DEFAULT_FONTS_DIR,
+        help="font folder (default: the fonts Inkcard ships)",
+    )
+    render.add_argument(
+        "-o", "--out", type=Path, default=Path("out"), help="folder to write into (default: out)"
+    )
     render.set_defaults(run=run_render)
 
 
@@ -85,6 +132,7 @@ def card_request(
         "height": args.height,
         "splitMode": args.split,
         "overHiddenMode": args.overflow_hidden,
+        "mdxMode": args.mdx,
         "scale": args.scale,
         "format": args.format,
         "quality": args.quality,
@@ -95,18 +143,26 @@ def card_request(
         raise CommandError(error.message) from error
 
 
-def theme_lookup() -> Callable[[str], layout.Theme]:
-    """The render command's themes: the built-in ones, decoded one at a time, or with
-    ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
+def _themes_dir() -> str:
+    """``INKCARD_THEMES_DIR``: the folder of custom card themes, or empty."""
     from app.settings import SettingsError, load_settings
 
     try:
-        folder = load_settings().themes_dir
+        return load_settings().themes_dir
     except SettingsError as error:
         raise CommandError(str(error)) from error
-    if not folder:
-        return themes.load_one
-    return themes.builtin().with_custom(folder).get
+
+
+def theme_catalogue() -> themes.Catalogue:
+    """The built-in card themes, and with ``INKCARD_THEMES_DIR`` set the custom ones too."""
+    folder = _themes_dir()
+    return themes.builtin().with_custom(folder) if folder else themes.builtin()
+
+
+def theme_lookup() -> Callable[[str], layout.Theme]:
+    """The render command's themes: the built-in ones, decoded one at a time, or with
+    ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
+    return theme_catalogue().get if _themes_dir() else themes.load_one
 
 
 def run_render(args: argparse.Namespace) -> int:
