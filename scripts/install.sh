@@ -4,8 +4,9 @@
 # then the project into ./.venv (editable, so fonts/ and the theme files are used in place).
 # The README's set-up commands, CI and the Containerfile all run this one script.
 # Usage: scripts/install.sh [--test | --deps-only]
-# --deps-only installs only the dependencies pyproject.toml lists, not Inkcard itself: the
-# Containerfile caches them in a layer built before it copies the sources.
+# --deps-only installs only the dependencies pyproject.toml lists (with the gcs, s3 and postgres
+# extras), not Inkcard itself: the Containerfile caches them in a layer built before it copies
+# the sources.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
@@ -40,8 +41,11 @@ fi
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip
 if [ -n "$deps_only" ]; then
+    # The image serves every engine: the optional extras' clients (gcs, s3, postgres) too.
     mapfile -t deps < <(.venv/bin/python -c 'import tomllib
-print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))')
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+extras = project["optional-dependencies"]
+print("\n".join(project["dependencies"] + extras["gcs"] + extras["s3"] + extras["postgres"]))')
     .venv/bin/python -m pip install -q --disable-pip-version-check "${deps[@]}"
     echo "inkcard's dependencies installed in .venv"
     exit 0

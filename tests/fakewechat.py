@@ -121,6 +121,7 @@ class FakeWeChat:
     _forced: dict[str, Forced] = field(default_factory=dict)
     _stalled: set[str] = field(default_factory=set)
     _delays: dict[str, float] = field(default_factory=dict)
+    _vanishing: set[str] = field(default_factory=set)
     _release: threading.Event = field(default_factory=threading.Event)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _server: ThreadingHTTPServer | None = None
@@ -350,6 +351,9 @@ class FakeWeChat:
             raise Refused(45004)
         if len(str(article.get("content_source_url", "")).encode()) > SOURCE_URL_LIMIT:
             raise Refused(45005)
+        for crop in ("pic_crop_235_1", "pic_crop_1_1"):
+            if crop in article and not _crop_box(article[crop]):
+                raise Refused(47001)
         for flag in ("need_open_comment", "only_fans_can_comment"):
             if article.get(flag, 0) not in (0, 1) or isinstance(article.get(flag), bool):
                 raise Refused(47001)  # the platform's fields are numbers, 0 or 1
@@ -392,6 +396,9 @@ class FakeWeChat:
         payload = _json_body(body)
         media_id, index = str(payload.get("media_id", "")), payload.get("index", 0)
         article = payload.get("articles")
+        if media_id in self._vanishing:
+            self._vanishing.discard(media_id)
+            self.drafts.pop(media_id, None)
         stored = self.drafts.get(media_id)
         if stored is None or stored[0] != appid:
             raise Refused(40007)
@@ -405,6 +412,11 @@ class FakeWeChat:
     def delete_draft(self, media_id: str) -> None:
         """The draft is gone (published, or deleted in the editor)."""
         del self.drafts[media_id]
+
+    def delete_before_update(self, media_id: str) -> None:
+        """The draft goes just before the next ``draft/update`` of it arrives (published while
+        the caller was uploading)."""
+        self._vanishing.add(media_id)
 
     def draft_get(
         self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
@@ -490,3 +502,13 @@ def _handler_for(platform: FakeWeChat) -> type[BaseHTTPRequestHandler]:
             pass  # request lines carry access tokens; the real platform's logs are not ours either
 
     return Handler
+
+
+def _crop_box(value: object) -> bool:
+    """Whether a ``pic_crop_*`` value is the platform's ``X1_Y1_X2_Y2``: four fractions 0..1
+    of at most 6 decimals, the second corner below and right of the first."""
+    parts = str(value).split("_")
+    if len(parts) != 4 or not all(re.fullmatch(r"[01](\.\d{1,6})?|0?\.\d{1,6}", p) for p in parts):
+        return False
+    x1, y1, x2, y2 = (float(p) for p in parts)
+    return 0 <= x1 < x2 <= 1 and 0 <= y1 < y2 <= 1

@@ -61,7 +61,9 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "app/server/mcp_http.py",
     ),  # the MCP SDK (its server; tests use its client)
     "mcp_types": ("app/mcp/*.py",),
-    "google.cloud": ("app/storage.py",),
+    "google.cloud": ("app/storage/gcs.py",),  # the gcs engine (the `gcs` extra)
+    "boto3": ("app/storage/s3.py",),  # the s3 engine (the `s3` extra)
+    "botocore": ("app/storage/s3.py",),
     "sqlite_utils": ("app/ledger/sqlite.py",),
     # the service database: every engine detail stays behind app.ledger
     "sqlite3": ("app/ledger/sqlite.py",),
@@ -464,8 +466,12 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("layout/flow.py", "import litestar\n", ["litestar only in"]),
         ("app/cards/service.py", "from google.cloud import storage\n", ["google.cloud only in"]),
         ("app/cards/service.py", "from google import cloud\n", ["google.cloud only in"]),
-        ("app/storage.py", "def f():\n    from google.cloud import storage\n", []),
-        ("app/storage.py", "from google.api_core import retry\n", []),
+        ("app/storage/gcs.py", "def f():\n    from google.cloud import storage\n", []),
+        ("app/storage/gcs.py", "from google.api_core import retry\n", []),
+        ("app/storage/__init__.py", "from google.cloud import storage\n", ["google.cloud only in"]),
+        ("app/storage/s3.py", "import boto3\nfrom botocore.config import Config\n", []),
+        ("app/storage/__init__.py", "import boto3\n", ["boto3 only in"]),
+        ("app/storage/gcs.py", "from botocore import exceptions\n", ["botocore only in"]),
         (
             "app/cards/service.py",
             "import importlib\nimportlib.import_module('google.cloud.storage')\n",

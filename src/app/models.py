@@ -217,40 +217,6 @@ class GenerateResponse(msgspec.Struct, frozen=True):
     images: Images
 
 
-class CardTheme(msgspec.Struct, frozen=True):
-    """A card theme: its modes (the first is the default) and a preview of each."""
-
-    id: Annotated[str, msgspec.Meta(description="The theme's ID, what theme takes.")]
-    label: Annotated[str, msgspec.Meta(description="The theme's display name; theme takes it too.")]
-    description: Annotated[str, msgspec.Meta(description="The theme's look in one line.")]
-    modes: Annotated[
-        list[str],
-        msgspec.Meta(description="The theme's modes (themeMode); the first is the default."),
-    ]
-    preview: Annotated[
-        str,
-        msgspec.Meta(description="Path on this service of the sample card in the default mode."),
-    ]
-    previews: Annotated[
-        dict[str, str],
-        msgspec.Meta(
-            description="Each mode's sample card path, by mode (empty for a theme without modes)."
-        ),
-    ]
-
-
-class ThemesResponse(msgspec.Struct, frozen=True):
-    """Body of ``GET /api/themes``."""
-
-    cards: Annotated[list[CardTheme], msgspec.Meta(description="The card themes.")]
-    articles: Annotated[
-        list[str],
-        msgspec.Meta(
-            description="The article themes of convert-and-draft; the first is the default."
-        ),
-    ]
-
-
 class ErrorBody(msgspec.Struct, frozen=True):
     """Every error response."""
 
@@ -423,6 +389,30 @@ Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
 ImagePolicy = Literal["fail", "skip"]
 IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
 _URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
+MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
+DraftMissing = Literal["fail", "create"]
+DRAFT_MISSING: tuple[DraftMissing, ...] = ("fail", "create")
+DraftMediaId = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=MEDIA_ID_LIMIT,
+        pattern=r"^[!-~]*$",
+        description="Drafts: the media_id of a draft of the account (a former answer's"
+        " data.media_id), updated in place instead of a new one made. Empty: a new draft.",
+    ),
+]
+DraftMissingField = Annotated[
+    DraftMissing,
+    msgspec.Meta(
+        description="Drafts: when draftMediaId names no draft of the account (published or"
+        " deleted): 404 draft_not_found, nothing uploaded or charged (fail), or a new draft"
+        " (create)."
+    ),
+]
+DRAFT_FIELDS_ACCEPTED = {
+    "draftMediaId": f"a draft's media_id: at most {MEDIA_ID_LIMIT} printable ASCII characters",
+    "draftMissing": "one of " + ", ".join(DRAFT_MISSING),
+}
 
 
 class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -525,6 +515,8 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             " (no credentials needed) and answer what would be sent; 1 credit."
         ),
     ] = False
+    draftMediaId: DraftMediaId = ""
+    draftMissing: DraftMissingField = "fail"
 
 
 class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
@@ -572,6 +564,7 @@ _ARTICLE_ACCEPTED = {
     "onlyFansCanComment": "true or false",
     "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
     "dryRun": "true or false",
+    **DRAFT_FIELDS_ACCEPTED,
 }
 
 

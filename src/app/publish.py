@@ -15,7 +15,10 @@ from app.models import (
     _MARKDOWN_LIMIT,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
+    DRAFT_FIELDS_ACCEPTED,
     Cost,
+    DraftMediaId,
+    DraftMissingField,
     ErrorLabel,
     GenerateRequest,
     Height,
@@ -35,7 +38,6 @@ from app.models import (
 
 NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
 NEWSPIC_TEXT_LIMIT = 1_000  # characters of the post's text (an image post's caption)
-MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
 
 _CARD_FIELDS = (
     "markdown",
@@ -93,6 +95,8 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
             " credentials needed) and answer what would be sent; 1 credit."
         ),
     ] = False
+    draftMediaId: DraftMediaId = ""
+    draftMissing: DraftMissingField = "fail"
 
     def cards(self) -> GenerateRequest:
         """The generate request that draws this post's cards (PNG, the platform's format)."""
@@ -163,7 +167,12 @@ class NewspicResponse(msgspec.Struct, frozen=True):
     warnings: Warnings = []
 
 
-_NEWSPIC_ACCEPTED = {"title": "a string", "description": "a string", "dryRun": "true or false"}
+_NEWSPIC_ACCEPTED = {
+    "title": "a string",
+    "description": "a string",
+    "dryRun": "true or false",
+    **DRAFT_FIELDS_ACCEPTED,
+}
 
 
 def parse_newspic(body: bytes) -> NewspicRequest:
@@ -237,7 +246,8 @@ class DraftResponse(msgspec.Struct, frozen=True):
 class DraftPreview(msgspec.Struct, frozen=True):
     """What a dry run's draft would hold, its ``draft/add`` fields as they would be sent
     (``content`` with the images' own sources, not yet the platform's), ``cover`` the cover's
-    source (``generated``: a card drawn from the title), and what became of each image."""
+    source (``generated``: a card drawn from the title) and its centred crops, and what
+    became of each image."""
 
     title: Annotated[str, msgspec.Meta(description="The draft's title, cut as it would be.")]
     author: Annotated[str, msgspec.Meta(description="The author, cut as it would be.")]
@@ -246,6 +256,12 @@ class DraftPreview(msgspec.Struct, frozen=True):
     content_source_url: Annotated[str, msgspec.Meta(description="The 'read more' link.")]
     cover: Annotated[
         str, msgspec.Meta(description="The cover's source; generated: drawn from the title.")
+    ]
+    pic_crop_235_1: Annotated[
+        str, msgspec.Meta(description="The cover's centred 2.35:1 crop, as the platform takes it.")
+    ]
+    pic_crop_1_1: Annotated[
+        str, msgspec.Meta(description="The cover's centred 1:1 crop, as the platform takes it.")
     ]
     need_open_comment: Annotated[int, msgspec.Meta(description="1: comments open.")]
     only_fans_can_comment: Annotated[int, msgspec.Meta(description="1: followers only.")]

@@ -40,14 +40,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Where API keys, the credit ledger, idempotency keys, platform tokens and request counts
     live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas. Empty:
     ``<home>/inkcard.db``."""
-    storage: Literal["local", "gcs"] = "local"
-    """Where card PNGs go: the local disk or a Google Cloud Storage bucket."""
+    storage: Literal["local", "gcs", "s3"] = "local"
+    """Where card PNGs go: the local disk, a Google Cloud Storage bucket or an S3 bucket."""
     storage_dir: str = ""
     """Root directory of ``local`` storage. Empty: ``<home>/files``."""
     public_url: str = ""
     """Base URL of stored files; empty means ``<scheme>://<host>/files`` of each request, as
-    the client reached the service (local), or ``https://storage.googleapis.com/<bucket>``
-    (gcs)."""
+    the client reached the service (local), ``https://storage.googleapis.com/<bucket>`` (gcs),
+    or the bucket's object URL (s3)."""
     trusted_proxies: str = ""
     """Comma-separated addresses or networks (CIDR) of reverse proxies whose
     ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` headers say how the client reached the
@@ -127,6 +127,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``inkcard mcp`` only: the WeChat AppID ``convert_article`` drafts into by default."""
     platform_app_secret: str = ""
     """``inkcard mcp`` only: that account's AppSecret (never logged)."""
+    s3_bucket: str = ""
+    """Bucket name for ``s3`` storage."""
+    s3_endpoint: str = ""
+    """Endpoint URL of an S3-compatible service (MinIO, R2, OSS, COS); empty: AWS S3."""
+    s3_region: str = ""
+    """Region of the bucket; empty lets boto3 decide (``AWS_REGION``, else us-east-1)."""
+    s3_addressing: Literal["auto", "path", "virtual"] = "auto"
+    """How bucket names go into S3 URLs: ``auto`` is virtual-hosted on AWS and path-style on
+    another endpoint; ``virtual`` for services that refuse path-style (Aliyun OSS)."""
 
     @property
     def files_url(self) -> str:
@@ -141,6 +150,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             return self.public_url.rstrip("/")
         if self.storage == "gcs":
             return f"https://storage.googleapis.com/{self.gcs_bucket}"
+        if self.storage == "s3":
+            return self._s3_bucket_url
         return f"{origin or self.service_url}/files"
 
     @property
@@ -148,6 +159,18 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         """``trusted_proxies`` read as networks (a lone address is a network of one)."""
         parts = (part.strip() for part in self.trusted_proxies.split(","))
         return tuple(ip_network(part, strict=False) for part in parts if part)
+
+    @property
+    def _s3_bucket_url(self) -> str:
+        """The bucket's own object URL base, addressed as the client addresses it."""
+        if not self.s3_endpoint:
+            region = f".{self.s3_region}" if self.s3_region else ""
+            return f"https://{self.s3_bucket}.s3{region}.amazonaws.com"
+        endpoint = self.s3_endpoint.rstrip("/")
+        if self.s3_addressing == "virtual":
+            scheme, _, host = endpoint.partition("://")
+            return f"{scheme}://{self.s3_bucket}.{host}"
+        return f"{endpoint}/{self.s3_bucket}"
 
     @property
     def service_url(self) -> str:
@@ -240,6 +263,8 @@ def database_shown(database: str) -> str:
 def _check(settings: Settings) -> None:
     if settings.storage == "gcs" and not settings.gcs_bucket:
         raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
+    if settings.storage == "s3" and not settings.s3_bucket:
+        raise SettingsError("INKCARD_STORAGE=s3 needs INKCARD_S3_BUCKET")
     try:
         _ = settings.proxy_networks
     except ValueError as exc:

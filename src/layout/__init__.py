@@ -40,10 +40,11 @@ from .compose import (
     hides_overflow,
 )
 from .covers import LAYOUTS as COVER_LAYOUTS
-from .covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
+from .covers import MAX_COVERS, CoverCrops, centred_crops, cover_pages, wechat_cover
 from .covers import MAX_KEYWORD_CHARS as MAX_COVER_KEYWORD_CHARS
 from .covers import MAX_KEYWORDS as MAX_COVER_KEYWORDS
 from .covers import MAX_TITLE_CHARS as MAX_COVER_TITLE_CHARS
+from .covers import WECHAT_SIZE as WECHAT_COVER_SIZE
 from .diagrams import DiagramBudget
 from .diagramsvg import diagram_svg
 from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
@@ -125,6 +126,7 @@ __all__ = [
     "MEDIA_TYPES",
     "SPLIT_MODES",
     "STYLED_TAGS",
+    "WECHAT_COVER_SIZE",
     "CardTooLarge",
     "CoverCrops",
     "DiagramBudget",
@@ -157,6 +159,7 @@ __all__ = [
     "TooManyPixels",
     "TooTallForFormat",
     "address_linkify",
+    "centred_crops",
     "clean_style",
     "clean_text",
     "color_hex",

@@ -17,7 +17,6 @@ title inside the centred square, so the square thumbnail crop shows it whole.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -25,14 +24,14 @@ import regex
 
 from .boxes import Fill, Group, Item, Page, Pattern, PlacedRow, Rect, Row, Shape, Stroke
 from .compose import content_box, static_layers
-from .decorations import Box, is_static
+from .coverinks import emphasis, ink_on, small_ink, tint
 from .fonts import FontBook
 from .inline import TextLine, layout_text, line_metrics
 from .limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from .looks import Looks, text_look
-from .paint import base_color, resolve_paint
+from .looks import text_look
+from .paint import base_color
 from .spanstyle import Span, SpanStyle
-from .style import Styles, Theme, relative_luminance, resolve
+from .style import Styles, Theme, resolve
 
 LAYOUTS = ("headline", "band", "pills", "split")
 MAX_COVERS = len(LAYOUTS)
@@ -46,17 +45,11 @@ MAX_KEYWORDS = 8  # keywords looked for in the title (later ones are ignored)
 MAX_KEYWORD_CHARS = 20
 MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the title)
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
-# The tint of a panel behind text: the accent at this opacity over the page.
-TINT_ALPHA = 0x2E
+WIDE_RATIO = 2.35
 DOT_ALPHA = 0x38  # the texture on a colour block: felt, not read
 RING_ALPHA = 0x70
 FIELD_DOT_ALPHA = 0x40  # the dotted field beside the article cover's square
-MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
-SMALL_TEXT_CONTRAST = 4.5  # hashtags and kickers: WCAG's threshold for body-size text
-DISTINCT = 90.0  # keywords against the title, RGB distance: reads as another colour
-MARKER_ALPHA = 0x66  # the accent behind keywords when no colour sets them apart
 MARKER_HEIGHT = 0.42  # the marker covers this lower share of the keywords' text
-OPAQUE = 0xE0  # a colour at least this opaque can colour text
 CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no theme uses
 _WORD_CHAR = regex.compile(r"[\p{Latin}\p{N}]")
 
@@ -146,12 +139,24 @@ def wechat_cover(
     if mark_crop:
         square = Rect(left * width, 1.0, height, height - 2.0)
         drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-    page = _page(design, drawn, width, height, 1.0)
-    crops = CoverCrops(
-        crop_235_1="0_0_1_1",
-        crop_1_1=f"{_fraction(left)}_0_{_fraction(1 - left)}_1",
-    )
-    return page, crops
+    return _page(design, drawn, width, height, 1.0), centred_crops(width, height)
+
+
+def centred_crops(width: float, height: float) -> CoverCrops:
+    """The centred 2.35:1 and 1:1 crop boxes of an image `width` x `height`: the platform
+    shows the first in the feed and the second as the square thumbnail. An image within 1 %
+    of 2.35:1 (the 900 x 383 cover) is its own wide crop."""
+    return CoverCrops(_centred(width, height, WIDE_RATIO), _centred(width, height, 1.0))
+
+
+def _centred(width: float, height: float, ratio: float) -> str:
+    if abs(width / height - ratio) <= ratio * 0.01:
+        return "0_0_1_1"
+    if width / height > ratio:  # too wide: a centred band of the width
+        side = (1 - height * ratio / width) / 2
+        return f"{_fraction(side)}_0_{_fraction(1 - side)}_1"
+    side = (1 - width / ratio / height) / 2
+    return f"0_{_fraction(side)}_1_{_fraction(1 - side)}"
 
 
 def _fraction(value: float) -> str:
@@ -170,7 +175,7 @@ def _design(
     styles = resolve(theme, mode)
     zoom = _zoom(width, height)
     page = Rect(0.0, 0.0, width / zoom, height / zoom)
-    accent, marker = _emphasis(styles)
+    accent, marker = emphasis(styles)
     # The engine's own bounds (a caller refuses more): a cover shows a short title.
     words = tuple(dict.fromkeys(k.strip()[:MAX_KEYWORD_CHARS] for k in keywords if k.strip()))
     words = words[:MAX_KEYWORDS]
@@ -182,75 +187,10 @@ def _design(
         title=" ".join(title.split())[:MAX_TITLE_CHARS],
         keywords=words,
         accent=accent,
-        on_accent=_ink_on(accent),
+        on_accent=ink_on(accent),
         marker=marker,
-        tag_ink=_small_ink(styles, accent),
+        tag_ink=small_ink(styles, accent),
     )
-
-
-def _contrast(a: int, b: int) -> float:
-    """WCAG contrast ratio of two colours (alpha ignored)."""
-    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
-def _emphasis(styles: Styles) -> tuple[int, int | None]:
-    """The colour keywords are drawn in, and the marker drawn behind them (or None).
-
-    The colour is the first of the theme's own emphasis colours (the heading's, strong
-    text's) that is opaque and another colour than the title's; else the first of its
-    accent, list marker and link colours that also reads on the page (contrast 3:1, the
-    large-text threshold); else the title's colour, marked. The marker is strong text's
-    background where the theme has one, else a tint of the accent when the colour alone
-    does not set the keywords apart."""
-    page = _ground(styles)
-    title = styles["h1"].color
-    accent, _ = Looks(styles).accent_pair()
-    strong = styles.inline.get("strong", {})
-    marker = strong.get("background")
-    marker = marker if isinstance(marker, int) else None
-    own = (styles["h1"].strong_color, strong.get("color"))
-    others = (accent, styles["list"].marker_color, styles.inline.get("link", {}).get("color"))
-    for color in (*own, *others):
-        if not isinstance(color, int) or color >> 24 < OPAQUE or not _apart(color, title):
-            continue
-        if color in own or _contrast(color, page) >= MIN_CONTRAST:
-            return color, marker
-    return title, marker if marker is not None else _tint(accent | 0xFF000000, MARKER_ALPHA)
-
-
-def _small_ink(styles: Styles, accent: int) -> int:
-    """The accent where small text in it reads on the ground (4.5:1), else the title's
-    colour where that does, else the body text's: a pale accent makes a good band, not a
-    hashtag."""
-    ground = _ground(styles)
-    for color in (accent, styles["h1"].color):
-        if color >> 24 >= OPAQUE and _contrast(color, ground) >= SMALL_TEXT_CONTRAST:
-            return color
-    return styles["body"].color
-
-
-def _ground(styles: Styles) -> int:
-    """The colour text sits on: the last opaque static sheet drawn across the frame (a rect
-    with an inset: brandC's white sheet on its purple, a notebook's page) where the theme
-    has one, else the card's background."""
-    for deco in reversed(styles.decorations):
-        spec = deco.fill if isinstance(deco, Box) and deco.inset is not None else None
-        fill = resolve_paint(spec, styles.tokens) if spec is not None else None
-        if isinstance(fill, int) and fill >> 24 >= OPAQUE and is_static(deco):
-            return fill  # (a pattern's lines or a glass tint lets the background show)
-    return base_color(styles["card"].background)
-
-
-def _apart(a: int, b: int) -> bool:
-    """Whether two colours read as different colours (distance in RGB)."""
-    channels = ((a >> shift & 0xFF) - (b >> shift & 0xFF) for shift in (16, 8, 0))
-    return math.hypot(*channels) >= DISTINCT
-
-
-def _ink_on(color: int) -> int:
-    """White or near black, whichever reads better on `color`."""
-    return max((0xFFFFFFFF, 0xFF1C1F23), key=lambda ink: _contrast(ink, color))
 
 
 def _zoom(width: float, height: float) -> float:
@@ -372,10 +312,6 @@ def _height(lines: list[TextLine]) -> float:
 
 def _ink_left(lines: list[TextLine]) -> float:
     return min((line.left for line in lines), default=0.0)
-
-
-def _tint(color: int, alpha: int = TINT_ALPHA) -> int:
-    return (color & 0x00FFFFFF) | (alpha << 24)
 
 
 def _small_line(
@@ -516,14 +452,14 @@ def colour_block(design: _Design, block: Rect, radius: float, *, kicker: bool = 
     large as it fits."""
     ink = design.on_accent
     pitch = max(10.0, block.width * 0.045)
-    dots = Pattern("dots", _tint(ink, DOT_ALPHA), spacing=pitch, size=pitch * 0.12)
+    dots = Pattern("dots", tint(ink, DOT_ALPHA), spacing=pitch, size=pitch * 0.12)
     ring = min(block.height, block.width) * 0.42
     items: list[Item] = [
         Fill(block, design.accent, radius=radius),
         Fill(block, replace(dots, offset=(block.x, block.y)), radius=radius),
         Shape(
             (("O", block.right - ring * 0.55, block.y + ring * 0.6, ring * 0.5),),
-            stroke=_tint(ink, RING_ALPHA),
+            stroke=tint(ink, RING_ALPHA),
             fill=None,
             stroke_width=max(2.0, ring * 0.05),
         ),
@@ -584,7 +520,7 @@ def _accent_field(design: _Design, field: Rect) -> list[Item]:
     block shows that one) as hashtags."""
     accent = design.accent
     pitch = max(10.0, field.width * 0.07)
-    dots = Pattern("dots", _tint(accent, FIELD_DOT_ALPHA), spacing=pitch, size=pitch * 0.13)
+    dots = Pattern("dots", tint(accent, FIELD_DOT_ALPHA), spacing=pitch, size=pitch * 0.13)
     disc = min(field.width, field.height) * 0.36
     items: list[Item] = [
         Fill(field, replace(dots, offset=(field.x, field.y)), radius=14),

@@ -29,6 +29,7 @@ from .mermaid import Edge, Flowchart, Node
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge
     from grandalf.graphs import Graph, Vertex
+    from grandalf.layouts import SugiyamaLayout
 
 Op = tuple[object, ...]
 LABEL_SIZE = 14.0  # px: node labels, at 1x
@@ -247,7 +248,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
-    _sugiyama(graph, across)
+    _sugiyama(graph, across, _cluster_paths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
         for box in boxes.values():
@@ -272,8 +273,68 @@ def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
     return vertex
 
 
-def _sugiyama(graph: Graph, across: bool) -> None:
-    """Lays out each connected component, then sets them side by side."""
+def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
+    """Each vertex's subgraphs, outermost first (by index): a node's own, an edge label's
+    those its two ends share."""
+    outer_first = sorted(
+        range(len(chart.subgraphs)), key=lambda i: -len(chart.subgraphs[i].members)
+    )
+    paths = {
+        node.id: tuple(i for i in outer_first if node.id in chart.subgraphs[i].members)
+        for node in chart.nodes
+    }
+    for index, edge in enumerate(chart.edges):
+        paths[f"\0label{index}"] = _shared(paths[edge.source], paths[edge.target])
+    return paths
+
+
+def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The subgraphs two vertices are both in (the common start of their paths)."""
+    common = 0
+    while common < min(len(a), len(b)) and a[common] == b[common]:
+        common += 1
+    return a[:common]
+
+
+def _keep_clusters_together(layout: SugiyamaLayout, paths: dict[str, tuple[int, ...]]) -> None:
+    """Reorders each layer so a subgraph's vertices (and the long edges inside it) sit side
+    by side, where the crossing reduction left them; grandalf knows no clusters, and
+    without this an outside node can land between two members, inside their panel."""
+    path_of: dict[object, tuple[int, ...]] = {}
+    for edge, ctrl in layout.ctrls.items():  # a long edge's dummies: in what both ends are in
+        shared = _shared(paths.get(edge.v[0].data, ()), paths.get(edge.v[1].data, ()))
+        path_of.update(dict.fromkeys(ctrl.values(), shared))
+    for layer in layout.layers:
+        where = {v: paths.get(v.data, ()) if v not in path_of else path_of[v] for v in layer}
+        if not any(where.values()):
+            continue
+        position = {v: layout.grx[v].pos for v in layer}
+        centre: dict[tuple[int, ...], list[float]] = {}
+        for v, path in where.items():
+            for depth in range(1, len(path) + 1):
+                centre.setdefault(path[:depth], []).append(position[v])
+
+        layer.sort(key=lambda v: _cluster_key(where[v], centre, position[v]))
+        step = 1.0 / (len(layer) - 1) if len(layer) > 1 else 1.0
+        for index, v in enumerate(layer):
+            layout.grx[v].pos, layout.grx[v].bar = index, index * step
+
+
+def _cluster_key(
+    path: tuple[int, ...], centre: dict[tuple[int, ...], list[float]], position: float
+) -> list[tuple[float, int]]:
+    """Where a vertex sorts in its layer: by the mean place of its outermost subgraph's
+    vertices, then of the next, then its own place (a vertex outside all: its own)."""
+    ranks = [
+        (sum(centre[path[:d]]) / len(centre[path[:d]]), path[d - 1])
+        for d in range(1, len(path) + 1)
+    ]
+    return [*ranks, (position, -1)]
+
+
+def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
+    """Lays out each connected component, then sets them side by side; a subgraph's
+    vertices are kept together in each layer (`_keep_clusters_together`)."""
     offset, laid_out = 0.0, 0
     for component in graph.C:
         vertices = list(component.sV)
@@ -290,7 +351,17 @@ def _sugiyama(graph: Graph, across: bool) -> None:
         laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
         if laid_out > MAX_LAYOUT_VERTICES:
             raise DiagramError("too many long edges to lay out: simplify the diagram")
-        layout.draw(1.5 if laid_out > FEW_SWEEPS else 3)
+        sweeps = 1.5 if laid_out > FEW_SWEEPS else 3
+        while sweeps > 0.5:  # grandalf's draw(), with the clusters kept before placing
+            for _ in layout.ordering_step():
+                pass
+            sweeps -= 1
+        if sweeps > 0:
+            for _ in layout.ordering_step(oneway=True):
+                pass
+        _keep_clusters_together(layout, paths)
+        layout.setxy()
+        layout.draw_edges()
         for piece in component.sE:
             if not piece.view.points:
                 piece.view.points = [piece.v[0].view.xy, piece.v[1].view.xy]

@@ -163,27 +163,38 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
     items: list[Mark | Label] = []
     body: list[Mark | Label] = []
     y = head_h + 14 + (_ACTOR if any(p.actor for p in seq.participants) else 0)
-    opened: list[tuple[float, Section, list[float]]] = []
+    opened: list[_Frame] = []
     for event in seq.events:
         text = texts[id(event)]
         if isinstance(event, Message):
             y = _message(body, event, text, xs[index[event.source]], xs[index[event.target]], y)
+            _touch(opened, index[event.source], index[event.target])
         elif isinstance(event, Note):
             y = _note(body, event, text, [xs[index[w]] for w in event.over], widths, index, y)
+            _touch(opened, *(index[w] for w in event.over))
         elif event.kind == "open":
-            opened.append((y, event, []))
+            opened.append(_Frame(y, event))
             y += text.height + 16
         elif event.kind == "divider" and opened:
-            opened[-1][2].append(y)
+            opened[-1].dividers.append(y)
             if event.label:
                 # mermaid-js prints "[condition]"; the brackets read as markup on a card
                 label = measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
+                opened[-1].conditions.append(len(body))
                 body.append(Label(label, (xs[0] + xs[-1]) / 2, y + 4, "muted"))
                 y += label.height
             y += 12
         elif event.kind == "close" and opened:
-            top, section, dividers = opened.pop()
-            body[:0] = _section(section, texts[id(section)], top, y, dividers, xs, len(opened))
+            frame = opened.pop()
+            _touch(opened, *frame.columns)  # what a frame holds, its outer frames hold
+            span = _frame_span(frame, xs, texts[id(frame.section)], len(opened))
+            for at in frame.conditions:  # centred on the frame, not on the whole diagram
+                condition = body[at]
+                assert isinstance(condition, Label)
+                body[at] = replace(condition, x=(span[0] + span[1]) / 2)
+            body[:0] = _section(
+                frame.section, texts[id(frame.section)], frame.top, y, frame.dividers, span
+            )
             y += 10
     end = y + 6
     top_y = _ACTOR if any(p.actor for p in seq.participants) else 0.0
@@ -299,17 +310,47 @@ def _note(
     return y + height + _ROW_GAP
 
 
+@dataclass
+class _Frame:
+    """A loop/alt/opt/par frame being laid out: where it opened, the columns its messages
+    and notes reach, its dividers' heights, and where its conditions' labels sit in `body`."""
+
+    top: float
+    section: Section
+    columns: set[int] = field(default_factory=set)
+    dividers: list[float] = field(default_factory=list)
+    conditions: list[int] = field(default_factory=list)
+
+
+def _touch(opened: list[_Frame], *columns: int) -> None:
+    for frame in opened:
+        frame.columns.update(columns)
+
+
+FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
+
+
+def _frame_span(frame: _Frame, xs: list[float], label: Lines, depth: int) -> tuple[float, float]:
+    """A frame spans the columns its messages and notes reach, as mermaid-js draws it (all
+    columns when it holds none), inset a little per level of nesting, and wide enough
+    for its tag and condition."""
+    columns = frame.columns or {0, len(xs) - 1}
+    inset = 8.0 * depth
+    left = xs[min(columns)] - FRAME_MARGIN + inset
+    right = xs[max(columns)] + FRAME_MARGIN - inset
+    need = len(frame.section.keyword) * SMALL_SIZE * 0.62 + 20 + label.width + 16
+    return left, max(right, left + need)
+
+
 def _section(
     section: Section,
     text: Lines,
     top: float,
     bottom: float,
     dividers: list[float],
-    xs: list[float],
-    depth: int,
+    span: tuple[float, float],
 ) -> list[Mark | Label]:
-    inset = 8.0 * depth
-    left, right = xs[0] - 60 + inset, xs[-1] + 60 - inset
+    left, right = span
     out: list[Mark | Label] = [
         Mark(rect_ops(left, top, right - left, bottom - top + 4, 3), "accent", None, 1.2)
     ]

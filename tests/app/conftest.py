@@ -155,3 +155,46 @@ def emulator(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         yield host
     finally:
         server.stop()
+
+
+S3_BUCKET = "inkcard-s3-test"  # the one bucket of the `s3` fixture
+
+
+@pytest.fixture(scope="session")
+def moto_server() -> Iterator[str]:
+    """moto's S3-API server (its server mode, real HTTP) on a free 127.0.0.1 port, for the
+    session; yields its URL. Buckets are made and emptied by the `s3` fixture."""
+    from moto.server import ThreadedMotoServer
+
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def s3(moto_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
+    """The empty bucket ``S3_BUCKET`` on `moto_server`, with throwaway credentials in the
+    standard variables (and no config file, no instance metadata); yields the endpoint."""
+    import boto3
+    import httpx
+
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "inkcard-test",
+        "AWS_SECRET_ACCESS_KEY": "inkcard-test-secret",
+        "AWS_CONFIG_FILE": str(tmp_path / "no-aws-config"),
+        "AWS_SHARED_CREDENTIALS_FILE": str(tmp_path / "no-aws-credentials"),
+        "AWS_EC2_METADATA_DISABLED": "true",
+    }.items():
+        monkeypatch.setenv(name, value)
+    for name in ("AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL"):
+        monkeypatch.delenv(name, raising=False)
+    client = boto3.client("s3", endpoint_url=moto_server, region_name="us-east-1")
+    client.create_bucket(Bucket=S3_BUCKET)
+    try:
+        yield moto_server
+    finally:
+        httpx.post(f"{moto_server}/moto-api/reset")

@@ -72,3 +72,27 @@ def test_a_wide_diagram_is_capped_at_the_column_in_px() -> None:
     fan = "\n".join(f"root[起点] --> step{i}[第 {i} 步]" for i in range(12))  # wide top-down
     [svg] = section(f"```mermaid\ngraph TD\n{fan}\n```").iter("svg")
     assert float(svg.get("width")) == COLUMN and float(svg.get("height")) > 0
+
+
+def _svg_colours(markdown: str, theme: str, primary: str = "") -> set[str]:
+    from app.articles.brand import Brand
+
+    html = to_article(markdown, theme, brand=Brand(primary=primary)).html
+    root = lxml_html.fragment_fromstring(draft_content(html))
+    [svg] = root.iter("svg")
+    return {e.get(a, "") for e in svg.iter() for a in ("fill", "stroke")} - {"", "none"}
+
+
+MIND = (CASES / "05-mindmap-study.md").read_text()
+
+
+def test_a_diagram_wears_the_article_theme_brand_colour() -> None:
+    """The mind map's root and first branch are brandB's orange, business's blue; a
+    request's primaryColor recolours them as it does the headings. Business's blue stands
+    in for the default's calm blue, which would echo it."""
+    orange = _svg_colours(MIND, "brandB")
+    blue = _svg_colours(MIND, "business")
+    green = _svg_colours(MIND, "brandB", "#07c160")
+    assert "#ff6a00" in orange and "#3b82f6" in blue
+    assert "#ff6a00" not in green and any(c.startswith("#0") and c != "#000000" for c in green)
+    assert "#3a7bd5" in orange and "#3a7bd5" not in blue

@@ -236,7 +236,8 @@ def test_draft_rehosts_every_image_once_and_stores_clean_html(service: Service) 
     assert answer["data"]["cost"] == 3
     assert answer["data"]["wordCount"] == to_article(markdown).word_count
     assert service.balance(prefix) == 7
-    assert service.platform.hits["/cgi-bin/media/uploadimg"] == 5  # five distinct images
+    # five distinct sources, but /a.png and the data: URI are the same bytes: four uploads
+    assert service.platform.hits["/cgi-bin/media/uploadimg"] == 4
     assert service.images.hits["/a.png"] == 1  # fetched once though named twice
 
     article = service.stored(answer["data"]["media_id"])
@@ -253,8 +254,10 @@ def test_draft_rehosts_every_image_once_and_stores_clean_html(service: Service) 
     uploaded = list(service.platform.images.values())
     assert all(imagecodec.sniff(d) in ("png", "jpeg") for d in uploaded)
     assert all(len(d) <= imagecodec.ARTICLE_IMAGE_BYTES for d in uploaded)
-    # No coverImageUrl: the cover is the first image, re-encoded.
+    # No coverImageUrl: the cover is the first image, re-encoded, cropped in its centre.
     assert size_of(material_of(service, article)) == (320, 200)
+    assert article["pic_crop_235_1"] == "0_0.159574_1_0.840426"
+    assert article["pic_crop_1_1"] == "0.1875_0_0.8125_1"
 
 
 def test_cover_from_cover_image_url(service: Service) -> None:
@@ -269,6 +272,9 @@ def test_cover_from_cover_image_url(service: Service) -> None:
     assert response.status_code == 200, response.text
     article = service.stored(response.json()["data"]["media_id"])
     assert size_of(material_of(service, article)) == (1200, 510)
+    # within 1 % of 2.35:1, the feed shows it whole; the thumbnail is its centred square
+    assert article["pic_crop_235_1"] == "0_0_1_1"
+    assert article["pic_crop_1_1"] == "0.2875_0_0.7125_1"
     assert article["digest"] == "A summary."
     assert article["content_source_url"] == "https://example.com/original"
 
@@ -283,6 +289,9 @@ def test_cover_generated_when_there_is_no_image(service: Service) -> None:
     cover = material_of(service, article)
     assert png_size(cover) == (900, 383)
     assert service.platform.hits["/cgi-bin/media/uploadimg"] == 0
+    # the cover designer's: the title sits in the centred square the thumbnail shows
+    assert article["pic_crop_235_1"] == "0_0_1_1"
+    assert article["pic_crop_1_1"] == "0.287222_0_0.712778_1"
 
 
 def test_title_is_the_first_line_without_a_heading(service: Service) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 import layout
 import themes
-from layout import covers
+from layout import coverinks, covers
 from layout.boxes import Rect
 from tests.glyphruns import glyph_runs
 
@@ -123,7 +123,7 @@ def test_small_keywords_read_on_the_page_in_every_theme(theme: str, mode: str | 
     """Hashtags are small text: brandC's pale lilac accent made a good band but a hashtag of
     1.4:1 on white; they take the accent only where it reads (4.5:1)."""
     design = covers._design(TITLE, KEYWORDS, themes.load(theme), _FONTS, mode, 440, 586)
-    assert covers._contrast(design.tag_ink, covers._ground(design.styles)) >= 4.5
+    assert coverinks.contrast(design.tag_ink, coverinks.ground(design.styles)) >= 4.5
 
 
 def test_a_title_on_the_page_wears_the_theme_heading_outline() -> None:

@@ -292,3 +292,42 @@ def test_an_else_branch_is_named_without_mermaid_brackets(setter) -> None:
     drawing = draw_diagram(FENCE.search(CASES[6].read_text()).group(1), setter.measure)
     labels = [line for i in drawing.items if isinstance(i, Label) for line in i.text.lines]
     assert "超时" in labels and not any("[" in line for line in labels)
+
+
+AROUND = """flowchart TB
+  top[开始] --> a1[甲一]
+  top --> x[外面的步骤]
+  top --> b1[乙一]
+  subgraph S [一组]
+    a1 --> a2[甲二]
+    b1 --> b2[乙二]
+  end
+  x --> a2
+  x --> b2
+"""
+
+
+def test_a_node_outside_a_subgraph_is_laid_out_beside_its_panel_not_in_it(setter) -> None:
+    """Crossing reduction alone puts the outside step between 甲一 and 乙一, inside the
+    group's panel; each layer keeps a subgraph's members together."""
+    drawing = draw_diagram(AROUND, setter.measure)
+    [panel] = [i for i in drawing.items if isinstance(i, Mark) and i.fill == "panel"]
+    left, top, right, bottom = bounds(panel)
+    labels = {i.text.lines[0]: i for i in drawing.items if isinstance(i, Label)}
+    outside = labels["外面的步骤"]
+    assert not (left < outside.x < right and top < outside.y < bottom)
+    members = [labels[name].x for name in ("甲一", "乙一")]
+    assert not min(members) < outside.x < max(members)
+
+
+def test_a_loop_frame_spans_only_the_participants_its_messages_reach(setter) -> None:
+    """The login's polling loop runs between 服务器 and 网页: its frame stays clear of
+    用户's and 手机 App's lifelines, as mermaid-js draws it."""
+    drawing = draw_diagram(FENCE.search(CASES[6].read_text()).group(1), setter.measure)
+    heads = {i.text.lines[0]: i.x for i in drawing.items if isinstance(i, Label)}
+    frames = [i for i in drawing.items if isinstance(i, Mark) and i.stroke == "accent"]
+    frames = [f for f in frames if bounds(f)[3] - bounds(f)[1] > 40]  # not dividers, figure
+    assert len(frames) == 2
+    for frame in frames:
+        left, _, right, _ = bounds(frame)
+        assert heads["手机 App"] < left < heads["服务器"] and right > heads["网页"]

@@ -61,6 +61,16 @@ def apply_brand(css: str, brand: Brand) -> str:
     return _VAR.sub(variable, css)
 
 
+def brand_colour(css: str, brand: Brand) -> str | None:
+    """The colour the theme's brand shows in (the request's, made readable, else the
+    theme's `--primary`), as `#rrggbb`; None when the theme declares none."""
+    root = _ROOT.search(css)
+    declared = _declared(root.group(1)) if root else {}
+    colour = readable_on_white(brand.primary) if brand.primary else declared.get("primary")
+    argb = layout.css_color(colour) if colour else None
+    return None if argb is None else f"#{argb & 0xFFFFFF:06x}"
+
+
 def readable_on_white(colour: str) -> str:
     """`colour` as `#rrggbb` (opaque), darkened in steps that keep its hue until it reads
     at `MIN_CONTRAST` on white, which is also how well white text reads on it."""

@@ -29,9 +29,10 @@ class Pending:
     svg: str | None  # None: a note
 
 
-def take_diagrams(root: lxml_html.HtmlElement) -> list[Pending]:
-    """Every mermaid code block drawn now: the ones drawn become bare placeholders that
-    `place_diagrams` fills; the others stay code, with a note after them."""
+def take_diagrams(root: lxml_html.HtmlElement, accent: str | None = None) -> list[Pending]:
+    """Every mermaid code block drawn now, in `accent` (the theme's brand colour): the ones
+    drawn become bare placeholders that `place_diagrams` fills; the others stay code, with
+    a note after them."""
     pending = []
     budget = layout.DiagramBudget()
     for code in root.xpath("//pre/code[@class]"):
@@ -39,7 +40,7 @@ def take_diagrams(root: lxml_html.HtmlElement) -> list[Pending]:
             continue
         pre = code.getparent()
         try:
-            svg = layout.diagram_svg(code.text_content(), budget)
+            svg = layout.diagram_svg(code.text_content(), budget, accent)
         except layout.DiagramError as error:
             note = lxml_html.Element("p")
             note.text = f"Mermaid diagram not drawn: {error}"

@@ -33,7 +33,7 @@ import layout
 import themes
 from app.articles import alerts
 from app.articles import fixups as fx
-from app.articles.brand import Brand, apply_brand
+from app.articles.brand import Brand, apply_brand, brand_colour
 from app.articles.diagrams import place_diagrams, take_diagrams
 from app.articles.formulas import (
     MATH_TOKENS,
@@ -209,7 +209,7 @@ def to_article(
     words = fx.count_words(text)
     title = fx.title_of(article, text)
     math = take_math(article)
-    diagrams = take_diagrams(article)
+    diagrams = take_diagrams(article, style.brand_colour)
     cjk = fx.has_cjk(text)
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
@@ -273,6 +273,7 @@ class _ThemeInliner(Premailer):  # type: ignore[misc]  # premailer has no type s
 class _Theme:
     inliner: Premailer
     pseudo: tuple[fx.PseudoRule, ...]
+    brand_colour: str | None  # diagrams' accent
 
 
 @lru_cache(maxsize=64)  # the five themes, and the brands recently asked of them
@@ -282,7 +283,8 @@ def _theme(name: str, brand: Brand) -> _Theme:
     caches the parsed sheet itself."""
     if name not in themes.article_names():
         raise UnknownArticleTheme(name)
-    plain, pseudo = split_pseudo_rules(apply_brand(themes.article_css(name), brand))
+    css = themes.article_css(name)
+    plain, pseudo = split_pseudo_rules(apply_brand(css, brand))
     inliner = _ThemeInliner(
         css_text=plain,
         allow_network=False,
@@ -293,7 +295,7 @@ def _theme(name: str, brand: Brand) -> _Theme:
         disable_validation=True,
         cssutils_logging_level=logging.CRITICAL,  # it warns on every property it does not know
     )
-    return _Theme(inliner, pseudo)
+    return _Theme(inliner, pseudo, brand_colour(css, brand))
 
 
 _RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")

@@ -16,9 +16,10 @@ import layout
 from app.articles import html as article
 from app.articles.checks import Warnings, check_title, check_xiaohongshu, one_line
 from app.articles.draftbody import digest_of
+from app.articles.placing import Publisher, placed_message
 from app.articles.service import DRY_RUN_COST, UNTITLED, cut_title, plural
 from app.articles.threads import ArticleThreads
-from app.articles.wechat import TITLE_LIMIT, Credentials, NewspicArticle, WeChatClient
+from app.articles.wechat import TITLE_LIMIT, NewspicArticle
 from app.cards.service import CardService
 from app.errors import InvalidField, RenderFailed
 from app.models import ImageRecord
@@ -77,28 +78,31 @@ def too_many_cards(count: int) -> InvalidField:
 async def newspic_draft(
     cards: CardService,
     threads: ArticleThreads,
-    wechat: WeChatClient,
+    publisher: Publisher,
     request: NewspicRequest,
-    creds: Credentials,
     key: object,
     timeout: float,
 ) -> NewspicResponse:
     """Render the cards, upload them in order, create the draft; the caller bounds the call."""
     warnings = Warnings()
     records, title, text, images = await _post(cards, threads, request, warnings, key, timeout)
+    target = await publisher.target(request.draftMediaId, request.draftMissing)
     media_ids: list[str] = []
     for number, (data, extension) in enumerate(images, 1):
-        material = await wechat.add_image(
-            creds, data, f"card-{number}.{extension}", step=f"card {number}"
+        media_id = await publisher.material(
+            data, f"card-{number}.{extension}", step=f"card {number}"
         )
-        media_ids.append(material.media_id)
-    media_id = await wechat.add_draft(creds, NewspicArticle(title, text, tuple(media_ids)))
+        media_ids.append(media_id)
+    post = NewspicArticle(title, text, tuple(media_ids))
+    placed = await publisher.place(target, post)
     cards_sent = plural(len(media_ids), "card")
-    log.info("newspic draft created for appid %s with %s", creds.appid, cards_sent)
+    done = "updated" if placed.updated else "created"
+    appid = publisher.creds.appid
+    log.info("newspic draft %s for appid %s with %s", done, appid, cards_sent)
     return NewspicResponse(
         success=True,
-        message=f"image post “{title}” created in the account's draft box ({cards_sent})",
-        data=NewspicData(media_id=media_id, images=records, cost=NEWSPIC_COST),
+        message=placed_message(placed, f"image post “{title}”", cards_sent),
+        data=NewspicData(media_id=placed.media_id, images=records, cost=NEWSPIC_COST),
         warnings=warnings.items,
     )
 

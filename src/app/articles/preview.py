@@ -3,6 +3,7 @@ hold, for ``dryRun`` (``ArticleService.dry_run``), which calls no platform."""
 
 from __future__ import annotations
 
+import layout
 from app.articles.checks import Warnings
 from app.articles.draftbody import Digest
 from app.articles.wechat import DraftArticle
@@ -14,9 +15,15 @@ GENERATED_COVER = "generated"  # a dry run's cover source when the cover is draw
 
 
 def draft_article(
-    request: ArticleRequest, title: str, content: str, digest: Digest, thumb: str
+    request: ArticleRequest,
+    title: str,
+    content: str,
+    digest: Digest,
+    thumb: str,
+    crops: layout.CoverCrops,
 ) -> DraftArticle:
-    """The draft's article: the request's fields, ``digest`` where it gives none."""
+    """The draft's article: the request's fields, ``digest`` where it gives none, the
+    cover's centred crops."""
     return DraftArticle(
         title=title,
         content=content,
@@ -27,6 +34,8 @@ def draft_article(
         # followers-only comments are open comments, limited
         need_open_comment=request.needOpenComment or request.onlyFansCanComment,
         only_fans_can_comment=request.onlyFansCanComment,
+        pic_crop_235_1=crops.crop_235_1,
+        pic_crop_1_1=crops.crop_1_1,
     )
 
 
@@ -51,6 +60,8 @@ def preview(
             content=draft.content,
             content_source_url=draft.content_source_url,
             cover=describe(cover_source) if cover_source else GENERATED_COVER,
+            pic_crop_235_1=draft.pic_crop_235_1,
+            pic_crop_1_1=draft.pic_crop_1_1,
             need_open_comment=wire["need_open_comment"],
             only_fans_can_comment=wire["only_fans_can_comment"],
             images=images,

@@ -6,28 +6,29 @@ its worker rather than holding a thread of the server. Draft: more than ``MAX_DR
 images, or (``imagePolicy`` fail) one without a usable source, is refused first; then every
 image of the article is fetched (``app.fetch``: public addresses only, within the API key's
 share of the connections) or decoded from its ``data:`` URI, converted by
-``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded once via
-``uploadimg``; the sources are rewritten to the platform's URLs; the cover
-(``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
-engine from the title) goes up as permanent material; then ``draft/add``. Everything that
-can fail on our side (fetching, decoding, drawing) happens before the first upload, so a bad
-image creates no library item. With ``imagePolicy`` skip an image that cannot be had, or
-that ``uploadimg`` refuses, is left out of the content instead (``draftbody``), and the
-answer lists what became of each image. A dry run (``dry_run``) does all of this but the
-platform's calls and answers what the draft would hold; every answer carries the warnings
-(``checks``) the steps recorded.
+``layout.fit_image`` to a JPEG/PNG under the platform's limit, and uploaded via
+``uploadimg`` unless the account already has it (``app.articles.placing``); the sources are
+rewritten to the platform's URLs; the cover (``coverImageUrl``, else the first usable image,
+else a 900×383 card drawn by our card engine from the title) goes up as permanent material;
+then ``draft/add``, or ``draft/update`` of the draft ``draftMediaId`` names. Everything that
+can fail on our side (fetching, decoding, drawing), and the look-up of that draft, happens
+before the first upload, so a bad image or a draft that is gone creates no library item.
+With ``imagePolicy`` skip an image that cannot be had, or that ``uploadimg`` refuses, is left
+out of the content instead (``draftbody``), and the answer lists what became of each image.
+A dry run (``dry_run``) does all of this but the platform's calls and answers what the draft
+would hold; every answer carries the warnings (``checks``) the steps recorded.
 CPU work runs in the render pool's threads, never on the event loop.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import layout
+import themes
 from app.articles import html as article
 from app.articles.brand import Brand
 from app.articles.checks import (
@@ -42,6 +43,8 @@ from app.articles.checks import (
 )
 from app.articles.draftbody import Digest, finish
 from app.articles.formulas import math_size
+from app.articles.mediacache import MediaCache
+from app.articles.placing import Placed, Publisher, placed_message
 from app.articles.preview import draft_article, preview
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import (
@@ -70,32 +73,12 @@ HTML_COST = 1
 DRAFT_COST = 3
 DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
 MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
-COVER_WIDTH, COVER_HEIGHT = 900, 383
+COVER_WIDTH, COVER_HEIGHT = layout.WECHAT_COVER_SIZE
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and
 # platform calls. As many as a card request fetches: an article rarely has more.
 MAX_DRAFT_IMAGES = 20
 UNTITLED = "Untitled"
-
-
-@dataclass(frozen=True, slots=True)
-class CoverColours:
-    """The article theme's colours a generated cover is drawn in."""
-
-    background: str
-    title: str
-    accent: str
-
-
-# Taken from each theme's article.css: page background, h1 colour, the theme's accent.
-COVER_COLOURS = {
-    "brandA": CoverColours("#ffffff", "#1c1f23", "#1677ff"),
-    "brandB": CoverColours("#ffffff", "#111111", "#ff6a00"),
-    "notebook": CoverColours("#fffefa", "#2c3e50", "#e74c3c"),
-    "business": CoverColours("#f8fafc", "#1e3a8a", "#3b82f6"),
-    "japanese-magazine": CoverColours("#ffffff", "#000000", "#ff0033"),
-}
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_\[\]{}()#+\-.!|~<>&$])")
 
 
 def cut_title(title: str) -> str:
@@ -109,55 +92,10 @@ def draft_title(request: ArticleRequest, converted: article.Article) -> str:
     return cut_title(request.title) or cut_title(converted.title) or UNTITLED
 
 
-def _cover_theme(colours: CoverColours, top: float) -> layout.Theme:
-    return layout.decode_theme(
-        f"""
-name = "cover"
-[colors.all]
-background = "{colours.background}"
-title = "{colours.title}"
-accent = "{colours.accent}"
-[roles.card]
-background = "background"
-padding = [{top:.1f}, 60, 0, 60]
-header_height = 0
-footer_height = 0
-[roles.h1]
-size = 44
-weight = 700
-line_height = 1.35
-align = "center"
-color = "title"
-margin_top = 0
-[[decorations]]
-kind = "rect"
-anchor = "bottom-left"
-width = {COVER_WIDTH}
-height = 14
-fill = "accent"
-[[decorations]]
-kind = "rect"
-anchor = "top-left"
-x = 410
-y = 40
-width = 80
-height = 6
-fill = "accent"
-"""
-    )
-
-
-def cover_card(title: str, theme: str, fonts: layout.FontBook) -> bytes:
-    """A 900×383 PNG: the title centred in the article theme's colours (card engine)."""
-    colours = COVER_COLOURS.get(theme, COVER_COLOURS[article.DEFAULT_THEME])
-    markdown = "# " + _MARKDOWN_PUNCTUATION.sub(r"\\\1", title)
-    measure = layout.RenderOptions(width=COVER_WIDTH, height=1, scale=1)
-    pages = layout.layout_pages(markdown, _cover_theme(colours, 0), fonts, measure)
-    top = max(24.0, (COVER_HEIGHT - pages[0].height) / 2)
-    options = layout.RenderOptions(
-        width=COVER_WIDTH, height=COVER_HEIGHT, scale=1, overflow_hidden=True
-    )
-    return layout.render(markdown, _cover_theme(colours, top), fonts, options)[0]
+def cover_card(title: str, theme: str, fonts: layout.FontBook) -> tuple[bytes, layout.CoverCrops]:
+    """A 900×383 PNG drawn by the cover designer from the title, in the card theme of the
+    article theme's name, the title inside the centred square; and its crops."""
+    return layout.render_wechat_cover(title, (), themes.load(theme), fonts)
 
 
 def fit_each(
@@ -222,14 +160,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def draft_message(title: str, images: list[DraftImage]) -> str:
+def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
     uploaded = sum(1 for image in images if image.status == "uploaded")
     skipped = len(images) - uploaded
     also = f", {plural(skipped, 'image')} skipped" if skipped else ""
-    return (
-        f"draft “{title}” created in the account's draft box"
-        f" ({plural(uploaded, 'image')} uploaded{also})"
-    )
+    return placed_message(placed, f"draft “{title}”", f"{plural(uploaded, 'image')} uploaded{also}")
 
 
 def drops_title_heading(request: ArticleRequest, converted: article.Article) -> bool:
@@ -250,6 +185,7 @@ class DraftPlan:
     cover_name: str
     cover: bytes
     cover_source: str  # coverImageUrl or the first image; empty: drawn from the title
+    crops: layout.CoverCrops  # the cover's centred 2.35:1 and 1:1 crops
 
 
 class ArticleService:
@@ -268,11 +204,13 @@ class ArticleService:
         self.workers = workers  # typesets the math; None: in the threads (tests)
         self._fonts = fonts  # () -> FontBook | None, loaded by the card service at start-up
         self.wechat: WeChatClient | None = None
+        self.media: MediaCache | None = None
         self.fetcher = fetcher  # shared with the cards; its owner closes it
         self._owns_fetcher = fetcher is None
 
     async def open(self) -> None:
         self.wechat = WeChatClient.from_settings(self.settings)
+        self.media = MediaCache(self.settings.database)
         if self.fetcher is None:
             self.fetcher = ImageFetcher(FetchPolicy.from_settings(self.settings))
 
@@ -281,6 +219,11 @@ class ArticleService:
         for client in clients:
             if client is not None:
                 await client.aclose()
+
+    def publisher(self, creds: Credentials) -> Publisher:
+        """This call's uploads and draft for the account ``creds`` names."""
+        assert self.wechat is not None and self.media is not None, "open() first"
+        return Publisher(self.wechat, self.media, creds)
 
     async def convert(
         self, request: ArticleRequest, key: object, timeout: float
@@ -323,22 +266,25 @@ class ArticleService:
         assert self.wechat is not None, "open() first"
         warnings = Warnings()
         plan = await self._plan(request, key, timeout, warnings)
+        publisher = self.publisher(creds)
+        target = await publisher.target(request.draftMediaId, request.draftMissing)
         urls = await self._upload(
-            creds, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
+            publisher, plan.usable, plan.encoded, request.imagePolicy, plan.skipped
         )
-        thumb = await self.wechat.add_cover(creds, plan.cover, plan.cover_name)
+        thumb = await publisher.material(plan.cover, plan.cover_name, step="cover image the cover")
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
-        media_id = await self.wechat.add_draft(
-            creds, draft_article(request, plan.title, content, digest, thumb)
+        placed = await publisher.place(
+            target, draft_article(request, plan.title, content, digest, thumb, plan.crops)
         )
         images = _outcomes(plan.converted, urls, plan.skipped)
         check_skipped(images, warnings)
-        log.info("draft created for appid %s with %s", creds.appid, plural(len(urls), "image"))
+        done = "updated" if placed.updated else "created"
+        log.info("draft %s for appid %s with %s", done, creds.appid, plural(len(urls), "image"))
         return DraftResponse(
             success=True,
-            message=draft_message(plan.title, images),
+            message=draft_message(plan.title, images, placed),
             data=DraftData(
-                media_id=media_id,
+                media_id=placed.media_id,
                 wordCount=plan.converted.word_count,
                 cost=DRAFT_COST,
                 images=images,
@@ -356,7 +302,7 @@ class ArticleService:
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
         images = _outcomes(plan.converted, urls, plan.skipped, "ready")
         check_skipped(images, warnings)
-        draft = draft_article(request, plan.title, content, digest, "")
+        draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
         return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
 
@@ -378,12 +324,12 @@ class ArticleService:
         check_title(
             request.title if request.title.strip() else converted.title, TITLE_LIMIT, warnings
         )
-        cover_name, cover = await self._cover(
+        cover_name, cover, crops = await self._cover(
             request, usable, fetched, title, key, timeout, warnings
         )
         cover_source = request.coverImageUrl or (usable[0] if usable else "")
         return DraftPlan(
-            converted, skipped, encoded, usable, title, cover_name, cover, cover_source
+            converted, skipped, encoded, usable, title, cover_name, cover, cover_source, crops
         )
 
     async def _finish(
@@ -452,7 +398,7 @@ class ArticleService:
 
     async def _upload(
         self,
-        creds: Credentials,
+        publisher: Publisher,
         sources: list[str],
         encoded: dict[str, layout.EncodedImage],
         policy: ImagePolicy,
@@ -460,13 +406,12 @@ class ArticleService:
     ) -> dict[str, str]:
         """source → the platform's URL; an image the platform refuses is added to
         ``skipped`` (policy skip) or fails the draft (policy fail)."""
-        assert self.wechat is not None
         urls: dict[str, str] = {}
         for number, source in enumerate(sources, 1):
             image = encoded[source]
             try:
-                urls[source] = await self.wechat.upload_article_image(
-                    creds, image.data, f"image-{number}.{image.extension}", source=describe(source)
+                urls[source] = await publisher.article_image(
+                    image.data, f"image-{number}.{image.extension}", source=describe(source)
                 )
             except ImageUploadFailed as exc:
                 if policy == "fail":
@@ -499,8 +444,9 @@ class ArticleService:
         key: object,
         timeout: float,
         warnings: Warnings,
-    ) -> tuple[str, bytes]:
-        """(file name, bytes) of the cover: coverImageUrl, the first image, or a drawn card."""
+    ) -> tuple[str, bytes, layout.CoverCrops]:
+        """(file name, bytes, centred crops) of the cover: coverImageUrl, the first image,
+        or a card drawn from the title."""
         if request.coverImageUrl or sources:
             if request.coverImageUrl:
                 assert self.fetcher is not None
@@ -519,17 +465,20 @@ class ArticleService:
                     original, fitted, layout.COVER_IMAGE_BYTES, "cover", warnings, key, timeout
                 )
             (image,) = fitted.values()
-            return f"cover.{image.extension}", image.data
+            crops = layout.centred_crops(image.width, image.height)
+            return f"cover.{image.extension}", image.data, crops
         fonts = self._fonts()
         if fonts is None:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
-        png = await self.pool.run(cover_card, title, request.theme, fonts, timeout=timeout, key=key)
+        png, crops = await self.pool.run(
+            cover_card, title, request.theme, fonts, timeout=timeout, key=key
+        )
         warnings.add(
             "cover_generated",
             f"no coverImageUrl and no usable image: the cover is a {COVER_WIDTH}×{COVER_HEIGHT}"
             " card drawn from the title",
         )
-        return "cover.png", png
+        return "cover.png", png, crops
 
 
 def _fail_on_first(

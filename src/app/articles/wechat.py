@@ -17,6 +17,7 @@ token request's body, and httpx's request log lines (which print full URLs, the
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import re
@@ -37,6 +38,7 @@ log = logging.getLogger("inkcard.wechat")
 
 TITLE_LIMIT = 32  # characters; the platform answers 45003 above
 
+INVALID_MEDIA_ID = 40007  # a media_id (cover, image, or the draft itself) the account lacks
 _STALE_TOKEN = {40001, 40014, 42001}
 _WHITELIST = {40164, 61004}
 _CREDENTIALS = {40001, 40013, 40014, 40125, 40243, 41002, 41004, 42001}
@@ -44,7 +46,7 @@ _RATE_LIMITS = {45009, 45011}
 _UPLOAD_REFUSALS = {40004, 40005, 40006, 40009, 41005, 44001, 45001}
 _HINTS = {
     -1: "the platform is busy; try again in a moment",
-    40007: "the cover's media_id was not accepted",
+    INVALID_MEDIA_ID: "a cover's or image's media_id was not accepted",
     45002: "the article is too long",
     45003: f"the title (at most {TITLE_LIMIT} characters) or author is too long",
     45004: f"the digest is longer than {DIGEST_LIMIT} characters",
@@ -117,11 +119,23 @@ class DraftNotFound(PlatformError):
     label = "draft_not_found"
 
 
+def draft_not_found(media_id: str) -> DraftNotFound:
+    return DraftNotFound(
+        f"the account has no draft {media_id} (published, deleted, or another account's);"
+        ' send draftMissing "create" to make a new one; nothing was uploaded or charged',
+        errcode=INVALID_MEDIA_ID,
+    )
+
+
 # Data
 
 
 class WireArticle(Protocol):
     def to_wire(self) -> dict[str, Any]: ...
+
+    def with_media(self, new_ids: dict[str, str]) -> WireArticle:
+        """The article with its permanent images' media_ids replaced as ``new_ids`` says."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +158,8 @@ class DraftArticle:
     content_source_url: str = ""
     need_open_comment: bool = False
     only_fans_can_comment: bool = False
+    pic_crop_235_1: str = ""  # X1_Y1_X2_Y2 fractions of the cover: the feed's 2.35:1 crop
+    pic_crop_1_1: str = ""  # ... and the square thumbnail's
 
     def to_wire(self) -> dict[str, Any]:
         """The article object of the request body; the comment flags always, as 0 or 1."""
@@ -155,10 +171,14 @@ class DraftArticle:
             "need_open_comment": int(self.need_open_comment),
             "only_fans_can_comment": int(self.only_fans_can_comment),
         }
-        for name in ("author", "digest", "content_source_url"):
+        for name in ("author", "digest", "content_source_url", "pic_crop_235_1", "pic_crop_1_1"):
             if value := getattr(self, name):
                 article[name] = value
         return article
+
+    def with_media(self, new_ids: dict[str, str]) -> DraftArticle:
+        thumb = new_ids.get(self.thumb_media_id, self.thumb_media_id)
+        return dataclasses.replace(self, thumb_media_id=thumb)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +198,10 @@ class NewspicArticle:
             "content": self.content,
             "image_info": {"image_list": images},
         }
+
+    def with_media(self, new_ids: dict[str, str]) -> NewspicArticle:
+        ids = tuple(new_ids.get(media_id, media_id) for media_id in self.image_media_ids)
+        return dataclasses.replace(self, image_media_ids=ids)
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,23 +371,40 @@ class WeChatClient:
     async def update_draft(self, creds: Credentials, media_id: str, article: WireArticle) -> str:
         """Replace the first article of draft ``media_id`` (``draft/update``); returns the id.
 
+        The platform answers 40007 both for a draft that is gone and for a media_id of the
+        article it does not accept; ``draft/get`` tells the two apart.
+
         Raises:
-            DraftNotFound: The account has no such draft (errcode 40007).
+            DraftNotFound: The account has no such draft.
+            PlatformError: errcode 40007 for a media_id of the article, or another refusal.
         """
         payload = {"media_id": media_id, "index": 0, "articles": article.to_wire()}
         try:
             await self._to_its_answer("/cgi-bin/draft/update", payload, creds, "the draft update")
         except PlatformError as exc:
-            if exc.errcode != 40007:
+            if exc.errcode != INVALID_MEDIA_ID or await self.draft_exists(creds, media_id):
                 raise
-            raise DraftNotFound(
-                f"the account has no draft {media_id} (published, deleted, or another"
-                ' account\'s); send draftMissing "create" to make a new one; nothing was'
-                " charged",
-                errcode=exc.errcode,
-                errmsg=exc.errmsg,
-            ) from None
+            raise draft_not_found(media_id) from None
         return media_id
+
+    async def draft_exists(self, creds: Credentials, media_id: str) -> bool:
+        """True when the account has draft ``media_id`` (``draft/get``; 40007: it has not)."""
+        try:
+            await self._call(
+                creds,
+                "the draft lookup",
+                lambda token: self._http.post(
+                    "/cgi-bin/draft/get",
+                    params={"access_token": token},
+                    content=_json({"media_id": media_id}),
+                    headers=_JSON,
+                ),
+            )
+        except PlatformError as exc:
+            if exc.errcode == INVALID_MEDIA_ID:
+                return False
+            raise
+        return True
 
     async def add_draft(self, creds: Credentials, article: WireArticle) -> str:
         """Create a draft holding ``article``; returns the draft's ``media_id``.

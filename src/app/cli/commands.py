@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from app.cli.common import CommandError, OneLineParser
 from app.cli.common import integer_type as _integer
 from app.cli.render import add_gallery_command, add_render_command
+from app.cli.storage import add_storage_command
 from app.cli.themecheck import add_themes_command
 
 if TYPE_CHECKING:
@@ -342,6 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_service_command(cmd_mcp))
     _add_admin_commands(sub)
     add_themes_command(sub)
+    add_storage_command(sub)
     return parser
 
 

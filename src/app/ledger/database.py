@@ -18,6 +18,7 @@ from pathlib import Path
 
 from app.ledger.engine import Store
 from app.ledger.sqlite import SqliteStore
+from app.settings import SettingsError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -30,7 +31,13 @@ def is_postgres(database: str | Path) -> bool:
 def open_store(database: str | Path, busy_timeout: float = 5.0) -> Store:
     """The store ``INKCARD_DATABASE`` names: a ``postgresql://`` URL or a SQLite file path."""
     if is_postgres(database):
-        from app.ledger.postgres import PostgresStore  # loads psycopg: PostgreSQL deployments only
+        try:  # loads psycopg: PostgreSQL deployments only
+            from app.ledger.postgres import PostgresStore
+        except ImportError as exc:
+            raise SettingsError(
+                "INKCARD_DATABASE=postgresql://… needs `pip install inkcard[postgres]`"
+                f" ({exc.name} is not installed)"
+            ) from None
 
         return PostgresStore(str(database), busy_timeout)
     return SqliteStore(Path(database), busy_timeout)

@@ -129,6 +129,20 @@ _RATE_WINDOWS = """CREATE TABLE rate_windows (
     PRIMARY KEY (key_id, window_start)
 )"""
 
+_PLATFORM_MEDIA = (
+    """CREATE TABLE platform_media (
+    appid TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('article-image', 'material')),
+    media_id TEXT NOT NULL,
+    url TEXT NOT NULL,
+    used_at {real} NOT NULL,
+    PRIMARY KEY (appid, digest, kind)
+)""",
+    "CREATE INDEX platform_media_account ON platform_media(appid, used_at)",
+    "CREATE INDEX platform_media_used ON platform_media(used_at)",
+)
+
 MIGRATIONS = (
     Migration(1, "keys, ledger, holds, idempotency, platform tokens", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -136,6 +150,12 @@ MIGRATIONS = (
         "per-key request windows",
         [_RATE_WINDOWS.format(id="INTEGER")],
         [_RATE_WINDOWS.format(id="BIGINT")],
+    ),
+    Migration(
+        3,
+        "images each platform account already holds",
+        [statement.format(real="REAL") for statement in _PLATFORM_MEDIA],
+        [statement.format(real="DOUBLE PRECISION") for statement in _PLATFORM_MEDIA],
     ),
 )
 

@@ -53,16 +53,15 @@ async def _run(
     seconds: float,
 ) -> NewspicResponse | NewspicPreviewResponse:
     """The work under one deadline: 504 ``platform_timeout`` past it."""
-    wechat = services.articles.wechat
-    assert wechat is not None, "the article service is open"
     try:
         async with asyncio.timeout(seconds):
             if body.dryRun or creds is None:
                 return await newspic_dry_run(
                     services.cards, services.articles.pool, body, key, seconds
                 )
+            publisher = services.articles.publisher(creds)
             return await newspic_draft(
-                services.cards, services.articles.pool, wechat, body, creds, key, seconds
+                services.cards, services.articles.pool, publisher, body, key, seconds
             )
     except (TimeoutError, RenderTimeout):
         raise PlatformTimeout(

@@ -167,6 +167,12 @@ ARTICLE: tuple[ErrorCase, ...] = (
     ),
     ErrorCase((401,), ("missing_api_key", "invalid_api_key"), "as for generate"),
     ErrorCase((402,), ("insufficient_credits",), "balance under 3"),
+    ErrorCase(
+        (404,),
+        ("draft_not_found",),
+        "`draftMediaId` names no draft of the account (published, deleted) and `draftMissing`"
+        " is fail",
+    ),
     ErrorCase((405, 408), ("method_not_allowed", "request_timeout"), "as for generate"),
     ErrorCase(
         (409,),
@@ -245,12 +251,7 @@ NEWSPIC: tuple[ErrorCase, ...] = (
         "the cards break a limit of generate (see its table)",
     ),
     ErrorCase((400,), ("too_many_cards",), "the Markdown makes more than 20 cards"),
-    *_of(ARTICLE, 401, 402),
-    ErrorCase(
-        (404,),
-        ("draft_not_found",),
-        "the draft to update is not in the account (published, deleted or another's)",
-    ),
+    *_of(ARTICLE, 401, 402, 404),
     *_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
 )
 
