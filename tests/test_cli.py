@@ -197,7 +197,7 @@ def test_render_refuses_what_the_api_refuses(
         main(["render", str(tmp_path / "a.md"), "-o", str(tmp_path / "out"), *args])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.splitlines()[-1] == f"inkcard render: error: {message}"
+    assert err == f"inkcard render: error: {message}; see inkcard render --help\n"  # one line
     assert "Traceback" not in err
     assert not (tmp_path / "out").exists()
 

@@ -23,6 +23,9 @@ class RequestInfo:
     request_id: str
     key: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    origin: str | None = None
+    """``scheme://host[:port]`` the client reached the service at (checked), for the URLs of
+    stored files in the answer; None when the request named no usable host."""
 
 
 _current: contextvars.ContextVar[RequestInfo | None] = contextvars.ContextVar(
@@ -43,6 +46,12 @@ def enter(info: RequestInfo) -> contextvars.Token[RequestInfo | None]:
 def leave(token: contextvars.Token[RequestInfo | None]) -> None:
     """End the request ``enter`` began."""
     _current.reset(token)
+
+
+def current_origin() -> str | None:
+    """Where the client of the request being handled reached the service, if known."""
+    info = _current.get()
+    return info.origin if info else None
 
 
 def current_id() -> str | None:

@@ -166,8 +166,20 @@ class GenerateToolArguments(GenerateRequest, frozen=True, kw_only=True):
 class ImageRecord(msgspec.Struct, frozen=True):
     """One stored card (for ``format`` pdf: the one document of every card)."""
 
-    url: str
-    fileName: str
+    url: Annotated[
+        str,
+        msgspec.Meta(
+            description="Where the file can be fetched: under INKCARD_PUBLIC_URL when set,"
+            " else on the host the request reached (local storage) or the bucket."
+        ),
+    ]
+    fileName: Annotated[
+        str,
+        msgspec.Meta(
+            description="The stored file's name, e.g. screenshots/<digest>-1.png: the same"
+            " request (and engine version) always names the same file."
+        ),
+    ]
     altText: Annotated[
         str,
         msgspec.Meta(
@@ -178,39 +190,41 @@ class ImageRecord(msgspec.Struct, frozen=True):
     ]
 
 
+Images = Annotated[
+    list[ImageRecord],
+    msgspec.Meta(description="One record per card, in reading order."),
+]
+Success = Annotated[
+    bool, msgspec.Meta(description="true: the call did what it asked; an error says false.")
+]
+Cost = Annotated[
+    int,
+    msgspec.Meta(description="Credits this call took from the key (0: free, or a retry's replay)."),
+]
+Message = Annotated[str, msgspec.Meta(description="What happened, in plain words.")]
+ErrorLabel = Annotated[
+    str,
+    msgspec.Meta(
+        description="What went wrong, as a stable label (e.g. invalid_width); each operation"
+        " lists its labels under each status."
+    ),
+]
+
+
 class GenerateResponse(msgspec.Struct, frozen=True):
     """Success body of ``POST /api/generate``: one record per card, in reading order."""
 
-    images: list[ImageRecord]
-
-
-class CardTheme(msgspec.Struct, frozen=True):
-    """A card theme: its modes (the first is the default) and a preview of each.
-
-    ``preview`` is the sample card in the default mode; ``previews`` maps every mode to its
-    sample card (empty for a theme without modes). Both are paths on this service.
-    """
-
-    id: str
-    label: str
-    description: str
-    modes: list[str]
-    preview: str
-    previews: dict[str, str]
-
-
-class ThemesResponse(msgspec.Struct, frozen=True):
-    """Body of ``GET /api/themes``."""
-
-    cards: list[CardTheme]
-    articles: list[str]
+    images: Images
 
 
 class ErrorBody(msgspec.Struct, frozen=True):
     """Every error response."""
 
-    error: str
-    message: str
+    error: ErrorLabel
+    message: Annotated[
+        str,
+        msgspec.Meta(description="What went wrong and what is accepted, in plain words."),
+    ]
 
 
 # What each field accepts, said the way an error message needs it.

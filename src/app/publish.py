@@ -16,16 +16,20 @@ from app.models import (
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
     DRAFT_FIELDS_ACCEPTED,
+    Cost,
     DraftMediaId,
     DraftMissingField,
+    ErrorLabel,
     GenerateRequest,
     Height,
-    ImageRecord,
+    Images,
     Markdown,
     MdxMode,
+    Message,
     OverHiddenMode,
     Scale,
     SplitMode,
+    Success,
     Width,
     _convert_fields,
     _decode_object,
@@ -130,25 +134,37 @@ class PublishWarning(msgspec.Struct, frozen=True):
     (or Xiaohongshu) would refuse: ``code`` (one of the README's warning codes) and a
     ``message`` in plain words."""
 
-    code: str
-    message: str
+    code: Annotated[str, msgspec.Meta(description="The warning's code (the README lists them).")]
+    message: Message
+
+
+Warnings = Annotated[
+    list[PublishWarning],
+    msgspec.Meta(description="What was changed on the way, or what the platform may refuse."),
+]
+MediaId = Annotated[
+    str, msgspec.Meta(description="The draft's id in the account's draft box (media_id).")
+]
+WordCount = Annotated[
+    int, msgspec.Meta(description="The article's words, as the platform counts them.")
+]
 
 
 class NewspicData(msgspec.Struct, frozen=True):
     """The image post's draft: its platform id, its cards in order (the first the cover)."""
 
-    media_id: str
-    images: list[ImageRecord]
-    cost: int
+    media_id: MediaId
+    images: Images
+    cost: Cost
 
 
 class NewspicResponse(msgspec.Struct, frozen=True):
     """newspic-draft's answer: the draft is in the account's draft box."""
 
-    success: bool
-    message: str
-    data: NewspicData
-    warnings: list[PublishWarning] = []
+    success: Success
+    message: Message
+    data: Annotated[NewspicData, msgspec.Meta(description="The draft.")]
+    warnings: Warnings = []
 
 
 _NEWSPIC_ACCEPTED = {
@@ -182,10 +198,10 @@ def parse_newspic(body: bytes) -> NewspicRequest:
 class HtmlResponse(msgspec.Struct, frozen=True):
     """convert-and-draft without platform headers: the article as inline-styled HTML."""
 
-    success: bool
-    html: str
-    cost: int
-    warnings: list[PublishWarning] = []
+    success: Success
+    html: Annotated[str, msgspec.Meta(description="The article as inline-styled HTML.")]
+    cost: Cost
+    warnings: Warnings = []
 
 
 class DraftImage(msgspec.Struct, frozen=True):
@@ -194,28 +210,37 @@ class DraftImage(msgspec.Struct, frozen=True):
     skipped (``imagePolicy`` skip) or, in a dry run, ready (fetched and converted, not sent),
     ``reason`` why it was skipped."""
 
-    source: str
-    status: Literal["uploaded", "skipped", "ready"]
-    reason: str = ""
+    source: Annotated[str, msgspec.Meta(description="The image as the Markdown names it.")]
+    status: Annotated[
+        Literal["uploaded", "skipped", "ready"],
+        msgspec.Meta(description="uploaded; skipped (imagePolicy skip); ready (a dry run)."),
+    ]
+    reason: Annotated[str, msgspec.Meta(description="Why it was skipped; empty otherwise.")] = ""
+
+
+DraftImages = Annotated[
+    list[DraftImage],
+    msgspec.Meta(description="What became of each image, the article's in order, then the rest."),
+]
 
 
 class DraftData(msgspec.Struct, frozen=True):
     """What a created draft is: its platform id, its word count, what it cost, and what
     became of each image (the article's sources in order, then those it could not use)."""
 
-    media_id: str
-    wordCount: int
-    cost: int
-    images: list[DraftImage] = []
+    media_id: MediaId
+    wordCount: WordCount
+    cost: Cost
+    images: DraftImages = []
 
 
 class DraftResponse(msgspec.Struct, frozen=True):
     """convert-and-draft with platform headers: the draft is in the account's draft box."""
 
-    success: bool
-    message: str
-    data: DraftData
-    warnings: list[PublishWarning] = []
+    success: Success
+    message: Message
+    data: Annotated[DraftData, msgspec.Meta(description="The draft.")]
+    warnings: Warnings = []
 
 
 class DraftPreview(msgspec.Struct, frozen=True):
@@ -224,53 +249,59 @@ class DraftPreview(msgspec.Struct, frozen=True):
     source (``generated``: a card drawn from the title) and its centred crops, and what
     became of each image."""
 
-    title: str
-    author: str
-    digest: str
-    content: str
-    content_source_url: str
-    cover: str
-    pic_crop_235_1: str
-    pic_crop_1_1: str
-    need_open_comment: int
-    only_fans_can_comment: int
-    images: list[DraftImage]
-    wordCount: int
-    cost: int
+    title: Annotated[str, msgspec.Meta(description="The draft's title, cut as it would be.")]
+    author: Annotated[str, msgspec.Meta(description="The author, cut as it would be.")]
+    digest: Annotated[str, msgspec.Meta(description="The summary, cut as it would be.")]
+    content: Annotated[str, msgspec.Meta(description="The article HTML as it would be sent.")]
+    content_source_url: Annotated[str, msgspec.Meta(description="The 'read more' link.")]
+    cover: Annotated[
+        str, msgspec.Meta(description="The cover's source; generated: drawn from the title.")
+    ]
+    pic_crop_235_1: Annotated[
+        str, msgspec.Meta(description="The cover's centred 2.35:1 crop, as the platform takes it.")
+    ]
+    pic_crop_1_1: Annotated[
+        str, msgspec.Meta(description="The cover's centred 1:1 crop, as the platform takes it.")
+    ]
+    need_open_comment: Annotated[int, msgspec.Meta(description="1: comments open.")]
+    only_fans_can_comment: Annotated[int, msgspec.Meta(description="1: followers only.")]
+    images: DraftImages
+    wordCount: WordCount
+    cost: Cost
 
 
 class DraftPreviewResponse(msgspec.Struct, frozen=True):
     """convert-and-draft with ``dryRun``: checked, nothing sent to the platform."""
 
-    success: bool
-    message: str
-    data: DraftPreview
-    warnings: list[PublishWarning] = []
+    success: Success
+    message: Message
+    data: Annotated[DraftPreview, msgspec.Meta(description="What the draft would hold.")]
+    warnings: Warnings = []
 
 
 class NewspicPreview(msgspec.Struct, frozen=True):
     """What a dry run's image post would hold: its title, its text, its cards in order (drawn
     and stored like generate's)."""
 
-    title: str
-    description: str
-    images: list[ImageRecord]
-    cost: int
+    title: Annotated[str, msgspec.Meta(description="The post's title, cut as it would be.")]
+    description: Annotated[str, msgspec.Meta(description="The post's text, cut as it would be.")]
+    images: Images
+    cost: Cost
 
 
 class NewspicPreviewResponse(msgspec.Struct, frozen=True):
     """newspic-draft with ``dryRun``: the cards drawn, checked, nothing sent to the platform."""
 
-    success: bool
-    message: str
-    data: NewspicPreview
-    warnings: list[PublishWarning] = []
+    success: Success
+    message: Message
+    data: Annotated[NewspicPreview, msgspec.Meta(description="What the post would hold.")]
+    warnings: Warnings = []
 
 
 class ArticleErrorBody(msgspec.Struct, frozen=True):
     """Every error of convert-and-draft: ``success`` false and ``cost`` 0."""
 
-    success: bool
-    error: str
-    message: str
-    cost: int
+    success: Annotated[bool, msgspec.Meta(description="false.")]
+    error: ErrorLabel
+    message: Annotated[str, msgspec.Meta(description="What went wrong, in plain words.")]
+    cost: Annotated[int, msgspec.Meta(description="0: a failed call is not charged.")]

@@ -156,7 +156,8 @@ async def running(services: Services) -> AsyncIterator[Services]:
     await asyncio.to_thread(services.cards.load_fonts)
     services.render_pool.start()  # warms up in the background; /readyz says when
     settings = services.settings
-    log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
+    files = settings.files_url_for("<each request's scheme://host>")
+    log.info("ready: storage=%s files=%s", settings.storage, files)
     sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
     try:
         yield services

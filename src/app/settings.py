@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 from typing import Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 
@@ -30,16 +32,26 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Port ``inkcard serve`` listens on; also used for the default public URL."""
     workers: int = 1
     """uvicorn worker processes."""
-    database: str = "./data/inkcard.db"
+    home: str = ""
+    """Data directory of ``serve``, ``mcp`` and the CLI alike, whatever the working directory:
+    the database and local files live in it unless ``database``/``storage_dir`` say otherwise.
+    Empty: ``$XDG_DATA_HOME/inkcard``, or ``~/.local/share/inkcard``."""
+    database: str = ""
     """Where API keys, the credit ledger, idempotency keys, platform tokens and request counts
-    live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas."""
+    live: a SQLite file path, or a ``postgresql://`` URL shared by several replicas. Empty:
+    ``<home>/inkcard.db``."""
     storage: Literal["local", "gcs", "s3"] = "local"
     """Where card PNGs go: the local disk, a Google Cloud Storage bucket or an S3 bucket."""
-    storage_dir: str = "./data/files"
-    """Root directory of ``local`` storage."""
+    storage_dir: str = ""
+    """Root directory of ``local`` storage. Empty: ``<home>/files``."""
     public_url: str = ""
-    """Base URL of stored files; empty means ``http://<host>:<port>/files`` (local) or
-    ``https://storage.googleapis.com/<bucket>`` (gcs), the bucket's object URL (s3)."""
+    """Base URL of stored files; empty means ``<scheme>://<host>/files`` of each request, as
+    the client reached the service (local), ``https://storage.googleapis.com/<bucket>`` (gcs),
+    or the bucket's object URL (s3)."""
+    trusted_proxies: str = ""
+    """Comma-separated addresses or networks (CIDR) of reverse proxies whose
+    ``X-Forwarded-Proto`` and ``X-Forwarded-Host`` headers say how the client reached the
+    service; empty: those headers are ignored."""
     gcs_bucket: str = ""
     """Bucket name for ``gcs`` storage."""
     gcs_project: str = ""
@@ -131,14 +143,26 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def files_url(self) -> str:
-        """Base URL of stored files, without a trailing slash."""
+        """Base URL of stored files outside any request, without a trailing slash."""
+        return self.files_url_for(None)
+
+    def files_url_for(self, origin: str | None) -> str:
+        """Base URL of stored files for a client that reached the service at ``origin``
+        (``scheme://host[:port]``, already checked; None: not in a request). The one rule:
+        a public URL wins, a bucket has its own address, else the service serves the files."""
         if self.public_url:
             return self.public_url.rstrip("/")
         if self.storage == "gcs":
             return f"https://storage.googleapis.com/{self.gcs_bucket}"
         if self.storage == "s3":
             return self._s3_bucket_url
-        return f"{self.service_url}/files"
+        return f"{origin or self.service_url}/files"
+
+    @property
+    def proxy_networks(self) -> tuple[IPv4Network | IPv6Network, ...]:
+        """``trusted_proxies`` read as networks (a lone address is a network of one)."""
+        parts = (part.strip() for part in self.trusted_proxies.split(","))
+        return tuple(ip_network(part, strict=False) for part in parts if part)
 
     @property
     def _s3_bucket_url(self) -> str:
@@ -203,8 +227,41 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: object)
         settings = msgspec.convert(raw, Settings, strict=False)
     except msgspec.ValidationError as exc:
         raise SettingsError(f"invalid INKCARD_* setting: {exc}") from None
+    settings = _in_home(settings, env)
     _check(settings)
     return settings
+
+
+def default_home(env: Mapping[str, str]) -> Path:
+    """The XDG rule: ``$XDG_DATA_HOME/inkcard`` when that is an absolute path, else
+    ``~/.local/share/inkcard`` (the user's home from ``HOME``, or the password database)."""
+    xdg = env.get("XDG_DATA_HOME", "")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "inkcard"
+    home = Path(env["HOME"]) if env.get("HOME") else Path.home()
+    return home / ".local" / "share" / "inkcard"
+
+
+def _in_home(settings: Settings, env: Mapping[str, str]) -> Settings:
+    """``settings`` with the data directory, and the database and files in it, filled in."""
+    home = Path(settings.home).expanduser() if settings.home else default_home(env)
+    return msgspec.structs.replace(
+        settings,
+        home=str(home),
+        database=settings.database or str(home / "inkcard.db"),
+        storage_dir=settings.storage_dir or str(home / "files"),
+    )
+
+
+def database_shown(database: str) -> str:
+    """``database`` as messages may name it: a path as it is, a URL without its password."""
+    parts = urlsplit(database)
+    if not parts.scheme.startswith("postgres"):
+        return database
+    host = parts.netloc.rpartition("@")[2]  # as written: brackets and port kept
+    user = f"{parts.username}@" if parts.username else ""
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k.lower() != "password"]
+    return urlunsplit(parts._replace(netloc=user + host, query=urlencode(query)))
 
 
 def _check(settings: Settings) -> None:
@@ -212,6 +269,10 @@ def _check(settings: Settings) -> None:
         raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
     if settings.storage == "s3" and not settings.s3_bucket:
         raise SettingsError("INKCARD_STORAGE=s3 needs INKCARD_S3_BUCKET")
+    try:
+        _ = settings.proxy_networks
+    except ValueError as exc:
+        raise SettingsError(f"{_PREFIX}TRUSTED_PROXIES: {exc}") from None
     for name in (
         "port",
         "workers",

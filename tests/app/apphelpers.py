@@ -51,7 +51,14 @@ def files_path(url: str) -> str:
 @contextmanager
 def running_server(app: Litestar, port: int) -> Iterator[str]:
     """Serve ``app`` with uvicorn on 127.0.0.1:``port`` in a thread; yield its base URL."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    config = uvicorn.Config(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        proxy_headers=False,  # as `inkcard serve`: INKCARD_TRUSTED_PROXIES decides
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

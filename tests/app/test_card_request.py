@@ -12,7 +12,8 @@ from litestar.testing import TestClient
 
 import themes
 from app.cards.request import CardRequest, normalise
-from app.cli.commands import build_parser, card_request, main
+from app.cli.commands import build_parser, main
+from app.cli.render import card_request
 from app.models import parse_generate
 
 CASES: list[tuple[dict[str, Any], list[str]]] = [

@@ -109,8 +109,9 @@ def test_negative_credits_are_refused(
         main(["keys", "create", "--name", "dave", "--credits", "-5"])
     assert exit_.value.code == 2
     err = capsys.readouterr().err
-    assert err.splitlines()[-1].endswith(
-        "argument --credits: -5 is not an integer between 0 and 1000000000"
+    assert err == (
+        "inkcard keys create: error: argument --credits: -5 is not an integer between 0 and"
+        " 1000000000; see inkcard keys create --help\n"
     )
     if is_postgres(database):
         assert db.key_count() == 0  # nothing was written

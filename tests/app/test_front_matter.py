@@ -9,7 +9,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.cli.commands import build_parser, card_request
+from app.cli.commands import build_parser
+from app.cli.render import card_request
 from app.errors import InvalidField
 from app.frontmatter import split
 from tests.app.conftest import both_engines

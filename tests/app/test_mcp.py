@@ -559,3 +559,36 @@ def test_http_answers_a_body_it_cannot_parse_with_a_parse_error(http: Http, body
     answer = response.json()
     assert answer["id"] is None and answer["error"]["code"] == -32700
     assert ledger(http.credits, prefix) == [(100, "grant", "create")]
+
+
+def test_http_tool_urls_follow_the_host_the_agent_used(http: Http) -> None:
+    key, _ = http.new_key()
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {
+            "name": "generate_cards",
+            "arguments": {"markdown": "# Far away", "includeImages": False},
+        },
+    }
+    headers = {
+        "x-api-key": key,
+        "accept": "application/json, text/event-stream",
+        "host": "agents.example.org:9000",
+    }
+    answer = httpx.post(f"{http.base}/mcp", json=call, headers=headers, timeout=60)
+    assert answer.status_code == 200, answer.text
+    [content] = answer.json()["result"]["content"]
+    [record] = json.loads(content["text"])["images"]
+    assert record["url"].startswith("http://agents.example.org:9000/files/")
+
+
+@pytest.mark.parametrize("path", ["/mcp", "/mcp/"])
+def test_http_get_is_405_with_allow_not_a_silent_stream(http: Http, path: str) -> None:
+    key, _ = http.new_key()
+    headers = {"x-api-key": key, "accept": "text/event-stream"}
+    response = httpx.get(f"{http.base}{path}", headers=headers, timeout=5)
+    assert response.status_code == 405
+    assert response.headers["allow"] == "POST"
+    assert response.json()["error"] == "method_not_allowed"

@@ -8,10 +8,13 @@ from app.settings import Settings, SettingsError, load_settings
 
 
 def test_defaults_without_environment() -> None:
-    settings = load_settings({})
-    assert settings == Settings()
-    assert settings.database == "./data/inkcard.db"
-    assert settings.storage == "local" and settings.storage_dir == "./data/files"
+    settings = load_settings({"HOME": "/home/u"})
+    home = "/home/u/.local/share/inkcard"
+    assert settings == Settings(
+        home=home, database=f"{home}/inkcard.db", storage_dir=f"{home}/files"
+    )
+    assert settings.database == "/home/u/.local/share/inkcard/inkcard.db"
+    assert settings.storage == "local" and settings.storage_dir == f"{home}/files"
     assert settings.generate_cost == 0 and settings.bootstrap_key is True
     assert settings.files_url == "http://127.0.0.1:8000/files"
 

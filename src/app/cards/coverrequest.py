@@ -19,9 +19,11 @@ from app.cards.request import ThemeLookup, resolve_theme
 from app.models import (
     _ACCEPTED,
     DEFAULT_THEME,
+    Cost,
     GenerateRequest,
     Height,
-    ImageRecord,
+    Images,
+    Success,
     Width,
     _convert_fields,
     _decode_object,
@@ -93,9 +95,9 @@ _COVER_ACCEPTED = {
 class CoverResponse(msgspec.Struct, frozen=True):
     """Success body of ``POST /api/generate/cover``: one record per cover, the credits spent."""
 
-    success: bool
-    images: list[ImageRecord]
-    cost: int
+    success: Success
+    images: Images
+    cost: Cost
 
 
 class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -354,6 +354,40 @@ def _stop_if(cancelled: threading.Event) -> None:
     """Stop storing once the request has run out of time (its caller no longer waits)."""
     if cancelled.is_set():
         raise RenderTimeout("storing the cards took longer than the time limit")
+
+
+class CardTheme(msgspec.Struct, frozen=True):
+    """A card theme: its modes (the first is the default) and a preview of each."""
+
+    id: Annotated[str, msgspec.Meta(description="The theme's ID, what theme takes.")]
+    label: Annotated[str, msgspec.Meta(description="The theme's display name; theme takes it too.")]
+    description: Annotated[str, msgspec.Meta(description="The theme's look in one line.")]
+    modes: Annotated[
+        list[str],
+        msgspec.Meta(description="The theme's modes (themeMode); the first is the default."),
+    ]
+    preview: Annotated[
+        str,
+        msgspec.Meta(description="Path on this service of the sample card in the default mode."),
+    ]
+    previews: Annotated[
+        dict[str, str],
+        msgspec.Meta(
+            description="Each mode's sample card path, by mode (empty for a theme without modes)."
+        ),
+    ]
+
+
+class ThemesResponse(msgspec.Struct, frozen=True):
+    """Body of ``GET /api/themes``."""
+
+    cards: Annotated[list[CardTheme], msgspec.Meta(description="The card themes.")]
+    articles: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="The article themes of convert-and-draft; the first is the default."
+        ),
+    ]
 
 
 def themes_listing(

@@ -1,8 +1,10 @@
-"""Request and response models (``app.models``) → the README's field tables.
+"""Request and response models (``app.models``) → the README's field tables; the error
+cases of each operation (``app.schema.errors``) → its error table.
 
-Each table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
-model's fields with their type, default and description, all read from the model, so the
-README says what the OpenAPI document and the MCP tools say. ``python -m app.schema.readme``
+Each field table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
+model's fields with their type, default and description, all read from the model; each error
+table sits between ``<!-- errors:OPERATION -->`` and ``<!-- /errors -->``. So the README says
+what the OpenAPI document and the MCP tools say. ``python -m app.schema.readme``
 rewrites the tables of ``README.md`` (or of the file it is given); with ``--check`` it only
 says whether they are current (exit code 1 when not).
 """
@@ -20,6 +22,7 @@ import msgspec
 
 from app import models
 from app.schema import json_schema, not_null
+from app.schema.errors import OPERATIONS, ErrorCase
 
 MODELS: dict[str, type] = {
     name: value
@@ -32,6 +35,8 @@ MODELS: dict[str, type] = {
 
 TABLE = re.compile(r"(<!-- fields:(\w+) -->\n).*?(<!-- /fields -->)", re.DOTALL)
 HEADER = "| field | type | default | description |\n|---|---|---|---|\n"
+ERROR_TABLE = re.compile(r"(<!-- errors:(\w+) -->\n).*?(<!-- /errors -->)", re.DOTALL)
+ERROR_HEADER = "| status | `error` | when |\n|---|---|---|\n"
 # Markdown would read these as a cell border or as emphasis; "_" inside a word is plain.
 _MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
@@ -89,18 +94,30 @@ def _escape(text: str) -> str:
     return _MARKUP.sub(lambda match: "\\" + match.group(), text)
 
 
+def error_table(cases: tuple[ErrorCase, ...]) -> str:
+    """The Markdown table of an operation's error cases: statuses, labels, when."""
+    return ERROR_HEADER + "".join(
+        f"| {', '.join(map(str, case.statuses))} | {', '.join(f'`{x}`' for x in case.labels)}"
+        f" | {case.when} |\n"
+        for case in cases
+    )
+
+
 def render(text: str, known: Mapping[str, type] = MODELS) -> str:
-    """``text`` with every field table rewritten from the model it names.
+    """``text`` with every field table rewritten from the model it names, and every error
+    table from the operation it names.
 
     Raises:
-        KeyError: A table names a model that is not in ``known``.
+        KeyError: A table names a model (or operation) that is not in ``known`` (or
+            ``OPERATIONS``).
     """
-    return TABLE.sub(lambda m: m[1] + field_table(known[m[2]]) + m[3], text)
+    text = TABLE.sub(lambda m: m[1] + field_table(known[m[2]]) + m[3], text)
+    return ERROR_TABLE.sub(lambda m: m[1] + error_table(OPERATIONS[m[2]]) + m[3], text)
 
 
 def tables(text: str) -> list[str]:
     """The names of the models whose tables ``text`` holds, in order."""
-    return [match[2] for match in TABLE.finditer(text)]
+    return [match[2] for match in (*TABLE.finditer(text), *ERROR_TABLE.finditer(text))]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -99,7 +99,9 @@ def _asgi_stack(app: Litestar, settings: Settings, metrics: Metrics) -> None:
     """Wrap the whole ASGI handler (not one route) so 404s and errors pass the guards too."""
     handler = guards.BodyDeadline(app.asgi_handler, settings.body_timeout)
     counted = RequestMetrics(handler, metrics)  # inside HeadAsGet: it sees the routed scope
-    app.asgi_handler = requestlog.RequestLogMiddleware(guards.HeadAsGet(counted))
+    app.asgi_handler = requestlog.RequestLogMiddleware(
+        guards.HeadAsGet(counted), settings.proxy_networks
+    )
 
 
 def _metrics_route(metrics: Metrics) -> HTTPRouteHandler:

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from litestar import Litestar
+from litestar.exceptions import MethodNotAllowedException
 from litestar.handlers import ASGIRouteHandler, asgi
 from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -48,7 +49,11 @@ class HttpMcp:
             yield
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse a request without a live key (401, our body) before the MCP layer."""
+        """Refuse anything but POST (405, our body: stateless JSON answers never stream, so a
+        GET would open an SSE stream that never sends) and a request without a live key (401)
+        before the MCP layer."""
+        if scope.get("method") != "POST":
+            raise MethodNotAllowedException(headers={"Allow": "POST"})
         key = api_key_of(scope["headers"])
         credits = self.tools.services_now().credits
         # The tool call of this request uses this key: one authentication per call.
@@ -56,8 +61,7 @@ class HttpMcp:
         scope["inkcard.request_id"] = logs.current_id()  # type: ignore[typeddict-unknown-key]  # our note for the tool
         await self.sessions.asgi_app(scope, receive, send)  # type: ignore[arg-type]  # the same ASGI scope, starlette's type
 
-    @staticmethod
-    def _caller(ctx: Any) -> Caller:
+    def _caller(self, ctx: Any) -> Caller:
         request = ctx.request
         headers = request.headers
         return Caller(
@@ -65,7 +69,7 @@ class HttpMcp:
             how_to_send_key=HOW_TO_SEND_KEY,
             appid=headers.get(APPID_HEADER, ""),
             secret=headers.get(SECRET_HEADER, ""),
-            base_url=str(request.base_url).rstrip("/"),
+            base_url=logs.current_origin() or self.tools.services_now().settings.service_url,
             request_id=request.scope.get("inkcard.request_id"),
             key=request.scope.get("inkcard.key"),
         )

@@ -8,12 +8,14 @@ each theme's modes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import (
     Components,
+    Example,
     OpenAPIMediaType,
     Operation,
     RequestBody,
@@ -23,6 +25,7 @@ from litestar.openapi.spec import (
 import themes
 from app.models import ARTICLE_THEMES, DEFAULT_THEME, ArticleRequest, GenerateRequest
 from app.schema import request_schema
+from app.schema.errors import ErrorCase, by_status, described, examples
 
 
 def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
@@ -99,11 +102,35 @@ def openapi_components() -> Components:
     )
 
 
-def error_responses(body: type, *statuses: int) -> dict[int, ResponseSpec]:
-    """The OpenAPI responses of ``statuses``, each with the error body ``body``."""
+def error_body(label: str, message: str) -> dict[str, Any]:
+    """The error body most operations answer (``ErrorBody``)."""
+    return {"error": label, "message": message}
+
+
+def article_error_body(label: str, message: str) -> dict[str, Any]:
+    """The error body of the publishing calls (``ArticleErrorBody``)."""
+    return {"success": False, "error": label, "message": message, "cost": 0}
+
+
+def error_responses(
+    body: type,
+    cases: tuple[ErrorCase, ...],
+    example: Callable[[str, str], dict[str, Any]] = error_body,
+) -> dict[int, ResponseSpec]:
+    """The OpenAPI responses of an operation's error ``cases`` (``app.schema.errors``): each
+    status with the body ``body``, its labels and when each happens, and an example body of
+    each label."""
     return {
-        s: ResponseSpec(data_container=body, description="Error", generate_examples=False)
-        for s in statuses
+        status: ResponseSpec(
+            data_container=body,
+            description=described(found),
+            generate_examples=False,
+            examples=[
+                Example(summary=label, value=value)
+                for label, value in examples(found, example).items()
+            ],
+        )
+        for status, found in by_status(cases).items()
     }
 
 

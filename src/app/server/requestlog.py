@@ -1,4 +1,4 @@
-"""HTTP exchange → ``X-Request-Id`` header and one JSON access log line.
+"""HTTP exchange → ``X-Request-Id`` header, one JSON access log line, the client's origin.
 
 Pure ASGI (no Litestar): the middleware wraps the whole application, so 404s and errors get a
 request id and a log line too. The operations record the caller's key prefix (never the key)
@@ -14,6 +14,7 @@ import uuid
 from typing import Any
 
 from app import logs
+from app.server.origin import Networks, request_origin
 
 HEADER = b"x-request-id"
 _VALID_ID = re.compile(rb"[A-Za-z0-9._:-]{1,128}")
@@ -31,14 +32,15 @@ def _incoming_id(scope: dict[str, Any]) -> str:
 class RequestLogMiddleware:
     """ASGI middleware: request id in, ``X-Request-Id`` out, one access log line per request."""
 
-    def __init__(self, app: Any):
+    def __init__(self, app: Any, proxies: Networks = ()):
         self.app = app
+        self.proxies = proxies
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        info = logs.RequestInfo(_incoming_id(scope))
+        info = logs.RequestInfo(_incoming_id(scope), origin=request_origin(scope, self.proxies))
         path = scope.get("path")  # as it came: a mounted app (/mcp) rewrites the scope's path
         token = logs.enter(info)
         status = 500

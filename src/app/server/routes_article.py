@@ -17,8 +17,14 @@ from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.models import parse_article
 from app.publish import ArticleErrorBody, DraftPreviewResponse, DraftResponse, HtmlResponse
+from app.schema import errors
 from app.server.disconnect import watching_disconnect
-from app.server.openapi import API_KEY_SCHEME, ArticleOperation, error_responses
+from app.server.openapi import (
+    API_KEY_SCHEME,
+    ArticleOperation,
+    article_error_body,
+    error_responses,
+)
 from app.server.responses import article_exception_handlers
 from app.server.routes_cards import authenticate
 from app.services import Services
@@ -99,7 +105,5 @@ def convert_and_draft_route() -> HTTPRouteHandler:
         description=DESCRIPTION,
         security=[{API_KEY_SCHEME: []}],
         exception_handlers=article_exception_handlers(),
-        responses=error_responses(
-            ArticleErrorBody, 400, 401, 402, 404, 409, 413, 422, 429, 500, 502, 503, 504
-        ),
+        responses=error_responses(ArticleErrorBody, errors.ARTICLE, article_error_body),
     )(convert_and_draft)

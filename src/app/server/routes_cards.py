@@ -21,6 +21,7 @@ from app import logs, operations
 from app.errors import ApiError, NotReady
 from app.ledger.credits import KeyInfo
 from app.models import ErrorBody, GenerateResponse, parse_generate
+from app.schema import errors
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,
@@ -65,7 +66,7 @@ def generate_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
         operation_class=operation,
         summary="Markdown to card images",
         security=[{API_KEY_SCHEME: []}],
-        responses=error_responses(ErrorBody, 400, 401, 402, 413, 429, 500, 502, 503, 504),
+        responses=error_responses(ErrorBody, errors.GENERATE),
     )(generate)
 
 
@@ -89,7 +90,7 @@ async def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@get("/readyz", summary="Readiness", responses=error_responses(ErrorBody, 503))
+@get("/readyz", summary="Readiness", responses=error_responses(ErrorBody, errors.READY))
 async def readyz(services: NamedDependency[Services]) -> dict[str, Any]:
     """Fonts loaded, every render process warm, database writable, storage writable (a probe
     object, cached for 5 s)."""

@@ -16,7 +16,7 @@ import themes
 from app import logs, operations
 from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
 from app.models import ErrorBody
-from app.schema import json_schema
+from app.schema import errors, json_schema
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,
@@ -91,5 +91,5 @@ def cover_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
         summary="A title to cover images",
         description=DESCRIPTION,
         security=[{API_KEY_SCHEME: []}],
-        responses=error_responses(ErrorBody, 400, 401, 402, 429, 500, 503, 504),
+        responses=error_responses(ErrorBody, errors.COVER),
     )(generate_cover)

@@ -21,9 +21,14 @@ from app.publish import (
     NewspicResponse,
     parse_newspic,
 )
-from app.schema import request_schema
+from app.schema import errors, request_schema
 from app.server.disconnect import watching_disconnect
-from app.server.openapi import API_KEY_SCHEME, NewspicOperation, error_responses
+from app.server.openapi import (
+    API_KEY_SCHEME,
+    NewspicOperation,
+    article_error_body,
+    error_responses,
+)
 from app.server.responses import article_exception_handlers
 from app.server.routes_article import paid_response, platform_credentials
 from app.server.routes_cards import authenticate
@@ -79,7 +84,5 @@ def newspic_draft_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
         description=DESCRIPTION,
         security=[{API_KEY_SCHEME: []}],
         exception_handlers=article_exception_handlers(),
-        responses=error_responses(
-            ArticleErrorBody, 400, 401, 402, 404, 409, 413, 422, 429, 500, 502, 503, 504
-        ),
+        responses=error_responses(ArticleErrorBody, errors.NEWSPIC, article_error_body),
     )(newspic_draft)

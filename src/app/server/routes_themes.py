@@ -22,10 +22,12 @@ from litestar.params import Parameter
 import themes
 from app.cards import gallery
 from app.cards.pool import SingleFlight
-from app.cards.service import CardService, themes_listing
+from app.cards.service import CardService, ThemesResponse, themes_listing
 from app.cards.worker import RenderJob
 from app.errors import NotFound
-from app.models import ErrorBody, ThemesResponse
+from app.models import ErrorBody
+from app.schema import errors
+from app.server.openapi import error_responses
 from app.services import Services
 
 # Revalidated daily: a preview changes only when the service restarts with other themes,
@@ -69,10 +71,7 @@ def theme_routes(catalogue: themes.Catalogue) -> list[HTTPRouteHandler]:
                 generate_examples=False,
             ),
             304: ResponseSpec(None, description="Not modified (If-None-Match had the ETag)"),
-            **{
-                s: ResponseSpec(ErrorBody, description="Error", generate_examples=False)
-                for s in (404, 503, 504)
-            },
+            **error_responses(ErrorBody, errors.PREVIEW),
         },
     )
     async def preview(

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app import logs
 from app.errors import StorageError
 from app.settings import Settings, SettingsError
 from app.storage.base import CACHE_CONTROL, Storage, StoredFile, check_name, probe_name
@@ -106,4 +107,6 @@ def make_storage(settings: Settings) -> LocalStorage | GCSStorage | S3Storage:
             f"INKCARD_STORAGE={settings.storage} needs `pip install inkcard[{extra}]`"
             f" ({exc.name} is not installed)"
         ) from None
-    return LocalStorage(Path(settings.storage_dir), settings.files_url)
+    return LocalStorage(
+        Path(settings.storage_dir), lambda: settings.files_url_for(logs.current_origin())
+    )

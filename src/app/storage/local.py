@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from app.errors import StorageError
@@ -16,9 +17,11 @@ _TMP_PREFIX = ".tmp-"
 class LocalStorage:
     """Files under one directory, written with temp file + fsync + rename."""
 
-    def __init__(self, root: Path, base_url: str):
+    def __init__(self, root: Path, base_url: str | Callable[[], str]):
+        """``base_url``: the files' base URL, or a function that tells it for the current
+        request (the files follow the host the client used)."""
         self.root = root.resolve()
-        self.base_url = base_url.rstrip("/")
+        self._base_url = base_url
 
     def _path(self, name: str) -> Path:
         path = (self.root / check_name(name)).resolve()
@@ -78,7 +81,8 @@ class LocalStorage:
             raise StorageError(f"could not delete {name} ({exc.strerror})") from None
 
     def url(self, name: str) -> str:
-        return f"{self.base_url}/{check_name(name)}"
+        base = self._base_url if isinstance(self._base_url, str) else self._base_url()
+        return f"{base.rstrip('/')}/{check_name(name)}"
 
     def check(self, folder: str) -> None:
         name = probe_name(folder)

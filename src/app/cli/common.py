@@ -1,0 +1,53 @@
+"""What every `inkcard` command shares: its one-line error, and argument types with bounds."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import NoReturn
+
+
+class CommandError(Exception):
+    """A command cannot do what was asked; the message is the whole story."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose refusal is one line: the error and where the help is, not the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")
+
+
+def integer_type(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from `low` to `high` (no upper bound: None)."""
+    said = f"an integer between {low} and {high}" if high is not None else f"an integer >= {low}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {said}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{text} is not {said}")
+        return value
+
+    return parse
+
+
+def number_type(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number from `low` to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = float("nan")
+        if not low <= value <= high:  # NaN fails too
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number between {low} and {high}")
+        return value
+
+    return parse

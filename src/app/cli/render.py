@@ -1,0 +1,313 @@
+"""The card engine's commands: `render` turns a Markdown file into card images or a PDF,
+`gallery` draws a sample post in every theme. Neither touches the database or the service."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+import layout
+import themes
+from app.cli.common import CommandError
+from app.cli.common import integer_type as _integer
+from app.cli.common import number_type as _number
+from app.models import MAX_MARKDOWN_CHARS
+
+if TYPE_CHECKING:
+    from app.cards.request import CardRequest
+
+MAX_MARKDOWN_BYTES = 4 * MAX_MARKDOWN_CHARS
+"""The most bytes of Markdown read (and one more, to tell): a UTF-8 character is at most 4
+bytes, so a longer input is over the API's character limit for certain."""
+
+
+def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from app.models import GenerateRequest
+
+    default = GenerateRequest()  # the API's defaults are the command's
+    render = commands.add_parser(
+        "render",
+        help="render a Markdown file to card images or a PDF",
+        description="Render a Markdown file to card images (one file a card) or one PDF, as"
+        " POST /api/generate would, without the service. A YAML front matter may set theme,"
+        " mode and split; options given here win.",
+    )
+    render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
+    # theme, mode and split: None unless given, so a front matter's values apply
+    render.add_argument(
+        "--theme",
+        default=None,
+        help=f"card theme ID or label, see `inkcard themes list` (default: {default.theme})",
+    )
+    render.add_argument(
+        "--mode", default=None, help="theme mode, e.g. dark-mode (default: the theme's first)"
+    )
+    render.add_argument(
+        "--split",
+        default=None,
+        choices=layout.SPLIT_MODES,
+        help="noSplit: one card that grows; autoSplit: cards of exactly --width x --height;"
+        f" hrSplit: one card per part between --- lines (default: {default.splitMode})",
+    )
+    render.add_argument(
+        "--mdx",
+        action="store_true",
+        help="read MDX components (Columns, Callout, Quote, Steps, Badge) (default: off)",
+    )
+    low, high = layout.CARD_LIMITS["width"]
+    render.add_argument(
+        "--width",
+        type=_number(low, high),
+        default=default.width,
+        help=f"card width in CSS px, {low:g}..{high:g} (default: {default.width:g})",
+    )
+    low, high = layout.CARD_LIMITS["height"]
+    render.add_argument(
+        "--height",
+        type=_number(low, high),
+        default=default.height,
+        help=f"card height in CSS px, {low:g}..{high:g} (default: {default.height:g})",
+    )
+    low, high = layout.CARD_LIMITS["scale"]
+    render.add_argument(
+        "--scale",
+        type=_integer(int(low), int(high)),
+        default=default.scale,
+        help=f"pixels per CSS px, {low:g}..{high:g} (default: {default.scale})",
+    )
+    render.add_argument(
+        "--overflow-hidden",
+        action="store_true",
+        help="every card exactly --width x --height, text past it cut (default: off)",
+    )
+    render.add_argument(
+        "--format",
+        default=default.format,
+        choices=layout.FORMATS,
+        help=f"one file per card (png, jpeg, webp) or one cards.pdf (default: {default.format})",
+    )
+    render.add_argument(
+        "--quality",
+        type=_integer(1, 100),
+        default=default.quality,
+        help=f"jpeg and webp quality, 1..100 (default: {default.quality})",
+    )
+    render.add_argument(
+        "--fonts",
+        type=Path,
+        default=layout.DEFAULT_FONTS_DIR,
+        help="font folder (default: the fonts Inkcard ships)",
+    )
+    render.add_argument(
+        "-o", "--out", type=Path, default=Path("out"), help="folder to write into (default: out)"
+    )
+    render.set_defaults(run=run_render)
+
+
+def card_request(
+    args: argparse.Namespace, markdown: str, lookup: Callable[[str], layout.Theme] | None = None
+) -> CardRequest:
+    """The render command's arguments as the normalised request the HTTP API would make of
+    the same fields: checked by the API's own parser (the Markdown's length included) and
+    normalised as the API does (theme and mode checked), with the API's messages.
+
+    Raises:
+        CommandError: A field the API would refuse, an unknown theme or theme mode.
+    """
+    from app.cards.request import normalise
+    from app.errors import ApiError
+    from app.models import parse_generate
+
+    fields = {
+        "markdown": markdown,
+        "theme": args.theme,
+        "themeMode": args.mode,
+        "width": args.width,
+        "height": args.height,
+        "splitMode": args.split,
+        "overHiddenMode": args.overflow_hidden,
+        "mdxMode": args.mdx,
+        "scale": args.scale,
+        "format": args.format,
+        "quality": args.quality,
+    }
+    try:
+        return normalise(parse_generate(msgspec.json.encode(fields)), lookup or theme_lookup())
+    except ApiError as error:
+        raise CommandError(error.message) from error
+
+
+def _themes_dir() -> str:
+    """``INKCARD_THEMES_DIR``: the folder of custom card themes, or empty."""
+    from app.settings import SettingsError, load_settings
+
+    try:
+        return load_settings().themes_dir
+    except SettingsError as error:
+        raise CommandError(str(error)) from error
+
+
+def theme_catalogue() -> themes.Catalogue:
+    """The built-in card themes, and with ``INKCARD_THEMES_DIR`` set the custom ones too."""
+    folder = _themes_dir()
+    return themes.builtin().with_custom(folder) if folder else themes.builtin()
+
+
+def theme_lookup() -> Callable[[str], layout.Theme]:
+    """The render command's themes: the built-in ones, decoded one at a time, or with
+    ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
+    return theme_catalogue().get if _themes_dir() else themes.load_one
+
+
+def run_render(args: argparse.Namespace) -> int:
+    text, base = _read_markdown(args.markdown)
+    lookup = theme_lookup()
+    card = card_request(args, text, lookup)
+    theme = lookup(card.theme)
+    from app.settings import Settings
+
+    defaults = Settings()  # the service's budgets, as on its embedded defaults
+    options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
+    with _engine_errors():
+        doc = layout.parse_post(text, card.mdx)
+        fonts = layout.FontBook.load(args.fonts)
+        files = layout.render(doc, theme, fonts, options, read_local_images(doc.images, base))
+    with _write_errors(args.out):
+        args.out.mkdir(parents=True, exist_ok=True)
+        extension = layout.EXTENSIONS[card.format]
+        for number, data in enumerate(files, start=1):
+            path = args.out / ("cards.pdf" if card.format == "pdf" else f"{number}.{extension}")
+            path.write_bytes(data)
+            print(path)
+    return 0
+
+
+@contextmanager
+def _engine_errors() -> Iterator[None]:
+    """A refusal of the engine (a font, a limit, the Markdown) or running out of memory as
+    one line."""
+    try:
+        yield
+    except layout.EngineError as error:
+        raise CommandError(str(error)) from error
+    except MemoryError:
+        raise CommandError(
+            "out of memory drawing the cards; use a smaller --scale, smaller cards or "
+            "--split autoSplit",
+            code=1,
+        ) from None
+
+
+@contextmanager
+def _write_errors(out: Path) -> Iterator[None]:
+    """A failure to write into ``out`` as one line."""
+    try:
+        yield
+    except OSError as error:
+        raise CommandError(f"cannot write {out}: {error.strerror or error}") from error
+
+
+def _read_markdown(source: Path) -> tuple[str, Path]:
+    """The Markdown text and the folder its images are read from ('-' is stdin).
+
+    At most ``MAX_MARKDOWN_BYTES`` and one more are read, so an endless or huge input is
+    refused without being read whole.
+    """
+    if str(source) == "-":
+        data, base = sys.stdin.buffer.read(MAX_MARKDOWN_BYTES + 1), Path.cwd()
+    else:
+        try:
+            with source.open("rb") as file:
+                data, base = file.read(MAX_MARKDOWN_BYTES + 1), source.parent
+        except OSError as error:
+            raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
+    if len(data) > MAX_MARKDOWN_BYTES:
+        raise CommandError(
+            f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters "
+            f"({source} is longer than {MAX_MARKDOWN_BYTES:,} bytes)"
+        )
+    try:
+        return data.decode("utf-8"), base
+    except UnicodeDecodeError as error:
+        raise CommandError(f"{source} is not UTF-8 text ({error.reason})") from error
+
+
+def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
+    """The CLI may read image files next to the Markdown (the HTTP API never does).
+
+    A file is read only when it is no larger than the largest image the service downloads;
+    a larger one, like a missing one, is drawn as the placeholder (said on stderr).
+    """
+    from app.settings import FETCH_MAX_BYTES
+
+    found: dict[str, bytes] = {}
+    for src in sources:
+        if "://" in src or src.startswith("data:"):
+            continue
+        try:
+            path = (base / src).resolve()
+            if not path.is_file():
+                continue
+        except (OSError, ValueError):  # a name too long for a path, say: no such file
+            continue
+        try:
+            with path.open("rb") as file:
+                data = file.read(FETCH_MAX_BYTES + 1)
+        except OSError as error:
+            print(f"inkcard: image {src}: cannot read: {error.strerror or error}", file=sys.stderr)
+            continue
+        if len(data) > FETCH_MAX_BYTES:
+            print(
+                f"inkcard: image {src} is larger than {FETCH_MAX_BYTES:,} bytes; drawn as a"
+                " placeholder",
+                file=sys.stderr,
+            )
+            continue
+        found[src] = data
+    return found
+
+
+def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    gallery = commands.add_parser(
+        "gallery", help="render a sample post in every theme and mode, plus a contact sheet"
+    )
+    gallery.add_argument("-o", "--out", type=Path, required=True, help="folder to write into")
+    gallery.add_argument("--post", type=Path, help="a Markdown file instead of the sample post")
+    gallery.add_argument("--scale", type=_number(0.25, 4), default=2, help="default 2")
+    gallery.add_argument(
+        "--sheet-only", action="store_true", help="write only contact-sheet.png (for docs/gallery)"
+    )
+    gallery.add_argument(
+        "--sizes",
+        action="store_true",
+        help="write only <theme>.jpg: its modes at six card sizes (for docs/gallery/sizes)",
+    )
+    gallery.add_argument("--fonts", type=Path, default=layout.DEFAULT_FONTS_DIR)
+    gallery.set_defaults(run=run_gallery)
+
+
+def run_gallery(args: argparse.Namespace) -> int:
+    """`<theme>[-<mode>].png` for every theme-mode and `contact-sheet.png`, one path a line."""
+    from app.cards import gallery
+
+    post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
+    with _write_errors(args.out), _engine_errors():
+        fonts = layout.FontBook.load(args.fonts)
+        if args.sizes:
+            paths = gallery.write_sizes(args.out, themes.builtin(), fonts, post)
+        else:
+            paths = gallery.write_gallery(
+                args.out, themes.builtin(), fonts, args.scale, post, cards=not args.sheet_only
+            )
+    for path in paths:
+        print(path)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------

@@ -1,0 +1,305 @@
+"""Every error an operation can answer, by status: its labels and when → the OpenAPI
+responses of each operation and the README's error tables (``python -m app.schema.readme``).
+
+Written once here; the labels are those of ``app.errors`` (and the platform errors of
+``app.articles``). A case's ``when`` is Markdown, as both readers show it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.models import MAX_MARKDOWN_CHARS
+from app.settings import MIB, Settings
+
+_SET = Settings()  # the defaults the tables quote
+_BODY = f"{_SET.max_body_bytes // MIB} MiB"
+_CHARS = f"{MAX_MARKDOWN_CHARS:,}"
+
+
+@dataclass(frozen=True)
+class ErrorCase:
+    """One row of an error table: the statuses, the ``error`` labels and when they happen."""
+
+    statuses: tuple[int, ...]
+    labels: tuple[str, ...]
+    when: str
+
+    def example_message(self) -> str:
+        """``when`` as plain text, the message an example body shows."""
+        return re.sub(r"[`\\]", "", self.when)
+
+
+GENERATE: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,),
+        ("invalid_json",),
+        "the body is not one JSON object in UTF-8 (also: nested too deeply, a lone `\\uD800` "
+        "surrogate)",
+    ),
+    ErrorCase(
+        (400,),
+        (
+            "invalid_markdown",
+            "invalid_width",
+            "invalid_height",
+            "invalid_scale",
+            "invalid_split_mode",
+            "invalid_mdx_mode",
+            "invalid_over_hidden_mode",
+        ),
+        "the field has the wrong type or is out of range",
+    ),
+    ErrorCase((400,), ("invalid_format",), "`format` is not one of `png`, `jpeg`, `webp`, `pdf`"),
+    ErrorCase((400,), ("invalid_quality",), "`quality` is not an integer 1..100"),
+    ErrorCase((400,), ("invalid_theme",), "unknown theme (the message lists the valid IDs)"),
+    ErrorCase(
+        (400,),
+        ("invalid_theme_mode",),
+        "unknown mode of a theme with modes (the message lists them)",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_mdx",),
+        "with `mdxMode`, an expression `{…}`, an `import`/`export` line, an unknown component or "
+        "components nested wrongly; the message names the line and the construct (see [Inline "
+        "HTML and MDX components](#inline-html-and-mdx-components))",
+    ),
+    ErrorCase((400,), ("too_many_pages",), "the Markdown would make more than 50 cards"),
+    ErrorCase(
+        (400,),
+        ("card_too_large",),
+        "a `noSplit`/`hrSplit` card would grow past 102,400,000 pixels (WebP: any card past "
+        "25,600,000, 1600 × 4000 at scale 2) (use `autoSplit`, `overHiddenMode`, a smaller "
+        "`scale` or a wider card), or longer on a side than its format holds (WebP 16,383 px, "
+        "JPEG 65,535 px; PNG and PDF have no such limit); checked as the layout goes, before "
+        "drawing",
+    ),
+    ErrorCase(
+        (400,),
+        ("too_many_pixels",),
+        "the cards together would have more than `INKCARD_MAX_OUTPUT_PIXELS`"
+        f" ({_SET.max_output_pixels:,}) "
+        "pixels, width × height × scale² summed over the cards (use a smaller `scale`, smaller "
+        "or fewer cards); checked as the layout goes, before drawing",
+    ),
+    ErrorCase(
+        (400,),
+        ("image_too_large",),
+        "the distinct images would decode to more than `INKCARD_MAX_IMAGE_PIXELS`"
+        f" ({_SET.max_image_pixels:,}) "
+        "pixels, width × height read from each image's header, an image named several times "
+        "counted once; beside the largest cards less (a card and its images share 900 MB: "
+        "20,000,000 beside 1600 × 4000 at scale 4) (use fewer or smaller images)",
+    ),
+    ErrorCase((401,), ("missing_api_key",), "no `x-api-key` header"),
+    ErrorCase((401,), ("invalid_api_key",), "unknown or revoked key"),
+    ErrorCase(
+        (402,),
+        ("insufficient_credits",),
+        "`INKCARD_GENERATE_COST` is above 0 and the balance is lower",
+    ),
+    ErrorCase((404,), ("not_found",), "no such route, or no stored file under that name"),
+    ErrorCase(
+        (405,),
+        ("method_not_allowed",),
+        "the route does not take this method (the message and `Allow` list those it does)",
+    ),
+    ErrorCase(
+        (408,),
+        ("request_timeout",),
+        f"the body did not arrive within `INKCARD_BODY_TIMEOUT` ({_SET.body_timeout:g} s); the"
+        " connection is closed",
+    ),
+    ErrorCase(
+        (413,), ("payload_too_large",), f"body over {_BODY}, or `markdown` over {_CHARS} characters"
+    ),
+    ErrorCase(
+        (429,),
+        ("rate_limited",),
+        f"the key already has `INKCARD_RENDERS_PER_KEY` ({_SET.renders_per_key}) renders in"
+        " flight in this worker, or started `INKCARD_REQUESTS_PER_MINUTE`"
+        f" ({_SET.requests_per_minute}) paid calls this minute; retry after the "
+        "`Retry-After` seconds (cards already stored are not held to the in-flight limit, but "
+        "count as calls)",
+    ),
+    ErrorCase((500,), ("render_failed",), "the card engine failed"),
+    ErrorCase((502,), ("storage_error",), "writing to or listing storage failed"),
+    ErrorCase(
+        (503,), ("overloaded",), "every render slot is busy; retry after the `Retry-After` seconds"
+    ),
+    ErrorCase(
+        (503,),
+        ("busy",),
+        "the database stayed locked (or, PostgreSQL, had no free connection) for "
+        "`INKCARD_DATABASE_BUSY_TIMEOUT`; nothing was charged; retry after the `Retry-After` "
+        "seconds",
+    ),
+    ErrorCase(
+        (504,),
+        ("timeout",),
+        f"rendering and storing took longer than `INKCARD_TIMEOUT` ({_SET.timeout:g} s)",
+    ),
+)
+
+ARTICLE: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,),
+        ("invalid_json", "invalid_<field>", "invalid_front_matter"),
+        "body, a field or the front matter is malformed (`invalid_theme`, `invalid_author`, "
+        "`invalid_cover_image_url`, …; a front matter over 8,192 characters, not a mapping, with "
+        "aliases); `invalid_markdown` also for an empty draft",
+    ),
+    ErrorCase((400,), ("missing_platform_credentials",), "only one of the two platform headers"),
+    ErrorCase(
+        (400,),
+        ("invalid_image",),
+        "an image or the cover is on a non-public address, not http(s) or `data:`, or not a "
+        "usable image (named in the message); more than 20 images",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_idempotency_key",),
+        "`Idempotency-Key` empty, over 255 characters or not printable ASCII",
+    ),
+    ErrorCase((401,), ("missing_api_key", "invalid_api_key"), "as for generate"),
+    ErrorCase((402,), ("insufficient_credits",), "balance under 3"),
+    ErrorCase(
+        (404,),
+        ("draft_not_found",),
+        "`draftMediaId` names no draft of the account (published, deleted) and `draftMissing`"
+        " is fail",
+    ),
+    ErrorCase((405, 408), ("method_not_allowed", "request_timeout"), "as for generate"),
+    ErrorCase(
+        (409,),
+        ("idempotency_key_in_use",),
+        "the first request with this key is still running (`Retry-After`)",
+    ),
+    ErrorCase(
+        (413,), ("payload_too_large",), f"body over {_BODY} or `markdown` over {_CHARS} characters"
+    ),
+    ErrorCase(
+        (422,),
+        ("idempotency_key_reused",),
+        "this key was used for a different request (body, theme or account)",
+    ),
+    ErrorCase((500,), ("render_failed", "internal_error"), "the conversion failed"),
+    ErrorCase(
+        (429, 503),
+        ("rate_limited", "overloaded", "busy"),
+        "as for generate (the conversion runs in the render pool)",
+    ),
+    ErrorCase(
+        (502,),
+        ("ip_not_whitelisted",),
+        "platform error 40164/61004; the message names the address the platform saw and where "
+        "the whitelist is set",
+    ),
+    ErrorCase((502,), ("invalid_platform_credentials",), "wrong AppID or AppSecret, frozen secret"),
+    ErrorCase(
+        (502,), ("platform_rate_limited",), "the account's API quota is used up (45009, 45011)"
+    ),
+    ErrorCase(
+        (502,),
+        ("image_upload_failed",),
+        "an image could not be downloaded, or the platform refused it (named in the message)",
+    ),
+    ErrorCase(
+        (502,), ("platform_error",), "any other platform failure, with its errcode and errmsg"
+    ),
+    ErrorCase(
+        (504,),
+        ("platform_timeout",),
+        "a platform call took longer than `INKCARD_WECHAT_TIMEOUT`, or the draft longer than "
+        "`INKCARD_ARTICLE_TIMEOUT` (`timeout` for HTML only)",
+    ),
+)
+
+
+def _of(cases: tuple[ErrorCase, ...], *statuses: int) -> tuple[ErrorCase, ...]:
+    return tuple(case for case in cases if set(case.statuses) & set(statuses))
+
+
+COVER: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,),
+        (
+            "invalid_json",
+            "invalid_text",
+            "invalid_keywords",
+            "invalid_count",
+            "invalid_theme",
+            "invalid_theme_mode",
+            "invalid_width",
+            "invalid_height",
+        ),
+        "the body is not one JSON object, or a field is missing (`text`), of the wrong type"
+        " or out of range",
+    ),
+    *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
+)
+
+NEWSPIC: tuple[ErrorCase, ...] = (
+    *_of(ARTICLE, 400),
+    ErrorCase(
+        (400,),
+        ("too_many_pages", "card_too_large", "too_many_pixels", "image_too_large", "invalid_mdx"),
+        "the cards break a limit of generate (see its table)",
+    ),
+    ErrorCase((400,), ("too_many_cards",), "the Markdown makes more than 20 cards"),
+    *_of(ARTICLE, 401, 402, 404),
+    *_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
+)
+
+OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
+    "generate": GENERATE,
+    "article": ARTICLE,
+    "newspic": NEWSPIC,
+    "cover": COVER,
+}
+"""The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
+
+
+def by_status(cases: tuple[ErrorCase, ...]) -> dict[int, list[ErrorCase]]:
+    """``cases`` grouped by status, in status order."""
+    grouped: dict[int, list[ErrorCase]] = {}
+    for case in sorted(cases, key=lambda c: min(c.statuses)):
+        for status in case.statuses:
+            grouped.setdefault(status, []).append(case)
+    return dict(sorted(grouped.items()))
+
+
+def described(cases: list[ErrorCase]) -> str:
+    """One status's cases as a Markdown list: the labels, then when."""
+    return "\n".join(
+        f"- {', '.join(f'`{label}`' for label in case.labels)}: {case.when}" for case in cases
+    )
+
+
+def examples(
+    cases: list[ErrorCase], body: Callable[[str, str], dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """An example body of each label, ``body(label, message)``, by label."""
+    return {label: body(label, case.example_message()) for case in cases for label in case.labels}
+
+
+READY: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (503,),
+        ("not_ready",),
+        "fonts not loaded, a render process not warm yet, or the database or storage not"
+        " writable (the message lists each)",
+    ),
+)
+
+PREVIEW: tuple[ErrorCase, ...] = (
+    ErrorCase((400,), ("bad_request",), "the request line or a header could not be read"),
+    ErrorCase(
+        (404,), ("not_found",), "no theme preview has this name; `GET /api/themes` lists them"
+    ),
+    *(case for case in _of(GENERATE, 503, 504) if "busy" not in case.labels),
+)
