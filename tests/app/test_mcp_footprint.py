@@ -74,4 +74,5 @@ def test_stdio_draws_cards_in_its_own_process(stdio: Stdio) -> None:  # noqa: F8
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
     assert proc.returncode == 0
