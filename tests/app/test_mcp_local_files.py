@@ -88,6 +88,11 @@ def test_stdio_markdown_file_and_its_local_images_are_drawn(local: tuple[Stdio, 
             assert not result.is_error, text_of(result)
             [png] = images_of(result)
             cards.append(png)
+        post = str(folders.root / "post.md")
+        newspic = await session.call_tool(
+            "create_newspic_draft", {"markdownFile": post, "dryRun": True, **SMALL_CARD}
+        )
+        assert not newspic.is_error, text_of(newspic)
         return cards
 
     async def main() -> None:
