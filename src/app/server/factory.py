@@ -136,7 +136,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         newspic_draft_route(services.catalogue),
         cover_route(services.catalogue),
         swagger_asset,
-        *playground_routes(),
+        *playground_routes(settings.fonts_dir),
         mcp.route,
     ]
     if isinstance(services.raw_storage, LocalStorage):
