@@ -167,11 +167,11 @@ def subset_font(path: Path, text: str) -> bytes:
     from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
     options = subset.Options()
-    options.flavor = "woff"
     with TTFont(path, lazy=False) as font:
         subsetter = subset.Subsetter(options)
         subsetter.populate(text=text)
         subsetter.subset(font)
+        font.flavor = "woff"
         out = io.BytesIO()
         font.save(out)
     return out.getvalue()

@@ -247,7 +247,7 @@ function showCards(images) {
     button.type = "button";
     button.className = "ghost small";
     button.textContent = `Download ${extension(image).toUpperCase()}`;
-    button.setAttribute("aria-label", `Download card ${i + 1} as ${extension(image).toUpperCase()}`);
+    button.setAttribute("aria-label", `${button.textContent}, card ${i + 1}`);
     button.addEventListener("click", () => downloadOne(image, i));
     caption.append(label, button);
     figure.append(cardView(image, size), caption);
