@@ -411,7 +411,7 @@ def test_the_ui_font_is_a_small_subset_of_our_cjk_sans(service: Service) -> None
     assert font.content[:4] == b"wOFF"
     assert len(font.content) < 100_000  # the whole face is 16 MB
     cmap = TTFont(io.BytesIO(font.content)).getBestCmap()
-    for char in "小红书":
+    for char in "小红书苹果备忘录":  # the page's own label, a card theme's label
         assert ord(char) in cmap
     again = httpx.get(
         f"{service.base}{path.group(1)}", headers={"If-None-Match": font.headers["etag"]}
@@ -425,29 +425,30 @@ def test_without_system_cjk_fonts_the_labels_use_the_served_font(
     page, errors = open_page(browsers["no-cjk"], service)
     label = page.locator('#sizes [data-value="xhs"]')
     expect(label).to_have_text("小红书 3:4")
+    expect(page.locator("#theme-label")).to_have_text("苹果备忘录")
     served: list[str] = page.evaluate(
         """async () => {
             await document.fonts.ready;
             await document.fonts.load('13px "Inkcard UI CJK"', '小红书');
+            await document.fonts.load('bold 14px "Inkcard UI CJK"', '苹果备忘录');
             return [...document.fonts].filter((f) => f.family.includes('Inkcard UI CJK'))
                 .map((f) => f.status);
         }"""
     )
     assert served == ["loaded"]
-    # A CJK glyph of our sans is one em wide; the only other font here has none (tofu).
+    # As laid out in the page: each CJK glyph of our sans is one em wide; a missing glyph's
+    # box (tofu) is narrower. The checked size is semibold, the theme label bold.
     widths = page.evaluate(
-        """() => {
-            const ctx = document.createElement('canvas').getContext('2d');
-            const width = (family) => {
-                ctx.font = `40px ${family}`;
-                return ctx.measureText('书').width;
-            };
-            const page = getComputedStyle(document.querySelector('#sizes button')).fontFamily;
-            return [width(page), width('"DejaVu Sans"')];
-        }"""
+        """() => [['#sizes button', 3], ['#theme-label', 5]].map(([selector, n]) => {
+            const element = document.querySelector(selector);
+            const range = document.createRange();
+            range.setStart(element.firstChild, 0);
+            range.setEnd(element.firstChild, n);
+            return range.getBoundingClientRect().width / n
+                / parseFloat(getComputedStyle(element).fontSize);
+        })"""
     )
-    assert widths[0] == pytest.approx(40, abs=0.5)
-    assert widths[1] != pytest.approx(40, abs=0.5)
+    assert widths == [pytest.approx(1, abs=0.02)] * 2
     shoot(page, "no-cjk-fonts")
     page.context.close()
     assert errors == []

@@ -8,7 +8,8 @@ asked for with its current tag is cached for a year; the page itself is revalida
 five minutes. None of these routes is in the OpenAPI document: they are not the API.
 
 The page's own CJK labels are drawn with our fonts, not the visitor's: ``ui-cjk.woff`` is the
-CJK sans cut down to the CJK characters the page's files hold (a few kilobytes), made on its
+CJK sans cut down to the CJK characters of the page's files and of the theme list it shows
+(the card themes' labels, such as 苹果备忘录): a few kilobytes, made on its
 first request (about a second, in a thread) and kept in memory; its tag comes from the
 characters and the font file, so it is known before the cut.
 """
@@ -26,6 +27,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
 import layout
+import themes
 from app.errors import NotFound
 from app.models import MAX_MARKDOWN_CHARS
 
@@ -101,17 +103,22 @@ def cjk_characters(texts: list[str]) -> str:
     return "".join(sorted({c for text in texts for c in text if ord(c) >= FIRST_CJK}))
 
 
+def theme_labels(catalogue: themes.Catalogue) -> str:
+    """The card themes' labels, as the page shows them on its theme button and picker."""
+    return " ".join(catalogue.get(name).label for name in catalogue.names())
+
+
 def load_files(
-    fonts_dir: Path = layout.DEFAULT_FONTS_DIR,
+    fonts_dir: Path = layout.DEFAULT_FONTS_DIR, shown: str = ""
 ) -> tuple[StaticFile, dict[str, StaticFile], UiFont]:
     """The page (its asset links versioned by their tags, the Markdown limit filled in), the
-    assets by name, and the CJK subset its labels need."""
+    assets by name, and the CJK subset its labels and ``shown`` (text it fetches) need."""
     assets = {
         name: StaticFile.of((STATIC_DIR / name).read_bytes(), media_type)
         for name, media_type in ASSETS.items()
     }
     html = (STATIC_DIR / PAGE).read_text("utf-8")
-    texts = [html] + [
+    texts = [html, shown] + [
         (STATIC_DIR / name).read_text("utf-8") for name in ASSETS if name.endswith(".js")
     ]
     font = UiFont(fonts_dir / UI_FONT_SOURCE, cjk_characters(texts))
@@ -135,10 +142,12 @@ def _answer(
     return Response(file.body, media_type=file.media_type, headers=headers)
 
 
-def playground_routes(fonts_dir: str = "") -> list[HTTPRouteHandler]:
+def playground_routes(fonts_dir: str = "", shown: str = "") -> list[HTTPRouteHandler]:
     """``GET /`` (the page) and ``GET /static/<name>`` (its scripts, styles, icon and the CJK
-    subset of ``fonts_dir``'s sans, by default the repository's fonts)."""
-    page, assets, font = load_files(Path(fonts_dir) if fonts_dir else layout.DEFAULT_FONTS_DIR)
+    subset of ``fonts_dir``'s sans, by default the repository's fonts, for the page's own
+    labels and the labels in ``shown``)."""
+    source = Path(fonts_dir) if fonts_dir else layout.DEFAULT_FONTS_DIR
+    page, assets, font = load_files(source, shown)
 
     @get("/", include_in_schema=False)
     async def playground(request: Request[Any, Any, Any]) -> Response[bytes]:
