@@ -64,7 +64,7 @@ from .errors import (
     TooManyPixels,
     TooTallForFormat,
 )
-from .fonts import DEFAULT_FONTS_DIR, FontBook
+from .fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .imagecodec import (
     ARTICLE_IMAGE_BYTES,
     COVER_IMAGE_BYTES,
@@ -185,6 +185,7 @@ __all__ = [
     "render_cards",
     "render_covers",
     "render_wechat_cover",
+    "subset_font",
     "typeset_math",
 ]
 
