@@ -114,9 +114,7 @@ def test_render_covers_is_held_to_the_pixel_limits() -> None:
 def _every_theme_mode() -> list[tuple[str, str | None]]:
     catalogue = themes.Catalogue()
     return [
-        (name, mode)
-        for name in catalogue.names()
-        for mode in (catalogue.get(name).modes or [None])
+        (name, mode) for name in catalogue.names() for mode in (catalogue.get(name).modes or [None])
     ]
 
 
