@@ -7,7 +7,8 @@ says 200, and then sent the operation once (the first request) and ``--runs`` mo
 formulas too), so none is served from storage, replayed or typeset from a cache. Target: the
 first within 1.5x of the warm median, for each operation.
 
-Usage: python benchmarks/bench_first.py [--runs 15] [--spawns 1]. Not collected by pytest.
+Usage: python benchmarks/bench_first.py [--runs 15] [--spawns 1] [--only card,article,article_math].
+Not collected by pytest.
 """
 
 from __future__ import annotations
@@ -88,10 +89,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="warm requests (max 200)")
     parser.add_argument("--spawns", type=int, default=1, help="fresh services per operation")
+    parser.add_argument("--only", default=",".join(OPERATIONS), help="operations, comma-separated")
     args = parser.parse_args()
     runs, spawns = min(max(args.runs, 3), 200), min(max(args.spawns, 1), 10)
     results: dict[str, object] = {}
-    for operation in OPERATIONS:
+    for operation in args.only.split(","):
         each = [measure(operation, runs) for _ in range(spawns)]
         ratios = [m["ratio"] for m in each]
         results[operation] = {
