@@ -145,7 +145,7 @@ async def running(services: Services) -> AsyncIterator[Services]:
     await asyncio.to_thread(services.cards.load_fonts)
     services.render_pool.start()  # warms up in the background; /readyz says when
     settings = services.settings
-    log.info("ready: storage=%s files=%s", settings.storage, settings.files_url)
+    log.info("started: storage=%s files=%s", settings.storage, settings.files_url)
     sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
     try:
         yield services

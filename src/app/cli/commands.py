@@ -117,9 +117,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             )
     else:
         share_metrics_in(None)  # one process counts in memory
+        from app.cli.serving import run_one_process
         from app.server.factory import create_app
 
-        uvicorn.run(create_app(settings), **common)
+        run_one_process(create_app(settings), **common)
     return 0
 
 
