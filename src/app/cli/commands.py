@@ -22,6 +22,7 @@ import msgspec
 
 import layout
 import themes
+from app.cli.database import add_database_command
 from app.cli.storage import add_storage_command
 from app.cli.themecheck import add_themes_command
 from app.models import MAX_MARKDOWN_CHARS
@@ -540,6 +541,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_admin_commands(sub)
     add_themes_command(sub)
     add_storage_command(sub)
+    add_database_command(sub)
     return parser
 
 
