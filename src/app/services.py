@@ -149,7 +149,7 @@ async def running(services: Services) -> AsyncIterator[Services]:
     warming = asyncio.create_task(asyncio.to_thread(services.article_warm_up.run))  # likewise
     settings = services.settings
     files = settings.files_url_for("<each request's scheme://host>")
-    log.info("ready: storage=%s files=%s", settings.storage, files)
+    log.info("started: storage=%s files=%s", settings.storage, files)
     sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
     try:
         yield services

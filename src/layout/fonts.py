@@ -20,7 +20,9 @@ import uharfbuzz as hb
 
 from .errors import FontError as FontError
 
-DEFAULT_FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
+_PACKAGED_FONTS = Path(__file__).resolve().parent / "fontfiles"  # in an installed wheel
+_CHECKOUT_FONTS = Path(__file__).resolve().parents[2] / "fonts"  # a checkout, editable install
+DEFAULT_FONTS_DIR = _PACKAGED_FONTS if _PACKAGED_FONTS.is_dir() else _CHECKOUT_FONTS
 MANIFEST = "families.toml"
 HAN_PROBE = 0x4E2D  # 中: the first face of a chain that draws it is the chain's CJK face
 
