@@ -99,7 +99,7 @@ from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 
-ENGINE_VERSION = "11"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "ALERT_LABELS",
