@@ -1,14 +1,18 @@
 """Lossless PNG candidates on our own cards: encode time and size, as JSON.
 
-Run: `.venv/bin/python benchmarks/bench_png.py [--runs 9] [--themes all|NAME,...]`.
+Run: `.venv/bin/python benchmarks/bench_png.py [--runs 9] [--themes all|NAME,...]
+[--benchmark-card] [--only SUBSTRING]`.
 Renders the corpus's Chinese post (and the mixed-script one) in each theme at the default
 size and scale (440x586 @2x, noSplit, so the card grows to fit), then encodes every card
 with each candidate: zlib / zlib-ng / ISA-L / libdeflate deflaters at several levels, each
-with the PNG row filters None, Sub, Up and Paeth (numpy, vectorised), strips deflated in
+with the PNG row filters None, Sub, Up and Paeth (numpy, vectorised) and a filter chosen per
+row as libpng does ("adaptive"), strips deflated in
 parallel threads, fpng, Skia's own encoder, and `layout.png.encode_rgb` as shipped. Every
 output is decoded by the tests' independent reader and compared with the pixels before its
 time counts. Prints one JSON object: per candidate the median ms per card (median of
-`--runs` over each card, summed over cards / cards) and the total bytes, sorted by time.
+`--runs` over each card, summed over cards / cards) and the total bytes, sorted by time, and
+each card's distinct colours (an indexed PNG needs ≤ 256). `--benchmark-card` measures only
+bench_browser's card (the first post, apple-notes), whose Chromium PNG is the size to beat.
 Optional candidates whose package is missing are listed under "skipped".
 """
 
@@ -40,6 +44,7 @@ POSTS = [
     ROOT / "tests/cases/posts/02-python-tips-mixed.md",
 ]
 Encoder = Callable[[np.ndarray], bytes]
+ADAPTIVE = -1  # a filter per row, chosen as libpng does (`adaptive_rows`)
 
 
 # --- row filters, whole image at once (filter byte per row, then the filtered bytes) -----------
@@ -85,20 +90,23 @@ def _paeth_predictor(cur: np.ndarray) -> np.ndarray:
     return np.where((pa <= pb) & (pa <= pc), a, np.where(pb <= pc, b, c)).astype(np.uint8)
 
 
+def adaptive_rows(rgb: np.ndarray) -> np.ndarray:
+    """Each row filtered with whichever of None, Sub and Up gives the smallest sum of
+    absolute (signed) bytes: libpng's heuristic, Paeth left out (88+ ms in numpy)."""
+    tried = np.stack([filter_rows(rgb, kind) for kind in (0, 1, 2)])
+    cost = np.abs(tried[:, :, 1:].view(np.int8).astype(np.int16)).sum(axis=2)
+    best = cost.argmin(axis=0)
+    return tried[best, np.arange(tried.shape[1])]
+
+
 def wrap_png(rgb: np.ndarray, idat: bytes) -> bytes:
     h, w, _ = rgb.shape
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return b"".join(
-        (
-            png.SIGNATURE,
-            png._chunk(b"IHDR", header),
-            png._chunk(b"IDAT", idat),
-            png._chunk(b"IEND", b""),
-        )
-    )
+    return png.Deflated(w, h, [idat]).png()
 
 
 def zlib_style(compress: Callable[[bytes], bytes], kind: int) -> Encoder:
+    if kind == ADAPTIVE:
+        return lambda rgb: wrap_png(rgb, compress(adaptive_rows(rgb).data))
     return lambda rgb: wrap_png(rgb, compress(filter_rows(rgb, kind).data))
 
 
@@ -125,7 +133,7 @@ def parallel_strips(level: int, kind: int, strips: int, pool: ThreadPoolExecutor
 def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]:
     found: dict[str, Encoder] = {"shipped layout.png.encode_rgb": png.encode_rgb}
     skipped: list[str] = []
-    filters = {"none": 0, "sub": 1, "up": 2, "paeth": 4}
+    filters = {"none": 0, "sub": 1, "up": 2, "paeth": 4, "adaptive": ADAPTIVE}
     deflaters: dict[str, Callable[[int], Callable[[bytes], bytes]]] = {
         "zlib": lambda lv: lambda d: zlib.compress(d, lv)
     }
@@ -150,7 +158,12 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
         deflaters["libdeflate"] = lambda lv: lambda d: deflate.zlib_compress(d, lv)
     except ImportError:
         skipped.append("libdeflate (deflate)")
-    levels = {"zlib": (1, 6), "zlib-ng": (1, 2, 6), "isal": (0, 1, 2), "libdeflate": (1, 3, 6)}
+    levels = {
+        "zlib": (1, 6),
+        "zlib-ng": (1, 2, 3, 4, 6),
+        "isal": (0, 1, 2),
+        "libdeflate": (1, 2, 3, 6),
+    }
     for name, make in deflaters.items():
         for level in levels[name]:
             for fname, kind in filters.items():
@@ -176,13 +189,13 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
     return found, skipped
 
 
-def render_cards(theme_names: list[str]) -> list[tuple[str, np.ndarray]]:
+def render_cards(theme_names: list[str], posts: list[Path]) -> list[tuple[str, np.ndarray]]:
     from layout import draw
 
     fonts = layout.FontBook.load()
     painter = draw.Painter(fonts.typefaces(), scale=2)
     cards = []
-    for post in POSTS:
+    for post in posts:
         text = post.read_text("utf-8")
         for name in theme_names:
             [page, *_] = layout.layout_pages(text, themes.load(name), fonts, layout.RenderOptions())
@@ -190,6 +203,12 @@ def render_cards(theme_names: list[str]) -> list[tuple[str, np.ndarray]]:
             pixels = draw.rasterize(picture, page.width, page.height, page.background, 2)
             cards.append((f"{post.stem}/{name}", pixels))  # a view of RGBA, as encoded
     return cards
+
+
+def colours(rgb: np.ndarray) -> int:
+    """Distinct colours of a card (an indexed PNG could hold it exactly if ≤ 256)."""
+    packed = contiguous(rgb).astype(np.uint32)
+    return len(np.unique(packed[:, :, 0] << 16 | packed[:, :, 1] << 8 | packed[:, :, 2]))
 
 
 def measure(encode: Encoder, cards: list[tuple[str, np.ndarray]], runs: int) -> dict[str, object]:
@@ -214,9 +233,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--themes", default="apple-notes,cyberpunk,watercolor,glassmorphism")
     parser.add_argument("--only", default="", help="substring: measure matching candidates only")
+    parser.add_argument(
+        "--benchmark-card",
+        action="store_true",
+        help="only bench_browser's card: the first post in apple-notes (overrides --themes)",
+    )
     args = parser.parse_args()
     names = themes.names() if args.themes == "all" else args.themes.split(",")
-    cards = render_cards([n for n in names if n in themes.names()])
+    if args.benchmark_card:
+        cards = render_cards(["apple-notes"], POSTS[:1])
+    else:
+        cards = render_cards([n for n in names if n in themes.names()], POSTS)
     with ThreadPoolExecutor(4) as pool:
         encoders, skipped = candidates(pool)
         results = {
@@ -233,6 +260,8 @@ def main() -> None:
                     sum(rgb.shape[0] * rgb.shape[1] for _, rgb in cards) / len(cards)
                 ),
                 "runs": args.runs,
+                # a palette (indexed) PNG holds at most 256 colours: how far each card is
+                "colours": {label: colours(rgb) for label, rgb in cards},
                 "candidates": ranked,
                 "skipped": skipped,
             },

@@ -7,8 +7,9 @@
 #      machine's CA bundle and pip configuration so the build reaches PyPI, and imports it
 #      under the exact name the FROM line uses;
 #   3. runs `podman build --isolation=chroot` and prints the image size;
-#   4. mounts the image and starts its CMD under chroot with the image's Env and WorkingDir
-#      (a fresh /data folder as the volume, INKCARD_HOST/PORT set to a free loopback port),
+#   4. mounts the image and starts its CMD under chroot with the image's Env, WorkingDir and
+#      User (a fresh /data folder, owned by that user, as the volume, INKCARD_HOST/PORT set to
+#      a free loopback port), checks it does not run as root,
 #      then checks /healthz, that the first-start key is printed, and one card made with that
 #      key through POST /api/generate; prints the time from start to /healthz.
 # Everything it started, mounted or made is removed at the end except the images (kept as the
@@ -194,10 +195,18 @@ start_server() {
     mapfile -d '' env_lines < <(image_config Env)
     mapfile -d '' cmd < <(image_config Cmd)
     workdir="$(image_config WorkingDir)"
-    say "starting ${cmd[*]} in $workdir under chroot on 127.0.0.1:$port"
+    # The image's USER, as `podman run` would use it; the volume is given to that user as a
+    # fresh named volume would be.
+    local user userspec=()
+    user="$(image_config User)"
+    if [ -n "$user" ]; then
+        chown "$user" "$work/data"
+        userspec=(--userspec="$user")
+    fi
+    say "starting ${cmd[*]} in $workdir as user ${user:-root} under chroot on 127.0.0.1:$port"
     # --pdeathsig: the server stops with this script even if the script is killed outright.
     env -i "${env_lines[@]}" INKCARD_HOST=127.0.0.1 INKCARD_PORT="$port" \
-        setpriv --pdeathsig TERM chroot "$root" /bin/sh -c 'cd "$0" && exec "$@"' "${workdir:-/}" "${cmd[@]}" \
+        setpriv --pdeathsig TERM chroot "${userspec[@]}" "$root" /bin/sh -c 'cd "$0" && exec "$@"' "${workdir:-/}" "${cmd[@]}" \
         >"$work/server.log" 2>&1 &
     server=$!
 }
@@ -228,6 +237,12 @@ while True:
         fail("/healthz did not answer within 120 s")
     time.sleep(0.05)
 print(f"container-check: /healthz answered {time.monotonic() - started:.2f} s after start")
+uid = next(
+    line.split()[1] for line in open(f"/proc/{pid}/status") if line.startswith("Uid:")
+)
+if uid == "0":
+    fail("the server runs as root")
+print(f"container-check: the server runs as uid {uid}")
 
 printed = open(log_path, errors="replace").read()
 found = re.search(r"Created the first API key.*?\n\s*\n\s+(\S+)\n", printed)

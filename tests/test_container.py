@@ -39,6 +39,8 @@ def test_the_image_builds_starts_and_draws_a_card(tmp_path: Path) -> None:
             pytest.fail(f"container-check.sh took over {CHECK_TIMEOUT_S} s:\n{output[-3000:]}")
     assert check.returncode == 0, output[-3000:]
     assert "/healthz answered" in output
+    runs_as = re.search(r"the server runs as uid (\d+)", output)
+    assert runs_as and runs_as.group(1) != "0", output[-3000:]
     assert "made with the printed key" in output
 
     png = card.read_bytes()

@@ -10,7 +10,8 @@ import yaml
 
 from app.settings import Settings, load_settings
 
-DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+REPO = Path(__file__).resolve().parents[1]
+DEPLOY = REPO / "deploy"
 
 
 def _compose() -> dict[str, object]:
@@ -45,3 +46,29 @@ def test_the_balancer_limits_bodies_and_waits_as_the_service_does() -> None:
     read = re.search(r"proxy_read_timeout (\d+)s;", conf)
     assert read and int(read.group(1)) > defaults.timeout
     assert "proxy_next_upstream off;" in conf  # a charged request is never sent twice
+
+
+def test_compose_builds_a_fully_qualified_image_both_engines_find() -> None:
+    inkcard = _compose()["services"]["inkcard"]  # type: ignore[index]  # parsed YAML
+    # Docker reads an unqualified name as Docker Hub's and Podman as localhost/: only a name
+    # with its registry part written out means the same image to both.
+    registry = str(inkcard["image"]).split("/")[0]
+    assert registry == "localhost" or "." in registry, inkcard["image"]
+    build = inkcard["build"]  # neither engine has to find a prebuilt image
+    assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == REPO / "Containerfile"
+
+
+def test_the_balancer_names_no_resolver_a_static_upstream_would_ignore() -> None:
+    conf = (DEPLOY / "nginx.conf").read_text("utf-8")
+    directives = [line.split("#")[0].strip() for line in conf.splitlines()]
+    resolves_per_request = any(line.startswith("proxy_pass") and "$" in line for line in directives)
+    if not resolves_per_request:
+        assert not [line for line in directives if line.startswith("resolver ")]
+
+
+def test_the_image_runs_as_an_unprivileged_user() -> None:
+    final_stage = re.split(r"(?im)^FROM ", (REPO / "Containerfile").read_text("utf-8"))[-1]
+    users = re.findall(r"(?im)^USER\s+(\S+)", final_stage)
+    assert users, "the final stage sets no USER: the service would run as root"
+    user = users[-1].split(":")[0]
+    assert user.isdigit() and int(user) >= 1000, user  # numeric: runAsNonRoot can check it

@@ -12,12 +12,13 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import layout
 import themes
 from app.articles.service import ArticleService
 from app.articles.threads import ArticleThreads
+from app.articles.warmup import WarmUp
 from app.cards.images import RemoteImages
 from app.cards.inline import InlineRenderPool
 from app.cards.pool import ProcessRenderPool
@@ -60,6 +61,7 @@ class Services:
     threads: ArticleThreads
     cards: CardService
     articles: ArticleService
+    article_warm_up: WarmUp = field(default_factory=WarmUp)  # run by `running`; /readyz waits
 
 
 def build_services(settings: Settings, *, in_process: bool = False) -> Services:
@@ -113,7 +115,13 @@ def build_services(settings: Settings, *, in_process: bool = False) -> Services:
         articles=ArticleService(
             settings, threads, lambda: cards.fonts, fetcher, workers=render_pool
         ),
+        # one agent, no /readyz: its first article pays the warm-up rather than every start
+        article_warm_up=WarmUp(_nothing) if in_process else WarmUp(),
     )
+
+
+def _nothing() -> None:
+    """The article warm-up of ``inkcard mcp``: none."""
 
 
 def _render_pool(
@@ -155,14 +163,16 @@ async def running(services: Services) -> AsyncIterator[Services]:
         await asyncio.to_thread(services.raw_storage.sweep_temp_files)
     await asyncio.to_thread(services.cards.load_fonts)
     services.render_pool.start()  # warms up in the background; /readyz says when
+    warming = asyncio.create_task(asyncio.to_thread(services.article_warm_up.run))  # likewise
     settings = services.settings
     files = settings.files_url_for("<each request's scheme://host>")
-    log.info("ready: storage=%s files=%s", settings.storage, files)
+    log.info("started: storage=%s files=%s", settings.storage, files)
     sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
     try:
         yield services
     finally:
         sweeper.cancel()
+        await warming  # a thread cannot be stopped: a stop during warm-up waits for its end
         await services.articles.close()
         await services.fetcher.aclose()
         services.threads.shutdown()

@@ -64,7 +64,7 @@ from .errors import (
     TooManyPixels,
     TooTallForFormat,
 )
-from .fonts import DEFAULT_FONTS_DIR, FontBook
+from .fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .imagecodec import (
     ARTICLE_IMAGE_BYTES,
     COVER_IMAGE_BYTES,
@@ -100,7 +100,7 @@ from .mdx import parse_mdx
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 
-ENGINE_VERSION = "11"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change
 
 __all__ = [
     "ALERT_LABELS",
@@ -186,6 +186,7 @@ __all__ = [
     "render_cards",
     "render_covers",
     "render_wechat_cover",
+    "subset_font",
     "typeset_math",
     "valid_link",
 ]

@@ -9,6 +9,7 @@ cached per code point, so no cmap table is parsed while a request waits.
 from __future__ import annotations
 
 import hashlib
+import io
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,9 @@ import uharfbuzz as hb
 
 from .errors import FontError as FontError
 
-DEFAULT_FONTS_DIR = Path(__file__).resolve().parents[2] / "fonts"
+_PACKAGED_FONTS = Path(__file__).resolve().parent / "fontfiles"  # in an installed wheel
+_CHECKOUT_FONTS = Path(__file__).resolve().parents[2] / "fonts"  # a checkout, editable install
+DEFAULT_FONTS_DIR = _PACKAGED_FONTS if _PACKAGED_FONTS.is_dir() else _CHECKOUT_FONTS
 MANIFEST = "families.toml"
 HAN_PROBE = 0x4E2D  # 中: the first face of a chain that draws it is the chain's CJK face
 
@@ -168,3 +171,21 @@ class FontBook:
 
     def typefaces(self) -> dict[str, Any]:
         return {key: face.typeface for key, face in self.faces.items()}
+
+
+def subset_font(path: Path, text: str) -> bytes:
+    """The font at ``path`` cut down to the glyphs that draw ``text``, as WOFF (zlib: no
+    extra dependency). A web page that shows a few CJK labels needs a few kilobytes of a
+    16 MB face; the cut takes about a second, so callers keep the answer."""
+    from fontTools import subset  # type: ignore[import-untyped]  # not at render time
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    options = subset.Options()
+    with TTFont(path, lazy=False) as font:
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=text)
+        subsetter.subset(font)
+        font.flavor = "woff"
+        out = io.BytesIO()
+        font.save(out)
+    return out.getvalue()

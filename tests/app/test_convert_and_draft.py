@@ -183,6 +183,8 @@ def test_html_only_costs_one_credit_and_uploads_nothing(service: Service) -> Non
     assert "font-weight" in answer["html"]  # brandA, the default, inlined
     assert service.balance(prefix) == 9
     assert not service.platform.hits and not service.images.hits
+    rows = service.app.state.services.credits.ledger(prefix)
+    assert [(row.kind, row.delta) for row in rows] == [("debit", -1), ("grant", 10)]
 
 
 def test_html_only_in_another_theme_differs(service: Service) -> None:

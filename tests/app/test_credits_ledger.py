@@ -122,7 +122,7 @@ def test_reserve_holds_commit_charges_release_gives_back(database: str) -> None:
 
 
 def test_a_hold_can_be_committed_for_less(database: str) -> None:
-    # The article operation holds 3 (its minimum balance) and charges 1 for HTML only.
+    # Work that turns out cheaper than its hold is charged less; the rest is refunded.
     credits = _credits(database)
     _, info = credits.create_key("k", 3)
     hold = credits.reserve(info.id, 3, "convert", "r1")
@@ -139,6 +139,48 @@ def test_a_hold_can_be_committed_for_less(database: str) -> None:
     ]
     with pytest.raises(InsufficientCredits, match="costs 3 credits and the key's balance is 2"):
         credits.reserve(info.id, 3, "convert", "r2")
+
+
+def test_a_minimum_balance_is_checked_not_held(database: str) -> None:
+    # An HTML-only article costs 1 and needs a balance of 3: one debit of 1, no refund.
+    credits = _credits(database)
+    _, info = credits.create_key("k", 4)
+    hold = credits.reserve(info.id, 1, "convert", "r1", minimum=3)
+    assert hold is not None
+    assert credits.key_info(info.prefix).balance == 3 == credits.ledger_sum(info.id)
+    assert credits.commit(hold)
+    assert [(row.kind, row.delta) for row in credits.ledger(info.prefix)] == [
+        ("debit", -1),
+        ("grant", 4),
+    ]
+    with pytest.raises(InsufficientCredits, match="at least 4 credits; the key's balance is 3"):
+        credits.reserve(info.id, 1, "convert", "r2", minimum=4)
+    assert credits.reserve(info.id, 0, "convert", "r3", minimum=3) is None  # checked, free
+    with pytest.raises(InsufficientCredits, match="balance is 3"):
+        credits.reserve(info.id, 0, "convert", "r4", minimum=4)
+    assert len(credits.ledger(info.prefix)) == 2 and credits.open_holds() == 0
+
+
+def test_concurrent_calls_never_pass_the_minimum_on_held_credits(database: str) -> None:
+    # Balance 5, each call costs 1 and needs 3: the holds of the others count, so exactly
+    # three calls pass (5, 4, 3 before their debits) and the balance never goes under 2.
+    credits = _credits(database)
+    _, info = credits.create_key("race", 5)
+    barrier = threading.Barrier(8)
+
+    def reserve(n: int) -> int | None:
+        barrier.wait()
+        try:
+            return credits.reserve(info.id, 1, "convert", f"r{n}", minimum=3)
+        except InsufficientCredits:
+            return None
+
+    with ThreadPoolExecutor(8) as pool:
+        holds = [hold for hold in pool.map(reserve, range(8)) if hold is not None]
+    assert len(holds) == 3 == credits.open_holds()
+    assert credits.key_info(info.prefix).balance == 2 == credits.ledger_sum(info.id)
+    assert all(credits.commit(hold) for hold in holds)
+    assert sorted(row.delta for row in credits.ledger(info.prefix)) == [-1, -1, -1, 5]
 
 
 def test_the_sweep_releases_only_expired_holds(database: str) -> None:

@@ -170,7 +170,7 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
 def test_the_limit_covers_convert_and_draft_but_never_a_replay(
     make_client: Callable[..., Client],
 ) -> None:
-    client = make_client(requests_per_minute=2)
+    client = make_client(requests_per_minute=2, generate_cost=1)  # a free generate: not counted
     key = new_key(client, credits=10)
     body = {"markdown": "# Hello\n\ntext"}
     first = client.post(
@@ -194,7 +194,7 @@ def test_the_limit_covers_convert_and_draft_but_never_a_replay(
     assert fresh.status_code == 429 and fresh.json()["error"] == "rate_limited"
     assert "retry-after" in fresh.headers
     credits = client.app.state.services.credits
-    assert credits.key_info(key[:8]).balance == 9  # only the first conversion was charged
+    assert credits.key_info(key[:8]).balance == 8  # the first conversion and the generate
     again = client.post(
         "/api/platform/convert-and-draft",
         json=body,

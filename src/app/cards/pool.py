@@ -1,11 +1,11 @@
 """Card renders in worker processes: a small supervisor over ``app.render_worker`` processes.
 
 ``size`` workers (forked by a forkserver that has already imported the engine) each load the
-fonts and draw one card, then say ready. A job waits for an idle worker for at most its time
-left; a worker still rendering when its request's time is up is killed and replaced, so a
-runaway render costs one process start, never a stuck slot. At most ``size + queue`` jobs are
-admitted at once (503 ``overloaded`` above, answered at once) and one key at most
-``per_key`` of them (429).
+fonts, draw a card of every common block and typeset math, then say ready. A job waits for
+an idle worker for at most its time left; a worker still rendering when its request's time is
+up is killed and replaced, so a runaway render costs one process start, never a stuck slot. At
+most ``size + queue`` jobs are admitted at once (503 ``overloaded`` above, answered at once)
+and one key at most ``per_key`` of them (429).
 """
 
 from __future__ import annotations
@@ -241,7 +241,13 @@ class ProcessRenderPool:
             self._retire(worker)
             return
         self.peak_rss_kb[ready.pid] = ready.peak_rss_kb
-        log.info("render worker %d warm (%d MB)", ready.pid, ready.peak_rss_kb // 1024)
+        log.info(
+            "render worker %d warm (%s in %.0f ms; %d MB)",
+            ready.pid,
+            ", ".join(ready.warmed) or "nothing",
+            ready.warm_up_ms,
+            ready.peak_rss_kb // 1024,
+        )
         assert self._idle is not None
         self._idle.put_nowait(worker)
 

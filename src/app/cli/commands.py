@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from app.cli.common import CommandError, OneLineParser
 from app.cli.common import integer_type as _integer
+from app.cli.database import add_database_command
 from app.cli.render import add_gallery_command, add_render_command
 from app.cli.storage import add_storage_command
 from app.cli.themecheck import add_themes_command
@@ -138,9 +139,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             )
     else:
         share_metrics_in(None)  # one process counts in memory
+        from app.cli.serving import run_one_process
         from app.server.factory import create_app
 
-        uvicorn.run(create_app(settings), **common)
+        run_one_process(create_app(settings), **common)
     return 0
 
 
@@ -342,6 +344,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_admin_commands(sub)
     add_themes_command(sub)
     add_storage_command(sub)
+    add_database_command(sub)
     return parser
 
 

@@ -11,6 +11,7 @@ database was too busy to release is left to the expiry sweep (``app.services``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -29,8 +30,8 @@ log = logging.getLogger("inkcard.ledger")
 class Charge:
     """What the work inside ``charged`` decides about its own bill before it ends.
 
-    ``cost`` starts at the amount held and may be lowered (an HTML-only article costs less
-    than the draft it held for); ``also`` runs in the commit's transaction (an idempotent
+    ``cost`` starts at the amount held (the call's price) and may be lowered if the work turns
+    out cheaper (the rest is refunded); ``also`` runs in the commit's transaction (an idempotent
     answer stored with its charge).
     """
 
@@ -49,18 +50,26 @@ async def charged(
     operation: str,
     hold: int,
     request_id: str | None,
+    minimum: int = 0,
     refusal: Callable[[int], str] | None = None,
 ) -> AsyncIterator[Charge]:
-    """Hold ``hold`` credits of ``key`` around the work of the ``with`` block.
+    """Hold ``hold`` credits of ``key`` (the call's cost) around the work of the ``with`` block.
 
     Args:
-        refusal: The 402 message for a balance under ``hold``, given that balance.
+        minimum: The balance the key needs to call at all: checked with the hold, not held.
+        refusal: The 402 message for a balance under ``max(hold, minimum)``, given that balance.
 
     Raises:
-        InsufficientCredits: The balance is under ``hold`` (nothing is written).
+        InsufficientCredits: The balance is under ``max(hold, minimum)`` (nothing is written).
     """
     try:
-        hold_id = await asyncio.to_thread(credits.reserve, key.id, hold, operation, request_id)
+        hold_id = await asyncio.to_thread(
+            functools.partial(credits.reserve, minimum=minimum),
+            key.id,
+            hold,
+            operation,
+            request_id,
+        )
     except InsufficientCredits:
         if refusal is None:
             raise

@@ -6,10 +6,12 @@ the same ``BEGIN IMMEDIATE`` transaction, so a key's balance always equals the s
 ledger rows, and two concurrent debits can never spend the same credit.
 
 A paid request *reserves* its cost: a debit row plus a ``holds`` row naming it, written in the
-transaction that checks the balance. Success *commits* (the hold row goes; the debit stays),
-failure *releases* (a refund row gives the debit back and the hold row goes). A held credit is
-already subtracted from the balance, so balance == ledger sum at every instant; holds only say
-which debits are not final yet. A hold whose request died with its process is released by
+transaction that checks the balance (and the minimum balance some calls require: a check, not a
+hold, so the ledger shows exactly what each call cost). Success *commits* (the hold row goes; the
+debit stays), failure *releases* (a refund row gives the debit back and the hold row goes). A held
+credit is already subtracted from the balance, so balance == ledger sum at every instant; holds only
+say which debits are not final yet.
+A hold whose request died with its process is released by
 ``release_expired`` once its deadline has passed.
 """
 
@@ -209,31 +211,44 @@ class Credits:
             self._move(db, info.id, amount, "grant", "grant", request_id)
         return self.key_info(prefix)
 
-    def reserve(self, key_id: int, cost: int, operation: str, request_id: str | None) -> int | None:
-        """Hold ``cost`` credits for a request; return the hold id (None when cost is 0).
+    def reserve(
+        self,
+        key_id: int,
+        cost: int,
+        operation: str,
+        request_id: str | None,
+        *,
+        minimum: int = 0,
+    ) -> int | None:
+        """Hold exactly ``cost`` credits for a request; return the hold id (None when cost is 0).
 
-        The debit row and the hold row are written in the transaction that checks the balance,
-        so the held credits are spent for everyone else until ``commit`` or ``release``.
+        ``minimum`` is a balance the key must have to call at all (the platform calls' 3
+        credits): a check made in the same statement as the debit, never a hold, so the ledger
+        only ever shows what a call costs. The check and the debit are one conditional
+        ``UPDATE`` in the write transaction, so concurrent calls see each other's holds: none
+        can pass the check on credits another call already holds, and no balance goes below
+        ``minimum - cost``.
 
         Raises:
-            InsufficientCredits: The balance is below ``cost``; nothing is written.
+            InsufficientCredits: The balance is below ``max(cost, minimum)``; nothing is written.
             DatabaseBusy: The database stayed locked; nothing is written.
         """
-        if cost <= 0:
+        needed = max(cost, minimum)
+        if needed <= 0:
             return None
         with self.store.write() as db:
             row = db.execute(
                 "UPDATE api_keys SET balance = balance - ?"
                 " WHERE id = ? AND balance >= ? RETURNING balance",
-                [cost, key_id, cost],
+                [cost, key_id, needed],
             ).fetchone()
             if row is None:
                 (balance,) = db.execute(
                     "SELECT balance FROM api_keys WHERE id = ?", [key_id]
                 ).fetchone()
-                raise InsufficientCredits(
-                    f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
-                )
+                raise InsufficientCredits(_short_of(cost, needed, balance))
+            if cost <= 0:
+                return None  # only the minimum was checked: nothing to hold
             (debit_id,) = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
                 " VALUES (?, ?, 'debit', ?, ?, ?) RETURNING id",
@@ -340,6 +355,15 @@ class Credits:
                     "SELECT coalesce(sum(delta), 0) FROM ledger WHERE key_id = ?", [key_id]
                 ).fetchone()[0]
             )
+
+
+def _short_of(cost: int, needed: int, balance: int) -> str:
+    if needed > cost:
+        return (
+            f"this call needs a balance of at least {needed} credits;"
+            f" the key's balance is {balance}"
+        )
+    return f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
 
 
 _KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from app.errors import DatabaseBusy
@@ -79,6 +80,14 @@ class Store(ABC):
     @abstractmethod
     def migrate(self) -> list[int]:
         """Create or update the schema; return the migration versions this call applied."""
+
+    def backup(self, target: Path) -> None:
+        """Copy the whole database, consistent, to the file ``target`` while it is in use.
+
+        Raises:
+            NotImplementedError: The engine has its own tools (PostgreSQL: ``pg_dump``).
+        """
+        raise NotImplementedError(f"{self.engine} databases are backed up with their own tools")
 
     @abstractmethod
     def fetch_lock(self, name: str) -> FetchLock:

@@ -76,6 +76,28 @@ class SqliteStore(Store):
         with self.write() as tx:
             return apply_migrations(tx, self.engine)
 
+    def backup(self, target: Path) -> None:
+        """SQLite's online backup into ``target`` (a new file, renamed into place when whole):
+        a consistent copy while the service keeps reading and writing."""
+        partial = target.with_name(target.name + ".partial")
+        partial.unlink(missing_ok=True)
+        source = sqlite3.connect(self.path, timeout=self.busy_timeout)
+        try:
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            finally:
+                copy.close()
+        except sqlite3.OperationalError as exc:
+            partial.unlink(missing_ok=True)
+            if _is_busy(exc):
+                raise self.busy() from None
+            raise
+        finally:
+            source.close()
+        partial.replace(target)
+
     def fetch_lock(self, name: str) -> FetchLock:
         # One machine holds a SQLite file, so a lock file beside it reaches every process; the
         # database's own write lock would stall every credit write for the whole fetch.

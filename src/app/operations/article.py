@@ -1,9 +1,10 @@
 """An ``ArticleRequest`` of an authenticated key → article HTML or a WeChat draft, charged.
 
-Credits: a balance under 3 is a 402 before any work; 3 are reserved up front and 1 (HTML
-only) or 3 (draft) committed on success, with the answer kept for a retry (``Idempotency-Key``
-or an identical request, ``app.operations.retries``) in the same transaction; any failure, a
-client gone before the answer was ready included, releases the hold and the key's claim.
+Credits: a balance under 3 is a 402 before any work; the call's cost, 1 (HTML only) or 3 (draft), is
+held up front (the minimum balance is checked, not held) and committed on success, with the answer
+kept for a retry (``Idempotency-Key`` or an identical request, ``app.operations.retries``) in the
+same transaction; any failure, a client gone before the answer was ready included, releases the hold
+and the key's claim.
 """
 
 from __future__ import annotations
@@ -69,9 +70,10 @@ async def convert_article(
 ) -> ArticleAnswer:
     """The convert-and-draft operation (HTTP, MCP alike).
 
-    Claim the retry key (a replay returns at once), hold 3 credits, convert or draft under
-    the deadline, commit 1 or 3 with the answer recorded; any failure releases both. ``gone``
-    is set when the client goes away: unfinished work is then stopped and not charged.
+    Claim the retry key (a replay returns at once), check the balance is at least 3 and hold the
+    cost (1 or 3), convert or draft under the deadline, commit it with the answer recorded; any
+    failure releases both. ``gone`` is set when the client goes away: unfinished work is then
+    stopped and not charged.
     """
     if (creds is not None or body.dryRun) and not body.markdown.strip():
         raise InvalidField(

@@ -32,7 +32,7 @@ async def generate_cover(
 
     The order and guarantees are ``generate_cards``': validate; claim the retry key (an
     identical call within the retry window gets the first one's covers again, charged
-    nothing); count the call against the key's per-minute limit; reserve, render and store,
+    nothing); count a paid call against the key's per-minute limit; reserve, render and store,
     commit; any failure releases the hold and stores nothing.
     """
     settings = services.settings
@@ -54,7 +54,8 @@ async def generate_cover(
             return msgspec.json.decode(found.body, type=list[ImageRecord]), 0
         held = found
     try:
-        await asyncio.to_thread(services.limits.admit, key.id)
+        if cost > 0:  # a free render is bounded by the key's renders in flight instead
+            await asyncio.to_thread(services.limits.admit, key.id)
         async with charged(
             services.credits,
             services.metrics,

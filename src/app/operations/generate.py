@@ -27,7 +27,7 @@ async def generate_cards(
     """The generate operation (HTTP, MCP alike).
 
     Order: validate; when the call costs credits, claim its retry key (an identical call
-    within the retry window gets the first one's cards again, charged nothing); count the
+    within the retry window gets the first one's cards again, charged nothing); count a paid
     call against the key's per-minute limit, reserve the cost, then find-or-render; success
     commits the hold with the answer recorded, any failure releases it (a crash leaves it to
     the expiry sweep). ``gone`` is set when the client goes away: unfinished work is then
@@ -50,7 +50,8 @@ async def generate_cards(
             return msgspec.json.decode(found.body, type=list[ImageRecord])
         held = found
     try:
-        await asyncio.to_thread(services.limits.admit, key.id)
+        if settings.generate_cost > 0:  # free: bounded by the key's renders in flight
+            await asyncio.to_thread(services.limits.admit, key.id)
         async with charged(
             services.credits,
             services.metrics,

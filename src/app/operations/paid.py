@@ -1,8 +1,9 @@
 """The skeleton every paid platform call shares (convert-and-draft, newspic-draft).
 
 Claim the retry key (a replay returns at once), count the call against the key's limit, hold
-``MIN_BALANCE`` credits, run the work (stopped if the client leaves), commit its cost with the
-answer recorded in the same transaction; any failure releases the hold and the claim.
+the call's cost after checking the key has ``MIN_BALANCE`` credits (a check, not a hold: the
+ledger shows one debit of the real cost), run the work (stopped if the client leaves), commit
+with the answer recorded in the same transaction; any failure releases the hold and the claim.
 """
 
 from __future__ import annotations
@@ -85,13 +86,13 @@ async def run_paid(
             services.metrics,
             call.key,
             operation=call.operation,
-            hold=MIN_BALANCE,
+            hold=cost,
             request_id=call.request_id,
+            minimum=MIN_BALANCE,
             refusal=call.refusal,
         ) as charge:
             answer = await unless_gone(gone, counted(services.metrics, work()))
             encoded = msgspec.json.encode(answer)
-            charge.cost = cost
             charge.also = await held.recorder(encoded)
     except BaseException:
         await held.forget()

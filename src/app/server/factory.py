@@ -36,7 +36,7 @@ from app.server.routes_article import convert_and_draft_route
 from app.server.routes_cards import route_handlers
 from app.server.routes_cover import cover_route
 from app.server.routes_newspic import newspic_draft_route
-from app.server.routes_playground import playground_routes
+from app.server.routes_playground import playground_routes, theme_labels
 from app.services import Services, build_services, running
 from app.settings import Settings, load_settings
 from app.storage import LocalStorage, check_name
@@ -138,7 +138,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         newspic_draft_route(services.catalogue),
         cover_route(services.catalogue),
         swagger_asset,
-        *playground_routes(),
+        *playground_routes(settings.fonts_dir, theme_labels(services.catalogue)),
         mcp.route,
     ]
     if isinstance(services.raw_storage, LocalStorage):

@@ -92,8 +92,8 @@ async def healthz() -> dict[str, str]:
 
 @get("/readyz", summary="Readiness", responses=error_responses(ErrorBody, errors.READY))
 async def readyz(services: NamedDependency[Services]) -> dict[str, Any]:
-    """Fonts loaded, every render process warm, database writable, storage writable (a probe
-    object, cached for 5 s)."""
+    """Fonts loaded, every render process and the article path warm, database writable,
+    storage writable (a probe object, cached for 5 s)."""
     cards = services.cards
     credits = services.credits
     problems: list[str] = []
@@ -103,6 +103,8 @@ async def readyz(services: NamedDependency[Services]) -> dict[str, Any]:
         problems.append(
             f"render processes are starting ({cards.pool.warm} of {cards.pool.size} warm)"
         )
+    if not services.article_warm_up.done:
+        problems.append("the article path is warming up")
     try:
         await asyncio.to_thread(credits.check_writable)
     except Exception as exc:
@@ -117,6 +119,7 @@ async def readyz(services: NamedDependency[Services]) -> dict[str, Any]:
         "status": "ready",
         "fonts": "loaded",
         "renderers": "warm",
+        "articles": "warm",
         "database": "writable",
         "storage": "writable",
     }

@@ -8,7 +8,17 @@ const SIZES = [
   { id: "square", label: "Square", width: 500, height: 500 },
   { id: "poster", label: "Poster 9:16", width: 440, height: 782 },
   { id: "a4", label: "A4", width: 595, height: 842 },
+  { id: "custom", label: "Custom", title: "Your own width and height" },
 ];
+const FORMATS = [
+  { id: "png", label: "PNG" },
+  { id: "jpeg", label: "JPEG" },
+  { id: "webp", label: "WebP" },
+  { id: "pdf", label: "PDF", title: "One PDF of every card, with real text" },
+];
+const SCALES = [1, 2, 3, 4].map((n) => ({ id: String(n), label: `${n}×`, title: `${n} image pixels a CSS pixel` }));
+const MEDIA_TYPES = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp", pdf: "application/pdf" };
+const RETRY_CEILING_S = 30; // a Retry-After longer than this is shown, not waited for
 const SPLITS = [
   { id: "noSplit", label: "One card", title: "One card, as tall as the content needs" },
   { id: "autoSplit", label: "Auto pages", title: "Cards of exactly the chosen size; the text flows across them" },
@@ -50,7 +60,9 @@ const $ = (id) => document.getElementById(id);
 const state = {
   themes: [], articleThemes: [], theme: "apple-notes", mode: null, size: "xhs",
   split: "noSplit", overflow: false, articleTheme: null, tab: "cards", images: [],
+  format: "png", scale: "2", mdx: false, width: 440, height: 586,
 };
+const SAVED = ["theme", "mode", "size", "split", "overflow", "articleTheme", "format", "scale", "mdx", "width", "height"];
 const cache = new Map(); // request text → promise of its result: an identical request is sent once
 let latest = 0;
 let timer = 0;
@@ -64,51 +76,68 @@ function save(name, value) {
   try { localStorage.setItem(name, value); } catch { /* private mode: nothing is kept */ }
 }
 function saveSettings() {
-  const { theme, mode, size, split, overflow, articleTheme } = state;
-  save(STORE.settings, JSON.stringify({ theme, mode, size, split, overflow, articleTheme }));
+  save(STORE.settings, JSON.stringify(Object.fromEntries(SAVED.map((name) => [name, state[name]]))));
 }
 function apiKey() { return $("api-key").value.trim(); }
 
 // ---- requests ----------------------------------------------------------------------------
 
-function cardRequest() {
+// The card size asked for: a preset's, or the custom width and height.
+function cardSize() {
   const size = SIZES.find((s) => s.id === state.size) || SIZES[0];
+  if (size.id !== "custom") return size;
+  return { width: Number(state.width) || 440, height: Number(state.height) || 586 };
+}
+function cardRequest() {
+  const size = cardSize();
   const body = { markdown: $("markdown").value, theme: state.theme };
   if (state.mode) body.themeMode = state.mode;
   body.width = size.width;
   body.height = size.height;
   body.splitMode = state.split;
   if (state.overflow) body.overHiddenMode = true;
+  if (state.mdx) body.mdxMode = true;
+  body.scale = Number(state.scale);
+  body.format = state.format;
   return { path: "/api/generate", body };
 }
 function articleRequest() {
   return { path: "/api/platform/convert-and-draft", body: { markdown: $("markdown").value, theme: state.articleTheme } };
 }
+function requestId(request) { return `${apiKey()}\n${request.path}\n${JSON.stringify(request.body)}`; }
 
 class ApiFailure extends Error {
   constructor(status, label, message) { super(message); this.status = status; this.label = label; }
 }
 
-async function call(request) {
-  const text = JSON.stringify(request.body);
-  const id = `${apiKey()}\n${request.path}\n${text}`;
+// ``onWait(seconds)`` is told when a 429 is retried, so the status line can say so.
+async function call(request, onWait) {
+  const id = requestId(request);
   if (!cache.has(id)) {
-    const pending = send(request.path, text).catch((err) => { cache.delete(id); throw err; });
+    const pending = send(request.path, JSON.stringify(request.body), {}, onWait)
+      .catch((err) => { cache.delete(id); throw err; });
     cache.set(id, pending);
   }
   return cache.get(id);
 }
 
-async function send(path, text) {
+// One POST; a 429 is sent once more after its Retry-After (when that is short), then given up.
+async function send(path, text, headers = {}, onWait = () => {}, retried = false) {
   let response;
   try {
     response = await fetch(path, {
       method: "POST",
-      headers: { "x-api-key": apiKey(), "Content-Type": "application/json" },
+      headers: { "x-api-key": apiKey(), "Content-Type": "application/json", ...headers },
       body: text,
     });
   } catch {
     throw new ApiFailure(0, "network", "The service could not be reached. Is it still running?");
+  }
+  const wait = Number(response.headers.get("Retry-After"));
+  if (response.status === 429 && !retried && wait >= 0 && wait <= RETRY_CEILING_S) {
+    onWait(wait);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    return send(path, text, headers, onWait, true);
   }
   let data = null;
   try { data = await response.json(); } catch { /* not JSON: described below */ }
@@ -164,8 +193,11 @@ async function renderCards() {
   }
   $("status").textContent = "Rendering…";
   $("cards").classList.add("busy");
+  const onWait = (seconds) => {
+    if (ticket === latest) $("status").textContent = `Too many renders at once: retrying in ${seconds} s…`;
+  };
   try {
-    const result = await call(cardRequest());
+    const result = await call(cardRequest(), onWait);
     if (ticket !== latest) return;
     showError(errorBox, null);
     $("cards").classList.remove("stale");
@@ -180,34 +212,54 @@ async function renderCards() {
   }
 }
 
+function extension(image) { return image.fileName.split(".").pop(); }
+
+// A card as an image with the text it shows as its alt text; a PDF (every card in one
+// document) as a link to open it.
+function cardView(image, size) {
+  if (extension(image) === "pdf") {
+    const link = document.createElement("a");
+    link.className = "pdf";
+    link.href = image.url;
+    link.target = "_blank";
+    link.rel = "noopener";
+    link.textContent = "Open the PDF";
+    link.title = image.altText;
+    return link;
+  }
+  const img = document.createElement("img");
+  img.src = image.url;
+  img.alt = image.altText;
+  img.style.width = `${size.width}px`;
+  return img;
+}
+
 function showCards(images) {
   state.images = images;
-  const size = SIZES.find((s) => s.id === state.size) || SIZES[0];
+  const size = cardSize();
   const figures = images.map((image, i) => {
     const figure = document.createElement("figure");
     figure.className = "card";
-    const img = document.createElement("img");
-    img.src = image.url;
-    img.alt = `Card ${i + 1} of ${images.length}`;
-    img.style.width = `${size.width}px`;
     const caption = document.createElement("figcaption");
     const label = document.createElement("span");
     label.textContent = images.length > 1 ? `${i + 1} / ${images.length}` : "1 card";
     const button = document.createElement("button");
     button.type = "button";
     button.className = "ghost small";
-    button.textContent = "Download PNG";
+    button.textContent = `Download ${extension(image).toUpperCase()}`;
+    button.setAttribute("aria-label", `${button.textContent}, card ${i + 1}`);
     button.addEventListener("click", () => downloadOne(image, i));
     caption.append(label, button);
-    figure.append(img, caption);
+    figure.append(cardView(image, size), caption);
     return figure;
   });
   $("cards").replaceChildren(...figures);
-  $("status").textContent = `${images.length} ${images.length === 1 ? "card" : "cards"} · ${size.width} × ${size.height}`;
+  const what = extension(images[0] || { fileName: "png" }) === "pdf" ? "PDF" : images.length === 1 ? "card" : "cards";
+  $("status").textContent = `${images.length} ${what} · ${size.width} × ${size.height}`;
   $("download-zip").disabled = images.length === 0;
 }
 
-async function fetchPng(image) {
+async function fetchFile(image) {
   // The stored URL may name another host than the one this page came from (a CDN, or
   // 127.0.0.1 vs localhost); local storage also serves the same file under /files/.
   for (const url of [image.url, `/files/${image.fileName}`]) {
@@ -230,11 +282,12 @@ function saveBlob(blob, name) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function cardFileName(i) { return `inkcard-${state.theme}-${i + 1}.png`; }
+function cardFileName(image, i) { return `inkcard-${state.theme}-${i + 1}.${extension(image)}`; }
 
 async function downloadOne(image, i) {
   try {
-    saveBlob(new Blob([await fetchPng(image)], { type: "image/png" }), cardFileName(i));
+    const type = MEDIA_TYPES[extension(image)] || "application/octet-stream";
+    saveBlob(new Blob([await fetchFile(image)], { type }), cardFileName(image, i));
   } catch (err) { showError($("cards-error"), err); }
 }
 
@@ -244,7 +297,7 @@ async function downloadZip() {
   try {
     const files = [];
     for (const [i, image] of state.images.entries()) {
-      files.push({ name: cardFileName(i), data: await fetchPng(image) });
+      files.push({ name: cardFileName(image, i), data: await fetchFile(image) });
     }
     saveBlob(zipStore(files), `inkcard-${state.theme}.zip`);
   } catch (err) {
@@ -252,66 +305,6 @@ async function downloadZip() {
   } finally {
     button.disabled = state.images.length === 0;
   }
-}
-
-// ---- a store-only ZIP writer (PNGs are compressed already) --------------------------------
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes) {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function zipStore(files) {
-  const encoder = new TextEncoder();
-  const parts = [];
-  const central = [];
-  let offset = 0;
-  for (const file of files) {
-    const name = encoder.encode(file.name);
-    const crc = crc32(file.data);
-    const size = file.data.length;
-    // Local header: version 2.0, UTF-8 names (flag bit 11), stored (method 0), no date.
-    const local = new DataView(new ArrayBuffer(30));
-    local.setUint32(0, 0x04034b50, true);
-    local.setUint16(4, 20, true);
-    local.setUint16(6, 0x0800, true);
-    local.setUint32(14, crc, true);
-    local.setUint32(18, size, true);
-    local.setUint32(22, size, true);
-    local.setUint16(26, name.length, true);
-    const entry = new DataView(new ArrayBuffer(46));
-    entry.setUint32(0, 0x02014b50, true);
-    entry.setUint16(4, 20, true);
-    entry.setUint16(6, 20, true);
-    entry.setUint16(8, 0x0800, true);
-    entry.setUint32(16, crc, true);
-    entry.setUint32(20, size, true);
-    entry.setUint32(24, size, true);
-    entry.setUint16(28, name.length, true);
-    entry.setUint32(42, offset, true);
-    parts.push(local, name, file.data);
-    central.push(entry, name);
-    offset += 30 + name.length + size;
-  }
-  const centralSize = central.reduce((sum, part) => sum + part.byteLength, 0);
-  const end = new DataView(new ArrayBuffer(22));
-  end.setUint32(0, 0x06054b50, true);
-  end.setUint16(8, files.length, true);
-  end.setUint16(10, files.length, true);
-  end.setUint32(12, centralSize, true);
-  end.setUint32(16, offset, true);
-  return new Blob([...parts, ...central, end], { type: "application/zip" });
 }
 
 // ---- article -----------------------------------------------------------------------------
@@ -324,8 +317,9 @@ async function convertArticle() {
   }
   $("article-status").textContent = "Converting…";
   $("convert").disabled = true;
+  const onWait = (seconds) => { $("article-status").textContent = `Too many calls at once: retrying in ${seconds} s…`; };
   try {
-    const result = await call(articleRequest());
+    const result = await call(articleRequest(), onWait);
     showError(errorBox, null);
     showWarnings($("article-warnings"), result.warnings);
     showArticle(result.html);
@@ -524,11 +518,51 @@ async function loadThemes() {
   if (!state.articleThemes.includes(state.articleTheme)) state.articleTheme = state.articleThemes[0];
   buildThemeGrid();
   showTheme();
-  segmented($("article-themes"), state.articleThemes.map((id) => ({ id, label: id })), state.articleTheme, (id) => {
-    state.articleTheme = id;
-    saveSettings();
+  segmented($("article-themes"), state.articleThemes.map((id) => ({ id, label: id })), state.articleTheme, pickArticleTheme);
+}
+
+// Choosing a theme converts nothing (a conversion costs a credit): a conversion of this text
+// in this theme already made in this page shows again, free; otherwise Convert is the way.
+async function pickArticleTheme(id) {
+  state.articleTheme = id;
+  saveSettings();
+  if (cache.has(requestId(articleRequest()))) {
     convertArticle();
-  });
+    return;
+  }
+  $("article-status").textContent = `${id} chosen: press Convert to see it (1 credit).`;
+}
+
+// ---- drafts ------------------------------------------------------------------------------
+
+// A draft in the account's draft box. The AppID and AppSecret go with this one request as
+// headers and are never kept: not in localStorage, not in the page's request cache.
+async function createDraft() {
+  const errorBox = $("article-error");
+  const appid = $("draft-appid").value.trim();
+  const secret = $("draft-secret").value.trim();
+  if (!apiKey() || !appid || !secret) {
+    const what = apiKey() ? "Type the account's AppID and AppSecret." : "The playground calls the API with your own key.";
+    showError(errorBox, new ApiFailure(0, apiKey() ? "missing_platform_credentials" : "missing_api_key", what));
+    return;
+  }
+  const request = articleRequest();
+  $("draft").disabled = true;
+  $("article-status").textContent = "Creating the draft…";
+  const onWait = (seconds) => { $("article-status").textContent = `Too many calls at once: retrying in ${seconds} s…`; };
+  try {
+    const headers = { "Platform-Appid": appid, "Platform-App-Secret": secret };
+    const result = await send(request.path, JSON.stringify(request.body), headers, onWait);
+    showError(errorBox, null);
+    showWarnings($("article-warnings"), result.warnings);
+    const { media_id: mediaId, cost } = result.data;
+    $("article-status").textContent = `Draft created in the account's draft box: ${mediaId} · ${cost} credits`;
+  } catch (err) {
+    showError(errorBox, err);
+    $("article-status").textContent = "";
+  } finally {
+    $("draft").disabled = false;
+  }
 }
 
 // ---- page --------------------------------------------------------------------------------
@@ -562,11 +596,15 @@ function restore() {
   $("markdown").value = load(STORE.markdown, SAMPLE);
   try {
     const saved = JSON.parse(load(STORE.settings, "{}"));
-    for (const name of ["theme", "mode", "size", "split", "overflow", "articleTheme"]) {
+    for (const name of SAVED) {
       if (saved[name] !== undefined) state[name] = saved[name];
     }
   } catch { /* a damaged entry: start from the defaults */ }
   $("overflow").checked = Boolean(state.overflow);
+  $("mdx").checked = Boolean(state.mdx);
+  $("custom-width").value = state.width;
+  $("custom-height").value = state.height;
+  $("custom-size").hidden = state.size !== "custom";
 }
 
 function wire() {
@@ -591,8 +629,31 @@ function wire() {
     saveSettings();
     renderCards();
   });
-  segmented($("sizes"), SIZES.map((s) => ({ ...s, title: `${s.width} × ${s.height} px` })), state.size, (id) => {
+  segmented($("sizes"), SIZES.map((s) => ({ title: `${s.width} × ${s.height} px`, ...s })), state.size, (id) => {
     state.size = id;
+    $("custom-size").hidden = id !== "custom";
+    saveSettings();
+    renderCards();
+  });
+  for (const [input, name] of [[$("custom-width"), "width"], [$("custom-height"), "height"]]) {
+    input.addEventListener("input", () => {
+      state[name] = input.value;
+      saveSettings();
+      scheduleRender();
+    });
+  }
+  segmented($("formats"), FORMATS, state.format, (id) => {
+    state.format = id;
+    saveSettings();
+    renderCards();
+  });
+  segmented($("scales"), SCALES, state.scale, (id) => {
+    state.scale = id;
+    saveSettings();
+    renderCards();
+  });
+  $("mdx").addEventListener("change", () => {
+    state.mdx = $("mdx").checked;
     saveSettings();
     renderCards();
   });
@@ -617,6 +678,13 @@ function wire() {
   $("tab-cards").addEventListener("click", () => selectTab("cards"));
   $("tab-article").addEventListener("click", () => selectTab("article"));
   $("convert").addEventListener("click", convertArticle);
+  $("draft").addEventListener("click", createDraft);
+  for (const [container, selector, attribute] of [
+    [$("modes"), ".mode", "aria-checked"], [$("sizes"), "button", "aria-checked"],
+    [$("splits"), "button", "aria-checked"], [$("formats"), "button", "aria-checked"],
+    [$("scales"), "button", "aria-checked"], [$("article-themes"), "button", "aria-checked"],
+    [$("tabs"), "[role=tab]", "aria-selected"],
+  ]) roving(container, selector, attribute);
   $("copy-rich").addEventListener("click", copyRichText);
 }
 
