@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import msgspec
 
@@ -33,39 +35,63 @@ async def generate_cards(
     the expiry sweep). ``gone`` is set when the client goes away: unfinished work is then
     stopped and not charged; cards already stored stay for a retry to find.
     """
-    settings = services.settings
     job = services.cards.prepare(body)
+    settings = services.settings
+    images, _ = await render_charged(
+        services,
+        key,
+        OPERATION,
+        msgspec.json.encode(body),
+        lambda: services.cards.generate(job, timeout=settings.timeout, key=key.id),
+        request_id,
+        gone,
+    )
+    return images
+
+
+async def render_charged(
+    services: Services,
+    key: KeyInfo,
+    operation: str,
+    spec: bytes,
+    render: Callable[[], Coroutine[Any, Any, list[ImageRecord]]],
+    request_id: str | None,
+    gone: asyncio.Event | None,
+) -> tuple[list[ImageRecord], int]:
+    """``render()``'s stored images and what they cost, in ``generate_cards``' order and
+    guarantees, for any operation priced as a generate call (``spec``: the normalised
+    request, its retry fingerprint). A replayed retry costs 0."""
+    cost = services.settings.generate_cost
     held: retries.Claim | None = None
-    if settings.generate_cost > 0:  # a free call has nothing to charge twice: no claim
+    if cost > 0:  # a free call has nothing to charge twice: no claim
         found = await retries.claim(
             services.idempotency,
             key.id,
-            OPERATION,
-            fingerprint(msgspec.json.encode(body)),
+            operation,
+            fingerprint(spec),
             None,
-            wait=settings.timeout,
+            wait=services.settings.timeout,
             gone=gone,
         )
         if isinstance(found, Replay):
-            return msgspec.json.decode(found.body, type=list[ImageRecord])
+            return msgspec.json.decode(found.body, type=list[ImageRecord]), 0
         held = found
     try:
-        if settings.generate_cost > 0:  # free: bounded by the key's renders in flight
+        if cost > 0:  # free: bounded by the key's renders in flight
             await asyncio.to_thread(services.limits.admit, key.id)
         async with charged(
             services.credits,
             services.metrics,
             key,
-            operation=OPERATION,
-            hold=settings.generate_cost,
+            operation=operation,
+            hold=cost,
             request_id=request_id,
         ) as charge:
-            work = services.cards.generate(job, timeout=settings.timeout, key=key.id)
-            images = await unless_gone(gone, work)
+            images = await unless_gone(gone, render())
             if held is not None:
                 charge.also = await held.recorder(msgspec.json.encode(images))
     except BaseException:
         if held is not None:
             await held.forget()
         raise
-    return images
+    return images, cost
