@@ -83,11 +83,14 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
 
 class DiagramBudget:
     """One post's allowance of diagrams: each drawn in the order asked while the count and
-    seconds last; the same source asked again gives the same answer for nothing."""
+    seconds last; the same source asked again gives the same answer for nothing. The count
+    is of diagrams, not of drawings: a diagram's other forms (upright, narrow labels) that
+    `draw_to_fit` tries spend seconds only."""
 
     def __init__(self, diagrams: int = POST_DIAGRAMS, seconds: float = POST_SECONDS) -> None:
         self._diagrams, self._seconds = diagrams, seconds
         self._answers: dict[tuple[str, bool, bool], Drawing | DiagramError] = {}
+        self._counted: set[str] = set()  # a diagram counts once, however many forms it tries
 
     def draw(
         self, source: str, measure: Measure, upright: bool = False, narrow: bool = False
@@ -103,13 +106,16 @@ class DiagramBudget:
         return answer
 
     def _draw(self, source: str, measure: Measure, upright: bool) -> Drawing | DiagramError:
-        if self._diagrams <= 0 or self._seconds <= 0:
+        new = source not in self._counted
+        if (new and self._diagrams <= 0) or self._seconds <= 0:
             return DiagramError("too many diagrams in one post: shown as source")
+        if new:
+            self._counted.add(source)
+            self._diagrams -= 1
         started = time.perf_counter()
         try:
             return draw_diagram(source, measure, upright)
         except DiagramError as error:
             return error
         finally:
-            self._diagrams -= 1
             self._seconds -= time.perf_counter() - started

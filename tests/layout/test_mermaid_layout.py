@@ -162,6 +162,17 @@ def test_a_post_of_many_diagrams_is_held_to_its_budget(setter) -> None:
     budget.draw("graph TD\nA0 --> B", setter.measure)  # asked again: the same drawing
 
 
+def test_a_diagram_counts_once_against_the_budget_whatever_forms_it_tries(setter) -> None:
+    """A wide chart on a card is drawn as written, upright and with narrow labels: one
+    diagram of the post's allowance, not three."""
+    budget = DiagramBudget(diagrams=2)
+    for source in ("graph LR\nA --> B", "graph LR\nC --> D"):
+        for upright, narrow in ((False, False), (True, False), (True, True)):
+            budget.draw(source, setter.measure, upright, narrow)
+    with pytest.raises(DiagramError, match="too many diagrams"):
+        budget.draw("graph LR\nE --> F", setter.measure)
+
+
 PIPELINE = """flowchart LR
   subgraph CI [持续集成的每一步]
     lint[Lint] --> test[Unit tests]
