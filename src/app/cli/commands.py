@@ -362,14 +362,19 @@ def _service_command(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
     """`run` with the service's own errors (bad settings, unknown key) said in one line."""
 
     def guarded(args: argparse.Namespace) -> int:
-        from app.ledger.credits import UnknownKey
         from app.settings import SettingsError, load_settings
 
         try:
             return run(args)
         except SettingsError as exc:
             raise CommandError(str(exc)) from exc
-        except UnknownKey as exc:
+        except Exception as exc:
+            # the ledger (sqlite-utils, ~0.1 s) is imported here only once it has raised:
+            # `inkcard mcp` answers initialize without it
+            from app.ledger.credits import UnknownKey
+
+            if not isinstance(exc, UnknownKey):
+                raise
             said = f"no key has the prefix {exc.args[0]} {in_database(load_settings())}"
             raise CommandError(said, code=1) from exc
 
