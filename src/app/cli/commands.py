@@ -4,7 +4,9 @@ and `credits` run and administer the HTTP service; `mcp` serves the MCP tools ov
 
 The HTTP framework (litestar, uvicorn, `app.main`, the MCP SDK) is imported by `serve` and
 `mcp` alone, and the database and settings only by the commands that use them, so `render`
-works anywhere without touching either. Bad arguments get one line on stderr and exit code 2.
+works anywhere without touching either; the card engine only by the commands that draw or
+list themes, so `mcp` answers its client without waiting for it. Bad arguments get one line
+on stderr and exit code 2.
 """
 
 from __future__ import annotations
