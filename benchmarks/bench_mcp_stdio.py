@@ -1,13 +1,18 @@
-"""``inkcard mcp`` footprint: time to the ``initialize`` reply, and the resident memory of
-the whole process tree after one ``generate_cards`` call, as JSON.
+"""``inkcard mcp`` footprint: time to the ``initialize`` and ``tools/list`` replies, and the
+resident memory of the whole process tree after one ``generate_cards`` call, as JSON; with the
+MCP SDK's own import time on this machine, so the account says what is the SDK's and what ours.
 
 Run: `.venv/bin/python benchmarks/bench_mcp_stdio.py [--runs 3]`. Each run makes a fresh
 database with one key in a temporary folder, starts `python -m app.cli mcp` (as an agent
 does), sends ``initialize`` and times the reply from the moment the process was started,
-then sends one ``generate_cards`` call (one card, the default theme), waits for its answer
-and sums ``VmRSS`` (from /proc) over the server and every process below it. The figures
-are the median over the runs. Target: under 0.5 s to the initialize reply and under 150 MB
-in all (docs/benchmarks.md).
+then ``tools/list`` (answered once the engine and the services are open), then one
+``generate_cards`` call (one card, the default theme), waits for its answer and sums
+``VmRSS`` (from /proc) over the server and every process below it. The split, each its own
+child process: ``python_start_seconds`` (``python -c pass``, start to exit), ``sdk_import_seconds``
+(``import mcp`` timed inside the child: the floor while we serve with the official SDK) and
+``ours_import_seconds`` (what the command imports of ours before it answers ``initialize``,
+timed inside a child that has imported the SDK). The figures are the median over the runs.
+Target: under 0.5 s to the initialize reply and under 150 MB in all (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -34,6 +39,15 @@ INITIALIZE = {
     "clientInfo": {"name": "bench", "version": "1"},
 }
 POST = "# Footprint\n\nOne card, measured: **bold**, `code` and 中文。"
+OURS_BEFORE_INITIALIZE = """
+import time
+import mcp.server.stdio, mcp.server.lowlevel  # the SDK: not ours
+started = time.perf_counter()
+from app.cli.commands import build_parser
+build_parser().parse_args(["mcp"])
+import anyio, app.logs, app.errors, app.settings, app.mcp.stdio  # what cmd_mcp imports
+print(time.perf_counter() - started)
+"""
 
 
 def _send(stdin: IO[bytes], message: dict[str, Any]) -> None:
@@ -112,10 +126,13 @@ def one_run() -> dict[str, float]:
             init_seconds = time.perf_counter() - started
             _, init_rss_kb = tree_rss(proc.pid)
             _send(proc.stdin, {"method": "notifications/initialized"})
+            _send(proc.stdin, {"id": 2, "method": "tools/list"})
+            _reply(proc.stdout, 2)
+            list_seconds = time.perf_counter() - started
             call = {"name": "generate_cards", "arguments": {"markdown": POST}}
-            _send(proc.stdin, {"id": 2, "method": "tools/call", "params": call})
-            answer = _reply(proc.stdout, 2)
-            call_seconds = time.perf_counter() - started - init_seconds
+            _send(proc.stdin, {"id": 3, "method": "tools/call", "params": call})
+            answer = _reply(proc.stdout, 3)
+            call_seconds = time.perf_counter() - started - list_seconds
             if answer.get("result", {}).get("isError") or "error" in answer:
                 raise RuntimeError(f"generate_cards failed: {str(answer)[:300]}")
             processes, rss_kb = tree_rss(proc.pid)
@@ -128,6 +145,7 @@ def one_run() -> dict[str, float]:
                 proc.wait()
     return {
         "init_seconds": init_seconds,
+        "tools_list_seconds": list_seconds,
         "first_call_seconds": call_seconds,
         "processes": processes,
         "rss_mb": rss_kb / 1024,
@@ -135,18 +153,56 @@ def one_run() -> dict[str, float]:
     }
 
 
+SDK_IMPORT = """
+import time
+started = time.perf_counter()
+import mcp
+print(time.perf_counter() - started)
+"""
+
+
+def _child_seconds(code: str) -> float:
+    """Wall time of a child ``python -c code``, start to exit."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def _timed_in_child(code: str) -> float:
+    """The seconds a child ``python -c code`` prints (timed inside it: no start, no exit)."""
+    run = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT
+    )
+    return float(run.stdout.split()[-1])
+
+
+def import_split() -> dict[str, float]:
+    """The parts of the wait for ``initialize`` that are not the server's work: starting
+    Python, importing the SDK, importing our own modules."""
+    return {
+        "python_start_seconds": _child_seconds("pass"),
+        "sdk_import_seconds": _timed_in_child(SDK_IMPORT),
+        "ours_import_seconds": _timed_in_child(OURS_BEFORE_INITIALIZE),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
-    runs = [one_run() for _ in range(parser.parse_args().runs)]
+    count = parser.parse_args().runs
+    runs = [{**one_run(), **import_split()} for _ in range(count)]
     summary = {
         name: round(statistics.median(run[name] for run in runs), 3)
         for name in (
             "init_seconds",
+            "tools_list_seconds",
             "first_call_seconds",
             "processes",
             "rss_mb",
             "rss_mb_at_initialize",
+            "python_start_seconds",
+            "sdk_import_seconds",
+            "ours_import_seconds",
         )
     }
     print(

@@ -42,7 +42,7 @@ def test_themes_list_names_ids_labels_and_modes(capsys: pytest.CaptureFixture[st
 def _render_parser() -> argparse.ArgumentParser:
     parser = build_parser()
     [sub] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
-    render: argparse.ArgumentParser = sub.choices["render"]
+    render: argparse.ArgumentParser = sub.choices["render"].filled()  # as when it is chosen
     return render
 
 

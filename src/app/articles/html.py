@@ -16,7 +16,8 @@ import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import nh3
@@ -27,7 +28,6 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
-from premailer import Premailer
 
 import layout
 import themes
@@ -46,6 +46,9 @@ from app.articles.formulas import (
 )
 from app.articles.refs import links_to_footnotes
 from app.articles.tables import fit_tables
+
+if TYPE_CHECKING:
+    from premailer import Premailer
 
 DEFAULT_THEME = "brandA"
 
@@ -279,22 +282,29 @@ def draft_content(html: str) -> str:
     return _fragment(body[0])
 
 
-class _ThemeInliner(Premailer):  # type: ignore[misc]  # premailer has no type stubs
+@cache
+def _theme_inliner() -> type[Premailer]:
     """Premailer that turns a theme's CSS into rules once: its own cache keeps only the
-    cssutils parse and re-serialises every declaration on each call (most of its time)."""
+    cssutils parse and re-serialises every declaration on each call (most of its time).
+    Made at the first article: premailer brings requests and cssutils (~13 MB, ~0.2 s), which
+    a process that only draws cards (``inkcard mcp``) never needs."""
+    from premailer import Premailer
 
-    def __init__(self, **options: object) -> None:
-        super().__init__(**options)
-        self._rules: dict[tuple[str, int], tuple[list[object], list[object]]] = {}
+    class ThemeInliner(Premailer):  # type: ignore[misc]  # premailer has no type stubs
+        def __init__(self, **options: object) -> None:
+            super().__init__(**options)
+            self._rules: dict[tuple[str, int], tuple[list[object], list[object]]] = {}
 
-    def _parse_style_rules(
-        self, css_body: str, ruleset_index: int
-    ) -> tuple[list[object], list[object]]:
-        key = (css_body, ruleset_index)
-        if key not in self._rules:
-            self._rules[key] = super()._parse_style_rules(css_body, ruleset_index)
-        rules, leftover = self._rules[key]
-        return list(rules), list(leftover)
+        def _parse_style_rules(
+            self, css_body: str, ruleset_index: int
+        ) -> tuple[list[object], list[object]]:
+            key = (css_body, ruleset_index)
+            if key not in self._rules:
+                self._rules[key] = super()._parse_style_rules(css_body, ruleset_index)
+            rules, leftover = self._rules[key]
+            return list(rules), list(leftover)
+
+    return ThemeInliner
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +323,7 @@ def _theme(name: str, brand: Brand) -> _Theme:
         raise UnknownArticleTheme(name)
     css = themes.article_css(name)
     plain, pseudo = split_pseudo_rules(apply_brand(css, brand))
-    inliner = _ThemeInliner(
+    inliner = _theme_inliner()(
         css_text=plain,
         allow_network=False,
         allow_loading_external_files=False,

@@ -4,7 +4,9 @@ and `credits` run and administer the HTTP service; `mcp` serves the MCP tools ov
 
 The HTTP framework (litestar, uvicorn, `app.main`, the MCP SDK) is imported by `serve` and
 `mcp` alone, and the database and settings only by the commands that use them, so `render`
-works anywhere without touching either. Bad arguments get one line on stderr and exit code 2.
+works anywhere without touching either; the card engine only by the commands that draw or
+list themes, so `mcp` answers its client without waiting for it. Bad arguments get one line
+on stderr and exit code 2.
 """
 
 from __future__ import annotations
@@ -362,14 +364,19 @@ def _service_command(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
     """`run` with the service's own errors (bad settings, unknown key) said in one line."""
 
     def guarded(args: argparse.Namespace) -> int:
-        from app.ledger.credits import UnknownKey
         from app.settings import SettingsError, load_settings
 
         try:
             return run(args)
         except SettingsError as exc:
             raise CommandError(str(exc)) from exc
-        except UnknownKey as exc:
+        except Exception as exc:
+            # the ledger (sqlite-utils, ~0.1 s) is imported here only once it has raised:
+            # `inkcard mcp` answers initialize without it
+            from app.ledger.credits import UnknownKey
+
+            if not isinstance(exc, UnknownKey):
+                raise
             said = f"no key has the prefix {exc.args[0]} {in_database(load_settings())}"
             raise CommandError(said, code=1) from exc
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 
 class CommandError(Exception):
@@ -16,7 +16,30 @@ class CommandError(Exception):
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """A parser whose refusal is one line: the error and where the help is, not the usage."""
+    """A parser whose refusal is one line: the error and where the help is, not the usage.
+
+    ``fill(parser)``, when given, adds the arguments when this parser is first used (its
+    command was chosen, or its help asked for): a command whose arguments need the engine
+    (their bounds, choices and defaults) costs the other commands nothing.
+    """
+
+    def __init__(
+        self, *args: Any, fill: Callable[[argparse.ArgumentParser], None] | None = None, **kw: Any
+    ) -> None:
+        super().__init__(*args, **kw)
+        self._fill = fill
+
+    def filled(self) -> OneLineParser:
+        """This parser with all its arguments added."""
+        if self._fill is not None:
+            fill, self._fill = self._fill, None
+            fill(self)
+        return self
+
+    def parse_known_args(  # type: ignore[override]  # the same call, the arguments added first
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        return super(OneLineParser, self.filled()).parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}; see {self.prog} --help\n")

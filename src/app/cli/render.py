@@ -12,32 +12,39 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-import layout
-import themes
 from app.cli.common import CommandError
 from app.cli.common import integer_type as _integer
 from app.cli.common import number_type as _number
-from app.models import MAX_MARKDOWN_CHARS
 
 if TYPE_CHECKING:
+    import layout
+    import themes
     from app.cards.request import CardRequest
 
-MAX_MARKDOWN_BYTES = 4 * MAX_MARKDOWN_CHARS
-"""The most bytes of Markdown read (and one more, to tell): a UTF-8 character is at most 4
-bytes, so a longer input is over the API's character limit for certain."""
+# The engine (layout, themes) and the models are imported when a command here runs or its
+# help is asked for, never by building the parser: `inkcard mcp` does not wait for them.
+
+MARKDOWN_BYTES_PER_CHAR = 4
+"""The most bytes of Markdown read are this times the API's character limit (and one more,
+to tell): a UTF-8 character is at most 4 bytes, so a longer input is over it for certain."""
 
 
 def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from app.models import GenerateRequest
-
-    default = GenerateRequest()  # the API's defaults are the command's
-    render = commands.add_parser(
+    commands.add_parser(
         "render",
         help="render a Markdown file to card images or a PDF",
         description="Render a Markdown file to card images (one file a card) or one PDF, as"
         " POST /api/generate would, without the service. A YAML front matter may set theme,"
         " mode and split; options given here win.",
+        fill=_render_arguments,
     )
+
+
+def _render_arguments(render: argparse.ArgumentParser) -> None:
+    import layout
+    from app.models import GenerateRequest
+
+    default = GenerateRequest()  # the API's defaults are the command's
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
     # theme, mode and split: None unless given, so a front matter's values apply
     render.add_argument(
@@ -155,6 +162,8 @@ def _themes_dir() -> str:
 
 def theme_catalogue() -> themes.Catalogue:
     """The built-in card themes, and with ``INKCARD_THEMES_DIR`` set the custom ones too."""
+    import themes
+
     folder = _themes_dir()
     return themes.builtin().with_custom(folder) if folder else themes.builtin()
 
@@ -162,10 +171,14 @@ def theme_catalogue() -> themes.Catalogue:
 def theme_lookup() -> Callable[[str], layout.Theme]:
     """The render command's themes: the built-in ones, decoded one at a time, or with
     ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
+    import themes
+
     return theme_catalogue().get if _themes_dir() else themes.load_one
 
 
 def run_render(args: argparse.Namespace) -> int:
+    import layout
+
     text, base = _read_markdown(args.markdown)
     lookup = theme_lookup()
     card = card_request(args, text, lookup)
@@ -192,6 +205,8 @@ def run_render(args: argparse.Namespace) -> int:
 def _engine_errors() -> Iterator[None]:
     """A refusal of the engine (a font, a limit, the Markdown) or running out of memory as
     one line."""
+    import layout
+
     try:
         yield
     except layout.EngineError as error:
@@ -216,21 +231,24 @@ def _write_errors(out: Path) -> Iterator[None]:
 def _read_markdown(source: Path) -> tuple[str, Path]:
     """The Markdown text and the folder its images are read from ('-' is stdin).
 
-    At most ``MAX_MARKDOWN_BYTES`` and one more are read, so an endless or huge input is
-    refused without being read whole.
+    At most ``MARKDOWN_BYTES_PER_CHAR`` bytes for each character of the limit, and one more,
+    are read, so an endless or huge input is refused without being read whole.
     """
+    from app.models import MAX_MARKDOWN_CHARS
+
+    limit = MARKDOWN_BYTES_PER_CHAR * MAX_MARKDOWN_CHARS
     if str(source) == "-":
-        data, base = sys.stdin.buffer.read(MAX_MARKDOWN_BYTES + 1), Path.cwd()
+        data, base = sys.stdin.buffer.read(limit + 1), Path.cwd()
     else:
         try:
             with source.open("rb") as file:
-                data, base = file.read(MAX_MARKDOWN_BYTES + 1), source.parent
+                data, base = file.read(limit + 1), source.parent
         except OSError as error:
             raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
-    if len(data) > MAX_MARKDOWN_BYTES:
+    if len(data) > limit:
         raise CommandError(
             f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters "
-            f"({source} is longer than {MAX_MARKDOWN_BYTES:,} bytes)"
+            f"({source} is longer than {limit:,} bytes)"
         )
     try:
         return data.decode("utf-8"), base
@@ -274,9 +292,16 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
 
 
 def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    gallery = commands.add_parser(
-        "gallery", help="render a sample post in every theme and mode, plus a contact sheet"
+    commands.add_parser(
+        "gallery",
+        help="render a sample post in every theme and mode, plus a contact sheet",
+        fill=_gallery_arguments,
     )
+
+
+def _gallery_arguments(gallery: argparse.ArgumentParser) -> None:
+    import layout
+
     gallery.add_argument("-o", "--out", type=Path, required=True, help="folder to write into")
     gallery.add_argument("--post", type=Path, help="a Markdown file instead of the sample post")
     gallery.add_argument("--scale", type=_number(0.25, 4), default=2, help="default 2")
@@ -294,6 +319,8 @@ def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 def run_gallery(args: argparse.Namespace) -> int:
     """`<theme>[-<mode>].png` for every theme-mode and `contact-sheet.png`, one path a line."""
+    import layout
+    import themes
     from app.cards import gallery
 
     post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST

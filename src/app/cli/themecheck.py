@@ -10,12 +10,11 @@ from pathlib import Path
 
 import msgspec
 
-import layout
-import themes
-
 
 def cmd_themes_check(args: argparse.Namespace) -> int:
     """What the service would make of one custom theme file; exit 1 when it is broken."""
+    import layout
+    import themes
     from themes.contrast import code_contrast
     from themes.custom import read_theme_file
 
@@ -58,6 +57,7 @@ def _padded(text: str, columns: int) -> str:
 def cmd_themes_list(_: argparse.Namespace) -> int:
     """Card themes (ID, label, modes: the first is the default) and the article themes; with
     ``INKCARD_THEMES_DIR`` set, the custom card themes too."""
+    import themes
     from app.cli.render import theme_catalogue
     from app.models import ARTICLE_THEMES
 
