@@ -159,7 +159,7 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
         formula = cluster.formula
         if formula is not None and formula.width > width > 0:
             small = formula.scaled(width / formula.width)
-            cluster = replace(cluster, width=small.width, formula=small)
+            cluster = cluster._replace(width=small.width, formula=small)
         out.append(cluster)
     return out
 
