@@ -293,8 +293,7 @@ class Row(NamedTuple):
     discardable: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedRow:
+class PlacedRow(NamedTuple):
     row: Row
     y: float
     scale: float = 1.0

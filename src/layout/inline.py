@@ -13,7 +13,6 @@ with square cut ends; only the run's true ends are rounded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 import regex
@@ -61,8 +60,7 @@ _CJK_TEXT = regex.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class TextLine:
+class TextLine(NamedTuple):
     """One laid-out line: items positioned with y relative to the line's top."""
 
     height: float
@@ -74,8 +72,7 @@ class TextLine:
     broken_word: bool = False  # the line ends in a hyphen of its own inside a word
 
 
-@dataclass(frozen=True, slots=True)
-class Metrics:
+class Metrics(NamedTuple):
     """The line box of a block: its height and where the baseline sits in it."""
 
     height: float
@@ -147,7 +144,7 @@ def layout_text(
         )
         end = line.end - 1
         if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
-            placed = replace(placed, broken_word=True)
+            placed = placed._replace(broken_word=True)
         lines.append(placed)
     return lines
 

@@ -24,9 +24,9 @@ and an emoji is glued to the word before it (`glue_emoji`), never left alone on 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
+from typing import NamedTuple
 
 import regex
 
@@ -79,8 +79,7 @@ _INDENTS = frozenset((" ", "\t", "\u3000"))
 _DIGIT = regex.compile(r"\d")
 
 
-@dataclass(frozen=True, slots=True)
-class LineRange:
+class LineRange(NamedTuple):
     """Clusters [start, end) form a line; `width` leaves out its trailing spaces and
     hard break."""
 
@@ -91,8 +90,7 @@ class LineRange:
     trim_end: float = 0.0  # blank taken off its last cluster (a closing mark)
 
 
-@dataclass(frozen=True, slots=True)
-class Edges:
+class Edges(NamedTuple):
     """How a cluster's width changes at a line edge."""
 
     start: float = 0.0  # taken off when it starts a line

@@ -24,7 +24,7 @@ Next to Latin text they stay in the run's own face.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -253,8 +253,7 @@ def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, fl
     return left / face.upem, right / face.upem
 
 
-@dataclass(frozen=True, slots=True)
-class _Context:
+class _Context(NamedTuple):
     """What a span's shaping needs from its paragraph: the offsets of its CJK-context
     marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
 
@@ -299,8 +298,7 @@ def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
     return fonts.cjk_italic.get(style.bold) if style.cjk_italic == "kai" else None
 
 
-@dataclass(frozen=True, slots=True)
-class _Faces:
+class _Faces(NamedTuple):
     """A span's faces: its family's chain, the chain's CJK face, and the face for its
     upright CJK when it is italic (Kai), if any."""
 
