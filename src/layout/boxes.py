@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from .records import bulk_record
+
 
 @dataclass(frozen=True, slots=True)
 class Rect:
@@ -293,7 +295,8 @@ class Row(NamedTuple):
     discardable: bool = False
 
 
-class PlacedRow(NamedTuple):
+@bulk_record
+class PlacedRow:
     row: Row
     y: float
     scale: float = 1.0

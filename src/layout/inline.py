@@ -13,6 +13,7 @@ with square cut ends; only the run's true ends are rounded.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import NamedTuple
 
 import regex
@@ -42,6 +43,7 @@ from .linebreak import (
     opportunities,
 )
 from .pretty import pretty_lines
+from .records import bulk_record
 from .shape import Cluster, hyphen_after, shape, trimmed
 from .spanstyle import Span, SpanStyle
 
@@ -60,7 +62,8 @@ _CJK_TEXT = regex.compile(
 )
 
 
-class TextLine(NamedTuple):
+@bulk_record
+class TextLine:
     """One laid-out line: items positioned with y relative to the line's top."""
 
     height: float
@@ -72,7 +75,8 @@ class TextLine(NamedTuple):
     broken_word: bool = False  # the line ends in a hyphen of its own inside a word
 
 
-class Metrics(NamedTuple):
+@bulk_record
+class Metrics:
     """The line box of a block: its height and where the baseline sits in it."""
 
     height: float
@@ -144,7 +148,7 @@ def layout_text(
         )
         end = line.end - 1
         if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
-            placed = placed._replace(broken_word=True)
+            placed = replace(placed, broken_word=True)
         lines.append(placed)
     return lines
 
@@ -156,7 +160,7 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
         formula = cluster.formula
         if formula is not None and formula.width > width > 0:
             small = formula.scaled(width / formula.width)
-            cluster = cluster._replace(width=small.width, formula=small)
+            cluster = replace(cluster, width=small.width, formula=small)
         out.append(cluster)
     return out
 
@@ -405,7 +409,7 @@ def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
 
 def _has_cjk(clusters: list[Cluster]) -> bool:
     """Whether any cluster is CJK text (a paragraph without any is never justified)."""
-    return any(_CJK_TEXT.search(c.text) for c in clusters)
+    return _CJK_TEXT.search("".join(c.text for c in clusters)) is not None
 
 
 def _paint(

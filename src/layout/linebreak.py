@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from enum import IntEnum
 from functools import lru_cache
-from typing import NamedTuple
 
 import regex
 
+from .records import bulk_record
 from .segment import has_han, inside_words, is_han
 
 
@@ -79,7 +79,8 @@ _INDENTS = frozenset((" ", "\t", "\u3000"))
 _DIGIT = regex.compile(r"\d")
 
 
-class LineRange(NamedTuple):
+@bulk_record
+class LineRange:
     """Clusters [start, end) form a line; `width` leaves out its trailing spaces and
     hard break."""
 
@@ -90,7 +91,8 @@ class LineRange(NamedTuple):
     trim_end: float = 0.0  # blank taken off its last cluster (a closing mark)
 
 
-class Edges(NamedTuple):
+@bulk_record
+class Edges:
     """How a cluster's width changes at a line edge."""
 
     start: float = 0.0  # taken off when it starts a line

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import NamedTuple
 
 import regex
 import uharfbuzz as hb
@@ -34,6 +33,7 @@ import uharfbuzz as hb
 from . import punctuation
 from .fonts import Face, FontBook
 from .mathtex import Formula, typeset
+from .records import bulk_record
 from .spanstyle import CjkItalic as CjkItalic
 from .spanstyle import Span as Span
 from .spanstyle import SpanStyle as SpanStyle
@@ -56,12 +56,10 @@ JAPANESE = "ja"
 MAX_SEGMENT = 8192
 
 
-class Cluster(NamedTuple):
+@bulk_record
+class Cluster:
     """An unbreakable unit of shaped text; `xs`/`ys` are glyph pen offsets from its start.
-
-    A named tuple rather than a frozen dataclass: every character of a post becomes one,
-    and a frozen dataclass sets each of its fourteen fields through `object.__setattr__`,
-    which made building them about a tenth of a split post's layout time."""
+    Every character of a post becomes one: a `bulk_record`."""
 
     text: str
     width: float
@@ -129,7 +127,8 @@ def _formula_cluster(span: Span, fonts: FontBook) -> Cluster:
 
 
 def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:
-    return cluster._replace(
+    return replace(
+        cluster,
         width=cluster.width + left + right,
         xs=tuple(x + left for x in cluster.xs),
         pad_left=cluster.pad_left + left,
@@ -253,7 +252,8 @@ def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, fl
     return left / face.upem, right / face.upem
 
 
-class _Context(NamedTuple):
+@bulk_record
+class _Context:
     """What a span's shaping needs from its paragraph: the offsets of its CJK-context
     marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
 
@@ -298,7 +298,8 @@ def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
     return fonts.cjk_italic.get(style.bold) if style.cjk_italic == "kai" else None
 
 
-class _Faces(NamedTuple):
+@bulk_record
+class _Faces:
     """A span's faces: its family's chain, the chain's CJK face, and the face for its
     upright CJK when it is italic (Kai), if any."""
 
@@ -318,6 +319,8 @@ def _segments(text: str, style: SpanStyle, faces: _Faces, context: _Context) -> 
     graphemes = _GRAPHEME.findall(text)
     upright_cjk = style.italic and style.cjk_italic != "oblique"
     marks, offset = context.cjk_marks, context.start
+    if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
+        return _segments_by_face(graphemes, style, faces.chain)
     segments: list[_Segment] = []
     last: tuple[Face | None, SpanStyle, bool] = (None, style, False)
     group: list[str] = []
@@ -341,6 +344,29 @@ def _segments(text: str, style: SpanStyle, faces: _Faces, context: _Context) -> 
             if len(group) >= MAX_SEGMENT:
                 group = _cut_long(group)
                 segments.append((face, look, group, full))
+            group.append(grapheme)
+    return segments
+
+
+def _segments_by_face(
+    graphemes: list[str], style: SpanStyle, chain: tuple[Face, ...]
+) -> list[_Segment]:
+    """`_segments` of a span where only the face changes (most text: upright, no mark in a
+    CJK context), without the checks the other cases need on every grapheme."""
+    segments: list[_Segment] = []
+    last: Face | None = None
+    group: list[str] = []
+    face_for = _face_for
+    for grapheme in graphemes:
+        face = face_for(grapheme, chain)
+        if face is not last or grapheme == "\n" or group[0] == "\n":
+            group = [grapheme]
+            segments.append((face, style, group, False))
+            last = face
+        else:
+            if len(group) >= MAX_SEGMENT:
+                group = _cut_long(group)
+                segments.append((face, style, group, False))
             group.append(grapheme)
     return segments
 
@@ -589,4 +615,4 @@ def _tracked(clusters: list[Cluster]) -> list[Cluster]:
 
 def _spaced(cluster: Cluster, spacing: float) -> Cluster:
     """The cluster `spacing` px wider after its glyphs."""
-    return cluster._replace(width=cluster.width + spacing, tracking=cluster.tracking + spacing)
+    return replace(cluster, width=cluster.width + spacing, tracking=cluster.tracking + spacing)
