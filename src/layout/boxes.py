@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from .records import bulk_record
 
@@ -259,7 +259,8 @@ class Frame:
     decor: FrameDecor
 
 
-class Row(NamedTuple):
+@bulk_record
+class Row:
     """An unbreakable horizontal strip: one text line, a table row, an image.
 
     `gap` is the collapsed margin above the row; it is dropped at the top of a card.
@@ -275,9 +276,6 @@ class Row(NamedTuple):
     serial number within the post): read by the page-break report, and by balancing, which
     never splits a paragraph to even out two cards.
     `discardable` rows (a thematic break) are dropped where they fall on a card break.
-
-    A named tuple rather than a frozen dataclass: layout copies each row as it nests it
-    and keeps it with what follows (`_replace` costs a quarter of `dataclasses.replace`).
     """
 
     height: float

@@ -84,6 +84,6 @@ def callout(flow: Layouter, block: Callout, ctx: Ctx) -> Part:
     flow.spend(rows)
     body = flow.stack(block.blocks, inner)
     if body.rows:
-        rows.append(body.rows[0]._replace(gap=flow.styles["body"].size * 0.4))
+        rows.append(replace(body.rows[0], gap=flow.styles["body"].size * 0.4))
         rows.extend(body.rows[1:])
     return Part(tuple(rows), quote.margin_top, quote.margin_bottom)

@@ -78,8 +78,8 @@ def cited(flow: Layouter, block: Cited, ctx: Ctx) -> Part:
     rows = [line_row(line, sign) for line in lines]
     flow.spend(rows)
     if rows:
-        rows[0] = rows[0]._replace(gap=style.size * 0.4)
-        rows = [part.rows[-1]._replace(keep_with_next=True), *rows]
+        rows[0] = replace(rows[0], gap=style.size * 0.4)
+        rows = [replace(part.rows[-1], keep_with_next=True), *rows]
     return Part((*part.rows[:-1], *rows), part.top, part.bottom)
 
 
@@ -105,7 +105,7 @@ def steps(flow: Layouter, block: Steps, ctx: Ctx) -> Part:
         badge = number_badge(flow, number, ctx.x + widest, mid)[0]
         gap = listing.item_gap + (body.size * 0.5 if rows else 0.0)
         keep = first.keep_with_next or len(part.rows) > 1  # a number stays with its text
-        rows.append(first._replace(items=badge + first.items, gap=gap, keep_with_next=keep))
+        rows.append(replace(first, items=badge + first.items, gap=gap, keep_with_next=keep))
         rows.extend(part.rows[1:])
     return Part(tuple(rows), listing.margin_top, listing.margin_top)
 

@@ -115,5 +115,5 @@ def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
         for line in lines
     ]
     flow.spend(notes)
-    rows = (*part.rows[:-1], part.rows[-1]._replace(keep_with_next=True), *notes)
+    rows = (*part.rows[:-1], replace(part.rows[-1], keep_with_next=True), *notes)
     return Part(rows, part.top, part.bottom)

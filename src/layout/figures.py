@@ -54,8 +54,8 @@ def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
         row = Row(height=height, items=(picture,), frames=ctx.frames)
     if caption[1]:
         items = (*row.items, *shift(caption[1], row.height))
-        row = row._replace(height=row.height + caption[0], items=items)
-    return Part((row._replace(text=f"[{block.alt}]"),), style.margin_top, 0.0)
+        row = replace(row, height=row.height + caption[0], items=items)
+    return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
 
 
 def _caption(flow: Layouter, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:

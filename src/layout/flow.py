@@ -15,6 +15,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from .boxes import Row
@@ -124,11 +125,11 @@ class Flow:
             top = top if rows else part.top
             after_heading = isinstance(previous, Heading)
             previous, first = block, len(rows)
-            rows.append(part.rows[0]._replace(gap=gap))
+            rows.append(replace(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             lone = rows[-1] if after_heading and len(part.rows) == 1 else None
             if lone is not None:  # a heading keeps two lines of what follows it
-                rows[-1] = lone._replace(keep_with_next=True)
+                rows[-1] = replace(lone, keep_with_next=True)
             bottom = part.bottom
         if rows and not ctx.frames and not ctx.depth:  # the document's last section ends
             _keep_joined(rows, previous, first, None)
@@ -225,10 +226,10 @@ def _keep_joined(rows: list[Row], previous: Block | None, first: int, block: Blo
     paragraph that ends a section (a heading or a rule follows) stays with the block
     before it."""
     if block is not None and _is_lead_in(previous):
-        rows[-1] = rows[-1]._replace(keep_with_next=True)
+        rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)
     if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
-        rows[first - 1] = rows[first - 1]._replace(keep_with_next=True)
+        rows[first - 1] = replace(rows[first - 1], keep_with_next=True)
 
 
 def _is_lead_in(block: Block | None) -> bool:
@@ -258,7 +259,7 @@ def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:
     new: dict[int, Row] = {}  # id of a row → its tagged copy
     for row in rows:
         header = None if row.header is None else new.get(id(row.header), row.header)
-        out.append(row._replace(source=(tag, *row.source), header=header))
+        out.append(replace(row, source=(tag, *row.source), header=header))
         new[id(row)] = out[-1]
     return tuple(out)
 

@@ -150,7 +150,7 @@ def keep_ends_together(rows: list[Row]) -> list[Row]:
     whole (it split 1 + 2 or 2 + 1 to save a large gap before)."""
     last = len(rows) - 2
     return [
-        row._replace(keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
+        replace(row, keep_with_next=True) if len(rows) > 1 and i in (0, last) else row
         for i, row in enumerate(rows)
     ]
 

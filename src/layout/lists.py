@@ -44,7 +44,7 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
         first = part.rows[0]
         marker = _marker(flow, block, item, number, first, inner)
         gap = style.item_gap if block.tight else max(style.item_gap, part.top)
-        rows.append(first._replace(items=marker + first.items, gap=gap))
+        rows.append(replace(first, items=marker + first.items, gap=gap))
         rows.extend(part.rows[1:])
         item_ends.append(len(rows) - 1)
     _keep_two_items_together(rows, item_ends)
@@ -59,7 +59,7 @@ def _keep_two_items_together(rows: list[Row], item_ends: list[int]) -> None:
     if len(item_ends) < 2:
         return
     for end in {item_ends[0], item_ends[-2]}:
-        rows[end] = rows[end]._replace(keep_with_next=True)
+        rows[end] = replace(rows[end], keep_with_next=True)
 
 
 def _marker(

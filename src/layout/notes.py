@@ -40,12 +40,12 @@ def notes(flow: Layouter, block: Notes, ctx: Ctx) -> Part:
     ]
     label = flow.text_lines((Text(block.label, frozenset({"strong"})),), style, plain)
     for text_line in label:
-        rows.append(line_row(text_line, ctx, keep=True)._replace(gap=style.size * LABEL_GAP))
+        rows.append(replace(line_row(text_line, ctx, keep=True), gap=style.size * LABEL_GAP))
     for number, note in enumerate(block.notes, start=1):
         lines = flow.text_lines((Text(f"[{number}] "), *note), style, plain, rows=True)
         made = keep_ends_together([line_row(text_line, ctx) for text_line in lines])
         if made:
-            made[0] = made[0]._replace(gap=style.size * NOTE_GAP)
+            made[0] = replace(made[0], gap=style.size * NOTE_GAP)
         rows.extend(made)
     flow.spend(rows)
     return Part(tuple(rows), body.margin_top * 2, body.margin_bottom)

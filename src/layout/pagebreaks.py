@@ -32,7 +32,7 @@ n times the rows of a card, never n².
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .boxes import Row
 from .errors import TooManyPages
@@ -83,7 +83,7 @@ def _fitted(page: list[Row], height: float) -> list[Row]:
     if over <= EPSILON or len(page) < 2 or gaps <= 0:
         return page
     keep = max(0.0, 1.0 - over / gaps)
-    return [page[0], *(row._replace(gap=row.gap * keep) if row.gap else row for row in page[1:])]
+    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
 
 
 @dataclass(frozen=True, slots=True)

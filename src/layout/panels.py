@@ -74,6 +74,6 @@ def _kept_whole(rows: list[Row], line_ends: set[int]) -> list[Row]:
     one, and its first two and last two rows stay together."""
     last = len(rows) - 2
     return [
-        row._replace(keep_with_next=i <= last, keep_soft=0 < i < last and i in line_ends)
+        replace(row, keep_with_next=i <= last, keep_soft=0 < i < last and i in line_ends)
         for i, row in enumerate(rows)
     ]

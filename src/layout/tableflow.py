@@ -7,7 +7,7 @@ The adapter between the flow and tables.py: the table sees text only through `Te
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .boxes import Frame, FrameDecor, Row
 from .flowparts import Ctx, Layouter, Part
@@ -51,7 +51,7 @@ def keep_small_table(rows: list[Row], limit: float | None) -> list[Row]:
     height = sum(row.height + row.gap for row in rows)
     if limit is None or bodies > SMALL_TABLE or height > limit:
         return rows
-    return [row._replace(keep_with_next=True) for row in rows[:-1]] + rows[-1:]
+    return [replace(row, keep_with_next=True) for row in rows[:-1]] + rows[-1:]
 
 
 @dataclass(frozen=True, slots=True)

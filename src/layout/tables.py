@@ -139,8 +139,8 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
             text,
         )
         gap = max(style.margin_top, style.margin_bottom) if index else 0.0
-        rows.append(part[0]._replace(gap=gap))
-        rows.extend(body._replace(header=part[0]) for body in part[1:])  # repeated on a new card
+        rows.append(replace(part[0], gap=gap))
+        rows.extend(replace(body, header=part[0]) for body in part[1:])  # repeated on a new card
     return rows
 
 
@@ -365,7 +365,8 @@ def _scaled(row: Row, scale: float, left: float) -> Row:
     """A row of a table too wide for its box, shrunk about the box's left edge."""
     if scale == 1.0:
         return row
-    return row._replace(
+    return replace(
+        row,
         height=row.height * scale,
         baseline=row.baseline * scale,
         items=(Group(row.items, dx=left * (1 - scale), scale=scale),),

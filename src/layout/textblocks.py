@@ -52,9 +52,9 @@ def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
     `text`)."""
     before, after = prefix + NO_BREAK_SPACE, NO_BREAK_SPACE + suffix
     if prefix and rows and rows[0].text.startswith(before):
-        rows[0] = rows[0]._replace(text=rows[0].text.removeprefix(before))
+        rows[0] = replace(rows[0], text=rows[0].text.removeprefix(before))
     if suffix and rows and rows[-1].text.endswith(after):
-        rows[-1] = rows[-1]._replace(text=rows[-1].text.removesuffix(after))
+        rows[-1] = replace(rows[-1], text=rows[-1].text.removesuffix(after))
     return rows
 
 

@@ -59,7 +59,7 @@ def _side_by_side(
             for start in range(0, len(items), count):
                 line = items[start : start + count]
                 row = _tile_line(flow, line, style, ctx, width)
-                rows.append(row._replace(gap=gap if rows else 0.0))
+                rows.append(replace(row, gap=gap if rows else 0.0))
     except Overfull:
         return None
     if flow.max_row_height is not None and any(r.height > flow.max_row_height for r in rows):
@@ -109,7 +109,7 @@ def _stacked(flow: Layouter, block: ListBlock, style: Style, ctx: Ctx) -> list[R
         part = flow.tag(flow.stack(item.blocks, inner), "ListItem")
         if not part.rows:
             continue
-        first = part.rows[0]._replace(gap=style.margin_top if rows else 0.0)
+        first = replace(part.rows[0], gap=style.margin_top if rows else 0.0)
         rows.extend((first, *part.rows[1:]))
     return rows
 
