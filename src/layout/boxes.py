@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .records import bulk_record
+
 
 @dataclass(frozen=True, slots=True)
 class Rect:
@@ -257,7 +259,7 @@ class Frame:
     decor: FrameDecor
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class Row:
     """An unbreakable horizontal strip: one text line, a table row, an image.
 
@@ -291,7 +293,7 @@ class Row:
     discardable: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class PlacedRow:
     row: Row
     y: float

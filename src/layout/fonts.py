@@ -12,6 +12,7 @@ import hashlib
 import io
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +190,32 @@ def subset_font(path: Path, text: str) -> bytes:
         out = io.BytesIO()
         font.save(out)
     return out.getvalue()
+
+
+# The features a look without ligatures turns off (code, where "fi" and "->" stay apart).
+NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
+
+
+@lru_cache(maxsize=4096)
+def shape_cached(
+    face: Face, text: str, ligatures: bool, language: str | None, extra: tuple[str, ...] = ()
+) -> tuple[tuple[int, ...], ...]:
+    """HarfBuzz output in font units; cached because cards repeat words and markers.
+    `extra` names features to turn on."""
+    buf = hb.Buffer()
+    buf.add_str(text)
+    buf.guess_segment_properties()
+    if language:
+        buf.language = language
+    features = {} if ligatures else dict(NO_LIGATURES)
+    features.update(dict.fromkeys(extra, True))
+    hb.shape(face.hb_font, buf, features)
+    infos, positions = buf.glyph_infos, buf.glyph_positions
+    return (
+        tuple(i.codepoint for i in infos),
+        tuple(i.cluster for i in infos),
+        tuple(p.x_advance for p in positions),
+        tuple(p.x_offset for p in positions),
+        tuple(p.y_offset for p in positions),
+        tuple(int(i.flags) for i in infos),  # ints: IntFlag's `&` is slow
+    )

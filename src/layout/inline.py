@@ -13,7 +13,7 @@ with square cut ends; only the run's true ends are rounded.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import NamedTuple
 
 import regex
@@ -43,6 +43,7 @@ from .linebreak import (
     opportunities,
 )
 from .pretty import pretty_lines
+from .records import bulk_record
 from .shape import Cluster, hyphen_after, shape, trimmed
 from .spanstyle import Span, SpanStyle
 
@@ -61,7 +62,7 @@ _CJK_TEXT = regex.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class TextLine:
     """One laid-out line: items positioned with y relative to the line's top."""
 
@@ -74,7 +75,7 @@ class TextLine:
     broken_word: bool = False  # the line ends in a hyphen of its own inside a word
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class Metrics:
     """The line box of a block: its height and where the baseline sits in it."""
 
@@ -408,7 +409,7 @@ def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
 
 def _has_cjk(clusters: list[Cluster]) -> bool:
     """Whether any cluster is CJK text (a paragraph without any is never justified)."""
-    return any(_CJK_TEXT.search(c.text) for c in clusters)
+    return _CJK_TEXT.search("".join(c.text for c in clusters)) is not None
 
 
 def _paint(

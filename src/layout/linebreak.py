@@ -24,12 +24,12 @@ and an emoji is glued to the word before it (`glue_emoji`), never left alone on 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
 import regex
 
+from .records import bulk_record
 from .segment import has_han, inside_words, is_han
 
 
@@ -79,7 +79,7 @@ _INDENTS = frozenset((" ", "\t", "\u3000"))
 _DIGIT = regex.compile(r"\d")
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class LineRange:
     """Clusters [start, end) form a line; `width` leaves out its trailing spaces and
     hard break."""
@@ -91,7 +91,7 @@ class LineRange:
     trim_end: float = 0.0  # blank taken off its last cluster (a closing mark)
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class Edges:
     """How a cluster's width changes at a line edge."""
 

@@ -61,6 +61,9 @@ class Looks:
     def __init__(self, styles: Styles) -> None:
         self.styles = styles
         self._cache: dict[tuple[object, ...], SpanStyle] = {}
+        # A code token's look by its block's style and colour: a code block has a few
+        # token colours, and copying a `Style` for each token cost more than its shaping.
+        self._code: dict[tuple[Style, int], SpanStyle] = {}
 
     def span(
         self,
@@ -81,7 +84,12 @@ class Looks:
 
     def code(self, base: Style, color: int) -> SpanStyle:
         """A highlighted code token: the code block's text in the token's colour."""
-        return self.span(replace(base, color=color, italic=False), frozenset())
+        look = self._code.get((base, color))
+        if look is None:
+            look = self._code[base, color] = self.span(
+                replace(base, color=color, italic=False), frozenset()
+            )
+        return look
 
     def accent_pair(self) -> tuple[int, int]:
         """The theme's accent (its `accent` colour, else its list badges' colour) and the

@@ -122,6 +122,14 @@ class _Column:
         self.reaches: dict[tuple[int, float], int] = {}
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
+        # What `_priced` asks of the row before each break, read once here rather than
+        # for every card it prices: whether the row is a rule, whether it must keep
+        # with the next; and the end of the paragraph a break falls in (n + 1: none).
+        self.discardable = [row.discardable for row in rows]
+        self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
+        self.paragraph_ends = [self.n + 1] * (self.n + 1)
+        for inside, (_, end) in self.paragraphs.items():
+            self.paragraph_ends[inside] = end
 
     def card(self, start: int, end: int) -> _Card:
         """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
@@ -198,8 +206,13 @@ class _Column:
         """The cards from break `start` whose rows begin at `lo`, ending at `first_end`
         up to `last_end` (the post's end), with their costs. The hot loop of the page
         breaker: plain arithmetic on the prefix sums."""
-        rows, n, limit, height = self.rows, self.n, self.height + EPSILON, self.height
+        n, limit, height = self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        discardable, hard_keep, paragraph_ends = (
+            self.discardable,
+            self.hard_keep,
+            self.paragraph_ends,
+        )
         breaks = self._break_prices(squeeze)
         top = self._top(lo) - self.tops[lo]
         reach = self._reach(lo, squeeze)
@@ -207,7 +220,7 @@ class _Column:
         opened_reach = self._reach(opened[0], squeeze) if opened is not None else 0
         out = []
         for end in range(first_end, (n if last_end is None else last_end) + 1):
-            hi = end - 1 if end < n and lo < end - 1 and rows[end - 1].discardable else end
+            hi = end - 1 if end < n and lo < end - 1 and discardable[end - 1] else end
             natural = top + bottoms[hi - 1]
             used = natural - squeeze * (gaps[hi - 1] - gaps[lo])
             if used > limit and hi - lo > 1:
@@ -221,11 +234,10 @@ class _Column:
                 price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:
                 price += SQUEEZED
-            if end < n and rows[end - 1].keep_with_next and not rows[end - 1].keep_soft:
+            if end < n and hard_keep[end - 1]:
                 # a chain that alone fills its card (keeps only) breaks where it must
                 price += RULE / 2 if loose[hi] == loose[lo] else RULE
-            paragraph = self.paragraphs.get(end)
-            if paragraph is not None and paragraph[1] <= reach:
+            if paragraph_ends[end] <= reach:
                 price += RULE  # the whole paragraph fits where it starts
             if opened is not None and hi <= opened_reach:
                 price += RULE  # it opens inside a paragraph whose first part fits here too

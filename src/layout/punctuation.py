@@ -70,15 +70,17 @@ def fallback_blanks(mark: Kind) -> tuple[float, float]:
 
 def adjacent_trims(kinds: list[Kind | None], texts: list[str]) -> list[tuple[bool, bool]]:
     """For each cluster, whether its left and its right blank collapse into a neighbour."""
-    trims = []
+    trims = [(False, False)] * len(kinds)
     for i, mark in enumerate(kinds):
+        if mark is None:  # most clusters: nothing collapses
+            continue
         before = kinds[i - 1] if i else None
         after = kinds[i + 1] if i + 1 < len(kinds) else None
         left = mark is Kind.OPEN and (
             before in (Kind.OPEN, Kind.MIDDLE) or (i > 0 and texts[i - 1] == "\u3000")
         )
         right = mark is Kind.CLOSE and after is not None
-        trims.append((left, right))
+        trims[i] = (left, right)
     return trims
 
 

@@ -24,40 +24,32 @@ Next to Latin text they stay in the run's own face.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 
 import regex
 import uharfbuzz as hb
 
 from . import punctuation
-from .fonts import Face, FontBook
+from .fonts import Face, FontBook, shape_cached
 from .mathtex import Formula, typeset
+from .records import bulk_record
+from .runs import Context, Faces, segments
 from .spanstyle import CjkItalic as CjkItalic
 from .spanstyle import Span as Span
 from .spanstyle import SpanStyle as SpanStyle
 from .tracking import amounts as spacing_amounts
 
-_GRAPHEME = regex.compile(r"\X")
-_EMOJI_SEQUENCE = regex.compile(
-    r"\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u20E3"
-)
-_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
-NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
-_CJK = punctuation.CJK_TEXT
 FULL_WIDTH = ("fwid",)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
-# Graphemes HarfBuzz shapes at once: a longer run of one face and look is cut (after a
-# space if there is one near the end), since HarfBuzz gives up on a buffer of some
-# 500,000 characters, and a cached shaping result that long would be megabytes.
-MAX_SEGMENT = 8192
 
 
-@dataclass(frozen=True, slots=True)
+@bulk_record
 class Cluster:
-    """An unbreakable unit of shaped text; `xs`/`ys` are glyph pen offsets from its start."""
+    """An unbreakable unit of shaped text; `xs`/`ys` are glyph pen offsets from its start.
+    Every character of a post becomes one: a `bulk_record`."""
 
     text: str
     width: float
@@ -99,7 +91,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             if span.math:
                 clusters.append(_formula_cluster(span, fonts))
                 continue
-        context = _Context(cjk_marks, start - len(text), language)
+        context = Context(cjk_marks, start - len(text), language)
         span_clusters = _shape_span(span, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
@@ -150,7 +142,7 @@ def trimmed(cluster: Cluster, left: float = 0.0, right: float = 0.0) -> Cluster:
 def _edged(
     c: Cluster, *, width: float, xs: tuple[float, ...], trim_start: float, trim_end: float
 ) -> Cluster:
-    """`c` with a new width, pen offsets and edge trims (what `replace` does, ~10x faster)."""
+    """`c` with a new width, pen offsets and edge trims (what `_replace` does, faster)."""
     return Cluster(
         text=c.text,
         width=width,
@@ -178,7 +170,7 @@ def hyphen_after(cluster: Cluster) -> Cluster:
 
 @lru_cache(maxsize=256)
 def _hyphen(face: Face, style: SpanStyle) -> Cluster:
-    gids, _, advances, offsets_x, offsets_y, _ = _shape_cached(face, "-", True, None)
+    gids, _, advances, offsets_x, offsets_y, _ = shape_cached(face, "-", True, None)
     return _cluster(
         face,
         style,
@@ -241,23 +233,13 @@ def _blanks(cluster: Cluster, mark: punctuation.Kind, japanese: bool) -> tuple[f
 def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, float] | None:
     """What the face's `halt` (alternate half widths) takes off each side, in em; None
     when the face has no `halt` for this mark."""
-    plain = _shape_cached(face, text, True, language)
-    half = _shape_cached(face, text, True, language, ("halt",))
+    plain = shape_cached(face, text, True, language)
+    half = shape_cached(face, text, True, language, ("halt",))
     if len(plain[0]) != 1 or plain[2] == half[2]:
         return None
     left = -(half[3][0] - plain[3][0])
     right = plain[2][0] - half[2][0] - left
     return left / face.upem, right / face.upem
-
-
-@dataclass(frozen=True, slots=True)
-class _Context:
-    """What a span's shaping needs from its paragraph: the offsets of its CJK-context
-    marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
-
-    cjk_marks: frozenset[int]
-    start: int
-    language: str | None
 
 
 def paragraph_language(spans: list[Span]) -> str | None:
@@ -266,13 +248,13 @@ def paragraph_language(spans: list[Span]) -> str | None:
     return JAPANESE if any(_KANA.search(span.text) for span in spans) else None
 
 
-def _shape_span(span: Span, fonts: FontBook, context: _Context) -> list[Cluster]:
+def _shape_span(span: Span, fonts: FontBook, context: Context) -> list[Cluster]:
     style = span.style
     chain = fonts.chain(style.family, style.bold)
-    faces = _Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
+    faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
     out: list[Cluster] = []
     text = _transformed(span.text, style)
-    for segment in _segments(text, style, faces, context):
+    for segment in segments(text, style, faces, context):
         face, look, graphemes, full_width = segment
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), look))
@@ -294,61 +276,6 @@ def _transformed(text: str, style: SpanStyle) -> str:
 
 def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
     return fonts.cjk_italic.get(style.bold) if style.cjk_italic == "kai" else None
-
-
-@dataclass(frozen=True, slots=True)
-class _Faces:
-    """A span's faces: its family's chain, the chain's CJK face, and the face for its
-    upright CJK when it is italic (Kai), if any."""
-
-    chain: tuple[Face, ...]
-    cjk: Face
-    kai: Face | None
-
-
-_Segment = tuple[Face, SpanStyle, list[str], bool]  # face, look, graphemes, full width
-
-
-def _segments(text: str, style: SpanStyle, faces: _Faces, context: _Context) -> list[_Segment]:
-    """Groups consecutive graphemes that use the same face and style; newlines stand
-    alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it).
-    CJK-context marks take the CJK face, and a group of their own when that face draws
-    them narrower than an em (the group is then set full width)."""
-    graphemes = _GRAPHEME.findall(text)
-    upright_cjk = style.italic and style.cjk_italic != "oblique"
-    marks, offset = context.cjk_marks, context.start
-    segments: list[_Segment] = []
-    last: tuple[Face | None, SpanStyle, bool] = (None, style, False)
-    group: list[str] = []
-    for grapheme in graphemes:
-        face, look, full = _face_for(grapheme, faces.chain), style, False
-        cjk_mark = bool(marks) and offset in marks
-        offset += len(grapheme)
-        if cjk_mark and _draws(faces.cjk, grapheme):
-            face = faces.cjk
-        if upright_cjk and (cjk_mark or _CJK.match(grapheme)):
-            look = _upright(style)
-            if faces.kai is not None and _draws(faces.kai, grapheme):
-                face = faces.kai
-        if cjk_mark:
-            full = _narrow(face, grapheme)
-        if grapheme == "\n" or (face, look, full) != last or group == ["\n"]:
-            group = [grapheme]
-            segments.append((face, look, group, full))
-            last = (face, look, full)
-        else:
-            if len(group) >= MAX_SEGMENT:
-                group = _cut_long(group)
-                segments.append((face, look, group, full))
-            group.append(grapheme)
-    return segments
-
-
-@lru_cache(maxsize=1024)
-def _narrow(face: Face, grapheme: str) -> bool:
-    """Whether `face` draws the mark narrower than an em (`fwid` or blank must widen it)."""
-    advances = _shape_cached(face, grapheme, True, None)[2]
-    return len(advances) != 1 or advances[0] < face.upem
 
 
 def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
@@ -375,48 +302,6 @@ def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
     )
 
 
-def _cut_long(group: list[str]) -> list[str]:
-    """Cuts a segment of MAX_SEGMENT graphemes after its last space in the last eighth
-    (else at its end): keeps the head in place, returns the tail as the new group."""
-    floor = len(group) - MAX_SEGMENT // 8
-    cut = next((i + 1 for i in range(len(group) - 1, floor, -1) if group[i] == " "), len(group))
-    tail = group[cut:]
-    del group[cut:]
-    return tail
-
-
-@lru_cache(maxsize=256)
-def _upright(style: SpanStyle) -> SpanStyle:
-    """The same look without italic; one object per look, so painting groups it."""
-    return replace(style, italic=False)
-
-
-def _draws(face: Face, grapheme: str) -> bool:
-    return all(face.covers(ord(c)) for c in grapheme if not _IGNORABLE.match(c))
-
-
-def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
-    """The first face that draws the whole grapheme; emoji sequences try emoji first."""
-    if grapheme.isspace():
-        return chain[0]
-    codepoints = [ord(c) for c in grapheme if not _IGNORABLE.match(c)] or [ord(grapheme[0])]
-    if _EMOJI_SEQUENCE.search(grapheme):
-        emoji = next((f for f in chain if f.is_emoji), None)
-        if emoji is not None and emoji.covers(codepoints[0]):
-            return emoji
-    for face in chain:
-        if all(face.covers(cp) for cp in codepoints):
-            return face
-    for face in chain:
-        if face.covers(codepoints[0]):
-            return face
-    return chain[0]
-
-
-# Bounded: a card's graphemes per chain are a few hundred distinct characters.
-_face_for = lru_cache(maxsize=8192)(pick_face)
-
-
 def _shape_segment(
     face: Face,
     graphemes: list[str],
@@ -425,7 +310,7 @@ def _shape_segment(
     extra: tuple[str, ...] = (),
 ) -> list[Cluster]:
     text = "".join(graphemes)
-    gids, clusters, advances, offsets_x, offsets_y, flags = _shape_cached(
+    gids, clusters, advances, offsets_x, offsets_y, flags = shape_cached(
         face, text, style.ligatures, language, extra
     )
     scale = style.size / face.upem
@@ -546,31 +431,6 @@ def _cluster(
         ys=tuple(ys),
         style=style,
         unsafe_before=unsafe,
-    )
-
-
-@lru_cache(maxsize=4096)
-def _shape_cached(
-    face: Face, text: str, ligatures: bool, language: str | None, extra: tuple[str, ...] = ()
-) -> tuple[tuple[int, ...], ...]:
-    """HarfBuzz output in font units; cached because cards repeat words and markers.
-    `extra` names features to turn on."""
-    buf = hb.Buffer()
-    buf.add_str(text)
-    buf.guess_segment_properties()
-    if language:
-        buf.language = language
-    features = {} if ligatures else dict(NO_LIGATURES)
-    features.update(dict.fromkeys(extra, True))
-    hb.shape(face.hb_font, buf, features)
-    infos, positions = buf.glyph_infos, buf.glyph_positions
-    return (
-        tuple(i.codepoint for i in infos),
-        tuple(i.cluster for i in infos),
-        tuple(p.x_advance for p in positions),
-        tuple(p.x_offset for p in positions),
-        tuple(p.y_offset for p in positions),
-        tuple(int(i.flags) for i in infos),  # ints: IntFlag's `&` is slow
     )
 
 
