@@ -6,7 +6,9 @@ service's own render pool (``app.render_pool``: forkserver workers, fonts loaded
 card), then sends it distinct cards: every corpus post in every card theme and mode, at the
 default size and scale in autoSplit, each with a counter line so no two are alike, two jobs
 in flight per worker. After every ``--every`` cards it records each worker's peak resident
-set (``ru_maxrss``, reported by the worker) and its current one (``VmRSS`` from /proc).
+set (``ru_maxrss``, reported by the worker), its current one (``VmRSS`` from /proc), its
+proportional one (``Pss``: pages shared with the other workers counted once between them)
+and its private pages.
 Target: peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
 end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
 
@@ -97,6 +99,22 @@ def current_rss_kb(pid: int) -> int:
     return 0
 
 
+def rollup_kb(pid: int) -> dict[str, int]:
+    """The process's resident set by kind (``/proc/PID/smaps_rollup``): ``Pss`` counts a page
+    shared by n processes as 1/n (the font files and libraries the workers share),
+    ``Private_Dirty`` what is this process's own (its heap, Python objects, caches)."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, value, *_ = line.split()
+        fields[name.rstrip(":")] = int(value)
+    return fields
+
+
+def private_kb(pid: int) -> int:
+    rollup = rollup_kb(pid)
+    return rollup["Private_Dirty"] + rollup["Private_Clean"]
+
+
 async def run(
     cards: int, workers: int, every: int, seconds: float, only: list[str]
 ) -> dict[str, object]:
@@ -131,6 +149,8 @@ async def run(
                 "cards": done,
                 "peak_mb": {str(p): kb // 1024 for p, kb in pool.peak_rss_kb.items()},
                 "rss_mb": {str(p): current_rss_kb(p) // 1024 for p in pool.pids()},
+                "pss_mb": {str(p): rollup_kb(p)["Pss"] // 1024 for p in pool.pids()},
+                "private_mb": {str(p): private_kb(p) // 1024 for p in pool.pids()},
             }
         )
     elapsed = time.monotonic() - began

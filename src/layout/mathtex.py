@@ -18,6 +18,7 @@ runs (`complexity`), and one post's math as a whole is held to a `MathBudget`
 
 from __future__ import annotations
 
+import copy
 import re
 import threading
 import time
@@ -112,6 +113,29 @@ class MathBudget:
         return answer
 
 
+def _share_bundled_font(size: float) -> None:
+    """ziamath parses the STIX Two Math it bundles when it is imported (about 7 MB of Python
+    objects), and would parse ours, the same file, a second time on the first formula. This
+    registers ours as a shallow copy of that parse, with the base size ziamath's own
+    ``MathFont(font, size)`` would give it (the first formula's); a different file is left to
+    ziamath to load. Call under ``_LOCK``."""
+    from ziamath import zmath
+
+    ours = str(MATH_FONT)
+    bundled = zmath.loadedfonts["default"]
+    if ours in zmath.loadedfonts or _file_bytes(bundled.fname) != _file_bytes(MATH_FONT):
+        return
+    font = copy.copy(bundled)
+    font.basesize = size
+    font.alt_fonts = type(bundled.alt_fonts)()
+    zmath.loadedfonts[ours] = font
+
+
+def _file_bytes(path: Any) -> bytes:
+    with open(path, "rb") as file:
+        return file.read()
+
+
 @lru_cache(maxsize=512)
 def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     """The formula at text size `size` px (`display`: display style, big operators with
@@ -124,6 +148,7 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
             if _too_complex(_mathml(source, display)):
                 return None
             latex_class, _ = _ziamath()
+            _share_bundled_font(size)
             math = latex_class(source, size=size, font=str(MATH_FONT), inline=not display)
             if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
                 return None
