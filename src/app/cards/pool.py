@@ -21,6 +21,8 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TypeVar
 
+import msgspec
+
 import layout
 from app.cards.worker import (
     ENGINE_FAILED,
@@ -166,14 +168,17 @@ class ProcessRenderPool:
         per_key: int | None = None,
         context: BaseContext | None = None,
         metrics: Metrics | None = None,
+        spread: bool = True,
     ):
         self.size = size
+        self.spread = spread  # False: each request keeps to one worker (benchmarks compare)
         self.metrics = metrics or Metrics()
         self.config = config
         self.admission = Admission(size + queue, per_key)
         self.renders = 0
         self.killed = 0
         self.busy = 0  # jobs a worker is rendering right now
+        self._waiting = 0  # jobs waiting for an idle worker: they have it before any spread
         self.peak_rss_kb: dict[int, int] = {}
         self._context = context or forkserver_context()
         self._idle: asyncio.Queue[Worker] | None = None
@@ -310,7 +315,6 @@ class ProcessRenderPool:
         finally:
             self.admission.give_back(key)
         self.renders += 1
-        self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.error is not None:
             raise rendered.error
         return rendered
@@ -326,18 +330,53 @@ class ProcessRenderPool:
         assert self._idle is not None, "start() the pool first"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        self._waiting += 1
         try:
             with self.metrics.queued("waiting"):
                 async with asyncio.timeout_at(deadline):
                     worker = await self._idle.get()
         except TimeoutError:
             raise RenderTimeout("no render worker was free within the time limit") from None
+        finally:
+            self._waiting -= 1
+        helpers = self._idle_helpers() if self.spread and spreads(job) else []
+        if not helpers:
+            return await self._serve(worker, job, deadline)
+        assert isinstance(job, RenderJob)
+        workers = [worker, *helpers]
+        shares = [
+            msgspec.structs.replace(job, share=(index, len(workers)))
+            for index in range(len(workers))
+        ]
+        answers = await asyncio.gather(
+            *(self._serve(w, share, deadline) for w, share in zip(workers, shares, strict=True))
+        )
+        return merge_shares(answers)
+
+    def _idle_helpers(self) -> list[Worker]:
+        """The workers idle right now, taken to draw a share of one request's cards: a
+        request spreads only over workers nobody is waiting for, so under load each request
+        keeps to one worker and throughput is what it was."""
+        assert self._idle is not None
+        helpers: list[Worker] = []
+        while not self._waiting and len(helpers) < self.size - 1:
+            try:
+                helpers.append(self._idle.get_nowait())
+            except asyncio.QueueEmpty:
+                break
+        return helpers
+
+    async def _serve(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered:
+        """``job`` rendered by ``worker``, which goes back to the idle queue after (or is
+        replaced, if it ran out of memory or failed)."""
+        assert self._idle is not None
         self.busy += 1
         try:
             with self.metrics.queued("rendering"):
                 rendered = await self._call(worker, job, deadline)
         finally:
             self.busy -= 1
+        self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.retiring:
             log.error("render worker %s ran out of memory; replaced", worker.process.pid)
             self._replace(worker, "out_of_memory")
@@ -364,6 +403,35 @@ class ProcessRenderPool:
             raise
         self.metrics.render_seconds.observe(time.perf_counter() - started)
         return rendered
+
+
+def spreads(job: WorkerJob) -> bool:
+    """Whether ``job``'s cards may be drawn by several workers: raster cards of a split
+    request (``autoSplit``: every card the same size, so each share has the budgets of the
+    whole) without images (each share would decode its own, under its own budget)."""
+    return (
+        isinstance(job, RenderJob)
+        and job.share is None
+        and job.options.split == "autoSplit"
+        and job.options.format != "pdf"
+        and not job.images
+    )
+
+
+def merge_shares(answers: list[Rendered]) -> Rendered:
+    """One answer of the shares' answers (``RenderJob.share``), cards back in order: share
+    ``i`` of ``n`` drew cards ``i``, ``i + n``, ...; the first error, if any, is the answer."""
+    for answer in answers:
+        if answer.error is not None:
+            return answer
+    count = len(answers)
+    total = sum(len(answer.files) for answer in answers)
+    order = [(card % count, card // count) for card in range(total)]
+    return msgspec.structs.replace(
+        answers[0],
+        files=[answers[share].files[at] for share, at in order],
+        alt_texts=[answers[share].alt_texts[at] for share, at in order],
+    )
 
 
 class SingleFlight(Generic[T]):

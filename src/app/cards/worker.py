@@ -101,6 +101,9 @@ class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
     theme: layout.Theme
     options: layout.RenderOptions
     images: dict[str, bytes] = {}
+    share: tuple[int, int] | None = None
+    """``(index, count)``: lay out every card but draw only cards ``index``, ``index + count``,
+    ... (one of ``count`` workers drawing a request's cards side by side); None: all."""
 
 
 class TypesetJob(msgspec.Struct, frozen=True, kw_only=True):
@@ -207,15 +210,22 @@ def render_cards(
     fonts: layout.FontBook,
     options: layout.RenderOptions,
     images: Mapping[str, bytes] | None = None,
+    share: tuple[int, int] | None = None,
 ) -> layout.Rendered:
-    """``layout.render_cards``, its refusals turned into the service's errors.
+    """``layout.render_cards``, its refusals turned into the service's errors; with ``share``
+    (``RenderJob.share``) only that share of the cards is drawn, after the layout of all of
+    them has been held to the request's limits.
 
     Raises:
         TooManyPages, CardTooLarge, TooManyPixels, ImageTooLarge: The request is over a limit.
         RenderFailed: The engine failed.
     """
     try:
-        return layout.render_cards(markdown, theme, fonts, options, images or {})
+        if share is None:
+            return layout.render_cards(markdown, theme, fonts, options, images or {})
+        index, count = share
+        laid = layout.layout_cards(markdown, theme, fonts, options, images or {})
+        return layout.draw_cards(laid.pages[index::count], laid.images, fonts, options)
     except (layout.CardTooLarge, layout.TooTallForFormat, layout.TooManyPixels) as error:
         raise _over_limit(error, options) from None
     except layout.ImagesTooLarge as error:
@@ -345,7 +355,9 @@ def _answer(job: WorkerJob, fonts: layout.FontBook, config: WorkerConfig, render
         else:
             if config.stall_seconds and STALL_MARKER in job.markdown:
                 time.sleep(config.stall_seconds)
-            done = render_cards(job.doc or job.markdown, job.theme, fonts, job.options, job.images)
+            done = render_cards(
+                job.doc or job.markdown, job.theme, fonts, job.options, job.images, job.share
+            )
             files, alt_texts = done.files, done.alt_texts
     except ApiError as exc:
         error = exc

@@ -1,0 +1,79 @@
+"""A split request's cards drawn by several render workers at once: the same bytes in the same
+order as one worker draws them, a request that still completes when the pool is busy, and the
+pixel budgets that still refuse a request over them. Real worker processes; not timed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+import pytest
+
+import layout
+import themes
+from app.cards.pool import ProcessRenderPool
+from app.cards.worker import RenderJob, WorkerConfig
+from app.errors import TooManyPixels
+
+T = TypeVar("T")
+POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
+SPLIT = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
+
+
+def job(options: layout.RenderOptions = SPLIT) -> RenderJob:
+    markdown = "\n\n".join(
+        (POSTS / name).read_text(encoding="utf-8")
+        for name in ("04-long-article-zh.md", "01-efficiency-zh.md", "03-english-notes.md")
+    )
+    return RenderJob(markdown=markdown, theme=themes.builtin().get("apple-notes"), options=options)
+
+
+async def with_pool(spread: bool, body: Any) -> Any:
+    config = WorkerConfig(
+        fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
+    )
+    pool = ProcessRenderPool(2, queue=8, config=config, spread=spread)
+    pool.start()
+    try:
+        while not pool.ready:
+            await asyncio.sleep(0.05)
+        return await body(pool)
+    finally:
+        await pool.close()
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def test_spread_cards_are_the_bytes_and_order_of_one_worker() -> None:
+    async def render(pool: ProcessRenderPool) -> layout.Rendered:
+        return await pool.run(job(), timeout=60)
+
+    alone = run(with_pool(False, render))
+    spread = run(with_pool(True, render))
+    assert len(alone.files) >= 6
+    assert spread.files == alone.files
+    assert spread.alt_texts == alone.alt_texts
+
+
+def test_a_busy_pool_still_renders_every_split_request_whole() -> None:
+    async def burst(pool: ProcessRenderPool) -> list[layout.Rendered]:
+        return await asyncio.gather(*(pool.run(job(), timeout=120) for _ in range(6)))
+
+    alone = run(with_pool(False, lambda pool: pool.run(job(), timeout=60)))
+    for rendered in run(with_pool(True, burst)):
+        assert rendered.files == alone.files
+
+
+def test_the_request_pixel_budget_still_refuses_a_spread_request() -> None:
+    over = msgspec.structs.replace(SPLIT, max_total_pixels=440 * 586 * 3)
+
+    async def refused(pool: ProcessRenderPool) -> None:
+        with pytest.raises(TooManyPixels):
+            await pool.run(job(over), timeout=60)
+
+    run(with_pool(True, refused))
