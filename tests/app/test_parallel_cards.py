@@ -45,6 +45,10 @@ async def with_pool(spread: bool, body: Any) -> Any:
         await pool.close()
 
 
+def spread_count(pool: ProcessRenderPool) -> float:
+    return pool.metrics.registry.get_sample_value("inkcard_render_spread_total") or 0.0
+
+
 def run(coroutine: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coroutine)
 
@@ -77,3 +81,19 @@ def test_the_request_pixel_budget_still_refuses_a_spread_request() -> None:
             await pool.run(job(over), timeout=60)
 
     run(with_pool(True, refused))
+
+
+def test_an_idle_pool_spreads_a_split_request_and_a_one_card_post_stays_whole() -> None:
+    async def counted(pool: ProcessRenderPool) -> tuple[float, float]:
+        await pool.run(job(), timeout=60)
+        spread_once = spread_count(pool)
+        one_card = RenderJob(
+            markdown="# One card",
+            theme=themes.builtin().get("apple-notes"),
+            options=layout.RenderOptions(),
+        )
+        await pool.run(one_card, timeout=60)
+        return spread_once, spread_count(pool)
+
+    assert run(with_pool(True, counted)) == (1, 1)
+    assert run(with_pool(False, counted)) == (0, 0)

@@ -343,6 +343,7 @@ class ProcessRenderPool:
         if not helpers:
             return await self._serve(worker, job, deadline)
         assert isinstance(job, RenderJob)
+        self.metrics.cards_spread.inc()
         workers = [worker, *helpers]
         shares = [
             msgspec.structs.replace(job, share=(index, len(workers)))
