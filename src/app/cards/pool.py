@@ -339,7 +339,7 @@ class ProcessRenderPool:
             raise RenderTimeout("no render worker was free within the time limit") from None
         finally:
             self._waiting -= 1
-        helpers = self._idle_helpers() if self.spread and spreads(job) else []
+        helpers = await self._helpers_for(job, worker)
         if not helpers:
             return await self._serve(worker, job, deadline)
         assert isinstance(job, RenderJob)
@@ -353,6 +353,21 @@ class ProcessRenderPool:
             *(self._serve(w, share, deadline) for w, share in zip(workers, shares, strict=True))
         )
         return merge_shares(answers)
+
+    async def _helpers_for(self, job: WorkerJob, worker: Worker) -> list[Worker]:
+        """The idle workers that will draw a share of ``job`` beside ``worker`` (none: it
+        draws every card). Requests that arrived with this one claim their workers first (one
+        turn of the event loop), so a burst is not slowed by its first request laying out
+        twice."""
+        if not (self.spread and spreads(job)):
+            return []
+        assert self._idle is not None
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:
+            self._idle.put_nowait(worker)
+            raise
+        return self._idle_helpers()
 
     def _idle_helpers(self) -> list[Worker]:
         """The workers idle right now, taken to draw a share of one request's cards: a
