@@ -1,10 +1,12 @@
-"""A split request's cards drawn by several render workers at once: the same bytes in the same
-order as one worker draws them, a request that still completes when the pool is busy, and the
-pixel budgets that still refuse a request over them. Real worker processes; not timed."""
+"""A split request's cards drawn by two render workers at once (laid out by one, the last half
+handed to an idle one): the same bytes in the same order as one worker draws them, a request
+that still completes when the pool is busy, and the pixel budgets that still refuse a request
+over them. Real worker processes and the real engine; not timed."""
 
 from __future__ import annotations
 
 import asyncio
+import pickle
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,7 +17,7 @@ import pytest
 import layout
 import themes
 from app.cards.pool import ProcessRenderPool
-from app.cards.worker import RenderJob, WorkerConfig
+from app.cards.worker import DrawJob, RenderJob, WorkerConfig, draw_share, render_cards
 from app.errors import TooManyPixels
 
 T = TypeVar("T")
@@ -31,11 +33,13 @@ def job(options: layout.RenderOptions = SPLIT) -> RenderJob:
     return RenderJob(markdown=markdown, theme=themes.builtin().get("apple-notes"), options=options)
 
 
+CONFIG = WorkerConfig(
+    fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
+)
+
+
 async def with_pool(spread: bool, body: Any) -> Any:
-    config = WorkerConfig(
-        fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
-    )
-    pool = ProcessRenderPool(2, queue=8, config=config, spread=spread)
+    pool = ProcessRenderPool(2, queue=8, config=CONFIG, spread=spread)
     pool.start()
     try:
         while not pool.ready:
@@ -88,12 +92,27 @@ def test_an_idle_pool_spreads_a_split_request_and_a_one_card_post_stays_whole() 
         await pool.run(job(), timeout=60)
         spread_once = spread_count(pool)
         one_card = RenderJob(
-            markdown="# One card",
-            theme=themes.builtin().get("apple-notes"),
-            options=layout.RenderOptions(),
+            markdown="# One card", theme=themes.builtin().get("apple-notes"), options=SPLIT
         )
         await pool.run(one_card, timeout=60)
         return spread_once, spread_count(pool)
 
     assert run(with_pool(True, counted)) == (1, 1)
     assert run(with_pool(False, counted)) == (0, 0)
+
+
+def test_the_first_worker_draws_what_it_keeps_and_hands_over_the_rest_laid_out() -> None:
+    fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+    post, theme = job().markdown, job().theme
+    whole = render_cards(post, theme, fonts, SPLIT)
+    handed: list[bytes] = []
+
+    def hand_off(pages: list[layout.Page]) -> int:
+        handed.append(pickle.dumps(pages[2:]))
+        return 2
+
+    first = render_cards(post, theme, fonts, SPLIT, hand_off=hand_off)
+    rest = draw_share(DrawJob(pages=handed[0], options=SPLIT), fonts)
+    assert len(first.files) == 2
+    assert first.files + rest.files == whole.files
+    assert first.alt_texts + rest.alt_texts == whole.alt_texts

@@ -24,12 +24,15 @@ from typing import Any, Generic, TypeVar
 import msgspec
 
 import layout
+from app.cards.spread import HandOver, spreads
 from app.cards.worker import (
     ENGINE_FAILED,
     CoverJob,
+    Offer,
     Ready,
     Rendered,
     RenderJob,
+    Share,
     TypesetJob,
     WorkerConfig,
     WorkerJob,
@@ -123,12 +126,20 @@ class Worker:
         self.ready = ready
         return ready
 
-    def call(self, job: WorkerJob) -> Rendered:
-        """Send ``job`` and block until its answer (EOFError or OSError if the worker dies)."""
+    def call(self, job: WorkerJob, hand_over: HandOver | None = None) -> Rendered:
+        """Send ``job`` and block until its answer (EOFError or OSError if the worker dies);
+        a render's offer of its cards is answered by ``hand_over`` (all kept without one)."""
         self.conn.send(job)
-        answer = self.conn.recv()
-        assert isinstance(answer, Rendered), answer
-        return answer
+        while True:
+            answer = self.conn.recv()
+            if isinstance(answer, Offer):
+                self.conn.send(answer.cards if hand_over is None else hand_over.offer(answer))
+            elif isinstance(answer, Share):
+                if hand_over is not None:
+                    hand_over.share(answer)
+            else:
+                assert isinstance(answer, Rendered), answer
+                return answer
 
     def kill(self) -> None:
         """End the process now and reap it; its answer, if any, is dropped. Safe to call
@@ -158,6 +169,8 @@ class ProcessRenderPool:
     ``renders`` counts the jobs the workers report having rendered (tests count renders by
     it); ``peak_rss_kb`` is each live worker's last reported peak resident set, by pid.
     ``metrics`` gets render times, queue depth, 503s and restarts (its own when not given).
+    With ``spread``, a split request's cards are drawn by two workers when one is idle
+    (``app.cards.spread``).
     """
 
     def __init__(
@@ -171,7 +184,7 @@ class ProcessRenderPool:
         spread: bool = True,
     ):
         self.size = size
-        self.spread = spread  # False: each request keeps to one worker (benchmarks compare)
+        self.spread = spread  # False: every request drawn by one worker (benchmarks compare)
         self.metrics = metrics or Metrics()
         self.config = config
         self.admission = Admission(size + queue, per_key)
@@ -339,57 +352,27 @@ class ProcessRenderPool:
             raise RenderTimeout("no render worker was free within the time limit") from None
         finally:
             self._waiting -= 1
-        helpers = await self._helpers_for(job, worker)
-        if not helpers:
-            return await self._serve(worker, job, deadline)
-        assert isinstance(job, RenderJob)
-        self.metrics.cards_spread.inc()
-        workers = [worker, *helpers]
-        shares = [
-            msgspec.structs.replace(job, share=(index, len(workers)))
-            for index in range(len(workers))
-        ]
-        answers = await asyncio.gather(
-            *(self._serve(w, share, deadline) for w, share in zip(workers, shares, strict=True))
-        )
-        return merge_shares(answers)
-
-    async def _helpers_for(self, job: WorkerJob, worker: Worker) -> list[Worker]:
-        """The idle workers that will draw a share of ``job`` beside ``worker`` (none: it
-        draws every card). Requests that arrived with this one claim their workers first (one
-        turn of the event loop), so a burst is not slowed by its first request laying out
-        twice."""
         if not (self.spread and spreads(job)):
-            return []
-        assert self._idle is not None
+            return await self.serve(worker, job, deadline)
+        assert isinstance(job, RenderJob)
+        hand_over = HandOver(self, job, deadline)
+        offered = msgspec.structs.replace(job, may_share=True)
         try:
-            await asyncio.sleep(0)
-        except asyncio.CancelledError:
-            self._idle.put_nowait(worker)
-            raise
-        return self._idle_helpers()
+            first = await self.serve(worker, offered, deadline, hand_over)
+        finally:
+            hand_over.close()
+        return await hand_over.joined(first)
 
-    def _idle_helpers(self) -> list[Worker]:
-        """The workers idle right now, taken to draw a share of one request's cards: a
-        request spreads only over workers nobody is waiting for, so under load each request
-        keeps to one worker and throughput is what it was."""
-        assert self._idle is not None
-        helpers: list[Worker] = []
-        while not self._waiting and len(helpers) < self.size - 1:
-            try:
-                helpers.append(self._idle.get_nowait())
-            except asyncio.QueueEmpty:
-                break
-        return helpers
-
-    async def _serve(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered:
-        """``job`` rendered by ``worker``, which goes back to the idle queue after (or is
+    async def serve(
+        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver | None = None
+    ) -> Rendered:
+        """``job`` rendered by ``worker``, which goes back to the idle ones after (or is
         replaced, if it ran out of memory or failed)."""
         assert self._idle is not None
         self.busy += 1
         try:
             with self.metrics.queued("rendering"):
-                rendered = await self._call(worker, job, deadline)
+                rendered = await self._call(worker, job, deadline, hand_over)
         finally:
             self.busy -= 1
         self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
@@ -400,12 +383,28 @@ class ProcessRenderPool:
             self._idle.put_nowait(worker)
         return rendered
 
-    async def _call(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered:
+    def take_helper(self) -> Worker | None:
+        """An idle worker to draw part of a request's cards, if nobody waits for one (so
+        under load every request keeps to one worker, and throughput is what it was)."""
+        assert self._idle is not None
+        if self._waiting or self._idle.empty():
+            return None
+        self.metrics.cards_spread.inc()
+        return self._idle.get_nowait()
+
+    def give_back(self, worker: Worker) -> None:
+        """A worker taken by ``take_helper`` and not used."""
+        assert self._idle is not None
+        self._idle.put_nowait(worker)
+
+    async def _call(
+        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver | None
+    ) -> Rendered:
         """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
         started = time.perf_counter()
         try:
             async with asyncio.timeout_at(deadline):
-                rendered = await asyncio.to_thread(worker.call, job)
+                rendered = await asyncio.to_thread(worker.call, job, hand_over)
         except TimeoutError:
             log.warning("render past the time limit: worker %s killed", worker.process.pid)
             self._replace(worker, "timeout")
@@ -419,35 +418,6 @@ class ProcessRenderPool:
             raise
         self.metrics.render_seconds.observe(time.perf_counter() - started)
         return rendered
-
-
-def spreads(job: WorkerJob) -> bool:
-    """Whether ``job``'s cards may be drawn by several workers: raster cards of a split
-    request (``autoSplit``: every card the same size, so each share has the budgets of the
-    whole) without images (each share would decode its own, under its own budget)."""
-    return (
-        isinstance(job, RenderJob)
-        and job.share is None
-        and job.options.split == "autoSplit"
-        and job.options.format != "pdf"
-        and not job.images
-    )
-
-
-def merge_shares(answers: list[Rendered]) -> Rendered:
-    """One answer of the shares' answers (``RenderJob.share``), cards back in order: share
-    ``i`` of ``n`` drew cards ``i``, ``i + n``, ...; the first error, if any, is the answer."""
-    for answer in answers:
-        if answer.error is not None:
-            return answer
-    count = len(answers)
-    total = sum(len(answer.files) for answer in answers)
-    order = [(card % count, card // count) for card in range(total)]
-    return msgspec.structs.replace(
-        answers[0],
-        files=[answers[share].files[at] for share, at in order],
-        alt_texts=[answers[share].alt_texts[at] for share, at in order],
-    )
 
 
 class SingleFlight(Generic[T]):
