@@ -126,7 +126,7 @@ class Worker:
         self.ready = ready
         return ready
 
-    def call(self, job: WorkerJob, hand_over: HandOver | None = None) -> Rendered:
+    def call(self, job: WorkerJob, hand_over: HandOver[Worker] | None = None) -> Rendered:
         """Send ``job`` and block until its answer (EOFError or OSError if the worker dies);
         a render's offer of its cards is answered by ``hand_over`` (all kept without one)."""
         self.conn.send(job)
@@ -364,7 +364,11 @@ class ProcessRenderPool:
         return await hand_over.joined(first)
 
     async def serve(
-        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver | None = None
+        self,
+        worker: Worker,
+        job: WorkerJob,
+        deadline: float,
+        hand_over: HandOver[Worker] | None = None,
     ) -> Rendered:
         """``job`` rendered by ``worker``, which goes back to the idle ones after (or is
         replaced, if it ran out of memory or failed)."""
@@ -398,7 +402,7 @@ class ProcessRenderPool:
         self._idle.put_nowait(worker)
 
     async def _call(
-        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver | None
+        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver[Worker] | None
     ) -> Rendered:
         """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
         started = time.perf_counter()

@@ -16,17 +16,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, Protocol
+from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
 from app.cards.worker import DrawJob, Offer, Rendered, RenderJob, Share, WorkerJob
 
-if TYPE_CHECKING:
-    from app.cards.pool import Worker
+Worker = TypeVar("Worker")  # the pool's worker (app.cards.pool imports this module)
 
 
-class Helpers(Protocol):
+class Helpers(Protocol[Worker]):
     """What a hand-over needs of the pool."""
 
     def take_helper(self) -> Worker | None: ...
@@ -48,11 +47,11 @@ def spreads(job: WorkerJob) -> bool:
     )
 
 
-class HandOver:
+class HandOver(Generic[Worker]):
     """One request's hand-over: ``offer`` and ``share`` run in the thread waiting for the
     first worker, ``close`` and ``joined`` on the event loop."""
 
-    def __init__(self, pool: Helpers, job: RenderJob, deadline: float):
+    def __init__(self, pool: Helpers[Worker], job: RenderJob, deadline: float):
         self._pool = pool
         self._options = job.options
         self._deadline = deadline

@@ -9,6 +9,7 @@ the web framework, so the forkserver that forks workers holds only what they nee
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import pickle
@@ -353,6 +354,11 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     started = time.perf_counter()
     warmed = warm_up(fonts, config)
     warm_up_ms = (time.perf_counter() - started) * 1000
+    # What start-up made (modules, fonts, caches) lives as long as the process: frozen out
+    # of the collector, a full collection walks only what requests made. A 10-card request's
+    # slowest layout of 40 went from 22-26 to 19-20 ms, its slowest drawing from 34-46 to 30-32.
+    gc.collect()
+    gc.freeze()
     renders = 0
     try:
         conn.send(Ready(os.getpid(), peak_rss_kb(), warmed, warm_up_ms))
