@@ -1,6 +1,7 @@
 """A split request's cards drawn side by side: the latency of one 10-card autoSplit request on
-a pool of 2 render workers, each request kept to one worker (as before) against its cards
-spread over the idle workers, and the throughput of both under load; JSON.
+a pool of 2 render workers, each request kept to one worker (as before) against its last cards
+handed, laid out, to the idle worker (``app.cards.spread``), and the throughput of both under
+load; JSON.
 
 Run: `.venv/bin/python benchmarks/bench_parallel.py [--runs 15] [--load 24]`. Two pools of
 `--workers` processes (spread off, spread on) render the same job (corpus posts 04, 01, 02, 03
@@ -8,7 +9,7 @@ joined: 10 cards of 440x586 at 2x, apple-notes) one request at a time, the two p
 turns so that other work on the machine weighs on both alike; the median wall time of each is
 printed, and their ratio (target <= 0.6 on 2 workers). Then each pool gets `--load` of those
 requests at once (4 in flight per worker) and the cards per second are printed: spreading only
-uses idle workers, so under load the two should match.
+uses an idle worker nobody waits for, so under load the two should match.
 """
 
 from __future__ import annotations

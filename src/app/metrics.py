@@ -84,7 +84,7 @@ class Metrics:
         )
         self.cards_spread = self._counter(
             "inkcard_render_spread",
-            "Split requests whose cards were drawn by several idle render processes at once.",
+            "Split requests whose last cards were handed, laid out, to an idle render process.",
         )
         self.worker_restarts = self._counter(
             "inkcard_render_worker_restarts",
