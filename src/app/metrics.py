@@ -82,6 +82,10 @@ class Metrics:
             "Requests refused with 503 overloaded (every slot and queue place taken), by pool.",
             ("pool",),
         )
+        self.cards_spread = self._counter(
+            "inkcard_render_spread",
+            "Split requests whose last cards were handed, laid out, to an idle render process.",
+        )
         self.worker_restarts = self._counter(
             "inkcard_render_worker_restarts",
             "Render processes replaced, by reason: timeout (killed past the time limit, a 504),"

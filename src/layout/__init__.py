@@ -275,6 +275,9 @@ def layout_cards(
         CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
         MdxError: With `options.mdx`, text the component set refuses (names the line).
     """
+    # Every card is at least width x height, so a request over budget with one card is
+    # refused without laying anything out.
+    _limits(options).check([(options.width, options.height)])
     doc = post if isinstance(post, Doc) else parse_post(post, options.mdx)
     budget = Images(images or {}, options.max_image_pixels)
     budget.admit(doc.images)
@@ -332,9 +335,6 @@ def render_cards(
         TooTallForFormat: One card is longer on a side than `options.format` holds.
         TooManyPixels: All cards together would have more than `options.max_total_pixels`.
     """
-    # Every card is at least width x height, so a request over budget with one card is
-    # refused without laying anything out.
-    _limits(options).check([(options.width, options.height)])
     laid = layout_cards(post, theme, fonts, options, images)
     return draw_cards(laid.pages, laid.images, fonts, options)
 

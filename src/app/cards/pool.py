@@ -21,13 +21,18 @@ from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 from typing import Any, Generic, TypeVar
 
+import msgspec
+
 import layout
+from app.cards.spread import HandOver, spreads
 from app.cards.worker import (
     ENGINE_FAILED,
     CoverJob,
+    Offer,
     Ready,
     Rendered,
     RenderJob,
+    Share,
     TypesetJob,
     WorkerConfig,
     WorkerJob,
@@ -121,12 +126,20 @@ class Worker:
         self.ready = ready
         return ready
 
-    def call(self, job: WorkerJob) -> Rendered:
-        """Send ``job`` and block until its answer (EOFError or OSError if the worker dies)."""
+    def call(self, job: WorkerJob, hand_over: HandOver[Worker] | None = None) -> Rendered:
+        """Send ``job`` and block until its answer (EOFError or OSError if the worker dies);
+        a render's offer of its cards is answered by ``hand_over`` (all kept without one)."""
         self.conn.send(job)
-        answer = self.conn.recv()
-        assert isinstance(answer, Rendered), answer
-        return answer
+        while True:
+            answer = self.conn.recv()
+            if isinstance(answer, Offer):
+                self.conn.send(answer.cards if hand_over is None else hand_over.offer(answer))
+            elif isinstance(answer, Share):
+                if hand_over is not None:
+                    hand_over.share(answer)
+            else:
+                assert isinstance(answer, Rendered), answer
+                return answer
 
     def kill(self) -> None:
         """End the process now and reap it; its answer, if any, is dropped. Safe to call
@@ -156,6 +169,8 @@ class ProcessRenderPool:
     ``renders`` counts the jobs the workers report having rendered (tests count renders by
     it); ``peak_rss_kb`` is each live worker's last reported peak resident set, by pid.
     ``metrics`` gets render times, queue depth, 503s and restarts (its own when not given).
+    With ``spread``, a split request's cards are drawn by two workers when one is idle
+    (``app.cards.spread``).
     """
 
     def __init__(
@@ -166,14 +181,17 @@ class ProcessRenderPool:
         per_key: int | None = None,
         context: BaseContext | None = None,
         metrics: Metrics | None = None,
+        spread: bool = True,
     ):
         self.size = size
+        self.spread = spread  # False: every request drawn by one worker (benchmarks compare)
         self.metrics = metrics or Metrics()
         self.config = config
         self.admission = Admission(size + queue, per_key)
         self.renders = 0
         self.killed = 0
         self.busy = 0  # jobs a worker is rendering right now
+        self._waiting = 0  # jobs waiting for an idle worker: they have it before any spread
         self.peak_rss_kb: dict[int, int] = {}
         self._context = context or forkserver_context()
         self._idle: asyncio.Queue[Worker] | None = None
@@ -310,7 +328,6 @@ class ProcessRenderPool:
         finally:
             self.admission.give_back(key)
         self.renders += 1
-        self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.error is not None:
             raise rendered.error
         return rendered
@@ -326,18 +343,43 @@ class ProcessRenderPool:
         assert self._idle is not None, "start() the pool first"
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        self._waiting += 1
         try:
             with self.metrics.queued("waiting"):
                 async with asyncio.timeout_at(deadline):
                     worker = await self._idle.get()
         except TimeoutError:
             raise RenderTimeout("no render worker was free within the time limit") from None
+        finally:
+            self._waiting -= 1
+        if not (self.spread and spreads(job)):
+            return await self.serve(worker, job, deadline)
+        assert isinstance(job, RenderJob)
+        hand_over = HandOver(self, job, deadline)
+        offered = msgspec.structs.replace(job, may_share=True)
+        try:
+            first = await self.serve(worker, offered, deadline, hand_over)
+        finally:
+            hand_over.close()
+        return await hand_over.joined(first)
+
+    async def serve(
+        self,
+        worker: Worker,
+        job: WorkerJob,
+        deadline: float,
+        hand_over: HandOver[Worker] | None = None,
+    ) -> Rendered:
+        """``job`` rendered by ``worker``, which goes back to the idle ones after (or is
+        replaced, if it ran out of memory or failed)."""
+        assert self._idle is not None
         self.busy += 1
         try:
             with self.metrics.queued("rendering"):
-                rendered = await self._call(worker, job, deadline)
+                rendered = await self._call(worker, job, deadline, hand_over)
         finally:
             self.busy -= 1
+        self.peak_rss_kb[rendered.pid] = rendered.peak_rss_kb
         if rendered.retiring:
             log.error("render worker %s ran out of memory; replaced", worker.process.pid)
             self._replace(worker, "out_of_memory")
@@ -345,12 +387,28 @@ class ProcessRenderPool:
             self._idle.put_nowait(worker)
         return rendered
 
-    async def _call(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered:
+    def take_helper(self) -> Worker | None:
+        """An idle worker to draw part of a request's cards, if nobody waits for one (so
+        under load every request keeps to one worker, and throughput is what it was)."""
+        assert self._idle is not None
+        if self._waiting or self._idle.empty():
+            return None
+        self.metrics.cards_spread.inc()
+        return self._idle.get_nowait()
+
+    def give_back(self, worker: Worker) -> None:
+        """A worker taken by ``take_helper`` and not used."""
+        assert self._idle is not None
+        self._idle.put_nowait(worker)
+
+    async def _call(
+        self, worker: Worker, job: WorkerJob, deadline: float, hand_over: HandOver[Worker] | None
+    ) -> Rendered:
         """``job``'s answer from ``worker``, timed; a worker that fails it is replaced."""
         started = time.perf_counter()
         try:
             async with asyncio.timeout_at(deadline):
-                rendered = await asyncio.to_thread(worker.call, job)
+                rendered = await asyncio.to_thread(worker.call, job, hand_over)
         except TimeoutError:
             log.warning("render past the time limit: worker %s killed", worker.process.pid)
             self._replace(worker, "timeout")

@@ -1,0 +1,103 @@
+"""One split request's cards drawn by two render workers: laid out once, drawn side by side.
+
+A raster autoSplit request without images (``spreads``) is sent to its worker with
+``may_share``. Once its cards are laid out, the worker offers them (``Offer``); if another
+worker is idle and no request waits for one, the pool takes it, and the first worker draws
+the first half of the cards while the second draws the rest (``Share`` → ``DrawJob``). Else
+the first worker draws them all, as it always did: under load nothing changes, and the layout
+is never done twice. The files come back in card order, the same bytes either way.
+
+The offer is answered from the pool's event loop, but asked in the thread that waits for
+the first worker (``Worker.call``); ``HandOver`` is the bridge between the two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Future
+from typing import Generic, Protocol, TypeVar
+
+import msgspec
+
+from app.cards.worker import DrawJob, Offer, Rendered, RenderJob, Share, WorkerJob
+
+Worker = TypeVar("Worker")  # the pool's worker (app.cards.pool imports this module)
+
+
+class Helpers(Protocol[Worker]):
+    """What a hand-over needs of the pool."""
+
+    def take_helper(self) -> Worker | None: ...
+
+    def give_back(self, worker: Worker) -> None: ...
+
+    async def serve(self, worker: Worker, job: WorkerJob, deadline: float) -> Rendered: ...
+
+
+def spreads(job: WorkerJob) -> bool:
+    """Whether ``job``'s cards may be drawn by two workers: raster cards of an autoSplit
+    request (every card the same size, so the share has the whole request's pixel budget)
+    without images (the share would decode its own, outside the request's image budget)."""
+    return (
+        isinstance(job, RenderJob)
+        and job.options.split == "autoSplit"
+        and job.options.format != "pdf"
+        and not job.images
+    )
+
+
+class HandOver(Generic[Worker]):
+    """One request's hand-over: ``offer`` and ``share`` run in the thread waiting for the
+    first worker, ``close`` and ``joined`` on the event loop."""
+
+    def __init__(self, pool: Helpers[Worker], job: RenderJob, deadline: float):
+        self._pool = pool
+        self._options = job.options
+        self._deadline = deadline
+        self._loop = asyncio.get_running_loop()
+        self._lock = threading.Lock()
+        self._closed = False
+        self._helper: Worker | None = None
+        self._drawing: Future[Rendered] | None = None
+
+    def offer(self, offer: Offer) -> int:
+        """How many of the offered cards, from the first, the first worker draws: half,
+        rounded up, when an idle worker was taken for the rest; else all."""
+        taken = asyncio.run_coroutine_threadsafe(self._take(), self._loop).result()
+        return offer.cards if taken is None else (offer.cards + 1) // 2
+
+    async def _take(self) -> Worker | None:
+        with self._lock:
+            if not self._closed:
+                self._helper = self._pool.take_helper()
+            return self._helper
+
+    def share(self, share: Share) -> None:
+        """The cards handed over, sent to the worker taken for them."""
+        with self._lock:
+            if self._closed or self._helper is None or self._drawing is not None:
+                return
+            job = DrawJob(pages=share.pages, options=self._options)
+            serving = self._pool.serve(self._helper, job, self._deadline)
+            self._drawing = asyncio.run_coroutine_threadsafe(serving, self._loop)
+
+    def close(self) -> None:
+        """After the first worker answered or failed: a worker taken but never given cards
+        (the first one failed in between) goes back to the idle ones."""
+        with self._lock:
+            self._closed = True
+            if self._helper is not None and self._drawing is None:
+                self._pool.give_back(self._helper)
+
+    async def joined(self, first: Rendered) -> Rendered:
+        """The whole request's answer: the first worker's cards, then the second's; an
+        error of either is the answer."""
+        if self._drawing is None or first.error is not None:
+            return first
+        rest = await asyncio.wrap_future(self._drawing)
+        if rest.error is not None:
+            return rest
+        return msgspec.structs.replace(
+            first, files=first.files + rest.files, alt_texts=first.alt_texts + rest.alt_texts
+        )

@@ -1,0 +1,118 @@
+"""A split request's cards drawn by two render workers at once (laid out by one, the last half
+handed to an idle one): the same bytes in the same order as one worker draws them, a request
+that still completes when the pool is busy, and the pixel budgets that still refuse a request
+over them. Real worker processes and the real engine; not timed."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+import pytest
+
+import layout
+import themes
+from app.cards.pool import ProcessRenderPool
+from app.cards.worker import DrawJob, RenderJob, WorkerConfig, draw_share, render_cards
+from app.errors import TooManyPixels
+
+T = TypeVar("T")
+POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
+SPLIT = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
+
+
+def job(options: layout.RenderOptions = SPLIT) -> RenderJob:
+    markdown = "\n\n".join(
+        (POSTS / name).read_text(encoding="utf-8")
+        for name in ("04-long-article-zh.md", "01-efficiency-zh.md", "03-english-notes.md")
+    )
+    return RenderJob(markdown=markdown, theme=themes.builtin().get("apple-notes"), options=options)
+
+
+CONFIG = WorkerConfig(
+    fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
+)
+
+
+async def with_pool(spread: bool, body: Any) -> Any:
+    pool = ProcessRenderPool(2, queue=8, config=CONFIG, spread=spread)
+    pool.start()
+    try:
+        while not pool.ready:
+            await asyncio.sleep(0.05)
+        return await body(pool)
+    finally:
+        await pool.close()
+
+
+def spread_count(pool: ProcessRenderPool) -> float:
+    return pool.metrics.registry.get_sample_value("inkcard_render_spread_total") or 0.0
+
+
+def run(coroutine: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coroutine)
+
+
+def test_spread_cards_are_the_bytes_and_order_of_one_worker() -> None:
+    async def render(pool: ProcessRenderPool) -> layout.Rendered:
+        return await pool.run(job(), timeout=60)
+
+    alone = run(with_pool(False, render))
+    spread = run(with_pool(True, render))
+    assert len(alone.files) >= 6
+    assert spread.files == alone.files
+    assert spread.alt_texts == alone.alt_texts
+
+
+def test_a_busy_pool_still_renders_every_split_request_whole() -> None:
+    async def burst(pool: ProcessRenderPool) -> list[layout.Rendered]:
+        return await asyncio.gather(*(pool.run(job(), timeout=120) for _ in range(6)))
+
+    alone = run(with_pool(False, lambda pool: pool.run(job(), timeout=60)))
+    for rendered in run(with_pool(True, burst)):
+        assert rendered.files == alone.files
+
+
+def test_the_request_pixel_budget_still_refuses_a_spread_request() -> None:
+    over = msgspec.structs.replace(SPLIT, max_total_pixels=440 * 586 * 3)
+
+    async def refused(pool: ProcessRenderPool) -> None:
+        with pytest.raises(TooManyPixels):
+            await pool.run(job(over), timeout=60)
+
+    run(with_pool(True, refused))
+
+
+def test_an_idle_pool_spreads_a_split_request_and_a_one_card_post_stays_whole() -> None:
+    async def counted(pool: ProcessRenderPool) -> tuple[float, float]:
+        await pool.run(job(), timeout=60)
+        spread_once = spread_count(pool)
+        one_card = RenderJob(
+            markdown="# One card", theme=themes.builtin().get("apple-notes"), options=SPLIT
+        )
+        await pool.run(one_card, timeout=60)
+        return spread_once, spread_count(pool)
+
+    assert run(with_pool(True, counted)) == (1, 1)
+    assert run(with_pool(False, counted)) == (0, 0)
+
+
+def test_the_first_worker_draws_what_it_keeps_and_hands_over_the_rest_laid_out() -> None:
+    fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+    post, theme = job().markdown, job().theme
+    whole = render_cards(post, theme, fonts, SPLIT)
+    handed: list[bytes] = []
+
+    def hand_off(pages: list[layout.Page]) -> int:
+        handed.append(pickle.dumps(pages[2:]))
+        return 2
+
+    first = render_cards(post, theme, fonts, SPLIT, hand_off=hand_off)
+    rest = draw_share(DrawJob(pages=handed[0], options=SPLIT), fonts)
+    assert len(first.files) == 2
+    assert first.files + rest.files == whole.files
+    assert first.alt_texts + rest.alt_texts == whole.alt_texts
