@@ -22,6 +22,10 @@ import msgspec
 
 from app.cards.worker import DrawJob, Offer, Rendered, RenderJob, Share, WorkerJob
 
+LOOP_ANSWER_SECONDS = 5.0
+"""How long the thread waiting for the first worker waits for the event loop to answer its
+offer (it answers at once unless the service is stopping; then the worker draws every card)."""
+
 Worker = TypeVar("Worker")  # the pool's worker (app.cards.pool imports this module)
 
 
@@ -63,8 +67,13 @@ class HandOver(Generic[Worker]):
 
     def offer(self, offer: Offer) -> int:
         """How many of the offered cards, from the first, the first worker draws: half,
-        rounded up, when an idle worker was taken for the rest; else all."""
-        taken = asyncio.run_coroutine_threadsafe(self._take(), self._loop).result()
+        rounded up, when an idle worker was taken for the rest; else all (also when the
+        event loop does not answer: it is stopping)."""
+        try:
+            taking = asyncio.run_coroutine_threadsafe(self._take(), self._loop)
+            taken = taking.result(timeout=LOOP_ANSWER_SECONDS)
+        except (RuntimeError, TimeoutError):
+            return offer.cards
         return offer.cards if taken is None else (offer.cards + 1) // 2
 
     async def _take(self) -> Worker | None:
@@ -80,7 +89,10 @@ class HandOver(Generic[Worker]):
                 return
             job = DrawJob(pages=share.pages, options=self._options)
             serving = self._pool.serve(self._helper, job, self._deadline)
-            self._drawing = asyncio.run_coroutine_threadsafe(serving, self._loop)
+            try:
+                self._drawing = asyncio.run_coroutine_threadsafe(serving, self._loop)
+            except RuntimeError:  # the event loop is closed: the service is stopping
+                serving.close()
 
     def close(self) -> None:
         """After the first worker answered or failed: a worker taken but never given cards
