@@ -61,10 +61,10 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
     upright_cjk = style.italic and style.cjk_italic != "oblique"
     marks, offset = context.cjk_marks, context.start
     if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
-        return _segments_by_face(graphemes, style, faces.chain)
-    segments: list[Segment] = []
-    last: tuple[Face | None, SpanStyle, bool] = (None, style, False)
-    group: list[str] = []
+        # Most text: only the face changes, so the checks below are skipped per grapheme.
+        chain = faces.chain
+        return _grouped(graphemes, [(face_for(g, chain), style, False) for g in graphemes])
+    looks: list[tuple[Face, SpanStyle, bool]] = []
     for grapheme in graphemes:
         face, look, full = face_for(grapheme, faces.chain), style, False
         cjk_mark = bool(marks) and offset in marks
@@ -77,36 +77,25 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
                 face = faces.kai
         if cjk_mark:
             full = narrow(face, grapheme)
-        if grapheme == "\n" or (face, look, full) != last or group == ["\n"]:
-            group = [grapheme]
-            segments.append((face, look, group, full))
-            last = (face, look, full)
-        else:
-            if len(group) >= MAX_SEGMENT:
-                group = _cut_long(group)
-                segments.append((face, look, group, full))
-            group.append(grapheme)
-    return segments
+        looks.append((face, look, full))
+    return _grouped(graphemes, looks)
 
 
-def _segments_by_face(
-    graphemes: list[str], style: SpanStyle, chain: tuple[Face, ...]
-) -> list[Segment]:
-    """`segments` of a span where only the face changes (most text: upright, no mark in a
-    CJK context), without the checks the other cases need on every grapheme."""
+def _grouped(graphemes: list[str], looks: list[tuple[Face, SpanStyle, bool]]) -> list[Segment]:
+    """Consecutive graphemes of one (face, look, full width) as one segment, a newline
+    alone, a segment of MAX_SEGMENT graphemes cut (`_cut_long`)."""
     segments: list[Segment] = []
-    last: Face | None = None
+    last: tuple[Face, SpanStyle, bool] | None = None
     group: list[str] = []
-    for grapheme in graphemes:
-        face = face_for(grapheme, chain)
-        if face is not last or grapheme == "\n" or group[0] == "\n":
+    for grapheme, look in zip(graphemes, looks, strict=True):
+        if grapheme == "\n" or look != last or group[0] == "\n":
             group = [grapheme]
-            segments.append((face, style, group, False))
-            last = face
+            segments.append((look[0], look[1], group, look[2]))
+            last = look
         else:
             if len(group) >= MAX_SEGMENT:
                 group = _cut_long(group)
-                segments.append((face, style, group, False))
+                segments.append((look[0], look[1], group, look[2]))
             group.append(grapheme)
     return segments
 
