@@ -19,6 +19,7 @@ runs (`complexity`), and one post's math as a whole is held to a `MathBudget`
 from __future__ import annotations
 
 import copy
+import filecmp
 import re
 import threading
 import time
@@ -123,17 +124,14 @@ def _share_bundled_font(size: float) -> None:
 
     ours = str(MATH_FONT)
     bundled = zmath.loadedfonts["default"]
-    if ours in zmath.loadedfonts or _file_bytes(bundled.fname) != _file_bytes(MATH_FONT):
+    if ours in zmath.loadedfonts or bundled.fname is None:
+        return
+    if not filecmp.cmp(bundled.fname, MATH_FONT, shallow=False):
         return
     font = copy.copy(bundled)
     font.basesize = size
     font.alt_fonts = type(bundled.alt_fonts)()
     zmath.loadedfonts[ours] = font
-
-
-def _file_bytes(path: Any) -> bytes:
-    with open(path, "rb") as file:
-        return file.read()
 
 
 @lru_cache(maxsize=512)
