@@ -193,6 +193,26 @@ def test_packing_rows_in_python_writes_the_bytes_numpy_writes(width: int, height
     assert encode_rgba(bytearray(rgba.tobytes()), width, height) == encode_rgb(pixels)
 
 
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("band_bytes", [1, 4 << 20])
+def test_skias_rgba_pixels_pack_as_words_to_the_bytes_a_copy_per_channel_writes(
+    monkeypatch: pytest.MonkeyPatch, width: int, height: int, band_bytes: int
+) -> None:
+    """The word copy (each pixel's alpha overwritten by the next pixel's red, the last
+    row's spilling into a spare byte) writes what three plane copies write, also when
+    every band is one row."""
+    from layout import png
+
+    monkeypatch.setattr(png, "BAND_BYTES", band_bytes)
+    pixels = noise(width, height, seed=height)
+    rgba = np.dstack((pixels, np.random.default_rng(1).integers(0, 256, (height, width))))
+    view = rgba.astype(np.uint8)[:, :, :3]  # as `rasterize` hands it over
+    assert png._band_packer(view).func is png._packed_by_words
+    assert png._band_packer(pixels).func is png._packed_by_channel
+    assert encode_rgb(view) == encode_rgb(pixels)
+    assert np.array_equal(pngcodec.decode(encode_rgb(view)), pixels)
+
+
 NUMPY_FREE_RENDER = """
 import sys
 from pathlib import Path
