@@ -11,6 +11,7 @@ Stages, one module each (or a few, named in brackets):
       components)
     paginate → compose           rows → `Page`s per split mode, with chrome and
       (chrome, decorate, budget) decorations, held to the page and pixel limits
+    shares                       a long autoSplit post's blocks laid out by two processes
     draw → png                   pages → pixels → encoded files
 
 `render` is a pure function of its arguments, so it can run in another process and its
@@ -37,6 +38,7 @@ from .compose import (
     Card,
     SplitMode,
     compose,
+    compose_share,
     hides_overflow,
 )
 from .covers import LAYOUTS as COVER_LAYOUTS
@@ -64,6 +66,7 @@ from .errors import (
     TooManyPixels,
     TooTallForFormat,
 )
+from .flowparts import Part
 from .fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .imagecodec import (
     ARTICLE_IMAGE_BYTES,
@@ -97,6 +100,7 @@ from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 from .mdparser import valid_link
 from .mdx import parse_mdx
+from .shares import Premade, may_have_share, share_start
 from .sheet import Tile, contact_sheet
 from .style import Theme, decode_theme, relative_luminance, resolve
 
@@ -147,7 +151,9 @@ __all__ = [
     "MdxError",
     "OutputFormat",
     "Page",
+    "Part",
     "PathError",
+    "Premade",
     "RenderError",
     "RenderOptions",
     "Rendered",
@@ -177,7 +183,9 @@ __all__ = [
     "image_sources",
     "layout_cards",
     "layout_pages",
+    "layout_share",
     "load_numpy",
+    "may_have_share",
     "may_name_images",
     "parse_post",
     "probe_image",
@@ -186,6 +194,7 @@ __all__ = [
     "render_cards",
     "render_covers",
     "render_wechat_cover",
+    "share_start",
     "subset_font",
     "typeset_math",
     "valid_link",
@@ -258,11 +267,13 @@ def layout_cards(
     fonts: FontBook,
     options: RenderOptions,
     images: Mapping[str, bytes] | None = None,
+    premade: Premade | None = None,
 ) -> LaidOut:
     """Lays out the cards without drawing them or decoding any image.
 
     `post` is the Markdown, or the `Doc` `parse_post` made of it (then it is not parsed
-    again; its `images` are the sources the caller fetched).
+    again; its `images` are the sources the caller fetched). With `premade` (autoSplit
+    only), the blocks another process laid out (`layout_share`) are taken from it.
 
     Image sizes come from their headers; with `options.max_image_pixels` the distinct
     images are held to it before layout starts. The cards are held to the page and pixel
@@ -288,8 +299,23 @@ def layout_cards(
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         limits=_limits(options),
     )
-    pages = compose(doc, resolve(theme, options.mode), fonts, budget, card)
+    shared = premade if options.split == "autoSplit" else None
+    pages = compose(doc, resolve(theme, options.mode), fonts, budget, card, shared)
     return LaidOut(pages, budget.blobs)
+
+
+def layout_share(
+    doc: Doc, theme: Theme, fonts: FontBook, options: RenderOptions, start: int
+) -> list[Part | None]:
+    """The second share of an autoSplit post (`share_start`), laid out for the `premade`
+    of the `layout_cards` of the same arguments in another process: plain data.
+
+    Raises:
+        TooManyPages, CardTooLarge, TooTallForFormat, TooManyPixels: The share alone is
+            already over a limit (the `layout_cards` that waits for it lays it out itself).
+    """
+    card = Card(options.width, options.height, "autoSplit", limits=_limits(options))
+    return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
 
 
 def layout_pages(

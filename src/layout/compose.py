@@ -33,6 +33,7 @@ from .components import MdxFlow
 from .cues import continuation_cues
 from .decorate import Context, build, text_boxes
 from .decorations import Decoration, is_static
+from .flowparts import Part
 from .fonts import FontBook
 from .images import Images
 from .limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
@@ -41,6 +42,7 @@ from .markdown import Doc, split_at_rules
 from .pagebreaks import paginate
 from .paginate import Placement, cut, frame_items, place
 from .paint import base_color
+from .shares import Premade
 from .style import Style, Styles
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
@@ -96,17 +98,41 @@ def type_zoom(card_style: Style, width: float, height: float) -> float:
 
 
 def compose(
-    doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes], card: Card
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    premade: Premade | None = None,
 ) -> list[Page]:
     """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
-    `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px)."""
+    `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
+    `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
     zoom = type_zoom(styles["card"], card.width, card.height)
     if zoom == 1.0:
-        return _compose(doc, styles, fonts, images, card)
-    limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
-    virtual = replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
-    pages = _compose(doc, styles, fonts, images, virtual)
+        return _compose(doc, styles, fonts, images, card, premade)
+    virtual = _virtual(card, zoom)
+    pages = _compose(doc, styles, fonts, images, virtual, premade)
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+
+
+def compose_share(
+    doc: Doc, styles: Styles, fonts: FontBook, card: Card, start: int
+) -> list[Part | None]:
+    """The second share of an autoSplit post, from top-level block `start` on, as the
+    `compose` of another process takes it in `premade` (`Flow.share`)."""
+    zoom = type_zoom(styles["card"], card.width, card.height)
+    virtual = card if zoom == 1.0 else _virtual(card, zoom)
+    box = content_box(styles, virtual.width, virtual.height)
+    flow = MdxFlow(styles, fonts, Images({}), max_row_height=box.height)
+    if bounded(styles):  # the share alone over the limits is refused as soon as it is
+        flow.budget = ContentBudget(virtual.limits, Cards(_size(virtual), box.height, fixed=True))
+    return flow.share(doc, x=box.x, width=box.width, start=start)
+
+
+def _virtual(card: Card, zoom: float) -> Card:
+    limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
+    return replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
 
 
 def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
@@ -118,14 +144,22 @@ def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
 
 
 def _compose(
-    doc: Doc, styles: Styles, fonts: FontBook, images: Mapping[str, bytes], card: Card
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    premade: Premade | None,
 ) -> list[Page]:
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
     known = images if isinstance(images, Images) else Images(images)
     flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
     early = bounded(styles)
-    pages = _flowing(doc, flow, box, card, early) if fixed else _parts(doc, flow, box, card, early)
+    if fixed:
+        pages = _flowing(doc, flow, box, card, early, premade)
+    else:
+        pages = _parts(doc, flow, box, card, early)
     grow = not fixed and not card.overflow_hidden
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
@@ -158,12 +192,14 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     return box.y + max(0.0, box.height - placement.height) / 2
 
 
-def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
+def _flowing(
+    doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool, premade: Premade | None
+) -> list[list[Row]]:
     """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
     need more than the limits allow."""
     cards = Cards(_size(card), box.height, fixed=True)
     flow.budget = ContentBudget(card.limits, cards) if early else None
-    rows = flow.doc(doc, x=box.x, width=box.width)
+    rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
     squeeze = flow.styles["card"].gap_squeeze
     return paginate(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages) or [[]]
 

@@ -50,6 +50,7 @@ from .markdown import (
 from .mathtex import MathBudget
 from .notes import notes
 from .panels import quote
+from .shares import SHARE_IDS, Premade, layable_apart
 from .spanstyle import Span, SpanStyle
 from .style import Style, Styles
 from .tableflow import table
@@ -98,18 +99,35 @@ class Flow:
         self._frame_ids = itertools.count(1)
         self._block_ids = itertools.count(1)
 
-    def doc(self, doc: Doc, *, x: float, width: float) -> list[Row]:
-        return list(self.stack(doc.blocks, Ctx(x, width, floor=width * MIN_INNER_SHARE)).rows)
+    def doc(self, doc: Doc, *, x: float, width: float, premade: Premade | None = None) -> list[Row]:
+        """The post's rows; with `premade`, the parts another process laid out are taken
+        where this flow would have made them (shares.py)."""
+        ctx = Ctx(x, width, floor=width * MIN_INNER_SHARE)
+        return list(self.stack(doc.blocks, ctx, premade).rows)
 
-    def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part:
+    def share(self, doc: Doc, *, x: float, width: float, start: int) -> list[Part | None]:
+        """The parts `doc` would get from `doc` (with the same `x` and `width`) of its
+        top-level blocks from `start` on, each that `layable_apart` allows (else None),
+        their ids from `SHARE_IDS` on: the second share of a post laid out in two."""
+        self._block_ids = itertools.count(SHARE_IDS)
+        self._frame_ids = itertools.count(SHARE_IDS)
+        ctx = Ctx(x, width, floor=width * MIN_INNER_SHARE)
+        blocks = doc.blocks[start:]
+        return [self.block(block, ctx) if layable_apart(block) else None for block in blocks]
+
+    def stack(self, blocks: tuple[Block, ...], ctx: Ctx, premade: Premade | None = None) -> Part:
         """Blocks one under another, margins collapsed; the first block's gap is 0."""
         rows: list[Row] = []
         top = bottom = 0.0
         previous: Block | None = None  # the last block that made rows, and its first row
         first = 0
         lone: Row | None = None  # a one-line block after a heading, as it was before kept
-        for block in blocks:
-            if isinstance(block, Image):
+        for index, block in enumerate(blocks):
+            made = None if premade is None else premade(index)
+            if made is not None:
+                part = made
+                self.spend(made.rows)  # counted here, as if made here
+            elif isinstance(block, Image):
                 part = image(self, block, ctx, reserve=_kept_height(rows, bottom))
             elif isinstance(block, CodeBlock) and is_diagram(block):
                 part = self.tag(diagram(self, block, ctx, _kept_height(rows, bottom)), "CodeBlock")

@@ -1,7 +1,8 @@
-"""A split request's cards drawn by two render workers at once (laid out by one, the last half
-handed to an idle one): the same bytes in the same order as one worker draws them, a request
-that still completes when the pool is busy, and the pixel budgets that still refuse a request
-over them. Real worker processes and the real engine; not timed."""
+"""A split request shared by two render workers (the second share of its blocks laid out by
+an idle one while the first lays out the rest; the last half of its cards handed to it):
+the same bytes in the same order as one worker makes them, a request that still completes
+when the pool is busy, and the pixel budgets that still refuse a request over them. Real
+worker processes and the real engine; not timed."""
 
 from __future__ import annotations
 
@@ -17,7 +18,15 @@ import pytest
 import layout
 import themes
 from app.cards.pool import ProcessRenderPool
-from app.cards.worker import DrawJob, RenderJob, WorkerConfig, draw_share, render_cards
+from app.cards.worker import (
+    DrawJob,
+    RenderJob,
+    ShareJob,
+    WorkerConfig,
+    draw_share,
+    lay_out_share,
+    render_cards,
+)
 from app.errors import TooManyPixels
 
 T = TypeVar("T")
@@ -101,18 +110,40 @@ def test_an_idle_pool_spreads_a_split_request_and_a_one_card_post_stays_whole() 
     assert run(with_pool(False, counted)) == (0, 0)
 
 
-def test_the_first_worker_draws_what_it_keeps_and_hands_over_the_rest_laid_out() -> None:
+class Link:
+    """The pool's side of a shared render, in this process: the second share laid out by
+    ``lay_out_share`` (as another worker would), and the cards after the first two handed
+    over."""
+
+    def __init__(self, job: RenderJob, fonts: layout.FontBook):
+        self.share = lay_out_share(ShareJob(render=job), fonts)
+        self.handed: list[bytes] = []
+
+    def premade(self, doc: layout.Doc) -> layout.Premade | None:
+        start = layout.share_start(doc)
+        assert start is not None
+        return layout.Premade(start, lambda: pickle.loads(self.share))
+
+    def hand_off(self, pages: list[layout.Page]) -> int:
+        self.handed.append(pickle.dumps(pages[2:]))
+        return 2
+
+
+def test_the_first_worker_takes_the_laid_out_share_then_hands_over_the_last_cards() -> None:
     fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
     post, theme = job().markdown, job().theme
     whole = render_cards(post, theme, fonts, SPLIT)
-    handed: list[bytes] = []
-
-    def hand_off(pages: list[layout.Page]) -> int:
-        handed.append(pickle.dumps(pages[2:]))
-        return 2
-
-    first = render_cards(post, theme, fonts, SPLIT, hand_off=hand_off)
-    rest = draw_share(DrawJob(pages=handed[0], options=SPLIT), fonts)
+    link = Link(job(), fonts)
+    assert link.share  # the post is long enough to share its layout
+    first = render_cards(post, theme, fonts, SPLIT, link=link)
+    rest = draw_share(DrawJob(pages=link.handed[0], options=SPLIT), fonts)
     assert len(first.files) == 2
     assert first.files + rest.files == whole.files
     assert first.alt_texts + rest.alt_texts == whole.alt_texts
+
+
+def test_a_post_too_short_to_share_its_layout_gets_no_share() -> None:
+    fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+    short = RenderJob(markdown="# Title\n\nA paragraph.", theme=job().theme, options=SPLIT)
+    assert not layout.may_have_share(short.markdown)
+    assert lay_out_share(ShareJob(render=short), fonts) == b""

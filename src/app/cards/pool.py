@@ -34,6 +34,7 @@ from app.cards.worker import (
     RenderJob,
     Share,
     TypesetJob,
+    WantShare,
     WorkerConfig,
     WorkerJob,
     serve,
@@ -134,6 +135,8 @@ class Worker:
             answer = self.conn.recv()
             if isinstance(answer, Offer):
                 self.conn.send(answer.cards if hand_over is None else hand_over.offer(answer))
+            elif isinstance(answer, WantShare):
+                self.conn.send(b"" if hand_over is None else hand_over.share_parts())
             elif isinstance(answer, Share):
                 if hand_over is not None:
                     hand_over.share(answer)
@@ -356,11 +359,18 @@ class ProcessRenderPool:
             return await self.serve(worker, job, deadline)
         assert isinstance(job, RenderJob)
         hand_over = HandOver(self, job, deadline)
-        offered = msgspec.structs.replace(job, may_share=True)
+        if layout.may_have_share(job.markdown):
+            # One turn of the loop first: the requests that arrived with this one claim the
+            # idle workers before it may (in a burst, each keeps to one worker).
+            await asyncio.sleep(0)
+        shared = layout.may_have_share(job.markdown) and hand_over.lay_out_share()
+        offered = msgspec.structs.replace(job, may_share=True, shared=shared)
         try:
             first = await self.serve(worker, offered, deadline, hand_over)
         finally:
             hand_over.close()
+            if hand_over.helped:
+                self.metrics.cards_spread.inc()
         return await hand_over.joined(first)
 
     async def serve(
@@ -393,7 +403,6 @@ class ProcessRenderPool:
         assert self._idle is not None
         if self._waiting or self._idle.empty():
             return None
-        self.metrics.cards_spread.inc()
         return self._idle.get_nowait()
 
     def give_back(self, worker: Worker) -> None:

@@ -1,14 +1,20 @@
-"""One split request's cards drawn by two render workers: laid out once, drawn side by side.
+"""One split request laid out and drawn by two render workers side by side.
 
 A raster autoSplit request without images (``spreads``) is sent to its worker with
-``may_share``. Once its cards are laid out, the worker offers them (``Offer``); if another
-worker is idle and no request waits for one, the pool takes it, and the first worker draws
-the first half of the cards while the second draws the rest (``Share`` → ``DrawJob``). Else
-the first worker draws them all, as it always did: under load nothing changes, and the layout
-is never done twice. The files come back in card order, the same bytes either way.
+``may_share``. Twice the worker offers work to the pool, and each time, if another worker
+is idle and no request waits for one, the pool takes it; else the first worker does that
+work too, as it always did: under load nothing changes, and no work is done twice.
 
-The offer is answered from the pool's event loop, but asked in the thread that waits for
-the first worker (``Worker.call``); ``HandOver`` is the bridge between the two.
+- With the job, a long post's second share of blocks (``layout.share_start``: each worker
+  finds it in its own parse): the other worker lays them out (``ShareJob``) while the
+  first lays out the rest and then asks for their parts (``WantShare``), joins them on and
+  paginates.
+- Once its cards are laid out (``Offer``): the first worker draws the first half of the
+  cards while the other draws the rest (``Share`` → ``DrawJob``).
+
+The files come back in card order, the same bytes either way. The offers are answered
+from the pool's event loop, but asked in the thread that waits for the first worker
+(``Worker.call``); ``HandOver`` is the bridge between the two.
 """
 
 from __future__ import annotations
@@ -20,7 +26,15 @@ from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
-from app.cards.worker import DrawJob, Offer, Rendered, RenderJob, Share, WorkerJob
+from app.cards.worker import (
+    DrawJob,
+    Offer,
+    Rendered,
+    RenderJob,
+    Share,
+    ShareJob,
+    WorkerJob,
+)
 
 LOOP_ANSWER_SECONDS = 5.0
 """How long the thread waiting for the first worker waits for the event loop to answer its
@@ -57,6 +71,7 @@ class HandOver(Generic[Worker]):
 
     def __init__(self, pool: Helpers[Worker], job: RenderJob, deadline: float):
         self._pool = pool
+        self._job = job
         self._options = job.options
         self._deadline = deadline
         self._loop = asyncio.get_running_loop()
@@ -64,6 +79,40 @@ class HandOver(Generic[Worker]):
         self._closed = False
         self._helper: Worker | None = None
         self._drawing: Future[Rendered] | None = None
+        self._laying_out: asyncio.Future[Rendered] | None = None
+        self.helped = False  # another worker took a share of the work
+
+    def lay_out_share(self) -> bool:
+        """On the event loop, before the first worker is sent the job: takes an idle worker,
+        if there is one, to lay out the post's second share of blocks meanwhile. Whether
+        one was taken."""
+        helper = self._pool.take_helper()
+        if helper is None:
+            return False
+        self.helped = True
+        job = ShareJob(render=self._job)
+        self._laying_out = asyncio.ensure_future(self._pool.serve(helper, job, self._deadline))
+        self._laying_out.add_done_callback(_retrieve)
+        return True
+
+    def share_parts(self) -> bytes:
+        """The parts of the share another worker laid out, pickled as it sent them; b""
+        when none was taken, it failed, or the request's time ran out."""
+        if self._laying_out is None:
+            return b""
+        try:
+            waiting = asyncio.run_coroutine_threadsafe(self._parts(), self._loop)
+            return waiting.result(timeout=max(0.0, self._deadline - self._loop.time()))
+        except (RuntimeError, TimeoutError):
+            return b""
+
+    async def _parts(self) -> bytes:
+        assert self._laying_out is not None
+        try:
+            laid = await asyncio.shield(self._laying_out)
+        except Exception:  # its worker failed or ran out of time: lay them out here
+            return b""
+        return laid.share if laid.error is None else b""
 
     def offer(self, offer: Offer) -> int:
         """How many of the offered cards, from the first, the first worker draws: half,
@@ -80,6 +129,7 @@ class HandOver(Generic[Worker]):
         with self._lock:
             if not self._closed:
                 self._helper = self._pool.take_helper()
+                self.helped = self.helped or self._helper is not None
             return self._helper
 
     def share(self, share: Share) -> None:
@@ -113,3 +163,10 @@ class HandOver(Generic[Worker]):
         return msgspec.structs.replace(
             first, files=first.files + rest.files, alt_texts=first.alt_texts + rest.alt_texts
         )
+
+
+def _retrieve(laying_out: asyncio.Future[Rendered]) -> None:
+    """Reads a share's failure, so that one nobody waited for (the first worker failed
+    before it asked) is not reported as never retrieved."""
+    if not laying_out.cancelled():
+        laying_out.exception()

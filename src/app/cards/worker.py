@@ -15,8 +15,9 @@ import os
 import pickle
 import resource
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from multiprocessing.connection import Connection
+from typing import Protocol
 
 import msgspec
 
@@ -107,6 +108,9 @@ class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
     may_share: bool = False
     """After the layout, offer the cards to the pool (``Offer``): another worker may draw
     the last of them (``Share``, then ``DrawJob``) while this one draws the first."""
+    shared: bool = False
+    """Another worker lays out the second share of the post's top-level blocks
+    (``ShareJob``): their parts are asked for (``WantShare``) when the layout reaches them."""
 
 
 class Offer(msgspec.Struct, frozen=True):
@@ -121,6 +125,19 @@ class Share(msgspec.Struct, frozen=True):
     so that the pool passes them on to a ``DrawJob`` without unpickling them."""
 
     pages: bytes
+
+
+class WantShare(msgspec.Struct, frozen=True):
+    """Sent when the layout reaches the second share (``RenderJob.shared``): the pool
+    answers with its parts as the other worker pickled them (``Rendered.share``), or with
+    b"" (it failed or ran out of time): then this worker lays them out itself."""
+
+
+class ShareJob(msgspec.Struct, frozen=True, kw_only=True):
+    """The second share of ``render``'s post (its blocks from ``layout.share_start`` on),
+    to lay out for the worker that lays out the rest (``layout.layout_share``)."""
+
+    render: RenderJob
 
 
 class DrawJob(msgspec.Struct, frozen=True, kw_only=True):
@@ -150,7 +167,7 @@ class CoverJob(msgspec.Struct, frozen=True, kw_only=True):
     count: int
 
 
-WorkerJob = RenderJob | DrawJob | TypesetJob | CoverJob
+WorkerJob = RenderJob | ShareJob | DrawJob | TypesetJob | CoverJob
 """Whatever a worker is sent."""
 
 WARM_UP_MATH = TypesetJob(
@@ -167,6 +184,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
     files: list[bytes] = []
     alt_texts: list[str] = []
     formulas: list[layout.Formula | None] = []
+    share: bytes = b""  # a ``ShareJob``'s parts, pickled
     error: ApiError | None = None
     pid: int
     renders: int  # jobs this worker has rendered since it started, this one included
@@ -235,45 +253,79 @@ def render_cards(
     fonts: layout.FontBook,
     options: layout.RenderOptions,
     images: Mapping[str, bytes] | None = None,
-    hand_off: HandOff | None = None,
+    link: Sharing | None = None,
 ) -> layout.Rendered:
-    """``layout.render_cards``, its refusals turned into the service's errors. With
-    ``hand_off``, the laid-out cards are offered to it first and only the ones it leaves to
-    this process are drawn (the first ones; the rest are another worker's).
+    """``layout.render_cards``, its refusals turned into the service's errors. With ``link``
+    to the pool, the parts of blocks another worker laid out are taken from it, and the
+    laid-out cards are offered to the pool: only the ones it leaves to this process are
+    drawn (the first ones; the rest are another worker's).
 
     Raises:
         TooManyPages, CardTooLarge, TooManyPixels, ImageTooLarge: The request is over a limit.
         RenderFailed: The engine failed.
     """
-    if hand_off is None:
+    if link is None:
         with engine_refusals(options):
             return layout.render_cards(markdown, theme, fonts, options, images or {})
     with engine_refusals(options):
-        laid = layout.layout_cards(markdown, theme, fonts, options, images or {})
-    keep = hand_off(laid.pages)
+        doc = markdown
+        if not isinstance(doc, layout.Doc):
+            doc = layout.parse_post(doc, options.mdx)
+        laid = layout.layout_cards(doc, theme, fonts, options, images or {}, link.premade(doc))
+    keep = link.hand_off(laid.pages)
     with engine_refusals(options):
         return layout.draw_cards(laid.pages[:keep], laid.images, fonts, options)
 
 
-HandOff = Callable[[list[layout.Page]], int]
-"""Offers laid-out cards to the pool, hands over the ones another worker is to draw, and
-returns how many (the first ones) are left to this one (``offered_to``)."""
+class Sharing(Protocol):
+    """What ``render_cards`` asks of the pool when it shares its work (``PoolLink``)."""
+
+    def premade(self, doc: layout.Doc) -> layout.Premade | None: ...
+
+    def hand_off(self, pages: list[layout.Page]) -> int: ...
 
 
-def offered_to(conn: Connection) -> HandOff:
-    """The ``HandOff`` of a worker talking to the pool over ``conn``: a post of one card is
-    not offered; else ``Offer``, the pool's answer, and the ``Share`` it did not keep."""
+class PoolLink:
+    """A ``may_share`` render's talk with the pool over ``conn``: the parts of the blocks
+    another worker laid out (``WantShare``), then its cards (``Offer``, ``Share``)."""
 
-    def hand_off(pages: list[layout.Page]) -> int:
+    def __init__(self, conn: Connection, shared: bool):
+        self._conn = conn
+        self._shared = shared
+
+    def premade(self, doc: layout.Doc) -> layout.Premade | None:
+        """Where the parts of the second share come from, if another worker lays it out."""
+        start = layout.share_start(doc) if self._shared else None
+        return None if start is None else layout.Premade(start, self._parts)
+
+    def _parts(self) -> list[layout.Part | None] | None:
+        self._conn.send(WantShare())
+        pickled = self._conn.recv()
+        return pickle.loads(pickled) if pickled else None
+
+    def hand_off(self, pages: list[layout.Page]) -> int:
+        """How many of the laid-out cards (the first ones) this worker draws: a post of one
+        card is not offered; else ``Offer``, the pool's answer, and the ``Share`` it did
+        not keep, for another worker."""
         if len(pages) < 2:
             return len(pages)
-        conn.send(Offer(len(pages)))
-        keep = int(conn.recv())
+        self._conn.send(Offer(len(pages)))
+        keep = int(self._conn.recv())
         if keep < len(pages):
-            conn.send(Share(pickle.dumps(pages[keep:], protocol=pickle.HIGHEST_PROTOCOL)))
+            self._conn.send(Share(pickle.dumps(pages[keep:], protocol=pickle.HIGHEST_PROTOCOL)))
         return keep
 
-    return hand_off
+
+def lay_out_share(job: ShareJob, fonts: layout.FontBook) -> bytes:
+    """The parts of a ``ShareJob``, pickled (the refusals of ``render_cards``)."""
+    render = job.render
+    with engine_refusals(render.options):
+        doc = render.doc or layout.parse_post(render.markdown, render.options.mdx)
+        start = layout.share_start(doc)  # as the worker that waits for it finds it
+        if start is None:
+            return b""
+        parts = layout.layout_share(doc, render.theme, fonts, render.options, start)
+    return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def draw_share(job: DrawJob, fonts: layout.FontBook) -> layout.Rendered:
@@ -364,7 +416,7 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
         conn.send(Ready(os.getpid(), peak_rss_kb(), warmed, warm_up_ms))
         while (job := conn.recv()) is not None:
             renders += 1
-            answer = _answer(job, fonts, config, renders, offered_to(conn))
+            answer = _answer(job, fonts, config, renders, conn)
             conn.send(answer)
             if answer.retiring:
                 return
@@ -410,11 +462,12 @@ def _answer(
     fonts: layout.FontBook,
     config: WorkerConfig,
     renders: int,
-    hand_off: HandOff | None = None,
+    pool: Connection | None = None,
 ) -> Rendered:
-    """``job`` done, or the error to answer with; a ``may_share`` render offers its cards to
-    ``hand_off`` (the pool) once they are laid out."""
+    """``job`` done, or the error to answer with; a ``may_share`` render shares its work
+    with another worker through the ``pool`` (see ``PoolLink``)."""
     files: list[bytes] = []
+    share = b""
     alt_texts: list[str] = []
     formulas: list[layout.Formula | None] = []
     error: ApiError | None = None
@@ -429,12 +482,14 @@ def _answer(
         elif isinstance(job, DrawJob):
             done = draw_share(job, fonts)
             files, alt_texts = done.files, done.alt_texts
+        elif isinstance(job, ShareJob):
+            share = lay_out_share(job, fonts)
         else:
             if config.stall_seconds and STALL_MARKER in job.markdown:
                 time.sleep(config.stall_seconds)
-            sharing = hand_off if job.may_share else None
             post = job.doc or job.markdown
-            done = render_cards(post, job.theme, fonts, job.options, job.images, sharing)
+            link = PoolLink(pool, job.shared) if pool is not None and job.may_share else None
+            done = render_cards(post, job.theme, fonts, job.options, job.images, link)
             files, alt_texts = done.files, done.alt_texts
     except ApiError as exc:
         error = exc
@@ -449,6 +504,7 @@ def _answer(
         files=files,
         alt_texts=alt_texts,
         formulas=formulas,
+        share=share,
         error=error,
         pid=os.getpid(),
         renders=renders,
