@@ -41,7 +41,7 @@ from .markdown import (
 )
 
 SHARE_IDS = 1 << 40
-SECOND_SHARE = 0.45
+SECOND_SHARE = 0.42
 """The second share's part of the post's text: a little under half, as its parts must still
 be pickled and sent while the first share is joined on."""
 MIN_SHARE_CHARS = 600

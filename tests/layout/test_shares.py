@@ -97,7 +97,7 @@ CASES = [
     ("corpus", "04-long-article-zh|01-efficiency-zh|03-english-notes", "watercolor", 440, 586),
     (
         "corpus",
-        "02-python-tips-mixed|04-long-article-zh|07-japanese-korean",
+        "04-long-article-zh|02-python-tips-mixed|07-japanese-korean",
         "minimalist",
         360,
         480,

@@ -123,7 +123,7 @@ class HandOver(Generic[Worker]):
             taken = taking.result(timeout=LOOP_ANSWER_SECONDS)
         except (RuntimeError, TimeoutError):
             return offer.cards
-        return offer.cards if taken is None else (offer.cards + 1) // 2
+        return offer.cards if taken is None else offer.first_half
 
     async def _take(self) -> Worker | None:
         with self._lock:

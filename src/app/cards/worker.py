@@ -115,9 +115,14 @@ class RenderJob(msgspec.Struct, frozen=True, kw_only=True):
 
 class Offer(msgspec.Struct, frozen=True):
     """A ``may_share`` job laid out into ``cards`` cards. The pool answers with how many of
-    them, from the first, this worker draws itself (all of them: no other worker is free)."""
+    them, from the first, this worker draws itself: ``first_half`` when another worker
+    takes the rest, else all of them (no other worker is free)."""
 
     cards: int
+
+    @property
+    def first_half(self) -> int:
+        return (self.cards + 1) // 2
 
 
 class Share(msgspec.Struct, frozen=True):
@@ -309,11 +314,20 @@ class PoolLink:
         not keep, for another worker."""
         if len(pages) < 2:
             return len(pages)
-        self._conn.send(Offer(len(pages)))
+        offer = Offer(len(pages))
+        self._conn.send(offer)
+        half = offer.first_half
+        # A worker that laid out a share was helped a moment ago: the pool will most likely
+        # take that worker again, so the half it would draw is pickled while the pool answers.
+        likely = _pickled(pages[half:]) if self._shared else None
         keep = int(self._conn.recv())
         if keep < len(pages):
-            self._conn.send(Share(pickle.dumps(pages[keep:], protocol=pickle.HIGHEST_PROTOCOL)))
+            self._conn.send(Share(likely if likely and keep == half else _pickled(pages[keep:])))
         return keep
+
+
+def _pickled(pages: list[layout.Page]) -> bytes:
+    return pickle.dumps(pages, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def lay_out_share(job: ShareJob, fonts: layout.FontBook) -> bytes:
