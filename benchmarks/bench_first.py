@@ -7,7 +7,14 @@ says 200, and then sent the operation once (the first request) and ``--runs`` mo
 formulas too), so none is served from storage, replayed or typeset from a cache. Target: the
 first within 1.5x of the warm median, for each operation.
 
-Usage: python benchmarks/bench_first.py [--runs 15] [--spawns 1] [--only card,article,article_math].
+`card` repeats one post's text, so its warm requests find every glyph already shaped and
+rasterized: a service's warm request for a new post does not. `card_new_text` sends each
+request the same post with its Chinese characters moved to others of the 3,755 common ones
+(GB2312 level 1, `new_text`): same length and blocks, text the service has not seen, the
+first request's as much as the warm ones'. Its ratio is what a start costs beyond new text.
+
+Usage: python benchmarks/bench_first.py [--runs 15] [--spawns 1]
+[--only card,card_new_text,article,article_math].
 Not collected by pytest.
 """
 
@@ -35,6 +42,29 @@ def card_body(n: int) -> tuple[str, dict[str, object]]:
     return "/api/generate", {"markdown": f"{POST.read_text('utf-8').rstrip()} #{n}"}
 
 
+COMMON_HANZI = "".join(
+    bytes((row, cell)).decode("gb2312")
+    for row in range(0xB0, 0xD8)
+    for cell in range(0xA1, 0xFF)
+    if (row, cell) < (0xD7, 0xFA)  # level 1 ends at D7F9
+)
+SHIFT = 997  # prime: variant n and m share few characters
+
+
+def new_text(text: str, n: int) -> str:
+    """`text` with each common Chinese character moved `n * SHIFT` places along the level-1
+    list (others kept): a post of the same shape in text not seen before."""
+    at = {char: index for index, char in enumerate(COMMON_HANZI)}
+    size = len(COMMON_HANZI)
+    return "".join(
+        COMMON_HANZI[(at[char] + n * SHIFT) % size] if char in at else char for char in text
+    )
+
+
+def new_text_card_body(n: int) -> tuple[str, dict[str, object]]:
+    return "/api/generate", {"markdown": new_text(POST.read_text("utf-8"), n + 1)}
+
+
 def article_body(n: int) -> tuple[str, dict[str, object]]:
     return ARTICLE, {"markdown": f"{POST.read_text('utf-8').rstrip()}\n\n第 {n} 篇。"}
 
@@ -49,6 +79,7 @@ def math_body(n: int) -> tuple[str, dict[str, object]]:
 
 OPERATIONS: dict[str, Callable[[int], tuple[str, dict[str, object]]]] = {
     "card": card_body,
+    "card_new_text": new_text_card_body,
     "article": article_body,
     "article_math": math_body,
 }

@@ -108,11 +108,10 @@ def compose(
     """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
     `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
     `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
-    zoom = type_zoom(styles["card"], card.width, card.height)
-    if zoom == 1.0:
-        return _compose(doc, styles, fonts, images, card, premade)
-    virtual = _virtual(card, zoom)
+    virtual, zoom = _laid_out_as(styles, card)
     pages = _compose(doc, styles, fonts, images, virtual, premade)
+    if zoom == 1.0:
+        return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
 
 
@@ -121,18 +120,29 @@ def compose_share(
 ) -> list[Part | None]:
     """The second share of an autoSplit post, from top-level block `start` on, as the
     `compose` of another process takes it in `premade` (`Flow.share`)."""
-    zoom = type_zoom(styles["card"], card.width, card.height)
-    virtual = card if zoom == 1.0 else _virtual(card, zoom)
+    virtual, _ = _laid_out_as(styles, card)
     box = content_box(styles, virtual.width, virtual.height)
     flow = MdxFlow(styles, fonts, Images({}), max_row_height=box.height)
-    if bounded(styles):  # the share alone over the limits is refused as soon as it is
-        flow.budget = ContentBudget(virtual.limits, Cards(_size(virtual), box.height, fixed=True))
+    flow.budget = _flowing_budget(styles, virtual, box)  # the share alone over the limits
     return flow.share(doc, x=box.x, width=box.width, start=start)
 
 
-def _virtual(card: Card, zoom: float) -> Card:
+def _laid_out_as(styles: Styles, card: Card) -> tuple[Card, float]:
+    """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
+    zoom = type_zoom(styles["card"], card.width, card.height)
+    if zoom == 1.0:
+        return card, zoom
     limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
-    return replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
+    virtual = replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
+    return virtual, zoom
+
+
+def _flowing_budget(styles: Styles, card: Card, box: Rect) -> ContentBudget | None:
+    """autoSplit's budget: rows refused as soon as they need more cards or pixels than
+    `card.limits` allow (None for a theme whose rows cannot be bounded early)."""
+    if not bounded(styles):
+        return None
+    return ContentBudget(card.limits, Cards(_size(card), box.height, fixed=True))
 
 
 def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
@@ -157,7 +167,7 @@ def _compose(
     flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
     early = bounded(styles)
     if fixed:
-        pages = _flowing(doc, flow, box, card, early, premade)
+        pages = _flowing(doc, flow, box, card, premade)
     else:
         pages = _parts(doc, flow, box, card, early)
     grow = not fixed and not card.overflow_hidden
@@ -193,12 +203,11 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
 
 
 def _flowing(
-    doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool, premade: Premade | None
+    doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None
 ) -> list[list[Row]]:
     """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
     need more than the limits allow."""
-    cards = Cards(_size(card), box.height, fixed=True)
-    flow.budget = ContentBudget(card.limits, cards) if early else None
+    flow.budget = _flowing_budget(flow.styles, card, box)
     rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
     squeeze = flow.styles["card"].gap_squeeze
     return paginate(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages) or [[]]

@@ -102,18 +102,19 @@ class Flow:
     def doc(self, doc: Doc, *, x: float, width: float, premade: Premade | None = None) -> list[Row]:
         """The post's rows; with `premade`, the parts another process laid out are taken
         where this flow would have made them (shares.py)."""
-        ctx = Ctx(x, width, floor=width * MIN_INNER_SHARE)
-        return list(self.stack(doc.blocks, ctx, premade).rows)
+        return list(self.stack(doc.blocks, _column(x, width), premade).rows)
 
     def share(self, doc: Doc, *, x: float, width: float, start: int) -> list[Part | None]:
-        """The parts `doc` would get from `doc` (with the same `x` and `width`) of its
-        top-level blocks from `start` on, each that `layable_apart` allows (else None),
-        their ids from `SHARE_IDS` on: the second share of a post laid out in two."""
+        """The parts `doc(doc, x=x, width=width)` makes of the top-level blocks from `start`
+        on, each that `layable_apart` allows (else None), their ids from `SHARE_IDS` on:
+        the second share of a post laid out in two."""
         self._block_ids = itertools.count(SHARE_IDS)
         self._frame_ids = itertools.count(SHARE_IDS)
-        ctx = Ctx(x, width, floor=width * MIN_INNER_SHARE)
-        blocks = doc.blocks[start:]
-        return [self.block(block, ctx) if layable_apart(block) else None for block in blocks]
+        column = _column(x, width)
+        return [
+            self.block(block, column) if layable_apart(block) else None
+            for block in doc.blocks[start:]
+        ]
 
     def stack(self, blocks: tuple[Block, ...], ctx: Ctx, premade: Premade | None = None) -> Part:
         """Blocks one under another, margins collapsed; the first block's gap is 0."""
@@ -256,6 +257,11 @@ def _is_lead_in(block: Block | None) -> bool:
         return False
     text = "".join(t.text for t in block.inlines).rstrip()
     return text.endswith((":", "："))
+
+
+def _column(x: float, width: float) -> Ctx:
+    """The box of a post's top-level blocks."""
+    return Ctx(x, width, floor=width * MIN_INNER_SHARE)
 
 
 def _kept_height(rows: list[Row], margin: float) -> float:

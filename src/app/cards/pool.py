@@ -359,11 +359,12 @@ class ProcessRenderPool:
             return await self.serve(worker, job, deadline)
         assert isinstance(job, RenderJob)
         hand_over = HandOver(self, job, deadline)
+        shared = False
         if layout.may_have_share(job.markdown):
             # One turn of the loop first: the requests that arrived with this one claim the
             # idle workers before it may (in a burst, each keeps to one worker).
             await asyncio.sleep(0)
-        shared = layout.may_have_share(job.markdown) and hand_over.lay_out_share()
+            shared = hand_over.lay_out_share()
         offered = msgspec.structs.replace(job, may_share=True, shared=shared)
         try:
             first = await self.serve(worker, offered, deadline, hand_over)
