@@ -10,16 +10,26 @@ turns so that other work on the machine weighs on both alike; the median wall ti
 printed, and their ratio (target <= 0.6 on 2 workers). Then each pool gets `--load` of those
 requests at once (4 in flight per worker) and the cards per second are printed: spreading only
 uses an idle worker nobody waits for, so under load the two should match.
+
+`--single one_worker|spread [--runs 60]`: one pool only, its requests 10 ms apart, the job
+carrying the service's parse of the post (as ``/api/generate`` sends it when it looked for
+images); prints the minimum, quartiles and median. It runs against older checkouts too (a
+pool without the ``spread`` switch is one worker): copy this file into one and run it there,
+alternating with this one, to compare commits.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import inspect
 import json
 import statistics
 import time
 from pathlib import Path
+from typing import Any
+
+import msgspec
 
 import layout
 import themes
@@ -41,7 +51,9 @@ async def started(workers: int, spread: bool) -> ProcessRenderPool:
     config = WorkerConfig(
         fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
     )
-    pool = ProcessRenderPool(workers, queue=64, config=config, spread=spread)
+    older = "spread" not in inspect.signature(ProcessRenderPool).parameters  # one worker
+    switch: dict[str, Any] = {} if older else {"spread": spread}
+    pool = ProcessRenderPool(workers, queue=64, config=config, **switch)
     pool.start()
     while not pool.ready:
         await asyncio.sleep(0.05)
@@ -95,10 +107,44 @@ async def main(runs: int, workers: int, load: int) -> dict[str, object]:
     }
 
 
+async def single(spread: bool, runs: int, workers: int) -> dict[str, object]:
+    """One pool's requests, one at a time, 10 ms apart (the post parsed, as the service may)."""
+    job = ten_card_job()
+    job = msgspec.structs.replace(job, doc=layout.parse_post(job.markdown))
+    pool = await started(workers, spread)
+    try:
+        for _ in range(5):
+            await timed(pool, job)
+        times = []
+        for _ in range(runs):
+            seconds, cards = await timed(pool, job)
+            times.append(seconds * 1000)
+            await asyncio.sleep(0.01)
+    finally:
+        await pool.close()
+    quartiles = statistics.quantiles(times, n=4)
+    return {
+        "pool": "spread" if spread else "one_worker",
+        "cards": cards,
+        "runs": runs,
+        "ms": {
+            "min": round(min(times), 1),
+            "q1": round(quartiles[0], 1),
+            "median": round(quartiles[1], 1),
+            "q3": round(quartiles[2], 1),
+        },
+    }
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--load", type=int, default=8)
+    parser.add_argument("--single", choices=("one_worker", "spread"), help="one pool only")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(main(args.runs, args.workers, args.load)), indent=2))
+    if args.single:
+        result = asyncio.run(single(args.single == "spread", args.runs, args.workers))
+    else:
+        result = asyncio.run(main(args.runs, args.workers, args.load))
+    print(json.dumps(result, indent=2))
