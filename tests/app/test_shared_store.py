@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 from app.ledger.database import open_store
 from app.ledger.migrations import MIGRATIONS
 from app.ledger.ratelimit import RequestLimit
-from tests.app.apphelpers import new_key
+from tests.app.apphelpers import new_key, within_one_clock_minute
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
 
@@ -152,6 +152,7 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
     second = make_client(requests_per_minute=3, generate_cost=1)
     key = new_key(first, credits=10)
     headers = {"x-api-key": key}
+    within_one_clock_minute()
     answers = [  # four different cards: an identical call would be a replay, never limited
         replica.post("/api/generate", json={"markdown": f"# {n}"}, headers=headers)
         for n, replica in enumerate((first, second, first, second))
@@ -173,6 +174,7 @@ def test_the_limit_covers_convert_and_draft_but_never_a_replay(
     client = make_client(requests_per_minute=2, generate_cost=1)  # a free generate: not counted
     key = new_key(client, credits=10)
     body = {"markdown": "# Hello\n\ntext"}
+    within_one_clock_minute()
     first = client.post(
         "/api/platform/convert-and-draft",
         json=body,
