@@ -73,9 +73,9 @@ def share_start(doc: Doc) -> int | None:
     `SECOND_SHARE` of the post's; None when the blocks of it laid out apart would hold less
     than `MIN_SHARE_CHARS`."""
     weights = [_chars(block) for block in doc.blocks]
-    after = sum(weights)
+    after = total = sum(weights)
     for index, weight in enumerate(weights):
-        if index and after <= SECOND_SHARE * sum(weights) + weight / 2:
+        if index and after <= SECOND_SHARE * total + weight / 2:
             blocks = doc.blocks[index:]
             apart = sum(w for w, b in zip(weights[index:], blocks, strict=True) if layable_apart(b))
             return index if apart >= MIN_SHARE_CHARS else None

@@ -326,8 +326,8 @@ class PoolLink:
         return keep
 
 
-def _pickled(pages: list[layout.Page]) -> bytes:
-    return pickle.dumps(pages, protocol=pickle.HIGHEST_PROTOCOL)
+def _pickled(laid_out: list[layout.Page] | list[layout.Part | None]) -> bytes:
+    return pickle.dumps(laid_out, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def lay_out_share(job: ShareJob, fonts: layout.FontBook) -> bytes:
@@ -339,7 +339,7 @@ def lay_out_share(job: ShareJob, fonts: layout.FontBook) -> bytes:
         if start is None:
             return b""
         parts = layout.layout_share(doc, render.theme, fonts, render.options, start)
-    return pickle.dumps(parts, protocol=pickle.HIGHEST_PROTOCOL)
+    return _pickled(parts)
 
 
 def draw_share(job: DrawJob, fonts: layout.FontBook) -> layout.Rendered:
