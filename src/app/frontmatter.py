@@ -41,7 +41,9 @@ _FIELD_OF = {key: field for field, keys in ALIASES.items() for key in keys}
 
 _OPENING = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSING = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
-_FIRST_KEY = re.compile(r"\A(?:[ \t]*(?:#[^\n]*)?\r?\n)*[ \t]*[\"']?[\w-]+[\"']?[ \t]*:(?:\s|$)")
+# One line that opens with a YAML key (``title:``). No two quantifiers here can take the same
+# character, so a match costs one pass over the line (CONTRIBUTING.md, "Patterns").
+_KEY_LINE = re.compile(r"[ \t]*[\"']?[\w-]+[\"']?[ \t]*:(?:\s|$)")
 
 
 # libyaml's parser when the wheel has it (about ten times faster); BaseLoader: every scalar
@@ -68,12 +70,29 @@ def split(markdown: str) -> tuple[dict[str, str], str]:
         return {}, markdown
     closing = _CLOSING.search(markdown, opening.end())
     block = markdown[opening.end() : closing.start()] if closing else ""
-    if closing is None or not _FIRST_KEY.match(block):
+    if closing is None or not _opens_with_key(block):
         return {}, markdown
     if len(block) > MAX_CHARS:
         raise _error(f"is {len(block):,} characters long; at most {MAX_CHARS:,} are read")
     body = markdown[closing.end() :].removeprefix("\r").removeprefix("\n")
     return _fields(_load(block)), body
+
+
+def _first_content_line(block: str) -> str | None:
+    """The block's first line that is neither blank nor a YAML comment, if any.
+
+    A loop over lines, not one pattern: a pattern that skips any number of blank and comment
+    lines can split ``#\\r\\n`` two ways per line and backtrack exponentially."""
+    for line in block.split("\n"):
+        text = line.strip(" \t\r")
+        if text and not text.startswith("#"):
+            return line
+    return None
+
+
+def _opens_with_key(block: str) -> bool:
+    line = _first_content_line(block)
+    return line is not None and _KEY_LINE.match(line) is not None
 
 
 def _load(block: str) -> dict[Any, Any]:

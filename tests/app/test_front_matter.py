@@ -115,3 +115,12 @@ def test_hostile_front_matter_is_invalid_front_matter(front: str) -> None:
     with pytest.raises(InvalidField) as raised:
         split(f"---\n{front}\n---\nBody")
     assert raised.value.label == "invalid_front_matter"
+
+
+def test_comment_lines_before_the_first_key_cost_one_pass() -> None:
+    """Each ``#\\r\\n`` line could be split two ways by a skipping pattern: 40 of them took
+    days. Read line by line, any number of comment lines ahead of the first key is cheap."""
+    hostile = "---\n" + "#\r\n" * 40 + "!\n---\n# x"
+    assert split(hostile) == ({}, hostile)
+    windows = "---\r\n" + "# note\r\n" * 800 + "title: Kept\r\n---\r\nBody"
+    assert split(windows) == ({"title": "Kept"}, "Body")
