@@ -26,10 +26,11 @@ from pathlib import Path
 import skia
 
 import layout
-from layout import draw, png
-from layout.boxes import Group
-from layout.inline import layout_text, line_metrics
-from layout.spanstyle import CjkItalic, Span, SpanStyle
+from layout.base.boxes import Group
+from layout.draw import painter as draw
+from layout.draw import png
+from layout.style.spanstyle import CjkItalic, Span, SpanStyle
+from layout.text.inline import layout_text, line_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTS = ROOT / "tests" / "cases" / "posts"

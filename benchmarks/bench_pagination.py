@@ -32,12 +32,12 @@ from pathlib import Path
 
 import layout
 import themes
-from layout.boxes import Page, Rect, Row
-from layout.paginate import place
-from layout.segment import inside_words
-from layout.style import Styles, resolve
+from layout.base.boxes import Page, Rect, Row
+from layout.base.placing import place
+from layout.style.theme import Styles, resolve
+from layout.text.segment import inside_words
 
-compose = sys.modules["layout.compose"]  # the package re-exports a function of this name
+compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "pagination")

@@ -7,7 +7,7 @@ size and scale (440x586 @2x, noSplit, so the card grows to fit), then encodes ev
 with each candidate: zlib / zlib-ng / ISA-L / libdeflate deflaters at several levels, each
 with the PNG row filters None, Sub, Up and Paeth (numpy, vectorised) and a filter chosen per
 row as libpng does ("adaptive"), strips deflated in
-parallel threads, fpng, Skia's own encoder, and `layout.png.encode_rgb` as shipped. Every
+parallel threads, fpng, Skia's own encoder, and `layout.draw.png.encode_rgb` as shipped. Every
 output is decoded by the tests' independent reader and compared with the pixels before its
 time counts. Prints one JSON object: per candidate the median ms per card (median of
 `--runs` over each card, summed over cards / cards) and the total bytes, sorted by time, and
@@ -33,7 +33,7 @@ import numpy as np
 
 import layout
 import themes
-from layout import png
+from layout.draw import png
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -71,7 +71,7 @@ def filter_rows(rgb: np.ndarray, kind: int) -> np.ndarray:
 
 
 def contiguous(rgb: np.ndarray) -> np.ndarray:
-    """A packed copy of an RGBA view's RGB, a plane at a time (as layout/png.py does)."""
+    """A packed copy of an RGBA view's RGB, a plane at a time (as layout/draw/png.py does)."""
     out = np.empty(rgb.shape, np.uint8)
     for channel in range(3):
         out[:, :, channel] = rgb[:, :, channel]
@@ -131,7 +131,7 @@ def parallel_strips(level: int, kind: int, strips: int, pool: ThreadPoolExecutor
 
 
 def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]:
-    found: dict[str, Encoder] = {"shipped layout.png.encode_rgb": png.encode_rgb}
+    found: dict[str, Encoder] = {"shipped layout.draw.png.encode_rgb": png.encode_rgb}
     skipped: list[str] = []
     filters = {"none": 0, "sub": 1, "up": 2, "paeth": 4, "adaptive": ADAPTIVE}
     deflaters: dict[str, Callable[[int], Callable[[bytes], bytes]]] = {
@@ -190,7 +190,7 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
 
 
 def render_cards(theme_names: list[str], posts: list[Path]) -> list[tuple[str, np.ndarray]]:
-    from layout import draw
+    from layout.draw import painter as draw
 
     fonts = layout.FontBook.load()
     painter = draw.Painter(fonts.typefaces(), scale=2)

@@ -36,8 +36,11 @@ TARGET_POST = POSTS / "01-efficiency-zh.md"
 STAGES = r"""
 import json, statistics, sys, time
 import layout, themes
-from layout import draw, markdown, png, style
-compose = sys.modules["layout.compose"]
+from layout.draw import painter as draw
+from layout.parse import markdown
+from layout.draw import png
+from layout.style import theme as style
+compose = sys.modules["layout.pages.compose"]
 text = open(sys.argv[1], encoding="utf-8").read()
 runs, split, theme_file, uncached = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
 names = sys.argv[6].split(",")

@@ -28,9 +28,10 @@ from pathlib import Path
 
 import layout
 import themes
-from layout import draw, png
+from layout.draw import painter as draw
+from layout.draw import png
 
-compose = sys.modules["layout.compose"]  # the package re-exports a function of this name
+compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POST = ROOT / "tests" / "cases" / "posts" / "01-efficiency-zh.md"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import layout
-from layout.boxes import Cached, GlyphRun, Group, Item, Layer, Page, Row
+from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page, Row
 
 
 def glyph_runs(items: tuple[Item, ...]) -> Iterator[GlyphRun]:

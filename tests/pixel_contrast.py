@@ -25,9 +25,9 @@ import msgspec
 import numpy as np
 
 import layout
-from layout.boxes import Cached, GlyphRun, Group, Item, Layer, Page
-from layout.draw import Painter, rasterize
-from layout.style import resolve
+from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
+from layout.draw.painter import Painter, rasterize
+from layout.style.theme import resolve
 from tests.glyphruns import glyph_runs
 
 MIN_CONTRAST = 4.5  # WCAG 2 AA for text

@@ -1,4 +1,4 @@
-"""A small PNG reader and writer for the tests, independent of Skia and of layout.png.
+"""A small PNG reader and writer for the tests, independent of Skia and of layout.draw.png.
 
 The reader checks what a strict decoder checks (signature, chunk CRCs, IHDR fields, one
 zlib stream) and undoes all five row filters, so it can judge the engine's writer. The

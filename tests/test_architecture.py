@@ -38,23 +38,26 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
-    "markdown_it": ("layout/markdown.py", "layout/mdparser.py", "app/articles/html.py"),
-    "mdit_py_plugins": ("app/articles/html.py", "layout/mdparser.py"),  # cards: dollar math only
-    "ziamath": ("layout/mathtex.py",),
-    "uharfbuzz": ("layout/shape.py", "layout/fonts.py"),
+    "markdown_it": ("layout/parse/markdown.py", "layout/parse/mdparser.py", "app/articles/html.py"),
+    "mdit_py_plugins": (
+        "app/articles/html.py",
+        "layout/parse/mdparser.py",
+    ),  # cards: dollar math only
+    "ziamath": ("layout/text/mathtex.py",),
+    "uharfbuzz": ("layout/text/shape.py", "layout/text/fonts.py"),
     "skia": (
-        "layout/draw.py",
-        "layout/shaders.py",
-        "layout/fonts.py",
-        "layout/images.py",
-        "layout/imagecodec.py",
+        "layout/draw/painter.py",
+        "layout/draw/shaders.py",
+        "layout/text/fonts.py",
+        "layout/base/images.py",
+        "layout/draw/imagecodec.py",
     ),
-    "pygments": ("layout/code.py",),
-    "grandalf": ("layout/diagram.py",),  # the layered layout of flowcharts
+    "pygments": ("layout/parse/code.py",),
+    "grandalf": ("layout/diagrams/drawing.py",),  # the layered layout of flowcharts
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
     # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
-    "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/inlinecss.py"),
-    "fontTools": ("layout/fonts.py",),  # never at request time: cmap reads cost 100+ ms
+    "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/parse/inlinecss.py"),
+    "fontTools": ("layout/text/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (
         "app/mcp/*.py",
@@ -102,10 +105,10 @@ APP_IMPORTS_WITHIN_A_LAYER: dict[str, set[str]] = {
 }
 
 # What of the engine a package may import besides `layout` itself and the names in its
-# `__all__` (ENGINE_FACE): themes checks its data against the theme schema, layout.style.
+# `__all__` (ENGINE_FACE): themes checks its data against the theme schema, layout.style.theme.
 ENGINE_SUBMODULES: dict[str, set[str]] = {
     "app": set(),
-    "themes": {"layout.style"},
+    "themes": {"layout.style.theme"},
 }
 
 # Engine submodules app still imports directly → the files that do; empty it once the engine
@@ -189,14 +192,14 @@ def _within(name: str, prefix: str) -> bool:
 
 
 def module_of(path: str) -> tuple[str, bool]:
-    """`layout/flow.py` → (`layout.flow`, False); `app/cards/__init__.py` → (`app.cards`, True)."""
+    """`layout/flow/flow.py` → (`layout.flow.flow`, False); `app/cards/__init__.py` → (`app.cards`, True)."""
     parts = path.removesuffix(".py").split("/")
     is_package = parts[-1] == "__init__"
     return ".".join(parts[:-1] if is_package else parts), is_package
 
 
 def violations(path: str, source: str) -> list[str]:
-    """House-rule breaches in one file, `path` relative to src/ (like `layout/flow.py`)."""
+    """House-rule breaches in one file, `path` relative to src/ (like `layout/flow/flow.py`)."""
     module, is_package = module_of(path)
     package = module.split(".")[0]
     problems: dict[tuple[int, str], str] = {}  # one report per line and rule
@@ -373,14 +376,16 @@ def sources() -> dict[str, str]:
 
 def test_src_keeps_the_house_rules() -> None:
     files = sources()
-    assert "layout/linebreak.py" in files and "layout/paginate.py" in files  # scan sees src
+    assert (
+        "layout/text/linebreak.py" in files and "layout/base/placing.py" in files
+    )  # scan sees src
     problems = [problem for path, text in files.items() for problem in violations(path, text)]
     assert problems == []
 
 
 def test_src_has_no_import_circles() -> None:
     graph = import_graph(sources())
-    assert "layout.flow" in graph and graph["layout"]  # the graph sees src
+    assert "layout.flow.flow" in graph and graph["layout"]  # the graph sees src
     assert circles_to_report(graph, KNOWN_CIRCLES_TO_BREAK) == []
 
 
@@ -432,31 +437,31 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
     ("path", "source", "expected"),
     [
         # import direction
-        ("layout/flow.py", "import app\n", ["layout may not import app"]),
-        ("layout/flow.py", "from themes import load\n", ["layout may not import themes"]),
-        ("layout/flow.py", "def f():\n    import themes\n", ["layout may not import themes"]),
-        ("layout/flow.py", "from ..app import cards\n", ["layout may not import app"]),
+        ("layout/flow/flow.py", "import app\n", ["layout may not import app"]),
+        ("layout/flow/flow.py", "from themes import load\n", ["layout may not import themes"]),
+        ("layout/flow/flow.py", "def f():\n    import themes\n", ["layout may not import themes"]),
+        ("layout/flow/flow.py", "from ..app import cards\n", ["layout may not import app"]),
         ("themes/__init__.py", "from app.errors import X\n", ["themes may not import app"]),
         ("themes/__init__.py", "import httpx\n", ["httpx only in", "themes may use only"]),
         ("themes/__init__.py", "from layout import Theme\nimport msgspec\nimport tomllib\n", []),
         ("app/cards.py", "import layout\nimport themes\nfrom . import errors\n", []),
-        ("layout/flow.py", "from . import images\nfrom .boxes import Row\nimport regex\n", []),
+        ("layout/flow/flow.py", "from . import images\nfrom .boxes import Row\nimport regex\n", []),
         # one door per library
-        ("layout/flow.py", "import skia\n", ["skia only in"]),
-        ("layout/draw.py", "import skia\n", []),
-        ("layout/images.py", "import skia\n", []),
+        ("layout/flow/flow.py", "import skia\n", ["skia only in"]),
+        ("layout/draw/painter.py", "import skia\n", []),
+        ("layout/base/images.py", "import skia\n", []),
         (
-            "layout/flow.py",
+            "layout/flow/flow.py",
             "from markdown_it.tree import SyntaxTreeNode\n",
             ["markdown_it only in"],
         ),
-        ("layout/markdown.py", "from markdown_it import MarkdownIt\n", []),
-        ("layout/shape.py", "import uharfbuzz as hb\n", []),
-        ("layout/draw.py", "import uharfbuzz\n", ["uharfbuzz only in"]),
-        ("layout/shape.py", "from fontTools.ttLib import TTFont\n", ["fontTools only in"]),
-        ("layout/fonts.py", "from fontTools.ttLib import TTFont\n", []),
+        ("layout/parse/markdown.py", "from markdown_it import MarkdownIt\n", []),
+        ("layout/text/shape.py", "import uharfbuzz as hb\n", []),
+        ("layout/draw/painter.py", "import uharfbuzz\n", ["uharfbuzz only in"]),
+        ("layout/text/shape.py", "from fontTools.ttLib import TTFont\n", ["fontTools only in"]),
+        ("layout/text/fonts.py", "from fontTools.ttLib import TTFont\n", []),
         (
-            "layout/flow.py",
+            "layout/flow/flow.py",
             "def f():\n    from pygments.lexers import get_lexer_by_name\n",
             ["pygments only in"],
         ),
@@ -464,7 +469,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/server/routes_cards.py", "from litestar import get\n", []),
         ("app/mcp/tools.py", "from litestar import get\n", ["litestar only in"]),
         ("app/server/routes_admin.py", "from litestar import get\n", []),
-        ("layout/flow.py", "import litestar\n", ["litestar only in"]),
+        ("layout/flow/flow.py", "import litestar\n", ["litestar only in"]),
         ("app/cards/service.py", "from google.cloud import storage\n", ["google.cloud only in"]),
         ("app/cards/service.py", "from google import cloud\n", ["google.cloud only in"]),
         ("app/storage/gcs.py", "def f():\n    from google.cloud import storage\n", []),
@@ -492,8 +497,8 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/server/routes_cards.py", "import httpx\n", ["httpx only in"]),
         ("app/fetch.py", "import httpx\nimport httpcore\n", []),
         ("app/articles/wechat.py", "import httpcore\n", ["httpcore only in"]),
-        ("layout/imagecodec.py", "import skia\n", []),
-        ("layout/markdown.py", "import skia\n", ["skia only in"]),
+        ("layout/draw/imagecodec.py", "import skia\n", []),
+        ("layout/parse/markdown.py", "import skia\n", ["skia only in"]),
         # layers inside app
         (
             "app/ledger/charge.py",
@@ -541,11 +546,15 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         # the engine's public face
         (
             "app/cards/service.py",
-            "from layout.style import Theme\n",
+            "from layout.style.theme import Theme\n",
             ["app may import the engine only"],
         ),
         ("app/cards/service.py", "from layout import flow\n", ["app may import the engine only"]),
-        ("app/cards/service.py", "import layout.draw\n", ["app may import the engine only"]),
+        (
+            "app/cards/service.py",
+            "import layout.draw.painter\n",
+            ["app may import the engine only"],
+        ),
         (
             "app/cards/service.py",
             "from layout import _private\n",
@@ -554,16 +563,16 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/cards/service.py", "import layout\nfrom layout import Theme, render\n", []),
         (
             "themes/custom.py",
-            "from layout.fonts import FontBook\n",
+            "from layout.text.fonts import FontBook\n",
             ["themes may import the engine only"],
         ),
         ("themes/css/read.py", "from layout import draw\n", ["themes may import the engine only"]),
         (
             "themes/custom.py",
-            "from layout.style import Theme\nfrom layout import style, Theme\n",
+            "from layout.style.theme import Theme\nfrom layout import style, Theme\n",
             [],
         ),
-        ("layout/flow.py", "from layout.style import Theme\nfrom . import draw\n", []),
+        ("layout/flow/flow.py", "from layout.style.theme import Theme\nfrom . import draw\n", []),
     ],
 )
 def test_the_scan_catches_breaches(path: str, source: str, expected: list[str]) -> None:
@@ -589,13 +598,13 @@ def _class(name: str, lines: int, indent: str = "") -> str:
         pytest.param("app/cards/service.py", _class("Big", 301), ["class Big has 301"], id="long"),
         pytest.param("app/cards/service.py", _class("Fits", 300), [], id="class-at-the-limit"),
         pytest.param(
-            "layout/draw.py",
+            "layout/draw/painter.py",
             "def f():\n" + _class("Inner", 301, "    "),
             ["class Inner has 301 lines"],
             id="nested-class",
         ),
         pytest.param(
-            "layout/draw.py",
+            "layout/draw/painter.py",
             _class("A", 301) + _module(300),
             ["has 601 lines", "class A has 301 lines"],
             id="both",
@@ -621,13 +630,13 @@ def test_engine_exceptions_excuse_only_the_named_files(monkeypatch: pytest.Monke
     monkeypatch.setattr(
         sys.modules[__name__],
         "ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP",
-        {"layout.fonts": ("app/cards/pool.py",)},
+        {"layout.text.fonts": ("app/cards/pool.py",)},
     )
-    assert violations("app/cards/pool.py", "from layout.fonts import FontBook\n") == []
+    assert violations("app/cards/pool.py", "from layout.text.fonts import FontBook\n") == []
     assert violations("app/cards/pool.py", "from layout import fonts\n") == []
-    assert violations("app/cards/service.py", "from layout.fonts import FontBook\n") != []
-    assert violations("app/cards/pool.py", "from layout.draw import Painter\n") != []
-    assert violations("themes/custom.py", "from layout.fonts import FontBook\n") != []
+    assert violations("app/cards/service.py", "from layout.text.fonts import FontBook\n") != []
+    assert violations("app/cards/pool.py", "from layout.draw.painter import Painter\n") != []
+    assert violations("themes/custom.py", "from layout.text.fonts import FontBook\n") != []
 
 
 def test_the_folder_count_catches_crowding() -> None:
@@ -674,9 +683,9 @@ def test_the_folder_count_catches_crowding() -> None:
             {
                 "themes/__init__.py": "import layout\nfrom .css import read\n",
                 "themes/css/__init__.py": "from .read import x\n",
-                "themes/css/read.py": "from layout.style import Theme\n",
+                "themes/css/read.py": "from layout.style.theme import Theme\n",
                 "layout/__init__.py": "from .style import Theme\n",
-                "layout/style.py": "import msgspec\n",
+                "layout/style/theme.py": "import msgspec\n",
             },
             [],
             id="no-circle",
@@ -699,10 +708,10 @@ def test_the_circle_check_catches_circles(files: dict[str, str], expected: list[
 
 def test_known_circles_excuse_only_themselves() -> None:
     files = {
-        "layout/style.py": "from .decorations import D\nfrom .chrome import C\n",
-        "layout/decorations.py": "from .chrome import one_line\n",
-        "layout/chrome.py": "from .style import Style\n",
+        "layout/style/theme.py": "from .decorations import D\nfrom .chrome import C\n",
+        "layout/style/decorations.py": "from .chrome import one_line\n",
+        "layout/pages/chrome.py": "from .style import Style\n",
     }
-    known = {("layout.style", "layout.decorations", "layout.chrome")}
+    known = {("layout.style.theme", "layout.style.decorations", "layout.pages.chrome")}
     found = circles_to_report(import_graph(files), known)
-    assert found == ["layout.chrome → layout.style → layout.chrome"]
+    assert found == ["layout.pages.chrome → layout.style.theme → layout.pages.chrome"]

@@ -12,7 +12,7 @@ import pytest
 
 import layout
 from app.cli import main
-from layout.style import BASE_COLORS, DARK_CODE, decode_theme, resolve
+from layout.style.theme import BASE_COLORS, DARK_CODE, decode_theme, resolve
 from tests import pngcodec
 from tests.conftest import CORPUS
 from themes import css

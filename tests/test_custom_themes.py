@@ -17,7 +17,7 @@ import pytest
 import layout
 import themes
 from app.cli import main
-from layout.style import BASE_COLORS, DARK_CODE
+from layout.style.theme import BASE_COLORS, DARK_CODE
 from tests.conftest import CORPUS
 from themes import css
 from themes.custom import read_theme_file
@@ -168,7 +168,7 @@ def test_font_families_map_onto_our_families() -> None:
 def test_letter_spacing_follows_the_engine() -> None:
     """Mapped when Style has the knob, reported as unsupported while it does not."""
     source = ".t h1 { letter-spacing: 2px; }"
-    if "letter_spacing" in layout.style.KNOB_TYPES:
+    if "letter_spacing" in layout.style.theme.KNOB_TYPES:
         assert knobs(source, "h1") == {"letter_spacing": 2.0}
     else:
         assert notes(source) == [

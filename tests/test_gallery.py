@@ -13,7 +13,7 @@ import pytest
 import layout
 import themes
 from app.cards import gallery
-from layout import sheet
+from layout.draw import sheet
 from tests import pngcodec
 
 

@@ -29,27 +29,27 @@ from typing import Literal, get_args
 
 import msgspec
 
-from .addresses import address_linkify
-from .boxes import ImageRef, Page
-from .budget import OutputLimits
-from .code import highlight
-from .compose import (
-    SPLIT_MODES,
-    Card,
-    SplitMode,
-    compose,
-    compose_share,
-    hides_overflow,
+from .base.boxes import ImageRef, Page
+from .base.images import Images
+from .blocks.parts import Part
+from .covers.covers import LAYOUTS as COVER_LAYOUTS
+from .covers.covers import MAX_COVERS, CoverCrops, centred_crops, cover_pages, wechat_cover
+from .covers.covers import MAX_KEYWORD_CHARS as MAX_COVER_KEYWORD_CHARS
+from .covers.covers import MAX_KEYWORDS as MAX_COVER_KEYWORDS
+from .covers.covers import MAX_TITLE_CHARS as MAX_COVER_TITLE_CHARS
+from .covers.covers import WECHAT_SIZE as WECHAT_COVER_SIZE
+from .diagrams.fit import DiagramBudget
+from .diagrams.svg import diagram_svg
+from .draw.imagecodec import (
+    ARTICLE_IMAGE_BYTES,
+    COVER_IMAGE_BYTES,
+    EncodedImage,
+    ImageInfo,
 )
-from .covers import LAYOUTS as COVER_LAYOUTS
-from .covers import MAX_COVERS, CoverCrops, centred_crops, cover_pages, wechat_cover
-from .covers import MAX_KEYWORD_CHARS as MAX_COVER_KEYWORD_CHARS
-from .covers import MAX_KEYWORDS as MAX_COVER_KEYWORDS
-from .covers import MAX_TITLE_CHARS as MAX_COVER_TITLE_CHARS
-from .covers import WECHAT_SIZE as WECHAT_COVER_SIZE
-from .diagrams import DiagramBudget
-from .diagramsvg import diagram_svg
-from .draw import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
+from .draw.imagecodec import fit as fit_image
+from .draw.imagecodec import probe as probe_image
+from .draw.painter import Painter, encode_lossy, encode_pdf, encode_png, load_numpy
+from .draw.sheet import Tile, contact_sheet
 from .errors import (
     CardTooLarge,
     DiagramError,
@@ -66,25 +66,8 @@ from .errors import (
     TooManyPixels,
     TooTallForFormat,
 )
-from .flowparts import Part
-from .fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
-from .imagecodec import (
-    ARTICLE_IMAGE_BYTES,
-    COVER_IMAGE_BYTES,
-    EncodedImage,
-    ImageInfo,
-)
-from .imagecodec import fit as fit_image
-from .imagecodec import probe as probe_image
-from .images import Images
-from .inlinecss import (
-    HTML_TAGS,
-    STYLED_TAGS,
-    clean_style,
-    color_hex,
-    color_pattern,
-    css_color,
-)
+from .flow.budget import OutputLimits
+from .flow.shares import Premade, may_have_share, share_start
 from .limits import (
     CARD_LIMITS,
     DEFAULT_CARD_SIZE,
@@ -95,14 +78,32 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
-from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_images, parse
-from .mathtex import Formula, MathBudget
-from .mathtex import typeset as typeset_math
-from .mdparser import valid_link
-from .mdx import parse_mdx
-from .shares import Premade, may_have_share, share_start
-from .sheet import Tile, contact_sheet
-from .style import Theme, decode_theme, relative_luminance, resolve
+from .pages.compose import (
+    SPLIT_MODES,
+    Card,
+    SplitMode,
+    compose,
+    compose_share,
+    hides_overflow,
+)
+from .parse.addresses import address_linkify
+from .parse.code import highlight
+from .parse.inlinecss import (
+    HTML_TAGS,
+    STYLED_TAGS,
+    clean_style,
+    color_hex,
+    color_pattern,
+    css_color,
+)
+from .parse.markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_images
+from .parse.markdown import parse as parse_markdown
+from .parse.mdparser import valid_link
+from .parse.mdx import parse_mdx
+from .style.theme import Theme, decode_theme, relative_luminance, resolve
+from .text.fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
+from .text.mathtex import Formula, MathBudget
+from .text.mathtex import typeset as typeset_math
 
 ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change
 
@@ -258,7 +259,7 @@ def parse_post(markdown: str, mdx: bool = False) -> Doc:
     Raises:
         MdxError: With `mdx`, text the component set refuses (names the line).
     """
-    return parse_mdx(markdown) if mdx else parse(markdown)
+    return parse_mdx(markdown) if mdx else parse_markdown(markdown)
 
 
 def layout_cards(

@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 from lxml import html as lxml_html
 
 import layout
-from layout.mathtex import POST_FORMULAS
+from layout.text.mathtex import POST_FORMULAS
 from tests.layout.test_math_budget import NESTINGS, nested
 
 Client = TestClient[Litestar]

@@ -154,7 +154,7 @@ def test_a_post_that_names_no_image_is_never_parsed_by_the_service(
     """A text that can name no image is parsed by the render worker that draws it (once), never
     by the service: not when its cards are drawn, nor when the same request again finds them
     stored."""
-    from layout import markdown as engine_markdown
+    from layout.parse import markdown as engine_markdown
     from tests.app.apphelpers import new_key
 
     parses: list[str] = []

@@ -23,7 +23,7 @@ from app.articles.html import to_article
 from app.articles.service import MAX_DRAFT_IMAGES
 from app.server.factory import create_app
 from app.settings import Settings
-from layout import imagecodec
+from layout.draw import imagecodec
 from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, png_size, running_server
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat

@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 
 import layout
 import themes
-from layout import covers
+from layout.covers import covers
 from tests import pngcodec
 from tests.app.apphelpers import files_path, png_size
 from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)

@@ -349,7 +349,7 @@ def test_secrets_and_tokens_reach_no_log_error_or_database(
 def test_converted_images_pass_the_platform_checks(platform: FakeWeChat, database: Path) -> None:
     import skia
 
-    from layout.imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, fit
+    from layout.draw.imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, fit
 
     surface = skia.Surface(64, 48)
     surface.getCanvas().clear(skia.ColorBLUE)

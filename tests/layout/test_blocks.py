@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 import layout
-from layout import draw
-from layout.blocks import ImageFrame, bullet
-from layout.boxes import Fill, Group, Item, Layer, Page, Picture, Rect, Segment, Shape, Stroke
+from layout.base.boxes import Fill, Group, Item, Layer, Page, Picture, Rect, Segment, Shape, Stroke
+from layout.blocks.marks import ImageFrame, bullet
+from layout.draw import painter as draw
 from tests import pngcodec
 
 ROSE, INK = 0xFFE11D48, 0xFF1D4ED8

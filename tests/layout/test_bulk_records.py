@@ -13,11 +13,11 @@ import dataclasses
 import pygments.lexers
 import pytest
 
-from layout import code
-from layout.boxes import PlacedRow, Row
-from layout.inline import Metrics, TextLine
-from layout.linebreak import Edges, LineRange
-from layout.shape import Cluster
+from layout.base.boxes import PlacedRow, Row
+from layout.parse import code
+from layout.text.inline import Metrics, TextLine
+from layout.text.linebreak import Edges, LineRange
+from layout.text.shape import Cluster
 
 BULK = (Cluster, Row, PlacedRow, TextLine, Metrics, LineRange, Edges)
 

@@ -9,10 +9,10 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import Fill, Group, Page, Rect
-from layout.compose import content_box
-from layout.draw import Painter, rasterize
-from layout.style import resolve
+from layout.base.boxes import Fill, Group, Page, Rect
+from layout.draw.painter import Painter, rasterize
+from layout.pages.compose import content_box
+from layout.style.theme import resolve
 
 TWO_LINES = "第一行，很短。\n\n第二行，也很短。\n"
 LONG = "\n\n".join(f"第 {n} 段：这篇文章很长，适合收藏后慢慢看。" * 3 for n in range(12))

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import layout
-from layout.boxes import Fill, Page
-from layout.cues import DOT_RADIUS, DOTS
+from layout.base.boxes import Fill, Page
+from layout.pages.cues import DOT_RADIUS, DOTS
 
 TOP, BOTTOM = 20, 20 + 522  # the plain card's content box
 

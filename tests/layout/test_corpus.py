@@ -10,7 +10,7 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, Item, Page
+from layout.base.boxes import GlyphRun, Group, Item, Page
 from tests.conftest import CORPUS, corpus_posts
 
 EXAMPLES = json.loads((CORPUS / "commonmark-examples.json").read_text("utf-8"))

@@ -9,8 +9,8 @@ import pytest
 
 import layout
 import themes
-from layout import coverinks, covers
-from layout.boxes import Rect
+from layout.base.boxes import Rect
+from layout.covers import coverinks, covers
 from tests.glyphruns import glyph_runs
 
 TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"

@@ -4,10 +4,10 @@ anchor to the nearest clear spot, or is left off the card; every card is checked
 from __future__ import annotations
 
 import layout
-from layout.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
-from layout.decorate import TEXT_MARGIN, Context, build
-from layout.draw import build_path
-from layout.style import decode_theme, resolve
+from layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
+from layout.draw.painter import build_path
+from layout.pages.decorate import TEXT_MARGIN, Context, build
+from layout.style.theme import decode_theme, resolve
 
 CARD = Rect(0.0, 0.0, 440.0, 586.0)
 HEART = (

@@ -11,14 +11,14 @@ import pytest
 
 import layout
 import themes
-from layout import draw
-from layout.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
-from layout.compose import static_layers
-from layout.decorate import Context, build
-from layout.decorations import Icon
-from layout.draw import build_path, clear_static_cache, static_cache_stats
-from layout.style import ThemeError, decode_theme, resolve
-from layout.svgpath import PathError, parse_svg_path, transform
+from layout.base.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
+from layout.base.svgpath import PathError, parse_svg_path, transform
+from layout.draw import painter as draw
+from layout.draw.painter import build_path, clear_static_cache, static_cache_stats
+from layout.pages.compose import static_layers
+from layout.pages.decorate import Context, build
+from layout.style.decorations import Icon
+from layout.style.theme import ThemeError, decode_theme, resolve
 
 DEMO = Path(__file__).resolve().parents[1] / "cases" / "demo-theme.toml"
 THEME = 'name = "t"\n[colors.all]\nink = "#112233"\n'

@@ -7,8 +7,7 @@ from typing import Any
 import numpy as np
 import skia
 
-from layout import draw
-from layout.boxes import (
+from layout.base.boxes import (
     Blur,
     Cached,
     Fill,
@@ -24,8 +23,9 @@ from layout.boxes import (
     Shadow,
     Stroke,
 )
-from layout.draw import Painter, clear_static_cache, rasterize, static_cache_stats
-from layout.shaders import image_filter
+from layout.draw import painter as draw
+from layout.draw.painter import Painter, clear_static_cache, rasterize, static_cache_stats
+from layout.draw.shaders import image_filter
 
 
 class RecordingCanvas:

@@ -7,7 +7,11 @@ import inspect
 import pytest
 
 import layout
-from layout import errors, imagecodec, mdx, style, svgpath
+from layout import errors
+from layout.base import svgpath
+from layout.draw import imagecodec
+from layout.parse import mdx
+from layout.style import theme as style
 
 
 def _public_errors() -> list[type[BaseException]]:

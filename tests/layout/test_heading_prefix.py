@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import layout
 import themes
-from layout.style import decode_theme
+from layout.style.theme import decode_theme
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 FLOWER = "✿"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import layout
 import themes
-from layout.boxes import Row
-from layout.style import decode_theme
+from layout.base.boxes import Row
+from layout.style.theme import decode_theme
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 EMOJI_FACE = "NotoColorEmoji"

@@ -14,7 +14,7 @@ import regex
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Item, Page, Row
+from layout.base.boxes import GlyphRun, Item, Page, Row
 
 WIDTHS = (360, 440, 1080)
 THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name)]
@@ -138,7 +138,7 @@ CJK_HEADINGS = (
 def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts) -> None:
     """ "一 / 本正经", "荔 / 枝" and "怎 / 么" were breaks inside a word; a segmenter's word
     boundaries (rjieba) are the only breaks between two Chinese characters now."""
-    from layout.segment import inside_words, is_han
+    from layout.text.segment import inside_words, is_han
 
     text = heading.lstrip("# ")
     inside = inside_words(text)

@@ -19,8 +19,8 @@ from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
 import layout
-from layout.shape import shape
-from layout.spanstyle import Span, SpanStyle
+from layout.style.spanstyle import Span, SpanStyle
+from layout.text.shape import shape
 
 # What the service passes (app.cards.service): its default budget for all cards is
 # 120,000,000 pixels.

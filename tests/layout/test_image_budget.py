@@ -16,9 +16,9 @@ import pytest
 import skia
 
 import layout
-from layout import images as images_module
-from layout.boxes import Group, Item, Page, Picture
-from layout.images import Decoded, Images, header_size, image_ref
+from layout.base import images as images_module
+from layout.base.boxes import Group, Item, Page, Picture
+from layout.base.images import Decoded, Images, header_size, image_ref
 
 
 def png_1bit(width: int, height: int) -> bytes:
@@ -85,7 +85,7 @@ def test_header_size_decodes_nothing() -> None:
         import resource, sys
         sys.path[:0] = sys.argv[1:]
         from tests.layout.test_image_budget import png_1bit
-        from layout.images import header_size
+        from layout.base.images import header_size
         data = png_1bit(16_000, 16_000)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         size = header_size(data)

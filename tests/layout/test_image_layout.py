@@ -15,8 +15,8 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, ImageRef, Item, Page, Picture, Rect
-from layout.png import encode_rgb
+from layout.base.boxes import GlyphRun, Group, ImageRef, Item, Page, Picture, Rect
+from layout.draw.png import encode_rgb
 from tests import pngcodec
 
 RED, BLUE = (220, 30, 30), (30, 30, 220)

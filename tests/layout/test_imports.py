@@ -7,20 +7,20 @@ import ast
 from pathlib import Path
 
 LAYOUT = Path(__file__).resolve().parents[2] / "src" / "layout"
-SCHEMA = "layout.style"
+SCHEMA = "layout.style.theme"
 # Modules that shape, break, lay out or draw text, and the libraries behind them: the
 # theme schema (and so `src/themes`, which imports it) must reach none of them.
 TEXT_ENGINE = {
-    "layout.shape",
-    "layout.linebreak",
-    "layout.hyphenate",
-    "layout.inline",
-    "layout.chrome",
-    "layout.decorate",
-    "layout.fonts",
-    "layout.mathtex",
-    "layout.draw",
-    "layout.flow",
+    "layout.text.shape",
+    "layout.text.linebreak",
+    "layout.text.hyphenate",
+    "layout.text.inline",
+    "layout.pages.chrome",
+    "layout.pages.decorate",
+    "layout.text.fonts",
+    "layout.text.mathtex",
+    "layout.draw.painter",
+    "layout.flow.flow",
     "uharfbuzz",
     "skia",
     "ziamath",
@@ -84,7 +84,7 @@ def test_the_schema_imports_no_text_engine() -> None:
 
 
 def test_decoration_specs_are_schema_side() -> None:
-    reached = _closure(_graph(), "layout.decorations")
+    reached = _closure(_graph(), "layout.style.decorations")
     assert reached & TEXT_ENGINE == set(), sorted(reached & TEXT_ENGINE)
 
 

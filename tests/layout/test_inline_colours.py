@@ -50,5 +50,5 @@ def test_a_coloured_span_draws_in_its_colour(
     ],
 )
 def test_cards_link_only_addresses(text: str, linked: list[str]) -> None:
-    [paragraph] = layout.parse(text).blocks
+    [paragraph] = layout.parse_post(text).blocks
     assert [t.text for t in paragraph.inlines if "link" in t.marks] == linked

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 import layout
-from layout.boxes import GlyphRun
-from layout.inline import Metrics, TextLine, layout_text
-from layout.shape import Cluster, Span, SpanStyle, shape
+from layout.base.boxes import GlyphRun
+from layout.text.inline import Metrics, TextLine, layout_text
+from layout.text.shape import Cluster, Span, SpanStyle, shape
 
 EM = 10.0
 SPACING = 3.0

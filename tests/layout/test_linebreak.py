@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layout.linebreak import (
+from layout.text.linebreak import (
     ALLOWED,
     HYPHEN,
     MANDATORY,

@@ -9,10 +9,10 @@ holds 25 characters.
 from __future__ import annotations
 
 import layout
-from layout.boxes import Page
-from layout.linebreak import break_lines, opportunities
-from layout.pretty import is_runt, pretty_lines
-from layout.style import decode_theme
+from layout.base.boxes import Page
+from layout.style.theme import decode_theme
+from layout.text.linebreak import break_lines, opportunities
+from layout.text.pretty import is_runt, pretty_lines
 
 
 def pages(md: str, fonts: layout.FontBook, roles: str = "") -> list[Page]:
@@ -29,7 +29,7 @@ def unit_lines(text: str, max_width: float) -> list[str]:
     texts = list(text)
     widths = [1.0] * len(texts)
     allowed = opportunities(texts, [False] * len(texts))
-    edges = [layout.linebreak.NO_EDGES] * len(texts)
+    edges = [layout.text.linebreak.NO_EDGES] * len(texts)
     lines = break_lines(texts, widths, allowed, max_width, edges)
     lines = pretty_lines(texts, widths, allowed, lines, max_width, edges)
     return ["".join(texts[r.start : r.end]) for r in lines]

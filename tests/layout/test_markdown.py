@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from layout.markdown import (
+from layout.parse.markdown import (
     Block,
     CodeBlock,
     Doc,

@@ -11,10 +11,10 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
-from layout.looks import BAD_MATH_RED
-from layout.markdown import MATH, MATH_DISPLAY, Paragraph, Text, parse
-from layout.mathtex import typeset
+from layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
+from layout.parse.markdown import MATH, MATH_DISPLAY, Paragraph, Text, parse
+from layout.style.looks import BAD_MATH_RED
+from layout.text.mathtex import typeset
 
 BODY = 16.0
 WIDTH = 400.0

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import layout
-from layout import mathtex
+from layout.text import mathtex
 
 # Each doubles ziamath's time per level: 17 deep took a render worker past 55 s.
 NESTINGS = [

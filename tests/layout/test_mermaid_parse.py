@@ -2,9 +2,9 @@
 
 import pytest
 
+from layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, Flowchart
+from layout.diagrams.mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from layout.errors import DiagramError
-from layout.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, Flowchart
-from layout.mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 
 
 def test_flowchart_shapes_links_chains_and_subgraphs() -> None:

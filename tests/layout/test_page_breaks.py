@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import layout
-from layout.boxes import Page
+from layout.base.boxes import Page
 
 HAN = "中"
 LINE = 28.0

@@ -12,7 +12,7 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import Page, PlacedRow, Row
+from layout.base.boxes import Page, PlacedRow, Row
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_pagination.py"
 _SPEC = importlib.util.spec_from_file_location("bench_pagination", _PATH)
@@ -150,8 +150,8 @@ def test_chromium_cards_feed_the_same_counters() -> None:
     line on the second card; `widows: 2` moves a second one over, which the counters see as
     no one-line split and as a stub (two lines on a tall last card)."""
     pages = _chromium_pages()
-    styles = layout.style.resolve(themes.load("apple-notes"), None)
-    box = sys.modules["layout.compose"].content_box(styles, 440, 586)
+    styles = layout.style.theme.resolve(themes.load("apple-notes"), None)
+    box = sys.modules["layout.pages.compose"].content_box(styles, 440, 586)
     body = styles["body"]
     per_card = int(box.height // (body.size * body.line_height))
     lines = [f"line {n}" for n in range(1, per_card + 2)]

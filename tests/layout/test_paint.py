@@ -10,7 +10,7 @@ import msgspec
 import numpy as np
 import pytest
 
-from layout.boxes import (
+from layout.base.boxes import (
     Blur,
     Fill,
     Glow,
@@ -24,9 +24,9 @@ from layout.boxes import (
     Segment,
     Shadow,
 )
-from layout.draw import Painter, rasterize
-from layout.shaders import NOISE_TILE
-from layout.style import ThemeError, decode_theme, resolve
+from layout.draw.painter import Painter, rasterize
+from layout.draw.shaders import NOISE_TILE
+from layout.style.theme import ThemeError, decode_theme, resolve
 
 THEME = 'name = "t"\nmodes = ["day"]\n[colors.day]\nink = "#112233"\n'
 

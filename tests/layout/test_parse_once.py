@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 import layout
-from layout import markdown
+from layout.parse import markdown
 
 POST = "# Title\n\n![a](a.png) text ![b](b.png)\n\n- ![a](a.png)\n- item\n\n![c](c.png)"
 MDX = '<Callout title="Note">\n\n![a](a.png)\n\n</Callout>\n\nText ![b](b.png)'

@@ -1,6 +1,6 @@
 """The PNG writer, judged by an independent decoder (tests/pngcodec.py: zlib and numpy).
 
-Skia draws the pixels, so Skia does not judge the file; layout.png does not judge it
+Skia draws the pixels, so Skia does not judge the file; layout.draw.png does not judge it
 either. The decoder itself is first checked against files Skia's encoder wrote with all
 five row filters.
 """
@@ -19,9 +19,9 @@ import pytest
 import skia
 
 import layout
-from layout.boxes import Fill, Page, Rect
-from layout.draw import Painter, encode_png, rasterize
-from layout.png import encode_rgb, encode_rgba
+from layout.base.boxes import Fill, Page, Rect
+from layout.draw.painter import Painter, encode_png, rasterize
+from layout.draw.png import encode_rgb, encode_rgba
 from tests import pngcodec
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -201,7 +201,7 @@ def test_skias_rgba_pixels_pack_as_words_to_the_bytes_a_copy_per_channel_writes(
     """The word copy (each pixel's alpha overwritten by the next pixel's red, the last
     row's spilling into a spare byte) writes what three plane copies write, also when
     every band is one row."""
-    from layout import png
+    from layout.draw import png
 
     monkeypatch.setattr(png, "BAND_BYTES", band_bytes)
     pixels = noise(width, height, seed=height)

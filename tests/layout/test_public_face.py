@@ -4,7 +4,10 @@ importable from it, and the old submodule homes still name the same objects."""
 from __future__ import annotations
 
 import layout
-from layout import code, imagecodec, limits, mathtex
+from layout import limits
+from layout.draw import imagecodec
+from layout.parse import code
+from layout.text import mathtex
 
 
 def test_every_public_name_is_there() -> None:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 import layout
-from layout.boxes import Fill, GlyphRun, Group, Item, Page, Rect
-from layout.draw import Painter, rasterize
-from layout.inline import Metrics, TextLine, layout_text
-from layout.punctuation import Kind, adjacent_trims, kind
-from layout.shape import Span, SpanStyle, shape
+from layout.base.boxes import Fill, GlyphRun, Group, Item, Page, Rect
+from layout.draw.painter import Painter, rasterize
+from layout.text.inline import Metrics, TextLine, layout_text
+from layout.text.punctuation import Kind, adjacent_trims, kind
+from layout.text.shape import Span, SpanStyle, shape
 from tests.conftest import CORPUS
 
 EM = 10.0

@@ -14,9 +14,9 @@ import pytest
 from fontTools.ttLib import TTFont
 
 import layout
-from layout.fonts import DEFAULT_FONTS_DIR
-from layout.inline import ITALIC_SKEW, Metrics, layout_text
-from layout.shape import Cluster, Span, SpanStyle, shape
+from layout.text.fonts import DEFAULT_FONTS_DIR
+from layout.text.inline import ITALIC_SKEW, Metrics, layout_text
+from layout.text.shape import Cluster, Span, SpanStyle, shape
 
 CJK = "NotoSansCJKsc-Regular"
 CJK_BOLD = "NotoSansCJKsc-Bold"

@@ -12,8 +12,8 @@ import pytest
 
 import layout
 import themes
-from layout.markdown import CodeBlock, Heading, Image, Paragraph, Text
-from layout.shares import SHARE_IDS, layable_apart
+from layout.flow.shares import SHARE_IDS, layable_apart
+from layout.parse.markdown import CodeBlock, Heading, Image, Paragraph, Text
 
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from layout.style import BASE_COLORS, ThemeError, decode_theme, parse_color, resolve
+from layout.style.theme import BASE_COLORS, ThemeError, decode_theme, parse_color, resolve
 
 COLOURS = [
     ("#abc", 0xFFAABBCC),

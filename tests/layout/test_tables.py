@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 import layout
-from layout.boxes import GlyphRun, Group, Item, PlacedRow
-from layout.tables import ColumnNeeds, column_groups, distribute
+from layout.base.boxes import GlyphRun, Group, Item, PlacedRow
+from layout.blocks.tables import ColumnNeeds, column_groups, distribute
 
 CHAR = 14.4
 PAD = 10.0

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import layout
-from layout.boxes import GlyphRun, Group, Item, Layer
-from layout.style import decode_theme
+from layout.base.boxes import GlyphRun, Group, Item, Layer
+from layout.style.theme import decode_theme
 
 SHADOWED_H1 = (
     'name = "t"\n[roles.h1]\n'

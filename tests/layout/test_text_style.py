@@ -13,9 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 import layout
-from layout.boxes import Fill, Glow, GlyphRun, Group, Item, Layer, Page, Rect, Segment, Shape
-from layout.draw import Painter, rasterize
-from layout.style import ThemeError, decode_theme
+from layout.base.boxes import Fill, Glow, GlyphRun, Group, Item, Layer, Page, Rect, Segment, Shape
+from layout.draw.painter import Painter, rasterize
+from layout.style.theme import ThemeError, decode_theme
 
 HAN = "中"
 RED, GREEN, YELLOW = 0xFFFF0000, 0xFF00FF00, 0xFFFFFF00

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 import layout
-from layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, Role, Style, resolve
+from layout.style.theme import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, Role, Style, resolve
 
 
 def test_every_style_knob_is_an_optional_theme_field() -> None:

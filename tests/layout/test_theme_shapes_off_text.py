@@ -11,11 +11,11 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import Rect
-from layout.compose import content_box
-from layout.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
-from layout.decorations import Circle, Icon
-from layout.style import resolve
+from layout.base.boxes import Rect
+from layout.pages.compose import content_box
+from layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
+from layout.style.decorations import Circle, Icon
+from layout.style.theme import resolve
 
 POST = (Path(__file__).parents[1] / "cases" / "posts" / "04-long-article-zh.md").read_text()
 SIZES = ((440, 586), (440, 782), (500, 500), (360, 640))

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import layout
 import themes
-from layout.boxes import Fill, Group, Item, Page, Row, Stroke
+from layout.base.boxes import Fill, Group, Item, Page, Row, Stroke
 
 TILE = "#ffe0e0"
 THEME = (

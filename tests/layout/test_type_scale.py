@@ -8,10 +8,10 @@ import pytest
 
 import layout
 import themes
-from layout.boxes import GlyphRun, Group, Item, Page
-from layout.compose import type_zoom
-from layout.draw import Painter, rasterize
-from layout.style import Style
+from layout.base.boxes import GlyphRun, Group, Item, Page
+from layout.draw.painter import Painter, rasterize
+from layout.pages.compose import type_zoom
+from layout.style.theme import Style
 
 PARAGRAPH = "这篇文章很长，适合收藏后慢慢看。" * 12
 NO_SCALE = layout.decode_theme('name = "no-scale"\n[roles.card]\ntype_scale = "none"\n')

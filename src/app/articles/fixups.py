@@ -30,7 +30,7 @@ CJK_RANGES = (
 _WORDS = re.compile(rf"[{CJK_RANGES}]|[^\W_{CJK_RANGES}]+")
 _HAS_CJK = re.compile(rf"[{CJK_RANGES}]")
 
-# Token roles of layout.code, in the order of the indexes we hand it as a "palette".
+# Token roles of layout.parse.code, in the order of the indexes we hand it as a "palette".
 _CODE_ROLES = (
     "comment",
     "string",

@@ -6,7 +6,7 @@ HTML on) → nh3 sanitises the whole rendered HTML against a small allow-list �
 per theme, no network) → passes after inlining → one `<section>` in a full document.
 
 This module is the article path's own door for markdown_it (the card parser in
-`layout.markdown` keeps raw HTML off and builds card blocks, not HTML), and the only
+`layout.parse.markdown` keeps raw HTML off and builds card blocks, not HTML), and the only
 door for nh3 and premailer. Pure functions: no I/O besides reading theme files once.
 """
 
@@ -58,7 +58,7 @@ _PARSER = (
     .enable(["table", "strikethrough", "linkify"])
     .use(tasklists_plugin)
     .use(footnote_plugin)
-    .use(  # `$…$` and `$$…$$` as on cards (layout.markdown): inline SVG (app/article_math.py)
+    .use(  # `$…$` and `$$…$$` as on cards (layout.parse.markdown): inline SVG (app/article_math.py)
         dollarmath_plugin,
         allow_space=False,
         allow_digits=False,

@@ -2,7 +2,7 @@
 
 The steps: read the rules (`read`), set each declaration's knobs (`knobs`), then assemble
 the theme record (named after the class, with light code colours on a dark code panel) and
-check it against the schema `layout.style`.
+check it against the schema `layout.style.theme`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from layout.style import BASE_COLORS, BASE_ROLES, COLOR_KNOBS, Theme, ThemeError, check_theme
+from layout.style.theme import BASE_COLORS, BASE_ROLES, COLOR_KNOBS, Theme, ThemeError, check_theme
 
 from .knobs import RoleKnobs, apply, finish
 from .read import HEADINGS, Note, Stylesheet

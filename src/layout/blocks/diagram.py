@@ -1,0 +1,119 @@
+"""A fenced ```mermaid block + its box → `Part`: the diagram as one unbreakable figure row.
+
+The drawing (`diagrams.draw_diagram`) is scaled down, never up, to the content width and
+the card's height, centred, and painted in the theme's colours: text and muted text, the
+link colour for node outlines, the code panel for node fills, the syntax colours for a
+pie's slices. The row's text (the card's alt text) is the diagram's labels. A diagram we
+do not draw stays a code block, with a one-line note under it saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Group, Item, Row, Shape
+from ..diagrams.drawing import TINT, TINT_SHARE, Drawing, Label
+from ..diagrams.fit import draw_to_fit, fit_scale
+from ..diagrams.labels import LabelSetter
+from ..errors import DiagramError
+from ..parse.markdown import CodeBlock, Text
+from ..style.theme import Styles
+from .panels import code
+from .parts import Ctx, Layouter, Part
+
+MERMAID = "mermaid"
+# Drawing roles → theme palette names (the first that the palette has).
+_ROLES = {
+    "text": ("text",),
+    "muted": ("muted",),
+    "line": ("muted",),
+    "accent": ("link",),
+    "fill": ("code_bg",),
+    "panel": ("placeholder_bg", "code_bg"),
+    "border": ("border",),
+    "page": ("background",),
+    "on_accent": ("background",),
+}
+SERIES = (
+    "link",
+    "code_keyword",
+    "code_type",
+    "code_function",
+    "highlight",
+    "code_string",
+    "quote_bar",
+    "code_number",
+)
+
+
+def is_diagram(block: CodeBlock) -> bool:
+    return block.lang.lower() == MERMAID
+
+
+def fenced(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
+    """A fenced block: a diagram when its language is `mermaid`, else highlighted code."""
+    return diagram(flow, block, ctx) if is_diagram(block) else code(flow, block, ctx)
+
+
+def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) -> Part:
+    """The diagram scaled to the box width and the card height, less a heading chain
+    above it (`reserve`) that must share its card, when that leaves it half the card."""
+    setter = LabelSetter(flow.fonts, flow.styles["body"].family)
+    style = flow.styles["image"]
+    limit = flow.max_row_height
+    if limit and reserve:
+        limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
+    try:
+        drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit)
+    except DiagramError as error:
+        return _fallback(flow, block, ctx, str(error))
+    row = _figure(drawing, setter, flow.styles, ctx, limit)
+    flow.spend([row])
+    return Part((row,), style.margin_top, style.margin_bottom)
+
+
+def colour(styles: Styles, role: str) -> int:
+    """The theme's colour for a drawing role."""
+    if role.startswith(TINT):
+        alpha = round(TINT_SHARE * 255) << 24
+        return (colour(styles, role.removeprefix(TINT)) & 0xFFFFFF) | alpha
+    if role.startswith("series"):
+        return styles.palette[SERIES[int(role[6:]) % len(SERIES)]]
+    for name in _ROLES.get(role, ("text",)):
+        if name in styles.palette:
+            return styles.palette[name]
+    return styles.palette["text"]
+
+
+def _figure(
+    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, limit: float | None
+) -> Row:
+    scale = fit_scale(drawing, ctx.width, limit)
+    items: list[Item] = []
+    for item in drawing.items:
+        if isinstance(item, Label):
+            items.extend(setter.items(item, colour(styles, item.color)))
+            continue
+        stroke = colour(styles, item.stroke) if item.stroke else None
+        fill = colour(styles, item.fill) if item.fill else None
+        width = item.width if stroke is not None else 0.0
+        items.append(Shape(item.ops, stroke, fill, width, item.dash))
+    x = ctx.x + (ctx.width - drawing.width * scale) / 2
+    group = Group(tuple(items), dx=x, scale=scale)
+    return Row(height=drawing.height * scale, items=(group,), frames=ctx.frames, text=drawing.text)
+
+
+def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
+    """The source as a code block, then a one-line note in the caption style."""
+    part = code(flow, block, ctx)
+    style = flow.styles["image"]
+    lines = flow.text_lines(
+        (Text(f"Mermaid diagram not drawn: {reason}"),), style, replace(ctx, color=style.color)
+    )
+    notes = [
+        Row(height=line.height, items=line.items, frames=ctx.frames, text=line.text)
+        for line in lines
+    ]
+    flow.spend(notes)
+    rows = (*part.rows[:-1], replace(part.rows[-1], keep_with_next=True), *notes)
+    return Part(rows, part.top, part.bottom)

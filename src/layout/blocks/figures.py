@@ -1,0 +1,144 @@
+"""An image block + its box → `Part`: the picture (framed, perhaps tilted) and its caption.
+
+Layout reads only the image's header: the row carries an `ImageRef`, and draw decodes. A
+source with no readable image becomes a tinted placeholder with its alt text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Fill, ImageRef, Item, Picture, Rect, Row, shift
+from ..parse.markdown import Image, Text
+from ..style.theme import Style
+from .marks import ImageFrame
+from .parts import Ctx, Layouter, Part
+
+PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
+
+
+def image(flow: Layouter, block: Image, ctx: Ctx, *, reserve: float = 0.0) -> Part:
+    """An image at its natural size, at most the box width, its alt text as a caption
+    under it in the image role's text style; on fixed-size cards the two are at most
+    the card height, less a heading chain above them (`reserve`) that must share their
+    card, when that leaves them at least half the card."""
+    part = _image(flow, block, ctx, reserve)
+    flow.spend(part.rows)
+    return part
+
+
+def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
+    style = flow.styles["image"]
+    ref = flow.images.ref(block.src)
+    if ref is None:
+        return Part((_placeholder(flow, block, style, ctx),), style.margin_top, 0.0)
+    natural = _requested_size(ref, block)
+    caption = _caption(flow, block.alt, style, ctx)
+    limit = flow.max_row_height
+    if limit and reserve:
+        reserve += style.margin_top
+        limit = limit - reserve if reserve < limit / 2 else limit
+    if limit:  # a long caption still leaves the image half the room; paginate scales
+        limit = max(limit - caption[0], limit / 2)
+    frame = _image_frame(style)
+    if frame is not None:
+        row = _framed_image(ref, natural, frame, ctx, limit or None)
+    else:
+        width = min(natural[0], ctx.width)
+        height = natural[1] * width / natural[0]
+        if limit and height > limit:
+            width, height = width * limit / height, limit
+        rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
+        picture = Picture(ref, rect, style.radius)
+        row = Row(height=height, items=(picture,), frames=ctx.frames)
+    if caption[1]:
+        items = (*row.items, *shift(caption[1], row.height))
+        row = replace(row, height=row.height + caption[0], items=items)
+    return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
+
+
+def _caption(flow: Layouter, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:
+    """The alt text centred under an image (md2card's `.img-alt`): its height with the
+    gap above it, and its items from the gap's top; nothing for an empty alt."""
+    if not alt.strip():
+        return 0.0, ()
+    lines = flow.text_lines((Text(alt),), style, replace(ctx, color=style.color), align="center")
+    gap = style.size * CAPTION_GAP
+    items: list[Item] = []
+    y = gap
+    for line in lines:
+        items.extend(shift(line.items, y))
+        y += line.height
+    return y, tuple(items)
+
+
+def _framed_image(
+    ref: ImageRef,
+    natural: tuple[float, float],
+    frame: ImageFrame,
+    ctx: Ctx,
+    limit: float | None,
+) -> Row:
+    """An image of `natural` size in its mat and border, perhaps tilted: scaled so the
+    tilted frame's bounding box fits the box width (and `limit`), and the row as tall
+    as that box."""
+    scale = frame.fit(*natural, ctx.width, limit)
+    width, height = natural[0] * scale, natural[1] * scale
+    _, box_height = frame.bounds(width, height)
+    top, _, _, left = frame.padding
+    extra_w, extra_h = frame.extra
+    x = ctx.x + (ctx.width - width - extra_w) / 2 + left + frame.border_width
+    y = (box_height - height - extra_h) / 2 + top + frame.border_width
+    items = frame.items(ref, Rect(x, y, width, height))
+    return Row(height=box_height, items=items, frames=ctx.frames)
+
+
+def _placeholder(flow: Layouter, block: Image, style: Style, ctx: Ctx) -> Row:
+    """A missing image: a tinted panel with a picture glyph and the alt text."""
+    height = min(ctx.width * PLACEHOLDER_RATIO, flow.max_row_height or 1e9)
+    label = block.alt or block.src.rsplit("/", 1)[-1][:60] or "image"
+    lines = flow.text_lines(
+        (Text(f"🖼 {label}"),),
+        style,
+        replace(ctx, color=style.color),
+        x=ctx.x + 12,
+        width=ctx.width - 24,
+        align="center",
+    )
+    text_height = sum(line.height for line in lines)
+    top = max(0.0, (height - text_height) / 2)
+    items: list[Item] = [
+        Fill(Rect(ctx.x, 0.0, ctx.width, height), style.background or 0, style.radius)
+    ]
+    y = top
+    for line in lines:
+        if y + line.height > height:
+            break
+        items.extend(shift(line.items, y))
+        y += line.height
+    return Row(height=height, items=tuple(items), frames=ctx.frames, text=f"[{block.alt}]")
+
+
+def _image_frame(style: Style) -> ImageFrame | None:
+    """The frame the image role puts around pictures; None for a plain rounded picture."""
+    if not (any(style.padding) or style.border_width or style.effects or style.rotate):
+        return None
+    return ImageFrame(
+        padding=style.padding,
+        mat=style.background,
+        border=style.border_color,
+        border_width=style.border_width if style.border_color is not None else 0.0,
+        radius=style.radius,
+        effects=style.effects,
+        rotate=style.rotate,
+    )
+
+
+def _requested_size(ref: ImageRef, block: Image) -> tuple[float, float]:
+    """The size `![alt|WxH](src)` asked to show the image at (W alone keeps its aspect),
+    else its natural size; it is then laid out as that natural size (at most the box width)."""
+    if block.width is None:
+        return float(ref.width), float(ref.height)
+    height = block.height or max(1, round(ref.height * block.width / ref.width))
+    return float(block.width), float(height)

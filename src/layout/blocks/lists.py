@@ -1,0 +1,169 @@
+"""A list + its box → `Part`: items indented, each first row carrying its marker.
+
+Markers: bullets by depth (the theme's shape at the top level, a ring, a square), numbers
+as text or as badges (a disc or rounded square, which widen the indent to fit), and task
+checkboxes. A top-level list may sit on a panel of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke, shift
+from ..parse.markdown import ListBlock, ListItem, Text
+from ..style.theme import Style
+from .marks import BADGE_TEXT, badge, badge_width, bullet
+from .parts import Ctx, Layouter, Part, indent, inset, new_frame
+from .tiles import tiled_list
+
+MARKER_RISE = 0.38  # list markers sit at the middle of CJK glyphs: 0.38 em above baseline
+DIGIT_RISE = 0.36  # the middle of a badge's digits, in em above their baseline
+BADGE_HEIGHT = 1.25  # a number badge is 1.25 em of body text tall unless `number_size` says
+
+
+def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
+    tiles = tiled_list(flow, block, ctx)
+    if tiles is not None:
+        return tiles
+    style = flow.styles["list"]
+    if not ctx.depth and _has_panel(style):  # a top-level list in a panel
+        ctx = inset(ctx, style, list_panel(flow, style, ctx))
+    inner = replace(
+        indent(ctx, list_indent(flow, block, style)), depth=ctx.depth + 1, tight=block.tight
+    )
+    rows: list[Row] = []
+    item_ends: list[int] = []  # the index of each item's last row
+    for number, item in enumerate(block.items, start=block.start):
+        part = flow.tag(flow.stack(item.blocks, inner), "ListItem")
+        if not part.rows:
+            empty = Row(
+                height=flow.metrics(flow.styles["body"]).height, items=(), frames=ctx.frames
+            )
+            flow.spend((empty,))
+            part = Part((empty,))
+        first = part.rows[0]
+        marker = _marker(flow, block, item, number, first, inner)
+        gap = style.item_gap if block.tight else max(style.item_gap, part.top)
+        rows.append(replace(first, items=marker + first.items, gap=gap))
+        rows.extend(part.rows[1:])
+        item_ends.append(len(rows) - 1)
+    _keep_two_items_together(rows, item_ends)
+    margin = style.item_gap if ctx.depth else style.margin_top
+    return Part(tuple(rows), margin, 0.0 if ctx.depth else style.margin_top)
+
+
+def _keep_two_items_together(rows: list[Row], item_ends: list[int]) -> None:
+    """A list split between cards keeps at least two items on each side: no break after
+    its first item nor before its last (a list of two or three items moves whole, unless
+    it is taller than a card)."""
+    if len(item_ends) < 2:
+        return
+    for end in {item_ends[0], item_ends[-2]}:
+        rows[end] = replace(rows[end], keep_with_next=True)
+
+
+def _marker(
+    flow: Layouter, block: ListBlock, item: ListItem, number: int, row: Row, ctx: Ctx
+) -> tuple[Item, ...]:
+    style = flow.styles["list"]
+    body = flow.styles["body"]
+    baseline = row.baseline or flow.metrics(body).baseline
+    mid = baseline - body.size * MARKER_RISE
+    color = style.marker_color or body.color
+    if item.checked is not None:
+        return _checkbox(flow, item.checked, ctx.x - style.marker_gap, mid)
+    if block.ordered and style.number_style != "plain":
+        return number_badge(flow, number, ctx.x - style.marker_gap, mid)[0]
+    if block.ordered:
+        label = flow.text_lines(
+            (Text(f"{number}."),),
+            body,
+            replace(ctx, color=color),
+            x=ctx.x - style.indent,
+            width=max(1.0, style.indent - style.marker_gap),
+            align="right",
+        )
+        return tuple(i for line in label[:1] for i in shift(line.items, baseline - line.baseline))
+    r = style.marker_size / 2
+    cx = ctx.x - style.marker_gap - r
+    box = Rect(cx - r, mid - r, 2 * r, 2 * r)
+    kind = (ctx.depth - 1) % 3
+    if kind == 1:
+        return (Stroke(box, color, 1.0, radius=r),)
+    if kind == 0 and style.marker_shape != "disc":
+        return bullet(style.marker_shape, cx, mid, style.marker_size, color)
+    return (Fill(box, color, radius=r if kind == 0 else 0.0),)
+
+
+def list_panel(flow: Layouter, style: Style, ctx: Ctx) -> Frame:
+    """The panel behind a top-level list: its background, radius, border and effects."""
+    frame = new_frame(flow, "list", ctx)
+    width = style.border_width
+    decor = replace(frame.decor, border_color=style.border_color, border_width=width)
+    return replace(frame, decor=decor)
+
+
+def list_indent(flow: Layouter, block: ListBlock, style: Style) -> float:
+    """The list's indent; number badges widen it so the widest badge and its gap fit."""
+    if not block.ordered or style.number_style == "plain" or not block.items:
+        return style.indent
+    last = block.start + len(block.items) - 1
+    widest = max(number_badge(flow, n, 0.0, 0.0)[1] for n in {block.start, last})
+    return max(style.indent, widest + style.marker_gap)
+
+
+def number_badge(
+    flow: Layouter, number: int, right: float, mid: float
+) -> tuple[tuple[Item, ...], float]:
+    """A list number on a disc or rounded square whose right edge is at `right`,
+    centred on `mid`; and the badge's width."""
+    style = flow.styles["list"]
+    body = flow.styles["body"]
+    height = style.number_size or body.size * BADGE_HEIGHT
+    look = replace(body, size=height * BADGE_TEXT, weight=700, line_height=1.0)
+    color = style.number_color if style.number_color is not None else 0xFFFFFFFF
+    [line] = flow.text_lines((Text(str(number)),), look, Ctx(0.0, 1e4, color=color), align="left")[
+        :1
+    ]
+    width = badge_width(line.width, height)
+    rect = Rect(right - width, mid - height / 2, width, height)
+    paint = style.number_background
+    if paint is None:
+        paint = style.marker_color if style.marker_color is not None else body.color
+    dx = rect.x + (width - line.width) / 2
+    digits = Group(line.items, dx=dx, dy=mid + look.size * DIGIT_RISE - line.baseline)
+    return (badge(rect, paint, style.number_style == "disc"), digits), width
+
+
+def _checkbox(flow: Layouter, checked: bool, right: float, mid: float) -> tuple[Item, ...]:
+    task = flow.styles["task"]
+    size = task.marker_size
+    box = Rect(right - size, mid - size / 2, size, size)
+    color = task.marker_color or task.color
+    ring = Stroke(
+        Rect(
+            box.x + task.border_width / 2,
+            box.y + task.border_width / 2,
+            size - task.border_width,
+            size - task.border_width,
+        ),
+        color,
+        task.border_width,
+        radius=size / 2,
+    )
+    if not checked:
+        return (ring,)
+    tick = (
+        ("M", box.x + size * 0.28, box.y + size * 0.52),
+        ("L", box.x + size * 0.44, box.y + size * 0.68),
+        ("L", box.x + size * 0.74, box.y + size * 0.36),
+    )
+    return (
+        Fill(box, color, radius=size / 2),
+        Shape(tick, stroke=task.color, fill=None, stroke_width=max(1.5, size / 9)),
+    )
+
+
+def _has_panel(style: Style) -> bool:
+    """Whether a list role draws a panel behind top-level lists."""
+    return style.background is not None or bool(style.border_width) or any(style.padding)

@@ -1,0 +1,373 @@
+"""A GFM `Table` → one `Row` per table row, cells wrapped inside column widths.
+
+Column widths follow CSS automatic table layout: each column gets at least its widest
+unbreakable word (min-content) and grows toward its unwrapped text (max-content) in
+proportion to how much it wants; a table whose text fits on one line per cell is
+stretched to the full width. Words stay whole: in a cell a run of up to KEEP_WHOLE
+characters between spaces ("10月", "指标", "1,250") is one word, and a longer run of
+Chinese keeps at least that many characters a line. When the words do not fit, the table
+is laid out at their widths and scaled down, but not below MIN_TEXT_SIZE; a table wider
+than that is split into column groups, runs of consecutive columns that fit side by side
+with their words whole, drawn one under another as tables of their own (same rows,
+header row in each, a row-label first column repeated), so they paginate like any rows.
+Only a column whose longest word alone is too wide for the card even at the smallest
+scale has its words broken between characters, at full size, so no glyph leaves its cell.
+
+Tables see text only through `TextMeasure`, which the flow implements.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import NamedTuple, Protocol
+
+from ..base.boxes import Frame, Group, Item, Rect, Row, Segment
+from ..parse.markdown import Table, Text
+from ..style.spanstyle import Span, SpanStyle
+from ..style.theme import Style
+from ..text.inline import ContentWidths, Metrics, TextLine
+from .marks import corner_fill
+
+EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
+# A table is not scaled below 12 px text (14.4 px table text: scale 0.83); wider ones are
+# split into column groups. 12 px is the floor Chinese-locale browsers long put on text.
+MIN_TEXT_SIZE = 12.0
+COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
+LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
+# A cell never breaks a run of up to 4 characters between spaces: "10月", "第一季度", "-12%".
+KEEP_WHOLE = 4
+_NUMBER = re.compile(r"[-+±−]?[$¥€£]?[\d.,]+%?")
+
+
+class TextMeasure(Protocol):
+    """The text services a table needs: how its runs look, how tall a line is, how text
+    breaks inside a width, and how wide it is unbroken."""
+
+    def span_style(self, base: Style, marks: frozenset[str]) -> SpanStyle: ...
+
+    def metrics(self, style: Style) -> Metrics: ...
+
+    def lines(
+        self, spans: list[Span], *, x: float, width: float, metrics: Metrics, align: str, keep: int
+    ) -> list[TextLine]: ...
+
+    def widths(self, spans: list[Span], keep: int) -> ContentWidths: ...
+
+    def spend(self, rows: Sequence[Row]) -> None:
+        """Counts each row as it is made (the flow may stop a table too long for its cards)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class TableBox:
+    """Where the table goes: its left edge, the width it may fill, the frames it sits in,
+    and, for a table with an outline, a maker of the frame that draws it (one per table,
+    so each column group gets its own)."""
+
+    x: float
+    width: float
+    frames: tuple[Frame, ...] = ()
+    outline: Callable[[], Frame] | None = None
+
+
+class RowPlace(NamedTuple):
+    """Where a row sits in its table: the header, a striped body row, the last row."""
+
+    header: bool
+    stripe: bool = False
+    last: bool = False
+
+
+class ColumnNeeds(NamedTuple):
+    """Per column, padding included: its widest character, its longest word, its text
+    unwrapped."""
+
+    glyphs: list[float]
+    words: list[float]
+    lines: list[float]
+
+    def pick(self, columns: list[int]) -> ColumnNeeds:
+        return ColumnNeeds(*([needs[col] for col in columns] for needs in self))
+
+    def room(self, comfort: float) -> list[float]:
+        """The width a column takes in a column group: its longest word, and at least
+        `comfort` for longer text, but no more than its text unwrapped."""
+        return [
+            min(line, max(word, comfort)) for word, line in zip(self.words, self.lines, strict=True)
+        ]
+
+
+class Sizing(NamedTuple):
+    """The box a table fills and the smallest scale its text may take."""
+
+    box: TableBox
+    floor: float
+
+
+class Columns(NamedTuple):
+    """Column widths at layout size, and the scale that brings their sum into the box."""
+
+    widths: list[float]
+    scale: float
+
+
+def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -> list[Row]:
+    """Rows for the header and each body row; a table too wide to read when scaled down
+    comes as column groups, one under another, each an ordinary table with its header."""
+    head_style = replace(style, color=style.header_color or style.color)
+    body_style = replace(style, weight=400)
+    styles = [head_style] + [body_style] * len(table.rows)
+    cells = [table.header, *table.rows]
+    spans = [
+        [_spans(cell, st, text) for cell in row] for st, row in zip(styles, cells, strict=True)
+    ]
+    needs = measure_columns(spans, style, text)
+    floor = min(1.0, MIN_TEXT_SIZE / style.size)
+    comfort = COMFORT_EMS * style.size + style.padding[1] + style.padding[3]
+    labels = _has_row_labels(table)
+    rows: list[Row] = []
+    for index, group in enumerate(column_groups(needs, box.width, floor, comfort, labels)):
+        framed = box if box.outline is None else replace(box, frames=(*box.frames, box.outline()))
+        part = _table_rows(
+            styles,
+            [[row[col] for col in group] for row in spans],
+            [table.aligns[col] for col in group],
+            needs.pick(group),
+            Sizing(framed, floor),
+            text,
+        )
+        gap = max(style.margin_top, style.margin_bottom) if index else 0.0
+        rows.append(replace(part[0], gap=gap))
+        rows.extend(replace(body, header=part[0]) for body in part[1:])  # repeated on a new card
+    return rows
+
+
+def _table_rows(
+    styles: list[Style],
+    spans: list[list[list[Span]]],
+    aligns: list[str],
+    needs: ColumnNeeds,
+    sizing: Sizing,
+    text: TextMeasure,
+) -> list[Row]:
+    """One table's rows (or one column group's), scaled down if it must."""
+    box = sizing.box
+    columns = column_widths(needs, box.width, sizing.floor)
+    inner = replace(box, width=sum(columns.widths))
+    rows = []
+    for index, (cell_style, row_spans) in enumerate(zip(styles, spans, strict=True)):
+        place = RowPlace(index == 0, index > 0 and index % 2 == 0, index == len(spans) - 1)
+        row = _scaled(
+            _row(row_spans, cell_style, columns.widths, aligns, inner, text, place),
+            columns.scale,
+            box.x,
+        )
+        text.spend((row,))
+        rows.append(row)
+    return rows
+
+
+def _spans(cell: tuple[Text, ...], style: Style, text: TextMeasure) -> list[Span]:
+    return [
+        Span(" ".join(t.text.split()) if t.text.strip() else " ", text.span_style(style, t.marks))
+        for t in cell
+        if t.text != "\n"
+    ]
+
+
+def _has_row_labels(table: Table) -> bool:
+    """Whether the first column names its rows: every body cell in it has text and none
+    is a number (a column of figures is data, not a label)."""
+    if len(table.header) < 2 or not table.rows:
+        return False
+    firsts = ["".join(t.text for t in row[0]).strip() for row in table.rows]
+    return all(first and not _NUMBER.fullmatch(first) for first in firsts)
+
+
+def measure_columns(spans: list[list[list[Span]]], style: Style, text: TextMeasure) -> ColumnNeeds:
+    """Each column's widest character, longest word and unwrapped text, padding included
+    (a cell like one measured before is not measured again: long tables repeat cells)."""
+    _, right, _, left = style.padding
+    pad = left + right
+    columns = len(spans[0])
+    glyphs, words, lines = [pad] * columns, [pad] * columns, [pad] * columns
+    known: dict[tuple[Span, ...], ContentWidths] = {}
+    for row in spans:
+        for col, cell in enumerate(row):
+            key = tuple(cell)
+            measured = known.get(key)
+            if measured is None:
+                measured = known[key] = text.widths(cell, KEEP_WHOLE)
+            glyphs[col] = max(glyphs[col], measured.glyph + pad)
+            words[col] = max(words[col], measured.word + pad)
+            lines[col] = max(lines[col], measured.line + pad)
+    return ColumnNeeds(glyphs, words, lines)
+
+
+def column_widths(needs: ColumnNeeds, width: float, floor: float) -> Columns:
+    """Each column's width; their sum is `width`, or more when `scale` is below 1."""
+    widths = distribute(needs, width, floor)
+    total = sum(widths)
+    return Columns(widths, width / total if total > width + EPSILON else 1.0)
+
+
+def fits_scaled(needs: ColumnNeeds, width: float, floor: float) -> bool:
+    """Whether every column at its longest word fits `width` at a scale of `floor`."""
+    return sum(needs.words) * floor <= width + EPSILON
+
+
+def column_groups(
+    needs: ColumnNeeds, width: float, floor: float, comfort: float, labels: bool
+) -> list[list[int]]:
+    """The columns of each table to draw: all of them when the table fits `width` at a
+    scale of at least `floor`; otherwise runs of consecutive columns that fit side by side
+    at full size, each column at its `room`. With `labels` the first column starts every
+    group, if it takes at most LABEL_SHARE of the width. A column too wide for a group of
+    its own still gets one, laid out (and scaled) like any table."""
+    count = len(needs.glyphs)
+    if fits_scaled(needs, width, floor):
+        return [list(range(count))]
+    room = needs.room(comfort)
+    first = [0] if labels and room[0] <= width * LABEL_SHARE else []
+    groups: list[list[int]] = []
+    group, used = list(first), sum(room[col] for col in first)
+    for col in range(len(first), count):
+        if len(group) > len(first) and used + room[col] > width + EPSILON:
+            groups.append(group)
+            group, used = list(first), sum(room[c] for c in first)
+        group.append(col)
+        used += room[col]
+    groups.append(group)
+    return groups
+
+
+def distribute(needs: ColumnNeeds, width: float, floor: float) -> list[float]:
+    """Splits `width` between columns that want at most their unwrapped text and keep
+    their longest word; when the words do not fit, the columns keep their words and the
+    table is scaled (widths summing past `width`), down to `floor`. Past that, words
+    break: see `_break_widest`."""
+    _, words, lines = needs
+    if sum(lines) <= width:
+        return [w * width / sum(lines) for w in lines]
+    if sum(words) <= width:
+        return _between(words, lines, width)
+    if fits_scaled(needs, width, floor):
+        return list(words)
+    return _break_widest(needs, width)
+
+
+def _break_widest(needs: ColumnNeeds, width: float) -> list[float]:
+    """Widths at full size for a table whose words do not fit even at the smallest scale
+    (a column group of one column too wide for the card, perhaps with its row labels):
+    the columns with the widest words, widest first, give them up for their widest
+    character until the rest fit; they share what the others leave in proportion to how
+    much more they want. Only a table wider than that at its narrowest is scaled further."""
+    glyphs, words, _ = needs
+    broken: set[int] = set()
+    for col in sorted(range(len(words)), key=lambda c: -words[c]):
+        need = sum(glyphs[c] if c in broken else words[c] for c in range(len(words)))
+        if need <= width + EPSILON:
+            break
+        broken.add(col)
+    order = sorted(broken)
+    spare = width - sum(words[c] for c in range(len(words)) if c not in broken)
+    lows = [glyphs[c] for c in order]
+    shares = _between(lows, [words[c] for c in order], spare) if sum(lows) < spare else lows
+    share = dict(zip(order, shares, strict=True))
+    return [share.get(c, words[c]) for c in range(len(words))]
+
+
+def _between(lows: list[float], highs: list[float], width: float) -> list[float]:
+    """From `lows`, the spare width shared in proportion to how much more each wants."""
+    wants = [high - low for low, high in zip(lows, highs, strict=True)]
+    spare = width - sum(lows)
+    return [low + spare * want / sum(wants) for low, want in zip(lows, wants, strict=True)]
+
+
+def _row(
+    cells: list[list[Span]],
+    style: Style,
+    widths: list[float],
+    aligns: Sequence[str],
+    box: TableBox,
+    text: TextMeasure,
+    place: RowPlace,
+) -> Row:
+    """One table row; each cell's lines are one group, cells left to right."""
+    top, right, bottom, left = style.padding
+    metrics = text.metrics(style)
+    x = box.x
+    content: list[Item] = []
+    tallest = 0.0
+    texts = []
+    for cell, width, align in zip(cells, widths, aligns, strict=False):
+        room = max(1.0, width - left - right)
+        lines = text.lines(
+            cell, x=x + left, width=room, metrics=metrics, align=align, keep=KEEP_WHOLE
+        )
+        y = top
+        placed: list[Item] = []
+        for line in lines:
+            placed.append(Group(line.items, dy=y))
+            y += line.height
+        content.append(Group(tuple(placed)))
+        tallest = max(tallest, y - top)
+        texts.append(" ".join(line.text for line in lines))
+        x += width
+    height = max(tallest, metrics.height) + top + bottom
+    chrome = _chrome(style, box, widths, height, place)
+    return Row(
+        height=height,
+        items=tuple(chrome + content),
+        frames=box.frames,
+        keep_with_next=place.header,
+        text=" | ".join(texts),
+        baseline=top + metrics.baseline,
+    )
+
+
+def _chrome(
+    style: Style, box: TableBox, widths: list[float], height: float, place: RowPlace
+) -> list[Item]:
+    """A row's background (header, stripe) and rules: under the row (`grid` "rows"), round
+    every cell ("full") or none. Inside an outline (drawn by the table's frame) fills and
+    rules stop at its inner edge, the outer rules are the outline's, and fills round their
+    corners to the outline's inner radius."""
+    w = style.outline_width
+    left, right = box.x + w, box.x + box.width - w
+    items: list[Item] = []
+    fill = style.header_background if place.header else None
+    if place.stripe and style.stripe_background is not None:
+        fill = style.stripe_background
+    if fill is not None:
+        rect = Rect(left, 0.0, box.width - 2 * w, height)
+        radius = max(0.0, style.radius - w)
+        items.append(corner_fill(rect, fill, radius, top=place.header, bottom=place.last))
+    paint, width = style.border_color, style.border_width
+    if paint is None or not width or style.grid == "none":
+        return items
+    y = height - width / 2
+    if not (place.last and w):  # the outline closes the last row
+        items.append(Segment(left, y, right, y, paint, width))
+    if style.grid == "full":
+        edges = [box.x + sum(widths[:i]) for i in range(1, len(widths))]
+        if not w:  # no outline: the full grid draws the table's own edges
+            edges = [box.x + width / 2, *edges, box.x + box.width - width / 2]
+            if place.header:
+                items.append(Segment(left, width / 2, right, width / 2, paint, width))
+        items.extend(Segment(x, 0.0, x, height, paint, width) for x in edges)
+    return items
+
+
+def _scaled(row: Row, scale: float, left: float) -> Row:
+    """A row of a table too wide for its box, shrunk about the box's left edge."""
+    if scale == 1.0:
+        return row
+    return replace(
+        row,
+        height=row.height * scale,
+        baseline=row.baseline * scale,
+        items=(Group(row.items, dx=left * (1 - scale), scale=scale),),
+    )

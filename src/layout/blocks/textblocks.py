@@ -1,0 +1,144 @@
+"""A paragraph, heading or thematic break + its box → `Part`: the blocks of text lines.
+
+Paragraphs keep their first and last two lines together; a display-math paragraph is
+centred. A heading is its lines (balanced, never hyphenated; a `prefix` mark joins its
+first word, a `suffix` mark its last), or with a background, bar or padding a framed box
+(the column's width or its text's). A rule is a line of a share of the width, solid or
+dashed, perhaps cut around an ornament in its middle.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Frame, FrameDecor, Item, Row, Segment, shift
+from ..parse.markdown import MATH_DISPLAY, Heading, Paragraph, Rule, Text
+from ..style.theme import Style
+from .marks import ORNAMENT_GAP, rule_segments
+from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
+
+NO_BREAK_SPACE = "\u00a0"
+
+
+def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
+    style = flow.styles["body"]
+    display = len(block.inlines) == 1 and MATH_DISPLAY in block.inlines[0].marks
+    align = "center" if display else None
+    lines = flow.text_lines(block.inlines, style, ctx, align=align, rows=True)
+    # Orphans and widows: the first two and the last two lines stay together.
+    rows = keep_ends_together([line_row(line, ctx) for line in lines])
+    flow.spend(rows)
+    margin = 0.0 if ctx.tight else style.margin_top
+    return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
+
+
+def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
+    role = f"h{block.level}"
+    style = flow.styles[role]
+    if style.background is not None or style.bar_width or any(style.padding):
+        return boxed_heading(flow, block, role, ctx)
+    inlines = with_marks(block, style)
+    lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
+    rows = _words_only(
+        [line_row(line, ctx, keep=True) for line in lines], style.prefix, style.suffix
+    )
+    flow.spend(rows)
+    return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
+    """The rows with the theme's heading marks left out of their text: they are drawn, but
+    they are no words of the post (the cards' alt text and the page-break report read
+    `text`)."""
+    before, after = prefix + NO_BREAK_SPACE, NO_BREAK_SPACE + suffix
+    if prefix and rows and rows[0].text.startswith(before):
+        rows[0] = replace(rows[0], text=rows[0].text.removeprefix(before))
+    if suffix and rows and rows[-1].text.endswith(after):
+        rows[-1] = replace(rows[-1], text=rows[-1].text.removesuffix(after))
+    return rows
+
+
+def with_marks(block: Heading, style: Style) -> tuple[Text, ...]:
+    """The heading's text between its `prefix` and `suffix`, each joined by a no-break
+    space: the marks are part of the text, so they wrap and balance with it and never
+    stand on a line alone. They take the heading's `marker_color` where it sets one."""
+    if not block.inlines:
+        return block.inlines
+    ink = frozenset() if style.marker_color is None else frozenset({f"color:{style.marker_color}"})
+    before = (Text(style.prefix + NO_BREAK_SPACE, ink),) if style.prefix else ()
+    after = (Text(NO_BREAK_SPACE + style.suffix, ink),) if style.suffix else ()
+    return (*before, *block.inlines, *after)
+
+
+def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
+    """A heading in a frame: its box (the column's width or its text's) and bar, its
+    lines moved in by the padding and the bar with its gap."""
+    style = flow.styles[role]
+    top, right, bottom, left = style.padding
+    bar = style.bar_width + style.bar_gap if style.bar_width else 0.0
+    left += bar if style.bar_side == "left" else 0.0
+    top += bar if style.bar_side == "top" else 0.0
+    bottom += bar if style.bar_side == "bottom" else 0.0
+    inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
+    inlines = with_marks(block, style)
+    lines = flow.text_lines(inlines, style, inner, rows=True, heading=True)
+    x, width = ctx.x, ctx.width
+    if style.background_width == "text" and lines:
+        start = min(line.left for line in lines)
+        end = max(line.left + line.width for line in lines)
+        x, width = start - left, end - start + left + right
+    decor = FrameDecor(
+        x=x,
+        width=width,
+        fill=style.background,
+        radius=style.radius,
+        bar_width=style.bar_width,
+        bar_color=style.color if style.bar_color is None else style.bar_color,
+        effects=style.effects,
+        role=role,
+        bar_side=style.bar_side,
+        bar_length=style.bar_length,
+        bar_align=style.align,
+    )
+    frame = Frame(flow.next_frame_id(), top, bottom, decor)
+    framed = replace(ctx, frames=(*ctx.frames, frame))
+    rows = [line_row(line, framed, keep=True) for line in lines]
+    rows = _words_only(rows, style.prefix, style.suffix)
+    flow.spend(rows)
+    return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def rule(flow: Layouter, _: Rule, ctx: Ctx) -> Part:
+    """A rule of `length` (a share of the width, centred), solid or dashed, perhaps
+    cut around an ornament in its middle."""
+    style = flow.styles["hr"]
+    paint = style.border_color if style.border_color is not None else style.color
+    dots = style.dash is not None and style.dash[0] == 0  # on 0: round dots
+    line = Segment(0, 0, 0, 0, paint, style.border_width, style.dash, round_cap=dots)
+    length = ctx.width * min(1.0, max(0.0, style.length))
+    x = ctx.x + (ctx.width - length) / 2
+    if not style.ornament:
+        y = style.border_width / 2
+        items: tuple[Item, ...] = rule_segments(x, length, y, None, line)
+        row = Row(height=style.border_width, items=items, frames=ctx.frames, discardable=True)
+        flow.spend((row,))
+        return Part((row,), style.margin_top, style.margin_bottom)
+    color = style.marker_color if style.marker_color is not None else style.color
+    [text] = flow.text_lines(
+        (Text(style.ornament),), style, replace(ctx, color=color), align="center"
+    )[:1]
+    height = max(text.height, style.border_width)
+    left = ctx.x + (ctx.width - text.width) / 2 - style.size * ORNAMENT_GAP
+    right = ctx.x + (ctx.width + text.width) / 2 + style.size * ORNAMENT_GAP
+    rules = rule_segments(x, length, height / 2, (left, right), line)
+    ornament = shift(text.items, (height - text.height) / 2)
+    row = Row(
+        height=height,
+        items=(*rules, *ornament),
+        frames=ctx.frames,
+        text=text.text,
+        decorative=True,
+        discardable=True,
+    )
+    flow.spend((row,))
+    return Part((row,), style.margin_top, style.margin_bottom)

@@ -1,0 +1,135 @@
+"""A top-level bullet list as tiles → `Part`: each item on a panel of its own.
+
+A theme turns tiles on by giving the `list_item` role a panel (a background or a border);
+its padding, radius and effects shape each tile, its `margin_top` is the gap between
+tiles and its `columns` how many sit side by side (glassmorphism's two-column grid of
+glass tiles). Tiles carry no bullet: the panel marks the item.
+
+Side by side, the tiles of one line are one row as tall as the tallest (a CSS grid
+stretches its items the same way), so they move between cards together; like a list's
+first and last two items, the first and last two lines keep to one card. Where a column
+would be too narrow to read, or a line of tiles taller than a card, the tiles stack one
+per line instead, each a container that can continue on the next card like a quote.
+Numbered lists and task lists keep their markers: a tile would hide the number or box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Frame, FrameDecor, Group, Item, Row, rows_text
+from ..base.placing import Placement, frame_items, place
+from ..parse.markdown import ListBlock, ListItem
+from ..style.theme import Style
+from .parts import (
+    MIN_INNER_SHARE,
+    Ctx,
+    Layouter,
+    Overfull,
+    Part,
+    inset,
+    keep_ends_together,
+    new_frame,
+)
+
+MIN_COLUMN_EMS = 7.0  # a tile's text column, in em of body text, before tiles stack
+
+
+def tiled_list(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part | None:
+    """The list as tiles, or None where it keeps its markers (see the module notes)."""
+    style = flow.styles["list_item"]
+    if ctx.depth or block.ordered or not _has_tile(style) or not block.items:
+        return None
+    if any(item.checked is not None for item in block.items):
+        return None
+    outer = flow.styles["list"]
+    rows = _side_by_side(flow, block.items, style, ctx) or _stacked(flow, block, style, ctx)
+    return Part(tuple(rows), outer.margin_top, outer.margin_top)
+
+
+def _has_tile(style: Style) -> bool:
+    return style.background is not None or bool(style.border_width)
+
+
+def _side_by_side(
+    flow: Layouter, items: tuple[ListItem, ...], style: Style, ctx: Ctx
+) -> list[Row] | None:
+    """Lines of `columns` tiles, or None where they would not read (see module notes)."""
+    count = min(style.columns, len(items))
+    gap = style.margin_top
+    width = (ctx.width - gap * (count - 1)) / count
+    _, right, _, left = style.padding
+    if count < 2 or width - left - right < flow.styles["body"].size * MIN_COLUMN_EMS:
+        return None
+    rows: list[Row] = []
+    try:
+        with flow.aside(flow.max_row_height):
+            for start in range(0, len(items), count):
+                line = items[start : start + count]
+                row = _tile_line(flow, line, style, ctx, width)
+                rows.append(replace(row, gap=gap if rows else 0.0))
+    except Overfull:
+        return None
+    if flow.max_row_height is not None and any(r.height > flow.max_row_height for r in rows):
+        return None
+    flow.spend(rows)
+    return keep_ends_together(rows)  # a lone line of tiles never ends or starts a card
+
+
+def _tile_line(
+    flow: Layouter, line: tuple[ListItem, ...], style: Style, ctx: Ctx, width: float
+) -> Row:
+    """One line of tiles: each item laid out in its column, the panels as tall as the
+    tallest item."""
+    top, right, bottom, left = style.padding
+    placements: list[tuple[float, Placement]] = []
+    for index, item in enumerate(line):
+        x = ctx.x + index * (width + style.margin_top)
+        column = Ctx(
+            x + left,
+            max(1.0, width - left - right),
+            floor=width * MIN_INNER_SHARE,
+            color=ctx.color,
+            italic=ctx.italic,
+            depth=1,
+            letter_spacing=ctx.letter_spacing,
+        )
+        placements.append((x, place(flow.stack(item.blocks, column).rows)))
+    height = top + max(p.height for _, p in placements) + bottom
+    items: list[Item] = []
+    texts: list[str] = []
+    for x, placement in placements:
+        panel = Frame(0, top, bottom, _decor(style, x, width))
+        items.extend(frame_items(Placement((), height, ((panel, 0.0, height),)), 0.0, 0.0))
+        items.extend(frame_items(placement, 0.0, top))
+        items.extend(Group(p.row.items, dy=top + p.y) for p in placement.rows if p.row.items)
+        texts.append(rows_text(p.row for p in placement.rows))
+    return Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
+
+
+def _stacked(flow: Layouter, block: ListBlock, style: Style, ctx: Ctx) -> list[Row]:
+    """One tile per line, each a container whose rows can break across cards."""
+    rows: list[Row] = []
+    for item in block.items:
+        frame = new_frame(flow, "list_item", ctx)
+        frame = replace(frame, decor=_decor(style, frame.decor.x, frame.decor.width))
+        inner = replace(inset(ctx, style, frame), depth=ctx.depth + 1)
+        part = flow.tag(flow.stack(item.blocks, inner), "ListItem")
+        if not part.rows:
+            continue
+        first = replace(part.rows[0], gap=style.margin_top if rows else 0.0)
+        rows.extend((first, *part.rows[1:]))
+    return rows
+
+
+def _decor(style: Style, x: float, width: float) -> FrameDecor:
+    return FrameDecor(
+        x=x,
+        width=width,
+        fill=style.background,
+        radius=style.radius,
+        border_color=style.border_color,
+        border_width=style.border_width,
+        effects=style.effects,
+        role="list_item",
+    )

@@ -1,0 +1,139 @@
+"""Mermaid source → inline SVG that survives the WeChat editor: the article path's diagrams.
+
+The editor strips `<style>`, `<defs>`, `<marker>`, `<use>`, ids and classes, and keeps
+inline `<svg>` made of plain `<path>`, `<rect>` and `<text>` with presentation attributes
+(what 135editor and xiumi paste). So every mark is a `<path>` with its own fill and stroke,
+arrowheads are filled paths, and each label line is a `<text>` with its font attributes
+inline. Labels are measured by our shaping, in our sans family; the phone sets them in its
+own system font, whose widths are close (both are PingFang/Noto-like for CJK), and each
+box keeps its padding as slack.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..text.fonts import FontBook
+from .drawing import TINT, TINT_SHARE, Drawing, Label, Mark
+from .fit import DiagramBudget, draw_to_fit
+from .labels import LINE_HEIGHT, LabelSetter
+
+FONT_FAMILY = (
+    "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
+    "'Microsoft YaHei','Noto Sans CJK SC',sans-serif"
+)
+# The articles' palette: dark text on white, and an accent (a calm blue unless the article
+# theme gives its brand colour, which then also leads the series).
+PALETTE = {
+    "text": "#333333",
+    "muted": "#888888",
+    "line": "#8a8f98",
+    "accent": "#3a7bd5",
+    "fill": "#f3f6fb",
+    "panel": "#f6f7f9",
+    "border": "#dfe3e8",
+    "page": "#ffffff",
+    "on_accent": "#ffffff",
+}
+SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6409f", "#6e56cf")
+SERIES_APART = 90.0  # RGB distance under which a series colour would echo the accent
+_SLACK = 0.04  # of the width, on each side
+PHONE_COLUMN = 343.0  # px: a phone's article column, the width a diagram is fitted to
+_BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
+
+
+@lru_cache(maxsize=1)
+def _setter() -> LabelSetter:
+    return LabelSetter(FontBook.load())
+
+
+def diagram_svg(source: str, budget: DiagramBudget | None = None, accent: str | None = None) -> str:
+    """The Mermaid diagram as one inline `<svg>` element; `DiagramError` (a one-line
+    reason) when it is not drawn. `budget`: the post's, shared by its diagrams; `accent`:
+    the article theme's brand colour as `#rrggbb`, readable on white (None: the calm blue)."""
+    setter = _setter()
+    budget = budget or DiagramBudget()
+    drawing = draw_to_fit(budget, source, setter.measure, PHONE_COLUMN, None)
+    return svg_of(drawing, Palette(accent.lower() if accent else PALETTE["accent"]))
+
+
+@dataclass(frozen=True, slots=True)
+class Palette:
+    """The colours of one article's diagrams: `PALETTE` with its accent, which leads the
+    series too (the other series colours follow, less any too close to it)."""
+
+    accent: str
+
+    def colour(self, role: str) -> str:
+        if role.startswith(TINT):  # over the article's white page, as one opaque colour
+            base = self.colour(role.removeprefix(TINT))
+            rgb = (int(base[i : i + 2], 16) for i in (1, 3, 5))
+            return "#" + "".join(f"{round(255 + (c - 255) * TINT_SHARE):02x}" for c in rgb)
+        if role.startswith("series"):
+            series = self.series()
+            return series[int(role[6:]) % len(series)]
+        return self.accent if role == "accent" else PALETTE.get(role, PALETTE["text"])
+
+    def series(self) -> tuple[str, ...]:
+        return (self.accent, *(c for c in SERIES if not _near(c, self.accent)))
+
+
+def _near(a: str, b: str) -> bool:
+    """Whether two #rrggbb colours would read as one series colour."""
+    pairs = zip(
+        (int(a[i : i + 2], 16) for i in (1, 3, 5)),
+        (int(b[i : i + 2], 16) for i in (1, 3, 5)),
+        strict=True,
+    )
+    return sum((x - y) ** 2 for x, y in pairs) < SERIES_APART**2
+
+
+def svg_of(drawing: Drawing, palette: Palette = Palette(PALETTE["accent"])) -> str:
+    pad = drawing.width * _SLACK  # the phone's font may set Latin a little wider than ours
+    w, h = drawing.width + 2 * pad, drawing.height
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}"'
+        f' viewBox="{-pad:.1f} 0 {w:.1f} {h:.1f}" role="img"'
+        f' aria-label="{html.escape(drawing.text.replace(chr(10), " / "))}"'
+        ' style="max-width:100%;height:auto;display:block;margin:0 auto">'
+    ]
+    for item in drawing.items:
+        parts.extend(_label(item, palette) if isinstance(item, Label) else [_path(item, palette)])
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _path(mark: Mark, palette: Palette) -> str:
+    data = " ".join(
+        " ".join([str(op[0]), *(_number(float(v)) for v in op[1:])])  # type: ignore[arg-type]
+        for op in mark.ops
+    )
+    attrs = [f'd="{data}"', f'fill="{palette.colour(mark.fill) if mark.fill else "none"}"']
+    if mark.stroke:
+        attrs += [f'stroke="{palette.colour(mark.stroke)}"', f'stroke-width="{mark.width:.1f}"']
+        attrs.append('stroke-linecap="round" stroke-linejoin="round"')
+        if mark.dash:
+            attrs.append(f'stroke-dasharray="{mark.dash[0]:.0f} {mark.dash[1]:.0f}"')
+    return f"<path {' '.join(attrs)}/>"
+
+
+def _number(value: float) -> str:
+    """One decimal, whole numbers bare (an arc's flags must read 0 or 1)."""
+    return str(int(value)) if value.is_integer() else f"{value:.1f}"
+
+
+def _label(label: Label, palette: Palette) -> list[str]:
+    text = label.text
+    anchor = "middle" if label.align == "center" else "start"
+    weight = ' font-weight="bold"' if text.bold else ""
+    out = []
+    for index, line in enumerate(text.lines):
+        y = label.y + (index + _BASELINE) * text.size * LINE_HEIGHT - text.size * 0.1
+        out.append(
+            f'<text x="{label.x:.1f}" y="{y:.1f}" font-size="{text.size:.0f}"'
+            f' font-family="{FONT_FAMILY}" fill="{palette.colour(label.color)}"'
+            f' text-anchor="{anchor}"{weight}>{html.escape(line)}</text>'
+        )
+    return out

@@ -1,0 +1,57 @@
+"""Page number + card size → the `n/N` label every card of a split post carries.
+
+Also the one-line text helper that labels and stamps (decorate.py) use.
+"""
+
+from __future__ import annotations
+
+from ..base.boxes import Group, Item
+from ..style.looks import text_look
+from ..style.spanstyle import Span, SpanStyle
+from ..style.theme import Style
+from ..text.fonts import FontBook
+from ..text.inline import TextLine, layout_text, line_metrics
+
+
+def page_number_items(
+    style: Style,
+    fonts: FontBook,
+    *,
+    number: int,
+    total: int,
+    right: float,
+    bottom: float,
+    top: float,
+    width: float,
+) -> list[Item]:
+    """The page label (`style.format`, `n/N` by default), aligned inside the footer band
+    that ends at `bottom`, or from `top` down when the theme puts it at the top."""
+    span_style = text_look(
+        style.family,
+        style.size,
+        style.color,
+        weight=style.weight,
+        letter_spacing=style.letter_spacing,
+        text_transform=style.text_transform,
+        effects=style.text_effects,
+    )
+    line = one_line(
+        style.format.format(n=number, total=total),
+        span_style,
+        fonts,
+        x=right - width,
+        width=width,
+        align=style.align,
+    )
+    if line is None:
+        return []
+    return [Group(line.items, dy=top if style.position == "top" else bottom - line.height)]
+
+
+def one_line(
+    text: str, style: SpanStyle, fonts: FontBook, *, x: float, width: float, align: str
+) -> TextLine | None:
+    """The first line of a short chrome text, on a 1.25 line box."""
+    metrics = line_metrics(fonts, style.family, style.bold, style.size, 1.25)
+    lines = layout_text([Span(text, style)], fonts, x=x, width=width, metrics=metrics, align=align)
+    return lines[0] if lines else None

@@ -1,0 +1,401 @@
+"""`Doc` + styles + card options → `Page`s, per split mode.
+
+- noSplit: one card, as tall as its content if that exceeds the card height.
+- hrSplit: one card per part between top-level thematic breaks (empty parts skipped).
+- autoSplit: fixed-size cards, content flowing from card to card.
+- overflow hidden (not with autoSplit): fixed-size cards cut after the last whole line.
+
+The cards are held to `Card.limits` as soon as each bound is known: the number of parts
+and their least size before layout, the rows' least height while they are laid out
+(`budget.ContentBudget`), the pages as pagination makes them, the card sizes before the
+pages are built.
+
+Type follows the card: with the card role's `type_scale = "auto"` (the default) a card
+larger than the 3:4 default is laid out at a smaller virtual size and drawn `type_zoom`
+times larger, so a 1080-px card reads like the 440-px one at 2x, not like small print.
+Every px measure of the theme (type, margins, paddings, radii, decorations, header and
+footer) zooms with it; the output pixels, and so the pixel limits, stay the same.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal, get_args
+
+from ..base.boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from ..base.images import Images
+from ..base.lru import Lru
+from ..base.placing import Placement, cut, frame_items, place
+from ..blocks.parts import Part
+from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
+from ..flow.flow import MdxFlow
+from ..flow.shares import Premade
+from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from ..parse.markdown import Doc, split_at_rules
+from ..style.decorations import Decoration, is_static
+from ..style.paint import base_color
+from ..style.theme import Style, Styles
+from ..text.fonts import FontBook
+from .chrome import page_number_items
+from .cues import continuation_cues
+from .decorate import Context, build, text_boxes
+from .pagebreaks import paginate
+
+SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
+SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
+# Type that follows the card: the widest virtual card (in CSS px) before the zoom grows
+# past what the default card's fit gives, so lines stay near 45 CJK characters on wide
+# cards; and the shortest virtual card that growth may leave: a 1600x900 slide is 782x440,
+# room for a heading and its section under a decorated theme's header and footer (at 360 px
+# tall the short efficiency post took five cards of a title and a paragraph each).
+MAX_MEASURE_WIDTH = 640.0
+MIN_ZOOMED_HEIGHT = 440.0
+MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
+
+
+def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
+    """Overflow hiding applies to fixed cards that do not flow; autoSplit flows instead."""
+    return overflow_hidden and split != "autoSplit"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    width: float
+    height: float
+    split: SplitMode = "noSplit"
+    overflow_hidden: bool = False
+    limits: OutputLimits = field(default_factory=OutputLimits)
+
+
+def content_box(styles: Styles, width: float, height: float) -> Rect:
+    """Where rows go on a card: inside the padding, between header and footer, and no
+    wider than `MAX_MEASURE` (centred): on a wide card a line would hold 100 Latin
+    characters, more than an eye follows back to the next line."""
+    card = styles["card"]
+    top, right, bottom, left = card.padding
+    y = top + card.header_height
+    measure = max(1.0, width - left - right)
+    if measure > MAX_MEASURE:
+        left, measure = left + (measure - MAX_MEASURE) / 2, MAX_MEASURE
+    return Rect(left, y, measure, max(1.0, height - y - bottom - card.footer_height))
+
+
+def type_zoom(card_style: Style, width: float, height: float) -> float:
+    """How many times larger than its CSS px a card of `width` x `height` draws its
+    theme's measures: 1 for cards no larger than the default (and with `type_scale =
+    "none"`); else the largest zoom at which the default card still fits in this one,
+    raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
+    than leaves it `MIN_ZOOMED_HEIGHT` tall)."""
+    if card_style.type_scale == "none":
+        return 1.0
+    fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
+    measure = min(width / MAX_MEASURE_WIDTH, height / MIN_ZOOMED_HEIGHT)
+    return max(1.0, fit, measure)
+
+
+def compose(
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    premade: Premade | None = None,
+) -> list[Page]:
+    """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
+    `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
+    `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
+    virtual, zoom = _laid_out_as(styles, card)
+    pages = _compose(doc, styles, fonts, images, virtual, premade)
+    if zoom == 1.0:
+        return pages
+    return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+
+
+def compose_share(
+    doc: Doc, styles: Styles, fonts: FontBook, card: Card, start: int
+) -> list[Part | None]:
+    """The second share of an autoSplit post, from top-level block `start` on, as the
+    `compose` of another process takes it in `premade` (`Flow.share`)."""
+    virtual, _ = _laid_out_as(styles, card)
+    box = content_box(styles, virtual.width, virtual.height)
+    flow = MdxFlow(styles, fonts, Images({}), max_row_height=box.height)
+    flow.budget = _flowing_budget(styles, virtual, box)  # the share alone over the limits
+    return flow.share(doc, x=box.x, width=box.width, start=start)
+
+
+def _laid_out_as(styles: Styles, card: Card) -> tuple[Card, float]:
+    """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
+    zoom = type_zoom(styles["card"], card.width, card.height)
+    if zoom == 1.0:
+        return card, zoom
+    limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
+    virtual = replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
+    return virtual, zoom
+
+
+def _flowing_budget(styles: Styles, card: Card, box: Rect) -> ContentBudget | None:
+    """autoSplit's budget: rows refused as soon as they need more cards or pixels than
+    `card.limits` allow (None for a theme whose rows cannot be bounded early)."""
+    if not bounded(styles):
+        return None
+    return ContentBudget(card.limits, Cards(_size(card), box.height, fixed=True))
+
+
+def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
+    """A virtual card drawn `zoom` times larger, at exactly the asked size unless it grew
+    (so that no rounding adds a row of pixels)."""
+    height = page.height * zoom if grown else card.height
+    items = (Group(page.items, scale=zoom),)
+    return Page(card.width, height, page.background, items, page.rows)
+
+
+def _compose(
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    premade: Premade | None,
+) -> list[Page]:
+    box = content_box(styles, card.width, card.height)
+    fixed = card.split == "autoSplit"
+    known = images if isinstance(images, Images) else Images(images)
+    flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
+    early = bounded(styles)
+    if fixed:
+        pages = _flowing(doc, flow, box, card, premade)
+    else:
+        pages = _parts(doc, flow, box, card, early)
+    grow = not fixed and not card.overflow_hidden
+    placements = [place(rows, limit=box.height) for rows in pages]
+    card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
+    cues = continuation_cues(placements, styles["code_block"].color, box.y)
+    align = styles["card"].content_align
+    return [
+        _page(
+            placement,
+            n,
+            len(pages),
+            styles,
+            fonts,
+            box,
+            card,
+            grow=grow,
+            cues=cue,
+            top=_rows_top(placement, box, align, alone=len(pages) == 1),
+        )
+        for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1)
+    ]
+
+
+def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> float:
+    """Where a card's first row starts: the content box's top, or with `content_align =
+    "center"` the middle of the room a post of one card leaves (a short post reads as a
+    card, not as the top of an empty page). The cards of a longer post all start at the
+    top: text that jumped down on its last card would read as a layout fault."""
+    if align != "center" or not alone:
+        return box.y
+    return box.y + max(0.0, box.height - placement.height) / 2
+
+
+def _flowing(
+    doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None
+) -> list[list[Row]]:
+    """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
+    need more than the limits allow."""
+    flow.budget = _flowing_budget(flow.styles, card, box)
+    rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
+    squeeze = flow.styles["card"].gap_squeeze
+    return paginate(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages) or [[]]
+
+
+def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
+    """noSplit, hrSplit: one card per part, each growing with its rows (refused as soon as
+    they make it too large) or cut at the card's height."""
+    parts = (split_at_rules(doc) if card.split == "hrSplit" else [doc]) or [Doc()]
+    card.limits.check([_size(card)] * len(parts))  # no card is smaller than asked
+    pages: list[list[Row]] = []
+    before: list[tuple[float, float]] = []
+    for part in parts:
+        if early and not card.overflow_hidden:
+            cards = Cards(_size(card), box.height, fixed=False, before=tuple(before))
+            flow.budget = ContentBudget(card.limits, cards)
+        pages.append(flow.doc(part, x=box.x, width=box.width))
+        before.append(_grown(place(pages[-1], limit=box.height), box, card))
+    if card.overflow_hidden:
+        # A first row taller than the card is kept and scaled, not hidden whole.
+        pages = [cut(rows, box.height) or rows[:1] for rows in pages]
+    return pages
+
+
+def _size(card: Card) -> tuple[float, float]:
+    return (card.width, card.height)
+
+
+def _grown(placement: Placement, box: Rect, card: Card) -> tuple[float, float]:
+    """The size of a card that grows to fit its rows (noSplit, hrSplit)."""
+    return (card.width, card.height + max(0.0, placement.height - box.height))
+
+
+def _page(
+    placement: Placement,
+    number: int,
+    total: int,
+    styles: Styles,
+    fonts: FontBook,
+    box: Rect,
+    card: Card,
+    *,
+    grow: bool,
+    cues: list[Item],
+    top: float,
+) -> Page:
+    """One card in paint order: background and static decorations under the text, the
+    decorations tied to its text or panels, panels, rows, then what sits over the text.
+    The rows start at `top` (the content box's, or lower when centred); the decorations
+    tied to them move with them, the static ones stay with the card."""
+    height = _grown(placement, box, card)[1] if grow else card.height
+    under, over = static_layers(styles, fonts, card.width, height)
+    content = content_box(styles, card.width, height)
+    page = Rect(0.0, 0.0, card.width, height)
+    live = _live_decorations(styles, fonts, placement, page, content, top)
+    items: list[Item] = [*under, *live["under"]]
+    items.extend(frame_items(placement, 0.0, top))
+    items.extend(live["panel-under"])
+    items.extend(cues)
+    for placed in placement.rows:
+        items.append(_row_group(placed.row.items, placed.y + top, placed.scale, box))
+    items.extend(live["panel-over"])
+    items.extend(live["over"])
+    items.extend(over)
+    if total > 1:
+        items.extend(_page_number(styles, fonts, number, total, box, height))
+    background = base_color(styles["card"].background)
+    return Page(card.width, height, background, tuple(items), placement.rows)
+
+
+def _page_number(
+    styles: Styles, fonts: FontBook, number: int, total: int, box: Rect, height: float
+) -> list[Item]:
+    """The page label, and the `page_number` role's rule (`border_width`, `border_color`)
+    across the text's width on the inner edge of its band: drawn with the number only, so
+    a one-card post has neither."""
+    card, style = styles["card"], styles["page_number"]
+    items: list[Item] = []
+    if style.border_width and style.border_color is not None:
+        if style.position == "top":
+            y = card.padding[0] + card.header_height - style.border_width
+        else:
+            y = height - card.padding[2] - card.footer_height
+        items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
+    return items + page_number_items(
+        style,
+        fonts,
+        number=number,
+        total=total,
+        right=box.right,
+        bottom=height - card.padding[2],
+        top=card.padding[0],
+        width=box.width,
+    )
+
+
+# Static layers: the same for every card of one theme, mode, font book and size, so they
+# are laid out once here and recorded once by draw (both keyed by `Cached.key`).
+_STATIC_LIMIT = 128
+_STATIC: Lru[tuple[object, ...], tuple[list[Item], list[Item]]] = Lru(_STATIC_LIMIT)
+_BOOK_LOCK = threading.Lock()
+_BOOK_IDS: weakref.WeakKeyDictionary[FontBook, int] = weakref.WeakKeyDictionary()
+_SERIALS = itertools.count()
+
+
+def static_layers(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[list[Item], list[Item]]:
+    """The page background and the static decorations under and over the text, each as
+    one `Cached` item (or none), built once per theme, mode, font book and card size."""
+    with _BOOK_LOCK:
+        book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
+    key = (*styles.key, book, width, height)
+    found = _STATIC.get(key)
+    if found is not None:
+        return found
+    layers = _build_static(styles, fonts, width, height, key)
+    _STATIC.put(key, layers)
+    return layers
+
+
+def clear_static_layers() -> None:
+    """Forgets every laid-out static layer (benchmarks measure the uncached cost)."""
+    _STATIC.clear()
+
+
+def _build_static(
+    styles: Styles, fonts: FontBook, width: float, height: float, key: tuple[object, ...]
+) -> tuple[list[Item], list[Item]]:
+    card = styles["card"]
+    under: list[Item] = []
+    paint = card.background if card.background is not None else 0xFFFFFFFF
+    if card.effects or not isinstance(paint, int):  # a solid page is the canvas colour
+        fill = Fill(Rect(0.0, 0.0, width, height), paint)
+        under.append(Layer((fill,), card.effects) if card.effects else fill)
+    over: list[Item] = []
+    frames = {
+        "card": Rect(0.0, 0.0, width, height),
+        "content": content_box(styles, width, height),
+    }
+    for deco in styles.decorations:
+        if is_static(deco):
+            context = Context(frames[deco.frame], styles.tokens, fonts)
+            (over if deco.layer == "over" else under).extend(build(deco, context))
+    base = base_color(card.background)
+    return (
+        [Cached((*key, "under"), tuple(under), base, (width, height))] if under else [],
+        [Cached((*key, "over"), tuple(over), None, (width, height))] if over else [],
+    )
+
+
+def _live_decorations(
+    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect, top: float
+) -> dict[str, list[Item]]:
+    """Decorations tied to this card's text (ruled lines on its baselines) or panels
+    (one per quote or code panel), by where they go in paint order; the rows start at
+    `top`."""
+    out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
+    live = [d for d in styles.decorations if not is_static(d)]
+    if not live:
+        return out
+    baselines = tuple(
+        top + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
+    )
+    text = text_boxes(placement.rows, replace(content, y=top))
+    for deco in live:
+        for frame in _frames_of(deco, placement, page, content, top):
+            context = Context(frame, styles.tokens, fonts, baselines, text, page)
+            slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
+            out[slot].extend(build(deco, context))
+    return out
+
+
+def _frames_of(
+    deco: Decoration, placement: Placement, page: Rect, content: Rect, rows_top: float
+) -> list[Rect]:
+    if deco.frame in ("card", "content"):
+        return [page if deco.frame == "card" else content]
+    return [
+        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
+        for frame, top, bottom in placement.frames
+        if frame.decor.role == deco.frame
+    ]
+
+
+def _row_group(items: tuple[Item, ...], y: float, scale: float, box: Rect) -> Item:
+    if scale == 1.0:
+        return Group(items, dy=y)
+    # Scale about the content box's left edge, then centre what remains.
+    dx = box.x * (1 - scale) + box.width * (1 - scale) / 2
+    return Group(items, dx=dx, dy=y, scale=scale)

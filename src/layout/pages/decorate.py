@@ -1,0 +1,423 @@
+"""A decoration spec + the frame it sits in → items to paint.
+
+One builder per kind of decorations.py (`BUILDERS`); `build` wraps a builder's items in a
+layer when the spec rotates, fades or adds effects, and keeps an `avoid_text` ornament off
+the card's text rows (`clear_shift`: the rule is written once, here). Labels and stamps shape text
+(chrome.one_line), so this module belongs to the engine, not to the theme schema.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..base.boxes import (
+    Fill,
+    GlyphRun,
+    Group,
+    Item,
+    Layer,
+    Pattern,
+    PlacedRow,
+    Rect,
+    Segment,
+    Shape,
+    Stroke,
+)
+from ..base.svgpath import parse_svg_path, transform
+from ..style.decorations import (
+    Box,
+    Circle,
+    Corners,
+    DecoBase,
+    Decoration,
+    DotGrid,
+    Halftone,
+    Icon,
+    Insets,
+    Label,
+    PageFrame,
+    QuoteGlyph,
+    Rings,
+    Rule,
+    RuledLines,
+    Stamp,
+)
+from ..style.looks import text_look
+from ..style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
+from ..text.fonts import FontBook
+from .chrome import one_line
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What a builder may use: the frame's box, palette tokens, fonts, text baselines;
+    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card."""
+
+    frame: Rect
+    palette: dict[str, str]
+    fonts: FontBook
+    baselines: tuple[float, ...] = ()
+    text: tuple[Rect, ...] = ()
+    card: Rect | None = None
+
+    def paint(self, spec: PaintSpec | None) -> Any:
+        return None if spec is None else resolve_paint(spec, self.palette)
+
+    def place(self, deco: DecoBase, width: float, height: float) -> Rect:
+        """The box of `width` x `height` at the decoration's anchor and offsets."""
+        f = self.frame
+        if deco.anchor in ("top", "bottom", "center"):
+            x = f.x + (f.width - width) / 2 + deco.x
+        elif deco.anchor.endswith("right"):
+            x = f.right - deco.x - width
+        else:
+            x = f.x + deco.x
+        if deco.anchor in ("left", "right", "center"):
+            y = f.y + (f.height - height) / 2 + deco.y
+        elif deco.anchor.startswith("bottom"):
+            y = f.bottom - deco.y - height
+        else:
+            y = f.y + deco.y
+        return Rect(x, y, width, height)
+
+    def inset(self, insets: Insets) -> Rect:
+        top, right, bottom, left = insets
+        f = self.frame
+        return Rect(f.x + left, f.y + top, f.width - left - right, f.height - top - bottom)
+
+
+Built = tuple[list[Item], Rect]
+
+
+def build(deco: Decoration, ctx: Context) -> list[Item]:
+    """The items of one decoration, wrapped in a layer for rotation, opacity and effects,
+    moved off the text (or left out) when it is marked `avoid_text`."""
+    items, box = BUILDERS[type(deco)](deco, ctx)
+    if items and (deco.rotate != 0.0 or deco.opacity != 1.0 or deco.effects):
+        items = [
+            Layer(
+                tuple(items),
+                resolve_effects(deco.effects, ctx.palette),
+                deco.opacity,
+                deco.rotate,
+                (box.x + box.width / 2, box.y + box.height / 2),
+            )
+        ]
+    if not items or not deco.avoid_text:
+        return items
+    pivot = (box.x + box.width / 2, box.y + box.height / 2)
+    shift = clear_shift(deco, _turned(_ink(items, box), deco.rotate, pivot), ctx)
+    if shift is None:
+        return []
+    return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
+
+
+# How close an ornament may come to a text row, and how much of what the theme showed must
+# stay on the card when it is moved outward: a sliver at the edge reads as a mistake.
+TEXT_MARGIN = 4.0
+MIN_ON_CARD = 0.4
+_STEPS = 24  # candidate shifts along each axis: the search costs _STEPS² box tests at most
+
+
+def text_boxes(rows: tuple[PlacedRow, ...], content: Rect) -> tuple[Rect, ...]:
+    """The boxes of a card's text rows (headings, lines, table rows, images) on the card:
+    as wide as what the row draws (a short title leaves its corner free), as tall as the
+    row. What an `avoid_text` ornament keeps clear of."""
+    boxes: list[Rect] = []
+    for p in rows:
+        if not p.row.text or p.row.decorative:
+            continue
+        span = _span(p.row.items) if p.scale == 1.0 else None
+        left, right = span if span else (content.x, content.right)
+        boxes.append(Rect(left, content.y + p.y, right - left, p.row.height * p.scale))
+    return tuple(boxes)
+
+
+def _span(items: tuple[Item, ...], dx: float = 0.0) -> tuple[float, float] | None:
+    """How far left and right a row's glyphs, fills and lines reach; None for anything
+    else (an image, a drawing), which counts as the whole content width."""
+    xs: list[float] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            if item.xs:
+                xs += [min(item.xs) + dx, max(item.xs) + item.size + dx]  # an em past the pen
+        elif isinstance(item, Fill | Stroke):
+            xs += [item.rect.x + dx, item.rect.right + dx]
+        elif isinstance(item, Segment):
+            xs += [item.x1 + dx, item.x2 + dx]
+        elif isinstance(item, Group) and item.scale == 1.0:
+            inner = _span(item.items, dx + item.dx)
+            if inner is None:
+                return None
+            xs += inner
+        elif not isinstance(item, Shape):
+            return None
+    return (min(xs), max(xs)) if xs else None
+
+
+def clear_shift(deco: DecoBase, box: Rect, ctx: Context) -> tuple[float, float] | None:
+    """The smallest move of `box`, outward from the decoration's anchor, after which it
+    touches no text row and keeps MIN_ON_CARD of the area the theme showed on the card;
+    None: no such move, so the ornament is left off this card."""
+    if not ctx.text:
+        return (0.0, 0.0)
+    card = ctx.card or ctx.frame
+    shown = _area(_overlap(box, card))  # what the theme put on the card, often not all
+    xs = _offsets(_outward(deco.anchor, "left", "right"), box.width)
+    ys = _offsets(_outward(deco.anchor, "top", "bottom"), box.height)
+    for dx, dy in sorted(((dx, dy) for dx in xs for dy in ys), key=lambda d: math.hypot(*d)):
+        moved = Rect(box.x + dx, box.y + dy, box.width, box.height)
+        if _area(_overlap(moved, card)) < MIN_ON_CARD * shown:
+            continue
+        grown = _grow(moved, TEXT_MARGIN)
+        if not any(_area(_overlap(grown, row)) > 0.0 for row in ctx.text):
+            return (dx, dy)
+    return None
+
+
+def _outward(anchor: str, low: str, high: str) -> tuple[float, ...]:
+    """The directions along one axis an ornament anchored at `anchor` may move: toward
+    the edge it is anchored to, or either way when it is centred on that axis."""
+    if low in anchor:
+        return (-1.0,)
+    if high in anchor:
+        return (1.0,)
+    return (-1.0, 1.0)
+
+
+def _offsets(signs: tuple[float, ...], span: float) -> list[float]:
+    step = max(2.0, span / _STEPS)
+    return [0.0, *(sign * step * k for k in range(1, _STEPS + 1) for sign in signs)]
+
+
+def _ink(items: list[Item], box: Rect) -> Rect:
+    """Where shapes actually draw (an icon's path fills a corner of its square box), from
+    their points; the builder's `box` for anything else. Arcs count by their end points."""
+    xs: list[float] = []
+    ys: list[float] = []
+    for item in items:
+        for shape in item.items if isinstance(item, Layer) else (item,):
+            if not isinstance(shape, Shape):
+                return box
+            for kind, *args in shape.ops:
+                if kind == "O":
+                    cx, cy, r = (float(v) for v in args)
+                    xs += [cx - r, cx + r]
+                    ys += [cy - r, cy + r]
+                    continue
+                nums = [float(v) for v in args[-2:] if kind == "A"] or [float(v) for v in args]
+                xs += nums[0::2]
+                ys += nums[1::2]
+    if not xs:
+        return box
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _turned(box: Rect, degrees: float, pivot: tuple[float, float]) -> Rect:
+    """The axis-aligned box around `box` rotated by `degrees` about `pivot`."""
+    if degrees % 360.0 == 0.0:
+        return box
+    turn = math.radians(degrees)
+    c, s = math.cos(turn), math.sin(turn)
+    px, py = pivot
+    corners = [(x - px, y - py) for x in (box.x, box.right) for y in (box.y, box.bottom)]
+    xs = [px + x * c - y * s for x, y in corners]
+    ys = [py + x * s + y * c for x, y in corners]
+    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def _overlap(a: Rect, b: Rect) -> Rect:
+    x, y = max(a.x, b.x), max(a.y, b.y)
+    return Rect(x, y, max(0.0, min(a.right, b.right) - x), max(0.0, min(a.bottom, b.bottom) - y))
+
+
+def _area(rect: Rect) -> float:
+    return rect.width * rect.height
+
+
+def _grow(rect: Rect, by: float) -> Rect:
+    return _shrink(rect, -by)
+
+
+def _rule(deco: Rule, ctx: Context) -> Built:
+    span = ctx.frame.height - 2 * deco.y if deco.vertical else ctx.frame.width - 2 * deco.x
+    length = deco.length or max(0.0, span)
+    w = deco.width
+    box = ctx.place(deco, w, length) if deco.vertical else ctx.place(deco, length, w)
+    paint = ctx.paint(deco.paint)
+    if deco.vertical:
+        mid = box.x + w / 2
+        return [Segment(mid, box.y, mid, box.bottom, paint, w, deco.dash)], box
+    mid = box.y + w / 2
+    return [Segment(box.x, mid, box.right, mid, paint, w, deco.dash)], box
+
+
+def _rect(deco: Box, ctx: Context) -> Built:
+    if deco.inset:
+        box = ctx.inset(deco.inset)
+    else:  # a side of 0 spans the frame less the offset twice, as a rule's length does
+        width = deco.width or max(0.0, ctx.frame.width - 2 * deco.x)
+        height = deco.height or max(0.0, ctx.frame.height - 2 * deco.y)
+        box = ctx.place(deco, width, height)
+    items: list[Item] = []
+    if deco.fill is not None:
+        items.append(Fill(box, ctx.paint(deco.fill), deco.radius))
+    if deco.stroke is not None:
+        items.append(Stroke(box, ctx.paint(deco.stroke), deco.stroke_width, deco.radius, deco.dash))
+    return items, box
+
+
+def _circle(deco: Circle, ctx: Context) -> Built:
+    box = ctx.place(deco, 2 * deco.radius, 2 * deco.radius)
+    op = ("O", box.x + deco.radius, box.y + deco.radius, deco.radius)
+    return [Shape((op,), ctx.paint(deco.stroke), ctx.paint(deco.fill), deco.stroke_width)], box
+
+
+def _icon(deco: Icon, ctx: Context) -> Built:
+    box = ctx.place(deco, deco.size, deco.size)
+    ops = transform(parse_svg_path(deco.path), box.x, box.y, deco.size / deco.viewbox)
+    return [Shape(ops, ctx.paint(deco.stroke), ctx.paint(deco.fill), deco.stroke_width)], box
+
+
+def _label(deco: Label, ctx: Context) -> Built:
+    color = parse_color(deco.color, ctx.palette)
+    style = text_look(deco.family, deco.size, color, weight=deco.weight, italic=deco.italic)
+    line = one_line(deco.text, style, ctx.fonts, x=0.0, width=ctx.frame.width, align="left")
+    if line is None:
+        return [], ctx.frame
+    box = ctx.place(deco, line.width, line.height)
+    return [Group(line.items, dx=box.x, dy=box.y)], box
+
+
+def _ruled_lines(deco: RuledLines, ctx: Context) -> Built:
+    f = ctx.frame
+    ys = [y + deco.offset for y in ctx.baselines if f.y <= y <= f.bottom]
+    if deco.extend:
+        pitch = deco.pitch or (ys[-1] - ys[-2] if len(ys) > 1 else 24.0)
+        y = ys[-1] + pitch if ys else f.y + pitch
+        while y <= f.bottom and pitch > 0.5:
+            ys.append(y)
+            y += pitch
+    paint = ctx.paint(deco.paint)
+    left, right = f.x + deco.x, f.right - deco.x
+    return [Segment(left, y, right, y, paint, deco.width) for y in ys], f
+
+
+def _dot_grid(deco: DotGrid, ctx: Context) -> Built:
+    box = ctx.inset(deco.inset)
+    color = ctx.paint(deco.paint)
+    color = color if isinstance(color, int) else 0xFF000000  # dots take a solid colour
+    dots = Pattern("dots", color, spacing=deco.spacing, size=deco.radius, offset=(box.x, box.y))
+    return [Fill(box, dots)], box
+
+
+def _halftone(deco: Halftone, ctx: Context) -> Built:
+    box = ctx.place(deco, deco.width or ctx.frame.width, deco.height or ctx.frame.height)
+    turn = math.radians(deco.angle)
+    ux, uy = math.sin(turn), -math.cos(turn)  # toward `angle`
+    reach = abs(ux) * box.width + abs(uy) * box.height or 1.0
+    cx, cy = box.x + box.width / 2, box.y + box.height / 2
+    ops: list[tuple[object, ...]] = []
+    step = deco.spacing
+    for row in range(int(box.height // step) + 1):
+        for col in range(int(box.width // step) + 1):
+            x, y = box.x + step / 2 + col * step, box.y + step / 2 + row * step
+            t = min(1.0, max(0.0, 0.5 + ((x - cx) * ux + (y - cy) * uy) / reach))
+            r = deco.min_radius + (deco.max_radius - deco.min_radius) * t
+            if r > 0.05:
+                ops.append(("O", x, y, r))
+    return [Shape(tuple(ops), None, ctx.paint(deco.paint))], box
+
+
+def _rings(deco: Rings, ctx: Context) -> Built:
+    f = ctx.frame
+    paint, hole = ctx.paint(deco.paint), ctx.paint(deco.hole_color)
+    holes: list[tuple[object, ...]] = []
+    loops: list[Item] = []
+    hole_x = f.x + deco.x
+    y = f.y + deco.y + deco.spacing / 2
+    while y <= f.bottom - deco.end - deco.spacing / 2 + 1e-6:
+        holes.append(("O", hole_x, y, deco.hole))
+        loop = Rect(f.x - deco.reach, y - deco.hole, hole_x - f.x + deco.reach, 2 * deco.hole)
+        loops.append(Stroke(loop, paint, deco.thickness, deco.hole))
+        y += deco.spacing
+    box = Rect(f.x - deco.reach, f.y, deco.reach + deco.x + deco.hole, f.height)
+    return [Shape(tuple(holes), None, hole), *loops], box
+
+
+def _stamp(deco: Stamp, ctx: Context) -> Built:
+    box = ctx.place(deco, deco.size, deco.size)
+    radius = deco.size / 2 if deco.shape == "circle" else deco.radius
+    items: list[Item] = []
+    if deco.fill is not None:
+        items.append(Fill(box, ctx.paint(deco.fill), radius))
+    if deco.stroke is not None:
+        inner = _shrink(box, deco.stroke_width / 2)
+        items.append(Stroke(inner, ctx.paint(deco.stroke), deco.stroke_width, radius))
+    color = parse_color(deco.text_color, ctx.palette)
+    style = text_look(deco.family, deco.text_size, color, weight=deco.weight)
+    line = one_line(deco.text, style, ctx.fonts, x=box.x, width=deco.size, align="center")
+    if line is not None:
+        items.append(Group(line.items, dy=box.y + (deco.size - line.height) / 2))
+    return items, box
+
+
+def _corners(deco: Corners, ctx: Context) -> Built:
+    f, s = ctx.frame, deco.size
+    paint = ctx.paint(deco.paint)
+    items: list[Item] = []
+    for corner in deco.corners:
+        sx = -1.0 if corner.endswith("right") else 1.0
+        sy = -1.0 if corner.startswith("bottom") else 1.0
+        cx = (f.right if sx < 0 else f.x) + sx * deco.x
+        cy = (f.bottom if sy < 0 else f.y) + sy * deco.y
+        if deco.style == "bracket":
+            ops: tuple[tuple[object, ...], ...] = (
+                ("M", cx + sx * s, cy),
+                ("L", cx, cy),
+                ("L", cx, cy + sy * s),
+            )
+            items.append(Shape(ops, paint, None, deco.stroke_width))
+            continue
+        ops = (("M", cx, cy), ("L", cx + sx * s, cy))
+        if deco.style == "fan":
+            ops += (("A", s, s, 0.0, False, sx * sy > 0, cx, cy + sy * s),)
+        else:
+            ops += (("L", cx, cy + sy * s),)
+        items.append(Shape((*ops, ("Z",)), None, paint))
+    return items, f
+
+
+def _page_frame(deco: PageFrame, ctx: Context) -> Built:
+    paint = ctx.paint(deco.paint)
+    outer = _shrink(ctx.frame, deco.inset + deco.width / 2)
+    items: list[Item] = [Stroke(outer, paint, deco.width, deco.radius, deco.dash)]
+    if deco.double:
+        inner = _shrink(outer, deco.double + deco.width)
+        radius = max(0.0, deco.radius - deco.double - deco.width)
+        items.append(Stroke(inner, paint, deco.width, radius, deco.dash))
+    return items, outer
+
+
+def _shrink(rect: Rect, by: float) -> Rect:
+    return Rect(rect.x + by, rect.y + by, rect.width - 2 * by, rect.height - 2 * by)
+
+
+BUILDERS: dict[type, Callable[[Any, Context], Built]] = {
+    Rule: _rule,
+    Box: _rect,
+    Circle: _circle,
+    Icon: _icon,
+    Label: _label,
+    QuoteGlyph: _label,
+    RuledLines: _ruled_lines,
+    DotGrid: _dot_grid,
+    Halftone: _halftone,
+    Rings: _rings,
+    Stamp: _stamp,
+    Corners: _corners,
+    PageFrame: _page_frame,
+}

@@ -1,0 +1,302 @@
+"""Rows + a card height → the set of card breaks that reads best, chosen over the whole post.
+
+Every place between two rows is a possible break. A card running from one break to the
+next costs what a book designer would charge for it, and the cheapest path through the
+breaks is found by dynamic programming, as Knuth–Plass finds the lines of a paragraph.
+The costs, from heaviest:
+
+1. **A broken rule** (`RULE`): a break after a row that keeps with the next (a heading, a
+   paragraph's first or second-to-last line, a list's first item or its second-to-last, a
+   lead-in ending in a colon); inside a code block that fits one card; inside a paragraph
+   that fits whole on the card it starts on, or whose first part would also fit on the
+   next card. Rules are broken only where every set of breaks breaks one (a keep chain
+   taller than a card), and then as few as can be; a chain that has a card to itself breaks
+   at half the price, so a heading too long to join what follows opens a card of its own
+   rather than ending the card before.
+2. **A card** (`CARD`): no post takes a card more than its rules need.
+3. **Badness**: an underfull card before the last pays its empty share squared; the last
+   card pays only below `LAST_FILL`, and more steeply (`LAST_WEIGHT`), so the slack of a
+   split post is spread over its cards rather than left as a stub; a paragraph split
+   (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`) and a break
+   a row discourages (`SOFT`) add a little.
+
+Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
+gaps; the theme sets the bound) when that saves a card, and then only the cards that need
+it are tightened, each just enough (`SQUEEZED` per such card).
+
+Heights come from prefix sums over the post stacked as one column: a card's rows keep the
+offsets they have there, so a card's height is two lookups, and a post of n rows costs
+n times the rows of a card, never n².
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..base.boxes import Row
+from ..base.placing import EPSILON, place, repeated_header
+from ..errors import TooManyPages
+
+RULE = 1e6
+CARD = 1e3
+LAST_FILL = 0.5  # a last card filled at least this much costs nothing
+LAST_WEIGHT = 4.0
+SPLIT_PARAGRAPH = 0.03
+SPLIT_CODE = 0.05
+SOFT = 0.04
+SQUEEZED = 0.1
+
+
+def paginate(
+    rows: Sequence[Row], height: float, *, squeeze: float = 0.0, max_pages: int | None = None
+) -> list[list[Row]]:
+    """The rows of each card, a table's header repeated over a card that continues it and
+    a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
+    up to that share where this saves a card.
+
+    Raises:
+        TooManyPages: When the best breaks still make more than `max_pages` cards.
+    """
+    if not rows:
+        return []
+    column = _Column(rows, height)
+    ends = column.best_ends(0.0)
+    squeezed = False
+    if squeeze > 0 and len(ends) > 1 and column.could_save_a_card(len(ends), squeeze):
+        tighter = column.best_ends(squeeze)
+        if len(tighter) < len(ends):
+            ends, squeezed = tighter, True
+    if max_pages is not None and len(ends) > max_pages:
+        raise TooManyPages(len(ends), max_pages)
+    starts = [0, *ends[:-1]]
+    pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
+    if not squeezed:
+        return pages  # every card fits as it stands
+    return [_fitted(page, height) for page in pages]
+
+
+def _fitted(page: list[Row], height: float) -> list[Row]:
+    """`page` with its gaps shrunk just enough to fit `height`, if it is taller."""
+    over = place(page).height - height
+    gaps = sum(row.gap for row in page[1:])
+    if over <= EPSILON or len(page) < 2 or gaps <= 0:
+        return page
+    keep = max(0.0, 1.0 - over / gaps)
+    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
+
+
+@dataclass(frozen=True, slots=True)
+class _Card:
+    """The rows a card from break `start` to break `end` shows: [lo, hi)."""
+
+    lo: int
+    hi: int
+
+
+class _Column:
+    """The post as one column: prefix sums of heights and gaps, each break's kind, and the
+    paragraph and code block around it."""
+
+    def __init__(self, rows: Sequence[Row], height: float) -> None:
+        self.rows = rows
+        self.height = height
+        self.n = len(rows)
+        self.tops: list[float] = []  # where each row starts, in the one column
+        self.bottoms: list[float] = []  # where it ends, with its frames' bottom padding
+        self.opens: list[float] = []  # where it starts at the top of a card
+        self.gaps: list[float] = []  # the gaps up to and with each row's
+        placed = place(rows).rows
+        total = 0.0
+        for row, at in zip(rows, placed, strict=True):
+            self.tops.append(at.y)
+            self.bottoms.append(at.y + row.height + sum(f.pad_bottom for f in row.frames))
+            self.opens.append(sum(f.pad_top for f in row.frames))
+            total += row.gap
+            self.gaps.append(total)
+        self.loose = [0]  # rows before each that allow a break after them
+        for row in rows:
+            self.loose.append(self.loose[-1] + (not row.keep_with_next))
+        self.header_tops: dict[int, float] = {}
+        self.break_prices: dict[float, list[float]] = {}
+        self.reaches: dict[tuple[int, float], int] = {}
+        self.paragraphs = _runs(rows, "Paragraph")
+        self.code = _runs(rows, "CodeBlock")
+        # What `_priced` asks of the row before each break, read once here rather than
+        # for every card it prices: whether the row is a rule, whether it must keep
+        # with the next; and the end of the paragraph a break falls in (n + 1: none).
+        self.discardable = [row.discardable for row in rows]
+        self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
+        self.paragraph_ends = [self.n + 1] * (self.n + 1)
+        for inside, (_, end) in self.paragraphs.items():
+            self.paragraph_ends[inside] = end
+
+    def card(self, start: int, end: int) -> _Card:
+        """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
+        a rule on either break is left out, unless it is all the card has)."""
+        lo, hi = start, end
+        if lo and lo < hi - 1 and self.rows[lo].discardable:
+            lo += 1
+        if hi < self.n and lo < hi - 1 and self.rows[hi - 1].discardable:
+            hi -= 1
+        return _Card(lo, hi)
+
+    def page(self, start: int, end: int) -> list[Row]:
+        card = self.card(start, end)
+        return [*repeated_header(self.rows, card.lo, self.height), *self.rows[card.lo : card.hi]]
+
+    def used(self, lo: int, hi: int, squeeze: float) -> float:
+        """The height rows[lo:hi] take on a card, their gaps shrunk by `squeeze`."""
+        natural = self._top(lo) + self.bottoms[hi - 1] - self.tops[lo]
+        return natural - squeeze * (self.gaps[hi - 1] - self.gaps[lo])
+
+    def _top(self, lo: int) -> float:
+        """Where row `lo` starts on a card it opens (under a repeated header)."""
+        if self.rows[lo].header is None:
+            return self.opens[lo]
+        if lo not in self.header_tops:
+            head = repeated_header(self.rows, lo, self.height)
+            self.header_tops[lo] = place([*head, self.rows[lo]]).rows[-1].y
+        return self.header_tops[lo]
+
+    def fits(self, lo: int, hi: int, squeeze: float) -> bool:
+        return self.used(lo, hi, squeeze) <= self.height + EPSILON
+
+    def could_save_a_card(self, cards: int, squeeze: float) -> bool:
+        """Whether the post, all gaps shrunk, is short enough for one card fewer."""
+        return self.used(0, self.n, squeeze) <= (cards - 1) * self.height + EPSILON
+
+    def best_ends(self, squeeze: float) -> list[int]:
+        """The breaks (each card's end) of the cheapest set."""
+        cost = [float("inf")] * (self.n + 1)
+        back = [0] * (self.n + 1)
+        cost[0] = 0.0
+        for start in range(self.n):
+            if cost[start] == float("inf"):
+                continue
+            if start and start == self.n - 1 and self.rows[start].discardable:
+                if cost[start] < cost[self.n]:  # the post ends with a rule after a break
+                    cost[self.n], back[self.n] = cost[start], start
+                continue
+            for end, price in self._cards_from(start, squeeze):
+                if cost[start] + price < cost[end]:
+                    cost[end], back[end] = cost[start] + price, start
+        ends = [self.n]
+        while ends[-1]:
+            ends.append(back[ends[-1]])
+        return [end for end in reversed(ends[:-1]) if not self._dropped(back, end)]
+
+    def _dropped(self, back: list[int], end: int) -> bool:
+        """The post's end reached from a break before its last row, a rule: no card."""
+        start = back[end]
+        return end == self.n and start == self.n - 1 and start > 0 and self.rows[start].discardable
+
+    def _cards_from(self, start: int, squeeze: float) -> list[tuple[int, float]]:
+        """Each card that can start at break `start`, as (its end, its cost); the card
+        of one row is always possible (a row taller than a card is scaled down). A rule
+        opening a card is left out of it unless it is all the card holds (`card`)."""
+        if not (start and self.rows[start].discardable):
+            return self._priced(start, start, start + 1, squeeze)
+        alone = self._priced(start, start, start + 1, squeeze, last_end=start + 1)
+        return alone + self._priced(start, start + 1, start + 2, squeeze)
+
+    def _priced(
+        self, start: int, lo: int, first_end: int, squeeze: float, last_end: int | None = None
+    ) -> list[tuple[int, float]]:
+        """The cards from break `start` whose rows begin at `lo`, ending at `first_end`
+        up to `last_end` (the post's end), with their costs. The hot loop of the page
+        breaker: plain arithmetic on the prefix sums."""
+        n, limit, height = self.n, self.height + EPSILON, self.height
+        bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        discardable, hard_keep, paragraph_ends = (
+            self.discardable,
+            self.hard_keep,
+            self.paragraph_ends,
+        )
+        breaks = self._break_prices(squeeze)
+        top = self._top(lo) - self.tops[lo]
+        reach = self._reach(lo, squeeze)
+        opened = self.paragraphs.get(lo)
+        opened_reach = self._reach(opened[0], squeeze) if opened is not None else 0
+        out = []
+        for end in range(first_end, (n if last_end is None else last_end) + 1):
+            hi = end - 1 if end < n and lo < end - 1 and discardable[end - 1] else end
+            natural = top + bottoms[hi - 1]
+            used = natural - squeeze * (gaps[hi - 1] - gaps[lo])
+            if used > limit and hi - lo > 1:
+                if top + bottoms[end - 1] - squeeze * (gaps[end - 1] - gaps[lo]) > limit:
+                    break  # every longer card is taller still
+                continue
+            fill = min(used, height) / height
+            if end < n:
+                price = CARD + (1.0 - fill) ** 2 + breaks[end]
+            else:  # the last card: badness only under LAST_FILL (none for a post's one card)
+                price = CARD + (_last_badness(fill) if start else 0.0)
+            if natural > limit and hi - lo > 1:
+                price += SQUEEZED
+            if end < n and hard_keep[end - 1]:
+                # a chain that alone fills its card (keeps only) breaks where it must
+                price += RULE / 2 if loose[hi] == loose[lo] else RULE
+            if paragraph_ends[end] <= reach:
+                price += RULE  # the whole paragraph fits where it starts
+            if opened is not None and hi <= opened_reach:
+                price += RULE  # it opens inside a paragraph whose first part fits here too
+            out.append((end, price))
+        return out
+
+    def _break_prices(self, squeeze: float) -> list[float]:
+        """What each break costs whatever card it ends (the code block and paragraph
+        splits, the discouraged breaks), computed once per pass."""
+        key = squeeze
+        if key not in self.break_prices:
+            prices = [0.0] * (self.n + 1)
+            for end in range(1, self.n):
+                before = self.rows[end - 1]
+                if before.keep_with_next and before.keep_soft:  # inside a code block
+                    block = self.code.get(end)
+                    whole = block is not None and self.fits(block[0], block[1], squeeze)
+                    prices[end] += RULE if whole else SPLIT_CODE
+                elif before.keep_soft and not before.keep_with_next:
+                    prices[end] += SOFT
+                if end in self.paragraphs:
+                    prices[end] += SPLIT_PARAGRAPH
+            self.break_prices[key] = prices
+        return self.break_prices[key]
+
+    def _reach(self, lo: int, squeeze: float) -> int:
+        """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
+        every hi up to it (heights only grow with hi, so it is bisected)."""
+        key = (lo, squeeze)
+        if key not in self.reaches:
+            low, high = lo + 1, self.n  # rows[lo:lo+1] always "fits" (scaled if it must)
+            while low < high:
+                middle = (low + high + 1) // 2
+                if self.fits(lo, middle, squeeze):
+                    low = middle
+                else:
+                    high = middle - 1
+            self.reaches[key] = low
+        return self.reaches[key]
+
+
+def _last_badness(fill: float) -> float:
+    """A last card costs nothing from LAST_FILL up, and steeply under it."""
+    return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
+
+
+def _runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
+    """Each break inside a block of `kind` (rows of one `source` ending in it) → the
+    block's rows [first, end)."""
+    inside: dict[int, tuple[int, int]] = {}
+    first = 0
+    for index in range(1, len(rows) + 1):
+        if index < len(rows) and _same_block(rows[index - 1], rows[index], kind):
+            continue
+        for at in range(first + 1, index):
+            inside[at] = (first, index)
+        first = index
+    return inside
+
+
+def _same_block(row: Row, following: Row, kind: str) -> bool:
+    return bool(row.source) and row.source == following.source and row.source[-1][0] == kind

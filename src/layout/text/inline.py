@@ -1,0 +1,595 @@
+"""Spans and a width → `TextLine`s: broken, aligned, with glyph runs at absolute x.
+
+Baselines follow CSS half-leading: a line box is `size * line_height` tall and the
+primary face's ascent + descent sit centred in it. Justified lines spread the spare width
+(what is left after punctuation compression) over inner spaces and CJK character gaps; a
+paragraph's last line and lines ended by a hard break stay at the start, as browsers do.
+
+A styled run cut by a line break (inline code, a link, a highlight) is drawn as one piece
+per line, each tight to its glyphs (no background over the space where the line broke)
+with square cut ends; only the run's true ends are rounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import NamedTuple
+
+import regex
+
+from ..base.boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
+from ..base.records import bulk_record
+from ..style.spanstyle import Span, SpanStyle
+from .fonts import FontBook
+from .hyphenate import hyphen_points
+from .linebreak import (
+    ALLOWED,
+    HYPHEN,
+    MANDATORY,
+    NEVER,
+    NO_EDGES,
+    SOFT_HYPHEN,
+    Brk,
+    Edges,
+    LineRange,
+    avoid_lone_last,
+    balance_lines,
+    break_lines,
+    classify,
+    glue_emoji,
+    hold_short_runs,
+    keep_short_spans,
+    keep_units,
+    keep_words,
+    opportunities,
+)
+from .pretty import pretty_lines
+from .shape import Cluster, hyphen_after, shape, trimmed
+
+ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
+STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
+CODE_PAD_Y = 2.0  # vertical padding of inline code panels, px
+# Underline dashes in multiples of the line's width (on, off); dots are round-capped.
+_UNDERLINE_DASHES = {"dashed": (3.0, 2.0), "dotted": (0.01, 3.0)}
+# Justification: a Latin word space stretches at most this much (em), so Latin in a
+# justified CJK block is set near its natural spacing; ideograph gaps take the rest.
+LATIN_STRETCH = 0.25
+_CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
+# CJK text: Han, kana, bopomofo, Hangul, CJK punctuation and full-width forms.
+_CJK_TEXT = regex.compile(
+    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\p{Hangul}\u3000-\u303F\uFF00-\uFFEF]"
+)
+
+
+@bulk_record
+class TextLine:
+    """One laid-out line: items positioned with y relative to the line's top."""
+
+    height: float
+    baseline: float
+    width: float
+    items: tuple[Item, ...]
+    text: str
+    left: float = 0.0  # where the line's text starts (after alignment)
+    broken_word: bool = False  # the line ends in a hyphen of its own inside a word
+
+
+@bulk_record
+class Metrics:
+    """The line box of a block: its height and where the baseline sits in it."""
+
+    height: float
+    baseline: float
+    size: float = 0.0  # the text size they are for; larger inline text grows a line (0: never)
+
+
+def line_metrics(
+    fonts: FontBook, family: str, bold: bool, size: float, line_height: float
+) -> Metrics:
+    face = fonts.chain(family, bold)[0]
+    box = size * line_height
+    content = (face.ascent + face.descent) * size
+    return Metrics(box, (box - content) / 2 + face.ascent * size, size)
+
+
+def layout_text(
+    spans: list[Span],
+    fonts: FontBook,
+    *,
+    x: float,
+    width: float,
+    metrics: Metrics,
+    align: str = "left",
+    keep: int = 0,
+    prose: bool = True,
+    heading: bool = False,
+    broken: Callable[[int], None] | None = None,
+) -> list[TextLine]:
+    """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
+    most `keep` clusters between spaces breaks only if it alone is wider than the line.
+    Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
+    balanced instead and keep an emoji with its word; a word wider than the line is still
+    broken between letters). `broken` hears how many lines there are before any is
+    positioned (a caller may refuse text too long for its cards)."""
+    clusters = _fit_formulas(shape(spans, fonts), width)
+    if not clusters:
+        return []
+    if align == "justify" and not _has_cjk(clusters):
+        align = "left"  # a narrow measure of Latin justified opens rivers: set it ragged
+    texts = [c.text for c in clusters]
+    widths = [c.width for c in clusters]
+    allowed = _allowed(clusters, keep)
+    if heading:
+        allowed = glue_emoji(texts, allowed)
+        if sum(widths) > width:  # it wraps: between words, not inside one
+            allowed = keep_words(texts, allowed)
+    elif prose:
+        allowed = _hyphenated(clusters, allowed, width)
+    edges = _edges(clusters, allowed)
+    fill = balance_lines if heading else break_lines
+    ranges = fill(texts, widths, allowed, width, edges)
+    if prose and not heading:  # headings are balanced, code keeps its greedy lines
+        ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)
+    ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
+    if broken is not None:
+        broken(len(ranges))
+    lines = []
+    for index, line in enumerate(ranges):
+        last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
+        placed = _position(
+            _line_clusters(clusters, line, allowed),
+            line,
+            _cut_ends(clusters, line, allowed),
+            x=x,
+            width=width,
+            metrics=metrics,
+            align="left" if align == "justify" and last else align,
+        )
+        end = line.end - 1
+        if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
+            placed = replace(placed, broken_word=True)
+        lines.append(placed)
+    return lines
+
+
+def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
+    """Formulas wider than the column, scaled down to fit it."""
+    out = []
+    for cluster in clusters:
+        formula = cluster.formula
+        if formula is not None and formula.width > width > 0:
+            small = formula.scaled(width / formula.width)
+            cluster = replace(cluster, width=small.width, formula=small)
+        out.append(cluster)
+    return out
+
+
+def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
+    """`allowed` with the dictionary's hyphenation points inside long English words
+    (never inside inline code). Kerning across the point is kept in the measure: a
+    fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
+    refuse nearly every point in a kerned face."""
+    texts = [c.text for c in clusters]
+    skip = [c.style.background is not None or c.formula is not None for c in clusters]
+    out = list(allowed)
+    for i in hyphen_points(texts, skip):
+        if out[i] == NEVER:
+            out[i] = HYPHEN
+    return _whole_last_words(clusters, out, width)
+
+
+def _whole_last_words(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
+    """`allowed` without hyphenation points in the last word of the text or of a line a
+    hard break ends, when that word fits a line: a hyphen there only makes a runt
+    ("remem- / ber?"). A last word wider than the line keeps them (it must break)."""
+    if HYPHEN not in allowed:
+        return allowed  # no hyphenation point at all (short words, CJK)
+    out = list(allowed)
+    word: list[int] = []  # walking back: the clusters of the last word so far
+    in_last = True
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] == MANDATORY:
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], True
+        elif out[i] == ALLOWED and any(clusters[j].text.strip() for j in word):
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], False
+        if in_last:
+            word.append(i)
+    _unhyphenate(out, word, clusters, width)
+    return out
+
+
+def _unhyphenate(out: list[int], word: list[int], clusters: list[Cluster], width: float) -> None:
+    if sum(clusters[j].width for j in word) <= width:
+        for j in word:
+            if out[j] == HYPHEN:
+                out[j] = NEVER
+
+
+def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
+    """What each cluster gives up or adds at a line edge (punctuation blanks, hyphens)."""
+    edges = []
+    for i, (cluster, brk) in enumerate(zip(clusters, allowed, strict=True)):
+        hyphen = 0.0
+        if brk != NEVER and _takes_hyphen(cluster, brk):  # NEVER: the common case, no call
+            hyphen = hyphen_after(_hyphen_source(clusters, i)).width
+        if hyphen or cluster.trim_start or cluster.trim_end:
+            edges.append(Edges(cluster.trim_start, cluster.trim_end, hyphen))
+        else:
+            edges.append(NO_EDGES)
+    return edges
+
+
+def _takes_hyphen(cluster: Cluster, brk: int) -> bool:
+    return brk == HYPHEN or (cluster.text == SOFT_HYPHEN and brk == ALLOWED)
+
+
+def _hyphen_source(clusters: list[Cluster], i: int) -> Cluster:
+    """The letter whose face and style a hyphen after cluster `i` takes."""
+    return clusters[i - 1] if clusters[i].text == SOFT_HYPHEN and i else clusters[i]
+
+
+def _line_clusters(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> list[Cluster]:
+    """The line's clusters with its edges applied: the first mark's blank off, the last
+    mark's blank off, a hyphen after a broken word."""
+    out = clusters[line.start : line.end]
+    out[0] = trimmed(out[0], left=line.trim_start)
+    content = len(out)
+    while content > 1 and out[content - 1].text in _HANGING:
+        content -= 1
+    out[content - 1] = trimmed(out[content - 1], right=line.trim_end)
+    end = line.end - 1
+    if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
+        out.insert(content, hyphen_after(_hyphen_source(clusters, end)))
+    return out
+
+
+def _cut_ends(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> tuple[bool, bool]:
+    """Whether the run at the line's start began on the line before, and whether the run
+    at its end goes on to the next line."""
+    before = line.start > 0 and clusters[line.start - 1].style is clusters[line.start].style
+    after = (
+        line.end < len(clusters)
+        and allowed[line.end - 1] != MANDATORY
+        and clusters[line.end].style is clusters[line.end - 1].style
+    )
+    return before, after
+
+
+_HANGING = (" ", "\t", "\u3000", "\n")
+_INVISIBLE = (SOFT_HYPHEN, "\u200b")  # left out of a line's text
+
+
+class ContentWidths(NamedTuple):
+    """How narrow text can get: its widest single cluster (breaking anywhere), its widest
+    unbreakable piece (min-content); and its width on one line (max-content)."""
+
+    glyph: float
+    word: float
+    line: float
+
+
+def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> ContentWidths:
+    """The widest cluster, the widest unbreakable piece, and the whole text on one line
+    (the widest of its hard-broken lines). With `keep`, a run of at most `keep` clusters
+    between spaces is one piece, and a longer run counts as at least its widest `keep`
+    clusters in a row (so a column of Chinese text keeps a few characters a line)."""
+    clusters = shape(spans, fonts)
+    allowed = _allowed(clusters, keep)
+    widest_glyph = widest_piece = piece = line = widest_line = 0.0
+    for cluster, brk in zip(clusters, allowed, strict=False):
+        if not cluster.is_space:
+            piece += cluster.width
+            widest_glyph = max(widest_glyph, cluster.width)
+        line += cluster.width
+        if brk in (ALLOWED, MANDATORY):
+            widest_piece, piece = max(widest_piece, piece), 0.0
+        if brk == MANDATORY:
+            widest_line, line = max(widest_line, line), 0.0
+    word = max(widest_piece, piece, _widest_window(clusters, keep))
+    return ContentWidths(widest_glyph, word, max(widest_line, line))
+
+
+def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
+    # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
+    texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
+    allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
+    if any(c.style.background is not None for c in clusters):  # inline code, marks
+        allowed = keep_short_spans(_code_spans(clusters), allowed)
+    return hold_short_runs(texts, allowed, keep) if keep else allowed
+
+
+def _code_spans(clusters: list[Cluster]) -> list[int]:
+    """For each cluster, a number shared by the clusters of its inline code run (a run
+    with a background), or -1 outside code."""
+    numbers = []
+    number = -1
+    for i, cluster in enumerate(clusters):
+        if cluster.style.background is None or cluster.formula is not None:
+            numbers.append(-1)
+            continue
+        if not i or cluster.style is not clusters[i - 1].style:
+            number = i
+        numbers.append(number)
+    return numbers
+
+
+def _widest_window(clusters: list[Cluster], keep: int) -> float:
+    """The widest `keep` consecutive clusters inside one run between spaces and breaks."""
+    widest = 0.0
+    run: list[float] = []
+    for cluster in clusters:
+        if cluster.is_space or cluster.is_newline or cluster.text in ("\t", "\u3000"):
+            run = []
+            continue
+        run = [*run[1 - keep :], cluster.width] if keep > 1 else [cluster.width]
+        widest = max(widest, sum(run))
+    return widest if keep else 0.0
+
+
+def _position(
+    clusters: list[Cluster],
+    line: LineRange,
+    cuts: tuple[bool, bool],
+    *,
+    x: float,
+    width: float,
+    metrics: Metrics,
+    align: str,
+) -> TextLine:
+    spare = max(0.0, width - line.width)
+    extra = _justify(clusters, spare) if align == "justify" else {}
+    start = x + {"center": spare / 2, "right": spare}.get(align, 0.0)
+    pens: list[float] = []
+    pen = start
+    for i, cluster in enumerate(clusters):
+        pens.append(pen)
+        pen += cluster.width + extra.get(i, 0.0)
+    metrics = _grown(clusters, metrics)
+    items = _paint(clusters, pens, metrics, cuts)
+    text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
+    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
+
+
+def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
+    """The line box grown for inline HTML text larger (or raised further) than the
+    block's: each such run needs the block's box scaled to its size (inline HTML)."""
+    above, below = metrics.baseline, metrics.height - metrics.baseline
+    if not metrics.size:
+        return metrics
+    for cluster in clusters:
+        style = cluster.style
+        if cluster.formula is not None:  # a tall formula: the line holds it with a gap
+            gap = (metrics.height - style.size) / 2
+            above = max(above, cluster.formula.ascent + gap)
+            below = max(below, cluster.formula.descent + gap)
+        elif style.grows and (style.size > metrics.size or style.rise):
+            scale = style.size / metrics.size
+            above = max(above, metrics.baseline * scale + style.rise)
+            below = max(below, (metrics.height - metrics.baseline) * scale - style.rise)
+    return Metrics(above + below, above, metrics.size)
+
+
+def _justify(clusters: list[Cluster], spare: float) -> dict[int, float]:
+    """The px justification adds after each cluster: the spare width shared evenly by
+    the slots, but a Latin word space takes at most LATIN_STRETCH em and what it leaves
+    goes to the CJK slots (or, with none on the line, stays ragged at the end)."""
+    cjk, latin = _justify_slots(clusters)
+    if not cjk and not latin:
+        return {}
+    share = spare / (len(cjk) + len(latin))
+    out = {i: min(share, LATIN_STRETCH * clusters[i].style.size) for i in latin}
+    if cjk:
+        rest = (spare - sum(out.values())) / len(cjk)
+        out.update(dict.fromkeys(cjk, rest))
+    return out
+
+
+def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
+    """Indices of clusters after which justification may add space: CJK slots (between
+    two ideographs, and where an ideograph meets a Latin letter or a space) and Latin
+    word spaces (a space between two non-ideographs)."""
+    end = len(clusters)
+    while end and (clusters[end - 1].is_space or clusters[end - 1].is_newline):
+        end -= 1
+    classes = [classify(c.text) for c in clusters[:end]]
+    cjk: list[int] = []
+    latin: list[int] = []
+    for i in range(end - 1):
+        here, after = classes[i], classes[i + 1]
+        before = classes[i - 1] if i else Brk.SP
+        if here == Brk.SP:
+            (cjk if Brk.ID in (before, after) else latin).append(i)
+        elif (here, after) in _CJK_GAPS:
+            cjk.append(i)
+    return cjk, latin
+
+
+def _has_cjk(clusters: list[Cluster]) -> bool:
+    """Whether any cluster is CJK text (a paragraph without any is never justified)."""
+    return _CJK_TEXT.search("".join(c.text for c in clusters)) is not None
+
+
+def _paint(
+    clusters: list[Cluster], pens: list[float], metrics: Metrics, cuts: tuple[bool, bool]
+) -> list[Item]:
+    """Backgrounds and underlines first, then glyph runs (in a layer with their effects),
+    then strike lines. Highlights and underlines leave out the spaces at a run's ends;
+    a run cut by the line's start or end gets a square end there."""
+    baseline = metrics.baseline
+    under: list[Item] = []
+    runs: list[Item] = []
+    over: list[Item] = []
+    groups = _style_groups(clusters, pens)
+    colour = {cluster.face.key for cluster in clusters if cluster.face.is_colour}
+    for number, (group, group_pens) in enumerate(groups):
+        style = group[0].style
+        square = (number == 0 and cuts[0], number == len(groups) - 1 and cuts[1])
+        left = group_pens[0] + group[0].pad_left
+        right = group_pens[-1] + group[-1].width - group[-1].pad_right
+        inked = _inked(group, group_pens)
+        if style.background is not None:
+            under.append(_code_panel(group, group_pens, baseline, style, square))
+        if style.highlight is not None and inked:
+            under.append(_highlight(group[0], inked, metrics, square))
+        if style.underline != "none" and inked:
+            under.append(_underline(style, inked, baseline))
+        glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
+        glyphs.extend(_formulas(group, group_pens, baseline))
+        if style.effects:  # glyph shadows and glows: drawn, never measured; not for colour
+            # glyphs (emoji), whose shadow would be a flat silhouette stamped behind a picture
+            bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
+            runs += [Layer(tuple(g for g in glyphs if g not in bare), style.effects), *bare]
+        else:
+            runs.extend(glyphs)
+        if style.strike:
+            y = baseline - style.size * STRIKE_RISE
+            over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
+    return under + runs + over
+
+
+def _formulas(group: list[Cluster], pens: list[float], baseline: float) -> list[Shape]:
+    """The group's formulas as filled outlines in the text colour, on the baseline."""
+    return [
+        Shape(cluster.formula.placed(pen, baseline), stroke=None, fill=cluster.style.color)
+        for cluster, pen in zip(group, pens, strict=True)
+        if cluster.formula is not None
+    ]
+
+
+def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | None:
+    """Left and right of a run without the spaces at its ends (and the letter spacing
+    after its last character); None for a run of spaces."""
+    solid = [i for i, cluster in enumerate(group) if not cluster.is_space]
+    if not solid:
+        return None
+    first, last = group[solid[0]], group[solid[-1]]
+    left = pens[solid[0]] + first.pad_left
+    right = pens[solid[-1]] + last.width - last.pad_right - last.tracking
+    return left, max(left, right)
+
+
+def _highlight(
+    cluster: Cluster, inked: tuple[float, float], metrics: Metrics, square: tuple[bool, bool]
+) -> Fill:
+    """The run's background: the whole line box, or the lower share of its text (a
+    marker stroke)."""
+    style = cluster.style
+    top, bottom = 0.0, metrics.height
+    if style.highlight_height != "line":
+        bottom = metrics.baseline + cluster.face.descent * style.size
+        text = (cluster.face.ascent + cluster.face.descent) * style.size
+        top = bottom - text * float(style.highlight_height)
+    left, right = inked
+    return Fill(
+        Rect(left, top, right - left, bottom - top), style.highlight or 0, style.radius, square
+    )
+
+
+def _underline(style: SpanStyle, inked: tuple[float, float], baseline: float) -> Item:
+    left, right = inked
+    y = baseline + style.underline_offset
+    width = style.underline_width
+    paint = style.color if style.underline_color is None else style.underline_color
+    if style.underline == "wavy":
+        return Shape(
+            _wave(left, right, y, width * 2.0), stroke=paint, fill=None, stroke_width=width
+        )
+    on_off = _UNDERLINE_DASHES.get(style.underline)
+    dash = (on_off[0] * width, on_off[1] * width) if on_off else None
+    dotted = style.underline == "dotted"
+    return Segment(left, y, right, y, paint, width, dash=dash, round_cap=dotted)
+
+
+def _wave(left: float, right: float, y: float, amplitude: float) -> tuple[tuple[object, ...], ...]:
+    """A wavy line from `left` to `right` around `y`: quarter-period bezier arcs."""
+    step = amplitude * 2.0
+    ops: list[tuple[object, ...]] = [("M", left, y)]
+    x, up = left, True
+    while x < right - 1e-6:
+        end = min(x + step, right)
+        ops.append(("Q", (x + end) / 2, y - amplitude if up else y + amplitude, end, y))
+        x, up = end, not up
+    return tuple(ops)
+
+
+def _style_groups(
+    clusters: list[Cluster], pens: list[float]
+) -> list[tuple[list[Cluster], list[float]]]:
+    """Runs of clusters that share a style, with their pens (hard breaks left out)."""
+    groups: list[tuple[list[Cluster], list[float]]] = []
+    group: list[Cluster] = []
+    group_pens: list[float] = []
+    last_style = None
+    for cluster, pen in zip(clusters, pens, strict=True):
+        if cluster.text == "\n":
+            continue
+        if cluster.style is last_style:
+            group.append(cluster)
+            group_pens.append(pen)
+        else:
+            group, group_pens, last_style = [cluster], [pen], cluster.style
+            groups.append((group, group_pens))
+    return groups
+
+
+def _code_panel(
+    group: list[Cluster],
+    pens: list[float],
+    baseline: float,
+    style: SpanStyle,
+    square: tuple[bool, bool],
+) -> Fill:
+    """The code run's panel: over its padding, but not over spaces where a line broke."""
+    solid = [i for i, cluster in enumerate(group) if not cluster.is_space] or [0, len(group) - 1]
+    first = solid[0] if square[0] else 0
+    last = solid[-1] if square[1] else len(group) - 1
+    left, right = pens[first], pens[last] + group[last].width
+    face = group[0].face
+    top = baseline - face.ascent * style.size - CODE_PAD_Y
+    bottom = baseline + face.descent * style.size + CODE_PAD_Y
+    rect = Rect(left, top, right - left, bottom - top)
+    return Fill(rect, style.background or 0, style.radius, square)
+
+
+def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> list[GlyphRun]:
+    """One run per face inside a style group."""
+    runs: list[GlyphRun] = []
+    glyphs: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    face = None
+    style = group[0].style
+    rise = style.rise  # sup, sub
+    for cluster, pen in zip(group, pens, strict=False):
+        if face is not None and cluster.face is not face and glyphs:
+            runs.append(_run(face.key, style, glyphs, xs, ys))
+            glyphs, xs, ys = [], [], []
+        face = cluster.face
+        if len(cluster.glyphs) == 1:  # the usual cluster, without a generator's cost
+            glyphs.append(cluster.glyphs[0])
+            xs.append(pen + cluster.xs[0])
+            ys.append(baseline + cluster.ys[0] - rise)
+            continue
+        glyphs.extend(cluster.glyphs)
+        xs.extend(pen + dx for dx in cluster.xs)
+        ys.extend(baseline + dy - rise for dy in cluster.ys)
+    if face is not None and glyphs:
+        runs.append(_run(face.key, style, glyphs, xs, ys))
+    return runs
+
+
+def _run(
+    face: str, style: SpanStyle, glyphs: list[int], xs: list[float], ys: list[float]
+) -> GlyphRun:
+    return GlyphRun(
+        face=face,
+        size=style.size,
+        glyphs=tuple(glyphs),
+        xs=tuple(xs),
+        ys=tuple(ys),
+        color=style.color,
+        skew=ITALIC_SKEW if style.italic else 0.0,
+    )

@@ -1,0 +1,232 @@
+"""LaTeX math → a `Formula`: vector outlines in STIX Two Math, measured for layout.
+
+ziamath (pure Python: latex2mathml, then its own MathML layout with the font's MATH table)
+typesets; we take its drawing as SVG paths and rectangles (fraction bars, radicals) and
+turn them into the absolute path ops `boxes.Shape` draws, so math is painted like any
+other vector shape, in whatever colour the text around it has. Layout measures (width,
+ascent, descent), draw only draws.
+
+LaTeX that does not parse, is too long or too deeply nested, or uses a character the math
+font cannot draw (Chinese inside `\\text{}` would be tofu) gives None: the caller shows the
+source as inline code instead. A request never fails on math.
+
+ziamath's layout time doubles with each level of nested groups (`x^{x^{…}}`, `\\frac{\\frac{…}}`,
+`\\left(\\left(…`) and grows with the formula's MathML nodes, so both are measured before it
+runs (`complexity`), and one post's math as a whole is held to a `MathBudget`
+(docs/decisions/engine.md, "A budget for math").
+"""
+
+from __future__ import annotations
+
+import copy
+import filecmp
+import re
+import threading
+import time
+import warnings
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from ..base.svgpath import Op, PathError, parse_svg_path, transform
+from .fonts import DEFAULT_FONTS_DIR
+
+MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
+MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
+MAX_GROUP_DEPTH = 6  # nested {…}, \\left…\\right and \\begin…\\end: ~0.1 s at worst at 6
+MAX_NODES = 500  # MathML elements of one formula: ziamath takes ~0.5 ms each, up to ~0.3 s
+MAX_TREE_DEPTH = 40  # MathML nesting, whatever made it
+# One post: at most this many distinct formulas, source characters and seconds of typesetting;
+# the formulas past any of them are shown as source (none of them is reached by real posts).
+POST_FORMULAS = 500
+POST_LATEX = 30_000
+POST_SECONDS = 2.0
+_MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
+
+# ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _ziamath() -> tuple[Any, Any]:
+    """ziamath's Latex and its LaTeX → MathML converter, imported on the first formula: it
+    costs a tenth of a second at start, and most cards have no math."""
+    with warnings.catch_warnings():  # ziamath 0.13 finds its own font with a deprecated call
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from ziamath.config import config
+        from ziamath.tex import tex2mml
+        from ziamath.zmath import Latex
+    config.svg2 = False  # plain absolute <path>/<rect>, no <symbol>/<use> to resolve
+    return Latex, tex2mml
+
+
+@dataclass(frozen=True, slots=True)
+class Formula:
+    """A typeset formula: outlines with the pen at x 0 and the baseline at y 0 (y down),
+    `width` px wide, reaching `ascent` px above the baseline and `descent` below."""
+
+    latex: str
+    width: float
+    ascent: float
+    descent: float
+    ops: tuple[Op, ...]
+
+    def scaled(self, factor: float) -> Formula:
+        """The same formula `factor` times the size (a formula too wide for its column)."""
+        return Formula(
+            self.latex,
+            self.width * factor,
+            self.ascent * factor,
+            self.descent * factor,
+            transform(self.ops, 0.0, 0.0, factor),
+        )
+
+    def placed(self, x: float, baseline: float) -> tuple[Op, ...]:
+        """The outlines with the formula's pen at `x` on the line's `baseline`."""
+        return transform(self.ops, x, baseline, 1.0)
+
+
+class MathBudget:
+    """One post's allowance of math (`POST_FORMULAS`, `POST_LATEX`, `POST_SECONDS`): the
+    formulas it typesets, in the order asked, until one of them is spent; the rest give None.
+    The same formula asked again gives the same answer and costs nothing more."""
+
+    def __init__(
+        self, formulas: int = POST_FORMULAS, latex: int = POST_LATEX, seconds: float = POST_SECONDS
+    ):
+        self._formulas, self._latex, self._seconds = formulas, latex, seconds
+        self._answers: dict[tuple[str, float, bool], Formula | None] = {}
+
+    def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
+        """`typeset(latex, size, display)` while the budget lasts, else None."""
+        key = (latex.strip(), size, display)
+        if key in self._answers:
+            return self._answers[key]
+        answer = None
+        if self._formulas > 0 and self._latex >= len(key[0]) and self._seconds > 0:
+            started = time.perf_counter()
+            answer = typeset(*key)
+            self._seconds -= time.perf_counter() - started
+            self._formulas -= 1
+            self._latex -= len(key[0])
+        self._answers[key] = answer
+        return answer
+
+
+def _share_bundled_font(size: float) -> None:
+    """ziamath parses the STIX Two Math it bundles when it is imported (about 7 MB of Python
+    objects), and would parse ours, the same file, a second time on the first formula. This
+    registers ours as a shallow copy of that parse, with the base size ziamath's own
+    ``MathFont(font, size)`` would give it (the first formula's); a different file is left to
+    ziamath to load. Call under ``_LOCK``."""
+    from ziamath import zmath
+
+    ours = str(MATH_FONT)
+    bundled = zmath.loadedfonts["default"]
+    if ours in zmath.loadedfonts or bundled.fname is None:
+        return
+    if not filecmp.cmp(bundled.fname, MATH_FONT, shallow=False):
+        return
+    font = copy.copy(bundled)
+    font.basesize = size
+    font.alt_fonts = type(bundled.alt_fonts)()
+    zmath.loadedfonts[ours] = font
+
+
+@lru_cache(maxsize=512)
+def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
+    """The formula at text size `size` px (`display`: display style, big operators with
+    limits above and below); None when it cannot be typeset cleanly or is too complex."""
+    source = latex.strip()
+    if not source or len(source) > MAX_LATEX or group_depth(source) > MAX_GROUP_DEPTH:
+        return None
+    with _LOCK:
+        try:
+            if _too_complex(_mathml(source, display)):
+                return None
+            latex_class, _ = _ziamath()
+            _share_bundled_font(size)
+            math = latex_class(source, size=size, font=str(MATH_FONT), inline=not display)
+            if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
+                return None
+            svg = ET.Element("svg")
+            math.node.draw(0, 0, svg)
+            box = math.node.bbox
+        except Exception:  # whatever the LaTeX parser raises, the source is bad LaTeX to us
+            return None
+    ops = _outlines(svg, -box.xmin)
+    if ops is None or box.xmax <= box.xmin:
+        return None
+    return Formula(source, box.xmax - box.xmin, max(0.0, box.ymax), max(0.0, -box.ymin), ops)
+
+
+# A group opens and closes; any other escaped character (`\\{`, `\\leftarrow`) is skipped.
+_GROUP_TOKEN = re.compile(
+    r"\\(?:left|right)(?![A-Za-z])|\\(?:begin|end)\s*\{[^{}]*\}|\\.|[{}]", re.S
+)
+
+
+def group_depth(source: str) -> int:
+    """How deeply the source's groups nest: `{…}`, `\\left…\\right`, `\\begin…\\end`."""
+    depth = deepest = 0
+    for match in _GROUP_TOKEN.finditer(source):
+        token = match.group()
+        if token == "{" or token.startswith(("\\left", "\\begin")):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token == "}" or token.startswith(("\\right", "\\end")):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _mathml(source: str, display: bool) -> ET.Element:
+    """The formula as ziamath's MathML tree (its LaTeX parser: linear and fast)."""
+    _, tex2mml = _ziamath()
+    return ET.fromstring(tex2mml(source, inline=not display))
+
+
+def _too_complex(tree: ET.Element) -> bool:
+    """More MathML elements, or deeper nesting, than ziamath lays out in a blink."""
+    nodes = 0
+    stack = [(tree, 1)]
+    while stack:
+        element, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES or depth > MAX_TREE_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in element)
+    return False
+
+
+def _drawn_text(source: str) -> str:
+    """The characters of the source the font must draw: everything but ASCII (commands,
+    braces and ASCII symbols are the parser's business)."""
+    return "".join(c for c in source if ord(c) > 0x7F and not c.isspace())
+
+
+def _outlines(svg: ET.Element, shift: float) -> tuple[Op, ...] | None:
+    """Path ops of ziamath's drawing, moved right by `shift`; None for anything we do
+    not draw (the formula then shows as source)."""
+    ops: list[Op] = []
+    for element in svg.iter():
+        if element is svg or element.tag == "g":
+            continue
+        if element.tag == "path":
+            try:
+                ops.extend(parse_svg_path(element.attrib.get("d", "")))
+            except PathError:
+                return None
+        elif element.tag == "rect":
+            ops.extend(_rect(element))
+        else:
+            return None
+        if len(ops) > _MAX_OPS:
+            return None
+    return transform(tuple(ops), shift, 0.0, 1.0)
+
+
+def _rect(element: ET.Element) -> list[Op]:
+    x, y = float(element.attrib.get("x", 0)), float(element.attrib.get("y", 0))
+    w, h = float(element.attrib.get("width", 0)), float(element.attrib.get("height", 0))
+    return [("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",)]

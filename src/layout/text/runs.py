@@ -1,0 +1,149 @@
+"""A span's text → runs of one face and look, each shaped by HarfBuzz at once.
+
+A grapheme takes the first face of its family's chain that draws it (emoji sequences try
+the emoji face first); CJK-context marks and upright CJK in italic text take the faces and
+looks `shape` describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import regex
+
+from ..base.records import bulk_record
+from ..style.spanstyle import SpanStyle
+from . import punctuation
+from .fonts import Face, shape_cached
+
+_GRAPHEME = regex.compile(r"\X")
+_EMOJI_SEQUENCE = regex.compile(
+    r"\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u20E3"
+)
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_CJK = punctuation.CJK_TEXT
+# Graphemes HarfBuzz shapes at once: a longer run of one face and look is cut (after a
+# space if there is one near the end), since HarfBuzz gives up on a buffer of some
+# 500,000 characters, and a cached shaping result that long would be megabytes.
+MAX_SEGMENT = 8192
+
+
+@bulk_record
+class Context:
+    """What a span's shaping needs from its paragraph: the offsets of its CJK-context
+    marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
+
+    cjk_marks: frozenset[int]
+    start: int
+    language: str | None
+
+
+@bulk_record
+class Faces:
+    """A span's faces: its family's chain, the chain's CJK face, and the face for its
+    upright CJK when it is italic (Kai), if any."""
+
+    chain: tuple[Face, ...]
+    cjk: Face
+    kai: Face | None
+
+
+Segment = tuple[Face, SpanStyle, list[str], bool]  # face, look, graphemes, full width
+
+
+def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> list[Segment]:
+    """Groups consecutive graphemes that use the same face and style; newlines stand
+    alone. Upright CJK in an italic span takes the upright style (and Kai, if it draws it).
+    CJK-context marks take the CJK face, and a group of their own when that face draws
+    them narrower than an em (the group is then set full width)."""
+    graphemes = _GRAPHEME.findall(text)
+    upright_cjk = style.italic and style.cjk_italic != "oblique"
+    marks, offset = context.cjk_marks, context.start
+    if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
+        # Most text: only the face changes, so the checks below are skipped per grapheme.
+        chain = faces.chain
+        return _grouped(graphemes, [(face_for(g, chain), style, False) for g in graphemes])
+    looks: list[tuple[Face, SpanStyle, bool]] = []
+    for grapheme in graphemes:
+        face, look, full = face_for(grapheme, faces.chain), style, False
+        cjk_mark = bool(marks) and offset in marks
+        offset += len(grapheme)
+        if cjk_mark and _draws(faces.cjk, grapheme):
+            face = faces.cjk
+        if upright_cjk and (cjk_mark or _CJK.match(grapheme)):
+            look = _upright(style)
+            if faces.kai is not None and _draws(faces.kai, grapheme):
+                face = faces.kai
+        if cjk_mark:
+            full = narrow(face, grapheme)
+        looks.append((face, look, full))
+    return _grouped(graphemes, looks)
+
+
+def _grouped(graphemes: list[str], looks: list[tuple[Face, SpanStyle, bool]]) -> list[Segment]:
+    """Consecutive graphemes of one (face, look, full width) as one segment, a newline
+    alone, a segment of MAX_SEGMENT graphemes cut (`_cut_long`)."""
+    segments: list[Segment] = []
+    last: tuple[Face, SpanStyle, bool] | None = None
+    group: list[str] = []
+    for grapheme, look in zip(graphemes, looks, strict=True):
+        if grapheme == "\n" or look != last or group[0] == "\n":
+            group = [grapheme]
+            segments.append((look[0], look[1], group, look[2]))
+            last = look
+        else:
+            if len(group) >= MAX_SEGMENT:
+                group = _cut_long(group)
+                segments.append((look[0], look[1], group, look[2]))
+            group.append(grapheme)
+    return segments
+
+
+@lru_cache(maxsize=1024)
+def narrow(face: Face, grapheme: str) -> bool:
+    """Whether `face` draws the mark narrower than an em (`fwid` or blank must widen it)."""
+    advances = shape_cached(face, grapheme, True, None)[2]
+    return len(advances) != 1 or advances[0] < face.upem
+
+
+def _cut_long(group: list[str]) -> list[str]:
+    """Cuts a segment of MAX_SEGMENT graphemes after its last space in the last eighth
+    (else at its end): keeps the head in place, returns the tail as the new group."""
+    floor = len(group) - MAX_SEGMENT // 8
+    cut = next((i + 1 for i in range(len(group) - 1, floor, -1) if group[i] == " "), len(group))
+    tail = group[cut:]
+    del group[cut:]
+    return tail
+
+
+@lru_cache(maxsize=256)
+def _upright(style: SpanStyle) -> SpanStyle:
+    """The same look without italic; one object per look, so painting groups it."""
+    return replace(style, italic=False)
+
+
+def _draws(face: Face, grapheme: str) -> bool:
+    return all(face.covers(ord(c)) for c in grapheme if not _IGNORABLE.match(c))
+
+
+def pick_face(grapheme: str, chain: tuple[Face, ...]) -> Face:
+    """The first face that draws the whole grapheme; emoji sequences try emoji first."""
+    if grapheme.isspace():
+        return chain[0]
+    codepoints = [ord(c) for c in grapheme if not _IGNORABLE.match(c)] or [ord(grapheme[0])]
+    if _EMOJI_SEQUENCE.search(grapheme):
+        emoji = next((f for f in chain if f.is_emoji), None)
+        if emoji is not None and emoji.covers(codepoints[0]):
+            return emoji
+    for face in chain:
+        if all(face.covers(cp) for cp in codepoints):
+            return face
+    for face in chain:
+        if face.covers(codepoints[0]):
+            return face
+    return chain[0]
+
+
+# Bounded: a card's graphemes per chain are a few hundred distinct characters.
+face_for = lru_cache(maxsize=8192)(pick_face)

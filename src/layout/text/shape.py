@@ -1,0 +1,451 @@
+"""Styled text spans → `Cluster`s: shaped, unbreakable units with advances in px.
+
+A cluster is one grapheme, or several when HarfBuzz fused them into one glyph cluster (a
+ligature). Each grapheme gets the first face of its family's chain that covers it; emoji
+sequences (ZWJ, flags, keycaps, skin tones, VS16) go to the emoji face first, and spaces
+stay in the family's own face (the emoji font's space is 1.25 em wide). Font units
+become px here and nowhere else.
+
+Chinese has no italics. In an italic span, CJK text follows the span's `cjk_italic`:
+"kai" (the default, the clreq convention) sets it upright in the book's Kai face, "none"
+sets it upright in its usual face, "oblique" slants it like Latin. Latin text in the same
+span stays slanted. Upright CJK clusters carry the span's style with `italic` off, so the
+painter draws them without skew. A paragraph with kana in it is shaped as Japanese, so
+the Pan-CJK faces' `locl` gives Japanese glyph forms (直, 骨, 角 …).
+
+Quotes, dashes, the ellipsis and the middle dot are shared by Chinese and Latin text. Where
+they touch CJK text (across spaces and span edges), they are CJK punctuation: drawn by the
+family's CJK face (a mono, typewriter or display family's Latin face would draw narrow
+slanted quotes, a short dash, a baseline ellipsis) and full width, by the face's `fwid`
+where it has one (Noto's —— becomes one 2-em dash) and else by blank on the side the
+mark opens to (Kai's narrow quotes), so compression treats them as any full-width mark.
+Next to Latin text they stay in the run's own face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+import regex
+import uharfbuzz as hb
+
+from ..base.records import bulk_record
+from ..style.spanstyle import CjkItalic as CjkItalic
+from ..style.spanstyle import Span as Span
+from ..style.spanstyle import SpanStyle as SpanStyle
+from . import punctuation
+from .fonts import Face, FontBook, shape_cached
+from .mathtex import Formula, typeset
+from .runs import Context, Faces, segments
+from .tracking import amounts as spacing_amounts
+
+UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
+FULL_WIDTH = ("fwid",)
+_KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
+JAPANESE = "ja"
+
+
+@bulk_record
+class Cluster:
+    """An unbreakable unit of shaped text; `xs`/`ys` are glyph pen offsets from its start.
+    Every character of a post becomes one: a `bulk_record`."""
+
+    text: str
+    width: float
+    face: Face
+    glyphs: tuple[int, ...]
+    xs: tuple[float, ...]
+    ys: tuple[float, ...]
+    style: SpanStyle
+    unsafe_before: bool = False
+    pad_left: float = 0.0
+    pad_right: float = 0.0
+    trim_start: float = 0.0  # blank px an opening mark loses at a line start
+    trim_end: float = 0.0  # blank px a closing mark may lose at a line end
+    formula: Formula | None = None  # a typeset formula: no glyphs, drawn as outlines
+    tracking: float = 0.0  # the letter spacing in `width` (`_tracked` says who gets it)
+
+    @property
+    def is_space(self) -> bool:
+        return self.text == " "
+
+    @property
+    def is_newline(self) -> bool:
+        return self.text == "\n"
+
+
+def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
+    """Shapes every span and returns its clusters in logical order."""
+    language = paragraph_language(spans)
+    texts = [_transformed(span.text, span.style) for span in spans]
+    cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
+    clusters: list[Cluster] = []
+    start = 0
+    for span, text in zip(spans, texts, strict=True):
+        start += len(text)
+        if not span.text:
+            continue
+        if span.math:
+            span = _math_or_source(span, fonts)
+            if span.math:
+                clusters.append(_formula_cluster(span, fonts))
+                continue
+        context = Context(cjk_marks, start - len(text), language)
+        span_clusters = _shape_span(span, fonts, context)
+        if span.style.pad_x and span_clusters:
+            span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
+            span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
+        clusters.extend(span_clusters)
+    if any(span.style.letter_spacing for span in spans):
+        clusters = _tracked(clusters)
+    return _compress_punctuation(clusters, language == JAPANESE)
+
+
+def _math_or_source(span: Span, fonts: FontBook) -> Span:
+    """The span as is when its LaTeX typesets, else its source as text in the fallback look."""
+    if typeset(span.text, span.style.size, span.math == "display") is not None:
+        return span
+    return Span(span.text, span.fallback or span.style)
+
+
+def _formula_cluster(span: Span, fonts: FontBook) -> Cluster:
+    formula = typeset(span.text, span.style.size, span.math == "display")
+    assert formula is not None  # _math_or_source checked it
+    face = fonts.chain(span.style.family, span.style.bold)[0]
+    return Cluster(span.text, formula.width, face, (), (), (), span.style, formula=formula)
+
+
+def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:
+    return replace(
+        cluster,
+        width=cluster.width + left + right,
+        xs=tuple(x + left for x in cluster.xs),
+        pad_left=cluster.pad_left + left,
+        pad_right=cluster.pad_right + right,
+    )
+
+
+def trimmed(cluster: Cluster, left: float = 0.0, right: float = 0.0) -> Cluster:
+    """The cluster without `left` px of blank before its ink and `right` px after it."""
+    if not left and not right:
+        return cluster
+    return _edged(
+        cluster,
+        width=cluster.width - left - right,
+        xs=tuple(x - left for x in cluster.xs),
+        trim_start=max(0.0, cluster.trim_start - left),
+        trim_end=max(0.0, cluster.trim_end - right),
+    )
+
+
+def _edged(
+    c: Cluster, *, width: float, xs: tuple[float, ...], trim_start: float, trim_end: float
+) -> Cluster:
+    """`c` with a new width, pen offsets and edge trims (what `_replace` does, faster)."""
+    return Cluster(
+        text=c.text,
+        width=width,
+        face=c.face,
+        glyphs=c.glyphs,
+        xs=xs,
+        ys=c.ys,
+        style=c.style,
+        unsafe_before=c.unsafe_before,
+        pad_left=c.pad_left,
+        pad_right=c.pad_right,
+        trim_start=trim_start,
+        trim_end=trim_end,
+        formula=c.formula,
+        tracking=c.tracking,
+    )
+
+
+def hyphen_after(cluster: Cluster) -> Cluster:
+    """The hyphen drawn after `cluster` when a line breaks inside its word (a soft
+    hyphen or a hyphenation point), in the cluster's face and style."""
+    hyphen = _hyphen(cluster.face, cluster.style)
+    return _spaced(hyphen, cluster.tracking) if cluster.tracking else hyphen
+
+
+@lru_cache(maxsize=256)
+def _hyphen(face: Face, style: SpanStyle) -> Cluster:
+    gids, _, advances, offsets_x, offsets_y, _ = shape_cached(face, "-", True, None)
+    return _cluster(
+        face,
+        style,
+        "-",
+        style.size / face.upem,
+        gids,
+        advances,
+        offsets_x,
+        offsets_y,
+        0,
+        len(gids),
+        unsafe=False,
+    )
+
+
+def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Cluster]:
+    """Adjacent full-width marks collapse; the blanks left are kept as line-edge trims
+    (punctuation.py has the rules)."""
+    marks = punctuation.MARKS  # one set lookup per cluster, a call only for marks
+    kinds = [_mark_kind(c, japanese) if c.text in marks else None for c in clusters]
+    if not any(kinds):
+        return clusters
+    trims = punctuation.adjacent_trims(kinds, [c.text for c in clusters])
+    out: list[Cluster] = []
+    for cluster, mark, (cut_left, cut_right) in zip(clusters, kinds, trims, strict=True):
+        if mark is None:
+            out.append(cluster)
+            continue
+        em_left, em_right = _blanks(cluster, mark, japanese)
+        left, right = em_left * cluster.style.size, em_right * cluster.style.size
+        edged = _edged(
+            cluster,
+            width=cluster.width,
+            xs=cluster.xs,
+            trim_start=left if mark is punctuation.Kind.OPEN else 0.0,
+            trim_end=right if mark is punctuation.Kind.CLOSE else 0.0,
+        )
+        out.append(trimmed(edged, left if cut_left else 0.0, right if cut_right else 0.0))
+    return out
+
+
+def _mark_kind(cluster: Cluster, japanese: bool) -> punctuation.Kind | None:
+    """The mark's class when it is a full-width mark set as text (not in inline code)."""
+    if cluster.text not in punctuation.MARKS:  # most clusters: one set lookup
+        return None
+    style = cluster.style
+    full_width = abs(cluster.width - cluster.tracking - style.size) < 0.05 * style.size
+    if len(cluster.glyphs) != 1 or not full_width or style.background is not None:
+        return None
+    return punctuation.kind(cluster.text, japanese)
+
+
+def _blanks(cluster: Cluster, mark: punctuation.Kind, japanese: bool) -> tuple[float, float]:
+    """The mark's blank (left, right) in em: the font's `halt` where it has one."""
+    halt = _halt_blanks(cluster.face, cluster.text, JAPANESE if japanese else None)
+    return halt if halt is not None else punctuation.fallback_blanks(mark)
+
+
+@lru_cache(maxsize=256)
+def _halt_blanks(face: Face, text: str, language: str | None) -> tuple[float, float] | None:
+    """What the face's `halt` (alternate half widths) takes off each side, in em; None
+    when the face has no `halt` for this mark."""
+    plain = shape_cached(face, text, True, language)
+    half = shape_cached(face, text, True, language, ("halt",))
+    if len(plain[0]) != 1 or plain[2] == half[2]:
+        return None
+    left = -(half[3][0] - plain[3][0])
+    right = plain[2][0] - half[2][0] - left
+    return left / face.upem, right / face.upem
+
+
+def paragraph_language(spans: list[Span]) -> str | None:
+    """Japanese when any kana is present (a kanji-only span inside it too), else untagged
+    (the faces' own default forms: simplified Chinese for the SC faces)."""
+    return JAPANESE if any(_KANA.search(span.text) for span in spans) else None
+
+
+def _shape_span(span: Span, fonts: FontBook, context: Context) -> list[Cluster]:
+    style = span.style
+    chain = fonts.chain(style.family, style.bold)
+    faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
+    out: list[Cluster] = []
+    text = _transformed(span.text, style)
+    for segment in segments(text, style, faces, context):
+        face, look, graphemes, full_width = segment
+        if graphemes == ["\n"]:
+            out.append(Cluster("\n", 0.0, face, (), (), (), look))
+            continue
+        extra = FULL_WIDTH if full_width else ()
+        shaped = _shape_segment(face, graphemes, look, context.language, extra)
+        if full_width:
+            shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
+        out.extend(shaped)
+    return out
+
+
+_TRANSFORMS = {"uppercase": str.upper, "lowercase": str.lower}
+
+
+def _transformed(text: str, style: SpanStyle) -> str:
+    return _TRANSFORMS.get(style.text_transform, str)(text)
+
+
+def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
+    return fonts.cjk_italic.get(style.bold) if style.cjk_italic == "kai" else None
+
+
+def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
+    """A one-glyph mark narrower than an em, widened to one: the blank goes where the mark
+    opens to (before an opening quote, after a closing one, both sides of a dash)."""
+    style = cluster.style
+    blank = style.size - cluster.width  # before `_tracked`: no letter spacing yet
+    if len(cluster.glyphs) != 1 or blank <= 0.0:
+        return cluster
+    mark = punctuation.kind(cluster.text, japanese)
+    left = (
+        blank
+        if mark is punctuation.Kind.OPEN
+        else 0.0
+        if mark is punctuation.Kind.CLOSE
+        else blank / 2
+    )
+    return _edged(
+        cluster,
+        width=cluster.width + blank,
+        xs=tuple(x + left for x in cluster.xs),
+        trim_start=cluster.trim_start,
+        trim_end=cluster.trim_end,
+    )
+
+
+def _shape_segment(
+    face: Face,
+    graphemes: list[str],
+    style: SpanStyle,
+    language: str | None,
+    extra: tuple[str, ...] = (),
+) -> list[Cluster]:
+    text = "".join(graphemes)
+    gids, clusters, advances, offsets_x, offsets_y, flags = shape_cached(
+        face, text, style.ligatures, language, extra
+    )
+    scale = style.size / face.upem
+    if len(gids) == len(text) == len(graphemes) and clusters == tuple(range(len(text))):
+        shaped = (gids, advances, offsets_x, offsets_y, flags)
+        return _one_glyph_each(face, text, style, scale, shaped)
+    starts = set(clusters)
+    out: list[Cluster] = []
+    glyph_count = len(gids)
+    glyph_index = 0
+    offset = 0
+    pending = ""
+    pending_start = 0
+    for grapheme in [*graphemes, ""]:
+        # A grapheme starts a new unit only where a glyph cluster starts (not inside a ligature).
+        if grapheme and pending and offset not in starts:
+            pending += grapheme
+            offset += len(grapheme)
+            continue
+        if pending:
+            end = glyph_index
+            while end < glyph_count and clusters[end] < offset:
+                end += 1
+            unsafe = (
+                pending_start > 0
+                and glyph_index < glyph_count
+                and bool(flags[glyph_index] & UNSAFE_TO_BREAK)
+            )
+            if end == glyph_index + 1:  # the usual unit: one glyph, `_cluster`'s sums inline
+                out.append(
+                    Cluster(
+                        pending,
+                        0.0 + advances[glyph_index] * scale,
+                        face,
+                        (gids[glyph_index],),
+                        (0.0 + offsets_x[glyph_index] * scale,),
+                        (-offsets_y[glyph_index] * scale,),
+                        style,
+                        unsafe,
+                    )
+                )
+            else:
+                out.append(
+                    _cluster(
+                        face,
+                        style,
+                        pending,
+                        scale,
+                        gids,
+                        advances,
+                        offsets_x,
+                        offsets_y,
+                        glyph_index,
+                        end,
+                        unsafe=unsafe,
+                    )
+                )
+            glyph_index = end
+        pending, pending_start = grapheme, offset
+        offset += len(grapheme)
+    return out
+
+
+def _one_glyph_each(
+    face: Face,
+    text: str,
+    style: SpanStyle,
+    scale: float,
+    shaped: tuple[tuple[int, ...], ...],
+) -> list[Cluster]:
+    """The clusters of a segment whose every character is one glyph (most text): the
+    sums `_cluster` makes, for a whole segment at once."""
+    gids, advances, offsets_x, offsets_y, flags = shaped
+    return [
+        Cluster(
+            char,
+            0.0 + advance * scale,
+            face,
+            (gid,),
+            (0.0 + dx * scale,),
+            (-dy * scale,),
+            style,
+            index > 0 and bool(flag & UNSAFE_TO_BREAK),
+        )
+        for index, (char, gid, advance, dx, dy, flag) in enumerate(
+            zip(text, gids, advances, offsets_x, offsets_y, flags, strict=True)
+        )
+    ]
+
+
+def _cluster(
+    face: Face,
+    style: SpanStyle,
+    text: str,
+    scale: float,
+    gids: tuple[int, ...],
+    advances: tuple[int, ...],
+    offsets_x: tuple[int, ...],
+    offsets_y: tuple[int, ...],
+    start: int,
+    end: int,
+    *,
+    unsafe: bool,
+) -> Cluster:
+    xs: list[float] = []
+    ys: list[float] = []
+    pen = 0.0
+    for i in range(start, end):
+        xs.append(pen + offsets_x[i] * scale)
+        ys.append(-offsets_y[i] * scale)
+        pen += advances[i] * scale
+    return Cluster(
+        text=text,
+        width=pen,
+        face=face,
+        glyphs=gids[start:end],
+        xs=tuple(xs),
+        ys=tuple(ys),
+        style=style,
+        unsafe_before=unsafe,
+    )
+
+
+def _tracked(clusters: list[Cluster]) -> list[Cluster]:
+    """The clusters with their style's letter spacing added where `spacing_amounts` gives it
+    (never to a newline or a formula)."""
+    out = []
+    for cluster, spacing in zip(clusters, spacing_amounts(clusters), strict=True):
+        if not spacing or cluster.is_newline or cluster.formula is not None:
+            out.append(cluster)
+        else:
+            out.append(_spaced(cluster, spacing))
+    return out
+
+
+def _spaced(cluster: Cluster, spacing: float) -> Cluster:
+    """The cluster `spacing` px wider after its glyphs."""
+    return replace(cluster, width=cluster.width + spacing, tracking=cluster.tracking + spacing)
