@@ -1,1 +1,14 @@
-"""PACKAGE FRONT DOOR TODO"""
+"""Mermaid source → a diagram record → a `Drawing` of marks and labels in px, or inline SVG.
+
+`mermaid` and `mermaidkinds` parse the source (bounded: `MAX_SOURCE`, `MAX_NODES`, `MAX_EDGES`);
+`drawing` holds the `Drawing` records and lays out flowcharts, `kinds` the other kinds;
+`labels` measures and sets labels with the engine's own shaping; `fit` draws a diagram to fit
+a width under a post's `DiagramBudget`; `svg` writes the article path's inline SVG. Cards place
+a drawing as a block in `layout.blocks.diagram`. May import: `layout.base`, `layout.text`,
+`layout.style`, `layout.errors`.
+"""
+
+from .fit import DiagramBudget
+from .svg import diagram_svg
+
+__all__ = ["DiagramBudget", "diagram_svg"]

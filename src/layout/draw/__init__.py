@@ -1,1 +1,26 @@
-"""PACKAGE FRONT DOOR TODO"""
+"""Laid-out pages → pixels → encoded files (PNG, JPEG, WebP, PDF). Paints; never measures.
+
+`painter` records a `Page` as a Skia picture and draws it at a scale (`shaders` turns paints
+and effects into Skia's); `png` encodes RGB rows; `imagecodec` re-encodes an image under a
+byte limit (the article path's images and covers); `sheet` draws a contact sheet of cards.
+May import: `layout.base`, `layout.text` (fonts, lines for captions), `layout.style`,
+`layout.errors`, `layout.limits`.
+"""
+
+from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
+from .imagecodec import fit as fit_image
+from .imagecodec import probe as probe_image
+from .painter import load_numpy
+from .sheet import Tile, contact_sheet
+
+__all__ = [
+    "ARTICLE_IMAGE_BYTES",
+    "COVER_IMAGE_BYTES",
+    "EncodedImage",
+    "ImageInfo",
+    "Tile",
+    "contact_sheet",
+    "fit_image",
+    "load_numpy",
+    "probe_image",
+]

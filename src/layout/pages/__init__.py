@@ -1,1 +1,7 @@
-"""PACKAGE FRONT DOOR TODO"""
+"""Rows → cards (`Page`s) per split mode, with their chrome and decorations.
+
+`compose` runs a split mode: the flow's rows, the card breaks `pagebreaks` chooses over the
+whole post, the rows placed on each card, `cues` where a break cuts a code panel, `chrome`'s
+page numbers and `decorate`'s theme decorations. May import: `layout.flow` and everything
+below it.
+"""

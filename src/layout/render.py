@@ -1,0 +1,296 @@
+"""Markdown (or its `Doc`) + a theme + fonts + `RenderOptions` → cards laid out, drawn, encoded.
+
+The engine's entry points: `layout_cards` lays out (no pixels; plain data another process can
+draw), `draw_cards` draws and encodes what was laid out, `render_cards` does both with the
+budgets checked before each costly step; `layout_share` lays out a long post's second share
+elsewhere; `render_covers` and `render_wechat_cover` make covers. Each is a pure function of
+its arguments, so its output can be cached by a hash of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+import msgspec
+
+from .base.boxes import Page
+from .base.images import Images
+from .blocks.parts import Part
+from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
+from .draw.painter import Painter, encode_lossy, encode_pdf, encode_png
+from .flow.budget import OutputLimits
+from .flow.shares import Premade
+from .limits import (
+    DEFAULT_HEIGHT,
+    DEFAULT_WIDTH,
+    MAX_CARDS,
+    image_pixels_beside,
+)
+from .pages.compose import (
+    Card,
+    SplitMode,
+    compose,
+    compose_share,
+    hides_overflow,
+)
+from .parse.markdown import Doc
+from .parse.markdown import parse as parse_markdown
+from .parse.mdx import parse_mdx
+from .style.theme import Theme, resolve
+from .text.fonts import FontBook
+
+ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change
+
+OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
+FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
+MEDIA_TYPES: dict[str, str] = {
+    "png": "image/png",
+    "jpeg": "image/jpeg",
+    "webp": "image/webp",
+    "pdf": "application/pdf",
+}
+EXTENSIONS: dict[str, str] = {"png": "png", "jpeg": "jpg", "webp": "webp", "pdf": "pdf"}
+DEFAULT_QUALITY = 90  # JPEG/WebP: no visible ringing around text at scale 2
+
+
+class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
+    """Card size in CSS px, output scale, split mode and overflow handling."""
+
+    width: float = DEFAULT_WIDTH
+    height: float = DEFAULT_HEIGHT
+    scale: float = 2
+    split: SplitMode = "noSplit"
+    overflow_hidden: bool = False
+    mode: str | None = None
+    mdx: bool = False
+    max_pages: int = MAX_CARDS
+    max_pixels: int | None = None  # refuse (CardTooLarge) before drawing a bigger card
+    max_total_pixels: int | None = None  # refuse (TooManyPixels) before drawing more in all
+    max_image_pixels: int | None = None  # refuse (ImagesTooLarge) before decoding more
+    format: OutputFormat = "png"  # pdf: one document of every card, vector text
+    quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """The encoded files of one render and the text each shows, in reading order.
+
+    One file per card, or for `pdf` one file of every card; `alt_texts[i]` is the visible
+    text of `files[i]` (see `Page.alt_text`), for the PDF every card's, cards apart by a
+    blank line.
+    """
+
+    files: list[bytes]
+    alt_texts: list[str]
+
+
+@dataclass(frozen=True, slots=True)
+class LaidOut:
+    """Laid-out cards and the encoded bytes of their images by `ImageRef.key`: plain data,
+    to be drawn by `draw_cards` here or in another process."""
+
+    pages: list[Page]
+    images: dict[str, bytes]
+
+
+def parse_post(markdown: str, mdx: bool = False) -> Doc:
+    """The post's `Doc` (blocks and image sources), read as mdxMode Markdown with `mdx`.
+
+    Raises:
+        MdxError: With `mdx`, text the component set refuses (names the line).
+    """
+    return parse_mdx(markdown) if mdx else parse_markdown(markdown)
+
+
+def layout_cards(
+    post: str | Doc,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+    premade: Premade | None = None,
+) -> LaidOut:
+    """Lays out the cards without drawing them or decoding any image.
+
+    `post` is the Markdown, or the `Doc` `parse_post` made of it (then it is not parsed
+    again; its `images` are the sources the caller fetched). With `premade` (autoSplit
+    only), the blocks another process laid out (`layout_share`) are taken from it.
+
+    Image sizes come from their headers; with `options.max_image_pixels` the distinct
+    images are held to it before layout starts. The cards are held to the page and pixel
+    limits of `options` as soon as each is known, while they are laid out: a post far over
+    a limit is refused after the layout of about as much as the limits allow.
+
+    Raises:
+        ImagesTooLarge: The distinct images would decode to more than `max_image_pixels`.
+        TooManyPages: More than `options.max_pages` cards.
+        CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
+        MdxError: With `options.mdx`, text the component set refuses (names the line).
+    """
+    # Every card is at least width x height, so a request over budget with one card is
+    # refused without laying anything out.
+    _limits(options).check([(options.width, options.height)])
+    doc = post if isinstance(post, Doc) else parse_post(post, options.mdx)
+    budget = Images(images or {}, options.max_image_pixels)
+    budget.admit(doc.images)
+    card = Card(
+        width=options.width,
+        height=options.height,
+        split=options.split,
+        overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
+        limits=_limits(options),
+    )
+    shared = premade if options.split == "autoSplit" else None
+    pages = compose(doc, resolve(theme, options.mode), fonts, budget, card, shared)
+    return LaidOut(pages, budget.blobs)
+
+
+def layout_share(
+    doc: Doc, theme: Theme, fonts: FontBook, options: RenderOptions, start: int
+) -> list[Part | None]:
+    """The second share of an autoSplit post (`share_start`), laid out for the `premade`
+    of the `layout_cards` of the same arguments in another process: plain data.
+
+    Raises:
+        TooManyPages, CardTooLarge, TooTallForFormat, TooManyPixels: The share alone is
+            already over a limit (the `layout_cards` that waits for it lays it out itself).
+    """
+    card = Card(options.width, options.height, "autoSplit", limits=_limits(options))
+    return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
+
+
+def layout_pages(
+    post: str | Doc,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> list[Page]:
+    """The pages of `layout_cards` (raises what it raises)."""
+    return layout_cards(post, theme, fonts, options, images).pages
+
+
+def render(
+    post: str | Doc,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> list[bytes]:
+    """The files of `render_cards` (one PNG per card by default)."""
+    return render_cards(post, theme, fonts, options, images).files
+
+
+def render_cards(
+    post: str | Doc,
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    images: Mapping[str, bytes] | None = None,
+) -> Rendered:
+    """One image per card in `options.format`, `options.scale` times the card's CSS size
+    (a `pdf` is one document, a page per card at its CSS size in points), with its alt text.
+
+    The work is bounded before it starts: image pixels from headers before layout, output
+    pixels and cards before layout (for the smallest possible card), during it (as the
+    rows add up, see `layout_cards`) and before drawing.
+
+    Raises:
+        ImagesTooLarge: See `layout_cards`.
+        TooManyPages: See `layout_cards`.
+        CardTooLarge: One card would have more than `options.max_pixels` pixels.
+        TooTallForFormat: One card is longer on a side than `options.format` holds.
+        TooManyPixels: All cards together would have more than `options.max_total_pixels`.
+    """
+    laid = layout_cards(post, theme, fonts, options, images)
+    return draw_cards(laid.pages, laid.images, fonts, options)
+
+
+def draw_cards(
+    pages: list[Page], images: Mapping[str, bytes], fonts: FontBook, options: RenderOptions
+) -> Rendered:
+    """The cards `layout_cards` laid out, drawn and encoded as `render_cards` says; each
+    distinct image in `images` (bytes by `ImageRef.key`) is decoded once, on first use.
+
+    Raises:
+        CardTooLarge, TooManyPixels: See `render_cards`; checked before any pixel is drawn.
+        ImagesTooLarge: The images drawn would decode to more than `max_image_pixels`.
+    """
+    largest = _limits(options).check([(page.width, page.height) for page in pages])
+    image_pixels = options.max_image_pixels
+    if options.format != "pdf":  # raster: the card and its images share one memory budget
+        beside = image_pixels_beside(largest)
+        image_pixels = beside if image_pixels is None else min(image_pixels, beside)
+    painter = Painter(
+        fonts.typefaces(), scale=options.scale, images=images, max_image_pixels=image_pixels
+    )
+    cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
+    texts = [page.alt_text() for page in pages]
+    if options.format == "pdf":
+        return Rendered([encode_pdf(cards)], ["\n\n".join(text for text in texts if text)])
+    if options.format == "png":
+        return Rendered([encode_png(*card, options.scale) for card in cards], texts)
+    files = [
+        encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
+        for card in cards
+    ]
+    return Rendered(files, texts)
+
+
+def render_covers(
+    title: str,
+    keywords: tuple[str, ...],
+    theme: Theme,
+    fonts: FontBook,
+    options: RenderOptions,
+    count: int = 1,
+) -> Rendered:
+    """`count` covers of `title` (covers.py: one layout each) at `options`' size, scale
+    and format, drawn and encoded as `draw_cards` does; held to the same pixel limits.
+
+    Raises:
+        CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
+    """
+    covers = max(1, min(count, MAX_COVERS))
+    _limits(options).check([(options.width, options.height)] * covers)
+    pages = cover_pages(
+        title,
+        keywords,
+        theme,
+        fonts,
+        width=options.width,
+        height=options.height,
+        count=covers,
+        mode=options.mode,
+    )
+    return draw_cards(pages, {}, fonts, options)
+
+
+def render_wechat_cover(
+    title: str,
+    keywords: tuple[str, ...],
+    theme: Theme,
+    fonts: FontBook,
+    mode: str | None = None,
+    *,
+    mark_crop: bool = False,
+) -> tuple[bytes, CoverCrops]:
+    """An article's cover for the platform: a 900 x 383 PNG whose centred square holds the
+    title, and its `pic_crop_235_1` / `pic_crop_1_1` boxes (`CoverCrops`); `mark_crop`
+    outlines the square crop (for a gallery, never for the platform)."""
+    page, crops = wechat_cover(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
+    options = RenderOptions(width=page.width, height=page.height, scale=1)
+    return draw_cards([page], {}, fonts, options).files[0], crops
+
+
+def _limits(options: RenderOptions) -> OutputLimits:
+    """What `options` allow one render to make (see `budget.OutputLimits.check`)."""
+    return OutputLimits(
+        scale=options.scale,
+        format=options.format,
+        max_pages=options.max_pages,
+        max_pixels=options.max_pixels,
+        max_total_pixels=options.max_total_pixels,
+    )
