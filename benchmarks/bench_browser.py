@@ -42,7 +42,7 @@ NODE = "/usr/bin/node"
 WIDTH, SCALE = 440, 2
 CHILD_LIMIT_S = 300  # no child process may run longer
 
-# apple-notes (src/themes/apple-notes/card.toml) on the base style (src/layout/style/theme.py)
+# apple-notes (src/themes/apple-notes/card.toml) on the base style (src/layout/style/schema.py)
 YELLOW, TEXT, QUOTE, BORDER = "#F8C744", "#333333", "#666666", "rgba(0,0,0,.1)"
 CHEVRON = "M15 19 L8 12 L15 5"
 SHARE = (

@@ -39,6 +39,7 @@ import layout, themes
 from layout.draw import painter as draw
 from layout.parse import markdown
 from layout.draw import png
+from layout.style import resolver
 from layout.style import theme as style
 compose = sys.modules["layout.pages.compose"]
 text = open(sys.argv[1], encoding="utf-8").read()
@@ -57,7 +58,7 @@ for name in names:
             compose.clear_static_layers(); draw.clear_static_cache()
         t0 = time.perf_counter(); doc = markdown.parse(text)
         t1 = time.perf_counter()
-        pages = compose.compose(doc, style.resolve(theme, None), fonts, {}, card)
+        pages = compose.compose(doc, resolver.resolve(theme, None), fonts, {}, card)
         t2 = time.perf_counter(); pictures = [painter.record(p) for p in pages]
         t3 = time.perf_counter()
         pixels = [draw.rasterize(pic, p.width, p.height, p.background, 2)

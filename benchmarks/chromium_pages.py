@@ -7,7 +7,7 @@ box whose column is the card's content box (`compose.content_box`): `columns: 1`
 are the repository's files (fonts/families.toml) through @font-face file:// URLs, so the same
 faces measure; each role's family, size, weight, line height, letter spacing, text
 transform, top and bottom margins, list indent and item gap, quote and code padding come
-from the resolved theme styles (`layout.style.theme.resolve`), approximately (no decorations,
+from the resolved theme styles (`layout.style.resolver.resolve`), approximately (no decorations,
 no per-theme chrome). On top goes a book designer's best CSS (`DESIGNER_CSS`): orphans and
 widows 2, `text-wrap: pretty` on paragraphs and items, `text-wrap: balance` and no
 hyphenation on headings kept with what follows, `break-inside: avoid` on code, tables,
@@ -367,7 +367,7 @@ def session() -> Iterator[Session]:
 
 if __name__ == "__main__":  # a quick look: one post's lines at one size
     import themes
-    from layout.style.theme import resolve
+    from layout.style.resolver import resolve
 
     text = Path(sys.argv[1]).read_text("utf-8")
     with session() as chromium:

@@ -27,7 +27,7 @@ import numpy as np
 import layout
 from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
 from layout.draw.painter import Painter, rasterize
-from layout.style.theme import resolve
+from layout.style.resolver import resolve
 from tests.glyphruns import glyph_runs
 
 MIN_CONTRAST = 4.5  # WCAG 2 AA for text

@@ -12,7 +12,9 @@ import pytest
 
 import layout
 from app.cli import main
-from layout.style.theme import BASE_COLORS, DARK_CODE, decode_theme, resolve
+from layout.style.resolver import resolve
+from layout.style.schema import BASE_COLORS, DARK_CODE
+from layout.style.theme import decode_theme
 from tests import pngcodec
 from tests.conftest import CORPUS
 from themes import css

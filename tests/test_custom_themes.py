@@ -17,7 +17,8 @@ import pytest
 import layout
 import themes
 from app.cli import main
-from layout.style.theme import BASE_COLORS, DARK_CODE
+from layout.style.resolver import resolve
+from layout.style.schema import BASE_COLORS, DARK_CODE
 from tests.conftest import CORPUS
 from themes import css
 from themes.custom import read_theme_file
@@ -168,7 +169,7 @@ def test_font_families_map_onto_our_families() -> None:
 def test_letter_spacing_follows_the_engine() -> None:
     """Mapped when Style has the knob, reported as unsupported while it does not."""
     source = ".t h1 { letter-spacing: 2px; }"
-    if "letter_spacing" in layout.style.theme.KNOB_TYPES:
+    if "letter_spacing" in layout.style.schema.KNOB_TYPES:
         assert knobs(source, "h1") == {"letter_spacing": 2.0}
     else:
         assert notes(source) == [
@@ -211,8 +212,8 @@ def test_a_broken_stylesheet_is_an_error_naming_the_source(source: str, reason: 
 def test_a_dark_code_panel_gets_light_token_colours() -> None:
     dark = css.translate(".t pre { background: #0b1021; }").theme
     light = css.translate(".t pre { background: #f8f8f8; }").theme
-    assert layout.resolve(dark, None).tokens["code_string"] == DARK_CODE["code_string"]
-    assert layout.resolve(light, None).tokens["code_string"] == BASE_COLORS["code_string"]
+    assert resolve(dark, None).tokens["code_string"] == DARK_CODE["code_string"]
+    assert resolve(light, None).tokens["code_string"] == BASE_COLORS["code_string"]
 
 
 def test_a_css_theme_renders(fonts: layout.FontBook) -> None:

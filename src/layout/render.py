@@ -38,7 +38,8 @@ from .pages.compose import (
 from .parse.markdown import Doc
 from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
-from .style.theme import Theme, resolve
+from .style.resolver import resolve
+from .style.schema import Theme
 from .text.fonts import FontBook
 
 ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change

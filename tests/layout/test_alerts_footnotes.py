@@ -88,7 +88,7 @@ def test_the_notes_close_the_last_card_of_a_split_post(fonts, split: str) -> Non
 
 
 def test_a_callout_title_is_drawn_in_its_kind_colour(fonts) -> None:
-    styles = layout.style.theme.resolve(themes.load("darktech"), None)
+    styles = layout.style.resolver.resolve(themes.load("darktech"), None)
     rows = text_rows("> [!TIP]\n> x", themes.load("darktech"), fonts)
     [title] = [row for row in rows if row.text == "提示 TIP"]
     assert {run.color for run in glyph_runs(title.items)} == {styles.palette["callout_tip"]}

@@ -12,7 +12,7 @@ import themes
 from layout.base.boxes import Fill, Group, Page, Rect
 from layout.draw.painter import Painter, rasterize
 from layout.pages.compose import content_box
-from layout.style.theme import resolve
+from layout.style.resolver import resolve
 
 TWO_LINES = "第一行，很短。\n\n第二行，也很短。\n"
 LONG = "\n\n".join(f"第 {n} 段：这篇文章很长，适合收藏后慢慢看。" * 3 for n in range(12))

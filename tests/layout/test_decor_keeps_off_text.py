@@ -7,7 +7,8 @@ import layout
 from layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
 from layout.draw.painter import build_path
 from layout.pages.decorate import TEXT_MARGIN, Context, build
-from layout.style.theme import decode_theme, resolve
+from layout.style.resolver import resolve
+from layout.style.theme import decode_theme
 
 CARD = Rect(0.0, 0.0, 440.0, 586.0)
 HEART = (

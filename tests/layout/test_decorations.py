@@ -18,7 +18,8 @@ from layout.draw.painter import build_path, clear_static_cache, static_cache_sta
 from layout.pages.compose import static_layers
 from layout.pages.decorate import Context, build
 from layout.style.decorations import Icon
-from layout.style.theme import ThemeError, decode_theme, resolve
+from layout.style.resolver import resolve
+from layout.style.theme import ThemeError, decode_theme
 
 DEMO = Path(__file__).resolve().parents[1] / "cases" / "demo-theme.toml"
 THEME = 'name = "t"\n[colors.all]\nink = "#112233"\n'

@@ -310,7 +310,7 @@ def test_callout_draws_its_bar_and_tinted_panel(fonts, kind: str, color: int) ->
 def test_badge_is_a_pill_in_the_theme_badge_paint(fonts) -> None:
     """The pill is the theme's accent (apple-notes: a solid one; a theme without an `accent`
     token, like darktech, gets its list badges' paint)."""
-    styles = layout.style.theme.resolve(themes.load("apple-notes"), "light-mode")
+    styles = layout.style.resolver.resolve(themes.load("apple-notes"), "light-mode")
     paint = styles.palette.get("accent", styles["list"].number_background)
     assert isinstance(paint, int)
     on = count(draw("A <Badge>NEW</Badge> b", "apple-notes", fonts), paint)
@@ -321,7 +321,7 @@ def test_badge_is_a_pill_in_the_theme_badge_paint(fonts) -> None:
 def test_steps_draw_one_number_badge_a_step(fonts) -> None:
     md = "<Steps>\n<Step>a</Step>\n<Step>b</Step>\n<Step>c</Step>\n</Steps>"
     one = md.replace("<Step>b</Step>\n<Step>c</Step>\n", "")
-    styles = layout.style.theme.resolve(themes.load("apple-notes"), "light-mode")
+    styles = layout.style.resolver.resolve(themes.load("apple-notes"), "light-mode")
     paint = styles["list"].number_background or styles["list"].marker_color
     assert isinstance(paint, int)
     three, single = (

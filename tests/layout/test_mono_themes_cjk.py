@@ -10,7 +10,7 @@ import pytest
 
 import layout
 import themes
-from layout.style.theme import resolve
+from layout.style.resolver import resolve
 
 POST = (Path(__file__).parents[1] / "cases" / "posts" / "04-long-article-zh.md").read_text()
 

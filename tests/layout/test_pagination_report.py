@@ -150,7 +150,7 @@ def test_chromium_cards_feed_the_same_counters() -> None:
     line on the second card; `widows: 2` moves a second one over, which the counters see as
     no one-line split and as a stub (two lines on a tall last card)."""
     pages = _chromium_pages()
-    styles = layout.style.theme.resolve(themes.load("apple-notes"), None)
+    styles = layout.style.resolver.resolve(themes.load("apple-notes"), None)
     box = sys.modules["layout.pages.compose"].content_box(styles, 440, 586)
     body = styles["body"]
     per_card = int(box.height // (body.size * body.line_height))

@@ -26,7 +26,8 @@ from layout.base.boxes import (
 )
 from layout.draw.painter import Painter, rasterize
 from layout.draw.shaders import NOISE_TILE
-from layout.style.theme import ThemeError, decode_theme, resolve
+from layout.style.resolver import resolve
+from layout.style.theme import ThemeError, decode_theme
 
 THEME = 'name = "t"\nmodes = ["day"]\n[colors.day]\nink = "#112233"\n'
 

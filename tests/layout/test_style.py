@@ -6,7 +6,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from layout.style.theme import BASE_COLORS, ThemeError, decode_theme, parse_color, resolve
+from layout.style.paint import parse_color
+from layout.style.resolver import resolve
+from layout.style.schema import BASE_COLORS
+from layout.style.theme import ThemeError, decode_theme
 
 COLOURS = [
     ("#abc", 0xFFAABBCC),

@@ -15,7 +15,7 @@ from layout.base.boxes import Rect
 from layout.pages.compose import content_box
 from layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
 from layout.style.decorations import Circle, Icon
-from layout.style.theme import resolve
+from layout.style.resolver import resolve
 
 POST = (Path(__file__).parents[1] / "cases" / "posts" / "04-long-article-zh.md").read_text()
 SIZES = ((440, 586), (440, 782), (500, 500), (360, 640))

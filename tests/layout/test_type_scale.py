@@ -11,7 +11,7 @@ import themes
 from layout.base.boxes import GlyphRun, Group, Item, Page
 from layout.draw.painter import Painter, rasterize
 from layout.pages.compose import type_zoom
-from layout.style.theme import Style
+from layout.style.schema import Style
 
 PARAGRAPH = "这篇文章很长，适合收藏后慢慢看。" * 12
 NO_SCALE = layout.decode_theme('name = "no-scale"\n[roles.card]\ntype_scale = "none"\n')

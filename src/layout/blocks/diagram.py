@@ -17,7 +17,7 @@ from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..errors import DiagramError
 from ..parse.markdown import CodeBlock, Text
-from ..style.theme import Styles
+from ..style.resolver import Styles
 from .panels import code
 from .parts import Ctx, Layouter, Part
 

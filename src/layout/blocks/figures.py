@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from ..base.boxes import Fill, ImageRef, Item, Picture, Rect, Row, shift
 from ..parse.markdown import Image, Text
-from ..style.theme import Style
+from ..style.schema import Style
 from .marks import ImageFrame
 from .parts import Ctx, Layouter, Part
 

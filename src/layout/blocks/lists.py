@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke, shift
 from ..parse.markdown import ListBlock, ListItem, Text
-from ..style.theme import Style
+from ..style.schema import Style
 from .marks import BADGE_TEXT, badge, badge_width, bullet
 from .parts import Ctx, Layouter, Part, indent, inset, new_frame
 from .tiles import tiled_list

@@ -19,8 +19,9 @@ from ..base.images import Images
 from ..diagrams.fit import DiagramBudget
 from ..parse.markdown import Block, Text
 from ..style.looks import Looks
+from ..style.resolver import Styles
+from ..style.schema import Style
 from ..style.spanstyle import SpanStyle
-from ..style.theme import Style, Styles
 from ..text.fonts import FontBook
 from ..text.inline import Metrics, TextLine
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 
 from ..base.boxes import Frame, FrameDecor, Row
 from ..parse.markdown import Table
+from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..style.theme import Style
 from ..text.inline import ContentWidths, Metrics, TextLine, layout_text, measure_widths
 from .parts import Ctx, Layouter, Part
 from .tables import TableBox, layout_table

@@ -25,8 +25,8 @@ from typing import NamedTuple, Protocol
 
 from ..base.boxes import Frame, Group, Item, Rect, Row, Segment
 from ..parse.markdown import Table, Text
+from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..style.theme import Style
 from ..text.inline import ContentWidths, Metrics, TextLine
 from .marks import corner_fill
 

@@ -9,7 +9,7 @@ import math
 from ..style.decorations import Box, is_static
 from ..style.looks import Looks
 from ..style.paint import base_color, resolve_paint
-from ..style.theme import Styles, relative_luminance
+from ..style.resolver import Styles, relative_luminance
 
 MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
 SMALL_TEXT_CONTRAST = 4.5  # hashtags and kickers: WCAG's threshold for body-size text

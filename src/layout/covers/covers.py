@@ -27,8 +27,9 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..pages.compose import content_box, static_layers
 from ..style.looks import text_look
 from ..style.paint import base_color
+from ..style.resolver import Styles, resolve
+from ..style.schema import Theme
 from ..style.spanstyle import Span, SpanStyle
-from ..style.theme import Styles, Theme, resolve
 from ..text.fonts import FontBook
 from ..text.inline import TextLine, layout_text, line_metrics
 from .coverinks import emphasis, ink_on, small_ink, tint

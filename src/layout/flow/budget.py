@@ -24,7 +24,8 @@ from ..base.boxes import Row
 from ..blocks.parts import Overfull
 from ..errors import CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat
 from ..limits import MAX_CARD_PIXELS_BY_FORMAT, MAX_CARDS
-from ..style.theme import Style, Styles
+from ..style.resolver import Styles
+from ..style.schema import Style
 
 EPSILON = 1e-6
 MAX_SIDE: dict[str, int] = {"webp": 16_383, "jpeg": 65_535}  # what each format can hold

@@ -49,8 +49,9 @@ from ..parse.markdown import (
     Text,
 )
 from ..style.looks import BAD_MATH, Looks
+from ..style.resolver import Styles
+from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..style.theme import Style, Styles
 from ..text.fonts import FontBook
 from ..text.inline import Metrics, TextLine, layout_text, line_metrics
 from ..text.mathtex import MathBudget

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from ..base.boxes import Group, Item
 from ..style.looks import text_look
+from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..style.theme import Style
 from ..text.fonts import FontBook
 from ..text.inline import TextLine, layout_text, line_metrics
 

@@ -38,7 +38,8 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.markdown import Doc, split_at_rules
 from ..style.decorations import Decoration, is_static
 from ..style.paint import base_color
-from ..style.theme import Style, Styles
+from ..style.resolver import Styles
+from ..style.schema import Style
 from ..text.fonts import FontBook
 from .chrome import page_number_items
 from .cues import continuation_cues

@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..parse.htmltags import mark_value
+from .resolver import Styles
+from .schema import INLINE_ROLES, Style
 from .spanstyle import BOLD_WEIGHT, SpanStyle
-from .theme import INLINE_ROLES, Style, Styles
 
 BAD_MATH_RED = 0xFFE5484D  # the thin underline under LaTeX that did not typeset
 BAD_MATH = "bad_math"  # a span-style mark only: LaTeX shown as source
