@@ -30,7 +30,8 @@ from layout.base.boxes import Group
 from layout.draw import painter as draw
 from layout.draw import png
 from layout.style.spanstyle import CjkItalic, Span, SpanStyle
-from layout.text.inline import layout_text, line_metrics
+from layout.text.inline import layout_text
+from layout.text.linebox import line_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTS = ROOT / "tests" / "cases" / "posts"

@@ -15,7 +15,7 @@ import pytest
 
 from layout.base.boxes import PlacedRow, Row
 from layout.parse import code
-from layout.text.inline import Metrics, TextLine
+from layout.text.linebox import Metrics, TextLine
 from layout.text.linebreak import Edges, LineRange
 from layout.text.shape import Cluster
 

@@ -12,7 +12,8 @@ import pytest
 
 import layout
 from layout.base.boxes import GlyphRun
-from layout.text.inline import Metrics, TextLine, layout_text
+from layout.text.inline import layout_text
+from layout.text.linebox import Metrics, TextLine
 from layout.text.shape import Cluster, Span, SpanStyle, shape
 
 EM = 10.0

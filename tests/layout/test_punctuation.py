@@ -12,7 +12,8 @@ import pytest
 import layout
 from layout.base.boxes import Fill, GlyphRun, Group, Item, Page, Rect
 from layout.draw.painter import Painter, rasterize
-from layout.text.inline import Metrics, TextLine, layout_text
+from layout.text.inline import layout_text
+from layout.text.linebox import Metrics, TextLine
 from layout.text.punctuation import Kind, adjacent_trims, kind
 from layout.text.shape import Span, SpanStyle, shape
 from tests.conftest import CORPUS

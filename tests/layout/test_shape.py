@@ -15,7 +15,9 @@ from fontTools.ttLib import TTFont
 
 import layout
 from layout.text.fonts import DEFAULT_FONTS_DIR
-from layout.text.inline import ITALIC_SKEW, Metrics, layout_text
+from layout.text.inline import layout_text
+from layout.text.linebox import Metrics
+from layout.text.lineitems import ITALIC_SKEW
 from layout.text.shape import Cluster, Span, SpanStyle, shape
 
 CJK = "NotoSansCJKsc-Regular"

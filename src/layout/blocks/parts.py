@@ -23,7 +23,7 @@ from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import SpanStyle
 from ..text.fonts import FontBook
-from ..text.inline import Metrics, TextLine
+from ..text.linebox import Metrics, TextLine
 
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 

@@ -13,7 +13,8 @@ from ..base.boxes import Frame, FrameDecor, Row
 from ..parse.markdown import Table
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.inline import ContentWidths, Metrics, TextLine, layout_text, measure_widths
+from ..text.inline import ContentWidths, layout_text, measure_widths
+from ..text.linebox import Metrics, TextLine
 from .parts import Ctx, Layouter, Part
 from .tables import TableBox, layout_table
 

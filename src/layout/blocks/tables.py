@@ -27,7 +27,8 @@ from ..base.boxes import Frame, Group, Item, Rect, Row, Segment
 from ..parse.markdown import Table, Text
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.inline import ContentWidths, Metrics, TextLine
+from ..text.inline import ContentWidths
+from ..text.linebox import Metrics, TextLine
 from .marks import corner_fill
 
 EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits

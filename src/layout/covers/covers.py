@@ -31,7 +31,8 @@ from ..style.resolver import Styles, resolve
 from ..style.schema import Theme
 from ..style.spanstyle import Span, SpanStyle
 from ..text.fonts import FontBook
-from ..text.inline import TextLine, layout_text, line_metrics
+from ..text.inline import layout_text
+from ..text.linebox import TextLine, line_metrics
 from .coverinks import emphasis, ink_on, small_ink, tint
 
 LAYOUTS = ("headline", "band", "pills", "split")

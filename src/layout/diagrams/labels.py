@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..base.boxes import Group, Item, shift
 from ..style.spanstyle import Span, SpanStyle
 from ..text.fonts import FontBook
-from ..text.inline import Metrics, TextLine, layout_text, line_metrics
+from ..text.inline import layout_text
+from ..text.linebox import Metrics, TextLine, line_metrics
 from .drawing import Label, Lines
 
 LINE_HEIGHT = 1.35  # a label's line box, in em

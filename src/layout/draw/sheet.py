@@ -17,7 +17,8 @@ from ..errors import SheetError
 from ..style.looks import text_look
 from ..style.spanstyle import BOLD_WEIGHT, Span
 from ..text.fonts import FontBook
-from ..text.inline import layout_text, line_metrics
+from ..text.inline import layout_text
+from ..text.linebox import line_metrics
 from .painter import Painter, encode_png
 
 BACKGROUND = 0xFFF4F4F2

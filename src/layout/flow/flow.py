@@ -53,7 +53,8 @@ from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
 from ..text.fonts import FontBook
-from ..text.inline import Metrics, TextLine, layout_text, line_metrics
+from ..text.inline import layout_text
+from ..text.linebox import Metrics, TextLine, line_metrics
 from ..text.mathtex import MathBudget
 from .budget import ContentBudget
 from .shares import SHARE_IDS, Premade, layable_apart

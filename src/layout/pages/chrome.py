@@ -10,7 +10,8 @@ from ..style.looks import text_look
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
 from ..text.fonts import FontBook
-from ..text.inline import TextLine, layout_text, line_metrics
+from ..text.inline import layout_text
+from ..text.linebox import TextLine, line_metrics
 
 
 def page_number_items(

@@ -1,13 +1,10 @@
 """Spans and a width → `TextLine`s: broken, aligned, with glyph runs at absolute x.
 
-Baselines follow CSS half-leading: a line box is `size * line_height` tall and the
-primary face's ascent + descent sit centred in it. Justified lines spread the spare width
-(what is left after punctuation compression) over inner spaces and CJK character gaps; a
-paragraph's last line and lines ended by a hard break stay at the start, as browsers do.
-
-A styled run cut by a line break (inline code, a link, a highlight) is drawn as one piece
-per line, each tight to its glyphs (no background over the space where the line broke)
-with square cut ends; only the run's true ends are rounded.
+Lines are set in a block's line box (linebox.py), grown for larger inline text. Justified
+lines spread the spare width (what is left after punctuation compression) over inner spaces
+and CJK character gaps; a paragraph's last line and lines ended by a hard break stay at the
+start, as browsers do. What each line paints (backgrounds, glyph runs, strike lines) is
+lineitems.py's.
 """
 
 from __future__ import annotations
@@ -18,11 +15,10 @@ from typing import NamedTuple
 
 import regex
 
-from ..base.boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
-from ..base.records import bulk_record
-from ..style.spanstyle import Span, SpanStyle
+from ..style.spanstyle import Span
 from .fonts import FontBook
 from .hyphenate import hyphen_points
+from .linebox import Metrics, TextLine
 from .linebreak import (
     ALLOWED,
     HYPHEN,
@@ -44,14 +40,10 @@ from .linebreak import (
     keep_words,
     opportunities,
 )
+from .lineitems import line_items
 from .pretty import pretty_lines
 from .shape import Cluster, hyphen_after, shape, trimmed
 
-ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
-STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em
-CODE_PAD_Y = 2.0  # vertical padding of inline code panels, px
-# Underline dashes in multiples of the line's width (on, off); dots are round-capped.
-_UNDERLINE_DASHES = {"dashed": (3.0, 2.0), "dotted": (0.01, 3.0)}
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
 # justified CJK block is set near its natural spacing; ideograph gaps take the rest.
 LATIN_STRETCH = 0.25
@@ -60,37 +52,6 @@ _CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
 _CJK_TEXT = regex.compile(
     r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\p{Hangul}\u3000-\u303F\uFF00-\uFFEF]"
 )
-
-
-@bulk_record
-class TextLine:
-    """One laid-out line: items positioned with y relative to the line's top."""
-
-    height: float
-    baseline: float
-    width: float
-    items: tuple[Item, ...]
-    text: str
-    left: float = 0.0  # where the line's text starts (after alignment)
-    broken_word: bool = False  # the line ends in a hyphen of its own inside a word
-
-
-@bulk_record
-class Metrics:
-    """The line box of a block: its height and where the baseline sits in it."""
-
-    height: float
-    baseline: float
-    size: float = 0.0  # the text size they are for; larger inline text grows a line (0: never)
-
-
-def line_metrics(
-    fonts: FontBook, family: str, bold: bool, size: float, line_height: float
-) -> Metrics:
-    face = fonts.chain(family, bold)[0]
-    box = size * line_height
-    content = (face.ascent + face.descent) * size
-    return Metrics(box, (box - content) / 2 + face.ascent * size, size)
 
 
 def layout_text(
@@ -348,7 +309,7 @@ def _position(
         pens.append(pen)
         pen += cluster.width + extra.get(i, 0.0)
     metrics = _grown(clusters, metrics)
-    items = _paint(clusters, pens, metrics, cuts)
+    items = line_items(clusters, pens, metrics, cuts)
     text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
     return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
 
@@ -410,186 +371,3 @@ def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
 def _has_cjk(clusters: list[Cluster]) -> bool:
     """Whether any cluster is CJK text (a paragraph without any is never justified)."""
     return _CJK_TEXT.search("".join(c.text for c in clusters)) is not None
-
-
-def _paint(
-    clusters: list[Cluster], pens: list[float], metrics: Metrics, cuts: tuple[bool, bool]
-) -> list[Item]:
-    """Backgrounds and underlines first, then glyph runs (in a layer with their effects),
-    then strike lines. Highlights and underlines leave out the spaces at a run's ends;
-    a run cut by the line's start or end gets a square end there."""
-    baseline = metrics.baseline
-    under: list[Item] = []
-    runs: list[Item] = []
-    over: list[Item] = []
-    groups = _style_groups(clusters, pens)
-    colour = {cluster.face.key for cluster in clusters if cluster.face.is_colour}
-    for number, (group, group_pens) in enumerate(groups):
-        style = group[0].style
-        square = (number == 0 and cuts[0], number == len(groups) - 1 and cuts[1])
-        left = group_pens[0] + group[0].pad_left
-        right = group_pens[-1] + group[-1].width - group[-1].pad_right
-        inked = _inked(group, group_pens)
-        if style.background is not None:
-            under.append(_code_panel(group, group_pens, baseline, style, square))
-        if style.highlight is not None and inked:
-            under.append(_highlight(group[0], inked, metrics, square))
-        if style.underline != "none" and inked:
-            under.append(_underline(style, inked, baseline))
-        glyphs: list[Item] = [*_glyph_runs(group, group_pens, baseline)]
-        glyphs.extend(_formulas(group, group_pens, baseline))
-        if style.effects:  # glyph shadows and glows: drawn, never measured; not for colour
-            # glyphs (emoji), whose shadow would be a flat silhouette stamped behind a picture
-            bare = [g for g in glyphs if isinstance(g, GlyphRun) and g.face in colour]
-            runs += [Layer(tuple(g for g in glyphs if g not in bare), style.effects), *bare]
-        else:
-            runs.extend(glyphs)
-        if style.strike:
-            y = baseline - style.size * STRIKE_RISE
-            over.append(Segment(left, y, right, y, style.color, max(1.0, style.size / 16)))
-    return under + runs + over
-
-
-def _formulas(group: list[Cluster], pens: list[float], baseline: float) -> list[Shape]:
-    """The group's formulas as filled outlines in the text colour, on the baseline."""
-    return [
-        Shape(cluster.formula.placed(pen, baseline), stroke=None, fill=cluster.style.color)
-        for cluster, pen in zip(group, pens, strict=True)
-        if cluster.formula is not None
-    ]
-
-
-def _inked(group: list[Cluster], pens: list[float]) -> tuple[float, float] | None:
-    """Left and right of a run without the spaces at its ends (and the letter spacing
-    after its last character); None for a run of spaces."""
-    solid = [i for i, cluster in enumerate(group) if not cluster.is_space]
-    if not solid:
-        return None
-    first, last = group[solid[0]], group[solid[-1]]
-    left = pens[solid[0]] + first.pad_left
-    right = pens[solid[-1]] + last.width - last.pad_right - last.tracking
-    return left, max(left, right)
-
-
-def _highlight(
-    cluster: Cluster, inked: tuple[float, float], metrics: Metrics, square: tuple[bool, bool]
-) -> Fill:
-    """The run's background: the whole line box, or the lower share of its text (a
-    marker stroke)."""
-    style = cluster.style
-    top, bottom = 0.0, metrics.height
-    if style.highlight_height != "line":
-        bottom = metrics.baseline + cluster.face.descent * style.size
-        text = (cluster.face.ascent + cluster.face.descent) * style.size
-        top = bottom - text * float(style.highlight_height)
-    left, right = inked
-    return Fill(
-        Rect(left, top, right - left, bottom - top), style.highlight or 0, style.radius, square
-    )
-
-
-def _underline(style: SpanStyle, inked: tuple[float, float], baseline: float) -> Item:
-    left, right = inked
-    y = baseline + style.underline_offset
-    width = style.underline_width
-    paint = style.color if style.underline_color is None else style.underline_color
-    if style.underline == "wavy":
-        return Shape(
-            _wave(left, right, y, width * 2.0), stroke=paint, fill=None, stroke_width=width
-        )
-    on_off = _UNDERLINE_DASHES.get(style.underline)
-    dash = (on_off[0] * width, on_off[1] * width) if on_off else None
-    dotted = style.underline == "dotted"
-    return Segment(left, y, right, y, paint, width, dash=dash, round_cap=dotted)
-
-
-def _wave(left: float, right: float, y: float, amplitude: float) -> tuple[tuple[object, ...], ...]:
-    """A wavy line from `left` to `right` around `y`: quarter-period bezier arcs."""
-    step = amplitude * 2.0
-    ops: list[tuple[object, ...]] = [("M", left, y)]
-    x, up = left, True
-    while x < right - 1e-6:
-        end = min(x + step, right)
-        ops.append(("Q", (x + end) / 2, y - amplitude if up else y + amplitude, end, y))
-        x, up = end, not up
-    return tuple(ops)
-
-
-def _style_groups(
-    clusters: list[Cluster], pens: list[float]
-) -> list[tuple[list[Cluster], list[float]]]:
-    """Runs of clusters that share a style, with their pens (hard breaks left out)."""
-    groups: list[tuple[list[Cluster], list[float]]] = []
-    group: list[Cluster] = []
-    group_pens: list[float] = []
-    last_style = None
-    for cluster, pen in zip(clusters, pens, strict=True):
-        if cluster.text == "\n":
-            continue
-        if cluster.style is last_style:
-            group.append(cluster)
-            group_pens.append(pen)
-        else:
-            group, group_pens, last_style = [cluster], [pen], cluster.style
-            groups.append((group, group_pens))
-    return groups
-
-
-def _code_panel(
-    group: list[Cluster],
-    pens: list[float],
-    baseline: float,
-    style: SpanStyle,
-    square: tuple[bool, bool],
-) -> Fill:
-    """The code run's panel: over its padding, but not over spaces where a line broke."""
-    solid = [i for i, cluster in enumerate(group) if not cluster.is_space] or [0, len(group) - 1]
-    first = solid[0] if square[0] else 0
-    last = solid[-1] if square[1] else len(group) - 1
-    left, right = pens[first], pens[last] + group[last].width
-    face = group[0].face
-    top = baseline - face.ascent * style.size - CODE_PAD_Y
-    bottom = baseline + face.descent * style.size + CODE_PAD_Y
-    rect = Rect(left, top, right - left, bottom - top)
-    return Fill(rect, style.background or 0, style.radius, square)
-
-
-def _glyph_runs(group: list[Cluster], pens: list[float], baseline: float) -> list[GlyphRun]:
-    """One run per face inside a style group."""
-    runs: list[GlyphRun] = []
-    glyphs: list[int] = []
-    xs: list[float] = []
-    ys: list[float] = []
-    face = None
-    style = group[0].style
-    rise = style.rise  # sup, sub
-    for cluster, pen in zip(group, pens, strict=False):
-        if face is not None and cluster.face is not face and glyphs:
-            runs.append(_run(face.key, style, glyphs, xs, ys))
-            glyphs, xs, ys = [], [], []
-        face = cluster.face
-        if len(cluster.glyphs) == 1:  # the usual cluster, without a generator's cost
-            glyphs.append(cluster.glyphs[0])
-            xs.append(pen + cluster.xs[0])
-            ys.append(baseline + cluster.ys[0] - rise)
-            continue
-        glyphs.extend(cluster.glyphs)
-        xs.extend(pen + dx for dx in cluster.xs)
-        ys.extend(baseline + dy - rise for dy in cluster.ys)
-    if face is not None and glyphs:
-        runs.append(_run(face.key, style, glyphs, xs, ys))
-    return runs
-
-
-def _run(
-    face: str, style: SpanStyle, glyphs: list[int], xs: list[float], ys: list[float]
-) -> GlyphRun:
-    return GlyphRun(
-        face=face,
-        size=style.size,
-        glyphs=tuple(glyphs),
-        xs=tuple(xs),
-        ys=tuple(ys),
-        color=style.color,
-        skew=ITALIC_SKEW if style.italic else 0.0,
-    )
