@@ -12,16 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layout.text.linebreak import (
+from layout.text.linebreak import Edges, LineRange, avoid_lone_last, break_lines
+from layout.text.opportunities import (
     ALLOWED,
     HYPHEN,
     MANDATORY,
     NEVER,
     Brk,
-    Edges,
-    LineRange,
-    avoid_lone_last,
-    break_lines,
     classify,
     opportunities,
 )

@@ -11,7 +11,8 @@ from __future__ import annotations
 import layout
 from layout.base.boxes import Page
 from layout.style.theme import decode_theme
-from layout.text.linebreak import break_lines, opportunities
+from layout.text.linebreak import break_lines
+from layout.text.opportunities import opportunities
 from layout.text.pretty import is_runt, pretty_lines
 
 

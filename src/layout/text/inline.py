@@ -19,19 +19,16 @@ from ..style.spanstyle import Span
 from .fonts import FontBook
 from .hyphenate import hyphen_points
 from .linebox import Metrics, TextLine
-from .linebreak import (
+from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, balance_lines, break_lines
+from .lineitems import line_items
+from .opportunities import (
     ALLOWED,
+    HANGING,
     HYPHEN,
     MANDATORY,
     NEVER,
-    NO_EDGES,
     SOFT_HYPHEN,
     Brk,
-    Edges,
-    LineRange,
-    avoid_lone_last,
-    balance_lines,
-    break_lines,
     classify,
     glue_emoji,
     hold_short_runs,
@@ -40,7 +37,6 @@ from .linebreak import (
     keep_words,
     opportunities,
 )
-from .lineitems import line_items
 from .pretty import pretty_lines
 from .shape import Cluster, hyphen_after, shape, trimmed
 
@@ -198,7 +194,7 @@ def _line_clusters(clusters: list[Cluster], line: LineRange, allowed: list[int])
     out = clusters[line.start : line.end]
     out[0] = trimmed(out[0], left=line.trim_start)
     content = len(out)
-    while content > 1 and out[content - 1].text in _HANGING:
+    while content > 1 and out[content - 1].text in HANGING:
         content -= 1
     out[content - 1] = trimmed(out[content - 1], right=line.trim_end)
     end = line.end - 1
@@ -219,7 +215,6 @@ def _cut_ends(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> t
     return before, after
 
 
-_HANGING = (" ", "\t", "\u3000", "\n")
 _INVISIBLE = (SOFT_HYPHEN, "\u200b")  # left out of a line's text
 
 

@@ -1,13 +1,7 @@
 """Cluster texts and widths → line ranges (greedy, CJK-aware; pure, no fonts).
 
-Break opportunities follow a compact subset of UAX #14 with the W3C clreq punctuation
-rules: breaks between Chinese and Japanese characters and emoji (Korean, which sets
-words apart with spaces, breaks at the spaces), after spaces, after a hyphen inside a
-word and after a slash in URLs; after a zero-width space (U+200B) and a soft hyphen
-(U+00AD, which then draws a hyphen); never before closing punctuation
-(`，。！？；：）」』】》、`…) nor after opening punctuation (`（「『【《`…); never where
-HarfBuzz marked the boundary unsafe to break. A word wider than the line is broken between
-clusters rather than allowed to overflow.
+Lines end only where opportunities.py allows (a word wider than the line is broken between
+clusters rather than allowed to overflow).
 
 Lines are filled greedily. Line edges change widths (`Edges`): an opening mark at a line
 start loses its blank half, a closing mark at a line end may lose its blank when the line
@@ -19,64 +13,25 @@ paragraph would end with one CJK character (and its punctuation) alone on a line
 Headings are set as CSS `text-wrap: balance` sets them (`balance_lines`): the same number
 of lines as greedy filling gives, at the narrowest width that keeps that number, so a
 two-line heading is two lines of about equal length rather than a full line and a stub;
-and an emoji is glued to the word before it (`glue_emoji`), never left alone on a line.
+and an emoji is glued to the word before it (`opportunities.glue_emoji`), never left alone
+on a line.
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
-from functools import lru_cache
-
 import regex
 
 from ..base.records import bulk_record
-from .segment import has_han, inside_words, is_han
+from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, Brk, classify
 
-
-class Brk(IntEnum):
-    """Break class of a cluster, by its first character."""
-
-    AL = 0  # letters, digits, other symbols: no break between two
-    SP = 1  # space: break after a run of them; they hang at line end
-    BK = 2  # hard line break
-    CL = 3  # closing punctuation (narrow): never at a line start
-    CLW = 4  # closing punctuation (CJK): never at a line start, break after
-    OP = 5  # opening punctuation: never at a line end
-    ID = 6  # ideographs, kana, emoji: break on either side (Korean breaks at spaces,
-    #          CSS `word-break: keep-all`, so Hangul is AL)
-    HY = 7  # hyphen inside a word: break after
-    SL = 8  # slash: break after, before a letter (long URLs)
-    B2 = 9  # em dash: break on either side, but not inside a run of dashes
-    ZW = 10  # zero-width space, soft hyphen: break after, never before
-
-
-NEVER, ALLOWED, MANDATORY = 0, 1, 2
-HYPHEN = 3  # a dictionary hyphenation point: used only where a line would be very loose
 LOOSE = 0.2  # share of the line an ordinary break may leave empty before hyphenating
-SOFT_HYPHEN = "\u00ad"
 _LONE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
-_CLOSE_WIDE = set(
-    "，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
-    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，"
-)
-_CLOSE_NARROW = set(".,!?;:)]}%")
-_OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
-_IDEOGRAPHIC = regex.compile(
-    r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
-    r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]"
-)
-_EMOJI_MARK = regex.compile(r"[\uFE0F\u20E3\p{Regional_Indicator}]")
-_EMOJI = regex.compile(r"[\p{Extended_Pictographic}\p{Regional_Indicator}]")
 BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
 BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
 BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
 _PAUSES = frozenset("，、：；。！？）」』”,:;!?)")
-_WORDLIKE = regex.compile(r"[\p{L}\p{N}]")
-_HANGING = frozenset((" ", "\t", "\u3000", "\n"))  # a set: looked up per cluster
-_INDENTS = frozenset((" ", "\t", "\u3000"))
-_DIGIT = regex.compile(r"\d")
 
 
 @bulk_record
@@ -101,109 +56,6 @@ class Edges:
 
 
 NO_EDGES = Edges()
-
-
-@lru_cache(maxsize=4096)  # cluster texts repeat: a card has a few hundred distinct ones
-def classify(text: str) -> Brk:
-    """The break class of one cluster's text."""
-    first = text[:1]
-    if first == "\n":
-        return Brk.BK
-    if first in (" ", "\t", "\u3000"):
-        return Brk.SP
-    if first in ("\u200b", SOFT_HYPHEN):
-        return Brk.ZW
-    if first in _CLOSE_WIDE:
-        return Brk.CLW
-    if first in _CLOSE_NARROW:
-        return Brk.CL
-    if first in _OPEN:
-        return Brk.OP
-    if first in ("-", "\u2010"):
-        return Brk.HY
-    if first == "/":
-        return Brk.SL
-    if first in ("\u2014", "\u2015"):
-        return Brk.B2
-    if _IDEOGRAPHIC.match(first) or (len(text) > 1 and _EMOJI_MARK.search(text)):
-        return Brk.ID
-    return Brk.AL
-
-
-def opportunities(texts: list[str], unsafe: list[bool]) -> list[int]:
-    """For each cluster, whether a line may (1), must (2) or must not (0) end after it."""
-    classes = [classify(t) for t in texts]
-    result = [NEVER] * len(texts)
-    for i in range(len(texts) - 1):
-        brk = _PAIRS[classes[i], classes[i + 1], unsafe[i + 1]]
-        if brk == _AFTER_WORD:
-            brk = ALLOWED if i > 0 and classes[i - 1] == Brk.AL else NEVER
-        result[i] = brk
-    if texts:
-        result[-1] = MANDATORY if classes[-1] == Brk.BK else ALLOWED
-    _hold_indents(texts, result)
-    return result
-
-
-def _hold_indents(texts: list[str], result: list[int]) -> None:
-    """No break right after the spaces that indent a line: a code line whose first word
-    does not fit after its indent would otherwise leave the indent alone on a row that
-    looks blank; the word breaks inside instead, as any word wider than the line does."""
-    start = 0
-    while start < len(texts):
-        while start < len(texts) and texts[start] in _INDENTS:
-            if result[start] == ALLOWED:
-                result[start] = NEVER
-            start += 1
-        try:
-            start = texts.index("\n", start) + 1  # the next line
-        except ValueError:
-            return
-
-
-def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int]:
-    """`allowed` with no break inside a run of at most `keep` clusters between spaces and
-    hard breaks ("10月", "指标", "A/B" stay whole where a line could otherwise split them)."""
-    held = list(allowed)
-    start = 0
-    for end in range(len(texts) + 1):
-        if end < len(texts) and texts[end] not in _HANGING:
-            continue
-        if end - start <= keep:
-            for i in range(start, end - 1):
-                if held[i] == ALLOWED:
-                    held[i] = NEVER
-        start = end + 1
-    return held
-
-
-def _pair(a: Brk, b: Brk, unsafe_next: bool) -> int:
-    """The break between classes `a` and `b`; `_AFTER_WORD` when it depends on the class
-    before `a` (a hyphen or slash breaks after a word, before a letter)."""
-    if a == Brk.BK:
-        return MANDATORY
-    if b in (Brk.BK, Brk.SP, Brk.CL, Brk.CLW) or a == Brk.OP:
-        return NEVER
-    if a == Brk.SP:
-        return ALLOWED
-    if unsafe_next:
-        return NEVER
-    if a == Brk.ZW and b != Brk.ZW:
-        return ALLOWED
-    if b == Brk.ZW:
-        return NEVER
-    if a == Brk.ID or b == Brk.ID or a == Brk.CLW:
-        return ALLOWED
-    if a == Brk.B2 or b == Brk.B2:
-        return NEVER if a == b else ALLOWED
-    if a in (Brk.HY, Brk.SL) and b == Brk.AL:
-        return _AFTER_WORD
-    return NEVER
-
-
-_AFTER_WORD = -1
-# Every (class, next class, unsafe) looked up once at import, not per cluster.
-_PAIRS = {(a, b, unsafe): _pair(a, b, unsafe) for a in Brk for b in Brk for unsafe in (False, True)}
 
 
 def break_lines(
@@ -245,7 +97,7 @@ def fit_line(
     ordinary: tuple[int, float] | None = None  # the last ordinary break that fits
     hyphenated: tuple[int, float] | None = None  # the last hyphenation point that fits
     for i in range(start, len(texts)):
-        if texts[i] in _HANGING:
+        if texts[i] in HANGING:
             x += widths[i]
             trailing += widths[i]
         else:
@@ -260,7 +112,7 @@ def fit_line(
         if allowed[i] == MANDATORY:
             return LineRange(start, i + 1, x - trailing, head)
         # a hanging space never draws a hyphen after it, whatever its edges say
-        hyphen = 0.0 if texts[i] in _HANGING else edges[i].hyphen
+        hyphen = 0.0 if texts[i] in HANGING else edges[i].hyphen
         here = (i + 1, x - trailing + hyphen)
         if here[1] <= max_width + 1e-6 or i == start:
             if allowed[i] == ALLOWED:
@@ -317,7 +169,7 @@ def _lone(texts: list[str]) -> bool:
     """One CJK character, then only closing punctuation and hanging spaces."""
     if not texts or not _LONE.match(texts[0]):
         return False
-    rest = [classify(t) for t in texts[1:] if t not in _HANGING]
+    rest = [classify(t) for t in texts[1:] if t not in HANGING]
     return all(c in (Brk.CL, Brk.CLW) for c in rest)
 
 
@@ -355,7 +207,7 @@ def _measured(
 ) -> LineRange | None:
     """The line [start, end) with its edges applied; None when it does not fit."""
     content = end
-    while content > start and texts[content - 1] in _HANGING:
+    while content > start and texts[content - 1] in HANGING:
         content -= 1
     head = edges[start].start
     width = sum(widths[start:content]) - head
@@ -365,110 +217,6 @@ def _measured(
     if width - tail <= max_width + 1e-6:
         return LineRange(start, end, width - tail, head, tail)
     return None
-
-
-# Units a number keeps on its line ("30 ms", "5 GB"): short words a reader takes as one
-# with the number before them. A digit right before a CJK character keeps it too ("30小时").
-UNITS = frozenset(
-    {
-        *("ns", "µs", "μs", "ms", "s", "min", "h"),
-        *("px", "pt", "em", "rem", "dpi", "fps", "Hz", "kHz", "MHz", "GHz"),
-        *("KB", "kB", "MB", "GB", "TB"),
-        *("mg", "g", "kg", "mm", "cm", "m", "km", "ml", "mL", "°C", "°F", "°"),
-    }
-)
-SHORT_CODE = 24  # an inline code span of at most this many characters never breaks inside
-
-
-def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break between a number and its unit: a digit and the CJK
-    character after it, or the space between a number and a word of `UNITS`."""
-    if not _DIGIT.search("".join(texts)):
-        return allowed  # the common case: no number, nothing to keep
-    kept = list(allowed)
-    for i in range(len(texts) - 1):
-        if kept[i] == ALLOWED and _before_unit(texts, i):
-            kept[i] = NEVER
-    return kept
-
-
-def _before_unit(texts: list[str], i: int) -> bool:
-    """Whether a break after cluster `i` would part a number from its unit."""
-    if texts[i][-1:].isdigit():
-        return bool(_IDEOGRAPHIC.match(texts[i + 1][:1]))
-    number = texts[i] == " " and i > 0 and texts[i - 1][-1:].isdigit()
-    return number and _word_after(texts, i + 1) in UNITS
-
-
-def _word_after(texts: list[str], start: int) -> str:
-    """The run of clusters from `start` up to a space, a hard break or punctuation."""
-    word = []
-    for text in texts[start : start + 4]:
-        if text in _HANGING or classify(text) not in (Brk.AL, Brk.ID):
-            break
-        word.append(text)
-    return "".join(word)
-
-
-def keep_short_spans(spans: list[int], allowed: list[int]) -> list[int]:
-    """`allowed` with no break inside a run of clusters that share a span number (>= 0),
-    when the run has at most `SHORT_CODE` clusters (inline code: `make test` stays
-    whole; a piece wider than the line still breaks, as any unbreakable piece does)."""
-    kept = list(allowed)
-    start = 0
-    for end in range(1, len(spans) + 1):
-        if end < len(spans) and spans[end] == spans[start]:
-            continue
-        if spans[start] >= 0 and end - start <= SHORT_CODE:
-            for i in range(start, end - 1):
-                if kept[i] in (ALLOWED, HYPHEN):
-                    kept[i] = NEVER
-        start = end
-    return kept
-
-
-def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break before an emoji (nor inside a run of them): it stays with
-    the word before it, or, opening the text or a hard-broken line, with the word after."""
-    glued = list(allowed)
-    for i, text in enumerate(texts):
-        if not _is_emoji(text):
-            continue
-        if i == 0 or glued[i - 1] == MANDATORY:
-            after = i + 1
-            while after < len(texts) and texts[after] in (" ", "\t", "\u3000"):
-                after += 1
-            if after < len(texts) and glued[after - 1] == ALLOWED and not _is_emoji(texts[after]):
-                glued[after - 1] = NEVER
-        elif glued[i - 1] == ALLOWED:
-            glued[i - 1] = NEVER
-    return glued
-
-
-def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break between two Chinese characters of one word (`segment`): a
-    heading breaks "荔枝 / 生死时速", not "荔 / 枝生死时速". A word wider than the line
-    still breaks, as any unbreakable piece does."""
-    text = "".join(texts)
-    if not has_han(text):
-        return allowed
-    inside = inside_words(text)
-    kept = list(allowed)
-    end = 0
-    for i in range(len(texts) - 1):
-        end += len(texts[i])
-        if (
-            kept[i] == ALLOWED
-            and end in inside
-            and is_han(texts[i][-1:])
-            and is_han(texts[i + 1][:1])
-        ):
-            kept[i] = NEVER
-    return kept
-
-
-def _is_emoji(text: str) -> bool:
-    return bool(_EMOJI.match(text)) or (len(text) > 1 and bool(_EMOJI_MARK.search(text)))
 
 
 def balance_lines(
@@ -528,7 +276,7 @@ def _pauses(lines: list[LineRange], texts: list[str]) -> int:
     count = 0
     for line in lines[:-1]:
         end = line.end
-        while end > line.start and texts[end - 1] in _HANGING:
+        while end > line.start and texts[end - 1] in HANGING:
             end -= 1
         count += end > line.start and texts[end - 1][-1:] in _PAUSES
     return count
@@ -540,7 +288,7 @@ def _widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> 
     widest = piece = trailing = 0.0
     for text, width, brk in zip(texts, widths, allowed, strict=True):
         piece += width
-        trailing = trailing + width if text in _HANGING else 0.0
+        trailing = trailing + width if text in HANGING else 0.0
         if brk != NEVER:
             widest, piece, trailing = max(widest, piece - trailing), 0.0, 0.0
     return max(widest, piece - trailing)

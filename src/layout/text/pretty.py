@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from .linebreak import HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN, Edges, LineRange, fit_line
+from .linebreak import Edges, LineRange, fit_line
+from .opportunities import HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 
 RUNT_LETTERS = 5  # a Latin last word shorter than this is a runt
 PRETTY_LINES = 4  # at most this many last lines are filled again
