@@ -35,7 +35,7 @@ from .pages.compose import (
     compose_share,
     hides_overflow,
 )
-from .parse.markdown import Doc
+from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
 from .style.resolver import resolve

@@ -8,7 +8,8 @@ from markdown_it.rules_inline import StateInline
 
 import layout
 import themes
-from layout.parse.markdown import ALERT_LABELS, Callout, Notes, Paragraph, Quote, Text, parse
+from layout.parse.doc import Callout, Notes, Paragraph, Quote, Text
+from layout.parse.markdown import ALERT_LABELS, parse
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 KINDS = ("note", "tip", "important", "warning", "caution")

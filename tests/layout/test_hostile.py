@@ -10,7 +10,8 @@ import pytest
 
 import layout
 from layout.base.boxes import GlyphRun, Group, Item, Page, Row
-from layout.parse.markdown import MAX_DEPTH, Block, ListBlock, Paragraph, Quote, parse
+from layout.parse.doc import Block, ListBlock, Paragraph, Quote
+from layout.parse.markdown import MAX_DEPTH, parse
 
 PNG = b"\x89PNG\r\n\x1a\n"
 BOX_SPACE = 2  # the box font's glyphs: .notdef, box, space
@@ -87,7 +88,7 @@ def test_quotes_past_the_limit_are_their_text(fonts, apple_notes) -> None:
     levels, paragraph = deepest(doc.blocks)
     assert levels == MAX_DEPTH == 32
     assert paragraph.inlines[0].text == ">" * (5000 - MAX_DEPTH) + " deep"
-    assert doc.blocks[1] == Paragraph((layout.parse.markdown.Text("after"),))
+    assert doc.blocks[1] == Paragraph((layout.parse.doc.Text("after"),))
     text = page_text(render(md, fonts, apple_notes))
     assert "deep" in text and text.endswith("after")
 

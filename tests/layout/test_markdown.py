@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from layout.parse.markdown import (
+from layout.parse.doc import (
     Block,
     CodeBlock,
     Doc,
@@ -25,10 +25,8 @@ from layout.parse.markdown import (
     Rule,
     Table,
     Text,
-    image_sources,
-    parse,
-    split_at_rules,
 )
+from layout.parse.markdown import image_sources, parse, split_at_rules
 
 BR = Text("\n")
 

@@ -12,7 +12,8 @@ import pytest
 import layout
 import themes
 from layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
-from layout.parse.markdown import MATH, MATH_DISPLAY, Paragraph, Text, parse
+from layout.parse.doc import Paragraph, Text
+from layout.parse.markdown import MATH, MATH_DISPLAY, parse
 from layout.style.looks import BAD_MATH_RED
 from layout.text.mathtex import typeset
 

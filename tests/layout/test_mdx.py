@@ -10,7 +10,8 @@ import pytest
 import layout
 import themes
 from layout.base.boxes import GlyphRun, Group, Item, Page
-from layout.parse.markdown import Callout, Cited, Columns, Paragraph, Step, Steps, Text, parse
+from layout.parse.doc import Callout, Cited, Columns, Paragraph, Step, Steps, Text
+from layout.parse.markdown import parse
 from layout.parse.mdx import MdxError, parse_mdx
 from tests import pngcodec
 

@@ -13,7 +13,7 @@ import pytest
 import layout
 import themes
 from layout.flow.shares import SHARE_IDS, layable_apart
-from layout.parse.markdown import CodeBlock, Heading, Image, Paragraph, Text
+from layout.parse.doc import CodeBlock, Heading, Image, Paragraph, Text
 
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Frame, FrameDecor
-from ..parse.markdown import Callout, Text
+from ..parse.doc import Callout, Text
 from ..style.spanstyle import BOLD_WEIGHT
 from .parts import Ctx, Layouter, Part, line_row
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from ..base.boxes import Group, Item, Row, rows_text
 from ..base.placing import frame_items, place
-from ..parse.markdown import Block, Cited, Columns, Paragraph, Quote, Steps, Text
+from ..parse.doc import Block, Cited, Columns, Paragraph, Quote, Steps, Text
 from .lists import MARKER_RISE, number_badge
 from .panels import quote
 from .parts import MIN_INNER_SHARE, BlockLayout, Ctx, Layouter, Overfull, Part, line_row

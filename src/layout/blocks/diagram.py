@@ -16,7 +16,7 @@ from ..diagrams.drawing import TINT, TINT_SHARE, Drawing, Label
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..errors import DiagramError
-from ..parse.markdown import CodeBlock, Text
+from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
 from .panels import code
 from .parts import Ctx, Layouter, Part

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Fill, ImageRef, Item, Picture, Rect, Row, shift
-from ..parse.markdown import Image, Text
+from ..parse.doc import Image, Text
 from ..style.schema import Style
 from .marks import ImageFrame
 from .parts import Ctx, Layouter, Part

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke, shift
-from ..parse.markdown import ListBlock, ListItem, Text
+from ..parse.doc import ListBlock, ListItem, Text
 from ..style.schema import Style
 from .marks import BADGE_TEXT, badge, badge_width, bullet
 from .parts import Ctx, Layouter, Part, indent, inset, new_frame

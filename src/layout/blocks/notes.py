@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Row, Segment
-from ..parse.markdown import Notes, Text
+from ..parse.doc import Notes, Text
 from .marks import rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ..base.boxes import Row
 from ..parse.code import highlight
-from ..parse.markdown import CodeBlock, Quote
+from ..parse.doc import CodeBlock, Quote
 from ..style.spanstyle import Span
 from ..text.inline import layout_text
 from .parts import (

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from ..base.boxes import Frame, FrameDecor, Row
 from ..base.images import Images
 from ..diagrams.fit import DiagramBudget
-from ..parse.markdown import Block, Text
+from ..parse.doc import Block, Text
 from ..style.looks import Looks
 from ..style.resolver import Styles
 from ..style.schema import Style

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..base.boxes import Frame, FrameDecor, Row
-from ..parse.markdown import Table
+from ..parse.doc import Table
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
 from ..text.inline import ContentWidths, layout_text, measure_widths

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple, Protocol
 
 from ..base.boxes import Frame, Group, Item, Rect, Row, Segment
-from ..parse.markdown import Table, Text
+from ..parse.doc import Table, Text
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
 from ..text.inline import ContentWidths

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Frame, FrameDecor, Item, Row, Segment, shift
-from ..parse.markdown import MATH_DISPLAY, Heading, Paragraph, Rule, Text
+from ..parse.doc import Heading, Paragraph, Rule, Text
+from ..parse.markdown import MATH_DISPLAY
 from ..style.schema import Style
 from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row

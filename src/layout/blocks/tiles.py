@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from ..base.boxes import Frame, FrameDecor, Group, Item, Row, rows_text
 from ..base.placing import Placement, frame_items, place
-from ..parse.markdown import ListBlock, ListItem
+from ..parse.doc import ListBlock, ListItem
 from ..style.schema import Style
 from .parts import (
     MIN_INNER_SHARE,

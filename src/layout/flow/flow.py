@@ -31,9 +31,7 @@ from ..blocks.parts import MIN_INNER_SHARE, BlockLayout, Ctx, Part
 from ..blocks.tableflow import table
 from ..blocks.textblocks import heading, paragraph, rule
 from ..diagrams.fit import DiagramBudget
-from ..parse.markdown import (
-    MATH,
-    MATH_DISPLAY,
+from ..parse.doc import (
     Block,
     Callout,
     CodeBlock,
@@ -48,6 +46,7 @@ from ..parse.markdown import (
     Table,
     Text,
 )
+from ..parse.markdown import MATH, MATH_DISPLAY
 from ..style.looks import BAD_MATH, Looks
 from ..style.resolver import Styles
 from ..style.schema import Style

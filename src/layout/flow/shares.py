@@ -22,9 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 from ..blocks.diagram import is_diagram
 from ..blocks.parts import Part
-from ..parse.markdown import (
-    MATH,
-    MATH_DISPLAY,
+from ..parse.doc import (
     Block,
     Callout,
     CodeBlock,
@@ -39,6 +37,7 @@ from ..parse.markdown import (
     Table,
     Text,
 )
+from ..parse.markdown import MATH, MATH_DISPLAY
 
 SHARE_IDS = 1 << 40
 SECOND_SHARE = 0.42

@@ -35,7 +35,8 @@ from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
 from ..flow.flow import MdxFlow
 from ..flow.shares import Premade
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..parse.markdown import Doc, split_at_rules
+from ..parse.doc import Doc
+from ..parse.markdown import split_at_rules
 from ..style.decorations import Decoration, is_static
 from ..style.paint import base_color
 from ..style.resolver import Styles

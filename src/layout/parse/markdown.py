@@ -8,7 +8,8 @@ superscript numbers, their notes one `Notes` block at the end of the post;
 `![alt|WxH](src)` (or `|W`) asks for a display size in CSS px. A list item that starts
 with `[ ]` or `[x]` is a task.
 
-markdown-it is configured in mdparser.py (with its limits on nesting). The token stream is
+markdown-it is configured in mdparser.py (with its limits on nesting); the tree's records
+are in doc.py. The token stream is
 walked with explicit stacks, never by recursion, so emphasis or links nested thousands deep
 cost nothing special. Control characters and other code points no font draws are removed
 before parsing.
@@ -21,6 +22,22 @@ from dataclasses import dataclass, field, replace
 
 from markdown_it.token import Token
 
+from .doc import (
+    Block,
+    Callout,
+    CodeBlock,
+    Heading,
+    Image,
+    ListBlock,
+    ListItem,
+    Notes,
+    Paragraph,
+    Quote,
+    Rule,
+    Table,
+    Text,
+)
+from .doc import Doc as Doc  # the faces (layout, layout.parse) name it here
 from .htmltags import Tag, split_tags, with_marks
 from .mdparser import MAX_DEPTH as MAX_DEPTH
 from .mdparser import markdown_parser
@@ -57,34 +74,6 @@ _AS_SPACE = str.maketrans({"\x0b": " ", "\x0c": " ", "\u2028": "\n", "\u2029": "
 _PARSER = markdown_parser()
 
 
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A run of inline text and the inline roles it is in (`strong`, `em`, `del`,
-    `inline_code`, `link`). A line break is the text `\\n`."""
-
-    text: str
-    marks: frozenset[str] = frozenset()
-
-
-@dataclass(frozen=True, slots=True)
-class Heading:
-    level: int
-    inlines: tuple[Text, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Paragraph:
-    inlines: tuple[Text, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Image:
-    src: str
-    alt: str
-    width: int | None = None  # requested display size in CSS px (`![alt|WxH](src)`)
-    height: int | None = None  # None with a width: keep the image's aspect
-
-
 def sized_alt(alt: str) -> tuple[str, int | None, int | None]:
     """(alt, width, height) of an image's alt text, a trailing `|WxH` or `|W` taken off."""
     text, bar, size = alt.rpartition("|")
@@ -93,118 +82,6 @@ def sized_alt(alt: str) -> tuple[str, int | None, int | None]:
         return alt, None, None
     width, height = match.groups()
     return text.rstrip(), int(width), int(height) if height else None
-
-
-@dataclass(frozen=True, slots=True)
-class CodeBlock:
-    code: str
-    lang: str
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    pass
-
-
-@dataclass(frozen=True, slots=True)
-class Quote:
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class ListItem:
-    blocks: tuple[Block, ...]
-    checked: bool | None = None  # None: not a task
-
-
-@dataclass(frozen=True, slots=True)
-class ListBlock:
-    ordered: bool
-    start: int
-    tight: bool
-    items: tuple[ListItem, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    aligns: tuple[str, ...]
-    header: tuple[tuple[Text, ...], ...]
-    rows: tuple[tuple[tuple[Text, ...], ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Columns:
-    """mdxMode `<Columns>`: two or three columns side by side, each its own blocks."""
-
-    columns: tuple[tuple[Block, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Callout:
-    """A tinted box: mdxMode `<Callout type title>` (`kind` info, tip, warning, danger, its
-    title after the kind's icon) or a GitHub alert (note, tip, important, warning, caution;
-    `title` its label, no icon)."""
-
-    kind: str
-    title: str
-    blocks: tuple[Block, ...]
-    icon: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Notes:
-    """The post's footnotes, numbered from 1 in the order they are first referenced: each
-    note's paragraphs as one run of inline text (a line break between them)."""
-
-    label: str
-    notes: tuple[tuple[Text, ...], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Cited:
-    """mdxMode `<Quote author>`: a highlighted quote signed by its author."""
-
-    author: str
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    title: str
-    blocks: tuple[Block, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Steps:
-    """mdxMode `<Steps>`: numbered steps, each a number badge beside its content."""
-
-    steps: tuple[Step, ...]
-
-
-Block = (
-    Heading
-    | Paragraph
-    | Image
-    | CodeBlock
-    | Rule
-    | Quote
-    | ListBlock
-    | Table
-    | Columns
-    | Callout
-    | Cited
-    | Steps
-    | Notes
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Doc:
-    """A post as blocks, and every image source it names (in order, without repeats), read
-    from the same parse: the caller fetches the images from `images` without parsing again."""
-
-    blocks: tuple[Block, ...] = field(default=())
-    images: tuple[str, ...] = field(default=(), compare=False)  # not part of the tree
 
 
 class ImageSources:

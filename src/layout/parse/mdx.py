@@ -20,18 +20,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 from ..errors import MdxError as MdxError
-from .markdown import (
-    Block,
-    Callout,
-    Cited,
-    Columns,
-    Doc,
-    ImageSources,
-    Step,
-    Steps,
-    clean_text,
-    parse_blocks,
-)
+from .doc import Block, Callout, Cited, Columns, Doc, Step, Steps
+from .markdown import ImageSources, clean_text, parse_blocks
 
 MAX_NESTING = 8  # components inside components
 MAX_TAG = 300  # characters of one component tag
