@@ -248,7 +248,7 @@ def render_covers(
     options: RenderOptions,
     count: int = 1,
 ) -> Rendered:
-    """`count` covers of `title` (covers.py: one layout each) at `options`' size, scale
+    """`count` covers of `title` (coverlayouts.py: one layout each) at `options`' size, scale
     and format, drawn and encoded as `draw_cards` does; held to the same pixel limits.
 
     Raises:

@@ -10,7 +10,7 @@ import pytest
 import layout
 import themes
 from layout.base.boxes import Rect
-from layout.covers import coverinks, covers
+from layout.covers import coverinks, covers, covertitle
 from tests.glyphruns import glyph_runs
 
 TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"
@@ -18,7 +18,9 @@ KEYWORDS = ("AI 写作", "爆款")
 THEMES = ("brandA", "cyberpunk", "coil-notebook", "japanese-magazine", "darktech")
 
 
-def _design(theme: str, title: str = TITLE, size: tuple[int, int] = (440, 586)) -> covers._Design:
+def _design(
+    theme: str, title: str = TITLE, size: tuple[int, int] = (440, 586)
+) -> covertitle.Design:
     return covers._design(title, KEYWORDS, themes.load(theme), _FONTS, None, *size)
 
 
@@ -38,9 +40,9 @@ _FONTS = layout.FontBook.load()
 def test_title_fills_its_box_without_overflow_or_a_lone_character(theme: str, title: str) -> None:
     design = _design(theme, title)
     box = Rect(40, 100, 360, 300)
-    spans = lambda size: covers.title_spans(design, size, None, design.accent)  # noqa: E731
-    lines = covers.fit_title(design, spans, box, "left")
-    assert 1 <= len(lines) <= covers.MAX_TITLE_LINES
+    spans = lambda size: covertitle.title_spans(design, size, None, design.accent)  # noqa: E731
+    lines = covertitle.fit_title(design, spans, box, "left")
+    assert 1 <= len(lines) <= covertitle.MAX_TITLE_LINES
     assert sum(line.height for line in lines) <= box.height
     assert all(line.width <= box.width + 0.5 for line in lines)
     if len(lines) > 1:
@@ -130,6 +132,6 @@ def test_a_title_on_the_page_wears_the_theme_heading_outline() -> None:
     """brandC's heading is lilac in a deep purple outline: the cover's title is too, so it
     reads as the theme's and its pale keywords stay legible."""
     design = _design("brandC")
-    spans = covers.title_spans(design, 40.0, None, design.accent)
+    spans = covertitle.title_spans(design, 40.0, None, design.accent)
     effects = design.styles["h1"].text_effects
     assert effects and all(span.style.effects == effects for span in spans)
