@@ -13,9 +13,9 @@ import pytest
 
 import layout
 import themes
-from layout.diagrams.drawing import Drawing, Label, Mark, tint
 from layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
 from layout.diagrams.labels import LabelSetter
+from layout.diagrams.marks import Drawing, Label, Mark, tint
 from layout.errors import DiagramError
 from tests.glyphruns import glyph_runs
 

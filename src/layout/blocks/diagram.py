@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Group, Item, Row, Shape
-from ..diagrams.drawing import TINT, TINT_SHARE, Drawing, Label
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
+from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles

@@ -1,29 +1,41 @@
-"""A diagram record → a `Drawing`: marks and labels placed in px, coloured by role.
-
-The drawing is theme-neutral: each mark names a colour role (`text`, `line`, `fill`,
-`accent`, `panel`, `on_accent`, `series0`…) that cards take from the theme and articles
-from a fixed palette, so cards (`diagramflow`) and articles (`diagramsvg`) draw the same
-geometry. Labels are measured here by our shaping (`Measure`), so boxes fit their text,
-CJK included; long labels wrap.
+"""A flowchart record + a label `Measure` → its `Drawing`: boxes and edges laid out in layers.
 
 Flowcharts are laid out by grandalf's Sugiyama layout (cycle removal, longest-path
 layering, barycentre crossing reduction, Brandes-Köpf coordinates), each connected
 component on its own, side by side. An edge label is a vertex of its own in the middle
 of its edge, so layering leaves it room. LR and RL lay out TB with the boxes' sides
-swapped, then turn the picture. Mind maps, sequence diagrams and pies are in
-`diagramkinds`.
+swapped, then turn the picture. The records a drawing is made of are in marks.py; mind
+maps, sequence diagrams and pies are in `kinds`.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
-from collections.abc import Sequence as Sequence_
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import DiagramError
+from .marks import (
+    LABEL_SIZE,
+    LINE_WIDTH,
+    MARGIN,
+    MAX_LABEL_WIDTH,
+    PAD_X,
+    PAD_Y,
+    SMALL_SIZE,
+    Drawing,
+    Label,
+    Lines,
+    Mark,
+    Measure,
+    Op,
+    arrowhead,
+    circle_ops,
+    finish,
+    rect_ops,
+    tint,
+)
 from .mermaid import Edge, Flowchart, Node
 
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
@@ -31,150 +43,13 @@ if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart
     from grandalf.graphs import Graph, Vertex
     from grandalf.layouts import SugiyamaLayout
 
-Op = tuple[object, ...]
-LABEL_SIZE = 14.0  # px: node labels, at 1x
-SMALL_SIZE = 12.0  # px: edge labels, notes, legends
-MAX_LABEL_WIDTH = 180.0  # px: longer labels wrap
-LAYER_GAP, NODE_GAP, MARGIN = 36.0, 24.0, 8.0
-PAD_X, PAD_Y = 12.0, 8.0  # px around a node's label
-LINE_WIDTH = 1.5
-TINT = "tint:"  # a role's colour laid thin over the page: "tint:accent"
-TINT_SHARE = 0.16  # how much of the colour a tint keeps
+
+LAYER_GAP, NODE_GAP = 36.0, 24.0  # px between layers, and between nodes in one
 # grandalf's ordering costs ~0.1 ms per vertex and sweep, counting the dummy vertices an
 # edge gets in every layer it crosses: a diagram needing more is refused (~1 s at most),
 # and past `FEW_SWEEPS` it gets fewer sweeps.
 MAX_LAYOUT_VERTICES = 12_000
 FEW_SWEEPS = 2_000
-
-
-@dataclass(frozen=True, slots=True)
-class Lines:
-    """A measured label: its lines, the widest line's width and the block's height."""
-
-    lines: tuple[str, ...]
-    width: float
-    height: float
-    size: float
-    bold: bool = False
-
-
-# (text, size px, bold, max width) → the label broken into lines and measured.
-Measure = Callable[[str, float, bool, float], Lines]
-
-
-@dataclass(frozen=True, slots=True)
-class Label:
-    """Text centred on `x` (or starting at it, `align` left), its first line's top at `y`."""
-
-    text: Lines
-    x: float
-    y: float
-    color: str = "text"
-    align: str = "center"
-
-
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """A path in absolute px ops (M, L, C, Q, A, Z), stroked and/or filled by role."""
-
-    ops: tuple[Op, ...]
-    stroke: str | None = "line"
-    fill: str | None = None
-    width: float = LINE_WIDTH
-    dash: tuple[float, float] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Drawing:
-    width: float
-    height: float
-    items: tuple[Mark | Label, ...]  # in paint order
-    text: str  # the labels, one a line: the figure's alt text
-    across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
-
-
-def finish(
-    items: list[Mark | Label], text: str, extra: Sequence_[tuple[float, float]] = ()
-) -> Drawing:
-    """The drawing of `items`, moved so its bounds start at the margin."""
-    xs, ys = [x for x, _ in extra], [y for _, y in extra]
-    for item in items:
-        if isinstance(item, Label):
-            w = item.text.width
-            left = item.x - w / 2 if item.align == "center" else item.x
-            xs += [left, left + w]
-            ys += [item.y, item.y + item.text.height]
-        else:
-            for op in item.ops:
-                if len(op) >= 3:
-                    xs.append(float(op[-2]))  # type: ignore[arg-type]
-                    ys.append(float(op[-1]))  # type: ignore[arg-type]
-    dx, dy = MARGIN - min(xs), MARGIN - min(ys)
-    moved = [_moved(item, dx, dy) for item in items]
-    return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
-
-
-def _moved(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
-    if isinstance(item, Label):
-        return Label(item.text, item.x + dx, item.y + dy, item.color, item.align)
-    ops = tuple(_op_moved(op, dx, dy) for op in item.ops)
-    return Mark(ops, item.stroke, item.fill, item.width, item.dash)
-
-
-def _op_moved(op: Op, dx: float, dy: float) -> Op:
-    kind = op[0]
-    if kind == "A":
-        return (*op[:6], float(op[6]) + dx, float(op[7]) + dy)  # type: ignore[arg-type]
-    values = [float(v) + (dy if i % 2 else dx) for i, v in enumerate(op[1:])]  # type: ignore[arg-type]
-    return (kind, *values)
-
-
-def rect_ops(x: float, y: float, w: float, h: float, r: float = 0.0) -> tuple[Op, ...]:
-    """A rectangle, its corners rounded by `r` (quarter ellipse arcs)."""
-    r = min(r, w / 2, h / 2)
-    if r <= 0:
-        return (("M", x, y), ("L", x + w, y), ("L", x + w, y + h), ("L", x, y + h), ("Z",))
-    return (
-        ("M", x + r, y),
-        ("L", x + w - r, y),
-        ("A", r, r, 0, 0, 1, x + w, y + r),
-        ("L", x + w, y + h - r),
-        ("A", r, r, 0, 0, 1, x + w - r, y + h),
-        ("L", x + r, y + h),
-        ("A", r, r, 0, 0, 1, x, y + h - r),
-        ("L", x, y + r),
-        ("A", r, r, 0, 0, 1, x + r, y),
-        ("Z",),
-    )
-
-
-def circle_ops(cx: float, cy: float, r: float) -> tuple[Op, ...]:
-    """A circle as four quarter arcs: its extreme points are path points (bounds)."""
-    return (
-        ("M", cx - r, cy),
-        ("A", r, r, 0, 0, 1, cx, cy - r),
-        ("A", r, r, 0, 0, 1, cx + r, cy),
-        ("A", r, r, 0, 0, 1, cx, cy + r),
-        ("A", r, r, 0, 0, 1, cx - r, cy),
-        ("Z",),
-    )
-
-
-def arrowhead(tip: tuple[float, float], frm: tuple[float, float], size: float = 8.0) -> Mark:
-    """A filled triangle pointing at `tip`, along the line from `frm`."""
-    angle = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
-    left = angle + math.pi * 0.83
-    right = angle - math.pi * 0.83
-    return Mark(
-        (
-            ("M", *tip),
-            ("L", tip[0] + size * math.cos(left), tip[1] + size * math.sin(left)),
-            ("L", tip[0] + size * math.cos(right), tip[1] + size * math.sin(right)),
-            ("Z",),
-        ),
-        stroke=None,
-        fill="line",
-    )
 
 
 @dataclass
@@ -453,11 +328,6 @@ def _node_mark(p: _Placed) -> Mark:
     # A tinted shape without an outline: a hard line round a label reads as line art to
     # OCR (and screen readers' image text), which then skips the words inside.
     return Mark(ops, None, tint("accent"))
-
-
-def tint(role: str) -> str:
-    """The drawing role of `role`'s colour as a light tint (see `TINT_SHARE`)."""
-    return TINT + role
 
 
 def clip(p: _Placed, toward: tuple[float, float]) -> tuple[float, float]:

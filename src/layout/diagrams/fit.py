@@ -12,8 +12,9 @@ import time
 from dataclasses import replace
 
 from ..errors import DiagramError
-from .drawing import Drawing, Lines, Measure, layout_flowchart
+from .drawing import layout_flowchart
 from .kinds import layout_mindmap, layout_pie, layout_sequence
+from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from .drawing import (
+from .marks import (
     LABEL_SIZE,
     LINE_WIDTH,
     MAX_LABEL_WIDTH,

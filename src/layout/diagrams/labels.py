@@ -9,7 +9,7 @@ from ..style.spanstyle import Span, SpanStyle
 from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
-from .drawing import Label, Lines
+from .marks import Label, Lines
 
 LINE_HEIGHT = 1.35  # a label's line box, in em
 _SLACK = 1.0  # px of width a measured line is given again, so setting it never re-wraps

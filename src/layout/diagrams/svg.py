@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..text.fonts import FontBook
-from .drawing import TINT, TINT_SHARE, Drawing, Label, Mark
 from .fit import DiagramBudget, draw_to_fit
 from .labels import LINE_HEIGHT, LabelSetter
+from .marks import TINT, TINT_SHARE, Drawing, Label, Mark
 
 FONT_FAMILY = (
     "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
