@@ -39,6 +39,7 @@ import layout, themes
 from layout.draw import painter as draw
 from layout.parse import markdown
 from layout.draw import png
+from layout.draw import statics
 from layout.style import resolver
 from layout.style import theme as style
 compose = sys.modules["layout.pages.compose"]
@@ -55,7 +56,7 @@ for name in names:
     times = {k: [] for k in ("parse", "layout", "record", "rasterize", "encode", "total")}
     for run in range(runs + 1):
         if uncached:  # every card lays out and records its static layers again
-            compose.clear_static_layers(); draw.clear_static_cache()
+            compose.clear_static_layers(); statics.clear_static_cache()
         t0 = time.perf_counter(); doc = markdown.parse(text)
         t1 = time.perf_counter()
         pages = compose.compose(doc, resolver.resolve(theme, None), fonts, {}, card)

@@ -29,7 +29,7 @@ from pathlib import Path
 import layout
 import themes
 from layout.draw import painter as draw
-from layout.draw import png
+from layout.draw import png, statics
 
 compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
 
@@ -55,7 +55,7 @@ def per_card_ms(
     for run in range(runs + 1):
         if tall:  # every run pays for its static layers, as a card of a new height does
             compose.clear_static_layers()
-            draw.clear_static_cache()
+            statics.clear_static_cache()
         c0, t0 = time.process_time(), time.perf_counter()
         pages = layout.layout_pages(text, theme, fonts, options)
         t1 = time.perf_counter()

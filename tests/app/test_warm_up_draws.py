@@ -7,7 +7,7 @@ from __future__ import annotations
 import layout
 import themes
 from app.cards.worker import WARM_UP_CARD_DRAWS, WorkerConfig, warm_up
-from layout.draw.painter import clear_static_cache, static_cache_stats
+from layout.draw.statics import clear_static_cache, static_cache_stats
 
 
 def test_the_warm_up_card_is_drawn_twice_its_static_layer_replayed() -> None:

@@ -14,7 +14,8 @@ import themes
 from layout.base.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
 from layout.base.svgpath import PathError, parse_svg_path, transform
 from layout.draw import painter as draw
-from layout.draw.painter import build_path, clear_static_cache, static_cache_stats
+from layout.draw.painter import build_path
+from layout.draw.statics import clear_static_cache, static_cache_stats
 from layout.pages.compose import static_layers
 from layout.pages.decorate import Context, build
 from layout.style.decorations import Icon

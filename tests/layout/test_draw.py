@@ -23,9 +23,10 @@ from layout.base.boxes import (
     Shadow,
     Stroke,
 )
-from layout.draw import painter as draw
-from layout.draw.painter import Painter, clear_static_cache, rasterize, static_cache_stats
+from layout.draw import statics
+from layout.draw.painter import Painter, rasterize
 from layout.draw.shaders import image_filter
+from layout.draw.statics import clear_static_cache, static_cache_stats
 
 
 class RecordingCanvas:
@@ -111,8 +112,8 @@ def test_rasterized_static_layers_are_kept_within_a_byte_budget(fonts) -> None:
     for n in range(8):  # eight card-sized layers: 33 MB of pixels at scale 2
         painter.paint(surface.getCanvas(), (_costly_layer(f"card {n}", 440, 586),))
     stats = static_cache_stats()
-    assert stats["rasterized"] == 8 and 0 < stats["raster_bytes"] <= draw._RASTER_BYTES
-    assert stats["rasters"] == draw._RASTER_BYTES // (880 * 1172 * 4)  # the newest kept
+    assert stats["rasterized"] == 8 and 0 < stats["raster_bytes"] <= statics.RASTER_BYTES
+    assert stats["rasters"] == statics.RASTER_BYTES // (880 * 1172 * 4)  # the newest kept
     painter.paint(surface.getCanvas(), (_costly_layer("card 7", 440, 586),))
     assert static_cache_stats()["rasterized"] == 8  # the newest is still kept: not redrawn
 

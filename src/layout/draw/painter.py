@@ -6,8 +6,9 @@ recorded once and rasterised at any scale, so 2x output and 0.5x test images sha
 layout.
 
 Each record kind has one painter (`_PAINTERS`); paints and effects become Skia shaders and
-image filters in shaders.py. A `Cached` item (a theme's
-background and static decorations) is recorded once per key and replayed on every card.
+image filters in shaders.py. A `Cached` item (a theme's background and static decorations)
+is recorded once per key and replayed on every card, or its pixels drawn (statics.py keeps
+them). The recorded cards are encoded here too: PNG (rows packed by png.py), JPEG, WebP, PDF.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import math
 import os
 import sys
-import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -43,47 +43,22 @@ from ..base.boxes import (
     Stroke,
 )
 from ..base.images import Decoded
-from ..base.lru import Lru
+from . import statics
 from .png import deflate_rgb, deflate_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
-_STATIC_LIMIT = 64  # recorded static layers kept (theme x mode x size x font book)
-_RASTER_BYTES = 16 << 20  # pixels of costly static layers kept, all scales together
-_RASTER_MAX = 8 << 20  # a bigger layer (a tall card's) is replayed, never rasterized
-_static: Lru[tuple[Any, ...], tuple[Any, bool]] = Lru(_STATIC_LIMIT)  # picture, costly
-# A lambda: `_raster_bytes` is defined further down.
-_rasters: Lru[tuple[Any, ...], Any] = Lru(_RASTER_BYTES, weight=lambda image: _raster_bytes(image))
-_static_lock = threading.Lock()  # guards the counts
-_static_stats = {"recorded": 0, "replayed": 0, "rasterized": 0}
-
-
-def static_cache_stats() -> dict[str, int]:
-    """How many static layers were recorded, replayed and rasterized, how many recordings
-    are kept, and how many rasters and bytes of them."""
-    raster_bytes = _rasters.weight()
-    with _static_lock:
-        return dict(
-            _static_stats, size=len(_static), rasters=len(_rasters), raster_bytes=raster_bytes
-        )
-
-
-def clear_static_cache() -> None:
-    _static.clear()
-    _rasters.clear()
-    with _static_lock:
-        _static_stats.update(recorded=0, replayed=0, rasterized=0)
 
 
 class Painter:
     """Draws items with the typefaces of one font book (fonts cached per size).
 
     With the output `scale` known, a costly static layer (effects, gradients, patterns) of
-    at most `_RASTER_MAX` bytes is rasterized once at that scale and its pixels reused while
-    they fit the `_RASTER_BYTES` budget (the least recently used go first); otherwise it is
-    replayed as a recording on every card. The budget holds a render process's memory (a
-    card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB; docs/decisions/engine.md,
-    "Rasterized static layers are kept within 16 MB").
+    at most `statics.RASTER_MAX` bytes is rasterized once at that scale and its pixels reused
+    while they fit the `statics.RASTER_BYTES` budget (the least recently used go first);
+    otherwise it is replayed as a recording on every card. The budget holds a render
+    process's memory (a card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB;
+    docs/decisions/engine.md, "Rasterized static layers are kept within 16 MB").
     A `Picture` is drawn from the encoded bytes `images` holds under its `ImageRef.key`,
     each distinct image decoded once by this painter (at most `max_image_pixels` in all);
     one painter draws one render.
@@ -267,7 +242,7 @@ class Painter:
         # A zoomed card (type that follows the card) scales the layer: its pixels are made
         # at the output scale times that zoom, so they still land 1:1 on device pixels.
         scale = self.scale * self._zoom if self.scale else None
-        if costly and scale and 0 < _layer_bytes(item, scale) <= _RASTER_MAX:
+        if costly and scale and 0 < statics.layer_bytes(item, scale) <= statics.RASTER_MAX:
             image = self._raster(item, picture, scale)
             w, h = image.width() / scale, image.height() / scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
@@ -275,23 +250,21 @@ class Painter:
             canvas.drawPicture(picture, _IDENTITY)
 
     def _recording(self, item: Cached) -> tuple[Any, bool]:
-        found = _static.get(item.key)
+        found = statics.recordings.get(item.key)
         if found is not None:
-            with _static_lock:
-                _static_stats["replayed"] += 1
+            statics.count("replayed")
             return found
         recorder = skia.PictureRecorder()
         self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
-        entry = (recorder.finishRecordingAsPicture(), _costly(item.items))
-        _static.put(item.key, entry)
-        with _static_lock:
-            _static_stats["recorded"] += 1
+        entry = (recorder.finishRecordingAsPicture(), statics.costly(item.items))
+        statics.recordings.put(item.key, entry)
+        statics.count("recorded")
         return entry
 
     def _raster(self, item: Cached, picture: Any, scale: float) -> Any:
         """The layer's pixels at `scale` over the whole card (opaque over `item.base`)."""
         key = (*item.key, scale)
-        image = _rasters.get(key)
+        image = statics.rasters.get(key)
         if image is not None:
             return image
         w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
@@ -303,19 +276,9 @@ class Painter:
         canvas.scale(scale, scale)
         canvas.drawPicture(picture, _IDENTITY)
         image = surface.makeImageSnapshot()
-        _rasters.put(key, image)
-        with _static_lock:
-            _static_stats["rasterized"] += 1
+        statics.rasters.put(key, image)
+        statics.count("rasterized")
         return image
-
-
-def _layer_bytes(item: Cached, scale: float) -> int:
-    """The bytes of `item`'s pixels at `scale` (RGBA)."""
-    return math.ceil(item.size[0] * scale) * math.ceil(item.size[1] * scale) * 4
-
-
-def _raster_bytes(image: Any) -> int:
-    return int(image.width() * image.height() * 4)
 
 
 def _shadowed_box(layer: Layer) -> tuple[Any, float, float] | None:
@@ -362,22 +325,6 @@ def _shadow_bounds(shape: Any, effects: tuple[Effect, ...]) -> Any:
 def _opaque(paint: Paint) -> bool:
     colors = (paint,) if isinstance(paint, int) else getattr(paint, "colors", (0,))
     return all(c >> 24 == 0xFF for c in colors)
-
-
-def _costly(items: tuple[Item, ...]) -> bool:
-    """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
-    for item in items:
-        if isinstance(item, Layer) and (item.effects or item.opacity < 1.0):
-            return True
-        if isinstance(item, Fill | Stroke | Segment) and not isinstance(item.color, int):
-            return True
-        if isinstance(item, Shape) and not all(
-            isinstance(p, int | None) for p in (item.fill, item.stroke)
-        ):
-            return True
-        if isinstance(item, Group | Layer) and _costly(item.items):
-            return True
-    return False
 
 
 # Pictures are drawn with this matrix, never the default None: skia-python converts None
