@@ -13,10 +13,11 @@ from dataclasses import replace
 
 from ..errors import DiagramError
 from .drawing import layout_flowchart
-from .kinds import layout_mindmap, layout_pie, layout_sequence
+from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
+from .mindmap import layout_mindmap
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
