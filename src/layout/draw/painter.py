@@ -43,9 +43,9 @@ from ..base.boxes import (
     Stroke,
 )
 from ..base.images import Decoded
-from . import statics
 from .png import deflate_rgb, deflate_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
+from .statics import RASTER_MAX, count, is_costly, layer_bytes, rasters, recordings
 
 _SAMPLING = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
 
@@ -242,7 +242,7 @@ class Painter:
         # A zoomed card (type that follows the card) scales the layer: its pixels are made
         # at the output scale times that zoom, so they still land 1:1 on device pixels.
         scale = self.scale * self._zoom if self.scale else None
-        if costly and scale and 0 < statics.layer_bytes(item, scale) <= statics.RASTER_MAX:
+        if costly and scale and 0 < layer_bytes(item, scale) <= RASTER_MAX:
             image = self._raster(item, picture, scale)
             w, h = image.width() / scale, image.height() / scale
             canvas.drawImageRect(image, skia.Rect.MakeWH(w, h), _EXACT)  # 1:1 on device pixels
@@ -250,21 +250,21 @@ class Painter:
             canvas.drawPicture(picture, _IDENTITY)
 
     def _recording(self, item: Cached) -> tuple[Any, bool]:
-        found = statics.recordings.get(item.key)
+        found = recordings.get(item.key)
         if found is not None:
-            statics.count("replayed")
+            count("replayed")
             return found
         recorder = skia.PictureRecorder()
         self.paint(recorder.beginRecording(_UNBOUNDED), item.items)
-        entry = (recorder.finishRecordingAsPicture(), statics.costly(item.items))
-        statics.recordings.put(item.key, entry)
-        statics.count("recorded")
+        entry = (recorder.finishRecordingAsPicture(), is_costly(item.items))
+        recordings.put(item.key, entry)
+        count("recorded")
         return entry
 
     def _raster(self, item: Cached, picture: Any, scale: float) -> Any:
         """The layer's pixels at `scale` over the whole card (opaque over `item.base`)."""
         key = (*item.key, scale)
-        image = statics.rasters.get(key)
+        image = rasters.get(key)
         if image is not None:
             return image
         w, h = math.ceil(item.size[0] * scale), math.ceil(item.size[1] * scale)
@@ -276,8 +276,8 @@ class Painter:
         canvas.scale(scale, scale)
         canvas.drawPicture(picture, _IDENTITY)
         image = surface.makeImageSnapshot()
-        statics.rasters.put(key, image)
-        statics.count("rasterized")
+        rasters.put(key, image)
+        count("rasterized")
         return image
 
 

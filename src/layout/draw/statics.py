@@ -1,7 +1,7 @@
 """A `Cached` item's key → its kept recording and rasters, within budgets; and the counts.
 
 A theme's background and static decorations are recorded once per key and replayed on every
-card (`STATIC_LIMIT` recordings kept). A costly layer (effects, gradients, patterns: `costly`)
+card (`STATIC_LIMIT` recordings kept). A costly layer (effects, gradients, patterns: `is_costly`)
 of at most `RASTER_MAX` bytes is rasterized once per output scale and its pixels kept while
 they fit the `RASTER_BYTES` budget, the least recently used going first. painter.py records,
 replays and rasterizes; this module keeps, counts and judges.
@@ -57,7 +57,7 @@ def clear_static_cache() -> None:
         _stats.update(recorded=0, replayed=0, rasterized=0)
 
 
-def costly(items: tuple[Item, ...]) -> bool:
+def is_costly(items: tuple[Item, ...]) -> bool:
     """Whether replaying `items` costs more than copying their pixels: effects, shaders."""
     for item in items:
         if isinstance(item, Layer) and (item.effects or item.opacity < 1.0):
@@ -68,6 +68,6 @@ def costly(items: tuple[Item, ...]) -> bool:
             isinstance(p, int | None) for p in (item.fill, item.stroke)
         ):
             return True
-        if isinstance(item, Group | Layer) and costly(item.items):
+        if isinstance(item, Group | Layer) and is_costly(item.items):
             return True
     return False
