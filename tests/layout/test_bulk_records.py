@@ -15,9 +15,9 @@ import pytest
 
 from layout.base.boxes import PlacedRow, Row
 from layout.parse import code
+from layout.text.clusters import Cluster
 from layout.text.linebox import Metrics, TextLine
 from layout.text.linebreak import Edges, LineRange
-from layout.text.shape import Cluster
 
 BULK = (Cluster, Row, PlacedRow, TextLine, Metrics, LineRange, Edges)
 

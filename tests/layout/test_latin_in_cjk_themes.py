@@ -12,9 +12,10 @@ import pytest
 
 import layout
 from layout.base.boxes import GlyphRun
+from layout.text.clusters import Cluster
 from layout.text.inline import layout_text
 from layout.text.linebox import Metrics, TextLine
-from layout.text.shape import Cluster, Span, SpanStyle, shape
+from layout.text.shape import Span, SpanStyle, shape
 
 EM = 10.0
 SPACING = 3.0

@@ -14,11 +14,12 @@ import pytest
 from fontTools.ttLib import TTFont
 
 import layout
+from layout.text.clusters import Cluster
 from layout.text.fonts import DEFAULT_FONTS_DIR
 from layout.text.inline import layout_text
 from layout.text.linebox import Metrics
 from layout.text.lineitems import ITALIC_SKEW
-from layout.text.shape import Cluster, Span, SpanStyle, shape
+from layout.text.shape import Span, SpanStyle, shape
 
 CJK = "NotoSansCJKsc-Regular"
 CJK_BOLD = "NotoSansCJKsc-Bold"

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import regex
 
 from ..style.spanstyle import Span
+from .clusters import Cluster, trimmed
 from .fonts import FontBook
 from .hyphenate import hyphen_points
 from .linebox import Metrics, TextLine
@@ -38,7 +39,7 @@ from .opportunities import (
     opportunities,
 )
 from .pretty import pretty_lines
-from .shape import Cluster, hyphen_after, shape, trimmed
+from .shape import hyphen_after, shape
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
 # justified CJK block is set near its natural spacing; ideograph gaps take the rest.

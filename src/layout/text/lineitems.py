@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from ..base.boxes import Fill, GlyphRun, Item, Layer, Rect, Segment, Shape
 from ..style.spanstyle import SpanStyle
+from .clusters import Cluster
 from .linebox import Metrics
-from .shape import Cluster
 
 ITALIC_SKEW = -0.2  # synthetic oblique, as browsers draw italic for faces without one
 STRIKE_RISE = 0.3  # strikethrough height above the baseline, in em

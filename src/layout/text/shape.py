@@ -24,19 +24,18 @@ Next to Latin text they stay in the run's own face.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 import regex
 import uharfbuzz as hb
 
-from ..base.records import bulk_record
 from ..style.spanstyle import CjkItalic as CjkItalic
 from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
+from .clusters import Cluster, padded, spaced, trimmed, with_edges
 from .fonts import Face, FontBook, shape_cached
-from .mathtex import Formula, typeset
+from .mathtex import typeset
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
 
@@ -44,35 +43,6 @@ UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 FULL_WIDTH = ("fwid",)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
-
-
-@bulk_record
-class Cluster:
-    """An unbreakable unit of shaped text; `xs`/`ys` are glyph pen offsets from its start.
-    Every character of a post becomes one: a `bulk_record`."""
-
-    text: str
-    width: float
-    face: Face
-    glyphs: tuple[int, ...]
-    xs: tuple[float, ...]
-    ys: tuple[float, ...]
-    style: SpanStyle
-    unsafe_before: bool = False
-    pad_left: float = 0.0
-    pad_right: float = 0.0
-    trim_start: float = 0.0  # blank px an opening mark loses at a line start
-    trim_end: float = 0.0  # blank px a closing mark may lose at a line end
-    formula: Formula | None = None  # a typeset formula: no glyphs, drawn as outlines
-    tracking: float = 0.0  # the letter spacing in `width` (`_tracked` says who gets it)
-
-    @property
-    def is_space(self) -> bool:
-        return self.text == " "
-
-    @property
-    def is_newline(self) -> bool:
-        return self.text == "\n"
 
 
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
@@ -94,8 +64,8 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
         context = Context(cjk_marks, start - len(text), language)
         span_clusters = _shape_span(span, fonts, context)
         if span.style.pad_x and span_clusters:
-            span_clusters[0] = _padded(span_clusters[0], left=span.style.pad_x)
-            span_clusters[-1] = _padded(span_clusters[-1], right=span.style.pad_x)
+            span_clusters[0] = padded(span_clusters[0], left=span.style.pad_x)
+            span_clusters[-1] = padded(span_clusters[-1], right=span.style.pad_x)
         clusters.extend(span_clusters)
     if any(span.style.letter_spacing for span in spans):
         clusters = _tracked(clusters)
@@ -116,56 +86,11 @@ def _formula_cluster(span: Span, fonts: FontBook) -> Cluster:
     return Cluster(span.text, formula.width, face, (), (), (), span.style, formula=formula)
 
 
-def _padded(cluster: Cluster, *, left: float = 0.0, right: float = 0.0) -> Cluster:
-    return replace(
-        cluster,
-        width=cluster.width + left + right,
-        xs=tuple(x + left for x in cluster.xs),
-        pad_left=cluster.pad_left + left,
-        pad_right=cluster.pad_right + right,
-    )
-
-
-def trimmed(cluster: Cluster, left: float = 0.0, right: float = 0.0) -> Cluster:
-    """The cluster without `left` px of blank before its ink and `right` px after it."""
-    if not left and not right:
-        return cluster
-    return _edged(
-        cluster,
-        width=cluster.width - left - right,
-        xs=tuple(x - left for x in cluster.xs),
-        trim_start=max(0.0, cluster.trim_start - left),
-        trim_end=max(0.0, cluster.trim_end - right),
-    )
-
-
-def _edged(
-    c: Cluster, *, width: float, xs: tuple[float, ...], trim_start: float, trim_end: float
-) -> Cluster:
-    """`c` with a new width, pen offsets and edge trims (what `_replace` does, faster)."""
-    return Cluster(
-        text=c.text,
-        width=width,
-        face=c.face,
-        glyphs=c.glyphs,
-        xs=xs,
-        ys=c.ys,
-        style=c.style,
-        unsafe_before=c.unsafe_before,
-        pad_left=c.pad_left,
-        pad_right=c.pad_right,
-        trim_start=trim_start,
-        trim_end=trim_end,
-        formula=c.formula,
-        tracking=c.tracking,
-    )
-
-
 def hyphen_after(cluster: Cluster) -> Cluster:
     """The hyphen drawn after `cluster` when a line breaks inside its word (a soft
     hyphen or a hyphenation point), in the cluster's face and style."""
     hyphen = _hyphen(cluster.face, cluster.style)
-    return _spaced(hyphen, cluster.tracking) if cluster.tracking else hyphen
+    return spaced(hyphen, cluster.tracking) if cluster.tracking else hyphen
 
 
 @lru_cache(maxsize=256)
@@ -201,7 +126,7 @@ def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Clust
             continue
         em_left, em_right = _blanks(cluster, mark, japanese)
         left, right = em_left * cluster.style.size, em_right * cluster.style.size
-        edged = _edged(
+        edged = with_edges(
             cluster,
             width=cluster.width,
             xs=cluster.xs,
@@ -293,7 +218,7 @@ def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
         if mark is punctuation.Kind.CLOSE
         else blank / 2
     )
-    return _edged(
+    return with_edges(
         cluster,
         width=cluster.width + blank,
         xs=tuple(x + left for x in cluster.xs),
@@ -442,10 +367,5 @@ def _tracked(clusters: list[Cluster]) -> list[Cluster]:
         if not spacing or cluster.is_newline or cluster.formula is not None:
             out.append(cluster)
         else:
-            out.append(_spaced(cluster, spacing))
+            out.append(spaced(cluster, spacing))
     return out
-
-
-def _spaced(cluster: Cluster, spacing: float) -> Cluster:
-    """The cluster `spacing` px wider after its glyphs."""
-    return replace(cluster, width=cluster.width + spacing, tracking=cluster.tracking + spacing)
