@@ -12,9 +12,13 @@ SCHEMA = "layout.style.theme"
 # theme schema (and so `src/themes`, which imports it) must reach none of them.
 TEXT_ENGINE = {
     "layout.text.shape",
+    "layout.text.clusters",
+    "layout.text.opportunities",
     "layout.text.linebreak",
     "layout.text.hyphenate",
     "layout.text.inline",
+    "layout.text.linebox",
+    "layout.text.lineitems",
     "layout.pages.chrome",
     "layout.pages.decorate",
     "layout.text.fonts",

@@ -1,10 +1,10 @@
-"""A `card.toml` → a checked `Theme`; the door to the theme schema and resolver for `themes`.
+"""A `card.toml` → a checked `Theme`: decoded against the schema, every colour resolved.
 
 `decode_theme` decodes a theme file against the schema (schema.py) and names the field of
-any error; `check_theme` checks a theme however it was built: every colour must resolve in
-every mode (resolver.py). `__all__` is what the themes package reads here, the one engine
-module it may import besides `layout` itself: these two, and the schema's tables and the
-resolver's names it checks and measures themes with (re-exported, written in their homes).
+any error; `check_theme` checks a theme however it was built (from a file, or from CSS):
+known roles only, and every colour resolves in every mode (resolver.py). The schema's tables
+and the resolver's names in `__all__` are re-exported, written in their homes: the style
+stage's face imports them here.
 """
 
 from __future__ import annotations
