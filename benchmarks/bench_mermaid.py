@@ -19,10 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
+from layout.base.fonts import FontBook  # noqa: E402
 from layout.diagrams.fit import draw_diagram  # noqa: E402 - the path above must come first
 from layout.diagrams.labels import LabelSetter  # noqa: E402
 from layout.diagrams.svg import svg_of  # noqa: E402
-from layout.text.fonts import FontBook  # noqa: E402
 
 CASES = ROOT / "tests" / "cases" / "mermaid"
 FENCE = re.compile(r"```mermaid\n(.*?)```", re.S)

@@ -27,8 +27,8 @@ import skia
 
 import layout
 from layout.base.boxes import Group
+from layout.draw import encode, png
 from layout.draw import painter as draw
-from layout.draw import png
 from layout.style.spanstyle import CjkItalic, Span, SpanStyle
 from layout.text.inline import layout_text
 from layout.text.linebox import line_metrics
@@ -90,7 +90,7 @@ def draw_text(text: str, fonts: layout.FontBook, variant: tuple[bool, CjkItalic]
         painter.paint(canvas, (Group(line.items, dy=y),))
         y += line.height
     picture = recorder.finishRecordingAsPicture()
-    return png.encode_rgb(draw.rasterize(picture, WIDTH + 16, height, PAPER, SCALE))
+    return png.encode_rgb(encode.rasterize(picture, WIDTH + 16, height, PAPER, SCALE))
 
 
 def ocr(image: bytes, folder: Path) -> str:

@@ -35,7 +35,7 @@ import themes
 from layout.base.boxes import Page, Rect, Row
 from layout.base.placing import place
 from layout.style.resolver import Styles, resolve
-from layout.text.segment import inside_words
+from layout.text.words import inside_words
 
 compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
 

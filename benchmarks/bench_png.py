@@ -190,6 +190,7 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
 
 
 def render_cards(theme_names: list[str], posts: list[Path]) -> list[tuple[str, np.ndarray]]:
+    from layout.draw import encode
     from layout.draw import painter as draw
 
     fonts = layout.FontBook.load()
@@ -200,7 +201,7 @@ def render_cards(theme_names: list[str], posts: list[Path]) -> list[tuple[str, n
         for name in theme_names:
             [page, *_] = layout.layout_pages(text, themes.load(name), fonts, layout.RenderOptions())
             picture = painter.record(page)
-            pixels = draw.rasterize(picture, page.width, page.height, page.background, 2)
+            pixels = encode.rasterize(picture, page.width, page.height, page.background, 2)
             cards.append((f"{post.stem}/{name}", pixels))  # a view of RGBA, as encoded
     return cards
 

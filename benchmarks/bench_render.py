@@ -36,6 +36,7 @@ TARGET_POST = POSTS / "01-efficiency-zh.md"
 STAGES = r"""
 import json, statistics, sys, time
 import layout, themes
+from layout.draw import encode
 from layout.draw import painter as draw
 from layout.parse import markdown
 from layout.draw import png
@@ -62,7 +63,7 @@ for name in names:
         pages = compose.compose(doc, resolver.resolve(theme, None), fonts, {}, card)
         t2 = time.perf_counter(); pictures = [painter.record(p) for p in pages]
         t3 = time.perf_counter()
-        pixels = [draw.rasterize(pic, p.width, p.height, p.background, 2)
+        pixels = [encode.rasterize(pic, p.width, p.height, p.background, 2)
                   for pic, p in zip(pictures, pages)]
         t4 = time.perf_counter(); pngs = [png.encode_rgb(px) for px in pixels]
         t5 = time.perf_counter()

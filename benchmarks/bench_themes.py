@@ -28,8 +28,8 @@ from pathlib import Path
 
 import layout
 import themes
+from layout.draw import encode, png, statics
 from layout.draw import painter as draw
-from layout.draw import png, statics
 
 compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
 
@@ -62,7 +62,7 @@ def per_card_ms(
         pictures = [painter.record(page) for page in pages]
         t2 = time.perf_counter()
         pixels = [
-            draw.rasterize(pic, page.width, page.height, page.background, 2)
+            encode.rasterize(pic, page.width, page.height, page.background, 2)
             for pic, page in zip(pictures, pages, strict=True)
         ]
         t3 = time.perf_counter()

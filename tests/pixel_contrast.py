@@ -26,7 +26,8 @@ import numpy as np
 
 import layout
 from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.style.resolver import resolve
 from tests.glyphruns import glyph_runs
 

@@ -44,11 +44,12 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
     "ziamath": ("layout/text/mathtex.py",),
-    "uharfbuzz": ("layout/text/shape.py", "layout/text/fonts.py"),
+    "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py"),
     "skia": (
         "layout/draw/painter.py",
+        "layout/draw/encode.py",
         "layout/draw/shaders.py",
-        "layout/text/fonts.py",
+        "layout/base/fonts.py",
         "layout/base/images.py",
         "layout/draw/imagecodec.py",
     ),
@@ -57,7 +58,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
     # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
     "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/parse/inlinecss.py"),
-    "fontTools": ("layout/text/fonts.py",),  # never at request time: cmap reads cost 100+ ms
+    "fontTools": ("layout/base/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (
         "app/mcp/*.py",
@@ -158,13 +159,6 @@ KNOWN_OVERSIZE_TO_SPLIT: set[str] = {
     "app/fetch.py",
     "app/ledger/credits.py:Credits",
     "app/models.py",
-    "layout/covers/covers.py",
-    "layout/diagrams/drawing.py",
-    "layout/draw/painter.py",
-    "layout/parse/markdown.py",
-    "layout/style/theme.py",
-    "layout/text/inline.py",
-    "layout/text/linebreak.py",
 }
 
 # Private names still imported across rows → the files that do; each entry fails a test once
@@ -251,7 +245,8 @@ def _within(name: str, prefix: str) -> bool:
 
 
 def module_of(path: str) -> tuple[str, bool]:
-    """`layout/flow/flow.py` → (`layout.flow.flow`, False); `app/cards/__init__.py` → (`app.cards`, True)."""
+    """`layout/flow/flow.py` → (`layout.flow.flow`, False);
+    `app/cards/__init__.py` → (`app.cards`, True)."""
     parts = path.removesuffix(".py").split("/")
     is_package = parts[-1] == "__init__"
     return ".".join(parts[:-1] if is_package else parts), is_package
@@ -312,7 +307,7 @@ def _private(imp: Import, path: str, module: str) -> list[str]:
 
 def row_of(module: str) -> str:
     """The row of APP_LAYERS or ENGINE_STAGES a name belongs to: `app.cards.pool.Admission` →
-    `app.cards`, `layout.text.fonts.FontBook` → `layout.text`.
+    `app.cards`, `layout.base.fonts.FontBook` → `layout.text`.
 
     A name that is no row (`app.VERSION`) is app's own; a module that is no row is reported
     once, in its own file.
@@ -533,7 +528,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("layout/text/shape.py", "import uharfbuzz as hb\n", []),
         ("layout/draw/painter.py", "import uharfbuzz\n", ["uharfbuzz only in"]),
         ("layout/text/shape.py", "from fontTools.ttLib import TTFont\n", ["fontTools only in"]),
-        ("layout/text/fonts.py", "from fontTools.ttLib import TTFont\n", []),
+        ("layout/base/fonts.py", "from fontTools.ttLib import TTFont\n", []),
         (
             "layout/flow/flow.py",
             "def f():\n    from pygments.lexers import get_lexer_by_name\n",
@@ -663,7 +658,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/cards/service.py", "import layout\nfrom layout import Theme, render\n", []),
         (
             "themes/custom.py",
-            "from layout.text.fonts import FontBook\n",
+            "from layout.base.fonts import FontBook\n",
             ["themes may import the engine only"],
         ),
         ("themes/css/read.py", "from layout import draw\n", ["themes may import the engine only"]),
@@ -730,13 +725,12 @@ def test_engine_exceptions_excuse_only_the_named_files(monkeypatch: pytest.Monke
     monkeypatch.setattr(
         sys.modules[__name__],
         "ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP",
-        {"layout.text.fonts": ("app/cards/pool.py",)},
+        {"layout.base.fonts": ("app/cards/pool.py",)},
     )
-    assert violations("app/cards/pool.py", "from layout.text.fonts import FontBook\n") == []
-    assert violations("app/cards/pool.py", "from layout.text import fonts\n") == []
-    assert violations("app/cards/service.py", "from layout.text.fonts import FontBook\n") != []
+    assert violations("app/cards/pool.py", "from layout.base.fonts import FontBook\n") == []
+    assert violations("app/cards/service.py", "from layout.base.fonts import FontBook\n") != []
     assert violations("app/cards/pool.py", "from layout.draw.painter import Painter\n") != []
-    assert violations("themes/custom.py", "from layout.text.fonts import FontBook\n") != []
+    assert violations("themes/custom.py", "from layout.base.fonts import FontBook\n") != []
 
 
 def test_the_folder_count_catches_crowding() -> None:

@@ -2,7 +2,7 @@
 
 Docstrings are the map a maintainer reads first: one that names a module that was renamed or
 split sends them looking for something that is not there. A dotted name that starts with one
-of our packages (`layout.text.fonts`, `app.cards.pool.RenderPool`) must import, or be an
+of our packages (`layout.base.fonts`, `app.cards.pool.RenderPool`) must import, or be an
 attribute of what imports; a file name in backticks (`compose.py`) must be a file under src.
 """
 
@@ -18,7 +18,7 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 OURS = ("app", "layout", "themes")
-# a dotted name of ours: `layout.text.fonts.FontBook`; the prefix is one of three words
+# a dotted name of ours: `layout.base.fonts.FontBook`; the prefix is one of three words
 DOTTED = re.compile(r"(?<![\w./-])(?:app|layout|themes)(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 FILE_NAME = re.compile(r"`([\w/]+\.py)`")
 FILES = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py")}
@@ -80,12 +80,12 @@ def test_docstrings_name_only_what_exists() -> None:
 @pytest.mark.parametrize(
     ("dotted", "expected"),
     [
-        ("layout.text.fonts", True),
-        ("layout.text.fonts.FontBook", True),
+        ("layout.base.fonts", True),
+        ("layout.base.fonts.FontBook", True),
         ("layout.render_cards", True),
         ("app.cards", True),
         ("layout.flowparts", False),
-        ("layout.text.fonts.NoSuchThing", False),
+        ("layout.base.fonts.NoSuchThing", False),
         ("themes.nothing_here", False),
     ],
 )
@@ -94,6 +94,6 @@ def test_resolves_tells_real_names_from_stale_ones(dotted: str, expected: bool) 
 
 
 def test_the_scan_finds_names_in_prose() -> None:
-    text = "Uses `layout.flowparts.Ctx` and layout.text.fonts; see `compose.py`, not `gone.py`."
-    assert DOTTED.findall(text) == ["layout.flowparts.Ctx", "layout.text.fonts"]
+    text = "Uses `layout.flowparts.Ctx` and layout.base.fonts; see `compose.py`, not `gone.py`."
+    assert DOTTED.findall(text) == ["layout.flowparts.Ctx", "layout.base.fonts"]
     assert [n for n in FILE_NAME.findall(text) if not names_a_file(n)] == ["gone.py"]

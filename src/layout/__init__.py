@@ -24,6 +24,7 @@ are reached through their stages' own faces (`layout.parse`, `layout.text`, `lay
 from __future__ import annotations
 
 from .base.boxes import ImageRef, Page
+from .base.fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .blocks.parts import Part
 from .covers import (
     COVER_LAYOUTS,
@@ -90,7 +91,7 @@ from .parse import (
     may_name_images,
     valid_link,
 )
-from .parse.markdown import Doc
+from .parse.doc import Doc
 from .render import (
     DEFAULT_QUALITY,
     ENGINE_VERSION,
@@ -111,9 +112,10 @@ from .render import (
     render_covers,
     render_wechat_cover,
 )
-from .style.theme import Theme, decode_theme, relative_luminance
+from .style.resolver import relative_luminance
+from .style.schema import Theme
+from .style.theme import decode_theme
 from .text import Formula, MathBudget, typeset_math
-from .text.fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 
 __all__ = [
     "ALERT_LABELS",

@@ -16,10 +16,12 @@ from typing import Literal, get_args
 import msgspec
 
 from .base.boxes import Page
+from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
 from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
-from .draw.painter import Painter, encode_lossy, encode_pdf, encode_png
+from .draw.encode import encode_lossy, encode_pdf, encode_png
+from .draw.painter import Painter
 from .flow.budget import OutputLimits
 from .flow.shares import Premade
 from .limits import (
@@ -40,7 +42,6 @@ from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
 from .style.resolver import resolve
 from .style.schema import Theme
-from .text.fonts import FontBook
 
 ENGINE_VERSION = "12"  # bump whenever the pixels of an unchanged request may change
 

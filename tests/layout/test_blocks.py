@@ -16,6 +16,7 @@ import pytest
 import layout
 from layout.base.boxes import Fill, Group, Item, Layer, Page, Picture, Rect, Segment, Shape, Stroke
 from layout.blocks.marks import ImageFrame, bullet
+from layout.draw import encode
 from layout.draw import painter as draw
 from tests import pngcodec
 
@@ -49,7 +50,7 @@ def flat(
 
 def pixels(page: Page, fonts, images: dict[str, bytes] | None = None) -> np.ndarray:
     picture = draw.Painter(fonts.typefaces(), images=images).record(page)
-    return draw.rasterize(picture, page.width, page.height, page.background, 1).astype(int)
+    return encode.rasterize(picture, page.width, page.height, page.background, 1).astype(int)
 
 
 def near(pixel: np.ndarray, argb: int, tolerance: int = 12) -> bool:

@@ -13,6 +13,7 @@ import layout
 import themes
 from layout.base.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
 from layout.base.svgpath import PathError, parse_svg_path, transform
+from layout.draw import encode
 from layout.draw import painter as draw
 from layout.draw.painter import build_path
 from layout.draw.statics import clear_static_cache, static_cache_stats
@@ -238,7 +239,7 @@ def test_the_demo_theme_uses_every_kind_and_draws(fonts, tmp_path: Path) -> None
     for n, png in enumerate(pngs):
         (tmp_path / f"demo-{n}.png").write_bytes(png)
     page = pages[0]
-    pixels = draw.rasterize(
+    pixels = encode.rasterize(
         draw.Painter(fonts.typefaces()).record(page), page.width, page.height, page.background, 1
     )
     assert pixels.shape == (586, 440, 3)
@@ -256,10 +257,10 @@ def test_a_costly_static_layer_is_rasterized_once_per_scale_and_matches_replay(f
     assert len(pages) >= 2
     clear_static_cache()
     raster = draw.Painter(fonts.typefaces(), scale=1)
-    fast = [draw.rasterize(raster.record(p), p.width, p.height, p.background, 1) for p in pages]
+    fast = [encode.rasterize(raster.record(p), p.width, p.height, p.background, 1) for p in pages]
     assert static_cache_stats()["rasterized"] == 1  # the costly under layer, once
     replay = draw.Painter(fonts.typefaces())
-    slow = [draw.rasterize(replay.record(p), p.width, p.height, p.background, 1) for p in pages]
+    slow = [encode.rasterize(replay.record(p), p.width, p.height, p.background, 1) for p in pages]
     for a, b in zip(fast, slow, strict=True):
         difference = np.abs(a.astype(int) - b.astype(int))
         # gradient dither, and blurred shadows blended straight into surfaces of two pixel

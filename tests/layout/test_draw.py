@@ -24,7 +24,8 @@ from layout.base.boxes import (
     Stroke,
 )
 from layout.draw import statics
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.draw.shaders import image_filter
 from layout.draw.statics import clear_static_cache, static_cache_stats
 

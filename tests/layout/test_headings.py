@@ -138,7 +138,7 @@ CJK_HEADINGS = (
 def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts) -> None:
     """ "一 / 本正经", "荔 / 枝" and "怎 / 么" were breaks inside a word; a segmenter's word
     boundaries (rjieba) are the only breaks between two Chinese characters now."""
-    from layout.text.segment import inside_words, is_han
+    from layout.text.words import inside_words, is_han
 
     text = heading.lstrip("# ")
     inside = inside_words(text)

@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 LAYOUT = Path(__file__).resolve().parents[2] / "src" / "layout"
-SCHEMA = "layout.style.theme"
+SCHEMA = "layout.style"
 # Modules that shape, break, lay out or draw text, and the libraries behind them: the
 # theme schema (and so `src/themes`, which imports it) must reach none of them.
 TEXT_ENGINE = {
@@ -15,13 +15,13 @@ TEXT_ENGINE = {
     "layout.text.clusters",
     "layout.text.opportunities",
     "layout.text.linebreak",
-    "layout.text.hyphenate",
+    "layout.text.words",
     "layout.text.inline",
     "layout.text.linebox",
     "layout.text.lineitems",
     "layout.pages.chrome",
     "layout.pages.decorate",
-    "layout.text.fonts",
+    "layout.base.fonts",
     "layout.text.mathtex",
     "layout.draw.painter",
     "layout.flow.flow",

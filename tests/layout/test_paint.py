@@ -24,7 +24,8 @@ from layout.base.boxes import (
     Segment,
     Shadow,
 )
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.draw.shaders import NOISE_TILE
 from layout.style.resolver import resolve
 from layout.style.theme import ThemeError, decode_theme

@@ -14,8 +14,8 @@ import pytest
 from fontTools.ttLib import TTFont
 
 import layout
+from layout.base.fonts import DEFAULT_FONTS_DIR
 from layout.text.clusters import Cluster
-from layout.text.fonts import DEFAULT_FONTS_DIR
 from layout.text.inline import layout_text
 from layout.text.linebox import Metrics
 from layout.text.lineitems import ITALIC_SKEW

@@ -3,7 +3,8 @@
 The body keeps the original service's shape, ``{text, keywords, count, theme, width,
 height}`` (plus ``themeMode`` as generate has it). Every bound is here, so no body buys
 more than a few short covers: the title and the keywords are held to what the cover
-designer draws (``layout.covers``' ``MAX_COVER_*``), ``count`` to its layouts, the size to generate's.
+designer draws (``layout.covers``' ``MAX_COVER_*``), ``count`` to its layouts, the size to
+generate's.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ..base.boxes import Frame, FrameDecor, Row
+from ..base.fonts import FontBook
 from ..base.images import Images
 from ..diagrams.fit import DiagramBudget
 from ..parse.doc import Block, Text
@@ -22,7 +23,6 @@ from ..style.looks import Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import SpanStyle
-from ..text.fonts import FontBook
 from ..text.linebox import Metrics, TextLine
 
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width

@@ -15,12 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
+from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..pages.compose import content_box, static_layers
 from ..style.paint import base_color
 from ..style.resolver import resolve
 from ..style.schema import Theme
-from ..text.fonts import FontBook
 from .coverinks import emphasis, ink_on, small_ink
 from .coverlayouts import DRAWERS, centred_square
 from .covertitle import Design

@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 import regex
 
 from ..base.boxes import Group, Item, Rect
+from ..base.fonts import FontBook
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import Span, SpanStyle
-from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import TextLine, line_metrics
 

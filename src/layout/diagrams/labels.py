@@ -5,8 +5,8 @@ runs cards draw. Articles use the same measure, so their boxes fit the same word
 from __future__ import annotations
 
 from ..base.boxes import Group, Item, shift
+from ..base.fonts import FontBook
 from ..style.spanstyle import Span, SpanStyle
-from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
 from .marks import Label, Lines

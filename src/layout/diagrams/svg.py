@@ -15,7 +15,7 @@ import html
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..text.fonts import FontBook
+from ..base.fonts import FontBook
 from .fit import DiagramBudget, draw_to_fit
 from .labels import LINE_HEIGHT, LabelSetter
 from .marks import TINT, TINT_SHARE, Drawing, Label, Mark

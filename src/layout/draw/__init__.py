@@ -7,10 +7,10 @@ May import: `layout.base`, `layout.text` (fonts, lines for captions), `layout.st
 `layout.errors`, `layout.limits`.
 """
 
+from .encode import load_numpy
 from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
-from .painter import load_numpy
 from .sheet import Tile, contact_sheet
 
 __all__ = [

@@ -14,15 +14,13 @@ them). The recorded cards are encoded here too: PNG (rows packed by png.py), JPE
 from __future__ import annotations
 
 import math
-import os
-import sys
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import skia
 
 if TYPE_CHECKING:
-    import numpy as np
+    pass
 
 from ..base.boxes import (
     Cached,
@@ -43,7 +41,6 @@ from ..base.boxes import (
     Stroke,
 )
 from ..base.images import Decoded
-from .png import deflate_rgb, deflate_rgba
 from .shaders import grain_shader, image_filter, set_dash, shadow_paint, skia_paint
 from .statics import RASTER_MAX, count, is_costly, layer_bytes, rasters, recordings
 
@@ -382,100 +379,3 @@ def build_path(ops: tuple[tuple[Any, ...], ...]) -> Any:
         elif kind == "Z":
             path.close()
     return path
-
-
-def rasterize(
-    picture: Any, width: float, height: float, background: int, scale: float
-) -> np.ndarray:
-    """Pixels of a recorded card as an opaque RGB array, `scale` times its CSS size."""
-    return _rgba(picture, width, height, background, scale)[:, :, :3]
-
-
-def _rgba(picture: Any, width: float, height: float, background: int, scale: float) -> np.ndarray:
-    """Pixels of a recorded card as an (h, w, 4) RGBA array, `scale` times its CSS size."""
-    import numpy as np  # here, not at start: `encode_png` in a one-card process skips it
-
-    w, h = math.ceil(width * scale), math.ceil(height * scale)
-    pixels = np.empty((h, w, 4), np.uint8)
-    _draw_into(pixels, w, h, picture, background, scale)
-    return pixels
-
-
-def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
-    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array or a bytearray)."""
-    info = skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
-    surface = skia.Surface.MakeRasterDirect(info, pixels, w * 4)
-    canvas = surface.getCanvas()
-    canvas.clear(background | 0xFF000000)
-    canvas.scale(scale, scale)
-    canvas.drawPicture(picture, _IDENTITY)
-    surface.flushAndSubmit()
-
-
-def load_numpy() -> None:
-    """Imports numpy, so that every PNG after packs its rows ~2 ms faster (png.py): worth its
-    60-100 ms for a process that draws many cards. Its BLAS gets one thread (the engine
-    does no linear algebra; a thread per core costs ~40 ms of CPU at import)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import numpy  # noqa: F401  (loaded is the switch `encode_png` reads)
-
-
-def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
-    """The card as a PNG; rows packed by numpy where the process has loaded it (png.py)."""
-    if "numpy" in sys.modules:
-        pixels: Any = _rgba(picture, width, height, background, scale)
-        deflated = deflate_rgb(pixels[:, :, :3])
-    else:
-        w, h = math.ceil(width * scale), math.ceil(height * scale)
-        pixels = bytearray(w * h * 4)
-        _draw_into(pixels, w, h, picture, background, scale)
-        deflated = deflate_rgba(pixels, w, h)
-    del pixels  # freed before the pieces are joined into the file, not after
-    return deflated.png()
-
-
-_RASTER_CODECS = {"jpeg": skia.EncodedImageFormat.kJPEG, "webp": skia.EncodedImageFormat.kWEBP}
-PDF_POINTS_PER_PX = 72 / 96  # CSS px are 1/96 inch, PDF points 1/72
-
-
-def encode_lossy(
-    picture: Any,
-    width: float,
-    height: float,
-    background: int,
-    scale: float,
-    *,
-    codec: str,
-    quality: int,
-) -> bytes:
-    """A recorded card as JPEG or WebP (`codec`) at `quality` 1..100, `scale` times its size.
-
-    Skia encodes the drawn pixels in place: no copy of the card is made on the way (each
-    whole-card copy is 4 bytes a pixel, 400 MB for the largest card; docs/decisions/engine.md,
-    "Memory per output pixel")."""
-    rgba = _rgba(picture, width, height, background, scale)
-    rgba[:, :, 3] = 255  # opaque, as the encoders have always been given it
-    image = skia.Image.fromarray(rgba, colorType=skia.kRGBA_8888_ColorType, copy=False)
-    data = image.encodeToData(_RASTER_CODECS[codec], quality)
-    del image, rgba  # the pixels go before the encoded bytes are copied out
-    if data is None:
-        raise RuntimeError(f"Skia could not encode a {codec} image")
-    return bytes(data)
-
-
-def encode_pdf(cards: list[tuple[Any, float, float, int]]) -> bytes:
-    """Recorded cards (picture, width, height, background) as one PDF, a page per card.
-
-    Pages are the cards' CSS size in points; glyph runs stay text (Skia embeds the fonts'
-    subsets with their ToUnicode maps), so the text can be selected, searched and extracted.
-    """
-    stream = skia.DynamicMemoryWStream()
-    document = skia.PDF.MakeDocument(stream, Creator="Inkcard", Producer="Inkcard")
-    for picture, width, height, background in cards:
-        canvas = document.beginPage(width * PDF_POINTS_PER_PX, height * PDF_POINTS_PER_PX)
-        canvas.scale(PDF_POINTS_PER_PX, PDF_POINTS_PER_PX)
-        canvas.drawColor(background | 0xFF000000)
-        canvas.drawPicture(picture, _IDENTITY)
-        document.endPage()
-    document.close()
-    return bytes(stream.detachAsData())

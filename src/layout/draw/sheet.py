@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base.boxes import Group, Item, Page, Picture, Rect, Stroke
+from ..base.fonts import FontBook
 from ..base.images import image_ref
 from ..errors import SheetError
 from ..style.looks import text_look
 from ..style.spanstyle import BOLD_WEIGHT, Span
-from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import line_metrics
-from .painter import Painter, encode_png
+from .encode import encode_png
+from .painter import Painter
 
 BACKGROUND = 0xFFF4F4F2
 BORDER = 0xFFD6D6D2

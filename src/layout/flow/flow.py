@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from ..base.boxes import Row
+from ..base.fonts import FontBook
 from ..base.images import Images
 from ..blocks.callouts import callout
 from ..blocks.components import COMPONENT_LAYOUTS
@@ -51,7 +52,6 @@ from ..style.looks import BAD_MATH, Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
 from ..text.mathtex import MathBudget

@@ -6,10 +6,10 @@ Also the one-line text helper that labels and stamps (decorate.py) use.
 from __future__ import annotations
 
 from ..base.boxes import Group, Item
+from ..base.fonts import FontBook
 from ..style.looks import text_look
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.fonts import FontBook
 from ..text.inline import layout_text
 from ..text.linebox import TextLine, line_metrics
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 from ..base.boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from ..base.fonts import FontBook
 from ..base.images import Images
 from ..base.lru import Lru
 from ..base.placing import Placement, cut, frame_items, place
@@ -41,7 +42,6 @@ from ..style.decorations import Decoration, is_static
 from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
-from ..text.fonts import FontBook
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .decorate import Context, build, text_boxes

@@ -26,6 +26,7 @@ from ..base.boxes import (
     Shape,
     Stroke,
 )
+from ..base.fonts import FontBook
 from ..base.svgpath import parse_svg_path, transform
 from ..style.decorations import (
     Box,
@@ -47,7 +48,6 @@ from ..style.decorations import (
 )
 from ..style.looks import text_look
 from ..style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
-from ..text.fonts import FontBook
 from .chrome import one_line
 
 

@@ -1,16 +1,18 @@
 """Markdown and the inline HTML it may hold → our block tree (`Doc`), never executed.
 
 `markdown` reads the tokens of the configured markdown-it (`mdparser`) into blocks named by
-their theme roles; `mdx` adds mdxMode's fixed set of components; `htmltags` and `inlinecss`
-read the inline HTML subset and its CSS; `addresses` decides which bare text is a link;
-`code` tokenises fenced code for the panel's colours. The article path shares the helpers
-named in `__all__`. May import: `layout.base`, `layout.errors`, `layout.limits`.
+their theme roles (`doc` holds the block tree's records); `mdx` adds mdxMode's fixed set of
+components; `htmltags` and `inlinecss` read the inline HTML subset and its CSS; `addresses`
+decides which bare text is a link; `code` tokenises fenced code for the panel's colours. The
+article path shares the helpers named in `__all__`. May import: `layout.base`,
+`layout.errors`, `layout.limits`.
 """
 
 from .addresses import address_linkify
 from .code import highlight
+from .doc import Doc
 from .inlinecss import HTML_TAGS, STYLED_TAGS, clean_style, color_hex, color_pattern, css_color
-from .markdown import ALERT_LABELS, Doc, clean_text, image_sources, may_name_images
+from .markdown import ALERT_LABELS, clean_text, image_sources, may_name_images
 from .mdparser import valid_link
 
 __all__ = [

@@ -26,6 +26,7 @@ from .doc import (
     Block,
     Callout,
     CodeBlock,
+    Doc,
     Heading,
     Image,
     ListBlock,
@@ -37,7 +38,6 @@ from .doc import (
     Table,
     Text,
 )
-from .doc import Doc as Doc  # the faces (layout, layout.parse) name it here
 from .htmltags import Tag, split_tags, with_marks
 from .mdparser import MAX_DEPTH as MAX_DEPTH
 from .mdparser import markdown_parser

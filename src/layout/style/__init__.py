@@ -1,29 +1,27 @@
 """A theme file → its checked schema → one concrete `Style` per role, and how inline text looks.
 
-`theme` is the schema a card theme is checked against (the `themes` package decodes its files
-with it) and the resolver of a theme mode's `Styles`; `paint` and `decorations` check the
-paints, effects and decoration specs a theme names (data only: `layout.pages.decorate` builds
-them); `alertcolors` gives every theme its callout colours; `looks` and `spanstyle` turn a
-role's style and inline marks into the `SpanStyle` of a run of text. May import:
-`layout.base`, `layout.parse` (the inline HTML tags a look reads), `layout.errors`.
+`schema` is what a card theme may say (`Style`, its knobs, `Theme`, the base card model);
+`theme` decodes and checks a theme file against it (the `themes` package reads themes through
+this face); `resolver` resolves a theme mode into one `Style` per role (`Styles`, cached) and
+holds the colour math; `paint` and `decorations` check the paints, effects and decoration
+specs a theme names (data only: `layout.pages.decorate` builds them); `alertcolors` gives
+every theme its callout colours; `looks` and `spanstyle` turn a role's style and inline marks
+into the `SpanStyle` of a run of text. May import: `layout.base`, `layout.parse` (the inline
+HTML tags a look reads), `layout.errors`.
 """
 
-from .theme import (
+from ..errors import ThemeError
+from .resolver import WHITE, mean_colour, relative_luminance, resolve
+from .schema import (
     BASE_COLORS,
     BASE_ROLES,
     CODE_TOKENS,
     COLOR_KNOBS,
     KNOB_TYPES,
     PAINT_KNOBS,
-    WHITE,
     Theme,
-    ThemeError,
-    check_theme,
-    decode_theme,
-    mean_colour,
-    relative_luminance,
-    resolve,
 )
+from .theme import check_theme, decode_theme
 
 __all__ = [
     "BASE_COLORS",

@@ -2,10 +2,7 @@
 
 `decode_theme` decodes a theme file against the schema (schema.py) and names the field of
 any error; `check_theme` checks a theme however it was built (from a file, or from CSS):
-known roles only, and every colour resolves in every mode (resolver.py). The schema's tables
-and the resolver's names in `__all__` are re-exported, written in their homes: the style
-stage's face imports them here.
-"""
+known roles only, and every colour resolves in every mode (resolver.py)."""
 
 from __future__ import annotations
 
@@ -14,34 +11,8 @@ from typing import Any
 import msgspec
 
 from ..errors import ThemeError
-from .resolver import WHITE, mean_colour, relative_luminance, resolve
-from .schema import (
-    BASE_COLORS,
-    BASE_ROLES,
-    CODE_TOKENS,
-    COLOR_KNOBS,
-    KNOB_TYPES,
-    PAINT_KNOBS,
-    Role,
-    Theme,
-)
-
-__all__ = [
-    "BASE_COLORS",
-    "BASE_ROLES",
-    "CODE_TOKENS",
-    "COLOR_KNOBS",
-    "KNOB_TYPES",
-    "PAINT_KNOBS",
-    "WHITE",
-    "Theme",
-    "ThemeError",
-    "check_theme",
-    "decode_theme",
-    "mean_colour",
-    "relative_luminance",
-    "resolve",
-]
+from .resolver import resolve
+from .schema import BASE_ROLES, Role, Theme
 
 
 def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:

@@ -1,11 +1,13 @@
 """Styled spans → shaped clusters → broken, aligned lines of glyph runs; and math as outlines.
 
-`fonts` loads the faces once (`FontBook`, fallback chains); `runs` and `shape` cut a span into
-runs of one face and shape them with HarfBuzz (`tracking`, `punctuation`: letter spacing and
-CJK punctuation compression); `linebreak` finds the breaks (CJK-aware; `segment` keeps Chinese
-words of headings whole, `hyphenate` and `pretty` keep English tidy); `inline` sets the lines;
-`mathtex` typesets LaTeX to outlines. May import: `layout.base`, `layout.parse`,
-`layout.style`, `layout.errors`.
+`runs` and `shape` cut a span into runs of one face and shape them with HarfBuzz into
+`Cluster`s (`clusters`; `tracking` and `punctuation`: letter spacing and CJK punctuation
+compression); `opportunities` says where a line may break (CJK-aware; `words` keeps Chinese
+words whole and finds English hyphen points) and `linebreak` fits the lines (`pretty` keeps a
+paragraph from ending on a runt); `inline` sets them into `TextLine`s (`linebox`) and
+`lineitems` gives what a set line paints; `mathtex` typesets LaTeX to outlines. The faces
+come from `layout.base.fonts`. May import: `layout.base`, `layout.parse`, `layout.style`,
+`layout.errors`.
 """
 
 from .mathtex import Formula, MathBudget

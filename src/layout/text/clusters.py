@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..base.fonts import Face
 from ..base.records import bulk_record
 from ..style.spanstyle import SpanStyle
-from .fonts import Face
 from .mathtex import Formula
 
 

@@ -15,10 +15,9 @@ from typing import NamedTuple
 
 import regex
 
+from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster, trimmed
-from .fonts import FontBook
-from .hyphenate import hyphen_points
 from .linebox import Metrics, TextLine
 from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, balance_lines, break_lines
 from .lineitems import line_items
@@ -40,6 +39,7 @@ from .opportunities import (
 )
 from .pretty import pretty_lines
 from .shape import hyphen_after, shape
+from .words import hyphen_points
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
 # justified CJK block is set near its natural spacing; ideograph gaps take the rest.

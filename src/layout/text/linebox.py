@@ -8,8 +8,8 @@ for larger inline text); lineitems.py paints them relative to it.
 from __future__ import annotations
 
 from ..base.boxes import Item
+from ..base.fonts import FontBook
 from ..base.records import bulk_record
-from .fonts import FontBook
 
 
 @bulk_record

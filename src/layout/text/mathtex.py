@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..base.fonts import DEFAULT_FONTS_DIR
 from ..base.svgpath import Op, PathError, parse_svg_path, transform
-from .fonts import DEFAULT_FONTS_DIR
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import regex
 
-from .segment import has_han, inside_words, is_han
+from .words import has_han, inside_words, is_han
 
 
 class Brk(IntEnum):
@@ -243,7 +243,7 @@ def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
 
 
 def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break between two Chinese characters of one word (`segment`): a
+    """`allowed` with no break between two Chinese characters of one word (`words`): a
     heading breaks "荔枝 / 生死时速", not "荔 / 枝生死时速". A word wider than the line
     still breaks, as any unbreakable piece does."""
     text = "".join(texts)

@@ -12,10 +12,10 @@ from functools import lru_cache
 
 import regex
 
+from ..base.fonts import Face, shape_cached
 from ..base.records import bulk_record
 from ..style.spanstyle import SpanStyle
 from . import punctuation
-from .fonts import Face, shape_cached
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(

@@ -29,12 +29,12 @@ from functools import lru_cache
 import regex
 import uharfbuzz as hb
 
+from ..base.fonts import Face, FontBook, shape_cached
 from ..style.spanstyle import CjkItalic as CjkItalic
 from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
-from .fonts import Face, FontBook, shape_cached
 from .mathtex import typeset
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts

@@ -3,7 +3,7 @@
 The original service's custom themes are CSS on a class (`.my-theme h1 { … }`). This package
 reads such a stylesheet with tinycss2 and turns the rules it understands into role knobs:
 `.<class>` styles the card (its text properties go to the body), `.<class> <element>` a role
-(`ELEMENT_ROLES`), and each property maps onto knobs of `layout.style.theme.Style`. What has no
+(`ELEMENT_ROLES`), and each property maps onto knobs of `layout.style.schema.Style`. What has no
 knob (a property, a selector, a value) is never an error: it is collected as a `Note` with
 its line, for one warning at load and for `inkcard themes check`. A file is broken (raises
 `ThemeError`) only when it is not CSS we can read at all: a syntax error, no `.<class>` rule,
