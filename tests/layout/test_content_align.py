@@ -10,7 +10,8 @@ import pytest
 import layout
 import themes
 from layout.base.boxes import Fill, Group, Page, Rect
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.pages.compose import content_box
 from layout.style.resolver import resolve
 

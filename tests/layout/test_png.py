@@ -20,7 +20,8 @@ import skia
 
 import layout
 from layout.base.boxes import Fill, Page, Rect
-from layout.draw.painter import Painter, encode_png, rasterize
+from layout.draw.encode import encode_png, rasterize
+from layout.draw.painter import Painter
 from layout.draw.png import encode_rgb, encode_rgba
 from tests import pngcodec
 

@@ -11,7 +11,8 @@ import pytest
 
 import layout
 from layout.base.boxes import Fill, GlyphRun, Group, Item, Page, Rect
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.text.inline import layout_text
 from layout.text.linebox import Metrics, TextLine
 from layout.text.punctuation import Kind, adjacent_trims, kind

@@ -14,7 +14,8 @@ import pytest
 
 import layout
 from layout.base.boxes import Fill, Glow, GlyphRun, Group, Item, Layer, Page, Rect, Segment, Shape
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.style.theme import ThemeError, decode_theme
 
 HAN = "中"

@@ -9,7 +9,8 @@ import pytest
 import layout
 import themes
 from layout.base.boxes import GlyphRun, Group, Item, Page
-from layout.draw.painter import Painter, rasterize
+from layout.draw.encode import rasterize
+from layout.draw.painter import Painter
 from layout.pages.compose import type_zoom
 from layout.style.schema import Style
 
