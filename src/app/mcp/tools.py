@@ -93,6 +93,8 @@ class Caller:
     """The live key when the transport has already authenticated this call (HTTP)."""
     local: LocalReader | None = None
     """Reads ``markdownFile`` and local images (stdio only; None: no local file is read)."""
+    gone: asyncio.Event | None = None
+    """Set when the client hangs up before the answer (HTTP): the paid work stops, uncharged."""
 
 
 def _text(value: Any) -> types.TextContent:
@@ -269,7 +271,7 @@ class InkcardTools:
         body = parse_generate(msgspec.json.encode(arguments))
         services = self.services_now()
         images = await operations.generate_cards(
-            services, key, body, caller.request_id or _call_id()
+            services, key, body, caller.request_id or _call_id(), caller.gone
         )
         extra = await self._inline_images(images) if include else []
         return _answer(GenerateResponse(images=images), *extra)
@@ -278,7 +280,7 @@ class InkcardTools:
         key = await self._key(caller)
         body = parse_cover(msgspec.json.encode(arguments))
         images, cost = await operations.generate_cover(
-            self.services_now(), key, body, caller.request_id or _call_id()
+            self.services_now(), key, body, caller.request_id or _call_id(), caller.gone
         )
         return _answer(CoverResponse(success=True, images=images, cost=cost))
 
@@ -309,7 +311,13 @@ class InkcardTools:
         key = await self._key(caller)
         body = parse_article(msgspec.json.encode(arguments))
         answer = await operations.convert_article(
-            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+            self.services_now(),
+            key,
+            body,
+            creds,
+            idem_key,
+            caller.request_id or _call_id(),
+            caller.gone,
         )
         return _answer(msgspec.json.decode(answer.body))
 
@@ -323,7 +331,13 @@ class InkcardTools:
                 " or configure them on the connection"
             )
         answer = await operations.create_newspic(
-            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+            self.services_now(),
+            key,
+            body,
+            creds,
+            idem_key,
+            caller.request_id or _call_id(),
+            caller.gone,
         )
         return _answer(msgspec.json.decode(answer.body))
 
