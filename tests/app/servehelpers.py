@@ -38,6 +38,7 @@ class Serve:
     """
 
     def __init__(self, data: Path, database: str | None = None, **env: str):
+        data.mkdir(parents=True, exist_ok=True)
         self.data = data
         self.database = database or str(data / "inkcard.db")
         self.env = {
