@@ -353,10 +353,11 @@ class Server:
         settle = self.settle()
         watch.stop()
         outcome.pop("body", None)
+        restarted = self.process.pid != pid  # the repro killed and restarted the service
         line = {
             "item": item,
             **outcome,
-            "server_cpu_s": round(cpu_seconds(tree(pid)) - cpu_before, 1),
+            "server_cpu_s": None if restarted else round(cpu_seconds(tree(pid)) - cpu_before, 1),
             "tree_peak_rss_mb": round(watch.peak_mb),
             "healthz_max_s": round(watch.healthz_max, 3),
             "settle_s": settle,
@@ -440,6 +441,7 @@ def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tup
     yield "9e CLI: width 1600, scale 4, tall", lambda: cli(s, wide)
     yield "9f plain log lines after an article with math", lambda: log_lines(s)
     yield "9g MCP stdio line nested 50,000 deep", lambda: mcp_nested(s)
+    yield from money(s, images)
 
 
 def drip(s: Server, images: ImageServer) -> Result:
@@ -586,6 +588,176 @@ def mcp_nested(s: Server) -> Result:
         "message": reply[:160],
         "seconds": round(time.perf_counter() - start, 2),
     }
+
+
+# -- money at the edges, answers that stick to their request (h3, h6) ------------------------------
+
+STORM_CLIENTS = 6  # one per paid operation below
+STORM_KILL_AFTER = 24  # answers before the kill
+
+
+def money(s: Server, images: ImageServer) -> Iterator[tuple[str, Any]]:
+    yield "h3a MCP over HTTP: client gone before the answer", lambda: mcp_hang_up(s, images)
+    yield "h3b kill -9 mid-storm of every paid operation, restart", lambda: storm_restart(s)
+    yield "h6a a retry with another Host", lambda: replay_host(s)
+    yield "h6b a retry after one of its cards was deleted", lambda: replay_deleted(s)
+
+
+def ledger(s: Server, prefix: str) -> tuple[int, int]:
+    """A key's balance and the open holds of the whole database, read directly."""
+    with contextlib.closing(sqlite3.connect(f"{s.data}/db", timeout=10)) as db:
+        (balance,) = db.execute(
+            "SELECT balance FROM api_keys WHERE prefix = ?", [prefix]
+        ).fetchone()
+        (holds,) = db.execute("SELECT count(*) FROM holds").fetchone()
+    return int(balance), int(holds)
+
+
+def mcp_hang_up(s: Server, images: ImageServer) -> Result:
+    """A generate_cards tool call naming a drip-fed image, sent on a raw socket to /mcp and
+    closed after 1 s: what was the key charged once the call ended?"""
+    markdown = f"# gone {time.time()}\n\n![slow]({images.base}/drip/mcp-{time.time()}.png)"
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "generate_cards", "arguments": {"markdown": markdown}},
+    }
+    body = json.dumps(call).encode()
+    port = int(s.base.rsplit(":", 1)[1])
+    head = (
+        f"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nx-api-key: {s.key}\r\n"
+        "content-type: application/json\r\naccept: application/json, text/event-stream\r\n"
+        f"content-length: {len(body)}\r\n\r\n"
+    )
+    balance = s.balance(s.key)
+    start = time.perf_counter()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head.encode() + body)
+        time.sleep(1.0)
+    seconds = round(time.perf_counter() - start, 2)
+    s.settle()
+    time.sleep(12)  # past the image's fetch time limit: the call has ended either way
+    return {
+        "status": 0,
+        "label": "hung up",
+        "seconds": seconds,
+        "charged": balance - s.balance(s.key),
+    }
+
+
+def storm_restart(s: Server) -> Result:
+    """Six clients, one per paid operation (generate, cover, article HTML, draft, image post
+    dry run, image post draft), each sending distinct calls back to back from one key; the
+    service is killed with SIGKILL after STORM_KILL_AFTER answers and started again. Spent
+    (the key's balance drop) against answered (the costs of the 200s), right after the
+    restart, and the seconds until they agree."""
+    printed = s.cli("keys", "create", "--name", "storm", "--credits", "10000")
+    key = next(word for word in printed.split() if word.startswith("ik_"))
+    account = {"platform-appid": APPID, "platform-app-secret": SECRET}
+    ops: list[tuple[str, dict[str, str], int, Callable[[int], Result]]] = [
+        ("/api/generate", {}, 1, lambda n: {"markdown": f"# storm card {n} {time.time()}"}),
+        ("/api/generate/cover", {}, 1, lambda n: {"text": f"storm {n} {time.time()}"}),
+        (
+            "/api/platform/convert-and-draft",
+            {},
+            1,
+            lambda n: {"markdown": f"# html {n} {time.time()}"},
+        ),
+        (
+            "/api/platform/convert-and-draft",
+            account,
+            3,
+            lambda n: {"markdown": f"# draft {n} {time.time()}"},
+        ),
+        (
+            "/api/platform/newspic-draft",
+            {},
+            1,
+            lambda n: {"markdown": f"# dry {n} {time.time()}", "dryRun": True},
+        ),
+        (
+            "/api/platform/newspic-draft",
+            account,
+            3,
+            lambda n: {"markdown": f"# post {n} {time.time()}"},
+        ),
+    ]
+    answered: list[int] = []
+    stop = threading.Event()
+    base = s.base
+
+    def client(
+        path: str, headers: dict[str, str], cost: int, body: Callable[[int], Result]
+    ) -> None:
+        with httpx.Client(timeout=CLIENT_TIMEOUT) as http:
+            for n in itertools.count():
+                if stop.is_set():
+                    return
+                sent = {"x-api-key": key, **headers}
+                with contextlib.suppress(httpx.HTTPError):
+                    if http.post(base + path, json=body(n), headers=sent).status_code == 200:
+                        answered.append(cost)
+
+    threads = [threading.Thread(target=client, args=op, daemon=True) for op in ops]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if len(answered) >= STORM_KILL_AFTER and ledger(s, key[:8])[1] >= 2:
+            break
+        time.sleep(0.01)
+    held_at_kill = ledger(s, key[:8])[1]
+    stop.set()
+    s.kill()
+    for thread in threads:
+        thread.join(timeout=CLIENT_TIMEOUT)
+    s.start()
+    balance, holds = ledger(s, key[:8])
+    spent, paid_for = 10000 - balance, sum(answered)
+    started = time.monotonic()
+    while 10000 - ledger(s, key[:8])[0] != paid_for and time.monotonic() - started < 150:
+        time.sleep(0.5)
+    return {
+        "status": 0,
+        "label": "spent == answered" if spent == paid_for else "spent > answered",
+        "seconds": 0,
+        "answers": len(answered),
+        "holds_at_kill": held_at_kill,
+        "spent_at_restart": spent,
+        "answered": paid_for,
+        "holds_at_restart": holds,
+        "agree_after_restart_s": round(time.monotonic() - started, 1),
+    }
+
+
+def replay_host(s: Server) -> Result:
+    """The same card twice within the retry window, first with Host a.example, then b.example:
+    whose host do the replay's URLs name?"""
+    body = {"markdown": f"# host {time.time()}"}
+    first = s.generate(body, headers={"host": "a.example"})
+    again = s.generate(body, headers={"host": "b.example"})
+    url = again.get("body", {}).get("images", [{}])[0].get("url", "")
+    return {
+        **again,
+        "first_status": first["status"],
+        "replay_url_host": url.split("/")[2] if url else "-",
+    }
+
+
+def replay_deleted(s: Server) -> Result:
+    """Two cards, the second deleted from storage, then the same call again within the retry
+    window: do the replay's URLs answer?"""
+    body = {"markdown": f"# one {time.time()}\n\n---\n\n# two", "splitMode": "hrSplit"}
+    balance = s.balance(s.key)
+    first = s.generate(body)["body"]["images"]
+    os.remove(f"{s.data}/files/{first[1]['fileName']}")
+    again = s.generate(body)
+    urls = [image["url"] for image in again.get("body", {}).get("images", [])]
+    statuses = [
+        httpx.get(s.base + url[url.index("/files/") :], timeout=10).status_code for url in urls
+    ]
+    return {**again, "replay_url_statuses": statuses, "charged": balance - s.balance(s.key)}
 
 
 # -- the previous round's repros, still held ------------------------------------------------------
