@@ -1,15 +1,20 @@
 """An agent that hangs up on ``/mcp`` before its tool's answer is ready is charged nothing, as a
-REST client is; a draft the platform was already making is charged, as on REST.
+REST client is; a draft the platform was already making is charged, as on REST. Over stdio,
+an agent that closes stdin mid-call is not charged either.
 
 A real ``inkcard serve`` (a subprocess), a raw socket for the agent that hangs up, a loopback
 image server slowed so the tool call is mid-work when the agent leaves, and the fake WeChat
-platform (tests/fakewechat.py) slowed on ``draft/add``.
+platform (tests/fakewechat.py) slowed on ``draft/add``; ``inkcard mcp`` as a subprocess.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,3 +151,50 @@ def test_an_mcp_draft_the_platform_was_making_is_charged(
     # The platform said yes: the draft is real, so the call is charged (its answer kept).
     assert served.credits.open_holds() == 0
     assert served.balance(prefix) == 27 and len(platform.drafts) == 1
+
+
+def test_an_stdio_agent_that_closes_stdin_mid_call_is_not_charged(
+    tmp_path: Path, images: SlowImages
+) -> None:
+    serve = Serve(tmp_path)  # only for its database and key helpers: never started
+    key, prefix = serve.key()
+    env = {
+        **serve.env,
+        "INKCARD_API_KEY": key,
+        "INKCARD_GENERATE_COST": str(COST),
+        "INKCARD_ALLOW_PRIVATE_FETCH": "1",
+    }
+    agent = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "mcp"],
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
+    assert agent.stdin is not None and agent.stdout is not None
+    initialize = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"},
+    }
+    markdown = f"# Gone\n\n![a]({images.url('/stdio.png')})"
+    arguments = {"markdown": markdown, "scale": 1, "includeImages": False}
+    try:
+        for message in (
+            {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": initialize},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            json.loads(tool_call("generate_cards", arguments)),
+        ):
+            agent.stdin.write(json.dumps(message).encode() + b"\n")
+            agent.stdin.flush()
+        wait_for(lambda: images.hits > 0, "the work never started", seconds=60)
+        agent.stdin.close()  # the agent goes away mid-call
+        assert agent.wait(timeout=60) == 0
+    finally:
+        if agent.poll() is None:
+            os.kill(agent.pid, signal.SIGKILL)
+            agent.wait(timeout=30)
+        agent.stdout.close()
+    assert serve.credits.open_holds() == 0
+    assert serve.balance(prefix) == 30
+    assert [row.kind for row in serve.credits.ledger(prefix)] == ["refund", "debit", "grant"]
