@@ -148,9 +148,14 @@ class InkcardTools:
                 description=(
                     "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
                     " Markdown: count (1..4) covers, each in another layout, the title set"
-                    " large and the keywords in the theme's accent. Returns each cover's URL"
-                    " (as generate_cards, without inline images). Costs what a generate_cards"
-                    " call costs, whatever count; a failed call costs nothing."
+                    " large and the keywords in the theme's accent. Returns each cover's"
+                    + (
+                        " URL (as generate_cards, without inline images)."
+                        if self.file_urls
+                        else " file name and the covers themselves as images (no URLs here)."
+                    )
+                    + " Costs what a generate_cards call costs, whatever count; a failed call"
+                    " costs nothing."
                 ),
                 input_schema={
                     **tool_schema(CoverRequest, self.catalogue.accepted_names()),
@@ -199,8 +204,8 @@ class InkcardTools:
                 description=(
                     "List the card themes for generate_cards (id, label, one-line description,"
                     " modes with the first one the default, and a preview image URL for each"
-                    " mode) and the article themes for convert_article (the first is the"
-                    " default). Free."
+                    " mode, empty over stdio) and the article themes for convert_article (the"
+                    " first is the default). Free."
                 ),
                 input_schema={"type": "object", "properties": {}},
                 annotations=types.ToolAnnotations(read_only_hint=True),
@@ -215,9 +220,10 @@ class InkcardTools:
             else "Free on this server"
         )
         default = GenerateRequest()
+        each = "URL" if self.file_urls else "file name (no URLs here: the answer says why)"
         return (
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
-            " Returns each card's URL and, when the result is small (at most"
+            f" Returns each card's {each} and, when the result is small (at most"
             f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MiB of PNG), the cards"
             f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
             f" {default.width:g} x {default.height:g}"
