@@ -232,13 +232,7 @@ def variable(name: str) -> str:
 def _shown(value: object) -> str:
     """``value`` as a one-line message may quote it: plain when it is one printable word,
     else quoted; cut short when long."""
-    text = (
-        value
-        if isinstance(value, str)
-        else f"{value:g}"
-        if isinstance(value, float)
-        else str(value)
-    )
+    text = f"{value:g}" if isinstance(value, float) else str(value)
     if not text or not text.isprintable() or " " in text:
         text = repr(text)
     return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
