@@ -1,6 +1,6 @@
 """Hostile-input repros against a real `inkcard serve` on loopback, one JSON line each.
 
-Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c] > hostile.json
+Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c,op] > hostile.json
 
 The service is the `inkcard` of the interpreter that runs this script (so an older checkout's
 .venv/bin/python measures that checkout). It is started with temporary data, loopback image
@@ -45,6 +45,8 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from hostile_operators import operator_repros  # noqa: E402  (beside this script)
+
 from tests.fakewechat import FakeWeChat  # noqa: E402  (the repository's test helper)
 
 INKCARD = Path(sys.executable).with_name("inkcard")
@@ -837,7 +839,7 @@ def main() -> None:
     with FakeWeChat({APPID: SECRET}) as platform:
         server = Server(data, platform.url)
         try:
-            items = list(repros(server, images, platform))
+            items = list(repros(server, images, platform)) + list(operator_repros(server))
             if args.previous:
                 items += list(previous(server))
             for item, attack in items:

@@ -170,7 +170,9 @@ class ImageRecord(msgspec.Struct, frozen=True):
         str,
         msgspec.Meta(
             description="Where the file can be fetched: under INKCARD_PUBLIC_URL when set,"
-            " else on the host the request reached (local storage) or the bucket."
+            " else on the host the request reached (local storage) or the bucket. Empty from"
+            " `inkcard mcp` (stdio) with local storage and no INKCARD_PUBLIC_URL: nothing"
+            " serves the files there (the answer says so)."
         ),
     ]
     fileName: Annotated[

@@ -66,9 +66,13 @@ class Services:
     article_warm_up: WarmUp = field(default_factory=WarmUp)  # run by `running`; /readyz waits
 
 
-def build_services(settings: Settings, *, in_process: bool = False) -> Services:
+def build_services(
+    settings: Settings, *, in_process: bool = False, serves_files: bool = True
+) -> Services:
     """Every service of one process, not yet opened (``running`` opens them). ``in_process``:
-    cards are drawn in this process, one at a time (``inkcard mcp``), not in render processes."""
+    cards are drawn in this process, one at a time (``inkcard mcp``), not in render processes.
+    ``serves_files``: this process answers ``/files`` (without it, and without
+    ``INKCARD_PUBLIC_URL``, local files have no URL: ``inkcard mcp`` on stdio)."""
     metrics = Metrics(metrics_dir())
     catalogue = themes.builtin()
     if settings.themes_dir:
@@ -80,7 +84,7 @@ def build_services(settings: Settings, *, in_process: bool = False) -> Services:
         request_deadline=max(settings.timeout, settings.article_timeout),
         owner=owner,
     )
-    raw_storage = make_storage(settings)
+    raw_storage = make_storage(settings, served=serves_files)
     storage = MeteredStorage(raw_storage, settings.storage, metrics)
     # One fetcher, one policy: card images and article images go through the same guard.
     fetcher = ImageFetcher(FetchPolicy.from_settings(settings))

@@ -16,6 +16,7 @@ JSON-RPC message, and anything else is answered here with a JSON-RPC error and s
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -40,7 +41,9 @@ from app.settings import Settings
 
 if TYPE_CHECKING:  # the engine and the services are imported once initialize is answered
     from app.mcp.tools import Caller, InkcardTools
+    from app.services import Services
 
+log = logging.getLogger("inkcard.mcp")
 _DISCARD_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time to skip it
 
 
@@ -169,22 +172,38 @@ class _Backend:
         from app import operations
         from app.mcp.tools import InkcardTools
         from app.services import build_services, running
+        from app.storage import has_file_urls
 
-        services = build_services(self.settings, in_process=True)
+        services = build_services(self.settings, in_process=True, serves_files=False)
         caller = stdio_caller(self.settings)
         try:
             await asyncio.to_thread(services.credits.ensure_schema)
             await operations.authenticate(services.credits, caller.api_key, caller.how_to_send_key)
         finally:
             self.checked.set()
+        await self._prove_storage(services)
         if self.stop.is_set():
             return
-        tools = InkcardTools(services, local_files=True)
+        tools = InkcardTools(
+            services, local_files=True, file_urls=has_file_urls(self.settings, served=False)
+        )
         async with running(services):
             tools.opened = True
             self._tools, self._caller = tools, caller
             self.opened.set()
             await self.stop.wait()  # not a cancellation: closing the services awaits too
+
+    async def _prove_storage(self, services: Services) -> None:
+        """The storage written once before the tools open: one that cannot be written ends
+        the server (``SettingsError``, one line); URLs that do not answer are a warning."""
+        from app.cards.service import FOLDER
+        from app.storage.startup import prove_storage
+
+        warning = await asyncio.to_thread(
+            prove_storage, self.settings, services.raw_storage, FOLDER
+        )
+        if warning:
+            log.warning("%s", warning)
 
     async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         tools, _ = await self._open()
@@ -262,6 +281,6 @@ def stdio_caller(settings: Settings) -> Caller:
         appid=settings.platform_appid,
         secret=settings.platform_app_secret,
         credential_names=(APPID_ENV, SECRET_ENV),
-        base_url=settings.service_url,
+        base_url="",  # no address serves this process's previews: list_themes names none
         local=LocalReader(roots_of(settings)),
     )

@@ -73,6 +73,16 @@ log = logging.getLogger("inkcard.mcp")
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
+NO_FILE_URLS = (
+    "The files have no URL: nothing serves {folder} over HTTP to this stdio server (set"
+    " INKCARD_PUBLIC_URL to an address that serves that folder, or use gcs or s3 storage);"
+    " each fileName is a file in that folder."
+)
+"""Why a stdio answer's records have no URL: one sentence, with the storage folder."""
+NO_PREVIEW_URLS = (
+    "Preview images have no URL here: `inkcard serve` serves them (GET /api/previews/...),"
+    " this stdio server does not."
+)
 _FIELDS = field_descriptions(GenerateRequest)
 CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"
 """What the generate tool tells agents about split modes: the model's own descriptions."""
@@ -115,9 +125,10 @@ def _answer(body: Any, *extra: types.ContentBlock) -> types.CallToolResult:
 class InkcardTools:
     """The three tools over the service's ``Services`` (opened by whoever runs the tools)."""
 
-    def __init__(self, services: Services, *, local_files: bool = False):
+    def __init__(self, services: Services, *, local_files: bool = False, file_urls: bool = True):
         self.services = services
         self.local_files = local_files  # stdio: the Markdown tools take markdownFile
+        self.file_urls = file_urls  # False: stored files have no URL (stdio, local, no public)
         self.settings = services.settings
         self.catalogue = services.catalogue
         self.previews = gallery.Previews(self.catalogue)
@@ -139,9 +150,14 @@ class InkcardTools:
                 description=(
                     "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
                     " Markdown: count (1..4) covers, each in another layout, the title set"
-                    " large and the keywords in the theme's accent. Returns each cover's URL"
-                    " (as generate_cards, without inline images). Costs what a generate_cards"
-                    " call costs, whatever count; a failed call costs nothing."
+                    " large and the keywords in the theme's accent. Returns each cover's"
+                    + (
+                        " URL (as generate_cards, without inline images)."
+                        if self.file_urls
+                        else " file name and the covers themselves as images (no URLs here)."
+                    )
+                    + " Costs what a generate_cards call costs, whatever count; a failed call"
+                    " costs nothing."
                 ),
                 input_schema={
                     **tool_schema(CoverRequest, self.catalogue.accepted_names()),
@@ -190,8 +206,8 @@ class InkcardTools:
                 description=(
                     "List the card themes for generate_cards (id, label, one-line description,"
                     " modes with the first one the default, and a preview image URL for each"
-                    " mode) and the article themes for convert_article (the first is the"
-                    " default). Free."
+                    " mode, empty over stdio) and the article themes for convert_article (the"
+                    " first is the default). Free."
                 ),
                 input_schema={"type": "object", "properties": {}},
                 annotations=types.ToolAnnotations(read_only_hint=True),
@@ -206,9 +222,10 @@ class InkcardTools:
             else "Free on this server"
         )
         default = GenerateRequest()
+        each = "URL" if self.file_urls else "file name (no URLs here: the answer says why)"
         return (
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
-            " Returns each card's URL and, when the result is small (at most"
+            f" Returns each card's {each} and, when the result is small (at most"
             f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MiB of PNG), the cards"
             f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
             f" {default.width:g} x {default.height:g}"
@@ -274,7 +291,7 @@ class InkcardTools:
             services, key, body, caller.request_id or _call_id(), caller.gone
         )
         extra = await self._inline_images(images) if include else []
-        return _answer(GenerateResponse(images=images), *extra)
+        return _answer(GenerateResponse(images=images), *self._why_no_urls(), *extra)
 
     async def _cover(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         key = await self._key(caller)
@@ -282,25 +299,34 @@ class InkcardTools:
         images, cost = await operations.generate_cover(
             self.services_now(), key, body, caller.request_id or _call_id(), caller.gone
         )
-        return _answer(CoverResponse(success=True, images=images, cost=cost))
+        # without URLs the covers themselves are the answer
+        extra = [] if self.file_urls else await self._inline_images(images)
+        return _answer(
+            CoverResponse(success=True, images=images, cost=cost), *self._why_no_urls(), *extra
+        )
+
+    def _why_no_urls(self) -> list[types.ContentBlock]:
+        """The sentence saying why the records have no URL, when they have none."""
+        if self.file_urls:
+            return []
+        return [_note(NO_FILE_URLS.format(folder=self.settings.storage_dir))]
 
     async def _inline_images(self, images: list[ImageRecord]) -> list[types.ContentBlock]:
         """The PNGs as image content when the result is small; else a note saying why not."""
+        instead = "use the URLs" if self.file_urls else "read the files"
         if len(images) > INLINE_CARDS:
-            return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: use the URLs")]
+            return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: {instead}")]
         storage = self.services_now().storage
         blocks: list[types.ContentBlock] = []
         total = 0
         for image in images:
             png = await asyncio.to_thread(storage.read, image.fileName)
             if png is None:
-                return [_note("the stored cards could not be read back: use the URLs")]
+                return [_note(f"the stored cards could not be read back: {instead}")]
             total += len(png)
             if total > INLINE_BYTES:
                 return [
-                    _note(
-                        f"the cards are more than {INLINE_BYTES // 2**20} MiB of PNG: use the URLs"
-                    )
+                    _note(f"the cards are more than {INLINE_BYTES // 2**20} MiB of PNG: {instead}")
                 ]
             data = base64.b64encode(png).decode("ascii")
             blocks.append(types.ImageContent(data=data, mime_type="image/png"))
@@ -339,13 +365,17 @@ class InkcardTools:
             caller.request_id or _call_id(),
             caller.gone,
         )
-        return _answer(msgspec.json.decode(answer.body))
+        why = self._why_no_urls() if body.dryRun else []  # a dry run's cards are stored files
+        return _answer(msgspec.json.decode(answer.body), *why)
 
     async def _list_themes(self, caller: Caller, _: dict[str, Any]) -> types.CallToolResult:
         def preview_url(theme: str, mode: str | None) -> str:
+            if not caller.base_url:
+                return ""
             return f"{caller.base_url}{gallery.PREVIEWS_PATH}/{self.previews.name(theme, mode)}"
 
-        return _answer(themes_listing(self.catalogue, preview_url))
+        why = [] if caller.base_url else [_note(NO_PREVIEW_URLS)]
+        return _answer(themes_listing(self.catalogue, preview_url), *why)
 
     def server(self, caller_of: Callable[[Any], Caller]) -> Server[Any]:
         """A low-level MCP server of these tools; ``caller_of(request context)`` says who calls."""
