@@ -11,11 +11,11 @@ import msgspec
 import layout
 from app import frontmatter
 from app.models import (
-    _ACCEPTED,
-    _MARKDOWN_LIMIT,
+    ACCEPTED,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
     DRAFT_FIELDS_ACCEPTED,
+    MARKDOWN_LIMIT,
     Cost,
     DraftMediaId,
     DraftMissingField,
@@ -31,10 +31,9 @@ from app.models import (
     SplitMode,
     Success,
     Width,
-    _convert_fields,
-    _decode_object,
     parse_generate,
 )
+from app.models.wire import convert_fields, decode_object
 
 NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
 NEWSPIC_TEXT_LIMIT = 1_000  # characters of the post's text (an image post's caption)
@@ -58,7 +57,7 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
     markdown: Annotated[
         Markdown,
         msgspec.Meta(
-            description=f"The post's Markdown, drawn as cards, {_MARKDOWN_LIMIT}. Its front"
+            description=f"The post's Markdown, drawn as cards, {MARKDOWN_LIMIT}. Its front"
             " matter's title and description (or digest) fill the fields left out."
         ),
     ] = DEFAULT_MARKDOWN
@@ -184,14 +183,14 @@ def parse_newspic(body: bytes) -> NewspicRequest:
     """
     cards = parse_generate(body)
     fields: dict[str, Any] = {name: getattr(cards, name) for name in _CARD_FIELDS}
-    sent = _decode_object(body, {**_ACCEPTED, **_NEWSPIC_ACCEPTED})
+    sent = decode_object(body, {**ACCEPTED, **_NEWSPIC_ACCEPTED})
     markdown = sent.get("markdown")
     found = frontmatter.split(markdown)[0] if isinstance(markdown, str) else {}
     if "splitMode" not in sent and "splitMode" not in found:
         fields["splitMode"] = "autoSplit"  # a post is a carousel of cards, not one tall card
     post = {"title": found.get("title", ""), "description": found.get("digest", "")}
     post |= {name: sent[name] for name in _NEWSPIC_ACCEPTED if name in sent}
-    _convert_fields(post, NewspicRequest, _NEWSPIC_ACCEPTED)  # each checked, errors named
+    convert_fields(post, NewspicRequest, _NEWSPIC_ACCEPTED)  # each checked, errors named
     return msgspec.convert({**fields, **post}, NewspicRequest)
 
 

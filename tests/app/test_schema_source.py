@@ -113,7 +113,7 @@ def test_the_markdown_limit_is_written_once(client: Client) -> None:
         for line in path.read_text("utf-8").splitlines()
         if limit.search(line)
     ]
-    assert hits == ["src/app/models.py: MAX_MARKDOWN_CHARS = 100_000"]
+    assert hits == ["src/app/models/wire.py: MAX_MARKDOWN_CHARS = 100_000"]
     # the playground's counter gets it from the server with the page
     assert f'data-max="{MAX_MARKDOWN_CHARS}"' in client.get("/").text
 

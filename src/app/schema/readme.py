@@ -29,7 +29,7 @@ MODELS: dict[str, type] = {
     for name, value in vars(models).items()
     if isinstance(value, type)
     and issubclass(value, msgspec.Struct)
-    and value.__module__ == models.__name__
+    and value.__module__.startswith(models.__name__ + ".")
 }
 """The models a README table may name."""
 
