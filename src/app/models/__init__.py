@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from app.models.article import (
     ARTICLE_FONT_SIZES,
+    ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     AUTHOR_LIMIT,
     COLOR_LIMIT,
@@ -39,6 +40,7 @@ from app.models.generate import (
     INLINE_BYTES,
     INLINE_CARDS,
     MARKDOWN_LIMIT,
+    NOTHING_TO_DRAW,
     Cost,
     ErrorBody,
     ErrorLabel,
@@ -66,6 +68,7 @@ from app.models.wire import MAX_MARKDOWN_CHARS, field_label
 __all__ = [
     "ACCEPTED",
     "ARTICLE_FONT_SIZES",
+    "ARTICLE_REQUIRED",
     "ARTICLE_THEMES",
     "AUTHOR_LIMIT",
     "COLOR_LIMIT",
@@ -82,6 +85,7 @@ __all__ = [
     "MARKDOWN_LIMIT",
     "MAX_MARKDOWN_CHARS",
     "MEDIA_ID_LIMIT",
+    "NOTHING_TO_DRAW",
     "URL_LIMIT",
     "URL_PATTERN",
     "ArticleRequest",

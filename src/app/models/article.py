@@ -8,9 +8,17 @@ import msgspec
 
 import layout
 from app.errors import InvalidField
-from app.models.generate import MARKDOWN_LIMIT, Markdown, invalid
-from app.models.wire import convert_fields, decode_object, field_label, with_front_matter
+from app.models.generate import DEFAULT_IN_WORDS, MARKDOWN_LIMIT, Markdown, invalid
+from app.models.wire import (
+    convert_fields,
+    decode_object,
+    field_label,
+    require_markdown,
+    with_front_matter,
+)
 
+ARTICLE_REQUIRED = ("markdown",)
+"""The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
 ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
 """The interface's article themes, the default first."""
 DEFAULT_ARTICLE_THEME = "brandA"
@@ -57,12 +65,14 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     markdown: Annotated[
         Markdown,
         msgspec.Meta(
-            description=f"The article's Markdown text, {MARKDOWN_LIMIT}; a draft needs some."
+            description=f"The article's Markdown text, {MARKDOWN_LIMIT}; required (missing,"
+            " empty, only whitespace or only a front matter: 400 empty_markdown)."
             " A YAML front matter (--- fenced, at the very start) is read, never shown: its"
             " title, author, digest, cover, source_url and theme fill the fields the request"
-            " leaves out."
+            " leaves out.",
+            extra={DEFAULT_IN_WORDS: "required"},
         ),
-    ] = ""
+    ] = ""  # never used: parse_article refuses a body without it
     theme: Annotated[
         str,
         msgspec.Meta(
@@ -204,15 +214,26 @@ _ARTICLE_ACCEPTED = {
 }
 
 
+_ACCOUNT_HINT = "the draft account is sent as the Platform-Appid and Platform-App-Secret headers"
+HEADER_HINTS = {
+    "platformAppid": _ACCOUNT_HINT,
+    "platformAppSecret": _ACCOUNT_HINT,
+    "idempotencyKey": "it is sent as the Idempotency-Key header",
+}
+"""The publishing bodies' unknown fields that the MCP tools take as arguments: where they go."""
+
+
 def parse_article(body: bytes) -> ArticleRequest:
     """Decode and validate a convert-and-draft request body.
 
     Raises:
         InvalidJson: The body is not a JSON object.
+        UnknownField: A field (or a near miss of a front matter key) it does not read (400).
         InvalidField: A field has the wrong type, length or form; an unknown theme (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
+        EmptyMarkdown: No Markdown, or one with nothing to convert (400; HTML or draft).
     """
-    sent = decode_object(body, _ARTICLE_ACCEPTED)
+    sent = decode_object(body, _ARTICLE_ACCEPTED, HEADER_HINTS)
     fields = with_front_matter(sent, ArticleRequest, _ARTICLE_ACCEPTED)
     request = convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
     if request.theme not in ARTICLE_THEMES:
@@ -222,4 +243,5 @@ def parse_article(body: bytes) -> ArticleRequest:
         )
     if request.primaryColor and layout.css_color(request.primaryColor) is None:
         raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
+    require_markdown(sent, request.markdown, "convert", required=True)
     return request

@@ -1,8 +1,10 @@
 """The generate body's fields → ``GenerateRequest``; the records of its answer.
 
-``parse_generate`` is strict about types (``"440"`` is not a number) but forgiving about shape:
-unknown fields are ignored, a ``null`` field means "use the default", and an empty body is
-``{}``. A body that is not one UTF-8 JSON object (``null`` included) is ``invalid_json``.
+``parse_generate`` is strict about types (``"440"`` is not a number) and about names: a field
+the body does not have is 400 ``unknown_field`` (naming the field it probably meant), a
+``null`` field means "use the default", and an empty body is ``{}``. A body that is not one
+UTF-8 JSON object (``null`` included) is ``invalid_json``; a ``markdown`` sent empty, only
+whitespace or only a front matter is ``empty_markdown`` (an absent one is the default card).
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from app.models.wire import (
     convert_fields,
     decode_object,
     field_label,
+    require_markdown,
+    whole_numbers,
     with_front_matter,
 )
 
 DEFAULT_MARKDOWN = "# Hello, Inkcard"
 DEFAULT_THEME = "apple-notes"
 _FIRST_MODE = "the theme's first mode"  # themeMode's default, which null stands for
+NOTHING_TO_DRAW = "empty, only whitespace or only a front matter: 400 empty_markdown"
 DEFAULT_IN_WORDS = "default_in_words"
 """Key of ``msgspec.Meta.extra``: a field's default said in words, where ``None`` stands for it."""
 
@@ -113,7 +118,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     markdown: Annotated[
         Markdown,
         msgspec.Meta(
-            description=f"The cards' Markdown text, {MARKDOWN_LIMIT}. A YAML front matter"
+            description=f"The cards' Markdown text, {MARKDOWN_LIMIT}; absent: a sample card"
+            f" ({DEFAULT_MARKDOWN}); {NOTHING_TO_DRAW}. A YAML front matter"
             " (--- fenced, at the very start) is read, never drawn: its theme, mode and split"
             " fill the fields the request leaves out."
         ),
@@ -253,12 +259,13 @@ def parse_generate(body: bytes) -> GenerateRequest:
 
     Raises:
         InvalidJson: The body is not a JSON object.
+        UnknownField: A field (or a near miss of a front matter key) it does not read (400).
         InvalidField: A field has the wrong type or is out of range (400).
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
+        EmptyMarkdown: The Markdown sent holds nothing to draw (400).
     """
-    fields = with_front_matter(decode_object(body, ACCEPTED), GenerateRequest, ACCEPTED)
-    for name in ("scale", "quality"):
-        value = fields.get(name)
-        if isinstance(value, float) and value.is_integer():
-            fields[name] = int(value)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
-    return convert_fields(fields, GenerateRequest, ACCEPTED)
+    sent = decode_object(body, ACCEPTED)
+    fields = whole_numbers(with_front_matter(sent, GenerateRequest, ACCEPTED), "scale", "quality")
+    request = convert_fields(fields, GenerateRequest, ACCEPTED)
+    require_markdown(sent, request.markdown, "draw", required=False)
+    return request
