@@ -192,6 +192,15 @@ def test_other_tools_keys_stay_ignored() -> None:
     assert (article.title, article.markdown) == ("T", "# Body")
 
 
+def test_only_the_first_keys_not_ours_are_compared_with_ours() -> None:
+    """Each comparison costs difflib's time: a block of a thousand keys is not a thousand."""
+    others = "".join(f"key{i}: v\n" for i in range(frontmatter.NEAR_MISS_KEYS))
+    late = f"---\n{others}tittle: x\n---\n# Body"
+    assert parse_article(json.dumps({"markdown": late}).encode()).title == ""
+    early = f"---\ntittle: x\n{others}---\n# Body"
+    assert refusal(parse_article, {"markdown": early}).label == "unknown_field"
+
+
 def test_a_front_matter_key_in_another_case_is_refused_not_read() -> None:
     error = refusal(parse_generate, {"markdown": "---\nTheme: pop-art\n---\n# x"})
     assert error.message == "unknown front matter key `Theme`: did you mean `theme`?"
