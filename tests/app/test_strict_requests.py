@@ -61,6 +61,11 @@ def test_content_is_answered_with_markdown(parse: Parser) -> None:
     assert error.message == "unknown field `content`: did you mean `markdown`?"
 
 
+def test_a_cover_names_its_text() -> None:
+    said = refusal(parse_cover, {"markdown": "# A title"}).message
+    assert said == "unknown field `markdown`: did you mean `text`?"
+
+
 def test_split_mode_names_split_mode_and_a_misspelling_its_field() -> None:
     said = refusal(parse_generate, {"markdown": "x", "split_mode": "autoSplit"}).message
     assert said == "unknown field `split_mode`: did you mean `splitMode`?"

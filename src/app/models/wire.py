@@ -23,13 +23,15 @@ from app.errors import EmptyMarkdown, InvalidField, InvalidJson, PayloadTooLarge
 
 MAX_MARKDOWN_CHARS = 100_000
 # Names other APIs and the front matter give our fields: an unknown one of them is answered
-# with our name ("did you mean `markdown`?"), which no spelling rule would find.
+# with our name ("did you mean `markdown`?"), which no spelling rule would find; a name whose
+# field the operation has not (a cover's `markdown`: its `text`) falls back to spelling.
 SYNONYMS = {
     **{key: field for field, keys in frontmatter.ALIASES.items() for key in keys},
     "content": "markdown",
     "text": "markdown",
     "body": "markdown",
     "md": "markdown",
+    "markdown": "text",  # the cover's title
 }
 
 
