@@ -1,6 +1,8 @@
 """Hostile-input repros against a real `inkcard serve` on loopback, one JSON line each.
 
 Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c,op] > hostile.json
+(``--only h4,h5``: the requests that name an unknown field or ask for nothing, with the credits
+each charged.)
 
 The service is the `inkcard` of the interpreter that runs this script (so an older checkout's
 .venv/bin/python measures that checkout). It is started with temporary data, loopback image
@@ -331,6 +333,13 @@ class Server:
         return self.call(
             "POST", "/api/platform/convert-and-draft", json=body, headers=headers, **kw
         )
+
+    def newspic(self, body: Result, **kw: Any) -> Result:
+        headers = {"platform-appid": APPID, "platform-app-secret": SECRET}
+        return self.call("POST", "/api/platform/newspic-draft", json=body, headers=headers, **kw)
+
+    def cover(self, body: Result, **kw: Any) -> Result:
+        return self.call("POST", "/api/generate/cover", json=body, **kw)
 
     def victim_card(self, extra: str = "") -> Result:
         markdown = f"{POST}\n\nvictim {next(self.victims)} {time.time()}{extra}"
@@ -760,6 +769,34 @@ def replay_deleted(s: Server) -> Result:
         httpx.get(s.base + url[url.index("/files/") :], timeout=10).status_code for url in urls
     ]
     return {**again, "replay_url_statuses": statuses, "charged": balance - s.balance(s.key)}
+# -- a request we do not understand, or with nothing to do ---------------------------------------
+
+
+def strict(s: Server) -> Iterator[tuple[str, Any]]:
+    """Requests that say something the service does not read, or ask for nothing: each should
+    be a 400 that charges nothing (``charged``: credits the key lost)."""
+    yield "h4a {content} instead of markdown", lambda: paid(s, s.generate, {"content": "# Post"})
+    split = {"markdown": "# A\n\n---\n\n# B", "split_mode": "hrSplit"}
+    yield "h4b split_mode instead of splitMode", lambda: paid(s, s.generate, split)
+    misspelt = {"markdown": "---\ntittle: My post\n---\n# Body"}
+    yield "h4c front matter tittle, a draft", lambda: paid(s, s.article, misspelt, draft=True)
+    for name, text in (("empty", ""), ("whitespace", " \n\t ")):
+        body = {"markdown": text}
+        yield f"h5a {name} markdown, generate", lambda b=body: paid(s, s.generate, b)
+        yield f"h5b {name} markdown, article HTML", lambda b=body: paid(s, s.article, b)
+        yield f"h5c {name} markdown, draft", lambda b=body: paid(s, s.article, b, draft=True)
+        yield f"h5d {name} markdown, newspic", lambda b=body: paid(s, s.newspic, b)
+        yield f"h5e {name} text, cover", lambda t=text: paid(s, s.cover, {"text": t})
+    listed = {"markdown": "---\n- title\n- author\n---\n# The post\n\nIts text."}
+    yield "h5f a list as front matter, article HTML", lambda: paid(s, s.article, listed)
+    yield "h5g a list as front matter, generate", lambda: paid(s, s.generate, listed)
+
+
+def paid(s: Server, send: Callable[..., Result], body: Result, **kw: Any) -> Result:
+    """``send(body)``: its answer and what it charged the key."""
+    balance = s.balance(s.key)
+    answer = send(body, **kw)
+    return {**answer, "charged": balance - s.balance(s.key)}
 
 
 # -- the previous round's repros, still held ------------------------------------------------------
@@ -840,6 +877,7 @@ def main() -> None:
         server = Server(data, platform.url)
         try:
             items = list(repros(server, images, platform)) + list(operator_repros(server))
+            items += list(strict(server))
             if args.previous:
                 items += list(previous(server))
             for item, attack in items:

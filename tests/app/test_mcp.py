@@ -537,7 +537,7 @@ def test_http_draft_with_the_connections_platform_headers(http: Http) -> None:
         [article] = http.platform.draft(data["media_id"])
         assert (article["title"], article["author"]) == ("连接", "Ink")
         assert text_of(replay) == text_of(again)  # charged once
-        assert_tool_error(empty, "invalid_markdown")
+        assert_tool_error(empty, "empty_markdown")
 
     run(scenario)
     assert http.credits.key_info(prefix).balance == 100 - 3 - 3

@@ -45,12 +45,14 @@ from app.errors import (
     InvalidIdempotencyKey,
     MissingPlatformCredentials,
     NotStarted,
+    UnknownField,
 )
 from app.ledger.credits import KeyInfo
 from app.localfiles import LocalReader
-from app.mcp.files import read_markdown_file, with_markdown_file
+from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file, with_markdown_file
 from app.mcp.protocol import mcp_server
 from app.models import (
+    ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     INLINE_BYTES,
     INLINE_CARDS,
@@ -63,6 +65,7 @@ from app.models import (
     parse_article,
     parse_generate,
 )
+from app.models.wire import SYNONYMS
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
 from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.schema import field_descriptions, tool_schema
@@ -133,6 +136,9 @@ class InkcardTools:
         self.catalogue = services.catalogue
         self.previews = gallery.Previews(self.catalogue)
         self.opened = False  # set once the services are open (the lifespan has run)
+        self.argument_names = {
+            tool.name: [*tool.input_schema["properties"]] for tool in self.tools()
+        }
 
     def tools(self) -> list[types.Tool]:
         """The tool list: names, plain-words descriptions, input schemas."""
@@ -209,7 +215,7 @@ class InkcardTools:
                     " mode, empty over stdio) and the article themes for convert_article (the"
                     " first is the default). Free."
                 ),
-                input_schema={"type": "object", "properties": {}},
+                input_schema={"type": "object", "properties": {}, "additionalProperties": False},
                 annotations=types.ToolAnnotations(read_only_hint=True),
             ),
         ]
@@ -237,7 +243,8 @@ class InkcardTools:
         return self._local(tool_schema(GenerateToolArguments, self.catalogue.accepted_names()))
 
     def _article_schema(self) -> dict[str, Any]:
-        return self._local(tool_schema(ArticleToolArguments, ARTICLE_THEMES))
+        schema = tool_schema(ArticleToolArguments, ARTICLE_THEMES, ARTICLE_REQUIRED)
+        return self._local(schema)
 
     def _local(self, schema: dict[str, Any]) -> dict[str, Any]:
         return with_markdown_file(schema) if self.local_files else schema
@@ -258,6 +265,7 @@ class InkcardTools:
         if run is None:
             return tool_error("unknown_tool", f"no tool is named {name!r}")
         try:
+            refuse_unknown_arguments(name, arguments, self.argument_names[name])
             arguments, reader = read_markdown_file(name, arguments, caller.local)
             with localfiles.reading(reader) if reader is not None else nullcontext():
                 return await run(caller, arguments)
@@ -387,6 +395,21 @@ class InkcardTools:
             return await self.call(caller_of(ctx), params.name, params.arguments or {})
 
         return mcp_server(list_tools, call_tool)
+
+
+def refuse_unknown_arguments(tool: str, arguments: dict[str, Any], known: list[str]) -> None:
+    """Refuse the first argument that ``tool``'s input schema (its ``known`` names) does not
+    have, as the HTTP routes refuse an unknown field. ``markdownFile`` is always a Markdown
+    tool's own: over HTTP ``read_markdown_file`` refuses it with its reason.
+
+    Raises:
+        UnknownField: Naming the argument and the one it probably meant.
+    """
+    if tool in MARKDOWN_TOOLS and MARKDOWN_FILE not in known:
+        known = [*known, MARKDOWN_FILE]
+    for name in arguments:
+        if name not in known:
+            raise UnknownField.naming(name, known, what="argument", meant=SYNONYMS.get(name))
 
 
 def _note(text: str) -> types.TextContent:

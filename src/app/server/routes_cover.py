@@ -58,8 +58,8 @@ class CoverOperation(JsonBodyOperation):
             # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
             content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
             description=(
-                "text is required; every other field is optional; unknown fields are ignored;"
-                " null means the default."
+                "text is required; every other field is optional; a field not listed here is"
+                " 400 unknown_field; null means the default."
             ),
             required=True,
         )
