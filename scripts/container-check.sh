@@ -195,8 +195,9 @@ EOF
 report_packages() {
     local site line
     site="$(echo "$root"/app/.venv/lib/python3.*/site-packages)"
-    line="$(du -sb "$site"/* | sort -rn | head -8 |
-        awk '{ n = split($2, part, "/"); printf "%s%s %.1f", sep, part[n], $1 / 1e6; sep = ", " }')"
+    # awk reads to the end (no `head`): an early close would fail the pipe (SIGPIPE).
+    line="$(du -sb "$site"/* | sort -rn |
+        awk 'NR <= 8 { n = split($2, part, "/"); printf "%s%s %.1f", sep, part[n], $1 / 1e6; sep = ", " }')"
     reported "largest in site-packages (MB): $line"
 }
 
