@@ -12,8 +12,8 @@
 #      User (a fresh /data folder, owned by that user, as the volume, INKCARD_HOST/PORT set to
 #      a free loopback port), checks it does not run as root,
 #      then checks /healthz, /readyz, the Swagger page's files, that the first-start key is
-#      printed, and one card made with that key through POST /api/generate; prints the time
-#      from start to /healthz;
+#      printed, and one card (POST /api/generate) and one article's HTML made with that key;
+#      prints the time from start to /healthz;
 #   5. runs, inside the image as its user, the clients of what scripts/prune-venv.sh thinned
 #      (boto3 and the services of botocore's credential chain, faker through polyfactory,
 #      pyphen's en_US, numpy);
@@ -280,7 +280,8 @@ in_image() {
 start_server() {
     local port="$1"
     shift
-    say "starting ${cmd[*]} in $workdir as user ${user:-root} under chroot on 127.0.0.1:$port${*:+ with $*}"
+    # The added settings are not shown: a database URL may hold a password.
+    say "starting ${cmd[*]} in $workdir as user ${user:-root} under chroot on 127.0.0.1:$port"
     in_image INKCARD_HOST=127.0.0.1 INKCARD_PORT="$port" "$@" -- "${cmd[@]}" >"$work/server.log" 2>&1 &
     server=$!
 }

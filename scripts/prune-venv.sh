@@ -15,13 +15,15 @@ sites=("$venv"/lib/python3.*/site-packages)
 cd "${sites[0]}"
 freed_total=0
 
-# prune WHY PATH...: removes the files and folders named, and says how much that freed.
+# prune WHY PATH...: removes the files and folders named (those that exist), and says how
+# much that freed.
 prune() {
-    local why="$1" bytes=0
+    local why="$1" bytes=0 path present=()
     shift
-    if [ $# -gt 0 ]; then
-        bytes="$(du -scb "$@" | tail -1 | cut -f1)"
-        rm -rf -- "$@"
+    for path in "$@"; do if [ -e "$path" ]; then present+=("$path"); fi; done
+    if [ ${#present[@]} -gt 0 ]; then
+        bytes="$(du -scb "${present[@]}" | tail -1 | cut -f1)"
+        rm -rf -- "${present[@]}"
     fi
     freed_total=$((freed_total + bytes))
     printf 'prune-venv: %6.1f MB  %s\n' "$(echo "$bytes" | awk '{print $1 / 1e6}')" "$why"
@@ -99,7 +101,7 @@ prune "Swagger UI's source maps and the builds /schema does not serve" \
 
 # Cython's generated C beside the compiled modules (fontTools' cu2qu, qu2cu, bezierTools,
 # iup, momentsPen, feaLib's lexer): Python imports the .so, or the .py as a fallback.
-mapfile -d '' paths < <(find fontTools -type f -name '*.c' -print0)
+mapfile -d '' paths < <(find fontTools -type f -name '*.c' -print0 2>/dev/null)
 prune "fontTools' Cython-generated C sources" "${paths[@]}"
 
 # numpy's build tools: f2py wraps Fortran, distutils builds extensions, the headers,
