@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -104,16 +105,21 @@ def _held(module: ModuleType) -> Iterator[tuple[str, Any]]:
                     yield f"{name}.{attr}", inner
 
 
+@cache
+def _parsed(path: Path) -> ast.Module:
+    return ast.parse(path.read_text())
+
+
 def _tree(module: ModuleType) -> ast.Module | None:
     path = getattr(module, "__file__", None)
-    return ast.parse(Path(path).read_text()) if path else None
+    return _parsed(Path(path).resolve()) if path else None
 
 
 def _method_uses() -> dict[str, set[str]]:
     """name → the pattern methods called on it (``NAME.sub(…)``, ``self.NAME.match(…)``)."""
     uses: dict[str, set[str]] = defaultdict(set)
     for path in SRC.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(_parsed(path.resolve())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
                 continue
             if node.func.attr not in METHODS:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
@@ -91,20 +91,27 @@ def _encoded(text: str, pattern: str | bytes) -> str | bytes:
     return text.encode("latin-1") if isinstance(pattern, bytes) else text
 
 
-def _measure(
-    item: Pattern, mode: str, shape: tuple[str, str, str], length: int, best_of: int
-) -> float:
-    """Seconds ``mode`` takes on the shape filled to ``length`` (the best of ``best_of``)."""
+Probe = tuple[str, tuple[str, str, str]]  # (mode, (prefix, unit, suffix))
+
+
+def _text(item: Pattern, shape: tuple[str, str, str], length: int) -> str | bytes:
     from tests.patternshapes import Shape
 
-    text = _encoded(Shape(*shape).text(length), item.pattern)
-    return _seconds(_compiled(item), mode, text, best_of)
+    return _encoded(Shape(*shape).text(length), item.pattern)
 
 
 def _serve(conn: Connection) -> None:
-    """The child: measures each job it is sent until it gets None."""
+    """The child. A batch ``(item, probes, length, best_of, stop)`` is answered probe by
+    probe without waiting for the parent (a round trip per probe costs more than most probes
+    on a busy machine), up to the first that takes ``stop`` seconds or more; None ends it."""
     while (job := conn.recv()) is not None:
-        conn.send(_measure(*job))
+        item, probes, length, best_of, stop = job
+        compiled = _compiled(item)
+        for mode, shape in probes:
+            seconds = _seconds(compiled, mode, _text(item, shape, length), best_of)
+            conn.send(seconds)
+            if seconds >= stop:
+                break
 
 
 class Prober:
@@ -134,30 +141,36 @@ class Prober:
         self._conn.close()
         self._start()
 
-    def _seconds(self, job: tuple[Any, ...]) -> float | None:
-        """The child's answer to one job, or None when it ran past HARD_LIMIT (killed)."""
-        self._conn.send(job)
-        if self._conn.poll(HARD_LIMIT):
-            return float(self._conn.recv())
-        self._restart()
-        return None
+    def seconds(
+        self,
+        item: Pattern,
+        probes: Sequence[Probe],
+        length: int,
+        best_of: int,
+        stop: float = float("inf"),
+    ) -> Iterator[float | None]:
+        """Each probe's time at ``length``, up to the first that takes ``stop`` seconds; None
+        for one that ran past HARD_LIMIT, after which the child is killed."""
+        self._conn.send((item, list(probes), length, best_of, stop))
+        for _ in probes:
+            if not self._conn.poll(HARD_LIMIT):
+                self._restart()
+                yield None
+                return
+            seconds = float(self._conn.recv())
+            yield seconds
+            if seconds >= stop:
+                return
 
-    def verdict(self, item: Pattern, mode: str, shape: tuple[str, str, str]) -> str | None:
-        """Why the probe is superlinear, or None."""
-        killed = f"still running after {HARD_LIMIT:.0f} s at {{:,}} characters (killed)"
-        first = self._seconds((item, mode, shape, LENGTH, 1))
-        if first is None:
-            return killed.format(LENGTH)
-        if first < FLOOR:
-            return None
-        short = self._seconds((item, mode, shape, LENGTH // GROWTH, BEST_OF * 2))
-        long = self._seconds((item, mode, shape, LENGTH, BEST_OF))
+    def growth(self, item: Pattern, probe: Probe) -> str | None:
+        """Why a probe slower than FLOOR is superlinear, or None: timed carefully at two
+        lengths."""
+        short = next(self.seconds(item, [probe], LENGTH // GROWTH, BEST_OF * 2))
+        long = next(self.seconds(item, [probe], LENGTH, BEST_OF))
         if short is None or long is None:
-            return killed.format(LENGTH if long is None else LENGTH // GROWTH)
-        if long < FLOOR:
-            return None
+            return _killed(LENGTH if long is None else LENGTH // GROWTH)
         ratio = long / max(short, 1e-9)
-        if ratio <= RATIO:
+        if long < FLOOR or ratio <= RATIO:
             return None
         return (
             f"{short * 1000:.2f} ms at {LENGTH // GROWTH:,} characters, {long * 1000:.1f} ms "
@@ -165,20 +178,26 @@ class Prober:
         )
 
 
-def superlinear(
-    prober: Prober, item: Pattern, shapes: Iterable[Any], first_only: bool = True
-) -> list[Verdict]:
-    """The probes of ``item`` that grow faster than linearly (the first one, by default)."""
-    found: list[Verdict] = []
-    for shape in shapes:
-        for mode in sorted(item.modes):
-            why = prober.verdict(item, mode, (shape.prefix, shape.unit, shape.suffix))
-            if why is None:
-                continue
-            found.append(Verdict(mode, shape.prefix, shape.unit, shape.suffix, why))
-            if first_only:
-                return found
-    return found
+def _killed(length: int) -> str:
+    return f"still running after {HARD_LIMIT:.0f} s at {length:,} characters (killed)"
+
+
+def superlinear(prober: Prober, item: Pattern, shapes: Iterable[Any]) -> list[Verdict]:
+    """The first probe of ``item`` that grows faster than linearly, if any."""
+    pending = [
+        (mode, (shape.prefix, shape.unit, shape.suffix))
+        for shape in shapes
+        for mode in sorted(item.modes)
+    ]
+    while pending:
+        times = list(prober.seconds(item, pending, LENGTH, 1, stop=FLOOR))
+        probe, last = pending[len(times) - 1], times[-1]
+        if last is None:
+            return [Verdict(probe[0], *probe[1], _killed(LENGTH))]
+        if last >= FLOOR and (why := prober.growth(item, probe)) is not None:
+            return [Verdict(probe[0], *probe[1], why)]
+        pending = pending[len(times) :]
+    return []
 
 
 def modes_of(methods: Sequence[str]) -> frozenset[str]:
