@@ -26,7 +26,8 @@ LENGTH = 8_000  # characters of a probe's input
 GROWTH = 8  # the second length is LENGTH / GROWTH
 RATIO = 24.0  # between GROWTH (linear) and GROWTH**2 (quadratic)
 FLOOR = 0.004  # seconds at LENGTH below which a probe is not timed again
-HARD_LIMIT = 8.0  # seconds one probe may take before its child is killed
+HARD_LIMIT = 4.0  # seconds one probe may take before its child is killed (no test input
+# costs more than a few CPU seconds; a linear probe takes milliseconds)
 BEST_OF = 5
 BUDGET = 2.0  # seconds of repeated timings a slow probe is given (a slow probe varies little)
 MODES = ("match", "search", "fullmatch", "all")  # "all": finditer to the end (sub, findall)
