@@ -1,6 +1,6 @@
 """Hostile-input repros against a real `inkcard serve` on loopback, one JSON line each.
 
-Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c,op] > hostile.json
+Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c,op,h1] > hostile.json
 (``--only h4,h5``: the requests that name an unknown field or ask for nothing, with the credits
 each charged.)
 
@@ -48,6 +48,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from hostile_operators import operator_repros  # noqa: E402  (beside this script)
+from hostile_patterns import pattern_repros  # noqa: E402  (beside this script)
 
 from tests.fakewechat import FakeWeChat  # noqa: E402  (the repository's test helper)
 
@@ -264,9 +265,9 @@ class Server:
             lines = self.log.read_text().split()
             self.key = next(word for word in lines if word.startswith("ik_"))
 
-    def alive(self) -> bool:
+    def alive(self, timeout: float = 30) -> bool:
         with contextlib.suppress(httpx.HTTPError):
-            return httpx.get(self.base + "/healthz", timeout=30).status_code == 200
+            return httpx.get(self.base + "/healthz", timeout=timeout).status_code == 200
         return False
 
     def kill(self) -> None:
@@ -361,14 +362,20 @@ class Server:
             time.sleep(0.5)
             victim_answer = self.victim_card()
         thread.join()
-        settle = self.settle()
+        # no answer and no /healthz: a frozen event loop, which ignores SIGTERM
+        frozen = outcome.get("status") == -1 and not self.alive(timeout=5)
+        cpu_used = cpu_seconds(tree(pid)) - cpu_before
+        if frozen:
+            self.kill()
+        settle = 0.0 if frozen else self.settle()
+        cpu_used = cpu_used if frozen else cpu_seconds(tree(pid)) - cpu_before
         watch.stop()
         outcome.pop("body", None)
         restarted = self.process.pid != pid  # the repro killed and restarted the service
         line = {
             "item": item,
             **outcome,
-            "server_cpu_s": None if restarted else round(cpu_seconds(tree(pid)) - cpu_before, 1),
+            "server_cpu_s": None if restarted else round(cpu_used, 1),
             "tree_peak_rss_mb": round(watch.peak_mb),
             "healthz_max_s": round(watch.healthz_max, 3),
             "settle_s": settle,
@@ -376,7 +383,9 @@ class Server:
         if victim:
             line["victim_status"] = victim_answer["status"]
             line["victim_s"] = victim_answer["seconds"]
-        if not self.alive():
+        if frozen:
+            line["frozen_killed"] = True
+        elif not self.alive():
             line["server_died"] = True
         print(json.dumps(line, ensure_ascii=False), flush=True)
         return line
@@ -453,6 +462,7 @@ def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tup
     yield "9f plain log lines after an article with math", lambda: log_lines(s)
     yield "9g MCP stdio line nested 50,000 deep", lambda: mcp_nested(s)
     yield from money(s, images)
+    yield from pattern_repros(s)
 
 
 def drip(s: Server, images: ImageServer) -> Result:
@@ -769,6 +779,8 @@ def replay_deleted(s: Server) -> Result:
         httpx.get(s.base + url[url.index("/files/") :], timeout=10).status_code for url in urls
     ]
     return {**again, "replay_url_statuses": statuses, "charged": balance - s.balance(s.key)}
+
+
 # -- a request we do not understand, or with nothing to do ---------------------------------------
 
 
@@ -882,7 +894,7 @@ def main() -> None:
                 items += list(previous(server))
             for item, attack in items:
                 if not wanted or any(item.split()[0].startswith(p) for p in wanted):
-                    server.repro(item, attack, victim=item[0] in "12345678")
+                    server.repro(item, attack, victim=item[0] in "12345678h")
         finally:
             server.kill()
             images.close()

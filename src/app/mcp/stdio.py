@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import anyio
 import anyio.to_thread
@@ -51,6 +51,14 @@ class _TooLong:
     """What ``CheckedLines`` reads in place of a line over its limit."""
 
 
+class _Checked(NamedTuple):
+    """A line read, with the JSON-RPC error answering it (None: a message) and its method."""
+
+    line: bytes
+    refusal: JSONRPCError | None
+    method: str | None
+
+
 class CheckedLines:
     """stdin for the SDK's stdio transport: lines of at most ``limit`` bytes, each a
     JSON-RPC message; every other line is answered with a JSON-RPC error on ``answer_on``'s
@@ -77,23 +85,35 @@ class CheckedLines:
         await self._ready.wait()
         while True:
             # abandoned on cancel: a read blocked on stdin must not hold up the shutdown
-            line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
-            if line is None:
+            read = await anyio.to_thread.run_sync(self._read_checked, abandon_on_cancel=True)
+            if read is None:
                 self.past_initialize.set()
                 raise StopAsyncIteration
             refusal: JSONRPCError | None
-            if isinstance(line, _TooLong):
+            if isinstance(read, _TooLong):
                 limit = f"a line may be at most {self._limit:,} bytes"
                 refusal = _error(PARSE_ERROR, f"Parse error: {limit}")
-            elif not line.strip():
+            elif not read.line.strip():
                 continue  # a blank line is no message, and no answer is due
+            elif read.refusal is None:
+                if read.method != "initialize":
+                    self.past_initialize.set()
+                return read.line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
             else:
-                refusal = _refusal(line)
-                if refusal is None:
-                    if _method_of(line) != "initialize":
-                        self.past_initialize.set()
-                    return line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
+                refusal = read.refusal
             await self._answers.send(SessionMessage(refusal))
+
+    def _read_checked(self) -> _Checked | _TooLong | None:
+        """The next line (None at the end of input) with its refusal and method, both found
+        here in the reading thread: the JSON of a line of up to ``limit`` bytes is read off
+        the event loop (CONTRIBUTING.md, "Patterns")."""
+        line = self._read_line()
+        if not isinstance(line, bytes):
+            return line
+        if not line.strip():
+            return _Checked(line, None, None)
+        refusal = _refusal(line)
+        return _Checked(line, refusal, _method_of(line) if refusal is None else None)
 
     def _read_line(self) -> bytes | _TooLong | None:
         """The next line (None at the end of input); a longer one is read and dropped in

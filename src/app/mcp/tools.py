@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import mcp_types as types
 import msgspec
@@ -72,6 +72,7 @@ from app.schema import field_descriptions, tool_schema
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
+T = TypeVar("T")
 
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
@@ -266,7 +267,9 @@ class InkcardTools:
             return tool_error("unknown_tool", f"no tool is named {name!r}")
         try:
             refuse_unknown_arguments(name, arguments, self.argument_names[name])
-            arguments, reader = read_markdown_file(name, arguments, caller.local)
+            arguments, reader = await asyncio.to_thread(
+                read_markdown_file, name, arguments, caller.local
+            )
             with localfiles.reading(reader) if reader is not None else nullcontext():
                 return await run(caller, arguments)
         except ApiError as exc:
@@ -293,7 +296,7 @@ class InkcardTools:
         if not isinstance(include, bool):
             raise invalid("includeImages", "true or false")
         key = await self._key(caller)
-        body = parse_generate(msgspec.json.encode(arguments))
+        body = await _parsed(parse_generate, arguments)
         services = self.services_now()
         images = await operations.generate_cards(
             services, key, body, caller.request_id or _call_id(), caller.gone
@@ -303,7 +306,7 @@ class InkcardTools:
 
     async def _cover(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         key = await self._key(caller)
-        body = parse_cover(msgspec.json.encode(arguments))
+        body = await _parsed(parse_cover, arguments)
         images, cost = await operations.generate_cover(
             self.services_now(), key, body, caller.request_id or _call_id(), caller.gone
         )
@@ -343,7 +346,7 @@ class InkcardTools:
     async def _convert(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
-        body = parse_article(msgspec.json.encode(arguments))
+        body = await _parsed(parse_article, arguments)
         answer = await operations.convert_article(
             self.services_now(),
             key,
@@ -358,7 +361,7 @@ class InkcardTools:
     async def _newspic(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
-        body = parse_newspic(msgspec.json.encode(arguments))
+        body = await _parsed(parse_newspic, arguments)
         if creds is None and not body.dryRun:
             raise MissingPlatformCredentials(
                 "an image post needs the account: send platformAppid and platformAppSecret,"
@@ -410,6 +413,13 @@ def refuse_unknown_arguments(tool: str, arguments: dict[str, Any], known: list[s
     for name in arguments:
         if name not in known:
             raise UnknownField.naming(name, known, what="argument", meant=SYNONYMS.get(name))
+
+
+async def _parsed(parse: Callable[[bytes], T], arguments: dict[str, Any]) -> T:
+    """A tool's arguments read by the request parser ``parse`` as a body, in a thread: the
+    front matter and the field checks read what the client wrote, which never runs on the
+    event loop (CONTRIBUTING.md, "Patterns")."""
+    return await asyncio.to_thread(lambda: parse(msgspec.json.encode(arguments)))
 
 
 def _note(text: str) -> types.TextContent:

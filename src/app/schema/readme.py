@@ -33,9 +33,13 @@ MODELS: dict[str, type] = {
 }
 """The models a README table may name."""
 
-TABLE = re.compile(r"(<!-- fields:(\w+) -->\n).*?(<!-- /fields -->)", re.DOTALL)
+# A table's text stops at the next table's opening, so an opening never closed is read once
+# and not again from every opening before it (CONTRIBUTING.md, "Patterns").
+TABLE = re.compile(r"(<!-- fields:(\w+) -->\n)(?:(?!<!-- fields:).)*?(<!-- /fields -->)", re.S)
 HEADER = "| field | type | default | description |\n|---|---|---|---|\n"
-ERROR_TABLE = re.compile(r"(<!-- errors:(\w+) -->\n).*?(<!-- /errors -->)", re.DOTALL)
+ERROR_TABLE = re.compile(
+    r"(<!-- errors:(\w+) -->\n)(?:(?!<!-- errors:).)*?(<!-- /errors -->)", re.S
+)
 ERROR_HEADER = "| status | `error` | when |\n|---|---|---|\n"
 # Markdown would read these as a cell border or as emphasis; "_" inside a word is plain.
 _MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")

@@ -24,7 +24,7 @@ from app.server.openapi import (
     error_responses,
     themed_request_schema,
 )
-from app.server.routes_cards import authenticate
+from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
 
 PATH = "/api/generate/cover"
@@ -70,7 +70,7 @@ async def generate_cover(
 ) -> CoverResponse:
     """A title and keywords → cover PNGs in a card theme, stored; their URLs."""
     key = await authenticate(request, services)
-    body = parse_cover(await request.body())
+    body = await parsed_body(request, parse_cover)
     async with watching_disconnect(request) as gone:
         images, cost = await operations.generate_cover(services, key, body, logs.current_id(), gone)
     info = logs.current()
