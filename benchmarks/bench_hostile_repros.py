@@ -1,6 +1,8 @@
 """Hostile-input repros against a real `inkcard serve` on loopback, one JSON line each.
 
-Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c] > hostile.json
+Usage: python benchmarks/bench_hostile_repros.py [--only 1,3,9c,op,h1] > hostile.json
+(``--only h4,h5``: the requests that name an unknown field or ask for nothing, with the credits
+each charged.)
 
 The service is the `inkcard` of the interpreter that runs this script (so an older checkout's
 .venv/bin/python measures that checkout). It is started with temporary data, loopback image
@@ -45,6 +47,9 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from hostile_operators import operator_repros  # noqa: E402  (beside this script)
+from hostile_patterns import pattern_repros  # noqa: E402  (beside this script)
+
 from tests.fakewechat import FakeWeChat  # noqa: E402  (the repository's test helper)
 
 INKCARD = Path(sys.executable).with_name("inkcard")
@@ -260,9 +265,9 @@ class Server:
             lines = self.log.read_text().split()
             self.key = next(word for word in lines if word.startswith("ik_"))
 
-    def alive(self) -> bool:
+    def alive(self, timeout: float = 30) -> bool:
         with contextlib.suppress(httpx.HTTPError):
-            return httpx.get(self.base + "/healthz", timeout=30).status_code == 200
+            return httpx.get(self.base + "/healthz", timeout=timeout).status_code == 200
         return False
 
     def kill(self) -> None:
@@ -330,6 +335,13 @@ class Server:
             "POST", "/api/platform/convert-and-draft", json=body, headers=headers, **kw
         )
 
+    def newspic(self, body: Result, **kw: Any) -> Result:
+        headers = {"platform-appid": APPID, "platform-app-secret": SECRET}
+        return self.call("POST", "/api/platform/newspic-draft", json=body, headers=headers, **kw)
+
+    def cover(self, body: Result, **kw: Any) -> Result:
+        return self.call("POST", "/api/generate/cover", json=body, **kw)
+
     def victim_card(self, extra: str = "") -> Result:
         markdown = f"{POST}\n\nvictim {next(self.victims)} {time.time()}{extra}"
         return self.generate({"markdown": markdown}, key=self.victim, timeout=60)
@@ -350,13 +362,20 @@ class Server:
             time.sleep(0.5)
             victim_answer = self.victim_card()
         thread.join()
-        settle = self.settle()
+        # no answer and no /healthz: a frozen event loop, which ignores SIGTERM
+        frozen = outcome.get("status") == -1 and not self.alive(timeout=5)
+        cpu_used = cpu_seconds(tree(pid)) - cpu_before
+        if frozen:
+            self.kill()
+        settle = 0.0 if frozen else self.settle()
+        cpu_used = cpu_used if frozen else cpu_seconds(tree(pid)) - cpu_before
         watch.stop()
         outcome.pop("body", None)
+        restarted = self.process.pid != pid  # the repro killed and restarted the service
         line = {
             "item": item,
             **outcome,
-            "server_cpu_s": round(cpu_seconds(tree(pid)) - cpu_before, 1),
+            "server_cpu_s": None if restarted else round(cpu_used, 1),
             "tree_peak_rss_mb": round(watch.peak_mb),
             "healthz_max_s": round(watch.healthz_max, 3),
             "settle_s": settle,
@@ -364,7 +383,9 @@ class Server:
         if victim:
             line["victim_status"] = victim_answer["status"]
             line["victim_s"] = victim_answer["seconds"]
-        if not self.alive():
+        if frozen:
+            line["frozen_killed"] = True
+        elif not self.alive():
             line["server_died"] = True
         print(json.dumps(line, ensure_ascii=False), flush=True)
         return line
@@ -440,6 +461,8 @@ def repros(s: Server, images: ImageServer, platform: FakeWeChat) -> Iterator[tup
     yield "9e CLI: width 1600, scale 4, tall", lambda: cli(s, wide)
     yield "9f plain log lines after an article with math", lambda: log_lines(s)
     yield "9g MCP stdio line nested 50,000 deep", lambda: mcp_nested(s)
+    yield from money(s, images)
+    yield from pattern_repros(s)
 
 
 def drip(s: Server, images: ImageServer) -> Result:
@@ -588,6 +611,206 @@ def mcp_nested(s: Server) -> Result:
     }
 
 
+# -- money at the edges, answers that stick to their request (h3, h6) ------------------------------
+
+STORM_CLIENTS = 6  # one per paid operation below
+STORM_KILL_AFTER = 24  # answers before the kill
+
+
+def money(s: Server, images: ImageServer) -> Iterator[tuple[str, Any]]:
+    yield "h3a MCP over HTTP: client gone before the answer", lambda: mcp_hang_up(s, images)
+    yield "h3b kill -9 mid-storm of every paid operation, restart", lambda: storm_restart(s)
+    yield "h6a a retry with another Host", lambda: replay_host(s)
+    yield "h6b a retry after one of its cards was deleted", lambda: replay_deleted(s)
+
+
+def ledger(s: Server, prefix: str) -> tuple[int, int]:
+    """A key's balance and the open holds of the whole database, read directly."""
+    with contextlib.closing(sqlite3.connect(f"{s.data}/db", timeout=10)) as db:
+        (balance,) = db.execute(
+            "SELECT balance FROM api_keys WHERE prefix = ?", [prefix]
+        ).fetchone()
+        (holds,) = db.execute("SELECT count(*) FROM holds").fetchone()
+    return int(balance), int(holds)
+
+
+def mcp_hang_up(s: Server, images: ImageServer) -> Result:
+    """A generate_cards tool call naming a drip-fed image, sent on a raw socket to /mcp and
+    closed after 1 s: what was the key charged once the call ended?"""
+    markdown = f"# gone {time.time()}\n\n![slow]({images.base}/drip/mcp-{time.time()}.png)"
+    call = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": {"name": "generate_cards", "arguments": {"markdown": markdown}},
+    }
+    body = json.dumps(call).encode()
+    port = int(s.base.rsplit(":", 1)[1])
+    head = (
+        f"POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nx-api-key: {s.key}\r\n"
+        "content-type: application/json\r\naccept: application/json, text/event-stream\r\n"
+        f"content-length: {len(body)}\r\n\r\n"
+    )
+    balance = s.balance(s.key)
+    start = time.perf_counter()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head.encode() + body)
+        time.sleep(1.0)
+    seconds = round(time.perf_counter() - start, 2)
+    s.settle()
+    time.sleep(12)  # past the image's fetch time limit: the call has ended either way
+    return {
+        "status": 0,
+        "label": "hung up",
+        "seconds": seconds,
+        "charged": balance - s.balance(s.key),
+    }
+
+
+def storm_restart(s: Server) -> Result:
+    """Six clients, one per paid operation (generate, cover, article HTML, draft, image post
+    dry run, image post draft), each sending distinct calls back to back from one key; the
+    service is killed with SIGKILL after STORM_KILL_AFTER answers and started again. Spent
+    (the key's balance drop) against answered (the costs of the 200s), right after the
+    restart, and the seconds until they agree."""
+    printed = s.cli("keys", "create", "--name", "storm", "--credits", "10000")
+    key = next(word for word in printed.split() if word.startswith("ik_"))
+    account = {"platform-appid": APPID, "platform-app-secret": SECRET}
+    ops: list[tuple[str, dict[str, str], int, Callable[[int], Result]]] = [
+        ("/api/generate", {}, 1, lambda n: {"markdown": f"# storm card {n} {time.time()}"}),
+        ("/api/generate/cover", {}, 1, lambda n: {"text": f"storm {n} {time.time()}"}),
+        (
+            "/api/platform/convert-and-draft",
+            {},
+            1,
+            lambda n: {"markdown": f"# html {n} {time.time()}"},
+        ),
+        (
+            "/api/platform/convert-and-draft",
+            account,
+            3,
+            lambda n: {"markdown": f"# draft {n} {time.time()}"},
+        ),
+        (
+            "/api/platform/newspic-draft",
+            {},
+            1,
+            lambda n: {"markdown": f"# dry {n} {time.time()}", "dryRun": True},
+        ),
+        (
+            "/api/platform/newspic-draft",
+            account,
+            3,
+            lambda n: {"markdown": f"# post {n} {time.time()}"},
+        ),
+    ]
+    answered: list[int] = []
+    stop = threading.Event()
+    base = s.base
+
+    def client(
+        path: str, headers: dict[str, str], cost: int, body: Callable[[int], Result]
+    ) -> None:
+        with httpx.Client(timeout=CLIENT_TIMEOUT) as http:
+            for n in itertools.count():
+                if stop.is_set():
+                    return
+                sent = {"x-api-key": key, **headers}
+                with contextlib.suppress(httpx.HTTPError):
+                    if http.post(base + path, json=body(n), headers=sent).status_code == 200:
+                        answered.append(cost)
+
+    threads = [threading.Thread(target=client, args=op, daemon=True) for op in ops]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        if len(answered) >= STORM_KILL_AFTER and ledger(s, key[:8])[1] >= 2:
+            break
+        time.sleep(0.01)
+    held_at_kill = ledger(s, key[:8])[1]
+    stop.set()
+    s.kill()
+    for thread in threads:
+        thread.join(timeout=CLIENT_TIMEOUT)
+    s.start()
+    balance, holds = ledger(s, key[:8])
+    spent, paid_for = 10000 - balance, sum(answered)
+    started = time.monotonic()
+    while 10000 - ledger(s, key[:8])[0] != paid_for and time.monotonic() - started < 150:
+        time.sleep(0.5)
+    return {
+        "status": 0,
+        "label": "spent == answered" if spent == paid_for else "spent > answered",
+        "seconds": 0,
+        "answers": len(answered),
+        "holds_at_kill": held_at_kill,
+        "spent_at_restart": spent,
+        "answered": paid_for,
+        "holds_at_restart": holds,
+        "agree_after_restart_s": round(time.monotonic() - started, 1),
+    }
+
+
+def replay_host(s: Server) -> Result:
+    """The same card twice within the retry window, first with Host a.example, then b.example:
+    whose host do the replay's URLs name?"""
+    body = {"markdown": f"# host {time.time()}"}
+    first = s.generate(body, headers={"host": "a.example"})
+    again = s.generate(body, headers={"host": "b.example"})
+    url = again.get("body", {}).get("images", [{}])[0].get("url", "")
+    return {
+        **again,
+        "first_status": first["status"],
+        "replay_url_host": url.split("/")[2] if url else "-",
+    }
+
+
+def replay_deleted(s: Server) -> Result:
+    """Two cards, the second deleted from storage, then the same call again within the retry
+    window: do the replay's URLs answer?"""
+    body = {"markdown": f"# one {time.time()}\n\n---\n\n# two", "splitMode": "hrSplit"}
+    balance = s.balance(s.key)
+    first = s.generate(body)["body"]["images"]
+    os.remove(f"{s.data}/files/{first[1]['fileName']}")
+    again = s.generate(body)
+    urls = [image["url"] for image in again.get("body", {}).get("images", [])]
+    statuses = [
+        httpx.get(s.base + url[url.index("/files/") :], timeout=10).status_code for url in urls
+    ]
+    return {**again, "replay_url_statuses": statuses, "charged": balance - s.balance(s.key)}
+
+
+# -- a request we do not understand, or with nothing to do ---------------------------------------
+
+
+def strict(s: Server) -> Iterator[tuple[str, Any]]:
+    """Requests that say something the service does not read, or ask for nothing: each should
+    be a 400 that charges nothing (``charged``: credits the key lost)."""
+    yield "h4a {content} instead of markdown", lambda: paid(s, s.generate, {"content": "# Post"})
+    split = {"markdown": "# A\n\n---\n\n# B", "split_mode": "hrSplit"}
+    yield "h4b split_mode instead of splitMode", lambda: paid(s, s.generate, split)
+    misspelt = {"markdown": "---\ntittle: My post\n---\n# Body"}
+    yield "h4c front matter tittle, a draft", lambda: paid(s, s.article, misspelt, draft=True)
+    for name, text in (("empty", ""), ("whitespace", " \n\t ")):
+        body = {"markdown": text}
+        yield f"h5a {name} markdown, generate", lambda b=body: paid(s, s.generate, b)
+        yield f"h5b {name} markdown, article HTML", lambda b=body: paid(s, s.article, b)
+        yield f"h5c {name} markdown, draft", lambda b=body: paid(s, s.article, b, draft=True)
+        yield f"h5d {name} markdown, newspic", lambda b=body: paid(s, s.newspic, b)
+        yield f"h5e {name} text, cover", lambda t=text: paid(s, s.cover, {"text": t})
+    listed = {"markdown": "---\n- title\n- author\n---\n# The post\n\nIts text."}
+    yield "h5f a list as front matter, article HTML", lambda: paid(s, s.article, listed)
+    yield "h5g a list as front matter, generate", lambda: paid(s, s.generate, listed)
+
+
+def paid(s: Server, send: Callable[..., Result], body: Result, **kw: Any) -> Result:
+    """``send(body)``: its answer and what it charged the key."""
+    balance = s.balance(s.key)
+    answer = send(body, **kw)
+    return {**answer, "charged": balance - s.balance(s.key)}
+
+
 # -- the previous round's repros, still held ------------------------------------------------------
 
 
@@ -665,12 +888,13 @@ def main() -> None:
     with FakeWeChat({APPID: SECRET}) as platform:
         server = Server(data, platform.url)
         try:
-            items = list(repros(server, images, platform))
+            items = list(repros(server, images, platform)) + list(operator_repros(server))
+            items += list(strict(server))
             if args.previous:
                 items += list(previous(server))
             for item, attack in items:
                 if not wanted or any(item.split()[0].startswith(p) for p in wanted):
-                    server.repro(item, attack, victim=item[0] in "12345678")
+                    server.repro(item, attack, victim=item[0] in "12345678h")
         finally:
             server.kill()
             images.close()

@@ -75,7 +75,8 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "psycopg_pool": ("app/ledger/postgres.py",),
     "premailer": ("app/articles/html.py",),
     "nh3": ("app/articles/html.py",),
-    "httpx": ("app/articles/wechat.py", "app/fetch.py"),
+    # the platform, remote images, and a bucket's own object URL (is it publicly readable?)
+    "httpx": ("app/articles/wechat.py", "app/fetch.py", "app/storage/publicread.py"),
     "httpcore": ("app/fetch.py",),  # the connect-time address guard
     "prometheus_client": ("app/metrics.py",),  # GET /metrics and what it counts
 }

@@ -6,6 +6,12 @@ HTTP framework); ``app.responses`` turns them into the documented JSON error bod
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
+
+NAME_SHOWN = 40  # characters of an unknown name a message repeats; a name may be any string
+NAME_COMPARED = 64  # longer names are like none of ours (and difflib's cost grows with them)
+
 
 def plural(count: float, noun: str) -> str:
     """``1 credit``, ``3 credits``, ``0.5 seconds``: a count with its noun, in messages."""
@@ -31,6 +37,69 @@ class ApiError(Exception):
 
 class InvalidField(ApiError):
     """A request field has the wrong type or an unaccepted value (400)."""
+
+
+def _folded(name: str) -> str:
+    """``name`` for comparing: ``split_mode``, ``Split-Mode`` and ``splitMode`` are alike."""
+    return name.lower().replace("_", "").replace("-", "")
+
+
+def nearest_name(name: str, known: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The name of ``known`` that ``name`` was probably meant to be: one that differs only in
+    case, ``_`` and ``-``, else the closest by ``difflib`` at least ``cutoff`` alike (on the
+    folded names); None when none is."""
+    if len(name) > NAME_COMPARED:
+        return None
+    by_fold: dict[str, str] = {}
+    for candidate in known:
+        by_fold.setdefault(_folded(candidate), candidate)
+    folded = _folded(name)
+    if folded in by_fold:
+        return by_fold[folded]
+    close = difflib.get_close_matches(folded, list(by_fold), n=1, cutoff=cutoff)
+    return by_fold[close[0]] if close else None
+
+
+def shown_name(name: str) -> str:
+    """``name`` as a message repeats it: printable, at most ``NAME_SHOWN`` characters."""
+    cut = name[:NAME_SHOWN]
+    text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in cut)
+    return text + ("…" if len(name) > NAME_SHOWN else "")
+
+
+class UnknownField(InvalidField):
+    """A request names a field (or an MCP argument, a front matter key) its operation does not
+    read: 400, the name and the one it probably meant, never a silent default."""
+
+    label = "unknown_field"
+
+    @classmethod
+    def naming(
+        cls,
+        name: str,
+        known: Iterable[str],
+        what: str = "field",
+        hint: str | None = None,
+        meant: str | None = None,
+    ) -> UnknownField:
+        """The error for ``name``: ``hint``, else the field ``meant`` (another name for it),
+        else the nearest of ``known``, else all of them."""
+        known = list(known)
+        said = f"unknown {what} `{shown_name(name)}`"
+        near = meant if meant in known else nearest_name(name, known)
+        if hint:
+            return cls(f"{said}: {hint}")
+        if near is not None:
+            return cls(f"{said}: did you mean `{near}`?")
+        listed = ", ".join(f"`{candidate}`" for candidate in known) or "none"
+        return cls(f"{said}; the {what}s read here are {listed}")
+
+
+class EmptyMarkdown(InvalidField):
+    """The Markdown holds nothing to draw or convert: empty, only whitespace, or only its
+    front matter (400; nothing is charged)."""
+
+    label = "empty_markdown"
 
 
 class InvalidJson(ApiError):

@@ -107,6 +107,10 @@ class Metrics:
             "inkcard_credit_holds_expired",
             "Credit holds released by the expiry sweep (their request died or hung).",
         )
+        self.holds_of_dead = self._counter(
+            "inkcard_credit_holds_of_dead_processes",
+            "Credit holds of processes that died, released at once (at start or by a sweep).",
+        )
         self.storage_errors = self._counter(
             "inkcard_storage_errors",
             "Storage calls that failed, by back end and action.",

@@ -4,18 +4,18 @@ described once), and the answers of newspic-draft and convert-and-draft."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 import layout
-from app import frontmatter
 from app.models import (
-    _ACCEPTED,
-    _MARKDOWN_LIMIT,
+    ACCEPTED,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
     DRAFT_FIELDS_ACCEPTED,
+    MARKDOWN_LIMIT,
+    NOTHING_TO_DRAW,
     Cost,
     DraftMediaId,
     DraftMissingField,
@@ -31,9 +31,14 @@ from app.models import (
     SplitMode,
     Success,
     Width,
-    _convert_fields,
-    _decode_object,
-    parse_generate,
+)
+from app.models.article import HEADER_HINTS
+from app.models.wire import (
+    convert_fields,
+    decode_object,
+    require_markdown,
+    whole_numbers,
+    with_front_matter,
 )
 
 NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
@@ -58,7 +63,8 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
     markdown: Annotated[
         Markdown,
         msgspec.Meta(
-            description=f"The post's Markdown, drawn as cards, {_MARKDOWN_LIMIT}. Its front"
+            description=f"The post's Markdown, drawn as cards, {MARKDOWN_LIMIT}; absent: a"
+            f" sample card; {NOTHING_TO_DRAW}. Its front"
             " matter's title and description (or digest) fill the fields left out."
         ),
     ] = DEFAULT_MARKDOWN
@@ -168,31 +174,38 @@ class NewspicResponse(msgspec.Struct, frozen=True):
 
 
 _NEWSPIC_ACCEPTED = {
+    **{name: ACCEPTED[name] for name in _CARD_FIELDS},
     "title": "a string",
     "description": "a string",
     "dryRun": "true or false",
     **DRAFT_FIELDS_ACCEPTED,
 }
+# the front matter's field → the post's field it fills (a post's text is the writer's digest)
+_FRONT_MATTER_FILLS = {
+    "theme": "theme",
+    "themeMode": "themeMode",
+    "splitMode": "splitMode",
+    "title": "title",
+    "digest": "description",
+}
 
 
 def parse_newspic(body: bytes) -> NewspicRequest:
-    """Decode and validate a newspic-draft body: the generate fields as ``parse_generate``
-    checks them (front matter included), then the post's title and description.
+    """Decode and validate a newspic-draft body: the card fields as ``parse_generate``
+    checks them (front matter included; splitMode autoSplit unless given: a post is a
+    carousel of cards, not one tall card), then the post's title and description, from the
+    front matter when the body leaves them out.
 
     Raises:
-        InvalidJson, InvalidField, PayloadTooLarge: As ``parse_generate``.
+        InvalidJson, UnknownField, InvalidField, PayloadTooLarge, EmptyMarkdown: As
+            ``parse_generate`` (``format`` and ``quality`` are unknown here: a post's cards
+            are PNG).
     """
-    cards = parse_generate(body)
-    fields: dict[str, Any] = {name: getattr(cards, name) for name in _CARD_FIELDS}
-    sent = _decode_object(body, {**_ACCEPTED, **_NEWSPIC_ACCEPTED})
-    markdown = sent.get("markdown")
-    found = frontmatter.split(markdown)[0] if isinstance(markdown, str) else {}
-    if "splitMode" not in sent and "splitMode" not in found:
-        fields["splitMode"] = "autoSplit"  # a post is a carousel of cards, not one tall card
-    post = {"title": found.get("title", ""), "description": found.get("digest", "")}
-    post |= {name: sent[name] for name in _NEWSPIC_ACCEPTED if name in sent}
-    _convert_fields(post, NewspicRequest, _NEWSPIC_ACCEPTED)  # each checked, errors named
-    return msgspec.convert({**fields, **post}, NewspicRequest)
+    sent = decode_object(body, _NEWSPIC_ACCEPTED, HEADER_HINTS)
+    fields = with_front_matter(sent, NewspicRequest, _NEWSPIC_ACCEPTED, _FRONT_MATTER_FILLS)
+    request = convert_fields(whole_numbers(fields, "scale"), NewspicRequest, _NEWSPIC_ACCEPTED)
+    require_markdown(sent, request.markdown, "draw", required=False)
+    return request
 
 
 class HtmlResponse(msgspec.Struct, frozen=True):

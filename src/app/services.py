@@ -28,6 +28,7 @@ from app.errors import DatabaseBusy
 from app.fetch import FetchPolicy, ImageFetcher
 from app.ledger.credits import Credits
 from app.ledger.idempotency import IdempotencyStore
+from app.ledger.owners import Owner, owner_name, release_gone_owners
 from app.ledger.ratelimit import RequestLimit
 from app.metrics import MeteredStorage, Metrics
 from app.models import DEFAULT_THEME
@@ -61,22 +62,29 @@ class Services:
     threads: ArticleThreads
     cards: CardService
     articles: ArticleService
+    owner: Owner  # this process on its holds and claims; its liveness lock is taken by `running`
     article_warm_up: WarmUp = field(default_factory=WarmUp)  # run by `running`; /readyz waits
 
 
-def build_services(settings: Settings, *, in_process: bool = False) -> Services:
+def build_services(
+    settings: Settings, *, in_process: bool = False, serves_files: bool = True
+) -> Services:
     """Every service of one process, not yet opened (``running`` opens them). ``in_process``:
-    cards are drawn in this process, one at a time (``inkcard mcp``), not in render processes."""
+    cards are drawn in this process, one at a time (``inkcard mcp``), not in render processes.
+    ``serves_files``: this process answers ``/files`` (without it, and without
+    ``INKCARD_PUBLIC_URL``, local files have no URL: ``inkcard mcp`` on stdio)."""
     metrics = Metrics(metrics_dir())
     catalogue = themes.builtin()
     if settings.themes_dir:
         catalogue = catalogue.with_custom(settings.themes_dir)
+    owner = owner_name()  # this process, on the holds and claims it writes
     credits = Credits(
         settings.database,
         busy_timeout=settings.database_busy_timeout,
         request_deadline=max(settings.timeout, settings.article_timeout),
+        owner=owner,
     )
-    raw_storage = make_storage(settings)
+    raw_storage = make_storage(settings, served=serves_files)
     storage = MeteredStorage(raw_storage, settings.storage, metrics)
     # One fetcher, one policy: card images and article images go through the same guard.
     fetcher = ImageFetcher(FetchPolicy.from_settings(settings))
@@ -100,6 +108,7 @@ def build_services(settings: Settings, *, in_process: bool = False) -> Services:
             retention=settings.idempotency_hours * 3600,
             running=credits.hold_seconds,
             busy_timeout=settings.database_busy_timeout,
+            owner=owner,
         ),
         limits=RequestLimit(
             settings.database,
@@ -115,6 +124,7 @@ def build_services(settings: Settings, *, in_process: bool = False) -> Services:
         articles=ArticleService(
             settings, threads, lambda: cards.fonts, fetcher, workers=render_pool
         ),
+        owner=Owner(credits, owner),
         # one agent, no /readyz: its first article pays the warm-up rather than every start
         article_warm_up=WarmUp(_nothing) if in_process else WarmUp(),
     )
@@ -154,9 +164,22 @@ def _render_pool(
 
 @asynccontextmanager
 async def running(services: Services) -> AsyncIterator[Services]:
-    """Open every service (schema migrated, fonts loaded, render processes started), keep
-    sweeping expired credit holds while the process runs, and close them all at the end."""
+    """Open every service (schema migrated, this process's liveness lock taken, fonts loaded,
+    render processes started), release what dead processes left in flight at once, keep
+    sweeping credit holds while the process runs, and close them all at the end."""
     await asyncio.to_thread(services.credits.ensure_schema)  # migrates every table
+    await asyncio.to_thread(services.owner.start)
+    try:
+        async with _opened(services):
+            yield services
+    finally:
+        await asyncio.to_thread(services.owner.close)
+
+
+@asynccontextmanager
+async def _opened(services: Services) -> AsyncIterator[None]:
+    """Everything but the database's schema and this process's liveness lock."""
+    await asyncio.to_thread(release_gone, services)
     await services.articles.open()
     await asyncio.to_thread(sweep_expired_holds, services.credits, services.metrics)
     if isinstance(services.raw_storage, LocalStorage):
@@ -167,9 +190,9 @@ async def running(services: Services) -> AsyncIterator[Services]:
     settings = services.settings
     files = settings.files_url_for("<each request's scheme://host>")
     log.info("started: storage=%s files=%s", settings.storage, files)
-    sweeper = asyncio.create_task(_sweep_forever(services.credits, services.metrics))
+    sweeper = asyncio.create_task(_sweep_forever(services))
     try:
-        yield services
+        yield
     finally:
         sweeper.cancel()
         await warming  # a thread cannot be stopped: a stop during warm-up waits for its end
@@ -178,6 +201,20 @@ async def running(services: Services) -> AsyncIterator[Services]:
         services.threads.shutdown()
         await services.render_pool.close()
         services.metrics.close()
+
+
+def release_gone(services: Services) -> int:
+    """Release the holds and running claims of processes that are provably gone (their
+    liveness lock is free); return how many holds. A busy database leaves them to the next
+    sweep."""
+    try:
+        settled = release_gone_owners(services.credits, services.idempotency, services.owner.name)
+    except DatabaseBusy:
+        log.warning("holds of dead processes left to the next sweep: the database is busy")
+        return 0
+    if settled.holds:
+        services.metrics.holds_of_dead.inc(settled.holds)
+    return settled.holds
 
 
 def sweep_expired_holds(credits: Credits, metrics: Metrics | None = None) -> int:
@@ -190,13 +227,18 @@ def sweep_expired_holds(credits: Credits, metrics: Metrics | None = None) -> int
     return released
 
 
-async def _sweep_forever(credits: Credits, metrics: Metrics) -> None:
-    """Sweep every ``SWEEP_SECONDS`` (sooner when holds expire sooner); a busy database waits."""
+async def _sweep_forever(services: Services) -> None:
+    """Sweep every ``SWEEP_SECONDS`` (sooner when holds expire sooner): this process's
+    liveness lock renewed, dead processes' holds released, expired holds released; a busy
+    database waits."""
+    credits = services.credits
     interval = min(SWEEP_SECONDS, credits.hold_seconds)
     while True:
         await asyncio.sleep(interval)
         try:
-            await asyncio.to_thread(sweep_expired_holds, credits, metrics)
+            await asyncio.to_thread(services.owner.renew)
+            await asyncio.to_thread(release_gone, services)
+            await asyncio.to_thread(sweep_expired_holds, credits, services.metrics)
         except DatabaseBusy:
             log.warning("hold sweep skipped: the database is busy")
         except Exception:  # keep sweeping: one failed pass must not end the task for good

@@ -9,7 +9,7 @@ import os
 from collections.abc import Mapping
 from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args, get_origin
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
@@ -191,6 +191,57 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
 _PREFIX = "INKCARD_"
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+_SHOWN_CHARS = 60  # of a refused value, in its one-line message
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+# The bounds of the number settings: each refusal names the variable, its value and these.
+_WHOLE_NUMBERS: dict[str, tuple[int, int | None]] = {
+    "port": (1, 65_535),
+    "workers": (1, None),
+    "render_processes": (1, None),
+    "render_threads": (1, None),
+    "max_body_bytes": (1, None),
+    "max_output_pixels": (1, None),
+    "max_image_pixels": (1, None),
+    "renders_per_key": (1, None),
+    "fetch_max_bytes": (1, None),
+    "render_queue": (0, None),
+    "generate_cost": (0, None),
+    "bootstrap_credits": (0, None),
+    "requests_per_minute": (0, None),
+    "fetch_max_redirects": (0, None),
+}
+_POSITIVE_SECONDS = (
+    "timeout",
+    "database_busy_timeout",
+    "article_timeout",
+    "body_timeout",
+    "wechat_timeout",
+    "fetch_timeout",
+)
+_SECONDS_OR_ZERO = ("render_stall_seconds", "gcs_retry_seconds")
+_URLS = ("public_url", "s3_endpoint", "wechat_api_base")  # http(s), checked when not empty
+_INT64 = 2**63  # the database's and msgspec's integers
+
+
+def variable(name: str) -> str:
+    """The environment variable of the setting ``name``."""
+    return _PREFIX + name.upper()
+
+
+def _shown(value: object) -> str:
+    """``value`` as a one-line message may quote it: plain when it is one printable word,
+    else quoted; cut short when long."""
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    if not text or not text.isprintable() or " " in text:
+        text = repr(text)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+def refusal(name: str, value: object, use: str) -> SettingsError:
+    """The one-line refusal of ``value`` for the setting ``name``: the variable, the value
+    given, and what to give instead."""
+    return SettingsError(f"{variable(name)}={_shown(value)} is not valid: use {use}")
 
 
 def _parse_bool(name: str, raw: str) -> bool:
@@ -199,7 +250,38 @@ def _parse_bool(name: str, raw: str) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise SettingsError(f"{_PREFIX}{name.upper()} must be 1 or 0 (got {raw!r})")
+    raise refusal(name, raw, "1 or 0 (or true/false, yes/no, on/off)")
+
+
+def _whole_number_range(name: str) -> str:
+    low, high = _WHOLE_NUMBERS.get(name, (-_INT64, None))
+    if high is not None:
+        return f"a whole number from {low} to {high}"
+    return f"a whole number of at least {low}" if low > -_INT64 else "a whole number"
+
+
+def _parse(name: str, kind: object, raw: str) -> object:
+    """The text of ``INKCARD_<NAME>`` as the field's type; a refusal names what it takes."""
+    if kind is bool:
+        return _parse_bool(name, raw)
+    if kind is int:
+        try:
+            number = int(raw.strip())
+        except ValueError:
+            raise refusal(name, raw, _whole_number_range(name)) from None
+        if not -_INT64 <= number < _INT64:
+            raise refusal(name, raw, _whole_number_range(name))
+        return number
+    if kind is float:
+        try:
+            return float(raw.strip())
+        except ValueError:
+            raise refusal(name, raw, "a number") from None
+    if get_origin(kind) is Literal:
+        choices = get_args(kind)
+        if raw not in choices:
+            raise refusal(name, raw, "one of " + ", ".join(choices))
+    return raw
 
 
 def load_settings(environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -210,22 +292,19 @@ def load_settings(environ: Mapping[str, str] | None = None, **overrides: object)
         **overrides: Field values that win over the environment (used by the CLI and tests).
 
     Raises:
-        SettingsError: A variable has a value of the wrong type or out of range.
+        SettingsError: A variable has a value of the wrong type or out of range; its one-line
+            message names the variable, the value given and what it takes.
     """
     env = os.environ if environ is None else environ
     raw: dict[str, object] = {}
     for field in msgspec.structs.fields(Settings):
-        value = env.get(_PREFIX + field.name.upper())
-        if value is None:
-            continue
-        if field.type is bool:
-            raw[field.name] = _parse_bool(field.name, value)
-        else:
-            raw[field.name] = value
+        value = env.get(variable(field.name))
+        if value is not None:
+            raw[field.name] = _parse(field.name, field.type, value)
     raw.update(overrides)
     try:
         settings = msgspec.convert(raw, Settings, strict=False)
-    except msgspec.ValidationError as exc:
+    except msgspec.ValidationError as exc:  # an override of the wrong type: a caller's bug
         raise SettingsError(f"invalid INKCARD_* setting: {exc}") from None
     settings = _in_home(settings, env)
     _check(settings)
@@ -266,43 +345,72 @@ def database_shown(database: str) -> str:
 
 def _check(settings: Settings) -> None:
     if settings.storage == "gcs" and not settings.gcs_bucket:
-        raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET")
+        raise SettingsError("INKCARD_STORAGE=gcs needs INKCARD_GCS_BUCKET (the bucket's name)")
     if settings.storage == "s3" and not settings.s3_bucket:
-        raise SettingsError("INKCARD_STORAGE=s3 needs INKCARD_S3_BUCKET")
+        raise SettingsError("INKCARD_STORAGE=s3 needs INKCARD_S3_BUCKET (the bucket's name)")
     try:
         _ = settings.proxy_networks
     except ValueError as exc:
-        raise SettingsError(f"{_PREFIX}TRUSTED_PROXIES: {exc}") from None
-    for name in (
-        "port",
-        "workers",
-        "render_processes",
-        "render_threads",
-        "max_body_bytes",
-        "max_output_pixels",
-        "max_image_pixels",
-        "renders_per_key",
-    ):
-        if getattr(settings, name) < 1:
-            raise SettingsError(f"{_PREFIX}{name.upper()} must be at least 1")
-    for name in (
-        "render_queue",
-        "generate_cost",
-        "bootstrap_credits",
-        "render_stall_seconds",
-        "requests_per_minute",
-    ):
-        if getattr(settings, name) < 0:
-            raise SettingsError(f"{_PREFIX}{name.upper()} must be 0 or more")
+        raise refusal(
+            "trusted_proxies", settings.trusted_proxies, f"addresses or CIDR networks ({exc})"
+        ) from None
+    if settings.log_level.upper() not in LOG_LEVELS:
+        raise refusal("log_level", settings.log_level, "one of " + ", ".join(LOG_LEVELS))
+    _check_numbers(settings)
+    for name in _URLS:
+        _check_url(name, getattr(settings, name))
+    _check_database(settings.database)
+
+
+def _check_numbers(settings: Settings) -> None:
+    for name, (low, high) in _WHOLE_NUMBERS.items():
+        value = getattr(settings, name)
+        if value < low or (high is not None and value > high):
+            raise refusal(name, value, _whole_number_range(name))
     if 0 < settings.render_memory_mb < MIN_RENDER_MEMORY_MB:  # a worker could never start
-        raise SettingsError(
-            f"{_PREFIX}RENDER_MEMORY_MB must be 0 (no limit) or at least {MIN_RENDER_MEMORY_MB}"
+        raise refusal(
+            "render_memory_mb",
+            settings.render_memory_mb,
+            f"0 (no limit) or a number of MiB of at least {MIN_RENDER_MEMORY_MB}",
         )
-    for name in ("timeout", "database_busy_timeout", "article_timeout", "idempotency_hours"):
+    for name in _POSITIVE_SECONDS:
         if not 0 < getattr(settings, name) < float("inf"):  # also refuses nan
-            raise SettingsError(f"{_PREFIX}{name.upper()} must be a positive number of seconds")
-    if not 0 < settings.body_timeout < float("inf"):
-        raise SettingsError(f"{_PREFIX}BODY_TIMEOUT must be a positive number of seconds")
+            raise refusal(name, getattr(settings, name), "a number of seconds above 0")
+    for name in _SECONDS_OR_ZERO:
+        if not 0 <= getattr(settings, name) < float("inf"):
+            raise refusal(name, getattr(settings, name), "0 or a number of seconds above it")
+    if not 0 < settings.idempotency_hours < float("inf"):
+        raise refusal("idempotency_hours", settings.idempotency_hours, "a number of hours above 0")
+
+
+def _check_url(name: str, value: str) -> None:
+    """An http(s) URL with a host and nothing a base URL cannot carry (user, query,
+    fragment); empty passes. Its refusal never shows a password."""
+    if not value:
+        return
+    try:
+        parts = urlsplit(value)
+        valid = (
+            value.isprintable()
+            and " " not in value
+            and parts.scheme in ("http", "https")
+            and bool(parts.hostname)
+            and "@" not in parts.netloc
+            and not parts.query
+            and not parts.fragment
+        )
+        _ = parts.port  # a port that is not a number raises
+    except ValueError:
+        valid = False
+    if not valid:
+        shown = value if "@" not in value else value.partition("://")[0] + "://…"
+        raise refusal(name, shown, "an http(s) URL, e.g. https://cards.example.com/files")
+
+
+def _check_database(database: str) -> None:
+    scheme, found, _ = database.partition("://")
+    if found and scheme not in ("postgresql", "postgres"):
+        raise refusal("database", f"{scheme}://…", "a SQLite file path or a postgresql:// URL")
 
 
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"

@@ -175,10 +175,25 @@ def moto_server() -> Iterator[str]:
         server.stop()
 
 
+def public_read_policy(bucket: str) -> str:
+    """A bucket policy that lets everyone read the bucket's objects, as a bucket whose URLs
+    the service hands out needs (moto answers 403 to anonymous reads without one)."""
+    import json
+
+    statement = {
+        "Effect": "Allow",
+        "Principal": "*",
+        "Action": "s3:GetObject",
+        "Resource": f"arn:aws:s3:::{bucket}/*",
+    }
+    return json.dumps({"Version": "2012-10-17", "Statement": [statement]})
+
+
 @pytest.fixture
 def s3(moto_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[str]:
-    """The empty bucket ``S3_BUCKET`` on `moto_server`, with throwaway credentials in the
-    standard variables (and no config file, no instance metadata); yields the endpoint."""
+    """The empty, publicly readable bucket ``S3_BUCKET`` on `moto_server`, with throwaway
+    credentials in the standard variables (and no config file, no instance metadata); yields
+    the endpoint."""
     import boto3
     import httpx
 
@@ -194,6 +209,7 @@ def s3(moto_server: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Ite
         monkeypatch.delenv(name, raising=False)
     client = boto3.client("s3", endpoint_url=moto_server, region_name="us-east-1")
     client.create_bucket(Bucket=S3_BUCKET)
+    client.put_bucket_policy(Bucket=S3_BUCKET, Policy=public_read_policy(S3_BUCKET))
     try:
         yield moto_server
     finally:

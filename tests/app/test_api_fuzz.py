@@ -47,6 +47,9 @@ bodies = (
 )
 LABELS = {
     "invalid_json",
+    "unknown_field",  # a generated object's own keys
+    "empty_markdown",
+    "invalid_front_matter",
     "invalid_markdown",
     "invalid_theme",
     "invalid_theme_mode",

@@ -95,12 +95,16 @@ def test_size_and_scale_set_pixel_size(client: Client, key: str) -> None:
     assert png_size(download(client, image)) == (595 * 3, 842 * 3)
 
 
-def test_unknown_fields_are_ignored(client: Client, key: str) -> None:
-    plain = generate(client, key, {"markdown": "# Extra"})
-    extra = generate(
-        client, key, {"markdown": "# Extra", "foo": 1, "Markdown": "x", "nested": {"a": [1]}}
-    )
-    assert extra == plain
+def test_unknown_fields_are_refused_naming_the_field_meant(client: Client, key: str) -> None:
+    for body, said in [
+        ({"markdown": "# Extra", "foo": 1}, "unknown field `foo`; the fields read here are"),
+        ({"Markdown": "x"}, "unknown field `Markdown`: did you mean `markdown`?"),
+        ({"markdown": "# Extra", "nested": {"a": [1]}}, "unknown field `nested`"),
+    ]:
+        response = client.post("/api/generate", json=body, headers={"x-api-key": key})
+        assert response.status_code == 400, response.text
+        assert response.json()["error"] == "unknown_field"
+        assert response.json()["message"].startswith(said)
 
 
 def test_no_split_is_one_card_at_least_the_height(client: Client, key: str) -> None:

@@ -33,6 +33,12 @@ def test_generate_and_download_over_http(serve: Callable[..., tuple[str, Any]]) 
         response = http.post(
             f"{base}/api/generate",
             json={"markdown": "# Over HTTP", "width": 500, "height": 500, "unknown": True},
+            headers={"x-api-key": key},
+        )
+        assert (response.status_code, response.json()["error"]) == (400, "unknown_field")
+        response = http.post(
+            f"{base}/api/generate",
+            json={"markdown": "# Over HTTP", "width": 500, "height": 500},
             headers={"x-api-key": key, "x-request-id": "server-1"},
         )
         assert response.status_code == 200, response.text

@@ -114,7 +114,7 @@ def test_the_mcp_tool_takes_the_same_knobs() -> None:
     properties = tool_schema(ArticleToolArguments, ARTICLE_THEMES)["properties"]
     assert properties["fontSize"]["minimum"] == 14 and properties["fontSize"]["maximum"] == 18
     assert "pattern" in properties["primaryColor"]
-    request = parse_article(b'{"primaryColor": "rgb(7 193 96)", "fontSize": 17.0}')
+    request = parse_article(b'{"markdown": "x", "primaryColor": "rgb(7 193 96)", "fontSize": 17.0}')
     assert (request.primaryColor, request.fontSize) == ("rgb(7 193 96)", 17)
 
 

@@ -71,17 +71,23 @@ def test_the_cli_and_the_http_path_build_the_same_record(
 
 
 @pytest.mark.parametrize(
-    ("body", "flags", "label"),
+    ("body", "flags", "label", "field"),
     [
         (
             {"theme": "apple-notes", "themeMode": "sepia-mode"},
             ["--theme", "apple-notes", "--mode", "sepia-mode"],
             "invalid_theme_mode",
+            ("themeMode", "--mode"),
         ),
-        ({"theme": "no-such-theme"}, ["--theme", "no-such-theme"], "invalid_theme"),
+        (
+            {"theme": "no-such-theme"},
+            ["--theme", "no-such-theme"],
+            "invalid_theme",
+            ("theme", "--theme"),
+        ),
     ],
 )
-def test_a_bad_theme_or_mode_says_the_same_on_both(
+def test_a_bad_theme_or_mode_says_the_same_on_both_in_its_own_words(
     client: TestClient[Litestar],
     key: str,
     tmp_path: Path,
@@ -89,13 +95,18 @@ def test_a_bad_theme_or_mode_says_the_same_on_both(
     body: dict[str, Any],
     flags: list[str],
     label: str,
+    field: tuple[str, str],
 ) -> None:
+    """The same refusal, the API's naming its field, the command's naming its flag."""
     response = client.post("/api/generate", json=body, headers={"x-api-key": key})
     assert response.status_code == 400 and response.json()["error"] == label
+    message = response.json()["message"]
+    assert message.startswith(f"{field[0]} must be ")
     post = tmp_path / "post.md"
     post.write_text("# hi", "utf-8")
     assert main(["render", str(post), "-o", str(tmp_path / "out"), *flags]) == 2
-    assert capsys.readouterr().err == f"inkcard: {response.json()['message']}\n"
+    said = message.replace(field[0], field[1], 1)
+    assert capsys.readouterr().err == f"inkcard: {said}\n"
     assert not (tmp_path / "out").exists()
 
 

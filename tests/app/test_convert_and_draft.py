@@ -354,7 +354,7 @@ def test_one_platform_header_alone_is_refused(service: Service) -> None:
 
 def test_a_draft_of_nothing_is_refused(service: Service) -> None:
     key, prefix = service.key(10)
-    assert_error(service.post(key, {"markdown": "  \n"}), 400, "invalid_markdown")
+    assert_error(service.post(key, {"markdown": "  \n"}), 400, "empty_markdown")
     assert service.balance(prefix) == 10
 
 
@@ -623,9 +623,15 @@ def test_secrets_and_tokens_never_reach_a_log_or_an_answer(
 # The OpenAPI document and the service agree on the edges of the body.
 
 ARTICLE_EDGES: list[tuple[Any, int]] = [
-    ({"theme": None, "markdown": None}, 200),
-    ({"coverImageUrl": "", "content_source_url": "https://example.com/x?a=1"}, 200),
-    ({"digest": "摘" * 128, "author": "作" * 16}, 200),
+    ({"theme": None, "markdown": "# x"}, 200),
+    (
+        {"markdown": "# x", "coverImageUrl": "", "content_source_url": "https://example.com/x?a=1"},
+        200,
+    ),
+    ({"markdown": "# x", "digest": "摘" * 128, "author": "作" * 16}, 200),
+    ({"theme": None, "markdown": None}, 400),  # an article of nothing: empty_markdown
+    ({"markdown": " \n"}, 400),
+    ({"markdown": "# x", "colour": "red"}, 400),  # unknown_field
     ({"author": "x" * 17}, 400),
     ({"coverImageUrl": "http://a b/c.png"}, 400),
     ({"content_source_url": "https://example.com/" + "x" * 1010}, 400),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -131,6 +132,8 @@ def stdio(tmp_path: Path) -> Iterator[Stdio]:
             "INKCARD_WECHAT_TIMEOUT": "5",
             "INKCARD_API_KEY": key,
             "INKCARD_LOG_LEVEL": "WARNING",
+            # the SDK starts the server with a few variables only: the code under test, too
+            **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
         }
         yield Stdio(credits, key, info.prefix, env, platform)
 
@@ -155,14 +158,24 @@ def test_stdio_lists_the_tools_with_their_split_modes_explained(stdio: Stdio) ->
     run(scenario)
 
 
-def test_stdio_generate_returns_urls_and_pngs_and_charges_once(stdio: Stdio) -> None:
+def notes_of(result: CallToolResult) -> list[str]:
+    """The plain-text blocks after the answer's JSON."""
+    return [b.text for b in result.content[1:] if isinstance(b, TextContent)]
+
+
+def test_stdio_generate_returns_pngs_and_files_without_urls_and_charges_once(
+    stdio: Stdio,
+) -> None:
+    """Nothing serves local files to a stdio server: no URL (not the guess of a service on
+    127.0.0.1:8000), one sentence saying why and where the files are, the cards inline."""
+
     async def scenario() -> None:
         async with stdio.session() as session:
             result = await session.call_tool(
                 "generate_cards", {"markdown": TWO_PARTS, "splitMode": "hrSplit", "width": 500}
             )
-            urls_only = await session.call_tool(
-                "generate_cards", {"markdown": "# Only URLs", "includeImages": False}
+            files_only = await session.call_tool(
+                "generate_cards", {"markdown": "# Only files", "includeImages": False}
             )
         assert not result.is_error
         records = text_of(result)["images"]
@@ -170,14 +183,17 @@ def test_stdio_generate_returns_urls_and_pngs_and_charges_once(stdio: Stdio) -> 
             True,
             True,
         ]
-        assert all(r["url"].endswith(r["fileName"]) for r in records)
+        assert [r["url"] for r in records] == ["", ""]
+        stored = Path(stdio.env["INKCARD_STORAGE_DIR"])
+        [why] = notes_of(result)
+        assert "no URL" in why and "INKCARD_PUBLIC_URL" in why and str(stored) in why
         pngs = images_of(result)
         assert len(pngs) == 2
         assert all(png_size(png)[0] == 1000 for png in pngs)  # 500 CSS px at scale 2
-        stored = Path(stdio.env["INKCARD_STORAGE_DIR"])
         assert pngs == [(stored / r["fileName"]).read_bytes() for r in records]
-        assert not urls_only.is_error
-        assert len(text_of(urls_only)["images"]) == 1 and images_of(urls_only) == []
+        assert not files_only.is_error
+        assert len(text_of(files_only)["images"]) == 1 and images_of(files_only) == []
+        assert notes_of(files_only) == [why]
 
     run(scenario)
     assert stdio.balance() == 100 - 2 * GENERATE_COST
@@ -186,6 +202,35 @@ def test_stdio_generate_returns_urls_and_pngs_and_charges_once(stdio: Stdio) -> 
         "generate",
         "generate",
     ]
+
+
+def test_stdio_urls_are_under_the_public_url_when_one_is_set(stdio: Stdio) -> None:
+    public = "https://cards.example.com/files"
+
+    async def scenario() -> None:
+        async with stdio.session(INKCARD_PUBLIC_URL=public) as session:
+            result = await session.call_tool("generate_cards", {"markdown": "# Public"})
+            cover = await session.call_tool("generate_cover", {"text": "Public covers"})
+        [record] = text_of(result)["images"]
+        assert record["url"] == f"{public}/{record['fileName']}"
+        assert notes_of(result) == [] and len(images_of(result)) == 1
+        [made] = text_of(cover)["images"]
+        assert made["url"] == f"{public}/{made['fileName']}" and images_of(cover) == []
+
+    run(scenario)
+
+
+def test_stdio_covers_without_urls_come_inline(stdio: Stdio) -> None:
+    async def scenario() -> None:
+        async with stdio.session() as session:
+            cover = await session.call_tool("generate_cover", {"text": "Inline", "count": 2})
+        records = text_of(cover)["images"]
+        assert [r["url"] for r in records] == ["", ""]
+        assert len(notes_of(cover)) == 1 and "no URL" in notes_of(cover)[0]
+        stored = Path(stdio.env["INKCARD_STORAGE_DIR"])
+        assert images_of(cover) == [(stored / r["fileName"]).read_bytes() for r in records]
+
+    run(scenario)
 
 
 def test_stdio_errors_are_tool_errors_with_our_labels_and_cost_nothing(stdio: Stdio) -> None:
@@ -256,16 +301,18 @@ def test_stdio_draft_account_from_the_environment(stdio: Stdio) -> None:
     assert stdio.balance() == 100 - 3
 
 
-def test_stdio_list_themes_has_modes_descriptions_and_previews(stdio: Stdio) -> None:
+def test_stdio_list_themes_has_modes_and_descriptions_and_no_preview_guess(
+    stdio: Stdio,
+) -> None:
     async def scenario() -> None:
         async with stdio.session() as session:
             result = await session.call_tool("list_themes", {})
         themes = {card["id"]: card for card in text_of(result)["cards"]}
         apple = themes["apple-notes"]
         assert apple["modes"] == ["light-mode", "dark-mode"] and apple["description"]
-        assert apple["previews"]["dark-mode"] == (
-            "http://127.0.0.1:8000/api/previews/apple-notes-dark-mode.png"
-        )
+        assert apple["preview"] == "" and apple["previews"]["dark-mode"] == ""
+        [why] = notes_of(result)
+        assert "inkcard serve" in why
         assert text_of(result)["articles"][0] == "brandA"
 
     run(scenario)
@@ -490,7 +537,7 @@ def test_http_draft_with_the_connections_platform_headers(http: Http) -> None:
         [article] = http.platform.draft(data["media_id"])
         assert (article["title"], article["author"]) == ("连接", "Ink")
         assert text_of(replay) == text_of(again)  # charged once
-        assert_tool_error(empty, "invalid_markdown")
+        assert_tool_error(empty, "empty_markdown")
 
     run(scenario)
     assert http.credits.key_info(prefix).balance == 100 - 3 - 3

@@ -156,7 +156,7 @@ def test_an_article_dry_run_draws_the_cover_and_refuses_as_a_draft_would(
     assert answer.json()["data"]["cover"] == "generated"
     assert [w["code"] for w in answer.json()["warnings"]] == ["cover_generated"]
     empty = service.post(key, {"markdown": " ", "dryRun": True}, draft=False)
-    assert empty.status_code == 400 and empty.json()["error"] == "invalid_markdown"
+    assert empty.status_code == 400 and empty.json()["error"] == "empty_markdown"
     gone = {"markdown": f"![x]({service.images.url('/gone.png')})", "dryRun": True}
     missing = service.post(key, gone, draft=False)
     assert missing.status_code == 502 and missing.json()["cost"] == 0

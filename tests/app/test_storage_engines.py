@@ -199,11 +199,11 @@ def test_a_missing_client_library_names_its_extra(tmp_path: Path) -> None:
     """With the engine's library absent, the command says which extra installs it."""
     cases = [
         ("boto3", {"INKCARD_STORAGE": "s3", "INKCARD_S3_BUCKET": "b"}, ["storage", "prune"],
-         "INKCARD_STORAGE=s3 needs `pip install inkcard[s3]` (boto3 is not installed)"),
+         "INKCARD_STORAGE=s3 needs `pip install 'inkcard[s3]'` (boto3 is not installed)"),
         ("google.cloud.storage", {"INKCARD_STORAGE": "gcs", "INKCARD_GCS_BUCKET": "b"},
-         ["storage", "prune"], "INKCARD_STORAGE=gcs needs `pip install inkcard[gcs]`"),
+         ["storage", "prune"], "INKCARD_STORAGE=gcs needs `pip install 'inkcard[gcs]'`"),
         ("psycopg", {"INKCARD_DATABASE": "postgresql://u@127.0.0.1:1/x"}, ["keys", "list"],
-         "INKCARD_DATABASE=postgresql://… needs `pip install inkcard[postgres]`"),
+         "INKCARD_DATABASE=postgresql://… needs `pip install 'inkcard[postgres]'`"),
     ]  # fmt: skip
     for missing, env, command, message in cases:
         argv = [*command, "--older-than", "1"] if command[0] == "storage" else command

@@ -27,7 +27,9 @@ from app.models import DIGEST_LIMIT
 _GLYPH_CATEGORIES = {"So", "Sk", "Co", "Cs", "Cf", "Pi", "Pf"}
 _CORNER_QUOTES = set("「」『』")
 _APOSTROPHE = re.compile(r"(?<=\w)’(?=\w)")  # it’s: a letter, not a quote mark
-_SPACE_BEFORE_CJK_PUNCTUATION = re.compile(r"\s+(?=[。！？，、；：）」』])")
+# from the start of a run of spaces only: from each of its spaces `\s+` would read the rest
+# of the run again (quadratic in a long run)
+_SPACE_BEFORE_CJK_PUNCTUATION = re.compile(r"(?<!\s)\s+(?=[。！？，、；：）」』])")
 _FINISHED = re.compile(r"[。！？!?…；;.]$")
 _SENTENCE_END = re.compile(r"(?<=[。！？!?…；;])|(?<=[.])(?=\s)")
 _CJK = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uff00-\uffef]")

@@ -336,14 +336,16 @@ def _theme(name: str, brand: Brand) -> _Theme:
     return _Theme(inliner, pseudo, brand_colour(css, brand))
 
 
-_RULE = re.compile(r"([^{}]+)\{([^{}]*)\}")
+# A rule starts after a brace (or at the start): a start inside a selector would read the
+# same selector again to the same brace, once per character (quadratic).
+_RULE = re.compile(r"(?<![^{}])([^{}]+)\{([^{}]*)\}")
 _PSEUDO = re.compile(r"::?(before|after)\s*$")
 
 
 def split_pseudo_rules(css: str) -> tuple[str, tuple[fx.PseudoRule, ...]]:
     """(CSS without pseudo-element rules, those rules compiled). Theme CSS is flat: no
     at-rules, no nesting (tests/app/test_article_html.py checks the theme files)."""
-    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = _without_comments(css)
     plain: list[str] = []
     pseudo: list[fx.PseudoRule] = []
     for order, (selectors, body) in enumerate(_RULE.findall(css)):
@@ -364,13 +366,46 @@ def split_pseudo_rules(css: str) -> tuple[str, tuple[fx.PseudoRule, ...]]:
     return "\n".join(plain), tuple(pseudo)
 
 
+def _without_comments(css: str) -> str:
+    """The CSS without its comments, each from ``/*`` to the first ``*/`` after it. A loop
+    over `str.find`: a pattern ``/\\*.*?\\*/`` would read the rest of the CSS again from every
+    ``/*`` that nothing closes (quadratic)."""
+    kept, pos = [], 0
+    while (start := css.find("/*", pos)) >= 0:
+        end = css.find("*/", start + 2)
+        if end < 0:
+            break
+        kept.append(css[pos:start])
+        pos = end + 2
+    kept.append(css[pos:])
+    return "".join(kept)
+
+
 def _declarations(body: str) -> tuple[tuple[str, str], ...]:
     out: list[tuple[str, str]] = []
-    for part in re.split(r";(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", body):
+    for part in _split_outside_quotes(body):
         name, sep, value = part.partition(":")
         if sep and name.strip():
             out.append((name.strip().lower(), value.strip()))
     return tuple(out)
+
+
+def _split_outside_quotes(body: str) -> list[str]:
+    """``body`` split at each ``;`` outside double quotes: one followed by an even number of
+    ``"``. Counted once from the end; a lookahead counting the quotes after each ``;`` read
+    the rest of the body once per ``;`` (quadratic)."""
+    parts: list[str] = []
+    held: list[str] = []  # pieces of a part whose `;`s were inside quotes
+    after = body.count('"')
+    *pieces, last = body.split(";")
+    for piece in pieces:
+        held.append(piece)
+        after -= piece.count('"')
+        if after % 2 == 0:
+            parts.append(";".join(held))
+            held = []
+    parts.append(";".join([*held, last]))
+    return parts
 
 
 def _specificity(selector: str) -> tuple[int, int, int]:

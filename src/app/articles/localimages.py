@@ -30,7 +30,8 @@ async def local_images(fetcher: ImageFetcher, markdown: str, key: Hashable) -> d
     """
     if localfiles.current() is None:
         return {}
-    sources = [s for s in article.image_sources(markdown) if localfiles.is_local(s)]
+    named = await asyncio.to_thread(article.image_sources, markdown)  # a parse: off the loop
+    sources = [s for s in named if localfiles.is_local(s)]
     if not sources:
         return {}
     results = await fetcher.fetch_many(sources, key=key)

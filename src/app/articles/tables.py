@@ -44,6 +44,8 @@ NUMBER_WITH_UNIT = re.compile(rf"(?<![\w.,])\d[\d.,]*(?:[ \u00a0]?(?:{_UNIT}))")
 # What a line may not break inside: a number with its unit, a CJK character, a Latin word.
 _RUN = re.compile(rf"{NUMBER_WITH_UNIT.pattern}|{_CJK_CHAR.pattern}|[^\s{CJK_RANGES}]+")
 _PX = r"(-?\d+(?:\.\d+)?)px"
+_PX_VALUE = re.compile(_PX)
+_DECLARATION = re.compile(r"(?:^|;)\s*([\w-]+)\s*:\s*([^;]+)")
 
 
 @cache  # a few hundred distinct characters per article, each met many times
@@ -223,8 +225,8 @@ def _add_cue(wrapper: Element, cue: str) -> None:
 
 def _px(style: str | None, name: str) -> float | None:
     """The last px value of one property in an inline style (the one that wins)."""
-    found = re.findall(rf"(?:^|;)\s*{name}\s*:\s*{_PX}", style or "")
-    return float(found[-1]) if found else None
+    found = [_PX_VALUE.match(value) for prop, value in _declarations(style) if prop == name]
+    return next((float(m.group(1)) for m in reversed(found) if m), None)
 
 
 def _padding(style: str | None) -> float:
@@ -252,7 +254,7 @@ def _sides(style: str | None, name: str) -> float:
     style's declarations leave them, shorthand and sides in order; `auto`, `0` and other
     units count as nothing."""
     left = right = 0.0
-    for prop, value in re.findall(r"(?:^|;)\s*([\w-]+)\s*:\s*([^;]+)", style or ""):
+    for prop, value in _declarations(style):
         if prop == name:
             sizes = _lengths(value, name == "border")
             right = sizes[1] if len(sizes) > 1 else sizes[0]
@@ -261,6 +263,11 @@ def _sides(style: str | None, name: str) -> float:
             size = _lengths(value, name == "border")[0]
             left, right = (size, right) if prop.endswith("left") else (left, size)
     return left + right
+
+
+def _declarations(style: str | None) -> list[tuple[str, str]]:
+    """(property, value) of each declaration of an inline style, in order."""
+    return _DECLARATION.findall(style or "")
 
 
 def _lengths(value: str, border: bool) -> list[float]:

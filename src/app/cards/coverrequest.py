@@ -18,7 +18,7 @@ import msgspec
 import layout
 from app.cards.request import ThemeLookup, resolve_theme
 from app.models import (
-    _ACCEPTED,
+    ACCEPTED,
     DEFAULT_THEME,
     Cost,
     GenerateRequest,
@@ -26,10 +26,9 @@ from app.models import (
     Images,
     Success,
     Width,
-    _convert_fields,
-    _decode_object,
     invalid,
 )
+from app.models.wire import convert_fields, decode_object
 from app.schema import field_descriptions
 
 TITLE_CHARS = layout.MAX_COVER_TITLE_CHARS
@@ -89,7 +88,7 @@ _COVER_ACCEPTED = {
     "keywords": f"a list of at most {KEYWORDS} strings of at most {KEYWORD_CHARS} characters,"
     f" or a string of at most {KEYWORD_LIST_CHARS} characters",
     "count": f"an integer between 1 and {layout.MAX_COVERS}",
-    **{name: _ACCEPTED[name] for name in ("theme", "themeMode", "width", "height")},
+    **{name: ACCEPTED[name] for name in ("theme", "themeMode", "width", "height")},
 }
 
 
@@ -138,13 +137,13 @@ def parse_cover(body: bytes) -> CoverRequest:
         InvalidJson: The body is not a JSON object.
         InvalidField: A field is missing, has the wrong type or is out of range (400).
     """
-    fields: dict[str, Any] = _decode_object(body, _COVER_ACCEPTED)
+    fields: dict[str, Any] = decode_object(body, _COVER_ACCEPTED)
     if "text" not in fields:
         raise invalid("text", _COVER_ACCEPTED["text"])
     count = fields.get("count")
     if isinstance(count, float) and count.is_integer():
         fields["count"] = int(count)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
-    return _convert_fields(fields, CoverRequest, _COVER_ACCEPTED)
+    return convert_fields(fields, CoverRequest, _COVER_ACCEPTED)
 
 
 def keyword_list(keywords: list[str] | str) -> tuple[str, ...]:

@@ -43,9 +43,6 @@ from app.storage import Storage, StorageProbe
 log = logging.getLogger("inkcard.cards")
 
 FOLDER = "screenshots"
-PARSE_ON_LOOP_CHARS = 100
-"""Markdown up to this long is parsed on the event loop: the slowest such parse measured
-under 2 ms (a run of ``![``); anything longer is parsed in a parse thread."""
 PARSE_THREADS = 1
 """A second parse thread doubled the event loop's longest wait (the threads and the loop take
 turns on the interpreter lock) and parses no faster: they share that lock."""
@@ -326,16 +323,14 @@ class CardService:
             raise
 
     async def _parse(self, card: CardRequest, timeout: float) -> layout.Doc:
-        """``parse_post`` of the card's Markdown: on the event loop when it is short enough
-        to cost less than a thread hop under load, else in a parse thread, so that no
-        Markdown holds the loop (and every other request) for longer than a few ms.
+        """``parse_post`` of the card's Markdown in a parse thread, however short: no
+        Markdown is parsed on the event loop (CONTRIBUTING.md, "Patterns"), so none holds
+        the loop (and every other request) while it is read.
 
         Raises:
             InvalidMdx: With mdxMode, text the component set refuses.
             RenderTimeout: The parse did not end within ``timeout``.
         """
-        if len(card.markdown) <= PARSE_ON_LOOP_CHARS:
-            return parse_post(card)
         future = asyncio.get_running_loop().run_in_executor(self._parsers, parse_post, card)
         try:
             return await asyncio.wait_for(future, timeout)

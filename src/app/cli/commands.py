@@ -79,9 +79,10 @@ def listens_beyond_loopback(host: str) -> bool:
         return True
 
 
-def announce_serving(settings: Settings) -> None:
+def announce_serving(settings: Settings, storage_warning: str | None = None) -> None:
     """Print where the playground is; warn (one log line) when other machines can reach the
-    service and no public URL is set: file URLs then follow each request's host."""
+    service and no public URL is set: file URLs then follow each request's host; and when
+    the stored files' URLs do not answer (``storage_warning``)."""
     import logging
 
     from app import logs
@@ -91,6 +92,8 @@ def announce_serving(settings: Settings) -> None:
     print(f"Database: {database_shown(settings.database)}", flush=True)
     log = logging.getLogger("inkcard.serve")
     logs.configure_logging(settings.log_level)
+    if storage_warning:
+        log.warning("%s", storage_warning)
     if listens_beyond_loopback(settings.host) and not settings.public_url:
         log.warning(
             "listening on %s without INKCARD_PUBLIC_URL: file URLs follow each request's "
@@ -113,12 +116,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
     }
     settings = load_settings(**overrides)
+    storage_warning = proved_storage(settings)  # before any line: a failed start says one
     credits = Credits(settings.database)
-    credits.ensure_schema()
+    opened(settings, credits)
     notice = bootstrap_key(settings, credits)
     if notice:
         print(notice, flush=True)
-    announce_serving(settings)
+    announce_serving(settings, storage_warning)
     common: dict[str, Any] = {
         "host": settings.host,
         "port": settings.port,
@@ -146,6 +150,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         run_one_process(create_app(settings), **common)
     return 0
+
+
+def proved_storage(settings: Settings) -> str | None:
+    """The storage of ``settings`` built and proved writable (``SettingsError`` if not, one
+    line); a warning when its files' URLs do not answer them."""
+    from app.cards.service import FOLDER
+    from app.storage import make_storage
+    from app.storage.startup import prove_storage
+
+    return prove_storage(settings, make_storage(settings), FOLDER)
+
+
+def opened(settings: Settings, credits: Credits) -> None:
+    """The database migrated, or one line saying it could not be opened (no traceback)."""
+    from app.errors import ApiError
+    from app.settings import database_shown
+
+    try:
+        credits.ensure_schema()
+    except ApiError as exc:
+        shown = database_shown(settings.database)
+        raise CommandError(f"INKCARD_DATABASE={shown} could not be opened: {exc.message}") from None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
-"""What every `inkcard` command shares: its one-line error, and argument types with bounds."""
+"""What every `inkcard` command shares: its one-line error, argument types with bounds, and
+reading a file that must be a regular one."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 
@@ -74,3 +78,38 @@ def number_type(low: float, high: float) -> Callable[[str], float]:
         return value
 
     return parse
+
+
+_KINDS = {
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFCHR: "a device",
+    stat.S_IFBLK: "a device",
+    stat.S_IFDIR: "a folder",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def read_regular_file(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``path``, which must be a regular file.
+
+    The file is opened without blocking and checked on the open descriptor: a named pipe with
+    no writer, a device or a folder is refused at once, and a file swapped for one between a
+    check and the read cannot slip through.
+
+    Raises:
+        CommandError: It cannot be opened or read, or it is not a regular file.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}") from error
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = _KINDS.get(stat.S_IFMT(mode), "a special file")
+        raise CommandError(f"cannot read {path}: it is {kind}, not a file (- reads stdin)")
+    with os.fdopen(fd, "rb") as file:
+        try:
+            return file.read(limit)
+        except OSError as error:
+            raise CommandError(f"cannot read {path}: {error.strerror or error}") from error

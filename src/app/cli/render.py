@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from app.cli.common import CommandError
+from app.cli.cardfolder import card_name, write_cards
+from app.cli.common import CommandError, read_regular_file
 from app.cli.common import integer_type as _integer
 from app.cli.common import number_type as _number
 
@@ -23,6 +24,21 @@ if TYPE_CHECKING:
 
 # The engine (layout, themes) and the models are imported when a command here runs or its
 # help is asked for, never by building the parser: `inkcard mcp` does not wait for them.
+
+FLAG_OF_FIELD = {
+    "theme": "--theme",
+    "themeMode": "--mode",
+    "splitMode": "--split",
+    "width": "--width",
+    "height": "--height",
+    "scale": "--scale",
+    "overHiddenMode": "--overflow-hidden",
+    "mdxMode": "--mdx",
+    "format": "--format",
+    "quality": "--quality",
+}
+"""The API's request field → the `render` flag that sets it: the one table both the request
+the command makes and its error messages are written from."""
 
 MARKDOWN_BYTES_PER_CHAR = 4
 """The most bytes of Markdown read are this times the API's character limit (and one more,
@@ -112,7 +128,12 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         help="font folder (default: the fonts Inkcard ships)",
     )
     render.add_argument(
-        "-o", "--out", type=Path, default=Path("out"), help="folder to write into (default: out)"
+        "-o",
+        "--out",
+        type=Path,
+        default=Path("out"),
+        help="folder to write into (default: out); the cards an earlier render wrote there and"
+        " this one does not (listed in its .inkcard-render file) are removed, no other file",
     )
     render.set_defaults(run=run_render)
 
@@ -131,23 +152,32 @@ def card_request(
     from app.errors import ApiError
     from app.models import parse_generate
 
-    fields = {
-        "markdown": markdown,
-        "theme": args.theme,
-        "themeMode": args.mode,
-        "width": args.width,
-        "height": args.height,
-        "splitMode": args.split,
-        "overHiddenMode": args.overflow_hidden,
-        "mdxMode": args.mdx,
-        "scale": args.scale,
-        "format": args.format,
-        "quality": args.quality,
-    }
+    fields = {field: getattr(args, _dest(flag)) for field, flag in FLAG_OF_FIELD.items()}
     try:
-        return normalise(parse_generate(msgspec.json.encode(fields)), lookup or theme_lookup())
+        body = parse_generate(msgspec.json.encode({"markdown": markdown, **fields}))
+        return normalise(body, lookup or theme_lookup())
     except ApiError as error:
-        raise CommandError(error.message) from error
+        raise CommandError(in_flags(error.message, args)) from error
+
+
+def _dest(flag: str) -> str:
+    """The attribute argparse keeps ``flag`` in: ``--overflow-hidden`` → ``overflow_hidden``."""
+    return flag.removeprefix("--").replace("-", "_")
+
+
+def in_flags(message: str, args: argparse.Namespace) -> str:
+    """An API message about a request field said in the command's words: the field is its
+    flag when the flag was given, else the front matter's key (where the value came from)."""
+    from app.frontmatter import ALIASES
+
+    field, _, rest = message.partition(" ")
+    flag = FLAG_OF_FIELD.get(field)
+    if flag is None:
+        return message
+    rest = rest.removeprefix("from the front matter ")
+    if getattr(args, _dest(flag)) is None:  # not given: the Markdown's front matter set it
+        return f"the front matter's {ALIASES[field][0]} {rest}"
+    return f"{flag} {rest}"
 
 
 def _themes_dir() -> str:
@@ -179,7 +209,7 @@ def theme_lookup() -> Callable[[str], layout.Theme]:
 def run_render(args: argparse.Namespace) -> int:
     import layout
 
-    text, base = _read_markdown(args.markdown)
+    text, base = read_markdown(args.markdown)
     lookup = theme_lookup()
     card = card_request(args, text, lookup)
     theme = lookup(card.theme)
@@ -188,15 +218,14 @@ def run_render(args: argparse.Namespace) -> int:
     defaults = Settings()  # the service's budgets, as on its embedded defaults
     options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
     with _engine_errors():
-        doc = layout.parse_post(text, card.mdx)
+        # the request's Markdown: the front matter taken off (its fields applied), as the API
+        doc = layout.parse_post(card.markdown, card.mdx)
         fonts = layout.FontBook.load(args.fonts)
         files = layout.render(doc, theme, fonts, options, read_local_images(doc.images, base))
+    extension = layout.EXTENSIONS[card.format]
+    named = ((card_name(n, extension), data) for n, data in enumerate(files, start=1))
     with _write_errors(args.out):
-        args.out.mkdir(parents=True, exist_ok=True)
-        extension = layout.EXTENSIONS[card.format]
-        for number, data in enumerate(files, start=1):
-            path = args.out / ("cards.pdf" if card.format == "pdf" else f"{number}.{extension}")
-            path.write_bytes(data)
+        for path in write_cards(args.out, named):
             print(path)
     return 0
 
@@ -228,11 +257,12 @@ def _write_errors(out: Path) -> Iterator[None]:
         raise CommandError(f"cannot write {out}: {error.strerror or error}") from error
 
 
-def _read_markdown(source: Path) -> tuple[str, Path]:
+def read_markdown(source: Path) -> tuple[str, Path]:
     """The Markdown text and the folder its images are read from ('-' is stdin).
 
     At most ``MARKDOWN_BYTES_PER_CHAR`` bytes for each character of the limit, and one more,
-    are read, so an endless or huge input is refused without being read whole.
+    are read, so an endless or huge input is refused without being read whole; a path that
+    is not a regular file (a pipe, a device, a folder) is refused before any read.
     """
     from app.models import MAX_MARKDOWN_CHARS
 
@@ -240,11 +270,7 @@ def _read_markdown(source: Path) -> tuple[str, Path]:
     if str(source) == "-":
         data, base = sys.stdin.buffer.read(limit + 1), Path.cwd()
     else:
-        try:
-            with source.open("rb") as file:
-                data, base = file.read(limit + 1), source.parent
-        except OSError as error:
-            raise CommandError(f"cannot read {source}: {error.strerror or error}") from error
+        data, base = read_regular_file(source, limit + 1), source.parent
     if len(data) > limit:
         raise CommandError(
             f"markdown must be at most {MAX_MARKDOWN_CHARS:,} characters "
@@ -323,7 +349,7 @@ def run_gallery(args: argparse.Namespace) -> int:
     import themes
     from app.cards import gallery
 
-    post = _read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
+    post = read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
     with _write_errors(args.out), _engine_errors():
         fonts = layout.FontBook.load(args.fonts)
         if args.sizes:

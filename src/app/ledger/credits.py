@@ -11,8 +11,9 @@ hold, so the ledger shows exactly what each call cost). Success *commits* (the h
 debit stays), failure *releases* (a refund row gives the debit back and the hold row goes). A held
 credit is already subtracted from the balance, so balance == ledger sum at every instant; holds only
 say which debits are not final yet.
-A hold whose request died with its process is released by
-``release_expired`` once its deadline has passed.
+A hold names the process that wrote it (``owner``, ``app.ledger.owners``): when that process
+is provably gone, ``release_owned`` gives its holds back at once; any other hold whose request
+died is released by ``release_expired`` once its deadline has passed.
 """
 
 from __future__ import annotations
@@ -97,14 +98,22 @@ class Credits:
             ``DatabaseBusy``.
         request_deadline: Seconds a paid request may run; its hold expires this long after the
             reservation, plus one busy wait and ``HOLD_MARGIN``.
+        owner: The name of this process on its holds (``app.ledger.owners``), whose liveness
+            lock it keeps; None: its holds wait for their deadline if it dies.
     """
 
     def __init__(
-        self, database: str | Path, *, busy_timeout: float = 5.0, request_deadline: float = 55.0
+        self,
+        database: str | Path,
+        *,
+        busy_timeout: float = 5.0,
+        request_deadline: float = 55.0,
+        owner: str | None = None,
     ):
         self.store = open_store(database, busy_timeout)
         self.busy_timeout = busy_timeout
         self.hold_seconds = request_deadline + busy_timeout + HOLD_MARGIN
+        self.owner = owner
 
     def ensure_schema(self) -> None:
         """Create or migrate the tables (every table of the service database)."""
@@ -255,8 +264,8 @@ class Credits:
                 [key_id, -cost, operation, request_id, _now()],
             ).fetchone()
             db.execute(
-                "INSERT INTO holds (debit_id, key_id, expires_at) VALUES (?, ?, ?)",
-                [debit_id, key_id, time.time() + self.hold_seconds],
+                "INSERT INTO holds (debit_id, key_id, expires_at, owner) VALUES (?, ?, ?, ?)",
+                [debit_id, key_id, time.time() + self.hold_seconds, self.owner],
             )
             return int(debit_id)
 
@@ -304,6 +313,23 @@ class Credits:
                 "SELECT debit_id FROM holds WHERE expires_at < ? ORDER BY debit_id", [time.time()]
             ).fetchall()
         return sum(self.release(hold_id) for (hold_id,) in expired)
+
+    def owners_holding(self) -> list[str]:
+        """The named owners of open holds."""
+        with self.store.read() as db:
+            rows = db.execute(
+                "SELECT DISTINCT owner FROM holds WHERE owner IS NOT NULL ORDER BY owner"
+            ).fetchall()
+        return [str(owner) for (owner,) in rows]
+
+    def release_owned(self, owner: str) -> int:
+        """Release every hold of ``owner`` (a process that is gone); return how many. Each in
+        its own transaction, as ``release_expired`` does, for the same reason."""
+        with self.store.read() as db:
+            held = db.execute(
+                "SELECT debit_id FROM holds WHERE owner = ? ORDER BY debit_id", [owner]
+            ).fetchall()
+        return sum(self.release(hold_id) for (hold_id,) in held)
 
     def open_holds(self) -> int:
         """Number of holds not yet committed or released."""

@@ -35,7 +35,7 @@ def open_store(database: str | Path, busy_timeout: float = 5.0) -> Store:
             from app.ledger.postgres import PostgresStore
         except ImportError as exc:
             raise SettingsError(
-                "INKCARD_DATABASE=postgresql://… needs `pip install inkcard[postgres]`"
+                "INKCARD_DATABASE=postgresql://… needs `pip install 'inkcard[postgres]'`"
                 f" ({exc.name} is not installed)"
             ) from None
 

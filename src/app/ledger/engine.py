@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -48,6 +49,25 @@ class FetchLock(ABC):
     @abstractmethod
     def release(self) -> None:
         """Give the lock back (only after a successful ``acquire``)."""
+
+
+class Liveness(ABC):
+    """One process's proof of life on the database: a lock it takes at start and holds until
+    it ends. The kernel (a file lock) or the database (a session's advisory lock) lets go of it
+    the moment the process dies, ``kill -9`` included, so another process that can take it
+    knows for certain that its owner is gone (``Store.if_gone``)."""
+
+    @abstractmethod
+    def keep(self) -> None:
+        """Take the lock, for the rest of this process's life (or until ``close``)."""
+
+    @abstractmethod
+    def renew(self) -> bool:
+        """True if the lock is still held; else it is taken again and False is returned."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Let go of the lock (a clean exit: nothing of this owner is left in flight)."""
 
 
 class Store(ABC):
@@ -92,3 +112,17 @@ class Store(ABC):
     @abstractmethod
     def fetch_lock(self, name: str) -> FetchLock:
         """The shared lock called ``name``."""
+
+    @abstractmethod
+    def liveness(self, owner: str) -> Liveness:
+        """The proof of life of the process named ``owner`` (``keep`` takes it)."""
+
+    @abstractmethod
+    def if_gone(self, owner: str) -> AbstractContextManager[bool]:
+        """True inside the block when the process named ``owner`` is provably gone: its
+        liveness lock was taken here, and stays taken through the block. False when it lives,
+        or when it cannot be told (then what it left waits for its deadline)."""
+
+    def known_owners(self) -> list[str]:
+        """Owners this store can name besides those on rows (SQLite: every lock file)."""
+        return []

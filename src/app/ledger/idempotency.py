@@ -13,9 +13,11 @@ an identical request of the same API key (same operation, same normalised body, 
 is a retry of it. Its answer is kept for ``RETRY_WINDOW_SECONDS`` only, and the key cannot
 collide with a header's (it starts with a tab, which a header's key may not hold).
 
-A ``running`` row whose request died (crash, ``kill -9``) expires with the request's credit
-hold; ``done`` rows are kept for ``INKCARD_IDEMPOTENCY_HOURS`` (header) or the retry window
-(implicit). Expired rows are deleted by the next claim.
+A ``running`` row names the process that runs it (``owner``): when that process is provably
+gone (crash, ``kill -9``) the row is dropped at once with its holds (``app.ledger.owners``),
+else it expires with the request's credit hold; ``done`` rows are kept for
+``INKCARD_IDEMPOTENCY_HOURS`` (header) or the retry window (implicit). Expired rows are
+deleted by the next claim.
 """
 
 from __future__ import annotations
@@ -104,14 +106,22 @@ class IdempotencyStore:
         retention: Seconds a finished answer is kept.
         running: Seconds a ``running`` row stays claimed (the request's hold lifetime).
         busy_timeout: Seconds to wait for another writer's lock before ``DatabaseBusy``.
+        owner: The name of this process on its ``running`` rows (as on its credit holds).
     """
 
     def __init__(
-        self, database: str | Path, *, retention: float, running: float, busy_timeout: float
+        self,
+        database: str | Path,
+        *,
+        retention: float,
+        running: float,
+        busy_timeout: float,
+        owner: str | None = None,
     ):
         self.store = open_store(database, busy_timeout)
         self.retention = retention
         self.running = running
+        self.owner = owner
 
     def ensure_schema(self) -> None:
         """Create or migrate the service database's tables."""
@@ -130,10 +140,11 @@ class IdempotencyStore:
             # The insert is the claim: of two requests racing on one key (two replicas), the
             # second waits for the first's row and then sees it.
             claimed = db.execute(
-                "INSERT INTO idempotency (key_id, idem_key, fingerprint, state, expires_at)"
-                " VALUES (?, ?, ?, 'running', ?)"
+                "INSERT INTO idempotency"
+                " (key_id, idem_key, fingerprint, state, expires_at, owner)"
+                " VALUES (?, ?, ?, 'running', ?, ?)"
                 " ON CONFLICT (key_id, idem_key) DO NOTHING RETURNING key_id",
-                [key_id, idem_key, print_, now + self.running],
+                [key_id, idem_key, print_, now + self.running, self.owner],
             ).fetchone()
             if claimed is not None:
                 return None
@@ -170,6 +181,27 @@ class IdempotencyStore:
             db.execute(
                 "DELETE FROM idempotency WHERE key_id = ? AND idem_key = ? AND state = 'running'",
                 [key_id, idem_key],
+            )
+
+    def owners_running(self) -> list[str]:
+        """The named owners of ``running`` rows."""
+        with self.store.read() as db:
+            rows = db.execute(
+                "SELECT DISTINCT owner FROM idempotency"
+                " WHERE state = 'running' AND owner IS NOT NULL ORDER BY owner"
+            ).fetchall()
+        return [str(owner) for (owner,) in rows]
+
+    def forget_owned(self, owner: str) -> int:
+        """Drop the ``running`` rows of ``owner`` (a process that is gone), so a retry runs
+        again at once; return how many."""
+        with self.store.write() as db:
+            return len(
+                db.execute(
+                    "DELETE FROM idempotency WHERE owner = ? AND state = 'running'"
+                    " RETURNING key_id",
+                    [owner],
+                ).fetchall()
             )
 
 

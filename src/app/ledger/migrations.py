@@ -143,6 +143,14 @@ _PLATFORM_MEDIA = (
     "CREATE INDEX platform_media_used ON platform_media(used_at)",
 )
 
+_OWNERS = (
+    "ALTER TABLE holds ADD COLUMN owner TEXT",
+    "CREATE INDEX holds_owner ON holds(owner)",
+    "ALTER TABLE idempotency ADD COLUMN owner TEXT",
+)
+"""The process that wrote a hold or a running claim (``app.ledger.owners``); NULL on rows
+written before, or by a process that names no owner: those wait for their deadline."""
+
 MIGRATIONS = (
     Migration(1, "keys, ledger, holds, idempotency, platform tokens", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -157,6 +165,7 @@ MIGRATIONS = (
         [statement.format(real="REAL") for statement in _PLATFORM_MEDIA],
         [statement.format(real="DOUBLE PRECISION") for statement in _PLATFORM_MEDIA],
     ),
+    Migration(4, "the process that owns each hold and running claim", _OWNERS, _OWNERS),
 )
 
 

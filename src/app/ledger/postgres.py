@@ -5,10 +5,16 @@ it (``UPDATE … RETURNING``, ``DELETE … RETURNING``, ``INSERT … ON CONFLICT
 UPDATE``), so a debit and its balance check stay one atomic step as in SQLite. A transaction
 waits at most ``busy_timeout`` for a lock (``lock_timeout``) or a pooled connection; past it,
 and on a serialization failure or deadlock, it raises ``DatabaseBusy`` with nothing written.
+
+A process's liveness lock is a session advisory lock on a connection of its own (not the
+pool's), held for the process's life: PostgreSQL lets go of it when that session ends, which a
+killed process's closed socket ends at once. (A connection pooler in transaction mode between
+the service and PostgreSQL would break session locks: connect directly or in session mode.)
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -20,8 +26,18 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from app.ledger.engine import LOCK_POLL_SECONDS, Cursor, FetchLock, Store, StoreConflict, Tx
+from app.ledger.engine import (
+    LOCK_POLL_SECONDS,
+    Cursor,
+    FetchLock,
+    Liveness,
+    Store,
+    StoreConflict,
+    Tx,
+)
 from app.ledger.migrations import apply_migrations
+
+log = logging.getLogger("inkcard.ledger")
 
 POOL_SIZE = 10
 """Connections one process keeps at most (its request threads share them)."""
@@ -29,6 +45,9 @@ MIGRATION_LOCK = 0x696E6B63  # "inkc": the advisory lock every replica's migrati
 
 _POOLS: dict[tuple[int, str], ConnectionPool] = {}
 _POOLS_LOCK = threading.Lock()
+OWNER_LOCK = "inkcard-owner:"  # + the owner's name: the key of its liveness lock
+_TRY_LOCK = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
+_UNLOCK = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
 _BUSY = (
     psycopg.errors.LockNotAvailable,
     psycopg.errors.SerializationFailure,
@@ -106,6 +125,68 @@ class PostgresStore(Store):
 
     def fetch_lock(self, name: str) -> FetchLock:
         return _AdvisoryLock(self.url, name)
+
+    def liveness(self, owner: str) -> Liveness:
+        return _OwnerSession(self.url, owner)
+
+    @contextmanager
+    def if_gone(self, owner: str) -> Iterator[bool]:
+        """The owner's advisory lock taken on a pooled connection (another session than the
+        owner's): its session has ended, so has its process."""
+        with self._connection() as conn:
+            if not _taken(conn, OWNER_LOCK + owner):
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                conn.execute(_UNLOCK, [OWNER_LOCK + owner])
+
+
+def _taken(conn: psycopg.Connection[Any], name: str) -> bool:
+    """Take the session advisory lock ``name`` if it is free; True when taken."""
+    row = conn.execute(_TRY_LOCK, [name]).fetchone()
+    return bool(row is not None and row[0])
+
+
+class _OwnerSession(Liveness):
+    """The owner's advisory lock, held by a connection of its own for the process's life."""
+
+    def __init__(self, url: str, owner: str):
+        self.url = url
+        self.owner = owner
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def keep(self) -> None:
+        conn = psycopg.connect(self.url, autocommit=True)
+        try:
+            taken = _taken(conn, OWNER_LOCK + self.owner)
+        except BaseException:
+            conn.close()
+            raise
+        if not taken:  # an owner's name is new at each start: only a bug could meet it
+            conn.close()
+            raise RuntimeError(f"the liveness lock of {self.owner} is held by another session")
+        self._conn = conn
+
+    def renew(self) -> bool:
+        """A lost session (PostgreSQL restarted, a network cut, an idle timeout) lost the
+        lock with it: take it again on a new connection, so this process counts as live."""
+        try:
+            if self._conn is not None and not self._conn.closed:
+                self._conn.execute("SELECT 1")
+                return True
+        except psycopg.Error:
+            pass
+        log.warning("the liveness lock of %s was lost with its connection; taken again", self.owner)
+        self.close()
+        self.keep()
+        return False
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()  # the session ends: PostgreSQL lets go of the lock
 
 
 class _AdvisoryLock(FetchLock):

@@ -1,7 +1,10 @@
 """The SQLite engine of the service database (the default): sqlite-utils over one file.
 
-Writes take SQLite's write lock (``BEGIN IMMEDIATE``); the migration lock and the shared fetch
-locks are files beside the database (``flock``), so every process on the machine shares them.
+Writes take SQLite's write lock (``BEGIN IMMEDIATE``); the migration lock, the shared fetch
+locks and each process's liveness lock are files beside the database (``flock``), so every
+process on the machine shares them. A liveness lock is ``<database>.owners/<owner>``, locked
+by its process for its whole life: the kernel drops an ``flock`` when its process dies, so a
+file another process can lock names an owner that is gone.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
+import string
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -16,7 +20,15 @@ from pathlib import Path
 
 import sqlite_utils
 
-from app.ledger.engine import LOCK_POLL_SECONDS, Cursor, FetchLock, Store, StoreConflict, Tx
+from app.ledger.engine import (
+    LOCK_POLL_SECONDS,
+    Cursor,
+    FetchLock,
+    Liveness,
+    Store,
+    StoreConflict,
+    Tx,
+)
 from app.ledger.migrations import apply_migrations
 
 
@@ -102,6 +114,87 @@ class SqliteStore(Store):
         # One machine holds a SQLite file, so a lock file beside it reaches every process; the
         # database's own write lock would stall every credit write for the whole fetch.
         return _FileLock(self.path.with_name(self.path.name + ".fetch-lock"))
+
+    @property
+    def _owners(self) -> Path:
+        return self.path.with_name(self.path.name + ".owners")
+
+    def liveness(self, owner: str) -> Liveness:
+        if not _usable_name(owner):
+            raise ValueError(f"an owner name must be a file name: {owner!r}")
+        return _OwnerFile(self._owners, owner)
+
+    @contextmanager
+    def if_gone(self, owner: str) -> Iterator[bool]:
+        """The owner's file locked here: gone. No file (never made here, or already handled
+        by another process) or a name that cannot be a file: it cannot be told."""
+        path = self._owners / owner
+        try:
+            fd = os.open(path, os.O_RDWR) if _usable_name(owner) else -1
+        except FileNotFoundError:
+            fd = -1
+        if fd < 0:
+            yield False
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                locked = False  # alive, or another process is settling it right now
+            else:
+                locked = True
+            yield locked
+            if locked:
+                path.unlink(missing_ok=True)  # what it left is settled: nothing more to prove
+        finally:
+            os.close(fd)
+
+    def known_owners(self) -> list[str]:
+        """Every owner with a lock file, live or not (a dead one with nothing left in flight
+        still has its file until a process proves it gone and removes it)."""
+        try:
+            return sorted(p.name for p in self._owners.iterdir() if _usable_name(p.name))
+        except FileNotFoundError:
+            return []
+
+
+_NAME_CHARACTERS = frozenset(string.ascii_letters + string.digits + ".-_:")
+
+
+def _usable_name(owner: str) -> bool:
+    """True when ``owner`` is a plain file name (no path, not hidden: temp files start with .)."""
+    return 0 < len(owner) <= 128 and owner[0] != "." and set(owner) <= _NAME_CHARACTERS
+
+
+class _OwnerFile(Liveness):
+    """``<folder>/<owner>``, locked by its process from ``keep`` until it ends or ``close``s."""
+
+    def __init__(self, folder: Path, owner: str):
+        self.path = folder / owner
+        self.fd = -1
+
+    def keep(self) -> None:
+        # Locked under a temporary name, then renamed: a file is never seen unlocked by
+        # another process's ``if_gone`` while its owner lives.
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_name("." + self.path.name)
+        fd = os.open(partial, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.replace(partial, self.path)
+        except BaseException:
+            os.close(fd)
+            raise
+        self.fd = fd
+
+    def renew(self) -> bool:
+        return self.fd >= 0  # an flock lasts as long as its descriptor: nothing to renew
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            self.path.unlink(missing_ok=True)  # still locked: no one can mistake it for gone
+            os.close(self.fd)
+            self.fd = -1
 
 
 class _FileLock(FetchLock):

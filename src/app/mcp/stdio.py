@@ -16,8 +16,9 @@ JSON-RPC message, and anything else is answered here with a JSON-RPC error and s
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import anyio
 import anyio.to_thread
@@ -40,12 +41,22 @@ from app.settings import Settings
 
 if TYPE_CHECKING:  # the engine and the services are imported once initialize is answered
     from app.mcp.tools import Caller, InkcardTools
+    from app.services import Services
 
+log = logging.getLogger("inkcard.mcp")
 _DISCARD_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time to skip it
 
 
 class _TooLong:
     """What ``CheckedLines`` reads in place of a line over its limit."""
+
+
+class _Checked(NamedTuple):
+    """A line read, with the JSON-RPC error answering it (None: a message) and its method."""
+
+    line: bytes
+    refusal: JSONRPCError | None
+    method: str | None
 
 
 class CheckedLines:
@@ -74,23 +85,35 @@ class CheckedLines:
         await self._ready.wait()
         while True:
             # abandoned on cancel: a read blocked on stdin must not hold up the shutdown
-            line = await anyio.to_thread.run_sync(self._read_line, abandon_on_cancel=True)
-            if line is None:
+            read = await anyio.to_thread.run_sync(self._read_checked, abandon_on_cancel=True)
+            if read is None:
                 self.past_initialize.set()
                 raise StopAsyncIteration
             refusal: JSONRPCError | None
-            if isinstance(line, _TooLong):
+            if isinstance(read, _TooLong):
                 limit = f"a line may be at most {self._limit:,} bytes"
                 refusal = _error(PARSE_ERROR, f"Parse error: {limit}")
-            elif not line.strip():
+            elif not read.line.strip():
                 continue  # a blank line is no message, and no answer is due
+            elif read.refusal is None:
+                if read.method != "initialize":
+                    self.past_initialize.set()
+                return read.line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
             else:
-                refusal = _refusal(line)
-                if refusal is None:
-                    if _method_of(line) != "initialize":
-                        self.past_initialize.set()
-                    return line.decode("utf-8", errors="replace")  # as the SDK decodes stdin
+                refusal = read.refusal
             await self._answers.send(SessionMessage(refusal))
+
+    def _read_checked(self) -> _Checked | _TooLong | None:
+        """The next line (None at the end of input) with its refusal and method, both found
+        here in the reading thread: the JSON of a line of up to ``limit`` bytes is read off
+        the event loop (CONTRIBUTING.md, "Patterns")."""
+        line = self._read_line()
+        if not isinstance(line, bytes):
+            return line
+        if not line.strip():
+            return _Checked(line, None, None)
+        refusal = _refusal(line)
+        return _Checked(line, refusal, _method_of(line) if refusal is None else None)
 
     def _read_line(self) -> bytes | _TooLong | None:
         """The next line (None at the end of input); a longer one is read and dropped in
@@ -169,22 +192,38 @@ class _Backend:
         from app import operations
         from app.mcp.tools import InkcardTools
         from app.services import build_services, running
+        from app.storage import has_file_urls
 
-        services = build_services(self.settings, in_process=True)
+        services = build_services(self.settings, in_process=True, serves_files=False)
         caller = stdio_caller(self.settings)
         try:
             await asyncio.to_thread(services.credits.ensure_schema)
             await operations.authenticate(services.credits, caller.api_key, caller.how_to_send_key)
         finally:
             self.checked.set()
+        await self._prove_storage(services)
         if self.stop.is_set():
             return
-        tools = InkcardTools(services, local_files=True)
+        tools = InkcardTools(
+            services, local_files=True, file_urls=has_file_urls(self.settings, served=False)
+        )
         async with running(services):
             tools.opened = True
             self._tools, self._caller = tools, caller
             self.opened.set()
             await self.stop.wait()  # not a cancellation: closing the services awaits too
+
+    async def _prove_storage(self, services: Services) -> None:
+        """The storage written once before the tools open: one that cannot be written ends
+        the server (``SettingsError``, one line); URLs that do not answer are a warning."""
+        from app.cards.service import FOLDER
+        from app.storage.startup import prove_storage
+
+        warning = await asyncio.to_thread(
+            prove_storage, self.settings, services.raw_storage, FOLDER
+        )
+        if warning:
+            log.warning("%s", warning)
 
     async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
         tools, _ = await self._open()
@@ -262,6 +301,6 @@ def stdio_caller(settings: Settings) -> Caller:
         appid=settings.platform_appid,
         secret=settings.platform_app_secret,
         credential_names=(APPID_ENV, SECRET_ENV),
-        base_url=settings.service_url,
+        base_url="",  # no address serves this process's previews: list_themes names none
         local=LocalReader(roots_of(settings)),
     )

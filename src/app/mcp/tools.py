@@ -28,7 +28,7 @@ import uuid
 from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import mcp_types as types
 import msgspec
@@ -45,12 +45,14 @@ from app.errors import (
     InvalidIdempotencyKey,
     MissingPlatformCredentials,
     NotStarted,
+    UnknownField,
 )
 from app.ledger.credits import KeyInfo
 from app.localfiles import LocalReader
-from app.mcp.files import read_markdown_file, with_markdown_file
+from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file, with_markdown_file
 from app.mcp.protocol import mcp_server
 from app.models import (
+    ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     INLINE_BYTES,
     INLINE_CARDS,
@@ -63,16 +65,28 @@ from app.models import (
     parse_article,
     parse_generate,
 )
+from app.models.wire import SYNONYMS
 from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
 from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.schema import field_descriptions, tool_schema
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
+T = TypeVar("T")
 
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
+NO_FILE_URLS = (
+    "The files have no URL: nothing serves {folder} over HTTP to this stdio server (set"
+    " INKCARD_PUBLIC_URL to an address that serves that folder, or use gcs or s3 storage);"
+    " each fileName is a file in that folder."
+)
+"""Why a stdio answer's records have no URL: one sentence, with the storage folder."""
+NO_PREVIEW_URLS = (
+    "Preview images have no URL here: `inkcard serve` serves them (GET /api/previews/...),"
+    " this stdio server does not."
+)
 _FIELDS = field_descriptions(GenerateRequest)
 CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"
 """What the generate tool tells agents about split modes: the model's own descriptions."""
@@ -93,6 +107,8 @@ class Caller:
     """The live key when the transport has already authenticated this call (HTTP)."""
     local: LocalReader | None = None
     """Reads ``markdownFile`` and local images (stdio only; None: no local file is read)."""
+    gone: asyncio.Event | None = None
+    """Set when the client hangs up before the answer (HTTP): the paid work stops, uncharged."""
 
 
 def _text(value: Any) -> types.TextContent:
@@ -113,13 +129,17 @@ def _answer(body: Any, *extra: types.ContentBlock) -> types.CallToolResult:
 class InkcardTools:
     """The three tools over the service's ``Services`` (opened by whoever runs the tools)."""
 
-    def __init__(self, services: Services, *, local_files: bool = False):
+    def __init__(self, services: Services, *, local_files: bool = False, file_urls: bool = True):
         self.services = services
         self.local_files = local_files  # stdio: the Markdown tools take markdownFile
+        self.file_urls = file_urls  # False: stored files have no URL (stdio, local, no public)
         self.settings = services.settings
         self.catalogue = services.catalogue
         self.previews = gallery.Previews(self.catalogue)
         self.opened = False  # set once the services are open (the lifespan has run)
+        self.argument_names = {
+            tool.name: [*tool.input_schema["properties"]] for tool in self.tools()
+        }
 
     def tools(self) -> list[types.Tool]:
         """The tool list: names, plain-words descriptions, input schemas."""
@@ -137,9 +157,14 @@ class InkcardTools:
                 description=(
                     "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
                     " Markdown: count (1..4) covers, each in another layout, the title set"
-                    " large and the keywords in the theme's accent. Returns each cover's URL"
-                    " (as generate_cards, without inline images). Costs what a generate_cards"
-                    " call costs, whatever count; a failed call costs nothing."
+                    " large and the keywords in the theme's accent. Returns each cover's"
+                    + (
+                        " URL (as generate_cards, without inline images)."
+                        if self.file_urls
+                        else " file name and the covers themselves as images (no URLs here)."
+                    )
+                    + " Costs what a generate_cards call costs, whatever count; a failed call"
+                    " costs nothing."
                 ),
                 input_schema={
                     **tool_schema(CoverRequest, self.catalogue.accepted_names()),
@@ -188,10 +213,10 @@ class InkcardTools:
                 description=(
                     "List the card themes for generate_cards (id, label, one-line description,"
                     " modes with the first one the default, and a preview image URL for each"
-                    " mode) and the article themes for convert_article (the first is the"
-                    " default). Free."
+                    " mode, empty over stdio) and the article themes for convert_article (the"
+                    " first is the default). Free."
                 ),
-                input_schema={"type": "object", "properties": {}},
+                input_schema={"type": "object", "properties": {}, "additionalProperties": False},
                 annotations=types.ToolAnnotations(read_only_hint=True),
             ),
         ]
@@ -204,9 +229,10 @@ class InkcardTools:
             else "Free on this server"
         )
         default = GenerateRequest()
+        each = "URL" if self.file_urls else "file name (no URLs here: the answer says why)"
         return (
             "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
-            " Returns each card's URL and, when the result is small (at most"
+            f" Returns each card's {each} and, when the result is small (at most"
             f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MiB of PNG), the cards"
             f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
             f" {default.width:g} x {default.height:g}"
@@ -218,7 +244,8 @@ class InkcardTools:
         return self._local(tool_schema(GenerateToolArguments, self.catalogue.accepted_names()))
 
     def _article_schema(self) -> dict[str, Any]:
-        return self._local(tool_schema(ArticleToolArguments, ARTICLE_THEMES))
+        schema = tool_schema(ArticleToolArguments, ARTICLE_THEMES, ARTICLE_REQUIRED)
+        return self._local(schema)
 
     def _local(self, schema: dict[str, Any]) -> dict[str, Any]:
         return with_markdown_file(schema) if self.local_files else schema
@@ -239,7 +266,10 @@ class InkcardTools:
         if run is None:
             return tool_error("unknown_tool", f"no tool is named {name!r}")
         try:
-            arguments, reader = read_markdown_file(name, arguments, caller.local)
+            refuse_unknown_arguments(name, arguments, self.argument_names[name])
+            arguments, reader = await asyncio.to_thread(
+                read_markdown_file, name, arguments, caller.local
+            )
             with localfiles.reading(reader) if reader is not None else nullcontext():
                 return await run(caller, arguments)
         except ApiError as exc:
@@ -266,39 +296,48 @@ class InkcardTools:
         if not isinstance(include, bool):
             raise invalid("includeImages", "true or false")
         key = await self._key(caller)
-        body = parse_generate(msgspec.json.encode(arguments))
+        body = await _parsed(parse_generate, arguments)
         services = self.services_now()
         images = await operations.generate_cards(
-            services, key, body, caller.request_id or _call_id()
+            services, key, body, caller.request_id or _call_id(), caller.gone
         )
         extra = await self._inline_images(images) if include else []
-        return _answer(GenerateResponse(images=images), *extra)
+        return _answer(GenerateResponse(images=images), *self._why_no_urls(), *extra)
 
     async def _cover(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         key = await self._key(caller)
-        body = parse_cover(msgspec.json.encode(arguments))
+        body = await _parsed(parse_cover, arguments)
         images, cost = await operations.generate_cover(
-            self.services_now(), key, body, caller.request_id or _call_id()
+            self.services_now(), key, body, caller.request_id or _call_id(), caller.gone
         )
-        return _answer(CoverResponse(success=True, images=images, cost=cost))
+        # without URLs the covers themselves are the answer
+        extra = [] if self.file_urls else await self._inline_images(images)
+        return _answer(
+            CoverResponse(success=True, images=images, cost=cost), *self._why_no_urls(), *extra
+        )
+
+    def _why_no_urls(self) -> list[types.ContentBlock]:
+        """The sentence saying why the records have no URL, when they have none."""
+        if self.file_urls:
+            return []
+        return [_note(NO_FILE_URLS.format(folder=self.settings.storage_dir))]
 
     async def _inline_images(self, images: list[ImageRecord]) -> list[types.ContentBlock]:
         """The PNGs as image content when the result is small; else a note saying why not."""
+        instead = "use the URLs" if self.file_urls else "read the files"
         if len(images) > INLINE_CARDS:
-            return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: use the URLs")]
+            return [_note(f"{len(images)} cards are more than {INLINE_CARDS}: {instead}")]
         storage = self.services_now().storage
         blocks: list[types.ContentBlock] = []
         total = 0
         for image in images:
             png = await asyncio.to_thread(storage.read, image.fileName)
             if png is None:
-                return [_note("the stored cards could not be read back: use the URLs")]
+                return [_note(f"the stored cards could not be read back: {instead}")]
             total += len(png)
             if total > INLINE_BYTES:
                 return [
-                    _note(
-                        f"the cards are more than {INLINE_BYTES // 2**20} MiB of PNG: use the URLs"
-                    )
+                    _note(f"the cards are more than {INLINE_BYTES // 2**20} MiB of PNG: {instead}")
                 ]
             data = base64.b64encode(png).decode("ascii")
             blocks.append(types.ImageContent(data=data, mime_type="image/png"))
@@ -307,31 +346,47 @@ class InkcardTools:
     async def _convert(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
-        body = parse_article(msgspec.json.encode(arguments))
+        body = await _parsed(parse_article, arguments)
         answer = await operations.convert_article(
-            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+            self.services_now(),
+            key,
+            body,
+            creds,
+            idem_key,
+            caller.request_id or _call_id(),
+            caller.gone,
         )
         return _answer(msgspec.json.decode(answer.body))
 
     async def _newspic(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
         arguments, creds, idem_key = _account_of(caller, arguments)
         key = await self._key(caller)
-        body = parse_newspic(msgspec.json.encode(arguments))
+        body = await _parsed(parse_newspic, arguments)
         if creds is None and not body.dryRun:
             raise MissingPlatformCredentials(
                 "an image post needs the account: send platformAppid and platformAppSecret,"
                 " or configure them on the connection"
             )
         answer = await operations.create_newspic(
-            self.services_now(), key, body, creds, idem_key, caller.request_id or _call_id()
+            self.services_now(),
+            key,
+            body,
+            creds,
+            idem_key,
+            caller.request_id or _call_id(),
+            caller.gone,
         )
-        return _answer(msgspec.json.decode(answer.body))
+        why = self._why_no_urls() if body.dryRun else []  # a dry run's cards are stored files
+        return _answer(msgspec.json.decode(answer.body), *why)
 
     async def _list_themes(self, caller: Caller, _: dict[str, Any]) -> types.CallToolResult:
         def preview_url(theme: str, mode: str | None) -> str:
+            if not caller.base_url:
+                return ""
             return f"{caller.base_url}{gallery.PREVIEWS_PATH}/{self.previews.name(theme, mode)}"
 
-        return _answer(themes_listing(self.catalogue, preview_url))
+        why = [] if caller.base_url else [_note(NO_PREVIEW_URLS)]
+        return _answer(themes_listing(self.catalogue, preview_url), *why)
 
     def server(self, caller_of: Callable[[Any], Caller]) -> Server[Any]:
         """A low-level MCP server of these tools; ``caller_of(request context)`` says who calls."""
@@ -343,6 +398,28 @@ class InkcardTools:
             return await self.call(caller_of(ctx), params.name, params.arguments or {})
 
         return mcp_server(list_tools, call_tool)
+
+
+def refuse_unknown_arguments(tool: str, arguments: dict[str, Any], known: list[str]) -> None:
+    """Refuse the first argument that ``tool``'s input schema (its ``known`` names) does not
+    have, as the HTTP routes refuse an unknown field. ``markdownFile`` is always a Markdown
+    tool's own: over HTTP ``read_markdown_file`` refuses it with its reason.
+
+    Raises:
+        UnknownField: Naming the argument and the one it probably meant.
+    """
+    if tool in MARKDOWN_TOOLS and MARKDOWN_FILE not in known:
+        known = [*known, MARKDOWN_FILE]
+    for name in arguments:
+        if name not in known:
+            raise UnknownField.naming(name, known, what="argument", meant=SYNONYMS.get(name))
+
+
+async def _parsed(parse: Callable[[bytes], T], arguments: dict[str, Any]) -> T:
+    """A tool's arguments read by the request parser ``parse`` as a body, in a thread: the
+    front matter and the field checks read what the client wrote, which never runs on the
+    event loop (CONTRIBUTING.md, "Patterns")."""
+    return await asyncio.to_thread(lambda: parse(msgspec.json.encode(arguments)))
 
 
 def _note(text: str) -> types.TextContent:

@@ -14,9 +14,9 @@ import functools
 
 from app.articles.service import DRAFT_COST, DRY_RUN_COST, HTML_COST, MIN_BALANCE, ArticleService
 from app.articles.wechat import Credentials, PlatformTimeout
-from app.errors import InvalidField, MissingPlatformCredentials, RenderTimeout
+from app.errors import MissingPlatformCredentials, RenderTimeout
 from app.ledger.credits import KeyInfo
-from app.models import ArticleRequest, field_label
+from app.models import ArticleRequest
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
 from app.publish import DraftPreviewResponse, DraftResponse, HtmlResponse
 from app.services import Services
@@ -75,10 +75,6 @@ async def convert_article(
     failure releases both. ``gone`` is set when the client goes away: unfinished work is then
     stopped and not charged.
     """
-    if (creds is not None or body.dryRun) and not body.markdown.strip():
-        raise InvalidField(
-            "markdown must not be empty when creating a draft", label=field_label("markdown")
-        )
     timeout = services.settings.article_timeout
     call = PaidCall(
         key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits

@@ -13,6 +13,7 @@ from app.ledger.credits import KeyInfo
 from app.ledger.idempotency import Replay, fingerprint
 from app.models import GenerateRequest, ImageRecord
 from app.operations import retries
+from app.operations.answers import KeptImage, kept_images, still_stored, with_urls
 from app.operations.disconnect import unless_gone
 from app.services import Services
 
@@ -60,7 +61,8 @@ async def render_charged(
 ) -> tuple[list[ImageRecord], int]:
     """``render()``'s stored images and what they cost, in ``generate_cards``' order and
     guarantees, for any operation priced as a generate call (``spec``: the normalised
-    request, its retry fingerprint). A replayed retry costs 0."""
+    request, its retry fingerprint). A replayed retry costs 0: the first call's files with this
+    request's URLs, drawn again if they are no longer all stored (``app.operations.answers``)."""
     cost = services.settings.generate_cost
     held: retries.Claim | None = None
     if cost > 0:  # a free call has nothing to charge twice: no claim
@@ -74,7 +76,7 @@ async def render_charged(
             gone=gone,
         )
         if isinstance(found, Replay):
-            return msgspec.json.decode(found.body, type=list[ImageRecord]), 0
+            return await _replayed(services, found, render, gone), 0
         held = found
     try:
         if cost > 0:  # free: bounded by the key's renders in flight
@@ -89,9 +91,23 @@ async def render_charged(
         ) as charge:
             images = await unless_gone(gone, render())
             if held is not None:
-                charge.also = await held.recorder(msgspec.json.encode(images))
+                charge.also = await held.recorder(msgspec.json.encode(kept_images(images)))
     except BaseException:
         if held is not None:
             await held.forget()
         raise
     return images, cost
+
+
+async def _replayed(
+    services: Services,
+    replay: Replay,
+    render: Callable[[], Coroutine[Any, Any, list[ImageRecord]]],
+    gone: asyncio.Event | None,
+) -> list[ImageRecord]:
+    """A retry's answer: the first call's files with this request's URLs; drawn again, free,
+    when they are no longer all in storage (a replay never hands out a URL that is gone)."""
+    kept = msgspec.json.decode(replay.body, type=list[KeptImage])
+    if await still_stored(services.storage, kept):
+        return with_urls(services.storage, kept)
+    return await unless_gone(gone, render())

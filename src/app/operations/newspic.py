@@ -1,16 +1,21 @@
 """A ``NewspicRequest`` of an authenticated key → an image-post draft of its cards, charged
-3 credits like an article draft, through the same paid-call skeleton (``operations.paid``)."""
+3 credits like an article draft, through the same paid-call skeleton (``operations.paid``).
+Its retry claim keeps the cards' names, not their URLs (``app.operations.answers``)."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
 
+import msgspec
+
 from app.articles.newspic import NEWSPIC_COST, newspic_draft, newspic_dry_run
 from app.articles.service import DRY_RUN_COST, MIN_BALANCE
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import RenderTimeout
 from app.ledger.credits import KeyInfo
+from app.operations.answers import body_with, images_of, kept_body, still_stored, with_urls
+from app.operations.disconnect import unless_gone
 from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
 from app.publish import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from app.services import Services
@@ -38,11 +43,40 @@ async def create_newspic(
     a dry run (``creds`` may be None) is charged like HTML only."""
     timeout = services.settings.article_timeout
     call = PaidCall(
-        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
+        key,
+        OPERATION,
+        request_fingerprint(body, creds),
+        idem_key,
+        request_id,
+        _short_of_credits,
+        kept=kept_body,
+        replayed=functools.partial(_replayed, services, body, key, gone),
     )
     work = functools.partial(_run, services, body, creds, key.id, timeout)
     cost = DRY_RUN_COST if body.dryRun else NEWSPIC_COST
     return await run_paid(services, call, work, cost, gone)
+
+
+async def _replayed(
+    services: Services,
+    body: NewspicRequest,
+    key: KeyInfo,
+    gone: asyncio.Event | None,
+    kept: bytes,
+) -> bytes:
+    """A replayed answer with this request's card URLs; its cards drawn again (free, nothing
+    sent to the platform) when they are no longer all in storage."""
+    answer = msgspec.json.decode(kept)  # ours, and small: a title, a text, 20 card names
+    images = images_of(answer)
+    if images is None:
+        return kept
+    cards = services.cards
+    if await still_stored(cards.storage, images):
+        return body_with(answer, with_urls(cards.storage, images))
+    job = cards.prepare(body.cards())
+    timeout = services.settings.article_timeout
+    records = await unless_gone(gone, cards.generate(job, timeout=timeout, key=key.id))
+    return body_with(answer, records)
 
 
 async def _run(

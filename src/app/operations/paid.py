@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Awaitable, Callable
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -50,6 +50,10 @@ class PaidCall(NamedTuple):
     idem_key: str | None
     request_id: str | None
     refusal: Callable[[int], str]  # the 402 message for a balance
+    kept: Callable[[Any], bytes] | None = None
+    """The answer as its retry claim keeps it (None: its JSON as sent)."""
+    replayed: Callable[[bytes], Awaitable[bytes]] | None = None
+    """A kept answer as this request answers it (None: as it was kept)."""
 
 
 def request_fingerprint(body: msgspec.Struct, creds: Credentials | None) -> str:
@@ -77,7 +81,8 @@ async def run_paid(
         gone=gone,
     )
     if isinstance(held, Replay):
-        return ArticleAnswer(held.body, held.status, replayed=True)
+        body = held.body if call.replayed is None else await call.replayed(held.body)
+        return ArticleAnswer(body, held.status, replayed=True)
     try:
         # after the claim: a replay is never limited
         await asyncio.to_thread(services.limits.admit, call.key.id)
@@ -93,7 +98,8 @@ async def run_paid(
         ) as charge:
             answer = await unless_gone(gone, counted(services.metrics, work()))
             encoded = msgspec.json.encode(answer)
-            charge.also = await held.recorder(encoded)
+            kept = encoded if call.kept is None else call.kept(answer)
+            charge.also = await held.recorder(kept)
     except BaseException:
         await held.forget()
         raise

@@ -7,7 +7,9 @@ null as "the default"), while a tool's schema offers the plain type an agent sho
 ``theme`` is restricted to the themes the caller names (the catalogue's, or the article
 themes) in both, and a colour field (``primaryColor``) to the colour forms a pattern can
 state (``layout.color_pattern()``; the parser reads any CSS colour), worked out here so a
-card render never loads the CSS parser.
+card render never loads the CSS parser. Both say what the parsers refuse besides: a field
+not in the schema (``additionalProperties``: false, 400 ``unknown_field``) and a Markdown
+without a character that is not whitespace (400 ``empty_markdown``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import layout
 
 COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}
+SOMETHING = r"\S"  # a Markdown with nothing but whitespace is empty_markdown
 
 
 def json_schema(struct: type) -> dict[str, Any]:
@@ -45,6 +48,8 @@ def _fields(schema: dict[str, Any], themes: Sequence[str]) -> dict[str, Any]:
     for name in COLOR_FIELDS:
         if name in fields:
             fields[name]["pattern"] = f"^$|{layout.color_pattern()}"
+    if "markdown" in fields:
+        fields["markdown"]["pattern"] = SOMETHING
     return fields
 
 
@@ -68,16 +73,44 @@ def not_null(schema: dict[str, Any]) -> dict[str, Any]:
     return {**plain, **rest[0]} if len(rest) == 1 else {**plain, "anyOf": rest}
 
 
-def request_schema(struct: type, themes: Sequence[str]) -> dict[str, Any]:
-    """The OpenAPI request schema of ``struct``: every field may be null (the default)."""
+def required_field(schema: dict[str, Any]) -> dict[str, Any]:
+    """A field's ``schema`` for a field that must be sent: never null, no default."""
+    plain = not_null(schema)
+    plain.pop("default", None)
+    return plain
+
+
+def request_schema(
+    struct: type, themes: Sequence[str], required: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The OpenAPI request schema of ``struct``: every field may be null (the default) but
+    the ``required`` ones; no other field."""
     schema = json_schema(struct)
     fields = _fields(schema, themes)
-    schema["properties"] = {name: nullable(field) for name, field in fields.items()}
+    schema["properties"] = {
+        name: required_field(field) if name in required else nullable(field)
+        for name, field in fields.items()
+    }
     schema["type"] = "object"  # an empty body is all defaults; a null one is invalid_json
+    schema["additionalProperties"] = False
+    if required:
+        schema["required"] = list(required)
     return schema
 
 
-def tool_schema(struct: type, themes: Sequence[str]) -> dict[str, Any]:
-    """The MCP input schema of ``struct``: its fields, each of its plain type."""
+def tool_schema(
+    struct: type, themes: Sequence[str], required: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The MCP input schema of ``struct``: its fields, each of its plain type, the
+    ``required`` ones without a default; no other argument."""
     fields = _fields(json_schema(struct), themes)
-    return {"type": "object", "properties": {n: not_null(f) for n, f in fields.items()}}
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            n: required_field(f) if n in required else not_null(f) for n, f in fields.items()
+        },
+        "additionalProperties": False,
+    }
+    if required:
+        schema["required"] = list(required)
+    return schema

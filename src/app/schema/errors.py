@@ -33,6 +33,25 @@ class ErrorCase:
         return re.sub(r"[`\\]", "", self.when)
 
 
+_UNKNOWN_FIELD = (
+    "`unknown_field`: a field this operation does not have (the message names it and the one it"
+    " probably meant: `split_mode` → `splitMode`), or a front matter key that is a near miss of"
+    " one it reads (`tittle`, `spilt`; other tools' keys, `date`, `tags`, …, are ignored)"
+)
+UNKNOWN_FIELD = ErrorCase(
+    (400,),
+    ("unknown_field",),
+    "a field this operation does not have (the message names it and the one it probably meant)",
+)
+CARD_TEXT = ErrorCase(
+    (400,),
+    ("unknown_field", "empty_markdown", "invalid_front_matter"),
+    f"{_UNKNOWN_FIELD}; `empty_markdown`: `markdown` sent empty, only whitespace or only a"
+    " front matter (without `markdown`: the sample card); `invalid_front_matter`: over 8,192"
+    " characters, not YAML, not a mapping (a list, a single value), an alias, or a list or"
+    " mapping for a key it reads",
+)
+
 GENERATE: tuple[ErrorCase, ...] = (
     ErrorCase(
         (400,),
@@ -40,6 +59,7 @@ GENERATE: tuple[ErrorCase, ...] = (
         "the body is not one JSON object in UTF-8 (also: nested too deeply, a lone `\\uD800` "
         "surrogate)",
     ),
+    CARD_TEXT,
     ErrorCase(
         (400,),
         (
@@ -145,14 +165,24 @@ GENERATE: tuple[ErrorCase, ...] = (
     ),
 )
 
+_PUBLISHING_FIELDS = ErrorCase(
+    (400,),
+    ("invalid_json", "invalid_<field>", "invalid_front_matter"),
+    "body, a field or the front matter is malformed (`invalid_theme`, `invalid_author`, "
+    "`invalid_cover_image_url`, …; a front matter over 8,192 characters, not a mapping, with "
+    "aliases)",
+)
+
+ARTICLE_TEXT = ErrorCase(
+    (400,),
+    ("unknown_field", "empty_markdown"),
+    f"{_UNKNOWN_FIELD}; `empty_markdown`: no `markdown`, or one empty, only whitespace or only"
+    " a front matter (HTML, draft or dry run alike)",
+)
+
 ARTICLE: tuple[ErrorCase, ...] = (
-    ErrorCase(
-        (400,),
-        ("invalid_json", "invalid_<field>", "invalid_front_matter"),
-        "body, a field or the front matter is malformed (`invalid_theme`, `invalid_author`, "
-        "`invalid_cover_image_url`, …; a front matter over 8,192 characters, not a mapping, with "
-        "aliases); `invalid_markdown` also for an empty draft",
-    ),
+    _PUBLISHING_FIELDS,
+    ARTICLE_TEXT,
     ErrorCase((400,), ("missing_platform_credentials",), "only one of the two platform headers"),
     ErrorCase(
         (400,),
@@ -220,6 +250,10 @@ ARTICLE: tuple[ErrorCase, ...] = (
 )
 
 
+ARTICLE_BODY = (_PUBLISHING_FIELDS, ARTICLE_TEXT)
+"""The article body's cases; an image post's body is the cards' (no Markdown: the sample)."""
+
+
 def _of(cases: tuple[ErrorCase, ...], *statuses: int) -> tuple[ErrorCase, ...]:
     return tuple(case for case in cases if set(case.statuses) & set(statuses))
 
@@ -237,14 +271,17 @@ COVER: tuple[ErrorCase, ...] = (
             "invalid_width",
             "invalid_height",
         ),
-        "the body is not one JSON object, or a field is missing (`text`), of the wrong type"
-        " or out of range",
+        "the body is not one JSON object, or a field is missing (`text`, also when empty or"
+        " only whitespace: a cover needs a title), of the wrong type or out of range",
     ),
+    UNKNOWN_FIELD,
     *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
 )
 
 NEWSPIC: tuple[ErrorCase, ...] = (
-    *_of(ARTICLE, 400),
+    _PUBLISHING_FIELDS,
+    CARD_TEXT,
+    *(case for case in _of(ARTICLE, 400) if case not in ARTICLE_BODY),
     ErrorCase(
         (400,),
         ("too_many_pages", "card_too_large", "too_many_pixels", "image_too_large", "invalid_mdx"),

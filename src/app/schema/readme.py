@@ -29,13 +29,17 @@ MODELS: dict[str, type] = {
     for name, value in vars(models).items()
     if isinstance(value, type)
     and issubclass(value, msgspec.Struct)
-    and value.__module__ == models.__name__
+    and value.__module__.startswith(models.__name__ + ".")
 }
 """The models a README table may name."""
 
-TABLE = re.compile(r"(<!-- fields:(\w+) -->\n).*?(<!-- /fields -->)", re.DOTALL)
+# A table's text stops at the next table's opening, so an opening never closed is read once
+# and not again from every opening before it (CONTRIBUTING.md, "Patterns").
+TABLE = re.compile(r"(<!-- fields:(\w+) -->\n)(?:(?!<!-- fields:).)*?(<!-- /fields -->)", re.S)
 HEADER = "| field | type | default | description |\n|---|---|---|---|\n"
-ERROR_TABLE = re.compile(r"(<!-- errors:(\w+) -->\n).*?(<!-- /errors -->)", re.DOTALL)
+ERROR_TABLE = re.compile(
+    r"(<!-- errors:(\w+) -->\n)(?:(?!<!-- errors:).)*?(<!-- /errors -->)", re.S
+)
 ERROR_HEADER = "| status | `error` | when |\n|---|---|---|\n"
 # Markdown would read these as a cell border or as emphasis; "_" inside a word is plain.
 _MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
@@ -70,12 +74,16 @@ def _type(schema: dict[str, Any]) -> str:
 
 
 def _default(field: msgspec.structs.FieldInfo) -> str:
-    """A field's default as the README shows it: ``None`` in the words the model gives it."""
+    """A field's default as the README shows it: in the words the model gives it, if any
+    (``None`` stands for one; a required field's placeholder is not one)."""
     value = field.default
+    words = _default_in_words(field.type)
     if value is msgspec.NODEFAULT:
         return "required"
+    if words is not None:
+        return words
     if value is None:
-        return _default_in_words(field.type)
+        return "`null`"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, str):
@@ -83,11 +91,11 @@ def _default(field: msgspec.structs.FieldInfo) -> str:
     return str(value)
 
 
-def _default_in_words(annotation: Any) -> str:
+def _default_in_words(annotation: Any) -> str | None:
     for meta in get_args(annotation)[1:]:
         if isinstance(meta, msgspec.Meta) and meta.extra and models.DEFAULT_IN_WORDS in meta.extra:
             return str(meta.extra[models.DEFAULT_IN_WORDS])
-    return "`null`"
+    return None
 
 
 def _escape(text: str) -> str:

@@ -2,7 +2,9 @@
 
 Any worker answers any call: every HTTP request needs ``x-api-key`` (refused with our 401
 body before the MCP layer); ``Platform-Appid`` and ``Platform-App-Secret`` on the connection
-configure the draft account.
+configure the draft account. A client that hangs up before its tool's answer is ready is
+charged nothing, as on the REST routes: the SDK reads the body through a ``DisconnectWatch``
+whose event the tool call races its work against.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from app import logs, operations
 from app.mcp.tools import Caller, InkcardTools
+from app.server.disconnect import DisconnectWatch
 from app.server.routes_article import APPID_HEADER, SECRET_HEADER
 from app.server.routes_cards import HOW_TO_SEND_KEY, api_key_of
 from app.services import Services
@@ -59,7 +62,12 @@ class HttpMcp:
         # The tool call of this request uses this key: one authentication per call.
         scope["inkcard.key"] = await operations.authenticate(credits, key, HOW_TO_SEND_KEY)  # type: ignore[typeddict-unknown-key]  # our note for the tool
         scope["inkcard.request_id"] = logs.current_id()  # type: ignore[typeddict-unknown-key]  # our note for the tool
-        await self.sessions.asgi_app(scope, receive, send)  # type: ignore[arg-type]  # the same ASGI scope, starlette's type
+        watch = DisconnectWatch(receive)
+        scope["inkcard.gone"] = watch.gone  # type: ignore[typeddict-unknown-key]  # our note for the tool
+        try:
+            await self.sessions.asgi_app(scope, watch.receive, send)  # type: ignore[arg-type]  # the same ASGI scope, starlette's type
+        finally:
+            watch.close()
 
     def _caller(self, ctx: Any) -> Caller:
         request = ctx.request
@@ -72,4 +80,5 @@ class HttpMcp:
             base_url=logs.current_origin() or self.tools.services_now().settings.service_url,
             request_id=request.scope.get("inkcard.request_id"),
             key=request.scope.get("inkcard.key"),
+            gone=request.scope.get("inkcard.gone"),
         )

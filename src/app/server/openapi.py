@@ -23,7 +23,13 @@ from litestar.openapi.spec import (
 )
 
 import themes
-from app.models import ARTICLE_THEMES, DEFAULT_THEME, ArticleRequest, GenerateRequest
+from app.models import (
+    ARTICLE_REQUIRED,
+    ARTICLE_THEMES,
+    DEFAULT_THEME,
+    ArticleRequest,
+    GenerateRequest,
+)
 from app.schema import request_schema
 from app.schema.errors import ErrorCase, by_status, described, examples
 
@@ -67,14 +73,24 @@ class JsonBodyOperation(Operation):
     request_schema: ClassVar[dict[str, Any]] = {}
 
     def __post_init__(self) -> None:
+        required = self.request_schema.get("required", [])
         self.request_body = RequestBody(
             # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
             content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
-            description=(
-                "Every field is optional; unknown fields are ignored; null means the default."
-            ),
-            required=False,
+            description=body_description(required),
+            required=bool(required),
         )
+
+
+def body_description(required: list[str]) -> str:
+    """What the request body's schema says, in words."""
+    fields = "Every field is optional"
+    if required:
+        fields = " and ".join(f"`{name}`" for name in required) + " required, the rest optional"
+    return (
+        f"{fields}; a field not listed is 400 `unknown_field`; null means the default;"
+        " `markdown` empty, only whitespace or only a front matter is 400 `empty_markdown`."
+    )
 
 
 @dataclass
@@ -135,8 +151,9 @@ def error_responses(
 
 
 def article_request_schema() -> dict[str, Any]:
-    """JSON Schema of the body as ``parse_article`` decides it (null means the default)."""
-    return request_schema(ArticleRequest, ARTICLE_THEMES)
+    """JSON Schema of the body as ``parse_article`` decides it (null means the default; the
+    Markdown is required: an article of nothing is empty_markdown)."""
+    return request_schema(ArticleRequest, ARTICLE_THEMES, ARTICLE_REQUIRED)
 
 
 @dataclass

@@ -26,7 +26,7 @@ from app.server.openapi import (
     error_responses,
 )
 from app.server.responses import article_exception_handlers
-from app.server.routes_cards import authenticate
+from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
 
 PATH = "/api/platform/convert-and-draft"
@@ -65,7 +65,7 @@ async def convert_and_draft(
 ) -> Response[HtmlResponse | DraftResponse | DraftPreviewResponse]:
     """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
     key = await authenticate(request, services)
-    body = parse_article(await request.body())
+    body = await parsed_body(request, parse_article)
     creds = platform_credentials(request)
     async with watching_disconnect(request) as gone:
         answer = await operations.convert_article(

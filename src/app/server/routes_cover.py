@@ -24,7 +24,7 @@ from app.server.openapi import (
     error_responses,
     themed_request_schema,
 )
-from app.server.routes_cards import authenticate
+from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
 
 PATH = "/api/generate/cover"
@@ -58,8 +58,8 @@ class CoverOperation(JsonBodyOperation):
             # Litestar writes a plain dict schema as given; it is not a litestar Schema object.
             content={"application/json": OpenAPIMediaType(schema=self.request_schema)},  # type: ignore[arg-type]
             description=(
-                "text is required; every other field is optional; unknown fields are ignored;"
-                " null means the default."
+                "text is required; every other field is optional; a field not listed here is"
+                " 400 unknown_field; null means the default."
             ),
             required=True,
         )
@@ -70,7 +70,7 @@ async def generate_cover(
 ) -> CoverResponse:
     """A title and keywords → cover PNGs in a card theme, stored; their URLs."""
     key = await authenticate(request, services)
-    body = parse_cover(await request.body())
+    body = await parsed_body(request, parse_cover)
     async with watching_disconnect(request) as gone:
         images, cost = await operations.generate_cover(services, key, body, logs.current_id(), gone)
     info = logs.current()

@@ -31,7 +31,7 @@ from app.server.openapi import (
 )
 from app.server.responses import article_exception_handlers
 from app.server.routes_article import paid_response, platform_credentials
-from app.server.routes_cards import authenticate
+from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
 
 PATH = "/api/platform/newspic-draft"
@@ -50,7 +50,7 @@ async def newspic_draft(
 ) -> Response[NewspicResponse | NewspicPreviewResponse]:
     """Markdown → cards → an image-post draft (3 credits)."""
     key = await authenticate(request, services)
-    body = parse_newspic(await request.body())
+    body = await parsed_body(request, parse_newspic)
     creds = platform_credentials(request)
     if creds is None and not body.dryRun:
         raise MissingPlatformCredentials(

@@ -32,6 +32,7 @@ __all__ = [
     "StorageProbe",
     "StoredFile",
     "check_name",
+    "has_file_urls",
     "make_storage",
     "probe_name",
 ]
@@ -75,11 +76,24 @@ EXTRAS = {"gcs": "gcs", "s3": "s3"}
 """Storage engine → the pip extra that installs its client library."""
 
 
-def make_storage(settings: Settings) -> LocalStorage | GCSStorage | S3Storage:
-    """Build the storage back end the settings name.
+def has_file_urls(settings: Settings, *, served: bool) -> bool:
+    """Whether stored files have URLs that answer: a bucket has its own, ``INKCARD_PUBLIC_URL``
+    names where they are served, or this process serves local files itself (``served``).
+    ``inkcard mcp`` on stdio with local storage and no public URL has none: nothing there
+    answers HTTP, and the service's address would be a guess."""
+    return served or bool(settings.public_url) or settings.storage != "local"
+
+
+def make_storage(
+    settings: Settings, *, served: bool = True
+) -> LocalStorage | GCSStorage | S3Storage:
+    """Build the storage back end the settings name. ``served``: this process serves local
+    files at ``/files`` (``inkcard serve``); without it (``inkcard mcp`` on stdio) local files
+    have a URL only under ``INKCARD_PUBLIC_URL``.
 
     Raises:
-        SettingsError: The engine's client library is not installed (naming the extra).
+        SettingsError: The engine's client library is not installed (naming the extra), or
+            (gcs) no credentials were found.
     """
     try:
         if settings.storage == "gcs":
@@ -100,13 +114,16 @@ def make_storage(settings: Settings) -> LocalStorage | GCSStorage | S3Storage:
                 settings.s3_endpoint,
                 settings.s3_region,
                 settings.s3_addressing,
+                probe_urls=not settings.public_url,
             )
     except ImportError as exc:
         extra = EXTRAS[settings.storage]
         raise SettingsError(
-            f"INKCARD_STORAGE={settings.storage} needs `pip install inkcard[{extra}]`"
+            f"INKCARD_STORAGE={settings.storage} needs `pip install 'inkcard[{extra}]'`"
             f" ({exc.name} is not installed)"
         ) from None
+    if not has_file_urls(settings, served=served):
+        return LocalStorage(Path(settings.storage_dir), None)
     return LocalStorage(
         Path(settings.storage_dir), lambda: settings.files_url_for(logs.current_origin())
     )

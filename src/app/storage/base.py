@@ -41,7 +41,8 @@ class Storage(Protocol):
         """Remove ``name``; a missing name is not an error."""
 
     def url(self, name: str) -> str:
-        """Public URL of ``name``."""
+        """Public URL of ``name``; empty when nothing serves the files (local storage under
+        ``inkcard mcp`` without ``INKCARD_PUBLIC_URL``)."""
 
     def check(self, folder: str) -> None:
         """Write and delete a probe object in ``folder``; raise ``StorageError`` if either fails."""

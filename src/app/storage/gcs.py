@@ -6,11 +6,19 @@ This module is imported only when ``INKCARD_STORAGE=gcs`` (``pip install inkcard
 from __future__ import annotations
 
 from google.api_core import exceptions as gexc
+from google.auth.exceptions import DefaultCredentialsError
 from google.cloud import storage as gcs
 from google.cloud.storage.retry import DEFAULT_RETRY
 
 from app.errors import StorageError
+from app.settings import SettingsError
 from app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
+
+NO_CREDENTIALS = (
+    "INKCARD_STORAGE=gcs found no Google credentials: set GOOGLE_APPLICATION_CREDENTIALS to a"
+    " service account's key file, run on Google Cloud with a service account, or run"
+    " `gcloud auth application-default login`"
+)
 
 
 class GCSStorage:
@@ -20,7 +28,10 @@ class GCSStorage:
 
     def __init__(self, bucket: str, base_url: str, project: str = "", retry_seconds: float = 10.0):
         self._retry = DEFAULT_RETRY.with_timeout(retry_seconds) if retry_seconds > 0 else None
-        self._client = gcs.Client(project=project or None)
+        try:
+            self._client = gcs.Client(project=project or None)
+        except DefaultCredentialsError:
+            raise SettingsError(NO_CREDENTIALS) from None
         self._bucket = self._client.bucket(bucket)
         self.base_url = base_url.rstrip("/")
 

@@ -17,9 +17,10 @@ _TMP_PREFIX = ".tmp-"
 class LocalStorage:
     """Files under one directory, written with temp file + fsync + rename."""
 
-    def __init__(self, root: Path, base_url: str | Callable[[], str]):
+    def __init__(self, root: Path, base_url: str | Callable[[], str] | None):
         """``base_url``: the files' base URL, or a function that tells it for the current
-        request (the files follow the host the client used)."""
+        request (the files follow the host the client used), or None: nothing serves the
+        files, which have no URL (``url`` answers an empty string)."""
         self.root = root.resolve()
         self._base_url = base_url
 
@@ -81,8 +82,11 @@ class LocalStorage:
             raise StorageError(f"could not delete {name} ({exc.strerror})") from None
 
     def url(self, name: str) -> str:
+        check_name(name)
+        if self._base_url is None:
+            return ""
         base = self._base_url if isinstance(self._base_url, str) else self._base_url()
-        return f"{base.rstrip('/')}/{check_name(name)}"
+        return f"{base.rstrip('/')}/{name}"
 
     def check(self, folder: str) -> None:
         name = probe_name(folder)

@@ -17,12 +17,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from app.errors import StorageError
 from app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
+from app.storage.publicread import check_public_read
 
 CONNECT_SECONDS = 3.0
 READ_SECONDS = 10.0
 ATTEMPTS = 3  # botocore's standard retry mode: transient errors and throttling, with backoff
 _MISSING = {"NoSuchKey", "404", "NotFound"}
 Addressing = Literal["auto", "path", "virtual"]
+PUBLIC_READ_ADVICE = (
+    "let everyone read the bucket's objects (a bucket policy allowing s3:GetObject to"
+    ' "*"), or set INKCARD_PUBLIC_URL to a CDN that serves them'
+)
 
 
 def _client(endpoint: str, region: str, addressing: Addressing, attempts: int) -> Any:
@@ -49,9 +54,13 @@ class S3Storage:
         endpoint: str = "",
         region: str = "",
         addressing: Addressing = "auto",
+        probe_urls: bool = False,
     ):
+        """``probe_urls``: ``check`` also fetches the probe object at its URL, which is the
+        bucket's own (no ``INKCARD_PUBLIC_URL``: a CDN in front may read a private bucket)."""
         self.bucket = bucket
         self.base_url = base_url.rstrip("/")
+        self.probe_urls = probe_urls
         self._client = _client(endpoint, region, addressing, ATTEMPTS)
         # Readiness should answer within a probe's timeout, not after backoff.
         self._probe_client = _client(endpoint, region, addressing, 1)
@@ -108,12 +117,22 @@ class S3Storage:
         return f"{self.base_url}/{check_name(name)}"
 
     def check(self, folder: str) -> None:
+        """Write, (``probe_urls``) fetch at its public URL, and delete a probe object.
+
+        Raises:
+            StorageError: The bucket refused the write or the delete, or cannot be reached.
+            UnreadableUrls: The object was stored but its URL does not answer it.
+        """
         name = probe_name(folder)
         try:
             self._probe_client.put_object(
                 Bucket=self.bucket, Key=name, Body=b"{}", ContentType="application/json"
             )
-            self._probe_client.delete_object(Bucket=self.bucket, Key=name)
+            try:
+                if self.probe_urls:
+                    check_public_read(self.url(name), PUBLIC_READ_ADVICE)
+            finally:
+                self._probe_client.delete_object(Bucket=self.bucket, Key=name)
         except (BotoCoreError, ClientError) as exc:
             raise StorageError(f"bucket {self.bucket} is not writable ({_reason(exc)})") from None
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import DiagramError
+from .mermaidlines import labelled_link
 
 MAX_SOURCE = 20_000  # characters of one diagram
 MAX_NODES = 200  # nodes (flowchart, mind map), participants + notes, or pie slices
@@ -77,7 +78,7 @@ def statements(source: str) -> list[str]:
     """The source's lines without comments, directives and front matter, stripped."""
     if len(source) > MAX_SOURCE:
         raise DiagramError(f"diagram longer than {MAX_SOURCE:,} characters")
-    text = re.sub(r"%%\{.*?\}%%", "", source, flags=re.S)
+    text = _without_directives(source)
     text = re.sub(r"\A\s*---\n.*?\n---\s*\n", "", text, flags=re.S)  # front matter
     out = []
     for line in text.splitlines():
@@ -85,6 +86,21 @@ def statements(source: str) -> list[str]:
         if line.strip():
             out.append(line)
     return out
+
+
+def _without_directives(source: str) -> str:
+    """The source without its ``%%{…}%%`` directives, each from its ``%%{`` to the first
+    ``}%%`` after it. A loop over `str.find`: the pattern ``%%\\{.*?\\}%%`` would read the rest
+    of the source again from every ``%%{`` that nothing closes (quadratic)."""
+    kept, pos = [], 0
+    while (start := source.find("%%{", pos)) >= 0:
+        end = source.find("}%%", start + 3)
+        if end < 0:
+            break
+        kept.append(source[pos:start])
+        pos = end + 3
+    kept.append(source[pos:])
+    return "".join(kept)
 
 
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
@@ -106,13 +122,12 @@ _SHAPES = (
     ("{", "}", "rhombus"),
     (">", "]", "rect"),
 )
-_LABELLED = re.compile(
-    r"\s*(?P<open><?(?:--|==|-\.))\s+(?P<text>[^\s>=.|-](?:(?!--|==|\.-).)*?)\s*"
-    r"(?P<close>-{2,}[>ox]?|={2,}[>ox]?|\.-+[>ox]?)\s*"
-)
 _PLAIN = re.compile(r"\s*(?P<open><?)(?P<line>-{2,}|={2,}|-\.+-)(?P<tail>[>ox]?)\s*")
 _PIPE = re.compile(r"\|(?P<text>[^|]*)\|\s*")
 _CLASS = re.compile(r":::[\w-]+")
+# a subgraph's `[title]` after its id, to the last `]`; the id is read by `_ID_RE` alone (an
+# id may end in a space like U+3000 that `\s*` would take too: one pattern could split it)
+_TITLE = re.compile(r"\s*\[(.*)\]\s*")
 
 
 def parse_flowchart(lines: list[str]) -> Flowchart:
@@ -131,6 +146,13 @@ def parse_flowchart(lines: list[str]) -> Flowchart:
     return Flowchart(
         direction, tuple(graph.nodes.values()), tuple(graph.edges), tuple(graph.subgraphs)
     )
+
+
+def subgraph_title(rest: str) -> tuple[str, str] | None:
+    """(id, label) of ``id[label]`` after ``subgraph``; None for a bare title."""
+    ident = _ID_RE.match(rest)
+    title = ident and _TITLE.fullmatch(rest, ident.end())
+    return (ident.group(), clean_label(title.group(1))) if ident and title else None
 
 
 def _split_statements(line: str) -> list[str]:
@@ -164,9 +186,9 @@ class _Graph:
     def _open(self, rest: str) -> None:
         if len(self.stack) >= MAX_NESTING:
             raise DiagramError("subgraphs nested too deeply")
-        match = re.match(rf"({_ID})\s*\[(.*)\]\s*$", rest)
-        if match:
-            ident, label = match.group(1), clean_label(match.group(2))
+        found = subgraph_title(rest)
+        if found:
+            ident, label = found
         else:
             ident = label = clean_label(rest) or f"subgraph {len(self.subgraphs) + 1}"
         self.stack.append((ident, label, []))
@@ -247,12 +269,12 @@ def _shape(text: str, pos: int) -> tuple[str, str, int] | None:
 def _link(text: str, pos: int) -> tuple[Edge, int]:
     """The link at `pos` (`-->`, `---`, `-.->`, `==>`, `-- x -->`, `-->|x|`): an edge
     with no ends yet, and where the link ends."""
-    labelled = _LABELLED.match(text, pos)
+    labelled = labelled_link(text, pos)
     if labelled:
-        opener, close = labelled.group("open"), labelled.group("close")
+        opener, close = labelled.opener, labelled.close
         line = _line_kind(opener.lstrip("<") + close)
-        label = clean_label(labelled.group("text"))
-        return Edge("", "", label, line, close[-1] in ">ox", opener.startswith("<")), labelled.end()
+        label = clean_label(labelled.text)
+        return Edge("", "", label, line, close[-1] in ">ox", opener.startswith("<")), labelled.end
     plain = _PLAIN.match(text, pos)
     if not plain:
         raise DiagramError(f"expected a link at {text[pos : pos + 30]!r}")

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import DiagramError
+from . import mermaidlines
 from .mermaid import (
     MAX_EDGES,
     MAX_NESTING,
@@ -184,14 +185,6 @@ def _freeze(root: _Draft) -> MindNode:
     return built[id(root)]
 
 
-_PARTICIPANT = re.compile(r"^(participant|actor)\s+(?P<id>.+?)(?:\s+as\s+(?P<label>.+))?$")
-_MESSAGE = re.compile(
-    r"^(?P<a>[^:]+?)\s*(?P<arrow>-->>|->>|-->|->|--x|-x|--\)|-\))\s*[+-]?\s*"
-    r"(?P<b>[^:]+?)\s*:(?P<text>.*)$"
-)
-_NOTE = re.compile(
-    r"^note\s+(?P<side>left of|right of|over)\s+(?P<who>[^:]+?)\s*:(?P<text>.*)$", re.I
-)
 _OPENERS = ("loop", "alt", "opt", "par", "critical", "break", "rect")
 _DIVIDERS = ("else", "and", "option")
 _SKIPPED = ("autonumber", "activate", "deactivate", "title", "box", "create", "destroy")
@@ -213,10 +206,10 @@ def _sequence(lines: list[str]) -> Sequence:
     for line in lines:
         text = line.strip()
         word = text.split()[0]
-        if participant := _PARTICIPANT.match(text):
-            ident = participant.group("id").strip()
-            label = clean_label(participant.group("label") or ident)
-            participants[ident] = Participant(ident, label, participant.group(1) == "actor")
+        if participant := mermaidlines.participant(text):
+            ident = participant.id.strip()
+            label = clean_label(participant.label or ident)
+            participants[ident] = Participant(ident, label, participant.keyword == "actor")
             if len(participants) > MAX_NODES:
                 raise DiagramError(f"more than {MAX_NODES} participants")
             continue
@@ -233,16 +226,16 @@ def _sequence(lines: list[str]) -> Sequence:
                 raise DiagramError("`end` without a block")
             depth -= 1
             events.append(Section("close"))
-        elif note := _NOTE.match(text):
-            who = tuple(meet(w) for w in note.group("who").split(",")[:2])
-            side = note.group("side").lower().split()[0]
-            events.append(Note(who, clean_label(note.group("text")), side))
-        elif message := _MESSAGE.match(text):
-            arrow = message.group("arrow")
+        elif note := mermaidlines.note(text):
+            who = tuple(meet(w) for w in note.who.split(",")[:2])
+            side = note.side.lower().split()[0]
+            events.append(Note(who, clean_label(note.text), side))
+        elif message := mermaidlines.message(text):
+            arrow = message.arrow
             kind = {">>": "filled", "->": "open", "-x": "cross", "-)": "async"}[arrow[-2:]]
             dashed = arrow.startswith("--")
-            source, target = meet(message.group("a")), meet(message.group("b"))
-            events.append(Message(source, target, clean_label(message.group("text")), dashed, kind))
+            source, target = meet(message.source), meet(message.target)
+            events.append(Message(source, target, clean_label(message.text), dashed, kind))
         elif word not in _SKIPPED:
             raise DiagramError(f"cannot read {text[:40]!r}")
         if len(events) > MAX_EDGES:

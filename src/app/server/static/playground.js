@@ -49,6 +49,7 @@ const ERROR_TITLES = {
   invalid_api_key: "This API key was not accepted",
   insufficient_credits: "Not enough credits",
   payload_too_large: "Too much Markdown",
+  empty_markdown: "The Markdown is empty",
   rate_limited: "Too many renders at once",
   overloaded: "The service is busy",
   busy: "The service is busy",

@@ -1,0 +1,247 @@
+"""The convert-and-draft body's fields → ``ArticleRequest`` (and the MCP tool's arguments)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+import layout
+from app.errors import InvalidField
+from app.models.generate import DEFAULT_IN_WORDS, MARKDOWN_LIMIT, Markdown, invalid
+from app.models.wire import (
+    convert_fields,
+    decode_object,
+    field_label,
+    require_markdown,
+    with_front_matter,
+)
+
+ARTICLE_REQUIRED = ("markdown",)
+"""The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
+ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
+"""The interface's article themes, the default first."""
+DEFAULT_ARTICLE_THEME = "brandA"
+ARTICLE_FONT_SIZES = (14, 18)  # px, the base sizes an article may ask for (doocs/md's range)
+COLOR_LIMIT = 100  # characters of a CSS colour
+AUTHOR_LIMIT = 16  # the platform's draft field limits (docs/decisions/articles.md)
+DIGEST_LIMIT = 128
+URL_LIMIT = 1024
+URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
+
+Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
+ImagePolicy = Literal["fail", "skip"]
+IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
+_URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
+MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
+DraftMissing = Literal["fail", "create"]
+DRAFT_MISSING: tuple[DraftMissing, ...] = ("fail", "create")
+DraftMediaId = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=MEDIA_ID_LIMIT,
+        pattern=r"^[!-~]*$",
+        description="Drafts: the media_id of a draft of the account (a former answer's"
+        " data.media_id), updated in place instead of a new one made. Empty: a new draft.",
+    ),
+]
+DraftMissingField = Annotated[
+    DraftMissing,
+    msgspec.Meta(
+        description="Drafts: when draftMediaId names no draft of the account (published or"
+        " deleted): 404 draft_not_found, nothing uploaded or charged (fail), or a new draft"
+        " (create)."
+    ),
+]
+DRAFT_FIELDS_ACCEPTED = {
+    "draftMediaId": f"a draft's media_id: at most {MEDIA_ID_LIMIT} printable ASCII characters",
+    "draftMissing": "one of " + ", ".join(DRAFT_MISSING),
+}
+
+
+class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """Body of ``POST /api/platform/convert-and-draft``. Every field is optional."""
+
+    markdown: Annotated[
+        Markdown,
+        msgspec.Meta(
+            description=f"The article's Markdown text, {MARKDOWN_LIMIT}; required (missing,"
+            " empty, only whitespace or only a front matter: 400 empty_markdown)."
+            " A YAML front matter (--- fenced, at the very start) is read, never shown: its"
+            " title, author, digest, cover, source_url and theme fill the fields the request"
+            " leaves out.",
+            extra={DEFAULT_IN_WORDS: "required"},
+        ),
+    ] = ""  # never used: parse_article refuses a body without it
+    theme: Annotated[
+        str,
+        msgspec.Meta(
+            description=f"Article theme: {', '.join(ARTICLE_THEMES)}"
+            " (GET /api/themes and the list_themes tool list them)."
+        ),
+    ] = DEFAULT_ARTICLE_THEME
+    primaryColor: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=COLOR_LIMIT,
+            description="The theme's brand colour for headings, quotes, links, list markers"
+            " and borders: any CSS colour (#07c160, rgb(7 193 96), hsl(145 93% 39%), seagreen);"
+            " one too light to read on white is darkened, same hue, to 4.5:1. Empty: the"
+            " theme's own colours.",
+        ),
+    ] = ""
+    fontSize: Annotated[
+        Annotated[float, msgspec.Meta(ge=ARTICLE_FONT_SIZES[0], le=ARTICLE_FONT_SIZES[1])] | None,
+        msgspec.Meta(
+            description=f"Base font size in px, {ARTICLE_FONT_SIZES[0]} to"
+            f" {ARTICLE_FONT_SIZES[1]}; headings, code and notes scale with it. Null: the"
+            " theme's 16."
+        ),
+    ] = None
+    coverImageUrl: Annotated[
+        Url,
+        msgspec.Meta(
+            description=f"Drafts: the cover image, {_URL_FORM}; empty: the article's first"
+            " image, else a 900 × 383 card drawn from the title."
+        ),
+    ] = ""
+    title: Annotated[
+        str,
+        msgspec.Meta(
+            description="Drafts: the title; empty: the first heading, else the first line."
+            " Cut to 32 characters (an ellipsis, …, marks a cut)."
+        ),
+    ] = ""
+    author: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=AUTHOR_LIMIT,
+            description=f"Drafts: the author, at most {AUTHOR_LIMIT} characters.",
+        ),
+    ] = ""
+    digest: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=DIGEST_LIMIT,
+            description=f"Drafts: the summary, at most {DIGEST_LIMIT} characters; empty: the"
+            " first whole sentences of the body's paragraphs that fit, without quote marks,"
+            " emoji or symbols.",
+        ),
+    ] = ""
+    keepTitleHeading: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Drafts: true keeps a leading h1 that became the title in the content"
+            " (the platform shows the title above it)."
+        ),
+    ] = False
+    needOpenComment: Annotated[bool, msgspec.Meta(description="Drafts: open comments.")] = False
+    onlyFansCanComment: Annotated[
+        bool, msgspec.Meta(description="Drafts: open comments to followers only.")
+    ] = False
+    imagePolicy: Annotated[
+        ImagePolicy,
+        msgspec.Meta(
+            description="Drafts: an image that cannot be had or is refused (not coverImageUrl)"
+            " fails the draft, nothing charged (fail), or is left out (skip); the answer"
+            " lists each image's outcome."
+        ),
+    ] = "fail"
+    content_source_url: Annotated[
+        Url,
+        msgspec.Meta(
+            description=f"Drafts: the article's source link (read the original), {_URL_FORM};"
+            " empty: none."
+        ),
+    ] = ""
+    dryRun: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: run the draft's whole conversion and checks, call no platform"
+            " (no credentials needed) and answer what would be sent; 1 credit."
+        ),
+    ] = False
+    draftMediaId: DraftMediaId = ""
+    draftMissing: DraftMissingField = "fail"
+
+
+class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
+    """Arguments of the MCP tool ``convert_article``: the convert-and-draft body, and what
+    the HTTP route takes as headers (the draft account, the idempotency key)."""
+
+    platformAppid: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppID of the WeChat official account: with platformAppSecret, create"
+            " a draft instead of returning HTML. Both or neither; neither: the account"
+            " configured on the connection, if any."
+        ),
+    ] = None
+    platformAppSecret: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="AppSecret of that account (better configured on the connection)."
+        ),
+    ] = None
+    idempotencyKey: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="1-255 printable ASCII characters: a retry with the same key (within"
+            " INKCARD_IDEMPOTENCY_HOURS, 24 by default) gets the first answer again and is"
+            " charged once; the HTTP route's Idempotency-Key header."
+        ),
+    ] = None
+
+
+_ARTICLE_ACCEPTED = {
+    "markdown": "a string",
+    "theme": "one of " + ", ".join(ARTICLE_THEMES),
+    "primaryColor": f"a CSS colour of at most {COLOR_LIMIT} characters (#07c160, hsl(…), a name)",
+    "fontSize": f"a number from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
+    "coverImageUrl": f"an http or https URL of at most {URL_LIMIT} printable ASCII characters",
+    "title": "a string",
+    "author": f"a string of at most {AUTHOR_LIMIT} characters",
+    "digest": f"a string of at most {DIGEST_LIMIT} characters",
+    "content_source_url": (
+        f"an http or https URL of at most {URL_LIMIT} printable ASCII characters"
+    ),
+    "keepTitleHeading": "true or false",
+    "needOpenComment": "true or false",
+    "onlyFansCanComment": "true or false",
+    "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
+    "dryRun": "true or false",
+    **DRAFT_FIELDS_ACCEPTED,
+}
+
+
+_ACCOUNT_HINT = "the draft account is sent as the Platform-Appid and Platform-App-Secret headers"
+HEADER_HINTS = {
+    "platformAppid": _ACCOUNT_HINT,
+    "platformAppSecret": _ACCOUNT_HINT,
+    "idempotencyKey": "it is sent as the Idempotency-Key header",
+}
+"""The publishing bodies' unknown fields that the MCP tools take as arguments: where they go."""
+
+
+def parse_article(body: bytes) -> ArticleRequest:
+    """Decode and validate a convert-and-draft request body.
+
+    Raises:
+        InvalidJson: The body is not a JSON object.
+        UnknownField: A field (or a near miss of a front matter key) it does not read (400).
+        InvalidField: A field has the wrong type, length or form; an unknown theme (400).
+        PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
+        EmptyMarkdown: No Markdown, or one with nothing to convert (400; HTML or draft).
+    """
+    sent = decode_object(body, _ARTICLE_ACCEPTED, HEADER_HINTS)
+    fields = with_front_matter(sent, ArticleRequest, _ARTICLE_ACCEPTED)
+    request = convert_fields(fields, ArticleRequest, _ARTICLE_ACCEPTED)
+    if request.theme not in ARTICLE_THEMES:
+        where = " from the front matter" if "theme" in fields.keys() - sent.keys() else ""
+        raise InvalidField(
+            f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
+        )
+    if request.primaryColor and layout.css_color(request.primaryColor) is None:
+        raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
+    require_markdown(sent, request.markdown, "convert", required=True)
+    return request
