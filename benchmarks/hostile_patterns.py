@@ -25,7 +25,8 @@ assert len(FREEZE) == 232  # the report's body, byte for byte
 CRLF_POST = (
     "---\r\n"
     + "".join(f"# draft note {i}\r\n" for i in range(24))
-    + "- windows\r\n- tags\r\n---\r\n# A post written on Windows\r\n\r\nIts lines end in CRLF.\r\n"
+    + "tags: [windows, notes]\r\n---\r\n"
+    + "# A post written on Windows\r\n\r\nIts lines end in CRLF.\r\n"
 )
 MERMAID = "# A sequence\n\n```mermaid\nsequenceDiagram\nAlice->" + " " * 600 + "Bob\n```\n"
 FREEZE_TIMEOUT = 30.0  # seconds: the old service never answers

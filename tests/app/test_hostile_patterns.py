@@ -35,11 +35,10 @@ from tests.app.test_event_loop import descendants
 
 # the body as the report sent it (json.dumps: a space after the colon)
 FREEZE = json.dumps({"markdown": "---\n" + "#\r\n" * 40 + "!\n---\n# x"}).encode()
-CRLF_POST = (
-    "---\r\n"
-    + "".join(f"# draft note {i}\r\n" for i in range(24))
-    + "- windows\r\n- tags\r\n---\r\n# A post\r\n\r\nWritten on Windows.\r\n"
-)
+CRLF_NOTES = "---\r\n" + "".join(f"# draft note {i}\r\n" for i in range(24))
+CRLF_BODY = "---\r\n# A post\r\n\r\nWritten on Windows.\r\n"
+CRLF_POST = CRLF_NOTES + "tags: [windows, notes]\r\n" + CRLF_BODY  # a mapping: read
+CRLF_LIST = CRLF_NOTES + "- windows\r\n- tags\r\n" + CRLF_BODY  # a list: refused
 SLOW_FRONT_MATTER = "---\ntitle: tags\ntags: [" + "a," * 3_900 + "a]\n---\n# x\n"  # < 8 KB
 PATHS = ("/api/generate", "/api/platform/convert-and-draft")
 CLIENT_TIMEOUT = 20.0  # a frozen server fails here rather than hang the test
@@ -186,12 +185,17 @@ def test_the_232_byte_front_matter_answers_at_once_and_others_are_served(
 
 
 def test_a_windows_post_with_comment_lines_answers_at_once(service: Service) -> None:
-    """24 CRLF comment lines before a list: not front matter (its first line is no key),
-    read as Markdown; before, finding that out took seconds of backtracking."""
+    """24 CRLF comment lines before a tag list: before, finding where the front matter's first
+    line was took seconds of backtracking. A mapping is read (then the empty balance answers);
+    a list is refused as front matter that is not a mapping; both at once, charging nothing."""
     for path in PATHS:
-        status, label, seconds = service.post(path, service.broke, json={"markdown": CRLF_POST})
-        assert (status, label) == (402, "insufficient_credits")
-        assert seconds < QUICK
+        for markdown, expected in (
+            (CRLF_POST, (402, "insufficient_credits")),
+            (CRLF_LIST, (400, "invalid_front_matter")),
+        ):
+            status, label, seconds = service.post(path, service.broke, json={"markdown": markdown})
+            assert (status, label) == expected
+            assert seconds < QUICK
 
 
 def test_a_body_slow_to_read_is_read_off_the_event_loop(service: Service) -> None:
