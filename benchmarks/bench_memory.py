@@ -2,7 +2,7 @@
 ``--per-format``, the peak of one card per output format and size.
 
 Run: `.venv/bin/python benchmarks/bench_memory.py [--cards 1000] [--workers 2]`. Starts the
-service's own render pool (``app.render_pool``: forkserver workers, fonts loaded, one warm-up
+service's own render pool (``app.render.pool``: forkserver workers, fonts loaded, one warm-up
 card), then sends it distinct cards: every corpus post in every card theme and mode, at the
 default size and scale in autoSplit, each with a counter line so no two are alike, two jobs
 in flight per worker. After every ``--every`` cards it records each worker's peak resident
@@ -38,8 +38,9 @@ sys.path.insert(0, str(ROOT / "src"))
 
 import layout  # noqa: E402  # after the path setup above, so a clean clone needs no install
 import themes  # noqa: E402  # same reason
-from app.cards.pool import ProcessRenderPool  # noqa: E402  # same reason
-from app.cards.worker import MAX_CARD_PIXELS, RenderJob, WorkerConfig  # noqa: E402  # same
+from app.render.messages import RenderJob, WorkerConfig  # noqa: E402  # same reason
+from app.render.pool import ProcessRenderPool  # noqa: E402  # same reason
+from app.render.refusals import MAX_CARD_PIXELS  # noqa: E402  # same reason
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_MB = 120

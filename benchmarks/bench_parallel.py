@@ -1,6 +1,6 @@
 """A split request's cards drawn side by side: the latency of one 10-card autoSplit request on
 a pool of 2 render workers, each request kept to one worker (as before) against its last cards
-handed, laid out, to the idle worker (``app.cards.spread``), and the throughput of both under
+handed, laid out, to the idle worker (``app.render.spread``), and the throughput of both under
 load; JSON.
 
 Run: `.venv/bin/python benchmarks/bench_parallel.py [--runs 15] [--load 24]`. Two pools of
@@ -33,8 +33,8 @@ import msgspec
 
 import layout
 import themes
-from app.cards.pool import ProcessRenderPool
-from app.cards.worker import RenderJob, WorkerConfig
+from app.render.messages import RenderJob, WorkerConfig
+from app.render.pool import ProcessRenderPool
 
 POSTS = Path(__file__).resolve().parents[1] / "tests" / "cases" / "posts"
 CORPUS = ("04-long-article-zh.md", "01-efficiency-zh.md", "02-python-tips-mixed.md")

@@ -82,7 +82,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 }
 
 # The service's layers, bottom to top; a row is a package or module directly under app. A module
-# may import its own row (app.cards.pool inside app.cards) and every row of a lower layer.
+# may import its own row (app.render.pool inside app.render) and every row of a lower layer.
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
     ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
@@ -91,8 +91,9 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.publish",),  # the image post's records, built on the generate body's
     ("app.schema",),  # JSON Schemas and README tables derived from the models
     ("app.ledger",),
+    ("app.render",),  # the render processes: the engine, errors and metrics only
     ("app.cards",),
-    ("app.articles",),  # draws cover cards; its thread pool uses the cards' admission
+    ("app.articles",),  # an image post's cards by the card service; math and admission: render
     ("app.services",),
     ("app.operations",),
     ("app.mcp",),
@@ -155,8 +156,6 @@ KNOWN_OVERSIZE_TO_SPLIT: set[str] = {
     "app/articles/service.py:ArticleService",
     "app/articles/wechat.py",
     "app/articles/wechat.py:WeChatClient",
-    "app/cards/pool.py:ProcessRenderPool",
-    "app/cards/worker.py",
     "app/fetch.py",
     "app/ledger/credits.py:Credits",
     "app/models.py",
@@ -307,8 +306,8 @@ def _private(imp: Import, path: str, module: str) -> list[str]:
 
 
 def row_of(module: str) -> str:
-    """The row of APP_LAYERS or ENGINE_STAGES a name belongs to: `app.cards.pool.Admission` →
-    `app.cards`, `layout.base.fonts.FontBook` → `layout.text`.
+    """The row of APP_LAYERS or ENGINE_STAGES a name belongs to: `app.render.jobs.answer` →
+    `app.render`, `layout.base.fonts.FontBook` → `layout.text`.
 
     A name that is no row (`app.VERSION`) is app's own; a module that is no row is reported
     once, in its own file.
@@ -581,9 +580,19 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
             ["app.ledger may not import app.cards"],
         ),
         (
-            "app/cards/pool.py",
+            "app/cards/service.py",
             "def f():\n    from app.articles.threads import ArticleThreads\n",
             ["app.cards may not import app.articles"],
+        ),
+        (
+            "app/render/pool.py",
+            "from app.cards.service import CardService\n",
+            ["app.render may not import app.cards"],
+        ),
+        (
+            "app/render/messages.py",
+            "from app.articles.threads import ArticleThreads\n",
+            ["app.render may not import app.articles"],
         ),
         (
             "app/operations/generate.py",
@@ -604,9 +613,10 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ),
         ("app/webhooks.py", "import layout\n", ["app.webhooks has no place in APP_LAYERS"]),
         ("app/metrics.py", "from app.storage import Storage\nfrom app.errors import X\n", []),
-        ("app/articles/threads.py", "from app.cards.pool import Admission\n", []),
+        ("app/articles/threads.py", "from app.render.admission import Admission\n", []),
         ("app/errors.py", "from app import VERSION\n", []),
-        ("app/cards/service.py", "from . import pool\nfrom .images import RemoteImages\n", []),
+        ("app/cards/service.py", "from . import request\nfrom .images import RemoteImages\n", []),
+        ("app/cards/service.py", "from app.render.pool import ProcessRenderPool\n", []),
         ("app/server/mcp_http.py", "from app.mcp.tools import InkcardTools\n", []),
         (
             "app/cli/main.py",
@@ -632,11 +642,11 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ),
         # private names stay in their package (row)
         (
-            "app/cards/inline.py",
-            "from app.render.worker import _answer\n",
-            ["the private name _answer belongs to app.render"],
+            "app/cards/service.py",
+            "from app.render.jobs import _render\n",
+            ["the private name _render belongs to app.render"],
         ),
-        ("app/cards/inline.py", "from app.cards.worker import _answer\n", []),
+        ("app/render/inline.py", "from app.render.jobs import _render\n", []),
         ("layout/pages/compose.py", "from ..base.boxes import _grow\n", ["the private name _grow"]),
         ("app/articles/html.py", "from lxml.etree import _Element\n", []),
         # the engine's stages
@@ -726,11 +736,11 @@ def test_engine_exceptions_excuse_only_the_named_files(monkeypatch: pytest.Monke
     monkeypatch.setattr(
         sys.modules[__name__],
         "ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP",
-        {"layout.base.fonts": ("app/cards/pool.py",)},
+        {"layout.base.fonts": ("app/render/pool.py",)},
     )
-    assert violations("app/cards/pool.py", "from layout.base.fonts import FontBook\n") == []
+    assert violations("app/render/pool.py", "from layout.base.fonts import FontBook\n") == []
     assert violations("app/cards/service.py", "from layout.base.fonts import FontBook\n") != []
-    assert violations("app/cards/pool.py", "from layout.draw.painter import Painter\n") != []
+    assert violations("app/render/pool.py", "from layout.draw.painter import Painter\n") != []
     assert violations("themes/custom.py", "from layout.base.fonts import FontBook\n") != []
 
 

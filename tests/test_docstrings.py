@@ -2,7 +2,7 @@
 
 Docstrings are the map a maintainer reads first: one that names a module that was renamed or
 split sends them looking for something that is not there. A dotted name that starts with one
-of our packages (`layout.base.fonts`, `app.cards.pool.RenderPool`) must import, or be an
+of our packages (`layout.base.fonts`, `app.render.pool.ProcessRenderPool`) must import, or be an
 attribute of what imports; a file name in backticks (`compose.py`) must be a file under src.
 """
 

@@ -20,10 +20,7 @@ from app.articles.service import ArticleService
 from app.articles.threads import ArticleThreads
 from app.articles.warmup import WarmUp
 from app.cards.images import RemoteImages
-from app.cards.inline import InlineRenderPool
-from app.cards.pool import ProcessRenderPool
 from app.cards.service import Budget, CardService
-from app.cards.worker import WorkerConfig
 from app.errors import DatabaseBusy
 from app.fetch import FetchPolicy, ImageFetcher
 from app.ledger.credits import Credits
@@ -32,6 +29,9 @@ from app.ledger.owners import Owner, owner_name, release_gone_owners
 from app.ledger.ratelimit import RequestLimit
 from app.metrics import MeteredStorage, Metrics
 from app.models import DEFAULT_THEME
+from app.render.inline import InlineRenderPool
+from app.render.messages import WorkerConfig
+from app.render.pool import ProcessRenderPool
 from app.settings import MIB, Settings, metrics_dir
 from app.storage import LocalStorage, Storage, make_storage
 

@@ -21,7 +21,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.cards.worker import STALL_MARKER
+from app.render.jobs import STALL_MARKER
 from app.settings import SettingsError, load_settings
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.test_api_errors import assert_error, post

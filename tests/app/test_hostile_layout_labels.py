@@ -8,8 +8,8 @@ import time
 import pytest
 
 import layout
-from app.cards import worker
 from app.errors import ApiError
+from app.render import jobs, refusals
 from app.settings import Settings
 
 TABLE = "|a|b|\n|-|-|\n" + "|1|2|\n" * 16_000  # 96 KB: the attacker's 16,000-row table
@@ -35,12 +35,12 @@ def test_an_oversized_post_is_its_label_in_bounded_time(fonts, apple_notes, md, 
     default output budget for all of them."""
     limits = {
         "max_pages": layout.MAX_CARDS,
-        "max_pixels": worker.MAX_CARD_PIXELS,
+        "max_pixels": refusals.MAX_CARD_PIXELS,
         "max_total_pixels": Settings().max_output_pixels,
     }
     start = time.process_time()
     with pytest.raises(ApiError) as refused:
-        worker.render_cards(md, apple_notes, fonts, layout.RenderOptions(**limits, **options))
+        jobs.render_cards(md, apple_notes, fonts, layout.RenderOptions(**limits, **options))
     assert refused.value.label == label
     assert refused.value.status == 400
     assert time.process_time() - start < 5.0  # the table alone took 18 s

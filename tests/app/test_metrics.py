@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.cards.worker import STALL_MARKER
+from app.render.jobs import STALL_MARKER
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.fakewechat import FakeWeChat
 

@@ -17,17 +17,10 @@ import pytest
 
 import layout
 import themes
-from app.cards.pool import ProcessRenderPool
-from app.cards.worker import (
-    DrawJob,
-    RenderJob,
-    ShareJob,
-    WorkerConfig,
-    draw_share,
-    lay_out_share,
-    render_cards,
-)
 from app.errors import TooManyPixels
+from app.render.jobs import draw_share, lay_out_share, render_cards
+from app.render.messages import DrawJob, RenderJob, ShareJob, WorkerConfig
+from app.render.pool import ProcessRenderPool
 
 T = TypeVar("T")
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"

@@ -14,8 +14,9 @@ from litestar.testing import TestClient
 import layout
 import themes
 from app.articles.warmup import WarmUp, warm_article_path
-from app.cards.pool import Worker, forkserver_context
-from app.cards.worker import WARM_UPS, WorkerConfig
+from app.render.messages import WorkerConfig
+from app.render.process import Worker, forkserver_context
+from app.render.worker import WARM_UPS
 from app.server.factory import create_app
 from app.services import build_services
 from app.settings import Settings

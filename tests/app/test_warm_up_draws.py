@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import layout
 import themes
-from app.cards.worker import WARM_UP_CARD_DRAWS, WorkerConfig, warm_up
+from app.render.messages import WorkerConfig
+from app.render.worker import WARM_UP_CARD_DRAWS, warm_up
 from layout.draw.statics import clear_static_cache, static_cache_stats
 
 

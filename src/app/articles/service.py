@@ -54,8 +54,6 @@ from app.articles.wechat import (
     ImageUploadFailed,
     WeChatClient,
 )
-from app.cards.pool import ProcessRenderPool
-from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
 from app.models import ArticleRequest, ImagePolicy, field_label
@@ -66,6 +64,8 @@ from app.publish import (
     DraftResponse,
     HtmlResponse,
 )
+from app.render.messages import TypesetJob
+from app.render.pool import ProcessRenderPool
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from app.cards.pool import Admission
 from app.errors import Overloaded, RenderTimeout
 from app.metrics import Metrics
+from app.render.admission import Admission
 
 T = TypeVar("T")
 
@@ -19,7 +19,7 @@ class ArticleThreads:
     """Threads for the article work (conversion, image fitting, cover cards): at most
     ``threads`` at once and ``queue`` waiting (503 above), ``per_key`` per key (429 above).
 
-    Card renders run in ``app.cards.pool``'s processes instead. A slot is freed when its call
+    Card renders run in ``app.render.pool``'s processes instead. A slot is freed when its call
     really ends, not when its request gives up. ``metrics`` counts the 503s.
     """
 

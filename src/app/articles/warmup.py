@@ -2,7 +2,7 @@
 one does: each article theme's CSS parsed for inlining (30-45 ms each on first use), the
 Markdown parser, sanitizer, HTML tree and checks loaded. ``/readyz`` waits for it.
 
-Math is typeset in the render workers (``app.cards.worker`` warms them); here formulas are
+Math is typeset in the render workers (``app.render.worker`` warms them); here formulas are
 placed as a worker's answer would be, without loading the math engine in this process.
 """
 

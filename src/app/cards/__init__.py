@@ -1,3 +1,4 @@
 """Card requests → stored card images: ``request`` normalises a request once, ``images``
-fetches its remote images, ``pool`` and ``worker`` render it in separate processes,
-``service`` finds or stores the set; ``gallery`` draws the sample post in every theme."""
+fetches its remote images, the render processes of ``app.render`` draw it, ``service`` finds
+or stores the set; ``covers`` does the same for cover cards, and ``gallery`` draws the sample
+post in every theme."""

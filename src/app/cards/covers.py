@@ -13,9 +13,9 @@ import logging
 import layout
 from app.cards.coverrequest import CoverSpec
 from app.cards.service import CardService
-from app.cards.worker import CoverJob
 from app.errors import RenderTimeout, StorageError
 from app.models import ImageRecord
+from app.render.messages import CoverJob
 from app.storage import Storage
 
 log = logging.getLogger("inkcard.covers")

@@ -10,7 +10,7 @@ so a repeated request finds it and skips rendering, and a set with a card missin
 again. Work is bounded before it starts: image and output pixel budgets (checked by the engine
 from headers and sizes before decoding or drawing), at most ``renders_per_key`` renders in
 flight per key (429), and a bounded queue in front of the render processes
-(``app.render_pool``) that answers 503 at once instead of queueing forever. Concurrent
+(``app.render``) that answers 503 at once instead of queueing forever. Concurrent
 requests for one digest render once.
 """
 
@@ -30,14 +30,16 @@ import msgspec
 import layout
 import themes
 from app.cards.images import RemoteImages
-from app.cards.pool import ProcessRenderPool, SingleFlight
 from app.cards.request import CardRequest, normalise
-from app.cards.worker import RenderJob, parse_post
 from app.errors import (
     RenderTimeout,
     StorageError,
 )
 from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord
+from app.render.messages import RenderJob
+from app.render.pool import ProcessRenderPool
+from app.render.refusals import parse_post
+from app.render.singleflight import SingleFlight
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")
@@ -331,7 +333,9 @@ class CardService:
             InvalidMdx: With mdxMode, text the component set refuses.
             RenderTimeout: The parse did not end within ``timeout``.
         """
-        future = asyncio.get_running_loop().run_in_executor(self._parsers, parse_post, card)
+        future = asyncio.get_running_loop().run_in_executor(
+            self._parsers, parse_post, card.markdown, card.mdx
+        )
         try:
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:

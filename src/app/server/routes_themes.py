@@ -21,11 +21,11 @@ from litestar.params import Parameter
 
 import themes
 from app.cards import gallery
-from app.cards.pool import SingleFlight
 from app.cards.service import CardService, ThemesResponse, themes_listing
-from app.cards.worker import RenderJob
 from app.errors import NotFound
 from app.models import ErrorBody
+from app.render.messages import RenderJob
+from app.render.singleflight import SingleFlight
 from app.schema import errors
 from app.server.openapi import error_responses
 from app.services import Services

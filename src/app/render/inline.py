@@ -1,12 +1,13 @@
-"""Card renders in the service's own process, one at a time: the render pool of ``inkcard mcp``.
+"""Jobs → answered in the service's own process, one at a time: ``inkcard mcp``'s render pool.
 
 A desktop agent's stdio server serves one caller, who waits for each answer: a forkserver and
 a warm worker per core would cost more memory and start-up than all its renders. So this pool
 answers the same jobs as ``ProcessRenderPool`` (the same admission, budgets, errors and
-counts) by running the worker's own job function in a thread, with the fonts the card service
-has already loaded. What it cannot do is kill a render: a render past its time answers 504 as
-usual, but its thread runs on to the end and the next render waits for it; and the address
-space limit of render processes does not apply (the pixel budgets still do).
+counts) by running the worker's own job function (``app.render.jobs.answer``) in a thread,
+with the fonts the card service has already loaded. What it cannot do is kill a render: a
+render past its time answers 504 as usual, but its thread runs on to the end and the next
+render waits for it; and the address space limit of render processes does not apply (the
+pixel budgets still do).
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import time
 from collections.abc import Callable
 
 import layout
-from app.cards.pool import ProcessRenderPool
-from app.cards.worker import Rendered, WorkerConfig, WorkerJob, _answer
 from app.errors import RenderFailed, RenderTimeout
 from app.metrics import Metrics
+from app.render.jobs import answer
+from app.render.messages import Rendered, WorkerConfig, WorkerJob
+from app.render.pool import ProcessRenderPool
 
 
 class InlineRenderPool(ProcessRenderPool):
@@ -73,4 +75,4 @@ class InlineRenderPool(ProcessRenderPool):
 
     def _render(self, job: WorkerJob, fonts: layout.FontBook) -> Rendered:
         with self._turn:
-            return _answer(job, fonts, self.config, self.renders + 1)
+            return answer(job, fonts, self.config, self.renders + 1)

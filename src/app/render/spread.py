@@ -26,21 +26,13 @@ from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
-from app.cards.worker import (
-    DrawJob,
-    Offer,
-    Rendered,
-    RenderJob,
-    Share,
-    ShareJob,
-    WorkerJob,
-)
+from app.render.messages import DrawJob, Offer, Rendered, RenderJob, Share, ShareJob, WorkerJob
 
 LOOP_ANSWER_SECONDS = 5.0
 """How long the thread waiting for the first worker waits for the event loop to answer its
 offer (it answers at once unless the service is stopping; then the worker draws every card)."""
 
-Worker = TypeVar("Worker")  # the pool's worker (app.cards.pool imports this module)
+Worker = TypeVar("Worker")  # the pool's worker (app.render.process imports this module)
 
 
 class Helpers(Protocol[Worker]):
