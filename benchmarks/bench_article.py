@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from app.articles.html import to_article  # noqa: E402 - the path above must come first
+from app.articles.convert.html import to_article  # noqa: E402 - the path above must come first
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_CHARS = 3600

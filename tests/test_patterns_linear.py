@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.articles.wechat import _RedactSecrets
+from app.articles.wechat.transport import _RedactSecrets
 from app.frontmatter import _KEY_LINE
 from app.models import URL_PATTERN
 from tests.patternfind import Found, find_all
@@ -71,7 +71,8 @@ def test_the_walk_finds_each_kind_of_pattern() -> None:
         )
 
     assert found("app.frontmatter", _KEY_LINE.pattern)  # compiled at module level
-    assert found("app.articles.wechat", _RedactSecrets._PATTERN.pattern)  # a class attribute
+    # a class attribute
+    assert found("app.articles.wechat.transport", _RedactSecrets._PATTERN.pattern)
     assert found("layout.text.runs", r"\X")  # the regex module's
     assert found("app.models.article", URL_PATTERN)  # msgspec.Meta(pattern=URL_PATTERN)
     assert found("layout.diagrams.mermaid", r"<br\s*/?>")  # inline: re.sub(r"<br\s*/?>", ...)

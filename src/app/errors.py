@@ -1,7 +1,7 @@
 """The service's domain errors: each ``ApiError`` carries its HTTP status, label and message.
 
 Services raise them without touching Litestar (so the CLI's key and credit commands load no
-HTTP framework); ``app.responses`` turns them into the documented JSON error bodies.
+HTTP framework); ``app.server.responses`` turns them into the documented JSON error bodies.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from lxml import html as lxml_html
 
 import layout
 import themes
-from app.articles.html import to_article
+from app.articles.convert.html import to_article
 
 KINDS = tuple(layout.ALERT_LABELS)
 

@@ -10,8 +10,8 @@ from lxml import html as lxml_html
 
 import layout
 import themes
-from app.articles.brand import Brand, apply_brand, readable_on_white
-from app.articles.html import to_article
+from app.articles.convert.brand import Brand, apply_brand, readable_on_white
+from app.articles.convert.html import to_article
 from app.models import ARTICLE_THEMES, ArticleToolArguments, parse_article
 from app.schema import tool_schema
 from tests.app.test_convert_and_draft import Service, assert_error, service, start

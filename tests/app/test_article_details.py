@@ -8,8 +8,8 @@ import re
 import pytest
 from lxml import html as lxml_html
 
-from app.articles.html import to_article
-from app.articles.tables import NOWRAP, char_em
+from app.articles.convert.html import to_article
+from app.articles.convert.tables import NOWRAP, char_em
 from themes.contrast import ratio
 
 THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]

@@ -10,8 +10,8 @@ import pytest
 from lxml import html as lxml_html
 
 import themes
-from app.articles.brand import Brand, apply_brand
-from app.articles.html import (
+from app.articles.convert.brand import Brand, apply_brand
+from app.articles.convert.html import (
     UnknownArticleTheme,
     draft_content,
     rewrite_images,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import html as lxml_html
 
-from app.articles.html import to_article
+from app.articles.convert.html import to_article
 
 
 def _body(markdown: str) -> lxml_html.HtmlElement:

@@ -19,8 +19,8 @@ import skia
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.articles.html import to_article
-from app.articles.service import MAX_DRAFT_IMAGES
+from app.articles.convert.html import to_article
+from app.articles.drafts.images import MAX_DRAFT_IMAGES
 from app.server.factory import create_app
 from app.settings import Settings
 from layout.draw import imagecodec

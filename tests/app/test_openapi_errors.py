@@ -15,7 +15,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 import app.errors
-from app.articles import wechat
+from app.articles.wechat import errors as wechat
 from app.schema import errors as catalogue
 from app.schema import readme as schema_docs
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from app.articles.checks import WARNING_CODES, Warnings
+from app.articles.drafts.checks import WARNING_CODES, Warnings
 from app.articles.newspic import post_text
 from app.publish import NEWSPIC_TEXT_LIMIT, NewspicRequest
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start

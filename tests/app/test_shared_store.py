@@ -106,7 +106,7 @@ def test_replicas_starting_together_apply_each_migration_once(
 FETCH = """
 import asyncio, sys
 from pathlib import Path
-from app.articles.tokens import TokenCache
+from app.articles.wechat.tokens import TokenCache
 from app.articles.wechat import Credentials, WeChatClient
 database, url, go, ready = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
 
@@ -238,7 +238,7 @@ def test_the_sqlite_path_never_loads_psycopg(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from app.ledger.credits import Credits\n"
-        "from app.articles.tokens import TokenCache\n"
+        "from app.articles.wechat.tokens import TokenCache\n"
         f"credits = Credits({str(tmp_path / 'x.db')!r})\n"
         "credits.ensure_schema()\n"
         "credits.create_key('k', 1)\n"

@@ -10,7 +10,6 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.articles.tokens import TokenCache, _Keys, seal, unseal
 from app.articles.wechat import (
     Credentials,
     DraftArticle,
@@ -22,6 +21,7 @@ from app.articles.wechat import (
     PlatformTimeout,
     WeChatClient,
 )
+from app.articles.wechat.tokens import TokenCache, _Keys, seal, unseal
 from tests.app.apphelpers import free_port
 from tests.fakewechat import FakeWeChat
 

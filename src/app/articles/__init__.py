@@ -1,9 +1,11 @@
-"""Markdown → WeChat articles: conversion, checks, drafts and the article thread pool."""
+"""Markdown → WeChat articles: the article HTML, and with an account a draft or an image post.
 
-import os
-
-# premailer memoises every inline style it parses in one LFU cache, 128 entries by default,
-# read from the environment when premailer is first imported (by `html`, after this). One
-# article theme's styles take ~40 entries, so the themes (and brand colours) in use evicted
-# each other and an article re-parsed its CSS (~20 ms); 2,048 small entries hold them all.
-os.environ.setdefault("PREMAILER_CACHE_MAXSIZE", "2048")
+Two operations: ``service`` (``ArticleService``: convert-and-draft, its dry run) and
+``newspic`` (an image post drawn as cards). They are built on three rooms: ``convert``
+(Markdown → article HTML, pure), ``drafts`` (what a draft is made of: images, cover, title,
+digest, warnings) and ``wechat`` (the platform client, its token and media caches); and on
+``threads`` (the bounded thread pool article work runs in), ``localimages`` (the local
+images of ``inkcard mcp``) and ``warmup`` (the path run once at start). It may import
+``layout``, ``themes`` and every lower row of ``app`` (the cards draw covers and image posts;
+the threads share the cards' admission), never ``app.services`` or anything above it.
+"""

@@ -14,7 +14,7 @@ from collections.abc import Hashable
 
 import layout
 from app import localfiles
-from app.articles import html as article
+from app.articles.convert import html as article
 from app.errors import ApiError, InvalidImage
 from app.fetch import FetchError, ImageFetcher
 

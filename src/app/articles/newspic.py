@@ -13,15 +13,16 @@ from __future__ import annotations
 import logging
 
 import layout
-from app.articles import html as article
-from app.articles.checks import Warnings, check_title, check_xiaohongshu, one_line
-from app.articles.draftbody import digest_of
-from app.articles.placing import Publisher, placed_message
-from app.articles.service import DRY_RUN_COST, UNTITLED, cut_title, plural
+from app.articles.convert import html as article
+from app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
+from app.articles.drafts.draftbody import digest_of
+from app.articles.drafts.titles import UNTITLED, cut_title
+from app.articles.service import DRY_RUN_COST
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import TITLE_LIMIT, NewspicArticle
+from app.articles.wechat.placing import Publisher, placed_message
 from app.cards.service import CardService
-from app.errors import InvalidField, RenderFailed
+from app.errors import InvalidField, RenderFailed, plural
 from app.models import ImageRecord
 from app.publish import (
     NEWSPIC_IMAGE_LIMIT,

@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 
 import themes
-from app.articles import html as article
-from app.articles.checks import Warnings, check_html
+from app.articles.convert import html as article
+from app.articles.drafts.checks import Warnings, check_html
 
 log = logging.getLogger("inkcard.warmup")
 

@@ -2,7 +2,7 @@
 and `credits` run and administer the HTTP service; `mcp` serves the MCP tools over stdio;
 `themes` lists the themes and checks a custom theme file.
 
-The HTTP framework (litestar, uvicorn, `app.main`, the MCP SDK) is imported by `serve` and
+The HTTP framework (litestar, uvicorn, `app.server.factory`, the MCP SDK) is imported by `serve` and
 `mcp` alone, and the database and settings only by the commands that use them, so `render`
 works anywhere without touching either; the card engine only by the commands that draw or
 list themes, so `mcp` answers its client without waiting for it. Bad arguments get one line

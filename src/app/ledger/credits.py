@@ -1,9 +1,10 @@
-"""API keys and the credit ledger in the service database (``app.store``: SQLite or PostgreSQL).
+"""API keys' balances and the credit ledger in the service database (``app.ledger.database``:
+SQLite or PostgreSQL).
 
-A key is ``ik_`` + 32 base62 characters. Only its SHA-256 and its first 8 characters (the
-prefix shown in lists and logs) are stored. Every change of a balance writes one ledger row in
-the same ``BEGIN IMMEDIATE`` transaction, so a key's balance always equals the sum of its
-ledger rows, and two concurrent debits can never spend the same credit.
+Every change of a balance writes one ledger row in the same ``BEGIN IMMEDIATE`` transaction
+(``app.ledger.movements``), so a key's balance always equals the sum of its ledger rows, and
+two concurrent debits can never spend the same credit. The keys themselves, and what is stored
+of them, are ``app.ledger.keys``.
 
 A paid request *reserves* its cost: a debit row plus a ``holds`` row naming it, written in the
 transaction that checks the balance (and the minimum balance some calls require: a check, not a
@@ -18,38 +19,39 @@ died is released by ``release_expired`` once its deadline has passed.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
-import string
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
 
 from app.errors import InsufficientCredits, plural
 from app.ledger.database import open_store
-from app.ledger.engine import StoreConflict, Tx
+from app.ledger.engine import Tx
+from app.ledger.keys import (
+    PREFIX_CHARS,
+    KeyInfo,
+    KeyTable,
+    UnknownKey,
+    hash_key,
+    looks_like_key,
+)
+from app.ledger.movements import move, now
 
-KEY_PREFIX = "ik_"
-KEY_LENGTH = 32
-PREFIX_CHARS = 8
-_ALPHABET = string.digits + string.ascii_letters
+# The keys' names too: callers reach keys and credits through this module.
+__all__ = [
+    "HOLD_MARGIN",
+    "PREFIX_CHARS",
+    "Credits",
+    "KeyInfo",
+    "LedgerRow",
+    "UnknownKey",
+    "hash_key",
+    "looks_like_key",
+]
+
 HOLD_MARGIN = 5.0
 """Seconds a hold outlives its request's deadline and one busy wait, before a sweep frees it."""
-
-
-class KeyInfo(msgspec.Struct, frozen=True):
-    """What is stored about a key (never the key itself)."""
-
-    id: int
-    prefix: str
-    name: str
-    balance: int
-    created_at: str
-    revoked_at: str | None
 
 
 class LedgerRow(msgspec.Struct, frozen=True):
@@ -63,33 +65,7 @@ class LedgerRow(msgspec.Struct, frozen=True):
     created_at: str
 
 
-class UnknownKey(LookupError):
-    """No key has this prefix."""
-
-
-def new_key() -> str:
-    """A fresh random API key: ``ik_`` + 32 base62 characters (about 190 bits)."""
-    return KEY_PREFIX + "".join(secrets.choice(_ALPHABET) for _ in range(KEY_LENGTH))
-
-
-def hash_key(key: str) -> str:
-    """Hex SHA-256 of a key: what the database keeps."""
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
-def looks_like_key(key: str) -> bool:
-    """True if ``key`` has the shape of an Inkcard key."""
-    body = key[len(KEY_PREFIX) :]
-    return (
-        key.startswith(KEY_PREFIX) and len(body) == KEY_LENGTH and all(c in _ALPHABET for c in body)
-    )
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-class Credits:
+class Credits(KeyTable):
     """The key and ledger tables of one database. Safe to use from many threads and processes.
 
     Args:
@@ -110,7 +86,7 @@ class Credits:
         request_deadline: float = 55.0,
         owner: str | None = None,
     ):
-        self.store = open_store(database, busy_timeout)
+        super().__init__(open_store(database, busy_timeout))
         self.busy_timeout = busy_timeout
         self.hold_seconds = request_deadline + busy_timeout + HOLD_MARGIN
         self.owner = owner
@@ -124,92 +100,7 @@ class Credits:
         with self.store.write() as db:
             db.execute("SELECT count(*) FROM api_keys").fetchone()
 
-    # Keys
-
-    def create_key(self, name: str, credits: int = 0) -> tuple[str, KeyInfo]:
-        """Create a key holding ``credits``; return the full key (shown once) and its record."""
-        if credits < 0:
-            raise ValueError("credits must be 0 or more")
-        for _ in range(10):
-            key = new_key()
-            try:
-                with self.store.write() as db:
-                    (key_id,) = db.execute(
-                        "INSERT INTO api_keys (prefix, key_hash, name, balance, created_at)"
-                        " VALUES (?, ?, ?, 0, ?) RETURNING id",
-                        [key[:PREFIX_CHARS], hash_key(key), name, _now()],
-                    ).fetchone()
-                    if credits:
-                        self._move(db, key_id, credits, "grant", "create", None)
-            except StoreConflict:
-                continue  # prefix collision: draw again
-            return key, self.key_info(key[:PREFIX_CHARS])
-        raise RuntimeError("could not draw an unused key prefix")
-
-    def key_count(self) -> int:
-        """Number of keys ever created (revoked ones included)."""
-        with self.store.read() as db:
-            return int(db.execute("SELECT count(*) FROM api_keys").fetchone()[0])
-
-    def list_keys(self) -> list[KeyInfo]:
-        """Every key, oldest first."""
-        with self.store.read() as db:
-            rows = db.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY id").fetchall()
-        return [KeyInfo(*row) for row in rows]
-
-    def key_info(self, prefix: str) -> KeyInfo:
-        """The key with this prefix; raises ``UnknownKey``."""
-        with self.store.read() as db:
-            row = db.execute(
-                f"SELECT {_KEY_COLUMNS} FROM api_keys WHERE prefix = ?", [prefix]
-            ).fetchone()
-        if row is None:
-            raise UnknownKey(prefix)
-        return KeyInfo(*row)
-
-    def revoke(self, prefix: str) -> KeyInfo:
-        """Revoke a key (idempotent); raises ``UnknownKey``."""
-        with self.store.write() as db:
-            db.execute(
-                "UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL",
-                [_now(), prefix],
-            )
-        return self.key_info(prefix)
-
-    def authenticate(self, key: str) -> KeyInfo | None:
-        """The live key record matching ``key``, or None. The hash comparison is constant-time."""
-        if not looks_like_key(key):
-            return None
-        with self.store.read() as db:
-            row = db.execute(
-                f"SELECT {_KEY_COLUMNS}, key_hash FROM api_keys WHERE prefix = ?",
-                [key[:PREFIX_CHARS]],
-            ).fetchone()
-        if row is None or not hmac.compare_digest(row[-1], hash_key(key)):
-            return None
-        info = KeyInfo(*row[:-1])
-        return None if info.revoked_at else info
-
     # Credits
-
-    def _move(
-        self,
-        db: Tx,
-        key_id: int,
-        delta: int,
-        kind: str,
-        operation: str,
-        request_id: str | None,
-        ref_debit_id: int | None = None,
-    ) -> int:
-        (row_id,) = db.execute(
-            "INSERT INTO ledger"
-            " (key_id, delta, kind, operation, request_id, ref_debit_id, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            [key_id, delta, kind, operation, request_id, ref_debit_id, _now()],
-        ).fetchone()
-        db.execute("UPDATE api_keys SET balance = balance + ? WHERE id = ?", [delta, key_id])
-        return int(row_id)
 
     def grant(self, prefix: str, amount: int, request_id: str | None = None) -> KeyInfo:
         """Add ``amount`` credits to a key; raises ``UnknownKey``."""
@@ -217,7 +108,7 @@ class Credits:
             raise ValueError("amount must be positive")
         info = self.key_info(prefix)
         with self.store.write() as db:
-            self._move(db, info.id, amount, "grant", "grant", request_id)
+            move(db, info.id, amount, "grant", "grant", request_id)
         return self.key_info(prefix)
 
     def reserve(
@@ -261,7 +152,7 @@ class Credits:
             (debit_id,) = db.execute(
                 "INSERT INTO ledger (key_id, delta, kind, operation, request_id, created_at)"
                 " VALUES (?, ?, 'debit', ?, ?, ?) RETURNING id",
-                [key_id, -cost, operation, request_id, _now()],
+                [key_id, -cost, operation, request_id, now()],
             ).fetchone()
             db.execute(
                 "INSERT INTO holds (debit_id, key_id, expires_at, owner) VALUES (?, ?, ?, ?)",
@@ -292,7 +183,7 @@ class Credits:
             if cost is not None and not 0 <= cost <= amount:
                 raise ValueError(f"cannot commit {cost} of a hold of {amount}")
             if cost is not None and cost < amount:
-                self._move(db, key_id, amount - cost, "refund", operation, request_id, hold_id)
+                move(db, key_id, amount - cost, "refund", operation, request_id, hold_id)
             return True
 
     def release(self, hold_id: int) -> bool:
@@ -341,7 +232,7 @@ class Credits:
         if held is None:
             return False
         key_id, amount, operation, request_id = held
-        self._move(db, key_id, amount, "refund", operation, request_id, hold_id)
+        move(db, key_id, amount, "refund", operation, request_id, hold_id)
         return True
 
     @staticmethod
@@ -390,6 +281,3 @@ def _short_of(cost: int, needed: int, balance: int) -> str:
             f" the key's balance is {balance}"
         )
     return f"this call costs {plural(cost, 'credit')} and the key's balance is {balance}"
-
-
-_KEY_COLUMNS = "id, prefix, name, balance, created_at, revoked_at"

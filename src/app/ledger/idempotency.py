@@ -1,6 +1,6 @@
 """``Idempotency-Key``: a retried request gets the first answer and is charged once.
 
-One row per (API key, Idempotency-Key) in the service database (``app.store``, table
+One row per (API key, Idempotency-Key) in the service database (``app.ledger.database``, table
 ``idempotency``). ``claim`` runs before any work: no row → a ``running`` row is written and
 the request proceeds; a ``done`` row with the same request fingerprint → its stored answer
 is replayed; the same key with another fingerprint → 422 ``idempotency_key_reused``; a

@@ -1,4 +1,4 @@
-"""The PostgreSQL engine of ``app.store``: psycopg 3, one connection pool per URL and process.
+"""The service database on PostgreSQL: psycopg 3, one connection pool per URL and process.
 
 Transactions run at READ COMMITTED; every write statement that must see the latest row locks
 it (``UPDATE … RETURNING``, ``DELETE … RETURNING``, ``INSERT … ON CONFLICT``, ``SELECT … FOR

@@ -1,8 +1,9 @@
 """The MCP server: ``generate_cards``, ``generate_cover``, ``convert_article``,
 ``create_newspic_draft`` and ``list_themes`` for AI agents.
 
-One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (we
-derive the input schemas from the models, ``app.schema``, and write the results ourselves):
+One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (the
+tool list, its input schemas derived from the models, is ``app.mcp.listing``; we write the
+results ourselves):
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
@@ -37,7 +38,7 @@ from mcp.server.lowlevel import Server
 from app import localfiles, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
-from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
+from app.cards.coverrequest import CoverResponse, parse_cover
 from app.cards.service import themes_listing
 from app.errors import (
     ApiError,
@@ -49,26 +50,20 @@ from app.errors import (
 )
 from app.ledger.credits import KeyInfo
 from app.localfiles import LocalReader
-from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file, with_markdown_file
+from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file
+from app.mcp.listing import tool_list
 from app.mcp.protocol import mcp_server
 from app.models import (
-    ARTICLE_REQUIRED,
-    ARTICLE_THEMES,
     INLINE_BYTES,
     INLINE_CARDS,
-    ArticleToolArguments,
-    GenerateRequest,
     GenerateResponse,
-    GenerateToolArguments,
     ImageRecord,
     invalid,
     parse_article,
     parse_generate,
 )
 from app.models.wire import SYNONYMS
-from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
-from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
-from app.schema import field_descriptions, tool_schema
+from app.publish import parse_newspic
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
@@ -87,9 +82,6 @@ NO_PREVIEW_URLS = (
     "Preview images have no URL here: `inkcard serve` serves them (GET /api/previews/...),"
     " this stdio server does not."
 )
-_FIELDS = field_descriptions(GenerateRequest)
-CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"
-"""What the generate tool tells agents about split modes: the model's own descriptions."""
 
 
 @dataclass(frozen=True)
@@ -143,112 +135,9 @@ class InkcardTools:
 
     def tools(self) -> list[types.Tool]:
         """The tool list: names, plain-words descriptions, input schemas."""
-        return [
-            types.Tool(
-                name="generate_cards",
-                title="Markdown to card images",
-                description=self._generate_description(),
-                input_schema=self._generate_schema(),
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
-            ),
-            types.Tool(
-                name="generate_cover",
-                title="A title to cover images",
-                description=(
-                    "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
-                    " Markdown: count (1..4) covers, each in another layout, the title set"
-                    " large and the keywords in the theme's accent. Returns each cover's"
-                    + (
-                        " URL (as generate_cards, without inline images)."
-                        if self.file_urls
-                        else " file name and the covers themselves as images (no URLs here)."
-                    )
-                    + " Costs what a generate_cards call costs, whatever count; a failed call"
-                    " costs nothing."
-                ),
-                input_schema={
-                    **tool_schema(CoverRequest, self.catalogue.accepted_names()),
-                    "required": ["text"],
-                },
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
-            ),
-            types.Tool(
-                name="convert_article",
-                title="Markdown to a WeChat article or draft",
-                description=(
-                    "Convert Markdown into a WeChat official-account article: one HTML document"
-                    " with inline CSS, ready to paste into the WeChat editor"
-                    f" ({HTML_COST} credit). With platform credentials (platformAppid and"
-                    " platformAppSecret, or configured on this connection) it instead uploads"
-                    " the images and creates a draft in the account's draft box and returns"
-                    f" the draft's media_id ({DRAFT_COST} credits); dryRun checks it and returns"
-                    f" what would be sent ({HTML_COST} credit). A balance under"
-                    f" {MIN_BALANCE} credits is refused before any work; a failed call costs"
-                    " nothing. Article themes: " + ", ".join(ARTICLE_THEMES) + "."
-                ),
-                input_schema=self._article_schema(),
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
-            ),
-            types.Tool(
-                name="create_newspic_draft",
-                title="Markdown to a WeChat image post (newspic) draft",
-                description=(
-                    "Draw Markdown as cards (as generate_cards, autoSplit unless splitMode is"
-                    " given) and create a WeChat image post (小绿书) in the account's draft box:"
-                    f" the cards in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT};"
-                    " title and text from the arguments, else the front matter, else the first"
-                    " heading and paragraphs. Needs platform credentials (platformAppid and"
-                    " platformAppSecret, or configured on this connection);"
-                    f" {DRAFT_COST} credits, a failed call nothing. dryRun: draw and check, send"
-                    f" nothing, no account needed, {HTML_COST} credit. Answers carry warnings."
-                ),
-                input_schema=self._local(
-                    tool_schema(NewspicToolArguments, self.catalogue.accepted_names())
-                ),
-                annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
-            ),
-            types.Tool(
-                name="list_themes",
-                title="Card and article themes",
-                description=(
-                    "List the card themes for generate_cards (id, label, one-line description,"
-                    " modes with the first one the default, and a preview image URL for each"
-                    " mode, empty over stdio) and the article themes for convert_article (the"
-                    " first is the default). Free."
-                ),
-                input_schema={"type": "object", "properties": {}, "additionalProperties": False},
-                annotations=types.ToolAnnotations(read_only_hint=True),
-            ),
-        ]
-
-    def _generate_description(self) -> str:
-        cost = self.settings.generate_cost
-        price = (
-            f"Each successful call costs {cost} credit{'s' if cost != 1 else ''}"
-            if cost
-            else "Free on this server"
+        return tool_list(
+            self.settings, self.catalogue, local_files=self.local_files, file_urls=self.file_urls
         )
-        default = GenerateRequest()
-        each = "URL" if self.file_urls else "file name (no URLs here: the answer says why)"
-        return (
-            "Turn Markdown into themed PNG card images (Xiaohongshu-style knowledge cards)."
-            f" Returns each card's {each} and, when the result is small (at most"
-            f" {INLINE_CARDS} cards and {INLINE_BYTES // 2**20} MiB of PNG), the cards"
-            f" themselves as images.\n\n{CARD_COUNT}\n\nThe default card is"
-            f" {default.width:g} x {default.height:g}"
-            " (3:4); try 500 x 500 (square), 440 x 782 (9:16 poster) or 595 x 842 (A4)."
-            f" Themes and their modes: call list_themes. {price}; a failed call costs nothing."
-        )
-
-    def _generate_schema(self) -> dict[str, Any]:
-        return self._local(tool_schema(GenerateToolArguments, self.catalogue.accepted_names()))
-
-    def _article_schema(self) -> dict[str, Any]:
-        schema = tool_schema(ArticleToolArguments, ARTICLE_THEMES, ARTICLE_REQUIRED)
-        return self._local(schema)
-
-    def _local(self, schema: dict[str, Any]) -> dict[str, Any]:
-        return with_markdown_file(schema) if self.local_files else schema
 
     # calls
 

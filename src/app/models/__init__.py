@@ -4,7 +4,7 @@ The request records are the one place each field is described and constrained (t
 tools' own arguments included): ``app.schema`` derives the OpenAPI and MCP schemas from
 them, ``app.schema.readme`` the README's field tables. The parsers share ``wire`` (the body
 decoded, its fields checked); ``generate`` holds the card body and the answers,
-``article`` the convert-and-draft body.
+``article`` the convert-and-draft body. They import only ``app.errors`` of the service.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ CLI adapt. Each is a plain async function over the ``Services`` record of ``app.
 - ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft (paid: 1 or 3).
 - ``generate_cover``: a ``CoverRequest`` → stored cover images (paid as generate).
 - ``create_newspic``: a ``NewspicRequest`` → an image-post draft of its cards (paid: 3).
+
+They may import ``app.services`` and every row below it; the adapters above them
+(``app.mcp``, ``app.server``, ``app.cli``) import them, never the other way round.
 """
 
 from app.operations.article import (

@@ -9,7 +9,8 @@ themes) in both, and a colour field (``primaryColor``) to the colour forms a pat
 state (``layout.color_pattern()``; the parser reads any CSS colour), worked out here so a
 card render never loads the CSS parser. Both say what the parsers refuse besides: a field
 not in the schema (``additionalProperties``: false, 400 ``unknown_field``) and a Markdown
-without a character that is not whitespace (400 ``empty_markdown``).
+without a character that is not whitespace (400 ``empty_markdown``). It may import
+``app.models``, ``app.publish`` and the rows below them; the server and the MCP tools read it.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ never by users; every back end still refuses anything that does not look like on
 A bucket engine's module, and so its client library, is imported only when that engine is
 built, so local use needs neither the optional extras nor any cloud credentials.
 Readiness is proved the way cards are stored: a probe object is written and deleted.
+It imports only ``app.settings`` and ``app.errors`` of the service.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ public image URLs. The cache spans requests, workers and replicas (the service d
 Growth is bounded: an account keeps its ``PER_ACCOUNT`` most recently used rows, and a row
 unused for ``MAX_AGE_DAYS`` goes (both pruned whenever a row is written). A row the platform
 no longer honours (a material deleted from the library answers 40007 in a draft) is dropped
-by the caller, who uploads the image again (``app.articles.placing``).
+by the caller, who uploads the image again (``app.articles.wechat.placing``).
 """
 
 from __future__ import annotations

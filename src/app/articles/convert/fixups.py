@@ -1,8 +1,8 @@
 """The article's tree passes: what the WeChat editor needs that CSS alone cannot give.
 
-`article.py` runs them on the sanitised lxml tree. Before inlining they add real elements
+`html.py` runs them on the sanitised lxml tree. Before inlining they add real elements
 and helper classes for the theme's selectors (pseudo-elements, task boxes, table
-scrollers, code token spans; links and footnotes are `article_refs.py`); after inlining
+scrollers, code token spans; links and footnotes are `refs.py`); after inlining
 they turn lists into `<section>` rows with text markers, code whitespace into `&nbsp;`
 and `<br>`, add the styles no theme may forget, and strip every attribute the editor
 would drop or that could act.

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from lxml import html as lxml_html
 
 import layout
-from app.articles.draftbody import Digest
-from app.articles.html import draft_content
+from app.articles.convert.html import draft_content
+from app.articles.drafts.draftbody import Digest
 from app.fetch import describe
 from app.models import DIGEST_LIMIT, ArticleRequest
 from app.publish import DraftImage, PublishWarning

@@ -17,7 +17,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 import layout
-from app.articles.formulas import COLUMN
+from app.articles.convert.formulas import COLUMN
 
 MERMAID = "language-mermaid"
 NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"

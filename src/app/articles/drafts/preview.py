@@ -4,8 +4,8 @@ hold, for ``dryRun`` (``ArticleService.dry_run``), which calls no platform."""
 from __future__ import annotations
 
 import layout
-from app.articles.checks import Warnings
-from app.articles.draftbody import Digest
+from app.articles.drafts.checks import Warnings
+from app.articles.drafts.draftbody import Digest
 from app.articles.wechat import DraftArticle
 from app.fetch import describe
 from app.models import ArticleRequest

@@ -15,7 +15,7 @@ from urllib.parse import unquote, urlsplit
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
-from app.articles.fixups import WECHAT_HOST, append_text, has_class, remove_keeping_tail
+from app.articles.convert.fixups import WECHAT_HOST, append_text, has_class, remove_keeping_tail
 
 _FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
 

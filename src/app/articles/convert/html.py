@@ -2,7 +2,7 @@
 
 Pipeline: markdown-it (CommonMark, GFM tables, strikethrough, task lists, footnotes, raw
 HTML on) → nh3 sanitises the whole rendered HTML against a small allow-list → lxml tree →
-`article_fixups` passes before inlining → premailer inlines the theme's CSS (parsed once
+`fixups` passes before inlining → premailer inlines the theme's CSS (parsed once
 per theme, no network) → passes after inlining → one `<section>` in a full document.
 
 This module is the article path's own door for markdown_it (the card parser in
@@ -31,11 +31,11 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 import layout
 import themes
-from app.articles import alerts
-from app.articles import fixups as fx
-from app.articles.brand import Brand, apply_brand, brand_colour
-from app.articles.diagrams import place_diagrams, take_diagrams
-from app.articles.formulas import (
+from app.articles.convert import alerts
+from app.articles.convert import fixups as fx
+from app.articles.convert.brand import Brand, apply_brand, brand_colour
+from app.articles.convert.diagrams import place_diagrams, take_diagrams
+from app.articles.convert.formulas import (
     MATH_TOKENS,
     Typeset,
     math_size,
@@ -44,8 +44,8 @@ from app.articles.formulas import (
     take_math,
     typeset_here,
 )
-from app.articles.refs import links_to_footnotes
-from app.articles.tables import fit_tables
+from app.articles.convert.refs import links_to_footnotes
+from app.articles.convert.tables import fit_tables
 
 if TYPE_CHECKING:
     from premailer import Premailer

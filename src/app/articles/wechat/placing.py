@@ -17,16 +17,15 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from app.articles.mediacache import Hosted, MediaCache, MediaKind, digest_of
-from app.articles.wechat import (
+from app.articles.wechat.client import WeChatClient
+from app.articles.wechat.errors import (
     INVALID_MEDIA_ID,
-    Credentials,
     DraftNotFound,
     PlatformError,
-    WeChatClient,
-    WireArticle,
     draft_not_found,
 )
+from app.articles.wechat.mediacache import Hosted, MediaCache, MediaKind, digest_of
+from app.articles.wechat.records import Credentials, WireArticle
 from app.models import DraftMissing
 
 

@@ -1,0 +1,49 @@
+"""The WeChat platform, for one call of the service: its client and what it remembers.
+
+``client`` makes the platform's calls (uploads, drafts) over ``transport`` (access tokens,
+timeouts, redacted logs), whose refusals ``errors`` types and whose records ``records``
+holds; ``tokens`` and ``mediacache`` keep the access tokens and the images each account
+already has in the service database; ``placing`` sends one call's images and draft to one
+account. It may import ``app.settings``, ``app.errors``, ``app.models`` and ``app.ledger``
+(the database), never the rest of ``app.articles``. This face is what the other rooms use.
+"""
+
+from app.articles.wechat.client import WeChatClient
+from app.articles.wechat.errors import (
+    INVALID_MEDIA_ID,
+    DraftNotFound,
+    ImageUploadFailed,
+    InvalidPlatformCredentials,
+    IpNotWhitelisted,
+    PlatformError,
+    PlatformRateLimited,
+    PlatformTimeout,
+    draft_not_found,
+)
+from app.articles.wechat.records import (
+    TITLE_LIMIT,
+    Credentials,
+    DraftArticle,
+    Material,
+    NewspicArticle,
+    WireArticle,
+)
+
+__all__ = [
+    "INVALID_MEDIA_ID",
+    "TITLE_LIMIT",
+    "Credentials",
+    "DraftArticle",
+    "DraftNotFound",
+    "ImageUploadFailed",
+    "InvalidPlatformCredentials",
+    "IpNotWhitelisted",
+    "Material",
+    "NewspicArticle",
+    "PlatformError",
+    "PlatformRateLimited",
+    "PlatformTimeout",
+    "WeChatClient",
+    "WireArticle",
+    "draft_not_found",
+]
