@@ -33,9 +33,11 @@ SQLite and on PostgreSQL (tests that never open it run once)."""
 shared_app = pytest.mark.shared_app
 """``shared_app`` (on a test or a module): the test's ``client`` and ``database`` are its
 module's app and database (one per engine), started once for every test so marked, each
-with a fresh ``key``. Only for tests that read or validate: a test that changes settings,
-looks at the stored files or the whole database, or leaves state a later test could see
-keeps its own app (``make_client`` always starts one, on a database of its own)."""
+with a fresh ``key``; ``shared_app(generate_cost=1)`` shares an app with those settings
+(``warm=False`` too: ``make_client``). Only for tests that read or validate: a test that
+changes settings, looks at the stored files or the whole database, or leaves state a later
+test could see keeps its own app (``make_client`` always starts one, on a database of its
+own)."""
 _SHARED_DATABASES: set[str] = set()  # PostgreSQL URLs of the shared apps still running
 
 
@@ -112,12 +114,16 @@ def settings_on(database: str, folder: Path, **overrides: Any) -> Settings:
     return load_settings({}, **base)
 
 
-def started(settings: Settings, *, warm: bool = True) -> TestClient[Litestar]:
-    """An app on ``settings``, its lifespan entered. ``warm=False``: for a test that draws
-    nothing, no render process and no article warm-up (what ``inkcard mcp`` runs: a card
+def new_app(settings: Settings, *, warm: bool = True) -> Litestar:
+    """The app on ``settings``. ``warm=False``: for a test that draws nothing, no render
+    process and no article warm-up (the services ``inkcard mcp`` runs: a card or a formula
     would be drawn in this process)."""
-    services = build_services(settings, in_process=not warm)
-    client = TestClient(create_app(settings, services))
+    return create_app(settings, build_services(settings, in_process=not warm))
+
+
+def started(settings: Settings, *, warm: bool = True) -> TestClient[Litestar]:
+    """An app on ``settings`` (``new_app``), its lifespan entered."""
+    client = TestClient(new_app(settings, warm=warm))
     client.__enter__()
     return client
 
@@ -164,15 +170,23 @@ def shared_database(
 
 
 @pytest.fixture(scope="module")
-def shared_client(
+def shared_apps(
     shared_database: str, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[TestClient[Litestar]]:
-    """The module's shared app (``shared_app``), with default settings, warm."""
-    client = started(settings_on(shared_database, tmp_path_factory.mktemp("shared-app")))
-    try:
-        yield client
-    finally:
-        client.__exit__(None, None, None)
+) -> Iterator[Callable[..., TestClient[Litestar]]]:
+    """The module's shared apps (``shared_app``), one per set of setting overrides (and
+    ``warm``), each started on first use and closed after the module's last test."""
+    apps: dict[tuple[tuple[str, Any], ...], TestClient[Litestar]] = {}
+
+    def get(*, warm: bool = True, **overrides: Any) -> TestClient[Litestar]:
+        name = (("warm", warm), *sorted(overrides.items()))
+        if name not in apps:
+            folder = tmp_path_factory.mktemp("shared-app")
+            apps[name] = started(settings_on(shared_database, folder, **overrides), warm=warm)
+        return apps[name]
+
+    yield get
+    for app in apps.values():
+        app.__exit__(None, None, None)
 
 
 @pytest.fixture
@@ -180,8 +194,9 @@ def client(engine: str, request: pytest.FixtureRequest) -> TestClient[Litestar]:
     """An app with default settings on temporary directories: the module's shared app for a
     test marked ``shared_app``, else the test's own. (It names ``engine`` so that a
     ``both_engines`` test is run on each.)"""
-    if is_shared(request):
-        return cast(TestClient[Litestar], request.getfixturevalue("shared_client"))
+    marker = request.node.get_closest_marker("shared_app")
+    if marker is not None:
+        return cast(TestClient[Litestar], request.getfixturevalue("shared_apps")(**marker.kwargs))
     return cast(TestClient[Litestar], request.getfixturevalue("make_client")())
 
 
