@@ -28,6 +28,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.stash[GOLDEN_CHANGES] = []
+    if config.getoption("--update-golden") and getattr(config.option, "tx", None):
+        # One process, not pytest-xdist's (pyproject's addopts): the summary below lists what
+        # this process's tests changed. Runs before xdist's own configure hook reads these.
+        config.option.dist = "no"
+        config.option.tx = []
 
 
 def pytest_terminal_summary(

@@ -25,15 +25,6 @@ def png_size(data: bytes) -> tuple[int, int]:
     return width, height
 
 
-def within_one_clock_minute(seconds: float = 15.0) -> None:
-    """Waits, if need be, until at least ``seconds`` are left in this clock minute. The
-    per-key request limit counts calls per clock minute (``app/ledger/ratelimit.py``), so a
-    test that expects its calls counted together must not straddle the turn of a minute."""
-    left = 60 - time.time() % 60
-    if left < seconds:
-        time.sleep(left + 0.05)
-
-
 def free_port() -> int:
     """A TCP port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:

@@ -13,10 +13,10 @@ from litestar.testing import TestClient
 from app import logs
 from app.ledger.credits import hash_key
 from app.ledger.database import is_postgres
-from tests.app.conftest import both_engines
+from tests.app.conftest import both_engines, shared_app
 from tests.app.dbhelpers import table_rows
 
-pytestmark = both_engines
+pytestmark = [both_engines, shared_app]
 
 Client = TestClient[Litestar]
 

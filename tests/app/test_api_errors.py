@@ -14,6 +14,7 @@ from litestar.testing import TestClient
 
 import themes
 from tests.app.apphelpers import new_key, stored_files
+from tests.app.conftest import shared_app
 
 Client = TestClient[Litestar]
 FIFTY_ONE_PARTS = "\n\n---\n\n".join(f"part {i}" for i in range(51))
@@ -37,6 +38,7 @@ def assert_error(response: Any, status: int, label: str, *words: str) -> None:
         assert word in body["message"]
 
 
+@shared_app
 @pytest.mark.parametrize(
     ("body", "label", "words"),
     [
@@ -68,27 +70,32 @@ def test_bad_field_values_are_400(
     assert_error(post(client, key, body), 400, label, *words)
 
 
+@shared_app
 def test_unknown_theme_lists_the_valid_ones(client: Client, key: str) -> None:
     response = post(client, key, {"theme": "no-such-theme"})
     assert_error(response, 400, "invalid_theme", "theme", *themes.names())
 
 
+@shared_app
 def test_unknown_theme_mode_lists_the_valid_ones(client: Client, key: str) -> None:
     response = post(client, key, {"theme": "apple-notes", "themeMode": "sepia-mode"})
     assert_error(response, 400, "invalid_theme_mode", "themeMode", *themes.modes("apple-notes"))
 
 
+@shared_app
 @pytest.mark.parametrize("raw", [b"{not json", b"[1, 2]", b'"text"', b"42", b"null"])
 def test_body_that_is_not_a_json_object_is_400(client: Client, key: str, raw: bytes) -> None:
     response = post(client, key, content=raw)
     assert_error(response, 400, "invalid_json", "JSON")
 
 
+@shared_app
 def test_body_over_one_mib_is_413(client: Client, key: str) -> None:
     raw = b'{"markdown": "' + b"a" * (1024 * 1024) + b'"}'
     assert_error(post(client, key, content=raw), 413, "payload_too_large", "1048576")
 
 
+@shared_app
 def test_markdown_over_100000_characters_is_413(client: Client, key: str, tmp_path: Path) -> None:
     assert_error(
         post(client, key, {"markdown": "a" * 100_001}),
@@ -122,7 +129,7 @@ def test_card_growing_past_the_pixel_budget_is_400(
 def test_insufficient_credits_is_402_and_charges_nothing(
     make_client: Callable[..., Client],
 ) -> None:
-    client = make_client(generate_cost=3)
+    client = make_client(warm=False, generate_cost=3)
     credits = client.app.state.services.credits
     poor = new_key(client, credits=2)
     assert_error(post(client, poor, {}), 402, "insufficient_credits", "3")
@@ -134,7 +141,7 @@ def test_insufficient_credits_is_402_and_charges_nothing(
 def test_insufficient_credits_message_counts_properly(
     make_client: Callable[..., Client], cost: int, words: str
 ) -> None:
-    client = make_client(generate_cost=cost)
+    client = make_client(warm=False, generate_cost=cost)
     assert_error(post(client, new_key(client, credits=0), {}), 402, "insufficient_credits", words)
 
 
@@ -152,7 +159,7 @@ def test_generate_cost_is_debited_on_success(make_client: Callable[..., Client])
 
 
 def test_bad_input_is_refused_before_any_charge(make_client: Callable[..., Client]) -> None:
-    client = make_client(generate_cost=1)
+    client = make_client(warm=False, generate_cost=1)
     credits = client.app.state.services.credits
     key = new_key(client, credits=5)
     assert post(client, key, {"theme": "nope"}).status_code == 400
@@ -205,6 +212,7 @@ def test_timeout_is_504_and_leaves_no_files(
     assert client.app.state.services.credits.authenticate(key).balance == 1
 
 
+@shared_app
 def test_unknown_route_and_method_use_the_error_body(client: Client) -> None:
     assert_error(client.get("/api/nothing"), 404, "not_found")
     assert_error(client.get("/api/generate"), 405, "method_not_allowed")

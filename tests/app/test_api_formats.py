@@ -14,6 +14,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from tests.app.apphelpers import files_path, new_key, stored_files
+from tests.app.conftest import shared_app
 from tests.conftest import corpus_posts
 from tests.visible_text import squeeze, visible_text
 
@@ -39,6 +40,7 @@ def download(client: Client, image: dict[str, str]) -> tuple[bytes, str]:
     return response.content, response.headers["content-type"]
 
 
+@shared_app
 @pytest.mark.parametrize(
     ("fmt", "extension", "media_type"),
     [("png", "png", "image/png"), ("jpeg", "jpg", "image/jpeg"), ("webp", "webp", "image/webp")],
@@ -57,6 +59,7 @@ def test_image_formats_are_stored_and_served_as_themselves(
     assert [image["altText"] for image in images] == ["One\nfirst part", "Two\nsecond part"]
 
 
+@shared_app
 def test_pdf_is_one_record_of_every_card(client: Client, key: str) -> None:
     [image] = generate(client, key, format="pdf")
     assert image["fileName"].endswith(".pdf")
@@ -69,6 +72,7 @@ def test_pdf_is_one_record_of_every_card(client: Client, key: str) -> None:
     assert image["altText"] == "One\nfirst part\n\nTwo\nsecond part"
 
 
+@shared_app
 def test_each_format_and_quality_is_its_own_set(client: Client, key: str) -> None:
     names = {
         generate(client, key, format="jpeg", quality=quality)[0]["fileName"] for quality in (40, 90)
@@ -80,6 +84,7 @@ def test_each_format_and_quality_is_its_own_set(client: Client, key: str) -> Non
     assert generate(client, key, format="webp") == generate(client, key, format="webp", quality=90)
 
 
+@shared_app
 def test_lower_quality_is_smaller(client: Client, key: str) -> None:
     low = download(client, generate(client, key, format="jpeg", quality=10)[0])[0]
     high = download(client, generate(client, key, format="jpeg", quality=100)[0])[0]
@@ -101,7 +106,7 @@ def test_lower_quality_is_smaller(client: Client, key: str) -> None:
 def test_bad_format_or_quality_is_400_and_costs_nothing(
     make_client: Callable[..., Client], tmp_path: Path, fields: dict[str, Any], label: str
 ) -> None:
-    client = make_client(generate_cost=1)
+    client = make_client(warm=False, generate_cost=1)  # refused before any drawing
     key = new_key(client, credits=5)
     response = client.post("/api/generate", json={**BODY, **fields}, headers={"x-api-key": key})
     assert response.status_code == 400
@@ -112,12 +117,14 @@ def test_bad_format_or_quality_is_400_and_costs_nothing(
     assert stored_files(tmp_path / "files") == []
 
 
+@shared_app
 def test_a_whole_number_quality_may_be_written_as_a_float(client: Client, key: str) -> None:
     assert generate(client, key, format="jpeg", quality=70.0) == generate(
         client, key, format="jpeg", quality=70
     )
 
 
+@shared_app
 @pytest.mark.parametrize("post", corpus_posts(), ids=lambda p: p.stem)
 def test_alt_text_of_every_corpus_post_is_its_visible_text(
     client: Client, key: str, post: Path

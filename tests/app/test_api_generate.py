@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 
 import themes
 from tests.app.apphelpers import files_path, png_size, stored_files
-from tests.app.conftest import both_engines
+from tests.app.conftest import both_engines, shared_app
 
 pytestmark = both_engines
 
@@ -51,6 +51,7 @@ def download(client: Client, image: dict[str, str]) -> bytes:
     return response.content
 
 
+@shared_app
 def test_empty_body_makes_one_default_card(client: Client, key: str) -> None:
     response = client.post("/api/generate", content=b"", headers={"x-api-key": key})
     assert response.status_code == 200
@@ -61,6 +62,7 @@ def test_empty_body_makes_one_default_card(client: Client, key: str) -> None:
     assert png_size(download(client, image)) == (440 * 2, 586 * 2)
 
 
+@shared_app
 def test_explicit_defaults_equal_omitted_fields(client: Client, key: str) -> None:
     omitted = generate(client, key)
     explicit = generate(client, key, EXPLICIT_DEFAULTS)
@@ -68,6 +70,7 @@ def test_explicit_defaults_equal_omitted_fields(client: Client, key: str) -> Non
     assert omitted == explicit == nulls
 
 
+@shared_app
 @pytest.mark.parametrize(
     ("field", "other"),
     [
@@ -88,6 +91,7 @@ def test_each_field_default(client: Client, key: str, field: str, other: Any) ->
     assert generate(client, key, {field: other}) != baseline
 
 
+@shared_app
 def test_size_and_scale_set_pixel_size(client: Client, key: str) -> None:
     [image] = generate(client, key, {"width": 500, "height": 500, "scale": 1})
     assert png_size(download(client, image)) == (500, 500)
@@ -95,6 +99,7 @@ def test_size_and_scale_set_pixel_size(client: Client, key: str) -> None:
     assert png_size(download(client, image)) == (595 * 3, 842 * 3)
 
 
+@shared_app
 def test_unknown_fields_are_refused_naming_the_field_meant(client: Client, key: str) -> None:
     for body, said in [
         ({"markdown": "# Extra", "foo": 1}, "unknown field `foo`; the fields read here are"),
@@ -107,6 +112,7 @@ def test_unknown_fields_are_refused_naming_the_field_meant(client: Client, key: 
         assert response.json()["message"].startswith(said)
 
 
+@shared_app
 def test_no_split_is_one_card_at_least_the_height(client: Client, key: str) -> None:
     [short] = generate(client, key, {"markdown": THREE_PARTS, "splitMode": "noSplit", "scale": 1})
     assert png_size(download(client, short)) == (440, 586)
@@ -115,6 +121,7 @@ def test_no_split_is_one_card_at_least_the_height(client: Client, key: str) -> N
     assert width == 440 and height > 586
 
 
+@shared_app
 def test_hr_split_makes_one_card_per_part(client: Client, key: str) -> None:
     images = generate(client, key, {"markdown": THREE_PARTS, "splitMode": "hrSplit"})
     assert len(images) == 3
@@ -126,12 +133,14 @@ def test_hr_split_makes_one_card_per_part(client: Client, key: str) -> None:
     assert len(generate(client, key, {"markdown": "no breaks here", "splitMode": "hrSplit"})) == 1
 
 
+@shared_app
 def test_auto_split_makes_full_size_cards(client: Client, key: str) -> None:
     images = generate(client, key, {"markdown": LONG, "splitMode": "autoSplit", "scale": 1})
     assert len(images) > 1
     assert {png_size(download(client, i)) for i in images} == {(440, 586)}
 
 
+@shared_app
 def test_over_hidden_mode_cuts_to_the_card_height(client: Client, key: str) -> None:
     [image] = generate(client, key, {"markdown": LONG, "overHiddenMode": True, "scale": 1})
     assert png_size(download(client, image)) == (440, 586)
@@ -166,6 +175,7 @@ def test_a_missing_first_card_means_render_again(client: Client, key: str, tmp_p
     assert stored_files(tmp_path / "files") == sorted([i["fileName"] for i in first] + [manifest])
 
 
+@shared_app
 def test_files_are_served_with_type_and_cache_headers(client: Client, key: str) -> None:
     [image] = generate(client, key)
     response = client.get(files_path(image["url"]))

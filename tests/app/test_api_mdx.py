@@ -49,7 +49,7 @@ def test_components_render_with_mdx_mode(client: Client, key: str) -> None:
 def test_refused_mdx_is_400_invalid_mdx_and_charges_nothing(
     make_client: Callable[..., Client], tmp_path: Path, markdown: str, message: str
 ) -> None:
-    client = make_client(generate_cost=1)
+    client = make_client(warm=False, generate_cost=1)  # refused before any drawing
     key = new_key(client, credits=5)
     response = post(client, key, {"markdown": markdown, "mdxMode": True})
     assert response.status_code == 400

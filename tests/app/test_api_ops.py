@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from litestar import Litestar
@@ -9,6 +10,7 @@ from litestar.testing import TestClient
 
 import themes
 from tests.app.apphelpers import wait_warm
+from tests.app.conftest import shared_app
 
 Client = TestClient[Litestar]
 # The mode IDs the original API defines for generate; every other theme has none.
@@ -19,12 +21,14 @@ INTERFACE_MODES = {
 }
 
 
+@shared_app
 def test_healthz(client: Client) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
 
+@shared_app
 def test_readyz_when_everything_works(client: Client) -> None:
     wait_warm(client)
     response = client.get("/readyz")
@@ -33,7 +37,8 @@ def test_readyz_when_everything_works(client: Client) -> None:
     assert response.json()["renderers"] == "warm"
 
 
-def test_readyz_reports_what_is_broken(client: Client, tmp_path: Path) -> None:
+def test_readyz_reports_what_is_broken(make_client: Callable[..., Client], tmp_path: Path) -> None:
+    client = make_client(warm=False)  # fonts and database: no render process is needed
     client.app.state.services.cards.fonts = None
     (tmp_path / "inkcard.db").unlink()
     (tmp_path / "inkcard.db").mkdir()  # the database path is now a folder: not writable
@@ -52,6 +57,7 @@ INTERFACE_MODES = {
 }
 
 
+@shared_app
 def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     response = client.get("/api/themes")
     assert response.status_code == 200
@@ -65,6 +71,7 @@ def test_themes_lists_every_card_theme_with_modes(client: Client) -> None:
     assert body["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 
 
+@shared_app
 def test_openapi_document_describes_generate(client: Client) -> None:
     doc = client.get("/schema/openapi.json").json()
     operation = doc["paths"]["/api/generate"]["post"]
@@ -123,6 +130,7 @@ def theme_choice(name: str) -> dict[str, object]:
     return {"properties": properties} | ({} if name == "apple-notes" else {"required": ["theme"]})
 
 
+@shared_app
 def test_docs_page_is_served(client: Client) -> None:
     response = client.get("/schema")
     assert response.status_code == 200

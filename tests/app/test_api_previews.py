@@ -19,6 +19,7 @@ from app.server.factory import create_app
 from app.settings import Settings
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
+from tests.app.conftest import shared_app
 
 Client = TestClient[Litestar]
 PREVIEW_SIZE = (440 * gallery.PREVIEW_SCALE, math.ceil(586 * gallery.PREVIEW_SCALE))  # 220 x 293
@@ -60,6 +61,7 @@ def test_every_theme_mode_has_a_working_preview_through_a_real_server(
     assert listing["articles"] == ["brandA", "brandB", "notebook", "business", "japanese-magazine"]
 
 
+@shared_app
 def test_previews_carry_an_etag_and_answer_304_to_it(client: Client) -> None:
     url = "/api/previews/pop-art-mint-mode.png"
     first = client.get(url)
@@ -82,6 +84,7 @@ def test_previews_carry_an_etag_and_answer_304_to_it(client: Client) -> None:
     assert other != etag
 
 
+@shared_app
 @pytest.mark.parametrize(
     "name",
     [
@@ -127,6 +130,7 @@ def test_preview_names_never_collide(tmp_path: Path) -> None:
     assert set(previews.variants) == {"a-b.png", "a-b-2.png"}
 
 
+@shared_app
 def test_the_document_lists_every_preview(client: Client) -> None:
     doc = client.get("/schema/openapi.json").json()
     operation = doc["paths"]["/api/previews/{name}"]["get"]

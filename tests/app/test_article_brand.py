@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -128,7 +129,8 @@ def test_formulas_scale_with_the_base_size() -> None:
     assert height(18) == pytest.approx(height(None) * 18 / 16, rel=0.02)
 
 
-def test_formulas_typeset_by_the_service_scale_too(service: Service) -> None:
+def test_formulas_typeset_by_the_service_scale_too(start: Callable[..., Service]) -> None:
+    service = start()  # with its render process: the formulas are typeset there
     key, _ = service.key(10)
 
     def height(extra: dict[str, Any]) -> float:

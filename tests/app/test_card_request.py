@@ -15,6 +15,7 @@ from app.cards.request import CardRequest, normalise
 from app.cli.commands import build_parser, main
 from app.cli.render import card_request
 from app.models import parse_generate
+from tests.app.conftest import shared_app
 
 CASES: list[tuple[dict[str, Any], list[str]]] = [
     ({}, []),
@@ -56,6 +57,7 @@ def cli_request(flags: list[str], markdown: str = "# hi") -> CardRequest:
     return card_request(build_parser().parse_args(["render", "post.md", *flags]), markdown)
 
 
+@shared_app
 @pytest.mark.parametrize(("body", "flags"), CASES)
 def test_the_cli_and_the_http_path_build_the_same_record(
     client: TestClient[Litestar], body: dict[str, Any], flags: list[str]

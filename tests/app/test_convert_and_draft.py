@@ -21,11 +21,10 @@ from litestar.testing import TestClient
 
 from app.articles.convert.html import to_article
 from app.articles.drafts.images import MAX_DRAFT_IMAGES
-from app.server.factory import create_app
 from app.settings import Settings
 from layout.draw import imagecodec
 from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, png_size, running_server
-from tests.app.conftest import both_engines
+from tests.app.conftest import both_engines, new_app
 from tests.fakewechat import FakeWeChat
 from tests.layout.test_imagecodec import drawing, encoded, gif, noise_png
 
@@ -115,10 +114,11 @@ class Service:
 def start(
     make_settings: Callable[..., Settings],
 ) -> Iterator[Callable[..., Service]]:
-    """Start the service against a fresh fake platform and image server."""
+    """Start the service against a fresh fake platform and image server; ``warm=False``
+    for a test whose cards and formulas are none (``tests.app.conftest.new_app``)."""
     stack: list[Any] = []
 
-    def make(**overrides: Any) -> Service:
+    def make(*, warm: bool = True, **overrides: Any) -> Service:
         platform = FakeWeChat({APPID: SECRET}).__enter__()
         stack.append(platform.__exit__)
         images = ImageServer(
@@ -135,7 +135,7 @@ def start(
             allow_private_fetch=True,  # the image server is on loopback
             **options,
         )
-        app = create_app(settings)
+        app = new_app(settings, warm=warm)
         server = running_server(app, port)
         base = server.__enter__()
         stack.append(server.__exit__)
@@ -148,7 +148,8 @@ def start(
 
 @pytest.fixture
 def service(start: Callable[..., Service]) -> Service:
-    return start()
+    """The service for article HTML and drafts: no render process (they draw no card)."""
+    return start(warm=False)
 
 
 def srcs(content: str) -> list[str]:

@@ -18,6 +18,7 @@ import themes
 from layout.covers import covers
 from tests import pngcodec
 from tests.app.apphelpers import files_path, png_size
+from tests.app.conftest import shared_app
 from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)
 
 Client = TestClient[Litestar]
@@ -109,23 +110,26 @@ BAD_BODIES = [
 ]
 
 
+@shared_app(generate_cost=COST)
 @pytest.mark.parametrize(("body", "label"), BAD_BODIES)
 def test_bad_fields_are_400_in_generates_envelope_and_cost_nothing(
-    paid: Client, body: dict[str, Any], label: str
+    client: Client, body: dict[str, Any], label: str
 ) -> None:
-    key, prefix = new_key_of(paid)
-    response = post(paid, key, body)
+    key, prefix = new_key_of(client)
+    response = post(client, key, body)
     assert response.status_code == 400, response.text
     assert response.json()["error"] == label
     assert set(response.json()) == {"error", "message"}
-    assert balance(paid, prefix) == 100
+    assert balance(client, prefix) == 100
 
 
+@shared_app
 def test_a_null_or_non_object_body_and_a_missing_key_are_refused(client: Client, key: str) -> None:
     assert client.post(PATH, content=b"[]", headers={"x-api-key": key}).status_code == 400
     assert client.post(PATH, json={"text": "t"}).status_code == 401
 
 
+@shared_app
 def test_a_comma_separated_string_and_a_label_theme_are_accepted(client: Client, key: str) -> None:
     body = {"text": "三步写出爆款笔记", "keywords": "爆款, 笔记、小红书", "theme": "苹果备忘录"}
     response = post(client, key, body)
@@ -133,6 +137,7 @@ def test_a_comma_separated_string_and_a_label_theme_are_accepted(client: Client,
     assert response.json()["cost"] == 0  # a free server
 
 
+@shared_app
 def test_the_openapi_document_lists_the_endpoint(client: Client) -> None:
     doc = client.get("/schema/openapi.json").json()
     operation = doc["paths"][PATH]["post"]

@@ -20,13 +20,18 @@ Client = TestClient[Litestar]
 CASES = CORPUS / "custom-themes"
 
 
-@pytest.fixture
-def client(make_client: Callable[..., Client], tmp_path: Path) -> Client:
-    folder = tmp_path / "custom"
-    folder.mkdir()
+@pytest.fixture(scope="module")
+def custom_themes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("custom")
     for path in CASES.glob("*"):
         shutil.copy(path, folder)
-    return make_client(themes_dir=str(folder))
+    return folder
+
+
+@pytest.fixture
+def client(shared_apps: Callable[..., Client], custom_themes: Path) -> Client:
+    """The module's app on the custom themes: its tests only draw and read."""
+    return shared_apps(themes_dir=str(custom_themes))
 
 
 def corner(client: Client, theme: str) -> tuple[int, int, int]:

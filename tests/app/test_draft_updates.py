@@ -3,15 +3,24 @@ against the fake WeChat platform (tests/fakewechat.py), on SQLite and PostgreSQL
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.app.conftest import both_engines
-from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, srcs, start
+from tests.app.test_convert_and_draft import APPID, SECRET, Service, srcs, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 
-__all__ = ["service", "start", "stdio"]  # fixtures shared with the convert-and-draft tests
+__all__ = ["start", "stdio"]  # fixtures shared with the convert-and-draft tests
+
+
+@pytest.fixture
+def service(start: Callable[..., Service]) -> Service:
+    """The service with its render process: a newspic draft draws its cards."""
+    return start()
+
 
 pytestmark = both_engines
 

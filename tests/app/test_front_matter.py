@@ -13,7 +13,7 @@ from app.cli.commands import build_parser
 from app.cli.render import card_request
 from app.errors import InvalidField
 from app.frontmatter import split
-from tests.app.conftest import both_engines
+from tests.app.conftest import both_engines, shared_app
 
 pytestmark = both_engines
 
@@ -31,6 +31,7 @@ def generate(client: Client, key: str, body: dict[str, Any]) -> list[dict[str, s
     return images
 
 
+@shared_app
 def test_generate_reads_front_matter_and_never_draws_it(client: Client, key: str) -> None:
     from_front = generate(client, key, {"markdown": FRONT + BODY})
     explicit = generate(
@@ -48,6 +49,7 @@ def test_generate_reads_front_matter_and_never_draws_it(client: Client, key: str
     assert not any("Not drawn" in i["altText"] or "theme:" in i["altText"] for i in from_front)
 
 
+@shared_app
 def test_generate_request_fields_win(client: Client, key: str) -> None:
     front = generate(client, key, {"markdown": FRONT + BODY, "splitMode": "noSplit"})
     plain = generate(
@@ -57,6 +59,7 @@ def test_generate_request_fields_win(client: Client, key: str) -> None:
     assert len(front) == 1
 
 
+@shared_app
 def test_generate_refuses_a_bad_front_matter_value_by_name(client: Client, key: str) -> None:
     response = client.post(
         "/api/generate",

@@ -66,11 +66,13 @@ class Target:
 
 
 @pytest.fixture
-def target(make_client: Callable[..., Client], tmp_path: Path) -> Target:
-    client = make_client(generate_cost=1)
+def target(shared_apps: Callable[..., Client]) -> Target:
+    """The module's service (every test compares with what it held before) and a new key."""
+    client = shared_apps(generate_cost=1)
     credits = client.app.state.services.credits
     key, _ = credits.create_key("hostile", CREDITS)
-    return Target(client, credits, key, tmp_path / "files").mark()
+    files = Path(client.app.state.services.settings.storage_dir)
+    return Target(client, credits, key, files).mark()
 
 
 def assert_error(response: httpx.Response, status: int, label: str, *words: str) -> None:
@@ -89,7 +91,8 @@ def assert_unharmed(target: Target) -> None:
     assert stored_files(target.files) == target.files_before
     assert target.http.get("/healthz").status_code == 200
     target.normal_calls += 1  # a new text each time, so the card is drawn, not found stored
-    normal = target.generate(json={**NORMAL, "markdown": f"# Still fine {target.normal_calls}"})
+    text = f"# Still fine {target.key[:8]} {target.normal_calls}"  # the key: one of the module's
+    normal = target.generate(json={**NORMAL, "markdown": text})
     assert normal.status_code == 200, normal.text
     assert target.balance() == target.balance_before - 1
     target.mark()
@@ -381,7 +384,7 @@ BAD_FILE_PATHS = [
 
 @pytest.mark.parametrize("path", BAD_FILE_PATHS)
 def test_bad_file_path_is_404_without_server_paths(target: Target, path: str) -> None:
-    (target.files / "screenshots").mkdir(parents=True)
+    (target.files / "screenshots").mkdir(parents=True, exist_ok=True)
     (target.files / "screenshots" / ".tmp-abc").write_bytes(b"half a card")
     response = target.http.get(path)
     assert_error(response, 404, "not_found")

@@ -3,16 +3,25 @@ platform (tests/fakewechat.py), over real HTTP."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from app.publish import NEWSPIC_IMAGE_LIMIT
 from layout.draw import imagecodec
-from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start
+from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 from tests.app.test_mcp import Stdio, assert_tool_error, run, stdio, text_of
 
-__all__ = ["service", "start", "stdio"]  # fixtures shared with the convert-and-draft, MCP tests
+__all__ = ["start", "stdio"]  # fixtures shared with the convert-and-draft, MCP tests
+
+
+@pytest.fixture
+def service(start: Callable[..., Service]) -> Service:
+    """The service with its render process: a newspic draft draws its cards."""
+    return start()
+
 
 PATH = "/api/platform/newspic-draft"
 THREE_PARTS = (

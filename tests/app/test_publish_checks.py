@@ -4,18 +4,27 @@ documented warning code produced by one of the cases here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from app.articles.drafts.checks import WARNING_CODES, Warnings
 from app.articles.newspic import post_text
 from app.publish import NEWSPIC_TEXT_LIMIT, NewspicRequest
-from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start
+from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 
-__all__ = ["service", "start", "stdio"]  # fixtures shared with the convert-and-draft, MCP tests
+__all__ = ["start", "stdio"]  # fixtures shared with the convert-and-draft, MCP tests
+
+
+@pytest.fixture
+def service(start: Callable[..., Service]) -> Service:
+    """The service with its render process: a newspic draft draws its cards."""
+    return start()
+
 
 NEWSPIC = "/api/platform/newspic-draft"
 LONG_SENTENCE = "This opening sentence " + "goes on and on " * 10 + "until it ends."

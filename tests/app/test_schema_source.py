@@ -23,6 +23,7 @@ from app.models import (
 )
 from app.schema import field_descriptions
 from app.schema import readme as schema_docs
+from tests.app.conftest import shared_app
 
 Client = TestClient[Litestar]
 ROOT = Path(__file__).parents[2]
@@ -64,6 +65,7 @@ def test_the_tool_arguments_are_the_request_fields_and_their_own() -> None:
     }
 
 
+@shared_app
 def test_the_openapi_request_schemas_carry_the_model_descriptions(client: Client) -> None:
     doc = client.get("/schema/openapi.json").json()
     for path, struct in OPERATIONS.items():
@@ -74,6 +76,7 @@ def test_the_openapi_request_schemas_carry_the_model_descriptions(client: Client
         assert text["maxLength"] == MAX_MARKDOWN_CHARS
 
 
+@shared_app
 def test_the_mcp_tool_schemas_carry_the_model_descriptions(client: Client) -> None:
     tools = {tool.name: tool for tool in InkcardTools(client.app.state.services).tools()}
     for name, struct in (
@@ -90,6 +93,7 @@ def test_the_mcp_tool_schemas_carry_the_model_descriptions(client: Client) -> No
     assert field_descriptions(GenerateRequest)["splitMode"] in (generate.description or "")
 
 
+@shared_app
 def test_no_description_says_mdx_is_read_as_markdown(client: Client) -> None:
     mdx = field_descriptions(GenerateRequest)["mdxMode"]
     assert "components" in mdx and "invalid_mdx" in mdx
@@ -106,6 +110,7 @@ def test_no_description_says_mdx_is_read_as_markdown(client: Client) -> None:
     assert not [text for text in said if MDX_AS_MARKDOWN.search(text)]
 
 
+@shared_app
 def test_the_markdown_limit_is_written_once(client: Client) -> None:
     limit = re.compile(r"100[_,]?000(?!\d)")
     hits = [

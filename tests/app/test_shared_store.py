@@ -17,7 +17,7 @@ from litestar.testing import TestClient
 from app.ledger.database import open_store
 from app.ledger.migrations import MIGRATIONS
 from app.ledger.ratelimit import RequestLimit
-from tests.app.apphelpers import new_key, within_one_clock_minute
+from tests.app.apphelpers import new_key
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
 
@@ -144,15 +144,24 @@ def test_processes_needing_a_token_at_once_fetch_it_once(database: str, tmp_path
 
 # Per-key request limits
 
+MID_MINUTE = 1_800_000_030.0  # a clock half-way through a minute: 30 s before it turns
+
+
+def clock_stopped_mid_minute(monkeypatch: pytest.MonkeyPatch, *clients: Client) -> None:
+    """Every client's per-minute limit reads one fixed time, half-way through a minute: the
+    test's calls fall in one window, wherever the real clock is in its minute."""
+    for client in clients:
+        monkeypatch.setattr(client.app.state.services.limits, "clock", lambda: MID_MINUTE)
+
 
 def test_two_replicas_on_one_database_share_a_keys_minute(
-    make_client: Callable[..., Client],
+    make_client: Callable[..., Client], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = make_client(requests_per_minute=3, generate_cost=1)
     second = make_client(requests_per_minute=3, generate_cost=1)
     key = new_key(first, credits=10)
     headers = {"x-api-key": key}
-    within_one_clock_minute()
+    clock_stopped_mid_minute(monkeypatch, first, second)
     answers = [  # four different cards: an identical call would be a replay, never limited
         replica.post("/api/generate", json={"markdown": f"# {n}"}, headers=headers)
         for n, replica in enumerate((first, second, first, second))
@@ -160,7 +169,7 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     limited = answers[-1]
     assert limited.json()["error"] == "rate_limited"
-    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    assert int(limited.headers["retry-after"]) == 30  # the rest of the stopped clock's minute
     credits = first.app.state.services.credits
     assert credits.key_info(key[:8]).balance == 7  # the limited call charged nothing
     assert [row.kind for row in credits.ledger(key[:8])] == ["debit"] * 3 + ["grant"]
@@ -169,12 +178,12 @@ def test_two_replicas_on_one_database_share_a_keys_minute(
 
 
 def test_the_limit_covers_convert_and_draft_but_never_a_replay(
-    make_client: Callable[..., Client],
+    make_client: Callable[..., Client], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client = make_client(requests_per_minute=2, generate_cost=1)  # a free generate: not counted
     key = new_key(client, credits=10)
     body = {"markdown": "# Hello\n\ntext"}
-    within_one_clock_minute()
+    clock_stopped_mid_minute(monkeypatch, client)
     first = client.post(
         "/api/platform/convert-and-draft",
         json=body,
