@@ -85,7 +85,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 # may import its own row (app.cards.pool inside app.cards) and every row of a lower layer.
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
-    ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
+    ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter", "app.prices"),
     ("app.localfiles",),  # local files `inkcard mcp` may read; the fetcher asks it
     ("app.metrics", "app.storage", "app.fetch", "app.models"),
     ("app.publish",),  # the image post's records, built on the generate body's
@@ -123,6 +123,8 @@ ENGINE_STAGES: tuple[tuple[str, ...], ...] = (
 APP_IMPORTS_WITHIN_A_LAYER: dict[str, set[str]] = {
     "app.metrics": {"app.storage"},  # MeteredStorage counts the calls of a Storage
     "app.frontmatter": {"app.errors"},  # a bad front matter is a 400 like any bad field
+    "app.settings": {"app.prices"},  # INKCARD_GENERATE_COST overrides a price of the list
+    "app.prices": {"app.errors"},  # a price in words: plural
 }
 
 # The stage faces a package may import besides `layout` itself and the names in its `__all__`

@@ -40,6 +40,7 @@ from app.models.wire import (
     whole_numbers,
     with_front_matter,
 )
+from app.prices import PRICES, credits
 
 NEWSPIC_IMAGE_LIMIT = 20  # the platform's image_list holds at most 20, the first the cover
 NEWSPIC_TEXT_LIMIT = 1_000  # characters of the post's text (an image post's caption)
@@ -98,7 +99,7 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
         bool,
         msgspec.Meta(
             description="true: draw and store the cards, run the checks, call no platform (no"
-            " credentials needed) and answer what would be sent; 1 credit."
+            f" credentials needed) and answer what would be sent; {credits(PRICES.dry_run)}."
         ),
     ] = False
     draftMediaId: DraftMediaId = ""

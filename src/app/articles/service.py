@@ -70,10 +70,6 @@ from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
 
-HTML_COST = 1
-DRAFT_COST = 3
-DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
-MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 COVER_WIDTH, COVER_HEIGHT = layout.WECHAT_COVER_SIZE
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and
@@ -260,7 +256,10 @@ class ArticleService:
         check_links(converted.linked, warnings)
         await self.pool.run(check_html, converted.html, warnings, timeout=timeout, key=key)
         return HtmlResponse(
-            success=True, html=converted.html, cost=HTML_COST, warnings=warnings.items
+            success=True,
+            html=converted.html,
+            cost=self.settings.prices.html,
+            warnings=warnings.items,
         )
 
     async def draft(
@@ -290,7 +289,7 @@ class ArticleService:
             data=DraftData(
                 media_id=placed.media_id,
                 wordCount=plan.converted.word_count,
-                cost=DRAFT_COST,
+                cost=self.settings.prices.draft,
                 images=images,
             ),
             warnings=warnings.items,
@@ -308,7 +307,9 @@ class ArticleService:
         check_skipped(images, warnings)
         draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
-        return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
+        return preview(
+            draft, plan.cover_source, count, images, warnings, self.settings.prices.dry_run
+        )
 
     async def _plan(
         self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings

@@ -66,7 +66,7 @@ from app.models import (
     parse_generate,
 )
 from app.models.wire import SYNONYMS
-from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
+from app.prices import credits
 from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
 from app.schema import field_descriptions, tool_schema
 from app.services import Services
@@ -143,6 +143,7 @@ class InkcardTools:
 
     def tools(self) -> list[types.Tool]:
         """The tool list: names, plain-words descriptions, input schemas."""
+        prices = self.settings.prices
         return [
             types.Tool(
                 name="generate_cards",
@@ -178,12 +179,13 @@ class InkcardTools:
                 description=(
                     "Convert Markdown into a WeChat official-account article: one HTML document"
                     " with inline CSS, ready to paste into the WeChat editor"
-                    f" ({HTML_COST} credit). With platform credentials (platformAppid and"
+                    f" ({credits(prices.html)}). With platform credentials (platformAppid and"
                     " platformAppSecret, or configured on this connection) it instead uploads"
                     " the images and creates a draft in the account's draft box and returns"
-                    f" the draft's media_id ({DRAFT_COST} credits); dryRun checks it and returns"
-                    f" what would be sent ({HTML_COST} credit). A balance under"
-                    f" {MIN_BALANCE} credits is refused before any work; a failed call costs"
+                    f" the draft's media_id ({credits(prices.draft)}); dryRun checks it and"
+                    f" returns what would be sent ({credits(prices.dry_run)}). A balance under"
+                    f" {credits(prices.publishing_minimum)} is refused before any work; a failed"
+                    " call costs"
                     " nothing. Article themes: " + ", ".join(ARTICLE_THEMES) + "."
                 ),
                 input_schema=self._article_schema(),
@@ -199,8 +201,9 @@ class InkcardTools:
                     " title and text from the arguments, else the front matter, else the first"
                     " heading and paragraphs. Needs platform credentials (platformAppid and"
                     " platformAppSecret, or configured on this connection);"
-                    f" {DRAFT_COST} credits, a failed call nothing. dryRun: draw and check, send"
-                    f" nothing, no account needed, {HTML_COST} credit. Answers carry warnings."
+                    f" {credits(prices.newspic)}, a failed call nothing. dryRun: draw and check,"
+                    f" send nothing, no account needed, {credits(prices.dry_run)}. Answers carry"
+                    " warnings."
                 ),
                 input_schema=self._local(
                     tool_schema(NewspicToolArguments, self.catalogue.accepted_names())
@@ -222,12 +225,8 @@ class InkcardTools:
         ]
 
     def _generate_description(self) -> str:
-        cost = self.settings.generate_cost
-        price = (
-            f"Each successful call costs {cost} credit{'s' if cost != 1 else ''}"
-            if cost
-            else "Free on this server"
-        )
+        cost = self.settings.prices.generate
+        price = f"Each successful call costs {credits(cost)}" if cost else "Free on this server"
         default = GenerateRequest()
         each = "URL" if self.file_urls else "file name (no URLs here: the answer says why)"
         return (

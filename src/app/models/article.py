@@ -16,6 +16,7 @@ from app.models.wire import (
     require_markdown,
     with_front_matter,
 )
+from app.prices import PRICES, credits
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
@@ -158,7 +159,7 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         bool,
         msgspec.Meta(
             description="true: run the draft's whole conversion and checks, call no platform"
-            " (no credentials needed) and answer what would be sent; 1 credit."
+            f" (no credentials needed) and answer what would be sent; {credits(PRICES.dry_run)}."
         ),
     ] = False
     draftMediaId: DraftMediaId = ""
