@@ -87,9 +87,8 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
     ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter", "app.prices"),
     ("app.localfiles",),  # local files `inkcard mcp` may read; the fetcher asks it
-    ("app.metrics", "app.storage", "app.fetch", "app.models"),
-    ("app.publish",),  # the image post's records, built on the generate body's
-    ("app.schema",),  # JSON Schemas and README tables derived from the models
+    ("app.metrics", "app.storage", "app.fetch"),
+    ("app.schema",),  # the request records, and the JSON Schemas and README tables of them
     ("app.ledger",),
     ("app.cards",),
     ("app.articles",),  # draws cover cards; its thread pool uses the cards' admission
@@ -161,15 +160,11 @@ KNOWN_OVERSIZE_TO_SPLIT: set[str] = {
     "app/cards/worker.py",
     "app/fetch.py",
     "app/ledger/credits.py:Credits",
-    "app/models.py",
 }
 
 # Private names still imported across rows → the files that do; each entry fails a test once
 # its import is gone, so the table empties as the request records get one home.
-KNOWN_PRIVATE_IMPORTS_TO_END: dict[str, set[str]] = {
-    "app/cards/coverrequest.py": {"_ACCEPTED", "_convert_fields", "_decode_object"},
-    "app/publish.py": {"_ACCEPTED", "_MARKDOWN_LIMIT", "_convert_fields", "_decode_object"},
-}
+KNOWN_PRIVATE_IMPORTS_TO_END: dict[str, set[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from app.ledger.idempotency import IdempotencyStore
 from app.ledger.owners import Owner, owner_name, release_gone_owners
 from app.ledger.ratelimit import RequestLimit
 from app.metrics import MeteredStorage, Metrics
-from app.models import DEFAULT_THEME
+from app.schema import DEFAULT_THEME
 from app.settings import MIB, Settings, metrics_dir
 from app.storage import LocalStorage, Storage, make_storage
 

@@ -11,7 +11,7 @@ import httpx
 
 from app.articles.checks import WARNING_CODES, Warnings
 from app.articles.newspic import post_text
-from app.publish import NEWSPIC_TEXT_LIMIT, NewspicRequest
+from app.schema import NEWSPIC_TEXT_LIMIT, NewspicRequest
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, service, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 

@@ -22,10 +22,10 @@ from app.articles.threads import ArticleThreads
 from app.articles.wechat import TITLE_LIMIT, NewspicArticle
 from app.cards.service import CardService
 from app.errors import InvalidField, RenderFailed
-from app.models import ImageRecord
-from app.publish import (
+from app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
+    ImageRecord,
     NewspicData,
     NewspicPreview,
     NewspicPreviewResponse,

@@ -27,7 +27,7 @@ from app.articles.wechat import (
     WireArticle,
     draft_not_found,
 )
-from app.models import DraftMissing
+from app.schema import DraftMissing
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,13 +58,15 @@ from app.cards.pool import ProcessRenderPool
 from app.cards.worker import TypesetJob
 from app.errors import ApiError, InvalidField, InvalidImage, RenderFailed
 from app.fetch import FetchError, FetchPolicy, FetchRefused, ImageFetcher, describe
-from app.models import ArticleRequest, ImagePolicy, field_label
-from app.publish import (
+from app.schema import (
+    ArticleRequest,
     DraftData,
     DraftImage,
     DraftPreviewResponse,
     DraftResponse,
     HtmlResponse,
+    ImagePolicy,
+    field_label,
 )
 from app.settings import Settings
 

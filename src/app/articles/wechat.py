@@ -31,7 +31,7 @@ import httpx
 from app.articles.tokens import TokenCache
 from app.errors import ApiError
 from app.ledger.engine import FetchLock
-from app.models import DIGEST_LIMIT  # the platform answers 45004 above it
+from app.schema import DIGEST_LIMIT  # the platform answers 45004 above it
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.wechat")

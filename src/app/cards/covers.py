@@ -15,7 +15,7 @@ from app.cards.coverrequest import CoverSpec
 from app.cards.service import CardService
 from app.cards.worker import CoverJob
 from app.errors import RenderTimeout, StorageError
-from app.models import ImageRecord
+from app.schema import ImageRecord
 from app.storage import Storage
 
 log = logging.getLogger("inkcard.covers")

@@ -37,7 +37,7 @@ from app.errors import (
     RenderTimeout,
     StorageError,
 )
-from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord
+from app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")

@@ -37,7 +37,6 @@ from mcp.server.lowlevel import Server
 from app import localfiles, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
-from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
 from app.cards.service import themes_listing
 from app.errors import (
     ApiError,
@@ -51,24 +50,30 @@ from app.ledger.credits import KeyInfo
 from app.localfiles import LocalReader
 from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file, with_markdown_file
 from app.mcp.protocol import mcp_server
-from app.models import (
+from app.prices import credits
+from app.schema import (
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     INLINE_BYTES,
     INLINE_CARDS,
+    NEWSPIC_IMAGE_LIMIT,
+    SYNONYMS,
     ArticleToolArguments,
+    CoverRequest,
+    CoverResponse,
     GenerateRequest,
     GenerateResponse,
     GenerateToolArguments,
     ImageRecord,
+    NewspicToolArguments,
+    field_descriptions,
     invalid,
     parse_article,
+    parse_cover,
     parse_generate,
+    parse_newspic,
+    tool_schema,
 )
-from app.models.wire import SYNONYMS
-from app.prices import credits
-from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments, parse_newspic
-from app.schema import field_descriptions, tool_schema
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")

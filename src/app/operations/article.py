@@ -17,7 +17,6 @@ from app.articles.service import ArticleService
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import MissingPlatformCredentials, RenderTimeout
 from app.ledger.credits import KeyInfo
-from app.models import ArticleRequest
 from app.operations.publishing import (
     ArticleAnswer,
     PlatformCall,
@@ -25,7 +24,7 @@ from app.operations.publishing import (
     request_fingerprint,
 )
 from app.prices import Prices, credits
-from app.publish import DraftPreviewResponse, DraftResponse, HtmlResponse
+from app.schema import ArticleRequest, DraftPreviewResponse, DraftResponse, HtmlResponse
 from app.services import Services
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics

@@ -8,11 +8,11 @@ import asyncio
 
 import msgspec
 
-from app.cards.coverrequest import CoverRequest, normalise_cover
+from app.cards.coverrequest import normalise_cover
 from app.cards.covers import draw_covers
 from app.ledger.credits import KeyInfo
-from app.models import ImageRecord
 from app.operations.generate import render_paid
+from app.schema import CoverRequest, ImageRecord
 from app.services import Services
 
 OPERATION = "cover"  # in the ledger and the metrics

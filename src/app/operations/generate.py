@@ -10,10 +10,10 @@ import msgspec
 
 from app.ledger.credits import KeyInfo
 from app.ledger.idempotency import Replay, fingerprint
-from app.models import GenerateRequest, ImageRecord
 from app.operations.answers import KeptImage, kept_images, still_stored, with_urls
 from app.operations.disconnect import unless_gone
 from app.operations.paid import PaidCall, pay
+from app.schema import GenerateRequest, ImageRecord
 from app.services import Services
 
 OPERATION = "generate"  # in the ledger and the metrics

@@ -23,7 +23,7 @@ from app.operations.publishing import (
     request_fingerprint,
 )
 from app.prices import Prices, credits
-from app.publish import NewspicPreviewResponse, NewspicRequest, NewspicResponse
+from app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from app.services import Services
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics

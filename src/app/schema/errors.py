@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.models import MAX_MARKDOWN_CHARS
 from app.prices import PRICES
+from app.schema.wire import MAX_MARKDOWN_CHARS
 from app.settings import MIB, Settings
 
 _SET = Settings()  # the defaults the tables quote

@@ -15,10 +15,15 @@ from litestar.handlers import HTTPRouteHandler
 from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.models import parse_article
 from app.prices import Prices, credits
-from app.publish import ArticleErrorBody, DraftPreviewResponse, DraftResponse, HtmlResponse
-from app.schema import errors
+from app.schema import (
+    ArticleErrorBody,
+    DraftPreviewResponse,
+    DraftResponse,
+    HtmlResponse,
+    errors,
+    parse_article,
+)
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,

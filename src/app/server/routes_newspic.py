@@ -14,15 +14,16 @@ from app import logs, operations
 from app.errors import MissingPlatformCredentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
 from app.prices import Prices, credits
-from app.publish import (
+from app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     ArticleErrorBody,
     NewspicPreviewResponse,
     NewspicRequest,
     NewspicResponse,
+    errors,
     parse_newspic,
+    request_schema,
 )
-from app.schema import errors, request_schema
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,

@@ -29,8 +29,8 @@ from litestar.params import FromPath
 import layout
 import themes
 from app.errors import NotFound
-from app.models import MAX_MARKDOWN_CHARS
 from app.prices import PRICES, Prices, credits
+from app.schema import MAX_MARKDOWN_CHARS
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_PATH = "/static"

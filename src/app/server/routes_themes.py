@@ -25,8 +25,7 @@ from app.cards.pool import SingleFlight
 from app.cards.service import CardService, ThemesResponse, themes_listing
 from app.cards.worker import RenderJob
 from app.errors import NotFound
-from app.models import ErrorBody
-from app.schema import errors
+from app.schema import ErrorBody, errors
 from app.server.openapi import error_responses
 from app.services import Services
 
