@@ -94,11 +94,10 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
 # may import its own row (app.render.pool inside app.render) and every row of a lower layer.
 APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app",),  # the package itself: VERSION
-    ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter"),
+    ("app.settings", "app.errors", "app.logs", "app.cache", "app.frontmatter", "app.prices"),
     ("app.localfiles",),  # local files `inkcard mcp` may read; the fetcher asks it
-    ("app.metrics", "app.storage", "app.fetch", "app.models"),
-    ("app.publish",),  # the image post's records, built on the generate body's
-    ("app.schema",),  # JSON Schemas and README tables derived from the models
+    ("app.metrics", "app.storage", "app.fetch"),
+    ("app.schema",),  # the request records, and the JSON Schemas and README tables of them
     ("app.ledger",),
     ("app.render",),  # the render processes: the engine, errors and metrics only
     ("app.cards",),
@@ -133,6 +132,8 @@ ENGINE_STAGES: tuple[tuple[str, ...], ...] = (
 APP_IMPORTS_WITHIN_A_LAYER: dict[str, set[str]] = {
     "app.metrics": {"app.storage"},  # MeteredStorage counts the calls of a Storage
     "app.frontmatter": {"app.errors"},  # a bad front matter is a 400 like any bad field
+    "app.settings": {"app.prices"},  # INKCARD_GENERATE_COST overrides a price of the list
+    "app.prices": {"app.errors"},  # a price in words: plural
 }
 
 # The stage faces a package may import besides `layout` itself and the names in its `__all__`
@@ -164,10 +165,7 @@ KNOWN_OVERSIZE_TO_SPLIT: set[str] = set()
 
 # Private names still imported across rows → the files that do; each entry fails a test once
 # its import is gone, so the table empties as the request records get one home.
-KNOWN_PRIVATE_IMPORTS_TO_END: dict[str, set[str]] = {
-    "app/cards/coverrequest.py": {"_ACCEPTED", "_convert_fields", "_decode_object"},
-    "app/publish.py": {"_ACCEPTED", "_MARKDOWN_LIMIT", "_convert_fields", "_decode_object"},
-}
+KNOWN_PRIVATE_IMPORTS_TO_END: dict[str, set[str]] = {}
 
 
 @dataclass(frozen=True, slots=True)

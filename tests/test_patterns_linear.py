@@ -22,7 +22,7 @@ import pytest
 
 from app.articles.wechat.transport import _RedactSecrets
 from app.frontmatter import _KEY_LINE
-from app.models import URL_PATTERN
+from app.schema import URL_PATTERN
 from tests.patternfind import Found, find_all
 from tests.patternprobe import Pattern, Prober, superlinear
 from tests.patternshapes import Shapes
@@ -74,7 +74,7 @@ def test_the_walk_finds_each_kind_of_pattern() -> None:
     # a class attribute
     assert found("app.articles.wechat.transport", _RedactSecrets._PATTERN.pattern)
     assert found("layout.text.runs", r"\X")  # the regex module's
-    assert found("app.models.article", URL_PATTERN)  # msgspec.Meta(pattern=URL_PATTERN)
+    assert found("app.schema.article", URL_PATTERN)  # msgspec.Meta(pattern=URL_PATTERN)
     assert found("layout.diagrams.mermaid", r"<br\s*/?>")  # inline: re.sub(r"<br\s*/?>", ...)
     assert found("layout.diagrams.mermaid", r"#(\d{1,6});")  # inline, with a lambda after it
     assert len(FOUND) > 80

@@ -9,7 +9,7 @@ import pytest
 import themes
 from app.cards.request import normalise
 from app.cli import main
-from app.models import parse_generate
+from app.schema import parse_generate
 
 
 def catalogue(tmp_path: Path) -> themes.Catalogue:

@@ -14,7 +14,7 @@ NAME_COMPARED = 64  # longer names are like none of ours (and difflib's cost gro
 
 
 def plural(count: float, noun: str) -> str:
-    """``1 credit``, ``3 credits``, ``0.5 seconds``: a count with its noun, in messages."""
+    """``1 card``, ``3 cards``, ``0.5 seconds``: a count with its noun, in messages."""
     number = f"{count:g}" if isinstance(count, float) else str(count)
     return f"{number} {noun}" + ("" if count == 1 else "s")
 

@@ -2,7 +2,7 @@
 
 Writers' tools (Hexo, Hugo, wenyan, doocs/md) put a post's title, author and the like there.
 ``split`` takes it off the text, so it is never rendered, and answers its keys under the
-names of the request fields they stand for; the request parsers (``app.models``) fill each
+names of the request fields they stand for; the request parsers (``app.schema``) fill each
 field the request leaves out from them, so a request field always wins.
 
 The block counts only when the text starts with a ``---`` line, a closing ``---`` line

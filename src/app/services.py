@@ -28,10 +28,10 @@ from app.ledger.idempotency import IdempotencyStore
 from app.ledger.owners import Owner, owner_name, release_gone_owners
 from app.ledger.ratelimit import RequestLimit
 from app.metrics import MeteredStorage, Metrics
-from app.models import DEFAULT_THEME
 from app.render.inline import InlineRenderPool
 from app.render.messages import WorkerConfig
 from app.render.pool import ProcessRenderPool
+from app.schema import DEFAULT_THEME
 from app.settings import MIB, Settings, metrics_dir
 from app.storage import LocalStorage, Storage, make_storage
 

@@ -5,6 +5,7 @@ This is the only module that reads ``os.environ``. Every other module receives a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping
 from ipaddress import IPv4Network, IPv6Network, ip_network
@@ -13,6 +14,8 @@ from typing import Literal, get_args, get_origin
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
+
+from app.prices import PRICES, Prices
 
 MIB = 1024 * 1024
 FETCH_MAX_BYTES = 10 * MIB  # the largest remote image the service downloads
@@ -63,8 +66,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     themes_dir: str = ""
     """Folder of custom card themes (``*.toml``, ``*.css``, ``<id>/card.toml``), added to the
     built-in ones; a custom theme of a built-in's name replaces it. Empty: built-ins only."""
-    generate_cost: int = 0
-    """Credits one successful ``POST /api/generate`` costs."""
+    generate_cost: int = PRICES.generate
+    """Credits one successful ``POST /api/generate`` costs (a cover call too; ``app.prices``)."""
     bootstrap_key: bool = True
     """Create and print one API key on the first ``inkcard serve`` with an empty key table."""
     bootstrap_credits: int = 100
@@ -140,6 +143,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``inkcard mcp`` (stdio) only: the folders ``markdownFile`` and local images in the
     Markdown may be read from, separated by the path separator (``:``; ``;`` on Windows);
     empty: the user's home. Never used over HTTP."""
+
+    @property
+    def prices(self) -> Prices:
+        """The price list in force: ``PRICES`` with a card call's price as set here."""
+        return dataclasses.replace(PRICES, generate=self.generate_cost)
 
     @property
     def files_url(self) -> str:

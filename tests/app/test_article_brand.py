@@ -13,8 +13,7 @@ import layout
 import themes
 from app.articles.convert.brand import Brand, apply_brand, readable_on_white
 from app.articles.convert.html import to_article
-from app.models import ARTICLE_THEMES, ArticleToolArguments, parse_article
-from app.schema import tool_schema
+from app.schema import ARTICLE_THEMES, ArticleToolArguments, parse_article, tool_schema
 from tests.app.test_convert_and_draft import Service, assert_error, service, start
 
 __all__ = ["service", "start"]  # the HTTP service fixtures, shared

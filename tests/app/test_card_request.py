@@ -14,7 +14,7 @@ import themes
 from app.cards.request import CardRequest, normalise
 from app.cli.commands import build_parser, main
 from app.cli.render import card_request
-from app.models import parse_generate
+from app.schema import parse_generate
 from tests.app.conftest import shared_app
 
 CASES: list[tuple[dict[str, Any], list[str]]] = [

@@ -21,7 +21,7 @@ NOT_BEFORE_INITIALIZE = (
     "layout",  # the engine (~0.25 s): imported behind initialize
     "skia",
     "themes",
-    "app.models",
+    "app.schema",
     "app.ledger.credits",  # the database (sqlite-utils)
     "sqlite_utils",
     "app.services",

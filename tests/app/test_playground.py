@@ -218,7 +218,7 @@ def test_typing_markdown_shows_a_card_and_identical_requests_are_sent_once(
     page.locator("#markdown").press_sequentially("# Typed by a person", delay=15)
     typed = cards_settled(page, 1, other_than=first)
     assert bodies[-1]["markdown"] == "# Typed by a person"
-    # the limit comes from the server (app.models.MAX_MARKDOWN_CHARS) with the page
+    # the limit comes from the server (app.schema.MAX_MARKDOWN_CHARS) with the page
     expect(page.locator("#char-count")).to_have_text("19 / 100,000 characters")
     assert len(bodies) < 1 + len("# Typed by a person") // 2  # debounced, not one per key
     shoot(page, "typed")

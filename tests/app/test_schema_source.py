@@ -14,14 +14,17 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from app.mcp.tools import InkcardTools
-from app.models import (
+from app.schema import (
     MAX_MARKDOWN_CHARS,
     ArticleRequest,
     ArticleToolArguments,
+    CoverRequest,
     GenerateRequest,
     GenerateToolArguments,
+    NewspicRequest,
+    NewspicToolArguments,
+    field_descriptions,
 )
-from app.schema import field_descriptions
 from app.schema import readme as schema_docs
 from tests.app.conftest import shared_app
 
@@ -120,9 +123,25 @@ def test_the_markdown_limit_is_written_once(client: Client) -> None:
         for line in path.read_text("utf-8").splitlines()
         if limit.search(line)
     ]
-    assert hits == ["src/app/models/wire.py: MAX_MARKDOWN_CHARS = 100_000"]
+    assert hits == ["src/app/schema/wire.py: MAX_MARKDOWN_CHARS = 100_000"]
     # the playground's counter gets it from the server with the page
     assert f'data-max="{MAX_MARKDOWN_CHARS}"' in client.get("/").text
+
+
+def test_a_field_several_requests_share_is_described_once() -> None:
+    generate, article, newspic, cover = (
+        field_descriptions(struct)
+        for struct in (GenerateRequest, ArticleToolArguments, NewspicToolArguments, CoverRequest)
+    )
+    for name in ("platformAppid", "platformAppSecret", "idempotencyKey"):
+        assert article[name] == newspic[name], name  # the account and the retry key
+    for name in ("draftMediaId", "draftMissing", "dryRun"):
+        assert name in article and name in newspic, name
+    assert article["draftMediaId"] == newspic["draftMediaId"]
+    assert article["draftMissing"] == newspic["draftMissing"]
+    for name in ("theme", "themeMode", "width", "height"):  # the card fields
+        assert generate[name] == newspic[name] == cover[name], name
+    assert field_descriptions(NewspicRequest).items() <= newspic.items()
 
 
 # ---- the README's field tables -----------------------------------------------------------

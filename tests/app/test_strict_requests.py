@@ -14,11 +14,17 @@ from typing import Any
 import pytest
 
 from app import frontmatter
-from app.cards.coverrequest import parse_cover
 from app.errors import ApiError, UnknownField, nearest_name
-from app.models import ArticleRequest, GenerateRequest, parse_article, parse_generate
-from app.publish import parse_newspic
-from app.schema import request_schema, tool_schema
+from app.schema import (
+    ArticleRequest,
+    GenerateRequest,
+    parse_article,
+    parse_cover,
+    parse_generate,
+    parse_newspic,
+    request_schema,
+    tool_schema,
+)
 
 Parser = Callable[[bytes], Any]
 MARKDOWN_PARSERS = {

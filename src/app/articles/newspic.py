@@ -17,16 +17,15 @@ from app.articles.convert import html as article
 from app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
 from app.articles.drafts.draftbody import digest_of
 from app.articles.drafts.titles import UNTITLED, cut_title
-from app.articles.service import DRY_RUN_COST
 from app.articles.threads import ArticleThreads
 from app.articles.wechat import TITLE_LIMIT, NewspicArticle
 from app.articles.wechat.placing import Publisher, placed_message
 from app.cards.service import CardService
 from app.errors import InvalidField, RenderFailed, plural
-from app.models import ImageRecord
-from app.publish import (
+from app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
+    ImageRecord,
     NewspicData,
     NewspicPreview,
     NewspicPreviewResponse,
@@ -37,7 +36,6 @@ from app.publish import (
 log = logging.getLogger("inkcard.articles")
 
 IMAGE_MATERIAL_LIMIT = 10 * 1024 * 1024  # the platform's permanent image limit
-NEWSPIC_COST = 3  # like an article draft
 
 
 def post_text(request: NewspicRequest, warnings: Warnings) -> tuple[str, str]:
@@ -83,8 +81,10 @@ async def newspic_draft(
     request: NewspicRequest,
     key: object,
     timeout: float,
+    price: int,
 ) -> NewspicResponse:
-    """Render the cards, upload them in order, create the draft; the caller bounds the call."""
+    """Render the cards, upload them in order, create the draft (costing ``price``); the
+    caller bounds the call."""
     warnings = Warnings()
     records, title, text, images = await _post(cards, threads, request, warnings, key, timeout)
     target = await publisher.target(request.draftMediaId, request.draftMissing)
@@ -103,7 +103,7 @@ async def newspic_draft(
     return NewspicResponse(
         success=True,
         message=placed_message(placed, f"image post “{title}”", cards_sent),
-        data=NewspicData(media_id=placed.media_id, images=records, cost=NEWSPIC_COST),
+        data=NewspicData(media_id=placed.media_id, images=records, cost=price),
         warnings=warnings.items,
     )
 
@@ -114,16 +114,17 @@ async def newspic_dry_run(
     request: NewspicRequest,
     key: object,
     timeout: float,
+    price: int,
 ) -> NewspicPreviewResponse:
     """Everything ``newspic_draft`` does but the platform's calls: the cards drawn and stored
-    (as generate's), the text and checks; what the draft would hold."""
+    (as generate's), the text and checks; what the draft would hold (costing ``price``)."""
     warnings = Warnings()
     records, title, text, _ = await _post(cards, threads, request, warnings, key, timeout)
     return NewspicPreviewResponse(
         success=True,
         message=f"dry run: image post “{title}” checked ({plural(len(records), 'card')});"
         " nothing was sent to the platform",
-        data=NewspicPreview(title=title, description=text, images=records, cost=DRY_RUN_COST),
+        data=NewspicPreview(title=title, description=text, images=records, cost=price),
         warnings=warnings.items,
     )
 

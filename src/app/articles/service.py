@@ -50,24 +50,20 @@ from app.articles.wechat.mediacache import MediaCache
 from app.articles.wechat.placing import Placed, Publisher, placed_message
 from app.errors import InvalidField, plural
 from app.fetch import FetchPolicy, ImageFetcher
-from app.models import ArticleRequest, field_label
-from app.publish import (
+from app.render.messages import TypesetJob
+from app.render.pool import ProcessRenderPool
+from app.schema import (
+    ArticleRequest,
     DraftData,
     DraftImage,
     DraftPreviewResponse,
     DraftResponse,
     HtmlResponse,
+    field_label,
 )
-from app.render.messages import TypesetJob
-from app.render.pool import ProcessRenderPool
 from app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
-
-HTML_COST = 1
-DRAFT_COST = 3
-DRY_RUN_COST = HTML_COST  # a dry run calls no platform: charged like HTML only
-MIN_BALANCE = 3  # the original API's minimum balance to call, whichever variant
 
 
 def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
@@ -148,7 +144,10 @@ class ArticleService:
         check_links(converted.linked, warnings)
         await self.pool.run(check_html, converted.html, warnings, timeout=timeout, key=key)
         return HtmlResponse(
-            success=True, html=converted.html, cost=HTML_COST, warnings=warnings.items
+            success=True,
+            html=converted.html,
+            cost=self.settings.prices.html,
+            warnings=warnings.items,
         )
 
     async def draft(
@@ -178,7 +177,7 @@ class ArticleService:
             data=DraftData(
                 media_id=placed.media_id,
                 wordCount=plan.converted.word_count,
-                cost=DRAFT_COST,
+                cost=self.settings.prices.draft,
                 images=images,
             ),
             warnings=warnings.items,
@@ -196,7 +195,9 @@ class ArticleService:
         check_skipped(images, warnings)
         draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
-        return preview(draft, plan.cover_source, count, images, warnings, DRY_RUN_COST)
+        return preview(
+            draft, plan.cover_source, count, images, warnings, self.settings.prices.dry_run
+        )
 
     async def _plan(
         self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings

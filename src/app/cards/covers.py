@@ -14,8 +14,8 @@ import layout
 from app.cards.coverrequest import CoverSpec
 from app.cards.service import CardService
 from app.errors import RenderTimeout, StorageError
-from app.models import ImageRecord
 from app.render.messages import CoverJob
+from app.schema import ImageRecord
 from app.storage import Storage
 
 log = logging.getLogger("inkcard.covers")

@@ -17,7 +17,7 @@ import msgspec
 
 import layout
 import themes
-from app.models import GenerateRequest, invalid
+from app.schema import GenerateRequest, invalid
 
 LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 

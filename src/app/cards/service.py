@@ -35,11 +35,11 @@ from app.errors import (
     RenderTimeout,
     StorageError,
 )
-from app.models import ARTICLE_THEMES, GenerateRequest, ImageRecord
 from app.render.messages import RenderJob
 from app.render.pool import ProcessRenderPool
 from app.render.refusals import parse_post
 from app.render.singleflight import SingleFlight
+from app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
 from app.storage import Storage, StorageProbe
 
 log = logging.getLogger("inkcard.cards")

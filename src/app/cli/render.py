@@ -58,7 +58,7 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def _render_arguments(render: argparse.ArgumentParser) -> None:
     import layout
-    from app.models import GenerateRequest
+    from app.schema import GenerateRequest
 
     default = GenerateRequest()  # the API's defaults are the command's
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
@@ -150,7 +150,7 @@ def card_request(
     """
     from app.cards.request import normalise
     from app.errors import ApiError
-    from app.models import parse_generate
+    from app.schema import parse_generate
 
     fields = {field: getattr(args, _dest(flag)) for field, flag in FLAG_OF_FIELD.items()}
     try:
@@ -264,7 +264,7 @@ def read_markdown(source: Path) -> tuple[str, Path]:
     are read, so an endless or huge input is refused without being read whole; a path that
     is not a regular file (a pipe, a device, a folder) is refused before any read.
     """
-    from app.models import MAX_MARKDOWN_CHARS
+    from app.schema import MAX_MARKDOWN_CHARS
 
     limit = MARKDOWN_BYTES_PER_CHAR * MAX_MARKDOWN_CHARS
     if str(source) == "-":

@@ -59,7 +59,7 @@ def cmd_themes_list(_: argparse.Namespace) -> int:
     ``INKCARD_THEMES_DIR`` set, the custom card themes too."""
     import themes
     from app.cli.render import theme_catalogue
-    from app.models import ARTICLE_THEMES
+    from app.schema import ARTICLE_THEMES
 
     catalogue = theme_catalogue()
     rows = [("id", "label", "modes (the first is the default)")]

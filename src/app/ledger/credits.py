@@ -122,7 +122,7 @@ class Credits(KeyTable):
     ) -> int | None:
         """Hold exactly ``cost`` credits for a request; return the hold id (None when cost is 0).
 
-        ``minimum`` is a balance the key must have to call at all (the platform calls' 3
+        ``minimum`` is a balance the key must have to call at all (``Prices.publishing_minimum``
         credits): a check made in the same statement as the debit, never a hold, so the ledger
         only ever shows what a call costs. The check and the debit are one conditional
         ``UPDATE`` in the write transaction, so concurrent calls see each other's holds: none

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.errors import InvalidField
 from app.localfiles import LocalFileRefused, LocalReader
-from app.models import MAX_MARKDOWN_CHARS, field_label
+from app.schema import MAX_MARKDOWN_CHARS, field_label
 
 MARKDOWN_FILE = "markdownFile"
 MARKDOWN_TOOLS = frozenset({"generate_cards", "convert_article", "create_newspic_draft"})

@@ -1,7 +1,7 @@
 """The server's settings and themes → the tool list agents read: names, descriptions, schemas.
 
-Each description says in plain words what the tool does and what it costs (the prices of
-``app.operations``, the generate cost of the settings); each input schema is derived from
+Each description says in plain words what the tool does and what it costs (the price list in force,
+``Settings.prices`` from ``app.prices``); each input schema is derived from
 its model (``app.schema.tool_schema``), with ``markdownFile`` added where the server reads
 local files (stdio). What the tools then do is ``app.mcp.tools``.
 """
@@ -12,20 +12,22 @@ from typing import Any
 
 import mcp_types as types
 
-from app.cards.coverrequest import CoverRequest
 from app.mcp.files import with_markdown_file
-from app.models import (
+from app.prices import credits
+from app.schema import (
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     INLINE_BYTES,
     INLINE_CARDS,
+    NEWSPIC_IMAGE_LIMIT,
     ArticleToolArguments,
+    CoverRequest,
     GenerateRequest,
     GenerateToolArguments,
+    NewspicToolArguments,
+    field_descriptions,
+    tool_schema,
 )
-from app.operations import DRAFT_COST, HTML_COST, MIN_BALANCE
-from app.publish import NEWSPIC_IMAGE_LIMIT, NewspicToolArguments
-from app.schema import field_descriptions, tool_schema
 from app.settings import Settings
 from themes import Catalogue
 
@@ -40,6 +42,7 @@ def tool_list(
     """The tool list: names, plain-words descriptions, input schemas. ``local_files``: the
     Markdown tools take ``markdownFile``; ``file_urls``: stored files have URLs."""
     themes = catalogue.accepted_names()
+    prices = settings.prices
 
     def local(schema: dict[str, Any]) -> dict[str, Any]:
         return with_markdown_file(schema) if local_files else schema
@@ -76,12 +79,13 @@ def tool_list(
             description=(
                 "Convert Markdown into a WeChat official-account article: one HTML document"
                 " with inline CSS, ready to paste into the WeChat editor"
-                f" ({HTML_COST} credit). With platform credentials (platformAppid and"
+                f" ({credits(prices.html)}). With platform credentials (platformAppid and"
                 " platformAppSecret, or configured on this connection) it instead uploads"
                 " the images and creates a draft in the account's draft box and returns"
-                f" the draft's media_id ({DRAFT_COST} credits); dryRun checks it and returns"
-                f" what would be sent ({HTML_COST} credit). A balance under"
-                f" {MIN_BALANCE} credits is refused before any work; a failed call costs"
+                f" the draft's media_id ({credits(prices.draft)}); dryRun checks it and"
+                f" returns what would be sent ({credits(prices.dry_run)}). A balance under"
+                f" {credits(prices.publishing_minimum)} is refused before any work; a failed"
+                " call costs"
                 " nothing. Article themes: " + ", ".join(ARTICLE_THEMES) + "."
             ),
             input_schema=local(tool_schema(ArticleToolArguments, ARTICLE_THEMES, ARTICLE_REQUIRED)),
@@ -97,8 +101,9 @@ def tool_list(
                 " title and text from the arguments, else the front matter, else the first"
                 " heading and paragraphs. Needs platform credentials (platformAppid and"
                 " platformAppSecret, or configured on this connection);"
-                f" {DRAFT_COST} credits, a failed call nothing. dryRun: draw and check, send"
-                f" nothing, no account needed, {HTML_COST} credit. Answers carry warnings."
+                f" {credits(prices.newspic)}, a failed call nothing. dryRun: draw and check,"
+                f" send nothing, no account needed, {credits(prices.dry_run)}. Answers carry"
+                " warnings."
             ),
             input_schema=local(tool_schema(NewspicToolArguments, themes)),
             annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
@@ -119,12 +124,8 @@ def tool_list(
 
 
 def _generate_description(settings: Settings, file_urls: bool) -> str:
-    cost = settings.generate_cost
-    price = (
-        f"Each successful call costs {cost} credit{'s' if cost != 1 else ''}"
-        if cost
-        else "Free on this server"
-    )
+    cost = settings.prices.generate
+    price = f"Each successful call costs {credits(cost)}" if cost else "Free on this server"
     default = GenerateRequest()
     each = "URL" if file_urls else "file name (no URLs here: the answer says why)"
     return (

@@ -38,7 +38,6 @@ from mcp.server.lowlevel import Server
 from app import localfiles, operations
 from app.articles.wechat import Credentials, InvalidPlatformCredentials
 from app.cards import gallery
-from app.cards.coverrequest import CoverResponse, parse_cover
 from app.cards.service import themes_listing
 from app.errors import (
     ApiError,
@@ -53,17 +52,19 @@ from app.localfiles import LocalReader
 from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file
 from app.mcp.listing import tool_list
 from app.mcp.protocol import mcp_server
-from app.models import (
+from app.schema import (
     INLINE_BYTES,
     INLINE_CARDS,
+    SYNONYMS,
+    CoverResponse,
     GenerateResponse,
     ImageRecord,
     invalid,
     parse_article,
+    parse_cover,
     parse_generate,
+    parse_newspic,
 )
-from app.models.wire import SYNONYMS
-from app.publish import parse_newspic
 from app.services import Services
 
 log = logging.getLogger("inkcard.mcp")

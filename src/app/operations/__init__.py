@@ -2,32 +2,24 @@
 CLI adapt. Each is a plain async function over the ``Services`` record of ``app.services``.
 
 - ``authenticate``: an API key → its live ``KeyInfo`` (401 otherwise).
-- ``generate_cards``: a ``GenerateRequest`` → stored card images (paid: ``generate_cost``).
-- ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft (paid: 1 or 3).
-- ``generate_cover``: a ``CoverRequest`` → stored cover images (paid as generate).
-- ``create_newspic``: a ``NewspicRequest`` → an image-post draft of its cards (paid: 3).
+- ``generate_cards``: a ``GenerateRequest`` → stored card images.
+- ``convert_article``: an ``ArticleRequest`` → article HTML or a WeChat draft.
+- ``generate_cover``: a ``CoverRequest`` → stored cover images (priced as generate).
+- ``create_newspic``: a ``NewspicRequest`` → an image-post draft of its cards.
 
-They may import ``app.services`` and every row below it; the adapters above them
-(``app.mcp``, ``app.server``, ``app.cli``) import them, never the other way round.
+Each paid one runs its work on the one paid path (``app.operations.paid``: claim, limit,
+hold, run, commit, undo), at its price in ``Settings.prices`` (``app.prices``). They may
+import ``app.services`` and every row below it; the adapters above them (``app.mcp``,
+``app.server``, ``app.cli``) import them, never the other way round.
 """
 
-from app.operations.article import (
-    DRAFT_COST,
-    HTML_COST,
-    MIN_BALANCE,
-    ArticleAnswer,
-    convert_article,
-    credentials_from,
-)
+from app.operations.article import ArticleAnswer, convert_article, credentials_from
 from app.operations.cover import generate_cover
 from app.operations.generate import generate_cards
 from app.operations.keys import authenticate
 from app.operations.newspic import create_newspic
 
 __all__ = [
-    "DRAFT_COST",
-    "HTML_COST",
-    "MIN_BALANCE",
     "ArticleAnswer",
     "authenticate",
     "convert_article",

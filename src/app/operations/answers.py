@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from app.models import ImageRecord
+from app.schema import ImageRecord
 from app.storage import Storage
 
 

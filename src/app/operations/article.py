@@ -1,10 +1,11 @@
 """An ``ArticleRequest`` of an authenticated key → article HTML or a WeChat draft, charged.
 
-Credits: a balance under 3 is a 402 before any work; the call's cost, 1 (HTML only) or 3 (draft), is
-held up front (the minimum balance is checked, not held) and committed on success, with the answer
-kept for a retry (``Idempotency-Key`` or an identical request, ``app.operations.retries``) in the
-same transaction; any failure, a client gone before the answer was ready included, releases the hold
-and the key's claim.
+Credits (``app.prices``): a balance under the publishing minimum is a 402 before any work; the
+call's price (HTML only, a draft, or a dry run) is held up front (the minimum balance is
+checked, not held) and committed on success, with the answer kept for a retry
+(``Idempotency-Key`` or an identical request, ``app.operations.retries``) in the same
+transaction; any failure, a client gone before the answer was ready included, releases the
+hold and the key's claim (``app.operations.paid``).
 """
 
 from __future__ import annotations
@@ -12,26 +13,23 @@ from __future__ import annotations
 import asyncio
 import functools
 
-from app.articles.service import DRAFT_COST, DRY_RUN_COST, HTML_COST, MIN_BALANCE, ArticleService
+from app.articles.service import ArticleService
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import MissingPlatformCredentials, RenderTimeout
 from app.ledger.credits import KeyInfo
-from app.models import ArticleRequest
-from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
-from app.publish import DraftPreviewResponse, DraftResponse, HtmlResponse
+from app.operations.publishing import (
+    ArticleAnswer,
+    PlatformCall,
+    pay_platform,
+    request_fingerprint,
+)
+from app.prices import Prices, credits
+from app.schema import ArticleRequest, DraftPreviewResponse, DraftResponse, HtmlResponse
 from app.services import Services
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
 
-__all__ = [
-    "DRAFT_COST",
-    "HTML_COST",
-    "MIN_BALANCE",
-    "OPERATION",
-    "ArticleAnswer",
-    "convert_article",
-    "credentials_from",
-]
+__all__ = ["OPERATION", "ArticleAnswer", "convert_article", "credentials_from"]
 
 
 def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credentials | None:
@@ -52,10 +50,11 @@ def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credent
     return Credentials(appid, secret)
 
 
-def _short_of_credits(balance: int) -> str:
+def short_of_credits(prices: Prices, balance: int) -> str:
+    """The 402 message of a convert-and-draft call for a key of ``balance`` credits."""
     return (
-        f"convert-and-draft needs a balance of at least {MIN_BALANCE} credits (HTML only"
-        f" costs {HTML_COST}, a draft {DRAFT_COST}); the key's balance is {balance}"
+        f"convert-and-draft needs a balance of at least {credits(prices.publishing_minimum)}"
+        f" (HTML only costs {prices.html}, a draft {prices.draft}); the key's balance is {balance}"
     )
 
 
@@ -70,18 +69,20 @@ async def convert_article(
 ) -> ArticleAnswer:
     """The convert-and-draft operation (HTTP, MCP alike).
 
-    Claim the retry key (a replay returns at once), check the balance is at least 3 and hold the
-    cost (1 or 3), convert or draft under the deadline, commit it with the answer recorded; any
-    failure releases both. ``gone`` is set when the client goes away: unfinished work is then
-    stopped and not charged.
+    Claim the retry key (a replay returns at once), check the balance is at least the
+    publishing minimum and hold the price (HTML only, draft or dry run), convert or draft under
+    the deadline, commit it with the answer recorded; any failure releases both. ``gone`` is
+    set when the client goes away: unfinished work is then stopped and not charged.
     """
+    prices = services.settings.prices
     timeout = services.settings.article_timeout
-    call = PaidCall(
-        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, _short_of_credits
+    refusal = functools.partial(short_of_credits, prices)
+    call = PlatformCall(
+        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, refusal
     )
-    cost = DRY_RUN_COST if body.dryRun else HTML_COST if creds is None else DRAFT_COST
+    price = prices.article(dry_run=body.dryRun, draft=creds is not None)
     work = functools.partial(_run, services.articles, body, creds, key.id, timeout)
-    return await run_paid(services, call, work, cost, gone)
+    return await pay_platform(services, call, work, price, gone)
 
 
 async def _run(

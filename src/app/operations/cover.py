@@ -1,6 +1,6 @@
 """A ``CoverRequest`` of an authenticated key → its covers, stored, and the key charged as
-generate charges: ``generate_cost`` a call, whatever ``count`` (a generate call costs the
-same for one card or fifty)."""
+generate charges: ``Prices.cover``, a generate call's price, whatever ``count`` (a generate
+call costs the same for one card or fifty)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import asyncio
 
 import msgspec
 
-from app.cards.coverrequest import CoverRequest, normalise_cover
+from app.cards.coverrequest import normalise_cover
 from app.cards.covers import draw_covers
 from app.ledger.credits import KeyInfo
-from app.models import ImageRecord
-from app.operations.generate import render_charged
+from app.operations.generate import render_paid
+from app.schema import CoverRequest, ImageRecord
 from app.services import Services
 
 OPERATION = "cover"  # in the ledger and the metrics
@@ -34,10 +34,11 @@ async def generate_cover(
     """
     cards = services.cards
     spec = normalise_cover(body, cards.catalogue.get)
-    return await render_charged(
+    return await render_paid(
         services,
         key,
         OPERATION,
+        services.settings.prices.cover,
         msgspec.json.encode(spec),
         lambda: draw_covers(cards, spec, timeout=services.settings.timeout, key=key.id),
         request_id,

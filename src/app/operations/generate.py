@@ -8,13 +8,12 @@ from typing import Any
 
 import msgspec
 
-from app.ledger.charge import charged
 from app.ledger.credits import KeyInfo
 from app.ledger.idempotency import Replay, fingerprint
-from app.models import GenerateRequest, ImageRecord
-from app.operations import retries
 from app.operations.answers import KeptImage, kept_images, still_stored, with_urls
 from app.operations.disconnect import unless_gone
+from app.operations.paid import PaidCall, pay
+from app.schema import GenerateRequest, ImageRecord
 from app.services import Services
 
 OPERATION = "generate"  # in the ledger and the metrics
@@ -38,10 +37,11 @@ async def generate_cards(
     """
     job = services.cards.prepare(body)
     settings = services.settings
-    images, _ = await render_charged(
+    images, _ = await render_paid(
         services,
         key,
         OPERATION,
+        settings.prices.generate,
         msgspec.json.encode(body),
         lambda: services.cards.generate(job, timeout=settings.timeout, key=key.id),
         request_id,
@@ -50,53 +50,35 @@ async def generate_cards(
     return images
 
 
-async def render_charged(
+async def render_paid(
     services: Services,
     key: KeyInfo,
     operation: str,
+    price: int,
     spec: bytes,
     render: Callable[[], Coroutine[Any, Any, list[ImageRecord]]],
     request_id: str | None,
     gone: asyncio.Event | None,
 ) -> tuple[list[ImageRecord], int]:
     """``render()``'s stored images and what they cost, in ``generate_cards``' order and
-    guarantees, for any operation priced as a generate call (``spec``: the normalised
-    request, its retry fingerprint). A replayed retry costs 0: the first call's files with this
-    request's URLs, drawn again if they are no longer all stored (``app.operations.answers``)."""
-    cost = services.settings.generate_cost
-    held: retries.Claim | None = None
-    if cost > 0:  # a free call has nothing to charge twice: no claim
-        found = await retries.claim(
-            services.idempotency,
-            key.id,
-            operation,
-            fingerprint(spec),
-            None,
-            wait=services.settings.timeout,
-            gone=gone,
-        )
-        if isinstance(found, Replay):
-            return await _replayed(services, found, render, gone), 0
-        held = found
-    try:
-        if cost > 0:  # free: bounded by the key's renders in flight
-            await asyncio.to_thread(services.limits.admit, key.id)
-        async with charged(
-            services.credits,
-            services.metrics,
-            key,
-            operation=operation,
-            hold=cost,
-            request_id=request_id,
-        ) as charge:
-            images = await unless_gone(gone, render())
-            if held is not None:
-                charge.also = await held.recorder(msgspec.json.encode(kept_images(images)))
-    except BaseException:
-        if held is not None:
-            await held.forget()
-        raise
-    return images, cost
+    guarantees, for any operation that draws cards (``spec``: the normalised request, its retry
+    fingerprint), on the one paid path (``app.operations.paid``). A free call claims no retry
+    key. A replayed retry costs 0: the first call's files with this request's URLs, drawn again
+    if they are no longer all stored (``app.operations.answers``)."""
+    call = PaidCall(
+        key,
+        operation,
+        price,
+        fingerprint(spec),
+        render,
+        keep=lambda images: msgspec.json.encode(kept_images(images)),
+        wait=services.settings.timeout,
+        request_id=request_id,
+    )
+    paid = await pay(services, call, gone)
+    if isinstance(paid, Replay):
+        return await _replayed(services, paid, render, gone), 0
+    return paid.answer, paid.cost
 
 
 async def _replayed(

@@ -1,6 +1,7 @@
 """A ``NewspicRequest`` of an authenticated key → an image-post draft of its cards, charged
-3 credits like an article draft, through the same paid-call skeleton (``operations.paid``).
-Its retry claim keeps the cards' names, not their URLs (``app.operations.answers``)."""
+like an article draft (``app.prices``), on the publishing calls' paid path
+(``app.operations.publishing``). Its retry claim keeps the cards' names, not their URLs
+(``app.operations.answers``)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,30 @@ import functools
 
 import msgspec
 
-from app.articles.newspic import NEWSPIC_COST, newspic_draft, newspic_dry_run
-from app.articles.service import DRY_RUN_COST, MIN_BALANCE
+from app.articles.newspic import newspic_draft, newspic_dry_run
 from app.articles.wechat import Credentials, PlatformTimeout
 from app.errors import RenderTimeout
 from app.ledger.credits import KeyInfo
 from app.operations.answers import body_with, images_of, kept_body, still_stored, with_urls
 from app.operations.disconnect import unless_gone
-from app.operations.paid import ArticleAnswer, PaidCall, request_fingerprint, run_paid
-from app.publish import NewspicPreviewResponse, NewspicRequest, NewspicResponse
+from app.operations.publishing import (
+    ArticleAnswer,
+    PlatformCall,
+    pay_platform,
+    request_fingerprint,
+)
+from app.prices import Prices, credits
+from app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from app.services import Services
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
 
 
-def _short_of_credits(balance: int) -> str:
+def short_of_credits(prices: Prices, balance: int) -> str:
+    """The 402 message of a newspic-draft call for a key of ``balance`` credits."""
     return (
-        f"newspic-draft needs a balance of at least {MIN_BALANCE} credits (an image post"
-        f" costs {NEWSPIC_COST}); the key's balance is {balance}"
+        f"newspic-draft needs a balance of at least {credits(prices.publishing_minimum)}"
+        f" (an image post costs {prices.newspic}); the key's balance is {balance}"
     )
 
 
@@ -41,20 +48,21 @@ async def create_newspic(
 ) -> ArticleAnswer:
     """The newspic-draft operation (HTTP, MCP alike): as ``convert_article`` with a draft;
     a dry run (``creds`` may be None) is charged like HTML only."""
+    prices = services.settings.prices
     timeout = services.settings.article_timeout
-    call = PaidCall(
+    call = PlatformCall(
         key,
         OPERATION,
         request_fingerprint(body, creds),
         idem_key,
         request_id,
-        _short_of_credits,
+        functools.partial(short_of_credits, prices),
         kept=kept_body,
         replayed=functools.partial(_replayed, services, body, key, gone),
     )
-    work = functools.partial(_run, services, body, creds, key.id, timeout)
-    cost = DRY_RUN_COST if body.dryRun else NEWSPIC_COST
-    return await run_paid(services, call, work, cost, gone)
+    price = prices.image_post(dry_run=body.dryRun)
+    work = functools.partial(_run, services, body, creds, key.id, timeout, price)
+    return await pay_platform(services, call, work, price, gone)
 
 
 async def _replayed(
@@ -85,17 +93,19 @@ async def _run(
     creds: Credentials | None,
     key: object,
     seconds: float,
+    price: int,
 ) -> NewspicResponse | NewspicPreviewResponse:
-    """The work under one deadline: 504 ``platform_timeout`` past it."""
+    """The work under one deadline (its answer saying it costs ``price``): 504
+    ``platform_timeout`` past it."""
     try:
         async with asyncio.timeout(seconds):
             if body.dryRun or creds is None:
                 return await newspic_dry_run(
-                    services.cards, services.articles.pool, body, key, seconds
+                    services.cards, services.articles.pool, body, key, seconds, price
                 )
             publisher = services.articles.publisher(creds)
             return await newspic_draft(
-                services.cards, services.articles.pool, publisher, body, key, seconds
+                services.cards, services.articles.pool, publisher, body, key, seconds, price
             )
     except (TimeoutError, RenderTimeout):
         raise PlatformTimeout(

@@ -1,25 +1,37 @@
-"""The skeleton every paid platform call shares (convert-and-draft, newspic-draft).
+"""A paid call of any operation → its answer, charged once: the one paid path.
 
-Claim the retry key (a replay returns at once), count the call against the key's limit, hold
-the call's cost after checking the key has ``MIN_BALANCE`` credits (a check, not a hold: the
-ledger shows one debit of the real cost), run the work (stopped if the client leaves), commit
-with the answer recorded in the same transaction; any failure releases the hold and the claim.
+Every paid operation (generate, cover, convert-and-draft, newspic-draft) runs its work through
+``pay``, which takes these steps in this order:
+
+1. **claim** the call's retry key (``app.operations.retries``): an identical call, or one with
+   the same ``Idempotency-Key``, gets the stored answer back (a ``Replay``, which the operation
+   answers its own way, charged nothing);
+2. **limit**: count the call against the key's per-minute limit (after the claim: a replay is
+   never limited);
+3. **hold** its price, checking the key has the operation's minimum balance too (a check, not
+   a hold: the ledger shows one debit of the real price; ``app.ledger.charge``);
+4. **run** the work, stopped if the client goes away (``app.operations.disconnect``), a
+   platform failure counted by its label;
+5. **commit** the hold with the answer recorded for a retry, in one transaction;
+6. **undo** on any failure: the hold released, the claim forgotten, so a retry really runs.
+
+What differs between operations is data on the ``PaidCall``: the price, the minimum balance
+and its 402 message, the retry's wait and key, what the claim keeps of the answer, and
+whether a free call is claimed at all (a card call is not: it has nothing to charge twice; a
+platform call is, so that a retry never makes a second draft).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import Generic, NamedTuple, TypeVar
 
-import msgspec
-
-from app.articles.service import MIN_BALANCE
-from app.articles.wechat import Credentials, PlatformError
+from app.articles.wechat import PlatformError
 from app.ledger.charge import charged
 from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import Replay, fingerprint
+from app.ledger.idempotency import Replay
 from app.metrics import Metrics
 from app.operations import retries
 from app.operations.disconnect import unless_gone
@@ -28,82 +40,88 @@ from app.services import Services
 T = TypeVar("T")
 
 
-class ArticleAnswer(NamedTuple):
-    """A paid platform call's answer: its JSON body and status, and what it cost.
-
-    ``replayed``: the stored answer to an earlier request with the same Idempotency-Key,
-    charged then, not now (``cost`` is 0).
-    """
-
-    body: bytes
-    status: int = 200
-    cost: int = 0
-    replayed: bool = False
-
-
-class PaidCall(NamedTuple):
-    """Who asks, for what, and how the ledger names it."""
+@dataclass(frozen=True, slots=True)
+class PaidCall(Generic[T]):
+    """One call of a paid operation: who asks, what it costs, its work and its retry."""
 
     key: KeyInfo
-    operation: str  # in the ledger and the metrics
-    print_: str  # the request's fingerprint: what decides its answer
-    idem_key: str | None
-    request_id: str | None
-    refusal: Callable[[int], str]  # the 402 message for a balance
-    kept: Callable[[Any], bytes] | None = None
-    """The answer as its retry claim keeps it (None: its JSON as sent)."""
-    replayed: Callable[[bytes], Awaitable[bytes]] | None = None
-    """A kept answer as this request answers it (None: as it was kept)."""
+    operation: str
+    """In the ledger and the metrics: generate, cover, convert-and-draft, newspic-draft."""
+    price: int
+    """The credits held before the work and committed after it (``app.prices``)."""
+    print_: str
+    """The request's fingerprint: what decides its answer (its implicit retry key)."""
+    run: Callable[[], Awaitable[T]]
+    """The work, started once the price is held."""
+    keep: Callable[[T], bytes]
+    """The answer as its retry claim keeps it (JSON; stored files by name, never by URL)."""
+    wait: float
+    """Seconds an identical retry waits for this call while it still runs."""
+    idem_key: str | None = None
+    """The ``Idempotency-Key`` sent, if any."""
+    request_id: str | None = None
+    minimum: int = 0
+    """The balance the key needs to call at all (checked with the hold, not held)."""
+    refusal: Callable[[int], str] | None = None
+    """The 402 message for a balance under the price or the minimum, given that balance."""
+    claim_when_free: bool = False
+    """Claim the retry key of a call that costs nothing too (and count it against the limit)."""
 
 
-def request_fingerprint(body: msgspec.Struct, creds: Credentials | None) -> str:
-    """What decides the answer: the normalised body and the account (its secret hashed)."""
-    account = b"" if creds is None else creds.appid.encode()
-    secret = b"" if creds is None else hashlib.sha256(creds.secret.encode()).digest()
-    return fingerprint(msgspec.json.encode(body), account, secret)
+class Paid(NamedTuple, Generic[T]):
+    """A paid call's fresh answer and the credits it cost."""
+
+    answer: T
+    cost: int
 
 
-async def run_paid(
-    services: Services,
-    call: PaidCall,
-    work: Callable[[], Awaitable[T]],
-    cost: int,
-    gone: asyncio.Event | None = None,
-) -> ArticleAnswer:
-    """``work()``'s answer, charged ``cost`` once; a retry gets it again, charged nothing."""
-    held = await retries.claim(
-        services.idempotency,
-        call.key.id,
-        call.operation,
-        call.print_,
-        call.idem_key,
-        wait=services.settings.article_timeout,
-        gone=gone,
-    )
-    if isinstance(held, Replay):
-        body = held.body if call.replayed is None else await call.replayed(held.body)
-        return ArticleAnswer(body, held.status, replayed=True)
+async def pay(
+    services: Services, call: PaidCall[T], gone: asyncio.Event | None = None
+) -> Paid[T] | Replay:
+    """``call.run()``'s answer, charged ``call.price`` once; or the stored answer of an
+    earlier identical call (a ``Replay``, charged nothing). ``gone`` is set when the client
+    goes away: unfinished work is then stopped and not charged.
+
+    Raises:
+        InsufficientCredits: 402, before any work (nothing written).
+        RateLimited: 429, before any work (the claim let go).
+        IdempotencyKeyInUse, IdempotencyKeyReused, InvalidIdempotencyKey: As the claim says.
+    """
+    held: retries.Claim | None = None
+    if call.price > 0 or call.claim_when_free:
+        found = await retries.claim(
+            services.idempotency,
+            call.key.id,
+            call.operation,
+            call.print_,
+            call.idem_key,
+            wait=call.wait,
+            gone=gone,
+        )
+        if isinstance(found, Replay):
+            return found
+        held = found
     try:
-        # after the claim: a replay is never limited
-        await asyncio.to_thread(services.limits.admit, call.key.id)
+        if held is not None:  # an unclaimed free call is bounded by its renders in flight
+            await asyncio.to_thread(services.limits.admit, call.key.id)
         async with charged(
             services.credits,
             services.metrics,
             call.key,
             operation=call.operation,
-            hold=cost,
+            hold=call.price,
             request_id=call.request_id,
-            minimum=MIN_BALANCE,
+            minimum=call.minimum,
             refusal=call.refusal,
         ) as charge:
-            answer = await unless_gone(gone, counted(services.metrics, work()))
-            encoded = msgspec.json.encode(answer)
-            kept = encoded if call.kept is None else call.kept(answer)
-            charge.also = await held.recorder(kept)
+            answer = await unless_gone(gone, counted(services.metrics, call.run()))
+            if held is not None:
+                charge.also = await held.recorder(call.keep(answer))
     except BaseException:
-        await held.forget()
+        if held is not None:
+            await held.forget()
         raise
-    return ArticleAnswer(encoded, cost=charge.cost)
+    return Paid(answer, charge.cost)
 
 
 async def counted(metrics: Metrics, work: Awaitable[T]) -> T:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.models import MAX_MARKDOWN_CHARS
+from app.prices import PRICES
+from app.schema.wire import MAX_MARKDOWN_CHARS
 from app.settings import MIB, Settings
 
 _SET = Settings()  # the defaults the tables quote
@@ -196,7 +197,7 @@ ARTICLE: tuple[ErrorCase, ...] = (
         "`Idempotency-Key` empty, over 255 characters or not printable ASCII",
     ),
     ErrorCase((401,), ("missing_api_key", "invalid_api_key"), "as for generate"),
-    ErrorCase((402,), ("insufficient_credits",), "balance under 3"),
+    ErrorCase((402,), ("insufficient_credits",), f"balance under {PRICES.publishing_minimum}"),
     ErrorCase(
         (404,),
         ("draft_not_found",),

@@ -1,4 +1,4 @@
-"""Request and response models (``app.models``) → the README's field tables; the error
+"""Request and response records (``app.schema``) → the README's field tables; the error
 cases of each operation (``app.schema.errors``) → its error table.
 
 Each field table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
@@ -20,16 +20,16 @@ from typing import Any, get_args
 
 import msgspec
 
-from app import models
-from app.schema import json_schema, not_null
+from app import schema
+from app.schema.derive import json_schema, not_null
 from app.schema.errors import OPERATIONS, ErrorCase
 
 MODELS: dict[str, type] = {
     name: value
-    for name, value in vars(models).items()
+    for name, value in vars(schema).items()
     if isinstance(value, type)
     and issubclass(value, msgspec.Struct)
-    and value.__module__.startswith(models.__name__ + ".")
+    and value.__module__.startswith(schema.__name__ + ".")
 }
 """The models a README table may name."""
 
@@ -93,8 +93,8 @@ def _default(field: msgspec.structs.FieldInfo) -> str:
 
 def _default_in_words(annotation: Any) -> str | None:
     for meta in get_args(annotation)[1:]:
-        if isinstance(meta, msgspec.Meta) and meta.extra and models.DEFAULT_IN_WORDS in meta.extra:
-            return str(meta.extra[models.DEFAULT_IN_WORDS])
+        if isinstance(meta, msgspec.Meta) and meta.extra and schema.DEFAULT_IN_WORDS in meta.extra:
+            return str(meta.extra[schema.DEFAULT_IN_WORDS])
     return None
 
 

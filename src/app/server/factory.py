@@ -134,11 +134,13 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
     mcp = HttpMcp(services)  # the MCP tools at /mcp; `inkcard mcp` serves them on stdio
     handlers: list[ControllerRouterHandler] = [
         *route_handlers(services.catalogue),
-        convert_and_draft_route(),
-        newspic_draft_route(services.catalogue),
+        convert_and_draft_route(services.settings.prices),
+        newspic_draft_route(services.catalogue, services.settings.prices),
         cover_route(services.catalogue),
         swagger_asset,
-        *playground_routes(settings.fonts_dir, theme_labels(services.catalogue)),
+        *playground_routes(
+            settings.fonts_dir, theme_labels(services.catalogue), services.settings.prices
+        ),
         mcp.route,
     ]
     if isinstance(services.raw_storage, LocalStorage):

@@ -1,6 +1,6 @@
 """The service's models → the OpenAPI entries of its operations (request schemas, errors, key).
 
-The generate and convert-and-draft bodies are decoded by our own parsers (``app.models``), so
+The generate and convert-and-draft bodies are decoded by our own parsers (``app.schema``), so
 their request schemas are derived from the msgspec models by ``app.schema.request_schema``
 (every field may be null, the default); the generate schema also names the app's themes and
 each theme's modes.
@@ -23,14 +23,14 @@ from litestar.openapi.spec import (
 )
 
 import themes
-from app.models import (
+from app.schema import (
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     DEFAULT_THEME,
     ArticleRequest,
     GenerateRequest,
+    request_schema,
 )
-from app.schema import request_schema
 from app.schema.errors import ErrorCase, by_status, described, examples
 
 

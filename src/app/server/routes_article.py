@@ -15,9 +15,15 @@ from litestar.handlers import HTTPRouteHandler
 from app import logs, operations
 from app.articles.wechat import Credentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.models import parse_article
-from app.publish import ArticleErrorBody, DraftPreviewResponse, DraftResponse, HtmlResponse
-from app.schema import errors
+from app.prices import Prices, credits
+from app.schema import (
+    ArticleErrorBody,
+    DraftPreviewResponse,
+    DraftResponse,
+    HtmlResponse,
+    errors,
+    parse_article,
+)
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,
@@ -33,10 +39,15 @@ PATH = "/api/platform/convert-and-draft"
 APPID_HEADER = "platform-appid"
 SECRET_HEADER = "platform-app-secret"
 REPLAYED_HEADER = "Idempotent-Replayed"
-DESCRIPTION = """\
-Markdown to WeChat article HTML with inline CSS (1 credit) or, with the headers
+
+
+def description(prices: Prices) -> str:
+    """The operation's OpenAPI description, its prices read from ``prices``."""
+    return f"""\
+Markdown to WeChat article HTML with inline CSS ({credits(prices.html)}) or, with the headers
 `Platform-Appid` and `Platform-App-Secret` (both or neither), a draft in the account's draft
-box (3 credits). A balance under 3 is refused (402) before any work; a failed call costs 0.
+box ({credits(prices.draft)}). A balance under {prices.publishing_minimum} is refused (402) \
+before any work; a failed call costs 0.
 An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
 retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
 key with another request is 422 `idempotency_key_reused`, and while the first is still running
@@ -44,7 +55,8 @@ key with another request is 422 `idempotency_key_reused`, and while the first is
 Without the header, an identical request within 10 minutes is such a retry (replayed, free),
 and a client that disconnects before its answer is ready is not charged. With `dryRun: true`
 the draft's whole conversion and checks run, no platform is called (no headers needed) and the
-answer is what the draft would hold: 1 credit. Answers carry `warnings` (code, message)."""
+answer is what the draft would hold: {credits(prices.dry_run)}. Answers carry `warnings` \
+(code, message)."""
 
 
 def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
@@ -63,7 +75,7 @@ def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
 async def convert_and_draft(
     request: Request[Any, Any, Any], services: NamedDependency[Services]
 ) -> Response[HtmlResponse | DraftResponse | DraftPreviewResponse]:
-    """Markdown → article HTML (1 credit), or with platform credentials → a draft (3)."""
+    """Markdown → article HTML, or with platform credentials → a draft; each at its price."""
     key = await authenticate(request, services)
     body = await parsed_body(request, parse_article)
     creds = platform_credentials(request)
@@ -95,14 +107,14 @@ def paid_response(answer: operations.ArticleAnswer) -> Response[Any]:
     )
 
 
-def convert_and_draft_route() -> HTTPRouteHandler:
-    """The handler with its own error envelope and OpenAPI entry."""
+def convert_and_draft_route(prices: Prices) -> HTTPRouteHandler:
+    """The handler with its own error envelope and OpenAPI entry (which names ``prices``)."""
     return post(
         PATH,
         status_code=200,
         operation_class=ArticleOperation,
         summary="Markdown to WeChat article HTML, or a draft in the account's draft box",
-        description=DESCRIPTION,
+        description=description(prices),
         security=[{API_KEY_SCHEME: []}],
         exception_handlers=article_exception_handlers(),
         responses=error_responses(ArticleErrorBody, errors.ARTICLE, article_error_body),

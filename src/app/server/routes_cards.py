@@ -20,8 +20,7 @@ import themes
 from app import logs, operations
 from app.errors import ApiError, NotReady
 from app.ledger.credits import KeyInfo
-from app.models import ErrorBody, GenerateResponse, parse_generate
-from app.schema import errors
+from app.schema import ErrorBody, GenerateResponse, errors, parse_generate
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,

@@ -14,9 +14,7 @@ from litestar.openapi.spec import OpenAPIMediaType, RequestBody
 import layout
 import themes
 from app import logs, operations
-from app.cards.coverrequest import CoverRequest, CoverResponse, parse_cover
-from app.models import ErrorBody
-from app.schema import errors, json_schema
+from app.schema import CoverRequest, CoverResponse, ErrorBody, errors, json_schema, parse_cover
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,

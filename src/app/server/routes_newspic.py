@@ -13,15 +13,17 @@ import themes
 from app import logs, operations
 from app.errors import MissingPlatformCredentials
 from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.publish import (
+from app.prices import Prices, credits
+from app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     ArticleErrorBody,
     NewspicPreviewResponse,
     NewspicRequest,
     NewspicResponse,
+    errors,
     parse_newspic,
+    request_schema,
 )
-from app.schema import errors, request_schema
 from app.server.disconnect import watching_disconnect
 from app.server.openapi import (
     API_KEY_SCHEME,
@@ -35,20 +37,26 @@ from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
 
 PATH = "/api/platform/newspic-draft"
-DESCRIPTION = f"""\
+
+
+def description(prices: Prices) -> str:
+    """The operation's OpenAPI description, its prices read from ``prices``."""
+    return f"""\
 Markdown drawn as cards (the generate body; splitMode autoSplit unless given) and posted as a
 WeChat image post (小绿书, newspic) in the account's draft box: each card uploaded as a
 permanent image in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT} (more: 400
-`too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret`; costs 3
-credits, a failed call 0; `Idempotency-Key`, replays and errors as convert-and-draft. With
+`too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret`; costs
+{credits(prices.newspic)}, a failed call 0; `Idempotency-Key`, replays and errors as \
+convert-and-draft. With
 `dryRun: true` the cards are drawn and stored (their URLs answered, as generate's) and checked,
-no platform is called and no account needed: 1 credit. Answers carry `warnings`."""
+no platform is called and no account needed: {credits(prices.dry_run)}. Answers carry \
+`warnings`."""
 
 
 async def newspic_draft(
     request: Request[Any, Any, Any], services: NamedDependency[Services]
 ) -> Response[NewspicResponse | NewspicPreviewResponse]:
-    """Markdown → cards → an image-post draft (3 credits)."""
+    """Markdown → cards → an image-post draft, at its price."""
     key = await authenticate(request, services)
     body = await parsed_body(request, parse_newspic)
     creds = platform_credentials(request)
@@ -69,7 +77,7 @@ async def newspic_draft(
     return paid_response(answer)
 
 
-def newspic_draft_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
+def newspic_draft_route(catalogue: themes.Catalogue, prices: Prices) -> HTTPRouteHandler:
     """The handler with convert-and-draft's error envelope and its own OpenAPI entry."""
     operation = type(
         "NewspicOperation",
@@ -81,7 +89,7 @@ def newspic_draft_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
         status_code=200,
         operation_class=operation,
         summary="Markdown to cards, posted as a WeChat image post (newspic) draft",
-        description=DESCRIPTION,
+        description=description(prices),
         security=[{API_KEY_SCHEME: []}],
         exception_handlers=article_exception_handlers(),
         responses=error_responses(ArticleErrorBody, errors.NEWSPIC, article_error_body),

@@ -29,7 +29,8 @@ from litestar.params import FromPath
 import layout
 import themes
 from app.errors import NotFound
-from app.models import MAX_MARKDOWN_CHARS
+from app.prices import PRICES, Prices, credits
+from app.schema import MAX_MARKDOWN_CHARS
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_PATH = "/static"
@@ -108,16 +109,32 @@ def theme_labels(catalogue: themes.Catalogue) -> str:
     return " ".join(catalogue.get(name).label for name in catalogue.names())
 
 
+def price_marks(prices: Prices) -> dict[str, str]:
+    """The price marks of the page and its scripts (``{{html-price}}``) → the prices in words."""
+    return {"{{html-price}}": credits(prices.html), "{{draft-price}}": credits(prices.draft)}
+
+
+def _read(name: str, marks: dict[str, str]) -> bytes:
+    """A static file's bytes; a script's and the page's with the ``marks`` filled in."""
+    if not name.endswith((".js", ".html")):
+        return (STATIC_DIR / name).read_bytes()
+    text = (STATIC_DIR / name).read_text("utf-8")
+    for mark, value in marks.items():
+        text = text.replace(mark, value)
+    return text.encode("utf-8")
+
+
 def load_files(
-    fonts_dir: Path = layout.DEFAULT_FONTS_DIR, shown: str = ""
+    fonts_dir: Path = layout.DEFAULT_FONTS_DIR, shown: str = "", prices: Prices = PRICES
 ) -> tuple[StaticFile, dict[str, StaticFile], UiFont]:
-    """The page (its asset links versioned by their tags, the Markdown limit filled in), the
-    assets by name, and the CJK subset its labels and ``shown`` (text it fetches) need."""
+    """The page (its asset links versioned by their tags, the Markdown limit and the prices
+    filled in), the assets by name, and the CJK subset its labels and ``shown`` (text it
+    fetches) need."""
+    marks = price_marks(prices)
     assets = {
-        name: StaticFile.of((STATIC_DIR / name).read_bytes(), media_type)
-        for name, media_type in ASSETS.items()
+        name: StaticFile.of(_read(name, marks), media_type) for name, media_type in ASSETS.items()
     }
-    html = (STATIC_DIR / PAGE).read_text("utf-8")
+    html = _read(PAGE, marks).decode("utf-8")
     texts = [html, shown] + [
         (STATIC_DIR / name).read_text("utf-8") for name in ASSETS if name.endswith(".js")
     ]
@@ -142,12 +159,14 @@ def _answer(
     return Response(file.body, media_type=file.media_type, headers=headers)
 
 
-def playground_routes(fonts_dir: str = "", shown: str = "") -> list[HTTPRouteHandler]:
+def playground_routes(
+    fonts_dir: str = "", shown: str = "", prices: Prices = PRICES
+) -> list[HTTPRouteHandler]:
     """``GET /`` (the page) and ``GET /static/<name>`` (its scripts, styles, icon and the CJK
     subset of ``fonts_dir``'s sans, by default the repository's fonts, for the page's own
-    labels and the labels in ``shown``)."""
+    labels and the labels in ``shown``); the page and its scripts name ``prices``."""
     source = Path(fonts_dir) if fonts_dir else layout.DEFAULT_FONTS_DIR
-    page, assets, font = load_files(source, shown)
+    page, assets, font = load_files(source, shown, prices)
 
     @get("/", include_in_schema=False)
     async def playground(request: Request[Any, Any, Any]) -> Response[bytes]:

@@ -23,10 +23,9 @@ import themes
 from app.cards import gallery
 from app.cards.service import CardService, ThemesResponse, themes_listing
 from app.errors import NotFound
-from app.models import ErrorBody
 from app.render.messages import RenderJob
 from app.render.singleflight import SingleFlight
-from app.schema import errors
+from app.schema import ErrorBody, errors
 from app.server.openapi import error_responses
 from app.services import Services
 

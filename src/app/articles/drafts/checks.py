@@ -18,8 +18,7 @@ import layout
 from app.articles.convert.html import draft_content
 from app.articles.drafts.draftbody import Digest
 from app.fetch import describe
-from app.models import DIGEST_LIMIT, ArticleRequest
-from app.publish import DraftImage, PublishWarning
+from app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
 
 CONTENT_TEXT_LIMIT = 20_000  # characters of a draft's text (the platform answers 45002 above)
 CONTENT_BYTES_LIMIT = 1024 * 1024  # bytes of a draft's HTML (45002 above)

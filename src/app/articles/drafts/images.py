@@ -19,8 +19,7 @@ from app.articles.wechat import ImageUploadFailed
 from app.articles.wechat.placing import Publisher
 from app.errors import ApiError, InvalidImage
 from app.fetch import FetchError, FetchRefused, ImageFetcher, describe
-from app.models import ImagePolicy
-from app.publish import DraftImage
+from app.schema import DraftImage, ImagePolicy
 
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and

@@ -31,7 +31,7 @@ from app.articles.threads import ArticleThreads
 from app.articles.wechat import TITLE_LIMIT
 from app.errors import RenderFailed
 from app.fetch import FetchError, ImageFetcher
-from app.models import ArticleRequest, ImagePolicy
+from app.schema import ArticleRequest, ImagePolicy
 
 COVER_WIDTH, COVER_HEIGHT = layout.WECHAT_COVER_SIZE
 

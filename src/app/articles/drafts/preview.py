@@ -8,8 +8,7 @@ from app.articles.drafts.checks import Warnings
 from app.articles.drafts.draftbody import Digest
 from app.articles.wechat import DraftArticle
 from app.fetch import describe
-from app.models import ArticleRequest
-from app.publish import DraftImage, DraftPreview, DraftPreviewResponse
+from app.schema import ArticleRequest, DraftImage, DraftPreview, DraftPreviewResponse
 
 GENERATED_COVER = "generated"  # a dry run's cover source when the cover is drawn
 

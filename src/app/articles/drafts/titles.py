@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.articles.convert import html as article
 from app.articles.wechat import TITLE_LIMIT
-from app.models import ArticleRequest
+from app.schema import ArticleRequest
 
 UNTITLED = "Untitled"
 

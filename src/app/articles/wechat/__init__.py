@@ -4,7 +4,7 @@
 timeouts, redacted logs), whose refusals ``errors`` types and whose records ``records``
 holds; ``tokens`` and ``mediacache`` keep the access tokens and the images each account
 already has in the service database; ``placing`` sends one call's images and draft to one
-account. It may import ``app.settings``, ``app.errors``, ``app.models`` and ``app.ledger``
+account. It may import ``app.settings``, ``app.errors``, ``app.schema`` and ``app.ledger``
 (the database), never the rest of ``app.articles``. This face is what the other rooms use.
 """
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from app.articles.wechat.records import TITLE_LIMIT
 from app.errors import ApiError
-from app.models import DIGEST_LIMIT  # the platform answers 45004 above it
+from app.schema import DIGEST_LIMIT  # the platform answers 45004 above it
 
 log = logging.getLogger("inkcard.wechat")
 

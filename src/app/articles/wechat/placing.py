@@ -26,7 +26,7 @@ from app.articles.wechat.errors import (
 )
 from app.articles.wechat.mediacache import Hosted, MediaCache, MediaKind, digest_of
 from app.articles.wechat.records import Credentials, WireArticle
-from app.models import DraftMissing
+from app.schema import DraftMissing
 
 
 @dataclass(frozen=True, slots=True)

@@ -531,7 +531,7 @@ async function pickArticleTheme(id) {
     convertArticle();
     return;
   }
-  $("article-status").textContent = `${id} chosen: press Convert to see it (1 credit).`;
+  $("article-status").textContent = `${id} chosen: press Convert to see it ({{html-price}}).`;
 }
 
 // ---- drafts ------------------------------------------------------------------------------

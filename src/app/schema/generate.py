@@ -15,8 +15,9 @@ import msgspec
 
 import layout
 from app.errors import InvalidField
-from app.models.wire import (
-    MAX_MARKDOWN_CHARS,
+from app.schema.wire import (
+    MARKDOWN_LIMIT,
+    Markdown,
     convert_fields,
     decode_object,
     field_label,
@@ -36,8 +37,22 @@ _WIDTH, _HEIGHT, _SCALE = (layout.CARD_LIMITS[k] for k in ("width", "height", "s
 
 # Descriptions are plain text (no Markdown markup): agents read them as they are.
 
-Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]
-MARKDOWN_LIMIT = f"at most {MAX_MARKDOWN_CHARS:,} characters (longer: 413 payload_too_large)"
+CardTheme = Annotated[
+    str,
+    msgspec.Meta(
+        description="A card theme ID or a custom theme's class name (GET /api/themes and"
+        " the list_themes tool list them), with or without md2card's `card-` prefix, or a"
+        " built-in theme's Chinese label (苹果备忘录 is apple-notes)."
+    ),
+]
+ThemeMode = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="A mode of the theme (GET /api/themes and the list_themes tool list"
+        f" each theme's modes); default: {_FIRST_MODE}; ignored for a theme without modes.",
+        extra={DEFAULT_IN_WORDS: _FIRST_MODE},
+    ),
+]
 Width = Annotated[
     float,
     msgspec.Meta(
@@ -124,22 +139,8 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
             " fill the fields the request leaves out."
         ),
     ] = DEFAULT_MARKDOWN
-    theme: Annotated[
-        str,
-        msgspec.Meta(
-            description="A card theme ID or a custom theme's class name (GET /api/themes and"
-            " the list_themes tool list them), with or without md2card's `card-` prefix, or a"
-            " built-in theme's Chinese label (苹果备忘录 is apple-notes)."
-        ),
-    ] = DEFAULT_THEME
-    themeMode: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="A mode of the theme (GET /api/themes and the list_themes tool list"
-            f" each theme's modes); default: {_FIRST_MODE}; ignored for a theme without modes.",
-            extra={DEFAULT_IN_WORDS: _FIRST_MODE},
-        ),
-    ] = None
+    theme: CardTheme = DEFAULT_THEME
+    themeMode: ThemeMode = None
     width: Width = layout.DEFAULT_WIDTH
     height: Height = layout.DEFAULT_HEIGHT
     splitMode: SplitMode = "noSplit"
@@ -234,8 +235,8 @@ class ErrorBody(msgspec.Struct, frozen=True):
     ]
 
 
-# What each field accepts, said the way an error message needs it.
-ACCEPTED = {
+# What each card field accepts, said the way an error message needs it.
+CARD_ACCEPTED = {
     "markdown": "a string",
     "theme": "a string naming a theme",
     "themeMode": "a string naming a mode of the theme",
@@ -252,7 +253,7 @@ ACCEPTED = {
 
 def invalid(field: str, accepted: str | None = None) -> InvalidField:
     """A 400 error naming ``field`` and what it accepts."""
-    what = accepted or ACCEPTED[field]
+    what = accepted or CARD_ACCEPTED[field]
     return InvalidField(f"{field} must be {what}", label=field_label(field))
 
 
@@ -266,8 +267,10 @@ def parse_generate(body: bytes) -> GenerateRequest:
         PayloadTooLarge: The Markdown is longer than ``MAX_MARKDOWN_CHARS`` (413).
         EmptyMarkdown: The Markdown sent holds nothing to draw (400).
     """
-    sent = decode_object(body, ACCEPTED)
-    fields = whole_numbers(with_front_matter(sent, GenerateRequest, ACCEPTED), "scale", "quality")
-    request = convert_fields(fields, GenerateRequest, ACCEPTED)
+    sent = decode_object(body, CARD_ACCEPTED)
+    fields = whole_numbers(
+        with_front_matter(sent, GenerateRequest, CARD_ACCEPTED), "scale", "quality"
+    )
+    request = convert_fields(fields, GenerateRequest, CARD_ACCEPTED)
     require_markdown(sent, request.markdown, "draw", required=False)
     return request

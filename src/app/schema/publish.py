@@ -1,6 +1,7 @@
 """Records of the publishing calls: the body of ``POST /api/platform/newspic-draft`` and
-its MCP tool's arguments (the card fields are the generate body's, ``app.models``, each
-described once), and the answers of newspic-draft and convert-and-draft."""
+its MCP tool's arguments (the card fields are the generate body's, ``app.schema.generate``,
+and the account, retry key and draft fields every publishing call's, ``app.schema.platform``,
+each described once), and the answers of newspic-draft and convert-and-draft."""
 
 from __future__ import annotations
 
@@ -9,31 +10,39 @@ from typing import Annotated, Literal
 import msgspec
 
 import layout
-from app.models import (
-    ACCEPTED,
+from app.prices import PRICES, credits
+from app.schema.generate import (
+    CARD_ACCEPTED,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
-    DRAFT_FIELDS_ACCEPTED,
-    MARKDOWN_LIMIT,
     NOTHING_TO_DRAW,
+    CardTheme,
     Cost,
-    DraftMediaId,
-    DraftMissingField,
     ErrorLabel,
     GenerateRequest,
     Height,
     Images,
-    Markdown,
     MdxMode,
     Message,
     OverHiddenMode,
     Scale,
     SplitMode,
     Success,
+    ThemeMode,
     Width,
 )
-from app.models.article import HEADER_HINTS
-from app.models.wire import (
+from app.schema.platform import (
+    DRAFT_FIELDS_ACCEPTED,
+    HEADER_HINTS,
+    DraftMediaId,
+    DraftMissingField,
+    IdempotencyKey,
+    PlatformAppid,
+    PlatformAppSecret,
+)
+from app.schema.wire import (
+    MARKDOWN_LIMIT,
+    Markdown,
     convert_fields,
     decode_object,
     require_markdown,
@@ -68,12 +77,8 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
             " matter's title and description (or digest) fill the fields left out."
         ),
     ] = DEFAULT_MARKDOWN
-    theme: Annotated[str, msgspec.Meta(description="A card theme, as for POST /api/generate.")] = (
-        DEFAULT_THEME
-    )
-    themeMode: Annotated[
-        str | None, msgspec.Meta(description="A mode of the theme; default: its first.")
-    ] = None
+    theme: CardTheme = DEFAULT_THEME
+    themeMode: ThemeMode = None
     width: Width = layout.DEFAULT_WIDTH
     height: Height = layout.DEFAULT_HEIGHT
     splitMode: SplitMode = "autoSplit"
@@ -98,7 +103,7 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
         bool,
         msgspec.Meta(
             description="true: draw and store the cards, run the checks, call no platform (no"
-            " credentials needed) and answer what would be sent; 1 credit."
+            f" credentials needed) and answer what would be sent; {credits(PRICES.dry_run)}."
         ),
     ] = False
     draftMediaId: DraftMediaId = ""
@@ -113,26 +118,9 @@ class NewspicToolArguments(NewspicRequest, frozen=True, kw_only=True):
     """Arguments of the MCP tool ``create_newspic_draft``: the body and what the HTTP route
     takes as headers (the account, the idempotency key)."""
 
-    platformAppid: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="AppID of the WeChat official account (with platformAppSecret);"
-            " neither: the account configured on the connection."
-        ),
-    ] = None
-    platformAppSecret: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="AppSecret of that account (better configured on the connection)."
-        ),
-    ] = None
-    idempotencyKey: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="1-255 printable ASCII characters: a retry with the same key gets the"
-            " first answer again and is charged once."
-        ),
-    ] = None
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    idempotencyKey: IdempotencyKey = None
 
 
 class PublishWarning(msgspec.Struct, frozen=True):
@@ -174,7 +162,7 @@ class NewspicResponse(msgspec.Struct, frozen=True):
 
 
 _NEWSPIC_ACCEPTED = {
-    **{name: ACCEPTED[name] for name in _CARD_FIELDS},
+    **{name: CARD_ACCEPTED[name] for name in _CARD_FIELDS},
     "title": "a string",
     "description": "a string",
     "dryRun": "true or false",

@@ -1,20 +1,21 @@
 """Request bytes → the fields a JSON body sends, each checked against a request struct.
 
-The machinery every request parser shares (``app.models.generate``, ``app.models.article``,
-``app.publish``, ``app.cards.coverrequest``): the body decoded as one UTF-8 JSON object (an
+The machinery every request parser shares (``app.schema.generate``, ``app.schema.article``,
+``app.schema.publish``, ``app.schema.cover``): the body decoded as one UTF-8 JSON object (an
 empty body is ``{}``), a field the operation does not read refused (400 ``unknown_field``,
 naming the field it probably meant: a field we do not know is an error, not a default),
 ``null`` fields dropped (null means "the default"), the Markdown's front matter taken off and
 filling the fields the request left out, each field converted so the first bad one is named
 with what it accepts, and a Markdown with nothing in it refused (400 ``empty_markdown``).
-Every check runs while the body is parsed, before any credit is held.
+Every check runs while the body is parsed, before any credit is held. The Markdown's bound
+(``MAX_MARKDOWN_CHARS``, the ``Markdown`` field type) is here too: every body has one.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 
@@ -22,6 +23,9 @@ from app import frontmatter
 from app.errors import EmptyMarkdown, InvalidField, InvalidJson, PayloadTooLarge, UnknownField
 
 MAX_MARKDOWN_CHARS = 100_000
+Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]
+MARKDOWN_LIMIT = f"at most {MAX_MARKDOWN_CHARS:,} characters (longer: 413 payload_too_large)"
+"""The Markdown bound, in the words of each request's ``markdown`` description."""
 # Names other APIs and the front matter give our fields: an unknown one of them is answered
 # with our name ("did you mean `markdown`?"), which no spelling rule would find; a name whose
 # field the operation has not (a cover's `markdown`: its `text`) falls back to spelling.

@@ -8,8 +8,20 @@ import msgspec
 
 import layout
 from app.errors import InvalidField
-from app.models.generate import DEFAULT_IN_WORDS, MARKDOWN_LIMIT, Markdown, invalid
-from app.models.wire import (
+from app.prices import PRICES, credits
+from app.schema.generate import DEFAULT_IN_WORDS, invalid
+from app.schema.platform import (
+    DRAFT_FIELDS_ACCEPTED,
+    HEADER_HINTS,
+    DraftMediaId,
+    DraftMissingField,
+    IdempotencyKey,
+    PlatformAppid,
+    PlatformAppSecret,
+)
+from app.schema.wire import (
+    MARKDOWN_LIMIT,
+    Markdown,
     convert_fields,
     decode_object,
     field_label,
@@ -33,30 +45,6 @@ Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
 ImagePolicy = Literal["fail", "skip"]
 IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
 _URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
-MEDIA_ID_LIMIT = 128  # the platform's draft media_id is at most 128 characters
-DraftMissing = Literal["fail", "create"]
-DRAFT_MISSING: tuple[DraftMissing, ...] = ("fail", "create")
-DraftMediaId = Annotated[
-    str,
-    msgspec.Meta(
-        max_length=MEDIA_ID_LIMIT,
-        pattern=r"^[!-~]*$",
-        description="Drafts: the media_id of a draft of the account (a former answer's"
-        " data.media_id), updated in place instead of a new one made. Empty: a new draft.",
-    ),
-]
-DraftMissingField = Annotated[
-    DraftMissing,
-    msgspec.Meta(
-        description="Drafts: when draftMediaId names no draft of the account (published or"
-        " deleted): 404 draft_not_found, nothing uploaded or charged (fail), or a new draft"
-        " (create)."
-    ),
-]
-DRAFT_FIELDS_ACCEPTED = {
-    "draftMediaId": f"a draft's media_id: at most {MEDIA_ID_LIMIT} printable ASCII characters",
-    "draftMissing": "one of " + ", ".join(DRAFT_MISSING),
-}
 
 
 class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,7 +146,7 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         bool,
         msgspec.Meta(
             description="true: run the draft's whole conversion and checks, call no platform"
-            " (no credentials needed) and answer what would be sent; 1 credit."
+            f" (no credentials needed) and answer what would be sent; {credits(PRICES.dry_run)}."
         ),
     ] = False
     draftMediaId: DraftMediaId = ""
@@ -169,28 +157,9 @@ class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
     """Arguments of the MCP tool ``convert_article``: the convert-and-draft body, and what
     the HTTP route takes as headers (the draft account, the idempotency key)."""
 
-    platformAppid: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="AppID of the WeChat official account: with platformAppSecret, create"
-            " a draft instead of returning HTML. Both or neither; neither: the account"
-            " configured on the connection, if any."
-        ),
-    ] = None
-    platformAppSecret: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="AppSecret of that account (better configured on the connection)."
-        ),
-    ] = None
-    idempotencyKey: Annotated[
-        str | None,
-        msgspec.Meta(
-            description="1-255 printable ASCII characters: a retry with the same key (within"
-            " INKCARD_IDEMPOTENCY_HOURS, 24 by default) gets the first answer again and is"
-            " charged once; the HTTP route's Idempotency-Key header."
-        ),
-    ] = None
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    idempotencyKey: IdempotencyKey = None
 
 
 _ARTICLE_ACCEPTED = {
@@ -212,15 +181,6 @@ _ARTICLE_ACCEPTED = {
     "dryRun": "true or false",
     **DRAFT_FIELDS_ACCEPTED,
 }
-
-
-_ACCOUNT_HINT = "the draft account is sent as the Platform-Appid and Platform-App-Secret headers"
-HEADER_HINTS = {
-    "platformAppid": _ACCOUNT_HINT,
-    "platformAppSecret": _ACCOUNT_HINT,
-    "idempotencyKey": "it is sent as the Idempotency-Key header",
-}
-"""The publishing bodies' unknown fields that the MCP tools take as arguments: where they go."""
 
 
 def parse_article(body: bytes) -> ArticleRequest:

@@ -1,0 +1,111 @@
+"""``POST /api/generate/cover``'s body → ``CoverRequest``; its answer, ``CoverResponse``.
+
+The body keeps the original service's shape, ``{text, keywords, count, theme, width,
+height}`` (plus ``themeMode`` as generate has it). Every bound is here, so no body buys
+more than a few short covers: the title and the keywords are held to what the cover
+designer draws (``layout.covers``' ``MAX_COVER_*``), ``count`` to its layouts, the size to
+generate's. ``app.cards.coverrequest`` turns the request into the covers' one normalised
+record.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+
+import layout
+from app.schema.generate import (
+    CARD_ACCEPTED,
+    DEFAULT_THEME,
+    CardTheme,
+    Cost,
+    Height,
+    Images,
+    Success,
+    ThemeMode,
+    Width,
+    invalid,
+)
+from app.schema.wire import convert_fields, decode_object
+
+TITLE_CHARS = layout.MAX_COVER_TITLE_CHARS
+KEYWORDS = layout.MAX_COVER_KEYWORDS
+KEYWORD_CHARS = layout.MAX_COVER_KEYWORD_CHARS
+KEYWORD_LIST_CHARS = KEYWORDS * (KEYWORD_CHARS + 1)  # the comma-separated form, commas included
+
+Keyword = Annotated[str, msgspec.Meta(max_length=KEYWORD_CHARS)]
+KeywordList = Annotated[list[Keyword], msgspec.Meta(max_length=KEYWORDS)]
+KeywordString = Annotated[str, msgspec.Meta(max_length=KEYWORD_LIST_CHARS)]
+
+
+class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
+    """Body of ``POST /api/generate/cover``. ``text`` is required; the rest are optional."""
+
+    text: Annotated[
+        str,
+        msgspec.Meta(
+            min_length=1,
+            max_length=TITLE_CHARS,
+            pattern=r"\S",
+            description=f"The cover's title, 1..{TITLE_CHARS} characters (not only spaces);"
+            " set as large as its balanced lines fit.",
+        ),
+    ] = ""
+    keywords: Annotated[
+        KeywordList | KeywordString,
+        msgspec.Meta(
+            description=f"Words to emphasise: a list of at most {KEYWORDS} strings of at most"
+            f" {KEYWORD_CHARS} characters, or one string of them apart by commas (at most"
+            f" {KEYWORD_LIST_CHARS} characters; the first {KEYWORDS} are used). Those in the"
+            " title are drawn in the theme's accent; the others beside it (tags, pills, a"
+            " kicker line).",
+        ),
+    ] = []
+    count: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=layout.MAX_COVERS,
+            description=f"How many covers, 1..{layout.MAX_COVERS}: each in another layout ("
+            + ", ".join(layout.COVER_LAYOUTS)
+            + ", in this order).",
+        ),
+    ] = 1
+    theme: CardTheme = DEFAULT_THEME
+    themeMode: ThemeMode = None
+    width: Width = layout.DEFAULT_WIDTH
+    height: Height = layout.DEFAULT_HEIGHT
+
+
+_COVER_ACCEPTED = {
+    "text": f"a string of 1 to {TITLE_CHARS} characters, not only spaces",
+    "keywords": f"a list of at most {KEYWORDS} strings of at most {KEYWORD_CHARS} characters,"
+    f" or a string of at most {KEYWORD_LIST_CHARS} characters",
+    "count": f"an integer between 1 and {layout.MAX_COVERS}",
+    **{name: CARD_ACCEPTED[name] for name in ("theme", "themeMode", "width", "height")},
+}
+
+
+class CoverResponse(msgspec.Struct, frozen=True):
+    """Success body of ``POST /api/generate/cover``: one record per cover, the credits spent."""
+
+    success: Success
+    images: Images
+    cost: Cost
+
+
+def parse_cover(body: bytes) -> CoverRequest:
+    """Decode and validate a cover body.
+
+    Raises:
+        InvalidJson: The body is not a JSON object.
+        InvalidField: A field is missing, has the wrong type or is out of range (400).
+    """
+    fields: dict[str, Any] = decode_object(body, _COVER_ACCEPTED)
+    if "text" not in fields:
+        raise invalid("text", _COVER_ACCEPTED["text"])
+    count = fields.get("count")
+    if isinstance(count, float) and count.is_integer():
+        fields["count"] = int(count)  # JSON Schema, the OpenAPI document's language: 2.0 is 2
+    return convert_fields(fields, CoverRequest, _COVER_ACCEPTED)
