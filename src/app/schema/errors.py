@@ -86,8 +86,8 @@ GENERATE: tuple[ErrorCase, ...] = (
         (400,),
         ("invalid_mdx",),
         "with `mdxMode`, an expression `{…}`, an `import`/`export` line, an unknown component or "
-        "components nested wrongly; the message names the line and the construct (see [Inline "
-        "HTML and MDX components](#inline-html-and-mdx-components))",
+        "components nested wrongly; the message names the line and the construct (see [MDX "
+        "components](docs/markdown.md#inline-html-and-mdx-components))",
     ),
     ErrorCase((400,), ("too_many_pages",), "the Markdown would make more than 50 cards"),
     ErrorCase(
