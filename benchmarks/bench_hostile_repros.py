@@ -47,9 +47,11 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "src"))
 from hostile_operators import operator_repros  # noqa: E402  (beside this script)
 from hostile_patterns import pattern_repros  # noqa: E402  (beside this script)
 
+from app.prices import Prices  # noqa: E402  (after the path setup, as the others)
 from tests.fakewechat import FakeWeChat  # noqa: E402  (the repository's test helper)
 
 INKCARD = Path(sys.executable).with_name("inkcard")
@@ -57,6 +59,8 @@ POST = (ROOT / "tests" / "cases" / "posts" / "01-efficiency-zh.md").read_text()
 APPID, SECRET = "wx0123456789abcdef", "s" * 32
 SETTLE_CAP = 120.0  # seconds a repro's leftover work (threads, workers) is waited for
 CLIENT_TIMEOUT = 90.0
+GENERATE_COST = 1  # INKCARD_GENERATE_COST of the service under test
+PRICES = Prices(generate=GENERATE_COST)  # what that service charges each call
 NESTED_LATEX = "$" + "x^{" * 14 + "x" + "}" * 14 + "$"
 BOMB_BYTES = 1 << 30  # what the nested-gzip image decodes to
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -232,7 +236,7 @@ class Server:
             **os.environ,
             "INKCARD_DATABASE": f"{data}/db",
             "INKCARD_STORAGE_DIR": f"{data}/files",
-            "INKCARD_GENERATE_COST": "1",
+            "INKCARD_GENERATE_COST": str(GENERATE_COST),
             "INKCARD_BOOTSTRAP_KEY": "1",
             "INKCARD_BOOTSTRAP_CREDITS": "100000",
             "INKCARD_LOG_LEVEL": "INFO",
@@ -677,30 +681,35 @@ def storm_restart(s: Server) -> Result:
     key = next(word for word in printed.split() if word.startswith("ik_"))
     account = {"platform-appid": APPID, "platform-app-secret": SECRET}
     ops: list[tuple[str, dict[str, str], int, Callable[[int], Result]]] = [
-        ("/api/generate", {}, 1, lambda n: {"markdown": f"# storm card {n} {time.time()}"}),
-        ("/api/generate/cover", {}, 1, lambda n: {"text": f"storm {n} {time.time()}"}),
+        (
+            "/api/generate",
+            {},
+            PRICES.generate,
+            lambda n: {"markdown": f"# storm card {n} {time.time()}"},
+        ),
+        ("/api/generate/cover", {}, PRICES.cover, lambda n: {"text": f"storm {n} {time.time()}"}),
         (
             "/api/platform/convert-and-draft",
             {},
-            1,
+            PRICES.html,
             lambda n: {"markdown": f"# html {n} {time.time()}"},
         ),
         (
             "/api/platform/convert-and-draft",
             account,
-            3,
+            PRICES.draft,
             lambda n: {"markdown": f"# draft {n} {time.time()}"},
         ),
         (
             "/api/platform/newspic-draft",
             {},
-            1,
+            PRICES.dry_run,
             lambda n: {"markdown": f"# dry {n} {time.time()}", "dryRun": True},
         ),
         (
             "/api/platform/newspic-draft",
             account,
-            3,
+            PRICES.newspic,
             lambda n: {"markdown": f"# post {n} {time.time()}"},
         ),
     ]

@@ -21,8 +21,14 @@ def _compose() -> dict[str, object]:
 
 
 def _filled(value: str) -> str:
-    """A compose value with its ${VAR...} references replaced by sample values."""
-    return re.sub(r"\$\{[^}]+\}", "sample", value)
+    """A compose value as compose fills it when its variables are unset: ``${VAR:-default}``
+    is the default, every other ``${VAR...}`` reference (required ones) a sample value."""
+    return re.sub(r"\$\{[^}]+\}", _sample, value)
+
+
+def _sample(reference: re.Match[str]) -> str:
+    _, default, value = reference.group()[2:-1].partition(":-")
+    return value if default else "sample"
 
 
 def test_every_inkcard_variable_of_the_replicas_is_a_setting_it_accepts() -> None:

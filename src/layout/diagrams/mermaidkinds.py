@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 
 from ..errors import DiagramError
-from . import mermaidlines
 from .mermaid import (
     MAX_EDGES,
     MAX_NESTING,
@@ -20,6 +19,9 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidlines import message as message_line
+from .mermaidlines import note as note_line
+from .mermaidlines import participant as participant_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +208,7 @@ def _sequence(lines: list[str]) -> Sequence:
     for line in lines:
         text = line.strip()
         word = text.split()[0]
-        if participant := mermaidlines.participant(text):
+        if participant := participant_line(text):
             ident = participant.id.strip()
             label = clean_label(participant.label or ident)
             participants[ident] = Participant(ident, label, participant.keyword == "actor")
@@ -226,11 +228,11 @@ def _sequence(lines: list[str]) -> Sequence:
                 raise DiagramError("`end` without a block")
             depth -= 1
             events.append(Section("close"))
-        elif note := mermaidlines.note(text):
+        elif note := note_line(text):
             who = tuple(meet(w) for w in note.who.split(",")[:2])
             side = note.side.lower().split()[0]
             events.append(Note(who, clean_label(note.text), side))
-        elif message := mermaidlines.message(text):
+        elif message := message_line(text):
             arrow = message.arrow
             kind = {">>": "filled", "->": "open", "-x": "cross", "-)": "async"}[arrow[-2:]]
             dashed = arrow.startswith("--")
