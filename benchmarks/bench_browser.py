@@ -216,7 +216,7 @@ import json, statistics, sys, time
 import layout, themes
 text, runs = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
 fonts, theme, options = layout.FontBook.load(), themes.load("apple-notes"), layout.RenderOptions()
-layout.load_numpy()  # as every render worker does at warm-up (png.py packs rows with it)
+load_numpy()  # as every render worker does at warm-up (png.py packs rows with it)
 layout.render(text, theme, fonts, options)  # the cold render warms caches
 times = []
 for _ in range(runs):

@@ -58,7 +58,7 @@ def kb(field):
 
 fmt, theme, width, height, scale = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-layout.load_numpy()
+load_numpy()
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):
     return layout.RenderOptions(

@@ -39,7 +39,7 @@ def kb(field):
 
 fmt, scale = sys.argv[1], int(sys.argv[2])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-layout.load_numpy()
+load_numpy()
 theme = themes.builtin().get("typewriter")  # a card-sized grain layer: the costliest to draw
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):

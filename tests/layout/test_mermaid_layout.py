@@ -13,6 +13,7 @@ import pytest
 
 import layout
 import themes
+from layout.diagrams import diagram_svg
 from layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
 from layout.diagrams.labels import LabelSetter
 from layout.diagrams.marks import Drawing, Label, Mark, tint
@@ -223,7 +224,7 @@ def test_a_left_right_flowchart_is_laid_top_down_where_that_keeps_it_readable(fo
 
 
 def test_an_article_diagram_is_fitted_to_a_phone_column() -> None:
-    svg = layout.diagram_svg(PIPELINE)
+    svg = diagram_svg(PIPELINE)
     width, height = (float(v) for v in re.findall(r'(?:width|height)="([\d.]+)"', svg)[:2])
     assert height > width  # laid top-down: at 343 px its labels would be half size otherwise
 

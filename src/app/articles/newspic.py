@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 
-import layout
 from app.articles.convert import html as article
 from app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
 from app.articles.drafts.draftbody import digest_of
@@ -32,6 +31,7 @@ from app.schema import (
     NewspicRequest,
     NewspicResponse,
 )
+from layout.draw import fit_image
 
 log = logging.getLogger("inkcard.articles")
 
@@ -157,7 +157,7 @@ def _card_images(cards: CardService, records: list[ImageRecord]) -> list[tuple[b
         if data is None:
             raise RenderFailed("a card left the storage before its upload; try again")
         if len(data) > IMAGE_MATERIAL_LIMIT:
-            fitted = layout.fit_image(data, IMAGE_MATERIAL_LIMIT)
+            fitted = fit_image(data, IMAGE_MATERIAL_LIMIT)
             data, extension = fitted.data, fitted.extension
         else:
             extension = "png"

@@ -7,7 +7,7 @@ are made ready on our side first (``app.articles.drafts.plan``: more than
 ``MAX_DRAFT_IMAGES`` images, or with ``imagePolicy`` fail one without a usable source, is
 refused before anything is fetched; every image is fetched through ``app.fetch``, public
 addresses only, within the API key's share of the connections, or decoded from its ``data:``
-URI, and converted by ``layout.fit_image`` to a JPEG/PNG under the platform's limit); then
+URI, and converted by ``fit_image`` to a JPEG/PNG under the platform's limit); then
 each is uploaded via ``uploadimg`` unless the account already has it
 (``app.articles.wechat.placing``), the sources are rewritten to the platform's URLs, the
 cover (``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card

@@ -41,6 +41,7 @@ from app.render.refusals import parse_post
 from app.render.singleflight import SingleFlight
 from app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
 from app.storage import Storage, StorageProbe
+from layout.parse import may_name_images
 
 log = logging.getLogger("inkcard.cards")
 
@@ -272,7 +273,7 @@ class CardService:
         # the same Doc (a pickled Doc costs the worker a tenth of a parse). A post that cannot
         # name an image is parsed only when its cards must be drawn, by the render worker.
         doc = None
-        if layout.may_name_images(job.card.markdown):
+        if may_name_images(job.card.markdown):
             doc = await self._parse(job.card, deadline - loop.time())
         images: dict[str, bytes] = {}
         if self.remote is not None:

@@ -25,6 +25,7 @@ from app.render.lifecycle import LiveWorkers
 from app.render.messages import CoverJob, Rendered, RenderJob, TypesetJob, WorkerConfig, WorkerJob
 from app.render.process import Worker, forkserver_context
 from app.render.spread import HandOver, spreads
+from layout.text import Formula
 
 log = logging.getLogger("inkcard.render_pool")
 
@@ -112,7 +113,7 @@ class ProcessRenderPool:
 
     async def typeset(
         self, job: TypesetJob, timeout: float, key: object = None
-    ) -> list[layout.Formula | None]:
+    ) -> list[Formula | None]:
         """An article's formulas typeset in a worker, in order (None: show the source);
         admitted, timed and killed like a render (the same errors as ``run``)."""
         rendered = await self._admitted(job, timeout, key)

@@ -11,7 +11,6 @@ from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.spec import OpenAPIMediaType, RequestBody
 
-import layout
 import themes
 from app import logs, operations
 from app.schema import CoverRequest, CoverResponse, ErrorBody, errors, json_schema, parse_cover
@@ -24,11 +23,12 @@ from app.server.openapi import (
 )
 from app.server.routes_cards import authenticate, parsed_body
 from app.services import Services
+from layout.covers import COVER_LAYOUTS, MAX_COVERS
 
 PATH = "/api/generate/cover"
 DESCRIPTION = f"""\
-Covers drawn from a title, no Markdown and no AI: `count` (1..{layout.MAX_COVERS}) covers, each
-in another layout ({", ".join(layout.COVER_LAYOUTS)}), in the card theme's page, type and
+Covers drawn from a title, no Markdown and no AI: `count` (1..{MAX_COVERS}) covers, each
+in another layout ({", ".join(COVER_LAYOUTS)}), in the card theme's page, type and
 colours, the title as large as it fits and the keywords in the theme's accent. `text` is
 required. Each cover is a PNG at scale 2, stored like generate's cards. Costs what a generate
 call costs, whatever `count`; a failed call nothing."""
