@@ -20,9 +20,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-import layout
-import themes
-from layout.draw import load_numpy
+from inkcard import layout, themes
+from inkcard.layout.draw import load_numpy
 
 POSTS = Path(__file__).resolve().parents[1] / "tests" / "cases" / "posts"
 CORPUS = ("04-long-article-zh.md", "01-efficiency-zh.md", "02-python-tips-mixed.md")

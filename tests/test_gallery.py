@@ -10,16 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import layout
-import themes
-from app.cards import gallery
-from layout.draw import Tile, contact_sheet, sheet
+from inkcard import layout, themes
+from inkcard.app.cards import gallery
+from inkcard.layout.draw import Tile, contact_sheet, sheet
 from tests import pngcodec
 
 
 def run_gallery(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "gallery", *args],
+        [sys.executable, "-m", "inkcard.app.cli", "gallery", *args],
         capture_output=True,
         text=True,
         check=False,
@@ -127,7 +126,16 @@ def test_gallery_takes_another_post(tmp_path: Path) -> None:
     card = pngcodec.decode((out / "brandA.png").read_bytes())
     assert card.shape[:2] == (147, 110)  # a long post is cut to one card, not grown
     sample = subprocess.run(
-        [sys.executable, "-m", "app.cli", "gallery", "-o", str(tmp_path / "s"), "--scale", "0.25"],
+        [
+            sys.executable,
+            "-m",
+            "inkcard.app.cli",
+            "gallery",
+            "-o",
+            str(tmp_path / "s"),
+            "--scale",
+            "0.25",
+        ],
         capture_output=True,
         check=True,
     )

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.covers import COVER_LAYOUTS, MAX_COVERS
+from inkcard import layout, themes
+from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
 from tests import pngcodec
 from tests.conftest import GOLDEN_CHANGES
 from tests.test_golden import OUTPUT, SCALE, mismatch, write_output

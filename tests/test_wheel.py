@@ -54,7 +54,11 @@ def test_the_wheel_carries_fonts_and_themes_and_renders_away_from_the_checkout(
     # its `inkcard` is the wheel's, never this checkout's editable one.
     (purelib / "borrowed-dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
 
-    show_dirs = "import layout, themes; print(layout.DEFAULT_FONTS_DIR); print(themes.THEMES_DIR)"
+    show_dirs = (
+        "from inkcard import layout, themes\n"
+        "print(layout.DEFAULT_FONTS_DIR)\n"
+        "print(themes.THEMES_DIR)\n"
+    )
     where = _run(python, "-c", show_dirs, cwd=tmp_path)
     fonts_dir, themes_dir = (Path(line) for line in where.split())
     assert fonts_dir.is_relative_to(purelib) and (fonts_dir / "families.toml").is_file()

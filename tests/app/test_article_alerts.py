@@ -7,9 +7,9 @@ import re
 import pytest
 from lxml import html as lxml_html
 
-import themes
-from app.articles.convert.html import to_article
-from layout.parse import ALERT_LABELS
+from inkcard import themes
+from inkcard.app.articles.convert.html import to_article
+from inkcard.layout.parse import ALERT_LABELS
 
 KINDS = tuple(ALERT_LABELS)
 

@@ -10,8 +10,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from lxml import html as lxml_html
 
-from layout.text import typeset_math
-from layout.text.mathtex import POST_FORMULAS
+from inkcard.layout.text import typeset_math
+from inkcard.layout.text.mathtex import POST_FORMULAS
 from tests.app.apphelpers import wait_warm
 from tests.app.conftest import shared_app
 from tests.layout.test_math_budget import NESTINGS, nested

@@ -28,13 +28,12 @@ import httpx
 import numpy as np
 import pytest
 
-import layout
-import themes
-from app.cards.images import Gathered, RemoteImages
-from app.fetch import FETCHES_PER_KEY, FetchPolicy, ImageFetcher, system_resolve
-from app.server.factory import create_app
-from app.settings import Settings
-from layout.parse import image_sources
+from inkcard import layout, themes
+from inkcard.app.cards.images import Gathered, RemoteImages
+from inkcard.app.fetch import FETCHES_PER_KEY, FetchPolicy, ImageFetcher, system_resolve
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
+from inkcard.layout.parse import image_sources
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
 

@@ -7,11 +7,10 @@ import time
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Rect
-from layout.covers import coverinks, covers, covertitle
-from layout.draw import probe_image
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Rect
+from inkcard.layout.covers import coverinks, covers, covertitle
+from inkcard.layout.draw import probe_image
 from tests.glyphruns import glyph_runs
 
 TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"

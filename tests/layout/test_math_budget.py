@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-import layout
-from layout.text import MathBudget, mathtex
+from inkcard import layout
+from inkcard.layout.text import MathBudget, mathtex
 
 # Each doubles ziamath's time per level: 17 deep took a render worker past 55 s.
 NESTINGS = [

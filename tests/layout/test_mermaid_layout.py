@@ -11,13 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.diagrams import diagram_svg
-from layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
-from layout.diagrams.labels import LabelSetter
-from layout.diagrams.marks import Drawing, Label, Mark, tint
-from layout.errors import DiagramError
+from inkcard import layout, themes
+from inkcard.layout.diagrams import diagram_svg
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
+from inkcard.layout.errors import DiagramError
 from tests.glyphruns import glyph_runs
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("*.md"))

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import layout
-from layout.parse import image_sources, markdown, may_name_images
+from inkcard import layout
+from inkcard.layout.parse import image_sources, markdown, may_name_images
 
 POST = "# Title\n\n![a](a.png) text ![b](b.png)\n\n- ![a](a.png)\n- item\n\n![c](c.png)"
 MDX = '<Callout title="Note">\n\n![a](a.png)\n\n</Callout>\n\nText ![b](b.png)'

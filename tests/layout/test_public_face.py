@@ -5,9 +5,9 @@ their stages' own faces, and those still name the objects of their modules."""
 
 from __future__ import annotations
 
-import layout
-from layout import covers, diagrams, draw, limits, parse, style, text
-from layout.draw import (
+from inkcard import layout
+from inkcard.layout import covers, diagrams, draw, limits, parse, style, text
+from inkcard.layout.draw import (
     ARTICLE_IMAGE_BYTES,
     COVER_IMAGE_BYTES,
     EncodedImage,
@@ -16,8 +16,8 @@ from layout.draw import (
     imagecodec,
     probe_image,
 )
-from layout.parse import code, highlight
-from layout.text import Formula, mathtex, typeset_math
+from inkcard.layout.parse import code, highlight
+from inkcard.layout.text import Formula, mathtex, typeset_math
 
 
 def test_every_public_name_is_there() -> None:

@@ -12,12 +12,12 @@ import asyncio
 import base64
 from collections.abc import Hashable
 
-import layout
-from app import localfiles
-from app.articles.convert import html as article
-from app.errors import ApiError, InvalidImage
-from app.fetch import FetchError, ImageFetcher
-from layout.draw import probe_image
+from inkcard import layout
+from inkcard.app import localfiles
+from inkcard.app.articles.convert import html as article
+from inkcard.app.errors import ApiError, InvalidImage
+from inkcard.app.fetch import FetchError, ImageFetcher
+from inkcard.layout.draw import probe_image
 
 ARTICLE_FORMATS = frozenset({"png", "jpeg", "gif", "webp"})  # what the editor and a draft take
 

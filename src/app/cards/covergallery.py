@@ -2,7 +2,7 @@
 theme and mode, as two contact sheets (``docs/gallery/covers.jpg`` and
 ``docs/gallery/covers-wechat.jpg``).
 
-Run ``python -m app.cards.covergallery [OUT_DIR]``. The first sheet holds two theme-modes a
+Run ``python -m inkcard.app.cards.covergallery [OUT_DIR]``. The first sheet holds two theme-modes a
 row, their four 3:4 covers (440 x 586) each; the second three theme-modes a row, their
 900 x 383 article cover with the square crop outlined.
 """
@@ -12,11 +12,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import layout
-import themes
-from app.cards.gallery import Variant, caption, variants
-from layout.covers import COVER_LAYOUTS, MAX_COVERS
-from layout.draw import Tile, contact_sheet, fit_image
+from inkcard import layout, themes
+from inkcard.app.cards.gallery import Variant, caption, variants
+from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
+from inkcard.layout.draw import Tile, contact_sheet, fit_image
 
 SAMPLE_TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"
 SAMPLE_KEYWORDS = ("AI 写作", "爆款", "小红书")

@@ -12,10 +12,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import layout
-import themes
-from layout import draw as engine_draw
-from layout.draw import Tile, fit_image
+from inkcard import layout, themes
+from inkcard.layout import draw as engine_draw
+from inkcard.layout.draw import Tile, fit_image
 
 # Short enough to stay on ONE card of the default size in every theme (a test holds every
 # theme to it), and shows what a theme does with each role: headings, mixed Chinese/English,

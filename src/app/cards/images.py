@@ -23,12 +23,12 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-import layout
-from app import localfiles
-from app.cache import BoundedCache
-from app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
-from app.settings import MIB
-from layout.draw import probe_image
+from inkcard import layout
+from inkcard.app import localfiles
+from inkcard.app.cache import BoundedCache
+from inkcard.app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
+from inkcard.app.settings import MIB
+from inkcard.layout.draw import probe_image
 
 log = logging.getLogger("inkcard.card_images")
 

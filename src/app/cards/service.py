@@ -27,21 +27,20 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
-import layout
-import themes
-from app.cards.images import RemoteImages
-from app.cards.request import CardRequest, normalise
-from app.errors import (
+from inkcard import layout, themes
+from inkcard.app.cards.images import RemoteImages
+from inkcard.app.cards.request import CardRequest, normalise
+from inkcard.app.errors import (
     RenderTimeout,
     StorageError,
 )
-from app.render.messages import RenderJob
-from app.render.pool import ProcessRenderPool
-from app.render.refusals import parse_post
-from app.render.singleflight import SingleFlight
-from app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
-from app.storage import Storage, StorageProbe
-from layout.parse import may_name_images
+from inkcard.app.render.messages import RenderJob
+from inkcard.app.render.pool import ProcessRenderPool
+from inkcard.app.render.refusals import parse_post
+from inkcard.app.render.singleflight import SingleFlight
+from inkcard.app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
+from inkcard.app.storage import Storage, StorageProbe
+from inkcard.layout.parse import may_name_images
 
 log = logging.getLogger("inkcard.cards")
 

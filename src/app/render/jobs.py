@@ -16,9 +16,9 @@ import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 
-import layout
-from app.errors import ApiError, RenderFailed
-from app.render.messages import (
+from inkcard import layout
+from inkcard.app.errors import ApiError, RenderFailed
+from inkcard.app.render.messages import (
     CoverJob,
     DrawJob,
     Rendered,
@@ -28,9 +28,9 @@ from app.render.messages import (
     WorkerConfig,
     WorkerJob,
 )
-from app.render.refusals import ENGINE_FAILED, engine_refusals, over_limit
-from app.render.sharing import PoolLink, Sharing, pickled
-from layout.text import Formula, MathBudget
+from inkcard.app.render.refusals import ENGINE_FAILED, engine_refusals, over_limit
+from inkcard.app.render.sharing import PoolLink, Sharing, pickled
+from inkcard.layout.text import Formula, MathBudget
 
 log = logging.getLogger("inkcard.worker")
 

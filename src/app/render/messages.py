@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import msgspec
 
-import layout
-from app.errors import ApiError
-from layout.text import Formula
+from inkcard import layout
+from inkcard.app.errors import ApiError
+from inkcard.layout.text import Formula
 
 
 class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):

@@ -17,15 +17,22 @@ from multiprocessing.context import BaseContext
 
 import msgspec
 
-import layout
-from app.errors import Overloaded, RenderTimeout
-from app.metrics import Metrics
-from app.render.admission import Admission
-from app.render.lifecycle import LiveWorkers
-from app.render.messages import CoverJob, Rendered, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from app.render.process import Worker, forkserver_context
-from app.render.spread import HandOver, spreads
-from layout.text import Formula
+from inkcard import layout
+from inkcard.app.errors import Overloaded, RenderTimeout
+from inkcard.app.metrics import Metrics
+from inkcard.app.render.admission import Admission
+from inkcard.app.render.lifecycle import LiveWorkers
+from inkcard.app.render.messages import (
+    CoverJob,
+    Rendered,
+    RenderJob,
+    TypesetJob,
+    WorkerConfig,
+    WorkerJob,
+)
+from inkcard.app.render.process import Worker, forkserver_context
+from inkcard.app.render.spread import HandOver, spreads
+from inkcard.layout.text import Formula
 
 log = logging.getLogger("inkcard.render_pool")
 

@@ -16,10 +16,10 @@ import resource
 import time
 from multiprocessing.connection import Connection
 
-import layout
-from app.render.jobs import answer, peak_rss_kb
-from app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from layout.draw import load_numpy
+from inkcard import layout
+from inkcard.app.render.jobs import answer, peak_rss_kb
+from inkcard.app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
+from inkcard.layout.draw import load_numpy
 
 log = logging.getLogger("inkcard.worker")
 

@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from app.errors import InvalidField
-from app.prices import PRICES, credits
-from app.schema.generate import DEFAULT_IN_WORDS, invalid
-from app.schema.platform import (
+from inkcard.app.errors import InvalidField
+from inkcard.app.prices import PRICES, credits
+from inkcard.app.schema.generate import DEFAULT_IN_WORDS, invalid
+from inkcard.app.schema.platform import (
     DRAFT_FIELDS_ACCEPTED,
     HEADER_HINTS,
     DraftMediaId,
@@ -18,7 +18,7 @@ from app.schema.platform import (
     PlatformAppid,
     PlatformAppSecret,
 )
-from app.schema.wire import (
+from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     Markdown,
     convert_fields,
@@ -27,7 +27,7 @@ from app.schema.wire import (
     require_markdown,
     with_front_matter,
 )
-from layout.parse import css_color
+from inkcard.layout.parse import css_color
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-import layout
-from app.schema.generate import (
+from inkcard import layout
+from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_THEME,
     CardTheme,
@@ -27,8 +27,8 @@ from app.schema.generate import (
     Width,
     invalid,
 )
-from app.schema.wire import convert_fields, decode_object
-from layout.covers import (
+from inkcard.app.schema.wire import convert_fields, decode_object
+from inkcard.layout.covers import (
     COVER_LAYOUTS,
     MAX_COVER_KEYWORD_CHARS,
     MAX_COVER_KEYWORDS,

@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-from layout.parse import color_pattern
+from inkcard.layout.parse import color_pattern
 
 COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}

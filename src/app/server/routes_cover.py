@@ -11,19 +11,26 @@ from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.spec import OpenAPIMediaType, RequestBody
 
-import themes
-from app import logs, operations
-from app.schema import CoverRequest, CoverResponse, ErrorBody, errors, json_schema, parse_cover
-from app.server.disconnect import watching_disconnect
-from app.server.openapi import (
+from inkcard import themes
+from inkcard.app import logs, operations
+from inkcard.app.schema import (
+    CoverRequest,
+    CoverResponse,
+    ErrorBody,
+    errors,
+    json_schema,
+    parse_cover,
+)
+from inkcard.app.server.disconnect import watching_disconnect
+from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     JsonBodyOperation,
     error_responses,
     themed_request_schema,
 )
-from app.server.routes_cards import authenticate, parsed_body
-from app.services import Services
-from layout.covers import COVER_LAYOUTS, MAX_COVERS
+from inkcard.app.server.routes_cards import authenticate, parsed_body
+from inkcard.app.services import Services
+from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
 
 PATH = "/api/generate/cover"
 DESCRIPTION = f"""\

@@ -11,7 +11,7 @@ from typing import Any
 
 import tinycss2
 
-from layout.parse import color_hex
+from inkcard.layout.parse import color_hex
 
 ROOT_SIZE = 16.0  # em and rem are relative to this, as in a browser's default
 _BLANK = ("whitespace", "comment")

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from layout.parse import ALERT_LABELS
+from inkcard.layout.parse import ALERT_LABELS
 
 KINDS = tuple(ALERT_LABELS)
 CLASSES = frozenset({"alert", *(f"alert-{kind}" for kind in KINDS)})

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from layout.parse import css_color
-from layout.style import relative_luminance
+from inkcard.layout.parse import css_color
+from inkcard.layout.style import relative_luminance
 
 MIN_CONTRAST = 4.5  # WCAG AA for body text, against white
 _ROOT = re.compile(r":root\s*\{([^{}]*)\}")

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-import layout
-from app.articles.convert.formulas import COLUMN
-from layout.diagrams import DiagramBudget, diagram_svg
+from inkcard import layout
+from inkcard.app.articles.convert.formulas import COLUMN
+from inkcard.layout.diagrams import DiagramBudget, diagram_svg
 
 MERMAID = "language-mermaid"
 NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"

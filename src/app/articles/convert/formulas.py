@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-from layout.text import Formula, MathBudget
+from inkcard.layout.text import Formula, MathBudget
 
 BODY_SIZE = 16.0  # px: the article themes' body text
 # The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts

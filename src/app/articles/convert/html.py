@@ -29,12 +29,12 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-import themes
-from app.articles.convert import alerts
-from app.articles.convert import fixups as fx
-from app.articles.convert.brand import Brand, apply_brand, brand_colour
-from app.articles.convert.diagrams import place_diagrams, take_diagrams
-from app.articles.convert.formulas import (
+from inkcard import themes
+from inkcard.app.articles.convert import alerts
+from inkcard.app.articles.convert import fixups as fx
+from inkcard.app.articles.convert.brand import Brand, apply_brand, brand_colour
+from inkcard.app.articles.convert.diagrams import place_diagrams, take_diagrams
+from inkcard.app.articles.convert.formulas import (
     MATH_TOKENS,
     Typeset,
     math_size,
@@ -43,9 +43,9 @@ from app.articles.convert.formulas import (
     take_math,
     typeset_here,
 )
-from app.articles.convert.refs import links_to_footnotes
-from app.articles.convert.tables import fit_tables
-from layout.parse import (
+from inkcard.app.articles.convert.refs import links_to_footnotes
+from inkcard.app.articles.convert.tables import fit_tables
+from inkcard.layout.parse import (
     HTML_TAGS,
     STYLED_TAGS,
     address_linkify,

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 
 from lxml import html as lxml_html
 
-from app.articles.convert.html import draft_content
-from app.articles.drafts.draftbody import Digest
-from app.fetch import describe
-from app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
-from layout.draw import EncodedImage, probe_image
+from inkcard.app.articles.convert.html import draft_content
+from inkcard.app.articles.drafts.draftbody import Digest
+from inkcard.app.fetch import describe
+from inkcard.app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
+from inkcard.layout.draw import EncodedImage, probe_image
 
 CONTENT_TEXT_LIMIT = 20_000  # characters of a draft's text (the platform answers 45002 above)
 CONTENT_BYTES_LIMIT = 1024 * 1024  # bytes of a draft's HTML (45002 above)

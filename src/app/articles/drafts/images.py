@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
-import layout
-from app.articles.convert import html as article
-from app.articles.wechat import ImageUploadFailed
-from app.articles.wechat.placing import Publisher
-from app.errors import ApiError, InvalidImage
-from app.fetch import FetchError, FetchRefused, ImageFetcher, describe
-from app.schema import DraftImage, ImagePolicy
-from layout.draw import EncodedImage, fit_image
+from inkcard import layout
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.wechat import ImageUploadFailed
+from inkcard.app.articles.wechat.placing import Publisher
+from inkcard.app.errors import ApiError, InvalidImage
+from inkcard.app.fetch import FetchError, FetchRefused, ImageFetcher, describe
+from inkcard.app.schema import DraftImage, ImagePolicy
+from inkcard.layout.draw import EncodedImage, fit_image
 
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and

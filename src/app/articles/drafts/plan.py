@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-import layout
-import themes
-from app.articles.convert import html as article
-from app.articles.drafts.checks import Warnings, check_links, check_title, converted_images
-from app.articles.drafts.images import (
+from inkcard import layout, themes
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.drafts.checks import Warnings, check_links, check_title, converted_images
+from inkcard.app.articles.drafts.images import (
     UNUSABLE_SOURCE,
     check_draft_images,
     fail_on_first,
@@ -26,14 +25,14 @@ from app.articles.drafts.images import (
     fit_all,
     fit_each,
 )
-from app.articles.drafts.titles import draft_title
-from app.articles.threads import ArticleThreads
-from app.articles.wechat import TITLE_LIMIT
-from app.errors import RenderFailed
-from app.fetch import FetchError, ImageFetcher
-from app.schema import ArticleRequest, ImagePolicy
-from layout.covers import WECHAT_COVER_SIZE, CoverCrops, centred_crops
-from layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage
+from inkcard.app.articles.drafts.titles import draft_title
+from inkcard.app.articles.threads import ArticleThreads
+from inkcard.app.articles.wechat import TITLE_LIMIT
+from inkcard.app.errors import RenderFailed
+from inkcard.app.fetch import FetchError, ImageFetcher
+from inkcard.app.schema import ArticleRequest, ImagePolicy
+from inkcard.layout.covers import WECHAT_COVER_SIZE, CoverCrops, centred_crops
+from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage
 
 COVER_WIDTH, COVER_HEIGHT = WECHAT_COVER_SIZE
 
