@@ -59,7 +59,16 @@ def start_service(data: Path) -> tuple[subprocess.Popen[str], str, str]:
         "INKCARD_RENDERS_PER_KEY": "1000",
         "INKCARD_REQUESTS_PER_MINUTE": "0",
     }
-    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "inkcard.app.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     proc = subprocess.Popen(
         cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )

@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
-from app.articles.convert.html import to_article  # noqa: E402 - the path above must come first
+from inkcard.app.articles.convert.html import to_article  # noqa: E402 - the path above must come first
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_CHARS = 3600

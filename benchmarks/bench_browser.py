@@ -213,10 +213,10 @@ def satori_tree(markdown: str) -> dict[str, Any]:
 
 INKCARD_WARM = r"""
 import json, statistics, sys, time
-import layout, themes
+from inkcard import layout, themes
 text, runs = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
 fonts, theme, options = layout.FontBook.load(), themes.load("apple-notes"), layout.RenderOptions()
-layout.load_numpy()  # as every render worker does at warm-up (png.py packs rows with it)
+load_numpy()  # as every render worker does at warm-up (png.py packs rows with it)
 layout.render(text, theme, fonts, options)  # the cold render warms caches
 times = []
 for _ in range(runs):
@@ -282,7 +282,7 @@ def measure_inkcard(runs: int, spawns: int, out: Path) -> dict[str, Any]:
     cold = []
     for n in range(spawns):  # `inkcard render` exits right after writing: exit is first PNG
         target = out / f"inkcard-{n}"
-        cmd = [sys.executable, "-m", "app.cli", "render", str(POST), "-o", str(target)]
+        cmd = [sys.executable, "-m", "inkcard.app.cli", "render", str(POST), "-o", str(target)]
         cold.append(_child(cmd, report=False)[0])
     return {"warm": _summary(warm["ms"]), "cold": _cold(cold), "png_bytes": warm["bytes"]}
 

@@ -3,7 +3,7 @@ resident memory of the whole process tree after one ``generate_cards`` call, as 
 MCP SDK's own import time on this machine, so the account says what is the SDK's and what ours.
 
 Run: `.venv/bin/python benchmarks/bench_mcp_stdio.py [--runs 3]`. Each run makes a fresh
-database with one key in a temporary folder, starts `python -m app.cli mcp` (as an agent
+database with one key in a temporary folder, starts `python -m inkcard.app.cli mcp` (as an agent
 does), sends ``initialize`` and times the reply from the moment the process was started,
 then ``tools/list`` (answered once the engine and the services are open), then one
 ``generate_cards`` call (one card, the default theme), waits for its answer and sums
@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
-from app.ledger.credits import Credits  # noqa: E402  # after the path setup, as the others
+from inkcard.app.ledger.credits import Credits  # noqa: E402  # after the path setup, as the others
 
 INITIALIZE = {
     "protocolVersion": "2025-06-18",
@@ -43,9 +43,10 @@ OURS_BEFORE_INITIALIZE = """
 import time
 import mcp.server.stdio, mcp.server.lowlevel  # the SDK: not ours
 started = time.perf_counter()
-from app.cli.commands import build_parser
+from inkcard.app.cli.commands import build_parser
 build_parser().parse_args(["mcp"])
-import anyio, app.logs, app.errors, app.settings, app.mcp.stdio  # what cmd_mcp imports
+# what cmd_mcp imports
+import anyio, inkcard.app.logs, inkcard.app.errors, inkcard.app.settings, inkcard.app.mcp.stdio
 print(time.perf_counter() - started)
 """
 
@@ -113,7 +114,7 @@ def one_run() -> dict[str, float]:
         }
         started = time.perf_counter()
         proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "mcp"],
+            [sys.executable, "-m", "inkcard.app.cli", "mcp"],
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,

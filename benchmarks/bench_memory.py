@@ -34,13 +34,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
-import layout  # noqa: E402  # after the path setup above, so a clean clone needs no install
-import themes  # noqa: E402  # same reason
-from app.render.messages import RenderJob, WorkerConfig  # noqa: E402  # same reason
-from app.render.pool import ProcessRenderPool  # noqa: E402  # same reason
-from app.render.refusals import MAX_CARD_PIXELS  # noqa: E402  # same reason
+from inkcard import layout, themes  # noqa: E402  # after the path setup: no install needed
+from inkcard.app.render.messages import RenderJob, WorkerConfig  # noqa: E402  # same reason
+from inkcard.app.render.pool import ProcessRenderPool  # noqa: E402  # same reason
+from inkcard.app.render.refusals import MAX_CARD_PIXELS  # noqa: E402  # same reason
 
 POSTS = ROOT / "tests" / "cases" / "posts"
 TARGET_MB = 120
@@ -49,7 +48,7 @@ LARGEST_TARGET_MB = 1000  # the largest card any format allows
 ONE_CARD = """
 import json, sys
 from pathlib import Path
-import layout, themes
+from inkcard import layout, themes
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -58,7 +57,7 @@ def kb(field):
 
 fmt, theme, width, height, scale = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-layout.load_numpy()
+load_numpy()
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):
     return layout.RenderOptions(

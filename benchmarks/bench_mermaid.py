@@ -17,12 +17,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
-from layout.base.fonts import FontBook  # noqa: E402
-from layout.diagrams.fit import draw_diagram  # noqa: E402 - the path above must come first
-from layout.diagrams.labels import LabelSetter  # noqa: E402
-from layout.diagrams.svg import svg_of  # noqa: E402
+from inkcard.layout.base.fonts import FontBook  # noqa: E402
+from inkcard.layout.diagrams.fit import draw_diagram  # noqa: E402 - the path above must come first
+from inkcard.layout.diagrams.labels import LabelSetter  # noqa: E402
+from inkcard.layout.diagrams.svg import svg_of  # noqa: E402
 
 CASES = ROOT / "tests" / "cases" / "mermaid"
 FENCE = re.compile(r"```mermaid\n(.*?)```", re.S)

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import skia
 
-import layout
-from layout.base.boxes import Group
-from layout.draw import encode, png
-from layout.draw import painter as draw
-from layout.style.spanstyle import CjkItalic, Span, SpanStyle
-from layout.text.inline import layout_text
-from layout.text.linebox import line_metrics
+from inkcard import layout
+from inkcard.layout.base.boxes import Group
+from inkcard.layout.draw import encode, png
+from inkcard.layout.draw import painter as draw
+from inkcard.layout.style.spanstyle import CjkItalic, Span, SpanStyle
+from inkcard.layout.text.inline import layout_text
+from inkcard.layout.text.linebox import line_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 POSTS = ROOT / "tests" / "cases" / "posts"

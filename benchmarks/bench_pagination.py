@@ -30,14 +30,14 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from pathlib import Path
 
-import layout
-import themes
-from layout.base.boxes import Page, Rect, Row
-from layout.base.placing import place
-from layout.style.resolver import Styles, resolve
-from layout.text.words import inside_words
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Page, Rect, Row
+from inkcard.layout.base.placing import place
+from inkcard.layout.style.resolver import Styles, resolve
+from inkcard.layout.text.words import inside_words
 
-compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
+# the module, not the package's re-exported function of this name
+compose = sys.modules["inkcard.layout.pages.compose"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "pagination")

@@ -31,10 +31,9 @@ from typing import Any
 
 import msgspec
 
-import layout
-import themes
-from app.render.messages import RenderJob, WorkerConfig
-from app.render.pool import ProcessRenderPool
+from inkcard import layout, themes
+from inkcard.app.render.messages import RenderJob, WorkerConfig
+from inkcard.app.render.pool import ProcessRenderPool
 
 POSTS = Path(__file__).resolve().parents[1] / "tests" / "cases" / "posts"
 CORPUS = ("04-long-article-zh.md", "01-efficiency-zh.md", "02-python-tips-mixed.md")

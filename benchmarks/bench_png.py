@@ -31,9 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
-import layout
-import themes
-from layout.draw import png
+from inkcard import layout, themes
+from inkcard.layout.draw import png
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -190,8 +189,8 @@ def candidates(pool: ThreadPoolExecutor) -> tuple[dict[str, Encoder], list[str]]
 
 
 def render_cards(theme_names: list[str], posts: list[Path]) -> list[tuple[str, np.ndarray]]:
-    from layout.draw import encode
-    from layout.draw import painter as draw
+    from inkcard.layout.draw import encode
+    from inkcard.layout.draw import painter as draw
 
     fonts = layout.FontBook.load()
     painter = draw.Painter(fonts.typefaces(), scale=2)

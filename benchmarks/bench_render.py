@@ -35,15 +35,15 @@ TARGET_POST = POSTS / "01-efficiency-zh.md"
 
 STAGES = r"""
 import json, statistics, sys, time
-import layout, themes
-from layout.draw import encode
-from layout.draw import painter as draw
-from layout.parse import markdown
-from layout.draw import png
-from layout.draw import statics
-from layout.style import resolver
-from layout.style import theme as style
-compose = sys.modules["layout.pages.compose"]
+from inkcard import layout, themes
+from inkcard.layout.draw import encode
+from inkcard.layout.draw import painter as draw
+from inkcard.layout.parse import markdown
+from inkcard.layout.draw import png
+from inkcard.layout.draw import statics
+from inkcard.layout.style import resolver
+from inkcard.layout.style import theme as style
+compose = sys.modules["inkcard.layout.pages.compose"]
 text = open(sys.argv[1], encoding="utf-8").read()
 runs, split, theme_file, uncached = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
 names = sys.argv[6].split(",")
@@ -148,7 +148,7 @@ def _total(timings: dict[str, object]) -> dict[str, object]:
 
 def all_themes() -> tuple[str, ...]:
     out = subprocess.run(
-        [sys.executable, "-c", "import themes; print(','.join(themes.names()))"],
+        [sys.executable, "-c", "from inkcard import themes; print(','.join(themes.names()))"],
         check=True,
         capture_output=True,
         text=True,

@@ -26,12 +26,12 @@ import sys
 import time
 from pathlib import Path
 
-import layout
-import themes
-from layout.draw import encode, png, statics
-from layout.draw import painter as draw
+from inkcard import layout, themes
+from inkcard.layout.draw import encode, png, statics
+from inkcard.layout.draw import painter as draw
 
-compose = sys.modules["layout.pages.compose"]  # the package re-exports a function of this name
+# the module, not the package's re-exported function of this name
+compose = sys.modules["inkcard.layout.pages.compose"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POST = ROOT / "tests" / "cases" / "posts" / "01-efficiency-zh.md"

@@ -366,8 +366,8 @@ def session() -> Iterator[Session]:
 
 
 if __name__ == "__main__":  # a quick look: one post's lines at one size
-    import themes
-    from layout.style.resolver import resolve
+    from inkcard import themes
+    from inkcard.layout.style.resolver import resolve
 
     text = Path(sys.argv[1]).read_text("utf-8")
     with session() as chromium:

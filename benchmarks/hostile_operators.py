@@ -89,7 +89,7 @@ def bad_setting(s: Service, **variables: str) -> Callable[[], Result]:
 def missing_extra(s: Service) -> Result:
     script = (
         "import sys\nsys.modules['boto3'] = None\n"  # as if the s3 extra were not installed
-        "from app.cli import main\nsys.exit(main(['serve']))\n"
+        "from inkcard.app.cli import main\nsys.exit(main(['serve']))\n"
     )
     env = _serve_env(s, INKCARD_STORAGE="s3", INKCARD_S3_BUCKET="cards")
     return _start([sys.executable, "-c", script], env)

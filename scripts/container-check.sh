@@ -405,7 +405,7 @@ import numpy
 import pyphen
 from polyfactory.factories import DataclassFactory
 
-from app.storage.s3 import S3Storage
+from inkcard.app.storage.s3 import S3Storage
 
 storage = S3Storage("inkcard-check", "", region="us-east-1")
 url = storage._client.generate_presigned_url(

@@ -8,8 +8,7 @@ import pytest
 from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
-import layout
-import themes
+from inkcard import layout, themes
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "cases"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import layout
-from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page, Row
+from inkcard import layout
+from inkcard.layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page, Row
 
 
 def glyph_runs(items: tuple[Item, ...]) -> Iterator[GlyphRun]:

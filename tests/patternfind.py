@@ -28,7 +28,7 @@ import regex
 from tests.patternprobe import Pattern, modes_of
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-PACKAGES = ("app", "layout", "themes")
+PACKAGES = ("inkcard.app", "inkcard.layout", "inkcard.themes")
 METHODS = ("match", "fullmatch", "search", "sub", "subn", "split", "findall", "finditer")
 # re.sub(pattern, repl, string, count, flags): where each function's flags argument sits
 _FLAGS_AT = {"compile": 1, "sub": 4, "subn": 4, "split": 3}

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psycopg
 
-from app.ledger.postgres import PostgresStore, close_pools
+from inkcard.app.ledger.postgres import PostgresStore, close_pools
 
 TEMPLATE = "inkcard_template"
 USER = "inkcard"

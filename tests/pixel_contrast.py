@@ -24,11 +24,11 @@ from dataclasses import dataclass, replace
 import msgspec
 import numpy as np
 
-import layout
-from layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.style.resolver import resolve
+from inkcard import layout
+from inkcard.layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.style.resolver import resolve
 from tests.glyphruns import glyph_runs
 
 MIN_CONTRAST = 4.5  # WCAG 2 AA for text

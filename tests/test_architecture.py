@@ -4,6 +4,9 @@ An `ast` scan, and the rules are data: add a row to PACKAGE_IMPORTS, APP_LAYERS 
 to extend them. Every `import`, `from … import`, and `importlib.import_module("…")` /
 `__import__("…")` with a literal name counts, wherever it sits (lazy imports inside functions
 and TYPE_CHECKING blocks included). Files that do not exist yet simply have nothing to check.
+src/ installs as the package `inkcard`: code imports `inkcard.app.cards`, the tables say
+`app.cards` (the scan drops the prefix), and a bare `app`, `layout` or `themes` is a breach,
+since once installed that name is anyone's.
 The tables whose names say KNOWN or STILL list today's breaches that other work is removing;
 each entry fails a test once its breach is gone, so the tables empty as that work lands.
 """
@@ -20,12 +23,14 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
+ROOT_PACKAGE = "inkcard"  # what src/ is installed as; its front door is src/__init__.py
 
 # Which of our packages each package may import (itself is always allowed).
 PACKAGE_IMPORTS: dict[str, set[str]] = {
     "layout": set(),
     "themes": {"layout"},
     "app": {"layout", "themes"},
+    ROOT_PACKAGE: {"app"},  # the front door passes on app's VERSION, and loads nothing else
 }
 
 # Outside our own packages, what a package may import at all (None: anything).
@@ -33,6 +38,7 @@ THIRD_PARTY: dict[str, set[str] | None] = {
     "layout": None,
     "themes": {"msgspec", "tinycss2"},  # plus the standard library
     "app": None,
+    ROOT_PACKAGE: set(),
 }
 
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
@@ -141,8 +147,15 @@ APP_IMPORTS_WITHIN_A_LAYER: dict[str, set[str]] = {
 # it. The article path shares the engine's parsers, math, diagrams and image codec; themes
 # check their data against the theme schema of layout.style.
 ENGINE_SUBMODULES: dict[str, set[str]] = {
-    "app": {"layout.parse", "layout.text", "layout.diagrams", "layout.draw", "layout.covers"},
-    "themes": {"layout.style"},
+    "app": {
+        "layout.parse",
+        "layout.style",
+        "layout.text",
+        "layout.diagrams",
+        "layout.draw",
+        "layout.covers",
+    },
+    "themes": {"layout.style", "layout.parse"},
 }
 
 # Engine submodules app still imports directly → the files that do; empty it once the engine
@@ -170,9 +183,10 @@ KNOWN_PRIVATE_IMPORTS_TO_END: dict[str, set[str]] = {}
 
 @dataclass(frozen=True, slots=True)
 class Import:
-    module: str  # absolute dotted name
+    module: str  # absolute dotted name, as the tables spell it (`app.cards`, not `inkcard.…`)
     line: int
     names_follow: bool = False  # the X of `from X import a, b`; X.a and X.b follow it
+    bare: bool = False  # written `app.cards`, not `inkcard.app.cards`: anyone's `app`
 
 
 def _public_names(init: Path) -> frozenset[str]:
@@ -205,18 +219,30 @@ def _faces(package: str) -> dict[str, frozenset[str]]:
 
 def imports(source: str, module: str, is_package: bool = False) -> list[Import]:
     """Every module `source` imports, relative imports resolved against `module`."""
+    full = module if module == ROOT_PACKAGE else f"{ROOT_PACKAGE}.{module}"
     found: list[Import] = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
-            found.extend(Import(alias.name, node.lineno) for alias in node.names)
+            found.extend(_ours(alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            base = _resolve(node, module, is_package)
+            base = _resolve(node, full, is_package)
             names = [alias.name for alias in node.names if alias.name != "*"]
-            found.append(Import(base, node.lineno, names_follow=bool(names)))
-            found.extend(Import(f"{base}.{name}", node.lineno) for name in names)
+            if base != ROOT_PACKAGE or not names:  # `from inkcard import layout`: the names
+                found.append(_ours(base, node.lineno, names_follow=bool(names)))
+            found.extend(_ours(f"{base}.{name}", node.lineno) for name in names)
         elif isinstance(node, ast.Call) and _dynamic_import(node):
-            found.append(Import(node.args[0].value, node.lineno))
+            found.append(_ours(node.args[0].value, node.lineno))
     return found
+
+
+def _ours(name: str, line: int, names_follow: bool = False) -> Import:
+    """An imported name as the tables spell it: `inkcard.app.cards` → `app.cards`; a bare
+    `app.cards` is marked (`inkcard` itself, or a name in it, stays whole)."""
+    top, _, rest = name.partition(".")
+    if top == ROOT_PACKAGE and rest.split(".")[0] in PACKAGE_IMPORTS:
+        return Import(rest, line, names_follow)
+    bare = top in PACKAGE_IMPORTS and top != ROOT_PACKAGE
+    return Import(name, line, names_follow, bare)
 
 
 def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str:
@@ -245,10 +271,10 @@ def _within(name: str, prefix: str) -> bool:
 
 def module_of(path: str) -> tuple[str, bool]:
     """`layout/flow/flow.py` → (`layout.flow.flow`, False);
-    `app/cards/__init__.py` → (`app.cards`, True)."""
+    `app/cards/__init__.py` → (`app.cards`, True); `__init__.py` → (`inkcard`, True)."""
     parts = path.removesuffix(".py").split("/")
     is_package = parts[-1] == "__init__"
-    return ".".join(parts[:-1] if is_package else parts), is_package
+    return ".".join(parts[:-1] if is_package else parts) or ROOT_PACKAGE, is_package
 
 
 def violations(path: str, source: str) -> list[str]:
@@ -259,7 +285,11 @@ def violations(path: str, source: str) -> list[str]:
     if package in LAYERS and row_of(module) not in LAYER_OF:
         problems[0, "layer"] = f"{path}: {row_of(module)} has no place in {LAYER_TABLE[package]}"
     for imp in imports(source, module, is_package):
-        for rule in [*_breaches(imp.module, path, package, module), *_private(imp, path, module)]:
+        rules = [*_breaches(imp.module, path, package, module), *_private(imp, path, module)]
+        if imp.bare:  # not ours once installed: no other rule applies to it
+            top = imp.module.split(".")[0]
+            rules = [f"the bare name {top} is anyone's {top}: import {ROOT_PACKAGE}.{top}"]
+        for rule in rules:
             problems.setdefault((imp.line, rule), f"{path}:{imp.line} imports {imp.module}: {rule}")
     for key, (line, problem) in oversize(path, source).items():
         if key not in KNOWN_OVERSIZE_TO_SPLIT:
@@ -461,6 +491,12 @@ def test_no_folder_holds_too_many_modules() -> None:
     assert crowded_folders(sources()) == []
 
 
+def test_the_front_door_passes_on_version_and_nothing_else() -> None:
+    # `import inkcard` runs before every command: it must load neither the engine nor Skia
+    front_door = imports(sources()["__init__.py"], ROOT_PACKAGE, is_package=True)
+    assert {imp.module for imp in front_door} == {"app", "app.VERSION"}
+
+
 def test_every_app_row_is_a_real_module() -> None:
     for row in LAYER_OF:
         child = SRC.joinpath(*row.split("."))
@@ -505,15 +541,42 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
     ("path", "source", "expected"),
     [
         # import direction
-        ("layout/flow/flow.py", "import app\n", ["layout may not import app"]),
-        ("layout/flow/flow.py", "from themes import load\n", ["layout may not import themes"]),
-        ("layout/flow/flow.py", "def f():\n    import themes\n", ["layout may not import themes"]),
+        ("layout/flow/flow.py", "from inkcard import app\n", ["layout may not import app"]),
+        (
+            "layout/flow/flow.py",
+            "from inkcard.themes import load\n",
+            ["layout may not import themes"],
+        ),
+        (
+            "layout/flow/flow.py",
+            "def f():\n    from inkcard import themes\n",
+            ["layout may not import themes"],
+        ),
         ("layout/flow/flow.py", "from ...app import cards\n", ["layout may not import app"]),
-        ("themes/__init__.py", "from app.errors import X\n", ["themes may not import app"]),
+        ("themes/__init__.py", "from inkcard.app.errors import X\n", ["themes may not import app"]),
         ("themes/__init__.py", "import httpx\n", ["httpx only in", "themes may use only"]),
-        ("themes/__init__.py", "from layout import Theme\nimport msgspec\nimport tomllib\n", []),
-        ("app/cards.py", "import layout\nimport themes\nfrom . import errors\n", []),
+        (
+            "themes/__init__.py",
+            "from inkcard.layout import Theme\nimport msgspec\nimport tomllib\n",
+            [],
+        ),
+        ("app/cards.py", "from inkcard import layout, themes\nfrom . import errors\n", []),
         ("layout/flow/flow.py", "from . import images\nfrom .boxes import Row\nimport regex\n", []),
+        # one name: our packages are imported under inkcard, the front door only from outside
+        ("app/cards/service.py", "import layout\n", ["the bare name layout is anyone's"]),
+        ("themes/custom.py", "from app.errors import X\n", ["the bare name app is anyone's"]),
+        ("app/cards/service.py", "from themes import load\n", ["the bare name themes"]),
+        (
+            "app/cards/service.py",
+            "import importlib\nimportlib.import_module('layout.draw')\n",
+            ["the bare name layout"],
+        ),
+        ("layout/flow/flow.py", "import inkcard\n", ["layout may not import inkcard"]),
+        ("app/cli/main.py", "from inkcard import VERSION\n", ["app may not import inkcard"]),
+        ("app/cli/main.py", "import inkcard.app.server.factory\n", []),
+        ("__init__.py", "from .app import VERSION\n", []),
+        ("__init__.py", "from . import layout\n", ["inkcard may not import layout"]),
+        ("__init__.py", "import regex\n", ["inkcard may use only"]),
         # one door per library
         ("layout/flow/flow.py", "import skia\n", ["skia only in"]),
         ("layout/draw/painter.py", "import skia\n", []),
@@ -578,7 +641,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         # layers inside app
         (
             "app/ledger/charge.py",
-            "from app.cards import pool\n",
+            "from inkcard.app.cards import pool\n",
             ["app.ledger may not import app.cards"],
         ),
         (
@@ -588,72 +651,88 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ),
         (
             "app/cards/service.py",
-            "def f():\n    from app.articles.threads import ArticleThreads\n",
+            "def f():\n    from inkcard.app.articles.threads import ArticleThreads\n",
             ["app.cards may not import app.articles"],
         ),
         (
             "app/render/pool.py",
-            "from app.cards.service import CardService\n",
+            "from inkcard.app.cards.service import CardService\n",
             ["app.render may not import app.cards"],
         ),
         (
             "app/render/messages.py",
-            "from app.articles.threads import ArticleThreads\n",
+            "from inkcard.app.articles.threads import ArticleThreads\n",
             ["app.render may not import app.articles"],
         ),
         (
             "app/operations/generate.py",
-            "import importlib\nimportlib.import_module('app.server.factory')\n",
+            "import importlib\nimportlib.import_module('inkcard.app.server.factory')\n",
             ["app.operations may not import app.server"],
         ),
         (
             "app/mcp/tools.py",
-            "from app.server import factory\n",
+            "from inkcard.app.server import factory\n",
             ["app.mcp may not import app.server"],
         ),
         ("app/__init__.py", "from . import settings\n", ["app may not import app.settings"]),
-        ("app/settings.py", "from app import errors\n", ["app.settings may not import app.errors"]),
+        (
+            "app/settings.py",
+            "from inkcard.app import errors\n",
+            ["app.settings may not import app.errors"],
+        ),
         (
             "app/storage.py",
-            "from app.metrics import Metrics\n",
+            "from inkcard.app.metrics import Metrics\n",
             ["app.storage may not import app.metrics"],
         ),
-        ("app/webhooks.py", "import layout\n", ["app.webhooks has no place in APP_LAYERS"]),
-        ("app/metrics.py", "from app.storage import Storage\nfrom app.errors import X\n", []),
-        ("app/articles/threads.py", "from app.render.admission import Admission\n", []),
-        ("app/errors.py", "from app import VERSION\n", []),
+        (
+            "app/webhooks.py",
+            "from inkcard import layout\n",
+            ["app.webhooks has no place in APP_LAYERS"],
+        ),
+        (
+            "app/metrics.py",
+            "from inkcard.app.storage import Storage\nfrom inkcard.app.errors import X\n",
+            [],
+        ),
+        ("app/articles/threads.py", "from inkcard.app.render.admission import Admission\n", []),
+        ("app/errors.py", "from inkcard.app import VERSION\n", []),
         ("app/cards/service.py", "from . import request\nfrom .images import RemoteImages\n", []),
-        ("app/cards/service.py", "from app.render.pool import ProcessRenderPool\n", []),
-        ("app/server/mcp_http.py", "from app.mcp.tools import InkcardTools\n", []),
+        ("app/cards/service.py", "from inkcard.app.render.pool import ProcessRenderPool\n", []),
+        ("app/server/mcp_http.py", "from inkcard.app.mcp.tools import InkcardTools\n", []),
         (
             "app/cli/main.py",
-            "from app.server.factory import create_app\nfrom app import logs\n",
+            "from inkcard.app.server.factory import create_app\nfrom inkcard.app import logs\n",
             [],
         ),
         # the engine's public face
         (
             "app/cards/service.py",
-            "from layout.style.theme import Theme\n",
-            ["app may import the engine only"],
-        ),
-        ("app/cards/service.py", "from layout import flow\n", ["app may import the engine only"]),
-        (
-            "app/cards/service.py",
-            "import layout.draw.painter\n",
+            "from inkcard.layout.style.theme import Theme\n",
             ["app may import the engine only"],
         ),
         (
             "app/cards/service.py",
-            "from layout import _private\n",
+            "from inkcard.layout import flow\n",
+            ["app may import the engine only"],
+        ),
+        (
+            "app/cards/service.py",
+            "import inkcard.layout.draw.painter\n",
+            ["app may import the engine only"],
+        ),
+        (
+            "app/cards/service.py",
+            "from inkcard.layout import _private\n",
             ["app may import the engine only", "the private name _private belongs to layout"],
         ),
         # private names stay in their package (row)
         (
             "app/cards/service.py",
-            "from app.render.jobs import _render\n",
+            "from inkcard.app.render.jobs import _render\n",
             ["the private name _render belongs to app.render"],
         ),
-        ("app/render/inline.py", "from app.render.jobs import _render\n", []),
+        ("app/render/inline.py", "from inkcard.app.render.jobs import _render\n", []),
         ("layout/pages/compose.py", "from ..base.boxes import _grow\n", ["the private name _grow"]),
         ("app/articles/convert/html.py", "from lxml.etree import _Element\n", []),
         # the engine's stages
@@ -662,30 +741,42 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("layout/blocks/tiles.py", "from ..base.placing import place\n", []),
         ("layout/base/boxes.py", "from .. import Theme\n", ["layout.base may not import layout"]),
         ("layout/gadgets/x.py", "import regex\n", ["layout.gadgets has no place in ENGINE"]),
-        ("app/articles/convert/html.py", "from layout.parse import clean_style\n", []),
+        ("app/articles/convert/html.py", "from inkcard.layout.parse import clean_style\n", []),
         (
             "app/articles/convert/html.py",
-            "from layout.parse.inlinecss import clean_style\n",
+            "from inkcard.layout.parse.inlinecss import clean_style\n",
             ["app may import the engine only"],
         ),
         (
             "app/articles/convert/html.py",
-            "from layout.parse import markdown\n",
+            "from inkcard.layout.parse import markdown\n",
             ["app may import the engine only"],
         ),
-        ("app/cards/service.py", "import layout\nfrom layout import Theme, render\n", []),
         (
-            "themes/custom.py",
-            "from layout.base.fonts import FontBook\n",
-            ["themes may import the engine only"],
-        ),
-        ("themes/css/read.py", "from layout import draw\n", ["themes may import the engine only"]),
-        (
-            "themes/custom.py",
-            "from layout.style import Theme\nfrom layout import style, Theme\n",
+            "app/cards/service.py",
+            "from inkcard import layout\nfrom inkcard.layout import Theme, render\n",
             [],
         ),
-        ("layout/flow/flow.py", "from layout.style.theme import Theme\nfrom . import draw\n", []),
+        (
+            "themes/custom.py",
+            "from inkcard.layout.base.fonts import FontBook\n",
+            ["themes may import the engine only"],
+        ),
+        (
+            "themes/css/read.py",
+            "from inkcard.layout import draw\n",
+            ["themes may import the engine only"],
+        ),
+        (
+            "themes/custom.py",
+            "from inkcard.layout.style import Theme\nfrom inkcard.layout import style, Theme\n",
+            [],
+        ),
+        (
+            "layout/flow/flow.py",
+            "from inkcard.layout.style.theme import Theme\nfrom . import draw\n",
+            [],
+        ),
     ],
 )
 def test_the_scan_catches_breaches(path: str, source: str, expected: list[str]) -> None:
@@ -745,10 +836,16 @@ def test_engine_exceptions_excuse_only_the_named_files(monkeypatch: pytest.Monke
         "ENGINE_SUBMODULES_STILL_IMPORTED_BY_APP",
         {"layout.base.fonts": ("app/render/pool.py",)},
     )
-    assert violations("app/render/pool.py", "from layout.base.fonts import FontBook\n") == []
-    assert violations("app/cards/service.py", "from layout.base.fonts import FontBook\n") != []
-    assert violations("app/render/pool.py", "from layout.draw.painter import Painter\n") != []
-    assert violations("themes/custom.py", "from layout.base.fonts import FontBook\n") != []
+    assert (
+        violations("app/render/pool.py", "from inkcard.layout.base.fonts import FontBook\n") == []
+    )
+    assert (
+        violations("app/cards/service.py", "from inkcard.layout.base.fonts import FontBook\n") != []
+    )
+    assert (
+        violations("app/render/pool.py", "from inkcard.layout.draw.painter import Painter\n") != []
+    )
+    assert violations("themes/custom.py", "from inkcard.layout.base.fonts import FontBook\n") != []
 
 
 def test_the_folder_count_catches_crowding() -> None:
@@ -768,8 +865,8 @@ def test_the_folder_count_catches_crowding() -> None:
         ),
         pytest.param(
             {
-                "app/x.py": "import importlib\nimportlib.import_module('app.y')\n",
-                "app/y.py": "import typing\nif typing.TYPE_CHECKING:\n    import app.x\n",
+                "app/x.py": "import importlib\nimportlib.import_module('inkcard.app.y')\n",
+                "app/y.py": "import typing\nif typing.TYPE_CHECKING:\n    import inkcard.app.x\n",
             },
             ["app.x → app.y → app.x"],
             id="dynamic-and-type-checking",
@@ -777,7 +874,7 @@ def test_the_folder_count_catches_crowding() -> None:
         pytest.param(
             {
                 "layout/__init__.py": "from .a import x\n",
-                "layout/a.py": "from layout import b\n",
+                "layout/a.py": "from inkcard.layout import b\n",
                 "layout/b.py": "y = 1\n",
             },
             [],
@@ -786,16 +883,16 @@ def test_the_folder_count_catches_crowding() -> None:
         pytest.param(
             {
                 "layout/__init__.py": "from .a import x\n",
-                "layout/a.py": "from layout import Theme\n",
+                "layout/a.py": "from inkcard.layout import Theme\n",
             },
             ["layout → layout.a → layout"],
             id="from-package-import-name-is-the-package",
         ),
         pytest.param(
             {
-                "themes/__init__.py": "import layout\nfrom .css import read\n",
+                "themes/__init__.py": "from inkcard import layout\nfrom .css import read\n",
                 "themes/css/__init__.py": "from .read import x\n",
-                "themes/css/read.py": "from layout.style.theme import Theme\n",
+                "themes/css/read.py": "from inkcard.layout.style.theme import Theme\n",
                 "layout/__init__.py": "from .style import Theme\n",
                 "layout/style/theme.py": "import msgspec\n",
             },
@@ -804,9 +901,9 @@ def test_the_folder_count_catches_crowding() -> None:
         ),
         pytest.param(
             {
-                "app/a.py": "from app import b, c\n",
-                "app/b.py": "from app.a import x\n",
-                "app/c.py": "from app.d import y\n",
+                "app/a.py": "from inkcard.app import b, c\n",
+                "app/b.py": "from inkcard.app.a import x\n",
+                "app/c.py": "from inkcard.app.d import y\n",
                 "app/d.py": "from .a import z\n",
             },
             ["app.a → app.b → app.a", "app.a → app.c → app.d → app.a"],

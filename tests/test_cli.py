@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import layout
+from inkcard import layout
 from tests.conftest import CORPUS
 
 
@@ -25,7 +25,7 @@ def test_render_writes_numbered_cards(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "app.cli",
+            "inkcard.app.cli",
             "render",
             str(post),
             "--theme",
@@ -55,7 +55,7 @@ def test_render_rejects_an_unknown_theme(tmp_path: Path) -> None:
         [
             sys.executable,
             "-m",
-            "app.cli",
+            "inkcard.app.cli",
             "render",
             str(post),
             "--theme",
@@ -72,7 +72,7 @@ def test_render_rejects_an_unknown_theme(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", ["../apple-notes", "", "apple-notes/card.toml"])
 def test_a_theme_name_is_a_theme_folder_and_nothing_else(name: str) -> None:
-    import themes
+    from inkcard import themes
 
     with pytest.raises(themes.UnknownTheme):
         themes.load_one(name)
@@ -80,7 +80,7 @@ def test_a_theme_name_is_a_theme_folder_and_nothing_else(name: str) -> None:
 
 def test_render_reads_one_theme_file_as_the_catalogue_reads_it() -> None:
     """`inkcard render` decodes its one theme alone; it must equal the catalogue's copy."""
-    import themes
+    from inkcard import themes
 
     for name in themes.names():
         assert themes.load_one(name) == themes.load(name), name
@@ -111,13 +111,13 @@ NOT_FOR_RENDER = (
     "numpy",
     "litestar",
     "uvicorn",
-    "app.server.factory",
+    "inkcard.app.server.factory",
     "sqlite_utils",
     "sqlite3",
     "psycopg",
     "google.cloud",
     "httpx",
-    "themes.custom",
+    "inkcard.themes.custom",
     "tinycss2",
     "pygments",
     "pyphen",
@@ -132,7 +132,7 @@ def test_render_imports_no_http_framework_and_leaves_no_data_folder(tmp_path: Pa
     (tmp_path / "a.md").write_text("# hi\n\n- [x] done 中文", "utf-8")
     script = (
         "import sys\n"
-        "from app.cli import main\n"
+        "from inkcard.app.cli import main\n"
         "code = main(['render', 'a.md', '--theme', 'cyberpunk', '-o', 'cards'])\n"
         f"loaded = [m for m in {NOT_FOR_RENDER!r} if m in sys.modules]\n"
         "print(code, loaded, 'skia' in sys.modules)\n"
@@ -149,10 +149,11 @@ def test_key_and_credit_commands_load_no_http_framework(tmp_path: Path) -> None:
     """Only `serve` needs Litestar and uvicorn; the admin commands talk to the database alone."""
     script = (
         "import sys\n"
-        "from app.cli import main\n"
+        "from inkcard.app.cli import main\n"
         "codes = [main(['keys', 'create', '--name', 'a', '--credits', '5']),"
         " main(['keys', 'list']), main(['credits', 'grant', sys.argv[1], '1'])]\n"
-        "loaded = [m for m in ('litestar', 'uvicorn', 'app.server.factory') if m in sys.modules]\n"
+        "server = ('litestar', 'uvicorn', 'inkcard.app.server.factory')\n"
+        "loaded = [m for m in server if m in sys.modules]\n"
         "print(codes, loaded)\n"
     )
     env = {**os.environ, "INKCARD_DATABASE": str(tmp_path / "db")}
@@ -190,7 +191,7 @@ def test_key_and_credit_commands_load_no_http_framework(tmp_path: Path) -> None:
 def test_render_refuses_what_the_api_refuses(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
-    from app.cli import main
+    from inkcard.app.cli import main
 
     (tmp_path / "a.md").write_text("# hi", "utf-8")
     with pytest.raises(SystemExit) as exit_:
@@ -212,7 +213,7 @@ def test_render_refuses_what_the_api_refuses(
 def test_render_says_in_one_line_why_it_cannot_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes | None, message: str
 ) -> None:
-    from app.cli import main
+    from inkcard.app.cli import main
 
     path = tmp_path / "post.md"
     if content is not None:
@@ -226,7 +227,7 @@ def test_render_says_in_one_line_why_it_cannot_read(
 def test_render_reports_a_render_error_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from app.cli import main
+    from inkcard.app.cli import main
 
     path = tmp_path / "many.md"
     path.write_text("\n\n---\n\n".join(f"part {n}" for n in range(60)), "utf-8")
@@ -247,7 +248,7 @@ def test_render_writes_the_format_asked_for(tmp_path: Path, fmt: str, names: lis
     import pypdf
     import skia
 
-    from app.cli import main
+    from inkcard.app.cli import main
 
     post = tmp_path / "a.md"
     post.write_text("# One\n\nfirst\n\n---\n\n# Two\n\nsecond", "utf-8")
@@ -270,7 +271,7 @@ def test_render_writes_the_format_asked_for(tmp_path: Path, fmt: str, names: lis
 def test_render_refuses_a_bad_format_or_quality(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str]
 ) -> None:
-    from app.cli import main
+    from inkcard.app.cli import main
 
     (tmp_path / "a.md").write_text("# ok", "utf-8")
     with pytest.raises(SystemExit) as exit_:
@@ -297,7 +298,7 @@ def run_bounded(
     args: list[str], cwd: Path, stdin: int | None = subprocess.DEVNULL
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
+        [sys.executable, "-m", "inkcard.app.cli", *args],
         cwd=cwd,
         stdin=stdin,
         capture_output=True,
@@ -358,7 +359,7 @@ def test_render_reads_endless_stdin_only_up_to_the_limit(tmp_path: Path) -> None
 def test_render_draws_an_image_file_over_the_fetch_limit_as_a_placeholder(
     tmp_path: Path,
 ) -> None:
-    from app.settings import FETCH_MAX_BYTES
+    from inkcard.app.settings import FETCH_MAX_BYTES
 
     with (tmp_path / "huge.png").open("wb") as image:
         image.truncate(50 * FETCH_MAX_BYTES)  # sparse: costs no disk
@@ -431,7 +432,7 @@ def test_admin_numbers_are_bounded_before_the_database_sees_them(
 ) -> None:
     """A number SQLite cannot hold (OverflowError), one that would turn a balance into a
     float, a port that cannot be bound, no workers: refused as arguments, in one line."""
-    from app.cli import main
+    from inkcard.app.cli import main
 
     monkeypatch.setenv("INKCARD_DATABASE", str(tmp_path / "db"))
     with pytest.raises(SystemExit) as exit_:

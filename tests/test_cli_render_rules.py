@@ -18,7 +18,7 @@ CLI_TIMEOUT_S = 120  # a render takes seconds; a hang fails the test
 
 def render(cwd: Path, *args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "render", *args],
+        [sys.executable, "-m", "inkcard.app.cli", "render", *args],
         cwd=cwd,
         input=stdin.decode() if stdin is not None else None,
         stdin=None if stdin is not None else subprocess.DEVNULL,

@@ -10,16 +10,16 @@ from typing import Any
 import numpy as np
 import pytest
 
-import layout
-from app.cli import main
-from layout.style.resolver import resolve
-from layout.style.schema import BASE_COLORS, DARK_CODE
-from layout.style.theme import decode_theme
+from inkcard import layout
+from inkcard.app.cli import main
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.schema import BASE_COLORS, DARK_CODE
+from inkcard.layout.style.theme import decode_theme
+from inkcard.themes import css
+from inkcard.themes.contrast import code_contrast
+from inkcard.themes.custom import read_theme_file
 from tests import pngcodec
 from tests.conftest import CORPUS
-from themes import css
-from themes.contrast import code_contrast
-from themes.custom import read_theme_file
 
 CASES = CORPUS / "custom-themes"
 INKWELL = CASES / "inkwell.css"

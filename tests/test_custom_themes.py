@@ -14,14 +14,13 @@ from typing import Any
 
 import pytest
 
-import layout
-import themes
-from app.cli import main
-from layout.style.resolver import resolve
-from layout.style.schema import BASE_COLORS, DARK_CODE
+from inkcard import layout, themes
+from inkcard.app.cli import main
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.schema import BASE_COLORS, DARK_CODE
+from inkcard.themes import css
+from inkcard.themes.custom import read_theme_file
 from tests.conftest import CORPUS
-from themes import css
-from themes.custom import read_theme_file
 
 CASES = CORPUS / "custom-themes"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import yaml
 
-from app.settings import Settings, load_settings
+from inkcard.app.settings import Settings, load_settings
 
 REPO = Path(__file__).resolve().parents[1]
 DEPLOY = REPO / "deploy"

@@ -2,8 +2,9 @@
 
 Docstrings are the map a maintainer reads first: one that names a module that was renamed or
 split sends them looking for something that is not there. A dotted name that starts with one
-of our packages (`layout.base.fonts`, `app.render.pool.ProcessRenderPool`) must import, or be an
-attribute of what imports; a file name in backticks (`compose.py`) must be a file under src.
+of our packages (`layout.base.fonts`, `app.render.pool.ProcessRenderPool`, or in full
+`inkcard.layout.base.fonts`) must import under `inkcard`, or be an attribute of what imports; a
+file name in backticks (`compose.py`) must be a file under src.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-OURS = ("app", "layout", "themes")
-# a dotted name of ours: `layout.base.fonts.FontBook`; the prefix is one of three words
-DOTTED = re.compile(r"(?<![\w./-])(?:app|layout|themes)(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+PACKAGE = "inkcard"  # the installed name of src/: `layout.base` is `inkcard.layout.base`
+# a dotted name of ours: `layout.base.fonts.FontBook` or `inkcard.layout.base.fonts.FontBook`;
+# the prefix is one of three words
+DOTTED = re.compile(r"(?<![\w./-])(?:inkcard\.)?(?:app|layout|themes)(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 FILE_NAME = re.compile(r"`([\w/]+\.py)`")
 FILES = {p.relative_to(SRC).as_posix() for p in SRC.rglob("*.py")}
 BASENAMES = {name.rpartition("/")[2] for name in FILES}
@@ -40,9 +42,10 @@ def docstrings() -> Iterator[tuple[str, int, str]]:
 
 
 def resolves(dotted: str) -> bool:
-    """Whether `dotted` is a module of ours or an attribute reached from one."""
-    parts = dotted.split(".")
-    for end in range(len(parts), 0, -1):
+    """Whether `dotted` is a module of ours or an attribute reached from one, looked up under
+    `inkcard` (a bare `app.x` is never imported as such: it could be anyone's `app`)."""
+    parts = [PACKAGE, *dotted.removeprefix(PACKAGE + ".").split(".")]
+    for end in range(len(parts), 1, -1):
         try:
             found: object = importlib.import_module(".".join(parts[:end]))
         except ImportError:
@@ -84,6 +87,9 @@ def test_docstrings_name_only_what_exists() -> None:
         ("layout.base.fonts.FontBook", True),
         ("layout.render_cards", True),
         ("app.cards", True),
+        ("inkcard.layout.base.fonts.FontBook", True),
+        ("inkcard.themes.load", True),
+        ("inkcard.app.nowhere", False),
         ("layout.flowparts", False),
         ("layout.base.fonts.NoSuchThing", False),
         ("themes.nothing_here", False),
@@ -94,6 +100,8 @@ def test_resolves_tells_real_names_from_stale_ones(dotted: str, expected: bool) 
 
 
 def test_the_scan_finds_names_in_prose() -> None:
-    text = "Uses `layout.flowparts.Ctx` and layout.base.fonts; see `compose.py`, not `gone.py`."
-    assert DOTTED.findall(text) == ["layout.flowparts.Ctx", "layout.base.fonts"]
+    text = (
+        "Uses `layout.flowparts.Ctx`, inkcard.layout.base.fonts; see `compose.py`, not `gone.py`."
+    )
+    assert DOTTED.findall(text) == ["layout.flowparts.Ctx", "inkcard.layout.base.fonts"]
     assert [n for n in FILE_NAME.findall(text) if not names_a_file(n)] == ["gone.py"]

@@ -10,16 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import layout
-import themes
-from app.cards import gallery
-from layout.draw import sheet
+from inkcard import layout, themes
+from inkcard.app.cards import gallery
+from inkcard.layout.draw import Tile, contact_sheet, sheet
 from tests import pngcodec
 
 
 def run_gallery(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", "gallery", *args],
+        [sys.executable, "-m", "inkcard.app.cli", "gallery", *args],
         capture_output=True,
         text=True,
         check=False,
@@ -97,8 +96,8 @@ def test_the_sample_post_fits_one_card_in_every_theme(fonts: layout.FontBook, th
 
 def test_contact_sheet_lays_out_thirty_one_tiles_in_six_columns(fonts: layout.FontBook) -> None:
     tile = pngcodec.encode(np.full((40, 30, 3), 200, np.uint8))
-    tiles = [layout.Tile(tile, (f"theme-{n}", "主题")) for n in range(31)]
-    png = layout.contact_sheet(tiles, fonts, columns=6, tile_width=60)
+    tiles = [Tile(tile, (f"theme-{n}", "主题")) for n in range(31)]
+    png = contact_sheet(tiles, fonts, columns=6, tile_width=60)
     pixels = pngcodec.decode(png)
     width = 2 * sheet.MARGIN + 6 * 60 + 5 * sheet.GAP_X
     cell = math.ceil(80 + sheet.CAPTION_GAP + 2 * sheet.CAPTION_SIZE * sheet.CAPTION_LINE_HEIGHT)
@@ -113,9 +112,9 @@ def test_contact_sheet_lays_out_thirty_one_tiles_in_six_columns(fonts: layout.Fo
 
 def test_contact_sheet_refuses_nothing_and_unreadable_tiles(fonts: layout.FontBook) -> None:
     with pytest.raises(layout.SheetError):
-        layout.contact_sheet([], fonts)
+        contact_sheet([], fonts)
     with pytest.raises(layout.SheetError):
-        layout.contact_sheet([layout.Tile(b"not a png", ("x",))], fonts)
+        contact_sheet([Tile(b"not a png", ("x",))], fonts)
 
 
 def test_gallery_takes_another_post(tmp_path: Path) -> None:
@@ -127,7 +126,16 @@ def test_gallery_takes_another_post(tmp_path: Path) -> None:
     card = pngcodec.decode((out / "brandA.png").read_bytes())
     assert card.shape[:2] == (147, 110)  # a long post is cut to one card, not grown
     sample = subprocess.run(
-        [sys.executable, "-m", "app.cli", "gallery", "-o", str(tmp_path / "s"), "--scale", "0.25"],
+        [
+            sys.executable,
+            "-m",
+            "inkcard.app.cli",
+            "gallery",
+            "-o",
+            str(tmp_path / "s"),
+            "--scale",
+            "0.25",
+        ],
         capture_output=True,
         check=True,
     )

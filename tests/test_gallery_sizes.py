@@ -6,15 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import themes
-from app.cards import gallery
+from inkcard import themes
+from inkcard.app.cards import gallery
 
 
 def test_gallery_sizes_writes_a_sheet_of_every_mode_at_every_size_per_theme(
     tmp_path: Path,
 ) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "app.cli", "gallery", "--sizes", "-o", str(tmp_path)],
+        [sys.executable, "-m", "inkcard.app.cli", "gallery", "--sizes", "-o", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,

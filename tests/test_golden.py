@@ -21,11 +21,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import layout
-import themes
+from inkcard import layout, themes
+from inkcard.themes.custom import read_theme_file
 from tests import pngcodec
 from tests.conftest import GOLDEN_CHANGES, corpus_posts
-from themes.custom import read_theme_file
 
 GOLDEN = Path(__file__).parent / "golden"
 OUTPUT = Path(__file__).parent / "_output"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
+from inkcard import layout, themes
+from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
 from tests import pngcodec
 from tests.conftest import GOLDEN_CHANGES
 from tests.test_golden import OUTPUT, SCALE, mismatch, write_output
@@ -23,10 +23,10 @@ THEMES = ("brandA", "cyberpunk")
 def test_golden_covers(fonts, request, theme: str) -> None:
     options = layout.RenderOptions(width=440, height=586, scale=SCALE)
     rendered = layout.render_covers(
-        TITLE, KEYWORDS, themes.load(theme), fonts, options, count=layout.MAX_COVERS
+        TITLE, KEYWORDS, themes.load(theme), fonts, options, count=MAX_COVERS
     )
     problems: list[str] = []
-    for png, name in zip(rendered.files, layout.COVER_LAYOUTS, strict=True):
+    for png, name in zip(rendered.files, COVER_LAYOUTS, strict=True):
         path = COVERS / f"{theme}__{name}.png"
         actual = pngcodec.decode(png)
         expected = pngcodec.decode(path.read_bytes()) if path.exists() else None

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from app.articles.wechat.transport import _RedactSecrets
-from app.frontmatter import _KEY_LINE
-from app.schema import URL_PATTERN
+from inkcard.app.articles.wechat.transport import _RedactSecrets
+from inkcard.app.frontmatter import _KEY_LINE
+from inkcard.app.schema import URL_PATTERN
 from tests.patternfind import Found, find_all
 from tests.patternprobe import Pattern, Prober, superlinear
 from tests.patternshapes import Shapes
@@ -70,13 +70,14 @@ def test_the_walk_finds_each_kind_of_pattern() -> None:
             for item in FOUND
         )
 
-    assert found("app.frontmatter", _KEY_LINE.pattern)  # compiled at module level
+    assert found("inkcard.app.frontmatter", _KEY_LINE.pattern)  # compiled at module level
     # a class attribute
-    assert found("app.articles.wechat.transport", _RedactSecrets._PATTERN.pattern)
-    assert found("layout.text.runs", r"\X")  # the regex module's
-    assert found("app.schema.article", URL_PATTERN)  # msgspec.Meta(pattern=URL_PATTERN)
-    assert found("layout.diagrams.mermaid", r"<br\s*/?>")  # inline: re.sub(r"<br\s*/?>", ...)
-    assert found("layout.diagrams.mermaid", r"#(\d{1,6});")  # inline, with a lambda after it
+    assert found("inkcard.app.articles.wechat.transport", _RedactSecrets._PATTERN.pattern)
+    assert found("inkcard.layout.text.runs", r"\X")  # the regex module's
+    assert found("inkcard.app.schema.article", URL_PATTERN)  # msgspec.Meta(pattern=URL_PATTERN)
+    mermaid = "inkcard.layout.diagrams.mermaid"
+    assert found(mermaid, r"<br\s*/?>")  # inline: re.sub(r"<br\s*/?>", ...)
+    assert found(mermaid, r"#(\d{1,6});")  # inline, with a lambda after it
     assert len(FOUND) > 80
 
 

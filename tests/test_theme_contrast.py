@@ -14,8 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import layout
-import themes
+from inkcard import layout, themes
 from tests import pngcodec
 from tests.pixel_contrast import (
     MIN_CONTRAST,

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-import themes
-from app.cards.request import normalise
-from app.cli import main
-from app.schema import parse_generate
+from inkcard import themes
+from inkcard.app.cards.request import normalise
+from inkcard.app.cli import main
+from inkcard.app.schema import parse_generate
 
 
 def catalogue(tmp_path: Path) -> themes.Catalogue:

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from app.errors import InvalidField, UnknownField, nearest_name
+from inkcard.app.errors import InvalidField, UnknownField, nearest_name
 
 LABEL = "invalid_front_matter"
 MAX_CHARS = 8_192  # far above any real post's front matter; YAML is read only under it

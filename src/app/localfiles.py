@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from app.settings import Settings
+from inkcard.app.settings import Settings
 
 ONLY_OVER_STDIO = (
     "is a local file; local files are read only by `inkcard mcp` over stdio, from the"

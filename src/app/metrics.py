@@ -30,8 +30,8 @@ from prometheus_client import (
 )
 from prometheus_client import multiprocess as _multiprocess
 
-from app.errors import StorageError
-from app.storage import Storage
+from inkcard.app.errors import StorageError
+from inkcard.app.storage import Storage
 
 CONTENT_TYPE = "text/plain; version=0.0.4"  # the text format generate_latest writes
 UNMATCHED = "unmatched"  # the route label of requests no route answered (404s of any path)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.errors import plural
+from inkcard.app.errors import plural
 
 
 @dataclass(frozen=True, slots=True)

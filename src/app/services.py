@@ -14,26 +14,25 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-import layout
-import themes
-from app.articles.service import ArticleService
-from app.articles.threads import ArticleThreads
-from app.articles.warmup import WarmUp
-from app.cards.images import RemoteImages
-from app.cards.service import Budget, CardService
-from app.errors import DatabaseBusy
-from app.fetch import FetchPolicy, ImageFetcher
-from app.ledger.credits import Credits
-from app.ledger.idempotency import IdempotencyStore
-from app.ledger.owners import Owner, owner_name, release_gone_owners
-from app.ledger.ratelimit import RequestLimit
-from app.metrics import MeteredStorage, Metrics
-from app.render.inline import InlineRenderPool
-from app.render.messages import WorkerConfig
-from app.render.pool import ProcessRenderPool
-from app.schema import DEFAULT_THEME
-from app.settings import MIB, Settings, metrics_dir
-from app.storage import LocalStorage, Storage, make_storage
+from inkcard import layout, themes
+from inkcard.app.articles.service import ArticleService
+from inkcard.app.articles.threads import ArticleThreads
+from inkcard.app.articles.warmup import WarmUp
+from inkcard.app.cards.images import RemoteImages
+from inkcard.app.cards.service import Budget, CardService
+from inkcard.app.errors import DatabaseBusy
+from inkcard.app.fetch import FetchPolicy, ImageFetcher
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.idempotency import IdempotencyStore
+from inkcard.app.ledger.owners import Owner, owner_name, release_gone_owners
+from inkcard.app.ledger.ratelimit import RequestLimit
+from inkcard.app.metrics import MeteredStorage, Metrics
+from inkcard.app.render.inline import InlineRenderPool
+from inkcard.app.render.messages import WorkerConfig
+from inkcard.app.render.pool import ProcessRenderPool
+from inkcard.app.schema import DEFAULT_THEME
+from inkcard.app.settings import MIB, Settings, metrics_dir
+from inkcard.app.storage import LocalStorage, Storage, make_storage
 
 log = logging.getLogger("inkcard.services")
 

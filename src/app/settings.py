@@ -15,7 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import msgspec
 
-from app.prices import PRICES, Prices
+from inkcard.app.prices import PRICES, Prices
 
 MIB = 1024 * 1024
 FETCH_MAX_BYTES = 10 * MIB  # the largest remote image the service downloads

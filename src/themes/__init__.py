@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from layout import Theme, decode_theme
+from inkcard.layout import Theme, decode_theme
 
 from .files import ARTICLE_COMMON, ARTICLE_FILE, THEME_FILE, card_files, digest
 

@@ -7,7 +7,7 @@ token colour under the WCAG ratio for body text on the panel it is drawn on.
 
 from __future__ import annotations
 
-from layout.style import CODE_TOKENS, WHITE, Theme, mean_colour, relative_luminance, resolve
+from inkcard.layout.style import CODE_TOKENS, WHITE, Theme, mean_colour, relative_luminance, resolve
 
 MIN_RATIO = 4.5  # WCAG AA for text under 24 px, as code is
 

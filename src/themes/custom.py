@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from layout.style import Theme, ThemeError, decode_theme
+from inkcard.layout.style import Theme, ThemeError, decode_theme
 
 from .css import TRANSLATOR_VERSION, Note, translate
 from .files import THEME_FILE, card_files, digest

@@ -20,9 +20,9 @@ from gcp_storage_emulator.server import create_server
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.server.factory import create_app
-from app.services import build_services
-from app.settings import Settings, load_settings
+from inkcard.app.server.factory import create_app
+from inkcard.app.services import build_services
+from inkcard.app.settings import Settings, load_settings
 from tests.app.apphelpers import free_port, new_key, running_server, wait_until_ok
 
 ENGINES = ("sqlite", "postgresql")
@@ -232,7 +232,7 @@ def no_pool_outlives_its_test() -> Iterator[None]:
     its test: hypothesis then fails a later test for using the global random module. (A
     shared app's pool lives as long as its module's tests.)"""
     yield
-    store_pg = sys.modules.get("app.ledger.postgres")
+    store_pg = sys.modules.get("inkcard.app.ledger.postgres")
     if store_pg is not None:
         left = [url for _, url in store_pg._POOLS if url not in _SHARED_DATABASES]
         assert not left, f"PostgreSQL pools left open: {left}"

@@ -7,9 +7,9 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from app.ledger.credits import Credits
-from app.ledger.database import is_postgres
-from app.ledger.idempotency import IdempotencyStore
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.database import is_postgres
+from inkcard.app.ledger.idempotency import IdempotencyStore
 
 
 def age_every_hold(credits: Credits) -> None:

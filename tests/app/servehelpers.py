@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 
 SETTLED = 30.0  # generous bound for a request to end after its client left
@@ -29,7 +29,7 @@ def wait_for(condition: Callable[[], bool], failure: str, seconds: float = SETTL
 
 
 class Serve:
-    """``inkcard serve`` (this checkout's, as ``python -m app.cli``) on a free loopback port.
+    """``inkcard serve`` (this checkout's: ``python -m inkcard.app.cli``) on a free loopback port.
 
     Args:
         data: A folder for the database, the stored files and the log.
@@ -64,7 +64,7 @@ class Serve:
     def start(self) -> Serve:
         """Start it and wait until ``/readyz`` answers 200."""
         self.port = free_port()
-        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        cmd = [sys.executable, "-m", "inkcard.app.cli", "serve", "--host", "127.0.0.1"]
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
                 [*cmd, "--port", str(self.port)], env=self.env, stdout=log, stderr=log

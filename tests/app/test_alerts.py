@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.metrics import Metrics
+from inkcard.app.metrics import Metrics
 
 RULES = Path(__file__).resolve().parents[2] / "deploy" / "alerts.yml"
 # PromQL words the rules may use besides metric and label names.

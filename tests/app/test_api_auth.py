@@ -10,9 +10,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app import logs
-from app.ledger.credits import hash_key
-from app.ledger.database import is_postgres
+from inkcard.app import logs
+from inkcard.app.ledger.credits import hash_key
+from inkcard.app.ledger.database import is_postgres
 from tests.app.conftest import both_engines, shared_app
 from tests.app.dbhelpers import table_rows
 

@@ -23,8 +23,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.server.factory import create_app
-from app.settings import Settings
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
 from tests.app.apphelpers import free_port, running_server
 
 CREDITS = 10_000  # more than the run can spend (format x quality widen coverage): always 200

@@ -12,7 +12,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import themes
+from inkcard import themes
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.conftest import shared_app
 

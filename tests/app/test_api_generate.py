@@ -11,7 +11,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import themes
+from inkcard import themes
 from tests.app.apphelpers import files_path, png_size, stored_files
 from tests.app.conftest import both_engines, shared_app
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import themes
+from inkcard import themes
 from tests.app.apphelpers import wait_warm
 from tests.app.conftest import shared_app
 

@@ -13,10 +13,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import themes
-from app.cards import gallery
-from app.server.factory import create_app
-from app.settings import Settings
+from inkcard import themes
+from inkcard.app.cards import gallery
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
 from tests.app.conftest import shared_app

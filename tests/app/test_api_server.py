@@ -115,7 +115,16 @@ def test_first_start_prints_a_key_and_a_working_curl(tmp_path: Path) -> None:
         "INKCARD_STORAGE_DIR": str(tmp_path / "files"),
     }
     env.pop("INKCARD_BOOTSTRAP_KEY", None)
-    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "inkcard.app.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     proc = subprocess.Popen(
         cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
     )

@@ -7,11 +7,11 @@ import re
 import pytest
 from lxml import html as lxml_html
 
-import layout
-import themes
-from app.articles.convert.html import to_article
+from inkcard import themes
+from inkcard.app.articles.convert.html import to_article
+from inkcard.layout.parse import ALERT_LABELS
 
-KINDS = tuple(layout.ALERT_LABELS)
+KINDS = tuple(ALERT_LABELS)
 
 
 @pytest.mark.parametrize("theme", themes.article_names())
@@ -23,7 +23,7 @@ def test_an_alert_is_a_callout_with_its_label_and_colour(theme: str, kind: str) 
     body = lxml_html.document_fromstring(article.html).find("body")[0]
     [box] = [s for s in body.iter("section") if "正文" in s.text_content()][-1:]
     title, text = box[0], box[1]
-    assert title.text_content() == layout.ALERT_LABELS[kind]
+    assert title.text_content() == ALERT_LABELS[kind]
     assert "正文" in text.text_content()
     style = box.get("style", "")
     colour = re.search(r"border-left-color:\s*(#[0-9a-f]{6})", style)

@@ -9,11 +9,12 @@ from typing import Any
 import pytest
 from lxml import html as lxml_html
 
-import layout
-import themes
-from app.articles.convert.brand import Brand, apply_brand, readable_on_white
-from app.articles.convert.html import to_article
-from app.schema import ARTICLE_THEMES, ArticleToolArguments, parse_article, tool_schema
+from inkcard import themes
+from inkcard.app.articles.convert.brand import Brand, apply_brand, readable_on_white
+from inkcard.app.articles.convert.html import to_article
+from inkcard.app.schema import ARTICLE_THEMES, ArticleToolArguments, parse_article, tool_schema
+from inkcard.layout.parse import css_color
+from inkcard.layout.style import relative_luminance
 from tests.app.test_convert_and_draft import Service, assert_error, service, start
 
 __all__ = ["service", "start"]  # the HTTP service fixtures, shared
@@ -26,9 +27,9 @@ POST = (
 
 
 def _contrast(hex_colour: str) -> float:
-    argb = layout.css_color(hex_colour)
+    argb = css_color(hex_colour)
     assert argb is not None
-    return 1.05 / (layout.relative_luminance(argb) + 0.05)
+    return 1.05 / (relative_luminance(argb) + 0.05)
 
 
 def _colours(html: str) -> set[str]:

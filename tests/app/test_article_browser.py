@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from app.articles.convert.html import to_article
-from app.articles.convert.tables import FLOOR_EM
+from inkcard.app.articles.convert.html import to_article
+from inkcard.app.articles.convert.tables import FLOOR_EM
 from tests.app.test_playground import OUTPUT, browser  # noqa: F401  # the module's browser
 
 THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]

@@ -8,9 +8,9 @@ import re
 import pytest
 from lxml import html as lxml_html
 
-from app.articles.convert.html import to_article
-from app.articles.convert.tables import NOWRAP, char_em
-from themes.contrast import ratio
+from inkcard.app.articles.convert.html import to_article
+from inkcard.app.articles.convert.tables import NOWRAP, char_em
+from inkcard.themes.contrast import ratio
 
 THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]
 ICON = "https://img.example/icon.png"

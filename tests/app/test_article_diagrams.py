@@ -8,8 +8,8 @@ from pathlib import Path
 
 from lxml import html as lxml_html
 
-from app.articles.convert.formulas import COLUMN
-from app.articles.convert.html import draft_content, to_article
+from inkcard.app.articles.convert.formulas import COLUMN
+from inkcard.app.articles.convert.html import draft_content, to_article
 
 CASES = Path(__file__).parents[1] / "cases" / "mermaid"
 
@@ -75,7 +75,7 @@ def test_a_wide_diagram_is_capped_at_the_column_in_px() -> None:
 
 
 def _svg_colours(markdown: str, theme: str, primary: str = "") -> set[str]:
-    from app.articles.convert.brand import Brand
+    from inkcard.app.articles.convert.brand import Brand
 
     html = to_article(markdown, theme, brand=Brand(primary=primary)).html
     root = lxml_html.fragment_fromstring(draft_content(html))

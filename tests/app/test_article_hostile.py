@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 from lxml import html as lxml_html
 
-from app.articles.convert.html import to_article
+from inkcard.app.articles.convert.html import to_article
 
 PAYLOADS = [
     "<script>alert(1)</script>",

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from lxml import html as lxml_html
 
-import themes
-from app.articles.convert.brand import Brand, apply_brand
-from app.articles.convert.html import (
+from inkcard import themes
+from inkcard.app.articles.convert.brand import Brand, apply_brand
+from inkcard.app.articles.convert.html import (
     UnknownArticleTheme,
     draft_content,
     rewrite_images,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from lxml import html as lxml_html
 
-from app.articles.convert.html import to_article
+from inkcard.app.articles.convert.html import to_article
 
 
 def _body(markdown: str) -> lxml_html.HtmlElement:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from lxml import html as lxml_html
 
-from app.articles.convert.formulas import COLUMN
-from app.articles.convert.html import draft_content, to_article
+from inkcard.app.articles.convert.formulas import COLUMN
+from inkcard.app.articles.convert.html import draft_content, to_article
 
 
 def section(markdown: str) -> lxml_html.HtmlElement:

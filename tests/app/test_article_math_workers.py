@@ -10,8 +10,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 from lxml import html as lxml_html
 
-import layout
-from layout.text.mathtex import POST_FORMULAS
+from inkcard.layout.text import typeset_math
+from inkcard.layout.text.mathtex import POST_FORMULAS
 from tests.app.apphelpers import wait_warm
 from tests.app.conftest import shared_app
 from tests.layout.test_math_budget import NESTINGS, nested
@@ -29,11 +29,11 @@ def convert(client: Client, key: str, markdown: str) -> lxml_html.HtmlElement:
 
 
 def test_article_math_is_typeset_in_a_worker_not_in_the_server(client: Client, key: str) -> None:
-    layout.typeset_math.cache_clear()
+    typeset_math.cache_clear()
     renders = client.app.state.services.render_pool.renders
     root = convert(client, key, "设 $\\frac{a}{b}$ 与 $$\\sum_{i=1}^{n} i$$ 和 $\\frac{a}{b}$")
     assert len(list(root.iter("svg"))) == 3
-    assert layout.typeset_math.cache_info().currsize == 0  # this process typeset nothing
+    assert typeset_math.cache_info().currsize == 0  # this process typeset nothing
     assert client.app.state.services.render_pool.renders == renders + 1  # one job, all three
 
 

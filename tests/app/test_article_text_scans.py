@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from app.articles.convert import html, tables
-from app.articles.drafts import draftbody
+from inkcard.app.articles.convert import html, tables
+from inkcard.app.articles.drafts import draftbody
 
 
 def texts(count: int, tokens: list[str], seed: int) -> list[str]:

@@ -21,8 +21,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.render.jobs import STALL_MARKER
-from app.settings import SettingsError, load_settings
+from inkcard.app.render.jobs import STALL_MARKER
+from inkcard.app.settings import SettingsError, load_settings
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.test_api_errors import assert_error, post
 from tests.layout.test_image_budget import data_uri, png_1bit
@@ -55,8 +55,8 @@ def test_the_memory_bomb_decodes_its_image_once_in_bounded_memory(tmp_path: Path
         """
         import json, resource, sys
         from litestar.testing import TestClient
-        from app.server.factory import create_app
-        from app.settings import load_settings
+        from inkcard.app.server.factory import create_app
+        from inkcard.app.settings import load_settings
         from tests.app.test_budgets import bomb_request
         tmp = sys.argv[1]
         settings = load_settings({}, database=tmp + "/db", storage_dir=tmp + "/files",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.cache import BoundedCache
+from inkcard.app.cache import BoundedCache
 
 
 class Clock:

@@ -19,8 +19,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import layout
-import themes
+from inkcard import layout, themes
 from tests import pngcodec
 from tests.app.apphelpers import files_path, new_key
 

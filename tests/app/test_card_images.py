@@ -28,12 +28,12 @@ import httpx
 import numpy as np
 import pytest
 
-import layout
-import themes
-from app.cards.images import Gathered, RemoteImages
-from app.fetch import FETCHES_PER_KEY, FetchPolicy, ImageFetcher, system_resolve
-from app.server.factory import create_app
-from app.settings import Settings
+from inkcard import layout, themes
+from inkcard.app.cards.images import Gathered, RemoteImages
+from inkcard.app.fetch import FETCHES_PER_KEY, FetchPolicy, ImageFetcher, system_resolve
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
+from inkcard.layout.parse import image_sources
 from tests import pngcodec
 from tests.app.apphelpers import free_port, running_server
 
@@ -434,7 +434,7 @@ def test_a_hostile_image_is_a_placeholder_and_reaches_nothing(
     # As a card: the service fetches what the parser calls image sources (markdown-it
     # normalises them, and refuses to make images of a few schemes such as file:).
     markdown = f"![hostile](<{source}>)"
-    engine_sources = layout.image_sources(markdown)
+    engine_sources = image_sources(markdown)
     if engine_sources not in ([], [source]):
         gathered = gather(engine_sources, policy(images))
         assert gathered.images == {}

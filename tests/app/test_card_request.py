@@ -10,11 +10,11 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import themes
-from app.cards.request import CardRequest, normalise
-from app.cli.commands import build_parser, main
-from app.cli.render import card_request
-from app.schema import parse_generate
+from inkcard import themes
+from inkcard.app.cards.request import CardRequest, normalise
+from inkcard.app.cli.commands import build_parser, main
+from inkcard.app.cli.render import card_request
+from inkcard.app.schema import parse_generate
 from tests.app.conftest import shared_app
 
 CASES: list[tuple[dict[str, Any], list[str]]] = [
@@ -121,7 +121,7 @@ def test_a_theme_without_modes_takes_no_mode_on_either_path() -> None:
 def test_the_cache_key_keeps_the_order_stored_cards_were_named_by() -> None:
     """The digest hashes the fields in this order, defaults left out: reordering them would
     rename (and so render again) every stored set."""
-    from app.cards.service import CardJob
+    from inkcard.app.cards.service import CardJob
 
     body = {"markdown": "# hi", "format": "jpeg", "quality": 70}
     card = normalise(parse_generate(msgspec.json.encode(body)), themes.load)
@@ -167,7 +167,7 @@ def test_a_post_that_names_no_image_is_never_parsed_by_the_service(
     """A text that can name no image is parsed by the render worker that draws it (once), never
     by the service: not when its cards are drawn, nor when the same request again finds them
     stored."""
-    from layout.parse import markdown as engine_markdown
+    from inkcard.layout.parse import markdown as engine_markdown
     from tests.app.apphelpers import new_key
 
     parses: list[str] = []

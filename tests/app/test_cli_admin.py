@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import bootstrap_key, main
-from app.ledger.credits import Credits
-from app.ledger.database import is_postgres
-from app.settings import load_settings
+from inkcard.app.cli.commands import bootstrap_key, main
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.database import is_postgres
+from inkcard.app.settings import load_settings
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines

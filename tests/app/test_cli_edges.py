@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from app import VERSION
-from app.cli import main
-from app.cli.commands import build_parser
-from app.cli.render import card_request
-from app.ledger.credits import Credits
+from inkcard.app import VERSION
+from inkcard.app.cli import main
+from inkcard.app.cli.commands import build_parser
+from inkcard.app.cli.render import card_request
+from inkcard.app.ledger.credits import Credits
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

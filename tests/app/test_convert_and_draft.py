@@ -19,10 +19,10 @@ import skia
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.articles.convert.html import to_article
-from app.articles.drafts.images import MAX_DRAFT_IMAGES
-from app.settings import Settings
-from layout.draw import imagecodec
+from inkcard.app.articles.convert.html import to_article
+from inkcard.app.articles.drafts.images import MAX_DRAFT_IMAGES
+from inkcard.app.settings import Settings
+from inkcard.layout.draw import imagecodec
 from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, png_size, running_server
 from tests.app.conftest import both_engines, new_app
 from tests.fakewechat import FakeWeChat

@@ -13,9 +13,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import layout
-import themes
-from layout.covers import covers
+from inkcard import layout, themes
+from inkcard.layout.covers import covers
 from tests import pngcodec
 from tests.app.apphelpers import files_path, png_size
 from tests.app.conftest import shared_app

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 
 # Slow enough that the next call cannot render and commit between an answer and the kill,
@@ -30,7 +30,16 @@ ANSWERED = {200, 402, 503, 504}  # anything else (a 500) fails the test
 
 
 def _serve(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "inkcard.app.cli",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_until_ok(f"http://127.0.0.1:{port}/readyz", 60)

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.errors import DatabaseBusy, InsufficientCredits
-from app.ledger.credits import Credits, looks_like_key
-from app.ledger.engine import StoreConflict
+from inkcard.app.errors import DatabaseBusy, InsufficientCredits
+from inkcard.app.ledger.credits import Credits, looks_like_key
+from inkcard.app.ledger.engine import StoreConflict
 from tests.app.apphelpers import new_key, stored_files
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import age_every_hold as _age_every_hold

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.settings import database_shown, load_settings
+from inkcard.app.settings import database_shown, load_settings
 
 
 def test_the_data_directory_follows_the_xdg_rule_and_inkcard_home() -> None:
@@ -44,7 +44,7 @@ def _inkcard(cwd: Path, home: Path, *args: str) -> subprocess.CompletedProcess[s
     env = {k: v for k, v in os.environ.items() if not k.startswith(("INKCARD_", "XDG_"))}
     env["HOME"] = str(home)
     return subprocess.run(
-        [sys.executable, "-m", "app.cli", *args],
+        [sys.executable, "-m", "inkcard.app.cli", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -77,7 +77,7 @@ def test_key_errors_name_the_database(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "inkcard.db").write_bytes(b"")
     mcp = subprocess.run(
-        [sys.executable, "-m", "app.cli", "mcp", "--api-key", "ik_" + "x" * 32],
+        [sys.executable, "-m", "inkcard.app.cli", "mcp", "--api-key", "ik_" + "x" * 32],
         cwd=tmp_path,
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith(("INKCARD_", "XDG_"))},

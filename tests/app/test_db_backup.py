@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from app.cli.commands import main
-from app.ledger.credits import Credits
-from app.ledger.database import is_postgres
+from inkcard.app.cli.commands import main
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.database import is_postgres
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines

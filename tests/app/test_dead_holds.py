@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.ledger.credits import Credits
-from app.ledger.idempotency import IdempotencyStore
-from app.ledger.owners import Owner, owner_name, release_gone_owners
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.idempotency import IdempotencyStore
+from inkcard.app.ledger.owners import Owner, owner_name, release_gone_owners
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import table_rows
 from tests.app.servehelpers import Serve, wait_for
@@ -43,9 +43,9 @@ TIMEOUT = 120  # INKCARD_TIMEOUT of the served test: its holds outlive the whole
 # retry key, says so, and waits to be killed.
 HOLDER = """
 import sys, time
-from app.ledger.credits import Credits
-from app.ledger.idempotency import IdempotencyStore
-from app.ledger.owners import Owner, owner_name
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.idempotency import IdempotencyStore
+from inkcard.app.ledger.owners import Owner, owner_name
 
 database, key_id = sys.argv[1], int(sys.argv[2])
 name = owner_name()
@@ -61,7 +61,7 @@ time.sleep(600)
 
 
 def _holder(database: str, key_id: int) -> tuple[subprocess.Popen[str], str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), str(REPO)])}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / ".dev"), str(REPO)])}
     child = subprocess.Popen(
         [sys.executable, "-c", HOLDER, database, str(key_id)],
         env=env,

@@ -21,9 +21,9 @@ import pytest
 import skia
 from litestar import Litestar
 
-from app.ledger.idempotency import RETRY_WINDOW_SECONDS
-from app.server.factory import create_app
-from app.settings import Settings
+from inkcard.app.ledger.idempotency import RETRY_WINDOW_SECONDS
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
 from tests.app.apphelpers import LoopbackHttp, QuietHandler, free_port, running_server
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import age_every_answer, table_rows

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.articles.convert.html import draft_content, to_article
-from app.articles.drafts.draftbody import auto_digest, trim_content
+from inkcard.app.articles.convert.html import draft_content, to_article
+from inkcard.app.articles.drafts.draftbody import auto_digest, trim_content
 
 
 def digest_of(markdown: str, theme: str = "brandA") -> str:

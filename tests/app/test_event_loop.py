@@ -82,7 +82,7 @@ class Server:
             "INKCARD_REQUESTS_PER_MINUTE": "0",
             "INKCARD_RENDER_QUEUE": "16",
         }
-        command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", "inkcard.app.cli", "serve", "--host", "127.0.0.1"]
         self.process = subprocess.Popen(
             [*command, "--port", str(port)],
             env=env,

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import pytest
 
-from app.fetch import (
+from inkcard.app.fetch import (
     FETCHES_PER_KEY,
     FetchError,
     FetchPolicy,
@@ -29,7 +29,7 @@ from app.fetch import (
     embedded_ipv4,
     is_blocked,
 )
-from app.settings import load_settings
+from inkcard.app.settings import load_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 T = TypeVar("T")

@@ -9,10 +9,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.cli.commands import build_parser
-from app.cli.render import card_request
-from app.errors import InvalidField
-from app.frontmatter import split
+from inkcard.app.cli.commands import build_parser
+from inkcard.app.cli.render import card_request
+from inkcard.app.errors import InvalidField
+from inkcard.app.frontmatter import split
 from tests.app.conftest import both_engines, shared_app
 
 pytestmark = both_engines

@@ -24,9 +24,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.ledger.credits import Credits
-from app.server.factory import create_app
-from app.settings import load_settings
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import load_settings
 from tests.app.apphelpers import files_path, free_port, png_size, running_server, stored_files
 
 Client = TestClient[Litestar]

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-import layout
-from app.errors import ApiError
-from app.render import jobs, refusals
-from app.settings import Settings
+from inkcard import layout
+from inkcard.app.errors import ApiError
+from inkcard.app.render import jobs, refusals
+from inkcard.app.settings import Settings
 
 TABLE = "|a|b|\n|-|-|\n" + "|1|2|\n" * 16_000  # 96 KB: the attacker's 16,000-row table
 CODE = "```\n" + "x\n" * 49_000 + "```\n"  # 98 KB

@@ -63,7 +63,7 @@ class Service:
         }
         port = free_port()
         self.base = f"http://127.0.0.1:{port}"
-        command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", "inkcard.app.cli", "serve", "--host", "127.0.0.1"]
         self.process = subprocess.Popen(
             [*command, "--port", str(port)],
             env=self.env,
@@ -79,7 +79,7 @@ class Service:
         self.victim = self._new_key("victim", 1_000)
 
     def _new_key(self, name: str, credits: int) -> str:
-        command = [sys.executable, "-m", "app.cli", "keys", "create", "--name", name]
+        command = [sys.executable, "-m", "inkcard.app.cli", "keys", "create", "--name", name]
         printed = subprocess.run(
             [*command, "--credits", str(credits)],
             env=self.env,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from app.ledger import credits as credits_module
-from app.ledger.credits import Credits
+from inkcard.app.ledger import credits as credits_module
+from inkcard.app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines
@@ -36,11 +36,11 @@ SHORT_HOLDS = {2, 3}  # these workers' holds are born expired: the sweeps race t
 WORKER = """
 import random, sys
 from pathlib import Path
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines
-from app.errors import DatabaseBusy, InsufficientCredits
+from inkcard.app.errors import DatabaseBusy, InsufficientCredits
 
 db, n, ops, keys, short, journal = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
     [int(k) for k in sys.argv[4].split(",")], sys.argv[5] == "1", sys.argv[6]
@@ -73,7 +73,7 @@ with open(journal, "a", buffering=1) as out:
 SWEEPER = """
 import sys, time
 from pathlib import Path
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines
@@ -95,7 +95,7 @@ def plan(worker: int, op: int, keys: list[int]) -> tuple[int, int, str, int]:
 
 
 def spawn(code: str, *args: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    env = {**os.environ, "PYTHONPATH": str(REPO / ".dev")}
     return subprocess.Popen(
         [sys.executable, "-c", code, *args], cwd=REPO, env=env, stderr=subprocess.PIPE
     )

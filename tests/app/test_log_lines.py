@@ -33,7 +33,17 @@ def test_every_log_line_is_json_after_an_article_with_math(tmp_path: Path) -> No
         "INKCARD_RENDER_PROCESSES": "1",
     }
     key = subprocess.run(
-        [sys.executable, "-m", "app.cli", "keys", "create", "--name", "log", "--credits", "9"],
+        [
+            sys.executable,
+            "-m",
+            "inkcard.app.cli",
+            "keys",
+            "create",
+            "--name",
+            "log",
+            "--credits",
+            "9",
+        ],
         env=env,
         capture_output=True,
         text=True,
@@ -43,7 +53,7 @@ def test_every_log_line_is_json_after_an_article_with_math(tmp_path: Path) -> No
     base = f"http://127.0.0.1:{port}"
     with log.open("wb") as stderr:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "inkcard.app.cli", "serve", "--port", str(port)],
             env={**env, "INKCARD_BOOTSTRAP_KEY": "0"},
             stdout=subprocess.DEVNULL,
             stderr=stderr,

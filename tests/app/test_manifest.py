@@ -17,8 +17,8 @@ from google.cloud import storage as gcs
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.errors import StorageError
-from app.storage import LocalStorage, StorageProbe
+from inkcard.app.errors import StorageError
+from inkcard.app.storage import LocalStorage, StorageProbe
 from tests.app.apphelpers import free_port, new_key, stored_files, wait_warm
 from tests.app.dbhelpers import age_every_answer
 from tests.app.test_api_errors import assert_error, post

@@ -31,9 +31,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import CallToolResult, ImageContent, TextContent
 
-from app.ledger.credits import Credits
-from app.server.factory import create_app
-from app.settings import Settings
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import Settings
 from tests.app.apphelpers import free_port, png_size, running_server
 from tests.fakewechat import FakeWeChat
 
@@ -107,7 +107,7 @@ class Stdio:
     @asynccontextmanager
     async def session(self, **env: str) -> AsyncIterator[ClientSession]:
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "app.cli", "mcp"], env={**self.env, **env}
+            command=sys.executable, args=["-m", "inkcard.app.cli", "mcp"], env={**self.env, **env}
         )
         async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
@@ -322,7 +322,7 @@ def test_stdio_list_themes_has_modes_and_descriptions_and_no_preview_guess(
 def test_stdio_refuses_to_start_without_a_live_key(stdio: Stdio) -> None:
     for key, said in (("", "INKCARD_API_KEY"), ("ik_" + "x" * 32, "invalid_api_key")):
         done = subprocess.run(
-            [sys.executable, "-m", "app.cli", "mcp"],
+            [sys.executable, "-m", "inkcard.app.cli", "mcp"],
             env={**stdio.env, "INKCARD_API_KEY": key},
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -361,7 +361,7 @@ def test_stdio_answers_lines_it_cannot_read_and_serves_the_next(stdio: Stdio) ->
         b'{"jsonrpc": "2.0", "id": NaN}\n',
     ]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "mcp"],
+        [sys.executable, "-m", "inkcard.app.cli", "mcp"],
         env=stdio.env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -18,14 +18,14 @@ from tests.app.test_mcp import INITIALIZE, Stdio, stdio  # noqa: F401  # the fix
 RSS_BOUND_MB = 300  # about twice what it takes; the render pool's processes took 430
 
 NOT_BEFORE_INITIALIZE = (
-    "layout",  # the engine (~0.25 s): imported behind initialize
+    "inkcard.layout",  # the engine (~0.25 s): imported behind initialize
     "skia",
-    "themes",
-    "app.schema",
-    "app.ledger.credits",  # the database (sqlite-utils)
+    "inkcard.themes",
+    "inkcard.app.schema",
+    "inkcard.app.ledger.credits",  # the database (sqlite-utils)
     "sqlite_utils",
-    "app.services",
-    "app.operations",
+    "inkcard.app.services",
+    "inkcard.app.operations",
 )
 NOT_FOR_A_CARD = (
     "premailer",  # articles' CSS inliner, with requests and cssutils: ~13 MB
@@ -41,7 +41,7 @@ seen = {{}}
 def watch(event, args):
     # the tools are imported once initialize is answered: what is loaded by then is what
     # the server took to answer it
-    if event == "import" and args[0] == "app.mcp.tools" and "before" not in seen:
+    if event == "import" and args[0] == "inkcard.app.mcp.tools" and "before" not in seen:
         seen["before"] = [m for m in {NOT_BEFORE_INITIALIZE!r} if m in sys.modules]
 
 def report():
@@ -51,12 +51,12 @@ def report():
         numpy_importable = True
     except ImportError:
         numpy_importable = False
-    print("IMPORTS", seen.get("before"), after, "layout" in sys.modules, numpy_importable,
+    print("IMPORTS", seen.get("before"), after, "inkcard.layout" in sys.modules, numpy_importable,
           file=sys.stderr)
 
 sys.addaudithook(watch)
 atexit.register(report)
-from app.cli import main
+from inkcard.app.cli import main
 sys.exit(main(["mcp"]))
 """
 
@@ -119,7 +119,9 @@ def _one_card(command: list[str], env: dict[str, str]) -> tuple[int, list[int], 
 
 
 def test_stdio_draws_cards_in_its_own_process(stdio: Stdio) -> None:  # noqa: F811
-    code, children, rss_mb, _ = _one_card([sys.executable, "-m", "app.cli", "mcp"], stdio.env)
+    code, children, rss_mb, _ = _one_card(
+        [sys.executable, "-m", "inkcard.app.cli", "mcp"], stdio.env
+    )
     assert children == []
     assert rss_mb < RSS_BOUND_MB
     assert code == 0

@@ -165,7 +165,7 @@ def test_an_stdio_agent_that_closes_stdin_mid_call_is_not_charged(
         "INKCARD_ALLOW_PRIVATE_FETCH": "1",
     }
     agent = subprocess.Popen(
-        [sys.executable, "-m", "app.cli", "mcp"],
+        [sys.executable, "-m", "inkcard.app.cli", "mcp"],
         env=env,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from mcp import ClientSession
 
-from app.localfiles import LocalFileRefused, LocalReader, roots_of
-from app.settings import load_settings
+from inkcard.app.localfiles import LocalFileRefused, LocalReader, roots_of
+from inkcard.app.settings import load_settings
 from tests import pngcodec
 from tests.app.test_mcp import (
     Http,

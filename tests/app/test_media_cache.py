@@ -3,7 +3,7 @@ on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
-from app.articles.wechat.mediacache import Hosted, MediaCache, digest_of
+from inkcard.app.articles.wechat.mediacache import Hosted, MediaCache, digest_of
 from tests.app.conftest import both_engines
 
 pytestmark = both_engines

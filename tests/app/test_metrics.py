@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.render.jobs import STALL_MARKER
+from inkcard.app.render.jobs import STALL_MARKER
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.fakewechat import FakeWeChat
 
@@ -211,7 +211,7 @@ def test_two_workers_are_summed_and_their_folder_removed(tmp_path: Path) -> None
         "INKCARD_TIMEOUT": "20",
     }
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
-    cli = [sys.executable, "-m", "app.cli"]
+    cli = [sys.executable, "-m", "inkcard.app.cli"]
     key = subprocess.run(
         [*cli, "keys", "create", "--name", "w", "--credits", "50"],
         env=env,

@@ -9,8 +9,8 @@ from typing import Any
 import httpx
 import pytest
 
-from app.schema import NEWSPIC_IMAGE_LIMIT
-from layout.draw import imagecodec
+from inkcard.app.schema import NEWSPIC_IMAGE_LIMIT
+from inkcard.layout.draw import imagecodec
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 from tests.app.test_mcp import Stdio, assert_tool_error, run, stdio, text_of
 

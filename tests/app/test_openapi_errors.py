@@ -14,10 +14,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-import app.errors
-from app.articles.wechat import errors as wechat
-from app.schema import errors as catalogue
-from app.schema import readme as schema_docs
+from inkcard.app import errors as app_errors
+from inkcard.app.articles.wechat import errors as wechat
+from inkcard.app.schema import errors as catalogue
+from inkcard.app.schema import readme as schema_docs
 
 Client = TestClient[Litestar]
 README = Path(__file__).parents[2] / "README.md"
@@ -31,8 +31,8 @@ NEVER_ANSWERED = {
 
 @pytest.fixture(scope="module")
 def doc(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    from app.server.factory import create_app
-    from app.settings import load_settings
+    from inkcard.app.server.factory import create_app
+    from inkcard.app.settings import load_settings
 
     folder = tmp_path_factory.mktemp("openapi")
     settings = load_settings(
@@ -87,9 +87,9 @@ def test_every_label_the_service_raises_is_in_the_catalogue() -> None:
     listed = {label for group in cases for case in group for label in case.labels}
     raised = {
         error.label
-        for module in (app.errors, wechat)
+        for module in (app_errors, wechat)
         for error in vars(module).values()
-        if inspect.isclass(error) and issubclass(error, app.errors.ApiError)
+        if inspect.isclass(error) and issubclass(error, app_errors.ApiError)
     }
     assert raised - listed == NEVER_ANSWERED
 
@@ -118,5 +118,5 @@ def test_every_field_of_every_body_has_a_description(doc: dict[str, Any]) -> Non
 def test_the_readme_error_tables_are_the_catalogue() -> None:
     text = README.read_text("utf-8")
     assert {"generate", "article"} <= set(schema_docs.tables(text))
-    assert schema_docs.render(text) == text, "run `python -m app.schema.readme`"
+    assert schema_docs.render(text) == text, "run `python -m inkcard.app.schema.readme`"
     assert len(text.splitlines()) <= 500

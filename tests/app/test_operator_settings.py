@@ -43,11 +43,11 @@ def run_cli(
 ) -> subprocess.CompletedProcess[str]:
     """``inkcard ARGS`` to its end, stdin empty; ``hidden``: a module made unimportable (an
     extra that is not installed)."""
-    command = [sys.executable, "-m", "app.cli", *args]
+    command = [sys.executable, "-m", "inkcard.app.cli", *args]
     if hidden is not None:
         script = (
             f"import sys\nsys.modules[{hidden!r}] = None\n"
-            f"from app.cli import main\nsys.exit(main({args!r}))\n"
+            f"from inkcard.app.cli import main\nsys.exit(main({args!r}))\n"
         )
         command = [sys.executable, "-c", script]
     return subprocess.run(
@@ -181,7 +181,7 @@ def serving(env: dict[str, str]) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """A real `inkcard serve` with ``env``; yields its base URL and process once it answers
     /healthz."""
     base = f"http://127.0.0.1:{env['INKCARD_PORT']}"
-    command = [sys.executable, "-m", "app.cli", "serve"]
+    command = [sys.executable, "-m", "inkcard.app.cli", "serve"]
     with subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     ) as server:

@@ -15,12 +15,11 @@ from typing import Any, TypeVar
 import msgspec
 import pytest
 
-import layout
-import themes
-from app.errors import TooManyPixels
-from app.render.jobs import draw_share, lay_out_share, render_cards
-from app.render.messages import DrawJob, RenderJob, ShareJob, WorkerConfig
-from app.render.pool import ProcessRenderPool
+from inkcard import layout, themes
+from inkcard.app.errors import TooManyPixels
+from inkcard.app.render.jobs import draw_share, lay_out_share, render_cards
+from inkcard.app.render.messages import DrawJob, RenderJob, ShareJob, WorkerConfig
+from inkcard.app.render.pool import ProcessRenderPool
 
 T = TypeVar("T")
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"

@@ -22,8 +22,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect, sync_playwright
 
-from app.server.factory import create_app
-from app.settings import load_settings
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import load_settings
 from tests.app.apphelpers import free_port, png_size, running_server
 
 CHROMIUM = "/usr/bin/chromium"

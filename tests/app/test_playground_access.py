@@ -26,8 +26,8 @@ import pytest
 from fontTools.ttLib import TTFont
 from playwright.sync_api import Browser, Page, Request, Route, expect, sync_playwright
 
-from app.server.factory import create_app
-from app.settings import load_settings
+from inkcard.app.server.factory import create_app
+from inkcard.app.settings import load_settings
 from tests.app.apphelpers import free_port, running_server
 from tests.app.test_playground import CHROMIUM, FONTS, OUTPUT, TIMEOUT_MS, cards_settled, shoot
 from tests.fakewechat import FakeWeChat

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.prices import PRICES, Prices, credits
-from app.settings import Settings, load_settings
+from inkcard.app.prices import PRICES, Prices, credits
+from inkcard.app.settings import Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC_APP = ROOT / "src" / "app"

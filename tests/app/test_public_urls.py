@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.cli.commands import announce_serving
-from app.server.origin import checked_host
-from app.settings import SettingsError, load_settings
+from inkcard.app.cli.commands import announce_serving
+from inkcard.app.server.origin import checked_host
+from inkcard.app.settings import SettingsError, load_settings
 
 Serve = Callable[..., tuple[str, Any]]
 POST = {"markdown": "# Hello\n\nOne card."}

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from app.articles.drafts.checks import WARNING_CODES, Warnings
-from app.articles.newspic import post_text
-from app.schema import NEWSPIC_TEXT_LIMIT, NewspicRequest
+from inkcard.app.articles.drafts.checks import WARNING_CODES, Warnings
+from inkcard.app.articles.newspic import post_text
+from inkcard.app.schema import NEWSPIC_TEXT_LIMIT, NewspicRequest
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 

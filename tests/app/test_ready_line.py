@@ -30,7 +30,7 @@ def serving(tmp_path: Path, port: int) -> Iterator[subprocess.Popen[str]]:
         "INKCARD_BOOTSTRAP_KEY": "0",
         "INKCARD_RENDER_PROCESSES": "1",
     }
-    command = [sys.executable, "-m", "app.cli", "serve"]
+    command = [sys.executable, "-m", "inkcard.app.cli", "serve"]
     with subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     ) as server:

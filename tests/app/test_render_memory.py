@@ -19,8 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-import layout
-import themes
+from inkcard import layout, themes
 from tests.app.apphelpers import stored_files, wait_until_ok
 from tests.layout.test_image_budget import data_uri, png_1bit
 
@@ -30,7 +29,7 @@ MIB = 1 << 20
 PEAK = """
 import json, sys
 from pathlib import Path
-import layout, themes
+from inkcard import layout, themes
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -39,7 +38,7 @@ def kb(field):
 
 fmt, scale = sys.argv[1], int(sys.argv[2])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-layout.load_numpy()
+load_numpy()
 theme = themes.builtin().get("typewriter")  # a card-sized grain layer: the costliest to draw
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):

@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.render.jobs import STALL_MARKER
+from inkcard.app.render.jobs import STALL_MARKER
 from tests.app.apphelpers import stored_files, wait_until_ok
 
 STALLED = {"markdown": f"# This one hangs\n\n{STALL_MARKER}"}

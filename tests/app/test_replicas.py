@@ -23,7 +23,7 @@ import httpx
 from google.cloud import storage as gcs
 from prometheus_client.parser import text_string_to_metric_families
 
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.app.conftest import GCS_BUCKET
 from tests.app.dbhelpers import table_rows
@@ -41,7 +41,7 @@ class Replica:
     def __init__(self, env: dict[str, str]):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        cmd = [sys.executable, "-m", "inkcard.app.cli", "serve", "--host", "127.0.0.1"]
         self.proc = subprocess.Popen(
             [*cmd, "--port", str(self.port)],
             env=env,

@@ -13,8 +13,8 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.mcp.tools import InkcardTools
-from app.schema import (
+from inkcard.app.mcp.tools import InkcardTools
+from inkcard.app.schema import (
     MAX_MARKDOWN_CHARS,
     ArticleRequest,
     ArticleToolArguments,
@@ -25,7 +25,7 @@ from app.schema import (
     NewspicToolArguments,
     field_descriptions,
 )
-from app.schema import readme as schema_docs
+from inkcard.app.schema import readme as schema_docs
 from tests.app.conftest import shared_app
 
 Client = TestClient[Litestar]
@@ -151,7 +151,7 @@ def test_the_readme_field_tables_are_the_models() -> None:
     text = README.read_text("utf-8")
     assert {"GenerateRequest", "ArticleRequest"} <= set(schema_docs.tables(text))
     assert schema_docs.render(text) == text, (
-        "a README field table differs from its model: run `python -m app.schema.readme`"
+        "a README field table differs from its model: run `python -m inkcard.app.schema.readme`"
     )
 
 

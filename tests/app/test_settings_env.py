@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.settings import Settings, SettingsError, load_settings
+from inkcard.app.settings import Settings, SettingsError, load_settings
 
 
 def test_defaults_without_environment() -> None:
@@ -72,7 +72,7 @@ def test_every_setting_is_documented_and_every_documented_setting_exists() -> No
 
     import msgspec
 
-    from app.settings import Settings
+    from inkcard.app.settings import Settings
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
     documented = set(re.findall(r"^\| `(INKCARD_[A-Z0-9_]+)`", doc.read_text("utf-8"), re.M))

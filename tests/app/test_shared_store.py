@@ -14,9 +14,9 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from app.ledger.database import open_store
-from app.ledger.migrations import MIGRATIONS
-from app.ledger.ratelimit import RequestLimit
+from inkcard.app.ledger.database import open_store
+from inkcard.app.ledger.migrations import MIGRATIONS
+from inkcard.app.ledger.ratelimit import RequestLimit
 from tests.app.apphelpers import new_key
 from tests.app.conftest import both_engines
 from tests.fakewechat import FakeWeChat
@@ -31,7 +31,7 @@ Client = TestClient[Litestar]
 
 
 def spawn(code: str, *args: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    env = {**os.environ, "PYTHONPATH": str(REPO / ".dev")}
     return subprocess.Popen(
         [sys.executable, "-c", code, *args],
         cwd=REPO,
@@ -60,7 +60,7 @@ def wait_for(done: Callable[[], bool], what: str) -> None:
 MIGRATE = """
 import sys, time
 from pathlib import Path
-from app.ledger.database import open_store
+from inkcard.app.ledger.database import open_store
 go = Path(sys.argv[2])
 while not go.exists():
     time.sleep(0.001)
@@ -106,8 +106,8 @@ def test_replicas_starting_together_apply_each_migration_once(
 FETCH = """
 import asyncio, sys
 from pathlib import Path
-from app.articles.wechat.tokens import TokenCache
-from app.articles.wechat import Credentials, WeChatClient
+from inkcard.app.articles.wechat.tokens import TokenCache
+from inkcard.app.articles.wechat import Credentials, WeChatClient
 database, url, go, ready = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4])
 
 async def main():
@@ -221,7 +221,7 @@ def test_a_new_minute_opens_a_new_window(database: str) -> None:
     limit.admit(7)
     now[0] += 59.0
     limit.admit(7)
-    from app.errors import RateLimited
+    from inkcard.app.errors import RateLimited
 
     with pytest.raises(RateLimited) as caught:
         limit.admit(7)
@@ -246,8 +246,8 @@ def test_zero_means_no_limit(database: str) -> None:
 def test_the_sqlite_path_never_loads_psycopg(tmp_path: Path) -> None:
     code = (
         "import sys\n"
-        "from app.ledger.credits import Credits\n"
-        "from app.articles.wechat.tokens import TokenCache\n"
+        "from inkcard.app.ledger.credits import Credits\n"
+        "from inkcard.app.articles.wechat.tokens import TokenCache\n"
         f"credits = Credits({str(tmp_path / 'x.db')!r})\n"
         "credits.ensure_schema()\n"
         "credits.create_key('k', 1)\n"

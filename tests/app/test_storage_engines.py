@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from app.cli import main
-from app.settings import Settings, SettingsError, load_settings
-from app.storage import LocalStorage, make_storage
-from app.storage.prune import DAY_SECONDS, prune, set_of
+from inkcard.app.cli import main
+from inkcard.app.settings import Settings, SettingsError, load_settings
+from inkcard.app.storage import LocalStorage, make_storage
+from inkcard.app.storage.prune import DAY_SECONDS, prune, set_of
 from tests.app.conftest import GCS_BUCKET, S3_BUCKET
 
 DAY = DAY_SECONDS
@@ -209,7 +209,7 @@ def test_a_missing_client_library_names_its_extra(tmp_path: Path) -> None:
         argv = [*command, "--older-than", "1"] if command[0] == "storage" else command
         script = (
             f"import sys\nsys.modules[{missing!r}] = None\n"
-            f"from app.cli import main\nsys.exit(main({argv!r}))\n"
+            f"from inkcard.app.cli import main\nsys.exit(main({argv!r}))\n"
         )
         result = subprocess.run(
             [sys.executable, "-c", script],

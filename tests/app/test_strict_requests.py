@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from app import frontmatter
-from app.errors import ApiError, UnknownField, nearest_name
-from app.schema import (
+from inkcard.app import frontmatter
+from inkcard.app.errors import ApiError, UnknownField, nearest_name
+from inkcard.app.schema import (
     ArticleRequest,
     GenerateRequest,
     parse_article,

@@ -22,7 +22,7 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.types import CallToolResult, TextContent
 
-from app.ledger.credits import Credits
+from inkcard.app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.fakewechat import FakeWeChat
 
@@ -88,7 +88,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     key, info = credits.create_key("strict", CREDITS)
     port = free_port()
     with FakeWeChat({APPID: SECRET}) as platform:
-        command = [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1"]
+        command = [sys.executable, "-m", "inkcard.app.cli", "serve", "--host", "127.0.0.1"]
         process = subprocess.Popen(
             [*command, "--port", str(port)],
             env=environment(data, platform),
@@ -209,7 +209,7 @@ def test_an_mcp_tool_called_with_an_unknown_argument_names_it(tmp_path: Path) ->
     with FakeWeChat({APPID: SECRET}) as platform:
         env = {**environment(tmp_path, platform), "INKCARD_API_KEY": key}
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "app.cli", "mcp"], env=env
+            command=sys.executable, args=["-m", "inkcard.app.cli", "mcp"], env=env
         )
 
         async def scenario() -> None:
@@ -246,7 +246,7 @@ def test_render_of_an_empty_file_is_a_clear_error(tmp_path: Path, text: str) -> 
     post.write_text(text, "utf-8")
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "app.cli", "render", str(post), "-o", str(out)],
+        [sys.executable, "-m", "inkcard.app.cli", "render", str(post), "-o", str(out)],
         capture_output=True,
         text=True,
         timeout=120,

@@ -11,15 +11,14 @@ from collections.abc import Callable
 import pytest
 from litestar.testing import TestClient
 
-import layout
-import themes
-from app.articles.warmup import WarmUp, warm_article_path
-from app.render.messages import WorkerConfig
-from app.render.process import Worker, forkserver_context
-from app.render.worker import WARM_UPS
-from app.server.factory import create_app
-from app.services import build_services
-from app.settings import Settings
+from inkcard import layout, themes
+from inkcard.app.articles.warmup import WarmUp, warm_article_path
+from inkcard.app.render.messages import WorkerConfig
+from inkcard.app.render.process import Worker, forkserver_context
+from inkcard.app.render.worker import WARM_UPS
+from inkcard.app.server.factory import create_app
+from inkcard.app.services import build_services
+from inkcard.app.settings import Settings
 from tests.app.apphelpers import wait_warm
 
 

@@ -4,11 +4,10 @@ first at a later card's cost, is what spares the first request the remaining fir
 
 from __future__ import annotations
 
-import layout
-import themes
-from app.render.messages import WorkerConfig
-from app.render.worker import WARM_UP_CARD_DRAWS, warm_up
-from layout.draw.statics import clear_static_cache, static_cache_stats
+from inkcard import layout, themes
+from inkcard.app.render.messages import WorkerConfig
+from inkcard.app.render.worker import WARM_UP_CARD_DRAWS, warm_up
+from inkcard.layout.draw.statics import clear_static_cache, static_cache_stats
 
 
 def test_the_warm_up_card_is_drawn_twice_its_static_layer_replayed() -> None:

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from app.articles.wechat import (
+from inkcard.app.articles.wechat import (
     Credentials,
     DraftArticle,
     ImageUploadFailed,
@@ -21,7 +21,7 @@ from app.articles.wechat import (
     PlatformTimeout,
     WeChatClient,
 )
-from app.articles.wechat.tokens import TokenCache, _Keys, seal, unseal
+from inkcard.app.articles.wechat.tokens import TokenCache, _Keys, seal, unseal
 from tests.app.apphelpers import free_port
 from tests.fakewechat import FakeWeChat
 
@@ -349,7 +349,7 @@ def test_secrets_and_tokens_reach_no_log_error_or_database(
 def test_converted_images_pass_the_platform_checks(platform: FakeWeChat, database: Path) -> None:
     import skia
 
-    from layout.draw.imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, fit
+    from inkcard.layout.draw.imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, fit
 
     surface = skia.Surface(64, 48)
     surface.getCanvas().clear(skia.ColorBLUE)

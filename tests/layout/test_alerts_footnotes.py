@@ -6,10 +6,9 @@ import pytest
 from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
-import layout
-import themes
-from layout.parse.doc import Callout, Notes, Paragraph, Quote, Text
-from layout.parse.markdown import ALERT_LABELS, parse
+from inkcard import layout, themes
+from inkcard.layout.parse.doc import Callout, Notes, Paragraph, Quote, Text
+from inkcard.layout.parse.markdown import ALERT_LABELS, parse
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 KINDS = ("note", "tip", "important", "warning", "caution")

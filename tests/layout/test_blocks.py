@@ -13,11 +13,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import layout
-from layout.base.boxes import Fill, Group, Item, Layer, Page, Picture, Rect, Segment, Shape, Stroke
-from layout.blocks.marks import ImageFrame, bullet
-from layout.draw import encode
-from layout.draw import painter as draw
+from inkcard import layout
+from inkcard.layout.base.boxes import (
+    Fill,
+    Group,
+    Item,
+    Layer,
+    Page,
+    Picture,
+    Rect,
+    Segment,
+    Shape,
+    Stroke,
+)
+from inkcard.layout.blocks.marks import ImageFrame, bullet
+from inkcard.layout.draw import encode
+from inkcard.layout.draw import painter as draw
 from tests import pngcodec
 
 ROSE, INK = 0xFFE11D48, 0xFF1D4ED8

@@ -13,11 +13,11 @@ import dataclasses
 import pygments.lexers
 import pytest
 
-from layout.base.boxes import PlacedRow, Row
-from layout.parse import code
-from layout.text.clusters import Cluster
-from layout.text.linebox import Metrics, TextLine
-from layout.text.linebreak import Edges, LineRange
+from inkcard.layout.base.boxes import PlacedRow, Row
+from inkcard.layout.parse import code
+from inkcard.layout.text.clusters import Cluster
+from inkcard.layout.text.linebox import Metrics, TextLine
+from inkcard.layout.text.linebreak import Edges, LineRange
 
 BULK = (Cluster, Row, PlacedRow, TextLine, Metrics, LineRange, Edges)
 

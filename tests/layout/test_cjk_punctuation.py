@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-import themes
-from layout.text.clusters import Cluster
-from layout.text.punctuation import cjk_context_marks
-from layout.text.shape import Span, SpanStyle, shape
+from inkcard import layout, themes
+from inkcard.layout.text.clusters import Cluster
+from inkcard.layout.text.punctuation import cjk_context_marks
+from inkcard.layout.text.shape import Span, SpanStyle, shape
 
 EM = 20.0
 CHINESE = "他说“引号”——破折号……省略号：冒号（括号）。"

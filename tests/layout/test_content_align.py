@@ -7,13 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Fill, Group, Page, Rect
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.pages.compose import content_box
-from layout.style.resolver import resolve
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Fill, Group, Page, Rect
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.pages.compose import content_box
+from inkcard.layout.style.resolver import resolve
 
 TWO_LINES = "第一行，很短。\n\n第二行，也很短。\n"
 LONG = "\n\n".join(f"第 {n} 段：这篇文章很长，适合收藏后慢慢看。" * 3 for n in range(12))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import layout
-from layout.base.boxes import Fill, Page
-from layout.pages.cues import DOT_RADIUS, DOTS
+from inkcard import layout
+from inkcard.layout.base.boxes import Fill, Page
+from inkcard.layout.pages.cues import DOT_RADIUS, DOTS
 
 TOP, BOTTOM = 20, 20 + 522  # the plain card's content box
 

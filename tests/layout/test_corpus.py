@@ -8,9 +8,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import GlyphRun, Group, Item, Page
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Page
 from tests.conftest import CORPUS, corpus_posts
 
 EXAMPLES = json.loads((CORPUS / "commonmark-examples.json").read_text("utf-8"))

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Rect
-from layout.covers import coverinks, covers, covertitle
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Rect
+from inkcard.layout.covers import coverinks, covers, covertitle
+from inkcard.layout.draw import probe_image
 from tests.glyphruns import glyph_runs
 
 TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"
@@ -90,7 +90,7 @@ def test_the_article_cover_keeps_the_title_in_the_square_crop() -> None:
     assert all(max(run.xs) < left or min(run.xs) > right for run in runs if run not in inside)
     png, same = layout.render_wechat_cover(TITLE, KEYWORDS, themes.load("brandA"), _FONTS)
     assert png.startswith(b"\x89PNG") and same == crops
-    assert layout.probe_image(png).width == 900
+    assert probe_image(png).width == 900
 
 
 def test_hostile_title_and_keywords_stay_bounded() -> None:

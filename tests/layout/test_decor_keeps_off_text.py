@@ -3,12 +3,12 @@ anchor to the nearest clear spot, or is left off the card; every card is checked
 
 from __future__ import annotations
 
-import layout
-from layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
-from layout.draw.painter import build_path
-from layout.pages.decorate import TEXT_MARGIN, Context, build
-from layout.style.resolver import resolve
-from layout.style.theme import decode_theme
+from inkcard import layout
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
+from inkcard.layout.draw.painter import build_path
+from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, build
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.theme import decode_theme
 
 CARD = Rect(0.0, 0.0, 440.0, 586.0)
 HEART = (

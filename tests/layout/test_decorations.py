@@ -9,19 +9,18 @@ import msgspec
 import numpy as np
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
-from layout.base.svgpath import PathError, parse_svg_path, transform
-from layout.draw import encode
-from layout.draw import painter as draw
-from layout.draw.painter import build_path
-from layout.draw.statics import clear_static_cache, static_cache_stats
-from layout.pages.compose import static_layers
-from layout.pages.decorate import Context, build
-from layout.style.decorations import Icon
-from layout.style.resolver import resolve
-from layout.style.theme import ThemeError, decode_theme
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Cached, Fill, Group, Item, Layer, Rect, Segment, Shape, Stroke
+from inkcard.layout.base.svgpath import PathError, parse_svg_path, transform
+from inkcard.layout.draw import encode
+from inkcard.layout.draw import painter as draw
+from inkcard.layout.draw.painter import build_path
+from inkcard.layout.draw.statics import clear_static_cache, static_cache_stats
+from inkcard.layout.pages.compose import static_layers
+from inkcard.layout.pages.decorate import Context, build
+from inkcard.layout.style.decorations import Icon
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.theme import ThemeError, decode_theme
 
 DEMO = Path(__file__).resolve().parents[1] / "cases" / "demo-theme.toml"
 THEME = 'name = "t"\n[colors.all]\nink = "#112233"\n'

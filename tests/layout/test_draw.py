@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import skia
 
-from layout.base.boxes import (
+from inkcard.layout.base.boxes import (
     Blur,
     Cached,
     Fill,
@@ -23,11 +23,11 @@ from layout.base.boxes import (
     Shadow,
     Stroke,
 )
-from layout.draw import statics
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.draw.shaders import image_filter
-from layout.draw.statics import clear_static_cache, static_cache_stats
+from inkcard.layout.draw import statics
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.draw.shaders import image_filter
+from inkcard.layout.draw.statics import clear_static_cache, static_cache_stats
 
 
 class RecordingCanvas:

@@ -6,12 +6,12 @@ import inspect
 
 import pytest
 
-import layout
-from layout import errors
-from layout.base import svgpath
-from layout.draw import imagecodec
-from layout.parse import mdx
-from layout.style import theme as style
+from inkcard import layout
+from inkcard.layout import errors
+from inkcard.layout.base import svgpath
+from inkcard.layout.draw import imagecodec
+from inkcard.layout.parse import mdx
+from inkcard.layout.style import theme as style
 
 
 def _public_errors() -> list[type[BaseException]]:
@@ -22,7 +22,7 @@ def _public_errors() -> list[type[BaseException]]:
         if not name.startswith("_")
         and inspect.isclass(value)
         and issubclass(value, BaseException)
-        and value.__module__.startswith("layout")
+        and value.__module__.startswith("inkcard.layout")
     }
     return sorted(found, key=lambda kind: kind.__name__)
 
@@ -34,7 +34,7 @@ def test_the_tree_is_not_empty() -> None:
 @pytest.mark.parametrize("kind", _public_errors(), ids=lambda kind: kind.__name__)
 def test_every_public_error_is_an_engine_error(kind: type[BaseException]) -> None:
     assert issubclass(kind, layout.EngineError)
-    assert kind.__module__ == "layout.errors"
+    assert kind.__module__ == "inkcard.layout.errors"
 
 
 @pytest.mark.parametrize(

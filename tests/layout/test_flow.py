@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import layout
-from layout.base.boxes import Fill, Page, Picture
+from inkcard import layout
+from inkcard.layout.base.boxes import Fill, Page, Picture
 
 HAN = "中"
 
@@ -138,7 +138,7 @@ def tall_image(width: int = 100, height: int = 2000) -> str:
 
     import numpy as np
 
-    from layout.draw.png import encode_rgb
+    from inkcard.layout.draw.png import encode_rgb
 
     data = encode_rgb(np.full((height, width, 3), 90, np.uint8))
     return f"data:image/png;base64,{base64.b64encode(data).decode()}"

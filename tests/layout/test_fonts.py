@@ -12,8 +12,8 @@ import pytest
 import regex
 from fontTools.ttLib import TTFont
 
-import layout
-from layout.base.fonts import DEFAULT_FONTS_DIR, FontError
+from inkcard import layout
+from inkcard.layout.base.fonts import DEFAULT_FONTS_DIR, FontError
 from tests.conftest import build_box_font, corpus_posts
 
 FAMILIES = {  # family → (regular, bold) files and the name their `name` table gives

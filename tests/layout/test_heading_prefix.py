@@ -5,9 +5,8 @@ post's words only, so the tests count the mark's glyphs."""
 
 from __future__ import annotations
 
-import layout
-import themes
-from layout.style.theme import decode_theme
+from inkcard import layout, themes
+from inkcard.layout.style.theme import decode_theme
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 FLOWER = "✿"

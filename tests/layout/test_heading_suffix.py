@@ -5,10 +5,9 @@ text) holds the post's words only, so the tests look for the mark's glyphs."""
 
 from __future__ import annotations
 
-import layout
-import themes
-from layout.base.boxes import Row
-from layout.style.theme import decode_theme
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Row
+from inkcard.layout.style.theme import decode_theme
 from tests.glyphruns import drawn_glyphs, glyph_runs, text_rows
 
 EMOJI_FACE = "NotoColorEmoji"

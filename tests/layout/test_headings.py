@@ -12,9 +12,8 @@ from collections.abc import Iterator
 import pytest
 import regex
 
-import layout
-import themes
-from layout.base.boxes import GlyphRun, Item, Page, Row
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun, Item, Page, Row
 
 WIDTHS = (360, 440, 1080)
 THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name)]
@@ -138,7 +137,7 @@ CJK_HEADINGS = (
 def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts) -> None:
     """ "一 / 本正经", "荔 / 枝" and "怎 / 么" were breaks inside a word; a segmenter's word
     boundaries (rjieba) are the only breaks between two Chinese characters now."""
-    from layout.text.words import inside_words, is_han
+    from inkcard.layout.text.words import inside_words, is_han
 
     text = heading.lstrip("# ")
     inside = inside_words(text)

@@ -8,10 +8,10 @@ from itertools import pairwise
 
 import pytest
 
-import layout
-from layout.base.boxes import GlyphRun, Group, Item, Page, Row
-from layout.parse.doc import Block, ListBlock, Paragraph, Quote
-from layout.parse.markdown import MAX_DEPTH, parse
+from inkcard import layout
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Page, Row
+from inkcard.layout.parse.doc import Block, ListBlock, Paragraph, Quote
+from inkcard.layout.parse.markdown import MAX_DEPTH, parse
 
 PNG = b"\x89PNG\r\n\x1a\n"
 BOX_SPACE = 2  # the box font's glyphs: .notdef, box, space

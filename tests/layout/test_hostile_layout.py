@@ -18,9 +18,9 @@ import pytest
 from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
-import layout
-from layout.style.spanstyle import Span, SpanStyle
-from layout.text.shape import shape
+from inkcard import layout
+from inkcard.layout.style.spanstyle import Span, SpanStyle
+from inkcard.layout.text.shape import shape
 
 # What the service passes (app.cards.service): its default budget for all cards is
 # 120,000,000 pixels.

@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 import skia
 
-import layout
-from layout.base import images as images_module
-from layout.base.boxes import Group, Item, Page, Picture
-from layout.base.images import Decoded, Images, header_size, image_ref
+from inkcard import layout
+from inkcard.layout.base import images as images_module
+from inkcard.layout.base.boxes import Group, Item, Page, Picture
+from inkcard.layout.base.images import Decoded, Images, header_size, image_ref
 
 
 def png_1bit(width: int, height: int) -> bytes:
@@ -85,7 +85,7 @@ def test_header_size_decodes_nothing() -> None:
         import resource, sys
         sys.path[:0] = sys.argv[1:]
         from tests.layout.test_image_budget import png_1bit
-        from layout.base.images import header_size
+        from inkcard.layout.base.images import header_size
         data = png_1bit(16_000, 16_000)
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         size = header_size(data)
@@ -94,7 +94,7 @@ def test_header_size_decodes_nothing() -> None:
         """
     )
     out = subprocess.run(
-        [sys.executable, "-c", script, "src", "."], capture_output=True, text=True, check=True
+        [sys.executable, "-c", script, ".dev", "."], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out[:2] == ["(16000,", "16000)"]
     assert int(out[2]) < 32, f"reading a header grew the process by {out[2]} MB"

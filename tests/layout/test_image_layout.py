@@ -13,10 +13,9 @@ import pickle
 import numpy as np
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import GlyphRun, Group, ImageRef, Item, Page, Picture, Rect
-from layout.draw.png import encode_rgb
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun, Group, ImageRef, Item, Page, Picture, Rect
+from inkcard.layout.draw.png import encode_rgb
 from tests import pngcodec
 
 RED, BLUE = (220, 30, 30), (30, 30, 220)

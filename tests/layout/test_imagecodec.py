@@ -9,7 +9,7 @@ import zlib
 import pytest
 import skia
 
-from layout.draw.imagecodec import (
+from inkcard.layout.draw.imagecodec import (
     ARTICLE_IMAGE_BYTES,
     MAX_PIXELS,
     ImageRejected,

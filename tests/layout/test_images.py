@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import layout
-from layout.base import images
-from layout.base.boxes import Fill, Group, Item, Page, Picture
+from inkcard import layout
+from inkcard.layout.base import images
+from inkcard.layout.base.boxes import Fill, Group, Item, Page, Picture
 from tests import pngcodec
 
 MB = 1 << 20
@@ -121,7 +121,7 @@ def test_a_good_image_is_a_picture_at_its_size(box_fonts, plain_theme) -> None:
 MEASURE = textwrap.dedent(
     """
     import json, sys
-    from layout.base import images
+    from inkcard.layout.base import images
     def peak():  # VmHWM: this process's peak resident size (ru_maxrss survives exec)
         status = open("/proc/self/status").read().split("VmHWM:")[1]
         return int(status.split()[0]) * 1024

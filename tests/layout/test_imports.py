@@ -37,6 +37,11 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _short(name: str) -> str:
+    """`inkcard.layout.x` → `layout.x`: the graph's names are the ones under src/."""
+    return name.removeprefix("inkcard.")
+
+
 def _imports(path: Path) -> set[str]:
     """Every module `path` imports anywhere in it (type-checking imports included): for
     `from .x import y`, `layout.x` and, when it is a module, `layout.x.y`."""
@@ -45,14 +50,14 @@ def _imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found.update(_short(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 parts = package.split(".")
                 base = ".".join([*parts[: len(parts) - node.level + 1], node.module or ""])
                 base = base.rstrip(".")
             else:
-                base = node.module or ""
+                base = _short(node.module or "")
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
     return found

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import skia
 
-import layout
+from inkcard import layout
 
 WIDTH, HEIGHT = 300, 400
 TEXT = "绿色的字绿色的字绿色的字"

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-from layout.base.boxes import GlyphRun
-from layout.text.clusters import Cluster
-from layout.text.inline import layout_text
-from layout.text.linebox import Metrics, TextLine
-from layout.text.shape import Span, SpanStyle, shape
+from inkcard import layout
+from inkcard.layout.base.boxes import GlyphRun
+from inkcard.layout.text.clusters import Cluster
+from inkcard.layout.text.inline import layout_text
+from inkcard.layout.text.linebox import Metrics, TextLine
+from inkcard.layout.text.shape import Span, SpanStyle, shape
 
 EM = 10.0
 SPACING = 3.0

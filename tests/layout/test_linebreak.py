@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layout.text.linebreak import Edges, LineRange, avoid_lone_last, break_lines
-from layout.text.opportunities import (
+from inkcard.layout.text.linebreak import Edges, LineRange, avoid_lone_last, break_lines
+from inkcard.layout.text.opportunities import (
     ALLOWED,
     HYPHEN,
     MANDATORY,

@@ -8,12 +8,12 @@ holds 25 characters.
 
 from __future__ import annotations
 
-import layout
-from layout.base.boxes import Page
-from layout.style.theme import decode_theme
-from layout.text.linebreak import break_lines
-from layout.text.opportunities import opportunities
-from layout.text.pretty import is_runt, pretty_lines
+from inkcard import layout
+from inkcard.layout.base.boxes import Page
+from inkcard.layout.style.theme import decode_theme
+from inkcard.layout.text.linebreak import break_lines
+from inkcard.layout.text.opportunities import opportunities
+from inkcard.layout.text.pretty import is_runt, pretty_lines
 
 
 def pages(md: str, fonts: layout.FontBook, roles: str = "") -> list[Page]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from layout.base.lru import Lru
+from inkcard.layout.base.lru import Lru
 
 
 def test_a_lookup_keeps_an_entry_longest() -> None:

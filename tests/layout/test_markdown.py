@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from layout.parse.doc import (
+from inkcard.layout.parse.doc import (
     Block,
     CodeBlock,
     Doc,
@@ -26,7 +26,7 @@ from layout.parse.doc import (
     Table,
     Text,
 )
-from layout.parse.markdown import image_sources, parse, split_at_rules
+from inkcard.layout.parse.markdown import image_sources, parse, split_at_rules
 
 BR = Text("\n")
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
-from layout.parse.doc import Paragraph, Text
-from layout.parse.markdown import MATH, MATH_DISPLAY, parse
-from layout.style.looks import BAD_MATH_RED
-from layout.text.mathtex import typeset
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
+from inkcard.layout.parse.doc import Paragraph, Text
+from inkcard.layout.parse.markdown import MATH, MATH_DISPLAY, parse
+from inkcard.layout.style.looks import BAD_MATH_RED
+from inkcard.layout.text.mathtex import typeset
 
 BODY = 16.0
 WIDTH = 400.0

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-import layout
-from layout.text import mathtex
+from inkcard import layout
+from inkcard.layout.text import MathBudget, mathtex
 
 # Each doubles ziamath's time per level: 17 deep took a render worker past 55 s.
 NESTINGS = [
@@ -74,18 +74,18 @@ def test_a_formula_of_too_many_nodes_is_refused_before_it_is_typeset() -> None:
 
 
 def test_a_post_stops_typesetting_after_its_formulas_and_characters() -> None:
-    by_count = layout.MathBudget(formulas=2)
+    by_count = MathBudget(formulas=2)
     answers = [by_count.typeset(f"x_{i}", 20.0) for i in range(3)]
     assert answers[0] is not None and answers[1] is not None and answers[2] is None
     assert by_count.typeset("x_0", 20.0) is answers[0]  # asked again: the same, for free
-    by_length = layout.MathBudget(latex=10)
+    by_length = MathBudget(latex=10)
     assert by_length.typeset("a+b+c", 20.0) is not None  # 5 characters
     assert by_length.typeset("d+e+f+g", 20.0) is None  # 7 more: over 10
     assert by_length.typeset("d", 20.0) is not None  # 1 more still fits
 
 
 def test_a_post_stops_typesetting_when_its_seconds_are_spent() -> None:
-    budget = layout.MathBudget(seconds=0.2)
+    budget = MathBudget(seconds=0.2)
     started = time.perf_counter()
     answers = [budget.typeset(f"\\sqrt{{x_{{{i}}}}} + y^{{{i}}}", 20.0) for i in range(2000)]
     assert time.perf_counter() - started < 2.0  # 2,000 formulas: ~5 s without a budget

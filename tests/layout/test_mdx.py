@@ -7,12 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import GlyphRun, Group, Item, Page
-from layout.parse.doc import Callout, Cited, Columns, Paragraph, Step, Steps, Text
-from layout.parse.markdown import parse
-from layout.parse.mdx import MdxError, parse_mdx
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Page
+from inkcard.layout.parse.doc import Callout, Cited, Columns, Paragraph, Step, Steps, Text
+from inkcard.layout.parse.markdown import parse
+from inkcard.layout.parse.mdx import MdxError, parse_mdx
 from tests import pngcodec
 
 

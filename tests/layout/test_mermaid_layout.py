@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
-from layout.diagrams.labels import LabelSetter
-from layout.diagrams.marks import Drawing, Label, Mark, tint
-from layout.errors import DiagramError
+from inkcard import layout, themes
+from inkcard.layout.diagrams import diagram_svg
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
+from inkcard.layout.errors import DiagramError
 from tests.glyphruns import glyph_runs
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("*.md"))
@@ -223,7 +223,7 @@ def test_a_left_right_flowchart_is_laid_top_down_where_that_keeps_it_readable(fo
 
 
 def test_an_article_diagram_is_fitted_to_a_phone_column() -> None:
-    svg = layout.diagram_svg(PIPELINE)
+    svg = diagram_svg(PIPELINE)
     width, height = (float(v) for v in re.findall(r'(?:width|height)="([\d.]+)"', svg)[:2])
     assert height > width  # laid top-down: at 343 px its labels would be half size otherwise
 

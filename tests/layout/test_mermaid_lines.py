@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from layout.diagrams import mermaidlines
-from layout.diagrams.mermaid import _without_directives, subgraph_title
-from layout.diagrams.mermaidkinds import parse_diagram
-from layout.errors import DiagramError
+from inkcard.layout.diagrams import mermaidlines
+from inkcard.layout.diagrams.mermaid import _without_directives, subgraph_title
+from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from inkcard.layout.errors import DiagramError
 
 # The replaced patterns, as they were.
 PARTICIPANT = re.compile(r"^(participant|actor)\s+(?P<id>.+?)(?:\s+as\s+(?P<label>.+))?$")

@@ -2,9 +2,9 @@
 
 import pytest
 
-from layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, Flowchart
-from layout.diagrams.mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
-from layout.errors import DiagramError
+from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, MAX_SOURCE, Flowchart
+from inkcard.layout.diagrams.mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
+from inkcard.layout.errors import DiagramError
 
 
 def test_flowchart_shapes_links_chains_and_subgraphs() -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.style.resolver import resolve
+from inkcard import layout, themes
+from inkcard.layout.style.resolver import resolve
 
 POST = (Path(__file__).parents[1] / "cases" / "posts" / "04-long-article-zh.md").read_text()
 

@@ -10,8 +10,7 @@ import pypdf
 import pytest
 import skia
 
-import layout
-import themes
+from inkcard import layout, themes
 from tests.conftest import corpus_posts
 from tests.visible_text import squeeze, visible_text
 

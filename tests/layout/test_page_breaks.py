@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-from layout.base.boxes import Page
+from inkcard import layout
+from inkcard.layout.base.boxes import Page
 
 HAN = "中"
 LINE = 28.0

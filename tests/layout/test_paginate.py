@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from layout.base.boxes import Fill, Frame, FrameDecor, Row, Segment, Stroke
-from layout.base.placing import cut, fits, frame_items, place
-from layout.pages.pagebreaks import paginate
+from inkcard.layout.base.boxes import Fill, Frame, FrameDecor, Row, Segment, Stroke
+from inkcard.layout.base.placing import cut, fits, frame_items, place
+from inkcard.layout.pages.pagebreaks import paginate
 
 EPS = 1e-6
 

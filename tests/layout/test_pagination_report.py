@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Page, PlacedRow, Row
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Page, PlacedRow, Row
 
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_pagination.py"
 _SPEC = importlib.util.spec_from_file_location("bench_pagination", _PATH)
@@ -151,7 +150,7 @@ def test_chromium_cards_feed_the_same_counters() -> None:
     no one-line split and as a stub (two lines on a tall last card)."""
     pages = _chromium_pages()
     styles = layout.style.resolver.resolve(themes.load("apple-notes"), None)
-    box = sys.modules["layout.pages.compose"].content_box(styles, 440, 586)
+    box = sys.modules["inkcard.layout.pages.compose"].content_box(styles, 440, 586)
     body = styles["body"]
     per_card = int(box.height // (body.size * body.line_height))
     lines = [f"line {n}" for n in range(1, per_card + 2)]

@@ -10,7 +10,7 @@ import msgspec
 import numpy as np
 import pytest
 
-from layout.base.boxes import (
+from inkcard.layout.base.boxes import (
     Blur,
     Fill,
     Glow,
@@ -24,11 +24,11 @@ from layout.base.boxes import (
     Segment,
     Shadow,
 )
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.draw.shaders import NOISE_TILE
-from layout.style.resolver import resolve
-from layout.style.theme import ThemeError, decode_theme
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.draw.shaders import NOISE_TILE
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.theme import ThemeError, decode_theme
 
 THEME = 'name = "t"\nmodes = ["day"]\n[colors.day]\nink = "#112233"\n'
 

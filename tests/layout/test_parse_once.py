@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import layout
-from layout.parse import markdown
+from inkcard import layout
+from inkcard.layout.parse import image_sources, markdown, may_name_images
 
 POST = "# Title\n\n![a](a.png) text ![b](b.png)\n\n- ![a](a.png)\n- item\n\n![c](c.png)"
 MDX = '<Callout title="Note">\n\n![a](a.png)\n\n</Callout>\n\nText ![b](b.png)'
@@ -32,7 +32,7 @@ def test_the_doc_carries_the_image_sources_of_its_own_parse(parses: list[str]) -
     doc = layout.parse_post(POST)
     assert doc.images == ("a.png", "b.png", "c.png")
     assert len(parses) == 1
-    assert list(doc.images) == layout.image_sources(POST)
+    assert list(doc.images) == image_sources(POST)
 
 
 def test_mdx_collects_the_sources_of_every_markdown_run() -> None:
@@ -55,12 +55,12 @@ def test_layout_of_a_doc_does_not_parse_again(
     "text", ["# No images\n\nplain [link](x) text", "Wow! Great.", "", "！［全角］（x.png）"]
 )
 def test_a_post_without_bang_and_bracket_names_no_image(text: str) -> None:
-    assert layout.may_name_images(text) == ("!" in text and "[" in text)
-    if not layout.may_name_images(text):
-        assert layout.image_sources(text) == []
+    assert may_name_images(text) == ("!" in text and "[" in text)
+    if not may_name_images(text):
+        assert image_sources(text) == []
         assert layout.parse_post(text).images == ()
 
 
 def test_a_post_with_an_image_may_name_images() -> None:
-    assert layout.may_name_images(POST)
-    assert layout.may_name_images("!\u200b[a](a.png)")  # an invisible character between
+    assert may_name_images(POST)
+    assert may_name_images("!\u200b[a](a.png)")  # an invisible character between

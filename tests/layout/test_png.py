@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 import skia
 
-import layout
-from layout.base.boxes import Fill, Page, Rect
-from layout.draw.encode import encode_png, rasterize
-from layout.draw.painter import Painter
-from layout.draw.png import encode_rgb, encode_rgba
+from inkcard import layout
+from inkcard.layout.base.boxes import Fill, Page, Rect
+from inkcard.layout.draw.encode import encode_png, rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.draw.png import encode_rgb, encode_rgba
 from tests import pngcodec
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -171,7 +171,7 @@ CARDS = [
 @pytest.mark.parametrize(("post", "theme", "mode"), CARDS)
 def test_real_cards_decode_to_exactly_the_rendered_pixels(fonts, post, theme, mode) -> None:
     """Default size and scale, real themes: two independent decoders give back every pixel."""
-    import themes
+    from inkcard import themes
 
     text = (CASES / "posts" / f"{post}.md").read_text("utf-8")
     options = layout.RenderOptions(mode=mode)
@@ -202,7 +202,7 @@ def test_skias_rgba_pixels_pack_as_words_to_the_bytes_a_copy_per_channel_writes(
     """The word copy (each pixel's alpha overwritten by the next pixel's red, the last
     row's spilling into a spare byte) writes what three plane copies write, also when
     every band is one row."""
-    from layout.draw import png
+    from inkcard.layout.draw import png
 
     monkeypatch.setattr(png, "BAND_BYTES", band_bytes)
     pixels = noise(width, height, seed=height)
@@ -217,7 +217,7 @@ def test_skias_rgba_pixels_pack_as_words_to_the_bytes_a_copy_per_channel_writes(
 NUMPY_FREE_RENDER = """
 import sys
 from pathlib import Path
-import layout, themes
+from inkcard import layout, themes
 text = Path(sys.argv[1]).read_text("utf-8")
 fonts, options = layout.FontBook.load(), layout.RenderOptions()
 [png] = layout.render(text, themes.load(sys.argv[2]), fonts, options)
@@ -233,7 +233,7 @@ NUMPY_FREE_CARDS = [("01-efficiency-zh", "apple-notes"), ("02-python-tips-mixed"
 def test_a_process_without_numpy_writes_the_same_png(fonts, tmp_path, post, theme) -> None:
     """A one-card process never loads numpy (art-deco has gradients, which skia-python
     would convert through numpy) and still writes, byte for byte, this process's PNG."""
-    import themes
+    from inkcard import themes
 
     path = CASES / "posts" / f"{post}.md"
     out = tmp_path / "card.png"

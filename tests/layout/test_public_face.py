@@ -1,13 +1,23 @@
-"""`layout` itself is the engine's public face: what the service and the themes need is
-importable from it, and the old submodule homes still name the same objects."""
+"""`layout` itself is the engine's public face: the cards' entry points, fonts, the theme
+schema, the records and the errors. The article path's helpers (CSS colours, sanitising,
+highlighting, math, diagrams as SVG, image re-encoding, WeChat cover crops) are reached through
+their stages' own faces, and those still name the objects of their modules."""
 
 from __future__ import annotations
 
-import layout
-from layout import limits
-from layout.draw import imagecodec
-from layout.parse import code
-from layout.text import mathtex
+from inkcard import layout
+from inkcard.layout import covers, diagrams, draw, limits, parse, style, text
+from inkcard.layout.draw import (
+    ARTICLE_IMAGE_BYTES,
+    COVER_IMAGE_BYTES,
+    EncodedImage,
+    ImageInfo,
+    fit_image,
+    imagecodec,
+    probe_image,
+)
+from inkcard.layout.parse import code, highlight
+from inkcard.layout.text import Formula, mathtex, typeset_math
 
 
 def test_every_public_name_is_there() -> None:
@@ -15,17 +25,40 @@ def test_every_public_name_is_there() -> None:
     assert missing == []
 
 
-def test_submodule_services_are_on_the_face() -> None:
-    assert layout.highlight is code.highlight
-    assert layout.typeset_math is mathtex.typeset
-    assert layout.Formula is mathtex.Formula
-    assert layout.probe_image is imagecodec.probe
-    assert layout.fit_image is imagecodec.fit
-    assert layout.EncodedImage is imagecodec.EncodedImage
-    assert layout.ImageInfo is imagecodec.ImageInfo
-    assert layout.ImageRejected is imagecodec.ImageRejected
-    assert layout.ARTICLE_IMAGE_BYTES == imagecodec.ARTICLE_IMAGE_BYTES
-    assert layout.COVER_IMAGE_BYTES == imagecodec.COVER_IMAGE_BYTES
+ARTICLE_HELPERS = {
+    "css_color",
+    "relative_luminance",
+    "clean_style",
+    "clean_text",
+    "valid_link",
+    "highlight",
+    "typeset_math",
+    "diagram_svg",
+    "fit_image",
+    "probe_image",
+    "centred_crops",
+}
+
+
+def test_the_face_is_short_and_the_article_helpers_are_the_stages() -> None:
+    assert len(layout.__all__) <= 60
+    assert ARTICLE_HELPERS.isdisjoint(layout.__all__)
+    faces = [parse, style, text, diagrams, draw, covers]
+    on_a_stage_face = {name for face in faces for name in face.__all__}
+    assert on_a_stage_face >= ARTICLE_HELPERS
+
+
+def test_stage_faces_name_their_modules_objects() -> None:
+    assert highlight is code.highlight
+    assert typeset_math is mathtex.typeset
+    assert Formula is mathtex.Formula
+    assert probe_image is imagecodec.probe
+    assert fit_image is imagecodec.fit
+    assert EncodedImage is imagecodec.EncodedImage
+    assert ImageInfo is imagecodec.ImageInfo
+    assert layout.ImageRejected is imagecodec.ImageRejected  # an error: on the face
+    assert ARTICLE_IMAGE_BYTES == imagecodec.ARTICLE_IMAGE_BYTES
+    assert COVER_IMAGE_BYTES == imagecodec.COVER_IMAGE_BYTES
 
 
 def test_the_default_card_is_written_once() -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-from layout.base.boxes import Fill, GlyphRun, Group, Item, Page, Rect
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.text.inline import layout_text
-from layout.text.linebox import Metrics, TextLine
-from layout.text.punctuation import Kind, adjacent_trims, kind
-from layout.text.shape import Span, SpanStyle, shape
+from inkcard import layout
+from inkcard.layout.base.boxes import Fill, GlyphRun, Group, Item, Page, Rect
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.text.inline import layout_text
+from inkcard.layout.text.linebox import Metrics, TextLine
+from inkcard.layout.text.punctuation import Kind, adjacent_trims, kind
+from inkcard.layout.text.shape import Span, SpanStyle, shape
 from tests.conftest import CORPUS
 
 EM = 10.0

@@ -13,13 +13,13 @@ from functools import cache
 import pytest
 from fontTools.ttLib import TTFont
 
-import layout
-from layout.base.fonts import DEFAULT_FONTS_DIR
-from layout.text.clusters import Cluster
-from layout.text.inline import layout_text
-from layout.text.linebox import Metrics
-from layout.text.lineitems import ITALIC_SKEW
-from layout.text.shape import Span, SpanStyle, shape
+from inkcard import layout
+from inkcard.layout.base.fonts import DEFAULT_FONTS_DIR
+from inkcard.layout.text.clusters import Cluster
+from inkcard.layout.text.inline import layout_text
+from inkcard.layout.text.linebox import Metrics
+from inkcard.layout.text.lineitems import ITALIC_SKEW
+from inkcard.layout.text.shape import Span, SpanStyle, shape
 
 CJK = "NotoSansCJKsc-Regular"
 CJK_BOLD = "NotoSansCJKsc-Bold"

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.flow.shares import SHARE_IDS, layable_apart
-from layout.parse.doc import CodeBlock, Heading, Image, Paragraph, Text
+from inkcard import layout, themes
+from inkcard.layout.flow.shares import SHARE_IDS, layable_apart
+from inkcard.layout.parse.doc import CodeBlock, Heading, Image, Paragraph, Text
 
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 

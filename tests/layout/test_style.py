@@ -6,10 +6,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from layout.style.paint import parse_color
-from layout.style.resolver import resolve
-from layout.style.schema import BASE_COLORS
-from layout.style.theme import ThemeError, decode_theme
+from inkcard.layout.style.paint import parse_color
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.schema import BASE_COLORS
+from inkcard.layout.style.theme import ThemeError, decode_theme
 
 COLOURS = [
     ("#abc", 0xFFAABBCC),

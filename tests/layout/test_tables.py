@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-import layout
-from layout.base.boxes import GlyphRun, Group, Item, PlacedRow
-from layout.blocks.tables import ColumnNeeds, column_groups, distribute
+from inkcard import layout
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, PlacedRow
+from inkcard.layout.blocks.tables import ColumnNeeds, column_groups, distribute
 
 CHAR = 14.4
 PAD = 10.0

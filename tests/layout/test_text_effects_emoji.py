@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import layout
-from layout.base.boxes import GlyphRun, Group, Item, Layer
-from layout.style.theme import decode_theme
+from inkcard import layout
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Layer
+from inkcard.layout.style.theme import decode_theme
 
 SHADOWED_H1 = (
     'name = "t"\n[roles.h1]\n'

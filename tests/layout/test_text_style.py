@@ -12,11 +12,22 @@ from collections.abc import Iterator
 
 import pytest
 
-import layout
-from layout.base.boxes import Fill, Glow, GlyphRun, Group, Item, Layer, Page, Rect, Segment, Shape
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.style.theme import ThemeError, decode_theme
+from inkcard import layout
+from inkcard.layout.base.boxes import (
+    Fill,
+    Glow,
+    GlyphRun,
+    Group,
+    Item,
+    Layer,
+    Page,
+    Rect,
+    Segment,
+    Shape,
+)
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.style.theme import ThemeError, decode_theme
 
 HAN = "中"
 RED, GREEN, YELLOW = 0xFFFF0000, 0xFF00FF00, 0xFFFFFF00

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-import layout
-from layout.style.resolver import resolve
-from layout.style.schema import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, Role, Style
+from inkcard import layout
+from inkcard.layout.style.resolver import resolve
+from inkcard.layout.style.schema import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, Role, Style
 
 
 def test_every_style_knob_is_an_optional_theme_field() -> None:

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import Rect
-from layout.pages.compose import content_box
-from layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
-from layout.style.decorations import Circle, Icon
-from layout.style.resolver import resolve
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Rect
+from inkcard.layout.pages.compose import content_box
+from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
+from inkcard.layout.style.decorations import Circle, Icon
+from inkcard.layout.style.resolver import resolve
 
 POST = (Path(__file__).parents[1] / "cases" / "posts" / "04-long-article-zh.md").read_text()
 SIZES = ((440, 586), (440, 782), (500, 500), (360, 640))

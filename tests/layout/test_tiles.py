@@ -5,9 +5,8 @@ grid of glass tiles."""
 
 from __future__ import annotations
 
-import layout
-import themes
-from layout.base.boxes import Fill, Group, Item, Page, Row, Stroke
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Fill, Group, Item, Page, Row, Stroke
 
 TILE = "#ffe0e0"
 THEME = (

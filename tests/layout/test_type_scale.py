@@ -6,13 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import layout
-import themes
-from layout.base.boxes import GlyphRun, Group, Item, Page
-from layout.draw.encode import rasterize
-from layout.draw.painter import Painter
-from layout.pages.compose import type_zoom
-from layout.style.schema import Style
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun, Group, Item, Page
+from inkcard.layout.draw.encode import rasterize
+from inkcard.layout.draw.painter import Painter
+from inkcard.layout.pages.compose import type_zoom
+from inkcard.layout.style.schema import Style
 
 PARAGRAPH = "这篇文章很长，适合收藏后慢慢看。" * 12
 NO_SCALE = layout.decode_theme('name = "no-scale"\n[roles.card]\ntype_scale = "none"\n')

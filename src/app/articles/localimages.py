@@ -12,11 +12,12 @@ import asyncio
 import base64
 from collections.abc import Hashable
 
-import layout
-from app import localfiles
-from app.articles.convert import html as article
-from app.errors import ApiError, InvalidImage
-from app.fetch import FetchError, ImageFetcher
+from inkcard import layout
+from inkcard.app import localfiles
+from inkcard.app.articles.convert import html as article
+from inkcard.app.errors import ApiError, InvalidImage
+from inkcard.app.fetch import FetchError, ImageFetcher
+from inkcard.layout.draw import probe_image
 
 ARTICLE_FORMATS = frozenset({"png", "jpeg", "gif", "webp"})  # what the editor and a draft take
 
@@ -45,7 +46,7 @@ async def local_images(fetcher: ImageFetcher, markdown: str, key: Hashable) -> d
 
 def _data_uri(source: str, data: bytes) -> str:
     try:
-        info = layout.probe_image(data)
+        info = probe_image(data)
     except layout.ImageRejected as exc:
         raise _not_usable(source, str(exc)) from None
     if info.format not in ARTICLE_FORMATS:

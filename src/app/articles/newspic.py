@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import logging
 
-import layout
-from app.articles.convert import html as article
-from app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
-from app.articles.drafts.draftbody import digest_of
-from app.articles.drafts.titles import UNTITLED, cut_title
-from app.articles.threads import ArticleThreads
-from app.articles.wechat import TITLE_LIMIT, NewspicArticle
-from app.articles.wechat.placing import Publisher, placed_message
-from app.cards.service import CardService
-from app.errors import InvalidField, RenderFailed, plural
-from app.schema import (
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
+from inkcard.app.articles.drafts.draftbody import digest_of
+from inkcard.app.articles.drafts.titles import UNTITLED, cut_title
+from inkcard.app.articles.threads import ArticleThreads
+from inkcard.app.articles.wechat import TITLE_LIMIT, NewspicArticle
+from inkcard.app.articles.wechat.placing import Publisher, placed_message
+from inkcard.app.cards.service import CardService
+from inkcard.app.errors import InvalidField, RenderFailed, plural
+from inkcard.app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
     ImageRecord,
@@ -32,6 +31,7 @@ from app.schema import (
     NewspicRequest,
     NewspicResponse,
 )
+from inkcard.layout.draw import fit_image
 
 log = logging.getLogger("inkcard.articles")
 
@@ -157,7 +157,7 @@ def _card_images(cards: CardService, records: list[ImageRecord]) -> list[tuple[b
         if data is None:
             raise RenderFailed("a card left the storage before its upload; try again")
         if len(data) > IMAGE_MATERIAL_LIMIT:
-            fitted = layout.fit_image(data, IMAGE_MATERIAL_LIMIT)
+            fitted = fit_image(data, IMAGE_MATERIAL_LIMIT)
             data, extension = fitted.data, fitted.extension
         else:
             extension = "png"

@@ -7,7 +7,7 @@ are made ready on our side first (``app.articles.drafts.plan``: more than
 ``MAX_DRAFT_IMAGES`` images, or with ``imagePolicy`` fail one without a usable source, is
 refused before anything is fetched; every image is fetched through ``app.fetch``, public
 addresses only, within the API key's share of the connections, or decoded from its ``data:``
-URI, and converted by ``layout.fit_image`` to a JPEG/PNG under the platform's limit); then
+URI, and converted by ``fit_image`` to a JPEG/PNG under the platform's limit); then
 each is uploaded via ``uploadimg`` unless the account already has it
 (``app.articles.wechat.placing``), the sources are rewritten to the platform's URLs, the
 cover (``coverImageUrl``, else the first usable image, else a 900×383 card drawn by our card
@@ -27,10 +27,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from app.articles.convert import html as article
-from app.articles.convert.brand import Brand
-from app.articles.convert.formulas import math_size
-from app.articles.drafts.checks import (
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.convert.brand import Brand
+from inkcard.app.articles.convert.formulas import math_size
+from inkcard.app.articles.drafts.checks import (
     Warnings,
     check_content_size,
     check_digest,
@@ -38,21 +38,21 @@ from app.articles.drafts.checks import (
     check_links,
     check_skipped,
 )
-from app.articles.drafts.draftbody import Digest, finish
-from app.articles.drafts.images import outcomes, upload_images
-from app.articles.drafts.plan import DraftPlan, DraftPlanner
-from app.articles.drafts.preview import draft_article, preview
-from app.articles.drafts.titles import drops_title_heading
-from app.articles.localimages import local_images
-from app.articles.threads import ArticleThreads
-from app.articles.wechat import Credentials, WeChatClient
-from app.articles.wechat.mediacache import MediaCache
-from app.articles.wechat.placing import Placed, Publisher, placed_message
-from app.errors import InvalidField, plural
-from app.fetch import FetchPolicy, ImageFetcher
-from app.render.messages import TypesetJob
-from app.render.pool import ProcessRenderPool
-from app.schema import (
+from inkcard.app.articles.drafts.draftbody import Digest, finish
+from inkcard.app.articles.drafts.images import outcomes, upload_images
+from inkcard.app.articles.drafts.plan import DraftPlan, DraftPlanner
+from inkcard.app.articles.drafts.preview import draft_article, preview
+from inkcard.app.articles.drafts.titles import drops_title_heading
+from inkcard.app.articles.localimages import local_images
+from inkcard.app.articles.threads import ArticleThreads
+from inkcard.app.articles.wechat import Credentials, WeChatClient
+from inkcard.app.articles.wechat.mediacache import MediaCache
+from inkcard.app.articles.wechat.placing import Placed, Publisher, placed_message
+from inkcard.app.errors import InvalidField, plural
+from inkcard.app.fetch import FetchPolicy, ImageFetcher
+from inkcard.app.render.messages import TypesetJob
+from inkcard.app.render.pool import ProcessRenderPool
+from inkcard.app.schema import (
     ArticleRequest,
     DraftData,
     DraftImage,
@@ -61,7 +61,7 @@ from app.schema import (
     HtmlResponse,
     field_label,
 )
-from app.settings import Settings
+from inkcard.app.settings import Settings
 
 log = logging.getLogger("inkcard.articles")
 

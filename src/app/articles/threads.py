@@ -8,9 +8,9 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from app.errors import Overloaded, RenderTimeout
-from app.metrics import Metrics
-from app.render.admission import Admission
+from inkcard.app.errors import Overloaded, RenderTimeout
+from inkcard.app.metrics import Metrics
+from inkcard.app.render.admission import Admission
 
 T = TypeVar("T")
 

@@ -13,9 +13,9 @@ import threading
 import time
 from collections.abc import Callable
 
-import themes
-from app.articles.convert import html as article
-from app.articles.drafts.checks import Warnings, check_html
+from inkcard import themes
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.drafts.checks import Warnings, check_html
 
 log = logging.getLogger("inkcard.warmup")
 

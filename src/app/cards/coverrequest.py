@@ -10,9 +10,9 @@ import re
 
 import msgspec
 
-import layout
-from app.cards.request import ThemeLookup, resolve_theme
-from app.schema import KEYWORD_CHARS, KEYWORDS, CoverRequest
+from inkcard import layout
+from inkcard.app.cards.request import ThemeLookup, resolve_theme
+from inkcard.app.schema import KEYWORD_CHARS, KEYWORDS, CoverRequest
 
 COVER_SCALE = 2  # image pixels per CSS pixel, as generate's default: a 440 x 586 cover is 880 wide
 KEYWORD_SEPARATORS = re.compile(r"[,，、]")  # ASCII and full-width commas, the enumeration comma

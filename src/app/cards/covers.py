@@ -10,13 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 
-import layout
-from app.cards.coverrequest import CoverSpec
-from app.cards.service import CardService
-from app.errors import RenderTimeout, StorageError
-from app.render.messages import CoverJob
-from app.schema import ImageRecord
-from app.storage import Storage
+from inkcard import layout
+from inkcard.app.cards.coverrequest import CoverSpec
+from inkcard.app.cards.service import CardService
+from inkcard.app.errors import RenderTimeout, StorageError
+from inkcard.app.render.messages import CoverJob
+from inkcard.app.schema import ImageRecord
+from inkcard.app.storage import Storage
 
 log = logging.getLogger("inkcard.covers")
 

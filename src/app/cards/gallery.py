@@ -12,8 +12,9 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import layout
-import themes
+from inkcard import layout, themes
+from inkcard.layout import draw as engine_draw
+from inkcard.layout.draw import Tile, fit_image
 
 # Short enough to stay on ONE card of the default size in every theme (a test holds every
 # theme to it), and shows what a theme does with each role: headings, mixed Chinese/English,
@@ -111,10 +112,10 @@ def contact_sheet(
     (each drawn at thumbnail size, not shrunk from a big card)."""
     scale = THUMBNAIL_WIDTH / CARD_WIDTH
     tiles = [
-        layout.Tile(render_sample(catalogue, fonts, v, scale, post), caption(catalogue, v))
+        Tile(render_sample(catalogue, fonts, v, scale, post), caption(catalogue, v))
         for v in variants(catalogue)
     ]
-    return layout.contact_sheet(
+    return engine_draw.contact_sheet(
         tiles,
         fonts,
         columns=SHEET_COLUMNS,
@@ -148,7 +149,7 @@ def sizes_sheet(
 ) -> bytes:
     """Each mode of ``theme`` (a row) at every size of ``SIZES`` (a column), as a JPEG."""
     tiles = [
-        layout.Tile(
+        Tile(
             render_size(catalogue, fonts, variant, size, post),
             (variant.name, f"{size[0]}×{size[1]}"),
         )
@@ -157,14 +158,14 @@ def sizes_sheet(
         for size in SIZES
     ]
     label = catalogue.get(theme).label
-    png = layout.contact_sheet(
+    png = engine_draw.contact_sheet(
         tiles,
         fonts,
         columns=len(SIZES),
         tile_width=SIZES_TILE_WIDTH,
         title=f"{theme} · {label}" if label else theme,
     )
-    return layout.fit_image(png, SIZES_MAX_BYTES).data
+    return fit_image(png, SIZES_MAX_BYTES).data
 
 
 def write_sizes(

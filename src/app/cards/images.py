@@ -4,7 +4,7 @@ Every image source of the Markdown that is not a ``data:`` URI goes through the 
 ``ImageFetcher`` (http/https only, public addresses checked at connect time, redirects,
 bytes and time bounded; a request and its API key take a bounded share of the connections),
 at most ``MAX_IMAGES`` per request, all within one phase deadline. The bytes must then
-pass ``layout.probe_image``: type from the magic bytes (SVG and anything else refused),
+pass ``probe_image``: type from the magic bytes (SVG and anything else refused),
 side, pixel and frame limits read from the header before anything is decoded. What fails
 any step is simply left out: the card shows the placeholder with the alt text, and the
 request goes on. In a call of ``inkcard mcp`` (stdio) the fetcher reads local paths from
@@ -23,11 +23,12 @@ import time
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
-import layout
-from app import localfiles
-from app.cache import BoundedCache
-from app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
-from app.settings import MIB
+from inkcard import layout
+from inkcard.app import localfiles
+from inkcard.app.cache import BoundedCache
+from inkcard.app.fetch import FETCHES_PER_REQUEST, FetchBatch, FetchError, ImageFetcher, host_of
+from inkcard.app.settings import MIB
+from inkcard.layout.draw import probe_image
 
 log = logging.getLogger("inkcard.card_images")
 
@@ -155,7 +156,7 @@ class RemoteImages:
             return exc.reason
         try:
             # Reads only the header (type from magic bytes, sides, pixels, frame count).
-            info = await asyncio.to_thread(layout.probe_image, data)
+            info = await asyncio.to_thread(probe_image, data)
         except layout.ImageRejected as exc:
             return str(exc)
         accepted = _Accepted(data, info.width * info.height)

@@ -15,9 +15,8 @@ from collections.abc import Callable
 
 import msgspec
 
-import layout
-import themes
-from app.schema import GenerateRequest, invalid
+from inkcard import layout, themes
+from inkcard.app.schema import GenerateRequest, invalid
 
 LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 

@@ -27,20 +27,20 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
-import layout
-import themes
-from app.cards.images import RemoteImages
-from app.cards.request import CardRequest, normalise
-from app.errors import (
+from inkcard import layout, themes
+from inkcard.app.cards.images import RemoteImages
+from inkcard.app.cards.request import CardRequest, normalise
+from inkcard.app.errors import (
     RenderTimeout,
     StorageError,
 )
-from app.render.messages import RenderJob
-from app.render.pool import ProcessRenderPool
-from app.render.refusals import parse_post
-from app.render.singleflight import SingleFlight
-from app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
-from app.storage import Storage, StorageProbe
+from inkcard.app.render.messages import RenderJob
+from inkcard.app.render.pool import ProcessRenderPool
+from inkcard.app.render.refusals import parse_post
+from inkcard.app.render.singleflight import SingleFlight
+from inkcard.app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
+from inkcard.app.storage import Storage, StorageProbe
+from inkcard.layout.parse import may_name_images
 
 log = logging.getLogger("inkcard.cards")
 
@@ -272,7 +272,7 @@ class CardService:
         # the same Doc (a pickled Doc costs the worker a tenth of a parse). A post that cannot
         # name an image is parsed only when its cards must be drawn, by the render worker.
         doc = None
-        if layout.may_name_images(job.card.markdown):
+        if may_name_images(job.card.markdown):
             doc = await self._parse(job.card, deadline - loop.time())
         images: dict[str, bytes] = {}
         if self.remote is not None:

@@ -6,6 +6,6 @@ operators' (``common`` is what they share, ``serving`` starts uvicorn). The top 
 may import any room, and none imports it.
 """
 
-from app.cli.commands import main
+from inkcard.app.cli.commands import main
 
 __all__ = ["main"]

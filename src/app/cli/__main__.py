@@ -1,7 +1,7 @@
-"""``python -m app.cli``: the ``inkcard`` command."""
+"""``python -m inkcard.app.cli``: the ``inkcard`` command."""
 
 import sys
 
-from app.cli import main
+from inkcard.app.cli import main
 
 sys.exit(main())

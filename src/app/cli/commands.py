@@ -19,16 +19,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from app.cli.common import CommandError, OneLineParser
-from app.cli.common import integer_type as _integer
-from app.cli.database import add_database_command
-from app.cli.render import add_gallery_command, add_render_command
-from app.cli.storage import add_storage_command
-from app.cli.themecheck import add_themes_command
+from inkcard.app.cli.common import CommandError, OneLineParser
+from inkcard.app.cli.common import integer_type as _integer
+from inkcard.app.cli.database import add_database_command
+from inkcard.app.cli.render import add_gallery_command, add_render_command
+from inkcard.app.cli.storage import add_storage_command
+from inkcard.app.cli.themecheck import add_themes_command
 
 if TYPE_CHECKING:
-    from app.ledger.credits import Credits, KeyInfo
-    from app.settings import Settings
+    from inkcard.app.ledger.credits import Credits, KeyInfo
+    from inkcard.app.settings import Settings
 
 
 # ---------------------------------------------------------------------------------------------
@@ -85,8 +85,8 @@ def announce_serving(settings: Settings, storage_warning: str | None = None) -> 
     the stored files' URLs do not answer (``storage_warning``)."""
     import logging
 
-    from app import logs
-    from app.settings import database_shown
+    from inkcard.app import logs
+    from inkcard.app.settings import database_shown
 
     print(f"Playground: {settings.service_url}/", flush=True)
     print(f"Database: {database_shown(settings.database)}", flush=True)
@@ -109,8 +109,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the HTTP service with uvicorn."""
     import uvicorn
 
-    from app.ledger.credits import Credits
-    from app.settings import export_for_workers, load_settings, share_metrics_in
+    from inkcard.app.ledger.credits import Credits
+    from inkcard.app.settings import export_for_workers, load_settings, share_metrics_in
 
     overrides = {
         k: v for k, v in (("host", args.host), ("port", args.port), ("workers", args.workers)) if v
@@ -138,15 +138,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory(prefix="inkcard-metrics-") as folder:
             share_metrics_in(Path(folder))
             uvicorn.run(
-                "app.server.factory:app_from_env",
+                "inkcard.app.server.factory:app_from_env",
                 factory=True,
                 workers=settings.workers,
                 **common,
             )
     else:
         share_metrics_in(None)  # one process counts in memory
-        from app.cli.serving import run_one_process
-        from app.server.factory import create_app
+        from inkcard.app.cli.serving import run_one_process
+        from inkcard.app.server.factory import create_app
 
         run_one_process(create_app(settings), **common)
     return 0
@@ -155,17 +155,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def proved_storage(settings: Settings) -> str | None:
     """The storage of ``settings`` built and proved writable (``SettingsError`` if not, one
     line); a warning when its files' URLs do not answer them."""
-    from app.cards.service import FOLDER
-    from app.storage import make_storage
-    from app.storage.startup import prove_storage
+    from inkcard.app.cards.service import FOLDER
+    from inkcard.app.storage import make_storage
+    from inkcard.app.storage.startup import prove_storage
 
     return prove_storage(settings, make_storage(settings), FOLDER)
 
 
 def opened(settings: Settings, credits: Credits) -> None:
     """The database migrated, or one line saying it could not be opened (no traceback)."""
-    from app.errors import ApiError
-    from app.settings import database_shown
+    from inkcard.app.errors import ApiError
+    from inkcard.app.settings import database_shown
 
     try:
         credits.ensure_schema()
@@ -182,10 +182,10 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     """Serve the MCP tools to one agent over stdin/stdout (logs go to stderr)."""
     import anyio
 
-    from app import logs
-    from app.errors import ApiError, InvalidApiKey
-    from app.mcp.stdio import run_stdio
-    from app.settings import load_settings
+    from inkcard.app import logs
+    from inkcard.app.errors import ApiError, InvalidApiKey
+    from inkcard.app.mcp.stdio import run_stdio
+    from inkcard.app.settings import load_settings
 
     settings = load_settings(**({"api_key": args.api_key} if args.api_key else {}))
     logs.configure_logging(settings.log_level)
@@ -200,7 +200,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 def in_database(settings: Settings) -> str:
     """Which key database a refusal looked in (never a password), and how to pick another."""
-    from app.settings import database_shown
+    from inkcard.app.settings import database_shown
 
     said = f"(database {database_shown(settings.database)}; "
     return said + (earlier_database(settings) or "INKCARD_HOME or INKCARD_DATABASE choose another)")
@@ -223,8 +223,8 @@ def earlier_database(settings: Settings) -> str | None:
 
 
 def _credits() -> Credits:
-    from app.ledger.credits import Credits
-    from app.settings import load_settings
+    from inkcard.app.ledger.credits import Credits
+    from inkcard.app.settings import load_settings
 
     credits = Credits(load_settings().database)
     credits.ensure_schema()
@@ -238,7 +238,7 @@ SHORTEST_PREFIX = 7
 def _prefix(credits: Credits, key_or_prefix: str) -> str:
     """The stored prefix a whole key, a prefix as `keys list` shows it, or its start (at least
     ``SHORTEST_PREFIX`` characters, naming one key) stands for."""
-    from app.ledger.credits import PREFIX_CHARS, UnknownKey
+    from inkcard.app.ledger.credits import PREFIX_CHARS, UnknownKey
 
     given = key_or_prefix.strip()
     if len(given) >= PREFIX_CHARS:
@@ -348,7 +348,7 @@ def _add_admin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``inkcard`` argument parser with every subcommand."""
-    from app import VERSION
+    from inkcard.app import VERSION
 
     parser = OneLineParser(prog="inkcard", description="Markdown to card images.")
     parser.add_argument("--version", action="version", version=f"inkcard {VERSION}")
@@ -390,7 +390,7 @@ def _service_command(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
     """`run` with the service's own errors (bad settings, unknown key) said in one line."""
 
     def guarded(args: argparse.Namespace) -> int:
-        from app.settings import SettingsError, load_settings
+        from inkcard.app.settings import SettingsError, load_settings
 
         try:
             return run(args)
@@ -399,7 +399,7 @@ def _service_command(run: Callable[[argparse.Namespace], int]) -> Callable[..., 
         except Exception as exc:
             # the ledger (sqlite-utils, ~0.1 s) is imported here only once it has raised:
             # `inkcard mcp` answers initialize without it
-            from app.ledger.credits import UnknownKey
+            from inkcard.app.ledger.credits import UnknownKey
 
             if not isinstance(exc, UnknownKey):
                 raise

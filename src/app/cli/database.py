@@ -11,9 +11,9 @@ from pathlib import Path
 
 def cmd_db_backup(args: argparse.Namespace) -> int:
     """Write the database INKCARD_DATABASE names to ``args.path``; refuse to overwrite."""
-    from app.errors import DatabaseBusy
-    from app.ledger.database import open_store
-    from app.settings import SettingsError, load_settings
+    from inkcard.app.errors import DatabaseBusy
+    from inkcard.app.ledger.database import open_store
+    from inkcard.app.settings import SettingsError, load_settings
 
     target: Path = args.path
     if target.exists():

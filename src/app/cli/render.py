@@ -12,15 +12,14 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from app.cli.cardfolder import card_name, write_cards
-from app.cli.common import CommandError, read_regular_file
-from app.cli.common import integer_type as _integer
-from app.cli.common import number_type as _number
+from inkcard.app.cli.cardfolder import card_name, write_cards
+from inkcard.app.cli.common import CommandError, read_regular_file
+from inkcard.app.cli.common import integer_type as _integer
+from inkcard.app.cli.common import number_type as _number
 
 if TYPE_CHECKING:
-    import layout
-    import themes
-    from app.cards.request import CardRequest
+    from inkcard import layout, themes
+    from inkcard.app.cards.request import CardRequest
 
 # The engine (layout, themes) and the models are imported when a command here runs or its
 # help is asked for, never by building the parser: `inkcard mcp` does not wait for them.
@@ -57,8 +56,8 @@ def add_render_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def _render_arguments(render: argparse.ArgumentParser) -> None:
-    import layout
-    from app.schema import GenerateRequest
+    from inkcard import layout
+    from inkcard.app.schema import GenerateRequest
 
     default = GenerateRequest()  # the API's defaults are the command's
     render.add_argument("markdown", type=Path, help="the Markdown file ('-' for stdin)")
@@ -148,9 +147,9 @@ def card_request(
     Raises:
         CommandError: A field the API would refuse, an unknown theme or theme mode.
     """
-    from app.cards.request import normalise
-    from app.errors import ApiError
-    from app.schema import parse_generate
+    from inkcard.app.cards.request import normalise
+    from inkcard.app.errors import ApiError
+    from inkcard.app.schema import parse_generate
 
     fields = {field: getattr(args, _dest(flag)) for field, flag in FLAG_OF_FIELD.items()}
     try:
@@ -168,7 +167,7 @@ def _dest(flag: str) -> str:
 def in_flags(message: str, args: argparse.Namespace) -> str:
     """An API message about a request field said in the command's words: the field is its
     flag when the flag was given, else the front matter's key (where the value came from)."""
-    from app.frontmatter import ALIASES
+    from inkcard.app.frontmatter import ALIASES
 
     field, _, rest = message.partition(" ")
     flag = FLAG_OF_FIELD.get(field)
@@ -182,7 +181,7 @@ def in_flags(message: str, args: argparse.Namespace) -> str:
 
 def _themes_dir() -> str:
     """``INKCARD_THEMES_DIR``: the folder of custom card themes, or empty."""
-    from app.settings import SettingsError, load_settings
+    from inkcard.app.settings import SettingsError, load_settings
 
     try:
         return load_settings().themes_dir
@@ -192,7 +191,7 @@ def _themes_dir() -> str:
 
 def theme_catalogue() -> themes.Catalogue:
     """The built-in card themes, and with ``INKCARD_THEMES_DIR`` set the custom ones too."""
-    import themes
+    from inkcard import themes
 
     folder = _themes_dir()
     return themes.builtin().with_custom(folder) if folder else themes.builtin()
@@ -201,19 +200,19 @@ def theme_catalogue() -> themes.Catalogue:
 def theme_lookup() -> Callable[[str], layout.Theme]:
     """The render command's themes: the built-in ones, decoded one at a time, or with
     ``INKCARD_THEMES_DIR`` set, the service's catalogue of built-in and custom themes."""
-    import themes
+    from inkcard import themes
 
     return theme_catalogue().get if _themes_dir() else themes.load_one
 
 
 def run_render(args: argparse.Namespace) -> int:
-    import layout
+    from inkcard import layout
 
     text, base = read_markdown(args.markdown)
     lookup = theme_lookup()
     card = card_request(args, text, lookup)
     theme = lookup(card.theme)
-    from app.settings import Settings
+    from inkcard.app.settings import Settings
 
     defaults = Settings()  # the service's budgets, as on its embedded defaults
     options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
@@ -234,7 +233,7 @@ def run_render(args: argparse.Namespace) -> int:
 def _engine_errors() -> Iterator[None]:
     """A refusal of the engine (a font, a limit, the Markdown) or running out of memory as
     one line."""
-    import layout
+    from inkcard import layout
 
     try:
         yield
@@ -264,7 +263,7 @@ def read_markdown(source: Path) -> tuple[str, Path]:
     are read, so an endless or huge input is refused without being read whole; a path that
     is not a regular file (a pipe, a device, a folder) is refused before any read.
     """
-    from app.schema import MAX_MARKDOWN_CHARS
+    from inkcard.app.schema import MAX_MARKDOWN_CHARS
 
     limit = MARKDOWN_BYTES_PER_CHAR * MAX_MARKDOWN_CHARS
     if str(source) == "-":
@@ -288,7 +287,7 @@ def read_local_images(sources: Iterable[str], base: Path) -> dict[str, bytes]:
     A file is read only when it is no larger than the largest image the service downloads;
     a larger one, like a missing one, is drawn as the placeholder (said on stderr).
     """
-    from app.settings import FETCH_MAX_BYTES
+    from inkcard.app.settings import FETCH_MAX_BYTES
 
     found: dict[str, bytes] = {}
     for src in sources:
@@ -326,7 +325,7 @@ def add_gallery_command(commands: argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def _gallery_arguments(gallery: argparse.ArgumentParser) -> None:
-    import layout
+    from inkcard import layout
 
     gallery.add_argument("-o", "--out", type=Path, required=True, help="folder to write into")
     gallery.add_argument("--post", type=Path, help="a Markdown file instead of the sample post")
@@ -345,9 +344,8 @@ def _gallery_arguments(gallery: argparse.ArgumentParser) -> None:
 
 def run_gallery(args: argparse.Namespace) -> int:
     """`<theme>[-<mode>].png` for every theme-mode and `contact-sheet.png`, one path a line."""
-    import layout
-    import themes
-    from app.cards import gallery
+    from inkcard import layout, themes
+    from inkcard.app.cards import gallery
 
     post = read_markdown(args.post)[0] if args.post else gallery.SAMPLE_POST
     with _write_errors(args.out), _engine_errors():

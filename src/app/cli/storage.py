@@ -23,12 +23,12 @@ def _days(text: str) -> float:
 
 def cmd_storage_prune(args: argparse.Namespace) -> int:
     """Delete card sets older than ``--older-than`` days; print what went (or would go)."""
-    from app.cards.covers import FOLDER as COVERS
-    from app.cards.service import FOLDER as CARDS
-    from app.errors import StorageError
-    from app.settings import SettingsError, load_settings
-    from app.storage import make_storage
-    from app.storage.prune import prune
+    from inkcard.app.cards.covers import FOLDER as COVERS
+    from inkcard.app.cards.service import FOLDER as CARDS
+    from inkcard.app.errors import StorageError
+    from inkcard.app.settings import SettingsError, load_settings
+    from inkcard.app.storage import make_storage
+    from inkcard.app.storage.prune import prune
 
     try:
         settings = load_settings()

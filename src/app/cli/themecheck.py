@@ -13,10 +13,9 @@ import msgspec
 
 def cmd_themes_check(args: argparse.Namespace) -> int:
     """What the service would make of one custom theme file; exit 1 when it is broken."""
-    import layout
-    import themes
-    from themes.contrast import code_contrast
-    from themes.custom import read_theme_file
+    from inkcard import layout, themes
+    from inkcard.themes.contrast import code_contrast
+    from inkcard.themes.custom import read_theme_file
 
     try:
         found = read_theme_file(args.file)
@@ -57,9 +56,9 @@ def _padded(text: str, columns: int) -> str:
 def cmd_themes_list(_: argparse.Namespace) -> int:
     """Card themes (ID, label, modes: the first is the default) and the article themes; with
     ``INKCARD_THEMES_DIR`` set, the custom card themes too."""
-    import themes
-    from app.cli.render import theme_catalogue
-    from app.schema import ARTICLE_THEMES
+    from inkcard import themes
+    from inkcard.app.cli.render import theme_catalogue
+    from inkcard.app.schema import ARTICLE_THEMES
 
     catalogue = theme_catalogue()
     rows = [("id", "label", "modes (the first is the default)")]

@@ -9,11 +9,11 @@ reach loopback). It may import ``app.settings`` and ``app.localfiles`` (the loca
 ``inkcard mcp``), nothing else of ``app``. This face is what the other rooms use.
 """
 
-from app.fetch.fetcher import FetchBatch, ImageFetcher, read_local
-from app.fetch.guard import embedded_ipv4, is_blocked, system_resolve
-from app.fetch.policy import FetchPolicy
-from app.fetch.sources import FetchError, FetchRefused, describe, host_of
-from app.fetch.turns import FETCHES_PER_KEY, FETCHES_PER_REQUEST, POOL_CONNECTIONS
+from inkcard.app.fetch.fetcher import FetchBatch, ImageFetcher, read_local
+from inkcard.app.fetch.guard import embedded_ipv4, is_blocked, system_resolve
+from inkcard.app.fetch.policy import FetchPolicy
+from inkcard.app.fetch.sources import FetchError, FetchRefused, describe, host_of
+from inkcard.app.fetch.turns import FETCHES_PER_KEY, FETCHES_PER_REQUEST, POOL_CONNECTIONS
 
 __all__ = [
     "FETCHES_PER_KEY",

@@ -17,10 +17,10 @@ from contextlib import AbstractAsyncContextManager
 
 import httpx
 
-from app import localfiles
-from app.fetch.guard import AddressRefused, GuardedTransport
-from app.fetch.policy import FetchPolicy
-from app.fetch.sources import (
+from inkcard.app import localfiles
+from inkcard.app.fetch.guard import AddressRefused, GuardedTransport
+from inkcard.app.fetch.policy import FetchPolicy
+from inkcard.app.fetch.sources import (
     FetchError,
     FetchRefused,
     check_url,
@@ -29,7 +29,7 @@ from app.fetch.sources import (
     host_of,
     is_data_uri,
 )
-from app.fetch.turns import FETCHES_PER_KEY, FETCHES_PER_REQUEST, POOL_CONNECTIONS, Turns
+from inkcard.app.fetch.turns import FETCHES_PER_KEY, FETCHES_PER_REQUEST, POOL_CONNECTIONS, Turns
 
 log = logging.getLogger("inkcard.fetch")
 

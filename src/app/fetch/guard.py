@@ -19,7 +19,7 @@ from typing import Any
 import httpcore
 import httpx
 
-from app.fetch.policy import FetchPolicy, IPAddress
+from inkcard.app.fetch.policy import FetchPolicy, IPAddress
 
 ALLOWED_PORTS = frozenset({80, 443})
 

@@ -6,7 +6,7 @@ import ipaddress
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from app.settings import FETCH_MAX_BYTES, Settings
+from inkcard.app.settings import FETCH_MAX_BYTES, Settings
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 Exempt = Callable[[IPAddress, int], bool]

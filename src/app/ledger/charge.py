@@ -18,10 +18,10 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from app.errors import DatabaseBusy, InsufficientCredits
-from app.ledger.credits import Credits, KeyInfo
-from app.ledger.engine import Tx
-from app.metrics import Metrics
+from inkcard.app.errors import DatabaseBusy, InsufficientCredits
+from inkcard.app.ledger.credits import Credits, KeyInfo
+from inkcard.app.ledger.engine import Tx
+from inkcard.app.metrics import Metrics
 
 log = logging.getLogger("inkcard.ledger")
 

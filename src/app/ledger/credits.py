@@ -25,10 +25,10 @@ from pathlib import Path
 
 import msgspec
 
-from app.errors import InsufficientCredits, plural
-from app.ledger.database import open_store
-from app.ledger.engine import Tx
-from app.ledger.keys import (
+from inkcard.app.errors import InsufficientCredits, plural
+from inkcard.app.ledger.database import open_store
+from inkcard.app.ledger.engine import Tx
+from inkcard.app.ledger.keys import (
     PREFIX_CHARS,
     KeyInfo,
     KeyTable,
@@ -36,7 +36,7 @@ from app.ledger.keys import (
     hash_key,
     looks_like_key,
 )
-from app.ledger.movements import move, now
+from inkcard.app.ledger.movements import move, now
 
 # The keys' names too: callers reach keys and credits through this module.
 __all__ = [

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.ledger.engine import Store
-from app.ledger.sqlite import SqliteStore
-from app.settings import SettingsError
+from inkcard.app.ledger.engine import Store
+from inkcard.app.ledger.sqlite import SqliteStore
+from inkcard.app.settings import SettingsError
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
@@ -32,7 +32,7 @@ def open_store(database: str | Path, busy_timeout: float = 5.0) -> Store:
     """The store ``INKCARD_DATABASE`` names: a ``postgresql://`` URL or a SQLite file path."""
     if is_postgres(database):
         try:  # loads psycopg: PostgreSQL deployments only
-            from app.ledger.postgres import PostgresStore
+            from inkcard.app.ledger.postgres import PostgresStore
         except ImportError as exc:
             raise SettingsError(
                 "INKCARD_DATABASE=postgresql://… needs `pip install 'inkcard[postgres]'`"

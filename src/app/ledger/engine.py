@@ -16,7 +16,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
-from app.errors import DatabaseBusy
+from inkcard.app.errors import DatabaseBusy
 
 LOCK_POLL_SECONDS = 0.05
 

@@ -28,13 +28,13 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from app.errors import (
+from inkcard.app.errors import (
     IdempotencyKeyInUse,
     IdempotencyKeyReused,
     InvalidIdempotencyKey,
 )
-from app.ledger.database import open_store
-from app.ledger.engine import Tx
+from inkcard.app.ledger.database import open_store
+from inkcard.app.ledger.engine import Tx
 
 HEADER = "idempotency-key"
 MAX_KEY_CHARS = 255

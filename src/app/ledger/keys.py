@@ -15,8 +15,8 @@ import string
 
 import msgspec
 
-from app.ledger.engine import Store, StoreConflict
-from app.ledger.movements import move, now
+from inkcard.app.ledger.engine import Store, StoreConflict
+from inkcard.app.ledger.movements import move, now
 
 KEY_PREFIX = "ik_"
 KEY_LENGTH = 32

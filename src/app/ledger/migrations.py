@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from app.ledger.engine import Tx
+from inkcard.app.ledger.engine import Tx
 
 
 class Migration:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from app.ledger.engine import Tx
+from inkcard.app.ledger.engine import Tx
 
 
 def now() -> str:

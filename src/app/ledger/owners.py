@@ -27,9 +27,9 @@ import string
 import uuid
 from typing import NamedTuple
 
-from app.ledger.credits import Credits
-from app.ledger.engine import Liveness
-from app.ledger.idempotency import IdempotencyStore
+from inkcard.app.ledger.credits import Credits
+from inkcard.app.ledger.engine import Liveness
+from inkcard.app.ledger.idempotency import IdempotencyStore
 
 log = logging.getLogger("inkcard.ledger")
 

@@ -26,7 +26,7 @@ import psycopg
 import psycopg.errors
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from app.ledger.engine import (
+from inkcard.app.ledger.engine import (
     LOCK_POLL_SECONDS,
     Cursor,
     FetchLock,
@@ -35,7 +35,7 @@ from app.ledger.engine import (
     StoreConflict,
     Tx,
 )
-from app.ledger.migrations import apply_migrations
+from inkcard.app.ledger.migrations import apply_migrations
 
 log = logging.getLogger("inkcard.ledger")
 

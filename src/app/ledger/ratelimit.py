@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.errors import RateLimited, plural
-from app.ledger.database import open_store
+from inkcard.app.errors import RateLimited, plural
+from inkcard.app.ledger.database import open_store
 
 WINDOW_SECONDS = 60
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from app.ledger.engine import (
+from inkcard.app.ledger.engine import (
     LOCK_POLL_SECONDS,
     Cursor,
     FetchLock,
@@ -29,7 +29,7 @@ from app.ledger.engine import (
     StoreConflict,
     Tx,
 )
-from app.ledger.migrations import apply_migrations
+from inkcard.app.ledger.migrations import apply_migrations
 
 
 class _SqliteTx:

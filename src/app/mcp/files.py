@@ -12,9 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app.errors import InvalidField
-from app.localfiles import LocalFileRefused, LocalReader
-from app.schema import MAX_MARKDOWN_CHARS, field_label
+from inkcard.app.errors import InvalidField
+from inkcard.app.localfiles import LocalFileRefused, LocalReader
+from inkcard.app.schema import MAX_MARKDOWN_CHARS, field_label
 
 MARKDOWN_FILE = "markdownFile"
 MARKDOWN_TOOLS = frozenset({"generate_cards", "convert_article", "create_newspic_draft"})

@@ -12,9 +12,9 @@ from typing import Any
 
 import mcp_types as types
 
-from app.mcp.files import with_markdown_file
-from app.prices import credits
-from app.schema import (
+from inkcard.app.mcp.files import with_markdown_file
+from inkcard.app.prices import credits
+from inkcard.app.schema import (
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     INLINE_BYTES,
@@ -28,8 +28,8 @@ from app.schema import (
     field_descriptions,
     tool_schema,
 )
-from app.settings import Settings
-from themes import Catalogue
+from inkcard.app.settings import Settings
+from inkcard.themes import Catalogue
 
 _FIELDS = field_descriptions(GenerateRequest)
 CARD_COUNT = f"splitMode: {_FIELDS['splitMode']}\n\noverHiddenMode: {_FIELDS['overHiddenMode']}"

@@ -10,7 +10,7 @@ from typing import Any
 import mcp_types as types
 from mcp.server.lowlevel import Server
 
-from app import VERSION
+from inkcard.app import VERSION
 
 ListTools = Callable[[Any, Any], Awaitable[types.ListToolsResult]]
 CallTool = Callable[[Any, types.CallToolRequestParams], Awaitable[types.CallToolResult]]

@@ -36,12 +36,12 @@ from mcp.types import (
 )
 from pydantic import ValidationError  # the SDK's messages are pydantic models
 
-from app.mcp.protocol import mcp_server
-from app.settings import Settings
+from inkcard.app.mcp.protocol import mcp_server
+from inkcard.app.settings import Settings
 
 if TYPE_CHECKING:  # the engine and the services are imported once initialize is answered
-    from app.mcp.tools import Caller, InkcardTools
-    from app.services import Services
+    from inkcard.app.mcp.tools import Caller, InkcardTools
+    from inkcard.app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
 _DISCARD_CHUNK = 1024 * 1024  # how much of an over-long line is read at a time to skip it
@@ -189,10 +189,10 @@ class _Backend:
         have its ``initialize`` answer: the imports would slow that answer down."""
         await self.lines.past_initialize.wait()
         await anyio.to_thread.run_sync(_import_the_tools)
-        from app import operations
-        from app.mcp.tools import InkcardTools
-        from app.services import build_services, running
-        from app.storage import has_file_urls
+        from inkcard.app import operations
+        from inkcard.app.mcp.tools import InkcardTools
+        from inkcard.app.services import build_services, running
+        from inkcard.app.storage import has_file_urls
 
         services = build_services(self.settings, in_process=True, serves_files=False)
         caller = stdio_caller(self.settings)
@@ -216,8 +216,8 @@ class _Backend:
     async def _prove_storage(self, services: Services) -> None:
         """The storage written once before the tools open: one that cannot be written ends
         the server (``SettingsError``, one line); URLs that do not answer are a warning."""
-        from app.cards.service import FOLDER
-        from app.storage.startup import prove_storage
+        from inkcard.app.cards.service import FOLDER
+        from inkcard.app.storage.startup import prove_storage
 
         warning = await asyncio.to_thread(
             prove_storage, self.settings, services.raw_storage, FOLDER
@@ -253,8 +253,8 @@ def _import_the_tools() -> None:
     if hidden:
         sys.modules["numpy"] = None  # type: ignore[assignment]  # "import numpy" fails here
     try:
-        import app.mcp.tools
-        import app.services  # noqa: F401
+        import inkcard.app.mcp.tools
+        import inkcard.app.services  # noqa: F401
     finally:
         if hidden:
             del sys.modules["numpy"]
@@ -292,8 +292,8 @@ def _first_error(group: BaseExceptionGroup[BaseException]) -> BaseException:
 def stdio_caller(settings: Settings) -> Caller:
     """The one caller of a stdio server: the key and account of the settings, and the
     reader of local files under the allowed roots."""
-    from app.localfiles import LocalReader, roots_of
-    from app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller
+    from inkcard.app.localfiles import LocalReader, roots_of
+    from inkcard.app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller
 
     return Caller(
         api_key=settings.api_key,

@@ -35,11 +35,11 @@ import mcp_types as types
 import msgspec
 from mcp.server.lowlevel import Server
 
-from app import localfiles, operations
-from app.articles.wechat import Credentials, InvalidPlatformCredentials
-from app.cards import gallery
-from app.cards.service import themes_listing
-from app.errors import (
+from inkcard.app import localfiles, operations
+from inkcard.app.articles.wechat import Credentials, InvalidPlatformCredentials
+from inkcard.app.cards import gallery
+from inkcard.app.cards.service import themes_listing
+from inkcard.app.errors import (
     ApiError,
     InternalError,
     InvalidIdempotencyKey,
@@ -47,12 +47,12 @@ from app.errors import (
     NotStarted,
     UnknownField,
 )
-from app.ledger.credits import KeyInfo
-from app.localfiles import LocalReader
-from app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file
-from app.mcp.listing import tool_list
-from app.mcp.protocol import mcp_server
-from app.schema import (
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.localfiles import LocalReader
+from inkcard.app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file
+from inkcard.app.mcp.listing import tool_list
+from inkcard.app.mcp.protocol import mcp_server
+from inkcard.app.schema import (
     INLINE_BYTES,
     INLINE_CARDS,
     SYNONYMS,
@@ -65,7 +65,7 @@ from app.schema import (
     parse_generate,
     parse_newspic,
 )
-from app.services import Services
+from inkcard.app.services import Services
 
 log = logging.getLogger("inkcard.mcp")
 T = TypeVar("T")

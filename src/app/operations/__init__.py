@@ -13,11 +13,11 @@ import ``app.services`` and every row below it; the adapters above them (``app.m
 ``app.server``, ``app.cli``) import them, never the other way round.
 """
 
-from app.operations.article import ArticleAnswer, convert_article, credentials_from
-from app.operations.cover import generate_cover
-from app.operations.generate import generate_cards
-from app.operations.keys import authenticate
-from app.operations.newspic import create_newspic
+from inkcard.app.operations.article import ArticleAnswer, convert_article, credentials_from
+from inkcard.app.operations.cover import generate_cover
+from inkcard.app.operations.generate import generate_cards
+from inkcard.app.operations.keys import authenticate
+from inkcard.app.operations.newspic import create_newspic
 
 __all__ = [
     "ArticleAnswer",

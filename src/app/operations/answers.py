@@ -18,8 +18,8 @@ from typing import Any
 
 import msgspec
 
-from app.schema import ImageRecord
-from app.storage import Storage
+from inkcard.app.schema import ImageRecord
+from inkcard.app.storage import Storage
 
 
 class KeptImage(msgspec.Struct, frozen=True, rename="camel"):

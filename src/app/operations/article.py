@@ -13,19 +13,19 @@ from __future__ import annotations
 import asyncio
 import functools
 
-from app.articles.service import ArticleService
-from app.articles.wechat import Credentials, PlatformTimeout
-from app.errors import MissingPlatformCredentials, RenderTimeout
-from app.ledger.credits import KeyInfo
-from app.operations.publishing import (
+from inkcard.app.articles.service import ArticleService
+from inkcard.app.articles.wechat import Credentials, PlatformTimeout
+from inkcard.app.errors import MissingPlatformCredentials, RenderTimeout
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.operations.publishing import (
     ArticleAnswer,
     PlatformCall,
     pay_platform,
     request_fingerprint,
 )
-from app.prices import Prices, credits
-from app.schema import ArticleRequest, DraftPreviewResponse, DraftResponse, HtmlResponse
-from app.services import Services
+from inkcard.app.prices import Prices, credits
+from inkcard.app.schema import ArticleRequest, DraftPreviewResponse, DraftResponse, HtmlResponse
+from inkcard.app.services import Services
 
 OPERATION = "convert-and-draft"  # in the ledger and the metrics
 

@@ -8,12 +8,12 @@ import asyncio
 
 import msgspec
 
-from app.cards.coverrequest import normalise_cover
-from app.cards.covers import draw_covers
-from app.ledger.credits import KeyInfo
-from app.operations.generate import render_paid
-from app.schema import CoverRequest, ImageRecord
-from app.services import Services
+from inkcard.app.cards.coverrequest import normalise_cover
+from inkcard.app.cards.covers import draw_covers
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.operations.generate import render_paid
+from inkcard.app.schema import CoverRequest, ImageRecord
+from inkcard.app.services import Services
 
 OPERATION = "cover"  # in the ledger and the metrics
 

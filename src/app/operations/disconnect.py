@@ -11,8 +11,8 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from app.errors import ClientClosedRequest
-from app.ledger.charge import to_the_end
+from inkcard.app.errors import ClientClosedRequest
+from inkcard.app.ledger.charge import to_the_end
 
 T = TypeVar("T")
 

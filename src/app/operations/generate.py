@@ -8,13 +8,13 @@ from typing import Any
 
 import msgspec
 
-from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import Replay, fingerprint
-from app.operations.answers import KeptImage, kept_images, still_stored, with_urls
-from app.operations.disconnect import unless_gone
-from app.operations.paid import PaidCall, pay
-from app.schema import GenerateRequest, ImageRecord
-from app.services import Services
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.ledger.idempotency import Replay, fingerprint
+from inkcard.app.operations.answers import KeptImage, kept_images, still_stored, with_urls
+from inkcard.app.operations.disconnect import unless_gone
+from inkcard.app.operations.paid import PaidCall, pay
+from inkcard.app.schema import GenerateRequest, ImageRecord
+from inkcard.app.services import Services
 
 OPERATION = "generate"  # in the ledger and the metrics
 

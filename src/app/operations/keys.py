@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from app import logs
-from app.errors import InvalidApiKey, MissingApiKey
-from app.ledger.credits import Credits, KeyInfo
+from inkcard.app import logs
+from inkcard.app.errors import InvalidApiKey, MissingApiKey
+from inkcard.app.ledger.credits import Credits, KeyInfo
 
 
 async def authenticate(credits: Credits, key: str, how_to_send: str) -> KeyInfo:

@@ -10,21 +10,21 @@ import functools
 
 import msgspec
 
-from app.articles.newspic import newspic_draft, newspic_dry_run
-from app.articles.wechat import Credentials, PlatformTimeout
-from app.errors import RenderTimeout
-from app.ledger.credits import KeyInfo
-from app.operations.answers import body_with, images_of, kept_body, still_stored, with_urls
-from app.operations.disconnect import unless_gone
-from app.operations.publishing import (
+from inkcard.app.articles.newspic import newspic_draft, newspic_dry_run
+from inkcard.app.articles.wechat import Credentials, PlatformTimeout
+from inkcard.app.errors import RenderTimeout
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.operations.answers import body_with, images_of, kept_body, still_stored, with_urls
+from inkcard.app.operations.disconnect import unless_gone
+from inkcard.app.operations.publishing import (
     ArticleAnswer,
     PlatformCall,
     pay_platform,
     request_fingerprint,
 )
-from app.prices import Prices, credits
-from app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
-from app.services import Services
+from inkcard.app.prices import Prices, credits
+from inkcard.app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
+from inkcard.app.services import Services
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
 

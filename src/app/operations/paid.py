@@ -28,14 +28,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Generic, NamedTuple, TypeVar
 
-from app.articles.wechat import PlatformError
-from app.ledger.charge import charged
-from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import Replay
-from app.metrics import Metrics
-from app.operations import retries
-from app.operations.disconnect import unless_gone
-from app.services import Services
+from inkcard.app.articles.wechat import PlatformError
+from inkcard.app.ledger.charge import charged
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.ledger.idempotency import Replay
+from inkcard.app.metrics import Metrics
+from inkcard.app.operations import retries
+from inkcard.app.operations.disconnect import unless_gone
+from inkcard.app.services import Services
 
 T = TypeVar("T")
 

@@ -16,11 +16,11 @@ from typing import NamedTuple
 
 import msgspec
 
-from app.articles.wechat import Credentials
-from app.ledger.credits import KeyInfo
-from app.ledger.idempotency import Replay, fingerprint
-from app.operations.paid import PaidCall, pay
-from app.services import Services
+from inkcard.app.articles.wechat import Credentials
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.ledger.idempotency import Replay, fingerprint
+from inkcard.app.operations.paid import PaidCall, pay
+from inkcard.app.services import Services
 
 
 class ArticleAnswer(NamedTuple):

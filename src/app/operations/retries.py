@@ -19,11 +19,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.errors import ClientClosedRequest, DatabaseBusy, IdempotencyKeyInUse
-from app.ledger.charge import to_the_end
-from app.ledger.engine import Tx
-from app.ledger.idempotency import IdempotencyStore, Replay, check_key, implicit_key, pack
-from app.operations.disconnect import GONE_MESSAGE
+from inkcard.app.errors import ClientClosedRequest, DatabaseBusy, IdempotencyKeyInUse
+from inkcard.app.ledger.charge import to_the_end
+from inkcard.app.ledger.engine import Tx
+from inkcard.app.ledger.idempotency import IdempotencyStore, Replay, check_key, implicit_key, pack
+from inkcard.app.operations.disconnect import GONE_MESSAGE
 
 log = logging.getLogger("inkcard.operations")
 

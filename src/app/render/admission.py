@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 
-from app.errors import Overloaded, RateLimited
+from inkcard.app.errors import Overloaded, RateLimited
 
 RETRY_AFTER_SECONDS = 5
 KEY_RETRY_AFTER_SECONDS = 2  # a typical render takes well under a second

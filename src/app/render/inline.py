@@ -18,12 +18,12 @@ import threading
 import time
 from collections.abc import Callable
 
-import layout
-from app.errors import RenderFailed, RenderTimeout
-from app.metrics import Metrics
-from app.render.jobs import answer
-from app.render.messages import Rendered, WorkerConfig, WorkerJob
-from app.render.pool import ProcessRenderPool
+from inkcard import layout
+from inkcard.app.errors import RenderFailed, RenderTimeout
+from inkcard.app.metrics import Metrics
+from inkcard.app.render.jobs import answer
+from inkcard.app.render.messages import Rendered, WorkerConfig, WorkerJob
+from inkcard.app.render.pool import ProcessRenderPool
 
 
 class InlineRenderPool(ProcessRenderPool):

@@ -16,9 +16,9 @@ import time
 from collections.abc import Mapping
 from multiprocessing.connection import Connection
 
-import layout
-from app.errors import ApiError, RenderFailed
-from app.render.messages import (
+from inkcard import layout
+from inkcard.app.errors import ApiError, RenderFailed
+from inkcard.app.render.messages import (
     CoverJob,
     DrawJob,
     Rendered,
@@ -28,8 +28,9 @@ from app.render.messages import (
     WorkerConfig,
     WorkerJob,
 )
-from app.render.refusals import ENGINE_FAILED, engine_refusals, over_limit
-from app.render.sharing import PoolLink, Sharing, pickled
+from inkcard.app.render.refusals import ENGINE_FAILED, engine_refusals, over_limit
+from inkcard.app.render.sharing import PoolLink, Sharing, pickled
+from inkcard.layout.text import Formula, MathBudget
 
 log = logging.getLogger("inkcard.worker")
 
@@ -55,12 +56,12 @@ def answer(
     files: list[bytes] = []
     share = b""
     alt_texts: list[str] = []
-    formulas: list[layout.Formula | None] = []
+    formulas: list[Formula | None] = []
     error: ApiError | None = None
     retiring = False
     try:
         if isinstance(job, TypesetJob):
-            budget = layout.MathBudget()  # one article's math
+            budget = MathBudget()  # one article's math
             formulas = [budget.typeset(tex, job.size, display) for tex, display in job.formulas]
         elif isinstance(job, CoverJob):
             done = render_covers(job, fonts)

@@ -14,12 +14,12 @@ import threading
 import time
 from multiprocessing.context import BaseContext
 
-from app.errors import RenderFailed, RenderTimeout
-from app.metrics import Metrics
-from app.render.messages import Rendered, WorkerConfig, WorkerJob
-from app.render.process import Worker
-from app.render.refusals import ENGINE_FAILED
-from app.render.spread import HandOver
+from inkcard.app.errors import RenderFailed, RenderTimeout
+from inkcard.app.metrics import Metrics
+from inkcard.app.render.messages import Rendered, WorkerConfig, WorkerJob
+from inkcard.app.render.process import Worker
+from inkcard.app.render.refusals import ENGINE_FAILED
+from inkcard.app.render.spread import HandOver
 
 log = logging.getLogger("inkcard.render_pool")
 

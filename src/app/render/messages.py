@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import msgspec
 
-import layout
-from app.errors import ApiError
+from inkcard import layout
+from inkcard.app.errors import ApiError
+from inkcard.layout.text import Formula
 
 
 class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -87,7 +88,7 @@ class DrawJob(msgspec.Struct, frozen=True, kw_only=True):
 class TypesetJob(msgspec.Struct, frozen=True, kw_only=True):
     """An article's math: each distinct (LaTeX, display) in the order written, at ``size`` px.
     Typeset here rather than in the server, so a formula that runs long is stopped with its
-    worker, under one ``layout.MathBudget`` for the whole article."""
+    worker, under one ``MathBudget`` for the whole article."""
 
     formulas: list[tuple[str, bool]]
     size: float
@@ -113,7 +114,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
 
     files: list[bytes] = []
     alt_texts: list[str] = []
-    formulas: list[layout.Formula | None] = []
+    formulas: list[Formula | None] = []
     share: bytes = b""  # a ``ShareJob``'s parts, pickled
     error: ApiError | None = None
     pid: int

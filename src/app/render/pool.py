@@ -17,14 +17,22 @@ from multiprocessing.context import BaseContext
 
 import msgspec
 
-import layout
-from app.errors import Overloaded, RenderTimeout
-from app.metrics import Metrics
-from app.render.admission import Admission
-from app.render.lifecycle import LiveWorkers
-from app.render.messages import CoverJob, Rendered, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from app.render.process import Worker, forkserver_context
-from app.render.spread import HandOver, spreads
+from inkcard import layout
+from inkcard.app.errors import Overloaded, RenderTimeout
+from inkcard.app.metrics import Metrics
+from inkcard.app.render.admission import Admission
+from inkcard.app.render.lifecycle import LiveWorkers
+from inkcard.app.render.messages import (
+    CoverJob,
+    Rendered,
+    RenderJob,
+    TypesetJob,
+    WorkerConfig,
+    WorkerJob,
+)
+from inkcard.app.render.process import Worker, forkserver_context
+from inkcard.app.render.spread import HandOver, spreads
+from inkcard.layout.text import Formula
 
 log = logging.getLogger("inkcard.render_pool")
 
@@ -112,7 +120,7 @@ class ProcessRenderPool:
 
     async def typeset(
         self, job: TypesetJob, timeout: float, key: object = None
-    ) -> list[layout.Formula | None]:
+    ) -> list[Formula | None]:
         """An article's formulas typeset in a worker, in order (None: show the source);
         admitted, timed and killed like a render (the same errors as ``run``)."""
         rendered = await self._admitted(job, timeout, key)

@@ -13,11 +13,19 @@ import threading
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
-from app.render.messages import Offer, Ready, Rendered, Share, WantShare, WorkerConfig, WorkerJob
-from app.render.spread import HandOver
-from app.render.worker import serve
+from inkcard.app.render.messages import (
+    Offer,
+    Ready,
+    Rendered,
+    Share,
+    WantShare,
+    WorkerConfig,
+    WorkerJob,
+)
+from inkcard.app.render.spread import HandOver
+from inkcard.app.render.worker import serve
 
-WORKER_MODULE = serve.__module__  # app.render.worker, named by what it runs so it cannot go stale
+WORKER_MODULE = serve.__module__  # inkcard.app.render.worker: named by what it runs, never stale
 """What the forkserver imports once, before it forks any worker."""
 
 

@@ -12,8 +12,8 @@ import contextlib
 import logging
 from collections.abc import Iterator
 
-import layout
-from app.errors import (
+from inkcard import layout
+from inkcard.app.errors import (
     ApiError,
     CardTooLarge,
     ImageTooLarge,

@@ -11,8 +11,8 @@ import pickle
 from multiprocessing.connection import Connection
 from typing import Protocol
 
-import layout
-from app.render.messages import Offer, Share, WantShare
+from inkcard import layout
+from inkcard.app.render.messages import Offer, Share, WantShare
 
 
 class Sharing(Protocol):

@@ -26,7 +26,15 @@ from typing import Generic, Protocol, TypeVar
 
 import msgspec
 
-from app.render.messages import DrawJob, Offer, Rendered, RenderJob, Share, ShareJob, WorkerJob
+from inkcard.app.render.messages import (
+    DrawJob,
+    Offer,
+    Rendered,
+    RenderJob,
+    Share,
+    ShareJob,
+    WorkerJob,
+)
 
 LOOP_ANSWER_SECONDS = 5.0
 """How long the thread waiting for the first worker waits for the event loop to answer its

@@ -16,9 +16,10 @@ import resource
 import time
 from multiprocessing.connection import Connection
 
-import layout
-from app.render.jobs import answer, peak_rss_kb
-from app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
+from inkcard import layout
+from inkcard.app.render.jobs import answer, peak_rss_kb
+from inkcard.app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
+from inkcard.layout.draw import load_numpy
 
 log = logging.getLogger("inkcard.worker")
 
@@ -89,7 +90,7 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     answering a job that ran out of memory (the pool starts a fresh worker)."""
     limit_address_space(config.memory_limit)
     fonts = layout.FontBook.load(config.fonts_dir)
-    layout.load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
+    load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
     started = time.perf_counter()
     warmed = warm_up(fonts, config)
     warm_up_ms = (time.perf_counter() - started) * 1000

@@ -6,12 +6,12 @@ publishing answers (``publish``), and the cover (``cover``), with the MCP tools'
 the fields every publishing call shares (``platform``); the parsers' shared machinery (``wire``:
 the body decoded, an unknown field or an empty Markdown refused); the JSON Schemas of the
 OpenAPI document and the MCP tools (``derive``), each operation's error cases (``errors``) and
-the README's field and error tables (``readme``, ``python -m app.schema.readme``). It imports
-only the engine's face, the settings, errors, prices and front matter below it: the ledger,
-the cards and everything above read their records from here.
+the README's field and error tables (``readme``, ``python -m inkcard.app.schema.readme``). It
+imports only the engine's face, the settings, errors, prices and front matter below it: the
+ledger, the cards and everything above read their records from here.
 """
 
-from app.schema.article import (
+from inkcard.app.schema.article import (
     ARTICLE_FONT_SIZES,
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
@@ -28,7 +28,7 @@ from app.schema.article import (
     Url,
     parse_article,
 )
-from app.schema.cover import (
+from inkcard.app.schema.cover import (
     KEYWORD_CHARS,
     KEYWORD_LIST_CHARS,
     KEYWORDS,
@@ -37,7 +37,7 @@ from app.schema.cover import (
     CoverResponse,
     parse_cover,
 )
-from app.schema.derive import (
+from inkcard.app.schema.derive import (
     field_descriptions,
     json_schema,
     not_null,
@@ -46,7 +46,7 @@ from app.schema.derive import (
     required_field,
     tool_schema,
 )
-from app.schema.generate import (
+from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_IN_WORDS,
     DEFAULT_MARKDOWN,
@@ -77,7 +77,7 @@ from app.schema.generate import (
     invalid,
     parse_generate,
 )
-from app.schema.platform import (
+from inkcard.app.schema.platform import (
     DRAFT_FIELDS_ACCEPTED,
     DRAFT_MISSING,
     HEADER_HINTS,
@@ -89,7 +89,7 @@ from app.schema.platform import (
     PlatformAppid,
     PlatformAppSecret,
 )
-from app.schema.publish import (
+from inkcard.app.schema.publish import (
     NEWSPIC_IMAGE_LIMIT,
     NEWSPIC_TEXT_LIMIT,
     ArticleErrorBody,
@@ -112,7 +112,7 @@ from app.schema.publish import (
     WordCount,
     parse_newspic,
 )
-from app.schema.wire import (
+from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     MAX_MARKDOWN_CHARS,
     SYNONYMS,

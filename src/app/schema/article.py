@@ -6,11 +6,10 @@ from typing import Annotated, Literal
 
 import msgspec
 
-import layout
-from app.errors import InvalidField
-from app.prices import PRICES, credits
-from app.schema.generate import DEFAULT_IN_WORDS, invalid
-from app.schema.platform import (
+from inkcard.app.errors import InvalidField
+from inkcard.app.prices import PRICES, credits
+from inkcard.app.schema.generate import DEFAULT_IN_WORDS, invalid
+from inkcard.app.schema.platform import (
     DRAFT_FIELDS_ACCEPTED,
     HEADER_HINTS,
     DraftMediaId,
@@ -19,7 +18,7 @@ from app.schema.platform import (
     PlatformAppid,
     PlatformAppSecret,
 )
-from app.schema.wire import (
+from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     Markdown,
     convert_fields,
@@ -28,6 +27,7 @@ from app.schema.wire import (
     require_markdown,
     with_front_matter,
 )
+from inkcard.layout.parse import css_color
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
@@ -201,7 +201,7 @@ def parse_article(body: bytes) -> ArticleRequest:
         raise InvalidField(
             f"theme{where} must be {_ARTICLE_ACCEPTED['theme']}", label=field_label("theme")
         )
-    if request.primaryColor and layout.css_color(request.primaryColor) is None:
+    if request.primaryColor and css_color(request.primaryColor) is None:
         raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
     require_markdown(sent, request.markdown, "convert", required=True)
     return request

@@ -14,8 +14,8 @@ from typing import Annotated, Any
 
 import msgspec
 
-import layout
-from app.schema.generate import (
+from inkcard import layout
+from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_THEME,
     CardTheme,
@@ -27,11 +27,18 @@ from app.schema.generate import (
     Width,
     invalid,
 )
-from app.schema.wire import convert_fields, decode_object
+from inkcard.app.schema.wire import convert_fields, decode_object
+from inkcard.layout.covers import (
+    COVER_LAYOUTS,
+    MAX_COVER_KEYWORD_CHARS,
+    MAX_COVER_KEYWORDS,
+    MAX_COVER_TITLE_CHARS,
+    MAX_COVERS,
+)
 
-TITLE_CHARS = layout.MAX_COVER_TITLE_CHARS
-KEYWORDS = layout.MAX_COVER_KEYWORDS
-KEYWORD_CHARS = layout.MAX_COVER_KEYWORD_CHARS
+TITLE_CHARS = MAX_COVER_TITLE_CHARS
+KEYWORDS = MAX_COVER_KEYWORDS
+KEYWORD_CHARS = MAX_COVER_KEYWORD_CHARS
 KEYWORD_LIST_CHARS = KEYWORDS * (KEYWORD_CHARS + 1)  # the comma-separated form, commas included
 
 Keyword = Annotated[str, msgspec.Meta(max_length=KEYWORD_CHARS)]
@@ -66,9 +73,9 @@ class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
         int,
         msgspec.Meta(
             ge=1,
-            le=layout.MAX_COVERS,
-            description=f"How many covers, 1..{layout.MAX_COVERS}: each in another layout ("
-            + ", ".join(layout.COVER_LAYOUTS)
+            le=MAX_COVERS,
+            description=f"How many covers, 1..{MAX_COVERS}: each in another layout ("
+            + ", ".join(COVER_LAYOUTS)
             + ", in this order).",
         ),
     ] = 1
@@ -82,7 +89,7 @@ _COVER_ACCEPTED = {
     "text": f"a string of 1 to {TITLE_CHARS} characters, not only spaces",
     "keywords": f"a list of at most {KEYWORDS} strings of at most {KEYWORD_CHARS} characters,"
     f" or a string of at most {KEYWORD_LIST_CHARS} characters",
-    "count": f"an integer between 1 and {layout.MAX_COVERS}",
+    "count": f"an integer between 1 and {MAX_COVERS}",
     **{name: CARD_ACCEPTED[name] for name in ("theme", "themeMode", "width", "height")},
 }
 

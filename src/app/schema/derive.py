@@ -6,7 +6,7 @@ where their readers do: the OpenAPI document says every field may be null (our p
 null as "the default"), while a tool's schema offers the plain type an agent should send.
 ``theme`` is restricted to the themes the caller names (the catalogue's, or the article
 themes) in both, and a colour field (``primaryColor``) to the colour forms a pattern can
-state (``layout.color_pattern()``; the parser reads any CSS colour), worked out here so a
+state (``color_pattern()``; the parser reads any CSS colour), worked out here so a
 card render never loads the CSS parser. Both say what the parsers refuse besides: a field
 not in the schema (``additionalProperties``: false, 400 ``unknown_field``) and a Markdown
 without a character that is not whitespace (400 ``empty_markdown``).
@@ -19,7 +19,7 @@ from typing import Any
 
 import msgspec
 
-import layout
+from inkcard.layout.parse import color_pattern
 
 COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}
@@ -47,7 +47,7 @@ def _fields(schema: dict[str, Any], themes: Sequence[str]) -> dict[str, Any]:
     fields["theme"]["enum"] = list(themes)
     for name in COLOR_FIELDS:
         if name in fields:
-            fields[name]["pattern"] = f"^$|{layout.color_pattern()}"
+            fields[name]["pattern"] = f"^$|{color_pattern()}"
     if "markdown" in fields:
         fields["markdown"]["pattern"] = SOMETHING
     return fields

@@ -1,5 +1,5 @@
 """Every error an operation can answer, by status: its labels and when → the OpenAPI
-responses of each operation and the README's error tables (``python -m app.schema.readme``).
+responses of each operation and the README's error tables (``python -m inkcard.app.schema.readme``).
 
 Written once here; the labels are those of ``app.errors`` (and the platform errors of
 ``app.articles``). A case's ``when`` is Markdown, as both readers show it.
@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.prices import PRICES
-from app.schema.wire import MAX_MARKDOWN_CHARS
-from app.settings import MIB, Settings
+from inkcard.app.prices import PRICES
+from inkcard.app.schema.wire import MAX_MARKDOWN_CHARS
+from inkcard.app.settings import MIB, Settings
 
 _SET = Settings()  # the defaults the tables quote
 _BODY = f"{_SET.max_body_bytes // MIB} MiB"

@@ -13,9 +13,9 @@ from typing import Annotated
 
 import msgspec
 
-import layout
-from app.errors import InvalidField
-from app.schema.wire import (
+from inkcard import layout
+from inkcard.app.errors import InvalidField
+from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     Markdown,
     convert_fields,

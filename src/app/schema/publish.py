@@ -9,9 +9,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
-import layout
-from app.prices import PRICES, credits
-from app.schema.generate import (
+from inkcard import layout
+from inkcard.app.prices import PRICES, credits
+from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
@@ -31,7 +31,7 @@ from app.schema.generate import (
     ThemeMode,
     Width,
 )
-from app.schema.platform import (
+from inkcard.app.schema.platform import (
     DRAFT_FIELDS_ACCEPTED,
     HEADER_HINTS,
     DraftMediaId,
@@ -40,7 +40,7 @@ from app.schema.platform import (
     PlatformAppid,
     PlatformAppSecret,
 )
-from app.schema.wire import (
+from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     Markdown,
     convert_fields,

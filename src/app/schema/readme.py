@@ -4,7 +4,7 @@ cases of each operation (``app.schema.errors``) → its error table.
 Each field table sits between ``<!-- fields:MODEL -->`` and ``<!-- /fields -->`` and lists the
 model's fields with their type, default and description, all read from the model; each error
 table sits between ``<!-- errors:OPERATION -->`` and ``<!-- /errors -->``. So the README says
-what the OpenAPI document and the MCP tools say. ``python -m app.schema.readme``
+what the OpenAPI document and the MCP tools say. ``python -m inkcard.app.schema.readme``
 rewrites the tables of ``README.md`` (or of the file it is given); with ``--check`` it only
 says whether they are current (exit code 1 when not).
 """
@@ -20,9 +20,9 @@ from typing import Any, get_args
 
 import msgspec
 
-from app import schema
-from app.schema.derive import json_schema, not_null
-from app.schema.errors import OPERATIONS, ErrorCase
+from inkcard.app import schema
+from inkcard.app.schema.derive import json_schema, not_null
+from inkcard.app.schema.errors import OPERATIONS, ErrorCase
 
 MODELS: dict[str, type] = {
     name: value
@@ -130,7 +130,7 @@ def tables(text: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m app.schema.readme", description="Rewrite the README's field tables."
+        prog="python -m inkcard.app.schema.readme", description="Rewrite the README's field tables."
     )
     parser.add_argument("readme", nargs="?", type=Path, default=Path("README.md"))
     parser.add_argument("--check", action="store_true", help="exit 1 if a table is stale")

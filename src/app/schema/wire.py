@@ -19,8 +19,14 @@ from typing import Annotated, Any, TypeVar
 
 import msgspec
 
-from app import frontmatter
-from app.errors import EmptyMarkdown, InvalidField, InvalidJson, PayloadTooLarge, UnknownField
+from inkcard.app import frontmatter
+from inkcard.app.errors import (
+    EmptyMarkdown,
+    InvalidField,
+    InvalidJson,
+    PayloadTooLarge,
+    UnknownField,
+)
 
 MAX_MARKDOWN_CHARS = 100_000
 Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]

@@ -24,22 +24,22 @@ from litestar.params import FromPath
 from litestar.response import File, Response
 from litestar.types import ControllerRouterHandler
 
-import layout
-from app import VERSION, logs
-from app.errors import NotFound
-from app.metrics import CONTENT_TYPE, Metrics, RequestMetrics
-from app.server import guards, requestlog
-from app.server.mcp_http import HttpMcp
-from app.server.openapi import openapi_components
-from app.server.responses import exception_handlers
-from app.server.routes_article import convert_and_draft_route
-from app.server.routes_cards import route_handlers
-from app.server.routes_cover import cover_route
-from app.server.routes_newspic import newspic_draft_route
-from app.server.routes_playground import playground_routes, theme_labels
-from app.services import Services, build_services, running
-from app.settings import Settings, load_settings
-from app.storage import LocalStorage, check_name
+from inkcard import layout
+from inkcard.app import VERSION, logs
+from inkcard.app.errors import NotFound
+from inkcard.app.metrics import CONTENT_TYPE, Metrics, RequestMetrics
+from inkcard.app.server import guards, requestlog
+from inkcard.app.server.mcp_http import HttpMcp
+from inkcard.app.server.openapi import openapi_components
+from inkcard.app.server.responses import exception_handlers
+from inkcard.app.server.routes_article import convert_and_draft_route
+from inkcard.app.server.routes_cards import route_handlers
+from inkcard.app.server.routes_cover import cover_route
+from inkcard.app.server.routes_newspic import newspic_draft_route
+from inkcard.app.server.routes_playground import playground_routes, theme_labels
+from inkcard.app.services import Services, build_services, running
+from inkcard.app.settings import Settings, load_settings
+from inkcard.app.storage import LocalStorage, check_name
 
 CARD_FILE_ENDINGS = tuple(f".{extension}" for extension in layout.EXTENSIONS.values())
 """What ``GET /files`` serves: card images and PDFs, never a set's manifest."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from app.errors import RequestTimeout, plural
+from inkcard.app.errors import RequestTimeout, plural
 
 _CLOSE = (b"connection", b"close")
 

@@ -19,12 +19,12 @@ from litestar.handlers import ASGIRouteHandler, asgi
 from litestar.types import Receive, Scope, Send
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
-from app import logs, operations
-from app.mcp.tools import Caller, InkcardTools
-from app.server.disconnect import DisconnectWatch
-from app.server.routes_article import APPID_HEADER, SECRET_HEADER
-from app.server.routes_cards import HOW_TO_SEND_KEY, api_key_of
-from app.services import Services
+from inkcard.app import logs, operations
+from inkcard.app.mcp.tools import Caller, InkcardTools
+from inkcard.app.server.disconnect import DisconnectWatch
+from inkcard.app.server.routes_article import APPID_HEADER, SECRET_HEADER
+from inkcard.app.server.routes_cards import HOW_TO_SEND_KEY, api_key_of
+from inkcard.app.services import Services
 
 MCP_PATH = "/mcp"
 

@@ -22,8 +22,8 @@ from litestar.openapi.spec import (
     SecurityScheme,
 )
 
-import themes
-from app.schema import (
+from inkcard import themes
+from inkcard.app.schema import (
     ARTICLE_REQUIRED,
     ARTICLE_THEMES,
     DEFAULT_THEME,
@@ -31,7 +31,7 @@ from app.schema import (
     GenerateRequest,
     request_schema,
 )
-from app.schema.errors import ErrorCase, by_status, described, examples
+from inkcard.app.schema.errors import ErrorCase, by_status, described, examples
 
 
 def generate_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:

@@ -13,8 +13,8 @@ import time
 import uuid
 from typing import Any
 
-from app import logs
-from app.server.origin import Networks, request_origin
+from inkcard.app import logs
+from inkcard.app.server.origin import Networks, request_origin
 
 HEADER = b"x-request-id"
 _VALID_ID = re.compile(rb"[A-Za-z0-9._:-]{1,128}")

@@ -13,7 +13,7 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException
 from litestar.types import ExceptionHandlersMap
 
-from app.errors import ApiError, InternalError
+from inkcard.app.errors import ApiError, InternalError
 
 log = logging.getLogger("inkcard.errors")
 

@@ -12,11 +12,11 @@ from litestar import MediaType, Request, Response, post
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 
-from app import logs, operations
-from app.articles.wechat import Credentials
-from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.prices import Prices, credits
-from app.schema import (
+from inkcard.app import logs, operations
+from inkcard.app.articles.wechat import Credentials
+from inkcard.app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
+from inkcard.app.prices import Prices, credits
+from inkcard.app.schema import (
     ArticleErrorBody,
     DraftPreviewResponse,
     DraftResponse,
@@ -24,16 +24,16 @@ from app.schema import (
     errors,
     parse_article,
 )
-from app.server.disconnect import watching_disconnect
-from app.server.openapi import (
+from inkcard.app.server.disconnect import watching_disconnect
+from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     ArticleOperation,
     article_error_body,
     error_responses,
 )
-from app.server.responses import article_exception_handlers
-from app.server.routes_cards import authenticate, parsed_body
-from app.services import Services
+from inkcard.app.server.responses import article_exception_handlers
+from inkcard.app.server.routes_cards import authenticate, parsed_body
+from inkcard.app.services import Services
 
 PATH = "/api/platform/convert-and-draft"
 APPID_HEADER = "platform-appid"

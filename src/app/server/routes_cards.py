@@ -16,20 +16,20 @@ from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.types import ControllerRouterHandler
 
-import themes
-from app import logs, operations
-from app.errors import ApiError, NotReady
-from app.ledger.credits import KeyInfo
-from app.schema import ErrorBody, GenerateResponse, errors, parse_generate
-from app.server.disconnect import watching_disconnect
-from app.server.openapi import (
+from inkcard import themes
+from inkcard.app import logs, operations
+from inkcard.app.errors import ApiError, NotReady
+from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.schema import ErrorBody, GenerateResponse, errors, parse_generate
+from inkcard.app.server.disconnect import watching_disconnect
+from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     GenerateOperation,
     error_responses,
     generate_request_schema,
 )
-from app.server.routes_themes import theme_routes
-from app.services import Services
+from inkcard.app.server.routes_themes import theme_routes
+from inkcard.app.services import Services
 
 HOW_TO_SEND_KEY = "send your API key in the x-api-key header"
 T = TypeVar("T")

@@ -11,24 +11,31 @@ from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.spec import OpenAPIMediaType, RequestBody
 
-import layout
-import themes
-from app import logs, operations
-from app.schema import CoverRequest, CoverResponse, ErrorBody, errors, json_schema, parse_cover
-from app.server.disconnect import watching_disconnect
-from app.server.openapi import (
+from inkcard import themes
+from inkcard.app import logs, operations
+from inkcard.app.schema import (
+    CoverRequest,
+    CoverResponse,
+    ErrorBody,
+    errors,
+    json_schema,
+    parse_cover,
+)
+from inkcard.app.server.disconnect import watching_disconnect
+from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     JsonBodyOperation,
     error_responses,
     themed_request_schema,
 )
-from app.server.routes_cards import authenticate, parsed_body
-from app.services import Services
+from inkcard.app.server.routes_cards import authenticate, parsed_body
+from inkcard.app.services import Services
+from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
 
 PATH = "/api/generate/cover"
 DESCRIPTION = f"""\
-Covers drawn from a title, no Markdown and no AI: `count` (1..{layout.MAX_COVERS}) covers, each
-in another layout ({", ".join(layout.COVER_LAYOUTS)}), in the card theme's page, type and
+Covers drawn from a title, no Markdown and no AI: `count` (1..{MAX_COVERS}) covers, each
+in another layout ({", ".join(COVER_LAYOUTS)}), in the card theme's page, type and
 colours, the title as large as it fits and the keywords in the theme's accent. `text` is
 required. Each cover is a PNG at scale 2, stored like generate's cards. Costs what a generate
 call costs, whatever `count`; a failed call nothing."""

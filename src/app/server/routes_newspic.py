@@ -9,12 +9,12 @@ from litestar import Request, Response, post
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
 
-import themes
-from app import logs, operations
-from app.errors import MissingPlatformCredentials
-from app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
-from app.prices import Prices, credits
-from app.schema import (
+from inkcard import themes
+from inkcard.app import logs, operations
+from inkcard.app.errors import MissingPlatformCredentials
+from inkcard.app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
+from inkcard.app.prices import Prices, credits
+from inkcard.app.schema import (
     NEWSPIC_IMAGE_LIMIT,
     ArticleErrorBody,
     NewspicPreviewResponse,
@@ -24,17 +24,17 @@ from app.schema import (
     parse_newspic,
     request_schema,
 )
-from app.server.disconnect import watching_disconnect
-from app.server.openapi import (
+from inkcard.app.server.disconnect import watching_disconnect
+from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     NewspicOperation,
     article_error_body,
     error_responses,
 )
-from app.server.responses import article_exception_handlers
-from app.server.routes_article import paid_response, platform_credentials
-from app.server.routes_cards import authenticate, parsed_body
-from app.services import Services
+from inkcard.app.server.responses import article_exception_handlers
+from inkcard.app.server.routes_article import paid_response, platform_credentials
+from inkcard.app.server.routes_cards import authenticate, parsed_body
+from inkcard.app.services import Services
 
 PATH = "/api/platform/newspic-draft"
 

@@ -26,11 +26,10 @@ from litestar import Request, Response, get
 from litestar.handlers import HTTPRouteHandler
 from litestar.params import FromPath
 
-import layout
-import themes
-from app.errors import NotFound
-from app.prices import PRICES, Prices, credits
-from app.schema import MAX_MARKDOWN_CHARS
+from inkcard import layout, themes
+from inkcard.app.errors import NotFound
+from inkcard.app.prices import PRICES, Prices, credits
+from inkcard.app.schema import MAX_MARKDOWN_CHARS
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_PATH = "/static"

@@ -19,15 +19,15 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import Parameter
 
-import themes
-from app.cards import gallery
-from app.cards.service import CardService, ThemesResponse, themes_listing
-from app.errors import NotFound
-from app.render.messages import RenderJob
-from app.render.singleflight import SingleFlight
-from app.schema import ErrorBody, errors
-from app.server.openapi import error_responses
-from app.services import Services
+from inkcard import themes
+from inkcard.app.cards import gallery
+from inkcard.app.cards.service import CardService, ThemesResponse, themes_listing
+from inkcard.app.errors import NotFound
+from inkcard.app.render.messages import RenderJob
+from inkcard.app.render.singleflight import SingleFlight
+from inkcard.app.schema import ErrorBody, errors
+from inkcard.app.server.openapi import error_responses
+from inkcard.app.services import Services
 
 # Revalidated daily: a preview changes only when the service restarts with other themes,
 # fonts or engine, and then its ETag changes too.

@@ -16,15 +16,15 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app import logs
-from app.errors import StorageError
-from app.settings import Settings, SettingsError
-from app.storage.base import CACHE_CONTROL, Storage, StoredFile, check_name, probe_name
-from app.storage.local import LocalStorage
+from inkcard.app import logs
+from inkcard.app.errors import StorageError
+from inkcard.app.settings import Settings, SettingsError
+from inkcard.app.storage.base import CACHE_CONTROL, Storage, StoredFile, check_name, probe_name
+from inkcard.app.storage.local import LocalStorage
 
 if TYPE_CHECKING:
-    from app.storage.gcs import GCSStorage
-    from app.storage.s3 import S3Storage
+    from inkcard.app.storage.gcs import GCSStorage
+    from inkcard.app.storage.s3 import S3Storage
 
 __all__ = [
     "CACHE_CONTROL",
@@ -98,7 +98,7 @@ def make_storage(
     """
     try:
         if settings.storage == "gcs":
-            from app.storage.gcs import GCSStorage
+            from inkcard.app.storage.gcs import GCSStorage
 
             return GCSStorage(
                 settings.gcs_bucket,
@@ -107,7 +107,7 @@ def make_storage(
                 settings.gcs_retry_seconds,
             )
         if settings.storage == "s3":
-            from app.storage.s3 import S3Storage
+            from inkcard.app.storage.s3 import S3Storage
 
             return S3Storage(
                 settings.s3_bucket,

@@ -10,9 +10,9 @@ from google.auth.exceptions import DefaultCredentialsError
 from google.cloud import storage as gcs
 from google.cloud.storage.retry import DEFAULT_RETRY
 
-from app.errors import StorageError
-from app.settings import SettingsError
-from app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
+from inkcard.app.errors import StorageError
+from inkcard.app.settings import SettingsError
+from inkcard.app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
 
 NO_CREDENTIALS = (
     "INKCARD_STORAGE=gcs found no Google credentials: set GOOGLE_APPLICATION_CREDENTIALS to a"

@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.errors import StorageError
-from app.storage.base import StoredFile, check_name, probe_name
+from inkcard.app.errors import StorageError
+from inkcard.app.storage.base import StoredFile, check_name, probe_name
 
 _TMP_PREFIX = ".tmp-"
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from app.storage.base import StoredFile
+from inkcard.app.storage.base import StoredFile
 
 DAY_SECONDS = 86_400.0
 _CARD_NUMBER = re.compile(r"-\d+$")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.errors import StorageError
+from inkcard.app.errors import StorageError
 
 CONNECT_SECONDS = 3.0
 READ_SECONDS = 5.0

@@ -15,9 +15,9 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from app.errors import StorageError
-from app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
-from app.storage.publicread import check_public_read
+from inkcard.app.errors import StorageError
+from inkcard.app.storage.base import CACHE_CONTROL, StoredFile, check_name, probe_name
+from inkcard.app.storage.publicread import check_public_read
 
 CONNECT_SECONDS = 3.0
 READ_SECONDS = 10.0

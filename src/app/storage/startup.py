@@ -9,10 +9,10 @@ written, stops the start (exit 2) rather than failing every request after it.
 
 from __future__ import annotations
 
-from app.errors import StorageError
-from app.settings import Settings, SettingsError
-from app.storage.base import Storage
-from app.storage.publicread import UnreadableUrls
+from inkcard.app.errors import StorageError
+from inkcard.app.settings import Settings, SettingsError
+from inkcard.app.storage.base import Storage
+from inkcard.app.storage.publicread import UnreadableUrls
 
 WHAT_TO_CHECK = {
     "local": "set INKCARD_STORAGE_DIR (or INKCARD_HOME) to a folder this user can write",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
+from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
 
 from . import boxes, text
 from .boxes import PaddingSide, Reader

@@ -15,7 +15,7 @@ from typing import Any
 
 import tinycss2
 
-from layout.style import ThemeError
+from inkcard.layout.style import ThemeError
 
 from .values import significant
 

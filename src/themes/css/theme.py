@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from layout.style import BASE_COLORS, BASE_ROLES, COLOR_KNOBS, Theme, ThemeError, check_theme
+from inkcard.layout.style import (
+    BASE_COLORS,
+    BASE_ROLES,
+    COLOR_KNOBS,
+    Theme,
+    ThemeError,
+    check_theme,
+)
 
 from .knobs import RoleKnobs, apply, finish
 from .read import HEADINGS, Note, Stylesheet

@@ -11,7 +11,7 @@ from typing import Any
 
 import tinycss2
 
-import layout
+from inkcard.layout.parse import color_hex
 
 ROOT_SIZE = 16.0  # em and rem are relative to this, as in a browser's default
 _BLANK = ("whitespace", "comment")
@@ -77,7 +77,7 @@ def length(token: Any, percent_of: float | None = None) -> float:
 def color(token: Any) -> str:
     """A CSS colour (names, hex, rgb/rgba/hsl/hsla in either syntax, …) as `#rrggbb[aa]`:
     the engine's one colour parser, the one inline HTML styles go through too."""
-    parsed = layout.color_hex(tinycss2.serialize([token]))
+    parsed = color_hex(tinycss2.serialize([token]))
     if parsed is None:  # not a colour, or currentcolor
         raise Unsupported("is not a colour we can use")
     return parsed

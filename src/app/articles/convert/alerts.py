@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-import layout
+from inkcard.layout.parse import ALERT_LABELS
 
-KINDS = tuple(layout.ALERT_LABELS)
+KINDS = tuple(ALERT_LABELS)
 CLASSES = frozenset({"alert", *(f"alert-{kind}" for kind in KINDS)})
 TITLE_CLASS = "alert-title"
 
@@ -27,7 +27,7 @@ def label_titles(state: Any) -> None:
     for index, token in enumerate(tokens[:-1]):
         if token.type == "alert_title_open":
             kind = _kind(tokens, index)
-            tokens[index + 1].content = layout.ALERT_LABELS.get(kind, kind)
+            tokens[index + 1].content = ALERT_LABELS.get(kind, kind)
 
 
 def _kind(tokens: Sequence[Any], index: int) -> str:

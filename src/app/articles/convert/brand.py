@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-import layout
+from inkcard.layout.parse import css_color
+from inkcard.layout.style import relative_luminance
 
 MIN_CONTRAST = 4.5  # WCAG AA for body text, against white
 _ROOT = re.compile(r":root\s*\{([^{}]*)\}")
@@ -67,14 +68,14 @@ def brand_colour(css: str, brand: Brand) -> str | None:
     root = _ROOT.search(css)
     declared = _declared(root.group(1)) if root else {}
     colour = readable_on_white(brand.primary) if brand.primary else declared.get("primary")
-    argb = layout.css_color(colour) if colour else None
+    argb = css_color(colour) if colour else None
     return None if argb is None else f"#{argb & 0xFFFFFF:06x}"
 
 
 def readable_on_white(colour: str) -> str:
     """`colour` as `#rrggbb` (opaque), darkened in steps that keep its hue until it reads
     at `MIN_CONTRAST` on white, which is also how well white text reads on it."""
-    argb = layout.css_color(colour)
+    argb = css_color(colour)
     if argb is None:
         raise ValueError(f"{colour!r} is not a CSS colour")
     r, g, b = (argb >> 16 & 0xFF, argb >> 8 & 0xFF, argb & 0xFF)
@@ -84,7 +85,7 @@ def readable_on_white(colour: str) -> str:
 
 
 def _contrast_with_white(r: int, g: int, b: int) -> float:
-    luminance = layout.relative_luminance((r << 16) | (g << 8) | b)
+    luminance = relative_luminance((r << 16) | (g << 8) | b)
     return 1.05 / (luminance + 0.05)
 
 
@@ -102,7 +103,7 @@ def _declared(body: str) -> dict[str, str]:
 
 
 def _rgb(colour: str) -> str:
-    argb = layout.css_color(colour)
+    argb = css_color(colour)
     if argb is None:
         raise ThemeVariableError(f"{colour!r} is not a colour")
     return f"{argb >> 16 & 0xFF}, {argb >> 8 & 0xFF}, {argb & 0xFF}"

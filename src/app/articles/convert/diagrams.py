@@ -1,4 +1,4 @@
-"""Mermaid diagrams in articles: inline SVG drawn by the card engine (`layout.diagram_svg`).
+"""Mermaid diagrams in articles: inline SVG drawn by the card engine (`diagram_svg`).
 
 The parser renders a ```mermaid fence as `<pre><code class="language-mermaid">`;
 `take_diagrams` swaps each for an empty placeholder before the theme is inlined and the
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-import layout
-from app.articles.convert.formulas import COLUMN
+from inkcard import layout
+from inkcard.app.articles.convert.formulas import COLUMN
+from inkcard.layout.diagrams import DiagramBudget, diagram_svg
 
 MERMAID = "language-mermaid"
 NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"
@@ -34,13 +35,13 @@ def take_diagrams(root: lxml_html.HtmlElement, accent: str | None = None) -> lis
     drawn become bare placeholders that `place_diagrams` fills; the others stay code, with
     a note after them."""
     pending = []
-    budget = layout.DiagramBudget()
+    budget = DiagramBudget()
     for code in root.xpath("//pre/code[@class]"):
         if code.get("class") != MERMAID or code.getparent().getparent() is None:
             continue
         pre = code.getparent()
         try:
-            svg = layout.diagram_svg(code.text_content(), budget, accent)
+            svg = diagram_svg(code.text_content(), budget, accent)
         except layout.DiagramError as error:
             note = lxml_html.Element("p")
             note.text = f"Mermaid diagram not drawn: {error}"

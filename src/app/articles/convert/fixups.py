@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
-from layout import highlight
+from inkcard.layout.parse import highlight
 
 # One regex for the word count rule (docs/decisions/articles.md, "Articles"): a CJK
 # character is a word, a run of

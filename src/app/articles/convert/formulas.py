@@ -14,7 +14,7 @@ thin red underline, as on cards.
 
 The service typesets an article's formulas (`html.math_of`) in a render worker, where a
 formula that runs long can be stopped, and hands them in as `Typeset`; without them (tests,
-benchmarks) they are typeset here, under the same per-post `layout.MathBudget`.
+benchmarks) they are typeset here, under the same per-post `MathBudget`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml import html as lxml_html
 
-import layout
+from inkcard.layout.text import Formula, MathBudget
 
 BODY_SIZE = 16.0  # px: the article themes' body text
 # The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts
@@ -38,7 +38,7 @@ COLUMN = 677.0  # px: WeChat's article column
 INLINE, DISPLAY = "language-math-inline", "language-math-display"
 # The parser's math tokens and whether each is display math.
 MATH_TOKENS = {"math_inline": False, "math_inline_double": True, "math_block": True}
-Typeset = Mapping[tuple[str, bool], "layout.Formula | None"]  # (LaTeX, display) → formula
+Typeset = Mapping[tuple[str, bool], "Formula | None"]  # (LaTeX, display) → formula
 BAD_MATH_STYLE = (
     "font-family:Menlo,Consolas,monospace;font-size:90%;background:rgba(27,31,35,.05);"
     "padding:2px 4px;border-radius:4px;border-bottom:1px solid #e5484d"
@@ -64,9 +64,9 @@ def math_size(body_size: float | None) -> float:
     return (body_size or BODY_SIZE) * MATH_SCALE
 
 
-def typeset_here(size: float = MATH_SIZE) -> Callable[[str, bool], layout.Formula | None]:
+def typeset_here(size: float = MATH_SIZE) -> Callable[[str, bool], Formula | None]:
     """Typesetting in this process, under one post's budget."""
-    budget = layout.MathBudget()
+    budget = MathBudget()
     return lambda latex, display: budget.typeset(latex, size, display)
 
 
@@ -84,9 +84,7 @@ def take_math(root: lxml_html.HtmlElement) -> list[Pending]:
     return pending
 
 
-def place_math(
-    pending: list[Pending], typeset: Callable[[str, bool], layout.Formula | None]
-) -> None:
+def place_math(pending: list[Pending], typeset: Callable[[str, bool], Formula | None]) -> None:
     """Each placeholder becomes the formula's SVG, or its source as underlined code."""
     for item in pending:
         span = item.placeholder
@@ -103,7 +101,7 @@ def place_math(
         span.append(_svg(formula))
 
 
-def _svg(formula: layout.Formula) -> etree._Element:
+def _svg(formula: Formula) -> etree._Element:
     height = formula.ascent + formula.descent
     svg = lxml_html.Element(
         "svg",
@@ -121,7 +119,7 @@ def _svg(formula: layout.Formula) -> etree._Element:
     return svg
 
 
-def _path_data(formula: layout.Formula) -> str:
+def _path_data(formula: Formula) -> str:
     parts = []
     for kind, *values in formula.ops:
         parts.append(" ".join([str(kind), *(f"{float(v):.2f}" for v in values)]))  # type: ignore[arg-type]  # ops hold numbers

@@ -29,13 +29,12 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
-import layout
-import themes
-from app.articles.convert import alerts
-from app.articles.convert import fixups as fx
-from app.articles.convert.brand import Brand, apply_brand, brand_colour
-from app.articles.convert.diagrams import place_diagrams, take_diagrams
-from app.articles.convert.formulas import (
+from inkcard import themes
+from inkcard.app.articles.convert import alerts
+from inkcard.app.articles.convert import fixups as fx
+from inkcard.app.articles.convert.brand import Brand, apply_brand, brand_colour
+from inkcard.app.articles.convert.diagrams import place_diagrams, take_diagrams
+from inkcard.app.articles.convert.formulas import (
     MATH_TOKENS,
     Typeset,
     math_size,
@@ -44,8 +43,16 @@ from app.articles.convert.formulas import (
     take_math,
     typeset_here,
 )
-from app.articles.convert.refs import links_to_footnotes
-from app.articles.convert.tables import fit_tables
+from inkcard.app.articles.convert.refs import links_to_footnotes
+from inkcard.app.articles.convert.tables import fit_tables
+from inkcard.layout.parse import (
+    HTML_TAGS,
+    STYLED_TAGS,
+    address_linkify,
+    clean_style,
+    clean_text,
+    valid_link,
+)
 
 if TYPE_CHECKING:
     from premailer import Premailer
@@ -66,8 +73,8 @@ _PARSER = (
         double_inline=True,
     )
 )
-_PARSER.linkify = layout.address_linkify()  # http(s):// and www. only
-_PARSER.validateLink = layout.valid_link  # type: ignore[method-assign]  # file: images pass
+_PARSER.linkify = address_linkify()  # http(s):// and www. only
+_PARSER.validateLink = valid_link  # type: ignore[method-assign]  # file: images pass
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
 for _name, _rule in alerts.RENDER_RULES.items():
@@ -78,9 +85,9 @@ for _kind, _display in MATH_TOKENS.items():
     )
 
 # What may pass from Markdown and raw HTML into the article: the tags and inline styles
-# cards read too (layout.HTML_TAGS, layout.clean_style); everything else is dropped
+# cards read too (HTML_TAGS, clean_style); everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
-_TAGS = set(layout.HTML_TAGS)
+_TAGS = set(HTML_TAGS)
 _DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
                       "template", "noscript", "textarea", "select", "title"}  # fmt: skip
 _OWN_ATTRIBUTES = {
@@ -99,7 +106,7 @@ _OWN_ATTRIBUTES = {
     "p": {"class"},
 }
 _ATTRIBUTES = {
-    tag: _OWN_ATTRIBUTES.get(tag, set()) | ({"style"} if tag in layout.STYLED_TAGS else set())
+    tag: _OWN_ATTRIBUTES.get(tag, set()) | ({"style"} if tag in STYLED_TAGS else set())
     for tag in _TAGS
 }
 # markdown-it's own classes; a raw-HTML copy of one can at worst misnumber a footnote.
@@ -125,7 +132,7 @@ def _keep_attribute(tag: str, name: str, value: str) -> str | None:
     if name in ("href", "src"):
         return _keep_url(tag, name, value)
     if name == "style":
-        return (layout.clean_style(value) or None) if tag in layout.STYLED_TAGS else None
+        return (clean_style(value) or None) if tag in STYLED_TAGS else None
     if name in ("width", "height", "colspan", "rowspan", "start"):
         return value if _NUMBER.match(value.strip()) else None
     if name == "type":
@@ -182,7 +189,7 @@ def image_sources(markdown: str) -> list[str]:
     """The sources of the Markdown's images (`![alt](src)`), in order, each once, as the
     parser normalises them (what `to_article`'s `inline_images` is keyed by)."""
     found: dict[str, None] = {}
-    for token in _PARSER.parse(layout.clean_text(markdown)):
+    for token in _PARSER.parse(clean_text(markdown)):
         for child in token.children or ():
             if child.type == "image" and isinstance(src := child.attrs.get("src"), str):
                 found[src] = None
@@ -208,7 +215,7 @@ def math_of(markdown: str) -> list[tuple[str, bool]]:
     if "$" not in markdown:
         return []
     found: dict[tuple[str, bool], None] = {}
-    for token in _PARSER.parse(layout.clean_text(markdown)):
+    for token in _PARSER.parse(clean_text(markdown)):
         for part in [token, *(token.children or ())]:
             if part.type in MATH_TOKENS:
                 found[(part.content, MATH_TOKENS[part.type])] = None
@@ -228,7 +235,7 @@ def to_article(
     the `data:` URI given (local files, read by the service)."""
     style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
-    clean = _SANITIZER.clean(_render(layout.clean_text(markdown), inline_images or {}))
+    clean = _SANITIZER.clean(_render(clean_text(markdown), inline_images or {}))
     document = lxml_html.document_fromstring(
         "<html><head><meta charset='utf-8'></head><body>"
         f"<section class='article'>{clean}</section></body></html>"
@@ -261,7 +268,7 @@ def to_article(
 def outline(markdown: str) -> tuple[str, str]:
     """The post's title (the first heading, else the first line) and its body as plain
     sanitised HTML in one ``<section>``, no theme: what an image post's text comes from."""
-    clean = _SANITIZER.clean(_PARSER.render(layout.clean_text(markdown)))
+    clean = _SANITIZER.clean(_PARSER.render(clean_text(markdown)))
     section = lxml_html.fragment_fromstring(f"<section>{clean}</section>")
     return fx.title_of(section, fx.visible_text(section)), _fragment(section)
 

@@ -15,7 +15,12 @@ from urllib.parse import unquote, urlsplit
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
-from app.articles.convert.fixups import WECHAT_HOST, append_text, has_class, remove_keeping_tail
+from inkcard.app.articles.convert.fixups import (
+    WECHAT_HOST,
+    append_text,
+    has_class,
+    remove_keeping_tail,
+)
 
 _FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
 

@@ -22,7 +22,7 @@ from functools import cache
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
-from app.articles.convert.fixups import CJK_RANGES, add_style, has_class
+from inkcard.app.articles.convert.fixups import CJK_RANGES, add_style, has_class
 
 PHONE_COLUMN = 343.0  # px: a 375 px phone less WeChat's 16 px margins on both sides
 MARGIN = 1.15  # the estimate's error allowance: a table fits only if 15 % wider would fit

@@ -14,11 +14,11 @@ from collections.abc import Mapping
 
 from lxml import html as lxml_html
 
-import layout
-from app.articles.convert.html import draft_content
-from app.articles.drafts.draftbody import Digest
-from app.fetch import describe
-from app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
+from inkcard.app.articles.convert.html import draft_content
+from inkcard.app.articles.drafts.draftbody import Digest
+from inkcard.app.fetch import describe
+from inkcard.app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
+from inkcard.layout.draw import EncodedImage, probe_image
 
 CONTENT_TEXT_LIMIT = 20_000  # characters of a draft's text (the platform answers 45002 above)
 CONTENT_BYTES_LIMIT = 1024 * 1024  # bytes of a draft's HTML (45002 above)
@@ -108,7 +108,7 @@ def check_content_size(content: str, warnings: Warnings) -> None:
 
 def converted_images(
     originals: Mapping[str, bytes],
-    encoded: Mapping[str, layout.EncodedImage],
+    encoded: Mapping[str, EncodedImage],
     limit: int,
     what: str,
 ) -> list[tuple[str, str]]:
@@ -118,7 +118,7 @@ def converted_images(
     found: list[tuple[str, str]] = []
     for source, image in encoded.items():
         original = originals[source]
-        info = layout.probe_image(original)
+        info = probe_image(original)
         name = f"{what} {describe(source)}"
         sent = f"{image.format.upper()}, {image.width}×{image.height}"
         if info.format not in _PLATFORM_FORMATS:

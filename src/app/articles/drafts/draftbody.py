@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from lxml import html as lxml_html
 
-from app.schema import DIGEST_LIMIT
+from inkcard.app.schema import DIGEST_LIMIT
 
 # Categories of the glyphs a digest goes without: symbols (emoji, ◆, ✎), initial and final
 # quote marks, format characters (zero-width joiners, emoji variation selectors are Mn).

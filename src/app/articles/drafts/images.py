@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Literal
 
-import layout
-from app.articles.convert import html as article
-from app.articles.wechat import ImageUploadFailed
-from app.articles.wechat.placing import Publisher
-from app.errors import ApiError, InvalidImage
-from app.fetch import FetchError, FetchRefused, ImageFetcher, describe
-from app.schema import DraftImage, ImagePolicy
+from inkcard import layout
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.wechat import ImageUploadFailed
+from inkcard.app.articles.wechat.placing import Publisher
+from inkcard.app.errors import ApiError, InvalidImage
+from inkcard.app.fetch import FetchError, FetchRefused, ImageFetcher, describe
+from inkcard.app.schema import DraftImage, ImagePolicy
+from inkcard.layout.draw import EncodedImage, fit_image
 
 # Distinct images (remote or data:) of one draft: each is held in memory (up to the fetch
 # limit, 10 MiB), re-encoded and uploaded, so the count bounds a draft's memory, CPU and
@@ -50,20 +51,20 @@ def check_draft_images(converted: article.Article, policy: ImagePolicy) -> None:
 
 def fit_each(
     images: dict[str, bytes], limit: int
-) -> tuple[dict[str, layout.EncodedImage], dict[str, InvalidImage]]:
+) -> tuple[dict[str, EncodedImage], dict[str, InvalidImage]]:
     """Every image re-encoded under ``limit`` bytes, and those that are not an image we
     accept with their error (the message names the image)."""
-    out: dict[str, layout.EncodedImage] = {}
+    out: dict[str, EncodedImage] = {}
     refused: dict[str, InvalidImage] = {}
     for source, data in images.items():
         try:
-            out[source] = layout.fit_image(data, limit)
+            out[source] = fit_image(data, limit)
         except layout.ImageRejected as exc:
             refused[source] = InvalidImage(f"image {describe(source)} cannot be used: {exc}")
     return out, refused
 
 
-def fit_all(images: dict[str, bytes], limit: int) -> dict[str, layout.EncodedImage]:
+def fit_all(images: dict[str, bytes], limit: int) -> dict[str, EncodedImage]:
     """Every image re-encoded under ``limit`` bytes.
 
     Raises:
@@ -111,7 +112,7 @@ def fail_on_first(
 async def upload_images(
     publisher: Publisher,
     sources: list[str],
-    encoded: dict[str, layout.EncodedImage],
+    encoded: dict[str, EncodedImage],
     policy: ImagePolicy,
     skipped: dict[str, str],
 ) -> dict[str, str]:

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-import layout
-import themes
-from app.articles.convert import html as article
-from app.articles.drafts.checks import Warnings, check_links, check_title, converted_images
-from app.articles.drafts.images import (
+from inkcard import layout, themes
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.drafts.checks import Warnings, check_links, check_title, converted_images
+from inkcard.app.articles.drafts.images import (
     UNUSABLE_SOURCE,
     check_draft_images,
     fail_on_first,
@@ -26,14 +25,16 @@ from app.articles.drafts.images import (
     fit_all,
     fit_each,
 )
-from app.articles.drafts.titles import draft_title
-from app.articles.threads import ArticleThreads
-from app.articles.wechat import TITLE_LIMIT
-from app.errors import RenderFailed
-from app.fetch import FetchError, ImageFetcher
-from app.schema import ArticleRequest, ImagePolicy
+from inkcard.app.articles.drafts.titles import draft_title
+from inkcard.app.articles.threads import ArticleThreads
+from inkcard.app.articles.wechat import TITLE_LIMIT
+from inkcard.app.errors import RenderFailed
+from inkcard.app.fetch import FetchError, ImageFetcher
+from inkcard.app.schema import ArticleRequest, ImagePolicy
+from inkcard.layout.covers import WECHAT_COVER_SIZE, CoverCrops, centred_crops
+from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage
 
-COVER_WIDTH, COVER_HEIGHT = layout.WECHAT_COVER_SIZE
+COVER_WIDTH, COVER_HEIGHT = WECHAT_COVER_SIZE
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,16 +43,16 @@ class DraftPlan:
 
     converted: article.Article
     skipped: dict[str, str]  # source → why it is left out (imagePolicy skip)
-    encoded: dict[str, layout.EncodedImage]
+    encoded: dict[str, EncodedImage]
     usable: list[str]  # the sources to upload, in the article's order
     title: str
     cover_name: str
     cover: bytes
     cover_source: str  # coverImageUrl or the first image; empty: drawn from the title
-    crops: layout.CoverCrops  # the cover's centred 2.35:1 and 1:1 crops
+    crops: CoverCrops  # the cover's centred 2.35:1 and 1:1 crops
 
 
-def cover_card(title: str, theme: str, fonts: layout.FontBook) -> tuple[bytes, layout.CoverCrops]:
+def cover_card(title: str, theme: str, fonts: layout.FontBook) -> tuple[bytes, CoverCrops]:
     """A 900×383 PNG drawn by the cover designer from the title, in the card theme of the
     article theme's name, the title inside the centred square; and its crops."""
     return layout.render_wechat_cover(title, (), themes.load(theme), fonts)
@@ -103,7 +104,7 @@ class DraftPlanner:
         policy: ImagePolicy,
         skipped: dict[str, str],
         warnings: Warnings,
-    ) -> tuple[dict[str, bytes], dict[str, layout.EncodedImage]]:
+    ) -> tuple[dict[str, bytes], dict[str, EncodedImage]]:
         """The article's images fetched and re-encoded for ``uploadimg``. One that cannot
         be had or is not an image fails the draft (policy fail: the first in the article's
         order, fetching before decoding) or is added to ``skipped`` (policy skip); those
@@ -112,17 +113,17 @@ class DraftPlanner:
         fetched, failed = await fetch_images(self.fetcher, list(sources), self.key)
         fail_on_first(sources, failed, policy)
         encoded, refused = await self.pool.run(
-            fit_each, fetched, layout.ARTICLE_IMAGE_BYTES, timeout=self.timeout, key=self.key
+            fit_each, fetched, ARTICLE_IMAGE_BYTES, timeout=self.timeout, key=self.key
         )
         fail_on_first(sources, refused, policy)
         skipped |= {source: error.message for source, error in {**failed, **refused}.items()}
-        await self._note_converted(fetched, encoded, layout.ARTICLE_IMAGE_BYTES, "image", warnings)
+        await self._note_converted(fetched, encoded, ARTICLE_IMAGE_BYTES, "image", warnings)
         return fetched, encoded
 
     async def _note_converted(
         self,
         originals: dict[str, bytes],
-        encoded: dict[str, layout.EncodedImage],
+        encoded: dict[str, EncodedImage],
         limit: int,
         what: str,
         warnings: Warnings,
@@ -146,7 +147,7 @@ class DraftPlanner:
         fetched: dict[str, bytes],
         title: str,
         warnings: Warnings,
-    ) -> tuple[str, bytes, layout.CoverCrops]:
+    ) -> tuple[str, bytes, CoverCrops]:
         """(file name, bytes, centred crops) of the cover: coverImageUrl, the first image,
         or a card drawn from the title."""
         if request.coverImageUrl or sources:
@@ -159,20 +160,18 @@ class DraftPlanner:
             else:
                 original = {sources[0]: fetched[sources[0]]}
             fitted = await self.pool.run(
-                fit_all, original, layout.COVER_IMAGE_BYTES, timeout=self.timeout, key=self.key
+                fit_all, original, COVER_IMAGE_BYTES, timeout=self.timeout, key=self.key
             )
             if request.coverImageUrl:  # the first image's conversion is noted already
-                await self._note_converted(
-                    original, fitted, layout.COVER_IMAGE_BYTES, "cover", warnings
-                )
+                await self._note_converted(original, fitted, COVER_IMAGE_BYTES, "cover", warnings)
             (image,) = fitted.values()
-            crops = layout.centred_crops(image.width, image.height)
+            crops = centred_crops(image.width, image.height)
             return f"cover.{image.extension}", image.data, crops
         return await self._drawn_cover(request.theme, title, warnings)
 
     async def _drawn_cover(
         self, theme: str, title: str, warnings: Warnings
-    ) -> tuple[str, bytes, layout.CoverCrops]:
+    ) -> tuple[str, bytes, CoverCrops]:
         """A card drawn from the title, since there is no image to make the cover of."""
         fonts = self.fonts()
         if fonts is None:

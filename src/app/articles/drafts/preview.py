@@ -3,12 +3,12 @@ hold, for ``dryRun`` (``ArticleService.dry_run``), which calls no platform."""
 
 from __future__ import annotations
 
-import layout
-from app.articles.drafts.checks import Warnings
-from app.articles.drafts.draftbody import Digest
-from app.articles.wechat import DraftArticle
-from app.fetch import describe
-from app.schema import ArticleRequest, DraftImage, DraftPreview, DraftPreviewResponse
+from inkcard.app.articles.drafts.checks import Warnings
+from inkcard.app.articles.drafts.draftbody import Digest
+from inkcard.app.articles.wechat import DraftArticle
+from inkcard.app.fetch import describe
+from inkcard.app.schema import ArticleRequest, DraftImage, DraftPreview, DraftPreviewResponse
+from inkcard.layout.covers import CoverCrops
 
 GENERATED_COVER = "generated"  # a dry run's cover source when the cover is drawn
 
@@ -19,7 +19,7 @@ def draft_article(
     content: str,
     digest: Digest,
     thumb: str,
-    crops: layout.CoverCrops,
+    crops: CoverCrops,
 ) -> DraftArticle:
     """The draft's article: the request's fields, ``digest`` where it gives none, the
     cover's centred crops."""

@@ -6,9 +6,9 @@ cut to the platform's ``TITLE_LIMIT``; the image post takes its title the same w
 
 from __future__ import annotations
 
-from app.articles.convert import html as article
-from app.articles.wechat import TITLE_LIMIT
-from app.schema import ArticleRequest
+from inkcard.app.articles.convert import html as article
+from inkcard.app.articles.wechat import TITLE_LIMIT
+from inkcard.app.schema import ArticleRequest
 
 UNTITLED = "Untitled"
 

@@ -8,8 +8,8 @@ account. It may import ``app.settings``, ``app.errors``, ``app.schema`` and ``ap
 (the database), never the rest of ``app.articles``. This face is what the other rooms use.
 """
 
-from app.articles.wechat.client import WeChatClient
-from app.articles.wechat.errors import (
+from inkcard.app.articles.wechat.client import WeChatClient
+from inkcard.app.articles.wechat.errors import (
     INVALID_MEDIA_ID,
     DraftNotFound,
     ImageUploadFailed,
@@ -20,7 +20,7 @@ from app.articles.wechat.errors import (
     PlatformTimeout,
     draft_not_found,
 )
-from app.articles.wechat.records import (
+from inkcard.app.articles.wechat.records import (
     TITLE_LIMIT,
     Credentials,
     DraftArticle,

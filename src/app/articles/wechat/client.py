@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.articles.wechat.errors import INVALID_MEDIA_ID, PlatformError, draft_not_found
-from app.articles.wechat.records import Credentials, Material, WireArticle
-from app.articles.wechat.tokens import TokenCache
-from app.articles.wechat.transport import JSON_HEADERS, PlatformConnection, json_body
-from app.settings import Settings
+from inkcard.app.articles.wechat.errors import INVALID_MEDIA_ID, PlatformError, draft_not_found
+from inkcard.app.articles.wechat.records import Credentials, Material, WireArticle
+from inkcard.app.articles.wechat.tokens import TokenCache
+from inkcard.app.articles.wechat.transport import JSON_HEADERS, PlatformConnection, json_body
+from inkcard.app.settings import Settings
 
 
 class WeChatClient(PlatformConnection):

@@ -13,9 +13,9 @@ import logging
 import re
 from typing import Any
 
-from app.articles.wechat.records import TITLE_LIMIT
-from app.errors import ApiError
-from app.schema import DIGEST_LIMIT  # the platform answers 45004 above it
+from inkcard.app.articles.wechat.records import TITLE_LIMIT
+from inkcard.app.errors import ApiError
+from inkcard.app.schema import DIGEST_LIMIT  # the platform answers 45004 above it
 
 log = logging.getLogger("inkcard.wechat")
 

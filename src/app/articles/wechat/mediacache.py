@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from app.errors import DatabaseBusy
-from app.ledger.database import open_store
+from inkcard.app.errors import DatabaseBusy
+from inkcard.app.ledger.database import open_store
 
 log = logging.getLogger("inkcard.wechat")
 

@@ -17,16 +17,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from app.articles.wechat.client import WeChatClient
-from app.articles.wechat.errors import (
+from inkcard.app.articles.wechat.client import WeChatClient
+from inkcard.app.articles.wechat.errors import (
     INVALID_MEDIA_ID,
     DraftNotFound,
     PlatformError,
     draft_not_found,
 )
-from app.articles.wechat.mediacache import Hosted, MediaCache, MediaKind, digest_of
-from app.articles.wechat.records import Credentials, WireArticle
-from app.schema import DraftMissing
+from inkcard.app.articles.wechat.mediacache import Hosted, MediaCache, MediaKind, digest_of
+from inkcard.app.articles.wechat.records import Credentials, WireArticle
+from inkcard.app.schema import DraftMissing
 
 
 @dataclass(frozen=True, slots=True)

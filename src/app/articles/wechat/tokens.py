@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from app.ledger.database import open_store
-from app.ledger.engine import FetchLock
+from inkcard.app.ledger.database import open_store
+from inkcard.app.ledger.engine import FetchLock
 
 REFRESH_MARGIN = 300.0  # refetch this long before the platform's expiry (it rotates 5 min early)
 _NONCE = 16

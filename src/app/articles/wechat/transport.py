@@ -23,11 +23,11 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from app.articles.wechat.errors import STALE_TOKEN, PlatformError, PlatformTimeout, errcode
-from app.articles.wechat.errors import raise_for as raise_for_refusal
-from app.articles.wechat.records import Credentials
-from app.articles.wechat.tokens import TokenCache
-from app.ledger.engine import FetchLock
+from inkcard.app.articles.wechat.errors import STALE_TOKEN, PlatformError, PlatformTimeout, errcode
+from inkcard.app.articles.wechat.errors import raise_for as raise_for_refusal
+from inkcard.app.articles.wechat.records import Credentials
+from inkcard.app.articles.wechat.tokens import TokenCache
+from inkcard.app.ledger.engine import FetchLock
 
 log = logging.getLogger("inkcard.wechat")
 
