@@ -47,11 +47,11 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 from hostile_operators import operator_repros  # noqa: E402  (beside this script)
 from hostile_patterns import pattern_repros  # noqa: E402  (beside this script)
 
-from app.prices import Prices  # noqa: E402  (after the path setup, as the others)
+from inkcard.app.prices import Prices  # noqa: E402  (after the path setup, as the others)
 from tests.fakewechat import FakeWeChat  # noqa: E402  (the repository's test helper)
 
 INKCARD = Path(sys.executable).with_name("inkcard")
