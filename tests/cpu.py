@@ -5,7 +5,8 @@ Speed targets live in benchmarks/; a test must not fail because its machine is s
 loaded. A guard against quadratic or exponential work, or work done before a refusal, so
 counts the steps where it can (`counted`: the rows laid out, the formulas typeset), and
 where it must time, compares this thread's CPU seconds (`cpu_of`) with a reference workload
-timed beside it (`at_most`): a loaded machine slows both alike.
+timed beside it (`at_most`; wall seconds where the work is in another process): a loaded
+machine slows both alike.
 """
 
 from __future__ import annotations
@@ -64,10 +65,10 @@ def cpu_of(work: Callable[[], object], best_of: int = 1) -> float:
 
 
 def at_most(spent: float, reference: float, times: float, slack: float, what: str = "") -> None:
-    """Asserts that `spent` CPU seconds are at most `times` the `reference` timed beside
-    them, plus `slack` seconds (the timer's and the collector's noise on short work)."""
+    """Asserts that `spent` seconds are less than `times` the `reference` seconds timed
+    beside them, plus `slack` seconds (the timer's and the collector's noise on short work)."""
     bound = times * reference + slack
     assert spent < bound, (
-        f"{what or 'the work'} took {spent:.3f} s of CPU, more than {times} x "
+        f"{what or 'the work'} took {spent:.3f} s, more than {times} x "
         f"{reference:.3f} s (the reference) + {slack} s"
     )
