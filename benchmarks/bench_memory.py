@@ -49,6 +49,7 @@ ONE_CARD = """
 import json, sys
 from pathlib import Path
 from inkcard import layout, themes
+from inkcard.layout.draw import load_numpy
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():

@@ -228,7 +228,10 @@ def test_two_workers_are_summed_and_their_folder_removed(tmp_path: Path) -> None
         # two workers, each with its render process, start side by side: on a loaded 2-core
         # machine (a full run's other test process) that took over 60 s once
         ready = _ready_within(f"{base}/readyz", 180)
-        assert ready, f"not ready in 180 s; the server said:\n{log.read_text()[-3000:]}"
+        assert ready, (
+            f"not ready in 180 s: {_body(f'{base}/readyz')}; the server said:\n"
+            f"{log.read_text()[-3000:]}"
+        )
         [folder] = temp.glob("inkcard-metrics-*")
         before = scrape(base)
         with httpx.Client(timeout=60, headers={"x-api-key": key}) as http:
@@ -263,3 +266,11 @@ def _ready_within(url: str, seconds: float) -> bool:
     except AssertionError:
         return False
     return True
+
+
+def _body(url: str) -> str:
+    """What ``url`` answers now, or why it does not."""
+    try:
+        return httpx.get(url, timeout=5).text
+    except httpx.HTTPError as exc:
+        return repr(exc)

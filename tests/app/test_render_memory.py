@@ -30,6 +30,7 @@ PEAK = """
 import json, sys
 from pathlib import Path
 from inkcard import layout, themes
+from inkcard.layout.draw import load_numpy
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():

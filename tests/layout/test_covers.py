@@ -3,14 +3,14 @@ article cover's square crop, and hostile input held to bounds."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Rect
 from inkcard.layout.covers import coverinks, covers, covertitle
 from inkcard.layout.draw import probe_image
+from inkcard.layout.text import inline
+from tests.cpu import Calls, counted
 from tests.glyphruns import glyph_runs
 
 TITLE = "普通人也能学会的 AI 写作方法：三步写出爆款笔记"
@@ -93,18 +93,30 @@ def test_the_article_cover_keeps_the_title_in_the_square_crop() -> None:
     assert probe_image(png).width == 900
 
 
-def test_hostile_title_and_keywords_stay_bounded() -> None:
-    start = time.monotonic()
+def _shaped(monkeypatch: pytest.MonkeyPatch) -> Calls:
+    """Counts the characters the covers shape (their layout's work)."""
+    return counted(monkeypatch, inline, "shape", lambda spans, *_: sum(len(s.text) for s in spans))
+
+
+def test_hostile_title_and_keywords_stay_bounded(monkeypatch) -> None:
+    """A 100,000-character title and 10,000 keywords: the covers shape no more text than
+    those of the title and keywords cut to what a cover shows (16,034 characters today),
+    counted, not timed (about a second on a laptop)."""
+    options = layout.RenderOptions(width=440, height=586, scale=1)
+    shaped = _shaped(monkeypatch)
+    cut = ("写" * covers.MAX_TITLE_CHARS, tuple(f"词{n}" for n in range(covers.MAX_KEYWORDS)))
+    layout.render_covers(*cut, themes.load("brandA"), _FONTS, options, count=4)
+    shown, shaped.weight = shaped.weight, 0
     rendered = layout.render_covers(
         "写" * 100_000,
         tuple(f"词{n}" for n in range(10_000)),
         themes.load("brandA"),
         _FONTS,
-        layout.RenderOptions(width=440, height=586, scale=1),
+        options,
         count=4,
     )
     assert len(rendered.files) == 4
-    assert time.monotonic() - start < 30  # generous: about a second on a laptop
+    assert 0 < shaped.weight <= shown
 
 
 def test_render_covers_is_held_to_the_pixel_limits() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +15,7 @@ from inkcard.layout.diagrams import mermaidlines
 from inkcard.layout.diagrams.mermaid import _without_directives, subgraph_title
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.errors import DiagramError
+from tests.cpu import at_most, cpu_of
 
 # The replaced patterns, as they were.
 PARTICIPANT = re.compile(r"^(participant|actor)\s+(?P<id>.+?)(?:\s+as\s+(?P<label>.+))?$")
@@ -124,6 +124,9 @@ def test_directives_go_as_the_pattern_took_them() -> None:
     same(old, _without_directives, lines(6000, tokens, 6))
 
 
+SHORTER = 20  # the lines of the reference: each 1/SHORTER as many spaces, SHORTER of them
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -134,9 +137,19 @@ def test_directives_go_as_the_pattern_took_them() -> None:
     ids=["message", "note", "flowchart-link"],
 )
 def test_a_line_of_spaces_is_refused_in_one_pass(line: str) -> None:
+    """A blow-up guard, not a speed test: the patterns took some 10 CPU seconds on each. The
+    line's CPU is compared with that of SHORTER lines of 1/SHORTER its spaces, timed beside
+    it: as much reading in one pass (today 1 time it or less, 7-10 ms at most); n**2 work is
+    SHORTER times it, n**3 and n**4 far more."""
     kind = "graph TD\n" if line.startswith("A --") else "sequenceDiagram\n"
-    start = time.thread_time()
-    with pytest.raises(DiagramError, match=r"cannot read|expected a link"):
-        parse_diagram(kind + line)
-    # a blow-up guard, not a speed test: the patterns took some 10 CPU seconds on each
-    assert time.thread_time() - start < 2.0
+    spaces = line.count(" ")
+    short = line.replace(" " * spaces, " " * (spaces // SHORTER))
+
+    def refuse(text: str, times: int = 1) -> None:
+        for _ in range(times):
+            with pytest.raises(DiagramError, match=r"cannot read|expected a link"):
+                parse_diagram(kind + text)
+
+    spent = cpu_of(lambda: refuse(line), best_of=3)
+    shorter = cpu_of(lambda: refuse(short, SHORTER), best_of=3)
+    at_most(spent, shorter, 5, 0.05, "the long line")
