@@ -8,7 +8,7 @@ articles whose math fills its budget (typesetting on the article path). Each try
 from the last, so no answer is replayed from the cache or the retry window. While they are
 in flight, ``/healthz`` is timed again and again: nine answers in ten must come back within
 ``HEALTHZ_LIMIT`` and every one within ``HEALTHZ_CEILING`` (on a loaded 2-core machine the
-scheduler alone delays the odd call past 100 ms). A server whose loop did any of that work
+scheduler alone delays the odd call by most of a second). A server whose loop did any of that work
 itself makes ``/healthz`` wait for seconds (main before this test: 9–47 s). On a machine so
 loaded that the idle server is slow too, both bounds grow with the idle answers (``IDLE_TIMES``
 their median, their slowest), never past ``FROZEN``.
@@ -35,8 +35,10 @@ import pytest
 from tests.app.apphelpers import free_port, wait_until_ok
 from tests.layout.test_image_budget import data_uri, png_1bit
 
-HEALTHZ_LIMIT = 0.1  # seconds, for nine calls in ten; an idle server answers in about 2 ms
-HEALTHZ_CEILING = 0.5  # seconds, for every call
+HEALTHZ_LIMIT = 0.5  # seconds, for nine calls in ten; an idle server answers in about 2 ms
+# seconds, for every call: a loop doing the work itself held a call for 9-47 s, while a full
+# test run on a loaded 2-core machine delayed one call by 0.86 s with the loop free
+HEALTHZ_CEILING = 2.5
 HEALTHZ_CALLS = 30
 IDLE_TIMES = 10  # the bounds on a loaded machine: this many times what the idle server took
 FROZEN = 5.0  # seconds: no call ever waits this long, however loaded the machine
