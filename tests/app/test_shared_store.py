@@ -41,10 +41,13 @@ def spawn(code: str, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
-def finish(proc: subprocess.Popen[bytes]) -> str:
-    out, err = proc.communicate(timeout=300)  # the timeout only keeps a hang from hanging CI
-    assert proc.returncode == 0, err.decode()
-    return out.decode().strip()
+def finish(*procs: subprocess.Popen[bytes]) -> list[str]:
+    """Every process's output, once all have ended (one failing leaves none running on)."""
+    # The timeout only keeps a hang from hanging CI.
+    ended = [(proc, *proc.communicate(timeout=300)) for proc in procs]
+    for proc, _, err in ended:
+        assert proc.returncode == 0, err.decode()
+    return [out.decode().strip() for _, out, _ in ended]
 
 
 def wait_for(done: Callable[[], bool], what: str) -> None:
@@ -88,7 +91,7 @@ def test_replicas_starting_together_apply_each_migration_once(
     go = tmp_path / "go"
     procs = [spawn(MIGRATE, empty_database, str(go)) for _ in range(4)]
     go.touch()
-    applied = sorted(finish(proc) for proc in procs)
+    applied = sorted(finish(*procs))
     every = str([m.version for m in MIGRATIONS])
     assert applied == sorted(
         ["[]", "[]", "[]", every]
@@ -137,7 +140,7 @@ def test_processes_needing_a_token_at_once_fetch_it_once(database: str, tmp_path
         time.sleep(0.5)  # room for the others to reach the platform too, were they not waiting
         platform.clear()
         platform._release.set()  # let the stalled request answer
-        tokens = {finish(proc) for proc in procs}
+        tokens = set(finish(*procs))
     assert platform.hits[TOKEN_PATH] == 1
     assert len(tokens) == 1 and next(iter(tokens)).startswith("ACCESS_")
 
@@ -254,4 +257,4 @@ def test_the_sqlite_path_never_loads_psycopg(tmp_path: Path) -> None:
         f"TokenCache({str(tmp_path / 'x.db')!r}).get('a', 'b')\n"
         "print(sorted(m for m in sys.modules if m.startswith('psycopg')))\n"
     )
-    assert finish(spawn(code)) == "[]"
+    assert finish(spawn(code)) == ["[]"]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import sqlite_utils
 
+from inkcard.app.errors import DatabaseBusy
 from inkcard.app.ledger.engine import (
     LOCK_POLL_SECONDS,
     Cursor,
@@ -83,10 +84,24 @@ class SqliteStore(Store):
 
     def migrate(self) -> list[int]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with self.read() as tx:
-            tx.execute("PRAGMA journal_mode = WAL")
+        self._switch_to_wal()
         with self.write() as tx:
             return apply_migrations(tx, self.engine)
+
+    def _switch_to_wal(self) -> None:
+        """Turn a new file to WAL, retrying until ``busy_timeout``: when replicas start together,
+        two connections can each hold a read lock while asking for the write lock the switch
+        needs, and SQLite answers that deadlock with an immediate SQLITE_BUSY, without waiting."""
+        deadline = time.monotonic() + self.busy_timeout
+        while True:
+            try:
+                with self.read() as tx:
+                    tx.execute("PRAGMA journal_mode = WAL")
+                return
+            except DatabaseBusy:
+                if time.monotonic() >= deadline:
+                    raise
+                time.sleep(LOCK_POLL_SECONDS)
 
     def backup(self, target: Path) -> None:
         """SQLite's online backup into ``target`` (a new file, renamed into place when whole):
