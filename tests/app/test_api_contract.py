@@ -33,6 +33,12 @@ CONFIG = """
 [warnings]
 fail-on = true
 
+# Links are inferred from the document only: inferring them from answers (Location headers,
+# URLs in bodies) is where schemathesis 4.32.5 crashes on a string such as "http://[x" in an
+# answer ("Invalid IPv6 URL"); the service answers no Location and links nothing by URL.
+[phases.stateful.inference]
+algorithms = ["dependency-analysis"]
+
 [checks.positive_data_acceptance]
 expected-statuses = ["2xx", "401"]
 
@@ -53,7 +59,9 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "400", "401"]
 warnings = false
 """
 # A body can keep to the schema and still ask for a card over the pixel limit (a tall card
-# at scale 4, as WebP): 400 card_too_large, a limit of the product no JSON Schema spells.
+# at scale 4, as WebP): 400 card_too_large, a limit of the product no JSON Schema spells. So
+# can a Markdown whose text is refused for what it says: MDX naming a component we do not know
+# (400 invalid_mdx), a front matter that is not YAML (400 invalid_front_matter).
 # And an image the generated body names (a cover or an image URL) is fetched from outside, which
 # tests never reach: 502 image_upload_failed, the documented answer of a draft (or its dry run)
 # whose image cannot be had. Those answers alone are let through the "valid data accepted" and
@@ -73,7 +81,7 @@ def filter_failure(context, failure, case, response):
         return True
     if response.status_code == 502:
         return label != "image_upload_failed"
-    return label != "card_too_large"
+    return label not in ("card_too_large", "invalid_mdx", "invalid_front_matter")
 """
 
 

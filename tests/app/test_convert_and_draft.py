@@ -327,6 +327,7 @@ BAD_BODIES: list[tuple[Any, int, str]] = [
     ({"author": "x" * 17}, 400, "invalid_author"),
     ({"digest": "x" * 129}, 400, "invalid_digest"),
     ({"coverImageUrl": "ftp://example.com/a.png"}, 400, "invalid_cover_image_url"),
+    ({"coverImageUrl": "https://h10;|e0[y&"}, 400, "invalid_cover_image_url"),
     ({"content_source_url": "javascript:alert(1)"}, 400, "invalid_content_source_url"),
     ({"markdown": "x" * 100_001}, 413, "payload_too_large"),
 ]

@@ -11,6 +11,7 @@ import asyncio
 import base64
 import gzip
 import ipaddress
+import re
 import threading
 from collections import Counter
 from collections.abc import Awaitable, Iterator
@@ -18,7 +19,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote, urlsplit
 
+import httpx
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from inkcard.app.fetch import (
     FETCHES_PER_KEY,
@@ -29,6 +33,8 @@ from inkcard.app.fetch import (
     embedded_ipv4,
     is_blocked,
 )
+from inkcard.app.fetch.sources import check_url
+from inkcard.app.schema.article import IMAGE_URL_PATTERN
 from inkcard.app.settings import load_settings
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
@@ -276,6 +282,26 @@ def test_urls_refused_before_resolving(source: str) -> None:
 
     with pytest.raises(FetchRefused):
         fetch(source, FetchPolicy(resolve=resolve))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.from_regex(IMAGE_URL_PATTERN, fullmatch=True).filter(bool))
+def test_an_image_url_the_document_accepts_parses(source: str) -> None:
+    """What ``coverImageUrl``'s pattern lets in is refused later only for where it points
+    (a local name, an address, a port), never for its form: a body the document calls valid
+    is not a 400 for a URL the fetcher cannot read."""
+    try:
+        check_url(source)
+    except FetchRefused as refused:
+        assert "names a local host" in str(refused), refused
+    httpx.URL(source)  # the client's own parser agrees
+
+
+@pytest.mark.parametrize(
+    "source", ["https://h10;|e0[y&", "http://[::1]/a.png", "https://u@h/a.png", "https://h:65536/"]
+)
+def test_the_image_url_pattern_refuses_what_would_not_parse(source: str) -> None:
+    assert re.match(IMAGE_URL_PATTERN, source) is None
 
 
 # Redirects

@@ -8,9 +8,11 @@ test_strict_serve.py.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
+import jsonschema_rs
 import pytest
 
 from inkcard.app import frontmatter
@@ -25,6 +27,7 @@ from inkcard.app.schema import (
     request_schema,
     tool_schema,
 )
+from inkcard.app.schema.wire import NOT_BLANK
 
 Parser = Callable[[bytes], Any]
 MARKDOWN_PARSERS = {
@@ -269,7 +272,21 @@ def test_the_request_schemas_refuse_other_fields_and_empty_markdown() -> None:
             assert schema["additionalProperties"] is False
             markdown = schema["properties"]["markdown"]
             text = markdown["anyOf"][0] if "anyOf" in markdown else markdown
-            assert text["pattern"] == r"\S"
+            assert text["pattern"] == NOT_BLANK
     article = request_schema(ArticleRequest, ["brandA"], ("markdown",))
     assert article["required"] == ["markdown"]
     assert "null" not in json.dumps(article["properties"]["markdown"])
+
+
+def test_the_documents_blank_is_the_parsers_blank() -> None:
+    """A Markdown (or cover title) is empty when ``str.strip`` leaves nothing; the pattern
+    the document shows says the same, read by Python's regex and by a JSON Schema one."""
+    pattern = re.compile(NOT_BLANK)
+    for code in [*range(0x3100), 0xFEFF]:  # every space Python or ECMA-262 knows
+        char = chr(code)
+        assert bool(pattern.search(char)) == bool(char.strip()), hex(code)
+    document = jsonschema_rs.validator_for({"type": "string", "pattern": NOT_BLANK})
+    for char in ("\x1d", "\x85", "\u3000", " \t"):
+        assert not document.is_valid(char), repr(char)
+    for char in ("\ufeff", "x", "\u200b"):
+        assert document.is_valid(char), repr(char)

@@ -40,8 +40,15 @@ AUTHOR_LIMIT = 16  # the platform's draft field limits (docs/decisions/articles.
 DIGEST_LIMIT = 128
 URL_LIMIT = 1024
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
+# An image we fetch must also parse: a named host (no user, no [IPv6] literal, not only dots)
+# and a port of at most 65535; else the fetch would refuse it after the body was accepted.
+# The host's classes are disjoint from the quantifiers beside them, so nothing backtracks.
+_HOST_CHAR = r"A-Za-z0-9\-_~!$&'()*+,;=%"
+_PORT = r"6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}"
+IMAGE_URL_PATTERN = rf"^(https?://\.*[{_HOST_CHAR}][.{_HOST_CHAR}]*(:({_PORT}))?([/?#][!-~]*)?)?$"
 
 Url = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=URL_PATTERN)]
+ImageUrl = Annotated[str, msgspec.Meta(max_length=URL_LIMIT, pattern=IMAGE_URL_PATTERN)]
 ImagePolicy = Literal["fail", "skip"]
 IMAGE_POLICIES: tuple[ImagePolicy, ...] = ("fail", "skip")
 _URL_FORM = f"an http(s) URL of printable ASCII, at most {URL_LIMIT} characters"
@@ -87,10 +94,11 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ] = None
     coverImageUrl: Annotated[
-        Url,
+        ImageUrl,
         msgspec.Meta(
-            description=f"Drafts: the cover image, {_URL_FORM}; empty: the article's first"
-            " image, else a 900 × 383 card drawn from the title."
+            description=f"Drafts: the cover image, {_URL_FORM}, naming a host (no user or"
+            " password, no IP-literal in brackets); empty: the article's first image, else a"
+            " 900 × 383 card drawn from the title."
         ),
     ] = ""
     title: Annotated[
@@ -167,7 +175,10 @@ _ARTICLE_ACCEPTED = {
     "theme": "one of " + ", ".join(ARTICLE_THEMES),
     "primaryColor": f"a CSS colour of at most {COLOR_LIMIT} characters (#07c160, hsl(…), a name)",
     "fontSize": f"a number from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
-    "coverImageUrl": f"an http or https URL of at most {URL_LIMIT} printable ASCII characters",
+    "coverImageUrl": (
+        f"an http or https URL of at most {URL_LIMIT} printable ASCII characters with a host"
+        " name (no user or password, no bracketed IP-literal) and a port of at most 65535"
+    ),
     "title": "a string",
     "author": f"a string of at most {AUTHOR_LIMIT} characters",
     "digest": f"a string of at most {DIGEST_LIMIT} characters",

@@ -27,7 +27,7 @@ from inkcard.app.schema.generate import (
     Width,
     invalid,
 )
-from inkcard.app.schema.wire import convert_fields, decode_object
+from inkcard.app.schema.wire import NOT_BLANK, convert_fields, decode_object
 from inkcard.layout.covers import (
     COVER_LAYOUTS,
     MAX_COVER_KEYWORD_CHARS,
@@ -54,7 +54,7 @@ class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
         msgspec.Meta(
             min_length=1,
             max_length=TITLE_CHARS,
-            pattern=r"\S",
+            pattern=NOT_BLANK,
             description=f"The cover's title, 1..{TITLE_CHARS} characters (not only spaces);"
             " set as large as its balanced lines fit.",
         ),

@@ -19,11 +19,11 @@ from typing import Any
 
 import msgspec
 
+from inkcard.app.schema.wire import NOT_BLANK
 from inkcard.layout.parse import color_pattern
 
 COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}
-SOMETHING = r"\S"  # a Markdown with nothing but whitespace is empty_markdown
 
 
 def json_schema(struct: type) -> dict[str, Any]:
@@ -49,7 +49,7 @@ def _fields(schema: dict[str, Any], themes: Sequence[str]) -> dict[str, Any]:
         if name in fields:
             fields[name]["pattern"] = f"^$|{color_pattern()}"
     if "markdown" in fields:
-        fields["markdown"]["pattern"] = SOMETHING
+        fields["markdown"]["pattern"] = NOT_BLANK  # else empty_markdown
     return fields
 
 

@@ -28,6 +28,10 @@ from inkcard.app.errors import (
     UnknownField,
 )
 
+# A character ``str.strip`` keeps, spelt out: ``\S`` means other things in the document's
+# regex dialect (ECMA-262 counts U+FEFF as a space and U+001C..U+001F as not), so a body the
+# document calls valid would be refused here, or the reverse.
+NOT_BLANK = r"[^\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
 MAX_MARKDOWN_CHARS = 100_000
 Markdown = Annotated[str, msgspec.Meta(max_length=MAX_MARKDOWN_CHARS)]
 MARKDOWN_LIMIT = f"at most {MAX_MARKDOWN_CHARS:,} characters (longer: 413 payload_too_large)"
