@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import multiprocessing.util
+import shutil
+import tempfile
 import threading
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
@@ -29,9 +32,44 @@ WORKER_MODULE = serve.__module__  # inkcard.app.render.worker: named by what it 
 """What the forkserver imports once, before it forks any worker."""
 
 
+# The forkserver listens on a Unix socket in multiprocessing's own folder under TMPDIR
+# (``<TMPDIR>/pymp-XXXXXXXX/listener-XXXXXXXX``); Linux binds no socket path over 107 bytes.
+_SOCKET_PATH_MAX = 107
+_SOCKET_TAIL = len("/pymp-XXXXXXXX/listener-XXXXXXXX")
+_SHORT_TEMP_ROOTS = ("/tmp", "/var/tmp", "/dev/shm")
+
+
+def _keep_socket_path_short() -> None:
+    """Under a TMPDIR too long for the socket, give multiprocessing a folder of its own in a
+    short root, as Python 3.13 does (on 3.11 the workers would never start and /readyz would
+    answer 503 for good, with nothing said).
+
+    Raises:
+        OSError: No short root can hold the folder; the message names the setting to change.
+    """
+    if len(tempfile.gettempdir()) + _SOCKET_TAIL <= _SOCKET_PATH_MAX:
+        return
+    if multiprocessing.process.current_process()._config.get("tempdir"):  # type: ignore[attr-defined]  # multiprocessing's own record
+        return  # already chosen (by an earlier call)
+    for root in _SHORT_TEMP_ROOTS:
+        try:
+            folder = tempfile.mkdtemp(prefix="pymp-", dir=root)
+        except OSError:
+            continue
+        multiprocessing.util.Finalize(None, shutil.rmtree, args=(folder, True), exitpriority=-100)
+        multiprocessing.process.current_process()._config["tempdir"] = folder  # type: ignore[attr-defined]
+        return
+    raise OSError(
+        f"TMPDIR ({tempfile.gettempdir()}) is too long for the render processes' socket"
+        f" (at most {_SOCKET_PATH_MAX - _SOCKET_TAIL} characters) and none of"
+        f" {', '.join(_SHORT_TEMP_ROOTS)} is writable: set TMPDIR to a shorter folder"
+    )
+
+
 def forkserver_context() -> BaseContext:
     """Workers are forked from a single-threaded server that imported the engine once: as fast
     as ``fork`` after the first, without copying the service's threads, locks or sockets."""
+    _keep_socket_path_short()
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload([WORKER_MODULE])
     return context
