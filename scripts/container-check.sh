@@ -22,13 +22,17 @@
 #      INKCARD_CHECK_GCS=http://127.0.0.1:PORT/BUCKET (a GCS emulator),
 #      INKCARD_CHECK_POSTGRES=postgresql://… (an empty database on loopback).
 # Everything it started, mounted or made is removed at the end except the images (kept as the
-# next run's cache). Run as root. Usage: scripts/container-check.sh [SAVE_CARD_AS.png]
+# next run's cache). Run as root. Usage: scripts/container-check.sh [--build-only] [SAVE_CARD_AS.png]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cache="${INKCARD_BASE_CACHE:-/var/cache/inkcard-base}"
 mirror="${INKCARD_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 image="${INKCARD_CHECK_IMAGE:-localhost/inkcard:check}"
+# --build-only: steps 1 to 3, then stop (the test suite starts it first, so the slow part
+# overlaps the other tests; its own check then finds the base and the layers cached).
+build_only=""
+if [ "${1:-}" = "--build-only" ]; then build_only=1; shift; fi
 card_out="${1:-}"
 report_file="${INKCARD_CHECK_REPORT:-}"
 # The stand-in is tagged exactly as the first FROM names it (Docker Hub's long form).
@@ -482,6 +486,7 @@ install_tools
 make_rootfs
 import_base
 build_image
+if [ -n "$build_only" ]; then say "built (--build-only)"; exit 0; fi
 report_size
 mount_root
 report_packages

@@ -9,6 +9,7 @@ from fontTools.fontBuilder import FontBuilder
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 
 from inkcard import layout, themes
+from tests import prebuild
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "tests" / "cases"
@@ -32,6 +33,14 @@ def pytest_configure(config: pytest.Config) -> None:
         # this process's tests changed. Runs before xdist's own configure hook reads these.
         config.option.dist = "no"
         config.option.tx = []
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    prebuild.start(session.config)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    prebuild.stop(session.config)
 
 
 def pytest_terminal_summary(

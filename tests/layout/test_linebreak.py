@@ -90,6 +90,9 @@ def lines(text: str, max_width: float, unsafe: set[int] | None = None) -> list[s
         ("🇨🇳", Brk.ID),
         ("1\ufe0f\u20e3", Brk.ID),
         ("❤\ufe0f", Brk.ID),
+        ('"', Brk.QU),
+        ("'", Brk.QU),
+        ("\u00b7", Brk.GL),
     ],
 )
 def test_classify(text: str, expected: Brk) -> None:
@@ -144,6 +147,15 @@ def test_classify(text: str, expected: Brk) -> None:
         ("ab\u00adcd", "ab\u00ad|cd"),
         ("中\u200b。", "中\u200b。"),
         ("（\u200bab", "（\u200b|ab"),
+        # UAX #14 LB19: ASCII quotes bind both sides, as writers type them in Chinese too;
+        # a break after a space before one stays (LB18)
+        ('他说"好"，走', '他|说"好"，|走'),
+        ('中"文"字', '中"文"字'),
+        ('say "hi" now', 'say |"hi" |now'),
+        # a middle dot binds a transliterated name (查理·芒格), and a separator " · " breaks
+        # after its space
+        ("查理·芒格说", "查|理·芒|格|说"),
+        ("a · b", "a · |b"),
         # mandatory breaks
         ("ab\ncd", "ab\n‖cd"),
         ("中\n\n文", "中\n‖\n‖文"),

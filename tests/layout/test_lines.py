@@ -115,3 +115,22 @@ def test_long_inline_code_breaks_as_before(box_fonts) -> None:
     code = "make test now and then again and again"  # 38 characters
     lines = texts_of(f"aaaa bbbb `{code}`", box_fonts)
     assert not any(code in line for line in lines), lines
+
+
+# --- UAX #14 and clreq: quotes and the middle dot ---------------------------------------
+
+QUOTED = '查理·芒格说："买好公司"，再"等"。'
+
+
+def test_ascii_quotes_and_a_middle_dot_hold_their_neighbours(fonts: layout.FontBook) -> None:
+    """At every offset of the same sentence, no line starts with `·` or a closing `"`
+    before its `，`, no opening `"` ends a line, and 查理·芒格 never splits (a browser's
+    line breaker keeps all of these)."""
+    for shift in range(30):
+        rows = texts_of("中" * shift + QUOTED * 5, fonts)
+        quotes = 0
+        for row in rows:
+            assert not row.startswith(("·", '"，', '"。')), rows
+            assert "·" not in row or "理·芒" in row, rows
+            quotes += row.count('"')
+            assert not (row.endswith('"') and quotes % 2 == 1), rows  # an opening quote

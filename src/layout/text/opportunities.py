@@ -5,7 +5,8 @@ rules: breaks between Chinese and Japanese characters and emoji (Korean, which s
 words apart with spaces, breaks at the spaces), after spaces, after a hyphen inside a
 word and after a slash in URLs; after a zero-width space (U+200B) and a soft hyphen
 (U+00AD, which then draws a hyphen); never before closing punctuation
-(`，。！？；：）」』】》、`…) nor after opening punctuation (`（「『【《`…); never where
+(`，。！？；：）」』】》、`…) nor after opening punctuation (`（「『【《`…); never on
+either side of an ASCII quote (UAX #14 LB19) or a middle dot (查理·芒格); never where
 HarfBuzz marked the boundary unsafe to break. A dictionary hyphenation point is `HYPHEN`.
 
 The holds take opportunities away: no break right after a line's indent, inside a short
@@ -39,6 +40,9 @@ class Brk(IntEnum):
     SL = 8  # slash: break after, before a letter (long URLs)
     B2 = 9  # em dash: break on either side, but not inside a run of dashes
     ZW = 10  # zero-width space, soft hyphen: break after, never before
+    QU = 11  # ASCII quotes: no break on either side (UAX #14 LB19; writers type them in
+    #          Chinese, where a break would leave `"` at a line end or put `"，` at a start)
+    GL = 12  # middle dot (U+00B7, U+2027): binds both sides (查理·芒格 is one name)
 
 
 NEVER, ALLOWED, MANDATORY = 0, 1, 2
@@ -50,6 +54,8 @@ _CLOSE_WIDE = set(
 )
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
+_QUOTES = frozenset("\"'")
+_MIDDLE_DOTS = frozenset("\u00b7\u2027")
 _IDEOGRAPHIC = regex.compile(
     r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
     r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]"
@@ -71,6 +77,10 @@ def classify(text: str) -> Brk:
         return Brk.SP
     if first in ("\u200b", SOFT_HYPHEN):
         return Brk.ZW
+    if first in _QUOTES:
+        return Brk.QU
+    if first in _MIDDLE_DOTS:
+        return Brk.GL
     if first in _CLOSE_WIDE:
         return Brk.CLW
     if first in _CLOSE_NARROW:
@@ -140,7 +150,7 @@ def _pair(a: Brk, b: Brk, unsafe_next: bool) -> int:
     before `a` (a hyphen or slash breaks after a word, before a letter)."""
     if a == Brk.BK:
         return MANDATORY
-    if b in (Brk.BK, Brk.SP, Brk.CL, Brk.CLW) or a == Brk.OP:
+    if b in (Brk.BK, Brk.SP, Brk.CL, Brk.CLW, Brk.GL) or a == Brk.OP:
         return NEVER
     if a == Brk.SP:
         return ALLOWED
@@ -149,6 +159,8 @@ def _pair(a: Brk, b: Brk, unsafe_next: bool) -> int:
     if a == Brk.ZW and b != Brk.ZW:
         return ALLOWED
     if b == Brk.ZW:
+        return NEVER
+    if a in (Brk.QU, Brk.GL) or b in (Brk.QU, Brk.GL):
         return NEVER
     if a == Brk.ID or b == Brk.ID or a == Brk.CLW:
         return ALLOWED
