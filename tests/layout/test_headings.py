@@ -16,7 +16,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Item, Page, Row
 
 WIDTHS = (360, 440, 1080)
-THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name)]
+THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name) or [""]]
 LONG_WORDS = (
     "# Beginners Guide to Internationalization",
     "## LIMITATIONS OF EXTRAORDINARILY COMPREHENSIVE BENCHMARKS",
@@ -150,3 +150,31 @@ def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts)
             offset += len(line)
             if is_han(line[-1]) and is_han(after[0]):
                 assert offset not in inside, f"{theme_mode}: {lines}"
+
+
+# Titles whose breaks a designer fixed by hand (issue 41), with the phrases a reader takes as
+# one: a segmenter cuts them into one-character words (不/踩/雷, 能/不能, 用/asyncio).
+PHRASES = {
+    "# 成都3天2晚🐼 不踩雷的City Walk路线": ("不踩雷", "3天2晚"),
+    "# 基金定投到底能不能赚钱？一篇讲清楚": ("能不能", "讲清楚", "定投"),
+    "## 用asyncio写一个并发爬虫：从入门到上线": ("用asyncio",),
+    "## 查理·芒格的投资哲学 — 逆向思考": ("查理·芒格",),
+    "## 吃到撑的成都火锅地图，本地人也说好": ("吃到撑",),
+}
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_heading_keeps_its_phrases_and_never_starts_with_a_dash(width: int, fonts) -> None:
+    split = []
+    for heading, phrases in PHRASES.items():
+        for theme_mode in THEME_MODES:
+            lines = [row.text.strip() for row in heading_rows(heading, theme_mode, width, fonts)]
+            joined = "\n".join(lines).casefold()
+            for phrase in phrases:
+                whole = phrase.casefold()
+                cut = [whole[:n] + "\n" + whole[n:] for n in range(1, len(whole))]
+                if any(piece in joined for piece in cut):
+                    split.append((theme_mode, phrase, lines))
+            if any(line.startswith(("—", "·")) for line in lines):
+                split.append((theme_mode, "a dash or dot opens a line", lines))
+    assert split == []

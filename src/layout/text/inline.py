@@ -19,7 +19,15 @@ from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster, trimmed
 from .linebox import Metrics, TextLine
-from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, balance_lines, break_lines
+from .linebreak import (
+    NO_EDGES,
+    Edges,
+    LineRange,
+    avoid_lone_last,
+    balance_lines,
+    break_lines,
+    widest_piece,
+)
 from .lineitems import line_items
 from .opportunities import (
     ALLOWED,
@@ -32,6 +40,7 @@ from .opportunities import (
     classify,
     glue_emoji,
     hold_short_runs,
+    keep_phrases,
     keep_short_spans,
     keep_units,
     keep_words,
@@ -80,8 +89,8 @@ def layout_text(
     allowed = _allowed(clusters, keep)
     if heading:
         allowed = glue_emoji(texts, allowed)
-        if sum(widths) > width:  # it wraps: between words, not inside one
-            allowed = keep_words(texts, allowed)
+        if sum(widths) > width:  # it wraps: between phrases, else between words
+            allowed = _heading_breaks(texts, widths, allowed, width)
     elif prose:
         allowed = _hyphenated(clusters, allowed, width)
     edges = _edges(clusters, allowed)
@@ -121,6 +130,16 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
             cluster = replace(cluster, width=small.width, formula=small)
         out.append(cluster)
     return out
+
+
+def _heading_breaks(
+    texts: list[str], widths: list[float], allowed: list[int], width: float
+) -> list[int]:
+    """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
+    phrase fits the line, else between words (`keep_words`), never inside a word that fits."""
+    words = keep_words(texts, allowed)
+    phrases = keep_phrases(texts, words)
+    return phrases if widest_piece(texts, widths, phrases) <= width else words
 
 
 def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:

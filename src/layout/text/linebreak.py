@@ -31,7 +31,7 @@ BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops he
 BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
-_PAUSES = frozenset("，、：；。！？）」』”,:;!?)")
+_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—")
 
 
 @bulk_record
@@ -231,7 +231,7 @@ def balance_lines(
     does: the lines come out about equally long, as CSS `text-wrap: balance` sets them;
     but a wider set whose lines end at more punctuation wins (`_at_pauses`)."""
     lines = break_lines(texts, widths, allowed, max_width, edges)
-    low = _widest_piece(texts, widths, allowed)
+    low = widest_piece(texts, widths, allowed)
     if not 2 <= len(lines) <= BALANCE_MAX_LINES or low >= max_width:
         return lines
     best, high = lines, max_width
@@ -282,7 +282,7 @@ def _pauses(lines: list[LineRange], texts: list[str]) -> int:
     return count
 
 
-def _widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:
+def widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:
     """The widest run of clusters between break opportunities, without the spaces that
     hang at its end (a space inside a glued run counts)."""
     widest = piece = trailing = 0.0

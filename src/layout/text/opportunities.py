@@ -11,8 +11,9 @@ HarfBuzz marked the boundary unsafe to break. A dictionary hyphenation point is 
 
 The holds take opportunities away: no break right after a line's indent, inside a short
 run between spaces (`hold_short_runs`), between a number and its unit (`keep_units`),
-inside short inline code (`keep_short_spans`), before an emoji (`glue_emoji`) or inside a
-Chinese word of a heading (`keep_words`). linebreak.py fits lines to the opportunities left.
+inside short inline code (`keep_short_spans`), before an emoji (`glue_emoji`), inside a
+Chinese word of a heading (`keep_words`) or, where the line allows, inside its phrases
+(`keep_phrases`). linebreak.py fits lines to the opportunities left.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from functools import lru_cache
 
 import regex
 
-from .words import has_han, inside_words, is_han
+from .words import has_han, inside_words, is_han, single_han_edges
 
 
 class Brk(IntEnum):
@@ -274,6 +275,38 @@ def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
         ):
             kept[i] = NEVER
     return kept
+
+
+# Where a heading may still break when it keeps its phrases: after a space or punctuation,
+# before an opening mark, beside an emoji.
+_PHRASE_ENDS = frozenset((Brk.SP, Brk.CL, Brk.CLW, Brk.B2, Brk.ZW))
+
+
+def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` (a heading's, its words kept) with no break beside a one-character Chinese
+    word unless punctuation, a space or an emoji is there too (不踩雷 and 用 asyncio stay
+    whole: `single_han_edges`), and none before a dash (no heading line starts with —).
+    Stricter than a word list: the caller falls back to the words when a phrase is wider
+    than the line."""
+    kept = list(allowed)
+    classes = [classify(t) for t in texts]
+    text = "".join(texts)
+    edges = single_han_edges(text) if has_han(text) else set()
+    end = 0
+    for i in range(len(texts) - 1):
+        end += len(texts[i])
+        if kept[i] != ALLOWED:
+            continue
+        if classes[i + 1] == Brk.B2 or (end in edges and _mid_phrase(texts, classes, i)):
+            kept[i] = NEVER
+    return kept
+
+
+def _mid_phrase(texts: list[str], classes: list[Brk], i: int) -> bool:
+    """Whether nothing at the boundary after cluster `i` (a space, punctuation, an opening
+    mark, an emoji) marks a phrase's end."""
+    marked = classes[i] in _PHRASE_ENDS or classes[i + 1] == Brk.OP
+    return not (marked or _is_emoji(texts[i]) or _is_emoji(texts[i + 1]))
 
 
 def _is_emoji(text: str) -> bool:

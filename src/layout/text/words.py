@@ -32,6 +32,11 @@ def _cut() -> Callable[[str], list[str]]:
     return cut
 
 
+@lru_cache(maxsize=256)  # a wrapping heading is segmented for its words and its phrases
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(_cut()(text))
+
+
 def has_han(text: str) -> bool:
     return _HAN.search(text) is not None
 
@@ -40,10 +45,23 @@ def inside_words(text: str) -> set[int]:
     """The offsets in `text` that fall between two characters of one word."""
     inside: set[int] = set()
     offset = 0
-    for word in _cut()(text):
+    for word in _words(text):
         inside.update(range(offset + 1, offset + len(word)))
         offset += len(word)
     return inside
+
+
+def single_han_edges(text: str) -> set[int]:
+    """The offsets in `text` at either edge of a one-character Chinese word: 不/踩/雷,
+    到底/能/不能, 用/asyncio are where a segmenter cuts inside a phrase a reader takes as one
+    (不踩雷, 能不能, 用 asyncio), so a heading keeps them together when it can."""
+    edges: set[int] = set()
+    offset = 0
+    for word in _words(text):
+        if len(word) == 1 and is_han(word):
+            edges.update((offset, offset + 1))
+        offset += len(word)
+    return edges
 
 
 def is_han(char: str) -> bool:
