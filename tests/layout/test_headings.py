@@ -178,3 +178,25 @@ def test_a_heading_keeps_its_phrases_and_never_starts_with_a_dash(width: int, fo
             if any(line.startswith(("—", "·")) for line in lines):
                 split.append((theme_mode, "a dash or dot opens a line", lines))
     assert split == []
+
+
+UPPERCASE_THEMES = [
+    (name, mode) for name, mode in THEME_MODES if name in ("art-deco", "pop-art", "typewriter")
+]
+
+
+def heading_text(md: str, theme_mode: tuple[str, str], fonts) -> str:
+    return " ".join(row.text.strip() for row in heading_rows(md, theme_mode, 1080, fonts))
+
+
+@pytest.mark.parametrize("theme_mode", UPPERCASE_THEMES)
+def test_capitalised_headings_keep_code_brand_words_and_latin_beside_chinese(
+    theme_mode: tuple[str, str], fonts
+) -> None:
+    """A theme that sets headings in capitals sets English in capitals, but not code
+    (`httpx`), a word whose case is its name (GitHub), nor Latin inside a Chinese heading."""
+    english = heading_text("# Getting started with `httpx` on GitHub and macOS", theme_mode, fonts)
+    assert "GETTING STARTED WITH" in english and "httpx" in english, english
+    assert "GitHub" in english and "macOS" in english, english
+    chinese = heading_text("# 用asyncio写一个City Walk爬虫", theme_mode, fonts)
+    assert "asyncio" in chinese and "City Walk" in chinese, chinese

@@ -183,8 +183,11 @@ def test_page_numbers_take_letter_spacing_and_text_transform(box_fonts) -> None:
 
 
 def test_text_transform_changes_latin_case_only(box_fonts) -> None:
-    [page] = pages("## chapter 一 one", box_fonts, '[roles.h2]\ntext_transform = "uppercase"\n')
-    assert page.rows[0].row.text == "CHAPTER 一 ONE"
+    upper = '[roles.h2]\ntext_transform = "uppercase"\n'
+    [page] = pages("## chapter one", box_fonts, upper)
+    assert page.rows[0].row.text == "CHAPTER ONE"
+    [page] = pages("## chapter 一 one", box_fonts, upper)  # Latin beside CJK: as written
+    assert page.rows[0].row.text == "chapter 一 one"
     [page] = pages("ABC", box_fonts, '[roles.body]\ntext_transform = "lowercase"\n')
     assert page.rows[0].row.text == "abc"
 

@@ -148,7 +148,8 @@ class Looks:
             link="link" in marks,
             ligatures=v["family"] != "mono",
             letter_spacing=float(v["letter_spacing"]),
-            text_transform=str(v["text_transform"]),
+            # code is never re-cased: `httpx` in a capitalised heading is still httpx
+            text_transform="none" if "inline_code" in marks else str(v["text_transform"]),
             effects=v["text_effects"],
             highlight=v.get("highlight", v.get("background")) if marked else None,
             highlight_height=v.get("background_height", "line"),

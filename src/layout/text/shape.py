@@ -48,7 +48,7 @@ JAPANESE = "ja"
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
     language = paragraph_language(spans)
-    texts = [_transformed(span.text, span.style) for span in spans]
+    texts = cased(spans)
     cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
     clusters: list[Cluster] = []
     start = 0
@@ -62,7 +62,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
                 clusters.append(_formula_cluster(span, fonts))
                 continue
         context = Context(cjk_marks, start - len(text), language)
-        span_clusters = _shape_span(span, fonts, context)
+        span_clusters = _shape_span(span, text, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = padded(span_clusters[0], left=span.style.pad_x)
             span_clusters[-1] = padded(span_clusters[-1], right=span.style.pad_x)
@@ -173,12 +173,12 @@ def paragraph_language(spans: list[Span]) -> str | None:
     return JAPANESE if any(_KANA.search(span.text) for span in spans) else None
 
 
-def _shape_span(span: Span, fonts: FontBook, context: Context) -> list[Cluster]:
+def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> list[Cluster]:
+    """`span`'s clusters; `text` is its text as drawn (`cased`)."""
     style = span.style
     chain = fonts.chain(style.family, style.bold)
     faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
     out: list[Cluster] = []
-    text = _transformed(span.text, style)
     for segment in segments(text, style, faces, context):
         face, look, graphemes, full_width = segment
         if graphemes == ["\n"]:
@@ -192,11 +192,34 @@ def _shape_span(span: Span, fonts: FontBook, context: Context) -> list[Cluster]:
     return out
 
 
-_TRANSFORMS = {"uppercase": str.upper, "lowercase": str.lower}
+_CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_LETTERS = regex.compile(r"\p{L}+")
 
 
-def _transformed(text: str, style: SpanStyle) -> str:
-    return _TRANSFORMS.get(style.text_transform, str)(text)
+def cased(spans: list[Span]) -> list[str]:
+    """Each span's text as drawn, after its style's `text_transform`. Uppercase is a
+    display face's treatment of Latin text, so a paragraph with Chinese, Japanese or Korean
+    in it keeps its Latin as written (City Walk, asyncio beside 成都 and 并发), and a
+    mixed-case word keeps its case anywhere (GitHub, iPhone, macOS)."""
+    if not any(span.style.text_transform != "none" for span in spans):
+        return [span.text for span in spans]
+    cjk = any(_CJK.search(span.text) for span in spans)
+    return [_transformed(span.text, span.style.text_transform, cjk) for span in spans]
+
+
+def _transformed(text: str, transform: str, cjk: bool) -> str:
+    if transform == "lowercase":
+        return text.lower()
+    if transform != "uppercase" or cjk:
+        return text
+    return _LETTERS.sub(lambda word: _upper_word(word.group()), text)
+
+
+def _upper_word(word: str) -> str:
+    """`word` in capitals, unless its own case is part of its name (a capital after a
+    lowercase letter: GitHub, iPhone, macOS, LaTeX)."""
+    mixed = any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+    return word if mixed else word.upper()
 
 
 def _kai(fonts: FontBook, style: SpanStyle) -> Face | None:
