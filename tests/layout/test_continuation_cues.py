@@ -59,3 +59,40 @@ def test_a_wrapped_code_line_never_leaves_its_indent_alone_on_a_row() -> None:
     pages = cards(f"```\n{call}\n{call}\n```\n")
     texts = [p.row.text for page in pages for p in page.rows if p.row.source]
     assert texts and all(text.strip() for text in texts)
+
+
+def _glyph_xs(page: Page, index: int) -> list[float]:
+    from inkcard.layout.base.boxes import GlyphRun
+
+    items = page.rows[index].row.items
+    return sorted(x for run in items if isinstance(run, GlyphRun) for x in run.xs)
+
+
+def test_a_wrapped_code_line_hangs_under_its_indent_behind_a_mark() -> None:
+    """Python's indentation reads right across a wrap: each wrap of a source line starts
+    with the wrap mark at the line's own indent, its text one step further in."""
+    from inkcard.layout.blocks.panels import WRAP_MARK
+
+    call = "    results = gather(" + ", ".join(f"client.get(url_{n})" for n in range(6)) + ")"
+    [page] = cards(f"```\ndef fetch():\n{call}\n    return results\n```\n")
+    texts = [p.row.text for p in page.rows if p.row.text]
+    assert texts[0] == "def fetch():" and texts[-1] == "    return results"
+    wraps = texts[2:-1]
+    assert wraps and all(text.startswith(WRAP_MARK) for text in wraps), texts
+    assert "".join(t.removeprefix(WRAP_MARK) for t in texts[1:-1]).replace(" ", "") == (
+        call.replace(" ", "")
+    )
+    start, *_ = first = _glyph_xs(page, 0)  # "def fetch():" starts the line
+    column = first[1] - first[0]  # a monospaced column
+    for index in range(2, len(texts) - 1):  # the mark at the line's 4-space indent
+        assert abs(_glyph_xs(page, index)[0] - (start + 4 * column)) < 1.0, texts
+
+
+def test_a_split_code_block_never_ends_a_card_on_a_line_that_opens_a_block() -> None:
+    source = "".join(
+        f"try:\n    value_{n} = compute({n})\nexcept ValueError:\n    pass\n" for n in range(12)
+    )
+    pages = cards(f"```\n{source}```\n")
+    assert len(pages) > 1
+    for page in pages[:-1]:
+        assert not page.rows[-1].row.text.rstrip().endswith(":"), page.rows[-1].row.text

@@ -207,3 +207,35 @@ def test_a_heading_keeps_two_lines_of_what_follows(box_fonts, plain_theme) -> No
             names = texts(page)
             if "H" in names:
                 assert len(names) - names.index("H") - 1 >= 2, before
+
+
+ESSAY = (
+    "Understanding internationalization requires extraordinarily comprehensive "
+    "documentation, misunderstood responsibilities notwithstanding, and "
+    "interoperability considerations everywhere. "
+) * 60
+
+
+@pytest.mark.parametrize("height", range(300, 700, 23))
+def test_no_card_ends_on_a_hyphenated_line(fonts, height: int) -> None:
+    """ "misun-" at a card's foot and "derstood" on the next: a reader turns the card
+    mid-word. The line before or after takes the break instead."""
+    theme = layout.decode_theme('name = "t"\n')
+    options = layout.RenderOptions(split="autoSplit", height=height, width=360)
+    pages = layout.layout_pages(ESSAY, theme, fonts, options)
+    assert len(pages) > 1
+    hyphenated = [page.rows[-1].row.text for page in pages[:-1] if page.rows[-1].row.broken_word]
+    assert hyphenated == []
+
+
+@pytest.mark.parametrize("lines_before", range(8, 20))
+def test_overflow_hidden_never_leaves_a_heading_at_the_foot(
+    box_fonts, plain_theme, lines_before: int
+) -> None:
+    """hrSplit with overflow hidden cuts each part at the card's height; a heading whose
+    text the cut hides goes with it."""
+    part = "\n\n".join(lines(1) for _ in range(lines_before)) + "\n\n## 小标题\n\n" + lines(8)
+    options = layout.RenderOptions(split="hrSplit", overflow_hidden=True)
+    pages = layout.layout_pages(f"{part}\n\n---\n\n{part}", plain_theme, box_fonts, options)
+    for page in pages:
+        assert page.rows[-1].row.text != "小标题", texts(page)

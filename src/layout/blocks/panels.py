@@ -2,7 +2,8 @@
 
 A quote's blocks sit inside its padding and bar, in its colour, italic and letter
 spacing (too deep to indent, they join the parent's). A code block is highlighted line by
-line, each source line at least one row, never justified or hyphenated.
+line, each source line at least one row, never justified or hyphenated; a line that wraps
+goes on under its own indent behind a wrap mark.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from dataclasses import replace
 from ..base.boxes import Row
 from ..parse.code import highlight
 from ..parse.doc import CodeBlock, Quote
-from ..style.spanstyle import Span
+from ..style.spanstyle import Span, SpanStyle
 from ..text.inline import layout_text
+from ..text.linebox import Metrics, TextLine
+from ..text.shape import shape
 from .parts import (
     Ctx,
     Layouter,
@@ -48,23 +51,81 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
     metrics = flow.metrics(style)
     rows: list[Row] = []
     line_ends: set[int] = set()  # the last row of each source line (it may wrap)
-    for tokens in highlight(block.code, block.lang, flow.styles.palette, style.color):
+    palette = flow.styles.palette
+    mark = flow.looks.code(style, palette.get("code_comment", style.color))
+    for tokens in highlight(block.code, block.lang, palette, style.color):
         spans = [Span(text, flow.looks.code(style, color)) for text, color in tokens]
-        lines = (
-            layout_text(
-                spans, flow.fonts, x=inner.x, width=inner.width, metrics=metrics, prose=False
-            )
-            if spans
-            else []
-        )
+        lines = _source_line(flow, spans, inner.x, inner.width, metrics, mark) if spans else []
         made = [line_row(line, inner) for line in lines] or [
             # an empty source line still takes a line
             Row(height=metrics.height, items=(), frames=inner.frames, baseline=metrics.baseline)
         ]
         flow.spend(made)
         rows.extend(made)
-        line_ends.add(len(rows) - 1)
+        if not _opens_a_block(spans):
+            line_ends.add(len(rows) - 1)
     return Part(tuple(_kept_whole(rows, line_ends)), style.margin_top, style.margin_bottom)
+
+
+# A wrapped source line goes on under its own indent plus one step, which this mark fills
+# (in the comment colour): Python's indentation still reads right, and a reader sees a wrap,
+# not a new line. The no-break space keeps the mark on the text it leads.
+WRAP_MARK = "\u00bb\u00a0"  # », which every code face has (vim's showbreak)
+_OPENERS = (":", "{", "(", "[")
+
+
+def _source_line(
+    flow: Layouter, spans: list[Span], x: float, width: float, metrics: Metrics, mark: SpanStyle
+) -> list[TextLine]:
+    """One source line's lines: the first at the panel's width, each wrap after it hanging
+    under the line's indent and led by `WRAP_MARK`."""
+    lines = layout_text(spans, flow.fonts, x=x, width=width, metrics=metrics, prose=False)
+    if len(lines) == 1:
+        return lines
+    source = "".join(span.text for span in spans)
+    indent = len(source) - len(source.lstrip(" "))
+    hang = _advance(flow, " " * indent, spans[0].style)
+    if width - hang < width / 2:  # a deep indent leaves no room: wrap at the panel's edge
+        hang = 0.0
+    out = [lines[0]]
+    rest = _after(spans, len(lines[0].text))
+    while rest:
+        led = [Span(WRAP_MARK, mark), *rest]
+        lines = layout_text(
+            led, flow.fonts, x=x + hang, width=width - hang, metrics=metrics, prose=False
+        )
+        out.append(lines[0])
+        rest = _after(rest, max(1, len(lines[0].text) - len(WRAP_MARK)))  # always moves on
+    return out
+
+
+def _after(spans: list[Span], consumed: int) -> list[Span]:
+    """`spans` without their first `consumed` characters and the spaces a line hung after
+    them (the next line starts at its first visible character)."""
+    out: list[Span] = []
+    for span in spans:
+        if consumed >= len(span.text):
+            consumed -= len(span.text)
+            continue
+        out.append(replace(span, text=span.text[consumed:]) if consumed else span)
+        consumed = 0
+    while out and not out[0].text.strip(" "):
+        out.pop(0)
+    if out:
+        out[0] = replace(out[0], text=out[0].text.lstrip(" "))
+    return out
+
+
+def _advance(flow: Layouter, text: str, style: SpanStyle) -> float:
+    if not text:
+        return 0.0
+    return sum(c.width for c in shape([Span(text, style)], flow.fonts))
+
+
+def _opens_a_block(spans: list[Span]) -> bool:
+    """A source line that opens a block (`try:`, `{`): a tall code block split across cards
+    never breaks right after it."""
+    return "".join(span.text for span in spans).rstrip().endswith(_OPENERS)
 
 
 def _kept_whole(rows: list[Row], line_ends: set[int]) -> list[Row]:

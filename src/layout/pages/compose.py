@@ -229,9 +229,23 @@ def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[
         pages.append(flow.doc(part, x=box.x, width=box.width))
         before.append(_grown(place(pages[-1], limit=box.height), box, card))
     if card.overflow_hidden:
-        # A first row taller than the card is kept and scaled, not hidden whole.
-        pages = [cut(rows, box.height) or rows[:1] for rows in pages]
+        pages = [_cut_clean(rows, box.height) for rows in pages]
     return pages
+
+
+def _cut_clean(rows: list[Row], height: float) -> list[Row]:
+    """The rows a card of `height` shows with its overflow hidden: cut at a line, and where
+    something was hidden, without headings or a rule left at the foot with nothing of
+    theirs under them. A first row taller than the card is kept and scaled, not hidden."""
+    kept = cut(rows, height) or rows[:1]
+    if len(kept) < len(rows):
+        while len(kept) > 1 and (kept[-1].discardable or _is_heading(kept[-1])):
+            kept.pop()
+    return kept
+
+
+def _is_heading(row: Row) -> bool:
+    return bool(row.source) and row.source[-1][0] == "Heading"
 
 
 def _size(card: Card) -> tuple[float, float]:

@@ -9,10 +9,10 @@ The costs, from heaviest:
    paragraph's first or second-to-last line, a list's first item or its second-to-last, a
    lead-in ending in a colon); inside a code block that fits one card; inside a paragraph
    that fits whole on the card it starts on, or whose first part would also fit on the
-   next card. Rules are broken only where every set of breaks breaks one (a keep chain
-   taller than a card), and then as few as can be; a chain that has a card to itself breaks
-   at half the price, so a heading too long to join what follows opens a card of its own
-   rather than ending the card before.
+   next card; after a line that ends in a hyphen inside a word. Rules are broken only
+   where every set of breaks breaks one (a keep chain taller than a card), and then as few
+   as can be; a chain that has a card to itself breaks at half the price, so a heading too
+   long to join what follows opens a card of its own rather than ending the card before.
 2. **A card** (`CARD`): no post takes a card more than its rules need.
 3. **Badness**: an underfull card before the last pays its empty share squared; the last
    card pays only below `LAST_FILL`, and more steeply (`LAST_WEIGHT`), so the slack of a
@@ -260,6 +260,8 @@ class _Column:
                     prices[end] += SOFT
                 if end in self.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
+                if before.broken_word:  # "misun-" / next card "derstood": a broken rule
+                    prices[end] += RULE
             self.break_prices[key] = prices
         return self.break_prices[key]
 
