@@ -96,3 +96,15 @@ def test_which_marks_are_chinese(text: str, cjk: list[bool]) -> None:
     shared = [i for i, ch in enumerate(text) if ch in "“”—"]
     runs = [i for i in shared if i == 0 or i - 1 not in shared]  # a run's first mark
     assert [i in offsets for i in runs] == cjk
+
+
+def test_figures_beside_chinese_are_lining_in_a_display_face(fonts: layout.FontBook) -> None:
+    """art-deco's display face sets old-style figures (a 3 that dips below the baseline);
+    beside Chinese, whose figures sit at cap height, they are lining (3天2晚)."""
+    style = role_style("art-deco", "h1")
+
+    def glyph_of(text: str, digit: str) -> tuple[int, ...]:
+        [cluster] = [c for c in shape([Span(text, style)], fonts) if c.text == digit]
+        return cluster.glyphs
+
+    assert glyph_of("成都3天2晚", "3") != glyph_of("Top 3 days", "3")

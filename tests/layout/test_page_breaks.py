@@ -239,3 +239,13 @@ def test_overflow_hidden_never_leaves_a_heading_at_the_foot(
     pages = layout.layout_pages(f"{part}\n\n---\n\n{part}", plain_theme, box_fonts, options)
     for page in pages:
         assert page.rows[-1].row.text != "小标题", texts(page)
+
+
+@pytest.mark.parametrize("lines_before", range(10, 19))
+def test_a_split_table_keeps_two_body_rows_on_each_card(
+    box_fonts, plain_theme, lines_before: int
+) -> None:
+    md = f"{lines(lines_before)}\n\n{table(12)}\n\n{lines(4)}"
+    for page in cards(md, box_fonts, plain_theme):
+        body = [text for text in texts(page) if text.startswith("a")]
+        assert len(body) != 1, texts(page)

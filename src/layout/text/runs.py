@@ -32,11 +32,14 @@ MAX_SEGMENT = 8192
 @bulk_record
 class Context:
     """What a span's shaping needs from its paragraph: the offsets of its CJK-context
-    marks (`punctuation.cjk_context_marks`), where the span starts, the language."""
+    marks (`punctuation.cjk_context_marks`), where the span starts, the language, and
+    whether its figures are lining (beside CJK, whose figures stand on the baseline at
+    cap height, a display face's old-style 3 and 9 dip and read as smaller: 3天2晚)."""
 
     cjk_marks: frozenset[int]
     start: int
     language: str | None
+    lining: bool = False
 
 
 @bulk_record

@@ -41,6 +41,7 @@ from .tracking import amounts as spacing_amounts
 
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 FULL_WIDTH = ("fwid",)
+LINING = ("lnum",)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
 
@@ -49,6 +50,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
     language = paragraph_language(spans)
     texts = cased(spans)
+    lining = any(_CJK.search(text) for text in texts)
     cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
     clusters: list[Cluster] = []
     start = 0
@@ -61,7 +63,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             if span.math:
                 clusters.append(_formula_cluster(span, fonts))
                 continue
-        context = Context(cjk_marks, start - len(text), language)
+        context = Context(cjk_marks, start - len(text), language, lining)
         span_clusters = _shape_span(span, text, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = padded(span_clusters[0], left=span.style.pad_x)
@@ -184,7 +186,7 @@ def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> lis
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), look))
             continue
-        extra = FULL_WIDTH if full_width else ()
+        extra = (FULL_WIDTH if full_width else ()) + (LINING if context.lining else ())
         shaped = _shape_segment(face, graphemes, look, context.language, extra)
         if full_width:
             shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
