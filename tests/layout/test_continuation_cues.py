@@ -77,15 +77,14 @@ def test_a_wrapped_code_line_hangs_under_its_indent_behind_a_mark() -> None:
     [page] = cards(f"```\ndef fetch():\n{call}\n    return results\n```\n")
     texts = [p.row.text for p in page.rows if p.row.text]
     assert texts[0] == "def fetch():" and texts[-1] == "    return results"
-    wraps = texts[2:-1]
-    assert wraps and all(text.startswith(WRAP_MARK) for text in wraps), texts
-    assert "".join(t.removeprefix(WRAP_MARK) for t in texts[1:-1]).replace(" ", "") == (
-        call.replace(" ", "")
-    )
+    assert len(texts) > 3 and not any(WRAP_MARK[0] in text for text in texts), texts
+    assert "".join(texts[1:-1]).replace(" ", "") == call.replace(" ", "")  # drawn, not text
     start, *_ = first = _glyph_xs(page, 0)  # "def fetch():" starts the line
     column = first[1] - first[0]  # a monospaced column
-    for index in range(2, len(texts) - 1):  # the mark at the line's 4-space indent
-        assert abs(_glyph_xs(page, index)[0] - (start + 4 * column)) < 1.0, texts
+    for index in range(2, len(texts) - 1):  # the mark at the line's 4-space indent, the
+        mark, _, text, *_ = _glyph_xs(page, index)  # text one step (two columns) further in
+        assert abs(mark - (start + 4 * column)) < 1.0, texts
+        assert abs(text - (start + 6 * column)) < 1.0, texts
 
 
 def test_a_split_code_block_never_ends_a_card_on_a_line_that_opens_a_block() -> None:

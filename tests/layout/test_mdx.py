@@ -319,13 +319,15 @@ def test_badge_is_a_pill_in_the_theme_badge_paint(fonts) -> None:
 
 
 def test_steps_draw_one_number_badge_a_step(fonts) -> None:
-    md = "<Steps>\n<Step>a</Step>\n<Step>b</Step>\n<Step>c</Step>\n</Steps>"
+    # the prose keeps both posts past half the card: neither is composed larger (short.py)
+    prose = "\n\n" + "一段足够长的文字，" * 60
+    md = "<Steps>\n<Step>a</Step>\n<Step>b</Step>\n<Step>c</Step>\n</Steps>" + prose
     one = md.replace("<Step>b</Step>\n<Step>c</Step>\n", "")
     styles = layout.style.resolver.resolve(themes.load("apple-notes"), "light-mode")
     paint = styles["list"].number_background or styles["list"].marker_color
     assert isinstance(paint, int)
-    three, single = (
-        count(draw(md, "apple-notes", fonts), paint),
-        count(draw(one, "apple-notes", fonts), paint),
+    three, single, none = (
+        count(draw(post, "apple-notes", fonts), paint) for post in (md, one, prose.strip())
     )
+    three, single = three - none, single - none  # the theme's own accent (its bar) aside
     assert single > 100 and three == pytest.approx(3 * single, rel=0.25)

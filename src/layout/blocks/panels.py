@@ -94,8 +94,9 @@ def _source_line(
         lines = layout_text(
             led, flow.fonts, x=x + hang, width=width - hang, metrics=metrics, prose=False
         )
-        out.append(lines[0])
-        rest = _after(rest, max(1, len(lines[0].text) - len(WRAP_MARK)))  # always moves on
+        shown = lines[0].text.removeprefix(WRAP_MARK)  # the mark is drawn, not text (alt text)
+        out.append(replace(lines[0], text=shown))
+        rest = _after(rest, max(1, len(shown)))  # always moves on
     return out
 
 

@@ -25,8 +25,7 @@ def table(flow: Layouter, block: Table, ctx: Ctx) -> Part:
     style = flow.styles["table"]
     outline = (lambda: _table_outline(flow, style, ctx)) if style.outline_width else None
     box = TableBox(ctx.x, ctx.width, ctx.frames, outline)
-    rows = layout_table(block, style, box, TextIn(flow, ctx))
-    rows = keep_small_table(keep_two_rows_together(rows), flow.max_row_height)
+    rows = keep_small_table(layout_table(block, style, box, TextIn(flow, ctx)), flow.max_row_height)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
 
@@ -44,22 +43,6 @@ def _table_outline(flow: Layouter, style: Style, ctx: Ctx) -> Frame:
         role="table",
     )
     return Frame(flow.next_frame_id(), w / 2, w / 2, decor)
-
-
-def keep_two_rows_together(rows: list[Row]) -> list[Row]:
-    """A table split between cards keeps at least two body rows on each side: no break
-    after a header's first body row nor before its last (a header repeated over one row
-    reads as a mistake)."""
-    kept = list(rows)
-    runs: dict[int, list[int]] = {}  # each header row's body rows, in order
-    for index, row in enumerate(rows):
-        if row.header is not None:
-            runs.setdefault(id(row.header), []).append(index)
-    for bodies in runs.values():
-        if len(bodies) >= 2:
-            for at in {bodies[0], bodies[-2]}:
-                kept[at] = replace(kept[at], keep_with_next=True)
-    return kept
 
 
 def keep_small_table(rows: list[Row], limit: float | None) -> list[Row]:

@@ -42,6 +42,7 @@ from ..style.decorations import Decoration, is_static
 from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
+from . import short
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .decorate import Context, build, text_boxes
@@ -112,9 +113,41 @@ def compose(
     `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
     virtual, zoom = _laid_out_as(styles, card)
     pages = _compose(doc, styles, fonts, images, virtual, premade)
+    if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
+        pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages)
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+
+
+def _for_its_length(
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    pages: list[Page],
+) -> tuple[list[Page], Card, float]:
+    """`pages` as composed for a short post (`short.composed`), with the virtual card and
+    the zoom they are drawn at."""
+    virtual, zoom = _laid_out_as(styles, card)
+    cards: dict[float, Card] = {1.0: virtual}
+
+    def lay_out(step: float) -> tuple[list[Page], float]:
+        cards[step] = bigger = _laid_out_at(card, zoom * step)
+        trial = _compose(doc, styles, fonts, images, bigger, None)
+        grown = any(page.height > bigger.height for page in trial)
+        return trial, 2.0 if grown else short.filled(trial[0], _room(styles, bigger))
+
+    fill = short.filled(pages[0], _room(styles, virtual)) if len(pages) == 1 else 1.0
+    if pages and pages[0].height > virtual.height:
+        fill = 1.0  # a card that grew has no room to spare
+    pages, step = short.composed(pages, fill, lay_out)
+    return pages, cards[step], zoom * step
+
+
+def _room(styles: Styles, card: Card) -> float:
+    return content_box(styles, card.width, card.height).height
 
 
 def compose_share(
@@ -132,11 +165,15 @@ def compose_share(
 def _laid_out_as(styles: Styles, card: Card) -> tuple[Card, float]:
     """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
     zoom = type_zoom(styles["card"], card.width, card.height)
+    return _laid_out_at(card, zoom), zoom
+
+
+def _laid_out_at(card: Card, zoom: float) -> Card:
+    """The virtual card `card` drawn `zoom` times larger is (the same output pixels)."""
     if zoom == 1.0:
-        return card, zoom
-    limits = replace(card.limits, scale=card.limits.scale * zoom)  # the same output pixels
-    virtual = replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
-    return virtual, zoom
+        return card
+    limits = replace(card.limits, scale=card.limits.scale * zoom)
+    return replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
 
 
 def _flowing_budget(styles: Styles, card: Card, box: Rect) -> ContentBudget | None:
@@ -197,11 +234,14 @@ def _compose(
 def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> float:
     """Where a card's first row starts: the content box's top, or with `content_align =
     "center"` the middle of the room a post of one card leaves (a short post reads as a
-    card, not as the top of an empty page). The cards of a longer post all start at the
-    top: text that jumped down on its last card would read as a layout fault."""
-    if align != "center" or not alone:
-        return box.y
-    return box.y + max(0.0, box.height - placement.height) / 2
+    card, not as the top of an empty page), with "auto" its optical centre when the post is
+    roomy (`short`). The cards of a longer post all start at the top: text that jumped
+    down on its last card would read as a layout fault."""
+    if align == "center" and alone:
+        return box.y + max(0.0, box.height - placement.height) / 2
+    if align == "auto" and alone and placement.height <= short.FULL * box.height:
+        return short.optical_top(box.y, box.height, placement.height)
+    return box.y
 
 
 def _flowing(

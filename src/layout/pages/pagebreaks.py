@@ -9,7 +9,8 @@ The costs, from heaviest:
    paragraph's first or second-to-last line, a list's first item or its second-to-last, a
    lead-in ending in a colon); inside a code block that fits one card; inside a paragraph
    that fits whole on the card it starts on, or whose first part would also fit on the
-   next card; after a line that ends in a hyphen inside a word. Rules are broken only
+   next card; after a line that ends in a hyphen inside a word; inside a table where one
+   body row would be left on either side. Rules are broken only
    where every set of breaks breaks one (a keep chain taller than a card), and then as few
    as can be; a chain that has a card to itself breaks at half the price, so a heading too
    long to join what follows opens a card of its own rather than ending the card before.
@@ -122,6 +123,7 @@ class _Column:
         self.reaches: dict[tuple[int, float], int] = {}
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
+        self.lone_rows = _lone_table_rows(rows)
         # What `_priced` asks of the row before each break, read once here rather than
         # for every card it prices: whether the row is a rule, whether it must keep
         # with the next; and the end of the paragraph a break falls in (n + 1: none).
@@ -262,6 +264,8 @@ class _Column:
                     prices[end] += SPLIT_PARAGRAPH
                 if before.broken_word:  # "misun-" / next card "derstood": a broken rule
                     prices[end] += RULE
+                if end in self.lone_rows:  # a header repeated over one body row
+                    prices[end] += RULE
             self.break_prices[key] = prices
         return self.break_prices[key]
 
@@ -279,6 +283,21 @@ class _Column:
                     high = middle - 1
             self.reaches[key] = low
         return self.reaches[key]
+
+
+def _lone_table_rows(rows: Sequence[Row]) -> set[int]:
+    """The breaks inside a table that would leave one body row on either side: after a
+    header's first body row, or before its last."""
+    lone: set[int] = set()
+    start = 0
+    for index in range(1, len(rows) + 1):
+        header = rows[index - 1].header
+        if index < len(rows) and header is not None and rows[index].header is header:
+            continue
+        if header is not None and index - start >= 2:  # a run of body rows [start, index)
+            lone.update((start + 1, index - 1))
+        start = index
+    return lone
 
 
 def _last_badness(fill: float) -> float:

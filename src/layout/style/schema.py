@@ -90,7 +90,7 @@ class Style:
     footer_height: float = 0.0
     gap_squeeze: Squeeze = 0.0  # card: the share of block spacing given up to save a card
     type_scale: Literal["auto", "none"] = "none"  # card: "auto" zooms a card larger than 3:4
-    content_align: Literal["top", "center"] = "top"  # card: a one-card post's rows
+    content_align: Literal["top", "center", "auto"] = "top"  # card: a one-card post's rows
     effects: Effects = ()
     format: str = "{n}/{total}"
     position: Literal["bottom", "top"] = "bottom"

@@ -1,0 +1,68 @@
+"""A post that fits one card with room to spare → composed for its length.
+
+A four-line poem or a short note set at the theme's body size sits at the top of the card
+with half of it empty, which reads as the top of a page rather than as a card. With the
+card role's `content_align = "auto"` (every built-in theme's but minimal's, which centres),
+such a post of text (no table, code, image or columns, whose layout depends on the
+measure) is laid out again a little larger: a zoom of up to `LARGEST`, so type stays within
+the theme's range and a decorated frame keeps its proportions, at the largest step that
+still leaves it roomy. Its rows are set at the card's optical centre, a little above the
+middle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base.boxes import Page
+
+ROOMY = 0.5  # a one-card post filling less of its content box than this is composed
+FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
+STEPS = (1.25, 1.15, 1.08)  # zooms tried, largest first
+LARGEST = STEPS[0]
+OPTICAL = 0.42  # share of the spare room above the rows: the eye's centre is above the middle
+
+
+def filled(page: Page, box_height: float) -> float:
+    """How much of the content box the page's rows fill (virtual px)."""
+    if not page.rows:
+        return 0.0
+    bottom = max(placed.y + placed.row.height * placed.scale for placed in page.rows)
+    return bottom / box_height
+
+
+def composed(
+    pages: list[Page], fill: float, lay_out: Callable[[float], tuple[list[Page], float]]
+) -> tuple[list[Page], float]:
+    """`pages` and the zoom they are drawn at (1.0: as laid out), or, for a roomy one-card
+    post, the largest of `STEPS` at which `lay_out(step)` (its pages and their fill) is
+    still one card, not grown, filled at most `FULL`."""
+    if len(pages) != 1 or fill >= ROOMY or not _text_only(pages[0]):
+        return pages, 1.0
+    for step in STEPS:
+        trial, trial_fill = lay_out(step)
+        if len(trial) == 1 and trial_fill <= FULL:
+            return trial, step
+    return pages, 1.0
+
+
+# The blocks of text, whose look does not hang on the measure: a table (column groups), code
+# (wraps), an image or a diagram laid out on a narrower virtual card would change, so a post
+# with any other row (or a row of no known block) keeps its size.
+_TEXT = frozenset(
+    {"Heading", "Paragraph", "ListBlock", "ListItem", "Quote", "Callout", "Notes", "Cited"}
+    | {"Steps", "Step", "Rule"}
+)
+
+
+def _text_only(page: Page) -> bool:
+    return all(
+        placed.row.source and all(tag in _TEXT for tag, _ in placed.row.source)
+        for placed in page.rows
+    )
+
+
+def optical_top(top: float, room: float, height: float) -> float:
+    """Where the rows of a composed one-card post start: `OPTICAL` of the room their
+    `height` leaves in a content box at `top`, `room` tall."""
+    return top + round(max(0.0, room - height) * OPTICAL)  # whole px: crisp edges
