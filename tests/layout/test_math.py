@@ -126,3 +126,43 @@ def test_math_cards_render_without_error_whatever_the_latex(fonts) -> None:
     hostile = "$\\frac{$ $}{$ $\\begin{matrix}$ $" + "{" * 500 + "x$ $$\\left($$ $\\text{中}$"
     cards = layout.render(hostile, theme, fonts, layout.RenderOptions())
     assert cards and all(card.startswith(b"\x89PNG") for card in cards)
+
+
+# --- inline math breaks as TeX breaks it --------------------------------------------------
+
+
+def test_an_inline_formula_is_cut_after_its_outer_operators() -> None:
+    from inkcard.layout.text.mathbreaks import pieces
+
+    assert pieces("r = (1+i)^n - 1") == ["r =", "(1+i)^n -", "1"]
+    assert pieces("a = -b") == ["a =", "-b"]  # a unary sign is no place to break
+    assert pieces(r"\sum_{i=1}^n i = \frac{n(n+1)}{2}") == [
+        r"\sum_{i=1}^n i =",
+        r"\frac{n(n+1)}{2}",
+    ]  # never inside a script or a group
+    assert pieces(r"\left( a + b \right) = c") == [r"\left( a + b \right) =", "c"]
+    assert pieces("x^-1 + 2") == ["x^-1 +", "2"]
+    assert pieces("f(x)") == ["f(x)"]
+
+
+def test_a_paragraph_breaks_inside_an_inline_formula_rather_than_leave_a_short_line(
+    fonts: layout.FontBook,
+) -> None:
+    """`$r = (1+i)^n - 1$` used to drop whole to the next line, leaving the line before at
+    65 % (and, justified, spread half an em a character). At every offset of the sentence,
+    each line but the last is now at least 80 % full."""
+    from inkcard.layout.text.inline import layout_text
+    from inkcard.layout.text.linebox import Metrics
+    from inkcard.layout.text.shape import Span, SpanStyle
+
+    look = SpanStyle("sans", BODY, False, False, 0xFF000000)
+    for shift in range(30):
+        spans = [
+            Span("中" * shift + "那么总收益率是", look),
+            Span("r = (1+i)^n - 1", look, math="inline", fallback=look),
+            Span("，这个公式告诉我们复利的力量。", look),
+        ]
+        lines = layout_text(spans, fonts, x=0.0, width=WIDTH, metrics=Metrics(28.0, 20.0))
+        assert len(lines) > 1
+        for line in lines[:-1]:
+            assert line.width >= 0.8 * WIDTH, (shift, [x.text for x in lines])

@@ -35,6 +35,7 @@ from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
+from .mathbreaks import pieces
 from .mathtex import typeset
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
@@ -42,6 +43,7 @@ from .tracking import amounts as spacing_amounts
 UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 FULL_WIDTH = ("fwid",)
 LINING = ("lnum",)
+BREAK_AFTER = "\u200b"  # between a formula's pieces: a line may end there (opportunities.ZW)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
 
@@ -61,7 +63,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
         if span.math:
             span = _math_or_source(span, fonts)
             if span.math:
-                clusters.append(_formula_cluster(span, fonts))
+                clusters.extend(_formula_clusters(span, fonts))
                 continue
         context = Context(cjk_marks, start - len(text), language, lining)
         span_clusters = _shape_span(span, text, fonts, context)
@@ -81,11 +83,22 @@ def _math_or_source(span: Span, fonts: FontBook) -> Span:
     return Span(span.text, span.fallback or span.style)
 
 
-def _formula_cluster(span: Span, fonts: FontBook) -> Cluster:
-    formula = typeset(span.text, span.style.size, span.math == "display")
-    assert formula is not None  # _math_or_source checked it
+def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
+    """A typeset formula's clusters: one; or an inline formula's pieces (`mathbreaks`) with
+    a zero-width space after each but the last, where a line may end, when every piece
+    typesets."""
     face = fonts.chain(span.style.family, span.style.bold)[0]
-    return Cluster(span.text, formula.width, face, (), (), (), span.style, formula=formula)
+    parts = pieces(span.text) if span.math == "inline" else [span.text]
+    formulas = [typeset(part, span.style.size, span.math == "display") for part in parts]
+    if len(parts) > 1 and any(formula is None for formula in formulas):
+        parts, formulas = [span.text], [typeset(span.text, span.style.size, False)]
+    out: list[Cluster] = []
+    for part, formula in zip(parts, formulas, strict=True):
+        assert formula is not None  # _math_or_source checked the whole; the pieces above
+        if out:
+            out.append(Cluster(BREAK_AFTER, 0.0, face, (), (), (), span.style))
+        out.append(Cluster(part, formula.width, face, (), (), (), span.style, formula=formula))
+    return out
 
 
 def hyphen_after(cluster: Cluster) -> Cluster:

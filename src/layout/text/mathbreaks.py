@@ -1,0 +1,70 @@
+"""Inline LaTeX → the pieces a line may break between, as TeX breaks a formula in a paragraph.
+
+TeX lets a line end after a relation (`=`, `<`, `\\le`, `\\to`…) or a binary operator (`+`,
+`-`, `\\times`…) at the formula's outer level, never inside a group, a bracket pair, a
+`\\left…\\right` or an environment, nor after a sign that is unary (`-b` after `=`, an
+operator at the start, after an opening bracket or in a script). Each piece keeps its
+operator at its end, so a line that breaks there ends on the operator, as TeX sets it; the
+pieces are typeset one by one (ziamath keeps an operator's space at a piece's end).
+
+Written by hand: it reads LaTeX tokens only as far as depth and operators need, which no
+LaTeX library offers, in one pass over the source (no regular expression, no backtracking).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+RELATIONS = frozenset(
+    {"=", "<", ">"}
+    | {r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq", r"\approx", r"\equiv", r"\sim"}
+    | {r"\simeq", r"\propto", r"\to", r"\rightarrow", r"\Rightarrow", r"\implies", r"\iff"}
+)
+BINARY = frozenset({"+", "-", r"\times", r"\cdot", r"\pm", r"\mp", r"\div"})
+_OPEN = frozenset("{([")
+_CLOSE = frozenset("})]")
+_NESTING = {r"\left": 1, r"\right": -1, r"\begin": 1, r"\end": -1}
+
+
+def _tokens(source: str) -> list[tuple[int, int]]:
+    """(start, end) of each token: a control word (`\\alpha`), a control symbol (`\\{`), or
+    one character."""
+    out = []
+    i = 0
+    while i < len(source):
+        end = i + 1
+        if source[i] == "\\" and end < len(source):
+            end += 1
+            if source[i + 1].isalpha():
+                while end < len(source) and source[end].isalpha():
+                    end += 1
+        out.append((i, end))
+        i = end
+    return out
+
+
+def pieces(source: str) -> list[str]:
+    """`source` cut after each outer relation or binary operator a line may end on; one
+    piece when there is none."""
+    bounds = [0, *_cuts(source), len(source)]
+    parts = [source[a:b].strip() for a, b in itertools.pairwise(bounds)]
+    parts = [part for part in parts if part]
+    return parts if len(parts) > 1 else [source]
+
+
+def _cuts(source: str) -> list[int]:
+    """The offsets just after each operator a line may end on."""
+    cuts = []
+    depth = 0
+    operand = False  # whether the token before (spaces aside) ends an operand
+    for start, end in _tokens(source):
+        token = source[start:end]
+        if token.isspace():
+            continue
+        depth += _NESTING.get(token, 0) + (token in _OPEN) - (token in _CLOSE)
+        operator = token in RELATIONS or token in BINARY
+        in_script = source[start - 1 : start] in ("^", "_")
+        if operator and depth == 0 and operand and not in_script:
+            cuts.append(end)
+        operand = not operator and token not in _OPEN and token not in ("^", "_", "&")
+    return cuts
