@@ -43,6 +43,10 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     prebuild.stop(session.config)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    prebuild.place(items)
+
+
 def pytest_terminal_summary(
     terminalreporter: pytest.TerminalReporter, config: pytest.Config
 ) -> None:
