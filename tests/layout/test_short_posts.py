@@ -55,3 +55,33 @@ def test_every_built_in_theme_composes_the_poem(fonts, theme: str, mode: str) ->
     [page] = layout.layout_pages(POEM, themes.load(theme), fonts, options)
     zoomed = bool(page.items) and getattr(page.items[0], "scale", 1.0) > 1.0
     assert zoomed == (theme != "minimal"), theme
+
+
+def _xs(items: tuple, dx: float = 0.0) -> list[float]:
+    from inkcard.layout.base.boxes import GlyphRun
+
+    out: list[float] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            out.extend(dx + x for x in item.xs)
+        elif isinstance(inner := getattr(item, "items", None), tuple):
+            out.extend(_xs(inner, dx + getattr(item, "dx", 0.0)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("theme", "centred"), [("traditional-chinese", True), ("apple-notes", False)]
+)
+def test_a_poem_follows_its_title_s_alignment(fonts, theme: str, centred: bool) -> None:
+    """Under a centred title the poem's lines are centred too (a centred title over a
+    flush-left poem read as a mistake); under a flush-left title they stay flush left."""
+    [page] = layout.layout_pages(POEM, themes.load(theme), fonts, layout.RenderOptions())
+    rows = [placed.row for placed in page.rows if placed.row.text.strip()]
+    title, lines = rows[0], rows[1:]
+    starts = [min(_xs(row.items)) for row in lines]
+    title_mid = (min(_xs(title.items)) + max(_xs(title.items))) / 2
+    mids = [(min(_xs(row.items)) + max(_xs(row.items))) / 2 for row in lines]
+    if centred:
+        assert all(abs(mid - title_mid) < 12 for mid in mids), (mids, title_mid)
+    else:
+        assert max(starts) - min(starts) < 1 and abs(min(starts) - min(_xs(title.items))) < 2

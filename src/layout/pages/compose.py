@@ -143,7 +143,29 @@ def _for_its_length(
     if pages and pages[0].height > virtual.height:
         fill = 1.0  # a card that grew has no room to spare
     pages, step = short.composed(pages, fill, lay_out)
-    return pages, cards[step], zoom * step
+    verse = _verse_centred(doc, styles, fonts, images, cards[step], pages)
+    return verse or pages, cards[step], zoom * step
+
+
+def _verse_centred(
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    pages: list[Page],
+) -> list[Page] | None:
+    """A one-card post of set lines under a centred title, laid out again with its
+    paragraphs centred (`short.is_verse`); None when that is not the case or no longer fits."""
+    if len(pages) != 1 or styles["h1"].align != "center" or styles["body"].align == "center":
+        return None
+    box = content_box(styles, card.width, card.height)
+    if not short.is_verse(pages[0], box.x, box.width):
+        return None
+    body = replace(styles["body"], align="center")
+    centred = replace(styles, roles={**styles.roles, "body": body})
+    trial = _compose(doc, centred, fonts, images, card, None)
+    return trial if len(trial) == 1 else None
 
 
 def _room(styles: Styles, card: Card) -> float:

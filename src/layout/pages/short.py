@@ -7,20 +7,22 @@ such a post of text (no table, code, image or columns, whose layout depends on t
 measure) is laid out again a little larger: a zoom of up to `LARGEST`, so type stays within
 the theme's range and a decorated frame keeps its proportions, at the largest step that
 still leaves it roomy. Its rows are set at the card's optical centre, a little above the
-middle.
+middle; and under a centred title, paragraphs of set lines (`is_verse`: a poem) are
+centred too.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..base.boxes import Page
+from ..base.boxes import GlyphRun, Item, Page, Row
 
 ROOMY = 0.5  # a one-card post filling less of its content box than this is composed
 FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
 STEPS = (1.25, 1.15, 1.08)  # zooms tried, largest first
 LARGEST = STEPS[0]
 OPTICAL = 0.42  # share of the spare room above the rows: the eye's centre is above the middle
+VERSE = 0.75  # paragraph lines all ending before this share of the measure read as verse
 
 
 def filled(page: Page, box_height: float) -> float:
@@ -66,3 +68,26 @@ def optical_top(top: float, room: float, height: float) -> float:
     """Where the rows of a composed one-card post start: `OPTICAL` of the room their
     `height` leaves in a content box at `top`, `room` tall."""
     return top + round(max(0.0, room - height) * OPTICAL)  # whole px: crisp edges
+
+
+def is_verse(page: Page, left: float, measure: float) -> bool:
+    """Whether the page's paragraphs are set lines (a poem, lines of a note): at least two
+    rows, each ending before `VERSE` of the measure that starts at `left`. Under a centred
+    title such lines are centred too; flush left they read as a layout fault."""
+    lines = [placed.row for placed in page.rows if _in_paragraph(placed.row)]
+    return len(lines) >= 2 and all(_right(row.items) - left <= VERSE * measure for row in lines)
+
+
+def _in_paragraph(row: Row) -> bool:
+    return bool(row.text.strip()) and bool(row.source) and row.source[-1][0] == "Paragraph"
+
+
+def _right(items: tuple[Item, ...], dx: float = 0.0) -> float:
+    """Where the row's last glyph ends (its pen origin and one em), in the row's frame."""
+    right = 0.0
+    for item in items:
+        if isinstance(item, GlyphRun) and item.xs:
+            right = max(right, dx + max(item.xs) + item.size)
+        elif isinstance(inner := getattr(item, "items", None), tuple):
+            right = max(right, _right(inner, dx + getattr(item, "dx", 0.0)))
+    return right
