@@ -249,3 +249,12 @@ def test_a_split_table_keeps_two_body_rows_on_each_card(
     for page in cards(md, box_fonts, plain_theme):
         body = [text for text in texts(page) if text.startswith("a")]
         assert len(body) != 1, texts(page)
+
+
+@pytest.mark.parametrize("lines_before", range(12, 19))
+def test_a_four_line_quote_is_never_split(box_fonts, plain_theme, lines_before: int) -> None:
+    quote = "> " + "\n>\n> ".join(HAN * 20 + str(n) for n in range(4))  # four paragraphs
+    md = f"{lines(lines_before)}\n\n{quote}\n\n{lines(6)}"
+    for page in cards(md, box_fonts, plain_theme):
+        quoted = [p for p in page.rows if any(tag == "Quote" for tag, _ in p.row.source)]
+        assert len(quoted) in (0, 4), texts(page)

@@ -40,8 +40,13 @@ def quote(flow: Layouter, block: Quote, ctx: Ctx) -> Part:
         tight=False,
         letter_spacing=style.letter_spacing or ctx.letter_spacing,
     )
-    part = flow.stack(block.blocks, inner)
-    return Part(part.rows, style.margin_top, style.margin_bottom)
+    rows = flow.stack(block.blocks, inner).rows
+    if len(rows) <= WHOLE_QUOTE:  # a pull quote split 2 | 2 reads as two quotes
+        rows = tuple(replace(row, keep_with_next=True) for row in rows[:-1]) + rows[-1:]
+    return Part(rows, style.margin_top, style.margin_bottom)
+
+
+WHOLE_QUOTE = 4  # rows: a quote this short moves whole to the next card rather than split
 
 
 def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
