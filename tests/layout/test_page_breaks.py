@@ -258,3 +258,19 @@ def test_a_four_line_quote_is_never_split(box_fonts, plain_theme, lines_before: 
     for page in cards(md, box_fonts, plain_theme):
         quoted = [p for p in page.rows if any(tag == "Quote" for tag, _ in p.row.source)]
         assert len(quoted) in (0, 4), texts(page)
+
+
+@pytest.mark.parametrize(
+    "note", ["注：数据来自 2025 年的公开报告。", "*数据来自 2025 年的公开报告。*"]
+)
+@pytest.mark.parametrize(("rows", "lines_before"), [(8, 2), (8, 3), (8, 4), (10, 0)])
+def test_a_tables_note_stays_on_the_tables_card(
+    box_fonts, plain_theme, rows: int, lines_before: int, note: str
+) -> None:
+    """Where the note used to open the next card alone (found by trying positions)."""
+    md = f"{lines(lines_before)}\n\n{table(rows)}\n\n{note}\n\n{lines(8)}"
+    last = f"a{rows - 1} | b{rows - 1}"
+    for page in cards(md, box_fonts, plain_theme):
+        names = texts(page)
+        if any("2025" in name for name in names):
+            assert last in names, names  # the table's last row is on the note's card

@@ -245,11 +245,26 @@ def _keep_joined(rows: list[Row], previous: Block | None, first: int, block: Blo
     would: a paragraph ending in a colon stays with the block it introduces; a one-line
     paragraph that ends a section (a heading or a rule follows) stays with the block
     before it."""
-    if block is not None and _is_lead_in(previous):
+    if block is not None and (_is_lead_in(previous) or _notes_on(previous, block)):
         rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)
     if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
         rows[first - 1] = replace(rows[first - 1], keep_with_next=True)
+
+
+# How a table's note or source line opens; or the whole line is in italics.
+_NOTE_OPENINGS = ("注", "备注", "来源", "数据来源", "资料来源", "※", "*", "Note", "Source")
+_NOTE_CHARS = 160  # longer, it is a paragraph of its own, not a note
+
+
+def _notes_on(previous: Block | None, block: Block) -> bool:
+    """Whether `block` is a short note on the table before it ("注：…", "Source: …", an
+    italic line), which stays on the table's card: parted from it, it reads as stray text."""
+    if not isinstance(previous, Table) or not isinstance(block, Paragraph):
+        return False
+    text = "".join(t.text for t in block.inlines).strip()
+    italic = bool(block.inlines) and all("em" in t.marks for t in block.inlines)
+    return len(text) <= _NOTE_CHARS and (text.startswith(_NOTE_OPENINGS) or italic)
 
 
 def _is_lead_in(block: Block | None) -> bool:
