@@ -64,11 +64,20 @@ PLACE = 0.4
 
 
 def place(items: list[pytest.Item]) -> None:
-    """Move the container test to `PLACE` of the run (pytest-xdist hands files out in this
-    order, the same in every worker)."""
-    moved = [item for item in items if Path(str(item.path)) == CONTAINER_TEST]
-    if not moved or len(moved) == len(items):
-        return
-    rest = [item for item in items if Path(str(item.path)) != CONTAINER_TEST]
-    at = int(len(rest) * PLACE)
-    items[:] = rest[:at] + moved + rest[at:]
+    """The run's order for pytest-xdist's file-at-a-time scheduling: the test files with the
+        most tests first (what xdist's own reordering does, turned off in pyproject's addopts
+        because it would put the one-test container file last), the container test after `PLACE`
+    of the tests.
+        The order within a file is kept."""
+    files: dict[Path, list[pytest.Item]] = {}
+    for item in items:
+        files.setdefault(Path(str(item.path)), []).append(item)
+    container = files.pop(CONTAINER_TEST, [])
+    ordered = sorted(files.values(), key=len, reverse=True)  # stable: ties keep their order
+    if container:
+        before, count, limit = 0, 0, PLACE * sum(len(group) for group in ordered)
+        while before < len(ordered) and count + len(ordered[before]) <= limit:
+            count += len(ordered[before])
+            before += 1
+        ordered.insert(before, container)
+    items[:] = [item for group in ordered for item in group]
