@@ -53,6 +53,10 @@ from .words import hyphen_points
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
 # justified CJK block is set near its natural spacing; ideograph gaps take the rest.
 LATIN_STRETCH = 0.25
+# A CJK gap takes at most this much (em), as a Latin space does: a line left short by an
+# unbreakable piece after it (a long URL, a word wider than the rest) stays a little ragged
+# rather than spaced out "持 有 n 年，那 么" a half em a character.
+CJK_STRETCH = 0.25
 _CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
 # CJK text: Han, kana, bopomofo, Hangul, CJK punctuation and full-width forms.
 _CJK_TEXT = regex.compile(
@@ -351,7 +355,8 @@ def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
 def _justify(clusters: list[Cluster], spare: float) -> dict[int, float]:
     """The px justification adds after each cluster: the spare width shared evenly by
     the slots, but a Latin word space takes at most LATIN_STRETCH em and what it leaves
-    goes to the CJK slots (or, with none on the line, stays ragged at the end)."""
+    goes to the CJK slots, each at most CJK_STRETCH em (what is left stays ragged at the
+    end)."""
     cjk, latin = _justify_slots(clusters)
     if not cjk and not latin:
         return {}
@@ -359,7 +364,7 @@ def _justify(clusters: list[Cluster], spare: float) -> dict[int, float]:
     out = {i: min(share, LATIN_STRETCH * clusters[i].style.size) for i in latin}
     if cjk:
         rest = (spare - sum(out.values())) / len(cjk)
-        out.update(dict.fromkeys(cjk, rest))
+        out.update({i: min(rest, CJK_STRETCH * clusters[i].style.size) for i in cjk})
     return out
 
 
