@@ -114,7 +114,7 @@ def compose(
     virtual, zoom = _laid_out_as(styles, card)
     pages = _compose(doc, styles, fonts, images, virtual, premade)
     if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
-        pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages)
+        pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages, zoom)
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
@@ -127,10 +127,11 @@ def _for_its_length(
     images: Mapping[str, bytes],
     card: Card,
     pages: list[Page],
+    zoom: float,
 ) -> tuple[list[Page], Card, float]:
-    """`pages` as composed for a short post (`short.composed`), with the virtual card and
-    the zoom they are drawn at."""
-    virtual, zoom = _laid_out_as(styles, card)
+    """`pages` (laid out at `zoom`) as composed for a short post (`short.composed`), with
+    the virtual card and the zoom they are drawn at."""
+    virtual = _laid_out_at(card, zoom)
     cards: dict[float, Card] = {1.0: virtual}
 
     def lay_out(step: float) -> tuple[list[Page], float]:

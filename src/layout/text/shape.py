@@ -51,8 +51,8 @@ JAPANESE = "ja"
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
     language = paragraph_language(spans)
-    texts = cased(spans)
-    lining = any(_CJK.search(text) for text in texts)
+    lining = any(_CJK.search(span.text) for span in spans)  # casing adds or drops no CJK
+    texts = cased(spans, lining)
     cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
     clusters: list[Cluster] = []
     start = 0
@@ -211,14 +211,13 @@ _CJK = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 _LETTERS = regex.compile(r"\p{L}+")
 
 
-def cased(spans: list[Span]) -> list[str]:
+def cased(spans: list[Span], cjk: bool) -> list[str]:
     """Each span's text as drawn, after its style's `text_transform`. Uppercase is a
     display face's treatment of Latin text, so a paragraph with Chinese, Japanese or Korean
-    in it keeps its Latin as written (City Walk, asyncio beside 成都 and 并发), and a
+    in it (`cjk`) keeps its Latin as written (City Walk, asyncio beside 成都 and 并发), and a
     mixed-case word keeps its case anywhere (GitHub, iPhone, macOS)."""
     if not any(span.style.text_transform != "none" for span in spans):
         return [span.text for span in spans]
-    cjk = any(_CJK.search(span.text) for span in spans)
     return [_transformed(span.text, span.style.text_transform, cjk) for span in spans]
 
 
