@@ -54,6 +54,8 @@ from .limits import (
     image_pixels_beside,
 )
 from .pages.compose import SPLIT_MODES, SplitMode, hides_overflow
+from .pages.pagebreaks import RULES as BREAK_RULES
+from .pages.quality import PHONE_WIDTH, Quality
 from .parse.doc import Doc
 from .render import (
     DEFAULT_QUALITY,
@@ -79,6 +81,7 @@ from .style.schema import Theme
 from .style.theme import decode_theme
 
 __all__ = [
+    "BREAK_RULES",
     "CARD_LIMITS",
     "DEFAULT_CARD_SIZE",
     "DEFAULT_FONTS_DIR",
@@ -92,6 +95,7 @@ __all__ = [
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
     "MEDIA_TYPES",
+    "PHONE_WIDTH",
     "SPLIT_MODES",
     "CardTooLarge",
     "DiagramError",
@@ -109,6 +113,7 @@ __all__ = [
     "Part",
     "PathError",
     "Premade",
+    "Quality",
     "RenderError",
     "RenderOptions",
     "Rendered",

@@ -10,7 +10,7 @@ its arguments, so its output can be cached by a hash of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, get_args
 
 import msgspec
@@ -37,6 +37,7 @@ from .pages.compose import (
     compose_share,
     hides_overflow,
 )
+from .pages.quality import Quality, measure
 from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
@@ -81,11 +82,13 @@ class Rendered:
 
     One file per card, or for `pdf` one file of every card; `alt_texts[i]` is the visible
     text of `files[i]` (see `Page.alt_text`), for the PDF every card's, cards apart by a
-    blank line.
+    blank line; `qualities[i]` the engine's measure of it (`quality.measure`; None for a
+    cover), for the PDF its lowest-scoring card's.
     """
 
     files: list[bytes]
     alt_texts: list[str]
+    qualities: list[Quality | None] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,15 +233,22 @@ def draw_cards(
     )
     cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
     texts = [page.alt_text() for page in pages]
+    measured = [measure(page) for page in pages]
     if options.format == "pdf":
-        return Rendered([encode_pdf(cards)], ["\n\n".join(text for text in texts if text)])
+        text = "\n\n".join(text for text in texts if text)
+        return Rendered([encode_pdf(cards)], [text], [_lowest(measured)])
     if options.format == "png":
-        return Rendered([encode_png(*card, options.scale) for card in cards], texts)
+        return Rendered([encode_png(*card, options.scale) for card in cards], texts, measured)
     files = [
         encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
         for card in cards
     ]
-    return Rendered(files, texts)
+    return Rendered(files, texts, measured)
+
+
+def _lowest(measured: list[Quality | None]) -> Quality | None:
+    known = [quality for quality in measured if quality is not None]
+    return min(known, key=lambda quality: quality.score) if known else None
 
 
 def render_covers(

@@ -59,6 +59,7 @@ def test_manifest_lists_every_card_with_its_size(client: Client, key: str, tmp_p
                 "name": i["fileName"],
                 "size": (files / i["fileName"]).stat().st_size,
                 "alt": i["altText"],
+                "quality": i["quality"],
             }
             for i in images
         ]

@@ -184,6 +184,7 @@ def test_stdio_generate_returns_pngs_and_files_without_urls_and_charges_once(
             True,
         ]
         assert [r["url"] for r in records] == ["", ""]
+        assert all(0 <= r["quality"]["score"] <= 100 for r in records)  # the engine's report
         stored = Path(stdio.env["INKCARD_STORAGE_DIR"])
         [why] = notes_of(result)
         assert "no URL" in why and "INKCARD_PUBLIC_URL" in why and str(stored) in why

@@ -38,7 +38,13 @@ from inkcard.app.render.messages import RenderJob
 from inkcard.app.render.pool import ProcessRenderPool
 from inkcard.app.render.refusals import parse_post
 from inkcard.app.render.singleflight import SingleFlight
-from inkcard.app.schema import ARTICLE_THEMES, GenerateRequest, ImageRecord
+from inkcard.app.schema import (
+    ARTICLE_THEMES,
+    CardQuality,
+    GenerateRequest,
+    ImageRecord,
+    card_quality,
+)
 from inkcard.app.storage import Storage, StorageProbe
 from inkcard.layout.parse import may_name_images
 
@@ -104,6 +110,7 @@ class StoredCard(msgspec.Struct, frozen=True):
     name: str
     size: int
     alt: str | None = None  # None: a set stored before alt text, rendered again
+    quality: CardQuality | None = None  # None: a set stored before the report, drawn again
 
 
 class Manifest(msgspec.Struct, frozen=True):
@@ -192,8 +199,8 @@ class CardService:
         names = job.file_names(range(1, len(manifest.cards) + 1))
         if not names or [card.name for card in manifest.cards] != names:
             return None
-        if any(card.alt is None for card in manifest.cards):
-            return None
+        if any(card.alt is None or card.quality is None for card in manifest.cards):
+            return None  # stored before alt text or the quality report: drawn again
         stored = self.storage.sizes(job.prefix())
         if any(stored.get(card.name) != card.size for card in manifest.cards):
             log.warning("stored set %s is incomplete; rendering again", job.manifest_name())
@@ -232,9 +239,12 @@ class CardService:
         """
         files = rendered.files
         names = job.file_names(range(1, len(files) + 1))
+        qualities = rendered.qualities or [None] * len(files)
         stored = [
-            StoredCard(name, len(data), alt)
-            for name, data, alt in zip(names, files, rendered.alt_texts, strict=True)
+            StoredCard(name, len(data), alt, card_quality(quality))
+            for name, data, alt, quality in zip(
+                names, files, rendered.alt_texts, qualities, strict=True
+            )
         ]
         written: list[str] = []
         try:
@@ -293,7 +303,7 @@ class CardService:
             job.digest(), lambda: self._find_or_render(job, doc, images, deadline, key)
         )
         return [
-            ImageRecord(url=self.storage.url(card.name), fileName=card.name, altText=card.alt or "")
+            ImageRecord(self.storage.url(card.name), card.name, card.alt or "", card.quality)
             for card in stored
         ]
 

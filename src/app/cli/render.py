@@ -134,6 +134,12 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         help="folder to write into (default: out); the cards an earlier render wrote there and"
         " this one does not (listed in its .inkcard-render file) are removed, no other file",
     )
+    render.add_argument(
+        "--report",
+        action="store_true",
+        help="print each card as a JSON line, its path and the engine's quality report (the"
+        " API's `quality`), instead of its path alone (default: off)",
+    )
     render.set_defaults(run=run_render)
 
 
@@ -220,13 +226,23 @@ def run_render(args: argparse.Namespace) -> int:
         # the request's Markdown: the front matter taken off (its fields applied), as the API
         doc = layout.parse_post(card.markdown, card.mdx)
         fonts = layout.FontBook.load(args.fonts)
-        files = layout.render(doc, theme, fonts, options, read_local_images(doc.images, base))
+        images = read_local_images(doc.images, base)
+        rendered = layout.render_cards(doc, theme, fonts, options, images)
     extension = layout.EXTENSIONS[card.format]
-    named = ((card_name(n, extension), data) for n, data in enumerate(files, start=1))
+    named = ((card_name(n, extension), data) for n, data in enumerate(rendered.files, start=1))
     with _write_errors(args.out):
-        for path in write_cards(args.out, named):
-            print(path)
+        paths = write_cards(args.out, named)
+        for path, quality in zip(paths, rendered.qualities, strict=True):
+            print(_reported(path, quality) if args.report else path)
     return 0
+
+
+def _reported(path: Path, quality: layout.Quality | None) -> str:
+    """One card's line under ``--report``: its path and the API's ``quality`` record."""
+    from inkcard.app.schema import card_quality
+
+    line = {"file": str(path), "quality": card_quality(quality)}
+    return msgspec.json.encode(line).decode()
 
 
 @contextmanager

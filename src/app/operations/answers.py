@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from inkcard.app.schema import ImageRecord
+from inkcard.app.schema import CardQuality, ImageRecord
 from inkcard.app.storage import Storage
 
 
@@ -28,16 +28,17 @@ class KeptImage(msgspec.Struct, frozen=True, rename="camel"):
 
     file_name: str
     alt_text: str
+    quality: CardQuality | None = None
 
 
 def kept_images(images: Iterable[ImageRecord]) -> list[KeptImage]:
     """``images`` without their URLs."""
-    return [KeptImage(image.fileName, image.altText) for image in images]
+    return [KeptImage(image.fileName, image.altText, image.quality) for image in images]
 
 
 def with_urls(storage: Storage, kept: Iterable[KeptImage]) -> list[ImageRecord]:
     """``kept`` with the URLs of this request (call it in the request's context)."""
-    return [ImageRecord(storage.url(k.file_name), k.file_name, k.alt_text) for k in kept]
+    return [ImageRecord(storage.url(k.file_name), k.file_name, k.alt_text, k.quality) for k in kept]
 
 
 async def still_stored(storage: Storage, kept: list[KeptImage]) -> bool:

@@ -56,6 +56,7 @@ def answer(
     files: list[bytes] = []
     share = b""
     alt_texts: list[str] = []
+    qualities: list[layout.Quality | None] = []
     formulas: list[Formula | None] = []
     error: ApiError | None = None
     retiring = False
@@ -65,15 +66,15 @@ def answer(
             formulas = [budget.typeset(tex, job.size, display) for tex, display in job.formulas]
         elif isinstance(job, CoverJob):
             done = render_covers(job, fonts)
-            files, alt_texts = done.files, done.alt_texts
+            files, alt_texts, qualities = done.files, done.alt_texts, done.qualities
         elif isinstance(job, DrawJob):
             done = draw_share(job, fonts)
-            files, alt_texts = done.files, done.alt_texts
+            files, alt_texts, qualities = done.files, done.alt_texts, done.qualities
         elif isinstance(job, ShareJob):
             share = lay_out_share(job, fonts)
         else:
             done = _render(job, fonts, config, pool)
-            files, alt_texts = done.files, done.alt_texts
+            files, alt_texts, qualities = done.files, done.alt_texts, done.qualities
     except ApiError as exc:
         error = exc
     except MemoryError:
@@ -86,6 +87,7 @@ def answer(
     return Rendered(
         files=files,
         alt_texts=alt_texts,
+        qualities=qualities,
         formulas=formulas,
         share=share,
         error=error,

@@ -114,6 +114,7 @@ class Rendered(msgspec.Struct, frozen=True, kw_only=True):
 
     files: list[bytes] = []
     alt_texts: list[str] = []
+    qualities: list[layout.Quality | None] = []
     formulas: list[Formula | None] = []
     share: bytes = b""  # a ``ShareJob``'s parts, pickled
     error: ApiError | None = None

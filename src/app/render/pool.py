@@ -116,7 +116,7 @@ class ProcessRenderPool:
             ApiError: The render's own refusal (too many pages or pixels, engine failure).
         """
         rendered = await self._admitted(job, timeout, key)
-        return layout.Rendered(rendered.files, rendered.alt_texts)
+        return layout.Rendered(rendered.files, rendered.alt_texts, rendered.qualities)
 
     async def typeset(
         self, job: TypesetJob, timeout: float, key: object = None

@@ -161,7 +161,10 @@ class HandOver(Generic[Worker]):
         if rest.error is not None:
             return rest
         return msgspec.structs.replace(
-            first, files=first.files + rest.files, alt_texts=first.alt_texts + rest.alt_texts
+            first,
+            files=first.files + rest.files,
+            alt_texts=first.alt_texts + rest.alt_texts,
+            qualities=first.qualities + rest.qualities,
         )
 
 

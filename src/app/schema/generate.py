@@ -169,6 +169,70 @@ class GenerateToolArguments(GenerateRequest, frozen=True, kw_only=True):
     ] = True
 
 
+class CardQuality(msgspec.Struct, frozen=True):
+    """The engine's own measure of a card (``layout.Quality``): reported, never refused."""
+
+    score: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0,
+            le=100,
+            description="0-100: 100 less what each measure below costs past the level at"
+            " which a designer would fix the card (docs/themes.md, 'The quality report').",
+        ),
+    ]
+    fill: Annotated[
+        float, msgspec.Meta(description="Share (0-1) of the content box's height the text takes.")
+    ]
+    emptyBand: Annotated[
+        float,
+        msgspec.Meta(
+            description="The tallest band (0-1 of the content box) with nothing in it: between"
+            " blocks, or under the last one on a card before the last."
+        ),
+    ]
+    overflow: Annotated[
+        bool, msgspec.Meta(description="true: overflowHidden cut text the card had no room for.")
+    ]
+    smallestTextPx: Annotated[
+        float,
+        msgspec.Meta(
+            description="The smallest text of the post, in CSS px as a phone 360 px wide shows"
+            " the card."
+        ),
+    ]
+    lowestContrast: Annotated[
+        float,
+        msgspec.Meta(
+            description="The lowest WCAG contrast ratio (1-21) of the post's text against what is"
+            " painted under it."
+        ),
+    ]
+    brokenRules: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="The page-break rules the card's end breaks (only where every set of"
+            " breaks breaks one): heading_at_card_end, kept_lines_parted, hyphen_at_card_end,"
+            " code_that_fits_split, paragraph_that_fits_split, table_row_alone."
+        ),
+    ]
+
+
+def card_quality(quality: layout.Quality | None) -> CardQuality | None:
+    """The wire form of the engine's measure (None: a cover, which is not measured)."""
+    if quality is None:
+        return None
+    return CardQuality(
+        score=quality.score,
+        fill=round(quality.fill, 3),
+        emptyBand=round(quality.empty_band, 3),
+        overflow=quality.overflow,
+        smallestTextPx=quality.smallest_text,
+        lowestContrast=quality.lowest_contrast,
+        brokenRules=list(quality.broken_rules),
+    )
+
+
 class ImageRecord(msgspec.Struct, frozen=True):
     """One stored card (for ``format`` pdf: the one document of every card)."""
 
@@ -196,6 +260,13 @@ class ImageRecord(msgspec.Struct, frozen=True):
             " every card's, cards apart by a blank line."
         ),
     ]
+    quality: Annotated[
+        CardQuality | None,
+        msgspec.Meta(
+            description="The engine's measure of the card (for a PDF: of its lowest-scoring"
+            " card); null for a cover."
+        ),
+    ] = None
 
 
 Images = Annotated[

@@ -301,14 +301,30 @@ class PlacedRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Fit:
+    """How a card's rows sit in its content box, as the pages stage left them: what the
+    quality report reads besides the items. Lengths are the virtual card's px (the rows'),
+    `zoom` the times larger the card draws them."""
+
+    room: float  # the content box's height
+    offset: float  # where the first row starts below the box's top (a post centred)
+    zoom: float = 1.0
+    last: bool = True  # the post's last card, or a card holding a whole part (not autoSplit)
+    hidden: bool = False  # the card cut rows it had no room for (overflow hidden)
+    broken: tuple[str, ...] = ()  # the page-break rules its end breaks (`pagebreaks.RULES`)
+
+
+@dataclass(frozen=True, slots=True)
 class Page:
-    """One card: its size, background, and every item to paint, in paint order."""
+    """One card: its size, background, and every item to paint, in paint order; `fit`
+    (None for covers) how its rows sit in its content box."""
 
     width: float
     height: float
     background: int
     items: tuple[Item, ...]
     rows: tuple[PlacedRow, ...] = field(default=())
+    fit: Fit | None = None
 
     def alt_text(self) -> str:
         """The text this card shows, in reading order, one laid-out line a line: headings,

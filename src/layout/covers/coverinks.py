@@ -9,7 +9,7 @@ import math
 from ..style.decorations import Box, is_static
 from ..style.looks import Looks
 from ..style.paint import base_color, resolve_paint
-from ..style.resolver import Styles, relative_luminance
+from ..style.resolver import Styles, contrast
 
 MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
 SMALL_TEXT_CONTRAST = 4.5  # hashtags and kickers: WCAG's threshold for body-size text
@@ -22,12 +22,6 @@ TINT_ALPHA = 0x2E  # a panel behind text: the accent at this opacity over the pa
 def tint(color: int, alpha: int = TINT_ALPHA) -> int:
     """`color` at `alpha` (0-255) opacity."""
     return (color & 0x00FFFFFF) | (alpha << 24)
-
-
-def contrast(a: int, b: int) -> float:
-    """WCAG contrast ratio of two colours (alpha ignored)."""
-    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
 
 
 def emphasis(styles: Styles) -> tuple[int, int | None]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..pages.compose import content_box, static_layers
+from ..pages.layers import content_box, static_layers
 from ..style.paint import base_color
 from ..style.resolver import resolve
 from ..style.schema import Theme

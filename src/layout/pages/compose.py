@@ -19,17 +19,13 @@ footer) zooms with it; the output pixels, and so the pixel limits, stay the same
 
 from __future__ import annotations
 
-import itertools
-import threading
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
-from ..base.boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from ..base.boxes import Fill, Fit, Group, Item, Page, Rect, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..base.lru import Lru
 from ..base.placing import Placement, cut, frame_items, place
 from ..blocks.parts import Part
 from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
@@ -38,15 +34,14 @@ from ..flow.shares import Premade
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
-from ..style.decorations import Decoration, is_static
 from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
 from .chrome import page_number_items
 from .cues import continuation_cues
-from .decorate import Context, build, text_boxes
-from .pagebreaks import paginate
+from .layers import content_box, live_decorations, static_layers
+from .pagebreaks import Paging, paged
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
@@ -57,7 +52,6 @@ SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 # tall the short efficiency post took five cards of a title and a paragraph each).
 MAX_MEASURE_WIDTH = 640.0
 MIN_ZOOMED_HEIGHT = 440.0
-MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -72,19 +66,6 @@ class Card:
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
     limits: OutputLimits = field(default_factory=OutputLimits)
-
-
-def content_box(styles: Styles, width: float, height: float) -> Rect:
-    """Where rows go on a card: inside the padding, between header and footer, and no
-    wider than `MAX_MEASURE` (centred): on a wide card a line would hold 100 Latin
-    characters, more than an eye follows back to the next line."""
-    card = styles["card"]
-    top, right, bottom, left = card.padding
-    y = top + card.header_height
-    measure = max(1.0, width - left - right)
-    if measure > MAX_MEASURE:
-        left, measure = left + (measure - MAX_MEASURE) / 2, MAX_MEASURE
-    return Rect(left, y, measure, max(1.0, height - y - bottom - card.footer_height))
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -212,7 +193,8 @@ def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
     (so that no rounding adds a row of pixels)."""
     height = page.height * zoom if grown else card.height
     items = (Group(page.items, scale=zoom),)
-    return Page(card.width, height, page.background, items, page.rows)
+    fit = replace(page.fit, zoom=zoom) if page.fit is not None else None
+    return Page(card.width, height, page.background, items, page.rows, fit)
 
 
 def _compose(
@@ -229,29 +211,29 @@ def _compose(
     flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
     early = bounded(styles)
     if fixed:
-        pages = _flowing(doc, flow, box, card, premade)
+        paging = _flowing(doc, flow, box, card, premade)
+        pages, broken, hidden = paging.pages, paging.broken, [False] * len(paging.pages)
     else:
-        pages = _parts(doc, flow, box, card, early)
+        pages, hidden = _parts(doc, flow, box, card, early)
+        broken = [()] * len(pages)
     grow = not fixed and not card.overflow_hidden
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     align = styles["card"].content_align
-    return [
-        _page(
-            placement,
-            n,
-            len(pages),
-            styles,
-            fonts,
-            box,
-            card,
-            grow=grow,
-            cues=cue,
-            top=_rows_top(placement, box, align, alone=len(pages) == 1),
+    out = []
+    for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
+        top = _rows_top(placement, box, align, alone=len(pages) == 1)
+        room = max(box.height, placement.height) if grow else box.height
+        ends = broken[n - 1] if n < len(pages) else ()
+        # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
+        last = n == len(pages) or not fixed
+        fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
+        page = _page(
+            placement, n, len(pages), styles, fonts, box, card, grow=grow, cues=cue, top=top
         )
-        for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1)
-    ]
+        out.append(replace(page, fit=fit))
+    return out
 
 
 def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> float:
@@ -267,20 +249,21 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     return box.y
 
 
-def _flowing(
-    doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None
-) -> list[list[Row]]:
+def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None) -> Paging:
     """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
-    need more than the limits allow."""
+    need more than the limits allow, and the rules each card's end breaks."""
     flow.budget = _flowing_budget(flow.styles, card, box)
     rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
     squeeze = flow.styles["card"].gap_squeeze
-    return paginate(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages) or [[]]
+    paging = paged(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages)
+    return paging if paging.pages else Paging([[]], [()])
 
 
-def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[list[Row]]:
+def _parts(
+    doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool
+) -> tuple[list[list[Row]], list[bool]]:
     """noSplit, hrSplit: one card per part, each growing with its rows (refused as soon as
-    they make it too large) or cut at the card's height."""
+    they make it too large) or cut at the card's height; and whether each cut rows."""
     parts = (split_at_rules(doc) if card.split == "hrSplit" else [doc]) or [Doc()]
     card.limits.check([_size(card)] * len(parts))  # no card is smaller than asked
     pages: list[list[Row]] = []
@@ -291,9 +274,10 @@ def _parts(doc: Doc, flow: MdxFlow, box: Rect, card: Card, early: bool) -> list[
             flow.budget = ContentBudget(card.limits, cards)
         pages.append(flow.doc(part, x=box.x, width=box.width))
         before.append(_grown(place(pages[-1], limit=box.height), box, card))
-    if card.overflow_hidden:
-        pages = [_cut_clean(rows, box.height) for rows in pages]
-    return pages
+    if not card.overflow_hidden:
+        return pages, [False] * len(pages)
+    shown = [_cut_clean(rows, box.height) for rows in pages]
+    return shown, [len(cut) < len(rows) for cut, rows in zip(shown, pages, strict=True)]
 
 
 def _cut_clean(rows: list[Row], height: float) -> list[Row]:
@@ -341,7 +325,7 @@ def _page(
     under, over = static_layers(styles, fonts, card.width, height)
     content = content_box(styles, card.width, height)
     page = Rect(0.0, 0.0, card.width, height)
-    live = _live_decorations(styles, fonts, placement, page, content, top)
+    live = live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
     items.extend(frame_items(placement, 0.0, top))
     items.extend(live["panel-under"])
@@ -381,95 +365,6 @@ def _page_number(
         top=card.padding[0],
         width=box.width,
     )
-
-
-# Static layers: the same for every card of one theme, mode, font book and size, so they
-# are laid out once here and recorded once by draw (both keyed by `Cached.key`).
-_STATIC_LIMIT = 128
-_STATIC: Lru[tuple[object, ...], tuple[list[Item], list[Item]]] = Lru(_STATIC_LIMIT)
-_BOOK_LOCK = threading.Lock()
-_BOOK_IDS: weakref.WeakKeyDictionary[FontBook, int] = weakref.WeakKeyDictionary()
-_SERIALS = itertools.count()
-
-
-def static_layers(
-    styles: Styles, fonts: FontBook, width: float, height: float
-) -> tuple[list[Item], list[Item]]:
-    """The page background and the static decorations under and over the text, each as
-    one `Cached` item (or none), built once per theme, mode, font book and card size."""
-    with _BOOK_LOCK:
-        book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
-    key = (*styles.key, book, width, height)
-    found = _STATIC.get(key)
-    if found is not None:
-        return found
-    layers = _build_static(styles, fonts, width, height, key)
-    _STATIC.put(key, layers)
-    return layers
-
-
-def clear_static_layers() -> None:
-    """Forgets every laid-out static layer (benchmarks measure the uncached cost)."""
-    _STATIC.clear()
-
-
-def _build_static(
-    styles: Styles, fonts: FontBook, width: float, height: float, key: tuple[object, ...]
-) -> tuple[list[Item], list[Item]]:
-    card = styles["card"]
-    under: list[Item] = []
-    paint = card.background if card.background is not None else 0xFFFFFFFF
-    if card.effects or not isinstance(paint, int):  # a solid page is the canvas colour
-        fill = Fill(Rect(0.0, 0.0, width, height), paint)
-        under.append(Layer((fill,), card.effects) if card.effects else fill)
-    over: list[Item] = []
-    frames = {
-        "card": Rect(0.0, 0.0, width, height),
-        "content": content_box(styles, width, height),
-    }
-    for deco in styles.decorations:
-        if is_static(deco):
-            context = Context(frames[deco.frame], styles.tokens, fonts)
-            (over if deco.layer == "over" else under).extend(build(deco, context))
-    base = base_color(card.background)
-    return (
-        [Cached((*key, "under"), tuple(under), base, (width, height))] if under else [],
-        [Cached((*key, "over"), tuple(over), None, (width, height))] if over else [],
-    )
-
-
-def _live_decorations(
-    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect, top: float
-) -> dict[str, list[Item]]:
-    """Decorations tied to this card's text (ruled lines on its baselines) or panels
-    (one per quote or code panel), by where they go in paint order; the rows start at
-    `top`."""
-    out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
-    live = [d for d in styles.decorations if not is_static(d)]
-    if not live:
-        return out
-    baselines = tuple(
-        top + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
-    )
-    text = text_boxes(placement.rows, replace(content, y=top))
-    for deco in live:
-        for frame in _frames_of(deco, placement, page, content, top):
-            context = Context(frame, styles.tokens, fonts, baselines, text, page)
-            slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
-            out[slot].extend(build(deco, context))
-    return out
-
-
-def _frames_of(
-    deco: Decoration, placement: Placement, page: Rect, content: Rect, rows_top: float
-) -> list[Rect]:
-    if deco.frame in ("card", "content"):
-        return [page if deco.frame == "card" else content]
-    return [
-        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
-        for frame, top, bottom in placement.frames
-        if frame.decor.role == deco.frame
-    ]
 
 
 def _row_group(items: tuple[Item, ...], y: float, scale: float, box: Rect) -> Item:

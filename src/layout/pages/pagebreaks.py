@@ -48,19 +48,51 @@ SPLIT_CODE = 0.05
 SOFT = 0.04
 SQUEEZED = 0.1
 
+# The names of the broken rules (`RULE`) the quality report gives for a card's end.
+HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
+KEPT_LINES_PARTED = "kept_lines_parted"  # a paragraph's first or last two lines, a list's
+HYPHEN_AT_END = "hyphen_at_card_end"  # the card's last line ends in a hyphen inside a word
+CODE_THAT_FITS_SPLIT = "code_that_fits_split"
+PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or its first part next
+TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
+RULES = (
+    HEADING_AT_END,
+    KEPT_LINES_PARTED,
+    HYPHEN_AT_END,
+    CODE_THAT_FITS_SPLIT,
+    PARAGRAPH_THAT_FITS_SPLIT,
+    TABLE_ROW_ALONE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Paging:
+    """The rows of each card, and the rules (`RULES`) each card's end breaks."""
+
+    pages: list[list[Row]]
+    broken: list[tuple[str, ...]]
+
 
 def paginate(
     rows: Sequence[Row], height: float, *, squeeze: float = 0.0, max_pages: int | None = None
 ) -> list[list[Row]]:
+    """The rows of each card (`paged`'s pages)."""
+    return paged(rows, height, squeeze=squeeze, max_pages=max_pages).pages
+
+
+def paged(
+    rows: Sequence[Row], height: float, *, squeeze: float = 0.0, max_pages: int | None = None
+) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
-    up to that share where this saves a card.
+    up to that share where this saves a card. Each card's end is named with the rules it
+    breaks (none, unless every set of breaks breaks one).
 
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
     """
     if not rows:
-        return []
+        return Paging([], [])
     column = _Column(rows, height)
     ends = column.best_ends(0.0)
     squeezed = False
@@ -72,9 +104,11 @@ def paginate(
         raise TooManyPages(len(ends), max_pages)
     starts = [0, *ends[:-1]]
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
-    if not squeezed:
-        return pages  # every card fits as it stands
-    return [_fitted(page, height) for page in pages]
+    used = squeeze if squeezed else 0.0
+    broken = [column.broken(a, b, used) for a, b in zip(starts, ends, strict=True)]
+    if squeezed:
+        pages = [_fitted(page, height) for page in pages]
+    return Paging(pages, broken)
 
 
 def _fitted(page: list[Row], height: float) -> list[Row]:
@@ -120,6 +154,7 @@ class _Column:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
         self.header_tops: dict[int, float] = {}
         self.break_prices: dict[float, list[float]] = {}
+        self.break_rules: dict[float, list[tuple[str, ...]]] = {}
         self.reaches: dict[tuple[int, float], int] = {}
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
@@ -202,12 +237,27 @@ class _Column:
         alone = self._priced(start, start, start + 1, squeeze, last_end=start + 1)
         return alone + self._priced(start, start + 1, start + 2, squeeze)
 
+    def broken(self, start: int, end: int, squeeze: float) -> tuple[str, ...]:
+        """The rules the card from break `start` to `end` breaks at its end, priced as
+        `_cards_from` priced it."""
+        lo = start + 1 if start and self.rows[start].discardable and end > start + 1 else start
+        why: list[str] = []
+        self._priced(start, lo, end, squeeze, last_end=end, why=why)
+        return tuple(why)
+
     def _priced(
-        self, start: int, lo: int, first_end: int, squeeze: float, last_end: int | None = None
+        self,
+        start: int,
+        lo: int,
+        first_end: int,
+        squeeze: float,
+        last_end: int | None = None,
+        why: list[str] | None = None,
     ) -> list[tuple[int, float]]:
         """The cards from break `start` whose rows begin at `lo`, ending at `first_end`
-        up to `last_end` (the post's end), with their costs. The hot loop of the page
-        breaker: plain arithmetic on the prefix sums."""
+        up to `last_end` (the post's end), with their costs; with `why`, the names of the
+        rules they break are added to it (`broken` asks for one card). The hot loop of
+        the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
         discardable, hard_keep, paragraph_ends = (
@@ -239,10 +289,18 @@ class _Column:
             if end < n and hard_keep[end - 1]:
                 # a chain that alone fills its card (keeps only) breaks where it must
                 price += RULE / 2 if loose[hi] == loose[lo] else RULE
+                if why is not None:
+                    why.append(_kept(self.rows[end - 1]))
             if paragraph_ends[end] <= reach:
                 price += RULE  # the whole paragraph fits where it starts
+                if why is not None:
+                    why.append(PARAGRAPH_THAT_FITS_SPLIT)
             if opened is not None and hi <= opened_reach:
                 price += RULE  # it opens inside a paragraph whose first part fits here too
+                if why is not None:
+                    why.append(PARAGRAPH_THAT_FITS_SPLIT)
+            if why is not None and end < n:
+                why.extend(self.break_rules[squeeze][end])
             out.append((end, price))
         return out
 
@@ -252,21 +310,28 @@ class _Column:
         key = squeeze
         if key not in self.break_prices:
             prices = [0.0] * (self.n + 1)
+            rules: list[tuple[str, ...]] = [()] * (self.n + 1)
             for end in range(1, self.n):
                 before = self.rows[end - 1]
+                broken: list[str] = []
                 if before.keep_with_next and before.keep_soft:  # inside a code block
                     block = self.code.get(end)
-                    whole = block is not None and self.fits(block[0], block[1], squeeze)
-                    prices[end] += RULE if whole else SPLIT_CODE
+                    if block is not None and self.fits(block[0], block[1], squeeze):
+                        broken.append(CODE_THAT_FITS_SPLIT)
+                    else:
+                        prices[end] += SPLIT_CODE
                 elif before.keep_soft and not before.keep_with_next:
                     prices[end] += SOFT
                 if end in self.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
-                if before.broken_word:  # "misun-" / next card "derstood": a broken rule
-                    prices[end] += RULE
+                if before.broken_word:  # "misun-" / next card "derstood"
+                    broken.append(HYPHEN_AT_END)
                 if end in self.lone_rows:  # a header repeated over one body row
-                    prices[end] += RULE
+                    broken.append(TABLE_ROW_ALONE)
+                prices[end] += RULE * len(broken)
+                rules[end] = tuple(broken)
             self.break_prices[key] = prices
+            self.break_rules[key] = rules
         return self.break_prices[key]
 
     def _reach(self, lo: int, squeeze: float) -> int:
@@ -283,6 +348,11 @@ class _Column:
                     high = middle - 1
             self.reaches[key] = low
         return self.reaches[key]
+
+
+def _kept(row: Row) -> str:
+    """The rule a card ending on `row`, which keeps with the next, breaks."""
+    return HEADING_AT_END if row.source and row.source[-1][0] == "Heading" else KEPT_LINES_PARTED
 
 
 def _lone_table_rows(rows: Sequence[Row]) -> set[int]:

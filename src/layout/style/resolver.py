@@ -171,6 +171,12 @@ def relative_luminance(argb: int) -> float:
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 
+def contrast(a: int, b: int) -> float:
+    """WCAG contrast ratio of two colours (alpha ignored)."""
+    high, low = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
 def _digest(theme: Theme) -> str:
     return hashlib.blake2b(msgspec.json.encode(theme), digest_size=12).hexdigest()
 

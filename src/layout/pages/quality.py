@@ -1,0 +1,269 @@
+"""A laid-out card → the engine's own measure of it: what a designer would check first.
+
+`measure` reads a `Page` (its rows, its items in paint order and the `Fit` compose left on
+it) and reports how full its content box is, its tallest empty band, whether it hid
+anything, the smallest of the post's text as a 360-px-wide phone shows it, its least
+readable text against what is painted under it, the page-break rules its end breaks, and
+a 0–100 score from them. Nothing is drawn: a card is measured in well under a millisecond.
+
+What is under a line of text is worked out from the items painted before it: the card's
+colour, then every filled rectangle (a panel, a highlight, the background's gradient) and
+filled circle (a theme's glow) that covers the line's middle, each composited over the
+last at its own opacity and its layer's. A gradient is sampled where the line is. Images,
+patterns' motifs and other shapes are not counted: in the built-in themes they are
+ornaments kept off the text (tests/layout/test_decor_keeps_off_text.py holds that).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from ..base.boxes import (
+    Cached,
+    Fill,
+    Fit,
+    GlyphRun,
+    Gradient,
+    Group,
+    Item,
+    Layer,
+    Page,
+    Paint,
+    Pattern,
+    Rect,
+    Shape,
+)
+from ..style.resolver import contrast
+
+PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at on
+# What costs a card its points (`score`): each the level below which a designer would act.
+FULL_ENOUGH = 0.75  # a card before the last filled less than this shows a hole (55 %: abandoned)
+LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
+WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
+READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
+READABLE_CONTRAST = 4.5  # WCAG AA for body text
+PENALTY_HIDDEN = 30
+PENALTY_RULE = 10
+MAX_RULES_PENALTY = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Quality:
+    """One card's measure (`measure`); shares are 0..1 of the content box's height."""
+
+    score: int  # 0..100: 100 breaks nothing below
+    fill: float  # the share the rows take
+    empty_band: float  # the tallest band with no row: between rows, or under them before the last
+    overflow: bool  # rows were hidden (overflow hidden)
+    smallest_text: float  # px of the smallest text of the post at PHONE_WIDTH
+    lowest_contrast: float  # WCAG ratio of the least readable text on what is under it
+    broken_rules: tuple[str, ...]  # `pagebreaks.RULES` the card's end breaks
+
+
+def measure(page: Page) -> Quality | None:
+    """The card's measure; None for a page compose did not lay out (a cover)."""
+    fit = page.fit
+    if fit is None:
+        return None
+    fill, band = _fill_and_band(page, fit)
+    text = _post_runs(page)
+    smallest = min((size for _, size in text), default=0.0) * fit.zoom * PHONE_WIDTH / page.width
+    lowest = _lowest_contrast(page, {id(run) for run, _ in text})
+    quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken)
+    return replace(quality, score=_score(quality, fit))
+
+
+def _score(quality: Quality, fit: Fit) -> int:
+    """100 less what each measure past its level costs (the levels above)."""
+    lost = 0.0
+    if quality.overflow:
+        lost += PENALTY_HIDDEN
+    lost += min(MAX_RULES_PENALTY, PENALTY_RULE * len(quality.broken_rules))
+    enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
+    if not (fit.last and fit.offset > 0):  # a short post set in its card's middle is composed
+        lost += 100 * max(0.0, enough - quality.fill)
+    lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
+    lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
+    lost += 12 * max(0.0, READABLE_CONTRAST - quality.lowest_contrast)
+    return max(0, min(100, round(100 - lost)))
+
+
+def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
+    """The share of the content box the rows take, and its tallest empty band: between two
+    rows, or, on a card before the last, under the last row (the room above a post set in
+    the middle of its card is composition, not a hole)."""
+    spans = sorted((placed.y, placed.y + placed.row.height * placed.scale) for placed in page.rows)
+    if not spans or fit.room <= 0:
+        return 0.0, 1.0 if not fit.last else 0.0
+    top, bottom = spans[0][0], max(end for _, end in spans)
+    band, reach = 0.0, spans[0][1]
+    for start, end in spans[1:]:
+        band = max(band, start - reach)
+        reach = max(reach, end)
+    if not fit.last:
+        band = max(band, fit.room - fit.offset - bottom)
+    return min(1.0, (bottom - top) / fit.room), max(0.0, band / fit.room)
+
+
+def _post_runs(page: Page) -> list[tuple[GlyphRun, float]]:
+    """The glyph runs of the post's text, each with its size on the virtual card: the rows'
+    runs, theme ornaments (decorative rows) and page chrome (header, page number) left out,
+    since a theme's chrome is its designer's choice and is held by the theme's own tests."""
+    return [
+        (run, run.size * scale * placed.scale)
+        for placed in page.rows
+        if not placed.row.decorative
+        for run, scale in _runs(placed.row.items, 1.0)
+    ]
+
+
+def _runs(items: tuple[Item, ...], scale: float) -> Iterator[tuple[GlyphRun, float]]:
+    for item in items:
+        if isinstance(item, GlyphRun):
+            if item.glyphs:
+                yield item, scale
+        elif isinstance(item, Group):
+            yield from _runs(item.items, scale * item.scale)
+        elif isinstance(item, Layer | Cached):
+            yield from _runs(item.items, scale)
+
+
+@dataclass(frozen=True, slots=True)
+class _Ground:
+    """A filled rectangle or circle painted under what follows it, in card px."""
+
+    rect: Rect
+    paint: Paint
+    opacity: float
+    circle: bool
+
+
+def _lowest_contrast(page: Page, text: set[int]) -> float:
+    """The least WCAG ratio of a run of the post's text (ids in `text`) against what is
+    painted under its middle."""
+    grounds: list[_Ground] = []
+    lowest = 21.0
+    for item, x, y, scale, opacity in _walk(page.items, 0.0, 0.0, 1.0, 1.0):
+        if isinstance(item, GlyphRun):
+            if id(item) not in text:
+                continue
+            size = item.size * scale
+            left, right = x + item.xs[0] * scale, x + item.xs[-1] * scale + size / 2
+            point = ((left + right) / 2, y + item.ys[0] * scale - size * 0.35)
+            under = _under(point, page.background, grounds)
+            ink = _over(item.color, under, opacity)
+            lowest = min(lowest, contrast(ink, under))
+        else:
+            ground = _ground(item, x, y, scale, opacity)
+            if ground is not None:
+                grounds.append(ground)
+    return round(lowest, 2)
+
+
+def _walk(
+    items: tuple[Item, ...], x: float, y: float, scale: float, opacity: float
+) -> Iterator[tuple[Item, float, float, float, float]]:
+    """Every leaf item in paint order with the offset, scale and opacity it is drawn at."""
+    for item in items:
+        if isinstance(item, Group):
+            inner = (x + item.dx * scale, y + item.dy * scale, scale * item.scale)
+            yield from _walk(item.items, *inner, opacity)
+        elif isinstance(item, Layer):
+            yield from _walk(item.items, x, y, scale, opacity * item.opacity)
+        elif isinstance(item, Cached):
+            yield from _walk(item.items, x, y, scale, opacity)
+        else:
+            yield item, x, y, scale, opacity
+
+
+def _ground(item: Item, x: float, y: float, scale: float, opacity: float) -> _Ground | None:
+    """`item` as a ground text may sit on: a filled rectangle or circle, else None."""
+    if isinstance(item, Fill):
+        r = item.rect
+        rect = Rect(x + r.x * scale, y + r.y * scale, r.width * scale, r.height * scale)
+        return _Ground(rect, item.color, opacity, circle=False)
+    if isinstance(item, Shape) and item.fill is not None and len(item.ops) == 1:
+        op = item.ops[0]
+        if op[0] == "O":  # a circle: cx cy r
+            cx, cy, radius = (x + op[1] * scale, y + op[2] * scale, op[3] * scale)
+            rect = Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
+            return _Ground(rect, item.fill, opacity, circle=True)
+    return None
+
+
+def _under(point: tuple[float, float], background: int, grounds: list[_Ground]) -> int:
+    """The colour at `point` after every ground that covers it is painted on the card."""
+    colour = background | 0xFF000000
+    px, py = point
+    for ground in grounds:
+        r = ground.rect
+        if not (r.x <= px <= r.right and r.y <= py <= r.bottom):
+            continue
+        if ground.circle:
+            half = r.width / 2
+            if (px - r.x - half) ** 2 + (py - r.y - half) ** 2 > half * half:
+                continue
+        paint = _colour_at(ground.paint, r, px, py)
+        if paint is not None:
+            colour = _over(paint, colour, ground.opacity)
+    return colour
+
+
+def _colour_at(paint: Paint, rect: Rect, px: float, py: float) -> int | None:
+    """The colour `paint` laid over `rect` has at (px, py), as shaders.py lays it."""
+    if isinstance(paint, int):
+        return paint
+    if isinstance(paint, Pattern):
+        return paint.background
+    return _gradient_at(paint, rect, px, py)
+
+
+def _gradient_at(paint: Gradient, rect: Rect, px: float, py: float) -> int:
+    cx, cy = rect.x + paint.center[0] * rect.width, rect.y + paint.center[1] * rect.height
+    if paint.kind == "radial":
+        radius = max(paint.radius * max(rect.width, rect.height), 1e-3)
+        t = math.hypot(px - cx, py - cy) / radius
+    elif paint.kind == "sweep":
+        turn = math.degrees(math.atan2(px - cx, cy - py)) - paint.angle
+        t = (turn % 360.0) / 360.0
+    else:  # linear, the CSS way: along the angle, corner to corner
+        turn = math.radians(paint.angle)
+        dx, dy = math.sin(turn), -math.cos(turn)
+        half = (abs(rect.width * dx) + abs(rect.height * dy)) / 2 or 1.0
+        mx, my = rect.x + rect.width / 2, rect.y + rect.height / 2
+        t = ((px - mx) * dx + (py - my) * dy) / (2 * half) + 0.5
+    return _stop_colour(paint, min(1.0, max(0.0, t)))
+
+
+def _stop_colour(paint: Gradient, t: float) -> int:
+    colours = paint.colors
+    if len(colours) == 1:
+        return colours[0]
+    stops = paint.positions or tuple(i / (len(colours) - 1) for i in range(len(colours)))
+    for (a, ca), (b, cb) in zip(
+        zip(stops, colours, strict=True), zip(stops[1:], colours[1:], strict=True), strict=False
+    ):
+        if t <= b:
+            share = 0.0 if b <= a else max(0.0, (t - a) / (b - a))
+            return _mix(ca, cb, share)
+    return colours[-1]
+
+
+def _mix(a: int, b: int, share: float) -> int:
+    out = 0
+    for shift in (24, 16, 8, 0):
+        one, two = a >> shift & 0xFF, b >> shift & 0xFF
+        out |= round(one + (two - one) * share) << shift
+    return out
+
+
+def _over(colour: int, under: int, opacity: float) -> int:
+    """`colour` (ARGB) at its alpha times `opacity`, composited over the opaque `under`."""
+    alpha = (colour >> 24 & 0xFF) / 255 * opacity
+    out = 0xFF000000
+    for shift in (16, 8, 0):
+        top, bottom = colour >> shift & 0xFF, under >> shift & 0xFF
+        out |= round(top * alpha + bottom * (1 - alpha)) << shift
+    return out

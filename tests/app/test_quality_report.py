@@ -1,0 +1,96 @@
+"""Every card answer carries the engine's quality report (`quality`): generate over HTTP (and
+its replay), the OpenAPI document, `inkcard render --report`; a cover has none."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from inkcard import layout
+from tests.app.test_api_errors import post
+
+Client = TestClient[Litestar]
+FIELDS = {
+    "score",
+    "fill",
+    "emptyBand",
+    "overflow",
+    "smallestTextPx",
+    "lowestContrast",
+    "brokenRules",
+}
+PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
+CODE = "```python\n" + "\n".join(f"value_{n} = compute({n})" for n in range(18)) + "\n```"
+# The code block fits a card, not what the paragraph leaves of the first: it moves whole.
+HALF_EMPTY = {"markdown": f"{PARAGRAPH}\n\n{CODE}", "splitMode": "autoSplit"}
+
+
+def _images(client: Client, key: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    response = post(client, key, body)
+    assert response.status_code == 200, response.text
+    images: list[dict[str, Any]] = response.json()["images"]
+    return images
+
+
+def test_every_card_answer_carries_its_quality(client: Client, key: str) -> None:
+    images = _images(client, key, HALF_EMPTY)
+    assert len(images) == 2
+    for image in images:
+        assert set(image["quality"]) == FIELDS
+        assert image["quality"]["brokenRules"] == []
+    first = images[0]["quality"]
+    assert first["fill"] < 0.55 and first["score"] < 60  # the card the code block left
+    assert images[1]["quality"]["score"] > first["score"]
+    # A retry within the window is a replay: the same answer, the report included.
+    assert _images(client, key, HALF_EMPTY) == images
+
+
+def test_overflow_hidden_reports_what_it_cut(client: Client, key: str) -> None:
+    long_post = "\n\n".join([PARAGRAPH] * 12)
+    [image] = _images(client, key, {"markdown": long_post, "overHiddenMode": True})
+    assert image["quality"]["overflow"] is True
+    [grown] = _images(client, key, {"markdown": long_post})
+    assert grown["quality"]["overflow"] is False
+
+
+def test_a_pdf_reports_its_lowest_scoring_card(client: Client, key: str) -> None:
+    pngs = _images(client, key, HALF_EMPTY)
+    [pdf] = _images(client, key, {**HALF_EMPTY, "format": "pdf"})
+    assert pdf["quality"] == min((image["quality"] for image in pngs), key=lambda q: q["score"])
+
+
+def test_a_cover_has_no_quality(client: Client, key: str) -> None:
+    response = client.post("/api/generate/cover", headers={"x-api-key": key}, json={"text": "标题"})
+    assert response.status_code == 200, response.text
+    assert [image["quality"] for image in response.json()["images"]] == [None]
+
+
+def test_the_openapi_document_describes_quality(client: Client) -> None:
+    schemas = client.get("/schema/openapi.json").json()["components"]["schemas"]
+    record = schemas["CardQuality"]
+    assert set(record["properties"]) == FIELDS
+    for name in layout.BREAK_RULES:
+        assert name in record["properties"]["brokenRules"]["description"]
+    assert "quality" in schemas["ImageRecord"]["properties"]
+
+
+def test_render_report_prints_each_card_and_its_quality(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from inkcard.app.cli import main
+
+    post_file = tmp_path / "post.md"
+    post_file.write_text(HALF_EMPTY["markdown"], "utf-8")
+    out = tmp_path / "out"
+    assert main(["render", str(post_file), "--split", "autoSplit", "-o", str(out), "--report"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [str(out / "1.png"), str(out / "2.png")]
+    assert all(set(line["quality"]) == FIELDS for line in lines)
+    assert lines[0]["quality"]["score"] < lines[1]["quality"]["score"]
+    assert main(["render", str(post_file), "-o", str(out)]) == 0  # without: the paths alone
+    assert capsys.readouterr().out == f"{out / '1.png'}\n"

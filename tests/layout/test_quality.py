@@ -1,0 +1,162 @@
+"""The quality report (`pages/quality.py`): each measure on cards built to fail it, laid
+out by the engine, and the score that follows them."""
+
+from __future__ import annotations
+
+import pytest
+
+from inkcard import layout
+from inkcard.layout.pages import pagebreaks
+from inkcard.layout.pages.quality import Quality, measure
+
+PLAIN = 'name = "t"\n[roles.card]\npadding = [40, 30, 40, 30]\n'
+PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
+CODE = "```python\n" + "\n".join(f"value_{n} = compute({n})" for n in range(18)) + "\n```"
+LONG_POST = "\n\n".join(f"## 第 {n} 节\n\n{PARAGRAPH}" for n in range(1, 9))
+
+
+def _theme(extra: str = "") -> layout.Theme:
+    return layout.decode_theme(PLAIN + extra)
+
+
+def _measured(
+    fonts: layout.FontBook,
+    post: str,
+    theme: layout.Theme | None = None,
+    **options: object,
+) -> list[Quality]:
+    settings = {"width": 440, "height": 586, "split": "autoSplit", "scale": 1, **options}
+    rendered = layout.layout_pages(
+        post,
+        theme or _theme(),
+        fonts,
+        layout.RenderOptions(**settings),  # type: ignore[arg-type]  # valid options
+    )
+    found = [measure(page) for page in rendered]
+    assert all(quality is not None for quality in found)
+    return found  # type: ignore[return-value]  # checked just above
+
+
+def test_a_post_that_fills_its_cards_scores_full_marks(fonts) -> None:
+    qualities = _measured(fonts, LONG_POST)
+    assert len(qualities) > 1
+    for quality in qualities[:-1]:
+        assert quality.fill > 0.75
+        assert quality.broken_rules == ()
+        assert not quality.overflow
+        assert quality.score == 100
+    assert qualities[-1].lowest_contrast > 7  # the default ink on white
+
+
+def test_a_card_left_half_empty_before_the_last_loses_points(fonts) -> None:
+    # A code block that fits a card but not what is left of the first moves whole to the
+    # second: the first holds only the opening paragraph.
+    qualities = _measured(fonts, f"{PARAGRAPH}\n\n{CODE}")
+    first = qualities[0]
+    assert len(qualities) >= 2
+    assert first.fill < 0.55
+    assert first.empty_band > 0.4  # the room under the paragraph
+    assert first.score < 60
+
+
+def test_a_cut_card_reports_its_overflow(fonts) -> None:
+    (quality,) = _measured(fonts, LONG_POST, split="noSplit", overflow_hidden=True)
+    assert quality.overflow
+    assert quality.score <= 70
+    (whole,) = _measured(fonts, LONG_POST, split="noSplit")
+    assert not whole.overflow  # the card grows instead
+    assert whole.fill == pytest.approx(1.0)
+
+
+def test_pale_text_on_a_pale_card_has_a_low_contrast(fonts) -> None:
+    pale = _theme('[roles.body]\ncolor = "#d0d0d0"\n')
+    (quality,) = _measured(fonts, PARAGRAPH, pale)
+    assert quality.lowest_contrast < 1.8
+    (dark,) = _measured(fonts, PARAGRAPH)
+    assert dark.lowest_contrast > 10
+    assert quality.score < dark.score - 25
+
+
+def test_text_on_a_panel_is_read_against_the_panel(fonts) -> None:
+    # White text is readable on a dark quote panel, unreadable on the white card.
+    panel = _theme('[roles.quote]\nbackground = "#202020"\ncolor = "#ffffff"\n')
+    (quality,) = _measured(fonts, f"> {PARAGRAPH}", panel)
+    assert quality.lowest_contrast > 10
+    bare = _theme('[roles.quote]\ncolor = "#ffffff"\n')
+    (unreadable,) = _measured(fonts, f"> {PARAGRAPH}", bare)
+    assert unreadable.lowest_contrast < 1.1
+
+
+def test_text_on_a_gradient_is_read_where_it_lies(fonts) -> None:
+    # A card fading from white at the top to near black at the bottom: dark text reads
+    # on the top of the card, not at its foot.
+    fading = _theme(
+        '[roles.card.background]\nkind = "linear"\nangle = 180\nstops = ["#ffffff", "#111111"]\n'
+    )
+    (top,) = _measured(fonts, PARAGRAPH, fading, split="noSplit")
+    (whole,) = _measured(fonts, LONG_POST, fading, split="noSplit")
+    assert top.lowest_contrast > 7
+    assert whole.lowest_contrast < 2  # its last lines lie on the dark end
+
+
+def test_small_text_is_measured_as_a_phone_shows_it(fonts) -> None:
+    small = _theme("[roles.body]\nsize = 10\n")
+    (quality,) = _measured(fonts, PARAGRAPH, small)
+    assert quality.smallest_text == pytest.approx(10 * 360 / 440, abs=0.1)
+    (default,) = _measured(fonts, PARAGRAPH)
+    assert default.smallest_text > quality.smallest_text
+    assert quality.score < default.score
+    # A larger card zooms its type (type_scale auto): the text a phone shows stays the same.
+    (wide,) = _measured(fonts, PARAGRAPH, width=1080, height=1440)
+    assert wide.smallest_text == pytest.approx(default.smallest_text, abs=0.2)
+
+
+def test_a_rule_broken_at_a_card_end_is_named(fonts) -> None:
+    # On a card 200 px tall a two-line title and the first lines of its paragraph cannot
+    # share a card: every set of breaks leaves the title at a card's end, and that card
+    # says so.
+    title = "# 一个很长很长的标题，长到要折成两行才放得下"
+    post = f"{PARAGRAPH}\n\n{title}\n\n{PARAGRAPH}\n\n{PARAGRAPH}"
+    qualities = _measured(fonts, post, height=200)
+    broken = [rule for quality in qualities for rule in quality.broken_rules]
+    assert broken == [pagebreaks.HEADING_AT_END]
+    assert min(quality.score for quality in qualities if quality.broken_rules) <= 90
+    assert qualities[-1].broken_rules == ()  # the last card ends the post, not a break
+
+
+def test_the_names_of_broken_rules_agree_with_their_prices() -> None:
+    """`Paging.broken` names a card's end exactly when the breaker priced it a rule."""
+    from inkcard.layout.base.boxes import Row
+
+    heading = Row(40, (), keep_with_next=True, text="H", source=(("Heading", 1),))
+    tall = [Row(60, (), text=f"r{n}", source=(("Paragraph", 2),)) for n in range(3)]
+    paging = pagebreaks.paged([Row(50, (), text="p"), heading, *tall], 100)
+    # p | H r0 | r1 | r2 or so: wherever it falls, a card ending on H names the heading rule.
+    for rows, broken in zip(paging.pages, paging.broken, strict=True):
+        ends_on_heading = rows[-1] is heading
+        assert (pagebreaks.HEADING_AT_END in broken) == ends_on_heading
+    loose = pagebreaks.paged([Row(60, (), text=f"r{n}") for n in range(4)], 100)
+    assert all(broken == () for broken in loose.broken)
+
+
+def test_covers_are_not_measured(fonts) -> None:
+    theme = _theme()
+    options = layout.RenderOptions(width=440, height=586, scale=1)
+    rendered = layout.render_covers("标题", (), theme, fonts, options)
+    assert rendered.qualities == [None]
+
+
+def test_a_pdf_carries_its_lowest_scoring_card(fonts) -> None:
+    table = "| a | b |\n|---|---|\n" + "\n".join(f"| 第 {n} 行 | 内容 {n} |" for n in range(14))
+    post = f"{PARAGRAPH}\n\n{table}"
+    options = {"width": 440, "height": 586, "split": "autoSplit", "scale": 1}
+    pngs = layout.render_cards(post, _theme(), fonts, layout.RenderOptions(**options))  # type: ignore[arg-type]
+    pdf = layout.render_cards(
+        post,
+        _theme(),
+        fonts,
+        layout.RenderOptions(**options, format="pdf"),  # type: ignore[arg-type]
+    )
+    scores = [q.score for q in pngs.qualities if q is not None]
+    assert len(pdf.qualities) == 1 and pdf.qualities[0] is not None
+    assert pdf.qualities[0].score == min(scores)
