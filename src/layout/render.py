@@ -10,7 +10,7 @@ its arguments, so its output can be cached by a hash of them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 import msgspec
@@ -37,6 +37,7 @@ from .pages.compose import (
     compose_share,
     hides_overflow,
 )
+from .pages.fitting import best_fit
 from .pages.quality import Quality, measure
 from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown
@@ -48,6 +49,8 @@ ENGINE_VERSION = "13"  # bump whenever the pixels of an unchanged request may ch
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
 FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
+Fit = Literal["none", "auto"]
+FITS: tuple[Fit, ...] = get_args(Fit)
 MEDIA_TYPES: dict[str, str] = {
     "png": "image/png",
     "jpeg": "image/jpeg",
@@ -73,6 +76,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     max_total_pixels: int | None = None  # refuse (TooManyPixels) before drawing more in all
     max_image_pixels: int | None = None  # refuse (ImagesTooLarge) before decoding more
     format: OutputFormat = "png"  # pdf: one document of every card, vector text
+    fit: Fit = "none"  # auto: the type scale whose cards score best (`fitting`)
     quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
 
 
@@ -148,8 +152,15 @@ def layout_cards(
         limits=_limits(options),
     )
     shared = premade if options.split == "autoSplit" else None
-    pages = compose(doc, resolve(theme, options.mode), fonts, budget, card, shared)
-    return LaidOut(pages, budget.blobs)
+    styles = resolve(theme, options.mode)
+    if options.fit == "none":
+        return LaidOut(compose(doc, styles, fonts, budget, card, shared), budget.blobs)
+
+    def lay_out(step: float) -> list[Page]:
+        # another process's share was laid out at the theme's own type scale only
+        return compose(doc, styles, fonts, budget, replace(card, type_step=step), None)
+
+    return LaidOut(best_fit(lay_out), budget.blobs)
 
 
 def layout_share(

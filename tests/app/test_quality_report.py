@@ -15,6 +15,7 @@ from inkcard import layout
 from tests.app.test_api_errors import post
 
 Client = TestClient[Litestar]
+CORPUS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 FIELDS = {
     "score",
     "fill",
@@ -94,3 +95,17 @@ def test_render_report_prints_each_card_and_its_quality(
     assert lines[0]["quality"]["score"] < lines[1]["quality"]["score"]
     assert main(["render", str(post_file), "-o", str(out)]) == 0  # without: the paths alone
     assert capsys.readouterr().out == f"{out / '1.png'}\n"
+
+
+def test_fit_auto_answers_the_better_scoring_cards(client: Client, key: str) -> None:
+    post_text = (CORPUS / "04-long-article-zh.md").read_text("utf-8")
+    body = {"markdown": post_text, "theme": "traditional-chinese", "splitMode": "autoSplit"}
+    own = _images(client, key, body)
+    fitted = _images(client, key, {**body, "fit": "auto"})
+    mean = [sum(i["quality"]["score"] for i in images) / len(images) for images in (own, fitted)]
+    assert mean[1] > mean[0]
+    assert len(fitted) < len(own)
+    response = post(client, key, {**body, "fit": "best"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "invalid_fit"
+    assert "none, auto" in response.json()["message"]

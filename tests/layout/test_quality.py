@@ -3,12 +3,15 @@ out by the engine, and the score that follows them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from inkcard import layout
 from inkcard.layout.pages import pagebreaks
 from inkcard.layout.pages.quality import Quality, measure
 
+CORPUS_POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 PLAIN = 'name = "t"\n[roles.card]\npadding = [40, 30, 40, 30]\n'
 PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
 CODE = "```python\n" + "\n".join(f"value_{n} = compute({n})" for n in range(18)) + "\n```"
@@ -160,3 +163,31 @@ def test_a_pdf_carries_its_lowest_scoring_card(fonts) -> None:
     scores = [q.score for q in pngs.qualities if q is not None]
     assert len(pdf.qualities) == 1 and pdf.qualities[0] is not None
     assert pdf.qualities[0].score == min(scores)
+
+
+def test_fit_auto_keeps_the_best_scoring_type_scale_and_never_lowers_it(fonts) -> None:
+    from inkcard import themes
+    from inkcard.layout.pages.fitting import set_score
+
+    long_post = (CORPUS_POSTS / "04-long-article-zh.md").read_text("utf-8")
+    theme = themes.load("traditional-chinese")
+    own = layout.layout_pages(long_post, theme, fonts, layout.RenderOptions(split="autoSplit"))
+    fitted = layout.layout_pages(
+        long_post, theme, fonts, layout.RenderOptions(split="autoSplit", fit="auto")
+    )
+    # The theme's own type leaves its title card and third card half empty; a denser step
+    # fills them, in fewer cards.
+    assert set_score(fitted) > set_score(own) + 3
+    assert len(fitted) < len(own)
+    for name in ("01-efficiency-zh.md", "03-english-notes.md", "07-japanese-korean.md"):
+        post = (CORPUS_POSTS / name).read_text("utf-8")
+        for theme_name in ("apple-notes", "pop-art"):
+            options = layout.RenderOptions(split="autoSplit")
+            base = layout.layout_pages(post, themes.load(theme_name), fonts, options)
+            auto = layout.layout_pages(
+                post,
+                themes.load(theme_name),
+                fonts,
+                layout.RenderOptions(split="autoSplit", fit="auto"),
+            )
+            assert set_score(auto) >= set_score(base)

@@ -43,6 +43,7 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     scale: int
     format: layout.OutputFormat = "png"
     quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp
+    fit: layout.Fit = "none"
 
     def render_options(self, output_pixels: int, image_pixels: int) -> layout.RenderOptions:
         """The engine's options for these cards, held to the service's budgets: at most
@@ -59,6 +60,7 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
             mdx=self.mdx,
             format=self.format,
             quality=self.quality,
+            fit=self.fit,
             max_pages=layout.MAX_CARDS,
             max_pixels=layout.MAX_CARD_PIXELS,
             max_total_pixels=output_pixels,
@@ -111,4 +113,5 @@ def normalise(request: GenerateRequest, lookup: ThemeLookup) -> CardRequest:
         scale=request.scale,
         format=request.format,
         quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
+        fit=request.fit,
     )

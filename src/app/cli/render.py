@@ -35,6 +35,7 @@ FLAG_OF_FIELD = {
     "mdxMode": "--mdx",
     "format": "--format",
     "quality": "--quality",
+    "fit": "--fit",
 }
 """The API's request field → the `render` flag that sets it: the one table both the request
 the command makes and its error messages are written from."""
@@ -119,6 +120,13 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         type=_integer(1, 100),
         default=default.quality,
         help=f"jpeg and webp quality, 1..100 (default: {default.quality})",
+    )
+    render.add_argument(
+        "--fit",
+        default=default.fit,
+        choices=layout.FITS,
+        help="auto: also lay the post out a few steps denser and roomier and keep the cards"
+        f" that score best (see --report) (default: {default.fit})",
     )
     render.add_argument(
         "--fonts",

@@ -167,7 +167,8 @@ class ProcessRenderPool:
         """``job`` sent to ``worker``, offered to share its work with an idle one."""
         hand_over = HandOver(self, job, deadline)
         shared = False
-        if layout.may_have_share(job.markdown):
+        # fit "auto" lays the post out at several type scales: a share laid out at one is no use
+        if job.options.fit == "none" and layout.may_have_share(job.markdown):
             # One turn of the loop first: the requests that arrived with this one claim the
             # idle workers before it may (in a burst, each keeps to one worker).
             await asyncio.sleep(0)

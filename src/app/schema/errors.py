@@ -76,6 +76,7 @@ GENERATE: tuple[ErrorCase, ...] = (
     ),
     ErrorCase((400,), ("invalid_format",), "`format` is not one of `png`, `jpeg`, `webp`, `pdf`"),
     ErrorCase((400,), ("invalid_quality",), "`quality` is not an integer 1..100"),
+    ErrorCase((400,), ("invalid_fit",), "`fit` is not `none` or `auto`"),
     ErrorCase((400,), ("invalid_theme",), "unknown theme (the message lists the valid IDs)"),
     ErrorCase(
         (400,),

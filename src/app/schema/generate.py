@@ -117,6 +117,15 @@ MdxMode = Annotated[
         " plain text."
     ),
 ]
+Fit = Annotated[
+    layout.Fit,
+    msgspec.Meta(
+        description="none: the theme's own type scale. auto: the post is also laid out a few"
+        " steps denser and roomier (type within ±12 % of the theme's) and the cards whose mean"
+        " quality score is highest are kept; the theme's own unless another scores higher."
+        " Costs up to five layouts, not five renders."
+    ),
+]
 OutputFormat = Annotated[
     layout.OutputFormat,
     msgspec.Meta(
@@ -149,6 +158,7 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     scale: Scale = 2
     format: OutputFormat = "png"
     quality: Quality = layout.DEFAULT_QUALITY
+    fit: Fit = "none"
 
 
 INLINE_CARDS = 8
@@ -319,6 +329,7 @@ CARD_ACCEPTED = {
     "scale": "an integer between {} and {}".format(*_SCALE),
     "format": "one of " + ", ".join(layout.FORMATS),
     "quality": "an integer between 1 and 100",
+    "fit": "one of " + ", ".join(layout.FITS),
 }
 
 

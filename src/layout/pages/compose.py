@@ -66,6 +66,7 @@ class Card:
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
     limits: OutputLimits = field(default_factory=OutputLimits)
+    type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -168,7 +169,7 @@ def compose_share(
 
 def _laid_out_as(styles: Styles, card: Card) -> tuple[Card, float]:
     """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
-    zoom = type_zoom(styles["card"], card.width, card.height)
+    zoom = type_zoom(styles["card"], card.width, card.height) * card.type_step
     return _laid_out_at(card, zoom), zoom
 
 

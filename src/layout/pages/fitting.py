@@ -1,0 +1,45 @@
+"""fit "auto": the post laid out at the theme's type scale and a few steps around it, and
+the set of cards the quality report scores best kept.
+
+The steps stay within ±12 % of the theme's type (a designer's range for one design: the
+same theme, denser or roomier), tried nearest first. A variant replaces the theme's own
+layout only when its cards' mean score is no lower, and higher by `EXTRA_CARD` points for
+each card it adds (fewer cards count for it the same way): fitting never lowers the score.
+A variant that breaks a limit (more cards than allowed, too many pixels) is no candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base.boxes import Page
+from ..errors import CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat
+from .quality import measure
+
+TYPE_STEPS = (0.94, 1.06, 0.88, 1.12)  # besides 1.0, the theme's own
+EXTRA_CARD = 2.0  # score points a card more must buy: a reader swipes through every one
+OVER_A_LIMIT = (CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat)
+
+
+def best_fit(lay_out: Callable[[float], list[Page]]) -> list[Page]:
+    """The pages `lay_out(step)` makes at the step whose cards score best (1.0 unless
+    another scores higher). `lay_out(1.0)`'s refusals are raised."""
+    best = lay_out(1.0)
+    floor = set_score(best)
+    best_value = floor - EXTRA_CARD * len(best)
+    for step in TYPE_STEPS:
+        try:
+            trial = lay_out(step)
+        except OVER_A_LIMIT:
+            continue
+        score = set_score(trial)
+        value = score - EXTRA_CARD * len(trial)
+        if score >= floor and value > best_value:
+            best, best_value = trial, value
+    return best
+
+
+def set_score(pages: list[Page]) -> float:
+    """The mean score of the cards (100 for pages nobody measured)."""
+    scores = [quality.score for page in pages if (quality := measure(page)) is not None]
+    return sum(scores) / len(scores) if scores else 100.0
