@@ -191,3 +191,28 @@ def test_fit_auto_keeps_the_best_scoring_type_scale_and_never_lowers_it(fonts) -
                 layout.RenderOptions(split="autoSplit", fit="auto"),
             )
             assert set_score(auto) >= set_score(base)
+
+
+def test_text_on_a_drawn_shape_is_read_against_the_shape(fonts) -> None:
+    # pop-art draws a table's header as a rounded dark path under white text.
+    from inkcard import themes
+
+    table = "| 时间 | 安排 |\n|---|---|\n| 7:30 | 出发 |\n| 8:00 | 入园 |"
+    pages = layout.layout_pages(table, themes.load("pop-art"), fonts, layout.RenderOptions())
+    quality = measure(pages[0])
+    assert quality is not None
+    assert quality.lowest_contrast > 4.5  # 1.0 when only rectangles counted
+
+
+def test_a_diagram_label_on_a_chip_reads(fonts) -> None:
+    # brandC's page colour is a strong purple round white paper: an edge label's chip is
+    # drawn in it, and its label takes the ink that reads there (dark text did at 2.6:1).
+    from inkcard import themes
+
+    chart = (
+        "```mermaid\nflowchart TD\n  A[写] --> B{审}\n  B -- 修正 --> A\n  B -- 通过 --> C[发]\n```"
+    )
+    pages = layout.layout_pages(chart, themes.load("brandC"), fonts, layout.RenderOptions())
+    quality = measure(pages[0])
+    assert quality is not None
+    assert quality.lowest_contrast >= 4.5

@@ -14,14 +14,16 @@ from dataclasses import replace
 from ..base.boxes import Group, Item, Row, Shape
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label
+from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Op
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
-from ..style.resolver import Styles
+from ..style.resolver import Styles, contrast, mean_colour
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
 MERMAID = "mermaid"
+LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
+OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
 _ROLES = {
     "text": ("text",),
@@ -90,17 +92,56 @@ def _figure(
 ) -> Row:
     scale = fit_scale(drawing, ctx.width, limit)
     items: list[Item] = []
+    grounds: list[tuple[tuple[float, float, float, float], int]] = []  # filled marks so far
     for item in drawing.items:
         if isinstance(item, Label):
-            items.extend(setter.items(item, colour(styles, item.color)))
+            ground = _ground_of(item, grounds)
+            items.extend(setter.items(item, _legible(colour(styles, item.color), ground, styles)))
             continue
         stroke = colour(styles, item.stroke) if item.stroke else None
         fill = colour(styles, item.fill) if item.fill else None
         width = item.width if stroke is not None else 0.0
         items.append(Shape(item.ops, stroke, fill, width, item.dash))
+        if fill is not None:
+            grounds.append((_bounds(item.ops), fill))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(tuple(items), dx=x, scale=scale)
     return Row(height=drawing.height * scale, items=(group,), frames=ctx.frames, text=drawing.text)
+
+
+def _bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:
+    """The box of a mark's points (left, top, right, bottom)."""
+    xs = [float(op[-2]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # a number: each op ends in its point
+    ys = [float(op[-1]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # as above
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _ground_of(
+    label: Label, grounds: list[tuple[tuple[float, float, float, float], int]]
+) -> int | None:
+    """The colour the filled marks under `label`'s middle leave there, when the lowest of
+    them is opaque (a chip: the page colour, a tint over it); None when unknown (a node's
+    see-through tint over whatever the card shows)."""
+    x, y = label.x, label.y + label.text.height / 2
+    ground: int | None = None
+    for (left, top, right, bottom), fill in grounds:
+        if not (left <= x <= right and top <= y <= bottom):
+            continue
+        if fill >> 24 == OPAQUE:
+            ground = fill
+        elif ground is not None:
+            ground = mean_colour(fill, ground)
+    return ground
+
+
+def _legible(ink: int, ground: int | None, styles: Styles) -> int:
+    """`ink`, or where it does not read on the chip or node under it (a theme whose page
+    colour is dark round a light paper: a dark label on a purple chip), the most legible of
+    the theme's text, its page colour, white and near-black."""
+    if ground is None or contrast(ink, ground) >= LEGIBLE:
+        return ink
+    choices = (ink, colour(styles, "text"), colour(styles, "page"), 0xFFFFFFFF, 0xFF1C1F23)
+    return max(choices, key=lambda choice: contrast(choice, ground))
 
 
 def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:

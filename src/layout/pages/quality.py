@@ -8,10 +8,11 @@ a 0–100 score from them. Nothing is drawn: a card is measured in well under a 
 
 What is under a line of text is worked out from the items painted before it: the card's
 colour, then every filled rectangle (a panel, a highlight, the background's gradient) and
-filled circle (a theme's glow) that covers the line's middle, each composited over the
-last at its own opacity and its layer's. A gradient is sampled where the line is. Images,
-patterns' motifs and other shapes are not counted: in the built-in themes they are
-ornaments kept off the text (tests/layout/test_decor_keeps_off_text.py holds that).
+filled shape (a table's rounded header, a theme's glow: circles exactly, paths by their
+corners) that covers the line's middle, each composited over the last at its own opacity
+and its layer's. A gradient is sampled where the line is; a pattern counts by its ground.
+Images and patterns' motifs are not counted. The ratio a run needs is WCAG's: 4.5:1, or
+3:1 for large text.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
 READABLE_CONTRAST = 4.5  # WCAG AA for body text
+LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text: 24 px, or 18.66 px bold
+LARGE_TEXT_PX = 24.0
+LARGE_BOLD_TEXT_PX = 18.66
+BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
 PENALTY_HIDDEN = 30
 PENALTY_RULE = 10
 MAX_RULES_PENALTY = 30
@@ -70,12 +75,12 @@ def measure(page: Page) -> Quality | None:
     fill, band = _fill_and_band(page, fit)
     text = _post_runs(page)
     smallest = min((size for _, size in text), default=0.0) * fit.zoom * PHONE_WIDTH / page.width
-    lowest = _lowest_contrast(page, {id(run) for run, _ in text})
+    lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
     quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken)
-    return replace(quality, score=_score(quality, fit))
+    return replace(quality, score=_score(quality, fit, short))
 
 
-def _score(quality: Quality, fit: Fit) -> int:
+def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
     """100 less what each measure past its level costs (the levels above)."""
     lost = 0.0
     if quality.overflow:
@@ -86,7 +91,7 @@ def _score(quality: Quality, fit: Fit) -> int:
         lost += 100 * max(0.0, enough - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
     lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
-    lost += 12 * max(0.0, READABLE_CONTRAST - quality.lowest_contrast)
+    lost += 12 * contrast_short
     return max(0, min(100, round(100 - lost)))
 
 
@@ -132,19 +137,42 @@ def _runs(items: tuple[Item, ...], scale: float) -> Iterator[tuple[GlyphRun, flo
 
 @dataclass(frozen=True, slots=True)
 class _Ground:
-    """A filled rectangle or circle painted under what follows it, in card px."""
+    """A filled shape painted under what follows it, in card px: its bounds (what a paint
+    is laid over), and unless it is a plain rectangle, its outline as circles and polygons
+    (a path's corners; the even-odd rule, so a ring is empty in its middle)."""
 
     rect: Rect
     paint: Paint
     opacity: float
-    circle: bool
+    circles: tuple[tuple[float, float, float], ...] = ()
+    polygons: tuple[tuple[tuple[float, float], ...], ...] = ()
+
+    def covers(self, px: float, py: float) -> bool:
+        r = self.rect
+        if not (r.x <= px <= r.right and r.y <= py <= r.bottom):
+            return False
+        if not (self.circles or self.polygons):
+            return True
+        if any((px - cx) ** 2 + (py - cy) ** 2 <= radius**2 for cx, cy, radius in self.circles):
+            return True
+        return sum(_crossings(polygon, px, py) for polygon in self.polygons) % 2 == 1
 
 
-def _lowest_contrast(page: Page, text: set[int]) -> float:
+def _crossings(polygon: tuple[tuple[float, float], ...], px: float, py: float) -> int:
+    """How many edges of `polygon` a ray from (px, py) to the right crosses."""
+    count = 0
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y1 > py) != (y2 > py) and px < x1 + (py - y1) * (x2 - x1) / (y2 - y1):
+            count += 1
+    return count
+
+
+def _lowest_contrast(page: Page, text: set[int]) -> tuple[float, float]:
     """The least WCAG ratio of a run of the post's text (ids in `text`) against what is
-    painted under its middle."""
+    painted under its middle, and the largest shortfall of a run under the ratio its size
+    asks for (`LARGE_TEXT_CONTRAST` for large text, else `READABLE_CONTRAST`)."""
     grounds: list[_Ground] = []
-    lowest = 21.0
+    lowest, short = 21.0, 0.0
     for item, x, y, scale, opacity in _walk(page.items, 0.0, 0.0, 1.0, 1.0):
         if isinstance(item, GlyphRun):
             if id(item) not in text:
@@ -153,13 +181,22 @@ def _lowest_contrast(page: Page, text: set[int]) -> float:
             left, right = x + item.xs[0] * scale, x + item.xs[-1] * scale + size / 2
             point = ((left + right) / 2, y + item.ys[0] * scale - size * 0.35)
             under = _under(point, page.background, grounds)
-            ink = _over(item.color, under, opacity)
-            lowest = min(lowest, contrast(ink, under))
+            ratio = contrast(_over(item.color, under, opacity), under)
+            lowest = min(lowest, ratio)
+            short = max(short, _asked(item, scale) - ratio)
         else:
             ground = _ground(item, x, y, scale, opacity)
             if ground is not None:
                 grounds.append(ground)
-    return round(lowest, 2)
+    return round(lowest, 2), short
+
+
+def _asked(run: GlyphRun, scale: float) -> float:
+    """The contrast WCAG asks of `run`: less for large text (24 px, or 18.66 px bold)."""
+    size = run.size * scale
+    bold = any(weight in run.face for weight in BOLD_FACES)
+    large = size >= LARGE_TEXT_PX or (bold and size >= LARGE_BOLD_TEXT_PX)
+    return LARGE_TEXT_CONTRAST if large else READABLE_CONTRAST
 
 
 def _walk(
@@ -179,18 +216,34 @@ def _walk(
 
 
 def _ground(item: Item, x: float, y: float, scale: float, opacity: float) -> _Ground | None:
-    """`item` as a ground text may sit on: a filled rectangle or circle, else None."""
+    """`item` as a ground text may sit on (a filled rectangle or shape), else None."""
     if isinstance(item, Fill):
         r = item.rect
         rect = Rect(x + r.x * scale, y + r.y * scale, r.width * scale, r.height * scale)
-        return _Ground(rect, item.color, opacity, circle=False)
-    if isinstance(item, Shape) and item.fill is not None and len(item.ops) == 1:
-        op = item.ops[0]
+        return _Ground(rect, item.color, opacity)
+    if not isinstance(item, Shape) or item.fill is None:
+        return None
+    circles: list[tuple[float, float, float]] = []
+    polygons: list[tuple[tuple[float, float], ...]] = []
+    corners: list[tuple[float, float]] = []
+    for op in item.ops:
         if op[0] == "O":  # a circle: cx cy r
-            cx, cy, radius = (x + op[1] * scale, y + op[2] * scale, op[3] * scale)
-            rect = Rect(cx - radius, cy - radius, 2 * radius, 2 * radius)
-            return _Ground(rect, item.fill, opacity, circle=True)
-    return None
+            circles.append((x + op[1] * scale, y + op[2] * scale, op[3] * scale))
+        elif op[0] == "Z" or op[0] == "M":
+            if len(corners) > 2:
+                polygons.append(tuple(corners))
+            corners = [] if op[0] == "Z" else [(x + op[1] * scale, y + op[2] * scale)]
+        else:  # L, Q, C, A: where the segment ends
+            corners.append((x + op[-2] * scale, y + op[-1] * scale))
+    if len(corners) > 2:
+        polygons.append(tuple(corners))
+    points = [p for polygon in polygons for p in polygon]
+    points += [(cx + dx * r, cy + dy * r) for cx, cy, r in circles for dx, dy in ((-1, -1), (1, 1))]
+    if not points:
+        return None
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    rect = Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    return _Ground(rect, item.fill, opacity, tuple(circles), tuple(polygons))
 
 
 def _under(point: tuple[float, float], background: int, grounds: list[_Ground]) -> int:
@@ -198,14 +251,9 @@ def _under(point: tuple[float, float], background: int, grounds: list[_Ground]) 
     colour = background | 0xFF000000
     px, py = point
     for ground in grounds:
-        r = ground.rect
-        if not (r.x <= px <= r.right and r.y <= py <= r.bottom):
+        if not ground.covers(px, py):
             continue
-        if ground.circle:
-            half = r.width / 2
-            if (px - r.x - half) ** 2 + (py - r.y - half) ** 2 > half * half:
-                continue
-        paint = _colour_at(ground.paint, r, px, py)
+        paint = _colour_at(ground.paint, ground.rect, px, py)
         if paint is not None:
             colour = _over(paint, colour, ground.opacity)
     return colour

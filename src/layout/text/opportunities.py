@@ -256,22 +256,21 @@ def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
 
 
 def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break between two Chinese characters of one word (`words`): a
-    heading breaks "荔枝 / 生死时速", not "荔 / 枝生死时速". A word wider than the line
-    still breaks, as any unbreakable piece does."""
+    """`allowed` with no break between two Chinese characters of one word (`words`) nor
+    inside a katakana word (a loanword): a heading breaks "荔枝 / 生死时速", not "荔 /
+    枝生死时速", and "チーム / 開発", not "チー / ム開発". A word wider than the line still
+    breaks, as any unbreakable piece does."""
     text = "".join(texts)
-    if not has_han(text):
-        return allowed
-    inside = inside_words(text)
+    inside = inside_words(text) if has_han(text) else set()
     kept = list(allowed)
     end = 0
     for i in range(len(texts) - 1):
         end += len(texts[i])
-        if (
-            kept[i] == ALLOWED
-            and end in inside
-            and is_han(texts[i][-1:])
-            and is_han(texts[i + 1][:1])
+        if kept[i] != ALLOWED:
+            continue
+        before, after = texts[i][-1:], texts[i + 1][:1]
+        if (end in inside and is_han(before) and is_han(after)) or (
+            _katakana(before) and _katakana(after)
         ):
             kept[i] = NEVER
     return kept
@@ -300,6 +299,16 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
         if classes[i + 1] == Brk.B2 or (end in edges and _mid_phrase(texts, classes, i)):
             kept[i] = NEVER
     return kept
+
+
+def _katakana(char: str) -> bool:
+    """A katakana letter or the long-vowel mark, not the ・ that parts katakana words."""
+    if not char:
+        return False
+    code = ord(char)
+    return (0x30A1 <= code <= 0x30FA or code == 0x30FC or 0x31F0 <= code <= 0x31FF) or (
+        0xFF66 <= code <= 0xFF9F
+    )
 
 
 def _mid_phrase(texts: list[str], classes: list[Brk], i: int) -> bool:

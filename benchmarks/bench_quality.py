@@ -1,0 +1,113 @@
+"""The quality report over a corpus: what the engine scores each theme-mode at each size.
+
+Run: `.venv/bin/python benchmarks/bench_quality.py [--fit auto] [--theme NAME ...]
+[--size WxH ...] [--out FILE.json]`. Every post of tests/cases/posts and tests/cases/hard
+(posts written to be hard: a travel guide, a code tutorial, a fund explainer with a table and
+formulas, a poem, an English essay, Japanese with a diagram, a recipe, a long table, several
+diagrams, dense headings, quotes and a long list) in every built-in theme-mode at four card
+sizes, autoSplit, laid out (not drawn) and measured (`layout/pages/quality.py`). Prints one
+JSON document: per theme-mode and per size the mean card score, the lowest, the share of
+cards under 80, and the count of each defect the report names (a card before the last under
+55 % full, an empty band over a quarter, text under 11 px at 360 px, contrast under 4.5:1,
+each broken rule, hidden text); the worst cards (post, theme, mode, size, card, score);
+and the run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from inkcard import layout, themes
+from inkcard.layout.pages.quality import Quality, measure
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "hard")
+SIZES = ((440, 586), (1080, 1440), (1600, 900), (500, 500))
+WORST = 15
+
+
+def defects(quality: Quality, last: bool) -> list[str]:
+    """What the report says a designer would fix on this card."""
+    found = [f"rule:{rule}" for rule in quality.broken_rules]
+    if not last and quality.fill < 0.55:
+        found.append("half_empty_before_last")
+    if quality.empty_band > 0.25:
+        found.append("empty_band")
+    if quality.smallest_text < 11:
+        found.append("small_text")
+    if quality.lowest_contrast < 4.5:
+        found.append("low_contrast")
+    if quality.overflow:
+        found.append("hidden")
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", choices=layout.FITS, default="none")
+    parser.add_argument("--theme", action="append")
+    parser.add_argument("--size", action="append", help="WxH")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args()
+    sizes = [tuple(map(int, s.split("x"))) for s in args.size] if args.size else SIZES
+    names = args.theme or themes.names()
+    posts = sorted(p for folder in CORPUS for p in folder.glob("*.md"))
+    fonts = layout.FontBook.load()
+    started = time.perf_counter()
+    scores: dict[str, list[int]] = defaultdict(list)
+    by_size: dict[str, list[int]] = defaultdict(list)
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    cards: list[tuple[int, str, str, str, str, int]] = []
+    for name in names:
+        theme = themes.load(name)
+        for mode in themes.modes(name) or [None]:
+            label = f"{name}/{mode}" if mode else name
+            for width, height in sizes:
+                options = layout.RenderOptions(
+                    width=width, height=height, split="autoSplit", mode=mode, fit=args.fit
+                )
+                for post in posts:
+                    pages = layout.layout_pages(post.read_text("utf-8"), theme, fonts, options)
+                    for number, page in enumerate(pages, start=1):
+                        quality = measure(page)
+                        assert quality is not None
+                        scores[label].append(quality.score)
+                        by_size[f"{width}x{height}"].append(quality.score)
+                        counts[label].update(defects(quality, number == len(pages)))
+                        cards.append(
+                            (quality.score, post.stem, label, f"{width}x{height}", str(number), 0)
+                        )
+    report = {
+        "fit": args.fit,
+        "posts": len(posts),
+        "theme_modes": {
+            label: {
+                "mean": round(statistics.fmean(values), 1),
+                "lowest": min(values),
+                "under_80": round(sum(v < 80 for v in values) / len(values), 3),
+                "cards": len(values),
+                "defects": dict(counts[label]),
+            }
+            for label, values in scores.items()
+        },
+        "sizes": {size: round(statistics.fmean(v), 1) for size, v in by_size.items()},
+        "worst": [
+            {"score": s, "post": p, "theme": t, "size": z, "card": int(c)}
+            for s, p, t, z, c, _ in sorted(cards)[:WORST]
+        ],
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    text = json.dumps(report, ensure_ascii=False, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n", "utf-8")
+    sys.stdout.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
