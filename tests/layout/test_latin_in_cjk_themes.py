@@ -139,3 +139,21 @@ def test_an_ideograph_next_to_a_latin_letter_is_a_stretch_slot(box_fonts) -> Non
     assert lines[0].text == "中ab中中中中中中"
     # slots after 中, after b, and the 5 gaps between the last six: 5 px over 7
     assert pens(lines[0])[:4] == pytest.approx([0.0, 10 + 5 / 7, 20 + 5 / 7, 30 + 10 / 7])
+
+
+def test_italic_chinese_set_upright_sets_its_latin_upright_too(fonts) -> None:
+    """With `cjk_italic = "none"` italic Chinese is upright in its usual face; a slanted
+    19:00 or IFS beside it read as a fault, so the line is set upright. Kai (the default)
+    keeps the clreq convention: upright Kai beside slanted Latin; English still slants."""
+    from inkcard.layout.pages.quality import _post_runs
+
+    def skews(extra: str, post: str) -> set[float]:
+        theme = layout.decode_theme('name = "t"\n' + extra)
+        pages = layout.layout_pages(post, theme, fonts, layout.RenderOptions())
+        return {run.skew for run, _ in _post_runs(pages[0])}
+
+    upright = '[roles.body]\nitalic = true\ncjk_italic = "none"\n'
+    chinese = "小贴士：太古里晚上比白天好看，建议 19:00 以后再去，IFS 在 7 楼。"
+    assert skews(upright, chinese) == {0.0}
+    assert min(skews("[roles.body]\nitalic = true\n", chinese)) < 0  # Kai: Latin slants
+    assert skews(upright, "Readability counts.") != {0.0}

@@ -33,13 +33,15 @@ MAX_SEGMENT = 8192
 class Context:
     """What a span's shaping needs from its paragraph: the offsets of its CJK-context
     marks (`punctuation.cjk_context_marks`), where the span starts, the language, and
-    whether its figures are lining (beside CJK, whose figures stand on the baseline at
-    cap height, a display face's old-style 3 and 9 dip and read as smaller: 3天2晚)."""
+    whether the paragraph has CJK text: then its figures are lining (beside CJK, whose
+    figures stand on the baseline at cap height, a display face's old-style 3 and 9 dip
+    and read as smaller: 3天2晚), and an italic span whose CJK is set upright in its usual
+    face sets its Latin upright too (`segments`)."""
 
     cjk_marks: frozenset[int]
     start: int
     language: str | None
-    lining: bool = False
+    cjk: bool = False
 
 
 @bulk_record
@@ -61,6 +63,8 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
     CJK-context marks take the CJK face, and a group of their own when that face draws
     them narrower than an em (the group is then set full width)."""
     graphemes = _GRAPHEME.findall(text)
+    if style.italic and context.cjk and _upright_in_usual_face(style, faces):
+        style = _upright(style)  # one posture a line: 建议 19:00 以后, not 建议 /19:00/ 以后
     upright_cjk = style.italic and style.cjk_italic != "oblique"
     marks, offset = context.cjk_marks, context.start
     if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
@@ -118,6 +122,13 @@ def _cut_long(group: list[str]) -> list[str]:
     tail = group[cut:]
     del group[cut:]
     return tail
+
+
+def _upright_in_usual_face(style: SpanStyle, faces: Faces) -> bool:
+    """Whether an italic span's CJK is drawn upright in its usual face: `cjk_italic` none,
+    or Kai asked for and the family has none. Slanted Latin beside it then reads as a
+    fault, not as emphasis, so the span is upright."""
+    return style.cjk_italic == "none" or (style.cjk_italic == "kai" and faces.kai is None)
 
 
 @lru_cache(maxsize=256)

@@ -51,8 +51,8 @@ JAPANESE = "ja"
 def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
     """Shapes every span and returns its clusters in logical order."""
     language = paragraph_language(spans)
-    lining = any(_CJK.search(span.text) for span in spans)  # casing adds or drops no CJK
-    texts = cased(spans, lining)
+    cjk = any(_CJK.search(span.text) for span in spans)  # casing adds or drops no CJK
+    texts = cased(spans, cjk)
     cjk_marks = punctuation.cjk_context_marks("".join(texts), language == JAPANESE)
     clusters: list[Cluster] = []
     start = 0
@@ -65,7 +65,7 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
             if span.math:
                 clusters.extend(_formula_clusters(span, fonts))
                 continue
-        context = Context(cjk_marks, start - len(text), language, lining)
+        context = Context(cjk_marks, start - len(text), language, cjk)
         span_clusters = _shape_span(span, text, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = padded(span_clusters[0], left=span.style.pad_x)
@@ -199,7 +199,7 @@ def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> lis
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), look))
             continue
-        extra = (FULL_WIDTH if full_width else ()) + (LINING if context.lining else ())
+        extra = (FULL_WIDTH if full_width else ()) + (LINING if context.cjk else ())
         shaped = _shape_segment(face, graphemes, look, context.language, extra)
         if full_width:
             shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
