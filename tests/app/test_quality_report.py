@@ -24,6 +24,7 @@ FIELDS = {
     "smallestTextPx",
     "lowestContrast",
     "brokenRules",
+    "notes",
 }
 PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
 CODE = "```python\n" + "\n".join(f"value_{n} = compute({n})" for n in range(18)) + "\n```"

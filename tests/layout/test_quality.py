@@ -216,3 +216,14 @@ def test_a_diagram_label_on_a_chip_reads(fonts) -> None:
     quality = measure(pages[0])
     assert quality is not None
     assert quality.lowest_contrast >= 4.5
+
+
+def test_a_wide_flowchart_turned_upright_says_so(fonts) -> None:
+    steps = " --> ".join(f"S{n}[第 {n} 步：准备材料]" for n in range(1, 7))
+    chart = f"```mermaid\nflowchart LR\n  {steps}\n```"
+    quality = measure(layout.layout_pages(chart, _theme(), fonts, layout.RenderOptions())[0])
+    assert quality is not None
+    assert any("drawn upright" in note for note in quality.notes), quality.notes
+    short = "```mermaid\nflowchart LR\n  A[写] --> B[发]\n```"
+    fits = measure(layout.layout_pages(short, _theme(), fonts, layout.RenderOptions())[0])
+    assert fits is not None and fits.notes == ()  # it fits as written: nothing to say

@@ -226,6 +226,13 @@ class CardQuality(msgspec.Struct, frozen=True):
             " code_that_fits_split, paragraph_that_fits_split, table_row_alone."
         ),
     ]
+    notes: Annotated[
+        list[str],
+        msgspec.Meta(
+            description="How layout changed the author's blocks to fit the card, in plain words"
+            " (a left-right flowchart drawn top-down, its long labels wrapped); empty: none."
+        ),
+    ] = []
 
 
 def card_quality(quality: layout.Quality | None) -> CardQuality | None:
@@ -240,6 +247,7 @@ def card_quality(quality: layout.Quality | None) -> CardQuality | None:
         smallestTextPx=quality.smallest_text,
         lowestContrast=quality.lowest_contrast,
         brokenRules=list(quality.broken_rules),
+        notes=list(quality.notes),
     )
 
 

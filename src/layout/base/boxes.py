@@ -276,6 +276,8 @@ class Row:
     serial number within the post): read by the page-break report, and by balancing, which
     never splits a paragraph to even out two cards.
     `discardable` rows (a thematic break) are dropped where they fall on a card break.
+    `note` says how layout changed the author's block to fit the card (a left-right
+    flowchart drawn top-down), for the quality report.
     """
 
     height: float
@@ -291,6 +293,7 @@ class Row:
     decorative: bool = False
     source: tuple[tuple[str, int], ...] = ()
     discardable: bool = False
+    note: str = ""
 
 
 @bulk_record

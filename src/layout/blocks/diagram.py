@@ -106,7 +106,8 @@ def _figure(
             grounds.append((_bounds(item.ops), fill))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(tuple(items), dx=x, scale=scale)
-    return Row(height=drawing.height * scale, items=(group,), frames=ctx.frames, text=drawing.text)
+    height = drawing.height * scale
+    return Row(height, (group,), frames=ctx.frames, text=drawing.text, note=drawing.note)
 
 
 def _bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:

@@ -42,12 +42,17 @@ def draw_to_fit(
     upright = False
     if drawing.across:
         turned = budget.draw(source, measure, upright=True)
-        if _gain(turned, drawing, width, height) >= TURN_GAIN:
-            drawing, upright = turned, True
+        gain = _gain(turned, drawing, width, height)
+        if gain >= TURN_GAIN:
+            note = f"a wide diagram drawn upright to fit the card: its labels {gain:.1f}x larger"
+            drawing, upright = replace(turned, note=note), True
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     narrow = budget.draw(source, _narrow(measure), upright, narrow=True)
-    return narrow if _gain(narrow, drawing, width, height) >= WRAP_GAIN else drawing
+    if _gain(narrow, drawing, width, height) < WRAP_GAIN:
+        return drawing
+    wrapped = "long diagram labels wrapped to fit the card"
+    return replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
 
 
 def _gain(drawing: Drawing, than: Drawing, width: float, height: float | None) -> float:

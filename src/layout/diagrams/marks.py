@@ -70,6 +70,7 @@ class Drawing:
     items: tuple[Mark | Label, ...]  # in paint order
     text: str  # the labels, one a line: the figure's alt text
     across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
+    note: str = ""  # how it was changed to fit (`fit.draw_to_fit`), said in the quality report
 
 
 def finish(

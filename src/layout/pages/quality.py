@@ -3,8 +3,9 @@
 `measure` reads a `Page` (its rows, its items in paint order and the `Fit` compose left on
 it) and reports how full its content box is, its tallest empty band, whether it hid
 anything, the smallest of the post's text as a 360-px-wide phone shows it, its least
-readable text against what is painted under it, the page-break rules its end breaks, and
-a 0–100 score from them. Nothing is drawn: a card is measured in well under a millisecond.
+readable text against what is painted under it, the page-break rules its end breaks,
+how layout changed the author's blocks to fit (`Row.note`), and a 0–100 score. Nothing
+is drawn: a card is measured in well under a millisecond.
 
 What is under a line of text is worked out from the items painted before it: the card's
 colour, then every filled rectangle (a panel, a highlight, the background's gradient) and
@@ -65,6 +66,7 @@ class Quality:
     smallest_text: float  # px of the smallest text of the post at PHONE_WIDTH
     lowest_contrast: float  # WCAG ratio of the least readable text on what is under it
     broken_rules: tuple[str, ...]  # `pagebreaks.RULES` the card's end breaks
+    notes: tuple[str, ...] = ()  # how layout changed the author's blocks to fit (`Row.note`)
 
 
 def measure(page: Page) -> Quality | None:
@@ -76,7 +78,8 @@ def measure(page: Page) -> Quality | None:
     text = _post_runs(page)
     smallest = min((size for _, size in text), default=0.0) * fit.zoom * PHONE_WIDTH / page.width
     lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
-    quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken)
+    notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))
+    quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken, notes)
     return replace(quality, score=_score(quality, fit, short))
 
 
