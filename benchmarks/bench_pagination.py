@@ -249,7 +249,7 @@ def _rules(laid: Laid) -> Iterator[Defect]:
 
 def _is_ideograph(char: str) -> bool:
     """A CJK character that is not punctuation (Han, kana, hangul)."""
-    if unicodedata.category(char)[0] != "L":
+    if not char or unicodedata.category(char)[0] != "L":
         return False
     return any(s in unicodedata.name(char, "") for s in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL"))
 
