@@ -88,6 +88,7 @@ def test_openapi_document_describes_generate(client: Client) -> None:
         "scale",
         "format",
         "quality",
+        "fit",
     }
     assert sorted(fields["format"]["anyOf"][0]["enum"]) == ["jpeg", "pdf", "png", "webp"]
     assert fields["quality"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 100}
