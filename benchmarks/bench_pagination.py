@@ -253,8 +253,8 @@ def _rules(laid: Laid) -> Iterator[Defect]:
 
 
 def _is_ideograph(char: str) -> bool:
-    """A CJK character that is not punctuation (Han, kana, hangul)."""
-    if unicodedata.category(char)[0] != "L":
+    """A CJK character that is not punctuation (Han, kana, hangul); "" is none."""
+    if len(char) != 1 or unicodedata.category(char)[0] != "L":
         return False
     return any(s in unicodedata.name(char, "") for s in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL"))
 
