@@ -276,6 +276,9 @@ class Row:
     serial number within the post): read by the page-break report, and by balancing, which
     never splits a paragraph to even out two cards.
     `discardable` rows (a thematic break) are dropped where they fall on a card break.
+    `min_scale` under 1 marks a figure (a picture, a diagram) the page breaker may draw
+    down to that share of its size where this saves a card left half empty; `scale` is
+    the share it chose (the row is drawn scaled, centred).
     """
 
     height: float
@@ -291,6 +294,8 @@ class Row:
     decorative: bool = False
     source: tuple[tuple[str, int], ...] = ()
     discardable: bool = False
+    min_scale: float = 1.0
+    scale: float = 1.0
 
 
 @bulk_record

@@ -4,7 +4,9 @@ The drawing (`diagrams.draw_diagram`) is scaled down, never up, to the content w
 the card's height, centred, and painted in the theme's colours: text and muted text, the
 link colour for node outlines, the code panel for node fills, the syntax colours for a
 pie's slices. The row's text (the card's alt text) is the diagram's labels. A diagram we
-do not draw stays a code block, with a one-line note under it saying why.
+do not draw stays a code block, with a one-line note under it saying why. Like a picture
+(`figures`), the row may be drawn smaller to end a card, never under `FIGURE_FLOOR` of the
+diagram's own size (its labels' size) in all.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
+from .figures import figure_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -100,7 +103,13 @@ def _figure(
         items.append(Shape(item.ops, stroke, fill, width, item.dash))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(tuple(items), dx=x, scale=scale)
-    return Row(height=drawing.height * scale, items=(group,), frames=ctx.frames, text=drawing.text)
+    return Row(
+        height=drawing.height * scale,
+        items=(group,),
+        frames=ctx.frames,
+        text=drawing.text,
+        min_scale=figure_floor(ctx, scale),
+    )
 
 
 def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:

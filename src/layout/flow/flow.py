@@ -130,7 +130,8 @@ class Flow:
                 part = made
                 self.spend(made.rows)  # counted here, as if made here
             elif isinstance(block, Image):
-                part = image(self, block, ctx, reserve=_kept_height(rows, bottom))
+                reserve = _kept_height(rows, bottom)
+                part = self.tag(image(self, block, ctx, reserve=reserve), "Image")
             elif isinstance(block, CodeBlock) and is_diagram(block):
                 part = self.tag(diagram(self, block, ctx, _kept_height(rows, bottom)), "CodeBlock")
             else:
