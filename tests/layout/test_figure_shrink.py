@@ -119,3 +119,16 @@ def test_a_diagram_and_its_heading_join_the_card_before(fonts: layout.FontBook) 
     [diagram] = [p for p in pages[0].rows if p.row.text.startswith("Write")]
     assert "The flow" in pages[0].alt_text()
     assert FIGURE_FLOOR - EPS <= diagram.scale < 1.0
+
+
+def test_a_card_may_end_under_a_figure_after_a_heading(fonts: layout.FontBook) -> None:
+    """A heading keeps with its figure, but a figure is a whole, not a first line: it does
+    not also hold the next paragraph's first line on its card (which made a figure shrink
+    only to pull a line up under it)."""
+    chart = "```mermaid\ngraph TD\nA[Write] --> B[Review]\n```"
+    post = f"## The flow\n\n{chart}\n\nAfter the chart.\n\nAnd a second paragraph.\n"
+    pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, OPTIONS)
+    rows = [p.row for page in pages for p in page.rows]
+    [chart_row] = [row for row in rows if row.text.startswith("Write")]
+    assert rows[rows.index(chart_row) - 1].keep_with_next  # the heading's last line
+    assert not chart_row.keep_with_next
