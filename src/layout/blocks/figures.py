@@ -21,7 +21,8 @@ from .parts import Ctx, Layouter, Part
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
 # The least share of its size a figure is drawn at to end a card: a diagram's 14 px labels
 # stay near 10 px, a card's smallest text; a picture keeps half its area, still the figure
-# the reader met in the text. Smaller, the shrink would show; larger, it seldom saves a card.
+# the reader met in the text (docs/decisions/engine.md, "2026-12-03: figures drawn smaller
+# to end a card; tile grids split between lines": 0.6 and 0.8 measured).
 FIGURE_FLOOR = 0.7
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
