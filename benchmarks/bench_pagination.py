@@ -54,9 +54,11 @@ KINDS = (
     "cjk_heading_word_split",  # a heading line break inside a Chinese word (rjieba's words)
     "runt",  # a paragraph's last line: one CJK character or one Latin word under 5 letters
     "stub",  # a last card under 15 % filled, when the post has more than one card
+    "underfull",  # a card before the last filled under 55 %
     "dangling_rule",  # a thematic break at the bottom or top of a card
 )
 STUB_SHARE = 0.15
+UNDERFULL_SHARE = 0.55  # a card before the last filled less than this leaves a hole
 RUNT_LETTERS = 5
 EPSILON = 1e-6
 
@@ -154,6 +156,9 @@ def count(laid: Laid) -> list[Defect]:
     height = laid.content_height
     if laid.cards > 1 and used[-1] < STUB_SHARE * height:
         found.append(Defect("stub", laid.cards, f"last card {used[-1] / height:.0%} filled"))
+    for n, bottom in enumerate(used[:-1], start=1):
+        if bottom < UNDERFULL_SHARE * height:
+            found.append(Defect("underfull", n, f"card {bottom / height:.0%} filled"))
     return found
 
 
@@ -248,8 +253,8 @@ def _rules(laid: Laid) -> Iterator[Defect]:
 
 
 def _is_ideograph(char: str) -> bool:
-    """A CJK character that is not punctuation (Han, kana, hangul)."""
-    if not char or unicodedata.category(char)[0] != "L":
+    """A CJK character that is not punctuation (Han, kana, hangul); "" is none."""
+    if len(char) != 1 or unicodedata.category(char)[0] != "L":
         return False
     return any(s in unicodedata.name(char, "") for s in ("CJK", "HIRAGANA", "KATAKANA", "HANGUL"))
 

@@ -152,11 +152,17 @@ def test_overflow_hidden_keeps_a_first_row_taller_than_the_card(box_fonts, plain
 
 
 def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> None:
-    md = f"第一段文字。\n\n## 小标题\n\n![tall]({tall_image()})\n\n最后一段。"
+    """The image is sized to leave its heading room on its card; the paragraphs around it
+    fill a card each, so that even at its floor it cannot join either (its caption is a row
+    of its own under it)."""
+    first, last = "第一段文字。" * 32, "最后一段。" * 40
+    md = f"{first}\n\n## 小标题\n\n![tall]({tall_image()})\n\n{last}"
     cards = pages(md, box_fonts, plain_theme, split="autoSplit")
-    assert [texts(c) for c in cards] == [["第一段文字。"], ["小标题", "[tall]"], ["最后一段。"]]
-    _heading, image = cards[1].rows
-    assert image.y + image.row.height <= 522
+    assert [texts(c) for c in cards][1] == ["小标题", "[tall]", ""]
+    assert len(cards) == 3
+    _heading, image, caption = cards[1].rows
+    assert image.scale == caption.scale == 1.0
+    assert caption.y + caption.row.height <= 522
 
 
 @pytest.mark.parametrize(
@@ -170,10 +176,10 @@ def test_heading_shares_its_card_with_a_tall_image(box_fonts, plain_theme) -> No
 )
 def test_requested_image_size(box_fonts, plain_theme, size: str, rect: tuple[float, float]) -> None:
     [page] = pages(f"![pic{size}]({tall_image(40, 400)})", box_fonts, plain_theme, width=400)
-    [placed] = page.rows
+    placed, _caption = page.rows
     [picture] = [item for item in placed.row.items if isinstance(item, Picture)]
     assert (picture.rect.width, picture.rect.height) == pytest.approx(rect)
-    assert texts(page) == ["[pic]"]
+    assert texts(page) == ["[pic]", ""]  # the caption "pic" is a row of its own
 
 
 WORDS = st.text(alphabet="中文字ab，。「」！", min_size=1, max_size=40)

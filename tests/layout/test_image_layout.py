@@ -165,7 +165,7 @@ def test_the_alt_text_is_a_caption_in_the_image_role_style(
 ) -> None:
     md = f"![A swatch]({data_uri(banded_png(100, 50))})\n\n![A swatch](missing.png)\n"
     [page] = layout.layout_pages(md, plain_theme, box_fonts, layout.RenderOptions())
-    image_row, placeholder_row = (placed.row for placed in page.rows)
+    image_row, caption_row, placeholder_row = (placed.row for placed in page.rows)
     [(_, rect)] = placed_pictures(page)
     runs = captions(page)
     (caption, baseline), (placeholder_text, _) = runs[0], runs[-1]
@@ -175,8 +175,11 @@ def test_the_alt_text_is_a_caption_in_the_image_role_style(
     middle = (caption.xs[0] + caption.xs[-1] + 12.8) / 2  # box glyphs are 1 em wide
     assert middle == pytest.approx(rect.x + rect.width / 2, abs=0.5)  # centred under it
     assert baseline > rect.y + rect.height
-    assert image_row.height > rect.height + 12.8  # the row holds the image and its caption
+    # the caption is a row of its own under the picture, kept with it and never scaled
+    assert image_row.height == rect.height and image_row.keep_with_next
+    assert caption_row.height > 12.8 and caption_row.min_scale == 1.0
     assert image_row.text == placeholder_row.text == "[A swatch]"  # alt text named once
+    assert caption_row.text == ""
 
 
 def test_no_alt_text_no_caption(box_fonts: layout.FontBook, plain_theme: layout.Theme) -> None:

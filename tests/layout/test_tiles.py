@@ -121,12 +121,35 @@ def test_glassmorphism_draws_its_brief_two_column_glass_tiles(fonts) -> None:
     assert len(rows) == 2
 
 
-def test_a_list_split_between_cards_keeps_two_lines_of_tiles_on_each_side(fonts) -> None:
-    """Wherever the list falls on a card, no card holds a lone line of its tiles."""
+def test_a_list_split_between_cards_keeps_two_tiles_on_each_side(fonts) -> None:
+    """Wherever the list falls on a card, no card holds a lone tile of it (a lone line of
+    two tiles is two items, as a list split keeps on each side)."""
     after = "\n\n".join(f"后文 {n}，再写一段正文。" for n in range(6))
+    splits = 0
     for count in range(6, 24):
         filler = "\n\n".join(f"第 {n} 段占位文字。" for n in range(count))
         for tail in ("", "- 第五项\n"):
             pages = _pages(fonts, _theme(), f"{filler}\n\n{SHORT}{tail}\n{after}")
-            lines = [len(_list_rows([page])) for page in pages]
-            assert all(n != 1 for n in lines), (count, tail, lines)
+            tiles = [sum(r.text.count("\n") + 1 for r in _list_rows([page])) for page in pages]
+            assert all(n != 1 for n in tiles), (count, tail, tiles)
+            splits += sum(n > 0 for n in tiles) > 1
+    assert splits  # the grid does split somewhere
+
+
+def test_a_short_grid_splits_between_lines_rather_than_leave_a_card_half_empty(fonts) -> None:
+    """Six tiles (three lines) after half a card of text, more text after them: the first
+    two lines end that card and the third opens the next, rather than the whole grid
+    moving on and leaving the first card 55 % full."""
+    grid = "".join(f"- 第{n}项，写得稍长一点的条目\n" for n in "一二三四五六")
+    filler = "\n\n".join(f"第 {n} 段占位文字，写得长一些，好占满一行。" for n in range(7))
+    after = "\n\n".join(["后文，再写一段正文，也写得长一些。"] * 6)
+    pages = _pages(fonts, _theme(), f"{filler}\n\n{grid}\n{after}")
+    on_cards = [len(_list_rows([page])) for page in pages]
+    assert on_cards == [2, 1], on_cards
+    lines = _list_rows(pages)
+    assert [r.keep_with_next for r in lines[:-1]] == [False, False]
+
+
+def test_a_last_line_of_one_tile_keeps_with_the_line_above(fonts) -> None:
+    rows = _list_rows(_pages(fonts, _theme(), SHORT + "- 第五项\n"))
+    assert [r.keep_with_next for r in rows[:-1]] == [False, True]

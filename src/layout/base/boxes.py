@@ -278,6 +278,9 @@ class Row:
     `discardable` rows (a thematic break) are dropped where they fall on a card break.
     `note` says how layout changed the author's block to fit the card (a left-right
     flowchart drawn top-down), for the quality report.
+    `min_scale` under 1 marks a figure (a picture, a diagram) the page breaker may draw
+    down to that share of its size where this saves a card left half empty; `scale` is
+    the share it chose (the row is drawn scaled, centred).
     """
 
     height: float
@@ -294,6 +297,8 @@ class Row:
     source: tuple[tuple[str, int], ...] = ()
     discardable: bool = False
     note: str = ""
+    min_scale: float = 1.0
+    scale: float = 1.0
 
 
 @bulk_record

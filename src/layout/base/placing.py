@@ -3,7 +3,8 @@
 Sees only sized boxes. A row's gap is dropped at the top of a card; a container (quote,
 code panel) re-opens on every card it spans with its full padding, so a continued code
 block still has its panel. A lone row taller than a card is scaled down to fit (nothing is
-lost). Where the cards break is chosen in `pagebreaks`.
+lost), and a row the page breaker shrank (`Row.scale`) takes its smaller height. Where the
+cards break is chosen in `pagebreaks`.
 """
 
 from __future__ import annotations
@@ -43,10 +44,10 @@ def place(rows: Sequence[Row], limit: float | None = None) -> Placement:
             frames[frame.id] = frame
             spans[frame.id] = [y, y]
             y += frame.pad_top
-        scale = 1.0
+        scale = row.scale
         if limit is not None and len(rows) == 1:
             room = limit - y - sum(f.pad_bottom for f in row.frames)
-            if row.height > room + EPSILON and room > 0:
+            if row.height * scale > room + EPSILON and room > 0:
                 scale = room / row.height
         placed.append(PlacedRow(row, y, scale))
         y += row.height * scale

@@ -4,7 +4,9 @@ The drawing (`diagrams.draw_diagram`) is scaled down, never up, to the content w
 the card's height, centred, and painted in the theme's colours: text and muted text, the
 link colour for node outlines, the code panel for node fills, the syntax colours for a
 pie's slices. The row's text (the card's alt text) is the diagram's labels. A diagram we
-do not draw stays a code block, with a one-line note under it saying why.
+do not draw stays a code block, with a one-line note under it saying why. Like a picture
+(`figures`), the row may be drawn smaller to end a card, never under `FIGURE_FLOOR` of the
+diagram's own size (its labels' size) in all.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Op
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles, contrast, mean_colour
+from .figures import figure_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -106,8 +109,14 @@ def _figure(
             grounds.append((_bounds(item.ops), fill))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(tuple(items), dx=x, scale=scale)
-    height = drawing.height * scale
-    return Row(height, (group,), frames=ctx.frames, text=drawing.text, note=drawing.note)
+    return Row(
+        height=drawing.height * scale,
+        items=(group,),
+        frames=ctx.frames,
+        text=drawing.text,
+        note=drawing.note,
+        min_scale=figure_floor(ctx, scale),
+    )
 
 
 def _bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:

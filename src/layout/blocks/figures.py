@@ -2,6 +2,10 @@
 
 Layout reads only the image's header: the row carries an `ImageRef`, and draw decodes. A
 source with no readable image becomes a tinted placeholder with its alt text.
+
+A figure at the top level may be drawn smaller by the page breaker, down to `FIGURE_FLOOR`
+of its size, where that lets it end a card rather than leave the card half empty
+(`pagebreaks`); its caption is a row of its own, kept with it and never scaled.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from .marks import ImageFrame
 from .parts import Ctx, Layouter, Part
 
 PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it is wide
+# The least share of its size a figure is drawn at to end a card: a diagram's 14 px labels
+# stay near 10 px, a card's smallest text; a picture keeps half its area, still the figure
+# the reader met in the text (docs/decisions/engine.md, "2026-12-03: figures drawn smaller
+# to end a card; tile grids split between lines": 0.6 and 0.8 measured).
+FIGURE_FLOOR = 0.7
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
 
@@ -52,10 +61,18 @@ def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
         picture = Picture(ref, rect, style.radius)
         row = Row(height=height, items=(picture,), frames=ctx.frames)
-    if caption[1]:
-        items = (*row.items, *shift(caption[1], row.height))
-        row = replace(row, height=row.height + caption[0], items=items)
-    return Part((replace(row, text=f"[{block.alt}]"),), style.margin_top, 0.0)
+    row = replace(row, text=f"[{block.alt}]", min_scale=figure_floor(ctx))
+    if not caption[1]:
+        return Part((row,), style.margin_top, 0.0)
+    under = Row(height=caption[0], items=caption[1], frames=ctx.frames)
+    return Part((replace(row, keep_with_next=True), under), style.margin_top, 0.0)
+
+
+def figure_floor(ctx: Ctx, drawn_at: float = 1.0) -> float:
+    """The `min_scale` of a figure row in `ctx` already drawn at `drawn_at` of its own
+    size: `FIGURE_FLOOR` of that size, at the top level only (a scaled row is centred on
+    the card, which is not a container's centre)."""
+    return 1.0 if ctx.frames else min(1.0, FIGURE_FLOOR / drawn_at)
 
 
 def _caption(flow: Layouter, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:

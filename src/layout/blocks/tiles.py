@@ -6,10 +6,12 @@ tiles and its `columns` how many sit side by side (glassmorphism's two-column gr
 glass tiles). Tiles carry no bullet: the panel marks the item.
 
 Side by side, the tiles of one line are one row as tall as the tallest (a CSS grid
-stretches its items the same way), so they move between cards together; like a list's
-first and last two items, the first and last two lines keep to one card. Where a column
-would be too narrow to read, or a line of tiles taller than a card, the tiles stack one
-per line instead, each a container that can continue on the next card like a quote.
+stretches its items the same way), so they move between cards together, and the grid may
+break between any two lines: a list keeps two items on each side of a break, and a line
+holds two tiles or more; only a last line of one tile keeps with the line above it.
+Where a column would be too narrow to read, or a line of tiles taller than a card, the
+tiles stack one per line instead, each a container that can continue on the next card
+like a quote.
 Numbered lists and task lists keep their markers: a tile would hide the number or box.
 """
 
@@ -28,7 +30,6 @@ from .parts import (
     Overfull,
     Part,
     inset,
-    keep_ends_together,
     new_frame,
 )
 
@@ -73,7 +74,9 @@ def _side_by_side(
     if flow.max_row_height is not None and any(r.height > flow.max_row_height for r in rows):
         return None
     flow.spend(rows)
-    return keep_ends_together(rows)  # a lone line of tiles never ends or starts a card
+    if len(items) % count == 1:  # a lone tile never opens a card
+        rows[-2] = replace(rows[-2], keep_with_next=True)
+    return rows
 
 
 def _tile_line(

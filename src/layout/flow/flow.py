@@ -130,7 +130,8 @@ class Flow:
                 part = made
                 self.spend(made.rows)  # counted here, as if made here
             elif isinstance(block, Image):
-                part = image(self, block, ctx, reserve=_kept_height(rows, bottom))
+                reserve = _kept_height(rows, bottom)
+                part = self.tag(image(self, block, ctx, reserve=reserve), "Image")
             elif isinstance(block, CodeBlock) and is_diagram(block):
                 part = self.tag(diagram(self, block, ctx, _kept_height(rows, bottom)), "CodeBlock")
             else:
@@ -148,6 +149,8 @@ class Flow:
             rows.append(replace(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             lone = rows[-1] if after_heading and len(part.rows) == 1 else None
+            if lone is not None and _is_figure(block):
+                lone = None  # a figure is a whole, not a first line: a card may end under it
             if lone is not None:  # a heading keeps two lines of what follows it
                 rows[-1] = replace(lone, keep_with_next=True)
             bottom = part.bottom
@@ -289,6 +292,10 @@ def _kept_height(rows: list[Row], margin: float) -> float:
             break
         height += row.height + row.gap
     return height + margin if height else 0.0
+
+
+def _is_figure(block: Block) -> bool:
+    return isinstance(block, Image) or (isinstance(block, CodeBlock) and is_diagram(block))
 
 
 def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:

@@ -21,6 +21,11 @@ The costs, from heaviest:
    (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`) and a break
    a row discourages (`SOFT`) add a little.
 
+Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, down to that
+share, so that it and what keeps with it end a card instead of opening the next and leaving
+this one half empty. The card pays `SHRUNK` in proportion to what its figures give up of
+what they could: less than a card left under 60 % full costs, more than small slack does.
+
 Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
 gaps; the theme sets the bound) when that saves a card, and then only the cards that need
 it are tightened, each just enough (`SQUEEZED` per such card).
@@ -47,6 +52,7 @@ SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
 SOFT = 0.04
 SQUEEZED = 0.1
+SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 
 # The names of the broken rules (`RULE`) the quality report gives for a card's end.
 HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
@@ -106,19 +112,42 @@ def paged(
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
     used = squeeze if squeezed else 0.0
     broken = [column.broken(a, b, used) for a, b in zip(starts, ends, strict=True)]
-    if squeezed:
+    if squeezed or column.shrinks[-1]:  # else every card fits as it stands
         pages = [_fitted(page, height) for page in pages]
     return Paging(pages, broken)
 
 
 def _fitted(page: list[Row], height: float) -> list[Row]:
-    """`page` with its gaps shrunk just enough to fit `height`, if it is taller."""
+    """`page`, if taller than `height`, fitted as `_tightened` prices it: its figures
+    drawn smaller first, then its gaps shrunk, each just enough."""
     over = place(page).height - height
-    gaps = sum(row.gap for row in page[1:])
-    if over <= EPSILON or len(page) < 2 or gaps <= 0:
+    if over <= EPSILON or len(page) < 2:
         return page
-    keep = max(0.0, 1.0 - over / gaps)
+    give = sum(row.height * (1.0 - row.min_scale) for row in page)
+    taken = min(over, give)
+    if taken > 0:  # each figure gives the same share of what it may
+        share = taken / give
+        page = [_shrunk(row, share) if row.min_scale < 1.0 else row for row in page]
+    gaps = sum(row.gap for row in page[1:])
+    if over - taken <= EPSILON or gaps <= 0:
+        return page
+    keep = max(0.0, 1.0 - (over - taken) / gaps)
     return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
+
+
+def _shrunk(row: Row, share: float) -> Row:
+    """`row` drawn at its share of the way to its floor, the quality report told so."""
+    scale = 1.0 - (1.0 - row.min_scale) * share
+    said = f"figure drawn at {scale:.0%} of its size to end the card"
+    return replace(row, scale=scale, note="; ".join(filter(None, (row.note, said))))
+
+
+def _tightened(over: float, give: float) -> float:
+    """What a card `over` its height pays to fit: its figures give up to `give` first,
+    at `SHRUNK` for all of it, in proportion; gaps shrunk for the rest, `SQUEEZED`."""
+    taken = min(over, give)
+    price = SHRUNK * taken / give if taken > 0 else 0.0
+    return price + (SQUEEZED if over - taken > EPSILON else 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +170,7 @@ class _Column:
         self.bottoms: list[float] = []  # where it ends, with its frames' bottom padding
         self.opens: list[float] = []  # where it starts at the top of a card
         self.gaps: list[float] = []  # the gaps up to and with each row's
+        self.shrinks = [0.0]  # what the figures before each row may give up of their height
         placed = place(rows).rows
         total = 0.0
         for row, at in zip(rows, placed, strict=True):
@@ -149,6 +179,7 @@ class _Column:
             self.opens.append(sum(f.pad_top for f in row.frames))
             total += row.gap
             self.gaps.append(total)
+            self.shrinks.append(self.shrinks[-1] + row.height * (1.0 - row.min_scale))
         self.loose = [0]  # rows before each that allow a break after them
         for row in rows:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
@@ -259,7 +290,7 @@ class _Column:
         rules they break are added to it (`broken` asks for one card). The hot loop of
         the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
-        bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        bottoms, gaps, loose, shrinks = self.bottoms, self.gaps, self.loose, self.shrinks
         discardable, hard_keep, paragraph_ends = (
             self.discardable,
             self.hard_keep,
@@ -275,9 +306,10 @@ class _Column:
             hi = end - 1 if end < n and lo < end - 1 and discardable[end - 1] else end
             natural = top + bottoms[hi - 1]
             used = natural - squeeze * (gaps[hi - 1] - gaps[lo])
-            if used > limit and hi - lo > 1:
-                if top + bottoms[end - 1] - squeeze * (gaps[end - 1] - gaps[lo]) > limit:
-                    break  # every longer card is taller still
+            if used > limit and hi - lo > 1 and used - (shrinks[hi] - shrinks[lo]) > limit:
+                longer = top + bottoms[end - 1] - squeeze * (gaps[end - 1] - gaps[lo])
+                if longer - (shrinks[end] - shrinks[lo]) > limit:
+                    break  # every longer card is taller still, its figures at their floor
                 continue
             fill = min(used, height) / height
             if end < n:
@@ -285,7 +317,7 @@ class _Column:
             else:  # the last card: badness only under LAST_FILL (none for a post's one card)
                 price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:
-                price += SQUEEZED
+                price += _tightened(natural - height, shrinks[hi] - shrinks[lo])
             if end < n and hard_keep[end - 1]:
                 # a chain that alone fills its card (keeps only) breaks where it must
                 price += RULE / 2 if loose[hi] == loose[lo] else RULE
