@@ -11,7 +11,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Rect
-from inkcard.layout.pages.compose import content_box
+from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
 from inkcard.layout.style.decorations import Circle, Icon
 from inkcard.layout.style.resolver import resolve

@@ -19,17 +19,13 @@ footer) zooms with it; the output pixels, and so the pixel limits, stay the same
 
 from __future__ import annotations
 
-import itertools
-import threading
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
-from ..base.boxes import Cached, Fill, Group, Item, Layer, Page, Rect, Row
+from ..base.boxes import Fill, Group, Item, Page, Rect, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..base.lru import Lru
 from ..base.placing import Placement, cut, frame_items, place
 from ..blocks.parts import Part
 from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
@@ -39,10 +35,10 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
 from ..style.decorations import Decoration, is_static
-from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
+from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .decorate import Context, build, text_boxes
@@ -57,7 +53,6 @@ SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 # tall the short efficiency post took five cards of a title and a paragraph each).
 MAX_MEASURE_WIDTH = 640.0
 MIN_ZOOMED_HEIGHT = 440.0
-MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -72,19 +67,6 @@ class Card:
     split: SplitMode = "noSplit"
     overflow_hidden: bool = False
     limits: OutputLimits = field(default_factory=OutputLimits)
-
-
-def content_box(styles: Styles, width: float, height: float) -> Rect:
-    """Where rows go on a card: inside the padding, between header and footer, and no
-    wider than `MAX_MEASURE` (centred): on a wide card a line would hold 100 Latin
-    characters, more than an eye follows back to the next line."""
-    card = styles["card"]
-    top, right, bottom, left = card.padding
-    y = top + card.header_height
-    measure = max(1.0, width - left - right)
-    if measure > MAX_MEASURE:
-        left, measure = left + (measure - MAX_MEASURE) / 2, MAX_MEASURE
-    return Rect(left, y, measure, max(1.0, height - y - bottom - card.footer_height))
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -340,7 +322,7 @@ def _page(
     height = _grown(placement, box, card)[1] if grow else card.height
     under, over = static_layers(styles, fonts, card.width, height)
     content = content_box(styles, card.width, height)
-    page = Rect(0.0, 0.0, card.width, height)
+    page = card_rect(styles["card"], card.width, height)
     live = _live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
     items.extend(frame_items(placement, 0.0, top))
@@ -353,7 +335,7 @@ def _page(
     items.extend(over)
     if total > 1:
         items.extend(_page_number(styles, fonts, number, total, box, height))
-    background = base_color(styles["card"].background)
+    background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 
 
@@ -364,12 +346,13 @@ def _page_number(
     across the text's width on the inner edge of its band: drawn with the number only, so
     a one-card post has neither."""
     card, style = styles["card"], styles["page_number"]
+    top, _, bottom, _ = edges(card)
     items: list[Item] = []
     if style.border_width and style.border_color is not None:
         if style.position == "top":
-            y = card.padding[0] + card.header_height - style.border_width
+            y = top + card.header_height - style.border_width
         else:
-            y = height - card.padding[2] - card.footer_height
+            y = height - bottom - card.footer_height
         items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
     return items + page_number_items(
         style,
@@ -377,64 +360,9 @@ def _page_number(
         number=number,
         total=total,
         right=box.right,
-        bottom=height - card.padding[2],
-        top=card.padding[0],
+        bottom=height - bottom,
+        top=top,
         width=box.width,
-    )
-
-
-# Static layers: the same for every card of one theme, mode, font book and size, so they
-# are laid out once here and recorded once by draw (both keyed by `Cached.key`).
-_STATIC_LIMIT = 128
-_STATIC: Lru[tuple[object, ...], tuple[list[Item], list[Item]]] = Lru(_STATIC_LIMIT)
-_BOOK_LOCK = threading.Lock()
-_BOOK_IDS: weakref.WeakKeyDictionary[FontBook, int] = weakref.WeakKeyDictionary()
-_SERIALS = itertools.count()
-
-
-def static_layers(
-    styles: Styles, fonts: FontBook, width: float, height: float
-) -> tuple[list[Item], list[Item]]:
-    """The page background and the static decorations under and over the text, each as
-    one `Cached` item (or none), built once per theme, mode, font book and card size."""
-    with _BOOK_LOCK:
-        book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
-    key = (*styles.key, book, width, height)
-    found = _STATIC.get(key)
-    if found is not None:
-        return found
-    layers = _build_static(styles, fonts, width, height, key)
-    _STATIC.put(key, layers)
-    return layers
-
-
-def clear_static_layers() -> None:
-    """Forgets every laid-out static layer (benchmarks measure the uncached cost)."""
-    _STATIC.clear()
-
-
-def _build_static(
-    styles: Styles, fonts: FontBook, width: float, height: float, key: tuple[object, ...]
-) -> tuple[list[Item], list[Item]]:
-    card = styles["card"]
-    under: list[Item] = []
-    paint = card.background if card.background is not None else 0xFFFFFFFF
-    if card.effects or not isinstance(paint, int):  # a solid page is the canvas colour
-        fill = Fill(Rect(0.0, 0.0, width, height), paint)
-        under.append(Layer((fill,), card.effects) if card.effects else fill)
-    over: list[Item] = []
-    frames = {
-        "card": Rect(0.0, 0.0, width, height),
-        "content": content_box(styles, width, height),
-    }
-    for deco in styles.decorations:
-        if is_static(deco):
-            context = Context(frames[deco.frame], styles.tokens, fonts)
-            (over if deco.layer == "over" else under).extend(build(deco, context))
-    base = base_color(card.background)
-    return (
-        [Cached((*key, "under"), tuple(under), base, (width, height))] if under else [],
-        [Cached((*key, "over"), tuple(over), None, (width, height))] if over else [],
     )
 
 
