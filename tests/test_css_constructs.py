@@ -168,3 +168,36 @@ def test_a_dashed_or_dotted_hr_keeps_its_dashes(
     knobs = role(source, "hr")
     assert knobs["border_width"] == 2.0
     assert (tuple(knobs["dash"]) if "dash" in knobs else None) == dash
+
+
+AURORA = CASES / "aurora.css"
+
+
+def test_a_rounded_shadowed_card_is_inset_on_its_page() -> None:
+    """As a browser shows `.card { border-radius; box-shadow }` on its page (md2card's
+    export too): inset by the shadow's offset plus its blur, on `body`'s background."""
+    source = """body { background: #e8ecf3; }
+      .card { border-radius: 16px; box-shadow: 0 8px 24px rgba(0,0,0,.15); }"""
+    card = role(source, "card")
+    assert (card["radius"], card["inset"], card["outer_background"]) == (16.0, 32.0, "#e8ecf3")
+    assert css.translate(source).notes == ()
+    assert role(".card { border-radius: 12px; }", "card")["inset"] == 16.0, "a page to show on"
+    assert role(".card { margin: 40px; box-shadow: 0 2px 4px #0003; }", "card")["inset"] == 40.0
+    assert role(".card { margin: 4px; box-shadow: 0 2px 30px #0003; }", "card")["inset"] == 32.0
+    assert "inset" not in role(".card { background: #ffffff; }", "card")
+
+
+def test_the_md2card_style_card_is_drawn_rounded_with_its_shadow_on_its_page(
+    fonts: layout.FontBook,
+) -> None:
+    theme = read_theme_file(AURORA).theme
+    options = layout.RenderOptions(width=440, height=586, scale=1, mode="light-mode")
+    post = (CASES / "aurora.md").read_text("utf-8")
+    [pixels] = (pngcodec.decode(png) for png in layout.render(post, theme, fonts, options))
+    height = pixels.shape[0]
+    assert colour_share(pixels[:20], "#e8ecf3") > 0.9, "body's background around the card"
+    assert pixels[33, 100, :3].min() >= 250, "the card's (white) top edge, 32 px in"
+    assert pixels[33, 33, :3].max() < 245, "its corner, rounded off"
+    below = pixels[height - 30 : height - 26, 200:240, :3].astype(int).mean()
+    above = pixels[26:30, 200:240, :3].astype(int).mean()
+    assert below < above - 8, "the shadow falls below the card"

@@ -18,6 +18,7 @@ from .schema import (
     CODE_TOKENS,
     COLOR_KNOBS,
     KNOB_TYPES,
+    MAX_INSET,
     PAINT_KNOBS,
     Theme,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "CODE_TOKENS",
     "COLOR_KNOBS",
     "KNOB_TYPES",
+    "MAX_INSET",
     "PAINT_KNOBS",
     "WHITE",
     "Theme",

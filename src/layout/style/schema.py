@@ -50,7 +50,8 @@ TextTransform = Literal["none", "uppercase", "lowercase"]
 Underline = Literal["none", "solid", "dashed", "dotted", "wavy"]
 Share = Annotated[float, msgspec.Meta(gt=0.0, le=1.0)]
 Squeeze = Annotated[float, msgspec.Meta(ge=0.0, le=0.9)]  # a share that may be none
-Inset = Annotated[float, msgspec.Meta(ge=0.0, le=120.0)]  # px; a fifth of the default card
+MAX_INSET = 120.0  # px a card may be inset by: a quarter of the default card's width
+Inset = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_INSET)]
 
 
 class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -62,8 +62,13 @@ def _box(values: Tokens) -> list[float]:
 
 
 def margin(values: Tokens, role: str) -> dict[str, Any]:
-    top, _, bottom, _ = _box(values)
-    return {"margin_top": top, "margin_bottom": bottom}
+    """The space above and below a block; around the card, its inset on the page."""
+    sides = _box(values)
+    if role == "card":
+        if len(set(sides)) != 1:
+            raise Unsupported("on the card takes one length for every side (its inset)")
+        return {"inset": sides[0]}
+    return {"margin_top": sides[0], "margin_bottom": sides[2]}
 
 
 def margin_side(side: str) -> Reader:

@@ -7,9 +7,10 @@ for each role. A knob lands where the engine reads it (the card's text knobs on 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
+from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, MAX_INSET, PAINT_KNOBS
 
 from . import boxes, text
 from .boxes import PaddingSide, Reader
@@ -38,7 +39,7 @@ HEADING_KNOBS = (
 )
 # The knobs the engine draws for each role; a property landing elsewhere is reported.
 ROLE_KNOBS: dict[str, frozenset[str]] = {
-    "card": frozenset({"background", "padding", "effects"}),
+    "card": frozenset({"background", "padding", "effects", "radius", "inset"}),
     "body": TEXT_KNOBS,
     **dict.fromkeys(HEADINGS, HEADING_KNOBS),
     "strong": HIGHLIGHT_KNOBS,
@@ -62,13 +63,18 @@ ROLE_KNOBS: dict[str, frozenset[str]] = {
     | {"letter_spacing", "text_transform"},
 }
 # Pseudo-roles of this subset → the role whose knobs they set (`li::marker` → the list's
-# marker colour, `tr:nth-child(even)` → the table's stripes).
-_PSEUDO_ROLES = {"marker": "list", "stripe": "table"}
+# marker colour, `tr:nth-child(even)` → the table's stripes, `body` → the card's surround).
+_PSEUDO_ROLES = {"marker": "list", "stripe": "table", "page": "card"}
 _SHOWN = {"pre_code": "pre code", "quote_text": "blockquote p"}
-_PSEUDO_KNOBS = {("marker", "color"): "marker_color", ("stripe", "background"): "stripe_background"}
+_PSEUDO_KNOBS = {
+    ("marker", "color"): "marker_color",
+    ("stripe", "background"): "stripe_background",
+    ("page", "background"): "outer_background",
+}
 # Knobs the `.<class>` rule hands to the body, and `th` knobs that are the table's own.
 CARD_TO_BODY = TEXT_KNOBS - {"margin_top", "margin_bottom"}
 TH_TO_TABLE = frozenset({"padding"})
+CARD_MARGIN = 16.0  # px of page around a rounded card without a shadow (or a short one)
 _COLOUR_ONLY = COLOR_KNOBS - PAINT_KNOBS  # colour knobs that take no gradient
 
 PROPERTIES: dict[str, Reader] = {
@@ -181,7 +187,10 @@ def _target(role: str, knob: str) -> tuple[str, str] | None:
 
 
 def finish(roles: RoleKnobs) -> RoleKnobs:
-    """Line heights given in px become multiples of the role's final font size."""
+    """Line heights given in px become multiples of the role's final font size, and a
+    rounded or shadowed card gets its inset."""
+    if "card" in roles:
+        _card_inset(roles["card"])
     for role, knobs in roles.items():
         height = knobs.get("line_height")
         if isinstance(height, PxLineHeight):
@@ -189,3 +198,17 @@ def finish(roles: RoleKnobs) -> RoleKnobs:
             size = size or roles.get("body", {}).get("size") or ROOT_SIZE
             knobs["line_height"] = round(height.px / float(size), 4)
     return roles
+
+
+def _card_inset(card: dict[str, Any]) -> None:
+    """A card with rounded corners or a shadow is inset as a web page shows it (and
+    md2card's export draws it): by its `margin`, but at least its shadows' reach (their
+    offset plus their blur, as a margin never clips a shadow in a browser) and
+    `CARD_MARGIN`, so the corners and the shadow have a page to show on. A card that
+    filled the image would cut both off."""
+    if not (card.get("radius") or card.get("effects")):
+        return
+    shadows = [e for e in card.get("effects", ()) if e["kind"] == "shadow"]
+    reach = max((max(abs(e["dx"]), abs(e["dy"])) + e["blur"] for e in shadows), default=0.0)
+    inset = max(card.get("inset", 0.0), CARD_MARGIN, float(math.ceil(reach)))
+    card["inset"] = min(MAX_INSET, inset)

@@ -24,7 +24,7 @@ from .knobs import RoleKnobs, apply, finish
 from .read import HEADINGS, Note, Stylesheet
 
 # Bump when the translation changes, so cards drawn from the same CSS bytes are redrawn.
-TRANSLATOR_VERSION = "2"
+TRANSLATOR_VERSION = "3"
 
 BASE_MODE = "light-mode"  # the theme itself, when `.<class>.<mode>` rules add modes
 # CSS inherits the card's font and colour into these roles unless they set their own.
