@@ -201,3 +201,40 @@ def test_the_md2card_style_card_is_drawn_rounded_with_its_shadow_on_its_page(
     below = pixels[height - 30 : height - 26, 200:240, :3].astype(int).mean()
     above = pixels[26:30, 200:240, :3].astype(int).mean()
     assert below < above - 8, "the shadow falls below the card"
+
+
+@pytest.mark.parametrize(
+    ("rules", "grid"),
+    [
+        ("td { border: 1px solid #ccc; }", "full"),
+        ("th, td { border: 1px solid #ccc; }", "full"),
+        ("td { border-left: 1px solid #ccc; }", "full"),
+        ("td { border-right: 1px solid #ccc; }", "full"),
+        ("td { border-bottom: 1px solid #ccc; }", "rows"),
+        ("td { border: 1px solid #ccc; border-left: none; border-right: none; }", "rows"),
+        ("td { border: none; }", "none"),
+        ("table { border-radius: 8px; }", None),
+    ],
+)
+def test_cell_borders_draw_the_sides_a_browser_draws(rules: str, grid: str | None) -> None:
+    source = ".t " + rules.replace(", td", ", .t td")
+    knobs = role(source, "table")
+    assert knobs.get("grid") == grid
+    assert css.translate(source).notes == ()
+
+
+def test_boxed_cells_in_a_rounded_table_are_outlined_round_it() -> None:
+    knobs = role(".t table { border-radius: 8px; } .t td { border: 2px solid #ccc; }", "table")
+    assert (knobs["grid"], knobs["radius"], knobs["outline_width"]) == ("full", 8.0, 2.0)
+    assert "outline_width" not in role(".t td { border: 2px solid #ccc; }", "table")
+
+
+def test_bordered_cells_are_drawn_with_vertical_rules(fonts: layout.FontBook) -> None:
+    theme = css.translate(".t td { border: 2px solid #ff0000; }").theme
+    options = layout.RenderOptions(width=440, height=300, scale=1)
+    post = "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |\n"
+    [pixels] = (pngcodec.decode(png) for png in layout.render(post, theme, fonts, options))
+    red = np.abs(pixels[..., :3].astype(int) - [255, 0, 0]).max(axis=-1) <= 8
+    columns = np.flatnonzero(red.sum(axis=0) > 60)  # lines running down the table
+    edges = np.split(columns, np.flatnonzero(np.diff(columns) > 1) + 1)
+    assert len(edges) == 4, "both edges and the two rules between three columns"

@@ -140,7 +140,11 @@ def test_borders_shadows_and_radii() -> None:
     assert (quote["bar_width"], quote["bar_color"], quote["radius"]) == (5.0, "#f59e0b", 8.0)
     shadow = quote["effects"][0]
     assert (shadow.dx, shadow.dy, shadow.blur, shadow.color) == (2.0, 4.0, 10.0, "#0000004c")
-    assert knobs(source, "table") == {"border_width": 2.0, "border_color": "#cccccc"}
+    assert knobs(source, "table") == {
+        "border_width": 2.0,
+        "border_color": "#cccccc",
+        "grid": "full",
+    }, "a td's border boxes every cell, as in a browser"
     assert knobs(source, "hr") == {
         "border_width": 3.0,
         "border_color": "#999999",

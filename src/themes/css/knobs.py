@@ -13,7 +13,7 @@ from typing import Any
 from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, MAX_INSET, PAINT_KNOBS
 
 from . import boxes, text
-from .boxes import PaddingSide, Reader
+from .boxes import CellSides, PaddingSide, Reader
 from .read import HEADINGS, INNER_ROLES, Declaration, Note
 from .text import PxLineHeight
 from .values import ROOT_SIZE, Unsupported
@@ -53,7 +53,8 @@ ROLE_KNOBS: dict[str, frozenset[str]] = {
     "marker": frozenset({"marker_color"}),
     "table": frozenset({"family", "size", "color", "line_height", "padding"})
     | {"margin_top", "margin_bottom", "border_color", "border_width", "radius"},
-    "th": frozenset({"header_background", "header_color", "weight", "padding"}),
+    "th": frozenset({"header_background", "header_color", "weight", "padding"})
+    | {"border_width", "border_color", "grid"},
     "stripe": frozenset({"stripe_background"}),
     "hr": frozenset(
         {"color", "border_color", "border_width", "dash", "margin_top", "margin_bottom"}
@@ -97,6 +98,7 @@ PROPERTIES: dict[str, Reader] = {
     "border": boxes.border,
     "border-top": boxes.border_top,
     "border-left": boxes.border_left,
+    "border-right": boxes.border_right,
     "border-bottom": boxes.border_bottom,
     "border-image": boxes.border_image,
     "text-decoration": text.text_decoration,
@@ -156,6 +158,9 @@ def _set(knobs_of: dict[str, Any], target: tuple[str, str], value: Any) -> None:
     """Sets one knob of a role; one side of the padding is laid over the rest of it."""
     if isinstance(value, PaddingSide):
         value = _with_side(knobs_of.get("padding"), target[0], value)
+    if isinstance(value, CellSides):
+        before = knobs_of.get("grid")
+        value = value.over(before if isinstance(before, CellSides) else None)
     knobs_of[target[1]] = value
 
 
@@ -175,6 +180,8 @@ def _target(role: str, knob: str) -> tuple[str, str] | None:
         return _PSEUDO_ROLES[role], _PSEUDO_KNOBS[role, knob]
     if role == "card" and knob in CARD_TO_BODY:
         return "body", knob
+    if role == "cell":  # a `td` styles the table its cells make up
+        return ("table", knob) if knob in ROLE_KNOBS["table"] | {"grid"} else None
     if role == "th" and knob in TH_TO_TABLE:
         return "table", knob
     if role == "th" and knob in ("background", "color"):
@@ -192,12 +199,24 @@ def finish(roles: RoleKnobs) -> RoleKnobs:
     if "card" in roles:
         _card_inset(roles["card"])
     for role, knobs in roles.items():
+        if isinstance(knobs.get("grid"), CellSides):
+            knobs["grid"] = knobs["grid"].grid()
+            _rounded_grid(knobs)
         height = knobs.get("line_height")
         if isinstance(height, PxLineHeight):
             size = knobs.get("size") or getattr(BASE_ROLES[role], "size", None)
             size = size or roles.get("body", {}).get("size") or ROOT_SIZE
             knobs["line_height"] = round(height.px / float(size), 4)
     return roles
+
+
+def _rounded_grid(table: dict[str, Any]) -> None:
+    """Boxed cells in a table with rounded corners: the outer rules are an outline rounded
+    at the table's radius (as `table { border-radius; overflow: hidden }` shows them), not
+    square edges over the header's rounded fill."""
+    if table["grid"] == "full" and table.get("radius") and "outline_width" not in table:
+        width = table.get("border_width", getattr(BASE_ROLES["table"], "border_width", 1.0))
+        table["outline_width"] = width
 
 
 def _card_inset(card: dict[str, Any]) -> None:

@@ -45,7 +45,7 @@ ELEMENT_ROLES: dict[str, str] = {
     "ol li::marker": "marker",
     "table": "table",
     "tr": "table",
-    "td": "table",
+    "td": "cell",  # the table's, with its border on each side of every cell
     "th": "th",
     "tr:nth-child(even)": "stripe",
     "tbody tr:nth-child(even)": "stripe",
