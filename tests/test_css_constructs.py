@@ -91,8 +91,11 @@ def test_a_highlighter_gradient_is_a_marker_stroke_other_gradients_stay_gradient
 
 
 def test_a_mode_changes_colours_only_and_says_so() -> None:
-    [note] = css.translate(".t { padding: 4px; } .t.dark-mode { padding: 8px; }").notes
-    assert note.line == 1 and "a mode changes colours only" in note.text
+    translation = css.translate(".t { padding: 4px; } .t.dark-mode { padding: 8px; }")
+    why, refused = translation.notes
+    assert why.line == 1 and "a mode changes colours only" in why.text
+    assert ".dark-mode is left out whole" in refused.text
+    assert translation.theme.modes == ["light-mode"], "never half a mode"
 
 
 @pytest.mark.parametrize("theme_file", ["toml", "css"])
@@ -238,3 +241,55 @@ def test_bordered_cells_are_drawn_with_vertical_rules(fonts: layout.FontBook) ->
     columns = np.flatnonzero(red.sum(axis=0) > 60)  # lines running down the table
     edges = np.split(columns, np.flatnonzero(np.diff(columns) > 1) + 1)
     assert len(edges) == 4, "both edges and the two rules between three columns"
+
+
+def test_a_mode_gradient_applies_whole_as_colour_tokens() -> None:
+    """md2card's dark mode: a gradient card under pale text; both apply, or neither."""
+    theme = css.translate(AURORA.read_text()).theme
+    assert theme.modes == ["light-mode", "dark-mode"]
+    dark, light = resolve(theme, "dark-mode"), resolve(theme, "light-mode")
+    assert dark["card"].background.colors == (0xFF1E1B4B, 0xFF312E81)  # type: ignore[union-attr]
+    assert light["card"].background.colors == (0xFFFFFFFF, 0xFFEEF2FF)  # type: ignore[union-attr]
+    assert (dark["body"].color, light["body"].color) == (0xFFE0E7FF, 0xFF1F2937)
+
+
+@pytest.mark.parametrize(
+    ("base", "mode", "stops"),
+    [
+        ("#ffffff", "linear-gradient(90deg, #111111, #222222)", (0xFF111111, 0xFF222222)),
+        ("linear-gradient(90deg, #eeeeee, #ffffff)", "#111111", (0xFF111111, 0xFF111111)),
+        (
+            "linear-gradient(90deg, #eeeeee, #ffffff)",
+            "linear-gradient(90deg, #111111, #ffffff)",
+            (0xFF111111, 0xFFFFFFFF),
+        ),
+    ],
+)
+def test_a_colour_and_a_gradient_meet_in_a_mode(
+    base: str, mode: str, stops: tuple[int, ...]
+) -> None:
+    source = f".t {{ background: {base}; }} .t.dark-mode {{ background: {mode}; color: #eee; }}"
+    theme = css.translate(source).theme
+    assert theme.modes == ["light-mode", "dark-mode"]
+    assert resolve(theme, "dark-mode")["card"].background.colors == stops  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "background: linear-gradient(45deg, #111111, #222222)",  # another angle
+        "background: linear-gradient(90deg, #111111, #222222, #333333)",  # another count
+        "background: url(night.png)",  # not read at all
+        "padding: 8px",  # not a colour
+    ],
+)
+def test_a_mode_that_cannot_apply_whole_is_left_out_whole(mode: str) -> None:
+    source = (
+        ".t { background: linear-gradient(90deg, #f8f8f8, #ffffff); color: #222222; }\n"
+        f".t.dark-mode {{ {mode}; color: #eeeeee; }}\n"
+        ".t.dark-mode h1 { color: #ffffff; }"
+    )
+    translation = css.translate(source)
+    assert translation.theme.modes == ["light-mode"]
+    assert "#eeeeee" not in str(translation.theme.colors), "not its text colour either"
+    assert ".dark-mode is left out whole" in translation.notes[-1].text
