@@ -34,14 +34,15 @@ def role(source: str, name: str) -> dict[str, Any]:
 
 def test_the_cards_font_and_colour_inherit_unless_a_role_sets_its_own() -> None:
     source = """.t { font-family: Georgia, serif; color: #123456; }
-        .t h2 { color: #ff0000; } .t p { color: #00ff00; } .t th { color: #ffffff; }"""
+        .t h2 { color: #ff0000; } .t p { color: #006400; }
+        .t th { color: #ffffff; background: #334155; }"""
     for name in ("h1", "h3", "table", "list", "quote"):
         assert (role(source, name)["family"], role(source, name)["color"]) == (
             "serif-cjk",
             "#123456",
         ), name
     assert role(source, "h2")["color"] == "#ff0000"
-    assert role(source, "body")["color"] == "#00ff00", "p styles the body, not the headings"
+    assert role(source, "body")["color"] == "#006400", "p styles the body, not the headings"
 
 
 def test_pre_code_never_erases_the_pre_panel() -> None:
@@ -268,7 +269,10 @@ def test_a_mode_gradient_applies_whole_as_colour_tokens() -> None:
 def test_a_colour_and_a_gradient_meet_in_a_mode(
     base: str, mode: str, stops: tuple[int, ...]
 ) -> None:
-    source = f".t {{ background: {base}; }} .t.dark-mode {{ background: {mode}; color: #eee; }}"
+    source = f""".t {{ background: {base}; }}
+        .t.dark-mode {{ background: {mode}; color: #eee; }}
+        .t.dark-mode code {{ background: #333333; }} .t.dark-mode a {{ color: #dbeafe; }}
+        .t.dark-mode .card-footer .page {{ color: #cccccc; }}"""
     theme = css.translate(source).theme
     assert theme.modes == ["light-mode", "dark-mode"]
     assert resolve(theme, "dark-mode")["card"].background.colors == stops  # type: ignore[union-attr]
@@ -293,3 +297,33 @@ def test_a_mode_that_cannot_apply_whole_is_left_out_whole(mode: str) -> None:
     assert translation.theme.modes == ["light-mode"]
     assert "#eeeeee" not in str(translation.theme.colors), "not its text colour either"
     assert ".dark-mode is left out whole" in translation.notes[-1].text
+
+
+def test_text_that_cannot_be_read_on_its_background_is_refused_naming_its_rule() -> None:
+    with pytest.raises(layout.ThemeError, match="text that cannot be read") as error:
+        css.translate(".t { background: #eef2ff; color: #e0e7ff; }", "pale.css")
+    assert str(error.value).startswith("pale.css: ")
+    assert ".t (or .t p): text #e0e7ff on the card #eef2ff: contrast 1.1:1" in str(error.value)
+    with pytest.raises(layout.ThemeError, match=r"\.t h2: text #333333 on its panel #222222"):
+        css.translate(".t h2 { background: #222222; color: #333333; }")
+
+
+def test_a_mode_whose_text_cannot_be_read_is_left_out_whole_naming_its_rule() -> None:
+    """The issue's card: a pale gradient in a dark mode, under the mode's pale text."""
+    source = """.t { background: #ffffff; color: #1f2937; }
+.t.dark-mode { background: linear-gradient(135deg, #fdf2f8, #e0e7ff); color: #f3f4f6; }"""
+    translation = css.translate(source)
+    assert translation.theme.modes == ["light-mode"]
+    assert "dark-mode" not in translation.theme.colors
+    [note] = translation.notes
+    assert note.line == 2 and ".dark-mode is left out whole: text that cannot" in note.text
+    assert ".t.dark-mode (or .t.dark-mode p): text #f3f4f6 on the card" in note.text
+
+
+def test_themes_check_refuses_unreadable_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "pale.css"
+    path.write_text(".pale { background: #f3f4f6; } .pale h1 { color: #e5e7eb; }\n")
+    assert main(["themes", "check", str(path)]) == 1
+    assert ".pale h1: text #e5e7eb on the card #f3f4f6" in capsys.readouterr().out

@@ -11,7 +11,7 @@ HTML tags a look reads), `layout.errors`.
 """
 
 from ..errors import ThemeError
-from .resolver import WHITE, mean_colour, relative_luminance, resolve
+from .resolver import WHITE, Styles, mean_colour, relative_luminance, resolve
 from .schema import (
     BASE_COLORS,
     BASE_ROLES,
@@ -33,6 +33,7 @@ __all__ = [
     "MAX_INSET",
     "PAINT_KNOBS",
     "WHITE",
+    "Styles",
     "Theme",
     "ThemeError",
     "check_theme",

@@ -14,6 +14,7 @@ import msgspec
 
 from inkcard.layout.style import Theme, ThemeError, check_theme
 
+from ..contrast import TEXT_FLOOR, Unreadable, text_contrast
 from .knobs import RoleKnobs, apply, finish
 from .modes import Modal, apply_modes
 from .read import HEADINGS, Note, Stylesheet
@@ -25,6 +26,20 @@ BASE_MODE = "light-mode"  # the theme itself, when `.<class>.<mode>` rules add m
 # CSS inherits the card's font and colour into these roles unless they set their own.
 INHERITED_KNOBS = ("family", "color")
 INHERITING_ROLES = (*HEADINGS, "table", "list", "quote")
+# The element whose rule colours each text, to name it when the colour is refused.
+TEXT_ELEMENTS = {
+    **{heading: heading for heading in HEADINGS},
+    **{role: role for role in ("strong", "em", "del", "th")},
+    "body": "p",
+    "page_number": ".card-footer .page",
+    "quote": "blockquote",
+    "list": "li",
+    "code_block": "pre",
+    "table": "td",
+    "link": "a",
+    "inline_code": "code",
+}
+SHOWN_UNREADABLE = 3  # reasons a refusal lists, so the one log line stays readable
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +52,8 @@ class Translation:
 
 def translate(css: str, source: str = "custom theme") -> Translation:
     """The theme a stylesheet spells. Raises `ThemeError` (starting with `source`) for a
-    file that cannot be read as one: a syntax error, no `.<class>` rule, a refused knob."""
+    file that cannot be read as one: a syntax error, no `.<class>` rule, a refused knob,
+    or text that could not be read on its background."""
     sheet = Stylesheet(css, source)
     roles: RoleKnobs = {}
     inherited: RoleKnobs = {}  # the card's font and colour, which CSS hands down
@@ -58,8 +74,46 @@ def translate(css: str, source: str = "custom theme") -> Translation:
     notes.extend(refused)
     _inherit(roles, inherited.get("body", {}))
     mode_names = [BASE_MODE, *(m for m in applied if m != BASE_MODE)] if modes else []
-    theme = _theme(sheet.name, finish(roles), colors, mode_names, source)
-    return Translation(check_theme(theme, source), tuple(sorted(notes, key=lambda n: n.line)))
+    theme = check_theme(_theme(sheet.name, finish(roles), colors, mode_names, source), source)
+    theme = _readable(theme, source, {mode: modal.line for mode, modal in modes.items()}, notes)
+    return Translation(theme, tuple(sorted(notes, key=lambda n: n.line)))
+
+
+def _readable(theme: Theme, source: str, lines: dict[str, int], notes: list[Note]) -> Theme:
+    """The theme less each mode whose text cannot be read (a text colour under
+    `TEXT_FLOOR` on its background), with a note naming the selectors; raises
+    `ThemeError` naming them when it is the theme's own text: such a card would be drawn,
+    but not read."""
+    found = text_contrast(theme)
+    if any(seen.mode in (None, BASE_MODE) for seen in found):
+        raise ThemeError(f"{source}: {_unreadable(theme.name, found)}")
+    unread = {seen.mode for seen in found if seen.mode}
+    for mode in unread:
+        why = _unreadable(theme.name, [seen for seen in found if seen.mode == mode])
+        notes.append(Note(lines[mode], f".{mode} is left out whole: {why}"))
+    if not unread:
+        return theme
+    modes = [mode for mode in theme.modes if mode not in unread]
+    colors = {mode: tokens for mode, tokens in theme.colors.items() if mode not in unread}
+    return msgspec.structs.replace(theme, modes=modes, colors=colors)
+
+
+def _unreadable(name: str, found: list[Unreadable]) -> str:
+    """Why the text of these selectors cannot be read, the first few of them."""
+    reasons = [f"{_selector(name, seen)}: {seen}" for seen in found[:SHOWN_UNREADABLE]]
+    if len(found) > SHOWN_UNREADABLE:
+        reasons.append(f"and {len(found) - SHOWN_UNREADABLE} more")
+    return (
+        f"text that cannot be read (a text colour needs {TEXT_FLOOR:g}:1 against its "
+        f"background): {'; '.join(reasons)}"
+    )
+
+
+def _selector(name: str, seen: Unreadable) -> str:
+    """The rule that colours the text: `.<class>[.<mode>] <element>`."""
+    rule = f".{name}" + (f".{seen.mode}" if seen.mode and seen.mode != BASE_MODE else "")
+    element = TEXT_ELEMENTS[seen.role]
+    return f"{rule} (or {rule} {element})" if seen.role == "body" else f"{rule} {element}"
 
 
 def _inherit(roles: RoleKnobs, inherited: dict[str, object]) -> None:
