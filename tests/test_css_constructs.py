@@ -306,6 +306,9 @@ def test_text_that_cannot_be_read_on_its_background_is_refused_naming_its_rule()
     assert ".t (or .t p): text #e0e7ff on the card #eef2ff: contrast 1.1:1" in str(error.value)
     with pytest.raises(layout.ThemeError, match=r"\.t h2: text #333333 on its panel #222222"):
         css.translate(".t h2 { background: #222222; color: #333333; }")
+    marker = ".t { color: #eeeeee; background: #111111; } .t strong { background: #fde68a; }"
+    with pytest.raises(layout.ThemeError, match=r"\.t strong: text #eeeeee on its background"):
+        css.translate(marker)
 
 
 def test_a_mode_whose_text_cannot_be_read_is_left_out_whole_naming_its_rule() -> None:

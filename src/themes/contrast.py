@@ -61,7 +61,7 @@ def code_contrast(theme: Theme) -> list[str]:
 TEXT_FLOOR = 2.0
 HEADINGS = tuple(f"h{n}" for n in range(1, 7))
 BOXED = ("quote", "list", "code_block", *HEADINGS)  # text roles that may sit on a panel
-INLINE = ("link", "strong", "em", "del")  # runs in the body's text, on the card
+INLINE = ("link", "strong", "em", "del", "inline_code")  # runs in the body's text
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,13 +119,18 @@ def _texts(styles: Styles) -> list[tuple[str, int, int, str]]:
     header = mean_colour(table.header_background, card) if table.header_background else card
     texts.append(("th", table.header_color or table.color, header, "the header row"))
     for role in INLINE:
-        colour = styles.inline[role].get("color")
-        if isinstance(colour, int):
-            texts.append((role, colour, card, "the card"))
-    code = styles.inline["inline_code"]
-    code_text = code.get("color", styles["body"].color)
-    code_ground = code.get("background")
-    under = mean_colour(code_ground, card) if code_ground is not None else card  # type: ignore[arg-type]  # a resolved paint
-    if isinstance(code_text, int):
-        texts.append(("inline_code", code_text, under, "its background"))
+        texts.extend(_inline(role, styles, card))
     return texts
+
+
+def _inline(role: str, styles: Styles, card: int) -> list[tuple[str, int, int, str]]:
+    """A run's text (its own colour or the body's) on its background (a highlighter, the
+    code's) or on the card; nothing when it sets neither."""
+    knobs = styles.inline[role]
+    colour, paint = knobs.get("color"), knobs.get("background")
+    if colour is None and paint is None:
+        return []  # body text, checked as such
+    text = colour if isinstance(colour, int) else styles["body"].color
+    if paint is None:
+        return [(role, text, card, "the card")]
+    return [(role, text, mean_colour(paint, card), "its background")]  # type: ignore[arg-type]  # a resolved paint
