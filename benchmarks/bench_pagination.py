@@ -38,6 +38,7 @@ from inkcard.layout.text.words import inside_words
 
 # the module, not the package's re-exported function of this name
 compose = sys.modules["inkcard.layout.pages.compose"]
+cardface = sys.modules["inkcard.layout.pages.cardface"]
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "pagination")
@@ -322,7 +323,7 @@ def _rows_box(styles: Styles, width: int, height: int) -> Rect:
     laid out at its virtual size and drawn zoomed, so its rows are in virtual px (the
     browser gets the same box)."""
     zoom = compose.type_zoom(styles["card"], width, height)
-    return compose.content_box(styles, width / zoom, height / zoom)
+    return cardface.content_box(styles, width / zoom, height / zoom)
 
 
 def _label(name: str, mode: str | None) -> str:

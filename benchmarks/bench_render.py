@@ -44,7 +44,7 @@ from inkcard.layout.draw import statics
 from inkcard.layout.style import resolver
 from inkcard.layout.style import theme as style
 compose = sys.modules["inkcard.layout.pages.compose"]
-layers = sys.modules["inkcard.layout.pages.layers"]
+cardface = sys.modules["inkcard.layout.pages.cardface"]
 text = open(sys.argv[1], encoding="utf-8").read()
 runs, split, theme_file, uncached = int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5] == "1"
 names = sys.argv[6].split(",")
@@ -58,7 +58,7 @@ for name in names:
     times = {k: [] for k in ("parse", "layout", "record", "rasterize", "encode", "total")}
     for run in range(runs + 1):
         if uncached:  # every card lays out and records its static layers again
-            layers.clear_static_layers(); statics.clear_static_cache()
+            cardface.clear_static_layers(); statics.clear_static_cache()
         t0 = time.perf_counter(); doc = markdown.parse(text)
         t1 = time.perf_counter()
         pages = compose.compose(doc, resolver.resolve(theme, None), fonts, {}, card)

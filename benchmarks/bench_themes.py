@@ -30,8 +30,8 @@ from inkcard import layout, themes
 from inkcard.layout.draw import encode, png, statics
 from inkcard.layout.draw import painter as draw
 
-# the module: the package re-exports its functions, not it
-layers = sys.modules["inkcard.layout.pages.layers"]
+# the module, not the package's re-exported function of this name
+cardface = sys.modules["inkcard.layout.pages.cardface"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POST = ROOT / "tests" / "cases" / "posts" / "01-efficiency-zh.md"
@@ -54,7 +54,7 @@ def per_card_ms(
     size = cards = 0
     for run in range(runs + 1):
         if tall:  # every run pays for its static layers, as a card of a new height does
-            layers.clear_static_layers()
+            cardface.clear_static_layers()
             statics.clear_static_cache()
         c0, t0 = time.process_time(), time.perf_counter()
         pages = layout.layout_pages(text, theme, fonts, options)

@@ -2,7 +2,7 @@
 page-break report (benchmarks/bench_pagination.py, `--chromium`).
 
 Method. For one theme-mode and card size, every post becomes a fixed-height multi-column
-box whose column is the card's content box (`compose.content_box`): `columns: 1`, a fixed
+box whose column is the card's content box (`cardface.content_box`): `columns: 1`, a fixed
 `height`, `column-fill: auto`, so each overflow column to the right is one more card. Fonts
 are the repository's files (fonts/families.toml) through @font-face file:// URLs, so the same
 faces measure; each role's family, size, weight, line height, letter spacing, text

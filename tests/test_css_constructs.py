@@ -34,14 +34,15 @@ def role(source: str, name: str) -> dict[str, Any]:
 
 def test_the_cards_font_and_colour_inherit_unless_a_role_sets_its_own() -> None:
     source = """.t { font-family: Georgia, serif; color: #123456; }
-        .t h2 { color: #ff0000; } .t p { color: #00ff00; } .t th { color: #ffffff; }"""
+        .t h2 { color: #ff0000; } .t p { color: #006400; }
+        .t th { color: #ffffff; background: #334155; }"""
     for name in ("h1", "h3", "table", "list", "quote"):
         assert (role(source, name)["family"], role(source, name)["color"]) == (
             "serif-cjk",
             "#123456",
         ), name
     assert role(source, "h2")["color"] == "#ff0000"
-    assert role(source, "body")["color"] == "#00ff00", "p styles the body, not the headings"
+    assert role(source, "body")["color"] == "#006400", "p styles the body, not the headings"
 
 
 def test_pre_code_never_erases_the_pre_panel() -> None:
@@ -91,8 +92,11 @@ def test_a_highlighter_gradient_is_a_marker_stroke_other_gradients_stay_gradient
 
 
 def test_a_mode_changes_colours_only_and_says_so() -> None:
-    [note] = css.translate(".t { padding: 4px; } .t.dark-mode { padding: 8px; }").notes
-    assert note.line == 1 and "a mode changes colours only" in note.text
+    translation = css.translate(".t { padding: 4px; } .t.dark-mode { padding: 8px; }")
+    why, refused = translation.notes
+    assert why.line == 1 and "a mode changes colours only" in why.text
+    assert ".dark-mode is left out whole" in refused.text
+    assert translation.theme.modes == ["light-mode"], "never half a mode"
 
 
 @pytest.mark.parametrize("theme_file", ["toml", "css"])
@@ -168,3 +172,161 @@ def test_a_dashed_or_dotted_hr_keeps_its_dashes(
     knobs = role(source, "hr")
     assert knobs["border_width"] == 2.0
     assert (tuple(knobs["dash"]) if "dash" in knobs else None) == dash
+
+
+AURORA = CASES / "aurora.css"
+
+
+def test_a_rounded_shadowed_card_is_inset_on_its_page() -> None:
+    """As a browser shows `.card { border-radius; box-shadow }` on its page (md2card's
+    export too): inset by the shadow's offset plus its blur, on `body`'s background."""
+    source = """body { background: #e8ecf3; }
+      .card { border-radius: 16px; box-shadow: 0 8px 24px rgba(0,0,0,.15); }"""
+    card = role(source, "card")
+    assert (card["radius"], card["inset"], card["outer_background"]) == (16.0, 32.0, "#e8ecf3")
+    assert css.translate(source).notes == ()
+    assert role(".card { border-radius: 12px; }", "card")["inset"] == 16.0, "a page to show on"
+    assert role(".card { margin: 40px; box-shadow: 0 2px 4px #0003; }", "card")["inset"] == 40.0
+    assert role(".card { margin: 4px; box-shadow: 0 2px 30px #0003; }", "card")["inset"] == 32.0
+    assert "inset" not in role(".card { background: #ffffff; }", "card")
+
+
+def test_the_md2card_style_card_is_drawn_rounded_with_its_shadow_on_its_page(
+    fonts: layout.FontBook,
+) -> None:
+    theme = read_theme_file(AURORA).theme
+    options = layout.RenderOptions(width=440, height=586, scale=1, mode="light-mode")
+    post = (CASES / "aurora.md").read_text("utf-8")
+    [pixels] = (pngcodec.decode(png) for png in layout.render(post, theme, fonts, options))
+    height = pixels.shape[0]
+    assert colour_share(pixels[:20], "#e8ecf3") > 0.9, "body's background around the card"
+    assert pixels[33, 100, :3].min() >= 250, "the card's (white) top edge, 32 px in"
+    assert pixels[33, 33, :3].max() < 245, "its corner, rounded off"
+    below = pixels[height - 30 : height - 26, 200:240, :3].astype(int).mean()
+    above = pixels[26:30, 200:240, :3].astype(int).mean()
+    assert below < above - 8, "the shadow falls below the card"
+
+
+@pytest.mark.parametrize(
+    ("rules", "grid"),
+    [
+        ("td { border: 1px solid #ccc; }", "full"),
+        ("th, td { border: 1px solid #ccc; }", "full"),
+        ("td { border-left: 1px solid #ccc; }", "full"),
+        ("td { border-right: 1px solid #ccc; }", "full"),
+        ("td { border-bottom: 1px solid #ccc; }", "rows"),
+        ("td { border: 1px solid #ccc; border-left: none; border-right: none; }", "rows"),
+        ("td { border: none; }", "none"),
+        ("table { border-radius: 8px; }", None),
+    ],
+)
+def test_cell_borders_draw_the_sides_a_browser_draws(rules: str, grid: str | None) -> None:
+    source = ".t " + rules.replace(", td", ", .t td")
+    knobs = role(source, "table")
+    assert knobs.get("grid") == grid
+    assert css.translate(source).notes == ()
+
+
+def test_boxed_cells_in_a_rounded_table_are_outlined_round_it() -> None:
+    knobs = role(".t table { border-radius: 8px; } .t td { border: 2px solid #ccc; }", "table")
+    assert (knobs["grid"], knobs["radius"], knobs["outline_width"]) == ("full", 8.0, 2.0)
+    assert "outline_width" not in role(".t td { border: 2px solid #ccc; }", "table")
+
+
+def test_bordered_cells_are_drawn_with_vertical_rules(fonts: layout.FontBook) -> None:
+    theme = css.translate(".t td { border: 2px solid #ff0000; }").theme
+    options = layout.RenderOptions(width=440, height=300, scale=1)
+    post = "| a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |\n"
+    [pixels] = (pngcodec.decode(png) for png in layout.render(post, theme, fonts, options))
+    red = np.abs(pixels[..., :3].astype(int) - [255, 0, 0]).max(axis=-1) <= 8
+    columns = np.flatnonzero(red.sum(axis=0) > 60)  # lines running down the table
+    edges = np.split(columns, np.flatnonzero(np.diff(columns) > 1) + 1)
+    assert len(edges) == 4, "both edges and the two rules between three columns"
+
+
+def test_a_mode_gradient_applies_whole_as_colour_tokens() -> None:
+    """md2card's dark mode: a gradient card under pale text; both apply, or neither."""
+    theme = css.translate(AURORA.read_text()).theme
+    assert theme.modes == ["light-mode", "dark-mode"]
+    dark, light = resolve(theme, "dark-mode"), resolve(theme, "light-mode")
+    assert dark["card"].background.colors == (0xFF1E1B4B, 0xFF312E81)  # type: ignore[union-attr]
+    assert light["card"].background.colors == (0xFFFFFFFF, 0xFFEEF2FF)  # type: ignore[union-attr]
+    assert (dark["body"].color, light["body"].color) == (0xFFE0E7FF, 0xFF1F2937)
+
+
+@pytest.mark.parametrize(
+    ("base", "mode", "stops"),
+    [
+        ("#ffffff", "linear-gradient(90deg, #111111, #222222)", (0xFF111111, 0xFF222222)),
+        ("linear-gradient(90deg, #eeeeee, #ffffff)", "#111111", (0xFF111111, 0xFF111111)),
+        (
+            "linear-gradient(90deg, #eeeeee, #ffffff)",
+            "linear-gradient(90deg, #111111, #ffffff)",
+            (0xFF111111, 0xFFFFFFFF),
+        ),
+    ],
+)
+def test_a_colour_and_a_gradient_meet_in_a_mode(
+    base: str, mode: str, stops: tuple[int, ...]
+) -> None:
+    source = f""".t {{ background: {base}; }}
+        .t.dark-mode {{ background: {mode}; color: #eee; }}
+        .t.dark-mode code {{ background: #333333; }} .t.dark-mode a {{ color: #dbeafe; }}
+        .t.dark-mode .card-footer .page {{ color: #cccccc; }}"""
+    theme = css.translate(source).theme
+    assert theme.modes == ["light-mode", "dark-mode"]
+    assert resolve(theme, "dark-mode")["card"].background.colors == stops  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "background: linear-gradient(45deg, #111111, #222222)",  # another angle
+        "background: linear-gradient(90deg, #111111, #222222, #333333)",  # another count
+        "background: url(night.png)",  # not read at all
+        "padding: 8px",  # not a colour
+    ],
+)
+def test_a_mode_that_cannot_apply_whole_is_left_out_whole(mode: str) -> None:
+    source = (
+        ".t { background: linear-gradient(90deg, #f8f8f8, #ffffff); color: #222222; }\n"
+        f".t.dark-mode {{ {mode}; color: #eeeeee; }}\n"
+        ".t.dark-mode h1 { color: #ffffff; }"
+    )
+    translation = css.translate(source)
+    assert translation.theme.modes == ["light-mode"]
+    assert "#eeeeee" not in str(translation.theme.colors), "not its text colour either"
+    assert ".dark-mode is left out whole" in translation.notes[-1].text
+
+
+def test_text_that_cannot_be_read_on_its_background_is_refused_naming_its_rule() -> None:
+    with pytest.raises(layout.ThemeError, match="text that cannot be read") as error:
+        css.translate(".t { background: #eef2ff; color: #e0e7ff; }", "pale.css")
+    assert str(error.value).startswith("pale.css: ")
+    assert ".t (or .t p): text #e0e7ff on the card #eef2ff: contrast 1.1:1" in str(error.value)
+    with pytest.raises(layout.ThemeError, match=r"\.t h2: text #333333 on its panel #222222"):
+        css.translate(".t h2 { background: #222222; color: #333333; }")
+    marker = ".t { color: #eeeeee; background: #111111; } .t strong { background: #fde68a; }"
+    with pytest.raises(layout.ThemeError, match=r"\.t strong: text #eeeeee on its background"):
+        css.translate(marker)
+
+
+def test_a_mode_whose_text_cannot_be_read_is_left_out_whole_naming_its_rule() -> None:
+    """The issue's card: a pale gradient in a dark mode, under the mode's pale text."""
+    source = """.t { background: #ffffff; color: #1f2937; }
+.t.dark-mode { background: linear-gradient(135deg, #fdf2f8, #e0e7ff); color: #f3f4f6; }"""
+    translation = css.translate(source)
+    assert translation.theme.modes == ["light-mode"]
+    assert "dark-mode" not in translation.theme.colors
+    [note] = translation.notes
+    assert note.line == 2 and ".dark-mode is left out whole: text that cannot" in note.text
+    assert ".t.dark-mode (or .t.dark-mode p): text #f3f4f6 on the card" in note.text
+
+
+def test_themes_check_refuses_unreadable_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "pale.css"
+    path.write_text(".pale { background: #f3f4f6; } .pale h1 { color: #e5e7eb; }\n")
+    assert main(["themes", "check", str(path)]) == 1
+    assert ".pale h1: text #e5e7eb on the card #f3f4f6" in capsys.readouterr().out

@@ -57,7 +57,8 @@ def notes(source: str) -> list[str]:
     ],
 )
 def test_colour_syntaxes(value: str, expected: str) -> None:
-    assert knobs(f".t h1 {{ color: {value}; }}", "h1")["color"] == expected
+    # on a rule's line, not text: a pale or clear text colour would be refused as unreadable
+    assert knobs(f".t hr {{ color: {value}; }}", "hr")["color"] == expected
 
 
 @pytest.mark.parametrize("value", ["blurple", "#12", "rgb(1, 2)", "currentColor", "12px"])
@@ -117,13 +118,13 @@ def test_sizes_in_px_em_rem_and_percent() -> None:
 
 
 def test_gradients_become_paints() -> None:
-    source = """.t { background: linear-gradient(to right, red, #00f 75%, white); }
+    source = """.t { background: linear-gradient(to right, pink, #ccf 75%, white); }
       .t pre { background: radial-gradient(circle at 25% top, #000, #333); }
-      .t blockquote { background: linear-gradient(45deg, red, blue); }"""
+      .t blockquote { background: linear-gradient(45deg, pink, lavender); }"""
     card = knobs(source, "card")["background"]
     assert (card.angle, card.stops, card.positions) == (
         90.0,
-        ["#ff0000", "#0000ff", "#ffffff"],
+        ["#ffc0cb", "#ccccff", "#ffffff"],
         [0.0, 0.75, 1.0],
     )
     code = knobs(source, "code_block")["background"]
@@ -140,7 +141,11 @@ def test_borders_shadows_and_radii() -> None:
     assert (quote["bar_width"], quote["bar_color"], quote["radius"]) == (5.0, "#f59e0b", 8.0)
     shadow = quote["effects"][0]
     assert (shadow.dx, shadow.dy, shadow.blur, shadow.color) == (2.0, 4.0, 10.0, "#0000004c")
-    assert knobs(source, "table") == {"border_width": 2.0, "border_color": "#cccccc"}
+    assert knobs(source, "table") == {
+        "border_width": 2.0,
+        "border_color": "#cccccc",
+        "grid": "full",
+    }, "a td's border boxes every cell, as in a browser"
     assert knobs(source, "hr") == {
         "border_width": 3.0,
         "border_color": "#999999",

@@ -11,7 +11,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Fill, Group, Page, Rect
 from inkcard.layout.draw.encode import rasterize
 from inkcard.layout.draw.painter import Painter
-from inkcard.layout.pages.layers import content_box
+from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.style.resolver import resolve
 
 TWO_LINES = "第一行，很短。\n\n第二行，也很短。\n"

@@ -150,7 +150,7 @@ def test_chromium_cards_feed_the_same_counters() -> None:
     no one-line split and as a stub (two lines on a tall last card)."""
     pages = _chromium_pages()
     styles = layout.style.resolver.resolve(themes.load("apple-notes"), None)
-    box = sys.modules["inkcard.layout.pages.layers"].content_box(styles, 440, 586)
+    box = sys.modules["inkcard.layout.pages.cardface"].content_box(styles, 440, 586)
     body = styles["body"]
     per_card = int(box.height // (body.size * body.line_height))
     lines = [f"line {n}" for n in range(1, per_card + 2)]

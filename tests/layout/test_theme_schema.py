@@ -29,6 +29,7 @@ def test_every_style_knob_is_an_optional_theme_field() -> None:
         "outline_color",
         "stripe_background",
         "underline_color",
+        "outer_background",
     } == COLOR_KNOBS
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Rect
+from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
-from inkcard.layout.pages.layers import content_box
 from inkcard.layout.style.decorations import Circle, Icon
 from inkcard.layout.style.resolver import resolve
 

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..pages.layers import content_box, static_layers
-from ..style.paint import base_color
+from ..pages.cardface import canvas_colour, content_box, static_layers
 from ..style.resolver import resolve
 from ..style.schema import Theme
 from .coverinks import emphasis, ink_on, small_ink
@@ -153,5 +152,5 @@ def _page(design: Design, drawn: list[Item], width: float, height: float, zoom: 
         items = (Group(items, scale=zoom),)
     alt = Row(0.0, (), text=design.title) if design.title else None
     rows = (PlacedRow(alt, 0.0),) if alt is not None else ()
-    background = base_color(design.styles["card"].background)
+    background = canvas_colour(design.styles["card"])
     return Page(width, height, background, items, rows)

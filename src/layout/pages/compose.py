@@ -34,13 +34,13 @@ from ..flow.shares import Premade
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
-from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
+from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
 from .cues import continuation_cues
-from .layers import content_box, live_decorations, static_layers
+from .layers import live_decorations
 from .pagebreaks import Paging, paged
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
@@ -325,7 +325,7 @@ def _page(
     height = _grown(placement, box, card)[1] if grow else card.height
     under, over = static_layers(styles, fonts, card.width, height)
     content = content_box(styles, card.width, height)
-    page = Rect(0.0, 0.0, card.width, height)
+    page = card_rect(styles["card"], card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
     items.extend(frame_items(placement, 0.0, top))
@@ -338,7 +338,7 @@ def _page(
     items.extend(over)
     if total > 1:
         items.extend(_page_number(styles, fonts, number, total, box, height))
-    background = base_color(styles["card"].background)
+    background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 
 
@@ -349,12 +349,13 @@ def _page_number(
     across the text's width on the inner edge of its band: drawn with the number only, so
     a one-card post has neither."""
     card, style = styles["card"], styles["page_number"]
+    top, _, bottom, _ = edges(card)
     items: list[Item] = []
     if style.border_width and style.border_color is not None:
         if style.position == "top":
-            y = card.padding[0] + card.header_height - style.border_width
+            y = top + card.header_height - style.border_width
         else:
-            y = height - card.padding[2] - card.footer_height
+            y = height - bottom - card.footer_height
         items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
     return items + page_number_items(
         style,
@@ -362,8 +363,8 @@ def _page_number(
         number=number,
         total=total,
         right=box.right,
-        bottom=height - card.padding[2],
-        top=card.padding[0],
+        bottom=height - bottom,
+        top=top,
         width=box.width,
     )
 

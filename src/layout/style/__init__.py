@@ -11,13 +11,14 @@ HTML tags a look reads), `layout.errors`.
 """
 
 from ..errors import ThemeError
-from .resolver import WHITE, mean_colour, relative_luminance, resolve
+from .resolver import WHITE, Styles, mean_colour, relative_luminance, resolve
 from .schema import (
     BASE_COLORS,
     BASE_ROLES,
     CODE_TOKENS,
     COLOR_KNOBS,
     KNOB_TYPES,
+    MAX_INSET,
     PAINT_KNOBS,
     Theme,
 )
@@ -29,8 +30,10 @@ __all__ = [
     "CODE_TOKENS",
     "COLOR_KNOBS",
     "KNOB_TYPES",
+    "MAX_INSET",
     "PAINT_KNOBS",
     "WHITE",
+    "Styles",
     "Theme",
     "ThemeError",
     "check_theme",

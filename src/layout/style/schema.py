@@ -50,6 +50,8 @@ TextTransform = Literal["none", "uppercase", "lowercase"]
 Underline = Literal["none", "solid", "dashed", "dotted", "wavy"]
 Share = Annotated[float, msgspec.Meta(gt=0.0, le=1.0)]
 Squeeze = Annotated[float, msgspec.Meta(ge=0.0, le=0.9)]  # a share that may be none
+MAX_INSET = 120.0  # px a card may be inset by: a quarter of the default card's width
+Inset = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_INSET)]
 
 
 class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -92,6 +94,10 @@ class Style:
     type_scale: Literal["auto", "none"] = "none"  # card: "auto" zooms a card larger than 3:4
     content_align: Literal["top", "center", "auto"] = "top"  # card: a one-card post's rows
     effects: Effects = ()
+    # card: drawn this far inside the image, on `outer_background`, so that its `radius`
+    # and its `effects` (a shadow) show; 0: the card is the whole image
+    inset: Inset = 0.0
+    outer_background: PaintKnob | None = None  # card: around an inset card (a light grey)
     format: str = "{n}/{total}"
     position: Literal["bottom", "top"] = "bottom"
     # Block vocabulary: list markers and badges, table frames, rules, image frames.

@@ -11,7 +11,8 @@ or knobs the theme schema refuses.
 
 The modules, in the order a stylesheet goes through them: `read` (CSS text → declarations
 on roles), `knobs` (a declaration → theme knobs, by the readers of `text` and `boxes`, which
-use `values` and `gradients`), `theme` (role knobs → the checked `Theme`).
+use `values` and `gradients`), `modes` (a mode's knobs → colour tokens, or the mode left out
+whole), `theme` (role knobs → the checked `Theme`).
 """
 
 from .knobs import CARD_TO_BODY, INLINE_KNOBS, PANEL_KNOBS, ROLE_KNOBS, TEXT_KNOBS, TH_TO_TABLE

@@ -21,6 +21,32 @@ DEFAULT_SHADOW = "rgba(0,0,0,.1)"  # a box-shadow without a colour
 _BORDER_STYLES = {"solid", "dashed", "dotted", "double", "groove", "ridge", "inset", "outset"}
 HEADINGS = tuple(f"h{n}" for n in range(1, 7))
 HIGHLIGHTED = ("strong", "em", "link", "del")  # runs with a highlighter background
+CELLS = ("cell", "th")  # the table's cells: `td` and `th` (one grid for both)
+
+
+@dataclass(frozen=True, slots=True)
+class CellSides:
+    """Which sides of a table cell (top, right, bottom, left) a border draws (True), takes
+    away (False) or leaves as it was (None); laid over the sides set before it, and made
+    the table's `grid` at the end (`grid`)."""
+
+    sides: tuple[bool | None, bool | None, bool | None, bool | None]
+
+    def over(self, before: CellSides | None) -> CellSides:
+        if before is None:
+            return self
+        pairs = zip(self.sides, before.sides, strict=True)
+        top, right, bottom, left = (new if new is not None else old for new, old in pairs)
+        return CellSides((top, right, bottom, left))
+
+    def grid(self) -> str:
+        """The table grid that draws these sides: every cell boxed when a side of it is
+        drawn; rules under the rows when only the top or bottom is (or, as in the base
+        model, neither is named); else none."""
+        top, right, bottom, left = self.sides
+        if right or left:
+            return "full"
+        return "rows" if top or bottom or (top is None and bottom is None) else "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +88,13 @@ def _box(values: Tokens) -> list[float]:
 
 
 def margin(values: Tokens, role: str) -> dict[str, Any]:
-    top, _, bottom, _ = _box(values)
-    return {"margin_top": top, "margin_bottom": bottom}
+    """The space above and below a block; around the card, its inset on the page."""
+    sides = _box(values)
+    if role == "card":
+        if len(set(sides)) != 1:
+            raise Unsupported("on the card takes one length for every side (its inset)")
+        return {"inset": sides[0]}
+    return {"margin_top": sides[0], "margin_bottom": sides[2]}
 
 
 def margin_side(side: str) -> Reader:
@@ -121,7 +152,18 @@ def _border_knob(role: str, part: str) -> str:
     return f"bar_{part}" if role == "quote" else f"border_{part}"
 
 
+def _cell_border(values: Tokens, *sides: int) -> dict[str, Any]:
+    """A cell's border on some sides: the table's rule width and colour, and which sides
+    of every cell it draws (a width of 0 or `none` takes them away)."""
+    knobs = _border_knobs(values, "border_width", "border_color")
+    drawn = knobs.get("border_width", 1.0) > 0
+    chosen = [drawn if index in sides else None for index in range(4)]
+    return {**knobs, "grid": CellSides((chosen[0], chosen[1], chosen[2], chosen[3]))}
+
+
 def border(values: Tokens, role: str) -> dict[str, Any]:
+    if role in CELLS:
+        return _cell_border(values, 0, 1, 2, 3)
     knobs = _border_knobs(values, "border_width", "border_color")
     if role == "quote":
         raise Unsupported("on a quote: only border-left (its bar) is drawn")
@@ -148,11 +190,19 @@ def _heading_bar(values: Tokens, side: str) -> dict[str, Any]:
 
 
 def border_left(values: Tokens, role: str) -> dict[str, Any]:
+    if role in CELLS:
+        return _cell_border(values, SIDES.index("left"))
     if role in HEADINGS:
         return _heading_bar(values, "left")
     if role != "quote":
-        raise Unsupported("is drawn only on blockquote and headings (their bar)")
+        raise Unsupported("is drawn only on blockquote, headings (their bar) and td, th")
     return _border_knobs(values, _border_knob(role, "width"), _border_knob(role, "color"))
+
+
+def border_right(values: Tokens, role: str) -> dict[str, Any]:
+    if role not in CELLS:
+        raise Unsupported("is drawn only on td and th")
+    return _cell_border(values, SIDES.index("right"))
 
 
 def _rule_border(side: str, unsupported: str) -> Reader:
@@ -160,6 +210,8 @@ def _rule_border(side: str, unsupported: str) -> Reader:
     hr's line; elsewhere `unsupported`."""
 
     def border_side(values: Tokens, role: str) -> dict[str, Any]:
+        if role in CELLS:
+            return _cell_border(values, SIDES.index(side))
         if role in HEADINGS:
             return _heading_bar(values, side)
         if role != "hr":

@@ -7,12 +7,13 @@ for each role. A knob lands where the engine reads it (the card's text knobs on 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, PAINT_KNOBS
+from inkcard.layout.style import BASE_ROLES, COLOR_KNOBS, KNOB_TYPES, MAX_INSET, PAINT_KNOBS
 
 from . import boxes, text
-from .boxes import PaddingSide, Reader
+from .boxes import CellSides, PaddingSide, Reader
 from .read import HEADINGS, INNER_ROLES, Declaration, Note
 from .text import PxLineHeight
 from .values import ROOT_SIZE, Unsupported
@@ -38,7 +39,7 @@ HEADING_KNOBS = (
 )
 # The knobs the engine draws for each role; a property landing elsewhere is reported.
 ROLE_KNOBS: dict[str, frozenset[str]] = {
-    "card": frozenset({"background", "padding", "effects"}),
+    "card": frozenset({"background", "padding", "effects", "radius", "inset"}),
     "body": TEXT_KNOBS,
     **dict.fromkeys(HEADINGS, HEADING_KNOBS),
     "strong": HIGHLIGHT_KNOBS,
@@ -52,7 +53,8 @@ ROLE_KNOBS: dict[str, frozenset[str]] = {
     "marker": frozenset({"marker_color"}),
     "table": frozenset({"family", "size", "color", "line_height", "padding"})
     | {"margin_top", "margin_bottom", "border_color", "border_width", "radius"},
-    "th": frozenset({"header_background", "header_color", "weight", "padding"}),
+    "th": frozenset({"header_background", "header_color", "weight", "padding"})
+    | {"border_width", "border_color", "grid"},
     "stripe": frozenset({"stripe_background"}),
     "hr": frozenset(
         {"color", "border_color", "border_width", "dash", "margin_top", "margin_bottom"}
@@ -62,13 +64,18 @@ ROLE_KNOBS: dict[str, frozenset[str]] = {
     | {"letter_spacing", "text_transform"},
 }
 # Pseudo-roles of this subset → the role whose knobs they set (`li::marker` → the list's
-# marker colour, `tr:nth-child(even)` → the table's stripes).
-_PSEUDO_ROLES = {"marker": "list", "stripe": "table"}
+# marker colour, `tr:nth-child(even)` → the table's stripes, `body` → the card's surround).
+_PSEUDO_ROLES = {"marker": "list", "stripe": "table", "page": "card"}
 _SHOWN = {"pre_code": "pre code", "quote_text": "blockquote p"}
-_PSEUDO_KNOBS = {("marker", "color"): "marker_color", ("stripe", "background"): "stripe_background"}
+_PSEUDO_KNOBS = {
+    ("marker", "color"): "marker_color",
+    ("stripe", "background"): "stripe_background",
+    ("page", "background"): "outer_background",
+}
 # Knobs the `.<class>` rule hands to the body, and `th` knobs that are the table's own.
 CARD_TO_BODY = TEXT_KNOBS - {"margin_top", "margin_bottom"}
 TH_TO_TABLE = frozenset({"padding"})
+CARD_MARGIN = 16.0  # px of page around a rounded card without a shadow (or a short one)
 _COLOUR_ONLY = COLOR_KNOBS - PAINT_KNOBS  # colour knobs that take no gradient
 
 PROPERTIES: dict[str, Reader] = {
@@ -91,6 +98,7 @@ PROPERTIES: dict[str, Reader] = {
     "border": boxes.border,
     "border-top": boxes.border_top,
     "border-left": boxes.border_left,
+    "border-right": boxes.border_right,
     "border-bottom": boxes.border_bottom,
     "border-image": boxes.border_image,
     "text-decoration": text.text_decoration,
@@ -150,6 +158,9 @@ def _set(knobs_of: dict[str, Any], target: tuple[str, str], value: Any) -> None:
     """Sets one knob of a role; one side of the padding is laid over the rest of it."""
     if isinstance(value, PaddingSide):
         value = _with_side(knobs_of.get("padding"), target[0], value)
+    if isinstance(value, CellSides):
+        before = knobs_of.get("grid")
+        value = value.over(before if isinstance(before, CellSides) else None)
     knobs_of[target[1]] = value
 
 
@@ -169,6 +180,8 @@ def _target(role: str, knob: str) -> tuple[str, str] | None:
         return _PSEUDO_ROLES[role], _PSEUDO_KNOBS[role, knob]
     if role == "card" and knob in CARD_TO_BODY:
         return "body", knob
+    if role == "cell":  # a `td` styles the table its cells make up
+        return ("table", knob) if knob in ROLE_KNOBS["table"] | {"grid"} else None
     if role == "th" and knob in TH_TO_TABLE:
         return "table", knob
     if role == "th" and knob in ("background", "color"):
@@ -181,11 +194,40 @@ def _target(role: str, knob: str) -> tuple[str, str] | None:
 
 
 def finish(roles: RoleKnobs) -> RoleKnobs:
-    """Line heights given in px become multiples of the role's final font size."""
+    """Line heights given in px become multiples of the role's final font size, and a
+    rounded or shadowed card gets its inset."""
+    if "card" in roles:
+        _card_inset(roles["card"])
     for role, knobs in roles.items():
+        if isinstance(knobs.get("grid"), CellSides):
+            knobs["grid"] = knobs["grid"].grid()
+            _rounded_grid(knobs)
         height = knobs.get("line_height")
         if isinstance(height, PxLineHeight):
             size = knobs.get("size") or getattr(BASE_ROLES[role], "size", None)
             size = size or roles.get("body", {}).get("size") or ROOT_SIZE
             knobs["line_height"] = round(height.px / float(size), 4)
     return roles
+
+
+def _rounded_grid(table: dict[str, Any]) -> None:
+    """Boxed cells in a table with rounded corners: the outer rules are an outline rounded
+    at the table's radius (as `table { border-radius; overflow: hidden }` shows them), not
+    square edges over the header's rounded fill."""
+    if table["grid"] == "full" and table.get("radius") and "outline_width" not in table:
+        width = table.get("border_width", getattr(BASE_ROLES["table"], "border_width", 1.0))
+        table["outline_width"] = width
+
+
+def _card_inset(card: dict[str, Any]) -> None:
+    """A card with rounded corners or a shadow is inset as a web page shows it (and
+    md2card's export draws it): by its `margin`, but at least its shadows' reach (their
+    offset plus their blur, as a margin never clips a shadow in a browser) and
+    `CARD_MARGIN`, so the corners and the shadow have a page to show on. A card that
+    filled the image would cut both off."""
+    if not (card.get("radius") or card.get("effects")):
+        return
+    shadows = [e for e in card.get("effects", ()) if e["kind"] == "shadow"]
+    reach = max((max(abs(e["dx"]), abs(e["dy"])) + e["blur"] for e in shadows), default=0.0)
+    inset = max(card.get("inset", 0.0), CARD_MARGIN, float(math.ceil(reach)))
+    card["inset"] = min(MAX_INSET, inset)

@@ -1,7 +1,8 @@
 """CSS text → in file order, each declaration on the role its selector names, and each note.
 
 tinycss2 does the tokenising. `.<class>` names the card, `.<class> <element>` a role
-(`ELEMENT_ROLES`); the first class seen is the theme's. What this subset cannot read (an
+(`ELEMENT_ROLES`), `body` (or `html`) the page around the card; the first class seen is the
+theme's. What this subset cannot read (an
 at-rule, another selector, a nested rule) becomes a `Note` with its line; only CSS that is
 not CSS at all (a syntax error) raises `ThemeError`.
 """
@@ -44,7 +45,7 @@ ELEMENT_ROLES: dict[str, str] = {
     "ol li::marker": "marker",
     "table": "table",
     "tr": "table",
-    "td": "table",
+    "td": "cell",  # the table's, with its border on each side of every cell
     "th": "th",
     "tr:nth-child(even)": "stripe",
     "tbody tr:nth-child(even)": "stripe",
@@ -57,6 +58,8 @@ ELEMENT_ROLES: dict[str, str] = {
     ".card-footer .page": "page_number",
     ".page": "page_number",
 }
+# The document around the card: its background is the surround of an inset card.
+PAGE_SELECTORS = ("body", "html")
 # Inner parts of another element's box: only their text knobs reach the role (`pre code`
 # with `background: transparent` must not erase the `pre` panel, as in a browser).
 INNER_ROLES = {"pre_code": "code_block", "quote_text": "quote"}
@@ -135,6 +138,8 @@ class Stylesheet:
         """(the role `.<class>[.<mode>] <element>` styles, "card" for the class alone; the
         mode, "" for none), or why none."""
         text = " ".join(selector.replace(">", " ").split())
+        if text.lower() in PAGE_SELECTORS:
+            return "page", ""
         match = _CLASS.fullmatch(text)
         if match is None:
             return Note(

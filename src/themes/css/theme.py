@@ -1,35 +1,45 @@
 """A stylesheet → the checked `Theme` it spells, with the notes of what it could not use.
 
-The steps: read the rules (`read`), set each declaration's knobs (`knobs`), then assemble
+The steps: read the rules (`read`), set each declaration's knobs (`knobs`), make each
+mode's colours tokens or leave the mode out whole (`modes`), then assemble
 the theme record (named after the class, with light code colours on a dark code panel) and
 check it against the schema `layout.style.theme`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import msgspec
 
-from inkcard.layout.style import (
-    BASE_COLORS,
-    BASE_ROLES,
-    COLOR_KNOBS,
-    Theme,
-    ThemeError,
-    check_theme,
-)
+from inkcard.layout.style import Theme, ThemeError, check_theme
 
+from ..contrast import TEXT_FLOOR, Unreadable, text_contrast
 from .knobs import RoleKnobs, apply, finish
+from .modes import Modal, apply_modes
 from .read import HEADINGS, Note, Stylesheet
 
 # Bump when the translation changes, so cards drawn from the same CSS bytes are redrawn.
-TRANSLATOR_VERSION = "2"
+TRANSLATOR_VERSION = "3"
 
 BASE_MODE = "light-mode"  # the theme itself, when `.<class>.<mode>` rules add modes
 # CSS inherits the card's font and colour into these roles unless they set their own.
 INHERITED_KNOBS = ("family", "color")
 INHERITING_ROLES = (*HEADINGS, "table", "list", "quote")
+# The element whose rule colours each text, to name it when the colour is refused.
+TEXT_ELEMENTS = {
+    **{heading: heading for heading in HEADINGS},
+    **{role: role for role in ("strong", "em", "del", "th")},
+    "body": "p",
+    "page_number": ".card-footer .page",
+    "quote": "blockquote",
+    "list": "li",
+    "code_block": "pre",
+    "table": "td",
+    "link": "a",
+    "inline_code": "code",
+}
+SHOWN_UNREADABLE = 3  # reasons a refusal lists, so the one log line stays readable
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +52,8 @@ class Translation:
 
 def translate(css: str, source: str = "custom theme") -> Translation:
     """The theme a stylesheet spells. Raises `ThemeError` (starting with `source`) for a
-    file that cannot be read as one: a syntax error, no `.<class>` rule, a refused knob."""
+    file that cannot be read as one: a syntax error, no `.<class>` rule, a refused knob,
+    or text that could not be read on its background."""
     sheet = Stylesheet(css, source)
     roles: RoleKnobs = {}
     inherited: RoleKnobs = {}  # the card's font and colour, which CSS hands down
@@ -53,64 +64,56 @@ def translate(css: str, source: str = "custom theme") -> Translation:
             notes.append(item)
             continue
         target = modes.setdefault(item.mode, Modal(line=item.line)) if item.mode else None
-        notes.extend(apply(item, target.roles if target else roles))
+        found = apply(item, target.roles if target else roles)
+        (target.problems if target else notes).extend(found)  # a mode's refuse it whole
         if item.role == "card" and item.prop in ("color", "font-family"):
             apply(item, target.inherited if target else inherited)
     if not sheet.name:
         raise ThemeError(f"{source}: no `.<class-name>` rule: the class name is the theme's name")
-    colors: dict[str, dict[str, str]] = {}
-    for mode, modal in modes.items():
-        notes.extend(_as_tokens(mode, modal.roles, roles, colors, modal.line))
-        notes.extend(_as_tokens(mode, modal.inherited, inherited, colors, modal.line, "card_"))
+    applied, colors, refused = apply_modes(modes, roles, inherited)
+    notes.extend(refused)
     _inherit(roles, inherited.get("body", {}))
-    mode_names = [BASE_MODE, *(m for m in modes if m != BASE_MODE)] if modes else []
-    theme = _theme(sheet.name, finish(roles), colors, mode_names, source)
-    return Translation(check_theme(theme, source), tuple(sorted(notes, key=lambda n: n.line)))
+    mode_names = [BASE_MODE, *(m for m in applied if m != BASE_MODE)] if modes else []
+    theme = check_theme(_theme(sheet.name, finish(roles), colors, mode_names, source), source)
+    theme = _readable(theme, source, {mode: modal.line for mode, modal in modes.items()}, notes)
+    return Translation(theme, tuple(sorted(notes, key=lambda n: n.line)))
 
 
-@dataclass(slots=True)
-class Modal:
-    """What the rules of one `.<class>.<mode>` set, before it becomes colour tokens."""
-
-    roles: RoleKnobs = field(default_factory=dict)
-    inherited: RoleKnobs = field(default_factory=dict)
-    line: int = 0  # where its first rule is, for its notes
-
-
-def _as_tokens(
-    mode: str,
-    changed: RoleKnobs,
-    base: RoleKnobs,
-    colors: dict[str, dict[str, str]],
-    line: int,
-    prefix: str = "",
-) -> list[Note]:
-    """A mode's knobs as colour tokens: the knob names a token, `all` holds the theme's own
-    value (or the base model's) and the mode its colour. Only colours can change per mode
-    (a theme file's modes are palettes); anything else is reported."""
-    notes = []
-    for role, knobs in changed.items():
-        for knob, value in knobs.items():
-            own = base.get(role, {}).get(knob, _model_colour(role, knob))
-            if value == own:
-                continue  # the mode repeats the theme (a highlighter's height, say)
-            if knob not in COLOR_KNOBS or not isinstance(value, str) or not isinstance(own, str):
-                why = f".{mode}: {role} {knob} is not a colour; a mode changes colours only"
-                notes.append(Note(line, why))
-                continue
-            token = f"{prefix}{role}_{knob}"
-            colors.setdefault("all", {})[token] = colors.get("all", {}).get(token, own)
-            colors.setdefault(mode, {})[token] = value
-            base.setdefault(role, {})[knob] = token
-    return notes
+def _readable(theme: Theme, source: str, lines: dict[str, int], notes: list[Note]) -> Theme:
+    """The theme less each mode whose text cannot be read (a text colour under
+    `TEXT_FLOOR` on its background), with a note naming the selectors; raises
+    `ThemeError` naming them when it is the theme's own text: such a card would be drawn,
+    but not read."""
+    found = text_contrast(theme)
+    if any(seen.mode in (None, BASE_MODE) for seen in found):
+        raise ThemeError(f"{source}: {_unreadable(theme.name, found)}")
+    unread = {seen.mode for seen in found if seen.mode}
+    for mode in unread:
+        why = _unreadable(theme.name, [seen for seen in found if seen.mode == mode])
+        notes.append(Note(lines[mode], f".{mode} is left out whole: {why}"))
+    if not unread:
+        return theme
+    modes = [mode for mode in theme.modes if mode not in unread]
+    colors = {mode: tokens for mode, tokens in theme.colors.items() if mode not in unread}
+    return msgspec.structs.replace(theme, modes=modes, colors=colors)
 
 
-def _model_colour(role: str, knob: str) -> str:
-    """The colour the base model gives a role's colour knob, spelled as a colour."""
-    value = getattr(BASE_ROLES.get(role), knob, None)
-    if value is None:
-        value = "text" if knob == "color" else "#00000000"
-    return BASE_COLORS.get(value, value) if isinstance(value, str) else value
+def _unreadable(name: str, found: list[Unreadable]) -> str:
+    """Why the text of these selectors cannot be read, the first few of them."""
+    reasons = [f"{_selector(name, seen)}: {seen}" for seen in found[:SHOWN_UNREADABLE]]
+    if len(found) > SHOWN_UNREADABLE:
+        reasons.append(f"and {len(found) - SHOWN_UNREADABLE} more")
+    return (
+        f"text that cannot be read (a text colour needs {TEXT_FLOOR:g}:1 against its "
+        f"background): {'; '.join(reasons)}"
+    )
+
+
+def _selector(name: str, seen: Unreadable) -> str:
+    """The rule that colours the text: `.<class>[.<mode>] <element>`."""
+    rule = f".{name}" + (f".{seen.mode}" if seen.mode and seen.mode != BASE_MODE else "")
+    element = TEXT_ELEMENTS[seen.role]
+    return f"{rule} (or {rule} {element})" if seen.role == "body" else f"{rule} {element}"
 
 
 def _inherit(roles: RoleKnobs, inherited: dict[str, object]) -> None:
