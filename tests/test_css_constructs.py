@@ -16,7 +16,7 @@ from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.schema import BASE_COLORS, DARK_CODE
 from inkcard.layout.style.theme import decode_theme
 from inkcard.themes import css
-from inkcard.themes.contrast import code_contrast
+from inkcard.themes.contrast import code_contrast, text_contrast
 from inkcard.themes.custom import read_theme_file
 from tests import pngcodec
 from tests.conftest import CORPUS
@@ -330,3 +330,18 @@ def test_themes_check_refuses_unreadable_text(
     path.write_text(".pale { background: #f3f4f6; } .pale h1 { color: #e5e7eb; }\n")
     assert main(["themes", "check", str(path)]) == 1
     assert ".pale h1: text #e5e7eb on the card #f3f4f6" in capsys.readouterr().out
+
+
+def test_a_dark_sheet_without_a_code_rule_gets_a_readable_code_chip() -> None:
+    """White text on a dark card, no rule for `code`: the chip is the text colour at 12 %
+    over the card (a browser's translucent chip), not the base model's opaque #eaecef,
+    under which the white code text was 1.2:1 and the sheet was refused."""
+    theme = css.translate(".card-night { background: #123456; color: #ffffff; }").theme
+    assert theme.roles["inline_code"].background == "#ffffff1f"
+    assert text_contrast(theme) == []
+    light = css.translate(".card-day { color: #333333; }").theme
+    assert light.roles["inline_code"].background == "#3333331f"
+    own = css.translate(
+        ".card-own { color: #fff; background: #000 } .card-own code { background: #222 }"
+    )
+    assert own.theme.roles["inline_code"].background == "#222222"

@@ -215,14 +215,16 @@ def _diagram_scale(page: layout.Page) -> float:
 
 def test_a_left_right_flowchart_is_laid_top_down_where_that_keeps_it_readable(fonts) -> None:
     """On a portrait card the pipeline, written left to right, would shrink to about half
-    size; laid top-down its labels stay near full size. On a slide it stays as written."""
+    size; laid top-down its labels stay near full size. On a slide (520 x 290 virtual px)
+    it stays as written: top-down it would need more than the card's height."""
     post = f"```mermaid\n{PIPELINE}```\n"
     portrait = _diagram_scale(card_pages(post, fonts)[0])
     options = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
     [slide] = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
     assert portrait >= 0.8
     row = next(p.row for p in slide.rows if "Unit tests" in p.row.text)
-    assert row.items[0].scale >= 0.8 and row.height < 200  # one wide band: still left-right
+    assert row.items[0].scale >= 0.6 and row.height < 120  # one wide band: still left-right
+    assert not row.note
 
 
 def test_an_article_diagram_is_fitted_to_a_phone_column() -> None:

@@ -3,6 +3,8 @@ card zoomed, not like small print; a theme may opt out; the output pixels stay t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -57,13 +59,24 @@ def _page(
         (595, 842, 595 / 440),
         (1080, 1440, 1080 / 440),
         (1080, 1920, 1080 / 440),
-        (1600, 900, 900 / 440),  # by width alone a 247-px-tall virtual card; kept 440 tall
-        (3000, 400, 1.0),  # a banner keeps its height
+        (1080, 1080, 1080 / 520),  # a square card: 520 virtual px wide, as a phone shows it
+        (1600, 900, 1600 / 520),  # a slide: 520 wide, 292 tall (no padding: 200 is enough)
+        (3000, 400, 400 / 200),  # a banner keeps its content box 200 tall
     ],
 )
 def test_the_zoom_of_each_card_size(width: float, height: float, zoom: float) -> None:
     assert type_zoom(Style(type_scale="auto"), width, height) == pytest.approx(zoom)
     assert type_zoom(Style(type_scale="none"), width, height) == 1.0
+
+
+def test_a_thick_frame_costs_a_wide_card_zoom_not_lines() -> None:
+    """The content box of a zoomed wide card keeps 200 virtual px between the theme's
+    padding, header and footer: pop-art's frame (122 px of padding, 40 of header and
+    footer) draws 1600x900 at 900 / 362, not 1600 / 520 (which left 130 px, five lines)."""
+    framed = Style(type_scale="auto", padding=(64.0, 44.0, 58.0, 36.0))
+    framed = replace(framed, header_height=18.0, footer_height=22.0)
+    assert type_zoom(framed, 1600, 900) == pytest.approx(900 / 362)
+    assert 900 / type_zoom(framed, 1600, 900) - 162 == pytest.approx(200)
 
 
 def test_a_big_card_reads_like_the_default_one_zoomed(

@@ -45,13 +45,14 @@ from .pagebreaks import Paging, paged
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
-# Type that follows the card: the widest virtual card (in CSS px) before the zoom grows
-# past what the default card's fit gives, so lines stay near 45 CJK characters on wide
-# cards; and the shortest virtual card that growth may leave: a 1600x900 slide is 782x440,
-# room for a heading and its section under a decorated theme's header and footer (at 360 px
-# tall the short efficiency post took five cards of a title and a paragraph each).
-MAX_MEASURE_WIDTH = 640.0
-MIN_ZOOMED_HEIGHT = 440.0
+# Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
+# its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
+# 11 px there, the report's `READABLE_PX`), but no further than leaves the content box
+# `MIN_ZOOMED_CONTENT` tall between the theme's padding, header and footer: about seven
+# lines of body, room for a heading and its section (a frame as thick as pop-art's costs
+# zoom, not lines).
+MAX_MEASURE_WIDTH = 520.0
+MIN_ZOOMED_CONTENT = 200.0
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -74,11 +75,14 @@ def type_zoom(card_style: Style, width: float, height: float) -> float:
     theme's measures: 1 for cards no larger than the default (and with `type_scale =
     "none"`); else the largest zoom at which the default card still fits in this one,
     raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
-    than leaves it `MIN_ZOOMED_HEIGHT` tall)."""
+    than leaves its content box `MIN_ZOOMED_CONTENT` tall)."""
     if card_style.type_scale == "none":
         return 1.0
     fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
-    measure = min(width / MAX_MEASURE_WIDTH, height / MIN_ZOOMED_HEIGHT)
+    top, _, bottom, _ = card_style.padding
+    chrome = top + bottom + card_style.header_height + card_style.footer_height
+    chrome += 2 * card_style.inset
+    measure = min(width / MAX_MEASURE_WIDTH, height / (MIN_ZOOMED_CONTENT + chrome))
     return max(1.0, fit, measure)
 
 

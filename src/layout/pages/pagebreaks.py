@@ -61,6 +61,7 @@ HYPHEN_AT_END = "hyphen_at_card_end"  # the card's last line ends in a hyphen in
 CODE_THAT_FITS_SPLIT = "code_that_fits_split"
 PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or its first part next
 TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
+TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
 RULES = (
     HEADING_AT_END,
     KEPT_LINES_PARTED,
@@ -68,6 +69,7 @@ RULES = (
     CODE_THAT_FITS_SPLIT,
     PARAGRAPH_THAT_FITS_SPLIT,
     TABLE_ROW_ALONE,
+    TABLE_HEADER_ALONE,
 )
 
 
@@ -183,6 +185,10 @@ class _Column:
         self.loose = [0]  # rows before each that allow a break after them
         for row in rows:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
+        self.chain_ends = [self.n] * (self.n + 1)  # the end of the keep chain each row opens
+        for index in range(self.n - 1, -1, -1):
+            kept = rows[index].keep_with_next and index + 1 < self.n
+            self.chain_ends[index] = self.chain_ends[index + 1] if kept else index + 1
         self.header_tops: dict[int, float] = {}
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
@@ -190,6 +196,7 @@ class _Column:
         self.paragraphs = _runs(rows, "Paragraph")
         self.code = _runs(rows, "CodeBlock")
         self.lone_rows = _lone_table_rows(rows)
+        self.bare_headers = _bare_headers(rows)
         # What `_priced` asks of the row before each break, read once here rather than
         # for every card it prices: whether the row is a rule, whether it must keep
         # with the next; and the end of the paragraph a break falls in (n + 1: none).
@@ -319,8 +326,10 @@ class _Column:
             if natural > limit and hi - lo > 1:
                 price += _tightened(natural - height, shrinks[hi] - shrinks[lo])
             if end < n and hard_keep[end - 1]:
-                # a chain that alone fills its card (keeps only) breaks where it must
-                price += RULE / 2 if loose[hi] == loose[lo] else RULE
+                # a chain longer than a card (keeps only on it) breaks where it must; one
+                # that fits a card whole is a rule like any other (a heading alone on a card)
+                alone = loose[hi] == loose[lo] and self.chain_ends[lo] > reach
+                price += RULE / 2 if alone else RULE
                 if why is not None:
                     why.append(_kept(self.rows[end - 1]))
             if paragraph_ends[end] <= reach:
@@ -360,6 +369,8 @@ class _Column:
                     broken.append(HYPHEN_AT_END)
                 if end in self.lone_rows:  # a header repeated over one body row
                     broken.append(TABLE_ROW_ALONE)
+                if end in self.bare_headers:  # priced over a keep: never cheaper than a lone row
+                    broken.append(TABLE_HEADER_ALONE)
                 prices[end] += RULE * len(broken)
                 rules[end] = tuple(broken)
             self.break_prices[key] = prices
@@ -385,6 +396,18 @@ class _Column:
 def _kept(row: Row) -> str:
     """The rule a card ending on `row`, which keeps with the next, breaks."""
     return HEADING_AT_END if row.source and row.source[-1][0] == "Heading" else KEPT_LINES_PARTED
+
+
+def _bare_headers(rows: Sequence[Row]) -> set[int]:
+    """The breaks right after a table's header row, before its first body row: a card
+    ending on a header shows a table with nothing in it. (The header keeps with its first
+    row, but a keep chain that fills a card is priced at half a rule, less than the lone
+    row the other choice leaves.)"""
+    return {
+        index
+        for index in range(1, len(rows))
+        if rows[index].header is not None and rows[index].header is rows[index - 1]
+    }
 
 
 def _lone_table_rows(rows: Sequence[Row]) -> set[int]:

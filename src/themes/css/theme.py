@@ -20,7 +20,7 @@ from .modes import Modal, apply_modes
 from .read import HEADINGS, Note, Stylesheet
 
 # Bump when the translation changes, so cards drawn from the same CSS bytes are redrawn.
-TRANSLATOR_VERSION = "3"
+TRANSLATOR_VERSION = "4"
 
 BASE_MODE = "light-mode"  # the theme itself, when `.<class>.<mode>` rules add modes
 # CSS inherits the card's font and colour into these roles unless they set their own.
@@ -73,6 +73,7 @@ def translate(css: str, source: str = "custom theme") -> Translation:
     applied, colors, refused = apply_modes(modes, roles, inherited)
     notes.extend(refused)
     _inherit(roles, inherited.get("body", {}))
+    _code_chip(roles, inherited.get("body", {}))
     mode_names = [BASE_MODE, *(m for m in applied if m != BASE_MODE)] if modes else []
     theme = check_theme(_theme(sheet.name, finish(roles), colors, mode_names, source), source)
     theme = _readable(theme, source, {mode: modal.line for mode, modal in modes.items()}, notes)
@@ -122,6 +123,26 @@ def _inherit(roles: RoleKnobs, inherited: dict[str, object]) -> None:
         for knob in INHERITED_KNOBS:
             if knob in inherited and knob not in roles.get(role, {}):
                 roles.setdefault(role, {})[knob] = inherited[knob]
+
+
+# An inline code chip a sheet colours no background for: its text colour at this alpha, as a
+# browser shows GitHub's `rgba(27,31,35,.05)`-like chips: a light grey on a white card, a
+# lighter shade of a dark one. The base model's opaque #eaecef left white text on a dark
+# card unreadable in its code spans (1.2:1), and the sheet refused.
+CODE_CHIP_ALPHA = "1f"  # 12 %
+
+
+def _code_chip(roles: RoleKnobs, inherited: dict[str, object]) -> None:
+    """Inline code's background from the card's text colour, where the sheet sets that
+    colour and no background for `code`."""
+    colour = inherited.get("color")
+    if (
+        not isinstance(colour, str)
+        or len(colour) != 7
+        or "background" in roles.get("inline_code", {})
+    ):
+        return
+    roles.setdefault("inline_code", {})["background"] = colour + CODE_CHIP_ALPHA
 
 
 def _theme(
