@@ -6,9 +6,11 @@ characters; paragraphs are 16 px apart; a table row of the box font is 41.6 px t
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from inkcard import layout
+from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page, Row
 from inkcard.layout.pages.pagebreaks import RULES, TABLE_HEADER_ALONE, paged
 
@@ -292,3 +294,25 @@ def test_a_card_never_ends_on_a_tables_header() -> None:
     ]
     assert paging.broken == [("table_row_alone",), ()]
     assert TABLE_HEADER_ALONE in RULES
+
+
+RECIPE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "07-recipe.md"
+
+
+@pytest.mark.parametrize("size", [(500, 500), (440, 586)])
+def test_a_list_that_fits_where_it_starts_is_not_split(fonts, size: tuple[int, int]) -> None:
+    """A recipe's four ingredients were split 2 | 2 at 500x500 in traditional-chinese and
+    pop-art with room for all four on the first card (62 % full), because the next section
+    then filled its card better. In every theme-mode the list is now on one card."""
+    split = []
+    for name in themes.names():
+        theme = themes.load(name)
+        for mode in themes.modes(name) or [None]:
+            options = layout.RenderOptions(
+                width=size[0], height=size[1], split="autoSplit", mode=mode
+            )
+            for page in layout.layout_pages(RECIPE.read_text("utf-8"), theme, fonts, options):
+                items = [p for p in page.rows if p.row.source[:1] == (("ListBlock", 11),)]
+                if len(items) not in (0, 4):
+                    split.append(f"{name}/{mode}: {len(items)}")
+    assert not split

@@ -223,7 +223,8 @@ class CardQuality(msgspec.Struct, frozen=True):
         msgspec.Meta(
             description="The page-break rules the card's end breaks (only where every set of"
             " breaks breaks one): heading_at_card_end, kept_lines_parted, hyphen_at_card_end,"
-            " code_that_fits_split, paragraph_that_fits_split, table_row_alone,"
+            " code_that_fits_split, paragraph_that_fits_split, list_that_fits_split,"
+            " table_row_alone,"
             " table_header_alone."
         ),
     ]

@@ -60,6 +60,7 @@ KEPT_LINES_PARTED = "kept_lines_parted"  # a paragraph's first or last two lines
 HYPHEN_AT_END = "hyphen_at_card_end"  # the card's last line ends in a hyphen inside a word
 CODE_THAT_FITS_SPLIT = "code_that_fits_split"
 PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or its first part next
+LIST_THAT_FITS_SPLIT = "list_that_fits_split"  # a list split on a card that holds all of it
 TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
 TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
 RULES = (
@@ -68,6 +69,7 @@ RULES = (
     HYPHEN_AT_END,
     CODE_THAT_FITS_SPLIT,
     PARAGRAPH_THAT_FITS_SPLIT,
+    LIST_THAT_FITS_SPLIT,
     TABLE_ROW_ALONE,
     TABLE_HEADER_ALONE,
 )
@@ -205,6 +207,7 @@ class _Column:
         self.paragraph_ends = [self.n + 1] * (self.n + 1)
         for inside, (_, end) in self.paragraphs.items():
             self.paragraph_ends[inside] = end
+        self.list_ends = _list_ends(rows)
 
     def card(self, start: int, end: int) -> _Card:
         """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
@@ -298,10 +301,11 @@ class _Column:
         the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose, shrinks = self.bottoms, self.gaps, self.loose, self.shrinks
-        discardable, hard_keep, paragraph_ends = (
+        discardable, hard_keep, paragraph_ends, list_ends = (
             self.discardable,
             self.hard_keep,
             self.paragraph_ends,
+            self.list_ends,
         )
         breaks = self._break_prices(squeeze)
         top = self._top(lo) - self.tops[lo]
@@ -336,6 +340,10 @@ class _Column:
                 price += RULE  # the whole paragraph fits where it starts
                 if why is not None:
                     why.append(PARAGRAPH_THAT_FITS_SPLIT)
+            if list_ends[end] <= reach:
+                price += RULE  # the whole list (or what is left of it) fits on this card
+                if why is not None:
+                    why.append(LIST_THAT_FITS_SPLIT)
             if opened is not None and hi <= opened_reach:
                 price += RULE  # it opens inside a paragraph whose first part fits here too
                 if why is not None:
@@ -442,6 +450,28 @@ def _runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
             inside[at] = (first, index)
         first = index
     return inside
+
+
+def _list_ends(rows: Sequence[Row]) -> list[int]:
+    """For each break, the end of the list (outermost) it falls inside; n + 1 for none.
+    A four-item ingredient list that fitted where it started was split 2 | 2, the card
+    before left 62 % full, because the next section then filled its card better."""
+    ends = [len(rows) + 1] * (len(rows) + 1)
+    first = 0
+    for index in range(1, len(rows) + 1):
+        if index < len(rows) and _same_list(rows[index - 1], rows[index]):
+            continue
+        for at in range(first + 1, index):
+            ends[at] = index
+        first = index
+    return ends
+
+
+def _same_list(row: Row, following: Row) -> bool:
+    """Both rows in one outermost list."""
+    if not (row.source and following.source):
+        return False
+    return row.source[0] == following.source[0] and row.source[0][0] == "ListBlock"
 
 
 def _same_block(row: Row, following: Row, kind: str) -> bool:
