@@ -14,7 +14,8 @@ from inkcard.layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
 from inkcard.layout.parse.doc import Paragraph, Text
 from inkcard.layout.parse.markdown import MATH, MATH_DISPLAY, parse
 from inkcard.layout.style.looks import BAD_MATH_RED
-from inkcard.layout.text.mathtex import typeset
+from inkcard.layout.text.mathbreaks import text_runs
+from inkcard.layout.text.mathtex import typeset, typeset_mixed
 
 BODY = 16.0
 WIDTH = 400.0
@@ -166,3 +167,34 @@ def test_a_paragraph_breaks_inside_an_inline_formula_rather_than_leave_a_short_l
         assert len(lines) > 1
         for line in lines[:-1]:
             assert line.width >= 0.8 * WIDTH, (shift, [x.text for x in lines])
+
+
+@pytest.mark.parametrize(
+    ("latex", "runs"),
+    [
+        ("\\text{平均成本} = \\frac{a}{b}", [("平均成本", True), (" = \\frac{a}{b}", False)]),
+        ("a \\text {收益} b", [("a ", False), ("收益", True), (" b", False)]),
+        ("\\frac{\\text{成本}}{b}", [("\\frac{\\text{成本}}{b}", False)]),  # inside a group
+        ("\\text{a \\textbf{b}} = 1", [("\\text{a \\textbf{b}} = 1", False)]),  # not plain
+        ("\\text{未闭合", [("\\text{未闭合", False)]),
+        ("x = 1", [("x = 1", False)]),
+    ],
+)
+def test_outer_text_groups_are_cut_out_of_a_formula(latex: str, runs) -> None:
+    assert text_runs(latex) == runs
+
+
+def test_chinese_in_an_outer_text_group_is_set_as_text_beside_the_math(
+    box_fonts, plain_theme
+) -> None:
+    """`\\text{平均成本} = \\frac{…}{…}` was shown as its LaTeX source in red-underlined code
+    (the math font has no Han): the Chinese is now the paragraph's own glyphs, on the
+    formula's baseline, left of the typeset fraction."""
+    [page] = pages("$$\n\\text{平均成本} = \\frac{a}{b}\n$$", box_fonts, plain_theme)
+    items = flat(page.rows[0].row.items)
+    assert not [i for i in items if isinstance(i, Segment) and i.color == BAD_MATH_RED]
+    [run] = [i for i in items if isinstance(i, GlyphRun)]
+    assert len(run.glyphs) == 4  # 平均成本, shaped as text
+    [(_, shape)] = formula_shapes(page)
+    assert x_extent(shape)[0] >= max(run.xs) + BODY - 0.01  # the math after the text
+    assert typeset_mixed("\\text{成本} = \\frac{1}{", BODY) is None  # bad math stays source

@@ -4,10 +4,15 @@ an empty half card."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from inkcard import layout, themes
+from inkcard.layout.base.boxes import Row
+from inkcard.layout.pages.quality import measure
+from inkcard.layout.pages.short import TITLE_ROOMY, is_title_card
 from tests import pngcodec
 
 POEM = "# 静夜思\n\n床前明月光，\n疑是地上霜。\n举头望明月，\n低头思故乡。\n"
@@ -85,3 +90,39 @@ def test_a_poem_follows_its_title_s_alignment(fonts, theme: str, centred: bool) 
         assert all(abs(mid - title_mid) < 12 for mid in mids), (mids, title_mid)
     else:
         assert max(starts) - min(starts) < 1 and abs(min(starts) - min(_xs(title.items))) < 2
+
+
+FUND = Path(__file__).resolve().parents[1] / "cases" / "hard" / "03-fund-explainer.md"
+
+
+def _row(kind: str, serial: int) -> Row:
+    return Row(28.0, (), text=kind, source=((kind, serial),))
+
+
+def test_a_title_card_is_the_title_and_its_lead_before_a_section() -> None:
+    title, lead, section = _row("Heading", 0), _row("Paragraph", 1), _row("Heading", 2)
+    assert is_title_card([[title, title, lead], [section]], 0.4)
+    assert not is_title_card([[title, lead], [section]], TITLE_ROOMY)  # full enough
+    assert not is_title_card([[title, lead], [_row("Paragraph", 3)]], 0.4)  # not a section
+    assert not is_title_card([[title, lead, section], [section]], 0.4)  # two headings
+    listed = Row(28.0, (), source=(("ListBlock", 4), ("ListItem", 5), ("Paragraph", 6)))
+    assert not is_title_card([[title, listed], [section]], 0.4)
+    assert not is_title_card([[lead, lead], [section]], 0.4)  # no title
+    assert not is_title_card([[title, lead]], 0.4)  # a post of one card is `composed`
+
+
+def test_a_slides_title_card_is_set_in_its_optical_centre(fonts: layout.FontBook) -> None:
+    """The fund explainer at 1600x900: its title and two-line lead left the first card
+    half empty at the top (score 59); set in the card's optical centre it is the post's
+    cover, and scored as composed. At 440x586 the first card holds a section too."""
+    theme = themes.load("apple-notes")
+    post = FUND.read_text("utf-8")
+    slide = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode="light-mode")
+    first, second = layout.layout_pages(post, theme, fonts, slide)[:2]
+    assert first.fit is not None and first.fit.offset > 0
+    assert second.fit is not None and second.fit.offset == 0
+    quality = measure(first)
+    assert quality is not None and quality.score >= 90
+    portrait = layout.RenderOptions(width=440, height=586, split="autoSplit", mode="light-mode")
+    card = layout.layout_pages(post, theme, fonts, portrait)[0]
+    assert card.fit is not None and card.fit.offset == 0

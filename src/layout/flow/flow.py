@@ -229,7 +229,7 @@ class Flow:
         marks = text.marks - frozenset(_MATH_KINDS)
         look = self.span_style(style, marks, ctx)
         fallback = self.span_style(style, marks | {BAD_MATH}, ctx)
-        if self.math.typeset(text.text, look.size, kinds[0] == "display") is None:
+        if not self.math.typesets(text.text, look.size, kinds[0] == "display"):
             return Span(text.text, fallback)
         return Span(text.text, look, math=kinds[0], fallback=fallback)
 

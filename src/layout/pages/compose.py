@@ -228,7 +228,8 @@ def _compose(
     align = styles["card"].content_align
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
-        top = _rows_top(placement, box, align, alone=len(pages) == 1)
+        title = n == 1 and fixed and short.is_title_card(pages, placement.height / box.height)
+        top = _rows_top(placement, box, align, alone=len(pages) == 1 or title)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
@@ -245,8 +246,9 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     """Where a card's first row starts: the content box's top, or with `content_align =
     "center"` the middle of the room a post of one card leaves (a short post reads as a
     card, not as the top of an empty page), with "auto" its optical centre when the post is
-    roomy (`short`). The cards of a longer post all start at the top: text that jumped
-    down on its last card would read as a layout fault."""
+    roomy (`short`); `alone` is also a longer post's title card (`short.is_title_card`).
+    The other cards of a longer post all start at the top: text that jumped down on its
+    last card would read as a layout fault."""
     if align == "center" and alone:
         return box.y + max(0.0, box.height - placement.height) / 2
     if align == "auto" and alone and placement.height <= short.FULL * box.height:

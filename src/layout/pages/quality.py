@@ -90,7 +90,7 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
         lost += PENALTY_HIDDEN
     lost += min(MAX_RULES_PENALTY, PENALTY_RULE * len(quality.broken_rules))
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
-    if not (fit.last and fit.offset > 0):  # a short post set in its card's middle is composed
+    if fit.offset <= 0:  # a short post or a title card set in its card's middle is composed
         lost += 100 * max(0.0, enough - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
     lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
@@ -100,8 +100,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
 
 def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
     """The share of the content box the rows take, and its tallest empty band: between two
-    rows, or, on a card before the last, under the last row (the room above a post set in
-    the middle of its card is composition, not a hole)."""
+    rows, or, on a card before the last, under the last row (the room round a post or a
+    title card set in the middle of its card is composition, not a hole)."""
     spans = sorted((placed.y, placed.y + placed.row.height * placed.scale) for placed in page.rows)
     if not spans or fit.room <= 0:
         return 0.0, 1.0 if not fit.last else 0.0
@@ -110,7 +110,7 @@ def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
     for start, end in spans[1:]:
         band = max(band, start - reach)
         reach = max(reach, end)
-    if not fit.last:
+    if not fit.last and fit.offset <= 0:
         band = max(band, fit.room - fit.offset - bottom)
     return min(1.0, (bottom - top) / fit.room), max(0.0, band / fit.room)
 

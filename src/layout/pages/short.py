@@ -9,6 +9,10 @@ the theme's range and a decorated frame keeps its proportions, at the largest st
 still leaves it roomy. Its rows are set at the card's optical centre, a little above the
 middle; and under a centred title, paragraphs of set lines (`is_verse`: a poem) are
 centred too.
+
+A longer post's first card that holds only its title and lead (its next card opens the
+first section) and leaves most of the card empty is set the same way, as a title card:
+at the top, it read as a card left half empty; in the optical centre, as its cover.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ ROOMY = 0.5  # a one-card post filling less of its content box than this is comp
 FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
 STEPS = (1.25, 1.15, 1.08)  # zooms tried, largest first
 LARGEST = STEPS[0]
+TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
 OPTICAL = 0.42  # share of the spare room above the rows: the eye's centre is above the middle
 VERSE = 0.75  # paragraph lines all ending before this share of the measure read as verse
 
@@ -55,6 +60,24 @@ _TEXT = frozenset(
     {"Heading", "Paragraph", "ListBlock", "ListItem", "Quote", "Callout", "Notes", "Cited"}
     | {"Steps", "Step", "Rule"}
 )
+
+
+def is_title_card(pages: list[list[Row]], fill: float) -> bool:
+    """Whether the first of `pages` (the rows of each card) is a title card: under
+    `TITLE_ROOMY` full, opening with a heading, holding nothing but that heading's lines and
+    paragraphs (a lead), and followed by a card that opens with a heading."""
+    if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0] or not pages[1]:
+        return False
+    first, following = pages[0], pages[1][0]
+    title = first[0].source
+    if not (title and following.source):
+        return False
+    if title[-1][0] != "Heading" or following.source[-1][0] != "Heading":
+        return False
+    return all(
+        row.source == title or (len(row.source) == 1 and row.source[0][0] == "Paragraph")
+        for row in first
+    )
 
 
 def _text_only(page: Page) -> bool:

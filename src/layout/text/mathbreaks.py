@@ -43,6 +43,54 @@ def _tokens(source: str) -> list[tuple[int, int]]:
     return out
 
 
+TEXT_COMMANDS = frozenset({r"\text", r"\textrm", r"\textup", r"\textnormal", r"\mbox"})
+
+
+def text_runs(source: str) -> list[tuple[str, bool]]:
+    """`source` cut at its outer `\\text{…}` groups of plain text (no command, no `$`):
+    (piece, whether it is text) in order, the text without its braces; one math piece
+    when there is no such group. A group inside another (a fraction's) stays math."""
+    tokens = _tokens(source)
+    out: list[tuple[str, bool]] = []
+    depth = start = index = 0
+    while index < len(tokens):
+        a, b = tokens[index]
+        token = source[a:b]
+        depth += (token == "{") - (token == "}")
+        group = _text_group(source, tokens, index) if depth == 0 else None
+        if group is None or token not in TEXT_COMMANDS:
+            index += 1
+            continue
+        opening, closing = group
+        if source[start:a].strip():
+            out.append((source[start:a], False))
+        out.append((source[tokens[opening][1] : tokens[closing][0]], True))
+        start, index = tokens[closing][1], closing + 1
+    if not out:
+        return [(source, False)]
+    if source[start:].strip():
+        out.append((source[start:], False))
+    return out
+
+
+def _text_group(source: str, tokens: list[tuple[int, int]], at: int) -> tuple[int, int] | None:
+    """The tokens of the `{` and `}` of the plain-text group after the command at `at`
+    (spaces between allowed); None when none follows, it is not closed, or it holds a
+    command, a group or `$` (text that is not plain: left to the math typesetter)."""
+    following = at + 1
+    while following < len(tokens) and source[slice(*tokens[following])].isspace():
+        following += 1
+    if following == len(tokens) or source[slice(*tokens[following])] != "{":
+        return None
+    for index in range(following + 1, len(tokens)):
+        token = source[slice(*tokens[index])]
+        if token == "}":
+            return following, index
+        if token[0] in "\\{$":
+            return None
+    return None
+
+
 def pieces(source: str) -> list[str]:
     """`source` cut after each outer relation or binary operator a line may end on; one
     piece when there is none."""

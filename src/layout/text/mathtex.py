@@ -7,8 +7,11 @@ other vector shape, in whatever colour the text around it has. Layout measures (
 ascent, descent), draw only draws.
 
 LaTeX that does not parse, is too long or too deeply nested, or uses a character the math
-font cannot draw (Chinese inside `\\text{}` would be tofu) gives None: the caller shows the
-source as inline code instead. A request never fails on math.
+font cannot draw gives None: the caller shows the source as inline code instead. A request
+never fails on math. Chinese in an outer `\\text{}` (`\\text{平均成本} = \\frac{…}{…}`, as
+posts write it; the math font has no Han and ziamath would draw tofu) is cut out
+(`typeset_mixed`): the caller shapes it as text, in the paragraph's own face, between the
+typeset math pieces.
 
 ziamath's layout time doubles with each level of nested groups (`x^{x^{…}}`, `\\frac{\\frac{…}}`,
 `\\left(\\left(…`) and grows with the formula's MathML nodes, so both are measured before it
@@ -31,6 +34,7 @@ from typing import Any
 
 from ..base.fonts import DEFAULT_FONTS_DIR
 from ..base.svgpath import Op, PathError, parse_svg_path, transform
+from .mathbreaks import text_runs
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
@@ -98,6 +102,16 @@ class MathBudget:
         self._formulas, self._latex, self._seconds = formulas, latex, seconds
         self._answers: dict[tuple[str, float, bool], Formula | None] = {}
 
+    def typesets(self, latex: str, size: float, display: bool = False) -> bool:
+        """Whether `latex` typesets, whole or as `typeset_mixed` pieces, while the budget
+        lasts (each math piece charged as a formula)."""
+        if self.typeset(latex, size, display) is not None:
+            return True
+        runs = text_runs(latex.strip())
+        return len(runs) > 1 and all(
+            self.typeset(piece, size, display) is not None for piece, text in runs if not text
+        )
+
     def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
         """`typeset(latex, size, display)` while the budget lasts, else None."""
         key = (latex.strip(), size, display)
@@ -159,6 +173,24 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     if ops is None or box.xmax <= box.xmin:
         return None
     return Formula(source, box.xmax - box.xmin, max(0.0, box.ymax), max(0.0, -box.ymin), ops)
+
+
+def typeset_mixed(
+    latex: str, size: float, display: bool = False
+) -> tuple[tuple[str, Formula | None], ...] | None:
+    """`latex` as its outer plain-text groups (`mathbreaks.text_runs`) and its math pieces
+    typeset: (text, None) for a piece the caller shapes as text, (source, formula) for one
+    of math; None when it has no such group or a math piece does not typeset."""
+    runs = text_runs(latex.strip())
+    if len(runs) < 2:
+        return None
+    out: list[tuple[str, Formula | None]] = []
+    for piece, text in runs:
+        formula = None if text else typeset(piece, size, display)
+        if not text and formula is None:
+            return None
+        out.append((piece, formula))
+    return tuple(out)
 
 
 # A group opens and closes; any other escaped character (`\\{`, `\\leftarrow`) is skipped.

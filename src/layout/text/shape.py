@@ -36,7 +36,7 @@ from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
 from .mathbreaks import pieces
-from .mathtex import typeset
+from .mathtex import Formula, typeset, typeset_mixed
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
 
@@ -60,12 +60,12 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
         start += len(text)
         if not span.text:
             continue
+        context = Context(cjk_marks, start - len(text), language, cjk)
         if span.math:
             span = _math_or_source(span, fonts)
             if span.math:
-                clusters.extend(_formula_clusters(span, fonts))
+                clusters.extend(_math_clusters(span, fonts, context))
                 continue
-        context = Context(cjk_marks, start - len(text), language, cjk)
         span_clusters = _shape_span(span, text, fonts, context)
         if span.style.pad_x and span_clusters:
             span_clusters[0] = padded(span_clusters[0], left=span.style.pad_x)
@@ -77,10 +77,43 @@ def shape(spans: list[Span], fonts: FontBook) -> list[Cluster]:
 
 
 def _math_or_source(span: Span, fonts: FontBook) -> Span:
-    """The span as is when its LaTeX typesets, else its source as text in the fallback look."""
-    if typeset(span.text, span.style.size, span.math == "display") is not None:
+    """The span as is when its LaTeX typesets (whole, or as text and math pieces), else
+    its source as text in the fallback look."""
+    display = span.math == "display"
+    if typeset(span.text, span.style.size, display) is not None:
+        return span
+    if typeset_mixed(span.text, span.style.size, display) is not None:
         return span
     return Span(span.text, span.fallback or span.style)
+
+
+def _math_clusters(span: Span, fonts: FontBook, context: Context) -> list[Cluster]:
+    """A formula's clusters: whole (`_formula_clusters`), or as text and math pieces."""
+    display = span.math == "display"
+    if typeset(span.text, span.style.size, display) is None:
+        mixed = typeset_mixed(span.text, span.style.size, display)
+        if mixed is not None:
+            return _mixed_clusters(span, mixed, fonts, context)
+    return _formula_clusters(span, fonts)
+
+
+def _mixed_clusters(
+    span: Span,
+    mixed: tuple[tuple[str, Formula | None], ...],
+    fonts: FontBook,
+    context: Context,
+) -> list[Cluster]:
+    """A formula with Chinese in its outer `\\text{}`: the text shaped as the paragraph's
+    text in the span's look (on the formula's baseline, as TeX sets `\\text`), the math
+    pieces as formulas; a line does not break between them."""
+    face = fonts.chain(span.style.family, span.style.bold)[0]
+    out: list[Cluster] = []
+    for piece, formula in mixed:
+        if formula is None:
+            out.extend(_shape_span(Span(piece, span.style), piece, fonts, context))
+        else:
+            out.append(Cluster(piece, formula.width, face, (), (), (), span.style, formula=formula))
+    return out
 
 
 def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
