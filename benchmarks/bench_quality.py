@@ -8,7 +8,7 @@ diagrams, dense headings, quotes and a long list) in every built-in theme-mode a
 sizes, autoSplit, laid out (not drawn) and measured (`layout/pages/quality.py`). Prints one
 JSON document: per theme-mode and per size the mean card score, the lowest, the share of
 cards under 80, and the count of each defect the report names (a card before the last under
-55 % full, an empty band over a quarter, text under 11 px at 360 px, contrast under 4.5:1,
+55 % full (a title card, set in its middle, is counted apart), an empty band over a quarter, text under 11 px at 360 px, contrast under 4.5:1,
 each broken rule, hidden text); the worst cards (post, theme, mode, size, card, score);
 and the run time.
 """
@@ -32,10 +32,13 @@ SIZES = ((440, 586), (1080, 1440), (1600, 900), (500, 500))
 WORST = 15
 
 
-def defects(quality: Quality, last: bool) -> list[str]:
-    """What the report says a designer would fix on this card."""
+def defects(quality: Quality, last: bool, composed: bool) -> list[str]:
+    """What the report says a designer would fix on this card; a title card set in its
+    middle (`composed`) is counted as such, not as half empty."""
     found = [f"rule:{rule}" for rule in quality.broken_rules]
-    if not last and quality.fill < 0.55:
+    if composed and not last:
+        found.append("title_card")
+    elif not last and quality.fill < 0.55:
         found.append("half_empty_before_last")
     if quality.empty_band > 0.25:
         found.append("empty_band")
@@ -79,7 +82,8 @@ def main() -> None:
                         assert quality is not None
                         scores[label].append(quality.score)
                         by_size[f"{width}x{height}"].append(quality.score)
-                        counts[label].update(defects(quality, number == len(pages)))
+                        composed = page.fit is not None and page.fit.offset > 0
+                        counts[label].update(defects(quality, number == len(pages), composed))
                         cards.append(
                             (quality.score, post.stem, label, f"{width}x{height}", str(number), 0)
                         )

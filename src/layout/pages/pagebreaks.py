@@ -43,6 +43,7 @@ from dataclasses import dataclass, replace
 from ..base.boxes import Row
 from ..base.placing import EPSILON, place, repeated_header
 from ..errors import TooManyPages
+from .short import TITLE_ROOMY, title_end
 
 RULE = 1e6
 CARD = 1e3
@@ -208,6 +209,7 @@ class _Column:
         for inside, (_, end) in self.paragraphs.items():
             self.paragraph_ends[inside] = end
         self.list_ends = _list_ends(rows)
+        self.title_end = title_end(rows)  # a first card ending here is a title card
 
     def card(self, start: int, end: int) -> _Card:
         """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
@@ -324,7 +326,9 @@ class _Column:
                 continue
             fill = min(used, height) / height
             if end < n:
-                price = CARD + (1.0 - fill) ** 2 + breaks[end]
+                price = CARD + breaks[end]
+                if not (start == 0 and end == self.title_end and fill < TITLE_ROOMY):
+                    price += (1.0 - fill) ** 2  # a title card is set in its middle: no hole
             else:  # the last card: badness only under LAST_FILL (none for a post's one card)
                 price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:

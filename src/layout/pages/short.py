@@ -17,7 +17,7 @@ at the top, it read as a card left half empty; in the optical centre, as its cov
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..base.boxes import GlyphRun, Item, Page, Row
 
@@ -64,20 +64,30 @@ _TEXT = frozenset(
 
 def is_title_card(pages: list[list[Row]], fill: float) -> bool:
     """Whether the first of `pages` (the rows of each card) is a title card: under
-    `TITLE_ROOMY` full, opening with a heading, holding nothing but that heading's lines and
-    paragraphs (a lead), and followed by a card that opens with a heading."""
-    if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0] or not pages[1]:
+    `TITLE_ROOMY` full, holding the post's title and its lead and nothing else
+    (`title_end`)."""
+    if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0]:
         return False
-    first, following = pages[0], pages[1][0]
-    title = first[0].source
-    if not (title and following.source):
-        return False
-    if title[-1][0] != "Heading" or following.source[-1][0] != "Heading":
-        return False
-    return all(
-        row.source == title or (len(row.source) == 1 and row.source[0][0] == "Paragraph")
-        for row in first
-    )
+    return title_end([*pages[0], *pages[1][:1]]) == len(pages[0])
+
+
+def title_end(rows: Sequence[Row]) -> int | None:
+    """Where a post's title card would end: the index of the first heading after the
+    opening heading's lines and the paragraphs under them (its lead); None when the post
+    does not open with a heading or something else comes before the next one."""
+    title = rows[0].source if rows else ()
+    if not title or title[-1][0] != "Heading":
+        return None
+    for index, row in enumerate(rows):
+        if row.source == title:
+            continue
+        if not row.source:
+            return None
+        if row.source[-1][0] == "Heading":
+            return index
+        if len(row.source) != 1 or row.source[0][0] != "Paragraph":
+            return None
+    return None
 
 
 def _text_only(page: Page) -> bool:
