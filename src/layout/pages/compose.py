@@ -41,7 +41,7 @@ from .cardface import canvas_colour, card_rect, content_box, edges, static_layer
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .layers import live_decorations
-from .pagebreaks import Paging, paged
+from .pagebreaks import Paging, opens_section, paged
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
@@ -234,7 +234,10 @@ def _compose(
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
         last = n == len(pages) or not fixed
-        fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
+        section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
+        fit = Fit(
+            room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends, section_end=section_end
+        )
         page = _page(
             placement, n, len(pages), styles, fonts, box, card, grow=grow, cues=cue, top=top
         )

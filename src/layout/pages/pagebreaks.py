@@ -18,8 +18,10 @@ The costs, from heaviest:
 3. **Badness**: an underfull card before the last pays its empty share squared; the last
    card pays only below `LAST_FILL`, and more steeply (`LAST_WEIGHT`), so the slack of a
    split post is spread over its cards rather than left as a stub; a paragraph split
-   (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`) and a break
-   a row discourages (`SOFT`) add a little.
+   (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`), a break
+   a row discourages (`SOFT`) and a break that does not fall before a heading
+   (`MID_SECTION`: of two sets alike, the one whose cards end with their sections) add a
+   little.
 
 Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, down to that
 share, so that it and what keeps with it end a card instead of opening the next and leaving
@@ -53,6 +55,9 @@ SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
 SOFT = 0.04
 SQUEEZED = 0.1
+MID_SECTION = (
+    0.03  # a break inside a section: a card ending where the next heading starts is preferred
+)
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 
 # The names of the broken rules (`RULE`) the quality report gives for a card's end.
@@ -377,6 +382,8 @@ class _Column:
                     prices[end] += SOFT
                 if end in self.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
+                if not opens_section(self.rows[end]):
+                    prices[end] += MID_SECTION
                 if before.broken_word:  # "misun-" / next card "derstood"
                     broken.append(HYPHEN_AT_END)
                 if end in self.lone_rows:  # a header repeated over one body row
@@ -403,6 +410,11 @@ class _Column:
                     high = middle - 1
             self.reaches[key] = low
         return self.reaches[key]
+
+
+def opens_section(row: Row) -> bool:
+    """Whether `row` is a heading's (or a rule's: an author's section break)."""
+    return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
 
 
 def _kept(row: Row) -> str:

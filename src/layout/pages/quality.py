@@ -43,6 +43,7 @@ PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at 
 # What costs a card its points (`score`): each the level below which a designer would act.
 FULL_ENOUGH = 0.75  # a card before the last filled less than this shows a hole (55 %: abandoned)
 LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
+SECTION_FULL_ENOUGH = 0.5  # a card ending its section (a heading next) may end this early
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
 READABLE_CONTRAST = 4.5  # WCAG AA for body text
@@ -90,6 +91,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
         lost += PENALTY_HIDDEN
     lost += min(MAX_RULES_PENALTY, PENALTY_RULE * len(quality.broken_rules))
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
+    if fit.section_end and not fit.last:
+        enough = SECTION_FULL_ENOUGH
     if fit.offset <= 0:  # a short post or a title card set in its card's middle is composed
         lost += 100 * max(0.0, enough - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
@@ -101,7 +104,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
 def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
     """The share of the content box the rows take, and its tallest empty band: between two
     rows, or, on a card before the last, under the last row (the room round a post or a
-    title card set in the middle of its card is composition, not a hole)."""
+    title card set in the middle of its card is composition, and under a section's end,
+    the next card opening with a heading, is where the section ends: not holes)."""
     spans = sorted((placed.y, placed.y + placed.row.height * placed.scale) for placed in page.rows)
     if not spans or fit.room <= 0:
         return 0.0, 1.0 if not fit.last else 0.0
@@ -110,7 +114,7 @@ def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
     for start, end in spans[1:]:
         band = max(band, start - reach)
         reach = max(reach, end)
-    if not fit.last and fit.offset <= 0:
+    if not (fit.last or fit.section_end) and fit.offset <= 0:
         band = max(band, fit.room - fit.offset - bottom)
     return min(1.0, (bottom - top) / fit.room), max(0.0, band / fit.room)
 
