@@ -13,6 +13,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page, Row
 from inkcard.layout.pages.pagebreaks import RULES, TABLE_HEADER_ALONE, paged
+from inkcard.layout.pages.quality import measure
 
 HAN = "中"
 LINE = 28.0
@@ -316,3 +317,24 @@ def test_a_list_that_fits_where_it_starts_is_not_split(fonts, size: tuple[int, i
                 if len(items) not in (0, 4):
                     split.append(f"{name}/{mode}: {len(items)}")
     assert not split
+
+
+CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"
+
+
+def test_of_two_sets_alike_the_cards_end_with_their_sections(fonts) -> None:
+    """coil-notebook's Chengdu guide at 440x586 opened its second card with the Day 1 tip
+    (a quote) and left the first card 59 % full: the two sets cost the same to a hair, and
+    a break inside a section now costs a little more (`MID_SECTION`). The report scores
+    the section's end as such: 58 % full before "Day 3" is no hole."""
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit", mode="blue-mode")
+    pages = layout.layout_pages(
+        CHENGDU.read_text("utf-8"), themes.load("coil-notebook"), fonts, options
+    )
+    tip = next(n for n, page in enumerate(pages) if any("小贴士" in t for t in texts(page)))
+    day1 = next(n for n, page in enumerate(pages) if any("Day 1" in t for t in texts(page)))
+    assert tip == day1
+    for page in pages[:-1]:
+        assert page.fit is not None and page.fit.section_end
+        quality = measure(page)
+        assert quality is not None and quality.score >= 95 and quality.empty_band < 0.25

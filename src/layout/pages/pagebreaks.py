@@ -55,9 +55,8 @@ SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
 SOFT = 0.04
 SQUEEZED = 0.1
-MID_SECTION = (
-    0.03  # a break inside a section: a card ending where the next heading starts is preferred
-)
+# A break inside a section: of two sets alike, the cards that end where a heading starts.
+MID_SECTION = 0.03
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 
 # The names of the broken rules (`RULE`) the quality report gives for a card's end.
