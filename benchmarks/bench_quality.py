@@ -8,9 +8,9 @@ diagrams, dense headings, quotes and a long list) in every built-in theme-mode a
 sizes, autoSplit, laid out (not drawn) and measured (`layout/pages/quality.py`). Prints one
 JSON document: per theme-mode and per size the mean card score, the lowest, the share of
 cards under 80, and the count of each defect the report names (a card before the last under
-55 % full (a title card, set in its middle, is counted apart), an empty band over a quarter, text under 11 px at 360 px, contrast under 4.5:1,
-each broken rule, hidden text); the worst cards (post, theme, mode, size, card, score);
-and the run time.
+55 % full, a title card set in its middle counted apart; an empty band over a quarter; text
+under 11 px at 360 px; contrast under 4.5:1; each broken rule; hidden text); the worst
+cards (post, theme, mode, size, card, score); and the run time.
 """
 
 from __future__ import annotations
