@@ -100,8 +100,8 @@ def paged(
 ) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
-    up to that share where this saves a card. Each card's end is named with the rules it
-    breaks (none, unless every set of breaks breaks one).
+    up to that share where this saves a card or a broken rule. Each card's end is named
+    with the rules it breaks (none, unless every set of breaks breaks one).
 
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
@@ -110,17 +110,21 @@ def paged(
         return Paging([], [])
     column = _Column(rows, height)
     ends = column.best_ends(0.0)
+    broken = column.broken_at(ends, 0.0)
     squeezed = False
-    if squeeze > 0 and len(ends) > 1 and column.could_save_a_card(len(ends), squeeze):
+    rules = sum(map(len, broken))
+    if squeeze > 0 and len(ends) > 1 and (rules or column.could_save_a_card(len(ends), squeeze)):
+        # tighter gaps where they save a card, or where they spare a broken rule (a title
+        # 3 px too tall to stay with its diagram ended a slide alone)
         tighter = column.best_ends(squeeze)
-        if len(tighter) < len(ends):
-            ends, squeezed = tighter, True
+        tighter_broken = column.broken_at(tighter, squeeze)
+        fewer_rules = len(tighter) == len(ends) and sum(map(len, tighter_broken)) < rules
+        if len(tighter) < len(ends) or fewer_rules:
+            ends, broken, squeezed = tighter, tighter_broken, True
     if max_pages is not None and len(ends) > max_pages:
         raise TooManyPages(len(ends), max_pages)
     starts = [0, *ends[:-1]]
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
-    used = squeeze if squeezed else 0.0
-    broken = [column.broken(a, b, used) for a, b in zip(starts, ends, strict=True)]
     if squeezed or column.shrinks[-1]:  # else every card fits as it stands
         pages = [_fitted(page, height) for page in pages]
     return Paging(pages, broken)
@@ -283,6 +287,11 @@ class _Column:
             return self._priced(start, start, start + 1, squeeze)
         alone = self._priced(start, start, start + 1, squeeze, last_end=start + 1)
         return alone + self._priced(start, start + 1, start + 2, squeeze)
+
+    def broken_at(self, ends: list[int], squeeze: float) -> list[tuple[str, ...]]:
+        """The rules each card of the set of breaks `ends` breaks at its end."""
+        starts = [0, *ends[:-1]]
+        return [self.broken(a, b, squeeze) for a, b in zip(starts, ends, strict=True)]
 
     def broken(self, start: int, end: int, squeeze: float) -> tuple[str, ...]:
         """The rules the card from break `start` to `end` breaks at its end, priced as
