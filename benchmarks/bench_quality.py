@@ -6,11 +6,12 @@ Run: `.venv/bin/python benchmarks/bench_quality.py [--fit auto] [--theme NAME ..
 formulas, a poem, an English essay, Japanese with a diagram, a recipe, a long table, several
 diagrams, dense headings, quotes and a long list) in every built-in theme-mode at four card
 sizes, autoSplit, laid out (not drawn) and measured (`layout/pages/quality.py`). Prints one
-JSON document: per theme-mode and per size the mean card score, the lowest, the share of
-cards under 80, and the count of each defect the report names (a card before the last under
-55 % full, a title card set in its middle counted apart; an empty band over a quarter; text
-under 11 px at 360 px; contrast under 4.5:1; each broken rule; hidden text); the worst
-cards (post, theme, mode, size, card, score); and the run time.
+JSON document: per theme-mode (with its mean at each size) and per size the mean card
+score, the lowest, the share of cards under 80, and the count of each defect the report
+names (a card before the last under 55 % full, a title card set in its middle counted
+apart; an empty band over a quarter; text under 11 px at 360 px; contrast under 4.5:1;
+each broken rule; hidden text); the worst cards (post, theme, mode, size, card, score);
+and the run time.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ def main() -> None:
     fonts = layout.FontBook.load()
     started = time.perf_counter()
     scores: dict[str, list[int]] = defaultdict(list)
+    sized: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     by_size: dict[str, list[int]] = defaultdict(list)
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     cards: list[tuple[int, str, str, str, str, int]] = []
@@ -81,6 +83,7 @@ def main() -> None:
                         quality = measure(page)
                         assert quality is not None
                         scores[label].append(quality.score)
+                        sized[label][f"{width}x{height}"].append(quality.score)
                         by_size[f"{width}x{height}"].append(quality.score)
                         composed = page.fit is not None and page.fit.offset > 0
                         counts[label].update(defects(quality, number == len(pages), composed))
@@ -96,6 +99,7 @@ def main() -> None:
                 "lowest": min(values),
                 "under_80": round(sum(v < 80 for v in values) / len(values), 3),
                 "cards": len(values),
+                "by_size": {z: round(statistics.fmean(v), 1) for z, v in sized[label].items()},
                 "defects": dict(counts[label]),
             }
             for label, values in scores.items()
