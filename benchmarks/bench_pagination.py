@@ -55,7 +55,9 @@ KINDS = (
     "cjk_heading_word_split",  # a heading line break inside a Chinese word (rjieba's words)
     "runt",  # a paragraph's last line: one CJK character or one Latin word under 5 letters
     "stub",  # a last card under 15 % filled, when the post has more than one card
-    "underfull",  # a card before the last filled under 55 %
+    "underfull",  # a card before the last filled under 55 %, ending inside a section
+    "section_end_underfull",  # the same, the next card opening with a heading
+    "title_card",  # not a defect: a first card of the title and its lead, set in its middle
     "dangling_rule",  # a thematic break at the bottom or top of a card
 )
 STUB_SHARE = 0.15
@@ -157,10 +159,36 @@ def count(laid: Laid) -> list[Defect]:
     height = laid.content_height
     if laid.cards > 1 and used[-1] < STUB_SHARE * height:
         found.append(Defect("stub", laid.cards, f"last card {used[-1] / height:.0%} filled"))
+    opening: dict[int, Line] = {}  # each card's first line
+    for line in laid.lines:
+        opening.setdefault(line.card, line)
     for n, bottom in enumerate(used[:-1], start=1):
         if bottom < UNDERFULL_SHARE * height:
-            found.append(Defect("underfull", n, f"card {bottom / height:.0%} filled"))
+            following = opening.get(n + 1)
+            ends_section = following is not None and _is_heading(following)
+            kind = "section_end_underfull" if ends_section else "underfull"
+            if ends_section and n == 1 and _title_and_lead(laid.lines):
+                kind = "title_card"
+            found.append(Defect(kind, n, f"card {bottom / height:.0%} filled"))
     return found
+
+
+def _title_and_lead(lines: Sequence[Line]) -> bool:
+    """Whether the first card holds only the post's opening heading and paragraphs."""
+    first = [line for line in lines if line.card == 1]
+    title = first[0].source if first else ()
+    return (
+        bool(title)
+        and title[0][0] == "Heading"
+        and all(
+            line.source == title or (len(line.source) == 1 and line.source[0][0] == "Paragraph")
+            for line in first
+        )
+    )
+
+
+def _is_heading(line: Line) -> bool:
+    return bool(line.source) and line.source[0][0] == "Heading"
 
 
 def _blocks(lines: Sequence[Line]) -> dict[tuple[str, int], list[tuple[int, Line]]]:

@@ -60,8 +60,8 @@ def _page(
         (1080, 1440, 1080 / 440),
         (1080, 1920, 1080 / 440),
         (1080, 1080, 1080 / 520),  # a square card: 520 virtual px wide, as a phone shows it
-        (1600, 900, 1600 / 520),  # a slide: 520 wide, 292 tall (no padding: 200 is enough)
-        (3000, 400, 400 / 200),  # a banner keeps its content box 200 tall
+        (1600, 900, 1600 / 520),  # a slide: 520 wide, 292 tall (no padding: over 240)
+        (3000, 400, 400 / 240),  # a banner keeps its content box 240 tall
     ],
 )
 def test_the_zoom_of_each_card_size(width: float, height: float, zoom: float) -> None:
@@ -70,13 +70,14 @@ def test_the_zoom_of_each_card_size(width: float, height: float, zoom: float) ->
 
 
 def test_a_thick_frame_costs_a_wide_card_zoom_not_lines() -> None:
-    """The content box of a zoomed wide card keeps 200 virtual px between the theme's
+    """The content box of a zoomed wide card keeps 240 virtual px between the theme's
     padding, header and footer: pop-art's frame (122 px of padding, 40 of header and
-    footer) draws 1600x900 at 900 / 362, not 1600 / 520 (which left 130 px, five lines)."""
+    footer) draws 1600x900 at 900 / 402, where a bound on the card's height alone left it
+    130 px (five lines)."""
     framed = Style(type_scale="auto", padding=(64.0, 44.0, 58.0, 36.0))
     framed = replace(framed, header_height=18.0, footer_height=22.0)
-    assert type_zoom(framed, 1600, 900) == pytest.approx(900 / 362)
-    assert 900 / type_zoom(framed, 1600, 900) - 162 == pytest.approx(200)
+    assert type_zoom(framed, 1600, 900) == pytest.approx(900 / 402)
+    assert 900 / type_zoom(framed, 1600, 900) - 162 == pytest.approx(240)
 
 
 def test_a_big_card_reads_like_the_default_one_zoomed(

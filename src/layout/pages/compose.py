@@ -48,11 +48,12 @@ SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
 # its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
 # 11 px there, the report's `READABLE_PX`), but no further than leaves the content box
-# `MIN_ZOOMED_CONTENT` tall between the theme's padding, header and footer: about seven
+# `MIN_ZOOMED_CONTENT` tall between the theme's padding, header and footer: about eight
 # lines of body, room for a heading and its section (a frame as thick as pop-art's costs
-# zoom, not lines).
+# zoom, not lines). At 200 a slide's lists and code split into one-item and two-line
+# parts (36 and 10 over the page-break report's posts; 5 and 0 at 240).
 MAX_MEASURE_WIDTH = 520.0
-MIN_ZOOMED_CONTENT = 200.0
+MIN_ZOOMED_CONTENT = 240.0
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
