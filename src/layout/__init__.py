@@ -53,8 +53,8 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
+from .pages.breakrules import RULES as BREAK_RULES
 from .pages.compose import SPLIT_MODES, SplitMode, hides_overflow
-from .pages.pagebreaks import RULES as BREAK_RULES
 from .pages.quality import PHONE_WIDTH, Quality
 from .parse.doc import Doc
 from .render import (

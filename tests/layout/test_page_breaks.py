@@ -12,7 +12,8 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page, Row
-from inkcard.layout.pages.pagebreaks import RULES, TABLE_HEADER_ALONE, paged
+from inkcard.layout.pages.breakrules import RULES, TABLE_HEADER_ALONE
+from inkcard.layout.pages.pagebreaks import paged
 from inkcard.layout.pages.quality import measure
 
 HAN = "中"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout
-from inkcard.layout.pages import pagebreaks
+from inkcard.layout.pages import breakrules, pagebreaks
 from inkcard.layout.pages.quality import Quality, measure
 
 CORPUS_POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
@@ -122,7 +122,7 @@ def test_a_rule_broken_at_a_card_end_is_named(fonts) -> None:
     post = f"{PARAGRAPH}\n\n{title}\n\n{PARAGRAPH}\n\n{PARAGRAPH}"
     qualities = _measured(fonts, post, height=200)
     broken = [rule for quality in qualities for rule in quality.broken_rules]
-    assert broken == [pagebreaks.HEADING_AT_END]
+    assert broken == [breakrules.HEADING_AT_END]
     assert min(quality.score for quality in qualities if quality.broken_rules) <= 90
     assert qualities[-1].broken_rules == ()  # the last card ends the post, not a break
 
@@ -137,7 +137,7 @@ def test_the_names_of_broken_rules_agree_with_their_prices() -> None:
     # p | H r0 | r1 | r2 or so: wherever it falls, a card ending on H names the heading rule.
     for rows, broken in zip(paging.pages, paging.broken, strict=True):
         ends_on_heading = rows[-1] is heading
-        assert (pagebreaks.HEADING_AT_END in broken) == ends_on_heading
+        assert (breakrules.HEADING_AT_END in broken) == ends_on_heading
     loose = pagebreaks.paged([Row(60, (), text=f"r{n}") for n in range(4)], 100)
     assert all(broken == () for broken in loose.broken)
 

@@ -319,7 +319,7 @@ class Fit:
     zoom: float = 1.0
     last: bool = True  # the post's last card, or a card holding a whole part (not autoSplit)
     hidden: bool = False  # the card cut rows it had no room for (overflow hidden)
-    broken: tuple[str, ...] = ()  # the page-break rules its end breaks (`pagebreaks.RULES`)
+    broken: tuple[str, ...] = ()  # the page-break rules its end breaks (`breakrules.RULES`)
     section_end: bool = False  # the next card opens with a heading: this one ends a section
 
 

@@ -37,11 +37,12 @@ from ..parse.markdown import split_at_rules
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
+from .breakrules import opens_section
 from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .layers import live_decorations
-from .pagebreaks import Paging, opens_section, paged
+from .pagebreaks import Paging, paged
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)

@@ -45,6 +45,20 @@ from dataclasses import dataclass, replace
 from ..base.boxes import Row
 from ..base.placing import EPSILON, place, repeated_header
 from ..errors import TooManyPages
+from .breakrules import (
+    CODE_THAT_FITS_SPLIT,
+    HYPHEN_AT_END,
+    LIST_THAT_FITS_SPLIT,
+    PARAGRAPH_THAT_FITS_SPLIT,
+    TABLE_HEADER_ALONE,
+    TABLE_ROW_ALONE,
+    bare_headers,
+    block_runs,
+    kept_rule,
+    list_ends,
+    lone_table_rows,
+    opens_section,
+)
 from .short import TITLE_ROOMY, title_end
 
 RULE = 1e6
@@ -58,26 +72,6 @@ SQUEEZED = 0.1
 # A break inside a section: of two sets alike, the cards that end where a heading starts.
 MID_SECTION = 0.03
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
-
-# The names of the broken rules (`RULE`) the quality report gives for a card's end.
-HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
-KEPT_LINES_PARTED = "kept_lines_parted"  # a paragraph's first or last two lines, a list's
-HYPHEN_AT_END = "hyphen_at_card_end"  # the card's last line ends in a hyphen inside a word
-CODE_THAT_FITS_SPLIT = "code_that_fits_split"
-PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or its first part next
-LIST_THAT_FITS_SPLIT = "list_that_fits_split"  # a list split on a card that holds all of it
-TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
-TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
-RULES = (
-    HEADING_AT_END,
-    KEPT_LINES_PARTED,
-    HYPHEN_AT_END,
-    CODE_THAT_FITS_SPLIT,
-    PARAGRAPH_THAT_FITS_SPLIT,
-    LIST_THAT_FITS_SPLIT,
-    TABLE_ROW_ALONE,
-    TABLE_HEADER_ALONE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,10 +198,10 @@ class _Column:
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
         self.reaches: dict[tuple[int, float], int] = {}
-        self.paragraphs = _runs(rows, "Paragraph")
-        self.code = _runs(rows, "CodeBlock")
-        self.lone_rows = _lone_table_rows(rows)
-        self.bare_headers = _bare_headers(rows)
+        self.paragraphs = block_runs(rows, "Paragraph")
+        self.code = block_runs(rows, "CodeBlock")
+        self.lone_rows = lone_table_rows(rows)
+        self.bare_headers = bare_headers(rows)
         # What `_priced` asks of the row before each break, read once here rather than
         # for every card it prices: whether the row is a rule, whether it must keep
         # with the next; and the end of the paragraph a break falls in (n + 1: none).
@@ -216,7 +210,7 @@ class _Column:
         self.paragraph_ends = [self.n + 1] * (self.n + 1)
         for inside, (_, end) in self.paragraphs.items():
             self.paragraph_ends[inside] = end
-        self.list_ends = _list_ends(rows)
+        self.list_ends = list_ends(rows)
         self.title_end = title_end(rows)  # a first card ending here is a title card
 
     def card(self, start: int, end: int) -> _Card:
@@ -316,7 +310,7 @@ class _Column:
         the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose, shrinks = self.bottoms, self.gaps, self.loose, self.shrinks
-        discardable, hard_keep, paragraph_ends, list_ends = (
+        discardable, hard_keep, paragraph_ends, lists_end = (
             self.discardable,
             self.hard_keep,
             self.paragraph_ends,
@@ -352,12 +346,12 @@ class _Column:
                 alone = loose[hi] == loose[lo] and self.chain_ends[lo] > reach
                 price += RULE / 2 if alone else RULE
                 if why is not None:
-                    why.append(_kept(self.rows[end - 1]))
+                    why.append(kept_rule(self.rows[end - 1]))
             if paragraph_ends[end] <= reach:
                 price += RULE  # the whole paragraph fits where it starts
                 if why is not None:
                     why.append(PARAGRAPH_THAT_FITS_SPLIT)
-            if list_ends[end] <= reach:
+            if lists_end[end] <= reach:
                 price += RULE  # the whole list (or what is left of it) fits on this card
                 if why is not None:
                     why.append(LIST_THAT_FITS_SPLIT)
@@ -420,83 +414,6 @@ class _Column:
         return self.reaches[key]
 
 
-def opens_section(row: Row) -> bool:
-    """Whether `row` is a heading's (or a rule's: an author's section break)."""
-    return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
-
-
-def _kept(row: Row) -> str:
-    """The rule a card ending on `row`, which keeps with the next, breaks."""
-    return HEADING_AT_END if row.source and row.source[-1][0] == "Heading" else KEPT_LINES_PARTED
-
-
-def _bare_headers(rows: Sequence[Row]) -> set[int]:
-    """The breaks right after a table's header row, before its first body row: a card
-    ending on a header shows a table with nothing in it. (The header keeps with its first
-    row, but a keep chain that fills a card is priced at half a rule, less than the lone
-    row the other choice leaves.)"""
-    return {
-        index
-        for index in range(1, len(rows))
-        if rows[index].header is not None and rows[index].header is rows[index - 1]
-    }
-
-
-def _lone_table_rows(rows: Sequence[Row]) -> set[int]:
-    """The breaks inside a table that would leave one body row on either side: after a
-    header's first body row, or before its last."""
-    lone: set[int] = set()
-    start = 0
-    for index in range(1, len(rows) + 1):
-        header = rows[index - 1].header
-        if index < len(rows) and header is not None and rows[index].header is header:
-            continue
-        if header is not None and index - start >= 2:  # a run of body rows [start, index)
-            lone.update((start + 1, index - 1))
-        start = index
-    return lone
-
-
 def _last_badness(fill: float) -> float:
     """A last card costs nothing from LAST_FILL up, and steeply under it."""
     return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
-
-
-def _runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
-    """Each break inside a block of `kind` (rows of one `source` ending in it) → the
-    block's rows [first, end)."""
-    inside: dict[int, tuple[int, int]] = {}
-    first = 0
-    for index in range(1, len(rows) + 1):
-        if index < len(rows) and _same_block(rows[index - 1], rows[index], kind):
-            continue
-        for at in range(first + 1, index):
-            inside[at] = (first, index)
-        first = index
-    return inside
-
-
-def _list_ends(rows: Sequence[Row]) -> list[int]:
-    """For each break, the end of the list (outermost) it falls inside; n + 1 for none.
-    A four-item ingredient list that fitted where it started was split 2 | 2, the card
-    before left 62 % full, because the next section then filled its card better."""
-    ends = [len(rows) + 1] * (len(rows) + 1)
-    first = 0
-    for index in range(1, len(rows) + 1):
-        if index < len(rows) and _same_list(rows[index - 1], rows[index]):
-            continue
-        for at in range(first + 1, index):
-            ends[at] = index
-        first = index
-    return ends
-
-
-def _same_list(row: Row, following: Row) -> bool:
-    """Both rows in one outermost list."""
-    if not (row.source and following.source):
-        return False
-    return row.source[0] == following.source[0] and row.source[0][0] == "ListBlock"
-
-
-def _same_block(row: Row, following: Row, kind: str) -> bool:
-    return bool(row.source) and row.source == following.source and row.source[-1][0] == kind

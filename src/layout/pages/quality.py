@@ -66,7 +66,7 @@ class Quality:
     overflow: bool  # rows were hidden (overflow hidden)
     smallest_text: float  # px of the smallest text of the post at PHONE_WIDTH
     lowest_contrast: float  # WCAG ratio of the least readable text on what is under it
-    broken_rules: tuple[str, ...]  # `pagebreaks.RULES` the card's end breaks
+    broken_rules: tuple[str, ...]  # `breakrules.RULES` the card's end breaks
     notes: tuple[str, ...] = ()  # how layout changed the author's blocks to fit (`Row.note`)
 
 

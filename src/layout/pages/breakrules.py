@@ -1,0 +1,107 @@
+"""What each break between rows falls inside, read off the rows once for the page breaker:
+the paragraph, code block or list around it, a table's rows it would leave alone, a header
+it would leave bare, whether the row after it opens a section; and the names of the rules
+(`RULES`) a card's end breaks, which the quality report gives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..base.boxes import Row
+
+# The names of the broken rules (`RULE`) the quality report gives for a card's end.
+HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
+KEPT_LINES_PARTED = "kept_lines_parted"  # a paragraph's first or last two lines, a list's
+HYPHEN_AT_END = "hyphen_at_card_end"  # the card's last line ends in a hyphen inside a word
+CODE_THAT_FITS_SPLIT = "code_that_fits_split"
+PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or its first part next
+LIST_THAT_FITS_SPLIT = "list_that_fits_split"  # a list split on a card that holds all of it
+TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
+TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
+RULES = (
+    HEADING_AT_END,
+    KEPT_LINES_PARTED,
+    HYPHEN_AT_END,
+    CODE_THAT_FITS_SPLIT,
+    PARAGRAPH_THAT_FITS_SPLIT,
+    LIST_THAT_FITS_SPLIT,
+    TABLE_ROW_ALONE,
+    TABLE_HEADER_ALONE,
+)
+
+
+def opens_section(row: Row) -> bool:
+    """Whether `row` is a heading's (or a rule's: an author's section break)."""
+    return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
+
+
+def kept_rule(row: Row) -> str:
+    """The rule a card ending on `row`, which keeps with the next, breaks."""
+    return HEADING_AT_END if row.source and row.source[-1][0] == "Heading" else KEPT_LINES_PARTED
+
+
+def bare_headers(rows: Sequence[Row]) -> set[int]:
+    """The breaks right after a table's header row, before its first body row: a card
+    ending on a header shows a table with nothing in it. (The header keeps with its first
+    row, but a keep chain that fills a card is priced at half a rule, less than the lone
+    row the other choice leaves.)"""
+    return {
+        index
+        for index in range(1, len(rows))
+        if rows[index].header is not None and rows[index].header is rows[index - 1]
+    }
+
+
+def lone_table_rows(rows: Sequence[Row]) -> set[int]:
+    """The breaks inside a table that would leave one body row on either side: after a
+    header's first body row, or before its last."""
+    lone: set[int] = set()
+    start = 0
+    for index in range(1, len(rows) + 1):
+        header = rows[index - 1].header
+        if index < len(rows) and header is not None and rows[index].header is header:
+            continue
+        if header is not None and index - start >= 2:  # a run of body rows [start, index)
+            lone.update((start + 1, index - 1))
+        start = index
+    return lone
+
+
+def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
+    """Each break inside a block of `kind` (rows of one `source` ending in it) → the
+    block's rows [first, end)."""
+    inside: dict[int, tuple[int, int]] = {}
+    first = 0
+    for index in range(1, len(rows) + 1):
+        if index < len(rows) and _same_block(rows[index - 1], rows[index], kind):
+            continue
+        for at in range(first + 1, index):
+            inside[at] = (first, index)
+        first = index
+    return inside
+
+
+def list_ends(rows: Sequence[Row]) -> list[int]:
+    """For each break, the end of the list (outermost) it falls inside; n + 1 for none.
+    A four-item ingredient list that fitted where it started was split 2 | 2, the card
+    before left 62 % full, because the next section then filled its card better."""
+    ends = [len(rows) + 1] * (len(rows) + 1)
+    first = 0
+    for index in range(1, len(rows) + 1):
+        if index < len(rows) and _same_list(rows[index - 1], rows[index]):
+            continue
+        for at in range(first + 1, index):
+            ends[at] = index
+        first = index
+    return ends
+
+
+def _same_list(row: Row, following: Row) -> bool:
+    """Both rows in one outermost list."""
+    if not (row.source and following.source):
+        return False
+    return row.source[0] == following.source[0] and row.source[0][0] == "ListBlock"
+
+
+def _same_block(row: Row, following: Row, kind: str) -> bool:
+    return bool(row.source) and row.source == following.source and row.source[-1][0] == kind
