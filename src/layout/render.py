@@ -45,7 +45,7 @@ from .parse.mdx import parse_mdx
 from .style.resolver import resolve
 from .style.schema import Theme
 
-ENGINE_VERSION = "21"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "22"  # bump whenever the pixels of an unchanged request may change
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
 FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)
