@@ -20,6 +20,7 @@ from inkcard.app.errors import TooManyPixels
 from inkcard.app.render.jobs import draw_share, lay_out_share, render_cards
 from inkcard.app.render.messages import DrawJob, RenderJob, ShareJob, WorkerConfig
 from inkcard.app.render.pool import ProcessRenderPool
+from tests import pngcodec
 
 T = TypeVar("T")
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
@@ -65,7 +66,7 @@ def test_spread_cards_are_the_bytes_and_order_of_one_worker() -> None:
     alone = run(with_pool(False, render))
     spread = run(with_pool(True, render))
     assert len(alone.files) >= 6
-    assert spread.files == alone.files
+    assert spread.files == alone.files, pngcodec.card_differences(spread.files, alone.files)
     assert spread.alt_texts == alone.alt_texts
 
 
@@ -130,7 +131,8 @@ def test_the_first_worker_takes_the_laid_out_share_then_hands_over_the_last_card
     first = render_cards(post, theme, fonts, SPLIT, link=link)
     rest = draw_share(DrawJob(pages=link.handed[0], options=SPLIT), fonts)
     assert len(first.files) == 2
-    assert first.files + rest.files == whole.files
+    joined = first.files + rest.files
+    assert joined == whole.files, pngcodec.card_differences(joined, whole.files)
     assert first.alt_texts + rest.alt_texts == whole.alt_texts
 
 

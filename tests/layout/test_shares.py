@@ -13,6 +13,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.flow.shares import SHARE_IDS, layable_apart
 from inkcard.layout.parse.doc import CodeBlock, Heading, Image, Paragraph, Text
+from tests import pngcodec
 
 POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 
@@ -116,7 +117,7 @@ def test_a_shared_layout_makes_the_cards_of_one_layout(
     shared, start = shared_render(post, style, fonts, options)
     assert len(whole.files) >= 3
     assert start is not None and start > 0
-    assert shared.files == whole.files
+    assert shared.files == whole.files, pngcodec.card_differences(shared.files, whole.files)
     assert shared.alt_texts == whole.alt_texts
 
 
