@@ -66,7 +66,9 @@ def test_spread_cards_are_the_bytes_and_order_of_one_worker() -> None:
     alone = run(with_pool(False, render))
     spread = run(with_pool(True, render))
     assert len(alone.files) >= 6
-    assert spread.files == alone.files, pngcodec.card_differences(spread.files, alone.files)
+    assert pngcodec.same_cards(spread.files, alone.files), pngcodec.card_differences(
+        spread.files, alone.files
+    )
     assert spread.alt_texts == alone.alt_texts
 
 
@@ -76,7 +78,7 @@ def test_a_busy_pool_still_renders_every_split_request_whole() -> None:
 
     alone = run(with_pool(False, lambda pool: pool.run(job(), timeout=60)))
     for rendered in run(with_pool(True, burst)):
-        assert rendered.files == alone.files
+        assert pngcodec.same_cards(rendered.files, alone.files)
 
 
 def test_the_request_pixel_budget_still_refuses_a_spread_request() -> None:
@@ -132,7 +134,7 @@ def test_the_first_worker_takes_the_laid_out_share_then_hands_over_the_last_card
     rest = draw_share(DrawJob(pages=link.handed[0], options=SPLIT), fonts)
     assert len(first.files) == 2
     joined = first.files + rest.files
-    assert joined == whole.files, pngcodec.card_differences(joined, whole.files)
+    assert pngcodec.same_cards(joined, whole.files), pngcodec.card_differences(joined, whole.files)
     assert first.alt_texts + rest.alt_texts == whole.alt_texts
 
 

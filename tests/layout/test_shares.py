@@ -117,7 +117,9 @@ def test_a_shared_layout_makes_the_cards_of_one_layout(
     shared, start = shared_render(post, style, fonts, options)
     assert len(whole.files) >= 3
     assert start is not None and start > 0
-    assert shared.files == whole.files, pngcodec.card_differences(shared.files, whole.files)
+    assert pngcodec.same_cards(shared.files, whole.files), pngcodec.card_differences(
+        shared.files, whole.files
+    )
     assert shared.alt_texts == whole.alt_texts
 
 
@@ -136,7 +138,8 @@ def test_a_share_that_never_comes_is_laid_out_where_it_was_wanted(fonts) -> None
     whole = layout.render_cards(doc, style, fonts, options)
     laid = layout.layout_cards(doc, style, fonts, options, premade=layout.Premade(start, lost))
     assert asked == [start]  # asked once, when the layout reached it
-    assert layout.draw_cards(laid.pages, laid.images, fonts, options).files == whole.files
+    drawn = layout.draw_cards(laid.pages, laid.images, fonts, options).files
+    assert pngcodec.same_cards(drawn, whole.files), pngcodec.card_differences(drawn, whole.files)
 
 
 def test_blocks_that_spend_the_posts_allowances_or_rows_before_them_stay_with_the_post() -> None:
