@@ -198,7 +198,8 @@ class CardQuality(msgspec.Struct, frozen=True):
         float,
         msgspec.Meta(
             description="The tallest band (0-1 of the content box) with nothing in it: between"
-            " blocks, or under the last one on a card before the last."
+            " blocks, or under the last one on a card before the last that does not end its"
+            " section (the next card opening with a heading) and is not set in its middle."
         ),
     ]
     overflow: Annotated[

@@ -175,6 +175,7 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     return Formula(source, box.xmax - box.xmin, max(0.0, box.ymax), max(0.0, -box.ymin), ops)
 
 
+@lru_cache(maxsize=512)  # asked twice per formula while shaping: whether, then how
 def typeset_mixed(
     latex: str, size: float, display: bool = False
 ) -> tuple[tuple[str, Formula | None], ...] | None:
