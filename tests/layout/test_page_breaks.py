@@ -359,3 +359,19 @@ def test_gaps_are_tightened_to_spare_a_broken_rule() -> None:
         ["p0", "p1", "p2"],
     ]
     assert tight.broken == [(), ()]
+
+
+def test_a_list_a_card_could_hold_whole_does_not_open_it_midway() -> None:
+    """The edge-case post at 1600x900 ended a card on a nested list's first item and
+    opened the next with the rest, though that card could hold the whole list: a card
+    that opens inside a list whose start it could reach breaks `list_that_fits_split`,
+    as one that opens inside a paragraph does. Rows by hand on a card of 100: a paragraph
+    of 40, a four-item list of 20 each, a last line of 20."""
+    para = Row(40.0, (), text="para", source=(("Paragraph", 0),))
+    items = [Row(20.0, (), text=f"item{i}", source=(("ListBlock", 1),)) for i in range(4)]
+    last = Row(20.0, (), text="last", source=(("Paragraph", 2),))
+    paging = paged([para, *items, last], 100.0)
+    assert [[row.text for row in page] for page in paging.pages] == [
+        ["para"],
+        ["item0", "item1", "item2", "item3", "last"],
+    ]

@@ -5,7 +5,7 @@ it would leave bare, whether the row after it opens a section; and the names of 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..base.boxes import Row
 
@@ -70,10 +70,23 @@ def lone_table_rows(rows: Sequence[Row]) -> set[int]:
 def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
     """Each break inside a block of `kind` (rows of one `source` ending in it) → the
     block's rows [first, end)."""
+    return runs(rows, lambda row, following: _same_block(row, following, kind))
+
+
+def list_runs(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
+    """Each break inside a list (the outermost) → its rows [first, end). A four-item
+    ingredient list that fitted where it started was split 2 | 2, the card before left
+    62 % full, because the next section then filled its card better."""
+    return runs(rows, _same_list)
+
+
+def runs(rows: Sequence[Row], together: Callable[[Row, Row], bool]) -> dict[int, tuple[int, int]]:
+    """Each break between two rows that `together` holds in one block → the block's rows
+    [first, end): one scan, whatever the block."""
     inside: dict[int, tuple[int, int]] = {}
     first = 0
     for index in range(1, len(rows) + 1):
-        if index < len(rows) and _same_block(rows[index - 1], rows[index], kind):
+        if index < len(rows) and together(rows[index - 1], rows[index]):
             continue
         for at in range(first + 1, index):
             inside[at] = (first, index)
@@ -81,18 +94,12 @@ def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
     return inside
 
 
-def list_ends(rows: Sequence[Row]) -> list[int]:
-    """For each break, the end of the list (outermost) it falls inside; n + 1 for none.
-    A four-item ingredient list that fitted where it started was split 2 | 2, the card
-    before left 62 % full, because the next section then filled its card better."""
-    ends = [len(rows) + 1] * (len(rows) + 1)
-    first = 0
-    for index in range(1, len(rows) + 1):
-        if index < len(rows) and _same_list(rows[index - 1], rows[index]):
-            continue
-        for at in range(first + 1, index):
-            ends[at] = index
-        first = index
+def ends_of(blocks: dict[int, tuple[int, int]], breaks: int) -> list[int]:
+    """For each of `breaks` + 1 breaks, the end of the block it falls inside; `breaks` + 1
+    for none (so `end <= reach` never holds): the page breaker's hot loop reads a list."""
+    ends = [breaks + 1] * (breaks + 1)
+    for inside, (_, end) in blocks.items():
+        ends[inside] = end
     return ends
 
 

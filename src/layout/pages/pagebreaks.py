@@ -54,8 +54,9 @@ from .breakrules import (
     TABLE_ROW_ALONE,
     bare_headers,
     block_runs,
+    ends_of,
     kept_rule,
-    list_ends,
+    list_runs,
     lone_table_rows,
     opens_section,
 )
@@ -208,10 +209,16 @@ class _Column:
         # with the next; and the end of the paragraph a break falls in (n + 1: none).
         self.discardable = [row.discardable for row in rows]
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
-        self.paragraph_ends = [self.n + 1] * (self.n + 1)
-        for inside, (_, end) in self.paragraphs.items():
-            self.paragraph_ends[inside] = end
-        self.list_ends = list_ends(rows)
+        # The blocks a card should not split where it could hold them whole: each rule's
+        # name, its blocks by the breaks inside them, and the end of the block each break
+        # falls in (n + 1: none).
+        self.wholes = tuple(
+            (rule, blocks, ends_of(blocks, self.n))
+            for rule, blocks in (
+                (PARAGRAPH_THAT_FITS_SPLIT, self.paragraphs),
+                (LIST_THAT_FITS_SPLIT, list_runs(rows)),
+            )
+        )
         self.title_end = title_end(rows)  # a first card ending here is a title card
 
     def card(self, start: int, end: int) -> _Card:
@@ -311,17 +318,16 @@ class _Column:
         the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
         bottoms, gaps, loose, shrinks = self.bottoms, self.gaps, self.loose, self.shrinks
-        discardable, hard_keep, paragraph_ends, lists_end = (
-            self.discardable,
-            self.hard_keep,
-            self.paragraph_ends,
-            self.list_ends,
-        )
+        discardable, hard_keep = self.discardable, self.hard_keep
         breaks = self._break_prices(squeeze)
         top = self._top(lo) - self.tops[lo]
         reach = self._reach(lo, squeeze)
-        opened = self.paragraphs.get(lo)
-        opened_reach = self._reach(opened[0], squeeze) if opened is not None else 0
+        # each block kind's rule, the end of the block each break falls in, and how far a
+        # card opening where the block around `lo` opens reaches (0: `lo` is in none)
+        wholes = [
+            (rule, ends, self._reach(blocks[lo][0], squeeze) if lo in blocks else 0)
+            for rule, blocks, ends in self.wholes
+        ]
         out = []
         for end in range(first_end, (n if last_end is None else last_end) + 1):
             hi = end - 1 if end < n and lo < end - 1 and discardable[end - 1] else end
@@ -348,18 +354,14 @@ class _Column:
                 price += RULE / 2 if alone else RULE
                 if why is not None:
                     why.append(kept_rule(self.rows[end - 1]))
-            if paragraph_ends[end] <= reach:
-                price += RULE  # the whole paragraph fits where it starts
-                if why is not None:
-                    why.append(PARAGRAPH_THAT_FITS_SPLIT)
-            if lists_end[end] <= reach:
-                price += RULE  # the whole list (or what is left of it) fits on this card
-                if why is not None:
-                    why.append(LIST_THAT_FITS_SPLIT)
-            if opened is not None and hi <= opened_reach:
-                price += RULE  # it opens inside a paragraph whose first part fits here too
-                if why is not None:
-                    why.append(PARAGRAPH_THAT_FITS_SPLIT)
+            for rule, ends, opened_reach in wholes:
+                # the whole block fits where it starts, or it opens this card though its
+                # first part fits here too: each a rule
+                split = (ends[end] <= reach) + (hi <= opened_reach)
+                if split:
+                    price += RULE * split
+                    if why is not None:
+                        why.extend([rule] * split)
             if why is not None and end < n:
                 why.extend(self.break_rules[squeeze][end])
             out.append((end, price))
