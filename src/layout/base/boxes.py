@@ -280,7 +280,9 @@ class Row:
     flowchart drawn top-down), for the quality report.
     `min_scale` under 1 marks a figure (a picture, a diagram) the page breaker may draw
     down to that share of its size where this saves a card left half empty; `scale` is
-    the share it chose (the row is drawn scaled, centred).
+    the share it chose (the row is drawn scaled, centred). `tight` is the same row set
+    shorter (a table row with less padding), which the page breaker may put in its place
+    to end a card rather than split what it ends.
     """
 
     height: float
@@ -299,6 +301,7 @@ class Row:
     note: str = ""
     min_scale: float = 1.0
     scale: float = 1.0
+    tight: Row | None = None
 
 
 @bulk_record

@@ -36,6 +36,7 @@ EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
 # split into column groups. 12 px is the floor Chinese-locale browsers long put on text.
 MIN_TEXT_SIZE = 12.0
 COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
+TIGHT_PADDING = 0.5  # of a row's top and bottom padding kept where a card sets it tight
 LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
 # A cell never breaks a run of up to 4 characters between spaces: "10月", "第一季度", "-12%".
 KEEP_WHOLE = 4
@@ -318,14 +319,32 @@ def _row(
         texts.append(" ".join(line.text for line in lines))
         x += width
     height = max(tallest, metrics.height) + top + bottom
-    chrome = _chrome(style, box, widths, height, place)
+    row = _assembled(style, box, widths, place, content, height, texts)
+    # the same row with less padding: the page breaker sets a card's table rows so when
+    # that lets the card end the table (a heading and its five rows, 9 px over a slide)
+    pad = (1.0 - TIGHT_PADDING) * (top + bottom)
+    lifted = (Group(tuple(content), dy=-(1.0 - TIGHT_PADDING) * top),)
+    tight = _assembled(style, box, widths, place, lifted, height - pad, texts)
+    tight = replace(tight, baseline=top * TIGHT_PADDING + metrics.baseline)
+    return replace(row, baseline=top + metrics.baseline, tight=tight)
+
+
+def _assembled(
+    style: Style,
+    box: TableBox,
+    widths: list[float],
+    place: RowPlace,
+    content: Sequence[Item],
+    height: float,
+    texts: list[str],
+) -> Row:
+    """A row of `height`: its chrome under the cells' `content`."""
     return Row(
         height=height,
-        items=tuple(chrome + content),
+        items=tuple(_chrome(style, box, widths, height, place) + list(content)),
         frames=box.frames,
         keep_with_next=place.header,
         text=" | ".join(texts),
-        baseline=top + metrics.baseline,
     )
 
 
@@ -371,4 +390,5 @@ def _scaled(row: Row, scale: float, left: float) -> Row:
         height=row.height * scale,
         baseline=row.baseline * scale,
         items=(Group(row.items, dx=left * (1 - scale), scale=scale),),
+        tight=None if row.tight is None else _scaled(row.tight, scale, left),
     )

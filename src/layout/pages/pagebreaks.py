@@ -27,6 +27,9 @@ Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, d
 share, so that it and what keeps with it end a card instead of opening the next and leaving
 this one half empty. The card pays `SHRUNK` in proportion to what its figures give up of
 what they could: less than a card left under 60 % full costs, more than small slack does.
+A table's rows have a tight form (half their vertical padding): a card may set all its
+table rows so (`TIGHT`, as much as squeezed gaps cost) to hold a table whole with its
+heading or its note rather than split it.
 
 Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
 gaps; the theme sets the bound) when that saves a card, and then only the cards that need
@@ -70,6 +73,7 @@ SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
 SOFT = 0.04
 SQUEEZED = 0.1
+TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)
 # A break inside a section: of two sets alike, the cards that end where a heading starts
 # (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
 MID_SECTION = 0.05
@@ -122,16 +126,22 @@ def paged(
     starts = [0, *ends[:-1]]
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
     if squeezed or column.shrinks[-1]:  # else every card fits as it stands
-        pages = [_fitted(page, height) for page in pages]
+        pages = [_fitted(page, height, tight=squeezed) for page in pages]
     return Paging(pages, broken)
 
 
-def _fitted(page: list[Row], height: float) -> list[Row]:
-    """`page`, if taller than `height`, fitted as `_tightened` prices it: its figures
-    drawn smaller first, then its gaps shrunk, each just enough."""
+def _fitted(page: list[Row], height: float, tight: bool) -> list[Row]:
+    """`page`, if taller than `height`, fitted as `_tightened` prices it: its table rows
+    set tight (with `tight`: in the squeezed pass), then its figures drawn smaller, then
+    its gaps shrunk, each just enough."""
     over = place(page).height - height
     if over <= EPSILON or len(page) < 2:
         return page
+    if tight and any(row.tight is not None for row in page):  # a table's, all together
+        page = _set_tight(page)
+        over = place(page).height - height
+        if over <= EPSILON:
+            return page
     give = sum(row.height * (1.0 - row.min_scale) for row in page)
     taken = min(over, give)
     if taken > 0:  # each figure gives the same share of what it may
@@ -144,6 +154,31 @@ def _fitted(page: list[Row], height: float) -> list[Row]:
     return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
 
 
+def _set_tight(page: list[Row]) -> list[Row]:
+    """`page` with its rows that have a tight form (a table's) in that form, the quality
+    report told so once."""
+    said = "table rows set tight to end the card"
+    out, told = [], False
+    for row in page:
+        if row.tight is None:
+            out.append(row)
+            continue
+        note = row.note if told else "; ".join(filter(None, (row.note, said)))
+        tight = row.tight
+        out.append(
+            replace(
+                row,
+                height=tight.height,
+                items=tight.items,
+                baseline=tight.baseline,
+                note=note,
+                tight=None,
+            )
+        )
+        told = True
+    return out
+
+
 def _shrunk(row: Row, share: float) -> Row:
     """`row` drawn at its share of the way to its floor, the quality report told so."""
     scale = 1.0 - (1.0 - row.min_scale) * share
@@ -151,11 +186,16 @@ def _shrunk(row: Row, share: float) -> Row:
     return replace(row, scale=scale, note="; ".join(filter(None, (row.note, said))))
 
 
-def _tightened(over: float, give: float) -> float:
-    """What a card `over` its height pays to fit: its figures give up to `give` first,
-    at `SHRUNK` for all of it, in proportion; gaps shrunk for the rest, `SQUEEZED`."""
-    taken = min(over, give)
-    price = SHRUNK * taken / give if taken > 0 else 0.0
+def _tightened(over: float, give: float, tight: float) -> float:
+    """What a card `over` its height pays to fit, in the order `_fitted` fits it: its
+    table rows set tight (`tight` of the `give`), all at once, at `TIGHT`; its figures
+    giving up to the rest, at `SHRUNK` for all of it, in proportion; gaps shrunk for what
+    is left, `SQUEEZED`."""
+    price = TIGHT if tight > 0 else 0.0
+    over -= tight
+    figures = give - tight
+    taken = min(max(over, 0.0), figures)
+    price += SHRUNK * taken / figures if taken > 0 else 0.0
     return price + (SQUEEZED if over - taken > EPSILON else 0.0)
 
 
@@ -180,6 +220,8 @@ class _Column:
         self.opens: list[float] = []  # where it starts at the top of a card
         self.gaps: list[float] = []  # the gaps up to and with each row's
         self.shrinks = [0.0]  # what the figures before each row may give up of their height
+        self.tights = [0.0]  # what the table rows before it give, set tight
+        self.gives = [0.0]  # both: what a card may give where gaps may be squeezed too
         placed = place(rows).rows
         total = 0.0
         for row, at in zip(rows, placed, strict=True):
@@ -189,6 +231,9 @@ class _Column:
             total += row.gap
             self.gaps.append(total)
             self.shrinks.append(self.shrinks[-1] + row.height * (1.0 - row.min_scale))
+            tight = row.height - row.tight.height if row.tight is not None else 0.0
+            self.tights.append(self.tights[-1] + tight)
+            self.gives.append(self.shrinks[-1] + self.tights[-1])
         self.loose = [0]  # rows before each that allow a break after them
         for row in rows:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
@@ -206,17 +251,19 @@ class _Column:
         self.bare_headers = bare_headers(rows)
         # What `_priced` asks of the row before each break, read once here rather than
         # for every card it prices: whether the row is a rule, whether it must keep
-        # with the next; and the end of the paragraph a break falls in (n + 1: none).
+        # with the next.
         self.discardable = [row.discardable for row in rows]
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
         # The blocks a card should not split where it could hold them whole: each rule's
-        # name, its blocks by the breaks inside them, and the end of the block each break
-        # falls in (n + 1: none).
+        # name, its blocks by the breaks inside them, the end of the block each break
+        # falls in (n + 1: none), and whether a card may not open inside one whose first
+        # part it could hold too. A paragraph may not; a list (a tile grid) may, or the
+        # card before is left half empty where the list could have begun.
         self.wholes = tuple(
-            (rule, blocks, ends_of(blocks, self.n))
-            for rule, blocks in (
-                (PARAGRAPH_THAT_FITS_SPLIT, self.paragraphs),
-                (LIST_THAT_FITS_SPLIT, list_runs(rows)),
+            (rule, blocks, ends_of(blocks, self.n), opened)
+            for rule, blocks, opened in (
+                (PARAGRAPH_THAT_FITS_SPLIT, self.paragraphs, True),
+                (LIST_THAT_FITS_SPLIT, list_runs(rows), False),
             )
         )
         self.title_end = title_end(rows)  # a first card ending here is a title card
@@ -317,7 +364,10 @@ class _Column:
         rules they break are added to it (`broken` asks for one card). The hot loop of
         the page breaker: plain arithmetic on the prefix sums."""
         n, limit, height = self.n, self.height + EPSILON, self.height
-        bottoms, gaps, loose, shrinks = self.bottoms, self.gaps, self.loose, self.shrinks
+        bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        # table rows are set tight only where gaps may be squeezed too: to save a card or
+        # spare a broken rule, never to fill a card a little fuller
+        shrinks, tights = (self.gives, self.tights) if squeeze else (self.shrinks, None)
         discardable, hard_keep = self.discardable, self.hard_keep
         breaks = self._break_prices(squeeze)
         top = self._top(lo) - self.tops[lo]
@@ -325,8 +375,8 @@ class _Column:
         # each block kind's rule, the end of the block each break falls in, and how far a
         # card opening where the block around `lo` opens reaches (0: `lo` is in none)
         wholes = [
-            (rule, ends, self._reach(blocks[lo][0], squeeze) if lo in blocks else 0)
-            for rule, blocks, ends in self.wholes
+            (rule, ends, self._reach(blocks[lo][0], squeeze) if opened and lo in blocks else 0)
+            for rule, blocks, ends, opened in self.wholes
         ]
         out = []
         for end in range(first_end, (n if last_end is None else last_end) + 1):
@@ -346,7 +396,8 @@ class _Column:
             else:  # the last card: badness only under LAST_FILL (none for a post's one card)
                 price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:
-                price += _tightened(natural - height, shrinks[hi] - shrinks[lo])
+                tight = tights[hi] - tights[lo] if tights else 0.0
+                price += _tightened(natural - height, shrinks[hi] - shrinks[lo], tight)
             if end < n and hard_keep[end - 1]:
                 # a chain longer than a card (keeps only on it) breaks where it must; one
                 # that fits a card whole is a rule like any other (a heading alone on a card)
