@@ -320,7 +320,8 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
         angle += sweep
         row_y = legend_y + i * 22
         items.append(Mark(rect_ops(legend_x, row_y + 2, 12, 12, 2), None, role))
-        entry = measure(f"{label}  {share * 100:.1f}%", SMALL_SIZE + 1, False, MAX_LABEL_WIDTH)
+        shown = f"{value:g} · {share * 100:.1f}%" if pie.show_data else f"{share * 100:.1f}%"
+        entry = measure(f"{label}  {shown}", SMALL_SIZE + 1, False, MAX_LABEL_WIDTH)
         items.append(Label(entry, legend_x + 18, row_y, "text", "left"))
     extra = [(cx - RADIUS, cy - RADIUS), (cx + RADIUS, cy + RADIUS)]
     return finish(items, "\n".join(pie.labels()), extra)

@@ -93,6 +93,7 @@ class Sequence:
 class Pie:
     title: str
     slices: tuple[tuple[str, float], ...]
+    show_data: bool = False  # `pie showData`: each value in the legend too
 
     def labels(self) -> list[str]:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
@@ -255,6 +256,7 @@ _SLICE = re.compile(r'^"(?P<label>[^"]*)"\s*:\s*(?P<value>[-+0-9.eE]+)\s*$')
 def _pie(lines: list[str]) -> Pie:
     head = lines[0].split(None, 1)
     rest = head[1] if len(head) > 1 else ""
+    show_data = rest.startswith("showData")
     rest = re.sub(r"^showData\b\s*", "", rest)
     title = clean_label(rest[len("title") :]) if rest.startswith("title") else ""
     slices: list[tuple[str, float]] = []
@@ -263,7 +265,10 @@ def _pie(lines: list[str]) -> Pie:
         if text.startswith("title"):
             title = clean_label(text[len("title") :])
             continue
-        if text.startswith(("showData", "accTitle", "accDescr")):
+        if text.startswith("showData"):
+            show_data = True
+            continue
+        if text.startswith(("accTitle", "accDescr")):
             continue
         match = _SLICE.match(text)
         if not match:
@@ -279,4 +284,4 @@ def _pie(lines: list[str]) -> Pie:
             raise DiagramError(f"more than {MAX_NODES} slices")
     if not slices or sum(v for _, v in slices) <= 0:
         raise DiagramError("pie without slices")
-    return Pie(title, tuple(slices))
+    return Pie(title, tuple(slices), show_data)
