@@ -261,3 +261,13 @@ def test_conditions_are_full_size_muted_on_chips_legible_in_every_theme(setter) 
                 continue
             ink = _legible(colour(styles, "muted"), chip, styles)
             assert contrast(ink, chip) >= LEGIBLE, (name, mode)
+
+
+def test_a_title_is_read_and_drawn_above_the_heads(setter) -> None:
+    source = "sequenceDiagram\ntitle 一次下单\nA->>B: x\n"
+    seq = parse_diagram(source)
+    assert isinstance(seq, Sequence) and seq.labels()[0] == "一次下单"
+    drawing = draw_diagram(source, setter.measure)
+    title = next(lab for lab in labels(drawing) if lab.text.lines[0] == "一次下单")
+    head = next(lab for lab in labels(drawing) if lab.text.lines[0] == "A")
+    assert title.y + title.text.height < head.y

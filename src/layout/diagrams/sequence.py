@@ -77,7 +77,9 @@ class _Sheet:
         self.xs = _columns(self)
         titles = [measure(b, LABEL_SIZE, True, MAX_LABEL_WIDTH) for b in seq.boxes]
         self.box_titles = titles
-        self.head_top = max((t.height + 10 for t in titles), default=0.0)
+        self.title = measure(seq.title, LABEL_SIZE + 1, True, 2 * MAX_LABEL_WIDTH)
+        self.title_h = self.title.height + 12 if seq.title else 0.0
+        self.head_top = self.title_h + max((t.height + 10 for t in titles), default=0.0)
         self.head_top += ACTOR if any(p.actor for p in seq.participants) else 0.0
         self.y = self.head_top + self.head_h + 14
         self.bands: list[Mark | Label] = []
@@ -121,8 +123,12 @@ class _Sheet:
             return
         depth = len(self.active[column]) - 1
         top = self.active[column].pop()
-        left = self.xs[column] + depth * BAR_STEP - BAR / 2
-        self.bars.append(Mark(rect_ops(left, top, BAR, max(y - top, 12.0)), None, "border"))
+        left, height = self.xs[column] + depth * BAR_STEP - BAR / 2, max(y - top, 12.0)
+        edge = rect_ops(
+            left - 1.5, top - 1.5, BAR + 3, height + 3
+        )  # parts it from the bar under it
+        self.bars.append(Mark(edge, None, "page"))
+        self.bars.append(Mark(rect_ops(left, top, BAR, height), None, "border"))
 
 
 def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
@@ -142,6 +148,8 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
         while sheet.active[column]:
             sheet.deactivate(column, end)
     items = _boxes(sheet, end) + sheet.bands + _lifelines(sheet, end)
+    if seq.title:
+        items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
     return finish(items + sheet.frames + sheet.bars + sheet.body, "\n".join(seq.labels()))
 
 
@@ -457,9 +465,10 @@ def _boxes(sheet: _Sheet, end: float) -> list[Mark | Label]:
         left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
         right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
         right = max(right, left + title.width + 20)
-        out.append(Mark(rect_ops(left, 0.0, right - left, end + 8, 4), None, tint("muted")))
+        top = sheet.title_h
+        out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
         if title.lines and title.lines != ("",):
-            out.append(Label(title, (left + right) / 2, 5.0))
+            out.append(Label(title, (left + right) / 2, top + 5.0))
     return out
 
 

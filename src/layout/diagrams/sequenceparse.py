@@ -4,8 +4,8 @@ the events in order; laid out by `sequence`.
 Read: `participant`/`actor` with `as` aliases, `create` and `destroy`, `box … end` groups,
 every arrow (`->`, `-->`, `->>`, `-->>`, `-x`, `--x`, `-)`, `--)`, `<<->>`, `<<-->>`)
 with `+`/`-` activation marks, `activate`/`deactivate`, `autonumber` (`off`, a start and a
-step), notes (left of, right of, over one or two), and the blocks loop, alt/else, opt,
-par/and, critical/option, break and rect. `title` and the accessibility lines are skipped;
+step), notes (left of, right of, over one or two), the blocks loop, alt/else, opt,
+par/and, critical/option, break and rect, and a `title`. The accessibility lines are skipped;
 anything else that would change the meaning is a `DiagramError`. Bounded as every kind is
 (`MAX_NODES` participants, `MAX_EDGES` events, `MAX_NESTING` blocks).
 """
@@ -79,15 +79,17 @@ class Sequence:
     participants: tuple[Participant, ...]
     events: tuple[Event, ...]
     boxes: tuple[str, ...] = ()  # each `box`'s title ("" for none)
+    title: str = ""
 
     def labels(self) -> list[str]:
-        out = [box for box in self.boxes if box] + [p.label for p in self.participants]
+        out = [self.title] if self.title else []
+        out += [box for box in self.boxes if box] + [p.label for p in self.participants]
         return out + [event.label for event in self.events if event.label]
 
 
 _OPENERS = ("loop", "alt", "opt", "par", "critical", "break", "rect")
 _DIVIDERS = ("else", "and", "option")
-_SKIPPED = ("title", "accTitle", "accDescr", "links", "link", "properties", "details")
+_SKIPPED = ("accTitle", "accDescr", "links", "link", "properties", "details")
 _HEADS = {">>": "filled", "->": "open", "-x": "cross", "-)": "async"}
 # the CSS colour words a `box` may start with (its colour: the theme colours boxes)
 _COLOURS = (
@@ -110,6 +112,7 @@ class _Reader:
     box: int = -1  # the box being read, -1 outside one
     number: int | None = None  # the next message's number while `autonumber` is on
     step: int = 1
+    title: str = ""
 
     def meet(self, ident: str) -> str:
         ident = ident.strip()
@@ -134,7 +137,8 @@ def parse_sequence(lines: list[str]) -> Sequence:
         raise DiagramError("block without its `end`")
     if not reader.participants:
         raise DiagramError("sequence diagram without participants")
-    return Sequence(tuple(reader.participants.values()), tuple(reader.events), tuple(reader.boxes))
+    people = tuple(reader.participants.values())
+    return Sequence(people, tuple(reader.events), tuple(reader.boxes), reader.title)
 
 
 def _statement(reader: _Reader, text: str) -> None:
@@ -162,6 +166,8 @@ def _statement(reader: _Reader, text: str) -> None:
         _end(reader)
     elif word in ("activate", "deactivate", "destroy") and rest:
         reader.events.append(Lifeline(reader.meet(rest), word))
+    elif word in ("title", "title:"):
+        reader.title = clean_label(rest.removeprefix(":"))
     elif word == "autonumber":
         _autonumber(reader, rest)
     elif note := note_line(text):
