@@ -271,3 +271,14 @@ def test_a_title_is_read_and_drawn_above_the_heads(setter) -> None:
     title = next(lab for lab in labels(drawing) if lab.text.lines[0] == "一次下单")
     head = next(lab for lab in labels(drawing) if lab.text.lines[0] == "A")
     assert title.y + title.text.height < head.y
+
+
+def test_article_conditions_read_on_their_chips() -> None:
+    """Articles have no theme to check against: the fixed palette's muted ink is 4.5:1 on
+    the panel a condition's chip is filled with."""
+    from inkcard.layout.diagrams.svg import PALETTE
+
+    def argb(hex_colour: str) -> int:
+        return 0xFF000000 | int(hex_colour[1:], 16)
+
+    assert contrast(argb(PALETTE["muted"]), argb(PALETTE["panel"])) >= LEGIBLE

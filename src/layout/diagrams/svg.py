@@ -30,7 +30,7 @@ FONT_FAMILY = (
 # are made from, `palette.series_colours`).
 PALETTE = {
     "text": "#333333",
-    "muted": "#888888",
+    "muted": "#666666",  # 5.4:1 on the panel: a block's condition reads on its chip
     "line": "#8a8f98",
     "accent": "#3a7bd5",
     "fill": "#f3f6fb",
