@@ -4,6 +4,7 @@ stays code with a one-line note."""
 
 from __future__ import annotations
 
+import colorsys
 from pathlib import Path
 
 from lxml import html as lxml_html
@@ -95,4 +96,19 @@ def test_a_diagram_wears_the_article_theme_brand_colour() -> None:
     green = _svg_colours(MIND, "brandB", "#07c160")
     assert "#ff6a00" in orange and "#3b82f6" in blue
     assert "#ff6a00" not in green and any(c.startswith("#0") and c != "#000000" for c in green)
-    assert "#3a7bd5" in orange and "#3a7bd5" not in blue
+    # the calm blue's hue follows brandB's orange among the series (at a series' lightness,
+    # `palette.series_colours`), never business's blue, which it would echo
+    assert any(_hue_of(c, "#3a7bd5") for c in orange) and "#3a7bd5" not in blue
+
+
+def _hue_of(colour: str, like: str) -> bool:
+    """Whether `colour` is a saturated, not tinted, colour of `like`'s hue (within 15°)."""
+    hues = []
+    for value in (colour, like):
+        rgb = [int(value[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        hue, light, saturation = colorsys.rgb_to_hls(*rgb)
+        hues.append(hue)
+        if value == colour and (saturation < 0.3 or light > 0.8):
+            return False
+    gap = abs(hues[0] - hues[1]) % 1.0
+    return min(gap, 1.0 - gap) < 1 / 24

@@ -72,7 +72,7 @@ def test_sequence_participants_messages_notes_blocks() -> None:
 
 def test_pie() -> None:
     pie = parse_diagram('pie showData title 时间\n"读书" : 40\n"运动": 20.5')
-    assert pie == Pie("时间", (("读书", 40.0), ("运动", 20.5)))
+    assert pie == Pie("时间", (("读书", 40.0), ("运动", 20.5)), show_data=True)
 
 
 @pytest.mark.parametrize(

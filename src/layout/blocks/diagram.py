@@ -2,11 +2,13 @@
 
 The drawing (`diagrams.draw_diagram`) is scaled down, never up, to the content width and
 the card's height, centred, and painted in the theme's colours: text and muted text, the
-link colour for node outlines, the code panel for node fills, the syntax colours for a
-pie's slices. The row's text (the card's alt text) is the diagram's labels. A diagram we
-do not draw stays a code block, with a one-line note under it saying why. Like a picture
-(`figures`), the row may be drawn smaller to end a card, never under `FIGURE_FLOOR` of the
-diagram's own size (its labels' size) in all.
+link colour for node outlines, the code panel for node fills, and for a pie's slices and a
+mind map's branches series colours made from the link and syntax colours
+(`diagrams.palette`: distinct, each 3:1 from the next). The row's text (the card's alt
+text) is the diagram's labels. A diagram we do not draw stays a code block, with a
+one-line note under it saying why. Like a picture (`figures`), the row may be drawn
+smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size (its labels'
+size) in all.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..base.boxes import Group, Item, Row, Shape
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Op
+from ..diagrams.palette import COUNT, series_colours
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles, contrast, mean_colour
@@ -39,7 +42,7 @@ _ROLES = {
     "page": ("background",),
     "on_accent": ("background",),
 }
-SERIES = (
+SERIES = (  # the palette names the series colours are made from, in order
     "link",
     "code_keyword",
     "code_type",
@@ -83,7 +86,8 @@ def colour(styles: Styles, role: str) -> int:
         alpha = round(TINT_SHARE * 255) << 24
         return (colour(styles, role.removeprefix(TINT)) & 0xFFFFFF) | alpha
     if role.startswith("series"):
-        return styles.palette[SERIES[int(role[6:]) % len(SERIES)]]
+        base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
+        return series_colours(base, colour(styles, "page"))[int(role[6:]) % COUNT]
     for name in _ROLES.get(role, ("text",)):
         if name in styles.palette:
             return styles.palette[name]

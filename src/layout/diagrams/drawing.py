@@ -10,6 +10,7 @@ maps, sequence diagrams and pies are in `kinds`.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass, replace
@@ -93,8 +94,7 @@ def _node_size(node: Node, text: Lines) -> tuple[float, float]:
 
 def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     across = chart.direction in ("LR", "RL")
-    from grandalf.graphs import Edge as GEdge  # see TYPE_CHECKING above
-    from grandalf.graphs import Graph
+    from grandalf.graphs import Graph  # see TYPE_CHECKING above
 
     vertices: dict[str, Vertex] = {}
     placed_text: dict[str, Lines] = {}
@@ -117,7 +117,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             ends.append(_vertex(key, text.width + 14, text.height + 6, across))
             vertices[key] = ends[-1]
         ends.append(vertices[edge.target])
-        pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
+        pairs = itertools.pairwise(ends)
+        pieces = [_edge_class()(a, b, len(g_edges) + k) for k, (a, b) in enumerate(pairs)]
         for piece in pieces:
             piece.view = _Path([])
         g_edges.extend(pieces)
@@ -138,6 +139,24 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         for key, box in boxes.items()
     }
     return _flowchart_drawing(chart, placed, routes, flip_x, flip_y)
+
+
+@functools.cache
+def _edge_class() -> type[GEdge]:
+    """grandalf's edge, hashed by its place in the chart: grandalf gathers a component's
+    edges in a set, which hashed by address came out in another order each run, and so did
+    the layout (the same chart 2,660 px wide in one run, 3,110 in the next)."""
+    from grandalf.graphs import Edge  # see TYPE_CHECKING above
+
+    class OrderedEdge(Edge):  # type: ignore[misc]
+        def __init__(self, x: Vertex, y: Vertex, order: int) -> None:
+            super().__init__(x, y)
+            self.order = order
+
+        def __hash__(self) -> int:
+            return self.order
+
+    return OrderedEdge
 
 
 def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:

@@ -1,26 +1,27 @@
 """Mermaid source → a `Drawing`, under a per-post budget: the door cards and articles use.
 
 One post may hold many diagrams: each is bounded by the parser (`mermaid.MAX_SOURCE`,
-`MAX_NODES`, `MAX_EDGES`), and the post as a whole by `DiagramBudget` (a count and the
-seconds spent laying out); a diagram past the budget falls back to its source, as one
-that does not parse does.
+`MAX_NODES`, `MAX_EDGES`) and by the steps its layout would take (`cost.DIAGRAM_STEPS`),
+and the post as a whole by `DiagramBudget` (a count of diagrams and of steps, never of
+seconds: the same post gets the same answer on every machine); a diagram past a bound falls
+back to its source at once, as one that does not parse does.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 from ..errors import DiagramError
+from .cost import DIAGRAM_STEPS, FORMS_STEPS, POST_STEPS, diagram_steps
 from .drawing import layout_flowchart
-from .kinds import layout_pie, layout_sequence
+from .kinds import layout_pie
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
+from .sequence import layout_sequence
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
-POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
 WRAP_GAIN = 1.08  # ... when that shrinks it this much less
@@ -41,18 +42,29 @@ def draw_to_fit(
         return drawing
     upright = False
     if drawing.across:
-        turned = budget.draw(source, measure, upright=True)
-        gain = _gain(turned, drawing, width, height)
-        if gain >= TURN_GAIN:
+        turned = _other_form(budget, source, measure, True, False)
+        gain = _gain(turned, drawing, width, height) if turned else 0.0
+        if turned and gain >= TURN_GAIN:
             note = f"a wide diagram drawn upright to fit the card: its labels {gain:.1f}x larger"
             drawing, upright = replace(turned, note=note), True
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
-    narrow = budget.draw(source, _narrow(measure), upright, narrow=True)
-    if _gain(narrow, drawing, width, height) < WRAP_GAIN:
+    narrow = _other_form(budget, source, _narrow(measure), upright, True)
+    if narrow is None or _gain(narrow, drawing, width, height) < WRAP_GAIN:
         return drawing
     wrapped = "long diagram labels wrapped to fit the card"
     return replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
+
+
+def _other_form(
+    budget: DiagramBudget, source: str, measure: Measure, upright: bool, narrow: bool
+) -> Drawing | None:
+    """Another form of a diagram already drawn; None when the post's steps do not cover it
+    (the diagram then stays as written)."""
+    try:
+        return budget.draw(source, measure, upright, narrow)
+    except DiagramError:
+        return None
 
 
 def _gain(drawing: Drawing, than: Drawing, width: float, height: float | None) -> float:
@@ -89,15 +101,20 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
 
 
 class DiagramBudget:
-    """One post's allowance of diagrams: each drawn in the order asked while the count and
-    seconds last; the same source asked again gives the same answer for nothing. The count
-    is of diagrams, not of drawings: a diagram's other forms (upright, narrow labels) that
-    `draw_to_fit` tries spend seconds only."""
+    """One post's allowance of diagrams: each drawn in the order asked while the count of
+    diagrams (`POST_DIAGRAMS`) and of layout steps (`POST_STEPS`) last, a diagram whose
+    own steps pass `DIAGRAM_STEPS` never. The steps are counted from the parsed diagram
+    before it is laid out (`cost.diagram_steps`), so the answer never depends on the
+    machine's speed or load, and a refused diagram costs no layout. The same source asked
+    again gives the same answer for nothing. A diagram counts once against the count of
+    diagrams; each of its forms that `draw_to_fit` tries (upright, narrow labels) spends
+    its steps, all of them together at most `FORMS_STEPS` (past it, the forms drawn stand)."""
 
-    def __init__(self, diagrams: int = POST_DIAGRAMS, seconds: float = POST_SECONDS) -> None:
-        self._diagrams, self._seconds = diagrams, seconds
+    def __init__(self, diagrams: int = POST_DIAGRAMS, steps: int = POST_STEPS) -> None:
+        self._diagrams, self._steps = diagrams, steps
         self._answers: dict[tuple[str, bool, bool], Drawing | DiagramError] = {}
         self._counted: set[str] = set()  # a diagram counts once, however many forms it tries
+        self._spent: dict[str, int] = {}  # steps each diagram's forms spent
 
     def draw(
         self, source: str, measure: Measure, upright: bool = False, narrow: bool = False
@@ -114,15 +131,27 @@ class DiagramBudget:
 
     def _draw(self, source: str, measure: Measure, upright: bool) -> Drawing | DiagramError:
         new = source not in self._counted
-        if (new and self._diagrams <= 0) or self._seconds <= 0:
+        if new and self._diagrams <= 0:
             return DiagramError("too many diagrams in one post: shown as source")
+        try:
+            steps = diagram_steps(parse_diagram(source))
+        except DiagramError as error:
+            return error
+        if steps > DIAGRAM_STEPS:
+            return DiagramError(
+                f"too large to lay out ({steps:,} steps, at most {DIAGRAM_STEPS:,}):"
+                " simplify the diagram"
+            )
+        if steps > self._steps:
+            return DiagramError("the post's diagrams used up their layout steps: shown as source")
+        if self._spent.get(source, 0) + steps > FORMS_STEPS:
+            return DiagramError("no steps left for another form of this diagram")
+        self._spent[source] = self._spent.get(source, 0) + steps
         if new:
             self._counted.add(source)
             self._diagrams -= 1
-        started = time.perf_counter()
+        self._steps -= steps
         try:
             return draw_diagram(source, measure, upright)
         except DiagramError as error:
             return error
-        finally:
-            self._seconds -= time.perf_counter() - started

@@ -1,6 +1,7 @@
-"""Mermaid source → a diagram record: the dispatcher, mind maps, sequence diagrams, pies.
+"""Mermaid source → a diagram record: the dispatcher, mind maps, pies.
 
-Flowcharts are read in `mermaid`, which also holds the limits and `DiagramError`.
+Flowcharts are read in `mermaid`, which also holds the limits and `DiagramError`; sequence
+diagrams in `sequenceparse`.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 
 from ..errors import DiagramError
 from .mermaid import (
-    MAX_EDGES,
     MAX_NESTING,
     MAX_NODES,
     Flowchart,
@@ -19,9 +19,8 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
-from .mermaidlines import message as message_line
-from .mermaidlines import note as note_line
-from .mermaidlines import participant as participant_line
+from .sequenceparse import Sequence as Sequence  # the record, for `fit`
+from .sequenceparse import parse_sequence as _sequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,54 +44,10 @@ class Mindmap:
 
 
 @dataclass(frozen=True, slots=True)
-class Participant:
-    id: str
-    label: str
-    actor: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Message:
-    source: str
-    target: str
-    label: str
-    dashed: bool = False
-    arrow: str = "filled"  # filled, open (`->`), cross (`-x`), async (`-)`)
-
-
-@dataclass(frozen=True, slots=True)
-class Note:
-    over: tuple[str, ...]  # one or two participant ids
-    label: str
-    side: str = "over"  # over, left, right
-
-
-@dataclass(frozen=True, slots=True)
-class Section:
-    """A block's start (`loop`, `alt`, `opt`, `par`, ...), its `else`/`and` or its `end`."""
-
-    kind: str  # open, divider, close
-    keyword: str = ""
-    label: str = ""
-
-
-Event = Message | Note | Section
-
-
-@dataclass(frozen=True, slots=True)
-class Sequence:
-    participants: tuple[Participant, ...]
-    events: tuple[Event, ...]
-
-    def labels(self) -> list[str]:
-        out = [p.label for p in self.participants]
-        return out + [event.label for event in self.events if event.label]
-
-
-@dataclass(frozen=True, slots=True)
 class Pie:
     title: str
     slices: tuple[tuple[str, float], ...]
+    show_data: bool = False  # `pie showData`: each value in the legend too
 
     def labels(self) -> list[str]:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
@@ -187,74 +142,13 @@ def _freeze(root: _Draft) -> MindNode:
     return built[id(root)]
 
 
-_OPENERS = ("loop", "alt", "opt", "par", "critical", "break", "rect")
-_DIVIDERS = ("else", "and", "option")
-_SKIPPED = ("autonumber", "activate", "deactivate", "title", "box", "create", "destroy")
-
-
-def _sequence(lines: list[str]) -> Sequence:
-    participants: dict[str, Participant] = {}
-    events: list[Event] = []
-    depth = 0
-
-    def meet(ident: str) -> str:
-        ident = ident.strip()
-        if ident not in participants:
-            if len(participants) >= MAX_NODES:
-                raise DiagramError(f"more than {MAX_NODES} participants")
-            participants[ident] = Participant(ident, clean_label(ident))
-        return ident
-
-    for line in lines:
-        text = line.strip()
-        word = text.split()[0]
-        if participant := participant_line(text):
-            ident = participant.id.strip()
-            label = clean_label(participant.label or ident)
-            participants[ident] = Participant(ident, label, participant.keyword == "actor")
-            if len(participants) > MAX_NODES:
-                raise DiagramError(f"more than {MAX_NODES} participants")
-            continue
-        if word in _OPENERS:
-            depth += 1
-            if depth > MAX_NESTING:
-                raise DiagramError("blocks nested too deeply")
-            label = "" if word == "rect" else clean_label(text[len(word) :])
-            events.append(Section("open", word, label))
-        elif word in _DIVIDERS:
-            events.append(Section("divider", word, clean_label(text[len(word) :])))
-        elif text == "end":
-            if depth == 0:
-                raise DiagramError("`end` without a block")
-            depth -= 1
-            events.append(Section("close"))
-        elif note := note_line(text):
-            who = tuple(meet(w) for w in note.who.split(",")[:2])
-            side = note.side.lower().split()[0]
-            events.append(Note(who, clean_label(note.text), side))
-        elif message := message_line(text):
-            arrow = message.arrow
-            kind = {">>": "filled", "->": "open", "-x": "cross", "-)": "async"}[arrow[-2:]]
-            dashed = arrow.startswith("--")
-            source, target = meet(message.source), meet(message.target)
-            events.append(Message(source, target, clean_label(message.text), dashed, kind))
-        elif word not in _SKIPPED:
-            raise DiagramError(f"cannot read {text[:40]!r}")
-        if len(events) > MAX_EDGES:
-            raise DiagramError(f"more than {MAX_EDGES} messages")
-    if depth:
-        raise DiagramError("block without its `end`")
-    if not participants:
-        raise DiagramError("sequence diagram without participants")
-    return Sequence(tuple(participants.values()), tuple(events))
-
-
 _SLICE = re.compile(r'^"(?P<label>[^"]*)"\s*:\s*(?P<value>[-+0-9.eE]+)\s*$')
 
 
 def _pie(lines: list[str]) -> Pie:
     head = lines[0].split(None, 1)
     rest = head[1] if len(head) > 1 else ""
+    show_data = rest.startswith("showData")
     rest = re.sub(r"^showData\b\s*", "", rest)
     title = clean_label(rest[len("title") :]) if rest.startswith("title") else ""
     slices: list[tuple[str, float]] = []
@@ -263,7 +157,10 @@ def _pie(lines: list[str]) -> Pie:
         if text.startswith("title"):
             title = clean_label(text[len("title") :])
             continue
-        if text.startswith(("showData", "accTitle", "accDescr")):
+        if text.startswith("showData"):
+            show_data = True
+            continue
+        if text.startswith(("accTitle", "accDescr")):
             continue
         match = _SLICE.match(text)
         if not match:
@@ -279,4 +176,4 @@ def _pie(lines: list[str]) -> Pie:
             raise DiagramError(f"more than {MAX_NODES} slices")
     if not slices or sum(v for _, v in slices) <= 0:
         raise DiagramError("pie without slices")
-    return Pie(title, tuple(slices))
+    return Pie(title, tuple(slices), show_data)

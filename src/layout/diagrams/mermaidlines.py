@@ -89,8 +89,8 @@ def _split_at_as(text: str, start: int) -> tuple[str, str | None]:
 
 
 def message(text: str) -> Message | None:
-    """``A->>B: text``: a source, an arrow, a target (after an optional ``+``/``-``
-    activation mark) and the text after the first colon."""
+    """``A->>B: text``: a source, an arrow (``<<`` first where it has two ends), a target
+    (after an optional ``+``/``-`` activation mark) and the text after the first colon."""
     colon = text.find(":")
     if colon < 0:
         return None
@@ -100,6 +100,8 @@ def message(text: str) -> Message | None:
         for arrow in ARROWS:
             after = at + len(arrow)
             if head.startswith(arrow, at) and after < len(head):
+                if arrow.endswith(">>") and head.startswith("<<", at - 2) and at > 2:
+                    at, arrow = at - 2, "<<" + arrow  # `<<->>`: both ends
                 source = head[: max(1, len(head[:at].rstrip()))]
                 return Message(source, arrow, _target(head[after:]), text[colon + 1 :])
         at = head.find("-", at + 1)

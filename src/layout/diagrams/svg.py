@@ -19,16 +19,18 @@ from ..base.fonts import FontBook
 from .fit import DiagramBudget, draw_to_fit
 from .labels import LINE_HEIGHT, LabelSetter
 from .marks import TINT, TINT_SHARE, Drawing, Label, Mark
+from .palette import series_colours
 
 FONT_FAMILY = (
     "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
     "'Microsoft YaHei','Noto Sans CJK SC',sans-serif"
 )
 # The articles' palette: dark text on white, and an accent (a calm blue unless the article
-# theme gives its brand colour, which then also leads the series).
+# theme gives its brand colour, which then also leads the series: the hues series colours
+# are made from, `palette.series_colours`).
 PALETTE = {
     "text": "#333333",
-    "muted": "#888888",
+    "muted": "#666666",  # 5.4:1 on the panel: a block's condition reads on its chip
     "line": "#8a8f98",
     "accent": "#3a7bd5",
     "fill": "#f3f6fb",
@@ -38,7 +40,6 @@ PALETTE = {
     "on_accent": "#ffffff",
 }
 SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6409f", "#6e56cf")
-SERIES_APART = 90.0  # RGB distance under which a series colour would echo the accent
 _SLACK = 0.04  # of the width, on each side
 PHONE_COLUMN = 343.0  # px: a phone's article column, the width a diagram is fitted to
 _BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
@@ -77,17 +78,15 @@ class Palette:
         return self.accent if role == "accent" else PALETTE.get(role, PALETTE["text"])
 
     def series(self) -> tuple[str, ...]:
-        return (self.accent, *(c for c in SERIES if not _near(c, self.accent)))
+        """The series colours (`palette.series_colours`) made from the accent, then `SERIES`,
+        on the article's white page."""
+        base = tuple(_argb(c) for c in (self.accent, *SERIES))
+        made = series_colours(base, _argb(PALETTE["page"]))
+        return tuple(f"#{c & 0xFFFFFF:06x}" for c in made)
 
 
-def _near(a: str, b: str) -> bool:
-    """Whether two #rrggbb colours would read as one series colour."""
-    pairs = zip(
-        (int(a[i : i + 2], 16) for i in (1, 3, 5)),
-        (int(b[i : i + 2], 16) for i in (1, 3, 5)),
-        strict=True,
-    )
-    return sum((x - y) ** 2 for x, y in pairs) < SERIES_APART**2
+def _argb(hex_colour: str) -> int:
+    return 0xFF000000 | int(hex_colour[1:7], 16)
 
 
 def svg_of(drawing: Drawing, palette: Palette = Palette(PALETTE["accent"])) -> str:

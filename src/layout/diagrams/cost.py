@@ -1,0 +1,120 @@
+"""A parsed diagram → the steps its layout will take, counted before any layout is tried.
+
+A post's diagrams are bounded by counted steps, never by the seconds they took
+(`fit.DiagramBudget`): the same source gets the same answer (drawn, or its source with a
+note) on every machine, loaded or idle, through the API or the CLI, and a diagram past the
+allowance gets its note at once, without a layout begun. The count follows what the layout
+does. A layered layout (grandalf's Sugiyama, as flowcharts use it) orders every vertex of
+every layer in each crossing-reduction sweep, the dummy vertices of long edges included, and
+weighs each against its neighbours: so its steps are (vertices + dummies + edge pieces) x
+sweeps, the dummies counted from a layering done here the way grandalf does it (cycles
+broken depth-first from the sources, then longest path), linear in the diagram. Every other
+kind is laid out in one pass over its items. Every kind measures (shapes) and places each
+label once: `ITEM_STEPS` a label. A record may count its own steps with a `layout_steps()` method.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from .mermaid import Flowchart
+
+SWEEPS = 3  # crossing-reduction sweeps a layered layout makes (drawing._sugiyama)
+ITEM_STEPS = 20  # a label measured and placed, in the units of one vertex of one sweep
+# One diagram's allowance, calibrated on this machine with generated flowcharts up to the
+# parser's limits (200 nodes, 400 edges; random, acyclic, labelled, long-edged, bipartite)
+# and benchmarks/bench_mermaid.py (docs/decisions/engine.md, "counted steps"): one layout
+# of up to 40,000 steps took at most 0.7 s of CPU, most well under 0.3 s.
+DIAGRAM_STEPS = 40_000
+FORMS_STEPS = 2 * DIAGRAM_STEPS  # a diagram's forms together (as written, upright, narrow)
+POST_STEPS = 4 * FORMS_STEPS  # a post's diagrams together
+
+
+def diagram_steps(diagram: object) -> int:
+    """The steps laying out `diagram` will take."""
+    own = getattr(diagram, "layout_steps", None)
+    if callable(own):
+        return int(own())
+    labels = getattr(diagram, "labels", None)
+    measured = ITEM_STEPS * (len(labels()) if callable(labels) else 1)
+    if isinstance(diagram, Flowchart):
+        return measured + flowchart_steps(diagram)
+    return measured
+
+
+def flowchart_steps(chart: Flowchart) -> int:
+    """A flowchart's layered-layout steps: an edge label is a vertex of its own mid-edge, a
+    loop is drawn beside its node and not laid out (as `drawing.layout_flowchart` does)."""
+    index = {node.id: i for i, node in enumerate(chart.nodes)}
+    count = len(index)
+    links: list[tuple[int, int]] = []
+    for edge in chart.edges:
+        a, b = index[edge.source], index[edge.target]
+        if a == b:
+            continue
+        if edge.label:
+            links += [(a, count), (count, b)]
+            count += 1
+        else:
+            links.append((a, b))
+    return layered_steps(count, links)
+
+
+def layered_steps(vertices: int, links: Iterable[tuple[int, int]]) -> int:
+    """Steps of a layered layout of `vertices` joined by `links` (pairs of vertex numbers)."""
+    pairs = list(links)
+    ranks = _ranks(vertices, pairs)
+    dummies = sum(max(0, abs(ranks[b] - ranks[a]) - 1) for a, b in pairs)
+    return (vertices + 2 * dummies + len(pairs)) * SWEEPS
+
+
+def _ranks(vertices: int, pairs: list[tuple[int, int]]) -> list[int]:
+    """Each vertex's layer: the links that close a cycle (found depth-first from the
+    vertices nothing points at, then from the rest) turned round, then the longest path
+    from a source. Linear, without recursion."""
+    out: list[list[int]] = [[] for _ in range(vertices)]
+    has_in = [False] * vertices
+    for a, b in pairs:
+        out[a].append(b)
+        has_in[b] = True
+    state = [0] * vertices  # 0 new, 1 on the path, 2 done
+    back: set[tuple[int, int]] = set()
+    starts = [v for v in range(vertices) if not has_in[v]] + list(range(vertices))
+    for start in starts:
+        if state[start]:
+            continue
+        state[start] = 1
+        stack = [(start, iter(out[start]))]
+        while stack:
+            vertex, targets = stack[-1]
+            target = next(targets, None)
+            if target is None:
+                state[vertex] = 2
+                stack.pop()
+            elif state[target] == 1:
+                back.add((vertex, target))
+            elif state[target] == 0:
+                state[target] = 1
+                stack.append((target, iter(out[target])))
+    return _longest_paths(vertices, [(b, a) if (a, b) in back else (a, b) for a, b in pairs])
+
+
+def _longest_paths(vertices: int, pairs: list[tuple[int, int]]) -> list[int]:
+    """Each vertex's longest distance from a source of the acyclic `pairs` (Kahn's order)."""
+    out: list[list[int]] = [[] for _ in range(vertices)]
+    waiting = [0] * vertices
+    for a, b in pairs:
+        if a != b:
+            out[a].append(b)
+            waiting[b] += 1
+    ranks = [0] * vertices
+    ready = deque(v for v in range(vertices) if waiting[v] == 0)
+    while ready:
+        vertex = ready.popleft()
+        for target in out[vertex]:
+            ranks[target] = max(ranks[target], ranks[vertex] + 1)
+            waiting[target] -= 1
+            if waiting[target] == 0:
+                ready.append(target)
+    return ranks

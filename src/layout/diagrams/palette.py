@@ -1,0 +1,107 @@
+"""A theme's colours and page → its diagrams' series colours (`series0`…): pie slices, mind-map
+branches. Each is distinct, and at least 3:1 (WCAG contrast) from the next one, so two
+slices side by side part by lightness too, not by hue alone (which a colour-blind reader,
+a grey print or a dim phone loses).
+
+Themes name few colours, and often one twice: darktech's link, keyword and string are the
+same cyan, minimalist's are all black, so taken as they stand, slices repeated. Here the
+theme's colours give the hues, in their order, less any near an earlier one (greys: one);
+hues spaced round the wheel, each as far as it can be from those already taken, make up
+the count. Each series colour then keeps its hue and saturation (HLS, `colorsys`: the
+standard library does this; no colour package is installed) and takes one of two
+lightness tiers, alternately: on a light page a deep tier and a soft one, on a dark page a
+soft one and a bright one, each `APART` from the other in luminance and, where the page
+leaves room, the soft one as far from the page.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from collections.abc import Sequence
+from functools import lru_cache
+
+from ..style.resolver import relative_luminance
+
+COUNT = 8  # series colours: series0..series7, then again
+APART = 3.15  # contrast kept between neighbours: WCAG's 3:1 for graphics, and 8-bit rounding
+NEAR_HUE = 1 / 12  # hues closer than 30 degrees read as one series colour
+GREY = 0.12  # saturation under which a colour is a grey (black, white included)
+MADE_SATURATION = 0.62  # of a hue made up when the theme has no saturated colour
+DEEPEST, PALEST = 0.01, 0.85  # luminances past which a colour's hue hardly shows
+MIDDLE = 0.18  # page luminance at which light marks read as well as dark ones
+_CANDIDATE_HUES = 24  # hues made up are chosen from every 15 degrees
+_OPAQUE = 0xFF000000
+
+
+@lru_cache(maxsize=64)
+def series_colours(base: tuple[int, ...], page: int) -> tuple[int, ...]:
+    """`COUNT` ARGB colours from the theme's `base` colours (in order of preference) for
+    marks drawn on `page`."""
+    hues = _hues(base)
+    low, high = _tiers(relative_luminance(page))
+    first = relative_luminance(base[0]) if base else low
+    order = (low, high) if abs(first - low) <= abs(first - high) else (high, low)
+    return tuple(_at_luminance(*hues[i], order[i % 2]) for i in range(COUNT))
+
+
+def _hues(base: Sequence[int]) -> list[tuple[float, float]]:
+    """(hue, saturation) of each series colour: the theme's distinct ones, then made up."""
+    taken: list[tuple[float, float]] = []
+    for argb in base:
+        hue, _, saturation = colorsys.rgb_to_hls(*_rgb(argb))
+        if saturation < GREY:  # a grey leads the series only as the theme's first colour
+            if not taken:
+                taken.append((hue, 0.0))
+        elif all(s < GREY or _hue_gap(hue, h) >= NEAR_HUE for h, s in taken):
+            taken.append((hue, saturation))
+    chromatic = [s for _, s in taken if s >= GREY]
+    saturation = sum(chromatic) / len(chromatic) if chromatic else MADE_SATURATION
+    while len(taken) < COUNT:
+        candidates = [i / _CANDIDATE_HUES for i in range(_CANDIDATE_HUES)]
+        used = [h for h, s in taken if s >= GREY]
+        hue = max(candidates, key=lambda c: min((_hue_gap(c, h) for h in used), default=1.0))
+        taken.append((hue, max(saturation, 0.45)))
+    return taken[:COUNT]
+
+
+def _hue_gap(a: float, b: float) -> float:
+    gap = abs(a - b) % 1.0
+    return min(gap, 1.0 - gap)
+
+
+def _tiers(page: float) -> tuple[float, float]:
+    """Two luminances `APART` from each other and from the page: both darker than a light
+    page, both lighter than a dark one, or one each side of a page of middle lightness
+    (pop-art's purple). Where none fits between `DEEPEST` and `PALEST` (where hues still
+    show), the neighbours keep their contrast and the page gets less."""
+    ground = page + 0.05
+    darker = (ground / APART**2 - 0.05, ground / APART - 0.05)
+    lighter = (ground * APART - 0.05, ground * APART**2 - 0.05)
+    either = (ground / APART - 0.05, ground * APART - 0.05)
+    for low, high in (darker, lighter, either):
+        if low >= DEEPEST and high <= PALEST:
+            return low, high
+    if page < MIDDLE:
+        return (PALEST + 0.05) / APART - 0.05, PALEST
+    return DEEPEST, (DEEPEST + 0.05) * APART - 0.05
+
+
+def _at_luminance(hue: float, saturation: float, target: float) -> int:
+    """The colour of `hue` and `saturation` whose lightness gives luminance `target`."""
+    low, high = 0.0, 1.0
+    for _ in range(24):
+        mid = (low + high) / 2
+        if relative_luminance(_argb(colorsys.hls_to_rgb(hue, mid, saturation))) < target:
+            low = mid
+        else:
+            high = mid
+    return _argb(colorsys.hls_to_rgb(hue, (low + high) / 2, saturation))
+
+
+def _rgb(argb: int) -> tuple[float, float, float]:
+    return tuple((argb >> shift & 0xFF) / 255 for shift in (16, 8, 0))  # type: ignore[return-value]
+
+
+def _argb(rgb: tuple[float, float, float]) -> int:
+    red, green, blue = (round(min(1.0, max(0.0, c)) * 255) for c in rgb)
+    return _OPAQUE | red << 16 | green << 8 | blue

@@ -1,0 +1,486 @@
+"""A `Sequence` record → its `Drawing`: a column per participant, a row per event.
+
+Columns are spaced so each message's label, note and self-message fits between its ends.
+Rows go down in order: a message's label above its arrow; an activation bar from the row
+that starts it to the row that ends it, nested bars stepped right, arrows ending at a bar's
+edge; `autonumber`'s numbers in discs at each arrow's start; a created participant's head
+on the row of the message that creates it, a destroyed one's lifeline ending in a cross.
+Blocks (loop, alt, opt, par, critical, break) are frames with a tag, spanning the columns
+and the labels they hold, as mermaid-js draws them; their conditions sit on chips in the
+muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted band
+without a line. `box` groups are titled tinted bands behind their participants' columns.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from .marks import (
+    LABEL_SIZE,
+    LINE_WIDTH,
+    MAX_LABEL_WIDTH,
+    PAD_X,
+    PAD_Y,
+    SMALL_SIZE,
+    Drawing,
+    Label,
+    Lines,
+    Mark,
+    Measure,
+    Op,
+    arrowhead,
+    circle_ops,
+    finish,
+    rect_ops,
+    tint,
+)
+from .sequenceparse import Lifeline, Message, Note, Section, Sequence
+
+ROW_GAP, COLUMN_GAP, ACTOR = 10.0, 36.0, 30.0
+BAR, BAR_STEP = 10.0, 4.0  # px: an activation bar's width, and a nested bar's step right
+DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
+LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
+FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
+CROSS = 6.0  # px: half a destroyed lifeline's cross
+CHIP = 5.0  # px round a condition's label on its chip
+
+
+@dataclass
+class _Frame:
+    """A block being laid out: where it opened, the columns and the x range its contents
+    reach, and its dividers' heights with their conditions."""
+
+    top: float
+    section: Section
+    label: Lines
+    columns: set[int] = field(default_factory=set)
+    reach: list[float] = field(default_factory=list)  # x of what it holds, beyond columns
+    dividers: list[tuple[float, Lines | None]] = field(default_factory=list)
+
+
+class _Sheet:
+    """The drawing in progress: the columns, the current row `y`, the layers painted in
+    order (bands, lifelines, frames, bars, then messages and notes) and what is open."""
+
+    def __init__(self, seq: Sequence, measure: Measure) -> None:
+        self.seq, self.measure = seq, measure
+        self.index = {p.id: i for i, p in enumerate(seq.participants)}
+        self.heads = [
+            measure(p.label, LABEL_SIZE, False, MAX_LABEL_WIDTH * 0.7) for p in seq.participants
+        ]
+        self.widths = [t.width + 2 * PAD_X for t in self.heads]
+        self.head_h = max(t.height for t in self.heads) + 2 * PAD_Y
+        self.texts = {
+            id(e): measure(e.label, SMALL_SIZE, False, MAX_LABEL_WIDTH) for e in seq.events
+        }
+        self.xs = _columns(self)
+        titles = [measure(b, LABEL_SIZE, True, MAX_LABEL_WIDTH) for b in seq.boxes]
+        self.box_titles = titles
+        self.title = measure(seq.title, LABEL_SIZE + 1, True, 2 * MAX_LABEL_WIDTH)
+        self.title_h = self.title.height + 12 if seq.title else 0.0
+        self.head_top = self.title_h + max((t.height + 10 for t in titles), default=0.0)
+        self.head_top += ACTOR if any(p.actor for p in seq.participants) else 0.0
+        self.y = self.head_top + self.head_h + 14
+        self.bands: list[Mark | Label] = []
+        self.frames: list[Mark | Label] = []
+        self.bars: list[Mark | Label] = []
+        self.body: list[Mark | Label] = []
+        self.opened: list[_Frame] = []
+        self.active: dict[int, list[float]] = {i: [] for i in range(len(self.xs))}
+        self.starts = {
+            i: self.head_top + self.head_h for i, p in enumerate(seq.participants) if not p.created
+        }
+        self.ends: dict[int, float] = {}
+        self.doomed: set[int] = set()
+        self.last_arrow: float | None = None
+        self.rects = 0
+
+    # what frames hold
+
+    def touch(self, *columns: int) -> None:
+        for frame in self.opened:
+            frame.columns.update(columns)
+
+    def reach(self, *xs: float) -> None:
+        for frame in self.opened:
+            frame.reach.extend(xs)
+
+    def edge(self, column: int, toward: float) -> float:
+        """Where an arrow meets a column: its lifeline, or its top activation bar's side."""
+        depth = len(self.active[column])
+        x = self.xs[column]
+        if depth == 0:
+            return x
+        x += (depth - 1) * BAR_STEP
+        return x + BAR / 2 if toward > x else x - BAR / 2
+
+    def activate(self, column: int, y: float) -> None:
+        self.active[column].append(y)
+
+    def deactivate(self, column: int, y: float) -> None:
+        if not self.active[column]:
+            return
+        depth = len(self.active[column]) - 1
+        top = self.active[column].pop()
+        left, height = self.xs[column] + depth * BAR_STEP - BAR / 2, max(y - top, 12.0)
+        edge = rect_ops(
+            left - 1.5, top - 1.5, BAR + 3, height + 3
+        )  # parts it from the bar under it
+        self.bars.append(Mark(edge, None, "page"))
+        self.bars.append(Mark(rect_ops(left, top, BAR, height), None, "border"))
+
+
+def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
+    """The sequence diagram's drawing."""
+    sheet = _Sheet(seq, measure)
+    for event in seq.events:
+        if isinstance(event, Message):
+            _message(sheet, event)
+        elif isinstance(event, Note):
+            _note(sheet, event)
+        elif isinstance(event, Lifeline):
+            _lifeline(sheet, event)
+        else:
+            _section(sheet, event)
+    end = sheet.y + 6
+    for column in range(len(sheet.xs)):
+        while sheet.active[column]:
+            sheet.deactivate(column, end)
+    items = _boxes(sheet, end) + sheet.bands + _lifelines(sheet, end)
+    if seq.title:
+        items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
+    return finish(items + sheet.frames + sheet.bars + sheet.body, "\n".join(seq.labels()))
+
+
+def _columns(sheet: _Sheet) -> list[float]:
+    """Column centres: neighbours apart by their boxes and a gap, then widened where a
+    message's label, a note or a self-message needs more room (shortest spans first)."""
+    widths, count = sheet.widths, len(sheet.widths)
+    gaps = [(widths[i] + widths[i + 1]) / 2 + COLUMN_GAP for i in range(count - 1)]
+    needs: list[tuple[int, int, float]] = []
+    uncreated = {i for i, p in enumerate(sheet.seq.participants) if p.created}
+    for event in sheet.seq.events:
+        text = sheet.texts[id(event)]
+        if isinstance(event, Message):
+            a, b = sorted((sheet.index[event.source], sheet.index[event.target]))
+            needed = text.width + 24 + (2 * DISC + 4 if event.number is not None else 0)
+            for end in {a, b} & uncreated:  # its head beside the label
+                needed += widths[end] / 2
+                uncreated.discard(end)
+            if a == b:
+                b, needed = a + 1, needed + LOOP_W + BAR
+            needs.append((a, b, needed))
+        elif isinstance(event, Note) and len(event.over) == 1:
+            c = sheet.index[event.over[0]]
+            half = text.width / 2 + PAD_X + 16
+            if event.side == "right":
+                needs.append((c, c + 1, 2 * half + 14))
+            elif event.side == "left":
+                needs.append((c - 1, c, 2 * half + 14))
+            else:
+                needs += [(c - 1, c, half), (c, c + 1, half)]
+    for a, b, needed in sorted(needs, key=lambda n: n[1] - n[0]):
+        if a < 0 or b >= count:
+            continue
+        have = sum(gaps[a:b])
+        if have < needed:
+            gaps[b - 1] += needed - have
+    xs = [0.0]
+    for gap in gaps:
+        xs.append(xs[-1] + gap)
+    return xs
+
+
+def _message(sheet: _Sheet, event: Message) -> None:
+    a, b = sheet.index[event.source], sheet.index[event.target]
+    text = sheet.texts[id(event)]
+    labelled = bool(text.lines) and text.lines != ("",)
+    xa, xb = sheet.xs[a], sheet.xs[b]
+    created = [c for c in (a, b) if c not in sheet.starts] if a != b else []
+    half = sheet.head_h / 2 if created else 0.0
+    y = sheet.y + (half - text.height - 3 if labelled and created else 0.0)
+    y = max(y, sheet.y)  # a created head beside the label, the arrow on its middle
+    if labelled:
+        if a == b:
+            left = sheet.edge(a, xa + 1) + (2 * DISC + 2 if event.number is not None else 4)
+            sheet.body.append(Label(text, left, y, "text", "left"))
+            sheet.reach(left + text.width)
+        else:
+            ends = [
+                _side(sheet, c, other) if c in created else x
+                for c, x, other in ((a, xa, xb), (b, xb, xa))
+            ]
+            sheet.body.append(Label(text, sum(ends) / 2, y, "text"))
+        y += text.height + 3
+    y = max(y, sheet.y + half)
+    if event.activate and a != b:
+        sheet.activate(b, y + (half if b in created else 0.0))
+    start, arrow_y = sheet.edge(a, xb if a != b else xa + 1), y
+    if a == b:
+        y = _self_loop(sheet, event, start, y)
+    else:
+        if a in created:
+            start = _created_head(sheet, a, xb, y)
+        tip = _created_head(sheet, b, xa, y) if b in created else sheet.edge(b, xa)
+        _arrow(sheet, event, start, tip, y)
+        y += half
+    if event.number is not None:
+        _disc(sheet, event.number, start, arrow_y)
+    if event.activate and a == b:
+        sheet.activate(b, y - LOOP_H / 2)
+    if event.deactivate:
+        sheet.deactivate(a, sheet.last_arrow or y)
+    for column in {a, b} & sheet.doomed:
+        y = max(y, _destroy(sheet, column, sheet.last_arrow or y))
+    sheet.touch(a, b)
+    sheet.y = y + ROW_GAP + 8
+
+
+def _arrow(sheet: _Sheet, event: Message, start: float, tip: float, y: float) -> None:
+    dash = (5.0, 4.0) if event.dashed else None
+    direction = 1.0 if tip > start else -1.0
+    inset = 7.0 if event.arrow == "filled" else 0.0
+    begin = start + direction * (7.0 if event.both else 0.0)
+    line = (("M", begin, y), ("L", tip - direction * inset, y))
+    sheet.body.append(Mark(line, "line", None, LINE_WIDTH, dash))
+    sheet.body.extend(_head(event.arrow, (tip, y), (start, y)))
+    if event.both:
+        sheet.body.append(arrowhead((start, y), (tip, y), 9.0))
+    sheet.last_arrow = y
+
+
+def _self_loop(sheet: _Sheet, event: Message, start: float, y: float) -> float:
+    """A message to itself: a loop out to the right and back, below its label."""
+    back = y + LOOP_H
+    path: tuple[Op, ...] = (
+        ("M", start, y),
+        ("L", start + LOOP_W, y),
+        ("L", start + LOOP_W, back),
+        ("L", start + 8, back),
+    )
+    sheet.body.append(Mark(path, "line", None, LINE_WIDTH, (5.0, 4.0) if event.dashed else None))
+    sheet.body.extend(_head(event.arrow, (start, back), (start + LOOP_W, back)))
+    sheet.reach(start + LOOP_W + 4)
+    sheet.last_arrow = back
+    return back
+
+
+def _head(kind: str, tip: tuple[float, float], frm: tuple[float, float]) -> list[Mark]:
+    """An arrow's end: a filled head, none (`->`), a cross (`-x`) or an open head (`-)`)."""
+    if kind == "filled":
+        return [arrowhead(tip, frm, 9.0)]
+    if kind == "open":
+        return []
+    x, y = tip
+    if kind == "cross":
+        s = 5.0
+        ops = (("M", x - s, y - s), ("L", x + s, y + s), ("M", x - s, y + s), ("L", x + s, y - s))
+        return [Mark(ops, "line")]
+    angle = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
+    barbs: list[Op] = []
+    for side in (0.83, -0.83):
+        back = angle + math.pi * side
+        barbs += [("M", x, y), ("L", x + 9 * math.cos(back), y + 9 * math.sin(back))]
+    return [Mark(tuple(barbs), "line")]
+
+
+def _disc(sheet: _Sheet, number: int, x: float, y: float) -> None:
+    """`autonumber`: the message's number in a disc at its start."""
+    text = sheet.measure(str(number), SMALL_SIZE, True, 80.0)
+    width = max(2 * DISC, text.width + 8)
+    sheet.body.append(
+        Mark(rect_ops(x - width / 2, y - DISC, width, 2 * DISC, DISC), None, "accent")
+    )
+    sheet.body.append(Label(text, x, y - text.height / 2, "on_accent"))
+
+
+def _created_head(sheet: _Sheet, column: int, toward: float, y: float) -> float:
+    """A participant created by this message: its head on the arrow's row, its lifeline
+    from there; the arrow ends at the head's side."""
+    top = y - sheet.head_h / 2
+    sheet.frames.extend(_head_marks(sheet, column, top))
+    sheet.starts[column] = top + sheet.head_h
+    return _side(sheet, column, toward)
+
+
+def _side(sheet: _Sheet, column: int, toward: float) -> float:
+    """The side of a participant's head that faces `toward`."""
+    x, half = sheet.xs[column], sheet.widths[column] / 2
+    return x - half if toward < x else x + half
+
+
+def _destroy(sheet: _Sheet, column: int, y: float) -> float:
+    """`destroy`: the lifeline ends at this message, in a cross; where the cross ends."""
+    x, y = sheet.xs[column], y + CROSS + 10
+    ops = (("M", x - CROSS, y - CROSS), ("L", x + CROSS, y + CROSS))
+    sheet.body.append(
+        Mark((*ops, ("M", x - CROSS, y + CROSS), ("L", x + CROSS, y - CROSS)), "text", None, 2.0)
+    )
+    sheet.ends[column] = y
+    sheet.doomed.discard(column)
+    return y + CROSS
+
+
+def _lifeline(sheet: _Sheet, event: Lifeline) -> None:
+    column = sheet.index[event.who]
+    at = sheet.last_arrow if sheet.last_arrow is not None else sheet.y
+    if event.kind == "activate":
+        sheet.activate(column, at)
+    elif event.kind == "deactivate":
+        sheet.deactivate(column, at)
+    else:
+        sheet.doomed.add(column)
+
+
+def _note(sheet: _Sheet, event: Note) -> None:
+    text = sheet.texts[id(event)]
+    over = [sheet.xs[sheet.index[w]] for w in event.over]
+    width = max(text.width + 2 * PAD_X, 60.0)
+    if event.side == "over":
+        centre = sum(over) / len(over)
+        if len(over) > 1:
+            width = max(width, abs(over[-1] - over[0]) + 40)
+    else:
+        offset = width / 2 + 14
+        centre = over[0] + (offset if event.side == "right" else -offset)
+    height = text.height + 2 * PAD_Y - 4
+    y = sheet.y
+    sheet.body.append(Mark(rect_ops(centre - width / 2, y, width, height, 2), None, "panel"))
+    sheet.body.append(Label(text, centre, y + PAD_Y - 2))
+    sheet.touch(*(sheet.index[w] for w in event.over))
+    sheet.reach(centre - width / 2, centre + width / 2)
+    sheet.y = y + height + ROW_GAP
+
+
+def _section(sheet: _Sheet, event: Section) -> None:
+    if event.kind == "open":
+        label = sheet.measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
+        sheet.opened.append(_Frame(sheet.y, event, label))
+        sheet.y += 8 if event.keyword == "rect" else max(label.height + 2 * CHIP + 6, 18) + 8
+    elif event.kind == "divider" and sheet.opened:
+        label = None
+        if event.label:
+            label = sheet.measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
+        sheet.opened[-1].dividers.append((sheet.y, label))
+        sheet.y += (label.height + 2 * CHIP + 6 if label else 0) + 12
+    elif event.kind == "close" and sheet.opened:
+        frame = sheet.opened.pop()
+        left, right = _frame_span(frame, sheet.xs, len(sheet.opened))
+        sheet.touch(*frame.columns)  # what a frame holds, its outer frames hold
+        sheet.reach(left - 4, right + 4)
+        if frame.section.keyword == "rect":
+            band = rect_ops(left, frame.top, right - left, sheet.y - frame.top, 3)
+            sheet.bands.append(Mark(band, None, tint(f"series{sheet.rects % 8}")))
+            sheet.rects += 1
+        else:
+            sheet.frames.extend(_frame_marks(frame, left, right, sheet.y))
+        sheet.y += 10
+
+
+def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, float]:
+    """A frame spans the columns its messages and notes reach, as mermaid-js draws it (all
+    columns when it holds none), inset a little per level of nesting, and wide enough for
+    its tag and condition and for what it holds (a note beside a column, a self-message's
+    label)."""
+    columns = frame.columns or {0, len(xs) - 1}
+    inset = 8.0 * depth
+    left = min([xs[min(columns)] - FRAME_MARGIN + inset, *(x - 10 for x in frame.reach)])
+    right = max([xs[max(columns)] + FRAME_MARGIN - inset, *(x + 10 for x in frame.reach)])
+    need = _tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
+    for _, label in frame.dividers:
+        need = max(need, label.width + 2 * CHIP + 16 if label else 0)
+    return left, max(right, left + need)
+
+
+def _tag_width(section: Section) -> float:
+    return len(section.keyword) * SMALL_SIZE * 0.62 + 12
+
+
+def _frame_marks(frame: _Frame, left: float, right: float, bottom: float) -> list[Mark | Label]:
+    """A block's frame: its outline, its tag in the corner, its condition and dividers."""
+    top, section = frame.top, frame.section
+    out: list[Mark | Label] = [
+        Mark(rect_ops(left, top, right - left, bottom - top + 4, 3), "accent", None, 1.2)
+    ]
+    tag_w = _tag_width(section)
+    corner: tuple[Op, ...] = (
+        ("M", left, top),
+        ("L", left + tag_w, top),
+        ("L", left + tag_w, top + 12),
+        ("L", left + tag_w - 6, top + 18),
+        ("L", left, top + 18),
+        ("Z",),
+    )
+    out.append(Mark(corner, None, tint("accent")))
+    tag = Lines((section.keyword,), tag_w - 12, 16, SMALL_SIZE, True)
+    out.append(Label(tag, left + 5, top + 1, "text", "left"))
+    if section.label:
+        out += _chip(frame.label, left + tag_w + 8 + CHIP, top + CHIP + 3, "left")
+    for y, label in frame.dividers:
+        out.append(Mark((("M", left, y), ("L", right, y)), "accent", None, 1.2, (4.0, 3.0)))
+        if label:  # shown as written: mermaid-js's "[…]" reads as markup on a card
+            out += _chip(label, (left + right) / 2, y + CHIP + 4)
+    return out
+
+
+def _chip(text: Lines, x: float, y: float, align: str = "center") -> list[Mark | Label]:
+    """A condition on a chip of the panel colour: legible over a frame's lines and bands."""
+    left = x - text.width / 2 if align == "center" else x
+    chip = rect_ops(left - CHIP, y - CHIP + 1, text.width + 2 * CHIP, text.height + 2 * CHIP - 2, 4)
+    return [Mark(chip, None, "panel"), Label(text, x, y, "muted", align)]
+
+
+def _lifelines(sheet: _Sheet, end: float) -> list[Mark | Label]:
+    """Each participant's head (at the top, or where created) and its dashed lifeline."""
+    out: list[Mark | Label] = []
+    for column, x in enumerate(sheet.xs):
+        start = sheet.starts.get(column)
+        if start is None or not sheet.seq.participants[column].created:
+            start = sheet.head_top + sheet.head_h  # a `create` no message made: at the top
+            out += _head_marks(sheet, column, sheet.head_top)
+        line = (("M", x, start), ("L", x, sheet.ends.get(column, end)))
+        out.insert(0, Mark(line, "border", None, 1.2, (4.0, 4.0)))
+    return out
+
+
+def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:
+    """A participant's head: its name on a tinted box, under a figure for an actor."""
+    x, width = sheet.xs[column], sheet.widths[column]
+    out: list[Mark | Label] = []
+    if sheet.seq.participants[column].actor:
+        out += _stick_figure(x, top - ACTOR)
+    out.append(Mark(rect_ops(x - width / 2, top, width, sheet.head_h, 4), None, tint("accent")))
+    out.append(Label(sheet.heads[column], x, top + PAD_Y))
+    return out
+
+
+def _boxes(sheet: _Sheet, end: float) -> list[Mark | Label]:
+    """Each `box` group: a titled band behind its participants' columns."""
+    out: list[Mark | Label] = []
+    for k, title in enumerate(sheet.box_titles):
+        members = [i for i, p in enumerate(sheet.seq.participants) if p.box == k]
+        if not members:
+            continue
+        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
+        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
+        right = max(right, left + title.width + 20)
+        top = sheet.title_h
+        out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
+        if title.lines and title.lines != ("",):
+            out.append(Label(title, (left + right) / 2, top + 5.0))
+    return out
+
+
+def _stick_figure(x: float, top: float) -> list[Mark]:
+    head = circle_ops(x, top + 5, 5)
+    body: tuple[Op, ...] = (
+        ("M", x, top + 10),
+        ("L", x, top + 19),
+        ("M", x - 8, top + 13),
+        ("L", x + 8, top + 13),
+        ("M", x - 7, top + 27),
+        ("L", x, top + 19),
+        ("L", x + 7, top + 27),
+    )
+    return [Mark(head, "accent", None, 1.5), Mark(body, "accent", None, 1.5)]
