@@ -19,6 +19,7 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidcharts import Quadrant, XYChart, parse_quadrant, parse_xychart
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
@@ -98,7 +99,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie
+Diagram = Flowchart | Mindmap | Sequence | Pie | Quadrant | XYChart
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -115,6 +116,8 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
+    if keyword in ("quadrantChart", "xychart-beta", "xychart"):
+        return parse_quadrant(lines) if keyword == "quadrantChart" else parse_xychart(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
