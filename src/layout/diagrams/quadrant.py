@@ -30,12 +30,15 @@ from .mermaidcharts import Quadrant
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
-SIDES = (280.0, 340.0, 400.0, 480.0)  # px: the square's side, tried in turn
+SIDES = (280.0, 310.0, 340.0, 400.0, 480.0)  # px: the square's side, tried in turn
 DOT = 5.0  # px: a point's radius
 NAME_GAP = 3.0  # px between a dot and its name
 FURTHER = 9.0  # px: the second ring of places lies this much further out
 DIVIDER = 2.0  # px: the page-coloured cross between the quadrants
-Y_AXIS_WIDTH = 84.0  # px: the y axis's end names wrap at this width
+NAME_ROOM = 4.0  # px kept clear left and right of a name
+INSET = 2.0  # px: a point's name keeps this far inside the square
+Y_AXIS_WIDTH = 64.0  # px: the y axis's end names wrap at this width
+NAME_WIDTH = 120.0  # px: a point's name wraps at this width
 AXIS_GAP = 8.0  # px between the square and the axis names
 QUADRANT_ROLES = ("accent", "series1", "series2", "series3")  # quadrant-1 .. quadrant-4
 
@@ -43,7 +46,7 @@ QUADRANT_ROLES = ("accent", "series1", "series2", "series3")  # quadrant-1 .. qu
 def layout_quadrant(chart: Quadrant, measure: Measure) -> Drawing:
     """The chart at the smallest side in `SIDES` where every point's name finds a free
     place (the largest when none does)."""
-    names = [measure(p.label, SMALL_SIZE, False, Y_AXIS_WIDTH * 1.4) for p in chart.points]
+    names = [measure(p.label, SMALL_SIZE, False, NAME_WIDTH) for p in chart.points]
     for side in SIDES:
         items, crowded = _plot(chart, measure, names, side)
         if not crowded:
@@ -73,13 +76,13 @@ def _plot(
                 measure(text, LABEL_SIZE, True, half - 16), x, y, half, taken, dots
             )
             labels.append(label)
-            taken.append(box_of(label))
+            taken.append(_padded(box_of(label)))
     crowded = False
     for (x, y), name in zip(dots, names, strict=True):
         label, free = _point_name(name, x, y, side, taken)
         crowded = crowded or not free
         labels.append(label)
-        taken.append(box_of(label))
+        taken.append(_padded(box_of(label)))
     for x, y in dots:
         items.append(Mark(circle_ops(x, y, DOT), None, "accent"))
     return [*items, *labels], crowded
@@ -89,51 +92,69 @@ def _quadrant_name(
     text: Lines, x: float, y: float, half: float, taken: list[Box], dots: list[tuple[float, float]]
 ) -> Label:
     """A quadrant's name at its top (its middle when the chart has no points, as mermaid-js
-    puts it); at its bottom or middle where the top would cover a dot."""
-    centre = x + half / 2
-    tops = [y + 8, y + half - 8 - text.height, y + (half - text.height) / 2]
+    puts it); where that covers a dot, at the top's left or right, else at its bottom."""
     if not dots:
-        tops = tops[2:]
-    placed = [Label(text, centre, top) for top in tops]
+        return Label(text, x + half / 2, y + (half - text.height) / 2)
+    side = half / 2 - 8 - text.width / 2  # from the middle to a side, inside the quadrant
+    placed = [
+        Label(text, x + half / 2 + shift, top)
+        for top in (y + 8, y + half - 8 - text.height)
+        for shift in (0.0, -side, side)
+    ]
     return min(placed, key=lambda label: sum(_overlaps(box_of(label), b) for b in taken))
 
 
 def _point_name(
     text: Lines, x: float, y: float, side: float, taken: list[Box]
 ) -> tuple[Label, bool]:
-    """The point's name at the first free place round its dot, and whether it was free."""
-    best: tuple[tuple[int, int, int], Label] | None = None
-    for rank, (left, top) in enumerate(_places(text, x, y)):
+    """The point's name at the first free place round its dot (slid inside the square
+    where it would leave it, if it stays beside its dot), and whether it was free. A place
+    next to the dot that crosses the quadrants' divider beats one further out."""
+    best: tuple[tuple[int, int, int, int], Label] | None = None
+    for rank, (left, top, reach) in enumerate(_places(text, x, y)):
+        left = min(max(left, INSET), side - INSET - text.width)
+        top = min(max(top, INSET), side - INSET - text.height)
         label = Label(text, left, top, "text", "left")
         box = box_of(label)
-        outside = min(box[0], box[1]) < 0 or max(box[2], box[3]) > side
-        hits = sum(_overlaps(box, other) for other in taken) + int(outside)
-        crosses = int(_crosses_divider(box, side))
-        score = (hits, crosses, rank)
+        if _distance(box, x, y) > reach + 1:
+            continue  # slid away from its dot
+        hits = sum(_overlaps(box, other) for other in taken)
+        ring = int(reach > DOT + NAME_GAP)
+        score = (hits, ring, int(_crosses_divider(box, side)), rank)
         if best is None or score < best[0]:
             best = (score, label)
-        if score[:2] == (0, 0):
+        if score[:3] == (0, 0, 0):
             break
-    assert best is not None
+    if best is None:  # no place beside the dot inside the square: to its right regardless
+        return Label(text, x + DOT + NAME_GAP, y - text.height / 2, "text", "left"), False
     return best[1], best[0][0] == 0
 
 
-def _places(text: Lines, x: float, y: float) -> list[tuple[float, float]]:
-    """Where a name's left and top may go round its dot, most natural first."""
+def _places(text: Lines, x: float, y: float) -> list[tuple[float, float, float]]:
+    """Where a name's left and top may go round its dot, most natural first, and how far
+    from the dot's middle that is."""
     w, h = text.width, text.height
     out = []
     for reach in (DOT + NAME_GAP, DOT + NAME_GAP + FURTHER):
+        slant = reach * 0.7
         out += [
-            (x + reach, y - h / 2),  # right
-            (x - reach - w, y - h / 2),  # left
-            (x - w / 2, y - reach - h),  # above
-            (x - w / 2, y + reach),  # below
-            (x + reach * 0.7, y - reach * 0.7 - h),  # above right
-            (x - reach * 0.7 - w, y - reach * 0.7 - h),  # above left
-            (x + reach * 0.7, y + reach * 0.7),  # below right
-            (x - reach * 0.7 - w, y + reach * 0.7),  # below left
+            (x + reach, y - h / 2, reach),  # right
+            (x - reach - w, y - h / 2, reach),  # left
+            (x - w / 2, y - reach - h, reach),  # above
+            (x - w / 2, y + reach, reach),  # below
+            (x + slant, y - slant - h, reach),  # above right
+            (x - slant - w, y - slant - h, reach),  # above left
+            (x + slant, y + slant, reach),  # below right
+            (x - slant - w, y + slant, reach),  # below left
         ]
     return out
+
+
+def _distance(box: Box, x: float, y: float) -> float:
+    """How far the point (x, y) is from the box (0 inside it)."""
+    dx = max(box[0] - x, 0.0, x - box[2])
+    dy = max(box[1] - y, 0.0, y - box[3])
+    return (dx * dx + dy * dy) ** 0.5
 
 
 def _crosses_divider(box: Box, side: float) -> bool:
@@ -170,6 +191,11 @@ def box_of(label: Label) -> Box:
     w, h = label.text.width, label.text.height
     left = label.x - w / 2 if label.align == "center" else label.x
     return left, label.y, left + w, label.y + h
+
+
+def _padded(box: Box) -> Box:
+    """A name's box with room round it: two names closer than that read as one."""
+    return box[0] - NAME_ROOM, box[1] - 1, box[2] + NAME_ROOM, box[3] + 1
 
 
 def _overlaps(a: Box, b: Box) -> bool:
