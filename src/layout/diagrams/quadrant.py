@@ -13,6 +13,8 @@ left of the square, beside the half each names.
 
 from __future__ import annotations
 
+import math
+
 from .marks import (
     LABEL_SIZE,
     SMALL_SIZE,
@@ -154,7 +156,7 @@ def _distance(box: Box, x: float, y: float) -> float:
     """How far the point (x, y) is from the box (0 inside it)."""
     dx = max(box[0] - x, 0.0, x - box[2])
     dy = max(box[1] - y, 0.0, y - box[3])
-    return (dx * dx + dy * dy) ** 0.5
+    return math.hypot(dx, dy)
 
 
 def _crosses_divider(box: Box, side: float) -> bool:
