@@ -165,6 +165,9 @@ def _grid(frame: _Frame, measure: Measure, step: float) -> list[Mark | Label]:
             out.append(Mark((("M", 0.0, y), ("L", width, y)), "border", None, 1.0))
             out.append(Label(text, -GAP - text.width / 2, y - text.height / 2, "muted"))
     out.append(Mark((("M", 0.0, 0.0), ("L", 0.0, height), ("L", width, height)), "line", None, 1.2))
+    if frame.low < 0 < frame.high:  # where bars start: firmer than a gridline
+        start, end = frame.at(0, 0.0), frame.at(frame.count, 0.0)
+        out.append(Mark((("M", *start), ("L", *end)), "line", None, 1.0))
     dx, dy = (-TICK, 0.0) if frame.lying else (0.0, TICK)
     marks: list[Op] = []
     for x, y in (frame.at(c + 0.5, frame.low) for c in range(frame.count)):
@@ -234,10 +237,10 @@ def _lying_bands(
     and the names shown: every k-th where the bands are too thin for all."""
     texts = [measure(n, SMALL_SIZE, False, LYING_NAMES) for n in names]
     bars = sum(s.kind == "bar" for s in chart.series)
-    band = max(22.0, bars * 10.0 + 8, *(t.height + 6 for t in texts))
+    band = max(22.0, bars * 10.0 + 8, *(t.height + NAME_GAP for t in texts))
     band = min(band, LYING_MAX / len(names))
     k = 1
-    while k < len(names) and any(t.height + 2 > k * band for t in texts[::k]):
+    while k < len(names) and any(t.height + NAME_GAP > k * band + 0.01 for t in texts[::k]):
         k += 1
     return band, {i: texts[i] for i in range(0, len(names), k)}
 
@@ -252,11 +255,11 @@ def _category_labels(frame: _Frame, shown: dict[int, Lines]) -> list[Mark | Labe
         middle = (index + 0.5) * frame.band
         extent = text.height if frame.lying else text.width
         start = min(max(middle - extent / 2, 0.0), frame.count * frame.band - extent)
-        if start < end + NAME_GAP:
+        if start < end + NAME_GAP - 0.01:
             continue
         end = start + extent
         if frame.lying:
-            out.append(Label(text, -GAP - text.width / 2, start))
+            out.append(Label(text, -GAP - TICK - text.width / 2, start))
         else:
             out.append(Label(text, start + extent / 2, height + GAP + 4))
     return out
