@@ -39,7 +39,7 @@ VALUE_LENGTH = 220.0  # px: an upright chart's value axis; a lying chart's is `L
 LYING_VALUE = 260.0
 LYING_MAX = 440.0  # px: a lying chart's category axis, at most
 LYING_NAMES = 96.0  # px: a lying chart's category names wrap at this width
-TICKS = 5  # value ticks aimed at
+TICKS = 7  # intervals between value ticks, at most
 MAX_DECIMALS = 6
 BAR_SHARE = 0.72  # of a band, its bars take
 NAME_LINES = 2  # an upright category name wraps into at most this many lines
@@ -126,7 +126,7 @@ def value_range(
 
 
 def nice_step(span: float) -> float:
-    """The round step (1, 2 or 5 x 10^k) that cuts `span` into about `TICKS` parts."""
+    """The least round step (1, 2 or 5 x 10^k) that cuts `span` into at most `TICKS` parts."""
     raw = span / TICKS
     magnitude = 10.0 ** math.floor(math.log10(raw))
     return next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw * 0.999)
