@@ -223,7 +223,27 @@ def bounds(mark: Mark) -> tuple[float, float, float, float]:
 
 def test_points_in_one_place_still_get_their_names_clear_of_each_other(setter) -> None:
     source = "quadrantChart\n" + "\n".join(f"Point {i}: [0.5, 0.5]" for i in range(4))
-    assert overlapping(draw_diagram(source, setter.measure)) == []
+    drawing = draw_diagram(source, setter.measure)
+    assert overlapping(drawing) == [] and not drawing.note
+
+
+@pytest.mark.parametrize("spread", [True, False], ids=["scattered", "one-spot"])
+def test_a_crowded_quadrant_chart_numbers_its_dots_and_names_them_below(
+    setter, spread: bool
+) -> None:
+    points = [
+        ((i * 37) % 100 / 100, (i * 61) % 100 / 100) if spread else (0.5, 0.5)
+        for i in range(MAX_POINTS)
+    ]
+    source = "quadrantChart\n" + "\n".join(
+        f"Point {i}: [{x}, {y}]" for i, (x, y) in enumerate(points)
+    )
+    started = time.process_time()
+    drawing = draw_diagram(source, setter.measure)
+    assert time.process_time() - started < 1.0
+    assert overlapping(drawing) == [] and "numbered" in drawing.note
+    texts = {" ".join(label.text.lines) for label in labels(drawing)}
+    assert "1  Point 0" in texts and f"{MAX_POINTS}  Point {MAX_POINTS - 1}" in texts
 
 
 def test_a_dense_month_axis_names_every_other_month_rather_than_run_them_together(

@@ -7,13 +7,16 @@ other and the dots of a crowded chart. Here each name takes the first place roun
 other name, dot or quadrant name and stays inside the square; a name that crosses the
 quadrants' dividing cross is taken only where nothing better is free. Where some name finds
 no free place, the square is drawn larger (the points spread apart) rather than the names
-smaller. Axis names are set upright (no rotated text on a card): the y axis's two ends sit
-left of the square, beside the half each names.
+smaller; where even the largest square is too crowded, the dots are numbered and the names
+listed under the chart (points on one spot share one number label, "3, 7"). Axis names
+are set upright (no rotated text on a card): the y axis's two ends sit left of the square,
+beside the half each names.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from .marks import (
     LABEL_SIZE,
@@ -32,7 +35,8 @@ from .mermaidcharts import Quadrant
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
-SIDES = (280.0, 310.0, 340.0, 400.0, 480.0)  # px: the square's side, tried in turn
+SIDES = (280.0, 310.0, 340.0, 400.0)  # px: the square's side, tried in turn
+KEY_GAP = 14.0  # px above the list of numbered names
 DOT = 5.0  # px: a point's radius
 NAME_GAP = 3.0  # px between a dot and its name
 FURTHER = 9.0  # px: the second ring of places lies this much further out
@@ -47,17 +51,55 @@ QUADRANT_ROLES = ("accent", "series1", "series2", "series3")  # quadrant-1 .. qu
 
 def layout_quadrant(chart: Quadrant, measure: Measure) -> Drawing:
     """The chart at the smallest side in `SIDES` where every point's name finds a free
-    place (the largest when none does)."""
-    names = [measure(p.label, SMALL_SIZE, False, NAME_WIDTH) for p in chart.points]
+    place; where none does, the dots numbered (at the smallest side where the numbers find
+    free places) and their names listed under the chart."""
+    names: list[Lines | None] = [
+        measure(p.label, SMALL_SIZE, False, NAME_WIDTH) for p in chart.points
+    ]
     for side in SIDES:
         items, crowded = _plot(chart, measure, names, side)
         if not crowded:
+            return finish(items + _frame(chart, measure, side), "\n".join(chart.labels()))
+    for side in SIDES:
+        items, crowded = _plot(chart, measure, _numbers(chart, measure, side), side)
+        if not crowded:
             break
-    return finish(items + _frame(chart, measure, side), "\n".join(chart.labels()))
+    frame = _frame(chart, measure, side)
+    bottom = max([side, *(box_of(i)[3] for i in frame if isinstance(i, Label))])
+    items += frame + _key(chart, measure, side, bottom + KEY_GAP)
+    drawing = finish(items, "\n".join(chart.labels()))
+    return replace(drawing, note="a crowded quadrant chart: its points numbered, named below")
+
+
+def _numbers(chart: Quadrant, measure: Measure, side: float) -> list[Lines | None]:
+    """Each dot's number; points drawn on one spot share one label ("3, 7")."""
+    spots: dict[tuple[int, int], list[int]] = {}
+    for index, p in enumerate(chart.points):
+        spots.setdefault((round(p.x * side), round(p.y * side)), []).append(index)
+    out: list[Lines | None] = [None] * len(chart.points)
+    for indices in spots.values():
+        text = ", ".join(str(i + 1) for i in indices)
+        out[indices[0]] = measure(text, SMALL_SIZE, False, NAME_WIDTH)
+    return out
+
+
+def _key(chart: Quadrant, measure: Measure, side: float, top: float) -> list[Mark | Label]:
+    """The numbered names, in two columns as wide as the square, row by row."""
+    column = side / 2
+    out: list[Mark | Label] = []
+    for row in range(0, len(chart.points), 2):
+        texts = [
+            measure(f"{i + 1}  {chart.points[i].label}", SMALL_SIZE, False, column - 12)
+            for i in range(row, min(row + 2, len(chart.points)))
+        ]
+        for slot, text in enumerate(texts):
+            out.append(Label(text, slot * column, top, "text", "left"))
+        top += max(t.height for t in texts) + 2
+    return out
 
 
 def _plot(
-    chart: Quadrant, measure: Measure, names: list[Lines], side: float
+    chart: Quadrant, measure: Measure, names: list[Lines | None], side: float
 ) -> tuple[list[Mark | Label], bool]:
     """The quadrants, dots and names in a square of `side` at (0, 0); and whether some
     name found no free place."""
@@ -81,6 +123,8 @@ def _plot(
             taken.append(_padded(box_of(label)))
     crowded = False
     for (x, y), name in zip(dots, names, strict=True):
+        if name is None:
+            continue
         label, free = _point_name(name, x, y, side, taken)
         crowded = crowded or not free
         labels.append(label)
