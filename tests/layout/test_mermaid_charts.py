@@ -310,3 +310,20 @@ def test_the_article_svg_holds_every_name(source: str) -> None:
     categories = set(chart.categories) if isinstance(chart, XYChart) else set()
     for name in chart.labels():
         assert flat(name) in text or name in categories, name
+
+
+def test_few_long_category_names_wrap_at_their_spaces_never_inside_a_word(setter) -> None:
+    source = (
+        'xychart-beta\n  x-axis ["North America", "South America", Europe, "East Asia", Oceania]'
+        "\n  bar [120, 34, 150, 420, 26]"
+    )
+    drawn = {label.text.lines for label in labels(draw_diagram(source, setter.measure))}
+    assert ("North", "America") in drawn and ("Oceania",) in drawn  # every name, whole words
+    months = "xychart-beta\n  x-axis [jan, feb, mar, apr, may, jun, jul, aug, sep, oct, nov, dec]"
+    drawn = {
+        label.text.lines
+        for label in labels(
+            draw_diagram(months + "\n  bar [" + ", ".join("1" * 12) + "]", setter.measure)
+        )
+    }
+    assert all(len(lines) == 1 for lines in drawn)  # never "ma / y"

@@ -12,7 +12,6 @@ read). Unlike mermaid-js, a chart of several series has a legend, and bars start
 
 from __future__ import annotations
 
-import itertools
 import math
 import unicodedata
 from dataclasses import dataclass
@@ -87,9 +86,11 @@ def layout_xychart(chart: XYChart, measure: Measure) -> Drawing:
         frame = _Frame(True, band, count, LYING_VALUE, low, high)
     else:
         length = min(UPRIGHT_LENGTH, max(160.0, count * BAND_MIN))
-        band = length / count
-        frame = _Frame(False, band, count, VALUE_LENGTH, low, high)
-        shown = _upright_names(names, measure, band)
+        shown = _upright_names(names, measure, length / count)
+        if len(shown) < count and length < UPRIGHT_LENGTH:  # wider, rather than thinned
+            length = UPRIGHT_LENGTH
+            shown = _upright_names(names, measure, length / count)
+        frame = _Frame(False, length / count, count, VALUE_LENGTH, low, high)
     items: list[Mark | Label] = _grid(frame, measure, step)
     items += _series_marks(chart, frame)
     items += _category_labels(frame, shown)
@@ -208,26 +209,37 @@ def _upright_names(names: list[str], measure: Measure, band: float) -> dict[int,
     for k in range(1, count + 1):
         room = k * band - NAME_GAP
         shown = {i: measure(n, SMALL_SIZE, False, room) for i, n in enumerate(names) if i % k == 0}
-        if all(_fits(t, room) for t in shown.values()):
+        if all(_fits(names[i], t, room) for i, t in shown.items()):
             return shown
     return {0: measure(names[0], SMALL_SIZE, False, count * band)}
 
 
-def _fits(text: Lines, room: float) -> bool:
+def _fits(name: str, text: Lines, room: float) -> bool:
     """Whether a name set within `room` px keeps to `NAME_LINES` lines and whole words
     (a Latin word broken across lines, "ma / r", reads as two)."""
     return (
-        text.width <= room + 0.5
-        and len(text.lines) <= NAME_LINES
-        and not any(_joined(a[-1:], b[:1]) for a, b in itertools.pairwise(text.lines))
+        text.width <= room + 0.5 and len(text.lines) <= NAME_LINES and not _breaks_word(name, text)
     )
 
 
-def _joined(before: str, after: str) -> bool:
-    """Whether a line break between these two characters falls inside a word."""
+def _breaks_word(name: str, text: Lines) -> bool:
+    """Whether some line of `text` ends inside a word of `name` (not at a space, and
+    between two letters of a script that puts spaces between its words)."""
+    pos = 0
+    for line in text.lines[:-1]:
+        found = name.find(line, pos)
+        if found < 0:
+            return False  # not read back from the name: judged by width alone
+        pos = found + len(line)
+        if pos < len(name) and _inside_word(name[pos - 1], name[pos]):
+            return True
+    return False
+
+
+def _inside_word(before: str, after: str) -> bool:
     return all(
         c.isalnum() and unicodedata.east_asian_width(c) not in ("W", "F") for c in (before, after)
-    ) and bool(before and after)
+    )
 
 
 def _lying_bands(
