@@ -46,6 +46,7 @@ GAP = 6.0  # px between the plot and its tick and category names
 NAME_GAP = 6.0  # px at least between two category names (less reads as one word in CJK)
 TICK = 4.0  # px: a tick mark's length
 DOT = 3.0  # px: a line's point marker
+MARKER_BAND = 14.0  # px: a line's points get markers where categories are this far apart
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +179,8 @@ def _grid(frame: _Frame, measure: Measure, step: float) -> list[Mark | Label]:
 
 
 def _series_marks(chart: XYChart, frame: _Frame) -> list[Mark | Label]:
-    """Bars first (side by side in each band), then lines with a dot at each value."""
+    """Bars first (side by side in each band), then lines with a dot at each value (where
+    the values are `MARKER_BAND` apart or more)."""
     bars = [(i, s) for i, s in enumerate(chart.series) if s.kind == "bar"]
     base = min(max(0.0, frame.low), frame.high)
     group = BAR_SHARE * frame.band
@@ -198,7 +200,8 @@ def _series_marks(chart: XYChart, frame: _Frame) -> list[Mark | Label]:
         points = [frame.at(c + 0.5, v) for c, v in enumerate(series.values)]
         path = (("M", *points[0]), *(("L", *p) for p in points[1:]))
         out.append(Mark(path, f"series{index}", None, 2.0))
-        out.extend(Mark(circle_ops(x, y, DOT), None, f"series{index}") for x, y in points)
+        if frame.band >= MARKER_BAND:  # denser, the dots would merge into a bead chain
+            out.extend(Mark(circle_ops(x, y, DOT), None, f"series{index}") for x, y in points)
     return out
 
 
