@@ -17,9 +17,12 @@ from .drawing import layout_flowchart
 from .kinds import layout_pie
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
+from .mermaidcharts import Quadrant, XYChart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
+from .quadrant import layout_quadrant
 from .sequence import layout_sequence
+from .xychart import layout_xychart
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
@@ -96,6 +99,10 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
+    if isinstance(diagram, Quadrant):
+        return layout_quadrant(diagram, measure)
+    if isinstance(diagram, XYChart):
+        return layout_xychart(diagram, measure)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

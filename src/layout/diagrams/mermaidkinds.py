@@ -19,6 +19,7 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidcharts import Quadrant, XYChart, parse_quadrant, parse_xychart
 from .sequenceparse import Sequence as Sequence  # the record, for `fit`
 from .sequenceparse import parse_sequence as _sequence
 
@@ -53,7 +54,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie
+Diagram = Flowchart | Mindmap | Sequence | Pie | Quadrant | XYChart
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -70,6 +71,8 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
+    if keyword in ("quadrantChart", "xychart-beta", "xychart"):
+        return parse_quadrant(lines) if keyword == "quadrantChart" else parse_xychart(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
