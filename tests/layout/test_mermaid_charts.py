@@ -14,19 +14,19 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.fit import draw_diagram
-from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Drawing, Label, Mark
-from inkcard.layout.diagrams.mermaidcharts import (
+from inkcard.layout.diagrams.charts.mermaidcharts import (
     MAX_POINTS,
     MAX_SERIES,
     MAX_VALUES,
     Quadrant,
     XYChart,
 )
+from inkcard.layout.diagrams.charts.quadrant import DOT, box_of
+from inkcard.layout.diagrams.charts.xychart import format_number, nice_step, value_range
+from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
-from inkcard.layout.diagrams.quadrant import DOT, box_of
-from inkcard.layout.diagrams.xychart import format_number, nice_step, value_range
 from inkcard.layout.errors import DiagramError
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("5[0-9]-*.md"))

@@ -12,17 +12,17 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..errors import DiagramError
+from .charts.mermaidcharts import Quadrant, XYChart
+from .charts.quadrant import layout_quadrant
+from .charts.xychart import layout_xychart
 from .cost import DIAGRAM_STEPS, FORMS_STEPS, POST_STEPS, diagram_steps
 from .drawing import layout_flowchart
 from .kinds import layout_pie
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
-from .mermaidcharts import Quadrant, XYChart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
-from .quadrant import layout_quadrant
-from .sequence import layout_sequence
-from .xychart import layout_xychart
+from .sequences.sequence import layout_sequence
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import DiagramError
+from .charts.mermaidcharts import Quadrant, XYChart, parse_quadrant, parse_xychart
 from .mermaid import (
     MAX_NESTING,
     MAX_NODES,
@@ -19,9 +20,8 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
-from .mermaidcharts import Quadrant, XYChart, parse_quadrant, parse_xychart
-from .sequenceparse import Sequence as Sequence  # the record, for `fit`
-from .sequenceparse import parse_sequence as _sequence
+from .sequences.sequenceparse import Sequence as Sequence  # the record, for `fit`
+from .sequences.sequenceparse import parse_sequence as _sequence
 
 
 @dataclass(frozen=True, slots=True)

@@ -94,6 +94,35 @@ def runs(rows: Sequence[Row], together: Callable[[Row, Row], bool]) -> dict[int,
     return inside
 
 
+def chain_ends(rows: Sequence[Row]) -> list[int]:
+    """For each row, the end of the keep chain it opens (the rows up to the first that
+    does not keep with the next, and that one)."""
+    n = len(rows)
+    ends = [n] * (n + 1)
+    for index in range(n - 1, -1, -1):
+        kept = rows[index].keep_with_next and index + 1 < n
+        ends[index] = ends[index + 1] if kept else index + 1
+    return ends
+
+
+Whole = tuple[str, dict[int, tuple[int, int]], list[int], bool]
+
+
+def whole_blocks(rows: Sequence[Row], paragraphs: dict[int, tuple[int, int]]) -> tuple[Whole, ...]:
+    """The blocks a card should not split where it could hold them whole: each rule's
+    name, its blocks by the breaks inside them (`runs`), the end of the block each break
+    falls in (`ends_of`), and whether a card may not open inside one whose first part it
+    could hold too. A paragraph may not; a list (a tile grid) may, or the card before is
+    left half empty where the list could have begun."""
+    return tuple(
+        (rule, blocks, ends_of(blocks, len(rows)), opened)
+        for rule, blocks, opened in (
+            (PARAGRAPH_THAT_FITS_SPLIT, paragraphs, True),
+            (LIST_THAT_FITS_SPLIT, list_runs(rows), False),
+        )
+    )
+
+
 def ends_of(blocks: dict[int, tuple[int, int]], breaks: int) -> list[int]:
     """For each of `breaks` + 1 breaks, the end of the block it falls inside; `breaks` + 1
     for none (so `end <= reach` never holds): the page breaker's hot loop reads a list."""

@@ -51,17 +51,15 @@ from ..errors import TooManyPages
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
     HYPHEN_AT_END,
-    LIST_THAT_FITS_SPLIT,
-    PARAGRAPH_THAT_FITS_SPLIT,
     TABLE_HEADER_ALONE,
     TABLE_ROW_ALONE,
     bare_headers,
     block_runs,
-    ends_of,
+    chain_ends,
     kept_rule,
-    list_runs,
     lone_table_rows,
     opens_section,
+    whole_blocks,
 )
 from .short import TITLE_ROOMY, title_end
 
@@ -237,10 +235,7 @@ class _Column:
         self.loose = [0]  # rows before each that allow a break after them
         for row in rows:
             self.loose.append(self.loose[-1] + (not row.keep_with_next))
-        self.chain_ends = [self.n] * (self.n + 1)  # the end of the keep chain each row opens
-        for index in range(self.n - 1, -1, -1):
-            kept = rows[index].keep_with_next and index + 1 < self.n
-            self.chain_ends[index] = self.chain_ends[index + 1] if kept else index + 1
+        self.chain_ends = chain_ends(rows)  # the end of the keep chain each row opens
         self.header_tops: dict[int, float] = {}
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
@@ -254,18 +249,7 @@ class _Column:
         # with the next.
         self.discardable = [row.discardable for row in rows]
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
-        # The blocks a card should not split where it could hold them whole: each rule's
-        # name, its blocks by the breaks inside them, the end of the block each break
-        # falls in (n + 1: none), and whether a card may not open inside one whose first
-        # part it could hold too. A paragraph may not; a list (a tile grid) may, or the
-        # card before is left half empty where the list could have begun.
-        self.wholes = tuple(
-            (rule, blocks, ends_of(blocks, self.n), opened)
-            for rule, blocks, opened in (
-                (PARAGRAPH_THAT_FITS_SPLIT, self.paragraphs, True),
-                (LIST_THAT_FITS_SPLIT, list_runs(rows), False),
-            )
-        )
+        self.wholes = whole_blocks(rows, self.paragraphs)
         self.title_end = title_end(rows)  # a first card ending here is a title card
 
     def card(self, start: int, end: int) -> _Card:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..errors import DiagramError
-from .mermaid import clean_label
+from ...errors import DiagramError
+from ..mermaid import clean_label
 
 MAX_POINTS = 60  # points of one quadrant chart: more cannot all be named legibly
 MAX_SERIES = 8  # bar and line series of one xy chart: one colour role each

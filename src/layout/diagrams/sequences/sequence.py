@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     LINE_WIDTH,
     MAX_LABEL_WIDTH,

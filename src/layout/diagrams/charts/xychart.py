@@ -16,7 +16,7 @@ import math
 import unicodedata
 from dataclasses import dataclass
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     SMALL_SIZE,
     Drawing,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     SMALL_SIZE,
     Drawing,

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import DiagramError
-from .mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
-from .mermaidlines import Message as MessageLine
-from .mermaidlines import message as message_line
-from .mermaidlines import note as note_line
-from .mermaidlines import participant as participant_line
+from ...errors import DiagramError
+from ..mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
+from ..mermaidlines import Message as MessageLine
+from ..mermaidlines import message as message_line
+from ..mermaidlines import note as note_line
+from ..mermaidlines import participant as participant_line
 
 
 @dataclass(frozen=True, slots=True)
