@@ -62,7 +62,7 @@ class _Box:
 
 
 @dataclass
-class _Path:
+class EdgePath:
     points: list[tuple[float, float]]
 
     def setpath(self, points: list[tuple[float, float]]) -> None:
@@ -102,7 +102,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         text = measure(node.label, LABEL_SIZE, False, MAX_LABEL_WIDTH)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
-        vertices[node.id] = _vertex(node.id, w, h, across)
+        vertices[node.id] = vertex(node.id, w, h, across)
     g_edges: list[GEdge] = []
     routes: list[list[GEdge]] = []
     for index, edge in enumerate(chart.edges):
@@ -114,16 +114,16 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             text = measure(edge.label, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8)
             key = f"\0label{index}"
             placed_text[key] = text
-            ends.append(_vertex(key, text.width + 14, text.height + 6, across))
+            ends.append(vertex(key, text.width + 14, text.height + 6, across))
             vertices[key] = ends[-1]
         ends.append(vertices[edge.target])
         pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
         for piece in pieces:
-            piece.view = _Path([])
+            piece.view = EdgePath([])
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
-    _sugiyama(graph, across, _cluster_paths(chart))
+    sugiyama(graph, across, _cluster_paths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
         for box in boxes.values():
@@ -140,7 +140,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     return _flowchart_drawing(chart, placed, routes, flip_x, flip_y)
 
 
-def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
+def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
+    """A grandalf vertex of a box `w` x `h` (its sides swapped when laid `across`)."""
     from grandalf.graphs import Vertex  # see TYPE_CHECKING above
 
     vertex = Vertex(key)
@@ -207,7 +208,7 @@ def _cluster_key(
     return [*ranks, (position, -1)]
 
 
-def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
+def sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`)."""
     offset, laid_out = 0.0, 0
@@ -362,10 +363,10 @@ def _edge_marks(
     head = 6.0 + width * 1.5
     end, start = points[-1], points[0]
     if edge.arrow:
-        points[-1] = _back(points[-1], points[-2], head * 0.8)
+        points[-1] = back(points[-1], points[-2], head * 0.8)
     if edge.both:
-        points[0] = _back(points[0], points[1], head * 0.8)
-    out = [Mark(_rounded(points), "line", None, width, dash)]
+        points[0] = back(points[0], points[1], head * 0.8)
+    out = [Mark(rounded(points), "line", None, width, dash)]
     if edge.arrow:
         out.append(arrowhead(end, points[-2], head))
     if edge.both:
@@ -373,19 +374,20 @@ def _edge_marks(
     return out
 
 
-def _back(tip: tuple[float, float], frm: tuple[float, float], by: float) -> tuple[float, float]:
+def back(tip: tuple[float, float], frm: tuple[float, float], by: float) -> tuple[float, float]:
+    """`tip` moved `by` px back toward `frm` (room for an arrowhead or a rounded corner)."""
     length = math.hypot(tip[0] - frm[0], tip[1] - frm[1]) or 1.0
     by = min(by, length * 0.9)
     return tip[0] - (tip[0] - frm[0]) * by / length, tip[1] - (tip[1] - frm[1]) * by / length
 
 
-def _rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
+def rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
     """A polyline whose inner corners are quadratic curves (softer than mermaid's
     straight dagre bends, and never a sharp kink at a dummy vertex)."""
     ops: list[Op] = [("M", *points[0])]
     for i in range(1, len(points) - 1):
-        before = _back(points[i], points[i - 1], 10.0)
-        after = _back(points[i], points[i + 1], 10.0)
+        before = back(points[i], points[i - 1], 10.0)
+        after = back(points[i], points[i + 1], 10.0)
         ops.append(("L", *before))
         ops.append(("Q", *points[i], *after))
     ops.append(("L", *points[-1]))

@@ -17,7 +17,9 @@ from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
+from .mermaidstate import StateChart
 from .mindmap import layout_mindmap
+from .states import layout_states
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
@@ -84,6 +86,8 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
+    if isinstance(diagram, StateChart):
+        return layout_states(diagram, measure)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

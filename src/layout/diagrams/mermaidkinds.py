@@ -22,6 +22,7 @@ from .mermaid import (
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
+from .mermaidstate import StateChart, parse_states
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +99,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie
+Diagram = Flowchart | Mindmap | Sequence | Pie | StateChart
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -115,6 +116,8 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
+    if keyword in ("stateDiagram-v2", "stateDiagram"):
+        return parse_states(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
