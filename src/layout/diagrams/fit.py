@@ -87,7 +87,7 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
     if isinstance(diagram, StateChart):
-        return layout_states(diagram, measure)
+        return layout_states(diagram, measure, upright)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

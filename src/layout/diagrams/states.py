@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..errors import DiagramError
 from .drawing import EdgePath, back, rounded, sugiyama, vertex
@@ -65,11 +65,16 @@ class _Scope:
     boxes: dict[str, _Box] = field(default_factory=dict)
     routes: list[tuple[str, str, list[tuple[float, float]]]] = field(default_factory=list)
     chips: dict[int, tuple[float, float]] = field(default_factory=dict)  # label centres
+    chip_sizes: dict[int, tuple[float, float]] = field(default_factory=dict)
 
 
-def layout_states(chart: StateChart, measure: Measure) -> Drawing:
-    """The state diagram: scopes laid out innermost first, then drawn from the outside in."""
-    return _Layout(chart, measure).drawing()
+def layout_states(chart: StateChart, measure: Measure, upright: bool = False) -> Drawing:
+    """The state diagram: scopes laid out innermost first, then drawn from the outside in;
+    `upright`: a left-right diagram laid top-down (its composites' own directions kept)."""
+    across = chart.direction in ("LR", "RL")
+    if upright and across:
+        chart = replace(chart, direction="TB")
+    return replace(_Layout(chart, measure).drawing(), across=across)
 
 
 class _Layout:
@@ -219,7 +224,10 @@ class _Layout:
         for key, v in vertices.items():
             x, y = swap(v.view.xy)
             if key.startswith("\0label"):
-                out.chips[int(key[6:])] = (x, y)
+                index = int(key[6:])
+                out.chips[index] = (x, y)
+                text = self._label(index)
+                out.chip_sizes[index] = (text.width + 12, text.height + 4)
             else:
                 box = out.boxes[key]
                 box.x, box.y = x - box.w / 2, y - box.h / 2
@@ -270,8 +278,8 @@ class _Layout:
             later.append(Label(text, x + ox, y + oy - text.height / 2))
         items.extend(later)
         for ident, box in laid.boxes.items():
-            for index in self.loops.get(ident, []):
-                items.extend(self._loop(index, _body_rect(box, ox, oy)))
+            if ident in self.loops:
+                items.extend(self._loop(ident, _body_rect(box, ox, oy)))
 
     def _draw_composite(self, state: State, rect: Rect, items: list[Mark | Label]) -> None:
         x, y, w, h = rect
@@ -340,27 +348,29 @@ class _Layout:
 
     def _loop_room(self, state: State) -> float:
         """The width of the labels of a state's transitions to itself."""
-        texts = [self._label(i) for i in self.loops.get(state.id, [])]
-        return max(t.width for t in texts)
+        return self._loop_text(state.id).width
+
+    def _loop_text(self, ident: str) -> Lines:
+        """The labels of a state's transitions to itself, one a line, beside one loop."""
+        labels = [self.chart.transitions[i].label for i in self.loops.get(ident, [])]
+        return self._text(
+            "\0loop" + ident, "\n".join(label for label in labels if label), SMALL_SIZE
+        )
 
     def _label(self, index: int) -> Lines:
         return self._text(f"\0t{index}", self.chart.transitions[index].label, SMALL_SIZE)
 
-    def _loop(self, index: int, rect: Rect) -> list[Mark | Label]:
-        x, y, w, h = rect
-        right, top = x + w, y + h / 4
-        end = (right, y + h * 3 / 4)
-        points = [
-            (right, top),
-            (right + _LOOP / 2 + 4, top - 4),
-            (right + _LOOP / 2 + 4, end[1] + 4),
-            end,
-        ]
-        out: list[Mark | Label] = [Mark(rounded([*points[:-1], back(end, points[-2], 7.0)]))]
-        out.append(arrowhead(end, points[-2], 8.0))
-        if self.chart.transitions[index].label:
-            text = self._label(index)
-            out.append(Label(text, right + _LOOP, y + h / 2 - text.height / 2, "text", "left"))
+    def _loop(self, ident: str, rect: Rect) -> list[Mark | Label]:
+        """A loop round the shape's top right corner, its labels to its right."""
+        x, y, w, _ = rect
+        right = x + w
+        end = (right, y + 10)
+        points = [(right - 12, y), (right - 12, y - 12), (right + 12, y - 12), (right + 12, end[1])]
+        out: list[Mark | Label] = [Mark(rounded([*points, back(end, points[-1], 7.0)]))]
+        out.append(arrowhead(end, points[-1], 8.0))
+        text = self._loop_text(ident)
+        if text.width > 0:
+            out.append(Label(text, right + _LOOP, y - 12 - SMALL_SIZE * 0.7, "text", "left"))
         return out
 
     def _edge(
@@ -429,6 +439,10 @@ def _normalise(laid: _Scope, direction: str) -> None:
     for *_, points in laid.routes:
         xs += [p[0] for p in points]
         ys += [p[1] for p in points]
+    for index, (x, y) in laid.chips.items():
+        w, h = laid.chip_sizes[index]
+        xs += [x - w / 2, x + w / 2]
+        ys += [y - h / 2, y + h / 2]
     left, top, right, bottom = min(xs), min(ys), max(xs), max(ys)
     fx, fy = direction == "RL", direction == "BT"
 
