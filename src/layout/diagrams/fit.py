@@ -13,9 +13,11 @@ from dataclasses import replace
 
 from ..errors import DiagramError
 from .drawing import layout_flowchart
+from .gitgraph import layout_gitgraph
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
+from .mermaidgit import GitGraph
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mermaidstate import StateChart
 from .mindmap import layout_mindmap
@@ -88,6 +90,8 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_sequence(diagram, measure)
     if isinstance(diagram, StateChart):
         return layout_states(diagram, measure, upright)
+    if isinstance(diagram, GitGraph):
+        return layout_gitgraph(diagram, measure, upright)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

@@ -19,6 +19,7 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidgit import GitGraph, parse_gitgraph
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
@@ -99,7 +100,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie | StateChart
+Diagram = Flowchart | Mindmap | Sequence | Pie | StateChart | GitGraph
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -118,6 +119,8 @@ def parse_diagram(source: str) -> Diagram:
         return _pie(lines)
     if keyword in ("stateDiagram-v2", "stateDiagram"):
         return parse_states(lines)
+    if keyword in ("gitGraph", "gitGraph:"):
+        return parse_gitgraph(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
