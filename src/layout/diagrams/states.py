@@ -12,11 +12,10 @@ them room; a transition's label is a vertex of its own, as in flowcharts.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, field, replace
 
 from ..errors import DiagramError
-from .drawing import EdgePath, back, rounded, sugiyama, vertex
+from .drawing import EdgePath, sugiyama, vertex
 from .marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
@@ -29,18 +28,30 @@ from .marks import (
     Mark,
     Measure,
     Op,
-    arrowhead,
-    circle_ops,
     finish,
     rect_ops,
-    tint,
 )
 from .mermaid import MAX_NESTING
 from .mermaidstate import State, StateChart, Transition, region_of
+from .statemarks import (
+    BAR,
+    CHOICE,
+    DOT,
+    LOOP,
+    NOTE_GAP,
+    RING,
+    Rect,
+    chip_marks,
+    divider,
+    loop_marks,
+    note_marks,
+    notes_height,
+    shape_marks,
+    transition_marks,
+)
 
-_DOT, _RING, _BAR, _CHOICE = 7.0, 9.0, 70.0, 26.0  # start radius, end radius, bar, diamond
-_PANEL_PAD, _REGION_GAP, _NOTE_GAP, _LOOP = 12.0, 24.0, 14.0, 22.0
-Rect = tuple[float, float, float, float]  # left, top, width, height
+_PANEL_PAD, _REGION_GAP = 12.0, 24.0  # px inside a composite's panel; between its regions
+_NONE = Lines((), 0.0, 0.0, SMALL_SIZE)  # the text of a shape that shows none
 
 
 @dataclass
@@ -144,12 +155,12 @@ class _Layout:
         if state.kind == "composite":
             return self._composite_size(state.id)
         if state.kind in ("start", "end"):
-            r = _DOT if state.kind == "start" else _RING
+            r = DOT if state.kind == "start" else RING
             return 2 * r, 2 * r
         if state.kind in ("fork", "join"):
-            return (8.0, _BAR) if across else (_BAR, 8.0)
+            return (8.0, BAR) if across else (BAR, 8.0)
         if state.kind == "choice":
-            return _CHOICE, _CHOICE
+            return CHOICE, CHOICE
         size = SMALL_SIZE if state.kind == "note" else LABEL_SIZE
         text = self._text(state.id, state.label, size)
         w, h = text.width + 2 * PAD_X, text.height + 2 * PAD_Y
@@ -170,14 +181,15 @@ class _Layout:
         height = h
         loops = self.loops.get(state.id, [])
         if loops:
-            right += _LOOP + self._loop_room(state)
+            right += LOOP + self._loop_room(state)
         for side in ("left", "right"):
             texts = self.notes.get((state.id, side), [])
             if texts:
-                room = _NOTE_GAP + max(t.width for t in texts) + 2 * PAD_X
+                room = NOTE_GAP + max(t.width for t in texts) + 2 * PAD_X
                 left, right = (left + room, right) if side == "left" else (left, right + room)
-                height = max(height, sum(t.height + 2 * PAD_Y + 4 for t in texts))
-        return _Box(left + w + right, height, (left, (height - h) / 2, w, h))
+                height = max(height, notes_height(texts))
+        side = max(left, right)  # the shape in the middle: transitions to it run straight
+        return _Box(side + w + side, height, (side, (height - h) / 2, w, h))
 
     # layout
 
@@ -265,21 +277,20 @@ class _Layout:
             if state.kind == "composite":
                 self._draw_composite(state, (bx, by, bw, bh), items)
             else:
-                later.extend(self._shape(state, (bx, by, bw, bh)))
+                text, more = self.texts.get(ident), self.texts.get("\0" + ident)
+                shape = shape_marks(state.kind, (bx, by, bw, bh), text or _NONE, more)
+                later.extend(shape)
             later.extend(self._notes(state, box, ox, oy))
         for a, b, points in laid.routes:
             moved = [(x + ox, y + oy) for x, y in points]
-            items.extend(self._edge(moved, laid.boxes[a], laid.boxes[b], ox, oy, a, b))
+            ends = [(_body_rect(laid.boxes[k], ox, oy), self.states[k].kind) for k in (a, b)]
+            items.extend(transition_marks(moved, *ends))
         for index, (x, y) in laid.chips.items():
-            text = self.texts[f"\0t{index}"]
-            w, h = text.width + 12, text.height + 4
-            chip = rect_ops(x + ox - w / 2, y + oy - h / 2, w, h, h / 2)
-            later += [Mark(chip, None, "page"), Mark(chip, None, tint("line"))]
-            later.append(Label(text, x + ox, y + oy - text.height / 2))
+            later.extend(chip_marks(self._label(index), x + ox, y + oy))
         items.extend(later)
         for ident, box in laid.boxes.items():
             if ident in self.loops:
-                items.extend(self._loop(ident, _body_rect(box, ox, oy)))
+                items.extend(loop_marks(_body_rect(box, ox, oy), self._loop_text(ident)))
 
     def _draw_composite(self, state: State, rect: Rect, items: list[Mark | Label]) -> None:
         x, y, w, h = rect
@@ -298,52 +309,21 @@ class _Layout:
                     if side
                     else (("M", x + 6, cy - gap), ("L", x + w - 6, cy - gap))
                 )
-                items.append(Mark(ops, "border", None, 1.5, (5.0, 4.0)))
+                items.append(divider(ops))
             self._draw(key, cx, cy, items)
             cx, cy = (cx + laid.w + _REGION_GAP, cy) if side else (cx, cy + laid.h + _REGION_GAP)
 
-    def _shape(self, state: State, rect: Rect) -> list[Mark | Label]:
-        x, y, w, h = rect
-        cx, cy = x + w / 2, y + h / 2
-        if state.kind == "start":
-            return [Mark(circle_ops(cx, cy, _DOT), None, "line")]
-        if state.kind == "end":
-            ring = Mark(circle_ops(cx, cy, _RING - 1), "line", "page", 1.5)
-            return [ring, Mark(circle_ops(cx, cy, _RING - 4.5), None, "line")]
-        if state.kind in ("fork", "join"):
-            return [Mark(rect_ops(x, y, w, h, 2), None, "line")]
-        if state.kind == "choice":
-            ops = (("M", cx, y), ("L", x + w, cy), ("L", cx, y + h), ("L", x, cy), ("Z",))
-            return [Mark(ops, "line", "page", 1.5)]
-        text = self.texts[state.id]
-        fill = "panel" if state.kind == "note" else tint("accent")
-        out: list[Mark | Label] = [
-            Mark(rect_ops(x, y, w, h, 2 if fill == "panel" else 8), None, fill)
-        ]
-        if not state.description:
-            return [*out, Label(text, cx, cy - text.height / 2)]
-        more = self.texts["\0" + state.id]
-        rule = y + PAD_Y + text.height + PAD_Y / 2
-        out.append(Label(text, cx, y + PAD_Y))
-        out.append(Mark((("M", x, rule), ("L", x + w, rule)), "page", None, 1.5))
-        out.append(Label(more, cx, rule + PAD_Y / 2, "text"))
-        return out
-
     def _notes(self, state: State, box: _Box, ox: float, oy: float) -> list[Mark | Label]:
-        out: list[Mark | Label] = []
+        """A state's notes beside it, left and right, past its loop's room."""
         bx, _, bw, _ = _body_rect(box, ox, oy)
-        for side in ("left", "right"):
+        right = (
+            bx + bw + NOTE_GAP + (LOOP + self._loop_room(state) if state.id in self.loops else 0)
+        )
+        out: list[Mark | Label] = []
+        for side, x_of in (("left", bx - NOTE_GAP), ("right", right)):
             texts = self.notes.get((state.id, side), [])
-            y = oy + box.y + (box.h - sum(t.height + 2 * PAD_Y + 4 for t in texts)) / 2
-            for text in texts:
-                w, h = text.width + 2 * PAD_X, text.height + 2 * PAD_Y
-                loops = state.id in self.loops
-                right = bx + bw + _NOTE_GAP + (_LOOP + self._loop_room(state) if loops else 0)
-                x = bx - _NOTE_GAP - w if side == "left" else right
-                out.append(Mark(rect_ops(x, y, w, h, 2), None, "panel"))
-                out.append(Mark(((("M", x, y)), ("L", x, y + h)), "border", None, 3.0))
-                out.append(Label(text, x + w / 2, y + PAD_Y))
-                y += h + 4
+            top = oy + box.y + (box.h - notes_height(texts)) / 2
+            out.extend(note_marks(texts, x_of, top, side == "left"))
         return out
 
     def _loop_room(self, state: State) -> float:
@@ -360,41 +340,6 @@ class _Layout:
     def _label(self, index: int) -> Lines:
         return self._text(f"\0t{index}", self.chart.transitions[index].label, SMALL_SIZE)
 
-    def _loop(self, ident: str, rect: Rect) -> list[Mark | Label]:
-        """A loop round the shape's top right corner, its labels to its right."""
-        x, y, w, _ = rect
-        right = x + w
-        end = (right, y + 10)
-        points = [(right - 12, y), (right - 12, y - 12), (right + 12, y - 12), (right + 12, end[1])]
-        out: list[Mark | Label] = [Mark(rounded([*points, back(end, points[-1], 7.0)]))]
-        out.append(arrowhead(end, points[-1], 8.0))
-        text = self._loop_text(ident)
-        if text.width > 0:
-            out.append(Label(text, right + _LOOP, y - 12 - SMALL_SIZE * 0.7, "text", "left"))
-        return out
-
-    def _edge(
-        self,
-        points: list[tuple[float, float]],
-        a: _Box,
-        b: _Box,
-        ox: float,
-        oy: float,
-        ida: str,
-        idb: str,
-    ) -> list[Mark | Label]:
-        """A transition from shape to shape (not to a note beside it), arrowhead filled."""
-        ra, rb = _body_rect(a, ox, oy), _body_rect(b, ox, oy)
-        inner = points[1:-1]
-        first = inner[0] if inner else _centre(rb)
-        last = inner[-1] if inner else _centre(ra)
-        start = _clip(ra, self.states[ida].kind, first)
-        end = _clip(rb, self.states[idb].kind, last)
-        line = [start, *inner, end]
-        tip = line[-1]
-        line[-1] = back(tip, line[-2], 7.0)
-        return [Mark(rounded(line)), arrowhead(tip, line[-2], 9.0)]
-
 
 def _composite(scope: str) -> str:
     return scope.partition("\0")[0]
@@ -409,27 +354,6 @@ def _along(sizes: list[tuple[float, float]], axis: int, summed: bool) -> float:
 def _body_rect(box: _Box, ox: float, oy: float) -> Rect:
     bx, by, bw, bh = box.body
     return ox + box.x + bx, oy + box.y + by, bw, bh
-
-
-def _centre(rect: Rect) -> tuple[float, float]:
-    return rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
-
-
-def _clip(rect: Rect, kind: str, toward: tuple[float, float]) -> tuple[float, float]:
-    """Where the line from the shape's centre toward a point leaves the shape."""
-    cx, cy = _centre(rect)
-    dx, dy = toward[0] - cx, toward[1] - cy
-    if dx == 0 and dy == 0:
-        return cx, cy
-    hw, hh = rect[2] / 2, rect[3] / 2
-    if kind in ("start", "end"):
-        t = hw / math.hypot(dx, dy)
-    elif kind == "choice":
-        t = 1.0 / (abs(dx) / hw + abs(dy) / hh)
-    else:
-        t = min(hw / abs(dx) if dx else math.inf, hh / abs(dy) if dy else math.inf)
-    t = min(t, 1.0)
-    return cx + dx * t, cy + dy * t
 
 
 def _normalise(laid: _Scope, direction: str) -> None:
