@@ -188,8 +188,8 @@ class _Layout:
                 room = NOTE_GAP + max(t.width for t in texts) + 2 * PAD_X
                 left, right = (left + room, right) if side == "left" else (left, right + room)
                 height = max(height, notes_height(texts))
-        side = max(left, right)  # the shape in the middle: transitions to it run straight
-        return _Box(side + w + side, height, (side, (height - h) / 2, w, h))
+        room = max(left, right)  # the shape in the middle: transitions to it run straight
+        return _Box(room + w + room, height, (room, (height - h) / 2, w, h))
 
     # layout
 
