@@ -62,7 +62,7 @@ class _Box:
 
 
 @dataclass
-class EdgePath:
+class _Path:
     points: list[tuple[float, float]]
 
     def setpath(self, points: list[tuple[float, float]]) -> None:
@@ -119,11 +119,11 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         ends.append(vertices[edge.target])
         pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
         for piece in pieces:
-            piece.view = EdgePath([])
+            piece.view = _Path([])
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
-    sugiyama(graph, across, _cluster_paths(chart))
+    _sugiyama(graph, across, _cluster_paths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
         for box in boxes.values():
@@ -147,6 +147,31 @@ def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
     vertex = Vertex(key)
     vertex.view = _Box(h, w) if across else _Box(w, h)
     return vertex
+
+
+def layered_routes(
+    vertices: list[Vertex], chains: list[list[Vertex]], across: bool
+) -> list[list[tuple[float, float]]]:
+    """Lays out `vertices` joined by `chains` (each a path through vertices, such as a
+    transition through its label) as flowcharts are, without clusters; each chain's route,
+    from its first vertex's centre to its last's (a state diagram's scope: `states`)."""
+    from grandalf.graphs import Edge as GEdge  # see TYPE_CHECKING above
+    from grandalf.graphs import Graph
+
+    pieces_of = [[GEdge(a, b) for a, b in itertools.pairwise(chain)] for chain in chains]
+    for piece in (piece for pieces in pieces_of for piece in pieces):
+        piece.view = _Path([])
+    _sugiyama(Graph(vertices, [p for pieces in pieces_of for p in pieces]), across, {})
+    routes = []
+    for pieces in pieces_of:
+        points: list[tuple[float, float]] = []
+        for piece in pieces:
+            route = list(piece.view.points)
+            if route[0] != piece.v[0].view.xy:
+                route.reverse()  # grandalf turned the edge to break a cycle
+            points.extend(route if not points else route[1:])
+        routes.append(points)
+    return routes
 
 
 def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
@@ -208,7 +233,7 @@ def _cluster_key(
     return [*ranks, (position, -1)]
 
 
-def sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
+def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`)."""
     offset, laid_out = 0.0, 0

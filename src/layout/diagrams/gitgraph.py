@@ -60,6 +60,8 @@ class _Git:
         for i in range(1, len(graph.commits)):
             self.t.append(self.t[-1] + self.half[i - 1] + self.half[i] + _CURVE)
         self.step = self._lane_step()
+        self.front: list[Mark | Label] = []  # chips and their labels, over lines and dots
+        self.id_labels: list[Mark | Label] = []
 
     def _half(self, i: int) -> float:
         """Half a commit's column along the time axis: its dot, id and tag chip."""
@@ -94,7 +96,7 @@ class _Git:
 
     def drawing(self) -> Drawing:
         back: list[Mark | Label] = []
-        front: list[Mark | Label] = []
+        front = self.front
         end = self.t[-1] + self.half[-1] + 8
         for k, name in enumerate(self.names):
             size = name.width if self.across else name.height
@@ -107,8 +109,9 @@ class _Git:
                 back.append(
                     self._link(self.index[parent], i, number > 0 and commit.kind == "cherry")
                 )
-            front.extend(self._commit(i, commit))
-        return finish(back + front, "\n".join(self.graph.labels()))
+            back.extend(self._commit(i, commit))
+        # chips and labels over every line and dot, each chip just before its label
+        return finish(back + front + self.id_labels, "\n".join(self.graph.labels()))
 
     def _link(self, p: int, c: int, cherry: bool) -> Mark:
         """The line from a parent to its child: straight along a lane; else a curve in the
@@ -187,11 +190,11 @@ class _Git:
         ids, tag = self.ids[i], self.tags[i]
         if ids.width:
             if self.across:
-                out.append(Label(ids, x, y + _DOT + 3, "muted"))
+                self.id_labels.append(Label(ids, x, y + _DOT + 3, "muted"))
             else:
-                out.append(Label(ids, x + _DOT + 5, y - ids.height / 2, "muted", "left"))
+                self.id_labels.append(Label(ids, x + _DOT + 5, y - ids.height / 2, "muted", "left"))
         if tag.width:
-            out.extend(self._tag(tag, x, y))
+            self.front.extend(self._tag(tag, x, y))
         return out
 
     def _tag(self, tag: Lines, x: float, y: float) -> list[Mark | Label]:
@@ -199,7 +202,8 @@ class _Git:
         w, h = tag.width + 2 * _CHIP_X, tag.height + 2 * _CHIP_Y
         left, top = (x - w / 2, y - _DOT - 3 - h) if self.across else (x - _DOT - 5 - w, y - h / 2)
         box = rect_ops(left, top, w, h, 3)
-        return [Mark(box, "border", "panel", 1.0), Label(tag, left + w / 2, top + _CHIP_Y)]
+        # no outline round a label: see drawing._node_mark
+        return [Mark(box, None, tint("muted")), Label(tag, left + w / 2, top + _CHIP_Y)]
 
     def _chip(self, name: Lines, start: float, lane: int, role: str) -> list[Mark | Label]:
         """A branch's name on a chip of its colour at its lane's start."""

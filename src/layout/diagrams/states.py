@@ -11,11 +11,10 @@ them room; a transition's label is a vertex of its own, as in flowcharts.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field, replace
 
 from ..errors import DiagramError
-from .drawing import EdgePath, sugiyama, vertex
+from .drawing import layered_routes, vertex
 from .marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
@@ -194,9 +193,6 @@ class _Layout:
     # layout
 
     def _laid(self, scope: str) -> _Scope:
-        from grandalf.graphs import Edge as GEdge  # grandalf: only when a chart is laid out
-        from grandalf.graphs import Graph
-
         across = self.direction[scope] in ("LR", "RL")
         out = _Scope()
         children = self.children.get(scope, [])
@@ -209,29 +205,19 @@ class _Layout:
             vertices[state.id] = vertex(
                 state.id, out.boxes[state.id].w, out.boxes[state.id].h, across
             )
-        pieces_of: list[tuple[str, str, list[GEdge]]] = []
-        for index, *ends in self.joins.get(scope, []):
-            chain = [vertices[ends[0]]]
+        chains, ends = [], []
+        for index, *pair in self.joins.get(scope, []):
+            chain = [vertices[pair[0]]]
             if self.chart.transitions[index].label:
                 text = self._label(index)
                 key = f"\0label{index}"
                 chain.append(vertex(key, text.width + 12, text.height + 4, across))
                 vertices[key] = chain[-1]
-            chain.append(vertices[ends[1]])
-            pieces = [GEdge(a, b) for a, b in itertools.pairwise(chain)]
-            for piece in pieces:
-                piece.view = EdgePath([])
-            pieces_of.append((ends[0], ends[1], pieces))
-        edges = [piece for *_, pieces in pieces_of for piece in pieces]
-        sugiyama(Graph(list(vertices.values()), edges), across, {})
+            chains.append([*chain, vertices[pair[1]]])
+            ends.append(pair)
+        routes = layered_routes(list(vertices.values()), chains, across)
         swap = (lambda p: (p[1], p[0])) if across else (lambda p: p)
-        for a, b, pieces in pieces_of:
-            points: list[tuple[float, float]] = []
-            for piece in pieces:
-                route = list(piece.view.points)
-                if route[0] != piece.v[0].view.xy:
-                    route.reverse()  # grandalf turned the edge to break a cycle
-                points.extend(route if not points else route[1:])
+        for (a, b), points in zip(ends, routes, strict=True):
             out.routes.append((a, b, [swap(p) for p in points]))
         for key, v in vertices.items():
             x, y = swap(v.view.xy)
