@@ -120,6 +120,7 @@ def test_regions_directions_and_styling_lines() -> None:
     assert states["CapsLockOff"].scope == region_of("Active", 1)
     assert states["Inner"].scope == region_of("Done", 0) and "Done:::warn" not in states
     assert chart("stateDiagram\n  a --> b").states[0].id == "a"  # the first version too
+    assert [s.id for s in chart("stateDiagram-v2\n  idle\n  busy").states] == ["idle", "busy"]
 
 
 @pytest.mark.parametrize(
@@ -130,6 +131,8 @@ def test_regions_directions_and_styling_lines() -> None:
         ("stateDiagram-v2\n  a --> b\n  --", "outside a composite"),
         ("stateDiagram-v2\n  note left of a\n  text", "end note"),
         ("stateDiagram-v2\n  a b c", "cannot read"),
+        ("stateDiagram-v2\n  state Y {\n  a --> b\n  }\n  state Y <<fork>>", "two kinds"),
+        ("stateDiagram-v2\n  state Y <<choice>>\n  state Y <<join>>", "two kinds"),
         ("stateDiagram-v2\n  a --> b --> c", "cannot read"),
         ("stateDiagram-v2\n  --> b", "both ends"),
         ("stateDiagram-v2\n  direction UP\n  a --> b", "direction"),

@@ -61,7 +61,7 @@ class StateChart:
         """Every label drawn, in order: states and their descriptions, transitions, notes."""
         out: list[str] = []
         for state in self.states:
-            if state.kind in ("state", "note"):
+            if state.kind in ("state", "note", "composite"):
                 out += [state.label, *state.description]
         return out + [t.label for t in self.transitions if t.label] + [n.label for n in self.notes]
 
@@ -128,6 +128,8 @@ class _Reader:
             self._transition(text)
         elif text.startswith(_SKIPPED):
             return
+        elif _plain(text):  # a state declared by its id alone
+            self._meet(text)
         else:
             ident, colon, description = text.partition(":")
             if not colon or not _plain(ident.strip()):
@@ -159,6 +161,8 @@ class _Reader:
         if label:
             draft.label = label
         if kind != "state":
+            if draft.kind == "composite" or (draft.kind != "state" and draft.kind != kind):
+                raise DiagramError(f"state {ident!r} declared as two kinds")
             draft.kind = kind
         return draft
 
@@ -220,6 +224,8 @@ class _Reader:
     def _open(self, ident: str) -> None:
         if len(self.stack) > MAX_NESTING:
             raise DiagramError("composite states nested too deeply")
+        if self.states[ident].kind not in ("state", "composite"):
+            raise DiagramError(f"state {ident!r} declared as two kinds")
         self.states[ident].kind = "composite"
         self.stack.append((ident, region_of(ident, self.regions.setdefault(ident, 0))))
 
