@@ -172,3 +172,19 @@ def test_every_label_is_in_the_alt_text_and_the_article_svg() -> None:
     svg = diagram_svg(RELEASE)
     for label in graph(RELEASE).labels():
         assert html.escape(label) in svg
+
+
+def test_dots_are_painted_over_every_line(setter) -> None:
+    """A merge's ring and a highlight's square stay whole: no later commit's line crosses them."""
+    items = draw_diagram(FOUR, setter.measure).items
+    lines = [
+        i
+        for i, m in enumerate(items)
+        if isinstance(m, Mark) and m.fill is None and (m.stroke or "").startswith("series")
+    ]
+    dots = [
+        i
+        for i, m in enumerate(items)
+        if isinstance(m, Mark) and (m.fill or "").startswith("series")
+    ]
+    assert max(lines) < min(dots)

@@ -109,6 +109,7 @@ class _Git:
                 back.append(
                     self._link(self.index[parent], i, number > 0 and commit.kind == "cherry")
                 )
+        for i, commit in enumerate(self.graph.commits):  # dots over every line
             back.extend(self._commit(i, commit))
         # chips and labels over every line and dot, each chip just before its label
         return finish(back + front + self.id_labels, "\n".join(self.graph.labels()))
