@@ -1,12 +1,15 @@
 """A `StateChart` + a label `Measure` → its `Drawing`: states in layers, composites as panels.
 
 Each scope (the diagram, or one concurrent region of a composite state) is laid out on its
-own by grandalf's layered layout, as flowcharts are (`drawing.sugiyama`), innermost
+own by grandalf's layered layout, as flowcharts are (`drawing.layered_routes`), innermost
 first: a composite is then one box of its regions' size in its parent's layout, so panels
-never overlap and each holds its own start and end. A transition between scopes is drawn
-in the innermost scope holding both ends, to the panel of the composite the far end is in.
-Notes and self-loops' labels widen their state's box on its side, so layering leaves
-them room; a transition's label is a vertex of its own, as in flowcharts.
+never overlap and each holds its own start and end; concurrent regions sit side by side
+across the flow, a dashed divider between them. A transition between scopes is drawn in
+the innermost scope holding both ends, to the panel of the composite the far end is in (one
+from a composite to a state inside it has no such scope and is not drawn). Notes and
+self-loops' labels widen their state's box on both sides alike, so layering leaves them
+room and the shape stays in the middle; a transition's label is a vertex of its own, as
+in flowcharts. The marks are drawn in `statemarks.py`.
 """
 
 from __future__ import annotations
