@@ -14,7 +14,6 @@ from .drawing import back, rounded
 from .marks import (
     PAD_X,
     PAD_Y,
-    SMALL_SIZE,
     Label,
     Lines,
     Mark,
@@ -84,7 +83,7 @@ def loop_marks(rect: Rect, text: Lines) -> list[Mark | Label]:
     out: list[Mark | Label] = [Mark(rounded([*points, back(end, points[-1], 7.0)]))]
     out.append(arrowhead(end, points[-1], 8.0))
     if text.width > 0:
-        out.append(Label(text, right + LOOP, y - 12 - SMALL_SIZE * 0.7, "text", "left"))
+        out.append(Label(text, right + LOOP, y - 12 - text.size * 0.7, "text", "left"))
     return out
 
 

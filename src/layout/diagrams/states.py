@@ -323,11 +323,11 @@ class _Layout:
         """The labels of a state's transitions to itself, one a line, beside one loop."""
         labels = [self.chart.transitions[i].label for i in self.loops.get(ident, [])]
         return self._text(
-            "\0loop" + ident, "\n".join(label for label in labels if label), SMALL_SIZE
+            "\0loop" + ident, "\n".join(label for label in labels if label), LABEL_SIZE
         )
 
     def _label(self, index: int) -> Lines:
-        return self._text(f"\0t{index}", self.chart.transitions[index].label, SMALL_SIZE)
+        return self._text(f"\0t{index}", self.chart.transitions[index].label, LABEL_SIZE)
 
 
 def _composite(scope: str) -> str:
