@@ -219,3 +219,19 @@ def test_the_article_svg_holds_each_label() -> None:
     svg = diagram_svg(PIPELINE)
     for word in ("Queued", "runner picked", "Build pipeline", "Deploys to staging", "retry"):
         assert html.escape(word) in svg
+
+
+def test_a_loop_and_its_label_stay_inside_the_panel(setter) -> None:
+    """A state looping to itself in a composite's first layer: its loop's label rises above
+    the state, and the state's box makes room for it under the panel's title."""
+    source = """stateDiagram-v2
+  state Worker {
+    Polling --> Polling : no job
+    Polling --> Running : job found
+  }
+  [*] --> Worker
+"""
+    drawing = draw_diagram(source, setter.measure)
+    panel = next(bounds(i) for i in drawing.items if isinstance(i, Mark) and i.fill == "panel")
+    labels = {i.text.lines[0]: label_box(i) for i in drawing.items if isinstance(i, Label)}
+    assert inside(labels["no job"], panel) and apart(labels["no job"], labels["Worker"])

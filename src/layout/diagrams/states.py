@@ -182,8 +182,10 @@ class _Layout:
         left = right = 0.0
         height = h
         loops = self.loops.get(state.id, [])
-        if loops:
-            right += LOOP + self._loop_room(state)
+        if loops:  # room for the loop and its labels above the shape's top right corner
+            text = self._loop_text(state.id)
+            right += LOOP + text.width
+            height = max(height, h + 2 * (14 + text.size * 0.7))
         for side in ("left", "right"):
             texts = self.notes.get((state.id, side), [])
             if texts:
