@@ -150,7 +150,7 @@ def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
 
 
 def layered_routes(
-    vertices: list[Vertex], chains: list[list[Vertex]], across: bool
+    vertices: list[Vertex], chains: list[list[Vertex]], across: bool, layer_gap: float
 ) -> list[list[tuple[float, float]]]:
     """Lays out `vertices` joined by `chains` (each a path through vertices, such as a
     transition through its label) as flowcharts are, without clusters; each chain's route,
@@ -161,7 +161,8 @@ def layered_routes(
     pieces_of = [[GEdge(a, b) for a, b in itertools.pairwise(chain)] for chain in chains]
     for piece in (piece for pieces in pieces_of for piece in pieces):
         piece.view = _Path([])
-    _sugiyama(Graph(vertices, [p for pieces in pieces_of for p in pieces]), across, {})
+    graph = Graph(vertices, [p for pieces in pieces_of for p in pieces])
+    _sugiyama(graph, across, {}, layer_gap)
     routes = []
     for pieces in pieces_of:
         points: list[tuple[float, float]] = []
@@ -233,7 +234,9 @@ def _cluster_key(
     return [*ranks, (position, -1)]
 
 
-def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
+def _sugiyama(
+    graph: Graph, across: bool, paths: dict[str, tuple[int, ...]], layer_gap: float = LAYER_GAP
+) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`)."""
     offset, laid_out = 0.0, 0
@@ -247,7 +250,7 @@ def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> 
         from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
 
         layout = SugiyamaLayout(component)
-        layout.xspace, layout.yspace = NODE_GAP, LAYER_GAP
+        layout.xspace, layout.yspace = NODE_GAP, layer_gap
         layout.init_all()
         laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
         if laid_out > MAX_LAYOUT_VERTICES:
