@@ -30,7 +30,7 @@ from .marks import (
 )
 from .mermaidgit import Commit, GitGraph
 
-_DOT, _CURVE, _LANE_GAP = 8.0, 30.0, 24.0  # dot radius; run of a curve; lane gap past labels
+_DOT, _CURVE, _LANE_GAP = 8.0, 22.0, 24.0  # dot radius; run of a curve; lane gap past labels
 _CHIP_X, _CHIP_Y = 6.0, 2.0  # padding of a tag's or branch's chip
 
 
