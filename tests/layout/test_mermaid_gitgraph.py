@@ -165,7 +165,7 @@ def test_each_lane_has_its_own_series_colour(setter) -> None:
 def test_an_lr_graph_has_an_upright_form(setter) -> None:
     wide = draw_diagram(FOUR, setter.measure)
     upright = draw_diagram(FOUR, setter.measure, upright=True)
-    assert wide.across and wide.width > wide.height and upright.height > upright.width
+    assert wide.across and upright.width < wide.width and upright.height > wide.height
 
 
 def test_every_label_is_in_the_alt_text_and_the_article_svg() -> None:
