@@ -102,7 +102,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         text = measure(node.label, LABEL_SIZE, False, MAX_LABEL_WIDTH)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
-        vertices[node.id] = _vertex(node.id, w, h, across)
+        vertices[node.id] = vertex(node.id, w, h, across)
     g_edges: list[GEdge] = []
     routes: list[list[GEdge]] = []
     for index, edge in enumerate(chart.edges):
@@ -114,7 +114,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             text = measure(edge.label, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8)
             key = f"\0label{index}"
             placed_text[key] = text
-            ends.append(_vertex(key, text.width + 14, text.height + 6, across))
+            ends.append(vertex(key, text.width + 14, text.height + 6, across))
             vertices[key] = ends[-1]
         ends.append(vertices[edge.target])
         pairs = itertools.pairwise(ends)
@@ -159,12 +159,41 @@ def _edge_class() -> type[GEdge]:
     return OrderedEdge
 
 
-def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
+def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
+    """A grandalf vertex of a box `w` x `h` (its sides swapped when laid `across`)."""
     from grandalf.graphs import Vertex  # see TYPE_CHECKING above
 
     vertex = Vertex(key)
     vertex.view = _Box(h, w) if across else _Box(w, h)
     return vertex
+
+
+def layered_routes(
+    vertices: list[Vertex], chains: list[list[Vertex]], across: bool, layer_gap: float
+) -> list[list[tuple[float, float]]]:
+    """Lays out `vertices` joined by `chains` (each a path through vertices, such as a
+    transition through its label) as flowcharts are, without clusters; each chain's route,
+    from its first vertex's centre to its last's (a state diagram's scope: `states`)."""
+    from grandalf.graphs import Graph  # see TYPE_CHECKING above
+
+    edge, count = _edge_class(), itertools.count()
+    pieces_of = [
+        [edge(a, b, next(count)) for a, b in itertools.pairwise(chain)] for chain in chains
+    ]
+    for piece in (piece for pieces in pieces_of for piece in pieces):
+        piece.view = _Path([])
+    graph = Graph(vertices, [p for pieces in pieces_of for p in pieces])
+    _sugiyama(graph, across, {}, layer_gap)
+    routes = []
+    for pieces in pieces_of:
+        points: list[tuple[float, float]] = []
+        for piece in pieces:
+            route = list(piece.view.points)
+            if route[0] != piece.v[0].view.xy:
+                route.reverse()  # grandalf turned the edge to break a cycle
+            points.extend(route if not points else route[1:])
+        routes.append(points)
+    return routes
 
 
 def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
@@ -226,7 +255,9 @@ def _cluster_key(
     return [*ranks, (position, -1)]
 
 
-def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> None:
+def _sugiyama(
+    graph: Graph, across: bool, paths: dict[str, tuple[int, ...]], layer_gap: float = LAYER_GAP
+) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`)."""
     offset, laid_out = 0.0, 0
@@ -240,7 +271,7 @@ def _sugiyama(graph: Graph, across: bool, paths: dict[str, tuple[int, ...]]) -> 
         from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
 
         layout = SugiyamaLayout(component)
-        layout.xspace, layout.yspace = NODE_GAP, LAYER_GAP
+        layout.xspace, layout.yspace = NODE_GAP, layer_gap
         layout.init_all()
         laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
         if laid_out > MAX_LAYOUT_VERTICES:
@@ -381,10 +412,10 @@ def _edge_marks(
     head = 6.0 + width * 1.5
     end, start = points[-1], points[0]
     if edge.arrow:
-        points[-1] = _back(points[-1], points[-2], head * 0.8)
+        points[-1] = back(points[-1], points[-2], head * 0.8)
     if edge.both:
-        points[0] = _back(points[0], points[1], head * 0.8)
-    out = [Mark(_rounded(points), "line", None, width, dash)]
+        points[0] = back(points[0], points[1], head * 0.8)
+    out = [Mark(rounded(points), "line", None, width, dash)]
     if edge.arrow:
         out.append(arrowhead(end, points[-2], head))
     if edge.both:
@@ -392,19 +423,20 @@ def _edge_marks(
     return out
 
 
-def _back(tip: tuple[float, float], frm: tuple[float, float], by: float) -> tuple[float, float]:
+def back(tip: tuple[float, float], frm: tuple[float, float], by: float) -> tuple[float, float]:
+    """`tip` moved `by` px back toward `frm` (room for an arrowhead or a rounded corner)."""
     length = math.hypot(tip[0] - frm[0], tip[1] - frm[1]) or 1.0
     by = min(by, length * 0.9)
     return tip[0] - (tip[0] - frm[0]) * by / length, tip[1] - (tip[1] - frm[1]) * by / length
 
 
-def _rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
+def rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
     """A polyline whose inner corners are quadratic curves (softer than mermaid's
     straight dagre bends, and never a sharp kink at a dummy vertex)."""
     ops: list[Op] = [("M", *points[0])]
     for i in range(1, len(points) - 1):
-        before = _back(points[i], points[i - 1], 10.0)
-        after = _back(points[i], points[i + 1], 10.0)
+        before = back(points[i], points[i - 1], 10.0)
+        after = back(points[i], points[i + 1], 10.0)
         ops.append(("L", *before))
         ops.append(("Q", *points[i], *after))
     ops.append(("L", *points[-1]))

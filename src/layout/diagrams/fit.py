@@ -17,12 +17,16 @@ from .charts.quadrant import layout_quadrant
 from .charts.xychart import layout_xychart
 from .cost import DIAGRAM_STEPS, FORMS_STEPS, POST_STEPS, diagram_steps
 from .drawing import layout_flowchart
+from .gitgraphs.gitgraph import layout_gitgraph
+from .gitgraphs.mermaidgit import GitGraph
 from .kinds import layout_pie
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
 from .sequences.sequence import layout_sequence
+from .statecharts.mermaidstate import StateChart
+from .statecharts.states import layout_states
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
@@ -103,6 +107,10 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_quadrant(diagram, measure)
     if isinstance(diagram, XYChart):
         return layout_xychart(diagram, measure)
+    if isinstance(diagram, StateChart):
+        return layout_states(diagram, measure, upright)
+    if isinstance(diagram, GitGraph):
+        return layout_gitgraph(diagram, measure, upright)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..errors import DiagramError
 from .charts.mermaidcharts import Quadrant, XYChart, parse_quadrant, parse_xychart
+from .gitgraphs.mermaidgit import GitGraph, parse_gitgraph
 from .mermaid import (
     MAX_NESTING,
     MAX_NODES,
@@ -22,6 +23,7 @@ from .mermaid import (
 )
 from .sequences.sequenceparse import Sequence as Sequence  # the record, for `fit`
 from .sequences.sequenceparse import parse_sequence as _sequence
+from .statecharts.mermaidstate import StateChart, parse_states
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie | Quadrant | XYChart
+Diagram = Flowchart | Mindmap | Sequence | Pie | Quadrant | XYChart | StateChart | GitGraph
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -73,6 +75,10 @@ def parse_diagram(source: str) -> Diagram:
         return _pie(lines)
     if keyword in ("quadrantChart", "xychart-beta", "xychart"):
         return parse_quadrant(lines) if keyword == "quadrantChart" else parse_xychart(lines)
+    if keyword in ("stateDiagram-v2", "stateDiagram"):
+        return parse_states(lines)
+    if keyword in ("gitGraph", "gitGraph:"):
+        return parse_gitgraph(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
