@@ -13,11 +13,15 @@ from dataclasses import replace
 
 from ..errors import DiagramError
 from .drawing import layout_flowchart
+from .gantt import layout_gantt
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
+from .mermaidgantt import Gantt
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
+from .mermaidtime import Timeline
 from .mindmap import layout_mindmap
+from .timeline import layout_timeline
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend
@@ -84,6 +88,10 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
+    if isinstance(diagram, Timeline):
+        return layout_timeline(diagram, measure, upright)
+    if isinstance(diagram, Gantt):
+        return layout_gantt(diagram, measure)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

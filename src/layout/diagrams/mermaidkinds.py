@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import DiagramError
@@ -19,9 +20,11 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidgantt import Gantt, parse_gantt
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
+from .mermaidtime import Journey, Timeline, parse_journey, parse_timeline
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie
+Diagram = Flowchart | Mindmap | Sequence | Pie | Gantt | Timeline | Journey
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -115,9 +118,16 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
+    if keyword in _TIME_KINDS:
+        return _TIME_KINDS[keyword](lines[1:])
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
+_TIME_KINDS: dict[str, Callable[[list[str]], Diagram]] = {
+    "gantt": parse_gantt,
+    "timeline": parse_timeline,
+    "journey": parse_journey,
+}
 _MIND_SHAPES = (
     ("((", "))", "circle"),
     ("))", "((", "bang"),
