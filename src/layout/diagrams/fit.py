@@ -14,12 +14,13 @@ from dataclasses import replace
 from ..errors import DiagramError
 from .drawing import layout_flowchart
 from .gantt import layout_gantt
+from .journey import layout_journey
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidgantt import Gantt
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
-from .mermaidtime import Timeline
+from .mermaidtime import Journey, Timeline
 from .mindmap import layout_mindmap
 from .timeline import layout_timeline
 
@@ -90,6 +91,8 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_sequence(diagram, measure)
     if isinstance(diagram, Timeline):
         return layout_timeline(diagram, measure, upright)
+    if isinstance(diagram, Journey):
+        return layout_journey(diagram, measure)
     if isinstance(diagram, Gantt):
         return layout_gantt(diagram, measure)
     assert isinstance(diagram, Pie)

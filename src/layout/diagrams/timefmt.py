@@ -52,7 +52,8 @@ _CALENDAR_UNITS = {"M": 1, "y": 12}
 def format_tokens(fmt: str) -> list[str]:
     """The dayjs format as tokens: each a token name or a literal prefixed with a quote;
     ``[...]`` is literal text, as in dayjs."""
-    out, pos = [], 0
+    out: list[str] = []
+    pos = 0
     while pos < len(fmt):
         if fmt[pos] == "[":
             end = fmt.find("]", pos)
