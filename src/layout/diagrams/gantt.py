@@ -184,13 +184,15 @@ def _task(
         x1 = x0 + 2
     fill, ink = _roles(task.tags)
     inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
-    if inside or x1 + NAME_GAP + text.width <= PLOT_WIDTH or x0 - NAME_GAP - text.width >= 0:
+    beside = _beside(x0, x1, text.width)
+    if inside or beside is not None:
         row = max(bar_h, text.height)
         bar_y = y + (row - bar_h) / 2
         text_y = y + (row - text.height) / 2
     else:  # a line of its own above the bar
         row = text.height + 2 + bar_h
         bar_y, text_y = y + text.height + 2, y
+    left = beside if beside is not None else min(max(x0, 0.0), PLOT_WIDTH - text.width)
     if milestone:
         mid, half = (x0 + x1) / 2, bar_h / 2
         diamond: tuple[Op, ...] = (
@@ -208,18 +210,22 @@ def _task(
     if inside:
         items.append(Label(text, (x0 + x1) / 2, text_y, ink))
         return y + row
-    if text_y < bar_y:
-        left = min(max(x0, 0.0), PLOT_WIDTH - text.width)
-    elif x1 + NAME_GAP + text.width <= PLOT_WIDTH:
-        left = x1 + NAME_GAP
-    else:
-        left = x0 - NAME_GAP - text.width
     chip = rect_ops(left - 2, text_y, text.width + 4, text.height, 2)
     items.append(Mark(chip, None, "page"))  # over the grid lines, as the band's ground
     if ground != "page":
         items.append(Mark(chip, None, ground))
     items.append(Label(text, left, text_y, "text", "left"))
     return y + row
+
+
+def _beside(x0: float, x1: float, width: float) -> float | None:
+    """Where a name `width` wide starts beside its bar: right of it, else left of it;
+    None when neither side of the plot holds it."""
+    if x1 + NAME_GAP + width <= PLOT_WIDTH:
+        return x1 + NAME_GAP
+    if x0 - NAME_GAP - width >= 0:
+        return x0 - NAME_GAP - width
+    return None
 
 
 def _roles(tags: frozenset[str]) -> tuple[str, str]:

@@ -32,9 +32,10 @@ from .mermaidtime import Journey, Step
 SCORE_STEP = 30.0  # px between two scores on the scale
 FACE = 9.0  # px: a face's radius
 ACTOR_DOT = 4.0  # px: an actor's dot
-ROW_GAP = 6.0  # px between task rows
+ROW_GAP = 5.0  # px between task rows
 BAND_PAD = 6.0  # px of a section's band round its rows
 TASK_WIDTH = MAX_LABEL_WIDTH  # px: a task's name wraps past it
+CARD_PAD = PAD_Y - 2  # px above and below a task's name on its card
 
 
 def layout_journey(chart: Journey, measure: Measure) -> Drawing:
@@ -120,15 +121,15 @@ def _row(
     items: list[Mark | Label], chart: Journey, step: Step, text: Lines, width: float, y: float
 ) -> tuple[float, float]:
     """A task's card: its name, its actors' dots under it; (where it ends, its middle)."""
-    dots = ACTOR_DOT * 2 + 4 if step.actors else 0.0
-    height = text.height + 2 * PAD_Y + dots
+    dots = ACTOR_DOT * 2 + 3 if step.actors else 0.0
+    height = text.height + 2 * CARD_PAD + dots
     items.append(Mark(rect_ops(0, y, width, height, 4), None, "page"))
-    items.append(Label(text, PAD_X, y + PAD_Y, "text", "left"))
+    items.append(Label(text, PAD_X, y + CARD_PAD, "text", "left"))
     for slot, actor in enumerate(step.actors):
         cx = PAD_X + ACTOR_DOT + slot * (2 * ACTOR_DOT + 4)
         if cx + ACTOR_DOT > width - 4:
             break  # more actors than the card holds: the legend names them
-        cy = y + PAD_Y + text.height + 2 + ACTOR_DOT
+        cy = y + CARD_PAD + text.height + 1 + ACTOR_DOT
         dot = circle_ops(cx, cy, ACTOR_DOT)
         items.append(Mark(dot, None, _actor_colour(chart.actors.index(actor))))
     return y + height, y + height / 2

@@ -32,10 +32,11 @@ from .marks import (
 from .mermaidtime import Period, Timeline
 
 DOT = 6.0  # px: a period's dot on the line
-CARD_GAP = 6.0  # px between a period's event cards
-COLUMN_GAP = 14.0  # px between periods (across), or between period rows (upright)
+CARD_GAP = 4.0  # px between a period's event cards
+COLUMN_GAP = 10.0  # px between periods (across), or between period rows (upright)
 PERIOD_WIDTH = 110.0  # px: an upright period's name wraps past it
 LINE = 3.0  # px: the time line
+CARD_PAD = PAD_Y - 2  # px above and below an event's text
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +71,8 @@ def layout_timeline(chart: Timeline, measure: Measure, upright: bool = False) ->
 
 
 def _colour(chart: Timeline, period: Period, index: int) -> str:
-    if not chart.sections:
-        return f"series{index}"
+    if not chart.sections:  # one colour: eight series colours cycling read as noise
+        return "accent"
     return f"series{period.section}" if period.section >= 0 else "accent"
 
 
@@ -85,9 +86,9 @@ def _cards(
 ) -> float:
     """Event cards from (`x`, `y`), each `width` wide, stacked; where the last one ends."""
     for text in events:
-        height = text.height + 2 * PAD_Y - 2
+        height = text.height + 2 * CARD_PAD
         out.append(Mark(rect_ops(x, y, width, height, 4), None, tint(colour)))
-        out.append(Label(text, x + width / 2, y + PAD_Y - 1))
+        out.append(Label(text, x + width / 2, y + CARD_PAD))
         y += height + CARD_GAP
     return y - CARD_GAP
 
@@ -150,7 +151,7 @@ def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mar
         section = m.period.section
         if section != last_section and section >= 0:
             if last_section >= 0:
-                line.append(_stretch(f"series{last_section}", stretch_top, y - COLUMN_GAP / 2))
+                line.append(_stretch(f"series{last_section}", stretch_top, y))
             name = chart.sections[section]
             text = Lines((name,), card_x + card_w - 24, SMALL_SIZE * 1.35, SMALL_SIZE, True)
             out.append(
@@ -163,11 +164,13 @@ def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mar
             out.append(Label(text, DOT * 2 + 10, y + 3, "text", "left"))
             stretch_top, y = y, y + text.height + 6 + 8
             last_section = section
-        centre = y + m.name.height / 2
+        first = m.events[0].height + 2 * CARD_PAD if m.events else m.name.height
+        name_y = y + max(0.0, (first - m.name.height) / 2)  # level with its first card
+        centre = name_y + m.name.height / 2
         dots.append(Mark(circle_ops(DOT, centre, DOT), "page", m.colour, 2.0))
-        out.append(Label(m.name, DOT * 2 + 10, y, "text", "left"))
+        out.append(Label(m.name, DOT * 2 + 10, name_y, "text", "left"))
         end = _cards(out, m.events, m.colour, card_x, y, card_w) if m.events else y
-        y = max(end, y + m.name.height) + COLUMN_GAP
+        y = max(end, name_y + m.name.height) + COLUMN_GAP
     if last_section >= 0:
         line.append(_stretch(f"series{last_section}", stretch_top, y - COLUMN_GAP))
     base = Mark((("M", DOT, top), ("L", DOT, y - COLUMN_GAP + 4)), "line", None, LINE)
