@@ -13,16 +13,16 @@ from dataclasses import replace
 
 from ..errors import DiagramError
 from .drawing import layout_flowchart
-from .gantt import layout_gantt
-from .journey import layout_journey
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
-from .mermaidgantt import Gantt
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
-from .mermaidtime import Journey, Timeline
 from .mindmap import layout_mindmap
-from .timeline import layout_timeline
+from .timecharts.gantt import layout_gantt
+from .timecharts.journey import layout_journey
+from .timecharts.mermaidgantt import Gantt
+from .timecharts.mermaidtime import Journey, Timeline
+from .timecharts.timeline import layout_timeline
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend

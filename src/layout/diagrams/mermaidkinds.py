@@ -20,11 +20,11 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
-from .mermaidgantt import Gantt, parse_gantt
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
-from .mermaidtime import Journey, Timeline, parse_journey, parse_timeline
+from .timecharts.mermaidgantt import Gantt, parse_gantt
+from .timecharts.mermaidtime import Journey, Timeline, parse_journey, parse_timeline
 
 
 @dataclass(frozen=True, slots=True)

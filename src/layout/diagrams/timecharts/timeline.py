@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
     PAD_X,
@@ -118,8 +118,10 @@ def _across(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark
     end = x - COLUMN_GAP + 16
     line = [Mark((("M", -8.0, line_y), ("L", end - 6, line_y)), "line", None, LINE)]
     line.append(arrowhead((end + 2, line_y), (end - 10, line_y), 12.0))
-    for m, left, width in zip(measured, lefts, widths, strict=True):
-        line.append(Mark(circle_ops(left + width / 2, line_y, DOT), "page", m.colour, 2.0))
+    dots = [  # last: a dot's ring is no label's ground
+        Mark(circle_ops(left + width / 2, line_y, DOT), "page", m.colour, 2.0)
+        for m, left, width in zip(measured, lefts, widths, strict=True)
+    ]
     for index, name in enumerate(chart.sections):
         columns = [i for i, m in enumerate(measured) if m.period.section == index]
         if not columns:
@@ -134,7 +136,7 @@ def _across(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark
                 f"series{index}",
             )
         )
-    return line + out
+    return line + out + dots
 
 
 def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark | Label]:
@@ -174,7 +176,7 @@ def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mar
     if last_section >= 0:
         line.append(_stretch(f"series{last_section}", stretch_top, y - COLUMN_GAP))
     base = Mark((("M", DOT, top), ("L", DOT, y - COLUMN_GAP + 4)), "line", None, LINE)
-    return [base, *line, *dots, *out]
+    return [base, *line, *out, *dots]
 
 
 def _stretch(colour: str, top: float, bottom: float) -> Mark:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from datetime import datetime, timedelta
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
     SMALL_SIZE,
@@ -204,7 +204,11 @@ def _task(
         )
         items.append(Mark(diamond, None, CRIT if "crit" in task.tags else "accent"))
     else:
-        items.append(Mark(rect_ops(x0, bar_y, x1 - x0, bar_h, 3), None, fill))
+        bar = rect_ops(x0, bar_y, x1 - x0, bar_h, 3)
+        if fill.startswith("tint:"):  # a see-through tint: over the band, not the grid
+            items.append(Mark(bar, None, "page"))
+            items.extend([Mark(bar, None, ground)] if ground != "page" else [])
+        items.append(Mark(bar, None, fill))
         if fill == tint("accent") and x1 - x0 > 3 * STRIP:
             items.append(Mark(rect_ops(x0, bar_y, STRIP, bar_h, 1.5), None, "accent"))
     if inside:

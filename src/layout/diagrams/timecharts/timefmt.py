@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ..errors import DiagramError
+from ...errors import DiagramError
 
 # dayjs tokens, longest spelling first; a letter that is no token is a literal
 _TOKENS = (

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import DiagramError
-from .mermaid import MAX_NODES, clean_label
+from ...errors import DiagramError
+from ..mermaid import MAX_NODES, clean_label
 
 _SKIPPED = ("accTitle", "accDescr", "accTitle:", "accDescr:")
 

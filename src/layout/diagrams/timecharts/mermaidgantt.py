@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..errors import DiagramError
-from .mermaid import MAX_NODES, clean_label
+from ...errors import DiagramError
+from ..mermaid import MAX_NODES, clean_label
 from .timefmt import duration_after, format_tokens, is_excluded, parse_date
 
 MAX_SPAN_DAYS = 3660  # about ten years: a chart's first start to its last end

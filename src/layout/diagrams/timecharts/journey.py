@@ -10,7 +10,7 @@ tinted bands in series colours; the actors' legend above takes its own series co
 
 from __future__ import annotations
 
-from .marks import (
+from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
     PAD_X,
