@@ -2,7 +2,7 @@
 
 mermaid-js sets the tasks side by side with each score as a face's height: on a portrait
 card that row of boxes shrinks to small print. Here each task is a row, as a list reads
-on a phone: its name on a white card (its actors' dots under it), its score a face on a
+on a phone: its name on a white card (its actors' dots beside it), its score a face on a
 1-5 scale to the right (smiling at 4 and 5, straight at 3, frowning below), the faces
 joined by a dashed line so the mood reads as a curve turned on its side. Sections are
 tinted bands in series colours; the actors' legend above takes its own series colours.
@@ -32,6 +32,9 @@ from .mermaidtime import Journey, Step
 SCORE_STEP = 30.0  # px between two scores on the scale
 FACE = 9.0  # px: a face's radius
 ACTOR_DOT = 4.0  # px: an actor's dot
+DOT_STEP = 2 * ACTOR_DOT + 3  # px from one actor's dot to the next
+DOTS_GAP = 6.0  # px from a task's card to its actors' dots
+MAX_DOTS = 6  # actors' dots by one task; the legend names any more
 ROW_GAP = 5.0  # px between task rows
 BAND_PAD = 6.0  # px of a section's band round its rows
 TASK_WIDTH = MAX_LABEL_WIDTH  # px: a task's name wraps past it
@@ -41,7 +44,8 @@ CARD_PAD = PAD_Y - 2  # px above and below a task's name on its card
 def layout_journey(chart: Journey, measure: Measure) -> Drawing:
     texts = [measure(s.label, SMALL_SIZE + 1, False, TASK_WIDTH - 2 * PAD_X) for s in chart.steps]
     card_w = max(t.width for t in texts) + 2 * PAD_X
-    scale_x = card_w + 24 + FACE  # score 1
+    dots = min(MAX_DOTS, max(len(s.actors) for s in chart.steps)) * DOT_STEP
+    scale_x = card_w + DOTS_GAP + dots + 16 + FACE  # score 1
     right = scale_x + 4 * SCORE_STEP + FACE + BAND_PAD
     items: list[Mark | Label] = []
     y = 0.0
@@ -120,17 +124,13 @@ def _band(section: int, top: float, bottom: float, right: float) -> Mark:
 def _row(
     items: list[Mark | Label], chart: Journey, step: Step, text: Lines, width: float, y: float
 ) -> tuple[float, float]:
-    """A task's card: its name, its actors' dots under it; (where it ends, its middle)."""
-    dots = ACTOR_DOT * 2 + 3 if step.actors else 0.0
-    height = text.height + 2 * CARD_PAD + dots
+    """A task's card, its actors' dots in a row right of it; (where it ends, its middle)."""
+    height = max(text.height + 2 * CARD_PAD, 2 * ACTOR_DOT + 8)
     items.append(Mark(rect_ops(0, y, width, height, 4), None, "page"))
     items.append(Label(text, PAD_X, y + CARD_PAD, "text", "left"))
-    for slot, actor in enumerate(step.actors):
-        cx = PAD_X + ACTOR_DOT + slot * (2 * ACTOR_DOT + 4)
-        if cx + ACTOR_DOT > width - 4:
-            break  # more actors than the card holds: the legend names them
-        cy = y + CARD_PAD + text.height + 1 + ACTOR_DOT
-        dot = circle_ops(cx, cy, ACTOR_DOT)
+    for slot, actor in enumerate(step.actors[:MAX_DOTS]):
+        cx = width + DOTS_GAP + ACTOR_DOT + slot * DOT_STEP
+        dot = circle_ops(cx, y + height / 2, ACTOR_DOT)
         items.append(Mark(dot, None, _actor_colour(chart.actors.index(actor))))
     return y + height, y + height / 2
 
