@@ -7,7 +7,8 @@ mermaid-js does), ``inclusiveEndDates``, ``section``, and tasks
 ``todayMarker``, ``topAxis``, ``displayMode``, ``weekday``, ``click`` and the accessibility
 lines are read and ignored. A task may start after one written below it: starts are
 resolved in passes, at most one per task (``MAX_NODES`` tasks: bounded). The chart's span is
-held to `MAX_SPAN_DAYS`, so its axis and a weekend skip stay small.
+held to `MAX_SPAN_DAYS`, so its axis stays small, and the days looked at to skip excluded
+ones to `MAX_SKIP_STEPS` in all (counted steps: the same answer on every machine).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..mermaid import MAX_NODES, clean_label
 from .timefmt import duration_after, format_tokens, is_excluded, parse_date
 
 MAX_SPAN_DAYS = 3660  # about ten years: a chart's first start to its last end
+MAX_SKIP_STEPS = 100_000  # days looked at, over all tasks, for `excludes` (~0.1 s)
 TAGS = ("active", "done", "crit", "milestone", "vert")
 _IGNORED = ("todayMarker", "topAxis", "displayMode", "weekday", "weekend", "click", "accTitle")
 _SETTINGS = ("title", "dateFormat", "axisFormat", "tickInterval", "excludes", "includes")
@@ -139,6 +141,7 @@ class _Resolver:
         self.inclusive = "inclusiveEndDates" in settings
         self.ids = {d.id: i for i, d in enumerate(drafts)}
         self.spans: dict[int, tuple[datetime, datetime]] = {}
+        self.skip_steps = 0
 
     def tasks(self) -> list[Task]:
         pending = list(range(len(self.drafts)))
@@ -209,4 +212,7 @@ class _Resolver:
             steps += 1
             if steps > MAX_SPAN_DAYS:
                 raise DiagramError(f"gantt chart spans more than {MAX_SPAN_DAYS:,} days")
+        self.skip_steps += steps
+        if self.skip_steps > MAX_SKIP_STEPS:
+            raise DiagramError("too many task days to skip excluded days in: shorten the tasks")
         return end
