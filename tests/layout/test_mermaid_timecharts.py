@@ -130,6 +130,7 @@ def test_durations_and_axis_formats() -> None:
         ("gantt\n A :2025-01-05, 2025-01-01\n", "ends before it starts"),
         ("gantt\n A :2000-01-01, 2025-01-01\n", "spans more than"),
         ("gantt\n A :2025-01-01, 99999999999d\n", "out of range"),
+        ("gantt\n A :9999-12-01, 20d\n", "between the years"),
         ("gantt\n excludes weekends\n" + " A :2025-01-01, 2000d\n" * 60, "too many task days"),
         ("gantt\n just words\n", "a task is"),
         ("gantt\n A : crit, a, b, c, d\n", "cannot read the task"),

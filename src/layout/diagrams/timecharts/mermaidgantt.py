@@ -153,6 +153,8 @@ class _Resolver:
             pending = left
         first = min(s for s, _ in self.spans.values())
         last = max(e for _, e in self.spans.values())
+        if first.year < 2 or last.year > 9997:  # the axis steps a year either way
+            raise DiagramError("gantt dates must fall between the years 2 and 9997")
         if last - first > timedelta(days=MAX_SPAN_DAYS):
             raise DiagramError(f"gantt chart spans more than {MAX_SPAN_DAYS:,} days")
         out = []
