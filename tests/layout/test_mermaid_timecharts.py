@@ -258,3 +258,29 @@ def test_the_article_svg_holds_every_label(stem: str) -> None:
     for label in parse_diagram(SOURCES[stem]).labels():
         for word in label.split():
             assert word.replace("&", "&amp;") in text, word
+
+
+@pytest.mark.parametrize("stem", sorted(SOURCES))
+@pytest.mark.parametrize("upright", [False, True])
+def test_cards_and_bars_under_labels_are_disjoint_and_hold_their_label(setter, stem, upright):
+    """The shape a label is drawn on (the last filled one under its middle: a bar, an event
+    card, a task card) holds all of it, and no two such shapes overlap."""
+    drawing = draw_diagram(SOURCES[stem], setter.measure, upright)
+    filled: list[tuple[float, float, float, float]] = []
+    grounds = set()
+    for item in drawing.items:
+        if isinstance(item, Mark):
+            if item.fill and item.fill not in ("page", "panel", "line"):
+                filled.append(bounds(item))
+            continue
+        x0, y0, x1, y1 = box(item)
+        mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+        under = [b for b in filled if b[0] <= mx <= b[2] and b[1] <= my <= b[3]]
+        if under:
+            left, top, right, bottom = under[-1]
+            assert left <= x0 and x1 <= right and top <= y0 and y1 <= bottom, item.text
+            grounds.add(under[-1])
+    assert len(grounds) >= 3 or stem == "41-gantt-dense"  # its names all sit beside bars
+    for a, b in itertools.combinations(grounds, 2):
+        shrunk = [(g[0] + 1, g[1] + 1, g[2] - 1, g[3] - 1) for g in (a, b)]
+        assert apart(*shrunk), (a, b)
