@@ -84,6 +84,7 @@ def test_a_gantt_reads_dates_durations_after_and_skips_weekends() -> None:
     assert notes.end == datetime(2025, 3, 12)  # a date, not a duration: not moved
     assert {"crit", "active"} <= code.tags and "milestone" in launch.tags
     assert chart.sections == ("Build", "Ship") and chart.title == "Release"
+    assert chart.excluded == ((datetime(2025, 3, 8), datetime(2025, 3, 10)),)  # one weekend
 
 
 def test_a_task_may_start_after_one_written_below_it() -> None:

@@ -6,8 +6,9 @@ would take a third of a phone's width), alternate sections on a panel band. A ta
 name sits inside its bar when it fits, else beside it (right, then left), else on a line
 of its own above the bar: never cut. Colours say the status: a plain task a tint of the
 accent, `active` the accent, `done` a grey tint, `crit` a series colour, a milestone a
-diamond. The axis takes the smallest step (minutes to years) whose labels do not touch,
-or the author's `tickInterval` when its labels do not touch either.
+diamond; excluded days (weekends) thicken the axis. The axis takes the smallest step (minutes
+to years) whose labels do not touch, or the author's `tickInterval` when its labels do not
+touch either.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ NAME_GAP = 5.0  # px between a bar and the name beside it
 TICK_GAP = 14.0  # px at least between two axis labels
 STRIP = 3.0  # px: the accent edge at a plain task's start
 CRIT = "series1"
+SHADED_DAY = 2.0  # px: excluded days are marked where a day is at least this wide
 # axis steps, smallest first: (unit, count, about how many seconds)
 _STEPS = tuple(
     (unit, n, n * seconds)
@@ -150,7 +152,7 @@ def layout_gantt(chart: Gantt, measure: Measure) -> Drawing:
         if ground == "panel":
             bands.append(Mark(rect_ops(-6, top, PLOT_WIDTH + 12, y - top, 4), None, "panel"))
         y += 2
-    lines = _axis_marks(axis, grid, y)
+    lines = _axis_marks(axis, grid, y) + _excluded(chart, axis, y)
     drawn = bands + lines + items + _tick_labels(axis, y)
     return finish(drawn, "\n".join(chart.labels()))
 
@@ -242,6 +244,19 @@ def _roles(tags: frozenset[str]) -> tuple[str, str]:
     if "active" in tags:
         return "accent", "on_accent"
     return tint("accent"), "text"
+
+
+def _excluded(chart: Gantt, axis: _Axis, bottom: float) -> list[Mark | Label]:
+    """The excluded days (`excludes weekends`) as a thicker stretch of the axis, where a
+    day is at least `SHADED_DAY` px wide: mermaid-js shades them through the rows, which
+    on a card reads as one more grey bar beside the `done` ones."""
+    if not chart.excluded or axis.x(axis.first + timedelta(days=1)) < SHADED_DAY:
+        return []
+    out: list[Mark | Label] = []
+    for start, end in chart.excluded:
+        x0, x1 = max(axis.x(start), 0.0), min(axis.x(end), PLOT_WIDTH)
+        out.append(Mark(rect_ops(x0, bottom - 4, x1 - x0, 4), None, "line"))
+    return out
 
 
 def _axis_marks(axis: _Axis, grid: list[tuple[float, float]], bottom: float) -> list[Mark | Label]:

@@ -45,6 +45,7 @@ class Gantt:
     tasks: tuple[Task, ...]
     axis_format: str = ""  # d3's `%` directives; "" for our default
     tick: timedelta | None = None  # `tickInterval`, the step the axis prefers
+    excluded: tuple[tuple[datetime, datetime], ...] = ()  # runs of excluded days, shaded
 
     def labels(self) -> list[str]:
         head = [self.title] if self.title else []
@@ -88,7 +89,8 @@ def parse_gantt(lines: list[str]) -> Gantt:
                 raise DiagramError(f"more than {MAX_NODES} tasks")
     if not drafts:
         raise DiagramError("gantt chart without tasks")
-    tasks = _Resolver(drafts, settings).tasks()
+    resolver = _Resolver(drafts, settings)
+    tasks = resolver.tasks()
     used = sorted({t.section for t in tasks})
     renumber = {old: new for new, old in enumerate(used)}
     tasks = [Task(t.name, renumber[t.section], t.start, t.end, t.tags) for t in tasks]
@@ -98,6 +100,7 @@ def parse_gantt(lines: list[str]) -> Gantt:
         tuple(tasks),
         settings.get("axisFormat", ""),
         _tick(settings.get("tickInterval", "")),
+        resolver.excluded_runs(min(t.start for t in tasks), max(t.end for t in tasks)),
     )
 
 
@@ -162,6 +165,23 @@ class _Resolver:
             start, end = self.spans[i]
             out.append(Task(d.name, d.section, start, end, d.tags))
         return out
+
+    def excluded_runs(
+        self, first: datetime, last: datetime
+    ) -> tuple[tuple[datetime, datetime], ...]:
+        """The excluded days from `first` to `last` (at most `MAX_SPAN_DAYS`), as runs of
+        whole days (a weekend is one run)."""
+        runs: list[tuple[datetime, datetime]] = []
+        day = first.replace(hour=0, minute=0, second=0, microsecond=0)
+        while self.excludes and day < last:
+            after = day + timedelta(days=1)
+            if is_excluded(day, self.excludes):
+                if runs and runs[-1][1] == day:
+                    runs[-1] = (runs[-1][0], after)
+                else:
+                    runs.append((day, after))
+            day = after
+        return tuple(runs)
 
     def _settle(self, index: int) -> bool:
         draft = self.drafts[index]
