@@ -285,3 +285,17 @@ def test_cards_and_bars_under_labels_are_disjoint_and_hold_their_label(setter, s
     for a, b in itertools.combinations(grounds, 2):
         shrunk = [(g[0] + 1, g[1] + 1, g[2] - 1, g[3] - 1) for g in (a, b)]
         assert apart(*shrunk), (a, b)
+
+
+def test_a_journey_as_written_sets_each_face_at_its_score_height(setter) -> None:
+    """Side by side, as mermaid-js draws it (a slide keeps it): a higher score, a higher
+    face; a portrait card gets the row per task form (`upright`)."""
+    chart = parse_diagram(SOURCES["45-journey-checkout"])
+    wide = draw_diagram(SOURCES["45-journey-checkout"], setter.measure)
+    rows = draw_diagram(SOURCES["45-journey-checkout"], setter.measure, upright=True)
+    assert wide.across and wide.width > 2 * wide.height and rows.height > rows.width
+    rings = [m for m in wide.items if isinstance(m, Mark) and m.fill == "page" and m.stroke]
+    heights = [bounds(m)[1] for m in rings]
+    scores = [s.score for s in chart.steps]
+    for (ya, sa), (yb, sb) in itertools.combinations(zip(heights, scores, strict=True), 2):
+        assert (ya < yb) == (sa > sb) or sa == sb

@@ -19,7 +19,7 @@ from .mermaid import Flowchart
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
 from .timecharts.gantt import layout_gantt
-from .timecharts.journey import layout_journey
+from .timecharts.journeywide import layout_journey
 from .timecharts.mermaidgantt import Gantt
 from .timecharts.mermaidtime import Journey, Timeline
 from .timecharts.timeline import layout_timeline
@@ -92,7 +92,7 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
     if isinstance(diagram, Timeline):
         return layout_timeline(diagram, measure, upright)
     if isinstance(diagram, Journey):
-        return layout_journey(diagram, measure)
+        return layout_journey(diagram, measure, upright)
     if isinstance(diagram, Gantt):
         return layout_gantt(diagram, measure)
     assert isinstance(diagram, Pie)

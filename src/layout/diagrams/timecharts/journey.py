@@ -41,7 +41,8 @@ TASK_WIDTH = MAX_LABEL_WIDTH  # px: a task's name wraps past it
 CARD_PAD = PAD_Y - 2  # px above and below a task's name on its card
 
 
-def layout_journey(chart: Journey, measure: Measure) -> Drawing:
+def layout_journey_rows(chart: Journey, measure: Measure) -> Drawing:
+    """A row per task, its score a face on a 1-5 scale across: the upright form."""
     texts = [measure(s.label, SMALL_SIZE + 1, False, TASK_WIDTH - 2 * PAD_X) for s in chart.steps]
     card_w = max(t.width for t in texts) + 2 * PAD_X
     dots = min(MAX_DOTS, max(len(s.actors) for s in chart.steps)) * DOT_STEP
@@ -53,7 +54,7 @@ def layout_journey(chart: Journey, measure: Measure) -> Drawing:
         title = measure(chart.title, LABEL_SIZE + 1, True, right)
         items.append(Label(title, 0.0, 0.0, "text", "left"))
         y = title.height + 8
-    y = _legend(items, chart, measure, y, right) + 6
+    y = legend(items, chart, measure, y, right) + 6
     scale_top = y
     for score in range(1, 6):
         number = measure(str(score), SMALL_SIZE, False, 40)
@@ -79,13 +80,13 @@ def layout_journey(chart: Journey, measure: Measure) -> Drawing:
     if last >= 0:
         bands.append(_band(last, band_top, y - ROW_GAP + BAND_PAD, right))
     grid = _grid(scale_x, scale_top + SMALL_SIZE * 1.4 + 2, y)
-    mood = _mood_line(faces)
-    face_marks = [mark for x, cy, score in faces for mark in _face(x, cy, score)]
+    mood = mood_line(faces)
+    face_marks = [mark for x, cy, score in faces for mark in face(x, cy, score)]
     drawn = [*bands, *grid, *rows, *mood, *face_marks, *items]
     return finish(drawn, "\n".join(chart.labels()))
 
 
-def _legend(
+def legend(
     items: list[Mark | Label], chart: Journey, measure: Measure, y: float, right: float
 ) -> float:
     """The actors, each a dot in its series colour and its name, in rows as wide as the
@@ -97,13 +98,14 @@ def _legend(
         if x and x + width > right:
             x, y, height = 0.0, y + height + 4, 0.0
         dot = circle_ops(x + ACTOR_DOT, y + text.height / 2, ACTOR_DOT)
-        items.append(Mark(dot, None, _actor_colour(index)))
+        items.append(Mark(dot, None, actor_colour(index)))
         items.append(Label(text, x + 2 * ACTOR_DOT + 6, y, "text", "left"))
         x, height = x + width + 14, max(height, text.height)
     return y + height
 
 
-def _actor_colour(index: int) -> str:
+def actor_colour(index: int) -> str:
+    """An actor's series colour, by its place in the legend."""
     return f"series{index}"
 
 
@@ -118,7 +120,13 @@ def _section_head(
 def _band(section: int, top: float, bottom: float, right: float) -> Mark:
     """A section's tinted band round its heading and rows."""
     ops = rect_ops(-BAND_PAD, top, right + BAND_PAD, bottom - top, 6)
-    return Mark(ops, None, tint(f"series{(section + 1) % 8}"))
+    return Mark(ops, None, section_colour(section))
+
+
+def section_colour(section: int) -> str:
+    """A section's tint: series colours from the second on (the first is the accent, the
+    smiling faces' ring)."""
+    return tint(f"series{(section + 1) % 8}") if section >= 0 else tint("accent")
 
 
 def _row(
@@ -131,7 +139,7 @@ def _row(
     for slot, actor in enumerate(step.actors[:MAX_DOTS]):
         cx = width + DOTS_GAP + ACTOR_DOT + slot * DOT_STEP
         dot = circle_ops(cx, y + height / 2, ACTOR_DOT)
-        items.append(Mark(dot, None, _actor_colour(chart.actors.index(actor))))
+        items.append(Mark(dot, None, actor_colour(chart.actors.index(actor))))
     return y + height, y + height / 2
 
 
@@ -143,7 +151,8 @@ def _grid(scale_x: float, top: float, bottom: float) -> list[Mark | Label]:
     return [Mark(tuple(ops), "border", None, 1.0, (2.0, 3.0))]
 
 
-def _mood_line(faces: list[tuple[float, float, int]]) -> list[Mark | Label]:
+def mood_line(faces: list[tuple[float, float, int]]) -> list[Mark | Label]:
+    """The faces (x, y, score) joined in order by a dashed line: the mood as a curve."""
     if len(faces) < 2:
         return []
     ops: list[Op] = [("M", faces[0][0], faces[0][1])]
@@ -151,7 +160,7 @@ def _mood_line(faces: list[tuple[float, float, int]]) -> list[Mark | Label]:
     return [Mark(tuple(ops), "line", None, 1.5, (4.0, 3.0))]
 
 
-def _face(x: float, y: float, score: int) -> list[Mark]:
+def face(x: float, y: float, score: int) -> list[Mark]:
     """A face: smiling at 4 and 5, straight at 3, frowning at 1 and 2."""
     ring = "accent" if score >= 4 else ("muted" if score == 3 else "series1")
     eyes: list[Mark] = [Mark(circle_ops(x + dx, y - 2.5, 1.3), None, "text") for dx in (-3.2, 3.2)]
