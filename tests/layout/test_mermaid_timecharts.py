@@ -299,3 +299,18 @@ def test_a_journey_as_written_sets_each_face_at_its_score_height(setter) -> None
     scores = [s.score for s in chart.steps]
     for (ya, sa), (yb, sb) in itertools.combinations(zip(heights, scores, strict=True), 2):
         assert (ya < yb) == (sa > sb) or sa == sb
+
+
+def test_a_narrowed_timeline_keeps_its_title_on_one_line(setter) -> None:
+    """`fit.draw_to_fit` may wrap a shrinking diagram's labels at 7 em: the events wrap,
+    the title (as wide as the columns) stays whole, and every word of it is set."""
+    source = "timeline\n title History of Social Media Platform\n 2002 : LinkedIn\n"
+    source += " 2004 : Facebook : Google\n 2005 : YouTube\n 2006 : Twitter\n"
+
+    def narrow(text: str, size: float, bold: bool, width: float):
+        return setter.measure(text, size, bold, min(width, 7 * size))
+
+    drawing = draw_diagram(source, narrow)
+    [title] = [label for label in labels(drawing) if "History" in label.text.lines[0]]
+    assert title.text.lines == ("History of Social Media Platform",)
+    assert title.text.width >= setter.measure(title.text.lines[0], 15, True, 999).width

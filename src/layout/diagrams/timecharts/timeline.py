@@ -37,6 +37,7 @@ COLUMN_GAP = 10.0  # px between periods (across), or between period rows (uprigh
 PERIOD_WIDTH = 110.0  # px: an upright period's name wraps past it
 LINE = 3.0  # px: the time line
 CARD_PAD = PAD_Y - 2  # px above and below an event's text
+SPACE = 0.3  # em: a space between words of a title, at most
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +63,37 @@ def layout_timeline(chart: Timeline, measure: Measure, upright: bool = False) ->
     items: list[Mark | Label] = []
     top = 0.0
     if chart.title:
-        title = measure(chart.title, LABEL_SIZE + 1, True, 2 * MAX_LABEL_WIDTH)
+        room = 2 * MAX_LABEL_WIDTH
+        if not upright:  # as wide as the columns
+            room = max(room, sum(_column_width(m) + COLUMN_GAP for m in measured))
+        title = _title(measure, chart.title, room)
         items.append(Label(title, 0.0, 0.0, "text", "left"))
         top = title.height + 12
     body = _upright(measured, chart, top) if upright else _across(measured, chart, top)
     drawing = finish(items + body, "\n".join(chart.labels()))
     return replace(drawing, across=not upright and len(chart.periods) > 1)
+
+
+def _title(measure: Measure, text: str, room: float) -> Lines:
+    """The title wrapped at `room`; whole on one line when the pieces a narrowing measure
+    (`fit.draw_to_fit`) cut it into fit `room` side by side: the labels of a shrinking
+    timeline wrap, its title need not."""
+    size = LABEL_SIZE + 1
+    title = measure(text, size, True, room)
+    if len(title.lines) == 1:
+        return title
+    spaced = " ".join(title.lines) in text
+    gap = size * SPACE if spaced else 0.0
+    width = sum(measure(line, size, True, room).width for line in title.lines)
+    width += gap * (len(title.lines) - 1) + 2.0  # slack: setting it must not wrap it
+    if width > room:
+        return title
+    joined = (" " if spaced else "").join(title.lines)
+    return Lines((joined,), width, title.height / len(title.lines), size, True)
+
+
+def _column_width(m: _Measured) -> float:
+    return max([m.name.width, *(e.width for e in m.events)]) + 2 * PAD_X
 
 
 def _colour(chart: Timeline, period: Period, index: int) -> str:
@@ -95,7 +121,7 @@ def _cards(
 
 def _across(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark | Label]:
     """A column per period: name, dot on the line, cards below; sections named above."""
-    widths = [max([m.name.width, *(e.width for e in m.events)]) + 2 * PAD_X for m in measured]
+    widths = [_column_width(m) for m in measured]
     head = max(m.name.height for m in measured)
     section_h = SMALL_SIZE * 1.4 + 10 if chart.sections else 0.0
     line_y = top + section_h + head + 8 + DOT
