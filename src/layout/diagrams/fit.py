@@ -27,6 +27,11 @@ from .mindmap import layout_mindmap
 from .sequences.sequence import layout_sequence
 from .statecharts.mermaidstate import StateChart
 from .statecharts.states import layout_states
+from .timecharts.gantt import layout_gantt
+from .timecharts.journeywide import layout_journey
+from .timecharts.mermaidgantt import Gantt
+from .timecharts.mermaidtime import Journey, Timeline
+from .timecharts.timeline import layout_timeline
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
@@ -111,6 +116,12 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_states(diagram, measure, upright)
     if isinstance(diagram, GitGraph):
         return layout_gitgraph(diagram, measure, upright)
+    if isinstance(diagram, Timeline):
+        return layout_timeline(diagram, measure, upright)
+    if isinstance(diagram, Journey):
+        return layout_journey(diagram, measure, upright)
+    if isinstance(diagram, Gantt):
+        return layout_gantt(diagram, measure)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import DiagramError
@@ -24,6 +25,8 @@ from .mermaid import (
 from .sequences.sequenceparse import Sequence as Sequence  # the record, for `fit`
 from .sequences.sequenceparse import parse_sequence as _sequence
 from .statecharts.mermaidstate import StateChart, parse_states
+from .timecharts.mermaidgantt import Gantt, parse_gantt
+from .timecharts.mermaidtime import Journey, Timeline, parse_journey, parse_timeline
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +59,19 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie | Quadrant | XYChart | StateChart | GitGraph
+Diagram = (
+    Flowchart
+    | Mindmap
+    | Sequence
+    | Pie
+    | Quadrant
+    | XYChart
+    | StateChart
+    | GitGraph
+    | Gantt
+    | Timeline
+    | Journey
+)
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -79,9 +94,16 @@ def parse_diagram(source: str) -> Diagram:
         return parse_states(lines)
     if keyword in ("gitGraph", "gitGraph:"):
         return parse_gitgraph(lines)
+    if keyword in _TIME_KINDS:
+        return _TIME_KINDS[keyword](lines[1:])
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
+_TIME_KINDS: dict[str, Callable[[list[str]], Diagram]] = {
+    "gantt": parse_gantt,
+    "timeline": parse_timeline,
+    "journey": parse_journey,
+}
 _MIND_SHAPES = (
     ("((", "))", "circle"),
     ("))", "((", "bang"),

@@ -1,0 +1,276 @@
+"""A gantt record + a label `Measure` → its `Drawing`: a row per task on a date axis.
+
+Drawn for a portrait card: the plot is `PLOT_WIDTH` wide (a card's column at full size), a
+section is a header row over its tasks (not mermaid-js's left column of names, which
+would take a third of a phone's width), alternate sections on a panel band. A task's
+name sits inside its bar when it fits, else beside it (right, then left), else on a line
+of its own above the bar: never cut. Colours say the status: a plain task a tint of the
+accent, `active` the accent, `done` a grey tint, `crit` a series colour, a milestone a
+diamond; excluded days (weekends) thicken the axis. The axis takes the smallest step (minutes
+to years) whose labels do not touch, or the author's `tickInterval` when its labels do not
+touch either.
+"""
+
+from __future__ import annotations
+
+import itertools
+from datetime import datetime, timedelta
+
+from ..marks import (
+    LABEL_SIZE,
+    MAX_LABEL_WIDTH,
+    SMALL_SIZE,
+    Drawing,
+    Label,
+    Lines,
+    Mark,
+    Measure,
+    Op,
+    finish,
+    rect_ops,
+    tint,
+)
+from .mermaidgantt import Gantt, Task
+from .timefmt import add_months, format_date
+
+PLOT_WIDTH = 360.0  # px: the date axis, about a 440-px card's column
+ROW_GAP = 6.0  # px between task rows
+NAME_GAP = 5.0  # px between a bar and the name beside it
+TICK_GAP = 14.0  # px at least between two axis labels
+STRIP = 3.0  # px: the accent edge at a plain task's start
+CRIT = "series1"
+SHADED_DAY = 2.0  # px: excluded days are marked where a day is at least this wide
+# axis steps, smallest first: (unit, count, about how many seconds)
+_STEPS = tuple(
+    (unit, n, n * seconds)
+    for unit, seconds, counts in (
+        ("minute", 60, (1, 5, 10, 15, 30)),
+        ("hour", 3600, (1, 2, 3, 6, 12)),
+        ("day", 86400, (1, 2)),
+        ("week", 604800, (1, 2)),
+        ("month", 2629800, (1, 3, 6)),
+        ("year", 31557600, (1, 2, 5, 10)),
+    )
+    for n in counts
+)
+
+
+class _Axis:
+    """Where a moment falls on the plot, and the ticks the axis shows."""
+
+    def __init__(self, chart: Gantt, measure: Measure) -> None:
+        self.first = min(t.start for t in chart.tasks)
+        last = max(t.end for t in chart.tasks)
+        self.seconds = max((last - self.first).total_seconds(), 3600.0)
+        self.last = self.first + timedelta(seconds=self.seconds)
+        self.ticks: list[tuple[float, Lines]] = []
+        preferred = chart.tick.total_seconds() if chart.tick else 0.0
+        for unit, n, seconds in _STEPS:
+            if seconds < preferred or self.seconds / seconds > 80:
+                continue
+            fmt = self._format(chart.axis_format, unit)
+            ticks = [(self.x(t), measure(_text(t, fmt), SMALL_SIZE, False, 200)) for t in
+                     self._moments(unit, n)]  # fmt: skip
+            if _apart(ticks):
+                self.ticks = ticks
+                break
+
+    def x(self, moment: datetime) -> float:
+        return (moment - self.first).total_seconds() / self.seconds * PLOT_WIDTH
+
+    def _format(self, asked: str, unit: str) -> str:
+        if asked and format_date(self.first, asked) is not None:
+            return asked
+        if unit in ("minute", "hour"):
+            return "%H:%M" if self.seconds <= 86400 else "%m-%d %H:%M"
+        return {"month": "%Y-%m", "year": "%Y"}.get(unit, "%m-%d")
+
+    def _moments(self, unit: str, n: int) -> list[datetime]:
+        """The tick moments from the first whole `n` units on, to the chart's end."""
+        start = self.first.replace(second=0, microsecond=0)
+        if unit == "minute":
+            moment = start.replace(minute=start.minute - start.minute % n)
+        elif unit == "hour":
+            moment = start.replace(minute=0, hour=start.hour - start.hour % n)
+        elif unit in ("day", "week"):
+            moment = start.replace(minute=0, hour=0)
+            if unit == "week":
+                moment -= timedelta(days=moment.weekday())  # Mondays
+        elif unit == "month":
+            moment = start.replace(minute=0, hour=0, day=1)
+            moment = add_months(moment, -((moment.month - 1) % n))
+        else:
+            moment = datetime(max(1, start.year - start.year % n), 1, 1)
+        out: list[datetime] = []
+        while moment <= self.last:
+            if moment >= self.first:
+                out.append(moment)
+            moment = _next(moment, unit, n)
+        return out
+
+
+def _next(moment: datetime, unit: str, n: int) -> datetime:
+    if unit in ("month", "year"):
+        return add_months(moment, n * (12 if unit == "year" else 1))
+    size = {"minute": 60, "hour": 3600, "day": 86400, "week": 604800}[unit]
+    return moment + timedelta(seconds=n * size)
+
+
+def _text(moment: datetime, fmt: str) -> str:
+    return format_date(moment, fmt) or moment.date().isoformat()
+
+
+def _apart(ticks: list[tuple[float, Lines]]) -> bool:
+    """Whether neighbouring tick labels, centred on their ticks, keep `TICK_GAP` apart."""
+    return all(
+        b[0] - a[0] >= (a[1].width + b[1].width) / 2 + TICK_GAP
+        for a, b in itertools.pairwise(ticks)
+    )
+
+
+def layout_gantt(chart: Gantt, measure: Measure) -> Drawing:
+    axis = _Axis(chart, measure)
+    bar_h = measure("Ag", SMALL_SIZE, False, 100).height + 6
+    items: list[Mark | Label] = []
+    bands: list[Mark | Label] = []  # alternate sections' panels, under the grid
+    grid: list[tuple[float, float]] = []  # the rows' spans the grid lines cross
+    y = 0.0
+    if chart.title:
+        title = measure(chart.title, LABEL_SIZE + 1, True, PLOT_WIDTH)
+        items.append(Label(title, PLOT_WIDTH / 2, 0.0))
+        y = title.height + 10
+    for index, name in enumerate(chart.sections):
+        tasks = [t for t in chart.tasks if t.section == index]
+        ground = "panel" if index % 2 else "page"
+        top = y
+        if name:
+            y = _section_head(items, measure, name, index, y)
+        body = y
+        for task in tasks:
+            y = _task(items, measure, axis, task, y, bar_h, ground) + ROW_GAP
+        grid.append((body, y))
+        if ground == "panel":
+            bands.append(Mark(rect_ops(-6, top, PLOT_WIDTH + 12, y - top, 4), None, "panel"))
+        y += 2
+    lines = _axis_marks(axis, grid, y) + _excluded(chart, axis, y)
+    drawn = bands + lines + items + _tick_labels(axis, y)
+    return finish(drawn, "\n".join(chart.labels()))
+
+
+def _section_head(
+    items: list[Mark | Label], measure: Measure, name: str, index: int, y: float
+) -> float:
+    """A section's name on a row of its own, after a short bar in its series colour."""
+    text = measure(name, SMALL_SIZE, True, PLOT_WIDTH - 12)
+    items.append(Mark(rect_ops(0, y + 6, 4, text.height - 4, 2), None, f"series{index}"))
+    items.append(Label(text, 10, y + 4, "text", "left"))
+    return y + text.height + 8
+
+
+def _task(
+    items: list[Mark | Label],
+    measure: Measure,
+    axis: _Axis,
+    task: Task,
+    y: float,
+    bar_h: float,
+    ground: str,
+) -> float:
+    """A task's bar (or diamond) and name from `y`; where the row ends."""
+    text = measure(task.name, SMALL_SIZE, False, min(PLOT_WIDTH, MAX_LABEL_WIDTH * 1.6))
+    x0, x1 = axis.x(task.start), axis.x(task.end)
+    milestone = "milestone" in task.tags
+    if milestone:
+        x0, x1 = x0 - bar_h / 2, x0 + bar_h / 2
+    elif x1 - x0 < 2:
+        x1 = x0 + 2
+    fill, ink = _roles(task.tags)
+    inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
+    beside = _beside(x0, x1, text.width)
+    if inside or beside is not None:
+        row = max(bar_h, text.height)
+        bar_y = y + (row - bar_h) / 2
+        text_y = y + (row - text.height) / 2
+    else:  # a line of its own above the bar
+        row = text.height + 2 + bar_h
+        bar_y, text_y = y + text.height + 2, y
+    left = beside if beside is not None else min(max(x0, 0.0), PLOT_WIDTH - text.width)
+    if milestone:
+        mid, half = (x0 + x1) / 2, bar_h / 2
+        diamond: tuple[Op, ...] = (
+            ("M", mid, bar_y),
+            ("L", x1, bar_y + half),
+            ("L", mid, bar_y + bar_h),
+            ("L", x0, bar_y + half),
+            ("Z",),
+        )
+        items.append(Mark(diamond, None, CRIT if "crit" in task.tags else "accent"))
+    else:
+        bar = rect_ops(x0, bar_y, x1 - x0, bar_h, 3)
+        if fill.startswith("tint:"):  # a see-through tint: over the band, not the grid
+            items.append(Mark(bar, None, "page"))
+            items.extend([Mark(bar, None, ground)] if ground != "page" else [])
+        items.append(Mark(bar, None, fill))
+        if fill == tint("accent") and x1 - x0 > 3 * STRIP:
+            items.append(Mark(rect_ops(x0, bar_y, STRIP, bar_h, 1.5), None, "accent"))
+    if inside:
+        items.append(Label(text, (x0 + x1) / 2, text_y, ink))
+        return y + row
+    chip = rect_ops(left - 2, text_y, text.width + 4, text.height, 2)
+    items.append(Mark(chip, None, "page"))  # over the grid lines, as the band's ground
+    if ground != "page":
+        items.append(Mark(chip, None, ground))
+    items.append(Label(text, left, text_y, "text", "left"))
+    return y + row
+
+
+def _beside(x0: float, x1: float, width: float) -> float | None:
+    """Where a name `width` wide starts beside its bar: right of it, else left of it;
+    None when neither side of the plot holds it."""
+    if x1 + NAME_GAP + width <= PLOT_WIDTH:
+        return x1 + NAME_GAP
+    if x0 - NAME_GAP - width >= 0:
+        return x0 - NAME_GAP - width
+    return None
+
+
+def _roles(tags: frozenset[str]) -> tuple[str, str]:
+    """A bar's fill and the ink of a name inside it, by status."""
+    crit = "crit" in tags
+    if "done" in tags:
+        return (tint(CRIT) if crit else tint("line")), "text"
+    if crit:
+        return CRIT, "on_accent"
+    if "active" in tags:
+        return "accent", "on_accent"
+    return tint("accent"), "text"
+
+
+def _excluded(chart: Gantt, axis: _Axis, bottom: float) -> list[Mark | Label]:
+    """The excluded days (`excludes weekends`) as a thicker stretch of the axis, where a
+    day is at least `SHADED_DAY` px wide: mermaid-js shades them through the rows, which
+    on a card reads as one more grey bar beside the `done` ones."""
+    if not chart.excluded or axis.x(axis.first + timedelta(days=1)) < SHADED_DAY:
+        return []
+    out: list[Mark | Label] = []
+    for start, end in chart.excluded:
+        x0, x1 = max(axis.x(start), 0.0), min(axis.x(end), PLOT_WIDTH)
+        out.append(Mark(rect_ops(x0, bottom - 4, x1 - x0, 4), None, "line"))
+    return out
+
+
+def _axis_marks(axis: _Axis, grid: list[tuple[float, float]], bottom: float) -> list[Mark | Label]:
+    """The grid lines at the ticks through the sections' rows, and the axis line below."""
+    out: list[Mark | Label] = []
+    for x, _ in axis.ticks:
+        ops: list[Op] = []
+        for top, end in grid:
+            ops += [("M", x, top), ("L", x, end)]
+        ops += [("M", x, bottom), ("L", x, bottom + 5)]
+        out.append(Mark(tuple(ops), "border", None, 1.0))
+    out.append(Mark((("M", 0.0, bottom), ("L", PLOT_WIDTH, bottom)), "line", None, 1.0))
+    return out
+
+
+def _tick_labels(axis: _Axis, bottom: float) -> list[Mark | Label]:
+    return [Label(text, x, bottom + 7, "muted") for x, text in axis.ticks]
