@@ -12,10 +12,13 @@ import time
 from dataclasses import replace
 
 from ..errors import DiagramError
+from .classes import layout_classes, layout_er
 from .drawing import layout_flowchart
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
+from .mermaidclass import ClassDiagram
+from .mermaider import ErDiagram
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
 
@@ -84,6 +87,10 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
         return layout_sequence(diagram, measure)
+    if isinstance(diagram, ClassDiagram):
+        return layout_classes(diagram, measure, upright)
+    if isinstance(diagram, ErDiagram):
+        return layout_er(diagram, measure, upright)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

@@ -19,6 +19,8 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
+from .mermaidclass import ClassDiagram, parse_class_diagram
+from .mermaider import ErDiagram, parse_er_diagram
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
@@ -98,7 +100,7 @@ class Pie:
         return ([self.title] if self.title else []) + [label for label, _ in self.slices]
 
 
-Diagram = Flowchart | Mindmap | Sequence | Pie
+Diagram = Flowchart | Mindmap | Sequence | Pie | ClassDiagram | ErDiagram
 
 
 def parse_diagram(source: str) -> Diagram:
@@ -115,6 +117,8 @@ def parse_diagram(source: str) -> Diagram:
         return _sequence(lines[1:])
     if keyword == "pie":
         return _pie(lines)
+    if keyword in ("classDiagram", "classDiagram-v2", "erDiagram"):
+        return (parse_er_diagram if keyword == "erDiagram" else parse_class_diagram)(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 

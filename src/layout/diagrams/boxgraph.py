@@ -1,0 +1,218 @@
+"""Boxes joined by lines, laid out in layers, with the marks UML and ER diagrams put at a
+line's ends: what class and ER diagrams share.
+
+The layout is the flowcharts' (drawing.py: grandalf's Sugiyama layout, a labelled line's
+label a vertex of its own so layering leaves it room, LR laid out TB and turned). The ends
+are drawn as UML and crow's-foot notation draw them: hollow triangles (inheritance),
+filled and hollow diamonds (composition, aggregation), open arrows, lollipops, and for
+ER's cardinalities bars, rings and crow's feet. Hollow marks are filled with the page, so
+no line shows through them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .drawing import _back, _Placed, _Path, _rounded, _sugiyama, _vertex, clip
+from .marks import (
+    LINE_WIDTH,
+    MARGIN,
+    SMALL_SIZE,
+    Label,
+    Lines,
+    Mark,
+    Op,
+    circle_ops,
+    rect_ops,
+    tint,
+)
+
+if TYPE_CHECKING:
+    from grandalf.graphs import Edge as GEdge
+
+Point = tuple[float, float]
+END_SIZE = 11.0  # px: a triangle's or diamond's length along its line
+_DASH = (5.0, 4.0)
+_NO_TEXT = Lines((), 0.0, 0.0, SMALL_SIZE)
+
+
+@dataclass(frozen=True, slots=True)
+class Wire:
+    """A line to lay out from one box to another, with its label measured (or None)."""
+
+    source: str
+    target: str
+    label: Lines | None = None
+
+
+def lay_out(
+    sizes: dict[str, tuple[float, float]], wires: list[Wire], direction: str
+) -> tuple[dict[str, _Placed], list[list[Point]], list[_Placed | None]]:
+    """Each box placed (centre, size), each wire's route from box edge to box edge, and
+    each wire's label placed (None: no label)."""
+    from grandalf.graphs import Edge as GEdge  # numpy is loaded only when drawing
+    from grandalf.graphs import Graph
+
+    across = direction in ("LR", "RL")
+    vertices = {key: _vertex(key, w, h, across) for key, (w, h) in sizes.items()}
+    texts = dict.fromkeys(sizes, _NO_TEXT)
+    pieces_of: list[list[GEdge]] = []
+    for index, wire in enumerate(wires):
+        if wire.source == wire.target:
+            pieces_of.append([])
+            continue
+        ends = [vertices[wire.source], vertices[wire.target]]
+        if wire.label is not None:
+            key = f"\0label{index}"
+            texts[key] = wire.label
+            vertices[key] = _vertex(key, wire.label.width + 14, wire.label.height + 6, across)
+            ends.insert(1, vertices[key])
+        pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
+        for piece in pieces:
+            piece.view = _Path([])
+        pieces_of.append(pieces)
+    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), across, {})
+    turn = _turn(vertices, direction)
+    placed = {}
+    for key, vertex in vertices.items():
+        box = vertex.view
+        w, h = (box.h, box.w) if across else (box.w, box.h)
+        placed[key] = _Placed(None, texts[key], w, h, *turn(*box.xy))
+    routes = [
+        _route(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
+        for wire, pieces in zip(wires, pieces_of, strict=True)
+    ]
+    labels = [placed.get(f"\0label{i}") for i in range(len(wires))]
+    return placed, routes, labels
+
+
+def _turn(vertices: dict, direction: str):  # type: ignore[no-untyped-def, type-arg]
+    """The map from grandalf's top-down place to the diagram's direction."""
+    xs = [v.view.xy[0] + v.view.w / 2 for v in vertices.values()]
+    ys = [v.view.xy[1] + v.view.h / 2 for v in vertices.values()]
+    width, height = max(xs, default=0.0), max(ys, default=0.0)
+
+    def turn(x: float, y: float) -> Point:
+        if direction in ("BT", "RL"):
+            y = height - y
+        return (MARGIN + y, MARGIN + x) if direction in ("LR", "RL") else (MARGIN + x, MARGIN + y)
+
+    return turn
+
+
+def _route(
+    wire: Wire, pieces: list[tuple[str, list[Point]]], placed: dict[str, _Placed]
+) -> list[Point]:
+    """The wire's polyline from the edge of its source box to the edge of its target;
+    `pieces`: each piece's start vertex and its points."""
+    a, b = placed[wire.source], placed[wire.target]
+    if a is b:  # a loop on the box's right
+        right, top = a.x + a.w / 2, a.y - a.h / 2
+        return [(right - a.w / 4, top), (right + 22, top - 16), (right + 22, a.y), (right, a.y)]
+    points: list[Point] = []
+    for start, route in pieces:
+        centre = (placed[start].x, placed[start].y)
+        if math.dist(route[0], centre) > math.dist(route[-1], centre):
+            route = route[::-1]  # grandalf turned the edge to break a cycle
+        points.extend(route if not points else route[1:])
+    return [clip(a, points[1]), *points[1:-1], clip(b, points[-2])]
+
+
+def line_marks(route: list[Point], start: str, end: str, dashed: bool) -> list[Mark]:
+    """A line along `route` with the mark named `start` at its first point and `end` at
+    its last (UML ends and ER cardinalities: see `end_mark`)."""
+    points = list(route)
+    first, last = points[0], points[-1]
+    before, after = end_mark(start, first, points[1]), end_mark(end, last, points[-2])
+    points[0] = _back(first, points[1], before[1]) if before[1] else first
+    points[-1] = _back(last, points[-2], after[1]) if after[1] else last
+    line = Mark(_rounded(points), "line", None, LINE_WIDTH, _DASH if dashed else None)
+    return [line, *before[0], *after[0]]
+
+
+def end_mark(kind: str, tip: Point, frm: Point) -> tuple[list[Mark], float]:
+    """The marks of one end at `tip` (on a box's edge), the line coming from `frm`, and how
+    far before `tip` the line stops (under a hollow mark)."""
+    ux, uy = _unit(tip, frm)  # from the tip back along the line
+
+    def at(along: float, across: float) -> Point:
+        return (tip[0] + ux * along - uy * across, tip[1] + uy * along + ux * across)
+
+    def polygon(points: list[Point], fill: str) -> Mark:
+        ops: list[Op] = [("M", *points[0]), *(("L", *p) for p in points[1:]), ("Z",)]
+        return Mark(tuple(ops), "line", fill, LINE_WIDTH)
+
+    def bar(along: float) -> Mark:
+        return Mark((("M", *at(along, -6)), ("L", *at(along, 6))), "line", None, LINE_WIDTH)
+
+    size = END_SIZE
+    if kind == "triangle":
+        return [polygon([tip, at(size, -size * 0.6), at(size, size * 0.6)], "page")], size
+    if kind in ("diamond", "hollow"):
+        points = [tip, at(size * 0.8, -size * 0.45), at(size * 1.6, 0), at(size * 0.8, size * 0.45)]
+        return [polygon(points, "line" if kind == "diamond" else "page")], size * 1.6
+    if kind == "arrow":
+        ops: tuple[Op, ...] = (
+            ("M", *at(size, -size * 0.5)),
+            ("L", *tip),
+            ("L", *at(size, size * 0.5)),
+        )
+        return [Mark(ops, "line", None, LINE_WIDTH)], 0.0
+    if kind == "lollipop":
+        centre = at(6, 0)
+        return [Mark(circle_ops(*centre, 6), "line", "page", LINE_WIDTH)], 12.0
+    least, _, most = kind.partition("-")
+    if not most:
+        return [], 0.0
+    marks = [bar(4)] if most == "one" else [_crow(at)]
+    if least == "zero":
+        marks.append(Mark(circle_ops(*at(19, 0), 4.5), "line", "page", LINE_WIDTH))
+        return marks, 0.0
+    marks.append(bar(10 if most == "one" else 16))
+    return marks, 0.0
+
+
+def _crow(at) -> Mark:  # type: ignore[no-untyped-def]
+    """A crow's foot: three toes from a point on the line spread to the box's edge."""
+    heel = at(12, 0)
+    ops: tuple[Op, ...] = (
+        ("M", *at(0, -7)),
+        ("L", *heel),
+        ("L", *at(0, 7)),
+        ("M", *at(0, 0)),
+        ("L", *heel),
+    )
+    return Mark(ops, "line", None, LINE_WIDTH)
+
+
+def _unit(tip: Point, frm: Point) -> Point:
+    length = math.dist(tip, frm) or 1.0
+    return (frm[0] - tip[0]) / length, (frm[1] - tip[1]) / length
+
+
+def chip(p: _Placed) -> list[Mark | Label]:
+    """A line's label on a chip of the line's colour, over the line (as flowcharts do)."""
+    ops = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
+    return [
+        Mark(ops, None, "page"),
+        Mark(ops, None, tint("line")),
+        Label(p.text, p.x, p.y - p.text.height / 2),
+    ]
+
+
+def beside_end(route: list[Point], text: Lines, at_start: bool, clear: float) -> Label:
+    """A cardinality beside a line's end: past the end mark (`clear` px along the line),
+    to the line's left as it leaves the box, clear of the line."""
+    tip, frm = (route[0], route[1]) if at_start else (route[-1], route[-2])
+    ux, uy = _unit(tip, frm)
+    nx, ny = uy, -ux
+    if ny > 0.3 or (abs(ny) <= 0.3 and nx < 0):  # keep it above or to the right
+        nx, ny = -nx, -ny
+    along = clear + abs(ux) * text.width / 2 + abs(uy) * text.height / 2
+    across = 4 + abs(nx) * text.width / 2 + abs(ny) * text.height / 2
+    x = tip[0] + ux * along + nx * across
+    y = tip[1] + uy * along + ny * across
+    return Label(text, x, y - text.height / 2, "text")
