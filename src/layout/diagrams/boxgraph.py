@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .drawing import _back, _Placed, _Path, _rounded, _sugiyama, _vertex, clip
+from .drawing import _back, _Path, _Placed, _rounded, _sugiyama, _vertex, clip
 from .marks import (
     LINE_WIDTH,
     MARGIN,
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from grandalf.graphs import Edge as GEdge
 
 Point = tuple[float, float]
+LAYER_ROOM = 16.0  # px added above and below each box (left and right across) in layout
+STUB = 26.0  # px a line runs straight out of a box before it bends
+PORT_GAP = 22.0  # px between lines leaving one face of a box
 END_SIZE = 11.0  # px: a triangle's or diamond's length along its line
 _DASH = (5.0, 4.0)
 _NO_TEXT = Lines((), 0.0, 0.0, SMALL_SIZE)
@@ -57,7 +60,7 @@ def lay_out(
     from grandalf.graphs import Graph
 
     across = direction in ("LR", "RL")
-    vertices = {key: _vertex(key, w, h, across) for key, (w, h) in sizes.items()}
+    vertices = {key: _vertex(key, *_roomy(w, h, across), across) for key, (w, h) in sizes.items()}
     texts = dict.fromkeys(sizes, _NO_TEXT)
     pieces_of: list[list[GEdge]] = []
     for index, wire in enumerate(wires):
@@ -78,22 +81,32 @@ def lay_out(
     turn = _turn(vertices, direction)
     placed = {}
     for key, vertex in vertices.items():
-        box = vertex.view
-        w, h = (box.h, box.w) if across else (box.w, box.h)
-        placed[key] = _Placed(None, texts[key], w, h, *turn(*box.xy))
-    routes = [
-        _route(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
+        w, h = sizes.get(
+            key, (vertex.view.w, vertex.view.h) if not across else (vertex.view.h, vertex.view.w)
+        )
+        placed[key] = _Placed(None, texts[key], w, h, *turn(*vertex.view.xy))
+    paths = [
+        _path(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
         for wire, pieces in zip(wires, pieces_of, strict=True)
+    ]
+    offsets = _port_offsets(wires, paths, placed, across)
+    routes = [
+        _route(wire, path, placed, across, offsets, index)
+        for index, (wire, path) in enumerate(zip(wires, paths, strict=True))
     ]
     labels = [placed.get(f"\0label{i}") for i in range(len(wires))]
     return placed, routes, labels
 
 
+def _roomy(w: float, h: float, across: bool) -> tuple[float, float]:
+    """A box's size as laid out: `LAYER_ROOM` longer along the layers' axis, so a line has
+    room for its end marks between layers (the box is drawn at its own size)."""
+    return (w + 2 * LAYER_ROOM, h) if across else (w, h + 2 * LAYER_ROOM)
+
+
 def _turn(vertices: dict, direction: str):  # type: ignore[no-untyped-def, type-arg]
     """The map from grandalf's top-down place to the diagram's direction."""
-    xs = [v.view.xy[0] + v.view.w / 2 for v in vertices.values()]
-    ys = [v.view.xy[1] + v.view.h / 2 for v in vertices.values()]
-    width, height = max(xs, default=0.0), max(ys, default=0.0)
+    height = max((v.view.xy[1] + v.view.h / 2 for v in vertices.values()), default=0.0)
 
     def turn(x: float, y: float) -> Point:
         if direction in ("BT", "RL"):
@@ -103,22 +116,90 @@ def _turn(vertices: dict, direction: str):  # type: ignore[no-untyped-def, type-
     return turn
 
 
-def _route(
+def _path(
     wire: Wire, pieces: list[tuple[str, list[Point]]], placed: dict[str, _Placed]
 ) -> list[Point]:
-    """The wire's polyline from the edge of its source box to the edge of its target;
-    `pieces`: each piece's start vertex and its points."""
-    a, b = placed[wire.source], placed[wire.target]
-    if a is b:  # a loop on the box's right
-        right, top = a.x + a.w / 2, a.y - a.h / 2
-        return [(right - a.w / 4, top), (right + 22, top - 16), (right + 22, a.y), (right, a.y)]
+    """The wire's path through its boxes' centres and the bends between; `pieces`: each
+    piece's start vertex and its points."""
+    b = placed[wire.target]
     points: list[Point] = []
     for start, route in pieces:
         centre = (placed[start].x, placed[start].y)
         if math.dist(route[0], centre) > math.dist(route[-1], centre):
             route = route[::-1]  # grandalf turned the edge to break a cycle
-        points.extend(route if not points else route[1:])
-    return [clip(a, points[1]), *points[1:-1], clip(b, points[-2])]
+        points += [centre, *route[1:-1]]  # its ends are on the roomy boxes' edges
+    return [*points, (b.x, b.y)]
+
+
+def _axes(across: bool) -> tuple[int, int]:
+    """The layers' axis (0: x, 1: y) and the axis along a box's faces that lines leave by."""
+    return (0, 1) if across else (1, 0)
+
+
+def _port_offsets(
+    wires: list[Wire], paths: list[list[Point]], placed: dict[str, _Placed], across: bool
+) -> dict[tuple[int, int], float]:
+    """Where along its face each line end leaves its box, by (wire, 0 start / 1 end): a
+    line alone under the point it heads for, several on one face spread `PORT_GAP` apart
+    in the order of the points they head for, so they never share a stretch."""
+    along, side = _axes(across)
+    faces: dict[tuple[str, bool], list[tuple[float, int, int]]] = {}
+    for index, (wire, path) in enumerate(zip(wires, paths, strict=True)):
+        if wire.source == wire.target:
+            continue
+        for end, key, toward in ((0, wire.source, path[1]), (1, wire.target, path[-2])):
+            box = placed[key]
+            gap = toward[along] - (box.x, box.y)[along]
+            if abs(gap) > (box.w, box.h)[along] / 2 + 1:
+                faces.setdefault((key, gap > 0), []).append((toward[side], index, end))
+    offsets: dict[tuple[int, int], float] = {}
+    for (key, _), ends in faces.items():
+        box = placed[key]
+        centre, size = (box.x, box.y)[side], (box.w, box.h)[side]
+        inset = min(16.0, size / 2)
+        low, high = centre - size / 2 + inset, centre + size / 2 - inset
+        ends.sort()
+        step = min(PORT_GAP, (high - low) / max(1, len(ends) - 1))
+        wanted = sum(min(max(t, low), high) for t, _, _ in ends) / len(ends)
+        first = min(max(wanted - step * (len(ends) - 1) / 2, low), high - step * (len(ends) - 1))
+        for rank, (_, index, end) in enumerate(ends):
+            offsets[index, end] = first + rank * step
+    return offsets
+
+
+def _route(
+    wire: Wire,
+    path: list[Point],
+    placed: dict[str, _Placed],
+    across: bool,
+    offsets: dict[tuple[int, int], float],
+    index: int,
+) -> list[Point]:
+    """The wire's polyline from a face of its source box to a face of its target."""
+    a, b = placed[wire.source], placed[wire.target]
+    if a is b:  # a loop on the box's right
+        right, top = a.x + a.w / 2, a.y - a.h / 2
+        return [(right - a.w / 4, top), (right + 22, top - 16), (right + 22, a.y), (right, a.y)]
+    first = _port(a, path[1], across, offsets.get((index, 0)))
+    last = _port(b, path[-2], across, offsets.get((index, 1)))
+    return [*first, *path[1:-1], *last[::-1]]
+
+
+def _port(box: _Placed, toward: Point, across: bool, offset: float | None) -> list[Point]:
+    """Where a line leaves `box` toward a point in another layer: on the face that point
+    is beyond, at `offset` along it, then `STUB` px straight out (end marks sit square on
+    the face). No offset (a point beside the box): the box's edge toward it."""
+    along, _ = _axes(across)
+    centre, size = (box.x, box.y)[along], (box.w, box.h)[along]
+    gap = toward[along] - centre
+    if offset is None:
+        return [clip(box, toward)]
+    sign = 1.0 if gap > 0 else -1.0
+    face = centre + sign * size / 2
+    stub = face + sign * min(STUB, abs(gap) - size / 2)
+    if across:
+        return [(face, offset), (stub, offset)]
+    return [(offset, face), (offset, stub)]
 
 
 def line_marks(route: list[Point], start: str, end: str, dashed: bool) -> list[Mark]:
@@ -205,11 +286,12 @@ def chip(p: _Placed) -> list[Mark | Label]:
 
 def beside_end(route: list[Point], text: Lines, at_start: bool, clear: float) -> Label:
     """A cardinality beside a line's end: past the end mark (`clear` px along the line),
-    to the line's left as it leaves the box, clear of the line."""
+    clear of the line; at the start above or right of it, at the end below or left, so
+    a short line's two never meet."""
     tip, frm = (route[0], route[1]) if at_start else (route[-1], route[-2])
     ux, uy = _unit(tip, frm)
     nx, ny = uy, -ux
-    if ny > 0.3 or (abs(ny) <= 0.3 and nx < 0):  # keep it above or to the right
+    if (ny > 0.3 or (abs(ny) <= 0.3 and nx < 0)) == at_start:  # a line's two ends: either side
         nx, ny = -nx, -ny
     along = clear + abs(ux) * text.width / 2 + abs(uy) * text.height / 2
     across = 4 + abs(nx) * text.width / 2 + abs(ny) * text.height / 2

@@ -40,8 +40,42 @@ _CELL_GAP = 10.0  # px between an attribute table's columns
 _BORDER = 1.0  # px: a box's outline and dividers
 
 
+def whole_words(measure: Measure) -> Measure:
+    """`measure`, but a Latin word broken across lines (a name wider than the width asked,
+    say when `fit` wraps labels narrow) is set whole on one line: `StripeGatewa`/`y` reads
+    worse than a wider box. Breaks between CJK characters or at spaces stay."""
+
+    def whole(text: str, size: float, bold: bool, max_width: float) -> Lines:
+        laid = measure(text, size, bold, max_width)
+        joined: list[list[str]] = []  # each line shown: the pieces `measure` broke it into
+        for line in laid.lines:
+            if joined and _inside_word(joined[-1][-1], line) and "".join(joined[-1]) + line in text:
+                joined[-1].append(line)
+            else:
+                joined.append([line])
+        if len(joined) == len(laid.lines):
+            return laid
+        widths = [
+            sum(measure(p, size, bold, max_width).width + 0.5 for p in pieces) for pieces in joined
+        ]
+        height = laid.height * len(joined) / len(laid.lines)
+        return Lines(tuple("".join(p) for p in joined), max(widths), height, size, bold)
+
+    return whole
+
+
+def _inside_word(before: str, after: str) -> bool:
+    """Whether a break between these two lines falls inside a Latin word."""
+    return bool(before and after) and _latin(before[-1]) and _latin(after[0])
+
+
+def _latin(char: str) -> bool:
+    return char.isascii() and not char.isspace()
+
+
 def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = False) -> Drawing:
     """The class diagram laid out in layers (`upright`: a left-right one laid top-down)."""
+    measure = whole_words(measure)
     direction = "TB" if upright and diagram.direction in ("LR", "RL") else diagram.direction
     boxes = {box.id: _ClassLook(box, measure) for box in diagram.classes}
     wires = [
@@ -68,8 +102,10 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
             (rel.target_card, False, rel.end),
         ):
             if card:
-                text = measure(card, SMALL_SIZE, False, MAX_LABEL_WIDTH / 2)
-                items.append(beside_end(route, text, at_start, 4 + (END_SIZE * 1.6 if mark else 0)))
+                card_text = measure(card, SMALL_SIZE, False, MAX_LABEL_WIDTH / 2)
+                items.append(
+                    beside_end(route, card_text, at_start, 4 + (END_SIZE * 1.6 if mark else 0))
+                )
     text = "\n".join(label for label in diagram.labels() if label)
     return replace(finish(items, text), across=direction in ("LR", "RL"))
 
@@ -131,6 +167,7 @@ def _compartment_height(lines: list[Lines]) -> float:
 
 def layout_er(diagram: ErDiagram, measure: Measure, upright: bool = False) -> Drawing:
     """The ER diagram laid out in layers (`upright`: a left-right one laid top-down)."""
+    measure = whole_words(measure)
     direction = "TB" if upright and diagram.direction in ("LR", "RL") else diagram.direction
     boxes = {entity.id: _EntityLook(entity, measure) for entity in diagram.entities}
     wires = [

@@ -108,7 +108,7 @@ class _Reader:
         self.members += 1
         if self.members > MAX_EDGES:
             raise DiagramError(f"more than {MAX_EDGES} class members")
-        shown = clean_label(generics(text))
+        shown = clean_label(generics(member_text(text)))
         (draft.methods if "(" in text else draft.attributes).append(shown)
 
     def line(self, text: str) -> None:
@@ -209,6 +209,18 @@ def parse_class_diagram(lines: list[str]) -> ClassDiagram:
         for ident, d in reader.classes.items()
     )
     return ClassDiagram(reader.direction, classes, tuple(reader.relations))
+
+
+def member_text(text: str) -> str:
+    """A member as mermaid-js shows it: a method's return type after ` : `, and the static
+    `$` and abstract `*` markers dropped (mermaid-js underlines or slants the member)."""
+    head, paren, tail = text.rpartition(")")
+    if not paren:
+        return text.removesuffix("$").removesuffix("*").rstrip()
+    tail = tail.strip().lstrip("$*").strip()
+    if tail and not tail.startswith(":"):
+        tail = ": " + tail
+    return f"{head}) {tail}" if tail else f"{head})"
 
 
 def generics(text: str) -> str:
