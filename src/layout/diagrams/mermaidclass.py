@@ -63,6 +63,7 @@ class ClassDiagram:
         """Every text drawn, in order: the figure's alt text."""
         out: list[str] = []
         for box in self.classes:
+            out += [f"«{box.annotation}»"] if box.annotation else []
             out += [box.label, *box.attributes, *box.methods]
         for rel in self.relations:
             out += [t for t in (rel.label, rel.source_card, rel.target_card) if t]

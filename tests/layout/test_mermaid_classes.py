@@ -1,0 +1,396 @@
+"""Class and ER diagrams: read as mermaid-js reads them (members, annotations, generics, every
+relation end, cardinalities; entities, attribute tables, crow's-foot ends), refused with a
+one-line note where they would change meaning, and laid out with boxes apart, labels apart,
+lines ending on their boxes and every label in the alt text and the article SVG."""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import itertools
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout
+from inkcard.layout.diagrams import diagram_svg
+from inkcard.layout.diagrams.classes import whole_words
+from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark
+from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, statements
+from inkcard.layout.diagrams.mermaidclass import ClassDiagram, parse_class_diagram
+from inkcard.layout.diagrams.mermaider import ErDiagram, parse_er_diagram
+from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from inkcard.layout.errors import DiagramError
+
+CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("2[0-9]-*.md"))
+FENCE = re.compile(r"```mermaid\n(.*?)```", re.S)
+KINDS = ("classDiagram", "erDiagram")
+
+
+def case_sources() -> list[str]:
+    found = [m.group(1) for case in CASES for m in FENCE.finditer(case.read_text())]
+    return [s for s in found if s.split()[0] in KINDS]
+
+
+def classes(source: str) -> ClassDiagram:
+    return parse_class_diagram(statements(source))
+
+
+def entities(source: str) -> ErDiagram:
+    return parse_er_diagram(statements(source))
+
+
+@pytest.fixture(scope="module")
+def setter(fonts: layout.FontBook) -> LabelSetter:
+    return LabelSetter(fonts)
+
+
+# Parsing: class diagrams
+
+
+def test_members_come_from_blocks_and_colon_lines_with_annotations_and_generics() -> None:
+    diagram = classes(
+        """classDiagram
+  class Animal~T~ {
+    <<abstract>>
+    +String name
+    -List~List~int~~ ids
+    +eat(food) bool
+    +count()$ int
+    +speak()*
+  }
+  Animal : +int age
+  Animal : +isMammal() bool
+  <<interface>> Swimmer
+  class Bird["A bird"]:::pretty
+"""
+    )
+    animal, swimmer, bird = diagram.classes
+    assert (animal.id, animal.label, animal.annotation) == ("Animal", "Animal<T>", "abstract")
+    assert animal.attributes == ("+String name", "-List<List<int>> ids", "+int age")
+    assert animal.methods == (
+        "+eat(food) : bool",
+        "+count() : int",
+        "+speak()",
+        "+isMammal() : bool",
+    )
+    assert (swimmer.annotation, bird.label) == ("interface", "A bird")
+
+
+@pytest.mark.parametrize(
+    ("line", "start", "end", "dashed"),
+    [
+        ("A <|-- B", "triangle", "", False),
+        ("A --|> B", "", "triangle", False),
+        ("A *-- B", "diamond", "", False),
+        ("A --* B", "", "diamond", False),
+        ("A o-- B", "hollow", "", False),
+        ("A --o B", "", "hollow", False),
+        ("A --> B", "", "arrow", False),
+        ("A <-- B", "arrow", "", False),
+        ("A ..> B", "", "arrow", True),
+        ("A ..|> B", "", "triangle", True),
+        ("A <|.. B", "triangle", "", True),
+        ("A -- B", "", "", False),
+        ("A .. B", "", "", True),
+        ("A ()-- B", "lollipop", "", False),
+        ("A <|--|> B", "triangle", "triangle", False),
+        ("A*--*B", "diamond", "diamond", False),
+    ],
+)
+def test_every_relation_end_both_ways(line: str, start: str, end: str, dashed: bool) -> None:
+    (relation,) = classes(f"classDiagram\n{line}").relations
+    assert (relation.source, relation.target) == ("A", "B")
+    assert (relation.start, relation.end, relation.dashed) == (start, end, dashed)
+
+
+def test_cardinalities_labels_names_ending_in_o_and_direction() -> None:
+    diagram = classes(
+        """classDiagram
+  direction LR
+  Customer "1" --> "0..*" Ticket : buys
+  Zoo-->Hippo
+  Zoo o-- Hippo
+"""
+    )
+    buys, plain, aggregation = diagram.relations
+    assert diagram.direction == "LR"
+    assert (buys.source_card, buys.target_card, buys.label) == ("1", "0..*", "buys")
+    assert (plain.source, plain.start, plain.end) == ("Zoo", "", "arrow")
+    assert (aggregation.source, aggregation.start) == ("Zoo", "hollow")
+
+
+def test_namespaces_keep_their_classes_and_styling_lines_are_skipped() -> None:
+    diagram = classes(
+        """classDiagram
+  namespace Shapes {
+    class Square
+    class Circle {
+      +radius
+    }
+  }
+  classDef hot fill:#f00
+  style Square fill:#f9f
+  cssClass "Square" hot
+  click Square href "https://example.com"
+  note for Square "a note"
+  Square <|-- Circle
+"""
+    )
+    assert [c.id for c in diagram.classes] == ["Square", "Circle"]
+    assert diagram.classes[1].attributes == ("+radius",)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "classDiagram\n",
+        "classDiagram\nclass A {\n+x",
+        "classDiagram\n}",
+        "classDiagram\nthis is not a statement",
+        "classDiagram\nA{x} --> B",
+        'classDiagram\nA "1 --> B',
+        'classDiagram\nA "1" B --> C',
+        "classDiagram\ndirection XY",
+        "classDiagram\nnamespace N\nclass A",
+        "classDiagram\n" + "namespace N {\n" * 20 + "}\n" * 20,
+        "classDiagram\n" + "\n".join(f"class C{i}" for i in range(MAX_NODES + 1)),
+        "classDiagram\n" + "\n".join("A --> B" for _ in range(MAX_EDGES + 1)),
+        "classDiagram\n" + "\n".join(f"A : +m{i}" for i in range(MAX_EDGES + 1)),
+    ],
+    ids=[
+        "empty",
+        "unclosed",
+        "stray-brace",
+        "unknown",
+        "bad-name",
+        "quote",
+        "card-apart",
+        "direction",
+        "namespace-brace",
+        "nesting",
+        "classes",
+        "relations",
+        "members",
+    ],
+)
+def test_a_class_diagram_we_cannot_read_is_refused_in_one_line(source: str) -> None:
+    with pytest.raises(DiagramError) as caught:
+        parse_diagram(source)
+    assert "\n" not in str(caught.value)
+
+
+# Parsing: ER diagrams
+
+
+def test_entities_attributes_keys_comments_and_aliases() -> None:
+    diagram = entities(
+        """erDiagram
+  CUSTOMER["Customer account"] {
+    string name
+    int id PK, FK "the number"
+    string email UK
+  }
+  p[Person] { string name }
+  LONELY
+"""
+    )
+    customer, person, lonely = diagram.entities
+    assert customer.label == "Customer account"
+    assert [(a.type, a.name, a.keys, a.comment) for a in customer.attributes] == [
+        ("string", "name", "", ""),
+        ("int", "id", "PK, FK", "the number"),
+        ("string", "email", "UK", ""),
+    ]
+    assert (person.id, person.label, person.attributes[0].name) == ("p", "Person", "name")
+    assert (lonely.id, lonely.attributes) == ("LONELY", ())
+
+
+@pytest.mark.parametrize(
+    ("line", "source_end", "target_end", "dashed"),
+    [
+        ("A ||--o{ B : places", ("one", "one"), ("zero", "many"), False),
+        ("A |o..o| B : x", ("zero", "one"), ("zero", "one"), True),
+        ("A }o--|{ B : x", ("zero", "many"), ("one", "many"), False),
+        ('A }|..|| B : "two words"', ("one", "many"), ("one", "one"), True),
+    ],
+)
+def test_every_cardinality_both_ends(
+    line: str, source_end: tuple[str, str], target_end: tuple[str, str], dashed: bool
+) -> None:
+    (link,) = entities(f"erDiagram\n{line}").links
+    assert (link.source, link.target, link.source_end, link.target_end) == (
+        "A",
+        "B",
+        source_end,
+        target_end,
+    )
+    assert link.dashed == dashed and link.label in ("places", "x", "two words")
+
+
+def test_names_with_dashes_and_cjk_read_whole() -> None:
+    (link,) = entities("erDiagram\n  LINE-ITEM ||--o{ 订单 : 属于").links
+    assert (link.source, link.target, link.label) == ("LINE-ITEM", "订单", "属于")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "erDiagram\n",
+        "erDiagram\nA {\nint id",
+        "erDiagram\nA {\nint id XX\n}",
+        "erDiagram\nA {\nint\n}",
+        'erDiagram\nA {\nint id "open\n}',
+        "erDiagram\nA ||--o{ : x",
+        "erDiagram\nA |x--o{ B : x",
+        "erDiagram\nA[open {",
+        "erDiagram\ndirection XY",
+        "erDiagram\n" + "\n".join(f"E{i}" for i in range(MAX_NODES + 1)),
+        "erDiagram\n" + "\n".join("A ||--|| B : x" for _ in range(MAX_EDGES + 1)),
+        "erDiagram\nA {\n" + "int x\n" * (MAX_EDGES + 1) + "}",
+    ],
+)
+def test_an_er_diagram_we_cannot_read_is_refused_in_one_line(source: str) -> None:
+    with pytest.raises(DiagramError) as caught:
+        parse_diagram(source)
+    assert "\n" not in str(caught.value)
+
+
+# Layout
+
+
+def outlines(drawing: Drawing) -> list[tuple[float, float, float, float]]:
+    """Each class or entity box: its outline, the page-filled shape stroked by `border`."""
+    return [
+        bounds(item)
+        for item in drawing.items
+        if isinstance(item, Mark) and item.stroke == "border" and item.fill == "page"
+    ]
+
+
+def bounds(mark: Mark) -> tuple[float, float, float, float]:
+    xs = [float(op[-2]) for op in mark.ops if len(op) >= 3]  # type: ignore[arg-type]
+    ys = [float(op[-1]) for op in mark.ops if len(op) >= 3]  # type: ignore[arg-type]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def label_box(label: Label) -> tuple[float, float, float, float]:
+    left = label.x - label.text.width / 2 if label.align == "center" else label.x
+    return left, label.y, left + label.text.width, label.y + label.text.height
+
+
+def apart(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.5) -> bool:
+    return (
+        a[2] <= b[0] + slack or b[2] <= a[0] + slack or a[3] <= b[1] + slack or b[3] <= a[1] + slack
+    )
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_boxes_and_labels_never_overlap_and_lines_end_on_boxes(setter, index: int) -> None:
+    source = case_sources()[index]
+    drawing = draw_diagram(source, setter.measure)
+    boxes = outlines(drawing)
+    assert len(boxes) >= 3
+    for a, b in itertools.combinations(boxes, 2):
+        assert apart(a, b), (a, b)
+    labels = [label_box(item) for item in drawing.items if isinstance(item, Label)]
+    for a, b in itertools.combinations(labels, 2):
+        assert apart(a, b), (a, b)
+    lines = [
+        m for m in drawing.items if isinstance(m, Mark) and m.stroke == "line" and m.fill is None
+    ]
+    for line in lines:
+        ends = [line.ops[0][1:3], line.ops[-1][-2:]]
+        for x, y in ends:  # on a box's edge, or an end mark's length before it
+            assert any(
+                x0 - 20 <= x <= x1 + 20 and y0 - 20 <= y <= y1 + 20 for x0, y0, x1, y1 in boxes
+            ), (x, y)
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_every_label_is_in_the_alt_text_and_the_article_svg(setter, index: int) -> None:
+    source = case_sources()[index]
+    drawing = draw_diagram(source, setter.measure)
+    alt = drawing.text.replace("\n", " ")
+    svg = html.unescape(diagram_svg(source))
+    for item in drawing.items:
+        if isinstance(item, Label):
+            for line in item.text.lines:
+                assert line in alt or line in alt.replace(" ", ""), line
+                assert line in svg, line
+
+
+def test_class_boxes_hold_three_compartments_and_ends_are_drawn(setter) -> None:
+    drawing = draw_diagram(
+        "classDiagram\n  class A {\n    +int x\n    +go() void\n  }\n"
+        "  A <|-- B\n  A *-- C\n  A o-- D",
+        setter.measure,
+    )
+    dividers = [
+        m for m in drawing.items if isinstance(m, Mark) and m.stroke == "border" and m.fill is None
+    ]
+    assert len(dividers) == 2  # attributes and methods of A; B, C, D have none
+    hollow = [
+        m for m in drawing.items if isinstance(m, Mark) and m.stroke == "line" and m.fill == "page"
+    ]
+    filled = [
+        m for m in drawing.items if isinstance(m, Mark) and m.stroke == "line" and m.fill == "line"
+    ]
+    assert len(hollow) == 2 and len(filled) == 1  # triangle + hollow diamond; the filled diamond
+    assert "+go() : void" in drawing.text
+
+
+def test_crows_feet_rings_and_bars_mark_each_cardinality(setter) -> None:
+    def marks(line: str) -> tuple[int, int]:
+        drawing = draw_diagram(f"erDiagram\n  A {line} B : x", setter.measure)
+        rings = [
+            m
+            for m in drawing.items
+            if isinstance(m, Mark) and m.fill == "page" and m.stroke == "line"
+        ]
+        strokes = [
+            m
+            for m in drawing.items
+            if isinstance(m, Mark) and m.stroke == "line" and m.fill is None
+        ]
+        return len(rings), len(strokes)
+
+    assert marks("||--||") == (0, 5)  # the line, two bars at each end
+    assert marks("|o--o|") == (2, 3)  # the line, a bar and a ring at each end
+    assert marks("}o..o{") == (2, 3)  # the line, a crow's foot and a ring at each end
+
+
+def test_a_left_right_diagram_is_laid_top_down_when_upright(setter) -> None:
+    source = "classDiagram\n  direction LR\n  A --> B\n  B --> C"
+    across = draw_diagram(source, setter.measure)
+    upright = draw_diagram(source, setter.measure, upright=True)
+    assert across.across and not upright.across
+    assert across.width > across.height and upright.height > upright.width
+
+
+def test_a_narrow_wrap_never_breaks_a_latin_word(setter) -> None:
+    narrow = whole_words(lambda t, s, b, w: setter.measure(t, s, b, min(w, 40.0)))
+    name = narrow("StripeGateway", 14.0, True, 180.0)
+    assert name.lines == ("StripeGateway",)
+    assert name.width >= setter.measure("StripeGateway", 14.0, True, 999.0).width - 1
+    cjk = narrow("这是一个很长的中文类名", 14.0, True, 180.0)
+    assert len(cjk.lines) > 1  # CJK still wraps between characters
+    spaced = narrow("two words here", 14.0, False, 180.0)
+    assert all(" " not in line or len(line) < 14 for line in spaced.lines)
+
+
+def test_hostile_lines_are_read_in_linear_time() -> None:
+    started = time.process_time()
+    for source in (
+        "classDiagram\nA" + " " * 15_000 + "-- B",
+        "classDiagram\nA " + '"' * 15_000,
+        "erDiagram\nA " + "-" * 15_000,
+        "erDiagram\nA {\n" + "int " + "x " * 7_000 + "\n}",
+    ):
+        with contextlib.suppress(DiagramError):
+            parse_diagram(source)
+    assert time.process_time() - started < 1.0
