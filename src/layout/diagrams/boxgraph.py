@@ -2,7 +2,9 @@
 line's ends: what class and ER diagrams share.
 
 The layout is the flowcharts' (drawing.py: grandalf's Sugiyama layout, a labelled line's
-label a vertex of its own so layering leaves it room, LR laid out TB and turned). The ends
+label a vertex of its own so layering leaves it room, LR laid out TB and turned), each box
+`LAYER_ROOM` taller there so lines have room for their end marks; boxroutes.py routes the
+lines square between the placed boxes. The ends
 are drawn as UML and crow's-foot notation draw them: hollow triangles (inheritance),
 filled and hollow diamonds (composition, aggregation), open arrows, lollipops, and for
 ER's cardinalities bars, rings and crow's feet. Hollow marks are filled with the page, so
@@ -16,7 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .drawing import _back, _Path, _Placed, _rounded, _sugiyama, _vertex, clip
+from .boxroutes import route_all
+from .drawing import _back, _Path, _Placed, _rounded, _sugiyama, _vertex
 from .marks import (
     LINE_WIDTH,
     MARGIN,
@@ -34,9 +37,7 @@ if TYPE_CHECKING:
     from grandalf.graphs import Edge as GEdge
 
 Point = tuple[float, float]
-LAYER_ROOM = 16.0  # px added above and below each box (left and right across) in layout
-STUB = 26.0  # px a line runs straight out of a box before it bends
-PORT_GAP = 22.0  # px between lines leaving one face of a box
+LAYER_ROOM = 20.0  # px added above and below each box (left and right across) in layout
 END_SIZE = 11.0  # px: a triangle's or diamond's length along its line
 _DASH = (5.0, 4.0)
 _NO_TEXT = Lines((), 0.0, 0.0, SMALL_SIZE)
@@ -89,11 +90,7 @@ def lay_out(
         _path(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
         for wire, pieces in zip(wires, pieces_of, strict=True)
     ]
-    offsets = _port_offsets(wires, paths, placed, across)
-    routes = [
-        _route(wire, path, placed, across, offsets, index)
-        for index, (wire, path) in enumerate(zip(wires, paths, strict=True))
-    ]
+    routes = route_all([(w.source, w.target) for w in wires], paths, placed, across)
     labels = [placed.get(f"\0label{i}") for i in range(len(wires))]
     return placed, routes, labels
 
@@ -129,77 +126,6 @@ def _path(
             route = route[::-1]  # grandalf turned the edge to break a cycle
         points += [centre, *route[1:-1]]  # its ends are on the roomy boxes' edges
     return [*points, (b.x, b.y)]
-
-
-def _axes(across: bool) -> tuple[int, int]:
-    """The layers' axis (0: x, 1: y) and the axis along a box's faces that lines leave by."""
-    return (0, 1) if across else (1, 0)
-
-
-def _port_offsets(
-    wires: list[Wire], paths: list[list[Point]], placed: dict[str, _Placed], across: bool
-) -> dict[tuple[int, int], float]:
-    """Where along its face each line end leaves its box, by (wire, 0 start / 1 end): a
-    line alone under the point it heads for, several on one face spread `PORT_GAP` apart
-    in the order of the points they head for, so they never share a stretch."""
-    along, side = _axes(across)
-    faces: dict[tuple[str, bool], list[tuple[float, int, int]]] = {}
-    for index, (wire, path) in enumerate(zip(wires, paths, strict=True)):
-        if wire.source == wire.target:
-            continue
-        for end, key, toward in ((0, wire.source, path[1]), (1, wire.target, path[-2])):
-            box = placed[key]
-            gap = toward[along] - (box.x, box.y)[along]
-            if abs(gap) > (box.w, box.h)[along] / 2 + 1:
-                faces.setdefault((key, gap > 0), []).append((toward[side], index, end))
-    offsets: dict[tuple[int, int], float] = {}
-    for (key, _), ends in faces.items():
-        box = placed[key]
-        centre, size = (box.x, box.y)[side], (box.w, box.h)[side]
-        inset = min(16.0, size / 2)
-        low, high = centre - size / 2 + inset, centre + size / 2 - inset
-        ends.sort()
-        step = min(PORT_GAP, (high - low) / max(1, len(ends) - 1))
-        wanted = sum(min(max(t, low), high) for t, _, _ in ends) / len(ends)
-        first = min(max(wanted - step * (len(ends) - 1) / 2, low), high - step * (len(ends) - 1))
-        for rank, (_, index, end) in enumerate(ends):
-            offsets[index, end] = first + rank * step
-    return offsets
-
-
-def _route(
-    wire: Wire,
-    path: list[Point],
-    placed: dict[str, _Placed],
-    across: bool,
-    offsets: dict[tuple[int, int], float],
-    index: int,
-) -> list[Point]:
-    """The wire's polyline from a face of its source box to a face of its target."""
-    a, b = placed[wire.source], placed[wire.target]
-    if a is b:  # a loop on the box's right
-        right, top = a.x + a.w / 2, a.y - a.h / 2
-        return [(right - a.w / 4, top), (right + 22, top - 16), (right + 22, a.y), (right, a.y)]
-    first = _port(a, path[1], across, offsets.get((index, 0)))
-    last = _port(b, path[-2], across, offsets.get((index, 1)))
-    return [*first, *path[1:-1], *last[::-1]]
-
-
-def _port(box: _Placed, toward: Point, across: bool, offset: float | None) -> list[Point]:
-    """Where a line leaves `box` toward a point in another layer: on the face that point
-    is beyond, at `offset` along it, then `STUB` px straight out (end marks sit square on
-    the face). No offset (a point beside the box): the box's edge toward it."""
-    along, _ = _axes(across)
-    centre, size = (box.x, box.y)[along], (box.w, box.h)[along]
-    gap = toward[along] - centre
-    if offset is None:
-        return [clip(box, toward)]
-    sign = 1.0 if gap > 0 else -1.0
-    face = centre + sign * size / 2
-    stub = face + sign * min(STUB, abs(gap) - size / 2)
-    if across:
-        return [(face, offset), (stub, offset)]
-    return [(offset, face), (offset, stub)]
 
 
 def line_marks(route: list[Point], start: str, end: str, dashed: bool) -> list[Mark]:
