@@ -19,7 +19,7 @@ from inkcard.layout.diagrams import diagram_svg
 from inkcard.layout.diagrams.classes import whole_words
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Drawing, Label, Mark
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
 from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, statements
 from inkcard.layout.diagrams.mermaidclass import ClassDiagram, parse_class_diagram
 from inkcard.layout.diagrams.mermaider import ErDiagram, parse_er_diagram
@@ -309,6 +309,50 @@ def test_boxes_and_labels_never_overlap_and_lines_end_on_boxes(setter, index: in
             assert any(
                 x0 - 20 <= x <= x1 + 20 and y0 - 20 <= y <= y1 + 20 for x0, y0, x1, y1 in boxes
             ), (x, y)
+
+
+def line_points(mark: Mark) -> list[tuple[float, float]]:
+    """Points along a stroked path every ~1 px (its quadratic corners sampled too)."""
+    out: list[tuple[float, float]] = []
+    here = (0.0, 0.0)
+    for op in mark.ops:
+        if op[0] == "M":
+            here = (float(op[1]), float(op[2]))  # type: ignore[arg-type]
+        elif op[0] in ("L", "Q"):
+            end = (float(op[-2]), float(op[-1]))  # type: ignore[arg-type]
+            ctrl = (float(op[1]), float(op[2])) if op[0] == "Q" else None  # type: ignore[arg-type]
+            steps = max(2, int(abs(end[0] - here[0]) + abs(end[1] - here[1])))
+            for k in range(steps + 1):
+                t = k / steps
+                if ctrl is None:
+                    out.append((here[0] + (end[0] - here[0]) * t, here[1] + (end[1] - here[1]) * t))
+                else:
+                    a, b, c = (1 - t) ** 2, 2 * (1 - t) * t, t * t
+                    out.append(
+                        (
+                            a * here[0] + b * ctrl[0] + c * end[0],
+                            a * here[1] + b * ctrl[1] + c * end[1],
+                        )
+                    )
+            here = end
+    return out
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_no_line_runs_through_a_label_but_its_own_chip(setter, index: int) -> None:
+    drawing = draw_diagram(case_sources()[index], setter.measure)
+    items = drawing.items
+    chips = {
+        id(items[i + 1])
+        for i, item in enumerate(items[:-1])
+        if isinstance(item, Mark) and item.fill == tint("line")
+    }
+    labels = [label_box(i) for i in items if isinstance(i, Label) and id(i) not in chips]
+    lines = [m for m in items if isinstance(m, Mark) and m.stroke == "line" and m.fill is None]
+    for line in lines:
+        for x, y in line_points(line):
+            for x0, y0, x1, y1 in labels:
+                assert not (x0 + 0.5 < x < x1 - 0.5 and y0 + 0.5 < y < y1 - 0.5), (x, y)
 
 
 @pytest.mark.parametrize("index", range(6))

@@ -210,17 +210,19 @@ def chip(p: _Placed) -> list[Mark | Label]:
     ]
 
 
-def beside_end(route: list[Point], text: Lines, at_start: bool, clear: float) -> Label:
-    """A cardinality beside a line's end: past the end mark (`clear` px along the line),
-    clear of the line; at the start above or right of it, at the end below or left, so
-    a short line's two never meet."""
+def beside_end(route: list[Point], text: Lines, at_start: bool, box: _Placed, mark: str) -> Label:
+    """A cardinality beside a line's end, next to its end mark, on the side away from the
+    middle of the box's face (so the lines beside it on that face stay clear of it), else
+    right of the line or above it."""
     tip, frm = (route[0], route[1]) if at_start else (route[-1], route[-2])
     ux, uy = _unit(tip, frm)
     nx, ny = uy, -ux
-    if (ny > 0.3 or (abs(ny) <= 0.3 and nx < 0)) == at_start:  # a line's two ends: either side
+    outward = nx * (tip[0] - box.x) + ny * (tip[1] - box.y)
+    if outward < -1 or (abs(outward) <= 1 and (nx < -0.3 or ny > 0.3)):
         nx, ny = -nx, -ny
-    along = clear + abs(ux) * text.width / 2 + abs(uy) * text.height / 2
-    across = 4 + abs(nx) * text.width / 2 + abs(ny) * text.height / 2
+    clear = END_SIZE * 0.6 + 3 if mark else 3.0
+    along = 3 + abs(ux) * text.width / 2 + abs(uy) * text.height / 2
+    across = clear + abs(nx) * text.width / 2 + abs(ny) * text.height / 2
     x = tip[0] + ux * along + nx * across
     y = tip[1] + uy * along + ny * across
     return Label(text, x, y - text.height / 2, "text")

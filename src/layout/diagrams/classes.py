@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .boxgraph import END_SIZE, Wire, beside_end, chip, lay_out, line_marks
+from .boxgraph import Wire, beside_end, chip, lay_out, line_marks
 from .drawing import _Placed
 from .marks import (
     LABEL_SIZE,
@@ -103,9 +103,8 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
         ):
             if card:
                 card_text = measure(card, SMALL_SIZE, False, MAX_LABEL_WIDTH / 2)
-                items.append(
-                    beside_end(route, card_text, at_start, 4 + (END_SIZE * 1.6 if mark else 0))
-                )
+                box = placed[rel.source if at_start else rel.target]
+                items.append(beside_end(route, card_text, at_start, box, mark))
     text = "\n".join(label for label in diagram.labels() if label)
     return replace(finish(items, text), across=direction in ("LR", "RL"))
 
