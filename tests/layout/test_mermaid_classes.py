@@ -16,7 +16,7 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.classes import whole_words
+from inkcard.layout.diagrams.classes import NOTE_ROLE, whole_words
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
@@ -143,6 +143,18 @@ def test_namespaces_keep_their_classes_and_styling_lines_are_skipped() -> None:
     )
     assert [c.id for c in diagram.classes] == ["Square", "Circle"]
     assert diagram.classes[1].attributes == ("+radius",)
+    assert [(n.text, n.target) for n in diagram.notes] == [("a note", "Square")]
+
+
+def test_notes_are_drawn_with_a_dashed_line_to_their_class(setter) -> None:
+    source = 'classDiagram\n  A --> B\n  note for B "B is special"\n  note "all classes"'
+    assert [(n.text, n.target) for n in classes(source).notes] == [
+        ("B is special", "B"),
+        ("all classes", ""),
+    ]
+    drawing = draw_diagram(source, setter.measure)
+    dashed = [m for m in drawing.items if isinstance(m, Mark) and m.dash]
+    assert len(dashed) == 1 and "B is special" in drawing.text and "all classes" in drawing.text
 
 
 @pytest.mark.parametrize(
@@ -156,6 +168,8 @@ def test_namespaces_keep_their_classes_and_styling_lines_are_skipped() -> None:
         'classDiagram\nA "1 --> B',
         'classDiagram\nA "1" B --> C',
         "classDiagram\ndirection XY",
+        "classDiagram\nnote for A unquoted",
+        'classDiagram\nnote for Nobody "x"',
         "classDiagram\nnamespace N\nclass A",
         "classDiagram\n" + "namespace N {\n" * 20 + "}\n" * 20,
         "classDiagram\n" + "\n".join(f"class C{i}" for i in range(MAX_NODES + 1)),
@@ -171,6 +185,8 @@ def test_namespaces_keep_their_classes_and_styling_lines_are_skipped() -> None:
         "quote",
         "card-apart",
         "direction",
+        "note-unquoted",
+        "note-unknown",
         "namespace-brace",
         "nesting",
         "classes",
@@ -264,11 +280,13 @@ def test_an_er_diagram_we_cannot_read_is_refused_in_one_line(source: str) -> Non
 
 
 def outlines(drawing: Drawing) -> list[tuple[float, float, float, float]]:
-    """Each class or entity box: its outline, the page-filled shape stroked by `border`."""
+    """Each class or entity box (its outline: the page-filled shape stroked by `border`)
+    and each note (its tinted shape)."""
     return [
         bounds(item)
         for item in drawing.items
-        if isinstance(item, Mark) and item.stroke == "border" and item.fill == "page"
+        if isinstance(item, Mark)
+        and ((item.stroke == "border" and item.fill == "page") or item.fill == tint(NOTE_ROLE))
     ]
 
 

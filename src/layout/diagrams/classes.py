@@ -38,6 +38,7 @@ _COMPARTMENT_PAD = 6.0  # px above and below a compartment's lines
 _EMPTY = 8.0  # px: an empty compartment's height
 _CELL_GAP = 10.0  # px between an attribute table's columns
 _BORDER = 1.0  # px: a box's outline and dividers
+NOTE_ROLE = "series2"  # a note's tint: amber in the articles' palette
 
 
 def whole_words(measure: Measure) -> Measure:
@@ -87,16 +88,26 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
         for r in diagram.relations
     ]
     sizes = {key: (look.width, look.height) for key, look in boxes.items()}
+    notes = {
+        f"\0note{i}": measure(n.text, SMALL_SIZE, False, MAX_LABEL_WIDTH)
+        for i, n in enumerate(diagram.notes)
+    }
+    sizes.update((key, (t.width + 2 * PAD_X, t.height + 2 * PAD_Y)) for key, t in notes.items())
+    wires += [Wire(key, n.target) for key, n in zip(notes, diagram.notes, strict=True) if n.target]
     placed, routes, chips = lay_out(sizes, wires, direction)
     items: list[Mark | Label] = []
-    for rel, route in zip(diagram.relations, routes, strict=True):
+    for rel, route in zip(diagram.relations, routes, strict=False):
         items.extend(line_marks(route, rel.start, rel.end, rel.dashed))
+    for route in routes[len(diagram.relations) :]:  # a note's dashed line to its class
+        items.extend(line_marks(route, "", "", True))
     for key, look in boxes.items():
         items.extend(look.draw(placed[key]))
+    for key, note in notes.items():
+        items.extend(_note(placed[key], note))
     for spot in chips:
         if spot is not None:
             items.extend(chip(spot))
-    for rel, route in zip(diagram.relations, routes, strict=True):
+    for rel, route in zip(diagram.relations, routes, strict=False):
         for card, at_start, mark in (
             (rel.source_card, True, rel.start),
             (rel.target_card, False, rel.end),
@@ -107,6 +118,12 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
                 items.append(beside_end(route, card_text, at_start, box, mark))
     text = "\n".join(label for label in diagram.labels() if label)
     return replace(finish(items, text), across=direction in ("LR", "RL"))
+
+
+def _note(p: _Placed, text: Lines) -> list[Mark | Label]:
+    """A note: its text on a tint of a warm series colour, as sticky notes are."""
+    box = Mark(rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, 3), None, tint(NOTE_ROLE))
+    return [box, Label(text, p.x - p.w / 2 + PAD_X, p.y - text.height / 2, "text", "left")]
 
 
 class _ClassLook:

@@ -7,7 +7,8 @@ method), `<<interface>>` an annotation, `List~int~` generics are shown `List<int
 relation is `A [ "card" ] END LINE END [ "card" ] B [ : label ]`, its line `--` (solid) or
 `..` (dashed), each end one of `<|`/`|>` (inheritance, realization), `*` (composition),
 `o` (aggregation), `<`/`>` (association, dependency), `()` (lollipop) or nothing.
-Namespaces keep their classes (no panel); notes and styling lines are skipped.
+Notes (`note for X "text"`) are kept; namespaces keep their classes (no panel); styling
+lines are skipped.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from .mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
 # end spellings on the left of a line and on its right → the mark drawn there
 _LEFT_ENDS = (("<|", "triangle"), ("()", "lollipop"), ("*", "diamond"), ("<", "arrow"))
 _RIGHT_ENDS = (("|>", "triangle"), ("()", "lollipop"), ("*", "diamond"), (">", "arrow"))
-_SKIPPED = ("classDef", "cssClass", "style", "click", "callback", "link", "note", "title")
+_SKIPPED = ("classDef", "cssClass", "style", "click", "callback", "link", "title")
 _SKIPPED_PREFIXES = ("accTitle", "accDescr")
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
 _NOT_IN_NAMES = set(" \t\"'{}:<>|*")
@@ -54,10 +55,19 @@ class Relation:
 
 
 @dataclass(frozen=True, slots=True)
+class ClassNote:
+    """`note for X "text"` (`target` X) or `note "text"` (no target)."""
+
+    text: str
+    target: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class ClassDiagram:
     direction: str  # TB, BT, LR, RL
     classes: tuple[ClassBox, ...]
     relations: tuple[Relation, ...]
+    notes: tuple[ClassNote, ...] = ()
 
     def labels(self) -> list[str]:
         """Every text drawn, in order: the figure's alt text."""
@@ -67,7 +77,7 @@ class ClassDiagram:
             out += [box.label, *box.attributes, *box.methods]
         for rel in self.relations:
             out += [t for t in (rel.label, rel.source_card, rel.target_card) if t]
-        return out
+        return out + [note.text for note in self.notes]
 
 
 @dataclass
@@ -84,6 +94,7 @@ class _Reader:
     def __init__(self) -> None:
         self.classes: dict[str, _Draft] = {}
         self.relations: list[Relation] = []
+        self.notes: list[ClassNote] = []
         self.direction = "TB"
         self.body: _Draft | None = None
         self.depth = 0  # open namespaces
@@ -134,6 +145,8 @@ class _Reader:
                 raise DiagramError(f"unknown direction {text[:40]!r}")
         elif word in _SKIPPED or word.startswith(_SKIPPED_PREFIXES):
             return
+        elif word == "note":
+            self.note(text[len(word) :].strip())
         elif text.startswith("<<"):
             annotation, _, name = text[2:].partition(">>")
             self.meet(name.strip()).annotation = clean_label(annotation)
@@ -146,6 +159,21 @@ class _Reader:
             self.member(self.meet(name.strip()), member)
         else:
             raise DiagramError(f"cannot read {text[:40]!r}")
+
+    def note(self, rest: str) -> None:
+        """`for Name "text"` or `"text"`."""
+        target = ""
+        if rest.startswith("for "):
+            target, _, rest = rest[4:].strip().partition(" ")
+            target = _class_name(target)[0]
+            if target not in self.classes:
+                raise DiagramError(f"a note for a class not declared before it: {target[:40]!r}")
+        rest = rest.strip()
+        if len(rest) < 2 or rest[0] != '"' or rest[-1] != '"':
+            raise DiagramError(f"a note's text must be quoted: {rest[:40]!r}")
+        self.notes.append(ClassNote(clean_label(rest), target))
+        if len(self.notes) > MAX_NODES:
+            raise DiagramError(f"more than {MAX_NODES} notes")
 
     def declaration(self, rest: str) -> None:
         """`class Name~T~["Label"]:::style <<annotation>> {` (each part optional but the
@@ -209,7 +237,7 @@ def parse_class_diagram(lines: list[str]) -> ClassDiagram:
         ClassBox(ident, d.label, d.annotation, tuple(d.attributes), tuple(d.methods))
         for ident, d in reader.classes.items()
     )
-    return ClassDiagram(reader.direction, classes, tuple(reader.relations))
+    return ClassDiagram(reader.direction, classes, tuple(reader.relations), tuple(reader.notes))
 
 
 def member_text(text: str) -> str:
