@@ -182,18 +182,12 @@ def parse_er_diagram(lines: list[str]) -> ErDiagram:
 
 
 def _link_at(text: str) -> int:
-    """Where the line of the first relationship spelling (`||--o{`) starts, or -1."""
-    index = 2
-    while (found := _next_line(text, index)) >= 0:
-        if _spelling_ok(text[found - 2 : found + 4]):
-            return found
-        index = found + 1
+    """Where the line of the first relationship spelling (`||--o{`) starts, or -1: one pass
+    over the text, each place looked at once."""
+    for index in range(2, len(text) - 3):
+        if text[index] in "-." and _spelling_ok(text[index - 2 : index + 4]):
+            return index
     return -1
-
-
-def _next_line(text: str, start: int) -> int:
-    dashes, dots = text.find("--", start), text.find("..", start)
-    return min((i for i in (dashes, dots) if i >= 0), default=-1)
 
 
 def _spelling_ok(spelled: str) -> bool:
