@@ -248,6 +248,21 @@ def test_every_cardinality_both_ends(
     assert link.dashed == dashed and link.label in ("places", "x", "two words")
 
 
+def test_cardinalities_in_words() -> None:
+    one, two = entities(
+        "erDiagram\n  A one or more to zero or one B : has\n"
+        "  C only one optionally to many(0) D : may"
+    ).links
+    assert (one.source, one.target, one.source_end, one.target_end) == (
+        "A",
+        "B",
+        ("one", "many"),
+        ("zero", "one"),
+    )
+    assert (one.dashed, one.label) == (False, "has")
+    assert (two.source_end, two.target_end, two.dashed) == (("one", "one"), ("zero", "many"), True)
+
+
 def test_names_with_dashes_and_cjk_read_whole() -> None:
     (link,) = entities("erDiagram\n  LINE-ITEM ||--o{ 订单 : 属于").links
     assert (link.source, link.target, link.label) == ("LINE-ITEM", "订单", "属于")
@@ -263,6 +278,8 @@ def test_names_with_dashes_and_cjk_read_whole() -> None:
         'erDiagram\nA {\nint id "open\n}',
         "erDiagram\nA ||--o{ : x",
         "erDiagram\nA |x--o{ B : x",
+        "erDiagram\nA lots to few B : x",
+        "erDiagram\nto to",
         "erDiagram\nA[open {",
         "erDiagram\ndirection XY",
         "erDiagram\n" + "\n".join(f"E{i}" for i in range(MAX_NODES + 1)),

@@ -4,7 +4,8 @@ and the relationships between them with a cardinality at each end.
 Read by hand with `str.find`/`partition`, one pass per line (no pattern sees the source).
 A relationship is `A ||--o{ B : "label"`: two characters at each end of `--`
 (identifying, solid) or `..` (non-identifying, dashed), the one nearer an entity its
-most (`|` one, `{`/`}` many), the other its least (`o` zero, `|` one). An entity is
+most (`|` one, `{`/`}` many), the other its least (`o` zero, `|` one); or in words,
+`A one or more optionally to zero or one B : label`. An entity is
 named alone, in a relationship or with a block `NAME["Alias"] { type name PK, FK "comment" }`.
 """
 
@@ -18,6 +19,13 @@ from .mermaid import MAX_EDGES, MAX_NODES, clean_label
 _LEAST = {"o": "zero", "|": "one"}
 _MOST = {"|": "one", "{": "many", "}": "many"}
 _KEYS = ("PK", "FK", "UK")
+# mermaid's cardinalities in words (`A one or more to zero or one B`) → (least, most)
+_WORDS = {
+    **dict.fromkeys(("one or zero", "zero or one"), ("zero", "one")),
+    **dict.fromkeys(("one or more", "one or many", "many(1)", "1+"), ("one", "many")),
+    **dict.fromkeys(("zero or more", "zero or many", "many(0)", "0+"), ("zero", "many")),
+    **dict.fromkeys(("only one", "1"), ("one", "one")),
+}
 _SKIPPED = ("classDef", "class", "style", "title")
 _SKIPPED_PREFIXES = ("accTitle", "accDescr")
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
@@ -111,6 +119,8 @@ class _Reader:
             return
         elif _link_at(text.partition(":")[0]) >= 0:
             self.relationship(text)
+        elif " to " in text.partition(":")[0]:
+            self.worded(text)
         elif "{" in text:
             self.block(text)
         else:
@@ -143,6 +153,25 @@ class _Reader:
         draft.attributes.append(
             Attribute(clean_label(words[0]), clean_label(words[1]), keys, shown)
         )
+
+    def worded(self, text: str) -> None:
+        """`A one or more optionally to zero or one B : label`: the cardinalities in words."""
+        left, _, label = text.partition(":")
+        words = left.split()
+        to = words.index("to")
+        optional = to > 0 and words[to - 1] == "optionally"
+        ends = (" ".join(words[1 : to - optional]), " ".join(words[to + 1 : -1]))
+        if len(words) < 4 or any(end not in _WORDS for end in ends):
+            raise DiagramError(f"cannot read relationship {text[:40]!r}")
+        self.meet(words[0])
+        self.meet(words[-1])
+        self.links.append(
+            Link(
+                words[0], words[-1], _WORDS[ends[0]], _WORDS[ends[1]], optional, clean_label(label)
+            )
+        )
+        if len(self.links) > MAX_EDGES:
+            raise DiagramError(f"more than {MAX_EDGES} relationships")
 
     def relationship(self, text: str) -> None:
         left, _, label = text.partition(":")
