@@ -473,3 +473,17 @@ def test_hostile_lines_are_read_in_linear_time() -> None:
         with contextlib.suppress(DiagramError):
             parse_diagram(source)
     assert time.process_time() - started < 1.0
+
+
+def test_a_line_to_its_own_box_keeps_its_label_and_cardinalities(setter) -> None:
+    for source in (
+        'classDiagram\n  Node "1" --> "0..1" Node : next\n  Node <|-- Leaf',
+        "erDiagram\n  EMPLOYEE ||--o{ EMPLOYEE : manages",
+    ):
+        drawing = draw_diagram(source, setter.measure)
+        shown = [" ".join(i.text.lines) for i in drawing.items if isinstance(i, Label)]
+        for label in ("next", "1", "0..1", "manages"):
+            assert (label in shown) == (label in source), label
+        labels = [label_box(i) for i in drawing.items if isinstance(i, Label)]
+        for a, b in itertools.combinations(labels, 2):
+            assert apart(a, b), (a, b)

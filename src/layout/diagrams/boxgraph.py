@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .boxroutes import route_all
+from .boxroutes import LOOP, route_all
 from .drawing import _back, _Path, _Placed, _rounded, _sugiyama, _vertex
 from .marks import (
     LINE_WIDTH,
@@ -61,7 +61,11 @@ def lay_out(
     from grandalf.graphs import Graph
 
     across = direction in ("LR", "RL")
-    vertices = {key: _vertex(key, *_roomy(w, h, across), across) for key, (w, h) in sizes.items()}
+    loops = _loop_room(wires)
+    vertices = {
+        key: _vertex(key, *_roomy(w + 2 * loops.get(key, 0.0), h, across), across)
+        for key, (w, h) in sizes.items()
+    }
     texts = dict.fromkeys(sizes, _NO_TEXT)
     pieces_of: list[list[GEdge]] = []
     for index, wire in enumerate(wires):
@@ -72,7 +76,7 @@ def lay_out(
         if wire.label is not None:
             key = f"\0label{index}"
             texts[key] = wire.label
-            vertices[key] = _vertex(key, wire.label.width + 14, wire.label.height + 6, across)
+            vertices[key] = _vertex(key, *_chip_size(wire.label), across)
             ends.insert(1, vertices[key])
         pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
         for piece in pieces:
@@ -91,8 +95,28 @@ def lay_out(
         for wire, pieces in zip(wires, pieces_of, strict=True)
     ]
     routes = route_all([(w.source, w.target) for w in wires], paths, placed, across)
+    for index, wire in enumerate(wires):
+        if wire.source == wire.target and wire.label is not None:  # beside its loop
+            box, (w, h) = placed[wire.source], _chip_size(wire.label)
+            x = box.x + box.w / 2 + LOOP + 4 + w / 2
+            placed[f"\0label{index}"] = _Placed(None, wire.label, w, h, x, box.y - box.h / 2)
     labels = [placed.get(f"\0label{i}") for i in range(len(wires))]
     return placed, routes, labels
+
+
+def _loop_room(wires: list[Wire]) -> dict[str, float]:
+    """The room each box with a line to itself needs on its right (and, laid out centred,
+    on its left): the loop and its label."""
+    room: dict[str, float] = {}
+    for wire in wires:
+        if wire.source == wire.target:
+            chip = _chip_size(wire.label)[0] + 4 if wire.label else 0.0
+            room[wire.source] = max(room.get(wire.source, 0.0), LOOP + chip)
+    return room
+
+
+def _chip_size(text: Lines) -> tuple[float, float]:
+    return text.width + 14, text.height + 6
 
 
 def _roomy(w: float, h: float, across: bool) -> tuple[float, float]:

@@ -20,6 +20,7 @@ from .drawing import _Placed, clip
 Point = tuple[float, float]
 STUB = 24.0  # px a line runs straight out of a box before it bends
 PORT_GAP = 22.0  # px between lines leaving one face of a box
+LOOP = 30.0  # px a line from a box to itself reaches right of the box
 TRACK_GAP = 9.0  # px between tracks in one gap between layers
 MAX_LEVELS = 12  # tracks worked out in one gap: past it, lines may cross
 _CLEAR = 3.0  # px a track keeps from the ends of the stretch it runs in
@@ -97,9 +98,11 @@ def _route(
 ) -> list[Point]:
     """One line from a face of its source box to a face of its target."""
     a, b = boxes[source], boxes[target]
-    if a is b:  # a loop on the box's right
+    if a is b:  # a square loop over the box's top right corner
         right, top = a.x + a.w / 2, a.y - a.h / 2
-        return [(right - a.w / 4, top), (right + 22, top - 16), (right + 22, a.y), (right, a.y)]
+        start, end = right - min(16.0, a.w / 3), top + min(18.0, a.h / 2)
+        up = top - STUB
+        return [(start, top), (start, up), (right + LOOP, up), (right + LOOP, end), (right, end)]
     first = _port(a, path[1], offsets.get((index, 0)))
     last = _port(b, path[-2], offsets.get((index, 1)))
     return [*first, *path[1:-1], *last[::-1]]
