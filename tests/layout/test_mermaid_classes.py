@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from inkcard import layout
+from inkcard import layout, themes
 from inkcard.layout.diagrams import diagram_svg
 from inkcard.layout.diagrams.classes import NOTE_ROLE, whole_words
 from inkcard.layout.diagrams.fit import draw_diagram
@@ -487,3 +487,16 @@ def test_a_line_to_its_own_box_keeps_its_label_and_cardinalities(setter) -> None
         labels = [label_box(i) for i in drawing.items if isinstance(i, Label)]
         for a, b in itertools.combinations(labels, 2):
             assert apart(a, b), (a, b)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_a_card_shows_the_diagram_never_its_syntax(fonts, case: Path) -> None:
+    options = layout.RenderOptions(split="autoSplit")
+    pages = layout.layout_pages(case.read_text(), themes.load("apple-notes"), fonts, options)
+    text = "\n".join(page.alt_text() for page in pages)
+    assert "not drawn" not in text
+    for syntax in ("<|--", "*--", "||--", "}o", "classDiagram", "erDiagram", "<<"):
+        assert syntax not in text
+    source = FENCE.search(case.read_text()).group(1)  # type: ignore[union-attr]
+    for label in draw_diagram(source, LabelSetter(fonts).measure).text.splitlines():
+        assert label in text
