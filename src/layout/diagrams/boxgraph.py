@@ -45,11 +45,13 @@ _NO_TEXT = Lines((), 0.0, 0.0, SMALL_SIZE)
 
 @dataclass(frozen=True, slots=True)
 class Wire:
-    """A line to lay out from one box to another, with its label measured (or None)."""
+    """A line to lay out from one box to another, with its label measured (or None);
+    `shares`: a key per end, "" for none: ends with one key on one face share a port."""
 
     source: str
     target: str
     label: Lines | None = None
+    shares: tuple[str, str] = ("", "")
 
 
 def lay_out(
@@ -94,7 +96,8 @@ def lay_out(
         _path(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
         for wire, pieces in zip(wires, pieces_of, strict=True)
     ]
-    routes = route_all([(w.source, w.target) for w in wires], paths, placed, across)
+    ends = [(w.source, w.target) for w in wires]
+    routes = route_all(ends, paths, placed, across, [w.shares for w in wires])
     for index, wire in enumerate(wires):
         if wire.source == wire.target and wire.label is not None:  # beside its loop
             box, (w, h) = placed[wire.source], _chip_size(wire.label)

@@ -23,6 +23,7 @@ PORT_GAP = 22.0  # px between lines leaving one face of a box
 LOOP = 30.0  # px a line from a box to itself reaches right of the box
 TRACK_GAP = 9.0  # px between tracks in one gap between layers
 MAX_LEVELS = 12  # tracks worked out in one gap: past it, lines may cross
+SLANT = 16.0  # px: a stretch shifting less across stays a slant (a square jog would wiggle)
 _CLEAR = 3.0  # px a track keeps from the ends of the stretch it runs in
 
 
@@ -31,13 +32,16 @@ def route_all(
     paths: list[list[Point]],
     placed: dict[str, _Placed],
     across: bool,
+    shares: list[tuple[str, str]] | None = None,
 ) -> list[list[Point]]:
     """Each line's route (`ends`: its source and target box, `paths`: grandalf's polyline
-    through their centres) from a face of its source to a face of its target."""
+    through their centres) from a face of its source to a face of its target. `shares`:
+    for each line's two ends a key ("" none): ends with one key on one face share a port
+    (UML draws generalizations to one class into one triangle)."""
     turn = _swap if across else _same
     boxes = {key: _turned(p, across) for key, p in placed.items()}
     frame = [[turn(point) for point in path] for path in paths]
-    offsets = _port_offsets(ends, frame, boxes)
+    offsets = _port_offsets(ends, frame, boxes, shares or [("", "")] * len(ends))
     routes = [
         _route(a, b, path, boxes, offsets, index)
         for index, ((a, b), path) in enumerate(zip(ends, frame, strict=True))
@@ -59,12 +63,16 @@ def _turned(p: _Placed, across: bool) -> _Placed:
 
 
 def _port_offsets(
-    ends: list[tuple[str, str]], paths: list[list[Point]], boxes: dict[str, _Placed]
+    ends: list[tuple[str, str]],
+    paths: list[list[Point]],
+    boxes: dict[str, _Placed],
+    shares: list[tuple[str, str]],
 ) -> dict[tuple[int, int], float]:
     """Where along its face each line end leaves its box, by (line, 0 start / 1 end): a
     line alone under the point it heads for, several on one face spread `PORT_GAP` apart
-    in the order of the points they head for, so they never share a stretch."""
-    faces: dict[tuple[str, bool], list[tuple[float, int, int]]] = {}
+    in the order of the points they head for, so they never share a stretch; ends with
+    one share key take one port, where they head for on average."""
+    faces: dict[tuple[str, bool], dict[object, list[tuple[float, int, int]]]] = {}
     for index, ((source, target), path) in enumerate(zip(ends, paths, strict=True)):
         if source == target:
             continue
@@ -72,19 +80,22 @@ def _port_offsets(
             box = boxes[key]
             gap = toward[1] - box.y
             if abs(gap) > box.h / 2 + 1:
-                faces.setdefault((key, gap > 0), []).append((toward[0], index, end))
+                share = shares[index][end] or (index, end)
+                on_face = faces.setdefault((key, gap > 0), {})
+                on_face.setdefault(share, []).append((toward[0], index, end))
     offsets: dict[tuple[int, int], float] = {}
-    for (key, _), on_face in faces.items():
+    for (key, _), groups in faces.items():
         box = boxes[key]
-        inset = min(16.0, box.w / 2)
+        inset = min(16.0, box.w / 5)
         low, high = box.x - box.w / 2 + inset, box.x + box.w / 2 - inset
-        on_face.sort()
-        count = len(on_face)
+        slots = sorted((sum(x for x, _, _ in g) / len(g), g) for g in groups.values())
+        count = len(slots)
         step = min(PORT_GAP, (high - low) / max(1, count - 1))
-        wanted = sum(min(max(x, low), high) for x, _, _ in on_face) / count
+        wanted = sum(min(max(x, low), high) for x, _ in slots) / count
         first = min(max(wanted - step * (count - 1) / 2, low), high - step * (count - 1))
-        for rank, (_, index, end) in enumerate(on_face):
-            offsets[index, end] = first + rank * step
+        for rank, (_, group) in enumerate(slots):
+            for _, index, end in group:
+                offsets[index, end] = first + rank * step
     return offsets
 
 
@@ -132,11 +143,12 @@ def _gaps(boxes: object) -> list[tuple[float, float]]:
 
 def _on_tracks(routes: list[list[Point]], gaps: list[tuple[float, float]]) -> list[list[Point]]:
     """The routes with each slanted stretch between two layers made square: down, across
-    on a track in the gap between the layers, down again."""
+    on a track in the gap between the layers, down again (one shifting less than `SLANT`
+    stays as it is)."""
     jobs: dict[int, list[tuple[float, float, int, int, float, float]]] = {}
     for r, route in enumerate(routes):
         for s, (p, q) in enumerate(itertools.pairwise(route)):
-            if abs(p[0] - q[0]) < 1.0 or abs(p[1] - q[1]) < 2 * _CLEAR:
+            if abs(p[0] - q[0]) < SLANT or abs(p[1] - q[1]) < 2 * _CLEAR:
                 continue
             low, high = min(p[1], q[1]), max(p[1], q[1])
             spans = [(min(high, g[1]) - max(low, g[0]), i) for i, g in enumerate(gaps)]

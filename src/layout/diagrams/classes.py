@@ -29,7 +29,7 @@ from .marks import (
     rect_ops,
     tint,
 )
-from .mermaidclass import ClassBox, ClassDiagram
+from .mermaidclass import ClassBox, ClassDiagram, Relation
 from .mermaider import Entity, ErDiagram
 
 MEMBER_WIDTH = MAX_LABEL_WIDTH * 1.25  # px: a member line wraps past it (mermaid never wraps)
@@ -84,6 +84,7 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
             r.source,
             r.target,
             measure(r.label, SMALL_SIZE, False, MAX_LABEL_WIDTH) if r.label else None,
+            (_share(r.start, r), _share(r.end, r)),
         )
         for r in diagram.relations
     ]
@@ -118,6 +119,14 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
                 items.append(beside_end(route, card_text, at_start, box, mark))
     text = "\n".join(label for label in diagram.labels() if label)
     return replace(finish(items, text), across=direction in ("LR", "RL"))
+
+
+def _share(mark: str, rel: Relation) -> str:
+    """Generalizations (solid) and realizations (dashed) of one class each meet in one
+    triangle, as UML draws them; other ends keep a port of their own."""
+    if mark != "triangle" or rel.source_card or rel.target_card or rel.label:
+        return ""
+    return "dashed triangle" if rel.dashed else "triangle"
 
 
 def _note(p: _Placed, text: Lines) -> list[Mark | Label]:
