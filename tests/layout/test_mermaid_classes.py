@@ -21,7 +21,7 @@ from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
 from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, statements
-from inkcard.layout.diagrams.mermaidclass import ClassDiagram, parse_class_diagram
+from inkcard.layout.diagrams.mermaidclass import ClassDiagram, Namespace, parse_class_diagram
 from inkcard.layout.diagrams.mermaider import ErDiagram, parse_er_diagram
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.errors import DiagramError
@@ -144,6 +144,21 @@ def test_namespaces_keep_their_classes_and_styling_lines_are_skipped() -> None:
     assert [c.id for c in diagram.classes] == ["Square", "Circle"]
     assert diagram.classes[1].attributes == ("+radius",)
     assert [(n.text, n.target) for n in diagram.notes] == [("a note", "Square")]
+    assert diagram.namespaces == (Namespace("Shapes", ("Square", "Circle")),)
+
+
+def test_a_namespace_is_a_panel_round_its_classes_and_no_other(setter) -> None:
+    source = case_sources()[-1]
+    assert "namespace" in source
+    drawing = draw_diagram(source, setter.measure)
+    panels = [bounds(m) for m in drawing.items if isinstance(m, Mark) and m.fill == "panel"]
+    assert len(panels) == 2
+    boxes = outlines(drawing)
+    for x0, y0, x1, y1 in panels:
+        inside = [b for b in boxes if x0 <= b[0] and b[2] <= x1 and y0 <= b[1] and b[3] <= y1]
+        assert len(inside) == 2  # its two classes
+        for box in boxes:
+            assert box in inside or apart(box, (x0, y0, x1, y1))
 
 
 def test_notes_are_drawn_with_a_dashed_line_to_their_class(setter) -> None:
@@ -324,7 +339,7 @@ def apart(a: tuple[float, ...], b: tuple[float, ...], slack: float = 0.5) -> boo
     )
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(len(case_sources())))
 def test_boxes_and_labels_never_overlap_and_lines_end_on_boxes(setter, index: int) -> None:
     source = case_sources()[index]
     drawing = draw_diagram(source, setter.measure)
@@ -373,7 +388,7 @@ def line_points(mark: Mark) -> list[tuple[float, float]]:
     return out
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(len(case_sources())))
 def test_no_line_runs_through_a_label_but_its_own_chip(setter, index: int) -> None:
     drawing = draw_diagram(case_sources()[index], setter.measure)
     items = drawing.items
@@ -390,7 +405,7 @@ def test_no_line_runs_through_a_label_but_its_own_chip(setter, index: int) -> No
                 assert not (x0 + 0.5 < x < x1 - 0.5 and y0 + 0.5 < y < y1 - 0.5), (x, y)
 
 
-@pytest.mark.parametrize("index", range(6))
+@pytest.mark.parametrize("index", range(len(case_sources())))
 def test_every_label_is_in_the_alt_text_and_the_article_svg(setter, index: int) -> None:
     source = case_sources()[index]
     drawing = draw_diagram(source, setter.measure)

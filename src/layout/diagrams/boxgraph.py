@@ -19,14 +19,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .boxroutes import LOOP, route_all
-from .drawing import _back, _Path, _Placed, _rounded, _sugiyama, _vertex
+from .drawing import _back, _Path, _Placed, _rounded, _shared, _sugiyama, _vertex
 from .marks import (
     LINE_WIDTH,
     MARGIN,
+    MAX_LABEL_WIDTH,
     SMALL_SIZE,
     Label,
     Lines,
     Mark,
+    Measure,
     Op,
     circle_ops,
     rect_ops,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float]
 LAYER_ROOM = 20.0  # px added above and below each box (left and right across) in layout
+PANEL_PAD = 10.0  # px between a panel's edge and its boxes
 END_SIZE = 11.0  # px: a triangle's or diamond's length along its line
 _DASH = (5.0, 4.0)
 _NO_TEXT = Lines((), 0.0, 0.0, SMALL_SIZE)
@@ -55,10 +58,15 @@ class Wire:
 
 
 def lay_out(
-    sizes: dict[str, tuple[float, float]], wires: list[Wire], direction: str
+    sizes: dict[str, tuple[float, float]],
+    wires: list[Wire],
+    direction: str,
+    clusters: dict[str, tuple[int, ...]] | None = None,
 ) -> tuple[dict[str, _Placed], list[list[Point]], list[_Placed | None]]:
     """Each box placed (centre, size), each wire's route from box edge to box edge, and
-    each wire's label placed (None: no label)."""
+    each wire's label placed (None: no label). `clusters`: the groups (by index) each box
+    is in, whose boxes are kept side by side in each layer (as flowcharts' subgraphs)."""
+    paths = dict(clusters or {})
     from grandalf.graphs import Edge as GEdge  # numpy is loaded only when drawing
     from grandalf.graphs import Graph
 
@@ -78,13 +86,14 @@ def lay_out(
         if wire.label is not None:
             key = f"\0label{index}"
             texts[key] = wire.label
+            paths[key] = _shared(paths.get(wire.source, ()), paths.get(wire.target, ()))
             vertices[key] = _vertex(key, *_chip_size(wire.label), across)
             ends.insert(1, vertices[key])
         pieces = [GEdge(a, b) for a, b in itertools.pairwise(ends)]
         for piece in pieces:
             piece.view = _Path([])
         pieces_of.append(pieces)
-    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), across, {})
+    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), across, paths)
     turn = _turn(vertices, direction)
     placed = {}
     for key, vertex in vertices.items():
@@ -92,12 +101,12 @@ def lay_out(
             key, (vertex.view.w, vertex.view.h) if not across else (vertex.view.h, vertex.view.w)
         )
         placed[key] = _Placed(None, texts[key], w, h, *turn(*vertex.view.xy))
-    paths = [
+    lines = [
         _path(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
         for wire, pieces in zip(wires, pieces_of, strict=True)
     ]
     ends = [(w.source, w.target) for w in wires]
-    routes = route_all(ends, paths, placed, across, [w.shares for w in wires])
+    routes = route_all(ends, lines, placed, across, [w.shares for w in wires])
     for index, wire in enumerate(wires):
         if wire.source == wire.target and wire.label is not None:  # beside its loop
             box, (w, h) = placed[wire.source], _chip_size(wire.label)
@@ -253,3 +262,86 @@ def beside_end(route: list[Point], text: Lines, at_start: bool, box: _Placed, ma
     x = tip[0] + ux * along + nx * across
     y = tip[1] + uy * along + ny * across
     return Label(text, x, y - text.height / 2, "text")
+
+
+def panels(
+    groups: list[tuple[str, tuple[str, ...]]],
+    placed: dict[str, _Placed],
+    routes: list[list[Point]],
+    taken: list[Mark | Label],
+    measure: Measure,
+) -> list[Mark | Label]:
+    """Each group (a title, its boxes' keys) as a panel round its boxes, its title along
+    the panel's top where no line crosses it and no label is (from the left), so a line
+    into the panel never runs through the words."""
+    out: list[Mark | Label] = []
+    busy = [_label_box(label) for label in taken if isinstance(label, Label)]
+    for title, members in groups:
+        boxes = [placed[key] for key in members if key in placed]
+        if not boxes:
+            continue
+        text = measure(title, SMALL_SIZE, True, MAX_LABEL_WIDTH)
+        left = min(p.x - p.w / 2 for p in boxes) - PANEL_PAD
+        right = max(max(p.x + p.w / 2 for p in boxes) + PANEL_PAD, left + text.width + 16)
+        top = min(p.y - p.h / 2 for p in boxes) - PANEL_PAD - text.height - 2
+        bottom = max(p.y + p.h / 2 for p in boxes) + PANEL_PAD
+        out.append(Mark(rect_ops(left, top, right - left, bottom - top, 6), "border", "panel"))
+        x = _free_x(left + 8, right - 8 - text.width, top + 3, text, routes, busy)
+        out.append(Label(text, x, top + 3, "muted", "left"))
+        busy.append(_label_box(out[-1]))  # type: ignore[arg-type]
+    return out
+
+
+def _free_x(
+    low: float,
+    high: float,
+    y: float,
+    text: Lines,
+    routes: list[list[Point]],
+    busy: list[tuple[float, float, float, float]],
+) -> float:
+    """The leftmost x from `low` to `high` (in at most 64 steps) where `text` at `y` meets
+    no route and no busy box; `low` when there is none."""
+    band = (low - 3, y - 3, high + text.width + 3, y + text.height + 3)
+    near = [(a, b) for route in routes for a, b in itertools.pairwise(route) if _meets(band, a, b)]
+    busy = [box for box in busy if _overlap(band, box)]
+    step, x = max(4.0, (high - low) / 64), low
+    while x <= high:
+        rect = (x - 3, y - 3, x + text.width + 3, y + text.height + 3)
+        if not any(_meets(rect, a, b) for a, b in near) and not any(
+            _overlap(rect, box) for box in busy
+        ):
+            return x
+        x += step
+    return low
+
+
+def _label_box(label: Label) -> tuple[float, float, float, float]:
+    left = label.x - label.text.width / 2 if label.align == "center" else label.x
+    return left, label.y, left + label.text.width, label.y + label.text.height
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _meets(rect: tuple[float, float, float, float], a: Point, b: Point) -> bool:
+    """Whether the segment from `a` to `b` meets the rectangle (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - rect[0]),
+        (dx, rect[2] - a[0]),
+        (-dy, a[1] - rect[1]),
+        (dy, rect[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+        if t0 > t1:
+            return False
+    return True

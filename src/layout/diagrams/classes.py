@@ -5,14 +5,15 @@ A class is a box of up to three compartments as UML draws it: its name in bold u
 `«annotation»`, on the accent's tint; then its attributes; then its methods, each member
 a line of its own, left-aligned. An entity is its name over a table of its attributes,
 one row each (type, name, keys, comment in columns, rows striped). A relation's label sits
-on a chip in the middle of its line; a cardinality beside the line past its end mark.
+on a chip in the middle of its line; a cardinality beside the line at its end mark. A
+note is a tinted box with a dashed line to its class, a namespace a panel round its classes.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .boxgraph import Wire, beside_end, chip, lay_out, line_marks
+from .boxgraph import Point, Wire, beside_end, chip, lay_out, line_marks, panels
 from .drawing import _Placed
 from .marks import (
     LABEL_SIZE,
@@ -95,7 +96,11 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
     }
     sizes.update((key, (t.width + 2 * PAD_X, t.height + 2 * PAD_Y)) for key, t in notes.items())
     wires += [Wire(key, n.target) for key, n in zip(notes, diagram.notes, strict=True) if n.target]
-    placed, routes, chips = lay_out(sizes, wires, direction)
+    clusters = {
+        member: tuple(i for i, space in enumerate(diagram.namespaces) if member in space.members)
+        for member in boxes
+    }
+    placed, routes, chips = lay_out(sizes, wires, direction, clusters)
     items: list[Mark | Label] = []
     for rel, route in zip(diagram.relations, routes, strict=False):
         items.extend(line_marks(route, rel.start, rel.end, rel.dashed))
@@ -108,6 +113,19 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
     for spot in chips:
         if spot is not None:
             items.extend(chip(spot))
+    cards = _cardinalities(diagram, routes, placed, measure)
+    groups = [(space.label, space.members) for space in diagram.namespaces]
+    taken = [item for item in items if isinstance(item, Label)] + cards
+    items = panels(groups, placed, routes, taken, measure) + items + cards
+    text = "\n".join(label for label in diagram.labels() if label)
+    return replace(finish(items, text), across=direction in ("LR", "RL"))
+
+
+def _cardinalities(
+    diagram: ClassDiagram, routes: list[list[Point]], placed: dict[str, _Placed], measure: Measure
+) -> list[Mark | Label]:
+    """Each relation's cardinalities, beside its end marks."""
+    out: list[Mark | Label] = []
     for rel, route in zip(diagram.relations, routes, strict=False):
         for card, at_start, mark in (
             (rel.source_card, True, rel.start),
@@ -116,9 +134,8 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
             if card:
                 card_text = measure(card, SMALL_SIZE, False, MAX_LABEL_WIDTH / 2)
                 box = placed[rel.source if at_start else rel.target]
-                items.append(beside_end(route, card_text, at_start, box, mark))
-    text = "\n".join(label for label in diagram.labels() if label)
-    return replace(finish(items, text), across=direction in ("LR", "RL"))
+                out.append(beside_end(route, card_text, at_start, box, mark))
+    return out
 
 
 def _share(mark: str, rel: Relation) -> str:

@@ -7,7 +7,7 @@ method), `<<interface>>` an annotation, `List~int~` generics are shown `List<int
 relation is `A [ "card" ] END LINE END [ "card" ] B [ : label ]`, its line `--` (solid) or
 `..` (dashed), each end one of `<|`/`|>` (inheritance, realization), `*` (composition),
 `o` (aggregation), `<`/`>` (association, dependency), `()` (lollipop) or nothing.
-Notes (`note for X "text"`) are kept; namespaces keep their classes (no panel); styling
+Notes (`note for X "text"`) and namespaces (a panel round their classes) are kept; styling
 lines are skipped.
 """
 
@@ -63,11 +63,20 @@ class ClassNote:
 
 
 @dataclass(frozen=True, slots=True)
+class Namespace:
+    """A namespace: its name and the ids of the classes declared in it (or in one in it)."""
+
+    label: str
+    members: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class ClassDiagram:
     direction: str  # TB, BT, LR, RL
     classes: tuple[ClassBox, ...]
     relations: tuple[Relation, ...]
     notes: tuple[ClassNote, ...] = ()
+    namespaces: tuple[Namespace, ...] = ()
 
     def labels(self) -> list[str]:
         """Every text drawn, in order: the figure's alt text."""
@@ -77,7 +86,8 @@ class ClassDiagram:
             out += [box.label, *box.attributes, *box.methods]
         for rel in self.relations:
             out += [t for t in (rel.label, rel.source_card, rel.target_card) if t]
-        return out + [note.text for note in self.notes]
+        out += [note.text for note in self.notes]
+        return out + [space.label for space in self.namespaces]
 
 
 @dataclass
@@ -98,6 +108,8 @@ class _Reader:
         self.direction = "TB"
         self.body: _Draft | None = None
         self.depth = 0  # open namespaces
+        self.spaces: list[tuple[str, list[str]]] = []  # each namespace: name, its classes
+        self.open_spaces: list[int] = []  # the open ones, by index
         self.members = 0
 
     def meet(self, name: str) -> _Draft:
@@ -135,10 +147,13 @@ class _Reader:
             if self.depth == 0:
                 raise DiagramError("`}` without a class or namespace")
             self.depth -= 1
+            self.open_spaces.pop()
         elif word == "namespace":
             self.depth += 1
             if self.depth > MAX_NESTING or not text.endswith("{"):
                 raise DiagramError("namespace without `{`, or nested too deeply")
+            self.open_spaces.append(len(self.spaces))
+            self.spaces.append((clean_label(text[len(word) : -1]), []))
         elif word == "direction":
             self.direction = _DIRECTIONS.get(text[len(word) :].strip().upper(), "")
             if not self.direction:
@@ -186,6 +201,11 @@ class _Reader:
             annotation = annotation.partition(">>")[0]
         name, _, label = rest.partition("[")
         draft = self.meet(name.strip())
+        for space in self.open_spaces:  # the class is in each open namespace
+            members = self.spaces[space][1]
+            ident = _class_name(name)[0]
+            if ident not in members:
+                members.append(ident)
         if label:
             draft.label = clean_label(label.rstrip().removesuffix("]"))
         if annotation:
@@ -237,7 +257,9 @@ def parse_class_diagram(lines: list[str]) -> ClassDiagram:
         ClassBox(ident, d.label, d.annotation, tuple(d.attributes), tuple(d.methods))
         for ident, d in reader.classes.items()
     )
-    return ClassDiagram(reader.direction, classes, tuple(reader.relations), tuple(reader.notes))
+    spaces = tuple(Namespace(label, tuple(members)) for label, members in reader.spaces if members)
+    relations, notes = tuple(reader.relations), tuple(reader.notes)
+    return ClassDiagram(reader.direction, classes, relations, notes, spaces)
 
 
 def member_text(text: str) -> str:
