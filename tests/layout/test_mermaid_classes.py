@@ -278,6 +278,12 @@ def test_cardinalities_in_words() -> None:
     assert (two.source_end, two.target_end, two.dashed) == (("one", "one"), ("zero", "many"), True)
 
 
+def test_style_suffixes_are_dropped() -> None:
+    diagram = entities("erDiagram\n  A:::hot ||--o{ B:::cold : has\n  C:::x {\n    int id\n  }")
+    assert [e.id for e in diagram.entities] == ["A", "B", "C"]
+    assert diagram.links[0].label == "has"
+
+
 def test_names_with_dashes_and_cjk_read_whole() -> None:
     (link,) = entities("erDiagram\n  LINE-ITEM ||--o{ 订单 : 属于").links
     assert (link.source, link.target, link.label) == ("LINE-ITEM", "订单", "属于")

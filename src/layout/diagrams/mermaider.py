@@ -104,6 +104,7 @@ class _Reader:
         return self.entities[ident]
 
     def line(self, text: str) -> None:
+        text = _without_styles(text)
         if self.body is not None:
             if text == "}":
                 self.body = None
@@ -233,6 +234,17 @@ def _spelling_ok(spelled: str) -> bool:
 def _cardinality(outer_then_inner: str) -> tuple[str, str]:
     """Two characters read from the line outward → (least, most)."""
     return _LEAST[outer_then_inner[0]], _MOST[outer_then_inner[1]]
+
+
+def _without_styles(text: str) -> str:
+    """The line without its `:::style` suffixes (the theme colours the diagram)."""
+    kept, pos = [], 0
+    while (start := text.find(":::", pos)) >= 0:
+        kept.append(text[pos:start])
+        pos = start + 3
+        while pos < len(text) and not text[pos].isspace() and text[pos] not in "{[":
+            pos += 1
+    return "".join(kept) + text[pos:]
 
 
 def _name_and_alias(text: str) -> tuple[str, str]:
