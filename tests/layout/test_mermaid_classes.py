@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import html
 import itertools
+import random
 import re
 import time
 from pathlib import Path
@@ -302,6 +303,7 @@ def test_names_with_dashes_and_cjk_read_whole() -> None:
         "erDiagram\nA lots to few B : x",
         "erDiagram\nto to",
         "erDiagram\nA[open {",
+        "erDiagram\n:::",
         "erDiagram\ndirection XY",
         "erDiagram\n" + "\n".join(f"E{i}" for i in range(MAX_NODES + 1)),
         "erDiagram\n" + "\n".join("A ||--|| B : x" for _ in range(MAX_EDGES + 1)),
@@ -521,3 +523,33 @@ def test_a_card_shows_the_diagram_never_its_syntax(fonts, case: Path) -> None:
     source = FENCE.search(case.read_text()).group(1)  # type: ignore[union-attr]
     for label in draw_diagram(source, LabelSetter(fonts).measure).text.splitlines():
         assert label in text
+
+
+FRAGMENTS = {
+    "classDiagram": (
+        *("A", "B", "C~T~", '"1"', '"0..*"', "<|--", "--|>", "*--", "o--", "-->", "..>", "..|>"),
+        *("--", "..", "()--", ":", "label", "{", "}", "class", "namespace N {", "note", "for"),
+        *('note for A "x"', "<<interface>>", "+int x", "+go() void", "direction", "LR", "~"),
+        *("$", "*", "(", ")", "[", "]", '"', ":::x", "o", "|", ">", "<", "A --> A : self"),
+    ),
+    "erDiagram": (
+        *("A", "B", "LINE-ITEM", "客户", '"Cust X"', "||--o{", "}|..|{", "|o--o|", "}o--||"),
+        *("--", "..", ":", "places", '"two words"', "{", "}", "string", "int", "id", "PK"),
+        *("FK", ",", '"c"', "[", "]", "to", "optionally", "one or more", "only one", ":::"),
+        *("direction", "LR", "o", "|", "A ||--o{ A : self"),
+    ),
+}
+
+
+def test_random_lines_are_drawn_or_refused_never_a_crash(setter) -> None:
+    """Fragments of both kinds' syntax shuffled into lines: every source is drawn or
+    refused with a DiagramError, upright or not."""
+    rng = random.Random(42)
+    for _ in range(400):
+        kind = rng.choice(list(FRAGMENTS))
+        lines = [kind] + [
+            " ".join(rng.choice(FRAGMENTS[kind]) for _ in range(rng.randint(1, 6)))
+            for _ in range(rng.randint(1, 8))
+        ]
+        with contextlib.suppress(DiagramError):
+            draw_diagram("\n".join(lines), setter.measure, upright=rng.random() < 0.5)

@@ -104,7 +104,9 @@ class _Reader:
         return self.entities[ident]
 
     def line(self, text: str) -> None:
-        text = _without_styles(text)
+        text = _without_styles(text).strip()
+        if not text:
+            return
         if self.body is not None:
             if text == "}":
                 self.body = None
