@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -37,6 +38,7 @@ from .marks import (
 
 if TYPE_CHECKING:
     from grandalf.graphs import Edge as GEdge
+    from grandalf.graphs import Vertex
 
 Point = tuple[float, float]
 LAYER_ROOM = 20.0  # px added above and below each box (left and right across) in layout
@@ -137,7 +139,7 @@ def _roomy(w: float, h: float, across: bool) -> tuple[float, float]:
     return (w + 2 * LAYER_ROOM, h) if across else (w, h + 2 * LAYER_ROOM)
 
 
-def _turn(vertices: dict, direction: str):  # type: ignore[no-untyped-def, type-arg]
+def _turn(vertices: dict[str, Vertex], direction: str) -> Callable[[float, float], Point]:
     """The map from grandalf's top-down place to the diagram's direction."""
     height = max((v.view.xy[1] + v.view.h / 2 for v in vertices.values()), default=0.0)
 
@@ -218,7 +220,7 @@ def end_mark(kind: str, tip: Point, frm: Point) -> tuple[list[Mark], float]:
     return marks, 0.0
 
 
-def _crow(at) -> Mark:  # type: ignore[no-untyped-def]
+def _crow(at: Callable[[float, float], Point]) -> Mark:
     """A crow's foot: three toes from a point on the line spread to the box's edge."""
     heel = at(12, 0)
     ops: tuple[Op, ...] = (
@@ -287,8 +289,9 @@ def panels(
         bottom = max(p.y + p.h / 2 for p in boxes) + PANEL_PAD
         out.append(Mark(rect_ops(left, top, right - left, bottom - top, 6), "border", "panel"))
         x = _free_x(left + 8, right - 8 - text.width, top + 3, text, routes, busy)
-        out.append(Label(text, x, top + 3, "muted", "left"))
-        busy.append(_label_box(out[-1]))  # type: ignore[arg-type]
+        name = Label(text, x, top + 3, "muted", "left")
+        out.append(name)
+        busy.append(_label_box(name))
     return out
 
 

@@ -14,6 +14,7 @@ Everything is worked out top-down; a left-right diagram is turned into that fram
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 
 from .drawing import _Placed, clip
 
@@ -131,10 +132,10 @@ def _port(box: _Placed, toward: Point, offset: float | None) -> list[Point]:
     return [(offset, face), (offset, face + sign * min(STUB, abs(gap) - box.h / 2))]
 
 
-def _gaps(boxes: object) -> list[tuple[float, float]]:
+def _gaps(boxes: Iterable[_Placed]) -> list[tuple[float, float]]:
     """The free bands between layers (top, bottom): a layer is the boxes sharing a centre."""
     bands: dict[int, list[float]] = {}
-    for box in boxes:  # type: ignore[attr-defined]
+    for box in boxes:
         band = bands.setdefault(round(box.y), [box.y - box.h / 2, box.y + box.h / 2])
         band[0], band[1] = min(band[0], box.y - box.h / 2), max(band[1], box.y + box.h / 2)
     ordered = sorted(bands.values())
