@@ -17,14 +17,14 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.classes import NOTE_ROLE, whole_words
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
 from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES, statements
-from inkcard.layout.diagrams.mermaidclass import ClassDiagram, Namespace, parse_class_diagram
-from inkcard.layout.diagrams.mermaider import ErDiagram, parse_er_diagram
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from inkcard.layout.diagrams.uml.classes import NOTE_ROLE, whole_words
+from inkcard.layout.diagrams.uml.mermaidclass import ClassDiagram, Namespace, parse_class_diagram
+from inkcard.layout.diagrams.uml.mermaider import ErDiagram, parse_er_diagram
 from inkcard.layout.errors import DiagramError
 
 CASES = sorted((Path(__file__).parents[1] / "cases" / "mermaid").glob("2[0-9]-*.md"))

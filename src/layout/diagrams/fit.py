@@ -12,15 +12,15 @@ import time
 from dataclasses import replace
 
 from ..errors import DiagramError
-from .classes import layout_classes, layout_er
 from .drawing import layout_flowchart
 from .kinds import layout_pie, layout_sequence
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
-from .mermaidclass import ClassDiagram
-from .mermaider import ErDiagram
 from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
+from .uml.classes import layout_classes, layout_er
+from .uml.mermaidclass import ClassDiagram
+from .uml.mermaider import ErDiagram
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 POST_SECONDS = 4.0  # seconds of diagram layout one post may spend

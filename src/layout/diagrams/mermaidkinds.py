@@ -19,11 +19,11 @@ from .mermaid import (
     parse_flowchart,
     statements,
 )
-from .mermaidclass import ClassDiagram, parse_class_diagram
-from .mermaider import ErDiagram, parse_er_diagram
 from .mermaidlines import message as message_line
 from .mermaidlines import note as note_line
 from .mermaidlines import participant as participant_line
+from .uml.mermaidclass import ClassDiagram, parse_class_diagram
+from .uml.mermaider import ErDiagram, parse_er_diagram
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from .drawing import _Placed, clip
+from ..drawing import _Placed, clip
 
 Point = tuple[float, float]
 STUB = 24.0  # px a line runs straight out of a box before it bends

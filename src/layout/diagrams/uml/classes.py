@@ -1,5 +1,5 @@
 """Class diagrams and ER diagrams → `Drawing`s: boxes with compartments or attribute tables,
-laid out in layers (boxgraph.py), joined by lines with UML ends or crow's feet.
+laid out in layers (boxgraph), joined by lines with UML ends or crow's feet.
 
 A class is a box of up to three compartments as UML draws it: its name in bold under an
 `«annotation»`, on the accent's tint; then its attributes; then its methods, each member
@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .boxgraph import Point, Wire, beside_end, chip, lay_out, line_marks, panels
-from .drawing import _Placed
-from .marks import (
+from ..drawing import _Placed
+from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
     PAD_X,
@@ -30,6 +29,7 @@ from .marks import (
     rect_ops,
     tint,
 )
+from .boxgraph import Point, Wire, beside_end, chip, lay_out, line_marks, panels
 from .mermaidclass import ClassBox, ClassDiagram, Relation
 from .mermaider import Entity, ErDiagram
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import DiagramError
-from .mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
+from ...errors import DiagramError
+from ..mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
 
 # end spellings on the left of a line and on its right → the mark drawn there
 _LEFT_ENDS = (("<|", "triangle"), ("()", "lollipop"), ("*", "diamond"), ("<", "arrow"))

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import DiagramError
-from .mermaid import MAX_EDGES, MAX_NODES, clean_label
+from ...errors import DiagramError
+from ..mermaid import MAX_EDGES, MAX_NODES, clean_label
 
 _LEAST = {"o": "zero", "|": "one"}
 _MOST = {"|": "one", "{": "many", "}": "many"}

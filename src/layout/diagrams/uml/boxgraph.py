@@ -19,9 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .boxroutes import LOOP, route_all
-from .drawing import _back, _Path, _Placed, _rounded, _shared, _sugiyama, _vertex
-from .marks import (
+from ..drawing import _back, _Path, _Placed, _rounded, _shared, _sugiyama, _vertex
+from ..marks import (
     LINE_WIDTH,
     MARGIN,
     MAX_LABEL_WIDTH,
@@ -35,6 +34,7 @@ from .marks import (
     rect_ops,
     tint,
 )
+from .boxroutes import LOOP, route_all
 
 if TYPE_CHECKING:
     from grandalf.graphs import Edge as GEdge
