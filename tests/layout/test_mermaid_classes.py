@@ -65,6 +65,7 @@ def test_members_come_from_blocks_and_colon_lines_with_annotations_and_generics(
     +speak()*
   }
   Animal : +int age
+  Animal : ~List~int~ ages
   Animal : +isMammal() bool
   <<interface>> Swimmer
   class Bird["A bird"]:::pretty
@@ -72,7 +73,12 @@ def test_members_come_from_blocks_and_colon_lines_with_annotations_and_generics(
     )
     animal, swimmer, bird = diagram.classes
     assert (animal.id, animal.label, animal.annotation) == ("Animal", "Animal<T>", "abstract")
-    assert animal.attributes == ("+String name", "-List<List<int>> ids", "+int age")
+    assert animal.attributes == (
+        "+String name",
+        "-List<List<int>> ids",
+        "+int age",
+        "~List<int> ages",
+    )
     assert animal.methods == (
         "+eat(food) : bool",
         "+count() : int",

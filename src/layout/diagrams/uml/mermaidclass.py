@@ -24,6 +24,7 @@ _RIGHT_ENDS = (("|>", "triangle"), ("()", "lollipop"), ("*", "diamond"), (">", "
 _SKIPPED = ("classDef", "cssClass", "style", "click", "callback", "link", "title")
 _SKIPPED_PREFIXES = ("accTitle", "accDescr")
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
+_VISIBILITY = "+-#~"  # public, private, protected, package
 _NOT_IN_NAMES = set(" \t\"'{}:<>|*")
 
 
@@ -132,7 +133,8 @@ class _Reader:
         self.members += 1
         if self.members > MAX_EDGES:
             raise DiagramError(f"more than {MAX_EDGES} class members")
-        shown = clean_label(generics(member_text(text)))
+        mark = text[0] if text[0] in _VISIBILITY else ""  # `~` package: not a generic
+        shown = clean_label(mark + generics(member_text(text[len(mark) :])))
         (draft.methods if "(" in text else draft.attributes).append(shown)
 
     def line(self, text: str) -> None:
