@@ -64,7 +64,8 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/draw/imagecodec.py",
     ),
     "pygments": ("layout/parse/code.py",),
-    "grandalf": ("layout/diagrams/drawing.py",),  # the layered layout of flowcharts
+    # the layered layout of flowcharts, and of class and ER diagrams
+    "grandalf": ("layout/diagrams/drawing.py", "layout/diagrams/uml/boxgraph.py"),
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
     # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
     "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/parse/inlinecss.py"),

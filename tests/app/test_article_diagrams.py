@@ -53,7 +53,7 @@ def test_labels_are_texts_with_inline_font_attributes() -> None:
 
 
 def test_an_unsupported_diagram_is_code_with_a_note() -> None:
-    root = section("```mermaid\nclassDiagram\n  Animal <|-- Duck\n```\n\nafter")
+    root = section("```mermaid\nrequirementDiagram\n  Animal - satisfies -> Duck\n```\n\nafter")
     assert not list(root.iter("svg"))
     assert "Animal" in root.xpath("//pre")[0].text_content()
     note = root.xpath("//pre/following-sibling::p[1]")[0]

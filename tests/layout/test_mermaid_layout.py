@@ -134,7 +134,7 @@ def chain_post(source: str) -> str:
 @pytest.mark.parametrize(
     "source",
     [
-        "classDiagram\n  A <|-- B",
+        "requirementDiagram\n  A - satisfies -> B",
         "graph TD\n  A[unclosed --> B",
         "graph TD\n" + "\n".join(f"n{i} --> n{i + 1}" for i in range(300)),
         "graph TD\n" + "A --> B\n" * 500,

@@ -79,7 +79,7 @@ def test_pie() -> None:
     "source",
     [
         "",
-        "classDiagram\nA <|-- B",
+        "requirementDiagram\nA - satisfies -> B",
         "graph XX\nA-->B",
         "graph TD\nA -->",
         "graph TD\nA[open",

@@ -141,6 +141,12 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     return _flowchart_drawing(chart, placed, routes, flip_x, flip_y)
 
 
+def ordered_edge(a: Vertex, b: Vertex, order: int) -> GEdge:
+    """A grandalf edge from `a` to `b` hashed by `order` (its place in the diagram), so the
+    layered layout comes out the same on every run (`_edge_class`)."""
+    return _edge_class()(a, b, order)
+
+
 @functools.cache
 def _edge_class() -> type[GEdge]:
     """grandalf's edge, hashed by its place in the chart: grandalf gathers a component's

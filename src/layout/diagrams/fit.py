@@ -32,6 +32,9 @@ from .timecharts.journeywide import layout_journey
 from .timecharts.mermaidgantt import Gantt
 from .timecharts.mermaidtime import Journey, Timeline
 from .timecharts.timeline import layout_timeline
+from .uml.classes import layout_classes, layout_er
+from .uml.mermaidclass import ClassDiagram
+from .uml.mermaider import ErDiagram
 
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
@@ -122,6 +125,10 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
         return layout_journey(diagram, measure, upright)
     if isinstance(diagram, Gantt):
         return layout_gantt(diagram, measure)
+    if isinstance(diagram, ClassDiagram):
+        return layout_classes(diagram, measure, upright)
+    if isinstance(diagram, ErDiagram):
+        return layout_er(diagram, measure, upright)
     assert isinstance(diagram, Pie)
     return layout_pie(diagram, measure)
 

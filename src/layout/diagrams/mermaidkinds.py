@@ -27,6 +27,8 @@ from .sequences.sequenceparse import parse_sequence as _sequence
 from .statecharts.mermaidstate import StateChart, parse_states
 from .timecharts.mermaidgantt import Gantt, parse_gantt
 from .timecharts.mermaidtime import Journey, Timeline, parse_journey, parse_timeline
+from .uml.mermaidclass import ClassDiagram, parse_class_diagram
+from .uml.mermaider import ErDiagram, parse_er_diagram
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +73,8 @@ Diagram = (
     | Gantt
     | Timeline
     | Journey
+    | ClassDiagram
+    | ErDiagram
 )
 
 
@@ -96,6 +100,8 @@ def parse_diagram(source: str) -> Diagram:
         return parse_gitgraph(lines)
     if keyword in _TIME_KINDS:
         return _TIME_KINDS[keyword](lines[1:])
+    if keyword in ("classDiagram", "classDiagram-v2", "erDiagram"):
+        return (parse_er_diagram if keyword == "erDiagram" else parse_class_diagram)(lines)
     raise DiagramError(f"{keyword!r} diagrams are not supported")
 
 
