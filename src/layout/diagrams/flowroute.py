@@ -1,0 +1,152 @@
+"""A laid-out grandalf component → subgraph panels kept apart, and edges routed in the gaps.
+
+grandalf places vertices layer by layer but knows neither subgraphs nor the boxes its
+straight edges cross. Two passes here fix both, in grandalf's top-down coordinates:
+
+- `make_room_for_panels`: each layer boundary a subgraph starts or ends at is widened by the
+  panel's margin (padding and title), and each top-level subgraph (its members, long edges
+  inside it) is one block that is slid right of every block before it that shares its
+  height, as are single vertices; so panels never overlap each other, and no node or edge
+  label sits on a panel it is not in.
+- `route_in_gaps`: an edge leaves its node straight down (up for a turned edge) to the end
+  of its layer, crosses the free gap between two layers to the next, and passes through a
+  layer only where grandalf kept it a slot (a long edge's dummy vertex, a label, a spacer),
+  straight along that slot. No segment can cross another node's box, because nodes only sit
+  in layers and a layer is crossed only in a slot of its own.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from .marks import SMALL_SIZE
+
+if TYPE_CHECKING:
+    from grandalf.layouts import SugiyamaLayout
+
+PANEL_PAD = 10.0  # px between a panel's edge and what it holds
+TITLE = SMALL_SIZE * 1.5  # px: a panel's title line
+MAX_BLOCKS = 800  # blocks slid apart at most (pairs: ~320k): past it panels may touch
+BLOCK_GAP = 12.0  # px between two blocks that were slid apart
+Paths = dict[str, tuple[int, ...]]
+
+
+def panel_margin(depth: int) -> float:
+    """The room a panel holding `depth` levels of panels (1: none inside) takes round its nodes."""
+    return (PANEL_PAD + TITLE) * depth
+
+
+def make_room_for_panels(
+    layout: SugiyamaLayout,
+    paths: Paths,
+    depths: dict[int, int],
+    edge_paths: dict[object, tuple[int, ...]],
+) -> None:
+    """Widens layer gaps where panels start or end, then slides blocks apart (module doc)."""
+    if not depths:
+        return
+    _widen_layer_gaps(layout, paths, depths)
+    _slide_blocks(layout, paths, depths, edge_paths)
+
+
+def _key_path(
+    v: object, paths: Paths, edge_paths: dict[object, tuple[int, ...]]
+) -> tuple[int, ...]:
+    if v in edge_paths:
+        return edge_paths[v]
+    return paths.get(getattr(v, "data", None), ())  # type: ignore[arg-type]
+
+
+def _widen_layer_gaps(layout: SugiyamaLayout, paths: Paths, depths: dict[int, int]) -> None:
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    for rank, layer in enumerate(layout.layers):
+        for v in layer:
+            for cluster in paths.get(getattr(v, "data", None), ()):  # type: ignore[arg-type]
+                first.setdefault(cluster, rank)
+                last[cluster] = rank
+    shift = 0.0
+    for rank, layer in enumerate(layout.layers):
+        ending = [panel_margin(depths[c]) for c, r in last.items() if r == rank - 1]
+        starting = [panel_margin(depths[c]) for c, r in first.items() if r == rank]
+        shift += max(ending, default=0.0) + max(starting, default=0.0)
+        for v in layer:
+            x, y = v.view.xy
+            v.view.xy = (x, y + shift)
+
+
+def _slide_blocks(
+    layout: SugiyamaLayout,
+    paths: Paths,
+    depths: dict[int, int],
+    edge_paths: dict[object, tuple[int, ...]],
+) -> None:
+    blocks: dict[object, list[object]] = {}
+    for layer in layout.layers:
+        for v in layer:
+            path = _key_path(v, paths, edge_paths)
+            blocks.setdefault(("panel", path[0]) if path else v, []).append(v)
+    if len(blocks) > MAX_BLOCKS:
+        return
+    extents = {key: _extent(key, members, depths) for key, members in blocks.items()}
+    order = sorted(blocks, key=lambda key: (extents[key][0] + extents[key][2]) / 2)
+    shifts: dict[object, float] = {}
+    for index, key in enumerate(order):
+        left, top, _, bottom = extents[key]
+        need = 0.0
+        for earlier in order[:index]:
+            _, e_top, e_right, e_bottom = extents[earlier]
+            if e_top < bottom and top < e_bottom:
+                need = max(need, e_right + shifts[earlier] + BLOCK_GAP - left)
+        shifts[key] = need
+        for v in blocks[key]:
+            x, y = v.view.xy  # type: ignore[attr-defined]
+            v.view.xy = (x + need, y)  # type: ignore[attr-defined]
+
+
+def _extent(
+    key: object, members: list[object], depths: dict[int, int]
+) -> tuple[float, float, float, float]:
+    """A block's box: its vertices', and a panel's margin round them."""
+    margin = panel_margin(depths[key[1]]) if isinstance(key, tuple) else 0.0
+    boxes = [v.view for v in members]  # type: ignore[attr-defined]
+    return (
+        min(b.xy[0] - b.w / 2 for b in boxes) - margin,
+        min(b.xy[1] - b.h / 2 for b in boxes) - margin,
+        max(b.xy[0] + b.w / 2 for b in boxes) + margin,
+        max(b.xy[1] + b.h / 2 for b in boxes) + margin,
+    )
+
+
+def route_in_gaps(layout: SugiyamaLayout, edges: list[object]) -> None:
+    """Each edge piece's points (module doc): from its first vertex's centre to its last's."""
+    bands = _bands(layout)
+    for e in edges:
+        chain = [e.v[0]]  # type: ignore[attr-defined]
+        ctrl = layout.ctrls.get(e, {})
+        r0, r1 = layout.grx[e.v[0]].rank, layout.grx[e.v[1]].rank  # type: ignore[attr-defined]
+        step = 1 if r1 > r0 else -1
+        chain += [ctrl[r] for r in range(r0 + step, r1, step)]
+        chain.append(e.v[1])  # type: ignore[attr-defined]
+        points = [chain[0].view.xy]
+        for u, w in itertools.pairwise(chain):
+            ru, rw = layout.grx[u].rank, layout.grx[w].rank
+            down = rw > ru
+            points.append((u.view.xy[0], bands[ru][1] if down else bands[ru][0]))
+            points.append((w.view.xy[0], bands[rw][0] if down else bands[rw][1]))
+        points.append(chain[-1].view.xy)
+        e.view.setpath(points)  # type: ignore[attr-defined]
+
+
+def _bands(layout: SugiyamaLayout) -> list[tuple[float, float]]:
+    """Each layer's top and bottom: the reach of its nodes' boxes."""
+    out = []
+    for layer in layout.layers:
+        boxes = [v.view for v in layer if isinstance(getattr(v, "data", None), str)]
+        if not boxes:
+            y = layer[0].view.xy[1] if layer else 0.0
+            out.append((y, y))
+            continue
+        out.append((min(b.xy[1] - b.h / 2 for b in boxes), max(b.xy[1] + b.h / 2 for b in boxes)))
+    return out
