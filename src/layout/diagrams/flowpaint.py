@@ -88,20 +88,21 @@ def clip(p: Placed, toward: tuple[float, float]) -> tuple[float, float]:
 def _ray_exit(
     start: tuple[float, float], toward: tuple[float, float], points: list[tuple[float, float]]
 ) -> tuple[float, float]:
-    """The farthest crossing (up to `toward`) of the segment start→toward with the polygon."""
+    """Where the ray from `start` (inside the polygon) toward a point first crosses it."""
     sx, sy = start
     dx, dy = toward[0] - sx, toward[1] - sy
-    best = 0.0
+    first = math.inf
     for (ax, ay), (bx, by) in zip(points, points[1:] + points[:1], strict=True):
         ex, ey = bx - ax, by - ay
         denom = dx * ey - dy * ex
-        if abs(denom) < 1e-9:
+        if abs(denom) < 1e-12:
             continue
         t = ((ax - sx) * ey - (ay - sy) * ex) / denom
         u = ((ax - sx) * dy - (ay - sy) * dx) / denom
-        if 0 <= u <= 1 and 0 <= t <= 1:
-            best = max(best, t)
-    return sx + dx * best, sy + dy * best
+        if -1e-9 <= u <= 1 + 1e-9 and t > 1e-9:
+            first = min(first, t)
+    first = 1.0 if first == math.inf else first
+    return sx + dx * first, sy + dy * first
 
 
 def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Placed) -> list[Mark]:
@@ -113,7 +114,7 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
         right, top = a.x + a.w / 2, a.y - a.h / 2
         points = [(a.x + a.w / 4, top), (right + 18, top - 12), (right + 18, a.y), (right, a.y)]
     else:
-        points = [clip(a, points[1]), *points[1:-1], clip(b, points[-2])]
+        points = _distinct([clip(a, points[1]), *points[1:-1], clip(b, points[-2])])
     look = edge.look
     width = look.width or {"thick": LINE_WIDTH * 2.2}.get(edge.line, LINE_WIDTH)
     dash = look.dash or ((4.0, 4.0) if edge.line == "dotted" else None)
@@ -130,6 +131,18 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
         out.append(_end_mark(edge.marker, end, points[-2], head, role))
     if edge.both:
         out.append(_end_mark(edge.marker, start, points[1], head, role))
+    return out
+
+
+def _distinct(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The points without any within half a pixel of the one before (a route's bend on a
+    node's border, where the clipped end falls too)."""
+    out = [points[0]]
+    for point in points[1:]:
+        if math.dist(point, out[-1]) > 0.5:
+            out.append(point)
+    if len(out) == 1:
+        out.append(points[-1])
     return out
 
 
@@ -165,7 +178,6 @@ def back(
 
 def rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
     """A polyline whose inner corners are quadratic curves (never a sharp kink at a bend)."""
-    points = [p for i, p in enumerate(points) if i == 0 or p != points[i - 1]]
     ops: list[Op] = [("M", *points[0])]
     for i in range(1, len(points) - 1):
         before = back(points[i], points[i - 1], CORNER, 0.45)

@@ -29,6 +29,7 @@ PANEL_PAD = 10.0  # px between a panel's edge and what it holds
 TITLE = SMALL_SIZE * 1.5  # px: a panel's title line
 MAX_BLOCKS = 800  # blocks slid apart at most (pairs: ~320k): past it panels may touch
 BLOCK_GAP = 12.0  # px between two blocks that were slid apart
+STUB = 0.25  # of a gap between layers, crossed straight at each end (arrowheads come in square)
 Paths = dict[str, tuple[int, ...]]
 
 
@@ -133,8 +134,13 @@ def route_in_gaps(layout: SugiyamaLayout, edges: list[object]) -> None:
         for u, w in itertools.pairwise(chain):
             ru, rw = layout.grx[u].rank, layout.grx[w].rank
             down = rw > ru
-            points.append((u.view.xy[0], bands[ru][1] if down else bands[ru][0]))
-            points.append((w.view.xy[0], bands[rw][0] if down else bands[rw][1]))
+            leave = bands[ru][1] if down else bands[ru][0]
+            enter = bands[rw][0] if down else bands[rw][1]
+            stub = (enter - leave) * STUB  # straight out of one layer and into the next
+            points.append((u.view.xy[0], leave))
+            points.append((u.view.xy[0], leave + stub))
+            points.append((w.view.xy[0], enter - stub))
+            points.append((w.view.xy[0], enter))
         points.append(chain[-1].view.xy)
         e.view.setpath(points)  # type: ignore[attr-defined]
 

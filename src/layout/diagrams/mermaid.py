@@ -117,7 +117,7 @@ def _entity(match: re.Match[str]) -> str:
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?(?:b|strong|i|em|u|s|del|small|sup|sub|span|code|mark)\b[^<>]*>", re.I)
 _EMPHASIS = re.compile(r"(?<![*\w])[*_]([^*_\n]+)[*_](?![*\w])")
-_MERMAID_ENTITY = re.compile(r"#([a-zA-Z]{2,8}|\d{1,7});")
+_MERMAID_ENTITY = re.compile(r"(?<!&)#([a-zA-Z]{2,8}|\d{1,7});")
 
 
 def statements(source: str) -> list[str]:
@@ -196,16 +196,26 @@ def subgraph_title(rest: str) -> tuple[str, str] | None:
 
 
 def _split_statements(line: str) -> list[str]:
-    """A line's statements: `;` ends one, except inside a quoted label."""
+    """A line's statements: `;` ends one, except inside a quoted label or ending an entity
+    (`&lt;`, `&#39;`, Mermaid's `#quot;`)."""
     parts, quoted, start = [], False, 0
     for i, char in enumerate(line):
         if char == '"':
             quoted = not quoted
-        elif char == ";" and not quoted:
+        elif char == ";" and not quoted and not _ends_entity(line, i):
             parts.append(line[start:i])
             start = i + 1
     parts.append(line[start:])
     return [p.strip() for p in parts if p.strip()]
+
+
+def _ends_entity(line: str, at: int) -> bool:
+    """Whether the `;` at `at` closes `&name;`, `&#123;` or Mermaid's `#name;` (a name of at
+    most 8 letters or digits: each `;` looks back a bounded way, so the scan stays linear)."""
+    back = at - 1
+    while back >= 0 and at - back <= 8 and line[back].isalnum():
+        back -= 1
+    return 0 <= back < at - 1 and line[back] in "&#"
 
 
 @dataclass
