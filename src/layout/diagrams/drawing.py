@@ -11,6 +11,7 @@ maps, sequence diagrams and pies are in `kinds`.
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -126,7 +127,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         for key, box in boxes.items()
         if key in placed_text
     }
-    return _flowchart_drawing(chart, placed, routes, flip_x, flip_y)
+    return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure)
 
 
 def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
@@ -259,23 +260,26 @@ def _flowchart_drawing(
     chart: Flowchart,
     placed: dict[str, Placed],
     routes: list[list[GEdge]],
-    flip_x: bool,
-    flip_y: bool,
+    flips: tuple[bool, bool],
+    measure: Measure,
 ) -> Drawing:
     width = max(p.x + p.w / 2 for p in placed.values())
     height = max(p.y + p.h / 2 for p in placed.values())
 
     def at(x: float, y: float) -> tuple[float, float]:
-        return (MARGIN + (width - x if flip_x else x), MARGIN + (height - y if flip_y else y))
+        return (MARGIN + (width - x if flips[0] else x), MARGIN + (height - y if flips[1] else y))
 
     placed = {k: replace(p, x=at(p.x, p.y)[0], y=at(p.x, p.y)[1]) for k, p in placed.items()}
-    items: list[Mark | Label] = []
-    items.extend(_subgraph_panels(chart, placed))
-    for edge, pieces in zip(chart.edges, routes, strict=True):
+    lines: list[list[tuple[float, float]]] = []
+    for pieces in routes:
         points: list[tuple[float, float]] = []
         for piece in pieces:
             route = [at(x, y) for x, y in piece.view.points]
             points.extend(route if not points else route[1:])
+        lines.append(points)
+    items: list[Mark | Label] = []
+    items.extend(_subgraph_panels(chart, placed, lines, measure))
+    for edge, points in zip(chart.edges, lines, strict=True):
         items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
     for p in placed.values():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
@@ -292,9 +296,15 @@ def _flowchart_drawing(
     return replace(finish(items, text), across=chart.direction in ("LR", "RL"))
 
 
-def _subgraph_panels(chart: Flowchart, placed: dict[str, Placed]) -> list[Mark | Label]:
+def _subgraph_panels(
+    chart: Flowchart,
+    placed: dict[str, Placed],
+    lines: list[list[tuple[float, float]]],
+    measure: Measure,
+) -> list[Mark | Label]:
     """Each subgraph as a tinted panel around its nodes and the panels it holds, its title
-    at the top left (in the author's `style` colours when given)."""
+    at the top left, or right or middle where no edge crosses it there (in the author's
+    `style` colours when given)."""
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
@@ -311,13 +321,38 @@ def _subgraph_panels(chart: Flowchart, placed: dict[str, Placed]) -> list[Mark |
         boxes.append((left, top, right, bottom))
         look = sub.look
         panel = rect_ops(left, top, right - left, bottom - top, 6)
-        out.append(
-            Mark(panel, look.stroke or "border", look.fill or "panel", look.width or 1.5, look.dash)
-        )
-        # as wide as the panel: a longer title is cut at its edge, never wraps over nodes
-        title = Lines((sub.label,), right - left - 16, SMALL_SIZE * 1.3, SMALL_SIZE, True)
-        ink = (
-            label_colour(Node(sub.id, sub.label, look=look)) if look.fill or look.color else "muted"
-        )
-        out.append(Label(title, left + 8, top + 3, ink, "left"))
+        stroke, width = look.stroke or "border", look.width or 1.5
+        out.append(Mark(panel, stroke, look.fill or "panel", width, look.dash))
+        # at most as wide as the panel: a longer title is cut at its edge, never wraps
+        title = measure(sub.label, SMALL_SIZE, True, 10_000.0)
+        title = replace(title, lines=title.lines[:1], width=min(title.width, right - left - 16))
+        x = _title_x(title.width, left + 8, right - 8, top + 3, lines)
+        ink = "muted"
+        if look.fill or look.color:
+            ink = label_colour(Node(sub.id, sub.label, look=look))
+        out.append(Label(title, x, top + 3, ink, "left"))
     return out
+
+
+def _title_x(
+    width: float, left: float, right: float, top: float, lines: list[list[tuple[float, float]]]
+) -> float:
+    """Where a panel's title starts: at the left, else the right, else the middle, the
+    first place no edge crosses; the left when every place is crossed."""
+    height = SMALL_SIZE * 1.4
+    for x in (left, right - width, (left + right - width) / 2):
+        if not any(_crosses(line, (x - 2, top, x + width + 2, top + height)) for line in lines):
+            return x
+    return left
+
+
+def _crosses(line: list[tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
+    """Whether a polyline passes through a box (checked every 2 px along it)."""
+    x0, y0, x1, y1 = box
+    for (ax, ay), (bx, by) in itertools.pairwise(line):
+        steps = max(1, int(math.hypot(bx - ax, by - ay) / 2))
+        for k in range(steps + 1):
+            x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return True
+    return False

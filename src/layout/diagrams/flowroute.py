@@ -29,6 +29,7 @@ PANEL_PAD = 10.0  # px between a panel's edge and what it holds
 TITLE = SMALL_SIZE * 1.5  # px: a panel's title line
 MAX_BLOCKS = 800  # blocks slid apart at most (pairs: ~320k): past it panels may touch
 BLOCK_GAP = 12.0  # px between two blocks that were slid apart
+PORT_GAP = 12.0  # px between two edges meeting one side of a node
 STUB = 0.25  # of a gap between layers, crossed straight at each end (arrowheads come in square)
 Paths = dict[str, tuple[int, ...]]
 
@@ -121,28 +122,57 @@ def _extent(
 
 
 def route_in_gaps(layout: SugiyamaLayout, edges: list[object]) -> None:
-    """Each edge piece's points (module doc): from its first vertex's centre to its last's."""
+    """Each edge piece's points (module doc): from its first vertex's centre to its last's;
+    edges on one side of a node leave or enter it side by side (`_ports`)."""
     bands = _bands(layout)
-    for e in edges:
-        chain = [e.v[0]]  # type: ignore[attr-defined]
-        ctrl = layout.ctrls.get(e, {})
-        r0, r1 = layout.grx[e.v[0]].rank, layout.grx[e.v[1]].rank  # type: ignore[attr-defined]
-        step = 1 if r1 > r0 else -1
-        chain += [ctrl[r] for r in range(r0 + step, r1, step)]
-        chain.append(e.v[1])  # type: ignore[attr-defined]
+    chains = [_chain(layout, e) for e in edges]
+    ports = _ports(layout, chains)
+    for index, (e, chain) in enumerate(zip(edges, chains, strict=True)):
         points = [chain[0].view.xy]
-        for u, w in itertools.pairwise(chain):
+        last = len(chain) - 2
+        for at, (u, w) in enumerate(itertools.pairwise(chain)):
             ru, rw = layout.grx[u].rank, layout.grx[w].rank
             down = rw > ru
             leave = bands[ru][1] if down else bands[ru][0]
             enter = bands[rw][0] if down else bands[rw][1]
             stub = (enter - leave) * STUB  # straight out of one layer and into the next
-            points.append((u.view.xy[0], leave))
-            points.append((u.view.xy[0], leave + stub))
-            points.append((w.view.xy[0], enter - stub))
-            points.append((w.view.xy[0], enter))
+            ux = u.view.xy[0] + (ports.get((index, 0), 0.0) if at == 0 else 0.0)
+            wx = w.view.xy[0] + (ports.get((index, 1), 0.0) if at == last else 0.0)
+            points += [(ux, leave), (ux, leave + stub), (wx, enter - stub), (wx, enter)]
         points.append(chain[-1].view.xy)
         e.view.setpath(points)  # type: ignore[attr-defined]
+
+
+def _chain(layout: SugiyamaLayout, e: object) -> list:  # type: ignore[type-arg]
+    """An edge piece's vertices in rank order from its first end: the dummies between."""
+    ctrl = layout.ctrls.get(e, {})
+    first, last = e.v  # type: ignore[attr-defined]
+    r0, r1 = layout.grx[first].rank, layout.grx[last].rank
+    step = 1 if r1 > r0 else -1
+    return [first, *(ctrl[r] for r in range(r0 + step, r1, step)), last]
+
+
+def _ports(layout: SugiyamaLayout, chains: list[list]) -> dict[tuple[int, int], float]:  # type: ignore[type-arg]
+    """(edge, end 0/1) → how far right of its node's centre the edge meets the node: the
+    edges on one side of a node, in the order of where they go, PORT_GAP apart (less on a
+    narrow node). A label or spacer (a vertex an edge passes through) keeps its centre."""
+    sides: dict[tuple[object, bool], list[tuple[float, int, int]]] = {}
+    for index, chain in enumerate(chains):
+        for end, vertex, other in ((0, chain[0], chain[1]), (1, chain[-1], chain[-2])):
+            data = getattr(vertex, "data", "")
+            if not isinstance(data, str) or data.startswith("\0"):
+                continue
+            below = layout.grx[other].rank > layout.grx[vertex].rank
+            sides.setdefault((vertex, below), []).append((other.view.xy[0], index, end))
+    out: dict[tuple[int, int], float] = {}
+    for (vertex, _), ends in sides.items():
+        if len(ends) < 2:
+            continue
+        gap = min(PORT_GAP, vertex.view.w * 0.4 / (len(ends) - 1))  # type: ignore[attr-defined]
+        ends.sort()
+        for k, (_, index, end) in enumerate(ends):
+            out[(index, end)] = (k - (len(ends) - 1) / 2) * gap
+    return out
 
 
 def _bands(layout: SugiyamaLayout) -> list[tuple[float, float]]:
