@@ -16,8 +16,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import DiagramError
-from .flowpaint import Placed, edge_marks, label_colour, node_marks
-from .flowroute import PANEL_PAD, TITLE, make_room_for_panels, route_in_gaps
+from .flow.paint import Placed, edge_marks, label_colour, node_marks
+from .flow.route import PANEL_PAD, TITLE, make_room_for_panels, route_in_gaps
+from .flow.shapes import label_shift
+from .flow.shapes import size as shape_size
 from .marks import (
     LABEL_SIZE,
     MARGIN,
@@ -35,8 +37,6 @@ from .marks import (
     tint,
 )
 from .mermaid import Flowchart, Node
-from .shapes import label_shift
-from .shapes import size as shape_size
 
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge
@@ -217,7 +217,7 @@ def _cluster_key(
 def _sugiyama(graph: Graph, paths: dict[str, tuple[int, ...]], depths: dict[int, int]) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`), its panel is
-    given room, and edges are routed in the gaps between layers (flowroute.py)."""
+    given room, and edges are routed in the gaps between layers (flow/route.py)."""
     offset, laid_out = 0.0, 0
     for component in graph.C:
         vertices = list(component.sV)

@@ -2,10 +2,10 @@
 
 We read the part of Mermaid's syntax that people write by hand: flowcharts (`graph` /
 `flowchart` with a direction, every Mermaid 11 node shape in brackets or `A@{ shape: … }`
-(`flownodes`), solid, dotted, thick and invisible links with arrow, circle or cross ends,
-longer links and labels (`flowlinks`), chains, `&` and subgraphs), mind maps, sequence
+(`flow.nodes`), solid, dotted, thick and invisible links with arrow, circle or cross ends,
+longer links and labels (`flow.links`), chains, `&` and subgraphs), mind maps, sequence
 diagrams and pies. A flowchart's `classDef`, `class`, `:::`, `style` and `linkStyle` give its
-nodes and edges the author's colours (`flowstyle`); `click` and accessibility lines are read
+nodes and edges the author's colours (`flow.style`); `click` and accessibility lines are read
 and ignored. Anything else raises `DiagramError`, whose message is the one-line note shown
 under the source, which then stays a code block. The parser is linear in the source, and
 every diagram is held to `MAX_SOURCE` characters, `MAX_NODES` nodes and `MAX_EDGES` edges
@@ -19,9 +19,9 @@ import re
 from dataclasses import dataclass, field, replace
 
 from ..errors import DiagramError
-from .flowlinks import link_at
-from .flownodes import WITHOUT_LABEL, node_shape, open_attributes
-from .flowstyle import PLAIN, Look, StyleSheet
+from .flow.links import link_at
+from .flow.nodes import WITHOUT_LABEL, node_shape, open_attributes
+from .flow.style import PLAIN, Look, StyleSheet
 
 MAX_SOURCE = 20_000  # characters of one diagram
 MAX_NODES = 200  # nodes (flowchart, mind map), participants + notes, or pie slices
@@ -34,7 +34,7 @@ MAX_NESTING = 12  # subgraphs in subgraphs, blocks in blocks, mind map levels (x
 class Node:
     id: str
     label: str
-    shape: str = "rect"  # a name `shapes.py` draws (flownodes.SHAPE_NAMES' values)
+    shape: str = "rect"  # a name `flow.shapes` draws (flow.nodes.SHAPE_NAMES' values)
     bold: bool = False
     look: Look = PLAIN
 

@@ -1,6 +1,6 @@
 """A flowchart node's shape name + its label's size → the shape's size, outline and details.
 
-Each shape mermaid-js 11 draws (`flownodes.SHAPE_NAMES`) has its own outline here: boxes,
+Each shape mermaid-js 11 draws (`nodes.SHAPE_NAMES`) has its own outline here: boxes,
 cylinders, circles, diamonds, hexagons, leaning and trapezoid boxes, documents, triangles,
 braces, bolts. An outline is made of lines and cubic curves only (no arcs), so `outline`
 can flatten it to the polygon that edges are clipped to; the details inside (a cylinder's
@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .marks import Op
+from ..marks import Op
 
 Point = tuple[float, float]
 K = 0.5523  # a quarter ellipse's cubic control distance, in radii

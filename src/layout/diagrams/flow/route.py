@@ -18,12 +18,12 @@ straight edges cross. Two passes here fix both, in grandalf's top-down coordinat
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import Any
 
-from .marks import SMALL_SIZE
+from ..marks import SMALL_SIZE
 
-if TYPE_CHECKING:
-    from grandalf.layouts import SugiyamaLayout
+# grandalf's SugiyamaLayout, which only ../drawing.py imports (the one door to grandalf)
+SugiyamaLayout = Any
 
 PANEL_PAD = 10.0  # px between a panel's edge and what it holds
 TITLE = SMALL_SIZE * 1.5  # px: a panel's title line

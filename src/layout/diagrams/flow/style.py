@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 
-from ..errors import DiagramError
-from ..parse import color_hex
+from ...errors import DiagramError
+from ...parse import color_hex
 
 MAX_WIDTH = 8.0  # px: the widest stroke an author's `stroke-width` gets
 MAX_DASH = 40.0  # px: the longest dash or gap

@@ -2,14 +2,14 @@
 11's ``A@{ shape: …, label: "…" }``.
 
 Every Mermaid 11 shape name and alias (the table mermaid-js itself keys its shape handlers
-by) maps to the shape we draw (`shapes.py` draws each); a name not in the table raises
+by) maps to the shape we draw (`shapes` draws each); a name not in the table raises
 `DiagramError` naming it. Read with `str.find` and one pass over ``@{…}``: no pattern sees the
 source here.
 """
 
 from __future__ import annotations
 
-from ..errors import DiagramError
+from ...errors import DiagramError
 
 # Opening brackets, longest first, with their closers and the shape we draw for them.
 BRACKETS = (

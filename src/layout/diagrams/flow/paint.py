@@ -1,6 +1,6 @@
 """A placed flowchart node or edge → its marks: the shape, the author's colours, the line ends.
 
-A node is its shape (`shapes.py`) filled with the accent's tint and no outline (a hard line
+A node is its shape (`shapes`) filled with the accent's tint and no outline (a hard line
 round a label reads as line art to OCR), or in the author's `classDef`/`style` colours, which
 pass on as `#rrggbb` roles; a label on an author's fill takes the darker or lighter ink that
 reads on it. An edge is a polyline with rounded corners in the line colour (or its
@@ -13,9 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..style.resolver import contrast
-from .marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
-from .mermaid import Edge, Node
+from ...style.resolver import contrast
+from ..marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
+from ..mermaid import Edge, Node
 from .shapes import details, filled, outline, polygon
 
 DARK_INK, LIGHT_INK = "#1c1f23", "#ffffff"  # a label's ink on an author's fill

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ..errors import DiagramError
-from .mermaidlines import labelled_link
+from ...errors import DiagramError
+from ..mermaidlines import labelled_link
 
 MAX_LENGTH = 4  # ranks one long link spans at most (`------>`)
 _PLAIN = re.compile(r"\s*(?P<open>[<ox]?)(?P<line>-{2,}|={2,}|-\.+-|~{3,})(?P<tail>[>ox]?)\s*")
