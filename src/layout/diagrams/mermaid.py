@@ -93,8 +93,9 @@ def label_and_weight(text: str) -> tuple[str, bool]:
     if markdown:
         text = text.replace("**", "").replace("__", "")
         text = _EMPHASIS.sub(r"\1", text)
-    text = _MERMAID_ENTITY.sub(_entity, text)
-    text = html.unescape(text).replace("\r", "")
+    text = html.unescape(text).replace("\r", "")  # `&amp;`, `&#39;`; then Mermaid's own
+    text = re.sub(r"#(\d{1,6});", lambda m: html.unescape(f"&#{m.group(1)};"), text)
+    text = _MERMAID_NAMED.sub(lambda m: html.unescape(f"&{m.group(1)};"), text)
     text = "\n".join(line.strip() for line in text.split("\n")).strip()
     return (text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"), bold
 
@@ -108,16 +109,10 @@ def _all_bold(text: str, markdown: bool) -> bool:
     return markdown and text.startswith("**") and text.endswith("**") and text.count("**") == 2
 
 
-def _entity(match: re.Match[str]) -> str:
-    """Mermaid's `#quot;`, `#35;` as the character (html.unescape: U+FFFD for a bad number)."""
-    name = match.group(1)
-    return html.unescape(f"&#{name};" if name.isdigit() else f"&{name};")
-
-
 _BREAK = re.compile(r"<br\s*/?>", re.I)
 _TAG = re.compile(r"</?(?:b|strong|i|em|u|s|del|small|sup|sub|span|code|mark)\b[^<>]*>", re.I)
 _EMPHASIS = re.compile(r"(?<![*\w])[*_]([^*_\n]+)[*_](?![*\w])")
-_MERMAID_ENTITY = re.compile(r"(?<!&)#([a-zA-Z]{2,8}|\d{1,7});")
+_MERMAID_NAMED = re.compile(r"#([a-zA-Z]{2,8});")  # `#quot;`: an HTML entity's name
 
 
 def statements(source: str) -> list[str]:
