@@ -54,11 +54,13 @@ FEW_SWEEPS = 2_000
 
 @dataclass
 class _Box:
-    """A vertex's view for grandalf: its size (w, h) and, after layout, its centre xy."""
+    """A vertex's view for grandalf: its size (w, h) and, after layout, its centre xy;
+    `pointed`: a shape whose ends narrow to a point (edges meet it there, not side by side)."""
 
     w: float
     h: float
     xy: tuple[float, float] = (0.0, 0.0)
+    pointed: bool = False
 
 
 @dataclass
@@ -73,6 +75,7 @@ def _node_size(node: Node, text: Lines) -> tuple[float, float]:
     return shape_size(node.shape, text.width + 2 * PAD_X, text.height + 2 * PAD_Y)
 
 
+POINTED = frozenset({"rhombus", "circle", "dcircle", "tri", "flip-tri", "hourglass", "bolt"})
 SPACER = 2.0  # px: the vertex a long link (`--->`) gets in each rank it spans past the first
 
 
@@ -88,6 +91,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         placed_text[node.id] = text
         w, h = _node_size(node, text)
         vertices[node.id] = _vertex(node.id, w, h, across)
+        vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
     routes: list[list[GEdge]] = []
     for index, edge in enumerate(chart.edges):

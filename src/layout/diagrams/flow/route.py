@@ -154,13 +154,14 @@ def _chain(layout: SugiyamaLayout, e: object) -> list:  # type: ignore[type-arg]
 
 def _ports(layout: SugiyamaLayout, chains: list[list]) -> dict[tuple[int, int], float]:  # type: ignore[type-arg]
     """(edge, end 0/1) → how far right of its node's centre the edge meets the node: the
-    edges on one side of a node, in the order of where they go, PORT_GAP apart (less on a
-    narrow node). A label or spacer (a vertex an edge passes through) keeps its centre."""
+        edges on one side of a node, in the order of where they go, PORT_GAP apart (less on a
+        narrow node). A label or spacer (a vertex an edge passes through) and a pointed shape
+    (a diamond's tip, a circle's) keep their centre."""
     sides: dict[tuple[object, bool], list[tuple[float, int, int]]] = {}
     for index, chain in enumerate(chains):
         for end, vertex, other in ((0, chain[0], chain[1]), (1, chain[-1], chain[-2])):
             data = getattr(vertex, "data", "")
-            if not isinstance(data, str) or data.startswith("\0"):
+            if not isinstance(data, str) or data.startswith("\0") or vertex.view.pointed:
                 continue
             below = layout.grx[other].rank > layout.grx[vertex].rank
             sides.setdefault((vertex, below), []).append((other.view.xy[0], index, end))
