@@ -107,7 +107,8 @@ def test_styles_resolve_in_mermaid_order() -> None:
         "classDef hot fill:#f9f,stroke:#333,stroke-width:2px,color:#fff,stroke-dasharray: 5 5\n"
         "classDef cool fill:rgb(0, 128, 255),stroke:nonsense\n"
         "class b,c cool\n style c fill:red\n"
-        "linkStyle default stroke:#999\n linkStyle 1,2 stroke:teal,stroke-width:4px\n"
+        "linkStyle default stroke:#999\n linkStyle 1,2 interpolate basis stroke:teal\n"
+        "linkStyle 1,2 stroke-width:4px\n"
     )
     looks = {n.id: n.look for n in parsed.nodes}
     assert looks["a"].fill == "#ff99ff" and looks["a"].stroke == "#333333"

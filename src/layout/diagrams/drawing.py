@@ -11,7 +11,6 @@ maps, sequence diagrams and pies are in `kinds`.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -90,6 +89,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         text = measure(node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
+        if node.shape == "fork" and across:  # a fork's bar lies across the flow
+            w, h = h, w
         vertices[node.id] = _vertex(node.id, w, h, across)
         vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
@@ -351,12 +352,30 @@ def _title_x(
 
 
 def _crosses(line: list[tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
-    """Whether a polyline passes through a box (checked every 2 px along it)."""
-    x0, y0, x1, y1 = box
-    for (ax, ay), (bx, by) in itertools.pairwise(line):
-        steps = max(1, int(math.hypot(bx - ax, by - ay) / 2))
-        for k in range(steps + 1):
-            x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
-            if x0 <= x <= x1 and y0 <= y <= y1:
-                return True
-    return False
+    """Whether a polyline passes through a box (each segment clipped to it, Liang-Barsky)."""
+    return any(_segment_meets(a, b, box) for a, b in itertools.pairwise(line))
+
+
+def _segment_meets(
+    a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
+) -> bool:
+    low, high = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True

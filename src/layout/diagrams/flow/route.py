@@ -7,7 +7,8 @@ straight edges cross. Two passes here fix both, in grandalf's top-down coordinat
   panel's margin (padding and title), and each top-level subgraph (its members, long edges
   inside it) is one block that is slid right of every block before it that shares its
   height, as are single vertices; so panels never overlap each other, and no node or edge
-  label sits on a panel it is not in.
+  label sits on a panel it is not in. A tangle of subgraphs whose blocks would spread it
+  past `MAX_GROWTH` times its width is left as grandalf placed it (its panels may touch).
 - `route_in_gaps`: an edge leaves its node straight down (up for a turned edge) to the end
   of its layer, crosses the free gap between two layers to the next, and passes through a
   layer only where grandalf kept it a slot (a long edge's dummy vertex, a label, a spacer),
@@ -29,6 +30,7 @@ PANEL_PAD = 10.0  # px between a panel's edge and what it holds
 TITLE = SMALL_SIZE * 1.5  # px: a panel's title line
 MAX_BLOCKS = 800  # blocks slid apart at most (pairs: ~320k): past it panels may touch
 BLOCK_GAP = 12.0  # px between two blocks that were slid apart
+MAX_GROWTH = 1.6  # times its width a chart may grow by sliding panels apart, else it stays
 PORT_GAP = 12.0  # px between two edges meeting one side of a node
 STUB = 0.25  # of a gap between layers, crossed straight at each end (arrowheads come in square)
 Paths = dict[str, tuple[int, ...]]
@@ -102,6 +104,11 @@ def _slide_blocks(
             if e_top < bottom and top < e_bottom:
                 need = max(need, e_right + shifts[earlier] + BLOCK_GAP - left)
         shifts[key] = need
+    lefts = [e[0] for e in extents.values()]
+    width = max(e[2] for e in extents.values()) - min(lefts)
+    if max(extents[k][2] + shifts[k] for k in order) - min(lefts) > MAX_GROWTH * width:
+        return  # a tangle of subgraphs: sliding them apart would spread it past reading
+    for key, need in shifts.items():
         for v in blocks[key]:
             x, y = v.view.xy  # type: ignore[attr-defined]
             v.view.xy = (x + need, y)  # type: ignore[attr-defined]

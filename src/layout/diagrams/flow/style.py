@@ -122,6 +122,7 @@ class StyleSheet:
         if keyword not in KEYWORDS:
             return False
         names, _, declarations = rest.strip().partition(" ")
+        declarations = declarations.strip()
         if keyword == "class":
             self.add_classes(_names(names), declarations.strip())
         elif keyword == "classDef":
@@ -131,7 +132,9 @@ class StyleSheet:
             self.node_styles[names] = parse_look(declarations).over(
                 self.node_styles.get(names, PLAIN)
             )
-        else:
+        else:  # `linkStyle 0 interpolate basis stroke:…`: the curve is ours to choose
+            if declarations.startswith("interpolate "):
+                declarations = declarations[len("interpolate ") :].lstrip().partition(" ")[2]
             self._link_style(names, parse_look(declarations))
         return True
 
