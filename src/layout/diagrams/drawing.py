@@ -286,12 +286,13 @@ def _flowchart_drawing(
     items.extend(_subgraph_panels(chart, placed, lines, measure))
     for edge, points in zip(chart.edges, lines, strict=True):
         items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
-    for p in placed.values():
+    for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
             chip = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
             items.append(Mark(chip, None, "page"))
             items.append(Mark(chip, None, tint("line")))
-            items.append(Label(p.text, p.x, p.y - p.text.height / 2))
+            ink = chart.edges[int(key.removeprefix("\0label"))].look.color or "text"
+            items.append(Label(p.text, p.x, p.y - p.text.height / 2, ink))
         else:
             shape, *details = node_marks(p)  # the label right after its shape, then details
             top = p.y + label_shift(p.node.shape, p.w, p.h) - p.text.height / 2

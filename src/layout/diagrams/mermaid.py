@@ -233,7 +233,7 @@ class _Graph:
         """The chart read, each node, edge and subgraph with its author's look."""
         nodes = [replace(n, look=self.styles.node_look(n.id)) for n in self.nodes.values()]
         edges = [replace(e, look=self.styles.edge_look(i)) for i, e in enumerate(self.edges)]
-        subs = [replace(s, look=self.styles.node_look(s.id)) for s in self.subgraphs]
+        subs = [replace(s, look=self.styles.node_look(s.id, False)) for s in self.subgraphs]
         return Flowchart(direction, tuple(nodes), tuple(edges), tuple(subs))
 
     def _open(self, rest: str) -> None:

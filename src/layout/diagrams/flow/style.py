@@ -153,9 +153,10 @@ class StyleSheet:
             index = int(name)
             self.link_styles[index] = look.over(self.link_styles.get(index, PLAIN))
 
-    def node_look(self, ident: str) -> Look:
-        """A node's look: `classDef default`, its classes in order, then its `style`."""
-        look = self.classes.get("default", PLAIN)
+    def node_look(self, ident: str, default: bool = True) -> Look:
+        """A node's look: `classDef default`, its classes in order, then its `style`
+        (`default` False: a subgraph's, which `classDef default` does not style)."""
+        look = self.classes.get("default", PLAIN) if default else PLAIN
         for name in self.node_classes.get(ident, ()):
             look = self.classes.get(name, PLAIN).over(look)
         return self.node_styles.get(ident, PLAIN).over(look)
