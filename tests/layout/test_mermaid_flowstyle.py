@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 import re
 from pathlib import Path
 
@@ -206,8 +207,34 @@ def test_case_labels_are_drawn_and_in_the_alt_text(setter, index: int) -> None:
         assert not _overlap(_label_box(a), _label_box(b)), (a.text.lines, b.text.lines)
 
 
+def random_chart(seed: int) -> str:
+    """A seeded tangle: 8-14 nodes in two or three subgraphs (one nested), labelled, long,
+    looping and crossing edges; the layout's promises must hold on it too."""
+    rng = random.Random(seed)
+    count = rng.randint(8, 14)
+    lines, order = (
+        [rng.choice(["flowchart TD", "flowchart LR", "flowchart BT"])],
+        list(range(count)),
+    )
+    rng.shuffle(order)
+    for group in range(rng.randint(2, 3)):
+        lines.append(f"subgraph G{group} [组{group}]")
+        for _ in range(2):
+            lines.append(f"  n{order.pop()}[节点]")
+        if group == 0:
+            lines += ["  subgraph H [内]", f"    n{order.pop()}", "  end"]
+        lines.append("end")
+    for _ in range(rng.randint(count, count * 3 // 2)):
+        link = rng.choice(["-->", "-- 是 -->", "--->", "-.->"])
+        lines.append(f"  n{rng.randrange(count)} {link} n{rng.randrange(count)}")
+    return "\n".join(lines)
+
+
+RANDOM = [random_chart(seed) for seed in range(12)]
+
+
 @pytest.mark.parametrize("upright", [False, True])
-@pytest.mark.parametrize("index", range(len(CASES)))
+@pytest.mark.parametrize("index", range(len(CASES) + len(RANDOM)))
 def test_no_edge_crosses_a_node_it_does_not_join(
     setter, monkeypatch, index: int, upright: bool
 ) -> None:
@@ -221,7 +248,7 @@ def test_no_edge_crosses_a_node_it_does_not_join(
         return original(edge, points, a, b)
 
     monkeypatch.setattr(drawing, "edge_marks", spy)
-    draw_diagram(sources()[index], setter.measure, upright)
+    draw_diagram([*sources(), *RANDOM][index], setter.measure, upright)
     assert seen
     nodes = [p for p in placed.values() if p.node is not None]  # type: ignore[attr-defined]
     for points, a, b in seen:
@@ -236,9 +263,10 @@ def test_no_edge_crosses_a_node_it_does_not_join(
             assert not _runs_through(route, box), (node.node.id, a.node.id, b.node.id)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("index", range(len(CASES)))
+@pytest.mark.parametrize("index", range(len(CASES) + len(RANDOM)))
 def test_panels_are_disjoint_and_chips_never_on_their_borders(setter, index: int) -> None:
-    drawn = draw_diagram(sources()[index], setter.measure)
+    """Panels nest or keep apart; an edge label or node is inside a panel or off it."""
+    drawn = draw_diagram([*sources(), *RANDOM][index], setter.measure)
     items = drawn.items
     panels = [
         _bounds(item)
@@ -248,6 +276,11 @@ def test_panels_are_disjoint_and_chips_never_on_their_borders(setter, index: int
     for a, b in itertools.combinations(panels, 2):
         assert not _overlap(a, b) or _inside(a, b) or _inside(b, a), (a, b)
     chips = [_bounds(item) for item in items if isinstance(item, Mark) and item.fill == "page"]
+    chips += [
+        _bounds(item)
+        for item, after in itertools.pairwise(items)
+        if isinstance(item, Mark) and isinstance(after, Label) and after.align == "center"
+    ]
     for chip, panel in itertools.product(chips, panels):
         assert _inside(chip, panel) or not _overlap(chip, panel), (chip, panel)
 

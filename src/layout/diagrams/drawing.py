@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import DiagramError
-from .flow.paint import Placed, edge_marks, label_colour, node_marks
+from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour, node_marks
 from .flow.route import PANEL_PAD, TITLE, make_room_for_panels, route_in_gaps
 from .flow.shapes import label_shift
 from .flow.shapes import size as shape_size
@@ -85,12 +85,17 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
 
     vertices: dict[str, Vertex] = {}
     placed_text: dict[str, Lines] = {}
+    sizes: dict[str, tuple[float, float]] = {}
+    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
     for node in chart.nodes:
         text = measure(node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
         if node.shape == "fork" and across:  # a fork's bar lies across the flow
             w, h = h, w
+        sizes[node.id] = (w, h)
+        if node.id in loops:  # room for the loop beside it (laid out centred: both sides)
+            w, h = w + 2 * LOOP_REACH, h + 2 * LOOP_RISE
         vertices[node.id] = _vertex(node.id, w, h, across)
         vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
@@ -117,6 +122,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
+    if chart.subgraphs and len(graph.C) > 1:  # a panel may hold nodes of two components
+        graph = _tied(graph, list(vertices.values()), g_edges, across)
     _sugiyama(graph, _cluster_paths(chart), _depths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
@@ -128,11 +135,26 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     flip_x, flip_y = chart.direction == "RL", chart.direction == "BT"
     nodes = {n.id: n for n in chart.nodes}
     placed = {
-        key: Placed(nodes.get(key), placed_text[key], box.w, box.h, *box.xy)
+        key: Placed(nodes.get(key), placed_text[key], *sizes.get(key, (box.w, box.h)), *box.xy)
         for key, box in boxes.items()
         if key in placed_text
     }
     return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure)
+
+
+def _tied(graph: Graph, vertices: list[Vertex], edges: list[GEdge], across: bool) -> Graph:
+    """The graph with one unseen vertex above a first node of each of its components, so
+    all are laid out as one and a subgraph's panel never spans another component."""
+    from grandalf.graphs import Edge as GEdge  # see TYPE_CHECKING above
+    from grandalf.graphs import Graph
+
+    root = _vertex("\0root", SPACER, SPACER, across)
+    ties = []
+    for component in graph.C:
+        first = next((v for v in component.sV if not v.e_in()), component.sV[0])
+        ties.append(GEdge(root, first))
+        ties[-1].view = _Path([])
+    return Graph([*vertices, root], [*edges, *ties])
 
 
 def _vertex(key: str, w: float, h: float, across: bool) -> Vertex:
@@ -314,16 +336,23 @@ def _subgraph_panels(
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
+    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]
+        members += [  # the labels of its own edges (laid out inside it)
+            placed[f"\0label{i}"]
+            for i, e in enumerate(chart.edges)
+            if f"\0label{i}" in placed and e.source in held[index] and e.target in held[index]
+        ]
         inner = [b for j, b in enumerate(boxes) if b and held[j] <= held[index] and j != index]
         if not members:
             boxes.append(None)
             continue
-        left = min([p.x - p.w / 2 for p in members] + [b[0] for b in inner]) - PANEL_PAD
-        top = min([p.y - p.h / 2 for p in members] + [b[1] for b in inner]) - PANEL_PAD - TITLE
-        right = max([p.x + p.w / 2 for p in members] + [b[2] for b in inner]) + PANEL_PAD
-        bottom = max([p.y + p.h / 2 for p in members] + [b[3] for b in inner]) + PANEL_PAD
+        reach = [_reach(p, loops) for p in members] + [b for b in inner if b]
+        left = min(b[0] for b in reach) - PANEL_PAD
+        top = min(b[1] for b in reach) - PANEL_PAD - TITLE
+        right = max(b[2] for b in reach) + PANEL_PAD
+        bottom = max(b[3] for b in reach) + PANEL_PAD
         boxes.append((left, top, right, bottom))
         look = sub.look
         panel = rect_ops(left, top, right - left, bottom - top, 6)
@@ -338,6 +367,14 @@ def _subgraph_panels(
             ink = label_colour(Node(sub.id, sub.label, look=look))
         out.append(Label(title, x, top + 3, ink, "left"))
     return out
+
+
+def _reach(p: Placed, loops: set[str]) -> tuple[float, float, float, float]:
+    """What a vertex covers: its box, and a loop's curve up and right of it (edge_marks)."""
+    box = (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
+    if p.node is None or p.node.id not in loops:
+        return box
+    return box[0], box[1] - LOOP_RISE, box[2] + LOOP_REACH, box[3]
 
 
 def _title_x(

@@ -20,7 +20,9 @@ from .shapes import details, filled, outline, polygon
 
 DARK_INK, LIGHT_INK = "#1c1f23", "#ffffff"  # a label's ink on an author's fill
 DETAIL_WIDTH = 1.2
-CORNER = 10.0  # px of a bend rounded off
+CORNER = 10.0
+LOOP_REACH = 20.0  # px a loop (an edge from its node to itself) reaches right of the node
+LOOP_RISE = 14.0  # ... and above it  # px of a bend rounded off
 SOLID = ("f-circ", "fork", "sm-circ")  # drawn in the text colour, as mermaid-js draws them
 ROUND_SHAPES = ("circle", "dcircle", "sm-circ", "f-circ", "fr-circ", "cross-circ")
 
@@ -112,7 +114,14 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
         return []
     if a is b:
         right, top = a.x + a.w / 2, a.y - a.h / 2
-        points = [(a.x + a.w / 4, top), (right + 18, top - 12), (right + 18, a.y), (right, a.y)]
+        loop = LOOP_REACH - 2.0  # the curve's corners are rounded inside its points
+        rise = LOOP_RISE - 2.0
+        points = [
+            (a.x + a.w / 4, top),
+            (right + loop, top - rise),
+            (right + loop, a.y),
+            (right, a.y),
+        ]
     else:
         points = _distinct([clip(a, points[1]), *points[1:-1], clip(b, points[-2])])
     look = edge.look

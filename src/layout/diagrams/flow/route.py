@@ -30,7 +30,7 @@ PANEL_PAD = 10.0  # px between a panel's edge and what it holds
 TITLE = SMALL_SIZE * 1.5  # px: a panel's title line
 MAX_BLOCKS = 800  # blocks slid apart at most (pairs: ~320k): past it panels may touch
 BLOCK_GAP = 12.0  # px between two blocks that were slid apart
-MAX_GROWTH = 1.6  # times its width a chart may grow by sliding panels apart, else it stays
+MAX_GROWTH = 4.0  # times its width a chart may grow by sliding panels apart, else it stays
 PORT_GAP = 12.0  # px between two edges meeting one side of a node
 STUB = 0.25  # of a gap between layers, crossed straight at each end (arrowheads come in square)
 Paths = dict[str, tuple[int, ...]]
@@ -86,27 +86,37 @@ def _slide_blocks(
     depths: dict[int, int],
     edge_paths: dict[object, tuple[int, ...]],
 ) -> None:
-    blocks: dict[object, list[object]] = {}
-    for layer in layout.layers:
-        for v in layer:
-            path = _key_path(v, paths, edge_paths)
-            blocks.setdefault(("panel", path[0]) if path else v, []).append(v)
-    if len(blocks) > MAX_BLOCKS:
+    """Slides blocks apart inside each panel, the deepest panels first, then at the top."""
+    where = {v: _key_path(v, paths, edge_paths) for layer in layout.layers for v in layer}
+    for depth in range(max(len(path) for path in where.values()), -1, -1):
+        scopes: dict[tuple[int, ...], dict[object, list[object]]] = {}
+        for v, path in where.items():
+            if len(path) >= depth:
+                key = ("panel", path[depth]) if len(path) > depth else v
+                scopes.setdefault(path[:depth], {}).setdefault(key, []).append(v)
+        for blocks in scopes.values():
+            _slide_apart(blocks, depths, top=depth == 0)
+
+
+def _slide_apart(blocks: dict[object, list[object]], depths: dict[int, int], top: bool) -> None:
+    """Each block right of every block before it (by its middle) that shares its height."""
+    if len(blocks) > MAX_BLOCKS or len(blocks) < 2:
         return
     extents = {key: _extent(key, members, depths) for key, members in blocks.items()}
     order = sorted(blocks, key=lambda key: (extents[key][0] + extents[key][2]) / 2)
     shifts: dict[object, float] = {}
     for index, key in enumerate(order):
-        left, top, _, bottom = extents[key]
+        left, top_y, _, bottom = extents[key]
         need = 0.0
         for earlier in order[:index]:
             _, e_top, e_right, e_bottom = extents[earlier]
-            if e_top < bottom and top < e_bottom:
+            if e_top < bottom and top_y < e_bottom:
                 need = max(need, e_right + shifts[earlier] + BLOCK_GAP - left)
         shifts[key] = need
     lefts = [e[0] for e in extents.values()]
     width = max(e[2] for e in extents.values()) - min(lefts)
-    if max(extents[k][2] + shifts[k] for k in order) - min(lefts) > MAX_GROWTH * width:
+    grown = max(extents[k][2] + shifts[k] for k in order) - min(lefts)
+    if top and grown > MAX_GROWTH * width:
         return  # a tangle of subgraphs: sliding them apart would spread it past reading
     for key, need in shifts.items():
         for v in blocks[key]:
