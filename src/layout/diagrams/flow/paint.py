@@ -4,7 +4,7 @@ A node is its shape (`shapes`) filled with the accent's tint and no outline (a h
 round a label reads as line art to OCR), or in the author's `classDef`/`style` colours, which
 pass on as `#rrggbb` roles; a label on an author's fill takes the darker or lighter ink that
 reads on it. An edge is a polyline with rounded corners in the line colour (or its
-`linkStyle`), ended by an arrowhead, a dot (`--o`) or a cross (`--x`); an invisible link
+`linkStyle`), ended by an arrowhead, a filled dot (`--o`) or a cross (`--x`); an invisible link
 (`~~~`) is not drawn.
 """
 
@@ -166,7 +166,7 @@ def _end_mark(
     r = size * 0.45
     cx, cy = tip[0] - ux * r, tip[1] - uy * r
     if marker == "circle":
-        return Mark(circle_ops(cx, cy, r), role, "page", LINE_WIDTH)
+        return Mark(circle_ops(cx, cy, r), None, role)  # a dot, as mermaid-js draws it
     ops: tuple[Op, ...] = (
         ("M", cx - r * 0.8, cy - r * 0.8),
         ("L", cx + r * 0.8, cy + r * 0.8),
