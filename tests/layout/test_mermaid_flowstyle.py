@@ -147,7 +147,8 @@ def test_label_markup_and_entities_are_decoded() -> None:
     parsed = chart(
         'flowchart TD\n a["`**Bold**`"] --> b["<b>x</b> &amp; y"]\n'
         ' b --> c[Legacy &lt;v1&gt;]; c --> d["say #quot;hi#quot; &#39;x&#39;"]\n'
-        ' d --> e["`one *two*`"] --> f["one<br>two"]'
+        ' d --> e["`one *two*`"] --> f["one<br>two"]\n'
+        ' f --> g["`a **markdown**\n    string`"]'
     )
     found = {n.id: (n.label, n.bold) for n in parsed.nodes}
     assert found == {
@@ -157,6 +158,7 @@ def test_label_markup_and_entities_are_decoded() -> None:
         "d": ("say \"hi\" 'x'", False),
         "e": ("one two", False),
         "f": ("one\ntwo", False),
+        "g": ("a markdown\nstring", False),
     }
 
 

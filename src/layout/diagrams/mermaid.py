@@ -173,10 +173,11 @@ def parse_flowchart(lines: list[str]) -> Flowchart:
 
 
 def _joined(lines: list[str]) -> list[str]:
-    """The lines, a node's ``@{`` fields written over several lines joined into one."""
+    """The lines, a node's ``@{`` fields or a quoted (markdown) label written over several
+    lines joined into one, its line breaks kept."""
     out: list[str] = []
     for line in lines:
-        if out and open_attributes(out[-1]):
+        if out and (open_attributes(out[-1]) or out[-1].count('"') % 2):
             out[-1] += "\n" + line
         else:
             out.append(line)
