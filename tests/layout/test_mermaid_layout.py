@@ -250,7 +250,8 @@ def test_labels_sit_on_tinted_shapes_without_an_outline(setter) -> None:
         shapes = [m for m in centred if isinstance(m, Mark) and m.fill and m.fill != "page"]
         counted += len(shapes)
         for shape in shapes:  # (an edge label's "page" knock-out is not a shape)
-            assert shape.stroke is None, source[:30]
+            # an author's own outline (a flowchart's classDef stroke, `#rrggbb`) is theirs
+            assert shape.stroke is None or shape.stroke.startswith("#"), source[:30]
     assert counted >= 40  # the cases' nodes, branches, participants and notes
 
 

@@ -81,10 +81,12 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
 
 
 def colour(styles: Styles, role: str) -> int:
-    """The theme's colour for a drawing role."""
+    """The theme's colour for a drawing role (an author's `#rrggbb`: that colour)."""
     if role.startswith(TINT):
         alpha = round(TINT_SHARE * 255) << 24
         return (colour(styles, role.removeprefix(TINT)) & 0xFFFFFF) | alpha
+    if role.startswith("#"):  # an author's own colour, `#rrggbb` (a flowchart's classDef)
+        return 0xFF000000 | int(role[1:7], 16)
     if role.startswith("series"):
         base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
         return series_colours(base, colour(styles, "page"))[int(role[6:]) % COUNT]

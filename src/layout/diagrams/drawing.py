@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import DiagramError
+from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour, node_marks
+from .flow.route import PANEL_PAD, TITLE, make_room_for_panels, route_in_gaps
+from .flow.shapes import label_shift
+from .flow.shapes import size as shape_size
 from .marks import (
     LABEL_SIZE,
-    LINE_WIDTH,
     MARGIN,
     MAX_LABEL_WIDTH,
     PAD_X,
@@ -30,14 +32,11 @@ from .marks import (
     Lines,
     Mark,
     Measure,
-    Op,
-    arrowhead,
-    circle_ops,
     finish,
     rect_ops,
     tint,
 )
-from .mermaid import Edge, Flowchart, Node
+from .mermaid import Flowchart, Node
 
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge
@@ -55,11 +54,13 @@ FEW_SWEEPS = 2_000
 
 @dataclass
 class _Box:
-    """A vertex's view for grandalf: its size (w, h) and, after layout, its centre xy."""
+    """A vertex's view for grandalf: its size (w, h) and, after layout, its centre xy;
+    `pointed`: a shape whose ends narrow to a point (edges meet it there, not side by side)."""
 
     w: float
     h: float
     xy: tuple[float, float] = (0.0, 0.0)
+    pointed: bool = False
 
 
 @dataclass
@@ -70,26 +71,12 @@ class _Path:
         self.points = list(points)
 
 
-@dataclass(frozen=True, slots=True)
-class _Placed:
-    node: Node | None  # None: an edge's label
-    text: Lines
-    w: float
-    h: float
-    x: float  # centre
-    y: float
-
-
 def _node_size(node: Node, text: Lines) -> tuple[float, float]:
-    w, h = text.width + 2 * PAD_X, text.height + 2 * PAD_Y
-    if node.shape == "rhombus":
-        return w * 1.5, h * 1.5  # the label's corners (less padding) stay inside
-    if node.shape == "circle":
-        d = math.hypot(text.width + 2 * PAD_Y, text.height + 2 * PAD_Y)
-        return d, d
-    if node.shape == "stadium":
-        return w + h / 2, h
-    return w, h
+    return shape_size(node.shape, text.width + 2 * PAD_X, text.height + 2 * PAD_Y)
+
+
+POINTED = frozenset({"rhombus", "circle", "dcircle", "tri", "flip-tri", "hourglass", "bolt"})
+SPACER = 2.0  # px: the vertex a long link (`--->`) gets in each rank it spans past the first
 
 
 def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
@@ -98,11 +85,19 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
 
     vertices: dict[str, Vertex] = {}
     placed_text: dict[str, Lines] = {}
+    sizes: dict[str, tuple[float, float]] = {}
+    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
     for node in chart.nodes:
-        text = measure(node.label, LABEL_SIZE, False, MAX_LABEL_WIDTH)
+        text = measure(node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
+        if node.shape == "fork" and across:  # a fork's bar lies across the flow
+            w, h = h, w
+        sizes[node.id] = (w, h)
+        if node.id in loops:  # room for the loop beside it (laid out centred: both sides)
+            w, h = w + 2 * LOOP_REACH, h + 2 * LOOP_RISE
         vertices[node.id] = vertex(node.id, w, h, across)
+        vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
     routes: list[list[GEdge]] = []
     for index, edge in enumerate(chart.edges):
@@ -116,15 +111,21 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             placed_text[key] = text
             ends.append(vertex(key, text.width + 14, text.height + 6, across))
             vertices[key] = ends[-1]
+        for step in range(edge.length - 1):  # a longer link spans more ranks
+            key = f"\0gap{index}.{step}"
+            ends.append(vertex(key, SPACER, SPACER, across))
+            vertices[key] = ends[-1]
         ends.append(vertices[edge.target])
         pairs = itertools.pairwise(ends)
-        pieces = [_edge_class()(a, b, len(g_edges) + k) for k, (a, b) in enumerate(pairs)]
+        pieces = [ordered_edge(a, b, len(g_edges) + k) for k, (a, b) in enumerate(pairs)]
         for piece in pieces:
             piece.view = _Path([])
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
-    _sugiyama(graph, across, _cluster_paths(chart))
+    if chart.subgraphs and len(graph.C) > 1:  # a panel may hold nodes of two components
+        graph = _tied(graph, list(vertices.values()), g_edges, across)
+    _sugiyama(graph, _cluster_paths(chart), _depths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
         for box in boxes.values():
@@ -135,10 +136,25 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     flip_x, flip_y = chart.direction == "RL", chart.direction == "BT"
     nodes = {n.id: n for n in chart.nodes}
     placed = {
-        key: _Placed(nodes.get(key), placed_text[key], box.w, box.h, *box.xy)
+        key: Placed(nodes.get(key), placed_text[key], *sizes.get(key, (box.w, box.h)), *box.xy)
         for key, box in boxes.items()
+        if key in placed_text
     }
-    return _flowchart_drawing(chart, placed, routes, flip_x, flip_y)
+    return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure)
+
+
+def _tied(graph: Graph, vertices: list[Vertex], edges: list[GEdge], across: bool) -> Graph:
+    """The graph with one unseen vertex above a first node of each of its components, so
+    all are laid out as one and a subgraph's panel never spans another component."""
+    from grandalf.graphs import Graph  # see TYPE_CHECKING above
+
+    root = vertex("\0root", SPACER, SPACER, across)
+    ties: list[GEdge] = []
+    for component in graph.C:
+        first = next((v for v in component.sV if not v.e_in()), component.sV[0])
+        ties.append(ordered_edge(root, first, len(edges) + len(ties)))
+        ties[-1].view = _Path([])
+    return Graph([*vertices, root], [*edges, *ties])
 
 
 def ordered_edge(a: Vertex, b: Vertex, order: int) -> GEdge:
@@ -169,27 +185,27 @@ def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
     """A grandalf vertex of a box `w` x `h` (its sides swapped when laid `across`)."""
     from grandalf.graphs import Vertex  # see TYPE_CHECKING above
 
-    vertex = Vertex(key)
-    vertex.view = _Box(h, w) if across else _Box(w, h)
-    return vertex
+    box = Vertex(key)
+    box.view = _Box(h, w) if across else _Box(w, h)
+    return box
 
 
 def layered_routes(
-    vertices: list[Vertex], chains: list[list[Vertex]], across: bool, layer_gap: float
+    vertices: list[Vertex], chains: list[list[Vertex]], layer_gap: float
 ) -> list[list[tuple[float, float]]]:
     """Lays out `vertices` joined by `chains` (each a path through vertices, such as a
     transition through its label) as flowcharts are, without clusters; each chain's route,
     from its first vertex's centre to its last's (a state diagram's scope: `states`)."""
     from grandalf.graphs import Graph  # see TYPE_CHECKING above
 
-    edge, count = _edge_class(), itertools.count()
+    count = itertools.count()
     pieces_of = [
-        [edge(a, b, next(count)) for a, b in itertools.pairwise(chain)] for chain in chains
+        [ordered_edge(a, b, next(count)) for a, b in itertools.pairwise(chain)] for chain in chains
     ]
     for piece in (piece for pieces in pieces_of for piece in pieces):
         piece.view = _Path([])
     graph = Graph(vertices, [p for pieces in pieces_of for p in pieces])
-    _sugiyama(graph, across, {}, layer_gap)
+    _sugiyama(graph, {}, layer_gap=layer_gap)
     routes = []
     for pieces in pieces_of:
         points: list[tuple[float, float]] = []
@@ -213,7 +229,9 @@ def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
         for node in chart.nodes
     }
     for index, edge in enumerate(chart.edges):
-        paths[f"\0label{index}"] = _shared(paths[edge.source], paths[edge.target])
+        shared = _shared(paths[edge.source], paths[edge.target])
+        paths[f"\0label{index}"] = shared
+        paths.update({f"\0gap{index}.{step}": shared for step in range(edge.length - 1)})
     return paths
 
 
@@ -225,14 +243,28 @@ def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     return a[:common]
 
 
-def _keep_clusters_together(layout: SugiyamaLayout, paths: dict[str, tuple[int, ...]]) -> None:
+def _depths(chart: Flowchart) -> dict[int, int]:
+    """Each subgraph's depth of panels: 1 for one holding no other, else one more than the
+    deepest it holds (a subgraph is written, so closed and listed, after those it holds)."""
+    depths: dict[int, int] = {}
+    members = [set(sub.members) for sub in chart.subgraphs]
+    for index, held in enumerate(members):
+        inner = [depths[j] for j in range(index) if members[j] <= held and members[j] != held]
+        depths[index] = 1 + max(inner, default=0)
+    return depths
+
+
+def _keep_clusters_together(
+    layout: SugiyamaLayout, paths: dict[str, tuple[int, ...]]
+) -> dict[object, tuple[int, ...]]:
     """Reorders each layer so a subgraph's vertices (and the long edges inside it) sit side
     by side, where the crossing reduction left them; grandalf knows no clusters, and
-    without this an outside node can land between two members, inside their panel."""
+    without this an outside node can land between two members, inside their panel. Gives
+    each long edge's dummy vertices the subgraphs both its ends are in."""
     path_of: dict[object, tuple[int, ...]] = {}
     for edge, ctrl in layout.ctrls.items():  # a long edge's dummies: in what both ends are in
         shared = _shared(paths.get(edge.v[0].data, ()), paths.get(edge.v[1].data, ()))
-        path_of.update(dict.fromkeys(ctrl.values(), shared))
+        path_of.update({v: shared for v in ctrl.values() if not hasattr(v, "data")})
     for layer in layout.layers:
         where = {v: paths.get(v.data, ()) if v not in path_of else path_of[v] for v in layer}
         if not any(where.values()):
@@ -247,6 +279,7 @@ def _keep_clusters_together(layout: SugiyamaLayout, paths: dict[str, tuple[int, 
         step = 1.0 / (len(layer) - 1) if len(layer) > 1 else 1.0
         for index, v in enumerate(layer):
             layout.grx[v].pos, layout.grx[v].bar = index, index * step
+    return path_of
 
 
 def _cluster_key(
@@ -262,10 +295,16 @@ def _cluster_key(
 
 
 def _sugiyama(
-    graph: Graph, across: bool, paths: dict[str, tuple[int, ...]], layer_gap: float = LAYER_GAP
+    graph: Graph,
+    paths: dict[str, tuple[int, ...]],
+    depths: dict[int, int] | None = None,
+    layer_gap: float = LAYER_GAP,
 ) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
-    vertices are kept together in each layer (`_keep_clusters_together`)."""
+    vertices are kept together in each layer (`_keep_clusters_together`). With `depths`
+    (a flowchart's subgraphs), a panel is given room and edges are routed in the gaps
+    between layers (flow/route.py); without, grandalf routes them (the other graph kinds,
+    which place their own ends and marks)."""
     offset, laid_out = 0.0, 0
     for component in graph.C:
         vertices = list(component.sV)
@@ -290,17 +329,21 @@ def _sugiyama(
         if sweeps > 0:
             for _ in layout.ordering_step(oneway=True):
                 pass
-        _keep_clusters_together(layout, paths)
+        dummy_paths = _keep_clusters_together(layout, paths)
         layout.setxy()
-        layout.draw_edges()
-        for piece in component.sE:
-            if not piece.view.points:
-                piece.view.points = [piece.v[0].view.xy, piece.v[1].view.xy]
+        if depths is not None:
+            make_room_for_panels(layout, paths, depths, dummy_paths)
+            route_in_gaps(layout, list(component.sE))
+        else:
+            layout.draw_edges()
+            for piece in component.sE:
+                if not piece.view.points:
+                    piece.view.points = [piece.v[0].view.xy, piece.v[1].view.xy]
         left = min(v.view.xy[0] - v.view.w / 2 for v in vertices)
         top = min(v.view.xy[1] - v.view.h / 2 for v in vertices)
-        for vertex in vertices:
-            x, y = vertex.view.xy
-            vertex.view.xy = (x - left + offset, y - top)
+        for box in vertices:
+            x, y = box.view.xy
+            box.view.xy = (x - left + offset, y - top)
         for piece in component.sE:
             piece.view.points = [(x - left + offset, y - top) for x, y in piece.view.points]
         offset = max(v.view.xy[0] + v.view.w / 2 for v in vertices) + NODE_GAP
@@ -308,142 +351,135 @@ def _sugiyama(
 
 def _flowchart_drawing(
     chart: Flowchart,
-    placed: dict[str, _Placed],
+    placed: dict[str, Placed],
     routes: list[list[GEdge]],
-    flip_x: bool,
-    flip_y: bool,
+    flips: tuple[bool, bool],
+    measure: Measure,
 ) -> Drawing:
     width = max(p.x + p.w / 2 for p in placed.values())
     height = max(p.y + p.h / 2 for p in placed.values())
 
     def at(x: float, y: float) -> tuple[float, float]:
-        return (MARGIN + (width - x if flip_x else x), MARGIN + (height - y if flip_y else y))
+        return (MARGIN + (width - x if flips[0] else x), MARGIN + (height - y if flips[1] else y))
 
-    placed = {k: _Placed(p.node, p.text, p.w, p.h, *at(p.x, p.y)) for k, p in placed.items()}
-    items: list[Mark | Label] = []
-    items.extend(_subgraph_panels(chart, placed))
-    for edge, pieces in zip(chart.edges, routes, strict=True):
+    placed = {k: replace(p, x=at(p.x, p.y)[0], y=at(p.x, p.y)[1]) for k, p in placed.items()}
+    lines: list[list[tuple[float, float]]] = []
+    for pieces in routes:
         points: list[tuple[float, float]] = []
         for piece in pieces:
             route = [at(x, y) for x, y in piece.view.points]
-            if route[0] != (placed[piece.v[0].data].x, placed[piece.v[0].data].y):
-                route.reverse()  # grandalf turned the edge to break a cycle
             points.extend(route if not points else route[1:])
-        items.extend(_edge_marks(edge, points, placed[edge.source], placed[edge.target]))
-    for p in placed.values():
+        lines.append(points)
+    items: list[Mark | Label] = []
+    items.extend(_subgraph_panels(chart, placed, lines, measure))
+    for edge, points in zip(chart.edges, lines, strict=True):
+        items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
+    for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
             chip = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
             items.append(Mark(chip, None, "page"))
             items.append(Mark(chip, None, tint("line")))
-            items.append(Label(p.text, p.x, p.y - p.text.height / 2))
+            ink = chart.edges[int(key.removeprefix("\0label"))].look.color or "text"
+            items.append(Label(p.text, p.x, p.y - p.text.height / 2, ink))
         else:
-            items.append(_node_mark(p))
-            items.append(Label(p.text, p.x, p.y - p.text.height / 2))
+            shape, *details = node_marks(p)  # the label right after its shape, then details
+            top = p.y + label_shift(p.node.shape, p.w, p.h) - p.text.height / 2
+            items.extend([shape, Label(p.text, p.x, top, label_colour(p.node)), *details])
     text = "\n".join(label for label in chart.labels() if label)
     # the bounds of everything drawn: a subgraph's panel and title reach past its nodes
     return replace(finish(items, text), across=chart.direction in ("LR", "RL"))
 
 
-def _subgraph_panels(chart: Flowchart, placed: dict[str, _Placed]) -> list[Mark | Label]:
-    """Each subgraph as a tinted panel around its nodes, its title at the top left; the
-    nodes are where the layout put them (grandalf knows no clusters)."""
+def _subgraph_panels(
+    chart: Flowchart,
+    placed: dict[str, Placed],
+    lines: list[list[tuple[float, float]]],
+    measure: Measure,
+) -> list[Mark | Label]:
+    """Each subgraph as a tinted panel around its nodes and the panels it holds, its title
+    at the top left, or right or middle where no edge crosses it there (in the author's
+    `style` colours when given)."""
     out: list[Mark | Label] = []
+    boxes: list[tuple[float, float, float, float] | None] = []
+    held = [set(sub.members) for sub in chart.subgraphs]
+    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]
+        members += [  # the labels of its own edges (laid out inside it)
+            placed[f"\0label{i}"]
+            for i, e in enumerate(chart.edges)
+            if f"\0label{i}" in placed and e.source in held[index] and e.target in held[index]
+        ]
+        inner = [b for j, b in enumerate(boxes) if b and held[j] <= held[index] and j != index]
         if not members:
+            boxes.append(None)
             continue
-        pad = 10.0 + 4.0 * (len(chart.subgraphs) - 1 - index)
-        left = min(p.x - p.w / 2 for p in members) - pad
-        right = max(p.x + p.w / 2 for p in members) + pad
-        top = min(p.y - p.h / 2 for p in members) - pad - SMALL_SIZE * 1.4
-        bottom = max(p.y + p.h / 2 for p in members) + pad
-        out.append(Mark(rect_ops(left, top, right - left, bottom - top, 6), "border", "panel"))
-        # as wide as the panel: a longer title is cut at its edge, never wraps over nodes
-        title = Lines((sub.label,), right - left - 16, SMALL_SIZE * 1.3, SMALL_SIZE, True)
-        out.append(Label(title, left + 8, top + 3, "muted", "left"))
+        reach = [_reach(p, loops) for p in members] + [b for b in inner if b]
+        left = min(b[0] for b in reach) - PANEL_PAD
+        top = min(b[1] for b in reach) - PANEL_PAD - TITLE
+        right = max(b[2] for b in reach) + PANEL_PAD
+        bottom = max(b[3] for b in reach) + PANEL_PAD
+        boxes.append((left, top, right, bottom))
+        look = sub.look
+        panel = rect_ops(left, top, right - left, bottom - top, 6)
+        stroke, width = look.stroke or "border", look.width or 1.5
+        out.append(Mark(panel, stroke, look.fill or "panel", width, look.dash))
+        # at most as wide as the panel: a longer title is cut at its edge, never wraps
+        title = measure(sub.label, SMALL_SIZE, True, 10_000.0)
+        title = replace(title, lines=title.lines[:1], width=min(title.width, right - left - 16))
+        x = _title_x(title.width, left + 8, right - 8, top + 3, lines)
+        ink = "muted"
+        if look.fill or look.color:
+            ink = label_colour(Node(sub.id, sub.label, look=look))
+        out.append(Label(title, x, top + 3, ink, "left"))
     return out
 
 
-def _node_mark(p: _Placed) -> Mark:
-    assert p.node is not None
-    x, y, w, h = p.x - p.w / 2, p.y - p.h / 2, p.w, p.h
-    shape = p.node.shape
-    if shape == "rhombus":
-        ops: tuple[Op, ...] = (
-            ("M", p.x, y),
-            ("L", x + w, p.y),
-            ("L", p.x, y + h),
-            ("L", x, p.y),
-            ("Z",),
-        )
-    elif shape == "circle":
-        ops = circle_ops(p.x, p.y, w / 2)
-    else:
-        radius = {"round": 10.0, "stadium": h / 2}.get(shape, 3.0)
-        ops = rect_ops(x, y, w, h, radius)
-    # A tinted shape without an outline: a hard line round a label reads as line art to
-    # OCR (and screen readers' image text), which then skips the words inside.
-    return Mark(ops, None, tint("accent"))
+def _reach(p: Placed, loops: set[str]) -> tuple[float, float, float, float]:
+    """What a vertex covers: its box, and a loop's curve up and right of it (edge_marks)."""
+    box = (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
+    if p.node is None or p.node.id not in loops:
+        return box
+    return box[0], box[1] - LOOP_RISE, box[2] + LOOP_REACH, box[3]
 
 
-def clip(p: _Placed, toward: tuple[float, float]) -> tuple[float, float]:
-    """Where the line from the centre of `p` toward a point leaves its shape."""
-    dx, dy = toward[0] - p.x, toward[1] - p.y
-    if dx == 0 and dy == 0:
-        return p.x, p.y
-    half_w, half_h = p.w / 2, p.h / 2
-    shape = p.node.shape if p.node else "rect"
-    if shape == "circle":
-        t = half_w / math.hypot(dx, dy)
-    elif shape == "rhombus":
-        t = 1.0 / (abs(dx) / half_w + abs(dy) / half_h)
-    else:
-        t = min(half_w / abs(dx) if dx else math.inf, half_h / abs(dy) if dy else math.inf)
-    t = min(t, 1.0)
-    return p.x + dx * t, p.y + dy * t
+def _title_x(
+    width: float, left: float, right: float, top: float, lines: list[list[tuple[float, float]]]
+) -> float:
+    """Where a panel's title starts: at the left, else the right, else the middle, the
+    first place no edge crosses; the left when every place is crossed."""
+    height = SMALL_SIZE * 1.4
+    for x in (left, right - width, (left + right - width) / 2):
+        if not any(_crosses(line, (x - 2, top, x + width + 2, top + height)) for line in lines):
+            return x
+    return left
 
 
-def _edge_marks(
-    edge: Edge, points: list[tuple[float, float]], a: _Placed, b: _Placed
-) -> list[Mark]:
-    """An edge as a polyline from shape to shape, its corners rounded, arrowheads filled;
-    an edge from a node to itself a loop on its right."""
-    if a is b:
-        right, top = a.x + a.w / 2, a.y - a.h / 2
-        points = [(a.x + a.w / 4, top), (right + 18, top - 12), (right + 18, a.y), (right, a.y)]
-    else:
-        points = [clip(a, points[1]), *points[1:-1], clip(b, points[-2])]
-    width = {"thick": LINE_WIDTH * 2.2}.get(edge.line, LINE_WIDTH)
-    dash = (4.0, 4.0) if edge.line == "dotted" else None
-    head = 6.0 + width * 1.5
-    end, start = points[-1], points[0]
-    if edge.arrow:
-        points[-1] = back(points[-1], points[-2], head * 0.8)
-    if edge.both:
-        points[0] = back(points[0], points[1], head * 0.8)
-    out = [Mark(rounded(points), "line", None, width, dash)]
-    if edge.arrow:
-        out.append(arrowhead(end, points[-2], head))
-    if edge.both:
-        out.append(arrowhead(start, points[1], head))
-    return out
+def _crosses(line: list[tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
+    """Whether a polyline passes through a box (each segment clipped to it, Liang-Barsky)."""
+    return any(_segment_meets(a, b, box) for a, b in itertools.pairwise(line))
 
 
-def back(tip: tuple[float, float], frm: tuple[float, float], by: float) -> tuple[float, float]:
-    """`tip` moved `by` px back toward `frm` (room for an arrowhead or a rounded corner)."""
-    length = math.hypot(tip[0] - frm[0], tip[1] - frm[1]) or 1.0
-    by = min(by, length * 0.9)
-    return tip[0] - (tip[0] - frm[0]) * by / length, tip[1] - (tip[1] - frm[1]) * by / length
-
-
-def rounded(points: list[tuple[float, float]]) -> tuple[Op, ...]:
-    """A polyline whose inner corners are quadratic curves (softer than mermaid's
-    straight dagre bends, and never a sharp kink at a dummy vertex)."""
-    ops: list[Op] = [("M", *points[0])]
-    for i in range(1, len(points) - 1):
-        before = back(points[i], points[i - 1], 10.0)
-        after = back(points[i], points[i + 1], 10.0)
-        ops.append(("L", *before))
-        ops.append(("Q", *points[i], *after))
-    ops.append(("L", *points[-1]))
-    return tuple(ops)
+def _segment_meets(
+    a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
+) -> bool:
+    low, high = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True

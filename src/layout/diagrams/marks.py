@@ -2,10 +2,11 @@
 
 The drawing is theme-neutral: each mark names a colour role (`text`, `line`, `fill`,
 `accent`, `panel`, `on_accent`, `series0`…, or a light `tint` of one) that cards take from
-the theme and articles from a fixed palette, so cards (`layout.blocks.diagram`) and
-articles (svg.py) draw the same geometry. Labels are measured by the engine's own shaping
-(`Measure`, labels.py), so boxes fit their text, CJK included; long labels wrap. `finish`
-moves what a layout drew so its bounds start at the margin.
+the theme and articles from a fixed palette (an author's own colour, from a flowchart's
+`classDef`, is a role too: a `#rrggbb` literal, the same on both), so cards
+(`layout.blocks.diagram`) and articles (svg.py) draw the same geometry. Labels are measured
+by the engine's own shaping (`Measure`, labels.py), so boxes fit their text, CJK included;
+long labels wrap. `finish` moves what a layout drew so its bounds start at the margin.
 """
 
 from __future__ import annotations
@@ -140,8 +141,10 @@ def circle_ops(cx: float, cy: float, r: float) -> tuple[Op, ...]:
     )
 
 
-def arrowhead(tip: tuple[float, float], frm: tuple[float, float], size: float = 8.0) -> Mark:
-    """A filled triangle pointing at `tip`, along the line from `frm`."""
+def arrowhead(
+    tip: tuple[float, float], frm: tuple[float, float], size: float = 8.0, role: str = "line"
+) -> Mark:
+    """A filled triangle pointing at `tip`, along the line from `frm`, in `role`'s colour."""
     angle = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
     left = angle + math.pi * 0.83
     right = angle - math.pi * 0.83
@@ -153,7 +156,7 @@ def arrowhead(tip: tuple[float, float], frm: tuple[float, float], size: float = 
             ("Z",),
         ),
         stroke=None,
-        fill="line",
+        fill=role,
     )
 
 

@@ -72,6 +72,8 @@ class Palette:
             base = self.colour(role.removeprefix(TINT))
             rgb = (int(base[i : i + 2], 16) for i in (1, 3, 5))
             return "#" + "".join(f"{round(255 + (c - 255) * TINT_SHARE):02x}" for c in rgb)
+        if role.startswith("#"):  # an author's own colour (a flowchart's classDef)
+            return role
         if role.startswith("series"):
             series = self.series()
             return series[int(role[6:]) % len(series)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..drawing import back, rounded
+from ..flow.paint import back, rounded
 from ..marks import (
     PAD_X,
     PAD_Y,

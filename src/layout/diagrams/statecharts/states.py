@@ -223,7 +223,7 @@ class _Layout:
                 vertices[key] = chain[-1]
             chains.append([*chain, vertices[pair[1]]])
             ends.append(pair)
-        routes = layered_routes(list(vertices.values()), chains, across, _LAYER_GAP)
+        routes = layered_routes(list(vertices.values()), chains, _LAYER_GAP)
         swap = (lambda p: (p[1], p[0])) if across else (lambda p: p)
         for (a, b), points in zip(ends, routes, strict=True):
             out.routes.append((a, b, [swap(p) for p in points]))

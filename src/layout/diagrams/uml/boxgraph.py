@@ -19,7 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..drawing import _Path, _Placed, _shared, _sugiyama, back, ordered_edge, rounded, vertex
+from ..drawing import _Path, _shared, _sugiyama, ordered_edge, vertex
+from ..flow.paint import Placed, back, rounded
 from ..marks import (
     LINE_WIDTH,
     MARGIN,
@@ -64,7 +65,7 @@ def lay_out(
     wires: list[Wire],
     direction: str,
     clusters: dict[str, tuple[int, ...]] | None = None,
-) -> tuple[dict[str, _Placed], list[list[Point]], list[_Placed | None]]:
+) -> tuple[dict[str, Placed], list[list[Point]], list[Placed | None]]:
     """Each box placed (centre, size), each wire's route from box edge to box edge, and
     each wire's label placed (None: no label). `clusters`: the groups (by index) each box
     is in, whose boxes are kept side by side in each layer (as flowcharts' subgraphs)."""
@@ -95,12 +96,12 @@ def lay_out(
         for piece in pieces:
             piece.view = _Path([])
         pieces_of.append(pieces)
-    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), across, paths)
+    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), paths)
     turn = _turn(vertices, direction)
     placed = {}
     for key, box in vertices.items():
         w, h = sizes.get(key, (box.view.w, box.view.h) if not across else (box.view.h, box.view.w))
-        placed[key] = _Placed(None, texts[key], w, h, *turn(*box.view.xy))
+        placed[key] = Placed(None, texts[key], w, h, *turn(*box.view.xy))
     lines = [
         _path(wire, [(p.v[0].data, [turn(*xy) for xy in p.view.points]) for p in pieces], placed)
         for wire, pieces in zip(wires, pieces_of, strict=True)
@@ -111,7 +112,7 @@ def lay_out(
         if wire.source == wire.target and wire.label is not None:  # beside its loop
             box, (w, h) = placed[wire.source], _chip_size(wire.label)
             x = box.x + box.w / 2 + LOOP + 4 + w / 2
-            placed[f"\0label{index}"] = _Placed(None, wire.label, w, h, x, box.y - box.h / 2)
+            placed[f"\0label{index}"] = Placed(None, wire.label, w, h, x, box.y - box.h / 2)
     labels = [placed.get(f"\0label{i}") for i in range(len(wires))]
     return placed, routes, labels
 
@@ -150,7 +151,7 @@ def _turn(vertices: dict[str, Vertex], direction: str) -> Callable[[float, float
 
 
 def _path(
-    wire: Wire, pieces: list[tuple[str, list[Point]]], placed: dict[str, _Placed]
+    wire: Wire, pieces: list[tuple[str, list[Point]]], placed: dict[str, Placed]
 ) -> list[Point]:
     """The wire's path through its boxes' centres and the bends between; `pieces`: each
     piece's start vertex and its points."""
@@ -236,7 +237,7 @@ def _unit(tip: Point, frm: Point) -> Point:
     return (frm[0] - tip[0]) / length, (frm[1] - tip[1]) / length
 
 
-def chip(p: _Placed) -> list[Mark | Label]:
+def chip(p: Placed) -> list[Mark | Label]:
     """A line's label on a chip of the line's colour, over the line (as flowcharts do)."""
     ops = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
     return [
@@ -246,7 +247,7 @@ def chip(p: _Placed) -> list[Mark | Label]:
     ]
 
 
-def beside_end(route: list[Point], text: Lines, at_start: bool, box: _Placed, mark: str) -> Label:
+def beside_end(route: list[Point], text: Lines, at_start: bool, box: Placed, mark: str) -> Label:
     """A cardinality beside a line's end, next to its end mark, on the side away from the
     middle of the box's face (so the lines beside it on that face stay clear of it), else
     right of the line or above it."""
@@ -266,7 +267,7 @@ def beside_end(route: list[Point], text: Lines, at_start: bool, box: _Placed, ma
 
 def panels(
     groups: list[tuple[str, tuple[str, ...]]],
-    placed: dict[str, _Placed],
+    placed: dict[str, Placed],
     routes: list[list[Point]],
     taken: list[Mark | Label],
     measure: Measure,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 
-from ..drawing import _Placed, clip
+from ..flow.paint import Placed, clip
 
 Point = tuple[float, float]
 STUB = 24.0  # px a line runs straight out of a box before it bends
@@ -31,7 +31,7 @@ _CLEAR = 3.0  # px a track keeps from the ends of the stretch it runs in
 def route_all(
     ends: list[tuple[str, str]],
     paths: list[list[Point]],
-    placed: dict[str, _Placed],
+    placed: dict[str, Placed],
     across: bool,
     shares: list[tuple[str, str]] | None = None,
 ) -> list[list[Point]]:
@@ -59,14 +59,14 @@ def _same(point: Point) -> Point:
     return point
 
 
-def _turned(p: _Placed, across: bool) -> _Placed:
-    return _Placed(p.node, p.text, p.h, p.w, p.y, p.x) if across else p
+def _turned(p: Placed, across: bool) -> Placed:
+    return Placed(p.node, p.text, p.h, p.w, p.y, p.x) if across else p
 
 
 def _port_offsets(
     ends: list[tuple[str, str]],
     paths: list[list[Point]],
-    boxes: dict[str, _Placed],
+    boxes: dict[str, Placed],
     shares: list[tuple[str, str]],
 ) -> dict[tuple[int, int], float]:
     """Where along its face each line end leaves its box, by (line, 0 start / 1 end): a
@@ -104,7 +104,7 @@ def _route(
     source: str,
     target: str,
     path: list[Point],
-    boxes: dict[str, _Placed],
+    boxes: dict[str, Placed],
     offsets: dict[tuple[int, int], float],
     index: int,
 ) -> list[Point]:
@@ -120,7 +120,7 @@ def _route(
     return [*first, *path[1:-1], *last[::-1]]
 
 
-def _port(box: _Placed, toward: Point, offset: float | None) -> list[Point]:
+def _port(box: Placed, toward: Point, offset: float | None) -> list[Point]:
     """Where a line leaves `box` toward a point in another layer: on the face that point
     is beyond, at `offset` along it, then `STUB` px straight out. No offset (a point
     beside the box): the box's edge toward it."""
@@ -132,7 +132,7 @@ def _port(box: _Placed, toward: Point, offset: float | None) -> list[Point]:
     return [(offset, face), (offset, face + sign * min(STUB, abs(gap) - box.h / 2))]
 
 
-def _gaps(boxes: Iterable[_Placed]) -> list[tuple[float, float]]:
+def _gaps(boxes: Iterable[Placed]) -> list[tuple[float, float]]:
     """The free bands between layers (top, bottom): a layer is the boxes sharing a centre."""
     bands: dict[int, list[float]] = {}
     for box in boxes:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..drawing import _Placed
+from ..flow.paint import Placed
 from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
@@ -122,7 +122,7 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
 
 
 def _cardinalities(
-    diagram: ClassDiagram, routes: list[list[Point]], placed: dict[str, _Placed], measure: Measure
+    diagram: ClassDiagram, routes: list[list[Point]], placed: dict[str, Placed], measure: Measure
 ) -> list[Mark | Label]:
     """Each relation's cardinalities, beside its end marks."""
     out: list[Mark | Label] = []
@@ -146,7 +146,7 @@ def _share(mark: str, rel: Relation) -> str:
     return "dashed triangle" if rel.dashed else "triangle"
 
 
-def _note(p: _Placed, text: Lines) -> list[Mark | Label]:
+def _note(p: Placed, text: Lines) -> list[Mark | Label]:
     """A note: its text on a tint of a warm series colour, as sticky notes are."""
     box = Mark(rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, 3), None, tint(NOTE_ROLE))
     return [box, Label(text, p.x - p.w / 2 + PAD_X, p.y - text.height / 2, "text", "left")]
@@ -179,7 +179,7 @@ class _ClassLook:
         )
         self.height = self.head + sum(_compartment_height(part) for part in self.compartments)
 
-    def draw(self, p: _Placed) -> list[Mark | Label]:
+    def draw(self, p: Placed) -> list[Mark | Label]:
         left, top = p.x - p.w / 2, p.y - p.h / 2
         out: list[Mark | Label] = [
             Mark(rect_ops(left, top, p.w, p.h), "border", "page", _BORDER),
@@ -261,7 +261,7 @@ class _EntityLook:
         self.heights = [max(t.height for t in row) + 2 * _ROW_GAP + 2 for row in self.rows]
         self.height = self.head + sum(self.heights)
 
-    def draw(self, p: _Placed) -> list[Mark | Label]:
+    def draw(self, p: Placed) -> list[Mark | Label]:
         left, top = p.x - p.w / 2, p.y - p.h / 2
         out: list[Mark | Label] = [
             Mark(rect_ops(left, top, p.w, p.h), "border", "page", _BORDER),
