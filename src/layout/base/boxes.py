@@ -196,12 +196,14 @@ class Picture:
 
 @dataclass(frozen=True, slots=True)
 class Group:
-    """Children drawn translated by (dx, dy), then scaled about the group origin."""
+    """Children drawn translated by (dx, dy), then scaled about the group origin; with
+    `clip`, only inside that rect of the children's own px (a band of a tall diagram)."""
 
     items: tuple[Item, ...]
     dx: float = 0.0
     dy: float = 0.0
     scale: float = 1.0
+    clip: Rect | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.boxes import Group, Item, Row, Shape
+from ..base.boxes import Group, Item, Rect, Row, Shape
+from ..diagrams.bands import bands
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Op
+from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, Op
 from ..diagrams.palette import COUNT, series_colours
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
@@ -29,6 +30,13 @@ from .parts import Ctx, Layouter, Part
 
 MERMAID = "mermaid"
 LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
+# A diagram the card's height would shrink under this share of the width's scale is cut
+# into bands instead, a card each, at most MAX_BANDS (a taller one is shrunk to one card):
+# one that reads in rows (a sequence) soon; a graph, whose cut parts its edges, only
+# where it would shrink to half.
+BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
+MAX_BANDS = 4
+BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
 OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
 _ROLES = {
@@ -65,19 +73,63 @@ def fenced(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
 
 def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) -> Part:
     """The diagram scaled to the box width and the card height, less a heading chain
-    above it (`reserve`) that must share its card, when that leaves it half the card."""
+    above it (`reserve`) that must share its card, when that leaves it half the card. A
+    diagram that would shrink to the card's height far below the width's scale is cut into
+    bands at the width's scale instead, a card each (`_banded`)."""
     setter = LabelSetter(flow.fonts, flow.styles["body"].family)
     style = flow.styles["image"]
-    limit = flow.max_row_height
+    full = limit = flow.max_row_height
     if limit and reserve:
         limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
     try:
         drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit)
     except DiagramError as error:
         return _fallback(flow, block, ctx, str(error))
-    row = _figure(drawing, setter, flow.styles, ctx, limit)
-    flow.spend([row])
-    return Part((row,), style.margin_top, style.margin_bottom)
+    rows = _banded(drawing, setter, flow.styles, ctx, limit, full) if limit and full else []
+    if not rows:
+        rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
+    flow.spend(rows)
+    return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _banded(
+    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, first: float, rest: float
+) -> list[Row]:
+    """The drawing in bands at the width's scale, a row each (its first `first` tall, the
+    others `rest`), when shrinking it to the card's height would leave its labels under
+    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph); at most
+    `MAX_BANDS`, drawn smaller to fit them where it must, else none (it is shrunk to one)."""
+    width_scale = min(1.0, ctx.width / drawing.width)
+    below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
+    if fit_scale(drawing, ctx.width, first) >= below * width_scale:
+        return []
+    parts = bands(drawing, first / width_scale, rest / width_scale)
+    if len(parts) > MAX_BANDS:  # smaller, to fill the cards it may take (cuts cost room)
+        width_scale *= (
+            BAND_SLACK * (first + (MAX_BANDS - 1) * rest) / (drawing.height * width_scale)
+        )
+        parts = bands(drawing, first / width_scale, rest / width_scale)
+        if len(parts) > MAX_BANDS:
+            return []
+    items = _painted(drawing, setter, styles)
+    x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
+    note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
+    rows = []
+    for index, part in enumerate(parts):
+        inside = {id(item) for item in part.items}
+        shown = tuple(item for source, item in items if id(source) in inside)
+        clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
+        group = Group(shown, dx=x, dy=-part.top * width_scale, scale=width_scale, clip=clip)
+        rows.append(
+            Row(
+                height=(part.bottom - part.top) * width_scale,
+                items=(group,),
+                frames=ctx.frames,
+                text=part.text,
+                note="" if index else "; ".join(filter(None, (drawing.note, note))),
+            )
+        )
+    return rows
 
 
 def colour(styles: Styles, role: str) -> int:
@@ -100,21 +152,9 @@ def _figure(
     drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, limit: float | None
 ) -> Row:
     scale = fit_scale(drawing, ctx.width, limit)
-    items: list[Item] = []
-    grounds: list[tuple[tuple[float, float, float, float], int]] = []  # filled marks so far
-    for item in drawing.items:
-        if isinstance(item, Label):
-            ground = _ground_of(item, grounds)
-            items.extend(setter.items(item, _legible(colour(styles, item.color), ground, styles)))
-            continue
-        stroke = colour(styles, item.stroke) if item.stroke else None
-        fill = colour(styles, item.fill) if item.fill else None
-        width = item.width if stroke is not None else 0.0
-        items.append(Shape(item.ops, stroke, fill, width, item.dash))
-        if fill is not None:
-            grounds.append((_bounds(item.ops), fill))
+    items = tuple(item for _, item in _painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
-    group = Group(tuple(items), dx=x, scale=scale)
+    group = Group(items, dx=x, scale=scale)
     return Row(
         height=drawing.height * scale,
         items=(group,),
@@ -123,6 +163,28 @@ def _figure(
         note=drawing.note,
         min_scale=figure_floor(ctx, scale),
     )
+
+
+def _painted(
+    drawing: Drawing, setter: LabelSetter, styles: Styles
+) -> list[tuple[Mark | Label, Item]]:
+    """Each of the drawing's marks and labels with what it paints in the theme's colours
+    (a label: its glyph runs, in an ink that reads on the chip under it)."""
+    out: list[tuple[Mark | Label, Item]] = []
+    grounds: list[tuple[tuple[float, float, float, float], int]] = []  # filled marks so far
+    for item in drawing.items:
+        if isinstance(item, Label):
+            ground = _ground_of(item, grounds)
+            ink = _legible(colour(styles, item.color), ground, styles)
+            out.extend((item, painted) for painted in setter.items(item, ink))
+            continue
+        stroke = colour(styles, item.stroke) if item.stroke else None
+        fill = colour(styles, item.fill) if item.fill else None
+        width = item.width if stroke is not None else 0.0
+        out.append((item, Shape(item.ops, stroke, fill, width, item.dash)))
+        if fill is not None:
+            grounds.append((_bounds(item.ops), fill))
+    return out
 
 
 def _bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:

@@ -22,7 +22,7 @@ from .gitgraphs.mermaidgit import GitGraph
 from .kinds import layout_pie
 from .marks import Drawing, Lines, Measure
 from .mermaid import Flowchart
-from .mermaidkinds import Mindmap, Pie, Sequence, parse_diagram
+from .mermaidkinds import Diagram, Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
 from .sequences.sequence import layout_sequence
 from .statecharts.mermaidstate import StateChart
@@ -36,6 +36,7 @@ from .uml.classes import layout_classes, layout_er
 from .uml.mermaidclass import ClassDiagram
 from .uml.mermaider import ErDiagram
 
+ROW_KINDS = (Sequence, Gantt, Timeline, Journey)  # read in rows, top to bottom
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
@@ -101,8 +102,16 @@ def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
 
 def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
     """The laid-out diagram (`upright`: a left-right flowchart laid top-down, a mind map's
-    branches all on one side); `DiagramError` (a one-line reason) when it is not drawn."""
+    branches all on one side); `DiagramError` (a one-line reason) when it is not drawn.
+    A kind that reads in rows says so (`Drawing.rows`): a card may cut it into bands."""
     diagram = parse_diagram(source)
+    drawing = _laid_out(diagram, measure, upright)
+    if isinstance(diagram, ROW_KINDS):
+        return replace(drawing, rows=True)
+    return drawing
+
+
+def _laid_out(diagram: Diagram, measure: Measure, upright: bool) -> Drawing:
     if isinstance(diagram, Flowchart):
         if upright and diagram.direction in ("LR", "RL"):
             diagram = replace(diagram, direction="TB")

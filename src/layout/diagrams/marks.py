@@ -72,6 +72,7 @@ class Drawing:
     text: str  # the labels, one a line: the figure's alt text
     across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
     note: str = ""  # how it was changed to fit (`fit.draw_to_fit`), said in the quality report
+    rows: bool = False  # it reads top to bottom in rows (a sequence, a gantt): cut it freely
 
 
 def finish(

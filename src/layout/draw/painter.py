@@ -168,6 +168,8 @@ class Painter:
         canvas.translate(item.dx, item.dy)
         if item.scale != 1.0:
             canvas.scale(item.scale, item.scale)
+        if item.clip is not None:
+            canvas.clipRect(_rect(item.clip), doAntiAlias=True)
         outer, self._zoom = self._zoom, self._zoom * item.scale
         self.paint(canvas, item.items)
         self._zoom = outer

@@ -1,0 +1,90 @@
+"""A drawing too tall for a card at a legible size → horizontal bands, one a card.
+
+A long sequence diagram, a tall timeline or state chart fits a card's width but not its
+height: shrunk to the height, its labels fell to 3 px on a phone. Cut into bands at the
+width's scale instead, each card shows a part at a size that reads, the way a long
+screenshot is posted as several. A cut never passes through a label, and avoids the
+small filled boxes (notes, chips, nodes) where it can; lines and frames that cross a cut
+are clipped there by the card (`Group.clip`) and go on in the next band.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from .marks import Drawing, Label, Mark
+
+SMALL_BOX = 0.5  # of a band's height: a filled box under it is not cut when it can be helped
+LEAST_BAND = 0.4  # of a band's height: no band is cut shorter than this (but the last)
+CUT_CLEARANCE = 3.0  # px of the drawing between a cut and the label or box it passes
+Span = tuple[float, float]  # a top and a bottom, in the drawing's px
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """The part of a drawing between `top` and `bottom` (its own px): the items that show
+    in it (a label whole, a mark crossing it), and the labels' text for the alt text."""
+
+    top: float
+    bottom: float
+    items: tuple[Mark | Label, ...]
+    text: str
+
+
+def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
+    """`drawing` cut into bands at most `first` (the first) and `rest` (the others) tall,
+    in the drawing's px; one band when it fits `first`."""
+    spans: list[Span] = [_span(item) for item in drawing.items]
+    labels = [
+        span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
+    ]
+    boxes = [
+        span
+        for span, item in zip(spans, drawing.items, strict=True)
+        if isinstance(item, Mark) and item.fill and span[1] - span[0] < SMALL_BOX * rest
+    ]
+    cuts, top = [0.0], 0.0
+    while drawing.height - top > (first if top == 0.0 else rest):
+        height = first if top == 0.0 else rest
+        top = _cut(top, top + height, labels, boxes, height)
+        cuts.append(top)
+    cuts.append(drawing.height)
+    return [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
+
+
+def _cut(top: float, most: float, labels: list[Span], boxes: list[Span], height: float) -> float:
+    """The lowest place at most `most` and at least `LEAST_BAND` of `height` below `top`
+    that no label spans (nor, where one is free, a small filled box); `most` if none is."""
+    least = top + LEAST_BAND * height
+    candidates = sorted(
+        {bottom + CUT_CLEARANCE for _, bottom in labels + boxes}
+        | {start - CUT_CLEARANCE for start, _ in labels + boxes},
+        reverse=True,
+    )
+    for avoid in (labels + boxes, labels):
+        for y in candidates:
+            if least <= y <= most and not any(a < y < b for a, b in avoid):
+                return y
+    return most
+
+
+def _band(drawing: Drawing, spans: list[Span], top: float, bottom: float) -> Band:
+    items: list[Mark | Label] = []
+    text: list[str] = []
+    for item, (start, end) in zip(drawing.items, spans, strict=True):
+        if isinstance(item, Label):
+            if top <= (start + end) / 2 < bottom:  # a label shows whole in one band
+                items.append(item)
+                text.extend(item.text.lines)
+        elif end >= top and start <= bottom:
+            items.append(item)
+    return Band(top, bottom, tuple(items), "\n".join(text))
+
+
+def _span(item: Mark | Label) -> Span:
+    """The item's top and bottom in the drawing's px."""
+    if isinstance(item, Label):
+        return item.y, item.y + item.text.height
+    ys = [float(op[-1]) for op in item.ops if op[0] != "Z"]  # type: ignore[arg-type]  # each op ends in its point
+    return min(ys), max(ys)
