@@ -42,7 +42,8 @@ def test_labels_are_texts_with_inline_font_attributes() -> None:
     texts = {t.text_content(): t for t in svg.iter("text")}
     assert set(texts) == {"写大纲", "然后", "发布"}
     for text in texts.values():
-        assert text.get("font-size") and text.get("font-family") and text.get("fill")
+        assert text.get("font-size") and text.get("fill")
+    assert "PingFang SC" in svg.get("font-family")  # said once, inherited by the texts
     assert svg.get("aria-label") == "写大纲 / 发布 / 然后"
     heads = [
         p

@@ -21,7 +21,7 @@ from ..mermaid import MAX_NODES, clean_label
 from .timefmt import duration_after, format_tokens, is_excluded, parse_date
 
 MAX_SPAN_DAYS = 3660  # about ten years: a chart's first start to its last end
-MAX_SKIP_STEPS = 100_000  # days looked at, over all tasks, for `excludes` (~0.1 s)
+MAX_SKIP_STEPS = 64_000  # days looked at, over all tasks, for `excludes` (~0.1 s)
 TAGS = ("active", "done", "crit", "milestone", "vert")
 _IGNORED = ("todayMarker", "topAxis", "displayMode", "weekday", "weekend", "click", "accTitle")
 _SETTINGS = ("title", "dateFormat", "axisFormat", "tickInterval", "excludes", "includes")
