@@ -27,8 +27,11 @@ ITEM_STEPS = 20  # a label measured and placed, in the units of one vertex of on
 # and benchmarks/bench_mermaid.py (docs/decisions/engine.md, "counted steps"): one layout
 # of up to 40,000 steps took at most 0.7 s of CPU, most well under 0.3 s.
 DIAGRAM_STEPS = 40_000
-FORMS_STEPS = 2 * DIAGRAM_STEPS  # a diagram's forms together (as written, upright, narrow)
-POST_STEPS = 4 * FORMS_STEPS  # a post's diagrams together
+# A diagram's forms together (as written, upright, narrow): a second form only for one
+# under half the cap. With flowcharts' edges routed between layers, a 200-node, 400-edge
+# chart of 38,900 steps took 1.05 s a form: two came to 2.1 s, over the 2-s ceiling.
+FORMS_STEPS = 3 * DIAGRAM_STEPS // 2
+POST_STEPS = 6 * DIAGRAM_STEPS  # a post's diagrams together
 
 
 def diagram_steps(diagram: object) -> int:
