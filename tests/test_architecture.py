@@ -65,7 +65,11 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     ),
     "pygments": ("layout/parse/code.py",),
     # the layered layout of flowcharts, and of class and ER diagrams
-    "grandalf": ("layout/diagrams/drawing.py", "layout/diagrams/uml/boxgraph.py"),
+    "grandalf": (
+        "layout/diagrams/layered.py",
+        "layout/diagrams/drawing.py",
+        "layout/diagrams/uml/boxgraph.py",
+    ),
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
     # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
     "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/parse/inlinecss.py"),

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from .mermaid import Flowchart
 
-SWEEPS = 3  # crossing-reduction sweeps a layered layout makes (drawing._sugiyama)
+SWEEPS = 3  # crossing-reduction sweeps a layered layout makes (layered.sugiyama)
 ITEM_STEPS = 20  # a label measured and placed, in the units of one vertex of one sweep
 # One diagram's allowance, calibrated on this machine with generated flowcharts up to the
 # parser's limits (200 nodes, 400 edges; random, acyclic, labelled, long-edged, bipartite)

@@ -1,7 +1,6 @@
 """A flowchart record + a label `Measure` → its `Drawing`: boxes and edges laid out in layers.
 
-Flowcharts are laid out by grandalf's Sugiyama layout (cycle removal, longest-path
-layering, barycentre crossing reduction, Brandes-Köpf coordinates), each connected
+Flowcharts are laid out by grandalf's Sugiyama layout (`layered`), each connected
 component on its own, side by side. An edge label is a vertex of its own in the middle
 of its edge, so layering leaves it room. LR and RL lay out TB with the boxes' sides
 swapped, then turn the picture. The records a drawing is made of are in marks.py; mind
@@ -10,16 +9,15 @@ maps, sequence diagrams and pies are in `kinds`.
 
 from __future__ import annotations
 
-import functools
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..errors import DiagramError
 from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour, node_marks
-from .flow.route import PANEL_PAD, TITLE, make_room_for_panels, route_in_gaps
+from .flow.route import PANEL_PAD, TITLE
 from .flow.shapes import label_shift
 from .flow.shapes import size as shape_size
+from .layered import Path, ordered_edge, shared, sugiyama, vertex
 from .marks import (
     LABEL_SIZE,
     MARGIN,
@@ -41,34 +39,6 @@ from .mermaid import Flowchart, Node
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge
     from grandalf.graphs import Graph, Vertex
-    from grandalf.layouts import SugiyamaLayout
-
-
-LAYER_GAP, NODE_GAP = 36.0, 24.0  # px between layers, and between nodes in one
-# grandalf's ordering costs ~0.1 ms per vertex and sweep, counting the dummy vertices an
-# edge gets in every layer it crosses: a diagram needing more is refused (~1 s at most),
-# and past `FEW_SWEEPS` it gets fewer sweeps.
-MAX_LAYOUT_VERTICES = 12_000
-FEW_SWEEPS = 2_000
-
-
-@dataclass
-class _Box:
-    """A vertex's view for grandalf: its size (w, h) and, after layout, its centre xy;
-    `pointed`: a shape whose ends narrow to a point (edges meet it there, not side by side)."""
-
-    w: float
-    h: float
-    xy: tuple[float, float] = (0.0, 0.0)
-    pointed: bool = False
-
-
-@dataclass
-class _Path:
-    points: list[tuple[float, float]]
-
-    def setpath(self, points: list[tuple[float, float]]) -> None:
-        self.points = list(points)
 
 
 def _node_size(node: Node, text: Lines) -> tuple[float, float]:
@@ -119,13 +89,13 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         pairs = itertools.pairwise(ends)
         pieces = [ordered_edge(a, b, len(g_edges) + k) for k, (a, b) in enumerate(pairs)]
         for piece in pieces:
-            piece.view = _Path([])
+            piece.view = Path([])
         g_edges.extend(pieces)
         routes.append(pieces)
     graph = Graph(list(vertices.values()), g_edges)
     if chart.subgraphs and len(graph.C) > 1:  # a panel may hold nodes of two components
         graph = _tied(graph, list(vertices.values()), g_edges, across)
-    _sugiyama(graph, _cluster_paths(chart), _depths(chart))
+    sugiyama(graph, _cluster_paths(chart), _depths(chart))
     boxes = {key: v.view for key, v in vertices.items()}
     if across:
         for box in boxes.values():
@@ -153,69 +123,8 @@ def _tied(graph: Graph, vertices: list[Vertex], edges: list[GEdge], across: bool
     for component in graph.C:
         first = next((v for v in component.sV if not v.e_in()), component.sV[0])
         ties.append(ordered_edge(root, first, len(edges) + len(ties)))
-        ties[-1].view = _Path([])
+        ties[-1].view = Path([])
     return Graph([*vertices, root], [*edges, *ties])
-
-
-def ordered_edge(a: Vertex, b: Vertex, order: int) -> GEdge:
-    """A grandalf edge from `a` to `b` hashed by `order` (its place in the diagram), so the
-    layered layout comes out the same on every run (`_edge_class`)."""
-    return _edge_class()(a, b, order)
-
-
-@functools.cache
-def _edge_class() -> type[GEdge]:
-    """grandalf's edge, hashed by its place in the chart: grandalf gathers a component's
-    edges in a set, which hashed by address came out in another order each run, and so did
-    the layout (the same chart 2,660 px wide in one run, 3,110 in the next)."""
-    from grandalf.graphs import Edge  # see TYPE_CHECKING above
-
-    class OrderedEdge(Edge):  # type: ignore[misc]
-        def __init__(self, x: Vertex, y: Vertex, order: int) -> None:
-            super().__init__(x, y)
-            self.order = order
-
-        def __hash__(self) -> int:
-            return self.order
-
-    return OrderedEdge
-
-
-def vertex(key: str, w: float, h: float, across: bool) -> Vertex:
-    """A grandalf vertex of a box `w` x `h` (its sides swapped when laid `across`)."""
-    from grandalf.graphs import Vertex  # see TYPE_CHECKING above
-
-    box = Vertex(key)
-    box.view = _Box(h, w) if across else _Box(w, h)
-    return box
-
-
-def layered_routes(
-    vertices: list[Vertex], chains: list[list[Vertex]], layer_gap: float
-) -> list[list[tuple[float, float]]]:
-    """Lays out `vertices` joined by `chains` (each a path through vertices, such as a
-    transition through its label) as flowcharts are, without clusters; each chain's route,
-    from its first vertex's centre to its last's (a state diagram's scope: `states`)."""
-    from grandalf.graphs import Graph  # see TYPE_CHECKING above
-
-    count = itertools.count()
-    pieces_of = [
-        [ordered_edge(a, b, next(count)) for a, b in itertools.pairwise(chain)] for chain in chains
-    ]
-    for piece in (piece for pieces in pieces_of for piece in pieces):
-        piece.view = _Path([])
-    graph = Graph(vertices, [p for pieces in pieces_of for p in pieces])
-    _sugiyama(graph, {}, layer_gap=layer_gap)
-    routes = []
-    for pieces in pieces_of:
-        points: list[tuple[float, float]] = []
-        for piece in pieces:
-            route = list(piece.view.points)
-            if route[0] != piece.v[0].view.xy:
-                route.reverse()  # grandalf turned the edge to break a cycle
-            points.extend(route if not points else route[1:])
-        routes.append(points)
-    return routes
 
 
 def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
@@ -229,18 +138,10 @@ def _cluster_paths(chart: Flowchart) -> dict[str, tuple[int, ...]]:
         for node in chart.nodes
     }
     for index, edge in enumerate(chart.edges):
-        shared = _shared(paths[edge.source], paths[edge.target])
-        paths[f"\0label{index}"] = shared
-        paths.update({f"\0gap{index}.{step}": shared for step in range(edge.length - 1)})
+        common = shared(paths[edge.source], paths[edge.target])
+        paths[f"\0label{index}"] = common
+        paths.update({f"\0gap{index}.{step}": common for step in range(edge.length - 1)})
     return paths
-
-
-def _shared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
-    """The subgraphs two vertices are both in (the common start of their paths)."""
-    common = 0
-    while common < min(len(a), len(b)) and a[common] == b[common]:
-        common += 1
-    return a[:common]
 
 
 def _depths(chart: Flowchart) -> dict[int, int]:
@@ -252,101 +153,6 @@ def _depths(chart: Flowchart) -> dict[int, int]:
         inner = [depths[j] for j in range(index) if members[j] <= held and members[j] != held]
         depths[index] = 1 + max(inner, default=0)
     return depths
-
-
-def _keep_clusters_together(
-    layout: SugiyamaLayout, paths: dict[str, tuple[int, ...]]
-) -> dict[object, tuple[int, ...]]:
-    """Reorders each layer so a subgraph's vertices (and the long edges inside it) sit side
-    by side, where the crossing reduction left them; grandalf knows no clusters, and
-    without this an outside node can land between two members, inside their panel. Gives
-    each long edge's dummy vertices the subgraphs both its ends are in."""
-    path_of: dict[object, tuple[int, ...]] = {}
-    for edge, ctrl in layout.ctrls.items():  # a long edge's dummies: in what both ends are in
-        shared = _shared(paths.get(edge.v[0].data, ()), paths.get(edge.v[1].data, ()))
-        path_of.update({v: shared for v in ctrl.values() if not hasattr(v, "data")})
-    for layer in layout.layers:
-        where = {v: paths.get(v.data, ()) if v not in path_of else path_of[v] for v in layer}
-        if not any(where.values()):
-            continue
-        position = {v: layout.grx[v].pos for v in layer}
-        centre: dict[tuple[int, ...], list[float]] = {}
-        for v, path in where.items():
-            for depth in range(1, len(path) + 1):
-                centre.setdefault(path[:depth], []).append(position[v])
-
-        layer.sort(key=lambda v: _cluster_key(where[v], centre, position[v]))
-        step = 1.0 / (len(layer) - 1) if len(layer) > 1 else 1.0
-        for index, v in enumerate(layer):
-            layout.grx[v].pos, layout.grx[v].bar = index, index * step
-    return path_of
-
-
-def _cluster_key(
-    path: tuple[int, ...], centre: dict[tuple[int, ...], list[float]], position: float
-) -> list[tuple[float, int]]:
-    """Where a vertex sorts in its layer: by the mean place of its outermost subgraph's
-    vertices, then of the next, then its own place (a vertex outside all: its own)."""
-    ranks = [
-        (sum(centre[path[:d]]) / len(centre[path[:d]]), path[d - 1])
-        for d in range(1, len(path) + 1)
-    ]
-    return [*ranks, (position, -1)]
-
-
-def _sugiyama(
-    graph: Graph,
-    paths: dict[str, tuple[int, ...]],
-    depths: dict[int, int] | None = None,
-    layer_gap: float = LAYER_GAP,
-) -> None:
-    """Lays out each connected component, then sets them side by side; a subgraph's
-    vertices are kept together in each layer (`_keep_clusters_together`). With `depths`
-    (a flowchart's subgraphs), a panel is given room and edges are routed in the gaps
-    between layers (flow/route.py); without, grandalf routes them (the other graph kinds,
-    which place their own ends and marks)."""
-    offset, laid_out = 0.0, 0
-    for component in graph.C:
-        vertices = list(component.sV)
-        if len(vertices) == 1:
-            box = vertices[0].view
-            box.xy = (offset + box.w / 2, box.h / 2)
-            offset += box.w + NODE_GAP
-            continue
-        from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
-
-        layout = SugiyamaLayout(component)
-        layout.xspace, layout.yspace = NODE_GAP, layer_gap
-        layout.init_all()
-        laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
-        if laid_out > MAX_LAYOUT_VERTICES:
-            raise DiagramError("too many long edges to lay out: simplify the diagram")
-        sweeps = 1.5 if laid_out > FEW_SWEEPS else 3
-        while sweeps > 0.5:  # grandalf's draw(), with the clusters kept before placing
-            for _ in layout.ordering_step():
-                pass
-            sweeps -= 1
-        if sweeps > 0:
-            for _ in layout.ordering_step(oneway=True):
-                pass
-        dummy_paths = _keep_clusters_together(layout, paths)
-        layout.setxy()
-        if depths is not None:
-            make_room_for_panels(layout, paths, depths, dummy_paths)
-            route_in_gaps(layout, list(component.sE))
-        else:
-            layout.draw_edges()
-            for piece in component.sE:
-                if not piece.view.points:
-                    piece.view.points = [piece.v[0].view.xy, piece.v[1].view.xy]
-        left = min(v.view.xy[0] - v.view.w / 2 for v in vertices)
-        top = min(v.view.xy[1] - v.view.h / 2 for v in vertices)
-        for box in vertices:
-            x, y = box.view.xy
-            box.view.xy = (x - left + offset, y - top)
-        for piece in component.sE:
-            piece.view.points = [(x - left + offset, y - top) for x, y in piece.view.points]
-        offset = max(v.view.xy[0] + v.view.w / 2 for v in vertices) + NODE_GAP
 
 
 def _flowchart_drawing(

@@ -1,7 +1,7 @@
 """A `StateChart` + a label `Measure` → its `Drawing`: states in layers, composites as panels.
 
 Each scope (the diagram, or one concurrent region of a composite state) is laid out on its
-own by grandalf's layered layout, as flowcharts are (`drawing.layered_routes`), innermost
+own by grandalf's layered layout, as flowcharts are (`layered.layered_routes`), innermost
 first: a composite is then one box of its regions' size in its parent's layout, so panels
 never overlap and each holds its own start and end; concurrent regions sit side by side
 across the flow, a dashed divider between them. A transition between scopes is drawn in
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...errors import DiagramError
-from ..drawing import layered_routes, vertex
+from ..layered import layered_routes, vertex
 from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,

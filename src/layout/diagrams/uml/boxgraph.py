@@ -19,8 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..drawing import _Path, _shared, _sugiyama, ordered_edge, vertex
 from ..flow.paint import Placed, back, rounded
+from ..layered import Path, ordered_edge, shared, sugiyama, vertex
 from ..marks import (
     LINE_WIDTH,
     MARGIN,
@@ -89,14 +89,14 @@ def lay_out(
         if wire.label is not None:
             key = f"\0label{index}"
             texts[key] = wire.label
-            paths[key] = _shared(paths.get(wire.source, ()), paths.get(wire.target, ()))
+            paths[key] = shared(paths.get(wire.source, ()), paths.get(wire.target, ()))
             vertices[key] = vertex(key, *_chip_size(wire.label), across)
             ends.insert(1, vertices[key])
         pieces = [ordered_edge(a, b, next(order)) for a, b in itertools.pairwise(ends)]
         for piece in pieces:
-            piece.view = _Path([])
+            piece.view = Path([])
         pieces_of.append(pieces)
-    _sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), paths)
+    sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), paths)
     turn = _turn(vertices, direction)
     placed = {}
     for key, box in vertices.items():
