@@ -13,7 +13,6 @@ without a line. `box` groups are titled tinted bands behind their participants' 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 from ..marks import (
@@ -30,11 +29,11 @@ from ..marks import (
     Measure,
     Op,
     arrowhead,
-    circle_ops,
     finish,
     rect_ops,
     tint,
 )
+from .seqmarks import CHIP, arrow_end, frame_marks, stick_figure, tag_width
 from .sequenceparse import Lifeline, Message, Note, Section, Sequence
 
 ROW_GAP, COLUMN_GAP, ACTOR = 10.0, 36.0, 30.0
@@ -43,7 +42,6 @@ DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
 LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
 FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
 CROSS = 6.0  # px: half a destroyed lifeline's cross
-CHIP = 5.0  # px round a condition's label on its chip
 
 
 @dataclass
@@ -221,8 +219,8 @@ def _message(sheet: _Sheet, event: Message) -> None:
         y = _self_loop(sheet, event, start, y)
     else:
         if a in created:
-            start = _created_head(sheet, a, xb, y)
-        tip = _created_head(sheet, b, xa, y) if b in created else sheet.edge(b, xa)
+            start = _createdarrow_end(sheet, a, xb, y)
+        tip = _createdarrow_end(sheet, b, xa, y) if b in created else sheet.edge(b, xa)
         _arrow(sheet, event, start, tip, y)
         y += half
     if event.number is not None:
@@ -244,7 +242,7 @@ def _arrow(sheet: _Sheet, event: Message, start: float, tip: float, y: float) ->
     begin = start + direction * (7.0 if event.both else 0.0)
     line = (("M", begin, y), ("L", tip - direction * inset, y))
     sheet.body.append(Mark(line, "line", None, LINE_WIDTH, dash))
-    sheet.body.extend(_head(event.arrow, (tip, y), (start, y)))
+    sheet.body.extend(arrow_end(event.arrow, (tip, y), (start, y)))
     if event.both:
         sheet.body.append(arrowhead((start, y), (tip, y), 9.0))
     sheet.last_arrow = y
@@ -260,29 +258,10 @@ def _self_loop(sheet: _Sheet, event: Message, start: float, y: float) -> float:
         ("L", start + 8, back),
     )
     sheet.body.append(Mark(path, "line", None, LINE_WIDTH, (5.0, 4.0) if event.dashed else None))
-    sheet.body.extend(_head(event.arrow, (start, back), (start + LOOP_W, back)))
+    sheet.body.extend(arrow_end(event.arrow, (start, back), (start + LOOP_W, back)))
     sheet.reach(start + LOOP_W + 4)
     sheet.last_arrow = back
     return back
-
-
-def _head(kind: str, tip: tuple[float, float], frm: tuple[float, float]) -> list[Mark]:
-    """An arrow's end: a filled head, none (`->`), a cross (`-x`) or an open head (`-)`)."""
-    if kind == "filled":
-        return [arrowhead(tip, frm, 9.0)]
-    if kind == "open":
-        return []
-    x, y = tip
-    if kind == "cross":
-        s = 5.0
-        ops = (("M", x - s, y - s), ("L", x + s, y + s), ("M", x - s, y + s), ("L", x + s, y - s))
-        return [Mark(ops, "line")]
-    angle = math.atan2(tip[1] - frm[1], tip[0] - frm[0])
-    barbs: list[Op] = []
-    for side in (0.83, -0.83):
-        back = angle + math.pi * side
-        barbs += [("M", x, y), ("L", x + 9 * math.cos(back), y + 9 * math.sin(back))]
-    return [Mark(tuple(barbs), "line")]
 
 
 def _disc(sheet: _Sheet, number: int, x: float, y: float) -> None:
@@ -295,7 +274,7 @@ def _disc(sheet: _Sheet, number: int, x: float, y: float) -> None:
     sheet.body.append(Label(text, x, y - text.height / 2, "on_accent"))
 
 
-def _created_head(sheet: _Sheet, column: int, toward: float, y: float) -> float:
+def _createdarrow_end(sheet: _Sheet, column: int, toward: float, y: float) -> float:
     """A participant created by this message: its head on the arrow's row, its lifeline
     from there; the arrow ends at the head's side."""
     top = y - sheet.head_h / 2
@@ -374,7 +353,11 @@ def _section(sheet: _Sheet, event: Section) -> None:
             sheet.bands.append(Mark(band, None, tint(f"series{sheet.rects % 8}")))
             sheet.rects += 1
         else:
-            sheet.frames.extend(_frame_marks(frame, left, right, sheet.y))
+            sheet.frames.extend(
+                frame_marks(
+                    frame.top, frame.section, frame.label, frame.dividers, (left, right, sheet.y)
+                )
+            )
         sheet.y += 10
 
 
@@ -387,48 +370,10 @@ def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, floa
     inset = 8.0 * depth
     left = min([xs[min(columns)] - FRAME_MARGIN + inset, *(x - 10 for x in frame.reach)])
     right = max([xs[max(columns)] + FRAME_MARGIN - inset, *(x + 10 for x in frame.reach)])
-    need = _tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
+    need = tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
     for _, label in frame.dividers:
         need = max(need, label.width + 2 * CHIP + 16 if label else 0)
     return left, max(right, left + need)
-
-
-def _tag_width(section: Section) -> float:
-    return len(section.keyword) * SMALL_SIZE * 0.62 + 12
-
-
-def _frame_marks(frame: _Frame, left: float, right: float, bottom: float) -> list[Mark | Label]:
-    """A block's frame: its outline, its tag in the corner, its condition and dividers."""
-    top, section = frame.top, frame.section
-    out: list[Mark | Label] = [
-        Mark(rect_ops(left, top, right - left, bottom - top + 4, 3), "accent", None, 1.2)
-    ]
-    tag_w = _tag_width(section)
-    corner: tuple[Op, ...] = (
-        ("M", left, top),
-        ("L", left + tag_w, top),
-        ("L", left + tag_w, top + 12),
-        ("L", left + tag_w - 6, top + 18),
-        ("L", left, top + 18),
-        ("Z",),
-    )
-    out.append(Mark(corner, None, tint("accent")))
-    tag = Lines((section.keyword,), tag_w - 12, 16, SMALL_SIZE, True)
-    out.append(Label(tag, left + 5, top + 1, "text", "left"))
-    if section.label:
-        out += _chip(frame.label, left + tag_w + 8 + CHIP, top + CHIP + 3, "left")
-    for y, label in frame.dividers:
-        out.append(Mark((("M", left, y), ("L", right, y)), "accent", None, 1.2, (4.0, 3.0)))
-        if label:  # shown as written: mermaid-js's "[…]" reads as markup on a card
-            out += _chip(label, (left + right) / 2, y + CHIP + 4)
-    return out
-
-
-def _chip(text: Lines, x: float, y: float, align: str = "center") -> list[Mark | Label]:
-    """A condition on a chip of the panel colour: legible over a frame's lines and bands."""
-    left = x - text.width / 2 if align == "center" else x
-    chip = rect_ops(left - CHIP, y - CHIP + 1, text.width + 2 * CHIP, text.height + 2 * CHIP - 2, 4)
-    return [Mark(chip, None, "panel"), Label(text, x, y, "muted", align)]
 
 
 def _lifelines(sheet: _Sheet, end: float) -> list[Mark | Label]:
@@ -449,7 +394,7 @@ def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:
     x, width = sheet.xs[column], sheet.widths[column]
     out: list[Mark | Label] = []
     if sheet.seq.participants[column].actor:
-        out += _stick_figure(x, top - ACTOR)
+        out += stick_figure(x, top - ACTOR)
     out.append(Mark(rect_ops(x - width / 2, top, width, sheet.head_h, 4), None, tint("accent")))
     out.append(Label(sheet.heads[column], x, top + PAD_Y))
     return out
@@ -470,17 +415,3 @@ def _boxes(sheet: _Sheet, end: float) -> list[Mark | Label]:
         if title.lines and title.lines != ("",):
             out.append(Label(title, (left + right) / 2, top + 5.0))
     return out
-
-
-def _stick_figure(x: float, top: float) -> list[Mark]:
-    head = circle_ops(x, top + 5, 5)
-    body: tuple[Op, ...] = (
-        ("M", x, top + 10),
-        ("L", x, top + 19),
-        ("M", x - 8, top + 13),
-        ("L", x + 8, top + 13),
-        ("M", x - 7, top + 27),
-        ("L", x, top + 19),
-        ("L", x + 7, top + 27),
-    )
-    return [Mark(head, "accent", None, 1.5), Mark(body, "accent", None, 1.5)]
