@@ -367,7 +367,7 @@ FUND = Path(__file__).resolve().parents[1] / "cases" / "hard" / "03-fund-explain
 def test_a_table_set_tight_stays_whole_with_its_heading(fonts) -> None:
     """The fund explainer's five-row table and its heading came 9 px over a 1600x900
     slide, so the table split 2 | 2 under a repeated header on two slides. A card may set
-    its table rows tight (half their padding) where that spares a broken rule: in every
+    its table rows tight (less padding) where that spares a broken rule: in every
     theme-mode the table is now whole, and the quality report says its rows were set tight."""
     split, tight = [], 0
     for name in themes.names():

@@ -36,7 +36,7 @@ EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
 # split into column groups. 12 px is the floor Chinese-locale browsers long put on text.
 MIN_TEXT_SIZE = 12.0
 COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
-TIGHT_PADDING = 0.5  # of a row's top and bottom padding kept where a card sets it tight
+TIGHT_PADDING = 0.4  # of a row's top and bottom padding kept where a card sets it tight
 LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
 # A cell never breaks a run of up to 4 characters between spaces: "10月", "第一季度", "-12%".
 KEEP_WHOLE = 4

@@ -27,7 +27,7 @@ Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, d
 share, so that it and what keeps with it end a card instead of opening the next and leaving
 this one half empty. The card pays `SHRUNK` in proportion to what its figures give up of
 what they could: less than a card left under 60 % full costs, more than small slack does.
-A table's rows have a tight form (half their vertical padding): a card may set all its
+A table's rows have a tight form (40 % of their vertical padding): a card may set all its
 table rows so (`TIGHT`, as much as squeezed gaps cost) to hold a table whole with its
 heading or its note rather than split it.
 
