@@ -45,6 +45,7 @@ from inkcard.app.articles.convert.formulas import (
 )
 from inkcard.app.articles.convert.refs import links_to_footnotes
 from inkcard.app.articles.convert.tables import fit_tables
+from inkcard.app.articles.convert.titlehead import drop_repeated_title
 from inkcard.layout.parse import (
     HTML_TAGS,
     STYLED_TAGS,
@@ -228,11 +229,13 @@ def to_article(
     formulas: Typeset | None = None,
     brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
     inline_images: Mapping[str, str] | None = None,
+    title: str = "",
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
     is shown as source), else typeset here; `inline_images`: image sources to replace by
-    the `data:` URI given (local files, read by the service)."""
+    the `data:` URI given (local files, read by the service); `title`: the title shown
+    above the article (front matter, request), whose repetition as a leading h1 goes."""
     style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_render(clean_text(markdown), inline_images or {}))
@@ -245,7 +248,8 @@ def to_article(
         box.tag = "section"
     text = fx.visible_text(article)
     words = fx.count_words(text)
-    title = fx.title_of(article, text)
+    heading = fx.title_of(article, text)
+    drop_repeated_title(article, title)
     math = take_math(article)
     diagrams = take_diagrams(article, style.brand_colour)
     cjk = fx.has_cjk(text)
@@ -259,9 +263,9 @@ def to_article(
     place_diagrams(diagrams)
     head = document.find("head")
     head.clear()
-    head.extend(_head(title))
+    head.extend(_head(heading))
     return Article(
-        _serialise(document), tuple(images.sources), title, words, tuple(images.unusable), linked
+        _serialise(document), tuple(images.sources), heading, words, tuple(images.unusable), linked
     )
 
 
