@@ -43,6 +43,7 @@ from inkcard.app.articles.convert.formulas import (
     take_math,
     typeset_here,
 )
+from inkcard.app.articles.convert.panels import details_to_panels
 from inkcard.app.articles.convert.refs import links_to_footnotes
 from inkcard.app.articles.convert.tables import fit_tables
 from inkcard.app.articles.convert.titlehead import drop_repeated_title
@@ -88,7 +89,7 @@ for _kind, _display in MATH_TOKENS.items():
 # What may pass from Markdown and raw HTML into the article: the tags and inline styles
 # cards read too (HTML_TAGS, clean_style); everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
-_TAGS = set(HTML_TAGS)
+_TAGS = set(HTML_TAGS) | {"details", "summary"}  # made panels (panels.py); cards: text
 _DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
                       "template", "noscript", "textarea", "select", "title"}  # fmt: skip
 _OWN_ATTRIBUTES = {
@@ -253,6 +254,7 @@ def to_article(
     math = take_math(article)
     diagrams = take_diagrams(article, style.brand_colour)
     cjk = fx.has_cjk(text)
+    details_to_panels(article, "详情" if cjk else "Details")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
