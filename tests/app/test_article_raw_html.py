@@ -134,6 +134,25 @@ def test_bare_addresses_in_prose_are_listed_too() -> None:
     assert root.text_content().count("https://example.com/a") == 2  # the prose, the list
 
 
+@pytest.mark.parametrize(
+    ("markdown", "prose", "listed"),
+    [
+        ("访问https://example.com/a获取更多。", "访问https://example.com/a[1]获取更多。",
+         "https://example.com/a"),
+        ("见 www.example.org/x，再见", "见 www.example.org/x[1]，再见", "http://www.example.org/x"),
+        ("(see https://a.com/b).", "(see https://a.com/b[1]).", "https://a.com/b"),
+        ("地址 <https://a.com/路径> 完", "地址 https://a.com/路径[1] 完", "https://a.com/路径"),
+        ("[链接](https://a.com/路径?q=%20)", "链接[1]", "链接: https://a.com/路径?q=%20"),
+    ],
+)  # fmt: skip
+def test_a_bare_address_ends_where_chinese_begins_and_is_listed_readably(
+    markdown: str, prose: str, listed: str
+) -> None:
+    root = root_of(markdown)
+    assert root[0].text_content() == prose
+    assert [item.text_content() for item in root[-1][1:]] == [f"[1]{listed}"]
+
+
 # the highlighter's fallback
 
 

@@ -32,6 +32,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from inkcard import themes
 from inkcard.app.articles.convert import alerts
 from inkcard.app.articles.convert import fixups as fx
+from inkcard.app.articles.convert.bareurls import cut_bare_addresses
 from inkcard.app.articles.convert.brand import Brand, apply_brand, brand_colour
 from inkcard.app.articles.convert.diagrams import place_diagrams, take_diagrams
 from inkcard.app.articles.convert.formulas import (
@@ -79,6 +80,7 @@ _PARSER.linkify = address_linkify()  # http(s):// and www. only
 _PARSER.validateLink = valid_link  # type: ignore[method-assign]  # file: images pass
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
+_PARSER.core.ruler.after("linkify", "cut_bare_addresses", cut_bare_addresses)  # bareurls.py
 for _name, _rule in alerts.RENDER_RULES.items():
     _PARSER.add_render_rule(_name, _rule)
 for _kind, _display in MATH_TOKENS.items():

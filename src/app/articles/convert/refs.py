@@ -28,6 +28,8 @@ _FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
 # A link whose address went to the list: an emphasised word, not a link's look (WeChat opens
 # no outside link); themes/shared/article-common.css styles it.
 REF_CLASS = "link-ref"
+# A run of escaped bytes 0x80-0xFF: each `%XY` of fixed length, nothing to read twice.
+_ESCAPED_UTF8 = re.compile(r"(?:%[89a-fA-F][0-9a-fA-F])+")
 
 
 @dataclass(slots=True)
@@ -97,7 +99,7 @@ def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
     key = url_key(href)
     if key not in refs:
         address = lxml_html.Element("span", {"class": "refs-url"})
-        address.text = href
+        address.text = readable_address(href)
         if says_address(text, href):  # a bare address: listed too, said once there
             refs[key] = _Reference(len(refs) + 1, [address])
         else:
@@ -108,6 +110,21 @@ def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
     span.addnext(mark)
     mark.tail, span.tail = span.tail, None
     _make_mark(mark, refs[key].number)
+
+
+def readable_address(href: str) -> str:
+    """The address as a reader writes it: percent-escaped UTF-8 (a Chinese path, as the
+    parser escapes it) shown as its characters; escaped ASCII (`%20`, `%2F`) stays, so
+    the address copied from the list is the same address."""
+    return _ESCAPED_UTF8.sub(_decoded, href)
+
+
+def _decoded(match: re.Match[str]) -> str:
+    escaped = match.group(0)
+    try:
+        return bytes.fromhex(escaped.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return escaped
 
 
 def says_address(text: str, href: str) -> bool:
@@ -136,7 +153,7 @@ def _unwrap_link(link: Element, with_address: bool) -> Element:
     link.set("class", "link")
     text = link.text_content().strip()
     if with_address and urlsplit(href).scheme in ("http", "https") and not says_address(text, href):
-        link.tail = f" ({href}){link.tail or ''}"
+        link.tail = f" ({readable_address(href)}){link.tail or ''}"
     return link
 
 
