@@ -63,7 +63,7 @@ def cut_bare_addresses(state: Any) -> None:
 
 def _cut(md: Any, link: Any, text: Any) -> str:
     """Shortens the link to its address; returns the text cut off ("" when none)."""
-    content = text.content
+    content: str = text.content
     end = next((n for n, char in enumerate(content) if _cuts(char)), len(content))
     if end == len(content) or end == 0:
         return ""
