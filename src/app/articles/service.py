@@ -132,6 +132,7 @@ class ArticleService:
                 formulas,
                 Brand(request.primaryColor, request.fontSize),
                 inline,
+                "" if request.keepTitleHeading else request.title,  # its repeating h1 goes
                 timeout=timeout,
                 key=key,
             )

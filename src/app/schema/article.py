@@ -105,7 +105,9 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
         str,
         msgspec.Meta(
             description="Drafts: the title; empty: the first heading, else the first line."
-            " Cut to 32 characters (an ellipsis, …, marks a cut)."
+            " Cut to 32 characters (an ellipsis, …, marks a cut). A leading h1 that repeats"
+            " it (spaces, closing punctuation and Latin case aside) is left out of the HTML"
+            " and the draft."
         ),
     ] = ""
     author: Annotated[
@@ -127,8 +129,8 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     keepTitleHeading: Annotated[
         bool,
         msgspec.Meta(
-            description="Drafts: true keeps a leading h1 that became the title in the content"
-            " (the platform shows the title above it)."
+            description="True keeps a leading h1 that became or repeats the title in the"
+            " content (the platform shows the title above it)."
         ),
     ] = False
     needOpenComment: Annotated[bool, msgspec.Meta(description="Drafts: open comments.")] = False

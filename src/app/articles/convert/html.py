@@ -32,6 +32,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 from inkcard import themes
 from inkcard.app.articles.convert import alerts
 from inkcard.app.articles.convert import fixups as fx
+from inkcard.app.articles.convert.bareurls import cut_bare_addresses
 from inkcard.app.articles.convert.brand import Brand, apply_brand, brand_colour
 from inkcard.app.articles.convert.diagrams import place_diagrams, take_diagrams
 from inkcard.app.articles.convert.formulas import (
@@ -43,8 +44,10 @@ from inkcard.app.articles.convert.formulas import (
     take_math,
     typeset_here,
 )
+from inkcard.app.articles.convert.panels import details_to_panels
 from inkcard.app.articles.convert.refs import links_to_footnotes
 from inkcard.app.articles.convert.tables import fit_tables
+from inkcard.app.articles.convert.titlehead import drop_repeated_title
 from inkcard.layout.parse import (
     HTML_TAGS,
     STYLED_TAGS,
@@ -77,6 +80,7 @@ _PARSER.linkify = address_linkify()  # http(s):// and www. only
 _PARSER.validateLink = valid_link  # type: ignore[method-assign]  # file: images pass
 _PARSER.options["alerts"] = True  # GitHub alerts: themed callouts (alerts.py)
 _PARSER.core.ruler.before("inline", "alert_labels", alerts.label_titles)
+_PARSER.core.ruler.after("linkify", "cut_bare_addresses", cut_bare_addresses)  # bareurls.py
 for _name, _rule in alerts.RENDER_RULES.items():
     _PARSER.add_render_rule(_name, _rule)
 for _kind, _display in MATH_TOKENS.items():
@@ -87,7 +91,7 @@ for _kind, _display in MATH_TOKENS.items():
 # What may pass from Markdown and raw HTML into the article: the tags and inline styles
 # cards read too (HTML_TAGS, clean_style); everything else is dropped
 # (script, style, iframe, svg, object, form … lose their content too).
-_TAGS = set(HTML_TAGS)
+_TAGS = set(HTML_TAGS) | {"details", "summary"}  # made panels (panels.py); cards: text
 _DROP_WITH_CONTENT = {"script", "style", "iframe", "svg", "math", "object", "embed",
                       "template", "noscript", "textarea", "select", "title"}  # fmt: skip
 _OWN_ATTRIBUTES = {
@@ -228,11 +232,13 @@ def to_article(
     formulas: Typeset | None = None,
     brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
     inline_images: Mapping[str, str] | None = None,
+    title: str = "",
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
     is shown as source), else typeset here; `inline_images`: image sources to replace by
-    the `data:` URI given (local files, read by the service)."""
+    the `data:` URI given (local files, read by the service); `title`: the title shown
+    above the article (front matter, request), whose repetition as a leading h1 goes."""
     style = _theme(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_render(clean_text(markdown), inline_images or {}))
@@ -245,10 +251,12 @@ def to_article(
         box.tag = "section"
     text = fx.visible_text(article)
     words = fx.count_words(text)
-    title = fx.title_of(article, text)
+    heading = fx.title_of(article, text)
+    drop_repeated_title(article, title)
     math = take_math(article)
     diagrams = take_diagrams(article, style.brand_colour)
     cjk = fx.has_cjk(text)
+    details_to_panels(article, "详情" if cjk else "Details")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
@@ -259,9 +267,9 @@ def to_article(
     place_diagrams(diagrams)
     head = document.find("head")
     head.clear()
-    head.extend(_head(title))
+    head.extend(_head(heading))
     return Article(
-        _serialise(document), tuple(images.sources), title, words, tuple(images.unusable), linked
+        _serialise(document), tuple(images.sources), heading, words, tuple(images.unusable), linked
     )
 
 

@@ -1,8 +1,10 @@
 """Links and footnotes for WeChat: numbered marks and one references list at the end.
 
 Links outside mp.weixin.qq.com do not navigate in WeChat and the editor strips ids, so
-anchors cannot work: the link text stays, a mark `[n]` follows, and the list at the end
-holds the addresses and the Markdown footnotes' text under one numbering.
+anchors cannot work: the link text stays, emphasised rather than blue and underlined (it
+opens nothing), a mark `[n]` follows, and the list at the end holds the addresses (bare ones
+written in the prose too, so each can be copied from one place) and the Markdown footnotes'
+text under one numbering.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from inkcard.app.articles.convert.fixups import (
 )
 
 _FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
+# A link whose address went to the list: an emphasised word, not a link's look (WeChat opens
+# no outside link); themes/shared/article-common.css styles it.
+REF_CLASS = "link-ref"
+# A run of escaped bytes 0x80-0xFF: each `%XY` of fixed length, nothing to read twice.
+_ESCAPED_UTF8 = re.compile(r"(?:%[89a-fA-F][0-9a-fA-F])+")
 
 
 @dataclass(slots=True)
@@ -85,19 +92,39 @@ def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
         return
     text = " ".join(link.text_content().split())
     span = _unwrap_link(link, with_address=False)
-    if parts.scheme not in ("http", "https") or says_address(text, href):
-        return  # anchors, mail addresses and bare addresses say all there is to say
+    if parts.scheme not in ("http", "https"):
+        del span.attrib["class"]  # anchors, mail addresses: plain words, nothing to open
+        return
+    span.set("class", REF_CLASS)
     key = url_key(href)
     if key not in refs:
-        label = lxml_html.Element("span", {"class": "refs-text"})
-        label.text = f"{text}: " if text else ""
         address = lxml_html.Element("span", {"class": "refs-url"})
-        address.text = href
-        refs[key] = _Reference(len(refs) + 1, [label, address])
+        address.text = readable_address(href)
+        if says_address(text, href):  # a bare address: listed too, said once there
+            refs[key] = _Reference(len(refs) + 1, [address])
+        else:
+            label = lxml_html.Element("span", {"class": "refs-text"})
+            label.text = f"{text}: " if text else ""
+            refs[key] = _Reference(len(refs) + 1, [label, address])
     mark = lxml_html.Element("sup")
     span.addnext(mark)
     mark.tail, span.tail = span.tail, None
     _make_mark(mark, refs[key].number)
+
+
+def readable_address(href: str) -> str:
+    """The address as a reader writes it: percent-escaped UTF-8 (a Chinese path, as the
+    parser escapes it) shown as its characters; escaped ASCII (`%20`, `%2F`) stays, so
+    the address copied from the list is the same address."""
+    return _ESCAPED_UTF8.sub(_decoded, href)
+
+
+def _decoded(match: re.Match[str]) -> str:
+    escaped = match.group(0)
+    try:
+        return bytes.fromhex(escaped.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return escaped
 
 
 def says_address(text: str, href: str) -> bool:
@@ -126,7 +153,7 @@ def _unwrap_link(link: Element, with_address: bool) -> Element:
     link.set("class", "link")
     text = link.text_content().strip()
     if with_address and urlsplit(href).scheme in ("http", "https") and not says_address(text, href):
-        link.tail = f" ({href}){link.tail or ''}"
+        link.tail = f" ({readable_address(href)}){link.tail or ''}"
     return link
 
 
