@@ -208,13 +208,17 @@ class HtmlResponse(msgspec.Struct, frozen=True):
 class DraftImage(msgspec.Struct, frozen=True):
     """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
     cut short; by number and alt text when it had no usable source), ``status`` uploaded,
-    skipped (``imagePolicy`` skip) or, in a dry run, ready (fetched and converted, not sent),
+    reused (the account already had it: nothing sent), skipped (``imagePolicy`` skip) or,
+    in a dry run, ready (fetched and converted, not sent),
     ``reason`` why it was skipped."""
 
     source: Annotated[str, msgspec.Meta(description="The image as the Markdown names it.")]
     status: Annotated[
-        Literal["uploaded", "skipped", "ready"],
-        msgspec.Meta(description="uploaded; skipped (imagePolicy skip); ready (a dry run)."),
+        Literal["uploaded", "reused", "skipped", "ready"],
+        msgspec.Meta(
+            description="uploaded; reused (the account already had these bytes from an"
+            " earlier call: not uploaded again); skipped (imagePolicy skip); ready (a dry run)."
+        ),
     ]
     reason: Annotated[str, msgspec.Meta(description="Why it was skipped; empty otherwise.")] = ""
 
