@@ -1,5 +1,5 @@
 """POST /api/generate/cover and the generate_cover MCP tool: covers from a title, keywords in
-the accent, bad fields refused in generate's envelope, charged as generate."""
+the accent, bad fields refused with `cost` 0 (nothing charged), charged as generate."""
 
 from __future__ import annotations
 
@@ -111,21 +111,36 @@ BAD_BODIES = [
 
 @shared_app(generate_cost=COST)
 @pytest.mark.parametrize(("body", "label"), BAD_BODIES)
-def test_bad_fields_are_400_in_generates_envelope_and_cost_nothing(
+def test_bad_fields_are_400_with_cost_0_and_cost_nothing(
     client: Client, body: dict[str, Any], label: str
 ) -> None:
     key, prefix = new_key_of(client)
     response = post(client, key, body)
     assert response.status_code == 400, response.text
     assert response.json()["error"] == label
-    assert set(response.json()) == {"error", "message"}
+    assert set(response.json()) == {"success", "error", "message", "cost"}
+    assert response.json()["success"] is False and response.json()["cost"] == 0
     assert balance(client, prefix) == 100
+
+
+def _failed_for_nothing(response: Any, status: int) -> None:
+    assert response.status_code == status, response.text
+    answer = response.json()
+    assert answer["success"] is False and answer["cost"] == 0, answer
+    assert answer["error"] and answer["message"]
 
 
 @shared_app
 def test_a_null_or_non_object_body_and_a_missing_key_are_refused(client: Client, key: str) -> None:
-    assert client.post(PATH, content=b"[]", headers={"x-api-key": key}).status_code == 400
-    assert client.post(PATH, json={"text": "t"}).status_code == 401
+    _failed_for_nothing(client.post(PATH, content=b"[]", headers={"x-api-key": key}), 400)
+    _failed_for_nothing(client.post(PATH, json={"text": "t"}), 401)
+
+
+def test_a_key_without_credits_is_402_with_cost_0(make_client: Callable[..., Client]) -> None:
+    client = make_client(generate_cost=COST)
+    key, info = client.app.state.services.credits.create_key("test", COST - 1)
+    _failed_for_nothing(post(client, str(key), {"text": "one more"}), 402)
+    assert balance(client, str(info.prefix)) == COST - 1
 
 
 @shared_app
