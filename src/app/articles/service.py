@@ -200,9 +200,8 @@ class ArticleService:
         check_skipped(images, warnings)
         draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
-        return preview(
-            draft, plan.cover_source, count, images, warnings, self.settings.prices.dry_run
-        )
+        cost = self.settings.prices.dry_run
+        return preview(draft, plan.cover_source, plan.cover, count, images, warnings, cost)
 
     async def _plan(
         self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings
