@@ -41,7 +41,10 @@ DESCRIPTION = f"""\
 Covers drawn from a title, no Markdown and no AI: `count` (1..{MAX_COVERS}) covers, each
 in another layout ({", ".join(COVER_LAYOUTS)}), in the card theme's page, type and
 colours, the title as large as it fits and the keywords in the theme's accent. `text` is
-required. Each cover is a PNG at scale 2, stored like generate's cards. Costs what a generate
+required. Without `width` and `height` each is a WeChat article cover, 900 x 383 (2.35:1), the
+whole title inside the centred square the platform crops at 1:1; without `theme`, apple-notes'
+colours without its Notes bar (name apple-notes for the bar). Each cover is a PNG at scale 2,
+stored like generate's cards. Costs what a generate
 call costs, whatever `count`; a failed call nothing: its error says `"cost": 0`."""
 
 
