@@ -19,7 +19,7 @@ from .base.boxes import Page
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
-from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover
+from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover, wechat_covers
 from .draw.encode import encode_lossy, encode_pdf, encode_png
 from .draw.painter import Painter
 from .flow.budget import OutputLimits
@@ -269,15 +269,22 @@ def render_covers(
     fonts: FontBook,
     options: RenderOptions,
     count: int = 1,
+    *,
+    wechat: bool = False,
 ) -> Rendered:
     """`count` covers of `title` (coverlayouts.py: one layout each) at `options`' size, scale
     and format, drawn and encoded as `draw_cards` does; held to the same pixel limits.
+    `wechat`: the platform's covers (`wechat_covers`: 2.35:1, the title whole in the centred
+    square), `options`' size being 900 x 383.
 
     Raises:
         CardTooLarge, TooTallForFormat, TooManyPixels: See `render_cards`.
     """
     covers = max(1, min(count, MAX_COVERS))
     _limits(options).check([(options.width, options.height)] * covers)
+    if wechat:
+        pages = wechat_covers(title, keywords, theme, fonts, options.mode, count=covers)
+        return draw_cards(pages, {}, fonts, options)
     pages = cover_pages(
         title,
         keywords,

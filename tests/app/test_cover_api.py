@@ -1,5 +1,5 @@
 """POST /api/generate/cover and the generate_cover MCP tool: covers from a title, keywords in
-the accent, bad fields refused in generate's envelope, charged as generate."""
+the accent, bad fields refused with `cost` 0 (nothing charged), charged as generate."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def test_count_covers_are_distinct_pngs_stored_and_charged_once(paid: Client) ->
     assert len(images) == 4
     pngs = [download(paid, image) for image in images]
     assert len({hashlib.sha256(png).hexdigest() for png in pngs}) == 4
-    assert all(png_size(png) == (440 * 2, 586 * 2) for png in pngs)
+    assert all(png_size(png) == (900 * 2, 383 * 2) for png in pngs)  # no size: WeChat's
     assert all(image["altText"] == TITLE for image in images)
     assert balance(paid, prefix) == 100 - COST
     again = post(paid, key, body)  # a retry within the window: the same covers, no charge
@@ -81,12 +81,47 @@ def _accent_pixels(png: bytes, accent: int) -> int:
 def test_keywords_in_the_title_are_drawn_in_the_themes_accent(client: Client, key: str) -> None:
     fonts = layout.FontBook.load(layout.DEFAULT_FONTS_DIR)
     accent = covers._design(TITLE, (), themes.load("brandA"), fonts, None, 440, 586).accent
-    plain = post(client, key, {"text": TITLE, "theme": "brandA"}).json()["images"][0]
-    marked = post(client, key, {"text": TITLE, "keywords": "AI 写作，爆款", "theme": "brandA"})
+    card = {"text": TITLE, "theme": "brandA", "width": 440, "height": 586}
+    plain = post(client, key, card).json()["images"][0]
+    marked = post(client, key, card | {"keywords": "AI 写作，爆款"})
     assert marked.status_code == 200, marked.text
     with_keywords = _accent_pixels(download(client, marked.json()["images"][0]), accent)
     without = _accent_pixels(download(client, plain), accent)
     assert with_keywords > 3 * without + 2_000, (with_keywords, without)
+
+
+def _chrome_strip(png: bytes) -> np.ndarray:
+    """The top-right strip of a scale-2 900 x 383 cover where apple-notes' Notes bar draws
+    its share and more icons (above the side panel's dotted field)."""
+    return pngcodec.decode(png)[16:64, 1600:1780, :3].astype(int)
+
+
+@shared_app
+def test_the_default_cover_is_wechats_without_app_chrome(client: Client, key: str) -> None:
+    """No theme and no size: a 2.35:1 cover (900 x 383 at scale 2) whose top right is the
+    page's colour; naming apple-notes brings its Notes bar back, at the same size."""
+    default = post(client, key, {"text": TITLE})
+    named = post(client, key, {"text": TITLE, "theme": "apple-notes"})
+    assert default.status_code == named.status_code == 200, default.text
+    plain, chrome = (download(client, r.json()["images"][0]) for r in (default, named))
+    assert png_size(plain) == png_size(chrome) == (1800, 766)
+    strip = _chrome_strip(plain)
+    assert (np.abs(strip - strip[0, 0]).sum(axis=-1) > 60).sum() == 0  # one flat colour
+    icons = _chrome_strip(chrome)
+    assert (np.abs(icons - strip[0, 0]).sum(axis=-1) > 60).sum() > 100  # the icons' ink
+
+
+@shared_app
+def test_explicit_sizes_and_one_dimension_still_draw_cards(client: Client, key: str) -> None:
+    for body, size in (
+        ({"width": 440, "height": 586}, (880, 1172)),
+        ({"width": 600}, (1200, 1172)),  # the other side: the card's
+        ({"height": 400}, (880, 800)),
+        ({"width": 900, "height": 383}, (1800, 766)),
+    ):
+        response = post(client, key, {"text": TITLE, "theme": "brandA", **body})
+        assert response.status_code == 200, response.text
+        assert png_size(download(client, response.json()["images"][0])) == size, body
 
 
 BAD_BODIES = [
@@ -111,21 +146,36 @@ BAD_BODIES = [
 
 @shared_app(generate_cost=COST)
 @pytest.mark.parametrize(("body", "label"), BAD_BODIES)
-def test_bad_fields_are_400_in_generates_envelope_and_cost_nothing(
+def test_bad_fields_are_400_with_cost_0_and_cost_nothing(
     client: Client, body: dict[str, Any], label: str
 ) -> None:
     key, prefix = new_key_of(client)
     response = post(client, key, body)
     assert response.status_code == 400, response.text
     assert response.json()["error"] == label
-    assert set(response.json()) == {"error", "message"}
+    assert set(response.json()) == {"success", "error", "message", "cost"}
+    assert response.json()["success"] is False and response.json()["cost"] == 0
     assert balance(client, prefix) == 100
+
+
+def _failed_for_nothing(response: Any, status: int) -> None:
+    assert response.status_code == status, response.text
+    answer = response.json()
+    assert answer["success"] is False and answer["cost"] == 0, answer
+    assert answer["error"] and answer["message"]
 
 
 @shared_app
 def test_a_null_or_non_object_body_and_a_missing_key_are_refused(client: Client, key: str) -> None:
-    assert client.post(PATH, content=b"[]", headers={"x-api-key": key}).status_code == 400
-    assert client.post(PATH, json={"text": "t"}).status_code == 401
+    _failed_for_nothing(client.post(PATH, content=b"[]", headers={"x-api-key": key}), 400)
+    _failed_for_nothing(client.post(PATH, json={"text": "t"}), 401)
+
+
+def test_a_key_without_credits_is_402_with_cost_0(make_client: Callable[..., Client]) -> None:
+    client = make_client(generate_cost=COST)
+    key, info = client.app.state.services.credits.create_key("test", COST - 1)
+    _failed_for_nothing(post(client, str(key), {"text": "one more"}), 402)
+    assert balance(client, str(info.prefix)) == COST - 1
 
 
 @shared_app

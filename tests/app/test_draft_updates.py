@@ -190,7 +190,11 @@ def test_the_same_images_sent_twice_are_uploaded_once(service: Service) -> None:
     assert service.platform.hits["/cgi-bin/material/add_material"] == 1  # the cover
     assert one["thumb_media_id"] == two["thumb_media_id"]
     assert srcs(one["content"]) == srcs(two["content"])
-    assert second.json()["data"]["images"][0]["status"] == "uploaded"
+    # the second draft sent no image: each says it was reused, the message counts them apart
+    assert first.json()["data"]["images"][0]["status"] == "uploaded"
+    assert first.json()["message"].endswith("(1 image uploaded)")
+    assert second.json()["data"]["images"][0]["status"] == "reused"
+    assert second.json()["message"].endswith("(0 images uploaded, 1 image reused)")
 
     markdown = "# Cards\n\nFirst.\n\n---\n\nSecond"
     body = {"markdown": markdown, "splitMode": "hrSplit", "scale": 1}

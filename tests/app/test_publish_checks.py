@@ -4,6 +4,7 @@ documented warning code produced by one of the cases here."""
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ import pytest
 from inkcard.app.articles.drafts.checks import WARNING_CODES, Warnings
 from inkcard.app.articles.newspic import post_text
 from inkcard.app.schema import NEWSPIC_TEXT_LIMIT, NewspicRequest
+from tests.app.apphelpers import png_size
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 
@@ -148,6 +150,7 @@ def test_an_article_dry_run_calls_no_platform_and_costs_one(service: Service) ->
         assert data["digest"] == "A first sentence."
         assert data["need_open_comment"] == 1 and data["only_fans_can_comment"] == 0
         assert data["cover"] == picture and data["cost"] == 1
+        assert data["coverImage"] == ""  # the cover is the image named by cover
         assert data["images"] == [{"source": picture, "status": "ready", "reason": ""}]
         assert f'src="{picture}"' in data["content"] and "<h1" not in data["content"]
         assert [w["code"] for w in sent["warnings"]] == ["links_to_references", "image_converted"]
@@ -163,6 +166,9 @@ def test_an_article_dry_run_draws_the_cover_and_refuses_as_a_draft_would(
     key, prefix = service.key(10)
     answer = service.post(key, {"markdown": "# Plain\n\nText.", "dryRun": True}, draft=False)
     assert answer.json()["data"]["cover"] == "generated"
+    shown = answer.json()["data"]["coverImage"]  # the drawn cover itself, not just its name
+    assert shown.startswith("data:image/png;base64,")
+    assert png_size(base64.b64decode(shown.split(",", 1)[1])) == (900, 383)
     assert [w["code"] for w in answer.json()["warnings"]] == ["cover_generated"]
     empty = service.post(key, {"markdown": " ", "dryRun": True}, draft=False)
     assert empty.status_code == 400 and empty.json()["error"] == "empty_markdown"
@@ -209,3 +215,18 @@ def test_the_mcp_tools_dry_runs_send_nothing(stdio: Stdio) -> None:
     run(scenario)
     assert not stdio.platform.hits
     assert stdio.balance() == 100 - 2
+
+
+def test_a_dry_runs_cover_is_the_png_the_draft_uploads(service: Service) -> None:
+    key, _ = service.key(10)
+    body = {"markdown": "# Same cover\n\nText."}
+    shown = service.post(key, body | {"dryRun": True}, draft=False).json()["data"]
+    answer = service.post(key, body)
+    assert answer.status_code == 200, answer.text
+    sent = service.stored(answer.json()["data"]["media_id"])
+    uploaded = service.platform.materials[sent["thumb_media_id"]][1]
+    assert base64.b64decode(shown["coverImage"].split(",", 1)[1]) == uploaded
+    assert (shown["pic_crop_235_1"], shown["pic_crop_1_1"]) == (
+        sent["pic_crop_235_1"],
+        sent["pic_crop_1_1"],
+    )

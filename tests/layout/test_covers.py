@@ -3,13 +3,17 @@ article cover's square crop, and hostile input held to bounds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.base.boxes import Rect
+from inkcard.layout.base.boxes import GlyphRun, Group, Layer, Rect
 from inkcard.layout.covers import coverinks, covers, covertitle
 from inkcard.layout.draw import probe_image
 from inkcard.layout.text import inline
+from tests import pngcodec
 from tests.cpu import Calls, counted
 from tests.glyphruns import glyph_runs
 
@@ -147,3 +151,61 @@ def test_a_title_on_the_page_wears_the_theme_heading_outline() -> None:
     spans = covertitle.title_spans(design, 40.0, None, design.accent)
     effects = design.styles["h1"].text_effects
     assert effects and all(span.style.effects == effects for span in spans)
+
+
+def _title_free(items: tuple, square: Rect, dx: float = 0.0) -> tuple:
+    """`items` without the title's glyph runs (large runs that start inside the square;
+    the groups that translate them followed), so a render without them shows by difference
+    where the title's ink is."""
+    kept: list = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            if item.size > 14 and square.x < min(item.xs) + dx < square.right:
+                continue
+            kept.append(item)
+        elif isinstance(item, Group):
+            kept.append(replace(item, items=_title_free(item.items, square, dx + item.dx)))
+        elif isinstance(item, Layer):  # a heading's glow or outline
+            kept.append(replace(item, items=_title_free(item.items, square, dx)))
+        else:
+            kept.append(item)
+    return tuple(kept)
+
+
+WECHAT_TITLES = [
+    TITLE,
+    "一二三四五六七八九十一二三四五六七八九十一",
+    "Seven habits of highly effective note-takers in 2026",
+]
+
+
+@pytest.mark.parametrize("theme", ("apple-notes", "brandA", "cyberpunk", "japanese-magazine"))
+@pytest.mark.parametrize("title", WECHAT_TITLES)
+def test_every_wechat_cover_holds_the_titles_ink_in_the_square_crop(theme: str, title: str) -> None:
+    """The cover endpoint's default: four 900 x 383 covers, and in each the bounding box of
+    the title's ink (the pixels that change when its glyphs are left out) inside the
+    centred square the platform crops at 1:1, the whole title drawn."""
+    pages = covers.wechat_covers(title, KEYWORDS, themes.load(theme), _FONTS, count=4)
+    assert len(pages) == 4 and len({page.items for page in pages}) == 4
+    width, height = covers.WECHAT_SIZE
+    square = Rect((width - height) / 2, 0.0, height, height)
+    options = layout.RenderOptions(width=width, height=height, scale=1)
+    for page, name in zip(pages, covers.WECHAT_LAYOUTS, strict=True):
+        assert (page.width, page.height) == (900, 383) and page.alt_text() == title
+        bare = replace(page, items=_title_free(page.items, square))
+        removed = len(list(glyph_runs(page.items))) - len(list(glyph_runs(bare.items)))
+        assert removed >= 1, name
+        drawn, without = (
+            pngcodec.decode(layout.draw_cards([p], {}, _FONTS, options).files[0])
+            for p in (page, bare)
+        )
+        ys, xs = np.nonzero(np.abs(drawn.astype(int) - without.astype(int)).sum(axis=-1) > 24)
+        assert len(xs) > 500, name  # the title's ink
+        assert square.x <= xs.min() and xs.max() < square.right, (name, xs.min(), xs.max())
+        assert ys.min() > 0 and ys.max() < height - 1, (name, ys.min(), ys.max())
+        glyphs = sum(
+            len(run.glyphs)
+            for run in glyph_runs(page.items)
+            if run.size > 14 and run not in set(glyph_runs(bare.items))
+        )
+        assert glyphs >= len(title.replace(" ", "")), (name, glyphs)

@@ -67,10 +67,15 @@ log = logging.getLogger("inkcard.articles")
 
 
 def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
-    uploaded = sum(1 for image in images if image.status == "uploaded")
-    skipped = len(images) - uploaded
-    also = f", {plural(skipped, 'image')} skipped" if skipped else ""
-    return placed_message(placed, f"draft “{title}”", f"{plural(uploaded, 'image')} uploaded{also}")
+    """The answer's message: the images uploaded, reused (the account had them, nothing
+    sent) and skipped counted apart, so a draft whose images were all reused says so."""
+    counts = {status: sum(1 for i in images if i.status == status) for status in _COUNTED}
+    parts = [f"{plural(counts['uploaded'], 'image')} uploaded"]
+    parts += [f"{plural(counts[s], 'image')} {s}" for s in ("reused", "skipped") if counts[s]]
+    return placed_message(placed, f"draft “{title}”", ", ".join(parts))
+
+
+_COUNTED = ("uploaded", "reused", "skipped")
 
 
 class ArticleService:
@@ -168,7 +173,7 @@ class ArticleService:
         placed = await publisher.place(
             target, draft_article(request, plan.title, content, digest, thumb, plan.crops)
         )
-        images = outcomes(plan.converted, urls, plan.skipped)
+        images = outcomes(plan.converted, urls, plan.skipped, reused=publisher.reused)
         check_skipped(images, warnings)
         done = "updated" if placed.updated else "created"
         log.info("draft %s for appid %s with %s", done, creds.appid, plural(len(urls), "image"))
@@ -196,9 +201,8 @@ class ArticleService:
         check_skipped(images, warnings)
         draft = draft_article(request, plan.title, content, digest, "", plan.crops)
         count = plan.converted.word_count
-        return preview(
-            draft, plan.cover_source, count, images, warnings, self.settings.prices.dry_run
-        )
+        cost = self.settings.prices.dry_run
+        return preview(draft, plan.cover_source, plan.cover, count, images, warnings, cost)
 
     async def _plan(
         self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings

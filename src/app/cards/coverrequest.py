@@ -1,6 +1,8 @@
 """A cover request (``app.schema.cover``) → the one normalised ``CoverSpec`` its covers
 depend on: the title's spaces folded, the keywords one each, the theme resolved to its ID
-and mode as generate resolves them, the size in whole pixels.
+and mode as generate resolves them, the size in whole pixels. No size asked for is the
+WeChat article cover (900 x 383, the title in the centred square); no theme asked for is the
+default theme without its app chrome (apple-notes' Notes bar is drawn only when named).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import msgspec
 
 from inkcard import layout
 from inkcard.app.cards.request import ThemeLookup, resolve_theme
-from inkcard.app.schema import KEYWORD_CHARS, KEYWORDS, CoverRequest
+from inkcard.app.schema import DEFAULT_THEME, KEYWORD_CHARS, KEYWORDS, CoverRequest
+from inkcard.layout.covers import WECHAT_COVER_SIZE
 
 COVER_SCALE = 2  # image pixels per CSS pixel, as generate's default: a 440 x 586 cover is 880 wide
 KEYWORD_SEPARATORS = re.compile(r"[,，、]")  # ASCII and full-width commas, the enumeration comma
@@ -28,6 +31,8 @@ class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):
     mode: str | None
     width: int
     height: int
+    wechat: bool = False  # no size asked for: the platform's 2.35:1 cover, title in the square
+    chrome: bool = True  # the theme's static decorations; off when no theme was named
 
     def options(self, output_pixels: int) -> layout.RenderOptions:
         """The engine's options, held to the service's pixel budget (as generate's)."""
@@ -61,13 +66,26 @@ def normalise_cover(request: CoverRequest, lookup: ThemeLookup) -> CoverSpec:
     Raises:
         InvalidField: Unknown theme or theme mode.
     """
-    theme, mode = resolve_theme(lookup, request.theme, request.themeMode)
+    named = request.theme is not None
+    name = DEFAULT_THEME if request.theme is None else request.theme
+    theme, mode = resolve_theme(lookup, name, request.themeMode)
+    wechat = request.width is None and request.height is None
+    width, height = WECHAT_COVER_SIZE if wechat else (request.width, request.height)
     return CoverSpec(
         title=" ".join(request.text.split()),
         keywords=keyword_list(request.keywords),
         count=request.count,
         theme=theme.name,
         mode=mode,
-        width=round(request.width),
-        height=round(request.height),
+        width=round(layout.DEFAULT_WIDTH if width is None else width),
+        height=round(layout.DEFAULT_HEIGHT if height is None else height),
+        wechat=wechat,
+        chrome=named,
     )
+
+
+def without_chrome(theme: layout.Theme) -> layout.Theme:
+    """``theme`` without its static decorations: the default theme's are an app's chrome
+    (apple-notes' iOS Notes bar, ‹ 备忘录 and its icons), which a cover shows only when the
+    theme is named; the page, colours and type stay."""
+    return msgspec.structs.replace(theme, decorations=[])

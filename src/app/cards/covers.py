@@ -11,7 +11,7 @@ import asyncio
 import logging
 
 from inkcard import layout
-from inkcard.app.cards.coverrequest import CoverSpec
+from inkcard.app.cards.coverrequest import CoverSpec, without_chrome
 from inkcard.app.cards.service import CardService
 from inkcard.app.errors import RenderTimeout, StorageError
 from inkcard.app.render.messages import CoverJob
@@ -34,12 +34,14 @@ async def draw_covers(
     """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
+    theme = cards.catalogue.get(spec.theme)  # known: the spec was normalised with it
     job = CoverJob(
         title=spec.title,
         keywords=spec.keywords,
-        theme=cards.catalogue.get(spec.theme),  # known: the spec was normalised with it
+        theme=theme if spec.chrome else without_chrome(theme),
         options=spec.options(cards.budget.output_pixels),
         count=spec.count,
+        wechat=spec.wechat,
     )
     rendered = await cards.pool.run(job, timeout=deadline - loop.time(), key=key)
     digest = spec.digest(cards.catalogue.fingerprint(spec.theme), cards.fonts_fingerprint)

@@ -59,9 +59,13 @@ def tool_list(
             name="generate_cover",
             title="A title to cover images",
             description=(
-                "Draw Xiaohongshu-style covers from a title (text) in a card theme, no"
-                " Markdown: count (1..4) covers, each in another layout, the title set"
-                " large and the keywords in the theme's accent. Returns each cover's"
+                "Draw covers from a title (text) in a card theme, no Markdown: count (1..4)"
+                " covers, each in another layout, the title set large and the keywords in"
+                " the theme's accent. Without width and height each is a WeChat article"
+                " cover, 900 x 383 (2.35:1), the whole title in the centred square the"
+                " platform crops at 1:1; give a size for other covers (440 x 586: a"
+                " Xiaohongshu 3:4). Without theme: apple-notes' colours, no app chrome."
+                " Returns each cover's"
                 + (
                     " URL (as generate_cards, without inline images)."
                     if file_urls

@@ -166,7 +166,13 @@ def render_covers(job: CoverJob, fonts: layout.FontBook) -> layout.Rendered:
     """
     try:
         return layout.render_covers(
-            job.title, job.keywords, job.theme, fonts, job.options, count=job.count
+            job.title,
+            job.keywords,
+            job.theme,
+            fonts,
+            job.options,
+            count=job.count,
+            wechat=job.wechat,
         )
     except (layout.CardTooLarge, layout.TooTallForFormat, layout.TooManyPixels) as error:
         raise over_limit(error, job.options) from None

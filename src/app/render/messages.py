@@ -102,6 +102,7 @@ class CoverJob(msgspec.Struct, frozen=True, kw_only=True):
     theme: layout.Theme
     options: layout.RenderOptions
     count: int
+    wechat: bool = False  # the platform's 900 x 383 covers (``layout.wechat_covers``)
 
 
 WorkerJob = RenderJob | ShareJob | DrawJob | TypesetJob | CoverJob

@@ -1,11 +1,13 @@
 """``POST /api/generate/cover``'s body → ``CoverRequest``; its answer, ``CoverResponse``.
 
 The body keeps the original service's shape, ``{text, keywords, count, theme, width,
-height}`` (plus ``themeMode`` as generate has it). Every bound is here, so no body buys
-more than a few short covers: the title and the keywords are held to what the cover
-designer draws (``layout.covers``' ``MAX_COVER_*``), ``count`` to its layouts, the size to
-generate's. ``app.cards.coverrequest`` turns the request into the covers' one normalised
-record.
+height}`` (plus ``themeMode`` as generate has it). Its defaults make a cover for WeChat: no
+size is the 900 x 383 article cover whose centred square holds the title, no theme is the
+default theme without its app chrome (``app.cards.coverrequest`` decides both). Every bound
+is here, so no body buys more than a few short covers: the title and the keywords are held
+to what the cover designer draws (``layout.covers``' ``MAX_COVER_*``), ``count`` to its
+layouts, the size to generate's. ``app.cards.coverrequest`` turns the request into the
+covers' one normalised record.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import msgspec
 from inkcard import layout
 from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
+    DEFAULT_IN_WORDS,
     DEFAULT_THEME,
     CardTheme,
     Cost,
@@ -34,8 +37,10 @@ from inkcard.layout.covers import (
     MAX_COVER_KEYWORDS,
     MAX_COVER_TITLE_CHARS,
     MAX_COVERS,
+    WECHAT_COVER_SIZE,
 )
 
+WECHAT_WIDTH, WECHAT_HEIGHT = WECHAT_COVER_SIZE
 TITLE_CHARS = MAX_COVER_TITLE_CHARS
 KEYWORDS = MAX_COVER_KEYWORDS
 KEYWORD_CHARS = MAX_COVER_KEYWORD_CHARS
@@ -79,10 +84,33 @@ class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
             + ", in this order).",
         ),
     ] = 1
-    theme: CardTheme = DEFAULT_THEME
+    theme: Annotated[
+        CardTheme | None,
+        msgspec.Meta(
+            description="A card theme ID or label (GET /api/themes). Absent: the"
+            f" {DEFAULT_THEME} theme's page and colours without its app chrome (the iOS Notes"
+            " bar, ‹ 备忘录 and its icons), which a cover shows only when that theme is named.",
+            extra={DEFAULT_IN_WORDS: f"{DEFAULT_THEME}, no app chrome"},
+        ),
+    ] = None
     themeMode: ThemeMode = None
-    width: Width = layout.DEFAULT_WIDTH
-    height: Height = layout.DEFAULT_HEIGHT
+    width: Annotated[
+        Width | None,
+        msgspec.Meta(
+            description="Cover width in CSS pixels. Neither width nor height: the WeChat"
+            f" article cover, {WECHAT_WIDTH} x {WECHAT_HEIGHT} (2.35:1) with the whole title in"
+            " the centred square the platform crops at 1:1; one of them alone: the other is"
+            f" the card's ({layout.DEFAULT_WIDTH} x {layout.DEFAULT_HEIGHT}).",
+            extra={DEFAULT_IN_WORDS: f"{WECHAT_WIDTH} with height {WECHAT_HEIGHT}, else 440"},
+        ),
+    ] = None
+    height: Annotated[
+        Height | None,
+        msgspec.Meta(
+            description="Cover height in CSS pixels (see width).",
+            extra={DEFAULT_IN_WORDS: f"{WECHAT_HEIGHT} with width {WECHAT_WIDTH}, else 586"},
+        ),
+    ] = None
 
 
 _COVER_ACCEPTED = {

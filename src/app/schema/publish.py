@@ -208,13 +208,17 @@ class HtmlResponse(msgspec.Struct, frozen=True):
 class DraftImage(msgspec.Struct, frozen=True):
     """What became of one image of a draft: ``source`` as the Markdown names it (a data: URI
     cut short; by number and alt text when it had no usable source), ``status`` uploaded,
-    skipped (``imagePolicy`` skip) or, in a dry run, ready (fetched and converted, not sent),
+    reused (the account already had it: nothing sent), skipped (``imagePolicy`` skip) or,
+    in a dry run, ready (fetched and converted, not sent),
     ``reason`` why it was skipped."""
 
     source: Annotated[str, msgspec.Meta(description="The image as the Markdown names it.")]
     status: Annotated[
-        Literal["uploaded", "skipped", "ready"],
-        msgspec.Meta(description="uploaded; skipped (imagePolicy skip); ready (a dry run)."),
+        Literal["uploaded", "reused", "skipped", "ready"],
+        msgspec.Meta(
+            description="uploaded; reused (the account already had these bytes from an"
+            " earlier call: not uploaded again); skipped (imagePolicy skip); ready (a dry run)."
+        ),
     ]
     reason: Annotated[str, msgspec.Meta(description="Why it was skipped; empty otherwise.")] = ""
 
@@ -247,7 +251,8 @@ class DraftResponse(msgspec.Struct, frozen=True):
 class DraftPreview(msgspec.Struct, frozen=True):
     """What a dry run's draft would hold, its ``draft/add`` fields as they would be sent
     (``content`` with the images' own sources, not yet the platform's), ``cover`` the cover's
-    source (``generated``: a card drawn from the title) and its centred crops, and what
+    source (``generated``: a card drawn from the title, then ``coverImage`` is that card as
+    a ``data:`` URI, the very PNG a draft would upload) and its centred crops, and what
     became of each image."""
 
     title: Annotated[str, msgspec.Meta(description="The draft's title, cut as it would be.")]
@@ -256,7 +261,18 @@ class DraftPreview(msgspec.Struct, frozen=True):
     content: Annotated[str, msgspec.Meta(description="The article HTML as it would be sent.")]
     content_source_url: Annotated[str, msgspec.Meta(description="The 'read more' link.")]
     cover: Annotated[
-        str, msgspec.Meta(description="The cover's source; generated: drawn from the title.")
+        str,
+        msgspec.Meta(
+            description="The cover's source; generated: drawn from the title (see coverImage)."
+        ),
+    ]
+    coverImage: Annotated[
+        str,
+        msgspec.Meta(
+            description="When cover is generated: the drawn cover (900 x 383 PNG, its title in"
+            " the centred square the 1:1 crop keeps) as a data:image/png;base64 URI, the bytes"
+            " a draft would upload; empty when the cover is an image named by cover."
+        ),
     ]
     pic_crop_235_1: Annotated[
         str, msgspec.Meta(description="The cover's centred 2.35:1 crop, as the platform takes it.")

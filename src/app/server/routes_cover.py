@@ -1,5 +1,7 @@
 """``POST /api/generate/cover``: a thin handler over ``operations.generate_cover``, with
-generate's key, error body and pricing."""
+generate's key and pricing. Its answers carry ``success`` and ``cost``, so its errors do too:
+the publishing calls' envelope, ``{"success": false, "error", "message", "cost": 0}`` (a
+failed call charges nothing)."""
 
 from __future__ import annotations
 
@@ -14,9 +16,9 @@ from litestar.openapi.spec import OpenAPIMediaType, RequestBody
 from inkcard import themes
 from inkcard.app import logs, operations
 from inkcard.app.schema import (
+    ArticleErrorBody,
     CoverRequest,
     CoverResponse,
-    ErrorBody,
     errors,
     json_schema,
     parse_cover,
@@ -25,9 +27,11 @@ from inkcard.app.server.disconnect import watching_disconnect
 from inkcard.app.server.openapi import (
     API_KEY_SCHEME,
     JsonBodyOperation,
+    article_error_body,
     error_responses,
     themed_request_schema,
 )
+from inkcard.app.server.responses import article_exception_handlers
 from inkcard.app.server.routes_cards import authenticate, parsed_body
 from inkcard.app.services import Services
 from inkcard.layout.covers import COVER_LAYOUTS, MAX_COVERS
@@ -37,8 +41,11 @@ DESCRIPTION = f"""\
 Covers drawn from a title, no Markdown and no AI: `count` (1..{MAX_COVERS}) covers, each
 in another layout ({", ".join(COVER_LAYOUTS)}), in the card theme's page, type and
 colours, the title as large as it fits and the keywords in the theme's accent. `text` is
-required. Each cover is a PNG at scale 2, stored like generate's cards. Costs what a generate
-call costs, whatever `count`; a failed call nothing."""
+required. Without `width` and `height` each is a WeChat article cover, 900 x 383 (2.35:1), the
+whole title inside the centred square the platform crops at 1:1; without `theme`, apple-notes'
+colours without its Notes bar (name apple-notes for the bar). Each cover is a PNG at scale 2,
+stored like generate's cards. Costs what a generate
+call costs, whatever `count`; a failed call nothing: its error says `"cost": 0`."""
 
 
 def cover_request_schema(catalogue: themes.Catalogue) -> dict[str, Any]:
@@ -96,5 +103,6 @@ def cover_route(catalogue: themes.Catalogue) -> HTTPRouteHandler:
         summary="A title to cover images",
         description=DESCRIPTION,
         security=[{API_KEY_SCHEME: []}],
-        responses=error_responses(ErrorBody, errors.COVER),
+        exception_handlers=article_exception_handlers(),
+        responses=error_responses(ArticleErrorBody, errors.COVER, article_error_body),
     )(generate_cover)

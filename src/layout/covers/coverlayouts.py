@@ -203,10 +203,32 @@ def centred_square(design: Design) -> list[Item]:
             radius=2.5,
         )
     )
+    return [*items, *side_panels(design)]
+
+
+def in_the_square(design: Design, name: str) -> list[Item]:
+    """Layout `name` (headline, band, pills) drawn inside the centred square of a wide
+    cover, so the 1:1 crop keeps its title whole; the sides as `centred_square`'s."""
+    page = design.page
+    side = page.height
+    square = replace(design, page=Rect(0.0, 0.0, side, side), content=Rect(0.0, 0.0, side, side))
+    drawn = DRAWERS[name](square)
+    return [Group(tuple(drawn), dx=(page.width - side) / 2), *side_panels(design)]
+
+
+def side_panels(design: Design) -> list[Item]:
+    """What a wide cover shows beside its centred square: a colour block with the lead
+    keyword on the left, a dotted field of accent shapes with the other keywords on the right;
+    both start below the card's header when the theme draws decorations there."""
+    page = design.page
+    side = page.height
+    square = Rect((page.width - side) / 2, 0.0, side, side)
     gap = side * 0.06
     edge = side * 0.09
-    band = Rect(edge, edge, square.x - gap - edge, side - 2 * edge)
-    items.extend(colour_block(design, band, radius=14, kicker=False))
+    # below the header a theme draws its chrome in (apple-notes' Notes bar, cyberpunk's tag)
+    top = edge + (design.styles["card"].header_height if design.styles.decorations else 0.0)
+    band = Rect(edge, top, square.x - gap - edge, side - top - edge)
+    items = colour_block(design, band, radius=14, kicker=False)
     right = Rect(square.right + gap, band.y, band.width, band.height)
     items.extend(_accent_field(design, right))
     return items

@@ -7,7 +7,8 @@ accent. Four layouts, each recognisably the theme's: headline, band, pills and s
 (coverlayouts.py).
 
 `wechat_cover` draws the article cover the platform wants (900 x 383, 2.35:1) with the
-title inside the centred square, so the square thumbnail crop shows it whole.
+title inside the centred square, so the square thumbnail crop shows it whole; `wechat_covers`
+up to four of them, the card layouts drawn inside that square (the cover endpoint's default).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from ..pages.cardface import canvas_colour, content_box, static_layers
 from ..style.resolver import resolve
 from ..style.schema import Theme
 from .coverinks import emphasis, ink_on, small_ink
-from .coverlayouts import DRAWERS, centred_square
+from .coverlayouts import DRAWERS, centred_square, in_the_square
 from .covertitle import Design
 
 LAYOUTS = tuple(DRAWERS)  # headline, band, pills, split: a post's covers in this order
@@ -30,6 +31,9 @@ MAX_TITLE_CHARS = 80  # a title longer than this is cut: it would set as a parag
 MAX_KEYWORDS = 8  # keywords looked for in the title (later ones are ignored)
 MAX_KEYWORD_CHARS = 20
 WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
+# A WeChat cover's layouts: the title alone in the square, then three of the card layouts
+# drawn inside it (split is left out: its colour block would repeat the side's)
+WECHAT_LAYOUTS = ("square", "headline", "band", "pills")
 WIDE_RATIO = 2.35
 CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no theme uses
 
@@ -77,14 +81,33 @@ def wechat_cover(
 ) -> tuple[Page, CoverCrops]:
     """The article cover (900 x 383) with the title in the centred square, and its crops:
     the whole image at 2.35:1 and the centred square at 1:1."""
+    [page] = wechat_covers(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
+    return page, centred_crops(*WECHAT_SIZE)
+
+
+def wechat_covers(
+    title: str,
+    keywords: tuple[str, ...],
+    theme: Theme,
+    fonts: FontBook,
+    mode: str | None = None,
+    *,
+    count: int = 1,
+    mark_crop: bool = False,
+) -> list[Page]:
+    """`count` (1..4) WeChat covers (900 x 383, 2.35:1), each in another of
+    `WECHAT_LAYOUTS`, every one with the whole title inside the centred square the platform
+    crops at 1:1; `mark_crop` outlines that square (a gallery's, never the platform's)."""
     width, height = WECHAT_SIZE
     design = _design(title, keywords, theme, fonts, mode, width, height)
-    drawn = centred_square(design)
-    left = (width - height) / 2 / width
-    if mark_crop:
-        square = Rect(left * width, 1.0, height, height - 2.0)
-        drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-    return _page(design, drawn, width, height, 1.0), centred_crops(width, height)
+    pages = []
+    for name in WECHAT_LAYOUTS[: max(1, min(count, MAX_COVERS))]:
+        drawn = centred_square(design) if name == "square" else in_the_square(design, name)
+        if mark_crop:
+            square = Rect((width - height) / 2, 1.0, height, height - 2.0)
+            drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
+        pages.append(_page(design, drawn, width, height, 1.0))
+    return pages
 
 
 def centred_crops(width: float, height: float) -> CoverCrops:

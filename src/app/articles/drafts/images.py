@@ -10,7 +10,7 @@ left out with its reason (policy skip).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Collection, Hashable, Mapping, Sequence
 from typing import Literal
 
 from inkcard import layout
@@ -137,10 +137,13 @@ def outcomes(
     urls: dict[str, str],
     skipped: dict[str, str],
     sent: Literal["uploaded", "ready"] = "uploaded",
+    reused: Collection[str] = (),
 ) -> list[DraftImage]:
-    """Each image, the article's sources in order, then those without a usable source."""
+    """Each image, the article's sources in order, then those without a usable source;
+    one whose described source is in ``reused`` (the account had it: not sent again) is
+    reused rather than ``sent``."""
     return [
-        DraftImage(describe(source), sent)
+        DraftImage(describe(source), "reused" if describe(source) in reused else sent)
         if source in urls
         else DraftImage(describe(source), "skipped", skipped[source])
         for source in [*converted.images, *converted.unusable_images]

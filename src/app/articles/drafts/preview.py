@@ -3,6 +3,8 @@ hold, for ``dryRun`` (``ArticleService.dry_run``), which calls no platform."""
 
 from __future__ import annotations
 
+import base64
+
 from inkcard.app.articles.drafts.checks import Warnings
 from inkcard.app.articles.drafts.draftbody import Digest
 from inkcard.app.articles.wechat import DraftArticle
@@ -38,16 +40,26 @@ def draft_article(
     )
 
 
+def cover_data_uri(cover_source: str, cover: bytes) -> str:
+    """A drawn cover (no ``cover_source``) as a ``data:`` URI, so a dry run shows the very
+    PNG a draft would upload; empty for a cover that is an image the answer names."""
+    if cover_source:
+        return ""
+    return "data:image/png;base64," + base64.b64encode(cover).decode("ascii")
+
+
 def preview(
     draft: DraftArticle,
     cover_source: str,
+    cover: bytes,
     word_count: int,
     images: list[DraftImage],
     warnings: Warnings,
     cost: int,
 ) -> DraftPreviewResponse:
     """A dry run's answer: the draft's fields as ``draft/add`` would get them (the content
-    with the images' own sources), the cover's source, each image's outcome, the warnings."""
+    with the images' own sources), the cover's source (a drawn one as a ``data:`` URI too),
+    each image's outcome, the warnings."""
     wire = draft.to_wire()
     return DraftPreviewResponse(
         success=True,
@@ -59,6 +71,7 @@ def preview(
             content=draft.content,
             content_source_url=draft.content_source_url,
             cover=describe(cover_source) if cover_source else GENERATED_COVER,
+            coverImage=cover_data_uri(cover_source, cover),
             pic_crop_235_1=draft.pic_crop_235_1,
             pic_crop_1_1=draft.pic_crop_1_1,
             need_open_comment=wire["need_open_comment"],

@@ -107,16 +107,19 @@ class Publisher:
         self.cache = cache
         self.creds = creds
         self._cached: dict[str, _Sent] = {}  # media_id from the cache → its image
+        self.reused: set[str] = set()  # article images' sources the account already had
 
     async def target(self, media_id: str, missing: DraftMissing) -> Target:
         """``find_target`` for this account."""
         return await find_target(self.wechat, self.creds, media_id, missing)
 
     async def article_image(self, data: bytes, filename: str, *, source: str) -> str:
-        """The platform's URL of an image for an article's body (``uploadimg`` once)."""
+        """The platform's URL of an image for an article's body (``uploadimg`` once); one
+        the account already had is noted in ``reused`` by its ``source``."""
         digest = digest_of(data)
         found = await self._find(digest, "article-image")
         if found is not None:
+            self.reused.add(source)
             return found.url
         url = await self.wechat.upload_article_image(self.creds, data, filename, source=source)
         await self._put(digest, "article-image", Hosted("", url))
