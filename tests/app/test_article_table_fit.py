@@ -62,6 +62,16 @@ TABLES = """() => [...document.querySelectorAll("table")].map((table) => {
   const cueBox = cue ? cue.getBoundingClientRect() : null;
   const rows = [...table.querySelectorAll("tr")].filter((r) => r.querySelector("td"));
   const colour = (cell) => getComputedStyle(cell).backgroundColor;
+  const squeezed = (cell) => {  // wraps in less than four CJK characters a line
+    const style = getComputedStyle(cell);
+    const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+    const content = cell.clientWidth - padding;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    const em = parseFloat(style.fontSize) + (parseFloat(style.letterSpacing) || 0);
+    return lines > 1 && content < 4 * em - 0.5;
+  };
   return {
     tableWidth: table.scrollWidth,
     wrapperScroll: wrapper.scrollWidth,
@@ -73,6 +83,7 @@ TABLES = """() => [...document.querySelectorAll("table")].map((table) => {
     firstApart: rows.every((r) => colour(r.cells[0]) !== colour(r.cells[1])),
     headers: [...table.querySelectorAll("th")].map((th) => th.innerText.replace(/\\s/g, "")),
     clips: [...table.querySelectorAll("td, th")].some((c) => c.scrollWidth > c.clientWidth),
+    squeezed: [...table.querySelectorAll("td, th")].filter(squeezed).map((c) => c.innerText),
   };
 })"""
 
@@ -126,6 +137,7 @@ def test_a_five_column_table_of_figures_fits_the_phone(
         assert table["tableWidth"] <= table["wrapperWidth"], (theme, table)
         assert table["wrapperScroll"] <= table["wrapperWidth"], (theme, table)
         assert "滑动" not in table["cue"] and not table["clips"], (theme, table)
+        assert table["squeezed"] == [], (theme, table)
     long_headers = measured[theme]["tables"][1]["headers"]
     assert long_headers == [
         "指标",

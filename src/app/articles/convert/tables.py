@@ -19,8 +19,9 @@ only inline styles; the cue and the first column's look are the theme's `.table-
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from math import ceil
 
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
@@ -121,7 +122,7 @@ def fit_tables(root: Element, cue: str) -> None:
             width = _comfortable(column, floor) if scrolls else floor
             for cell in column:
                 _restyle(cell)
-                add_style(cell.element, f"min-width:{width - cell.metrics.padding:.0f}px")
+                add_style(cell.element, f"min-width:{ceil(width - cell.metrics.padding)}px")
         if scrolls:
             _set_apart(table, _template_style(template, "table-pin", PIN_STYLE))
             _add_cue(wrapper, template, cue)
@@ -153,16 +154,12 @@ def _tightened(columns: list[list[_Cell]], font: float | None, side: float) -> l
 
 
 def _shrunk(cell: _Cell, font: float | None, side: float) -> _Cell:
+    """`cell` measured again at the smaller size; its letter spacing, in px, stays."""
     old = cell.metrics
-    share = min(1.0, (font or old.font) / old.font)
-    size = old.font * share
-    new = _Metrics(size, old.spacing * share, min(old.padding, 2 * side))
-
-    def scaled(width: float) -> float:
-        return (width - old.padding) * share + new.padding
-
-    tight = (size if share < 1.0 else None, new.padding / 2)
-    return _Cell(cell.element, new, scaled(cell.floor), scaled(cell.line), scaled(cell.need), tight)
+    size = min(font or old.font, old.font)
+    new = _Metrics(size, old.spacing, min(old.padding, 2 * side))
+    tight = (size if size < old.font else None, new.padding / 2)
+    return replace(_measure(cell.element, new), tight=tight)
 
 
 @dataclass(frozen=True, slots=True)
