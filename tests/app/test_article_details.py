@@ -124,3 +124,14 @@ def test_a_wide_table_gets_its_cue_in_the_articles_language() -> None:
     assert cues == ["← swipe to see more →"]
     wide_table = list(root.iter("table"))[1]
     assert wide_table.getparent().getprevious().text == cues[0]  # the cue is the wide one's
+
+
+def test_a_cell_spanning_columns_is_set_as_small_as_the_table_it_spans() -> None:
+    figures = "<td>2019</td><td>12,101.2</td><td>11,456.7</td><td>644.5</td><td>11.2%</td>"
+    table = (
+        "<table><tr><td>年份</td><td>营收</td><td>成本</td><td>利润</td><td>增长</td></tr>"
+        f"<tr>{figures}</tr><tr>{figures}</tr><tr><td colspan='5'>合计</td></tr></table>\n"
+    )
+    cells = list(root_of(table, "notebook").iter("td"))
+    sizes = {declared(cell.get("style"), "font-size") for cell in cells}
+    assert len(sizes) == 1 and sizes != {"14px"}, sizes

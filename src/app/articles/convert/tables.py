@@ -113,9 +113,13 @@ def fit_tables(root: Element, cue: str) -> None:
         template = hint if hint is not None and has_class(hint, "table-cue") else None
         columns = _columns(table, spacing)
         room = PHONE_COLUMN - _inset(wrapper, root)
-        if not _fits(columns, room):
-            tighter = (_tightened(columns, font, side) for font, side in TIGHTER)
-            columns = next((t for t in tighter if _fits(t, room)), columns)
+        stage = None if _fits(columns, room) else _first_fit(columns, room)
+        if stage is not None:
+            columns = _tightened(columns, *stage)
+            table_font = _px(table.get("style"), "font-size") or 14.0
+            for cell in _spanning(table):  # set no column's width, but match the others
+                metrics = _metrics(cell.get("style"), table_font, spacing)
+                _restyle(_shrunk(_measure(cell, metrics), *stage))
         scrolls = not _fits(columns, room)
         for column in columns:
             floor = _floor(column)
@@ -128,6 +132,15 @@ def fit_tables(root: Element, cue: str) -> None:
             _add_cue(wrapper, template, cue)
         elif template is not None:
             _drop(template)
+
+
+def _first_fit(columns: list[list[_Cell]], room: float) -> tuple[float | None, float] | None:
+    """The first of the `TIGHTER` settings at which the table fits, if any."""
+    return next((stage for stage in TIGHTER if _fits(_tightened(columns, *stage), room)), None)
+
+
+def _spanning(table: Element) -> list[Element]:
+    return [c for c in table.iter("td", "th") if int(c.get("colspan", "1") or 1) > 1]
 
 
 def _restyle(cell: _Cell) -> None:
