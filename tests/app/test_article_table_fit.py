@@ -75,8 +75,20 @@ TABLES = """() => [...document.querySelectorAll("table")].map((table) => {
     const em = parseFloat(style.fontSize) + (parseFloat(style.letterSpacing) || 0);
     return lines > 1 && content < 4 * em - 0.5;
   };
+  const orphan = (th) => {  // a wrapped header whose last line is one character
+    const text = th.firstChild;
+    if (!text || text.nodeType !== Node.TEXT_NODE || text.data.length < 2) return false;
+    const top = (i) => {
+      const range = document.createRange();
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      return Math.round(range.getBoundingClientRect().top);
+    };
+    return top(text.data.length - 1) !== top(text.data.length - 2);
+  };
   return {
     tableWidth: table.scrollWidth,
+    orphans: [...table.querySelectorAll("th")].filter(orphan).map((th) => th.innerText),
     wrapperScroll: wrapper.scrollWidth,
     wrapperWidth: wrapper.clientWidth,
     cue: cue && !cue.querySelector("table") ? cue.innerText : "",
@@ -141,7 +153,7 @@ def test_a_five_column_table_of_figures_fits_the_phone(
         assert table["tableWidth"] <= table["wrapperWidth"], (theme, table)
         assert table["wrapperScroll"] <= table["wrapperWidth"], (theme, table)
         assert "滑动" not in table["cue"] and not table["clips"], (theme, table)
-        assert table["squeezed"] == [], (theme, table)
+        assert table["squeezed"] == [] and table["orphans"] == [], (theme, table)
     long_headers = measured[theme]["tables"][1]["headers"]
     assert long_headers == [
         "指标",

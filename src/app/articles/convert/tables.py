@@ -42,6 +42,7 @@ COMPACT_FONT = TIGHTER[-1][0] or 12.0  # px: the smallest a table is set
 CUE_STYLE = "margin:16px 0 4px;font-size:12px;line-height:1.5;color:#6b7280;text-align:right"
 PIN_STYLE = "background-color:#f7f8fa;border-right:1px solid #e5e7eb"
 CELL_STYLE = "overflow-wrap:break-word;word-break:normal;font-variant-numeric:tabular-nums"
+HEADER_STYLE = f"{CELL_STYLE};text-wrap:balance"  # a wrapped header: 同比增/长率, not 同比增长/率
 
 _CJK_CHAR = re.compile(rf"[{CJK_RANGES}\u3000-\u303f\uff00-\uffef]")
 # What a line may not break inside: a number with its unit, a CJK character, a Latin word.
@@ -198,7 +199,7 @@ def _columns(table: Element, spacing: float) -> list[list[_Cell]]:
             if cell.tag not in ("td", "th"):
                 continue
             metrics = _metrics(cell.get("style"), table_font, spacing)
-            add_style(cell, CELL_STYLE)
+            add_style(cell, HEADER_STYLE if cell.tag == "th" else CELL_STYLE)
             span = int(cell.get("colspan", "1") or 1)
             while len(columns) < index + span:
                 columns.append([])
