@@ -9,7 +9,8 @@ import pytest
 from lxml import html as lxml_html
 
 from inkcard.app.articles.convert.html import to_article
-from inkcard.app.articles.convert.tables import NOWRAP, char_em
+from inkcard.app.articles.convert.tables import char_em
+from inkcard.app.articles.convert.units import NOWRAP
 from inkcard.themes.contrast import ratio
 
 THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]
@@ -99,8 +100,20 @@ def test_notebook_bold_is_not_a_spell_check_squiggle() -> None:
 def test_numbers_keep_their_units_and_widths_follow_character_classes() -> None:
     root = root_of("| a | b |\n|---|---|\n| 耗时 21 毫秒，内存 128 MB | 20% |\n", "brandA")
     glued = [span.text for span in root.iter("span") if span.get("style") == NOWRAP]
-    assert glued == ["21 毫秒", "128 MB", "20%"]
+    assert glued == ["21 毫秒", "128 MB"]  # "20%" never breaks: no span needed
     assert char_em("毫") == 1.0 and char_em("M") > char_em("a") > char_em("i")
+
+
+def test_numbers_keep_their_units_in_prose_and_code_stays_as_written() -> None:
+    """Every paragraph, list item and heading, not only tables; a number alone, a longer
+    word after it and code are left as they are."""
+    root = root_of(
+        "## 延迟 21 毫秒\n\n耗时21毫秒，内存 3.5 GB，价格 ¥ 25，或 ¥25，100 ms 内，"
+        "3 apples，版本 v1.2 ms，`42 ms`\n\n- 共 8 个\n",
+        "notebook",
+    )
+    glued = [span.text for span in root.iter("span") if span.get("style") == NOWRAP]
+    assert glued == ["21 毫秒", "21毫秒", "3.5 GB", "¥ 25", "100 ms", "8 个"]
 
 
 def test_a_wide_table_gets_its_cue_in_the_articles_language() -> None:
@@ -111,3 +124,14 @@ def test_a_wide_table_gets_its_cue_in_the_articles_language() -> None:
     assert cues == ["← swipe to see more →"]
     wide_table = list(root.iter("table"))[1]
     assert wide_table.getparent().getprevious().text == cues[0]  # the cue is the wide one's
+
+
+def test_a_cell_spanning_columns_is_set_as_small_as_the_table_it_spans() -> None:
+    figures = "<td>2019</td><td>12,101.2</td><td>11,456.7</td><td>644.5</td><td>11.2%</td>"
+    table = (
+        "<table><tr><td>年份</td><td>营收</td><td>成本</td><td>利润</td><td>增长</td></tr>"
+        f"<tr>{figures}</tr><tr>{figures}</tr><tr><td colspan='5'>合计</td></tr></table>\n"
+    )
+    cells = list(root_of(table, "notebook").iter("td"))
+    sizes = {declared(cell.get("style"), "font-size") for cell in cells}
+    assert len(sizes) == 1 and sizes != {"14px"}, sizes

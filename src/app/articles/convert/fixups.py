@@ -1,8 +1,8 @@
 """The article's tree passes: what the WeChat editor needs that CSS alone cannot give.
 
 `html.py` runs them on the sanitised lxml tree. Before inlining they add real elements
-and helper classes for the theme's selectors (pseudo-elements, task boxes, table
-scrollers, code token spans; links and footnotes are `refs.py`); after inlining
+and helper classes for the theme's selectors (pseudo-elements, task boxes, code token
+spans; tables are `tables.py`, links and footnotes are `refs.py`); after inlining
 they turn lists into `<section>` rows with text markers, code whitespace into `&nbsp;`
 and `<br>`, add the styles no theme may forget, and strip every attribute the editor
 would drop or that could act.
@@ -208,19 +208,6 @@ def _image_name(number: int, alt: str) -> str:
     if not text:
         return f"image {number} (no alt text)"
     return f"image {number} (alt text “{text if len(text) <= 40 else text[:39] + '…'}”)"
-
-
-def wrap_tables(root: Element) -> None:
-    """Each table in a sideways scroller; every second body row marked for zebra stripes
-    (premailer cannot apply `:nth-child`)."""
-    for body in root.iter("tbody"):
-        for row in body.findall("tr")[1::2]:
-            row.set("class", "row-even")
-    for table in list(root.iter("table")):
-        wrapper = lxml_html.Element("section", {"class": "table-wrap"})
-        table.addprevious(wrapper)
-        wrapper.tail, table.tail = table.tail, None
-        wrapper.append(table)
 
 
 @dataclass(frozen=True, slots=True)

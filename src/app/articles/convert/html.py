@@ -46,8 +46,9 @@ from inkcard.app.articles.convert.formulas import (
 )
 from inkcard.app.articles.convert.panels import details_to_panels
 from inkcard.app.articles.convert.refs import links_to_footnotes
-from inkcard.app.articles.convert.tables import fit_tables
+from inkcard.app.articles.convert.tables import fit_tables, wrap_tables
 from inkcard.app.articles.convert.titlehead import drop_repeated_title
+from inkcard.app.articles.convert.units import glue_units
 from inkcard.layout.parse import (
     HTML_TAGS,
     STYLED_TAGS,
@@ -433,12 +434,13 @@ def _before_inlining(article: lxml_html.HtmlElement, style: _Theme, notes: str) 
     fx.mark_tasks(article)
     fx.highlight_code(article)
     linked = links_to_footnotes(article, notes)
-    fx.wrap_tables(article)
+    wrap_tables(article)
     fx.insert_pseudo_elements(article, style.pseudo)
     return linked
 
 
 def _after_inlining(article: lxml_html.HtmlElement, table_cue: str) -> None:
+    glue_units(article)
     fit_tables(article, table_cue)
     fx.lists_to_sections(article)
     fx.preserve_code_whitespace(article)

@@ -5,44 +5,50 @@ The article path has no browser, so widths are estimated from character classes
 lower-case Latin letter about 0.6 em, a capital about 0.72 em, plus the letter spacing;
 it errs wide (0.87–1.21 of Chromium's width with DejaVu Sans, the widest fallback).
 Each column gets a minimum from its longest unbreakable run (a Latin word, a number with
-its unit; never under four CJK characters); when the minimums fit the phone's column the
-table wraps inside it, otherwise each column gets a comfortable width and the table scrolls
-sideways under a text cue, the one hint the WeChat editor cannot strip.
+its unit; four CJK characters, or the whole cell if it is shorter); a table whose minimums
+do not fit the phone's column is set tighter (padding, then a pixel or two smaller) before
+it gives up; only then each column gets a comfortable width, the table scrolls sideways
+under a text cue (the one hint the WeChat editor cannot strip) and its first column is
+set apart, since the editor drops `position` and nothing can pin it.
 
 Runs after the theme is inlined: it reads the sizes the theme gave the cells and writes
-only inline styles.
+only inline styles; the cue and the first column's look are the theme's `.table-cue` and
+`.table-pin` rules, read from templates `wrap_tables` put in before inlining.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
+from math import ceil
 
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
 from inkcard.app.articles.convert.fixups import CJK_RANGES, add_style, has_class
+from inkcard.app.articles.convert.units import NUMBER_WITH_UNIT
 
 PHONE_COLUMN = 343.0  # px: a 375 px phone less WeChat's 16 px margins on both sides
-MARGIN = 1.15  # the estimate's error allowance: a table fits only if 15 % wider would fit
-FLOOR_EM = 4.0  # a column is never narrower than four CJK characters
+MARGIN = 1.15  # the Latin estimate's error allowance: a table fits only if 15 % wider would
+# fit (CJK characters are one em each in every CJK font, so their share needs none)
+FIGURES_MARGIN = 1.08  # figures vary less: DejaVu Sans's digits are 0.636 em, its % 0.95
+FLOOR_EM = 4.0  # a column that wraps is never narrower than four CJK characters
 COMFORT_EM = 8.0  # a scrolling table's column wraps past about eight CJK characters
-COMPACT_FONT = 12.0  # px: a table a little too wide is set smaller before it scrolls
-COMPACT_SIDE = 6.0  # px: and its cells' left and right padding
-COMPACT_STYLE = (
-    f"font-size:{COMPACT_FONT:g}px;padding-left:{COMPACT_SIDE:g}px;padding-right:{COMPACT_SIDE:g}px"
-)
+# Tighter settings tried in turn on a table too wide for the phone, before it scrolls:
+# (font size in px or None for the theme's, left and right padding in px).
+TIGHTER: tuple[tuple[float | None, float], ...] = ((None, 6.0), (13.0, 5.0), (12.0, 4.0))
+COMPACT_FONT = TIGHTER[-1][0] or 12.0  # px: the smallest a table is set
 CUE_STYLE = "margin:16px 0 4px;font-size:12px;line-height:1.5;color:#6b7280;text-align:right"
-CELL_STYLE = "overflow-wrap:break-word;word-break:normal"
-NOWRAP = "white-space:nowrap"
+PIN_STYLE = "background-color:#f7f8fa;border-right:1px solid #e5e7eb"
+CELL_STYLE = "overflow-wrap:break-word;word-break:normal;font-variant-numeric:tabular-nums"
+HEADER_STYLE = f"{CELL_STYLE};text-wrap:balance"  # a wrapped header: 同比增/长率, not 同比增长/率
 
 _CJK_CHAR = re.compile(rf"[{CJK_RANGES}\u3000-\u303f\uff00-\uffef]")
-_UNIT = rf"[%‰°℃]|[A-Za-zµμ]+(?:/[A-Za-z]+)?|[{CJK_RANGES}]{{1,2}}"
-# A number and the unit after it ("21 毫秒", "128 MB", "3.5GB", "20%"): kept on one line.
-NUMBER_WITH_UNIT = re.compile(rf"(?<![\w.,])\d[\d.,]*(?:[ \u00a0]?(?:{_UNIT}))")
 # What a line may not break inside: a number with its unit, a CJK character, a Latin word.
 _RUN = re.compile(rf"{NUMBER_WITH_UNIT.pattern}|{_CJK_CHAR.pattern}|[^\s{CJK_RANGES}]+")
+_ALL_CJK = re.compile(rf"(?:{_CJK_CHAR.pattern})*")
+_ALL_FIGURES = re.compile(r"[-+−¥￥$€£]?[\d.,:]*[%‰°]?")
 _PX = r"(-?\d+(?:\.\d+)?)px"
 _PX_VALUE = re.compile(_PX)
 _DECLARATION = re.compile(r"(?:^|;)\s*([\w-]+)\s*:\s*([^;]+)")
@@ -80,28 +86,72 @@ class _Metrics:
         return sum(char_em(c) * self.font + self.spacing for c in text)
 
 
+def wrap_tables(root: Element) -> None:
+    """Before inlining: each table in a sideways scroller under a cue, every second body row
+    marked for zebra stripes (premailer cannot apply `:nth-child`); the cue holds a
+    `.table-pin` template from which a scrolling table's first column takes its look."""
+    for body in root.iter("tbody"):
+        for row in body.findall("tr")[1::2]:
+            row.set("class", "row-even")
+    for table in list(root.iter("table")):
+        wrapper = lxml_html.Element("section", {"class": "table-wrap"})
+        table.addprevious(wrapper)
+        wrapper.tail, table.tail = table.tail, None
+        wrapper.append(table)
+        cue = lxml_html.Element("section", {"class": "table-cue"})
+        cue.append(lxml_html.Element("section", {"class": "table-pin"}))
+        wrapper.addprevious(cue)
+
+
 def fit_tables(root: Element, cue: str) -> None:
-    """Every table: cells that break only between words, numbers glued to their units,
-    each column's minimum width; a table too wide for a phone gets its cue."""
+    """After inlining, every table: cells that break only between words, each column's
+    minimum width, set tighter while that makes it fit; a table that still does not fit
+    scrolls under its cue with its first column set apart, the others lose their cue."""
     spacing = _px(root.get("style"), "letter-spacing") or 0.0
     for table in list(root.iter("table")):
         wrapper = table.getparent()
         if wrapper is None or not has_class(wrapper, "table-wrap"):
             continue
+        hint = wrapper.getprevious()
+        template = hint if hint is not None and has_class(hint, "table-cue") else None
         columns = _columns(table, spacing)
         room = PHONE_COLUMN - _inset(wrapper, root)
-        if not _fits(columns, room) and _fits(compact := _compact(columns), room):
-            columns = compact
-            for cell in (c for column in columns for c in column):
-                add_style(cell.element, COMPACT_STYLE)
+        stage = None if _fits(columns, room) else _first_fit(columns, room)
+        if stage is not None:
+            columns = _tightened(columns, *stage)
+            table_font = _px(table.get("style"), "font-size") or 14.0
+            for cell in _spanning(table):  # set no column's width, but match the others
+                metrics = _metrics(cell.get("style"), table_font, spacing)
+                _restyle(_shrunk(_measure(cell, metrics), *stage))
         scrolls = not _fits(columns, room)
         for column in columns:
             floor = _floor(column)
             width = _comfortable(column, floor) if scrolls else floor
             for cell in column:
-                add_style(cell.element, f"min-width:{width - cell.metrics.padding:.0f}px")
+                _restyle(cell)
+                add_style(cell.element, f"min-width:{ceil(width - cell.metrics.padding)}px")
         if scrolls:
-            _add_cue(wrapper, cue)
+            _set_apart(table, _template_style(template, "table-pin", PIN_STYLE))
+            _add_cue(wrapper, template, cue)
+        elif template is not None:
+            _drop(template)
+
+
+def _first_fit(columns: list[list[_Cell]], room: float) -> tuple[float | None, float] | None:
+    """The first of the `TIGHTER` settings at which the table fits, if any."""
+    return next((stage for stage in TIGHTER if _fits(_tightened(columns, *stage), room)), None)
+
+
+def _spanning(table: Element) -> list[Element]:
+    return [c for c in table.iter("td", "th") if int(c.get("colspan", "1") or 1) > 1]
+
+
+def _restyle(cell: _Cell) -> None:
+    """A tightened cell's font size and side padding, as measured."""
+    if cell.tight is not None:
+        font, side = cell.tight
+        sizes = f"font-size:{font:g}px;" if font else ""
+        add_style(cell.element, f"{sizes}padding-left:{side:g}px;padding-right:{side:g}px")
 
 
 def _floor(column: list[_Cell]) -> float:
@@ -110,24 +160,22 @@ def _floor(column: list[_Cell]) -> float:
 
 def _fits(columns: list[list[_Cell]], room: float) -> bool:
     """Whether the columns' minimums, with the estimate's allowance, fit in `room` px."""
-    return sum(_floor(column) for column in columns) * MARGIN <= room
+    return sum(max((c.need for c in column), default=0.0) for column in columns) <= room
 
 
-def _compact(columns: list[list[_Cell]]) -> list[list[_Cell]]:
-    """The cells as they measure at `COMPACT_FONT` with `COMPACT_SIDE` padding (a cell
-    already that small keeps its size)."""
-    return [[_shrunk(cell) for cell in column] for column in columns]
+def _tightened(columns: list[list[_Cell]], font: float | None, side: float) -> list[list[_Cell]]:
+    """The cells as they measure at `font` px (None: as the theme set them) with `side` px
+    of padding left and right (a cell already that small keeps its size)."""
+    return [[_shrunk(cell, font, side) for cell in column] for column in columns]
 
 
-def _shrunk(cell: _Cell) -> _Cell:
+def _shrunk(cell: _Cell, font: float | None, side: float) -> _Cell:
+    """`cell` measured again at the smaller size; its letter spacing, in px, stays."""
     old = cell.metrics
-    share = min(1.0, COMPACT_FONT / old.font)
-    new = _Metrics(old.font * share, old.spacing * share, min(old.padding, 2 * COMPACT_SIDE))
-
-    def scaled(width: float) -> float:
-        return (width - old.padding) * share + new.padding
-
-    return _Cell(cell.element, new, scaled(cell.floor), scaled(cell.line))
+    size = min(font or old.font, old.font)
+    new = _Metrics(size, old.spacing, min(old.padding, 2 * side))
+    tight = (size if size < old.font else None, new.padding / 2)
+    return replace(_measure(cell.element, new), tight=tight)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,11 +184,13 @@ class _Cell:
     metrics: _Metrics
     floor: float  # px, padding included: its widest unbreakable run, or four CJK characters
     line: float  # px, padding included: all of its text on one line
+    need: float  # px, padding included: the floor with the allowance for a Latin estimate
+    tight: tuple[float | None, float] | None = None  # font size and side padding if tightened
 
 
 def _columns(table: Element, spacing: float) -> list[list[_Cell]]:
-    """The cells of each column, measured; every cell breaks only between words and keeps
-    numbers with their units, but a cell spanning columns sets no column's width."""
+    """The cells of each column, measured; every cell breaks only between words, but a
+    cell spanning columns sets no column's width."""
     columns: list[list[_Cell]] = []
     table_font = _px(table.get("style"), "font-size") or 14.0
     for row in table.iter("tr"):
@@ -149,8 +199,7 @@ def _columns(table: Element, spacing: float) -> list[list[_Cell]]:
             if cell.tag not in ("td", "th"):
                 continue
             metrics = _metrics(cell.get("style"), table_font, spacing)
-            _glue_units(cell)
-            add_style(cell, CELL_STYLE)
+            add_style(cell, HEADER_STYLE if cell.tag == "th" else CELL_STYLE)
             span = int(cell.get("colspan", "1") or 1)
             while len(columns) < index + span:
                 columns.append([])
@@ -168,10 +217,28 @@ def _metrics(style: str | None, table_font: float, spacing: float) -> _Metrics:
 
 
 def _measure(cell: Element, metrics: _Metrics) -> _Cell:
+    """A cell's minimum: its widest unbreakable run, and four CJK characters unless all of
+    it is narrower ("年份" or "2019" need not reserve four)."""
     text = " ".join(cell.text_content().split())
-    longest = max((metrics.width(run) for run in _RUN.findall(text)), default=0.0)
-    floor = max(longest, FLOOR_EM * (metrics.font + metrics.spacing)) + metrics.padding
-    return _Cell(cell, metrics, floor, metrics.width(text) + metrics.padding)
+    line = metrics.width(text)
+    runs = _RUN.findall(text)
+    longest = max((metrics.width(run) for run in runs), default=0.0)
+    four = FLOOR_EM * (metrics.font + metrics.spacing)
+    floor = max(longest, min(line, four))
+    need = max(
+        max((_allow(run, metrics) for run in runs), default=0.0), min(_allow(text, metrics), four)
+    )
+    padding = metrics.padding
+    return _Cell(cell, metrics, floor + padding, line + padding, need + padding)
+
+
+def _allow(text: str, metrics: _Metrics) -> float:
+    """`text`'s estimated width with its allowance: none for CJK, `FIGURES_MARGIN` for a
+    number, `MARGIN` for anything else."""
+    width = metrics.width(text)
+    if _ALL_CJK.fullmatch(text):
+        return width
+    return width * (FIGURES_MARGIN if _ALL_FIGURES.fullmatch(text) else MARGIN)
 
 
 def _comfortable(column: list[_Cell], floor: float) -> float:
@@ -183,44 +250,44 @@ def _comfortable(column: list[_Cell], floor: float) -> float:
     return max(min(widest, cap + padding), floor)
 
 
-def _glue_units(cell: Element) -> None:
-    """Each number with its unit in a no-wrap span, so "21 毫秒" never breaks inside."""
-    for el in [cell, *cell.iterdescendants()]:
-        if el.tag == "code" or not isinstance(el.tag, str):
-            continue
-        if el is not cell or el.text:
-            _glue_text(el, "text")
-        if el is not cell and el.tail:
-            _glue_text(el, "tail")
+def _set_apart(table: Element, style: str) -> None:
+    """The first cell of each row of a scrolling table in the theme's `.table-pin` look:
+    the labels stay recognisable as the rest slides past them."""
+    for row in table.iter("tr"):
+        first = next((c for c in row if c.tag in ("td", "th")), None)
+        if first is not None and first.tag == "td":
+            add_style(first, style)
+        elif first is not None:
+            add_style(first, ";".join(d for d in style.split(";") if "border" in d))
 
 
-def _glue_text(el: Element, where: str) -> None:
-    text = getattr(el, where) or ""
-    matches = list(NUMBER_WITH_UNIT.finditer(text))
-    if not matches:
-        return
-    setattr(el, where, text[: matches[0].start()])
-    anchor: Element | None = None
-    for n, match in enumerate(matches):
-        span = lxml_html.Element("span", {"style": NOWRAP})
-        span.text = match.group()
-        end = matches[n + 1].start() if n + 1 < len(matches) else len(text)
-        span.tail = text[match.end() : end]
-        if anchor is not None:
-            anchor.addnext(span)
-        elif where == "text":
-            el.insert(0, span)
-        else:
-            el.addnext(span)
-        anchor = span
+def _template_style(cue: Element | None, name: str, fallback: str) -> str:
+    """The inline style premailer gave the `name` template inside the cue (the theme's
+    rule), after `fallback` for a theme without one."""
+    found = None if cue is None else next((el for el in cue if has_class(el, name)), None)
+    own = "" if found is None else (found.get("style") or "").strip().strip(";")
+    return f"{fallback};{own}" if own else fallback
 
 
-def _add_cue(wrapper: Element, cue: str) -> None:
-    """The hint above a table that scrolls: plain text, as the editor keeps it."""
-    hint = lxml_html.Element("section", {"style": CUE_STYLE})
-    hint.text = cue
-    wrapper.addprevious(hint)
+def _add_cue(wrapper: Element, template: Element | None, cue: str) -> None:
+    """The hint above a table that scrolls: plain text, as the editor keeps it, in the
+    theme's `.table-cue` style."""
+    if template is None:
+        template = lxml_html.Element("section")
+        wrapper.addprevious(template)
+    own = (template.get("style") or "").strip().strip(";")
+    for child in list(template):
+        template.remove(child)
+    template.attrib.pop("class", None)
+    template.set("style", f"{CUE_STYLE};{own}" if own else CUE_STYLE)
+    template.text = cue
     add_style(wrapper, "margin-top:0")
+
+
+def _drop(el: Element) -> None:
+    parent = el.getparent()
+    if parent is not None:
+        parent.remove(el)  # the cue holds no text, and nothing follows it but the table
 
 
 def _px(style: str | None, name: str) -> float | None:
