@@ -88,7 +88,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "sqlite3": ("app/ledger/sqlite.py",),
     "psycopg": ("app/ledger/postgres.py",),
     "psycopg_pool": ("app/ledger/postgres.py",),
-    "premailer": ("app/articles/convert/html.py",),
+    "premailer": ("app/articles/convert/themecss.py",),
     "nh3": ("app/articles/convert/html.py",),
     # the platform, remote images, and a bucket's own object URL (is it publicly readable?)
     "httpx": (
@@ -622,7 +622,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
         ("app/server/routes_cards.py", "import sqlite_utils\n", ["sqlite_utils only in"]),
         ("app/ledger/sqlite.py", "import sqlite_utils\n", []),
         ("app/cards/service.py", "__import__('premailer')\n", ["premailer only in"]),
-        ("app/articles/convert/html.py", "from premailer import Premailer\n", []),
+        ("app/articles/convert/themecss.py", "from premailer import Premailer\n", []),
         (
             "app/articles/convert/fixups.py",
             "from premailer import Premailer\n",

@@ -11,13 +11,8 @@ from lxml import html as lxml_html
 
 from inkcard import themes
 from inkcard.app.articles.convert.brand import Brand, apply_brand
-from inkcard.app.articles.convert.html import (
-    UnknownArticleTheme,
-    draft_content,
-    rewrite_images,
-    split_pseudo_rules,
-    to_article,
-)
+from inkcard.app.articles.convert.html import draft_content, rewrite_images, to_article
+from inkcard.app.articles.convert.themecss import UnknownArticleTheme, split_pseudo_rules
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]

@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from inkcard.app.articles.convert import html, tables
+from inkcard.app.articles.convert import tables, themecss
 from inkcard.app.articles.drafts import draftbody
 
 
@@ -30,21 +30,21 @@ def test_css_comments_go_as_the_pattern_took_them() -> None:
     def old(css: str) -> str:
         return re.sub(r"/\*.*?\*/", "", css, flags=re.S)
 
-    same(old, html._without_comments, texts(6000, CSS, 1))
+    same(old, themecss._without_comments, texts(6000, CSS, 1))
 
 
 def test_css_rules_are_found_as_the_pattern_found_them() -> None:
     def old(css: str) -> list[tuple[str, str]]:
         return re.findall(r"([^{}]+)\{([^{}]*)\}", css)
 
-    same(old, html._RULE.findall, texts(6000, CSS, 2))
+    same(old, themecss._RULE.findall, texts(6000, CSS, 2))
 
 
 def test_declarations_split_where_the_pattern_split_them() -> None:
     def old(body: str) -> list[str]:
         return re.split(r";(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", body)
 
-    same(old, html._split_outside_quotes, texts(6000, CSS, 3))
+    same(old, themecss._split_outside_quotes, texts(6000, CSS, 3))
 
 
 def test_an_inline_styles_px_values_are_read_as_before() -> None:

@@ -30,6 +30,7 @@ from typing import Any
 from inkcard.app.articles.convert import html as article
 from inkcard.app.articles.convert.brand import Brand
 from inkcard.app.articles.convert.formulas import math_size
+from inkcard.app.articles.convert.themecss import UnknownArticleTheme
 from inkcard.app.articles.drafts.checks import (
     Warnings,
     check_content_size,
@@ -141,7 +142,7 @@ class ArticleService:
                 timeout=timeout,
                 key=key,
             )
-        except article.UnknownArticleTheme as exc:
+        except UnknownArticleTheme as exc:
             raise InvalidField(str(exc), label=field_label("theme")) from None
 
     async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
