@@ -32,6 +32,7 @@ from .marks import (
     Measure,
     finish,
     rect_ops,
+    segment_meets,
     tint,
 )
 from .mermaid import Flowchart, Node
@@ -263,29 +264,4 @@ def _title_x(
 
 def _crosses(line: list[tuple[float, float]], box: tuple[float, float, float, float]) -> bool:
     """Whether a polyline passes through a box (each segment clipped to it, Liang-Barsky)."""
-    return any(_segment_meets(a, b, box) for a, b in itertools.pairwise(line))
-
-
-def _segment_meets(
-    a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
-) -> bool:
-    low, high = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for p, q in (
-        (-dx, a[0] - box[0]),
-        (dx, box[2] - a[0]),
-        (-dy, a[1] - box[1]),
-        (dy, box[3] - a[1]),
-    ):
-        if p == 0:
-            if q < 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            low = max(low, t)
-        else:
-            high = min(high, t)
-        if low > high:
-            return False
-    return True
+    return any(segment_meets(a, b, box) for a, b in itertools.pairwise(line))

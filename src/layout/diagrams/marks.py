@@ -164,3 +164,29 @@ def arrowhead(
 def tint(role: str) -> str:
     """The drawing role of `role`'s colour as a light tint (see `TINT_SHARE`)."""
     return TINT + role
+
+
+def segment_meets(
+    a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
+) -> bool:
+    """Whether the segment from `a` to `b` meets the box (left, top, right, bottom):
+    Liang-Barsky clipping, for routes kept off the boxes they do not join."""
+    low, high = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        if p < 0:
+            low = max(low, q / p)
+        else:
+            high = min(high, q / p)
+        if low > high:
+            return False
+    return True

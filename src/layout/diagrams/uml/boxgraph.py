@@ -33,6 +33,7 @@ from ..marks import (
     Op,
     circle_ops,
     rect_ops,
+    segment_meets,
     tint,
 )
 from .boxroutes import LOOP, route_all
@@ -305,12 +306,17 @@ def _free_x(
     """The leftmost x from `low` to `high` (in at most 64 steps) where `text` at `y` meets
     no route and no busy box; `low` when there is none."""
     band = (low - 3, y - 3, high + text.width + 3, y + text.height + 3)
-    near = [(a, b) for route in routes for a, b in itertools.pairwise(route) if _meets(band, a, b)]
+    near = [
+        (a, b)
+        for route in routes
+        for a, b in itertools.pairwise(route)
+        if segment_meets(a, b, band)
+    ]
     busy = [box for box in busy if _overlap(band, box)]
     step, x = max(4.0, (high - low) / 64), low
     while x <= high:
         rect = (x - 3, y - 3, x + text.width + 3, y + text.height + 3)
-        if not any(_meets(rect, a, b) for a, b in near) and not any(
+        if not any(segment_meets(a, b, rect) for a, b in near) and not any(
             _overlap(rect, box) for box in busy
         ):
             return x
@@ -325,25 +331,3 @@ def _label_box(label: Label) -> tuple[float, float, float, float]:
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _meets(rect: tuple[float, float, float, float], a: Point, b: Point) -> bool:
-    """Whether the segment from `a` to `b` meets the rectangle (Liang-Barsky clipping)."""
-    t0, t1 = 0.0, 1.0
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for p, q in (
-        (-dx, a[0] - rect[0]),
-        (dx, rect[2] - a[0]),
-        (-dy, a[1] - rect[1]),
-        (dy, rect[3] - a[1]),
-    ):
-        if p == 0:
-            if q < 0:
-                return False
-        elif p < 0:
-            t0 = max(t0, q / p)
-        else:
-            t1 = min(t1, q / p)
-        if t0 > t1:
-            return False
-    return True
