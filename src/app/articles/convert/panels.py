@@ -10,6 +10,8 @@ from __future__ import annotations
 from lxml import html as lxml_html
 from lxml.etree import _Element as Element
 
+from inkcard.app.articles.convert.fixups import remove_keeping_tail
+
 PANEL_CLASS = "details"
 TITLE_CLASS = "details-title"
 
@@ -28,7 +30,7 @@ def details_to_panels(root: Element, default_title: str) -> int:
                 title.tail = (details.text or "") + (title.tail or "") or None
                 details.text = None
             else:
-                _remove_keeping_tail(title)
+                remove_keeping_tail(title, title.tail)
                 details.insert(0, title)
                 title.tail, details.text = details.text, None
         else:
@@ -49,14 +51,3 @@ def details_to_panels(root: Element, default_title: str) -> int:
         stray.tag = "span"
         stray.attrib.clear()
     return made
-
-
-def _remove_keeping_tail(el: Element) -> None:
-    """Takes `el` out; the text after it joins what came before it."""
-    parent, previous = el.getparent(), el.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + (el.tail or "")
-    elif el.tail:
-        parent.text = (parent.text or "") + el.tail
-    el.tail = None
-    parent.remove(el)

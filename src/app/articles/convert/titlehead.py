@@ -13,6 +13,8 @@ import unicodedata
 
 from lxml.etree import _Element as Element
 
+from inkcard.app.articles.convert.fixups import remove_keeping_tail
+
 # What may end a title without making it another title.
 _TRAILING = "。．.！!？?…:：;；,，、~～ \t"
 
@@ -41,21 +43,8 @@ def drop_repeated_title(root: Element, title: str) -> bool:
         if child.tag == "h1":
             if not same_title(child.text_content(), title):
                 return False
-            _remove(child)
+            remove_keeping_tail(child, child.tail)
             return True
         if child.tag != "span" and (child.text_content().strip() or child.tag == "img"):
             return False
     return False
-
-
-def _remove(element: Element) -> None:
-    """Takes `element` out, keeping the text that follows it."""
-    parent, tail = element.getparent(), element.tail or ""
-    if parent is None:
-        return
-    previous = element.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(element)

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from lxml import html as lxml_html
 
+from inkcard.app.articles.convert.fixups import remove_keeping_tail
 from inkcard.app.schema import DIGEST_LIMIT
 
 # Categories of the glyphs a digest goes without: symbols (emoji, ◆, ✎), initial and final
@@ -77,7 +78,7 @@ def _trim(section: lxml_html.HtmlElement, drop_heading: bool, skipped: Collectio
 def _drop_leading_heading(section: lxml_html.HtmlElement) -> None:
     for child in section:
         if child.tag == "h1":
-            _remove(child)
+            remove_keeping_tail(child, child.tail)
             return
         # a span directly in the section is the theme's ornament (japanese-magazine's
         # masthead); any other element with text comes before the h1
@@ -89,28 +90,15 @@ def _drop_image(img: lxml_html.HtmlElement) -> None:
     caption = img.getnext()
     alt = " ".join((img.get("alt") or "").split())
     if caption is not None and caption.tag == "span" and caption.text_content() == alt:
-        _remove(caption)
+        remove_keeping_tail(caption, caption.tail)
     parent = img.getparent()
-    _remove(img)
+    remove_keeping_tail(img, img.tail)
     if parent is not None and parent.tag == "p" and not _has_content(parent):
-        _remove(parent)
+        remove_keeping_tail(parent, parent.tail)
 
 
 def _has_content(element: lxml_html.HtmlElement) -> bool:
     return bool(element.text_content().strip()) or any(True for _ in element.iter("img", "svg"))
-
-
-def _remove(element: lxml_html.HtmlElement) -> None:
-    """Takes ``element`` out, keeping the text that follows it."""
-    parent, tail = element.getparent(), element.tail or ""
-    if parent is None:
-        return
-    previous = element.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(element)
 
 
 def auto_digest(content: str, title: str, limit: int = DIGEST_LIMIT) -> str:
