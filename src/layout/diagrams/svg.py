@@ -107,39 +107,29 @@ def svg_of(drawing: Drawing, palette: Palette = Palette(PALETTE["accent"])) -> s
     ]
     # a chart many phone columns wide is drawn a few times smaller: whole px are exact enough
     digits = 0 if drawing.width > WHOLE_PX_PAST * PHONE_COLUMN else 1
-    elements: list[tuple[str, str, str]] = []
     for item in drawing.items:
         if isinstance(item, Label):
-            elements.extend(_label(item, palette))
+            parts.extend(_label(item, palette))
         else:
-            elements.append(_path(item, palette, digits))
-    parts.extend(_element(*element) for element in elements)
+            parts.append(_path(item, palette, digits))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _element(tag: str, look: str, own: str) -> str:
-    """One element with its look inline (no `<g>`: the editor keeps plain elements);
-    `own` is its geometry, and a text's words after a `>`."""
-    attrs = f"{own.split('>', 1)[0]} {look}".strip()
-    if tag == "text":
-        return f"<text {attrs}>{own.split('>', 1)[1]}</text>"
-    return f"<{tag} {attrs}/>"
-
-
-def _path(mark: Mark, palette: Palette, digits: int) -> tuple[str, str, str]:
-    """A mark as ("path", its look, its geometry): `d` written compactly, to `digits`."""
+def _path(mark: Mark, palette: Palette, digits: int) -> str:
+    """A mark as a `<path>` with its look inline (the editor keeps plain elements, no
+    `<g>`): `d` written compactly, to `digits`."""
     data = "".join(
         str(op[0]) + " ".join(_number(float(v), digits) for v in op[1:])  # type: ignore[arg-type]
         for op in mark.ops
     )
-    look = [f'fill="{palette.colour(mark.fill) if mark.fill else "none"}"']
+    attrs = [f'd="{data}"', f'fill="{palette.colour(mark.fill) if mark.fill else "none"}"']
     if mark.stroke:
-        look += [f'stroke="{palette.colour(mark.stroke)}"', f'stroke-width="{mark.width:.1f}"']
-        look.append('stroke-linecap="round" stroke-linejoin="round"')
+        attrs += [f'stroke="{palette.colour(mark.stroke)}"', f'stroke-width="{mark.width:.1f}"']
+        attrs.append('stroke-linecap="round" stroke-linejoin="round"')
         if mark.dash:
-            look.append(f'stroke-dasharray="{mark.dash[0]:.0f} {mark.dash[1]:.0f}"')
-    return "path", " ".join(look), f'd="{data}"'
+            attrs.append(f'stroke-dasharray="{mark.dash[0]:.0f} {mark.dash[1]:.0f}"')
+    return f"<path {' '.join(attrs)}/>"
 
 
 def _number(value: float, digits: int) -> str:
@@ -149,8 +139,8 @@ def _number(value: float, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def _label(label: Label, palette: Palette) -> list[tuple[str, str, str]]:
-    """Each line of a label as ("text", its look, its place and words)."""
+def _label(label: Label, palette: Palette) -> list[str]:
+    """Each line of a label as a `<text>`, its size, colour and anchor inline."""
     text = label.text
     anchor = "middle" if label.align == "center" else "start"
     weight = ' font-weight="bold"' if text.bold else ""
@@ -161,5 +151,5 @@ def _label(label: Label, palette: Palette) -> list[tuple[str, str, str]]:
     out = []
     for index, line in enumerate(text.lines):
         y = label.y + (index + _BASELINE) * text.size * LINE_HEIGHT - text.size * 0.1
-        out.append(("text", look, f'x="{label.x:.1f}" y="{y:.1f}">{html.escape(line)}'))
+        out.append(f'<text x="{label.x:.1f}" y="{y:.1f}" {look}>{html.escape(line)}</text>')
     return out
