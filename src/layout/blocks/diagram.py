@@ -19,7 +19,7 @@ from ..base.boxes import Group, Item, Rect, Row, Shape
 from ..diagrams.bands import bands
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, Op
+from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
 from ..diagrams.palette import COUNT, series_colours
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
@@ -183,15 +183,8 @@ def _painted(
         width = item.width if stroke is not None else 0.0
         out.append((item, Shape(item.ops, stroke, fill, width, item.dash)))
         if fill is not None:
-            grounds.append((_bounds(item.ops), fill))
+            grounds.append((mark_bounds(item.ops), fill))
     return out
-
-
-def _bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:
-    """The box of a mark's points (left, top, right, bottom)."""
-    xs = [float(op[-2]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # a number: each op ends in its point
-    ys = [float(op[-1]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # as above
-    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _ground_of(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from .marks import Drawing, Label, Mark
+from .marks import Drawing, Label, Mark, mark_bounds
 
 SMALL_BOX = 0.5  # of a band's height: a filled box under it is not cut when it can be helped
 LEAST_BAND = 0.4  # of a band's height: no band is cut shorter than this (but the last)
@@ -86,5 +86,5 @@ def _span(item: Mark | Label) -> Span:
     """The item's top and bottom in the drawing's px."""
     if isinstance(item, Label):
         return item.y, item.y + item.text.height
-    ys = [float(op[-1]) for op in item.ops if op[0] != "Z"]  # type: ignore[arg-type]  # each op ends in its point
-    return min(ys), max(ys)
+    _, top, _, bottom = mark_bounds(item.ops)
+    return top, bottom

@@ -96,6 +96,13 @@ def finish(
     return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
 
 
+def mark_bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:
+    """The box of a mark's points (left, top, right, bottom): each op but Z ends in one."""
+    xs = [float(op[-2]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # a number
+    ys = [float(op[-1]) for op in ops if op[0] != "Z"]  # type: ignore[arg-type]  # as above
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def _moved(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
     if isinstance(item, Label):
         return Label(item.text, item.x + dx, item.y + dy, item.color, item.align)
