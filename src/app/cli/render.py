@@ -221,7 +221,9 @@ def theme_lookup() -> Callable[[str], layout.Theme]:
 
 def run_render(args: argparse.Namespace) -> int:
     from inkcard import layout
+    from inkcard.layout import draw
 
+    draw.pack_rows_without_numpy()  # a few cards, then exit: numpy's import would cost more
     text, base = read_markdown(args.markdown)
     lookup = theme_lookup()
     card = card_request(args, text, lookup)

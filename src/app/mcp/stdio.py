@@ -247,7 +247,8 @@ def _import_the_tools() -> None:
     sqlite-utils (the database's door) imports numpy whenever it can, only to map numpy
     column types for inserts we never make: 12-15 MB and ~60 ms this process would carry for
     nothing (the engine draws one card at a time without numpy). So numpy is hidden while
-    they are imported, and importable again after (a flowchart lays out with it).
+    they are imported, and importable again after (a flowchart lays out with it). For the
+    same reason the cards' PNG rows are packed without it (layout.draw).
     """
     hidden = "numpy" not in sys.modules
     if hidden:
@@ -255,6 +256,9 @@ def _import_the_tools() -> None:
     try:
         import inkcard.app.mcp.tools
         import inkcard.app.services  # noqa: F401
+        from inkcard.layout import draw
+
+        draw.pack_rows_without_numpy()
     finally:
         if hidden:
             del sys.modules["numpy"]

@@ -7,7 +7,7 @@ May import: `layout.base`, `layout.text` (fonts, lines for captions), `layout.st
 `layout.errors`, `layout.limits`.
 """
 
-from .encode import load_numpy
+from .encode import load_numpy, pack_rows_without_numpy
 from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
@@ -22,5 +22,6 @@ __all__ = [
     "contact_sheet",
     "fit_image",
     "load_numpy",
+    "pack_rows_without_numpy",
     "probe_image",
 ]

@@ -1,15 +1,14 @@
 """A recorded card (a Skia picture) → its pixels → PNG, JPEG, WebP or one PDF of every card.
 
 The card is drawn once into a buffer at the output scale and encoded from it in place: PNG by
-`png.py` (rows packed by numpy where the process loaded it), JPEG and WebP by Skia's
-encoders, PDF by Skia's document with the glyph runs kept as text.
+`png.py` (rows packed by numpy unless the process draws a card or two and exits), JPEG and
+WebP by Skia's encoders, PDF by Skia's document with the glyph runs kept as text.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import sys
 from typing import TYPE_CHECKING, Any
 
 import skia
@@ -50,17 +49,32 @@ def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale
     surface.flushAndSubmit()
 
 
+# Whether PNG rows are packed by numpy (~2.4 ms a card faster than Python, for a 60-100 ms
+# import once). Every process does, unless it said it draws a card or two and exits
+# (`pack_rows_without_numpy`): the documented API is fast whatever its caller imported.
+_rows_by_numpy = True
+
+
 def load_numpy() -> None:
-    """Imports numpy, so that every PNG after packs its rows ~2 ms faster (png.py): worth its
-    60-100 ms for a process that draws many cards. Its BLAS gets one thread (the engine
-    does no linear algebra; a thread per core costs ~40 ms of CPU at import)."""
+    """Imports numpy now, as the first PNG would (a render worker does it before it says
+    it is ready). Its BLAS gets one thread (the engine does no linear algebra; a thread
+    per core costs ~40 ms of CPU at import)."""
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import numpy  # noqa: F401  (loaded is the switch `encode_png` reads)
+    import numpy  # noqa: F401
+
+
+def pack_rows_without_numpy() -> None:
+    """For a process that draws a card or two and exits (`inkcard render`, the MCP stdio
+    server): its PNG rows are packed in Python, sparing numpy's 60-100 ms import and its
+    12-15 MB. The same bytes either way (png.py)."""
+    global _rows_by_numpy
+    _rows_by_numpy = False
 
 
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
-    """The card as a PNG; rows packed by numpy where the process has loaded it (png.py)."""
-    if "numpy" in sys.modules:
+    """The card as a PNG; rows packed by numpy unless the process asked otherwise."""
+    if _rows_by_numpy:
+        load_numpy()
         pixels: Any = _rgba(picture, width, height, background, scale)
         deflated = deflate_rgb(pixels[:, :, :3])
     else:

@@ -7,9 +7,9 @@ libdeflate, fpng, filtered rows and strips deflated in threads at equal time
 (docs/decisions/engine.md, "PNG encoding"). Its output is an ordinary zlib stream, so every
 PNG reader takes it.
 
-Rows are packed (alpha dropped, a filter byte before each) by numpy in a process that has
-it loaded (`encode_rgb`, ~0.5 ms a default card), else in Python (`encode_rgba`, ~3 ms): a
-one-card process such as `inkcard render` skips numpy's 60-100 ms import. Both write the
+Rows are packed (alpha dropped, a filter byte before each) by numpy (`encode_rgb`, ~0.3 ms
+a default card), or in Python (`encode_rgba`, ~2.7 ms) by a one-card process such as
+`inkcard render`, which skips numpy's 60-100 ms import (encode.py decides). Both write the
 same bytes. Either packs and deflates a band of rows at a time, so encoding needs the
 pixels and the compressed bytes, never a whole second copy of the card.
 """
@@ -141,22 +141,30 @@ def _word_copy_ascends() -> bool:
 
 def deflate_rgba(rgba: bytes | bytearray, width: int, height: int, level: int = LEVEL) -> Deflated:
     """The rows of opaque RGBA pixels (rows packed) as `deflate_rgb` deflates their RGB."""
-    pixels = memoryview(rgba)
-    row = width * 3
+    pixels = bytes(rgba) if isinstance(rgba, memoryview) else rgba
+    row, stride = width * 3, width * 4
 
-    def packed(start: int, stop: int) -> bytes:
-        rgb = bytearray(row * (stop - start))
-        band = pixels[start * width * 4 : stop * width * 4]
-        for channel in range(3):  # a strided copy per channel, in C
-            rgb[channel::3] = band[channel::4]
-        rows = memoryview(rgb)
-        return b"\0" + b"\0".join([rows[at : at + row] for at in range(0, len(rgb), row)])
+    def packed(start: int, stop: int) -> bytearray:
+        raw = bytearray((row + 1) * (stop - start))  # filter bytes None (0) where unwritten
+        for at, source in enumerate(range(start * stride, stop * stride, stride)):
+            first = at * (row + 1) + 1
+            for channel in range(3):
+                # Row by row, each channel a strided slice of a bytes-like object (a copy in
+                # C): ~2.7 ms a default card, where whole-band slices of a memoryview took
+                # 8-22 ms (they go through a temporary per item, and the band leaves cache).
+                raw[first + channel : first + row : 3] = pixels[
+                    source + channel : source + stride : 4
+                ]
+        return raw
 
     return Deflated(width, height, _deflate(width, height, packed, level))
 
 
 def _deflate(
-    width: int, height: int, packed: Callable[[int, int], bytes | memoryview], level: int
+    width: int,
+    height: int,
+    packed: Callable[[int, int], bytes | bytearray | memoryview],
+    level: int,
 ) -> list[bytes]:
     """The zlib stream of the filtered rows `packed(start, stop)` gives (RGB, each after its
     filter byte, None), deflated a band of about `BAND_BYTES` at a time."""
