@@ -111,6 +111,27 @@ def test_a_title_card_is_the_title_and_its_lead_before_a_section() -> None:
     assert not is_title_card([[title, lead]], 0.4)  # a post of one card is `composed`
 
 
+def test_a_title_and_lead_before_a_figure_too_tall_for_their_card_is_a_title_card() -> None:
+    """The Japanese post at 500x500: its flowchart cannot start under the lead, and the
+    first card, left 26 % full at the top, read as a hole; set in its middle it is the
+    cover. A paragraph or a list item continuing the card's own block is no new block."""
+    title, lead = _row("Heading", 0), _row("Paragraph", 1)
+    figure = Row(300.0, (), source=(("CodeBlock", 2),))
+    assert is_title_card([[title, lead], [figure]], 0.3)
+    assert is_title_card([[title], [_row("Image", 2)]], 0.3)
+    assert not is_title_card([[title, lead], [_row("Paragraph", 1)]], 0.3)  # the lead goes on
+    assert not is_title_card([[title, lead], [figure]], TITLE_ROOMY)
+
+
+def test_the_japanese_posts_first_square_card_is_its_cover(fonts: layout.FontBook) -> None:
+    post = (FUND.parent / "06-japanese-diagram.md").read_text("utf-8")
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    first = layout.layout_pages(post, themes.load("apple-notes"), fonts, square)[0]
+    assert first.fit is not None and first.fit.offset > 0
+    quality = measure(first)
+    assert quality is not None and quality.score == 100
+
+
 def test_a_slides_title_card_is_set_in_its_optical_centre(fonts: layout.FontBook) -> None:
     """The fund explainer at 1600x900: its title and two-line lead left the first card
     half empty at the top; set in the card's optical centre it is the post's

@@ -11,8 +11,9 @@ middle; and under a centred title, paragraphs of set lines (`is_verse`: a poem) 
 centred too.
 
 A longer post's first card that holds only its title and lead (its next card opens the
-first section) and leaves most of the card empty is set the same way, as a title card:
-at the top, it read as a card left half empty; in the optical centre, as its cover.
+first section, or a figure too tall for the room under the lead) and leaves most of the
+card empty is set the same way, as a title card: at the top, it read as a card left half
+empty; in the optical centre, as its cover.
 """
 
 from __future__ import annotations
@@ -64,30 +65,43 @@ _TEXT = frozenset(
 
 def is_title_card(pages: list[list[Row]], fill: float) -> bool:
     """Whether the first of `pages` (the rows of each card) is a title card: under
-    `TITLE_ROOMY` full, holding the post's title and its lead and nothing else
-    (`title_end`)."""
+    `TITLE_ROOMY` full, holding the post's title and its lead and nothing else, the next
+    card opening its first section (`title_end`) or a block other than a paragraph that
+    could not start under the lead (a figure too tall for the room left): either way the
+    card reads as the post's cover when set in its optical centre, and as a card left
+    half empty at the top."""
     if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0]:
         return False
-    return title_end([*pages[0], *pages[1][:1]]) == len(pages[0])
+    first, after = pages[0], pages[1][0]
+    if title_end([*first, after]) == len(first):
+        return True
+    opens_block = bool(after.source) and after.source[:1] != first[-1].source[:1]
+    return _lead_end(first) == len(first) and opens_block and after.source[-1][0] != "Paragraph"
 
 
 def title_end(rows: Sequence[Row]) -> int | None:
     """Where a post's title card would end: the index of the first heading after the
     opening heading's lines and the paragraphs under them (its lead); None when the post
     does not open with a heading or something else comes before the next one."""
+    end = _lead_end(rows)
+    if end is None or end == len(rows):
+        return None
+    following = rows[end].source
+    return end if following and following[-1][0] == "Heading" else None
+
+
+def _lead_end(rows: Sequence[Row]) -> int | None:
+    """The index of the first row after a post's opening heading and the paragraphs under
+    it (`len(rows)` if there is none); None when the post does not open with a heading."""
     title = rows[0].source if rows else ()
     if not title or title[-1][0] != "Heading":
         return None
     for index, row in enumerate(rows):
         if row.source == title:
             continue
-        if not row.source:
-            return None
-        if row.source[-1][0] == "Heading":
+        if not row.source or len(row.source) != 1 or row.source[0][0] != "Paragraph":
             return index
-        if len(row.source) != 1 or row.source[0][0] != "Paragraph":
-            return None
-    return None
+    return len(rows)
 
 
 def _text_only(page: Page) -> bool:
