@@ -13,6 +13,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .flow.chips import chip_on_line, turns_back, without_spike
 from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour, node_marks
 from .flow.route import PANEL_PAD, TITLE
 from .flow.shapes import label_shift
@@ -171,11 +172,16 @@ def _flowchart_drawing(
 
     placed = {k: replace(p, x=at(p.x, p.y)[0], y=at(p.x, p.y)[1]) for k, p in placed.items()}
     lines: list[list[tuple[float, float]]] = []
-    for pieces in routes:
+    for index, pieces in enumerate(routes):
         points: list[tuple[float, float]] = []
+        junction = -1  # where a labelled edge (two pieces) meets its label's vertex
         for piece in pieces:
+            junction = len(points) - 1
             route = [at(x, y) for x, y in piece.view.points]
             points.extend(route if not points else route[1:])
+        key = f"\0label{index}"
+        if len(pieces) == 2 and key in placed and turns_back(points, junction):
+            points = _label_onto_line(placed, key, points, junction)
         lines.append(points)
     items: list[Mark | Label] = []
     items.extend(_subgraph_panels(chart, placed, lines, measure))
@@ -195,6 +201,26 @@ def _flowchart_drawing(
     text = "\n".join(label for label in chart.labels() if label)
     # the bounds of everything drawn: a subgraph's panel and title reach past its nodes
     return replace(finish(items, text), across=chart.direction in ("LR", "RL"))
+
+
+def _label_onto_line(
+    placed: dict[str, Placed], key: str, points: list[tuple[float, float]], junction: int
+) -> list[tuple[float, float]]:
+    """An edge against the layers turns back at its label (flow/chips.py): its chip
+    moved onto its line, clear of the boxes and other chips, and the line without the
+    turn; both as they were where no run has room."""
+    chip = placed[key]
+    line = without_spike(points, junction)
+    others = [
+        (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
+        for other, p in placed.items()
+        if other != key
+    ]
+    centre = chip_on_line(line, (chip.w, chip.h), others)
+    if centre is None:
+        return points
+    placed[key] = replace(chip, x=centre[0], y=centre[1])
+    return line
 
 
 def _subgraph_panels(
