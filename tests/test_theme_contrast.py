@@ -227,3 +227,13 @@ def test_the_wcag_formula() -> None:
     assert contrast_ratio(white, white) == pytest.approx(1.0)
     assert contrast_ratio(np.array([0x76] * 3), white) == pytest.approx(4.54, abs=0.01)
     assert MIN_CONTRAST == 4.5
+
+
+@pytest.mark.parametrize("name", themes.names())
+def test_every_code_token_colour_of_a_built_in_theme_reads_on_its_panel(name: str) -> None:
+    """The check `inkcard themes check` runs on a user's theme holds the built-in ones to
+    it too, for every token kind (the post above has no number, type or built-in token):
+    brandA's numbers, brandB's built-ins and the base palette's types were 2.8-3.6:1."""
+    from inkcard.themes.contrast import code_contrast
+
+    assert code_contrast(themes.load(name)) == []

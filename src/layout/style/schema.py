@@ -214,7 +214,7 @@ BASE_COLORS: dict[str, str] = {
     "code_comment": "#6a737d",
     "code_number": "#005cc5",
     "code_function": "#6f42c1",
-    "code_type": "#e36209",
+    "code_type": "#b04a00",  # #e36209 was 3.1:1 on apple-notes' panel
     "code_builtin": "#005cc5",
     "placeholder_bg": "rgba(127,127,127,.12)",
 }
