@@ -147,6 +147,7 @@ def _render_pool(
         warm_up_theme=catalogue.get(DEFAULT_THEME),
         stall_seconds=settings.render_stall_seconds,
         memory_limit=settings.render_memory_mb * MIB,
+        small_pngs=settings.png_compression == "small",
     )
     if in_process:
         return InlineRenderPool(

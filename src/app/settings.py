@@ -84,6 +84,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     answers 500 ``render_failed`` and its process is replaced. The largest request the pixel
     budgets allow maps ~1.4 GB (docs/decisions/engine.md, "Memory per output pixel"). 0: no
     limit."""
+    png_compression: Literal["fast", "small"] = "fast"
+    """How card PNGs are deflated: ``fast`` (ISA-L, ~1.5 ms a default card) or ``small``
+    (zlib at 6: about a fifth fewer bytes, ~40 ms more a card), for an operator who pays for
+    storage more than CPU."""
     render_stall_seconds: float = 0.0
     """Tests only: a card whose Markdown holds ``<!-- inkcard-test-stall -->`` sleeps this long
     in its render process first (a render that hangs). 0: off."""

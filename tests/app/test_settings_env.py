@@ -48,6 +48,11 @@ def test_gcs_urls() -> None:
     assert cdn.files_url == "https://cdn.x"
 
 
+def test_an_operator_may_ask_for_smaller_pngs() -> None:
+    assert load_settings({}).png_compression == "fast"
+    assert load_settings({"INKCARD_PNG_COMPRESSION": "small"}).png_compression == "small"
+
+
 @pytest.mark.parametrize(
     "env",
     [
@@ -58,6 +63,7 @@ def test_gcs_urls() -> None:
         {"INKCARD_BOOTSTRAP_KEY": "maybe"},
         {"INKCARD_GENERATE_COST": "-1"},
         {"INKCARD_TIMEOUT": "0"},
+        {"INKCARD_PNG_COMPRESSION": "smallest"},
     ],
 )
 def test_bad_values_are_refused(env: dict[str, str]) -> None:

@@ -24,6 +24,7 @@ from inkcard.app.metrics import Metrics
 from inkcard.app.render.jobs import answer
 from inkcard.app.render.messages import Rendered, WorkerConfig, WorkerJob
 from inkcard.app.render.pool import ProcessRenderPool
+from inkcard.layout.draw import smaller_pngs
 
 
 class InlineRenderPool(ProcessRenderPool):
@@ -39,6 +40,8 @@ class InlineRenderPool(ProcessRenderPool):
     ):
         super().__init__(1, queue, config, per_key, metrics=metrics)
         self._fonts = fonts
+        if config.small_pngs:  # this process draws the cards: its PNGs as the setting says
+            smaller_pngs()
         self._turn = threading.Lock()  # one render at a time: the engine's caches are per process
         self._started = False
 

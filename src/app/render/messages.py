@@ -26,6 +26,7 @@ class WorkerConfig(msgspec.Struct, frozen=True, kw_only=True):
     warm_up_theme: layout.Theme
     stall_seconds: float = 0.0
     memory_limit: int = 0
+    small_pngs: bool = False  # INKCARD_PNG_COMPRESSION=small: zlib's smaller, slower PNGs
 
 
 class RenderJob(msgspec.Struct, frozen=True, kw_only=True):

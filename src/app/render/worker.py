@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from inkcard import layout
 from inkcard.app.render.jobs import answer, peak_rss_kb
 from inkcard.app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from inkcard.layout.draw import load_numpy
+from inkcard.layout.draw import load_numpy, smaller_pngs
 
 log = logging.getLogger("inkcard.worker")
 
@@ -91,6 +91,8 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     limit_address_space(config.memory_limit)
     fonts = layout.FontBook.load(config.fonts_dir)
     load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
+    if config.small_pngs:
+        smaller_pngs()
     started = time.perf_counter()
     warmed = warm_up(fonts, config)
     warm_up_ms = (time.perf_counter() - started) * 1000

@@ -7,7 +7,7 @@ May import: `layout.base`, `layout.text` (fonts, lines for captions), `layout.st
 `layout.errors`, `layout.limits`.
 """
 
-from .encode import load_numpy, pack_rows_without_numpy
+from .encode import load_numpy, pack_rows_without_numpy, smaller_pngs
 from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
 from .imagecodec import fit as fit_image
 from .imagecodec import probe as probe_image
@@ -24,4 +24,5 @@ __all__ = [
     "load_numpy",
     "pack_rows_without_numpy",
     "probe_image",
+    "smaller_pngs",
 ]

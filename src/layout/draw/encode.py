@@ -53,6 +53,7 @@ def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale
 # import once). Every process does, unless it said it draws a card or two and exits
 # (`pack_rows_without_numpy`): the documented API is fast whatever its caller imported.
 _rows_by_numpy = True
+_small_pngs = False  # zlib at 6, not ISA-L (`smaller_pngs`)
 
 
 def load_numpy() -> None:
@@ -71,17 +72,24 @@ def pack_rows_without_numpy() -> None:
     _rows_by_numpy = False
 
 
+def smaller_pngs() -> None:
+    """For an operator who pays for storage more than CPU: every PNG this process writes
+    after is deflated by zlib at level 6 (about a fifth smaller, ~40 ms more a card)."""
+    global _small_pngs
+    _small_pngs = True
+
+
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
     """The card as a PNG; rows packed by numpy unless the process asked otherwise."""
     if _rows_by_numpy:
         load_numpy()
         pixels: Any = _rgba(picture, width, height, background, scale)
-        deflated = deflate_rgb(pixels[:, :, :3])
+        deflated = deflate_rgb(pixels[:, :, :3], _small_pngs)
     else:
         w, h = math.ceil(width * scale), math.ceil(height * scale)
         pixels = bytearray(w * h * 4)
         _draw_into(pixels, w, h, picture, background, scale)
-        deflated = deflate_rgba(pixels, w, h)
+        deflated = deflate_rgba(pixels, w, h, _small_pngs)
     del pixels  # freed before the pieces are joined into the file, not after
     return deflated.png()
 

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LEVEL = 2  # ISA-L levels run 0-3; on a card 2 is ~0.7% smaller than 1 for ~3% more time
+# `small`: zlib at 6, for an operator who pays for storage more than CPU
+# (INKCARD_PNG_COMPRESSION=small): the benchmark card 192 -> 153 KB (Chromium's 172) for
+# ~40 ms more (docs/decisions/engine.md, "PNG encoding").
+SMALL_LEVEL = 6
 # Rows are packed and deflated a band at a time, so the filtered copy of a card (3 bytes a
 # pixel: 300 MB for the largest) never exists whole; deflate keeps its state between bands.
 BAND_BYTES = 4 << 20
@@ -56,18 +60,18 @@ class Deflated:
         )
 
 
-def encode_rgb(rgb: np.ndarray, level: int = LEVEL) -> bytes:
+def encode_rgb(rgb: np.ndarray, small: bool = False) -> bytes:
     """Encodes an (h, w, 3) uint8 array as an 8-bit truecolour PNG."""
-    return deflate_rgb(rgb, level).png()
+    return deflate_rgb(rgb, small).png()
 
 
-def encode_rgba(rgba: bytes | bytearray, width: int, height: int, level: int = LEVEL) -> bytes:
+def encode_rgba(rgba: bytes | bytearray, width: int, height: int, small: bool = False) -> bytes:
     """Encodes opaque RGBA pixels (`width` x `height`, rows packed) as the 8-bit truecolour
     PNG `encode_rgb` writes of their RGB, without numpy."""
-    return deflate_rgba(rgba, width, height, level).png()
+    return deflate_rgba(rgba, width, height, small).png()
 
 
-def deflate_rgb(rgb: np.ndarray, level: int = LEVEL) -> Deflated:
+def deflate_rgb(rgb: np.ndarray, small: bool = False) -> Deflated:
     """The rows of an (h, w, 3) uint8 array (often a view of RGBA pixels), deflated."""
     height, width, _ = rgb.shape
     pack = _band_packer(rgb)
@@ -75,7 +79,7 @@ def deflate_rgb(rgb: np.ndarray, level: int = LEVEL) -> Deflated:
     def packed(start: int, stop: int) -> memoryview:
         return pack(start, stop).data
 
-    return Deflated(width, height, _deflate(width, height, packed, level))
+    return Deflated(width, height, _deflate(width, height, packed, small))
 
 
 def _band_packer(rgb: np.ndarray) -> Callable[[int, int], np.ndarray]:
@@ -139,7 +143,7 @@ def _word_copy_ascends() -> bool:
     return bool(np.array_equal(words, channels))
 
 
-def deflate_rgba(rgba: bytes | bytearray, width: int, height: int, level: int = LEVEL) -> Deflated:
+def deflate_rgba(rgba: bytes | bytearray, width: int, height: int, small: bool = False) -> Deflated:
     """The rows of opaque RGBA pixels (rows packed) as `deflate_rgb` deflates their RGB."""
     pixels = bytes(rgba) if isinstance(rgba, memoryview) else rgba
     row, stride = width * 3, width * 4
@@ -157,18 +161,18 @@ def deflate_rgba(rgba: bytes | bytearray, width: int, height: int, level: int = 
                 ]
         return raw
 
-    return Deflated(width, height, _deflate(width, height, packed, level))
+    return Deflated(width, height, _deflate(width, height, packed, small))
 
 
 def _deflate(
     width: int,
     height: int,
     packed: Callable[[int, int], bytes | bytearray | memoryview],
-    level: int,
+    small: bool,
 ) -> list[bytes]:
     """The zlib stream of the filtered rows `packed(start, stop)` gives (RGB, each after its
     filter byte, None), deflated a band of about `BAND_BYTES` at a time."""
-    deflate = isal_zlib.compressobj(level)
+    deflate = zlib.compressobj(SMALL_LEVEL) if small else isal_zlib.compressobj(LEVEL)
     step = max(1, BAND_BYTES // (width * 3 + 1))
     idat = [deflate.compress(packed(at, min(at + step, height))) for at in range(0, height, step)]
     idat.append(deflate.flush())
