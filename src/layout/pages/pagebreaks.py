@@ -25,15 +25,15 @@ The costs, from heaviest:
 
 Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, down to that
 share, so that it and what keeps with it end a card instead of opening the next and leaving
-this one half empty. The card pays `SHRUNK` in proportion to what its figures give up of
+this one half empty. The card pays `squeeze.SHRUNK` in proportion to what its figures give up of
 what they could: less than a card left under 60 % full costs, more than small slack does.
 A table's rows have a tight form (40 % of their vertical padding): a card may set all its
-table rows so (`TIGHT`, as much as squeezed gaps cost) to hold a table whole with its
+table rows so (`squeeze.TIGHT`, as much as squeezed gaps cost) to hold a table whole with its
 heading or its note rather than split it.
 
 Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
 gaps; the theme sets the bound) when that saves a card, and then only the cards that need
-it are tightened, each just enough (`SQUEEZED` per such card).
+it are tightened, each just enough (`squeeze.SQUEEZED` per such card; squeeze.py fits them).
 
 Heights come from prefix sums over the post stacked as one column: a card's rows keep the
 offsets they have there, so a card's height is two lookups, and a post of n rows costs
@@ -43,7 +43,7 @@ n times the rows of a card, never n².
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..base.boxes import Row
 from ..base.placing import EPSILON, place, repeated_header
@@ -62,6 +62,7 @@ from .breakrules import (
     whole_blocks,
 )
 from .short import TITLE_ROOMY, title_end
+from .squeeze import fitted, price_to_fit
 
 RULE = 1e6
 CARD = 1e3
@@ -70,12 +71,9 @@ LAST_WEIGHT = 4.0
 SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
 SOFT = 0.04
-SQUEEZED = 0.1
-TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)
 # A break inside a section: of two sets alike, the cards that end where a heading starts
 # (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
 MID_SECTION = 0.05
-SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,77 +122,8 @@ def paged(
     starts = [0, *ends[:-1]]
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
     if squeezed or column.shrinks[-1]:  # else every card fits as it stands
-        pages = [_fitted(page, height, tight=squeezed) for page in pages]
+        pages = [fitted(page, height, tight=squeezed) for page in pages]
     return Paging(pages, broken)
-
-
-def _fitted(page: list[Row], height: float, tight: bool) -> list[Row]:
-    """`page`, if taller than `height`, fitted as `_tightened` prices it: its table rows
-    set tight (with `tight`: in the squeezed pass), then its figures drawn smaller, then
-    its gaps shrunk, each just enough."""
-    over = place(page).height - height
-    if over <= EPSILON or len(page) < 2:
-        return page
-    if tight and any(row.tight is not None for row in page):  # a table's, all together
-        page = _set_tight(page)
-        over = place(page).height - height
-        if over <= EPSILON:
-            return page
-    give = sum(row.height * (1.0 - row.min_scale) for row in page)
-    taken = min(over, give)
-    if taken > 0:  # each figure gives the same share of what it may
-        share = taken / give
-        page = [_shrunk(row, share) if row.min_scale < 1.0 else row for row in page]
-    gaps = sum(row.gap for row in page[1:])
-    if over - taken <= EPSILON or gaps <= 0:
-        return page
-    keep = max(0.0, 1.0 - (over - taken) / gaps)
-    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
-
-
-def _set_tight(page: list[Row]) -> list[Row]:
-    """`page` with its rows that have a tight form (a table's) in that form, the quality
-    report told so once."""
-    said = "table rows set tight to end the card"
-    out, told = [], False
-    for row in page:
-        if row.tight is None:
-            out.append(row)
-            continue
-        note = row.note if told else "; ".join(filter(None, (row.note, said)))
-        tight = row.tight
-        out.append(
-            replace(
-                row,
-                height=tight.height,
-                items=tight.items,
-                baseline=tight.baseline,
-                note=note,
-                tight=None,
-            )
-        )
-        told = True
-    return out
-
-
-def _shrunk(row: Row, share: float) -> Row:
-    """`row` drawn at its share of the way to its floor, the quality report told so."""
-    scale = 1.0 - (1.0 - row.min_scale) * share
-    said = f"figure drawn at {scale:.0%} of its size to end the card"
-    return replace(row, scale=scale, note="; ".join(filter(None, (row.note, said))))
-
-
-def _tightened(over: float, give: float, tight: float) -> float:
-    """What a card `over` its height pays to fit, in the order `_fitted` fits it: its
-    table rows set tight (`tight` of the `give`), all at once, at `TIGHT`; its figures
-    giving up to the rest, at `SHRUNK` for all of it, in proportion; gaps shrunk for what
-    is left, `SQUEEZED`."""
-    price = TIGHT if tight > 0 else 0.0
-    over -= tight
-    figures = give - tight
-    taken = min(max(over, 0.0), figures)
-    price += SHRUNK * taken / figures if taken > 0 else 0.0
-    return price + (SQUEEZED if over - taken > EPSILON else 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +310,7 @@ class _Column:
                 price = CARD + (_last_badness(fill) if start else 0.0)
             if natural > limit and hi - lo > 1:
                 tight = tights[hi] - tights[lo] if tights else 0.0
-                price += _tightened(natural - height, shrinks[hi] - shrinks[lo], tight)
+                price += price_to_fit(natural - height, shrinks[hi] - shrinks[lo], tight)
             if end < n and hard_keep[end - 1]:
                 # a chain longer than a card (keeps only on it) breaks where it must; one
                 # that fits a card whole is a rule like any other (a heading alone on a card)

@@ -1,0 +1,85 @@
+"""A card's rows taller than the card → the same rows made to fit, and what that costs the
+page breaker (pagebreaks.py), in one order: a table's rows set tight (all of a card's at
+once: a table half tight reads uneven), then its figures drawn smaller (each giving the same
+share of what it may), then its gaps shrunk, each just enough.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Row
+from ..base.placing import EPSILON, place
+
+SQUEEZED = 0.1  # a card whose gaps are shrunk
+TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)
+SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
+
+
+def fitted(page: list[Row], height: float, tight: bool) -> list[Row]:
+    """`page`, if taller than `height`, fitted as `price_to_fit` prices it: its table rows
+    set tight (with `tight`: in the squeezed pass), then its figures drawn smaller, then
+    its gaps shrunk, each just enough."""
+    over = place(page).height - height
+    if over <= EPSILON or len(page) < 2:
+        return page
+    if tight and any(row.tight is not None for row in page):  # a table's, all together
+        page = _set_tight(page)
+        over = place(page).height - height
+        if over <= EPSILON:
+            return page
+    give = sum(row.height * (1.0 - row.min_scale) for row in page)
+    taken = min(over, give)
+    if taken > 0:  # each figure gives the same share of what it may
+        share = taken / give
+        page = [_shrunk(row, share) if row.min_scale < 1.0 else row for row in page]
+    gaps = sum(row.gap for row in page[1:])
+    if over - taken <= EPSILON or gaps <= 0:
+        return page
+    keep = max(0.0, 1.0 - (over - taken) / gaps)
+    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
+
+
+def _set_tight(page: list[Row]) -> list[Row]:
+    """`page` with its rows that have a tight form (a table's) in that form, the quality
+    report told so once."""
+    said = "table rows set tight to end the card"
+    out, told = [], False
+    for row in page:
+        if row.tight is None:
+            out.append(row)
+            continue
+        note = row.note if told else "; ".join(filter(None, (row.note, said)))
+        tight = row.tight
+        out.append(
+            replace(
+                row,
+                height=tight.height,
+                items=tight.items,
+                baseline=tight.baseline,
+                note=note,
+                tight=None,
+            )
+        )
+        told = True
+    return out
+
+
+def _shrunk(row: Row, share: float) -> Row:
+    """`row` drawn at its share of the way to its floor, the quality report told so."""
+    scale = 1.0 - (1.0 - row.min_scale) * share
+    said = f"figure drawn at {scale:.0%} of its size to end the card"
+    return replace(row, scale=scale, note="; ".join(filter(None, (row.note, said))))
+
+
+def price_to_fit(over: float, give: float, tight: float) -> float:
+    """What a card `over` its height pays to fit, in the order `fitted` fits it: its
+    table rows set tight (`tight` of the `give`), all at once, at `TIGHT`; its figures
+    giving up to the rest, at `SHRUNK` for all of it, in proportion; gaps shrunk for what
+    is left, `SQUEEZED`."""
+    price = TIGHT if tight > 0 else 0.0
+    over -= tight
+    figures = give - tight
+    taken = min(max(over, 0.0), figures)
+    price += SHRUNK * taken / figures if taken > 0 else 0.0
+    return price + (SQUEEZED if over - taken > EPSILON else 0.0)
