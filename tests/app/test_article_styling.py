@@ -10,6 +10,7 @@ Over HTTP, over MCP (stdio), and in Chromium at 375 px (``tests/_output/styling-
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -32,6 +33,7 @@ from inkcard.themes.codethemes import CODE_THEMES as CODE_THEME_COLOURS
 from tests.app.test_convert_and_draft import Service, assert_error, service, start
 from tests.app.test_mcp import Stdio, run, stdio, text_of
 from tests.app.test_playground import OUTPUT, browser
+from tests.conftest import GOLDEN_CHANGES
 
 __all__ = ["browser", "service", "start", "stdio"]  # the fixtures, shared
 
@@ -127,6 +129,42 @@ def test_a_code_theme_colours_the_code_blocks_and_nothing_else(name: str) -> Non
         strict=True,
     ):
         assert a.get("style") == b.get("style")
+
+
+GOLDEN_CODE = Path(__file__).resolve().parents[1] / "golden" / "code-themes"
+CODE = """\
+```python
+@dataclass
+class Card:
+    \"\"\"A card.\"\"\"
+    title: str = "标题"  # 注释
+    def render(self, size: int = 16) -> bytes:
+        return len(self.title) * 2 + size
+```
+
+```js
+const add = (a, b) => a + b; // sum
+console.log(add(1, 2.5), "done");
+```
+"""
+
+
+@pytest.mark.parametrize("name", CODE_THEMES)
+def test_each_code_theme_matches_its_golden(name: str, request: pytest.FixtureRequest) -> None:
+    """The code blocks' HTML in brandA with the theme (tests/golden/code-themes/<name>.html;
+    the screenshots of docs/articles-styling.md were taken of it)."""
+    root = body_of(to_article(CODE, styling=Styling(code_theme=name)).html)
+    actual = "\n".join(lxml_html.tostring(pre, encoding="unicode") for pre in root.iter("pre"))
+    path = GOLDEN_CODE / f"{name}.html"
+    if request.config.getoption("--update-golden"):
+        if not path.exists() or path.read_text("utf-8") != actual + "\n":
+            verdict = "changed" if path.exists() else "added"
+            GOLDEN_CODE.mkdir(parents=True, exist_ok=True)
+            path.write_text(actual + "\n", "utf-8")
+            request.config.stash[GOLDEN_CHANGES].append((verdict, f"code-themes/{path.name}"))
+        return
+    assert path.exists(), f"no golden {path.name}: after looking, --update-golden"
+    assert actual + "\n" == path.read_text("utf-8"), f"{path.name} differs"
 
 
 def test_the_code_themes_are_at_least_eight_and_distinct() -> None:
