@@ -207,6 +207,7 @@ h2 { behavior: url(x.htc); color: expression(alert(1)); top: 0 }
 a::before { color: red }
 a:hover { color: red }
 img { background-image: url("https://tracker.example/p.gif"); border-radius: 12px }
+svg|a, [ns|href] { color: red }
 """
 
 
@@ -216,7 +217,7 @@ def test_refused_css_is_listed_and_never_reaches_the_html() -> None:
     )
     refused = "\n".join(article.refused_css)
     for part in ("@import", "@media", "position", "behavior", "expression", "top", "::before",
-                 ":hover", "background-image", "background"):  # fmt: skip
+                 ":hover", "background-image", "background", "svg|a", "[ns|href]"):  # fmt: skip
         assert part in refused, part
     html = article.html.lower()
     for bad in ("javascript", "evil.example", "tracker.example", "expression", "behavior",

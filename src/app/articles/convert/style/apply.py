@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from lxml.etree import XPathError
 from lxml.etree import _Element as Element
 
 from inkcard.app.articles.convert.fixups import add_style
@@ -73,10 +74,16 @@ def apply_styling(
     refused: tuple[str, ...] = ()
     if styling.css:
         sheet = read_css(styling.css)
-        refused = sheet.refused
+        failed: list[str] = []
         for rule in sorted(sheet.rules, key=lambda r: (r.specificity, r.order)):
-            for el in rule.select(article):
+            try:
+                matched = rule.select(article)
+            except XPathError:  # compiled, but lxml cannot run it here: refused after all
+                failed.append(f"selector {rule.select.css}: not a selector we can apply")
+                continue
+            for el in matched:
                 add(el, rule.style)
+        refused = sheet.refused + tuple(dict.fromkeys(failed))
     for el, styles in added.items():
         add_style(el, ";".join(styles))
         if el in authored:

@@ -107,6 +107,8 @@ def _selector_problem(tokens: list[Any], text: str, count: int) -> str | None:
         return f"past the first {SELECTOR_LIMIT} selectors"
     after_colon = False
     for token in tokens:
+        if token.type == "literal" and token.value == "|":
+            return "an article's elements have no namespace"
         if token.type == "literal" and token.value == ":":
             if after_colon:
                 return "a pseudo-element cannot be written inline"
