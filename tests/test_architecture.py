@@ -72,7 +72,13 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     ),
     "yaml": ("app/frontmatter.py",),  # front matter, the safe string-only loader
     # theme CSS, and the one inline-CSS sanitiser and colour parser of cards and articles
-    "tinycss2": ("themes/css/read.py", "themes/css/values.py", "layout/parse/inlinecss.py"),
+    # and a writer's own CSS on an article (its rules; each declaration through inlinecss)
+    "tinycss2": (
+        "themes/css/read.py",
+        "themes/css/values.py",
+        "layout/parse/inlinecss.py",
+        "app/articles/convert/style/usercss.py",
+    ),
     "fontTools": ("layout/base/fonts.py",),  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (

@@ -60,6 +60,7 @@ def article_cases(service: Service) -> list[tuple[str, dict[str, Any], bool, set
         ),
         ("no image", {"markdown": "# Plain\n\nNo pictures here."}, True, {"cover_generated"}),
         ("long html", {"markdown": "word " * 4_300}, False, {"content_too_large"}),
+        ("own css", {"markdown": "# Hi", "css": "p { position: fixed }"}, True, {"css_refused"}),
     ]
 
 

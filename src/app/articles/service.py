@@ -30,10 +30,12 @@ from typing import Any
 from inkcard.app.articles.convert import html as article
 from inkcard.app.articles.convert.brand import Brand
 from inkcard.app.articles.convert.formulas import math_size
+from inkcard.app.articles.convert.style import Styling, UnknownCodeTheme
 from inkcard.app.articles.convert.themecss import UnknownArticleTheme
 from inkcard.app.articles.drafts.checks import (
     Warnings,
     check_content_size,
+    check_css,
     check_digest,
     check_html,
     check_links,
@@ -139,15 +141,19 @@ class ArticleService:
                 Brand(request.primaryColor, request.fontSize),
                 inline,
                 "" if request.keepTitleHeading else request.title,  # its repeating h1 goes
+                Styling(request.css, request.codeTheme, request.indent, request.justify),
                 timeout=timeout,
                 key=key,
             )
         except UnknownArticleTheme as exc:
             raise InvalidField(str(exc), label=field_label("theme")) from None
+        except UnknownCodeTheme as exc:  # parse_article refuses it first
+            raise InvalidField(str(exc), label=field_label("codeTheme")) from None
 
     async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
         converted = await self.convert(request, key, timeout)
         warnings = Warnings()
+        check_css(converted.refused_css, warnings)
         check_links(converted.linked, warnings)
         await self.pool.run(check_html, converted.html, warnings, timeout=timeout, key=key)
         return HtmlResponse(
@@ -212,6 +218,7 @@ class ArticleService:
         and its cover (``DraftPlanner``); what can fail here fails before any upload."""
         assert self.fetcher is not None, "open() first"
         converted = await self.convert(request, key, timeout)
+        check_css(converted.refused_css, warnings)
         planner = DraftPlanner(self.pool, self.fetcher, self._fonts, key, timeout)
         return await planner.plan(request, converted, warnings)
 

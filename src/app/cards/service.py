@@ -40,6 +40,7 @@ from inkcard.app.render.refusals import parse_post
 from inkcard.app.render.singleflight import SingleFlight
 from inkcard.app.schema import (
     ARTICLE_THEMES,
+    CODE_THEMES,
     CardQuality,
     GenerateRequest,
     ImageRecord,
@@ -397,6 +398,13 @@ class ThemesResponse(msgspec.Struct, frozen=True):
             description="The article themes of convert-and-draft; the first is the default."
         ),
     ]
+    codeThemes: Annotated[  # noqa: N815  # the JSON field name
+        list[str],
+        msgspec.Meta(
+            description="The code themes of convert-and-draft's codeTheme (highlight colours"
+            " of the code blocks; none: the article theme's own)."
+        ),
+    ] = []
 
 
 def themes_listing(
@@ -418,4 +426,8 @@ def themes_listing(
                 "previews": {mode: preview_url(name, mode) for mode in modes},
             }
         )
-    return {"cards": cards, "articles": [n for n in ARTICLE_THEMES if n in installed]}
+    return {
+        "cards": cards,
+        "articles": [n for n in ARTICLE_THEMES if n in installed],
+        "codeThemes": list(CODE_THEMES),
+    }

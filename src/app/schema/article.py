@@ -28,6 +28,7 @@ from inkcard.app.schema.wire import (
     with_front_matter,
 )
 from inkcard.layout.parse import css_color
+from inkcard.themes.codethemes import code_theme_names
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
@@ -39,6 +40,10 @@ COLOR_LIMIT = 100  # characters of a CSS colour
 AUTHOR_LIMIT = 16  # the platform's draft field limits (docs/decisions/articles.md)
 DIGEST_LIMIT = 128
 URL_LIMIT = 1024
+CSS_LIMIT = 20_000  # characters of a writer's own CSS (doocs/md's whole default sheet: ~6,000)
+CSS_RULE_LIMIT = 200  # its blocks, counted by their `{`: each rule is one pass over the article
+CODE_THEMES = tuple(code_theme_names())
+"""The code themes an article may ask for (``codeTheme``), as ``GET /api/themes`` lists them."""
 URL_PATTERN = r"^(https?://[!-~]+)?$"  # printable ASCII: the platform counts bytes
 # An image we fetch must also parse: a named host (no user, no [IPv6] literal, not only dots)
 # and a port of at most 65535; else the fetch would refuse it after the body was accepted.
@@ -93,6 +98,42 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             " theme's 16."
         ),
     ] = None
+    css: Annotated[
+        str,
+        msgspec.Meta(
+            max_length=CSS_LIMIT,
+            description=f"Your own CSS over the theme, at most {CSS_LIMIT:,} characters and"
+            f" {CSS_RULE_LIMIT} rules: rules on the article's elements (h1–h6, p, blockquote,"
+            " code, pre, li, a, strong, table, th, td, img …), written inline and winning over"
+            " the theme's and the code theme's. Allowed: colour, background, fonts, text-align,"
+            " text-indent, text-decoration, line-height, letter-spacing, margin, padding,"
+            " border*; no url(), expression(), var(). An at-rule (@import, @media), a"
+            " pseudo-element (::before), :hover, another property or a refused value is left"
+            " out and named in the answer's warnings (css_refused). Empty: none.",
+        ),
+    ] = ""
+    codeTheme: Annotated[
+        str,
+        msgspec.Meta(
+            description="The code blocks' highlight colours: "
+            + ", ".join(CODE_THEMES)
+            + " (GET /api/themes lists them). Empty: the theme's own.",
+            extra_json_schema={"enum": ["", *CODE_THEMES]},
+        ),
+    ] = ""
+    indent: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: the body's paragraphs begin with a 2em first-line indent (not"
+            " those in lists, quotes, tables or alerts, nor an image's)."
+        ),
+    ] = False
+    justify: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: the body's paragraphs are justified (text-align: justify)."
+        ),
+    ] = False
     coverImageUrl: Annotated[
         ImageUrl,
         msgspec.Meta(
@@ -177,6 +218,10 @@ _ARTICLE_ACCEPTED = {
     "theme": "one of " + ", ".join(ARTICLE_THEMES),
     "primaryColor": f"a CSS colour of at most {COLOR_LIMIT} characters (#07c160, hsl(…), a name)",
     "fontSize": f"a number from {ARTICLE_FONT_SIZES[0]} to {ARTICLE_FONT_SIZES[1]} (px)",
+    "css": f"CSS text of at most {CSS_LIMIT:,} characters and {CSS_RULE_LIMIT} rules",
+    "codeTheme": "one of " + ", ".join(CODE_THEMES) + ", or empty for the theme's own",
+    "indent": "true or false",
+    "justify": "true or false",
     "coverImageUrl": (
         f"an http or https URL of at most {URL_LIMIT} printable ASCII characters with a host"
         " name (no user or password, no bracketed IP-literal) and a port of at most 65535"
@@ -216,5 +261,9 @@ def parse_article(body: bytes) -> ArticleRequest:
         )
     if request.primaryColor and css_color(request.primaryColor) is None:
         raise invalid("primaryColor", _ARTICLE_ACCEPTED["primaryColor"])
+    if request.codeTheme and request.codeTheme not in CODE_THEMES:
+        raise invalid("codeTheme", _ARTICLE_ACCEPTED["codeTheme"])
+    if request.css.count("{") > CSS_RULE_LIMIT:
+        raise invalid("css", _ARTICLE_ACCEPTED["css"])
     require_markdown(sent, request.markdown, "convert", required=True)
     return request

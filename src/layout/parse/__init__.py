@@ -11,7 +11,15 @@ article path shares the helpers named in `__all__`. May import: `layout.base`,
 from .addresses import address_linkify
 from .code import highlight
 from .doc import Doc
-from .inlinecss import HTML_TAGS, STYLED_TAGS, clean_style, color_hex, color_pattern, css_color
+from .inlinecss import (
+    HTML_TAGS,
+    STYLE_PROPERTIES,
+    STYLED_TAGS,
+    clean_style,
+    color_hex,
+    color_pattern,
+    css_color,
+)
 from .markdown import ALERT_LABELS, clean_text, image_sources, may_name_images
 from .mdparser import valid_link
 
@@ -19,6 +27,7 @@ __all__ = [
     "ALERT_LABELS",
     "HTML_TAGS",
     "STYLED_TAGS",
+    "STYLE_PROPERTIES",
     "Doc",
     "address_linkify",
     "clean_style",

@@ -114,7 +114,8 @@ def color_pattern() -> str:
 def _safe(tokens: Iterable[object]) -> bool:
     for token in _walk(tokens):
         kind = getattr(token, "type", "")
-        if kind in ("url", "at-keyword", "() block", "{} block", "[] block"):
+        # "error": a bad url(…) or an unclosed string, which would pass as "url([bad url])"
+        if kind in ("url", "error", "at-keyword", "() block", "{} block", "[] block"):
             return False
         if kind == "function" and getattr(token, "lower_name", "") in _REFUSED_FUNCTIONS:
             return False

@@ -42,6 +42,7 @@ from inkcard.app.articles.convert.formulas import (
 )
 from inkcard.app.articles.convert.panels import details_to_panels
 from inkcard.app.articles.convert.refs import links_to_footnotes
+from inkcard.app.articles.convert.style import Styling, apply_styling, authored_styles
 from inkcard.app.articles.convert.tables import fit_tables, wrap_tables
 from inkcard.app.articles.convert.themecss import Theme, theme_of
 from inkcard.app.articles.convert.titlehead import drop_repeated_title
@@ -179,6 +180,7 @@ class Article:
     word_count: int
     unusable_images: tuple[str, ...] = ()  # images without a usable source (left out), by name
     linked: int = 0  # link addresses moved to the references at the end
+    refused_css: tuple[str, ...] = ()  # what the writer's own CSS had that was not applied
 
 
 def image_sources(markdown: str) -> list[str]:
@@ -225,12 +227,14 @@ def to_article(
     brand: Brand = Brand(),  # noqa: B008  # frozen: one shared default is safe
     inline_images: Mapping[str, str] | None = None,
     title: str = "",
+    styling: Styling = Styling(),  # noqa: B008  # frozen: one shared default is safe
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
     is shown as source), else typeset here; `inline_images`: image sources to replace by
     the `data:` URI given (local files, read by the service); `title`: the title shown
-    above the article (front matter, request), whose repetition as a leading h1 goes."""
+    above the article (front matter, request), whose repetition as a leading h1 goes;
+    `styling`: the writer's own CSS, code theme, indent and justify, laid over the theme."""
     style = theme_of(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_render(clean_text(markdown), inline_images or {}))
@@ -251,7 +255,9 @@ def to_article(
     details_to_panels(article, "详情" if cjk else "Details")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
     images = fx.prepare_images(article)
+    authored = {} if styling.plain else authored_styles(article)
     style.inliner.transform(document)
+    refused = apply_styling(article, styling, authored) if not styling.plain else ()
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
     size = math_size(brand.font_size)
     typeset = typeset_here(size) if formulas is None else lambda *key: formulas.get(key)
@@ -261,7 +267,13 @@ def to_article(
     head.clear()
     head.extend(_head(heading))
     return Article(
-        _serialise(document), tuple(images.sources), heading, words, tuple(images.unusable), linked
+        _serialise(document),
+        tuple(images.sources),
+        heading,
+        words,
+        tuple(images.unusable),
+        linked,
+        refused,
     )
 
 

@@ -39,6 +39,10 @@ WARNING_CODES: dict[str, str] = {
     "content_too_large": "The article's content is over the platform's limit (20,000"
     " characters of text or 1 MiB of HTML, images sent as data: URIs not counted): the platform"
     " refuses such a draft (45002).",
+    "css_refused": "Part of the request's own css was not applied: an at-rule (@import,"
+    " @media…), a pseudo-element or :hover selector, a property off the allowed list"
+    " (position, behavior…) or a refused value (url(), expression(), javascript:); the"
+    " message names it. The rest was applied.",
     "links_to_references": "Links outside mp.weixin.qq.com do not open in WeChat: their"
     " addresses were moved to a numbered reference list at the end.",
     "image_converted": "An image (or the cover) was not JPEG or PNG (WebP, GIF: first frame"
@@ -78,6 +82,18 @@ def check_title(title: str, limit: int, warnings: Warnings) -> None:
         warnings.add(
             "title_cut", f"the title has {len(line)} characters; it was cut to {limit}: {line}"
         )
+
+
+CSS_REFUSED_LISTED = 20  # refusals named one by one; the rest counted in one more warning
+
+
+def check_css(refused: tuple[str, ...], warnings: Warnings) -> None:
+    """``css_refused`` for each part of the writer's own CSS that was not applied."""
+    for item in refused[:CSS_REFUSED_LISTED]:
+        warnings.add("css_refused", f"css: {item}")
+    if len(refused) > CSS_REFUSED_LISTED:
+        more = len(refused) - CSS_REFUSED_LISTED
+        warnings.add("css_refused", f"css: {more} more parts were not applied")
 
 
 def check_links(count: int, warnings: Warnings) -> None:

@@ -62,8 +62,10 @@ const state = {
   themes: [], articleThemes: [], theme: "apple-notes", mode: null, size: "xhs",
   split: "noSplit", overflow: false, articleTheme: null, tab: "cards", images: [],
   format: "png", scale: "2", mdx: false, width: 440, height: 586,
+  codeThemes: [], codeTheme: "", indent: false, justify: false, css: "",
 };
-const SAVED = ["theme", "mode", "size", "split", "overflow", "articleTheme", "format", "scale", "mdx", "width", "height"];
+const SAVED = ["theme", "mode", "size", "split", "overflow", "articleTheme", "format", "scale", "mdx", "width", "height",
+  "codeTheme", "indent", "justify", "css"];
 const cache = new Map(); // request text → promise of its result: an identical request is sent once
 let latest = 0;
 let timer = 0;
@@ -102,8 +104,14 @@ function cardRequest() {
   body.format = state.format;
   return { path: "/api/generate", body };
 }
+// The article's own look goes only when asked for: a plain conversion's request stays the same.
 function articleRequest() {
-  return { path: "/api/platform/convert-and-draft", body: { markdown: $("markdown").value, theme: state.articleTheme } };
+  const body = { markdown: $("markdown").value, theme: state.articleTheme };
+  if (state.codeTheme) body.codeTheme = state.codeTheme;
+  if (state.indent) body.indent = true;
+  if (state.justify) body.justify = true;
+  if (state.css.trim()) body.css = state.css;
+  return { path: "/api/platform/convert-and-draft", body };
 }
 function requestId(request) { return `${apiKey()}\n${request.path}\n${JSON.stringify(request.body)}`; }
 
@@ -511,6 +519,7 @@ async function loadThemes() {
     const data = await response.json();
     state.themes = data.cards;
     state.articleThemes = data.articles;
+    state.codeThemes = data.codeThemes || [];
   } catch {
     showError($("cards-error"), new ApiFailure(0, "network", "The theme list could not be loaded. Is the service running?"));
     return;
@@ -520,6 +529,20 @@ async function loadThemes() {
   buildThemeGrid();
   showTheme();
   segmented($("article-themes"), state.articleThemes.map((id) => ({ id, label: id })), state.articleTheme, pickArticleTheme);
+  if (!state.codeThemes.includes(state.codeTheme)) state.codeTheme = "";
+  $("code-theme").append(...state.codeThemes.map((id) => new Option(id, id)));
+  $("code-theme").value = state.codeTheme;
+}
+
+// A changed look converts nothing either: as for a theme, Convert is the way.
+function pickArticleLook(name, value) {
+  state[name] = value;
+  saveSettings();
+  if (cache.has(requestId(articleRequest()))) {
+    convertArticle();
+    return;
+  }
+  $("article-status").textContent = "Look changed: press Convert to see it ({{html-price}}).";
 }
 
 // Choosing a theme converts nothing (a conversion costs a credit): a conversion of this text
@@ -606,6 +629,9 @@ function restore() {
   $("custom-width").value = state.width;
   $("custom-height").value = state.height;
   $("custom-size").hidden = state.size !== "custom";
+  $("article-indent").checked = Boolean(state.indent);
+  $("article-justify").checked = Boolean(state.justify);
+  $("article-css").value = state.css || "";
 }
 
 function wire() {
@@ -687,6 +713,10 @@ function wire() {
     [$("tabs"), "[role=tab]", "aria-selected"],
   ]) roving(container, selector, attribute);
   $("copy-rich").addEventListener("click", copyRichText);
+  $("code-theme").addEventListener("change", () => pickArticleLook("codeTheme", $("code-theme").value));
+  $("article-indent").addEventListener("change", () => pickArticleLook("indent", $("article-indent").checked));
+  $("article-justify").addEventListener("change", () => pickArticleLook("justify", $("article-justify").checked));
+  $("article-css").addEventListener("input", () => pickArticleLook("css", $("article-css").value));
 }
 
 const ARTICLE_PLACEHOLDER = `<body style="margin:0;height:380px;display:flex;align-items:center;
