@@ -167,6 +167,16 @@ def test_each_code_theme_matches_its_golden(name: str, request: pytest.FixtureRe
     assert actual + "\n" == path.read_text("utf-8"), f"{path.name} differs"
 
 
+@pytest.mark.parametrize("name", CODE_THEMES)
+def test_a_styled_element_names_each_property_once(name: str) -> None:
+    """The theme's token colour, then the code theme's, read ``color:#fa2c19;color:#1c01ce``:
+    the HTML keeps only the declaration that wins."""
+    root = body_of(to_article(CODE, styling=Styling(code_theme=name, indent=True)).html)
+    for el in root.iter():
+        names = [d.split(":", 1)[0].strip() for d in (el.get("style") or "").split(";") if d]
+        assert len(names) == len(set(names)), (el.tag, el.get("style"))
+
+
 def test_the_code_themes_are_at_least_eight_and_distinct() -> None:
     assert len(CODE_THEMES) >= 8
     looks = {(c.background, c.keyword, c.string) for c in CODE_THEME_COLOURS.values()}

@@ -5,7 +5,8 @@ Run right after premailer, while the elements still have their tags and classes 
 rules by specificity and order (``usercss``). Each appends its declarations to the element's
 ``style`` (the later of two declarations wins, as in a stylesheet), so all of them win over
 the theme's; then the ``style`` the element had before the theme (written inline in the
-Markdown) is appended again, and an inline style keeps winning over any sheet.
+Markdown) is appended again, and an inline style keeps winning over any sheet. Last, each
+property is kept once, where it wins (``usercss.last_declarations``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from lxml.etree import XPathError
 from lxml.etree import _Element as Element
 
 from inkcard.app.articles.convert.fixups import add_style
-from inkcard.app.articles.convert.style.usercss import read_css
+from inkcard.app.articles.convert.style.usercss import last_declarations, read_css
 from inkcard.themes.codethemes import CODE_THEMES, TOKEN_KINDS, CodeTheme
 
 INDENT = "text-indent:2em"
@@ -88,6 +89,7 @@ def apply_styling(
         add_style(el, ";".join(styles))
         if el in authored:
             add_style(el, authored[el])
+        el.set("style", last_declarations(el.get("style") or ""))
     return refused
 
 

@@ -170,3 +170,19 @@ def _shown(prelude: list[Any]) -> str:
 
 def _quote(text: str) -> str:
     return text if len(text) <= REFUSED_SHOWN else text[: REFUSED_SHOWN - 1] + "…"
+
+
+def last_declarations(style: str) -> str:
+    """An inline ``style`` with each property once, at its last declaration (the one that
+    wins), in the order of those: a theme's colour followed by the code theme's read as
+    ``color:#fa2c19;color:#1c01ce``, which a browser resolves but a reader of the HTML
+    should not have to. A ``style`` that does not read as declarations is kept whole."""
+    last: dict[str, str] = {}
+    for item in tinycss2.parse_declaration_list(style, skip_comments=True, skip_whitespace=True):
+        if item.type != "declaration":
+            return style
+        name = item.lower_name
+        last.pop(name, None)  # re-inserted: dicts keep the order of the last insertion
+        value = tinycss2.serialize(item.value).strip()
+        last[name] = f"{name}:{value}{' !important' if item.important else ''}"
+    return ";".join(last.values())
