@@ -29,9 +29,10 @@ from lxml import html as lxml_html
 from inkcard.layout.text import Formula, MathBudget
 
 BODY_SIZE = 16.0  # px: the article themes' body text
-# The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts
-# (San Francisco/PingFang 0.52, Roboto 0.53, Noto Sans CJK 0.54 em): set at the body's size,
-# a formula looks a size smaller than the words around it. 1.1 matches the x-heights.
+# MathJax sets its em so that its x-height (0.442 em) is the body's: on a phone's body fonts
+# (x-height 0.52–0.54 em) that is 1.2 body em. At 1.2 our STIX Two formulas' letters and
+# digits are MathJax's size, on average (docs/decisions/articles.md, "Math like MathJax's");
+# at 1.1 they were 7–17 % smaller.
 MATH_SCALE = 1.2
 MATH_SIZE = BODY_SIZE * MATH_SCALE
 COLUMN = 677.0  # px: WeChat's article column
