@@ -85,3 +85,16 @@ def test_a_formula_cut_for_line_breaks_keeps_every_space(fonts: layout.FontBook)
     whole = typeset(latex, SIZE)
     assert whole is not None
     assert sum(c.width for c in clusters) == pytest.approx(whole.width, abs=0.1 * SIZE)
+
+
+def test_an_operator_beside_chinese_text_keeps_its_space() -> None:
+    """`\\text{平均成本} = …` is cut into text and math; the math piece starts on `=`, which
+    TeX spaces from the text before it (an ordinary atom) by a thick space."""
+    from inkcard.layout.text.mathtex import typeset_mixed
+
+    mixed = typeset_mixed("\\text{平均成本} = \\frac{a}{b}", SIZE)
+    assert mixed is not None
+    [(_, none), (_, piece)] = mixed
+    alone = typeset("= \\frac{a}{b}", SIZE)  # nothing before the = : no space on its left
+    assert none is None and piece is not None and alone is not None
+    assert (piece.width - alone.width) / SIZE * 18 >= 5 - 0.05

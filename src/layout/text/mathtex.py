@@ -110,7 +110,9 @@ class MathBudget:
             return True
         runs = text_runs(latex.strip())
         return len(runs) > 1 and all(
-            self.typeset(piece, size, display) is not None for piece, text in runs if not text
+            self.typeset(source, size, display) is not None
+            for (_, text), source in zip(runs, math_sources(runs), strict=True)
+            if not text
         )
 
     def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
@@ -188,12 +190,24 @@ def typeset_mixed(
     if len(runs) < 2:
         return None
     out: list[tuple[str, Formula | None]] = []
-    for piece, text in runs:
-        formula = None if text else typeset(piece, size, display)
+    for (piece, text), source in zip(runs, math_sources(runs), strict=True):
+        formula = None if text else typeset(source, size, display)
         if not text and formula is None:
             return None
         out.append((piece, formula))
     return tuple(out)
+
+
+def math_sources(runs: list[tuple[str, bool]]) -> list[str]:
+    """What each math piece of `text_runs` is typeset as: with `{}` (an ordinary atom, as
+    TeX sees the `\\text{}` there) on the side a text piece touches, so an operator at the
+    piece's edge keeps TeX's space (`\\text{成本} = x`: the `=` a thick space either side)."""
+    out = []
+    for i, (piece, text) in enumerate(runs):
+        before = "{}" if i > 0 and runs[i - 1][1] else ""
+        after = "{}" if i + 1 < len(runs) and runs[i + 1][1] else ""
+        out.append(piece if text else f"{before}{piece}{after}")
+    return out
 
 
 # A group opens and closes; any other escaped character (`\\{`, `\\leftarrow`) is skipped.
