@@ -134,27 +134,20 @@ def atom_class(element: ET.Element) -> int | None:
         return _operator_class(_text(element))
     if tag in ("mi", "mn", "mtext", "ms"):
         return OP if tag == "mi" and len(_text(element)) > 1 else ORD
-    if tag in _SCRIPTED or tag in ("mstyle", "mpadded", "mphantom", "menclose"):
-        inner = [c for c in element if atom_class(c) is not None]
-        if not inner:
-            return ORD
-        if tag in _SCRIPTED:
-            base = inner[0]
-            return OP if _tag(base) == "mo" and _operator_class(_text(base)) == OP else ORD
-        return atom_class(inner[0]) if len(inner) == 1 else ORD
+    if tag in _SCRIPTED:  # the class of its base: `\sum_{i=1}^n` is an Op, `x^2` an Ord
+        base = element[0] if len(element) else None
+        is_op = base is not None and _tag(base) == "mo" and _operator_class(_text(base)) == OP
+        return OP if is_op else ORD
     if tag in ("mfrac", "mfenced"):
         return INNER
-    if tag == "mrow":
-        parts = list(element)
-        fenced = (
-            len(parts) >= 2 and parts[0].get("fence") == "true" and parts[-1].get("fence") == "true"
-        )
-        if fenced:
-            return INNER
-        atoms = [c for c in parts if atom_class(c) is not None]
-        if len(atoms) == 1 and _tag(atoms[0]) != "mo":  # `{x}` and the parser's own rows
-            return atom_class(atoms[0])
-        return ORD
+    parts = list(element)
+    fenced = len(parts) >= 2 and parts[0].get("fence") == parts[-1].get("fence") == "true"
+    if tag == "mrow" and fenced:  # \left( … \right)
+        return INNER
+    if tag in ("mrow", "mstyle", "mpadded", "mphantom", "menclose"):
+        atoms = [(part, kind) for part in parts if (kind := atom_class(part)) is not None]
+        if len(atoms) == 1 and _tag(atoms[0][0]) != "mo":  # `{x}` and the parser's own rows
+            return atoms[0][1]
     return ORD
 
 
