@@ -5,7 +5,8 @@ TeX lets a line end after a relation (`=`, `<`, `\\le`, `\\to`…) or a binary o
 `\\left…\\right` or an environment, nor after a sign that is unary (`-b` after `=`, an
 operator at the start, after an opening bracket or in a script). Each piece keeps its
 operator at its end, so a line that breaks there ends on the operator, as TeX sets it; the
-pieces are typeset one by one (ziamath keeps an operator's space at a piece's end).
+pieces are typeset one by one, each with an empty group after its operator (`shape`), so the
+operator keeps TeX's space on both sides.
 
 Written by hand: it reads LaTeX tokens only as far as depth and operators need, which no
 LaTeX library offers, in one pass over the source (no regular expression, no backtracking).

@@ -35,6 +35,7 @@ from typing import Any
 from ..base.fonts import DEFAULT_FONTS_DIR
 from ..base.svgpath import Op, PathError, parse_svg_path, transform
 from .mathbreaks import text_runs
+from .mathspacing import tex_spacing
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
@@ -54,15 +55,15 @@ _LOCK = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _ziamath() -> tuple[Any, Any]:
-    """ziamath's Latex and its LaTeX → MathML converter, imported on the first formula: it
-    costs a tenth of a second at start, and most cards have no math."""
+    """ziamath's MathML renderer (`Math`) and its LaTeX → MathML converter, imported on the
+    first formula: it costs a tenth of a second at start, and most cards have no math."""
     with warnings.catch_warnings():  # ziamath 0.13 finds its own font with a deprecated call
         warnings.simplefilter("ignore", DeprecationWarning)
         from ziamath.config import config
         from ziamath.tex import tex2mml
-        from ziamath.zmath import Latex
+        from ziamath.zmath import Math
     config.svg2 = False  # plain absolute <path>/<rect>, no <symbol>/<use> to resolve
-    return Latex, tex2mml
+    return Math, tex2mml
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +110,9 @@ class MathBudget:
             return True
         runs = text_runs(latex.strip())
         return len(runs) > 1 and all(
-            self.typeset(piece, size, display) is not None for piece, text in runs if not text
+            self.typeset(source, size, display) is not None
+            for (_, text), source in zip(runs, math_sources(runs), strict=True)
+            if not text
         )
 
     def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
@@ -161,11 +164,12 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
         return None
     with _LOCK:
         try:
-            if _too_complex(_mathml(source, display)):
+            tree = _mathml(source, display)
+            if _too_complex(tree):
                 return None
-            latex_class, _ = _ziamath()
+            math_class, _ = _ziamath()
             _share_bundled_font(size)
-            math = latex_class(source, size=size, font=str(MATH_FONT), inline=not display)
+            math = math_class(tex_spacing(tree), size=size, font=str(MATH_FONT))
             if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
                 return None
             svg = ET.Element("svg")
@@ -190,12 +194,24 @@ def typeset_mixed(
     if len(runs) < 2:
         return None
     out: list[tuple[str, Formula | None]] = []
-    for piece, text in runs:
-        formula = None if text else typeset(piece, size, display)
+    for (piece, text), source in zip(runs, math_sources(runs), strict=True):
+        formula = None if text else typeset(source, size, display)
         if not text and formula is None:
             return None
         out.append((piece, formula))
     return tuple(out)
+
+
+def math_sources(runs: list[tuple[str, bool]]) -> list[str]:
+    """What each math piece of `text_runs` is typeset as: with `{}` (an ordinary atom, as
+    TeX sees the `\\text{}` there) on the side a text piece touches, so an operator at the
+    piece's edge keeps TeX's space (`\\text{成本} = x`: the `=` a thick space either side)."""
+    out = []
+    for i, (piece, text) in enumerate(runs):
+        before = "{}" if i > 0 and runs[i - 1][1] else ""
+        after = "{}" if i + 1 < len(runs) and runs[i + 1][1] else ""
+        out.append(piece if text else f"{before}{piece}{after}")
+    return out
 
 
 # A group opens and closes; any other escaped character (`\\{`, `\\leftarrow`) is skipped.

@@ -122,7 +122,10 @@ def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
     typesets."""
     face = fonts.chain(span.style.family, span.style.bold)[0]
     parts = pieces(span.text) if span.math == "inline" else [span.text]
-    formulas = [typeset(part, span.style.size, span.math == "display") for part in parts]
+    # Each piece but the last ends on its operator; `{}` is the operand TeX sees after it,
+    # so the operator keeps its space on both sides (mathspacing: a last `+` is unary).
+    sources = [f"{part}{{}}" for part in parts[:-1]] + parts[-1:]
+    formulas = [typeset(source, span.style.size, span.math == "display") for source in sources]
     if len(parts) > 1 and any(formula is None for formula in formulas):
         parts, formulas = [span.text], [typeset(span.text, span.style.size, False)]
     out: list[Cluster] = []

@@ -29,10 +29,11 @@ from lxml import html as lxml_html
 from inkcard.layout.text import Formula, MathBudget
 
 BODY_SIZE = 16.0  # px: the article themes' body text
-# The math font (STIX Two) has a small x-height (0.47 em) beside the phone's body fonts
-# (San Francisco/PingFang 0.52, Roboto 0.53, Noto Sans CJK 0.54 em): set at the body's size,
-# a formula looks a size smaller than the words around it. 1.1 matches the x-heights.
-MATH_SCALE = 1.1
+# MathJax sets its em so that its x-height (0.442 em) is the body's: on a phone's body fonts
+# (x-height 0.52–0.54 em) that is 1.2 body em. At 1.2 our STIX Two formulas' letters and
+# digits are MathJax's size, on average (docs/decisions/articles.md, "Math like MathJax's");
+# at 1.1 they were 7–17 % smaller.
+MATH_SCALE = 1.2
 MATH_SIZE = BODY_SIZE * MATH_SCALE
 COLUMN = 677.0  # px: WeChat's article column
 INLINE, DISPLAY = "language-math-inline", "language-math-display"
@@ -102,21 +103,40 @@ def place_math(pending: list[Pending], typeset: Callable[[str, bool], Formula | 
 
 
 def _svg(formula: Formula) -> etree._Element:
-    height = formula.ascent + formula.descent
+    left, top, right, bottom = _box(formula)
+    width, height = right - left, bottom - top
     svg = lxml_html.Element(
         "svg",
         {
             "xmlns": "http://www.w3.org/2000/svg",
-            "width": f"{formula.width:.2f}",
+            "width": f"{width:.2f}",
             "height": f"{height:.2f}",
-            "viewBox": f"0 {-formula.ascent:.2f} {formula.width:.2f} {height:.2f}",
-            "style": f"vertical-align:{-formula.descent:.2f}px;display:inline-block",
+            "viewBox": f"{left:.2f} {top:.2f} {width:.2f} {height:.2f}",
+            "style": f"vertical-align:{-bottom:.2f}px;display:inline-block",
             "role": "img",
             "aria-label": formula.latex,
         },
     )
     etree.SubElement(svg, "path", {"d": _path_data(formula), "fill": "currentColor"})
     return svg
+
+
+def _box(formula: Formula) -> tuple[float, float, float, float]:
+    """The formula's box (left, top, right, bottom; y down, baseline 0) grown to hold all of its
+    ink: ziamath's box can fall short of a glyph's overhang (a display `\\sum`'s left edge by
+    0.05 em), and an SVG clips what lies outside its viewBox. Curves lie within their control
+    points, so those bound the ink."""
+    left, top, right, bottom = 0.0, -formula.ascent, formula.width, formula.descent
+    for kind, *values in formula.ops:
+        numbers = [float(v) for v in values]  # type: ignore[arg-type]  # ops hold numbers
+        if kind == "A":  # radii, rotation, flags, end: the arc stays within a radius of its end
+            rx, ry, x, y = abs(numbers[0]), abs(numbers[1]), numbers[5], numbers[6]
+            numbers = [x - rx, y - ry, x + rx, y + ry]
+        xs, ys = numbers[0::2], numbers[1::2]
+        if xs:
+            left, right = min(left, *xs), max(right, *xs)
+            top, bottom = min(top, *ys), max(bottom, *ys)
+    return left, top, right, bottom
 
 
 def _path_data(formula: Formula) -> str:
