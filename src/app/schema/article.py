@@ -31,7 +31,21 @@ from inkcard.layout.parse import css_color
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
-ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
+ARTICLE_THEMES = (
+    "brandA",
+    "brandB",
+    "notebook",
+    "business",
+    "japanese-magazine",
+    # one per card family that had none, so a writer's cards and article match
+    "apple-notes",
+    "art-deco",
+    "cyberpunk",
+    "darktech",
+    "minimalist",
+    "traditional-chinese",
+    "warm",
+)
 """The interface's article themes, the default first."""
 DEFAULT_ARTICLE_THEME = "brandA"
 ARTICLE_FONT_SIZES = (14, 18)  # px, the base sizes an article may ask for (doocs/md's range)
