@@ -20,8 +20,9 @@ from lxml import html as lxml_html
 
 from inkcard import themes
 from inkcard.app.articles.convert.brand import Brand, apply_brand
-from inkcard.app.articles.convert.html import to_article
+from inkcard.app.articles.convert.html import draft_content, to_article
 from inkcard.app.articles.convert.themecss import split_pseudo_rules
+from inkcard.app.articles.drafts.draftbody import trim_content
 from inkcard.app.schema import ARTICLE_THEMES
 from inkcard.themes.contrast import ratio
 from tests.app.test_article_details import colour, declared, luminance
@@ -302,6 +303,15 @@ def test_a_dark_theme_is_one_dark_panel_with_formulas_in_its_ink_and_diagrams_on
     diagram = next(svg for svg in root.iter("svg") if svg.getparent().tag == "section")
     plate = declared(diagram.getparent().get("style"), "background-color")
     assert plate and luminance(colour(plate, panel)) > 0.8, theme
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_a_themes_head_ornament_leaves_the_drafts_title_heading_to_drop(theme: str) -> None:
+    """A draft shows its title itself: the article's h1 goes, even under the theme's
+    ornament (the Notes header, a frieze, a console label), which is a span, not text."""
+    content = draft_content(to_article(SAMPLE, theme).html)
+    assert "<h1" in content
+    assert "<h1" not in trim_content(content, drop_heading=True, skipped=set())
 
 
 KEY_ELEMENTS = ("h1", "h2", "h3", "blockquote", "pre", "th", "hr", "img", "strong", "code")

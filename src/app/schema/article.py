@@ -95,8 +95,8 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             max_length=COLOR_LIMIT,
             description="The theme's brand colour for headings, quotes, links, list markers"
             " and borders: any CSS colour (#07c160, rgb(7 193 96), hsl(145 93% 39%), seagreen);"
-            " one too light to read on white is darkened, same hue, to 4.5:1. Empty: the"
-            " theme's own colours.",
+            " one too light to read on white is darkened, same hue, to 4.5:1 (on a dark"
+            " theme's panel, one too dark is lightened). Empty: the theme's own colours.",
         ),
     ] = ""
     fontSize: Annotated[
