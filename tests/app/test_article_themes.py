@@ -19,7 +19,7 @@ import pytest
 from lxml import html as lxml_html
 
 from inkcard import themes
-from inkcard.app.articles.convert.brand import Brand, apply_brand
+from inkcard.app.articles.convert.brand import Brand, apply_brand, readable_on
 from inkcard.app.articles.convert.html import draft_content, to_article
 from inkcard.app.articles.convert.themecss import split_pseudo_rules
 from inkcard.app.articles.drafts.draftbody import trim_content
@@ -372,3 +372,19 @@ def test_golden_article(request: pytest.FixtureRequest, theme: str) -> None:
     )
     first = "\n".join(itertools.islice(diff, 12))
     pytest.fail(f"{path.name} differs (actual in {OUTPUT}; --update-golden rewrites):\n{first}")
+
+
+@pytest.mark.parametrize("colour", ["#000000", "#7b2d8e", "#0a3d62", "navy"])
+@pytest.mark.parametrize("theme", DARK)
+def test_a_brand_colour_on_a_dark_panel_is_lightened_to_read_there(theme: str, colour: str) -> None:
+    ground = re.search(r"--ground:\s*(#[0-9a-f]{6})", themes.article_css(theme))
+    assert ground, theme  # a dark theme declares its panel
+    lifted = readable_on(colour, ground.group(1))
+    panel = colour_of(ground.group(1))
+    assert ratio(luminance(colour_of(lifted)), luminance(panel)) >= 4.5, (colour, lifted)
+    css = apply_brand(themes.article_css(theme), Brand(colour))
+    assert lifted in css and f"background-color: {ground.group(1)}" in css  # the panel stays
+
+
+def colour_of(value: str) -> tuple[float, float, float]:
+    return colour(value, (255.0, 255.0, 255.0))
