@@ -11,9 +11,10 @@ from lxml import html as lxml_html
 from inkcard.app.articles.convert.html import to_article
 from inkcard.app.articles.convert.tables import char_em
 from inkcard.app.articles.convert.units import NOWRAP
+from inkcard.app.schema import ARTICLE_THEMES
 from inkcard.themes.contrast import ratio
 
-THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]
+THEMES = sorted(ARTICLE_THEMES)  # every article theme, in the order themes.article_names gives
 ICON = "https://img.example/icon.png"
 BODY_SIZE = 16.0  # px: the themes' body text
 
@@ -56,7 +57,10 @@ def test_inline_code_reads_at_4_5_to_1_in_heading_pills_and_text(theme: str) -> 
     root = root_of("## 标题里有 `code` 代码\n\n### and `here`\n\nbody `code`\n", theme)
     for heading in root.iter("h2", "h3", "p"):
         code = next(heading.iter("code"))
-        ground = colour(declared(heading.get("style"), "background-color") or "#ffffff", (255,) * 3)
+        grounds = (declared(el.get("style"), "background-color") for el in heading.iterancestors())
+        page = next((g for g in grounds if g), "#ffffff")  # a dark theme's panel, else white
+        own = declared(heading.get("style"), "background-color") or "transparent"
+        ground = colour(own, colour(page, (255,) * 3))
         panel = colour(declared(code.get("style"), "background-color") or "transparent", ground)
         text = colour(declared(code.get("style"), "color") or "#000000", panel)
         assert ratio(luminance(text), luminance(panel)) >= 4.5, (theme, heading.tag)

@@ -13,9 +13,10 @@ from inkcard import themes
 from inkcard.app.articles.convert.brand import Brand, apply_brand
 from inkcard.app.articles.convert.html import draft_content, rewrite_images, to_article
 from inkcard.app.articles.convert.themecss import UnknownArticleTheme, split_pseudo_rules
+from inkcard.app.schema import ARTICLE_THEMES
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
-THEMES = ["brandA", "brandB", "business", "japanese-magazine", "notebook"]
+THEMES = sorted(ARTICLE_THEMES)  # every article theme, in the order themes.article_names gives
 PIXEL = (
     "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPj/"
     "HwAEAQH/qUeGmgAAAABJRU5ErkJggg=="
@@ -267,7 +268,7 @@ def test_unknown_theme_names_the_valid_ones() -> None:
     assert "brandA" in str(raised.value) and "japanese-magazine" in str(raised.value)
 
 
-def test_the_five_themes_are_listed() -> None:
+def test_the_article_themes_are_listed() -> None:
     assert themes.article_names() == THEMES
 
 

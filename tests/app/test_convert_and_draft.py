@@ -322,7 +322,7 @@ def test_missing_and_invalid_api_keys(service: Service) -> None:
 
 BAD_BODIES: list[tuple[Any, int, str]] = [
     (b"[1]", 400, "invalid_json"),
-    ({"theme": "apple-notes"}, 400, "invalid_theme"),
+    ({"theme": "pop-art"}, 400, "invalid_theme"),
     ({"markdown": 5}, 400, "invalid_markdown"),
     ({"author": "x" * 17}, 400, "invalid_author"),
     ({"digest": "x" * 129}, 400, "invalid_digest"),

@@ -32,7 +32,21 @@ from inkcard.themes.codethemes import code_theme_names
 
 ARTICLE_REQUIRED = ("markdown",)
 """The fields a convert-and-draft body must send (an article of nothing is empty_markdown)."""
-ARTICLE_THEMES = ("brandA", "brandB", "notebook", "business", "japanese-magazine")
+ARTICLE_THEMES = (
+    "brandA",
+    "brandB",
+    "notebook",
+    "business",
+    "japanese-magazine",
+    # one per card family that had none, so a writer's cards and article match
+    "apple-notes",
+    "art-deco",
+    "cyberpunk",
+    "darktech",
+    "minimalist",
+    "traditional-chinese",
+    "warm",
+)
 """The interface's article themes, the default first."""
 DEFAULT_ARTICLE_THEME = "brandA"
 ARTICLE_FONT_SIZES = (14, 18)  # px, the base sizes an article may ask for (doocs/md's range)
@@ -86,8 +100,8 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
             max_length=COLOR_LIMIT,
             description="The theme's brand colour for headings, quotes, links, list markers"
             " and borders: any CSS colour (#07c160, rgb(7 193 96), hsl(145 93% 39%), seagreen);"
-            " one too light to read on white is darkened, same hue, to 4.5:1. Empty: the"
-            " theme's own colours.",
+            " one too light to read on white is darkened, same hue, to 4.5:1 (on a dark"
+            " theme's panel, one too dark is lightened). Empty: the theme's own colours.",
         ),
     ] = ""
     fontSize: Annotated[

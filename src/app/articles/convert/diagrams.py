@@ -21,6 +21,8 @@ from inkcard.app.articles.convert.formulas import COLUMN
 from inkcard.layout.diagrams import DiagramBudget, diagram_svg
 
 MERMAID = "language-mermaid"
+PLATE_CLASS = "diagram"  # a theme's `section.diagram` rule styles the drawn diagram's block
+PLACED_STYLE = "margin:16px 0;text-align:center"
 NOTE_STYLE = "font-size:12px;color:#888888;margin:4px 0 16px;text-align:left"
 
 
@@ -50,7 +52,8 @@ def take_diagrams(root: lxml_html.HtmlElement, accent: str | None = None) -> lis
             pre.addnext(note)
             pending.append(Pending(note, None))
             continue
-        placeholder = lxml_html.Element("section")  # a block: the svg is one
+        # a block (the svg is one), of the class a theme may style (a dark theme's light plate)
+        placeholder = lxml_html.Element("section", {"class": PLATE_CLASS})
         placeholder.tail = pre.tail
         pre.getparent().replace(pre, placeholder)
         pending.append(Pending(placeholder, svg))
@@ -58,14 +61,17 @@ def take_diagrams(root: lxml_html.HtmlElement, accent: str | None = None) -> lis
 
 
 def place_diagrams(pending: list[Pending]) -> None:
-    """Each placeholder becomes its SVG, centred with room around it; notes get their
-    small grey style (after the theme, which would restyle them as body text)."""
+    """Each placeholder becomes its SVG, centred with room around it, and keeps what the
+    theme's `section.diagram` rule gave it (a dark theme's light plate: diagrams are drawn
+    for a white page); notes get their small grey style (after the theme, which would
+    restyle them as body text)."""
     for item in pending:
+        plate = item.element.get("style", "").strip().rstrip(";")
         item.element.attrib.clear()
         if item.svg is None:
             item.element.set("style", NOTE_STYLE)
             continue
-        item.element.set("style", "margin:16px 0;text-align:center")
+        item.element.set("style", ";".join(filter(None, (PLACED_STYLE, plate))))
         item.element.append(_html_svg(item.svg))
 
 
