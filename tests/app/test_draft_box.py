@@ -7,11 +7,13 @@ and freepublish/get), on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from inkcard.app.schema import readme as schema_docs
 from tests.app.conftest import both_engines
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
 
@@ -184,3 +186,12 @@ def test_a_publish_body_is_checked(service: Service) -> None:
         answer = call(service, "POST", PUBLISH, key, json=body)
         assert answer.status_code == 400 and answer.json()["error"] == label, answer.text
     assert not service.platform.hits
+
+
+def test_the_platform_guide_tables_are_the_catalogue() -> None:
+    text = (Path(__file__).parents[2] / "docs" / "platform.md").read_text("utf-8")
+    named = {"drafts", "publish", "accounts", "PublishRequest", "AccountRequest"}
+    assert named <= set(schema_docs.tables(text))
+    assert schema_docs.render(text) == text, (
+        "run `python -m inkcard.app.schema.readme docs/platform.md`"
+    )

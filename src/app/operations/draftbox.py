@@ -31,7 +31,7 @@ from inkcard.app.schema import (
     PublishResponse,
     PublishStatusResponse,
 )
-from inkcard.app.schema.draftbox import PAGE_LIMIT, DraftGone, Published
+from inkcard.app.schema.draftbox import OFFSET_LIMIT, PAGE_LIMIT, DraftGone, Published
 from inkcard.app.schema.platform import MEDIA_ID_LIMIT
 from inkcard.app.services import Services
 
@@ -52,7 +52,7 @@ def page_bounds(offset: str | None, count: str | None) -> tuple[int, int]:
     """
     numbers = []
     for name, text, low, high, default in (
-        ("offset", offset, 0, 100_000, 0),
+        ("offset", offset, 0, OFFSET_LIMIT, 0),
         ("count", count, 1, PAGE_LIMIT, PAGE_LIMIT),
     ):
         try:

@@ -20,6 +20,7 @@ from inkcard.app.schema.platform import MEDIA_ID_LIMIT, DraftMediaId
 from inkcard.app.schema.wire import convert_fields, decode_object
 
 PAGE_LIMIT = 20  # draft/batchget's count is 1..20
+OFFSET_LIMIT = 1_000_000  # far past any draft box; a larger offset is a caller's mistake
 ACCOUNT_NAME_LIMIT = 64
 APPID_LIMIT = 64
 SECRET_LIMIT = 128
@@ -120,7 +121,7 @@ class PublishRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             description="The media_id of the account's draft to publish (a draft answer's"
             " data.media_id, or one listed by GET /api/platform/drafts).",
         ),
-    ] = ""
+    ]
 
 
 PUBLISH_ACCEPTED = {
@@ -207,7 +208,7 @@ class AccountRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         msgspec.Meta(
             max_length=APPID_LIMIT,
             pattern=r"^[!-~]+$",
-            description="The official account's AppID (wx…).",
+            description="Required: the official account's AppID (wx…).",
         ),
     ] = ""
     secret: Annotated[
@@ -215,7 +216,7 @@ class AccountRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         msgspec.Meta(
             max_length=SECRET_LIMIT,
             pattern=r"^[!-~]+$",
-            description="Its AppSecret: stored encrypted, never shown again.",
+            description="Required: its AppSecret, stored encrypted, never shown again.",
         ),
     ] = ""
 

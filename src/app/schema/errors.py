@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inkcard.app.prices import PRICES
+from inkcard.app.schema.draftbox import OFFSET_LIMIT, PAGE_LIMIT
 from inkcard.app.schema.wire import MAX_MARKDOWN_CHARS
 from inkcard.app.settings import MIB, Settings
 
@@ -336,11 +337,19 @@ _PLATFORM_REFUSALS = (
     ),
     *(case for case in _of(ARTICLE, 502, 504) if "image_upload_failed" not in case.labels),
 )
-DRAFT_BOX: tuple[ErrorCase, ...] = (
+
+
+def _in_order(*cases: ErrorCase) -> tuple[ErrorCase, ...]:
+    """``cases`` by their lowest status, as the tables read best (a stable sort)."""
+    return tuple(sorted(cases, key=lambda case: min(case.statuses)))
+
+
+DRAFT_BOX: tuple[ErrorCase, ...] = _in_order(
     ErrorCase(
         (400,),
         ("invalid_offset", "invalid_count", "invalid_mediaid", "invalid_publishid"),
-        "`offset` not 0..100000, `count` not 1..20, or an id not 1-128 printable ASCII",
+        f"`offset` not 0..{OFFSET_LIMIT:,}, `count` not 1..{PAGE_LIMIT}, or an id not 1-128"
+        " printable ASCII",
     ),
     ErrorCase((400,), ("invalid_account",), "`Platform-Account` is not an account name"),
     *_ACCOUNT_NAMED,
@@ -355,7 +364,7 @@ DRAFT_BOX: tuple[ErrorCase, ...] = (
 )
 """The draft box's reads and deletes, and a publish job's status: free."""
 
-PUBLISH: tuple[ErrorCase, ...] = (
+PUBLISH: tuple[ErrorCase, ...] = _in_order(
     ErrorCase(
         (400,),
         ("invalid_json", "unknown_field", "invalid_draft_media_id"),
