@@ -15,6 +15,8 @@ import httpx
 import pytest
 from cryptography.fernet import Fernet
 
+from inkcard.app.ledger.sealing import AccountUnreadable, Sealer
+from inkcard.app.settings import SettingsError, load_settings
 from tests.app.conftest import both_engines
 from tests.app.dbhelpers import table_rows
 from tests.app.test_convert_and_draft import APPID, SECRET, Service, start
@@ -159,3 +161,20 @@ def test_the_secret_is_never_logged_or_answered(
     assert "account blog stored" in logged  # the capture saw the accounts' lines
     for text in (logged, *answers):
         assert SECRET not in text and SERVER_KEY not in text
+
+
+def test_a_malformed_server_key_is_refused_without_being_shown() -> None:
+    with pytest.raises(SettingsError) as refused:
+        load_settings({"INKCARD_ACCOUNT_KEY": "not-a-fernet-key-hunter2"})
+    assert "INKCARD_ACCOUNT_KEY" in str(refused.value) and "hunter2" not in str(refused.value)
+    both = f"{Fernet.generate_key().decode()},{SERVER_KEY}"
+    assert load_settings({"INKCARD_ACCOUNT_KEY": both}).account_key == both
+
+
+def test_a_rotated_key_still_opens_what_the_old_one_sealed() -> None:
+    sealed = Sealer(SERVER_KEY).seal(SECRET)
+    new = Fernet.generate_key().decode()
+    assert Sealer(f"{new},{SERVER_KEY}").open(sealed, "blog") == SECRET
+    with pytest.raises(AccountUnreadable) as refused:
+        Sealer(new).open(sealed, "blog")
+    assert SECRET not in refused.value.message and new not in refused.value.message
