@@ -195,3 +195,12 @@ def test_the_platform_guide_tables_are_the_catalogue() -> None:
     assert schema_docs.render(text) == text, (
         "run `python -m inkcard.app.schema.readme docs/platform.md`"
     )
+
+
+def test_a_shared_path_allows_each_of_its_methods(service: Service) -> None:
+    for path, methods in (
+        (f"{DRAFTS}/x", "DELETE, GET"),
+        ("/api/platform/accounts/x", "DELETE, PUT"),
+    ):
+        answer = httpx.options(service.base + path)
+        assert answer.status_code == 204 and answer.headers["allow"] == f"{methods}, OPTIONS"

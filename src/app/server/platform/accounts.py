@@ -27,6 +27,7 @@ from inkcard.app.server.openapi import (
     article_error_body,
     error_responses,
 )
+from inkcard.app.server.platform.drafts import options_of
 from inkcard.app.server.responses import article_exception_handlers
 from inkcard.app.server.routes_cards import authenticate, parsed_body
 from inkcard.app.services import Services
@@ -81,6 +82,7 @@ def account_routes() -> list[HTTPRouteHandler]:
         "responses": error_responses(ArticleErrorBody, errors.ACCOUNTS, article_error_body),
     }
     return [
+        options_of(PATH + "/{name:str}", "DELETE, PUT"),
         put(
             PATH + "/{name:str}",
             status_code=200,
