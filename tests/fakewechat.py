@@ -4,7 +4,9 @@ Like the real one it answers HTTP 200 with ``{"errcode": N, "errmsg": "... rid: 
 failure; checks the IP allow-list when a token is requested (40164 with the real message);
 issues tokens that expire; sniffs uploads by their magic bytes and checks their size;
 enforces the draft field limits (news and newspic, whose ``image_info`` must name permanent
-images of the account); stores drafts for ``draft/get`` and replaces them on ``draft/update``.
+images of the account); stores drafts for ``draft/get`` and replaces them on ``draft/update``;
+pages them (``draft/batchget``), deletes them (``draft/delete``) and publishes them
+(``freepublish/submit``, then ``freepublish/get`` says the job's ``publish_status``).
 Switches force an errcode (-1, 45009, 48001, ...), a stall (for timeouts) or a delay before a
 normal answer on any path.
 
@@ -116,6 +118,9 @@ class FakeWeChat:
     images: dict[str, bytes] = field(default_factory=dict)  # uploadimg URL → bytes
     drafts: dict[str, tuple[str, list[dict[str, Any]]]] = field(default_factory=dict)
     versions: dict[str, int] = field(default_factory=dict)  # draft media_id → updates + 1
+    update_times: dict[str, int] = field(default_factory=dict)  # draft media_id → Unix seconds
+    publications: dict[str, dict[str, Any]] = field(default_factory=dict)  # publish_id → job
+    publish_status: int = 0  # what freepublish/get says of a new job (0 published, 1 running…)
     hits: Counter[str] = field(default_factory=Counter)
     bodies: list[bytes] = field(default_factory=list)  # raw request bodies, in order
     _forced: dict[str, Forced] = field(default_factory=dict)
@@ -334,9 +339,15 @@ class FakeWeChat:
             raise Refused(44003)
         for article in articles:
             self._check_article(appid, article)
+        return {"media_id": self.store_draft(appid, articles)}
+
+    def store_draft(self, appid: str, articles: list[dict[str, Any]]) -> str:
+        """A draft of ``appid`` holding ``articles`` (as ``draft/add`` stores one); its id."""
         media_id = secrets.token_urlsafe(48)
-        self.drafts[media_id] = (appid, articles)
-        return {"media_id": media_id}
+        with self._lock:
+            self.drafts[media_id] = (appid, articles)
+            self.update_times[media_id] = int(time.time()) + len(self.update_times)  # in order
+        return media_id
 
     def _check_article(self, appid: str, article: Any) -> None:
         if not isinstance(article, dict):
@@ -428,6 +439,99 @@ class FakeWeChat:
             raise Refused(40007)
         return {"news_item": stored[1]}
 
+    # The draft box and publishing
+
+    def _shown(self, media_id: str, article: dict[str, Any], content: bool) -> dict[str, Any]:
+        """A stored article as draft/get and draft/batchget answer it: with the preview link
+        the platform adds, without ``content`` when asked for none."""
+        shown = {k: v for k, v in article.items() if content or k != "content"}
+        shown["url"] = f"http://mp.weixin.qq.com/s?__biz=MzA&tempkey={media_id[:16]}"
+        return shown
+
+    def draft_batchget(
+        self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
+    ) -> dict[str, Any]:
+        """A page of the account's drafts, newest first: ``offset`` ≥ 0, ``count`` 1..20."""
+        appid = self._appid_for(query)
+        payload = _json_body(body)
+        offset, count = payload.get("offset"), payload.get("count")
+        if not isinstance(offset, int) or offset < 0 or not isinstance(count, int):
+            raise Refused(47001)
+        if not 1 <= count <= 20:
+            raise Refused(47001)
+        content = not payload.get("no_content", 0)
+        mine = sorted(
+            (media_id for media_id, (owner, _) in self.drafts.items() if owner == appid),
+            key=lambda media_id: -self.update_times.get(media_id, 0),
+        )
+        page = mine[offset : offset + count]
+        items = [
+            {
+                "media_id": media_id,
+                "content": {
+                    "news_item": [self._shown(media_id, a, content) for a in self.draft(media_id)],
+                    "create_time": self.update_times.get(media_id, 0),
+                    "update_time": self.update_times.get(media_id, 0),
+                },
+                "update_time": self.update_times.get(media_id, 0),
+            }
+            for media_id in page
+        ]
+        return {"total_count": len(mine), "item_count": len(items), "item": items}
+
+    def draft_delete(
+        self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
+    ) -> dict[str, Any]:
+        appid = self._appid_for(query)
+        media_id = str(_json_body(body).get("media_id", ""))
+        stored = self.drafts.get(media_id)
+        if stored is None or stored[0] != appid:
+            raise Refused(40007)
+        del self.drafts[media_id]
+        return {"errcode": 0, "errmsg": "ok"}
+
+    def freepublish_submit(
+        self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
+    ) -> dict[str, Any]:
+        """Publishes a draft: it leaves the draft box; the job's state is ``publish_status``."""
+        appid = self._appid_for(query)
+        media_id = str(_json_body(body).get("media_id", ""))
+        stored = self.drafts.get(media_id)
+        if stored is None or stored[0] != appid:
+            raise Refused(40007)
+        del self.drafts[media_id]
+        publish_id = str(2_247_483_000 + len(self.publications))
+        self.publications[publish_id] = {
+            "appid": appid,
+            "articles": stored[1],
+            "status": self.publish_status,
+        }
+        return {"errcode": 0, "errmsg": "ok", "publish_id": publish_id, "msg_data_id": 2247483647}
+
+    def freepublish_get(
+        self, method: str, query: dict[str, str], body: bytes, ctype: str, ip: str
+    ) -> dict[str, Any]:
+        """A job's state as the platform words it; 40007 for a job of no such id (an
+        assumption: the documentation names no code for it)."""
+        appid = self._appid_for(query)
+        publish_id = str(_json_body(body).get("publish_id", ""))
+        job = self.publications.get(publish_id)
+        if job is None or job["appid"] != appid:
+            raise Refused(40007)
+        status = job["status"]
+        answer: dict[str, Any] = {"publish_id": publish_id, "publish_status": status}
+        if status in (0, 5, 6):
+            answer["article_id"] = f"article-{publish_id}"
+            answer["article_detail"] = {
+                "count": len(job["articles"]),
+                "item": [
+                    {"idx": index, "article_url": f"https://mp.weixin.qq.com/s/{publish_id}{index}"}
+                    for index in range(1, len(job["articles"]) + 1)
+                ],
+            }
+        answer["fail_idx"] = [1] if status in (2, 3, 4) else []
+        return answer
+
 
 _ROUTES = {
     "/cgi-bin/stable_token": FakeWeChat.stable_token,
@@ -437,6 +541,10 @@ _ROUTES = {
     "/cgi-bin/draft/add": FakeWeChat.draft_add,
     "/cgi-bin/draft/get": FakeWeChat.draft_get,
     "/cgi-bin/draft/update": FakeWeChat.draft_update,
+    "/cgi-bin/draft/batchget": FakeWeChat.draft_batchget,
+    "/cgi-bin/draft/delete": FakeWeChat.draft_delete,
+    "/cgi-bin/freepublish/submit": FakeWeChat.freepublish_submit,
+    "/cgi-bin/freepublish/get": FakeWeChat.freepublish_get,
 }
 
 

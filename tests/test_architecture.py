@@ -105,6 +105,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     ),
     "httpcore": ("app/fetch/guard.py",),  # the connect-time address guard
     "prometheus_client": ("app/metrics.py",),  # GET /metrics and what it counts
+    "cryptography": ("app/ledger/sealing.py",),  # stored accounts' secrets, sealed (Fernet)
 }
 
 # The service's layers, bottom to top; a row is a package or module directly under app. A module

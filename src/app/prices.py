@@ -27,6 +27,11 @@ class Prices:
     """convert-and-draft with an account: a draft in the account's draft box."""
     newspic: int = 3
     """newspic-draft: an image post's draft, priced like an article draft."""
+    publish: int = 3
+    """publish: a draft of the account published (``freepublish/submit``), priced like a draft."""
+    draft_box: int = 0
+    """Reading the draft box (a page, one draft), deleting a draft, a publish job's status and
+    the stored accounts: free."""
     dry_run: int = 1
     """Either publishing call with ``dryRun``: no platform is called, charged like HTML only."""
     publishing_minimum: int = 3

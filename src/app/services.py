@@ -1,9 +1,10 @@
 """Settings → the typed ``Services`` record every operation runs on, built once per process.
 
-``build_services`` wires the database (credits, idempotency, rate limits), storage, the card
-render processes, the article threads and the one image fetcher; ``running`` opens and closes
-them around a process's life (the HTTP lifespan and ``inkcard mcp`` both use it). The HTTP
-routes, the MCP tools and the CLI reach their services only through this record.
+``build_services`` wires the database (credits, idempotency, rate limits, stored platform
+accounts), storage, the card render processes, the article threads and the one image fetcher;
+``running`` opens and closes them around a process's life (the HTTP lifespan and ``inkcard
+mcp`` both use it). The HTTP routes, the MCP tools and the CLI reach their services only
+through this record.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ from inkcard.app.cards.images import RemoteImages
 from inkcard.app.cards.service import Budget, CardService
 from inkcard.app.errors import DatabaseBusy
 from inkcard.app.fetch import FetchPolicy, ImageFetcher
+from inkcard.app.ledger.accounts import AccountBook
 from inkcard.app.ledger.credits import Credits
 from inkcard.app.ledger.idempotency import IdempotencyStore
 from inkcard.app.ledger.owners import Owner, owner_name, release_gone_owners
 from inkcard.app.ledger.ratelimit import RequestLimit
+from inkcard.app.ledger.sealing import Sealer
 from inkcard.app.metrics import MeteredStorage, Metrics
 from inkcard.app.render.inline import InlineRenderPool
 from inkcard.app.render.messages import WorkerConfig
@@ -61,6 +64,7 @@ class Services:
     threads: ArticleThreads
     cards: CardService
     articles: ArticleService
+    accounts: AccountBook  # the WeChat accounts each key stored by name, secrets sealed
     owner: Owner  # this process on its holds and claims; its liveness lock is taken by `running`
     article_warm_up: WarmUp = field(default_factory=WarmUp)  # run by `running`; /readyz waits
 
@@ -123,6 +127,7 @@ def build_services(
         articles=ArticleService(
             settings, threads, lambda: cards.fonts, fetcher, workers=render_pool
         ),
+        accounts=AccountBook(credits.store, Sealer(settings.account_key)),
         owner=Owner(credits, owner),
         # one agent, no /readyz: its first article pays the warm-up rather than every start
         article_warm_up=WarmUp(_nothing) if in_process else WarmUp(),

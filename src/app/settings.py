@@ -5,6 +5,7 @@ This is the only module that reads ``os.environ``. Every other module receives a
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import os
 from collections.abc import Mapping
@@ -134,6 +135,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``inkcard mcp`` only: the WeChat AppID ``convert_article`` drafts into by default."""
     platform_app_secret: str = ""
     """``inkcard mcp`` only: that account's AppSecret (never logged)."""
+    account_key: str = ""
+    """The server key that seals the AppSecrets of stored WeChat accounts
+    (``PUT /api/platform/accounts/{name}``): a Fernet key (32 random bytes, url-safe base64);
+    several comma-separated to rotate (the first seals, each opens). Empty: accounts cannot be
+    stored or used (400 ``account_key_missing``). Never logged or shown."""
     s3_bucket: str = ""
     """Bucket name for ``s3`` storage."""
     s3_endpoint: str = ""
@@ -372,6 +378,7 @@ def _check(settings: Settings) -> None:
     for name in _URLS:
         _check_url(name, getattr(settings, name))
     _check_database(settings.database)
+    _check_account_key(settings.account_key)
 
 
 def _check_numbers(settings: Settings) -> None:
@@ -417,6 +424,21 @@ def _check_url(name: str, value: str) -> None:
     if not valid:
         shown = value if "@" not in value else value.partition("://")[0] + "://…"
         raise refusal(name, shown, "an http(s) URL, e.g. https://cards.example.com/files")
+
+
+def _check_account_key(keys: str) -> None:
+    """Each comma-separated key is 32 bytes in url-safe base64; a refusal never shows it."""
+    if not keys:
+        return
+    for key in (part.strip() for part in keys.split(",")):
+        try:
+            valid = bool(key) and len(base64.urlsafe_b64decode(key.encode("ascii"))) == 32
+        except ValueError:  # binascii.Error and non-ASCII alike
+            valid = False
+        if not valid:
+            raise refusal(
+                "account_key", "…", "Fernet keys (32 bytes in url-safe base64), comma-separated"
+            )
 
 
 def _check_database(database: str) -> None:

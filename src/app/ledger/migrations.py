@@ -151,6 +151,17 @@ _OWNERS = (
 """The process that wrote a hold or a running claim (``app.ledger.owners``); NULL on rows
 written before, or by a process that names no owner: those wait for their deadline."""
 
+_ACCOUNTS = """CREATE TABLE platform_accounts (
+    key_id {id} NOT NULL REFERENCES api_keys(id),
+    name TEXT NOT NULL,
+    appid TEXT NOT NULL,
+    sealed_secret {blob} NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (key_id, name)
+)"""
+"""The WeChat accounts an API key stored by name (``app.ledger.accounts``); the AppSecret only
+sealed (``app.ledger.sealing``)."""
+
 MIGRATIONS = (
     Migration(1, "keys, ledger, holds, idempotency, platform tokens", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -166,6 +177,12 @@ MIGRATIONS = (
         [statement.format(real="DOUBLE PRECISION") for statement in _PLATFORM_MEDIA],
     ),
     Migration(4, "the process that owns each hold and running claim", _OWNERS, _OWNERS),
+    Migration(
+        5,
+        "platform accounts stored by name per key",
+        [_ACCOUNTS.format(id="INTEGER", blob="BLOB")],
+        [_ACCOUNTS.format(id="BIGINT", blob="BYTEA")],
+    ),
 )
 
 

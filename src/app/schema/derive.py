@@ -42,9 +42,10 @@ def field_descriptions(struct: type) -> dict[str, str]:
 
 
 def _fields(schema: dict[str, Any], themes: Sequence[str]) -> dict[str, Any]:
-    """The ``properties`` of a request schema, its ``theme`` one of ``themes``."""
+    """The ``properties`` of a request schema, its ``theme`` (if it has one) one of ``themes``."""
     fields: dict[str, Any] = schema["properties"]
-    fields["theme"]["enum"] = list(themes)
+    if "theme" in fields:
+        fields["theme"]["enum"] = list(themes)
     for name in COLOR_FIELDS:
         if name in fields:
             fields[name]["pattern"] = f"^$|{color_pattern()}"

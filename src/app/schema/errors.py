@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from inkcard.app.prices import PRICES
+from inkcard.app.schema.draftbox import OFFSET_LIMIT, PAGE_LIMIT
 from inkcard.app.schema.wire import MAX_MARKDOWN_CHARS
 from inkcard.app.settings import MIB, Settings
 
@@ -185,7 +186,17 @@ ARTICLE_TEXT = ErrorCase(
 ARTICLE: tuple[ErrorCase, ...] = (
     _PUBLISHING_FIELDS,
     ARTICLE_TEXT,
-    ErrorCase((400,), ("missing_platform_credentials",), "only one of the two platform headers"),
+    ErrorCase(
+        (400,),
+        (
+            "missing_platform_credentials",
+            "conflicting_platform_credentials",
+            "invalid_account",
+            "account_key_missing",
+        ),
+        "only one of the two platform headers; `Platform-Account` sent with them, not a name, or"
+        " with no `INKCARD_ACCOUNT_KEY` on the server",
+    ),
     ErrorCase(
         (400,),
         ("invalid_image",),
@@ -201,9 +212,9 @@ ARTICLE: tuple[ErrorCase, ...] = (
     ErrorCase((402,), ("insufficient_credits",), f"balance under {PRICES.publishing_minimum}"),
     ErrorCase(
         (404,),
-        ("draft_not_found",),
+        ("draft_not_found", "account_not_found"),
         "`draftMediaId` names no draft of the account (published, deleted) and `draftMissing`"
-        " is fail",
+        " is fail; `Platform-Account` names no account of the key",
     ),
     ErrorCase((405, 408), ("method_not_allowed", "request_timeout"), "as for generate"),
     ErrorCase(
@@ -219,7 +230,11 @@ ARTICLE: tuple[ErrorCase, ...] = (
         ("idempotency_key_reused",),
         "this key was used for a different request (body, theme or account)",
     ),
-    ErrorCase((500,), ("render_failed", "internal_error"), "the conversion failed"),
+    ErrorCase(
+        (500,),
+        ("render_failed", "internal_error", "account_unreadable"),
+        "the conversion failed; a stored account's secret does not open with the server's key",
+    ),
     ErrorCase(
         (429, 503),
         ("rate_limited", "overloaded", "busy"),
@@ -294,11 +309,112 @@ NEWSPIC: tuple[ErrorCase, ...] = (
     *_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
 )
 
+_ACCOUNT_NAMED = (
+    ErrorCase(
+        (400,),
+        ("missing_platform_credentials", "conflicting_platform_credentials"),
+        "neither `Platform-Account` nor both platform headers (a draft box call needs the"
+        " account); only one of the two headers; `Platform-Account` and a header both sent",
+    ),
+    ErrorCase(
+        (400,),
+        ("account_key_missing",),
+        "a stored account is named but the server has no `INKCARD_ACCOUNT_KEY`",
+    ),
+    ErrorCase((404,), ("account_not_found",), "the key stored no account of that name"),
+    ErrorCase(
+        (500,),
+        ("account_unreadable",),
+        "the stored secret does not open with `INKCARD_ACCOUNT_KEY` (the key was changed)",
+    ),
+)
+_PLATFORM_REFUSALS = (
+    ErrorCase(
+        (403,),
+        ("platform_api_unauthorized",),
+        "platform error 48001: the account lacks the API (publishing: verified accounts only;"
+        " the message says what to do)",
+    ),
+    *(case for case in _of(ARTICLE, 502, 504) if "image_upload_failed" not in case.labels),
+)
+
+
+def _in_order(*cases: ErrorCase) -> tuple[ErrorCase, ...]:
+    """``cases`` by their lowest status, as the tables read best (a stable sort)."""
+    return tuple(sorted(cases, key=lambda case: min(case.statuses)))
+
+
+DRAFT_BOX: tuple[ErrorCase, ...] = _in_order(
+    ErrorCase(
+        (400,),
+        ("invalid_offset", "invalid_count", "invalid_mediaid", "invalid_publishid"),
+        f"`offset` not 0..{OFFSET_LIMIT:,}, `count` not 1..{PAGE_LIMIT}, or an id not 1-128"
+        " printable ASCII",
+    ),
+    ErrorCase((400,), ("invalid_account",), "`Platform-Account` is not an account name"),
+    *_ACCOUNT_NAMED,
+    *(case for case in _of(ARTICLE, 401) if "missing_api_key" in case.labels),
+    ErrorCase(
+        (404,),
+        ("draft_not_found", "publish_not_found"),
+        "the account has no such draft (published, deleted, another account's) or publish job",
+    ),
+    ErrorCase((405,), ("method_not_allowed",), "as for generate"),
+    *_PLATFORM_REFUSALS,
+)
+"""The draft box's reads and deletes, and a publish job's status: free."""
+
+PUBLISH: tuple[ErrorCase, ...] = _in_order(
+    ErrorCase(
+        (400,),
+        ("invalid_json", "unknown_field", "invalid_draft_media_id"),
+        "the body is not one JSON object, names another field, or `draftMediaId` is missing"
+        " or not a media_id",
+    ),
+    *(case for case in _of(ARTICLE, 400) if "invalid_idempotency_key" in case.labels),
+    ErrorCase((400,), ("invalid_account",), "`Platform-Account` is not an account name"),
+    *_ACCOUNT_NAMED,
+    *(case for case in _of(ARTICLE, 401, 402) if case.statuses != (400,)),
+    ErrorCase(
+        (404,), ("draft_not_found",), "the account has no such draft (published, deleted, …)"
+    ),
+    *(
+        case
+        for case in _of(ARTICLE, 405, 408, 409, 413, 422, 429, 503)
+        if "payload_too_large" not in case.labels
+    ),
+    ErrorCase((413,), ("payload_too_large",), f"body over {_BODY}"),
+    *_PLATFORM_REFUSALS,
+)
+
+ACCOUNTS: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,),
+        ("invalid_json", "unknown_field", "invalid_appid", "invalid_secret", "invalid_account"),
+        "the body is not one JSON object, names another field, `appid` or `secret` is missing"
+        " or not 1-64 / 1-128 printable ASCII characters; the name is not 1-64 letters, digits,"
+        " `.`, `_`, `-`",
+    ),
+    ErrorCase(
+        (400,),
+        ("account_key_missing",),
+        "the server has no `INKCARD_ACCOUNT_KEY` (the message names it): nothing is stored",
+    ),
+    *(case for case in _of(ARTICLE, 401) if "missing_api_key" in case.labels),
+    ErrorCase((404,), ("account_not_found",), "DELETE: the key stored no account of that name"),
+    ErrorCase((405,), ("method_not_allowed",), "as for generate"),
+    ErrorCase((413,), ("payload_too_large",), f"body over {_BODY}"),
+    ErrorCase((503,), ("busy",), "the database stayed locked (`Retry-After`)"),
+)
+
 OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
     "generate": GENERATE,
     "article": ARTICLE,
     "newspic": NEWSPIC,
     "cover": COVER,
+    "drafts": DRAFT_BOX,
+    "publish": PUBLISH,
+    "accounts": ACCOUNTS,
 }
 """The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
 

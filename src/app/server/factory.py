@@ -31,6 +31,7 @@ from inkcard.app.metrics import CONTENT_TYPE, Metrics, RequestMetrics
 from inkcard.app.server import guards, requestlog
 from inkcard.app.server.mcp_http import HttpMcp
 from inkcard.app.server.openapi import openapi_components
+from inkcard.app.server.platform import platform_routes
 from inkcard.app.server.responses import exception_handlers
 from inkcard.app.server.routes_article import convert_and_draft_route
 from inkcard.app.server.routes_cards import route_handlers
@@ -136,6 +137,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         *route_handlers(services.catalogue),
         convert_and_draft_route(services.settings.prices),
         newspic_draft_route(services.catalogue, services.settings.prices),
+        *platform_routes(services.settings.prices),
         cover_route(services.catalogue),
         swagger_asset,
         *playground_routes(

@@ -14,7 +14,9 @@ from litestar.handlers import HTTPRouteHandler
 
 from inkcard.app import logs, operations
 from inkcard.app.articles.wechat import Credentials
+from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.ledger.idempotency import HEADER as IDEMPOTENCY_HEADER
+from inkcard.app.operations.accounts import credentials_of
 from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import (
     ArticleErrorBody,
@@ -38,6 +40,7 @@ from inkcard.app.services import Services
 PATH = "/api/platform/convert-and-draft"
 APPID_HEADER = "platform-appid"
 SECRET_HEADER = "platform-app-secret"
+ACCOUNT_HEADER = "platform-account"
 REPLAYED_HEADER = "Idempotent-Replayed"
 
 
@@ -45,9 +48,9 @@ def description(prices: Prices) -> str:
     """The operation's OpenAPI description, its prices read from ``prices``."""
     return f"""\
 Markdown to WeChat article HTML with inline CSS ({credits(prices.html)}) or, with the headers
-`Platform-Appid` and `Platform-App-Secret` (both or neither), a draft in the account's draft
-box ({credits(prices.draft)}). A balance under {prices.publishing_minimum} is refused (402) \
-before any work; a failed call costs 0.
+`Platform-Appid` and `Platform-App-Secret` (both or neither), or `Platform-Account` naming an
+account the key stored, a draft in the account's draft box ({credits(prices.draft)}). A balance
+under {prices.publishing_minimum} is refused (402) before any work; a failed call costs 0.
 An optional `Idempotency-Key` header (1-255 printable ASCII characters, per API key) makes a
 retry return the first answer (with `Idempotent-Replayed: true`) and charge once; the same
 key with another request is 422 `idempotency_key_reused`, and while the first is still running
@@ -72,13 +75,27 @@ def platform_credentials(request: Request[Any, Any, Any]) -> Credentials | None:
     )
 
 
+async def platform_account(
+    request: Request[Any, Any, Any], services: Services, key: KeyInfo
+) -> Credentials | None:
+    """The account the call names: both platform headers, or a stored account's name
+    (``Platform-Account``); None when neither (app.operations.accounts)."""
+    return await credentials_of(
+        services,
+        key,
+        request.headers.get(APPID_HEADER, ""),
+        request.headers.get(SECRET_HEADER, ""),
+        request.headers.get(ACCOUNT_HEADER, ""),
+    )
+
+
 async def convert_and_draft(
     request: Request[Any, Any, Any], services: NamedDependency[Services]
 ) -> Response[HtmlResponse | DraftResponse | DraftPreviewResponse]:
     """Markdown → article HTML, or with platform credentials → a draft; each at its price."""
     key = await authenticate(request, services)
     body = await parsed_body(request, parse_article)
-    creds = platform_credentials(request)
+    creds = await platform_account(request, services, key)
     async with watching_disconnect(request) as gone:
         answer = await operations.convert_article(
             services,

@@ -32,7 +32,7 @@ from inkcard.app.server.openapi import (
     error_responses,
 )
 from inkcard.app.server.responses import article_exception_handlers
-from inkcard.app.server.routes_article import paid_response, platform_credentials
+from inkcard.app.server.routes_article import paid_response, platform_account
 from inkcard.app.server.routes_cards import authenticate, parsed_body
 from inkcard.app.services import Services
 
@@ -45,7 +45,8 @@ def description(prices: Prices) -> str:
 Markdown drawn as cards (the generate body; splitMode autoSplit unless given) and posted as a
 WeChat image post (小绿书, newspic) in the account's draft box: each card uploaded as a
 permanent image in order, the first the cover, at most {NEWSPIC_IMAGE_LIMIT} (more: 400
-`too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret`; costs
+`too_many_cards`, nothing uploaded). Needs `Platform-Appid` and `Platform-App-Secret` (or
+`Platform-Account`, a stored account); costs
 {credits(prices.newspic)}, a failed call 0; `Idempotency-Key`, replays and errors as \
 convert-and-draft. With
 `dryRun: true` the cards are drawn and stored (their URLs answered, as generate's) and checked,
@@ -59,10 +60,11 @@ async def newspic_draft(
     """Markdown → cards → an image-post draft, at its price."""
     key = await authenticate(request, services)
     body = await parsed_body(request, parse_newspic)
-    creds = platform_credentials(request)
+    creds = await platform_account(request, services, key)
     if creds is None and not body.dryRun:
         raise MissingPlatformCredentials(
-            "an image post needs the account: send Platform-Appid and Platform-App-Secret"
+            "an image post needs the account: send Platform-Appid and Platform-App-Secret,"
+            " or Platform-Account naming a stored account"
         )
     async with watching_disconnect(request) as gone:
         answer = await operations.create_newspic(

@@ -4,11 +4,13 @@
 timeouts, redacted logs), whose refusals ``errors`` types and whose records ``records``
 holds; ``tokens`` and ``mediacache`` keep the access tokens and the images each account
 already has in the service database; ``placing`` sends one call's images and draft to one
-account. It may import ``app.settings``, ``app.errors``, ``app.schema`` and ``app.ledger``
-(the database), never the rest of ``app.articles``. This face is what the other rooms use.
+account; ``draftbox`` lists, reads and deletes an account's drafts and publishes one. It may
+import ``app.settings``, ``app.errors``, ``app.schema`` and ``app.ledger`` (the database),
+never the rest of ``app.articles``. This face is what the other rooms use.
 """
 
 from inkcard.app.articles.wechat.client import WeChatClient
+from inkcard.app.articles.wechat.draftbox import PlatformApiUnauthorized, PublishNotFound
 from inkcard.app.articles.wechat.errors import (
     INVALID_MEDIA_ID,
     DraftNotFound,
@@ -40,9 +42,11 @@ __all__ = [
     "IpNotWhitelisted",
     "Material",
     "NewspicArticle",
+    "PlatformApiUnauthorized",
     "PlatformError",
     "PlatformRateLimited",
     "PlatformTimeout",
+    "PublishNotFound",
     "WeChatClient",
     "WireArticle",
     "draft_not_found",

@@ -137,6 +137,31 @@ class PlatformConnection:
 
     # Calls
 
+    async def call_json(
+        self,
+        creds: Credentials,
+        path: str,
+        payload: dict[str, Any],
+        step: str,
+        *,
+        changes: bool = False,
+    ) -> dict[str, Any]:
+        """A JSON business call at ``path`` → its answer; a refusal raised as its typed error.
+        ``changes``: it changes the account (a delete, a publish), so once sent it is awaited
+        to its answer even if the request is cancelled meanwhile."""
+        if changes:
+            return await self._to_its_answer(path, payload, creds, step)
+        return await self._call(
+            creds,
+            step,
+            lambda token: self._http.post(
+                path,
+                params={"access_token": token},
+                content=json_body(payload),
+                headers=JSON_HEADERS,
+            ),
+        )
+
     async def _to_its_answer(
         self, path: str, payload: dict[str, Any], creds: Credentials, step: str
     ) -> dict[str, Any]:
