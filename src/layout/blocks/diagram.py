@@ -20,7 +20,7 @@ from ..diagrams.bands import bands
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
-from ..diagrams.palette import COUNT, series_colours
+from ..diagrams.palette import series_colour
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles, contrast, mean_colour
@@ -141,7 +141,7 @@ def colour(styles: Styles, role: str) -> int:
         return 0xFF000000 | int(role[1:7], 16)
     if role.startswith("series"):
         base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
-        return series_colours(base, colour(styles, "page"))[int(role[6:]) % COUNT]
+        return series_colour(base, colour(styles, "page"), role)
     for name in _ROLES.get(role, ("text",)):
         if name in styles.palette:
             return styles.palette[name]
