@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Group, Item, Rect, Row, Shape
-from ..diagrams.bands import bands
+from ..diagrams.bands import band_span, bands
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
@@ -103,33 +103,48 @@ def _banded(
     below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
     if fit_scale(drawing, ctx.width, first) >= below * width_scale:
         return []
-    parts = bands(drawing, first / width_scale, rest / width_scale)
+    top, below_heads = _heads_span(drawing)
+    heads = below_heads - top  # the room the heads repeated atop a later band take
+    parts = bands(drawing, first / width_scale, rest / width_scale - heads)
     if len(parts) > MAX_BANDS:  # smaller, to fill the cards it may take (cuts cost room)
-        width_scale *= (
-            BAND_SLACK * (first + (MAX_BANDS - 1) * rest) / (drawing.height * width_scale)
-        )
-        parts = bands(drawing, first / width_scale, rest / width_scale)
+        room = BAND_SLACK * (first + (MAX_BANDS - 1) * rest)
+        width_scale = room / (drawing.height + (MAX_BANDS - 1) * heads)
+        parts = bands(drawing, first / width_scale, rest / width_scale - heads)
         if len(parts) > MAX_BANDS:
             return []
     items = _painted(drawing, setter, styles)
     x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
+    repeated = tuple(
+        item for _, item in _painted(replace(drawing, items=drawing.heads), setter, styles)
+    )
     note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
     rows = []
     for index, part in enumerate(parts):
         inside = {id(item) for item in part.items}
         shown = tuple(item for source, item in items if id(source) in inside)
         clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
-        group = Group(shown, dx=x, dy=-part.top * width_scale, scale=width_scale, clip=clip)
+        lift = heads if index else 0.0
+        group = Group(shown, dx=x, dy=(lift - part.top) * width_scale, scale=width_scale, clip=clip)
+        over = (Group(repeated, dx=x, dy=-top * width_scale, scale=width_scale),) if lift else ()
         rows.append(
             Row(
-                height=(part.bottom - part.top) * width_scale,
-                items=(group,),
+                height=(part.bottom - part.top + lift) * width_scale,
+                items=(*over, group),
                 frames=ctx.frames,
                 text=part.text,
                 note="" if index else "; ".join(filter(None, (drawing.note, note))),
             )
         )
     return rows
+
+
+def _heads_span(drawing: Drawing) -> tuple[float, float]:
+    """The top and bottom of what a band after the first repeats atop it (a sequence's
+    participants and their lifelines' first stretch); (0, 0) when nothing is."""
+    if not drawing.heads:
+        return 0.0, 0.0
+    spans = [band_span(item) for item in drawing.heads]
+    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 def colour(styles: Styles, role: str) -> int:

@@ -5,7 +5,10 @@ height: shrunk to the height, its labels fell to 3 px on a phone. Cut into bands
 width's scale instead, each card shows a part at a size that reads, the way a long
 screenshot is posted as several. A cut never passes through a label, and avoids the
 small filled boxes (notes, chips, nodes) where it can; lines and frames that cross a cut
-are clipped there by the card (`Group.clip`) and go on in the next band.
+are clipped there by the card (`Group.clip`) and go on in the next band. What a drawing
+names as its `heads` (a sequence's participants) the card draws again atop each band after
+the first, as mermaid-js's mirrored actors close a long diagram, so each band names its
+lifelines.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ class Band:
 def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     """`drawing` cut into bands at most `first` (the first) and `rest` (the others) tall,
     in the drawing's px; one band when it fits `first`."""
-    spans: list[Span] = [_span(item) for item in drawing.items]
+    spans: list[Span] = [band_span(item) for item in drawing.items]
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
     ]
@@ -82,7 +85,7 @@ def _band(drawing: Drawing, spans: list[Span], top: float, bottom: float) -> Ban
     return Band(top, bottom, tuple(items), "\n".join(text))
 
 
-def _span(item: Mark | Label) -> Span:
+def band_span(item: Mark | Label) -> Span:
     """The item's top and bottom in the drawing's px."""
     if isinstance(item, Label):
         return item.y, item.y + item.text.height
