@@ -118,7 +118,7 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
     taken = [item for item in items if isinstance(item, Label)] + cards
     items = panels(groups, placed, routes, taken, measure) + items + cards
     text = "\n".join(label for label in diagram.labels() if label)
-    return replace(finish(items, text), across=direction in ("LR", "RL"))
+    return replace(finish(items, text), across=direction in ("LR", "RL"), wide_cut=True)
 
 
 def _cardinalities(
@@ -239,7 +239,7 @@ def layout_er(diagram: ErDiagram, measure: Measure, upright: bool = False) -> Dr
         if spot is not None:
             items.extend(chip(spot))
     text = "\n".join(label for label in diagram.labels() if label)
-    return replace(finish(items, text), across=direction in ("LR", "RL"))
+    return replace(finish(items, text), across=direction in ("LR", "RL"), wide_cut=True)
 
 
 class _EntityLook:
