@@ -16,15 +16,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Group, Item, Rect, Row, Shape
-from ..diagrams.bands import bands
+from ..diagrams.bands import band_span, bands, in_strip, strips
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
-from ..diagrams.palette import COUNT, series_colours
+from ..diagrams.palette import series_colour
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles, contrast, mean_colour
-from .figures import figure_floor
+from .figures import FIGURE_FLOOR, figure_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -36,6 +36,7 @@ LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
 # where it would shrink to half.
 BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
 MAX_BANDS = 4
+STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
 BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
 OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
@@ -75,7 +76,9 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     """The diagram scaled to the box width and the card height, less a heading chain
     above it (`reserve`) that must share its card, when that leaves it half the card. A
     diagram that would shrink to the card's height far below the width's scale is cut into
-    bands at the width's scale instead, a card each (`_banded`)."""
+    bands at the width's scale instead, a card each (`_banded`); a class or ER diagram whose
+    width would shrink it under `FIGURE_FLOOR`, into bands and strips at that floor
+    (`_stripped`)."""
     setter = LabelSetter(flow.fonts, flow.styles["body"].family)
     style = flow.styles["image"]
     full = limit = flow.max_row_height
@@ -85,7 +88,10 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit)
     except DiagramError as error:
         return _fallback(flow, block, ctx, str(error))
-    rows = _banded(drawing, setter, flow.styles, ctx, limit, full) if limit and full else []
+    rows: list[Row] = []
+    if limit and full:
+        rows = _stripped(drawing, setter, flow.styles, ctx, limit, full)
+        rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
     flow.spend(rows)
@@ -103,33 +109,103 @@ def _banded(
     below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
     if fit_scale(drawing, ctx.width, first) >= below * width_scale:
         return []
-    parts = bands(drawing, first / width_scale, rest / width_scale)
+    top, below_heads = _heads_span(drawing)
+    heads = below_heads - top  # the room the heads repeated atop a later band take
+    parts = bands(drawing, first / width_scale, rest / width_scale - heads)
     if len(parts) > MAX_BANDS:  # smaller, to fill the cards it may take (cuts cost room)
-        width_scale *= (
-            BAND_SLACK * (first + (MAX_BANDS - 1) * rest) / (drawing.height * width_scale)
-        )
-        parts = bands(drawing, first / width_scale, rest / width_scale)
+        room = BAND_SLACK * (first + (MAX_BANDS - 1) * rest)
+        width_scale = room / (drawing.height + (MAX_BANDS - 1) * heads)
+        parts = bands(drawing, first / width_scale, rest / width_scale - heads)
         if len(parts) > MAX_BANDS:
             return []
     items = _painted(drawing, setter, styles)
     x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
+    repeated = tuple(
+        item for _, item in _painted(replace(drawing, items=drawing.heads), setter, styles)
+    )
     note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
     rows = []
     for index, part in enumerate(parts):
         inside = {id(item) for item in part.items}
         shown = tuple(item for source, item in items if id(source) in inside)
         clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
-        group = Group(shown, dx=x, dy=-part.top * width_scale, scale=width_scale, clip=clip)
+        lift = heads if index else 0.0
+        group = Group(shown, dx=x, dy=(lift - part.top) * width_scale, scale=width_scale, clip=clip)
+        over = (Group(repeated, dx=x, dy=-top * width_scale, scale=width_scale),) if lift else ()
         rows.append(
             Row(
-                height=(part.bottom - part.top) * width_scale,
-                items=(group,),
+                height=(part.bottom - part.top + lift) * width_scale,
+                items=(*over, group),
                 frames=ctx.frames,
                 text=part.text,
                 note="" if index else "; ".join(filter(None, (drawing.note, note))),
             )
         )
     return rows
+
+
+def _stripped(
+    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, first: float, rest: float
+) -> list[Row]:
+    """A graph of boxes that may be cut across (`Drawing.wide_cut`: class and ER diagrams) that
+    the card's width would shrink under `FIGURE_FLOOR`, the floor a figure's labels are
+    kept at, drawn at that floor and cut into bands, each band into strips as wide as the
+    card: a card each, row by row, less those with no label; none when that takes more than
+    `MAX_BANDS` cards, when its labels would not come out `STRIP_GAIN` times larger, or
+    when a cut would go through a box (it is then shrunk to one as before)."""
+    if not drawing.wide_cut or ctx.width * STRIP_GAIN >= FIGURE_FLOOR * drawing.width:
+        return []
+    scale = FIGURE_FLOOR
+    spans = strips(drawing, ctx.width / scale)
+    if not spans:
+        return []
+    tiles = []
+    for part in bands(drawing, first / scale, rest / scale):
+        for span in spans:
+            shown = [item for item in part.items if in_strip(item, span)]
+            if any(isinstance(item, Label) for item in shown):
+                tiles.append((span, part, shown))
+    if len(tiles) > MAX_BANDS:
+        return []
+    items = _painted(drawing, setter, styles)
+    note = f"a wide diagram cut into {len(tiles)} parts, a card each, to keep its labels legible"
+    rows = []
+    for index, ((left, right), part, shown) in enumerate(tiles):
+        inside = {id(item) for item in shown}
+        x = ctx.x + (ctx.width - (right - left) * scale) / 2 - left * scale
+        clip = Rect(left, part.top, right - left, part.bottom - part.top)
+        painted = tuple(item for source, item in items if id(source) in inside)
+        text = "\n".join(_whole(i.text.lines) for i in shown if isinstance(i, Label))
+        text = text if index else drawing.text  # the first card's: the whole figure's
+        rows.append(
+            Row(
+                height=(part.bottom - part.top) * scale,
+                items=(Group(painted, dx=x, dy=-part.top * scale, scale=scale, clip=clip),),
+                frames=ctx.frames,
+                text=text,
+                note="" if index else "; ".join(filter(None, (drawing.note, note))),
+            )
+        )
+    return rows
+
+
+def _whole(lines: tuple[str, ...]) -> str:
+    """A wrapped label's lines as the one text it was: a space where it broke between
+    words, none where it broke between CJK characters."""
+    out = lines[0] if lines else ""
+    for line in lines[1:]:
+        space = out[-1:].isascii() and line[:1].isascii() and out[-1:] not in "-/"
+        out += (" " if space else "") + line
+    return out
+
+
+def _heads_span(drawing: Drawing) -> tuple[float, float]:
+    """The top and bottom of what a band after the first repeats atop it (a sequence's
+    participants and their lifelines' first stretch); (0, 0) when nothing is."""
+    if not drawing.heads:
+        return 0.0, 0.0
+    spans = [band_span(item) for item in drawing.heads]
+    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 def colour(styles: Styles, role: str) -> int:
@@ -141,7 +217,7 @@ def colour(styles: Styles, role: str) -> int:
         return 0xFF000000 | int(role[1:7], 16)
     if role.startswith("series"):
         base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
-        return series_colours(base, colour(styles, "page"))[int(role[6:]) % COUNT]
+        return series_colour(base, colour(styles, "page"), role)
     for name in _ROLES.get(role, ("text",)):
         if name in styles.palette:
             return styles.palette[name]

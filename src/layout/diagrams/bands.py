@@ -5,18 +5,24 @@ height: shrunk to the height, its labels fell to 3 px on a phone. Cut into bands
 width's scale instead, each card shows a part at a size that reads, the way a long
 screenshot is posted as several. A cut never passes through a label, and avoids the
 small filled boxes (notes, chips, nodes) where it can; lines and frames that cross a cut
-are clipped there by the card (`Group.clip`) and go on in the next band.
+are clipped there by the card (`Group.clip`) and go on in the next band. What a drawing
+names as its `heads` (a sequence's participants) the card draws again atop each band after
+the first, as mermaid-js's mirrored actors close a long diagram, so each band names its
+lifelines. A graph too wide for a card at a legible size (a dense class diagram) is cut
+the other way first, into strips (`strips`), each then cut into bands.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 
 from .marks import Drawing, Label, Mark, mark_bounds
 
 SMALL_BOX = 0.5  # of a band's height: a filled box under it is not cut when it can be helped
 LEAST_BAND = 0.4  # of a band's height: no band is cut shorter than this (but the last)
+EVEN_SLACK = 1.15  # a strip may be this much wider than an even share, for a cut in the clear
 CUT_CLEARANCE = 3.0  # px of the drawing between a cut and the label or box it passes
 Span = tuple[float, float]  # a top and a bottom, in the drawing's px
 
@@ -35,7 +41,7 @@ class Band:
 def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     """`drawing` cut into bands at most `first` (the first) and `rest` (the others) tall,
     in the drawing's px; one band when it fits `first`."""
-    spans: list[Span] = [_span(item) for item in drawing.items]
+    spans: list[Span] = [band_span(item) for item in drawing.items]
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
     ]
@@ -51,6 +57,45 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
         cuts.append(top)
     cuts.append(drawing.height)
     return [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
+
+
+def strips(drawing: Drawing, most: float) -> list[Span]:
+    """The drawing's left and right edges of strips at most `most` wide (its own px), as
+    even as the cuts allow, cut where no label and no filled box (a class, a node) is;
+    none when a cut cannot be put in the clear."""
+    labels: list[Span] = []
+    boxes: list[Span] = []
+    for item in drawing.items:
+        if isinstance(item, Label):
+            labels.append(_across(item))
+        elif item.fill:
+            left, _, right, _ = mark_bounds(item.ops)
+            if right - left < SMALL_BOX * most:  # not a panel round many
+                boxes.append((left, right))
+    even = drawing.width / math.ceil(drawing.width / most)
+    cuts, left = [0.0], 0.0
+    while drawing.width - left > most:
+        left = _cut(left, min(left + most, left + even * EVEN_SLACK), labels, boxes, even)
+        if any(a < left < b for a, b in labels + boxes):
+            return []  # a box would be cut in two: not worth a legible size
+        cuts.append(left)
+    cuts.append(drawing.width)
+    return list(itertools.pairwise(cuts))
+
+
+def in_strip(item: Mark | Label, span: Span) -> bool:
+    """Whether `item` shows in the strip `span`: a label whole in the strip its middle is
+    in, a mark in each it crosses (the card clips it at the strip's edges)."""
+    if isinstance(item, Label):
+        start, end = _across(item)
+        return span[0] <= (start + end) / 2 < span[1]
+    start, _, end, _ = mark_bounds(item.ops)
+    return end >= span[0] and start <= span[1]
+
+
+def _across(label: Label) -> Span:
+    left = label.x - label.text.width / 2 if label.align == "center" else label.x
+    return left, left + label.text.width
 
 
 def _cut(top: float, most: float, labels: list[Span], boxes: list[Span], height: float) -> float:
@@ -82,7 +127,7 @@ def _band(drawing: Drawing, spans: list[Span], top: float, bottom: float) -> Ban
     return Band(top, bottom, tuple(items), "\n".join(text))
 
 
-def _span(item: Mark | Label) -> Span:
+def band_span(item: Mark | Label) -> Span:
     """The item's top and bottom in the drawing's px."""
     if isinstance(item, Label):
         return item.y, item.y + item.text.height

@@ -8,8 +8,11 @@ does. A layered layout (grandalf's Sugiyama, as flowcharts use it) orders every 
 every layer in each crossing-reduction sweep, the dummy vertices of long edges included, and
 weighs each against its neighbours: so its steps are (vertices + dummies + edge pieces) x
 sweeps, the dummies counted from a layering done here the way grandalf does it (cycles
-broken depth-first from the sources, then longest path), linear in the diagram. Every other
-kind is laid out in one pass over its items. Every kind measures (shapes) and places each
+broken depth-first from the sources, then longest path), linear in the diagram. Class and
+ER diagrams are one such layout of their boxes (a class's notes too), state diagrams one a
+scope (the diagram, each region of a composite state): counted so, not by their labels
+alone, so a dense one past the allowance gets its note at once. Every other kind is laid
+out in one pass over its items. Every kind measures (shapes) and places each
 label once: `ITEM_STEPS` a label. A record may count its own steps with a `layout_steps()` method.
 """
 
@@ -19,6 +22,9 @@ from collections import deque
 from collections.abc import Iterable
 
 from .mermaid import Flowchart
+from .statecharts.mermaidstate import StateChart
+from .uml.mermaidclass import ClassDiagram
+from .uml.mermaider import ErDiagram
 
 SWEEPS = 3  # crossing-reduction sweeps a layered layout makes (layered.sugiyama)
 ITEM_STEPS = 20  # a label measured and placed, in the units of one vertex of one sweep
@@ -43,6 +49,18 @@ def diagram_steps(diagram: object) -> int:
     measured = ITEM_STEPS * (len(labels()) if callable(labels) else 1)
     if isinstance(diagram, Flowchart):
         return measured + flowchart_steps(diagram)
+    if isinstance(diagram, ClassDiagram):
+        boxes = [box.id for box in diagram.classes] + [
+            f"\0note{i}" for i in range(len(diagram.notes))
+        ]
+        wires = [(r.source, r.target, bool(r.label)) for r in diagram.relations]
+        wires += [(f"\0note{i}", n.target, False) for i, n in enumerate(diagram.notes) if n.target]
+        return measured + box_graph_steps(boxes, wires)
+    if isinstance(diagram, ErDiagram):
+        wires = [(k.source, k.target, bool(k.label)) for k in diagram.links]
+        return measured + box_graph_steps([e.id for e in diagram.entities], wires)
+    if isinstance(diagram, StateChart):
+        return measured + state_steps(diagram)
     return measured
 
 
@@ -62,6 +80,64 @@ def flowchart_steps(chart: Flowchart) -> int:
         else:
             links.append((a, b))
     return layered_steps(count, links)
+
+
+def box_graph_steps(boxes: list[str], wires: list[tuple[str, str, bool]]) -> int:
+    """The layered-layout steps of `boxes` joined by `wires` (source, target, labelled), as
+    `uml.boxgraph.lay_out` lays them out: a label a vertex of its own, a loop not laid out."""
+    index = {key: i for i, key in enumerate(boxes)}
+    count = len(index)
+    links: list[tuple[int, int]] = []
+    for source, target, labelled in wires:
+        a, b = index[source], index[target]
+        if a == b:
+            continue
+        if labelled:
+            links += [(a, count), (count, b)]
+            count += 1
+        else:
+            links.append((a, b))
+    return layered_steps(count, links)
+
+
+def state_steps(chart: StateChart) -> int:
+    """A state diagram's layered-layout steps, scope by scope as `statecharts.states` lays
+    them out: a transition in the innermost scope holding both its ends, between the
+    children of that scope that hold them (none between a composite and a state in it)."""
+    scope_of = {state.id: state.scope for state in chart.states}
+    members: dict[str, list[str]] = {}
+    for state in chart.states:
+        members.setdefault(state.scope, []).append(state.id)
+    wires: dict[str, list[tuple[str, str, bool]]] = {}
+    for transition in chart.transitions:
+        if transition.source == transition.target:
+            continue
+        ends = _innermost(transition.source, transition.target, scope_of)
+        if ends is not None:
+            scope, a, b = ends
+            wires.setdefault(scope, []).append((a, b, bool(transition.label)))
+    return sum(box_graph_steps(members[scope], wires.get(scope, [])) for scope in members)
+
+
+def _innermost(source: str, target: str, scope_of: dict[str, str]) -> tuple[str, str, str] | None:
+    """The innermost scope holding both ends and its children that hold them (None: one
+    end is a composite and the other is in it)."""
+    theirs = dict(_holders(target, scope_of))
+    for scope, child in _holders(source, scope_of):
+        if scope in theirs:
+            return (scope, child, theirs[scope]) if child != theirs[scope] else None
+    return None
+
+
+def _holders(ident: str, scope_of: dict[str, str]) -> list[tuple[str, str]]:
+    """(scope, its child holding `ident`), innermost first: at most `MAX_NESTING` + 1."""
+    out = []
+    while True:
+        scope = scope_of[ident]
+        out.append((scope, ident))
+        if not scope:
+            return out
+        ident = scope.partition("\0")[0]
 
 
 def layered_steps(vertices: int, links: Iterable[tuple[int, int]]) -> int:

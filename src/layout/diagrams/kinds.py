@@ -43,7 +43,7 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
     for i, (label, value) in enumerate(pie.slices):
         share = value / total
         sweep = 2 * math.pi * share
-        role = f"series{i}"
+        role = f"series{i}/{len(pie.slices)}"  # a ring: its last slice touches its first
         if share >= 0.9999:
             items.append(Mark(circle_ops(cx, cy, RADIUS), "page", role, 1.5))
         elif share > 0:

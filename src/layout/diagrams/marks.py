@@ -73,6 +73,9 @@ class Drawing:
     across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
     note: str = ""  # how it was changed to fit (`fit.draw_to_fit`), said in the quality report
     rows: bool = False  # it reads top to bottom in rows (a sequence, a gantt): cut it freely
+    wide_cut: bool = False  # a card may cut it into strips too (a dense class or ER diagram)
+    # drawn again atop each band after the first, when it is cut (a sequence's participants)
+    heads: tuple[Mark | Label, ...] = ()
 
 
 def finish(

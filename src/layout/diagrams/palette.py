@@ -12,6 +12,12 @@ standard library does this; no colour package is installed) and takes one of two
 lightness tiers, alternately: on a light page a deep tier and a soft one, on a dark page a
 soft one and a bright one, each `APART` from the other in luminance and, where the page
 leaves room, the soft one as far from the page.
+
+A pie is a ring: its last slice touches its first, so with an odd count two tiers
+alternating put one tier on both sides of that seam. Its slices take the role
+``series{i}/{count}`` (`ring_colours`): an even count the series as they are; an odd count
+three tiers, each `APART` from the next, the two farthest from the page alternating and the
+one nearest it for the last slice alone, which so parts from both its neighbours.
 """
 
 from __future__ import annotations
@@ -42,6 +48,42 @@ def series_colours(base: tuple[int, ...], page: int) -> tuple[int, ...]:
     first = relative_luminance(base[0]) if base else low
     order = (low, high) if abs(first - low) <= abs(first - high) else (high, low)
     return tuple(_at_luminance(*hues[i], order[i % 2]) for i in range(COUNT))
+
+
+def series_colour(base: tuple[int, ...], page: int, role: str) -> int:
+    """The ARGB colour of a series role: ``series{i}`` (`series_colours`, again after
+    `COUNT`) or a ring's ``series{i}/{count}`` (`ring_colours`)."""
+    index, _, count = role.removeprefix("series").partition("/")
+    if count:
+        return ring_colours(base, page, int(count))[int(index) % int(count)]
+    return series_colours(base, page)[int(index) % COUNT]
+
+
+@lru_cache(maxsize=256)
+def ring_colours(base: tuple[int, ...], page: int, count: int) -> tuple[int, ...]:
+    """`count` ARGB colours for marks in a ring on `page` (a pie's slices, clockwise), each
+    `APART` from the ones it touches, the last and the first included."""
+    series = series_colours(base, page)
+    if count % 2 == 0 or count < 3:
+        return tuple(series[i % COUNT] for i in range(count))
+    hues = _hues(base)
+    near, middle, far = _three_tiers(relative_luminance(page))
+    first = relative_luminance(base[0]) if base else far
+    order = (middle, far) if abs(first - middle) <= abs(first - far) else (far, middle)
+    colours = [_at_luminance(*hues[i % COUNT], order[i % 2]) for i in range(count - 1)]
+    return (*colours, _at_luminance(*hues[(count - 1) % COUNT], near))
+
+
+def _three_tiers(page: float) -> tuple[float, float, float]:
+    """Three luminances, each `APART` from the next, from the one nearest the page: from
+    `DEEPEST` up on a light page, from `PALEST` down on a dark one."""
+    if page >= MIDDLE:
+        low = DEEPEST
+        middle = (low + 0.05) * APART - 0.05
+        return (middle + 0.05) * APART - 0.05, middle, low
+    high = PALEST
+    middle = (high + 0.05) / APART - 0.05
+    return (middle + 0.05) / APART - 0.05, middle, high
 
 
 def _hues(base: Sequence[int]) -> list[tuple[float, float]]:

@@ -22,7 +22,7 @@ from ..base.fonts import FontBook
 from .fit import DiagramBudget, draw_to_fit
 from .labels import LINE_HEIGHT, LabelSetter
 from .marks import TINT, TINT_SHARE, Drawing, Label, Mark
-from .palette import series_colours
+from .palette import series_colour, series_colours
 
 FONT_FAMILY = (
     "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
@@ -79,8 +79,8 @@ class Palette:
         if role.startswith("#"):  # an author's own colour (a flowchart's classDef)
             return role
         if role.startswith("series"):
-            series = self.series()
-            return series[int(role[6:]) % len(series)]
+            hues = tuple(_argb(c) for c in (self.accent, *SERIES))
+            return f"#{series_colour(hues, _argb(PALETTE['page']), role) & 0xFFFFFF:06x}"
         return self.accent if role == "accent" else PALETTE.get(role, PALETTE["text"])
 
     def series(self) -> tuple[str, ...]:

@@ -82,19 +82,20 @@ def layout_xychart(chart: XYChart, measure: Measure) -> Drawing:
     names = _category_names(chart, count)
     values = [v for s in chart.series for v in s.values]
     low, high, step = value_range(values, chart.y_range, any(s.kind == "bar" for s in chart.series))
+    staggered = False
     if chart.horizontal:
         band, shown = _lying_bands(names, measure, chart)
         frame = _Frame(True, band, count, LYING_VALUE, low, high)
     else:
         length = min(UPRIGHT_LENGTH, max(160.0, count * BAND_MIN))
-        shown = _upright_names(names, measure, length / count)
-        if len(shown) < count and length < UPRIGHT_LENGTH:  # wider, rather than thinned
+        shown, staggered = _upright_names(names, measure, length / count)
+        if (len(shown) < count or staggered) and length < UPRIGHT_LENGTH:  # wider, first
             length = UPRIGHT_LENGTH
-            shown = _upright_names(names, measure, length / count)
+            shown, staggered = _upright_names(names, measure, length / count)
         frame = _Frame(False, length / count, count, VALUE_LENGTH, low, high)
     items: list[Mark | Label] = _grid(frame, measure, step)
     items += _series_marks(chart, frame)
-    items += _category_labels(frame, shown)
+    items += _category_labels(frame, shown, staggered)
     items += _titles(chart, frame, measure, items)
     return finish(items, "\n".join(chart.labels()))
 
@@ -205,16 +206,25 @@ def _series_marks(chart: XYChart, frame: _Frame) -> list[Mark | Label]:
     return out
 
 
-def _upright_names(names: list[str], measure: Measure, band: float) -> dict[int, Lines]:
-    """Every k-th category's name, for the least k whose names fit in k bands in at most
-    `NAME_LINES` lines."""
+def _upright_names(
+    names: list[str], measure: Measure, band: float
+) -> tuple[dict[int, Lines], bool]:
+    """Every category's name in its band in at most `NAME_LINES` lines; else every name on
+    one line in two staggered rows (each then has two bands' room: a month axis keeps all
+    twelve, where every other one was left out and OCR, like a reader, missed them); else
+    every k-th name, for the least k whose names fit in k bands. True: staggered."""
     count = len(names)
     for k in range(1, count + 1):
         room = k * band - NAME_GAP
         shown = {i: measure(n, SMALL_SIZE, False, room) for i, n in enumerate(names) if i % k == 0}
         if all(_fits(names[i], t, room) for i, t in shown.items()):
-            return shown
-    return {0: measure(names[0], SMALL_SIZE, False, count * band)}
+            return shown, False
+        if k == 1 and count > 2:
+            wide = 2 * band - NAME_GAP
+            rows = {i: measure(n, SMALL_SIZE, False, wide) for i, n in enumerate(names)}
+            if all(len(t.lines) == 1 and _fits(names[i], t, wide) for i, t in rows.items()):
+                return rows, True
+    return {0: measure(names[0], SMALL_SIZE, False, count * band)}, False
 
 
 def _fits(name: str, text: Lines, room: float) -> bool:
@@ -260,23 +270,27 @@ def _lying_bands(
     return band, {i: texts[i] for i in range(0, len(names), k)}
 
 
-def _category_labels(frame: _Frame, shown: dict[int, Lines]) -> list[Mark | Label]:
+def _category_labels(
+    frame: _Frame, shown: dict[int, Lines], staggered: bool = False
+) -> list[Mark | Label]:
     """The names at their bands' middles, pulled inside the axis's ends, each kept only when
-    clear of the one before it."""
+    clear of the one before it in its row (`staggered`: odd ones in a second row)."""
     height = frame.size[1]
     out: list[Mark | Label] = []
-    end = -math.inf
+    ends = [-math.inf, -math.inf]
+    below = max((t.height for t in shown.values()), default=0.0) + 2.0
     for index, text in sorted(shown.items()):
+        row = index % 2 if staggered else 0
         middle = (index + 0.5) * frame.band
         extent = text.height if frame.lying else text.width
         start = min(max(middle - extent / 2, 0.0), frame.count * frame.band - extent)
-        if start < end + NAME_GAP - 0.01:
+        if start < ends[row] + NAME_GAP - 0.01:
             continue
-        end = start + extent
+        ends[row] = start + extent
         if frame.lying:
             out.append(Label(text, -GAP - TICK - text.width / 2, start))
         else:
-            out.append(Label(text, start + extent / 2, height + GAP + 4))
+            out.append(Label(text, start + extent / 2, height + GAP + 4 + row * below))
     return out
 
 

@@ -18,6 +18,7 @@ from ...style.resolver import contrast
 from ..marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
 from ..mermaid import Edge, Node
 from .shapes import details, filled, outline, polygon
+from .style import Look
 
 DARK_INK, LIGHT_INK = "#1c1f23", "#ffffff"  # a label's ink on an author's fill
 DETAIL_WIDTH = 1.2
@@ -60,7 +61,11 @@ def node_marks(p: Placed) -> list[Mark]:
 
 def label_colour(node: Node) -> str:
     """The label's ink: the author's `color`, else on an author's fill the ink that reads."""
-    look = node.look
+    return look_ink(node.look)
+
+
+def look_ink(look: Look) -> str:
+    """The ink of a label on a shape in `look` (a class's or a state's too)."""
     if look.color:
         return look.color
     if look.fill:

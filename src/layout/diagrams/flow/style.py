@@ -1,11 +1,12 @@
 """A flowchart's styling statements → each node's and edge's `Look` (the author's colours).
 
 `classDef`, `class`, `A:::name`, `style` and `linkStyle` (numbered or `default`) are read as
-mermaid-js reads them: a node takes `classDef default`, then its classes in the order given,
-then its own `style`; an edge takes `linkStyle default`, then its own. Colours are read by the
-engine's one CSS colour parser (`layout.parse.color_hex`, tinycss2's CSS Color 4), so every
-spelling a browser takes is taken; a value it refuses is dropped as a browser drops it. A
-`Look`'s colours are `#rrggbb` strings, which the drawing passes on as colour roles.
+mermaid-js reads them (class and state diagrams share this sheet with flowcharts): a node takes
+`classDef default`, then its classes in the order given, then its own `style`; an edge takes
+`linkStyle default`, then its own. Colours are read by the engine's one CSS colour parser
+(`layout.parse.color_hex`, tinycss2's CSS Color 4), so every spelling a browser takes is taken;
+a value it refuses is dropped as a browser drops it. A `Look`'s colours are `#rrggbb` strings,
+which the drawing passes on as colour roles.
 """
 
 from __future__ import annotations
@@ -118,13 +119,14 @@ class StyleSheet:
 
     def take(self, statement: str) -> bool:
         """Reads a styling statement; False when the statement is not one."""
-        keyword, _, rest = statement.partition(" ")
+        keyword, _, rest = statement.strip().removesuffix(";").partition(" ")
         if keyword not in KEYWORDS:
             return False
         names, _, declarations = rest.strip().partition(" ")
         declarations = declarations.strip()
-        if keyword == "class":
-            self.add_classes(_names(names), declarations.strip())
+        if keyword == "class":  # `class a,b name`; a state diagram's `class a, b name`
+            ids, _, classes = rest.strip().rpartition(" ")
+            self.add_classes(_names(ids), classes)
         elif keyword == "classDef":
             for name in _names(names):
                 self.classes[name] = parse_look(declarations).over(self.classes.get(name, PLAIN))

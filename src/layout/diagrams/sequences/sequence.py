@@ -13,7 +13,7 @@ without a line. `box` groups are titled tinted bands behind their participants' 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..marks import (
     LABEL_SIZE,
@@ -42,6 +42,7 @@ DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
 LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
 FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
 CROSS = 6.0  # px: half a destroyed lifeline's cross
+FIRST_ROW = 14.0  # px from the heads to the first row
 
 
 @dataclass
@@ -79,7 +80,7 @@ class _Sheet:
         self.title_h = self.title.height + 12 if seq.title else 0.0
         self.head_top = self.title_h + max((t.height + 10 for t in titles), default=0.0)
         self.head_top += ACTOR if any(p.actor for p in seq.participants) else 0.0
-        self.y = self.head_top + self.head_h + 14
+        self.y = self.head_top + self.head_h + FIRST_ROW
         self.bands: list[Mark | Label] = []
         self.frames: list[Mark | Label] = []
         self.bars: list[Mark | Label] = []
@@ -145,10 +146,21 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
     for column in range(len(sheet.xs)):
         while sheet.active[column]:
             sheet.deactivate(column, end)
-    items = _boxes(sheet, end) + sheet.bands + _lifelines(sheet, end)
+    heads = _top_heads(sheet)
+    items = _boxes(sheet, end) + sheet.bands + _lifelines(sheet, end) + heads
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
-    return finish(items + sheet.frames + sheet.bars + sheet.body, "\n".join(seq.labels()))
+    every = items + sheet.frames + sheet.bars + sheet.body
+    drawing = finish(every, "\n".join(seq.labels()))
+    at = {id(item): index for index, item in enumerate(every)}
+    drawn = [drawing.items[at[id(item)]] for item in heads]
+    name = next((i for i in heads if isinstance(i, Label)), None)
+    if name is None:  # every participant is created by a message: no heads at the top
+        return drawing
+    moved = drawing.items[at[id(name)]]
+    assert isinstance(moved, Label)
+    stubs = _stubs(sheet, moved.x - name.x, moved.y - name.y)
+    return replace(drawing, heads=(*stubs, *drawn))
 
 
 def _columns(sheet: _Sheet) -> list[float]:
@@ -377,16 +389,42 @@ def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, floa
 
 
 def _lifelines(sheet: _Sheet, end: float) -> list[Mark | Label]:
-    """Each participant's head (at the top, or where created) and its dashed lifeline."""
+    """Each participant's dashed lifeline, from its head (at the top, or where created)."""
     out: list[Mark | Label] = []
     for column, x in enumerate(sheet.xs):
         start = sheet.starts.get(column)
         if start is None or not sheet.seq.participants[column].created:
             start = sheet.head_top + sheet.head_h  # a `create` no message made: at the top
-            out += _head_marks(sheet, column, sheet.head_top)
         line = (("M", x, start), ("L", x, sheet.ends.get(column, end)))
-        out.insert(0, Mark(line, "border", None, 1.2, (4.0, 4.0)))
+        out.insert(0, _lifeline_mark(line))
     return out
+
+
+def _lifeline_mark(ops: tuple[Op, ...]) -> Mark:
+    return Mark(ops, "border", None, 1.2, (4.0, 4.0))
+
+
+def _top_heads(sheet: _Sheet) -> list[Mark | Label]:
+    """The heads at the top: every participant's but those a message creates further down."""
+    out: list[Mark | Label] = []
+    for column in range(len(sheet.xs)):
+        if sheet.starts.get(column) is None or not sheet.seq.participants[column].created:
+            out += _head_marks(sheet, column, sheet.head_top)
+    return out
+
+
+def _stubs(sheet: _Sheet, dx: float, dy: float) -> list[Mark | Label]:
+    """The `box` groups' bands behind the heads and the lifelines' first stretch under
+    them, down to the first row, moved by (`dx`, `dy`) as the drawing was: a band's
+    repeated heads join the lifelines and the groups going on under them."""
+    top = sheet.head_top - (ACTOR if any(p.actor for p in sheet.seq.participants) else 0.0)
+    start = sheet.head_top + sheet.head_h + dy
+    stop = start + FIRST_ROW
+    out: list[Mark | Label] = [
+        Mark(rect_ops(left + dx, top + dy, right - left, stop - top - dy), None, tint("muted"))
+        for left, right, _ in _box_spans(sheet)
+    ]
+    return out + [_lifeline_mark((("M", x + dx, start), ("L", x + dx, stop))) for x in sheet.xs]
 
 
 def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:
@@ -403,15 +441,22 @@ def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:
 def _boxes(sheet: _Sheet, end: float) -> list[Mark | Label]:
     """Each `box` group: a titled band behind its participants' columns."""
     out: list[Mark | Label] = []
+    top = sheet.title_h
+    for left, right, title in _box_spans(sheet):
+        out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
+        if title.lines and title.lines != ("",):
+            out.append(Label(title, (left + right) / 2, top + 5.0))
+    return out
+
+
+def _box_spans(sheet: _Sheet) -> list[tuple[float, float, Lines]]:
+    """Each `box` group with members: its band's left and right, and its title."""
+    out = []
     for k, title in enumerate(sheet.box_titles):
         members = [i for i, p in enumerate(sheet.seq.participants) if p.box == k]
         if not members:
             continue
         left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
         right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
-        right = max(right, left + title.width + 20)
-        top = sheet.title_h
-        out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
-        if title.lines and title.lines != ("",):
-            out.append(Label(title, (left + right) / 2, top + 5.0))
+        out.append((left, max(right, left + title.width + 20), title))
     return out

@@ -1,12 +1,13 @@
 """Mermaid `stateDiagram-v2` (and `stateDiagram`) source → a `StateChart` record.
 
-We read states (`s1`, `state "Long name" as s1`, `s1 : description`), transitions
-(`a --> b : label`), start and end (`[*]`, one of each per composite scope), composite
-states (`state X { ... }`, nested at most `MAX_NESTING` deep) with `--` concurrent regions,
-`<<fork>>`, `<<join>>` and `<<choice>>`, notes (`note right of X : text`, or up to `end
-note`), and `direction`. Styling (`classDef`, `class`, `style`, `:::name`) is read and
-ignored. Every line is read with `str.partition`/`str.find`, no pattern: linear and
-bounded by `MAX_NODES` states and `MAX_EDGES` transitions.
+We read states (`s1`, `state "Long name" as s1`, `s1 : description`), transitions (`a --> b :
+label`), start and end (`[*]`, one of each per composite scope), composite states (`state X {
+... }`, nested at most `MAX_NESTING` deep) with `--` concurrent regions, `<<fork>>`, `<<join>>`
+and `<<choice>>`, notes (`note right of X : text`, or up to `end note`), and `direction`.
+Styling (`classDef`, `class`, `style`, `:::name`) is read by the flowcharts' `StyleSheet`: a
+state takes its author's colours as a flowchart's node does. Every line is read with
+`str.partition`/`str.find`, no pattern: linear and bounded by `MAX_NODES` states and
+`MAX_EDGES` transitions.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import DiagramError
+from ..flow.style import PLAIN, Look, StyleSheet
 from ..mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
 
 START, END = "[*]start", "[*]end"  # a scope's start and end: f"{START}{scope}"
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
 _KINDS = {"<<fork>>": "fork", "<<join>>": "join", "<<choice>>": "choice"}
-_SKIPPED = ("classDef ", "class ", "style ", "accTitle", "accDescr", "hide ", "scale ", "click ")
+_SKIPPED = ("accTitle", "accDescr", "hide ", "scale ", "click ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +34,7 @@ class State:
     kind: str = "state"
     scope: str = ""
     description: tuple[str, ...] = ()
+    look: Look = PLAIN  # the author's `classDef`/`class`/`style`/`:::` colours
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +117,7 @@ class _Reader:
     regions: dict[str, int] = field(default_factory=dict)
     directions: dict[str, str] = field(default_factory=lambda: {"": "TB"})
     note_head: tuple[str, str] = ("", "")
+    styles: StyleSheet = field(default_factory=StyleSheet)
 
     def take(self, text: str) -> None:
         if text == "}":
@@ -126,19 +130,20 @@ class _Reader:
             self._state(text[len("state ") :].strip())
         elif "-->" in text:
             self._transition(text)
-        elif text.startswith(_SKIPPED):
+        elif text.startswith(_SKIPPED) or self.styles.take(text):
             return
         elif _plain(text):  # a state declared by its id alone
             self._meet(text)
         else:
-            ident, colon, description = text.partition(":")
+            ident, colon, description = _at_colon(text)
             if not colon or not _plain(ident.strip()):
                 raise DiagramError(f"cannot read {text[:40]!r}")
             self._meet(ident.strip()).description.append(clean_label(description))
 
     def chart(self) -> StateChart:
         states = tuple(
-            State(i, d.label, d.kind, d.scope, tuple(d.description)) for i, d in self.states.items()
+            State(i, d.label, d.kind, d.scope, tuple(d.description), self.styles.node_look(i))
+            for i, d in self.states.items()
         )
         direction = self.directions.pop("")
         return StateChart(
@@ -151,8 +156,12 @@ class _Reader:
         )
 
     def _meet(self, ident: str, label: str = "", kind: str = "state") -> _Draft:
-        """The state `ident`, created in the current scope on first mention."""
+        """The state `ident`, created in the current scope on first mention; `ident:::a,b`
+        gives it classes a and b."""
+        classes = ident.partition(":::")[2].strip()
         ident = _plain_id(ident)
+        if classes:
+            self.styles.add_classes([ident], classes)
         if ident not in self.states:
             if len(self.states) >= MAX_NODES:
                 raise DiagramError(f"more than {MAX_NODES} states")
@@ -183,7 +192,7 @@ class _Reader:
 
     def _transition(self, text: str) -> None:
         left, _, right = text.partition("-->")
-        target, _, label = right.partition(":")
+        target, _, label = _at_colon(right)
         if not left.strip() or not target.strip():
             raise DiagramError(f"transition without both ends: {text[:40]!r}")
         if len(self.transitions) >= MAX_EDGES:
@@ -212,7 +221,7 @@ class _Reader:
             ident, as_word, alias = rest.partition(" as ")
             if as_word:  # `state Long description as id`
                 label, rest = clean_label(ident), alias.strip()
-        ident, colon, description = rest.partition(":")
+        ident, colon, description = _at_colon(rest)
         if not _plain(ident.strip()):
             raise DiagramError(f"cannot read state {rest[:40]!r}")
         draft = self._meet(ident.strip(), label, kind)
@@ -256,7 +265,7 @@ class _Reader:
         side, of_word, target = rest.partition(" of ")
         if side.strip() not in ("left", "right") or not of_word:
             raise DiagramError(f"cannot read note {rest[:40]!r}")
-        target, colon, text = target.partition(":")
+        target, colon, text = _at_colon(target)
         self._meet(target.strip())
         self.note_head = (side.strip(), _plain_id(target.strip()))
         if colon:
@@ -269,6 +278,14 @@ class _Reader:
             raise DiagramError(f"more than {MAX_NODES} notes")
         side, target = self.note_head
         self.notes.append(StateNote(target, side, clean_label("\n".join(lines))))
+
+
+def _at_colon(text: str) -> tuple[str, str, str]:
+    """`text` split at its first colon that is not part of a `:::class`."""
+    at = text.find(":")
+    while at >= 0 and text[at : at + 3] == ":::":
+        at = text.find(":", at + 3)
+    return (text, "", "") if at < 0 else (text[:at], ":", text[at + 1 :])
 
 
 def _plain_id(ident: str) -> str:

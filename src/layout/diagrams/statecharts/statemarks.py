@@ -4,14 +4,18 @@ dots, fork bars, choice diamonds, notes, loops and transitions, in px and colour
 A state is a tinted box without an outline, as a flowchart's node is (`drawing`); one with a
 description has a rule in the page's colour between its name and the description. Start
 is a filled dot, end a ringed one, fork and join a bar, choice a small outlined diamond.
+A state the author styled (`classDef`, `style`) takes their fill, outline and ink instead,
+as a flowchart's node does (`flow.paint`).
 """
 
 from __future__ import annotations
 
 import math
 
-from ..flow.paint import back, rounded
+from ..flow.paint import back, look_ink, rounded
+from ..flow.style import PLAIN, Look
 from ..marks import (
+    LINE_WIDTH,
     PAD_X,
     PAD_Y,
     Label,
@@ -30,8 +34,11 @@ Rect = tuple[float, float, float, float]  # left, top, width, height
 Point = tuple[float, float]
 
 
-def shape_marks(kind: str, rect: Rect, text: Lines, more: Lines | None) -> list[Mark | Label]:
-    """A state's shape of `kind` filling `rect`, with its name and description (`more`)."""
+def shape_marks(
+    kind: str, rect: Rect, text: Lines, more: Lines | None, look: Look = PLAIN
+) -> list[Mark | Label]:
+    """A state's shape of `kind` filling `rect`, with its name and description (`more`),
+    in the author's `look` where they gave one."""
     x, y, w, h = rect
     cx, cy = x + w / 2, y + h / 2
     if kind == "start":
@@ -44,14 +51,20 @@ def shape_marks(kind: str, rect: Rect, text: Lines, more: Lines | None) -> list[
     if kind == "choice":
         ops = (("M", cx, y), ("L", x + w, cy), ("L", cx, y + h), ("L", x, cy), ("Z",))
         return [Mark(ops, "line", "page", 1.5)]
-    fill = "panel" if kind == "note" else tint("accent")
-    out: list[Mark | Label] = [Mark(rect_ops(x, y, w, h, 2 if kind == "note" else 8), None, fill)]
+    if kind == "note":
+        look = PLAIN
+    fill = look.fill or ("panel" if kind == "note" else tint("accent"))
+    stroke = look.stroke if look.width != 0 else None
+    width = look.width if look.width is not None else LINE_WIDTH
+    box = rect_ops(x, y, w, h, 2 if kind == "note" else 8)
+    out: list[Mark | Label] = [Mark(box, stroke, fill, width, look.dash)]
+    ink = look_ink(look)
     if more is None:
-        return [*out, Label(text, cx, cy - text.height / 2)]
+        return [*out, Label(text, cx, cy - text.height / 2, ink)]
     rule = y + PAD_Y + text.height + PAD_Y / 2
-    out.append(Label(text, cx, y + PAD_Y))
-    out.append(Mark((("M", x, rule), ("L", x + w, rule)), "page", None, 1.5))
-    out.append(Label(more, cx, rule + PAD_Y / 2))
+    out.append(Label(text, cx, y + PAD_Y, ink))
+    out.append(Mark((("M", x, rule), ("L", x + w, rule)), stroke or "page", None, 1.5))
+    out.append(Label(more, cx, rule + PAD_Y / 2, ink))
     return out
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...errors import DiagramError
+from ..flow.paint import look_ink
 from ..layered import layered_routes, vertex
 from ..marks import (
     LABEL_SIZE,
@@ -272,7 +273,7 @@ class _Layout:
                 self._draw_composite(state, (bx, by, bw, bh), items)
             else:
                 text, more = self.texts.get(ident), self.texts.get("\0" + ident)
-                shape = shape_marks(state.kind, (bx, by, bw, bh), text or _NONE, more)
+                shape = shape_marks(state.kind, (bx, by, bw, bh), text or _NONE, more, state.look)
                 later.extend(shape)
             later.extend(self._notes(state, box, ox, oy))
         for a, b, points in laid.routes:
@@ -289,8 +290,11 @@ class _Layout:
     def _draw_composite(self, state: State, rect: Rect, items: list[Mark | Label]) -> None:
         x, y, w, h = rect
         _, _, title = self.composites[state.id]
-        items.append(Mark(rect_ops(x, y, w, h, 8), "border", "panel"))
-        items.append(Label(title, x + _PANEL_PAD, y + _PANEL_PAD * 0.6, "text", "left"))
+        look = state.look
+        stroke, fill = look.stroke or "border", look.fill or "panel"
+        items.append(Mark(rect_ops(x, y, w, h, 8), stroke, fill, look.width or 1.5, look.dash))
+        ink = look_ink(look)
+        items.append(Label(title, x + _PANEL_PAD, y + _PANEL_PAD * 0.6, ink, "left"))
         keys = self._region_keys(state.id)
         side = self.direction[keys[0]] in ("TB", "BT")
         cx, cy = x + _PANEL_PAD, y + _PANEL_PAD + title.height + 6

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..flow.paint import Placed
+from ..flow.paint import Placed, look_ink
 from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
@@ -118,7 +118,7 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
     taken = [item for item in items if isinstance(item, Label)] + cards
     items = panels(groups, placed, routes, taken, measure) + items + cards
     text = "\n".join(label for label in diagram.labels() if label)
-    return replace(finish(items, text), across=direction in ("LR", "RL"))
+    return replace(finish(items, text), across=direction in ("LR", "RL"), wide_cut=True)
 
 
 def _cardinalities(
@@ -156,6 +156,7 @@ class _ClassLook:
     """One class's measured compartments and its size."""
 
     def __init__(self, box: ClassBox, measure: Measure) -> None:
+        self.look = box.look
         self.name = measure(box.label, LABEL_SIZE, True, MAX_LABEL_WIDTH)
         self.annotation = (
             measure(f"«{box.annotation}»", SMALL_SIZE, False, MAX_LABEL_WIDTH)
@@ -180,22 +181,28 @@ class _ClassLook:
         self.height = self.head + sum(_compartment_height(part) for part in self.compartments)
 
     def draw(self, p: Placed) -> list[Mark | Label]:
-        left, top = p.x - p.w / 2, p.y - p.h / 2
+        """The box (in its author's fill, outline and ink where given: the whole box takes
+        the fill, as mermaid-js draws it), its name and its compartments."""
+        left, top, look = p.x - p.w / 2, p.y - p.h / 2, self.look
+        stroke = look.stroke or "border"
+        width = look.width if look.width is not None else _BORDER
         out: list[Mark | Label] = [
-            Mark(rect_ops(left, top, p.w, p.h), "border", "page", _BORDER),
-            Mark(rect_ops(left, top, p.w, self.head), None, tint("accent")),
+            Mark(rect_ops(left, top, p.w, p.h), stroke, look.fill or "page", width, look.dash),
         ]
+        if not look.fill:
+            out.append(Mark(rect_ops(left, top, p.w, self.head), None, tint("accent")))
+        ink = look_ink(look)
         y = top + PAD_Y
         if self.annotation:
-            out.append(Label(self.annotation, p.x, y, "muted"))
+            out.append(Label(self.annotation, p.x, y, "muted" if ink == "text" else ink))
             y += self.annotation.height
-        out.append(Label(self.name, p.x, y))
+        out.append(Label(self.name, p.x, y, ink))
         y = top + self.head
         for part in self.compartments:
-            out.append(Mark((("M", left, y), ("L", left + p.w, y)), "border", None, _BORDER))
+            out.append(Mark((("M", left, y), ("L", left + p.w, y)), stroke, None, width))
             line_y = y + _COMPARTMENT_PAD
             for line in part:
-                out.append(Label(line, left + PAD_X, line_y, "text", "left"))
+                out.append(Label(line, left + PAD_X, line_y, ink, "left"))
                 line_y += line.height + _ROW_GAP
             y += _compartment_height(part)
         return out
@@ -232,7 +239,7 @@ def layout_er(diagram: ErDiagram, measure: Measure, upright: bool = False) -> Dr
         if spot is not None:
             items.extend(chip(spot))
     text = "\n".join(label for label in diagram.labels() if label)
-    return replace(finish(items, text), across=direction in ("LR", "RL"))
+    return replace(finish(items, text), across=direction in ("LR", "RL"), wide_cut=True)
 
 
 class _EntityLook:

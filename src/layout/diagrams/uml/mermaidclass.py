@@ -7,8 +7,9 @@ method), `<<interface>>` an annotation, `List~int~` generics are shown `List<int
 relation is `A [ "card" ] END LINE END [ "card" ] B [ : label ]`, its line `--` (solid) or
 `..` (dashed), each end one of `<|`/`|>` (inheritance, realization), `*` (composition),
 `o` (aggregation), `<`/`>` (association, dependency), `()` (lollipop) or nothing.
-Notes (`note for X "text"`) and namespaces (a panel round their classes) are kept; styling
-lines are skipped.
+Notes (`note for X "text"`) and namespaces (a panel round their classes) are kept. Styling
+(`classDef`, `style`, `cssClass "A,B" name`, `class A:::name`) is read by the flowcharts'
+`StyleSheet`, so a class takes its author's colours as a flowchart's node does.
 """
 
 from __future__ import annotations
@@ -16,12 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import DiagramError
+from ..flow.style import PLAIN, Look, StyleSheet
 from ..mermaid import MAX_EDGES, MAX_NESTING, MAX_NODES, clean_label
 
 # end spellings on the left of a line and on its right → the mark drawn there
 _LEFT_ENDS = (("<|", "triangle"), ("()", "lollipop"), ("*", "diamond"), ("<", "arrow"))
 _RIGHT_ENDS = (("|>", "triangle"), ("()", "lollipop"), ("*", "diamond"), (">", "arrow"))
-_SKIPPED = ("classDef", "cssClass", "style", "click", "callback", "link", "title")
+_SKIPPED = ("click", "callback", "link", "title")
 _SKIPPED_PREFIXES = ("accTitle", "accDescr")
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
 _VISIBILITY = "+-#~"  # public, private, protected, package
@@ -38,6 +40,7 @@ class ClassBox:
     annotation: str = ""
     attributes: tuple[str, ...] = ()
     methods: tuple[str, ...] = ()
+    look: Look = PLAIN  # the author's `classDef`/`style`/`cssClass`/`:::` colours
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,7 @@ class _Reader:
         self.spaces: list[tuple[str, list[str]]] = []  # each namespace: name, its classes
         self.open_spaces: list[int] = []  # the open ones, by index
         self.members = 0
+        self.styles = StyleSheet()
 
     def meet(self, name: str) -> _Draft:
         ident, label = _class_name(name)
@@ -162,6 +166,10 @@ class _Reader:
                 raise DiagramError(f"unknown direction {text[:40]!r}")
         elif word in _SKIPPED or word.startswith(_SKIPPED_PREFIXES):
             return
+        elif word in ("classDef", "style"):
+            self.styles.take(text)
+        elif word == "cssClass":
+            self.css_class(text[len(word) :].strip().removesuffix(";"))
         elif word == "note":
             self.note(text[len(word) :].strip())
         elif text.startswith("<<"):
@@ -192,11 +200,23 @@ class _Reader:
         if len(self.notes) > MAX_NODES:
             raise DiagramError(f"more than {MAX_NODES} notes")
 
+    def css_class(self, rest: str) -> None:
+        """`"A,B" name`: the classes A and B take the style class `name`."""
+        ids, _, name = rest.rpartition(" ")
+        ids = ids.strip()
+        if len(ids) < 2 or ids[0] != '"' or ids[-1] != '"' or not name:
+            raise DiagramError(f"cannot read cssClass {rest[:40]!r}")
+        self.styles.add_classes(
+            [_class_name(i)[0] for i in ids[1:-1].split(",") if i.strip()], name
+        )
+
     def declaration(self, rest: str) -> None:
         """`class Name~T~["Label"]:::style <<annotation>> {` (each part optional but the
         name); an open brace starts the body, which may close on the same line."""
         rest, brace, body = rest.partition("{")
-        rest = rest.split(":::")[0].strip()
+        rest, _, style = rest.partition(":::")
+        style, _, after = style.strip().partition(" ")  # `:::name <<annotation>>`
+        rest = f"{rest.strip()} {after}".strip()
         annotation = ""
         if "<<" in rest:
             rest, _, annotation = rest.partition("<<")
@@ -208,6 +228,8 @@ class _Reader:
             ident = _class_name(name)[0]
             if ident not in members:
                 members.append(ident)
+        if style:
+            self.styles.add_classes([_class_name(name)[0]], style)
         if label:
             draft.label = clean_label(label.rstrip().removesuffix("]"))
         if annotation:
@@ -255,8 +277,9 @@ def parse_class_diagram(lines: list[str]) -> ClassDiagram:
         raise DiagramError("a class or namespace without its `}`")
     if not reader.classes:
         raise DiagramError("class diagram without classes")
+    look = reader.styles.node_look
     classes = tuple(
-        ClassBox(ident, d.label, d.annotation, tuple(d.attributes), tuple(d.methods))
+        ClassBox(ident, d.label, d.annotation, tuple(d.attributes), tuple(d.methods), look(ident))
         for ident, d in reader.classes.items()
     )
     spaces = tuple(Namespace(label, tuple(members)) for label, members in reader.spaces if members)

@@ -1,0 +1,56 @@
+"""A pie is a ring: its last slice touches its first. Every two slices that touch, the last
+and the first included, part by at least 3:1 (WCAG non-text contrast) in every card theme
+and mode and in the article palette, for 2 to 12 slices; an odd count (where two tiers
+alternating would put one tier on both sides of the seam) included."""
+
+from __future__ import annotations
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.blocks.diagram import colour
+from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Mark
+from inkcard.layout.diagrams.svg import PALETTE, Palette
+from inkcard.layout.style.resolver import contrast, resolve
+
+THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
+NEIGHBOURS = 3.0
+COUNTS = range(2, 13)
+
+
+@pytest.fixture(scope="module")
+def slice_roles(fonts: layout.FontBook) -> dict[int, list[str]]:
+    """Each count's slice fills, in the pie's order round the circle."""
+    measure = LabelSetter(fonts).measure
+    out = {}
+    for count in COUNTS:
+        rows = "".join(f'  "part {k}" : {k + 1}\n' for k in range(count))
+        drawing = draw_diagram(f"pie\n{rows}", measure)
+        fills = [i.fill for i in drawing.items if isinstance(i, Mark) and i.stroke == "page"]
+        assert len(fills) == count
+        out[count] = [f for f in fills if f]
+    return out
+
+
+def assert_ring(colours: list[int], where: str) -> None:
+    for k, here in enumerate(colours):
+        after = colours[(k + 1) % len(colours)]
+        ratio = contrast(here, after)
+        assert ratio >= NEIGHBOURS, f"{where}: slice {k} of {len(colours)}: {ratio:.2f}"
+
+
+@pytest.mark.parametrize(("theme", "mode"), THEME_MODES)
+def test_touching_slices_part_in_every_theme(theme, mode, slice_roles) -> None:
+    styles = resolve(themes.load(theme), mode)
+    for roles in slice_roles.values():
+        assert_ring([colour(styles, role) for role in roles], f"{theme} {mode}")
+
+
+@pytest.mark.parametrize("accent", [None, "#07c160", "#000000", "#e5484d"])
+def test_touching_slices_part_in_articles(accent, slice_roles) -> None:
+    palette = Palette(accent or PALETTE["accent"])
+    for roles in slice_roles.values():
+        colours = [int(palette.colour(role)[1:], 16) | 0xFF000000 for role in roles]
+        assert_ring(colours, f"article {accent}")
