@@ -121,6 +121,14 @@ from inkcard.app.schema.wire import (
     Markdown,
     field_label,
 )
+from inkcard.app.schema.xhs import (
+    XHS_ACCEPTED,
+    XhsNote,
+    XhsNoteRequest,
+    XhsNoteResponse,
+    XhsNoteToolArguments,
+    parse_xhs_note,
+)
 
 __all__ = [
     "ARTICLE_FONT_SIZES",
@@ -153,6 +161,7 @@ __all__ = [
     "TITLE_CHARS",
     "URL_LIMIT",
     "URL_PATTERN",
+    "XHS_ACCEPTED",
     "ArticleErrorBody",
     "ArticleRequest",
     "ArticleToolArguments",
@@ -205,6 +214,10 @@ __all__ = [
     "Warnings",
     "Width",
     "WordCount",
+    "XhsNote",
+    "XhsNoteRequest",
+    "XhsNoteResponse",
+    "XhsNoteToolArguments",
     "card_quality",
     "field_descriptions",
     "field_label",
@@ -216,6 +229,7 @@ __all__ = [
     "parse_cover",
     "parse_generate",
     "parse_newspic",
+    "parse_xhs_note",
     "request_schema",
     "required_field",
     "tool_schema",

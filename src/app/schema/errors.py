@@ -294,11 +294,28 @@ NEWSPIC: tuple[ErrorCase, ...] = (
     *_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
 )
 
+XHS_NOTE: tuple[ErrorCase, ...] = (
+    *(case for case in _of(GENERATE, 400) if "invalid_format" not in case.labels),
+    ErrorCase(
+        (400,),
+        ("invalid_format",),
+        "`format` is not one of `png`, `jpeg`, `webp` (a note holds images: no `pdf`)",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_title", "invalid_tags"),
+        "`title` is not a string of at most 100 characters; `tags` is not a list of at most 30"
+        " tags of 1..30 characters without spaces (also when read from the front matter)",
+    ),
+    *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
+)
+
 OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
     "generate": GENERATE,
     "article": ARTICLE,
     "newspic": NEWSPIC,
     "cover": COVER,
+    "xhs-note": XHS_NOTE,
 }
 """The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
 

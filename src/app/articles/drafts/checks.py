@@ -52,7 +52,8 @@ WARNING_CODES: dict[str, str] = {
     "xiaohongshu_text_too_long": "Advisory: the post's text is longer than Xiaohongshu's 1,000"
     " characters.",
     "xiaohongshu_too_many_images": "Advisory: the post has more than Xiaohongshu's 18 images"
-    " (a WeChat image post takes 20).",
+    " (a WeChat image post takes 20; an xhs-note counts its cover).",
+    "xiaohongshu_too_many_tags": "Advisory: the xhs-note has more than Xiaohongshu's 10 tags.",
 }
 
 
