@@ -43,45 +43,63 @@ def hashtags(text: str) -> list[str]:
     """The ``#话题`` and ``#话题#`` hashtags of ``text`` in order, without their ``#``.
 
     A tag is ``#`` and the letters, digits, marks and ``_`` after it, up to anything else (a
-    space, punctuation, an emoji, another ``#``: ``#话题#`` ends at its closing ``#``). A ``#``
+    space, punctuation, an emoji, another ``#``: ``#话题#`` ends at its closing ``#``; in
+    ``#话题#美食#`` that ``#`` also starts the next, closed tag, while in ``#话题#美食`` the
+    words after it are prose). A ``#``
     right after an ASCII letter or digit (``C#``) or ``&/=?`` (an entity, a URL) starts none,
     nor do digits alone (``#1``) or more than ``MAX_TAG_CHARS`` characters."""
-    found: list[str] = []
+    return [word for _, _, word in _tags(text)]
+
+
+def _tags(text: str) -> Iterator[tuple[int, int, str]]:
+    """(where its ``#`` is, where it ends, the tag) of each hashtag of ``text``; one pass."""
     i, end = 0, len(text)
+    chained = False  # this # ends the tag before it and starts the next (#话题#美食)
     while i < end:
-        if text[i] != "#" or (i and (_ascii_word(text[i - 1]) or text[i - 1] in NOT_AFTER)):
+        if text[i] != "#" or not (chained or i == 0 or _may_precede(text[i - 1])):
             i += 1
             continue
         j = i + 1
         while j < end and _tag_char(text[j]):
             j += 1
         word = text[i + 1 : j]
-        if word and not word.isdigit() and len(word) <= MAX_TAG_CHARS:
-            found.append(word)
-        if j < end and text[j] == "#" and word:
+        chained = bool(word) and text[j : j + 1] == "#" and _closed_run(text, j + 1)
+        if word and j < end and text[j] == "#" and not chained:
             j += 1  # the closing # of #话题#
+        if word and not word.isdigit() and len(word) <= MAX_TAG_CHARS:
+            yield i, j, word
         i = max(j, i + 1)
-    return found
 
 
 def only_hashtags(text: str) -> bool:
     """``text`` is nothing but hashtags and spaces (a post's tag line)."""
     words = text.split()
-    return bool(words) and all(
-        word.startswith("#") and hashtags(word) and _bare(word) for word in words
-    )
+    return bool(words) and all(word.startswith("#") and _bare(word) for word in words)
 
 
 def _bare(word: str) -> bool:
-    """``word`` (no spaces) is hashtags back to back: ``#a``, ``#a#``, ``#a#b``."""
-    rest = word
-    for tag in hashtags(word):
-        rest = rest.replace("#" + tag, "", 1)
-    return not rest.strip("#")
+    """``word`` (no spaces) is hashtags back to back: ``#a``, ``#a#``, ``#a#b#``; nothing
+    but ``#`` between them (one pass: each gap is looked at once)."""
+    at = 0
+    for start, end, _ in _tags(word):
+        if word[at:start].strip("#"):
+            return False
+        at = end
+    return at > 0 and not word[at:].strip("#")
 
 
-def _ascii_word(char: str) -> bool:
-    return char.isascii() and char.isalnum()
+def _closed_run(text: str, start: int) -> bool:
+    """The tag characters from ``start`` are some, and a ``#`` closes them."""
+    k = start
+    while k < len(text) and _tag_char(text[k]):
+        k += 1
+    return k > start and text[k : k + 1] == "#"
+
+
+def _may_precede(char: str) -> bool:
+    """A ``#`` after ``char`` may start a tag: not after an ASCII letter or digit (``C#``),
+    nor after ``&/=?`` (an entity, a URL's fragment or query)."""
+    return not (char.isascii() and char.isalnum()) and char not in NOT_AFTER
 
 
 def _tag_char(char: str) -> bool:

@@ -1,0 +1,84 @@
+"""A post's block tree → a Xiaohongshu note's plain text and its #话题 hashtags
+(``app.articles.xhs.text``): no Markdown mark left, the app's line conventions, hashtags
+found by a character scan that stays linear on hostile input."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from inkcard import layout
+from inkcard.app.articles.xhs.text import hashtags, length, only_hashtags, plain_text
+
+
+def body(markdown: str, mdx: bool = False) -> str:
+    return plain_text(layout.parse_post(markdown, mdx).blocks)
+
+
+@pytest.mark.parametrize(
+    ("text", "tags"),
+    [
+        ("#话题 和 #旅行#", ["话题", "旅行"]),
+        ("#话题#美食#", ["话题", "美食"]),
+        ("学了#Python#真开心", ["Python"]),
+        ("C# 和 F#", []),
+        ("见 https://a.com/x#part 与 &#123;", []),
+        ("排名 #1 与 #2024年度", ["2024年度"]),
+        ("#旅行✈️ #snake_case", ["旅行", "snake_case"]),
+        ("# 标题式 # ##", []),
+        ("#" + "长" * 31, []),
+    ],
+)
+def test_hashtags_are_scanned_by_their_characters(text: str, tags: list[str]) -> None:
+    assert hashtags(text) == tags
+
+
+def test_a_tag_line_is_only_hashtags() -> None:
+    assert only_hashtags("#a #b# #c#d#")
+    assert not only_hashtags("#a 和 #b")
+    assert not only_hashtags("C# #b")
+    assert not only_hashtags("")
+    assert not only_hashtags("## #")
+
+
+def test_hostile_hashtag_input_is_linear() -> None:
+    for hostile in ("#" * 200_000, "#a" * 100_000, "#" + "字" * 200_000, "a#" * 100_000):
+        start = time.perf_counter()
+        hashtags(hostile)
+        only_hashtags(hostile)
+        assert time.perf_counter() - start < 2.0, hostile[:10]
+
+
+def test_length_counts_graphemes() -> None:
+    assert length("小红书ABC") == 6
+    assert length("👍🏽👨‍👩‍👧🇨🇳") == 3  # skin tone, a ZWJ family, a flag: one each
+    assert length("e\u0301") == 1  # a letter and its combining accent
+
+
+def test_blocks_take_the_apps_line_conventions() -> None:
+    text = body(
+        "## 小标题\n\n一段 *斜体* ~~删除~~ [链接](https://a.b) ![图](x.png) 结束\n\n"
+        "- [ ] 待办\n- [x] 完成\n\n"
+        "3. 三\n4. 四\n\n"
+        "| 名 | 值 |\n|---|---|\n| a | 1 |\n\n"
+        "***\n\n"
+        "11. 十一\n"
+    )
+    assert text == (
+        "小标题\n\n一段 斜体 删除 链接 结束\n\n⬜ 待办\n✅ 完成\n\n3️⃣ 三\n4️⃣ 四\n\n"
+        "名 · 值\na · 1\n\n11. 十一"
+    )
+
+
+def test_mdx_components_read_as_text() -> None:
+    text = body(
+        '<Callout type="tip" title="提示">\n\n先做 **一件事**\n\n</Callout>\n\n'
+        '<Steps>\n<Step title="准备">\n\n备料\n\n</Step>\n</Steps>\n\n'
+        '<Quote author="鲁迅">\n\n其实地上本没有路\n\n</Quote>\n',
+        mdx=True,
+    )
+    assert "提示\n先做 一件事" in text
+    assert "1️⃣ 准备\n备料" in text
+    assert "其实地上本没有路\n—— 鲁迅" in text
+    assert "<" not in text and "**" not in text
