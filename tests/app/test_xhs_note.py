@@ -189,7 +189,7 @@ def test_the_mcp_tool_and_the_cli_give_the_routes_note(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    key, prefix = http.new_key()
+    key, _ = http.new_key()
     fields = {"markdown": POST, "theme": "brandA"}
     answer = post(http, key, fields).json()
 
