@@ -305,7 +305,7 @@ XHS_NOTE: tuple[ErrorCase, ...] = (
         (400,),
         ("invalid_title", "invalid_tags"),
         "`title` is not a string of at most 100 characters; `tags` is not a list of at most 30"
-        " tags of 1..30 characters without spaces (also when read from the front matter)",
+        " tags of at most 30 characters without spaces or # (also when read from the front matter)",
     ),
     *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
 )

@@ -20,6 +20,7 @@ from inkcard import layout
 from inkcard.app import frontmatter
 from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
+    DEFAULT_IN_WORDS,
     Cost,
     GenerateRequest,
     ImageRecord,
@@ -30,6 +31,7 @@ from inkcard.app.schema.generate import (
 )
 from inkcard.app.schema.publish import Warnings
 from inkcard.app.schema.wire import (
+    NOT_BLANK,
     convert_fields,
     decode_object,
     require_markdown,
@@ -66,14 +68,23 @@ NoteTitle = Annotated[
         " post's first heading. The cover card shows it.",
     ),
 ]
+# A tag: an optional # (or two, #话题#), at most NOTE_TAG_CHARS characters that are neither
+# blank (wire.NOT_BLANK's class, so the document and the parser agree) nor #. No two parts can
+# take the same character: one pass.
+_TAG_CHAR = NOT_BLANK[:-1] + "#]"
+TAG_PATTERN = f"^#?{_TAG_CHAR}{{0,{NOTE_TAG_CHARS}}}#?$"
+NoteTagList = Annotated[
+    list[Annotated[str, msgspec.Meta(pattern=TAG_PATTERN)]], msgspec.Meta(max_length=NOTE_TAGS)
+]
 NoteTags = Annotated[
-    list[Annotated[str, msgspec.Meta(max_length=NOTE_TAG_CHARS + 2)]],
+    NoteTagList | None,
     msgspec.Meta(
-        max_length=NOTE_TAGS,
         description=f"The note's topics, at most {NOTE_TAGS} of at most {NOTE_TAG_CHARS}"
-        " characters, no spaces, with or without the leading # (Xiaohongshu takes 10: more"
-        " get a warning). Absent: the front matter's tags, else the post's #话题 and #话题#"
-        " hashtags (a paragraph of only hashtags then leaves the body for the tags line).",
+        " characters, no spaces, with or without their # (#话题, #话题#) (Xiaohongshu takes"
+        " 10: more get a warning). Absent: the front matter's tags (a list, or one string"
+        " apart by commas or spaces), else the post's #话题 and #话题# hashtags (a paragraph"
+        " of only hashtags then leaves the body for the tags line).",
+        extra={DEFAULT_IN_WORDS: "the front matter's, else the post's hashtags"},
     ),
 ]
 
@@ -85,7 +96,7 @@ class XhsNoteRequest(GenerateRequest, frozen=True, kw_only=True):
     splitMode: NoteSplitMode = "autoSplit"
     format: NoteFormat = "png"
     title: NoteTitle = ""
-    tags: NoteTags | None = None
+    tags: NoteTags = None
 
     def cards(self) -> GenerateRequest:
         """The generate request that draws this note's cards: every generate field as sent."""
@@ -140,8 +151,8 @@ XHS_ACCEPTED = {
     **CARD_ACCEPTED,
     "format": "one of " + ", ".join(NOTE_FORMATS) + " (a note holds images)",
     "title": f"a string of at most {NOTE_TITLE_CHARS} characters",
-    "tags": f"a list of at most {NOTE_TAGS} tags, each 1 to {NOTE_TAG_CHARS} characters"
-    " without spaces (a leading # is fine)",
+    "tags": f"a list of at most {NOTE_TAGS} tags, each at most {NOTE_TAG_CHARS} characters"
+    " without spaces or # (#tag and #tag# are fine)",
 }
 
 
@@ -152,8 +163,8 @@ def parse_xhs_note(body: bytes) -> XhsNoteRequest:
 
     Raises:
         InvalidJson, UnknownField, InvalidField, PayloadTooLarge, EmptyMarkdown: As
-            ``parse_generate`` (``invalid_format`` for pdf), ``invalid_tags`` for a tag
-            that is empty, too long or has a space in it.
+            ``parse_generate`` (``invalid_format`` for pdf); ``invalid_tags`` for a tag
+            that is too long or has a space in it.
     """
     sent = decode_object(body, XHS_ACCEPTED)
     markdown = sent.get("markdown")
@@ -172,17 +183,14 @@ def parse_xhs_note(body: bytes) -> XhsNoteRequest:
 
 
 def clean_tags(tags: list[str]) -> list[str]:
-    """``tags`` without their ``#`` marks (``#a``, ``#a#``), blanks and repeats.
+    """``tags`` (each checked by ``TAG_PATTERN``) without their ``#`` marks (``#a``, ``#a#``),
+    empty ones and repeats.
 
     Raises:
-        InvalidField: ``invalid_tags``: a tag with a space in it, or over the length.
+        InvalidField: ``invalid_tags``: a tag ending in a line break, which Python's ``$``
+            lets through the pattern (the document's regex dialect does not).
     """
-    kept: dict[str, None] = {}
-    for tag in tags:
-        word = tag.strip().removeprefix("#").removesuffix("#")
-        if not word:
-            continue
-        if len(word) > NOTE_TAG_CHARS or any(c.isspace() or c == "#" for c in word):
-            raise invalid("tags", XHS_ACCEPTED["tags"] + f"; got {tag[:40]!r}")
-        kept[word] = None
-    return list(kept)
+    if any(tag.endswith("\n") for tag in tags):
+        raise invalid("tags", XHS_ACCEPTED["tags"])
+    kept = dict.fromkeys(tag.removeprefix("#").removesuffix("#") for tag in tags)
+    return [tag for tag in kept if tag]
