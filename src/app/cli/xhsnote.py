@@ -61,10 +61,15 @@ def add_xhs_note_command(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 
 def _note_arguments(parser: argparse.ArgumentParser) -> None:
-    _render_arguments(parser)  # the card flags, as `render` has them
+    from inkcard.app.schema.xhs import NOTE_FORMATS
+
+    _render_arguments(parser)  # the card flags, as `render` has them; a note's own defaults:
     for action in parser._actions:
         if action.dest == "split" and action.help:
             action.help = action.help.replace("(default: noSplit)", "(default: autoSplit)")
+        if action.dest == "format":
+            action.choices = NOTE_FORMATS
+            action.help = "one file per card (default: png)"
     parser.add_argument(
         "--title",
         default=None,
@@ -73,8 +78,8 @@ def _note_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tags",
         default=None,
-        help="the note's tags, apart by commas (default: the front matter's tags, else the"
-        " post's #话题 hashtags)",
+        help="the note's tags, apart by commas or spaces (default: the front matter's tags,"
+        " else the post's #话题 hashtags)",
     )
     parser.set_defaults(run=run_xhs_note)
 
@@ -91,7 +96,10 @@ def note_request(args: argparse.Namespace, markdown: str) -> XhsNoteRequest:
     fields = {field: getattr(args, _dest(flag)) for field, flag in FLAG_OF_FIELD.items()}
     fields["title"] = args.title
     if args.tags is not None:
-        fields["tags"] = [tag for tag in args.tags.replace("，", ",").split(",") if tag.strip()]
+        words = args.tags
+        for separator in ",，、":
+            words = words.replace(separator, " ")
+        fields["tags"] = words.split()
     try:
         return parse_xhs_note(msgspec.json.encode({"markdown": markdown, **fields}))
     except ApiError as error:
