@@ -9,7 +9,9 @@ import time
 import pytest
 
 from inkcard import layout
+from inkcard.app.articles.xhs.note import note_of
 from inkcard.app.articles.xhs.text import hashtags, length, only_hashtags, plain_text
+from inkcard.app.schema import XhsNoteRequest
 
 
 def body(markdown: str, mdx: bool = False) -> str:
@@ -90,3 +92,14 @@ def test_mdx_components_read_as_text() -> None:
     assert "1️⃣ 准备\n备料" in text
     assert "其实地上本没有路\n—— 鲁迅" in text
     assert "<" not in text and "**" not in text
+
+
+def test_a_note_without_a_title_has_its_first_line_on_the_cover() -> None:
+    line = "Just a long first paragraph without any heading at all, about things 🎉 that matter."
+    request = XhsNoteRequest(markdown=line)
+    text = note_of(request, layout.parse_post(request.markdown))
+    assert text.note.title == "" and text.note.body == line
+    assert text.cover_title == "Just a long first paragraph without any…"  # a word kept whole
+    emoji = XhsNoteRequest(markdown="👨‍👩‍👧" * 50)
+    cut = note_of(emoji, layout.parse_post(emoji.markdown)).cover_title
+    assert cut == "👨‍👩‍👧" * 39 + "…"  # never half an emoji

@@ -63,8 +63,21 @@ def note_of(request: XhsNoteRequest, doc: layout.Doc) -> NoteText:
         tags = list(found)
     body = text.plain_text(blocks, drop=drop)
     first_line = next((line for line in body.splitlines() if line.strip()), "")
-    cover_title = title or first_line.strip()[:COVER_TITLE_CHARS] or "·"
+    cover_title = _cut(title, TITLE_CHARS) or _cut(first_line.strip(), COVER_TITLE_CHARS) or "·"
     return NoteText(XhsNote(title=title, body=body, tags=tags), cover_title)
+
+
+def _cut(line: str, limit: int) -> str:
+    """``line`` in at most ``limit`` graphemes (a cover's title), cut at a space in its
+    second half when it has one (a word kept whole), … marking the cut."""
+    graphemes = text.GRAPHEME.findall(line)
+    if len(graphemes) <= limit:
+        return line
+    cut = "".join(graphemes[: limit - 1])
+    space = cut.rfind(" ")
+    if not graphemes[limit - 1].isspace() and space > len(cut) // 2:
+        cut = cut[:space]
+    return cut.rstrip() + "…"
 
 
 def cover_request(request: XhsNoteRequest, text: NoteText) -> CoverRequest:
