@@ -103,3 +103,10 @@ def test_a_note_without_a_title_has_its_first_line_on_the_cover() -> None:
     emoji = XhsNoteRequest(markdown="👨‍👩‍👧" * 50)
     cut = note_of(emoji, layout.parse_post(emoji.markdown)).cover_title
     assert cut == "👨‍👩‍👧" * 39 + "…"  # never half an emoji
+
+
+def test_only_a_paragraph_of_its_own_is_the_tag_line() -> None:
+    request = XhsNoteRequest(markdown="- #清单 #待办\n- 买菜\n\n#生活 #日常")
+    note = note_of(request, layout.parse_post(request.markdown)).note
+    assert note.tags == ["清单", "待办", "生活", "日常"]
+    assert note.body == "• #清单 #待办\n• 买菜"  # the list item stays; the last line left

@@ -56,9 +56,10 @@ def note_of(request: XhsNoteRequest, doc: layout.Doc) -> NoteText:
         tags = list(request.tags)
     else:
         found: dict[str, None] = {}
+        top = {id(block) for block in blocks}  # a tag line is a paragraph of its own
         for block, words in text.text_runs(blocks):
             found.update(dict.fromkeys(text.hashtags(words)))
-            if text.only_hashtags(words):
+            if id(block) in top and text.only_hashtags(words):
                 drop.append(block)
         tags = list(found)
     body = text.plain_text(blocks, drop=drop)
