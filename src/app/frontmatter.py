@@ -218,3 +218,34 @@ def _refuse_near_miss(key: Any, reads: Collection[str]) -> None:
     meant = nearest_name(key, ours, cutoff=NEAR_MISS)
     if meant is not None:
         raise UnknownField.naming(key, [meant], what="front matter key")
+
+
+TAG_SEPARATORS = ",，、"  # ASCII and full-width commas, the enumeration comma
+
+
+def tags(markdown: str) -> list[str] | None:
+    """The front matter's ``tags`` (an xhs-note's topics): a YAML list of strings, or one
+    string of them apart by commas or spaces; None when there is no front matter or no ``tags`` key.
+    ``split`` ignores the key (other tools' tags are not ours); the note reads it here.
+
+    Raises:
+        InvalidField: ``invalid_front_matter``: the block is not YAML (as ``split``), or
+            ``tags`` is a mapping or a list of lists.
+    """
+    opening = _OPENING.match(markdown)
+    if opening is None:
+        return None
+    closing = _CLOSING.search(markdown, opening.end())
+    block = markdown[opening.end() : closing.start()] if closing else ""
+    if closing is None or not _opens_like_yaml(block) or len(block) > MAX_CHARS:
+        return None  # not a front matter (or one ``split`` refuses first)
+    value = _load(block).get("tags")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        for separator in TAG_SEPARATORS:
+            value = value.replace(separator, " ")
+        return value.split()
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [item.strip() for item in value if item.strip()]
+    raise _error("key tags must be a list of tags or one string of them apart by commas")

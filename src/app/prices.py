@@ -44,6 +44,12 @@ class Prices:
         ``count``."""
         return self.generate
 
+    @property
+    def xhs_note(self) -> int:
+        """A ``POST /api/platform/xhs-note`` call costs what a generate call costs: its cards
+        and its cover are one call."""
+        return self.generate
+
     def article(self, *, dry_run: bool, draft: bool) -> int:
         """The price of a convert-and-draft call: a dry run, a draft (with an account) or HTML."""
         return self.dry_run if dry_run else self.draft if draft else self.html

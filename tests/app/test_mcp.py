@@ -46,6 +46,7 @@ TOOLS = {
     "generate_cover",
     "convert_article",
     "create_newspic_draft",
+    "create_xhs_note",
     "list_themes",
 }
 INITIALIZE = {

@@ -1,4 +1,5 @@
-"""The `inkcard` command: `render` and `gallery` (in ``render.py``) draw cards; `serve`, `keys`
+"""The `inkcard` command: `render` and `gallery` (in ``render.py``) draw cards, `xhs-note` (in
+``xhsnote.py``) a Xiaohongshu note; `serve`, `keys`
 and `credits` run and administer the HTTP service; `mcp` serves the MCP tools over stdio;
 `themes` lists the themes and checks a custom theme file.
 
@@ -25,6 +26,7 @@ from inkcard.app.cli.database import add_database_command
 from inkcard.app.cli.render import add_gallery_command, add_render_command
 from inkcard.app.cli.storage import add_storage_command
 from inkcard.app.cli.themecheck import add_themes_command
+from inkcard.app.cli.xhsnote import add_xhs_note_command
 
 if TYPE_CHECKING:
     from inkcard.app.ledger.credits import Credits, KeyInfo
@@ -359,6 +361,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_render_command(sub)
     add_gallery_command(sub)
+    add_xhs_note_command(sub)
     p = sub.add_parser("serve", help="run the HTTP service")
     p.add_argument("--host", help="bind address (default 127.0.0.1, or INKCARD_HOST)")
     p.add_argument(

@@ -17,7 +17,9 @@ from inkcard.app.localfiles import LocalFileRefused, LocalReader
 from inkcard.app.schema import MAX_MARKDOWN_CHARS, field_label
 
 MARKDOWN_FILE = "markdownFile"
-MARKDOWN_TOOLS = frozenset({"generate_cards", "convert_article", "create_newspic_draft"})
+MARKDOWN_TOOLS = frozenset(
+    {"generate_cards", "convert_article", "create_newspic_draft", "create_xhs_note"}
+)
 MAX_MARKDOWN_FILE_BYTES = 4 * MAX_MARKDOWN_CHARS  # a UTF-8 character is at most 4 bytes
 DESCRIPTION = (
     "Path of a Markdown file on this machine, read in place of markdown (send one of the two):"

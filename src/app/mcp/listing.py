@@ -25,6 +25,7 @@ from inkcard.app.schema import (
     GenerateRequest,
     GenerateToolArguments,
     NewspicToolArguments,
+    XhsNoteToolArguments,
     field_descriptions,
     tool_schema,
 )
@@ -110,6 +111,29 @@ def tool_list(
                 " warnings."
             ),
             input_schema=local(tool_schema(NewspicToolArguments, themes)),
+            annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
+        ),
+        types.Tool(
+            name="create_xhs_note",
+            title="Markdown to a Xiaohongshu note",
+            description=(
+                "Draw Markdown as a Xiaohongshu (小红书) note: the cards (as generate_cards,"
+                " autoSplit unless splitMode is given: 3:4 cards), a cover card of the title,"
+                " and the note's text: title (the argument, else the front matter, else the"
+                " first heading), plain-text body, tags (the argument, else the front matter's"
+                " tags, else the post's #话题 hashtags) and copy, the text ready to paste."
+                " Warnings name each limit exceeded (title over 20 characters, body over"
+                " 1,000, over 10 tags, over 18 images with the cover). Posts nothing."
+                " Returns each image's"
+                + (
+                    " URL."
+                    if file_urls
+                    else " file name and the images themselves when few (no URLs here)."
+                )
+                + f" Costs what a generate_cards call costs ({credits(prices.xhs_note)});"
+                " a failed call costs nothing."
+            ),
+            input_schema=local(tool_schema(XhsNoteToolArguments, themes)),
             annotations=types.ToolAnnotations(read_only_hint=False, destructive_hint=False),
         ),
         types.Tool(

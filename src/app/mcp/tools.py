@@ -1,5 +1,5 @@
 """The MCP server: ``generate_cards``, ``generate_cover``, ``convert_article``,
-``create_newspic_draft`` and ``list_themes`` for AI agents.
+``create_newspic_draft``, ``create_xhs_note`` and ``list_themes`` for AI agents.
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (the
 tool list, its input schemas derived from the models, is ``app.mcp.listing``; we write the
@@ -64,6 +64,7 @@ from inkcard.app.schema import (
     parse_cover,
     parse_generate,
     parse_newspic,
+    parse_xhs_note,
 )
 from inkcard.app.services import Services
 
@@ -151,6 +152,7 @@ class InkcardTools:
             "generate_cover": self._cover,
             "convert_article": self._convert,
             "create_newspic_draft": self._newspic,
+            "create_xhs_note": self._xhs_note,
             "list_themes": self._list_themes,
         }.get(name)
         if run is None:
@@ -205,6 +207,17 @@ class InkcardTools:
         return _answer(
             CoverResponse(success=True, images=images, cost=cost), *self._why_no_urls(), *extra
         )
+
+    async def _xhs_note(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+        key = await self._key(caller)
+        body = await _parsed(parse_xhs_note, arguments)
+        answer = await operations.create_xhs_note(
+            self.services_now(), key, body, caller.request_id or _call_id(), caller.gone
+        )
+        # without URLs the images themselves are the answer, the cover first
+        images = [answer.cover, *answer.images]
+        extra = [] if self.file_urls else await self._inline_images(images)
+        return _answer(answer, *self._why_no_urls(), *extra)
 
     def _why_no_urls(self) -> list[types.ContentBlock]:
         """The sentence saying why the records have no URL, when they have none."""

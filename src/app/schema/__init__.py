@@ -136,6 +136,14 @@ from inkcard.app.schema.wire import (
     Markdown,
     field_label,
 )
+from inkcard.app.schema.xhs import (
+    XHS_ACCEPTED,
+    XhsNote,
+    XhsNoteRequest,
+    XhsNoteResponse,
+    XhsNoteToolArguments,
+    parse_xhs_note,
+)
 
 __all__ = [
     "ARTICLE_FONT_SIZES",
@@ -171,6 +179,7 @@ __all__ = [
     "TITLE_CHARS",
     "URL_LIMIT",
     "URL_PATTERN",
+    "XHS_ACCEPTED",
     "AccountInfo",
     "AccountListResponse",
     "AccountRequest",
@@ -233,6 +242,10 @@ __all__ = [
     "Warnings",
     "Width",
     "WordCount",
+    "XhsNote",
+    "XhsNoteRequest",
+    "XhsNoteResponse",
+    "XhsNoteToolArguments",
     "card_quality",
     "field_descriptions",
     "field_label",
@@ -244,6 +257,7 @@ __all__ = [
     "parse_cover",
     "parse_generate",
     "parse_newspic",
+    "parse_xhs_note",
     "request_schema",
     "required_field",
     "tool_schema",

@@ -407,6 +407,22 @@ ACCOUNTS: tuple[ErrorCase, ...] = (
     ErrorCase((503,), ("busy",), "the database stayed locked (`Retry-After`)"),
 )
 
+XHS_NOTE: tuple[ErrorCase, ...] = (
+    *(case for case in _of(GENERATE, 400) if "invalid_format" not in case.labels),
+    ErrorCase(
+        (400,),
+        ("invalid_format",),
+        "`format` is not one of `png`, `jpeg`, `webp` (a note holds images: no `pdf`)",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_title", "invalid_tags"),
+        "`title` is not a string of at most 100 characters; `tags` is not a list of at most 30"
+        " tags of at most 30 characters without spaces or # (also when read from the front matter)",
+    ),
+    *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
+)
+
 OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
     "generate": GENERATE,
     "article": ARTICLE,
@@ -415,6 +431,7 @@ OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
     "drafts": DRAFT_BOX,
     "publish": PUBLISH,
     "accounts": ACCOUNTS,
+    "xhs-note": XHS_NOTE,
 }
 """The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
 

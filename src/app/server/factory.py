@@ -38,6 +38,7 @@ from inkcard.app.server.routes_cards import route_handlers
 from inkcard.app.server.routes_cover import cover_route
 from inkcard.app.server.routes_newspic import newspic_draft_route
 from inkcard.app.server.routes_playground import playground_routes, theme_labels
+from inkcard.app.server.routes_xhs import xhs_note_route
 from inkcard.app.services import Services, build_services, running
 from inkcard.app.settings import Settings, load_settings
 from inkcard.app.storage import LocalStorage, check_name
@@ -139,6 +140,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         newspic_draft_route(services.catalogue, services.settings.prices),
         *platform_routes(services.settings.prices),
         cover_route(services.catalogue),
+        xhs_note_route(services.catalogue, services.settings.prices),
         swagger_asset,
         *playground_routes(
             settings.fonts_dir, theme_labels(services.catalogue), services.settings.prices

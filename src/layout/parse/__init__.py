@@ -4,13 +4,33 @@
 their theme roles (`doc` holds the block tree's records); `mdx` adds mdxMode's fixed set of
 components; `htmltags` and `inlinecss` read the inline HTML subset and its CSS; `addresses`
 decides which bare text is a link; `code` tokenises fenced code for the panel's colours. The
-article path shares the helpers named in `__all__`. May import: `layout.base`,
+article path shares the helpers named in `__all__`; the block records are the face's too
+(an xhs-note's plain text is read from the cards' own parse). May import: `layout.base`,
 `layout.errors`, `layout.limits`.
 """
 
 from .addresses import address_linkify
 from .code import highlight
-from .doc import Doc
+from .doc import (
+    Block,
+    Callout,
+    Cited,
+    CodeBlock,
+    Columns,
+    Doc,
+    Heading,
+    Image,
+    ListBlock,
+    ListItem,
+    Notes,
+    Paragraph,
+    Quote,
+    Rule,
+    Step,
+    Steps,
+    Table,
+    Text,
+)
 from .inlinecss import (
     HTML_TAGS,
     STYLE_PROPERTIES,
@@ -28,7 +48,24 @@ __all__ = [
     "HTML_TAGS",
     "STYLED_TAGS",
     "STYLE_PROPERTIES",
+    "Block",
+    "Callout",
+    "Cited",
+    "CodeBlock",
+    "Columns",
     "Doc",
+    "Heading",
+    "Image",
+    "ListBlock",
+    "ListItem",
+    "Notes",
+    "Paragraph",
+    "Quote",
+    "Rule",
+    "Step",
+    "Steps",
+    "Table",
+    "Text",
     "address_linkify",
     "clean_style",
     "clean_text",

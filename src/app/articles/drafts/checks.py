@@ -16,15 +16,15 @@ from lxml import html as lxml_html
 
 from inkcard.app.articles.convert.html import draft_content
 from inkcard.app.articles.drafts.draftbody import Digest
+from inkcard.app.articles.xhs.note import BODY_LIMIT as XHS_TEXT_LIMIT
+from inkcard.app.articles.xhs.note import IMAGE_LIMIT as XHS_IMAGE_LIMIT
+from inkcard.app.articles.xhs.note import TITLE_LIMIT as XHS_TITLE_LIMIT
 from inkcard.app.fetch import describe
 from inkcard.app.schema import DIGEST_LIMIT, ArticleRequest, DraftImage, PublishWarning
 from inkcard.layout.draw import EncodedImage, probe_image
 
 CONTENT_TEXT_LIMIT = 20_000  # characters of a draft's text (the platform answers 45002 above)
 CONTENT_BYTES_LIMIT = 1024 * 1024  # bytes of a draft's HTML (45002 above)
-XHS_TITLE_LIMIT = 20  # Xiaohongshu: characters of a note's title
-XHS_TEXT_LIMIT = 1_000  # Xiaohongshu: characters of a note's body
-XHS_IMAGE_LIMIT = 18  # Xiaohongshu: images of a note
 _PLATFORM_FORMATS = {"png", "jpeg"}  # what uploadimg takes; anything else is converted
 _DATA_SOURCE = re.compile(r"""\ssrc=(["'])data:[^"']*\1""")
 
@@ -56,7 +56,8 @@ WARNING_CODES: dict[str, str] = {
     "xiaohongshu_text_too_long": "Advisory: the post's text is longer than Xiaohongshu's 1,000"
     " characters.",
     "xiaohongshu_too_many_images": "Advisory: the post has more than Xiaohongshu's 18 images"
-    " (a WeChat image post takes 20).",
+    " (a WeChat image post takes 20; an xhs-note counts its cover).",
+    "xiaohongshu_too_many_tags": "Advisory: the xhs-note has more than Xiaohongshu's 10 tags.",
 }
 
 
