@@ -9,17 +9,20 @@ its arguments, so its output can be cached by a hash of them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 import msgspec
 
+from .base.aigc import Aigc, visible_text
 from .base.boxes import Page
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
 from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover, wechat_covers
+from .draw.aigcmeta import labelled
 from .draw.encode import encode_lossy, encode_pdf, encode_png
 from .draw.painter import Painter
 from .flow.budget import OutputLimits
@@ -30,6 +33,7 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
+from .pages.aigclabel import post_text
 from .pages.compose import (
     Card,
     SplitMode,
@@ -78,6 +82,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     format: OutputFormat = "png"  # pdf: one document of every card, vector text
     fit: Fit = "none"  # auto: the type scale whose cards score best (`fitting`)
     quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
+    aigc: Aigc | None = None  # an AI-content label: visible on every card, and in the files
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,7 @@ def layout_cards(
         split=options.split,
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         limits=_limits(options),
+        label=visible_text(options.aigc, post_text(doc)) if options.aigc else "",
     )
     shared = premade if options.split == "autoSplit" else None
     styles = resolve(theme, options.mode)
@@ -247,14 +253,29 @@ def draw_cards(
     measured = [measure(page) for page in pages]
     if options.format == "pdf":
         text = "\n\n".join(text for text in texts if text)
-        return Rendered([encode_pdf(cards)], [text], [_lowest(measured)])
+        return Rendered(_labelled([encode_pdf(cards)], pages, options), [text], [_lowest(measured)])
     if options.format == "png":
-        return Rendered([encode_png(*card, options.scale) for card in cards], texts, measured)
-    files = [
-        encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
-        for card in cards
+        files = [encode_png(*card, options.scale) for card in cards]
+    else:
+        files = [
+            encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
+            for card in cards
+        ]
+    return Rendered(_labelled(files, pages, options), texts, measured)
+
+
+def _labelled(files: list[bytes], pages: list[Page], options: RenderOptions) -> list[bytes]:
+    """The files with the AI-content label of `options` in their metadata (if it has one)."""
+    aigc = options.aigc
+    if aigc is None:
+        return files
+    sizes = [
+        (math.ceil(page.width * options.scale), math.ceil(page.height * options.scale))
+        for page in pages
     ]
-    return Rendered(files, texts, measured)
+    return [
+        labelled(data, options.format, aigc, size) for data, size in zip(files, sizes, strict=False)
+    ]
 
 
 def _lowest(measured: list[Quality | None]) -> Quality | None:
@@ -282,8 +303,11 @@ def render_covers(
     """
     covers = max(1, min(count, MAX_COVERS))
     _limits(options).check([(options.width, options.height)] * covers)
+    label = visible_text(options.aigc, title) if options.aigc else ""
     if wechat:
-        pages = wechat_covers(title, keywords, theme, fonts, options.mode, count=covers)
+        pages = wechat_covers(
+            title, keywords, theme, fonts, options.mode, count=covers, label=label
+        )
         return draw_cards(pages, {}, fonts, options)
     pages = cover_pages(
         title,
@@ -294,6 +318,7 @@ def render_covers(
         height=options.height,
         count=covers,
         mode=options.mode,
+        label=label,
     )
     return draw_cards(pages, {}, fonts, options)
 

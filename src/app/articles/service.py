@@ -139,6 +139,7 @@ class ArticleService:
                 Brand(request.primaryColor, request.fontSize),
                 inline,
                 "" if request.keepTitleHeading else request.title,  # its repeating h1 goes
+                request.aigc is not False,  # true or {producer, id}: the visible line
                 timeout=timeout,
                 key=key,
             )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from ..pages.aigclabel import label_items, with_label_room
 from ..pages.cardface import canvas_colour, content_box, static_layers
 from ..style.resolver import resolve
 from ..style.schema import Theme
@@ -57,15 +58,17 @@ def cover_pages(
     height: float,
     count: int = 1,
     mode: str | None = None,
+    label: str = "",
 ) -> list[Page]:
     """`count` (1..4) covers of `title`, each in another layout, `width` x `height` CSS px.
 
     `keywords` found in the title are drawn in the accent; the others are shown beside it
-    (as pills, or in a kicker line)."""
-    design = _design(title, keywords, theme, fonts, mode, width, height)
+    (as pills, or in a kicker line). `label`: an AI-content label in the footer band, which
+    the title's room then ends above (pages/aigclabel.py)."""
+    design = _design(title, keywords, theme, fonts, mode, width, height, label)
     zoom = _zoom(width, height)
     return [
-        _page(design, DRAWERS[name](design), width, height, zoom)
+        _page(design, DRAWERS[name](design), width, height, zoom, label)
         for name in LAYOUTS[: max(1, min(count, MAX_COVERS))]
     ]
 
@@ -94,19 +97,21 @@ def wechat_covers(
     *,
     count: int = 1,
     mark_crop: bool = False,
+    label: str = "",
 ) -> list[Page]:
     """`count` (1..4) WeChat covers (900 x 383, 2.35:1), each in another of
     `WECHAT_LAYOUTS`, every one with the whole title inside the centred square the platform
-    crops at 1:1; `mark_crop` outlines that square (a gallery's, never the platform's)."""
+    crops at 1:1; `mark_crop` outlines that square (a gallery's, never the platform's);
+    `label` as `cover_pages` takes it."""
     width, height = WECHAT_SIZE
-    design = _design(title, keywords, theme, fonts, mode, width, height)
+    design = _design(title, keywords, theme, fonts, mode, width, height, label)
     pages = []
     for name in WECHAT_LAYOUTS[: max(1, min(count, MAX_COVERS))]:
         drawn = centred_square(design) if name == "square" else in_the_square(design, name)
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0))
+        pages.append(_page(design, drawn, width, height, 1.0, label))
     return pages
 
 
@@ -139,10 +144,13 @@ def _design(
     mode: str | None,
     width: float,
     height: float,
+    label: str = "",
 ) -> Design:
     styles = resolve(theme, mode)
     zoom = _zoom(width, height)
     page = Rect(0.0, 0.0, width / zoom, height / zoom)
+    if label:
+        styles = with_label_room(styles, page.width)
     accent, marker = emphasis(styles)
     # The engine's own bounds (a caller refuses more): a cover shows a short title.
     words = tuple(dict.fromkeys(k.strip()[:MAX_KEYWORD_CHARS] for k in keywords if k.strip()))
@@ -167,10 +175,15 @@ def _zoom(width: float, height: float) -> float:
     return max(1.0, min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT))
 
 
-def _page(design: Design, drawn: list[Item], width: float, height: float, zoom: float) -> Page:
+def _page(
+    design: Design, drawn: list[Item], width: float, height: float, zoom: float, label: str
+) -> Page:
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
+    if label:
+        styles, box = design.styles, design.content
+        items += tuple(label_items(styles, design.fonts, label, box, page.height, page.width))
     if zoom != 1.0:
         items = (Group(items, scale=zoom),)
     alt = Row(0.0, (), text=design.title) if design.title else None
