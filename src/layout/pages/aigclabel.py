@@ -59,7 +59,8 @@ def label_items(
     styles: Styles, fonts: FontBook, text: str, box: Rect, height: float, width: float
 ) -> list[Item]:
     """The label's line in its band on a card `width` x `height` whose content box is
-    `box`: aligned as its role says, its line box's edge on the band's outer edge."""
+    `box`: aligned as its role says (`indent` px in from its side), its line box's edge
+    on the band's outer edge."""
     style = label_style(styles, width)
     look = text_look(
         style.family,
@@ -70,7 +71,11 @@ def label_items(
         text_transform=style.text_transform,
         effects=style.text_effects,
     )
-    line = one_line(text, look, fonts, x=box.x, width=box.width, align=style.align)
+    # `indent`: px kept from the content box's side the label is aligned to (clear of a
+    # theme's corner ornament)
+    x = box.x + (style.indent if style.align == "left" else 0.0)
+    width = max(1.0, box.width - style.indent)
+    line = one_line(text, look, fonts, x=x, width=width, align=style.align)
     if line is None:
         return []
     top, _, bottom, _ = edges(styles["card"])

@@ -129,12 +129,13 @@ LABEL_INHERITS = (
 
 
 def label_knobs(page_number: dict[str, object], own: dict[str, object]) -> dict[str, object]:
-    """The AI-content label's knobs: the page number's look (`LABEL_INHERITS`), at the
-    bottom of the card, in the corner the page number leaves free (left, or right when the
-    number is on the left), then whatever the theme's `aigc_label` role sets itself."""
+    """The AI-content label's knobs: the page number's look (`LABEL_INHERITS`), in the
+    corner the page number leaves free (left, or right when the
+    number is on the left), in its band (footer, or header with `position = "top"`), then
+    whatever the theme's `aigc_label` role sets itself."""
     knobs = {name: page_number[name] for name in LABEL_INHERITS if name in page_number}
     knobs["align"] = "right" if page_number.get("align") == "left" else "left"
-    knobs["position"] = "bottom"
+    knobs["position"] = page_number.get("position", "bottom")  # its colour is for that band
     return {**knobs, **own}
 
 
