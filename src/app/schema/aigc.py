@@ -44,7 +44,7 @@ Aigc = Annotated[
         description="true (or {producer, id}): label the output as AI-generated (GB"
         " 45438-2025): a visible 内容由AI生成 / AI-generated in every card's footer (an"
         " article: a line at its end) and the standard's AIGC record in each file's metadata"
-        " (PNG iTXt, JPEG/WebP XMP, PDF info and XMP). false (the default): no label."
+        " (PNG iTXt, JPEG/WebP XMP, PDF info and XMP); docs/aigc.md. false (the default): none."
     ),
 ]
 ACCEPTED = (
