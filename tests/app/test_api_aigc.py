@@ -1,0 +1,126 @@
+"""The `aigc` field over HTTP and the CLI: generate's and cover's files carry the standard's
+record (read back by Pillow), an article's HTML its visible line; off by default, and an
+object field we do not know is a 400 that costs nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+from PIL import Image
+
+from tests.app.apphelpers import files_path
+from tests.app.conftest import shared_app
+
+Client = TestClient[Litestar]
+POST = "# 春天的笔记\n\n窗外的樱花开了，风一吹就落满了整条小路。"
+
+
+def _record(png: bytes) -> dict[str, str] | None:
+    image = Image.open(io.BytesIO(png))
+    image.load()  # the iTXt chunks after IDAT are read with the pixels
+    text = image.info.get("AIGC")
+    return None if text is None else json.loads(text)
+
+
+def _files(client: Client, answer: Any) -> list[bytes]:
+    assert answer.status_code == 200, answer.text
+    out = []
+    for image in answer.json()["images"]:
+        response = client.get(files_path(image["url"]))
+        assert response.status_code == 200
+        out.append(response.content)
+    return out
+
+
+def _balance(client: Client, key: str) -> int:
+    return int(client.app.state.services.credits.authenticate(key).balance)
+
+
+@shared_app
+def test_generate_labels_the_files_only_when_asked(client: Client, key: str) -> None:
+    body = {"markdown": POST, "scale": 1}
+    headers = {"x-api-key": key}
+    [plain] = _files(client, client.post("/api/generate", json=body, headers=headers))
+    assert _record(plain) is None
+    asked = {**body, "aigc": {"producer": "Acme", "id": "n-7"}}
+    answer = client.post("/api/generate", json=asked, headers=headers)
+    [labelled] = _files(client, answer)
+    record = _record(labelled)
+    assert record is not None
+    assert (record["Label"], record["ContentProducer"], record["ProduceID"]) == ("1", "Acme", "n-7")
+    assert (
+        answer.json()["images"][0]["altText"]
+        == "春天的笔记\n窗外的樱花开了，风一吹就落满了整条小路。"
+    )
+    [again] = _files(
+        client, client.post("/api/generate", json={**body, "aigc": True}, headers=headers)
+    )
+    assert _record(again) == {**record, "ContentProducer": "", "ProduceID": ""}
+
+
+@shared_app
+@pytest.mark.parametrize(
+    "value", [{"producer": "Acme", "model": "x"}, "yes", {"producer": 7}, {"id": "x" * 201}]
+)
+def test_a_bad_aigc_is_400_and_costs_nothing(client: Client, key: str, value: Any) -> None:
+    before = _balance(client, key)
+    answer = client.post(
+        "/api/generate", json={"markdown": POST, "aigc": value}, headers={"x-api-key": key}
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"] == "invalid_aigc"
+    assert "producer and id" in answer.json()["message"]
+    assert _balance(client, key) == before
+
+
+@shared_app
+def test_covers_carry_the_record(client: Client, key: str) -> None:
+    body = {"text": "春天的笔记", "aigc": True}
+    for sized in ({}, {"width": 440, "height": 586}):
+        answer = client.post("/api/generate/cover", json=body | sized, headers={"x-api-key": key})
+        [cover] = _files(client, answer)
+        assert _record(cover) is not None
+
+
+@shared_app
+def test_an_article_ends_with_the_visible_line(client: Client, key: str) -> None:
+    path, headers = "/api/platform/convert-and-draft", {"x-api-key": key}
+    for markdown, line in ((POST, "内容由AI生成"), ("# Notes\n\nPlain English.", "AI-generated")):
+        labelled = client.post(path, json={"markdown": markdown, "aigc": True}, headers=headers)
+        assert labelled.status_code == 200, labelled.text
+        assert (
+            labelled.json()["html"].rstrip().endswith(f">{line}</section></section></body></html>")
+        )
+        plain = client.post(path, json={"markdown": markdown}, headers=headers)
+        assert line not in plain.json()["html"]
+
+
+def test_the_cli_flag_labels_the_cards(tmp_path: Path) -> None:
+    source = tmp_path / "post.md"
+    source.write_text(POST, encoding="utf-8")
+    for flags, labelled in (([], False), (["--aigc"], True)):
+        out = tmp_path / ("on" if labelled else "off")
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "inkcard.app.cli",
+                "render",
+                str(source),
+                "-o",
+                str(out),
+                *flags,
+            ],
+            check=True,
+            capture_output=True,
+        )
+        [card] = sorted(out.glob("*.png"))
+        assert (_record(card.read_bytes()) is not None) is labelled
