@@ -93,7 +93,8 @@ def test_covers_carry_the_record(client: Client, key: str) -> None:
 @shared_app
 def test_an_article_ends_with_the_visible_line(client: Client, key: str) -> None:
     path, headers = "/api/platform/convert-and-draft", {"x-api-key": key}
-    for markdown, line in ((POST, "内容由AI生成"), ("# Notes\n\nPlain English.", "AI-generated")):
+    linked = "# Notes\n\nPlain English, [a source](https://example.com/a)."
+    for markdown, line in ((POST, "内容由AI生成"), (linked, "AI-generated")):
         labelled = client.post(path, json={"markdown": markdown, "aigc": True}, headers=headers)
         assert labelled.status_code == 200, labelled.text
         assert (

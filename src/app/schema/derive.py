@@ -30,8 +30,8 @@ REF_PREFIX = "#/components/schemas/"
 def json_schema(struct: type) -> dict[str, Any]:
     """The JSON Schema msgspec writes for ``struct`` (its fields under ``properties``)."""
     (_, components) = msgspec.json.schema_components([struct], ref_template=REF_PREFIX + "{name}")
-    schema: dict[str, Any] = components[struct.__name__]
-    return _inlined(schema, components)
+    schema: dict[str, Any] = _inlined(components[struct.__name__], components)
+    return schema
 
 
 def _inlined(schema: Any, components: dict[str, Any]) -> Any:

@@ -252,9 +252,9 @@ def to_article(
     diagrams = take_diagrams(article, style.brand_colour)
     cjk = fx.has_cjk(text)
     details_to_panels(article, "详情" if cjk else "Details")
-    if aigc:
-        _append_label(article, "内容由AI生成" if cjk else "AI-generated")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
+    if aigc:  # last, after the references too
+        _append_label(article, "内容由AI生成" if cjk else "AI-generated")
     images = fx.prepare_images(article)
     style.inliner.transform(document)
     _after_inlining(article, "← 左右滑动查看 →" if cjk else "← swipe to see more →")
