@@ -331,12 +331,17 @@ def render_wechat_cover(
     mode: str | None = None,
     *,
     mark_crop: bool = False,
+    aigc: Aigc | None = None,
 ) -> tuple[bytes, CoverCrops]:
     """An article's cover for the platform: a 900 x 383 PNG whose centred square holds the
     title, and its `pic_crop_235_1` / `pic_crop_1_1` boxes (`CoverCrops`); `mark_crop`
-    outlines the square crop (for a gallery, never for the platform)."""
-    page, crops = wechat_cover(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
-    options = RenderOptions(width=page.width, height=page.height, scale=1)
+    outlines the square crop (for a gallery, never for the platform); `aigc` labels it as
+    `RenderOptions.aigc` does."""
+    label = visible_text(aigc, title) if aigc else ""
+    page, crops = wechat_cover(
+        title, keywords, theme, fonts, mode, mark_crop=mark_crop, label=label
+    )
+    options = RenderOptions(width=page.width, height=page.height, scale=1, aigc=aigc)
     return draw_cards([page], {}, fonts, options).files[0], crops
 
 

@@ -18,6 +18,7 @@ from PIL import Image
 
 from tests.app.apphelpers import files_path
 from tests.app.conftest import shared_app
+from tests.app.test_convert_and_draft import Service, material_of, service, start  # noqa: F401
 
 Client = TestClient[Litestar]
 POST = "# 春天的笔记\n\n窗外的樱花开了，风一吹就落满了整条小路。"
@@ -125,3 +126,14 @@ def test_the_cli_flag_labels_the_cards(tmp_path: Path) -> None:
         )
         [card] = sorted(out.glob("*.png"))
         assert (_record(card.read_bytes()) is not None) is labelled
+
+
+def test_a_draft_ends_with_the_line_and_its_drawn_cover_is_labelled(service: Service) -> None:  # noqa: F811
+    key, _ = service.key(10)
+    body = {"markdown": "# 春天的笔记\n\n只有文字。", "aigc": {"producer": "Acme"}}
+    response = service.post(key, body)
+    assert response.status_code == 200, response.text
+    article = service.stored(response.json()["data"]["media_id"])
+    assert article["content"].endswith(">内容由AI生成</section></section>")
+    record = _record(material_of(service, article))  # the cover drawn from the title
+    assert record is not None and record["ContentProducer"] == "Acme"

@@ -81,10 +81,11 @@ def wechat_cover(
     mode: str | None = None,
     *,
     mark_crop: bool = False,
+    label: str = "",
 ) -> tuple[Page, CoverCrops]:
     """The article cover (900 x 383) with the title in the centred square, and its crops:
-    the whole image at 2.35:1 and the centred square at 1:1."""
-    [page] = wechat_covers(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
+    the whole image at 2.35:1 and the centred square at 1:1; `label` as `cover_pages`."""
+    [page] = wechat_covers(title, keywords, theme, fonts, mode, mark_crop=mark_crop, label=label)
     return page, centred_crops(*WECHAT_SIZE)
 
 
