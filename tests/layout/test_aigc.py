@@ -98,13 +98,13 @@ def _label_runs(page: layout.Page) -> list[GlyphRun]:
     return [item for item in last.items if isinstance(item, GlyphRun)]
 
 
-def _ocr(png: bytes, box: tuple[int, int, int, int], tmp: Path) -> str:
+def _ocr(png: bytes, box: tuple[int, int, int, int], tmp: Path, psm: str = "7") -> str:
     crop = Image.open(io.BytesIO(png)).crop(box)
     crop = crop.resize((crop.width * 3, crop.height * 3), Image.Resampling.LANCZOS)
     path = tmp / "band.png"
     crop.save(path)
     done = subprocess.run(
-        ["tesseract", str(path), "-", "-l", "chi_sim+eng", "--psm", "7"],
+        ["tesseract", str(path), "-", "-l", "chi_sim+eng", "--psm", psm],
         capture_output=True,
         text=True,
         check=True,
@@ -175,3 +175,21 @@ def test_covers_carry_both_labels(fonts: layout.FontBook) -> None:
     image = Image.open(io.BytesIO(wide))
     image.load()
     assert json.loads(image.info["AIGC"]) == RECORD
+
+
+@pytest.mark.parametrize("theme_id", ["business", "pop-art", "darktech"])
+def test_a_wechat_cover_shows_the_label_right_of_its_square(
+    fonts: layout.FontBook, theme_id: str, tmp_path: Path
+) -> None:
+    title = "春天的笔记：樱花开满小路的那一周"
+    png, _ = layout.render_wechat_cover(title, (), themes.load_one(theme_id), fonts, aigc=LABEL)
+    width, height = Image.open(io.BytesIO(png)).size
+    square_right = (width + height) // 2  # the 1:1 crop (the title) ends here
+    corner = (square_right + 20, height // 2, width, height)
+    assert "AI生成" in _ocr(png, corner, tmp_path, psm="11")  # sparse text: beside shapes
+    plain, _ = layout.render_wechat_cover(title, (), themes.load_one(theme_id), fonts)
+    a, b = Image.open(io.BytesIO(png)), Image.open(io.BytesIO(plain))
+    assert (
+        a.crop((0, 0, square_right, height)).tobytes()
+        == b.crop((0, 0, square_right, height)).tobytes()
+    )  # nothing of the label reaches the square or left of it

@@ -13,15 +13,16 @@ up to four of them, the card layouts drawn inside that square (the cover endpoin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from ..pages.aigclabel import ROLE as LABEL_ROLE
 from ..pages.aigclabel import label_items, with_label_room
-from ..pages.cardface import canvas_colour, content_box, static_layers
-from ..style.resolver import resolve
-from ..style.schema import Theme
+from ..pages.cardface import canvas_colour, content_box, edges, static_layers
+from ..style.resolver import Styles, resolve
+from ..style.schema import Style, Theme
 from .coverinks import emphasis, ink_on, small_ink
 from .coverlayouts import DRAWERS, centred_square, in_the_square
 from .covertitle import Design
@@ -37,6 +38,7 @@ WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
 WECHAT_LAYOUTS = ("square", "headline", "band", "pills")
 WIDE_RATIO = 2.35
 CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no theme uses
+CORNER_GAP = 12.0  # px between a WeChat cover's centred square and its AI label
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +114,7 @@ def wechat_covers(
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0, label))
+        pages.append(_page(design, drawn, width, height, 1.0, label, corner=True))
     return pages
 
 
@@ -170,6 +172,11 @@ def _design(
     )
 
 
+def _right(styles: Styles) -> Style:
+    """The AI label's style in a WeChat cover's corner: at the bottom, right-aligned."""
+    return replace(styles[LABEL_ROLE], align="right", position="bottom", indent=0.0)
+
+
 def _zoom(width: float, height: float) -> float:
     """How much larger than the theme's own card a cover draws its page and decorations:
     a 1080 x 1440 cover looks like a 440 x 586 card, only sharper."""
@@ -177,14 +184,31 @@ def _zoom(width: float, height: float) -> float:
 
 
 def _page(
-    design: Design, drawn: list[Item], width: float, height: float, zoom: float, label: str
+    design: Design,
+    drawn: list[Item],
+    width: float,
+    height: float,
+    zoom: float,
+    label: str,
+    *,
+    corner: bool = False,
 ) -> Page:
+    """One cover; `label` in its footer band, or with `corner` (a WeChat cover, whose
+    layouts draw across that band) right-aligned right of the centred square, on a patch."""
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
     if label:
         styles, box = design.styles, design.content
-        items += tuple(label_items(styles, design.fonts, label, box, page.height, page.width))
+        if corner:
+            styles = replace(styles, roles={**styles.roles, LABEL_ROLE: _right(styles)})
+            left = (page.width + page.height) / 2 + CORNER_GAP
+            right = page.width - edges(styles["card"])[1]  # the card's edge, not the measure's
+            box = Rect(left, box.y, max(1.0, right - left), box.height)
+        labelled = label_items(
+            styles, design.fonts, label, box, page.height, page.width, chip=corner
+        )
+        items += tuple(labelled)
     if zoom != 1.0:
         items = (Group(items, scale=zoom),)
     alt = Row(0.0, (), text=design.title) if design.title else None

@@ -14,10 +14,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import replace
 
-from ..base.boxes import Group, Item, Rect
+from ..base.boxes import Fill, Group, Item, Rect
 from ..base.fonts import FontBook
 from ..parse.doc import Doc, Text
 from ..style.looks import text_look
+from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
 from .cardface import edges
@@ -56,11 +57,19 @@ def with_label_room(styles: Styles, width: float) -> Styles:
 
 
 def label_items(
-    styles: Styles, fonts: FontBook, text: str, box: Rect, height: float, width: float
+    styles: Styles,
+    fonts: FontBook,
+    text: str,
+    box: Rect,
+    height: float,
+    width: float,
+    *,
+    chip: bool = False,
 ) -> list[Item]:
     """The label's line in its band on a card `width` x `height` whose content box is
     `box`: aligned as its role says (`indent` px in from its side), its line box's edge
-    on the band's outer edge."""
+    on the band's outer edge. `chip`: on a rounded patch of the card's own colour, for a place
+    the theme's drawings may reach (a WeChat cover's corner)."""
     style = label_style(styles, width)
     look = text_look(
         style.family,
@@ -80,7 +89,12 @@ def label_items(
         return []
     top, _, bottom, _ = edges(styles["card"])
     y = top if style.position == "top" else height - bottom - line.height
-    return [Group(line.items, dy=y)]
+    label = Group(line.items, dy=y)
+    if not chip:
+        return [label]
+    pad = style.size / 2
+    patch = Rect(line.left - pad, y, line.width + 2 * pad, line.height)
+    return [Fill(patch, base_color(styles["card"].background), line.height / 2), label]
 
 
 def post_text(doc: Doc) -> str:
