@@ -8,9 +8,12 @@ import io
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
+import httpx
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
@@ -18,7 +21,15 @@ from PIL import Image
 
 from tests.app.apphelpers import files_path
 from tests.app.conftest import shared_app
-from tests.app.test_convert_and_draft import Service, material_of, service, start  # noqa: F401
+from tests.app.test_convert_and_draft import (  # noqa: F401 (the fixtures)
+    APPID,
+    SECRET,
+    Service,
+    material_of,
+    service,
+    start,
+)
+from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)
 
 Client = TestClient[Litestar]
 POST = "# 春天的笔记\n\n窗外的樱花开了，风一吹就落满了整条小路。"
@@ -136,4 +147,50 @@ def test_a_draft_ends_with_the_line_and_its_drawn_cover_is_labelled(service: Ser
     article = service.stored(response.json()["data"]["media_id"])
     assert article["content"].endswith(">内容由AI生成</section></section>")
     record = _record(material_of(service, article))  # the cover drawn from the title
+    assert record is not None and record["ContentProducer"] == "Acme"
+
+
+@pytest.fixture
+def drawing_service(start: Callable[..., Service]) -> Service:  # noqa: F811
+    """The service with its render process: a newspic draft draws its cards."""
+    return start()
+
+
+def test_a_newspic_drafts_cards_are_labelled(drawing_service: Service) -> None:
+    drawing = drawing_service
+    key, _ = drawing.key(10)
+    body = {
+        "markdown": "# 春天的笔记\n\n樱花\n\n---\n\n第二张",
+        "splitMode": "hrSplit",
+        "aigc": True,
+    }
+    sent = {"x-api-key": key, "Platform-Appid": APPID, "Platform-App-Secret": SECRET}
+    answer = httpx.post(
+        drawing.base + "/api/platform/newspic-draft", json=body, headers=sent, timeout=60
+    )
+    assert answer.status_code == 200, answer.text
+    (article,) = drawing.platform.draft(answer.json()["data"]["media_id"])
+    ids = [image["image_media_id"] for image in article["image_info"]["image_list"]]
+    assert len(ids) == 2
+    for media_id in ids:  # each card as the platform received it
+        assert _record(drawing.platform.materials[media_id][1]) is not None
+
+
+def test_the_mcp_tool_labels_the_cards(http: Http) -> None:  # noqa: F811
+    key, _ = http.new_key()
+
+    async def scenario() -> list[dict[str, Any]]:
+        async with http.session(key) as session:
+            result = await session.call_tool(
+                "generate_cards",
+                {"markdown": POST, "aigc": {"producer": "Acme"}, "includeImages": False},
+            )
+            assert not result.is_error, result
+            images: list[dict[str, Any]] = text_of(result)["images"]
+            bad = await session.call_tool("generate_cards", {"aigc": {"who": "x"}})
+            assert bad.is_error and text_of(bad)["error"] == "invalid_aigc"
+            return images
+
+    [image] = anyio.run(scenario)
+    record = _record(httpx.get(image["url"]).content)
     assert record is not None and record["ContentProducer"] == "Acme"
