@@ -155,7 +155,7 @@ def layout_cards(
         split=options.split,
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         limits=_limits(options),
-        label=visible_text(options.aigc, post_text(doc)) if options.aigc else "",
+        label=_label(doc, options),
     )
     shared = premade if options.split == "autoSplit" else None
     styles = resolve(theme, options.mode)
@@ -179,8 +179,20 @@ def layout_share(
         TooManyPages, CardTooLarge, TooTallForFormat, TooManyPixels: The share alone is
             already over a limit (the `layout_cards` that waits for it lays it out itself).
     """
-    card = Card(options.width, options.height, "autoSplit", limits=_limits(options))
+    card = Card(
+        options.width,
+        options.height,
+        "autoSplit",
+        limits=_limits(options),
+        label=_label(doc, options),
+    )
     return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
+
+
+def _label(doc: Doc, options: RenderOptions) -> str:
+    """The visible AI-content label of `doc`'s cards (none without `options.aigc`): the
+    same in `layout_cards` and in `layout_share`, whose rows must fit the same content box."""
+    return visible_text(options.aigc, post_text(doc)) if options.aigc else ""
 
 
 def layout_pages(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import shutil
 import subprocess
 import unicodedata
@@ -193,3 +194,24 @@ def test_a_wechat_cover_shows_the_label_right_of_its_square(
         a.crop((0, 0, square_right, height)).tobytes()
         == b.crop((0, 0, square_right, height)).tobytes()
     )  # nothing of the label reaches the square or left of it
+
+
+def test_a_share_laid_out_apart_makes_the_same_labelled_cards(fonts: layout.FontBook) -> None:
+    # a diagram taller than a card is drawn in bands as tall as the content box: the share's
+    # bands must be the box the label leaves
+    code = (
+        "```mermaid\nflowchart TD\n"
+        + "\n".join(f"  N{n} --> N{n + 1}" for n in range(40))
+        + "\n```"
+    )
+    paragraphs = "\n\n".join(["窗外的樱花开了。" * 20] * 8)
+    post = "\n\n".join([CJK_POST, paragraphs, paragraphs, code, paragraphs])
+    theme, doc = themes.load_one("notebook"), layout.parse_post(post)  # its footer grows
+    options = layout.RenderOptions(split="autoSplit", aigc=LABEL)
+    start = layout.share_start(doc)
+    assert start is not None
+    parts = pickle.dumps(layout.layout_share(doc, theme, fonts, options, start))
+    premade = layout.Premade(start, lambda: pickle.loads(parts))
+    shared = layout.layout_cards(doc, theme, fonts, options, premade=premade).pages
+    whole = layout.layout_cards(doc, theme, fonts, options).pages
+    assert [page.items for page in shared] == [page.items for page in whole]
