@@ -23,7 +23,6 @@ are reached through their stages' own faces (`layout.parse`, `layout.text`, `lay
 
 from __future__ import annotations
 
-from .base.aigc import Aigc
 from .base.boxes import ImageRef, Page
 from .base.fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .blocks.parts import Part
@@ -101,7 +100,6 @@ __all__ = [
     "MEDIA_TYPES",
     "PHONE_WIDTH",
     "SPLIT_MODES",
-    "Aigc",
     "CardTooLarge",
     "DiagramError",
     "Doc",

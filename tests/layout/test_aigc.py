@@ -20,13 +20,14 @@ from pypdf import PdfReader
 from inkcard import layout, themes
 from inkcard.layout.base.aigc import XMP_NAMESPACE
 from inkcard.layout.base.boxes import GlyphRun, Group
+from inkcard.layout.draw import Aigc
 from inkcard.layout.pages.aigclabel import label_style, with_label_room
 from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.style.resolver import resolve
 
 CJK_POST = "# 春天的笔记\n\n" + "窗外的樱花开了，风一吹就落满了整条小路。" * 40
 LATIN_POST = "# Spring notes\n\n" + "The cherry trees are out and the lane is white with them. " * 4
-LABEL = layout.Aigc(producer="Acme 模型", produce_id="post-42")
+LABEL = Aigc(producer="Acme 模型", produce_id="post-42")
 RECORD = {
     "Label": "1",
     "ContentProducer": "Acme 模型",
@@ -120,7 +121,7 @@ def test_label_reads_by_ocr_and_keeps_off_the_text(
 ) -> None:
     assert shutil.which("tesseract"), "tesseract (and its chi_sim data) is a test dependency"
     theme = themes.load_one(theme_id)
-    options = layout.RenderOptions(split="autoSplit", aigc=layout.Aigc())
+    options = layout.RenderOptions(split="autoSplit", aigc=Aigc())
     laid = layout.layout_cards(CJK_POST, theme, fonts, options)
     assert len(laid.pages) > 1
     page = laid.pages[0]
@@ -156,10 +157,10 @@ def test_label_reads_by_ocr_and_keeps_off_the_text(
 
 def test_latin_post_gets_the_english_label(fonts: layout.FontBook) -> None:
     page = layout.layout_pages(
-        LATIN_POST, themes.load_one("minimal"), fonts, layout.RenderOptions(aigc=layout.Aigc())
+        LATIN_POST, themes.load_one("minimal"), fonts, layout.RenderOptions(aigc=Aigc())
     )[0]
     [pdf] = layout.draw_cards(
-        [page], {}, fonts, layout.RenderOptions(format="pdf", aigc=layout.Aigc())
+        [page], {}, fonts, layout.RenderOptions(format="pdf", aigc=Aigc())
     ).files
     assert PdfReader(io.BytesIO(pdf)).pages[0].extract_text().rstrip().endswith("AI-generated")
 

@@ -17,6 +17,7 @@ from inkcard.app.cards.request import ThemeLookup, resolve_theme
 from inkcard.app.schema import DEFAULT_THEME, KEYWORD_CHARS, KEYWORDS, CoverRequest
 from inkcard.app.schema.aigc import engine_label
 from inkcard.layout.covers import WECHAT_COVER_SIZE
+from inkcard.layout.draw import Aigc
 
 COVER_SCALE = 2  # image pixels per CSS pixel, as generate's default: a 440 x 586 cover is 880 wide
 KEYWORD_SEPARATORS = re.compile(r"[,，、]")  # ASCII and full-width commas, the enumeration comma
@@ -34,7 +35,7 @@ class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):
     height: int
     wechat: bool = False  # no size asked for: the platform's 2.35:1 cover, title in the square
     chrome: bool = True  # the theme's static decorations; off when no theme was named
-    aigc: layout.Aigc | None = None  # an AI-content label on the covers and in their files
+    aigc: Aigc | None = None  # an AI-content label on the covers and in their files
 
     def options(self, output_pixels: int) -> layout.RenderOptions:
         """The engine's options, held to the service's pixel budget (as generate's)."""

@@ -18,6 +18,7 @@ import msgspec
 from inkcard import layout, themes
 from inkcard.app.schema import GenerateRequest, invalid
 from inkcard.app.schema.aigc import engine_label
+from inkcard.layout.draw import Aigc
 
 LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 
@@ -45,7 +46,7 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     format: layout.OutputFormat = "png"
     quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp
     fit: layout.Fit = "none"
-    aigc: layout.Aigc | None = None  # an AI-content label on the cards and in their files
+    aigc: Aigc | None = None  # an AI-content label on the cards and in their files
 
     def render_options(self, output_pixels: int, image_pixels: int) -> layout.RenderOptions:
         """The engine's options for these cards, held to the service's budgets: at most

@@ -1,4 +1,4 @@
-"""The ``aigc`` field every operation takes → the engine's AI-content label (``layout.Aigc``).
+"""The ``aigc`` field every operation takes → the engine's AI-content label (``layout.draw.Aigc``).
 
 ``true`` asks for the labels China's rules (GB 45438-2025) ask of AI-generated content: the
 visible one on every card (and a line in an article) and the implicit one in each file's
@@ -13,7 +13,7 @@ from typing import Annotated
 
 import msgspec
 
-from inkcard import layout
+from inkcard.layout.draw import Aigc as EngineLabel
 
 MAX_CHARS = 200  # a provider's name or code, or a content ID: short strings in the standard
 
@@ -52,10 +52,10 @@ ACCEPTED = (
 )
 
 
-def engine_label(value: bool | AigcLabel) -> layout.Aigc | None:
+def engine_label(value: bool | AigcLabel) -> EngineLabel | None:
     """The engine's label for the field as sent (None: no label)."""
     if value is False:
         return None
     if value is True:
-        return layout.Aigc()
-    return layout.Aigc(producer=value.producer, produce_id=value.id)
+        return EngineLabel()
+    return EngineLabel(producer=value.producer, produce_id=value.id)

@@ -33,7 +33,7 @@ from inkcard.app.fetch import FetchError, ImageFetcher
 from inkcard.app.schema import ArticleRequest, ImagePolicy
 from inkcard.app.schema.aigc import engine_label
 from inkcard.layout.covers import WECHAT_COVER_SIZE, CoverCrops, centred_crops
-from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage
+from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, Aigc, EncodedImage
 
 COVER_WIDTH, COVER_HEIGHT = WECHAT_COVER_SIZE
 
@@ -54,7 +54,7 @@ class DraftPlan:
 
 
 def cover_card(
-    title: str, theme: str, fonts: layout.FontBook, aigc: layout.Aigc | None = None
+    title: str, theme: str, fonts: layout.FontBook, aigc: Aigc | None = None
 ) -> tuple[bytes, CoverCrops]:
     """A 900×383 PNG drawn by the cover designer from the title, in the card theme of the
     article theme's name, the title inside the centred square; and its crops. `aigc`: an
@@ -175,7 +175,7 @@ class DraftPlanner:
         return await self._drawn_cover(request.theme, title, warnings, label)
 
     async def _drawn_cover(
-        self, theme: str, title: str, warnings: Warnings, aigc: layout.Aigc | None = None
+        self, theme: str, title: str, warnings: Warnings, aigc: Aigc | None = None
     ) -> tuple[str, bytes, CoverCrops]:
         """A card drawn from the title, since there is no image to make the cover of."""
         fonts = self.fonts()
