@@ -32,6 +32,13 @@ if [ -n "$extras" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ -n "$extras" ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
     missing+=(postgresql)
 fi
+# The AI-label tests read each theme's visible label by OCR (tests/layout/test_aigc.py).
+if [ -n "$extras" ] && ! command -v tesseract >/dev/null; then
+    missing+=(tesseract-ocr tesseract-ocr-chi-sim)
+fi
+if [ -n "$extras" ] && command -v tesseract >/dev/null && ! tesseract --list-langs 2>/dev/null | grep -qx chi_sim; then
+    missing+=(tesseract-ocr-chi-sim)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
     $sudo apt-get update -qq

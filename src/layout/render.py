@@ -9,17 +9,20 @@ its arguments, so its output can be cached by a hash of them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
 import msgspec
 
+from .base.aigc import Aigc, visible_text
 from .base.boxes import Page
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
 from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover, wechat_covers
+from .draw.aigcmeta import labelled
 from .draw.encode import encode_lossy, encode_pdf, encode_png
 from .draw.painter import Painter
 from .flow.budget import OutputLimits
@@ -30,6 +33,7 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
+from .pages.aigclabel import post_text
 from .pages.compose import (
     Card,
     SplitMode,
@@ -78,6 +82,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     format: OutputFormat = "png"  # pdf: one document of every card, vector text
     fit: Fit = "none"  # auto: the type scale whose cards score best (`fitting`)
     quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
+    aigc: Aigc | None = None  # an AI-content label: visible on every card, and in the files
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +155,7 @@ def layout_cards(
         split=options.split,
         overflow_hidden=hides_overflow(options.split, options.overflow_hidden),
         limits=_limits(options),
+        label=_label(doc, options),
     )
     shared = premade if options.split == "autoSplit" else None
     styles = resolve(theme, options.mode)
@@ -173,8 +179,20 @@ def layout_share(
         TooManyPages, CardTooLarge, TooTallForFormat, TooManyPixels: The share alone is
             already over a limit (the `layout_cards` that waits for it lays it out itself).
     """
-    card = Card(options.width, options.height, "autoSplit", limits=_limits(options))
+    card = Card(
+        options.width,
+        options.height,
+        "autoSplit",
+        limits=_limits(options),
+        label=_label(doc, options),
+    )
     return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
+
+
+def _label(doc: Doc, options: RenderOptions) -> str:
+    """The visible AI-content label of `doc`'s cards (none without `options.aigc`): the
+    same in `layout_cards` and in `layout_share`, whose rows must fit the same content box."""
+    return visible_text(options.aigc, post_text(doc)) if options.aigc else ""
 
 
 def layout_pages(
@@ -247,14 +265,29 @@ def draw_cards(
     measured = [measure(page) for page in pages]
     if options.format == "pdf":
         text = "\n\n".join(text for text in texts if text)
-        return Rendered([encode_pdf(cards)], [text], [_lowest(measured)])
+        return Rendered(_labelled([encode_pdf(cards)], pages, options), [text], [_lowest(measured)])
     if options.format == "png":
-        return Rendered([encode_png(*card, options.scale) for card in cards], texts, measured)
-    files = [
-        encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
-        for card in cards
+        files = [encode_png(*card, options.scale) for card in cards]
+    else:
+        files = [
+            encode_lossy(*card, options.scale, codec=options.format, quality=options.quality)
+            for card in cards
+        ]
+    return Rendered(_labelled(files, pages, options), texts, measured)
+
+
+def _labelled(files: list[bytes], pages: list[Page], options: RenderOptions) -> list[bytes]:
+    """The files with the AI-content label of `options` in their metadata (if it has one)."""
+    aigc = options.aigc
+    if aigc is None:
+        return files
+    sizes = [
+        (math.ceil(page.width * options.scale), math.ceil(page.height * options.scale))
+        for page in pages
     ]
-    return Rendered(files, texts, measured)
+    return [
+        labelled(data, options.format, aigc, size) for data, size in zip(files, sizes, strict=False)
+    ]
 
 
 def _lowest(measured: list[Quality | None]) -> Quality | None:
@@ -282,8 +315,11 @@ def render_covers(
     """
     covers = max(1, min(count, MAX_COVERS))
     _limits(options).check([(options.width, options.height)] * covers)
+    label = visible_text(options.aigc, title) if options.aigc else ""
     if wechat:
-        pages = wechat_covers(title, keywords, theme, fonts, options.mode, count=covers)
+        pages = wechat_covers(
+            title, keywords, theme, fonts, options.mode, count=covers, label=label
+        )
         return draw_cards(pages, {}, fonts, options)
     pages = cover_pages(
         title,
@@ -294,6 +330,7 @@ def render_covers(
         height=options.height,
         count=covers,
         mode=options.mode,
+        label=label,
     )
     return draw_cards(pages, {}, fonts, options)
 
@@ -306,12 +343,17 @@ def render_wechat_cover(
     mode: str | None = None,
     *,
     mark_crop: bool = False,
+    aigc: Aigc | None = None,
 ) -> tuple[bytes, CoverCrops]:
     """An article's cover for the platform: a 900 x 383 PNG whose centred square holds the
     title, and its `pic_crop_235_1` / `pic_crop_1_1` boxes (`CoverCrops`); `mark_crop`
-    outlines the square crop (for a gallery, never for the platform)."""
-    page, crops = wechat_cover(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
-    options = RenderOptions(width=page.width, height=page.height, scale=1)
+    outlines the square crop (for a gallery, never for the platform); `aigc` labels it as
+    `RenderOptions.aigc` does."""
+    label = visible_text(aigc, title) if aigc else ""
+    page, crops = wechat_cover(
+        title, keywords, theme, fonts, mode, mark_crop=mark_crop, label=label
+    )
+    options = RenderOptions(width=page.width, height=page.height, scale=1, aigc=aigc)
     return draw_cards([page], {}, fonts, options).files[0], crops
 
 

@@ -142,6 +142,7 @@ class ArticleService:
                 inline,
                 "" if request.keepTitleHeading else request.title,  # its repeating h1 goes
                 Styling(request.css, request.codeTheme, request.indent, request.justify),
+                request.aigc is not False,  # true or {producer, id}: the visible line
                 timeout=timeout,
                 key=key,
             )

@@ -15,7 +15,9 @@ import msgspec
 from inkcard import layout
 from inkcard.app.cards.request import ThemeLookup, resolve_theme
 from inkcard.app.schema import DEFAULT_THEME, KEYWORD_CHARS, KEYWORDS, CoverRequest
+from inkcard.app.schema.aigc import engine_label
 from inkcard.layout.covers import WECHAT_COVER_SIZE
+from inkcard.layout.draw import Aigc
 
 COVER_SCALE = 2  # image pixels per CSS pixel, as generate's default: a 440 x 586 cover is 880 wide
 KEYWORD_SEPARATORS = re.compile(r"[,，、]")  # ASCII and full-width commas, the enumeration comma
@@ -33,6 +35,7 @@ class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):
     height: int
     wechat: bool = False  # no size asked for: the platform's 2.35:1 cover, title in the square
     chrome: bool = True  # the theme's static decorations; off when no theme was named
+    aigc: Aigc | None = None  # an AI-content label on the covers and in their files
 
     def options(self, output_pixels: int) -> layout.RenderOptions:
         """The engine's options, held to the service's pixel budget (as generate's)."""
@@ -43,13 +46,17 @@ class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):
             mode=self.mode,
             max_pixels=layout.MAX_CARD_PIXELS,
             max_total_pixels=output_pixels,
+            aigc=self.aigc,
         )
 
     def digest(self, theme_data: str, fonts: str) -> str:
         """32 hex characters naming these covers' files: the spec, the engine version and
         the fingerprints of the theme file and the fonts."""
         h = hashlib.sha256(f"inkcard-covers\n{layout.ENGINE_VERSION}\n".encode())
-        h.update(msgspec.json.encode([self, theme_data, fonts]))
+        spec = msgspec.structs.asdict(self)
+        if spec["aigc"] is None:
+            del spec["aigc"]  # the digest of an unlabelled cover as before the field
+        h.update(msgspec.json.encode([spec, theme_data, fonts]))
         return h.hexdigest()[:32]
 
 
@@ -81,6 +88,7 @@ def normalise_cover(request: CoverRequest, lookup: ThemeLookup) -> CoverSpec:
         height=round(layout.DEFAULT_HEIGHT if height is None else height),
         wechat=wechat,
         chrome=named,
+        aigc=engine_label(request.aigc),
     )
 
 

@@ -17,6 +17,8 @@ import msgspec
 
 from inkcard import layout, themes
 from inkcard.app.schema import GenerateRequest, invalid
+from inkcard.app.schema.aigc import engine_label
+from inkcard.layout.draw import Aigc
 
 LOSSY = ("jpeg", "webp")  # the formats `quality` applies to
 
@@ -44,6 +46,7 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
     format: layout.OutputFormat = "png"
     quality: int = layout.DEFAULT_QUALITY  # the default unless jpeg/webp
     fit: layout.Fit = "none"
+    aigc: Aigc | None = None  # an AI-content label on the cards and in their files
 
     def render_options(self, output_pixels: int, image_pixels: int) -> layout.RenderOptions:
         """The engine's options for these cards, held to the service's budgets: at most
@@ -61,6 +64,7 @@ class CardRequest(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True)
             format=self.format,
             quality=self.quality,
             fit=self.fit,
+            aigc=self.aigc,
             max_pages=layout.MAX_CARDS,
             max_pixels=layout.MAX_CARD_PIXELS,
             max_total_pixels=output_pixels,
@@ -114,4 +118,5 @@ def normalise(request: GenerateRequest, lookup: ThemeLookup) -> CardRequest:
         format=request.format,
         quality=request.quality if request.format in LOSSY else layout.DEFAULT_QUALITY,
         fit=request.fit,
+        aigc=engine_label(request.aigc),
     )

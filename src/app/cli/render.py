@@ -36,6 +36,7 @@ FLAG_OF_FIELD = {
     "format": "--format",
     "quality": "--quality",
     "fit": "--fit",
+    "aigc": "--aigc",
 }
 """The API's request field → the `render` flag that sets it: the one table both the request
 the command makes and its error messages are written from."""
@@ -127,6 +128,13 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         choices=layout.FITS,
         help="auto: also lay the post out a few steps denser and roomier and keep the cards"
         f" that score best (see --report) (default: {default.fit})",
+    )
+    render.add_argument(
+        "--aigc",
+        action="store_true",
+        help="label the cards as AI-generated (GB 45438-2025): 内容由AI生成 / AI-generated"
+        " in each card's footer and the standard's AIGC record in each file's metadata"
+        " (default: off)",
     )
     render.add_argument(
         "--fonts",

@@ -8,6 +8,8 @@ import msgspec
 
 from inkcard.app.errors import InvalidField
 from inkcard.app.prices import PRICES, credits
+from inkcard.app.schema.aigc import ACCEPTED as AIGC_ACCEPTED
+from inkcard.app.schema.aigc import Aigc as AigcField
 from inkcard.app.schema.generate import DEFAULT_IN_WORDS, invalid
 from inkcard.app.schema.platform import (
     DRAFT_FIELDS_ACCEPTED,
@@ -216,6 +218,7 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     ] = False
     draftMediaId: DraftMediaId = ""
     draftMissing: DraftMissingField = "fail"
+    aigc: AigcField = False
 
 
 class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
@@ -251,6 +254,7 @@ _ARTICLE_ACCEPTED = {
     "onlyFansCanComment": "true or false",
     "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
     "dryRun": "true or false",
+    "aigc": AIGC_ACCEPTED,
     **DRAFT_FIELDS_ACCEPTED,
 }
 

@@ -24,15 +24,27 @@ from inkcard.layout.parse import color_pattern
 
 COLOR_FIELDS = ("primaryColor",)
 NULL = {"type": "null"}
+REF_PREFIX = "#/components/schemas/"
 
 
 def json_schema(struct: type) -> dict[str, Any]:
     """The JSON Schema msgspec writes for ``struct`` (its fields under ``properties``)."""
-    (_, components) = msgspec.json.schema_components(
-        [struct], ref_template="#/components/schemas/{name}"
-    )
-    schema: dict[str, Any] = components[struct.__name__]
+    (_, components) = msgspec.json.schema_components([struct], ref_template=REF_PREFIX + "{name}")
+    schema: dict[str, Any] = _inlined(components[struct.__name__], components)
     return schema
+
+
+def _inlined(schema: Any, components: dict[str, Any]) -> Any:
+    """``schema`` with each reference to a nested record (``aigc``'s ``AigcLabel``) replaced
+    by that record's schema: a tool's reader, and the OpenAPI document, get it whole."""
+    if isinstance(schema, list):
+        return [_inlined(item, components) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith(REF_PREFIX):
+        return _inlined(components[ref.removeprefix(REF_PREFIX)], components)
+    return {key: _inlined(value, components) for key, value in schema.items()}
 
 
 def field_descriptions(struct: type) -> dict[str, str]:

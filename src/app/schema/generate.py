@@ -15,6 +15,8 @@ import msgspec
 
 from inkcard import layout
 from inkcard.app.errors import InvalidField
+from inkcard.app.schema.aigc import ACCEPTED as AIGC_ACCEPTED
+from inkcard.app.schema.aigc import Aigc as AigcField
 from inkcard.app.schema.wire import (
     MARKDOWN_LIMIT,
     Markdown,
@@ -159,6 +161,7 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     format: OutputFormat = "png"
     quality: Quality = layout.DEFAULT_QUALITY
     fit: Fit = "none"
+    aigc: AigcField = False
 
 
 INLINE_CARDS = 8
@@ -341,6 +344,7 @@ CARD_ACCEPTED = {
     "format": "one of " + ", ".join(layout.FORMATS),
     "quality": "an integer between 1 and 100",
     "fit": "one of " + ", ".join(layout.FITS),
+    "aigc": AIGC_ACCEPTED,
 }
 
 

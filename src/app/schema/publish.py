@@ -11,6 +11,7 @@ import msgspec
 
 from inkcard import layout
 from inkcard.app.prices import PRICES, credits
+from inkcard.app.schema.aigc import Aigc as AigcField
 from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_MARKDOWN,
@@ -63,6 +64,7 @@ _CARD_FIELDS = (
     "mdxMode",
     "overHiddenMode",
     "scale",
+    "aigc",
 )
 
 
@@ -85,6 +87,7 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
     mdxMode: MdxMode = False
     overHiddenMode: OverHiddenMode = False
     scale: Scale = 2
+    aigc: AigcField = False
     title: Annotated[
         str,
         msgspec.Meta(

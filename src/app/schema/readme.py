@@ -70,7 +70,8 @@ def _type(schema: dict[str, Any]) -> str:
     values = schema.get("enum", [])
     if values and all(isinstance(value, str) for value in values):
         return "string"
-    return "any"
+    choices = [_type(choice) for choice in schema.get("anyOf", [])]
+    return " or ".join(choices) if choices else "any"  # aigc: boolean or object
 
 
 def _default(field: msgspec.structs.FieldInfo) -> str:

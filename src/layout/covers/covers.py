@@ -13,14 +13,16 @@ up to four of them, the card layouts drawn inside that square (the cover endpoin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..pages.cardface import canvas_colour, content_box, static_layers
-from ..style.resolver import resolve
-from ..style.schema import Theme
+from ..pages.aigclabel import ROLE as LABEL_ROLE
+from ..pages.aigclabel import label_items, with_label_room
+from ..pages.cardface import canvas_colour, content_box, edges, static_layers
+from ..style.resolver import Styles, resolve
+from ..style.schema import Style, Theme
 from .coverinks import emphasis, ink_on, small_ink
 from .coverlayouts import DRAWERS, centred_square, in_the_square
 from .covertitle import Design
@@ -36,6 +38,7 @@ WECHAT_SIZE = (900, 383)  # the article cover the platform shows at 2.35:1
 WECHAT_LAYOUTS = ("square", "headline", "band", "pills")
 WIDE_RATIO = 2.35
 CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no theme uses
+CORNER_GAP = 12.0  # px between a WeChat cover's centred square and its AI label
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +60,17 @@ def cover_pages(
     height: float,
     count: int = 1,
     mode: str | None = None,
+    label: str = "",
 ) -> list[Page]:
     """`count` (1..4) covers of `title`, each in another layout, `width` x `height` CSS px.
 
     `keywords` found in the title are drawn in the accent; the others are shown beside it
-    (as pills, or in a kicker line)."""
-    design = _design(title, keywords, theme, fonts, mode, width, height)
+    (as pills, or in a kicker line). `label`: an AI-content label in the footer band, which
+    the title's room then ends above (pages/aigclabel.py)."""
+    design = _design(title, keywords, theme, fonts, mode, width, height, label)
     zoom = _zoom(width, height)
     return [
-        _page(design, DRAWERS[name](design), width, height, zoom)
+        _page(design, DRAWERS[name](design), width, height, zoom, label)
         for name in LAYOUTS[: max(1, min(count, MAX_COVERS))]
     ]
 
@@ -78,10 +83,11 @@ def wechat_cover(
     mode: str | None = None,
     *,
     mark_crop: bool = False,
+    label: str = "",
 ) -> tuple[Page, CoverCrops]:
     """The article cover (900 x 383) with the title in the centred square, and its crops:
-    the whole image at 2.35:1 and the centred square at 1:1."""
-    [page] = wechat_covers(title, keywords, theme, fonts, mode, mark_crop=mark_crop)
+    the whole image at 2.35:1 and the centred square at 1:1; `label` as `cover_pages`."""
+    [page] = wechat_covers(title, keywords, theme, fonts, mode, mark_crop=mark_crop, label=label)
     return page, centred_crops(*WECHAT_SIZE)
 
 
@@ -94,19 +100,21 @@ def wechat_covers(
     *,
     count: int = 1,
     mark_crop: bool = False,
+    label: str = "",
 ) -> list[Page]:
     """`count` (1..4) WeChat covers (900 x 383, 2.35:1), each in another of
     `WECHAT_LAYOUTS`, every one with the whole title inside the centred square the platform
-    crops at 1:1; `mark_crop` outlines that square (a gallery's, never the platform's)."""
+    crops at 1:1; `mark_crop` outlines that square (a gallery's, never the platform's);
+    `label` as `cover_pages` takes it."""
     width, height = WECHAT_SIZE
-    design = _design(title, keywords, theme, fonts, mode, width, height)
+    design = _design(title, keywords, theme, fonts, mode, width, height, label)
     pages = []
     for name in WECHAT_LAYOUTS[: max(1, min(count, MAX_COVERS))]:
         drawn = centred_square(design) if name == "square" else in_the_square(design, name)
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0))
+        pages.append(_page(design, drawn, width, height, 1.0, label, corner=True))
     return pages
 
 
@@ -139,10 +147,13 @@ def _design(
     mode: str | None,
     width: float,
     height: float,
+    label: str = "",
 ) -> Design:
     styles = resolve(theme, mode)
     zoom = _zoom(width, height)
     page = Rect(0.0, 0.0, width / zoom, height / zoom)
+    if label:
+        styles = with_label_room(styles, page.width)
     accent, marker = emphasis(styles)
     # The engine's own bounds (a caller refuses more): a cover shows a short title.
     words = tuple(dict.fromkeys(k.strip()[:MAX_KEYWORD_CHARS] for k in keywords if k.strip()))
@@ -161,16 +172,43 @@ def _design(
     )
 
 
+def _right(styles: Styles) -> Style:
+    """The AI label's style in a WeChat cover's corner: at the bottom, right-aligned."""
+    return replace(styles[LABEL_ROLE], align="right", position="bottom", indent=0.0)
+
+
 def _zoom(width: float, height: float) -> float:
     """How much larger than the theme's own card a cover draws its page and decorations:
     a 1080 x 1440 cover looks like a 440 x 586 card, only sharper."""
     return max(1.0, min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT))
 
 
-def _page(design: Design, drawn: list[Item], width: float, height: float, zoom: float) -> Page:
+def _page(
+    design: Design,
+    drawn: list[Item],
+    width: float,
+    height: float,
+    zoom: float,
+    label: str,
+    *,
+    corner: bool = False,
+) -> Page:
+    """One cover; `label` in its footer band, or with `corner` (a WeChat cover, whose
+    layouts draw across that band) right-aligned right of the centred square, on a patch."""
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
+    if label:
+        styles, box = design.styles, design.content
+        if corner:
+            styles = replace(styles, roles={**styles.roles, LABEL_ROLE: _right(styles)})
+            left = (page.width + page.height) / 2 + CORNER_GAP
+            right = page.width - edges(styles["card"])[1]  # the card's edge, not the measure's
+            box = Rect(left, box.y, max(1.0, right - left), box.height)
+        labelled = label_items(
+            styles, design.fonts, label, box, page.height, page.width, chip=corner
+        )
+        items += tuple(labelled)
     if zoom != 1.0:
         items = (Group(items, scale=zoom),)
     alt = Row(0.0, (), text=design.title) if design.title else None

@@ -37,6 +37,7 @@ from ..parse.markdown import split_at_rules
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
+from .aigclabel import label_items, with_label_room
 from .breakrules import opens_section
 from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
@@ -70,6 +71,7 @@ class Card:
     overflow_hidden: bool = False
     limits: OutputLimits = field(default_factory=OutputLimits)
     type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
+    label: str = ""  # an AI-content label on every card (aigclabel.py); empty: none
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -158,7 +160,12 @@ def _verse_centred(
 
 
 def _room(styles: Styles, card: Card) -> float:
-    return content_box(styles, card.width, card.height).height
+    return content_box(_labelled(styles, card), card.width, card.height).height
+
+
+def _labelled(styles: Styles, card: Card) -> Styles:
+    """`styles` with room for the card's AI-content label, if it has one."""
+    return with_label_room(styles, card.width) if card.label else styles
 
 
 def compose_share(
@@ -167,6 +174,7 @@ def compose_share(
     """The second share of an autoSplit post, from top-level block `start` on, as the
     `compose` of another process takes it in `premade` (`Flow.share`)."""
     virtual, _ = _laid_out_as(styles, card)
+    styles = _labelled(styles, virtual)
     box = content_box(styles, virtual.width, virtual.height)
     flow = MdxFlow(styles, fonts, Images({}), max_row_height=box.height)
     flow.budget = _flowing_budget(styles, virtual, box)  # the share alone over the limits
@@ -212,6 +220,7 @@ def _compose(
     card: Card,
     premade: Premade | None,
 ) -> list[Page]:
+    styles = _labelled(styles, card)
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
     known = images if isinstance(images, Images) else Images(images)
@@ -349,6 +358,8 @@ def _page(
     items.extend(over)
     if total > 1:
         items.extend(_page_number(styles, fonts, number, total, box, height))
+    if card.label:
+        items.extend(label_items(styles, fonts, card.label, box, height, card.width))
     background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 

@@ -94,6 +94,7 @@ def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
         name: _explicit(name, base, theme.roles.get(name), palette)
         for name, base in BASE_ROLES.items()
     }
+    explicit[LABEL_ROLE] = label_knobs(explicit["page_number"], explicit[LABEL_ROLE])
     roles = {
         name: _style(values, palette)
         for name, values in explicit.items()
@@ -111,6 +112,31 @@ def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
         tokens=palette,
         key=key,
     )
+
+
+LABEL_ROLE = "aigc_label"
+# The page number's knobs an AI-content label takes when its theme does not set them: its
+# face, colour and glyph effects (its size is a floor, pages/aigclabel.py).
+LABEL_INHERITS = (
+    "family",
+    "size",
+    "weight",
+    "color",
+    "letter_spacing",
+    "text_transform",
+    "text_effects",
+)
+
+
+def label_knobs(page_number: dict[str, object], own: dict[str, object]) -> dict[str, object]:
+    """The AI-content label's knobs: the page number's look (`LABEL_INHERITS`), in the
+    corner the page number leaves free (left, or right when the
+    number is on the left), in its band (footer, or header with `position = "top"`), then
+    whatever the theme's `aigc_label` role sets itself."""
+    knobs = {name: page_number[name] for name in LABEL_INHERITS if name in page_number}
+    knobs["align"] = "right" if page_number.get("align") == "left" else "left"
+    knobs["position"] = page_number.get("position", "bottom")  # its colour is for that band
+    return {**knobs, **own}
 
 
 def dark_code_tokens(theme: Theme, mode: str | None, palette: dict[str, str]) -> dict[str, str]:

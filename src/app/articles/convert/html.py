@@ -228,13 +228,16 @@ def to_article(
     inline_images: Mapping[str, str] | None = None,
     title: str = "",
     styling: Styling = Styling(),  # noqa: B008  # frozen: one shared default is safe
+    aigc: bool = False,
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
     is shown as source), else typeset here; `inline_images`: image sources to replace by
     the `data:` URI given (local files, read by the service); `title`: the title shown
     above the article (front matter, request), whose repetition as a leading h1 goes;
-    `styling`: the writer's own CSS, code theme, indent and justify, laid over the theme."""
+    `styling`: the writer's own CSS, code theme, indent and justify, laid over the theme;
+    `aigc`: a last line saying the article is AI-generated (GB 45438-2025's explicit label
+    for text), "内容由AI生成" in a CJK article, styled by `section.aigc-label`."""
     style = theme_of(theme, brand)
     # control characters have no glyph, and lxml refuses them in text
     clean = _SANITIZER.clean(_render(clean_text(markdown), inline_images or {}))
@@ -254,6 +257,8 @@ def to_article(
     cjk = fx.has_cjk(text)
     details_to_panels(article, "详情" if cjk else "Details")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
+    if aigc:  # last, after the references too
+        _append_label(article, "内容由AI生成" if cjk else "AI-generated")
     images = fx.prepare_images(article)
     authored = {} if styling.plain else authored_styles(article)
     style.inliner.transform(document)
@@ -299,6 +304,14 @@ def draft_content(html: str) -> str:
     """The document's one `<section>`: what a WeChat draft's `content` holds."""
     body = lxml_html.document_fromstring(html).find("body")
     return _fragment(body[0])
+
+
+def _append_label(article: lxml_html.HtmlElement, text: str) -> None:
+    """A last `section.aigc-label` line in the article (themes/shared/article-common.css
+    styles it in the theme's colour; the class goes with the other attributes after)."""
+    label = lxml_html.Element("section", {"class": "aigc-label"})
+    label.text = text
+    article.append(label)
 
 
 def _before_inlining(article: lxml_html.HtmlElement, style: Theme, notes: str) -> int:

@@ -31,8 +31,9 @@ from inkcard.app.articles.wechat import TITLE_LIMIT
 from inkcard.app.errors import RenderFailed
 from inkcard.app.fetch import FetchError, ImageFetcher
 from inkcard.app.schema import ArticleRequest, ImagePolicy
+from inkcard.app.schema.aigc import engine_label
 from inkcard.layout.covers import WECHAT_COVER_SIZE, CoverCrops, centred_crops
-from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage
+from inkcard.layout.draw import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, Aigc, EncodedImage
 
 COVER_WIDTH, COVER_HEIGHT = WECHAT_COVER_SIZE
 
@@ -52,10 +53,13 @@ class DraftPlan:
     crops: CoverCrops  # the cover's centred 2.35:1 and 1:1 crops
 
 
-def cover_card(title: str, theme: str, fonts: layout.FontBook) -> tuple[bytes, CoverCrops]:
+def cover_card(
+    title: str, theme: str, fonts: layout.FontBook, aigc: Aigc | None = None
+) -> tuple[bytes, CoverCrops]:
     """A 900×383 PNG drawn by the cover designer from the title, in the card theme of the
-    article theme's name, the title inside the centred square; and its crops."""
-    return layout.render_wechat_cover(title, (), themes.load(theme), fonts)
+    article theme's name, the title inside the centred square; and its crops. `aigc`: an
+    AI-generated article's cover is labelled as its cards would be."""
+    return layout.render_wechat_cover(title, (), themes.load(theme), fonts, aigc=aigc)
 
 
 class DraftPlanner:
@@ -167,17 +171,18 @@ class DraftPlanner:
             (image,) = fitted.values()
             crops = centred_crops(image.width, image.height)
             return f"cover.{image.extension}", image.data, crops
-        return await self._drawn_cover(request.theme, title, warnings)
+        label = engine_label(request.aigc)
+        return await self._drawn_cover(request.theme, title, warnings, label)
 
     async def _drawn_cover(
-        self, theme: str, title: str, warnings: Warnings
+        self, theme: str, title: str, warnings: Warnings, aigc: Aigc | None = None
     ) -> tuple[str, bytes, CoverCrops]:
         """A card drawn from the title, since there is no image to make the cover of."""
         fonts = self.fonts()
         if fonts is None:
             raise RenderFailed("the fonts are not loaded; the cover card cannot be drawn")
         png, crops = await self.pool.run(
-            cover_card, title, theme, fonts, timeout=self.timeout, key=self.key
+            cover_card, title, theme, fonts, aigc, timeout=self.timeout, key=self.key
         )
         warnings.add(
             "cover_generated",
