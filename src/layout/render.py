@@ -16,6 +16,7 @@ from typing import Literal, get_args
 import msgspec
 
 from .base.boxes import Page
+from .base.brandfonts import with_brand_fonts
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
@@ -30,6 +31,7 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
+from .pages.brandmarks import brand_images
 from .pages.compose import (
     Card,
     SplitMode,
@@ -42,6 +44,7 @@ from .pages.quality import Quality, measure
 from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
+from .style.brandkit import BrandKit, branded_theme
 from .style.resolver import resolve
 from .style.schema import Theme
 
@@ -78,6 +81,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     format: OutputFormat = "png"  # pdf: one document of every card, vector text
     fit: Fit = "none"  # auto: the type scale whose cards score best (`fitting`)
     quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
+    brand: BrandKit | None = None  # a creator's marks and fonts on the theme (brandkit.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +156,33 @@ def layout_cards(
         limits=_limits(options),
     )
     shared = premade if options.split == "autoSplit" else None
+    theme, fonts = branded(theme, fonts, options)
+    card = replace(card, brand=options.brand)
     styles = resolve(theme, options.mode)
+    blobs = {**budget.blobs, **brand_images(options.brand)}
     if options.fit == "none":
-        return LaidOut(compose(doc, styles, fonts, budget, card, shared), budget.blobs)
+        return LaidOut(compose(doc, styles, fonts, budget, card, shared), blobs)
 
     def lay_out(step: float) -> list[Page]:
         # another process's share was laid out at the theme's own type scale only
         return compose(doc, styles, fonts, budget, replace(card, type_step=step), None)
 
-    return LaidOut(best_fit(lay_out), budget.blobs)
+    return LaidOut(best_fit(lay_out), {**blobs, **budget.blobs})
+
+
+def branded(theme: Theme, fonts: FontBook, options: RenderOptions) -> tuple[Theme, FontBook]:
+    """The theme and fonts `options.brand` draws with: the branded theme (room for its marks,
+    its page-number style and font families) and the book with its faces; unchanged
+    without a brand.
+
+    Raises:
+        FontError: A font of the kit that Skia or HarfBuzz cannot read.
+    """
+    kit = options.brand
+    if kit is None:
+        return theme, fonts
+    book = with_brand_fonts(fonts, kit.body_font, kit.heading_font)
+    return branded_theme(theme, kit, options.mode), book
 
 
 def layout_share(
@@ -174,6 +196,7 @@ def layout_share(
             already over a limit (the `layout_cards` that waits for it lays it out itself).
     """
     card = Card(options.width, options.height, "autoSplit", limits=_limits(options))
+    theme, fonts = branded(theme, fonts, options)
     return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
 
 
@@ -239,6 +262,8 @@ def draw_cards(
     if options.format != "pdf":  # raster: the card and its images share one memory budget
         beside = image_pixels_beside(largest)
         image_pixels = beside if image_pixels is None else min(image_pixels, beside)
+    if options.brand is not None:
+        fonts = with_brand_fonts(fonts, options.brand.body_font, options.brand.heading_font)
     painter = Painter(
         fonts.typefaces(), scale=options.scale, images=images, max_image_pixels=image_pixels
     )
@@ -282,9 +307,13 @@ def render_covers(
     """
     covers = max(1, min(count, MAX_COVERS))
     _limits(options).check([(options.width, options.height)] * covers)
+    theme, fonts = branded(theme, fonts, options)
+    marks = brand_images(options.brand)
     if wechat:
-        pages = wechat_covers(title, keywords, theme, fonts, options.mode, count=covers)
-        return draw_cards(pages, {}, fonts, options)
+        pages = wechat_covers(
+            title, keywords, theme, fonts, options.mode, count=covers, brand=options.brand
+        )
+        return draw_cards(pages, marks, fonts, options)
     pages = cover_pages(
         title,
         keywords,
@@ -294,8 +323,9 @@ def render_covers(
         height=options.height,
         count=covers,
         mode=options.mode,
+        brand=options.brand,
     )
-    return draw_cards(pages, {}, fonts, options)
+    return draw_cards(pages, marks, fonts, options)
 
 
 def render_wechat_cover(

@@ -151,6 +151,15 @@ _OWNERS = (
 """The process that wrote a hold or a running claim (``app.ledger.owners``); NULL on rows
 written before, or by a process that names no owner: those wait for their deadline."""
 
+_BRANDS = """CREATE TABLE brands (
+    key_id {id} NOT NULL REFERENCES api_keys(id),
+    name TEXT NOT NULL,
+    kit {blob} NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (key_id, name)
+)"""
+"""Brand kits (``app.brands.store``), each stored per API key under its name."""
+
 MIGRATIONS = (
     Migration(1, "keys, ledger, holds, idempotency, platform tokens", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -166,6 +175,12 @@ MIGRATIONS = (
         [statement.format(real="DOUBLE PRECISION") for statement in _PLATFORM_MEDIA],
     ),
     Migration(4, "the process that owns each hold and running claim", _OWNERS, _OWNERS),
+    Migration(
+        5,
+        "brand kits per API key",
+        [_BRANDS.format(id="INTEGER", blob="BLOB")],
+        [_BRANDS.format(id="BIGINT", blob="BYTEA")],
+    ),
 )
 
 

@@ -21,6 +21,7 @@ from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_IN_WORDS,
     DEFAULT_THEME,
+    BrandName,
     CardTheme,
     Cost,
     Height,
@@ -111,6 +112,7 @@ class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
             extra={DEFAULT_IN_WORDS: f"{WECHAT_HEIGHT} with width {WECHAT_WIDTH}, else 586"},
         ),
     ] = None
+    brand: BrandName = None
 
 
 _COVER_ACCEPTED = {
@@ -118,7 +120,7 @@ _COVER_ACCEPTED = {
     "keywords": f"a list of at most {KEYWORDS} strings of at most {KEYWORD_CHARS} characters,"
     f" or a string of at most {KEYWORD_LIST_CHARS} characters",
     "count": f"an integer between 1 and {MAX_COVERS}",
-    **{name: CARD_ACCEPTED[name] for name in ("theme", "themeMode", "width", "height")},
+    **{name: CARD_ACCEPTED[name] for name in ("theme", "themeMode", "width", "height", "brand")},
 }
 
 

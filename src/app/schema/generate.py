@@ -136,6 +136,17 @@ OutputFormat = Annotated[
 ]
 
 
+BrandName = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="The name of a brand kit this key saved (PUT /api/brands/{name}): its"
+        " fonts, logo, byline, footer, watermark and page-number style in the theme's own"
+        " places (docs/brand-kits.md); an unknown name is 400 invalid_brand, nothing charged.",
+        extra={DEFAULT_IN_WORDS: "none"},
+    ),
+]
+
+
 class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
@@ -159,6 +170,7 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     format: OutputFormat = "png"
     quality: Quality = layout.DEFAULT_QUALITY
     fit: Fit = "none"
+    brand: BrandName = None
 
 
 INLINE_CARDS = 8
@@ -341,6 +353,7 @@ CARD_ACCEPTED = {
     "format": "one of " + ", ".join(layout.FORMATS),
     "quality": "an integer between 1 and 100",
     "fit": "one of " + ", ".join(layout.FITS),
+    "brand": "the name of a brand kit of this key (GET /api/brands lists them)",
 }
 
 

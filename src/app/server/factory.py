@@ -33,6 +33,7 @@ from inkcard.app.server.mcp_http import HttpMcp
 from inkcard.app.server.openapi import openapi_components
 from inkcard.app.server.responses import exception_handlers
 from inkcard.app.server.routes_article import convert_and_draft_route
+from inkcard.app.server.routes_brands import brand_routes
 from inkcard.app.server.routes_cards import route_handlers
 from inkcard.app.server.routes_cover import cover_route
 from inkcard.app.server.routes_newspic import newspic_draft_route
@@ -137,6 +138,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         convert_and_draft_route(services.settings.prices),
         newspic_draft_route(services.catalogue, services.settings.prices),
         cover_route(services.catalogue),
+        *brand_routes(settings.max_body_bytes),
         swagger_asset,
         *playground_routes(
             settings.fonts_dir, theme_labels(services.catalogue), services.settings.prices

@@ -18,7 +18,9 @@ from dataclasses import dataclass
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..pages.cardface import canvas_colour, content_box, static_layers
+from ..pages.brandmarks import band_items, watermark_items
+from ..pages.cardface import canvas_colour, content_box, edges, static_layers
+from ..style.brandkit import BrandKit
 from ..style.resolver import resolve
 from ..style.schema import Theme
 from .coverinks import emphasis, ink_on, small_ink
@@ -57,15 +59,17 @@ def cover_pages(
     height: float,
     count: int = 1,
     mode: str | None = None,
+    brand: BrandKit | None = None,
 ) -> list[Page]:
     """`count` (1..4) covers of `title`, each in another layout, `width` x `height` CSS px.
 
     `keywords` found in the title are drawn in the accent; the others are shown beside it
-    (as pills, or in a kicker line)."""
+    (as pills, or in a kicker line). `brand`: its marks in the footer band the branded
+    `theme` keeps (`style.brandkit`), its watermark under the title."""
     design = _design(title, keywords, theme, fonts, mode, width, height)
     zoom = _zoom(width, height)
     return [
-        _page(design, DRAWERS[name](design), width, height, zoom)
+        _page(design, DRAWERS[name](design), width, height, zoom, brand)
         for name in LAYOUTS[: max(1, min(count, MAX_COVERS))]
     ]
 
@@ -94,6 +98,7 @@ def wechat_covers(
     *,
     count: int = 1,
     mark_crop: bool = False,
+    brand: BrandKit | None = None,
 ) -> list[Page]:
     """`count` (1..4) WeChat covers (900 x 383, 2.35:1), each in another of
     `WECHAT_LAYOUTS`, every one with the whole title inside the centred square the platform
@@ -106,7 +111,7 @@ def wechat_covers(
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0))
+        pages.append(_page(design, drawn, width, height, 1.0, brand))
     return pages
 
 
@@ -167,10 +172,22 @@ def _zoom(width: float, height: float) -> float:
     return max(1.0, min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT))
 
 
-def _page(design: Design, drawn: list[Item], width: float, height: float, zoom: float) -> Page:
+def _page(
+    design: Design,
+    drawn: list[Item],
+    width: float,
+    height: float,
+    zoom: float,
+    brand: BrandKit | None = None,
+) -> Page:
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
+    if brand is not None:
+        styles, fonts, content = design.styles, design.fonts, design.content
+        bottom = page.height - edges(styles["card"])[2]
+        marks = band_items(brand, styles, fonts, content, bottom, numbered=False)
+        items = (*under, *watermark_items(brand, styles, fonts, content), *drawn, *over, *marks)
     if zoom != 1.0:
         items = (Group(items, scale=zoom),)
     alt = Row(0.0, (), text=design.title) if design.title else None

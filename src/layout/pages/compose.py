@@ -34,9 +34,11 @@ from ..flow.shares import Premade
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
+from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
+from .brandmarks import band_items, watermark_items
 from .breakrules import opens_section
 from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
@@ -70,6 +72,7 @@ class Card:
     overflow_hidden: bool = False
     limits: OutputLimits = field(default_factory=OutputLimits)
     type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
+    brand: BrandKit | None = None  # marks in the footer band the branded theme keeps
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -339,6 +342,8 @@ def _page(
     page = card_rect(styles["card"], card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
+    if card.brand is not None:
+        items.extend(watermark_items(card.brand, styles, fonts, content))
     items.extend(frame_items(placement, 0.0, top))
     items.extend(live["panel-under"])
     items.extend(cues)
@@ -347,8 +352,12 @@ def _page(
     items.extend(live["panel-over"])
     items.extend(live["over"])
     items.extend(over)
-    if total > 1:
+    numbered = total > 1 and bool(styles["page_number"].format)
+    if numbered:
         items.extend(_page_number(styles, fonts, number, total, box, height))
+    if card.brand is not None:
+        bottom = height - edges(styles["card"])[2]
+        items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered))
     background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 

@@ -1,0 +1,95 @@
+"""``/api/brands``: a key's brand kits, saved, read, listed and deleted; thin handlers.
+
+A kit is checked whole (``app.brands.kit``) in a thread before it is stored (reading a font
+with fontTools takes tens of milliseconds); a kit that fails is a 400 and nothing is
+stored. Saving a kit costs nothing; the cards drawn with it cost what they always do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from litestar import Request, Response, delete, get, put
+from litestar.di import NamedDependency
+from litestar.handlers import HTTPRouteHandler
+from litestar.params import FromPath
+
+from inkcard.app.brands.kit import checked_kit
+from inkcard.app.brands.store import StoredBrand
+from inkcard.app.errors import NotFound
+from inkcard.app.schema.brand import (
+    BrandKitInfo,
+    BrandList,
+    check_brand_name,
+    parse_brand_kit,
+)
+from inkcard.app.server.openapi import API_KEY_SCHEME
+from inkcard.app.server.routes_cards import authenticate
+from inkcard.app.services import Services
+
+BRAND_BODY_BYTES = 12 * 1024 * 1024  # two 4 MiB fonts in base64, and three images
+PATH = "/api/brands/{name:str}"
+
+
+async def save_brand(
+    request: Request[Any, Any, Any], name: FromPath[str], services: NamedDependency[Services]
+) -> Response[BrandKitInfo]:
+    """Save the brand kit ``name`` of this key (replacing one of that name): every font and
+    image checked first; 201 when it is new, 200 when it replaced one."""
+    key = await authenticate(request, services)
+    check_brand_name(name)
+    raw = await request.body()
+
+    def check() -> StoredBrand:
+        kit, info = checked_kit(name, parse_brand_kit(raw))
+        return StoredBrand(kit, info)
+
+    brand = await asyncio.to_thread(check)
+    new = await asyncio.to_thread(services.brands.put, key.id, brand)
+    return Response(brand.info, status_code=201 if new else 200)
+
+
+async def read_brand(
+    request: Request[Any, Any, Any], name: FromPath[str], services: NamedDependency[Services]
+) -> BrandKitInfo:
+    """The brand kit ``name`` of this key (its files summarised: sizes and digests)."""
+    key = await authenticate(request, services)
+    found = await asyncio.to_thread(services.brands.get, key.id, name)
+    if found is None:
+        raise NotFound(f"no brand kit called {name[:40]!r}")
+    return found.info
+
+
+async def list_brands(
+    request: Request[Any, Any, Any], services: NamedDependency[Services]
+) -> BrandList:
+    """Every brand kit of this key, by name."""
+    key = await authenticate(request, services)
+    return BrandList(await asyncio.to_thread(services.brands.infos, key.id))
+
+
+async def delete_brand(
+    request: Request[Any, Any, Any], name: FromPath[str], services: NamedDependency[Services]
+) -> None:
+    """Delete the brand kit ``name`` of this key (404 when it has none)."""
+    key = await authenticate(request, services)
+    await asyncio.to_thread(services.brands.delete, key.id, name)
+
+
+def brand_routes(max_body_bytes: int) -> list[HTTPRouteHandler]:
+    """The four brand-kit routes; a kit's body may be larger than other requests'."""
+    security: list[dict[str, list[str]]] = [{API_KEY_SCHEME: []}]
+    return [
+        put(
+            PATH,
+            summary="Save a brand kit",
+            security=security,
+            request_max_body_size=max(max_body_bytes, BRAND_BODY_BYTES),
+        )(save_brand),
+        get(PATH, summary="Read a brand kit", security=security)(read_brand),
+        get("/api/brands", summary="List brand kits", security=security)(list_brands),
+        delete(PATH, summary="Delete a brand kit", security=security, status_code=204)(
+            delete_brand
+        ),
+    ]
