@@ -9,6 +9,8 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
+import anyio
+import httpx
 import numpy as np
 import pytest
 from litestar import Litestar
@@ -17,6 +19,7 @@ from litestar.testing import TestClient
 from tests import pngcodec
 from tests.app.apphelpers import files_path
 from tests.app.conftest import both_engines
+from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)
 from tests.brandassets import BODY_FONT, BYLINE, POST, data_uri, kit_body, noise_png
 
 Client = TestClient[Litestar]
@@ -197,3 +200,33 @@ def test_the_kit_font_draws_the_text_and_is_embedded_in_the_pdf(paid: Client) ->
         )
     )
     assert a.shape == b.shape and (a != b).any()  # the body's glyph outlines differ
+
+
+def test_the_mcp_tools_draw_the_kit_as_the_routes_do(http: Http) -> None:  # noqa: F811
+    key, _ = http.new_key()
+    headers = {"x-api-key": key}
+    saved = httpx.put(f"{http.base}/api/brands/studio", json=kit_body(), headers=headers)
+    assert saved.status_code == 201, saved.text
+    body = {"markdown": POST, "theme": "brandA", "splitMode": "autoSplit", "scale": 1}
+    routed = httpx.post(
+        f"{http.base}/api/generate", json={**body, "brand": "studio"}, headers=headers, timeout=60
+    ).json()["images"]
+    cover = {"text": "品牌封面", "theme": "brandA", "brand": "studio"}
+    routed_cover = httpx.post(
+        f"{http.base}/api/generate/cover", json=cover, headers=headers, timeout=60
+    ).json()["images"]
+
+    async def scenario() -> None:
+        async with http.session(key) as session:
+            cards = await session.call_tool(
+                "generate_cards", {**body, "brand": "studio", "includeImages": False}
+            )
+            assert not cards.is_error, cards
+            names = [image["fileName"] for image in text_of(cards)["images"]]
+            assert names == [image["fileName"] for image in routed]  # the same cards
+            covers = await session.call_tool("generate_cover", cover)
+            assert text_of(covers)["images"][0]["fileName"] == routed_cover[0]["fileName"]
+            unknown = await session.call_tool("generate_cards", {**body, "brand": "nope"})
+            assert unknown.is_error and text_of(unknown)["error"] == "invalid_brand"
+
+    anyio.run(scenario)

@@ -8,23 +8,28 @@ stored. Saving a kit costs nothing; the cards drawn with it cost what they alway
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from litestar import Request, Response, delete, get, put
+import msgspec
+from litestar import Request, Response, delete, get, put, route
 from litestar.di import NamedDependency
 from litestar.handlers import HTTPRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
 from inkcard.app.brands.kit import checked_kit
 from inkcard.app.brands.store import StoredBrand
 from inkcard.app.errors import NotFound
+from inkcard.app.schema import ErrorBody, errors
 from inkcard.app.schema.brand import (
     BrandKitInfo,
+    BrandKitRequest,
     BrandList,
     check_brand_name,
     parse_brand_kit,
 )
-from inkcard.app.server.openapi import API_KEY_SCHEME
+from inkcard.app.server.openapi import API_KEY_SCHEME, JsonBodyOperation, error_responses
 from inkcard.app.server.routes_cards import authenticate
 from inkcard.app.services import Services
 
@@ -77,19 +82,82 @@ async def delete_brand(
     await asyncio.to_thread(services.brands.delete, key.id, name)
 
 
+ALLOWED = "DELETE, GET, OPTIONS, PUT"
+
+
+async def brand_options() -> Response[None]:
+    """Which methods ``/api/brands/{name}`` takes: all three (Litestar's own answer names
+    only those of the handler registered first)."""
+    return Response(None, status_code=204, headers={"Allow": ALLOWED})
+
+
+def kit_schema() -> dict[str, Any]:
+    """The body's JSON Schema with its nested objects written in place (the document has no
+    components of them); each top-level field may be null (the default)."""
+    (_, parts) = msgspec.json.schema_components([BrandKitRequest], ref_template="{name}")
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, dict):
+            if set(node) == {"$ref"}:
+                return inline(parts[node["$ref"]])
+            return {key: inline(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [inline(value) for value in node]
+        return node
+
+    schema: dict[str, Any] = inline(parts["BrandKitRequest"])
+    schema["properties"] = {
+        name: {"anyOf": [field, {"type": "null"}]} if "anyOf" not in field else field
+        for name, field in schema["properties"].items()
+    }
+    schema["type"] = "object"
+    schema["additionalProperties"] = False
+    return schema
+
+
+@dataclass
+class BrandKitOperation(JsonBodyOperation):
+    """OpenAPI entry of ``PUT /api/brands/{name}``: the body is decoded by ``parse_brand_kit``."""
+
+    request_schema: ClassVar[dict[str, Any]] = kit_schema()
+
+
 def brand_routes(max_body_bytes: int) -> list[HTTPRouteHandler]:
     """The four brand-kit routes; a kit's body may be larger than other requests'."""
     security: list[dict[str, list[str]]] = [{API_KEY_SCHEME: []}]
-    return [
+    return [  # OPTIONS first: else Litestar makes one that names the first handler's only
+        route(PATH, http_method="OPTIONS", include_in_schema=False)(brand_options),
         put(
             PATH,
             summary="Save a brand kit",
+            description="Fonts, logo, byline, footer or footer image, watermark and page-number"
+            " style, saved under `name` for this key and named by `brand` on generate and"
+            " cover (docs/brand-kits.md). Free; 201 when new, 200 when it replaced one.",
             security=security,
+            operation_class=BrandKitOperation,
             request_max_body_size=max(max_body_bytes, BRAND_BODY_BYTES),
+            responses={
+                201: ResponseSpec(BrandKitInfo, description="The kit is new: its summary."),
+                **error_responses(ErrorBody, errors.BRAND_SAVE),
+            },
         )(save_brand),
-        get(PATH, summary="Read a brand kit", security=security)(read_brand),
-        get("/api/brands", summary="List brand kits", security=security)(list_brands),
-        delete(PATH, summary="Delete a brand kit", security=security, status_code=204)(
-            delete_brand
-        ),
+        get(
+            PATH,
+            summary="Read a brand kit",
+            security=security,
+            responses=error_responses(ErrorBody, errors.BRAND_READ),
+        )(read_brand),
+        get(
+            "/api/brands",
+            summary="List brand kits",
+            security=security,
+            responses=error_responses(ErrorBody, errors.BRAND_LIST),
+        )(list_brands),
+        delete(
+            PATH,
+            summary="Delete a brand kit",
+            security=security,
+            status_code=204,
+            responses=error_responses(ErrorBody, errors.BRAND_READ),
+        )(delete_brand),
     ]
