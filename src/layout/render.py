@@ -16,7 +16,7 @@ from typing import Literal, get_args
 import msgspec
 
 from .base.boxes import Page
-from .base.brandfonts import with_brand_fonts
+from .base.brandfonts import coverage_note, with_brand_fonts
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
@@ -270,6 +270,10 @@ def draw_cards(
     cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
     texts = [page.alt_text() for page in pages]
     measured = [measure(page) for page in pages]
+    if options.brand is not None:
+        font = options.brand.body_font or options.brand.heading_font
+        notes = [coverage_note(fonts, font, text) for text in texts]
+        measured = [_noted(q, note) for q, note in zip(measured, notes, strict=True)]
     if options.format == "pdf":
         text = "\n\n".join(text for text in texts if text)
         return Rendered([encode_pdf(cards)], [text], [_lowest(measured)])
@@ -280,6 +284,13 @@ def draw_cards(
         for card in cards
     ]
     return Rendered(files, texts, measured)
+
+
+def _noted(quality: Quality | None, note: str | None) -> Quality | None:
+    """`quality` with `note` added to its notes (unchanged without either)."""
+    if quality is None or note is None:
+        return quality
+    return replace(quality, notes=(*quality.notes, note))
 
 
 def _lowest(measured: list[Quality | None]) -> Quality | None:

@@ -163,6 +163,9 @@ def test_a_kit_changes_the_cards_of_generate_and_cover_alike(paid: Client) -> No
     assert orange > 50, "the logo is drawn in the footer band"
     assert (abs(_band(plain_png) - [228, 87, 46]).sum(axis=-1) < 40).sum() == 0
     assert branded[0]["fileName"] != plain[0]["fileName"]
+    notes = branded[0]["quality"]["notes"]  # the post's Chinese is not in Courier Prime
+    assert any("brand kit's font draws" in note and "品" in note for note in notes), notes
+    assert not any("brand" in note for note in plain[0]["quality"]["notes"])
     again = post(paid, key, "/api/generate", {**body, "brand": "studio"}).json()["images"]
     assert again[0]["fileName"] == branded[0]["fileName"]  # the same kit names the same files
     put(paid, key, "studio", kit_body(byline="@someone else"))

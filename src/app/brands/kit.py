@@ -49,7 +49,7 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[layout.BrandKit, Bran
         mark = body.watermark
         if not mark.text and not mark.image:
             raise InvalidField("watermark needs text or image", label="invalid_watermark")
-        image = _image("watermark.image", mark.image)
+        image = _image("watermark.image", mark.image or None)
         watermark = layout.Watermark(
             text=mark.text or "", image=image, opacity=mark.opacity, position=mark.position
         )

@@ -54,7 +54,7 @@ class BrandWatermark(_Strict, frozen=True):
     """A faint mark under the text of every card: a word or an image."""
 
     text: Annotated[str, msgspec.Meta(max_length=MAX_WATERMARK_TEXT, description="The word.")] = ""
-    image: ImageData | None = None
+    image: ImageData = ""
     opacity: Annotated[
         float, msgspec.Meta(ge=0.02, le=0.5, description="0.02..0.5 (default 0.12).")
     ] = 0.12
@@ -137,47 +137,55 @@ def check_brand_name(name: str) -> str:
     return name
 
 
+def _said(description: str) -> msgspec.Meta:
+    return msgspec.Meta(description=description)
+
+
 class BrandFontInfo(msgspec.Struct, frozen=True):
     """A stored font: its family name, size, glyphs and coverage."""
 
-    family: str
-    bytes: int
-    glyphs: int
-    latin: Annotated[float, msgspec.Meta(description="Share of printable ASCII it draws.")]
-    cjk: Annotated[
-        float, msgspec.Meta(description="Share of 50 common Chinese characters it draws.")
-    ]
-    sha256: str
+    family: Annotated[str, _said("The family name the font's name table gives.")]
+    bytes: Annotated[int, _said("Its size as stored (WOFF unpacked to TTF or OTF).")]
+    glyphs: Annotated[int, _said("How many glyphs it has.")]
+    latin: Annotated[float, _said("Share (0-1) of printable ASCII it draws.")]
+    cjk: Annotated[float, _said("Share (0-1) of 50 common Chinese characters it draws.")]
+    sha256: Annotated[str, _said("SHA-256 of the stored bytes, hex.")]
 
 
 class BrandImageInfo(msgspec.Struct, frozen=True):
     """A stored image: its size and digest."""
 
-    width: int
-    height: int
-    bytes: int
-    sha256: str
+    width: Annotated[int, _said("Pixels wide.")]
+    height: Annotated[int, _said("Pixels tall.")]
+    bytes: Annotated[int, _said("Its size in bytes.")]
+    sha256: Annotated[str, _said("SHA-256 of its bytes, hex.")]
 
 
 class BrandKitInfo(msgspec.Struct, frozen=True, omit_defaults=True):
     """A stored kit as ``GET /api/brands/{name}`` shows it (files summarised, not echoed)."""
 
-    name: str
-    updatedAt: str
-    fonts: dict[str, BrandFontInfo] = {}
-    logo: BrandImageInfo | None = None
-    byline: str = ""
-    footer: str = ""
-    footerImage: BrandImageInfo | None = None
-    watermark: dict[str, Any] | None = None
-    pageNumber: str | None = None
-    warnings: list[str] = []
+    name: Annotated[str, _said("The kit's name, what `brand` takes.")]
+    updatedAt: Annotated[str, _said("When it was last saved, ISO 8601 UTC.")]
+    fonts: Annotated[
+        dict[str, BrandFontInfo], _said("The kit's fonts by role (body, heading).")
+    ] = {}
+    logo: Annotated[BrandImageInfo | None, _said("The logo, if any.")] = None
+    byline: Annotated[str, _said("The byline, if any.")] = ""
+    footer: Annotated[str, _said("The footer line, if any.")] = ""
+    footerImage: Annotated[BrandImageInfo | None, _said("The footer image, if any.")] = None
+    watermark: Annotated[
+        dict[str, Any] | None, _said("The watermark: text or image, opacity, position.")
+    ] = None
+    pageNumber: Annotated[str | None, _said("n/N, n or none; absent: the theme's own.")] = None
+    warnings: Annotated[
+        list[str], _said("What falls back: characters of the kit's texts its font lacks.")
+    ] = []
 
 
 class BrandList(msgspec.Struct, frozen=True):
     """Body of ``GET /api/brands``: the key's kits, by name."""
 
-    brands: list[BrandKitInfo]
+    brands: Annotated[list[BrandKitInfo], _said("The key's brand kits, by name.")]
 
 
 __all__ = ["BrandKitRequest", "check_brand_name", "parse_brand_kit"]

@@ -328,6 +328,9 @@ BRAND_SAVE: tuple[ErrorCase, ...] = (
     *_BUSY,
 )
 BRAND_READ: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,), ("invalid_brand",), "the name is not 1..40 ASCII letters, digits, `-` and `_`"
+    ),
     *_KEY,
     ErrorCase((404,), ("not_found",), "the key has no brand kit of that name"),
     *_BUSY,

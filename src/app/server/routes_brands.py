@@ -60,6 +60,7 @@ async def read_brand(
 ) -> BrandKitInfo:
     """The brand kit ``name`` of this key (its files summarised: sizes and digests)."""
     key = await authenticate(request, services)
+    check_brand_name(name)
     found = await asyncio.to_thread(services.brands.get, key.id, name)
     if found is None:
         raise NotFound(f"no brand kit called {name[:40]!r}")
@@ -79,6 +80,7 @@ async def delete_brand(
 ) -> None:
     """Delete the brand kit ``name`` of this key (404 when it has none)."""
     key = await authenticate(request, services)
+    check_brand_name(name)
     await asyncio.to_thread(services.brands.delete, key.id, name)
 
 
@@ -106,13 +108,21 @@ def kit_schema() -> dict[str, Any]:
         return node
 
     schema: dict[str, Any] = inline(parts["BrandKitRequest"])
-    schema["properties"] = {
-        name: {"anyOf": [field, {"type": "null"}]} if "anyOf" not in field else field
-        for name, field in schema["properties"].items()
-    }
+    schema["properties"] = {name: _nullable(field) for name, field in schema["properties"].items()}
     schema["type"] = "object"
     schema["additionalProperties"] = False
     return schema
+
+
+def _nullable(field: dict[str, Any]) -> dict[str, Any]:
+    """``field`` or null (the default), its description on the whole."""
+    options = field.pop("anyOf", None) or [field]
+    said = field.pop("description", None) or next(
+        (o.get("description") for o in options if o.get("description")), None
+    )
+    if not any(o.get("type") == "null" for o in options):
+        options = [*options, {"type": "null"}]
+    return {"anyOf": options, **({"description": said} if said else {})}
 
 
 @dataclass

@@ -22,6 +22,7 @@ from .lru import Lru
 
 BODY_PREFIX = "brand-body/"
 HEADING_PREFIX = "brand-heading/"
+MISSING_SHOWN = 8  # characters a coverage note names
 _KEPT: Lru[tuple[int, str, str], FontBook] = Lru(8)
 _LOCK = threading.Lock()
 
@@ -79,10 +80,23 @@ def with_brand_fonts(fonts: FontBook, body: bytes, heading: bytes) -> FontBook:
     return book
 
 
-def covered(face: Face, text: str) -> tuple[int, int]:
-    """How many distinct characters of `text` (spaces left out) `face` draws, of how many."""
-    wanted = {ord(c) for c in text if not c.isspace()}
-    return sum(1 for c in wanted if face.covers(c)), len(wanted)
+def coverage_note(fonts: FontBook, font: bytes, text: str) -> str | None:
+    """What a card's quality report says when the kit's `font` (in `fonts`, the book
+    `with_brand_fonts` made) lacks characters of `text`: the share it draws, and that the
+    theme's font draws the rest; None when it draws them all."""
+    face = fonts.faces.get(f"brand-{_sha(font)[:16]}") if font else None
+    wanted = sorted({c for c in text if c.isprintable() and not c.isspace()})
+    if face is None or not wanted:
+        return None
+    missing = [c for c in wanted if not face.covers(ord(c))]
+    if not missing:
+        return None
+    share = 1 - len(missing) / len(wanted)
+    shown = "".join(missing[:MISSING_SHOWN]) + ("…" if len(missing) > MISSING_SHOWN else "")
+    return (
+        f"the brand kit's font draws {share:.0%} of the card's characters; the theme's font"
+        f" draws the rest ({shown})"
+    )
 
 
 def _sha(data: bytes) -> str:
