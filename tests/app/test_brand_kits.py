@@ -1,7 +1,7 @@
 """Brand kits over HTTP: saved per API key (SQLite and PostgreSQL), read, listed, deleted;
 a bad font, an oversized logo or an unknown name refused with a 400 and nothing stored or
-charged; and a kit named on generate and cover changes their cards the same way (its
-marks in the footer band, its font on the text, embedded in a PDF)."""
+charged; and a kit named on generate, cover, newspic-draft and the MCP tools changes their
+cards the same way (its marks in the footer band, its font on the text, in a PDF)."""
 
 from __future__ import annotations
 
@@ -233,3 +233,21 @@ def test_the_mcp_tools_draw_the_kit_as_the_routes_do(http: Http) -> None:  # noq
             assert unknown.is_error and text_of(unknown)["error"] == "invalid_brand"
 
     anyio.run(scenario)
+
+
+def test_an_image_post_draws_the_kit_as_generate_does(paid: Client) -> None:
+    key, _ = new_key_of(paid)
+    assert put(paid, key, "studio", kit_body()).status_code == 201
+    fields = {"markdown": POST, "theme": "cyberpunk", "splitMode": "autoSplit", "scale": 1}
+    cards = post(paid, key, "/api/generate", {**fields, "brand": "studio"}).json()["images"]
+    dry = post(
+        paid, key, "/api/platform/newspic-draft", {**fields, "brand": "studio", "dryRun": True}
+    )
+    assert dry.status_code == 200, dry.text
+    names = [image["fileName"] for image in dry.json()["data"]["images"]]
+    assert names == [image["fileName"] for image in cards]  # the same branded cards
+    unknown = post(
+        paid, key, "/api/platform/newspic-draft", {**fields, "brand": "nope", "dryRun": True}
+    )
+    assert unknown.status_code == 400 and unknown.json()["error"] == "invalid_brand"
+    assert unknown.json()["cost"] == 0

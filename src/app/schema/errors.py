@@ -340,6 +340,7 @@ BRAND_LIST: tuple[ErrorCase, ...] = (*_KEY, *_BUSY)
 NEWSPIC: tuple[ErrorCase, ...] = (
     _PUBLISHING_FIELDS,
     CARD_TEXT,
+    INVALID_BRAND,
     *(case for case in _of(ARTICLE, 400) if case not in ARTICLE_BODY),
     ErrorCase(
         (400,),
