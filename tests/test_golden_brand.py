@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from inkcard import layout, themes
+from inkcard.layout.covers import WECHAT_COVER_SIZE
 from tests import pngcodec
 from tests.brandassets import POST, engine_kit
 from tests.conftest import GOLDEN_CHANGES
@@ -42,3 +44,25 @@ def test_golden_branded_cards(fonts, request, theme: str) -> None:
             write_output(path, actual)
             problems.append(f"{path.name}: {reason}")
     assert not problems, "; ".join(problems) + f" (actual images in {OUTPUT})"
+
+
+def test_a_wechat_cover_keeps_the_marks_in_its_centred_square(fonts) -> None:
+    """The platform's square crop shows the marks, and the layouts' blocks beside the square
+    stay clear of them (apple-notes draws a red block at the left)."""
+    width, height = WECHAT_COVER_SIZE
+    options = layout.RenderOptions(width=width, height=height, scale=1, brand=engine_kit())
+    rendered = layout.render_covers(
+        "普通人也能学会的 AI 写作方法",
+        ("AI",),
+        themes.load("apple-notes"),
+        fonts,
+        options,
+        count=4,
+        wechat=True,
+    )
+    for png in rendered.files:
+        pixels = pngcodec.decode(png)[..., :3].astype(int)
+        orange = np.argwhere(np.abs(pixels - [228, 87, 46]).sum(axis=-1) < 40)
+        assert len(orange) > 50, "the logo is drawn"
+        left = (width - height) / 2
+        assert left <= orange[:, 1].min() and orange[:, 1].max() <= left + height

@@ -111,7 +111,7 @@ def wechat_covers(
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0, brand))
+        pages.append(_page(design, drawn, width, height, 1.0, brand, _square_box(design)))
     return pages
 
 
@@ -172,6 +172,16 @@ def _zoom(width: float, height: float) -> float:
     return max(1.0, min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT))
 
 
+def _square_box(design: Design) -> Rect:
+    """The text's box inside a WeChat cover's centred square: where a brand kit's marks go,
+    so that the square crop shows them and the layouts' blocks beside it stay clear."""
+    page, content = design.page, design.content
+    _, right, _, left = edges(design.styles["card"])
+    side = page.height
+    x = (page.width - side) / 2 + left
+    return Rect(x, content.y, max(1.0, side - left - right), content.height)
+
+
 def _page(
     design: Design,
     drawn: list[Item],
@@ -179,12 +189,14 @@ def _page(
     height: float,
     zoom: float,
     brand: BrandKit | None = None,
+    marks_box: Rect | None = None,
 ) -> Page:
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
     if brand is not None:
-        styles, fonts, content = design.styles, design.fonts, design.content
+        styles, fonts = design.styles, design.fonts
+        content = marks_box or design.content
         bottom = page.height - edges(styles["card"])[2]
         marks = band_items(brand, styles, fonts, content, bottom, numbered=False)
         items = (*under, *watermark_items(brand, styles, fonts, content), *drawn, *over, *marks)
