@@ -251,3 +251,16 @@ def test_an_image_post_draws_the_kit_as_generate_does(paid: Client) -> None:
     )
     assert unknown.status_code == 400 and unknown.json()["error"] == "invalid_brand"
     assert unknown.json()["cost"] == 0
+
+
+def test_a_kit_over_the_body_limit_is_a_413_that_says_its_limit(
+    make_client: Callable[..., Client],
+) -> None:
+    client = make_client(warm=False)
+    key, _ = new_key_of(client)
+    small = put(client, key, "studio", {"byline": "x" * 2_000_000})  # over 1 MiB: a kit's room
+    assert small.status_code == 400 and small.json()["error"] == "invalid_byline"
+    huge = put(client, key, "studio", {"byline": "x" * (13 * 1024 * 1024)})
+    assert huge.status_code == 413, huge.text
+    assert huge.json()["message"] == f"request body must be at most {12 * 1024 * 1024} bytes"
+    assert get(client, key, "/api/brands").json() == {"brands": []}

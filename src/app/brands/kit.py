@@ -26,6 +26,7 @@ from inkcard.app.schema.brand import (
 from inkcard.layout.draw import probe_image
 
 MAX_FONT_BYTES = 4 * 1024 * 1024
+MAX_KIT_BODY_BYTES = 12 * 1024 * 1024  # two 4 MiB fonts in base64, and three images
 MAX_IMAGE_BYTES = 512 * 1024
 MAX_IMAGE_SIDE = 2048
 LOW_COVERAGE = 0.9  # below this share of the byline's characters, a warning says so

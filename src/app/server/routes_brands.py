@@ -18,7 +18,7 @@ from litestar.handlers import HTTPRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
-from inkcard.app.brands.kit import checked_kit
+from inkcard.app.brands.kit import MAX_KIT_BODY_BYTES, checked_kit
 from inkcard.app.brands.store import StoredBrand
 from inkcard.app.errors import NotFound
 from inkcard.app.schema import ErrorBody, errors
@@ -33,7 +33,6 @@ from inkcard.app.server.openapi import API_KEY_SCHEME, JsonBodyOperation, error_
 from inkcard.app.server.routes_cards import authenticate
 from inkcard.app.services import Services
 
-BRAND_BODY_BYTES = 12 * 1024 * 1024  # two 4 MiB fonts in base64, and three images
 PATH = "/api/brands/{name:str}"
 
 
@@ -145,7 +144,7 @@ def brand_routes(max_body_bytes: int) -> list[HTTPRouteHandler]:
             " cover (docs/brand-kits.md). Free; 201 when new, 200 when it replaced one.",
             security=security,
             operation_class=BrandKitOperation,
-            request_max_body_size=max(max_body_bytes, BRAND_BODY_BYTES),
+            request_max_body_size=max(max_body_bytes, MAX_KIT_BODY_BYTES),
             responses={
                 201: ResponseSpec(BrandKitInfo, description="The kit is new: its summary."),
                 **error_responses(ErrorBody, errors.BRAND_SAVE),
