@@ -6,7 +6,9 @@ cards the same way (its marks in the footer band, its font on the text, in a PDF
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import anyio
@@ -20,7 +22,7 @@ from tests import pngcodec
 from tests.app.apphelpers import files_path
 from tests.app.conftest import both_engines
 from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)
-from tests.brandassets import BODY_FONT, BYLINE, POST, data_uri, kit_body, noise_png
+from tests.brandassets import BODY_FONT, BYLINE, POST, data_uri, kit_body, logo_png, noise_png
 
 Client = TestClient[Litestar]
 COST = 2
@@ -264,3 +266,50 @@ def test_a_kit_over_the_body_limit_is_a_413_that_says_its_limit(
     assert huge.status_code == 413, huge.text
     assert huge.json()["message"] == f"request body must be at most {12 * 1024 * 1024} bytes"
     assert get(client, key, "/api/brands").json() == {"brands": []}
+
+
+FILES = {"/logo.png": logo_png(), "/font.otf": BODY_FONT}
+
+
+class _Files(BaseHTTPRequestHandler):
+    """Serves the kit's files (``FILES``); anything else is 404."""
+
+    def do_GET(self) -> None:
+        data = FILES.get(self.path)
+        self.send_response(200 if data else 404)
+        self.send_header("Content-Length", str(len(data or b"")))
+        self.end_headers()
+        self.wfile.write(data or b"")
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def files_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Files)
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_logo_and_a_font_by_url_are_fetched_under_the_image_rules(
+    make_client: Callable[..., Client], files_url: str
+) -> None:
+    urls = {"logo": f"{files_url}/logo.png", "fonts": {"body": f"{files_url}/font.otf"}}
+    guarded = make_client(warm=False)  # loopback is a private address: refused
+    key, _ = new_key_of(guarded)
+    refused = put(guarded, key, "studio", urls)
+    assert refused.status_code == 400 and refused.json()["error"] == "invalid_image"
+    assert get(guarded, key, "/api/brands").json() == {"brands": []}
+    open_ = make_client(warm=False, allow_private_fetch=True)
+    key, _ = new_key_of(open_)
+    saved = put(open_, key, "studio", urls)
+    assert saved.status_code == 201, saved.text
+    assert saved.json()["logo"]["width"] == 96
+    assert saved.json()["fonts"]["body"]["family"] == "Courier Prime"
+    missing = put(open_, key, "other", {"footerImage": f"{files_url}/qr.png"})
+    assert missing.status_code == 400 and missing.json()["error"] == "invalid_image"

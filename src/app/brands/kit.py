@@ -104,7 +104,7 @@ def _image(field: str, uri: str | None) -> bytes:
     header, comma, payload = uri.partition(",")
     if not uri.startswith("data:image/") or not comma or not header.endswith(";base64"):
         raise InvalidField(
-            f"{field} must be a data:image/…;base64, URI (a URL is not fetched for a kit yet)",
+            f"{field} must be a data:image/…;base64, URI or an http(s) URL of an image",
             label="invalid_image",
         )
     data = _base64(field, payload, label="invalid_image")

@@ -24,15 +24,16 @@ MAX_NAME = 40
 FontData = Annotated[
     str,
     msgspec.Meta(
-        description="A font file as base64 (TTF, OTF or WOFF), or a data: URI of one; checked"
-        " whole by fontTools, at most 4 MiB once unpacked."
+        description="A font file as base64 (TTF, OTF or WOFF), a data: URI of one, or an http(s)"
+        " URL fetched once under the image rules; checked whole by fontTools, at most 4 MiB"
+        " once unpacked."
     ),
 ]
 ImageData = Annotated[
     str,
     msgspec.Meta(
-        description="An image as a data: URI (PNG, JPEG, GIF or WebP), at most 512 KiB and"
-        " 2,048 px a side."
+        description="An image as a data: URI (PNG, JPEG, GIF or WebP) or an http(s) URL fetched"
+        " once under the image rules, at most 512 KiB and 2,048 px a side."
     ),
 ]
 

@@ -310,13 +310,13 @@ BRAND_SAVE: tuple[ErrorCase, ...] = (
         (400,),
         ("invalid_font",),
         "a font that fontTools cannot read whole, not base64, without a Unicode cmap, WOFF2, or"
-        " over 4 MiB once unpacked",
+        " over 4 MiB once unpacked; a URL the fetcher refuses or cannot get",
     ),
     ErrorCase(
         (400,),
         ("invalid_image",),
-        "an image that is not a `data:image/…;base64,` URI of a PNG, JPEG, GIF or WebP, over"
-        " 512 KiB or over 2,048 px a side",
+        "an image that is not a `data:image/…;base64,` URI or http(s) URL of a PNG, JPEG, GIF or"
+        " WebP, over 512 KiB or over 2,048 px a side; a URL the fetcher refuses or cannot get",
     ),
     ErrorCase(
         (400,),

@@ -19,6 +19,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import FromPath
 
 from inkcard.app.brands.kit import MAX_KIT_BODY_BYTES, checked_kit
+from inkcard.app.brands.remote import with_fetched
 from inkcard.app.brands.store import StoredBrand
 from inkcard.app.errors import NotFound
 from inkcard.app.schema import ErrorBody, errors
@@ -44,9 +45,11 @@ async def save_brand(
     key = await authenticate(request, services)
     check_brand_name(name)
     raw = await request.body()
+    body = await asyncio.to_thread(parse_brand_kit, raw)
+    body = await with_fetched(body, lambda url: services.fetcher.fetch(url, key=key.id))
 
     def check() -> StoredBrand:
-        kit, info = checked_kit(name, parse_brand_kit(raw))
+        kit, info = checked_kit(name, body)
         return StoredBrand(kit, info)
 
     brand = await asyncio.to_thread(check)
