@@ -159,15 +159,17 @@ def layout_cards(
     theme, fonts = branded(theme, fonts, options)
     card = replace(card, brand=options.brand)
     styles = resolve(theme, options.mode)
-    blobs = {**budget.blobs, **brand_images(options.brand)}
+    marks = brand_images(options.brand)  # the kit's logo and images, by key, for draw
     if options.fit == "none":
-        return LaidOut(compose(doc, styles, fonts, budget, card, shared), blobs)
+        pages = compose(doc, styles, fonts, budget, card, shared)
+        return LaidOut(pages, {**budget.blobs, **marks} if marks else budget.blobs)
 
     def lay_out(step: float) -> list[Page]:
         # another process's share was laid out at the theme's own type scale only
         return compose(doc, styles, fonts, budget, replace(card, type_step=step), None)
 
-    return LaidOut(best_fit(lay_out), {**blobs, **budget.blobs})
+    pages = best_fit(lay_out)
+    return LaidOut(pages, {**budget.blobs, **marks} if marks else budget.blobs)
 
 
 def branded(theme: Theme, fonts: FontBook, options: RenderOptions) -> tuple[Theme, FontBook]:
