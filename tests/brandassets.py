@@ -1,6 +1,6 @@
 """The brand kit the brand tests share: two vendored fonts that no theme draws its body or
 headings in by default (Courier Prime), a logo, a QR-like footer image and a watermark, as
-the engine's `layout.BrandKit` and as the body of `PUT /api/brands/{name}`."""
+the engine's `BrandKit` and as the body of `PUT /api/brands/{name}`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from inkcard import layout
+from inkcard.layout.style import BrandKit, Watermark
 from tests import pngcodec
 
 FONTS = Path(__file__).resolve().parents[1] / "fonts"
@@ -58,16 +58,16 @@ def data_uri(png: bytes) -> str:
     return "data:image/png;base64," + base64.b64encode(png).decode()
 
 
-def engine_kit() -> layout.BrandKit:
+def engine_kit() -> BrandKit:
     """The kit as the engine takes it."""
-    return layout.BrandKit(
+    return BrandKit(
         body_font=BODY_FONT,
         heading_font=HEADING_FONT,
         logo=logo_png(),
         byline=BYLINE,
         footer=FOOTER,
         footer_image=qr_png(),
-        watermark=layout.Watermark(text="INKCARD", opacity=0.1),
+        watermark=Watermark(text="INKCARD", opacity=0.1),
         page_number="n/N",
     )
 

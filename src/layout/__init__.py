@@ -24,7 +24,6 @@ are reached through their stages' own faces (`layout.parse`, `layout.text`, `lay
 from __future__ import annotations
 
 from .base.boxes import ImageRef, Page
-from .base.fontcheck import CheckedFont, check_font
 from .base.fonts import DEFAULT_FONTS_DIR, FontBook, subset_font
 from .blocks.parts import Part
 from .errors import (
@@ -80,7 +79,6 @@ from .render import (
     render_covers,
     render_wechat_cover,
 )
-from .style.brandkit import PAGE_FORMATS, BrandKit, Watermark
 from .style.schema import Theme
 from .style.theme import decode_theme
 
@@ -100,12 +98,9 @@ __all__ = [
     "MAX_CARD_PIXELS",
     "MAX_CARD_PIXELS_BY_FORMAT",
     "MEDIA_TYPES",
-    "PAGE_FORMATS",
     "PHONE_WIDTH",
     "SPLIT_MODES",
-    "BrandKit",
     "CardTooLarge",
-    "CheckedFont",
     "DiagramError",
     "Doc",
     "EngineError",
@@ -133,8 +128,6 @@ __all__ = [
     "TooManyPages",
     "TooManyPixels",
     "TooTallForFormat",
-    "Watermark",
-    "check_font",
     "decode_theme",
     "draw_cards",
     "hides_overflow",

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 
-from inkcard import layout
 from inkcard.app.articles.convert import html as article
 from inkcard.app.articles.drafts.checks import Warnings, check_title, check_xiaohongshu, one_line
 from inkcard.app.articles.drafts.draftbody import digest_of
@@ -33,6 +32,7 @@ from inkcard.app.schema import (
     NewspicResponse,
 )
 from inkcard.layout.draw import fit_image
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.articles")
 
@@ -83,7 +83,7 @@ async def newspic_draft(
     key: object,
     timeout: float,
     price: int,
-    brand: layout.BrandKit | None = None,
+    brand: BrandKit | None = None,
 ) -> NewspicResponse:
     """Render the cards (with ``brand``'s marks), upload them in order, create the draft
     (costing ``price``); the caller bounds the call."""
@@ -119,7 +119,7 @@ async def newspic_dry_run(
     key: object,
     timeout: float,
     price: int,
-    brand: layout.BrandKit | None = None,
+    brand: BrandKit | None = None,
 ) -> NewspicPreviewResponse:
     """Everything ``newspic_draft`` does but the platform's calls: the cards drawn and stored
     (as generate's), the text and checks; what the draft would hold (costing ``price``)."""
@@ -141,7 +141,7 @@ async def _post(
     warnings: Warnings,
     key: object,
     timeout: float,
-    brand: layout.BrandKit | None,
+    brand: BrandKit | None,
 ) -> tuple[list[ImageRecord], str, str, list[tuple[bytes, str]]]:
     """The post's cards (records, and bytes as they would be uploaded), title and text."""
     job = cards.prepare(request.cards(), brand)

@@ -1,4 +1,4 @@
-"""A brand-kit body → the engine's ``layout.BrandKit`` and the summary ``GET`` shows.
+"""A brand-kit body → the engine's ``BrandKit`` and the summary ``GET`` shows.
 
 Every file in a kit comes from outside, so each is checked here once, when the kit is
 saved, and nothing is stored unless all pass: a font is read whole by fontTools (a real
@@ -24,6 +24,8 @@ from inkcard.app.schema.brand import (
     BrandKitRequest,
 )
 from inkcard.layout.draw import probe_image
+from inkcard.layout.style import BrandKit, Watermark
+from inkcard.layout.text import CheckedFont, check_font
 
 MAX_FONT_BYTES = 4 * 1024 * 1024
 MAX_KIT_BODY_BYTES = 12 * 1024 * 1024  # two 4 MiB fonts in base64, and three images
@@ -32,7 +34,7 @@ MAX_IMAGE_SIDE = 2048
 LOW_COVERAGE = 0.9  # below this share of the byline's characters, a warning says so
 
 
-def checked_kit(name: str, body: BrandKitRequest) -> tuple[layout.BrandKit, BrandKitInfo]:
+def checked_kit(name: str, body: BrandKitRequest) -> tuple[BrandKit, BrandKitInfo]:
     """The engine's kit and its summary, every file checked.
 
     Raises:
@@ -51,7 +53,7 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[layout.BrandKit, Bran
         if not mark.text and not mark.image:
             raise InvalidField("watermark needs text or image", label="invalid_watermark")
         image = _image("watermark.image", mark.image or None)
-        watermark = layout.Watermark(
+        watermark = Watermark(
             text=mark.text or "", image=image, opacity=mark.opacity, position=mark.position
         )
         mark_info = {"opacity": mark.opacity, "position": mark.position}
@@ -59,7 +61,7 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[layout.BrandKit, Bran
             mark_info["text"] = mark.text
         if image:
             mark_info["image"] = _image_info(image)
-    kit = layout.BrandKit(
+    kit = BrandKit(
         body_font=body_font.data if body_font else b"",
         heading_font=heading_font.data if heading_font else b"",
         logo=logo,
@@ -89,10 +91,10 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[layout.BrandKit, Bran
     return kit, info
 
 
-def _font(field: str, text: str) -> layout.CheckedFont:
+def _font(field: str, text: str) -> CheckedFont:
     data = _base64(field, text.partition(",")[2] if text.startswith("data:") else text)
     try:
-        return layout.check_font(data, MAX_FONT_BYTES)
+        return check_font(data, MAX_FONT_BYTES)
     except layout.FontError as error:
         raise InvalidField(f"{field}: {error}", label="invalid_font") from None
 
@@ -132,7 +134,7 @@ def _base64(field: str, text: str, label: str = "invalid_font") -> bytes:
         raise InvalidField(f"{field} is not valid base64", label=label) from None
 
 
-def _font_info(font: layout.CheckedFont) -> BrandFontInfo:
+def _font_info(font: CheckedFont) -> BrandFontInfo:
     return BrandFontInfo(
         family=font.family,
         bytes=len(font.data),
@@ -149,7 +151,7 @@ def _image_info(data: bytes) -> BrandImageInfo:
     return BrandImageInfo(width, height, len(data), hashlib.sha256(data).hexdigest())
 
 
-def _warnings(kit: layout.BrandKit, body: layout.CheckedFont | None) -> list[str]:
+def _warnings(kit: BrandKit, body: CheckedFont | None) -> list[str]:
     """Coverage of the kit's own texts by its body font: what falls back to the theme's."""
     if body is None:
         return []

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import msgspec
 
-from inkcard import layout
 from inkcard.app.errors import InvalidField, NotFound
 from inkcard.app.ledger.database import open_store
 from inkcard.app.schema.brand import BrandKitInfo
+from inkcard.layout.style import BrandKit
 
 MAX_BRANDS = 20
 
@@ -22,7 +22,7 @@ MAX_BRANDS = 20
 class StoredBrand(msgspec.Struct, frozen=True):
     """What a row holds: the engine's kit and the summary GET shows."""
 
-    kit: layout.BrandKit
+    kit: BrandKit
     info: BrandKitInfo
 
 
@@ -67,7 +67,7 @@ class BrandStore:
             ).fetchone()
         return None if row is None else msgspec.msgpack.decode(bytes(row[0]), type=StoredBrand)
 
-    def require(self, key_id: int, name: str, field: str = "brand") -> layout.BrandKit:
+    def require(self, key_id: int, name: str, field: str = "brand") -> BrandKit:
         """The kit a request names; an unknown name is a 400 (nothing is charged).
 
         Raises:

@@ -19,6 +19,7 @@ from inkcard.app.errors import RenderTimeout, StorageError
 from inkcard.app.render.messages import CoverJob
 from inkcard.app.schema import ImageRecord
 from inkcard.app.storage import Storage
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.covers")
 
@@ -30,7 +31,7 @@ async def draw_covers(
     spec: CoverSpec,
     timeout: float,
     key: object = None,
-    brand: layout.BrandKit | None = None,
+    brand: BrandKit | None = None,
 ) -> list[ImageRecord]:
     """Render ``spec``'s covers in a worker and store them; one record per cover. ``brand``:
     the kit whose marks and fonts they carry (its digest joins the files' names).

@@ -47,6 +47,7 @@ from inkcard.app.schema import (
 )
 from inkcard.app.storage import Storage, StorageProbe
 from inkcard.layout.parse import may_name_images
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.cards")
 
@@ -73,7 +74,7 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
     theme_data: str  # fingerprint of the theme file's bytes, read at start-up
     fonts: str  # fingerprint of the loaded font files and fallback chains
     images: tuple[tuple[str, str], ...] = ()
-    brand: layout.BrandKit | None = None
+    brand: BrandKit | None = None
 
     def key(self) -> dict[str, Any]:
         """What the digest hashes: the request's fields (defaults left out), with the
@@ -170,7 +171,7 @@ class CardService:
         self.fonts_fingerprint = fonts.fingerprint()
         self.fonts = fonts
 
-    def prepare(self, request: GenerateRequest, brand: layout.BrandKit | None = None) -> CardJob:
+    def prepare(self, request: GenerateRequest, brand: BrandKit | None = None) -> CardJob:
         """The normalised request (``app.cards.request.normalise``) with the fingerprints of
         its theme file and the fonts, and the brand kit it names (looked up by the caller).
 

@@ -20,6 +20,7 @@ from inkcard.app.cli.common import number_type as _number
 if TYPE_CHECKING:
     from inkcard import layout, themes
     from inkcard.app.cards.request import CardRequest
+    from inkcard.layout.style import BrandKit
 
 # The engine (layout, themes) and the models are imported when a command here runs or its
 # help is asked for, never by building the parser: `inkcard mcp` does not wait for them.
@@ -253,7 +254,7 @@ def run_render(args: argparse.Namespace) -> int:
     return 0
 
 
-def brand_kit(path: Path) -> layout.BrandKit:
+def brand_kit(path: Path) -> BrandKit:
     """The kit in the JSON file at ``path``, checked as ``PUT /api/brands/{name}`` checks it.
 
     Raises:

@@ -8,7 +8,6 @@ from typing import Any
 
 import msgspec
 
-from inkcard import layout
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.ledger.idempotency import Replay, fingerprint
 from inkcard.app.operations.answers import KeptImage, kept_images, still_stored, with_urls
@@ -16,6 +15,7 @@ from inkcard.app.operations.disconnect import unless_gone
 from inkcard.app.operations.paid import PaidCall, pay
 from inkcard.app.schema import GenerateRequest, ImageRecord
 from inkcard.app.services import Services
+from inkcard.layout.style import BrandKit
 
 OPERATION = "generate"  # in the ledger and the metrics
 
@@ -53,7 +53,7 @@ async def generate_cards(
     return images
 
 
-async def brand_kit(services: Services, key: KeyInfo, name: str | None) -> layout.BrandKit | None:
+async def brand_kit(services: Services, key: KeyInfo, name: str | None) -> BrandKit | None:
     """The key's brand kit called ``name`` (None: no brand asked for), read before any
     credit is held.
 

@@ -10,7 +10,6 @@ import functools
 
 import msgspec
 
-from inkcard import layout
 from inkcard.app.articles.newspic import newspic_draft, newspic_dry_run
 from inkcard.app.articles.wechat import Credentials, PlatformTimeout
 from inkcard.app.errors import RenderTimeout
@@ -27,6 +26,7 @@ from inkcard.app.operations.publishing import (
 from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from inkcard.app.services import Services
+from inkcard.layout.style import BrandKit
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
 
@@ -72,7 +72,7 @@ async def _replayed(
     services: Services,
     body: NewspicRequest,
     key: KeyInfo,
-    kit: layout.BrandKit | None,
+    kit: BrandKit | None,
     gone: asyncio.Event | None,
     kept: bytes,
 ) -> bytes:
@@ -98,7 +98,7 @@ async def _run(
     key: object,
     seconds: float,
     price: int,
-    kit: layout.BrandKit | None,
+    kit: BrandKit | None,
 ) -> NewspicResponse | NewspicPreviewResponse:
     """The work under one deadline (its answer saying it costs ``price``): 504
     ``platform_timeout`` past it."""
