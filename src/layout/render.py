@@ -183,7 +183,7 @@ def branded(theme: Theme, fonts: FontBook, options: RenderOptions) -> tuple[Them
     kit = options.brand
     if kit is None:
         return theme, fonts
-    book = with_brand_fonts(fonts, kit.body_font, kit.heading_font)
+    book = with_brand_fonts(fonts, kit.font_families())
     return branded_theme(theme, kit, options.mode), book
 
 
@@ -265,7 +265,7 @@ def draw_cards(
         beside = image_pixels_beside(largest)
         image_pixels = beside if image_pixels is None else min(image_pixels, beside)
     if options.brand is not None:
-        fonts = with_brand_fonts(fonts, options.brand.body_font, options.brand.heading_font)
+        fonts = with_brand_fonts(fonts, options.brand.font_families())
     painter = Painter(
         fonts.typefaces(), scale=options.scale, images=images, max_image_pixels=image_pixels
     )

@@ -1,11 +1,11 @@
 """A `FontBook` + a brand kit's font files → the book with the kit's families added.
 
 A kit's body font becomes the families `brand-body/<family>` and its heading font
-`brand-heading/<family>`, one for each family of the book: the kit's face first, then the
-whole chain of `<family>`, so a character the kit's font lacks (CJK in a Latin face, an
-emoji) is drawn by the theme's own font, as any fallback is. The derived books are kept
-per kit (a few: one process draws for a few creators at a time), so a kit's faces are
-loaded once, not per card.
+`brand-heading/<family>` (the prefixes are `style.brandkit`'s), one for each family of the
+book: the kit's face first, then the whole chain of `<family>`, so a character the kit's
+font lacks (CJK in a Latin face, an emoji) is drawn by the theme's own font, as any
+fallback is. The derived books are kept per kit (a few: one process draws for a few
+creators at a time), so a kit's faces are loaded once, not per card.
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ from ..errors import FontError
 from .fonts import Face, FontBook, _has_colour_glyphs
 from .lru import Lru
 
-BODY_PREFIX = "brand-body/"
-HEADING_PREFIX = "brand-heading/"
 MISSING_SHOWN = 8  # characters a coverage note names
-_KEPT: Lru[tuple[int, str, str], FontBook] = Lru(8)
+_KEPT: Lru[tuple[object, ...], FontBook] = Lru(8)
 _LOCK = threading.Lock()
 
 
@@ -52,25 +50,22 @@ def face_from_bytes(data: bytes, key: str) -> Face:
     )
 
 
-def with_brand_fonts(fonts: FontBook, body: bytes, heading: bytes) -> FontBook:
-    """`fonts` with the brand families of `body` and `heading` (either may be empty)."""
-    if not body and not heading:
+def with_brand_fonts(fonts: FontBook, families: dict[str, bytes]) -> FontBook:
+    """`fonts` with a family `<prefix><family>` for each font of `families` (by prefix, as
+    `style.brandkit.font_families` names them) and each family of the book (empty fonts
+    left out)."""
+    wanted = {prefix: data for prefix, data in families.items() if data}
+    if not wanted:
         return fonts
-    digests = (_sha(body), _sha(heading))
-    key = (id(fonts), *digests)
+    key = (id(fonts), *sorted((prefix, _sha(data)) for prefix, data in wanted.items()))
     with _LOCK:
         found = _KEPT.get(key)
     if found is not None:
         return found
     faces = dict(fonts.faces)
     chains = dict(fonts.chains)
-    for data, digest, prefix in (
-        (body, digests[0], BODY_PREFIX),
-        (heading, digests[1], HEADING_PREFIX),
-    ):
-        if not data:
-            continue
-        face = face_from_bytes(data, f"brand-{digest[:16]}")
+    for prefix, data in wanted.items():
+        face = face_from_bytes(data, f"brand-{_sha(data)[:16]}")
         faces[face.key] = face
         for (family, bold), chain in fonts.chains.items():
             chains[(prefix + family, bold)] = (face, *chain)

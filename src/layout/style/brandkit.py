@@ -17,10 +17,11 @@ from typing import Literal
 
 import msgspec
 
-from ..base.brandfonts import BODY_PREFIX, HEADING_PREFIX
 from .resolver import resolve
 from .schema import BASE_ROLES, INLINE_ROLES, Role, Theme
 
+BODY_PREFIX = "brand-body/"  # the families of a kit's body font: brand-body/<theme family>
+HEADING_PREFIX = "brand-heading/"
 WatermarkPosition = Literal["center", "top-left", "top-right", "bottom-left", "bottom-right"]
 PageNumberStyle = Literal["n/N", "n", "none"]
 PAGE_FORMATS: dict[str, str] = {"n/N": "{n}/{total}", "n": "{n}", "none": ""}
@@ -58,6 +59,10 @@ class BrandKit(msgspec.Struct, frozen=True, kw_only=True):
     def digest(self) -> str:
         """24 hex characters naming the kit's content: the cache key of what it changes."""
         return hashlib.blake2b(msgspec.msgpack.encode(self), digest_size=12).hexdigest()
+
+    def font_families(self) -> dict[str, bytes]:
+        """The kit's fonts by the prefix of the families they draw (`base.brandfonts`)."""
+        return {BODY_PREFIX: self.body_font, HEADING_PREFIX: self.heading_font}
 
     @property
     def has_sign(self) -> bool:
