@@ -54,12 +54,13 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
     "ziamath": ("layout/text/mathtex.py",),
-    "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py"),
+    "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (
         "layout/draw/painter.py",
         "layout/draw/encode.py",
         "layout/draw/shaders.py",
         "layout/base/fonts.py",
+        "layout/base/brandfonts.py",  # a brand kit's font from its stored bytes
         "layout/base/images.py",
         "layout/draw/imagecodec.py",
     ),
@@ -79,7 +80,10 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/inlinecss.py",
         "app/articles/convert/style/usercss.py",
     ),
-    "fontTools": ("layout/base/fonts.py",),  # never at request time: cmap reads cost 100+ ms
+    "fontTools": (
+        "layout/base/fonts.py",
+        "layout/base/fontcheck.py",
+    ),  # fontcheck: on save  # never at request time: cmap reads cost 100+ ms
     "litestar": ("app/server/*.py",),
     "mcp": (
         "app/mcp/*.py",
@@ -117,6 +121,7 @@ APP_LAYERS: tuple[tuple[str, ...], ...] = (
     ("app.metrics", "app.storage", "app.fetch"),
     ("app.schema",),  # the request records, and the JSON Schemas and README tables of them
     ("app.ledger",),
+    ("app.brands",),  # brand kits: checked by the engine, stored in the ledger's database
     ("app.render",),  # the render processes: the engine, errors and metrics only
     ("app.cards",),
     ("app.articles",),  # an image post's cards by the card service; math and admission: render

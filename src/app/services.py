@@ -19,6 +19,7 @@ from inkcard import layout, themes
 from inkcard.app.articles.service import ArticleService
 from inkcard.app.articles.threads import ArticleThreads
 from inkcard.app.articles.warmup import WarmUp
+from inkcard.app.brands.store import BrandStore
 from inkcard.app.cards.images import RemoteImages
 from inkcard.app.cards.service import Budget, CardService
 from inkcard.app.errors import DatabaseBusy
@@ -66,6 +67,7 @@ class Services:
     articles: ArticleService
     accounts: AccountBook  # the WeChat accounts each key stored by name, secrets sealed
     owner: Owner  # this process on its holds and claims; its liveness lock is taken by `running`
+    brands: BrandStore  # the brand kits of each key
     article_warm_up: WarmUp = field(default_factory=WarmUp)  # run by `running`; /readyz waits
 
 
@@ -129,6 +131,7 @@ def build_services(
         ),
         accounts=AccountBook(credits.store, Sealer(settings.account_key)),
         owner=Owner(credits, owner),
+        brands=BrandStore(settings.database, settings.database_busy_timeout),
         # one agent, no /readyz: its first article pays the warm-up rather than every start
         article_warm_up=WarmUp(_nothing) if in_process else WarmUp(),
     )

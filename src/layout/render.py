@@ -18,6 +18,7 @@ import msgspec
 
 from .base.aigc import Aigc, visible_text
 from .base.boxes import Page
+from .base.brandfonts import coverage_note, with_brand_fonts
 from .base.fonts import FontBook
 from .base.images import Images
 from .blocks.parts import Part
@@ -34,6 +35,7 @@ from .limits import (
     image_pixels_beside,
 )
 from .pages.aigclabel import post_text
+from .pages.brandmarks import brand_images
 from .pages.compose import (
     Card,
     SplitMode,
@@ -46,6 +48,7 @@ from .pages.quality import Quality, measure
 from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown
 from .parse.mdx import parse_mdx
+from .style.brandkit import BrandKit, branded_theme
 from .style.resolver import resolve
 from .style.schema import Theme
 
@@ -83,6 +86,7 @@ class RenderOptions(msgspec.Struct, frozen=True, kw_only=True):
     fit: Fit = "none"  # auto: the type scale whose cards score best (`fitting`)
     quality: int = DEFAULT_QUALITY  # 1..100, for jpeg and webp
     aigc: Aigc | None = None  # an AI-content label: visible on every card, and in the files
+    brand: BrandKit | None = None  # a creator's marks and fonts on the theme (brandkit.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,15 +162,35 @@ def layout_cards(
         label=_label(doc, options),
     )
     shared = premade if options.split == "autoSplit" else None
+    theme, fonts = branded(theme, fonts, options)
+    card = replace(card, brand=options.brand)
     styles = resolve(theme, options.mode)
+    marks = brand_images(options.brand)  # the kit's logo and images, by key, for draw
     if options.fit == "none":
-        return LaidOut(compose(doc, styles, fonts, budget, card, shared), budget.blobs)
+        pages = compose(doc, styles, fonts, budget, card, shared)
+        return LaidOut(pages, {**budget.blobs, **marks} if marks else budget.blobs)
 
     def lay_out(step: float) -> list[Page]:
         # another process's share was laid out at the theme's own type scale only
         return compose(doc, styles, fonts, budget, replace(card, type_step=step), None)
 
-    return LaidOut(best_fit(lay_out), budget.blobs)
+    pages = best_fit(lay_out)
+    return LaidOut(pages, {**budget.blobs, **marks} if marks else budget.blobs)
+
+
+def branded(theme: Theme, fonts: FontBook, options: RenderOptions) -> tuple[Theme, FontBook]:
+    """The theme and fonts `options.brand` draws with: the branded theme (room for its marks,
+    its page-number style and font families) and the book with its faces; unchanged
+    without a brand.
+
+    Raises:
+        FontError: A font of the kit that Skia or HarfBuzz cannot read.
+    """
+    kit = options.brand
+    if kit is None:
+        return theme, fonts
+    book = with_brand_fonts(fonts, kit.font_families())
+    return branded_theme(theme, kit, options.mode), book
 
 
 def layout_share(
@@ -186,6 +210,7 @@ def layout_share(
         limits=_limits(options),
         label=_label(doc, options),
     )
+    theme, fonts = branded(theme, fonts, options)
     return compose_share(doc, resolve(theme, options.mode), fonts, card, start)
 
 
@@ -257,12 +282,18 @@ def draw_cards(
     if options.format != "pdf":  # raster: the card and its images share one memory budget
         beside = image_pixels_beside(largest)
         image_pixels = beside if image_pixels is None else min(image_pixels, beside)
+    if options.brand is not None:
+        fonts = with_brand_fonts(fonts, options.brand.font_families())
     painter = Painter(
         fonts.typefaces(), scale=options.scale, images=images, max_image_pixels=image_pixels
     )
     cards = [(painter.record(page), page.width, page.height, page.background) for page in pages]
     texts = [page.alt_text() for page in pages]
     measured = [measure(page) for page in pages]
+    if options.brand is not None:
+        font = options.brand.body_font or options.brand.heading_font
+        notes = [coverage_note(fonts, font, text) for text in texts]
+        measured = [_noted(q, note) for q, note in zip(measured, notes, strict=True)]
     if options.format == "pdf":
         text = "\n\n".join(text for text in texts if text)
         return Rendered(_labelled([encode_pdf(cards)], pages, options), [text], [_lowest(measured)])
@@ -288,6 +319,13 @@ def _labelled(files: list[bytes], pages: list[Page], options: RenderOptions) -> 
     return [
         labelled(data, options.format, aigc, size) for data, size in zip(files, sizes, strict=False)
     ]
+
+
+def _noted(quality: Quality | None, note: str | None) -> Quality | None:
+    """`quality` with `note` added to its notes (unchanged without either)."""
+    if quality is None or note is None:
+        return quality
+    return replace(quality, notes=(*quality.notes, note))
 
 
 def _lowest(measured: list[Quality | None]) -> Quality | None:
@@ -316,11 +354,20 @@ def render_covers(
     covers = max(1, min(count, MAX_COVERS))
     _limits(options).check([(options.width, options.height)] * covers)
     label = visible_text(options.aigc, title) if options.aigc else ""
+    theme, fonts = branded(theme, fonts, options)
+    marks = brand_images(options.brand)
     if wechat:
         pages = wechat_covers(
-            title, keywords, theme, fonts, options.mode, count=covers, label=label
+            title,
+            keywords,
+            theme,
+            fonts,
+            options.mode,
+            count=covers,
+            label=label,
+            brand=options.brand,
         )
-        return draw_cards(pages, {}, fonts, options)
+        return draw_cards(pages, marks, fonts, options)
     pages = cover_pages(
         title,
         keywords,
@@ -331,8 +378,9 @@ def render_covers(
         count=covers,
         mode=options.mode,
         label=label,
+        brand=options.brand,
     )
-    return draw_cards(pages, {}, fonts, options)
+    return draw_cards(pages, marks, fonts, options)
 
 
 def render_wechat_cover(

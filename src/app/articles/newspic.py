@@ -32,6 +32,7 @@ from inkcard.app.schema import (
     NewspicResponse,
 )
 from inkcard.layout.draw import fit_image
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.articles")
 
@@ -82,11 +83,14 @@ async def newspic_draft(
     key: object,
     timeout: float,
     price: int,
+    brand: BrandKit | None = None,
 ) -> NewspicResponse:
-    """Render the cards, upload them in order, create the draft (costing ``price``); the
-    caller bounds the call."""
+    """Render the cards (with ``brand``'s marks), upload them in order, create the draft
+    (costing ``price``); the caller bounds the call."""
     warnings = Warnings()
-    records, title, text, images = await _post(cards, threads, request, warnings, key, timeout)
+    records, title, text, images = await _post(
+        cards, threads, request, warnings, key, timeout, brand
+    )
     target = await publisher.target(request.draftMediaId, request.draftMissing)
     media_ids: list[str] = []
     for number, (data, extension) in enumerate(images, 1):
@@ -115,11 +119,12 @@ async def newspic_dry_run(
     key: object,
     timeout: float,
     price: int,
+    brand: BrandKit | None = None,
 ) -> NewspicPreviewResponse:
     """Everything ``newspic_draft`` does but the platform's calls: the cards drawn and stored
     (as generate's), the text and checks; what the draft would hold (costing ``price``)."""
     warnings = Warnings()
-    records, title, text, _ = await _post(cards, threads, request, warnings, key, timeout)
+    records, title, text, _ = await _post(cards, threads, request, warnings, key, timeout, brand)
     return NewspicPreviewResponse(
         success=True,
         message=f"dry run: image post “{title}” checked ({plural(len(records), 'card')});"
@@ -136,9 +141,10 @@ async def _post(
     warnings: Warnings,
     key: object,
     timeout: float,
+    brand: BrandKit | None,
 ) -> tuple[list[ImageRecord], str, str, list[tuple[bytes, str]]]:
     """The post's cards (records, and bytes as they would be uploaded), title and text."""
-    job = cards.prepare(request.cards())
+    job = cards.prepare(request.cards(), brand)
     records = await cards.generate(job, timeout=timeout, key=key)
     if len(records) > NEWSPIC_IMAGE_LIMIT:
         raise too_many_cards(len(records))

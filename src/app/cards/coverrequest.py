@@ -49,14 +49,14 @@ class CoverSpec(msgspec.Struct, frozen=True, kw_only=True):
             aigc=self.aigc,
         )
 
-    def digest(self, theme_data: str, fonts: str) -> str:
+    def digest(self, theme_data: str, fonts: str, brand: str = "") -> str:
         """32 hex characters naming these covers' files: the spec, the engine version and
-        the fingerprints of the theme file and the fonts."""
+        the fingerprints of the theme file and the fonts (and the brand kit's, if any)."""
         h = hashlib.sha256(f"inkcard-covers\n{layout.ENGINE_VERSION}\n".encode())
         spec = msgspec.structs.asdict(self)
         if spec["aigc"] is None:
             del spec["aigc"]  # the digest of an unlabelled cover as before the field
-        h.update(msgspec.json.encode([spec, theme_data, fonts]))
+        h.update(msgspec.json.encode([spec, theme_data, fonts, *([brand] if brand else [])]))
         return h.hexdigest()[:32]
 
 

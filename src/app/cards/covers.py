@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import msgspec
+
 from inkcard import layout
 from inkcard.app.cards.coverrequest import CoverSpec, without_chrome
 from inkcard.app.cards.service import CardService
@@ -17,6 +19,7 @@ from inkcard.app.errors import RenderTimeout, StorageError
 from inkcard.app.render.messages import CoverJob
 from inkcard.app.schema import ImageRecord
 from inkcard.app.storage import Storage
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.covers")
 
@@ -24,9 +27,14 @@ FOLDER = "covers"
 
 
 async def draw_covers(
-    cards: CardService, spec: CoverSpec, timeout: float, key: object = None
+    cards: CardService,
+    spec: CoverSpec,
+    timeout: float,
+    key: object = None,
+    brand: BrandKit | None = None,
 ) -> list[ImageRecord]:
-    """Render ``spec``'s covers in a worker and store them; one record per cover.
+    """Render ``spec``'s covers in a worker and store them; one record per cover. ``brand``:
+    the kit whose marks and fonts they carry (its digest joins the files' names).
 
     Raises:
         ApiError: Any documented failure (over a pixel limit, busy, out of time, storage);
@@ -35,16 +43,20 @@ async def draw_covers(
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     theme = cards.catalogue.get(spec.theme)  # known: the spec was normalised with it
+    options = spec.options(cards.budget.output_pixels)
+    if brand is not None:
+        options = msgspec.structs.replace(options, brand=brand)
     job = CoverJob(
         title=spec.title,
         keywords=spec.keywords,
         theme=theme if spec.chrome else without_chrome(theme),
-        options=spec.options(cards.budget.output_pixels),
+        options=options,
         count=spec.count,
         wechat=spec.wechat,
     )
     rendered = await cards.pool.run(job, timeout=deadline - loop.time(), key=key)
-    digest = spec.digest(cards.catalogue.fingerprint(spec.theme), cards.fonts_fingerprint)
+    fingerprint = cards.catalogue.fingerprint(spec.theme)
+    digest = spec.digest(fingerprint, cards.fonts_fingerprint, brand.digest() if brand else "")
     names = [f"{FOLDER}/{digest}-{n}.png" for n in range(1, len(rendered.files) + 1)]
     try:
         store = asyncio.to_thread(_store, cards.storage, names, rendered.files)

@@ -48,6 +48,7 @@ from inkcard.app.schema import (
 )
 from inkcard.app.storage import Storage, StorageProbe
 from inkcard.layout.parse import may_name_images
+from inkcard.layout.style import BrandKit
 
 log = logging.getLogger("inkcard.cards")
 
@@ -66,13 +67,15 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
     theme file and the fonts, and the remote images fetched for it.
 
     ``images`` (source, sha256 of its bytes) is left out of the digest when there are none,
-    so cards without remote images keep their names.
+    so cards without remote images keep their names; so is ``brand`` (the kit a request
+    names, ``app.brands``), whose content digest joins it when there is one.
     """
 
     card: CardRequest
     theme_data: str  # fingerprint of the theme file's bytes, read at start-up
     fonts: str  # fingerprint of the loaded font files and fallback chains
     images: tuple[tuple[str, str], ...] = ()
+    brand: BrandKit | None = None
 
     def key(self) -> dict[str, Any]:
         """What the digest hashes: the request's fields (defaults left out), with the
@@ -83,6 +86,8 @@ class CardJob(msgspec.Struct, frozen=True, kw_only=True):
         extra: dict[str, Any] = {"theme_data": self.theme_data, "fonts": self.fonts}
         if self.images:
             extra["images"] = self.images
+        if self.brand is not None:
+            extra["brand"] = self.brand.digest()
         return {**fields, **extra, **tail}
 
     def digest(self) -> str:
@@ -167,9 +172,9 @@ class CardService:
         self.fonts_fingerprint = fonts.fingerprint()
         self.fonts = fonts
 
-    def prepare(self, request: GenerateRequest) -> CardJob:
+    def prepare(self, request: GenerateRequest, brand: BrandKit | None = None) -> CardJob:
         """The normalised request (``app.cards.request.normalise``) with the fingerprints of
-        its theme file and the fonts.
+        its theme file and the fonts, and the brand kit it names (looked up by the caller).
 
         Raises:
             InvalidField: Unknown theme or theme mode.
@@ -179,6 +184,7 @@ class CardService:
             card=card,
             theme_data=self.catalogue.fingerprint(card.theme),
             fonts=self.fonts_fingerprint,
+            brand=brand,
         )
 
     # Blocking steps (run in threads)
@@ -223,6 +229,8 @@ class CardService:
         card = job.card
         options = card.render_options(self.budget.output_pixels, self.budget.image_pixels)
         theme = self.catalogue.get(card.theme)  # known: ``prepare`` checked it
+        if job.brand is not None:
+            options = msgspec.structs.replace(options, brand=job.brand)
         return RenderJob(
             markdown=card.markdown,
             doc=doc,

@@ -20,6 +20,7 @@ from inkcard.app.cli.common import number_type as _number
 if TYPE_CHECKING:
     from inkcard import layout, themes
     from inkcard.app.cards.request import CardRequest
+    from inkcard.layout.style import BrandKit
 
 # The engine (layout, themes) and the models are imported when a command here runs or its
 # help is asked for, never by building the parser: `inkcard mcp` does not wait for them.
@@ -151,6 +152,12 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         " this one does not (listed in its .inkcard-render file) are removed, no other file",
     )
     render.add_argument(
+        "--brand",
+        type=Path,
+        help="a brand kit as a JSON file, the body PUT /api/brands/{name} takes"
+        " (docs/brand-kits.md): its fonts, logo, byline, footer and watermark on the cards",
+    )
+    render.add_argument(
         "--report",
         action="store_true",
         help="print each card as a JSON line, its path and the engine's quality report (the"
@@ -240,6 +247,8 @@ def run_render(args: argparse.Namespace) -> int:
 
     defaults = Settings()  # the service's budgets, as on its embedded defaults
     options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
+    if args.brand is not None:
+        options = msgspec.structs.replace(options, brand=brand_kit(args.brand))
     with _engine_errors():
         # the request's Markdown: the front matter taken off (its fields applied), as the API
         doc = layout.parse_post(card.markdown, card.mdx)
@@ -253,6 +262,26 @@ def run_render(args: argparse.Namespace) -> int:
         for path, quality in zip(paths, rendered.qualities, strict=True):
             print(_reported(path, quality) if args.report else path)
     return 0
+
+
+def brand_kit(path: Path) -> BrandKit:
+    """The kit in the JSON file at ``path``, checked as ``PUT /api/brands/{name}`` checks it.
+
+    Raises:
+        CommandError: The file cannot be read, or the API would refuse the kit.
+    """
+    from inkcard.app.brands.kit import checked_kit
+    from inkcard.app.errors import ApiError
+    from inkcard.app.schema.brand import parse_brand_kit
+
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}") from error
+    try:
+        return checked_kit(path.stem, parse_brand_kit(raw))[0]
+    except ApiError as error:
+        raise CommandError(f"--brand {path}: {error.message}") from error
 
 
 def _reported(path: Path, quality: layout.Quality | None) -> str:

@@ -162,6 +162,15 @@ _ACCOUNTS = """CREATE TABLE platform_accounts (
 """The WeChat accounts an API key stored by name (``app.ledger.accounts``); the AppSecret only
 sealed (``app.ledger.sealing``)."""
 
+_BRANDS = """CREATE TABLE brands (
+    key_id {id} NOT NULL REFERENCES api_keys(id),
+    name TEXT NOT NULL,
+    kit {blob} NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (key_id, name)
+)"""
+"""Brand kits (``app.brands.store``), each stored per API key under its name."""
+
 MIGRATIONS = (
     Migration(1, "keys, ledger, holds, idempotency, platform tokens", _SQLITE_V1, _POSTGRES_V1),
     Migration(
@@ -182,6 +191,12 @@ MIGRATIONS = (
         "platform accounts stored by name per key",
         [_ACCOUNTS.format(id="INTEGER", blob="BLOB")],
         [_ACCOUNTS.format(id="BIGINT", blob="BYTEA")],
+    ),
+    Migration(
+        6,
+        "brand kits per API key",
+        [_BRANDS.format(id="INTEGER", blob="BLOB")],
+        [_BRANDS.format(id="BIGINT", blob="BYTEA")],
     ),
 )
 

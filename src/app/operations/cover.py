@@ -11,7 +11,7 @@ import msgspec
 from inkcard.app.cards.coverrequest import normalise_cover
 from inkcard.app.cards.covers import draw_covers
 from inkcard.app.ledger.credits import KeyInfo
-from inkcard.app.operations.generate import render_paid
+from inkcard.app.operations.generate import brand_kit, render_paid
 from inkcard.app.schema import CoverRequest, ImageRecord
 from inkcard.app.services import Services
 
@@ -34,13 +34,14 @@ async def generate_cover(
     """
     cards = services.cards
     spec = normalise_cover(body, cards.catalogue.get)
+    kit = await brand_kit(services, key, body.brand)
     return await render_paid(
         services,
         key,
         OPERATION,
         services.settings.prices.cover,
-        msgspec.json.encode(spec),
-        lambda: draw_covers(cards, spec, timeout=services.settings.timeout, key=key.id),
+        msgspec.json.encode([spec, kit.digest() if kit else None]),
+        lambda: draw_covers(cards, spec, timeout=services.settings.timeout, key=key.id, brand=kit),
         request_id,
         gone,
     )

@@ -15,6 +15,7 @@ from inkcard.app.operations.disconnect import unless_gone
 from inkcard.app.operations.paid import PaidCall, pay
 from inkcard.app.schema import GenerateRequest, ImageRecord
 from inkcard.app.services import Services
+from inkcard.layout.style import BrandKit
 
 OPERATION = "generate"  # in the ledger and the metrics
 
@@ -35,19 +36,33 @@ async def generate_cards(
     the expiry sweep). ``gone`` is set when the client goes away: unfinished work is then
     stopped and not charged; cards already stored stay for a retry to find.
     """
-    job = services.cards.prepare(body)
+    kit = await brand_kit(services, key, body.brand)
+    job = services.cards.prepare(body, kit)
     settings = services.settings
     images, _ = await render_paid(
         services,
         key,
         OPERATION,
         settings.prices.generate,
-        msgspec.json.encode(body),
+        # an edited kit is another request: a retry of the same body does not replay it
+        msgspec.json.encode([body, kit.digest()] if kit else body),
         lambda: services.cards.generate(job, timeout=settings.timeout, key=key.id),
         request_id,
         gone,
     )
     return images
+
+
+async def brand_kit(services: Services, key: KeyInfo, name: str | None) -> BrandKit | None:
+    """The key's brand kit called ``name`` (None: no brand asked for), read before any
+    credit is held.
+
+    Raises:
+        InvalidField: ``invalid_brand``: the key has no kit of that name.
+    """
+    if name is None:
+        return None
+    return await asyncio.to_thread(services.brands.require, key.id, name)
 
 
 async def render_paid(

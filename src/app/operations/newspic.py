@@ -16,6 +16,7 @@ from inkcard.app.errors import RenderTimeout
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.operations.answers import body_with, images_of, kept_body, still_stored, with_urls
 from inkcard.app.operations.disconnect import unless_gone
+from inkcard.app.operations.generate import brand_kit
 from inkcard.app.operations.publishing import (
     ArticleAnswer,
     PlatformCall,
@@ -25,6 +26,7 @@ from inkcard.app.operations.publishing import (
 from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from inkcard.app.services import Services
+from inkcard.layout.style import BrandKit
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
 
@@ -50,6 +52,7 @@ async def create_newspic(
     a dry run (``creds`` may be None) is charged like HTML only."""
     prices = services.settings.prices
     timeout = services.settings.article_timeout
+    kit = await brand_kit(services, key, body.brand)  # an unknown name: 400, before any hold
     call = PlatformCall(
         key,
         OPERATION,
@@ -58,10 +61,10 @@ async def create_newspic(
         request_id,
         functools.partial(short_of_credits, prices),
         kept=kept_body,
-        replayed=functools.partial(_replayed, services, body, key, gone),
+        replayed=functools.partial(_replayed, services, body, key, kit, gone),
     )
     price = prices.image_post(dry_run=body.dryRun)
-    work = functools.partial(_run, services, body, creds, key.id, timeout, price)
+    work = functools.partial(_run, services, body, creds, key.id, timeout, price, kit)
     return await pay_platform(services, call, work, price, gone)
 
 
@@ -69,6 +72,7 @@ async def _replayed(
     services: Services,
     body: NewspicRequest,
     key: KeyInfo,
+    kit: BrandKit | None,
     gone: asyncio.Event | None,
     kept: bytes,
 ) -> bytes:
@@ -81,7 +85,7 @@ async def _replayed(
     cards = services.cards
     if await still_stored(cards.storage, images):
         return body_with(answer, with_urls(cards.storage, images))
-    job = cards.prepare(body.cards())
+    job = cards.prepare(body.cards(), kit)
     timeout = services.settings.article_timeout
     records = await unless_gone(gone, cards.generate(job, timeout=timeout, key=key.id))
     return body_with(answer, records)
@@ -94,6 +98,7 @@ async def _run(
     key: object,
     seconds: float,
     price: int,
+    kit: BrandKit | None,
 ) -> NewspicResponse | NewspicPreviewResponse:
     """The work under one deadline (its answer saying it costs ``price``): 504
     ``platform_timeout`` past it."""
@@ -101,11 +106,11 @@ async def _run(
         async with asyncio.timeout(seconds):
             if body.dryRun or creds is None:
                 return await newspic_dry_run(
-                    services.cards, services.articles.pool, body, key, seconds, price
+                    services.cards, services.articles.pool, body, key, seconds, price, kit
                 )
             publisher = services.articles.publisher(creds)
             return await newspic_draft(
-                services.cards, services.articles.pool, publisher, body, key, seconds, price
+                services.cards, services.articles.pool, publisher, body, key, seconds, price, kit
             )
     except (TimeoutError, RenderTimeout):
         raise PlatformTimeout(

@@ -22,6 +22,7 @@ from inkcard.app.schema.generate import (
     CARD_ACCEPTED,
     DEFAULT_IN_WORDS,
     DEFAULT_THEME,
+    BrandName,
     CardTheme,
     Cost,
     Height,
@@ -113,6 +114,7 @@ class CoverRequest(msgspec.Struct, frozen=True, kw_only=True):
         ),
     ] = None
     aigc: AigcField = False
+    brand: BrandName = None
 
 
 _COVER_ACCEPTED = {
@@ -120,7 +122,10 @@ _COVER_ACCEPTED = {
     "keywords": f"a list of at most {KEYWORDS} strings of at most {KEYWORD_CHARS} characters,"
     f" or a string of at most {KEYWORD_LIST_CHARS} characters",
     "count": f"an integer between 1 and {MAX_COVERS}",
-    **{name: CARD_ACCEPTED[name] for name in ("theme", "themeMode", "width", "height", "aigc")},
+    **{
+        name: CARD_ACCEPTED[name]
+        for name in ("theme", "themeMode", "width", "height", "aigc", "brand")
+    },
 }
 
 

@@ -54,6 +54,12 @@ CARD_TEXT = ErrorCase(
     " mapping for a key it reads",
 )
 
+INVALID_BRAND = ErrorCase(
+    (400,),
+    ("invalid_brand",),
+    "`brand` names no brand kit of this key (`GET /api/brands` lists them); nothing is charged",
+)
+
 GENERATE: tuple[ErrorCase, ...] = (
     ErrorCase(
         (400,),
@@ -78,7 +84,11 @@ GENERATE: tuple[ErrorCase, ...] = (
     ErrorCase((400,), ("invalid_format",), "`format` is not one of `png`, `jpeg`, `webp`, `pdf`"),
     ErrorCase((400,), ("invalid_quality",), "`quality` is not an integer 1..100"),
     ErrorCase((400,), ("invalid_fit",), "`fit` is not `none` or `auto`"),
-    ErrorCase((400,), ("invalid_theme",), "unknown theme (the message lists the valid IDs)"),
+    ErrorCase(
+        (400,),
+        ("invalid_theme", "invalid_brand"),
+        "unknown theme (the message lists the valid IDs); `brand` names no brand kit of this key",
+    ),
     ErrorCase(
         (400,),
         ("invalid_theme_mode",),
@@ -292,12 +302,60 @@ COVER: tuple[ErrorCase, ...] = (
         " only whitespace: a cover needs a title), of the wrong type or out of range",
     ),
     UNKNOWN_FIELD,
+    INVALID_BRAND,
     *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
 )
+
+_KEY = _of(GENERATE, 401)
+_BUSY = tuple(case for case in _of(GENERATE, 503) if "busy" in case.labels)
+BRAND_SAVE: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,),
+        ("invalid_json", "invalid_fonts", "invalid_logo", "invalid_byline", "invalid_footer"),
+        "the body is not one JSON object, or a field has the wrong type, is too long or names"
+        " a nested field the kit does not have",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_footer_image", "invalid_watermark", "invalid_page_number"),
+        "as above; a watermark needs `text` or `image`",
+    ),
+    UNKNOWN_FIELD,
+    ErrorCase(
+        (400,),
+        ("invalid_font",),
+        "a font that fontTools cannot read whole, not base64, without a Unicode cmap, WOFF2, or"
+        " over 4 MiB once unpacked; a URL the fetcher refuses or cannot get",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_image",),
+        "an image that is not a `data:image/…;base64,` URI or http(s) URL of a PNG, JPEG, GIF or"
+        " WebP, over 512 KiB or over 2,048 px a side; a URL the fetcher refuses or cannot get",
+    ),
+    ErrorCase(
+        (400,),
+        ("invalid_brand", "too_many_brands"),
+        "the name is not 1..40 ASCII letters, digits, `-` and `_`; the key already holds 20 kits",
+    ),
+    *_KEY,
+    ErrorCase((413,), ("payload_too_large",), "body over 12 MiB"),
+    *_BUSY,
+)
+BRAND_READ: tuple[ErrorCase, ...] = (
+    ErrorCase(
+        (400,), ("invalid_brand",), "the name is not 1..40 ASCII letters, digits, `-` and `_`"
+    ),
+    *_KEY,
+    ErrorCase((404,), ("not_found",), "the key has no brand kit of that name"),
+    *_BUSY,
+)
+BRAND_LIST: tuple[ErrorCase, ...] = (*_KEY, *_BUSY)
 
 NEWSPIC: tuple[ErrorCase, ...] = (
     _PUBLISHING_FIELDS,
     CARD_TEXT,
+    INVALID_BRAND,
     *(case for case in _of(ARTICLE, 400) if case not in ARTICLE_BODY),
     ErrorCase(
         (400,),

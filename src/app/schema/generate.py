@@ -138,6 +138,17 @@ OutputFormat = Annotated[
 ]
 
 
+BrandName = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="The name of a brand kit this key saved (PUT /api/brands/{name}): its"
+        " fonts, logo, byline, footer, watermark and page-number style in the theme's own"
+        " places (docs/brand-kits.md); an unknown name is 400 invalid_brand, nothing charged.",
+        extra={DEFAULT_IN_WORDS: "none"},
+    ),
+]
+
+
 class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     """Body of ``POST /api/generate``. Every field is optional."""
 
@@ -162,6 +173,7 @@ class GenerateRequest(msgspec.Struct, frozen=True, kw_only=True):
     quality: Quality = layout.DEFAULT_QUALITY
     fit: Fit = "none"
     aigc: AigcField = False
+    brand: BrandName = None
 
 
 INLINE_CARDS = 8
@@ -345,6 +357,7 @@ CARD_ACCEPTED = {
     "quality": "an integer between 1 and 100",
     "fit": "one of " + ", ".join(layout.FITS),
     "aigc": AIGC_ACCEPTED,
+    "brand": "the name of a brand kit of this key (GET /api/brands lists them)",
 }
 
 

@@ -17,6 +17,7 @@ from inkcard.app.schema.generate import (
     DEFAULT_MARKDOWN,
     DEFAULT_THEME,
     NOTHING_TO_DRAW,
+    BrandName,
     CardTheme,
     Cost,
     ErrorLabel,
@@ -111,6 +112,7 @@ class NewspicRequest(msgspec.Struct, frozen=True, kw_only=True):
     ] = False
     draftMediaId: DraftMediaId = ""
     draftMissing: DraftMissingField = "fail"
+    brand: BrandName = None
 
     def cards(self) -> GenerateRequest:
         """The generate request that draws this post's cards (PNG, the platform's format)."""
@@ -170,6 +172,7 @@ _NEWSPIC_ACCEPTED = {
     "description": "a string",
     "dryRun": "true or false",
     **DRAFT_FIELDS_ACCEPTED,
+    "brand": CARD_ACCEPTED["brand"],
 }
 # the front matter's field → the post's field it fills (a post's text is the writer's digest)
 _FRONT_MATTER_FILLS = {

@@ -34,6 +34,7 @@ from inkcard.app.server.openapi import openapi_components
 from inkcard.app.server.platform import platform_routes
 from inkcard.app.server.responses import exception_handlers
 from inkcard.app.server.routes_article import convert_and_draft_route
+from inkcard.app.server.routes_brands import brand_routes
 from inkcard.app.server.routes_cards import route_handlers
 from inkcard.app.server.routes_cover import cover_route
 from inkcard.app.server.routes_newspic import newspic_draft_route
@@ -141,6 +142,7 @@ def create_app(settings: Settings | None = None, services: Services | None = Non
         *platform_routes(services.settings.prices),
         cover_route(services.catalogue),
         xhs_note_route(services.catalogue, services.settings.prices),
+        *brand_routes(settings.max_body_bytes),
         swagger_asset,
         *playground_routes(
             settings.fonts_dir, theme_labels(services.catalogue), services.settings.prices

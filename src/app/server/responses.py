@@ -13,7 +13,10 @@ from litestar import MediaType, Request, Response
 from litestar.exceptions import HTTPException
 from litestar.types import ExceptionHandlersMap
 
+from inkcard.app.brands.kit import MAX_KIT_BODY_BYTES
 from inkcard.app.errors import ApiError, InternalError
+
+KIT_PATH = "/api/brands/"  # PUT takes up to MAX_KIT_BODY_BYTES
 
 log = logging.getLogger("inkcard.errors")
 
@@ -71,6 +74,8 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
         message += f" (allowed: {allowed})" if allowed else ""
     elif status == 413:
         limit = request.app.state.services.settings.max_body_bytes
+        if request.url.path.startswith(KIT_PATH):  # a brand kit's body may be larger
+            limit = max(limit, MAX_KIT_BODY_BYTES)
         message = f"request body must be at most {limit} bytes"
     elif status == 400 and "JSON" in message:
         label = "invalid_json"

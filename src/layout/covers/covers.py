@@ -20,7 +20,9 @@ from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..pages.aigclabel import ROLE as LABEL_ROLE
 from ..pages.aigclabel import label_items, with_label_room
+from ..pages.brandmarks import band_items, watermark_items
 from ..pages.cardface import canvas_colour, content_box, edges, static_layers
+from ..style.brandkit import BrandKit
 from ..style.resolver import Styles, resolve
 from ..style.schema import Style, Theme
 from .coverinks import emphasis, ink_on, small_ink
@@ -61,16 +63,18 @@ def cover_pages(
     count: int = 1,
     mode: str | None = None,
     label: str = "",
+    brand: BrandKit | None = None,
 ) -> list[Page]:
     """`count` (1..4) covers of `title`, each in another layout, `width` x `height` CSS px.
 
     `keywords` found in the title are drawn in the accent; the others are shown beside it
     (as pills, or in a kicker line). `label`: an AI-content label in the footer band, which
-    the title's room then ends above (pages/aigclabel.py)."""
+    the title's room then ends above (pages/aigclabel.py). `brand`: its marks in the footer
+    band the branded `theme` keeps (`style.brandkit`), its watermark under the title."""
     design = _design(title, keywords, theme, fonts, mode, width, height, label)
     zoom = _zoom(width, height)
     return [
-        _page(design, DRAWERS[name](design), width, height, zoom, label)
+        _page(design, DRAWERS[name](design), width, height, zoom, label, brand=brand)
         for name in LAYOUTS[: max(1, min(count, MAX_COVERS))]
     ]
 
@@ -101,6 +105,7 @@ def wechat_covers(
     count: int = 1,
     mark_crop: bool = False,
     label: str = "",
+    brand: BrandKit | None = None,
 ) -> list[Page]:
     """`count` (1..4) WeChat covers (900 x 383, 2.35:1), each in another of
     `WECHAT_LAYOUTS`, every one with the whole title inside the centred square the platform
@@ -114,7 +119,10 @@ def wechat_covers(
         if mark_crop:
             square = Rect((width - height) / 2, 1.0, height, height - 2.0)
             drawn.append(Stroke(square, CROP_MARK, 2.0, dash=(8.0, 6.0)))
-        pages.append(_page(design, drawn, width, height, 1.0, label, corner=True))
+        square = _square_box(design)
+        pages.append(
+            _page(design, drawn, width, height, 1.0, label, corner=True, brand=brand, marks=square)
+        )
     return pages
 
 
@@ -183,6 +191,16 @@ def _zoom(width: float, height: float) -> float:
     return max(1.0, min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT))
 
 
+def _square_box(design: Design) -> Rect:
+    """The text's box inside a WeChat cover's centred square: where a brand kit's marks go,
+    so that the square crop shows them and the layouts' blocks beside it stay clear."""
+    page, content = design.page, design.content
+    _, right, _, left = edges(design.styles["card"])
+    side = page.height
+    x = (page.width - side) / 2 + left
+    return Rect(x, content.y, max(1.0, side - left - right), content.height)
+
+
 def _page(
     design: Design,
     drawn: list[Item],
@@ -192,12 +210,22 @@ def _page(
     label: str,
     *,
     corner: bool = False,
+    brand: BrandKit | None = None,
+    marks: Rect | None = None,
 ) -> Page:
     """One cover; `label` in its footer band, or with `corner` (a WeChat cover, whose
-    layouts draw across that band) right-aligned right of the centred square, on a patch."""
+    layouts draw across that band) right-aligned right of the centred square, on a patch;
+    `brand`'s marks in the footer band under `marks` (the content box unless given), its
+    watermark under the drawing."""
     page = design.page
     under, over = static_layers(design.styles, design.fonts, page.width, page.height)
     items: tuple[Item, ...] = (*under, *drawn, *over)
+    if brand is not None:
+        styles, fonts = design.styles, design.fonts
+        content = marks or design.content
+        bottom = page.height - edges(styles["card"])[2]
+        band = band_items(brand, styles, fonts, content, bottom, numbered=False)
+        items = (*under, *watermark_items(brand, styles, fonts, content), *drawn, *over, *band)
     if label:
         styles, box = design.styles, design.content
         if corner:

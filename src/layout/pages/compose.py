@@ -34,10 +34,12 @@ from ..flow.shares import Premade
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
+from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
 from .aigclabel import label_items, with_label_room
+from .brandmarks import band_items, watermark_items
 from .breakrules import opens_section
 from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
@@ -72,6 +74,7 @@ class Card:
     limits: OutputLimits = field(default_factory=OutputLimits)
     type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
     label: str = ""  # an AI-content label on every card (aigclabel.py); empty: none
+    brand: BrandKit | None = None  # marks in the footer band the branded theme keeps
 
 
 def type_zoom(card_style: Style, width: float, height: float) -> float:
@@ -348,6 +351,8 @@ def _page(
     page = card_rect(styles["card"], card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
+    if card.brand is not None:
+        items.extend(watermark_items(card.brand, styles, fonts, content))
     items.extend(frame_items(placement, 0.0, top))
     items.extend(live["panel-under"])
     items.extend(cues)
@@ -356,10 +361,14 @@ def _page(
     items.extend(live["panel-over"])
     items.extend(live["over"])
     items.extend(over)
-    if total > 1:
+    numbered = total > 1 and bool(styles["page_number"].format)
+    if numbered:
         items.extend(_page_number(styles, fonts, number, total, box, height))
     if card.label:
         items.extend(label_items(styles, fonts, card.label, box, height, card.width))
+    if card.brand is not None:
+        bottom = height - edges(styles["card"])[2]
+        items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered))
     background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 

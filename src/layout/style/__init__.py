@@ -11,6 +11,7 @@ HTML tags a look reads), `layout.errors`.
 """
 
 from ..errors import ThemeError
+from .brandkit import BrandKit, Watermark
 from .resolver import WHITE, Styles, mean_colour, relative_luminance, resolve
 from .schema import (
     BASE_COLORS,
@@ -33,9 +34,11 @@ __all__ = [
     "MAX_INSET",
     "PAINT_KNOBS",
     "WHITE",
+    "BrandKit",
     "Styles",
     "Theme",
     "ThemeError",
+    "Watermark",
     "check_theme",
     "decode_theme",
     "mean_colour",

@@ -10,7 +10,8 @@ come from `layout.base.fonts`. May import: `layout.base`, `layout.parse`, `layou
 `layout.errors`.
 """
 
+from ..base.fontcheck import CheckedFont, check_font
 from .mathtex import Formula, MathBudget
 from .mathtex import typeset as typeset_math
 
-__all__ = ["Formula", "MathBudget", "typeset_math"]
+__all__ = ["CheckedFont", "Formula", "MathBudget", "check_font", "typeset_math"]

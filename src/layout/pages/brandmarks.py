@@ -1,0 +1,172 @@
+"""A brand kit + a laid-out card → the kit's marks: its sign and footer lines in the card's
+footer band, and its watermark under the text.
+
+The band is the room `style.brandkit.branded_theme` kept under the content box (the card's
+`footer_height`), so no mark covers text: the sign line (logo, then byline) sits on the
+band's last line beside the page number, in the page number's own look; the footer line
+(an image such as a QR code, then its text) above it. The watermark is drawn under the
+rows, faint, so text always reads over it. Layout measures here; draw only draws.
+"""
+
+from __future__ import annotations
+
+from ..base.boxes import Group, Item, Layer, Picture, Rect
+from ..base.fonts import FontBook
+from ..base.images import image_ref
+from ..style.brandkit import (
+    FOOTER_IMAGE,
+    LINE_GAP,
+    LOGO_LINES,
+    BrandKit,
+    line_height,
+    own_number_line,
+)
+from ..style.looks import text_look
+from ..style.resolver import Styles
+from ..style.spanstyle import SpanStyle
+from .chrome import one_line
+
+GAP = 6.0  # between a logo or footer image and its text
+NUMBER_ROOM = 4.0  # page-number sizes kept free beside the byline ("10/12")
+WATERMARK_SIZE = 2.2  # a text watermark's size, in body sizes
+WATERMARK_WIDTH = 0.3  # an image watermark's width, a share of the content's
+WATERMARK_TILT = -24.0  # degrees: a centred word is set on the slant, as a stamp is
+
+
+def brand_images(kit: BrandKit | None) -> dict[str, bytes]:
+    """The kit's image bytes by `ImageRef.key`, for the painter (none when it has none)."""
+    if kit is None:
+        return {}
+    watermark = kit.watermark.image if kit.watermark is not None else b""
+    out: dict[str, bytes] = {}
+    for data in (kit.logo, kit.footer_image, watermark):
+        ref = image_ref(data) if data else None
+        if ref is not None:
+            out[ref.key] = data
+    return out
+
+
+def band_items(
+    kit: BrandKit, styles: Styles, fonts: FontBook, box: Rect, bottom: float, numbered: bool
+) -> list[Item]:
+    """The sign and footer lines, the band's last line ending at `bottom`, across the text's
+    width (`box`); `numbered`: the page number shares the sign line."""
+    number = styles["page_number"]
+    look = _look(styles)
+    line = line_height(number.size)
+    items: list[Item] = []
+    if kit.has_sign:
+        room = number.size * NUMBER_ROOM if numbered and number.position == "bottom" else 0.0
+        if own_number_line(number.align, number.position, kit.page_number):
+            bottom -= line + LINE_GAP  # kept free for the number, when there is one
+            room = 0.0
+        align = "right" if numbered and number.align == "left" else "left"
+        items.extend(_sign(kit, look, fonts, box, bottom, line, room, align))
+        bottom -= max(line, line * LOGO_LINES if kit.logo else 0.0) + LINE_GAP
+    if kit.has_footer:
+        items.extend(_footer(kit, look, fonts, box, bottom, line))
+    return items
+
+
+def _look(styles: Styles) -> SpanStyle:
+    style = styles["page_number"]
+    return text_look(
+        style.family,
+        style.size,
+        style.color,
+        weight=style.weight,
+        letter_spacing=style.letter_spacing,
+        effects=style.text_effects,
+    )
+
+
+def _sign(
+    kit: BrandKit,
+    look: SpanStyle,
+    fonts: FontBook,
+    box: Rect,
+    bottom: float,
+    line: float,
+    room: float,
+    align: str,
+) -> list[Item]:
+    """Logo then byline, on the text's baseline of the band's last line."""
+    items: list[Item] = []
+    logo = image_ref(kit.logo) if kit.logo else None
+    width = box.width - room
+    x = box.x + room if align == "right" else box.x
+    logo_width = 0.0
+    if logo is not None:
+        height = line * LOGO_LINES
+        logo_width = min(height * logo.width / logo.height, width / 3)
+        height = logo_width * logo.height / logo.width
+        left = x + width - logo_width if align == "right" and not kit.byline else x
+        items.append(Picture(logo, Rect(left, bottom - height, logo_width, height)))
+    if kit.byline:
+        shift = logo_width + GAP if logo is not None else 0.0
+        text = one_line(kit.byline, look, fonts, x=x + shift, width=width - shift, align=align)
+        if text is not None:
+            items.append(Group(text.items, dy=bottom - text.height))
+    return items
+
+
+def _footer(
+    kit: BrandKit, look: SpanStyle, fonts: FontBook, box: Rect, bottom: float, line: float
+) -> list[Item]:
+    """The footer image (its height `FOOTER_IMAGE`), then the footer text beside it, the
+    line ending at `bottom`."""
+    items: list[Item] = []
+    picture = image_ref(kit.footer_image) if kit.footer_image else None
+    height = line
+    shift = 0.0
+    if picture is not None:
+        height = FOOTER_IMAGE
+        width = min(height * picture.width / picture.height, box.width / 2)
+        height = width * picture.height / picture.width
+        items.append(Picture(picture, Rect(box.x, bottom - height, width, height)))
+        shift = width + GAP
+    if kit.footer:
+        text = one_line(
+            kit.footer, look, fonts, x=box.x + shift, width=box.width - shift, align="left"
+        )
+        if text is not None:
+            top = bottom - height + (height - text.height) / 2
+            items.append(Group(text.items, dy=top))
+    return items
+
+
+def watermark_items(kit: BrandKit, styles: Styles, fonts: FontBook, content: Rect) -> list[Item]:
+    """The kit's watermark in the content box, one faint layer (drawn under the rows)."""
+    mark = kit.watermark
+    if mark is None or not (mark.text or mark.image):
+        return []
+    ref = image_ref(mark.image) if mark.image else None
+    items: list[Item]
+    if ref is not None:
+        width = min(content.width * WATERMARK_WIDTH, float(ref.width))
+        height = width * ref.height / ref.width
+        x, y = _placed(mark.position, content, width, height)
+        items = [Picture(ref, Rect(x, y, width, height))]
+    elif mark.text:
+        body = styles["body"]
+        look = text_look(body.family, body.size * WATERMARK_SIZE, body.color, weight=700)
+        text = one_line(mark.text, look, fonts, x=0.0, width=content.width, align="left")
+        if text is None:
+            return []
+        width = min(text.width, content.width)
+        x, y = _placed(mark.position, content, width, text.height)
+        items = [Group(text.items, dx=x - text.left, dy=y)]
+    else:
+        return []
+    tilt = WATERMARK_TILT if mark.position == "center" and ref is None else 0.0
+    pivot = (content.x + content.width / 2, content.y + content.height / 2)
+    return [Layer(tuple(items), opacity=mark.opacity, rotate=tilt, pivot=pivot)]
+
+
+def _placed(position: str, content: Rect, width: float, height: float) -> tuple[float, float]:
+    """Where a mark `width` x `height` goes in `content` at `position`."""
+    if position == "center":
+        return content.x + (content.width - width) / 2, content.y + (content.height - height) / 2
+    x = content.x if position.endswith("left") else content.right - width
+    y = content.y if position.startswith("top") else content.y + content.height - height
+    return x, y

@@ -1,0 +1,68 @@
+"""Golden branded cards: one post with the shared brand kit (tests/brandassets.py: fonts,
+logo, byline, footer line and QR image, watermark, page numbers) in six themes, light and
+dark, framed and plain, first and last card, compared as `test_golden` compares cards
+(`--update-golden` rewrites them). The marks sit in each theme's footer band, clear of the
+text; the body and headings are in the kit's Courier Prime, the Chinese in the theme's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.covers import WECHAT_COVER_SIZE
+from tests import pngcodec
+from tests.brandassets import POST, engine_kit
+from tests.conftest import GOLDEN_CHANGES
+from tests.test_golden import OUTPUT, SCALE, mismatch, write_output
+
+BRANDED = Path(__file__).parent / "golden" / "brand"
+THEMES = ("apple-notes", "brandA", "cyberpunk", "japanese-magazine", "pop-art", "watercolor")
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_golden_branded_cards(fonts, request, theme: str) -> None:
+    options = layout.RenderOptions(scale=SCALE, split="autoSplit", brand=engine_kit())
+    files = layout.render(POST, themes.load(theme), fonts, options)
+    assert len(files) >= 2, "the post splits, so the cards carry page numbers"
+    problems: list[str] = []
+    for page, png in (("p1", files[0]), ("last", files[-1])):
+        path = BRANDED / f"{theme}__{page}.png"
+        actual = pngcodec.decode(png)
+        expected = pngcodec.decode(path.read_bytes()) if path.exists() else None
+        reason = "no golden file" if expected is None else mismatch(actual, expected)
+        if reason is None:
+            continue
+        if request.config.getoption("--update-golden"):
+            BRANDED.mkdir(parents=True, exist_ok=True)
+            changes = request.config.stash[GOLDEN_CHANGES]
+            changes.append(("changed" if path.exists() else "added", f"brand/{path.name}"))
+            path.write_bytes(pngcodec.encode(actual))
+        else:
+            write_output(path, actual)
+            problems.append(f"{path.name}: {reason}")
+    assert not problems, "; ".join(problems) + f" (actual images in {OUTPUT})"
+
+
+def test_a_wechat_cover_keeps_the_marks_in_its_centred_square(fonts) -> None:
+    """The platform's square crop shows the marks, and the layouts' blocks beside the square
+    stay clear of them (apple-notes draws a red block at the left)."""
+    width, height = WECHAT_COVER_SIZE
+    options = layout.RenderOptions(width=width, height=height, scale=1, brand=engine_kit())
+    rendered = layout.render_covers(
+        "普通人也能学会的 AI 写作方法",
+        ("AI",),
+        themes.load("apple-notes"),
+        fonts,
+        options,
+        count=4,
+        wechat=True,
+    )
+    for png in rendered.files:
+        pixels = pngcodec.decode(png)[..., :3].astype(int)
+        orange = np.argwhere(np.abs(pixels - [228, 87, 46]).sum(axis=-1) < 40)
+        assert len(orange) > 50, "the logo is drawn"
+        left = (width - height) / 2
+        assert left <= orange[:, 1].min() and orange[:, 1].max() <= left + height
