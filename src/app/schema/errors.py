@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from inkcard.app.prices import PRICES
-from inkcard.app.schema.draftbox import OFFSET_LIMIT, PAGE_LIMIT
 from inkcard.app.schema.wire import MAX_MARKDOWN_CHARS
 from inkcard.app.settings import MIB, Settings
 
 _SET = Settings()  # the defaults the tables quote
-_BODY = f"{_SET.max_body_bytes // MIB} MiB"
+BODY_LIMIT = f"{_SET.max_body_bytes // MIB} MiB"
 _CHARS = f"{MAX_MARKDOWN_CHARS:,}"
 
 
@@ -148,7 +147,9 @@ GENERATE: tuple[ErrorCase, ...] = (
         " connection is closed",
     ),
     ErrorCase(
-        (413,), ("payload_too_large",), f"body over {_BODY}, or `markdown` over {_CHARS} characters"
+        (413,),
+        ("payload_too_large",),
+        f"body over {BODY_LIMIT}, or `markdown` over {_CHARS} characters",
     ),
     ErrorCase(
         (429,),
@@ -233,7 +234,9 @@ ARTICLE: tuple[ErrorCase, ...] = (
         "the first request with this key is still running (`Retry-After`)",
     ),
     ErrorCase(
-        (413,), ("payload_too_large",), f"body over {_BODY} or `markdown` over {_CHARS} characters"
+        (413,),
+        ("payload_too_large",),
+        f"body over {BODY_LIMIT} or `markdown` over {_CHARS} characters",
     ),
     ErrorCase(
         (422,),
@@ -281,7 +284,7 @@ ARTICLE_BODY = (_PUBLISHING_FIELDS, ARTICLE_TEXT)
 """The article body's cases; an image post's body is the cards' (no Markdown: the sample)."""
 
 
-def _of(cases: tuple[ErrorCase, ...], *statuses: int) -> tuple[ErrorCase, ...]:
+def cases_of(cases: tuple[ErrorCase, ...], *statuses: int) -> tuple[ErrorCase, ...]:
     return tuple(case for case in cases if set(case.statuses) & set(statuses))
 
 
@@ -303,11 +306,11 @@ COVER: tuple[ErrorCase, ...] = (
     ),
     UNKNOWN_FIELD,
     INVALID_BRAND,
-    *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
+    *cases_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
 )
 
-_KEY = _of(GENERATE, 401)
-_BUSY = tuple(case for case in _of(GENERATE, 503) if "busy" in case.labels)
+_KEY = cases_of(GENERATE, 401)
+_BUSY = tuple(case for case in cases_of(GENERATE, 503) if "busy" in case.labels)
 BRAND_SAVE: tuple[ErrorCase, ...] = (
     ErrorCase(
         (400,),
@@ -356,117 +359,19 @@ NEWSPIC: tuple[ErrorCase, ...] = (
     _PUBLISHING_FIELDS,
     CARD_TEXT,
     INVALID_BRAND,
-    *(case for case in _of(ARTICLE, 400) if case not in ARTICLE_BODY),
+    *(case for case in cases_of(ARTICLE, 400) if case not in ARTICLE_BODY),
     ErrorCase(
         (400,),
         ("too_many_pages", "card_too_large", "too_many_pixels", "image_too_large", "invalid_mdx"),
         "the cards break a limit of generate (see its table)",
     ),
     ErrorCase((400,), ("too_many_cards",), "the Markdown makes more than 20 cards"),
-    *_of(ARTICLE, 401, 402, 404),
-    *_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
-)
-
-_ACCOUNT_NAMED = (
-    ErrorCase(
-        (400,),
-        ("missing_platform_credentials", "conflicting_platform_credentials"),
-        "neither `Platform-Account` nor both platform headers (a draft box call needs the"
-        " account); only one of the two headers; `Platform-Account` and a header both sent",
-    ),
-    ErrorCase(
-        (400,),
-        ("account_key_missing",),
-        "a stored account is named but the server has no `INKCARD_ACCOUNT_KEY`",
-    ),
-    ErrorCase((404,), ("account_not_found",), "the key stored no account of that name"),
-    ErrorCase(
-        (500,),
-        ("account_unreadable",),
-        "the stored secret does not open with `INKCARD_ACCOUNT_KEY` (the key was changed)",
-    ),
-)
-_PLATFORM_REFUSALS = (
-    ErrorCase(
-        (403,),
-        ("platform_api_unauthorized",),
-        "platform error 48001: the account lacks the API (publishing: verified accounts only;"
-        " the message says what to do)",
-    ),
-    *(case for case in _of(ARTICLE, 502, 504) if "image_upload_failed" not in case.labels),
-)
-
-
-def _in_order(*cases: ErrorCase) -> tuple[ErrorCase, ...]:
-    """``cases`` by their lowest status, as the tables read best (a stable sort)."""
-    return tuple(sorted(cases, key=lambda case: min(case.statuses)))
-
-
-DRAFT_BOX: tuple[ErrorCase, ...] = _in_order(
-    ErrorCase(
-        (400,),
-        ("invalid_offset", "invalid_count", "invalid_mediaid", "invalid_publishid"),
-        f"`offset` not 0..{OFFSET_LIMIT:,}, `count` not 1..{PAGE_LIMIT}, or an id not 1-128"
-        " printable ASCII",
-    ),
-    ErrorCase((400,), ("invalid_account",), "`Platform-Account` is not an account name"),
-    *_ACCOUNT_NAMED,
-    *(case for case in _of(ARTICLE, 401) if "missing_api_key" in case.labels),
-    ErrorCase(
-        (404,),
-        ("draft_not_found", "publish_not_found"),
-        "the account has no such draft (published, deleted, another account's) or publish job",
-    ),
-    ErrorCase((405,), ("method_not_allowed",), "as for generate"),
-    *_PLATFORM_REFUSALS,
-)
-"""The draft box's reads and deletes, and a publish job's status: free."""
-
-PUBLISH: tuple[ErrorCase, ...] = _in_order(
-    ErrorCase(
-        (400,),
-        ("invalid_json", "unknown_field", "invalid_draft_media_id"),
-        "the body is not one JSON object, names another field, or `draftMediaId` is missing"
-        " or not a media_id",
-    ),
-    *(case for case in _of(ARTICLE, 400) if "invalid_idempotency_key" in case.labels),
-    ErrorCase((400,), ("invalid_account",), "`Platform-Account` is not an account name"),
-    *_ACCOUNT_NAMED,
-    *(case for case in _of(ARTICLE, 401, 402) if case.statuses != (400,)),
-    ErrorCase(
-        (404,), ("draft_not_found",), "the account has no such draft (published, deleted, …)"
-    ),
-    *(
-        case
-        for case in _of(ARTICLE, 405, 408, 409, 413, 422, 429, 503)
-        if "payload_too_large" not in case.labels
-    ),
-    ErrorCase((413,), ("payload_too_large",), f"body over {_BODY}"),
-    *_PLATFORM_REFUSALS,
-)
-
-ACCOUNTS: tuple[ErrorCase, ...] = (
-    ErrorCase(
-        (400,),
-        ("invalid_json", "unknown_field", "invalid_appid", "invalid_secret", "invalid_account"),
-        "the body is not one JSON object, names another field, `appid` or `secret` is missing"
-        " or not 1-64 / 1-128 printable ASCII characters; the name is not 1-64 letters, digits,"
-        " `.`, `_`, `-`",
-    ),
-    ErrorCase(
-        (400,),
-        ("account_key_missing",),
-        "the server has no `INKCARD_ACCOUNT_KEY` (the message names it): nothing is stored",
-    ),
-    *(case for case in _of(ARTICLE, 401) if "missing_api_key" in case.labels),
-    ErrorCase((404,), ("account_not_found",), "DELETE: the key stored no account of that name"),
-    ErrorCase((405,), ("method_not_allowed",), "as for generate"),
-    ErrorCase((413,), ("payload_too_large",), f"body over {_BODY}"),
-    ErrorCase((503,), ("busy",), "the database stayed locked (`Retry-After`)"),
+    *cases_of(ARTICLE, 401, 402, 404),
+    *cases_of(ARTICLE, 405, 408, 409, 413, 422, 429, 500, 502, 503, 504),
 )
 
 XHS_NOTE: tuple[ErrorCase, ...] = (
-    *(case for case in _of(GENERATE, 400) if "invalid_format" not in case.labels),
+    *(case for case in cases_of(GENERATE, 400) if "invalid_format" not in case.labels),
     ErrorCase(
         (400,),
         ("invalid_format",),
@@ -478,20 +383,8 @@ XHS_NOTE: tuple[ErrorCase, ...] = (
         "`title` is not a string of at most 100 characters; `tags` is not a list of at most 30"
         " tags of at most 30 characters without spaces or # (also when read from the front matter)",
     ),
-    *_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
+    *cases_of(GENERATE, 401, 402, 404, 405, 408, 413, 429, 500, 502, 503, 504),
 )
-
-OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
-    "generate": GENERATE,
-    "article": ARTICLE,
-    "newspic": NEWSPIC,
-    "cover": COVER,
-    "drafts": DRAFT_BOX,
-    "publish": PUBLISH,
-    "accounts": ACCOUNTS,
-    "xhs-note": XHS_NOTE,
-}
-"""The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
 
 
 def by_status(cases: tuple[ErrorCase, ...]) -> dict[int, list[ErrorCase]]:
@@ -531,5 +424,5 @@ PREVIEW: tuple[ErrorCase, ...] = (
     ErrorCase(
         (404,), ("not_found",), "no theme preview has this name; `GET /api/themes` lists them"
     ),
-    *(case for case in _of(GENERATE, 503, 504) if "busy" not in case.labels),
+    *(case for case in cases_of(GENERATE, 503, 504) if "busy" not in case.labels),
 )

@@ -22,7 +22,15 @@ import msgspec
 
 from inkcard.app import schema
 from inkcard.app.schema.derive import json_schema, not_null
-from inkcard.app.schema.errors import OPERATIONS, ErrorCase
+from inkcard.app.schema.errors import (
+    ARTICLE,
+    COVER,
+    GENERATE,
+    NEWSPIC,
+    XHS_NOTE,
+    ErrorCase,
+)
+from inkcard.app.schema.platformerrors import ACCOUNTS, DRAFT_BOX, PUBLISH
 
 MODELS: dict[str, type] = {
     name: value
@@ -43,6 +51,18 @@ ERROR_TABLE = re.compile(
 ERROR_HEADER = "| status | `error` | when |\n|---|---|---|\n"
 # Markdown would read these as a cell border or as emphasis; "_" inside a word is plain.
 _MARKUP = re.compile(r"[|*]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+
+OPERATIONS: dict[str, tuple[ErrorCase, ...]] = {
+    "generate": GENERATE,
+    "article": ARTICLE,
+    "newspic": NEWSPIC,
+    "cover": COVER,
+    "drafts": DRAFT_BOX,
+    "publish": PUBLISH,
+    "accounts": ACCOUNTS,
+    "xhs-note": XHS_NOTE,
+}
+"""The error tables by the name a README table gives (``<!-- errors:NAME -->``)."""
 
 
 def field_table(struct: type) -> str:

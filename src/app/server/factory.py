@@ -32,6 +32,7 @@ from inkcard.app.server import guards, requestlog
 from inkcard.app.server.mcp_http import HttpMcp
 from inkcard.app.server.openapi import openapi_components
 from inkcard.app.server.platform import platform_routes
+from inkcard.app.server.platform.xhsnote import xhs_note_route
 from inkcard.app.server.responses import exception_handlers
 from inkcard.app.server.routes_article import convert_and_draft_route
 from inkcard.app.server.routes_brands import brand_routes
@@ -39,7 +40,6 @@ from inkcard.app.server.routes_cards import route_handlers
 from inkcard.app.server.routes_cover import cover_route
 from inkcard.app.server.routes_newspic import newspic_draft_route
 from inkcard.app.server.routes_playground import playground_routes, theme_labels
-from inkcard.app.server.routes_xhs import xhs_note_route
 from inkcard.app.services import Services, build_services, running
 from inkcard.app.settings import Settings, load_settings
 from inkcard.app.storage import LocalStorage, check_name

@@ -17,7 +17,7 @@ from inkcard.app.schema import (
     AccountRequest,
     AccountResponse,
     ArticleErrorBody,
-    errors,
+    platformerrors,
     request_schema,
 )
 from inkcard.app.schema.draftbox import parse_account
@@ -79,7 +79,7 @@ def account_routes() -> list[HTTPRouteHandler]:
     common: dict[str, Any] = {
         "security": [{API_KEY_SCHEME: []}],
         "exception_handlers": article_exception_handlers(),
-        "responses": error_responses(ArticleErrorBody, errors.ACCOUNTS, article_error_body),
+        "responses": error_responses(ArticleErrorBody, platformerrors.ACCOUNTS, article_error_body),
     }
     return [
         options_of(PATH + "/{name:str}", "DELETE, PUT"),

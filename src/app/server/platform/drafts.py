@@ -26,7 +26,7 @@ from inkcard.app.schema import (
     PublishRequest,
     PublishResponse,
     PublishStatusResponse,
-    errors,
+    platformerrors,
     request_schema,
 )
 from inkcard.app.schema.draftbox import PAGE_LIMIT, parse_publish
@@ -151,7 +151,9 @@ def draft_box_routes(prices: Prices) -> list[HTTPRouteHandler]:
     common: dict[str, Any] = {
         "security": [{API_KEY_SCHEME: []}],
         "exception_handlers": article_exception_handlers(),
-        "responses": error_responses(ArticleErrorBody, errors.DRAFT_BOX, article_error_body),
+        "responses": error_responses(
+            ArticleErrorBody, platformerrors.DRAFT_BOX, article_error_body
+        ),
     }
     free = f"Free ({credits(prices.draft_box)}). {_ACCOUNT}"
     return [
@@ -189,7 +191,7 @@ def draft_box_routes(prices: Prices) -> list[HTTPRouteHandler]:
             " failed call 0; `Idempotency-Key` and replays as convert-and-draft. " + _ACCOUNT,
             security=[{API_KEY_SCHEME: []}],
             exception_handlers=article_exception_handlers(),
-            responses=error_responses(ArticleErrorBody, errors.PUBLISH, article_error_body),
+            responses=error_responses(ArticleErrorBody, platformerrors.PUBLISH, article_error_body),
         )(publish),
         get(
             PUBLISH + "/{publishId:str}",
