@@ -209,6 +209,7 @@ def layout_share(
         "autoSplit",
         limits=_limits(options),
         label=_label(doc, options),
+        brand=options.brand,  # with a label, the kit's marks move it (aigclabel: stacked)
     )
     theme, fonts = branded(theme, fonts, options)
     return compose_share(doc, resolve(theme, options.mode), fonts, card, start)

@@ -216,3 +216,39 @@ def test_a_share_laid_out_apart_makes_the_same_labelled_cards(fonts: layout.Font
     shared = layout.layout_cards(doc, theme, fonts, options, premade=premade).pages
     whole = layout.layout_cards(doc, theme, fonts, options).pages
     assert [page.items for page in shared] == [page.items for page in whole]
+
+
+def _footer_runs(items: tuple, dy: float, below: float) -> list[tuple[float, float, float, float]]:
+    """Boxes (x0, y0, x1, y1) of the glyph runs drawn below `below` (the footer band)."""
+    from inkcard.layout.base.boxes import Cached, Layer
+
+    boxes = []
+    for item in items:
+        if isinstance(item, Group):
+            boxes += _footer_runs(item.items, dy + item.dy, below)
+        elif isinstance(item, Layer | Cached):
+            boxes += _footer_runs(item.items, dy, below)
+        elif isinstance(item, GlyphRun) and item.glyphs:
+            y = dy + item.ys[0]
+            top, bottom = y - item.size * 0.8, y + item.size * 0.2
+            if top >= below and item.size < 30:  # the watermark's large word is meant to cross
+                boxes.append((item.xs[0], top, item.xs[-1] + item.size * 0.6, bottom))
+    return boxes
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "pop-art", "watercolor", "japanese-magazine"])
+def test_the_label_and_a_brand_kits_marks_share_the_footer_band_apart(
+    fonts: layout.FontBook, theme: str
+) -> None:
+    """Both in the footer band: the kit's byline and footer line are drawn up from its
+    bottom, the label's line set above them (it ran over the byline in apple-notes)."""
+    from tests.brandassets import POST, engine_kit
+
+    options = layout.RenderOptions(split="autoSplit", brand=engine_kit(), aigc=Aigc())
+    page = layout.layout_pages(POST, themes.load(theme), fonts, options)[0]
+    boxes = _footer_runs(page.items, 0.0, page.height * 0.7)  # the band, not the post
+    assert len(boxes) >= 3  # the label, the footer line, the byline (and a page number)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+            assert apart, (a, b)

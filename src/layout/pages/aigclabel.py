@@ -37,9 +37,11 @@ def label_style(styles: Styles, width: float) -> Style:
     return replace(style, size=max(style.size, READABLE_PX * width / PHONE_WIDTH))
 
 
-def with_label_room(styles: Styles, width: float) -> Styles:
+def with_label_room(styles: Styles, width: float, stacked: bool = False) -> Styles:
     """`styles` with the card's footer band (header band for a label at the top) at least
-    as tall as the label's line and `GAP`: the rows end above the label."""
+    as tall as the label's line and `GAP`: the rows end above the label. `stacked`: the
+    footer band already holds a brand kit's marks (pages/brandmarks.py, drawn up from its
+    bottom), so it grows by the label's line, which `label_items` sets at the band's top."""
     style = label_style(styles, width)
     need = style.size * LINE + GAP
     card = styles["card"]
@@ -47,6 +49,8 @@ def with_label_room(styles: Styles, width: float) -> Styles:
         if card.header_height >= need:
             return styles
         card = replace(card, header_height=need)
+    elif stacked:
+        card = replace(card, footer_height=card.footer_height + need)
     else:
         if card.footer_height >= need:
             return styles
@@ -65,11 +69,13 @@ def label_items(
     width: float,
     *,
     chip: bool = False,
+    stacked: bool = False,
 ) -> list[Item]:
     """The label's line in its band on a card `width` x `height` whose content box is
     `box`: aligned as its role says (`indent` px in from its side), its line box's edge
-    on the band's outer edge. `chip`: on a rounded patch of the card's own colour, for a place
-    the theme's drawings may reach (a WeChat cover's corner)."""
+    on the band's outer edge (`stacked`: a footer band's top, above a brand kit's marks,
+    as `with_label_room` made room). `chip`: on a rounded patch of the card's own colour,
+    for a place the theme's drawings may reach (a WeChat cover's corner)."""
     style = label_style(styles, width)
     look = text_look(
         style.family,
@@ -88,7 +94,12 @@ def label_items(
     if line is None:
         return []
     top, _, bottom, _ = edges(styles["card"])
-    y = top if style.position == "top" else height - bottom - line.height
+    if style.position == "top":
+        y = top
+    elif stacked:
+        y = box.y + box.height + GAP
+    else:
+        y = height - bottom - line.height
     label = Group(line.items, dy=y)
     if not chip:
         return [label]

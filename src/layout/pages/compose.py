@@ -168,7 +168,9 @@ def _room(styles: Styles, card: Card) -> float:
 
 def _labelled(styles: Styles, card: Card) -> Styles:
     """`styles` with room for the card's AI-content label, if it has one."""
-    return with_label_room(styles, card.width) if card.label else styles
+    if not card.label:
+        return styles
+    return with_label_room(styles, card.width, stacked=card.brand is not None)
 
 
 def compose_share(
@@ -365,7 +367,9 @@ def _page(
     if numbered:
         items.extend(_page_number(styles, fonts, number, total, box, height))
     if card.label:
-        items.extend(label_items(styles, fonts, card.label, box, height, card.width))
+        stacked = card.brand is not None
+        labelled = label_items(styles, fonts, card.label, box, height, card.width, stacked=stacked)
+        items.extend(labelled)
     if card.brand is not None:
         bottom = height - edges(styles["card"])[2]
         items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered))
