@@ -88,10 +88,12 @@ def wait_until_ok(url: str, seconds: float) -> None:
 
 
 def wait_warm(client: TestClient[Litestar], seconds: float = 60) -> None:
-    """Waits until the app's render processes are warm (/readyz answers 503 before that)."""
-    pool = client.app.state.services.cards.pool
+    """Waits until the app's render processes and its article path are warm (/readyz
+    answers 503 before that: the article warm-up converts a post in each of the twelve
+    article themes, ~0.7 s, no longer always done by the time the processes are)."""
+    services = client.app.state.services
     deadline = time.monotonic() + seconds
-    while not pool.ready:
+    while not (services.cards.pool.ready and services.article_warm_up.done):
         assert time.monotonic() < deadline, "the render processes never became warm"
         time.sleep(0.02)
 

@@ -33,7 +33,7 @@ def test_healthz(client: Client) -> None:
 def test_readyz_when_everything_works(client: Client) -> None:
     wait_warm(client)
     response = client.get("/readyz")
-    assert response.status_code == 200
+    assert response.status_code == 200, response.text
     assert response.json()["status"] == "ready"
     assert response.json()["renderers"] == "warm"
 
@@ -90,6 +90,8 @@ def test_openapi_document_describes_generate(client: Client) -> None:
         "format",
         "quality",
         "fit",
+        "aigc",
+        "brand",
     }
     assert sorted(fields["format"]["anyOf"][0]["enum"]) == ["jpeg", "pdf", "png", "webp"]
     assert fields["quality"]["anyOf"][0] == {"type": "integer", "minimum": 1, "maximum": 100}
