@@ -60,5 +60,5 @@ def test_render_refuses_a_bad_kit_in_one_line(
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert "--brand" in err and "not a TTF, OTF or WOFF font file" in err
+    assert "--brand" in err and "not a TTF, OTF, WOFF or WOFF2 font file" in err
     assert err.count("\n") == 1 and not (tmp_path / "out").exists()

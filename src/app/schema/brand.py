@@ -1,7 +1,7 @@
 """The brand-kit body of ``PUT /api/brands/{name}`` → ``BrandKitRequest``; its answers.
 
 A kit is a creator's marks, saved once per API key and named on every card request
-(``brand``): fonts for the body and the headings (base64 TTF, OTF or WOFF), a logo, a
+(``brand``): fonts for the body and the headings (base64 TTF, OTF, WOFF or WOFF2), a logo, a
 byline, a footer line or footer image (a QR code), a watermark and the page-number style.
 Every field is optional and a field we do not know is an error, nested ones included; the
 bytes are checked after this (``app.brands.kit``), before anything is stored.
@@ -24,9 +24,9 @@ MAX_NAME = 40
 FontData = Annotated[
     str,
     msgspec.Meta(
-        description="A font file as base64 (TTF, OTF or WOFF), a data: URI of one, or an http(s)"
-        " URL fetched once under the image rules; checked whole by fontTools, at most 4 MiB"
-        " once unpacked."
+        description="A font file as base64 (TTF, OTF, WOFF or WOFF2), a data: URI of one, or an"
+        " http(s) URL fetched once under the image rules; checked whole by fontTools, at most"
+        " 4 MiB once unpacked."
     ),
 ]
 ImageData = Annotated[
@@ -93,7 +93,7 @@ class BrandKitRequest(_Strict, frozen=True):
 
 
 BRAND_ACCEPTED = {
-    "fonts": "an object with body and heading, each a base64 TTF, OTF or WOFF font",
+    "fonts": "an object with body and heading, each a base64 TTF, OTF, WOFF or WOFF2 font",
     "logo": "a data: URI of a PNG, JPEG, GIF or WebP image",
     "byline": f"a string of at most {MAX_BYLINE} characters",
     "footer": f"a string of at most {MAX_FOOTER} characters",
@@ -146,7 +146,7 @@ class BrandFontInfo(msgspec.Struct, frozen=True):
     """A stored font: its family name, size, glyphs and coverage."""
 
     family: Annotated[str, _said("The family name the font's name table gives.")]
-    bytes: Annotated[int, _said("Its size as stored (WOFF unpacked to TTF or OTF).")]
+    bytes: Annotated[int, _said("Its size as stored (WOFF and WOFF2 unpacked to TTF or OTF).")]
     glyphs: Annotated[int, _said("How many glyphs it has.")]
     latin: Annotated[float, _said("Share (0-1) of printable ASCII it draws.")]
     cjk: Annotated[float, _said("Share (0-1) of 50 common Chinese characters it draws.")]

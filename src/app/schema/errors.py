@@ -327,8 +327,8 @@ BRAND_SAVE: tuple[ErrorCase, ...] = (
     ErrorCase(
         (400,),
         ("invalid_font",),
-        "a font that fontTools cannot read whole, not base64, without a Unicode cmap, WOFF2, or"
-        " over 4 MiB once unpacked; a URL the fetcher refuses or cannot get",
+        "a font that fontTools cannot read whole, not base64, without a Unicode cmap, or over"
+        " 4 MiB once unpacked; a URL the fetcher refuses or cannot get",
     ),
     ErrorCase(
         (400,),

@@ -2,9 +2,10 @@
 
 A brand kit's fonts come from outside, so before one is stored it is read whole by
 fontTools (a real TrueType or CFF font with a cmap, not just bytes that start like one),
-WOFF is unpacked to the plain sfnt Skia and HarfBuzz read, and its size is held to a
-limit. This runs once, when a kit is saved, never while a card is drawn; the engine then
-loads the stored bytes as they are (`brandfonts`).
+WOFF and WOFF2 are unpacked to the plain sfnt Skia and HarfBuzz read (WOFF2 needs the
+``brotli`` package, which fontTools finds by itself), and its size is held to a limit.
+This runs once, when a kit is saved, never while a card is drawn; the engine then loads the
+stored bytes as they are (`brandfonts`).
 """
 
 from __future__ import annotations
@@ -43,17 +44,15 @@ class CheckedFont:
 
 
 def check_font(data: bytes, max_bytes: int) -> CheckedFont:
-    """`data` (TTF, OTF or WOFF) as a checked font.
+    """`data` (TTF, OTF, WOFF or WOFF2) as a checked font, WOFF and WOFF2 unpacked to sfnt.
 
     Raises:
-        FontError: Not a font fontTools reads whole, without a Unicode cmap, WOFF2 (this
-            build has no Brotli), or larger than `max_bytes` once unpacked.
+        FontError: Not a font fontTools reads whole, without a Unicode cmap, or larger than
+            `max_bytes` once unpacked.
     """
     head = data[:4]
-    if head == WOFF2:
-        raise FontError("WOFF2 fonts are not accepted yet: send the TTF, OTF or WOFF file")
-    if head != WOFF and head not in SFNT_TAGS:
-        raise FontError("not a TTF, OTF or WOFF font file")
+    if head not in (WOFF, WOFF2) and head not in SFNT_TAGS:
+        raise FontError("not a TTF, OTF, WOFF or WOFF2 font file")
     from fontTools.ttLib import TTFont, TTLibError  # type: ignore[import-untyped]
 
     try:
@@ -64,13 +63,15 @@ def check_font(data: bytes, max_bytes: int) -> CheckedFont:
             for tag in ("glyf", "CFF ", "CFF2"):
                 if tag in font:
                     font[tag]  # decoded whole: a damaged table fails here
-            if head == WOFF:
+            if head in (WOFF, WOFF2):  # Skia and HarfBuzz read the plain sfnt
                 font.flavor = None
                 out = io.BytesIO()
                 font.save(out)
                 data = out.getvalue()
     except (TTLibError, KeyError, ValueError, AssertionError, IndexError, TypeError, OSError):
         raise FontError("not a font file fontTools can read") from None
+    except ImportError:  # WOFF2 without the brotli package (a dependency: a broken install)
+        raise FontError("WOFF2 needs the brotli package: send the TTF, OTF or WOFF file") from None
     except Exception as error:  # a hostile file may fail anywhere inside the parser
         raise FontError(f"not a readable font ({type(error).__name__})") from None
     if not cmap:
