@@ -4,7 +4,9 @@ Every file in a kit comes from outside, so each is checked here once, when the k
 saved, and nothing is stored unless all pass: a font is read whole by fontTools (a real
 font, at most ``MAX_FONT_BYTES`` once unpacked; its coverage is reported, and characters it
 lacks fall back to the theme's font), an image is a data: URI whose header Skia reads, at
-most ``MAX_IMAGE_BYTES`` and ``MAX_IMAGE_SIDE`` a side. A bad one is a 400 naming the field.
+most ``MAX_IMAGE_BYTES`` and ``MAX_IMAGE_SIDE`` a side. A bad one is a 400 naming the field;
+a background whose mean colour leaves some theme's body text under 4.5:1 is kept, with a
+warning (``contrast``).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from inkcard import layout
+from inkcard.app.brands.contrast import background_warnings
 from inkcard.app.errors import InvalidField
 from inkcard.app.schema.brand import (
     BrandFontInfo,
@@ -23,7 +26,7 @@ from inkcard.app.schema.brand import (
     BrandKitInfo,
     BrandKitRequest,
 )
-from inkcard.layout.draw import probe_image
+from inkcard.layout.draw import image_mean_colour, probe_image
 from inkcard.layout.style import BrandKit, Watermark
 from inkcard.layout.text import CheckedFont, check_font
 
@@ -46,6 +49,7 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[BrandKit, BrandKitInf
     heading_font = _font("fonts.heading", fonts.heading) if fonts and fonts.heading else None
     logo = _image("logo", body.logo)
     footer_image = _image("footerImage", body.footerImage)
+    background = _image("background", body.background)
     watermark = None
     mark_info: dict[str, Any] | None = None
     if body.watermark is not None:
@@ -70,6 +74,8 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[BrandKit, BrandKitInf
         footer_image=footer_image,
         watermark=watermark,
         page_number=body.pageNumber,
+        background=background,
+        background_fit=body.backgroundFit,
     )
     font_infos = {
         role: _font_info(font)
@@ -86,7 +92,10 @@ def checked_kit(name: str, body: BrandKitRequest) -> tuple[BrandKit, BrandKitInf
         footerImage=_image_info(footer_image) if footer_image else None,
         watermark=mark_info,
         pageNumber=body.pageNumber,
-        warnings=_warnings(kit, body_font),
+        background=_image_info(background) if background else None,
+        backgroundFit=body.backgroundFit if background else None,
+        warnings=_warnings(kit, body_font)
+        + (background_warnings(image_mean_colour(background)) if background else []),
     )
     return kit, info
 

@@ -1,10 +1,11 @@
 """A brand-kit body's URLs → their bytes, fetched under the image rules, before the kit is
 checked.
 
-A logo, footer image, watermark image or font may be an http(s) URL instead of inline data:
-it is downloaded once, when the kit is saved, by the service's one fetcher (its address guard,
-size limit, redirects and deadline: the rules every card image keeps), and the kit stores the
-bytes, so no card request fetches it again. A URL that cannot be had is a 400 naming the field.
+A logo, footer image, watermark image, background or font may be an http(s) URL instead of
+inline data: it is downloaded once, when the kit is saved, by the service's one fetcher (its
+address guard, size limit, redirects and deadline: the rules every card image keeps), and the
+kit stores the bytes, so no card request fetches it again. A URL that cannot be had is a 400
+naming the field.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ async def with_fetched(body: BrandKitRequest, fetch: Fetch) -> BrandKitRequest:
     """
     logo = await _image("logo", body.logo, fetch)
     footer_image = await _image("footerImage", body.footerImage, fetch)
+    background = await _image("background", body.background, fetch)
     fonts = body.fonts
     if fonts is not None:
         fonts = msgspec.structs.replace(
@@ -44,7 +46,12 @@ async def with_fetched(body: BrandKitRequest, fetch: Fetch) -> BrandKitRequest:
         image = await _image("watermark.image", watermark.image, fetch)
         watermark = msgspec.structs.replace(watermark, image=image or "")
     return msgspec.structs.replace(
-        body, logo=logo, footerImage=footer_image, fonts=fonts, watermark=watermark
+        body,
+        logo=logo,
+        footerImage=footer_image,
+        fonts=fonts,
+        watermark=watermark,
+        background=background,
     )
 
 

@@ -90,6 +90,20 @@ class BrandKitRequest(_Strict, frozen=True):
         Literal["n/N", "n", "none"] | None,
         msgspec.Meta(description="n/N (3/8), n (3) or none; absent: the theme's own."),
     ] = None
+    background: Annotated[
+        ImageData | None,
+        msgspec.Meta(
+            description="The card's background: over the theme's own fill, under its"
+            " decorations, panels and text."
+        ),
+    ] = None
+    backgroundFit: Annotated[
+        Literal["cover", "contain", "tile"],
+        msgspec.Meta(
+            description="cover (fills the card, cropped; the default), contain (all of it,"
+            " centred) or tile (repeated at its size)."
+        ),
+    ] = "cover"
 
 
 BRAND_ACCEPTED = {
@@ -101,6 +115,8 @@ BRAND_ACCEPTED = {
     "watermark": "an object with text (at most 24 characters) or image, opacity 0.02..0.5 and"
     " position center, top-left, top-right, bottom-left or bottom-right",
     "pageNumber": "one of n/N, n, none",
+    "background": "a data: URI of a PNG, JPEG, GIF or WebP image",
+    "backgroundFit": "one of cover, contain, tile",
 }
 
 
@@ -178,8 +194,16 @@ class BrandKitInfo(msgspec.Struct, frozen=True, omit_defaults=True):
         dict[str, Any] | None, _said("The watermark: text or image, opacity, position.")
     ] = None
     pageNumber: Annotated[str | None, _said("n/N, n or none; absent: the theme's own.")] = None
+    background: Annotated[BrandImageInfo | None, _said("The background image, if any.")] = None
+    backgroundFit: Annotated[
+        str | None, _said("cover, contain or tile; absent without a background.")
+    ] = None
     warnings: Annotated[
-        list[str], _said("What falls back: characters of the kit's texts its font lacks.")
+        list[str],
+        _said(
+            "What falls back (characters of the kit's texts its font lacks) and the themes"
+            " whose body text reads under 4.5:1 on the background."
+        ),
     ] = []
 
 

@@ -20,8 +20,8 @@ from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..pages.aigclabel import ROLE as LABEL_ROLE
 from ..pages.aigclabel import label_items, with_label_room
-from ..pages.brandmarks import band_items, watermark_items
-from ..pages.cardface import canvas_colour, content_box, edges, static_layers
+from ..pages.brandmarks import backdrop_items, band_items, watermark_items
+from ..pages.cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles, resolve
 from ..style.schema import Style, Theme
@@ -218,7 +218,9 @@ def _page(
     `brand`'s marks in the footer band under `marks` (the content box unless given), its
     watermark under the drawing."""
     page = design.page
-    under, over = static_layers(design.styles, design.fonts, page.width, page.height)
+    face = card_rect(design.styles["card"], page.width, page.height)
+    backdrop = backdrop_items(brand, face)
+    under, over = static_layers(design.styles, design.fonts, page.width, page.height, backdrop)
     items: tuple[Item, ...] = (*under, *drawn, *over)
     if brand is not None:
         styles, fonts = design.styles, design.fonts

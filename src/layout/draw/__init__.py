@@ -13,6 +13,7 @@ from ..base.aigc import Aigc
 from .encode import load_numpy, pack_rows_without_numpy, smaller_pngs
 from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
 from .imagecodec import fit as fit_image
+from .imagecodec import mean_colour as image_mean_colour
 from .imagecodec import probe as probe_image
 from .sheet import Tile, contact_sheet
 
@@ -25,6 +26,7 @@ __all__ = [
     "Tile",
     "contact_sheet",
     "fit_image",
+    "image_mean_colour",
     "load_numpy",
     "pack_rows_without_numpy",
     "probe_image",

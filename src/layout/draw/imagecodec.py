@@ -61,6 +61,9 @@ class EncodedImage:
         return "jpg" if self.format == "jpeg" else "png"
 
 
+MEAN_SIDE = 16  # the image is averaged down to this many pixels a side (mipmapped)
+
+
 def sniff(data: bytes) -> str | None:
     """The image format named by the magic bytes, or None (SVG and text are None)."""
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
@@ -123,6 +126,26 @@ def fit(data: bytes, max_bytes: int) -> EncodedImage:
         # Bytes grow roughly with the pixel count, so scale each side by the root of the overshoot.
         factor = min(0.9, 0.95 * math.sqrt(max_bytes / len(encoded)))
         width, height = _shrunk(width, height, factor)
+
+
+def mean_colour(data: bytes) -> int:
+    """The image's mean colour (opaque ARGB), transparent parts taken as white: what text
+    drawn over it meets on average (a brand kit's background, checked for contrast).
+
+    Raises:
+        ImageRejected: ``probe`` refused the bytes, or decoding failed.
+    """
+    probe(data)
+    image = _decode(data)
+    surface = skia.Surface(MEAN_SIDE, MEAN_SIDE)
+    canvas = surface.getCanvas()
+    canvas.clear(skia.ColorWHITE)
+    sampling = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
+    rect = skia.Rect.MakeWH(MEAN_SIDE, MEAN_SIDE)
+    canvas.drawImageRect(image.withDefaultMipmaps(), rect, sampling)
+    pixels = surface.makeImageSnapshot().toarray(colorType=skia.ColorType.kRGBA_8888_ColorType)
+    red, green, blue = (round(float(pixels[..., i].mean())) for i in range(3))
+    return 0xFF000000 | red << 16 | green << 8 | blue
 
 
 def _shrunk(width: int, height: int, factor: float) -> tuple[int, int]:

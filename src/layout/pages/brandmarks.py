@@ -1,14 +1,18 @@
 """A brand kit + a laid-out card → the kit's marks: its sign and footer lines in the card's
-footer band, and its watermark under the text.
+footer band, its watermark under the text, and its background image on the card's face.
 
 The band is the room `style.brandkit.branded_theme` kept under the content box (the card's
 `footer_height`), so no mark covers text: the sign line (logo, then byline) sits on the
 band's last line beside the page number, in the page number's own look; the footer line
 (an image such as a QR code, then its text) above it. The watermark is drawn under the
-rows, faint, so text always reads over it. Layout measures here; draw only draws.
+rows, faint, so text always reads over it. The background is the card's face: drawn over the
+theme's own fill and under its decorations (`cardface.static_layers` takes it as the
+backdrop). Layout measures here; draw only draws.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..base.boxes import Group, Item, Layer, Picture, Rect
 from ..base.fonts import FontBook
@@ -31,6 +35,7 @@ NUMBER_ROOM = 4.0  # page-number sizes kept free beside the byline ("10/12")
 WATERMARK_SIZE = 2.2  # a text watermark's size, in body sizes
 WATERMARK_WIDTH = 0.3  # an image watermark's width, a share of the content's
 WATERMARK_TILT = -24.0  # degrees: a centred word is set on the slant, as a stamp is
+MAX_TILES = 16  # a tiled background's tiles across (or down) at most: a 1-px image grows
 
 
 def brand_images(kit: BrandKit | None) -> dict[str, bytes]:
@@ -39,11 +44,37 @@ def brand_images(kit: BrandKit | None) -> dict[str, bytes]:
         return {}
     watermark = kit.watermark.image if kit.watermark is not None else b""
     out: dict[str, bytes] = {}
-    for data in (kit.logo, kit.footer_image, watermark):
+    for data in (kit.logo, kit.footer_image, watermark, kit.background):
         ref = image_ref(data) if data else None
         if ref is not None:
             out[ref.key] = data
     return out
+
+
+def backdrop_items(kit: BrandKit | None, face: Rect) -> tuple[Item, ...]:
+    """The kit's background on the card's face (`face`), fitted as the kit says and clipped
+    to it: `cover` fills it (cropped), `contain` shows all of it (centred, the theme's fill
+    around it), `tile` repeats it at its own size (larger when it would take more than
+    `MAX_TILES` across or down). None without a background."""
+    ref = image_ref(kit.background) if kit is not None and kit.background else None
+    if kit is None or ref is None:
+        return ()
+    width, height = float(ref.width), float(ref.height)
+    if kit.background_fit == "tile":
+        scale = max(1.0, face.width / (MAX_TILES * width), face.height / (MAX_TILES * height))
+        w, h = width * scale, height * scale
+        columns, rows = math.ceil(face.width / w), math.ceil(face.height / h)
+        tiles = tuple(
+            Picture(ref, Rect(face.x + i * w, face.y + j * h, w, h))
+            for j in range(rows)
+            for i in range(columns)
+        )
+        return (Group(tiles, clip=face),)
+    pick = max if kit.background_fit == "cover" else min
+    scale = pick(face.width / width, face.height / height)
+    w, h = width * scale, height * scale
+    rect = Rect(face.x + (face.width - w) / 2, face.y + (face.height - h) / 2, w, h)
+    return (Group((Picture(ref, rect),), clip=face),)
 
 
 def band_items(

@@ -78,17 +78,23 @@ _SERIALS = itertools.count()
 
 
 def static_layers(
-    styles: Styles, fonts: FontBook, width: float, height: float
+    styles: Styles,
+    fonts: FontBook,
+    width: float,
+    height: float,
+    backdrop: tuple[Item, ...] = (),
 ) -> tuple[list[Item], list[Item]]:
     """The page background and the static decorations under and over the text, each as
-    one `Cached` item (or none), built once per theme, mode, font book and card size."""
+    one `Cached` item (or none), built once per theme, mode, font book and card size;
+    `backdrop` (a brand kit's background image) goes on the card's face, under the
+    decorations."""
     with _BOOK_LOCK:
         book = _BOOK_IDS.setdefault(fonts, next(_SERIALS))
-    key = (*styles.key, book, width, height)
+    key = (*styles.key, book, width, height, backdrop)
     found = _STATIC.get(key)
     if found is not None:
         return found
-    layers = _build_static(styles, fonts, width, height, key)
+    layers = _build_static(styles, fonts, width, height, key, backdrop)
     _STATIC.put(key, layers)
     return layers
 
@@ -99,10 +105,15 @@ def clear_static_layers() -> None:
 
 
 def _build_static(
-    styles: Styles, fonts: FontBook, width: float, height: float, key: tuple[object, ...]
+    styles: Styles,
+    fonts: FontBook,
+    width: float,
+    height: float,
+    key: tuple[object, ...],
+    backdrop: tuple[Item, ...],
 ) -> tuple[list[Item], list[Item]]:
     card = styles["card"]
-    under = _background(card, width, height)
+    under = [*_background(card, width, height), *backdrop]
     over: list[Item] = []
     frames = {"card": card_rect(card, width, height), "content": content_box(styles, width, height)}
     for deco in styles.decorations:

@@ -39,7 +39,7 @@ from ..style.resolver import Styles
 from ..style.schema import Style
 from . import short
 from .aigclabel import label_items, with_label_room
-from .brandmarks import band_items, watermark_items
+from .brandmarks import backdrop_items, band_items, watermark_items
 from .breakrules import opens_section
 from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
 from .chrome import page_number_items
@@ -348,9 +348,10 @@ def _page(
     The rows start at `top` (the content box's, or lower when centred); the decorations
     tied to them move with them, the static ones stay with the card."""
     height = _grown(placement, box, card)[1] if grow else card.height
-    under, over = static_layers(styles, fonts, card.width, height)
-    content = content_box(styles, card.width, height)
     page = card_rect(styles["card"], card.width, height)
+    backdrop = backdrop_items(card.brand, page)
+    under, over = static_layers(styles, fonts, card.width, height, backdrop)
+    content = content_box(styles, card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
     items: list[Item] = [*under, *live["under"]]
     if card.brand is not None:

@@ -24,6 +24,7 @@ BODY_PREFIX = "brand-body/"  # the families of a kit's body font: brand-body/<th
 HEADING_PREFIX = "brand-heading/"
 WatermarkPosition = Literal["center", "top-left", "top-right", "bottom-left", "bottom-right"]
 PageNumberStyle = Literal["n/N", "n", "none"]
+BackgroundFit = Literal["cover", "contain", "tile"]
 PAGE_FORMATS: dict[str, str] = {"n/N": "{n}/{total}", "n": "{n}", "none": ""}
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 KEEPS_OWN_FONT = frozenset({"inline_code", "code_block", "page_number"})  # code stays mono
@@ -55,6 +56,8 @@ class BrandKit(msgspec.Struct, frozen=True, kw_only=True):
     footer_image: bytes = b""
     watermark: Watermark | None = None
     page_number: PageNumberStyle | None = None  # None: the theme's own
+    background: bytes = b""  # an encoded image: the card's face, under the theme's decorations
+    background_fit: BackgroundFit = "cover"
 
     def digest(self) -> str:
         """24 hex characters naming the kit's content: the cache key of what it changes."""
