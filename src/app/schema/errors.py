@@ -323,6 +323,11 @@ BRAND_SAVE: tuple[ErrorCase, ...] = (
         ("invalid_footer_image", "invalid_watermark", "invalid_page_number"),
         "as above; a watermark needs `text` or `image`",
     ),
+    ErrorCase(
+        (400,),
+        ("invalid_background", "invalid_background_fit"),
+        "as above; `backgroundFit` is not cover, contain or tile",
+    ),
     UNKNOWN_FIELD,
     ErrorCase(
         (400,),
