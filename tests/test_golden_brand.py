@@ -66,3 +66,20 @@ def test_a_wechat_cover_keeps_the_marks_in_its_centred_square(fonts) -> None:
         assert len(orange) > 50, "the logo is drawn"
         left = (width - height) / 2
         assert left <= orange[:, 1].min() and orange[:, 1].max() <= left + height
+
+
+@pytest.mark.parametrize("theme", ["brandC", "apple-notes"])
+def test_the_kits_marks_read_on_the_band_they_sit_in(theme: str) -> None:
+    """brandC puts its white page number on the purple header: the kit's byline and footer
+    line, drawn in the number's colour in the footer band on the white panel, vanished.
+    Where the number is elsewhere the marks take the body's colour."""
+    from inkcard.layout.pages import brandmarks
+    from inkcard.layout.style.resolver import contrast, resolve
+
+    styles = resolve(themes.load(theme), None)
+    number = styles["page_number"]
+    look = brandmarks._look(styles)
+    expected = styles["body"].color if number.position == "top" else number.color
+    assert look.color == expected
+    if number.position == "top":
+        assert contrast(look.color, 0xFFFFFFFF) >= 4.5  # brandC's panel is white

@@ -100,11 +100,15 @@ def band_items(
 
 
 def _look(styles: Styles) -> SpanStyle:
+    """The marks' type: the page number's, in its colour where the number sits in the same
+    footer band; a number at the top is on another ground (brandC's white number on its
+    purple header), so the marks take the body's colour, which reads on the card's panel."""
     style = styles["page_number"]
+    colour = styles["body"].color if style.position == "top" else style.color
     return text_look(
         style.family,
         style.size,
-        style.color,
+        colour,
         weight=style.weight,
         letter_spacing=style.letter_spacing,
         effects=style.text_effects,
