@@ -10,11 +10,13 @@ import base64
 from collections.abc import Callable
 from typing import Any
 
+import anyio
 import httpx
 import pytest
 
 from tests.app.conftest import both_engines
 from tests.app.test_convert_and_draft import Service, size_of, srcs, start  # noqa: F401
+from tests.app.test_mcp import Http, http, text_of  # noqa: F401 (the fixture)
 from tests.brandassets import BYLINE, FOOTER, kit_body, logo_png, qr_png
 
 pytestmark = both_engines
@@ -102,3 +104,27 @@ def test_a_draft_uploads_the_kits_images_once_and_draws_its_cover(service: Servi
     assert again.status_code == 200, again.text
     assert service.platform.hits["/cgi-bin/media/uploadimg"] == 2
     assert [image["status"] for image in again.json()["data"]["images"]] == ["reused"] * 2
+
+
+def test_the_mcp_tool_signs_the_article_as_the_route_does(http: Http) -> None:  # noqa: F811
+    key, prefix = http.new_key()
+    headers = {"x-api-key": key}
+    saved = httpx.put(f"{http.base}/api/brands/studio", json=kit_body(), headers=headers)
+    assert saved.status_code == 201, saved.text
+    body = {"markdown": ARTICLE, "theme": "notebook", "brand": "studio"}
+    routed = httpx.post(
+        f"{http.base}/api/platform/convert-and-draft", json=body, headers=headers, timeout=60
+    ).json()["html"]
+
+    async def scenario() -> None:
+        async with http.session(key) as session:
+            html = await session.call_tool("convert_article", body)
+            assert not html.is_error, html
+            assert text_of(html)["html"] == routed  # the same signed article
+            unknown = await session.call_tool("convert_article", {**body, "brand": "nope"})
+            assert unknown.is_error and text_of(unknown)["error"] == "invalid_brand"
+
+    anyio.run(scenario)
+    assert BYLINE in routed and LOGO in routed
+    # the tool's call is the route's again (a retry: not charged twice); the unknown kit: nothing
+    assert http.credits.key_info(prefix).balance == 99
