@@ -30,6 +30,7 @@ from typing import Any
 from inkcard.app.articles.convert import html as article
 from inkcard.app.articles.convert.brand import Brand
 from inkcard.app.articles.convert.formulas import math_size
+from inkcard.app.articles.convert.signature import Signature
 from inkcard.app.articles.convert.style import Styling, UnknownCodeTheme
 from inkcard.app.articles.convert.themecss import UnknownArticleTheme
 from inkcard.app.articles.drafts.checks import (
@@ -79,6 +80,7 @@ def draft_message(title: str, images: list[DraftImage], placed: Placed) -> str:
 
 
 _COUNTED = ("uploaded", "reused", "skipped")
+_UNSIGNED = Signature()  # no brand kit
 
 
 class ArticleService:
@@ -119,9 +121,14 @@ class ArticleService:
         return Publisher(self.wechat, self.media, creds)
 
     async def convert(
-        self, request: ArticleRequest, key: object, timeout: float
+        self,
+        request: ArticleRequest,
+        key: object,
+        timeout: float,
+        signature: Signature = _UNSIGNED,
     ) -> article.Article:
-        """The article in its theme, converted in a pool thread, its math in a worker."""
+        """The article in its theme, converted in a pool thread, its math in a worker;
+        ``signature``: the brand kit's sign-off at its end."""
         assert self.fetcher is not None, "open() first"
         inline = await local_images(self.fetcher, request.markdown, key)
         formulas = None
@@ -143,6 +150,7 @@ class ArticleService:
                 "" if request.keepTitleHeading else request.title,  # its repeating h1 goes
                 Styling(request.css, request.codeTheme, request.indent, request.justify),
                 request.aigc is not False,  # true or {producer, id}: the visible line
+                signature,
                 timeout=timeout,
                 key=key,
             )
@@ -151,8 +159,14 @@ class ArticleService:
         except UnknownCodeTheme as exc:  # parse_article refuses it first
             raise InvalidField(str(exc), label=field_label("codeTheme")) from None
 
-    async def html_only(self, request: ArticleRequest, key: object, timeout: float) -> HtmlResponse:
-        converted = await self.convert(request, key, timeout)
+    async def html_only(
+        self,
+        request: ArticleRequest,
+        key: object,
+        timeout: float,
+        signature: Signature = _UNSIGNED,
+    ) -> HtmlResponse:
+        converted = await self.convert(request, key, timeout, signature)
         warnings = Warnings()
         check_css(converted.refused_css, warnings)
         check_links(converted.linked, warnings)
@@ -165,12 +179,17 @@ class ArticleService:
         )
 
     async def draft(
-        self, request: ArticleRequest, creds: Credentials, key: object, timeout: float
+        self,
+        request: ArticleRequest,
+        creds: Credentials,
+        key: object,
+        timeout: float,
+        signature: Signature = _UNSIGNED,
     ) -> DraftResponse:
         """Create the draft; the caller bounds the whole call with its deadline."""
         assert self.wechat is not None, "open() first"
         warnings = Warnings()
-        plan = await self._plan(request, key, timeout, warnings)
+        plan = await self._plan(request, key, timeout, warnings, signature)
         publisher = self.publisher(creds)
         target = await publisher.target(request.draftMediaId, request.draftMissing)
         urls = await upload_images(
@@ -198,11 +217,15 @@ class ArticleService:
         )
 
     async def dry_run(
-        self, request: ArticleRequest, key: object, timeout: float
+        self,
+        request: ArticleRequest,
+        key: object,
+        timeout: float,
+        signature: Signature = _UNSIGNED,
     ) -> DraftPreviewResponse:
         """Everything ``draft`` does but the platform's calls: what it would send."""
         warnings = Warnings()
-        plan = await self._plan(request, key, timeout, warnings)
+        plan = await self._plan(request, key, timeout, warnings, signature)
         urls = {source: source for source in plan.usable}  # the images' own, not yet rehosted
         content, digest = await self._finish(request, plan, urls, warnings, key, timeout)
         images = outcomes(plan.converted, urls, plan.skipped, "ready")
@@ -213,12 +236,17 @@ class ArticleService:
         return preview(draft, plan.cover_source, plan.cover, count, images, warnings, cost)
 
     async def _plan(
-        self, request: ArticleRequest, key: object, timeout: float, warnings: Warnings
+        self,
+        request: ArticleRequest,
+        key: object,
+        timeout: float,
+        warnings: Warnings,
+        signature: Signature = _UNSIGNED,
     ) -> DraftPlan:
         """A draft's work on our side: the article converted, then its images, its title
         and its cover (``DraftPlanner``); what can fail here fails before any upload."""
         assert self.fetcher is not None, "open() first"
-        converted = await self.convert(request, key, timeout)
+        converted = await self.convert(request, key, timeout, signature)
         check_css(converted.refused_css, warnings)
         planner = DraftPlanner(self.pool, self.fetcher, self._fonts, key, timeout)
         return await planner.plan(request, converted, warnings)

@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import functools
 
+from inkcard.app.articles.convert.signature import Signature, signature_of
 from inkcard.app.articles.service import ArticleService
 from inkcard.app.articles.wechat import Credentials, PlatformTimeout
 from inkcard.app.errors import MissingPlatformCredentials, RenderTimeout
 from inkcard.app.ledger.credits import KeyInfo
+from inkcard.app.ledger.idempotency import fingerprint
+from inkcard.app.operations.generate import brand_kit
 from inkcard.app.operations.publishing import (
     ArticleAnswer,
     PlatformCall,
@@ -77,11 +80,14 @@ async def convert_article(
     prices = services.settings.prices
     timeout = services.settings.article_timeout
     refusal = functools.partial(short_of_credits, prices)
-    call = PlatformCall(
-        key, OPERATION, request_fingerprint(body, creds), idem_key, request_id, refusal
-    )
+    kit = await brand_kit(services, key, body.brand)  # an unknown name: 400, before any hold
+    spec = request_fingerprint(body, creds)
+    if kit is not None:  # an edited kit is another request: a retry does not replay it
+        spec = fingerprint(spec.encode(), kit.digest().encode())
+    call = PlatformCall(key, OPERATION, spec, idem_key, request_id, refusal)
     price = prices.article(dry_run=body.dryRun, draft=creds is not None)
-    work = functools.partial(_run, services.articles, body, creds, key.id, timeout)
+    signature = signature_of(kit)
+    work = functools.partial(_run, services.articles, body, creds, key.id, timeout, signature)
     return await pay_platform(services, call, work, price, gone)
 
 
@@ -91,16 +97,17 @@ async def _run(
     creds: Credentials | None,
     key: object,
     seconds: float,
+    signature: Signature,
 ) -> HtmlResponse | DraftResponse | DraftPreviewResponse:
     """The work under one deadline: 504 ``platform_timeout`` (draft) or ``timeout`` past it.
     A dry run calls no platform, credentials or not."""
     try:
         async with asyncio.timeout(seconds):
             if body.dryRun:
-                return await service.dry_run(body, key, seconds)
+                return await service.dry_run(body, key, seconds, signature)
             if creds is None:
-                return await service.html_only(body, key, seconds)
-            return await service.draft(body, creds, key, seconds)
+                return await service.html_only(body, key, seconds, signature)
+            return await service.draft(body, creds, key, seconds, signature)
     except (TimeoutError, RenderTimeout):
         if creds is None or body.dryRun:
             raise RenderTimeout(f"converting took longer than {seconds:g} s") from None

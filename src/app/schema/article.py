@@ -219,6 +219,17 @@ class ArticleRequest(msgspec.Struct, frozen=True, kw_only=True):
     draftMediaId: DraftMediaId = ""
     draftMissing: DraftMissingField = "fail"
     aigc: AigcField = False
+    brand: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="The name of a brand kit this key saved (PUT /api/brands/{name}): its"
+            " logo, byline, footer line and footer image (a QR code) sign the article off at"
+            " its end, after the references, styled by the article theme; its images go up"
+            " with the draft's like inline images. Its fonts are not used (WeChat shows no"
+            " web font). An unknown name is 400 invalid_brand, nothing charged.",
+            extra={DEFAULT_IN_WORDS: "none"},
+        ),
+    ] = None
 
 
 class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
@@ -255,6 +266,7 @@ _ARTICLE_ACCEPTED = {
     "imagePolicy": "one of " + ", ".join(IMAGE_POLICIES),
     "dryRun": "true or false",
     "aigc": AIGC_ACCEPTED,
+    "brand": "the name of a brand kit of this key (GET /api/brands lists them)",
     **DRAFT_FIELDS_ACCEPTED,
 }
 

@@ -42,6 +42,7 @@ from inkcard.app.articles.convert.formulas import (
 )
 from inkcard.app.articles.convert.panels import details_to_panels
 from inkcard.app.articles.convert.refs import links_to_footnotes
+from inkcard.app.articles.convert.signature import Signature, append_signature
 from inkcard.app.articles.convert.style import Styling, apply_styling, authored_styles
 from inkcard.app.articles.convert.tables import fit_tables, wrap_tables
 from inkcard.app.articles.convert.themecss import Theme, theme_of
@@ -181,6 +182,7 @@ class Article:
     unusable_images: tuple[str, ...] = ()  # images without a usable source (left out), by name
     linked: int = 0  # link addresses moved to the references at the end
     refused_css: tuple[str, ...] = ()  # what the writer's own CSS had that was not applied
+    brand_images: tuple[str, ...] = ()  # the brand kit's logo and footer image (never the cover)
 
 
 def image_sources(markdown: str) -> list[str]:
@@ -229,6 +231,7 @@ def to_article(
     title: str = "",
     styling: Styling = Styling(),  # noqa: B008  # frozen: one shared default is safe
     aigc: bool = False,
+    signature: Signature = Signature(),  # noqa: B008  # frozen: one shared default is safe
 ) -> Article:
     """Converts Markdown to a WeChat-ready article in the named theme, with `brand`'s
     colour and size; `formulas`: its math typeset already (`math_of`; a formula not in it
@@ -257,7 +260,8 @@ def to_article(
     cjk = fx.has_cjk(text)
     details_to_panels(article, "详情" if cjk else "Details")
     linked = _before_inlining(article, style, "参考资料" if cjk else "References")
-    if aigc:  # last, after the references too
+    append_signature(article, signature)  # the writer signs off after the references
+    if aigc:  # last, after the references and the signature too
         _append_label(article, "内容由AI生成" if cjk else "AI-generated")
     images = fx.prepare_images(article)
     authored = {} if styling.plain else authored_styles(article)
@@ -279,6 +283,7 @@ def to_article(
         tuple(images.unusable),
         linked,
         refused,
+        signature.images,
     )
 
 

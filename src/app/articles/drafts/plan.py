@@ -96,8 +96,9 @@ class DraftPlanner:
         check_title(
             request.title if request.title.strip() else converted.title, TITLE_LIMIT, warnings
         )
-        cover_name, cover, crops = await self._cover(request, usable, fetched, title, warnings)
-        cover_source = request.coverImageUrl or (usable[0] if usable else "")
+        own = [source for source in usable if source not in converted.brand_images]  # no logo
+        cover_name, cover, crops = await self._cover(request, own, fetched, title, warnings)
+        cover_source = request.coverImageUrl or (own[0] if own else "")
         return DraftPlan(
             converted, skipped, encoded, usable, title, cover_name, cover, cover_source, crops
         )
