@@ -47,7 +47,7 @@ def test_readyz_is_503_until_the_article_path_is_warm(
     settings = make_settings()
     services = dataclasses.replace(build_services(settings), article_warm_up=WarmUp(held_warm_up))
     with TestClient(create_app(settings, services)) as client:
-        wait_warm(client)  # the render processes are warm: only the articles are not
+        wait_warm(client, articles=False)  # the render processes are warm: not the articles
         waiting = client.get("/readyz")
         assert waiting.status_code == 503, waiting.text
         assert waiting.json()["error"] == "not_ready"

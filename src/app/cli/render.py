@@ -155,7 +155,8 @@ def _render_arguments(render: argparse.ArgumentParser) -> None:
         "--brand",
         type=Path,
         help="a brand kit as a JSON file, the body PUT /api/brands/{name} takes"
-        " (docs/brand-kits.md): its fonts, logo, byline, footer and watermark on the cards",
+        " (docs/brand-kits.md): its fonts, logo, byline, footer and watermark on the cards"
+        " (default: none)",
     )
     render.add_argument(
         "--report",
