@@ -17,12 +17,11 @@ from dataclasses import replace
 from ..base.boxes import Fill, Group, Item, Rect
 from ..base.fonts import FontBook
 from ..parse.doc import Doc, Text
-from ..style.looks import text_look
 from ..style.paint import base_color
 from ..style.resolver import Styles
 from ..style.schema import Style
 from .cardface import edges
-from .chrome import one_line
+from .chrome import chrome_look, one_line
 from .quality import PHONE_WIDTH, READABLE_PX
 
 ROLE = "aigc_label"
@@ -77,15 +76,7 @@ def label_items(
     as `with_label_room` made room). `chip`: on a rounded patch of the card's own colour,
     for a place the theme's drawings may reach (a WeChat cover's corner)."""
     style = label_style(styles, width)
-    look = text_look(
-        style.family,
-        style.size,
-        style.color,
-        weight=style.weight,
-        letter_spacing=style.letter_spacing,
-        text_transform=style.text_transform,
-        effects=style.text_effects,
-    )
+    look = chrome_look(style)
     # `indent`: px kept from the content box's side the label is aligned to (clear of a
     # theme's corner ornament)
     x = box.x + (style.indent if style.align == "left" else 0.0)

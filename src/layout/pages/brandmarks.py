@@ -28,7 +28,7 @@ from ..style.brandkit import (
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import SpanStyle
-from .chrome import one_line
+from .chrome import chrome_look, one_line
 
 GAP = 6.0  # between a logo or footer image and its text
 NUMBER_ROOM = 4.0  # page-number sizes kept free beside the byline ("10/12")
@@ -105,14 +105,7 @@ def _look(styles: Styles) -> SpanStyle:
     purple header), so the marks take the body's colour, which reads on the card's panel."""
     style = styles["page_number"]
     colour = styles["body"].color if style.position == "top" else style.color
-    return text_look(
-        style.family,
-        style.size,
-        colour,
-        weight=style.weight,
-        letter_spacing=style.letter_spacing,
-        effects=style.text_effects,
-    )
+    return chrome_look(style, colour, transform=False)
 
 
 def _sign(

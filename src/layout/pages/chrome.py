@@ -14,6 +14,21 @@ from ..text.inline import layout_text
 from ..text.linebox import TextLine, line_metrics
 
 
+def chrome_look(style: Style, color: int | None = None, *, transform: bool = True) -> SpanStyle:
+    """The look of a line of page chrome set in `style` (a page number, the AI label, a
+    brand kit's marks): its face, size, weight, tracking and effects, in `color` (its own
+    by default), cased as it says unless `transform` is off (a byline keeps its case)."""
+    return text_look(
+        style.family,
+        style.size,
+        style.color if color is None else color,
+        weight=style.weight,
+        letter_spacing=style.letter_spacing,
+        text_transform=style.text_transform if transform else "none",
+        effects=style.text_effects,
+    )
+
+
 def page_number_items(
     style: Style,
     fonts: FontBook,
@@ -27,18 +42,9 @@ def page_number_items(
 ) -> list[Item]:
     """The page label (`style.format`, `n/N` by default), aligned inside the footer band
     that ends at `bottom`, or from `top` down when the theme puts it at the top."""
-    span_style = text_look(
-        style.family,
-        style.size,
-        style.color,
-        weight=style.weight,
-        letter_spacing=style.letter_spacing,
-        text_transform=style.text_transform,
-        effects=style.text_effects,
-    )
     line = one_line(
         style.format.format(n=number, total=total),
-        span_style,
+        chrome_look(style),
         fonts,
         x=right - width,
         width=width,
