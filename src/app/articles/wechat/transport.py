@@ -151,33 +151,24 @@ class PlatformConnection:
         to its answer even if the request is cancelled meanwhile."""
         if changes:
             return await self._to_its_answer(path, payload, creds, step)
-        return await self._call(
-            creds,
-            step,
-            lambda token: self._http.post(
-                path,
-                params={"access_token": token},
-                content=json_body(payload),
-                headers=JSON_HEADERS,
-            ),
+        return await self._call(creds, step, self._json_post(path, payload))
+
+    def _json_post(
+        self, path: str, payload: dict[str, Any]
+    ) -> Callable[[str], Awaitable[httpx.Response]]:
+        """How a JSON business call at ``path`` is sent, given the access token."""
+        return lambda token: self._http.post(
+            path,
+            params={"access_token": token},
+            content=json_body(payload),
+            headers=JSON_HEADERS,
         )
 
     async def _to_its_answer(
         self, path: str, payload: dict[str, Any], creds: Credentials, step: str
     ) -> dict[str, Any]:
         """A JSON call that changes a draft, awaited to its answer even when cancelled."""
-        call = asyncio.ensure_future(
-            self._call(
-                creds,
-                step,
-                lambda token: self._http.post(
-                    path,
-                    params={"access_token": token},
-                    content=json_body(payload),
-                    headers=JSON_HEADERS,
-                ),
-            )
-        )
+        call = asyncio.ensure_future(self._call(creds, step, self._json_post(path, payload)))
         while not call.done():
             try:
                 await asyncio.wait([call])
