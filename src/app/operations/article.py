@@ -25,8 +25,8 @@ from inkcard.app.operations.publishing import (
     PlatformCall,
     pay_platform,
     request_fingerprint,
+    short_of_minimum,
 )
-from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import ArticleRequest, DraftPreviewResponse, DraftResponse, HtmlResponse
 from inkcard.app.services import Services
 
@@ -53,14 +53,6 @@ def credentials_from(appid: str, secret: str, names: tuple[str, str]) -> Credent
     return Credentials(appid, secret)
 
 
-def short_of_credits(prices: Prices, balance: int) -> str:
-    """The 402 message of a convert-and-draft call for a key of ``balance`` credits."""
-    return (
-        f"convert-and-draft needs a balance of at least {credits(prices.publishing_minimum)}"
-        f" (HTML only costs {prices.html}, a draft {prices.draft}); the key's balance is {balance}"
-    )
-
-
 async def convert_article(
     services: Services,
     key: KeyInfo,
@@ -79,7 +71,9 @@ async def convert_article(
     """
     prices = services.settings.prices
     timeout = services.settings.article_timeout
-    refusal = functools.partial(short_of_credits, prices)
+    refusal = short_of_minimum(
+        "convert-and-draft", f"HTML only costs {prices.html}, a draft {prices.draft}", prices
+    )
     kit = await brand_kit(services, key, body.brand)  # an unknown name: 400, before any hold
     spec = request_fingerprint(body, creds)
     if kit is not None:  # an edited kit is another request: a retry does not replay it

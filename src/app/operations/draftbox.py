@@ -21,8 +21,8 @@ from inkcard.app.operations.publishing import (
     PlatformCall,
     pay_platform,
     request_fingerprint,
+    short_of_minimum,
 )
-from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import (
     DraftDeleteResponse,
     DraftGetResponse,
@@ -128,14 +128,6 @@ async def publish_status(
     )
 
 
-def short_of_credits(prices: Prices, balance: int) -> str:
-    """The 402 message of a publish call for a key of ``balance`` credits."""
-    return (
-        f"publish needs a balance of at least {credits(prices.publishing_minimum)}"
-        f" (publishing a draft costs {prices.publish}); the key's balance is {balance}"
-    )
-
-
 async def publish_draft(
     services: Services,
     key: KeyInfo,
@@ -153,7 +145,7 @@ async def publish_draft(
         request_fingerprint(body, creds),
         idem_key,
         request_id,
-        functools.partial(short_of_credits, prices),
+        short_of_minimum("publish", f"publishing a draft costs {prices.publish}", prices),
     )
     work = functools.partial(_publish, services, body.draftMediaId, creds, prices.publish)
     return await pay_platform(services, call, work, prices.publish, gone)

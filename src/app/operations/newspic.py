@@ -22,21 +22,13 @@ from inkcard.app.operations.publishing import (
     PlatformCall,
     pay_platform,
     request_fingerprint,
+    short_of_minimum,
 )
-from inkcard.app.prices import Prices, credits
 from inkcard.app.schema import NewspicPreviewResponse, NewspicRequest, NewspicResponse
 from inkcard.app.services import Services
 from inkcard.layout.style import BrandKit
 
 OPERATION = "newspic-draft"  # in the ledger and the metrics
-
-
-def short_of_credits(prices: Prices, balance: int) -> str:
-    """The 402 message of a newspic-draft call for a key of ``balance`` credits."""
-    return (
-        f"newspic-draft needs a balance of at least {credits(prices.publishing_minimum)}"
-        f" (an image post costs {prices.newspic}); the key's balance is {balance}"
-    )
 
 
 async def create_newspic(
@@ -59,7 +51,7 @@ async def create_newspic(
         request_fingerprint(body, creds),
         idem_key,
         request_id,
-        functools.partial(short_of_credits, prices),
+        short_of_minimum("newspic-draft", f"an image post costs {prices.newspic}", prices),
         kept=kept_body,
         replayed=functools.partial(_replayed, services, body, key, kit, gone),
     )

@@ -20,6 +20,7 @@ from inkcard.app.articles.wechat import Credentials
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.ledger.idempotency import Replay, fingerprint
 from inkcard.app.operations.paid import PaidCall, pay
+from inkcard.app.prices import Prices, credits
 from inkcard.app.services import Services
 
 
@@ -49,6 +50,19 @@ class PlatformCall(NamedTuple):
     """The answer as its retry claim keeps it (None: its JSON as sent)."""
     replayed: Callable[[bytes], Awaitable[bytes]] | None = None
     """A kept answer as this request answers it (None: as it was kept)."""
+
+
+def short_of_minimum(operation: str, priced: str, prices: Prices) -> Callable[[int], str]:
+    """The 402 message of the publishing `operation` for a key's balance: the minimum every
+    publishing call needs, and what this one costs (`priced`)."""
+
+    def message(balance: int) -> str:
+        return (
+            f"{operation} needs a balance of at least {credits(prices.publishing_minimum)}"
+            f" ({priced}); the key's balance is {balance}"
+        )
+
+    return message
 
 
 def request_fingerprint(body: msgspec.Struct, creds: Credentials | None) -> str:
