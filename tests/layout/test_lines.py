@@ -42,6 +42,8 @@ def unit_lines(text: str, max_width: float) -> list[str]:
 def test_runts_as_the_page_break_report_counts_them() -> None:
     assert is_runt("事。💪") and is_runt("me.") and is_runt("end ") and is_runt("2️⃣3️⃣.")
     assert not is_runt("books.") and not is_runt("a b") and not is_runt("的事") and not is_runt("—")
+    # a number range is read as a whole, not as its four digits
+    assert not is_runt("0.5%～1.5%。") and not is_runt("v1.2.3") and is_runt("5%。")
 
 
 def test_a_short_last_word_takes_one_from_the_line_before() -> None:

@@ -31,8 +31,8 @@ _BLANKS = " \t\u3000\n"
 
 
 def is_runt(text: str) -> bool:
-    """One CJK character, or one Latin word under `RUNT_LETTERS` letters (punctuation,
-    emoji and trailing spaces aside)."""
+    """One CJK character, or one Latin word under `RUNT_LETTERS` characters (closing
+    punctuation, emoji and trailing spaces aside)."""
     text = text.strip(_BLANKS)
     if any(blank in text for blank in _BLANKS):
         return False
@@ -41,7 +41,17 @@ def is_runt(text: str) -> bool:
         return False
     if all(_is_cjk(c) for c in word):
         return len(word) == 1
-    return word.isascii() and len(word) < RUNT_LETTERS
+    return word.isascii() and _visible_length(text) < RUNT_LETTERS
+
+
+def _visible_length(text: str) -> int:
+    """How many characters a Latin last line shows, its closing punctuation and combining
+    marks aside: "me." is 2, but a range such as "0.5%～1.5%。" is 10, not the 4 digits a
+    letters-only count saw (which pulled "是" down to keep it company)."""
+    end = len(text)
+    while end and unicodedata.category(text[end - 1])[0] == "P":
+        end -= 1
+    return sum(1 for c in text[:end] if unicodedata.category(c)[0] != "M")
 
 
 def _is_cjk(char: str) -> bool:
