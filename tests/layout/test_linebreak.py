@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inkcard.layout.text.linebreak import Edges, LineRange, avoid_lone_last, break_lines
+from inkcard.layout.text.linebreak import (
+    INNER_KEEP,
+    INNER_MARKS,
+    Edges,
+    LineRange,
+    avoid_lone_last,
+    break_lines,
+)
 from inkcard.layout.text.opportunities import (
     ALLOWED,
     HYPHEN,
@@ -352,8 +359,10 @@ def test_lines_end_at_opportunities_and_greedily(
     """A line ends where it must, or where the next piece does not fit.
 
     Ending at a NEVER spot (a forced break) happens only when the line holds no break
-    opportunity at all and the very next cluster would overflow it, i.e. the text from
-    the line start to the next opportunity is wider than an empty line.
+    opportunity at all and the text from the line start to the next opportunity is wider
+    than an empty line; it ends where the very next cluster would overflow it, or earlier
+    after an inner mark that keeps `INNER_KEEP` of the line, or one cluster earlier so that
+    a closing mark does not open the next line.
     """
     texts, widths, unsafe, max_width = case
     allowed = opportunities(texts, unsafe)
@@ -365,7 +374,13 @@ def test_lines_end_at_opportunities_and_greedily(
         if allowed[line.end - 1] == NEVER:  # forced
             assert set(inner) <= {NEVER}
             assert texts[line.end] not in HANGING
-            assert sum(widths[line.start : line.end + 1]) > max_width - 1e-6
+            overflow = sum(widths[line.start : line.end + 1]) > max_width - 1e-6
+            at_mark = texts[line.end - 1] in INNER_MARKS and line.width >= INNER_KEEP * max_width
+            closer = texts[line.end + 1 : line.end + 2]
+            before_closer = sum(widths[line.start : line.end + 2]) > max_width - 1e-6 and (
+                bool(closer) and classify(closer[0]) in (Brk.CL, Brk.CLW)
+            )
+            assert overflow or at_mark or before_closer
             continue
         nxt = next(j for j in range(line.end, len(texts)) if allowed[j] != NEVER)
         overflows = [

@@ -136,3 +136,23 @@ def test_ascii_quotes_and_a_middle_dot_hold_their_neighbours(fonts: layout.FontB
             assert "·" not in row or "理·芒" in row, rows
             quotes += row.count('"')
             assert not (row.endswith('"') and quotes % 2 == 1), rows  # an opening quote
+
+
+# --- a word wider than the line -----------------------------------------------------------
+
+
+def test_a_word_wider_than_the_line_breaks_after_an_inner_mark() -> None:
+    # 20 units a line: "{error.response.status_code}" breaks after its last mark that
+    # keeps half the line, not between two letters ("status_co" / "de}")
+    assert unit_lines("{error.response.status_code}", 20) == ["{error.response.", "status_code}"]
+    assert unit_lines("x" * 14 + ".abcdefghij", 20)[0] == "x" * 14 + "."
+
+
+def test_a_forced_break_never_opens_a_line_with_a_closing_mark() -> None:
+    # `fetch(client` / `, url)` read as a typo: the last letter goes down with the mark
+    assert unit_lines("abcdefghijklmnopqrst, uvw", 20) == ["abcdefghijklmnopqrs", "t, uvw"]
+    assert unit_lines("abcdefghijklmnopqrst), uvw", 20) == ["abcdefghijklmnopqrs", "t), uvw"]
+
+
+def test_with_no_mark_in_the_last_half_the_word_breaks_where_it_overflows() -> None:
+    assert unit_lines("a.bcdefghijklmnopqrstuvwxyz", 20) == ["a.bcdefghijklmnopqrs", "tuvwxyz"]

@@ -1,7 +1,8 @@
 """Cluster texts and widths → line ranges (greedy, CJK-aware; pure, no fonts).
 
-Lines end only where opportunities.py allows (a word wider than the line is broken between
-clusters rather than allowed to overflow).
+Lines end only where opportunities.py allows (a word wider than the line is broken
+rather than allowed to overflow: after an inner mark such as `.` or `(` where one keeps
+half the line, else between clusters, never before a closing mark).
 
 Lines are filled greedily. Line edges change widths (`Edges`): an opening mark at a line
 start loses its blank half, a closing mark at a line end may lose its blank when the line
@@ -32,6 +33,12 @@ BALANCE_STEPS = 16  # widths tried between the balanced and the full one for bre
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
 _PAUSES = frozenset("，、：；。！？）」』”,:;!?)—")
+# A word wider than the line (code, a URL, an identifier) breaks after one of these
+# where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
+# pause, one between two letters reads as a typo.
+INNER_MARKS = frozenset(".,;:([{=&|+*_?")
+INNER_KEEP = 0.5
+_CLOSERS = (Brk.CL, Brk.CLW)
 
 
 @bulk_record
@@ -105,7 +112,10 @@ def fit_line(
                 squeezed = x + widths[i] - edges[i].end
                 if allowed[i] != NEVER and edges[i].end and squeezed <= max_width + 1e-6:
                     return LineRange(start, i + 1, squeezed, head, edges[i].end)
-                end, width = _pick_break(ordinary, hyphenated, max_width, (i, x - trailing))
+                forced = (i, x - trailing)
+                if ordinary is None:  # the word is wider than the line: cut it kindly
+                    forced = _inside_word(texts, widths, start, forced, max_width)
+                end, width = _pick_break(ordinary, hyphenated, max_width, forced)
                 return LineRange(start, end, width, head)
             x += widths[i]
             trailing = 0.0
@@ -138,6 +148,36 @@ def _pick_break(
     if ordinary is not None:
         return ordinary
     return hyphenated if hyphenated is not None and hyphenated[1] >= loose else forced
+
+
+def _inside_word(
+    texts: list[str],
+    widths: list[float],
+    start: int,
+    forced: tuple[int, float],
+    max_width: float,
+) -> tuple[int, float]:
+    """Where a word wider than the line breaks: after its last inner mark (`.`, `(`,
+    `,`, `=`...) that keeps at least `INNER_KEEP` of the line, so
+    `{error.response.` / `status_code}` rather than `status_co` / `de}`; else between
+    two clusters, but never before a closing mark (`fetch(client` / `, url)`)."""
+    end, width = forced
+    floor = INNER_KEEP * max_width
+    for k in range(end, start + 1, -1):  # the line is clusters [start, k)
+        if width < floor or texts[k - 1] in HANGING:
+            break  # the wide word starts after a space: a break before it had no room
+        if texts[k - 1] in INNER_MARKS and not _closes(texts[k]):
+            return k, width
+        width -= widths[k - 1]
+    end, width = forced
+    before = texts[end - 1]
+    if end - 1 > start and _closes(texts[end]) and before not in HANGING and not _closes(before):
+        return end - 1, width - widths[end - 1]
+    return end, width
+
+
+def _closes(text: str) -> bool:
+    return classify(text) in _CLOSERS
 
 
 def avoid_lone_last(
