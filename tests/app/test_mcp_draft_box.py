@@ -252,6 +252,31 @@ def test_stdio_without_the_account_key_naming_an_account_is_a_400_naming_the_set
     assert stdio.balance() == 100 and not stdio.platform.hits
 
 
+def test_stdio_the_environment_may_name_a_stored_account(stdio: Stdio, tmp_path: Path) -> None:
+    """``INKCARD_PLATFORM_ACCOUNT`` keeps the secret out of the agent's configuration: the
+    account of every call without account arguments; with the AppID variables too, refused."""
+    mine = stdio.platform.store_draft(APPID, [article("Configured")])
+    stderr = tmp_path / "stderr.txt"
+
+    async def scenario() -> None:
+        async with session(stdio, stderr) as client:
+            assert not (await client.call_tool("store_platform_account", BLOG)).is_error
+        async with session(stdio, stderr, INKCARD_PLATFORM_ACCOUNT="blog") as client:
+            page = await client.call_tool("list_drafts", {})
+            drafted = await client.call_tool("convert_article", {"markdown": "# 环境\n\n正文"})
+        assert [d["media_id"] for d in text_of(page)["data"]["drafts"]] == [mine]
+        assert stdio.platform.draft(text_of(drafted)["data"]["media_id"])[0]["title"] == "环境"
+        both = {"INKCARD_PLATFORM_ACCOUNT": "blog", "INKCARD_PLATFORM_APPID": APPID}
+        async with session(stdio, stderr, **both) as client:
+            refused = await client.call_tool("list_drafts", {})
+        message = assert_tool_error(refused, "conflicting_platform_credentials")
+        assert "INKCARD_PLATFORM_ACCOUNT" in message and "INKCARD_PLATFORM_APPID" in message
+
+    run(scenario)
+    assert stdio.balance() == 100 - 3
+    assert SECRET not in stderr.read_text("utf-8")
+
+
 # ---------------------------------------------------------------------------------------------
 # streamable HTTP
 

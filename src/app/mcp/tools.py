@@ -1,5 +1,6 @@
 """The MCP server: ``generate_cards``, ``generate_cover``, ``convert_article``,
-``create_newspic_draft``, ``create_xhs_note`` and ``list_themes`` for AI agents.
+``create_newspic_draft``, ``create_xhs_note`` and ``list_themes`` for AI agents, and the
+draft box's, publishing's and stored accounts' tools (``app.mcp.boxtools``).
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (the
 tool list, its input schemas derived from the models, is ``app.mcp.listing``; we write the
@@ -7,17 +8,20 @@ results ourselves):
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
-  ``INKCARD_PLATFORM_APP_SECRET``; the Markdown tools also take ``markdownFile`` and read
-  local images (``app.mcp.files``, ``app.localfiles``), under ``INKCARD_LOCAL_ROOTS``.
+  ``INKCARD_PLATFORM_APP_SECRET`` (or ``INKCARD_PLATFORM_ACCOUNT``, a stored account's name);
+  the Markdown tools also take ``markdownFile`` and read local images (``app.mcp.files``,
+  ``app.localfiles``), under ``INKCARD_LOCAL_ROOTS``.
 - streamable HTTP at ``/mcp`` on the service (stateless, JSON answers: any worker answers
   any call): every HTTP request needs ``x-api-key``; ``Platform-Appid`` and
-  ``Platform-App-Secret`` on the connection configure the draft account.
+  ``Platform-App-Secret`` (or ``Platform-Account``) on the connection configure the account.
 
-The tools call the operations the HTTP routes call (``generate_images``,
-``convert_article``), with the arguments decoded by the same parsers, so a call is validated,
-charged and labelled exactly as the HTTP request with the same body would be. An ``ApiError``
-becomes a tool error whose text is our ``{"error": LABEL, "message": TEXT}``; anything else is
-logged and answered ``internal_error``, never with a trace.
+A platform tool's own arguments (``platformAppid`` and ``platformAppSecret``, or ``account``)
+replace the connection's account (``app.mcp.account``). The tools call the operations the HTTP
+routes call (``generate_images``, ``convert_article``, ``app.operations.draftbox``), with the
+arguments decoded by the same parsers, so a call is validated, charged and labelled exactly as
+the HTTP request with the same body would be. An ``ApiError`` becomes a tool error whose text
+is our ``{"error": LABEL, "message": TEXT}``; anything else is logged and answered
+``internal_error``, never with a trace.
 """
 
 from __future__ import annotations
@@ -74,6 +78,7 @@ T = TypeVar("T")
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
+ACCOUNT_ENV = "INKCARD_PLATFORM_ACCOUNT"
 NO_FILE_URLS = (
     "The files have no URL: nothing serves {folder} over HTTP to this stdio server (set"
     " INKCARD_PUBLIC_URL to an address that serves that folder, or use gcs or s3 storage);"
