@@ -402,6 +402,11 @@ def test_http_the_connection_may_name_a_stored_account(http: Http) -> None:
 
     run(scenario)
     assert http.credits.key_info(prefix).balance == 100 - 3
+    # the HTTP body has no account field: the refusal says where the name goes
+    body = {"markdown": "# x", "account": "blog"}
+    misplaced = rest(http, "POST", "/api/platform/convert-and-draft", key, json=body)
+    assert misplaced.status_code == 400 and misplaced.json()["error"] == "unknown_field"
+    assert "Platform-Account header" in misplaced.json()["message"]
 
 
 def test_http_an_unverified_account_is_told_why_and_charged_nothing(http: Http) -> None:
