@@ -135,6 +135,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """``inkcard mcp`` only: the WeChat AppID ``convert_article`` drafts into by default."""
     platform_app_secret: str = ""
     """``inkcard mcp`` only: that account's AppSecret (never logged)."""
+    platform_account: str = ""
+    """``inkcard mcp`` only: instead of those two, the name of an account the API key stored
+    (``store_platform_account``), its secret kept sealed in the database."""
     account_key: str = ""
     """The server key that seals the AppSecrets of stored WeChat accounts
     (``PUT /api/platform/accounts/{name}``): a Fernet key (32 random bytes, url-safe base64);

@@ -48,6 +48,14 @@ TOOLS = {
     "create_newspic_draft",
     "create_xhs_note",
     "list_themes",
+    "list_drafts",
+    "get_draft",
+    "delete_draft",
+    "publish_draft",
+    "get_publish_status",
+    "store_platform_account",
+    "list_platform_accounts",
+    "delete_platform_account",
 }
 INITIALIZE = {
     "protocolVersion": "2025-06-18",
@@ -154,7 +162,8 @@ def test_stdio_lists_the_tools_with_their_split_modes_explained(stdio: Stdio) ->
         assert {"apple-notes", "苹果备忘录"} <= set(fields["theme"]["enum"])  # a label too
         assert fields["splitMode"]["enum"] == ["autoSplit", "hrSplit", "noSplit"]
         article = tools["convert_article"].input_schema["properties"]
-        assert {"markdown", "theme", "title", "platformAppid", "platformAppSecret"} <= set(article)
+        assert {"markdown", "theme", "title", "platformAppid", "platformAppSecret",
+                "account"} <= set(article)  # fmt: skip
 
     run(scenario)
 

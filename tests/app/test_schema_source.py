@@ -64,6 +64,7 @@ def test_the_tool_arguments_are_the_request_fields_and_their_own() -> None:
     assert set(article) - set(field_descriptions(ArticleRequest)) == {
         "platformAppid",
         "platformAppSecret",
+        "account",
         "idempotencyKey",
     }
 
@@ -135,7 +136,7 @@ def test_a_field_several_requests_share_is_described_once() -> None:
         field_descriptions(struct)
         for struct in (GenerateRequest, ArticleToolArguments, NewspicToolArguments, CoverRequest)
     )
-    for name in ("platformAppid", "platformAppSecret", "idempotencyKey"):
+    for name in ("platformAppid", "platformAppSecret", "account", "idempotencyKey"):
         assert article[name] == newspic[name], name  # the account and the retry key
     for name in ("draftMediaId", "draftMissing", "dryRun"):
         assert name in article and name in newspic, name

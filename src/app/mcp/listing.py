@@ -12,6 +12,7 @@ from typing import Any
 
 import mcp_types as types
 
+from inkcard.app.mcp.boxlisting import box_tools
 from inkcard.app.mcp.files import with_markdown_file
 from inkcard.app.prices import credits
 from inkcard.app.schema import (
@@ -148,6 +149,7 @@ def tool_list(
             input_schema={"type": "object", "properties": {}, "additionalProperties": False},
             annotations=types.ToolAnnotations(read_only_hint=True),
         ),
+        *box_tools(prices),
     ]
 
 

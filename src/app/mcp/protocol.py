@@ -25,6 +25,9 @@ def mcp_server(list_tools: ListTools, call_tool: CallTool) -> Server[Any]:
         instructions=(
             "Inkcard turns Markdown into themed card images (generate_cards) and WeChat"
             " articles (convert_article); list_themes shows the themes and their modes."
+            " A WeChat account's draft box: list_drafts, get_draft, delete_draft,"
+            " publish_draft, get_publish_status; store_platform_account lets any platform"
+            " tool name the account (account) instead of sending its secret."
         ),
         on_list_tools=list_tools,
         on_call_tool=call_tool,

@@ -1,7 +1,8 @@
 """``inkcard mcp``: the MCP tools served to one desktop agent over stdin/stdout.
 
 The API key comes from ``--api-key`` or ``INKCARD_API_KEY``, platform credentials from
-``INKCARD_PLATFORM_APPID`` and ``INKCARD_PLATFORM_APP_SECRET``.
+``INKCARD_PLATFORM_APPID`` and ``INKCARD_PLATFORM_APP_SECRET``, or ``INKCARD_PLATFORM_ACCOUNT``
+naming an account the key stored.
 
 ``initialize`` is answered before the engine and the services are imported: they open behind
 it (``_Backend``), cards are drawn in this process (``InlineRenderPool``), and a tool call
@@ -297,7 +298,7 @@ def stdio_caller(settings: Settings) -> Caller:
     """The one caller of a stdio server: the key and account of the settings, and the
     reader of local files under the allowed roots."""
     from inkcard.app.localfiles import LocalReader, roots_of
-    from inkcard.app.mcp.tools import API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller
+    from inkcard.app.mcp.tools import ACCOUNT_ENV, API_KEY_ENV, APPID_ENV, SECRET_ENV, Caller
 
     return Caller(
         api_key=settings.api_key,
@@ -305,6 +306,8 @@ def stdio_caller(settings: Settings) -> Caller:
         appid=settings.platform_appid,
         secret=settings.platform_app_secret,
         credential_names=(APPID_ENV, SECRET_ENV),
+        account=settings.platform_account,
+        account_name=ACCOUNT_ENV,
         base_url="",  # no address serves this process's previews: list_themes names none
         local=LocalReader(roots_of(settings)),
     )

@@ -1,5 +1,6 @@
 """The MCP server: ``generate_cards``, ``generate_cover``, ``convert_article``,
-``create_newspic_draft``, ``create_xhs_note`` and ``list_themes`` for AI agents.
+``create_newspic_draft``, ``create_xhs_note`` and ``list_themes`` for AI agents, and the
+draft box's, publishing's and stored accounts' tools (``app.mcp.boxtools``).
 
 One tool set, two transports, built on the official ``mcp`` SDK's low-level ``Server`` (the
 tool list, its input schemas derived from the models, is ``app.mcp.listing``; we write the
@@ -7,17 +8,20 @@ results ourselves):
 
 - stdio, ``inkcard mcp``: one desktop agent; the API key comes from ``--api-key`` or
   ``INKCARD_API_KEY``, platform credentials from ``INKCARD_PLATFORM_APPID`` and
-  ``INKCARD_PLATFORM_APP_SECRET``; the Markdown tools also take ``markdownFile`` and read
-  local images (``app.mcp.files``, ``app.localfiles``), under ``INKCARD_LOCAL_ROOTS``.
+  ``INKCARD_PLATFORM_APP_SECRET`` (or ``INKCARD_PLATFORM_ACCOUNT``, a stored account's name);
+  the Markdown tools also take ``markdownFile`` and read local images (``app.mcp.files``,
+  ``app.localfiles``), under ``INKCARD_LOCAL_ROOTS``.
 - streamable HTTP at ``/mcp`` on the service (stateless, JSON answers: any worker answers
   any call): every HTTP request needs ``x-api-key``; ``Platform-Appid`` and
-  ``Platform-App-Secret`` on the connection configure the draft account.
+  ``Platform-App-Secret`` (or ``Platform-Account``) on the connection configure the account.
 
-The tools call the operations the HTTP routes call (``generate_images``,
-``convert_article``), with the arguments decoded by the same parsers, so a call is validated,
-charged and labelled exactly as the HTTP request with the same body would be. An ``ApiError``
-becomes a tool error whose text is our ``{"error": LABEL, "message": TEXT}``; anything else is
-logged and answered ``internal_error``, never with a trace.
+A platform tool's own arguments (``platformAppid`` and ``platformAppSecret``, or ``account``)
+replace the connection's account (``app.mcp.account``). The tools call the operations the HTTP
+routes call (``generate_images``, ``convert_article``, ``app.operations.draftbox``), with the
+arguments decoded by the same parsers, so a call is validated, charged and labelled exactly as
+the HTTP request with the same body would be. An ``ApiError`` becomes a tool error whose text
+is our ``{"error": LABEL, "message": TEXT}``; anything else is logged and answered
+``internal_error``, never with a trace.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import asyncio
 import base64
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -36,19 +40,19 @@ import msgspec
 from mcp.server.lowlevel import Server
 
 from inkcard.app import localfiles, operations
-from inkcard.app.articles.wechat import Credentials, InvalidPlatformCredentials
 from inkcard.app.cards import gallery
 from inkcard.app.cards.service import themes_listing
 from inkcard.app.errors import (
     ApiError,
     InternalError,
-    InvalidIdempotencyKey,
     MissingPlatformCredentials,
     NotStarted,
     UnknownField,
 )
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.localfiles import LocalReader
+from inkcard.app.mcp import account, boxtools
+from inkcard.app.mcp.account import SentAccount, idempotency_key_of, pop_account
 from inkcard.app.mcp.files import MARKDOWN_FILE, MARKDOWN_TOOLS, read_markdown_file
 from inkcard.app.mcp.listing import tool_list
 from inkcard.app.mcp.protocol import mcp_server
@@ -74,6 +78,7 @@ T = TypeVar("T")
 API_KEY_ENV = "INKCARD_API_KEY"
 APPID_ENV = "INKCARD_PLATFORM_APPID"
 SECRET_ENV = "INKCARD_PLATFORM_APP_SECRET"
+ACCOUNT_ENV = "INKCARD_PLATFORM_ACCOUNT"
 NO_FILE_URLS = (
     "The files have no URL: nothing serves {folder} over HTTP to this stdio server (set"
     " INKCARD_PUBLIC_URL to an address that serves that folder, or use gcs or s3 storage);"
@@ -95,6 +100,9 @@ class Caller:
     appid: str = ""
     secret: str = ""
     credential_names: tuple[str, str] = ("Platform-Appid", "Platform-App-Secret")
+    account: str = ""
+    """A stored account's name the connection configured (HTTP: ``Platform-Account``)."""
+    account_name: str = "Platform-Account"
     base_url: str = ""
     request_id: str | None = None
     key: KeyInfo | None = None
@@ -154,7 +162,7 @@ class InkcardTools:
             "create_newspic_draft": self._newspic,
             "create_xhs_note": self._xhs_note,
             "list_themes": self._list_themes,
-        }.get(name)
+        }.get(name) or self._box_tool(name)
         if run is None:
             return tool_error("unknown_tool", f"no tool is named {name!r}")
         try:
@@ -219,6 +227,21 @@ class InkcardTools:
         extra = [] if self.file_urls else await self._inline_images(images)
         return _answer(answer, *self._why_no_urls(), *extra)
 
+    def _box_tool(
+        self, name: str
+    ) -> Callable[[Caller, dict[str, Any]], Awaitable[types.CallToolResult]] | None:
+        """The draft box's, publishing's or the stored accounts' tool ``name`` (None: none)."""
+        run = boxtools.RUNS.get(name)
+        if run is None:
+            return None
+
+        async def tool(caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
+            key = await self._key(caller)
+            call_id = caller.request_id or _call_id()
+            return _answer(await run(self.services_now(), key, caller, arguments, call_id))
+
+        return tool
+
     def _why_no_urls(self) -> list[types.ContentBlock]:
         """The sentence saying why the records have no URL, when they have none."""
         if self.file_urls:
@@ -247,9 +270,10 @@ class InkcardTools:
         return blocks
 
     async def _convert(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
-        arguments, creds, idem_key = _account_of(caller, arguments)
+        arguments, sent, idem_key = _account_of(arguments)
         key = await self._key(caller)
         body = await _parsed(parse_article, arguments)
+        creds = await account.credentials(self.services_now(), key, caller, sent)
         answer = await operations.convert_article(
             self.services_now(),
             key,
@@ -262,13 +286,14 @@ class InkcardTools:
         return _answer(msgspec.json.decode(answer.body))
 
     async def _newspic(self, caller: Caller, arguments: dict[str, Any]) -> types.CallToolResult:
-        arguments, creds, idem_key = _account_of(caller, arguments)
+        arguments, sent, idem_key = _account_of(arguments)
         key = await self._key(caller)
         body = await _parsed(parse_newspic, arguments)
+        creds = await account.credentials(self.services_now(), key, caller, sent)
         if creds is None and not body.dryRun:
             raise MissingPlatformCredentials(
                 "an image post needs the account: send platformAppid and platformAppSecret,"
-                " or configure them on the connection"
+                " or account naming a stored account, or configure one on the connection"
             )
         answer = await operations.create_newspic(
             self.services_now(),
@@ -329,35 +354,12 @@ def _note(text: str) -> types.TextContent:
     return types.TextContent(text=text)
 
 
-def _account_of(
-    caller: Caller, arguments: dict[str, Any]
-) -> tuple[dict[str, Any], Credentials | None, str | None]:
-    """The body's own arguments, the draft account (the arguments', else the connection's)
-    and the idempotency key, taken out of a platform tool's arguments."""
-    arguments = dict(arguments)
-    appid = arguments.pop("platformAppid", None)
-    secret = arguments.pop("platformAppSecret", None)
-    idem_key = arguments.pop("idempotencyKey", None)
-    if appid is None and secret is None:
-        creds = operations.credentials_from(caller.appid, caller.secret, caller.credential_names)
-    else:
-        creds = operations.credentials_from(
-            _string(appid), _string(secret), ("platformAppid", "platformAppSecret")
-        )
-    if idem_key is not None and not isinstance(idem_key, str):
-        raise InvalidIdempotencyKey("idempotencyKey must be a string")
-    return arguments, creds, idem_key
-
-
-def _string(value: Any) -> str:
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ApiError(
-            "platformAppid and platformAppSecret must be strings",
-            label=InvalidPlatformCredentials.label,
-        )
-    return value
+def _account_of(arguments: dict[str, Any]) -> tuple[dict[str, Any], SentAccount, str | None]:
+    """The body's own arguments, the account arguments (``app.mcp.account`` reads them once
+    the body is parsed, as the HTTP routes read the headers) and the idempotency key, taken
+    out of a platform tool's arguments."""
+    arguments, sent = pop_account(arguments)
+    return arguments, sent, idempotency_key_of(arguments)
 
 
 def _call_id() -> str:

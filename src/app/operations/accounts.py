@@ -86,10 +86,17 @@ def _not_found(name: str) -> AccountNotFound:
 
 
 async def credentials_of(
-    services: Services, key: KeyInfo, appid: str, secret: str, account: str
+    services: Services,
+    key: KeyInfo,
+    appid: str,
+    secret: str,
+    account: str,
+    names: tuple[str, str, str] = (ACCOUNT_HEADER, *HEADERS),
 ) -> Credentials | None:
     """The account a platform call names: the AppID and AppSecret headers (both or neither),
-    or the stored account ``account``; None when it names none.
+    or the stored account ``account``; None when it names none. ``names`` are what the
+    caller calls the account, the AppID and the AppSecret in refusals (an MCP tool: its
+    arguments).
 
     Raises:
         ConflictingAccount: ``account`` and a header both given (400).
@@ -100,11 +107,10 @@ async def credentials_of(
     """
     account = account.strip()
     if not account:
-        return credentials_from(appid, secret, HEADERS)
+        return credentials_from(appid, secret, names[1:])
     if appid.strip() or secret.strip():
         raise ConflictingAccount(
-            f"send either {ACCOUNT_HEADER} (a stored account) or {HEADERS[0]} and {HEADERS[1]},"
-            " not both"
+            f"send either {names[0]} (a stored account) or {names[1]} and {names[2]}, not both"
         )
     name = check_account_name(account)
     found = await asyncio.to_thread(services.accounts.credentials, key.id, name)

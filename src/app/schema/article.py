@@ -17,6 +17,7 @@ from inkcard.app.schema.platform import (
     DraftMediaId,
     DraftMissingField,
     IdempotencyKey,
+    PlatformAccount,
     PlatformAppid,
     PlatformAppSecret,
 )
@@ -238,6 +239,7 @@ class ArticleToolArguments(ArticleRequest, frozen=True, kw_only=True):
 
     platformAppid: PlatformAppid = None
     platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
     idempotencyKey: IdempotencyKey = None
 
 

@@ -5,7 +5,8 @@
 ``GET /api/platform/publish/{publishId}`` answer the records below, their fields named as the
 platform's answers name them (``media_id``, ``update_time``, ``publish_id``), like the drafts'
 ``data``; ``PUT /api/platform/accounts/{name}`` takes an ``AccountRequest``. A secret is never
-in an answer: ``AccountInfo`` has none.
+in an answer: ``AccountInfo`` has none. Their MCP tools' arguments (``DraftListArguments`` and
+the others at the end) are the same requests, the path's id and the headers as arguments.
 """
 
 from __future__ import annotations
@@ -16,7 +17,14 @@ import msgspec
 
 from inkcard.app.errors import InvalidField
 from inkcard.app.schema.generate import Cost, Message, Success
-from inkcard.app.schema.platform import MEDIA_ID_LIMIT, DraftMediaId
+from inkcard.app.schema.platform import (
+    MEDIA_ID_LIMIT,
+    DraftMediaId,
+    IdempotencyKey,
+    PlatformAccount,
+    PlatformAppid,
+    PlatformAppSecret,
+)
 from inkcard.app.schema.wire import convert_fields, decode_object
 
 PAGE_LIMIT = 20  # draft/batchget's count is 1..20
@@ -292,3 +300,75 @@ class AccountListResponse(msgspec.Struct, frozen=True):
     success: Success
     message: Message
     data: Annotated[list[AccountInfo], msgspec.Meta(description="The accounts (no secrets).")]
+
+
+# The MCP tools of the draft box, publishing and the stored accounts (app.mcp.boxlisting): what
+# their HTTP routes take in the path, the query, the body and the headers, as arguments.
+
+_TOOL_ID = {"min_length": 1, "max_length": MEDIA_ID_LIMIT, "pattern": r"^[!-~]+$"}
+
+
+class DraftListArguments(msgspec.Struct, frozen=True, kw_only=True):
+    """``list_drafts``: the page, and the account."""
+
+    offset: Annotated[
+        int,
+        msgspec.Meta(
+            ge=0, le=OFFSET_LIMIT, description="Where the page starts: 0 is the newest draft."
+        ),
+    ] = 0
+    count: Annotated[
+        int, msgspec.Meta(ge=1, le=PAGE_LIMIT, description="How many drafts (1-20).")
+    ] = PAGE_LIMIT
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
+
+
+class DraftArguments(msgspec.Struct, frozen=True, kw_only=True):
+    """``get_draft`` and ``delete_draft``: which draft, and the account."""
+
+    mediaId: Annotated[
+        str,
+        msgspec.Meta(
+            **_TOOL_ID,
+            description="The draft's media_id (a draft answer's data.media_id, or one"
+            " list_drafts shows).",
+        ),
+    ]
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
+
+
+class PublishArguments(PublishRequest, frozen=True, kw_only=True):
+    """``publish_draft``: the publish body, the account, the retry key."""
+
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
+    idempotencyKey: IdempotencyKey = None
+
+
+class PublishStatusArguments(msgspec.Struct, frozen=True, kw_only=True):
+    """``get_publish_status``: which job, and the account."""
+
+    publishId: Annotated[
+        str,
+        msgspec.Meta(**_TOOL_ID, description="The publish job's id (publish_draft's publish_id)."),
+    ]
+    platformAppid: PlatformAppid = None
+    platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
+
+
+class AccountStoreArguments(AccountRequest, frozen=True, kw_only=True):
+    """``store_platform_account``: the name, and the account body."""
+
+    name: AccountName
+
+
+class AccountNameArguments(msgspec.Struct, frozen=True, kw_only=True):
+    """``delete_platform_account``: which account."""
+
+    name: AccountName

@@ -1,10 +1,11 @@
 """The fields every publishing call shares → one declaration each, with one description.
 
 convert-and-draft (``app.schema.article``) and newspic-draft (``app.schema.publish``) both take
-a draft to update (``draftMediaId``, ``draftMissing``); their MCP tools also take the account
-and the retry key as arguments (``platformAppid``, ``platformAppSecret``, ``idempotencyKey``),
-which the HTTP routes take as headers. Each is declared here once, so the OpenAPI document,
-the MCP tool schemas and the README say the same of it for both calls.
+a draft to update (``draftMediaId``, ``draftMissing``); their MCP tools (and the draft box's)
+also take the account and the retry key as arguments (``platformAppid`` and
+``platformAppSecret``, or ``account``; ``idempotencyKey``), which the HTTP routes take as
+headers. Each is declared here once, so the OpenAPI document, the MCP tool schemas and the
+README say the same of it for every call.
 """
 
 from __future__ import annotations
@@ -43,13 +44,22 @@ PlatformAppid = Annotated[
     str | None,
     msgspec.Meta(
         description="AppID of the WeChat official account whose draft box gets the draft (with"
-        " platformAppSecret: both or neither). Neither: the account configured on the"
-        " connection, if any."
+        " platformAppSecret: both or neither). Neither (and no account): the account"
+        " configured on the connection, if any."
     ),
 ]
 PlatformAppSecret = Annotated[
     str | None,
     msgspec.Meta(description="AppSecret of that account (better configured on the connection)."),
+]
+PlatformAccount = Annotated[
+    str | None,
+    msgspec.Meta(
+        description="The name of a WeChat account this API key stored (PUT"
+        " /api/platform/accounts/{name}, or the tool store_platform_account), instead of"
+        " platformAppid and platformAppSecret (not with them); the HTTP routes'"
+        " Platform-Account header. Unknown: account_not_found, nothing charged."
+    ),
 ]
 IdempotencyKey = Annotated[
     str | None,
@@ -64,6 +74,7 @@ _ACCOUNT_HINT = "the draft account is sent as the Platform-Appid and Platform-Ap
 HEADER_HINTS = {
     "platformAppid": _ACCOUNT_HINT,
     "platformAppSecret": _ACCOUNT_HINT,
+    "account": "a stored account is named in the Platform-Account header",
     "idempotencyKey": "it is sent as the Idempotency-Key header",
 }
 """The publishing bodies' unknown fields that the MCP tools take as arguments: where they go."""

@@ -39,6 +39,7 @@ from inkcard.app.schema.platform import (
     DraftMediaId,
     DraftMissingField,
     IdempotencyKey,
+    PlatformAccount,
     PlatformAppid,
     PlatformAppSecret,
 )
@@ -125,6 +126,7 @@ class NewspicToolArguments(NewspicRequest, frozen=True, kw_only=True):
 
     platformAppid: PlatformAppid = None
     platformAppSecret: PlatformAppSecret = None
+    account: PlatformAccount = None
     idempotencyKey: IdempotencyKey = None
 
 

@@ -1,10 +1,11 @@
 """The MCP tools mounted on the service as streamable HTTP at ``/mcp`` (stateless, JSON).
 
 Any worker answers any call: every HTTP request needs ``x-api-key`` (refused with our 401
-body before the MCP layer); ``Platform-Appid`` and ``Platform-App-Secret`` on the connection
-configure the draft account. A client that hangs up before its tool's answer is ready is
-charged nothing, as on the REST routes: the SDK reads the body through a ``DisconnectWatch``
-whose event the tool call races its work against.
+body before the MCP layer); ``Platform-Appid`` and ``Platform-App-Secret``, or
+``Platform-Account`` naming a stored account, on the connection configure the draft account.
+A client that hangs up before its tool's answer is ready is charged nothing, as on the REST
+routes: the SDK reads the body through a ``DisconnectWatch`` whose event the tool call races
+its work against.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from inkcard.app import logs, operations
 from inkcard.app.mcp.tools import Caller, InkcardTools
 from inkcard.app.server.disconnect import DisconnectWatch
-from inkcard.app.server.routes_article import APPID_HEADER, SECRET_HEADER
+from inkcard.app.server.routes_article import ACCOUNT_HEADER, APPID_HEADER, SECRET_HEADER
 from inkcard.app.server.routes_cards import HOW_TO_SEND_KEY, api_key_of
 from inkcard.app.services import Services
 
@@ -77,6 +78,7 @@ class HttpMcp:
             how_to_send_key=HOW_TO_SEND_KEY,
             appid=headers.get(APPID_HEADER, ""),
             secret=headers.get(SECRET_HEADER, ""),
+            account=headers.get(ACCOUNT_HEADER, ""),
             base_url=logs.current_origin() or self.tools.services_now().settings.service_url,
             request_id=request.scope.get("inkcard.request_id"),
             key=request.scope.get("inkcard.key"),
