@@ -34,6 +34,17 @@ ARTICLE = """\
 > 先测量，再优化：用 `time.perf_counter()` 记录每个阶段。
 
 - 内联：先用 `premailer.transform(html, allow_network=False)` 把样式写进每个元素
+- 每篇文章的长度在 2,000 到 30,000 字之间
+  - 解析：markdown-it-py，耗时约 3 毫秒
+
+> [!WARNING]
+> 超过 20 张图片时，接口会返回 45009 错误。
+
+<details><summary>环境</summary>
+
+2 核 CPU，4 GB 内存，Python 3.12，Chromium 130。
+
+</details>
 """
 
 # Per paragraph-like block: its text, its CJK characters' widest advance over the font
@@ -100,9 +111,11 @@ def measured(browser: Browser) -> dict[str, list[dict[str, Any]]]:  # noqa: F811
 def test_no_line_is_spread_around_an_address_or_inline_code(
     measured: dict[str, list[dict[str, Any]]], theme: str
 ) -> None:
-    """A justified line may widen its characters a little; not to a third of an em."""
+    """A justified line may widen its characters a little; not to a third of an em. The
+    justified themes set list items, quotes, alerts and panels ragged: their lines are short,
+    and a number kept with its unit ("30,000 字") left too few characters to spread."""
     blocks = measured[theme]
-    assert len(blocks) >= 4, (theme, blocks)
+    assert len(blocks) >= 8, (theme, blocks)
     for block in blocks:
         assert block["widest"] <= 1.2, (theme, block)
 
