@@ -28,6 +28,10 @@ _FOOTNOTE_HREF = re.compile(r"#fn(\d+)$")
 # A link whose address went to the list: an emphasised word, not a link's look (WeChat opens
 # no outside link); themes/shared/article-common.css styles it.
 REF_CLASS = "link-ref"
+# A link whose text is its address (a bare URL in the prose): it may break between any two
+# characters, so it starts on the line of the words before it instead of leaving that line
+# short, or, in a justified theme, spread a third of an em a character.
+ADDRESS_CLASS = "link-address"
 # A run of escaped bytes 0x80-0xFF: each `%XY` of fixed length, nothing to read twice.
 _ESCAPED_UTF8 = re.compile(r"(?:%[89a-fA-F][0-9a-fA-F])+")
 
@@ -95,7 +99,7 @@ def _footnote_link(link: Element, refs: dict[str, _Reference]) -> None:
     if parts.scheme not in ("http", "https"):
         del span.attrib["class"]  # anchors, mail addresses: plain words, nothing to open
         return
-    span.set("class", REF_CLASS)
+    span.set("class", f"{REF_CLASS} {ADDRESS_CLASS}" if says_address(text, href) else REF_CLASS)
     key = url_key(href)
     if key not in refs:
         address = lxml_html.Element("span", {"class": "refs-url"})
