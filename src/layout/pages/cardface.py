@@ -21,7 +21,7 @@ from ..style.decorations import is_static
 from ..style.paint import base_color
 from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
-from .decorate import Context, build
+from .decorate import Context, build, footprint
 
 MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 # Around an inset card that names no `outer_background`: a light neutral grey, the page a
@@ -97,6 +97,26 @@ def static_layers(
     layers = _build_static(styles, fonts, width, height, key, backdrop)
     _STATIC.put(key, layers)
     return layers
+
+
+def ornament_boxes(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[Rect, ...]:
+    """Where the static decorations drawn over the text lie (pop-art's star and burst,
+    notebook's sticker): the theme means them to stay on top, so a brand kit's marks keep
+    clear of them rather than cover them or hide under them. Those under the text are
+    its ground, and the marks sit on them as text does."""
+    frames = {
+        "card": card_rect(styles["card"], width, height),
+        "content": content_box(styles, width, height),
+    }
+    boxes: list[Rect] = []
+    for deco in styles.decorations:
+        if is_static(deco) and deco.layer == "over":
+            box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
+            if box is not None:
+                boxes.append(box)
+    return tuple(boxes)
 
 
 def clear_static_layers() -> None:
