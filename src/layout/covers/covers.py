@@ -226,7 +226,7 @@ def _page(
     watermark under the drawing."""
     page = design.page
     face = card_rect(design.styles["card"], page.width, page.height)
-    backdrop = backdrop_items(brand, face)
+    backdrop = backdrop_items(brand, face, design.styles, design.fonts)
     under, over = static_layers(design.styles, design.fonts, page.width, page.height, backdrop)
     items: tuple[Item, ...] = (*under, *drawn, *over)
     if brand is not None:

@@ -28,6 +28,7 @@ from ..style.brandkit import (
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import SpanStyle
+from .brandwash import wash_items
 from .chrome import chrome_look, one_line
 
 GAP = 6.0  # between a logo or footer image and its text
@@ -51,11 +52,14 @@ def brand_images(kit: BrandKit | None) -> dict[str, bytes]:
     return out
 
 
-def backdrop_items(kit: BrandKit | None, face: Rect) -> tuple[Item, ...]:
+def backdrop_items(
+    kit: BrandKit | None, face: Rect, styles: Styles, fonts: FontBook
+) -> tuple[Item, ...]:
     """The kit's background on the card's face (`face`), fitted as the kit says and clipped
     to it: `cover` fills it (cropped), `contain` shows all of it (centred, the theme's fill
     around it), `tile` repeats it at its own size (larger when it would take more than
-    `MAX_TILES` across or down). None without a background."""
+    `MAX_TILES` across or down); then its wash, when text needs one (`brandwash`). None
+    without a background."""
     ref = image_ref(kit.background) if kit is not None and kit.background else None
     if kit is None or ref is None:
         return ()
@@ -69,12 +73,12 @@ def backdrop_items(kit: BrandKit | None, face: Rect) -> tuple[Item, ...]:
             for j in range(rows)
             for i in range(columns)
         )
-        return (Group(tiles, clip=face),)
+        return (Group(tiles, clip=face), *wash_items(kit, face, styles, fonts))
     pick = max if kit.background_fit == "cover" else min
     scale = pick(face.width / width, face.height / height)
     w, h = width * scale, height * scale
     rect = Rect(face.x + (face.width - w) / 2, face.y + (face.height - h) / 2, w, h)
-    return (Group((Picture(ref, rect),), clip=face),)
+    return (Group((Picture(ref, rect),), clip=face), *wash_items(kit, face, styles, fonts))
 
 
 def band_items(

@@ -17,8 +17,8 @@ import weakref
 from ..base.boxes import Cached, Fill, Item, Layer, Rect
 from ..base.fonts import FontBook
 from ..base.lru import Lru
-from ..style.decorations import is_static
-from ..style.paint import base_color
+from ..style.decorations import Box, is_static
+from ..style.paint import base_color, resolve_paint
 from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
 from .decorate import Context, build, footprint
@@ -117,6 +117,36 @@ def ornament_boxes(
             if box is not None:
                 boxes.append(box)
     return tuple(boxes)
+
+
+def text_panel(styles: Styles, fonts: FontBook, width: float, height: float) -> Rect | None:
+    """The opaque panel the theme sets its text on (pop-art's white sheet, minimal's): a
+    static rectangle under the text, filled with one solid colour, around the whole content
+    box; None when the text sits on the card's face. What lies under it never shows."""
+    card = card_rect(styles["card"], width, height)
+    content = content_box(styles, width, height)
+    frames = {"card": card, "content": content}
+    found = None
+    for deco in styles.decorations:
+        if not (is_static(deco) and deco.layer != "over" and isinstance(deco, Box)):
+            continue
+        paint = resolve_paint(deco.fill, styles.tokens) if deco.fill is not None else None
+        if not isinstance(paint, int) or paint >> 24 != 0xFF or deco.opacity != 1.0:
+            continue
+        box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
+        if box is not None and holds(box, content):
+            found = box
+    return found
+
+
+def holds(outer: Rect, inner: Rect) -> bool:
+    """Whether `outer` covers all of `inner`."""
+    return (
+        outer.x <= inner.x
+        and outer.y <= inner.y
+        and outer.right >= inner.right
+        and outer.bottom >= inner.bottom
+    )
 
 
 def clear_static_layers() -> None:

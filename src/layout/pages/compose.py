@@ -356,7 +356,7 @@ def _page(
     tied to them move with them, the static ones stay with the card."""
     height = _grown(placement, box, card)[1] if grow else card.height
     page = card_rect(styles["card"], card.width, height)
-    backdrop = backdrop_items(card.brand, page)
+    backdrop = backdrop_items(card.brand, page, styles, fonts)
     under, over = static_layers(styles, fonts, card.width, height, backdrop)
     content = content_box(styles, card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
