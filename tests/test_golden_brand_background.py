@@ -1,6 +1,6 @@
 """Golden cards with a brand kit's background, in each `backgroundFit` (a mid-tone photo as
-`cover`, a pale wash as `contain`, a dotted tile as `tile`) in three themes (light, dark,
-pastel), compared as `test_golden` compares cards (`--update-golden` rewrites them).
+`cover`, a pale wash as `contain`, a dotted tile as `tile`) in three themes (japanese-magazine,
+pop-art, watercolor), compared as `test_golden` compares cards (`--update-golden` rewrites them).
 
 Each card's text keeps the theme's contrast rule over the image (WCAG 4.5:1, 3:1 for large
 text, measured on pixels as `test_theme_contrast` measures a theme): where the image would
@@ -74,6 +74,8 @@ def kit(fit: str) -> BrandKit:
 
 
 CASES = [pytest.param(theme, fit, id=f"{theme}-{fit}") for theme in THEMES for fit in BACKGROUNDS]
+# cyberpunk sets its text on a 78 % glass panel: the image is measured through it
+MEASURED = [*CASES, *(pytest.param("cyberpunk", fit, id=f"cyberpunk-{fit}") for fit in BACKGROUNDS)]
 
 
 @pytest.mark.parametrize(("theme", "fit"), CASES)
@@ -106,7 +108,7 @@ def _worst(theme: layout.Theme, fonts: layout.FontBook, brand: BrandKit) -> dict
     return worst_by_role(found)
 
 
-@pytest.mark.parametrize(("theme", "fit"), CASES)
+@pytest.mark.parametrize(("theme", "fit"), MEASURED)
 def test_text_keeps_the_themes_contrast_over_the_background(fonts, theme: str, fit: str) -> None:
     """Every glyph run of every card against the pixels drawn under it, the image among
     them: the theme's own rule for the text. The chrome (page number, the kit's byline) is

@@ -3,13 +3,14 @@
 A kit's background is drawn on the card's face, where a theme sets some of its text (the
 page number, and every line in a theme without a panel); a mid-tone or busy image leaves it
 unreadable. So the theme's own face colour is laid over the image, as little of it as
-brings each text colour that reads on the theme's face back to what it needs there (WCAG:
+brings each text colour that reads on the theme's ground back to what it needs there (WCAG:
 4.5:1, 3:1 for text of 24 px and more) on every one of the image's colours (its 16 x 16
 `BrandKit.background_tones`): the whole face as much as the reading text needs, and the page
-number's band (where the kit's marks sit too) what more the number needs. A light paper
-texture under dark text gets none; a sunset photo under black text gets half. Colours that
-do not read on the face itself sit on something else (a panel, a header band) and set
-nothing.
+number's band (where the kit's marks sit too) what more the number needs. A pale paper gets
+little or none; a sunset photo under dark text is faded nearly to the paper. A theme that sets
+its text on a panel (`cardface.text_panel`) is measured through it: an opaque one needs no
+wash, cyberpunk's 78 % glass a little. Colours that do not read on the ground itself sit on
+something else (a code block, a header band) and set nothing.
 """
 
 from __future__ import annotations
@@ -44,11 +45,12 @@ def wash_items(kit: BrandKit, face: Rect, styles: Styles, fonts: FontBook) -> tu
         height = bottom + card.footer_height
         band = Rect(face.x, face.bottom - height, face.width, height)
     panel = text_panel(styles, fonts, face.right + face.x, face.bottom + face.y)
-    text = 0.0 if panel else wash_alpha(tones, ground, _needs(styles, ground, chrome=False))
+    over = panel[1] if panel else 0  # the panel's colour over the washed image, if any
     marks = Rect(face.x + card.padding[3], band.y, face.width - card.padding[3] - card.padding[1],
                  band.height - (bottom if band.y > face.y else top))  # fmt: skip
-    on_panel = panel is not None and holds(panel, marks)
-    chrome = 0.0 if on_panel else wash_alpha(tones, ground, _needs(styles, ground, chrome=True))
+    chrome_over = over if panel and holds(panel[0], marks) else 0
+    text = _alpha_for(tones, ground, over, styles, chrome=False)
+    chrome = _alpha_for(tones, ground, chrome_over, styles, chrome=True)
     items: list[Item] = []
     if text > 0.0:
         items.append(Fill(face, _argb(ground, text), card.radius))
@@ -56,6 +58,15 @@ def wash_items(kit: BrandKit, face: Rect, styles: Styles, fonts: FontBook) -> tu
         more = 1.0 - (1.0 - chrome) / (1.0 - text)
         items.append(Fill(band, _argb(ground, more)))
     return tuple(items)
+
+
+def _alpha_for(
+    tones: tuple[int, ...], ground: int, over: int, styles: Styles, *, chrome: bool
+) -> float:
+    """`wash_alpha` for the text (or with `chrome` the page number and marks) of `styles`,
+    under a panel of colour `over` (0: none)."""
+    seen = _blend(over | 0xFF000000, ground, (over >> 24) / 255) if over else ground
+    return wash_alpha(tones, ground, _needs(styles, seen, chrome=chrome), over)
 
 
 def _needs(styles: Styles, ground: int, *, chrome: bool) -> tuple[tuple[int, float], ...]:
@@ -80,16 +91,21 @@ def _needs(styles: Styles, ground: int, *, chrome: bool) -> tuple[tuple[int, flo
 
 
 @functools.lru_cache(maxsize=256)
-def wash_alpha(tones: tuple[int, ...], ground: int, needs: tuple[tuple[int, float], ...]) -> float:
+def wash_alpha(
+    tones: tuple[int, ...], ground: int, needs: tuple[tuple[int, float], ...], over: int = 0
+) -> float:
     """How much of `ground` (the face colour) to lay over a background whose colours are
     `tones` so that each text colour of `needs` reads at the contrast it needs on every one
-    of them: the least in steps of `WASH_STEP`; 0 when the image does as it is."""
-    if not tones or not needs:
+    of them (seen through a panel of colour `over`, when there is one): the least in steps
+    of `WASH_STEP`; 0 when the image does as it is, or an opaque panel hides it."""
+    if not tones or not needs or over >> 24 == 0xFF:
         return 0.0
     steps = round(1.0 / WASH_STEP)
     for step in range(steps + 1):
         alpha = step / steps
         grounds = {_blend(ground, tone, alpha) for tone in tones}
+        if over:
+            grounds = {_blend(over | 0xFF000000, g, (over >> 24) / 255) for g in grounds}
         if all(contrast(colour, g) >= needed for colour, needed in needs for g in grounds):
             return alpha
     return 1.0

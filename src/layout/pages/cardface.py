@@ -119,10 +119,13 @@ def ornament_boxes(
     return tuple(boxes)
 
 
-def text_panel(styles: Styles, fonts: FontBook, width: float, height: float) -> Rect | None:
-    """The opaque panel the theme sets its text on (pop-art's white sheet, minimal's): a
-    static rectangle under the text, filled with one solid colour, around the whole content
-    box; None when the text sits on the card's face. What lies under it never shows."""
+def text_panel(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[Rect, int] | None:
+    """The panel the theme sets its text on, and its colour (ARGB, translucent or not):
+    a static rectangle under the text around the whole content box, filled with one colour
+    (pop-art's white sheet, cyberpunk's 78 % night glass); None when the text sits on the
+    card's face. What lies under an opaque one never shows."""
     card = card_rect(styles["card"], width, height)
     content = content_box(styles, width, height)
     frames = {"card": card, "content": content}
@@ -131,11 +134,11 @@ def text_panel(styles: Styles, fonts: FontBook, width: float, height: float) -> 
         if not (is_static(deco) and deco.layer != "over" and isinstance(deco, Box)):
             continue
         paint = resolve_paint(deco.fill, styles.tokens) if deco.fill is not None else None
-        if not isinstance(paint, int) or paint >> 24 != 0xFF or deco.opacity != 1.0:
+        if not isinstance(paint, int) or paint >> 24 == 0 or deco.opacity != 1.0:
             continue
         box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
         if box is not None and holds(box, content):
-            found = box
+            found = (box, paint)
     return found
 
 
