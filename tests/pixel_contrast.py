@@ -18,7 +18,7 @@ is not measured.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 import msgspec
@@ -159,8 +159,10 @@ def bare(items: tuple[Item, ...]) -> tuple[Item, ...]:
     return tuple(out)
 
 
-def draw(page: Page, fonts: layout.FontBook) -> np.ndarray:
-    painter = Painter(fonts.typefaces(), scale=1)
+def draw(
+    page: Page, fonts: layout.FontBook, images: Mapping[str, bytes] | None = None
+) -> np.ndarray:
+    painter = Painter(fonts.typefaces(), scale=1, images=images)
     picture = painter.record(page)
     return rasterize(picture, page.width, page.height, page.background, 1)
 
@@ -173,11 +175,17 @@ def ink_page(page: Page, runs: list[Placed]) -> Page:
     return replace(page, background=WHITE, items=items)
 
 
-def measure_page(page: Page, fonts: layout.FontBook, names: dict[int, str]) -> list[Found]:
-    """Every measured run of the card: its role, size and contrast as drawn."""
+def measure_page(
+    page: Page,
+    fonts: layout.FontBook,
+    names: dict[int, str],
+    images: Mapping[str, bytes] | None = None,
+) -> list[Found]:
+    """Every measured run of the card: its role, size and contrast as drawn (with the
+    laid-out `images`, a brand kit's background among them)."""
     runs = list(placedglyph_runs(page, names))
-    text = draw(page, fonts).astype(np.int16)
-    under = draw(replace(page, items=bare(page.items)), fonts).astype(np.int16)
+    text = draw(page, fonts, images).astype(np.int16)
+    under = draw(replace(page, items=bare(page.items)), fonts, images).astype(np.int16)
     ink_mask = draw(ink_page(page, runs), fonts)[:, :, 0] < INK
     height, width = ink_mask.shape
     out: list[Found] = []

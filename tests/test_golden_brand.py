@@ -83,3 +83,26 @@ def test_the_kits_marks_read_on_the_band_they_sit_in(theme: str) -> None:
     assert look.color == expected
     if number.position == "top":
         assert contrast(look.color, 0xFFFFFFFF) >= 4.5  # brandC's panel is white
+
+
+STAR = (255, 46, 99)  # pop-art's star (`primary` in the default mode)
+LOGO = (228, 87, 46)  # the kit's orange logo
+
+
+def _box(pixels: np.ndarray, colour: tuple[int, int, int]) -> tuple[int, int, int, int]:
+    """(top, left, bottom, right) of the pixels within a small distance of `colour`."""
+    found = np.argwhere(np.abs(pixels - colour).sum(axis=-1) < 30)
+    assert len(found) > 50, f"{colour} is drawn"
+    (top, left), (bottom, right) = found.min(axis=0), found.max(axis=0)
+    return int(top), int(left), int(bottom), int(right)
+
+
+def test_the_kits_marks_keep_clear_of_pop_arts_corner_star(fonts) -> None:
+    """pop-art draws a star over the bottom-left corner of its panel: the kit's logo sat
+    under it. The marks now start right of the star, the footer line with them."""
+    options = layout.RenderOptions(scale=1, split="autoSplit", brand=engine_kit())
+    for png in layout.render(POST, themes.load("pop-art"), fonts, options)[:2]:
+        pixels = pngcodec.decode(png)[..., :3].astype(int)
+        band = pixels[-pixels.shape[0] // 4 :]
+        star, logo = _box(band, STAR), _box(band, LOGO)
+        assert logo[1] > star[3] + 2, f"the logo {logo} meets the star {star}"

@@ -9,6 +9,7 @@ its arguments, so its output can be cached by a hash of them.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -25,6 +26,7 @@ from .blocks.parts import Part
 from .covers.covers import MAX_COVERS, CoverCrops, cover_pages, wechat_cover, wechat_covers
 from .draw.aigcmeta import labelled
 from .draw.encode import encode_lossy, encode_pdf, encode_png
+from .draw.imagecodec import tones as image_tones
 from .draw.painter import Painter
 from .flow.budget import OutputLimits
 from .flow.shares import Premade
@@ -163,7 +165,7 @@ def layout_cards(
     )
     shared = premade if options.split == "autoSplit" else None
     theme, fonts = branded(theme, fonts, options)
-    card = replace(card, brand=options.brand)
+    card = replace(card, brand=toned(options.brand))
     styles = resolve(theme, options.mode)
     marks = brand_images(options.brand)  # the kit's logo and images, by key, for draw
     if options.fit == "none":
@@ -176,6 +178,19 @@ def layout_cards(
 
     pages = best_fit(lay_out)
     return LaidOut(pages, {**budget.blobs, **marks} if marks else budget.blobs)
+
+
+def toned(kit: BrandKit | None) -> BrandKit | None:
+    """`kit` with its background's tones filled in (`draw.image_tones`, once per image):
+    the pages measure the wash that keeps text legible over it from them."""
+    if kit is None or not kit.background or kit.background_tones:
+        return kit
+    return msgspec.structs.replace(kit, background_tones=_tones(kit.background))
+
+
+@functools.lru_cache(maxsize=8)
+def _tones(background: bytes) -> tuple[int, ...]:
+    return image_tones(background)
 
 
 def branded(theme: Theme, fonts: FontBook, options: RenderOptions) -> tuple[Theme, FontBook]:
@@ -366,7 +381,7 @@ def render_covers(
             options.mode,
             count=covers,
             label=label,
-            brand=options.brand,
+            brand=toned(options.brand),
         )
         return draw_cards(pages, marks, fonts, options)
     pages = cover_pages(
@@ -379,7 +394,7 @@ def render_covers(
         count=covers,
         mode=options.mode,
         label=label,
-        brand=options.brand,
+        brand=toned(options.brand),
     )
     return draw_cards(pages, marks, fonts, options)
 

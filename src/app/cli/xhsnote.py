@@ -26,6 +26,7 @@ from inkcard.app.cli.render import (
     _render_arguments,
     _reported,
     _write_errors,
+    brand_kit,
     in_flags,
     read_local_images,
     read_markdown,
@@ -128,6 +129,11 @@ def run_xhs_note(args: argparse.Namespace) -> int:
         spec = normalise_cover(cover_request(body, text), lookup)
         fonts = layout.FontBook.load(args.fonts)
         options = card.render_options(defaults.max_output_pixels, defaults.max_image_pixels)
+        cover_options = spec.options(defaults.max_output_pixels)
+        if args.brand is not None:  # the kit on the cards and the cover, as the API draws it
+            kit = brand_kit(args.brand)
+            options = msgspec.structs.replace(options, brand=kit)
+            cover_options = msgspec.structs.replace(cover_options, brand=kit)
         images = read_local_images(doc.images, base)
         cards = layout.render_cards(doc, lookup(card.theme), fonts, options, images)
         theme = lookup(spec.theme)
@@ -136,7 +142,7 @@ def run_xhs_note(args: argparse.Namespace) -> int:
             spec.keywords,
             theme if spec.chrome else without_chrome(theme),
             fonts,
-            spec.options(defaults.max_output_pixels),
+            cover_options,
         )
     warnings = warnings_of(text.note, len(cards.files) + 1)
     copy = copy_text(text.note)

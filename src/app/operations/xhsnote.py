@@ -22,7 +22,7 @@ from inkcard.app.cards.coverrequest import normalise_cover
 from inkcard.app.cards.covers import draw_covers
 from inkcard.app.errors import RenderTimeout
 from inkcard.app.ledger.credits import KeyInfo
-from inkcard.app.operations.generate import render_paid
+from inkcard.app.operations.generate import brand_kit, render_paid
 from inkcard.app.render.refusals import parse_post
 from inkcard.app.schema import (
     ImageRecord,
@@ -63,10 +63,13 @@ async def create_xhs_note(
     cover's fields) so a bad request is a 400 with nothing held; then on the one paid path
     (``render_paid``: claim, limit, hold, run, commit, undo) draw the cards exactly as
     generate does, then the cover, within one time limit. A retry gets the first call's files.
+    ``brand`` names the key's kit for both, as on generate and cover (an unknown one is a 400
+    before anything is held).
     """
     cards = services.cards
     settings = services.settings
-    job = cards.prepare(body.cards())
+    kit = await brand_kit(services, key, body.brand)  # unknown: a 400 before any hold
+    job = cards.prepare(body.cards(), kit)
     doc = await asyncio.to_thread(parse_post, body.markdown, body.mdxMode)
     text = await asyncio.to_thread(note_of, body, doc)
     spec = normalise_cover(cover_request(body, text), cards.catalogue.get)
@@ -78,7 +81,7 @@ async def create_xhs_note(
         left = deadline - loop.time()
         if left <= 0:
             raise RenderTimeout("the request took longer than the time limit")
-        covers = await draw_covers(cards, spec, timeout=left, key=key.id)
+        covers = await draw_covers(cards, spec, timeout=left, key=key.id, brand=kit)
         return [*covers, *drawn]
 
     images, cost = await render_paid(
@@ -86,7 +89,8 @@ async def create_xhs_note(
         key,
         OPERATION,
         settings.prices.xhs_note,
-        msgspec.json.encode(body),
+        # an edited kit is another request: a retry of the same body does not replay it
+        msgspec.json.encode([body, kit.digest()] if kit else body),
         draw,
         request_id,
         gone,

@@ -21,7 +21,14 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..pages.aigclabel import ROLE as LABEL_ROLE
 from ..pages.aigclabel import label_items, with_label_room
 from ..pages.brandmarks import backdrop_items, band_items, watermark_items
-from ..pages.cardface import canvas_colour, card_rect, content_box, edges, static_layers
+from ..pages.cardface import (
+    canvas_colour,
+    card_rect,
+    content_box,
+    edges,
+    ornament_boxes,
+    static_layers,
+)
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles, resolve
 from ..style.schema import Style, Theme
@@ -219,14 +226,15 @@ def _page(
     watermark under the drawing."""
     page = design.page
     face = card_rect(design.styles["card"], page.width, page.height)
-    backdrop = backdrop_items(brand, face)
+    backdrop = backdrop_items(brand, face, design.styles, design.fonts)
     under, over = static_layers(design.styles, design.fonts, page.width, page.height, backdrop)
     items: tuple[Item, ...] = (*under, *drawn, *over)
     if brand is not None:
         styles, fonts = design.styles, design.fonts
         content = marks or design.content
         bottom = page.height - edges(styles["card"])[2]
-        band = band_items(brand, styles, fonts, content, bottom, numbered=False)
+        clear = ornament_boxes(styles, fonts, page.width, page.height)
+        band = band_items(brand, styles, fonts, content, bottom, False, clear)
         items = (*under, *watermark_items(brand, styles, fonts, content), *drawn, *over, *band)
     if label:
         styles, box = design.styles, design.content

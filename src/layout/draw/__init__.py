@@ -15,6 +15,7 @@ from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, Im
 from .imagecodec import fit as fit_image
 from .imagecodec import mean_colour as image_mean_colour
 from .imagecodec import probe as probe_image
+from .imagecodec import tones as image_tones
 from .sheet import Tile, contact_sheet
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "contact_sheet",
     "fit_image",
     "image_mean_colour",
+    "image_tones",
     "load_numpy",
     "pack_rows_without_numpy",
     "probe_image",

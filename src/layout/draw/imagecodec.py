@@ -135,6 +135,28 @@ def mean_colour(data: bytes) -> int:
     Raises:
         ImageRejected: ``probe`` refused the bytes, or decoding failed.
     """
+    pixels = _shrunk_rgba(data)
+    red, green, blue = (round(float(pixels[..., i].mean())) for i in range(3))
+    return 0xFF000000 | red << 16 | green << 8 | blue
+
+
+def tones(data: bytes) -> tuple[int, ...]:
+    """The image's colours at `MEAN_SIDE` x `MEAN_SIDE` (mipmapped; opaque ARGB, row by row,
+    transparent parts taken as white): what text drawn over it meets, place by place, for
+    a brand kit's background wash (`pages.brandmarks.wash_alpha`).
+
+    Raises:
+        ImageRejected: ``probe`` refused the bytes, or decoding failed.
+    """
+    pixels = _shrunk_rgba(data)
+    return tuple(
+        0xFF000000 | int(r) << 16 | int(g) << 8 | int(b)
+        for r, g, b in pixels[..., :3].reshape(-1, 3).tolist()
+    )
+
+
+def _shrunk_rgba(data: bytes) -> Any:
+    """The image drawn on white at `MEAN_SIDE` a side, as RGBA rows."""
     probe(data)
     image = _decode(data)
     surface = skia.Surface(MEAN_SIDE, MEAN_SIDE)
@@ -143,9 +165,7 @@ def mean_colour(data: bytes) -> int:
     sampling = skia.SamplingOptions(skia.FilterMode.kLinear, skia.MipmapMode.kLinear)
     rect = skia.Rect.MakeWH(MEAN_SIDE, MEAN_SIDE)
     canvas.drawImageRect(image.withDefaultMipmaps(), rect, sampling)
-    pixels = surface.makeImageSnapshot().toarray(colorType=skia.ColorType.kRGBA_8888_ColorType)
-    red, green, blue = (round(float(pixels[..., i].mean())) for i in range(3))
-    return 0xFF000000 | red << 16 | green << 8 | blue
+    return surface.makeImageSnapshot().toarray(colorType=skia.ColorType.kRGBA_8888_ColorType)
 
 
 def _shrunk(width: int, height: int, factor: float) -> tuple[int, int]:

@@ -28,6 +28,7 @@ from ..style.brandkit import (
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import SpanStyle
+from .brandwash import wash_items
 from .chrome import chrome_look, one_line
 
 GAP = 6.0  # between a logo or footer image and its text
@@ -51,11 +52,14 @@ def brand_images(kit: BrandKit | None) -> dict[str, bytes]:
     return out
 
 
-def backdrop_items(kit: BrandKit | None, face: Rect) -> tuple[Item, ...]:
+def backdrop_items(
+    kit: BrandKit | None, face: Rect, styles: Styles, fonts: FontBook
+) -> tuple[Item, ...]:
     """The kit's background on the card's face (`face`), fitted as the kit says and clipped
     to it: `cover` fills it (cropped), `contain` shows all of it (centred, the theme's fill
     around it), `tile` repeats it at its own size (larger when it would take more than
-    `MAX_TILES` across or down). None without a background."""
+    `MAX_TILES` across or down); then its wash, when text needs one (`brandwash`). None
+    without a background."""
     ref = image_ref(kit.background) if kit is not None and kit.background else None
     if kit is None or ref is None:
         return ()
@@ -69,34 +73,65 @@ def backdrop_items(kit: BrandKit | None, face: Rect) -> tuple[Item, ...]:
             for j in range(rows)
             for i in range(columns)
         )
-        return (Group(tiles, clip=face),)
+        return (Group(tiles, clip=face), *wash_items(kit, face, styles, fonts))
     pick = max if kit.background_fit == "cover" else min
     scale = pick(face.width / width, face.height / height)
     w, h = width * scale, height * scale
     rect = Rect(face.x + (face.width - w) / 2, face.y + (face.height - h) / 2, w, h)
-    return (Group((Picture(ref, rect),), clip=face),)
+    return (Group((Picture(ref, rect),), clip=face), *wash_items(kit, face, styles, fonts))
 
 
 def band_items(
-    kit: BrandKit, styles: Styles, fonts: FontBook, box: Rect, bottom: float, numbered: bool
+    kit: BrandKit,
+    styles: Styles,
+    fonts: FontBook,
+    box: Rect,
+    bottom: float,
+    numbered: bool,
+    keep_clear: tuple[Rect, ...] = (),
 ) -> list[Item]:
     """The sign and footer lines, the band's last line ending at `bottom`, across the text's
-    width (`box`); `numbered`: the page number shares the sign line."""
+    width (`box`); `numbered`: the page number shares the sign line. The band keeps clear
+    of `keep_clear` (the theme's ornaments over the text) as one block: both lines start
+    (or end) where the first ornament they would meet leaves room, so they stay aligned."""
     number = styles["page_number"]
     look = _look(styles)
     line = line_height(number.size)
+    own_line = kit.has_sign and own_number_line(number.align, number.position, kit.page_number)
+    sign = max(line, line * LOGO_LINES if kit.logo else 0.0) if kit.has_sign else 0.0
+    footer = max(line, FOOTER_IMAGE if kit.footer_image else 0.0) if kit.has_footer else 0.0
+    top = bottom - (line + LINE_GAP if own_line else 0.0) - sign - LINE_GAP - footer
+    box = _clear(box, top, bottom, keep_clear)
     items: list[Item] = []
     if kit.has_sign:
         room = number.size * NUMBER_ROOM if numbered and number.position == "bottom" else 0.0
-        if own_number_line(number.align, number.position, kit.page_number):
+        if own_line:
             bottom -= line + LINE_GAP  # kept free for the number, when there is one
             room = 0.0
         align = "right" if numbered and number.align == "left" else "left"
         items.extend(_sign(kit, look, fonts, box, bottom, line, room, align))
-        bottom -= max(line, line * LOGO_LINES if kit.logo else 0.0) + LINE_GAP
+        bottom -= sign + LINE_GAP
     if kit.has_footer:
         items.extend(_footer(kit, look, fonts, box, bottom, line))
     return items
+
+
+def _clear(box: Rect, top: float, bottom: float, keep_clear: tuple[Rect, ...]) -> Rect:
+    """`box` across, narrowed so that a band from `top` to `bottom` keeps `GAP` from each
+    of `keep_clear` it would meet: one in the left half pushes its start right, one in the
+    right half its end left (pop-art's star at the bottom left)."""
+    left, right = box.x, box.right
+    middle = box.x + box.width / 2
+    for rect in keep_clear:
+        if rect.bottom <= top or rect.y >= bottom or rect.right <= left or rect.x >= right:
+            continue
+        if rect.x + rect.width / 2 < middle:
+            left = max(left, rect.right + GAP)
+        else:
+            right = min(right, rect.x - GAP)
+    if right - left < box.width / 2:  # nothing sensible is left: keep the text's width
+        return box
+    return Rect(left, box.y, right - left, box.height)
 
 
 def _look(styles: Styles) -> SpanStyle:

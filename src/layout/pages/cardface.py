@@ -17,11 +17,11 @@ import weakref
 from ..base.boxes import Cached, Fill, Item, Layer, Rect
 from ..base.fonts import FontBook
 from ..base.lru import Lru
-from ..style.decorations import is_static
-from ..style.paint import base_color
+from ..style.decorations import Box, is_static
+from ..style.paint import base_color, resolve_paint
 from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
-from .decorate import Context, build
+from .decorate import Context, build, footprint
 
 MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 # Around an inset card that names no `outer_background`: a light neutral grey, the page a
@@ -97,6 +97,59 @@ def static_layers(
     layers = _build_static(styles, fonts, width, height, key, backdrop)
     _STATIC.put(key, layers)
     return layers
+
+
+def ornament_boxes(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[Rect, ...]:
+    """Where the static decorations drawn over the text lie (pop-art's star and burst,
+    notebook's sticker): the theme means them to stay on top, so a brand kit's marks keep
+    clear of them rather than cover them or hide under them. Those under the text are
+    its ground, and the marks sit on them as text does."""
+    frames = {
+        "card": card_rect(styles["card"], width, height),
+        "content": content_box(styles, width, height),
+    }
+    boxes: list[Rect] = []
+    for deco in styles.decorations:
+        if is_static(deco) and deco.layer == "over":
+            box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
+            if box is not None:
+                boxes.append(box)
+    return tuple(boxes)
+
+
+def text_panel(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[Rect, int] | None:
+    """The panel the theme sets its text on, and its colour (ARGB, translucent or not):
+    a static rectangle under the text around the whole content box, filled with one colour
+    (pop-art's white sheet, cyberpunk's 78 % night glass); None when the text sits on the
+    card's face. What lies under an opaque one never shows."""
+    card = card_rect(styles["card"], width, height)
+    content = content_box(styles, width, height)
+    frames = {"card": card, "content": content}
+    found = None
+    for deco in styles.decorations:
+        if not (is_static(deco) and deco.layer != "over" and isinstance(deco, Box)):
+            continue
+        paint = resolve_paint(deco.fill, styles.tokens) if deco.fill is not None else None
+        if not isinstance(paint, int) or paint >> 24 == 0 or deco.opacity != 1.0:
+            continue
+        box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
+        if box is not None and holds(box, content):
+            found = (box, paint)
+    return found
+
+
+def holds(outer: Rect, inner: Rect) -> bool:
+    """Whether `outer` covers all of `inner`."""
+    return (
+        outer.x <= inner.x
+        and outer.y <= inner.y
+        and outer.right >= inner.right
+        and outer.bottom >= inner.bottom
+    )
 
 
 def clear_static_layers() -> None:

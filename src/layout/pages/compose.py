@@ -41,7 +41,14 @@ from . import short
 from .aigclabel import label_items, with_label_room
 from .brandmarks import backdrop_items, band_items, watermark_items
 from .breakrules import opens_section
-from .cardface import canvas_colour, card_rect, content_box, edges, static_layers
+from .cardface import (
+    canvas_colour,
+    card_rect,
+    content_box,
+    edges,
+    ornament_boxes,
+    static_layers,
+)
 from .chrome import page_number_items
 from .cues import continuation_cues
 from .layers import live_decorations
@@ -349,7 +356,7 @@ def _page(
     tied to them move with them, the static ones stay with the card."""
     height = _grown(placement, box, card)[1] if grow else card.height
     page = card_rect(styles["card"], card.width, height)
-    backdrop = backdrop_items(card.brand, page)
+    backdrop = backdrop_items(card.brand, page, styles, fonts)
     under, over = static_layers(styles, fonts, card.width, height, backdrop)
     content = content_box(styles, card.width, height)
     live = live_decorations(styles, fonts, placement, page, content, top)
@@ -373,7 +380,8 @@ def _page(
         items.extend(labelled)
     if card.brand is not None:
         bottom = height - edges(styles["card"])[2]
-        items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered))
+        clear = ornament_boxes(styles, fonts, card.width, height)
+        items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered, clear))
     background = canvas_colour(styles["card"])
     return Page(card.width, height, background, tuple(items), placement.rows)
 

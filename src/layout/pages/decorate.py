@@ -115,6 +115,17 @@ def build(deco: Decoration, ctx: Context) -> list[Item]:
     return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
 
 
+def footprint(deco: Decoration, ctx: Context) -> Rect | None:
+    """Where one decoration draws: the box of its shapes' points (the builder's box for
+    anything else), turned as the decoration is; None when it draws nothing. What a brand
+    kit's marks keep clear of (`cardface.ornament_boxes`)."""
+    items, box = BUILDERS[type(deco)](deco, ctx)
+    if not items:
+        return None
+    pivot = (box.x + box.width / 2, box.y + box.height / 2)
+    return _turned(_ink(items, box), deco.rotate, pivot)
+
+
 # How close an ornament may come to a text row, and how much of what the theme showed must
 # stay on the card when it is moved outward: a sliver at the edge reads as a mistake.
 TEXT_MARGIN = 4.0

@@ -58,10 +58,14 @@ class BrandKit(msgspec.Struct, frozen=True, kw_only=True):
     page_number: PageNumberStyle | None = None  # None: the theme's own
     background: bytes = b""  # an encoded image: the card's face, under the theme's decorations
     background_fit: BackgroundFit = "cover"
+    # the background's colours at 16 x 16 (`draw.image_tones`), filled in by `render` from
+    # `background`: what sets the wash that keeps text legible over it
+    background_tones: tuple[int, ...] = ()
 
     def digest(self) -> str:
         """24 hex characters naming the kit's content: the cache key of what it changes."""
-        return hashlib.blake2b(msgspec.msgpack.encode(self), digest_size=12).hexdigest()
+        content = msgspec.structs.replace(self, background_tones=())  # derived: not content
+        return hashlib.blake2b(msgspec.msgpack.encode(content), digest_size=12).hexdigest()
 
     def font_families(self) -> dict[str, bytes]:
         """The kit's fonts by the prefix of the families they draw (`base.brandfonts`)."""
