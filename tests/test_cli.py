@@ -128,6 +128,8 @@ NOT_FOR_RENDER = (
     "inkcard.layout.diagrams.fit",  # the parsers and layouts: on a post's first diagram
     "inkcard.layout.diagrams.mermaid",
     "grandalf",
+    "urllib.request",  # with http.client, ssl and email: what xml.sax.saxutils imports
+    "ssl",
 )
 
 
