@@ -130,6 +130,7 @@ NOT_FOR_RENDER = (
     "grandalf",
     "urllib.request",  # with http.client, ssl and email: what xml.sax.saxutils imports
     "ssl",
+    "yaml",  # on a post's first front matter
 )
 
 
