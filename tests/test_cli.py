@@ -106,7 +106,7 @@ def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
 
 # What `inkcard render` of a post without code or long English words must not load: the
 # HTTP framework, the database and storage clients, custom-theme and CSS parsers, pygments,
-# the hyphenation dictionaries, fontTools, numpy (each costs cold start).
+# the hyphenation dictionaries, fontTools, numpy, the diagram engine (each costs cold start).
 NOT_FOR_RENDER = (
     "numpy",
     "litestar",
@@ -125,6 +125,12 @@ NOT_FOR_RENDER = (
     "ziamath",
     "prometheus_client",
     "latex2mathml",
+    "inkcard.layout.diagrams.fit",  # the parsers and layouts: on a post's first diagram
+    "inkcard.layout.diagrams.mermaid",
+    "grandalf",
+    "urllib.request",  # with http.client, ssl and email: what xml.sax.saxutils imports
+    "ssl",
+    "yaml",  # on a post's first front matter
 )
 
 

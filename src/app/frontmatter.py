@@ -25,8 +25,6 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
-import yaml
-
 from inkcard.app.errors import InvalidField, UnknownField, nearest_name
 
 LABEL = "invalid_front_matter"
@@ -62,11 +60,6 @@ _CLOSING = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 # One line that opens with a YAML key (``title:``). No two quantifiers here can take the same
 # character, so a match costs one pass over the line (CONTRIBUTING.md, "Patterns").
 _KEY_LINE = re.compile(r"[ \t]*[\"']?[\w-]+[\"']?[ \t]*:(?:\s|$)")
-
-
-# libyaml's parser when the wheel has it (about ten times faster); BaseLoader: every scalar
-# stays a string, no tags, no objects
-_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 
 
 def _error(why: str) -> InvalidField:
@@ -165,12 +158,17 @@ def _node_property(sign: str, rest: str) -> bool:
 
 
 def _load(block: str) -> dict[Any, Any]:
+    import yaml  # here, on a post's first front matter: ~8 ms of a cold start without one
+
+    # libyaml's parser when the wheel has it (about ten times faster); BaseLoader: every
+    # scalar stays a string, no tags, no objects
+    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
     try:
-        for event in yaml.parse(block, Loader=_LOADER):  # events only: aliases not followed
+        for event in yaml.parse(block, Loader=loader):  # events only: aliases not followed
             if isinstance(event, yaml.AliasEvent):
                 where = _line(event.start_mark)
                 raise _error(f"uses an alias (*name) at {where}; none are accepted")
-        value = yaml.load(block, Loader=_LOADER)  # a BaseLoader: strings only
+        value = yaml.load(block, Loader=loader)  # a BaseLoader: strings only
     except yaml.YAMLError as exc:
         problem = getattr(exc, "problem", None) or "not YAML"
         where = _line(getattr(exc, "problem_mark", None))

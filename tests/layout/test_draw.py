@@ -119,6 +119,12 @@ def test_rasterized_static_layers_are_kept_within_a_byte_budget(fonts) -> None:
     assert static_cache_stats()["rasterized"] == 8  # the newest is still kept: not redrawn
 
 
+def test_the_raster_budget_holds_two_cards_layers_not_more() -> None:
+    """A post's cards reuse their layer, and the request before's stays: no more is kept
+    (each scale-2 card layer kept is 4 MB of a render process's peak)."""
+    assert statics.RASTER_BYTES // (880 * 1172 * 4) == 2
+
+
 def test_a_static_layer_larger_than_a_card_is_replayed_not_rasterized(fonts) -> None:
     clear_static_cache()
     painter = Painter(fonts.typefaces(), scale=2)

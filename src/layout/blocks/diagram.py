@@ -28,7 +28,6 @@ from .figures import FIGURE_FLOOR, figure_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
-MERMAID = "mermaid"
 LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
 # A diagram the card's height would shrink under this share of the width's scale is cut
 # into bands instead, a card each, at most MAX_BANDS (a taller one is shrunk to one card):
@@ -61,15 +60,6 @@ SERIES = (  # the palette names the series colours are made from, in order
     "quote_bar",
     "code_number",
 )
-
-
-def is_diagram(block: CodeBlock) -> bool:
-    return block.lang.lower() == MERMAID
-
-
-def fenced(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
-    """A fenced block: a diagram when its language is `mermaid`, else highlighted code."""
-    return diagram(flow, block, ctx) if is_diagram(block) else code(flow, block, ctx)
 
 
 def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) -> Part:

@@ -12,18 +12,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..base.boxes import Frame, FrameDecor, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..diagrams.fit import DiagramBudget
 from ..parse.doc import Block, Text
 from ..style.looks import Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import SpanStyle
 from ..text.linebox import Metrics, TextLine
+
+if TYPE_CHECKING:  # the diagram engine loads on a post's first diagram (blocks.fences)
+    from ..diagrams.fit import DiagramBudget
 
 MIN_INNER_SHARE = 0.5  # containers stop indenting where their text would get less of the width
 
@@ -59,8 +61,10 @@ class Layouter(Protocol):
     fonts: FontBook
     images: Images
     looks: Looks
-    diagrams: DiagramBudget
     max_row_height: float | None
+
+    @property
+    def diagrams(self) -> DiagramBudget: ...
 
     def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part: ...
 

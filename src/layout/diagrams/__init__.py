@@ -12,9 +12,31 @@ layout steps before it is laid out; `fit` draws a diagram to fit a width under a
 `DiagramBudget` (counted steps, never seconds); `svg` writes the article path's inline SVG.
 Cards place a drawing as a block in `layout.blocks.diagram`. May import: `layout.base`,
 `layout.text`, `layout.style`, `layout.errors`.
+
+Nothing is imported with the package: a card without a diagram never loads the parsers,
+layouts or grandalf: `DiagramBudget` and `diagram_svg` load on first use (a card's flow
+makes its budget on the post's first diagram).
 """
 
-from .fit import DiagramBudget
-from .svg import diagram_svg
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .fit import DiagramBudget
+    from .svg import diagram_svg
 
 __all__ = ["DiagramBudget", "diagram_svg"]
+
+
+def __getattr__(name: str) -> Any:
+    """`DiagramBudget` and `diagram_svg`, imported when first asked for (PEP 562)."""
+    if name == "DiagramBudget":
+        from .fit import DiagramBudget
+
+        return DiagramBudget
+    if name == "diagram_svg":
+        from .svg import diagram_svg
+
+        return diagram_svg
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -55,7 +55,7 @@ class Painter:
     while they fit the `statics.RASTER_BYTES` budget (the least recently used go first);
     otherwise it is replayed as a recording on every card. The budget holds a render
     process's memory (a card layer is 4 MB at scale 2: thirty theme-modes' took 96 MB;
-    docs/decisions/engine.md, "Rasterized static layers are kept within 16 MB").
+    docs/decisions/engine.md, "Rasterized static layers are kept within 16 MB", now 10 MB).
     A `Picture` is drawn from the encoded bytes `images` holds under its `ImageRef.key`,
     each distinct image decoded once by this painter (at most `max_image_pixels` in all);
     one painter draws one render.

@@ -16,14 +16,14 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from ..base.boxes import Row
 from ..base.fonts import FontBook
 from ..base.images import Images
 from ..blocks.callouts import callout
 from ..blocks.components import COMPONENT_LAYOUTS
-from ..blocks.diagram import diagram, fenced, is_diagram
+from ..blocks.fences import diagram, fenced, is_diagram
 from ..blocks.figures import image
 from ..blocks.lists import list_block
 from ..blocks.notes import notes
@@ -31,7 +31,6 @@ from ..blocks.panels import quote
 from ..blocks.parts import MIN_INNER_SHARE, BlockLayout, Ctx, Part
 from ..blocks.tableflow import table
 from ..blocks.textblocks import heading, paragraph, rule
-from ..diagrams.fit import DiagramBudget
 from ..parse.doc import (
     Block,
     Callout,
@@ -57,6 +56,9 @@ from ..text.linebox import Metrics, TextLine, line_metrics
 from ..text.mathtex import MathBudget
 from .budget import ContentBudget
 from .shares import SHARE_IDS, Premade, layable_apart
+
+if TYPE_CHECKING:  # the diagram engine: imported on a post's first diagram
+    from ..diagrams.fit import DiagramBudget
 
 _MATH_KINDS = {MATH: "inline", MATH_DISPLAY: "display"}
 _SPACES = re.compile(r"[ \t]+")
@@ -96,9 +98,19 @@ class Flow:
         self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post
-        self.diagrams = DiagramBudget()
+        self._diagrams: DiagramBudget | None = None  # made on the post's first diagram
         self._frame_ids = itertools.count(1)
         self._block_ids = itertools.count(1)
+
+    @property
+    def diagrams(self) -> DiagramBudget:
+        """The post's allowance of diagrams, made (and the diagram engine imported, ~40
+        modules) on its first diagram: a card without one never loads them."""
+        if self._diagrams is None:
+            from ..diagrams.fit import DiagramBudget
+
+            self._diagrams = DiagramBudget()
+        return self._diagrams
 
     def doc(self, doc: Doc, *, x: float, width: float, premade: Premade | None = None) -> list[Row]:
         """The post's rows; with `premade`, the parts another process laid out are taken

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
-from ..blocks.diagram import is_diagram
+from ..blocks.fences import is_diagram
 from ..blocks.parts import Part
 from ..parse.doc import (
     Block,
