@@ -3,7 +3,8 @@
 At the zoom that keeps a slide's content box 240 px tall, apple-notes' 16 px body read at
 9.3 px on a phone (the quality report's `smallest_text`). A slide is now drawn larger until
 the body reads at 10 px (`zoom.LEGIBLE_BODY_PX`), paying with slides; a post that then
-breaks a page-break rule the roomier zoom spares keeps the roomier zoom.
+breaks a page-break rule the roomier zoom spares, or leaves a card before the last half
+empty where it does not, keeps the roomier zoom.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from inkcard import layout, themes
 from inkcard.layout.pages.quality import measure
 
 PARA = "这篇文章讲的是一个简单的道理：好的卡片在手机上也要看得清楚，字太小就没有人读。" * 3
-POST = "# 看得清楚\n\n" + "\n\n".join([PARA] * 6)
+POST = "# 看得清楚\n\n" + "\n\n".join([PARA] * 5)
 CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
 
@@ -44,3 +45,12 @@ def test_a_post_the_legible_zoom_would_break_keeps_the_roomier_one(fonts) -> Non
     ]
     assert len(holding) == 1
     assert not any(measure(page).broken_rules for page in pages)
+
+
+def test_a_post_the_legible_zoom_would_leave_half_empty_keeps_the_roomier_one(fonts) -> None:
+    """Six paragraphs under a title: on legible apple-notes slides one card before the
+    last was left under 55 % full; the roomier slides fill every card but the last."""
+    post = "# 看得清楚\n\n" + "\n\n".join([PARA] * 6)
+    pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, SLIDE)
+    assert all(measure(page).fill >= 0.55 for page in pages[:-1])
+    assert min(measure(page).smallest_text for page in pages) < 9.5

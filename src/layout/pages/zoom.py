@@ -63,16 +63,16 @@ def type_zoom(
 
 def legible_or_roomy(lay_out: Callable[[bool], list[Page]]) -> tuple[list[Page], bool]:
     """The pages `lay_out(legible)` makes with `legible` (a wide card's zoom that sets its
-    body legible on a phone), unless they break more page-break rules or leave a stub
-    where `lay_out(False)` (the roomier zoom) does not, or break a limit; and which was
-    taken. A table and its heading 9 px too tall for the legible slide split 2 | 2 where the
-    roomier one held them whole: a designer sets a deck as large as its content allows."""
+    body legible on a phone), unless they have more faults (`_faults`) than those of
+    `lay_out(False)` (the roomier zoom), or break a limit; and which was taken. A table and
+    its heading 9 px too tall for the legible slide split 2 | 2 where the roomier one held
+    them whole: a designer sets a deck as large as its content allows."""
     try:
         pages: list[Page] | None = lay_out(True)
     except OVER_A_LIMIT:
         pages = None
     faults = None if pages is None else _faults(pages)
-    if pages is not None and faults == 0:
+    if pages is not None and faults == (0, 0):
         return pages, True
     roomy = lay_out(False)
     if pages is None or faults is None or _faults(roomy) < faults:
@@ -80,10 +80,13 @@ def legible_or_roomy(lay_out: Callable[[bool], list[Page]]) -> tuple[list[Page],
     return pages, True
 
 
-def _faults(pages: list[Page]) -> int:
-    """The page-break rules the cards break, one more for a last card that is a stub, and
-    one for each table or code block split over cards (the fund explainer's five-row table
-    fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible ones)."""
+def _faults(pages: list[Page]) -> tuple[int, int]:
+    """What a designer would hold against a set of slides, the worse first: the page-break
+    rules the cards break, a last card that is a stub and each table or code block split
+    over cards (the fund explainer's five-row table fits a roomier slide whole, its rows
+    set tight, and split 2 | 3 on legible ones); then the cards before the last left under
+    `SPARSE` full (a section of a heading and a three-item list 16 px too tall to join
+    the two-minute rule's quote on a legible slide left that one 35 % full)."""
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
     last = measure(pages[-1]) if len(pages) > 1 else None
     seen: dict[tuple[str, int], int] = {}
@@ -95,7 +98,17 @@ def _faults(pages: list[Page]) -> int:
                 if seen[block[0]] != number:
                     seen[block[0]] = -1  # split
     split = sum(value == -1 for value in seen.values())
-    return broken + (last is not None and last.fill < LAST_FULL_ENOUGH) + split
+    stub = last is not None and last.fill < LAST_FULL_ENOUGH
+    return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
 
 
+def _sparse(page: Page) -> bool:
+    """A card before the last left under `SPARSE` full, not set in its middle."""
+    quality = measure(page)
+    if quality is None or page.fit is None:
+        return False
+    return page.fit.offset <= 0 and quality.fill < SPARSE
+
+
+SPARSE = 0.55  # bench_quality's card left half empty before the last
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
