@@ -54,3 +54,15 @@ def test_a_post_the_legible_zoom_would_leave_half_empty_keeps_the_roomier_one(fo
     pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, SLIDE)
     assert all(measure(page).fill >= 0.55 for page in pages[:-1])
     assert min(measure(page).smallest_text for page in pages) < 9.5
+
+
+def test_a_slide_that_hides_its_overflow_keeps_what_the_roomier_zoom_shows(fonts) -> None:
+    """hrSplit with overflow hidden: a heading, four items and a line fill a roomier slide;
+    at the legible zoom the line was cut off. The slide keeps the zoom that shows it all."""
+    part = "## 小标题\n\n" + "\n".join(f"- 第{i}条：短句一行" for i in range(4))
+    options = layout.RenderOptions(width=1600, height=900, split="hrSplit", overflow_hidden=True)
+    [page] = layout.layout_pages(
+        f"{part}\n\n一行的说明文字。", themes.load("apple-notes"), fonts, options
+    )
+    assert page.fit is not None and not page.fit.hidden
+    assert page.rows[-1].row.text == "一行的说明文字。"

@@ -82,12 +82,14 @@ def legible_or_roomy(lay_out: Callable[[bool], list[Page]]) -> tuple[list[Page],
 
 def _faults(pages: list[Page]) -> tuple[int, int]:
     """What a designer would hold against a set of slides, the worse first: the page-break
-    rules the cards break, a last card that is a stub and each table or code block split
-    over cards (the fund explainer's five-row table fits a roomier slide whole, its rows
-    set tight, and split 2 | 3 on legible ones); then the cards before the last left under
+    rules the cards break, cards that hide rows (overflow hidden), a last card that is a
+    stub and each table or code block split over cards (the fund explainer's five-row
+    table fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible
+    ones); then the cards before the last left under
     `SPARSE` full (a section of a heading and a three-item list 16 px too tall to join
     the two-minute rule's quote on a legible slide left that one 35 % full)."""
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
+    broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
     last = measure(pages[-1]) if len(pages) > 1 else None
     seen: dict[tuple[str, int], int] = {}
     for number, page in enumerate(pages):
