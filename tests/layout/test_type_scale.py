@@ -61,12 +61,24 @@ def _page(
         (1080, 1920, 1080 / 440),
         (1080, 1080, 1080 / 520),  # a square card: 520 virtual px wide, as a phone shows it
         (1600, 900, 1600 / 520),  # a slide: 520 wide, 292 tall (no padding: over 240)
-        (3000, 400, 400 / 240),  # a banner keeps its content box 240 tall
+        (3000, 400, 400 / 200),  # a banner, its body small on a phone: content 200 tall
     ],
 )
 def test_the_zoom_of_each_card_size(width: float, height: float, zoom: float) -> None:
     assert type_zoom(Style(type_scale="auto"), width, height) == pytest.approx(zoom)
     assert type_zoom(Style(type_scale="none"), width, height) == 1.0
+
+
+def test_a_slide_is_zoomed_until_its_body_reads_at_10_px_on_a_phone() -> None:
+    """A 1600x900 slide with 110 px of chrome (apple-notes) drew at 900 / 350 (its content
+    box 240 tall), its 16 px body 9.3 px on a phone 360 px wide; now at 2.78, 10 px. A
+    17 px body needs less. The roomier zoom stays the fallback (`legible=False`)."""
+    chrome = Style(type_scale="auto", padding=(40.0, 24.0, 40.0, 24.0), header_height=30.0)
+    assert type_zoom(chrome, 1600, 900, legible=False) == pytest.approx(900 / 350)
+    zoom = type_zoom(chrome, 1600, 900, 16.0)
+    assert 16.0 * zoom * 360 / 1600 == pytest.approx(10.0)
+    assert type_zoom(chrome, 1600, 900, 17.0) < zoom
+    assert type_zoom(chrome, 1080, 1080) == pytest.approx(1080 / 520)  # 11 px already
 
 
 def test_a_thick_frame_costs_a_wide_card_zoom_not_lines() -> None:
@@ -76,8 +88,10 @@ def test_a_thick_frame_costs_a_wide_card_zoom_not_lines() -> None:
     130 px (five lines)."""
     framed = Style(type_scale="auto", padding=(64.0, 44.0, 58.0, 36.0))
     framed = replace(framed, header_height=18.0, footer_height=22.0)
-    assert type_zoom(framed, 1600, 900) == pytest.approx(900 / 402)
-    assert 900 / type_zoom(framed, 1600, 900) - 162 == pytest.approx(240)
+    assert type_zoom(framed, 1600, 900, legible=False) == pytest.approx(900 / 402)
+    assert 900 / type_zoom(framed, 1600, 900, legible=False) - 162 == pytest.approx(240)
+    # zoomed for a legible body, the content box keeps at least 200 px (8.9 px body)
+    assert 900 / type_zoom(framed, 1600, 900) - 162 == pytest.approx(200)
 
 
 def test_a_big_card_reads_like_the_default_one_zoomed(

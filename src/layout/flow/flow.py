@@ -153,7 +153,7 @@ class Flow:
             if rows:
                 if lone is not None and isinstance(block, Heading | Rule):
                     rows[-1] = lone  # its section is that one line: nothing to keep it with
-                _keep_joined(rows, previous, first, block)
+                _keep_joined(rows, previous, first, block, len(part.rows))
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
             after_heading = isinstance(previous, Heading)
@@ -255,12 +255,14 @@ class Flow:
         )
 
 
-def _keep_joined(rows: list[Row], previous: Block | None, first: int, block: Block | None) -> None:
-    """Keeps the break before `block` (None: the end of the document) where a designer
-    would: a paragraph ending in a colon stays with the block it introduces; a one-line
-    paragraph that ends a section (a heading or a rule follows) stays with the block
-    before it."""
-    if block is not None and (_is_lead_in(previous) or _notes_on(previous, block)):
+def _keep_joined(
+    rows: list[Row], previous: Block | None, first: int, block: Block | None, lines: int = 0
+) -> None:
+    """Keeps the break before `block` (None: the end of the document; `lines`: the rows it
+    makes) where a designer would: a paragraph ending in a colon stays with the block it
+    introduces; a table's note stays with the table; a one-line paragraph that ends a
+    section (a heading or a rule follows) stays with the block before it."""
+    if block is not None and (_is_lead_in(previous) or _notes_on(previous, block, lines)):
         rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)
     if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
@@ -270,13 +272,19 @@ def _keep_joined(rows: list[Row], previous: Block | None, first: int, block: Blo
 # How a table's note or source line opens; or the whole line is in italics.
 _NOTE_OPENINGS = ("注", "备注", "来源", "数据来源", "资料来源", "※", "*", "Note", "Source")
 _NOTE_CHARS = 160  # longer, it is a paragraph of its own, not a note
+# A paragraph of at most this many lines right under a table reads as its note, whatever it
+# opens with ("以上价格会随季节变化。" opened the next slide alone in most probes at 1600x900).
+_NOTE_LINES = 2
 
 
-def _notes_on(previous: Block | None, block: Block) -> bool:
-    """Whether `block` is a short note on the table before it ("注：…", "Source: …", an
-    italic line), which stays on the table's card: parted from it, it reads as stray text."""
+def _notes_on(previous: Block | None, block: Block, lines: int = 0) -> bool:
+    """Whether `block` (laid out in `lines` rows) is a short note on the table before it
+    ("注：…", "Source: …", an italic line, or any paragraph of one or two lines), which
+    stays on the table's card: parted from it, it reads as stray text."""
     if not isinstance(previous, Table) or not isinstance(block, Paragraph):
         return False
+    if 0 < lines <= _NOTE_LINES:
+        return True
     text = "".join(t.text for t in block.inlines).strip()
     italic = bool(block.inlines) and all("em" in t.marks for t in block.inlines)
     return len(text) <= _NOTE_CHARS and (text.startswith(_NOTE_OPENINGS) or italic)

@@ -18,6 +18,7 @@ PARAGRAPH_THAT_FITS_SPLIT = "paragraph_that_fits_split"  # where it starts, or i
 LIST_THAT_FITS_SPLIT = "list_that_fits_split"  # a list split on a card that holds all of it
 TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
 TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
+QUOTE_THAT_FITS_SPLIT = "quote_that_fits_split"  # a short quote split though a card holds it
 RULES = (
     HEADING_AT_END,
     KEPT_LINES_PARTED,
@@ -27,7 +28,11 @@ RULES = (
     LIST_THAT_FITS_SPLIT,
     TABLE_ROW_ALONE,
     TABLE_HEADER_ALONE,
+    QUOTE_THAT_FITS_SPLIT,
 )
+# A quote of at most this many rows is a pull quote, read as one: split 2 | 2 or 3 | 1 it
+# reads as two. A longer quote splits as its paragraphs do.
+PULL_QUOTE_ROWS = 6
 
 
 def opens_section(row: Row) -> bool:
@@ -71,6 +76,18 @@ def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
     """Each break inside a block of `kind` (rows of one `source` ending in it) → the
     block's rows [first, end)."""
     return runs(rows, lambda row, following: _same_block(row, following, kind))
+
+
+def pull_quotes(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
+    """Each break inside a top-level quote of at most `PULL_QUOTE_ROWS` rows → its rows
+    [first, end). traditional-chinese's four-line quote under a slide's title was split
+    3 | 1: the title and the quote, kept together, were taller than the slide, and a keep
+    chain longer than a card breaks anywhere at half a rule."""
+    return {
+        at: block
+        for at, block in runs(rows, _same_quote).items()
+        if block[1] - block[0] <= PULL_QUOTE_ROWS
+    }
 
 
 def list_runs(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
@@ -137,6 +154,13 @@ def _same_list(row: Row, following: Row) -> bool:
     if not (row.source and following.source):
         return False
     return row.source[0] == following.source[0] and row.source[0][0] == "ListBlock"
+
+
+def _same_quote(row: Row, following: Row) -> bool:
+    """Both rows in one top-level quote."""
+    if not (row.source and following.source):
+        return False
+    return row.source[0] == following.source[0] and row.source[0][0] == "Quote"
 
 
 def _same_block(row: Row, following: Row, kind: str) -> bool:

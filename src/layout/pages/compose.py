@@ -31,12 +31,10 @@ from ..blocks.parts import Part
 from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
 from ..flow.flow import MdxFlow
 from ..flow.shares import Premade
-from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
-from ..style.schema import Style
 from . import short
 from .aigclabel import label_items, with_label_room
 from .brandmarks import backdrop_items, band_items, watermark_items
@@ -53,18 +51,10 @@ from .chrome import page_number_items
 from .cues import continuation_cues
 from .layers import live_decorations
 from .pagebreaks import Paging, paged
+from .zoom import legible_or_roomy, type_zoom
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
-# Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
-# its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
-# 11 px there, the report's `READABLE_PX`), but no further than leaves the content box
-# `MIN_ZOOMED_CONTENT` tall between the theme's padding, header and footer: about eight
-# lines of body, room for a heading and its section (a frame as thick as pop-art's costs
-# zoom, not lines). At 200 a slide's lists and code split into one-item and two-line
-# parts (36 and 10 over the page-break report's posts; 5 and 0 at 240).
-MAX_MEASURE_WIDTH = 520.0
-MIN_ZOOMED_CONTENT = 240.0
 
 
 def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
@@ -84,22 +74,6 @@ class Card:
     brand: BrandKit | None = None  # marks in the footer band the branded theme keeps
 
 
-def type_zoom(card_style: Style, width: float, height: float) -> float:
-    """How many times larger than its CSS px a card of `width` x `height` draws its
-    theme's measures: 1 for cards no larger than the default (and with `type_scale =
-    "none"`); else the largest zoom at which the default card still fits in this one,
-    raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
-    than leaves its content box `MIN_ZOOMED_CONTENT` tall)."""
-    if card_style.type_scale == "none":
-        return 1.0
-    fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
-    top, _, bottom, _ = card_style.padding
-    chrome = top + bottom + card_style.header_height + card_style.footer_height
-    chrome += 2 * card_style.inset
-    measure = min(width / MAX_MEASURE_WIDTH, height / (MIN_ZOOMED_CONTENT + chrome))
-    return max(1.0, fit, measure)
-
-
 def compose(
     doc: Doc,
     styles: Styles,
@@ -112,7 +86,17 @@ def compose(
     `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
     `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
     virtual, zoom = _laid_out_as(styles, card)
-    pages = _compose(doc, styles, fonts, images, virtual, premade)
+    if _laid_out_as(styles, card, legible=False)[1] < zoom:
+
+        def lay_out(legible: bool) -> list[Page]:
+            # a second share's parts are laid out at the legible zoom's width
+            trial = _laid_out_as(styles, card, legible=legible)[0]
+            return _compose(doc, styles, fonts, images, trial, premade if legible else None)
+
+        pages, legible = legible_or_roomy(lay_out)
+        virtual, zoom = _laid_out_as(styles, card, legible=legible)
+    else:
+        pages = _compose(doc, styles, fonts, images, virtual, premade)
     if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
         pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages, zoom)
     if zoom == 1.0:
@@ -193,9 +177,10 @@ def compose_share(
     return flow.share(doc, x=box.x, width=box.width, start=start)
 
 
-def _laid_out_as(styles: Styles, card: Card) -> tuple[Card, float]:
+def _laid_out_as(styles: Styles, card: Card, *, legible: bool = True) -> tuple[Card, float]:
     """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
-    zoom = type_zoom(styles["card"], card.width, card.height) * card.type_step
+    zoom = type_zoom(styles["card"], card.width, card.height, styles["body"].size, legible=legible)
+    zoom *= card.type_step
     return _laid_out_at(card, zoom), zoom
 
 

@@ -10,7 +10,8 @@ The costs, from heaviest:
    lead-in ending in a colon); inside a code block that fits one card; inside a paragraph
    that fits whole on the card it starts on, or whose first part would also fit on the
    next card; after a line that ends in a hyphen inside a word; inside a table where one
-   body row would be left on either side. Rules are broken only
+   body row would be left on either side; inside a short quote that fits one card (a pull
+   quote, `breakrules.PULL_QUOTE_ROWS`). Rules are broken only
    where every set of breaks breaks one (a keep chain taller than a card), and then as few
    as can be; a chain that has a card to itself breaks at half the price, so a heading too
    long to join what follows opens a card of its own rather than ending the card before.
@@ -51,6 +52,7 @@ from ..errors import TooManyPages
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
     HYPHEN_AT_END,
+    QUOTE_THAT_FITS_SPLIT,
     TABLE_HEADER_ALONE,
     TABLE_ROW_ALONE,
     bare_headers,
@@ -59,6 +61,7 @@ from .breakrules import (
     kept_rule,
     lone_table_rows,
     opens_section,
+    pull_quotes,
     whole_blocks,
 )
 from .short import TITLE_ROOMY, title_end
@@ -171,6 +174,7 @@ class _Column:
         self.reaches: dict[tuple[int, float], int] = {}
         self.paragraphs = block_runs(rows, "Paragraph")
         self.code = block_runs(rows, "CodeBlock")
+        self.quotes = pull_quotes(rows)
         self.lone_rows = lone_table_rows(rows)
         self.bare_headers = bare_headers(rows)
         # What `_priced` asks of the row before each break, read once here rather than
@@ -349,6 +353,9 @@ class _Column:
                         prices[end] += SPLIT_CODE
                 elif before.keep_soft and not before.keep_with_next:
                     prices[end] += SOFT
+                quote = self.quotes.get(end)
+                if quote is not None and self.fits(quote[0], quote[1], squeeze):
+                    broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
                 if end in self.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):

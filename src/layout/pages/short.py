@@ -67,7 +67,8 @@ def is_title_card(pages: list[list[Row]], fill: float) -> bool:
     """Whether the first of `pages` (the rows of each card) is a title card: under
     `TITLE_ROOMY` full, holding the post's title and its lead and nothing else, the next
     card opening its first section (`title_end`) or a block other than a paragraph that
-    could not start under the lead (a figure too tall for the room left): either way the
+    could not start under the lead (a figure too tall for the room left, a pull quote that
+    is not split): either way the
     card reads as the post's cover when set in its optical centre, and as a card left
     half empty at the top."""
     if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0]:
@@ -76,7 +77,8 @@ def is_title_card(pages: list[list[Row]], fill: float) -> bool:
     if title_end([*first, after]) == len(first):
         return True
     opens_block = bool(after.source) and after.source[:1] != first[-1].source[:1]
-    return _lead_end(first) == len(first) and opens_block and after.source[-1][0] != "Paragraph"
+    whole = after.source[-1][0] != "Paragraph" or after.source[0][0] == "Quote"
+    return _lead_end(first) == len(first) and opens_block and whole
 
 
 def title_end(rows: Sequence[Row]) -> int | None:

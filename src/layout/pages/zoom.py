@@ -1,0 +1,116 @@
+"""A card larger than the default → how many times larger it draws its theme's measures.
+
+Type follows the card (compose.py): a card larger than the 3:4 default is laid out at a
+smaller virtual size and drawn `type_zoom` times larger. A wide card is looked at on a phone
+360 px wide (the quality report's `PHONE_WIDTH`), where a 1600x900 slide at the zoom that
+keeps its content box roomy set its body at 9.3 px: a slide is drawn larger still, so its
+body reads at `LEGIBLE_BODY_PX`, unless its post then breaks more page-break rules or
+leaves a stub (`legible_or_roomy`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base.boxes import Page
+from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
+from ..style.schema import Style
+from .fitting import OVER_A_LIMIT
+from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, measure
+
+# Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
+# its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
+# 11 px there, the report's `READABLE_PX`), but no further than leaves the content box
+# `MIN_ZOOMED_CONTENT` tall between the theme's padding, header and footer: about eight
+# lines of body, room for a heading and its section (a frame as thick as pop-art's costs
+# zoom, not lines). A slide whose body would still read under `LEGIBLE_BODY_PX` at the
+# phone's width (1600x900: 9.3 px) zooms on until it does, as a designer sets a deck in
+# larger type and pays with slides, but never past a content box `MIN_LEGIBLE_CONTENT`
+# tall (seven lines of body: a slide's bullets).
+MAX_MEASURE_WIDTH = 520.0
+MIN_ZOOMED_CONTENT = 240.0
+LEGIBLE_BODY_PX = 10.0
+MIN_LEGIBLE_CONTENT = 200.0
+
+
+def type_zoom(
+    card_style: Style,
+    width: float,
+    height: float,
+    body_size: float = 16.0,
+    *,
+    legible: bool = True,
+) -> float:
+    """How many times larger than its CSS px a card of `width` x `height` draws its
+    theme's measures: 1 for cards no larger than the default (and with `type_scale =
+    "none"`); else the largest zoom at which the default card still fits in this one,
+    raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
+    than leaves its content box `MIN_ZOOMED_CONTENT` tall, or, with `legible`, where the
+    body, `body_size` px, would read under `LEGIBLE_BODY_PX` on a phone,
+    `MIN_LEGIBLE_CONTENT`)."""
+    if card_style.type_scale == "none":
+        return 1.0
+    fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
+    top, _, bottom, _ = card_style.padding
+    chrome = top + bottom + card_style.header_height + card_style.footer_height
+    chrome += 2 * card_style.inset
+    roomy = height / (MIN_ZOOMED_CONTENT + chrome)
+    larger = LEGIBLE_BODY_PX * width / (PHONE_WIDTH * body_size) if legible else 0.0
+    larger = min(larger, height / (MIN_LEGIBLE_CONTENT + chrome))
+    wide = min(width / MAX_MEASURE_WIDTH, max(roomy, larger))
+    return max(1.0, fit, wide)
+
+
+def legible_or_roomy(lay_out: Callable[[bool], list[Page]]) -> tuple[list[Page], bool]:
+    """The pages `lay_out(legible)` makes with `legible` (a wide card's zoom that sets its
+    body legible on a phone), unless they have more faults (`_faults`) than those of
+    `lay_out(False)` (the roomier zoom), or break a limit; and which was taken. A table and
+    its heading 9 px too tall for the legible slide split 2 | 2 where the roomier one held
+    them whole: a designer sets a deck as large as its content allows."""
+    try:
+        pages: list[Page] | None = lay_out(True)
+    except OVER_A_LIMIT:
+        pages = None
+    faults = None if pages is None else _faults(pages)
+    if pages is not None and faults == (0, 0):
+        return pages, True
+    roomy = lay_out(False)
+    if pages is None or faults is None or _faults(roomy) < faults:
+        return roomy, False
+    return pages, True
+
+
+def _faults(pages: list[Page]) -> tuple[int, int]:
+    """What a designer would hold against a set of slides, the worse first: the page-break
+    rules the cards break, cards that hide rows (overflow hidden), a last card that is a
+    stub and each table or code block split over cards (the fund explainer's five-row
+    table fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible
+    ones); then the cards before the last left under
+    `SPARSE` full (a section of a heading and a three-item list 16 px too tall to join
+    the two-minute rule's quote on a legible slide left that one 35 % full)."""
+    broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
+    broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
+    last = measure(pages[-1]) if len(pages) > 1 else None
+    seen: dict[tuple[str, int], int] = {}
+    for number, page in enumerate(pages):
+        for placed in page.rows:
+            block = placed.row.source[:1]
+            if block and block[0][0] in _UNITS:
+                seen.setdefault(block[0], number)
+                if seen[block[0]] != number:
+                    seen[block[0]] = -1  # split
+    split = sum(value == -1 for value in seen.values())
+    stub = last is not None and last.fill < LAST_FULL_ENOUGH
+    return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
+
+
+def _sparse(page: Page) -> bool:
+    """A card before the last left under `SPARSE` full, not set in its middle."""
+    quality = measure(page)
+    if quality is None or page.fit is None:
+        return False
+    return page.fit.offset <= 0 and quality.fill < SPARSE
+
+
+SPARSE = 0.55  # bench_quality's card left half empty before the last
+_UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
