@@ -73,7 +73,7 @@ def test_the_kits_marks_read_on_the_band_they_sit_in(theme: str) -> None:
     """brandC puts its white page number on the purple header: the kit's byline and footer
     line, drawn in the number's colour in the footer band on the white panel, vanished.
     Where the number is elsewhere the marks take the body's colour."""
-    from inkcard.layout.pages import brandmarks
+    from inkcard.layout.pages.marks import brandmarks
     from inkcard.layout.style.resolver import contrast, resolve
 
     styles = resolve(themes.load(theme), None)

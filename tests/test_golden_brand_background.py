@@ -4,7 +4,7 @@ pop-art, watercolor), compared as `test_golden` compares cards (`--update-golden
 
 Each card's text keeps the theme's contrast rule over the image (WCAG 4.5:1, 3:1 for large
 text, measured on pixels as `test_theme_contrast` measures a theme): where the image would
-break it, the theme's face colour is washed over it, as little as needed (pages/brandwash.py).
+break it, the theme's face colour is washed over it, as little as needed (pages/marks/brandwash.py).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.pages.brandwash import wash_alpha
+from inkcard.layout.pages.marks.brandwash import wash_alpha
 from inkcard.layout.style import BrandKit
 from tests import pngcodec
 from tests.brandassets import BYLINE, POST, logo_png

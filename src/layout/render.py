@@ -36,8 +36,6 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
-from .pages.aigclabel import post_text
-from .pages.brandmarks import brand_images
 from .pages.compose import (
     Card,
     SplitMode,
@@ -46,6 +44,8 @@ from .pages.compose import (
     hides_overflow,
 )
 from .pages.fitting import best_fit
+from .pages.marks.aigclabel import post_text
+from .pages.marks.brandmarks import brand_images
 from .pages.quality import Quality, measure
 from .parse.doc import Doc
 from .parse.markdown import parse as parse_markdown

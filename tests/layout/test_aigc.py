@@ -21,8 +21,8 @@ from inkcard import layout, themes
 from inkcard.layout.base.aigc import XMP_NAMESPACE
 from inkcard.layout.base.boxes import GlyphRun, Group
 from inkcard.layout.draw import Aigc
-from inkcard.layout.pages.aigclabel import label_style, with_label_room
 from inkcard.layout.pages.cardface import content_box
+from inkcard.layout.pages.marks.aigclabel import label_style, with_label_room
 from inkcard.layout.style.resolver import resolve
 
 CJK_POST = "# 春天的笔记\n\n" + "窗外的樱花开了，风一吹就落满了整条小路。" * 40

@@ -19,7 +19,7 @@ TEXT_ENGINE = {
     "layout.text.inline",
     "layout.text.linebox",
     "layout.text.lineitems",
-    "layout.pages.chrome",
+    "layout.pages.marks.chrome",
     "layout.pages.decorate",
     "layout.base.fonts",
     "layout.text.mathtex",

@@ -15,7 +15,7 @@ one `AIGC` record of seven fields (its annex; TC260-PG-20258A spells the XMP for
     ReservedCode2      reserved
 
 The engine writes the record as it is told (`Aigc`); draw/aigcmeta.py puts it into each file
-format, pages/aigclabel.py draws the visible label. docs/decisions/engine.md, "AI labels".
+format, pages/marks/aigclabel.py draws the visible label. docs/decisions/engine.md, "AI labels".
 """
 
 from __future__ import annotations

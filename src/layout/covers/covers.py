@@ -18,9 +18,6 @@ from dataclasses import dataclass, replace
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
-from ..pages.aigclabel import ROLE as LABEL_ROLE
-from ..pages.aigclabel import label_items, with_label_room
-from ..pages.brandmarks import backdrop_items, band_items, watermark_items
 from ..pages.cardface import (
     canvas_colour,
     card_rect,
@@ -29,6 +26,9 @@ from ..pages.cardface import (
     ornament_boxes,
     static_layers,
 )
+from ..pages.marks.aigclabel import ROLE as LABEL_ROLE
+from ..pages.marks.aigclabel import label_items, with_label_room
+from ..pages.marks.brandmarks import backdrop_items, band_items, watermark_items
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles, resolve
 from ..style.schema import Style, Theme
@@ -76,7 +76,7 @@ def cover_pages(
 
     `keywords` found in the title are drawn in the accent; the others are shown beside it
     (as pills, or in a kicker line). `label`: an AI-content label in the footer band, which
-    the title's room then ends above (pages/aigclabel.py). `brand`: its marks in the footer
+    the title's room then ends above (pages/marks/aigclabel.py). `brand`: its marks in the footer
     band the branded `theme` keeps (`style.brandkit`), its watermark under the title."""
     design = _design(title, keywords, theme, fonts, mode, width, height, label)
     zoom = _zoom(width, height)

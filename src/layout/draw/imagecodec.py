@@ -143,7 +143,7 @@ def mean_colour(data: bytes) -> int:
 def tones(data: bytes) -> tuple[int, ...]:
     """The image's colours at `MEAN_SIDE` x `MEAN_SIDE` (mipmapped; opaque ARGB, row by row,
     transparent parts taken as white): what text drawn over it meets, place by place, for
-    a brand kit's background wash (`pages.brandmarks.wash_alpha`).
+    a brand kit's background wash (`pages.marks.brandwash.wash_alpha`).
 
     Raises:
         ImageRejected: ``probe`` refused the bytes, or decoding failed.

@@ -36,8 +36,6 @@ from ..parse.markdown import split_at_rules
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from . import short
-from .aigclabel import label_items, with_label_room
-from .brandmarks import backdrop_items, band_items, watermark_items
 from .breakrules import opens_section
 from .cardface import (
     canvas_colour,
@@ -47,9 +45,11 @@ from .cardface import (
     ornament_boxes,
     static_layers,
 )
-from .chrome import page_number_items
 from .cues import continuation_cues
 from .layers import live_decorations
+from .marks.aigclabel import label_items, with_label_room
+from .marks.brandmarks import backdrop_items, band_items, watermark_items
+from .marks.chrome import page_number_items
 from .pagebreaks import Paging, paged
 from .zoom import legible_or_roomy, type_zoom
 

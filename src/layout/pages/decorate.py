@@ -48,7 +48,7 @@ from ..style.decorations import (
 )
 from ..style.looks import text_look
 from ..style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
-from .chrome import one_line
+from .marks.chrome import one_line
 
 
 @dataclass(frozen=True, slots=True)

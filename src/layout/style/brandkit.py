@@ -7,7 +7,7 @@ its footer line (text or an image such as a QR code), so the layout keeps that r
 text; the page number takes the kit's style ("n/N", "n", "none"); and the kit's fonts take
 the body roles or the headings (families `brand-body/<family>` and `brand-heading/<family>`,
 whose fallback is the theme's own family: `base.brandfonts` builds them). The marks
-themselves are laid out by `pages.brandmarks` in that band, in the page number's style.
+themselves are laid out by `pages.marks.brandmarks` in that band, in the page number's style.
 """
 
 from __future__ import annotations

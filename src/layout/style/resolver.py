@@ -116,7 +116,7 @@ def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
 
 LABEL_ROLE = "aigc_label"
 # The page number's knobs an AI-content label takes when its theme does not set them: its
-# face, colour and glyph effects (its size is a floor, pages/aigclabel.py).
+# face, colour and glyph effects (its size is a floor, pages/marks/aigclabel.py).
 LABEL_INHERITS = (
     "family",
     "size",

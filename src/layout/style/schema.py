@@ -324,7 +324,7 @@ _BASE_MODEL: dict[str, dict[str, object]] = {
         "background": "placeholder_bg",
     },
     "page_number": {"size": 12.0, "color": "muted", "align": "right"},
-    # An AI-content label (pages/aigclabel.py): what a theme leaves out follows its page
+    # An AI-content label (pages/marks/aigclabel.py): what a theme leaves out follows its page
     # number (resolver.py, `label_knobs`), in the footer band's other corner.
     "aigc_label": {},
 }

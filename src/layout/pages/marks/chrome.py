@@ -5,13 +5,13 @@ Also the one-line text helper that labels and stamps (decorate.py) use.
 
 from __future__ import annotations
 
-from ..base.boxes import Group, Item
-from ..base.fonts import FontBook
-from ..style.looks import text_look
-from ..style.schema import Style
-from ..style.spanstyle import Span, SpanStyle
-from ..text.inline import layout_text
-from ..text.linebox import TextLine, line_metrics
+from ...base.boxes import Group, Item
+from ...base.fonts import FontBook
+from ...style.looks import text_look
+from ...style.schema import Style
+from ...style.spanstyle import Span, SpanStyle
+from ...text.inline import layout_text
+from ...text.linebox import TextLine, line_metrics
 
 
 def chrome_look(style: Style, color: int | None = None, *, transform: bool = True) -> SpanStyle:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import functools
 
-from ..base.boxes import Fill, Item, Rect
-from ..base.fonts import FontBook
-from ..style.brandkit import BrandKit
-from ..style.paint import base_color
-from ..style.resolver import WHITE, Styles, contrast
-from .cardface import holds, text_panel
+from ...base.boxes import Fill, Item, Rect
+from ...base.fonts import FontBook
+from ...style.brandkit import BrandKit
+from ...style.paint import base_color
+from ...style.resolver import WHITE, Styles, contrast
+from ..cardface import holds, text_panel
 
 MIN_CONTRAST = 4.5  # WCAG AA for text
 MIN_LARGE_CONTRAST = 3.0  # WCAG AA for large text

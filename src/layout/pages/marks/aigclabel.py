@@ -14,15 +14,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import replace
 
-from ..base.boxes import Fill, Group, Item, Rect
-from ..base.fonts import FontBook
-from ..parse.doc import Doc, Text
-from ..style.paint import base_color
-from ..style.resolver import Styles
-from ..style.schema import Style
-from .cardface import edges
+from ...base.boxes import Fill, Group, Item, Rect
+from ...base.fonts import FontBook
+from ...parse.doc import Doc, Text
+from ...style.paint import base_color
+from ...style.resolver import Styles
+from ...style.schema import Style
+from ..cardface import edges
+from ..quality import PHONE_WIDTH, READABLE_PX
 from .chrome import chrome_look, one_line
-from .quality import PHONE_WIDTH, READABLE_PX
 
 ROLE = "aigc_label"
 LINE = 1.25  # the label's line box, in ems (as the page number's)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 
-from ..base.boxes import Group, Item, Layer, Picture, Rect
-from ..base.fonts import FontBook
-from ..base.images import image_ref
-from ..style.brandkit import (
+from ...base.boxes import Group, Item, Layer, Picture, Rect
+from ...base.fonts import FontBook
+from ...base.images import image_ref
+from ...style.brandkit import (
     FOOTER_IMAGE,
     LINE_GAP,
     LOGO_LINES,
@@ -25,9 +25,9 @@ from ..style.brandkit import (
     line_height,
     own_number_line,
 )
-from ..style.looks import text_look
-from ..style.resolver import Styles
-from ..style.spanstyle import SpanStyle
+from ...style.looks import text_look
+from ...style.resolver import Styles
+from ...style.spanstyle import SpanStyle
 from .brandwash import wash_items
 from .chrome import chrome_look, one_line
 

@@ -1,0 +1,3 @@
+"""What a card carries besides the post, drawn in the theme's own places: the page number
+(`chrome`), an AI-content label (`aigclabel`), a brand kit's marks (`brandmarks`) and the
+wash that keeps text legible over a kit's background (`brandwash`)."""
