@@ -43,7 +43,10 @@ ROW_GAP, COLUMN_GAP, ACTOR = 10.0, 36.0, 30.0
 BAR, BAR_STEP = 10.0, 4.0  # px: an activation bar's width, and a nested bar's step right
 DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
 LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
-FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
+# px a frame reaches past the outermost columns it holds: room for an autonumber disc and
+# the frame's line, and no more (60 made a six-column diagram 775 px wide, its labels 6 px
+# on a card); frames in frames step in from it, never closer than `FRAME_LEAST`
+FRAME_MARGIN, FRAME_LEAST = 30.0, 2 * DISC
 CROSS = 6.0  # px: half a destroyed lifeline's cross
 FIRST_ROW = 14.0  # px from the heads to the first row
 
@@ -383,7 +386,7 @@ def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, floa
     its tag and condition and for what it holds (a note beside a column, a self-message's
     label)."""
     columns = frame.columns or {0, len(xs) - 1}
-    inset = 8.0 * depth
+    inset = min(8.0 * depth, FRAME_MARGIN - FRAME_LEAST)
     left = min([xs[min(columns)] - FRAME_MARGIN + inset, *(x - 10 for x in frame.reach)])
     right = max([xs[max(columns)] + FRAME_MARGIN - inset, *(x + 10 for x in frame.reach)])
     need = tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
