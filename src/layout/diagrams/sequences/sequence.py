@@ -9,6 +9,7 @@ Blocks (loop, alt, opt, par, critical, break) are frames with a tag, spanning th
 and the labels they hold, as mermaid-js draws them; their conditions sit on chips in the
 muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted band
 without a line. `box` groups are titled tinted bands behind their participants' columns.
+A note is an opaque panel: the see-through bands under it do not darken its text.
 """
 
 from __future__ import annotations
@@ -344,7 +345,9 @@ def _note(sheet: _Sheet, event: Note) -> None:
         centre = over[0] + (offset if event.side == "right" else -offset)
     height = text.height + 2 * PAD_Y - 4
     y = sheet.y
-    sheet.body.append(Mark(rect_ops(centre - width / 2, y, width, height, 2), None, "panel"))
+    box = rect_ops(centre - width / 2, y, width, height, 2)
+    sheet.body.append(Mark(box, None, "page"))  # a note is not darkened by the bands under it
+    sheet.body.append(Mark(box, None, "panel"))
     sheet.body.append(Label(text, centre, y + PAD_Y - 2))
     sheet.touch(*(sheet.index[w] for w in event.over))
     sheet.reach(centre - width / 2, centre + width / 2)
