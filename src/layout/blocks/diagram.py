@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..base.boxes import Group, Item, Rect, Row, Shape
-from ..diagrams.bands import band_span, bands, in_strip, strips
+from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
 from ..diagrams.fit import draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
@@ -110,9 +110,7 @@ def _banded(
             return []
     items = _painted(drawing, setter, styles)
     x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
-    repeated = tuple(
-        item for _, item in _painted(replace(drawing, items=drawing.heads), setter, styles)
-    )
+    repeated = _painted(replace(drawing, items=drawing.heads), setter, styles)
     note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
     rows = []
     for index, part in enumerate(parts):
@@ -121,7 +119,9 @@ def _banded(
         clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
         lift = heads if index else 0.0
         group = Group(shown, dx=x, dy=(lift - part.top) * width_scale, scale=width_scale, clip=clip)
-        over = (Group(repeated, dx=x, dy=-top * width_scale, scale=width_scale),) if lift else ()
+        alive = {id(head) for head in heads_at(drawing, part.top)}
+        named = tuple(item for source, item in repeated if id(source) in alive)
+        over = (Group(named, dx=x, dy=-top * width_scale, scale=width_scale),) if lift else ()
         rows.append(
             Row(
                 height=(part.bottom - part.top + lift) * width_scale,

@@ -59,6 +59,18 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     return [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
 
 
+def heads_at(drawing: Drawing, top: float) -> tuple[Mark | Label, ...]:
+    """The drawing's `heads` to repeat atop a band starting at `top` (its own px): each
+    whose life (`Drawing.lives`) holds `top`, every one when the drawing gives none."""
+    if not drawing.lives:
+        return drawing.heads
+    return tuple(
+        head
+        for head, (start, stop) in zip(drawing.heads, drawing.lives, strict=True)
+        if start <= top < stop
+    )
+
+
 def strips(drawing: Drawing, most: float) -> list[Span]:
     """The drawing's left and right edges of strips at most `most` wide (its own px), as
     even as the cuts allow, cut where no label and no filled box (a class, a node) is;

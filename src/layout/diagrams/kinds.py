@@ -27,6 +27,7 @@ from .mermaidkinds import Pie
 # Pies
 
 RADIUS = 90.0
+SWATCH_GAP = 14.0  # px from a legend swatch to its label
 
 
 def layout_pie(pie: Pie, measure: Measure) -> Drawing:
@@ -69,6 +70,6 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
         items.append(Mark(rect_ops(legend_x, row_y + 2, 12, 12, 2), None, role))
         shown = f"{value:g} · {share * 100:.1f}%" if pie.show_data else f"{share * 100:.1f}%"
         entry = measure(f"{label}  {shown}", SMALL_SIZE + 1, False, MAX_LABEL_WIDTH)
-        items.append(Label(entry, legend_x + 18, row_y, "text", "left"))
+        items.append(Label(entry, legend_x + 12 + SWATCH_GAP, row_y, "text", "left"))
     extra = [(cx - RADIUS, cy - RADIUS), (cx + RADIUS, cy + RADIUS)]
     return finish(items, "\n".join(pie.labels()), extra)

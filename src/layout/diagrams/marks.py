@@ -76,6 +76,9 @@ class Drawing:
     wide_cut: bool = False  # a card may cut it into strips too (a dense class or ER diagram)
     # drawn again atop each band after the first, when it is cut (a sequence's participants)
     heads: tuple[Mark | Label, ...] = ()
+    # for each of `heads`, the span (px) a band's top must fall in for it to be repeated
+    # there (a participant's life, from its creation to its `destroy`); none: always
+    lives: tuple[tuple[float, float], ...] = ()
 
 
 def finish(
@@ -95,7 +98,7 @@ def finish(
                     xs.append(float(op[-2]))  # type: ignore[arg-type]
                     ys.append(float(op[-1]))  # type: ignore[arg-type]
     dx, dy = MARGIN - min(xs), MARGIN - min(ys)
-    moved = [_moved(item, dx, dy) for item in items]
+    moved = [moved_by(item, dx, dy) for item in items]
     return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
 
 
@@ -106,7 +109,8 @@ def mark_bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
-def _moved(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
+def moved_by(item: Mark | Label, dx: float, dy: float) -> Mark | Label:
+    """`item` moved by (`dx`, `dy`), as `finish` moves what it is given."""
     if isinstance(item, Label):
         return Label(item.text, item.x + dx, item.y + dy, item.color, item.align)
     ops = tuple(_op_moved(op, dx, dy) for op in item.ops)

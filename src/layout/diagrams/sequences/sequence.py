@@ -9,10 +9,12 @@ Blocks (loop, alt, opt, par, critical, break) are frames with a tag, spanning th
 and the labels they hold, as mermaid-js draws them; their conditions sit on chips in the
 muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted band
 without a line. `box` groups are titled tinted bands behind their participants' columns.
+A note is an opaque panel: the see-through bands under it do not darken its text.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 from ..marks import (
@@ -30,6 +32,8 @@ from ..marks import (
     Op,
     arrowhead,
     finish,
+    mark_bounds,
+    moved_by,
     rect_ops,
     tint,
 )
@@ -40,7 +44,10 @@ ROW_GAP, COLUMN_GAP, ACTOR = 10.0, 36.0, 30.0
 BAR, BAR_STEP = 10.0, 4.0  # px: an activation bar's width, and a nested bar's step right
 DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
 LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
-FRAME_MARGIN = 60.0  # px a frame reaches past the outermost columns it holds
+# px a frame reaches past the outermost columns it holds: room for an autonumber disc and
+# the frame's line, and no more (60 made a six-column diagram 775 px wide, its labels 6 px
+# on a card); frames in frames step in from it, never closer than `FRAME_LEAST`
+FRAME_MARGIN, FRAME_LEAST = 30.0, 2 * DISC
 CROSS = 6.0  # px: half a destroyed lifeline's cross
 FIRST_ROW = 14.0  # px from the heads to the first row
 
@@ -146,21 +153,22 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
     for column in range(len(sheet.xs)):
         while sheet.active[column]:
             sheet.deactivate(column, end)
-    heads = _top_heads(sheet)
-    items = _boxes(sheet, end) + sheet.bands + _lifelines(sheet, end) + heads
+    lines = _lifelines(sheet, end)
+    items = _boxes(sheet, end) + sheet.bands + lines + _top_heads(sheet)
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
     every = items + sheet.frames + sheet.bars + sheet.body
     drawing = finish(every, "\n".join(seq.labels()))
-    at = {id(item): index for index, item in enumerate(every)}
-    drawn = [drawing.items[at[id(item)]] for item in heads]
-    name = next((i for i in heads if isinstance(i, Label)), None)
-    if name is None:  # every participant is created by a message: no heads at the top
-        return drawing
-    moved = drawing.items[at[id(name)]]
-    assert isinstance(moved, Label)
-    stubs = _stubs(sheet, moved.x - name.x, moved.y - name.y)
-    return replace(drawing, heads=(*stubs, *drawn))
+    moved = drawing.items[every.index(lines[0])]  # a lifeline, as `finish` moved it
+    assert isinstance(lines[0], Mark) and isinstance(moved, Mark)
+    left, top, _, _ = mark_bounds(lines[0].ops)
+    dx, dy = mark_bounds(moved.ops)[0] - left, mark_bounds(moved.ops)[1] - top
+    repeated = _repeated(sheet)
+    return replace(
+        drawing,
+        heads=tuple(moved_by(item, dx, dy) for item, _ in repeated),
+        lives=tuple((start + dy, stop + dy) for _, (start, stop) in repeated),
+    )
 
 
 def _columns(sheet: _Sheet) -> list[float]:
@@ -337,7 +345,9 @@ def _note(sheet: _Sheet, event: Note) -> None:
         centre = over[0] + (offset if event.side == "right" else -offset)
     height = text.height + 2 * PAD_Y - 4
     y = sheet.y
-    sheet.body.append(Mark(rect_ops(centre - width / 2, y, width, height, 2), None, "panel"))
+    box = rect_ops(centre - width / 2, y, width, height, 2)
+    sheet.body.append(Mark(box, None, "page"))  # a note is not darkened by the bands under it
+    sheet.body.append(Mark(box, None, "panel"))
     sheet.body.append(Label(text, centre, y + PAD_Y - 2))
     sheet.touch(*(sheet.index[w] for w in event.over))
     sheet.reach(centre - width / 2, centre + width / 2)
@@ -379,7 +389,7 @@ def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, floa
     its tag and condition and for what it holds (a note beside a column, a self-message's
     label)."""
     columns = frame.columns or {0, len(xs) - 1}
-    inset = 8.0 * depth
+    inset = min(8.0 * depth, FRAME_MARGIN - FRAME_LEAST)
     left = min([xs[min(columns)] - FRAME_MARGIN + inset, *(x - 10 for x in frame.reach)])
     right = max([xs[max(columns)] + FRAME_MARGIN - inset, *(x + 10 for x in frame.reach)])
     need = tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
@@ -413,18 +423,28 @@ def _top_heads(sheet: _Sheet) -> list[Mark | Label]:
     return out
 
 
-def _stubs(sheet: _Sheet, dx: float, dy: float) -> list[Mark | Label]:
-    """The `box` groups' bands behind the heads and the lifelines' first stretch under
-    them, down to the first row, moved by (`dx`, `dy`) as the drawing was: a band's
-    repeated heads join the lifelines and the groups going on under them."""
+def _repeated(sheet: _Sheet) -> list[tuple[Mark | Label, tuple[float, float]]]:
+    """What a band after the first repeats atop it, each with the span its top must fall
+    in: the `box` groups' bands behind the heads (always), and each participant's head
+    with its lifeline's first stretch down to the first row, from where its lifeline
+    starts (a created one's under its head, drawn where a message made it) to where it
+    ends (a destroyed one's cross), so a band names just the lifelines that run in it."""
     top = sheet.head_top - (ACTOR if any(p.actor for p in sheet.seq.participants) else 0.0)
-    start = sheet.head_top + sheet.head_h + dy
+    start = sheet.head_top + sheet.head_h
     stop = start + FIRST_ROW
-    out: list[Mark | Label] = [
-        Mark(rect_ops(left + dx, top + dy, right - left, stop - top - dy), None, tint("muted"))
+    always = (-math.inf, math.inf)
+    out: list[tuple[Mark | Label, tuple[float, float]]] = [
+        (Mark(rect_ops(left, top, right - left, stop - top), None, tint("muted")), always)
         for left, right, _ in _box_spans(sheet)
     ]
-    return out + [_lifeline_mark((("M", x + dx, start), ("L", x + dx, stop))) for x in sheet.xs]
+    for column, x in enumerate(sheet.xs):
+        born = sheet.starts.get(column, -math.inf)
+        if not sheet.seq.participants[column].created:
+            born = -math.inf
+        life = (born, sheet.ends.get(column, math.inf))
+        stub = _lifeline_mark((("M", x, start), ("L", x, stop)))
+        out += [(item, life) for item in [*_head_marks(sheet, column, sheet.head_top), stub]]
+    return out
 
 
 def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:

@@ -5,10 +5,15 @@ section is a header row over its tasks (not mermaid-js's left column of names, w
 would take a third of a phone's width), alternate sections on a panel band. A task's
 name sits inside its bar when it fits, else beside it (right, then left), else on a line
 of its own above the bar: never cut. Colours say the status: a plain task a tint of the
-accent, `active` the accent, `done` a grey tint, `crit` a series colour, a milestone a
-diamond; excluded days (weekends) thicken the axis. The axis takes the smallest step (minutes
-to years) whose labels do not touch, or the author's `tickInterval` when its labels do not
-touch either.
+accent, with a strip at its start when its name is beside it; `active` that tint with the
+strip along its foot; `crit` a deeper tint of a series colour (two laid over each other);
+`done` a grey tint; a milestone a diamond. Every bar is pale and its name in the text
+colour: the names tesseract lost were white on a saturated bar (which its thresholding
+turns dark), in an outlined box (skipped as a graphic), or next to a strip (read as a
+letter), and a pale bar with dark text reads best on a phone in sunlight too. Excluded
+days (weekends) thicken the axis. The axis takes the smallest step (minutes to years)
+whose labels do not touch, or the author's `tickInterval` when its labels do not touch
+either.
 """
 
 from __future__ import annotations
@@ -184,7 +189,7 @@ def _task(
         x0, x1 = x0 - bar_h / 2, x0 + bar_h / 2
     elif x1 - x0 < 2:
         x1 = x0 + 2
-    fill, ink = _roles(task.tags)
+    fill, deep = _roles(task.tags)
     inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
     beside = _beside(x0, x1, text.width)
     if inside or beside is not None:
@@ -210,11 +215,14 @@ def _task(
         if fill.startswith("tint:"):  # a see-through tint: over the band, not the grid
             items.append(Mark(bar, None, "page"))
             items.extend([Mark(bar, None, ground)] if ground != "page" else [])
-        items.append(Mark(bar, None, fill))
-        if fill == tint("accent") and x1 - x0 > 3 * STRIP:
+        items.extend([Mark(bar, None, fill)] * (2 if deep else 1))
+        if "active" in task.tags and "crit" not in task.tags:
+            foot = rect_ops(x0, bar_y + bar_h - STRIP, x1 - x0, STRIP, 1.5)
+            items.append(Mark(foot, None, "accent"))
+        elif fill == tint("accent") and x1 - x0 > 3 * STRIP and not inside:
             items.append(Mark(rect_ops(x0, bar_y, STRIP, bar_h, 1.5), None, "accent"))
     if inside:
-        items.append(Label(text, (x0 + x1) / 2, text_y, ink))
+        items.append(Label(text, (x0 + x1) / 2, text_y, "text"))
         return y + row
     chip = rect_ops(left - 2, text_y, text.width + 4, text.height, 2)
     items.append(Mark(chip, None, "page"))  # over the grid lines, as the band's ground
@@ -234,16 +242,14 @@ def _beside(x0: float, x1: float, width: float) -> float | None:
     return None
 
 
-def _roles(tags: frozenset[str]) -> tuple[str, str]:
-    """A bar's fill and the ink of a name inside it, by status."""
+def _roles(tags: frozenset[str]) -> tuple[str, bool]:
+    """A bar's fill, and whether it is laid twice (deeper), by status."""
     crit = "crit" in tags
     if "done" in tags:
-        return (tint(CRIT) if crit else tint("line")), "text"
+        return (tint(CRIT) if crit else tint("line")), False
     if crit:
-        return CRIT, "on_accent"
-    if "active" in tags:
-        return "accent", "on_accent"
-    return tint("accent"), "text"
+        return tint(CRIT), True
+    return tint("accent"), False
 
 
 def _excluded(chart: Gantt, axis: _Axis, bottom: float) -> list[Mark | Label]:

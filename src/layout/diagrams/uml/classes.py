@@ -248,6 +248,7 @@ class _EntityLook:
     _COLOURS = ("muted", "text", "accent", "muted")  # type, name, keys, comment
 
     def __init__(self, entity: Entity, measure: Measure) -> None:
+        self.look = entity.look
         self.name = measure(entity.label, LABEL_SIZE, True, MAX_LABEL_WIDTH)
         self.rows = [
             [
@@ -269,19 +270,27 @@ class _EntityLook:
         self.height = self.head + sum(self.heights)
 
     def draw(self, p: Placed) -> list[Mark | Label]:
-        left, top = p.x - p.w / 2, p.y - p.h / 2
+        """The box (in its author's fill, outline and ink where given: the whole box takes
+        the fill, every cell the ink, so no row's text is lost on it as in mermaid-js),
+        its name and its attribute rows, every other one tinted."""
+        left, top, look = p.x - p.w / 2, p.y - p.h / 2, self.look
+        stroke = look.stroke or "border"
+        width = look.width if look.width is not None else _BORDER
         out: list[Mark | Label] = [
-            Mark(rect_ops(left, top, p.w, p.h), "border", "page", _BORDER),
-            Mark(rect_ops(left, top, p.w, self.head), None, tint("accent")),
-            Label(self.name, p.x, top + PAD_Y),
+            Mark(rect_ops(left, top, p.w, p.h), stroke, look.fill or "page", width, look.dash)
         ]
+        if not look.fill:
+            out.append(Mark(rect_ops(left, top, p.w, self.head), None, tint("accent")))
+        ink = look_ink(look)
+        styled = ink != "text"
+        out.append(Label(self.name, p.x, top + PAD_Y, ink))
         y = top + self.head
         for index, (row, height) in enumerate(zip(self.rows, self.heights, strict=True)):
             if index % 2:
                 out.append(Mark(rect_ops(left, y, p.w, height), None, tint("line")))
             for column, cell in enumerate(row):
                 if cell.lines and cell.lines != ("",):
-                    colour = self._COLOURS[column]
+                    colour = ink if styled else self._COLOURS[column]
                     out.append(
                         Label(cell, left + self.columns[column], y + _ROW_GAP + 1, colour, "left")
                     )

@@ -7,6 +7,9 @@ A relationship is `A ||--o{ B : "label"`: two characters at each end of `--`
 most (`|` one, `{`/`}` many), the other its least (`o` zero, `|` one); or in words,
 `A one or more optionally to zero or one B : label`. An entity is
 named alone, in a relationship or with a block `NAME["Alias"] { type name PK, FK "comment" }`.
+Styles (`classDef`, `class A,B name`, `style A fill:…`, and `:::name` after an entity's
+name or alias, in a block's head or a relationship) go through the flowcharts' one
+`flow/style.StyleSheet`, so an entity takes its author's colours as a class or node does.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...errors import DiagramError
+from ..flow.style import KEYWORDS as STYLE_KEYWORDS
+from ..flow.style import PLAIN, Look, StyleSheet
 from ..mermaid import MAX_EDGES, MAX_NODES, clean_label
 
 _LEAST = {"o": "zero", "|": "one"}
@@ -26,7 +31,7 @@ _WORDS = {
     **dict.fromkeys(("zero or more", "zero or many", "many(0)", "0+"), ("zero", "many")),
     **dict.fromkeys(("only one", "1"), ("one", "one")),
 }
-_SKIPPED = ("classDef", "class", "style", "title")
+_SKIPPED = ("title",)
 _SKIPPED_PREFIXES = ("accTitle", "accDescr")
 _DIRECTIONS = {"TB": "TB", "TD": "TB", "BT": "BT", "LR": "LR", "RL": "RL"}
 _NOT_IN_NAMES = set(" \t{}[]:|")
@@ -47,6 +52,7 @@ class Entity:
     id: str
     label: str
     attributes: tuple[Attribute, ...] = ()
+    look: Look = PLAIN  # the author's `classDef`/`class`/`style`/`:::` colours
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +98,20 @@ class _Reader:
         self.direction = "TB"
         self.body: _Draft | None = None
         self.rows = 0
+        self.styles = StyleSheet()
+
+    def entity(self, text: str) -> str:
+        """`NAME`, `NAME["Alias"]`, either with `:::a,b` after it: the entity met (its
+        classes taken), its id."""
+        named, styled, classes = text.partition(":::")
+        if styled and not classes.strip():
+            raise DiagramError(f"`:::` without a class name: {text[:40]!r}")
+        name, alias = _name_and_alias(named)
+        self.meet(name, alias)
+        ident = _entity_name(name)
+        if styled:
+            self.styles.add_classes([ident], classes.strip())
+        return ident
 
     def meet(self, name: str, alias: str = "") -> _Draft:
         ident = _entity_name(name)
@@ -104,7 +124,6 @@ class _Reader:
         return self.entities[ident]
 
     def line(self, text: str) -> None:
-        text = _without_styles(text).strip()
         if not text:
             return
         if self.body is not None:
@@ -120,19 +139,21 @@ class _Reader:
                 raise DiagramError(f"unknown direction {text[:40]!r}")
         elif word in _SKIPPED or word.startswith(_SKIPPED_PREFIXES):
             return
-        elif _link_at(text.partition(":")[0]) >= 0:
+        elif word in STYLE_KEYWORDS and word != "linkStyle":
+            self.styles.take(text)
+        elif _link_at(_at_label(text)[0]) >= 0:
             self.relationship(text)
-        elif " to " in text.partition(":")[0]:
+        elif " to " in _at_label(text)[0]:
             self.worded(text)
         elif "{" in text:
             self.block(text)
         else:
-            self.meet(*_name_and_alias(text))
+            self.entity(text)
 
     def block(self, text: str) -> None:
         """`NAME["Alias"] {`, its rows perhaps on the same line up to `}`."""
         head, _, body = text.partition("{")
-        draft = self.meet(*_name_and_alias(head))
+        draft = self.entities[self.entity(head)]
         inside, closed, after = body.partition("}")
         if after.strip():
             raise DiagramError(f"cannot read {text[:40]!r}")
@@ -159,36 +180,31 @@ class _Reader:
 
     def worded(self, text: str) -> None:
         """`A one or more optionally to zero or one B : label`: the cardinalities in words."""
-        left, _, label = text.partition(":")
+        left, label = _at_label(text)
         words = left.split()
         to = words.index("to")
         optional = to > 0 and words[to - 1] == "optionally"
         ends = (" ".join(words[1 : to - optional]), " ".join(words[to + 1 : -1]))
         if len(words) < 4 or any(end not in _WORDS for end in ends):
             raise DiagramError(f"cannot read relationship {text[:40]!r}")
-        self.meet(words[0])
-        self.meet(words[-1])
+        source, target = self.entity(words[0]), self.entity(words[-1])
         self.links.append(
-            Link(
-                words[0], words[-1], _WORDS[ends[0]], _WORDS[ends[1]], optional, clean_label(label)
-            )
+            Link(source, target, _WORDS[ends[0]], _WORDS[ends[1]], optional, clean_label(label))
         )
         if len(self.links) > MAX_EDGES:
             raise DiagramError(f"more than {MAX_EDGES} relationships")
 
     def relationship(self, text: str) -> None:
-        left, _, label = text.partition(":")
+        left, label = _at_label(text)
         at = _link_at(left)
         source, spelled, target = left[: at - 2], left[at - 2 : at + 4], left[at + 4 :]
         ends = _cardinality(spelled[:2][::-1]), _cardinality(spelled[4:])
         if not target.strip():
             raise DiagramError(f"relationship without its second entity: {text[:40]!r}")
-        self.meet(source)
-        self.meet(target)
         self.links.append(
             Link(
-                _entity_name(source),
-                _entity_name(target),
+                self.entity(source),
+                self.entity(target),
                 *ends,
                 dashed=spelled[2] == ".",
                 label=clean_label(label),
@@ -207,8 +223,10 @@ def parse_er_diagram(lines: list[str]) -> ErDiagram:
         raise DiagramError("an entity block without its `}`")
     if not reader.entities:
         raise DiagramError("ER diagram without entities")
+    look = reader.styles.node_look
     entities = tuple(
-        Entity(ident, d.label, tuple(d.attributes)) for ident, d in reader.entities.items()
+        Entity(ident, d.label, tuple(d.attributes), look(ident))
+        for ident, d in reader.entities.items()
     )
     return ErDiagram(reader.direction, entities, tuple(reader.links))
 
@@ -238,15 +256,13 @@ def _cardinality(outer_then_inner: str) -> tuple[str, str]:
     return _LEAST[outer_then_inner[0]], _MOST[outer_then_inner[1]]
 
 
-def _without_styles(text: str) -> str:
-    """The line without its `:::style` suffixes (the theme colours the diagram)."""
-    kept, pos = [], 0
-    while (start := text.find(":::", pos)) >= 0:
-        kept.append(text[pos:start])
-        pos = start + 3
-        while pos < len(text) and not text[pos].isspace() and text[pos] not in "{[":
-            pos += 1
-    return "".join(kept) + text[pos:]
+def _at_label(text: str) -> tuple[str, str]:
+    """A relationship's line cut at its label's colon (a `:::style` is not one): what is
+    before it and the label ("" if none)."""
+    at = text.find(":")
+    while at >= 0 and text.startswith(":::", at):
+        at = text.find(":", at + 3)
+    return (text, "") if at < 0 else (text[:at], text[at + 1 :])
 
 
 def _name_and_alias(text: str) -> tuple[str, str]:
