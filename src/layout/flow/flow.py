@@ -260,9 +260,11 @@ def _keep_joined(
 ) -> None:
     """Keeps the break before `block` (None: the end of the document; `lines`: the rows it
     makes) where a designer would: a paragraph ending in a colon stays with the block it
-    introduces; a table's note stays with the table; a one-line paragraph that ends a
-    section (a heading or a rule follows) stays with the block before it."""
-    if block is not None and (_is_lead_in(previous) or _notes_on(previous, block, lines)):
+    introduces; a table's note stays with the table; a formula stays with the paragraph
+    that names its symbols; a one-line paragraph that ends a section (a heading or a rule
+    follows) stays with the block before it."""
+    joined = _is_lead_in(previous) or _notes_on(previous, block, lines)
+    if block is not None and (joined or _legend_of(previous, block)):
         rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)
     if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
@@ -288,6 +290,25 @@ def _notes_on(previous: Block | None, block: Block, lines: int = 0) -> bool:
     text = "".join(t.text for t in block.inlines).strip()
     italic = bool(block.inlines) and all("em" in t.marks for t in block.inlines)
     return len(text) <= _NOTE_CHARS and (text.startswith(_NOTE_OPENINGS) or italic)
+
+
+# How the paragraph that names a display formula's symbols opens ("其中 S_k 是第 k 期的净值").
+_LEGEND_OPENINGS = ("其中", "式中", "这里", "此处", "where ", "Where ", "here ", "Here ")
+
+
+def _legend_of(previous: Block | None, block: Block | None) -> bool:
+    """Whether `block` is the legend of the display formula `previous`: parted from it, the
+    formula ends one card and "其中 S_k 是…" opens the next, naming symbols out of sight."""
+    if not isinstance(block, Paragraph) or not _is_display_math(previous):
+        return False
+    return "".join(t.text for t in block.inlines).lstrip().startswith(_LEGEND_OPENINGS)
+
+
+def _is_display_math(block: Block | None) -> bool:
+    """A paragraph of one display formula (`$$…$$`, how markdown.py parses a math block)."""
+    if not isinstance(block, Paragraph) or len(block.inlines) != 1:
+        return False
+    return MATH_DISPLAY in block.inlines[0].marks
 
 
 def _is_lead_in(block: Block | None) -> bool:
