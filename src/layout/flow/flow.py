@@ -263,8 +263,9 @@ def _keep_joined(
     introduces; a table's note stays with the table; a formula stays with the paragraph
     that names its symbols; a one-line paragraph that ends a section (a heading or a rule
     follows) stays with the block before it."""
-    joined = _is_lead_in(previous) or _notes_on(previous, block, lines)
-    if block is not None and (joined or _legend_of(previous, block)):
+    if block is not None and (
+        _is_lead_in(previous) or _notes_on(previous, block, lines) or _legend_of(previous, block)
+    ):
         rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)
     if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
