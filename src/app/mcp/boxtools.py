@@ -22,7 +22,6 @@ from inkcard.app.errors import InvalidField, MissingPlatformCredentials
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.mcp.account import Connection, credentials, idempotency_key_of, pop_account
 from inkcard.app.operations import accounts, draftbox
-from inkcard.app.schema import AccountListResponse, AccountResponse
 from inkcard.app.schema.draftbox import parse_account, parse_publish
 from inkcard.app.services import Services
 
@@ -135,12 +134,8 @@ async def store_account(
     rest.pop("name", None)
     body = await asyncio.to_thread(parse_account, msgspec.json.encode(rest))
     stored = await accounts.store_account(services, key, name, body)
-    return AccountResponse(
-        success=True,
-        message=f"account `{stored.name}` (AppID {stored.appid}) stored; name it in the account"
-        " argument of any platform tool (or the Platform-Account header over HTTP)",
-        data=stored,
-    )
+    naming = "the account argument of any platform tool (or the Platform-Account header over HTTP)"
+    return accounts.stored_answer(stored, naming)
 
 
 async def list_accounts(
@@ -148,7 +143,7 @@ async def list_accounts(
 ) -> Any:
     """``list_platform_accounts``: names and AppIDs, never a secret (free)."""
     found = await accounts.list_accounts(services, key)
-    return AccountListResponse(success=True, message=f"{len(found)} stored account(s)", data=found)
+    return accounts.listed_answer(found)
 
 
 async def delete_account(
@@ -156,7 +151,7 @@ async def delete_account(
 ) -> Any:
     """``delete_platform_account``: forgotten (free)."""
     gone = await accounts.delete_account(services, key, _text(arguments, "name", "invalid_account"))
-    return AccountResponse(success=True, message=f"account `{gone.name}` deleted", data=gone)
+    return accounts.deleted_answer(gone)
 
 
 RUNS: dict[str, Run] = {

@@ -17,7 +17,7 @@ from inkcard.app.errors import ApiError, NotFound, shown_name
 from inkcard.app.ledger.accounts import StoredAccount
 from inkcard.app.ledger.credits import KeyInfo
 from inkcard.app.operations.article import credentials_from
-from inkcard.app.schema import AccountInfo, AccountRequest
+from inkcard.app.schema import AccountInfo, AccountListResponse, AccountRequest, AccountResponse
 from inkcard.app.schema.draftbox import check_account_name
 from inkcard.app.services import Services
 
@@ -75,6 +75,23 @@ async def delete_account(services: Services, key: KeyInfo, name: str) -> Account
         raise _not_found(name)
     log.info("platform account %s deleted for key %s", name, key.prefix)
     return accounts[name]
+
+
+def stored_answer(stored: AccountInfo, naming: str) -> AccountResponse:
+    """The answer to storing an account, over HTTP and MCP alike; `naming` says how a call
+    names it through that door (a header, a tool argument)."""
+    message = f"account `{stored.name}` (AppID {stored.appid}) stored; name it in {naming}"
+    return AccountResponse(success=True, message=message, data=stored)
+
+
+def listed_answer(found: list[AccountInfo]) -> AccountListResponse:
+    """The answer listing the key's accounts (no secrets)."""
+    return AccountListResponse(success=True, message=f"{len(found)} stored account(s)", data=found)
+
+
+def deleted_answer(gone: AccountInfo) -> AccountResponse:
+    """The answer to forgetting an account."""
+    return AccountResponse(success=True, message=f"account `{gone.name}` deleted", data=gone)
 
 
 def _not_found(name: str) -> AccountNotFound:

@@ -42,12 +42,7 @@ async def store_account(
     key = await authenticate(request, services)
     body = await parsed_body(request, parse_account)
     stored = await accounts.store_account(services, key, name, body)
-    return AccountResponse(
-        success=True,
-        message=f"account `{stored.name}` (AppID {stored.appid}) stored; name it in the"
-        " Platform-Account header of any platform call",
-        data=stored,
-    )
+    return accounts.stored_answer(stored, "the Platform-Account header of any platform call")
 
 
 async def list_accounts(
@@ -56,7 +51,7 @@ async def list_accounts(
     """The key's accounts, without secrets."""
     key = await authenticate(request, services)
     found = await accounts.list_accounts(services, key)
-    return AccountListResponse(success=True, message=f"{len(found)} stored account(s)", data=found)
+    return accounts.listed_answer(found)
 
 
 async def delete_account(
@@ -65,7 +60,7 @@ async def delete_account(
     """Forget the key's account ``name``."""
     key = await authenticate(request, services)
     gone = await accounts.delete_account(services, key, name)
-    return AccountResponse(success=True, message=f"account `{gone.name}` deleted", data=gone)
+    return accounts.deleted_answer(gone)
 
 
 class AccountOperation(JsonBodyOperation):
