@@ -13,14 +13,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from inkcard.app.articles.convert.html import to_article
 from inkcard.app.articles.convert.tables import COMPACT_FONT, FLOOR_EM
 from inkcard.app.schema import ARTICLE_THEMES
-from tests.app.test_playground import OUTPUT, browser  # noqa: F401  # the module's browser
+from tests.app.phonearticle import at_phone_width
+from tests.app.test_playground import browser  # noqa: F401  # the module's browser
 
 THEMES = sorted(ARTICLE_THEMES)  # every article theme, in the order themes.article_names gives
-PHONE = {"width": 375, "height": 800}
-WECHAT_MARGINS = "body { margin: 0 16px; }"
 
 TABLES = """\
 | 工具 | 说明 | 耗时 |
@@ -118,16 +116,9 @@ MARKERS = """() => [...document.querySelectorAll("section")]
 @pytest.fixture(scope="module")
 def measured(browser: Browser) -> dict[str, dict[str, Any]]:  # noqa: F811  # the fixture imported above
     """Each theme's article rendered once: its tables' and list markers' measurements."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
     found = {}
-    OUTPUT.mkdir(exist_ok=True)
-    for theme in THEMES:
-        page.set_content(to_article(ARTICLE, theme).html)
-        page.add_style_tag(content=WECHAT_MARGINS)
-        page.screenshot(path=OUTPUT / f"article-{theme}.png", full_page=True)
+    for theme, page in at_phone_width(browser, ARTICLE, THEMES, "article"):
         found[theme] = {"tables": page.evaluate(MEASURE), "markers": page.evaluate(MARKERS)}
-    context.close()
     return found
 
 

@@ -16,13 +16,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from inkcard.app.articles.convert.html import to_article
 from inkcard.app.schema import ARTICLE_THEMES
-from tests.app.test_playground import OUTPUT, browser  # noqa: F401  # the module's browser
+from tests.app.phonearticle import at_phone_width
+from tests.app.test_playground import browser  # noqa: F401  # the module's browser
 
 THEMES = sorted(ARTICLE_THEMES)
-PHONE = {"width": 375, "height": 800}
-WECHAT_MARGINS = "body { margin: 0 16px; }"
 ARTICLE = """\
 # 行宽
 
@@ -94,16 +92,9 @@ MEASURE = """() => {
 @pytest.fixture(scope="module")
 def measured(browser: Browser) -> dict[str, list[dict[str, Any]]]:  # noqa: F811  # the fixture imported above
     """Each theme's article rendered once at 375 px with WeChat's margins."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
     found = {}
-    OUTPUT.mkdir(exist_ok=True)
-    for theme in THEMES:
-        page.set_content(to_article(ARTICLE, theme).html)
-        page.add_style_tag(content=WECHAT_MARGINS)
-        page.screenshot(path=OUTPUT / f"article-line-fill-{theme}.png", full_page=True)
+    for theme, page in at_phone_width(browser, ARTICLE, THEMES, "article-line-fill"):
         found[theme] = page.evaluate(MEASURE)
-    context.close()
     return found
 
 

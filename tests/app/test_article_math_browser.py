@@ -19,12 +19,10 @@ import pytest
 from playwright.sync_api import Browser
 
 from inkcard.app.articles.convert.formulas import MATH_SCALE
-from inkcard.app.articles.convert.html import to_article
 from inkcard.app.schema import ARTICLE_THEMES
-from tests.app.test_playground import OUTPUT, browser  # noqa: F401  # the module's browser
+from tests.app.phonearticle import at_phone_width
+from tests.app.test_playground import browser  # noqa: F401  # the module's browser
 
-PHONE = {"width": 375, "height": 900}
-WECHAT_MARGINS = "body { margin: 0 16px; }"
 INLINE = (  # in the order of the SVGs
     "23\\times31",
     "23{\\times}31",
@@ -100,16 +98,9 @@ MEASURE = """() => {
 @pytest.fixture(scope="module")
 def measured(browser: Browser) -> dict[str, dict[str, Any]]:  # noqa: F811  # the fixture imported above
     """Each theme's article at 375 px, its formulas measured."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
     found = {}
-    OUTPUT.mkdir(exist_ok=True)
-    for theme in ARTICLE_THEMES:
-        page.set_content(to_article(ARTICLE, theme).html)
-        page.add_style_tag(content=WECHAT_MARGINS)
-        page.screenshot(path=OUTPUT / f"article-math-{theme}.png", full_page=True)
+    for theme, page in at_phone_width(browser, ARTICLE, ARTICLE_THEMES, "article-math", height=900):
         found[theme] = page.evaluate(MEASURE)
-    context.close()
     return found
 
 

@@ -15,12 +15,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser
 
-from inkcard.app.articles.convert.html import to_article
 from inkcard.app.schema import ARTICLE_THEMES
-from tests.app.test_playground import OUTPUT, browser  # noqa: F401  # the module's browser
-
-PHONE = {"width": 375, "height": 800}
-WECHAT_MARGINS = "body { margin: 0 16px; }"
+from tests.app.phonearticle import at_phone_width
+from tests.app.test_playground import browser  # noqa: F401  # the module's browser
 
 FIGURES = (  # issue 43's table: years and figures, short headers
     "| 年份 | 营收 | 成本 | 利润 | 增长 |\n|---|---:|---:|---:|---:|\n"
@@ -127,20 +124,13 @@ UNGLUED = "span { white-space: normal !important; }"
 def measured(browser: Browser) -> dict[str, dict[str, Any]]:  # noqa: F811  # the fixture imported above
     """Each theme's article rendered once at 375 px; its tables and its samples measured,
     then the samples again without their no-wrap spans."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
     found = {}
-    OUTPUT.mkdir(exist_ok=True)
-    for theme in ARTICLE_THEMES:
-        page.set_content(to_article(ARTICLE, theme).html)
-        page.add_style_tag(content=WECHAT_MARGINS)
-        page.screenshot(path=OUTPUT / f"article-fit-{theme}.png", full_page=True)
+    for theme, page in at_phone_width(browser, ARTICLE, ARTICLE_THEMES, "article-fit"):
         tables = page.evaluate(TABLES)
         glued = page.evaluate(ONE_LINE, list(UNITS))
         page.add_style_tag(content=UNGLUED)
         unglued = page.evaluate(ONE_LINE, list(UNITS))
         found[theme] = {"tables": tables, "glued": glued, "unglued": unglued}
-    context.close()
     return found
 
 
