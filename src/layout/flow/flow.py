@@ -288,7 +288,7 @@ def _notes_on(previous: Block | None, block: Block, lines: int = 0) -> bool:
         return False
     if 0 < lines <= _NOTE_LINES:
         return True
-    text = "".join(t.text for t in block.inlines).strip()
+    text = _plain_text(block).strip()
     italic = bool(block.inlines) and all("em" in t.marks for t in block.inlines)
     return len(text) <= _NOTE_CHARS and (text.startswith(_NOTE_OPENINGS) or italic)
 
@@ -302,7 +302,7 @@ def _legend_of(previous: Block | None, block: Block | None) -> bool:
     formula ends one card and "其中 S_k 是…" opens the next, naming symbols out of sight."""
     if not isinstance(block, Paragraph) or not _is_display_math(previous):
         return False
-    return "".join(t.text for t in block.inlines).lstrip().startswith(_LEGEND_OPENINGS)
+    return _plain_text(block).lstrip().startswith(_LEGEND_OPENINGS)
 
 
 def _is_display_math(block: Block | None) -> bool:
@@ -316,8 +316,12 @@ def _is_lead_in(block: Block | None) -> bool:
     """A paragraph that introduces what follows: its text ends in a colon."""
     if not isinstance(block, Paragraph):
         return False
-    text = "".join(t.text for t in block.inlines).rstrip()
-    return text.endswith((":", "："))
+    return _plain_text(block).rstrip().endswith((":", "："))
+
+
+def _plain_text(paragraph: Paragraph) -> str:
+    """A paragraph's text without its marks: what the keep rules read it by."""
+    return "".join(t.text for t in paragraph.inlines)
 
 
 def _column(x: float, width: float) -> Ctx:
