@@ -146,6 +146,16 @@ def test_ruled_lines_sit_on_the_baselines_layout_reported(fonts) -> None:
     assert ys[:3] == [62.0, 90.0, 118.0] and ys[-1] <= 240 and len(ys) == 7
 
 
+def test_ruled_paper_draws_no_rule_between_the_lines_of_a_tight_block(fonts) -> None:
+    # A heading wrapped at 18 px lines on 24 px paper: a rule 6 px under its first line
+    # would run through the second line's letters; the second line keeps its rule. Lines of
+    # one table row share a baseline and get one rule.
+    frame = Rect(0.0, 0.0, 360.0, 200.0)
+    toml = 'kind = "ruled-lines"\npaint = "ink"\noffset = 6\npitch = 24\n'
+    lines = built(toml, fonts, frame, baselines=(40.0, 58.0, 82.0, 106.0, 106.0))
+    assert [s.y1 for s in lines if isinstance(s, Segment)] == [64.0, 88.0, 112.0]
+
+
 def test_patterns_halftone_rings_corners_and_frames_build(fonts) -> None:
     [grid] = built('kind = "dot-grid"\nspacing = 10\nradius = 1\npaint = "ink"\n', fonts)
     assert isinstance(grid, Fill) and grid.color.kind == "dots" and grid.rect == CARD

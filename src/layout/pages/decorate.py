@@ -305,7 +305,8 @@ def _label(deco: Label, ctx: Context) -> Built:
 
 def _ruled_lines(deco: RuledLines, ctx: Context) -> Built:
     f = ctx.frame
-    ys = [y + deco.offset for y in ctx.baselines if f.y <= y <= f.bottom]
+    lines = sorted({y for y in ctx.baselines if f.y <= y <= f.bottom})
+    ys = [y + deco.offset for y in _ruled_baselines(lines, deco.pitch)]
     if deco.extend:
         pitch = deco.pitch or (ys[-1] - ys[-2] if len(ys) > 1 else 24.0)
         y = ys[-1] + pitch if ys else f.y + pitch
@@ -315,6 +316,23 @@ def _ruled_lines(deco: RuledLines, ctx: Context) -> Built:
     paint = ctx.paint(deco.paint)
     left, right = f.x + deco.x, f.right - deco.x
     return [Segment(left, y, right, y, paint, deco.width) for y in ys], f
+
+
+# Lines closer than this share of the paper's pitch are one block set tight (a wrapped
+# heading at 0.9): a rule under the first would run through the second's letters.
+_TIGHT_PITCH = 0.8
+
+
+def _ruled_baselines(lines: list[float], pitch: float) -> list[float]:
+    """The baselines that get a rule: each, except one whose next line sits closer than
+    the paper's pitch allows (ruled paper has no rule between a title's two lines)."""
+    if pitch <= 0:
+        return lines
+    return [
+        y
+        for y, below in zip(lines, [*lines[1:], math.inf], strict=True)
+        if below - y >= pitch * _TIGHT_PITCH
+    ]
 
 
 def _dot_grid(deco: DotGrid, ctx: Context) -> Built:
