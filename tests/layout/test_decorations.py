@@ -154,6 +154,8 @@ def test_ruled_paper_draws_no_rule_between_the_lines_of_a_tight_block(fonts) -> 
     toml = 'kind = "ruled-lines"\npaint = "ink"\noffset = 6\npitch = 24\n'
     lines = built(toml, fonts, frame, baselines=(40.0, 58.0, 82.0, 106.0, 106.0))
     assert [s.y1 for s in lines if isinstance(s, Segment)] == [64.0, 88.0, 112.0]
+    paper = built(toml + "extend = true\n", fonts, frame)  # a card with no text: all paper
+    assert [s.y1 for s in paper if isinstance(s, Segment)][:2] == [24.0, 48.0]
 
 
 def test_patterns_halftone_rings_corners_and_frames_build(fonts) -> None:

@@ -326,7 +326,7 @@ _TIGHT_PITCH = 0.8
 def _ruled_baselines(lines: list[float], pitch: float) -> list[float]:
     """The baselines that get a rule: each, except one whose next line sits closer than
     the paper's pitch allows (ruled paper has no rule between a title's two lines)."""
-    if pitch <= 0:
+    if pitch <= 0 or not lines:
         return lines
     return [
         y
