@@ -7,8 +7,8 @@ mind map's branches series colours made from the link and syntax colours
 (`diagrams.palette`: distinct, each 3:1 from the next). The row's text (the card's alt
 text) is the diagram's labels. A diagram we do not draw stays a code block, with a
 one-line note under it saying why. Like a picture (`figures`), the row may be drawn
-smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size (its labels'
-size) in all.
+smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size in all, nor
+so small that its smallest label reads under `LEGIBLE_LABEL` px (`figures.label_floor`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ..diagrams.palette import series_colour
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles, contrast, mean_colour
-from .figures import FIGURE_FLOOR, figure_floor
+from .figures import FIGURE_FLOOR, figure_floor, label_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -227,8 +227,13 @@ def _figure(
         frames=ctx.frames,
         text=drawing.text,
         note=drawing.note,
-        min_scale=figure_floor(ctx, scale),
+        min_scale=figure_floor(ctx, scale, label_floor(_smallest_label(drawing))),
     )
+
+
+def _smallest_label(drawing: Drawing) -> float:
+    """The px of the drawing's smallest label at its own size (a chart with none: any)."""
+    return min((item.text.size for item in drawing.items if isinstance(item, Label)), default=99.0)
 
 
 def _painted(
@@ -282,15 +287,23 @@ def _legible(ink: int, ground: int | None, styles: Styles) -> int:
 
 
 def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
-    """The source as a code block, then a one-line note in the caption style."""
+    """The source as a code block, then a note in the caption style, kept whole and with
+    the code (its last line alone opened a card: "are not supported")."""
     part = code(flow, block, ctx)
     style = flow.styles["image"]
     lines = flow.text_lines(
         (Text(f"Mermaid diagram not drawn: {reason}"),), style, replace(ctx, color=style.color)
     )
+    last = len(lines) - 1
     notes = [
-        Row(height=line.height, items=line.items, frames=ctx.frames, text=line.text)
-        for line in lines
+        Row(
+            height=line.height,
+            items=line.items,
+            frames=ctx.frames,
+            text=line.text,
+            keep_with_next=index < last,
+        )
+        for index, line in enumerate(lines)
     ]
     flow.spend(notes)
     rows = (*part.rows[:-1], replace(part.rows[-1], keep_with_next=True), *notes)

@@ -24,6 +24,7 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 # the reader met in the text (docs/decisions/engine.md, "2026-12-03: figures drawn smaller
 # to end a card; tile grids split between lines": 0.6 and 0.8 measured).
 FIGURE_FLOOR = 0.7
+LEGIBLE_LABEL = 10.0  # px: a diagram drawn smaller to end a card keeps its labels this large
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
 
@@ -68,11 +69,19 @@ def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
     return Part((replace(row, keep_with_next=True), under), style.margin_top, 0.0)
 
 
-def figure_floor(ctx: Ctx, drawn_at: float = 1.0) -> float:
+def figure_floor(ctx: Ctx, drawn_at: float = 1.0, least: float = FIGURE_FLOOR) -> float:
     """The `min_scale` of a figure row in `ctx` already drawn at `drawn_at` of its own
-    size: `FIGURE_FLOOR` of that size, at the top level only (a scaled row is centred on
-    the card, which is not a container's centre)."""
-    return 1.0 if ctx.frames else min(1.0, FIGURE_FLOOR / drawn_at)
+    size: `least` (`FIGURE_FLOOR`, or a diagram's `label_floor`) of that size, at the top
+    level only (a scaled row is centred on the card, which is not a container's centre)."""
+    return 1.0 if ctx.frames else min(1.0, least / drawn_at)
+
+
+def label_floor(smallest_label: float) -> float:
+    """The least share of its size a diagram whose smallest label is `smallest_label` px
+    is drawn at to end a card: `FIGURE_FLOOR`, or more where that would set its labels
+    under `LEGIBLE_LABEL` (a sequence's 12-px messages at 70 % were 8.4 px, 6.9 px on a
+    phone, in a card that gained nothing a reader wanted)."""
+    return max(FIGURE_FLOOR, min(1.0, LEGIBLE_LABEL / smallest_label))
 
 
 def _caption(flow: Layouter, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:

@@ -282,9 +282,15 @@ _NOTE_LINES = 2
 
 def _notes_on(previous: Block | None, block: Block, lines: int = 0) -> bool:
     """Whether `block` (laid out in `lines` rows) is a short note on the table before it
-    ("注：…", "Source: …", an italic line, or any paragraph of one or two lines), which
-    stays on the table's card: parted from it, it reads as stray text."""
-    if not isinstance(previous, Table) or not isinstance(block, Paragraph):
+    ("注：…", "Source: …", an italic line, or any paragraph of one or two lines), or on the
+    figure before it (a paragraph of one or two lines: "每一层大约流失 60%" under a funnel
+    opened the next card, above a diagram it was not about); it stays on their card:
+    parted from them, it reads as stray text."""
+    if not isinstance(block, Paragraph):
+        return False
+    if _is_figure(previous):
+        return 0 < lines <= _NOTE_LINES
+    if not isinstance(previous, Table):
         return False
     if 0 < lines <= _NOTE_LINES:
         return True
@@ -303,6 +309,11 @@ def _legend_of(previous: Block | None, block: Block | None) -> bool:
     if not isinstance(block, Paragraph) or not _is_display_math(previous):
         return False
     return _plain_text(block).lstrip().startswith(_LEGEND_OPENINGS)
+
+
+def _is_figure(block: Block | None) -> bool:
+    """A picture or a Mermaid diagram (drawn, or shown as its source)."""
+    return isinstance(block, Image) or (isinstance(block, CodeBlock) and is_diagram(block))
 
 
 def _is_display_math(block: Block | None) -> bool:
