@@ -124,10 +124,12 @@ def test_a_diagram_and_its_heading_join_the_card_before(fonts: layout.FontBook) 
 
 def test_a_card_may_end_under_a_figure_after_a_heading(fonts: layout.FontBook) -> None:
     """A heading keeps with its figure, but a figure is a whole, not a first line: it does
-    not also hold the next paragraph's first line on its card (which made a figure shrink
-    only to pull a line up under it)."""
+    not also hold the first line of a paragraph of three lines or more on its card (which
+    made a figure shrink only to pull a line up under it). One of one or two lines is the
+    figure's note and keeps with it (test_figure_notes.py)."""
     chart = "```mermaid\ngraph TD\nA[Write] --> B[Review]\n```"
-    post = f"## The flow\n\n{chart}\n\nAfter the chart.\n\nAnd a second paragraph.\n"
+    long = " ".join(["After the chart, the text goes on about the flow."] * 5)
+    post = f"## The flow\n\n{chart}\n\n{long}\n\nAnd a second paragraph.\n"
     pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, OPTIONS)
     rows = [p.row for page in pages for p in page.rows]
     [chart_row] = [row for row in rows if row.text.startswith("Write")]
