@@ -50,7 +50,7 @@ def test_a_short_paragraph_under_a_diagram_shares_its_card(fonts, theme: str) ->
     parted = []
     rest = "\n\n".join([FILL] * 8)
     options = layout.RenderOptions(width=440, height=586, split="autoSplit")
-    for before in range(0, 20):
+    for before in range(20):
         lead = "\n\n".join([LINE] * before)
         md = f"# 转化漏斗\n\n{lead}\n\n{FUNNEL}\n\n{COMMENT}\n\n{rest}\n"
         pages = layout.layout_pages(md, themes.load(theme), fonts, options)
