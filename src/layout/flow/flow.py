@@ -311,11 +311,6 @@ def _legend_of(previous: Block | None, block: Block | None) -> bool:
     return _plain_text(block).lstrip().startswith(_LEGEND_OPENINGS)
 
 
-def _is_figure(block: Block | None) -> bool:
-    """A picture or a Mermaid diagram (drawn, or shown as its source)."""
-    return isinstance(block, Image) or (isinstance(block, CodeBlock) and is_diagram(block))
-
-
 def _is_display_math(block: Block | None) -> bool:
     """A paragraph of one display formula (`$$…$$`, how markdown.py parses a math block)."""
     if not isinstance(block, Paragraph) or len(block.inlines) != 1:
@@ -351,7 +346,8 @@ def _kept_height(rows: list[Row], margin: float) -> float:
     return height + margin if height else 0.0
 
 
-def _is_figure(block: Block) -> bool:
+def _is_figure(block: Block | None) -> bool:
+    """A picture or a Mermaid diagram (drawn, or shown as its source)."""
     return isinstance(block, Image) or (isinstance(block, CodeBlock) and is_diagram(block))
 
 
