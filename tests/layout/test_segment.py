@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -94,7 +95,7 @@ def test_every_markdown_line_and_heading_in_the_repository_cuts_as_rjieba_does()
 
 
 @pytest.mark.parametrize("make", (_mixed, _unknown_name, _any_characters))
-def test_generated_hard_strings_cut_as_rjieba_does(make) -> None:  # type: ignore[no-untyped-def]
+def test_generated_hard_strings_cut_as_rjieba_does(make: Callable[[random.Random], str]) -> None:
     rng = random.Random(45)
     texts = [make(rng) for _ in range(3000)]
     assert _differences(texts) == []

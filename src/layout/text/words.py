@@ -2,7 +2,7 @@
 
 Chinese: so a heading breaks between words, not inside one ("荔/枝", "生/死时速").
 `layout.text.segment` segments, with rjieba's cuts (jieba's dictionary and HMM) from a
-memory-mapped dictionary: about 1 ms and 3 MB on the first heading that needs it, where
+memory-mapped dictionary: a few ms and 3 MB on the first heading that needs it, where
 importing rjieba cost 0.1–0.3 s and about 30 MB.
 
 English: where long words may take a hyphen at a line end (pyphen's en_US patterns). Only
