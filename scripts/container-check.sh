@@ -344,7 +344,7 @@ found = re.search(r"Created the first API key.*?\n\s*\n\s+(\S+)\n", printed)
 if not found:
     fail("the first-start key is not in the server's output")
 key = found.group(1)
-# Each part needs its own libraries: a Chinese heading (rjieba), code (pygments), math
+# Each part needs its own libraries: a Chinese heading (marisa-trie), code (pygments), math
 # (ziamath), a flowchart (grandalf), emoji, long English words (pyphen).
 markdown = """# Hello from the container
 

@@ -54,6 +54,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
     "ziamath": ("layout/text/mathtex.py",),
+    "marisa_trie": ("layout/text/segment/data.py",),  # jieba's dictionary, memory-mapped
     "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (
         "layout/draw/painter.py",

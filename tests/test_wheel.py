@@ -133,3 +133,19 @@ def test_a_project_of_its_own_app_and_themes_shadows_none_of_ours(
     assert (theirs, app) == ("themes", "app")
     # `python -m` also runs from that folder: the command is still ours
     assert "inkcard" in _run(installed.python, "-m", "inkcard.app.cli", "--help", cwd=tmp_path)
+
+
+def test_the_wheel_carries_the_chinese_segmenters_dictionary(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The segmenter's tries and tables are package data: the installed wheel cuts a heading
+    (and a run only the HMM cuts) from its own copy, never from the checkout."""
+    show = (
+        "from inkcard.layout.text.segment import cut\n"
+        "from inkcard.layout.text.segment.data import DATA\n"
+        "print(DATA, '|'.join(cut('荔枝生死时速')), '|'.join(cut('龘靐齉')))\n"
+    )
+    data, words, unknown = _run(installed.python, "-c", show, cwd=tmp_path).split()
+    assert Path(data).is_relative_to(installed.purelib / "inkcard")
+    assert words == "荔枝|生死时速"
+    assert unknown.replace("|", "") == "龘靐齉"

@@ -1,8 +1,9 @@
 """Text → where its words are: Chinese word boundaries, and English words' hyphen points.
 
-Chinese: so a heading breaks between words, not inside one ("荔/枝", "生/死时速"). rjieba
-(jieba's dictionary and algorithm, compiled) segments; it is imported on the first heading that
-needs it (0.1 s and about 33 MB), since most cards never wrap a Chinese heading.
+Chinese: so a heading breaks between words, not inside one ("荔/枝", "生/死时速").
+`layout.text.segment` segments, with rjieba's cuts (jieba's dictionary and HMM) from a
+memory-mapped dictionary: a few ms and 3 MB on the first heading that needs it, where
+importing rjieba cost 0.1–0.3 s and about 30 MB.
 
 English: where long words may take a hyphen at a line end (pyphen's en_US patterns). Only
 plain words count: six to forty letters, standing between spaces or punctuation, so URLs, file
@@ -14,7 +15,6 @@ points only when an ordinary break would leave a line very loose.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -24,17 +24,11 @@ if TYPE_CHECKING:
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
-@lru_cache(maxsize=1)
-def _cut() -> Callable[[str], list[str]]:
-    import rjieba
-
-    cut: Callable[[str], list[str]] = rjieba.cut
-    return cut
-
-
 @lru_cache(maxsize=256)  # a wrapping heading is segmented for its words and its phrases
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(_cut()(text))
+    from .segment import cut  # on the first Chinese heading: its dictionary maps then
+
+    return tuple(cut(text))
 
 
 def has_han(text: str) -> bool:
