@@ -6,6 +6,7 @@ characters; paragraphs are 16 px apart; a table row of the box font is 41.6 px t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -381,3 +382,27 @@ def test_a_table_set_tight_stays_whole_with_its_heading(fonts) -> None:
             tight += any("set tight" in note for p in pages for note in measure(p).notes)
     assert not split
     assert tight >= 20
+
+
+def test_a_tight_table_counts_when_the_breaker_asks_whether_a_card_can_be_saved() -> None:
+    """A title and lead of 30, a heading, a table of five rows 16 tall (10 set tight) and a
+    source line, then a heading and nine lines: 230 on cards of 100, three cards as it
+    stands, the first a title card. Gaps alone could not save one, so the tighter pass was
+    never tried and the table's tight form never counted (pop-art's framed fund post took
+    three cards at 440x586, its title card 41 % full); set tight, the table section joins
+    the title and the post takes two."""
+    title = Row(10.0, (), text="title", keep_with_next=True, source=(("Heading", 0),))
+    lead = [Row(10.0, (), text=f"l{i}", source=(("Paragraph", 1),)) for i in range(2)]
+    heading = Row(10.0, (), text="h", keep_with_next=True, source=(("Heading", 2),))
+    body = [
+        Row(16.0, (), text=f"t{i}", keep_with_next=i < 4, source=(("Table", 3),)) for i in range(5)
+    ]
+    table_rows = [replace(row, tight=replace(row, height=10.0)) for row in body]
+    source = Row(10.0, (), text="src", source=(("Paragraph", 4),))
+    second = Row(10.0, (), text="h2", keep_with_next=True, source=(("Heading", 5),))
+    paragraph = [Row(10.0, (), text=f"p{i}", source=(("Paragraph", 6),)) for i in range(9)]
+    rows = [title, *lead, heading, *table_rows, source, second, *paragraph]
+    assert len(paged(rows, 100.0).pages) == 3
+    paging = paged(rows, 100.0, squeeze=0.3)
+    assert [[row.text for row in page][-1] for page in paging.pages] == ["src", "p8"]
+    assert all(row.height == 10.0 for row in paging.pages[0] if row.text.startswith("t"))
