@@ -113,7 +113,7 @@ def paged(
     broken = column.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    if squeeze > 0 and len(ends) > 1 and (rules or column.could_save_a_card(len(ends), squeeze)):
+    if squeeze > 0 and len(ends) > 1 and (rules or _could_save_a_card(column, len(ends), squeeze)):
         # tighter gaps where they save a card, or where they spare a broken rule (a title
         # 3 px too tall to stay with its diagram ended a slide alone)
         tighter = column.best_ends(squeeze)
@@ -154,15 +154,11 @@ class _Column:
         self.shrinks = [0.0]  # what the figures before each row may give up of their height
         self.tights = [0.0]  # what the table rows before it give, set tight
         self.gives = [0.0]  # both: what a card may give where gaps may be squeezed too
-        self.framed = [0.0]  # the padding of the frames (panels) opened up to each row
-        self.own = [sum(f.pad_top + f.pad_bottom for f in row.frames) for row in rows]
+        # the padding of the frames (panels) opened up to each row, and each row's own
+        self.framed, self.own = _frame_padding(rows)
         placed = place(rows).rows
         total = 0.0
-        before: tuple[Frame, ...] = ()
         for row, at in zip(rows, placed, strict=True):
-            opened = row.frames[_shared(before, row.frames) :]
-            self.framed.append(self.framed[-1] + sum(f.pad_top + f.pad_bottom for f in opened))
-            before = row.frames
             self.tops.append(at.y)
             self.bottoms.append(at.y + row.height + sum(f.pad_bottom for f in row.frames))
             self.opens.append(sum(f.pad_top for f in row.frames))
@@ -223,19 +219,6 @@ class _Column:
 
     def fits(self, lo: int, hi: int, squeeze: float) -> bool:
         return self.used(lo, hi, squeeze) <= self.height + EPSILON
-
-    def padding(self, lo: int, hi: int) -> float:
-        """The padding of the frames rows[lo:hi] sit in, each frame's once."""
-        return self.own[lo] + self.framed[hi] - self.framed[lo + 1]
-
-    def could_save_a_card(self, cards: int, squeeze: float) -> bool:
-        """Whether the post, all gaps and panel paddings shrunk, its table rows set tight
-        and its figures at their floor (all a squeezed card may give), is short enough for
-        one card fewer:
-        counting the gaps alone, pop-art's framed fund post kept a third card though its
-        tight table let it end in two."""
-        least = self.used(0, self.n, squeeze) - self.gives[self.n] - squeeze * self.framed[-1]
-        return least <= (cards - 1) * self.height + EPSILON
 
     def best_ends(self, squeeze: float) -> list[int]:
         """The breaks (each card's end) of the cheapest set."""
@@ -306,8 +289,7 @@ class _Column:
         breaks = self._break_prices(squeeze)
         top = self._top(lo) - self.tops[lo]
         reach = self._reach(lo, squeeze)
-        # panel padding gives `squeeze` of itself too, once the gaps have given theirs (a
-        # section's last quote kept off the next card, art-deco's Chengdu tip at 500x500)
+        # panels' padding gives `squeeze` of itself once the gaps have (art-deco's tip)
         framed, padded = self.framed, squeeze * (self.own[lo] - self.framed[lo + 1])
         # each block kind's rule, the end of the block each break falls in, and how far a
         # card opening where the block around `lo` opens reaches (0: `lo` is in none)
@@ -412,6 +394,29 @@ class _Column:
 def _last_badness(fill: float) -> float:
     """A last card costs nothing from LAST_FILL up, and steeply under it."""
     return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
+
+
+def _could_save_a_card(column: _Column, cards: int, squeeze: float) -> bool:
+    """Whether the post, all gaps and panel paddings shrunk, its table rows set tight and
+    its figures at their floor (all a squeezed card may give), is short enough for one
+    card fewer: counting the gaps alone, pop-art's framed fund post kept a third card
+    though its tight table let it end in two."""
+    least = column.used(0, column.n, squeeze) - column.gives[column.n]
+    least -= squeeze * column.framed[-1]
+    return least <= (cards - 1) * column.height + EPSILON
+
+
+def _frame_padding(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
+    """The padding (top and bottom) of the frames opened up to each row, as prefix sums
+    (each frame counted where it opens), and the padding of each row's own frames: a card
+    from row lo to hi sits in `own[lo] + framed[hi] - framed[lo + 1]` of padding."""
+    framed = [0.0]
+    before: tuple[Frame, ...] = ()
+    for row in rows:
+        opened = row.frames[_shared(before, row.frames) :]
+        framed.append(framed[-1] + sum(f.pad_top + f.pad_bottom for f in opened))
+        before = row.frames
+    return framed, [sum(f.pad_top + f.pad_bottom for f in row.frames) for row in rows]
 
 
 def _shared(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
