@@ -6,12 +6,14 @@ characters; paragraphs are 16 px apart; a table row of the box font is 41.6 px t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.base.boxes import Page, Row
+from inkcard.layout.base.boxes import Frame, FrameDecor, Page, Row
+from inkcard.layout.base.placing import place
 from inkcard.layout.pages.breakrules import RULES, TABLE_HEADER_ALONE
 from inkcard.layout.pages.pagebreaks import paged
 from inkcard.layout.pages.quality import measure
@@ -381,3 +383,58 @@ def test_a_table_set_tight_stays_whole_with_its_heading(fonts) -> None:
             tight += any("set tight" in note for p in pages for note in measure(p).notes)
     assert not split
     assert tight >= 20
+
+
+def test_a_tight_table_counts_when_the_breaker_asks_whether_a_card_can_be_saved() -> None:
+    """A title and lead of 30, a heading, a table of five rows 16 tall (10 set tight) and a
+    source line, then a heading and nine lines: 230 on cards of 100, three cards as it
+    stands, the first a title card. Gaps alone could not save one, so the tighter pass was
+    never tried and the table's tight form never counted (pop-art's framed fund post took
+    three cards at 440x586, its title card 41 % full); set tight, the table section joins
+    the title and the post takes two."""
+    title = Row(10.0, (), text="title", keep_with_next=True, source=(("Heading", 0),))
+    lead = [Row(10.0, (), text=f"l{i}", source=(("Paragraph", 1),)) for i in range(2)]
+    heading = Row(10.0, (), text="h", keep_with_next=True, source=(("Heading", 2),))
+    body = [
+        Row(16.0, (), text=f"t{i}", keep_with_next=i < 4, source=(("Table", 3),)) for i in range(5)
+    ]
+    table_rows = [replace(row, tight=replace(row, height=10.0)) for row in body]
+    source = Row(10.0, (), text="src", source=(("Paragraph", 4),))
+    second = Row(10.0, (), text="h2", keep_with_next=True, source=(("Heading", 5),))
+    paragraph = [Row(10.0, (), text=f"p{i}", source=(("Paragraph", 6),)) for i in range(9)]
+    rows = [title, *lead, heading, *table_rows, source, second, *paragraph]
+    assert len(paged(rows, 100.0).pages) == 3
+    paging = paged(rows, 100.0, squeeze=0.3)
+    assert [[row.text for row in page][-1] for page in paging.pages] == ["src", "p8"]
+    assert all(row.height == 10.0 for row in paging.pages[0] if row.text.startswith("t"))
+
+
+def test_a_panels_padding_gives_its_share_when_the_gaps_have_given_theirs() -> None:
+    """Five lines, then a two-line quote in a panel padded 10 above and below, then a
+    section of 90: the quote ends its section 5 over the first card, and the gaps' 30 %
+    gives only 3 of it, so it opened the second card above the next heading (art-deco's
+    Chengdu tip at 500x500) and the post took three. The panel's padding gives up to the
+    same share once the gaps have given theirs: two cards, the quote with its section."""
+    panel = Frame(7, 10.0, 10.0, FrameDecor(0.0, 100.0))
+    lines = [Row(10.0, (), text=f"a{i}", source=(("Paragraph", i),)) for i in range(5)]
+    quote = [
+        Row(
+            12.5,
+            (),
+            gap=10.0 if i == 0 else 0.0,
+            frames=(panel,),
+            keep_with_next=i == 0,
+            text=f"q{i}",
+            source=(("Quote", 5), ("Paragraph", 6)),
+        )
+        for i in range(2)
+    ]
+    heading = Row(10.0, (), gap=10.0, text="h", keep_with_next=True, source=(("Heading", 7),))
+    section = [Row(10.0, (), text=f"b{i}", source=(("Paragraph", 8 + i),)) for i in range(8)]
+    paging = paged([*lines, *quote, heading, *section], 100.0, squeeze=0.3)
+    assert [[row.text for row in page][-1] for page in paging.pages] == ["q1", "b7"]
+    first = paging.pages[0]
+    assert place(first).height == pytest.approx(100.0)
+    assert first[5].gap == pytest.approx(7.0)  # the gaps give their 30 % first
+    [shrunk] = {f for row in first for f in row.frames}
+    assert 7.0 <= shrunk.pad_top < 10.0 and shrunk.pad_bottom == shrunk.pad_top

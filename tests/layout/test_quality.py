@@ -227,3 +227,22 @@ def test_a_wide_flowchart_turned_upright_says_so(fonts) -> None:
     short = "```mermaid\nflowchart LR\n  A[写] --> B[发]\n```"
     fits = measure(layout.layout_pages(short, _theme(), fonts, layout.RenderOptions())[0])
     assert fits is not None and fits.notes == ()  # it fits as written: nothing to say
+
+
+def test_a_near_empty_title_card_before_the_last_loses_points(fonts) -> None:
+    """A title and a two-line lead, then a section whose code block cannot start under
+    them: the first card is a title card, set in its middle, and scored 100 however empty
+    (pop-art's 41 % fund title card, a card the frame cost, rated 4/5 by eye). Composed, a
+    card before the last under 55 % full costs half what it lacks (a card at the top, all)."""
+    post = f"# 一个标题\n\n{PARAGRAPH}\n\n## 一节\n\n{CODE}\n\n{PARAGRAPH}"
+    rendered = layout.layout_pages(
+        post,
+        _theme('content_align = "auto"\n'),
+        fonts,
+        layout.RenderOptions(width=440, height=586, split="autoSplit"),
+    )
+    title = rendered[0]
+    assert len(rendered) > 1 and title.fit is not None and title.fit.offset > 0
+    quality = measure(title)
+    assert quality is not None and quality.fill < 0.45
+    assert quality.score <= round(100 - 50 * (0.55 - quality.fill)) < 95

@@ -11,7 +11,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
-from inkcard.layout.pages.quality import measure
+from inkcard.layout.pages.quality import TITLE_FULL_ENOUGH, TITLE_WEIGHT, measure
 from inkcard.layout.pages.short import TITLE_ROOMY, is_title_card
 from tests import pngcodec
 
@@ -128,23 +128,26 @@ def test_the_japanese_posts_first_square_card_is_its_cover(fonts: layout.FontBoo
     square = layout.RenderOptions(width=500, height=500, split="autoSplit")
     first = layout.layout_pages(post, themes.load("apple-notes"), fonts, square)[0]
     assert first.fit is not None and first.fit.offset > 0
-    quality = measure(first)
-    assert quality is not None and quality.score == 100
+    quality = measure(first)  # a cover, but a card under 55 % full before the last: half price
+    assert quality is not None and quality.empty_band < 0.25
+    assert quality.score == round(100 - TITLE_WEIGHT * (TITLE_FULL_ENOUGH - quality.fill))
 
 
 def test_a_slides_title_card_is_set_in_its_optical_centre(fonts: layout.FontBook) -> None:
     """The fund explainer at 1600x900: its title and two-line lead left the first card
-    half empty at the top; set in the card's optical centre it is the post's
-    cover, and scored as composed. At 440x586 the first card holds a section too."""
+    half empty at the top; set in the card's optical centre it is the post's cover, and
+    scored as composed (its emptiness at half price). At 440x586 the first card holds a
+    section too."""
     theme = themes.load("apple-notes")
     post = FUND.read_text("utf-8")
     slide = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode="light-mode")
     first, second = layout.layout_pages(post, theme, fonts, slide)[:2]
     assert first.fit is not None and first.fit.offset > 0
     assert second.fit is not None and second.fit.offset == 0
-    quality = measure(first)  # its fill and the room round it are not scored: composed
+    quality = measure(first)  # the room round it is composition; its fill under 55 %, half
     assert quality is not None and quality.fill < 0.6 and quality.empty_band < 0.25
-    assert quality.score >= 100 - 8 * (11 - quality.smallest_text) - 1  # small text only
+    emptiness = TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
+    assert quality.score >= 100 - 8 * (11 - quality.smallest_text) - emptiness - 1
     portrait = layout.RenderOptions(width=440, height=586, split="autoSplit", mode="light-mode")
     card = layout.layout_pages(post, theme, fonts, portrait)[0]
     assert card.fit is not None and card.fit.offset == 0

@@ -46,7 +46,7 @@ from .cardface import (
     static_layers,
 )
 from .cues import continuation_cues
-from .layers import live_decorations
+from .layers import chrome_boxes, live_decorations
 from .marks.aigclabel import label_items, with_label_room
 from .marks.brandmarks import backdrop_items, band_items, watermark_items
 from .marks.chrome import page_number_items
@@ -344,7 +344,8 @@ def _page(
     backdrop = backdrop_items(card.brand, page, styles, fonts)
     under, over = static_layers(styles, fonts, card.width, height, backdrop)
     content = content_box(styles, card.width, height)
-    live = live_decorations(styles, fonts, placement, page, content, top)
+    chrome = _chrome(styles, fonts, box, card, number, total, height)
+    live = live_decorations(styles, fonts, placement, page, content, top, chrome_boxes(chrome))
     items: list[Item] = [*under, *live["under"]]
     if card.brand is not None:
         items.extend(watermark_items(card.brand, styles, fonts, content))
@@ -356,6 +357,23 @@ def _page(
     items.extend(live["panel-over"])
     items.extend(live["over"])
     items.extend(over)
+    items.extend(chrome)
+    background = canvas_colour(styles["card"])
+    return Page(card.width, height, background, tuple(items), placement.rows)
+
+
+def _chrome(
+    styles: Styles,
+    fonts: FontBook,
+    box: Rect,
+    card: Card,
+    number: int,
+    total: int,
+    height: float,
+) -> list[Item]:
+    """What a card sets over everything outside its rows: its page number, its AI label
+    and a brand kit's sign and footer lines (the text ornaments keep off, `chrome_boxes`)."""
+    items: list[Item] = []
     numbered = total > 1 and bool(styles["page_number"].format)
     if numbered:
         items.extend(_page_number(styles, fonts, number, total, box, height))
@@ -367,8 +385,7 @@ def _page(
         bottom = height - edges(styles["card"])[2]
         clear = ornament_boxes(styles, fonts, card.width, height)
         items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered, clear))
-    background = canvas_colour(styles["card"])
-    return Page(card.width, height, background, tuple(items), placement.rows)
+    return items
 
 
 def _page_number(

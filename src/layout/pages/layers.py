@@ -3,9 +3,10 @@ per quote or code panel), laid out for each card; `cardface` builds the static o
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
-from ..base.boxes import Item, Rect
+from ..base.boxes import Cached, GlyphRun, Group, Item, Layer, Picture, Rect
 from ..base.fonts import FontBook
 from ..base.placing import Placement
 from ..style.decorations import Decoration, is_static
@@ -14,11 +15,19 @@ from .decorate import Context, build, text_boxes
 
 
 def live_decorations(
-    styles: Styles, fonts: FontBook, placement: Placement, page: Rect, content: Rect, top: float
+    styles: Styles,
+    fonts: FontBook,
+    placement: Placement,
+    page: Rect,
+    content: Rect,
+    top: float,
+    chrome: tuple[Rect, ...] = (),
 ) -> dict[str, list[Item]]:
     """Decorations tied to this card's text (ruled lines on its baselines) or panels
     (one per quote or code panel), by where they go in paint order; the rows start at
-    `top`."""
+    `top`. An `avoid_text` ornament keeps off the rows and off `chrome`, the text the card
+    sets outside them (`chrome_boxes`: its page number, a brand kit's byline and footer):
+    watercolor's bottom-left bloom sat under a byline at 3.7:1."""
     out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
     live = [d for d in styles.decorations if not is_static(d)]
     if not live:
@@ -26,7 +35,7 @@ def live_decorations(
     baselines = tuple(
         top + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
     )
-    text = text_boxes(placement.rows, replace(content, y=top))
+    text = text_boxes(placement.rows, replace(content, y=top)) + chrome
     for deco in live:
         for frame in _frames_of(deco, placement, page, content, top):
             context = Context(frame, styles.tokens, fonts, baselines, text, page)
@@ -45,3 +54,34 @@ def _frames_of(
         for frame, top, bottom in placement.frames
         if frame.decor.role == deco.frame
     ]
+
+
+def chrome_boxes(items: list[Item]) -> tuple[Rect, ...]:
+    """The boxes of the text and pictures among a card's chrome `items` (a page number, a
+    brand kit's sign and footer lines, an AI label), each from an em above its baseline to
+    a quarter under: what an `avoid_text` ornament keeps off besides the rows."""
+    boxes: list[Rect] = []
+    for item, dx, dy, scale in _leaves(items, 0.0, 0.0, 1.0):
+        if isinstance(item, GlyphRun) and item.xs:
+            size = item.size * scale
+            left, right = dx + min(item.xs) * scale, dx + max(item.xs) * scale + size
+            top, bottom = dy + min(item.ys) * scale - size, dy + max(item.ys) * scale + size / 4
+            boxes.append(Rect(left, top, right - left, bottom - top))
+        elif isinstance(item, Picture):
+            r = item.rect
+            left, top = dx + r.x * scale, dy + r.y * scale
+            boxes.append(Rect(left, top, r.width * scale, r.height * scale))
+    return tuple(boxes)
+
+
+def _leaves(
+    items: list[Item] | tuple[Item, ...], dx: float, dy: float, scale: float
+) -> Iterator[tuple[Item, float, float, float]]:
+    for item in items:
+        if isinstance(item, Group):
+            inner = (dx + item.dx * scale, dy + item.dy * scale, scale * item.scale)
+            yield from _leaves(item.items, *inner)
+        elif isinstance(item, Layer | Cached):
+            yield from _leaves(item.items, dx, dy, scale)
+        else:
+            yield item, dx, dy, scale

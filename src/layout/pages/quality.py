@@ -44,6 +44,11 @@ PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at 
 FULL_ENOUGH = 0.75  # a card before the last filled less than this shows a hole (55 %: abandoned)
 LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
 SECTION_FULL_ENOUGH = 0.5  # a card ending its section (a heading next) may end this early
+# A title card set in its middle reads as the post's cover, but under this share it is also
+# a card left half empty before the last (pop-art's 41 % fund title card, rated 4/5, scored
+# 100): it pays half what a card at the top would, the composition earning the other half.
+TITLE_FULL_ENOUGH = 0.55
+TITLE_WEIGHT = 50
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
 READABLE_CONTRAST = 4.5  # WCAG AA for body text
@@ -95,6 +100,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
         enough = SECTION_FULL_ENOUGH
     if fit.offset <= 0:  # a short post or a title card set in its card's middle is composed
         lost += 100 * max(0.0, enough - quality.fill)
+    elif not fit.last:  # a title card: composed, but a near-empty card before the last
+        lost += TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
     lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
     lost += 12 * contrast_short

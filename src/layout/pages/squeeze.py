@@ -1,14 +1,14 @@
 """A card's rows taller than the card → the same rows made to fit, and what that costs the
 page breaker (pagebreaks.py), in one order: a table's rows set tight (all of a card's at
 once: a table half tight reads uneven), then its figures drawn smaller (each giving the same
-share of what it may), then its gaps shrunk, each just enough.
+share of what it may), then its gaps shrunk, then its panels' padding, each just enough.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.boxes import Row
+from ..base.boxes import Frame, Row
 from ..base.placing import EPSILON, place
 
 SQUEEZED = 0.1  # a card whose gaps are shrunk
@@ -16,10 +16,11 @@ TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads un
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 
 
-def fitted(page: list[Row], height: float, tight: bool) -> list[Row]:
+def fitted(page: list[Row], height: float, tight: bool, squeeze: float = 0.0) -> list[Row]:
     """`page`, if taller than `height`, fitted as `price_to_fit` prices it: its table rows
     set tight (with `tight`: in the squeezed pass), then its figures drawn smaller, then
-    its gaps shrunk, each just enough."""
+    its gaps shrunk, each just enough; with `squeeze` (the squeezed pass's bound), gaps
+    give at most that share, and its panels' padding the rest, up to that share too."""
     over = place(page).height - height
     if over <= EPSILON or len(page) < 2:
         return page
@@ -34,10 +35,33 @@ def fitted(page: list[Row], height: float, tight: bool) -> list[Row]:
         share = taken / give
         page = [_shrunk(row, share) if row.min_scale < 1.0 else row for row in page]
     gaps = sum(row.gap for row in page[1:])
-    if over - taken <= EPSILON or gaps <= 0:
+    left = over - taken
+    if left <= EPSILON:
         return page
-    keep = max(0.0, 1.0 - (over - taken) / gaps)
-    return [page[0], *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:])]
+    pads = {f.id: f.pad_top + f.pad_bottom for row in page for f in row.frames}
+    padding = sum(pads.values())
+    cut = min(left, squeeze * gaps) if squeeze > 0 and padding > 0 else left
+    if gaps > 0:
+        keep = max(0.0, 1.0 - cut / gaps)
+        page = [
+            page[0],
+            *(replace(row, gap=row.gap * keep) if row.gap else row for row in page[1:]),
+        ]
+        left -= cut
+    if left <= EPSILON or padding <= 0 or squeeze <= 0:
+        return page
+    return _padded(page, max(1.0 - squeeze, 1.0 - left / padding))
+
+
+def _padded(page: list[Row], keep: float) -> list[Row]:
+    """`page` with its frames' padding at `keep` of itself (every row of a frame alike)."""
+    frames: dict[int, Frame] = {}
+    for row in page:
+        for f in row.frames:
+            frames.setdefault(
+                f.id, replace(f, pad_top=f.pad_top * keep, pad_bottom=f.pad_bottom * keep)
+            )
+    return [replace(row, frames=tuple(frames[f.id] for f in row.frames)) for row in page]
 
 
 def _set_tight(page: list[Row]) -> list[Row]:
