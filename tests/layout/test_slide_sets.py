@@ -127,3 +127,11 @@ def test_the_report_reads_a_list_badges_digits_as_a_mark() -> None:
     quality = measure(cards[n])
     assert quality.smallest_text >= 9.9
     assert quality.score >= 85
+
+
+def test_a_slide_keeps_its_themes_code_size_where_the_larger_one_breaks_a_rule() -> None:
+    """art-deco's asyncio tutorial: code at 14.4 px parted a heading from its code at every
+    zoom of the ladder; the theme's own 12.8 px code keeps every chain whole."""
+    md = (HARD / "02-asyncio-tutorial.md").read_text("utf-8")
+    cards = pages(md, "art-deco")
+    assert not any(measure(page).broken_rules for page in cards)

@@ -87,19 +87,28 @@ def compose(
     """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
     `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
     `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
+    own = styles
     styles = _for_slides(styles, card)
     virtual, zoom = _laid_out_as(styles, card)
     roomy = _laid_out_as(styles, card, legible=False)[1]
     if roomy < zoom or is_slide(card.width, card.height, zoom):
         legible = zoom
+        variants = {True: styles, False: own}
 
-        def lay_out(trial: float) -> list[Page]:
-            # a second share's parts are laid out at the legible zoom's width
-            shared = premade if trial == legible else None
-            return _compose(doc, styles, fonts, images, _laid_out_at(card, trial), shared)
+        def lay_out(trial: tuple[float, bool]) -> list[Page]:
+            # a second share's parts are laid out at the legible zoom's width, slide type
+            shared = premade if trial == (legible, True) else None
+            laid = _laid_out_at(card, trial[0])
+            return _compose(doc, variants[trial[1]], fonts, images, laid, shared)
 
         floor = floor_zoom(card.width, styles["body"].size) * card.type_step
-        pages, zoom = best_zoom(lay_out, zoom_ladder(legible, roomy, floor))
+        ladder = zoom_ladder(legible, roomy, floor)
+        # the slide's larger code and cells first, then the theme's own where they break less
+        tries = [(z, True) for z in ladder] + (
+            [(z, False) for z in ladder] if own != styles else []
+        )
+        pages, (zoom, larger) = best_zoom(lay_out, tries)
+        styles = variants[larger]
         virtual = _laid_out_at(card, zoom)
     else:
         pages = _compose(doc, styles, fonts, images, virtual, premade)

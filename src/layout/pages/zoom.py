@@ -12,6 +12,7 @@ that does least (`best_zoom`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
@@ -37,6 +38,7 @@ MIN_LEGIBLE_CONTENT = 200.0
 # %, down to where its body reads `FLOOR_BODY_PX` on a phone (`zoom_ladder`, `best_zoom`).
 LADDER_STEP = 0.96
 FLOOR_BODY_PX = 9.0
+T = TypeVar("T")  # a trial `best_zoom` lays out: a zoom and the type it sets
 
 
 def type_zoom(
@@ -86,30 +88,29 @@ def floor_zoom(width: float, body_size: float) -> float:
     return FLOOR_BODY_PX * width / (PHONE_WIDTH * body_size)
 
 
-def best_zoom(
-    lay_out: Callable[[float], list[Page]], zooms: list[float]
-) -> tuple[list[Page], float]:
-    """The pages `lay_out(zoom)` makes at the first of `zooms` (largest first) that leaves
-    no fault (`_faults`) and breaks no limit, else at the one with the fewest, the larger
-    on a tie; and that zoom. The fund explainer's heading, five-row table and note were 23
-    px taller than a traditional-chinese slide at the legible zoom and at the roomy one, so
-    the note opened the next slide; 8 % smaller they share a slide: a designer sets a deck
-    as large as its content allows, and no larger."""
-    best: tuple[list[Page], float] | None = None
+def best_zoom(lay_out: Callable[[T], list[Page]], tries: list[T]) -> tuple[list[Page], T]:
+    """The pages `lay_out(trial)` makes at the first of `tries` (a zoom, largest first,
+    with the type it sets) that leaves no fault (`_faults`) and breaks no limit, else at
+    the one with the fewest, the earlier on a tie; and that trial. The fund explainer's
+    heading, five-row table and note were 23 px taller than a traditional-chinese slide at
+    the legible zoom and at the roomy one, so the note opened the next slide; 8 % smaller
+    they share a slide: a designer sets a deck as large as its content allows, and no
+    larger."""
+    best: tuple[list[Page], T] | None = None
     fewest: tuple[int, int] | None = None
-    for zoom in zooms:
+    for trial in tries:
         try:
-            pages = lay_out(zoom)
+            pages = lay_out(trial)
         except OVER_A_LIMIT:
-            if zoom == zooms[-1] and best is None:
+            if trial == tries[-1] and best is None:
                 raise
             continue
         faults = _faults(pages)
         if faults == (0, 0):
-            return pages, zoom
+            return pages, trial
         if fewest is None or faults < fewest:
-            best, fewest = (pages, zoom), faults
-    assert best is not None  # the last zoom raised if none laid out
+            best, fewest = (pages, trial), faults
+    assert best is not None  # the last trial raised if none laid out
     return best
 
 
@@ -125,14 +126,18 @@ def _faults(pages: list[Page]) -> tuple[int, int]:
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
     last = measure(pages[-1]) if len(pages) > 1 else None
     seen: dict[tuple[str, int], int] = {}
+    tall: dict[tuple[str, int], float] = {}
+    room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
     for number, page in enumerate(pages):
         for placed in page.rows:
             block = placed.row.source[:1]
             if block and block[0][0] in _UNITS:
+                tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
                 seen.setdefault(block[0], number)
                 if seen[block[0]] != number:
                     seen[block[0]] = -1  # split
-    split = sum(value == -1 for value in seen.values())
+    # a block taller than a slide splits at any zoom the ladder tries: no fault of one
+    split = sum(value == -1 and tall[block] <= room for block, value in seen.items())
     stub = last is not None and last.fill < LAST_FULL_ENOUGH
     return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
 
