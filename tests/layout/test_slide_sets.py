@@ -135,3 +135,13 @@ def test_a_slide_keeps_its_themes_code_size_where_the_larger_one_breaks_a_rule()
     md = (HARD / "02-asyncio-tutorial.md").read_text("utf-8")
     cards = pages(md, "art-deco")
     assert not any(measure(page).broken_rules for page in cards)
+
+
+@pytest.mark.parametrize("theme", ["pop-art", "art-deco", "typewriter", "business"])
+def test_a_table_a_roomier_slide_holds_whole_is_not_split_for_larger_type(theme: str) -> None:
+    """The Chengdu guide's Day 2 table (a header and four rows) is taller than a framed
+    slide at the legible zoom but fits the roomy one, its rows set tight: it is not taken
+    for a block too tall for any slide (`zoom.BEYOND`), and stays whole."""
+    cards = pages((HARD / "01-chengdu-travel.md").read_text("utf-8"), theme)
+    assert len(set(holding(cards, "杜甫草堂") + holding(cards, "出发"))) == 1
+    assert not any(measure(page).broken_rules for page in cards)
