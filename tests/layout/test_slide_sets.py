@@ -145,3 +145,18 @@ def test_a_table_a_roomier_slide_holds_whole_is_not_split_for_larger_type(theme:
     cards = pages((HARD / "01-chengdu-travel.md").read_text("utf-8"), theme)
     assert len(set(holding(cards, "杜甫草堂") + holding(cards, "出发"))) == 1
     assert not any(measure(page).broken_rules for page in cards)
+
+
+def test_a_slide_of_two_items_is_not_spaced_out() -> None:
+    """Two items a slide left over from a list (the recipe's ingredients in art-deco) set a
+    line apart read as a fault: a slide spaces out three things or more."""
+    md = (HARD / "07-recipe.md").read_text("utf-8")
+    cards = pages(md, "art-deco")
+    gap = resolve(themes.load("art-deco"), None)["list"].item_gap
+    for page in cards:
+        items = [p.row for p in page.rows if p.row.source and p.row.source[0][0] == "ListBlock"]
+        opened = [
+            row for a, row in zip(items, items[1:], strict=False) if a.source[:2] != row.source[:2]
+        ]
+        if len(items) == 2:
+            assert all(row.gap <= gap + 0.01 for row in opened)

@@ -28,6 +28,9 @@ TARGET = 0.9  # the share of the content box a spread slide fills, at most
 MAX_GROWTH = 1.0  # the most a gap grows, in body lines (size x line height)
 SPACED = ("ListBlock", "Quote")  # blocks whose items or paragraphs may be spaced apart
 UNDER_HEADING = 0.5  # what the gap under a heading grows, as a share of the others'
+# A slide spaces out three things or more (two free gaps): two list items a line apart,
+# or a heading a little further from its one paragraph, read as a fault, not as a rhythm.
+MIN_WEIGHT = 2.0
 UNDER = 0.75  # a slide fuller than this keeps its spacing (quality.FULL_ENOUGH)
 
 
@@ -53,10 +56,11 @@ def spread(rows: list[Row], room: float, body: Style, pitch: float = 0.0) -> lis
     """`rows` with each free gap (`free_gaps`) grown in proportion to its weight (a gap
     under a heading by `UNDER_HEADING` of what the others grow, so the heading stays with
     what it opens), up to `MAX_GROWTH` body lines, so that they fill `TARGET` of `room`;
+    unchanged where the weights come to less than `MIN_WEIGHT`;
     with a `pitch` (a theme's ruled lines), by whole pitches, so the text stays on the
     rules."""
     weights = free_gaps(rows)
-    if not weights:
+    if sum(weights.values()) < MIN_WEIGHT:
         return rows
     slack = TARGET * room - place(rows).height
     growth = min(MAX_GROWTH * body.size * body.line_height, slack / sum(weights.values()))
