@@ -12,6 +12,7 @@ body's size on slides (`slidetype.py`) and a badge's digits are read as a mark.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -155,8 +156,6 @@ def test_a_slide_of_two_items_is_not_spaced_out() -> None:
     gap = resolve(themes.load("art-deco"), None)["list"].item_gap
     for page in cards:
         items = [p.row for p in page.rows if p.row.source and p.row.source[0][0] == "ListBlock"]
-        opened = [
-            row for a, row in zip(items, items[1:], strict=False) if a.source[:2] != row.source[:2]
-        ]
+        opened = [row for a, row in itertools.pairwise(items) if a.source[:2] != row.source[:2]]
         if len(items) == 2:
             assert all(row.gap <= gap + 0.01 for row in opened)
