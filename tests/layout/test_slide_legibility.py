@@ -49,11 +49,12 @@ def test_a_post_the_legible_zoom_would_break_keeps_the_roomier_one(fonts) -> Non
 
 def test_a_post_the_legible_zoom_would_leave_half_empty_keeps_the_roomier_one(fonts) -> None:
     """Six paragraphs under a title: on legible apple-notes slides one card before the
-    last was left under 55 % full; the roomier slides fill every card but the last."""
+    last was left under 55 % full; slides 4 % smaller fill every card but the last (the
+    zoom ladder stops there, above the roomy zoom's 9.3 px)."""
     post = "# 看得清楚\n\n" + "\n\n".join([PARA] * 6)
     pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, SLIDE)
     assert all(measure(page).fill >= 0.55 for page in pages[:-1])
-    assert min(measure(page).smallest_text for page in pages) < 9.5
+    assert 9.0 <= min(measure(page).smallest_text for page in pages) < 9.95
 
 
 def test_a_slide_that_hides_its_overflow_keeps_what_the_roomier_zoom_shows(fonts) -> None:

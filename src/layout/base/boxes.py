@@ -197,13 +197,16 @@ class Picture:
 @dataclass(frozen=True, slots=True)
 class Group:
     """Children drawn translated by (dx, dy), then scaled about the group origin; with
-    `clip`, only inside that rect of the children's own px (a band of a tall diagram)."""
+    `clip`, only inside that rect of the children's own px (a band of a tall diagram).
+    With `mark`, its text is a mark read by its shape and place (a list's number on its
+    badge), not words: the quality report leaves it out of the smallest text it reads."""
 
     items: tuple[Item, ...]
     dx: float = 0.0
     dy: float = 0.0
     scale: float = 1.0
     clip: Rect | None = None
+    mark: bool = False
 
 
 @dataclass(frozen=True, slots=True)

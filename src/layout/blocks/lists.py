@@ -131,7 +131,8 @@ def number_badge(
     if paint is None:
         paint = style.marker_color if style.marker_color is not None else body.color
     dx = rect.x + (width - line.width) / 2
-    digits = Group(line.items, dx=dx, dy=mid + look.size * DIGIT_RISE - line.baseline)
+    rise = mid + look.size * DIGIT_RISE - line.baseline
+    digits = Group(line.items, dx=dx, dy=rise, mark=True)  # read as the badge, not as words
     return (badge(rect, paint, style.number_style == "disc"), digits), width
 
 

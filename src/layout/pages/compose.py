@@ -51,7 +51,9 @@ from .marks.aigclabel import label_items, with_label_room
 from .marks.brandmarks import backdrop_items, band_items, watermark_items
 from .marks.chrome import page_number_items
 from .pagebreaks import Paging, paged
-from .zoom import legible_or_roomy, type_zoom
+from .slidetype import is_slide, slide_styles
+from .spread import ruled_pitch, spread_slides
+from .zoom import best_zoom, floor_zoom, type_zoom, zoom_ladder
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
@@ -85,16 +87,28 @@ def compose(
     """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
     `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
     `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
+    own = styles
+    styles = _for_slides(styles, card)
     virtual, zoom = _laid_out_as(styles, card)
-    if _laid_out_as(styles, card, legible=False)[1] < zoom:
+    roomy = _laid_out_as(styles, card, legible=False)[1]
+    if roomy < zoom or is_slide(card.width, card.height, zoom):
+        legible = zoom
+        variants = {True: styles, False: own}
 
-        def lay_out(legible: bool) -> list[Page]:
-            # a second share's parts are laid out at the legible zoom's width
-            trial = _laid_out_as(styles, card, legible=legible)[0]
-            return _compose(doc, styles, fonts, images, trial, premade if legible else None)
+        def lay_out(trial: tuple[float, bool]) -> list[Page]:
+            # a second share's parts are laid out at the legible zoom's width, slide type
+            shared = premade if trial == (legible, True) else None
+            laid = _laid_out_at(card, trial[0])
+            return _compose(doc, variants[trial[1]], fonts, images, laid, shared)
 
-        pages, legible = legible_or_roomy(lay_out)
-        virtual, zoom = _laid_out_as(styles, card, legible=legible)
+        floor = floor_zoom(card.width, styles["body"].size) * card.type_step
+        ladder = zoom_ladder(legible, roomy, floor)
+        # the slide's larger code and cells at each zoom, then the theme's own at the
+        # smallest, where they break less (1 post of 108 in six themes: art-deco's asyncio)
+        tries = [(z, True) for z in ladder] + ([(ladder[-1], False)] if own != styles else [])
+        pages, (zoom, larger) = best_zoom(lay_out, tries)
+        styles = variants[larger]
+        virtual = _laid_out_at(card, zoom)
     else:
         pages = _compose(doc, styles, fonts, images, virtual, premade)
     if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
@@ -169,12 +183,19 @@ def compose_share(
 ) -> list[Part | None]:
     """The second share of an autoSplit post, from top-level block `start` on, as the
     `compose` of another process takes it in `premade` (`Flow.share`)."""
+    styles = _for_slides(styles, card)
     virtual, _ = _laid_out_as(styles, card)
     styles = _labelled(styles, virtual)
     box = content_box(styles, virtual.width, virtual.height)
     flow = MdxFlow(styles, fonts, Images({}), max_row_height=box.height)
     flow.budget = _flowing_budget(styles, virtual, box)  # the share alone over the limits
     return flow.share(doc, x=box.x, width=box.width, start=start)
+
+
+def _for_slides(styles: Styles, card: Card) -> Styles:
+    """`styles` with a slide's small text set larger (`slidetype.slide_styles`)."""
+    zoom = _laid_out_as(styles, card)[1]
+    return slide_styles(styles) if is_slide(card.width, card.height, zoom) else styles
 
 
 def _laid_out_as(styles: Styles, card: Card, *, legible: bool = True) -> tuple[Card, float]:
@@ -226,6 +247,8 @@ def _compose(
     if fixed:
         paging = _flowing(doc, flow, box, card, premade)
         pages, broken, hidden = paging.pages, paging.broken, [False] * len(paging.pages)
+        if card.width > card.height:  # a slide's short cards are spaced out, not left short
+            pages = spread_slides(pages, box.height, styles["body"], ruled_pitch(styles))
     else:
         pages, hidden = _parts(doc, flow, box, card, early)
         broken = [()] * len(pages)

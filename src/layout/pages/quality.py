@@ -2,10 +2,11 @@
 
 `measure` reads a `Page` (its rows, its items in paint order and the `Fit` compose left on
 it) and reports how full its content box is, its tallest empty band, whether it hid
-anything, the smallest of the post's text as a 360-px-wide phone shows it, its least
-readable text against what is painted under it, the page-break rules its end breaks,
-how layout changed the author's blocks to fit (`Row.note`), and a 0–100 score. Nothing
-is drawn: a card is measured in well under a millisecond.
+anything, the smallest of the post's text as a 360-px-wide phone shows it (words, not
+marks such as a list's number on its badge), its least readable text against what is
+painted under it, the page-break rules its end breaks, how layout changed the author's
+blocks to fit (`Row.note`), and a 0–100 score. Nothing is drawn: a card is measured in
+well under a millisecond.
 
 What is under a line of text is worked out from the items painted before it: the card's
 colour, then every filled rectangle (a panel, a highlight, the background's gradient) and
@@ -82,7 +83,8 @@ def measure(page: Page) -> Quality | None:
         return None
     fill, band = _fill_and_band(page, fit)
     text = _post_runs(page)
-    smallest = min((size for _, size in text), default=0.0) * fit.zoom * PHONE_WIDTH / page.width
+    read = [size for run, size in text if id(run) not in _marks(page)]
+    smallest = min(read, default=0.0) * fit.zoom * PHONE_WIDTH / page.width
     lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
     notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))
     quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken, notes)
@@ -136,6 +138,25 @@ def _post_runs(page: Page) -> list[tuple[GlyphRun, float]]:
         if not placed.row.decorative
         for run, scale in _runs(placed.row.items, 1.0)
     ]
+
+
+def _marks(page: Page) -> set[int]:
+    """The ids of the runs of the post's marks (`Group.mark`: a list's number on its
+    badge), read by their shape and place rather than word by word: a 1600x900 slide's
+    badge digits read 6.9 px on a phone in a disc whose number no reader spells out, and
+    cost the slide 33 points a designer would not take off. Their contrast still counts."""
+    return {id(run) for placed in page.rows for run in _marked(placed.row.items, False)}
+
+
+def _marked(items: tuple[Item, ...], inside: bool) -> Iterator[GlyphRun]:
+    for item in items:
+        if isinstance(item, GlyphRun):
+            if inside:
+                yield item
+        elif isinstance(item, Group):
+            yield from _marked(item.items, inside or item.mark)
+        elif isinstance(item, Layer | Cached):
+            yield from _marked(item.items, inside)
 
 
 def _runs(items: tuple[Item, ...], scale: float) -> Iterator[tuple[GlyphRun, float]]:

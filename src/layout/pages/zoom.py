@@ -4,13 +4,15 @@ Type follows the card (compose.py): a card larger than the 3:4 default is laid o
 smaller virtual size and drawn `type_zoom` times larger. A wide card is looked at on a phone
 360 px wide (the quality report's `PHONE_WIDTH`), where a 1600x900 slide at the zoom that
 keeps its content box roomy set its body at 9.3 px: a slide is drawn larger still, so its
-body reads at `LEGIBLE_BODY_PX`, unless its post then breaks more page-break rules or
-leaves a stub (`legible_or_roomy`).
+body reads at `LEGIBLE_BODY_PX`, unless its post then breaks a page-break rule or leaves
+a stub: then it tries a few smaller zooms and keeps the largest that does not, or the one
+that does least (`best_zoom`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
@@ -31,6 +33,12 @@ MAX_MEASURE_WIDTH = 520.0
 MIN_ZOOMED_CONTENT = 240.0
 LEGIBLE_BODY_PX = 10.0
 MIN_LEGIBLE_CONTENT = 200.0
+# A slide whose post breaks a page-break rule (a heading, table and note taller than the
+# slide) or leaves a card half empty at the legible zoom tries smaller zooms, in steps of 4
+# %, down to where its body reads `FLOOR_BODY_PX` on a phone (`zoom_ladder`, `best_zoom`).
+LADDER_STEP = 0.96
+FLOOR_BODY_PX = 9.0
+T = TypeVar("T")  # a trial `best_zoom` lays out: a zoom and the type it sets
 
 
 def type_zoom(
@@ -61,23 +69,49 @@ def type_zoom(
     return max(1.0, fit, wide)
 
 
-def legible_or_roomy(lay_out: Callable[[bool], list[Page]]) -> tuple[list[Page], bool]:
-    """The pages `lay_out(legible)` makes with `legible` (a wide card's zoom that sets its
-    body legible on a phone), unless they have more faults (`_faults`) than those of
-    `lay_out(False)` (the roomier zoom), or break a limit; and which was taken. A table and
-    its heading 9 px too tall for the legible slide split 2 | 2 where the roomier one held
-    them whole: a designer sets a deck as large as its content allows."""
-    try:
-        pages: list[Page] | None = lay_out(True)
-    except OVER_A_LIMIT:
-        pages = None
-    faults = None if pages is None else _faults(pages)
-    if pages is not None and faults == (0, 0):
-        return pages, True
-    roomy = lay_out(False)
-    if pages is None or faults is None or _faults(roomy) < faults:
-        return roomy, False
-    return pages, True
+def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
+    """The zooms a wide card tries, largest first: the legible one, steps of `LADDER_STEP`
+    down from it while no smaller than `floor` (where the body reads `FLOOR_BODY_PX` on a
+    phone), the floor itself and the roomy one (`type_zoom(legible=False)`)."""
+    zooms = {legible, roomy}
+    step = legible * LADDER_STEP
+    while step > floor:
+        zooms.add(step)
+        step *= LADDER_STEP
+    zooms.add(min(legible, floor))
+    return sorted(zooms, reverse=True)
+
+
+def floor_zoom(width: float, body_size: float) -> float:
+    """The zoom at which a `width`-px card's body (`body_size` px) reads `FLOOR_BODY_PX`
+    on a phone `PHONE_WIDTH` wide."""
+    return FLOOR_BODY_PX * width / (PHONE_WIDTH * body_size)
+
+
+def best_zoom(lay_out: Callable[[T], list[Page]], tries: list[T]) -> tuple[list[Page], T]:
+    """The pages `lay_out(trial)` makes at the first of `tries` (a zoom, largest first,
+    with the type it sets) that leaves no fault (`_faults`) and breaks no limit, else at
+    the one with the fewest, the earlier on a tie; and that trial. The fund explainer's
+    heading, five-row table and note were 23 px taller than a traditional-chinese slide at
+    the legible zoom and at the roomy one, so the note opened the next slide; 8 % smaller
+    they share a slide: a designer sets a deck as large as its content allows, and no
+    larger."""
+    best: tuple[list[Page], T] | None = None
+    fewest: tuple[int, int] | None = None
+    for trial in tries:
+        try:
+            pages = lay_out(trial)
+        except OVER_A_LIMIT:
+            if trial == tries[-1] and best is None:
+                raise
+            continue
+        faults = _faults(pages)
+        if faults == (0, 0):
+            return pages, trial
+        if fewest is None or faults < fewest:
+            best, fewest = (pages, trial), faults
+    assert best is not None  # the last trial raised if none laid out
+    return best
 
 
 def _faults(pages: list[Page]) -> tuple[int, int]:
@@ -92,14 +126,19 @@ def _faults(pages: list[Page]) -> tuple[int, int]:
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
     last = measure(pages[-1]) if len(pages) > 1 else None
     seen: dict[tuple[str, int], int] = {}
+    tall: dict[tuple[str, int], float] = {}
+    room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
     for number, page in enumerate(pages):
         for placed in page.rows:
             block = placed.row.source[:1]
             if block and block[0][0] in _UNITS:
+                tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
                 seen.setdefault(block[0], number)
                 if seen[block[0]] != number:
                     seen[block[0]] = -1  # split
-    split = sum(value == -1 for value in seen.values())
+    # a block far taller than a slide splits at any zoom the ladder tries (its smallest
+    # zoom gives 13 % more room, a table's tight rows 30 % less height): no fault of one
+    split = sum(value == -1 and tall[block] <= BEYOND * room for block, value in seen.items())
     stub = last is not None and last.fill < LAST_FULL_ENOUGH
     return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
 
@@ -112,5 +151,6 @@ def _sparse(page: Page) -> bool:
     return page.fit.offset <= 0 and quality.fill < SPARSE
 
 
+BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
 SPARSE = 0.55  # bench_quality's card left half empty before the last
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two

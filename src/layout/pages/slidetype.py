@@ -1,0 +1,38 @@
+"""A theme's styles + a slide → the styles a slide sets its small text in.
+
+A 1600x900 slide is drawn about 2.8 times larger than its virtual card and looked at on a
+phone 360 px wide, where its body reads 10 px (`zoom.LEGIBLE_BODY_PX`): a code block set at
+12.8 px (0.8 of the body, as on a portrait card, where it reads 10.5 px) read 8 px there,
+under anything a reader takes in. A deck sets its code and its table cells nearly as large
+as its body, paying with wider lines: on a slide each role of `SMALL_ROLES` is set at
+least `SMALL_SHARE` of the default 16 px body (14.4 px, read 9 px on the phone), whatever
+the theme's body: traditional-chinese's 17 px body set its table at 15.3 px, too tall with
+its heading and note for one slide at any zoom that kept the body legible.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..style.resolver import Styles
+
+SMALL_SHARE = 0.9
+BODY_PX = 16.0  # the default body size (layout/style/schema.py)
+SMALL_ROLES = ("code_block", "inline_code", "table", "image")  # code, cells, captions
+
+
+def slide_styles(styles: Styles) -> Styles:
+    """`styles` with each of `SMALL_ROLES` set at least `SMALL_SHARE` of `BODY_PX`."""
+    floor = SMALL_SHARE * BODY_PX
+    roles = dict(styles.roles)
+    for name in SMALL_ROLES:
+        style = roles.get(name)
+        if style is not None and 0 < style.size < floor:
+            roles[name] = replace(style, size=floor)
+    return replace(styles, roles=roles)
+
+
+def is_slide(width: float, height: float, zoom: float) -> bool:
+    """Whether a card `width` x `height` drawn `zoom` times larger is a slide: wider than
+    tall and zoomed (a landscape card no larger than the default keeps its theme's type)."""
+    return width > height and zoom > 1.0

@@ -1,0 +1,102 @@
+"""A slide's rows + its content box → the rows with the room a short slide leaves shared out.
+
+A 1600x900 slide holds a heading and a three-item list in 55-60 % of its content box when
+what follows (a display formula, its legend and a quote) is too tall to join it: the page
+breaker can do no better, and the slide showed a band under its list 40 % of its height.
+A designer setting a deck spaces a short slide's blocks and items out rather than leave
+its foot empty (vertical justification, the reverse of `squeeze.py`): each gap between two
+blocks, or between two items of one list or quote, grows by the same amount, at most
+`MAX_GROWTH` of a body line, until the slide is `TARGET` full. Gaps that bind are left as
+they are: under a heading, between a table and its note, a formula and its legend (a row
+that keeps with the next, `Row.keep_with_next`, across blocks). Only slides (wider than
+tall) before the last and after a title card are spread: a portrait card reads as a page,
+whose blocks keep the theme's spacing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..base.boxes import Row
+from ..base.placing import place
+from ..style.decorations import RuledLines
+from ..style.resolver import Styles
+from ..style.schema import Style
+from .short import is_title_card
+
+TARGET = 0.9  # the share of the content box a spread slide fills, at most
+MAX_GROWTH = 1.0  # the most a gap grows, in body lines (size x line height)
+SPACED = ("ListBlock", "Quote")  # blocks whose items or paragraphs may be spaced apart
+UNDER_HEADING = 0.5  # what the gap under a heading grows, as a share of the others'
+# A slide spaces out three things or more (two free gaps): two list items a line apart,
+# or a heading a little further from its one paragraph, read as a fault, not as a rhythm.
+MIN_WEIGHT = 2.0
+UNDER = 0.75  # a slide fuller than this keeps its spacing (quality.FULL_ENOUGH)
+
+
+def spread_slides(
+    pages: list[list[Row]], room: float, body: Style, pitch: float = 0.0
+) -> list[list[Row]]:
+    """`pages` (the rows of each slide, `room` px of content box tall) with every slide
+    before the last but a title card left under `UNDER` full spread (`spread`)."""
+    if len(pages) < 2:
+        return pages
+    out = []
+    for number, rows in enumerate(pages):
+        last = number == len(pages) - 1
+        height = place(rows).height
+        title = number == 0 and is_title_card(pages, height / room)
+        out.append(
+            rows if last or title or height >= UNDER * room else spread(rows, room, body, pitch)
+        )
+    return out
+
+
+def spread(rows: list[Row], room: float, body: Style, pitch: float = 0.0) -> list[Row]:
+    """`rows` with each free gap (`free_gaps`) grown in proportion to its weight (a gap
+    under a heading by `UNDER_HEADING` of what the others grow, so the heading stays with
+    what it opens), up to `MAX_GROWTH` body lines, so that they fill `TARGET` of `room`;
+    unchanged where the weights come to less than `MIN_WEIGHT`;
+    with a `pitch` (a theme's ruled lines), by whole pitches, so the text stays on the
+    rules."""
+    weights = free_gaps(rows)
+    if sum(weights.values()) < MIN_WEIGHT:
+        return rows
+    slack = TARGET * room - place(rows).height
+    growth = min(MAX_GROWTH * body.size * body.line_height, slack / sum(weights.values()))
+    if growth <= 0:
+        return rows
+    out = []
+    for i, row in enumerate(rows):
+        grown = growth * weights.get(i, 0.0)
+        if pitch > 0:
+            grown = pitch * int(grown / pitch + 1e-6)
+        out.append(replace(row, gap=row.gap + grown) if grown > 0 else row)
+    return out
+
+
+def free_gaps(rows: list[Row]) -> dict[int, float]:
+    """The rows whose gap above may grow, with the share they grow by: a row after the
+    first that opens an item of the list or a paragraph of the quote the row above is in
+    (`SPACED`), or that has a gap and follows a row that does not keep with the next (a
+    block's end that binds nothing), 1; the block under a heading, `UNDER_HEADING`."""
+    free: dict[int, float] = {}
+    for i in range(1, len(rows)):
+        row, above = rows[i], rows[i - 1]
+        if not row.source or not above.source or row.header is not None:
+            continue
+        same = row.source[:1] == above.source[:1] and row.source[0][0] in SPACED
+        opens_item = same and row.source[:2] != above.source[:2]
+        if opens_item or (row.gap > 0 and not above.keep_with_next):
+            free[i] = 1.0
+        elif row.gap > 0 and above.source[-1][0] == "Heading" and not same:
+            free[i] = UNDER_HEADING
+    return free
+
+
+def ruled_pitch(styles: Styles) -> float:
+    """The pitch of the theme's ruled lines (notebook's 24 px), 0 for a theme without."""
+    for deco in styles.decorations:
+        if isinstance(deco, RuledLines) and deco.extend:
+            return float(deco.pitch)
+    return 0.0
