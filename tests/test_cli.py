@@ -131,6 +131,7 @@ NOT_FOR_RENDER = (
     "urllib.request",  # with http.client, ssl and email: what xml.sax.saxutils imports
     "ssl",
     "yaml",  # on a post's first front matter
+    "xml.etree.ElementTree",  # with the math engine, on a post's first formula
 )
 
 

@@ -59,3 +59,28 @@ class Lru(Generic[K, V]):
         if self._weight is _one:
             return len(self._entries)
         return sum(map(self._weight, self._entries.values()))
+
+
+T = TypeVar("T")
+
+
+class PerObject(Generic[T, V]):
+    """A value worked out once per object, told apart by identity (for objects that cannot
+    be hashed or cost more to hash than to keep: a resolved theme), for at most `budget`
+    objects, the least recently used dropped first. Each entry holds its object, so that
+    object's id cannot be reused by another while the entry is kept."""
+
+    def __init__(self, budget: int) -> None:
+        self._kept: Lru[int, tuple[T, V]] = Lru(budget)
+
+    def get(self, obj: T, make: Callable[[T], V]) -> V:
+        """`make(obj)`, made on the first call for `obj` and kept."""
+        kept = self._kept.get(id(obj))
+        if kept is not None and kept[0] is obj:
+            return kept[1]
+        value = make(obj)
+        self._kept.put(id(obj), (obj, value))
+        return value
+
+    def clear(self) -> None:
+        self._kept.clear()

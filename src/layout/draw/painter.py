@@ -98,9 +98,17 @@ class Painter:
         return font
 
     def glyph_run(self, canvas: Any, run: GlyphRun) -> None:
+        """The run as one text blob. A run on one baseline (nearly all) gives Skia its x
+        positions and the baseline (`allocRunPosH`), which Skia turns into the same points
+        `allocRunPos` is given, without a Python `Point` per glyph."""
         builder = skia.TextBlobBuilder()
-        points = [skia.Point(x, y) for x, y in zip(run.xs, run.ys, strict=False)]
-        builder.allocRunPos(self.font(run.face, run.size, run.skew), list(run.glyphs), points)
+        font = self.font(run.face, run.size, run.skew)
+        ys = run.ys
+        if ys and ys.count(ys[0]) == len(ys):
+            builder.allocRunPosH(font, run.glyphs, run.xs, ys[0])
+        else:
+            points = [skia.Point(x, y) for x, y in zip(run.xs, ys, strict=False)]
+            builder.allocRunPos(font, list(run.glyphs), points)
         canvas.drawTextBlob(builder.make(), 0, 0, skia.Paint(Color=run.color, AntiAlias=True))
 
     def fill(self, canvas: Any, item: Fill) -> None:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
 from ..base.boxes import Row
+from ..base.lru import PerObject
 from ..blocks.parts import Overfull
 from ..errors import CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat
 from ..limits import MAX_CARD_PIXELS_BY_FORMAT, MAX_CARDS
@@ -167,8 +168,16 @@ class ContentBudget:
 
 def bounded(styles: Styles) -> bool:
     """Whether rows in these styles are never closer than their heights say (no negative
-    spacing), so a `ContentBudget` may refuse before the layout ends."""
+    spacing), so a `ContentBudget` may refuse before the layout ends. Kept per `Styles`
+    object (resolved ones are shared): every role's knobs were read on every card."""
+    return _BOUNDED.get(styles, _bounded)
+
+
+def _bounded(styles: Styles) -> bool:
     return all(_spacing_ok(styles[name]) for name in styles.roles)
+
+
+_BOUNDED: PerObject[Styles, bool] = PerObject(64)
 
 
 def _spacing_ok(style: Style) -> bool:

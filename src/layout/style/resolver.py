@@ -9,6 +9,7 @@ contrast rules use (`mean_colour`, `relative_luminance`) lives here too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from typing import Any
 import msgspec
 
 from ..base.boxes import Paint, Pattern
+from ..base.lru import PerObject
 from ..errors import ThemeError
 from .alertcolors import alert_tokens
 from .decorations import Decoration, check
@@ -192,7 +194,13 @@ def mean_colour(paint: Paint, under: int = WHITE) -> int:
 
 def relative_luminance(argb: int) -> float:
     """WCAG relative luminance of an ARGB colour (alpha ignored)."""
-    channels = [(argb >> shift & 0xFF) / 255 for shift in (16, 8, 0)]
+    return _luminance(argb & 0xFFFFFF)
+
+
+@functools.lru_cache(maxsize=4096)
+def _luminance(rgb: int) -> float:
+    # Kept: a card's quality measure asks it of the same few colours for every run of text.
+    channels = [(rgb >> shift & 0xFF) / 255 for shift in (16, 8, 0)]
     linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
@@ -204,7 +212,16 @@ def contrast(a: int, b: int) -> float:
 
 
 def _digest(theme: Theme) -> str:
+    """The theme's content digest, kept per theme object: a frozen `Theme` is encoded and
+    hashed once, not on every render (a bundled theme is one object for the process)."""
+    return _DIGESTS.get(theme, _content_digest)
+
+
+def _content_digest(theme: Theme) -> str:
     return hashlib.blake2b(msgspec.json.encode(theme), digest_size=12).hexdigest()
+
+
+_DIGESTS: PerObject[Theme, str] = PerObject(_RESOLVED_KEPT)
 
 
 def _explicit(

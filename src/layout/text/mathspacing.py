@@ -25,7 +25,10 @@ divided by that factor (`EM`), so that the drawn space is TeX's.
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the trees come from mathtex, which imports ElementTree with the math engine
+    import xml.etree.ElementTree as ET
 
 ORD, OP, BIN, REL, OPEN, CLOSE, PUNCT, INNER = range(8)
 THIN, MEDIUM, THICK = 3, 4, 5  # eighteenths of an em
@@ -210,5 +213,6 @@ def _space_row(row: ET.Element, script: bool) -> None:
             right.set("lspace", em(space / 18))
         elif _limits_op(left, classes[i]) or _limits_op(right, classes[i + 1]):
             # in TeX's em: the walk goes on into the row and rewrites the mspace for ziamath
-            gap = ET.Element(left.tag[: -len(_tag(left))] + "mspace", width=f"{space / 18:.4f}em")
+            mspace = left.tag[: -len(_tag(left))] + "mspace"
+            gap = left.makeelement(mspace, {"width": f"{space / 18:.4f}em"})
             row.insert(list(row).index(left) + 1, gap)

@@ -27,15 +27,17 @@ import re
 import threading
 import time
 import warnings
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..base.fonts import DEFAULT_FONTS_DIR
 from ..base.svgpath import Op, PathError, parse_svg_path, transform
 from .mathbreaks import text_runs
 from .mathspacing import tex_spacing
+
+if TYPE_CHECKING:  # ElementTree loads with the math engine, on a post's first formula
+    import xml.etree.ElementTree as ET
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
@@ -172,7 +174,7 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
             math = math_class(tex_spacing(tree), size=size, font=str(MATH_FONT))
             if not all(math.font.glyphindex(c) for c in _drawn_text(source)):
                 return None
-            svg = ET.Element("svg")
+            svg = _element_tree().Element("svg")
             math.node.draw(0, 0, svg)
             box = math.node.bbox
         except Exception:  # whatever the LaTeX parser raises, the source is bad LaTeX to us
@@ -236,7 +238,16 @@ def group_depth(source: str) -> int:
 def _mathml(source: str, display: bool) -> ET.Element:
     """The formula as ziamath's MathML tree (its LaTeX parser: linear and fast)."""
     _, tex2mml = _ziamath()
-    return ET.fromstring(tex2mml(source, inline=not display))
+    tree: ET.Element = _element_tree().fromstring(tex2mml(source, inline=not display))
+    return tree
+
+
+def _element_tree() -> Any:
+    """`xml.etree.ElementTree`, imported with the math engine (which imports it anyway),
+    not with the text engine: a card without a formula never needs it."""
+    import xml.etree.ElementTree
+
+    return xml.etree.ElementTree
 
 
 def _too_complex(tree: ET.Element) -> bool:
