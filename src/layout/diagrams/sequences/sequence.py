@@ -49,6 +49,10 @@ LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
 # on a card); frames in frames step in from it, never closer than `FRAME_LEAST`
 FRAME_MARGIN, FRAME_LEAST = 30.0, 2 * DISC
 CROSS = 6.0  # px: half a destroyed lifeline's cross
+# px an arrow's end mark reaches above and below its line (a `-x` cross 5, a head 4.5), and
+# the clear room under it before a destroyed lifeline's cross: at 5 px the two crosses of a
+# `-x` message to a destroyed participant read as one blot on a phone
+END_REACH, DESTROY_ROOM = 5.0, 12.0
 FIRST_ROW = 14.0  # px from the heads to the first row
 
 
@@ -157,7 +161,7 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
     items = _boxes(sheet, end) + sheet.bands + lines + _top_heads(sheet)
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
-    every = items + sheet.frames + sheet.bars + sheet.body
+    every = items + sheet.bars + sheet.frames + sheet.body  # a frame's tag over a bar
     drawing = finish(every, "\n".join(seq.labels()))
     moved = drawing.items[every.index(lines[0])]  # a lifeline, as `finish` moved it
     assert isinstance(lines[0], Mark) and isinstance(moved, Mark)
@@ -310,8 +314,9 @@ def _side(sheet: _Sheet, column: int, toward: float) -> float:
 
 
 def _destroy(sheet: _Sheet, column: int, y: float) -> float:
-    """`destroy`: the lifeline ends at this message, in a cross; where the cross ends."""
-    x, y = sheet.xs[column], y + CROSS + 10
+    """`destroy`: the lifeline ends under this message (its arrow on `y`) in a cross,
+    `DESTROY_ROOM` clear of the arrow's end mark; where the cross ends."""
+    x, y = sheet.xs[column], y + END_REACH + DESTROY_ROOM + CROSS
     ops = (("M", x - CROSS, y - CROSS), ("L", x + CROSS, y + CROSS))
     sheet.body.append(
         Mark((*ops, ("M", x - CROSS, y + CROSS), ("L", x + CROSS, y - CROSS)), "text", None, 2.0)
