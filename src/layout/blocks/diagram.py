@@ -37,6 +37,10 @@ BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
 MAX_BANDS = 4
 STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
 BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
+# A sequence (a drawing with `heads`) is never drawn under this share of its size (its
+# 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
+# compact (`fit.draw_to_fit`) and cut into bands: past it, it shows as its source
+SEQUENCE_FLOOR = FIGURE_FLOOR
 OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
 _ROLES = {
@@ -84,6 +88,13 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
+    least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=1)
+    if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
+        reason = (
+            f"too wide or long for this card: its labels would be drawn at {least:.0%} of"
+            f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
+        )
+        return _fallback(flow, block, ctx, reason, quality=True)
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
@@ -281,15 +292,19 @@ def _legible(ink: int, ground: int | None, styles: Styles) -> int:
     return max(choices, key=lambda choice: contrast(choice, ground))
 
 
-def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
-    """The source as a code block, then a one-line note in the caption style."""
+def _fallback(
+    flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str, quality: bool = False
+) -> Part:
+    """The source as a code block, then a one-line note in the caption style (`quality`:
+    said in the card's quality report too, as a change made to fit the card)."""
     part = code(flow, block, ctx)
     style = flow.styles["image"]
     lines = flow.text_lines(
         (Text(f"Mermaid diagram not drawn: {reason}"),), style, replace(ctx, color=style.color)
     )
+    said = f"a diagram shown as source: {reason}" if quality else ""
     notes = [
-        Row(height=line.height, items=line.items, frames=ctx.frames, text=line.text)
+        Row(height=line.height, items=line.items, frames=ctx.frames, text=line.text, note=said)
         for line in lines
     ]
     flow.spend(notes)

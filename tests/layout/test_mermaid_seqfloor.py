@@ -1,0 +1,70 @@
+"""A sequence diagram has a size floor on a card: its labels are never drawn under
+`SEQUENCE_FLOOR` of their size (about 7 px on a 360-px phone). One the card's width would
+shrink under it is drawn compact (columns closer, names and labels wrapped narrower); one
+still under it shows as its source with a note, said in the card's quality report. A band
+of lifelines' ends alone is no card."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.blocks.diagram import SEQUENCE_FLOOR
+from inkcard.layout.diagrams.bands import bands
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines, Mark
+from inkcard.layout.pages.quality import PHONE_WIDTH, measure
+
+CASES = Path(__file__).parents[1] / "cases" / "mermaid"
+CARD = 440
+FLOOR_PX = SMALL_SIZE * SEQUENCE_FLOOR * PHONE_WIDTH / CARD  # 6.9 px on the phone
+
+
+def _wide(count: int, name: str = "Service") -> str:
+    lines = ["sequenceDiagram", "autonumber"]
+    lines += [f"participant P{i} as {name} {i}" for i in range(count)]
+    lines += [f"P{i}->>P{i + 1}: call step {i} now" for i in range(count - 1)]
+    lines += [f"P{i + 1}-->>P{i}: reply {i}" for i in reversed(range(count - 1))]
+    return "```mermaid\n" + "\n".join(lines) + "\n```\n"
+
+
+def _qualities(post: str) -> list[layout.Quality]:
+    options = layout.RenderOptions(width=CARD, height=586, split="autoSplit", mode="light-mode")
+    pages = layout.layout_pages(post, themes.load("apple-notes"), layout.FontBook.load(), options)
+    return [q for q in (measure(page) for page in pages) if q]
+
+
+@pytest.mark.parametrize("case", ["71-sequence-frames-boxes", "73-sequence-long"])
+def test_a_wide_sequence_keeps_its_labels_over_the_floor(case: str) -> None:
+    qualities = _qualities((CASES / f"{case}.md").read_text("utf-8"))
+    assert min(q.smallest_text for q in qualities) >= FLOOR_PX - 0.05  # 5.4 px before
+    assert any("drawn compact" in note for q in qualities for note in q.notes)
+
+
+def test_one_too_wide_even_compact_shows_its_source_and_says_so() -> None:
+    qualities = _qualities(_wide(10, "Regional Replication Coordinator"))
+    notes = [note for q in qualities for note in q.notes]
+    assert any(n.startswith("a diagram shown as source: too wide") for n in notes), notes
+    assert min(q.smallest_text for q in qualities) >= FLOOR_PX
+
+
+def test_compact_wraps_names_but_not_inside_one_word(fonts) -> None:
+    source = _wide(7, "Recommendations and ranking").split("\n", 1)[1].rsplit("```", 1)[0]
+    source = source.replace("participant P0 as Recommendations and ranking 0", "participant P0")
+    source = source.replace("as Recommendations and ranking 1", "as Recommendations")
+    drawing = draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 392.0, 476.0)
+    assert "compact" in drawing.note
+    heads = [i.text.lines for i in drawing.heads if isinstance(i, Label)]
+    assert ("Recommendations",) in heads  # one word: whole
+    assert any(len(lines) > 1 for lines in heads)  # the long names: wrapped
+
+
+def test_a_tail_without_labels_is_no_band() -> None:
+    label = Label(Lines(("a",), 10.0, 20.0, 12.0), 50.0, 10.0)
+    lifeline = Mark((("M", 50.0, 0.0), ("L", 50.0, 1000.0)), "border", None, 1.0, (4.0, 4.0))
+    drawing = Drawing(100.0, 1000.0, (label, lifeline), "a")
+    parts = bands(drawing, 300.0, 300.0)
+    assert [part.text for part in parts] == ["a"]  # four before: three of a dashed line
