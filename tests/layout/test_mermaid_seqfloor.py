@@ -15,7 +15,7 @@ from inkcard.layout.blocks.diagram import SEQUENCE_FLOOR
 from inkcard.layout.diagrams.bands import bands
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines, Mark
+from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines, Mark, mark_bounds
 from inkcard.layout.pages.quality import PHONE_WIDTH, measure
 
 CASES = Path(__file__).parents[1] / "cases" / "mermaid"
@@ -68,3 +68,29 @@ def test_a_tail_without_labels_is_no_band() -> None:
     drawing = Drawing(100.0, 1000.0, (label, lifeline), "a")
     parts = bands(drawing, 300.0, 300.0)
     assert [part.text for part in parts] == ["a"]  # four before: three of a dashed line
+
+
+def test_a_cut_never_parts_a_label_from_its_arrow(fonts) -> None:
+    post = (CASES / "90-sequence-create-destroy.md").read_text("utf-8")
+    source = post.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    drawing = draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 392.0, None)
+    lines = [
+        b[1]
+        for b in (mark_bounds(i.ops) for i in drawing.items if isinstance(i, Mark))
+        if b[1] == b[3] and b[2] - b[0] > 20  # a message's arrow: a level line
+    ]
+    pairs = []
+    for label in (i for i in drawing.items if isinstance(i, Label)):
+        foot = label.y + label.text.height
+        under = [y for y in lines if foot <= y <= foot + 6]
+        if under:
+            pairs.append((label.y + label.text.height / 2, min(under)))
+    assert len(pairs) > 30
+    for height in range(150, 420, 9):  # cuts at many places
+        for part in bands(drawing, float(height), float(height)):
+            for middle, arrow in pairs:
+                if part.top <= middle < part.bottom:
+                    assert part.top <= arrow and arrow + 4.5 <= part.bottom, (
+                        height,
+                        arrow,
+                    )  # its head whole
