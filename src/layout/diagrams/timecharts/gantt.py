@@ -7,13 +7,13 @@ name sits inside its bar when it fits, else beside it (right, then left), else o
 of its own above the bar: never cut. Colours say the status: a plain task a tint of the
 accent, with a strip at its start when its name is beside it; `active` that tint with the
 strip along its foot; `crit` a deeper tint of a series colour (two laid over each other);
-`done` a grey tint; a milestone a diamond. Every bar is pale and its name in the text
-colour: the names tesseract lost were white on a saturated bar (which its thresholding
-turns dark), in an outlined box (skipped as a graphic), or next to a strip (read as a
-letter), and a pale bar with dark text reads best on a phone in sunlight too. Excluded
-days (weekends) thicken the axis. The axis takes the smallest step (minutes to years)
-whose labels do not touch, or the author's `tickInterval` when its labels do not touch
-either.
+`done` a grey tint; a milestone a diamond smaller than its name's letters. Every bar is
+pale and its name in the text colour: the names tesseract lost were white on a saturated
+bar (which its thresholding turns dark), in an outlined box (skipped as a graphic), or next
+to a strip or a bar-tall diamond (read as a letter), and a pale bar with dark text reads
+best on a phone in sunlight too. Excluded days (weekends) thicken the axis. The axis takes
+the smallest step (minutes to years) whose labels do not touch, or the author's
+`tickInterval` when its labels do not touch either.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ from .timefmt import add_months, format_date
 PLOT_WIDTH = 360.0  # px: the date axis, about a 440-px card's column
 ROW_GAP = 6.0  # px between task rows
 NAME_GAP = 5.0  # px between a bar and the name beside it
+# a milestone's diamond, as a share of a bar's height: as tall as the bar (taller than the
+# name's letters) tesseract took it for a letter and lost the name beside it (灰度发布)
+MILESTONE = 0.7
 TICK_GAP = 14.0  # px at least between two axis labels
 STRIP = 3.0  # px: the accent edge at a plain task's start
 CRIT = "series1"
@@ -186,7 +189,7 @@ def _task(
     x0, x1 = axis.x(task.start), axis.x(task.end)
     milestone = "milestone" in task.tags
     if milestone:
-        x0, x1 = x0 - bar_h / 2, x0 + bar_h / 2
+        x0, x1 = x0 - MILESTONE * bar_h / 2, x0 + MILESTONE * bar_h / 2
     elif x1 - x0 < 2:
         x1 = x0 + 2
     fill, deep = _roles(task.tags)
@@ -201,12 +204,12 @@ def _task(
         bar_y, text_y = y + text.height + 2, y
     left = beside if beside is not None else min(max(x0, 0.0), PLOT_WIDTH - text.width)
     if milestone:
-        mid, half = (x0 + x1) / 2, bar_h / 2
+        mid, half, middle = (x0 + x1) / 2, (x1 - x0) / 2, bar_y + bar_h / 2
         diamond: tuple[Op, ...] = (
-            ("M", mid, bar_y),
-            ("L", x1, bar_y + half),
-            ("L", mid, bar_y + bar_h),
-            ("L", x0, bar_y + half),
+            ("M", mid, middle - half),
+            ("L", x1, middle),
+            ("L", mid, middle + half),
+            ("L", x0, middle),
             ("Z",),
         )
         items.append(Mark(diamond, None, CRIT if "crit" in task.tags else "accent"))
