@@ -16,6 +16,7 @@ from inkcard.layout.diagrams.bands import bands
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines, Mark, mark_bounds
+from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.pages.quality import PHONE_WIDTH, measure
 
 CASES = Path(__file__).parents[1] / "cases" / "mermaid"
@@ -94,3 +95,33 @@ def test_a_cut_never_parts_a_label_from_its_arrow(fonts) -> None:
                         height,
                         arrow,
                     )  # its head whole
+
+
+@pytest.mark.parametrize("case", ["71-sequence-frames-boxes", "73-sequence-long"])
+def test_compact_wraps_between_words_never_inside_one(fonts, case: str) -> None:
+    post = (CASES / f"{case}.md").read_text("utf-8")
+    source = post.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    drawing = draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 392.0, None)
+    assert "compact" in drawing.note
+    written = {" ".join(label.split()) for label in parse_diagram(source).labels()}
+    wrapped = [i.text.lines for i in drawing.items if isinstance(i, Label)]
+    assert any(len(lines) > 1 for lines in wrapped)
+    for lines in wrapped:
+        if len(lines) > 1 and all(line.isascii() for line in lines):  # broken at spaces only
+            assert " ".join(lines) in written, lines  # "Idempoten t" before
+
+
+def test_a_sequence_that_fits_its_floor_in_bands_is_cut_not_shown_as_source() -> None:
+    """93's wrapped form fits the card's width at 81 % but its first card's height at 62 %:
+    cut into bands at the width's size, never shrunk under the floor (nor sent to source)."""
+    qualities = _qualities((CASES / "93-sequence-destroy-dense.md").read_text("utf-8"))
+    notes = [note for q in qualities for note in q.notes]
+    assert not any("shown as source" in note for note in notes), notes
+    assert any("cut into 2 bands" in note for note in notes), notes
+    assert min(q.smallest_text for q in qualities) >= FLOOR_PX
+
+
+@pytest.mark.parametrize("case", sorted(p.stem for p in CASES.glob("*sequence*.md")))
+def test_no_sequence_case_is_drawn_under_its_floor(case: str) -> None:
+    qualities = _qualities((CASES / f"{case}.md").read_text("utf-8"))
+    assert min(q.smallest_text for q in qualities) >= FLOOR_PX - 0.05

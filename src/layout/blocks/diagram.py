@@ -104,11 +104,14 @@ def _banded(
 ) -> list[Row]:
     """The drawing in bands at the width's scale, a row each (its first `first` tall, the
     others `rest`), when shrinking it to the card's height would leave its labels under
-    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph); at most
+    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph), or a sequence's
+    under `SEQUENCE_FLOOR` where its width's size is over it; at most
     `MAX_BANDS`, drawn smaller to fit them where it must, else none (it is shrunk to one)."""
     width_scale = min(1.0, ctx.width / drawing.width)
     below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
-    if fit_scale(drawing, ctx.width, first) >= below * width_scale:
+    whole = fit_scale(drawing, ctx.width, first)
+    floor = SEQUENCE_FLOOR if drawing.heads else 0.0  # a sequence in bands over its floor
+    if whole >= below * width_scale and (whole >= floor or width_scale < floor):
         return []
     top, below_heads = _heads_span(drawing)
     heads = below_heads - top  # the room the heads repeated atop a later band take

@@ -79,11 +79,16 @@ def _compact(
     budget: DiagramBudget, source: str, measure: Measure, drawing: Drawing, width: float
 ) -> Drawing:
     """A sequence (the kind with `heads`) that `width` would shrink under `COMPACT_BELOW`:
-    its compact form (the upright one, for a sequence: it wraps its own labels), when that
-    keeps its labels `WRAP_GAIN` times larger (a card cuts a tall one into bands, so only
-    the width counts); else `drawing`."""
+    its labels wrapped narrow when that is enough (a card cuts a tall one into bands, so
+    only its width counts), else its compact form (the upright one, for a sequence: it
+    wraps its own labels) when that keeps its labels `WRAP_GAIN` times larger; else
+    `drawing`."""
     if not drawing.heads or fit_scale(drawing, width, None) >= COMPACT_BELOW:
         return drawing
+    narrow = _other_form(budget, source, _narrow(measure), False, True)
+    if narrow is not None and fit_scale(narrow, width, None) >= COMPACT_BELOW:
+        wrapped = "long diagram labels wrapped to fit the card"  # enough: not compact
+        return replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
     compact = _other_form(budget, source, measure, True, False)
     if compact is None or _gain(compact, drawing, width, None) < WRAP_GAIN:
         return drawing

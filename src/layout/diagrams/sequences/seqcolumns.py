@@ -58,11 +58,20 @@ def spacing(compact: bool) -> Spacing:
     )
 
 
-def head_width(name: str, compact: bool) -> float:
-    """The width a participant's name wraps at: `COMPACT_HEAD` em in a compact sequence,
-    but for one Latin word ("Recommendations"), which would break mid-word there."""
-    one_word = name.isascii() and " " not in name.strip()
-    return COMPACT_HEAD * LABEL_SIZE if compact and not one_word else MAX_LABEL_WIDTH * 0.7
+def head_width(name: str, compact: bool, measure: Measure) -> float:
+    """The width a participant's name wraps at: `COMPACT_HEAD` em in a compact sequence
+    (never inside a Latin word: "Recommendations" stays whole), else 0.7 of a label's."""
+    if not compact:
+        return MAX_LABEL_WIDTH * 0.7
+    return whole_words(name, LABEL_SIZE, COMPACT_HEAD * LABEL_SIZE, measure)
+
+
+def whole_words(text: str, size: float, most: float, measure: Measure) -> float:
+    """`most`, or the width of `text`'s widest Latin word when wider (up to a label's
+    widest): a compact label wraps between words, never inside one ("Idempoten / t")."""
+    words = [word for word in text.split() if word.isascii() and len(word) > 1]
+    widest = max((measure(w, size, False, 4 * MAX_LABEL_WIDTH).width for w in words), default=0)
+    return min(max(most, widest + 1.0), MAX_LABEL_WIDTH)
 
 
 def columns(

@@ -37,7 +37,17 @@ from ..marks import (
     rect_ops,
     tint,
 )
-from .seqcolumns import BAR, DISC, FRAME_MARGIN, LOOP_W, columns, head_width, rewrap, spacing
+from .seqcolumns import (
+    BAR,
+    DISC,
+    FRAME_MARGIN,
+    LOOP_W,
+    columns,
+    head_width,
+    rewrap,
+    spacing,
+    whole_words,
+)
 from .seqmarks import CHIP, arrow_end, frame_marks, stick_figure, tag_width
 from .sequenceparse import Lifeline, Message, Note, Section, Sequence
 
@@ -74,13 +84,15 @@ class _Sheet:
         self.seq, self.measure = seq, measure
         self.index = {p.id: i for i, p in enumerate(seq.participants)}
         self.heads = [
-            measure(p.label, LABEL_SIZE, False, head_width(p.label, compact))
+            measure(p.label, LABEL_SIZE, False, head_width(p.label, compact, measure))
             for p in seq.participants
         ]
         self.space = space = spacing(compact)
         self.widths = [t.width + 2 * space.pad for t in self.heads]
         self.head_h = max(t.height for t in self.heads) + 2 * PAD_Y
-        self.texts = {id(e): measure(e.label, SMALL_SIZE, False, space.label) for e in seq.events}
+        self.texts = {
+            id(e): measure(e.label, SMALL_SIZE, False, self.wrap(e.label)) for e in seq.events
+        }
         self.xs = columns(seq, self.widths, self.texts, space)
         if compact:
             rewrap(seq, self.xs, self.widths, self.texts, space, measure)
@@ -105,6 +117,12 @@ class _Sheet:
         self.last_arrow: float | None = None
         self.whole: list[tuple[float, float]] = []  # a message's label to its arrow's foot
         self.rects = 0
+
+    def wrap(self, label: str) -> float:
+        """The width a message's label or a note wraps at (compact: between words)."""
+        if not self.space.compact:
+            return self.space.label
+        return whole_words(label, SMALL_SIZE, self.space.label, self.measure)
 
     # what frames hold
 
