@@ -1,5 +1,5 @@
-"""A gantt milestone's diamond is smaller than its name's letters: as tall as a bar it
-stood taller than them, and tesseract read it as a letter and lost the name beside it."""
+"""A gantt milestone's diamond is smaller than its name's letters, and a letter-space off
+it: as tall as a bar and 5 px away, tesseract read it as a letter and lost the name."""
 
 from __future__ import annotations
 
@@ -29,3 +29,6 @@ def test_a_milestone_is_smaller_than_its_names_letters(fonts) -> None:
         [name] = [n for n in names if n.y <= middle <= n.y + n.text.height]
         line = name.text.height / len(name.text.lines)
         assert bottom - top < line  # a bar-tall diamond (23 px) stood over 17-px lines
+        start = name.x if name.align == "left" else name.x - name.text.width / 2
+        room = start - right if start >= right else left - (start + name.text.width)
+        assert room >= 8.0  # 5 before

@@ -41,9 +41,11 @@ from .timefmt import add_months, format_date
 PLOT_WIDTH = 360.0  # px: the date axis, about a 440-px card's column
 ROW_GAP = 6.0  # px between task rows
 NAME_GAP = 5.0  # px between a bar and the name beside it
-# a milestone's diamond, as a share of a bar's height: as tall as the bar (taller than the
-# name's letters) tesseract took it for a letter and lost the name beside it (灰度发布)
-MILESTONE = 0.7
+# a milestone's diamond, as a share of a bar's height, and the room between it and its
+# name: bar-tall and 5 px off, tesseract read the diamond as a letter and lost the name
+# (灰度发布, 立项); smaller than a glyph and a letter-space further off, every milestone
+# name of cases 40, 97 and 98 is read in each of its three modes
+MILESTONE, MILESTONE_GAP = 0.55, 8.0
 TICK_GAP = 14.0  # px at least between two axis labels
 STRIP = 3.0  # px: the accent edge at a plain task's start
 CRIT = "series1"
@@ -194,7 +196,7 @@ def _task(
         x1 = x0 + 2
     fill, deep = _roles(task.tags)
     inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
-    beside = _beside(x0, x1, text.width)
+    beside = _beside(x0, x1, text.width, MILESTONE_GAP if milestone else NAME_GAP)
     if inside or beside is not None:
         row = max(bar_h, text.height)
         bar_y = y + (row - bar_h) / 2
@@ -235,13 +237,13 @@ def _task(
     return y + row
 
 
-def _beside(x0: float, x1: float, width: float) -> float | None:
-    """Where a name `width` wide starts beside its bar: right of it, else left of it;
+def _beside(x0: float, x1: float, width: float, gap: float) -> float | None:
+    """Where a name `width` wide starts `gap` beside its bar: right of it, else left of it;
     None when neither side of the plot holds it."""
-    if x1 + NAME_GAP + width <= PLOT_WIDTH:
-        return x1 + NAME_GAP
-    if x0 - NAME_GAP - width >= 0:
-        return x0 - NAME_GAP - width
+    if x1 + gap + width <= PLOT_WIDTH:
+        return x1 + gap
+    if x0 - gap - width >= 0:
+        return x0 - gap - width
     return None
 
 
