@@ -40,6 +40,7 @@ from inkcard.layout.diagrams.labels import LabelSetter  # noqa: E402
 from inkcard.layout.diagrams.marks import Label  # noqa: E402
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram  # noqa: E402
 from inkcard.layout.errors import DiagramError  # noqa: E402
+from inkcard.layout.pages.quality import measure  # noqa: E402
 
 CASES = ROOT / "tests" / "cases" / "mermaid"
 FENCE = re.compile(r"```mermaid\n(.*?)```", re.S)
@@ -69,6 +70,16 @@ def _found(label: str, seen: str, drawn: dict[str, tuple[str, ...]]) -> bool:
         return True
     lines = [_plain(line) for line in drawn.get(_plain(label), ())]
     return len(lines) > 1 and all(len(line) > 1 and line in seen for line in lines)
+
+
+def _as_source(
+    text: str, theme: layout.Theme, fonts: layout.FontBook, options: layout.RenderOptions
+) -> bool:
+    """Whether the cards show the diagram as its source (a sequence under its floor): their
+    quality report says so."""
+    pages = layout.layout_pages(text, theme, fonts, options)
+    notes = [note for page in pages if (q := measure(page)) for note in q.notes]
+    return any(note.startswith("a diagram shown as source") for note in notes)
 
 
 def _read(png: Path) -> str:
@@ -110,11 +121,11 @@ def main() -> None:
             except DiagramError:  # a case that shows its source: nothing drawn to read
                 continue
             read, paths = "", []
-            PAINTED.clear()
-            cards = layout.render(text, theme, fonts, options)
-            if not PAINTED:  # shown as its source: no diagram to read
+            if _as_source(text, theme, fonts, options):  # no diagram to read
                 sources.append(post.stem)
                 continue
+            PAINTED.clear()
+            cards = layout.render(text, theme, fonts, options)
             drawn = {_plain("".join(lines)): lines for lines in PAINTED}
             for index, png in enumerate(cards):
                 path = Path(scratch) / f"{post.stem}-{index}.png"

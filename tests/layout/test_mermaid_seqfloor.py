@@ -125,3 +125,30 @@ def test_a_sequence_that_fits_its_floor_in_bands_is_cut_not_shown_as_source() ->
 def test_no_sequence_case_is_drawn_under_its_floor(case: str) -> None:
     qualities = _qualities((CASES / f"{case}.md").read_text("utf-8"))
     assert min(q.smallest_text for q in qualities) >= FLOOR_PX - 0.05
+
+
+def test_a_compact_numbered_label_stands_over_its_disc(fonts) -> None:
+    """Beside the disc on one line (its foot 3 px over the arrow, the disc 9 px over it),
+    tesseract read disc and a short CJK word together as Latin ("(1 ed" for 购买)."""
+    post = (CASES / "94-sequence-wide-cjk.md").read_text("utf-8")
+    source = post.split("```mermaid\n", 1)[1].split("```", 1)[0]
+    drawing = draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 392.0, None)
+    assert "compact" in drawing.note
+    discs = [
+        mark_bounds(i.ops)
+        for i in drawing.items
+        if isinstance(i, Mark) and i.fill == "accent" and len(i.ops) > 5
+    ]
+    labels = [i for i in drawing.items if isinstance(i, Label) and i.color == "text"]
+    assert len(discs) == 12
+    for left, top, right, bottom in discs:
+        beside = [
+            label
+            for label in labels
+            if label.x - label.text.width / 2 < right + 12
+            and label.x + label.text.width / 2 > left - 12
+            and label.y < bottom
+            and label.y + label.text.height > top - 20
+        ]
+        for label in beside:
+            assert label.y + label.text.height <= top + 0.5, label.text.lines

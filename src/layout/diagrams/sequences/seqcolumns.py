@@ -33,7 +33,8 @@ COMPACT_PAD = 7.0  # px each side of a compact participant's name in its box
 class Spacing:
     """The room a sequence's layout leaves, as written or compact: the gap between heads,
     a name's padding, the width labels wrap at, what a label leaves of its arrow and a
-    number's disc of it, how far a numbered label moves off its disc, a frame's reach."""
+    number's disc of it, how far a numbered label moves off its disc (and up, clear of its
+    top: beside it on one line, tesseract read disc and word as Latin), a frame's reach."""
 
     compact: bool
     gap: float
@@ -43,6 +44,7 @@ class Spacing:
     disc_room: float
     shift: float
     frame: float
+    lift: float = 0.0
 
 
 def spacing(compact: bool) -> Spacing:
@@ -53,8 +55,9 @@ def spacing(compact: bool) -> Spacing:
         )
     disc = DISC + 2  # the disc's half inside the arrow, the label moved off it
     label = COMPACT_LABEL * SMALL_SIZE
+    lift = DISC - 2  # the label's foot 3 px over the arrow, the disc's top DISC over it
     return Spacing(
-        True, COMPACT_GAP, COMPACT_PAD, label, COMPACT_ROOM, disc, disc / 2, COMPACT_FRAME
+        True, COMPACT_GAP, COMPACT_PAD, label, COMPACT_ROOM, disc, disc / 2, COMPACT_FRAME, lift
     )
 
 

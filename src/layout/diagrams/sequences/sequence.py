@@ -221,7 +221,7 @@ def _message(sheet: _Sheet, event: Message) -> None:
                 else 0.0
             )
             sheet.body.append(Label(text, sum(ends) / 2 + shift, y, "text"))
-        y += text.height + 3
+        y += text.height + 3 + (sheet.space.lift if event.number is not None else 0.0)
     y = max(y, sheet.y + half)
     if event.activate and a != b:
         sheet.activate(b, y + (half if b in created else 0.0))
