@@ -8,7 +8,8 @@ mind map's branches series colours made from the link and syntax colours
 text) is the diagram's labels. A diagram we do not draw stays a code block, with a
 one-line note under it saying why. Like a picture (`figures`), the row may be drawn
 smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size (its labels'
-size) in all.
+size) in all. A sequence is never drawn under `SEQUENCE_FLOOR` at all: compact, or cut into
+bands, and past that shown as its source, said in the quality report.
 """
 
 from __future__ import annotations

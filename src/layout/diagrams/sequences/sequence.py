@@ -10,6 +10,8 @@ and the labels they hold, as mermaid-js draws them; their conditions sit on chip
 muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted band
 without a line. `box` groups are titled tinted bands behind their participants' columns.
 A note is an opaque panel: the see-through bands under it do not darken its text.
+Columns and wrapping (as written, or compact for a card too narrow) are `seqcolumns`'s;
+each message's label and arrow are one span a card's cut into bands keeps whole.
 """
 
 from __future__ import annotations
