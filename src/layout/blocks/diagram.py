@@ -8,7 +8,9 @@ mind map's branches series colours made from the link and syntax colours
 text) is the diagram's labels. A diagram we do not draw stays a code block, with a
 one-line note under it saying why. Like a picture (`figures`), the row may be drawn
 smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size in all, nor
-so small that its smallest label reads under `LEGIBLE_LABEL` px (`figures.label_floor`).
+so small that its smallest label reads under `LEGIBLE_LABEL` px (`figures.label_floor`). A
+sequence is never drawn under `SEQUENCE_FLOOR` at all: compact, or cut into bands, and past
+that shown as its source, said in the quality report.
 """
 
 from __future__ import annotations
@@ -37,6 +39,10 @@ BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
 MAX_BANDS = 4
 STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
 BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
+# A sequence (a drawing with `heads`) is never drawn under this share of its size (its
+# 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
+# compact (`fit.draw_to_fit`) and cut into bands: past it, it shows as its source
+SEQUENCE_FLOOR = FIGURE_FLOOR
 OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
 _ROLES = {
@@ -84,6 +90,13 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
+    least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=1)
+    if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
+        reason = (
+            f"too wide or long for this card: its labels would be drawn at {least:.0%} of"
+            f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
+        )
+        return _fallback(flow, block, ctx, reason, quality=True)
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
 
@@ -93,11 +106,14 @@ def _banded(
 ) -> list[Row]:
     """The drawing in bands at the width's scale, a row each (its first `first` tall, the
     others `rest`), when shrinking it to the card's height would leave its labels under
-    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph); at most
+    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph), or a sequence's
+    under `SEQUENCE_FLOOR` where its width's size is over it; at most
     `MAX_BANDS`, drawn smaller to fit them where it must, else none (it is shrunk to one)."""
     width_scale = min(1.0, ctx.width / drawing.width)
     below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
-    if fit_scale(drawing, ctx.width, first) >= below * width_scale:
+    whole = fit_scale(drawing, ctx.width, first)
+    floor = SEQUENCE_FLOOR if drawing.heads else 0.0  # a sequence in bands over its floor
+    if whole >= below * width_scale and (whole >= floor or width_scale < floor):
         return []
     top, below_heads = _heads_span(drawing)
     heads = below_heads - top  # the room the heads repeated atop a later band take
@@ -286,14 +302,18 @@ def _legible(ink: int, ground: int | None, styles: Styles) -> int:
     return max(choices, key=lambda choice: contrast(choice, ground))
 
 
-def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
+def _fallback(
+    flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str, quality: bool = False
+) -> Part:
     """The source as a code block, then a note in the caption style, kept whole and with
-    the code (its last line alone opened a card: "are not supported")."""
+    the code (its last line alone opened a card: "are not supported"); `quality`: said in
+    the card's quality report too, as a change made to fit the card."""
     part = code(flow, block, ctx)
     style = flow.styles["image"]
     lines = flow.text_lines(
         (Text(f"Mermaid diagram not drawn: {reason}"),), style, replace(ctx, color=style.color)
     )
+    said = f"a diagram shown as source: {reason}" if quality else ""
     last = len(lines) - 1
     notes = [
         Row(
@@ -301,6 +321,7 @@ def _fallback(flow: Layouter, block: CodeBlock, ctx: Ctx, reason: str) -> Part:
             items=line.items,
             frames=ctx.frames,
             text=line.text,
+            note=said,
             keep_with_next=index < last,
         )
         for index, line in enumerate(lines)

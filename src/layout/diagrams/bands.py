@@ -40,11 +40,12 @@ class Band:
 
 def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     """`drawing` cut into bands at most `first` (the first) and `rest` (the others) tall,
-    in the drawing's px; one band when it fits `first`."""
+    in the drawing's px; one band when it fits `first`. A last band with no label (the
+    lifelines' ends under a sequence's last row) is left out, not given a card alone."""
     spans: list[Span] = [band_span(item) for item in drawing.items]
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
-    ]
+    ] + list(drawing.whole)
     boxes = [
         span
         for span, item in zip(spans, drawing.items, strict=True)
@@ -56,7 +57,10 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
         top = _cut(top, top + height, labels, boxes, height)
         cuts.append(top)
     cuts.append(drawing.height)
-    return [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
+    out = [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
+    while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
+        out.pop()
+    return out
 
 
 def heads_at(drawing: Drawing, top: float) -> tuple[Mark | Label, ...]:

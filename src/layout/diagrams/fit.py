@@ -41,6 +41,9 @@ POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
 WRAP_GAIN = 1.08  # ... when that shrinks it this much less
+# A sequence the width would shrink under this share of its size (the figures' floor, as
+# `blocks.figures.FIGURE_FLOOR`) is drawn compact: columns closer, names wrapped narrower
+COMPACT_BELOW = 0.7
 
 
 def draw_to_fit(
@@ -66,10 +69,31 @@ def draw_to_fit(
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     narrow = _other_form(budget, source, _narrow(measure), upright, True)
-    if narrow is None or _gain(narrow, drawing, width, height) < WRAP_GAIN:
+    if narrow is not None and _gain(narrow, drawing, width, height) >= WRAP_GAIN:
+        wrapped = "long diagram labels wrapped to fit the card"
+        drawing = replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
+    return _compact(budget, source, measure, drawing, width)
+
+
+def _compact(
+    budget: DiagramBudget, source: str, measure: Measure, drawing: Drawing, width: float
+) -> Drawing:
+    """A sequence (the kind with `heads`) that `width` would shrink under `COMPACT_BELOW`:
+    its labels wrapped narrow when that is enough (a card cuts a tall one into bands, so
+    only its width counts), else its compact form (the upright one, for a sequence: it
+    wraps its own labels) when that keeps its labels `WRAP_GAIN` times larger; else
+    `drawing`."""
+    if not drawing.heads or fit_scale(drawing, width, None) >= COMPACT_BELOW:
         return drawing
-    wrapped = "long diagram labels wrapped to fit the card"
-    return replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
+    narrow = _other_form(budget, source, _narrow(measure), False, True)
+    if narrow is not None and fit_scale(narrow, width, None) >= COMPACT_BELOW:
+        wrapped = "long diagram labels wrapped to fit the card"  # enough: not compact
+        return replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
+    compact = _other_form(budget, source, measure, True, False)
+    if compact is None or _gain(compact, drawing, width, None) < WRAP_GAIN:
+        return drawing
+    note = "a wide sequence drawn compact (names wrapped, columns closer) to fit the card"
+    return replace(compact, note=note)
 
 
 def _other_form(
@@ -102,7 +126,8 @@ def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
 
 def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
     """The laid-out diagram (`upright`: a left-right flowchart laid top-down, a mind map's
-    branches all on one side); `DiagramError` (a one-line reason) when it is not drawn.
+    branches all on one side, a sequence compact); `DiagramError` (a one-line reason) when
+    it is not drawn.
     A kind that reads in rows says so (`Drawing.rows`): a card may cut it into bands."""
     diagram = parse_diagram(source)
     drawing = _laid_out(diagram, measure, upright)
@@ -119,7 +144,7 @@ def _laid_out(diagram: Diagram, measure: Measure, upright: bool) -> Drawing:
     if isinstance(diagram, Mindmap):
         return layout_mindmap(diagram, measure, one_sided=upright)
     if isinstance(diagram, Sequence):
-        return layout_sequence(diagram, measure)
+        return layout_sequence(diagram, measure, compact=upright)
     if isinstance(diagram, Quadrant):
         return layout_quadrant(diagram, measure)
     if isinstance(diagram, XYChart):

@@ -79,6 +79,9 @@ class Drawing:
     # for each of `heads`, the span (px) a band's top must fall in for it to be repeated
     # there (a participant's life, from its creation to its `destroy`); none: always
     lives: tuple[tuple[float, float], ...] = ()
+    # spans (top, bottom px) a card's cut into bands keeps whole, as it keeps a label: a
+    # sequence message's label with its arrow under it
+    whole: tuple[tuple[float, float], ...] = ()
 
 
 def finish(

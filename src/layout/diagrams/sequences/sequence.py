@@ -10,6 +10,8 @@ and the labels they hold, as mermaid-js draws them; their conditions sit on chip
 muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted band
 without a line. `box` groups are titled tinted bands behind their participants' columns.
 A note is an opaque panel: the see-through bands under it do not darken its text.
+Columns and wrapping (as written, or compact for a card too narrow) are `seqcolumns`'s;
+each message's label and arrow are one span a card's cut into bands keeps whole.
 """
 
 from __future__ import annotations
@@ -37,18 +39,29 @@ from ..marks import (
     rect_ops,
     tint,
 )
+from .seqcolumns import (
+    BAR,
+    DISC,
+    FRAME_MARGIN,
+    LOOP_W,
+    columns,
+    head_width,
+    rewrap,
+    spacing,
+    whole_words,
+)
 from .seqmarks import CHIP, arrow_end, frame_marks, stick_figure, tag_width
 from .sequenceparse import Lifeline, Message, Note, Section, Sequence
 
-ROW_GAP, COLUMN_GAP, ACTOR = 10.0, 36.0, 30.0
-BAR, BAR_STEP = 10.0, 4.0  # px: an activation bar's width, and a nested bar's step right
-DISC = 9.0  # px: the radius of an autonumber disc (a pill for a longer number)
-LOOP_W, LOOP_H = 30.0, 18.0  # px: a self-message's loop
-# px a frame reaches past the outermost columns it holds: room for an autonumber disc and
-# the frame's line, and no more (60 made a six-column diagram 775 px wide, its labels 6 px
-# on a card); frames in frames step in from it, never closer than `FRAME_LEAST`
-FRAME_MARGIN, FRAME_LEAST = 30.0, 2 * DISC
+ROW_GAP, ACTOR = 10.0, 30.0
+BAR_STEP = 4.0  # px: a nested activation bar's step right
+LOOP_H = 18.0  # px: a self-message's loop's height
+FRAME_LEAST = 2 * DISC  # px: nested frames step in from `FRAME_MARGIN`, never closer
 CROSS = 6.0  # px: half a destroyed lifeline's cross
+# px an arrow's end mark reaches above and below its line (a `-x` cross 5, a head 4.5), and
+# the clear room under it before a destroyed lifeline's cross: at 5 px the two crosses of a
+# `-x` message to a destroyed participant read as one blot on a phone
+END_REACH, DESTROY_ROOM = 5.0, 12.0
 FIRST_ROW = 14.0  # px from the heads to the first row
 
 
@@ -69,18 +82,22 @@ class _Sheet:
     """The drawing in progress: the columns, the current row `y`, the layers painted in
     order (bands, lifelines, frames, bars, then messages and notes) and what is open."""
 
-    def __init__(self, seq: Sequence, measure: Measure) -> None:
+    def __init__(self, seq: Sequence, measure: Measure, compact: bool = False) -> None:
         self.seq, self.measure = seq, measure
         self.index = {p.id: i for i, p in enumerate(seq.participants)}
         self.heads = [
-            measure(p.label, LABEL_SIZE, False, MAX_LABEL_WIDTH * 0.7) for p in seq.participants
+            measure(p.label, LABEL_SIZE, False, head_width(p.label, compact, measure))
+            for p in seq.participants
         ]
-        self.widths = [t.width + 2 * PAD_X for t in self.heads]
+        self.space = space = spacing(compact)
+        self.widths = [t.width + 2 * space.pad for t in self.heads]
         self.head_h = max(t.height for t in self.heads) + 2 * PAD_Y
         self.texts = {
-            id(e): measure(e.label, SMALL_SIZE, False, MAX_LABEL_WIDTH) for e in seq.events
+            id(e): measure(e.label, SMALL_SIZE, False, self.wrap(e.label)) for e in seq.events
         }
-        self.xs = _columns(self)
+        self.xs = columns(seq, self.widths, self.texts, space)
+        if compact:
+            rewrap(seq, self.xs, self.widths, self.texts, space, measure)
         titles = [measure(b, LABEL_SIZE, True, MAX_LABEL_WIDTH) for b in seq.boxes]
         self.box_titles = titles
         self.title = measure(seq.title, LABEL_SIZE + 1, True, 2 * MAX_LABEL_WIDTH)
@@ -100,7 +117,14 @@ class _Sheet:
         self.ends: dict[int, float] = {}
         self.doomed: set[int] = set()
         self.last_arrow: float | None = None
+        self.whole: list[tuple[float, float]] = []  # a message's label to its arrow's foot
         self.rects = 0
+
+    def wrap(self, label: str) -> float:
+        """The width a message's label or a note wraps at (compact: between words)."""
+        if not self.space.compact:
+            return self.space.label
+        return whole_words(label, SMALL_SIZE, self.space.label, self.measure)
 
     # what frames hold
 
@@ -137,9 +161,10 @@ class _Sheet:
         self.bars.append(Mark(rect_ops(left, top, BAR, height), None, "border"))
 
 
-def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
-    """The sequence diagram's drawing."""
-    sheet = _Sheet(seq, measure)
+def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> Drawing:
+    """The sequence diagram's drawing; `compact`: its columns closer and its participants'
+    names wrapped narrower, for a card that would otherwise shrink it past legibility."""
+    sheet = _Sheet(seq, measure, compact)
     for event in seq.events:
         if isinstance(event, Message):
             _message(sheet, event)
@@ -157,7 +182,7 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
     items = _boxes(sheet, end) + sheet.bands + lines + _top_heads(sheet)
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
-    every = items + sheet.frames + sheet.bars + sheet.body
+    every = items + sheet.bars + sheet.frames + sheet.body  # a frame's tag over a bar
     drawing = finish(every, "\n".join(seq.labels()))
     moved = drawing.items[every.index(lines[0])]  # a lifeline, as `finish` moved it
     assert isinstance(lines[0], Mark) and isinstance(moved, Mark)
@@ -168,46 +193,8 @@ def layout_sequence(seq: Sequence, measure: Measure) -> Drawing:
         drawing,
         heads=tuple(moved_by(item, dx, dy) for item, _ in repeated),
         lives=tuple((start + dy, stop + dy) for _, (start, stop) in repeated),
+        whole=tuple((top + dy, bottom + dy) for top, bottom in sheet.whole),
     )
-
-
-def _columns(sheet: _Sheet) -> list[float]:
-    """Column centres: neighbours apart by their boxes and a gap, then widened where a
-    message's label, a note or a self-message needs more room (shortest spans first)."""
-    widths, count = sheet.widths, len(sheet.widths)
-    gaps = [(widths[i] + widths[i + 1]) / 2 + COLUMN_GAP for i in range(count - 1)]
-    needs: list[tuple[int, int, float]] = []
-    uncreated = {i for i, p in enumerate(sheet.seq.participants) if p.created}
-    for event in sheet.seq.events:
-        text = sheet.texts[id(event)]
-        if isinstance(event, Message):
-            a, b = sorted((sheet.index[event.source], sheet.index[event.target]))
-            needed = text.width + 24 + (2 * DISC + 4 if event.number is not None else 0)
-            for end in {a, b} & uncreated:  # its head beside the label
-                needed += widths[end] / 2
-                uncreated.discard(end)
-            if a == b:
-                b, needed = a + 1, needed + LOOP_W + BAR
-            needs.append((a, b, needed))
-        elif isinstance(event, Note) and len(event.over) == 1:
-            c = sheet.index[event.over[0]]
-            half = text.width / 2 + PAD_X + 16
-            if event.side == "right":
-                needs.append((c, c + 1, 2 * half + 14))
-            elif event.side == "left":
-                needs.append((c - 1, c, 2 * half + 14))
-            else:
-                needs += [(c - 1, c, half), (c, c + 1, half)]
-    for a, b, needed in sorted(needs, key=lambda n: n[1] - n[0]):
-        if a < 0 or b >= count:
-            continue
-        have = sum(gaps[a:b])
-        if have < needed:
-            gaps[b - 1] += needed - have
-    xs = [0.0]
-    for gap in gaps:
-        xs.append(xs[-1] + gap)
-    return xs
 
 
 def _message(sheet: _Sheet, event: Message) -> None:
@@ -218,7 +205,7 @@ def _message(sheet: _Sheet, event: Message) -> None:
     created = [c for c in (a, b) if c not in sheet.starts] if a != b else []
     half = sheet.head_h / 2 if created else 0.0
     y = sheet.y + (half - text.height - 3 if labelled and created else 0.0)
-    y = max(y, sheet.y)  # a created head beside the label, the arrow on its middle
+    y = label_top = max(y, sheet.y)  # a created head beside the label, the arrow on its middle
     if labelled:
         if a == b:
             left = sheet.edge(a, xa + 1) + (2 * DISC + 2 if event.number is not None else 4)
@@ -229,8 +216,14 @@ def _message(sheet: _Sheet, event: Message) -> None:
                 _side(sheet, c, other) if c in created else x
                 for c, x, other in ((a, xa, xb), (b, xb, xa))
             ]
-            sheet.body.append(Label(text, sum(ends) / 2, y, "text"))
-        y += text.height + 3
+            # compact: the label moved off its number's disc, not centred clear of it
+            shift = (
+                math.copysign(sheet.space.shift, ends[1] - ends[0])
+                if event.number is not None
+                else 0.0
+            )
+            sheet.body.append(Label(text, sum(ends) / 2 + shift, y, "text"))
+        y += text.height + 3 + (sheet.space.lift if event.number is not None else 0.0)
     y = max(y, sheet.y + half)
     if event.activate and a != b:
         sheet.activate(b, y + (half if b in created else 0.0))
@@ -245,6 +238,8 @@ def _message(sheet: _Sheet, event: Message) -> None:
         y += half
     if event.number is not None:
         _disc(sheet, event.number, start, arrow_y)
+    if labelled:  # a cut into bands never parts a label from its arrow
+        sheet.whole.append((label_top, max(y, arrow_y) + END_REACH))
     if event.activate and a == b:
         sheet.activate(b, y - LOOP_H / 2)
     if event.deactivate:
@@ -310,8 +305,9 @@ def _side(sheet: _Sheet, column: int, toward: float) -> float:
 
 
 def _destroy(sheet: _Sheet, column: int, y: float) -> float:
-    """`destroy`: the lifeline ends at this message, in a cross; where the cross ends."""
-    x, y = sheet.xs[column], y + CROSS + 10
+    """`destroy`: the lifeline ends under this message (its arrow on `y`) in a cross,
+    `DESTROY_ROOM` clear of the arrow's end mark; where the cross ends."""
+    x, y = sheet.xs[column], y + END_REACH + DESTROY_ROOM + CROSS
     ops = (("M", x - CROSS, y - CROSS), ("L", x + CROSS, y + CROSS))
     sheet.body.append(
         Mark((*ops, ("M", x - CROSS, y + CROSS), ("L", x + CROSS, y - CROSS)), "text", None, 2.0)
@@ -367,7 +363,7 @@ def _section(sheet: _Sheet, event: Section) -> None:
         sheet.y += (label.height + 2 * CHIP + 6 if label else 0) + 12
     elif event.kind == "close" and sheet.opened:
         frame = sheet.opened.pop()
-        left, right = _frame_span(frame, sheet.xs, len(sheet.opened))
+        left, right = _frame_span(frame, sheet.xs, len(sheet.opened), sheet.space.frame)
         sheet.touch(*frame.columns)  # what a frame holds, its outer frames hold
         sheet.reach(left - 4, right + 4)
         if frame.section.keyword == "rect":
@@ -383,15 +379,17 @@ def _section(sheet: _Sheet, event: Section) -> None:
         sheet.y += 10
 
 
-def _frame_span(frame: _Frame, xs: list[float], depth: int) -> tuple[float, float]:
+def _frame_span(
+    frame: _Frame, xs: list[float], depth: int, margin: float = FRAME_MARGIN
+) -> tuple[float, float]:
     """A frame spans the columns its messages and notes reach, as mermaid-js draws it (all
     columns when it holds none), inset a little per level of nesting, and wide enough for
     its tag and condition and for what it holds (a note beside a column, a self-message's
     label)."""
     columns = frame.columns or {0, len(xs) - 1}
-    inset = min(8.0 * depth, FRAME_MARGIN - FRAME_LEAST)
-    left = min([xs[min(columns)] - FRAME_MARGIN + inset, *(x - 10 for x in frame.reach)])
-    right = max([xs[max(columns)] + FRAME_MARGIN - inset, *(x + 10 for x in frame.reach)])
+    inset = min(8.0 * depth, margin - FRAME_LEAST)
+    left = min([xs[min(columns)] - margin + inset, *(x - 10 for x in frame.reach)])
+    right = max([xs[max(columns)] + margin - inset, *(x + 10 for x in frame.reach)])
     need = tag_width(frame.section) + 8 + frame.label.width + 2 * CHIP + 8
     for _, label in frame.dividers:
         need = max(need, label.width + 2 * CHIP + 16 if label else 0)
