@@ -46,12 +46,17 @@ def test_traditional_chinese_fund_table_reads_larger_on_a_slide(fonts) -> None:
     assert any("来源" in p.row.text for p in table.rows)  # the note stays under its table
 
 
-def test_art_deco_slides_zoom_larger_in_a_thinner_frame(fonts) -> None:
-    """The text 16 px inside the panel's top on a slide (24 on a card): the Chengdu guide
-    is drawn at 2.39, not 2.33, and reads 8.6 px on the phone, not 8.4."""
-    cards = pages(CHENGDU, "art-deco")
-    assert cards[0].fit is not None and cards[0].fit.zoom > 2.36
-    assert smallest([c for c in cards if not _has_table(c)]) >= 8.5
+@pytest.mark.parametrize("name", ["art-deco", "pop-art"])
+@pytest.mark.parametrize("post", [CHENGDU, FUND], ids=["chengdu", "fund"])
+def test_framed_slides_zoom_larger_in_a_thinner_frame(fonts, name: str, post: str) -> None:
+    """art-deco's text 16 px inside its panel's top on a slide (24 on a card), pop-art's
+    clear of its star and nearer the panel's foot, both with tighter table rows: the posts
+    are drawn at 2.5, not 2.33 or 2.36, the body reads 9.0 px on the phone (8.4-8.5), the
+    cells 8.1 (7.6)."""
+    cards = pages(post, name)
+    assert cards[0].fit is not None and cards[0].fit.zoom > 2.45
+    assert smallest([c for c in cards if not _has_table(c)]) >= 8.9
+    assert smallest(cards) >= 8.0
 
 
 def _has_table(page: Page) -> bool:
