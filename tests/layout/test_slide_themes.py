@@ -19,6 +19,7 @@ from inkcard.layout.base.boxes import Page
 from inkcard.layout.errors import ThemeError
 from inkcard.layout.pages.quality import measure
 from inkcard.layout.pages.slidetype import slide_styles
+from inkcard.layout.style.brandkit import BrandKit, branded_theme
 from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.theme import check_theme
 
@@ -113,3 +114,17 @@ def test_a_slide_table_names_known_roles_only() -> None:
     )
     with pytest.raises(ThemeError, match="nonsense"):
         check_theme(theme)
+
+
+@pytest.mark.parametrize("name", ["art-deco", "traditional-chinese"])
+def test_a_brand_kits_band_keeps_its_room_on_a_slide(fonts, name: str) -> None:
+    """A brand kit raises the card's foot band for its byline and footer; a slide's own
+    (thinner) band takes the kit's room too, rather than set it back."""
+    kit = BrandKit(byline="@墨卡小记 · 每周一篇", footer="关注公众号「墨卡」看更多")
+    theme = themes.load(name)
+    branded = branded_theme(theme, kit, None)
+    plain = resolve(branded, None)["card"].footer_height
+    assert plain > resolve(theme, None)["card"].footer_height  # the kit needed room
+    slid = slide_styles(resolve(branded, None))
+    assert slid["card"].footer_height == plain
+    assert slid["card"].padding == resolve(theme, None).slide["card"].padding  # type: ignore[union-attr]
