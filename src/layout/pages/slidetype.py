@@ -8,6 +8,11 @@ as its body, paying with wider lines: on a slide each role of `SMALL_ROLES` is s
 least `SMALL_SHARE` of the default 16 px body (14.4 px, read 9 px on the phone), whatever
 the theme's body: traditional-chinese's 17 px body set its table at 15.3 px, too tall with
 its heading and note for one slide at any zoom that kept the body legible.
+
+A theme may set a slide otherwise (its `slide` table, knobs over its roles): a frame
+thick enough for a 3:4 card holds a slide's type to a smaller zoom (zoom.py: the zoom
+leaves the content box a few lines tall between the frame's bands), so pop-art, art-deco
+and traditional-chinese draw their bands thinner on a slide.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ SMALL_ROLES = ("code_block", "inline_code", "table", "image")  # code, cells, ca
 
 
 def slide_styles(styles: Styles) -> Styles:
-    """`styles` with each of `SMALL_ROLES` set at least `SMALL_SHARE` of `BODY_PX`."""
+    """`styles` as its theme sets a slide (its `slide` knobs, such as a thinner frame),
+    with each of `SMALL_ROLES` set at least `SMALL_SHARE` of `BODY_PX`."""
+    styles = styles.slide or styles
     floor = SMALL_SHARE * BODY_PX
     roles = dict(styles.roles)
     for name in SMALL_ROLES:

@@ -127,8 +127,13 @@ def branded_theme(theme: Theme, kit: BrandKit, mode: str | None) -> Theme:
             continue
         prefix = HEADING_PREFIX if name in HEADINGS else BODY_PREFIX
         roles[name] = _set(roles.get(name), family=prefix + styles[name].family)
+    slide = dict(theme.slide)  # a slide's own foot band (schema.Theme.slide) takes it too
+    own = slide.get("card")
+    height = getattr(own, "footer_height", None)  # Role is built from Style at import
+    if own is not None and height is not None and band > height:
+        slide["card"] = _set(own, footer_height=band)
     name = f"{theme.name}+brand-{kit.digest()[:8]}"
-    return msgspec.structs.replace(theme, name=name, roles=roles)
+    return msgspec.structs.replace(theme, name=name, roles=roles, slide=slide)
 
 
 def _set(role: Role | None, **knobs: object) -> Role:

@@ -48,6 +48,7 @@ class Styles:
     decorations: tuple[Decoration, ...]
     tokens: dict[str, str]  # the palette as spelled, for paints resolved while composing
     key: tuple[str, str]  # (a digest of the theme, the mode): names its static layers
+    slide: Styles | None = None  # the theme's `slide` knobs over its roles, if it sets any
 
     def __getitem__(self, role: str) -> Style:
         return self.roles[role]
@@ -113,7 +114,18 @@ def _resolve(theme: Theme, mode: str | None, key: tuple[str, str]) -> Styles:
         decorations=tuple(theme.decorations),
         tokens=palette,
         key=key,
+        slide=resolve(_slide_theme(theme), mode) if theme.slide else None,
     )
+
+
+def _slide_theme(theme: Theme) -> Theme:
+    """`theme` as a slide sets it: each knob of its `slide` table over its `roles`."""
+    roles = dict(theme.roles)
+    for name, over in theme.slide.items():
+        knobs = {k: v for k, v in msgspec.structs.asdict(over).items() if v is not None}
+        own = roles.get(name)
+        roles[name] = msgspec.structs.replace(own, **knobs) if own is not None else over
+    return msgspec.structs.replace(theme, roles=roles, slide={})
 
 
 LABEL_ROLE = "aigc_label"

@@ -194,6 +194,9 @@ class Theme(_Strict, frozen=True):
     colors: dict[str, dict[str, str]] = {}
     roles: dict[str, Role] = {}
     decorations: list[Decoration] = []
+    # What a slide (a wide card drawn zoomed, pages/slidetype.py) sets otherwise: knobs over
+    # `roles`, e.g. a thinner frame where the theme's own would hold the slide to small type
+    slide: dict[str, Role] = {}
 
 
 # The shared card model (after md2card's base CSS), in CSS px at 1x.

@@ -34,7 +34,7 @@ def decode_theme(data: bytes | str, source: str = "card theme") -> Theme:
 def check_theme(theme: Theme, source: str = "card theme") -> Theme:
     """Checks a decoded theme (from a file or built from other data, such as CSS): known
     roles only, and every colour resolves in every mode. Returns it unchanged."""
-    unknown = set(theme.roles) - set(BASE_ROLES)
+    unknown = (set(theme.roles) | set(theme.slide)) - set(BASE_ROLES)
     if unknown:
         raise ThemeError(f"{source}: {theme.name}: unknown roles {sorted(unknown)}")
     modes: list[str | None] = [*theme.modes] or [None]
@@ -46,7 +46,7 @@ def check_theme(theme: Theme, source: str = "card theme") -> Theme:
     return theme
 
 
-_TABLES: dict[str, Any] = {"roles": Role, "colors": dict[str, str]}
+_TABLES: dict[str, Any] = {"roles": Role, "slide": Role, "colors": dict[str, str]}
 
 
 def _name_keys(data: bytes | str, error: msgspec.ValidationError) -> str:
