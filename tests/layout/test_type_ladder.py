@@ -2,10 +2,12 @@
 
 At 440x586 art-deco and traditional-chinese set the fund explainer on three cards, the
 middle one a three-item list alone, 54-55 % full: their content was 26-28 px too tall for
-two cards with every gap given. A set with a fault (`zoom._faults`) at the theme's own type
-now tries a few slightly smaller steps (`zoom.TYPE_LADDER`) and keeps the first that clears
-it (`zoom.fault_free`); a set without one is laid out once, as before, and no step sets the
-post's smallest text under the report's 11 px on a phone.
+two cards with every gap given; traditional-chinese's Chengdu guide opened card 2 with Day
+1's tip above Day 2's heading. A set with a fault (`zoom.card_faults`: a slide's faults, and a
+section's end stranded on the next card) at the theme's own type now tries a few slightly
+smaller steps (`zoom.TYPE_LADDER`) and keeps the first that clears it (`zoom.fault_free`); a
+set without one is laid out once, as before, and no step sets the post's smallest text under
+the report's 11 px on a phone.
 """
 
 from __future__ import annotations
@@ -125,3 +127,31 @@ def test_a_post_a_little_too_long_for_its_card_takes_a_step_not_a_stub(box_fonts
     assert card.fit is not None and card.fit.zoom == max(TYPE_LADDER)
     fixed = layout.decode_theme(rigid + 'type_scale = "none"\n')
     assert len(layout.layout_pages(md, fixed, box_fonts, CARD)) == 2
+
+
+def holding(cards: list[Page], text: str) -> list[int]:
+    return [n for n, page in enumerate(cards) if any(text in p.row.text for p in page.rows)]
+
+
+@pytest.mark.parametrize("size", [(440, 586), (1080, 1440)])
+def test_a_sections_end_is_not_stranded_above_the_next_heading(size: tuple[int, int]) -> None:
+    """traditional-chinese's Chengdu guide opened card 2 with Day 1's tip, a quote 2 px too
+    tall to end card 1, above Day 2's heading; a step smaller each day has its own card."""
+    chengdu = (HARD / "01-chengdu-travel.md").read_text("utf-8")
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
+    cards = pages(chengdu, "traditional-chinese", options)
+    assert holding(cards, "小贴士") == holding(cards, "宽窄巷子") == [0]
+    assert holding(cards, "大熊猫基地") == [1]
+    assert stranded_tails(cards) == 0
+    assert smallest(cards) >= READABLE_PX
+
+
+def test_a_square_card_whose_cells_already_read_small_keeps_its_type() -> None:
+    """At 500x500 the same guide's table cells read 10.4 px on a phone at the theme's own
+    type: the tip stays stranded rather than set the cells smaller still."""
+    chengdu = (HARD / "01-chengdu-travel.md").read_text("utf-8")
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    cards = pages(chengdu, "traditional-chinese", square)
+    assert stranded_tails(cards) == 1
+    assert type_ladder(cards) == []
+    assert zooms(cards) == {1.0}

@@ -171,11 +171,11 @@ _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they r
 
 
 def type_ladder(pages: list[Page]) -> list[float]:
-    """The type steps (`TYPE_LADDER`) a portrait or square set with a fault tries: none
-    for a set without one (laid out once, as it was), and none that would set its smallest
-    text (`Quality.smallest_text`, at 1.0) under `READABLE_PX` on a phone or below the
-    least of fit "auto"'s `TYPE_STEPS`."""
-    if _faults(pages) == (0, 0):
+    """The type steps (`TYPE_LADDER`) a portrait or square set with a fault
+    (`card_faults`) tries: none for a set without one (laid out once, as it was), and none
+    that would set its smallest text (`Quality.smallest_text`, at 1.0) under `READABLE_PX`
+    on a phone or below the least of fit "auto"'s `TYPE_STEPS`."""
+    if card_faults(pages) == (0, 0):
         return []
     read = [quality.smallest_text for page in pages if (quality := measure(page)) is not None]
     smallest = min(read, default=0.0)
@@ -183,34 +183,38 @@ def type_ladder(pages: list[Page]) -> list[float]:
     return [step for step in TYPE_LADDER if step >= least]
 
 
+def card_faults(pages: list[Page]) -> tuple[int, int]:
+    """What a designer holds against a set of portrait or square cards: a slide's faults
+    (`_faults`), and with the cards half empty, each card that opens with a section's
+    stranded end (`stranded_tails`)."""
+    broken, sparse = _faults(pages)
+    return broken, sparse + stranded_tails(pages)
+
+
 def fault_free(
     lay_out: Callable[[float], list[Page]], pages: list[Page], steps: list[float]
 ) -> tuple[list[Page], float]:
     """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
-    holds one whose set `lay_out(step)` leaves no fault, the first such set; and its step.
-    Unlike `best_zoom` no step with fewer faults is kept: type is smaller only where that
-    clears the set (art-deco's fund explainer at 440x586: three cards, the middle one a
-    three-item list alone at 54 %; at 0.94 two cards, 94 and 97 % full)."""
+    holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
+    set; and its step. Unlike `best_zoom` no step with fewer faults is kept: type is
+    smaller only where that clears the set (art-deco's fund explainer at 440x586: three
+    cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
+    full)."""
     if not steps:
         return pages, 1.0
-    tails = stranded_tails(pages)
-
-    def faults(trial: list[Page]) -> tuple[int, int]:
-        broken, sparse = _faults(trial)
-        return broken, sparse + max(0, stranded_tails(trial) - tails)
-
     try:
-        trial, step = best_zoom(lay_out, steps, faults)
+        trial, step = best_zoom(lay_out, steps, card_faults)
     except OVER_A_LIMIT:
         return pages, 1.0
-    return (trial, step) if faults(trial) == (0, 0) else (pages, 1.0)
+    return (trial, step) if card_faults(trial) == (0, 0) else (pages, 1.0)
 
 
 def stranded_tails(pages: list[Page]) -> int:
     """The cards after the first that open with the end of the section before, under
-    `TAIL` of the card, above the next heading or rule: a step that clears a half-empty
-    card must not strand one more (traditional-chinese's English notes at 0.98 opened card
-    3 with the quote ending card 2's section; at 0.96 the quote ends its own card)."""
+    `TAIL` of the card, above the next heading or rule: traditional-chinese's Chengdu
+    guide opened card 2 with Day 1's tip, a quote 2 px too tall to end card 1, above Day
+    2's heading; its English notes at 0.98 cleared a half-empty card 2 but opened card 3
+    with the quote that ends card 2's section."""
     count = 0
     for page in pages[1:]:
         rows = page.rows
