@@ -18,7 +18,7 @@ from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
 from .breakrules import opens_section
-from .fitting import OVER_A_LIMIT, TYPE_STEPS
+from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, measure
 
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
@@ -196,17 +196,26 @@ def fault_free(
 ) -> tuple[list[Page], float]:
     """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
     holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
-    set; and its step. Unlike `best_zoom` no step with fewer faults is kept: type is
+    set that the quality report scores no lower (`fitting.set_score`); and its step.
+    Unlike `best_zoom` no step with fewer faults is kept: type is
     smaller only where that clears the set (art-deco's fund explainer at 440x586: three
     cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
     full)."""
     if not steps:
         return pages, 1.0
+    floor = set_score(pages)
+
+    def faults(trial: list[Page]) -> tuple[int, int]:
+        # nor one the report scores lower: darktech's long article at 0.98 kept a section's
+        # end off card 2 by leaving card 1 62 % full
+        broken, sparse = card_faults(trial)
+        return broken, sparse + (set_score(trial) < floor)
+
     try:
-        trial, step = best_zoom(lay_out, steps, card_faults)
+        trial, step = best_zoom(lay_out, steps, faults)
     except OVER_A_LIMIT:
         return pages, 1.0
-    return (trial, step) if card_faults(trial) == (0, 0) else (pages, 1.0)
+    return (trial, step) if faults(trial) == (0, 0) else (pages, 1.0)
 
 
 def stranded_tails(pages: list[Page]) -> int:
