@@ -20,7 +20,11 @@ from inkcard.layout.pages.quality import measure
 
 HAN = "中"
 LINE = 28.0
-UNSQUEEZABLE = layout.decode_theme('name = "unsqueezable"\n[roles.card]\ngap_squeeze = 0\n')
+# a theme that gives up no spacing, nor type: `type_scale = "none"` keeps its px sizes where a
+# set with a fault would try a smaller type step (zoom.type_ladder), so breaks stay in numbers
+UNSQUEEZABLE = layout.decode_theme(
+    'name = "unsqueezable"\n[roles.card]\ngap_squeeze = 0\ntype_scale = "none"\n'
+)
 TABLE_ROW = 41.6
 
 

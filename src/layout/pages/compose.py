@@ -14,7 +14,9 @@ Type follows the card: with the card role's `type_scale = "auto"` (the default) 
 larger than the 3:4 default is laid out at a smaller virtual size and drawn `type_zoom`
 times larger, so a 1080-px card reads like the 440-px one at 2x, not like small print.
 Every px measure of the theme (type, margins, paddings, radii, decorations, header and
-footer) zooms with it; the output pixels, and so the pixel limits, stay the same.
+footer) zooms with it; the output pixels, and so the pixel limits, stay the same. A slide
+whose set has a fault tries smaller zooms (`zoom.best_zoom`); an autoSplit portrait or square
+set with one, a few slightly smaller type steps (`zoom.type_ladder`, `zoom.fault_free`).
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ from .marks.chrome import page_number_items
 from .pagebreaks import Paging, paged
 from .slidetype import is_slide, slide_styles
 from .spread import ruled_pitch, spread_slides
-from .zoom import best_zoom, floor_zoom, type_zoom, zoom_ladder
+from .zoom import best_zoom, fault_free, floor_zoom, type_ladder, type_zoom, zoom_ladder
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
@@ -111,6 +113,21 @@ def compose(
         virtual = _laid_out_at(card, zoom)
     else:
         pages = _compose(doc, styles, fonts, images, virtual, premade)
+        # fit "auto" steps its own; type_scale "none" keeps the theme's px sizes
+        if (
+            card.split == "autoSplit"
+            and card.type_step == 1.0
+            and styles["card"].type_scale != "none"
+        ):
+            own_zoom = zoom
+
+            def at_step(step: float) -> list[Page]:
+                laid = _laid_out_at(card, own_zoom * step)
+                return _compose(doc, styles, fonts, images, laid, None)
+
+            pages, step = fault_free(at_step, pages, type_ladder(pages))
+            zoom = own_zoom * step
+            virtual = _laid_out_at(card, zoom)
     if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
         pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages, zoom)
     if zoom == 1.0:

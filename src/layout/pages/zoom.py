@@ -17,8 +17,9 @@ from typing import TypeVar
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .fitting import OVER_A_LIMIT
-from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, measure
+from .breakrules import opens_section
+from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
+from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, measure
 
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
 # its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
@@ -38,6 +39,13 @@ MIN_LEGIBLE_CONTENT = 200.0
 # %, down to where its body reads `FLOOR_BODY_PX` on a phone (`zoom_ladder`, `best_zoom`).
 LADDER_STEP = 0.96
 FLOOR_BODY_PX = 9.0
+# A portrait or square card whose set has a fault at the theme's own type tries these type
+# steps, largest first (`type_ladder`): 2 % apart, as far as `fit: "auto"` may go, never
+# so far that the post's smallest text reads under the report's `READABLE_PX` on a phone.
+# Measured over the corpus at 440x586, 500x500 and 1080x1440: the sets a step clears
+# first need 0.98 (13), 0.97 to 0.95 (20) or 0.94 (3); below 0.94 the text of all but
+# three goes under 11 px (the long table: 0.88 to 0.90, 10.4 px).
+TYPE_LADDER = (0.98, 0.96, 0.94)
 T = TypeVar("T")  # a trial `best_zoom` lays out: a zoom and the type it sets
 
 
@@ -88,14 +96,19 @@ def floor_zoom(width: float, body_size: float) -> float:
     return FLOOR_BODY_PX * width / (PHONE_WIDTH * body_size)
 
 
-def best_zoom(lay_out: Callable[[T], list[Page]], tries: list[T]) -> tuple[list[Page], T]:
+def best_zoom(
+    lay_out: Callable[[T], list[Page]],
+    tries: list[T],
+    faults: Callable[[list[Page]], tuple[int, int]] | None = None,
+) -> tuple[list[Page], T]:
     """The pages `lay_out(trial)` makes at the first of `tries` (a zoom, largest first,
     with the type it sets) that leaves no fault (`_faults`) and breaks no limit, else at
     the one with the fewest, the earlier on a tie; and that trial. The fund explainer's
     heading, five-row table and note were 23 px taller than a traditional-chinese slide at
     the legible zoom and at the roomy one, so the note opened the next slide; 8 % smaller
     they share a slide: a designer sets a deck as large as its content allows, and no
-    larger."""
+    larger. `faults` (`_faults` unless given) weighs each set."""
+    weigh = faults or _faults
     best: tuple[list[Page], T] | None = None
     fewest: tuple[int, int] | None = None
     for trial in tries:
@@ -105,11 +118,11 @@ def best_zoom(lay_out: Callable[[T], list[Page]], tries: list[T]) -> tuple[list[
             if trial == tries[-1] and best is None:
                 raise
             continue
-        faults = _faults(pages)
-        if faults == (0, 0):
+        found = weigh(pages)
+        if found == (0, 0):
             return pages, trial
-        if fewest is None or faults < fewest:
-            best, fewest = (pages, trial), faults
+        if fewest is None or found < fewest:
+            best, fewest = (pages, trial), found
     assert best is not None  # the last trial raised if none laid out
     return best
 
@@ -153,4 +166,69 @@ def _sparse(page: Page) -> bool:
 
 BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
 SPARSE = 0.55  # bench_quality's card left half empty before the last
+TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads as left over
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
+
+
+def type_ladder(pages: list[Page]) -> list[float]:
+    """The type steps (`TYPE_LADDER`) a portrait or square set with a fault
+    (`card_faults`) tries: none for a set without one (laid out once, as it was), and none
+    that would set its smallest text (`Quality.smallest_text`, at 1.0) under `READABLE_PX`
+    on a phone or below the least of fit "auto"'s `TYPE_STEPS`."""
+    if card_faults(pages) == (0, 0):
+        return []
+    read = [quality.smallest_text for page in pages if (quality := measure(page)) is not None]
+    smallest = min(read, default=0.0)
+    least = max(min(TYPE_STEPS), READABLE_PX / smallest if smallest > 0 else 1.0)
+    return [step for step in TYPE_LADDER if step >= least]
+
+
+def card_faults(pages: list[Page]) -> tuple[int, int]:
+    """What a designer holds against a set of portrait or square cards: a slide's faults
+    (`_faults`), and with the cards half empty, each card that opens with a section's
+    stranded end (`stranded_tails`)."""
+    broken, sparse = _faults(pages)
+    return broken, sparse + stranded_tails(pages)
+
+
+def fault_free(
+    lay_out: Callable[[float], list[Page]], pages: list[Page], steps: list[float]
+) -> tuple[list[Page], float]:
+    """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
+    holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
+    set that the quality report scores no lower (`fitting.set_score`); and its step.
+    Unlike `best_zoom` no step with fewer faults is kept: type is
+    smaller only where that clears the set (art-deco's fund explainer at 440x586: three
+    cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
+    full)."""
+    if not steps:
+        return pages, 1.0
+    floor = set_score(pages)
+
+    def faults(trial: list[Page]) -> tuple[int, int]:
+        # nor one the report scores lower: darktech's long article at 0.98 kept a section's
+        # end off card 2 by leaving card 1 62 % full
+        broken, sparse = card_faults(trial)
+        return broken, sparse + (set_score(trial) < floor)
+
+    try:
+        trial, step = best_zoom(lay_out, steps, faults)
+    except OVER_A_LIMIT:
+        return pages, 1.0
+    return (trial, step) if faults(trial) == (0, 0) else (pages, 1.0)
+
+
+def stranded_tails(pages: list[Page]) -> int:
+    """The cards after the first that open with the end of the section before, under
+    `TAIL` of the card, above the next heading or rule: traditional-chinese's Chengdu
+    guide opened card 2 with Day 1's tip, a quote 2 px too tall to end card 1, above Day
+    2's heading; its English notes at 0.98 cleared a half-empty card 2 but opened card 3
+    with the quote that ends card 2's section."""
+    count = 0
+    for page in pages[1:]:
+        rows = page.rows
+        if not rows or page.fit is None or opens_section(rows[0].row):
+            continue
+        heading = next((placed for placed in rows if opens_section(placed.row)), None)
+        count += heading is not None and heading.y - rows[0].y < TAIL * page.fit.room
+    return count

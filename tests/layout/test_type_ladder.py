@@ -1,0 +1,157 @@
+"""Portrait and square cards set as large as their content allows (issue 41).
+
+At 440x586 art-deco and traditional-chinese set the fund explainer on three cards, the
+middle one a three-item list alone, 54-55 % full: their content was 26-28 px too tall for
+two cards with every gap given; traditional-chinese's Chengdu guide opened card 2 with Day
+1's tip above Day 2's heading. A set with a fault (`zoom.card_faults`: a slide's faults, and a
+section's end stranded on the next card) at the theme's own type now tries a few slightly
+smaller steps (`zoom.TYPE_LADDER`) and keeps the first that clears it (`zoom.fault_free`); a
+set without one is laid out once, as before, and no step sets the post's smallest text under
+the report's 11 px on a phone.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Page
+from inkcard.layout.pages.quality import READABLE_PX, measure
+from inkcard.layout.pages.zoom import TYPE_LADDER, _faults, stranded_tails, type_ladder
+from inkcard.layout.render import parse_post
+from inkcard.layout.style.resolver import resolve
+
+HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+FUND = (HARD / "03-fund-explainer.md").read_text("utf-8")
+CARD = layout.RenderOptions(width=440, height=586, split="autoSplit")
+compose = sys.modules["inkcard.layout.pages.compose"]
+
+
+def pages(md: str, theme: str, options: layout.RenderOptions = CARD) -> list[Page]:
+    return layout.layout_pages(md, themes.load(theme), layout.FontBook.load(), options)
+
+
+def smallest(cards: list[Page]) -> float:
+    return min(quality.smallest_text for page in cards if (quality := measure(page)))
+
+
+def zooms(cards: list[Page]) -> set[float]:
+    return {page.fit.zoom for page in cards if page.fit is not None}
+
+
+@pytest.mark.parametrize("theme", ["art-deco", "traditional-chinese"])
+def test_the_fund_explainer_fits_two_cards_a_step_smaller(theme: str) -> None:
+    """Three cards, the middle 54-55 % full; now two, both over 90 % full, the type at
+    most 6 % smaller and the smallest text still 11 px or more on a phone."""
+    cards = pages(FUND, theme)
+    assert len(cards) == 2
+    assert all(measure(page).fill > 0.9 for page in cards)
+    assert _faults(cards) == (0, 0)
+    [zoom] = zooms(cards)
+    assert min(TYPE_LADDER) <= zoom < 1.0
+    assert smallest(cards) >= READABLE_PX
+
+
+def test_a_set_without_a_fault_is_laid_out_once_at_the_themes_own_type(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """apple-notes sets the fund explainer without a fault: one layout, zoom 1."""
+    calls: list[float] = []
+    real = compose._compose
+
+    def counted(doc, styles, fonts, images, card, premade):  # type: ignore[no-untyped-def]
+        calls.append(card.width)
+        return real(doc, styles, fonts, images, card, premade)
+
+    monkeypatch.setattr(compose, "_compose", counted)
+    cards = pages(FUND, "apple-notes")
+    assert _faults(cards) == (0, 0)
+    assert zooms(cards) == {1.0}
+    assert calls == [440]
+
+
+def test_no_step_sets_text_under_what_a_phone_reads() -> None:
+    """At 500x500 traditional-chinese's table cells read 10.4 px on a phone at its own type:
+    its fund explainer keeps a card 55 % full rather than set them smaller still."""
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    cards = pages(FUND, "traditional-chinese", square)
+    assert smallest(cards) < READABLE_PX
+    assert type_ladder(cards) == []
+    assert zooms(cards) == {1.0}
+
+
+def test_a_step_keeps_the_originals_where_none_clears_the_set() -> None:
+    """The long table splits over two cards in every step the ladder may take (its text
+    reaches 11 px at 0.96): the set stays at the theme's own type."""
+    long_table = (HARD / "08-long-table.md").read_text("utf-8")
+    cards = pages(long_table, "notebook")
+    assert _faults(cards) != (0, 0)
+    assert zooms(cards) == {1.0}
+
+
+def test_unsplit_cards_and_fit_auto_keep_their_own_steps() -> None:
+    """Only autoSplit sets are stepped; fit "auto" tries its own steps around the ladder's."""
+    whole = layout.RenderOptions(width=440, height=586, split="noSplit")
+    assert zooms(pages(FUND, "art-deco", whole)) == {1.0}
+    fitted = layout.RenderOptions(width=440, height=586, split="autoSplit", fit="auto")
+    assert len(pages(FUND, "art-deco", fitted)) == 2
+
+
+def test_a_step_that_strands_a_sections_end_is_not_taken() -> None:
+    """traditional-chinese's English notes: card 2 is 54 % full at its own type; at 0.98 it
+    is not, but card 3 opens with the quote that ends card 2's section, above the next
+    heading. No step clears the set without stranding it: the theme's own type is kept."""
+    notes = (HARD.parent / "posts" / "03-english-notes.md").read_text("utf-8")
+    styles = resolve(themes.load("traditional-chinese"), None)
+    fonts = layout.FontBook.load()
+    card = compose.Card(440, 586, "autoSplit", type_step=0.98)
+    smaller = compose.compose(parse_post(notes, False), styles, fonts, {}, card)
+    assert _faults(smaller) == (0, 0)
+    assert stranded_tails(smaller) == 1
+    cards = pages(notes, "traditional-chinese")
+    assert _faults(cards) != (0, 0)
+    assert stranded_tails(cards) == 0
+    assert zooms(cards) == {1.0}
+
+
+def test_a_post_a_little_too_long_for_its_card_takes_a_step_not_a_stub(box_fonts) -> None:
+    """Sixteen box-font lines in six paragraphs, 6 px over the card, in a theme that gives
+    up no spacing: a second card held two lines (a stub); at 0.98 the post fits one card.
+    With `type_scale = "none"` the theme keeps its px sizes and its two cards."""
+    md = "\n\n".join("中" * 25 * n for n in (3, 3, 3, 3, 2, 2))
+    rigid = 'name = "rigid"\n[roles.card]\ngap_squeeze = 0\n'
+    [card] = layout.layout_pages(md, layout.decode_theme(rigid), box_fonts, CARD)
+    assert card.fit is not None and card.fit.zoom == max(TYPE_LADDER)
+    fixed = layout.decode_theme(rigid + 'type_scale = "none"\n')
+    assert len(layout.layout_pages(md, fixed, box_fonts, CARD)) == 2
+
+
+def holding(cards: list[Page], text: str) -> list[int]:
+    return [n for n, page in enumerate(cards) if any(text in p.row.text for p in page.rows)]
+
+
+@pytest.mark.parametrize("size", [(440, 586), (1080, 1440)])
+def test_a_sections_end_is_not_stranded_above_the_next_heading(size: tuple[int, int]) -> None:
+    """traditional-chinese's Chengdu guide opened card 2 with Day 1's tip, a quote 2 px too
+    tall to end card 1, above Day 2's heading; a step smaller each day has its own card."""
+    chengdu = (HARD / "01-chengdu-travel.md").read_text("utf-8")
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
+    cards = pages(chengdu, "traditional-chinese", options)
+    assert holding(cards, "小贴士") == holding(cards, "宽窄巷子") == [0]
+    assert holding(cards, "大熊猫基地") == [1]
+    assert stranded_tails(cards) == 0
+    assert smallest(cards) >= READABLE_PX
+
+
+def test_a_square_card_whose_cells_already_read_small_keeps_its_type() -> None:
+    """At 500x500 the same guide's table cells read 10.4 px on a phone at the theme's own
+    type: the tip stays stranded rather than set the cells smaller still."""
+    chengdu = (HARD / "01-chengdu-travel.md").read_text("utf-8")
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    cards = pages(chengdu, "traditional-chinese", square)
+    assert stranded_tails(cards) == 1
+    assert type_ladder(cards) == []
+    assert zooms(cards) == {1.0}
