@@ -25,10 +25,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
-from ..base.boxes import Fill, Fit, Group, Item, Page, Rect, Row
+from ..base.boxes import Fit, Group, Page, Rect, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..base.placing import Placement, cut, frame_items, place
+from ..base.placing import Placement, cut, place
 from ..blocks.parts import Part
 from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
 from ..flow.flow import MdxFlow
@@ -40,18 +40,11 @@ from ..style.resolver import Styles
 from . import short
 from .breakrules import opens_section
 from .cardface import (
-    canvas_colour,
-    card_rect,
     content_box,
-    edges,
-    ornament_boxes,
-    static_layers,
 )
+from .cardpage import card_page
 from .cues import continuation_cues
-from .layers import chrome_boxes, live_decorations
-from .marks.aigclabel import label_items, with_label_room
-from .marks.brandmarks import backdrop_items, band_items, watermark_items
-from .marks.chrome import page_number_items
+from .marks.aigclabel import with_label_room
 from .pagebreaks import Paging, paged
 from .slidetype import is_slide, slide_styles
 from .spread import ruled_pitch, spread_slides
@@ -286,8 +279,19 @@ def _compose(
         fit = Fit(
             room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends, section_end=section_end
         )
-        page = _page(
-            placement, n, len(pages), styles, fonts, box, card, grow=grow, cues=cue, top=top
+        height = _grown(placement, box, card)[1] if grow else card.height
+        page = card_page(
+            placement,
+            (n, len(pages)),
+            styles,
+            fonts,
+            box,
+            card.width,
+            height,
+            brand=card.brand,
+            label=card.label,
+            cues=cue,
+            top=top,
         )
         out.append(replace(page, fit=fit))
     return out
@@ -360,104 +364,3 @@ def _size(card: Card) -> tuple[float, float]:
 def _grown(placement: Placement, box: Rect, card: Card) -> tuple[float, float]:
     """The size of a card that grows to fit its rows (noSplit, hrSplit)."""
     return (card.width, card.height + max(0.0, placement.height - box.height))
-
-
-def _page(
-    placement: Placement,
-    number: int,
-    total: int,
-    styles: Styles,
-    fonts: FontBook,
-    box: Rect,
-    card: Card,
-    *,
-    grow: bool,
-    cues: list[Item],
-    top: float,
-) -> Page:
-    """One card in paint order: background and static decorations under the text, the
-    decorations tied to its text or panels, panels, rows, then what sits over the text.
-    The rows start at `top` (the content box's, or lower when centred); the decorations
-    tied to them move with them, the static ones stay with the card."""
-    height = _grown(placement, box, card)[1] if grow else card.height
-    page = card_rect(styles["card"], card.width, height)
-    backdrop = backdrop_items(card.brand, page, styles, fonts)
-    under, over = static_layers(styles, fonts, card.width, height, backdrop)
-    content = content_box(styles, card.width, height)
-    chrome = _chrome(styles, fonts, box, card, number, total, height)
-    live = live_decorations(styles, fonts, placement, page, content, top, chrome_boxes(chrome))
-    items: list[Item] = [*under, *live["under"]]
-    if card.brand is not None:
-        items.extend(watermark_items(card.brand, styles, fonts, content))
-    items.extend(frame_items(placement, 0.0, top))
-    items.extend(live["panel-under"])
-    items.extend(cues)
-    for placed in placement.rows:
-        items.append(_row_group(placed.row.items, placed.y + top, placed.scale, box))
-    items.extend(live["panel-over"])
-    items.extend(live["over"])
-    items.extend(over)
-    items.extend(chrome)
-    background = canvas_colour(styles["card"])
-    return Page(card.width, height, background, tuple(items), placement.rows)
-
-
-def _chrome(
-    styles: Styles,
-    fonts: FontBook,
-    box: Rect,
-    card: Card,
-    number: int,
-    total: int,
-    height: float,
-) -> list[Item]:
-    """What a card sets over everything outside its rows: its page number, its AI label
-    and a brand kit's sign and footer lines (the text ornaments keep off, `chrome_boxes`)."""
-    items: list[Item] = []
-    numbered = total > 1 and bool(styles["page_number"].format)
-    if numbered:
-        items.extend(_page_number(styles, fonts, number, total, box, height))
-    if card.label:
-        stacked = card.brand is not None
-        labelled = label_items(styles, fonts, card.label, box, height, card.width, stacked=stacked)
-        items.extend(labelled)
-    if card.brand is not None:
-        bottom = height - edges(styles["card"])[2]
-        clear = ornament_boxes(styles, fonts, card.width, height)
-        items.extend(band_items(card.brand, styles, fonts, box, bottom, numbered, clear))
-    return items
-
-
-def _page_number(
-    styles: Styles, fonts: FontBook, number: int, total: int, box: Rect, height: float
-) -> list[Item]:
-    """The page label, and the `page_number` role's rule (`border_width`, `border_color`)
-    across the text's width on the inner edge of its band: drawn with the number only, so
-    a one-card post has neither."""
-    card, style = styles["card"], styles["page_number"]
-    top, _, bottom, _ = edges(card)
-    items: list[Item] = []
-    if style.border_width and style.border_color is not None:
-        if style.position == "top":
-            y = top + card.header_height - style.border_width
-        else:
-            y = height - bottom - card.footer_height
-        items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
-    return items + page_number_items(
-        style,
-        fonts,
-        number=number,
-        total=total,
-        right=box.right,
-        bottom=height - bottom,
-        top=top,
-        width=box.width,
-    )
-
-
-def _row_group(items: tuple[Item, ...], y: float, scale: float, box: Rect) -> Item:
-    if scale == 1.0:
-        return Group(items, dy=y)
-    # Scale about the content box's left edge, then centre what remains.
-    dx = box.x * (1 - scale) + box.width * (1 - scale) / 2
-    return Group(items, dx=dx, dy=y, scale=scale)
