@@ -1,7 +1,7 @@
 """The soft shapes of dreamy, brandA and fairytale (washes, blobs, clouds, the rainbow, the
 star's halo) never sit under a text row: each either keeps to the margins at every size
 or is marked `avoid_text`, so the engine moves it off the text. Checked on every card of
-the long article at the unzoomed sizes, against the engine's own text-row boxes."""
+the long article at the portrait and square sizes, against the engine's own text-row boxes."""
 
 from __future__ import annotations
 
@@ -35,10 +35,13 @@ def test_no_unmarked_shape_sits_under_text(name: str, fonts: layout.FontBook) ->
     ]
     under: list[tuple[int, int, str, str]] = []
     for width, height in SIZES:
-        card = Rect(0.0, 0.0, width, height)
-        content = content_box(styles, width, height)
         options = layout.RenderOptions(width=width, height=height, split="autoSplit")
         for page in layout.layout_pages(POST, theme, fonts, options):
+            # a set with a fault may take a smaller type step (zoom.type_ladder): its rows and
+            # decorations are then laid out together on a card 1/zoom as large, then scaled
+            zoom = page.fit.zoom if page.fit is not None else 1.0
+            card = Rect(0.0, 0.0, width / zoom, height / zoom)
+            content = content_box(styles, width / zoom, height / zoom)
             rows = text_boxes(page.rows, content)
             for deco in shapes:
                 items = build(deco, Context(card, styles.tokens, fonts))
