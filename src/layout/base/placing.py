@@ -34,7 +34,7 @@ def place(rows: Sequence[Row], limit: float | None = None) -> Placement:
     y = 0.0
     previous: tuple[Frame, ...] = ()
     for index, row in enumerate(rows):
-        common = _common(previous, row.frames)
+        common = shared_frames(previous, row.frames)
         if index:
             for frame in reversed(previous[common:]):
                 y += frame.pad_bottom
@@ -59,7 +59,8 @@ def place(rows: Sequence[Row], limit: float | None = None) -> Placement:
     return Placement(tuple(placed), y, ordered)
 
 
-def _common(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
+def shared_frames(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
+    """How many frames, outermost first, two rows share (`place` opens the rest)."""
     n = 0
     for fa, fb in zip(a, b, strict=False):
         if fa.id != fb.id:

@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..base.boxes import Frame, Row
-from ..base.placing import EPSILON, place, repeated_header
+from ..base.placing import EPSILON, place, repeated_header, shared_frames
 from ..errors import TooManyPages
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
@@ -413,17 +413,7 @@ def _frame_padding(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
     framed = [0.0]
     before: tuple[Frame, ...] = ()
     for row in rows:
-        opened = row.frames[_shared(before, row.frames) :]
+        opened = row.frames[shared_frames(before, row.frames) :]
         framed.append(framed[-1] + sum(f.pad_top + f.pad_bottom for f in opened))
         before = row.frames
     return framed, [sum(f.pad_top + f.pad_bottom for f in row.frames) for row in rows]
-
-
-def _shared(a: tuple[Frame, ...], b: tuple[Frame, ...]) -> int:
-    """How many frames, outermost first, two rows share (`placing.place` opens the rest)."""
-    n = 0
-    for fa, fb in zip(a, b, strict=False):
-        if fa.id != fb.id:
-            break
-        n += 1
-    return n
