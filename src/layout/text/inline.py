@@ -48,6 +48,7 @@ from .opportunities import (
 )
 from .pretty import pretty_lines
 from .shape import hyphen_after, shape
+from .units import keep_whole
 from .words import hyphen_points
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
@@ -91,6 +92,8 @@ def layout_text(
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
     allowed = _allowed(clusters, keep)
+    if prose or heading:  # code keeps its own breaks
+        allowed = keep_whole(texts, allowed)
     if heading:
         allowed = glue_emoji(texts, allowed)
         if sum(widths) > width:  # it wraps: between phrases, else between words

@@ -192,7 +192,8 @@ SHORT_CODE = 24  # an inline code span of at most this many characters never bre
 
 def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break between a number and its unit: a digit and the CJK
-    character after it, or the space between a number and a word of `UNITS`."""
+    character after it (with or without a space), or the space between a number and a
+    word of `UNITS`."""
     if not _DIGIT.search("".join(texts)):
         return allowed  # the common case: no number, nothing to keep
     kept = list(allowed)
@@ -207,6 +208,8 @@ def _before_unit(texts: list[str], i: int) -> bool:
     if texts[i][-1:].isdigit():
         return bool(_IDEOGRAPHIC.match(texts[i + 1][:1]))
     number = texts[i] == " " and i > 0 and texts[i - 1][-1:].isdigit()
+    if number and _IDEOGRAPHIC.match(texts[i + 1][:1]):
+        return True  # "这 7 条", "3 天": a spaced number keeps its measure word
     return number and _word_after(texts, i + 1) in UNITS
 
 

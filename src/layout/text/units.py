@@ -1,0 +1,107 @@
+"""Runs of prose a reader takes as one unit, so a line never ends inside them (pure, no fonts).
+
+A browser would break inside each of these; a designer moves the whole unit to the next line:
+
+- a hashtag: `#个人成长`, `#读书笔记` (a Xiaohongshu topic is one tap target, and `#` or `#芒`
+  left at a line end reads as a typo);
+- a transliterated name around a middle dot: `查理·芒格`, `列夫·托尔斯泰` (the dot binds its two
+  neighbours in opportunities.py; these hold the Chinese characters of each part too);
+- a closing attribution: `——查理·芒格`, `— Steve Jobs` at a paragraph's end (the break goes
+  before the dash, not after it nor inside the name).
+
+Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
+would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
+"""
+
+from __future__ import annotations
+
+from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, Brk, classify
+from .words import is_han
+
+MAX_UNIT = 16  # clusters: a tag or an attribution longer than this is a phrase, not a unit
+NAME_PART = 4  # Chinese characters on each side of a middle dot held with it (托尔斯泰)
+_DOTS = frozenset("\u00b7\u2027")
+MAX_SOURCE = 24  # clusters after an attribution's dash: "George R. R. Martin", "《论语·学而》"
+_DASHES = frozenset((Brk.B2,))
+# What a quotation ends with, before its source's dash.
+_QUOTED = frozenset("”’」』\"'。！？.!?…")
+# A Chinese sentence ends here: text after a dash holding one is a clause, not a source.
+_CJK_ENDS = frozenset("。！？；")
+
+
+def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break inside a hashtag, a dotted name or a closing attribution."""
+    joined = "".join(texts)
+    if "#" not in joined and not _DOTS.intersection(joined) and "\u2014" not in joined:
+        return allowed  # the common case: nothing to hold
+    kept = list(allowed)
+    for start, end in (*_tags(texts), *_names(texts), *_attributions(texts, kept)):
+        for i in range(start, end):
+            if kept[i] in (ALLOWED, HYPHEN):
+                kept[i] = NEVER
+    return kept
+
+
+def _tags(texts: list[str]) -> list[tuple[int, int]]:
+    """(first, last) cluster of each `#tag` run: a `#` opening the text or after a space,
+    then up to the next space, hard break or `#`; breaks after clusters first..last-1."""
+    spans = []
+    for i, text in enumerate(texts):
+        if text != "#" or (i and texts[i - 1] not in HANGING):
+            continue
+        end = i + 1
+        while end < len(texts) and texts[end] not in HANGING and texts[end] != "#":
+            end += 1
+        if 1 < end - i <= MAX_UNIT:
+            spans.append((i, end - 1))
+    return spans
+
+
+def _names(texts: list[str]) -> list[tuple[int, int]]:
+    """The Chinese characters on either side of a middle dot between two of them."""
+    spans = []
+    for i, text in enumerate(texts):
+        if text not in _DOTS or not 0 < i < len(texts) - 1:
+            continue
+        if not (is_han(texts[i - 1][-1:]) and is_han(texts[i + 1][:1])):
+            continue
+        first = i
+        while first > 0 and i - first < NAME_PART and is_han(texts[first - 1][-1:]):
+            first -= 1
+        last = i
+        while last < len(texts) - 1 and last - i < NAME_PART and is_han(texts[last + 1][:1]):
+            last += 1
+        spans.append((first, last))
+    return spans
+
+
+def _attributions(texts: list[str], allowed: list[int]) -> list[tuple[int, int]]:
+    """The last dash of each hard-broken line and what follows it to that line's end, when
+    the dash follows a quote or a sentence and what follows is short and ends no sentence:
+    a source ("……。”——查理·芒格", "…dies." — George R. R. Martin), not a clause."""
+    spans = []
+    begin = 0
+    for end in range(1, len(texts) + 1):
+        if end < len(texts) and allowed[end - 1] != MANDATORY:
+            continue
+        dashes = [i for i in range(begin, end) if classify(texts[i]) in _DASHES]
+        if dashes:
+            first = dashes[-1]
+            while first > begin and classify(texts[first - 1]) in _DASHES:
+                first -= 1  # "——" is one dash
+            if _after_quote(texts[begin:first]) and _source(texts[dashes[-1] + 1 : end]):
+                spans.append((first, end - 1))
+        begin = end
+    return spans
+
+
+def _after_quote(before: list[str]) -> bool:
+    """Whether `before` (a line's text up to a dash) ends with a quote or a sentence."""
+    said = [t for t in before if t not in HANGING]
+    return bool(said) and said[-1][-1:] in _QUOTED
+
+
+def _source(after: list[str]) -> bool:
+    """Whether `after` (a line's text after its last dash) is short and ends no sentence."""
+    words = [t for t in after if t not in HANGING]
+    return bool(words) and len(after) <= MAX_SOURCE and not _CJK_ENDS.intersection(words)

@@ -1,0 +1,88 @@
+"""Units a reader takes as one (hashtags, dotted names, closing attributions, a spaced number
+and its measure word) never split across lines; ASCII quotes in CJK prose become “…”.
+
+Breaks are shown as `|` after each cluster a line may end after, one character a cluster.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from inkcard.layout.parse.doc import Paragraph, Text
+from inkcard.layout.parse.markdown import parse
+from inkcard.layout.text.opportunities import ALLOWED, keep_units, opportunities
+from inkcard.layout.text.units import MAX_UNIT, keep_whole
+
+
+def breaks(text: str) -> str:
+    chars = list(text)
+    allowed = keep_whole(chars, keep_units(chars, opportunities(chars, [False] * len(chars))))
+    return "".join(c + ("|" if allowed[i] == ALLOWED else "") for i, c in enumerate(chars))
+
+
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        ("告诉我 #读书笔记 #芒格 #个人成长", ["#读书笔记 |", "#芒格 |", "#个人成长|"]),
+        ("“反过来想。”——查理·芒格", ["——查理·芒格|"]),
+        ("他读过列夫·托尔斯泰的书", ["列夫·托尔斯泰"]),
+        ("One line to end on. — Steve Jobs", ["— Steve Jobs|"]),
+        ('"…before he dies." — George R. R. Martin', ["— George R. R. Martin|"]),
+        ("我记下了这 7 条“反常识”", ["7 条"]),
+    ],
+)
+def test_a_unit_has_no_break_inside(text: str, whole: list[str]) -> None:
+    marked = breaks(text)
+    for unit in whole:
+        assert unit in marked, marked
+
+
+def test_a_name_breaks_before_its_dash_not_after() -> None:
+    marked = breaks("“反过来想。”——查理·芒格")
+    assert "”|——" in marked
+    assert "——|" not in marked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "他说——我们走吧，现在就走，不然就来不及了",  # a dash inside a sentence: a clause
+        "before the dash — and then a long clause that runs on past any name",
+        "C# and issue#3 # and a lone mark",  # no tag: `#` inside a word, or alone
+        "The Pragmatic Programmer — timeless advice",  # no quote before: a description
+    ],
+)
+def test_what_is_not_a_unit_breaks_as_before(text: str) -> None:
+    chars = list(text)
+    allowed = keep_units(chars, opportunities(chars, [False] * len(chars)))
+    assert keep_whole(chars, allowed) == allowed
+
+
+def test_a_tag_longer_than_a_unit_breaks_as_prose() -> None:
+    tag = "#" + "很" * MAX_UNIT
+    assert breaks(tag).count("|") == MAX_UNIT + 1
+
+
+def test_a_paragraph_of_ascii_quotes_in_chinese_gets_curly_ones() -> None:
+    doc = parse('把"等待"写进计划，这是"反常识"的一条。')
+    assert doc.blocks == (Paragraph((Text("把“等待”写进计划，这是“反常识”的一条。"),)),)
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        'He said "wait" and left.',  # English: as typed
+        '把"等待写进计划',  # one mark: which is the stray cannot be known
+        '写 `x = "等待"` 进去',  # inline code is never touched
+    ],
+)
+def test_quotes_stay_as_typed_outside_cjk_pairs(markdown: str) -> None:
+    doc = parse(markdown)
+    text = "".join(t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines)
+    assert "“" not in text and '"' in text
+
+
+def test_quotes_pair_across_marks() -> None:
+    doc = parse('这是"**反常识**"的一条')
+    texts = [t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines]
+    assert "".join(texts) == "这是“反常识”的一条"
