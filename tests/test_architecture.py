@@ -53,7 +53,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "app/articles/convert/html.py",
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
-    "ziamath": ("layout/text/mathtex.py",),
+    "ziamath": ("layout/text/formula/mathtex.py",),
     "marisa_trie": ("layout/text/segment/data.py",),  # jieba's dictionary, memory-mapped
     "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (

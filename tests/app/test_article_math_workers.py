@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 from lxml import html as lxml_html
 
 from inkcard.layout.text import typeset_math
-from inkcard.layout.text.mathtex import POST_FORMULAS
+from inkcard.layout.text.formula.mathtex import POST_FORMULAS
 from tests.app.apphelpers import wait_warm
 from tests.app.conftest import shared_app
 from tests.cpu import at_most

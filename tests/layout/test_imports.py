@@ -22,7 +22,7 @@ TEXT_ENGINE = {
     "layout.pages.marks.chrome",
     "layout.pages.decorate",
     "layout.base.fonts",
-    "layout.text.mathtex",
+    "layout.text.formula.mathtex",
     "layout.draw.painter",
     "layout.flow.flow",
     "uharfbuzz",

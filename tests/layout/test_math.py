@@ -14,8 +14,8 @@ from inkcard.layout.base.boxes import Fill, GlyphRun, Item, Page, Segment, Shape
 from inkcard.layout.parse.doc import Paragraph, Text
 from inkcard.layout.parse.markdown import MATH, MATH_DISPLAY, parse
 from inkcard.layout.style.looks import BAD_MATH_RED
-from inkcard.layout.text.mathbreaks import text_runs
-from inkcard.layout.text.mathtex import typeset, typeset_mixed
+from inkcard.layout.text.formula.mathbreaks import text_runs
+from inkcard.layout.text.formula.mathtex import typeset, typeset_mixed
 
 BODY = 16.0
 WIDTH = 400.0
@@ -133,7 +133,7 @@ def test_math_cards_render_without_error_whatever_the_latex(fonts) -> None:
 
 
 def test_an_inline_formula_is_cut_after_its_outer_operators() -> None:
-    from inkcard.layout.text.mathbreaks import pieces
+    from inkcard.layout.text.formula.mathbreaks import pieces
 
     assert pieces("r = (1+i)^n - 1") == ["r =", "(1+i)^n -", "1"]
     assert pieces("a = -b") == ["a =", "-b"]  # a unary sign is no place to break

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from inkcard import layout
-from inkcard.layout.text import MathBudget, mathtex
+from inkcard.layout.text import MathBudget
+from inkcard.layout.text.formula import mathtex
 from tests.cpu import Calls, counted
 
 # Each doubles ziamath's time per level: 17 deep took a render worker past 55 s.

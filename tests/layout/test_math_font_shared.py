@@ -4,7 +4,7 @@ Python objects less in every render worker)."""
 
 from __future__ import annotations
 
-from inkcard.layout.text.mathtex import MATH_FONT, typeset
+from inkcard.layout.text.formula.mathtex import MATH_FONT, typeset
 
 
 def test_our_math_font_shares_ziamaths_parse() -> None:

@@ -1,4 +1,4 @@
-"""TeX's spaces between math atoms (layout/text/mathspacing), measured on typeset formulas.
+"""TeX's spaces between math atoms (layout/text/formula/mathspacing), measured on typeset formulas.
 
 A space is what a formula gains in width over the same formula with the operator in braces
 (`23{\\times}31`: an ordinary atom, which TeX spaces not at all), in eighteenths of an em of
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from inkcard import layout
-from inkcard.layout.text.mathtex import typeset
+from inkcard.layout.text.formula.mathtex import typeset
 from inkcard.layout.text.shape import Span, SpanStyle, shape
 
 SIZE = 20.0
@@ -90,7 +90,7 @@ def test_a_formula_cut_for_line_breaks_keeps_every_space(fonts: layout.FontBook)
 def test_an_operator_beside_chinese_text_keeps_its_space() -> None:
     """`\\text{平均成本} = …` is cut into text and math; the math piece starts on `=`, which
     TeX spaces from the text before it (an ordinary atom) by a thick space."""
-    from inkcard.layout.text.mathtex import typeset_mixed
+    from inkcard.layout.text.formula.mathtex import typeset_mixed
 
     mixed = typeset_mixed("\\text{平均成本} = \\frac{a}{b}", SIZE)
     assert mixed is not None

@@ -17,7 +17,8 @@ from inkcard.layout.draw import (
     probe_image,
 )
 from inkcard.layout.parse import code, highlight
-from inkcard.layout.text import Formula, mathtex, typeset_math
+from inkcard.layout.text import Formula, typeset_math
+from inkcard.layout.text.formula import mathtex
 
 
 def test_every_public_name_is_there() -> None:

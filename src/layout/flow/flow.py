@@ -51,9 +51,9 @@ from ..style.looks import BAD_MATH, Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
+from ..text.formula.mathtex import MathBudget
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
-from ..text.mathtex import MathBudget
 from .budget import ContentBudget
 from .shares import SHARE_IDS, Premade, layable_apart
 

@@ -11,7 +11,7 @@ come from `layout.base.fonts`. May import: `layout.base`, `layout.parse`, `layou
 """
 
 from ..base.fontcheck import CheckedFont, check_font
-from .mathtex import Formula, MathBudget
-from .mathtex import typeset as typeset_math
+from .formula.mathtex import Formula, MathBudget
+from .formula.mathtex import typeset as typeset_math
 
 __all__ = ["CheckedFont", "Formula", "MathBudget", "check_font", "typeset_math"]

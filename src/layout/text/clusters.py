@@ -14,7 +14,7 @@ from dataclasses import replace
 from ..base.fonts import Face
 from ..base.records import bulk_record
 from ..style.spanstyle import SpanStyle
-from .mathtex import Formula
+from .formula.mathtex import Formula
 
 
 @bulk_record

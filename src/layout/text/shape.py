@@ -35,8 +35,8 @@ from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
-from .mathbreaks import pieces
-from .mathtex import Formula, typeset, typeset_mixed
+from .formula.mathbreaks import pieces
+from .formula.mathtex import Formula, typeset, typeset_mixed
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
 

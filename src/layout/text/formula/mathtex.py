@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..base.fonts import DEFAULT_FONTS_DIR
-from ..base.svgpath import Op, PathError, parse_svg_path, transform
+from ...base.fonts import DEFAULT_FONTS_DIR
+from ...base.svgpath import Op, PathError, parse_svg_path, transform
 from .mathbreaks import text_runs
 from .mathspacing import tex_spacing
 
