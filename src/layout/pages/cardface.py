@@ -21,7 +21,7 @@ from ..style.decorations import Box, is_static
 from ..style.paint import base_color, resolve_paint
 from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
-from .decorate import Context, build, footprint
+from .decor.decorate import Context, build, footprint
 
 MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 # Around an inset card that names no `outer_background`: a light neutral grey, the page a

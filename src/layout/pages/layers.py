@@ -11,7 +11,8 @@ from ..base.fonts import FontBook
 from ..base.placing import Placement
 from ..style.decorations import Decoration, is_static
 from ..style.resolver import Styles
-from .decorate import Context, build, text_boxes
+from .decor.clearance import text_boxes
+from .decor.decorate import Context, build
 
 
 def live_decorations(
