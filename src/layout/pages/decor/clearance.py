@@ -2,13 +2,15 @@
 
 `ink_box` and `turned` say where a decoration's items really draw (what `decorate.footprint`
 reports and what must keep clear); `text_boxes` says where a card's text rows are;
-`clear_shift` finds the smallest outward move after which the two do not touch. The rule is
+`clear_shift` finds the smallest outward move after which the two do not touch, and
+`keep_off_text` makes it, within the text panel for an ornament set inside one. The rule is
 written once, here: `decorate.build` applies it to every ornament marked `avoid_text`.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ...base.boxes import (
     Fill,
@@ -22,6 +24,16 @@ from ...base.boxes import (
     Shape,
     Stroke,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """The panel a theme sets its text on (`cardface.text_panel`), as an ornament set inside
+    it sees it: its `box` as drawn, border and all, and the `inside` of its border."""
+
+    box: Rect
+    inside: Rect
+
 
 # How close an ornament may come to a text row, and how much of what the theme showed must
 # stay on the card when it is moved outward: a sliver at the edge reads as a mistake.
@@ -87,6 +99,43 @@ def clear_shift(
     return None
 
 
+def keep_off_text(
+    items: list[Item],
+    anchor: str,
+    ink: Rect,
+    text: tuple[Rect, ...],
+    card: Rect,
+    panel: Panel | None,
+) -> list[Item]:
+    """An `avoid_text` ornament's `items` (drawing inside `ink`) moved off the `text` rows
+    by `clear_shift`, or none when no move clears them. One the theme set inside its text
+    `panel` (pop-art's halftone in the white sheet's corner) belongs to it: it moves within
+    the panel, not the card, and what of it the move takes past the panel's edge is cut
+    off at the inside of its border, so it never hangs over the border onto the surround."""
+    room = panel.inside if panel is not None and holds(panel.box, ink) else None
+    shift = clear_shift(anchor, ink, text, room or card)
+    if shift is None:
+        return []
+    dx, dy = shift
+    if shift == (0.0, 0.0):
+        return items
+    moved = Rect(ink.x + dx, ink.y + dy, ink.width, ink.height)
+    if room is None or holds(room, moved):
+        return [Group(tuple(items), dx=dx, dy=dy)]
+    clip = Rect(room.x - dx, room.y - dy, room.width, room.height)  # in the items' own px
+    return [Group(tuple(items), dx=dx, dy=dy, clip=clip)]
+
+
+def holds(outer: Rect, inner: Rect) -> bool:
+    """Whether `outer` covers all of `inner`."""
+    return (
+        outer.x <= inner.x
+        and outer.y <= inner.y
+        and outer.right >= inner.right
+        and outer.bottom >= inner.bottom
+    )
+
+
 def _outward(anchor: str, low: str, high: str) -> tuple[float, ...]:
     """The directions along one axis an ornament anchored at `anchor` may move: toward
     the edge it is anchored to, or either way when it is centred on that axis."""
@@ -148,4 +197,9 @@ def _area(rect: Rect) -> float:
 
 
 def _grow(rect: Rect, by: float) -> Rect:
-    return Rect(rect.x - by, rect.y - by, rect.width + 2 * by, rect.height + 2 * by)
+    return shrink(rect, -by)
+
+
+def shrink(rect: Rect, by: float) -> Rect:
+    """`rect` less `by` on every side (a stroke's inner half, a frame's inset)."""
+    return Rect(rect.x + by, rect.y + by, rect.width - 2 * by, rect.height - 2 * by)

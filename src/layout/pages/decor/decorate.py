@@ -38,13 +38,14 @@ from ...style.decorations import (
 from ...style.looks import text_look
 from ...style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
 from ..marks.chrome import one_line
-from .clearance import clear_shift, ink_box, turned
+from .clearance import Panel, ink_box, keep_off_text, shrink, turned
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
     """What a builder may use: the frame's box, palette tokens, fonts, text baselines;
-    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card."""
+    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card
+    (or on the theme's text panel, for an ornament the theme set inside it)."""
 
     frame: Rect
     palette: dict[str, str]
@@ -52,6 +53,7 @@ class Context:
     baselines: tuple[float, ...] = ()
     text: tuple[Rect, ...] = ()
     card: Rect | None = None
+    panel: Panel | None = None  # the panel the card's text is set on, if any
 
     def paint(self, spec: PaintSpec | None) -> Any:
         return None if spec is None else resolve_paint(spec, self.palette)
@@ -100,10 +102,7 @@ def build(deco: Decoration, ctx: Context) -> list[Item]:
         return items
     pivot = (box.x + box.width / 2, box.y + box.height / 2)
     ink = turned(ink_box(items, box), deco.rotate, pivot)
-    shift = clear_shift(deco.anchor, ink, ctx.text, ctx.card or ctx.frame)
-    if shift is None:
-        return []
-    return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
+    return keep_off_text(items, deco.anchor, ink, ctx.text, ctx.card or ctx.frame, ctx.panel)
 
 
 def footprint(deco: Decoration, ctx: Context) -> Rect | None:
@@ -248,7 +247,7 @@ def _stamp(deco: Stamp, ctx: Context) -> Built:
     if deco.fill is not None:
         items.append(Fill(box, ctx.paint(deco.fill), radius))
     if deco.stroke is not None:
-        inner = _shrink(box, deco.stroke_width / 2)
+        inner = shrink(box, deco.stroke_width / 2)
         items.append(Stroke(inner, ctx.paint(deco.stroke), deco.stroke_width, radius))
     color = parse_color(deco.text_color, ctx.palette)
     style = text_look(deco.family, deco.text_size, color, weight=deco.weight)
@@ -286,17 +285,13 @@ def _corners(deco: Corners, ctx: Context) -> Built:
 
 def _page_frame(deco: PageFrame, ctx: Context) -> Built:
     paint = ctx.paint(deco.paint)
-    outer = _shrink(ctx.frame, deco.inset + deco.width / 2)
+    outer = shrink(ctx.frame, deco.inset + deco.width / 2)
     items: list[Item] = [Stroke(outer, paint, deco.width, deco.radius, deco.dash)]
     if deco.double:
-        inner = _shrink(outer, deco.double + deco.width)
+        inner = shrink(outer, deco.double + deco.width)
         radius = max(0.0, deco.radius - deco.double - deco.width)
         items.append(Stroke(inner, paint, deco.width, radius, deco.dash))
     return items, outer
-
-
-def _shrink(rect: Rect, by: float) -> Rect:
-    return Rect(rect.x + by, rect.y + by, rect.width - 2 * by, rect.height - 2 * by)
 
 
 BUILDERS: dict[type, Callable[[Any, Context], Built]] = {
