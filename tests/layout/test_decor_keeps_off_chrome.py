@@ -13,7 +13,8 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Gradient, Group, Item, Layer, Rect, Shape
 from inkcard.layout.pages.cardface import card_rect, content_box
-from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, build
+from inkcard.layout.pages.decor.clearance import TEXT_MARGIN
+from inkcard.layout.pages.decor.decorate import Context, build
 from inkcard.layout.style.brandkit import BrandKit
 from inkcard.layout.style.decorations import Circle
 from inkcard.layout.style.resolver import resolve

@@ -6,7 +6,8 @@ from __future__ import annotations
 from inkcard import layout
 from inkcard.layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
 from inkcard.layout.draw.painter import build_path
-from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, build
+from inkcard.layout.pages.decor.clearance import TEXT_MARGIN
+from inkcard.layout.pages.decor.decorate import Context, build
 from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.theme import decode_theme
 

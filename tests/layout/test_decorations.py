@@ -17,7 +17,7 @@ from inkcard.layout.draw import painter as draw
 from inkcard.layout.draw.painter import build_path
 from inkcard.layout.draw.statics import clear_static_cache, static_cache_stats
 from inkcard.layout.pages.cardface import static_layers
-from inkcard.layout.pages.decorate import Context, build
+from inkcard.layout.pages.decor.decorate import Context, build
 from inkcard.layout.style.decorations import Icon
 from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.theme import ThemeError, decode_theme

@@ -20,7 +20,7 @@ TEXT_ENGINE = {
     "layout.text.linebox",
     "layout.text.lineitems",
     "layout.pages.marks.chrome",
-    "layout.pages.decorate",
+    "layout.pages.decor.decorate",
     "layout.base.fonts",
     "layout.text.formula.mathtex",
     "layout.draw.painter",

@@ -19,7 +19,7 @@ from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Mark
 from inkcard.layout.diagrams.mermaid import MAX_EDGES, MAX_NODES
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
-from inkcard.layout.diagrams.sequences.sequence import BAR
+from inkcard.layout.diagrams.sequences.seqcolumns import BAR
 from inkcard.layout.diagrams.sequences.sequenceparse import Lifeline, Message, Section, Sequence
 from inkcard.layout.errors import DiagramError
 from inkcard.layout.style.resolver import contrast, resolve

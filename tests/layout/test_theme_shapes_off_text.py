@@ -12,7 +12,8 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Rect
 from inkcard.layout.pages.cardface import content_box
-from inkcard.layout.pages.decorate import TEXT_MARGIN, Context, _ink, build, text_boxes
+from inkcard.layout.pages.decor.clearance import TEXT_MARGIN, ink_box, text_boxes
+from inkcard.layout.pages.decor.decorate import Context, build
 from inkcard.layout.style.decorations import Circle, Icon
 from inkcard.layout.style.resolver import resolve
 
@@ -45,7 +46,7 @@ def test_no_unmarked_shape_sits_under_text(name: str, fonts: layout.FontBook) ->
             rows = text_boxes(page.rows, content)
             for deco in shapes:
                 items = build(deco, Context(card, styles.tokens, fonts))
-                box = _ink(items, card)
+                box = ink_box(items, card)
                 m = TEXT_MARGIN
                 grown = Rect(box.x - m, box.y - m, box.width + 2 * m, box.height + 2 * m)
                 if any(_crosses(grown, row) for row in rows):

@@ -21,7 +21,8 @@ from ..style.decorations import Box, is_static
 from ..style.paint import base_color, resolve_paint
 from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
-from .decorate import Context, build, footprint
+from .decor.clearance import Panel, holds, shrink
+from .decor.decorate import Context, build, footprint
 
 MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 # Around an inset card that names no `outer_background`: a light neutral grey, the page a
@@ -126,6 +127,24 @@ def text_panel(
     a static rectangle under the text around the whole content box, filled with one colour
     (pop-art's white sheet, cyberpunk's 78 % night glass); None when the text sits on the
     card's face. What lies under an opaque one never shows."""
+    found = _text_panel(styles, fonts, width, height)
+    return None if found is None else (found[1], found[2])
+
+
+def panel_edges(styles: Styles, fonts: FontBook, width: float, height: float) -> Panel | None:
+    """The text panel (`text_panel`) as an `avoid_text` ornament the theme set inside it
+    sees it: its box, border and all, and the inside of its border, which the ornament
+    keeps within when moved off the text."""
+    found = _text_panel(styles, fonts, width, height)
+    if found is None:
+        return None
+    deco, box, _ = found
+    return Panel(box, shrink(box, deco.stroke_width / 2 if deco.stroke is not None else 0.0))
+
+
+def _text_panel(
+    styles: Styles, fonts: FontBook, width: float, height: float
+) -> tuple[Box, Rect, int] | None:
     card = card_rect(styles["card"], width, height)
     content = content_box(styles, width, height)
     frames = {"card": card, "content": content}
@@ -138,18 +157,8 @@ def text_panel(
             continue
         box = footprint(deco, Context(frames[deco.frame], styles.tokens, fonts))
         if box is not None and holds(box, content):
-            found = (box, paint)
+            found = (deco, box, paint)
     return found
-
-
-def holds(outer: Rect, inner: Rect) -> bool:
-    """Whether `outer` covers all of `inner`."""
-    return (
-        outer.x <= inner.x
-        and outer.y <= inner.y
-        and outer.right >= inner.right
-        and outer.bottom >= inner.bottom
-    )
 
 
 def clear_static_layers() -> None:

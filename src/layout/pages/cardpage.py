@@ -10,7 +10,15 @@ from ..base.fonts import FontBook
 from ..base.placing import Placement, frame_items
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
-from .cardface import canvas_colour, card_rect, content_box, edges, ornament_boxes, static_layers
+from .cardface import (
+    canvas_colour,
+    card_rect,
+    content_box,
+    edges,
+    ornament_boxes,
+    panel_edges,
+    static_layers,
+)
 from .layers import chrome_boxes, live_decorations
 from .marks.aigclabel import label_items
 from .marks.brandmarks import backdrop_items, band_items, watermark_items
@@ -41,7 +49,10 @@ def card_page(
     under, over = static_layers(styles, fonts, width, height, backdrop)
     content = content_box(styles, width, height)
     chrome = _chrome(styles, fonts, box, width, height, place_in_set, brand, label)
-    live = live_decorations(styles, fonts, placement, page, content, top, chrome_boxes(chrome))
+    panel = panel_edges(styles, fonts, width, height)
+    live = live_decorations(
+        styles, fonts, placement, page, content, top, chrome_boxes(chrome), panel
+    )
     items: list[Item] = [*under, *live["under"]]
     if brand is not None:
         items.extend(watermark_items(brand, styles, fonts, content))

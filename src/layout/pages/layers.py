@@ -11,7 +11,8 @@ from ..base.fonts import FontBook
 from ..base.placing import Placement
 from ..style.decorations import Decoration, is_static
 from ..style.resolver import Styles
-from .decorate import Context, build, text_boxes
+from .decor.clearance import Panel, text_boxes
+from .decor.decorate import Context, build
 
 
 def live_decorations(
@@ -22,12 +23,14 @@ def live_decorations(
     content: Rect,
     top: float,
     chrome: tuple[Rect, ...] = (),
+    panel: Panel | None = None,
 ) -> dict[str, list[Item]]:
     """Decorations tied to this card's text (ruled lines on its baselines) or panels
     (one per quote or code panel), by where they go in paint order; the rows start at
     `top`. An `avoid_text` ornament keeps off the rows and off `chrome`, the text the card
     sets outside them (`chrome_boxes`: its page number, a brand kit's byline and footer):
-    watercolor's bottom-left bloom sat under a byline at 3.7:1."""
+    watercolor's bottom-left bloom sat under a byline at 3.7:1. One the theme set inside
+    its text `panel` stays inside it (`clearance.keep_off_text`)."""
     out: dict[str, list[Item]] = {"under": [], "over": [], "panel-under": [], "panel-over": []}
     live = [d for d in styles.decorations if not is_static(d)]
     if not live:
@@ -38,7 +41,7 @@ def live_decorations(
     text = text_boxes(placement.rows, replace(content, y=top)) + chrome
     for deco in live:
         for frame in _frames_of(deco, placement, page, content, top):
-            context = Context(frame, styles.tokens, fonts, baselines, text, page)
+            context = Context(frame, styles.tokens, fonts, baselines, text, page, panel)
             slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out

@@ -4,7 +4,7 @@
 `theme` decodes and checks a theme file against it (the `themes` package reads themes through
 this face); `resolver` resolves a theme mode into one `Style` per role (`Styles`, cached) and
 holds the colour math; `paint` and `decorations` check the paints, effects and decoration
-specs a theme names (data only: `layout.pages.decorate` builds them); `alertcolors` gives
+specs a theme names (data only: `layout.pages.decor.decorate` builds them); `alertcolors` gives
 every theme its callout colours; `looks` and `spanstyle` turn a role's style and inline marks
 into the `SpanStyle` of a run of text. May import: `layout.base`, `layout.parse` (the inline
 HTML tags a look reads), `layout.errors`.

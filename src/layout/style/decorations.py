@@ -5,9 +5,10 @@ builder per kind that turns a spec into items to paint. Every kind is placed the
 way: an `anchor` corner or edge of its `frame` (the card, the content box, or each quote
 or code panel on the card), an inward offset `x`, `y`, and optionally `rotate`, `opacity`
 and `effects`. `layer` puts it under the text or over it. An ornament marked `avoid_text`
-never sits on a text row: decorate.py moves it outward from its anchor to the nearest spot
-clear of the card's rows, or leaves it off that card. Adding a kind touches this
-module (a Struct) and decorate.py (a builder and a row in `BUILDERS`), and docs/themes.md.
+never sits on a text row: clearance.py (beside decorate.py) moves it outward from its
+anchor to the nearest spot clear of the card's rows, or leaves it off that card. Adding a
+kind touches this module (a Struct) and decorate.py (a builder and a row in `BUILDERS`),
+and docs/themes.md.
 
 This module is part of the theme schema: it imports no shaping, fonts or drawing.
 """

@@ -11,16 +11,17 @@ muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted
 without a line. `box` groups are titled tinted bands behind their participants' columns.
 A note is an opaque panel: the see-through bands under it do not darken its text.
 Columns and wrapping (as written, or compact for a card too narrow) are `seqcolumns`'s;
-each message's label and arrow are one span a card's cut into bands keeps whole.
+each message's label and arrow are one span a card's cut into bands keeps whole. This
+module lays out the rows, event by event, on a `seqsheet.Sheet`; the participants' heads,
+lifelines and `box` bands are drawn by `seqheads`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from ..marks import (
-    LABEL_SIZE,
     LINE_WIDTH,
     MAX_LABEL_WIDTH,
     PAD_X,
@@ -28,7 +29,6 @@ from ..marks import (
     SMALL_SIZE,
     Drawing,
     Label,
-    Lines,
     Mark,
     Measure,
     Op,
@@ -39,22 +39,13 @@ from ..marks import (
     rect_ops,
     tint,
 )
-from .seqcolumns import (
-    BAR,
-    DISC,
-    FRAME_MARGIN,
-    LOOP_W,
-    columns,
-    head_width,
-    rewrap,
-    spacing,
-    whole_words,
-)
-from .seqmarks import CHIP, arrow_end, frame_marks, stick_figure, tag_width
+from .seqcolumns import DISC, FRAME_MARGIN, LOOP_W
+from .seqheads import band_repeats, box_groups, head_marks, lifelines, top_heads
+from .seqmarks import CHIP, arrow_end, frame_marks, tag_width
+from .seqsheet import OpenFrame, Sheet
 from .sequenceparse import Lifeline, Message, Note, Section, Sequence
 
-ROW_GAP, ACTOR = 10.0, 30.0
-BAR_STEP = 4.0  # px: a nested activation bar's step right
+ROW_GAP = 10.0  # px under each row
 LOOP_H = 18.0  # px: a self-message's loop's height
 FRAME_LEAST = 2 * DISC  # px: nested frames step in from `FRAME_MARGIN`, never closer
 CROSS = 6.0  # px: half a destroyed lifeline's cross
@@ -62,109 +53,12 @@ CROSS = 6.0  # px: half a destroyed lifeline's cross
 # the clear room under it before a destroyed lifeline's cross: at 5 px the two crosses of a
 # `-x` message to a destroyed participant read as one blot on a phone
 END_REACH, DESTROY_ROOM = 5.0, 12.0
-FIRST_ROW = 14.0  # px from the heads to the first row
-
-
-@dataclass
-class _Frame:
-    """A block being laid out: where it opened, the columns and the x range its contents
-    reach, and its dividers' heights with their conditions."""
-
-    top: float
-    section: Section
-    label: Lines
-    columns: set[int] = field(default_factory=set)
-    reach: list[float] = field(default_factory=list)  # x of what it holds, beyond columns
-    dividers: list[tuple[float, Lines | None]] = field(default_factory=list)
-
-
-class _Sheet:
-    """The drawing in progress: the columns, the current row `y`, the layers painted in
-    order (bands, lifelines, frames, bars, then messages and notes) and what is open."""
-
-    def __init__(self, seq: Sequence, measure: Measure, compact: bool = False) -> None:
-        self.seq, self.measure = seq, measure
-        self.index = {p.id: i for i, p in enumerate(seq.participants)}
-        self.heads = [
-            measure(p.label, LABEL_SIZE, False, head_width(p.label, compact, measure))
-            for p in seq.participants
-        ]
-        self.space = space = spacing(compact)
-        self.widths = [t.width + 2 * space.pad for t in self.heads]
-        self.head_h = max(t.height for t in self.heads) + 2 * PAD_Y
-        self.texts = {
-            id(e): measure(e.label, SMALL_SIZE, False, self.wrap(e.label)) for e in seq.events
-        }
-        self.xs = columns(seq, self.widths, self.texts, space)
-        if compact:
-            rewrap(seq, self.xs, self.widths, self.texts, space, measure)
-        titles = [measure(b, LABEL_SIZE, True, MAX_LABEL_WIDTH) for b in seq.boxes]
-        self.box_titles = titles
-        self.title = measure(seq.title, LABEL_SIZE + 1, True, 2 * MAX_LABEL_WIDTH)
-        self.title_h = self.title.height + 12 if seq.title else 0.0
-        self.head_top = self.title_h + max((t.height + 10 for t in titles), default=0.0)
-        self.head_top += ACTOR if any(p.actor for p in seq.participants) else 0.0
-        self.y = self.head_top + self.head_h + FIRST_ROW
-        self.bands: list[Mark | Label] = []
-        self.frames: list[Mark | Label] = []
-        self.bars: list[Mark | Label] = []
-        self.body: list[Mark | Label] = []
-        self.opened: list[_Frame] = []
-        self.active: dict[int, list[float]] = {i: [] for i in range(len(self.xs))}
-        self.starts = {
-            i: self.head_top + self.head_h for i, p in enumerate(seq.participants) if not p.created
-        }
-        self.ends: dict[int, float] = {}
-        self.doomed: set[int] = set()
-        self.last_arrow: float | None = None
-        self.whole: list[tuple[float, float]] = []  # a message's label to its arrow's foot
-        self.rects = 0
-
-    def wrap(self, label: str) -> float:
-        """The width a message's label or a note wraps at (compact: between words)."""
-        if not self.space.compact:
-            return self.space.label
-        return whole_words(label, SMALL_SIZE, self.space.label, self.measure)
-
-    # what frames hold
-
-    def touch(self, *columns: int) -> None:
-        for frame in self.opened:
-            frame.columns.update(columns)
-
-    def reach(self, *xs: float) -> None:
-        for frame in self.opened:
-            frame.reach.extend(xs)
-
-    def edge(self, column: int, toward: float) -> float:
-        """Where an arrow meets a column: its lifeline, or its top activation bar's side."""
-        depth = len(self.active[column])
-        x = self.xs[column]
-        if depth == 0:
-            return x
-        x += (depth - 1) * BAR_STEP
-        return x + BAR / 2 if toward > x else x - BAR / 2
-
-    def activate(self, column: int, y: float) -> None:
-        self.active[column].append(y)
-
-    def deactivate(self, column: int, y: float) -> None:
-        if not self.active[column]:
-            return
-        depth = len(self.active[column]) - 1
-        top = self.active[column].pop()
-        left, height = self.xs[column] + depth * BAR_STEP - BAR / 2, max(y - top, 12.0)
-        edge = rect_ops(
-            left - 1.5, top - 1.5, BAR + 3, height + 3
-        )  # parts it from the bar under it
-        self.bars.append(Mark(edge, None, "page"))
-        self.bars.append(Mark(rect_ops(left, top, BAR, height), None, "border"))
 
 
 def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> Drawing:
     """The sequence diagram's drawing; `compact`: its columns closer and its participants'
     names wrapped narrower, for a card that would otherwise shrink it past legibility."""
-    sheet = _Sheet(seq, measure, compact)
+    sheet = Sheet(seq, measure, compact)
     for event in seq.events:
         if isinstance(event, Message):
             _message(sheet, event)
@@ -178,8 +72,8 @@ def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> D
     for column in range(len(sheet.xs)):
         while sheet.active[column]:
             sheet.deactivate(column, end)
-    lines = _lifelines(sheet, end)
-    items = _boxes(sheet, end) + sheet.bands + lines + _top_heads(sheet)
+    lines = lifelines(sheet, end)
+    items = box_groups(sheet, end) + sheet.bands + lines + top_heads(sheet)
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
     every = items + sheet.bars + sheet.frames + sheet.body  # a frame's tag over a bar
@@ -188,7 +82,7 @@ def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> D
     assert isinstance(lines[0], Mark) and isinstance(moved, Mark)
     left, top, _, _ = mark_bounds(lines[0].ops)
     dx, dy = mark_bounds(moved.ops)[0] - left, mark_bounds(moved.ops)[1] - top
-    repeated = _repeated(sheet)
+    repeated = band_repeats(sheet)
     return replace(
         drawing,
         heads=tuple(moved_by(item, dx, dy) for item, _ in repeated),
@@ -197,7 +91,7 @@ def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> D
     )
 
 
-def _message(sheet: _Sheet, event: Message) -> None:
+def _message(sheet: Sheet, event: Message) -> None:
     a, b = sheet.index[event.source], sheet.index[event.target]
     text = sheet.texts[id(event)]
     labelled = bool(text.lines) and text.lines != ("",)
@@ -250,7 +144,7 @@ def _message(sheet: _Sheet, event: Message) -> None:
     sheet.y = y + ROW_GAP + 8
 
 
-def _arrow(sheet: _Sheet, event: Message, start: float, tip: float, y: float) -> None:
+def _arrow(sheet: Sheet, event: Message, start: float, tip: float, y: float) -> None:
     dash = (5.0, 4.0) if event.dashed else None
     direction = 1.0 if tip > start else -1.0
     inset = 7.0 if event.arrow == "filled" else 0.0
@@ -263,7 +157,7 @@ def _arrow(sheet: _Sheet, event: Message, start: float, tip: float, y: float) ->
     sheet.last_arrow = y
 
 
-def _self_loop(sheet: _Sheet, event: Message, start: float, y: float) -> float:
+def _self_loop(sheet: Sheet, event: Message, start: float, y: float) -> float:
     """A message to itself: a loop out to the right and back, below its label."""
     back = y + LOOP_H
     path: tuple[Op, ...] = (
@@ -279,7 +173,7 @@ def _self_loop(sheet: _Sheet, event: Message, start: float, y: float) -> float:
     return back
 
 
-def _disc(sheet: _Sheet, number: int, x: float, y: float) -> None:
+def _disc(sheet: Sheet, number: int, x: float, y: float) -> None:
     """`autonumber`: the message's number in a disc at its start."""
     text = sheet.measure(str(number), SMALL_SIZE, True, 80.0)
     width = max(2 * DISC, text.width + 8)
@@ -289,22 +183,22 @@ def _disc(sheet: _Sheet, number: int, x: float, y: float) -> None:
     sheet.body.append(Label(text, x, y - text.height / 2, "on_accent"))
 
 
-def _createdarrow_end(sheet: _Sheet, column: int, toward: float, y: float) -> float:
+def _createdarrow_end(sheet: Sheet, column: int, toward: float, y: float) -> float:
     """A participant created by this message: its head on the arrow's row, its lifeline
     from there; the arrow ends at the head's side."""
     top = y - sheet.head_h / 2
-    sheet.frames.extend(_head_marks(sheet, column, top))
+    sheet.frames.extend(head_marks(sheet, column, top))
     sheet.starts[column] = top + sheet.head_h
     return _side(sheet, column, toward)
 
 
-def _side(sheet: _Sheet, column: int, toward: float) -> float:
+def _side(sheet: Sheet, column: int, toward: float) -> float:
     """The side of a participant's head that faces `toward`."""
     x, half = sheet.xs[column], sheet.widths[column] / 2
     return x - half if toward < x else x + half
 
 
-def _destroy(sheet: _Sheet, column: int, y: float) -> float:
+def _destroy(sheet: Sheet, column: int, y: float) -> float:
     """`destroy`: the lifeline ends under this message (its arrow on `y`) in a cross,
     `DESTROY_ROOM` clear of the arrow's end mark; where the cross ends."""
     x, y = sheet.xs[column], y + END_REACH + DESTROY_ROOM + CROSS
@@ -317,7 +211,7 @@ def _destroy(sheet: _Sheet, column: int, y: float) -> float:
     return y + CROSS
 
 
-def _lifeline(sheet: _Sheet, event: Lifeline) -> None:
+def _lifeline(sheet: Sheet, event: Lifeline) -> None:
     column = sheet.index[event.who]
     at = sheet.last_arrow if sheet.last_arrow is not None else sheet.y
     if event.kind == "activate":
@@ -328,7 +222,7 @@ def _lifeline(sheet: _Sheet, event: Lifeline) -> None:
         sheet.doomed.add(column)
 
 
-def _note(sheet: _Sheet, event: Note) -> None:
+def _note(sheet: Sheet, event: Note) -> None:
     text = sheet.texts[id(event)]
     over = [sheet.xs[sheet.index[w]] for w in event.over]
     width = max(text.width + 2 * PAD_X, 60.0)
@@ -350,10 +244,10 @@ def _note(sheet: _Sheet, event: Note) -> None:
     sheet.y = y + height + ROW_GAP
 
 
-def _section(sheet: _Sheet, event: Section) -> None:
+def _section(sheet: Sheet, event: Section) -> None:
     if event.kind == "open":
         label = sheet.measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
-        sheet.opened.append(_Frame(sheet.y, event, label))
+        sheet.opened.append(OpenFrame(sheet.y, event, label))
         sheet.y += 8 if event.keyword == "rect" else max(label.height + 2 * CHIP + 6, 18) + 8
     elif event.kind == "divider" and sheet.opened:
         label = None
@@ -380,7 +274,7 @@ def _section(sheet: _Sheet, event: Section) -> None:
 
 
 def _frame_span(
-    frame: _Frame, xs: list[float], depth: int, margin: float = FRAME_MARGIN
+    frame: OpenFrame, xs: list[float], depth: int, margin: float = FRAME_MARGIN
 ) -> tuple[float, float]:
     """A frame spans the columns its messages and notes reach, as mermaid-js draws it (all
     columns when it holds none), inset a little per level of nesting, and wide enough for
@@ -394,87 +288,3 @@ def _frame_span(
     for _, label in frame.dividers:
         need = max(need, label.width + 2 * CHIP + 16 if label else 0)
     return left, max(right, left + need)
-
-
-def _lifelines(sheet: _Sheet, end: float) -> list[Mark | Label]:
-    """Each participant's dashed lifeline, from its head (at the top, or where created)."""
-    out: list[Mark | Label] = []
-    for column, x in enumerate(sheet.xs):
-        start = sheet.starts.get(column)
-        if start is None or not sheet.seq.participants[column].created:
-            start = sheet.head_top + sheet.head_h  # a `create` no message made: at the top
-        line = (("M", x, start), ("L", x, sheet.ends.get(column, end)))
-        out.insert(0, _lifeline_mark(line))
-    return out
-
-
-def _lifeline_mark(ops: tuple[Op, ...]) -> Mark:
-    return Mark(ops, "border", None, 1.2, (4.0, 4.0))
-
-
-def _top_heads(sheet: _Sheet) -> list[Mark | Label]:
-    """The heads at the top: every participant's but those a message creates further down."""
-    out: list[Mark | Label] = []
-    for column in range(len(sheet.xs)):
-        if sheet.starts.get(column) is None or not sheet.seq.participants[column].created:
-            out += _head_marks(sheet, column, sheet.head_top)
-    return out
-
-
-def _repeated(sheet: _Sheet) -> list[tuple[Mark | Label, tuple[float, float]]]:
-    """What a band after the first repeats atop it, each with the span its top must fall
-    in: the `box` groups' bands behind the heads (always), and each participant's head
-    with its lifeline's first stretch down to the first row, from where its lifeline
-    starts (a created one's under its head, drawn where a message made it) to where it
-    ends (a destroyed one's cross), so a band names just the lifelines that run in it."""
-    top = sheet.head_top - (ACTOR if any(p.actor for p in sheet.seq.participants) else 0.0)
-    start = sheet.head_top + sheet.head_h
-    stop = start + FIRST_ROW
-    always = (-math.inf, math.inf)
-    out: list[tuple[Mark | Label, tuple[float, float]]] = [
-        (Mark(rect_ops(left, top, right - left, stop - top), None, tint("muted")), always)
-        for left, right, _ in _box_spans(sheet)
-    ]
-    for column, x in enumerate(sheet.xs):
-        born = sheet.starts.get(column, -math.inf)
-        if not sheet.seq.participants[column].created:
-            born = -math.inf
-        life = (born, sheet.ends.get(column, math.inf))
-        stub = _lifeline_mark((("M", x, start), ("L", x, stop)))
-        out += [(item, life) for item in [*_head_marks(sheet, column, sheet.head_top), stub]]
-    return out
-
-
-def _head_marks(sheet: _Sheet, column: int, top: float) -> list[Mark | Label]:
-    """A participant's head: its name on a tinted box, under a figure for an actor."""
-    x, width = sheet.xs[column], sheet.widths[column]
-    out: list[Mark | Label] = []
-    if sheet.seq.participants[column].actor:
-        out += stick_figure(x, top - ACTOR)
-    out.append(Mark(rect_ops(x - width / 2, top, width, sheet.head_h, 4), None, tint("accent")))
-    out.append(Label(sheet.heads[column], x, top + PAD_Y))
-    return out
-
-
-def _boxes(sheet: _Sheet, end: float) -> list[Mark | Label]:
-    """Each `box` group: a titled band behind its participants' columns."""
-    out: list[Mark | Label] = []
-    top = sheet.title_h
-    for left, right, title in _box_spans(sheet):
-        out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
-        if title.lines and title.lines != ("",):
-            out.append(Label(title, (left + right) / 2, top + 5.0))
-    return out
-
-
-def _box_spans(sheet: _Sheet) -> list[tuple[float, float, Lines]]:
-    """Each `box` group with members: its band's left and right, and its title."""
-    out = []
-    for k, title in enumerate(sheet.box_titles):
-        members = [i for i, p in enumerate(sheet.seq.participants) if p.box == k]
-        if not members:
-            continue
-        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
-        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
-        out.append((left, max(right, left + title.width + 20), title))
-    return out

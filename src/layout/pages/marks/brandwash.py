@@ -22,7 +22,8 @@ from ...base.fonts import FontBook
 from ...style.brandkit import BrandKit
 from ...style.paint import base_color
 from ...style.resolver import WHITE, Styles, contrast
-from ..cardface import holds, text_panel
+from ..cardface import text_panel
+from ..decor.clearance import holds
 
 MIN_CONTRAST = 4.5  # WCAG AA for text
 MIN_LARGE_CONTRAST = 3.0  # WCAG AA for large text

@@ -2,8 +2,9 @@
 
 One builder per kind of decorations.py (`BUILDERS`); `build` wraps a builder's items in a
 layer when the spec rotates, fades or adds effects, and keeps an `avoid_text` ornament off
-the card's text rows (`clear_shift`: the rule is written once, here). Labels and stamps shape text
-(chrome.one_line), so this module belongs to the engine, not to the theme schema.
+the card's text rows (by `clearance.clear_shift`, where that rule is written once). Labels and
+stamps shape text (chrome.one_line), so this module belongs to the engine, not to the theme
+schema.
 """
 
 from __future__ import annotations
@@ -13,22 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..base.boxes import (
-    Fill,
-    GlyphRun,
-    Group,
-    Item,
-    Layer,
-    Pattern,
-    PlacedRow,
-    Rect,
-    Segment,
-    Shape,
-    Stroke,
-)
-from ..base.fonts import FontBook
-from ..base.svgpath import parse_svg_path, transform
-from ..style.decorations import (
+from ...base.boxes import Fill, Group, Item, Layer, Pattern, Rect, Segment, Shape, Stroke
+from ...base.fonts import FontBook
+from ...base.svgpath import parse_svg_path, transform
+from ...style.decorations import (
     Box,
     Circle,
     Corners,
@@ -46,15 +35,17 @@ from ..style.decorations import (
     RuledLines,
     Stamp,
 )
-from ..style.looks import text_look
-from ..style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
-from .marks.chrome import one_line
+from ...style.looks import text_look
+from ...style.paint import PaintSpec, parse_color, resolve_effects, resolve_paint
+from ..marks.chrome import one_line
+from .clearance import Panel, ink_box, keep_off_text, shrink, turned
 
 
 @dataclass(frozen=True, slots=True)
 class Context:
     """What a builder may use: the frame's box, palette tokens, fonts, text baselines;
-    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card."""
+    and what `avoid_text` keeps clear of: the boxes of the card's text rows, on the card
+    (or on the theme's text panel, for an ornament the theme set inside it)."""
 
     frame: Rect
     palette: dict[str, str]
@@ -62,6 +53,7 @@ class Context:
     baselines: tuple[float, ...] = ()
     text: tuple[Rect, ...] = ()
     card: Rect | None = None
+    panel: Panel | None = None  # the panel the card's text is set on, if any
 
     def paint(self, spec: PaintSpec | None) -> Any:
         return None if spec is None else resolve_paint(spec, self.palette)
@@ -109,10 +101,8 @@ def build(deco: Decoration, ctx: Context) -> list[Item]:
     if not items or not deco.avoid_text:
         return items
     pivot = (box.x + box.width / 2, box.y + box.height / 2)
-    shift = clear_shift(deco, _turned(_ink(items, box), deco.rotate, pivot), ctx)
-    if shift is None:
-        return []
-    return items if shift == (0.0, 0.0) else [Group(tuple(items), dx=shift[0], dy=shift[1])]
+    ink = turned(ink_box(items, box), deco.rotate, pivot)
+    return keep_off_text(items, deco.anchor, ink, ctx.text, ctx.card or ctx.frame, ctx.panel)
 
 
 def footprint(deco: Decoration, ctx: Context) -> Rect | None:
@@ -123,134 +113,7 @@ def footprint(deco: Decoration, ctx: Context) -> Rect | None:
     if not items:
         return None
     pivot = (box.x + box.width / 2, box.y + box.height / 2)
-    return _turned(_ink(items, box), deco.rotate, pivot)
-
-
-# How close an ornament may come to a text row, and how much of what the theme showed must
-# stay on the card when it is moved outward: a sliver at the edge reads as a mistake.
-TEXT_MARGIN = 4.0
-MIN_ON_CARD = 0.4
-_STEPS = 24  # candidate shifts along each axis: the search costs _STEPS² box tests at most
-
-
-def text_boxes(rows: tuple[PlacedRow, ...], content: Rect) -> tuple[Rect, ...]:
-    """The boxes of a card's text rows (headings, lines, table rows, images) on the card:
-    as wide as what the row draws (a short title leaves its corner free), as tall as the
-    row. What an `avoid_text` ornament keeps clear of."""
-    boxes: list[Rect] = []
-    for p in rows:
-        if not p.row.text or p.row.decorative:
-            continue
-        span = _span(p.row.items) if p.scale == 1.0 else None
-        left, right = span if span else (content.x, content.right)
-        boxes.append(Rect(left, content.y + p.y, right - left, p.row.height * p.scale))
-    return tuple(boxes)
-
-
-def _span(items: tuple[Item, ...], dx: float = 0.0) -> tuple[float, float] | None:
-    """How far left and right a row's glyphs, fills and lines reach; None for anything
-    else (an image, a drawing), which counts as the whole content width."""
-    xs: list[float] = []
-    for item in items:
-        if isinstance(item, GlyphRun):
-            if item.xs:
-                xs += [min(item.xs) + dx, max(item.xs) + item.size + dx]  # an em past the pen
-        elif isinstance(item, Fill | Stroke):
-            xs += [item.rect.x + dx, item.rect.right + dx]
-        elif isinstance(item, Segment):
-            xs += [item.x1 + dx, item.x2 + dx]
-        elif isinstance(item, Group) and item.scale == 1.0:
-            inner = _span(item.items, dx + item.dx)
-            if inner is None:
-                return None
-            xs += inner
-        elif not isinstance(item, Shape):
-            return None
-    return (min(xs), max(xs)) if xs else None
-
-
-def clear_shift(deco: DecoBase, box: Rect, ctx: Context) -> tuple[float, float] | None:
-    """The smallest move of `box`, outward from the decoration's anchor, after which it
-    touches no text row and keeps MIN_ON_CARD of the area the theme showed on the card;
-    None: no such move, so the ornament is left off this card."""
-    if not ctx.text:
-        return (0.0, 0.0)
-    card = ctx.card or ctx.frame
-    shown = _area(_overlap(box, card))  # what the theme put on the card, often not all
-    xs = _offsets(_outward(deco.anchor, "left", "right"), box.width)
-    ys = _offsets(_outward(deco.anchor, "top", "bottom"), box.height)
-    for dx, dy in sorted(((dx, dy) for dx in xs for dy in ys), key=lambda d: math.hypot(*d)):
-        moved = Rect(box.x + dx, box.y + dy, box.width, box.height)
-        if _area(_overlap(moved, card)) < MIN_ON_CARD * shown:
-            continue
-        grown = _grow(moved, TEXT_MARGIN)
-        if not any(_area(_overlap(grown, row)) > 0.0 for row in ctx.text):
-            return (dx, dy)
-    return None
-
-
-def _outward(anchor: str, low: str, high: str) -> tuple[float, ...]:
-    """The directions along one axis an ornament anchored at `anchor` may move: toward
-    the edge it is anchored to, or either way when it is centred on that axis."""
-    if low in anchor:
-        return (-1.0,)
-    if high in anchor:
-        return (1.0,)
-    return (-1.0, 1.0)
-
-
-def _offsets(signs: tuple[float, ...], span: float) -> list[float]:
-    step = max(2.0, span / _STEPS)
-    return [0.0, *(sign * step * k for k in range(1, _STEPS + 1) for sign in signs)]
-
-
-def _ink(items: list[Item], box: Rect) -> Rect:
-    """Where shapes actually draw (an icon's path fills a corner of its square box), from
-    their points; the builder's `box` for anything else. Arcs count by their end points."""
-    xs: list[float] = []
-    ys: list[float] = []
-    for item in items:
-        for shape in item.items if isinstance(item, Layer) else (item,):
-            if not isinstance(shape, Shape):
-                return box
-            for kind, *args in shape.ops:
-                if kind == "O":
-                    cx, cy, r = (float(v) for v in args)
-                    xs += [cx - r, cx + r]
-                    ys += [cy - r, cy + r]
-                    continue
-                nums = [float(v) for v in args[-2:] if kind == "A"] or [float(v) for v in args]
-                xs += nums[0::2]
-                ys += nums[1::2]
-    if not xs:
-        return box
-    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-
-
-def _turned(box: Rect, degrees: float, pivot: tuple[float, float]) -> Rect:
-    """The axis-aligned box around `box` rotated by `degrees` about `pivot`."""
-    if degrees % 360.0 == 0.0:
-        return box
-    turn = math.radians(degrees)
-    c, s = math.cos(turn), math.sin(turn)
-    px, py = pivot
-    corners = [(x - px, y - py) for x in (box.x, box.right) for y in (box.y, box.bottom)]
-    xs = [px + x * c - y * s for x, y in corners]
-    ys = [py + x * s + y * c for x, y in corners]
-    return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-
-
-def _overlap(a: Rect, b: Rect) -> Rect:
-    x, y = max(a.x, b.x), max(a.y, b.y)
-    return Rect(x, y, max(0.0, min(a.right, b.right) - x), max(0.0, min(a.bottom, b.bottom) - y))
-
-
-def _area(rect: Rect) -> float:
-    return rect.width * rect.height
-
-
-def _grow(rect: Rect, by: float) -> Rect:
-    return _shrink(rect, -by)
+    return turned(ink_box(items, box), deco.rotate, pivot)
 
 
 def _rule(deco: Rule, ctx: Context) -> Built:
@@ -384,7 +247,7 @@ def _stamp(deco: Stamp, ctx: Context) -> Built:
     if deco.fill is not None:
         items.append(Fill(box, ctx.paint(deco.fill), radius))
     if deco.stroke is not None:
-        inner = _shrink(box, deco.stroke_width / 2)
+        inner = shrink(box, deco.stroke_width / 2)
         items.append(Stroke(inner, ctx.paint(deco.stroke), deco.stroke_width, radius))
     color = parse_color(deco.text_color, ctx.palette)
     style = text_look(deco.family, deco.text_size, color, weight=deco.weight)
@@ -422,17 +285,13 @@ def _corners(deco: Corners, ctx: Context) -> Built:
 
 def _page_frame(deco: PageFrame, ctx: Context) -> Built:
     paint = ctx.paint(deco.paint)
-    outer = _shrink(ctx.frame, deco.inset + deco.width / 2)
+    outer = shrink(ctx.frame, deco.inset + deco.width / 2)
     items: list[Item] = [Stroke(outer, paint, deco.width, deco.radius, deco.dash)]
     if deco.double:
-        inner = _shrink(outer, deco.double + deco.width)
+        inner = shrink(outer, deco.double + deco.width)
         radius = max(0.0, deco.radius - deco.double - deco.width)
         items.append(Stroke(inner, paint, deco.width, radius, deco.dash))
     return items, outer
-
-
-def _shrink(rect: Rect, by: float) -> Rect:
-    return Rect(rect.x + by, rect.y + by, rect.width - 2 * by, rect.height - 2 * by)
 
 
 BUILDERS: dict[type, Callable[[Any, Context], Built]] = {
