@@ -152,9 +152,9 @@ def bare(items: tuple[Item, ...]) -> tuple[Item, ...]:
         if isinstance(item, GlyphRun):
             continue
         if isinstance(item, Group | Layer):
-            item = replace(item, items=bare(item.items))
+            item = msgspec.structs.replace(item, items=bare(item.items))
         elif isinstance(item, Cached):
-            item = replace(item, key=(*item.key, "bare"), items=bare(item.items))
+            item = msgspec.structs.replace(item, key=(*item.key, "bare"), items=bare(item.items))
         out.append(item)
     return tuple(out)
 
@@ -170,7 +170,8 @@ def draw(
 def ink_page(page: Page, runs: list[Placed]) -> Page:
     """The card's measured glyphs alone, black on white: where each run puts ink."""
     items = tuple(
-        Group((replace(p.run, color=BLACK),), dx=p.dx, dy=p.dy, scale=p.scale) for p in runs
+        Group((msgspec.structs.replace(p.run, color=BLACK),), dx=p.dx, dy=p.dy, scale=p.scale)
+        for p in runs
     )
     return replace(page, background=WHITE, items=items)
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from msgspec import structs
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Group, Layer, Rect
@@ -164,9 +165,9 @@ def _title_free(items: tuple, square: Rect, dx: float = 0.0) -> tuple:
                 continue
             kept.append(item)
         elif isinstance(item, Group):
-            kept.append(replace(item, items=_title_free(item.items, square, dx + item.dx)))
+            kept.append(structs.replace(item, items=_title_free(item.items, square, dx + item.dx)))
         elif isinstance(item, Layer):  # a heading's glow or outline
-            kept.append(replace(item, items=_title_free(item.items, square, dx)))
+            kept.append(structs.replace(item, items=_title_free(item.items, square, dx)))
         else:
             kept.append(item)
     return tuple(kept)

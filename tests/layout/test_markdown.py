@@ -7,9 +7,9 @@ the tables should not pin them.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
+import msgspec
 import pytest
 
 from inkcard.layout.parse.doc import (
@@ -56,11 +56,11 @@ def without_empty_runs(value: Any) -> Any:
         return tuple(
             without_empty_runs(v) for v in value if not (isinstance(v, Text) and v.text == "")
         )
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {
-            f.name: without_empty_runs(getattr(value, f.name)) for f in dataclasses.fields(value)
-        }
-        return dataclasses.replace(value, **changes)
+    if isinstance(value, Doc):
+        return Doc(without_empty_runs(value.blocks), value.images)
+    if isinstance(value, msgspec.Struct):
+        changes = {f: without_empty_runs(getattr(value, f)) for f in value.__struct_fields__}
+        return msgspec.structs.replace(value, **changes)
     return value
 
 

@@ -8,6 +8,13 @@ A fill, stroke or line is painted with a `Paint`: an ARGB int (a solid colour), 
 `Gradient` or a `Pattern`, both laid over the bounds of the shape they paint. `Layer`
 applies `Effect`s (shadow, glow, blur, grain) to what it holds; `Cached` marks items that
 are the same on every card of a theme, mode and size, so draw records them once.
+
+The paints, effects and items are msgspec structs, equal and hashed by value as frozen
+dataclasses are (`msgspec.structs.replace` copies one): their classes are built in C, where
+a frozen slots dataclass compiles six generated methods at import (0.6-0.9 ms each class on
+a busy 2-core machine against 0.02 for a struct: part of every cold start). The
+records layout edits with `dataclasses.replace` (`Rect`, frames, rows, `Fit`, `Page`) stay
+dataclasses.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from .records import bulk_record
 
@@ -35,8 +44,7 @@ class Rect:
         return self.y + self.height
 
 
-@dataclass(frozen=True, slots=True)
-class Gradient:
+class Gradient(msgspec.Struct, frozen=True):
     """Colour stops across the shape it paints (positions 0..1, None: evenly spaced).
 
     `linear` runs along `angle` (CSS degrees: 0 up, 90 right, 180 down) corner to corner
@@ -52,8 +60,7 @@ class Gradient:
     radius: float = 0.5
 
 
-@dataclass(frozen=True, slots=True)
-class Pattern:
+class Pattern(msgspec.Struct, frozen=True):
     """A procedural tile repeated over the card: `dots`, `lines`, `grid` or `noise`.
 
     `spacing` is the tile pitch, `size` the dot radius or line width (for noise, its
@@ -73,8 +80,7 @@ class Pattern:
 Paint = int | Gradient | Pattern
 
 
-@dataclass(frozen=True, slots=True)
-class Shadow:
+class Shadow(msgspec.Struct, frozen=True):
     """A drop shadow (blur 0 is a hard offset copy), as CSS box-shadow spells it."""
 
     dx: float
@@ -83,23 +89,20 @@ class Shadow:
     color: int
 
 
-@dataclass(frozen=True, slots=True)
-class Glow:
+class Glow(msgspec.Struct, frozen=True):
     """A blurred halo of `color` around the shape, drawn under it."""
 
     blur: float
     color: int
 
 
-@dataclass(frozen=True, slots=True)
-class Blur:
+class Blur(msgspec.Struct, frozen=True):
     """The layer itself blurred (soft blobs, watercolour blooms)."""
 
     blur: float
 
 
-@dataclass(frozen=True, slots=True)
-class Grain:
+class Grain(msgspec.Struct, frozen=True):
     """Paper grain: fractal noise of `color` at `opacity`, only where the layer is."""
 
     opacity: float
@@ -111,8 +114,7 @@ class Grain:
 Effect = Shadow | Glow | Blur | Grain
 
 
-@dataclass(frozen=True, slots=True)
-class GlyphRun:
+class GlyphRun(msgspec.Struct, frozen=True):
     """Glyph ids of one face at absolute positions (pen origins on the baseline)."""
 
     face: str
@@ -124,8 +126,7 @@ class GlyphRun:
     skew: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Fill:
+class Fill(msgspec.Struct, frozen=True):
     """A filled (optionally rounded) rectangle."""
 
     rect: Rect
@@ -134,8 +135,7 @@ class Fill:
     square: tuple[bool, bool] = (False, False)  # left, right ends cut square (a line break)
 
 
-@dataclass(frozen=True, slots=True)
-class Stroke:
+class Stroke(msgspec.Struct, frozen=True):
     """A stroked (optionally rounded) rectangle or circle outline; `dash` is on, off."""
 
     rect: Rect
@@ -145,8 +145,7 @@ class Stroke:
     dash: tuple[float, float] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(msgspec.Struct, frozen=True):
     """A straight line."""
 
     x1: float
@@ -159,8 +158,7 @@ class Segment:
     round_cap: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Shape:
+class Shape(msgspec.Struct, frozen=True):
     """A vector path in `ops`, stroked and/or filled.
 
     Ops are tuples: M x y, L x y, Q x1 y1 x y, C x1 y1 x2 y2 x y, Z, O cx cy r (a circle)
@@ -174,8 +172,7 @@ class Shape:
     dash: tuple[float, float] | None = None  # the stroke's on, off lengths
 
 
-@dataclass(frozen=True, slots=True)
-class ImageRef:
+class ImageRef(msgspec.Struct, frozen=True):
     """An image as layout knows it: the SHA-256 of its encoded bytes and the size its
     header declares. Draw is handed the bytes by `key` and decodes them; a page holds no
     pixels, so it is plain data that another process can draw."""
@@ -185,8 +182,7 @@ class ImageRef:
     height: int
 
 
-@dataclass(frozen=True, slots=True)
-class Picture:
+class Picture(msgspec.Struct, frozen=True):
     """The image `image` names, drawn stretched into `rect` (layout keeps its aspect)."""
 
     image: ImageRef
@@ -194,8 +190,7 @@ class Picture:
     radius: float = 0.0
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(msgspec.Struct, frozen=True):
     """Children drawn translated by (dx, dy), then scaled about the group origin; with
     `clip`, only inside that rect of the children's own px (a band of a tall diagram).
     With `mark`, its text is a mark read by its shape and place (a list's number on its
@@ -209,8 +204,7 @@ class Group:
     mark: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Layer:
+class Layer(msgspec.Struct, frozen=True):
     """Children drawn as one layer with effects, rotated by `rotate` degrees about `pivot`
     and composited at `opacity`."""
 
@@ -221,8 +215,7 @@ class Layer:
     pivot: tuple[float, float] = (0.0, 0.0)
 
 
-@dataclass(frozen=True, slots=True)
-class Cached:
+class Cached(msgspec.Struct, frozen=True):
     """Items that are the same on every card with this `key` (theme, mode, layer, size):
     draw records them once and replays the recording."""
 

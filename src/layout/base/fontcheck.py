@@ -11,7 +11,8 @@ stored bytes as they are (`brandfonts`).
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+
+import msgspec
 
 from ..errors import FontError
 
@@ -24,8 +25,7 @@ CJK_SAMPLE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedFont:
+class CheckedFont(msgspec.Struct, frozen=True):
     """A font that passed: its sfnt bytes, its family name, glyph count and coverage."""
 
     data: bytes

@@ -10,15 +10,15 @@ cards break is chosen in `pagebreaks`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from .boxes import Fill, Frame, FrameDecor, Item, Layer, PlacedRow, Rect, Row, Segment, Stroke
 
 EPSILON = 1e-6
 
 
-@dataclass(frozen=True, slots=True)
-class Placement:
+class Placement(msgspec.Struct, frozen=True):
     """Rows of one page at their y (from the content top), and the height they use."""
 
     rows: tuple[PlacedRow, ...]

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ..base.boxes import (
     Effect,
@@ -135,8 +136,7 @@ def corner_fill(rect: Rect, paint: Paint, radius: float, *, top: bool, bottom: b
     return Shape(tuple(ops), stroke=None, fill=paint)
 
 
-@dataclass(frozen=True, slots=True)
-class ImageFrame:
+class ImageFrame(msgspec.Struct, frozen=True):
     """What goes around an image: a mat of `padding` (top, right, bottom, left) in
     `mat`, a `border` of `border_width`, effects, and a tilt of `rotate` degrees."""
 

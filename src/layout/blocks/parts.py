@@ -14,6 +14,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+import msgspec
+
 from ..base.boxes import Frame, FrameDecor, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
@@ -45,8 +47,7 @@ class Ctx:
     letter_spacing: float | None = None  # a quote's, over its text's own
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
+class Part(msgspec.Struct, frozen=True):
     """A block's rows and its outer margins."""
 
     rows: tuple[Row, ...]

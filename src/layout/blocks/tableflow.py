@@ -7,7 +7,9 @@ The adapter between the flow and tables.py: the table sees text only through `Te
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+import msgspec
 
 from ..base.boxes import Frame, FrameDecor, Row
 from ..parse.doc import Table
@@ -55,8 +57,7 @@ def keep_small_table(rows: list[Row], limit: float | None) -> list[Row]:
     return [replace(row, keep_with_next=True) for row in rows[:-1]] + rows[-1:]
 
 
-@dataclass(frozen=True, slots=True)
-class TextIn:
+class TextIn(msgspec.Struct, frozen=True):
     """The flow's text services for a table in `ctx`, whose colour and italic it inherits
     (the `tables.TextMeasure` a table sees)."""
 

@@ -150,11 +150,13 @@ def colour_block(design: Design, block: Rect, radius: float, *, kicker: bool = T
     large as it fits."""
     ink = design.on_accent
     pitch = max(10.0, block.width * 0.045)
-    dots = Pattern("dots", tint(ink, DOT_ALPHA), spacing=pitch, size=pitch * 0.12)
+    dots = Pattern(
+        "dots", tint(ink, DOT_ALPHA), spacing=pitch, size=pitch * 0.12, offset=(block.x, block.y)
+    )
     ring = min(block.height, block.width) * 0.42
     items: list[Item] = [
         Fill(block, design.accent, radius=radius),
-        Fill(block, replace(dots, offset=(block.x, block.y)), radius=radius),
+        Fill(block, dots, radius=radius),
         Shape(
             (("O", block.right - ring * 0.55, block.y + ring * 0.6, ring * 0.5),),
             stroke=tint(ink, RING_ALPHA),
@@ -240,10 +242,16 @@ def _accent_field(design: Design, field: Rect) -> list[Item]:
     block shows that one) as hashtags."""
     accent = design.accent
     pitch = max(10.0, field.width * 0.07)
-    dots = Pattern("dots", tint(accent, FIELD_DOT_ALPHA), spacing=pitch, size=pitch * 0.13)
+    dots = Pattern(
+        "dots",
+        tint(accent, FIELD_DOT_ALPHA),
+        spacing=pitch,
+        size=pitch * 0.13,
+        offset=(field.x, field.y),
+    )
     disc = min(field.width, field.height) * 0.36
     items: list[Item] = [
-        Fill(field, replace(dots, offset=(field.x, field.y)), radius=14),
+        Fill(field, dots, radius=14),
         Shape((("O", field.right - disc * 0.8, field.bottom - disc * 0.8, disc),), None, accent),
         Shape(
             (("O", field.right - disc * 1.7, field.bottom - disc * 1.5, disc * 0.55),),

@@ -13,7 +13,9 @@ up to four of them, the card layouts drawn inside that square (the cover endpoin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+
+import msgspec
 
 from ..base.boxes import Group, Item, Page, PlacedRow, Rect, Row, Stroke
 from ..base.fonts import FontBook
@@ -50,8 +52,7 @@ CROP_MARK = 0xFFFF00AA  # the square crop's outline in a gallery: a colour no th
 CORNER_GAP = 12.0  # px between a WeChat cover's centred square and its AI label
 
 
-@dataclass(frozen=True, slots=True)
-class CoverCrops:
+class CoverCrops(msgspec.Struct, frozen=True):
     """The platform's crop boxes of a cover, each `x1_y1_x2_y2` as fractions of the image
     (origin top left, at most 6 decimals)."""
 

@@ -10,9 +10,9 @@ decompression bomb (a few kilobytes that would decode to gigabytes) is refused u
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any, Final
 
+import msgspec
 import skia
 
 from ..errors import ImageRejected as ImageRejected
@@ -35,8 +35,7 @@ _SIGNATURES: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class ImageInfo:
+class ImageInfo(msgspec.Struct, frozen=True):
     """What the header says, read without decoding pixels."""
 
     format: str  # png, jpeg, gif, webp or bmp
@@ -46,8 +45,7 @@ class ImageInfo:
     opaque: bool  # the header declares no alpha channel
 
 
-@dataclass(frozen=True, slots=True)
-class EncodedImage:
+class EncodedImage(msgspec.Struct, frozen=True):
     """Re-encoded image bytes ready for upload."""
 
     data: bytes

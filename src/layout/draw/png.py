@@ -20,9 +20,9 @@ import functools
 import struct
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import msgspec
 from isal import isal_zlib
 
 if TYPE_CHECKING:
@@ -39,8 +39,7 @@ SMALL_LEVEL = 6
 BAND_BYTES = 4 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class Deflated:
+class Deflated(msgspec.Struct, frozen=True):
     """An image's rows, filtered and deflated, as the pieces of its one IDAT chunk."""
 
     width: int

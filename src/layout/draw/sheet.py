@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ..base.boxes import Group, Item, Page, Picture, Rect, Stroke
 from ..base.fonts import FontBook
@@ -35,8 +36,7 @@ CAPTION_LINE_HEIGHT = 1.4
 TITLE_SIZE = 20.0
 
 
-@dataclass(frozen=True, slots=True)
-class Tile:
+class Tile(msgspec.Struct, frozen=True):
     """One thumbnail (PNG bytes) and its caption: a bold first line, then plain lines."""
 
     png: bytes

@@ -20,6 +20,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 
+import msgspec
+
 from ..base.boxes import Row
 from ..base.lru import PerObject
 from ..blocks.parts import Overfull
@@ -91,8 +93,7 @@ class OutputLimits:
         return largest
 
 
-@dataclass(frozen=True, slots=True)
-class Cards:
+class Cards(msgspec.Struct, frozen=True):
     """The cards a budget stands for: `size` (CSS px) with `content` px for rows each;
     `fixed` ones (autoSplit) as many as the rows need, else one that grows with them,
     after the cards `before` it (earlier parts of an hrSplit post)."""

@@ -17,7 +17,6 @@ compares them.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 
 from ..blocks.fences import is_diagram
@@ -36,6 +35,7 @@ from ..parse.doc import (
     Rule,
     Table,
     Text,
+    node_values,
 )
 from ..parse.markdown import MATH, MATH_DISPLAY
 
@@ -115,13 +115,7 @@ def _chars(block: Block) -> int:
 
 
 def _nodes(node: object) -> Iterator[object]:
-    """`node` and everything inside it (the parse tree is dataclasses and tuples)."""
+    """`node` and everything inside it (the parse tree is structs and tuples)."""
     yield node
-    if isinstance(node, tuple):
-        for child in node:
-            yield from _nodes(child)
-    elif dataclasses.is_dataclass(node) and not isinstance(node, type):
-        for field in dataclasses.fields(node):
-            value = getattr(node, field.name)
-            if isinstance(value, tuple) or dataclasses.is_dataclass(value):
-                yield from _nodes(value)
+    for child in node if isinstance(node, tuple) else node_values(node):
+        yield from _nodes(child)

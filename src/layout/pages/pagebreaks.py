@@ -45,7 +45,8 @@ n times the rows of a card, never n².
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ..base.boxes import Frame, Row
 from ..base.placing import EPSILON, place, repeated_header, shared_frames
@@ -80,8 +81,7 @@ SOFT = 0.04
 MID_SECTION = 0.05
 
 
-@dataclass(frozen=True, slots=True)
-class Paging:
+class Paging(msgspec.Struct, frozen=True):
     """The rows of each card, and the rules (`RULES`) each card's end breaks."""
 
     pages: list[list[Row]]
@@ -131,8 +131,7 @@ def paged(
     return Paging(pages, broken)
 
 
-@dataclass(frozen=True, slots=True)
-class _Card:
+class _Card(msgspec.Struct, frozen=True):
     """The rows a card from break `start` to break `end` shows: [lo, hi)."""
 
     lo: int

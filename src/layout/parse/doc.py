@@ -3,16 +3,20 @@
 Plain frozen records, made by markdown.py (and mdx.py for mdxMode's components) and read by
 every later stage: a `Block` is one of the kinds below; inline text is runs of `Text`, each
 with the inline roles it is in (`strong`, `em`, `del`, `inline_code`, `link`, and the marks
-of the inline HTML subset).
+of the inline HTML subset). The nodes are msgspec structs, whose classes are built in C (a
+frozen slots dataclass compiles six methods at import, in every cold start); `Doc` is a
+dataclass, its `images` left out of its equality. `node_values` walks them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+import msgspec
 
-@dataclass(frozen=True, slots=True)
-class Text:
+
+class Text(msgspec.Struct, frozen=True):
     """A run of inline text and the inline roles it is in (`strong`, `em`, `del`,
     `inline_code`, `link`). A line break is the text `\\n`."""
 
@@ -20,71 +24,60 @@ class Text:
     marks: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(msgspec.Struct, frozen=True):
     level: int
     inlines: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Paragraph:
+class Paragraph(msgspec.Struct, frozen=True):
     inlines: tuple[Text, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Image:
+class Image(msgspec.Struct, frozen=True):
     src: str
     alt: str
     width: int | None = None  # requested display size in CSS px (`![alt|WxH](src)`)
     height: int | None = None  # None with a width: keep the image's aspect
 
 
-@dataclass(frozen=True, slots=True)
-class CodeBlock:
+class CodeBlock(msgspec.Struct, frozen=True):
     code: str
     lang: str
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Quote:
+class Quote(msgspec.Struct, frozen=True):
     blocks: tuple[Block, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class ListItem:
+class ListItem(msgspec.Struct, frozen=True):
     blocks: tuple[Block, ...]
     checked: bool | None = None  # None: not a task
 
 
-@dataclass(frozen=True, slots=True)
-class ListBlock:
+class ListBlock(msgspec.Struct, frozen=True):
     ordered: bool
     start: int
     tight: bool
     items: tuple[ListItem, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
+class Table(msgspec.Struct, frozen=True):
     aligns: tuple[str, ...]
     header: tuple[tuple[Text, ...], ...]
     rows: tuple[tuple[tuple[Text, ...], ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Columns:
+class Columns(msgspec.Struct, frozen=True):
     """mdxMode `<Columns>`: two or three columns side by side, each its own blocks."""
 
     columns: tuple[tuple[Block, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Callout:
+class Callout(msgspec.Struct, frozen=True):
     """A tinted box: mdxMode `<Callout type title>` (`kind` info, tip, warning, danger, its
     title after the kind's icon) or a GitHub alert (note, tip, important, warning, caution;
     `title` its label, no icon)."""
@@ -95,8 +88,7 @@ class Callout:
     icon: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class Notes:
+class Notes(msgspec.Struct, frozen=True):
     """The post's footnotes, numbered from 1 in the order they are first referenced: each
     note's paragraphs as one run of inline text (a line break between them)."""
 
@@ -104,22 +96,19 @@ class Notes:
     notes: tuple[tuple[Text, ...], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Cited:
+class Cited(msgspec.Struct, frozen=True):
     """mdxMode `<Quote author>`: a highlighted quote signed by its author."""
 
     author: str
     blocks: tuple[Block, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(msgspec.Struct, frozen=True):
     title: str
     blocks: tuple[Block, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Steps:
+class Steps(msgspec.Struct, frozen=True):
     """mdxMode `<Steps>`: numbered steps, each a number badge beside its content."""
 
     steps: tuple[Step, ...]
@@ -149,3 +138,12 @@ class Doc:
 
     blocks: tuple[Block, ...] = field(default=())
     images: tuple[str, ...] = field(default=(), compare=False)  # not part of the tree
+
+
+def node_values(node: object) -> Iterator[object]:
+    """What a node of the tree holds, field by field (a `Doc`: its blocks, not its image
+    list); nothing for a value that is no node (a string, a number, a tuple)."""
+    if isinstance(node, msgspec.Struct):
+        yield from msgspec.structs.astuple(node)
+    elif isinstance(node, Doc):
+        yield node.blocks

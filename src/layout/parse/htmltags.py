@@ -16,7 +16,7 @@ operations (no backtracking patterns), so hostile text costs its length and no m
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from .inlinecss import HTML_TAGS, css_color, safe_declarations
 
@@ -48,8 +48,7 @@ MDX_INLINE = {"Badge": "badge"}  # inline components, only in mdxMode
 VALUED = ("color:", "bg:", "size:", "weight:", "face:")
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+class Tag(msgspec.Struct, frozen=True):
     """One tag of the subset: its name, whether it closes, the marks it opens."""
 
     name: str

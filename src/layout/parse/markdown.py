@@ -18,9 +18,10 @@ before parsing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from markdown_it.token import Token
+from msgspec import structs
 
 from .doc import (
     Block,
@@ -108,7 +109,7 @@ def parse(markdown: str) -> Doc:
     text = clean_text(markdown)
     blocks = parse_blocks(text, sources=sources)
     if blocks and isinstance(blocks[-1], Notes) and not _CJK.search(text):
-        blocks = (*blocks[:-1], replace(blocks[-1], label=NOTES_LABELS[1]))
+        blocks = (*blocks[:-1], structs.replace(blocks[-1], label=NOTES_LABELS[1]))
     return Doc(blocks, sources.ordered())
 
 

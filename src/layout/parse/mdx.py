@@ -19,6 +19,8 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ..errors import MdxError as MdxError
 from .doc import Block, Callout, Cited, Columns, Doc, Step, Steps
 from .markdown import ImageSources, clean_text, parse_blocks
@@ -43,8 +45,7 @@ _BLOCK = frozenset(COMPONENTS) - {"Badge"}
 _LITERALS = {"true": "true", "false": "false"}
 
 
-@dataclass(frozen=True, slots=True)
-class ComponentTag:
+class ComponentTag(msgspec.Struct, frozen=True):
     name: str
     closing: bool
     self_closing: bool

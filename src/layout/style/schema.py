@@ -12,8 +12,9 @@ decorations.py (specs only: the schema imports no shaping, fonts or drawing). re
 turns a theme into concrete styles; theme.py decodes and checks a theme file.
 """
 
-from __future__ import annotations
-
+# Annotations here are objects, not strings (no `from __future__ import annotations`):
+# `_knobs` reads `Style`'s 63 at import, and as strings `get_type_hints` compiled and
+# evaluated each one (1.1-2.2 ms against 0.5-1.0 on a busy machine, in every cold start).
 import dataclasses
 from dataclasses import dataclass
 from types import UnionType

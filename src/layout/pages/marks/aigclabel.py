@@ -11,12 +11,11 @@ only draws what `label_items` returns. Its type is at least `READABLE_PX` as a p
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import replace
 
 from ...base.boxes import Fill, Group, Item, Rect
 from ...base.fonts import FontBook
-from ...parse.doc import Doc, Text
+from ...parse.doc import Doc, Text, node_values
 from ...style.paint import base_color
 from ...style.resolver import Styles
 from ...style.schema import Style
@@ -112,7 +111,6 @@ def _collect(node: object, out: list[str]) -> None:
     elif isinstance(node, tuple):
         for child in node:
             _collect(child, out)
-    elif dataclasses.is_dataclass(node):
-        for f in dataclasses.fields(node):
-            if f.name != "images":
-                _collect(getattr(node, f.name), out)
+    else:
+        for value in node_values(node):
+            _collect(value, out)
