@@ -85,3 +85,20 @@ def test_a_cut_goes_round_a_small_box_where_it_can() -> None:
     drawing = Drawing(100.0, 300.0, (box, _label(150.0)), "")
     cut = bands(drawing, 100.0, 100.0)[0].bottom
     assert cut <= 80.0 and cut >= 40.0
+
+
+def test_bands_are_filled_evenly_not_a_stub_last() -> None:
+    """Greedy cuts of 25 rows in bands of 100 px left a last band of three rows under
+    three full ones (case 90's "warm"); the same count of bands, each as full as the next."""
+    drawing = Drawing(100.0, 330.0, tuple(_label(y) for y in range(0, 325, 13)), "")
+    heights = [part.bottom - part.top for part in bands(drawing, 100.0, 100.0)]
+    assert len(heights) == 4
+    assert min(heights) >= 0.75 * max(heights), heights
+
+
+def test_a_kept_span_is_cut_only_where_nothing_else_is_clear() -> None:
+    """A timeline's period (55 to 105) stays on one card when a cut above it is clear."""
+    items = tuple(_label(y) for y in (0.0, 20.0, 40.0, 55.0, 75.0, 95.0, 150.0))
+    drawing = Drawing(100.0, 170.0, items, "", keep=((55.0, 105.0),))
+    cut = bands(drawing, 100.0, 100.0)[0].bottom
+    assert 50.0 <= cut <= 55.0

@@ -46,17 +46,13 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
     ] + list(drawing.whole)
+    kept = drawing.keep
     boxes = [
         span
         for span, item in zip(spans, drawing.items, strict=True)
         if isinstance(item, Mark) and item.fill and span[1] - span[0] < SMALL_BOX * rest
     ]
-    cuts, top = [0.0], 0.0
-    while drawing.height - top > (first if top == 0.0 else rest):
-        height = first if top == 0.0 else rest
-        top = _cut(top, top + height, labels, boxes, height)
-        cuts.append(top)
-    cuts.append(drawing.height)
+    cuts = _balanced(drawing.height, first, rest, labels, boxes, kept)
     out = [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
     while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
         out.pop()
@@ -114,16 +110,74 @@ def _across(label: Label) -> Span:
     return left, left + label.text.width
 
 
-def _cut(top: float, most: float, labels: list[Span], boxes: list[Span], height: float) -> float:
+def _greedy(
+    height: float,
+    first: float,
+    rest: float,
+    labels: list[Span],
+    boxes: list[Span],
+    kept: tuple[Span, ...],
+) -> list[float]:
+    """The cuts (0 and `height` included) that fill each band as far as a clean cut lets:
+    the fewest bands, but the last may be a stub of a row or two."""
+    cuts, top = [0.0], 0.0
+    while height - top > (first if top == 0.0 else rest):
+        room = first if top == 0.0 else rest
+        top = _cut(top, top + room, labels, boxes, room, kept)
+        cuts.append(top)
+    return [*cuts, height]
+
+
+def _balanced(
+    height: float,
+    first: float,
+    rest: float,
+    labels: list[Span],
+    boxes: list[Span],
+    kept: tuple[Span, ...],
+) -> list[float]:
+    """As many bands as `_greedy` cuts down to the last label, each filled to the same
+    share of its room (a stub last band, three rows under three full cards, reads as an
+    afterthought): each cut is the clean one nearest that share. What lies under the last
+    label (a sequence's lifelines' ends) closes the last band, or is a band of its own,
+    which `bands` leaves out, when the band has no room for it; the greedy cuts when
+    balanced ones would need one band more."""
+    end = min(height, max((bottom for _, bottom in labels), default=height) + CUT_CLEARANCE)
+    count = len(_greedy(end, first, rest, labels, boxes, kept)) - 1
+    if count < 2:
+        return _greedy(height, first, rest, labels, boxes, kept)
+    share = end / (first + (count - 1) * rest)  # of each band's room, to fill them evenly
+    cuts, top = [0.0], 0.0
+    for index in range(count - 1):
+        room = first if index == 0 else rest
+        top = _cut(top, top + room, labels, boxes, room, kept, near=top + share * room)
+        cuts.append(top)
+    if height - top <= rest:
+        return [*cuts, height]
+    if end - top <= rest:
+        return [*cuts, end, height]
+    return _greedy(height, first, rest, labels, boxes, kept)
+
+
+def _cut(
+    top: float,
+    most: float,
+    labels: list[Span],
+    boxes: list[Span],
+    height: float,
+    kept: tuple[Span, ...] = (),
+    near: float | None = None,
+) -> float:
     """The lowest place at most `most` and at least `LEAST_BAND` of `height` below `top`
-    that no label spans (nor, where one is free, a small filled box); `most` if none is."""
+    that no label spans (nor, where one is free, a small filled box or a `kept` span), or
+    the one nearest `near` when given; `most` if none is."""
     least = top + LEAST_BAND * height
     candidates = sorted(
         {bottom + CUT_CLEARANCE for _, bottom in labels + boxes}
         | {start - CUT_CLEARANCE for start, _ in labels + boxes},
-        reverse=True,
+        key=(lambda y: -y) if near is None else (lambda y: abs(y - near)),
     )
-    for avoid in (labels + boxes, labels):
+    for avoid in ([*labels, *boxes, *kept], labels + boxes, labels):
         for y in candidates:
             if least <= y <= most and not any(a < y < b for a, b in avoid):
                 return y
