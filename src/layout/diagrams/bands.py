@@ -52,7 +52,10 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
         for span, item in zip(spans, drawing.items, strict=True)
         if isinstance(item, Mark) and item.fill and span[1] - span[0] < SMALL_BOX * rest
     ]
-    cuts = _balanced(drawing.height, first, rest, labels, boxes, kept)
+    # a graph cut into strips too (`Drawing.wide_cut`) stays greedy: an even cut spreads
+    # its labels over more bands, and so more strips of each, past a card's count
+    cut = _greedy if drawing.wide_cut else _balanced
+    cuts = cut(drawing.height, first, rest, labels, boxes, kept)
     out = [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
     while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
         out.pop()
