@@ -52,10 +52,12 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
     entries = [_entry(pie, label, value / total, value, measure) for label, value in pie.slices]
     pitches = [ROW_PITCH + e.height * (len(e.lines) - 1) / len(e.lines) for e in entries]
     legend_x, row_y = 2 * RADIUS + 24, cy - sum(pitches) / 2
+    # an odd count's third tier, on a light page the deepest, goes to the least area
+    smallest = min(range(len(pie.slices)), key=lambda k: pie.slices[k][1])
     for i, (_, value) in enumerate(pie.slices):
         share = value / total
         sweep = 2 * math.pi * share
-        role = f"series{i}/{len(pie.slices)}"  # a ring: its last slice touches its first
+        role = f"series{i}/{len(pie.slices)}/{smallest}"  # a ring: its last touches its first
         if share >= 0.9999:
             items.append(Mark(circle_ops(cx, cy, RADIUS), "page", role, 1.5))
         elif share > 0:
