@@ -60,10 +60,14 @@ def test_touching_slices_part_in_articles(accent, slice_roles) -> None:
 def test_an_odd_ring_on_a_light_page_is_near_black_in_one_slice_only(fonts) -> None:
     """Seven slices on a white card: the deepest tier (where a hue no longer shows) went to
     every other slice, three near-black wedges; now to one, the smallest, whose role names
-    it."""
+    it, in the hue that stays a colour that dark."""
     colours = ring_colours((0xFF0066CC, 0xFFE5484D), 0xFFFFFFFF, 7, 3)
     deep = [k for k, c in enumerate(colours) if relative_luminance(c) < 0.03]
     assert deep == [3]
+    for at in range(1, 7):  # wherever the smallest slice is
+        deepest = ring_colours((0xFF0066CC, 0xFFE5484D), 0xFFFFFFFF, 7, at)[at]
+        red, green, blue = (deepest >> 16 & 0xFF, deepest >> 8 & 0xFF, deepest & 0xFF)
+        assert blue > max(red, green), at  # a navy or violet near black, not a black olive
     assert_ring(list(colours), "white page, alone at 3")
     pie = 'pie\n  "a" : 40\n  "b" : 30\n  "c" : 2\n  "d" : 20\n  "e" : 8\n'
     drawing = draw_diagram(pie, LabelSetter(fonts).measure)

@@ -19,7 +19,8 @@ alternating put one tier on both sides of that seam. Its slices take the role
 three tiers, each `APART` from the next, two alternating and the third for the last slice
 alone, which so parts from both its neighbours. On a dark page the two farthest from the
 page alternate; on a light page the two nearest it, the deepest (luminance 0.01, where a
-hue no longer shows: the pies of 7 slices read as three black holes) used once.
+hue no longer shows: the pies of 7 slices read as three black holes) used once, in the
+hue that stays a colour there (blue, violet: the darkest at full colour).
 """
 
 from __future__ import annotations
@@ -82,10 +83,20 @@ def ring_colours(
     first = relative_luminance(base[0]) if base else pair[0]
     order = pair if abs(first - pair[0]) <= abs(first - pair[1]) else pair[::-1]
     at = count - 1 if alone is None else alone
+    shades = [hues[i % COUNT] for i in range(count)]
+    if light:  # the deepest tier in the hue darkest at full colour: navy, not a black olive
+        darkest = min((i for i in range(count) if i or not at), key=lambda i: _full(*shades[i]))
+        shades[at], shades[darkest] = shades[darkest], shades[at]
     return tuple(  # round the ring from the one after `at`: the pair alternate, then `at`
-        _at_luminance(*hues[i % COUNT], order[(i - at - 1) % count % 2] if i != at else third)
+        _at_luminance(*shades[i], order[(i - at - 1) % count % 2] if i != at else third)
         for i in range(count)
     )
+
+
+def _full(hue: float, saturation: float) -> float:
+    """The luminance of `hue` at `saturation` and middle lightness: low for blue and violet,
+    which still show their hue near black, high for yellow and green, which do not."""
+    return relative_luminance(_argb(colorsys.hls_to_rgb(hue, 0.5, saturation)))
 
 
 def _three_tiers(page: float) -> tuple[float, float, float]:
