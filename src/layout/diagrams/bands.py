@@ -24,6 +24,7 @@ SMALL_BOX = 0.5  # of a band's height: a filled box under it is not cut when it 
 LEAST_BAND = 0.4  # of a band's height: no band is cut shorter than this (but the last)
 EVEN_SLACK = 1.15  # a strip may be this much wider than an even share, for a cut in the clear
 CUT_CLEARANCE = 3.0  # px of the drawing between a cut and the label or box it passes
+FRAME_HEAD = 44.0  # px: a frame's tag and condition and the top of its first row
 Span = tuple[float, float]  # a top and a bottom, in the drawing's px
 
 
@@ -46,7 +47,7 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
     ] + list(drawing.whole)
-    kept = drawing.keep
+    kept = drawing.keep + _frame_heads(drawing.items, spans)
     boxes = [
         span
         for span, item in zip(spans, drawing.items, strict=True)
@@ -60,6 +61,19 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
         out.pop()
     return out
+
+
+def _frame_heads(items: tuple[Mark | Label, ...], spans: list[Span]) -> tuple[Span, ...]:
+    """The top `FRAME_HEAD` of each frame (an outline, stroked and not filled, round rows:
+    a sequence's `loop` or `alt`): a cut just under a frame's tag and condition left them
+    alone at a card's foot, their first row on the next card."""
+    heads = []
+    for item, (top, bottom) in zip(items, spans, strict=True):
+        if isinstance(item, Mark) and item.stroke and not item.fill and len(item.ops) >= 4:
+            left, _, right, _ = mark_bounds(item.ops)
+            if right - left > FRAME_HEAD and bottom - top > 2 * FRAME_HEAD:
+                heads.append((top, top + FRAME_HEAD))
+    return tuple(heads)
 
 
 def heads_at(drawing: Drawing, top: float) -> tuple[Mark | Label, ...]:
