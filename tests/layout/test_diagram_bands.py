@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from inkcard import layout, themes
-from inkcard.layout.diagrams.bands import bands
+from inkcard.layout.diagrams.bands import FRAME_HEAD, bands
 from inkcard.layout.diagrams.marks import Drawing, Label, Lines, Mark
 from inkcard.layout.pages.quality import measure
 from tests import pngcodec
@@ -85,3 +85,30 @@ def test_a_cut_goes_round_a_small_box_where_it_can() -> None:
     drawing = Drawing(100.0, 300.0, (box, _label(150.0)), "")
     cut = bands(drawing, 100.0, 100.0)[0].bottom
     assert cut <= 80.0 and cut >= 40.0
+
+
+def test_bands_are_filled_evenly_not_a_stub_last() -> None:
+    """Greedy cuts of 25 rows in bands of 100 px left a last band of three rows under
+    three full ones (case 90's "warm"); the same count of bands, each as full as the next."""
+    drawing = Drawing(100.0, 330.0, tuple(_label(y) for y in range(0, 325, 13)), "")
+    heights = [part.bottom - part.top for part in bands(drawing, 100.0, 100.0)]
+    assert len(heights) == 4
+    assert min(heights) >= 0.75 * max(heights), heights
+
+
+def test_a_kept_span_is_cut_only_where_nothing_else_is_clear() -> None:
+    """A timeline's period (55 to 105) stays on one card when a cut above it is clear."""
+    items = tuple(_label(y) for y in (0.0, 20.0, 40.0, 55.0, 75.0, 95.0, 150.0))
+    drawing = Drawing(100.0, 170.0, items, "", keep=((55.0, 105.0),))
+    cut = bands(drawing, 100.0, 100.0)[0].bottom
+    assert 50.0 <= cut <= 55.0
+
+
+def test_no_card_ends_on_a_frames_head() -> None:
+    """An `alt` frame from 60 to 180: no cut falls in its top `FRAME_HEAD` (its tag and
+    condition), where the even cut did (78), which case 96 left alone at a card's foot."""
+    outline = (("M", 10.0, 60.0), ("L", 90.0, 60.0), ("L", 90.0, 180.0), ("L", 10.0, 180.0))
+    frame = Mark((*outline, ("Z",)), stroke="accent")
+    drawing = Drawing(100.0, 330.0, (frame, *(_label(y) for y in range(0, 325, 13))), "")
+    cuts = [part.bottom for part in bands(drawing, 100.0, 100.0)[:-1]]
+    assert cuts and not any(60.0 < cut < 60.0 + FRAME_HEAD for cut in cuts), cuts

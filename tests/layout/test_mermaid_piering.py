@@ -12,8 +12,9 @@ from inkcard.layout.blocks.diagram import colour
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Mark
+from inkcard.layout.diagrams.palette import ring_colours
 from inkcard.layout.diagrams.svg import PALETTE, Palette
-from inkcard.layout.style.resolver import contrast, resolve
+from inkcard.layout.style.resolver import contrast, relative_luminance, resolve
 
 THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
 NEIGHBOURS = 3.0
@@ -54,3 +55,21 @@ def test_touching_slices_part_in_articles(accent, slice_roles) -> None:
     for roles in slice_roles.values():
         colours = [int(palette.colour(role)[1:], 16) | 0xFF000000 for role in roles]
         assert_ring(colours, f"article {accent}")
+
+
+def test_an_odd_ring_on_a_light_page_is_near_black_in_one_slice_only(fonts) -> None:
+    """Seven slices on a white card: the deepest tier (where a hue no longer shows) went to
+    every other slice, three near-black wedges; now to one, the smallest, whose role names
+    it, in the hue that stays a colour that dark."""
+    colours = ring_colours((0xFF0066CC, 0xFFE5484D), 0xFFFFFFFF, 7, 3)
+    deep = [k for k, c in enumerate(colours) if relative_luminance(c) < 0.03]
+    assert deep == [3]
+    for at in range(1, 7):  # wherever the smallest slice is
+        deepest = ring_colours((0xFF0066CC, 0xFFE5484D), 0xFFFFFFFF, 7, at)[at]
+        red, green, blue = (deepest >> 16 & 0xFF, deepest >> 8 & 0xFF, deepest & 0xFF)
+        assert blue > max(red, green), at  # a navy or violet near black, not a black olive
+    assert_ring(list(colours), "white page, alone at 3")
+    pie = 'pie\n  "a" : 40\n  "b" : 30\n  "c" : 2\n  "d" : 20\n  "e" : 8\n'
+    drawing = draw_diagram(pie, LabelSetter(fonts).measure)
+    fills = [i.fill for i in drawing.items if isinstance(i, Mark) and i.stroke == "page"]
+    assert fills[2] == "series2/5/2"

@@ -3,8 +3,10 @@
 A long sequence diagram, a tall timeline or state chart fits a card's width but not its
 height: shrunk to the height, its labels fell to 3 px on a phone. Cut into bands at the
 width's scale instead, each card shows a part at a size that reads, the way a long
-screenshot is posted as several. A cut never passes through a label, and avoids the
-small filled boxes (notes, chips, nodes) where it can; lines and frames that cross a cut
+screenshot is posted as several. The bands are as few as greedy cuts make them and
+filled evenly (no stub of a last band). A cut never passes through a label, and avoids
+the small filled boxes (notes, chips, nodes), a frame's head and a timeline's period
+(`Drawing.keep`) where it can; lines and frames that cross a cut
 are clipped there by the card (`Group.clip`) and go on in the next band. What a drawing
 names as its `heads` (a sequence's participants) the card draws again atop each band after
 the first, as mermaid-js's mirrored actors close a long diagram, so each band names its
@@ -24,6 +26,7 @@ SMALL_BOX = 0.5  # of a band's height: a filled box under it is not cut when it 
 LEAST_BAND = 0.4  # of a band's height: no band is cut shorter than this (but the last)
 EVEN_SLACK = 1.15  # a strip may be this much wider than an even share, for a cut in the clear
 CUT_CLEARANCE = 3.0  # px of the drawing between a cut and the label or box it passes
+FRAME_HEAD = 44.0  # px: a frame's tag and condition and the top of its first row
 Span = tuple[float, float]  # a top and a bottom, in the drawing's px
 
 
@@ -46,21 +49,33 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
     ] + list(drawing.whole)
+    kept = drawing.keep + _frame_heads(drawing.items, spans)
     boxes = [
         span
         for span, item in zip(spans, drawing.items, strict=True)
         if isinstance(item, Mark) and item.fill and span[1] - span[0] < SMALL_BOX * rest
     ]
-    cuts, top = [0.0], 0.0
-    while drawing.height - top > (first if top == 0.0 else rest):
-        height = first if top == 0.0 else rest
-        top = _cut(top, top + height, labels, boxes, height)
-        cuts.append(top)
-    cuts.append(drawing.height)
+    # a graph cut into strips too (`Drawing.wide_cut`) stays greedy: an even cut spreads
+    # its labels over more bands, and so more strips of each, past a card's count
+    cut = _greedy if drawing.wide_cut else _balanced
+    cuts = cut(drawing.height, first, rest, labels, boxes, kept)
     out = [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
     while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
         out.pop()
     return out
+
+
+def _frame_heads(items: tuple[Mark | Label, ...], spans: list[Span]) -> tuple[Span, ...]:
+    """The top `FRAME_HEAD` of each frame (an outline, stroked and not filled, round rows:
+    a sequence's `loop` or `alt`): a cut just under a frame's tag and condition left them
+    alone at a card's foot, their first row on the next card."""
+    heads = []
+    for item, (top, bottom) in zip(items, spans, strict=True):
+        if isinstance(item, Mark) and item.stroke and not item.fill and len(item.ops) >= 4:
+            left, _, right, _ = mark_bounds(item.ops)
+            if right - left > FRAME_HEAD and bottom - top > 2 * FRAME_HEAD:
+                heads.append((top, top + FRAME_HEAD))
+    return tuple(heads)
 
 
 def heads_at(drawing: Drawing, top: float) -> tuple[Mark | Label, ...]:
@@ -114,16 +129,74 @@ def _across(label: Label) -> Span:
     return left, left + label.text.width
 
 
-def _cut(top: float, most: float, labels: list[Span], boxes: list[Span], height: float) -> float:
+def _greedy(
+    height: float,
+    first: float,
+    rest: float,
+    labels: list[Span],
+    boxes: list[Span],
+    kept: tuple[Span, ...],
+) -> list[float]:
+    """The cuts (0 and `height` included) that fill each band as far as a clean cut lets:
+    the fewest bands, but the last may be a stub of a row or two."""
+    cuts, top = [0.0], 0.0
+    while height - top > (first if top == 0.0 else rest):
+        room = first if top == 0.0 else rest
+        top = _cut(top, top + room, labels, boxes, room, kept)
+        cuts.append(top)
+    return [*cuts, height]
+
+
+def _balanced(
+    height: float,
+    first: float,
+    rest: float,
+    labels: list[Span],
+    boxes: list[Span],
+    kept: tuple[Span, ...],
+) -> list[float]:
+    """As many bands as `_greedy` cuts down to the last label, each filled to the same
+    share of its room (a stub last band, three rows under three full cards, reads as an
+    afterthought): each cut is the clean one nearest that share. What lies under the last
+    label (a sequence's lifelines' ends) closes the last band, or is a band of its own,
+    which `bands` leaves out, when the band has no room for it; the greedy cuts when
+    balanced ones would need one band more."""
+    end = min(height, max((bottom for _, bottom in labels), default=height) + CUT_CLEARANCE)
+    count = len(_greedy(end, first, rest, labels, boxes, kept)) - 1
+    if count < 2:
+        return _greedy(height, first, rest, labels, boxes, kept)
+    share = end / (first + (count - 1) * rest)  # of each band's room, to fill them evenly
+    cuts, top = [0.0], 0.0
+    for index in range(count - 1):
+        room = first if index == 0 else rest
+        top = _cut(top, top + room, labels, boxes, room, kept, near=top + share * room)
+        cuts.append(top)
+    if height - top <= rest:
+        return [*cuts, height]
+    if end - top <= rest:
+        return [*cuts, end, height]
+    return _greedy(height, first, rest, labels, boxes, kept)
+
+
+def _cut(
+    top: float,
+    most: float,
+    labels: list[Span],
+    boxes: list[Span],
+    height: float,
+    kept: tuple[Span, ...] = (),
+    near: float | None = None,
+) -> float:
     """The lowest place at most `most` and at least `LEAST_BAND` of `height` below `top`
-    that no label spans (nor, where one is free, a small filled box); `most` if none is."""
+    that no label spans (nor, where one is free, a small filled box or a `kept` span), or
+    the one nearest `near` when given; `most` if none is."""
     least = top + LEAST_BAND * height
     candidates = sorted(
         {bottom + CUT_CLEARANCE for _, bottom in labels + boxes}
         | {start - CUT_CLEARANCE for start, _ in labels + boxes},
-        reverse=True,
+        key=(lambda y: -y) if near is None else (lambda y: abs(y - near)),
     )
-    for avoid in (labels + boxes, labels):
+    for avoid in ([*labels, *boxes, *kept], labels + boxes, labels):
         for y in candidates:
             if least <= y <= most and not any(a < y < b for a, b in avoid):
                 return y

@@ -15,6 +15,7 @@ from .marks import (
     SMALL_SIZE,
     Drawing,
     Label,
+    Lines,
     Mark,
     Measure,
     Op,
@@ -28,9 +29,17 @@ from .mermaidkinds import Pie
 
 RADIUS = 90.0
 SWATCH_GAP = 14.0  # px from a legend swatch to its label
+ROW_PITCH = 22.0  # px from a one-line legend entry's top to the next one's
+
+
+def _entry(pie: Pie, label: str, share: float, value: float, measure: Measure) -> Lines:
+    """A legend entry: the slice's label and share (and, with `showData`, its value)."""
+    shown = f"{value:g} · {share * 100:.1f}%" if pie.show_data else f"{share * 100:.1f}%"
+    return measure(f"{label}  {shown}", SMALL_SIZE + 1, False, MAX_LABEL_WIDTH)
 
 
 def layout_pie(pie: Pie, measure: Measure) -> Drawing:
+    """The pie's slices clockwise from twelve o'clock, its legend to the right."""
     total = sum(value for _, value in pie.slices)
     items: list[Mark | Label] = []
     top = 0.0
@@ -40,11 +49,15 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
         top = title.height + 10
     cx, cy = RADIUS, top + RADIUS
     angle = -math.pi / 2
-    legend_x, legend_y = 2 * RADIUS + 24, cy - len(pie.slices) * 11
-    for i, (label, value) in enumerate(pie.slices):
+    entries = [_entry(pie, label, value / total, value, measure) for label, value in pie.slices]
+    pitches = [ROW_PITCH + e.height * (len(e.lines) - 1) / len(e.lines) for e in entries]
+    legend_x, row_y = 2 * RADIUS + 24, cy - sum(pitches) / 2
+    # an odd count's third tier, on a light page the deepest, goes to the least area
+    smallest = min(range(len(pie.slices)), key=lambda k: pie.slices[k][1])
+    for i, (_, value) in enumerate(pie.slices):
         share = value / total
         sweep = 2 * math.pi * share
-        role = f"series{i}/{len(pie.slices)}"  # a ring: its last slice touches its first
+        role = f"series{i}/{len(pie.slices)}/{smallest}"  # a ring: its last touches its first
         if share >= 0.9999:
             items.append(Mark(circle_ops(cx, cy, RADIUS), "page", role, 1.5))
         elif share > 0:
@@ -66,10 +79,8 @@ def layout_pie(pie: Pie, measure: Measure) -> Drawing:
             )
             items.append(Mark(ops, "page", role, 1.5))
         angle += sweep
-        row_y = legend_y + i * 22
         items.append(Mark(rect_ops(legend_x, row_y + 2, 12, 12, 2), None, role))
-        shown = f"{value:g} · {share * 100:.1f}%" if pie.show_data else f"{share * 100:.1f}%"
-        entry = measure(f"{label}  {shown}", SMALL_SIZE + 1, False, MAX_LABEL_WIDTH)
-        items.append(Label(entry, legend_x + 12 + SWATCH_GAP, row_y, "text", "left"))
+        items.append(Label(entries[i], legend_x + 12 + SWATCH_GAP, row_y, "text", "left"))
+        row_y += pitches[i]  # a wrapped entry's row is as tall as its lines
     extra = [(cx - RADIUS, cy - RADIUS), (cx + RADIUS, cy + RADIUS)]
     return finish(items, "\n".join(pie.labels()), extra)

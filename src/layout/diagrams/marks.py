@@ -82,12 +82,19 @@ class Drawing:
     # spans (top, bottom px) a card's cut into bands keeps whole, as it keeps a label: a
     # sequence message's label with its arrow under it
     whole: tuple[tuple[float, float], ...] = ()
+    # spans a cut keeps whole where it can be put elsewhere in the band (a timeline's period
+    # with its cards): unlike `whole`, cut through when no other place is clear
+    keep: tuple[tuple[float, float], ...] = ()
 
 
 def finish(
-    items: list[Mark | Label], text: str, extra: Sequence_[tuple[float, float]] = ()
+    items: list[Mark | Label],
+    text: str,
+    extra: Sequence_[tuple[float, float]] = (),
+    keep: Sequence_[tuple[float, float]] = (),
 ) -> Drawing:
-    """The drawing of `items`, moved so its bounds start at the margin."""
+    """The drawing of `items`, moved so its bounds start at the margin, and its `keep`
+    spans (`Drawing.keep`) with them."""
     xs, ys = [x for x, _ in extra], [y for _, y in extra]
     for item in items:
         if isinstance(item, Label):
@@ -102,7 +109,8 @@ def finish(
                     ys.append(float(op[-1]))  # type: ignore[arg-type]
     dx, dy = MARGIN - min(xs), MARGIN - min(ys)
     moved = [moved_by(item, dx, dy) for item in items]
-    return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text)
+    spans = tuple((top + dy, bottom + dy) for top, bottom in keep)
+    return Drawing(max(xs) + dx + MARGIN, max(ys) + dy + MARGIN, tuple(moved), text, keep=spans)
 
 
 def mark_bounds(ops: tuple[Op, ...]) -> tuple[float, float, float, float]:

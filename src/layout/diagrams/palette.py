@@ -16,8 +16,11 @@ leaves room, the soft one as far from the page.
 A pie is a ring: its last slice touches its first, so with an odd count two tiers
 alternating put one tier on both sides of that seam. Its slices take the role
 ``series{i}/{count}`` (`ring_colours`): an even count the series as they are; an odd count
-three tiers, each `APART` from the next, the two farthest from the page alternating and the
-one nearest it for the last slice alone, which so parts from both its neighbours.
+three tiers, each `APART` from the next, two alternating and the third for the last slice
+alone, which so parts from both its neighbours. On a dark page the two farthest from the
+page alternate; on a light page the two nearest it, the deepest (luminance 0.01, where a
+hue no longer shows: the pies of 7 slices read as three black holes) used once, in the
+hue that stays a colour there (blue, violet: the darkest at full colour).
 """
 
 from __future__ import annotations
@@ -52,26 +55,48 @@ def series_colours(base: tuple[int, ...], page: int) -> tuple[int, ...]:
 
 def series_colour(base: tuple[int, ...], page: int, role: str) -> int:
     """The ARGB colour of a series role: ``series{i}`` (`series_colours`, again after
-    `COUNT`) or a ring's ``series{i}/{count}`` (`ring_colours`)."""
-    index, _, count = role.removeprefix("series").partition("/")
-    if count:
-        return ring_colours(base, page, int(count))[int(index) % int(count)]
-    return series_colours(base, page)[int(index) % COUNT]
+    `COUNT`) or a ring's ``series{i}/{count}`` or ``series{i}/{count}/{alone}``
+    (`ring_colours`)."""
+    index, *ring = (int(part) for part in role.removeprefix("series").split("/"))
+    if ring:
+        count, alone = ring[0], ring[1] if len(ring) > 1 else ring[0] - 1
+        return ring_colours(base, page, count, alone % count)[index % count]
+    return series_colours(base, page)[index % COUNT]
 
 
 @lru_cache(maxsize=256)
-def ring_colours(base: tuple[int, ...], page: int, count: int) -> tuple[int, ...]:
+def ring_colours(
+    base: tuple[int, ...], page: int, count: int, alone: int | None = None
+) -> tuple[int, ...]:
     """`count` ARGB colours for marks in a ring on `page` (a pie's slices, clockwise), each
-    `APART` from the ones it touches, the last and the first included."""
+    `APART` from the ones it touches, the last and the first included; with an odd count
+    the third tier goes to the mark at `alone` (the pie's smallest slice; None: the last)."""
     series = series_colours(base, page)
     if count % 2 == 0 or count < 3:
         return tuple(series[i % COUNT] for i in range(count))
     hues = _hues(base)
+    light = relative_luminance(page) >= MIDDLE
     near, middle, far = _three_tiers(relative_luminance(page))
-    first = relative_luminance(base[0]) if base else far
-    order = (middle, far) if abs(first - middle) <= abs(first - far) else (far, middle)
-    colours = [_at_luminance(*hues[i % COUNT], order[i % 2]) for i in range(count - 1)]
-    return (*colours, _at_luminance(*hues[(count - 1) % COUNT], near))
+    # the tier used once: on a dark page the one nearest it, on a light page the deepest,
+    # whose hue hardly shows (alternating with the middle one, half a pie read as black)
+    third, pair = (far, (near, middle)) if light else (near, (middle, far))
+    first = relative_luminance(base[0]) if base else pair[0]
+    order = pair if abs(first - pair[0]) <= abs(first - pair[1]) else pair[::-1]
+    at = count - 1 if alone is None else alone
+    shades = [hues[i % COUNT] for i in range(count)]
+    if light:  # the deepest tier in the hue darkest at full colour: navy, not a black olive
+        darkest = min((i for i in range(count) if i or not at), key=lambda i: _full(*shades[i]))
+        shades[at], shades[darkest] = shades[darkest], shades[at]
+    return tuple(  # round the ring from the one after `at`: the pair alternate, then `at`
+        _at_luminance(*shades[i], order[(i - at - 1) % count % 2] if i != at else third)
+        for i in range(count)
+    )
+
+
+def _full(hue: float, saturation: float) -> float:
+    """The luminance of `hue` at `saturation` and middle lightness: low for blue and violet,
+    which still show their hue near black, high for yellow and green, which do not."""
+    return relative_luminance(_argb(colorsys.hls_to_rgb(hue, 0.5, saturation)))
 
 
 def _three_tiers(page: float) -> tuple[float, float, float]:

@@ -69,8 +69,9 @@ def layout_timeline(chart: Timeline, measure: Measure, upright: bool = False) ->
         title = _title(measure, chart.title, room)
         items.append(Label(title, 0.0, 0.0, "text", "left"))
         top = title.height + 12
-    body = _upright(measured, chart, top) if upright else _across(measured, chart, top)
-    drawing = finish(items + body, "\n".join(chart.labels()))
+    keep: list[tuple[float, float]] = []  # each period with its cards, kept on one card
+    body = _upright(measured, chart, top, keep) if upright else _across(measured, chart, top)
+    drawing = finish(items + body, "\n".join(chart.labels()), keep=keep)
     return replace(drawing, across=not upright and len(chart.periods) > 1)
 
 
@@ -165,8 +166,11 @@ def _across(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark
     return line + out + dots
 
 
-def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mark | Label]:
-    """The line down the left: a row per period, its name by its dot, its cards right."""
+def _upright(
+    measured: list[_Measured], chart: Timeline, top: float, keep: list[tuple[float, float]]
+) -> list[Mark | Label]:
+    """The line down the left: a row per period, its name by its dot, its cards right;
+    each period's span added to `keep`."""
     name_w = max(m.name.width for m in measured)
     card_x = DOT * 2 + 10 + name_w + 12
     card_w = max([*(e.width for m in measured for e in m.events), 60.0]) + 2 * PAD_X
@@ -198,6 +202,7 @@ def _upright(measured: list[_Measured], chart: Timeline, top: float) -> list[Mar
         dots.append(Mark(circle_ops(DOT, centre, DOT), "page", m.colour, 2.0))
         out.append(Label(m.name, DOT * 2 + 10, name_y, "text", "left"))
         end = _cards(out, m.events, m.colour, card_x, y, card_w) if m.events else y
+        keep.append((y, max(end, name_y + m.name.height)))
         y = max(end, name_y + m.name.height) + COLUMN_GAP
     if last_section >= 0:
         line.append(_stretch(f"series{last_section}", stretch_top, y - COLUMN_GAP))
