@@ -2,9 +2,10 @@
 
 Lines are set in a block's line box (linebox.py), grown for larger inline text. Justified
 lines spread the spare width (what is left after punctuation compression) over inner spaces
-and CJK character gaps; a paragraph's last line and lines ended by a hard break stay at the
-start, as browsers do. What each line paints (backgrounds, glyph runs, strike lines) is
-lineitems.py's.
+and CJK character gaps, never past what reads as set solid (`LOOSE_GAP`): the breaks are
+chosen to avoid such a line, and one no break helps is set at the start; a paragraph's last
+line and lines ended by a hard break stay at the start, as browsers do. What each line
+paints (backgrounds, glyph runs, strike lines) is lineitems.py's.
 """
 
 from __future__ import annotations
