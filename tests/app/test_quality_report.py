@@ -23,6 +23,7 @@ FIELDS = {
     "overflow",
     "smallestTextPx",
     "lowestContrast",
+    "justifyStretch",
     "brokenRules",
     "notes",
 }

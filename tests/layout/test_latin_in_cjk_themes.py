@@ -116,22 +116,31 @@ def test_cjk_lines_are_still_justified_flush(box_fonts) -> None:
     assert first[-1] + EM == pytest.approx(9.5 * EM)
 
 
-def test_a_mixed_line_stretches_a_space_and_a_cjk_gap_a_quarter_em_at_most(
-    box_fonts,
-) -> None:
+def test_a_line_too_short_to_spread_within_limits_is_set_flush_start(box_fonts) -> None:
+    """30 px short over 4 slots: its two CJK slots would take 12.5 px (1.25 em) each, a
+    line a designer would not post spread; it is set at its natural spacing instead."""
     lines = lay("中中 ab cd ef xxxxxxxx", box_fonts, 14)
     assert lines[0].text == "中中 ab cd ef "
-    # 30 px spare, 4 slots: the two Latin spaces take 2.5 px (a quarter em) each, the
-    # CJK gap and the space after 中 (a CJK/Latin boundary) 2.5 px each too (they took
-    # 12.5 px, spacing the line out); the other 20 px stay ragged at the end
-    first = pens(lines[0])  # the trailing space is drawn after "f" and gets nothing
-    assert first == [0.0, 12.5, 22.5, 35.0, 45.0, 55.0, 67.5, 77.5, 87.5, 100.0, 110.0, 120.0]
+    assert pens(lines[0]) == [10.0 * i for i in range(12)]
+    assert lines[0].stretch == 0.0
 
 
-def test_a_mixed_line_without_cjk_gaps_leaves_the_rest_ragged(box_fonts) -> None:
+def test_a_line_with_only_latin_slots_short_past_their_limit_is_set_flush_start(
+    box_fonts,
+) -> None:
     lines = lay("ab cd ef xxxxxxxx 中中", box_fonts, 12)
     assert lines[0].text == "ab cd ef "
-    assert pens(lines[0]) == [0.0, 10.0, 20.0, 32.5, 42.5, 52.5, 65.0, 75.0, 85.0]  # 35 px short
+    assert pens(lines[0]) == [10.0 * i for i in range(9)]  # 35 px short: natural spaces
+
+
+def test_a_mixed_line_a_little_short_shares_it_evenly(box_fonts) -> None:
+    lines = lay("中中中中中中中中 ab cd xxxxxxxx", box_fonts, 14.5)
+    assert lines[0].text == "中中中中中中中中 ab cd "
+    # 5 px over 9 slots: 7 CJK gaps, the space at the CJK/Latin boundary, the Latin space
+    steps = [b - a for a, b in zip(pens(lines[0]), pens(lines[0])[1:], strict=False)]
+    assert steps[:7] == pytest.approx([EM + 5 / 9] * 7)
+    assert steps[7:] == pytest.approx([EM, EM + 5 / 9, EM, EM, EM + 5 / 9, EM, EM])  # "中 ab cd "
+    assert lines[0].stretch == pytest.approx(0.5 / 9, abs=1e-3)
 
 
 def test_an_ideograph_next_to_a_latin_letter_is_a_stretch_slot(box_fonts) -> None:
@@ -157,3 +166,28 @@ def test_italic_chinese_set_upright_sets_its_latin_upright_too(fonts) -> None:
     assert skews(upright, chinese) == {0.0}
     assert min(skews("[roles.body]\nitalic = true\n", chinese)) < 0  # Kai: Latin slants
     assert skews(upright, "Readability counts.") != {0.0}
+
+
+def test_a_loose_line_takes_a_character_from_the_line_before(box_fonts) -> None:
+    """Greedy breaks leave the second line 2 em short of 20 (a long word cannot come up):
+    0.12 em over each of its 17 gaps, past LOOSE_GAP. One character from the first line
+    leaves both lines 1 em short, 0.06 em a gap: both justified, neither loose."""
+    lines = lay("中" * 38 + " " + "x" * 15 + " 中中", box_fonts, 20)
+    assert [len(line.text.strip()) for line in lines] == [19, 19, 18]
+    assert [line.stretch for line in lines] == pytest.approx([1 / 18, 1 / 18, 0.0], abs=1e-3)
+    assert [pens(line)[18] + EM for line in lines[:2]] == pytest.approx([20 * EM] * 2)
+
+
+def test_a_loose_line_no_break_helps_is_set_flush_start(box_fonts) -> None:
+    """The tip quote's first line: nothing before it to give, so it is set solid."""
+    [first, _] = lay("中" * 18 + " " + "x" * 15, box_fonts, 20)
+    assert first.stretch == 0.0 and pens(first) == [10.0 * i for i in range(19)]
+
+
+def test_a_line_a_runt_left_short_takes_from_the_line_before(box_fonts) -> None:
+    """`pretty` sends "12" (one unit) down to keep "中。" from ending the paragraph alone,
+    leaving the middle line 2 em short (0.12 em a gap). The first line gives it one
+    character, the last line's break is kept: no runt comes back and nothing is loose."""
+    lines = lay("中" * 38 + "12中。", box_fonts, 20)
+    assert [line.text for line in lines] == ["中" * 19, "中" * 19, "12中。"]
+    assert [line.stretch for line in lines] == pytest.approx([1 / 18, 1 / 18, 0.0], abs=1e-3)

@@ -442,3 +442,21 @@ def test_a_panels_padding_gives_its_share_when_the_gaps_have_given_theirs() -> N
     assert first[5].gap == pytest.approx(7.0)  # the gaps give their 30 % first
     [shrunk] = {f for row in first for f in row.frames}
     assert 7.0 <= shrunk.pad_top < 10.0 and shrunk.pad_bottom == shrunk.pad_top
+
+
+def test_a_section_end_does_not_open_a_card_where_a_set_without_one_costs_no_card(
+    fonts,
+) -> None:
+    """darktech's English notes at 440x586 opened card 3 with the quote that ends the
+    "Track, don't obsess" section, above the next heading (`zoom.stranded_tails`), and set
+    the title card alone 37 % full. The break that strands a section's short end now costs
+    `STRANDED`: the first card takes the next section, the quote stays with its own."""
+    from inkcard.layout.pages.zoom import stranded_tails
+
+    post = Path(__file__).resolve().parents[1] / "cases" / "posts" / "03-english-notes.md"
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    pages = layout.layout_pages(post.read_text("utf-8"), themes.load("darktech"), fonts, options)
+    assert len(pages) == 3
+    assert stranded_tails(pages) == 0
+    assert "A reader lives a thousand lives" in pages[1].alt_text()
+    assert all((q := measure(page)) is not None and q.score == 100 for page in pages)

@@ -146,10 +146,10 @@ def test_closing_mark_keeps_its_em_where_it_fits(box_fonts) -> None:
 
 def test_justified_line_keeps_its_compression(box_fonts) -> None:
     """Justification spreads only what is left: the ，“ pair stays 1.5 em apart."""
-    lines = lay("中，“中中中中中中中中", box_fonts, 6, align="justify")
+    lines = lay("中，“中中中中中中中中中中中", box_fonts, 9.6, align="justify")
     run = next(i for i in lines[0].items if isinstance(i, GlyphRun))
     assert run.xs[2] - run.xs[1] == 0.5 * EM  # ，→“: no stretch inside the pair
-    assert run.xs[-1] + EM == pytest.approx(6 * EM)  # the line is filled to its end
+    assert run.xs[-1] + EM == pytest.approx(9.6 * EM)  # the line is filled to its end
 
 
 def corpus_glyphs(items: tuple[Item, ...], dy: float = 0.0) -> list[tuple[int, float]]:

@@ -247,3 +247,36 @@ def test_a_near_empty_title_card_before_the_last_loses_points(fonts) -> None:
     quality = measure(title)
     assert quality is not None and quality.fill < 0.45
     assert quality.score <= round(100 - 50 * (0.55 - quality.fill)) < 95
+
+
+JUSTIFIED = '[roles.body]\nalign = "justify"\n'
+
+
+def test_a_justified_card_reports_its_loosest_gap_within_the_limit(fonts) -> None:
+    """The engine never spreads a gap past LOOSE_GAP: the chengdu tip quote's first line,
+    which could not take "19:00" up and was spread 0.15 em a gap, is set flush start."""
+    from inkcard.layout.text.inline import LOOSE_GAP
+
+    tip = "小贴士：太古里晚上比白天好看，建议 19:00 以后再去，IFS 的熊猫屁股在 7 楼。"
+    post = f"{PARAGRAPH}\n\n> {tip}\n\n{PARAGRAPH}"
+    for width in (360, 400, 440, 500):
+        [card] = _measured(fonts, post, _theme(JUSTIFIED), width=width, height=900)
+        assert 0.0 < card.stretch <= LOOSE_GAP  # some line spread, none loose
+        assert card.score == 100
+
+
+def test_a_loose_justified_line_costs_points(fonts) -> None:
+    from dataclasses import replace
+
+    from inkcard.layout.pages.quality import PENALTY_LOOSE
+
+    [page] = layout.layout_pages(
+        PARAGRAPH, _theme(JUSTIFIED), fonts, layout.RenderOptions(split="autoSplit")
+    )
+    before = measure(page)
+    assert before is not None and before.stretch <= 0.1
+    first = page.rows[0]
+    loose = replace(first, row=replace(first.row, stretch=0.15))  # a line set 0.15 em a gap
+    after = measure(replace(page, rows=(loose, *page.rows[1:])))
+    assert after is not None and after.stretch == 0.15
+    assert after.score == before.score - PENALTY_LOOSE

@@ -234,6 +234,14 @@ class CardQuality(msgspec.Struct, frozen=True):
             " painted under it."
         ),
     ]
+    justifyStretch: Annotated[
+        float,
+        msgspec.Meta(
+            description="The most justification added to a gap between two characters on the"
+            " card, in em (0: no line spread); past 0.1 em a line reads as letter-spaced and"
+            " costs points (the engine sets such a line flush start instead)."
+        ),
+    ]
     brokenRules: Annotated[
         list[str],
         msgspec.Meta(
@@ -264,6 +272,7 @@ def card_quality(quality: layout.Quality | None) -> CardQuality | None:
         overflow=quality.overflow,
         smallestTextPx=quality.smallest_text,
         lowestContrast=quality.lowest_contrast,
+        justifyStretch=round(quality.stretch, 3),
         brokenRules=list(quality.broken_rules),
         notes=list(quality.notes),
     )

@@ -280,7 +280,8 @@ class Row:
     down to that share of its size where this saves a card left half empty; `scale` is
     the share it chose (the row is drawn scaled, centred). `tight` is the same row set
     shorter (a table row with less padding), which the page breaker may put in its place
-    to end a card rather than split what it ends.
+    to end a card rather than split what it ends. `stretch` is the em justification added
+    to the line's widest CJK gap, for the quality report (0: a line not spread).
     """
 
     height: float
@@ -299,6 +300,7 @@ class Row:
     note: str = ""
     min_scale: float = 1.0
     scale: float = 1.0
+    stretch: float = 0.0
     tight: Row | None = None
 
 

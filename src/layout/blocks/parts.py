@@ -109,6 +109,7 @@ def line_row(line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:
         text=line.text,
         baseline=line.baseline,
         broken_word=line.broken_word,
+        stretch=line.stretch,
     )
 
 

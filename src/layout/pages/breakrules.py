@@ -35,9 +35,21 @@ RULES = (
 PULL_QUOTE_ROWS = 6
 
 
+TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads as left over
+
+
 def opens_section(row: Row) -> bool:
     """Whether `row` is a heading's (or a rule's: an author's section break)."""
     return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
+
+
+def next_sections(rows: Sequence[Row]) -> list[int]:
+    """For each row (and the post's end), the first row from it on that opens a section
+    (`opens_section`); `len(rows)` where none does."""
+    out = [len(rows)] * (len(rows) + 1)
+    for index in range(len(rows) - 1, -1, -1):
+        out[index] = index if opens_section(rows[index]) else out[index + 1]
+    return out
 
 
 def kept_rule(row: Row) -> str:

@@ -22,7 +22,9 @@ The costs, from heaviest:
    (`SPLIT_PARAGRAPH`), a long code block split between lines (`SPLIT_CODE`), a break
    a row discourages (`SOFT`) and a break that does not fall before a heading
    (`MID_SECTION`: of two sets alike, the one whose cards end with their sections) add a
-   little.
+   little; a break that carries a section's short end (under `breakrules.TAIL` of a card)
+   to open the next card above its next heading adds more (`STRANDED`): a lead-in moved
+   along with it, or a fuller card before, reads better where the cards allow one.
 
 Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, down to that
 share, so that it and what keeps with it end a card instead of opening the next and leaving
@@ -57,11 +59,13 @@ from .breakrules import (
     QUOTE_THAT_FITS_SPLIT,
     TABLE_HEADER_ALONE,
     TABLE_ROW_ALONE,
+    TAIL,
     bare_headers,
     block_runs,
     chain_ends,
     kept_rule,
     lone_table_rows,
+    next_sections,
     opens_section,
     pull_quotes,
     whole_blocks,
@@ -79,6 +83,11 @@ SOFT = 0.04
 # A break inside a section: of two sets alike, the cards that end where a heading starts
 # (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
 MID_SECTION = 0.05
+# A break that opens the next card with a section's short end above its next heading
+# (traditional-chinese's Chengdu tip over Day 2 at 500x500): what a card 40 % empty costs
+# more than one 10 % empty, so a set that moves the lead-in along, or ends the card before
+# the section's last block, wins where it costs no card and breaks no rule.
+STRANDED = 0.15
 
 
 class Paging(msgspec.Struct, frozen=True):
@@ -187,6 +196,7 @@ class _Column:
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
         self.wholes = whole_blocks(rows, self.paragraphs)
         self.title_end = title_end(rows)  # a first card ending here is a title card
+        self.next_sections = next_sections(rows)
 
     def card(self, start: int, end: int) -> _Card:
         """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
@@ -340,8 +350,7 @@ class _Column:
     def _break_prices(self, squeeze: float) -> list[float]:
         """What each break costs whatever card it ends (the code block and paragraph
         splits, the discouraged breaks), computed once per pass."""
-        key = squeeze
-        if key not in self.break_prices:
+        if squeeze not in self.break_prices:
             prices = [0.0] * (self.n + 1)
             rules: list[tuple[str, ...]] = [()] * (self.n + 1)
             for end in range(1, self.n):
@@ -361,7 +370,7 @@ class _Column:
                 if end in self.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):
-                    prices[end] += MID_SECTION
+                    prices[end] += MID_SECTION + STRANDED * _strands(self, end)
                 if before.broken_word:  # "misun-" / next card "derstood"
                     broken.append(HYPHEN_AT_END)
                 if end in self.lone_rows:  # a header repeated over one body row
@@ -370,9 +379,9 @@ class _Column:
                     broken.append(TABLE_HEADER_ALONE)
                 prices[end] += RULE * len(broken)
                 rules[end] = tuple(broken)
-            self.break_prices[key] = prices
-            self.break_rules[key] = rules
-        return self.break_prices[key]
+            self.break_prices[squeeze] = prices
+            self.break_rules[squeeze] = rules
+        return self.break_prices[squeeze]
 
     def _reach(self, lo: int, squeeze: float) -> int:
         """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
@@ -388,6 +397,13 @@ class _Column:
                     high = middle - 1
             self.reaches[key] = low
         return self.reaches[key]
+
+
+def _strands(column: _Column, end: int) -> bool:
+    """Whether a card opening at row `end` (inside a section) opens with that section's
+    end, under `TAIL` of the card tall, above the next heading or rule."""
+    head = column.next_sections[end]
+    return head < column.n and column.tops[head] - column.tops[end] < TAIL * column.height
 
 
 def _last_badness(fill: float) -> float:

@@ -4,8 +4,9 @@
 it) and reports how full its content box is, its tallest empty band, whether it hid
 anything, the smallest of the post's text as a 360-px-wide phone shows it (words, not
 marks such as a list's number on its badge), its least readable text against what is
-painted under it, the page-break rules its end breaks, how layout changed the author's
-blocks to fit (`Row.note`), and a 0–100 score. Nothing is drawn: a card is measured in
+painted under it, its loosest justified line (the most justification added to a gap
+between two characters), the page-break rules its end breaks, how layout changed the
+author's blocks to fit (`Row.note`), and a 0–100 score. Nothing is drawn: a card is measured in
 well under a millisecond.
 
 What is under a line of text is worked out from the items painted before it: the card's
@@ -39,6 +40,7 @@ from ..base.boxes import (
     Shape,
 )
 from ..style.resolver import contrast
+from ..text.inline import LOOSE_GAP
 
 PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at on
 # What costs a card its points (`score`): each the level below which a designer would act.
@@ -58,6 +60,9 @@ LARGE_TEXT_PX = 24.0
 LARGE_BOLD_TEXT_PX = 18.66
 BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
 PENALTY_HIDDEN = 30
+# A justified line spread past LOOSE_GAP em a gap reads as letter-spaced ("太 古 里 晚 上"):
+# a designer sets it again by hand, as for a broken page-break rule.
+PENALTY_LOOSE = 10
 PENALTY_RULE = 10
 MAX_RULES_PENALTY = 30
 
@@ -74,6 +79,7 @@ class Quality:
     lowest_contrast: float  # WCAG ratio of the least readable text on what is under it
     broken_rules: tuple[str, ...]  # `breakrules.RULES` the card's end breaks
     notes: tuple[str, ...] = ()  # how layout changed the author's blocks to fit (`Row.note`)
+    stretch: float = 0.0  # em justification added to the card's widest gap between characters
 
 
 def measure(page: Page) -> Quality | None:
@@ -87,7 +93,10 @@ def measure(page: Page) -> Quality | None:
     smallest = min(read, default=0.0) * fit.zoom * PHONE_WIDTH / page.width
     lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
     notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))
-    quality = Quality(0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken, notes)
+    stretch = max((p.row.stretch for p in page.rows if not p.row.decorative), default=0.0)
+    quality = Quality(
+        0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken, notes, stretch
+    )
     return replace(quality, score=_score(quality, fit, short))
 
 
@@ -97,6 +106,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
     if quality.overflow:
         lost += PENALTY_HIDDEN
     lost += min(MAX_RULES_PENALTY, PENALTY_RULE * len(quality.broken_rules))
+    if quality.stretch > LOOSE_GAP + 1e-6:
+        lost += PENALTY_LOOSE
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
     if fit.section_end and not fit.last:
         enough = SECTION_FULL_ENOUGH

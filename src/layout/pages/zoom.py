@@ -17,7 +17,7 @@ from typing import TypeVar
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .breakrules import opens_section
+from .breakrules import TAIL, opens_section
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, measure
 
@@ -166,7 +166,6 @@ def _sparse(page: Page) -> bool:
 
 BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
 SPARSE = 0.55  # bench_quality's card left half empty before the last
-TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads as left over
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
 
 

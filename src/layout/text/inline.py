@@ -2,9 +2,10 @@
 
 Lines are set in a block's line box (linebox.py), grown for larger inline text. Justified
 lines spread the spare width (what is left after punctuation compression) over inner spaces
-and CJK character gaps; a paragraph's last line and lines ended by a hard break stay at the
-start, as browsers do. What each line paints (backgrounds, glyph runs, strike lines) is
-lineitems.py's.
+and CJK character gaps, never past what reads as set solid (`LOOSE_GAP`): the breaks are
+chosen to avoid such a line, and one no break helps is set at the start; a paragraph's last
+line and lines ended by a hard break stay at the start, as browsers do. What each line
+paints (backgrounds, glyph runs, strike lines) is lineitems.py's.
 """
 
 from __future__ import annotations
@@ -46,18 +47,22 @@ from .opportunities import (
     keep_words,
     opportunities,
 )
-from .pretty import pretty_lines
+from .pretty import even_lines, pretty_lines
 from .shape import hyphen_after, shape
 from .units import keep_whole
 from .words import hyphen_points
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
-# justified CJK block is set near its natural spacing; ideograph gaps take the rest.
+# justified CJK block is set near its natural spacing (a space is about a quarter em: at
+# most about twice that, past which word gaps read as rivers); ideograph gaps take the rest.
 LATIN_STRETCH = 0.25
-# A CJK gap takes at most this much (em), as a Latin space does: a line left short by an
-# unbreakable piece after it (a long URL, a word wider than the rest) stays a little ragged
-# rather than spaced out "持 有 n 年，那 么" a half em a character.
-CJK_STRETCH = 0.25
+# A CJK gap takes at most this much (em). Looked at in kai at 17 px, 0 to 0.25 em a gap:
+# up to 0.08 em a line still reads as set solid, from 0.125 em as letter-spaced ("太 古 里
+# 晚 上", the traditional-chinese tip quote at 0.15 em). clreq (3.5, line adjustment)
+# spreads ideographs last, after punctuation and word spaces. A line that would need more
+# is set flush start rather than loose, after the breaks were chosen to avoid one
+# (pretty.even_lines).
+LOOSE_GAP = 0.1
 _CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
 # CJK text: Han, kana, bopomofo, Hangul, CJK punctuation and full-width forms.
 _CJK_TEXT = regex.compile(
@@ -106,6 +111,9 @@ def layout_text(
     if prose and not heading:  # headings are balanced, code keeps its greedy lines
         ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
+    if align == "justify" and prose and not heading:
+        looseness = _looseness(clusters, allowed, width)
+        ranges = even_lines(texts, widths, allowed, ranges, width, edges, looseness)
     if broken is not None:
         broken(len(ranges))
     lines = []
@@ -333,7 +341,10 @@ def _position(
     metrics = _grown(clusters, metrics)
     items = line_items(clusters, pens, metrics, cuts)
     text = "".join(c.text for c in clusters if c.text not in _INVISIBLE).rstrip("\n")
-    return TextLine(metrics.height, metrics.baseline, line.width, tuple(items), text, start)
+    stretch = round(_gap_stretch(clusters, extra), 4) if extra else 0.0
+    return TextLine(
+        metrics.height, metrics.baseline, line.width, tuple(items), text, start, stretch=stretch
+    )
 
 
 def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
@@ -358,17 +369,45 @@ def _grown(clusters: list[Cluster], metrics: Metrics) -> Metrics:
 def _justify(clusters: list[Cluster], spare: float) -> dict[int, float]:
     """The px justification adds after each cluster: the spare width shared evenly by
     the slots, but a Latin word space takes at most LATIN_STRETCH em and what it leaves
-    goes to the CJK slots, each at most CJK_STRETCH em (what is left stays ragged at the
-    end)."""
+    goes to the CJK slots. None at all (the line set flush start) when that would space a
+    CJK gap more than LOOSE_GAP em, or leave spare width with no CJK gap to take it."""
+    extra, loose = _spread(clusters, spare)
+    return extra if loose <= 1.0 else {}
+
+
+def _spread(clusters: list[Cluster], spare: float) -> tuple[dict[int, float], float]:
+    """The px each slot takes to justify the line fully, and how loose that sets it: its
+    loosest gap as a share of the most a gap may take (1: at the limit; a Latin space
+    left with spare width it may not take counts past it)."""
     cjk, latin = _justify_slots(clusters)
-    if not cjk and not latin:
-        return {}
+    if (not cjk and not latin) or spare <= 0:
+        return {}, 0.0
     share = spare / (len(cjk) + len(latin))
     out = {i: min(share, LATIN_STRETCH * clusters[i].style.size) for i in latin}
-    if cjk:
-        rest = (spare - sum(out.values())) / len(cjk)
-        out.update({i: min(rest, CJK_STRETCH * clusters[i].style.size) for i in cjk})
-    return out
+    rest = spare - sum(out.values())
+    if not cjk:
+        return out, share / (LATIN_STRETCH * min(clusters[i].style.size for i in latin))
+    out.update({i: rest / len(cjk) for i in cjk})
+    return out, _gap_stretch(clusters, out) / LOOSE_GAP
+
+
+def _gap_stretch(clusters: list[Cluster], extra: dict[int, float]) -> float:
+    """The most (em of its own text) justification adds to a CJK gap; a Latin word space
+    aside, as its own limit holds it."""
+    cjk, _ = _justify_slots(clusters)
+    return max((extra.get(i, 0.0) / clusters[i].style.size for i in cjk), default=0.0)
+
+
+def _looseness(
+    clusters: list[Cluster], allowed: list[int], width: float
+) -> Callable[[LineRange], float]:
+    """How loose justifying a line of these clusters would set it (`_spread`): what the
+    line breaker weighs to choose breaks that need no loose line."""
+
+    def looseness(line: LineRange) -> float:
+        return _spread(_line_clusters(clusters, line, allowed), width - line.width)[1]
+
+    return looseness
 
 
 def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:

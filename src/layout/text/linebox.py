@@ -23,6 +23,7 @@ class TextLine:
     text: str
     left: float = 0.0  # where the line's text starts (after alignment)
     broken_word: bool = False  # the line ends in a hyphen of its own inside a word
+    stretch: float = 0.0  # em justification added to its widest CJK gap (0: not spread)
 
 
 @bulk_record

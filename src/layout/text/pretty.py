@@ -12,11 +12,19 @@ set is taken only if its last line stays the shortest ("level two with bold and 
 → "level two with bold / and `code`", never an upside-down shape). Chromium's `pretty`
 looks at the last four lines too, but only for a last line of one word, and gives up rather
 than trying narrower widths. Only text that ends on a runt pays.
+
+In justified text, a line that would be spread past what reads as set solid (`even_lines`:
+a looseness over 1, as inline.py weighs it; say "建议 / 19:00" where the time cannot come
+up) takes a piece or two from the line before, the rest of its paragraph filled again,
+where that leaves fewer loose lines and no more lines, hyphens, broken words or runts:
+TeX's total fit, for the few lines it changes. A line no set of breaks helps is set flush
+start by inline.py rather than spread.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 
 from .linebreak import Edges, LineRange, fit_line
 from .opportunities import HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
@@ -26,6 +34,7 @@ PRETTY_LINES = 4  # at most this many last lines are filled again
 PRETTY_NEAR = 0.8  # down to this share of the line, any set without a runt will do
 PRETTY_FLOOR = 0.5  # the narrowest trial width, as a share of the line
 PRETTY_STEPS = 40  # trial widths between the full and the narrowest one
+EVEN_MOVES = 3  # a loose line takes at most this many pieces from the line before
 _CJK_NAMES = ("CJK", "HIRAGANA", "KATAKANA", "HANGUL")
 _BLANKS = " \t\u3000\n"
 
@@ -118,13 +127,8 @@ def _filled(
 ) -> list[LineRange] | None:
     """The clusters of `tail` filled greedily at `width`; None unless they take exactly
     as many lines."""
-    start, end = tail[0].start, tail[-1].end
-    lines: list[LineRange] = []
-    while start < end and len(lines) < len(tail):
-        line = fit_line(texts, widths, allowed, edges, start, width)
-        lines.append(line)
-        start = line.end
-    return lines if start == end and len(lines) == len(tail) else None
+    lines = _refilled(texts, widths, allowed, edges, tail[0].start, tail[-1].end, width)
+    return lines if len(lines) == len(tail) else None
 
 
 def _no_worse(
@@ -157,3 +161,106 @@ def _hyphens(lines: list[LineRange], texts: list[str], allowed: list[int]) -> in
 def _inside(lines: list[LineRange], allowed: list[int]) -> int:
     """Lines broken inside an unbreakable piece (a word wider than the line)."""
     return sum(allowed[line.end - 1] == NEVER for line in lines[:-1])
+
+
+def even_lines(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    lines: list[LineRange],
+    max_width: float,
+    edges: list[Edges],
+    looseness: Callable[[LineRange], float],
+) -> list[LineRange]:
+    """`lines` with the line before each loose one (a `looseness` over 1) ending a piece or
+    a few earlier, the rest of the paragraph filled again, where that leaves fewer loose
+    lines; never more lines, hyphens, broken words, nor a runt at the end."""
+    out = list(lines)
+    for k in range(1, len(out)):
+        if _ends_paragraph(out, k, allowed) or allowed[out[k - 1].end - 1] == MANDATORY:
+            continue
+        if looseness(out[k]) > 1.0:
+            end = k + 1
+            while not _ends_paragraph(out, end - 1, allowed):
+                end += 1
+            eased = _eased(texts, widths, allowed, edges, out[k - 1 : end], max_width, looseness)
+            out[k - 1 : end] = eased or out[k - 1 : end]
+    return out
+
+
+def _ends_paragraph(lines: list[LineRange], k: int, allowed: list[int]) -> bool:
+    """Whether line `k` is its paragraph's last (never justified): the text's, or one a
+    hard break ends."""
+    return k == len(lines) - 1 or allowed[lines[k].end - 1] == MANDATORY
+
+
+def _eased(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    part: list[LineRange],
+    max_width: float,
+    looseness: Callable[[LineRange], float],
+) -> list[LineRange] | None:
+    """`part` (a line, then the loose one and the rest of its paragraph) with its first
+    line ending up to EVEN_MOVES pieces earlier, and either only the loose line taking
+    them (the breaks after it kept: a runt `pretty_lines` avoided stays avoided) or the
+    rest filled again at the full width: the first such set with fewer loose lines and
+    nothing worse; None when none has."""
+    loose = _loose_count(part, looseness)
+    first = part[0]
+    for _ in range(EVEN_MOVES):
+        first = fit_line(texts, widths, allowed, edges, first.start, first.width - 1e-3)
+        if first.end <= part[0].start + 1 or looseness(first) > 1.0:
+            return None  # nothing left to give, or the line before is loose in its turn
+        taken = _taking(widths, edges, part[1], first.end)
+        refilled = _refilled(texts, widths, allowed, edges, first.end, part[-1].end, max_width)
+        for trial in ([first, taken, *part[2:]], [first, *refilled]):
+            fewer = len(trial) == len(part) and _loose_count(trial, looseness) < loose
+            fits = trial[1].width <= max_width + 1e-6
+            if fewer and fits and _as_good(trial, part, texts, allowed):
+                return trial
+    return None
+
+
+def _taking(widths: list[float], edges: list[Edges], line: LineRange, start: int) -> LineRange:
+    """`line` starting earlier, at `start`: its old first cluster set whole (no longer at
+    a line start), the new one losing what a line start takes off it."""
+    grown = line.width + line.trim_start + sum(widths[start : line.start]) - edges[start].start
+    return LineRange(start, line.end, grown, edges[start].start, line.trim_end)
+
+
+def _as_good(
+    trial: list[LineRange], part: list[LineRange], texts: list[str], allowed: list[int]
+) -> bool:
+    """No runt at the end where there was none, no more hyphens nor broken words."""
+    runt = is_runt("".join(texts[trial[-1].start : trial[-1].end]))
+    if runt and not is_runt("".join(texts[part[-1].start : part[-1].end])):
+        return False
+    return _hyphens(trial, texts, allowed) <= _hyphens(part, texts, allowed) and _inside(
+        trial, allowed
+    ) <= _inside(part, allowed)
+
+
+def _refilled(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    start: int,
+    end: int,
+    width: float,
+) -> list[LineRange]:
+    """Clusters [start, end) filled greedily at `width`."""
+    lines: list[LineRange] = []
+    while start < end:
+        line = fit_line(texts, widths, allowed, edges, start, width)
+        lines.append(line)
+        start = line.end
+    return lines
+
+
+def _loose_count(lines: list[LineRange], looseness: Callable[[LineRange], float]) -> int:
+    """How many of `lines` but the last (never justified) would be spread loose."""
+    return sum(looseness(line) > 1.0 for line in lines[:-1])
