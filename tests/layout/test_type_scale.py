@@ -81,6 +81,19 @@ def test_a_slide_is_zoomed_until_its_body_reads_at_10_px_on_a_phone() -> None:
     assert type_zoom(chrome, 1080, 1080) == pytest.approx(1080 / 520)  # 11 px already
 
 
+@pytest.mark.parametrize(("width", "height"), [(500, 500), (440, 586), (360, 640), (600, 800)])
+def test_a_portrait_or_square_body_reads_11_px_on_a_phone(width: float, height: float) -> None:
+    """A 500x500 card shows at 0.72 on a phone 360 px wide: at zoom 1 a 15-px body read
+    10.8 px, under the quality report's 11; it is zoomed until it reads 11. A 16-px body
+    already does, and a card with little room keeps its content box."""
+    for body in (14.0, 15.0, 16.0):
+        zoom = type_zoom(Style(type_scale="auto"), width, height, body)
+        assert body * zoom * min(1.0, 360 / width) >= 11.0 - 1e-9
+    assert type_zoom(Style(type_scale="auto"), 500, 500, 16.0) == 1.0
+    cramped = Style(type_scale="auto", padding=(120.0, 24.0, 120.0, 24.0))
+    assert type_zoom(cramped, 500, 500, 14.0) == pytest.approx(500 / 480)  # 240 of content
+
+
 def test_a_thick_frame_costs_a_wide_card_zoom_not_lines() -> None:
     """The content box of a zoomed wide card keeps 240 virtual px between the theme's
     padding, header and footer: pop-art's frame (122 px of padding, 40 of header and

@@ -63,7 +63,8 @@ def type_zoom(
     raised on a wide card until its virtual width is `MAX_MEASURE_WIDTH` (but no further
     than leaves its content box `MIN_ZOOMED_CONTENT` tall, or, with `legible`, where the
     body, `body_size` px, would read under `LEGIBLE_BODY_PX` on a phone,
-    `MIN_LEGIBLE_CONTENT`)."""
+    `MIN_LEGIBLE_CONTENT`); a portrait or square card at least until its body reads
+    `READABLE_PX` on a phone (`_readable`)."""
     if card_style.type_scale == "none":
         return 1.0
     fit = min(width / DEFAULT_WIDTH, height / DEFAULT_HEIGHT)
@@ -74,7 +75,17 @@ def type_zoom(
     larger = LEGIBLE_BODY_PX * width / (PHONE_WIDTH * body_size) if legible else 0.0
     larger = min(larger, height / (MIN_LEGIBLE_CONTENT + chrome))
     wide = min(width / MAX_MEASURE_WIDTH, max(roomy, larger))
-    return max(1.0, fit, wide)
+    return max(1.0, fit, wide, _readable(width, height, body_size, roomy))
+
+
+def _readable(width: float, height: float, body_size: float, roomy: float) -> float:
+    """The zoom at which a portrait or square card's body reads `READABLE_PX` on a phone
+    (a 500x500 card shows at 0.72 there: a 15-px body read 10.8 px), no further than leaves
+    its content box `MIN_ZOOMED_CONTENT` tall; 0 for a wide card, whose slides keep their
+    own, `LEGIBLE_BODY_PX`."""
+    if width > height:
+        return 0.0
+    return min(READABLE_PX * width / (PHONE_WIDTH * body_size), roomy)
 
 
 def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
