@@ -1,0 +1,91 @@
+"""The same request gives the same bytes in every process (issues 41, 42, 45).
+
+`layout.render` is a pure function of its arguments: its cards can be cached by a hash of
+them. Iteration over a set of strings follows `PYTHONHASHSEED`, over a set of objects their
+addresses, and a cache can carry one render's state into the next: any of these reaching
+the output would give another card in another process. Each case is rendered here in
+three fresh processes with different hash seeds, in a different order (so each process's
+caches hold other cards when a case comes), and every card's bytes must agree.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import inkcard
+
+CASES_DIR = Path(__file__).parents[1] / "cases"
+# (case, theme, split): the three that once differed between two runs, then one or more
+# of every diagram kind (the graph layouts most: grandalf's sets), math and a CSS theme.
+CASES = [
+    ("custom-themes/inkwell.md", "business", "autoSplit"),
+    ("mermaid/32-state-concurrent.md", "brandC", "noSplit"),
+    ("mermaid/80-class-styled.md", "nature", "autoSplit"),
+    ("mermaid/80-class-styled.md", "nature", "noSplit"),
+    ("mermaid/02-flow-lr-subgraph.md", "pop-art", "noSplit"),
+    ("mermaid/64-flow-subgraph-routing.md", "business", "noSplit"),
+    ("mermaid/07-sequence-login.md", "business", "autoSplit"),
+    ("mermaid/21-class-shop.md", "minimal", "noSplit"),
+    ("mermaid/24-er-saas.md", "art-deco", "noSplit"),
+    ("mermaid/31-state-fork-notes.md", "art-deco", "noSplit"),
+    ("mermaid/81-state-styled.md", "nature", "noSplit"),
+    ("mermaid/33-git-release-cjk.md", "brandA", "noSplit"),
+    ("mermaid/05-mindmap-study.md", "watercolor", "noSplit"),
+    ("mermaid/40-gantt-launch.md", "art-deco", "noSplit"),
+    ("mermaid/43-timeline-web.md", "brandA", "noSplit"),
+    ("mermaid/44-journey-coffee.md", "business", "noSplit"),
+    ("mermaid/09-pie-time.md", "cyberpunk", "noSplit"),
+    ("mermaid/50-quadrant-cjk.md", "nature", "noSplit"),
+    ("mermaid/52-xychart-months.md", "minimal", "noSplit"),
+    ("math/01-formulas.md", "art-deco", "autoSplit"),
+]
+
+# Run in each process: renders the cases (JSON on stdin, in that order) at the default
+# 440x586, scale 2, and prints each one's cards' SHA-256 digests as JSON.
+_RENDER = """
+import hashlib, json, sys
+from inkcard import layout, themes
+fonts = layout.FontBook.load()
+out = {}
+for path, theme, split in json.load(sys.stdin):
+    text = open(path, encoding="utf-8").read()
+    options = layout.RenderOptions(split=split)
+    cards = layout.render(text, themes.load(theme), fonts, options)
+    out[f"{path} {theme} {split}"] = [hashlib.sha256(card).hexdigest() for card in cards]
+print(json.dumps(out))
+"""
+
+
+def _digests(seed: int, cases: list[tuple[str, str, str]]) -> dict[str, list[str]]:
+    """Every case's card digests, rendered in a fresh process with `PYTHONHASHSEED=seed`."""
+    package_parent = str(Path(inkcard.__path__[0]).parent)  # .dev in a checkout
+    path = os.pathsep.join([package_parent, os.environ.get("PYTHONPATH", "")])
+    env = dict(os.environ, PYTHONHASHSEED=str(seed), PYTHONPATH=path)
+    work = [(str(CASES_DIR / case), theme, split) for case, theme, split in cases]
+    done = subprocess.run(
+        [sys.executable, "-c", _RENDER],
+        input=json.dumps(work),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=300,
+    )
+    return dict(json.loads(done.stdout))
+
+
+def test_cards_are_the_same_bytes_in_every_process() -> None:
+    runs = [
+        _digests(0, CASES),
+        _digests(1, CASES[::-1]),
+        _digests(2, CASES[1:] + CASES[:1]),
+    ]
+    first = runs[0]
+    assert len(first) == len(CASES) and all(first.values())
+    for seed, run in enumerate(runs[1:], start=1):
+        differ = sorted(key for key in first if run[key] != first[key])
+        assert not differ, f"PYTHONHASHSEED=0 and {seed} drew other cards for {differ}"
