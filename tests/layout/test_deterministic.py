@@ -45,13 +45,19 @@ CASES = [
 ]
 
 # Run in each process: renders the cases (JSON on stdin, in that order) at the default
-# 440x586, scale 2, and prints each one's cards' SHA-256 digests as JSON.
+# 440x586, scale 2, and prints each one's cards' SHA-256 digests as JSON. With a churn,
+# before each case it leaves every other one of that many small objects alive, so what
+# the render makes lands at other addresses than in a process without (a set of objects
+# hashed by address iterates in another order).
 _RENDER = """
 import hashlib, json, sys
 from inkcard import layout, themes
 fonts = layout.FontBook.load()
-out = {}
-for path, theme, split in json.load(sys.stdin):
+out, kept = {}, []
+churn, cases = json.load(sys.stdin)
+for path, theme, split in cases:
+    made = [[n] for n in range(churn)] + [object() for _ in range(churn)]
+    kept.append(made[::2])
     text = open(path, encoding="utf-8").read()
     options = layout.RenderOptions(split=split)
     cards = layout.render(text, themes.load(theme), fonts, options)
@@ -60,15 +66,16 @@ print(json.dumps(out))
 """
 
 
-def _digests(seed: int, cases: list[tuple[str, str, str]]) -> dict[str, list[str]]:
-    """Every case's card digests, rendered in a fresh process with `PYTHONHASHSEED=seed`."""
+def _digests(seed: int, cases: list[tuple[str, str, str]], churn: int = 0) -> dict[str, list[str]]:
+    """Every case's card digests, rendered in a fresh process with `PYTHONHASHSEED=seed`
+    (and `churn` objects made before each case, every other one kept)."""
     package_parent = str(Path(inkcard.__path__[0]).parent)  # .dev in a checkout
     path = os.pathsep.join([package_parent, os.environ.get("PYTHONPATH", "")])
     env = dict(os.environ, PYTHONHASHSEED=str(seed), PYTHONPATH=path)
     work = [(str(CASES_DIR / case), theme, split) for case, theme, split in cases]
     done = subprocess.run(
         [sys.executable, "-c", _RENDER],
-        input=json.dumps(work),
+        input=json.dumps([churn, work]),
         capture_output=True,
         text=True,
         env=env,
@@ -82,7 +89,7 @@ def test_cards_are_the_same_bytes_in_every_process() -> None:
     runs = [
         _digests(0, CASES),
         _digests(1, CASES[::-1]),
-        _digests(2, CASES[1:] + CASES[:1]),
+        _digests(2, CASES[1:] + CASES[:1], churn=777),
     ]
     first = runs[0]
     assert len(first) == len(CASES) and all(first.values())

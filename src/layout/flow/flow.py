@@ -235,7 +235,8 @@ class Flow:
         """A run's span; LaTeX keeps its spaces and carries the look its source falls
         back to (inline code, thinly underlined in red) should it not typeset, or should
         the post's math budget be spent."""
-        kinds = [_MATH_KINDS[m] for m in text.marks if m in _MATH_KINDS]
+        # the dict's order, not the marks' (a set's order follows PYTHONHASHSEED)
+        kinds = [kind for mark, kind in _MATH_KINDS.items() if mark in text.marks]
         if not kinds:
             return Span(_collapse(text.text), self.span_style(style, text.marks, ctx))
         marks = text.marks - frozenset(_MATH_KINDS)
