@@ -172,7 +172,13 @@ def _inside_word(
     end, width = forced
     before = texts[end - 1]
     if end - 1 > start and _closes(texts[end]) and before not in HANGING and not _closes(before):
-        return end - 1, width - widths[end - 1]
+        # the spaces the shorter line ends with hang; a line of only spaces is no line
+        # (an indent before a word too wide: ` 中，` at one em kept ` 中` / `，`)
+        kept, shorter = end - 1, width - widths[end - 1]
+        while kept > start and texts[kept - 1] in HANGING:
+            kept, shorter = kept - 1, shorter - widths[kept - 1]
+        if kept > start:
+            return end - 1, shorter
     return end, width
 
 
