@@ -86,10 +86,13 @@ def test_a_portrait_or_square_body_reads_11_px_on_a_phone(width: float, height: 
     """A 500x500 card shows at 0.72 on a phone 360 px wide: at zoom 1 a 15-px body read
     10.8 px, under the quality report's 11; it is zoomed until it reads 11. A 16-px body
     already does, and a card with little room keeps its content box."""
-    for body in (14.0, 15.0, 16.0):
+    for body in (14.0, 15.0, 16.0):  # what the built-in themes set
         zoom = type_zoom(Style(type_scale="auto"), width, height, body)
         assert body * zoom * min(1.0, 360 / width) >= 11.0 - 1e-9
     assert type_zoom(Style(type_scale="auto"), 500, 500, 16.0) == 1.0
+    # a theme that sets its body small on the default card keeps it (the card made up for)
+    assert type_zoom(Style(type_scale="auto"), 440, 586, 10.0) == 1.0
+    assert type_zoom(Style(type_scale="auto"), 500, 500, 10.0) == pytest.approx(500 / 440)
     cramped = Style(type_scale="auto", padding=(120.0, 24.0, 120.0, 24.0))
     assert type_zoom(cramped, 500, 500, 14.0) == pytest.approx(500 / 480)  # 240 of content
 

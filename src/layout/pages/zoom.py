@@ -80,12 +80,14 @@ def type_zoom(
 
 def _readable(width: float, height: float, body_size: float, roomy: float) -> float:
     """The zoom at which a portrait or square card's body reads `READABLE_PX` on a phone
-    (a 500x500 card shows at 0.72 there: a 15-px body read 10.8 px), no further than leaves
-    its content box `MIN_ZOOMED_CONTENT` tall; 0 for a wide card, whose slides keep their
-    own, `LEGIBLE_BODY_PX`."""
+    (a 500x500 card shows at 0.72 there: a 15-px body read 10.8 px), no further than the
+    card's width over the default's (a theme that sets its body small on the default card
+    keeps it small: the card's size, not the theme, is what this makes up for) nor than
+    leaves its content box `MIN_ZOOMED_CONTENT` tall; 0 for a wide card, whose slides keep
+    their own, `LEGIBLE_BODY_PX`."""
     if width > height:
         return 0.0
-    return min(READABLE_PX * width / (PHONE_WIDTH * body_size), roomy)
+    return min(READABLE_PX * width / (PHONE_WIDTH * body_size), width / DEFAULT_WIDTH, roomy)
 
 
 def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
