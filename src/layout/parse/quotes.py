@@ -6,20 +6,18 @@ and by UAX #14 (LB19) a line may not break on either side of it. The curly pair 
 punctuation: the CJK face draws it, the opening mark never ends a line, the closing one
 never starts one.
 
-Only whole pairs change, and only in CJK context (the quoted text, or the character just
-outside either mark, is Han, kana or CJK punctuation): an English "quote" stays as typed,
-as does a paragraph with an odd number of marks (which one is the stray cannot be known).
-Inline code and formulas are never touched. Cards only: articles keep the writer's
-characters (docs/decisions/engine.md).
+Only whole pairs change, and only in CJK context: the quoted text, or the character just
+outside either mark, is `base.scripts.CJK_TEXT`, the text that makes the curled pair CJK
+punctuation. An English "quote" stays as typed, as does a paragraph with an odd number of
+marks (which one is the stray cannot be known). Inline code and formulas are never touched.
+Cards only: articles keep the writer's characters (docs/decisions/engine.md).
 """
 
 from __future__ import annotations
 
-import re
-
+from ..base.scripts import CJK_TEXT
 from .doc import Image, Text
 
-_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
 _UNTOUCHED = frozenset({"inline_code", "math_inline", "math_display"})
 OPEN, CLOSE = "\u201c", "\u201d"
 
@@ -67,4 +65,4 @@ def _flatten(texts: list[str]) -> tuple[str, list[int]]:
 def _in_cjk_context(flat: str, begin: int, end: int) -> bool:
     """Whether the quoted text, or the character just outside either mark, is CJK."""
     outside = flat[begin - 1 : begin] + flat[end + 1 : end + 2]
-    return bool(_CJK.search(flat, begin + 1, end) or _CJK.search(outside))
+    return bool(CJK_TEXT.search(flat, begin + 1, end) or CJK_TEXT.search(outside))

@@ -56,7 +56,8 @@ _CLOSE_WIDE = set(
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
 _QUOTES = frozenset("\"'")
-_MIDDLE_DOTS = frozenset("\u00b7\u2027")
+MIDDLE_DOTS = frozenset("\u00b7\u2027")
+DASHES = frozenset("\u2014\u2015")  # em dash, horizontal bar: class B2
 _IDEOGRAPHIC = regex.compile(
     r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
     r"\u3000-\u303F\uFF01-\uFF60\u31F0-\u31FF\u3200-\u33FF]"
@@ -80,7 +81,7 @@ def classify(text: str) -> Brk:
         return Brk.ZW
     if first in _QUOTES:
         return Brk.QU
-    if first in _MIDDLE_DOTS:
+    if first in MIDDLE_DOTS:
         return Brk.GL
     if first in _CLOSE_WIDE:
         return Brk.CLW
@@ -92,7 +93,7 @@ def classify(text: str) -> Brk:
         return Brk.HY
     if first == "/":
         return Brk.SL
-    if first in ("\u2014", "\u2015"):
+    if first in DASHES:
         return Brk.B2
     if _IDEOGRAPHIC.match(first) or (len(text) > 1 and _EMOJI_MARK.search(text)):
         return Brk.ID

@@ -25,6 +25,8 @@ from enum import Enum
 
 import regex
 
+from ..base.scripts import CJK_TEXT
+
 
 class Kind(Enum):
     OPEN = "open"
@@ -40,9 +42,6 @@ MARKS = frozenset(_OPEN | _CLOSE | _COLONS | _MIDDLE)  # every mark `kind` class
 # Blank (left, right) in em when the face has no `halt` to say.
 _FALLBACK = {Kind.OPEN: (0.5, 0.0), Kind.CLOSE: (0.0, 0.5), Kind.MIDDLE: (0.25, 0.25)}
 
-CJK_TEXT = regex.compile(
-    r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\u3000-\u30FF\u31F0-\u31FF\uFF00-\uFFEF]"
-)
 # Runs of the punctuation Chinese and Latin text share (dashes, curly quotes, ellipsis,
 # middle dot): they go with the text around them.
 _SHARED = regex.compile(r"[\u00B7\u2014\u2015\u2018-\u201F\u2026]+")

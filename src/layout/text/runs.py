@@ -14,15 +14,15 @@ import regex
 
 from ..base.fonts import Face, shape_cached
 from ..base.records import bulk_record
+from ..base.scripts import CJK_TEXT
 from ..style.spanstyle import SpanStyle
-from . import punctuation
 
 _GRAPHEME = regex.compile(r"\X")
 _EMOJI_SEQUENCE = regex.compile(
     r"\p{Emoji_Presentation}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\uFE0F|\u20E3"
 )
 _IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-_CJK = punctuation.CJK_TEXT
+_CJK = CJK_TEXT
 # Graphemes HarfBuzz shapes at once: a longer run of one face and look is cut (after a
 # space if there is one near the end), since HarfBuzz gives up on a buffer of some
 # 500,000 characters, and a cached shaping result that long would be megabytes.

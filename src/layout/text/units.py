@@ -15,12 +15,22 @@ would usually take; a unit wider than the line still breaks, as any unbreakable 
 
 from __future__ import annotations
 
-from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, Brk, classify
+from .opportunities import (
+    ALLOWED,
+    DASHES,
+    HANGING,
+    HYPHEN,
+    MANDATORY,
+    MIDDLE_DOTS,
+    NEVER,
+    Brk,
+    classify,
+)
 from .words import is_han
 
 MAX_UNIT = 16  # clusters: a tag or an attribution longer than this is a phrase, not a unit
 NAME_PART = 4  # Chinese characters on each side of a middle dot held with it (托尔斯泰)
-_DOTS = frozenset("\u00b7\u2027")
+_HELD_MARKS = MIDDLE_DOTS | DASHES  # with `#`, what any unit here holds
 MAX_SOURCE = 24  # clusters after an attribution's dash: "George R. R. Martin", "《论语·学而》"
 _DASHES = frozenset((Brk.B2,))
 # What a quotation ends with, before its source's dash.
@@ -32,7 +42,7 @@ _CJK_ENDS = frozenset("。！？；")
 def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break inside a hashtag, a dotted name or a closing attribution."""
     joined = "".join(texts)
-    if "#" not in joined and not _DOTS.intersection(joined) and "\u2014" not in joined:
+    if "#" not in joined and not _HELD_MARKS.intersection(joined):
         return allowed  # the common case: nothing to hold
     kept = list(allowed)
     for start, end in (*_tags(texts), *_names(texts), *_attributions(texts, kept)):
@@ -61,7 +71,7 @@ def _names(texts: list[str]) -> list[tuple[int, int]]:
     """The Chinese characters on either side of a middle dot between two of them."""
     spans = []
     for i, text in enumerate(texts):
-        if text not in _DOTS or not 0 < i < len(texts) - 1:
+        if text not in MIDDLE_DOTS or not 0 < i < len(texts) - 1:
             continue
         if not (is_han(texts[i - 1][-1:]) and is_han(texts[i + 1][:1])):
             continue
