@@ -41,6 +41,7 @@ from .opportunities import (
     classify,
     glue_emoji,
     hold_short_runs,
+    keep_names,
     keep_phrases,
     keep_short_spans,
     keep_units,
@@ -151,10 +152,13 @@ def _heading_breaks(
     texts: list[str], widths: list[float], allowed: list[int], width: float
 ) -> list[int]:
     """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
-    phrase fits the line, else between words (`keep_words`), never inside a word that fits."""
-    words = keep_words(texts, allowed)
-    phrases = keep_phrases(texts, words)
-    return phrases if widest_piece(texts, widths, phrases) <= width else words
+    phrase fits the line, else between words (`keep_words`), never inside a word that fits;
+    at each, a Latin name kept whole (`keep_names`) when that still fits."""
+    named = keep_names(texts, allowed)
+    tries = [keep_phrases(texts, keep_words(texts, base)) for base in (named, allowed)]
+    tries.append(keep_words(texts, named))
+    fits = (kept for kept in tries if widest_piece(texts, widths, kept) <= width)
+    return next(fits, keep_words(texts, allowed))
 
 
 def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
