@@ -56,6 +56,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
     "ziamath": ("layout/text/formula/mathtex.py",),
+    "budoux": ("layout/text/words.py",),  # Japanese phrases for heading breaks
     "marisa_trie": ("layout/text/segment/data.py",),  # jieba's dictionary, memory-mapped
     "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (

@@ -153,12 +153,14 @@ def _heading_breaks(
 ) -> list[int]:
     """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
     phrase fits the line, else between words (`keep_words`), never inside a word that fits;
-    at each, a Latin name kept whole (`keep_names`) when that still fits."""
+    at each, a Latin name kept whole (`keep_names`) when that still fits; last, a Japanese
+    heading's words without BudouX's phrases."""
     named = keep_names(texts, allowed)
     tries = [keep_phrases(texts, keep_words(texts, base)) for base in (named, allowed)]
     tries.append(keep_words(texts, named))
+    tries.append(keep_words(texts, allowed))
     fits = (kept for kept in tries if widest_piece(texts, widths, kept) <= width)
-    return next(fits, keep_words(texts, allowed))
+    return next(fits, keep_words(texts, allowed, phrases=False))
 
 
 def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:

@@ -24,7 +24,15 @@ from functools import lru_cache
 import regex
 
 from ..base.scripts import CJK_TEXT
-from .words import has_han, inside_words, is_han, single_han_edges
+from .words import (
+    has_han,
+    inside_phrases,
+    inside_words,
+    is_han,
+    is_japanese,
+    is_japanese_letter,
+    single_han_edges,
+)
 
 
 class Brk(IntEnum):
@@ -260,13 +268,18 @@ def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
     return glued
 
 
-def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
+def keep_words(texts: list[str], allowed: list[int], phrases: bool = True) -> list[int]:
     """`allowed` with no break between two Chinese characters of one word (`words`) nor
     inside a katakana word (a loanword): a heading breaks "荔枝 / 生死时速", not "荔 /
-    枝生死时速", and "チーム / 開発", not "チー / ム開発". A word wider than the line still
+    枝生死时速", and "チーム / 開発", not "チー / ム開発"; in Japanese, no break inside a
+    BudouX phrase ("から / 始める", not "から始め / る") unless `phrases` is False (a
+    phrase wider than the line: then only katakana words hold). A word wider than the line still
     breaks, as any unbreakable piece does."""
     text = "".join(texts)
-    inside = inside_words(text) if has_han(text) else set()
+    if is_japanese(text):  # BudouX's phrases: "から / 始める", not "から始め / る"
+        inside, letter = (inside_phrases(text) if phrases else set()), is_japanese_letter
+    else:
+        inside, letter = (inside_words(text) if has_han(text) else set()), is_han
     kept = list(allowed)
     end = 0
     for i in range(len(texts) - 1):
@@ -274,7 +287,7 @@ def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
         if kept[i] != ALLOWED:
             continue
         before, after = texts[i][-1:], texts[i + 1][:1]
-        if (end in inside and is_han(before) and is_han(after)) or (
+        if (end in inside and letter(before) and letter(after)) or (
             _katakana(before) and _katakana(after)
         ):
             kept[i] = NEVER
