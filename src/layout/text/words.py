@@ -60,12 +60,7 @@ def is_japanese_letter(char: str) -> bool:
 
 def inside_phrases(text: str) -> set[int]:
     """The offsets in Japanese `text` that fall inside one of BudouX's phrases."""
-    inside: set[int] = set()
-    offset = 0
-    for phrase in _japanese_phrases(text):
-        inside.update(range(offset + 1, offset + len(phrase)))
-        offset += len(phrase)
-    return inside
+    return _insides(_japanese_phrases(text))
 
 
 def has_han(text: str) -> bool:
@@ -74,11 +69,16 @@ def has_han(text: str) -> bool:
 
 def inside_words(text: str) -> set[int]:
     """The offsets in `text` that fall between two characters of one word."""
+    return _insides(_words(text))
+
+
+def _insides(pieces: tuple[str, ...]) -> set[int]:
+    """The offsets inside each of `pieces`, which together spell a text."""
     inside: set[int] = set()
     offset = 0
-    for word in _words(text):
-        inside.update(range(offset + 1, offset + len(word)))
-        offset += len(word)
+    for piece in pieces:
+        inside.update(range(offset + 1, offset + len(piece)))
+        offset += len(piece)
     return inside
 
 
