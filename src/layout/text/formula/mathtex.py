@@ -51,7 +51,7 @@ MAX_STEPS = 20_000  # `mathcost` steps of one formula: ~0.36 s at the worst rate
 # every machine); the formulas past any of them are shown as source (no real post nears them).
 POST_FORMULAS = 500
 POST_LATEX = 30_000
-POST_STEPS = 60_000  # ~1.1 s of CPU at the worst rate measured, ~0.7 s at the usual
+POST_STEPS = 60_000  # ~1.1-1.4 s of CPU at the worst rate measured, ~0.7 s at real formulas
 _MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
 
 # ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.
