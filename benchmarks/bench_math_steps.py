@@ -9,7 +9,10 @@ from an empty cache `--rounds` times; printed per formula: its steps
 typeset, the least thread CPU ms of the rounds and the µs per step. Then the summary: the
 most µs per step of any formula that typeset, the most steps one formula may reach, and
 what the largest allowed post (`mathtex.POST_STEPS`) costs at that worst rate: the target
-(issue 42) is well under the 2 s of CPU the clock used to allow.
+(issue 42) is well under the 2 s of CPU the clock used to allow. Between them: the largest
+allowed post of each of 8 formula kinds (`post_kinds`, asked of one `MathBudget`), and three
+posts of inline sums laid out on cards as a request is (an inline formula is also typeset
+as the pieces a line may break between), with their math and as plain text.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # `tests`: the hostile formulas the tests use too
 sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
-from inkcard.layout.text.formula import mathcost, mathtex  # noqa: E402 - the path above first
+from inkcard import layout, themes  # noqa: E402 - the path above first
+from inkcard.layout.text.formula import mathcost, mathtex  # noqa: E402
 from tests.hostilemath import NESTINGS, hostile, matrix, nested  # noqa: E402 - shared with tests
 
 SIZE = 20.0  # px: a card's body text
+CARDS = layout.RenderOptions(split="autoSplit")
 POST_ASKED = 600  # formulas a generated post asks for: more than a post may typeset
 
 
@@ -103,6 +108,29 @@ def post(latex: str) -> dict[str, object]:
     return {"typeset": drawn, "cpu_ms": round(cpu * 1000, 1)}
 
 
+def card_post(formulas: int, terms: int, math: bool) -> str:
+    """A post of `formulas` paragraphs, each an inline sum of `terms` distinct terms (so
+    each of its pieces is distinct too): as math, or the same text without the `$`."""
+    mark = "$" if math else ""
+    sums = ("+".join(f"v_{{{i}{j}}}" for j in range(terms)) for i in range(formulas))
+    return "\n\n".join(f"第 {i} 条 {mark}{latex}{mark} 完。" for i, latex in enumerate(sums))
+
+
+def card(formulas: int, terms: int) -> dict[str, object]:
+    """The CPU ms of laying out `card_post` on autoSplit cards, with its math and without."""
+    fonts = layout.FontBook.load(layout.DEFAULT_FONTS_DIR)
+    theme = themes.load("apple-notes")
+    row: dict[str, object] = {"card": f"{formulas} inline sums of {terms}"}
+    for math in (False, True):
+        mathtex.typeset.cache_clear()
+        mathtex.formula_cost.cache_clear()
+        gc.collect()
+        start = time.process_time()
+        layout.layout_pages(card_post(formulas, terms, math), theme, fonts, CARDS)
+        row["math_ms" if math else "text_ms"] = round((time.process_time() - start) * 1000, 1)
+    return row
+
+
 def main() -> None:
     """Prints one JSON line per formula, then the summary."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -120,6 +148,8 @@ def main() -> None:
     posts = {name: post(latex) for name, latex in post_kinds().items()}
     for name, row in posts.items():
         print(json.dumps({"post": name, **row}))
+    for count, terms in ((60, 20), (150, 6), (40, 40)):
+        print(json.dumps(card(count, terms), ensure_ascii=False))
     summary = {
         "worst_us_per_step": worst,
         "most_steps_of_a_formula_typeset": most,

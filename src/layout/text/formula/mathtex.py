@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...base.fonts import DEFAULT_FONTS_DIR
 from ...base.svgpath import Op, PathError, parse_svg_path, transform
-from .mathbreaks import text_runs
+from .mathbreaks import piece_sources, text_runs
 from .mathcost import formula_steps, reading_steps
 from .mathspacing import tex_spacing
 
@@ -109,18 +109,36 @@ class MathBudget:
     ):
         self._formulas, self._latex, self._steps = formulas, latex, steps
         self._answers: dict[tuple[str, float, bool], Formula | None] = {}
+        self._breaks: dict[str, bool] = {}  # whether an inline formula's pieces fitted
 
     def typesets(self, latex: str, size: float, display: bool = False) -> bool:
         """Whether `latex` typesets, whole or as `typeset_mixed` pieces, while the budget
-        lasts (each math piece charged as a formula)."""
+        lasts (each math piece charged as a formula); an inline formula typeset whole is
+        also set as the pieces a line may break between, and their steps are charged too."""
         if self.typeset(latex, size, display) is not None:
-            return True
+            return display or self._breaks_fit(latex.strip())
         runs = text_runs(latex.strip())
         return len(runs) > 1 and all(
             self.typeset(source, size, display) is not None
             for (_, text), source in zip(runs, math_sources(runs), strict=True)
             if not text
         )
+
+    def _breaks_fit(self, source: str) -> bool:
+        """Whether the steps of an inline formula's pieces (`mathbreaks.piece_sources`, each
+        typeset by the shaping stage) fit what is left: charged once, as formulas are (read
+        only if their reading fits). Uncounted, a formula of many pieces cost twice its count."""
+        if source not in self._breaks:
+            sources = piece_sources(source)
+            reading = sum(reading_steps(len(piece)) for piece in sources)
+            fits = len(sources) == 1 or reading <= self._steps
+            if len(sources) > 1 and fits:
+                self._steps -= reading
+                steps = sum(formula_cost(piece) for piece in sources)
+                fits = steps <= self._steps
+                self._steps -= steps if fits else 0
+            self._breaks[source] = fits
+        return self._breaks[source]
 
     def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
         """`typeset(latex, size, display)` if it fits what is left of the budget, else None.
