@@ -116,7 +116,8 @@ def test_an_inline_formula_is_charged_for_the_pieces_a_line_may_break_between() 
     assert len(sources) == 4 and pieces > whole
     assert MathBudget(steps=whole + pieces).typesets(latex, 20.0)
     assert not MathBudget(steps=whole + pieces - 1).typesets(latex, 20.0)
-    assert MathBudget(steps=whole).typesets(latex, 20.0, display=True)  # set whole only
+    shown = mathcost.reading_steps(len(latex)) + mathtex.formula_cost(latex, True)
+    assert MathBudget(steps=shown).typesets(latex, 20.0, display=True)  # set whole only
     budget = MathBudget(steps=whole + pieces)
     assert budget.typesets(latex, 20.0) and budget.typesets(latex, 20.0)  # charged once
 
