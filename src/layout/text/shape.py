@@ -35,7 +35,7 @@ from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
 from . import punctuation
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
-from .formula.mathbreaks import pieces
+from .formula.mathbreaks import piece_sources, pieces
 from .formula.mathtex import Formula, typeset, typeset_mixed
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
@@ -122,9 +122,7 @@ def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
     typesets."""
     face = fonts.chain(span.style.family, span.style.bold)[0]
     parts = pieces(span.text) if span.math == "inline" else [span.text]
-    # Each piece but the last ends on its operator; `{}` is the operand TeX sees after it,
-    # so the operator keeps its space on both sides (mathspacing: a last `+` is unary).
-    sources = [f"{part}{{}}" for part in parts[:-1]] + parts[-1:]
+    sources = piece_sources(span.text) if span.math == "inline" else [span.text]
     formulas = [typeset(source, span.style.size, span.math == "display") for source in sources]
     if len(parts) > 1 and any(formula is None for formula in formulas):
         parts, formulas = [span.text], [typeset(span.text, span.style.size, False)]
