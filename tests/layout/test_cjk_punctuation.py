@@ -108,3 +108,15 @@ def test_figures_beside_chinese_are_lining_in_a_display_face(fonts: layout.FontB
         return cluster.glyphs
 
     assert glyph_of("成都3天2晚", "3") != glyph_of("Top 3 days", "3")
+
+
+@pytest.mark.parametrize(("theme", "role"), CASES)
+def test_the_katakana_middle_dot_keeps_its_em_in_japanese(
+    fonts: layout.FontBook, theme: str, role: str
+) -> None:
+    """The shipped faces' Japanese `locl` swapped ・ for a 0.34-em dot (the glyph it shares
+    with U+00B7): "二年坂・三年坂" set it squeezed between the kanji."""
+    style = role_style(theme, role)
+    for text in ("二年坂・三年坂を歩いて", "チーム・開発"):
+        [dot] = [c for c in shape([Span(text, style)], fonts) if c.text == "・"]
+        assert dot.width >= 0.95 * style.size, (text, dot.width)
