@@ -169,6 +169,9 @@ def _parted(
     whole = fit_scale(drawing, ctx.width, rooms[0])  # as it would be drawn: one figure
     if not drawing.wide_cut or STRIP_GAIN * whole >= FIGURE_FLOOR:
         return []
+    cards = ctx.width * (rooms[0] + (MAX_BANDS - 1) * rooms[1])
+    if drawing.width * drawing.height * FIGURE_FLOOR**2 > cards:
+        return []  # more than `MAX_BANDS` cards hold at the floor: not worth the layouts
 
     def fits(part: Drawing, index: int) -> bool:
         return fit_scale(part, ctx.width, rooms[min(index, 1)]) >= FIGURE_FLOOR
