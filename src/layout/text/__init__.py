@@ -1,7 +1,7 @@
 """Styled spans → shaped clusters → broken, aligned lines of glyph runs; and math as outlines.
 
-`runs` and `shape` cut a span into runs of one face and shape them with HarfBuzz into
-`Cluster`s (`clusters`; `tracking` and `punctuation`: letter spacing and CJK punctuation
+`runs` and `shape` cut a span into runs of one face and shape them with HarfBuzz (`glyphs`)
+into `Cluster`s (`clusters`; `tracking` and `punctuation`: letter spacing and CJK punctuation
 compression); `opportunities` says where a line may break (CJK-aware; `words` keeps Chinese
 words whole and finds English hyphen points) and `linebreak` fits the lines (`pretty` keeps a
 paragraph from ending on a runt); `inline` sets them into `TextLine`s (`linebox`) and

@@ -19,6 +19,7 @@ import regex
 from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster, trimmed
+from .glyphs import hyphen_after
 from .linebox import Metrics, TextLine
 from .linebreak import (
     NO_EDGES,
@@ -48,7 +49,7 @@ from .opportunities import (
     opportunities,
 )
 from .pretty import even_lines, pretty_lines
-from .shape import hyphen_after, shape
+from .shape import shape
 from .units import keep_whole
 from .words import hyphen_points
 
