@@ -58,7 +58,7 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
     "ziamath": ("layout/text/formula/mathtex.py",),
     "budoux": ("layout/text/words.py",),  # Japanese phrases for heading breaks
     "marisa_trie": ("layout/text/segment/data.py",),  # jieba's dictionary, memory-mapped
-    "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
+    "uharfbuzz": ("layout/text/glyphs.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (
         "layout/draw/painter.py",
         "layout/draw/encode.py",
@@ -608,7 +608,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
             ["markdown_it only in"],
         ),
         ("layout/parse/markdown.py", "from markdown_it import MarkdownIt\n", []),
-        ("layout/text/shape.py", "import uharfbuzz as hb\n", []),
+        ("layout/text/glyphs.py", "import uharfbuzz as hb\n", []),
         ("layout/draw/painter.py", "import uharfbuzz\n", ["uharfbuzz only in"]),
         ("layout/text/shape.py", "from fontTools.ttLib import TTFont\n", ["fontTools only in"]),
         ("layout/base/fonts.py", "from fontTools.ttLib import TTFont\n", []),

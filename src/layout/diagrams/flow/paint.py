@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ...style.resolver import contrast
 from ..marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
 from ..mermaid import Edge, Node
-from .shapes import details, filled, outline, polygon
+from .details import details
+from .outlines import filled, outline, polygon
 from .style import Look
 
 DARK_INK, LIGHT_INK = "#1c1f23", "#ffffff"  # a label's ink on an author's fill

@@ -11,7 +11,7 @@ face on the side the edge comes from, the route's last run moved over with it.
 from __future__ import annotations
 
 from .paint import Placed, ray_exit
-from .shapes import outline, polygon
+from .outlines import outline, polygon
 
 TIPPED = ("rhombus",)  # shapes whose edges meet at a tip (a circle's meet round its rim)
 ON_AXIS = 0.5  # px a point may stand off a node's centre line and still be on it
