@@ -32,7 +32,7 @@ from ..base.fonts import Face, FontBook, shape_cached
 from ..style.spanstyle import CjkItalic as CjkItalic
 from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
-from . import punctuation
+from . import punctuation, runs
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
 from .formula.mathbreaks import piece_sources, pieces
 from .formula.mathtex import Formula, typeset, typeset_mixed
@@ -42,6 +42,7 @@ from .tracking import amounts as spacing_amounts
 
 FULL_WIDTH = ("fwid",)
 LINING = ("lnum",)
+_WIDTH_FEATURES = {runs.NATURAL: (), runs.FULL: FULL_WIDTH, runs.PROPORTIONAL: ("pwid",)}
 BREAK_AFTER = "\u200b"  # between a formula's pieces: a line may end there (opportunities.ZW)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
@@ -203,13 +204,13 @@ def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> lis
     faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
     out: list[Cluster] = []
     for segment in segments(text, style, faces, context):
-        face, look, graphemes, full_width = segment
+        face, look, graphemes, width = segment
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), look))
             continue
-        extra = (FULL_WIDTH if full_width else ()) + (LINING if context.cjk else ())
+        extra = _WIDTH_FEATURES[width] + (LINING if context.cjk else ())
         shaped = glyph_clusters(face, graphemes, look, context.language, extra)
-        if full_width:
+        if width == runs.FULL:
             shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
         out.extend(shaped)
     return out

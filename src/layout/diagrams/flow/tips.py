@@ -10,8 +10,8 @@ face on the side the edge comes from, the route's last run moved over with it.
 
 from __future__ import annotations
 
-from .paint import Placed, ray_exit
 from .outlines import outline, polygon
+from .paint import Placed, ray_exit
 
 TIPPED = ("rhombus",)  # shapes whose edges meet at a tip (a circle's meet round its rim)
 ON_AXIS = 0.5  # px a point may stand off a node's centre line and still be on it
