@@ -32,7 +32,7 @@ BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops he
 BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
-_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—")
+_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
 # pause, one between two letters reads as a typo.

@@ -61,6 +61,7 @@ SOFT_HYPHEN = "\u00ad"
 _CLOSE_WIDE = set(
     "，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，"
+    "｜"  # a title's separator (上海｜藏在梧桐区的…): it ends 上海, never opens a line
 )
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
