@@ -507,7 +507,7 @@ def test_lone_last_moves_at_most_a_small_piece() -> None:
 
 
 def test_an_emoji_never_ends_a_paragraph_alone() -> None:
-    """"…照片随手拍都出片 / 📷" at 1600x900: the emoji took the last line by itself."""
+    """ "…照片随手拍都出片 / 📷" at 1600x900: the emoji took the last line by itself."""
     texts = [*"中中中中中中中中", "📷"]
     allowed = opportunities(texts, [False] * len(texts))
     lines = break_lines(texts, [1.0] * len(texts), allowed, 4)
