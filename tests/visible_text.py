@@ -60,7 +60,12 @@ def _inline_text(token: Token) -> str:
     return "".join(out)
 
 
+# Cards set typed quotes curly ("wait" → “wait”, don't → don’t: layout/parse/quotes.py);
+# a reader reads the same text, so comparisons take both as the straight marks.
+_STRAIGHT = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2019": "'"})
+
+
 def squeeze(text: str) -> str:
     """`text` without whitespace, NFKC-normalised (PDF text maps some CJK glyphs back to
-    their compatibility twins, such as the Kangxi radical ⼩ for 小)."""
-    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+    their compatibility twins, such as the Kangxi radical ⼩ for 小), curly quotes straight."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text)).translate(_STRAIGHT)
