@@ -520,15 +520,16 @@ def test_a_hanging_space_never_grows_by_a_hyphen() -> None:
 
 def _mark_edges(texts: list[str], widths: list[float]) -> list[Edges]:
     """Half of each full-width mark is blank: a closing mark's after it, an opening one's
-    before it."""
-    return [
-        Edges(end=w / 2)
-        if t in CLOSING_CJK
-        else Edges(start=w / 2)
-        if t in OPENING_CJK
-        else Edges()
-        for t, w in zip(texts, widths, strict=True)
-    ]
+    before it; a soft hyphen used as a break draws a hyphen."""
+    edges = []
+    for text, width in zip(texts, widths, strict=True):
+        if text in CLOSING_CJK:
+            edges.append(Edges(end=width / 2))
+        elif text in OPENING_CJK:
+            edges.append(Edges(start=width / 2))
+        else:
+            edges.append(Edges(hyphen=1.0 if text == "\u00ad" else 0.0))
+    return edges
 
 
 @FAST
@@ -556,6 +557,7 @@ def test_evened_lines_cover_the_text_and_fit_by_their_marks_blanks(
         assert MANDATORY not in allowed[line.start : line.end - 1]
         if not line.squeeze:
             continue
+        assert not edges[line.end - 1].hyphen  # its width never counts a hyphen drawn
         content = _content(texts, line)
         room = sum(edges[i].end for i in range(line.start, content - 1))
         room += sum(edges[i].start for i in range(line.start + 1, content))

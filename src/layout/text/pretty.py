@@ -249,7 +249,7 @@ def _pulled(
     line compression), and either the breaks after kept or the rest filled again: the
     first such set with fewer loose lines and nothing worse; None when none has."""
     loose = _loose_count(part, looseness)
-    ends = _next_breaks(allowed, part[0].end, part[-1].end)
+    ends = _next_breaks(allowed, edges, part[0].end, part[-1].end)
     for end in ends[:EVEN_MOVES]:
         first = measured(texts, widths, edges, part[0].start, end, max_width, squeeze=True)
         if first is None:
@@ -265,9 +265,10 @@ def _pulled(
     return None
 
 
-def _next_breaks(allowed: list[int], start: int, end: int) -> list[int]:
-    """Where a line could end after `start`, up to `end` (the paragraph's end)."""
-    breaks = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED]
+def _next_breaks(allowed: list[int], edges: list[Edges], start: int, end: int) -> list[int]:
+    """Where a line could end after `start`, up to `end` (the paragraph's end): ordinary
+    breaks, not one that would draw a hyphen (a soft hyphen's), which `measured` leaves out."""
+    breaks = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED and not edges[i].hyphen]
     return [*breaks[:EVEN_MOVES], end]
 
 
