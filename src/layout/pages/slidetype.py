@@ -13,7 +13,7 @@ A square card shown smaller on a phone than the default card is (500x500: 0.73 o
 px against the default's 0.82) reads its body at 11 px (zoom.py's `_readable`), but its code
 and table cells, which themes set smaller than the body, at 9.2 to 10.6 px: there each role
 of `SMALL_ROLES` is set at least as large as reads `READABLE_PX` on the phone
-(`small_card_styles`, its floor from `zoom.phone_floor`). A card shown as large as the
+(`at_least`, its floor from `zoom.phone_floor`). A card shown as large as the
 default or larger (440x586, 1080x1440, 360x640) keeps its theme's sizes.
 
 A theme may set a slide otherwise (its `slide` table, knobs over its roles): a frame

@@ -1,11 +1,13 @@
 """Spans and a width → `TextLine`s: broken, aligned, with glyph runs at absolute x.
 
 Lines are set in a block's line box (linebox.py), grown for larger inline text. Justified
-lines spread the spare width (what is left after punctuation compression) over inner spaces
-and CJK character gaps, never past what reads as set solid (`LOOSE_GAP`): the breaks are
-chosen to avoid such a line, and one no break helps is set at the start; a paragraph's last
-line and lines ended by a hard break stay at the start, as browsers do. What each line
-paints (backgrounds, glyph runs, strike lines) is lineitems.py's.
+lines spread the spare width (what is left after punctuation compression) over inner spaces,
+CJK character gaps and the gaps after a closing or before an opening mark, never past what
+reads as set solid (`LOOSE_GAP`); a line that pulled a piece up takes its marks' blanks in
+(`LineRange.squeeze`). The breaks are chosen to avoid a loose line, and one no break
+helps is set at the start; a paragraph's last line and lines ended by a hard break stay at
+the start, as browsers do. What each line paints (backgrounds, glyph runs, strike lines)
+is lineitems.py's.
 """
 
 from __future__ import annotations

@@ -17,8 +17,11 @@ In justified text, a line that would be spread past what reads as set solid (`ev
 a looseness over 1, as inline.py weighs it; say "建议 / 19:00" where the time cannot come
 up) takes a piece or two from the line before, the rest of its paragraph filled again,
 where that leaves fewer loose lines and no more lines, hyphens, broken words or runts:
-TeX's total fit, for the few lines it changes. A line no set of breaks helps is set flush
-start by inline.py rather than spread.
+TeX's total fit, for the few lines it changes. A loose line with no line before to take
+from (a paragraph's first: "如果…那就现 / 在做。", where `avoid_lone_last` sent a character
+down) pulls the next piece or two up instead, making room by compressing its marks' blanks
+(clreq's line compression: "…做完，那就现在做。" on one line). A line no set of breaks
+helps is set flush start by inline.py rather than spread.
 """
 
 from __future__ import annotations
@@ -249,8 +252,7 @@ def _pulled(
     line compression), and either the breaks after kept or the rest filled again: the
     first such set with fewer loose lines and nothing worse; None when none has."""
     loose = _loose_count(part, looseness)
-    ends = _next_breaks(allowed, edges, part[0].end, part[-1].end)
-    for end in ends[:EVEN_MOVES]:
+    for end in _next_breaks(allowed, edges, part[0].end, part[-1].end):
         first = measured(texts, widths, edges, part[0].start, end, max_width, squeeze=True)
         if first is None:
             return None  # the next piece does not fit however tight the marks are set
@@ -266,10 +268,11 @@ def _pulled(
 
 
 def _next_breaks(allowed: list[int], edges: list[Edges], start: int, end: int) -> list[int]:
-    """Where a line could end after `start`, up to `end` (the paragraph's end): ordinary
-    breaks, not one that would draw a hyphen (a soft hyphen's), which `measured` leaves out."""
+    """The first EVEN_MOVES places a line could end after `start`, up to `end` (the
+    paragraph's end): ordinary breaks, not one that would draw a hyphen (a soft hyphen's),
+    which `measured` leaves out of the width."""
     breaks = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED and not edges[i].hyphen]
-    return [*breaks[:EVEN_MOVES], end]
+    return [*breaks, end][:EVEN_MOVES]
 
 
 def _taking(widths: list[float], edges: list[Edges], line: LineRange, start: int) -> LineRange:
