@@ -344,11 +344,14 @@ found = re.search(r"Created the first API key.*?\n\s*\n\s+(\S+)\n", printed)
 if not found:
     fail("the first-start key is not in the server's output")
 key = found.group(1)
-# Each part needs its own libraries: a Chinese heading (marisa-trie), code (pygments), math
+# Each part needs its own libraries: a Chinese heading (marisa-trie), a Japanese one
+# (budoux), code (pygments), math
 # (ziamath), a flowchart (grandalf), emoji, long English words (pyphen).
 markdown = """# Hello from the container
 
 ## 容器里画出的第一张卡片标题长得要在词与词之间换行才能放下
+
+## コンテナの中で描いた最初のカードは見出しが長いので言葉の切れ目で折り返す
 
 One card, drawn inside the image, with $E = mc^2$ and internationalization.
 

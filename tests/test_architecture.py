@@ -43,10 +43,12 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
-    # the card parser, and the article path's own HTML renderer (raw HTML on, sanitised)
+    # the card parser, its CJK-friendly emphasis rule, and the article path's own HTML
+    # renderer (raw HTML on, sanitised)
     "markdown_it": (
         "layout/parse/markdown.py",
         "layout/parse/mdparser.py",
+        "layout/parse/cjkemphasis.py",
         "app/articles/convert/html.py",
     ),
     "mdit_py_plugins": (
@@ -54,8 +56,9 @@ LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
         "layout/parse/mdparser.py",
     ),  # cards: dollar math only
     "ziamath": ("layout/text/formula/mathtex.py",),
+    "budoux": ("layout/text/words.py",),  # Japanese phrases for heading breaks
     "marisa_trie": ("layout/text/segment/data.py",),  # jieba's dictionary, memory-mapped
-    "uharfbuzz": ("layout/text/shape.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
+    "uharfbuzz": ("layout/text/glyphs.py", "layout/base/fonts.py", "layout/base/brandfonts.py"),
     "skia": (
         "layout/draw/painter.py",
         "layout/draw/encode.py",
@@ -605,7 +608,7 @@ def test_every_door_is_a_real_file_or_a_future_one() -> None:
             ["markdown_it only in"],
         ),
         ("layout/parse/markdown.py", "from markdown_it import MarkdownIt\n", []),
-        ("layout/text/shape.py", "import uharfbuzz as hb\n", []),
+        ("layout/text/glyphs.py", "import uharfbuzz as hb\n", []),
         ("layout/draw/painter.py", "import uharfbuzz\n", ["uharfbuzz only in"]),
         ("layout/text/shape.py", "from fontTools.ttLib import TTFont\n", ["fontTools only in"]),
         ("layout/base/fonts.py", "from fontTools.ttLib import TTFont\n", []),

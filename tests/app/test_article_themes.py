@@ -192,13 +192,6 @@ def own_selectors(theme: str) -> set[str]:
     }
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _math_loaded() -> None:
-    """One formula typeset first: the first in a process loads the math fonts, which on a
-    busy machine can use up a post's math seconds (its formulas then stay source)."""
-    to_article("$x$", THEMES[0])
-
-
 def article(theme: str) -> lxml_html.HtmlElement:
     return lxml_html.document_fromstring(to_article(SAMPLE, theme).html).find("body")[0]
 

@@ -108,3 +108,28 @@ def test_figures_beside_chinese_are_lining_in_a_display_face(fonts: layout.FontB
         return cluster.glyphs
 
     assert glyph_of("成都3天2晚", "3") != glyph_of("Top 3 days", "3")
+
+
+@pytest.mark.parametrize(("theme", "role"), CASES)
+def test_the_katakana_middle_dot_keeps_its_em_in_japanese(
+    fonts: layout.FontBook, theme: str, role: str
+) -> None:
+    """The shipped faces' Japanese `locl` swapped ・ for a 0.34-em dot (the glyph it shares
+    with U+00B7): "二年坂・三年坂" set it squeezed between the kanji."""
+    style = role_style(theme, role)
+    for text in ("二年坂・三年坂を歩いて", "チーム・開発"):
+        [dot] = [c for c in shape([Span(text, style)], fonts) if c.text == "・"]
+        assert dot.width >= 0.95 * style.size, (text, dot.width)
+
+
+@pytest.mark.parametrize("family", ["sans", "serif-cjk"])
+def test_curly_quotes_in_english_are_proportional_in_a_cjk_face(
+    fonts: layout.FontBook, family: str
+) -> None:
+    """A CJK face draws “ ” ’ a full em wide, as Chinese sets them: in English text they
+    read "don’ t" and “ yes ” (iPhone keyboards type them, the parser curls typed ones)."""
+    clusters = shape([Span("don’t say “yes” now", SpanStyle(family, EM, False, False, 0))], fonts)
+    for mark in [c for c in clusters if c.text in "’“”"]:
+        assert mark.width < 0.5 * EM, (mark.text, mark.width)
+    chinese = shape([Span("他说“你好”就走", SpanStyle(family, EM, False, False, 0))], fonts)
+    assert [c.width for c in chinese if c.text == "“"] == [EM]  # Chinese keeps its em

@@ -7,12 +7,15 @@ shows a part that reads, no label is cut or lost, and the quality report says so
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import numpy as np
 
 from inkcard import layout, themes
-from inkcard.layout.diagrams.bands import FRAME_HEAD, bands
+from inkcard.layout.diagrams.bands import FRAME_HEAD, band_span, bands
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
+from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Lines, Mark
 from inkcard.layout.pages.quality import measure
 from tests import pngcodec
@@ -112,3 +115,33 @@ def test_no_card_ends_on_a_frames_head() -> None:
     drawing = Drawing(100.0, 330.0, (frame, *(_label(y) for y in range(0, 325, 13))), "")
     cuts = [part.bottom for part in bands(drawing, 100.0, 100.0)[:-1]]
     assert cuts and not any(60.0 < cut < 60.0 + FRAME_HEAD for cut in cuts), cuts
+
+
+def _branches(count: int) -> str:
+    lines = ["sequenceDiagram", "participant A as Client", "participant B as Server"]
+    for n in range(count):
+        lines += [f"A->>B: request {n}", f"B-->>A: step {n}", f"alt cache hit {n}"]
+        lines += [f"B->>A: cached {n}", f"else cache miss {n}", f"B->>A: fresh {n}", "end"]
+    return "\n".join(lines)
+
+
+def test_no_card_ends_on_an_else_and_its_condition(fonts) -> None:
+    """A sequence records each divider with its condition and its first row as a kept span
+    (`Drawing.keep`): no cut falls between a dashed `else` line and the message under it,
+    where 88 of 276 cuts of these alt/else ladders did (a card ending on "cache miss")."""
+    measure_label = LabelSetter(fonts).measure
+    crossed = []
+    for count, (first, rest) in itertools.product(range(3, 9), ((476, 420), (400, 380))):
+        drawing = draw_to_fit(DiagramBudget(), _branches(count), measure_label, 392.0, 476.0)
+        dividers = [band_span(i)[0] for i in drawing.items if _divider(i)]
+        tops = sorted(band_span(i)[0] for i in drawing.items if isinstance(i, Label))
+        for part in bands(drawing, first, rest)[:-1]:
+            for y in dividers:
+                row = [top for top in tops if top > y][1]  # under the condition: the message
+                if y - 1 < part.bottom < row:
+                    crossed.append((count, first, part.bottom))
+    assert len(dividers) == 8 and not crossed, crossed
+
+
+def _divider(item: Mark | Label) -> bool:
+    return isinstance(item, Mark) and item.dash is not None and item.stroke == "accent"

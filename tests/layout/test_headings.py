@@ -161,6 +161,10 @@ PHRASES = {
     "## 查理·芒格的投资哲学 — 逆向思考": ("查理·芒格",),
     "## 吃到撑的成都火锅地图，本地人也说好": ("吃到撑",),
     "# はじめてのチーム開発フローとレビュー": ("チーム", "フロー", "レビュー"),
+    # a title's separator ends its place name, never opens a line
+    "# 上海｜藏在梧桐区的5家宝藏咖啡馆☕️ 周末就去！": ("上海｜", "咖啡馆"),
+    # Japanese phrases (BudouX): jieba's Chinese cuts had "から始め / る"
+    "# 京都で過ごす週末：Blue Bottle Coffeeから始める「ゆっくり旅」のすすめ": ("始める", "過ごす"),
 }
 
 

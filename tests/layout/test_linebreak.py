@@ -507,6 +507,16 @@ def test_lone_last_moves_at_most_a_small_piece() -> None:
     assert [(r.start, r.end) for r in moved] == [(0, 4), (4, 6), (6, 9)]
 
 
+def test_an_emoji_never_ends_a_paragraph_alone() -> None:
+    """ "…照片随手拍都出片 / 📷" at 1600x900: the emoji took the last line by itself."""
+    texts = [*"中中中中中中中中", "📷"]
+    allowed = opportunities(texts, [False] * len(texts))
+    lines = break_lines(texts, [1.0] * len(texts), allowed, 4)
+    assert [(r.start, r.end) for r in lines] == [(0, 4), (4, 8), (8, 9)]
+    moved = avoid_lone_last(texts, [1.0] * len(texts), allowed, lines, 4)
+    assert [(r.start, r.end) for r in moved] == [(0, 4), (4, 7), (7, 9)]
+
+
 def test_a_hanging_space_never_grows_by_a_hyphen() -> None:
     """Hypothesis found it: a space carrying a hyphen edge, alone on a line, came out wider
     than the box although it draws nothing."""

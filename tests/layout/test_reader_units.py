@@ -71,7 +71,7 @@ def test_a_paragraph_of_ascii_quotes_in_chinese_gets_curly_ones() -> None:
 @pytest.mark.parametrize(
     "markdown",
     [
-        'He said "wait" and left.',  # English: as typed
+        'a 5" screen and a 7" one',  # inches: no mark opens or closes a word
         '把"等待写进计划',  # one mark: which is the stray cannot be known
         '写 `x = "等待"` 进去',  # inline code is never touched
     ],
@@ -80,6 +80,24 @@ def test_quotes_stay_as_typed_outside_cjk_pairs(markdown: str) -> None:
     doc = parse(markdown)
     text = "".join(t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines)
     assert "“" not in text and '"' in text
+
+
+@pytest.mark.parametrize(
+    ("markdown", "curled"),
+    [
+        ('He said "wait" and left.', "He said “wait” and left."),
+        ("Don't obsess, it's fine.", "Don’t obsess, it’s fine."),
+        (
+            '"A reader lives a thousand lives." — Martin',
+            "“A reader lives a thousand lives.” — Martin",
+        ),
+    ],
+)
+def test_english_quotes_and_apostrophes_are_curled(markdown: str, curled: str) -> None:
+    doc = parse(markdown)
+    assert (
+        "".join(t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines) == curled
+    )
 
 
 def test_quotes_pair_across_marks() -> None:

@@ -197,6 +197,18 @@ def subset_font(path: Path, text: str) -> bytes:
 NO_LIGATURES = {"liga": False, "calt": False, "clig": False, "dlig": False}
 
 
+# The katakana middle dot ・ shares one full-width glyph with U+00B7, U+2022 and U+2027 in
+# the shipped CJK faces, and their Japanese `locl` swaps it for the 0.34-em proportional dot
+# that suits U+00B7 in Latin: "二年坂・三年坂" set the dot squeezed between the kanji. The
+# dot is shaped untagged (the other characters keep their Japanese forms: 坂).
+_FULL_WIDTH_DOT = "\u30fb"
+
+
+def _dots_untagged(text: str) -> list[tuple[int, int, bool]]:
+    """`locl` off over each ・ of `text` (HarfBuzz feature ranges, in code points)."""
+    return [(i, i + 1, False) for i, char in enumerate(text) if char == _FULL_WIDTH_DOT]
+
+
 @lru_cache(maxsize=4096)
 def shape_cached(
     face: Face, text: str, ligatures: bool, language: str | None, extra: tuple[str, ...] = ()
@@ -208,8 +220,10 @@ def shape_cached(
     buf.guess_segment_properties()
     if language:
         buf.language = language
-    features = {} if ligatures else dict(NO_LIGATURES)
+    features: dict[str, object] = {} if ligatures else dict(NO_LIGATURES)
     features.update(dict.fromkeys(extra, True))
+    if language and _FULL_WIDTH_DOT in text:
+        features["locl"] = _dots_untagged(text)
     hb.shape(face.hb_font, buf, features)
     infos, positions = buf.glyph_infos, buf.glyph_positions
     return (

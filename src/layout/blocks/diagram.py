@@ -19,7 +19,7 @@ from dataclasses import replace
 
 from ..base.boxes import Group, Item, Rect, Row, Shape
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
-from ..diagrams.fit import draw_to_fit, fit_scale
+from ..diagrams.fit import draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
 from ..diagrams.palette import series_colour
@@ -86,7 +86,8 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         return _fallback(flow, block, ctx, str(error))
     rows: list[Row] = []
     if limit and full:
-        rows = _stripped(drawing, setter, flow.styles, ctx, limit, full)
+        rows = _parted(flow, block, drawing, setter, ctx, (limit, full))
+        rows = rows or _stripped(drawing, setter, flow.styles, ctx, limit, full)
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
@@ -148,6 +149,41 @@ def _banded(
             )
         )
     return rows
+
+
+def _parted(
+    flow: Layouter,
+    block: CodeBlock,
+    drawing: Drawing,
+    setter: LabelSetter,
+    ctx: Ctx,
+    rooms: tuple[float, float],
+) -> list[Row]:
+    """A class or ER diagram that its card would shrink under `FIGURE_FLOOR` by more than
+    `STRIP_GAIN` split as a model (`fit.draw_in_parts`), not shrunk past
+    legibility nor cut as a picture (`_stripped`): parts, each a whole diagram of some of
+    its boxes that fits a card (the first `rooms[0]` tall, the others `rooms[1]`) at
+    `FIGURE_FLOOR` or over, a row each; none when it cannot be."""
+    # where its labels would not come out `STRIP_GAIN` times larger, the whole model on one
+    # card reads better than parts (case 20 at 67 % was a card and one of three scraps)
+    whole = fit_scale(drawing, ctx.width, rooms[0])  # as it would be drawn: one figure
+    if not drawing.wide_cut or STRIP_GAIN * whole >= FIGURE_FLOOR:
+        return []
+    cards = ctx.width * (rooms[0] + (MAX_BANDS - 1) * rooms[1])
+    if drawing.width * drawing.height * FIGURE_FLOOR**2 > cards:
+        return []  # more than `MAX_BANDS` cards hold at the floor: not worth the layouts
+
+    def fits(part: Drawing, index: int) -> bool:
+        return fit_scale(part, ctx.width, rooms[min(index, 1)]) >= FIGURE_FLOOR
+
+    parts = draw_in_parts(flow.diagrams, block.code, setter.measure, fits, MAX_BANDS)
+    rows = [
+        _figure(part, setter, flow.styles, ctx, rooms[min(i, 1)]) for i, part in enumerate(parts)
+    ]
+    # the note of the form it was drawn in (turned, labels wrapped) is not the parts'
+    note = f"a large diagram split into {len(parts)} parts, each whole, to keep its labels legible"
+    first = replace(rows[0], text=drawing.text, note=note) if rows else None  # the whole's text
+    return [first, *rows[1:]] if first else []
 
 
 def _stripped(

@@ -15,7 +15,8 @@ from ..base.boxes import Frame, FrameDecor, Row
 from ..parse.doc import Table
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.inline import ContentWidths, layout_text, measure_widths
+from ..text.breakpoints import ContentWidths, measure_widths
+from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine
 from .parts import Ctx, Layouter, Part
 from .tables import TableBox, layout_table

@@ -27,7 +27,7 @@ from ..base.boxes import Frame, Group, Item, Rect, Row, Segment
 from ..parse.doc import Table, Text
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.inline import ContentWidths
+from ..text.breakpoints import ContentWidths
 from ..text.linebox import Metrics, TextLine
 from .marks import corner_fill
 

@@ -5,8 +5,9 @@ height: shrunk to the height, its labels fell to 3 px on a phone. Cut into bands
 width's scale instead, each card shows a part at a size that reads, the way a long
 screenshot is posted as several. The bands are as few as greedy cuts make them and
 filled evenly (no stub of a last band). A cut never passes through a label, and avoids
-the small filled boxes (notes, chips, nodes), a frame's head and a timeline's period
-(`Drawing.keep`) where it can; lines and frames that cross a cut
+the small filled boxes (notes, chips, nodes), a frame's head, a timeline's period and a
+sequence's `else` with its condition and first row (`Drawing.keep`) where it can; lines
+and frames that cross a cut
 are clipped there by the card (`Group.clip`) and go on in the next band. What a drawing
 names as its `heads` (a sequence's participants) the card draws again atop each band after
 the first, as mermaid-js's mirrored actors close a long diagram, so each band names its

@@ -18,6 +18,7 @@ from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour,
 from .flow.route import PANEL_PAD, TITLE
 from .flow.shapes import label_shift
 from .flow.shapes import size as shape_size
+from .flow.tips import off_shared_tips
 from .layered import Path, ordered_edge, shared, sugiyama, vertex
 from .marks import (
     LABEL_SIZE,
@@ -183,6 +184,7 @@ def _flowchart_drawing(
         if len(pieces) == 2 and key in placed and turns_back(points, junction):
             points = _label_onto_line(placed, key, points, junction)
         lines.append(points)
+    lines = off_shared_tips([(e.source, e.target) for e in chart.edges], lines, placed)
     items: list[Mark | Label] = []
     items.extend(_subgraph_panels(chart, placed, lines, measure))
     for edge, points in zip(chart.edges, lines, strict=True):

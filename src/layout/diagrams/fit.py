@@ -9,6 +9,7 @@ back to its source at once, as one that does not parse does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from ..errors import DiagramError
@@ -35,6 +36,7 @@ from .timecharts.timeline import layout_timeline
 from .uml.classes import layout_classes, layout_er
 from .uml.mermaidclass import ClassDiagram
 from .uml.mermaider import ErDiagram
+from .uml.parts import split
 
 ROW_KINDS = (Sequence, Gantt, Timeline, Journey)  # read in rows, top to bottom
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
@@ -118,6 +120,30 @@ def _narrow(measure: Measure) -> Measure:
     return narrow
 
 
+def draw_in_parts(
+    budget: DiagramBudget,
+    source: str,
+    measure: Measure,
+    fits: Callable[[Drawing, int], bool],
+    most: int,
+) -> list[Drawing]:
+    """A class or ER diagram as at most `most` parts, each a whole diagram that `fits` (the
+    part's drawing, its index) a card (`uml.parts.split`), under the post's `budget`; none
+    when it is another kind or cannot be so split."""
+    diagram = parse_diagram(source)
+    if not isinstance(diagram, ClassDiagram | ErDiagram):
+        return []
+
+    def draw(part: Diagram, index: int) -> Drawing | None:
+        try:
+            drawing = budget.draw_part(source, part, measure)
+        except DiagramError:
+            return None
+        return drawing if fits(drawing, index) else None
+
+    return split(diagram, draw, most)
+
+
 def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
     """How much the drawing shrinks to fit `width` (and `height`); never grown."""
     scale = min(1.0, width / drawing.width)
@@ -129,7 +155,11 @@ def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawin
     branches all on one side, a sequence compact); `DiagramError` (a one-line reason) when
     it is not drawn.
     A kind that reads in rows says so (`Drawing.rows`): a card may cut it into bands."""
-    diagram = parse_diagram(source)
+    return draw_record(parse_diagram(source), measure, upright)
+
+
+def draw_record(diagram: Diagram, measure: Measure, upright: bool = False) -> Drawing:
+    """`draw_diagram` of a diagram already parsed (or a part of one: `uml.parts`)."""
     drawing = _laid_out(diagram, measure, upright)
     if isinstance(diagram, ROW_KINDS):
         return replace(drawing, rows=True)
@@ -196,12 +226,23 @@ class DiagramBudget:
             raise answer
         return answer
 
-    def _draw(self, source: str, measure: Measure, upright: bool) -> Drawing | DiagramError:
+    def draw_part(self, source: str, part: Diagram, measure: Measure) -> Drawing:
+        """The drawing of `part`, a part of the diagram `source` already drawn (`uml.parts`),
+        upright, its steps spent as another form of it; `DiagramError` past the steps."""
+        answer = self._draw(source, measure, True, part)
+        if isinstance(answer, DiagramError):
+            raise answer
+        return answer
+
+    def _draw(
+        self, source: str, measure: Measure, upright: bool, part: Diagram | None = None
+    ) -> Drawing | DiagramError:
         new = source not in self._counted
         if new and self._diagrams <= 0:
             return DiagramError("too many diagrams in one post: shown as source")
         try:
-            steps = diagram_steps(parse_diagram(source))
+            diagram = part if part is not None else parse_diagram(source)
+            steps = diagram_steps(diagram)
         except DiagramError as error:
             return error
         if steps > DIAGRAM_STEPS:
@@ -219,6 +260,6 @@ class DiagramBudget:
             self._diagrams -= 1
         self._steps -= steps
         try:
-            return draw_diagram(source, measure, upright)
+            return draw_record(diagram, measure, upright)
         except DiagramError as error:
             return error

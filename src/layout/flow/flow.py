@@ -153,7 +153,7 @@ class Flow:
             if rows:
                 if lone is not None and isinstance(block, Heading | Rule):
                     rows[-1] = lone  # its section is that one line: nothing to keep it with
-                _keep_joined(rows, previous, first, block, len(part.rows))
+                _keep_joined(rows, previous, first, block, len(part.rows), ctx.depth > 0)
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
             after_heading = isinstance(previous, Heading)
@@ -257,15 +257,26 @@ class Flow:
 
 
 def _keep_joined(
-    rows: list[Row], previous: Block | None, first: int, block: Block | None, lines: int = 0
+    rows: list[Row],
+    previous: Block | None,
+    first: int,
+    block: Block | None,
+    lines: int = 0,
+    in_item: bool = False,
 ) -> None:
     """Keeps the break before `block` (None: the end of the document; `lines`: the rows it
     makes) where a designer would: a paragraph ending in a colon stays with the block it
-    introduces; a table's note stays with the table; a formula stays with the paragraph
-    that names its symbols; a one-line paragraph that ends a section (a heading or a rule
-    follows) stays with the block before it."""
+    introduces, and so does a list item's text with the list nested under it (`in_item`:
+    its sub-points opening the next card read as orphans, their parent out of sight); a
+    table's note stays with the table; a formula stays with the paragraph that names its
+    symbols; a one-line paragraph that ends a section (a heading or a rule follows) stays
+    with the block before it."""
+    nested = in_item and isinstance(previous, Paragraph) and isinstance(block, ListBlock)
     if block is not None and (
-        _is_lead_in(previous) or _notes_on(previous, block, lines) or _legend_of(previous, block)
+        nested
+        or _is_lead_in(previous)
+        or _notes_on(previous, block, lines)
+        or _legend_of(previous, block)
     ):
         rows[-1] = replace(rows[-1], keep_with_next=True)
     ends_section = block is None or isinstance(block, Heading | Rule)

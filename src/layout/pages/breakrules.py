@@ -161,6 +161,28 @@ def ends_of(blocks: dict[int, tuple[int, int]], breaks: int) -> list[int]:
     return ends
 
 
+class Surroundings:
+    """What each break of a post falls inside, read off its rows once here rather than for
+    every card the page breaker prices."""
+
+    def __init__(self, rows: Sequence[Row]) -> None:
+        self.loose = [0]  # rows before each that allow a break after them
+        for row in rows:
+            self.loose.append(self.loose[-1] + (not row.keep_with_next))
+        self.chain_ends = chain_ends(rows)  # the end of the keep chain each row opens
+        self.paragraphs = block_runs(rows, "Paragraph")
+        self.code = block_runs(rows, "CodeBlock")
+        self.quotes = pull_quotes(rows)
+        self.lone_rows = lone_table_rows(rows)
+        self.bare_headers = bare_headers(rows)
+        # what the pricing asks of the row before each break: whether it is a rule,
+        # whether it must keep with the next
+        self.discardable = [row.discardable for row in rows]
+        self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
+        self.wholes = whole_blocks(rows, self.paragraphs)
+        self.next_sections = next_sections(rows)
+
+
 def _same_list(row: Row, following: Row) -> bool:
     """Both rows in one outermost list."""
     if not (row.source and following.source):

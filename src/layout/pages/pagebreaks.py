@@ -39,9 +39,10 @@ gaps, then its panels' padding; the theme sets the bound) when that saves a card
 a broken rule, and then only the cards that need it are tightened, each just enough
 (`squeeze.SQUEEZED` per such card; squeeze.py fits them).
 
-Heights come from prefix sums over the post stacked as one column: a card's rows keep the
-offsets they have there, so a card's height is two lookups, and a post of n rows costs
-n times the rows of a card, never n².
+What a card between two breaks shows and the height it takes is measured on the post
+stacked as one column (`column.py`, prefix sums: a card's height is two lookups, so a post of
+n rows costs n times the rows of a card, never n²); this module prices the cards and finds
+the cheapest set.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from ..base.boxes import Frame, Row
-from ..base.placing import EPSILON, place, repeated_header, shared_frames
+from ..base.boxes import Row
+from ..base.placing import EPSILON
 from ..errors import TooManyPages
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
@@ -60,16 +61,11 @@ from .breakrules import (
     TABLE_HEADER_ALONE,
     TABLE_ROW_ALONE,
     TAIL,
-    bare_headers,
-    block_runs,
-    chain_ends,
+    Surroundings,
     kept_rule,
-    lone_table_rows,
-    next_sections,
     opens_section,
-    pull_quotes,
-    whole_blocks,
 )
+from .column import Column
 from .short import TITLE_ROOMY, title_end
 from .squeeze import fitted, price_to_fit
 
@@ -117,16 +113,17 @@ def paged(
     """
     if not rows:
         return Paging([], [])
-    column = _Column(rows, height)
-    ends = column.best_ends(0.0)
-    broken = column.broken_at(ends, 0.0)
+    column = Column(rows, height)
+    breaks = _Breaks(column)
+    ends = breaks.best_ends(0.0)
+    broken = breaks.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    if squeeze > 0 and len(ends) > 1 and (rules or _could_save_a_card(column, len(ends), squeeze)):
+    if squeeze > 0 and len(ends) > 1 and (rules or column.could_save_a_card(len(ends), squeeze)):
         # tighter gaps where they save a card, or where they spare a broken rule (a title
         # 3 px too tall to stay with its diagram ended a slide alone)
-        tighter = column.best_ends(squeeze)
-        tighter_broken = column.broken_at(tighter, squeeze)
+        tighter = breaks.best_ends(squeeze)
+        tighter_broken = breaks.broken_at(tighter, squeeze)
         fewer_rules = len(tighter) == len(ends) and sum(map(len, tighter_broken)) < rules
         if len(tighter) < len(ends) or fewer_rules:
             ends, broken, squeezed = tighter, tighter_broken, True
@@ -140,94 +137,18 @@ def paged(
     return Paging(pages, broken)
 
 
-class _Card(msgspec.Struct, frozen=True):
-    """The rows a card from break `start` to break `end` shows: [lo, hi)."""
+class _Breaks:
+    """The breaks of the post's column and what each card between two of them costs: the
+    cheapest set found by dynamic programming, and the rules each of its cards breaks."""
 
-    lo: int
-    hi: int
-
-
-class _Column:
-    """The post as one column: prefix sums of heights and gaps, each break's kind, and the
-    paragraph and code block around it."""
-
-    def __init__(self, rows: Sequence[Row], height: float) -> None:
-        self.rows = rows
-        self.height = height
-        self.n = len(rows)
-        self.tops: list[float] = []  # where each row starts, in the one column
-        self.bottoms: list[float] = []  # where it ends, with its frames' bottom padding
-        self.opens: list[float] = []  # where it starts at the top of a card
-        self.gaps: list[float] = []  # the gaps up to and with each row's
-        self.shrinks = [0.0]  # what the figures before each row may give up of their height
-        self.tights = [0.0]  # what the table rows before it give, set tight
-        self.gives = [0.0]  # both: what a card may give where gaps may be squeezed too
-        # the padding of the frames (panels) opened up to each row, and each row's own
-        self.framed, self.own = _frame_padding(rows)
-        placed = place(rows).rows
-        total = 0.0
-        for row, at in zip(rows, placed, strict=True):
-            self.tops.append(at.y)
-            self.bottoms.append(at.y + row.height + sum(f.pad_bottom for f in row.frames))
-            self.opens.append(sum(f.pad_top for f in row.frames))
-            total += row.gap
-            self.gaps.append(total)
-            self.shrinks.append(self.shrinks[-1] + row.height * (1.0 - row.min_scale))
-            tight = row.height - row.tight.height if row.tight is not None else 0.0
-            self.tights.append(self.tights[-1] + tight)
-            self.gives.append(self.shrinks[-1] + self.tights[-1])
-        self.loose = [0]  # rows before each that allow a break after them
-        for row in rows:
-            self.loose.append(self.loose[-1] + (not row.keep_with_next))
-        self.chain_ends = chain_ends(rows)  # the end of the keep chain each row opens
-        self.header_tops: dict[int, float] = {}
+    def __init__(self, column: Column) -> None:
+        self.column = column
+        self.rows = column.rows
+        self.n = column.n
+        self.around = Surroundings(column.rows)
+        self.title_end = title_end(column.rows)  # a first card ending here is a title card
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
-        self.reaches: dict[tuple[int, float], int] = {}
-        self.paragraphs = block_runs(rows, "Paragraph")
-        self.code = block_runs(rows, "CodeBlock")
-        self.quotes = pull_quotes(rows)
-        self.lone_rows = lone_table_rows(rows)
-        self.bare_headers = bare_headers(rows)
-        # What `_priced` asks of the row before each break, read once here rather than
-        # for every card it prices: whether the row is a rule, whether it must keep
-        # with the next.
-        self.discardable = [row.discardable for row in rows]
-        self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
-        self.wholes = whole_blocks(rows, self.paragraphs)
-        self.title_end = title_end(rows)  # a first card ending here is a title card
-        self.next_sections = next_sections(rows)
-
-    def card(self, start: int, end: int) -> _Card:
-        """The rows shown by the card between breaks `start` and `end` (`paginate._page`:
-        a rule on either break is left out, unless it is all the card has)."""
-        lo, hi = start, end
-        if lo and lo < hi - 1 and self.rows[lo].discardable:
-            lo += 1
-        if hi < self.n and lo < hi - 1 and self.rows[hi - 1].discardable:
-            hi -= 1
-        return _Card(lo, hi)
-
-    def page(self, start: int, end: int) -> list[Row]:
-        card = self.card(start, end)
-        return [*repeated_header(self.rows, card.lo, self.height), *self.rows[card.lo : card.hi]]
-
-    def used(self, lo: int, hi: int, squeeze: float) -> float:
-        """The height rows[lo:hi] take on a card, their gaps shrunk by `squeeze`."""
-        natural = self._top(lo) + self.bottoms[hi - 1] - self.tops[lo]
-        return natural - squeeze * (self.gaps[hi - 1] - self.gaps[lo])
-
-    def _top(self, lo: int) -> float:
-        """Where row `lo` starts on a card it opens (under a repeated header)."""
-        if self.rows[lo].header is None:
-            return self.opens[lo]
-        if lo not in self.header_tops:
-            head = repeated_header(self.rows, lo, self.height)
-            self.header_tops[lo] = place([*head, self.rows[lo]]).rows[-1].y
-        return self.header_tops[lo]
-
-    def fits(self, lo: int, hi: int, squeeze: float) -> bool:
-        return self.used(lo, hi, squeeze) <= self.height + EPSILON
 
     def best_ends(self, squeeze: float) -> list[int]:
         """The breaks (each card's end) of the cheapest set."""
@@ -289,22 +210,23 @@ class _Column:
         up to `last_end` (the post's end), with their costs; with `why`, the names of the
         rules they break are added to it (`broken` asks for one card). The hot loop of
         the page breaker: plain arithmetic on the prefix sums."""
-        n, limit, height = self.n, self.height + EPSILON, self.height
-        bottoms, gaps, loose = self.bottoms, self.gaps, self.loose
+        column, around = self.column, self.around
+        n, limit, height = self.n, column.height + EPSILON, column.height
+        bottoms, gaps, loose = column.bottoms, column.gaps, around.loose
         # table rows are set tight only where gaps may be squeezed too: to save a card or
         # spare a broken rule, never to fill a card a little fuller
-        shrinks, tights = (self.gives, self.tights) if squeeze else (self.shrinks, None)
-        discardable, hard_keep = self.discardable, self.hard_keep
+        shrinks, tights = (column.gives, column.tights) if squeeze else (column.shrinks, None)
+        discardable, hard_keep = around.discardable, around.hard_keep
         breaks = self._break_prices(squeeze)
-        top = self._top(lo) - self.tops[lo]
-        reach = self._reach(lo, squeeze)
+        top = column.top(lo) - column.tops[lo]
+        reach = column.reach(lo, squeeze)
         # panels' padding gives `squeeze` of itself once the gaps have (art-deco's tip)
-        framed, padded = self.framed, squeeze * (self.own[lo] - self.framed[lo + 1])
+        framed, padded = column.framed, squeeze * (column.own[lo] - column.framed[lo + 1])
         # each block kind's rule, the end of the block each break falls in, and how far a
         # card opening where the block around `lo` opens reaches (0: `lo` is in none)
         wholes = [
-            (rule, ends, self._reach(blocks[lo][0], squeeze) if opened and lo in blocks else 0)
-            for rule, blocks, ends, opened in self.wholes
+            (rule, ends, column.reach(blocks[lo][0], squeeze) if opened and lo in blocks else 0)
+            for rule, blocks, ends, opened in around.wholes
         ]
         out = []
         for end in range(first_end, (n if last_end is None else last_end) + 1):
@@ -330,7 +252,7 @@ class _Column:
             if end < n and hard_keep[end - 1]:
                 # a chain longer than a card (keeps only on it) breaks where it must; one
                 # that fits a card whole is a rule like any other (a heading alone on a card)
-                alone = loose[hi] == loose[lo] and self.chain_ends[lo] > reach
+                alone = loose[hi] == loose[lo] and around.chain_ends[lo] > reach
                 price += RULE / 2 if alone else RULE
                 if why is not None:
                     why.append(kept_rule(self.rows[end - 1]))
@@ -351,31 +273,32 @@ class _Column:
         """What each break costs whatever card it ends (the code block and paragraph
         splits, the discouraged breaks), computed once per pass."""
         if squeeze not in self.break_prices:
+            around = self.around
             prices = [0.0] * (self.n + 1)
             rules: list[tuple[str, ...]] = [()] * (self.n + 1)
             for end in range(1, self.n):
                 before = self.rows[end - 1]
                 broken: list[str] = []
                 if before.keep_with_next and before.keep_soft:  # inside a code block
-                    block = self.code.get(end)
-                    if block is not None and self.fits(block[0], block[1], squeeze):
+                    block = around.code.get(end)
+                    if block is not None and self.column.fits(block[0], block[1], squeeze):
                         broken.append(CODE_THAT_FITS_SPLIT)
                     else:
                         prices[end] += SPLIT_CODE
                 elif before.keep_soft and not before.keep_with_next:
                     prices[end] += SOFT
-                quote = self.quotes.get(end)
-                if quote is not None and self.fits(quote[0], quote[1], squeeze):
+                quote = around.quotes.get(end)
+                if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
                     broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
-                if end in self.paragraphs:
+                if end in around.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):
-                    prices[end] += MID_SECTION + STRANDED * _strands(self, end)
+                    prices[end] += MID_SECTION + STRANDED * self._strands(end)
                 if before.broken_word:  # "misun-" / next card "derstood"
                     broken.append(HYPHEN_AT_END)
-                if end in self.lone_rows:  # a header repeated over one body row
+                if end in around.lone_rows:  # a header repeated over one body row
                     broken.append(TABLE_ROW_ALONE)
-                if end in self.bare_headers:  # priced over a keep: never cheaper than a lone row
+                if end in around.bare_headers:  # priced over a keep: never cheaper than a lone row
                     broken.append(TABLE_HEADER_ALONE)
                 prices[end] += RULE * len(broken)
                 rules[end] = tuple(broken)
@@ -383,52 +306,13 @@ class _Column:
             self.break_rules[squeeze] = rules
         return self.break_prices[squeeze]
 
-    def _reach(self, lo: int, squeeze: float) -> int:
-        """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
-        every hi up to it (heights only grow with hi, so it is bisected)."""
-        key = (lo, squeeze)
-        if key not in self.reaches:
-            low, high = lo + 1, self.n  # rows[lo:lo+1] always "fits" (scaled if it must)
-            while low < high:
-                middle = (low + high + 1) // 2
-                if self.fits(lo, middle, squeeze):
-                    low = middle
-                else:
-                    high = middle - 1
-            self.reaches[key] = low
-        return self.reaches[key]
-
-
-def _strands(column: _Column, end: int) -> bool:
-    """Whether a card opening at row `end` (inside a section) opens with that section's
-    end, under `TAIL` of the card tall, above the next heading or rule."""
-    head = column.next_sections[end]
-    return head < column.n and column.tops[head] - column.tops[end] < TAIL * column.height
+    def _strands(self, end: int) -> bool:
+        """Whether a card opening at row `end` (inside a section) opens with that section's
+        end, under `TAIL` of the card tall, above the next heading or rule."""
+        head, column = self.around.next_sections[end], self.column
+        return head < self.n and column.tops[head] - column.tops[end] < TAIL * column.height
 
 
 def _last_badness(fill: float) -> float:
     """A last card costs nothing from LAST_FILL up, and steeply under it."""
     return LAST_WEIGHT * max(0.0, LAST_FILL - fill) ** 2
-
-
-def _could_save_a_card(column: _Column, cards: int, squeeze: float) -> bool:
-    """Whether the post, all gaps and panel paddings shrunk, its table rows set tight and
-    its figures at their floor (all a squeezed card may give), is short enough for one
-    card fewer: counting the gaps alone, pop-art's framed fund post kept a third card
-    though its tight table let it end in two."""
-    least = column.used(0, column.n, squeeze) - column.gives[column.n]
-    least -= squeeze * column.framed[-1]
-    return least <= (cards - 1) * column.height + EPSILON
-
-
-def _frame_padding(rows: Sequence[Row]) -> tuple[list[float], list[float]]:
-    """The padding (top and bottom) of the frames opened up to each row, as prefix sums
-    (each frame counted where it opens), and the padding of each row's own frames: a card
-    from row lo to hi sits in `own[lo] + framed[hi] - framed[lo + 1]` of padding."""
-    framed = [0.0]
-    before: tuple[Frame, ...] = ()
-    for row in rows:
-        opened = row.frames[shared_frames(before, row.frames) :]
-        framed.append(framed[-1] + sum(f.pad_top + f.pad_bottom for f in opened))
-        before = row.frames
-    return framed, [sum(f.pad_top + f.pad_bottom for f in row.frames) for row in rows]

@@ -10,6 +10,7 @@ article path shares the helpers named in `__all__`; the block records are the fa
 """
 
 from .addresses import address_linkify
+from .cjkemphasis import cjk_friendly
 from .code import highlight
 from .doc import (
     Block,
@@ -67,6 +68,7 @@ __all__ = [
     "Table",
     "Text",
     "address_linkify",
+    "cjk_friendly",
     "clean_style",
     "clean_text",
     "color_hex",

@@ -42,7 +42,7 @@ from .doc import (
 from .htmltags import Tag, split_tags, with_marks
 from .mdparser import MAX_DEPTH as MAX_DEPTH
 from .mdparser import markdown_parser
-from .quotes import curl_cjk_quotes
+from .quotes import curl_quotes
 
 MATH, MATH_DISPLAY = "math", "math_display"  # the marks of a LaTeX run (its text is the source)
 _MATH_TOKENS = {"math_inline": MATH, "math_inline_double": MATH_DISPLAY}
@@ -336,7 +336,7 @@ def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> 
     Tags of the inline HTML subset in the text keep a stack of their own (`_HtmlMarks`)."""
     if len(children) == 1 and children[0].type == "text" and "<" not in children[0].content:
         text = children[0].content  # plain text
-        return curl_cjk_quotes([Text(text)]) if text else []
+        return curl_quotes([Text(text)]) if text else []
     out: list[Text | Image] = []
     marks: list[frozenset[str]] = [frozenset()]
     html = _HtmlMarks()
@@ -378,7 +378,7 @@ def _inlines(children: list[Token], images: bool = False, mdx: bool = False) -> 
             else:
                 out.append(Text(alt, marks[-1] | html.marks))
         glue = kind == "text_special"
-    return curl_cjk_quotes(out)
+    return curl_quotes(out)
 
 
 class _HtmlMarks:

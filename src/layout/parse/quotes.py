@@ -1,16 +1,19 @@
-"""ASCII double quotes in Chinese or Japanese prose → the curly quotes a typesetter would use.
+"""ASCII quotes → the curly quotes a typesetter would use (cards only).
 
 Writers on a desktop keyboard type `把"等待"写进计划` in Chinese; a designer sets
 `把“等待”写进计划`: the straight mark is a Latin glyph, narrow and upright among ideographs,
 and by UAX #14 (LB19) a line may not break on either side of it. The curly pair is CJK
 punctuation: the CJK face draws it, the opening mark never ends a line, the closing one
-never starts one.
+never starts one. In English a designer sets “quotes” and don’t too: the straight marks are
+a typewriter's, and every layout program curls them as they are typed.
 
-Only whole pairs change, and only in CJK context: the quoted text, or the character just
-outside either mark, is `base.scripts.CJK_TEXT`, the text that makes the curled pair CJK
-punctuation. An English "quote" stays as typed, as does a paragraph with an odd number of
-marks (which one is the stray cannot be known). Inline code and formulas are never touched.
-Cards only: articles keep the writer's characters (docs/decisions/engine.md).
+Only whole pairs of `"` change: in CJK context (the quoted text, or the character just
+outside either mark, is `base.scripts.CJK_TEXT`), or in Latin text where the first mark opens
+a word and the second closes one (`"quote"`, not the inches of `a 5" screen`). A paragraph
+with an odd number of marks keeps them all (which one is the stray cannot be known). An
+apostrophe between two letters is `’` (don’t, it’s); other single quotes stay as typed.
+Inline code and formulas are never touched. Cards only: articles keep the writer's
+characters (docs/decisions/engine.md).
 """
 
 from __future__ import annotations
@@ -20,10 +23,21 @@ from .doc import Image, Text
 
 _UNTOUCHED = frozenset({"inline_code", "math_inline", "math_display"})
 OPEN, CLOSE = "\u201c", "\u201d"
+APOSTROPHE = "\u2019"
+# What may stand before an opening quote in Latin text, and after a closing one (with the
+# start or end of the paragraph and spaces).
+_BEFORE_OPENING = frozenset("([{—–-/")
+_AFTER_CLOSING = frozenset(".,;:!?)]}—–-/…")
 
 
-def curl_cjk_quotes(pieces: list[Text | Image]) -> list[Text | Image]:
-    """`pieces` (a paragraph's runs) with each CJK-context pair of `"` made `“…”`."""
+def curl_quotes(pieces: list[Text | Image]) -> list[Text | Image]:
+    """`pieces` (a paragraph's runs) with each pair of `"` that reads as a quotation made
+    `“…”`, and each apostrophe inside a word `’`."""
+    return _curl_apostrophes(_curl_pairs(pieces))
+
+
+def _curl_pairs(pieces: list[Text | Image]) -> list[Text | Image]:
+    """`pieces` with each CJK-context or word-bounded pair of `"` made `“…”`."""
     marks = [
         (index, offset)
         for index, piece in enumerate(pieces)
@@ -39,7 +53,7 @@ def curl_cjk_quotes(pieces: list[Text | Image]) -> list[Text | Image]:
     edits: dict[int, list[tuple[int, str]]] = {}
     for first, second in zip(marks[::2], marks[1::2], strict=True):
         begin, end = chars[first], chars[second]
-        if _in_cjk_context(flat, begin, end):
+        if _in_cjk_context(flat, begin, end) or _quotes_words(flat, begin, end):
             edits.setdefault(first[0], []).append((first[1], OPEN))
             edits.setdefault(second[0], []).append((second[1], CLOSE))
     out = list(pieces)
@@ -66,3 +80,35 @@ def _in_cjk_context(flat: str, begin: int, end: int) -> bool:
     """Whether the quoted text, or the character just outside either mark, is CJK."""
     outside = flat[begin - 1 : begin] + flat[end + 1 : end + 2]
     return bool(CJK_TEXT.search(flat, begin + 1, end) or CJK_TEXT.search(outside))
+
+
+def _quotes_words(flat: str, begin: int, end: int) -> bool:
+    """Whether the mark at `begin` opens a word and the one at `end` closes one: `"quote"`,
+    not `5" and 7"`."""
+    before, after = flat[begin - 1 : begin], flat[end + 1 : end + 2]
+    opens = (not before or before.isspace() or before in _BEFORE_OPENING) and not flat[
+        begin + 1 : begin + 2
+    ].isspace()
+    closes = (not after or after.isspace() or after in _AFTER_CLOSING) and not flat[
+        end - 1 : end
+    ].isspace()
+    return end > begin + 1 and opens and closes
+
+
+def _curl_apostrophes(pieces: list[Text | Image]) -> list[Text | Image]:
+    """`pieces` with each `'` between two letters (don't, it's, 'n' aside) made `’`."""
+    out = list(pieces)
+    for index, piece in enumerate(pieces):
+        if not isinstance(piece, Text) or "'" not in piece.text:
+            continue
+        if _UNTOUCHED.intersection(piece.marks):
+            continue
+        text = piece.text
+        chars = [
+            APOSTROPHE
+            if c == "'" and text[i - 1 : i].isalpha() and text[i + 1 : i + 2].isalpha()
+            else c
+            for i, c in enumerate(text)
+        ]
+        out[index] = Text("".join(chars), piece.marks)
+    return out

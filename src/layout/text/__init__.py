@@ -1,9 +1,10 @@
 """Styled spans → shaped clusters → broken, aligned lines of glyph runs; and math as outlines.
 
-`runs` and `shape` cut a span into runs of one face and shape them with HarfBuzz into
-`Cluster`s (`clusters`; `tracking` and `punctuation`: letter spacing and CJK punctuation
+`runs` and `shape` cut a span into runs of one face and shape them with HarfBuzz (`glyphs`)
+into `Cluster`s (`clusters`; `tracking` and `punctuation`: letter spacing and CJK punctuation
 compression); `opportunities` says where a line may break (CJK-aware; `words` keeps Chinese
-words whole and finds English hyphen points) and `linebreak` fits the lines (`pretty` keeps a
+words whole and finds English hyphen points; `breakpoints` applies them to a paragraph's
+clusters and measures its content widths) and `linebreak` fits the lines (`pretty` keeps a
 paragraph from ending on a runt); `inline` sets them into `TextLine`s (`linebox`) and
 `lineitems` gives what a set line paints; `mathtex` typesets LaTeX to outlines. The faces
 come from `layout.base.fonts`. May import: `layout.base`, `layout.parse`, `layout.style`,

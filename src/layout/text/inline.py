@@ -6,53 +6,28 @@ CJK character gaps and the gaps after a closing or before an opening mark, never
 reads as set solid (`LOOSE_GAP`); a line that pulled a piece up takes its marks' blanks in
 (`LineRange.squeeze`). The breaks are chosen to avoid a loose line, and one no break
 helps is set at the start; a paragraph's last line and lines ended by a hard break stay at
-the start, as browsers do. What each line paints (backgrounds, glyph runs, strike lines)
-is lineitems.py's.
+the start, as browsers do. Where a line may break is breakpoints.py's; what each line
+paints (backgrounds, glyph runs, strike lines) is lineitems.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import NamedTuple
 
 import regex
 
 from ..base.fonts import FontBook
 from ..style.spanstyle import Span
+from .breakpoints import line_breaks
 from .clusters import Cluster, trimmed
+from .glyphs import hyphen_after
 from .linebox import Metrics, TextLine
-from .linebreak import (
-    NO_EDGES,
-    Edges,
-    LineRange,
-    avoid_lone_last,
-    balance_lines,
-    break_lines,
-    widest_piece,
-)
+from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, balance_lines, break_lines
 from .lineitems import line_items
-from .opportunities import (
-    ALLOWED,
-    HANGING,
-    HYPHEN,
-    MANDATORY,
-    NEVER,
-    SOFT_HYPHEN,
-    Brk,
-    classify,
-    glue_emoji,
-    hold_short_runs,
-    keep_phrases,
-    keep_short_spans,
-    keep_units,
-    keep_words,
-    opportunities,
-)
+from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN, Brk, classify
 from .pretty import even_lines, pretty_lines
-from .shape import hyphen_after, shape
-from .units import keep_whole
-from .words import hyphen_points
+from .shape import shape
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
 # justified CJK block is set near its natural spacing (a space is about a quarter em: at
@@ -99,15 +74,7 @@ def layout_text(
         align = "left"  # a narrow measure of Latin justified opens rivers: set it ragged
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
-    allowed = _allowed(clusters, keep)
-    if prose or heading:  # code keeps its own breaks
-        allowed = keep_whole(texts, allowed)
-    if heading:
-        allowed = glue_emoji(texts, allowed)
-        if sum(widths) > width:  # it wraps: between phrases, else between words
-            allowed = _heading_breaks(texts, widths, allowed, width)
-    elif prose:
-        allowed = _hyphenated(clusters, allowed, width)
+    allowed = line_breaks(clusters, texts, widths, width, keep=keep, prose=prose, heading=heading)
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
@@ -148,59 +115,6 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
             cluster = replace(cluster, width=small.width, formula=small)
         out.append(cluster)
     return out
-
-
-def _heading_breaks(
-    texts: list[str], widths: list[float], allowed: list[int], width: float
-) -> list[int]:
-    """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
-    phrase fits the line, else between words (`keep_words`), never inside a word that fits."""
-    words = keep_words(texts, allowed)
-    phrases = keep_phrases(texts, words)
-    return phrases if widest_piece(texts, widths, phrases) <= width else words
-
-
-def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
-    """`allowed` with the dictionary's hyphenation points inside long English words
-    (never inside inline code). Kerning across the point is kept in the measure: a
-    fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
-    refuse nearly every point in a kerned face."""
-    texts = [c.text for c in clusters]
-    skip = [c.style.background is not None or c.formula is not None for c in clusters]
-    out = list(allowed)
-    for i in hyphen_points(texts, skip):
-        if out[i] == NEVER:
-            out[i] = HYPHEN
-    return _whole_last_words(clusters, out, width)
-
-
-def _whole_last_words(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
-    """`allowed` without hyphenation points in the last word of the text or of a line a
-    hard break ends, when that word fits a line: a hyphen there only makes a runt
-    ("remem- / ber?"). A last word wider than the line keeps them (it must break)."""
-    if HYPHEN not in allowed:
-        return allowed  # no hyphenation point at all (short words, CJK)
-    out = list(allowed)
-    word: list[int] = []  # walking back: the clusters of the last word so far
-    in_last = True
-    for i in range(len(out) - 1, -1, -1):
-        if out[i] == MANDATORY:
-            _unhyphenate(out, word, clusters, width)
-            word, in_last = [], True
-        elif out[i] == ALLOWED and any(clusters[j].text.strip() for j in word):
-            _unhyphenate(out, word, clusters, width)
-            word, in_last = [], False
-        if in_last:
-            word.append(i)
-    _unhyphenate(out, word, clusters, width)
-    return out
-
-
-def _unhyphenate(out: list[int], word: list[int], clusters: list[Cluster], width: float) -> None:
-    if sum(clusters[j].width for j in word) <= width:
-        for j in word:
-            if out[j] == HYPHEN:
-                out[j] = NEVER
 
 
 def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
@@ -254,73 +168,6 @@ def _cut_ends(clusters: list[Cluster], line: LineRange, allowed: list[int]) -> t
 
 
 _INVISIBLE = (SOFT_HYPHEN, "\u200b")  # left out of a line's text
-
-
-class ContentWidths(NamedTuple):
-    """How narrow text can get: its widest single cluster (breaking anywhere), its widest
-    unbreakable piece (min-content); and its width on one line (max-content)."""
-
-    glyph: float
-    word: float
-    line: float
-
-
-def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> ContentWidths:
-    """The widest cluster, the widest unbreakable piece, and the whole text on one line
-    (the widest of its hard-broken lines). With `keep`, a run of at most `keep` clusters
-    between spaces is one piece, and a longer run counts as at least its widest `keep`
-    clusters in a row (so a column of Chinese text keeps a few characters a line)."""
-    clusters = shape(spans, fonts)
-    allowed = _allowed(clusters, keep)
-    widest_glyph = widest_piece = piece = line = widest_line = 0.0
-    for cluster, brk in zip(clusters, allowed, strict=False):
-        if not cluster.is_space:
-            piece += cluster.width
-            widest_glyph = max(widest_glyph, cluster.width)
-        line += cluster.width
-        if brk in (ALLOWED, MANDATORY):
-            widest_piece, piece = max(widest_piece, piece), 0.0
-        if brk == MANDATORY:
-            widest_line, line = max(widest_line, line), 0.0
-    word = max(widest_piece, piece, _widest_window(clusters, keep))
-    return ContentWidths(widest_glyph, word, max(widest_line, line))
-
-
-def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
-    # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
-    texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
-    allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
-    if any(c.style.background is not None for c in clusters):  # inline code, marks
-        allowed = keep_short_spans(_code_spans(clusters), allowed)
-    return hold_short_runs(texts, allowed, keep) if keep else allowed
-
-
-def _code_spans(clusters: list[Cluster]) -> list[int]:
-    """For each cluster, a number shared by the clusters of its inline code run (a run
-    with a background), or -1 outside code."""
-    numbers = []
-    number = -1
-    for i, cluster in enumerate(clusters):
-        if cluster.style.background is None or cluster.formula is not None:
-            numbers.append(-1)
-            continue
-        if not i or cluster.style is not clusters[i - 1].style:
-            number = i
-        numbers.append(number)
-    return numbers
-
-
-def _widest_window(clusters: list[Cluster], keep: int) -> float:
-    """The widest `keep` consecutive clusters inside one run between spaces and breaks."""
-    widest = 0.0
-    run: list[float] = []
-    for cluster in clusters:
-        if cluster.is_space or cluster.is_newline or cluster.text in ("\t", "\u3000"):
-            run = []
-            continue
-        run = [*run[1 - keep :], cluster.width] if keep > 1 else [cluster.width]
-        widest = max(widest, sum(run))
-    return widest if keep else 0.0
 
 
 def _position(

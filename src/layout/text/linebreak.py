@@ -26,13 +26,14 @@ from ..base.records import bulk_record
 from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, Brk, classify
 
 LOOSE = 0.2  # share of the line an ordinary break may leave empty before hyphenating
-_LONE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]")
+# what may not end a paragraph alone on its line: a CJK character, or an emoji ("出片 / 📷")
+_LONE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}]")
 BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
 BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
 BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
-_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—")
+_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
 # pause, one between two letters reads as a typo.
@@ -195,8 +196,8 @@ def avoid_lone_last(
     max_width: float,
     edges: list[Edges] | None = None,
 ) -> list[LineRange]:
-    """`lines` with no paragraph ending in one CJK character (and its punctuation) alone
-    on its line, where moving the last piece of the line before down fixes it."""
+    """`lines` with no paragraph ending in one CJK character or emoji (and its punctuation)
+    alone on its line, where moving the last piece of the line before down fixes it."""
     edge = edges or [NO_EDGES] * len(texts)
     out = list(lines)
     for k in range(1, len(out)):
@@ -213,7 +214,7 @@ def avoid_lone_last(
 
 
 def _lone(texts: list[str]) -> bool:
-    """One CJK character, then only closing punctuation and hanging spaces."""
+    """One CJK character or emoji, then only closing punctuation and hanging spaces."""
     if not texts or not _LONE.match(texts[0]):
         return False
     rest = [classify(t) for t in texts[1:] if t not in HANGING]

@@ -23,7 +23,16 @@ from functools import lru_cache
 
 import regex
 
-from .words import has_han, inside_words, is_han, single_han_edges
+from ..base.scripts import CJK_TEXT
+from .words import (
+    has_han,
+    inside_phrases,
+    inside_words,
+    is_han,
+    is_japanese,
+    is_japanese_letter,
+    single_han_edges,
+)
 
 
 class Brk(IntEnum):
@@ -52,6 +61,7 @@ SOFT_HYPHEN = "\u00ad"
 _CLOSE_WIDE = set(
     "，。！？；：、）」』】》〉〕〗〙〛｝］’”…‥〜～・ー々〻ゝゞヽヾ"
     "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ｡､｣．，"
+    "｜"  # a title's separator (上海｜藏在梧桐区的…): it ends 上海, never opens a line
 )
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
@@ -259,13 +269,18 @@ def glue_emoji(texts: list[str], allowed: list[int]) -> list[int]:
     return glued
 
 
-def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
+def keep_words(texts: list[str], allowed: list[int], phrases: bool = True) -> list[int]:
     """`allowed` with no break between two Chinese characters of one word (`words`) nor
     inside a katakana word (a loanword): a heading breaks "荔枝 / 生死时速", not "荔 /
-    枝生死时速", and "チーム / 開発", not "チー / ム開発". A word wider than the line still
+    枝生死时速", and "チーム / 開発", not "チー / ム開発"; in Japanese, no break inside a
+    BudouX phrase ("から / 始める", not "から始め / る") unless `phrases` is False (a
+    phrase wider than the line: then only katakana words hold). A word wider than the line still
     breaks, as any unbreakable piece does."""
     text = "".join(texts)
-    inside = inside_words(text) if has_han(text) else set()
+    if is_japanese(text):  # BudouX's phrases: "から / 始める", not "から始め / る"
+        inside, letter = (inside_phrases(text) if phrases else set()), is_japanese_letter
+    else:
+        inside, letter = (inside_words(text) if has_han(text) else set()), is_han
     kept = list(allowed)
     end = 0
     for i in range(len(texts) - 1):
@@ -273,7 +288,7 @@ def keep_words(texts: list[str], allowed: list[int]) -> list[int]:
         if kept[i] != ALLOWED:
             continue
         before, after = texts[i][-1:], texts[i + 1][:1]
-        if (end in inside and is_han(before) and is_han(after)) or (
+        if (end in inside and letter(before) and letter(after)) or (
             _katakana(before) and _katakana(after)
         ):
             kept[i] = NEVER
@@ -295,12 +310,16 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
     classes = [classify(t) for t in texts]
     text = "".join(texts)
     edges = single_han_edges(text) if has_han(text) else set()
+    # a Latin name ends a phrase: 从La Roche-Posay / 到The Ordinary, where the one-character
+    # words before each name stay with it (从La, 到The, as 用 stays with asyncio)
+    named = {stop - 1 for _, stop in latin_names(texts)}
     end = 0
     for i in range(len(texts) - 1):
         end += len(texts[i])
         if kept[i] != ALLOWED:
             continue
-        if classes[i + 1] == Brk.B2 or (end in edges and _mid_phrase(texts, classes, i)):
+        edge = i not in named and end in edges and _mid_phrase(texts, classes, i)
+        if classes[i + 1] == Brk.B2 or edge:
             kept[i] = NEVER
     return kept
 
@@ -324,3 +343,64 @@ def _mid_phrase(texts: list[str], classes: list[Brk], i: int) -> bool:
 
 def _is_emoji(text: str) -> bool:
     return bool(_EMOJI.match(text)) or (len(text) > 1 and bool(_EMOJI_MARK.search(text)))
+
+
+def keep_names(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break inside a capitalised Latin name set in CJK text (a heading's:
+    "从La Roche-Posay到", not "从La / Roche-Posay到"; `latin_names`)."""
+    kept = list(allowed)
+    for start, stop in latin_names(texts):
+        inside = slice(start, stop - 1)  # the breaks after each cluster but the last
+        kept[inside] = [NEVER if k == ALLOWED else k for k in kept[inside]]
+    return kept
+
+
+MAX_NAME = 24  # characters: "La Roche-Posay", "The Ordinary"; longer is a phrase, not a name
+_NAME_MARKS = frozenset("-'’.&")  # inside a name's word: Roche-Posay, L'Oréal, St. Louis
+
+
+def latin_names(texts: list[str]) -> list[tuple[int, int]]:
+    """[start, end) cluster spans of each capitalised Latin name of two or more words set
+    between CJK text (从La Roche-Posay到, 的City Walk路线): a reader takes it as one
+    name, where a break between its words reads as two. English titles, whose words are
+    all capitalised, are left alone: a name must touch CJK text on one side at least."""
+    words = _latin_words(texts)
+    spans = []
+    run = 0
+    for k in range(1, len(words) + 1):
+        if k < len(words) and words[k][0] == words[k - 1][1] + 1 and texts[words[k - 1][1]] == " ":
+            continue  # the next word follows after exactly one space: same run
+        first, last = words[run], words[k - 1]
+        if k - run >= 2 and _named(texts, first[0], last[1]):
+            spans.append((first[0], last[1]))
+        run = k
+    return spans
+
+
+def _latin_words(texts: list[str]) -> list[tuple[int, int]]:
+    """[start, end) of each run of Latin letters, digits and inner marks, in order."""
+    words, start = [], -1
+    for i, text in enumerate([*texts, " "]):
+        inside = text.isascii() and (text.isalnum() or (start >= 0 and text in _NAME_MARKS))
+        inside = inside or (start >= 0 and text.isalpha() and not CJK_TEXT.match(text))
+        if inside and start < 0:
+            start = i
+        elif not inside and start >= 0:
+            words.append((start, i))
+            start = -1
+    return words
+
+
+def _named(texts: list[str], start: int, end: int) -> bool:
+    """Whether the words in [start, end) are a name: each capitalised (or a number), one
+    at least starting with a capital, short all told, with
+    CJK text right before or right after them and nothing Latin on either side."""
+    words = "".join(texts[start:end]).split(" ")
+    capitalised = [not w.islower() for w in words]  # iPhone, 15, Pro; not "asyncio"
+    if len("".join(texts[start:end])) > MAX_NAME or not all(capitalised):
+        return False
+    if not any(w[:1].isupper() for w in words):
+        return False  # "3 15": numbers alone are no name
+    before = texts[start - 1][-1:] if start else ""
+    after = texts[end][:1] if end < len(texts) else ""
+    return bool(CJK_TEXT.match(before) or CJK_TEXT.match(after)) and before != " " != after

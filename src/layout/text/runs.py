@@ -54,7 +54,13 @@ class Faces:
     kai: Face | None
 
 
-Segment = tuple[Face, SpanStyle, list[str], bool]  # face, look, graphemes, full width
+# How a segment's marks are set: as the face draws them, widened to an em (`FULL`: CJK
+# punctuation a face draws narrow), or at their proportional width (`PROPORTIONAL`: a curly
+# quote or apostrophe in Latin text, which a CJK face draws a full em wide: "don’ t").
+NATURAL, FULL, PROPORTIONAL = "", "full", "proportional"
+Segment = tuple[Face, SpanStyle, list[str], str]  # face, look, graphemes, width
+# Curly quotes and the apostrophe: CJK punctuation beside CJK text, Latin marks elsewhere.
+_CURLY = frozenset("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f")
 
 
 def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> list[Segment]:
@@ -70,10 +76,11 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
     if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
         # Most text: only the face changes, so the checks below are skipped per grapheme.
         chain = faces.chain
-        return _grouped(graphemes, [(face_for(g, chain), style, False) for g in graphemes])
-    looks: list[tuple[Face, SpanStyle, bool]] = []
+        faced = [(g, face_for(g, chain)) for g in graphemes]
+        return _grouped(graphemes, [(face, style, _latin_width(face, g)) for g, face in faced])
+    looks: list[tuple[Face, SpanStyle, str]] = []
     for grapheme in graphemes:
-        face, look, full = face_for(grapheme, faces.chain), style, False
+        face, look = face_for(grapheme, faces.chain), style
         cjk_mark = bool(marks) and offset in marks
         offset += len(grapheme)
         if cjk_mark and _draws(faces.cjk, grapheme):
@@ -83,16 +90,26 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
             if faces.kai is not None and _draws(faces.kai, grapheme):
                 face = faces.kai
         if cjk_mark:
-            full = narrow(face, grapheme)
-        looks.append((face, look, full))
+            width = FULL if narrow(face, grapheme) else NATURAL
+        else:
+            width = _latin_width(face, grapheme)
+        looks.append((face, look, width))
     return _grouped(graphemes, looks)
 
 
-def _grouped(graphemes: list[str], looks: list[tuple[Face, SpanStyle, bool]]) -> list[Segment]:
+def _latin_width(face: Face, grapheme: str) -> str:
+    """`PROPORTIONAL` for a curly quote outside CJK context that `face` draws a full em
+    wide (the CJK faces do, Chinese quotes being full-width), else `NATURAL`."""
+    if grapheme not in _CURLY or narrow(face, grapheme):
+        return NATURAL
+    return PROPORTIONAL
+
+
+def _grouped(graphemes: list[str], looks: list[tuple[Face, SpanStyle, str]]) -> list[Segment]:
     """Consecutive graphemes of one (face, look, full width) as one segment, a newline
     alone, a segment of MAX_SEGMENT graphemes cut (`_cut_long`)."""
     segments: list[Segment] = []
-    last: tuple[Face, SpanStyle, bool] | None = None
+    last: tuple[Face, SpanStyle, str] | None = None
     group: list[str] = []
     for grapheme, look in zip(graphemes, looks, strict=True):
         if grapheme == "\n" or look != last or group[0] == "\n":

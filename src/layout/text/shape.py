@@ -3,8 +3,8 @@
 A cluster is one grapheme, or several when HarfBuzz fused them into one glyph cluster (a
 ligature). Each grapheme gets the first face of its family's chain that covers it; emoji
 sequences (ZWJ, flags, keycaps, skin tones, VS16) go to the emoji face first, and spaces
-stay in the family's own face (the emoji font's space is 1.25 em wide). Font units
-become px here and nowhere else.
+stay in the family's own face (the emoji font's space is 1.25 em wide). Each run of one
+face is shaped into clusters by glyphs.py, where font units become px.
 
 Chinese has no italics. In an italic span, CJK text follows the span's `cjk_italic`:
 "kai" (the default, the clreq convention) sets it upright in the book's Kai face, "none"
@@ -27,22 +27,22 @@ from __future__ import annotations
 from functools import lru_cache
 
 import regex
-import uharfbuzz as hb
 
 from ..base.fonts import Face, FontBook, shape_cached
 from ..style.spanstyle import CjkItalic as CjkItalic
 from ..style.spanstyle import Span as Span
 from ..style.spanstyle import SpanStyle as SpanStyle
-from . import punctuation
+from . import punctuation, runs
 from .clusters import Cluster, padded, spaced, trimmed, with_edges
-from .formula.mathbreaks import pieces
+from .formula.mathbreaks import piece_sources, pieces
 from .formula.mathtex import Formula, typeset, typeset_mixed
+from .glyphs import glyph_clusters
 from .runs import Context, Faces, segments
 from .tracking import amounts as spacing_amounts
 
-UNSAFE_TO_BREAK = int(hb.GlyphFlags.UNSAFE_TO_BREAK)
 FULL_WIDTH = ("fwid",)
 LINING = ("lnum",)
+_WIDTH_FEATURES = {runs.NATURAL: (), runs.FULL: FULL_WIDTH, runs.PROPORTIONAL: ("pwid",)}
 BREAK_AFTER = "\u200b"  # between a formula's pieces: a line may end there (opportunities.ZW)
 _KANA = regex.compile(r"[\p{Hiragana}\p{Katakana}]")
 JAPANESE = "ja"
@@ -122,9 +122,7 @@ def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
     typesets."""
     face = fonts.chain(span.style.family, span.style.bold)[0]
     parts = pieces(span.text) if span.math == "inline" else [span.text]
-    # Each piece but the last ends on its operator; `{}` is the operand TeX sees after it,
-    # so the operator keeps its space on both sides (mathspacing: a last `+` is unary).
-    sources = [f"{part}{{}}" for part in parts[:-1]] + parts[-1:]
+    sources = piece_sources(span.text) if span.math == "inline" else [span.text]
     formulas = [typeset(source, span.style.size, span.math == "display") for source in sources]
     if len(parts) > 1 and any(formula is None for formula in formulas):
         parts, formulas = [span.text], [typeset(span.text, span.style.size, False)]
@@ -135,31 +133,6 @@ def _formula_clusters(span: Span, fonts: FontBook) -> list[Cluster]:
             out.append(Cluster(BREAK_AFTER, 0.0, face, (), (), (), span.style))
         out.append(Cluster(part, formula.width, face, (), (), (), span.style, formula=formula))
     return out
-
-
-def hyphen_after(cluster: Cluster) -> Cluster:
-    """The hyphen drawn after `cluster` when a line breaks inside its word (a soft
-    hyphen or a hyphenation point), in the cluster's face and style."""
-    hyphen = _hyphen(cluster.face, cluster.style)
-    return spaced(hyphen, cluster.tracking) if cluster.tracking else hyphen
-
-
-@lru_cache(maxsize=256)
-def _hyphen(face: Face, style: SpanStyle) -> Cluster:
-    gids, _, advances, offsets_x, offsets_y, _ = shape_cached(face, "-", True, None)
-    return _cluster(
-        face,
-        style,
-        "-",
-        style.size / face.upem,
-        gids,
-        advances,
-        offsets_x,
-        offsets_y,
-        0,
-        len(gids),
-        unsafe=False,
-    )
 
 
 def _compress_punctuation(clusters: list[Cluster], japanese: bool) -> list[Cluster]:
@@ -231,13 +204,13 @@ def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> lis
     faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
     out: list[Cluster] = []
     for segment in segments(text, style, faces, context):
-        face, look, graphemes, full_width = segment
+        face, look, graphemes, width = segment
         if graphemes == ["\n"]:
             out.append(Cluster("\n", 0.0, face, (), (), (), look))
             continue
-        extra = (FULL_WIDTH if full_width else ()) + (LINING if context.cjk else ())
-        shaped = _shape_segment(face, graphemes, look, context.language, extra)
-        if full_width:
+        extra = _WIDTH_FEATURES[width] + (LINING if context.cjk else ())
+        shaped = glyph_clusters(face, graphemes, look, context.language, extra)
+        if width == runs.FULL:
             shaped = [_full_width(c, context.language == JAPANESE) for c in shaped]
         out.extend(shaped)
     return out
@@ -297,138 +270,6 @@ def _full_width(cluster: Cluster, japanese: bool) -> Cluster:
         xs=tuple(x + left for x in cluster.xs),
         trim_start=cluster.trim_start,
         trim_end=cluster.trim_end,
-    )
-
-
-def _shape_segment(
-    face: Face,
-    graphemes: list[str],
-    style: SpanStyle,
-    language: str | None,
-    extra: tuple[str, ...] = (),
-) -> list[Cluster]:
-    text = "".join(graphemes)
-    gids, clusters, advances, offsets_x, offsets_y, flags = shape_cached(
-        face, text, style.ligatures, language, extra
-    )
-    scale = style.size / face.upem
-    if len(gids) == len(text) == len(graphemes) and clusters == tuple(range(len(text))):
-        shaped = (gids, advances, offsets_x, offsets_y, flags)
-        return _one_glyph_each(face, text, style, scale, shaped)
-    starts = set(clusters)
-    out: list[Cluster] = []
-    glyph_count = len(gids)
-    glyph_index = 0
-    offset = 0
-    pending = ""
-    pending_start = 0
-    for grapheme in [*graphemes, ""]:
-        # A grapheme starts a new unit only where a glyph cluster starts (not inside a ligature).
-        if grapheme and pending and offset not in starts:
-            pending += grapheme
-            offset += len(grapheme)
-            continue
-        if pending:
-            end = glyph_index
-            while end < glyph_count and clusters[end] < offset:
-                end += 1
-            unsafe = (
-                pending_start > 0
-                and glyph_index < glyph_count
-                and bool(flags[glyph_index] & UNSAFE_TO_BREAK)
-            )
-            if end == glyph_index + 1:  # the usual unit: one glyph, `_cluster`'s sums inline
-                out.append(
-                    Cluster(
-                        pending,
-                        0.0 + advances[glyph_index] * scale,
-                        face,
-                        (gids[glyph_index],),
-                        (0.0 + offsets_x[glyph_index] * scale,),
-                        (-offsets_y[glyph_index] * scale,),
-                        style,
-                        unsafe,
-                    )
-                )
-            else:
-                out.append(
-                    _cluster(
-                        face,
-                        style,
-                        pending,
-                        scale,
-                        gids,
-                        advances,
-                        offsets_x,
-                        offsets_y,
-                        glyph_index,
-                        end,
-                        unsafe=unsafe,
-                    )
-                )
-            glyph_index = end
-        pending, pending_start = grapheme, offset
-        offset += len(grapheme)
-    return out
-
-
-def _one_glyph_each(
-    face: Face,
-    text: str,
-    style: SpanStyle,
-    scale: float,
-    shaped: tuple[tuple[int, ...], ...],
-) -> list[Cluster]:
-    """The clusters of a segment whose every character is one glyph (most text): the
-    sums `_cluster` makes, for a whole segment at once."""
-    gids, advances, offsets_x, offsets_y, flags = shaped
-    return [
-        Cluster(
-            char,
-            0.0 + advance * scale,
-            face,
-            (gid,),
-            (0.0 + dx * scale,),
-            (-dy * scale,),
-            style,
-            index > 0 and bool(flag & UNSAFE_TO_BREAK),
-        )
-        for index, (char, gid, advance, dx, dy, flag) in enumerate(
-            zip(text, gids, advances, offsets_x, offsets_y, flags, strict=True)
-        )
-    ]
-
-
-def _cluster(
-    face: Face,
-    style: SpanStyle,
-    text: str,
-    scale: float,
-    gids: tuple[int, ...],
-    advances: tuple[int, ...],
-    offsets_x: tuple[int, ...],
-    offsets_y: tuple[int, ...],
-    start: int,
-    end: int,
-    *,
-    unsafe: bool,
-) -> Cluster:
-    xs: list[float] = []
-    ys: list[float] = []
-    pen = 0.0
-    for i in range(start, end):
-        xs.append(pen + offsets_x[i] * scale)
-        ys.append(-offsets_y[i] * scale)
-        pen += advances[i] * scale
-    return Cluster(
-        text=text,
-        width=pen,
-        face=face,
-        glyphs=gids[start:end],
-        xs=tuple(xs),
-        ys=tuple(ys),
-        style=style,
-        unsafe_before=unsafe,
     )
 
 

@@ -5,6 +5,10 @@ Chinese: so a heading breaks between words, not inside one ("荔/枝", "生/死�
 memory-mapped dictionary: a few ms and 3 MB on the first heading that needs it, where
 importing rjieba cost 0.1–0.3 s and about 30 MB.
 
+Japanese: phrase boundaries from BudouX (Google's, Apache-2.0: a small model of which
+character pairs may part), so a heading breaks "から / 始める", not "から始め / る"; jieba's
+Chinese cuts mean nothing there. Imported on the first Japanese heading.
+
 English: where long words may take a hyphen at a line end (pyphen's en_US patterns). Only
 plain words count: six to forty letters, standing between spaces or punctuation, so URLs, file
 names and identifiers (`example.com`, `snake_case`, `x2y`) stay whole, and a run of letters
@@ -22,6 +26,7 @@ if TYPE_CHECKING:
     import pyphen
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_KANA = re.compile(r"[\u3041-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]")
 
 
 @lru_cache(maxsize=256)  # a wrapping heading is segmented for its words and its phrases
@@ -31,17 +36,49 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(cut(text))
 
 
+@lru_cache(maxsize=1)
+def _japanese_parser():  # type: ignore[no-untyped-def]
+    import budoux  # on the first Japanese heading: its model loads then (~1 ms)
+
+    return budoux.load_default_japanese_parser()
+
+
+@lru_cache(maxsize=256)
+def _japanese_phrases(text: str) -> tuple[str, ...]:
+    return tuple(_japanese_parser().parse(text))
+
+
+def is_japanese(text: str) -> bool:
+    """Whether `text` has kana: Japanese, where Chinese word cuts do not apply."""
+    return _KANA.search(text) is not None
+
+
+def is_japanese_letter(char: str) -> bool:
+    """A kanji or kana letter (not a mark, not the ・ that parts katakana words)."""
+    return bool(char) and (_HAN.match(char) is not None or _KANA.match(char) is not None)
+
+
+def inside_phrases(text: str) -> set[int]:
+    """The offsets in Japanese `text` that fall inside one of BudouX's phrases."""
+    return _insides(_japanese_phrases(text))
+
+
 def has_han(text: str) -> bool:
     return _HAN.search(text) is not None
 
 
 def inside_words(text: str) -> set[int]:
     """The offsets in `text` that fall between two characters of one word."""
+    return _insides(_words(text))
+
+
+def _insides(pieces: tuple[str, ...]) -> set[int]:
+    """The offsets inside each of `pieces`, which together spell a text."""
     inside: set[int] = set()
     offset = 0
-    for word in _words(text):
-        inside.update(range(offset + 1, offset + len(word)))
-        offset += len(word)
+    for piece in pieces:
+        inside.update(range(offset + 1, offset + len(piece)))
+        offset += len(piece)
     return inside
 
 

@@ -52,6 +52,7 @@ from inkcard.layout.parse import (
     HTML_TAGS,
     STYLED_TAGS,
     address_linkify,
+    cjk_friendly,
     clean_style,
     clean_text,
     valid_link,
@@ -68,6 +69,7 @@ _PARSER = (
     .enable(["table", "strikethrough", "linkify"])
     .use(tasklists_plugin)
     .use(footnote_plugin)
+    .use(cjk_friendly)  # `大约**￥280**：` is bold, as on cards
     .use(  # `$…$` and `$$…$$` as on cards (layout.parse.markdown): inline SVG (app/article_math.py)
         dollarmath_plugin,
         allow_space=False,

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from ...style.resolver import contrast
 from ..marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
 from ..mermaid import Edge, Node
-from .shapes import details, filled, outline, polygon
+from .details import details
+from .outlines import filled, outline, polygon
 from .style import Look
 
 DARK_INK, LIGHT_INK = "#1c1f23", "#ffffff"  # a label's ink on an author's fill
@@ -91,10 +92,10 @@ def clip(p: Placed, toward: tuple[float, float]) -> tuple[float, float]:
         t = min(p.w / 2 / abs(dx) if dx else math.inf, p.h / 2 / abs(dy) if dy else math.inf)
         return p.x + dx * min(t, 1.0), p.y + dy * min(t, 1.0)
     points = polygon(outline(shape, p.x - p.w / 2, p.y - p.h / 2, p.w, p.h))
-    return _ray_exit((p.x, p.y), toward, points)
+    return ray_exit((p.x, p.y), toward, points)
 
 
-def _ray_exit(
+def ray_exit(
     start: tuple[float, float], toward: tuple[float, float], points: list[tuple[float, float]]
 ) -> tuple[float, float]:
     """Where the ray from `start` (inside the polygon) toward a point first crosses it."""

@@ -82,6 +82,10 @@ class Sheet:
         self.doomed: set[int] = set()
         self.last_arrow: float | None = None
         self.whole: list[tuple[float, float]] = []  # a message's label to its arrow's foot
+        # a divider with its condition and its first row (`Drawing.keep`): a card ending
+        # under an `else` and its condition reads as a branch with nothing in it
+        self.keep: list[tuple[float, float]] = []
+        self.divided: tuple[float, float] | None = None  # a divider's y, and the row under it
         self.rects = 0
 
     def wrap(self, label: str) -> float:
@@ -89,6 +93,13 @@ class Sheet:
         if not self.space.compact:
             return self.space.label
         return whole_words(label, SMALL_SIZE, self.space.label, self.measure)
+
+    def hold(self, gap: float) -> None:
+        """Close the span kept with the last divider once the row under it is drawn, to
+        that row's foot (`gap` above the next row): a cut may fall under that row."""
+        if self.divided is not None and self.y > self.divided[1]:
+            self.keep.append((self.divided[0], self.y - gap))
+            self.divided = None
 
     # what frames hold
 

@@ -11,7 +11,8 @@ muted colour (the card keeps them at 4.5:1 against the chip); `rect` is a tinted
 without a line. `box` groups are titled tinted bands behind their participants' columns.
 A note is an opaque panel: the see-through bands under it do not darken its text.
 Columns and wrapping (as written, or compact for a card too narrow) are `seqcolumns`'s;
-each message's label and arrow are one span a card's cut into bands keeps whole. This
+each message's label and arrow are one span a card's cut into bands keeps whole, and a
+divider (`else`, `and`) with its condition and its first row one it keeps where it can. This
 module lays out the rows, event by event, on a `seqsheet.Sheet`; the participants' heads,
 lifelines and `box` bands are drawn by `seqheads`.
 """
@@ -68,6 +69,7 @@ def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> D
             _lifeline(sheet, event)
         else:
             _section(sheet, event)
+        sheet.hold(ROW_GAP)
     end = sheet.y + 6
     for column in range(len(sheet.xs)):
         while sheet.active[column]:
@@ -77,7 +79,7 @@ def layout_sequence(seq: Sequence, measure: Measure, compact: bool = False) -> D
     if seq.title:
         items.append(Label(sheet.title, (sheet.xs[0] + sheet.xs[-1]) / 2, 0.0))
     every = items + sheet.bars + sheet.frames + sheet.body  # a frame's tag over a bar
-    drawing = finish(every, "\n".join(seq.labels()))
+    drawing = finish(every, "\n".join(seq.labels()), keep=sheet.keep)
     moved = drawing.items[every.index(lines[0])]  # a lifeline, as `finish` moved it
     assert isinstance(lines[0], Mark) and isinstance(moved, Mark)
     left, top, _, _ = mark_bounds(lines[0].ops)
@@ -254,7 +256,9 @@ def _section(sheet: Sheet, event: Section) -> None:
         if event.label:
             label = sheet.measure(event.label, SMALL_SIZE, False, MAX_LABEL_WIDTH)
         sheet.opened[-1].dividers.append((sheet.y, label))
+        top = sheet.y
         sheet.y += (label.height + 2 * CHIP + 6 if label else 0) + 12
+        sheet.divided = (top, sheet.y)
     elif event.kind == "close" and sheet.opened:
         frame = sheet.opened.pop()
         left, right = _frame_span(frame, sheet.xs, len(sheet.opened), sheet.space.frame)

@@ -101,6 +101,14 @@ def pieces(source: str) -> list[str]:
     return parts if len(parts) > 1 else [source]
 
 
+def piece_sources(source: str) -> list[str]:
+    """What each of `pieces(source)` is typeset as: each piece but the last ends on its
+    operator, and `{}` is the operand TeX sees after it, so the operator keeps its space on
+    both sides (mathspacing: a last `+` is unary)."""
+    parts = pieces(source)
+    return [f"{part}{{}}" for part in parts[:-1]] + parts[-1:]
+
+
 def _cuts(source: str) -> list[int]:
     """The offsets just after each operator a line may end on."""
     cuts = []

@@ -14,9 +14,10 @@ posts write it; the math font has no Han and ziamath would draw tofu) is cut out
 typeset math pieces.
 
 ziamath's layout time doubles with each level of nested groups (`x^{x^{…}}`, `\\frac{\\frac{…}}`,
-`\\left(\\left(…`) and grows with the formula's MathML nodes, so both are measured before it
-runs (`complexity`), and one post's math as a whole is held to a `MathBudget`
-(docs/decisions/engine.md, "A budget for math").
+`\\left(\\left(…`) and grows with the formula's MathML nodes and characters, so all are measured
+before it runs (`formula_cost`, in steps counted by `mathcost`, never in seconds), and one
+post's math as a whole is held to a `MathBudget` of steps (docs/decisions/engine.md, "A budget
+for math").
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import copy
 import filecmp
 import re
 import threading
-import time
 import warnings
 from dataclasses import dataclass
 from functools import lru_cache
@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...base.fonts import DEFAULT_FONTS_DIR
 from ...base.svgpath import Op, PathError, parse_svg_path, transform
-from .mathbreaks import text_runs
+from .mathbreaks import piece_sources, text_runs
+from .mathcost import formula_steps, reading_steps
 from .mathspacing import tex_spacing
 
 if TYPE_CHECKING:  # ElementTree loads with the math engine, on a post's first formula
@@ -44,11 +45,13 @@ MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
 MAX_GROUP_DEPTH = 6  # nested {…}, \\left…\\right and \\begin…\\end: ~0.1 s at worst at 6
 MAX_NODES = 500  # MathML elements of one formula: ziamath takes ~0.5 ms each, up to ~0.3 s
 MAX_TREE_DEPTH = 40  # MathML nesting, whatever made it
-# One post: at most this many distinct formulas, source characters and seconds of typesetting;
-# the formulas past any of them are shown as source (none of them is reached by real posts).
+MAX_STEPS = 20_000  # `mathcost` steps of one formula: ~0.36 s at the worst rate measured
+# One post: at most this many distinct formulas, source characters and steps of typesetting
+# (counted before each formula is typeset, never timed: the same post gets the same answer on
+# every machine); the formulas past any of them are shown as source (no real post nears them).
 POST_FORMULAS = 500
 POST_LATEX = 30_000
-POST_SECONDS = 2.0  # CPU seconds of this thread typesetting one post's formulas
+POST_STEPS = 60_000  # ~1.1-1.4 s of CPU at the worst rate measured, ~0.7 s at real formulas
 _MAX_OPS = 50_000  # path ops of one formula (a few hundred glyphs)
 
 # ziamath keeps its fonts in a module-level dict and is not documented as thread-safe.
@@ -95,21 +98,25 @@ class Formula:
 
 
 class MathBudget:
-    """One post's allowance of math (`POST_FORMULAS`, `POST_LATEX`, `POST_SECONDS`): the
-    formulas it typesets, in the order asked, until one of them is spent; the rest give None.
-    The same formula asked again gives the same answer and costs nothing more."""
+    """One post's allowance of math (`POST_FORMULAS`, `POST_LATEX`, `POST_STEPS`): the
+    formulas it typesets, in the order asked, while each fits what is left; the others give
+    None at once, before any layout. The same formula asked again gives the same answer and
+    costs nothing more. Every charge is counted before typesetting, never timed: the answers
+    are the same on any machine, however loaded, and whatever a cache already holds."""
 
     def __init__(
-        self, formulas: int = POST_FORMULAS, latex: int = POST_LATEX, seconds: float = POST_SECONDS
+        self, formulas: int = POST_FORMULAS, latex: int = POST_LATEX, steps: int = POST_STEPS
     ):
-        self._formulas, self._latex, self._seconds = formulas, latex, seconds
+        self._formulas, self._latex, self._steps = formulas, latex, steps
         self._answers: dict[tuple[str, float, bool], Formula | None] = {}
+        self._breaks: dict[str, bool] = {}  # whether an inline formula's pieces fitted
 
     def typesets(self, latex: str, size: float, display: bool = False) -> bool:
         """Whether `latex` typesets, whole or as `typeset_mixed` pieces, while the budget
-        lasts (each math piece charged as a formula)."""
+        lasts (each math piece charged as a formula); an inline formula typeset whole is
+        also set as the pieces a line may break between, and their steps are charged too."""
         if self.typeset(latex, size, display) is not None:
-            return True
+            return display or self._breaks_fit(latex.strip())
         runs = text_runs(latex.strip())
         return len(runs) > 1 and all(
             self.typeset(source, size, display) is not None
@@ -117,24 +124,56 @@ class MathBudget:
             if not text
         )
 
+    def _breaks_fit(self, source: str) -> bool:
+        """Whether the steps of an inline formula's pieces (`mathbreaks.piece_sources`, each
+        typeset by the shaping stage) fit what is left: charged once, as formulas are (read
+        only if their reading fits). Uncounted, a formula of many pieces cost twice its count."""
+        if source not in self._breaks:
+            sources = piece_sources(source)
+            reading = sum(reading_steps(len(piece)) for piece in sources)
+            fits = len(sources) == 1 or reading <= self._steps
+            if len(sources) > 1 and fits:
+                self._steps -= reading
+                steps = sum(formula_cost(piece) for piece in sources)
+                fits = steps <= self._steps
+                self._steps -= steps if fits else 0
+            self._breaks[source] = fits
+        return self._breaks[source]
+
     def typeset(self, latex: str, size: float, display: bool = False) -> Formula | None:
-        """`typeset(latex, size, display)` while the budget lasts, else None."""
+        """`typeset(latex, size, display)` if it fits what is left of the budget, else None.
+        A formula asked is charged as it is read (one of the formulas, its characters, the
+        steps of reading and counting it), then, if it typesets, the steps of its layout."""
         key = (latex.strip(), size, display)
         if key in self._answers:
             return self._answers[key]
         answer = None
-        if self._formulas > 0 and self._latex >= len(key[0]) and self._seconds > 0:
-            _ziamath()  # imported before the clock starts: the post pays for its formulas only
-            # this thread's CPU, not the wall: a busy machine or a wait on `_LOCK` is no
-            # reason to show a formula as source (a golden card drew its last two formulas
-            # as text while eight other processes shared the cores)
-            started = time.thread_time()
-            answer = typeset(*key)
-            self._seconds -= time.thread_time() - started
+        reading = reading_steps(len(key[0]))
+        if self._formulas > 0 and self._latex >= len(key[0]) and self._steps >= reading:
             self._formulas -= 1
             self._latex -= len(key[0])
+            self._steps -= reading
+            steps = formula_cost(key[0], display)
+            if 0 < steps <= min(MAX_STEPS, self._steps):  # else refused before any layout
+                answer = typeset(*key)
+                self._steps -= steps
         self._answers[key] = answer
         return answer
+
+
+@lru_cache(maxsize=512)
+def formula_cost(latex: str, display: bool = False) -> int:
+    """The steps typesetting `latex` takes (`mathcost.formula_steps` of its MathML); 0 for a
+    formula refused before ziamath would see it (too long, too deeply nested, too many
+    MathML elements, bad LaTeX). Counted, never timed: deterministic on every machine."""
+    source = latex.strip()
+    if not source or len(source) > MAX_LATEX or group_depth(source) > MAX_GROUP_DEPTH:
+        return 0
+    try:
+        tree = _element_tree().fromstring(_mathml_text(source, display))
+    except Exception:  # whatever the LaTeX parser raises, the source is bad LaTeX to us
+        return 0
+    return 0 if _too_complex(tree) else formula_steps(tree)
 
 
 def _share_bundled_font(size: float) -> None:
@@ -162,13 +201,11 @@ def typeset(latex: str, size: float, display: bool = False) -> Formula | None:
     """The formula at text size `size` px (`display`: display style, big operators with
     limits above and below); None when it cannot be typeset cleanly or is too complex."""
     source = latex.strip()
-    if not source or len(source) > MAX_LATEX or group_depth(source) > MAX_GROUP_DEPTH:
+    if not 0 < formula_cost(source, display) <= MAX_STEPS:  # refused before ziamath runs
         return None
     with _LOCK:
         try:
-            tree = _mathml(source, display)
-            if _too_complex(tree):
-                return None
+            tree = _element_tree().fromstring(_mathml_text(source, display))
             math_class, _ = _ziamath()
             _share_bundled_font(size)
             math = math_class(tex_spacing(tree), size=size, font=str(MATH_FONT))
@@ -235,11 +272,13 @@ def group_depth(source: str) -> int:
     return deepest
 
 
-def _mathml(source: str, display: bool) -> ET.Element:
-    """The formula as ziamath's MathML tree (its LaTeX parser: linear and fast)."""
+@lru_cache(maxsize=512)  # parsed to be counted, then again to be typeset
+def _mathml_text(source: str, display: bool) -> str:
+    """The formula as ziamath's MathML (its LaTeX parser: linear and fast), as text: each
+    caller makes its own tree of it (ziamath writes on the tree it lays out)."""
     _, tex2mml = _ziamath()
-    tree: ET.Element = _element_tree().fromstring(tex2mml(source, inline=not display))
-    return tree
+    text: str = tex2mml(source, inline=not display)
+    return text
 
 
 def _element_tree() -> Any:

@@ -1,0 +1,186 @@
+"""A paragraph's clusters → where its lines may break, and how narrow that lets it get.
+
+The opportunities (`opportunities`: UAX #14, CJK-aware) with what a reader takes as one
+held whole (`units`), inline code kept together, hyphenation points inside long English
+words (`words`; never in a word that ends a paragraph and fits a line), a wrapping heading
+broken between phrases; and from them the text's min- and max-content widths
+(`measure_widths`), which a table's columns are sized by.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..base.fonts import FontBook
+from ..style.spanstyle import Span
+from .clusters import Cluster
+from .linebreak import widest_piece
+from .opportunities import (
+    ALLOWED,
+    HYPHEN,
+    MANDATORY,
+    NEVER,
+    glue_emoji,
+    hold_short_runs,
+    keep_names,
+    keep_phrases,
+    keep_short_spans,
+    keep_units,
+    keep_words,
+    opportunities,
+)
+from .shape import shape
+from .units import keep_whole
+from .words import hyphen_points
+
+
+def line_breaks(
+    clusters: list[Cluster],
+    texts: list[str],
+    widths: list[float],
+    width: float,
+    *,
+    keep: int,
+    prose: bool,
+    heading: bool,
+) -> list[int]:
+    """The break opportunity after each cluster (`opportunities`' kinds) for lines no wider
+    than `width`: units held whole in `prose` and a `heading`, a heading's emoji kept with
+    its word and its wrapping lines broken between phrases, `prose` hyphenated; code keeps
+    its own breaks."""
+    allowed = _allowed(clusters, keep)
+    if prose or heading:  # code keeps its own breaks
+        allowed = keep_whole(texts, allowed)
+    if heading:
+        allowed = glue_emoji(texts, allowed)
+        if sum(widths) > width:  # it wraps: between phrases, else between words
+            allowed = _heading_breaks(texts, widths, allowed, width)
+    elif prose:
+        allowed = _hyphenated(clusters, allowed, width)
+    return allowed
+
+
+def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
+    """The opportunities with units, inline code and (with `keep`) short runs held whole."""
+    # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
+    texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
+    allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
+    if any(c.style.background is not None for c in clusters):  # inline code, marks
+        allowed = keep_short_spans(_code_spans(clusters), allowed)
+    return hold_short_runs(texts, allowed, keep) if keep else allowed
+
+
+def _code_spans(clusters: list[Cluster]) -> list[int]:
+    """For each cluster, a number shared by the clusters of its inline code run (a run
+    with a background), or -1 outside code."""
+    numbers = []
+    number = -1
+    for i, cluster in enumerate(clusters):
+        if cluster.style.background is None or cluster.formula is not None:
+            numbers.append(-1)
+            continue
+        if not i or cluster.style is not clusters[i - 1].style:
+            number = i
+        numbers.append(number)
+    return numbers
+
+
+def _heading_breaks(
+    texts: list[str], widths: list[float], allowed: list[int], width: float
+) -> list[int]:
+    """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
+    phrase fits the line, else between words (`keep_words`), never inside a word that fits;
+    at each, a Latin name kept whole (`keep_names`) when that still fits; last, a Japanese
+    heading's words without BudouX's phrases."""
+    named = keep_names(texts, allowed)
+    tries = [keep_phrases(texts, keep_words(texts, base)) for base in (named, allowed)]
+    tries.append(keep_words(texts, named))
+    tries.append(keep_words(texts, allowed))
+    fits = (kept for kept in tries if widest_piece(texts, widths, kept) <= width)
+    return next(fits, keep_words(texts, allowed, phrases=False))
+
+
+def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
+    """`allowed` with the dictionary's hyphenation points inside long English words
+    (never inside inline code). Kerning across the point is kept in the measure: a
+    fraction of a pixel, where refusing HarfBuzz's unsafe-to-break boundaries would
+    refuse nearly every point in a kerned face."""
+    texts = [c.text for c in clusters]
+    skip = [c.style.background is not None or c.formula is not None for c in clusters]
+    out = list(allowed)
+    for i in hyphen_points(texts, skip):
+        if out[i] == NEVER:
+            out[i] = HYPHEN
+    return _whole_last_words(clusters, out, width)
+
+
+def _whole_last_words(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
+    """`allowed` without hyphenation points in the last word of the text or of a line a
+    hard break ends, when that word fits a line: a hyphen there only makes a runt
+    ("remem- / ber?"). A last word wider than the line keeps them (it must break)."""
+    if HYPHEN not in allowed:
+        return allowed  # no hyphenation point at all (short words, CJK)
+    out = list(allowed)
+    word: list[int] = []  # walking back: the clusters of the last word so far
+    in_last = True
+    for i in range(len(out) - 1, -1, -1):
+        if out[i] == MANDATORY:
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], True
+        elif out[i] == ALLOWED and any(clusters[j].text.strip() for j in word):
+            _unhyphenate(out, word, clusters, width)
+            word, in_last = [], False
+        if in_last:
+            word.append(i)
+    _unhyphenate(out, word, clusters, width)
+    return out
+
+
+def _unhyphenate(out: list[int], word: list[int], clusters: list[Cluster], width: float) -> None:
+    if sum(clusters[j].width for j in word) <= width:
+        for j in word:
+            if out[j] == HYPHEN:
+                out[j] = NEVER
+
+
+class ContentWidths(NamedTuple):
+    """How narrow text can get: its widest single cluster (breaking anywhere), its widest
+    unbreakable piece (min-content); and its width on one line (max-content)."""
+
+    glyph: float
+    word: float
+    line: float
+
+
+def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> ContentWidths:
+    """The widest cluster, the widest unbreakable piece, and the whole text on one line
+    (the widest of its hard-broken lines). With `keep`, a run of at most `keep` clusters
+    between spaces is one piece, and a longer run counts as at least its widest `keep`
+    clusters in a row (so a column of Chinese text keeps a few characters a line)."""
+    clusters = shape(spans, fonts)
+    allowed = _allowed(clusters, keep)
+    widest_glyph = widest_piece = piece = line = widest_line = 0.0
+    for cluster, brk in zip(clusters, allowed, strict=False):
+        if not cluster.is_space:
+            piece += cluster.width
+            widest_glyph = max(widest_glyph, cluster.width)
+        line += cluster.width
+        if brk in (ALLOWED, MANDATORY):
+            widest_piece, piece = max(widest_piece, piece), 0.0
+        if brk == MANDATORY:
+            widest_line, line = max(widest_line, line), 0.0
+    word = max(widest_piece, piece, _widest_window(clusters, keep))
+    return ContentWidths(widest_glyph, word, max(widest_line, line))
+
+
+def _widest_window(clusters: list[Cluster], keep: int) -> float:
+    """The widest `keep` consecutive clusters inside one run between spaces and breaks."""
+    widest = 0.0
+    run: list[float] = []
+    for cluster in clusters:
+        if cluster.is_space or cluster.is_newline or cluster.text in ("\t", "\u3000"):
+            run = []
+            continue
+        run = [*run[1 - keep :], cluster.width] if keep > 1 else [cluster.width]
+        widest = max(widest, sum(run))
+    return widest if keep else 0.0

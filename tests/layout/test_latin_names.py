@@ -1,0 +1,52 @@
+"""A capitalised Latin name set in Chinese (La Roche-Posay, The Ordinary, City Walk) stays on
+one heading line, and the one-character word before it stays with it (从La, 到The)."""
+
+from __future__ import annotations
+
+import pytest
+
+from inkcard.layout.text.opportunities import latin_names
+from tests.layout.test_headings import THEME_MODES, heading_rows
+
+NAMED = {
+    "# 油痘肌的秋冬护肤清单：从La Roche-Posay到The Ordinary，我用了3年的真心话✨": (
+        "La Roche-Posay",
+        "The Ordinary",
+    ),
+    "## 我用iPhone 15 Pro拍下了New York Times大楼的夜景": ("iPhone 15 Pro", "New York Times"),
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("从La Roche-Posay到The Ordinary，", ["La Roche-Posay", "The Ordinary"]),
+        ("不踩雷的City Walk路线", ["City Walk"]),
+        ("我用iPhone 15 Pro拍的", ["iPhone 15 Pro"]),
+        ("How To Write Better Code", []),  # an English title: no CJK beside it
+        ("用 asyncio 和 httpx 写", []),  # lower case: code, not a name
+        ("跑了3 15公里", []),  # numbers alone
+        ("的A Very Long Brand Name Indeed报道", []),  # past MAX_NAME: a phrase
+    ],
+)
+def test_latin_names(text: str, names: list[str]) -> None:
+    clusters = list(text)
+    assert ["".join(clusters[a:b]) for a, b in latin_names(clusters)] == names
+
+
+# At 360 px art-deco's frame leaves a 204-px heading line, narrower than "La Roche-Posay":
+# a name wider than the line breaks, as any unbreakable piece does.
+@pytest.mark.parametrize("width", [440, 1080])
+def test_a_heading_never_breaks_inside_a_name(width: int, fonts) -> None:
+    split = []
+    for heading, names in NAMED.items():
+        for theme_mode in THEME_MODES:
+            lines = [
+                row.text.replace(" ", "") for row in heading_rows(heading, theme_mode, width, fonts)
+            ]
+            joined = "\n".join(lines)
+            for name in names:
+                whole = name.replace(" ", "")
+                if any(whole[:n] + "\n" + whole[n:] in joined for n in range(1, len(whole))):
+                    split.append((theme_mode, name, lines))
+    assert split == []
