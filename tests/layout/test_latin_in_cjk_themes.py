@@ -191,3 +191,22 @@ def test_a_line_a_runt_left_short_takes_from_the_line_before(box_fonts) -> None:
     lines = lay("中" * 38 + "12中。", box_fonts, 20)
     assert [line.text for line in lines] == ["中" * 19, "中" * 19, "12中。"]
     assert [line.stretch for line in lines] == pytest.approx([1 / 18, 1 / 18, 0.0], abs=1e-3)
+
+
+def test_a_loose_first_line_pulls_the_next_piece_up_compressing_its_marks(box_fonts) -> None:
+    """A two-line paragraph whose last line would be "中。" alone: `avoid_lone_last`
+    sends a character down and left the first line 2 em short, loose, with no line
+    before it to take from (set flush before). Its comma's blank half (0.5 em) and its
+    full stop's make room for the rest: one line, the comma set half wide."""
+    [line] = lay("中" * 9 + "，" + "中" * 9 + "。", box_fonts, 19)
+    assert line.text == "中" * 9 + "，" + "中" * 9 + "。"
+    assert pens(line)[9:11] == pytest.approx([9 * EM, 9.5 * EM])
+    assert pens(line)[-2] == pytest.approx(17.5 * EM)  # the last character: nothing spread
+
+
+def test_a_loose_line_whose_next_piece_cannot_fit_stays_flush(box_fonts) -> None:
+    """With no mark to compress the next piece cannot come up: the loose first line is
+    set at its natural spacing, as before."""
+    lines = lay("中" * 20 + "。", box_fonts, 19.9)
+    assert [line.text for line in lines] == ["中" * 18, "中中。"]
+    assert lines[0].stretch == 0.0 and pens(lines[0]) == [EM * i for i in range(18)]

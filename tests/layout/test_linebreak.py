@@ -29,6 +29,7 @@ from inkcard.layout.text.opportunities import (
     classify,
     opportunities,
 )
+from inkcard.layout.text.pretty import even_lines
 
 HANGING = (" ", "\t", "\u3000", "\n")  # hang past the line end; not counted in its width
 CLOSING_CJK = "，。！？；：）」』】》、"
@@ -525,3 +526,51 @@ def test_a_hanging_space_never_grows_by_a_hyphen() -> None:
     edges = [Edges(0.0, 0.0, 1.5 if text == " " else 0.0) for text in texts]
     lines = break_lines(texts, widths, allowed, 1.0, edges)
     assert all(line.width <= 1.0 for line in lines)
+
+
+def _mark_edges(texts: list[str], widths: list[float]) -> list[Edges]:
+    """Half of each full-width mark is blank: a closing mark's after it, an opening one's
+    before it; a soft hyphen used as a break draws a hyphen."""
+    edges = []
+    for text, width in zip(texts, widths, strict=True):
+        if text in CLOSING_CJK:
+            edges.append(Edges(end=width / 2))
+        elif text in OPENING_CJK:
+            edges.append(Edges(start=width / 2))
+        else:
+            edges.append(Edges(hyphen=1.0 if text == "\u00ad" else 0.0))
+    return edges
+
+
+@FAST
+@given(paragraphs())
+def test_evened_lines_cover_the_text_and_fit_by_their_marks_blanks(
+    case: tuple[list[str], list[float], list[bool], float],
+) -> None:
+    """Whatever a line pulls up or gives away, the lines still cover the text in order,
+    end where a line may, and a line wider than the box (by more than one cluster) takes
+    no more than its inner marks' blanks off to fit."""
+    texts, widths, unsafe, max_width = case
+    if not texts:
+        return
+    allowed = opportunities(texts, unsafe)
+    edges = _mark_edges(texts, widths)
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+
+    def looseness(line: LineRange) -> float:  # a line a tenth short is loose
+        return 10 * (max_width - line.width) / max_width
+
+    evened = even_lines(texts, widths, allowed, lines, max_width, edges, looseness)
+    assert [line.start for line in evened] == [0] + [line.end for line in evened[:-1]]
+    assert evened[-1].end == len(texts) and len(evened) <= len(lines)
+    for line in evened:
+        assert MANDATORY not in allowed[line.start : line.end - 1]
+        if not line.squeeze:
+            continue
+        assert not edges[line.end - 1].hyphen  # its width never counts a hyphen drawn
+        content = _content(texts, line)
+        room = sum(edges[i].end for i in range(line.start, content - 1))
+        room += sum(edges[i].start for i in range(line.start + 1, content))
+        natural = sum(widths[line.start : content]) - line.trim_start - line.trim_end
+        assert 0 < line.squeeze <= room + 1e-6
+        assert _close(line.width, natural - line.squeeze) and line.width <= max_width + 1e-6

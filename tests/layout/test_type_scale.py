@@ -4,6 +4,7 @@ card zoomed, not like small print; a theme may opt out; the output pixels stay t
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +14,10 @@ from inkcard.layout.base.boxes import GlyphRun, Group, Item, Page
 from inkcard.layout.draw.encode import rasterize
 from inkcard.layout.draw.painter import Painter
 from inkcard.layout.pages.compose import type_zoom
+from inkcard.layout.pages.quality import READABLE_PX, measure
+from inkcard.layout.pages.slidetype import at_least
+from inkcard.layout.pages.zoom import phone_floor
+from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.schema import Style
 
 PARAGRAPH = "这篇文章很长，适合收藏后慢慢看。" * 12
@@ -167,3 +172,44 @@ def test_a_zoomed_static_layer_is_as_sharp_as_its_drawing(
     a = rasterize(kept, page.width, page.height, page.background, 1).astype(np.int16)
     b = rasterize(drawn, page.width, page.height, page.background, 1).astype(np.int16)
     assert np.abs(a - b).max() <= 16  # dithering moves a few levels; a blur far more
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "floor"),
+    [(500, 500, 11 * 500 / 360), (440, 586, 0.0), (1080, 1440, 0.0), (360, 640, 0.0)],
+)
+def test_only_a_card_a_phone_shows_smaller_than_the_default_has_a_floor(
+    width: float, height: float, floor: float
+) -> None:
+    """At 500x500 (zoom 1 for a 16-px body) a virtual px reads 0.72 px on a phone, less
+    than on the default card (0.82): small text is set at least 15.3 px there. The default
+    card, one zoomed like it (1080x1440) and a phone-sized one keep the theme's sizes; a
+    slide has its own floor (slidetype.slide_styles)."""
+    zoom = type_zoom(Style(type_scale="auto"), width, height, 16.0)
+    assert phone_floor(width, height, zoom) == pytest.approx(floor)
+    assert phone_floor(1600, 900, type_zoom(Style(type_scale="auto"), 1600, 900, 16.0)) == 0.0
+
+
+def test_a_small_cards_code_inline_code_and_cells_read_11_px_on_a_phone(
+    fonts: layout.FontBook,
+) -> None:
+    """The asyncio tutorial (code blocks, inline code) and the fund explainer (a table)
+    at 500x500: their code and cells read 9.9 to 10.4 px on a phone before; now none of
+    their text reads under 11 px (the default card is untouched: its code reads 10.6)."""
+    hard = Path(__file__).resolve().parents[1] / "cases" / "hard"
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    for post, theme in (("02-asyncio-tutorial", "brandA"), ("03-fund-explainer", "business")):
+        text = (hard / f"{post}.md").read_text("utf-8")
+        cards = layout.layout_pages(text, themes.load(theme), fonts, square)
+        smallest = min(measured.smallest_text for card in cards if (measured := measure(card)))
+        assert smallest >= READABLE_PX - 0.05, (post, theme, smallest)
+
+
+def test_raising_small_text_raises_inline_code_too() -> None:
+    """Inline code's size lives in the inline knobs, not the block roles: both rise."""
+    styles = resolve(themes.load("warm"), None)  # inline code 13.5 px, code blocks 13
+    raised = at_least(styles, 15.0)
+    assert raised.inline["inline_code"]["size"] == 15.0
+    assert raised["code_block"].size == 15.0 and raised["table"].size >= 15.0
+    assert raised["body"].size == styles["body"].size  # only the small roles
+    assert at_least(styles, 10.0).inline["inline_code"]["size"] == 13.5  # never smaller

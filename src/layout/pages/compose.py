@@ -46,9 +46,17 @@ from .cardpage import card_page
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
 from .pagebreaks import Paging, paged
-from .slidetype import is_slide, slide_styles
+from .slidetype import at_least, is_slide, slide_styles
 from .spread import ruled_pitch, spread_slides
-from .zoom import best_zoom, fault_free, floor_zoom, type_ladder, type_zoom, zoom_ladder
+from .zoom import (
+    best_zoom,
+    fault_free,
+    floor_zoom,
+    phone_floor,
+    type_ladder,
+    type_zoom,
+    zoom_ladder,
+)
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
@@ -203,9 +211,13 @@ def compose_share(
 
 
 def _for_slides(styles: Styles, card: Card) -> Styles:
-    """`styles` with a slide's small text set larger (`slidetype.slide_styles`)."""
+    """`styles` with a slide's small text set larger (`slidetype.slide_styles`), and a
+    small card's set as large as reads on a phone (`zoom.phone_floor`)."""
     zoom = _laid_out_as(styles, card)[1]
-    return slide_styles(styles) if is_slide(card.width, card.height, zoom) else styles
+    if is_slide(card.width, card.height, zoom):
+        return slide_styles(styles)
+    floor = phone_floor(card.width, card.height, zoom)
+    return at_least(styles, floor) if floor else styles
 
 
 def _laid_out_as(styles: Styles, card: Card, *, legible: bool = True) -> tuple[Card, float]:

@@ -1,4 +1,4 @@
-"""A theme's styles + a slide → the styles a slide sets its small text in.
+"""A theme's styles + a slide or a small card → the styles it sets its small text in.
 
 A 1600x900 slide is drawn about 2.8 times larger than its virtual card and looked at on a
 phone 360 px wide, where its body reads 10 px (`zoom.LEGIBLE_BODY_PX`): a code block set at
@@ -8,6 +8,13 @@ as its body, paying with wider lines: on a slide each role of `SMALL_ROLES` is s
 least `SMALL_SHARE` of the default 16 px body (14.4 px, read 9 px on the phone), whatever
 the theme's body: traditional-chinese's 17 px body set its table at 15.3 px, too tall with
 its heading and note for one slide at any zoom that kept the body legible.
+
+A square card shown smaller on a phone than the default card is (500x500: 0.73 of its
+px against the default's 0.82) reads its body at 11 px (zoom.py's `_readable`), but its code
+and table cells, which themes set smaller than the body, at 9.2 to 10.6 px: there each role
+of `SMALL_ROLES` is set at least as large as reads `READABLE_PX` on the phone
+(`at_least`, its floor from `zoom.phone_floor`). A card shown as large as the
+default or larger (440x586, 1080x1440, 360x640) keeps its theme's sizes.
 
 A theme may set a slide otherwise (its `slide` table, knobs over its roles): a frame
 thick enough for a 3:4 card holds a slide's type to a smaller zoom (zoom.py: the zoom
@@ -29,14 +36,22 @@ SMALL_ROLES = ("code_block", "inline_code", "table", "image")  # code, cells, ca
 def slide_styles(styles: Styles) -> Styles:
     """`styles` as its theme sets a slide (its `slide` knobs, such as a thinner frame),
     with each of `SMALL_ROLES` set at least `SMALL_SHARE` of `BODY_PX`."""
-    styles = styles.slide or styles
-    floor = SMALL_SHARE * BODY_PX
+    return at_least(styles.slide or styles, SMALL_SHARE * BODY_PX)
+
+
+def at_least(styles: Styles, floor: float) -> Styles:
+    """`styles` with each of `SMALL_ROLES` set at least `floor` px (never smaller): a
+    block role's style, or the size an inline role (inline code) sets its text in."""
     roles = dict(styles.roles)
+    inline = dict(styles.inline)
     for name in SMALL_ROLES:
         style = roles.get(name)
         if style is not None and 0 < style.size < floor:
             roles[name] = replace(style, size=floor)
-    return replace(styles, roles=roles)
+        size = inline.get(name, {}).get("size")
+        if isinstance(size, int | float) and 0 < size < floor:
+            inline[name] = {**inline[name], "size": floor}
+    return replace(styles, roles=roles, inline=inline)
 
 
 def is_slide(width: float, height: float, zoom: float) -> bool:

@@ -90,6 +90,17 @@ def _readable(width: float, height: float, body_size: float, roomy: float) -> fl
     return min(READABLE_PX * width / (PHONE_WIDTH * body_size), width / DEFAULT_WIDTH, roomy)
 
 
+def phone_floor(width: float, height: float, zoom: float) -> float:
+    """The px on a portrait or square card drawn `zoom` times larger that read
+    `READABLE_PX` on a phone, where the phone shows it smaller than the default card (a
+    500x500 card); 0 for a card shown as large or larger (the default, 1080x1440, 360x640:
+    their small text is the theme's choice) and for a wide card (a slide has its own)."""
+    shown = PHONE_WIDTH * zoom / width  # a virtual px on the phone
+    if width > height or shown >= PHONE_WIDTH / DEFAULT_WIDTH - 1e-9:
+        return 0.0
+    return READABLE_PX / shown
+
+
 def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
     """The zooms a wide card tries, largest first: the legible one, steps of `LADDER_STEP`
     down from it while no smaller than `floor` (where the body reads `FLOOR_BODY_PX` on a

@@ -1,12 +1,13 @@
 """Spans and a width → `TextLine`s: broken, aligned, with glyph runs at absolute x.
 
 Lines are set in a block's line box (linebox.py), grown for larger inline text. Justified
-lines spread the spare width (what is left after punctuation compression) over inner spaces
-and CJK character gaps, never past what reads as set solid (`LOOSE_GAP`): the breaks are
-chosen to avoid such a line, and one no break helps is set at the start; a paragraph's last
-line and lines ended by a hard break stay at the start, as browsers do. Where a line may
-break is breakpoints.py's; what each line paints (backgrounds, glyph runs, strike lines) is
-lineitems.py's.
+lines spread the spare width (what is left after punctuation compression) over inner spaces,
+CJK character gaps and the gaps after a closing or before an opening mark, never past what
+reads as set solid (`LOOSE_GAP`); a line that pulled a piece up takes its marks' blanks in
+(`LineRange.squeeze`). The breaks are chosen to avoid a loose line, and one no break
+helps is set at the start; a paragraph's last line and lines ended by a hard break stay at
+the start, as browsers do. Where a line may break is breakpoints.py's; what each line
+paints (backgrounds, glyph runs, strike lines) is lineitems.py's.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ LATIN_STRETCH = 0.25
 # (pretty.even_lines).
 LOOSE_GAP = 0.1
 _CJK_GAPS = frozenset({(Brk.ID, Brk.ID), (Brk.ID, Brk.AL), (Brk.AL, Brk.ID)})
+_MARK_NEIGHBOURS = frozenset({Brk.ID, Brk.AL})  # what a gap at a mark may open onto
 # CJK text: Han, kana, bopomofo, Hangul, CJK punctuation and full-width forms.
 _CJK_TEXT = regex.compile(
     r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Bopomofo}\p{Hangul}\u3000-\u303F\uFF00-\uFFEF]"
@@ -180,6 +182,9 @@ def _position(
 ) -> TextLine:
     spare = max(0.0, width - line.width)
     extra = _justify(clusters, spare) if align == "justify" else {}
+    if line.squeeze:
+        for i, px in _squeezed(clusters, line.squeeze).items():
+            extra[i] = extra.get(i, 0.0) + px
     start = x + {"center": spare / 2, "right": spare}.get(align, 0.0)
     pens: list[float] = []
     pen = start
@@ -239,6 +244,23 @@ def _spread(clusters: list[Cluster], spare: float) -> tuple[dict[int, float], fl
     return out, _gap_stretch(clusters, out) / LOOSE_GAP
 
 
+def _squeezed(clusters: list[Cluster], squeeze: float) -> dict[int, float]:
+    """The px a line that pulled a piece up takes back after each cluster: `squeeze`
+    shared by its inner marks' blanks in proportion (a closing mark's after it, an
+    opening mark's before it), as linebreak.measured counted them."""
+    content = len(clusters)
+    while content > 1 and clusters[content - 1].text in HANGING:
+        content -= 1
+    blanks: dict[int, float] = {}
+    for i, cluster in enumerate(clusters[:content]):
+        if cluster.trim_end and i < content - 1:
+            blanks[i] = blanks.get(i, 0.0) + cluster.trim_end
+        if cluster.trim_start and i:
+            blanks[i - 1] = blanks.get(i - 1, 0.0) + cluster.trim_start
+    share = squeeze / sum(blanks.values())
+    return {i: -blank * share for i, blank in blanks.items()}
+
+
 def _gap_stretch(clusters: list[Cluster], extra: dict[int, float]) -> float:
     """The most (em of its own text) justification adds to a CJK gap; a Latin word space
     aside, as its own limit holds it."""
@@ -273,9 +295,19 @@ def _justify_slots(clusters: list[Cluster]) -> tuple[list[int], list[int]]:
         before = classes[i - 1] if i else Brk.SP
         if here == Brk.SP:
             (cjk if Brk.ID in (before, after) else latin).append(i)
-        elif (here, after) in _CJK_GAPS:
+        elif (here, after) in _CJK_GAPS or _mark_gap(clusters, i, here, after):
             cjk.append(i)
     return cjk, latin
+
+
+def _mark_gap(clusters: list[Cluster], i: int, here: Brk, after: Brk) -> bool:
+    """Whether justification may open the gap after cluster `i` at a full-width mark:
+    after a closing mark, before an opening one, each with its blank half still there
+    (jlreq 3.8.3 spreads there too, never between a mark and the character it belongs
+    to: "，建" takes a share, "看，" none)."""
+    if here == Brk.CLW and clusters[i].trim_end:
+        return after in _MARK_NEIGHBOURS or after == Brk.OP
+    return after == Brk.OP and here in _MARK_NEIGHBOURS and bool(clusters[i + 1].trim_start)
 
 
 def _has_cjk(clusters: list[Cluster]) -> bool:

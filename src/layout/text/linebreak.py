@@ -52,6 +52,7 @@ class LineRange:
     width: float
     trim_start: float = 0.0  # blank taken off its first cluster (an opening mark)
     trim_end: float = 0.0  # blank taken off its last cluster (a closing mark)
+    squeeze: float = 0.0  # blank taken off its inner marks (a line that pulled a piece up)
 
 
 @bulk_record
@@ -236,23 +237,27 @@ def _small_move(
             continue
         if (cut + 1 - before.start) < 2 * (before.end - cut - 1):
             return None
-        first = _measured(texts, widths, edges, before.start, cut + 1, max_width)
-        second = _measured(texts, widths, edges, cut + 1, last.end, max_width)
+        first = measured(texts, widths, edges, before.start, cut + 1, max_width)
+        second = measured(texts, widths, edges, cut + 1, last.end, max_width)
         if first is None or second is None:
             return None
         return first, second
     return None
 
 
-def _measured(
+def measured(
     texts: list[str],
     widths: list[float],
     edges: list[Edges],
     start: int,
     end: int,
     max_width: float,
+    squeeze: bool = False,
 ) -> LineRange | None:
-    """The line [start, end) with its edges applied; None when it does not fit."""
+    """The line [start, end) with its edges applied; None when it does not fit. With
+    `squeeze`, a line still too wide takes what it lacks off its inner marks' blanks (a
+    closing mark's after it, an opening mark's before it: clreq's line compression),
+    when they have that much."""
     content = end
     while content > start and texts[content - 1] in HANGING:
         content -= 1
@@ -263,7 +268,12 @@ def _measured(
     tail = edges[content - 1].end if content > start else 0.0
     if width - tail <= max_width + 1e-6:
         return LineRange(start, end, width - tail, head, tail)
-    return None
+    if not squeeze:
+        return None
+    room = sum(edges[i].end for i in range(start, content - 1))
+    room += sum(edges[i].start for i in range(start + 1, content))
+    lack = width - tail - max_width
+    return LineRange(start, end, max_width, head, tail, lack) if lack <= room + 1e-6 else None
 
 
 def balance_lines(

@@ -17,8 +17,11 @@ In justified text, a line that would be spread past what reads as set solid (`ev
 a looseness over 1, as inline.py weighs it; say "建议 / 19:00" where the time cannot come
 up) takes a piece or two from the line before, the rest of its paragraph filled again,
 where that leaves fewer loose lines and no more lines, hyphens, broken words or runts:
-TeX's total fit, for the few lines it changes. A line no set of breaks helps is set flush
-start by inline.py rather than spread.
+TeX's total fit, for the few lines it changes. A loose line with no line before to take
+from (a paragraph's first: "如果…那就现 / 在做。", where `avoid_lone_last` sent a character
+down) pulls the next piece or two up instead, making room by compressing its marks' blanks
+(clreq's line compression: "…做完，那就现在做。" on one line). A line no set of breaks
+helps is set flush start by inline.py rather than spread.
 """
 
 from __future__ import annotations
@@ -26,8 +29,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from .linebreak import Edges, LineRange, fit_line
-from .opportunities import HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
+from .linebreak import Edges, LineRange, fit_line, measured
+from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 
 RUNT_LETTERS = 5  # a Latin last word shorter than this is a runt
 PRETTY_LINES = 4  # at most this many last lines are filled again
@@ -172,19 +175,30 @@ def even_lines(
     edges: list[Edges],
     looseness: Callable[[LineRange], float],
 ) -> list[LineRange]:
-    """`lines` with the line before each loose one (a `looseness` over 1) ending a piece or
-    a few earlier, the rest of the paragraph filled again, where that leaves fewer loose
-    lines; never more lines, hyphens, broken words, nor a runt at the end."""
+    """`lines` with each loose one (a `looseness` over 1) eased: the line before ending a
+    piece or a few earlier, else (a paragraph's first line has no line before) the loose
+    line pulling the next piece up with its marks' blanks compressed; the rest of the
+    paragraph filled again, where that leaves fewer loose lines; never more lines,
+    hyphens, broken words, nor a runt at the end."""
     out = list(lines)
-    for k in range(1, len(out)):
-        if _ends_paragraph(out, k, allowed) or allowed[out[k - 1].end - 1] == MANDATORY:
+    k = 0
+    while k < len(out):
+        if _ends_paragraph(out, k, allowed) or looseness(out[k]) <= 1.0:
+            k += 1
             continue
-        if looseness(out[k]) > 1.0:
-            end = k + 1
-            while not _ends_paragraph(out, end - 1, allowed):
-                end += 1
+        end = k + 1
+        while not _ends_paragraph(out, end - 1, allowed):
+            end += 1
+        eased = None
+        if k and allowed[out[k - 1].end - 1] != MANDATORY:
             eased = _eased(texts, widths, allowed, edges, out[k - 1 : end], max_width, looseness)
-            out[k - 1 : end] = eased or out[k - 1 : end]
+            if eased is not None:
+                out[k - 1 : end] = eased
+        if eased is None:
+            part = out[k:end]
+            pulled = _pulled(texts, widths, allowed, edges, part, max_width, looseness)
+            out[k:end] = pulled or part
+        k += 1
     return out
 
 
@@ -224,11 +238,50 @@ def _eased(
     return None
 
 
+def _pulled(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    part: list[LineRange],
+    max_width: float,
+    looseness: Callable[[LineRange], float],
+) -> list[LineRange] | None:
+    """`part` (a loose line and the rest of its paragraph) with the loose line taking up
+    to EVEN_MOVES pieces of the next, its marks' blanks compressed to make room (clreq's
+    line compression), and either the breaks after kept or the rest filled again: the
+    first such set with fewer loose lines and nothing worse; None when none has."""
+    loose = _loose_count(part, looseness)
+    for end in _next_breaks(allowed, edges, part[0].end, part[-1].end):
+        first = measured(texts, widths, edges, part[0].start, end, max_width, squeeze=True)
+        if first is None:
+            return None  # the next piece does not fit however tight the marks are set
+        rest = [line for line in part[1:] if line.end > end]
+        if rest:
+            rest[0] = _taking(widths, edges, rest[0], end)
+        refilled = _refilled(texts, widths, allowed, edges, end, part[-1].end, max_width)
+        for trial in ([first, *rest], [first, *refilled]):
+            fewer = len(trial) <= len(part) and _loose_count(trial, looseness) < loose
+            if fewer and _as_good(trial, part, texts, allowed):
+                return trial
+    return None
+
+
+def _next_breaks(allowed: list[int], edges: list[Edges], start: int, end: int) -> list[int]:
+    """The first EVEN_MOVES places a line could end after `start`, up to `end` (the
+    paragraph's end): ordinary breaks, not one that would draw a hyphen (a soft hyphen's),
+    which `measured` leaves out of the width."""
+    breaks = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED and not edges[i].hyphen]
+    return [*breaks, end][:EVEN_MOVES]
+
+
 def _taking(widths: list[float], edges: list[Edges], line: LineRange, start: int) -> LineRange:
-    """`line` starting earlier, at `start`: its old first cluster set whole (no longer at
-    a line start), the new one losing what a line start takes off it."""
-    grown = line.width + line.trim_start + sum(widths[start : line.start]) - edges[start].start
-    return LineRange(start, line.end, grown, edges[start].start, line.trim_end)
+    """`line` starting at `start`, earlier (taking clusters from the line before) or later
+    (giving its first ones to it): its old first cluster set whole (no longer at a line
+    start), the new one losing what a line start takes off it."""
+    moved = sum(widths[start : line.start]) - sum(widths[line.start : start])  # one is empty
+    grown = line.width + line.trim_start + moved - edges[start].start
+    return LineRange(start, line.end, grown, edges[start].start, line.trim_end, line.squeeze)
 
 
 def _as_good(
