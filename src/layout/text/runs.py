@@ -76,6 +76,8 @@ def segments(text: str, style: SpanStyle, faces: Faces, context: Context) -> lis
     if not upright_cjk and (not marks or marks.isdisjoint(range(offset, offset + len(text)))):
         # Most text: only the face changes, so the checks below are skipped per grapheme.
         chain = faces.chain
+        if _CURLY.isdisjoint(text):  # no curly quote: every mark as its face draws it
+            return _grouped(graphemes, [(face_for(g, chain), style, NATURAL) for g in graphemes])
         faced = [(g, face_for(g, chain)) for g in graphemes]
         return _grouped(graphemes, [(face, style, _latin_width(face, g)) for g, face in faced])
     looks: list[tuple[Face, SpanStyle, str]] = []
