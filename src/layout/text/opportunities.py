@@ -393,14 +393,15 @@ def _latin_words(texts: list[str]) -> list[tuple[int, int]]:
 
 def _named(texts: list[str], start: int, end: int) -> bool:
     """Whether the words in [start, end) are a name: each capitalised (or a number), one
-    at least starting with a capital, short all told, with
-    CJK text right before or right after them and nothing Latin on either side."""
-    words = "".join(texts[start:end]).split(" ")
-    capitalised = [not w.islower() for w in words]  # iPhone, 15, Pro; not "asyncio"
-    if len("".join(texts[start:end])) > MAX_NAME or not all(capitalised):
+    at least starting with a capital, short all told, with CJK text right before or right
+    after them and nothing Latin on either side."""
+    name = "".join(texts[start:end])
+    words = name.split(" ")
+    # iPhone, 15, Pro are capitalised, "asyncio" is not; "3 15" (numbers alone) is no name
+    if len(name) > MAX_NAME or any(w.islower() for w in words):
         return False
     if not any(w[:1].isupper() for w in words):
-        return False  # "3 15": numbers alone are no name
+        return False
     before = texts[start - 1][-1:] if start else ""
     after = texts[end][:1] if end < len(texts) else ""
     return bool(CJK_TEXT.match(before) or CJK_TEXT.match(after)) and before != " " != after
