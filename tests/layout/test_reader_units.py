@@ -83,6 +83,20 @@ def test_quotes_stay_as_typed_outside_cjk_pairs(markdown: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "markdown",
+    [
+        "'tis the season",  # an opener with no closer: an elision or a stray quote
+        "He is 5' 10 tall",  # feet after a digit: a prime, not a quote
+        "Call `f('x')` first",  # inline code is never touched
+    ],
+)
+def test_single_quotes_stay_as_typed_where_a_reader_cannot_tell(markdown: str) -> None:
+    doc = parse(markdown)
+    text = "".join(t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines)
+    assert "‘" not in text and "'" in text
+
+
+@pytest.mark.parametrize(
     ("markdown", "curled"),
     [
         ('He said "wait" and left.', "He said “wait” and left."),
@@ -91,6 +105,12 @@ def test_quotes_stay_as_typed_outside_cjk_pairs(markdown: str) -> None:
             '"A reader lives a thousand lives." — Martin',
             "“A reader lives a thousand lives.” — Martin",
         ),
+        ("'I don't know,' she said.", "‘I don’t know,’ she said."),
+        ("The students' books, 'quoted' words.", "The students’ books, ‘quoted’ words."),
+        ("He said \"it's 'fine'\" today.", "He said “it’s ‘fine’” today."),
+        ("Back in the '90s, rock 'n' roll.", "Back in the ’90s, rock ’n’ roll."),
+        ("Say **'yes'** twice.", "Say ‘yes’ twice."),
+        ("我说'好'吧", "我说‘好’吧"),
     ],
 )
 def test_english_quotes_and_apostrophes_are_curled(markdown: str, curled: str) -> None:
@@ -104,3 +124,19 @@ def test_quotes_pair_across_marks() -> None:
     doc = parse('这是"**反常识**"的一条')
     texts = [t.text for b in doc.blocks if isinstance(b, Paragraph) for t in b.inlines]
     assert "".join(texts) == "这是“反常识”的一条"
+
+
+@pytest.mark.parametrize(
+    ("text", "whole"),
+    [
+        ("She’d say it twice", "She’d"),  # a curled apostrophe is inside its word
+        ("rock ’n’ roll", "’n’"),
+        ("the ’90s", "’90s"),
+    ],
+)
+def test_a_curled_apostrophe_never_breaks_its_word(text: str, whole: str) -> None:
+    assert whole in breaks(text)  # no break mark inside it
+
+
+def test_a_closing_curly_quote_still_breaks_before_chinese() -> None:
+    assert "识”|的" in breaks("这是“反常识”的一条")

@@ -10,10 +10,16 @@ a typewriter's, and every layout program curls them as they are typed.
 Only whole pairs of `"` change: in CJK context (the quoted text, or the character just
 outside either mark, is `base.scripts.CJK_TEXT`), or in Latin text where the first mark opens
 a word and the second closes one (`"quote"`, not the inches of `a 5" screen`). A paragraph
-with an odd number of marks keeps them all (which one is the stray cannot be known). An
-apostrophe between two letters is `’` (don’t, it’s); other single quotes stay as typed.
-Inline code and formulas are never touched. Cards only: articles keep the writer's
-characters (docs/decisions/engine.md).
+with an odd number of marks keeps them all (which one is the stray cannot be known).
+
+A single `'` is an apostrophe or half of a ‘nested quote’, and the two share the closing
+glyph `’`; only the opening `‘` needs a reader's guess. So: between two letters, and before a
+digit at a word's start ('90s), it is `’`. A mark that opens a word is `‘` only when a later
+mark in the paragraph closes a word for it (nearest first, like brackets); an opener left
+without one stays as typed (`'tis` and a stray opening quote look alike). A mark that closes a
+word after a letter or closing punctuation is `’`: the end of a quote, or the plural
+possessive (the students’ books). `'n'` is ’n’. Inline code and formulas are never touched.
+Cards only: articles keep the writer's characters (docs/decisions/engine.md).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from .doc import Image, Text
 _UNTOUCHED = frozenset({"inline_code", "math_inline", "math_display"})
 OPEN, CLOSE = "\u201c", "\u201d"
 APOSTROPHE = "\u2019"
+OPEN_SINGLE = "\u2018"
 # What may stand before an opening quote in Latin text, and after a closing one (with the
 # start or end of the paragraph and spaces).
 _BEFORE_OPENING = frozenset("([{—–-/")
@@ -96,19 +103,78 @@ def _quotes_words(flat: str, begin: int, end: int) -> bool:
 
 
 def _curl_apostrophes(pieces: list[Text | Image]) -> list[Text | Image]:
-    """`pieces` with each `'` between two letters (don't, it's, 'n' aside) made `’`."""
+    """`pieces` with each `'` that reads as an apostrophe made `’` and each word-bounded pair
+    of `'` made `‘…’` (the module's rules)."""
+    marks = [
+        (index, offset)
+        for index, piece in enumerate(pieces)
+        if isinstance(piece, Text) and not _UNTOUCHED.intersection(piece.marks)
+        for offset, char in enumerate(piece.text)
+        if char == "'"
+    ]
+    if not marks:
+        return pieces
+    texts = [piece.text if isinstance(piece, Text) else "" for piece in pieces]
+    flat, starts = _flatten(texts)
+    chosen = _single_marks(flat, [starts[i] + o for i, o in marks])
     out = list(pieces)
-    for index, piece in enumerate(pieces):
-        if not isinstance(piece, Text) or "'" not in piece.text:
+    for (index, offset), at in zip(marks, [starts[i] + o for i, o in marks], strict=True):
+        glyph = chosen.get(at)
+        if glyph is None:
             continue
-        if _UNTOUCHED.intersection(piece.marks):
-            continue
-        text = piece.text
-        chars = [
-            APOSTROPHE
-            if c == "'" and text[i - 1 : i].isalpha() and text[i + 1 : i + 2].isalpha()
-            else c
-            for i, c in enumerate(text)
-        ]
-        out[index] = Text("".join(chars), piece.marks)
+        piece = out[index]
+        assert isinstance(piece, Text)
+        out[index] = Text(piece.text[:offset] + glyph + piece.text[offset + 1 :], piece.marks)
     return out
+
+
+def _single_marks(flat: str, positions: list[int]) -> dict[int, str]:
+    """For each `'` at `positions` in `flat`, the curly mark it becomes (absent: kept)."""
+    chosen: dict[int, str] = {}
+    openers: list[int] = []
+    for at in positions:
+        before, after = flat[at - 1 : at], flat[at + 1 : at + 2]
+        if _latin_letter(before) and _latin_letter(after):
+            chosen[at] = APOSTROPHE
+        elif _closes_word(before, after) and openers:
+            chosen[at] = APOSTROPHE
+            chosen[openers.pop()] = OPEN_SINGLE
+        elif _opens_word(before, after):
+            if after.isdigit() or flat[at : at + 3] == "'n'":
+                chosen[at] = APOSTROPHE
+            else:
+                openers.append(at)
+        elif _closes_word(before, after):
+            chosen[at] = APOSTROPHE
+    return chosen
+
+
+def _latin_letter(char: str) -> bool:
+    """Whether `char` is a letter outside the CJK scripts (ideographs count as letters to
+    `str.isalpha`, but a mark between two of them is a quote, not an apostrophe)."""
+    return char.isalpha() and not CJK_TEXT.match(char)
+
+
+def _opens_word(before: str, after: str) -> bool:
+    """Whether a mark between `before` and `after` opens a word."""
+    starts = (
+        not before
+        or before.isspace()
+        or before in _BEFORE_OPENING
+        or before in '"“'
+        or bool(CJK_TEXT.match(before))
+    )
+    return starts and bool(after) and after.isalnum()
+
+
+def _closes_word(before: str, after: str) -> bool:
+    """Whether a mark between `before` and `after` closes a word: after a letter (not a
+    digit: the feet of `5'` are a prime) or closing punctuation."""
+    ends = (
+        not after
+        or after.isspace()
+        or after in _AFTER_CLOSING
+        or after in '"”'
+        or bool(CJK_TEXT.match(after))
+    )
+    return ends and bool(before) and (before.isalpha() or before in ".,!?…")

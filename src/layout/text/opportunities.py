@@ -66,6 +66,9 @@ _CLOSE_WIDE = set(
 _CLOSE_NARROW = set(".,!?;:)]}%")
 _OPEN = set("（「『【《〈〔〖〘〚｛［‘“([{")
 _QUOTES = frozenset("\"'")
+# Closing curly quotes that also stand inside Latin words (an apostrophe, ’90s): closing
+# CJK punctuation everywhere else, but never a break before a letter that follows them.
+_INSIDE_WORD = frozenset("\u2019\u201d")
 MIDDLE_DOTS = frozenset("\u00b7\u2027")
 DASHES = frozenset("\u2014\u2015")  # em dash, horizontal bar: class B2
 _IDEOGRAPHIC = regex.compile(
@@ -118,6 +121,8 @@ def opportunities(texts: list[str], unsafe: list[bool]) -> list[int]:
         brk = _PAIRS[classes[i], classes[i + 1], unsafe[i + 1]]
         if brk == _AFTER_WORD:
             brk = ALLOWED if i > 0 and classes[i - 1] == Brk.AL else NEVER
+        elif brk == ALLOWED and classes[i + 1] == Brk.AL and texts[i][:1] in _INSIDE_WORD:
+            brk = NEVER  # she’d, rock ’n’ roll: the mark is part of the word
         result[i] = brk
     if texts:
         result[-1] = MANDATORY if classes[-1] == Brk.BK else ALLOWED
