@@ -39,7 +39,7 @@ from ..base.boxes import (
     Rect,
     Shape,
 )
-from ..style.resolver import contrast
+from ..style.resolver import contrast, contrast_asked
 from ..text.inline import LOOSE_GAP
 
 PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at on
@@ -54,10 +54,6 @@ TITLE_FULL_ENOUGH = 0.55
 TITLE_WEIGHT = 50
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
-READABLE_CONTRAST = 4.5  # WCAG AA for body text
-LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text: 24 px, or 18.66 px bold
-LARGE_TEXT_PX = 24.0
-LARGE_BOLD_TEXT_PX = 18.66
 BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
 PENALTY_HIDDEN = 30
 # A justified line spread past LOOSE_GAP em a gap reads as letter-spaced ("太 古 里 晚 上"):
@@ -216,7 +212,7 @@ def _crossings(polygon: tuple[tuple[float, float], ...], px: float, py: float) -
 def _lowest_contrast(page: Page, text: set[int]) -> tuple[float, float]:
     """The least WCAG ratio of a run of the post's text (ids in `text`) against what is
     painted under its middle, and the largest shortfall of a run under the ratio its size
-    asks for (`LARGE_TEXT_CONTRAST` for large text, else `READABLE_CONTRAST`)."""
+    asks for (`style.resolver.contrast_asked`)."""
     grounds: list[_Ground] = []
     lowest, short = 21.0, 0.0
     for item, x, y, scale, opacity in _walk(page.items, 0.0, 0.0, 1.0, 1.0):
@@ -239,10 +235,7 @@ def _lowest_contrast(page: Page, text: set[int]) -> tuple[float, float]:
 
 def _asked(run: GlyphRun, scale: float) -> float:
     """The contrast WCAG asks of `run`: less for large text (24 px, or 18.66 px bold)."""
-    size = run.size * scale
-    bold = any(weight in run.face for weight in BOLD_FACES)
-    large = size >= LARGE_TEXT_PX or (bold and size >= LARGE_BOLD_TEXT_PX)
-    return LARGE_TEXT_CONTRAST if large else READABLE_CONTRAST
+    return contrast_asked(run.size * scale, any(weight in run.face for weight in BOLD_FACES))
 
 
 def _walk(

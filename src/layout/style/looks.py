@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..parse.htmltags import mark_value
-from .resolver import Styles
+from .resolver import WHITE, Styles, contrast, contrast_asked, mean_colour
 from .schema import INLINE_ROLES, Style
 from .spanstyle import BOLD_WEIGHT, SpanStyle
 
@@ -129,6 +129,8 @@ class Looks:
             marks = marks - {BAD_MATH} | {"inline_code"}
         if "strong" in marks and base.strong_color is not None:
             v["color"] = base.strong_color
+        if base.background is not None and not v.get("highlight"):
+            v["color"] = self._legible_on_panel(base, v)
         if any(m not in INLINE_ROLES for m in marks):
             self._html_look(v, marks)
         padding = v.get("padding") if "inline_code" in marks else None
@@ -160,6 +162,22 @@ class Looks:
             rise=float(v.get("rise", 0.0)),
             grows="rise" in v or mark_value(marks, "size") is not None,
         )
+
+    def _legible_on_panel(self, base: Style, v: dict[str, Any]) -> int:
+        """The colour of a marked run drawn on its role's own panel (a heading's chip, a
+        quote's box): the mark's, unless it falls under the contrast its size asks on that
+        panel where the role's own text colour reads better. A theme's em and strong colours
+        are chosen against the card; on a chip of the same hue they vanish (pop-art's purple
+        mode draws *em* in the amber of its amber h2 chip, 1:1)."""
+        colour = int(v["color"])
+        if colour == base.color:
+            return colour
+        card = self.styles["card"].background
+        ground = mean_colour(base.background, mean_colour(card) if card is not None else WHITE)  # type: ignore[arg-type]  # a resolved paint
+        found = contrast(colour, ground)
+        if found >= contrast_asked(float(v["size"]), int(v["weight"]) >= BOLD_WEIGHT):
+            return colour
+        return base.color if contrast(base.color, ground) > found else colour
 
     def _html_look(self, v: dict[str, Any], marks: frozenset[str]) -> None:
         """Inline HTML marks over the look in `v`: `<u>`, `<mark>`, `<sup>`/`<sub>`,

@@ -223,6 +223,18 @@ def contrast(a: int, b: int) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
+READABLE_CONTRAST = 4.5  # WCAG AA for body text
+LARGE_TEXT_CONTRAST = 3.0  # WCAG AA for large text: 24 px, or 18.66 px bold
+LARGE_TEXT_PX = 24.0
+LARGE_BOLD_TEXT_PX = 18.66
+
+
+def contrast_asked(size: float, bold: bool) -> float:
+    """The contrast WCAG asks of text `size` px tall: less for large text."""
+    large = size >= LARGE_TEXT_PX or (bold and size >= LARGE_BOLD_TEXT_PX)
+    return LARGE_TEXT_CONTRAST if large else READABLE_CONTRAST
+
+
 def _digest(theme: Theme) -> str:
     """The theme's content digest, kept per theme object: a frozen `Theme` is encoded and
     hashed once, not on every render (a bundled theme is one object for the process)."""
