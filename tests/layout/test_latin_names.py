@@ -26,7 +26,11 @@ NAMED = {
         ("How To Write Better Code", []),  # an English title: no CJK beside it
         ("用 asyncio 和 httpx 写", []),  # lower case: code, not a name
         ("跑了3 15公里", []),  # numbers alone
-        ("的A Very Long Brand Name Indeed报道", []),  # past MAX_NAME: a phrase
+        ("的A Very Long Brand Name Indeed And More报道", []),  # past MAX_NAME: a phrase
+        ("《纳瓦尔宝典》The Almanack of Naval Ravikant", ["The Almanack of Naval Ravikant"]),
+        ("读Pride and Prejudice的", ["Pride and Prejudice"]),
+        ("用Python写of的", []),  # a joiner at an end: not a name
+        ("的Apple is great报道", []),  # a lower-case word that joins nothing: prose
     ],
 )
 def test_latin_names(text: str, names: list[str]) -> None:
@@ -50,3 +54,21 @@ def test_a_heading_never_breaks_inside_a_name(width: int, fonts) -> None:
                 if any(whole[:n] + "\n" + whole[n:] in joined for n in range(1, len(whole))):
                     split.append((theme_mode, name, lines))
     assert split == []
+
+
+SMALL_WORD_HEADINGS = (
+    "## 1.《纳瓦尔宝典》The Almanack of Naval Ravikant",  # the name is wider than some lines
+    "# How we run a 10-minute stand-up (and why we stopped doing Scrum)",
+)
+
+
+@pytest.mark.parametrize("width", [440, 1080])
+def test_no_heading_line_ends_on_a_small_word(width: int, fonts) -> None:
+    ending = []
+    for heading in SMALL_WORD_HEADINGS:
+        for theme_mode in THEME_MODES:
+            lines = [row.text.strip() for row in heading_rows(heading, theme_mode, width, fonts)]
+            for line in lines[:-1]:
+                if line.rsplit(" ", 1)[-1].lower() in ("the", "of", "a", "and", "with", "to"):
+                    ending.append((theme_mode, lines))
+    assert ending == []

@@ -22,6 +22,7 @@ from .opportunities import (
     NEVER,
     glue_emoji,
     hold_short_runs,
+    hold_small_words,
     keep_names,
     keep_phrases,
     keep_short_spans,
@@ -90,12 +91,14 @@ def _heading_breaks(
 ) -> list[int]:
     """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
     phrase fits the line, else between words (`keep_words`), never inside a word that fits;
-    at each, a Latin name kept whole (`keep_names`) when that still fits; last, a Japanese
-    heading's words without BudouX's phrases."""
-    named = keep_names(texts, allowed)
-    tries = [keep_phrases(texts, keep_words(texts, base)) for base in (named, allowed)]
-    tries.append(keep_words(texts, named))
-    tries.append(keep_words(texts, allowed))
+    at each, a Latin name kept whole (`keep_names`) and no line ending on a small English
+    word (`hold_small_words`) when that still fits; last, a Japanese heading's words
+    without BudouX's phrases."""
+    glued = hold_small_words(texts, allowed)
+    named = keep_names(texts, glued)
+    bases = (named, glued, allowed)
+    tries = [keep_phrases(texts, keep_words(texts, base)) for base in bases]
+    tries.extend(keep_words(texts, base) for base in bases)
     fits = (kept for kept in tries if widest_piece(texts, widths, kept) <= width)
     return next(fits, keep_words(texts, allowed, phrases=False))
 

@@ -360,7 +360,36 @@ def keep_names(texts: list[str], allowed: list[int]) -> list[int]:
     return kept
 
 
-MAX_NAME = 24  # characters: "La Roche-Posay", "The Ordinary"; longer is a phrase, not a name
+def hold_small_words(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` (a heading's) with no line ending on a small English word: "1.《纳瓦尔宝典》The
+    / Almanack…" leaves the article without its noun, as "… of / Naval" does a preposition.
+    The word after it stays whole too ("of a / cross-region", not "of a cross- / region")."""
+    kept = list(allowed)
+    words = _latin_words(texts)
+    for k, (start, stop) in enumerate(words):
+        if stop >= len(texts) or texts[stop] != " " or kept[stop] != ALLOWED:
+            continue
+        if "".join(texts[start:stop]).lower() in _SMALL_WORDS:
+            kept[stop] = NEVER
+            following = words[k + 1] if k + 1 < len(words) else None
+            if following is not None and following[0] == stop + 1:
+                inside = slice(following[0], following[1] - 1)
+                kept[inside] = [NEVER if b == ALLOWED else b for b in kept[inside]]
+    return kept
+
+
+_SMALL_WORDS = frozenset(
+    ("a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by")
+)
+# characters: "La Roche-Posay", "The Ordinary", "The Almanack of Naval Ravikant"; longer is a
+# phrase, not a name
+MAX_NAME = 32
+# Small words a title-cased name keeps in lower case between its capitalised words (The
+# Almanack of Naval Ravikant, Pride and Prejudice, Leonardo da Vinci).
+_NAME_JOINERS = frozenset(
+    ("of", "the", "and", "for", "in", "on", "at", "to", "a", "an", "with", "da", "de", "del")
+    + ("der", "di", "du", "la", "le", "van", "von", "y")
+)
 _NAME_MARKS = frozenset("-'’.&")  # inside a name's word: Roche-Posay, L'Oréal, St. Louis
 
 
@@ -397,13 +426,17 @@ def _latin_words(texts: list[str]) -> list[tuple[int, int]]:
 
 
 def _named(texts: list[str], start: int, end: int) -> bool:
-    """Whether the words in [start, end) are a name: each capitalised (or a number), one
-    at least starting with a capital, short all told, with CJK text right before or right
+    """Whether the words in [start, end) are a name: each capitalised (or a number) but for
+    small joining words inside it (of, and, da), one at least starting with a capital,
+    short all told, with CJK text right before or right
     after them and nothing Latin on either side."""
     name = "".join(texts[start:end])
     words = name.split(" ")
     # iPhone, 15, Pro are capitalised, "asyncio" is not; "3 15" (numbers alone) is no name
-    if len(name) > MAX_NAME or any(w.islower() for w in words):
+    inner = words[1:-1]
+    if len(name) > MAX_NAME or words[0].islower() or words[-1].islower():
+        return False
+    if any(w.islower() and w not in _NAME_JOINERS for w in inner):
         return False
     if not any(w[:1].isupper() for w in words):
         return False
