@@ -386,9 +386,8 @@ _SMALL_WORDS = frozenset(
 MAX_NAME = 32
 # Small words a title-cased name keeps in lower case between its capitalised words (The
 # Almanack of Naval Ravikant, Pride and Prejudice, Leonardo da Vinci).
-_NAME_JOINERS = frozenset(
-    ("of", "the", "and", "for", "in", "on", "at", "to", "a", "an", "with", "da", "de", "del")
-    + ("der", "di", "du", "la", "le", "van", "von", "y")
+_NAME_JOINERS = _SMALL_WORDS | frozenset(
+    {"da", "de", "del", "der", "di", "du", "la", "le", "van", "von", "y"}
 )
 _NAME_MARKS = frozenset("-'’.&")  # inside a name's word: Roche-Posay, L'Oréal, St. Louis
 
