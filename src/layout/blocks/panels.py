@@ -13,10 +13,12 @@ from dataclasses import replace
 from ..base.boxes import Row
 from ..parse.code import highlight
 from ..parse.doc import CodeBlock, Quote
+from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine
 from ..text.shape import shape
+from .figures import label_floor
 from .parts import (
     Ctx,
     Layouter,
@@ -53,6 +55,7 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
     style = flow.styles["code_block"]
     frame = new_frame(flow, "code_block", ctx)
     inner = inset(ctx, style, frame)
+    style, note = _columns_kept(flow, block, style, inner.width)
     metrics = flow.metrics(style)
     rows: list[Row] = []
     line_ends: set[int] = set()  # the last row of each source line (it may wrap)
@@ -69,7 +72,61 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
         rows.extend(made)
         if not _opens_a_block(spans):
             line_ends.add(len(rows) - 1)
+    if note and rows:
+        rows[0] = replace(rows[0], note=note)
     return Part(tuple(_kept_whole(rows, line_ends)), style.margin_top, style.margin_bottom)
+
+
+# A plain-text block whose lines are set in columns (an ASCII table, a board, a tree drawn
+# with box-drawing characters) reads only while its lines stay whole: one wrapped line throws
+# every column after it out of line. Such a block too wide for its panel is set smaller to
+# fit, as a figure is (to `figures.label_floor`, labels kept 10 px); past that it wraps as
+# any code does, and says so.
+_PLAIN_LANGS = frozenset({"", "text", "txt", "plain", "plaintext", "ascii", "none"})
+_BOX_DRAWING = range(0x2500, 0x2580)
+COLUMNS_SMALLER = "a text block set smaller to keep its columns"
+COLUMNS_WRAPPED = "a text block's columns wrapped: too wide to keep"
+
+
+def _columns_kept(
+    flow: Layouter, block: CodeBlock, style: Style, width: float
+) -> tuple[Style, str]:
+    """The code style a block is set in, and the note its first row carries: smaller for a
+    column-set plain-text block wider than `width`, while that keeps it legible."""
+    if not _in_columns(block):
+        return style, ""
+    look = flow.looks.code(style, style.color)
+    widest = max(_advance(flow, line, look) for line in block.code.split("\n"))
+    if widest <= width:
+        return style, ""
+    scale = width / widest
+    if scale < label_floor(style.size):
+        return style, COLUMNS_WRAPPED
+    return replace(style, size=style.size * scale), COLUMNS_SMALLER
+
+
+def _in_columns(block: CodeBlock) -> bool:
+    """A plain-text block drawn with box-drawing characters, or set in columns: a line
+    with two words at least that open after a gap of two spaces or more at the same places
+    as another line's (a code line's `  # comment` is one such word, not a column)."""
+    if block.lang.lower() not in _PLAIN_LANGS:
+        return False
+    if any(ord(char) in _BOX_DRAWING for char in block.code):
+        return True
+    starts = [_after_gaps(line) for line in block.code.split("\n")]
+    seen: dict[int, int] = {}
+    for found in starts:
+        for at in found:
+            seen[at] = seen.get(at, 0) + 1
+    shared = {at for at, lines in seen.items() if lines >= 2}
+    return any(len(found & shared) >= 2 for found in starts)
+
+
+def _after_gaps(line: str) -> set[int]:
+    """Where each word of `line` starts that follows a gap of two spaces or more (its
+    indent aside)."""
+    first = len(line) - len(line.lstrip(" "))
+    return {i for i in range(first + 2, len(line)) if line[i] != " " and line[i - 2 : i] == "  "}
 
 
 # A wrapped source line goes on under its own indent plus one step, which this mark fills

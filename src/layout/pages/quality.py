@@ -39,6 +39,7 @@ from ..base.boxes import (
     Rect,
     Shape,
 )
+from ..blocks.panels import COLUMNS_WRAPPED
 from ..style.resolver import contrast, contrast_asked
 from ..text.inline import LOOSE_GAP
 
@@ -61,6 +62,9 @@ PENALTY_HIDDEN = 30
 PENALTY_LOOSE = 10
 PENALTY_RULE = 10
 MAX_RULES_PENALTY = 30
+# A plain-text block set in columns that had to wrap (`blocks.panels.COLUMNS_WRAPPED`): every
+# column after the wrap is out of line, worse than the same block set small enough to keep them.
+PENALTY_COLUMNS = 25
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +106,8 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
     if quality.overflow:
         lost += PENALTY_HIDDEN
     lost += min(MAX_RULES_PENALTY, PENALTY_RULE * len(quality.broken_rules))
+    if any(COLUMNS_WRAPPED in note for note in quality.notes):
+        lost += PENALTY_COLUMNS
     if quality.stretch > LOOSE_GAP + 1e-6:
         lost += PENALTY_LOOSE
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
