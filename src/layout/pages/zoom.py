@@ -4,9 +4,11 @@ Type follows the card (compose.py): a card larger than the 3:4 default is laid o
 smaller virtual size and drawn `type_zoom` times larger. A wide card is looked at on a phone
 360 px wide (the quality report's `PHONE_WIDTH`), where a 1600x900 slide at the zoom that
 keeps its content box roomy set its body at 9.3 px: a slide is drawn larger still, so its
-body reads at `LEGIBLE_BODY_PX`, unless its post then breaks a page-break rule or leaves
-a stub: then it tries a few smaller zooms and keeps the largest that does not, or the one
-that does least (`best_zoom`).
+body reads at `LEGIBLE_BODY_PX`, unless its post then breaks a page-break rule, leaves
+a stub or a slide half empty or cut short inside a code block (`slide_faults`): then it
+tries a few smaller zooms and keeps the largest that does not, or the one that does least
+(`best_zoom`). A portrait or square card's small text is set as large as a phone reads
+(`phone_floor`).
 """
 
 from __future__ import annotations
