@@ -177,8 +177,9 @@ def test_fit_auto_keeps_the_best_scoring_type_scale_and_never_lowers_it(fonts) -
     )
     # The theme's own type leaves a card before the last under three quarters full (98.5);
     # another step fills it (99.0), in as many cards. (warm's own type scored 98.0 here
-    # until its code was set to read 11 px on a phone: its cards now score 100 as they are.) (The efficiency post's art-deco cards
-    # scored 97 for their list badges' digits, which the report now reads as marks.)
+    # until its code was set to read 11 px on a phone: its cards now score 100 as they
+    # are. The efficiency post's art-deco cards scored 97 for their list badges' digits,
+    # which the report now reads as marks.)
     assert set_score(fitted) > set_score(own)
     assert len(fitted) <= len(own)
     for name in ("01-efficiency-zh.md", "03-english-notes.md", "07-japanese-korean.md"):
