@@ -46,13 +46,14 @@ from .cardpage import card_page
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
 from .pagebreaks import Paging, paged
-from .slidetype import at_least, is_slide, slide_styles
+from .slidetype import at_least, is_slide, slide_styles, smaller_slide_styles
 from .spread import ruled_pitch, spread_slides
 from .zoom import (
     best_zoom,
     fault_free,
     floor_zoom,
     phone_floor,
+    slide_faults,
     type_ladder,
     type_zoom,
     zoom_ladder,
@@ -96,7 +97,8 @@ def compose(
     roomy = _laid_out_as(styles, card, legible=False)[1]
     if roomy < zoom or is_slide(card.width, card.height, zoom):
         legible = zoom
-        variants = {True: styles, False: own}
+        slide = is_slide(card.width, card.height, zoom)
+        variants = {True: styles, False: smaller_slide_styles(own) if slide else own}
 
         def lay_out(trial: tuple[float, bool]) -> list[Page]:
             # a second share's parts are laid out at the legible zoom's width, slide type
@@ -106,10 +108,13 @@ def compose(
 
         floor = floor_zoom(card.width, styles["body"].size) * card.type_step
         ladder = zoom_ladder(legible, roomy, floor)
-        # the slide's larger code and cells at each zoom, then the theme's own at the
-        # smallest, where they break less (1 post of 108 in six themes: art-deco's asyncio)
-        tries = [(z, True) for z in ladder] + ([(ladder[-1], False)] if own != styles else [])
-        pages, (zoom, larger) = best_zoom(lay_out, tries)
+        pages, (zoom, larger) = best_zoom(lay_out, [(z, True) for z in ladder])
+        if variants[False] != styles and slide_faults(pages)[0]:
+            # a rule broken at every zoom: small text a little smaller at the smallest
+            # zoom, kept where it breaks less (never the theme's own 12.8 px: 7.8 px)
+            pages, (zoom, larger) = best_zoom(
+                lay_out, [(ladder[-1], False)], fallback=(pages, (zoom, larger))
+            )
         styles = variants[larger]
         virtual = _laid_out_at(card, zoom)
     else:

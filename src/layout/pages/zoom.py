@@ -4,14 +4,17 @@ Type follows the card (compose.py): a card larger than the 3:4 default is laid o
 smaller virtual size and drawn `type_zoom` times larger. A wide card is looked at on a phone
 360 px wide (the quality report's `PHONE_WIDTH`), where a 1600x900 slide at the zoom that
 keeps its content box roomy set its body at 9.3 px: a slide is drawn larger still, so its
-body reads at `LEGIBLE_BODY_PX`, unless its post then breaks a page-break rule or leaves
-a stub: then it tries a few smaller zooms and keeps the largest that does not, or the one
-that does least (`best_zoom`).
+body reads at `LEGIBLE_BODY_PX`, unless its post then breaks a page-break rule, leaves
+a stub or a slide half empty or cut short inside a code block (`slide_faults`): then it
+tries a few smaller zooms and keeps the largest that does not, or the one that does least
+(`best_zoom`). A portrait or square card's small text is set as large as a phone reads
+(`phone_floor`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import TypeVar
 
 from ..base.boxes import Page
@@ -92,13 +95,12 @@ def _readable(width: float, height: float, body_size: float, roomy: float) -> fl
 
 def phone_floor(width: float, height: float, zoom: float) -> float:
     """The px on a portrait or square card drawn `zoom` times larger that read
-    `READABLE_PX` on a phone, where the phone shows it smaller than the default card (a
-    500x500 card); 0 for a card shown as large or larger (the default, 1080x1440, 360x640:
-    their small text is the theme's choice) and for a wide card (a slide has its own)."""
-    shown = PHONE_WIDTH * zoom / width  # a virtual px on the phone
-    if width > height or shown >= PHONE_WIDTH / DEFAULT_WIDTH - 1e-9:
+    `READABLE_PX` on a phone `PHONE_WIDTH` wide: 13.4 on the default card and on 1080x1440
+    (zoomed like it), 15.3 on 500x500, 11 on 360x640; 0 for a wide card (a slide sets its
+    small text at its body's size: `slidetype.slide_styles`)."""
+    if width > height:
         return 0.0
-    return READABLE_PX / shown
+    return READABLE_PX * width / (PHONE_WIDTH * zoom)
 
 
 def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
@@ -124,17 +126,19 @@ def best_zoom(
     lay_out: Callable[[T], list[Page]],
     tries: list[T],
     faults: Callable[[list[Page]], tuple[int, int]] | None = None,
+    fallback: tuple[list[Page], T] | None = None,
 ) -> tuple[list[Page], T]:
     """The pages `lay_out(trial)` makes at the first of `tries` (a zoom, largest first,
-    with the type it sets) that leaves no fault (`_faults`) and breaks no limit, else at
-    the one with the fewest, the earlier on a tie; and that trial. The fund explainer's
-    heading, five-row table and note were 23 px taller than a traditional-chinese slide at
-    the legible zoom and at the roomy one, so the note opened the next slide; 8 % smaller
-    they share a slide: a designer sets a deck as large as its content allows, and no
-    larger. `faults` (`_faults` unless given) weighs each set."""
-    weigh = faults or _faults
-    best: tuple[list[Page], T] | None = None
-    fewest: tuple[int, int] | None = None
+    with the type it sets) that leaves no fault (`slide_faults`) and breaks no limit, else
+    at the one with the fewest, the earlier (the larger zoom) on a tie; and that trial.
+    The fund explainer's heading, five-row table and note were 23 px taller than a
+    traditional-chinese slide at the legible zoom and at the roomy one, so the note opened
+    the next slide; 8 % smaller they share a slide: a designer sets a deck as large as its
+    content allows, and no larger. `faults` (`slide_faults` unless given) weighs each set;
+    a `fallback` (pages laid out before, and their trial) is kept unless a trial has fewer."""
+    weigh = faults or slide_faults
+    best = fallback
+    fewest = weigh(fallback[0]) if fallback is not None else None
     for trial in tries:
         try:
             pages = lay_out(trial)
@@ -188,7 +192,41 @@ def _sparse(page: Page) -> bool:
     return page.fit.offset <= 0 and quality.fill < SPARSE
 
 
+def slide_faults(pages: list[Page]) -> tuple[int, int]:
+    """What a designer would hold against a set of slides: `_faults`, and with the cards
+    half empty each card before the last that cuts a code block short under `CODE_FULL`
+    (`cut_short`)."""
+    broken, sparse = _faults(pages)
+    return broken, sparse + cut_short(pages)
+
+
+def cut_short(pages: list[Page]) -> int:
+    """The cards before the last that end inside a code block the next card goes on with,
+    filled at least `SPARSE` (those are counted already) and under `CODE_FULL`: with its
+    code at the body's size a slide holds eight or nine lines, and typewriter's asyncio
+    tutorial ended its second slide, 56 % full, after the heading and two import lines
+    (the function after them, a chain of lines that open blocks, went whole to the
+    next). A smaller zoom of the ladder set the heading, the imports and the function on
+    one slide 91 % full."""
+    count = 0
+    for page, after in pairwise(pages):
+        quality = measure(page)
+        if quality is None or page.fit is None or page.fit.offset > 0 or not page.rows:
+            continue
+        if SPARSE <= quality.fill < CODE_FULL and _goes_on(page, after):
+            count += 1
+    return count
+
+
+def _goes_on(page: Page, after: Page) -> bool:
+    """Whether `page` ends inside a code block that `after` goes on with."""
+    last = page.rows[-1].row.source[:1]
+    first = after.rows[0].row.source[:1] if after.rows else ()
+    return bool(last) and last == first and last[0][0] == "CodeBlock"
+
+
 BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
+CODE_FULL = 0.75  # the report's `FULL_ENOUGH`: a card under it shows a hole
 SPARSE = 0.55  # bench_quality's card left half empty before the last
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
 
