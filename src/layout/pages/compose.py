@@ -315,7 +315,8 @@ def _compose(
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)
-        roomy = title and (cover is not None or placement.height < short.TITLE_ROOMY * box.height)
+        # a title card no larger type fits is set in its middle still, at the theme's size
+        roomy = title and placement.height < short.COVER_ROOMY * box.height
         top = _rows_top(placement, box, align, alone=len(pages) == 1 or roomy)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
