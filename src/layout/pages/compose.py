@@ -347,7 +347,8 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     """Where a card's first row starts: the content box's top, or with `content_align =
     "center"` the middle of the room a post of one card leaves (a short post reads as a
     card, not as the top of an empty page), with "auto" its optical centre when the post is
-    roomy (`short`); `alone` is also a longer post's title card (`short.is_title_card`).
+    roomy (`short`); `alone` is also a longer post's title card under `short.COVER_ROOMY`
+    full (`short.holds_title`), a cover (`_cover`) or one no larger type fits.
     The other cards of a longer post all start at the top: text that jumped down on its
     last card would read as a layout fault."""
     if align == "center" and alone:
