@@ -8,10 +8,10 @@ diagrams, dense headings, quotes and a long list) in every built-in theme-mode a
 sizes, autoSplit, laid out (not drawn) and measured (`layout/pages/quality.py`). Prints one
 JSON document: per theme-mode (with its mean at each size) and per size the mean card
 score, the lowest, the share of cards under 80, and the count of each defect the report
-names (a card before the last under 55 % full, a title card set in its middle counted
-apart; an empty band over a quarter; text under 11 px at 360 px; contrast under 4.5:1;
-each broken rule; hidden text); the worst cards (post, theme, mode, size, card, score);
-and the run time.
+names (a card before the last under 55 % full, a title card counted apart: set as the
+post's cover, or left at the theme's size; an empty band over a quarter; text under 11
+px at 360 px; contrast under 4.5:1; each broken rule; hidden text); the worst cards
+(post, theme, mode, size, card, score); and the run time.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from inkcard import layout, themes
+from inkcard.layout.base.boxes import Fit
 from inkcard.layout.pages.quality import Quality, measure
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,12 +34,12 @@ SIZES = ((440, 586), (1080, 1440), (1600, 900), (500, 500))
 WORST = 15
 
 
-def defects(quality: Quality, last: bool, composed: bool) -> list[str]:
-    """What the report says a designer would fix on this card; a title card set in its
-    middle (`composed`) is counted as such, not as half empty."""
+def defects(quality: Quality, last: bool, fit: Fit) -> list[str]:
+    """What the report says a designer would fix on this card; a title card (`Fit.title`)
+    is counted as such, a cover or one left at the theme's size, not as half empty."""
     found = [f"rule:{rule}" for rule in quality.broken_rules]
-    if composed and not last:
-        found.append("title_card")
+    if fit.title and not last:
+        found.append("title_cover" if fit.cover else "title_card_plain")
     elif not last and quality.fill < 0.55:
         found.append("half_empty_before_last")
     if quality.empty_band > 0.25:
@@ -85,8 +86,8 @@ def main() -> None:
                         scores[label].append(quality.score)
                         sized[label][f"{width}x{height}"].append(quality.score)
                         by_size[f"{width}x{height}"].append(quality.score)
-                        composed = page.fit is not None and page.fit.offset > 0
-                        counts[label].update(defects(quality, number == len(pages), composed))
+                        assert page.fit is not None
+                        counts[label].update(defects(quality, number == len(pages), page.fit))
                         cards.append(
                             (quality.score, post.stem, label, f"{width}x{height}", str(number), 0)
                         )

@@ -21,7 +21,7 @@ set with one, a few slightly smaller type steps (`zoom.type_ladder`, `zoom.fault
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
@@ -190,6 +190,37 @@ def _verse_centred(
     return trial if len(trial) == 1 else None
 
 
+def _cover(
+    doc: Doc, flow: MdxFlow, box: Rect, pages: list[list[Row]], first: Placement
+) -> Placement | None:
+    """The first of `pages` (laid out by `flow`'s styles in `box`, placed as `first`) as the
+    post's cover, where it holds only the title and lead (`short.holds_title`) and fills
+    less than `short.COVER_ROOMY`: laid out again in the largest `short.larger_type` that
+    fills the card at most `short.FULL` and leaves no line of the title shorter than
+    `short.COVER_LINE` of the measure (or than its shortest at the theme's size); None
+    where it is not one, or no step fits. The card's own styles (frame, page number) stay
+    the set's: only the rows are set larger."""
+    if first.height >= short.COVER_ROOMY * box.height or not short.holds_title(pages):
+        return None
+    head = Doc(doc.blocks[: short.title_blocks(pages[0])])
+    shortest = min(short.COVER_LINE, short.shortest_title_line(pages[0], box.width))
+    for step in short.COVER_STEPS:
+        styles = short.larger_type(flow.styles, step)
+        larger = MdxFlow(styles, flow.fonts, flow.images, max_row_height=box.height)
+        rows = larger.doc(head, x=box.x, width=box.width)
+        placement = place(rows, limit=box.height)
+        even = short.shortest_title_line(rows, box.width) >= shortest
+        if placement.height <= short.FULL * box.height and even:
+            # the card held its title blocks, no more and no less
+            return placement if _words(rows) == _words(pages[0]) else None
+    return None
+
+
+def _words(rows: Sequence[Row]) -> str:
+    """The text of `rows`, without the spaces, breaks and hyphens their lines put in it."""
+    return "".join("".join(row.text for row in rows).split()).replace("-", "")
+
+
 def _room(styles: Styles, card: Card) -> float:
     return content_box(_labelled(styles, card), card.width, card.height).height
 
@@ -282,20 +313,23 @@ def _compose(
     grow = not fixed and not card.overflow_hidden
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
-    cues = continuation_cues(placements, styles["code_block"].color, box.y)
     align = styles["card"].content_align
+    cover = _cover(doc, flow, box, pages, placements[0]) if fixed and align != "top" else None
+    placements[0] = cover or placements[0]
+    cues = continuation_cues(placements, styles["code_block"].color, box.y)
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
-        title = n == 1 and fixed and short.is_title_card(pages, placement.height / box.height)
-        top = _rows_top(placement, box, align, alone=len(pages) == 1 or title)
+        title = n == 1 and fixed and short.holds_title(pages)
+        # a title card no larger type fits is set in its middle still, at the theme's size
+        roomy = title and placement.height < short.COVER_ROOMY * box.height
+        top = _rows_top(placement, box, align, alone=len(pages) == 1 or roomy)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
         last = n == len(pages) or not fixed
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
-        fit = Fit(
-            room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends, section_end=section_end
-        )
+        fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
+        fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
         height = _grown(placement, box, card)[1] if grow else card.height
         page = card_page(
             placement,
@@ -318,7 +352,8 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     """Where a card's first row starts: the content box's top, or with `content_align =
     "center"` the middle of the room a post of one card leaves (a short post reads as a
     card, not as the top of an empty page), with "auto" its optical centre when the post is
-    roomy (`short`); `alone` is also a longer post's title card (`short.is_title_card`).
+    roomy (`short`); `alone` is also a longer post's title card under `short.COVER_ROOMY`
+    full (`short.holds_title`), a cover (`_cover`) or one no larger type fits.
     The other cards of a longer post all start at the top: text that jumped down on its
     last card would read as a layout fault."""
     if align == "center" and alone:

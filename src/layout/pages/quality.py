@@ -53,6 +53,10 @@ SECTION_FULL_ENOUGH = 0.5  # a card ending its section (a heading next) may end 
 # 100): it pays half what a card at the top would, the composition earning the other half.
 TITLE_FULL_ENOUGH = 0.55
 TITLE_WEIGHT = 50
+# A title card left at the theme's size (`Fit.title`, not `Fit.cover`) is not composed: under
+# `FULL_ENOUGH` it loses a point a percent as any card before the last, its section-end
+# allowance and its centring notwithstanding (pop-art's skincare title and lead, 57 % full
+# in its middle, rated 4/5, scored 100: now 82; as a cover, 65 % full, 100).
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
 BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
@@ -113,9 +117,11 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
     if fit.section_end and not fit.last:
         enough = SECTION_FULL_ENOUGH
-    if fit.offset <= 0:  # a short post or a title card set in its card's middle is composed
+    if fit.title and not (fit.cover or fit.last):  # neither filled nor composed as a cover
+        lost += 100 * max(0.0, FULL_ENOUGH - quality.fill)
+    elif fit.offset <= 0:  # a short post or a title card set in its card's middle is composed
         lost += 100 * max(0.0, enough - quality.fill)
-    elif not fit.last:  # a title card: composed, but a near-empty card before the last
+    elif not fit.last:  # a cover: composed, but a near-empty card before the last
         lost += TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
     lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)

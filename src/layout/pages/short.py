@@ -13,14 +13,23 @@ centred too.
 A longer post's first card that holds only its title and lead (its next card opens the
 first section, or a figure too tall for the room under the lead) and leaves most of the
 card empty is set the same way, as a title card: at the top, it read as a card left half
-empty; in the optical centre, as its cover.
+empty; in the optical centre, as its cover. Filled less than `COVER_ROOMY`, its title and
+lead are set larger too (`larger_type`, the largest of `COVER_STEPS` that fills at most
+`FULL`): a cover in the theme's type, not the theme's body left floating in a half-empty
+frame (pop-art's skincare post: 57 % full, rated 4/5). Only the type grows, not the card:
+the frame, its ornaments and the page number stay those of the set's other cards.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..base.boxes import GlyphRun, Item, Page, Row
+from ..style.resolver import Styles
+from ..style.schema import Style
+from .quality import FULL_ENOUGH
 
 ROOMY = 0.5  # a one-card post filling less of its content box than this is composed
 FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
@@ -29,6 +38,23 @@ LARGEST = STEPS[0]
 TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
 OPTICAL = 0.42  # share of the spare room above the rows: the eye's centre is above the middle
 VERSE = 0.75  # paragraph lines all ending before this share of the measure read as verse
+# A title card filling less than a card before the last should (the quality report's level)
+# is set as the post's cover: its title and lead larger, at the largest of `COVER_STEPS`
+# that fills at most `FULL`.
+COVER_ROOMY = FULL_ENOUGH
+# A cover's steps, finer than a short post's: its title's lines rewrap as it grows, and a
+# step too far leaves the card over `FULL` or its title a line longer where the one between
+# fills it.
+COVER_STEPS = (1.25, 1.2, 1.15, 1.1, 1.05)
+# A cover's title may break into more lines as it grows, but none shorter than this share of
+# the measure (unless one was at the theme's size): whole phrases, not a word left alone.
+COVER_LINE = 0.5
+# The px knobs of the text's roles a cover sets larger (type and the spacing that goes with
+# it); strokes (borders, bars) keep the theme's weight, and the card's own roles (its frame,
+# the page number) are not the text's: they stay as on the set's other cards.
+_TYPE_KNOBS = ("size", "letter_spacing", "margin_top", "margin_bottom", "bar_gap", "indent")
+_INLINE_KNOBS = ("size", "letter_spacing")
+_CARD_ROLES = frozenset({"card", "page_number"})
 
 
 def filled(page: Page, box_height: float) -> float:
@@ -65,20 +91,25 @@ _TEXT = frozenset(
 
 def is_title_card(pages: list[list[Row]], fill: float) -> bool:
     """Whether the first of `pages` (the rows of each card) is a title card: under
-    `TITLE_ROOMY` full, holding the post's title and its lead and nothing else, the next
-    card opening its first section (`title_end`) or a block other than a paragraph that
-    could not start under the lead (a figure too tall for the room left, a pull quote that
-    is not split): either way the
-    card reads as the post's cover when set in its optical centre, and as a card left
-    half empty at the top."""
-    if len(pages) < 2 or fill >= TITLE_ROOMY or not pages[0]:
+    `TITLE_ROOMY` full and `holds_title` (the card reads as the post's cover when set in
+    its optical centre, and as a card left half empty at the top)."""
+    return fill < TITLE_ROOMY and holds_title(pages)
+
+
+def holds_title(pages: list[list[Row]]) -> bool:
+    """Whether the first of `pages` (the rows of each card) holds the post's title and its
+    lead and nothing else, a later card following: the next card opens its first section
+    (`title_end`) or a block other than a paragraph that could not start under the lead (a
+    figure too tall for the room left, a pull quote that is not split)."""
+    if len(pages) < 2 or not pages[0] or not pages[1]:
         return False
     first, after = pages[0], pages[1][0]
     if title_end([*first, after]) == len(first):
         return True
-    opens_block = bool(after.source) and after.source[:1] != first[-1].source[:1]
+    if not after.source or after.source[:1] == first[-1].source[:1]:
+        return False  # the card's own block goes on, or a row of no block (an ornament)
     whole = after.source[-1][0] != "Paragraph" or after.source[0][0] == "Quote"
-    return _lead_end(first) == len(first) and opens_block and whole
+    return _lead_end(first) == len(first) and whole
 
 
 def title_end(rows: Sequence[Row]) -> int | None:
@@ -106,6 +137,44 @@ def _lead_end(rows: Sequence[Row]) -> int | None:
     return len(rows)
 
 
+def title_blocks(first: Sequence[Row]) -> int:
+    """How many of the post's top-level blocks the rows of a card that `holds_title` come
+    from: its heading and each paragraph of its lead."""
+    return 1 + len({tag for row in first for tag in row.source if tag[0] == "Paragraph"})
+
+
+def shortest_title_line(rows: Sequence[Row], measure: float) -> float:
+    """The share of `measure` the shortest line of the heading among `rows` (a cover's
+    title) spans: a title grown until a line holds only "清单：" reads worse than a smaller
+    one whose lines are whole phrases."""
+    spans = [_edges(row.items) for row in rows if row.source and row.source[-1][0] == "Heading"]
+    return min((max(0.0, right - left) / measure for left, right in spans), default=1.0)
+
+
+def larger_type(styles: Styles, step: float) -> Styles:
+    """`styles` with the text of every role but the card's own set `step` times larger
+    (`_TYPE_KNOBS`; inline roles' sizes too): a cover's title and lead."""
+    roles = {
+        name: style if name in _CARD_ROLES else _larger(style, step)
+        for name, style in styles.roles.items()
+    }
+    inline = {name: _larger_inline(knobs, step) for name, knobs in styles.inline.items()}
+    return replace(styles, roles=roles, inline=inline)
+
+
+def _larger_inline(knobs: dict[str, object], step: float) -> dict[str, object]:
+    return {
+        knob: value * step if knob in _INLINE_KNOBS and isinstance(value, int | float) else value
+        for knob, value in knobs.items()
+    }
+
+
+def _larger(style: Style, step: float) -> Style:
+    knobs = {knob: getattr(style, knob) * step for knob in _TYPE_KNOBS}
+    top, right, bottom, left = style.padding
+    return replace(style, **knobs, padding=(top * step, right, bottom * step, left))
+
+
 def _text_only(page: Page) -> bool:
     return all(
         placed.row.source and all(tag in _TEXT for tag, _ in placed.row.source)
@@ -131,12 +200,19 @@ def _in_paragraph(row: Row) -> bool:
     return bool(row.text.strip()) and bool(row.source) and row.source[-1][0] == "Paragraph"
 
 
-def _right(items: tuple[Item, ...], dx: float = 0.0) -> float:
+def _right(items: tuple[Item, ...]) -> float:
     """Where the row's last glyph ends (its pen origin and one em), in the row's frame."""
-    right = 0.0
+    return _edges(items)[1]
+
+
+def _edges(items: tuple[Item, ...], dx: float = 0.0) -> tuple[float, float]:
+    """Where the row's first glyph starts and its last ends (its pen origin and one em), in
+    the row's frame; (inf, 0) for a row of no glyph."""
+    left, right = math.inf, 0.0
     for item in items:
         if isinstance(item, GlyphRun) and item.xs:
-            right = max(right, dx + max(item.xs) + item.size)
+            left, right = min(left, dx + min(item.xs)), max(right, dx + max(item.xs) + item.size)
         elif isinstance(inner := getattr(item, "items", None), tuple):
-            right = max(right, _right(inner, dx + getattr(item, "dx", 0.0)))
-    return right
+            start, end = _edges(inner, dx + getattr(item, "dx", 0.0))
+            left, right = min(left, start), max(right, end)
+    return left, right

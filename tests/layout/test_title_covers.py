@@ -1,0 +1,118 @@
+"""A post's title card is set as its cover (pages/short.py, compose.py `_cover`): a first
+card holding only the title and lead, left mostly empty, has them laid out again larger in
+its optical centre, its frame and page number those of the set's other cards; and the
+quality report costs a title card left plain."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
+from inkcard.layout.pages.cardface import content_box
+from inkcard.layout.pages.quality import FULL_ENOUGH, measure
+from inkcard.layout.pages.short import COVER_LINE, FULL, shortest_title_line
+from inkcard.layout.style import resolve
+
+COVERS = Path(__file__).resolve().parents[1] / "cases" / "covers"
+SKINCARE = (COVERS / "skincare-zh.md").read_text("utf-8")
+RUNNING = (COVERS / "running-en.md").read_text("utf-8")
+PORTRAIT = layout.RenderOptions(width=440, height=586, split="autoSplit")
+
+
+def _runs(items: tuple[Item, ...], scale: float = 1.0) -> Iterator[tuple[GlyphRun, float]]:
+    for item in items:
+        if isinstance(item, GlyphRun):
+            yield item, scale
+        elif isinstance(item, Group):
+            yield from _runs(item.items, scale * item.scale)
+        elif isinstance(item, Layer | Cached):
+            yield from _runs(item.items, scale)
+
+
+def _largest_text(page: Page) -> float:
+    """The largest type among the card's rows (the title's), in px."""
+    return max(run.size * scale for p in page.rows for run, scale in _runs(p.row.items))
+
+
+def _chrome(page: Page) -> list[float]:
+    """The sizes of the type the card sets over its rows (its page number)."""
+    return [run.size * scale for run, scale in _runs(page.items[-1:])]
+
+
+def test_pop_arts_skincare_title_card_is_its_cover(fonts: layout.FontBook) -> None:
+    """The fault of issue 41: pop-art's title card, the h1 and one intro paragraph, stood 57 %
+    full at the theme's size in a thick frame (rated 4/5, scored 100). Now its title and
+    lead are set 1.15 times larger (1.2 would leave "清单：" alone on a line), 65 % full, in
+    the card's optical centre; the frame, its ornaments and the page number stay as on
+    card 2, and the set keeps its four cards."""
+    theme = themes.load("pop-art")
+    pages = layout.layout_pages(SKINCARE, theme, fonts, PORTRAIT)
+    first, second = pages[0], pages[1]
+    assert len(pages) == 4
+    assert first.fit is not None and first.fit.title and first.fit.cover and first.fit.offset > 0
+    quality = measure(first)
+    assert quality is not None and 0.6 < quality.fill <= FULL and quality.score == 100
+    h1 = resolve(theme, None)["h1"].size
+    assert _largest_text(first) == pytest.approx(1.15 * h1)
+    assert _chrome(first) == _chrome(second) and _chrome(first)  # the same page number
+    assert first.items[-2] == second.items[-2]  # the same static frame and ornaments
+
+
+def test_a_covers_title_keeps_whole_phrases(fonts: layout.FontBook) -> None:
+    """Every line of a cover's title spans at least `COVER_LINE` of the measure (as its
+    shortest at the theme's size does): a step that would leave "清单：" alone on a line
+    (pop-art's skincare title at 1.2) is not taken."""
+    covers = 0
+    for name in ("pop-art", "nature", "traditional-chinese", "coil-notebook"):
+        theme = themes.load(name)
+        box = content_box(resolve(theme, None), PORTRAIT.width, PORTRAIT.height)
+        for post in (SKINCARE, RUNNING):
+            first = layout.layout_pages(post, theme, fonts, PORTRAIT)[0]
+            if first.fit is not None and first.fit.cover:
+                covers += 1
+                rows = [placed.row for placed in first.rows]
+                assert shortest_title_line(rows, box.width) >= COVER_LINE, name
+    assert covers >= 4
+
+
+def test_a_full_first_card_is_unchanged(fonts: layout.FontBook) -> None:
+    """apple-notes fills its first card with the title, the lead and the first section:
+    no title card, no cover, its rows at the top."""
+    first = layout.layout_pages(SKINCARE, themes.load("apple-notes"), fonts, PORTRAIT)[0]
+    assert first.fit is not None and not first.fit.title and not first.fit.cover
+    assert first.fit.offset == 0
+    quality = measure(first)
+    assert quality is not None and quality.fill > 0.95
+
+
+@pytest.mark.parametrize("name", ["pop-art", "art-deco", "traditional-chinese", "minimal"])
+def test_the_running_posts_title_card_is_a_cover_in_framed_and_plain_themes(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """The English running diary's title and lead, 49 to 64 % full at the top or in the
+    middle at the theme's size, are its cover: larger, fuller, scored 100 (minimal, which
+    centres rather than composes a short post, centres its cover in the middle)."""
+    first = layout.layout_pages(RUNNING, themes.load(name), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    quality = measure(first)
+    assert quality is not None and 0.7 <= quality.fill <= FULL and quality.score == 100
+
+
+def test_a_title_card_left_plain_costs_what_it_lacks(fonts: layout.FontBook) -> None:
+    """The same first card scored as if left at the theme's size (`Fit.cover` off): in its
+    middle or at the top, it loses a point a percent under `FULL_ENOUGH`, though the next
+    card opens a section (pop-art's 57 % card: 82, as a designer's 4/5)."""
+    first = layout.layout_pages(SKINCARE, themes.load("pop-art"), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.section_end
+    cover = measure(first)
+    plain = measure(replace(first, fit=replace(first.fit, cover=False)))
+    at_top = measure(replace(first, fit=replace(first.fit, cover=False, offset=0.0)))
+    assert cover is not None and plain is not None and at_top is not None
+    assert cover.score == 100
+    lacks = round(100 - 100 * (FULL_ENOUGH - plain.fill))
+    assert plain.score == lacks < 95 and at_top.score == lacks
