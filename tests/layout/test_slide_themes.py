@@ -133,8 +133,8 @@ def test_a_brand_kits_band_keeps_its_room_on_a_slide(fonts, name: str) -> None:
 
 def test_traditional_chinese_two_line_title_card_stays_a_cover(fonts) -> None:
     """At the larger zoom the Chengdu title takes two lines; with them 1.25 apart on a slide
-    the title card stays under 60 % full and is set in its optical centre (it sat at the
-    top, a band of 42 % under it)."""
+    the title card is the post's cover (`compose._cover`: its title and lead set larger, it
+    sat at the top at the theme's size with a band of 42 % under it, then centred there)."""
     first = pages(CHENGDU, "traditional-chinese")[0]
-    assert first.fit is not None and first.fit.offset > 20
+    assert first.fit is not None and first.fit.cover
     assert [p.row.text[:6] for p in first.rows][:2] == ["成都3天2晚", "不踩雷的Ci"]

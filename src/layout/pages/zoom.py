@@ -95,12 +95,13 @@ def _readable(width: float, height: float, body_size: float, roomy: float) -> fl
 
 def phone_floor(width: float, height: float, zoom: float) -> float:
     """The px on a portrait or square card drawn `zoom` times larger that read
-    `READABLE_PX` on a phone `PHONE_WIDTH` wide: 13.4 on the default card and on 1080x1440
-    (zoomed like it), 15.3 on 500x500, 11 on 360x640; 0 for a wide card (a slide sets its
-    small text at its body's size: `slidetype.slide_styles`)."""
-    if width > height:
+    `READABLE_PX` on a phone, where the phone shows it smaller than the default card (a
+    500x500 card); 0 for a card shown as large or larger (the default, 1080x1440, 360x640:
+    their small text is the theme's choice) and for a wide card (a slide has its own)."""
+    shown = PHONE_WIDTH * zoom / width  # a virtual px on the phone
+    if width > height or shown >= PHONE_WIDTH / DEFAULT_WIDTH - 1e-9:
         return 0.0
-    return READABLE_PX * width / (PHONE_WIDTH * zoom)
+    return READABLE_PX / shown
 
 
 def zoom_ladder(legible: float, roomy: float, floor: float) -> list[float]:
