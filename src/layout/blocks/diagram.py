@@ -98,8 +98,19 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
             f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
         )
         return _fallback(flow, block, ctx, reason, quality=True)
+    if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
+        rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _under(scale: float) -> str:
+    """The quality report's note for a diagram drawn at `scale` of its size, under the
+    figures' floor (no upright form, split or band kept it over it)."""
+    return (
+        f"a diagram drawn at {scale:.0%} of its size, under the {FIGURE_FLOOR:.0%} that"
+        " keeps its labels legible: no turned, split or banded form read better"
+    )
 
 
 def _banded(
