@@ -11,9 +11,11 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.blocks.figures import FIGURE_FLOOR
+from inkcard.layout.diagrams.flow.paint import Placed
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label
+from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from inkcard.layout.diagrams.uml.boxroutes import route_all
 from inkcard.layout.diagrams.uml.classes import layout_classes
 from inkcard.layout.diagrams.uml.mermaidclass import ClassDiagram
 from inkcard.layout.diagrams.uml.parts import Record, split
@@ -107,3 +109,13 @@ def test_parts_of_three_unjoined_pieces_are_refused() -> None:
 
 def _labels(drawing: Drawing) -> list[str]:
     return sorted(" ".join(i.text.lines) for i in drawing.items if isinstance(i, Label))
+
+
+def test_a_line_between_close_layers_never_runs_back() -> None:
+    """Drawn tight, two boxes of neighbouring layers are 42 px apart: their two 24-px stubs
+    overlapped and the line went down, back up and down again (21's Order → OrderStatus)."""
+    text = Lines((), 0.0, 0.0, SMALL_SIZE)
+    placed = {"a": Placed(None, text, 120, 60, 100, 30), "b": Placed(None, text, 120, 60, 130, 132)}
+    [route] = route_all([("a", "b")], [[(100, 30), (130, 132)]], placed, False)
+    ys = [y for _, y in route]
+    assert ys == sorted(ys), route  # downward all the way
