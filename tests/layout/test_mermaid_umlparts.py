@@ -62,7 +62,7 @@ def test_each_box_in_full_once_each_relation_once(fonts) -> None:
 
 
 def test_a_box_drawn_again_is_its_name_dashed_and_no_part_is_a_lone_box(fonts) -> None:
-    parts = _parts(fonts, "21-class-shop.md", 380.0)  # three parts: its last was two boxes
+    parts = _parts(fonts, "21-class-shop.md", 360.0)  # three parts: its last was two boxes
     assert len(parts) == 3
     for part in parts[1:]:
         dashed = [m for m in part.items if isinstance(m, Mark) and m.dash == ELSEWHERE and m.fill]

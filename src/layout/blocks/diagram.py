@@ -15,6 +15,7 @@ that shown as its source, said in the quality report.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ..base.boxes import Group, Item, Rect, Row, Shape
@@ -38,6 +39,10 @@ LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
 BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
 MAX_BANDS = 4
 STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
+# A class or ER diagram this little under the floor is drawn whole (and said), not split:
+# case 23 on darktech at 69.9 % (6.8 px on a phone against 6.9) was cut in two, its six
+# boxes on two cards, where the whole model reads the same
+PART_SLACK = 0.01
 BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
 # A sequence (a drawing with `heads`) is never drawn under this share of its size (its
 # 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
@@ -88,6 +93,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     if limit and full:
         rows = _parted(flow, block, drawing, setter, ctx, (limit, full))
         rows = rows or _stripped(drawing, setter, flow.styles, ctx, limit, full)
+        rows = rows or _stripped_as_written(flow, block.code, drawing, setter, ctx, limit)
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
@@ -98,8 +104,20 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
             f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
         )
         return _fallback(flow, block, ctx, reason, quality=True)
+    if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
+        rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _under(scale: float) -> str:
+    """The quality report's note for a diagram drawn at `scale` of its size, under the
+    figures' floor (no upright form, split or band kept it over it)."""
+    return (
+        f"a diagram drawn at {math.floor(scale * 100)}% of its size, under the"
+        f" {FIGURE_FLOOR:.0%} that"
+        " keeps its labels legible: no turned, split or banded form read better"
+    )
 
 
 def _banded(
@@ -159,15 +177,15 @@ def _parted(
     ctx: Ctx,
     rooms: tuple[float, float],
 ) -> list[Row]:
-    """A class or ER diagram that its card would shrink under `FIGURE_FLOOR` by more than
-    `STRIP_GAIN` split as a model (`fit.draw_in_parts`), not shrunk past
-    legibility nor cut as a picture (`_stripped`): parts, each a whole diagram of some of
+    """A class or ER diagram that its card would shrink under `FIGURE_FLOOR` (by more than
+    `PART_SLACK`) split as a model (`fit.draw_in_parts`), not shrunk past legibility nor
+    cut as a picture (`_stripped`): parts, each a whole diagram of some of
     its boxes that fits a card (the first `rooms[0]` tall, the others `rooms[1]`) at
     `FIGURE_FLOOR` or over, a row each; none when it cannot be."""
-    # where its labels would not come out `STRIP_GAIN` times larger, the whole model on one
-    # card reads better than parts (case 20 at 67 % was a card and one of three scraps)
+    # parts of boxes no line joins are refused (`uml.parts`): case 20 at 67 % was a card
+    # and one of three scraps, worse than the whole a little small
     whole = fit_scale(drawing, ctx.width, rooms[0])  # as it would be drawn: one figure
-    if not drawing.wide_cut or STRIP_GAIN * whole >= FIGURE_FLOOR:
+    if not drawing.wide_cut or whole >= FIGURE_FLOOR - PART_SLACK:
         return []
     cards = ctx.width * (rooms[0] + (MAX_BANDS - 1) * rooms[1])
     if drawing.width * drawing.height * FIGURE_FLOOR**2 > cards:
@@ -186,6 +204,21 @@ def _parted(
     return [first, *rows[1:]] if first else []
 
 
+def _stripped_as_written(
+    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
+) -> list[Row]:
+    """`_stripped` of the diagram as written where `drawing` is another form of it: drawn
+    tight, the shop model with a note on no class left no cut in the clear of its boxes,
+    where as written it had one (the budget keeps that form: no second layout). `room`:
+    the first card's."""
+    if not drawing.wide_cut:
+        return []
+    written = flow.diagrams.draw(source, setter.measure)
+    if written is drawing:
+        return []
+    return _stripped(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
+
+
 def _stripped(
     drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, first: float, rest: float
 ) -> list[Row]:
@@ -195,7 +228,9 @@ def _stripped(
     card: a card each, row by row, less those with no label; none when that takes more than
     `MAX_BANDS` cards, when its labels would not come out `STRIP_GAIN` times larger, or
     when a cut would go through a box (it is then shrunk to one as before)."""
-    if not drawing.wide_cut or ctx.width * STRIP_GAIN >= FIGURE_FLOOR * drawing.width:
+    # the whole's scale, its height's too: drawn tight, the shop model with a note on no
+    # class was narrow enough (698 px) but 792 tall, and shrank to 49 %
+    if not drawing.wide_cut or STRIP_GAIN * fit_scale(drawing, ctx.width, first) >= FIGURE_FLOOR:
         return []
     scale = FIGURE_FLOOR
     spans = strips(drawing, ctx.width / scale)

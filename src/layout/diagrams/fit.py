@@ -55,7 +55,9 @@ def draw_to_fit(
     map) must shrink to fit `width` (x `height`: a portrait card, a phone's column), its
     upright form (top-down; one-sided) when that keeps its labels at least `TURN_GAIN` times
     larger. A chart made for a wide screen reads on a phone instead of shrinking to small
-    print; nodes, edges and labels are the author's. Then, if it still shrinks, its long
+    print; nodes, edges and labels are the author's. A class or ER diagram that would
+    shrink under `COMPACT_BELOW` is drawn tight (the same form: layers and boxes closer)
+    where that draws it larger. Then, if it still shrinks, its long
     labels wrapped at `NARROW_LABEL` em (as mermaid-js wraps them at 200 px) when that
     keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card."""
     drawing = budget.draw(source, measure)
@@ -68,6 +70,11 @@ def draw_to_fit(
         if turned and gain >= TURN_GAIN:
             note = f"a wide diagram drawn upright to fit the card: its labels {gain:.1f}x larger"
             drawing, upright = replace(turned, note=note), True
+    if not upright and drawing.wide_cut and fit_scale(drawing, width, height) < COMPACT_BELOW:
+        tight = _other_form(budget, source, measure, True, False)
+        if tight is not None and _gain(tight, drawing, width, height) > 1.0:
+            note = "a large diagram drawn tight (layers and boxes closer) to fit the card"
+            drawing, upright = replace(tight, note=note), True
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     narrow = _other_form(budget, source, _narrow(measure), upright, True)

@@ -120,6 +120,7 @@ def sugiyama(
     paths: dict[str, tuple[int, ...]],
     depths: dict[int, int] | None = None,
     layer_gap: float = LAYER_GAP,
+    node_gap: float = NODE_GAP,
 ) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`). With `depths`
@@ -132,12 +133,12 @@ def sugiyama(
         if len(vertices) == 1:
             box = vertices[0].view
             box.xy = (offset + box.w / 2, box.h / 2)
-            offset += box.w + NODE_GAP
+            offset += box.w + node_gap
             continue
         from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
 
         layout = SugiyamaLayout(component)
-        layout.xspace, layout.yspace = NODE_GAP, layer_gap
+        layout.xspace, layout.yspace = node_gap, layer_gap
         layout.init_all()
         laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
         if laid_out > MAX_LAYOUT_VERTICES:
@@ -167,7 +168,7 @@ def sugiyama(
             box.view.xy = (x - left + offset, y - top)
         for piece in component.sE:
             piece.view.points = [(x - left + offset, y - top) for x, y in piece.view.points]
-        offset = max(v.view.xy[0] + v.view.w / 2 for v in vertices) + NODE_GAP
+        offset = max(v.view.xy[0] + v.view.w / 2 for v in vertices) + node_gap
 
 
 def _keep_clusters_together(

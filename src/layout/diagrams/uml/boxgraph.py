@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..flow.paint import Placed, back, rounded
-from ..layered import Path, ordered_edge, shared, sugiyama, vertex
+from ..layered import LAYER_GAP, NODE_GAP, Path, ordered_edge, shared, sugiyama, vertex
 from ..marks import (
     LINE_WIDTH,
     MARGIN,
@@ -44,6 +44,11 @@ if TYPE_CHECKING:
 
 Point = tuple[float, float]
 LAYER_ROOM = 20.0  # px added above and below each box (left and right across) in layout
+# The tight form (`lay_out(tight=True)`: a diagram a card would shrink under its floor):
+# px a box is longer (a diamond end is 17.6 px), px between layers and between boxes in
+# one, against 20, 36 and 24; mermaid-js's dagre ranks a line's label halfway too, 25 px
+# either side. Case 20: 473x712 → 425x576, on a card 60 % → 74 % of its size
+TIGHT_LAYER_ROOM, TIGHT_LAYER_GAP, TIGHT_NODE_GAP = 16.0, 10.0, 10.0
 PANEL_PAD = 10.0  # px between a panel's edge and its boxes
 END_SIZE = 11.0  # px: a triangle's or diamond's length along its line
 _DASH = (5.0, 4.0)
@@ -66,17 +71,21 @@ def lay_out(
     wires: list[Wire],
     direction: str,
     clusters: dict[str, tuple[int, ...]] | None = None,
+    tight: bool = False,
 ) -> tuple[dict[str, Placed], list[list[Point]], list[Placed | None]]:
     """Each box placed (centre, size), each wire's route from box edge to box edge, and
     each wire's label placed (None: no label). `clusters`: the groups (by index) each box
-    is in, whose boxes are kept side by side in each layer (as flowcharts' subgraphs)."""
+    is in, whose boxes are kept side by side in each layer (as flowcharts' subgraphs);
+    `tight`: layers and boxes closer (`TIGHT_LAYER_ROOM`, `TIGHT_LAYER_GAP`,
+    `TIGHT_NODE_GAP`)."""
     paths = dict(clusters or {})
     from grandalf.graphs import Graph
 
     across = direction in ("LR", "RL")
     loops = _loop_room(wires)
+    room = TIGHT_LAYER_ROOM if tight else LAYER_ROOM
     vertices = {
-        key: vertex(key, *_roomy(w + 2 * loops.get(key, 0.0), h, across), across)
+        key: vertex(key, *_roomy(w + 2 * loops.get(key, 0.0), h, across, room), across)
         for key, (w, h) in sizes.items()
     }
     texts = dict.fromkeys(sizes, _NO_TEXT)
@@ -97,7 +106,9 @@ def lay_out(
         for piece in pieces:
             piece.view = Path([])
         pieces_of.append(pieces)
-    sugiyama(Graph(list(vertices.values()), [p for ps in pieces_of for p in ps]), paths)
+    gaps = (TIGHT_LAYER_GAP, TIGHT_NODE_GAP) if tight else (LAYER_GAP, NODE_GAP)
+    graph = Graph(list(vertices.values()), [p for ps in pieces_of for p in ps])
+    sugiyama(graph, paths, layer_gap=gaps[0], node_gap=gaps[1])
     turn = _turn(vertices, direction)
     placed = {}
     for key, box in vertices.items():
@@ -133,10 +144,11 @@ def _chip_size(text: Lines) -> tuple[float, float]:
     return text.width + 14, text.height + 6
 
 
-def _roomy(w: float, h: float, across: bool) -> tuple[float, float]:
-    """A box's size as laid out: `LAYER_ROOM` longer along the layers' axis, so a line has
-    room for its end marks between layers (the box is drawn at its own size)."""
-    return (w + 2 * LAYER_ROOM, h) if across else (w, h + 2 * LAYER_ROOM)
+def _roomy(w: float, h: float, across: bool, room: float) -> tuple[float, float]:
+    """A box's size as laid out: `room` (`LAYER_ROOM`) longer at each end along the
+    layers' axis, so a line has room for its end marks between layers (the box is drawn
+    at its own size)."""
+    return (w + 2 * room, h) if across else (w, h + 2 * room)
 
 
 def _turn(vertices: dict[str, Vertex], direction: str) -> Callable[[float, float], Point]:

@@ -76,7 +76,8 @@ def _latin(char: str) -> bool:
 
 
 def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = False) -> Drawing:
-    """The class diagram laid out in layers (`upright`: a left-right one laid top-down)."""
+    """The class diagram laid out in layers (`upright`: a left-right one laid top-down, its
+    layers and boxes closer, `boxgraph.lay_out(tight=True)`)."""
     measure = whole_words(measure)
     direction = "TB" if upright and diagram.direction in ("LR", "RL") else diagram.direction
     boxes = {box.id: _ClassLook(box, measure) for box in diagram.classes}
@@ -100,7 +101,7 @@ def layout_classes(diagram: ClassDiagram, measure: Measure, upright: bool = Fals
         member: tuple(i for i, space in enumerate(diagram.namespaces) if member in space.members)
         for member in boxes
     }
-    placed, routes, chips = lay_out(sizes, wires, direction, clusters)
+    placed, routes, chips = lay_out(sizes, wires, direction, clusters, upright)
     items: list[Mark | Label] = []
     for rel, route in zip(diagram.relations, routes, strict=False):
         items.extend(line_marks(route, rel.start, rel.end, rel.dashed))
@@ -215,7 +216,8 @@ def _compartment_height(lines: list[Lines]) -> float:
 
 
 def layout_er(diagram: ErDiagram, measure: Measure, upright: bool = False) -> Drawing:
-    """The ER diagram laid out in layers (`upright`: a left-right one laid top-down)."""
+    """The ER diagram laid out in layers (`upright`: a left-right one laid top-down, its
+    layers and boxes closer, `boxgraph.lay_out(tight=True)`)."""
     measure = whole_words(measure)
     direction = "TB" if upright and diagram.direction in ("LR", "RL") else diagram.direction
     boxes = {entity.id: _EntityLook(entity, measure) for entity in diagram.entities}
@@ -228,7 +230,7 @@ def layout_er(diagram: ErDiagram, measure: Measure, upright: bool = False) -> Dr
         for k in diagram.links
     ]
     sizes = {key: (look.width, look.height) for key, look in boxes.items()}
-    placed, routes, chips = lay_out(sizes, wires, direction)
+    placed, routes, chips = lay_out(sizes, wires, direction, tight=upright)
     items: list[Mark | Label] = []
     for link, route in zip(diagram.links, routes, strict=True):
         ends = ("-".join(link.source_end), "-".join(link.target_end))

@@ -24,6 +24,10 @@ from .mermaider import Entity, ErDiagram
 ELSEWHERE = (4.0, 3.0)  # the dash of a box drawn again from another part
 LEAST_OWN = 2  # a last part holding fewer of its own takes one of the part before's
 LEAST_BOXES = 2  # boxes a part shows, its own and again: a lone box is no card's worth
+# A part whose relations join its boxes into more groups than this is scraps: case 20 split
+# at the floor gave a second part of three pairs side by side (鸭子 → 会飞, 饲养员 → 食物,
+# 鱼缸 → 鱼), worse than the whole a little small; 21's third part, two pairs, reads well
+MOST_PIECES = 2
 Record = ClassDiagram | ErDiagram
 
 
@@ -32,8 +36,9 @@ def split(
 ) -> list[Drawing]:
     """The diagram's parts, drawn by `draw` (the part and its index; None when it does not
     fit), at most `most`, each showing `LEAST_BOXES` at least (a last part with fewer than
-    `LEAST_OWN` of its own takes the part before's last where that has more); none when it
-    cannot be so split (one part: it was not too large; a namespace; a note on no class)."""
+    `LEAST_OWN` of its own takes the part before's last where that has more), its boxes
+    joined by its relations into at most `MOST_PIECES` groups; none when it cannot be so
+    split (one part: it was not too large; a namespace; a note on no class; scraps)."""
     if isinstance(diagram, ClassDiagram) and (
         diagram.namespaces or any(not note.target for note in diagram.notes)
     ):
@@ -69,7 +74,28 @@ def split(
     out = [shown(groups, index) for index in range(len(groups))]
     if any(drawing is None or boxes < LEAST_BOXES for drawing, boxes in out):
         return []
+    for index, own in enumerate(groups):
+        before = {box for group in groups[:index] for box in group}
+        if _pieces(_part(diagram, own, before)) > MOST_PIECES:
+            return []  # scraps: read worse than the whole a little small
     return [drawing for drawing, _ in out if drawing is not None]
+
+
+def _pieces(part: Record) -> int:
+    """How many groups of boxes the part's relations join (1: all one drawing)."""
+    near: dict[str, set[str]] = {key: set() for key in _ids(part)}
+    for source, target in _ends(part):
+        near[source].add(target)
+        near[target].add(source)
+    left, count = set(near), 0
+    while left:
+        count += 1
+        queue = [left.pop()]
+        for key in queue:
+            fresh = near[key] & left
+            left -= fresh
+            queue.extend(fresh)
+    return count
 
 
 def _ends(diagram: ClassDiagram | ErDiagram) -> list[tuple[str, str]]:
