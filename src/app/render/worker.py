@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from inkcard import layout
 from inkcard.app.render.jobs import answer, peak_rss_kb
 from inkcard.app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from inkcard.layout.draw import load_numpy, smaller_pngs
+from inkcard.layout.draw import load_row_packer, smaller_pngs
 
 log = logging.getLogger("inkcard.worker")
 
@@ -90,7 +90,7 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     answering a job that ran out of memory (the pool starts a fresh worker)."""
     limit_address_space(config.memory_limit)
     fonts = layout.FontBook.load(config.fonts_dir)
-    load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
+    load_row_packer()  # a worker draws many cards: Pillow packs PNG rows faster than Python
     if config.small_pngs:
         smaller_pngs()
     started = time.perf_counter()

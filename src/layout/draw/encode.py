@@ -1,19 +1,18 @@
 """A recorded card (a Skia picture) → its pixels → PNG, JPEG, WebP or one PDF of every card.
 
 The card is drawn once into a buffer at the output scale and encoded from it in place: PNG by
-`png.py` (rows packed by numpy unless the process draws a card or two and exits), JPEG and
+`png.py` (rows packed by Pillow unless the process draws a card or two and exits), JPEG and
 WebP by Skia's encoders, PDF by Skia's document with the glyph runs kept as text.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from typing import TYPE_CHECKING, Any
 
 import skia
 
-from .png import deflate_rgb, deflate_rgba
+from .png import deflate_rgba
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,7 +29,7 @@ def rasterize(
 
 def _rgba(picture: Any, width: float, height: float, background: int, scale: float) -> np.ndarray:
     """Pixels of a recorded card as an (h, w, 4) RGBA array, `scale` times its CSS size."""
-    import numpy as np  # here, not at start: `encode_png` in a one-card process skips it
+    import numpy as np  # here, not at start: only tests ask for an array
 
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     pixels = np.empty((h, w, 4), np.uint8)
@@ -39,9 +38,11 @@ def _rgba(picture: Any, width: float, height: float, background: int, scale: flo
 
 
 def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
-    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array or a bytearray).
+    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array, a bytearray or
+    a view of one; what it held before is painted over).
 
-    A card's picture opens by painting its background over the whole card (`Painter.record`),
+    A card's picture opens by painting its background over the whole card (`Painter.record`:
+    `drawColor` fills every pixel of the buffer, edge pixels the card covers in part too),
     so an opaque background needs no clearing first (the same pixels; a fill of the card
     less, ~0.13 ms at the default size); a translucent one is laid over its opaque self."""
     info = skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
@@ -54,27 +55,49 @@ def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale
     surface.flushAndSubmit()
 
 
-# Whether PNG rows are packed by numpy (~2.4 ms a card faster than Python, for a 60-100 ms
-# import once). Every process does, unless it said it draws a card or two and exits
-# (`pack_rows_without_numpy`): the documented API is fast whatever its caller imported.
-_rows_by_numpy = True
+# One card's pixel buffer, kept for the next card (`_pixel_buffer`) when it is at most
+# `KEEP_PIXEL_BYTES` (a default card at scale 2 is 4-6 MB, the largest 400 MB). Allocated
+# and freed for every card, its pages (and the band's) went back to the system and were
+# faulted in again on the next: ~3,000 page faults, ~8 ms of a ~10 ms card on this machine.
+KEEP_PIXEL_BYTES = 16 << 20
+_kept: list[bytearray] = []
+
+
+def _pixel_buffer(size: int) -> bytearray:
+    """A buffer of at least `size` bytes: the kept one if it is large enough (the card paints
+    over every pixel of it: `_draw_into`), else a new one."""
+    try:
+        kept = _kept.pop()  # atomic: a card drawn in another thread at once allocates its own
+    except IndexError:
+        return bytearray(size)
+    return kept if len(kept) >= size else bytearray(size)
+
+
+def _keep(buffer: bytearray) -> None:
+    """Keeps `buffer` for the next card, if it is small enough and none is kept."""
+    if len(buffer) <= KEEP_PIXEL_BYTES and not _kept:
+        _kept.append(buffer)
+
+
+# Whether PNG rows are packed in Python (~2.2 ms a card slower than Pillow, which costs
+# ~30-50 ms to import once): only a process that said it draws a card or two and exits
+# (`pack_rows_in_python`); every other packs by Pillow, whatever its caller imported.
+_rows_in_python = False
 _small_pngs = False  # zlib at 6, not ISA-L (`smaller_pngs`)
 
 
-def load_numpy() -> None:
-    """Imports numpy now, as the first PNG would (a render worker does it before it says
-    it is ready). Its BLAS gets one thread (the engine does no linear algebra; a thread
-    per core costs ~40 ms of CPU at import)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import numpy  # noqa: F401
+def load_row_packer() -> None:
+    """Imports Pillow now, as the first PNG would (a render worker does it before it says
+    it is ready)."""
+    import PIL.Image  # noqa: F401
 
 
-def pack_rows_without_numpy() -> None:
+def pack_rows_in_python() -> None:
     """For a process that draws a card or two and exits (`inkcard render`, the MCP stdio
-    server): its PNG rows are packed in Python, sparing numpy's 60-100 ms import and its
-    12-15 MB. The same bytes either way (png.py)."""
-    global _rows_by_numpy
-    _rows_by_numpy = False
+    server): its PNG rows are packed in Python, sparing Pillow's import. The same bytes
+    either way (png.py)."""
+    global _rows_in_python
+    _rows_in_python = True
 
 
 def smaller_pngs() -> None:
@@ -85,17 +108,13 @@ def smaller_pngs() -> None:
 
 
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
-    """The card as a PNG; rows packed by numpy unless the process asked otherwise."""
-    if _rows_by_numpy:
-        load_numpy()
-        pixels: Any = _rgba(picture, width, height, background, scale)
-        deflated = deflate_rgb(pixels[:, :, :3], _small_pngs)
-    else:
-        w, h = math.ceil(width * scale), math.ceil(height * scale)
-        pixels = bytearray(w * h * 4)
-        _draw_into(pixels, w, h, picture, background, scale)
-        deflated = deflate_rgba(pixels, w, h, _small_pngs)
-    del pixels  # freed before the pieces are joined into the file, not after
+    """The card as a PNG; rows packed by Pillow unless the process asked otherwise."""
+    w, h = math.ceil(width * scale), math.ceil(height * scale)
+    pixels = _pixel_buffer(w * h * 4)
+    _draw_into(memoryview(pixels)[: w * h * 4], w, h, picture, background, scale)
+    deflated = deflate_rgba(pixels, w, h, _small_pngs, in_python=_rows_in_python)
+    _keep(pixels)
+    del pixels  # a buffer not kept is freed before the pieces are joined into the file
     return deflated.png()
 
 
