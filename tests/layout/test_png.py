@@ -293,22 +293,3 @@ def test_an_operator_who_asks_for_small_pngs_gets_the_same_pixels_in_fewer_bytes
     assert np.array_equal(pngcodec.decode(fast), pngcodec.decode(small))
     assert len(small) < 0.9 * len(fast)
     assert pngcodec.chunks(small)[1].data[1] >> 6 == 2  # FLEVEL "default": zlib 6
-
-
-@pytest.mark.parametrize("theme", ["apple-notes", "glassmorphism"])
-def test_a_kept_pixel_buffer_draws_what_a_fresh_one_draws(fonts, theme) -> None:
-    """A card drawn into the buffer an earlier card left (encode.py keeps one) comes out byte
-    for byte as in a fresh buffer, also at a scale whose last row and column the card covers
-    in part; glassmorphism's background is translucent."""
-    from inkcard import themes
-    from inkcard.layout.draw import encode
-
-    look = themes.load(theme)
-    small = layout.RenderOptions(width=300.3, height=400.7, scale=1.5)
-    encode._kept.clear()
-    [fresh] = layout.render("# Fresh\n\nA card.", look, fonts, small)
-    layout.render("# Before\n\n" + "墨卡 " * 300, look, fonts, layout.RenderOptions())
-    assert encode._kept and len(encode._kept[0]) > 451 * 602 * 4  # the larger card's buffer
-    [reused] = layout.render("# Fresh\n\nA card.", look, fonts, small)
-    assert pngcodec.header(fresh).width == math.ceil(300.3 * 1.5)
-    assert reused == fresh

@@ -38,11 +38,9 @@ def _rgba(picture: Any, width: float, height: float, background: int, scale: flo
 
 
 def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
-    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array, a bytearray or
-    a view of one; what it held before is painted over).
+    """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array or a bytearray).
 
-    A card's picture opens by painting its background over the whole card (`Painter.record`:
-    `drawColor` fills every pixel of the buffer, edge pixels the card covers in part too),
+    A card's picture opens by painting its background over the whole card (`Painter.record`),
     so an opaque background needs no clearing first (the same pixels; a fill of the card
     less, ~0.13 ms at the default size); a translucent one is laid over its opaque self."""
     info = skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
@@ -53,30 +51,6 @@ def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale
     canvas.scale(scale, scale)
     canvas.drawPicture(picture, _IDENTITY)
     surface.flushAndSubmit()
-
-
-# One card's pixel buffer, kept for the next card (`_pixel_buffer`) when it is at most
-# `KEEP_PIXEL_BYTES` (a default card at scale 2 is 4-6 MB, the largest 400 MB). Allocated
-# and freed for every card, its pages (and the band's) went back to the system and were
-# faulted in again on the next: ~3,000 page faults, ~8 ms of a ~10 ms card on this machine.
-KEEP_PIXEL_BYTES = 16 << 20
-_kept: list[bytearray] = []
-
-
-def _pixel_buffer(size: int) -> bytearray:
-    """A buffer of at least `size` bytes: the kept one if it is large enough (the card paints
-    over every pixel of it: `_draw_into`), else a new one."""
-    try:
-        kept = _kept.pop()  # atomic: a card drawn in another thread at once allocates its own
-    except IndexError:
-        return bytearray(size)
-    return kept if len(kept) >= size else bytearray(size)
-
-
-def _keep(buffer: bytearray) -> None:
-    """Keeps `buffer` for the next card, if it is small enough and none is kept."""
-    if len(buffer) <= KEEP_PIXEL_BYTES and not _kept:
-        _kept.append(buffer)
 
 
 # Whether PNG rows are packed in Python (~2.2 ms a card slower than Pillow, which costs
@@ -110,11 +84,13 @@ def smaller_pngs() -> None:
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
     """The card as a PNG; rows packed by Pillow unless the process asked otherwise."""
     w, h = math.ceil(width * scale), math.ceil(height * scale)
-    pixels = _pixel_buffer(w * h * 4)
-    _draw_into(memoryview(pixels)[: w * h * 4], w, h, picture, background, scale)
+    # A new buffer for each card, freed after it: kept for the next card instead, it raised
+    # page faults from ~0.5 to ~700 a card (~+3 ms): glibc raises its mmap and trim
+    # thresholds when a block this size is freed, and then keeps the pages in its heap.
+    pixels = bytearray(w * h * 4)
+    _draw_into(pixels, w, h, picture, background, scale)
     deflated = deflate_rgba(pixels, w, h, _small_pngs, in_python=_rows_in_python)
-    _keep(pixels)
-    del pixels  # a buffer not kept is freed before the pieces are joined into the file
+    del pixels  # freed before the pieces are joined into the file, not after
     return deflated.png()
 
 
