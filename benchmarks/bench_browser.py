@@ -214,10 +214,10 @@ def satori_tree(markdown: str) -> dict[str, Any]:
 INKCARD_WARM = r"""
 import json, statistics, sys, time
 from inkcard import layout, themes
-from inkcard.layout.draw import load_numpy
+from inkcard.layout.draw import load_row_packer
 text, runs = open(sys.argv[1], encoding="utf-8").read(), int(sys.argv[2])
 fonts, theme, options = layout.FontBook.load(), themes.load("apple-notes"), layout.RenderOptions()
-load_numpy()  # as every render worker does at warm-up (png.py packs rows with it)
+load_row_packer()  # as every render worker does at warm-up (png.py packs rows with it)
 layout.render(text, theme, fonts, options)  # the cold render warms caches
 times = []
 for _ in range(runs):

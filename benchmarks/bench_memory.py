@@ -49,7 +49,7 @@ ONE_CARD = """
 import json, sys
 from pathlib import Path
 from inkcard import layout, themes
-from inkcard.layout.draw import load_numpy
+from inkcard.layout.draw import load_row_packer
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -58,7 +58,7 @@ def kb(field):
 
 fmt, theme, width, height, scale = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-load_numpy()
+load_row_packer()
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):
     return layout.RenderOptions(

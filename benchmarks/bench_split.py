@@ -21,7 +21,7 @@ from functools import partial
 from pathlib import Path
 
 from inkcard import layout, themes
-from inkcard.layout.draw import load_numpy
+from inkcard.layout.draw import load_row_packer
 
 POSTS = Path(__file__).resolve().parents[1] / "tests" / "cases" / "posts"
 CORPUS = ("04-long-article-zh.md", "01-efficiency-zh.md", "02-python-tips-mixed.md")
@@ -41,7 +41,7 @@ def main(runs: int) -> dict[str, object]:
     options = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=2)
     theme = themes.builtin().get("apple-notes")
     fonts = layout.FontBook.load()
-    load_numpy()  # as a render worker does at start
+    load_row_packer()  # as a render worker does at start
     cpu: dict[str, list[float]] = {"parse": [], "layout": [], "draw_encode": []}
     wall: dict[str, list[float]] = {name: [] for name in cpu}
     cards = 0

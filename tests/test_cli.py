@@ -106,9 +106,11 @@ def test_pixel_budget_is_checked_before_drawing(fonts, apple_notes) -> None:
 
 # What `inkcard render` of a post without code or long English words must not load: the
 # HTTP framework, the database and storage clients, custom-theme and CSS parsers, pygments,
-# the hyphenation dictionaries, fontTools, numpy, the diagram engine (each costs cold start).
+# the hyphenation dictionaries, fontTools, numpy, Pillow, the diagram engine (each costs
+# cold start).
 NOT_FOR_RENDER = (
     "numpy",
+    "PIL",
     "litestar",
     "uvicorn",
     "inkcard.app.server.factory",

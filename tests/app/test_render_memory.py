@@ -30,7 +30,7 @@ PEAK = """
 import json, sys
 from pathlib import Path
 from inkcard import layout, themes
-from inkcard.layout.draw import load_numpy
+from inkcard.layout.draw import load_row_packer
 
 def kb(field):
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -39,7 +39,7 @@ def kb(field):
 
 fmt, scale = sys.argv[1], int(sys.argv[2])
 fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
-load_numpy()
+load_row_packer()
 theme = themes.builtin().get("typewriter")  # a card-sized grain layer: the costliest to draw
 text = "# Memory\\n\\n" + "\\n\\n".join(f"Line {i} of the card, 墨卡 **bold**." for i in range(60))
 def options(width, height, scale):

@@ -4,6 +4,9 @@ first at a later card's cost, is what spares the first request the remaining fir
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from inkcard import layout, themes
 from inkcard.app.render.messages import WorkerConfig
 from inkcard.app.render.worker import WARM_UP_CARD_DRAWS, warm_up
@@ -15,8 +18,32 @@ def test_the_warm_up_card_is_drawn_twice_its_static_layer_replayed() -> None:
     theme = themes.load("apple-notes")
     config = WorkerConfig(fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=theme)
     clear_static_cache()
-    assert warm_up(fonts, config) == ("card", "math")
+    assert warm_up(fonts, config) == ("card",)
     stats = static_cache_stats()
     assert WARM_UP_CARD_DRAWS == 2
     assert stats["recorded"] == 1  # the background, once
     assert stats["replayed"] + stats["rasterized"] >= 1  # and drawn again from the cache
+
+
+WARM_UP_ALONE = """
+import sys
+from inkcard import layout, themes
+from inkcard.app.render.messages import WorkerConfig
+from inkcard.app.render.worker import warm_up
+from inkcard.layout.draw import load_row_packer
+fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+load_row_packer()
+theme = themes.load("apple-notes")
+config = WorkerConfig(fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=theme)
+print(*warm_up(fonts, config), *sorted({"ziamath", "numpy"} & sys.modules.keys()))
+"""
+
+
+def test_a_warm_worker_holds_neither_the_math_engine_nor_numpy() -> None:
+    """What a worker does not need for most cards stays out of its resident set until a
+    request needs it: the math engine and its font (~15 MB, on the first formula) and numpy
+    (10-14 MB; rows are packed by Pillow). docs/benchmarks.md, "Memory"."""
+    run = [sys.executable, "-c", WARM_UP_ALONE]
+    assert subprocess.run(run, capture_output=True, text=True, check=True).stdout.split() == [
+        "card"
+    ]

@@ -22,7 +22,7 @@ from inkcard import layout
 from inkcard.layout.base.boxes import Fill, Page, Rect
 from inkcard.layout.draw.encode import encode_png, rasterize
 from inkcard.layout.draw.painter import Painter
-from inkcard.layout.draw.png import encode_rgb, encode_rgba
+from inkcard.layout.draw.png import encode_rgb
 from tests import pngcodec
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
@@ -189,35 +189,20 @@ def test_real_cards_decode_to_exactly_the_rendered_pixels(fonts, post, theme, mo
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("band_bytes", [1, 4 << 20])
-def test_packing_rows_in_python_writes_the_bytes_numpy_writes(
+def test_packing_rows_in_python_writes_the_bytes_pillow_writes(
     monkeypatch: pytest.MonkeyPatch, width: int, height: int, band_bytes: int
 ) -> None:
+    """Pillow's rows (each followed by a zero, moved one byte on) and Python's slices give
+    the same file, also when every band is one row; the alpha bytes never reach it."""
     from inkcard.layout.draw import png
 
     monkeypatch.setattr(png, "BAND_BYTES", band_bytes)
     pixels = noise(width, height, seed=width)
-    rgba = np.dstack((pixels, np.full((height, width), 255, np.uint8)))
-    assert encode_rgba(bytearray(rgba.tobytes()), width, height) == encode_rgb(pixels)
-
-
-@pytest.mark.parametrize(("width", "height"), SIZES)
-@pytest.mark.parametrize("band_bytes", [1, 4 << 20])
-def test_skias_rgba_pixels_pack_as_words_to_the_bytes_a_copy_per_channel_writes(
-    monkeypatch: pytest.MonkeyPatch, width: int, height: int, band_bytes: int
-) -> None:
-    """The word copy (each pixel's alpha overwritten by the next pixel's red, the last
-    row's spilling into a spare byte) writes what three plane copies write, also when
-    every band is one row."""
-    from inkcard.layout.draw import png
-
-    monkeypatch.setattr(png, "BAND_BYTES", band_bytes)
-    pixels = noise(width, height, seed=height)
-    rgba = np.dstack((pixels, np.random.default_rng(1).integers(0, 256, (height, width))))
-    view = rgba.astype(np.uint8)[:, :, :3]  # as `rasterize` hands it over
-    assert png._band_packer(view).func is png._packed_by_words
-    assert png._band_packer(pixels).func is png._packed_by_channel
-    assert encode_rgb(view) == encode_rgb(pixels)
-    assert np.array_equal(pngcodec.decode(encode_rgb(view)), pixels)
+    alpha = np.random.default_rng(1).integers(0, 256, (height, width), dtype=np.uint8)
+    rgba = bytearray(np.dstack((pixels, alpha)).tobytes())
+    by_pillow = png.deflate_rgba(rgba, width, height).png()
+    assert png.deflate_rgba(rgba, width, height, in_python=True).png() == by_pillow
+    assert np.array_equal(pngcodec.decode(by_pillow), pixels)
 
 
 NUMPY_FREE_RENDER = """
@@ -226,12 +211,12 @@ from pathlib import Path
 from inkcard import layout, themes
 from inkcard.layout import draw
 if sys.argv[4] == "lean":
-    draw.pack_rows_without_numpy()
+    draw.pack_rows_in_python()
 text = Path(sys.argv[1]).read_text("utf-8")
 fonts, options = layout.FontBook.load(), layout.RenderOptions()
 [png] = layout.render(text, themes.load(sys.argv[2]), fonts, options)
 Path(sys.argv[3]).write_bytes(png)
-print("numpy" in sys.modules)
+print("numpy" in sys.modules, "PIL" in sys.modules)
 """
 
 
@@ -240,21 +225,45 @@ NUMPY_FREE_CARDS = [("01-efficiency-zh", "apple-notes"), ("02-python-tips-mixed"
 
 @pytest.mark.parametrize(("post", "theme"), NUMPY_FREE_CARDS)
 def test_a_process_without_numpy_writes_the_same_png(tmp_path, post, theme) -> None:
-    """A process that says it draws a card or two never loads numpy (art-deco has
-    gradients, which skia-python would convert through numpy) and still writes, byte for
-    byte, the PNG of a process that did not say so: that one, a library user who never
-    imported numpy, gets the fast packing all the same. Both are fresh processes: this
-    one has drawn whatever the tests before it drew."""
+    """Neither process loads numpy (art-deco has gradients, which skia-python would
+    convert through numpy); one that says it draws a card or two does not load Pillow
+    either, and still writes, byte for byte, the PNG of a process that did not say so: that
+    one, a library user who imported nothing, gets Pillow's packing all the same. Both are
+    fresh processes: this one has drawn whatever the tests before it drew."""
     path = CASES / "posts" / f"{post}.md"
     lean, full = tmp_path / "lean.png", tmp_path / "full.png"
     lean_run = [sys.executable, "-c", NUMPY_FREE_RENDER, str(path), theme, str(lean), "lean"]
     full_run = [sys.executable, "-c", NUMPY_FREE_RENDER, str(path), theme, str(full), "library"]
     loaded = subprocess.run(lean_run, capture_output=True, text=True, check=True).stdout.split()
-    assert loaded == ["False"]
+    assert loaded == ["False", "False"]
     loaded = subprocess.run(full_run, capture_output=True, text=True, check=True).stdout.split()
-    assert loaded == ["True"]
+    assert loaded == ["False", "True"]
     assert lean.read_bytes() == full.read_bytes()
     assert pngcodec.decode(full.read_bytes()).shape[1] == 880
+
+
+EVERY_THEME_RENDER = """
+import sys
+from inkcard import layout, themes
+from inkcard.layout import draw
+draw.load_row_packer()  # as a render worker does at start
+catalogue, fonts = themes.builtin(), layout.FontBook.load()
+text = "# 墨卡 Inkcard\\n\\n> a quote, a [link](https://example.com) and `code`\\n\\n- one\\n- two"
+for name in catalogue.names():
+    for mode in catalogue.modes(name) or [None]:
+        layout.render(text, catalogue.get(name), fonts, layout.RenderOptions(mode=mode))
+print("numpy" in sys.modules)
+"""
+
+
+def test_a_render_worker_drawing_every_theme_never_loads_numpy() -> None:
+    """numpy costs a render worker 10-14 MB (benchmarks.md, "Memory"): rows are packed by
+    Pillow, and every Skia call that would convert a `None` matrix through numpy (the grain
+    tile's shader did, in typewriter and the other paper themes) is given an identity."""
+    run = [sys.executable, "-c", EVERY_THEME_RENDER]
+    assert subprocess.run(run, capture_output=True, text=True, check=True).stdout.split() == [
+        "False"
+    ]
 
 
 SMALLER_RENDER = """

@@ -239,7 +239,7 @@ def run_render(args: argparse.Namespace) -> int:
     from inkcard import layout
     from inkcard.layout import draw
 
-    draw.pack_rows_without_numpy()  # a few cards, then exit: numpy's import would cost more
+    draw.pack_rows_in_python()  # a few cards, then exit: Pillow's import would cost more
     text, base = read_markdown(args.markdown)
     lookup = theme_lookup()
     card = card_request(args, text, lookup)

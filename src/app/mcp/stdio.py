@@ -259,7 +259,7 @@ def _import_the_tools() -> None:
         import inkcard.app.services  # noqa: F401
         from inkcard.layout import draw
 
-        draw.pack_rows_without_numpy()
+        draw.pack_rows_in_python()
     finally:
         if hidden:
             del sys.modules["numpy"]

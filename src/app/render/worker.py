@@ -18,15 +18,14 @@ from multiprocessing.connection import Connection
 
 from inkcard import layout
 from inkcard.app.render.jobs import answer, peak_rss_kb
-from inkcard.app.render.messages import Ready, RenderJob, TypesetJob, WorkerConfig, WorkerJob
-from inkcard.layout.draw import load_numpy, smaller_pngs
+from inkcard.app.render.messages import Ready, RenderJob, WorkerConfig, WorkerJob
+from inkcard.layout.draw import load_row_packer, smaller_pngs
 
 log = logging.getLogger("inkcard.worker")
 
 WARM_UP_POST = r"""# 墨卡 Inkcard 🐍
 
-把 **Markdown** 变成卡片, a *warm-up* card with `code`, [a link](https://example.com)
-and $E = mc^2$.
+把 **Markdown** 变成卡片, a *warm-up* card with `code` and [a link](https://example.com).
 
 ## 列表与表格
 
@@ -53,20 +52,14 @@ their own spacing, hyphenation and line breaks, as a mixed post does.
 ```python
 print(f"{1 + 1}")
 ```
-
-$$\int_0^1 x^2 \, dx$$
 """
 """Drawn by each worker before it says ready: a block of every common kind (code with its
-highlighter, a table, math, emoji, CJK and Latin), so that the first request finds their
-code paths, fonts and caches warm, not just the plain paragraph's."""
+highlighter, a table, emoji, CJK and Latin), so that the first request finds their code
+paths, fonts and caches warm, not just the plain paragraph's. No math: the math engine and
+its font (~15 MB of a worker's resident set) load on a worker's first formula, which pays
+for it (docs/decisions/service.md, "Warm before ready")."""
 
-WARM_UP_MATH = TypesetJob(
-    formulas=[(r"\frac{a}{b} + \sqrt{x^2}", False), (r"\sum_{i=1}^{n} i^2", True)], size=17.0
-)
-"""Typeset by each worker before it says ready, as an article's math is (the math engine
-and its font load on first use: ~150 ms)."""
-
-WARM_UPS = ("card", "math")
+WARM_UPS = ("card",)
 WARM_UP_CARD_DRAWS = 2
 """The warm-up card is drawn twice. Only the second draw is as cheap as a later card, and a
 card after one draw still pays first-use costs that no particular text explains (most in
@@ -89,8 +82,11 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     Ends quietly when the pool closes its end of the pipe (the service stopped), and after
     answering a job that ran out of memory (the pool starts a fresh worker)."""
     limit_address_space(config.memory_limit)
+    # numpy comes only with a flowchart's layout (grandalf): its BLAS gets one thread (the
+    # engine does no linear algebra; a thread per core costs ~40 ms of CPU at import).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     fonts = layout.FontBook.load(config.fonts_dir)
-    load_numpy()  # a worker draws many cards: numpy packs PNG rows faster
+    load_row_packer()  # a worker draws many cards: Pillow packs PNG rows faster than Python
     if config.small_pngs:
         smaller_pngs()
     started = time.perf_counter()
@@ -115,17 +111,15 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
 
 
 def warm_up(fonts: layout.FontBook, config: WorkerConfig) -> tuple[str, ...]:
-    """Runs each kind of job a worker is sent once, as a request would (``answer``), so
-    that the first request after a start costs what a later one does: a card of every
-    common block (``WARM_UP_POST``, drawn ``WARM_UP_CARD_DRAWS`` times) and an article's
-    math (``WARM_UP_MATH``). Returns what
-    was warmed (``WARM_UPS``); a warm-up that fails is logged, and the worker serves anyway
-    (its first request then pays what the warm-up would have)."""
+    """Runs a card job once as a request would (``answer``), so that the first request
+    after a start costs what a later one does: a card of every common block
+    (``WARM_UP_POST``, drawn ``WARM_UP_CARD_DRAWS`` times). Returns what was warmed
+    (``WARM_UPS``); a warm-up that fails is logged, and the worker serves anyway (its first
+    request then pays what the warm-up would have)."""
     jobs: dict[str, WorkerJob] = {
         "card": RenderJob(
             markdown=WARM_UP_POST, theme=config.warm_up_theme, options=layout.RenderOptions()
         ),
-        "math": WARM_UP_MATH,
     }
     warmed = []
     for name, job in jobs.items():

@@ -10,7 +10,7 @@ May import: `layout.base`, `layout.text` (fonts, lines for captions), `layout.st
 """
 
 from ..base.aigc import Aigc
-from .encode import load_numpy, pack_rows_without_numpy, smaller_pngs
+from .encode import load_row_packer, pack_rows_in_python, smaller_pngs
 from .imagecodec import ARTICLE_IMAGE_BYTES, COVER_IMAGE_BYTES, EncodedImage, ImageInfo
 from .imagecodec import fit as fit_image
 from .imagecodec import mean_colour as image_mean_colour
@@ -29,8 +29,8 @@ __all__ = [
     "fit_image",
     "image_mean_colour",
     "image_tones",
-    "load_numpy",
-    "pack_rows_without_numpy",
+    "load_row_packer",
+    "pack_rows_in_python",
     "probe_image",
     "smaller_pngs",
 ]

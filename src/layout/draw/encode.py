@@ -1,19 +1,18 @@
 """A recorded card (a Skia picture) → its pixels → PNG, JPEG, WebP or one PDF of every card.
 
 The card is drawn once into a buffer at the output scale and encoded from it in place: PNG by
-`png.py` (rows packed by numpy unless the process draws a card or two and exits), JPEG and
+`png.py` (rows packed by Pillow unless the process draws a card or two and exits), JPEG and
 WebP by Skia's encoders, PDF by Skia's document with the glyph runs kept as text.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from typing import TYPE_CHECKING, Any
 
 import skia
 
-from .png import deflate_rgb, deflate_rgba
+from .png import deflate_rgba
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,7 +29,7 @@ def rasterize(
 
 def _rgba(picture: Any, width: float, height: float, background: int, scale: float) -> np.ndarray:
     """Pixels of a recorded card as an (h, w, 4) RGBA array, `scale` times its CSS size."""
-    import numpy as np  # here, not at start: `encode_png` in a one-card process skips it
+    import numpy as np  # here, not at start: only tests ask for an array
 
     w, h = math.ceil(width * scale), math.ceil(height * scale)
     pixels = np.empty((h, w, 4), np.uint8)
@@ -54,27 +53,25 @@ def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale
     surface.flushAndSubmit()
 
 
-# Whether PNG rows are packed by numpy (~2.4 ms a card faster than Python, for a 60-100 ms
-# import once). Every process does, unless it said it draws a card or two and exits
-# (`pack_rows_without_numpy`): the documented API is fast whatever its caller imported.
-_rows_by_numpy = True
+# Whether PNG rows are packed in Python (~2.2 ms a card slower than Pillow, which costs
+# ~30-50 ms to import once): only a process that said it draws a card or two and exits
+# (`pack_rows_in_python`); every other packs by Pillow, whatever its caller imported.
+_rows_in_python = False
 _small_pngs = False  # zlib at 6, not ISA-L (`smaller_pngs`)
 
 
-def load_numpy() -> None:
-    """Imports numpy now, as the first PNG would (a render worker does it before it says
-    it is ready). Its BLAS gets one thread (the engine does no linear algebra; a thread
-    per core costs ~40 ms of CPU at import)."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import numpy  # noqa: F401
+def load_row_packer() -> None:
+    """Imports Pillow now, as the first PNG would (a render worker does it before it says
+    it is ready)."""
+    import PIL.Image  # noqa: F401
 
 
-def pack_rows_without_numpy() -> None:
+def pack_rows_in_python() -> None:
     """For a process that draws a card or two and exits (`inkcard render`, the MCP stdio
-    server): its PNG rows are packed in Python, sparing numpy's 60-100 ms import and its
-    12-15 MB. The same bytes either way (png.py)."""
-    global _rows_by_numpy
-    _rows_by_numpy = False
+    server): its PNG rows are packed in Python, sparing Pillow's import. The same bytes
+    either way (png.py)."""
+    global _rows_in_python
+    _rows_in_python = True
 
 
 def smaller_pngs() -> None:
@@ -85,16 +82,14 @@ def smaller_pngs() -> None:
 
 
 def encode_png(picture: Any, width: float, height: float, background: int, scale: float) -> bytes:
-    """The card as a PNG; rows packed by numpy unless the process asked otherwise."""
-    if _rows_by_numpy:
-        load_numpy()
-        pixels: Any = _rgba(picture, width, height, background, scale)
-        deflated = deflate_rgb(pixels[:, :, :3], _small_pngs)
-    else:
-        w, h = math.ceil(width * scale), math.ceil(height * scale)
-        pixels = bytearray(w * h * 4)
-        _draw_into(pixels, w, h, picture, background, scale)
-        deflated = deflate_rgba(pixels, w, h, _small_pngs)
+    """The card as a PNG; rows packed by Pillow unless the process asked otherwise."""
+    w, h = math.ceil(width * scale), math.ceil(height * scale)
+    # A new buffer for each card, freed after it: kept for the next card instead, it raised
+    # page faults from ~0.5 to ~700 a card (~+3 ms): glibc raises its mmap and trim
+    # thresholds when a block this size is freed, and then keeps the pages in its heap.
+    pixels = bytearray(w * h * 4)
+    _draw_into(pixels, w, h, picture, background, scale)
+    deflated = deflate_rgba(pixels, w, h, _small_pngs, in_python=_rows_in_python)
     del pixels  # freed before the pieces are joined into the file, not after
     return deflated.png()
 

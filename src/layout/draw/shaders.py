@@ -107,7 +107,7 @@ def _noise(color: int, opacity: float, frequency: float, seed: float) -> Any:
         skia.TileMode.kRepeat,
         skia.TileMode.kRepeat,
         skia.FilterMode.kNearest,  # the tile is drawn at the device's scale: 1:1
-        None,
+        _IDENTITY,
         skia.Rect.MakeWH(NOISE_TILE, NOISE_TILE),
     )
 
