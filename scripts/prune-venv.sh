@@ -114,6 +114,18 @@ prune "numpy's f2py, distutils, headers, static libraries and Cython examples" \
 # CMake files are read by a C++ compiler, and the image has none.
 prune "pybind11's C++ headers and CMake files" pybind11/include pybind11/share
 
+# Pillow packs a card's PNG rows (layout/draw/png.py: `Image.frombuffer`, `tobytes` with the
+# raw codec), which `PIL._imaging` does alone. Its other extension modules open AVIF, WebP
+# and colour profiles, set text with FreeType, do image arithmetic and morphology and talk to
+# Tk; none is imported by what Inkcard calls, and `_imaging` links none of their libraries
+# (ldd: libtiff, libjpeg, libopenjp2, libxcb, libXau, libzstd, liblzma stay).
+mapfile -d '' paths < <(found '_avif.*.so' '_imagingcms.*.so' '_imagingft.*.so' '_imagingtk.*.so' \
+    '_imagingmath.*.so' '_imagingmorph.*.so' '_webp.*.so')
+prune "Pillow's modules for AVIF, WebP, colour profiles, FreeType, Tk, image arithmetic" \
+    "${paths[@]}" pillow.libs/libavif-* pillow.libs/libfreetype-* pillow.libs/libharfbuzz-* \
+    pillow.libs/libwebp*-* pillow.libs/libsharpyuv-* pillow.libs/liblcms2-* \
+    pillow.libs/libbrotli*-* pillow.libs/libpng16-*
+
 # Type stubs are read by type checkers; Cython declarations and C headers by compilers.
 # The import system loads .py, .pyc and .so files only.
 mapfile -d '' paths < <(found '*.pyi')
