@@ -45,13 +45,7 @@ def curl_quotes(pieces: list[Text | Image]) -> list[Text | Image]:
 
 def _curl_pairs(pieces: list[Text | Image]) -> list[Text | Image]:
     """`pieces` with each CJK-context or word-bounded pair of `"` made `“…”`."""
-    marks = [
-        (index, offset)
-        for index, piece in enumerate(pieces)
-        if isinstance(piece, Text) and not _UNTOUCHED.intersection(piece.marks)
-        for offset, char in enumerate(piece.text)
-        if char == '"'
-    ]
+    marks = _marks(pieces, '"')
     if not marks or len(marks) % 2:
         return pieces
     texts = [piece.text if isinstance(piece, Text) else "" for piece in pieces]
@@ -72,6 +66,17 @@ def _curl_pairs(pieces: list[Text | Image]) -> list[Text | Image]:
             text[offset] = char
         out[index] = Text("".join(text), piece.marks)
     return out
+
+
+def _marks(pieces: list[Text | Image], mark: str) -> list[tuple[int, int]]:
+    """(piece, offset) of each `mark` in the runs curling may touch (not code, not math)."""
+    return [
+        (index, offset)
+        for index, piece in enumerate(pieces)
+        if isinstance(piece, Text) and not _UNTOUCHED.intersection(piece.marks)
+        for offset, char in enumerate(piece.text)
+        if char == mark
+    ]
 
 
 def _flatten(texts: list[str]) -> tuple[str, list[int]]:
@@ -105,13 +110,7 @@ def _quotes_words(flat: str, begin: int, end: int) -> bool:
 def _curl_apostrophes(pieces: list[Text | Image]) -> list[Text | Image]:
     """`pieces` with each `'` that reads as an apostrophe made `’` and each word-bounded pair
     of `'` made `‘…’` (the module's rules)."""
-    marks = [
-        (index, offset)
-        for index, piece in enumerate(pieces)
-        if isinstance(piece, Text) and not _UNTOUCHED.intersection(piece.marks)
-        for offset, char in enumerate(piece.text)
-        if char == "'"
-    ]
+    marks = _marks(pieces, "'")
     if not marks:
         return pieces
     texts = [piece.text if isinstance(piece, Text) else "" for piece in pieces]
