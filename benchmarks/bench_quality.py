@@ -10,8 +10,9 @@ JSON document: per theme-mode (with its mean at each size) and per size the mean
 score, the lowest, the share of cards under 80, and the count of each defect the report
 names (a card before the last under 55 % full, a title card counted apart: set as the
 post's cover, or left at the theme's size; an empty band over a quarter; text under 11
-px at 360 px; contrast under 4.5:1; each broken rule; hidden text); the worst cards
-(post, theme, mode, size, card, score); and the run time.
+px at 360 px; contrast under what WCAG asks of the text's size (4.5:1, large text 3:1);
+each broken rule; hidden text); the worst cards (post, theme, mode, size, card, score);
+and the run time.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def defects(quality: Quality, last: bool, fit: Fit) -> list[str]:
         found.append("empty_band")
     if quality.smallest_text < 11:
         found.append("small_text")
-    if quality.lowest_contrast < 4.5:
+    if quality.contrast_short > 0:  # under what WCAG asks of the run's size (large text: 3:1)
         found.append("low_contrast")
     if quality.overflow:
         found.append("hidden")

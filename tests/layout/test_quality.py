@@ -80,6 +80,20 @@ def test_pale_text_on_a_pale_card_has_a_low_contrast(fonts) -> None:
     assert quality.score < dark.score - 25
 
 
+def test_large_text_is_held_to_the_contrast_wcag_asks_of_its_size(fonts) -> None:
+    # #888888 on white is 3.5:1: short of the 4.5 body text asks, enough for a 32-px
+    # heading (large text asks 3:1). The shortfall, not the bare ratio, is the defect.
+    grey = "#888888"
+    heading = _theme(f'[roles.h1]\ncolor = "{grey}"\nsize = 32\n')
+    (large,) = _measured(fonts, f"# 标题\n\n{PARAGRAPH}", heading)
+    assert 3.0 < large.lowest_contrast < 4.5
+    assert large.contrast_short == 0.0
+    body = _theme(f'[roles.body]\ncolor = "{grey}"\n')
+    (small,) = _measured(fonts, PARAGRAPH, body)
+    assert small.contrast_short == pytest.approx(4.5 - small.lowest_contrast, abs=0.01)
+    assert small.score < large.score
+
+
 def test_text_on_a_panel_is_read_against_the_panel(fonts) -> None:
     # White text is readable on a dark quote panel, unreadable on the white card.
     panel = _theme('[roles.quote]\nbackground = "#202020"\ncolor = "#ffffff"\n')

@@ -84,6 +84,7 @@ class Quality:
     broken_rules: tuple[str, ...]  # `breakrules.RULES` the card's end breaks
     notes: tuple[str, ...] = ()  # how layout changed the author's blocks to fit (`Row.note`)
     stretch: float = 0.0  # em justification added to the card's widest gap between characters
+    contrast_short: float = 0.0  # how far the least readable run falls under what its size asks
 
 
 def measure(page: Page) -> Quality | None:
@@ -99,12 +100,21 @@ def measure(page: Page) -> Quality | None:
     notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))
     stretch = max((p.row.stretch for p in page.rows if not p.row.decorative), default=0.0)
     quality = Quality(
-        0, fill, band, fit.hidden, round(smallest, 1), lowest, fit.broken, notes, stretch
+        0,
+        fill,
+        band,
+        fit.hidden,
+        round(smallest, 1),
+        lowest,
+        fit.broken,
+        notes,
+        stretch,
+        round(short, 2),
     )
-    return replace(quality, score=_score(quality, fit, short))
+    return replace(quality, score=_score(quality, fit))
 
 
-def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
+def _score(quality: Quality, fit: Fit) -> int:
     """100 less what each measure past its level costs (the levels above)."""
     lost = 0.0
     if quality.overflow:
@@ -125,7 +135,7 @@ def _score(quality: Quality, fit: Fit, contrast_short: float) -> int:
         lost += TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
     lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
-    lost += 12 * contrast_short
+    lost += 12 * quality.contrast_short
     return max(0, min(100, round(100 - lost)))
 
 
