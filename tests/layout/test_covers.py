@@ -14,6 +14,7 @@ from inkcard.layout.base.boxes import GlyphRun, Group, Layer, Rect
 from inkcard.layout.covers import coverinks, covers, covertitle
 from inkcard.layout.draw import probe_image
 from inkcard.layout.text import inline
+from inkcard.layout.text.breakpoints import phrase_ends
 from tests import pngcodec
 from tests.cpu import Calls, counted
 from tests.glyphruns import glyph_runs
@@ -56,6 +57,25 @@ def test_title_fills_its_box_without_overflow_or_a_lone_character(theme: str, ti
     # The largest size that fits: one step larger does not.
     size = max(run.size for line in lines for run in glyph_runs(line.items))
     assert size > 24
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("box", [Rect(40, 100, 360, 300), Rect(30, 80, 200, 320)])
+def test_a_title_breaks_between_phrases_where_slightly_smaller_type_lets_it(
+    theme: str, box: Rect
+) -> None:
+    # "普通人也能学会 / 的 AI 写作方法： / 三步写出爆款 / 笔记" was the largest size that fit;
+    # a designer takes type a step or two smaller to set "…学会的 / AI 写作方法：/ 三步…".
+    design = _design(theme)
+    spans = lambda size: covertitle.title_spans(design, size, None, design.accent)  # noqa: E731
+    lines = [line.text.strip() for line in covertitle.fit_title(design, spans, box, "left")]
+    ends = phrase_ends(TITLE)
+    at = 0
+    for line in lines[:-1]:
+        at = TITLE.index(line, at) + len(line)
+        at += TITLE[at:].startswith(" ")
+        assert at in ends, lines
+    assert not any(line.startswith("的") for line in lines)
 
 
 @pytest.mark.parametrize("theme", THEMES)

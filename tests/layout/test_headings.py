@@ -73,6 +73,21 @@ def test_no_heading_line_ends_in_a_hyphen(width: int, fonts) -> None:
     assert broken == []
 
 
+@pytest.mark.parametrize("width", (360, 440))
+def test_a_heading_word_wider_than_its_line_sets_the_heading_smaller(width: int, fonts) -> None:
+    # art-deco's spaced capitals at 440 px cut "MISUNDERSTOO / D": the heading is set
+    # smaller (down to the body's size) so each of its words stays whole.
+    heading = "# The Quiet Power of Being Misunderstood"
+    words = {word.casefold() for word in heading[2:].split()}
+    cut = []
+    for theme_mode in THEME_MODES:
+        rows = heading_rows(heading, theme_mode, width, fonts)
+        found = {word.casefold() for row in rows for word in row.text.split()}
+        if not words <= found:  # a theme's heading mark may add its own
+            cut.append((theme_mode, [row.text for row in rows]))
+    assert cut == []
+
+
 def test_a_word_wider_than_the_line_still_breaks(fonts) -> None:
     word = "Pneumonoultramicroscopicsilicovolcanoconiosis" * 2
     rows = heading_rows(f"# {word}", ("apple-notes", themes.modes("apple-notes")[0]), 360, fonts)
@@ -155,12 +170,19 @@ def test_a_chinese_heading_breaks_between_words(heading: str, width: int, fonts)
 # Titles whose breaks a designer fixed by hand (issue 41), with the phrases a reader takes as
 # one: a segmenter cuts them into one-character words (不/踩/雷, 能/不能, 用/asyncio).
 PHRASES = {
-    "# 成都3天2晚🐼 不踩雷的City Walk路线": ("不踩雷", "3天2晚"),
+    "# 成都3天2晚🐼 不踩雷的City Walk路线": ("不踩雷", "3天2晚", "City Walk"),
     "# 基金定投到底能不能赚钱？一篇讲清楚": ("能不能", "讲清楚", "定投"),
     "## 用asyncio写一个并发爬虫：从入门到上线": ("用asyncio",),
     "## 查理·芒格的投资哲学 — 逆向思考": ("查理·芒格",),
     "## 吃到撑的成都火锅地图，本地人也说好": ("吃到撑",),
     "# はじめてのチーム開発フローとレビュー": ("チーム", "フロー", "レビュー"),
+    # words a reader takes as one though a segmenter parts them: no line opens on a particle
+    # (读完 / 的), nor parts a numeral, its measure word and its noun (12 / 本书, 3部 / 电影)
+    # or a determiner and its word (每 / 一本)
+    "# 2026年我读完的12本书：每一本都改变了我": ("读完的", "12本书", "每一本", "改变了"),
+    "## 今年我最喜欢的3部电影和它们的原声": ("喜欢的", "3部电影"),
+    "## 从零开始学Python的第100天总结": ("Python的", "第100天"),
+    "## 我在成都吃到的8家宝藏小店": ("吃到的", "8家宝藏", "宝藏小店"),
     # a title's separator ends its place name, never opens a line
     "# 上海｜藏在梧桐区的5家宝藏咖啡馆☕️ 周末就去！": ("上海｜", "咖啡馆"),
     # Japanese phrases (BudouX): jieba's Chinese cuts had "から始め / る"
@@ -183,6 +205,21 @@ def test_a_heading_keeps_its_phrases_and_never_starts_with_a_dash(width: int, fo
             if any(line.startswith(("—", "·")) for line in lines):
                 split.append((theme_mode, "a dash or dot opens a line", lines))
     assert split == []
+
+
+@pytest.mark.parametrize("width", (440, 1080))
+def test_a_heading_keeps_a_book_title_whole(width: int, fonts) -> None:
+    # At 360 px art-deco's 读《穷查理宝典》 is wider than its line: the title parts there
+    # rather than leave 读 alone on a line.
+    parted = []
+    for theme_mode in THEME_MODES:
+        lines = [
+            row.text
+            for row in heading_rows("# 读《穷查理宝典》的 12 条笔记", theme_mode, width, fonts)
+        ]
+        if not any("《穷查理宝典》" in line for line in lines):
+            parted.append((theme_mode, lines))
+    assert parted == []
 
 
 UPPERCASE_THEMES = [

@@ -15,10 +15,14 @@ from ..base.boxes import Frame, FrameDecor, Item, Row, Segment, shift
 from ..parse.doc import Heading, Paragraph, Rule, Text
 from ..parse.markdown import MATH_DISPLAY
 from ..style.schema import Style
+from ..style.spanstyle import Span
+from ..text.breakpoints import measure_widths
 from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
 
 NO_BREAK_SPACE = "\u00a0"
+FIT_MARGIN = 0.99  # a word set to its line's width exactly may still round over it
+FIT_STEPS = 4  # measures of a heading whose longest word does not fit
 
 
 def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
@@ -39,12 +43,30 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
     if style.background is not None or style.bar_width or any(style.padding):
         return boxed_heading(flow, block, role, ctx)
     inlines = with_marks(block, style)
+    style = fitted_to_words(flow, inlines, style, ctx, ctx.width)
     lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
     rows = _words_only(
         [line_row(line, ctx, keep=True) for line in lines], style.prefix, style.suffix
     )
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def fitted_to_words(
+    flow: Layouter, inlines: tuple[Text, ...], style: Style, ctx: Ctx, width: float
+) -> Style:
+    """The heading's style, set smaller when its longest word is wider than its line, down
+    to the body's size: a word a heading cuts reads as two (art-deco's spaced capitals at
+    440 px: MISUNDERSTOO / D). Measured again after each step: letter spacing set in px
+    does not shrink with the type."""
+    floor = flow.styles["body"].size
+    for _ in range(FIT_STEPS):
+        spans = [Span(t.text, flow.span_style(style, t.marks, ctx)) for t in inlines]
+        longest = measure_widths(spans, flow.fonts).word
+        if longest <= width or style.size <= floor:
+            break
+        style = replace(style, size=max(floor, style.size * width / longest * FIT_MARGIN))
+    return style
 
 
 def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
@@ -82,6 +104,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     bottom += bar if style.bar_side == "bottom" else 0.0
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
     inlines = with_marks(block, style)
+    style = fitted_to_words(flow, inlines, style, inner, inner.width)
     lines = flow.text_lines(inlines, style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:

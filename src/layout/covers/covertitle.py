@@ -2,7 +2,8 @@
 
 `Design` is what every cover layout draws with (the resolved theme, the page, the title and
 keywords, the accent and the inks on it). `fit_title` tries sizes from the box's height
-down until the title's balanced lines fit it without a cut word or a stub line;
+down until the title's balanced lines fit it without a cut word or a stub line, breaking
+between phrases where a size a little smaller lets them;
 `title_spans` marks the keywords in the title; `small_line` sets a kicker, a tag or a pill.
 """
 
@@ -18,6 +19,7 @@ from ..base.fonts import FontBook
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import Span, SpanStyle
+from ..text.breakpoints import phrase_ends
 from ..text.inline import layout_text
 from ..text.linebox import TextLine, line_metrics
 
@@ -26,6 +28,8 @@ MAX_TITLE_LINES = 4  # more lines than this read as a paragraph, not a cover
 MIN_LINE_SHARE = 0.6  # no title line but the last is shorter than this share of the widest
 MIN_TITLE_SIZE = 14.0  # virtual px: the last size tried, used even if the title overflows
 SIZE_STEP = 0.95  # each size tried is this share of the one before
+# a cover title takes type up to this much smaller to break between phrases, not inside one
+PHRASE_SHRINK = 0.8
 MAX_PILLS = 6  # keywords shown as pills (the rest are only highlighted in the title)
 MARKER_HEIGHT = 0.42  # the marker covers this lower share of the keywords' text
 _WORD_CHAR = regex.compile(r"[\p{Latin}\p{N}]")
@@ -101,10 +105,14 @@ def fit_title(
 ) -> list[TextLine]:
     """The title's lines at the largest size whose balanced lines fit `box`: no more than
     `max_lines`, none wider, all together no taller, no word cut and no line of one
-    character. Sizes are tried from the box's height down; the smallest is kept if none fits."""
+    character. Sizes are tried from the box's height down; the smallest is kept if none
+    fits. A size whose lines break inside a phrase gives way to one up to `PHRASE_SHRINK`
+    smaller whose lines break between phrases, as a designer sets a cover."""
     style = design.styles["h1"]
     size = min(box.height / TITLE_LINE_HEIGHT, box.width / 1.2)
-    lines: list[TextLine] = []
+    ends = phrase_ends(design.title)
+    fallback: list[TextLine] | None = None
+    floor = MIN_TITLE_SIZE
     while True:
         metrics = line_metrics(design.fonts, style.family, True, size, TITLE_LINE_HEIGHT)
         lines = layout_text(
@@ -116,9 +124,14 @@ def fit_title(
             align=align,
             heading=True,
         )
-        if size <= MIN_TITLE_SIZE or _fits(lines, box, max_lines, design.title):
-            return lines
-        size = max(MIN_TITLE_SIZE, size * SIZE_STEP)
+        if _fits(lines, box, max_lines, design.title):
+            if _between_phrases(lines, design.title, ends):
+                return lines
+            if fallback is None:
+                fallback, floor = lines, max(MIN_TITLE_SIZE, size * PHRASE_SHRINK)
+        if size <= floor:
+            return fallback or lines
+        size = max(floor, size * SIZE_STEP)
 
 
 def _fits(lines: list[TextLine], box: Rect, max_lines: int, title: str) -> bool:
@@ -133,6 +146,28 @@ def _fits(lines: list[TextLine], box: Rect, max_lines: int, title: str) -> bool:
     if len(lines) > 1 and any(len(text) <= 1 for text in texts):
         return False
     return not _cuts_word(texts, title)
+
+
+def _between_phrases(lines: list[TextLine], title: str, ends: frozenset[int]) -> bool:
+    """Whether every line but the last ends where the title's phrases let it
+    (`breakpoints.phrase_ends`); lines transformed beyond recognition pass."""
+    return all(at is None or at in ends for at in _line_ends(lines, title))
+
+
+def _line_ends(lines: list[TextLine], title: str) -> list[int | None]:
+    """The offset in `title` after each line but the last, past the spaces it hangs."""
+    folded, at = title.casefold(), 0
+    found_ends: list[int | None] = []
+    for line in lines[:-1]:
+        text = line.text.strip().casefold()
+        found = folded.find(text, at)
+        if found < 0:
+            return [None]
+        at = found + len(text)
+        while at < len(title) and title[at].isspace():
+            at += 1
+        found_ends.append(at)
+    return found_ends
 
 
 def _cuts_word(texts: list[str], title: str) -> bool:

@@ -9,6 +9,7 @@ broken between phrases; and from them the text's min- and max-content widths
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..base.fonts import FontBook
@@ -32,7 +33,7 @@ from .opportunities import (
 )
 from .shape import shape
 from .units import keep_whole
-from .words import hyphen_points
+from .words import bound_edges, has_han, held_edges, hyphen_points
 
 
 def line_breaks(
@@ -89,18 +90,85 @@ def _code_spans(clusters: list[Cluster]) -> list[int]:
 def _heading_breaks(
     texts: list[str], widths: list[float], allowed: list[int], width: float
 ) -> list[int]:
-    """A wrapping heading's opportunities: between phrases (`keep_phrases`) when every
-    phrase fits the line, else between words (`keep_words`), never inside a word that fits;
-    at each, a Latin name kept whole (`keep_names`) and no line ending on a small English
-    word (`hold_small_words`) when that still fits; last, a Japanese heading's words
-    without BudouX's phrases."""
+    """The opportunities of a heading wider than `width` (`allowed`, UAX #14 with units
+    held), ranked as a reader parses it: after punctuation and between phrases
+    (`keep_phrases`), then between words not bound together (`words.bound_edges`), then
+    where no line is left one character and no book title is parted (`words.held_edges`),
+    then between any two words (`keep_words`); Latin names whole and no line ending on a
+    small English word while that fits; last, a Japanese heading's words without BudouX's phrases. A
+    looser rank is let in only inside a piece the stricter one leaves wider than the line
+    (`_opened`): one long phrase breaks inside itself and the others stay whole, where one
+    wide piece used to send the whole heading a rank down (2026年我读完 / 的12本书：每 /
+    一本都改变了我)."""
     glued = hold_small_words(texts, allowed)
     named = keep_names(texts, glued)
-    bases = (named, glued, allowed)
-    tries = [keep_phrases(texts, keep_words(texts, base)) for base in bases]
-    tries.extend(keep_words(texts, base) for base in bases)
-    fits = (kept for kept in tries if widest_piece(texts, widths, kept) <= width)
-    return next(fits, keep_words(texts, allowed, phrases=False))
+    words = keep_words(texts, named)
+    held = _keep_at(texts, words, held_edges)
+    bound = _keep_at(texts, held, bound_edges)
+    ladder = (
+        keep_phrases(texts, bound),
+        bound,
+        held,
+        words,
+        keep_words(texts, glued),
+        keep_words(texts, allowed),
+        keep_words(texts, allowed, phrases=False),
+    )
+    kept = ladder[0]
+    for looser in ladder[1:]:
+        if widest_piece(texts, widths, kept) <= width:
+            break
+        kept = _opened(texts, widths, kept, looser, width)
+    return kept
+
+
+def phrase_ends(text: str) -> frozenset[int]:
+    """The offsets in a heading's `text` where its strictest rank lets a line end: between
+    phrases, whole words a reader takes as one kept (`_heading_breaks`' first rank). One
+    cluster a character: enough to tell where a set of lines broke (a cover title tries a
+    smaller size before it breaks inside a phrase)."""
+    texts = list(text)
+    allowed = glue_emoji(texts, keep_whole(texts, _allowed_in(texts)))
+    named = keep_names(texts, hold_small_words(texts, allowed))
+    held = _keep_at(texts, keep_words(texts, named), held_edges)
+    strict = keep_phrases(texts, _keep_at(texts, held, bound_edges))
+    return frozenset(i + 1 for i, kind in enumerate(strict) if kind != NEVER)
+
+
+def _allowed_in(texts: list[str]) -> list[int]:
+    return keep_units(texts, opportunities(texts, [False] * len(texts)))
+
+
+def _keep_at(texts: list[str], allowed: list[int], edges: Callable[[str], set[int]]) -> list[int]:
+    """`allowed` with no break at the `edges` of Chinese text (`words.bound_edges`: 读完的,
+    12本书, 3部电影, 每一本; `words.held_edges`: 《穷查理宝典》, a lone first character)."""
+    text = "".join(texts)
+    if not has_han(text):
+        return allowed
+    found = edges(text)
+    kept = list(allowed)
+    end = 0
+    for i in range(len(texts) - 1):
+        end += len(texts[i])
+        if kept[i] == ALLOWED and end in found:
+            kept[i] = NEVER
+    return kept
+
+
+def _opened(
+    texts: list[str], widths: list[float], strict: list[int], looser: list[int], width: float
+) -> list[int]:
+    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`."""
+    out = list(strict)
+    start = 0
+    for end in range(len(texts)):
+        if strict[end] == NEVER and end < len(texts) - 1:
+            continue
+        piece = slice(start, end + 1)
+        if widest_piece(texts[piece], widths[piece], [NEVER] * (end - start) + [ALLOWED]) > width:
+            out[start:end] = looser[start:end]
+        start = end + 1
+    return out
 
 
 def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:

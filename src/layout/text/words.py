@@ -90,9 +90,77 @@ def single_han_edges(text: str) -> set[int]:
     offset = 0
     for word in _words(text):
         if len(word) == 1 and is_han(word):
-            edges.update((offset, offset + 1))
+            edges.add(offset)
+            # 的 ends a modifier: 不踩雷的 / City Walk路线 (了 does not: 做了五个)
+            if word != "的":
+                edges.add(offset + 1)
         offset += len(word)
     return edges
+
+
+# One-character words a Chinese reader never sees open a line: particles and suffixes that
+# lean on the word before them (读完/的, 改变/了, 它/们).
+_LEANING = frozenset("的地得了着过们吗呢吧啊呀嘛")
+# One-character words that lean on the word after them: determiners and ordinal prefixes
+# (每/一本, 第/100天, 各/位).
+_LEADING = frozenset("每各第该某")
+_HAN_NUMERALS = frozenset("零一二两三四五六七八九十百千万亿几半")
+# A title in book-title marks is one name to a reader (《穷查理宝典》), up to this many
+# characters inside them; a longer one is a phrase that may break.
+MAX_BOOK_TITLE = 12
+
+
+def bound_edges(text: str) -> set[int]:
+    """The offsets in `text` between two words a reader takes as one: before a particle
+    (读完的, not 读完 / 的), after a determiner (每一本, 第100天), after a numeral (12本书,
+    3部) and after the measure word that follows one (3部电影, not 3部 / 电影). A heading that
+    must break between words breaks elsewhere when it can."""
+    bound: set[int] = set()
+    words = _words(text)
+    offset = 0
+    for k, word in enumerate(words):
+        end = offset + len(word)
+        after = words[k + 1] if k + 1 < len(words) else ""
+        if after and len(after) == 1 and after in _LEANING:
+            bound.add(end)
+        if word in _LEADING or (_is_numeral(word) and after[:1] and is_han(after[0])):
+            bound.add(end)
+        measured = k and _is_numeral(words[k - 1]) and len(word) == 1 and is_han(word)
+        if measured and after[:1] and is_han(after[0]):
+            bound.add(end)
+        offset = end
+    return bound
+
+
+def held_edges(text: str) -> set[int]:
+    """The offsets in `text` a heading breaks at only when nothing else fits, before even a
+    particle opens a line: inside a short title in book-title marks (《穷查理宝典》), and
+    after a one-character first word or before a one-character last one (a line of one
+    character: 读 / 《穷查理宝典》的)."""
+    held = _inside_book_titles(text)
+    words = _words(text)
+    if len(words) > 1 and len(words[0]) == 1 and is_han(words[0]):
+        held.add(1)
+    if len(words) > 1 and len(words[-1]) == 1 and is_han(words[-1]):
+        held.add(len(text) - 1)
+    return held
+
+
+def _inside_book_titles(text: str) -> set[int]:
+    inside: set[int] = set()
+    start = -1
+    for i, char in enumerate(text):
+        if char == "《":
+            start = i
+        elif char == "》" and start >= 0:
+            if i - start - 1 <= MAX_BOOK_TITLE:
+                inside.update(range(start + 1, i + 1))
+            start = -1
+    return inside
+
+
+def _is_numeral(word: str) -> bool:
+    return (word.isascii() and word.isdigit()) or all(c in _HAN_NUMERALS for c in word)
 
 
 def is_han(char: str) -> bool:
