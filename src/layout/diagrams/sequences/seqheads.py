@@ -5,10 +5,13 @@ them, and what a card's band after the first repeats atop it (`band_repeats`).""
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 from ..marks import PAD_Y, Label, Lines, Mark, Op, rect_ops, tint
 from .seqmarks import stick_figure
 from .seqsheet import ACTOR, FIRST_ROW, Sheet
+
+BOX_PAD = 10.0  # px a `box` group's band reaches past its participants' heads
 
 
 def lifelines(sheet: Sheet, end: float) -> list[Mark | Label]:
@@ -83,13 +86,27 @@ def box_groups(sheet: Sheet, end: float) -> list[Mark | Label]:
 
 
 def _box_spans(sheet: Sheet) -> list[tuple[float, float, Lines]]:
-    """Each `box` group with members: its band's left and right, and its title."""
-    out = []
+    """Each `box` group with members: its band's left and right, and its title. Two
+    groups side by side whose bands would overlap (heads closer than two `BOX_PAD`s: a
+    compact sequence's are 8 px apart) meet halfway between their heads: overlapping,
+    their two tints drew a darker stripe through every message label between them (case
+    71's "Apply coupon", "Poll status"), and a seam of page there would draw a light one."""
+    out: list[tuple[float, float, Lines]] = []
+    inner: list[tuple[float, float]] = []  # the members' heads' extent, each group's
     for k, title in enumerate(sheet.box_titles):
         members = [i for i, p in enumerate(sheet.seq.participants) if p.box == k]
         if not members:
             continue
-        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
-        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
-        out.append((left, max(right, left + title.width + 20), title))
+        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members)
+        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members)
+        inner.append((left, right))
+        left -= BOX_PAD
+        out.append((left, max(right + BOX_PAD, left + title.width + 2 * BOX_PAD), title))
+    order = sorted(range(len(out)), key=lambda n: inner[n][0])
+    for a, b in pairwise(order):
+        (left, right, title), (b_left, b_right, b_title) = out[a], out[b]
+        middle = (inner[a][1] + inner[b][0]) / 2
+        if right > b_left and inner[a][1] <= middle <= inner[b][0]:
+            out[a] = (left, min(right, middle), title)
+            out[b] = (max(b_left, middle), b_right, b_title)
     return out
