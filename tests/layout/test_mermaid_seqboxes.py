@@ -4,11 +4,13 @@ the message labels between them; they meet halfway, each still behind all its he
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Mark, mark_bounds, tint
+from inkcard.layout.diagrams.marks import Label, Mark, mark_bounds, tint
 
 SOURCE = """sequenceDiagram
   box Front end
@@ -25,6 +27,14 @@ SOURCE = """sequenceDiagram
 """
 
 
+def _bands(items: tuple[Mark | Label, ...]) -> list[tuple[float, float, float, float]]:
+    return sorted(
+        mark_bounds(item.ops)
+        for item in items
+        if isinstance(item, Mark) and item.fill == tint("muted")
+    )
+
+
 @pytest.mark.parametrize("compact", [False, True], ids=["as-written", "compact"])
 def test_box_groups_side_by_side_never_overlap(fonts, compact: bool) -> None:
     drawing = draw_diagram(SOURCE, LabelSetter(fonts).measure, compact)
@@ -33,13 +43,13 @@ def test_box_groups_side_by_side_never_overlap(fonts, compact: bool) -> None:
         for item in drawing.items
         if isinstance(item, Mark) and item.fill == tint("accent")
     )
-    for items in (drawing.items, drawing.heads):  # the bands, and their stubs atop a band
-        bands = sorted(
-            mark_bounds(item.ops)
-            for item in items
-            if isinstance(item, Mark) and item.fill == tint("muted")
-        )
-        assert len(bands) == 2 and len(heads) == 4
-        assert bands[0][2] <= bands[1][0] + 1e-6  # the compact form overlapped them by 10 px
-        for band, members in ((bands[0], heads[:2]), (bands[1], heads[2:])):
-            assert all(band[0] < head[0] and head[2] < band[2] for head in members)
+    assert len(heads) == 4
+    # the bands, and their stubs atop a band: one tint everywhere (overlapping, the compact
+    # form's two drew a stripe 12 px wide, the two tints over one another)
+    for items in (drawing.items, drawing.heads):
+        bands = _bands(items)
+        assert all(a[2] <= b[0] + 1e-6 for a, b in itertools.pairwise(bands)), bands
+        for head in heads:  # every head in a band
+            assert any(band[0] < head[0] and head[2] < band[2] for band in bands)
+    titles = sorted(i.x for i in drawing.items if isinstance(i, Label) and "end" in i.text.lines[0])
+    assert len(titles) == 2 and titles[0] < heads[1][2] and titles[1] > heads[2][0]

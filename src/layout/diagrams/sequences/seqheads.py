@@ -75,13 +75,28 @@ def head_marks(sheet: Sheet, column: int, top: float) -> list[Mark | Label]:
 
 
 def box_groups(sheet: Sheet, end: float) -> list[Mark | Label]:
-    """Each `box` group: a titled band behind its participants' columns."""
+    """Each `box` group: a titled band behind its participants' columns; groups that meet
+    (`_box_spans`) share one band, their titles apart (their own rounded corners left a
+    notch where they met)."""
     out: list[Mark | Label] = []
     top = sheet.title_h
-    for left, right, title in _box_spans(sheet):
+    spans = _box_spans(sheet)
+    for left, right in _joined([(left, right) for left, right, _ in spans]):
         out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
+    for left, right, title in spans:
         if title.lines and title.lines != ("",):
             out.append(Label(title, (left + right) / 2, top + 5.0))
+    return out
+
+
+def _joined(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The spans, those that meet or overlap joined into one, left to right."""
+    out: list[tuple[float, float]] = []
+    for left, right in sorted(spans):
+        if out and left <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], right))
+        else:
+            out.append((left, right))
     return out
 
 
