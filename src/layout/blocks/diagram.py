@@ -94,6 +94,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = _parted(flow, block, drawing, setter, ctx, (limit, full))
         rows = rows or _stripped(drawing, setter, flow.styles, ctx, limit, full)
         rows = rows or _stripped_as_written(flow, block.code, drawing, setter, ctx, limit)
+        rows = rows or _banded_as_written(flow, block.code, drawing, setter, ctx, limit)
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
@@ -202,6 +203,20 @@ def _parted(
     note = f"a large diagram split into {len(parts)} parts, each whole, to keep its labels legible"
     first = replace(rows[0], text=drawing.text, note=note) if rows else None  # the whole's text
     return [first, *rows[1:]] if first else []
+
+
+def _banded_as_written(
+    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
+) -> list[Row]:
+    """`_banded` of a tall diagram as written where `drawing` is its left-right form
+    (`fit.draw_to_fit`) shrunk under `FIGURE_FLOOR`: a long chain on a slide reads at its
+    width's size in bands, a card each, rather than as one strip of small print (ten
+    steps on a 1600x900 slide: turned, 54 %; in bands, 100 %); none where the written form
+    is not cut either. `room`: the first card's."""
+    written = flow.diagrams.draw(source, setter.measure)
+    if not written.tall or drawing.tall or fit_scale(drawing, ctx.width, room) >= FIGURE_FLOOR:
+        return []
+    return _banded(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
 
 
 def _stripped_as_written(

@@ -202,7 +202,8 @@ def _flowchart_drawing(
             items.extend([shape, Label(p.text, p.x, top, label_colour(p.node)), *details])
     text = "\n".join(label for label in chart.labels() if label)
     # the bounds of everything drawn: a subgraph's panel and title reach past its nodes
-    return replace(finish(items, text), across=chart.direction in ("LR", "RL"))
+    across = chart.direction in ("LR", "RL")
+    return replace(finish(items, text), across=across, tall=not across)
 
 
 def _label_onto_line(

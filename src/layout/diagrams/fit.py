@@ -21,7 +21,7 @@ from .drawing import layout_flowchart
 from .gitgraphs.gitgraph import layout_gitgraph
 from .gitgraphs.mermaidgit import GitGraph
 from .kinds import layout_pie
-from .marks import Drawing, Lines, Measure
+from .marks import TURNED, Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Diagram, Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
@@ -40,7 +40,7 @@ from .uml.parts import split
 
 ROW_KINDS = (Sequence, Gantt, Timeline, Journey)  # read in rows, top to bottom
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
-TURN_GAIN = 1.25  # a left-right flowchart is laid top-down when that shrinks it this much less
+TURN_GAIN = 1.25  # a flowchart or state chart is turned when that shrinks it this much less
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
 WRAP_GAIN = 1.08  # ... when that shrinks it this much less
 # A sequence the width would shrink under this share of its size (the figures' floor, as
@@ -54,21 +54,24 @@ def draw_to_fit(
     """The diagram as written; or, where a wide one (a left-right flowchart, a two-sided mind
     map) must shrink to fit `width` (x `height`: a portrait card, a phone's column), its
     upright form (top-down; one-sided) when that keeps its labels at least `TURN_GAIN` times
-    larger. A chart made for a wide screen reads on a phone instead of shrinking to small
-    print; nodes, edges and labels are the author's. A class or ER diagram that would
-    shrink under `COMPACT_BELOW` is drawn tight (the same form: layers and boxes closer)
-    where that draws it larger. Then, if it still shrinks, its long
+    larger; and where a tall one (a top-down flowchart or state chart) must shrink to fit
+    `height` more than `width` (a chain on a slide), its left-right form on the same terms.
+    A chart made for a wide screen reads on a phone, one made for a phone reads on a slide,
+    instead of shrinking to small print; nodes, edges and labels are the author's. A class
+    or ER diagram that would shrink under `COMPACT_BELOW` is drawn tight (the same form:
+    layers and boxes closer) where that draws it larger. Then, if it still shrinks, its long
     labels wrapped at `NARROW_LABEL` em (as mermaid-js wraps them at 200 px) when that
     keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card."""
     drawing = budget.draw(source, measure)
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     upright = False
-    if drawing.across:
+    if drawing.across or _height_bound(drawing, width, height):
         turned = _other_form(budget, source, measure, True, False)
         gain = _gain(turned, drawing, width, height) if turned else 0.0
         if turned and gain >= TURN_GAIN:
-            note = f"a wide diagram drawn upright to fit the card: its labels {gain:.1f}x larger"
+            form = "a wide diagram drawn upright" if drawing.across else _LEFT_RIGHT
+            note = f"{form} to fit the card: its labels {gain:.1f}x larger"
             drawing, upright = replace(turned, note=note), True
     if not upright and drawing.wide_cut and fit_scale(drawing, width, height) < COMPACT_BELOW:
         tight = _other_form(budget, source, measure, True, False)
@@ -103,6 +106,16 @@ def _compact(
         return drawing
     note = "a wide sequence drawn compact (names wrapped, columns closer) to fit the card"
     return replace(compact, note=note)
+
+
+_LEFT_RIGHT = "a tall diagram drawn left to right"
+
+
+def _height_bound(drawing: Drawing, width: float, height: float | None) -> bool:
+    """Whether `drawing` is a tall one (`Drawing.tall`) that `height` shrinks more than
+    `width` does: only then may its left-right form, wider and shorter, read larger (an
+    article's column, of no height, never turns one)."""
+    return drawing.tall and height is not None and height * drawing.width < width * drawing.height
 
 
 def _other_form(
@@ -158,9 +171,9 @@ def fit_scale(drawing: Drawing, width: float, height: float | None) -> float:
 
 
 def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
-    """The laid-out diagram (`upright`: a left-right flowchart laid top-down, a mind map's
-    branches all on one side, a sequence compact); `DiagramError` (a one-line reason) when
-    it is not drawn.
+    """The laid-out diagram (`upright`: a flowchart or state chart turned, `marks.TURNED`;
+    a mind map's branches all on one side, a sequence compact); `DiagramError` (a one-line
+    reason) when it is not drawn.
     A kind that reads in rows says so (`Drawing.rows`): a card may cut it into bands."""
     return draw_record(parse_diagram(source), measure, upright)
 
@@ -175,8 +188,8 @@ def draw_record(diagram: Diagram, measure: Measure, upright: bool = False) -> Dr
 
 def _laid_out(diagram: Diagram, measure: Measure, upright: bool) -> Drawing:
     if isinstance(diagram, Flowchart):
-        if upright and diagram.direction in ("LR", "RL"):
-            diagram = replace(diagram, direction="TB")
+        if upright:
+            diagram = replace(diagram, direction=TURNED[diagram.direction])
         return layout_flowchart(diagram, measure)
     if isinstance(diagram, Mindmap):
         return layout_mindmap(diagram, measure, one_sided=upright)

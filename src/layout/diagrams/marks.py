@@ -23,6 +23,9 @@ MAX_LABEL_WIDTH = 180.0  # px: longer labels wrap
 MARGIN = 8.0  # px around a drawing's bounds
 PAD_X, PAD_Y = 12.0, 8.0  # px around a node's label
 LINE_WIDTH = 1.5
+# a flow's direction turned (`fit.draw_to_fit`: a wide chart on a portrait card, a tall one
+# on a slide); the flow's start stays first, at the top or the left
+TURNED = {"LR": "TB", "RL": "TB", "TB": "LR", "BT": "LR"}
 TINT = "tint:"  # a role's colour laid thin over the page: "tint:accent"
 TINT_SHARE = 0.16  # how much of the colour a tint keeps
 
@@ -71,6 +74,7 @@ class Drawing:
     items: tuple[Mark | Label, ...]  # in paint order
     text: str  # the labels, one a line: the figure's alt text
     across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
+    tall: bool = False  # laid out top-down (TB/BT flowchart or state chart): has a wide form
     note: str = ""  # how it was changed to fit (`fit.draw_to_fit`), said in the quality report
     rows: bool = False  # it reads top to bottom in rows (a sequence, a gantt): cut it freely
     wide_cut: bool = False  # a card may cut it into strips too (a dense class or ER diagram)

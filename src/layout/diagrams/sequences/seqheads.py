@@ -5,10 +5,13 @@ them, and what a card's band after the first repeats atop it (`band_repeats`).""
 from __future__ import annotations
 
 import math
+from itertools import pairwise
 
 from ..marks import PAD_Y, Label, Lines, Mark, Op, rect_ops, tint
 from .seqmarks import stick_figure
 from .seqsheet import ACTOR, FIRST_ROW, Sheet
+
+BOX_PAD = 10.0  # px a `box` group's band reaches past its participants' heads
 
 
 def lifelines(sheet: Sheet, end: float) -> list[Mark | Label]:
@@ -72,24 +75,53 @@ def head_marks(sheet: Sheet, column: int, top: float) -> list[Mark | Label]:
 
 
 def box_groups(sheet: Sheet, end: float) -> list[Mark | Label]:
-    """Each `box` group: a titled band behind its participants' columns."""
+    """Each `box` group: a titled band behind its participants' columns; groups that meet
+    (`_box_spans`) share one band, their titles apart (their own rounded corners left a
+    notch where they met)."""
     out: list[Mark | Label] = []
     top = sheet.title_h
-    for left, right, title in _box_spans(sheet):
+    spans = _box_spans(sheet)
+    for left, right in _joined([(left, right) for left, right, _ in spans]):
         out.append(Mark(rect_ops(left, top, right - left, end + 8 - top, 4), None, tint("muted")))
+    for left, right, title in spans:
         if title.lines and title.lines != ("",):
             out.append(Label(title, (left + right) / 2, top + 5.0))
     return out
 
 
+def _joined(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The spans, those that meet or overlap joined into one, left to right."""
+    out: list[tuple[float, float]] = []
+    for left, right in sorted(spans):
+        if out and left <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], right))
+        else:
+            out.append((left, right))
+    return out
+
+
 def _box_spans(sheet: Sheet) -> list[tuple[float, float, Lines]]:
-    """Each `box` group with members: its band's left and right, and its title."""
-    out = []
+    """Each `box` group with members: its band's left and right, and its title. Two
+    groups side by side whose bands would overlap (heads closer than two `BOX_PAD`s: a
+    compact sequence's are 8 px apart) meet halfway between their heads: overlapping,
+    their two tints drew a darker stripe through every message label between them (case
+    71's "Apply coupon", "Poll status"), and a seam of page there would draw a light one."""
+    out: list[tuple[float, float, Lines]] = []
+    inner: list[tuple[float, float]] = []  # the members' heads' extent, each group's
     for k, title in enumerate(sheet.box_titles):
         members = [i for i, p in enumerate(sheet.seq.participants) if p.box == k]
         if not members:
             continue
-        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members) - 10
-        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members) + 10
-        out.append((left, max(right, left + title.width + 20), title))
+        left = min(sheet.xs[i] - sheet.widths[i] / 2 for i in members)
+        right = max(sheet.xs[i] + sheet.widths[i] / 2 for i in members)
+        inner.append((left, right))
+        left -= BOX_PAD
+        out.append((left, max(right + BOX_PAD, left + title.width + 2 * BOX_PAD), title))
+    order = sorted(range(len(out)), key=lambda n: inner[n][0])
+    for a, b in pairwise(order):
+        (left, right, title), (b_left, b_right, b_title) = out[a], out[b]
+        middle = (inner[a][1] + inner[b][0]) / 2
+        if right > b_left and inner[a][1] <= middle <= inner[b][0]:
+            out[a] = (left, min(right, middle), title)
+            out[b] = (max(b_left, middle), b_right, b_title)
     return out

@@ -25,6 +25,7 @@ from ..marks import (
     PAD_X,
     PAD_Y,
     SMALL_SIZE,
+    TURNED,
     Drawing,
     Label,
     Lines,
@@ -87,11 +88,12 @@ class _Scope:
 
 def layout_states(chart: StateChart, measure: Measure, upright: bool = False) -> Drawing:
     """The state diagram: scopes laid out innermost first, then drawn from the outside in;
-    `upright`: a left-right diagram laid top-down (its composites' own directions kept)."""
+    `upright`: turned, a left-right diagram laid top-down and a top-down one left to right
+    (its composites' own directions kept)."""
     across = chart.direction in ("LR", "RL")
-    if upright and across:
-        chart = replace(chart, direction="TB")
-    return replace(_Layout(chart, measure).drawing(), across=across)
+    if upright:
+        chart = replace(chart, direction=TURNED[chart.direction])
+    return replace(_Layout(chart, measure).drawing(), across=across, tall=not across)
 
 
 class _Layout:
