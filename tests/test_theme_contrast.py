@@ -237,3 +237,21 @@ def test_every_code_token_colour_of_a_built_in_theme_reads_on_its_panel(name: st
     from inkcard.themes.contrast import code_contrast
 
     assert code_contrast(themes.load(name)) == []
+
+
+def test_glassmorphism_numbers_read_on_their_chips_over_a_blob(fonts) -> None:
+    """The quality report (its own measure, at the text's middle) found glassmorphism's list
+    numbers #d2eaff at 3.99:1 on their chips where a colour blob lies under them (the hard
+    corpus's list of twelve): the numbers are white now (4.95:1)."""
+    from pathlib import Path
+
+    from inkcard.layout.pages.quality import measure as quality
+
+    post = Path(__file__).parent / "cases" / "hard" / "11-quotes-lists.md"
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    pages = layout.layout_pages(
+        post.read_text("utf-8"), themes.load("glassmorphism"), fonts, options
+    )
+    shortfalls = [q.contrast_short for page in pages if (q := quality(page)) is not None]
+    assert len(shortfalls) >= 2
+    assert max(shortfalls) == 0.0
