@@ -25,6 +25,7 @@ from inkcard.layout.pages.quality import PHONE_WIDTH, _post_runs, measure
 from inkcard.layout.style.resolver import resolve
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+POSTS = HARD.parent / "posts"
 FUND = (HARD / "03-fund-explainer.md").read_text("utf-8")
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
 CARD = layout.RenderOptions(width=440, height=586, split="autoSplit")
@@ -210,3 +211,16 @@ def test_a_cover_slide_is_taken_only_where_no_zoom_needs_none() -> None:
     cards = pages((HARD / "07-recipe.md").read_text("utf-8"), "business")
     assert len(cards) == 3
     assert len({p.row.source[:1] for p in cards[0].rows}) > 1
+
+
+def test_a_slide_left_a_hole_gives_way_to_a_near_miss_one_zoom_smaller() -> None:
+    """notebook's edge cases at the legible zooms: six slides, the second two short
+    paragraphs, 38 % full (the lead-in "Nested lists:" and its list, a keep chain, went
+    whole to slide 3). One step of the ladder smaller, five slides, the emoji line, the
+    lead-in and the list share slide 2; the slide left at 54 % is a near miss, not a hole
+    (`zoom.HOLE`)."""
+    cards = pages((POSTS / "06-edge-cases.md").read_text("utf-8"), "notebook")
+    assert len(cards) == 5
+    assert holding(cards, "Emoji mix") == holding(cards, "Nested lists") == holding(cards, "second")
+    assert min(measure(page).fill for page in cards[:-1]) >= 0.5
+    assert not any(measure(page).broken_rules for page in cards)
