@@ -18,11 +18,14 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.base.boxes import Page
+from inkcard.layout.base.boxes import Page, Row
+from inkcard.layout.pages.breakrules import HEADING_AT_END
+from inkcard.layout.pages.pagebreaks import paged
 from inkcard.layout.pages.quality import PHONE_WIDTH, _post_runs, measure
 from inkcard.layout.style.resolver import resolve
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+POSTS = HARD.parent / "posts"
 FUND = (HARD / "03-fund-explainer.md").read_text("utf-8")
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
 CARD = layout.RenderOptions(width=440, height=586, split="autoSplit")
@@ -162,3 +165,62 @@ def test_a_slide_of_two_items_is_not_spaced_out() -> None:
         opened = [row for a, row in itertools.pairwise(items) if a.source[:2] != row.source[:2]]
         if len(items) == 2:
             assert all(row.gap <= gap + 0.01 for row in opened)
+
+
+@pytest.mark.parametrize("theme", ["business", "apple-notes", "notebook", "warm", "art-deco"])
+def test_a_decks_title_with_no_lead_stands_as_its_cover(theme: str) -> None:
+    """The dense headings post opens on its title and a heading with no text under it: the
+    title could end no slide (a heading last), so slide 1 held the title, two headings and
+    a paragraph, and slide 2 the next heading and its one-line paragraph, 29-45 % full, in
+    23 theme-modes. A deck's title slide holds its title alone (`paged`'s `cover`): set as
+    the cover, it frees slide 2 to hold three sections, and no slide before the last is
+    half empty or breaks a rule."""
+    cards = pages((HARD / "10-headings-dense.md").read_text("utf-8"), theme)
+    first = cards[0]
+    assert first.fit is not None and first.fit.title and first.fit.cover
+    assert {p.row.source[:1] for p in first.rows} == {cards[0].rows[0].row.source[:1]}
+    assert all(measure(page).fill >= 0.55 for page in cards[1:-1]), theme
+    assert not any(measure(page).broken_rules for page in cards)
+    assert len(cards) == 4
+
+
+def test_a_title_alone_ends_a_slide_decks_first_card_only() -> None:
+    """A title, two headings with nothing under them and a paragraph are a chain taller
+    than a card: it broke where it had to, after a heading (`heading_at_card_end`). With
+    `cover` (a deck) the title alone opens the set, and no rule is broken; without, as on a
+    portrait card, the title still keeps with the heading under it."""
+
+    def block(kind: str, n: int, height: float, *, keep: bool = False) -> Row:
+        return Row(height, (), keep_with_next=keep, text=f"{kind}{n}", source=((kind, n),))
+
+    rows = [block("Heading", 0, 30, keep=True), block("Heading", 1, 20, keep=True)]
+    rows += [block("Heading", 2, 20, keep=True), block("Paragraph", 3, 40)]
+    rows += [block("Heading", 4, 20, keep=True), block("Paragraph", 5, 40)]
+    deck = paged(rows, 100.0, cover=True)
+    assert [row.text for row in deck.pages[0]] == ["Heading0"]
+    assert not any(deck.broken)
+    card = paged(rows, 100.0)
+    assert card.broken[0] == (HEADING_AT_END,)
+    assert card.pages[0][:2] == rows[:2]
+
+
+def test_a_cover_slide_is_taken_only_where_no_zoom_needs_none() -> None:
+    """The recipe takes a title card alone and three slides at the legible zoom, or three
+    slides at a smaller one (its title, ingredients and steps on the first): a cover is a
+    slide more, weighed in the ladder (`zoom._bare`), so the three win."""
+    cards = pages((HARD / "07-recipe.md").read_text("utf-8"), "business")
+    assert len(cards) == 3
+    assert len({p.row.source[:1] for p in cards[0].rows}) > 1
+
+
+def test_a_slide_left_a_hole_gives_way_to_a_near_miss_one_zoom_smaller() -> None:
+    """notebook's edge cases at the legible zooms: six slides, the second two short
+    paragraphs, 38 % full (the lead-in "Nested lists:" and its list, a keep chain, went
+    whole to slide 3). One step of the ladder smaller, five slides, the emoji line, the
+    lead-in and the list share slide 2; the slide left at 54 % is a near miss, not a hole
+    (`zoom.HOLE`)."""
+    cards = pages((POSTS / "06-edge-cases.md").read_text("utf-8"), "notebook")
+    assert len(cards) == 5
+    assert holding(cards, "Emoji mix") == holding(cards, "Nested lists") == holding(cards, "second")
+    assert min(measure(page).fill for page in cards[:-1]) >= 0.5
+    assert not any(measure(page).broken_rules for page in cards)

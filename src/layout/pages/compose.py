@@ -369,7 +369,8 @@ def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | 
     flow.budget = _flowing_budget(flow.styles, card, box)
     rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
     squeeze = flow.styles["card"].gap_squeeze
-    paging = paged(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages)
+    slide = card.width > card.height  # a deck: its title may stand alone as its cover
+    paging = paged(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages, cover=slide)
     return paging if paging.pages else Paging([[]], [()])
 
 

@@ -11,10 +11,12 @@ The costs, from heaviest:
    that fits whole on the card it starts on, or whose first part would also fit on the
    next card; after a line that ends in a hyphen inside a word; inside a table where one
    body row would be left on either side; inside a short quote that fits one card (a pull
-   quote, `breakrules.PULL_QUOTE_ROWS`). Rules are broken only
-   where every set of breaks breaks one (a keep chain taller than a card), and then as few
-   as can be; a chain that has a card to itself breaks at half the price, so a heading too
-   long to join what follows opens a card of its own rather than ending the card before.
+   quote, `breakrules.PULL_QUOTE_ROWS`). A deck's title with no lead may end its first
+   slide (`paged`'s `cover`): a title slide, not a heading parted from its section.
+   Rules are broken only where every set of breaks breaks one (a keep chain taller than
+   a card), and then as few as can be; a chain that has a card to itself breaks at half
+   the price, so a heading too long to join what follows opens a card of its own rather
+   than ending the card before.
 2. **A card** (`CARD`): no post takes a card more than its rules need.
 3. **Badness**: an underfull card before the last pays its empty share squared; the last
    card pays only below `LAST_FILL`, and more steeply (`LAST_WEIGHT`), so the slack of a
@@ -101,12 +103,20 @@ def paginate(
 
 
 def paged(
-    rows: Sequence[Row], height: float, *, squeeze: float = 0.0, max_pages: int | None = None
+    rows: Sequence[Row],
+    height: float,
+    *,
+    squeeze: float = 0.0,
+    max_pages: int | None = None,
+    cover: bool = False,
 ) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
     up to that share where this saves a card or a broken rule. Each card's end is named
-    with the rules it breaks (none, unless every set of breaks breaks one).
+    with the rules it breaks (none, unless every set of breaks breaks one). With `cover`
+    (a deck of slides), a post's title with no lead may have the first card to itself,
+    as a deck's title slide: its heading keeps with the whole post, not with the section
+    under it.
 
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
@@ -114,7 +124,7 @@ def paged(
     if not rows:
         return Paging([], [])
     column = Column(rows, height)
-    breaks = _Breaks(column)
+    breaks = _Breaks(column, cover=cover)
     ends = breaks.best_ends(0.0)
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
@@ -141,12 +151,15 @@ class _Breaks:
     """The breaks of the post's column and what each card between two of them costs: the
     cheapest set found by dynamic programming, and the rules each of its cards breaks."""
 
-    def __init__(self, column: Column) -> None:
+    def __init__(self, column: Column, *, cover: bool = False) -> None:
         self.column = column
         self.rows = column.rows
         self.n = column.n
         self.around = Surroundings(column.rows)
         self.title_end = title_end(column.rows)  # a first card ending here is a title card
+        # a slide deck's title alone on the first card: its cover, no heading parted
+        end = self.title_end
+        self.cover_end = end if cover and end is not None and _title_only(self.rows, end) else None
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
 
@@ -249,7 +262,7 @@ class _Breaks:
             if natural > limit and hi - lo > 1:
                 tight = tights[hi] - tights[lo] if tights else 0.0
                 price += price_to_fit(natural - height, shrinks[hi] - shrinks[lo], tight)
-            if end < n and hard_keep[end - 1]:
+            if end < n and hard_keep[end - 1] and not (start == 0 and end == self.cover_end):
                 # a chain longer than a card (keeps only on it) breaks where it must; one
                 # that fits a card whole is a rule like any other (a heading alone on a card)
                 alone = loose[hi] == loose[lo] and around.chain_ends[lo] > reach
@@ -311,6 +324,11 @@ class _Breaks:
         end, under `TAIL` of the card tall, above the next heading or rule."""
         head, column = self.around.next_sections[end], self.column
         return head < self.n and column.tops[head] - column.tops[end] < TAIL * column.height
+
+
+def _title_only(rows: Sequence[Row], end: int) -> bool:
+    """Whether the rows before `end` are all the post's opening heading (no lead)."""
+    return all(row.source == rows[0].source for row in rows[:end])
 
 
 def _last_badness(fill: float) -> float:

@@ -185,20 +185,37 @@ def _faults(pages: list[Page]) -> tuple[int, int]:
     return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
 
 
-def _sparse(page: Page) -> bool:
-    """A card before the last left under `SPARSE` full, not set in its middle."""
+def _bare(pages: list[Page]) -> bool:
+    """Whether the first card holds the post's title alone, no lead (a deck's title slide,
+    `pagebreaks.paged`'s `cover`): the recipe takes three slides at 2.45 rather than a
+    cover and three at the legible 2.61."""
+    first = pages[0]
+    rows = first.rows if len(pages) > 1 and first.width > first.height else ()
+    if not rows or not opens_section(rows[0].row):
+        return False
+    return all(placed.row.source == rows[0].row.source for placed in rows)
+
+
+def _sparse(page: Page, under: float = 0.0) -> bool:
+    """A card before the last left under `SPARSE` full (or `under`), not set in its middle."""
     quality = measure(page)
     if quality is None or page.fit is None:
         return False
-    return page.fit.offset <= 0 and quality.fill < SPARSE
+    return page.fit.offset <= 0 and quality.fill < (under or SPARSE)
 
 
 def slide_faults(pages: list[Page]) -> tuple[int, int]:
     """What a designer would hold against a set of slides: `_faults`, and with the cards
     half empty each card before the last that cuts a code block short under `CODE_FULL`
-    (`cut_short`)."""
+    (`cut_short`), each counted twice; once more each slide before the last under `HOLE`,
+    and once a title slide that holds the title alone (`_bare`). A cover is a slide more,
+    so a zoom whose set needs none wins, but it reads as the deck's cover, where a slide
+    half empty does not; of two sets each with a slide half empty, the one without a hole
+    wins (notebook's edge cases: six slides at 2.56, one 38 % full, or five at 2.5, the
+    emoji line, the lead-in and its nested list sharing slide 2, one 54 %)."""
     broken, sparse = _faults(pages)
-    return broken, sparse + cut_short(pages)
+    holes = sum(_sparse(page, HOLE) for page in pages[:-1])
+    return broken, 2 * (sparse + cut_short(pages)) + holes + _bare(pages)
 
 
 def cut_short(pages: list[Page]) -> int:
@@ -229,6 +246,7 @@ def _goes_on(page: Page, after: Page) -> bool:
 BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
 CODE_FULL = 0.75  # the report's `FULL_ENOUGH`: a card under it shows a hole
 SPARSE = 0.55  # bench_quality's card left half empty before the last
+HOLE = 0.4  # a card before the last under this reads as a hole, not a near miss
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
 
 
