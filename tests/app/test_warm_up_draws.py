@@ -93,3 +93,24 @@ def test_a_worker_drawing_graphs_loads_grandalf_without_numpy() -> None:
     out = subprocess.run(run, capture_output=True, text=True, check=True).stdout.split()
     assert out[1:] == ["True", "False"] and int(out[0]) >= 1
 
+
+LOSSY_IN_A_WORKER = """
+import sys
+from inkcard import layout, themes
+from inkcard.layout.draw import load_row_packer
+fonts = layout.FontBook.load(str(layout.DEFAULT_FONTS_DIR))
+load_row_packer()
+theme = themes.load("glassmorphism")
+for fmt in ("jpeg", "webp"):
+    [card] = layout.render("# hi", theme, fonts, layout.RenderOptions(format=fmt))
+    print(card[:4].hex(), end=" ")
+print("numpy" in sys.modules)
+"""
+
+
+def test_a_worker_writing_jpeg_and_webp_loads_no_numpy() -> None:
+    """JPEG and WebP are encoded by Skia from a bytearray of the card's pixels: a worker
+    that wrote one kept numpy's 7-10 MB for good when they were a numpy array."""
+    run = [sys.executable, "-c", LOSSY_IN_A_WORKER]
+    out = subprocess.run(run, capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["ffd8ffe0", "52494646", "False"]  # JPEG's SOI + JFIF, WebP's RIFF
