@@ -9,6 +9,8 @@ in flight per worker. After every ``--every`` cards it records each worker's pea
 set (``ru_maxrss``, reported by the worker), its current one (``VmRSS`` from /proc), its
 proportional one (``Pss``: pages shared with the other workers counted once between them)
 and its private pages.
+With ``--diagrams`` every fourth card is a post of diagrams (a pie, a flowchart, a sequence
+diagram) in the same theme-mode: the corpus posts have none.
 Target: peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
 end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
 
