@@ -9,6 +9,8 @@ in flight per worker. After every ``--every`` cards it records each worker's pea
 set (``ru_maxrss``, reported by the worker), its current one (``VmRSS`` from /proc), its
 proportional one (``Pss``: pages shared with the other workers counted once between them)
 and its private pages.
+With ``--diagrams`` every fourth card is a post of diagrams (a pie, a flowchart, a sequence
+diagram) in the same theme-mode: the corpus posts have none.
 Target: peak RSS per worker ≤ 120 MB, flat after 1,000 cards (the peak at the
 end at most ``--slack`` MB above the peak after the first checkpoint past the warm-up).
 
@@ -42,6 +44,11 @@ from inkcard.app.render.pool import ProcessRenderPool  # noqa: E402  # same reas
 from inkcard.app.render.refusals import MAX_CARD_PIXELS  # noqa: E402  # same reason
 
 POSTS = ROOT / "tests" / "cases" / "posts"
+# `--diagrams`: every `DIAGRAMS_EVERY`th card draws a pie, a flowchart and a sequence diagram
+# instead of its post (the posts have none; 60 cards are the first two posts in 30 theme
+# modes): a flowchart is what loaded numpy into a worker through grandalf
+DIAGRAMS = ROOT / "tests" / "cases" / "hard" / "09-mixed-diagrams.md"
+DIAGRAMS_EVERY = 4
 TARGET_MB = 120
 PER_PIXEL_TARGET = 8  # bytes per output pixel, PNG and JPEG
 LARGEST_TARGET_MB = 1000  # the largest card any format allows
@@ -74,9 +81,9 @@ print(json.dumps({"files": len(files), "bytes": sum(map(len, files)), "base_kb":
 """
 
 
-def jobs(count: int, only: list[str]) -> list[RenderJob]:
+def jobs(count: int, only: list[str], diagrams: bool = False) -> list[RenderJob]:
     """``count`` distinct default-size cards cycling through posts x theme-modes (of the
-    themes in ``only``, or of all)."""
+    themes in ``only``, or of all); with ``diagrams``, every `DIAGRAMS_EVERY`th draws those."""
     catalogue = themes.builtin()
     posts = [p.read_text("utf-8") for p in sorted(POSTS.glob("*.md"))]
     names = only or catalogue.names()
@@ -88,6 +95,8 @@ def jobs(count: int, only: list[str]) -> list[RenderJob]:
         options = layout.RenderOptions(
             split="autoSplit", mode=mode, max_pixels=MAX_CARD_PIXELS, max_total_pixels=120_000_000
         )
+        if diagrams and number % DIAGRAMS_EVERY == DIAGRAMS_EVERY - 1:
+            post = DIAGRAMS.read_text("utf-8")
         text = f"{post}\n\ncard {number}"
         made.append(RenderJob(markdown=text, theme=catalogue.get(name), options=options))
     return made
@@ -117,7 +126,7 @@ def private_kb(pid: int) -> int:
 
 
 async def run(
-    cards: int, workers: int, every: int, seconds: float, only: list[str]
+    cards: int, workers: int, every: int, seconds: float, only: list[str], diagrams: bool
 ) -> dict[str, object]:
     config = WorkerConfig(
         fonts_dir=str(layout.DEFAULT_FONTS_DIR), warm_up_theme=themes.builtin().get("apple-notes")
@@ -129,7 +138,7 @@ async def run(
         await asyncio.sleep(0.05)
     warm_s = time.monotonic() - started
     after_warm_up = {pid: kb // 1024 for pid, kb in pool.peak_rss_kb.items()}
-    todo = jobs(cards, only)
+    todo = jobs(cards, only, diagrams)
     checkpoints: list[dict[str, object]] = []
     done = 0
     began = time.monotonic()
@@ -160,6 +169,7 @@ async def run(
     return {
         "workers": workers,
         "themes": only or "all",
+        "diagrams": diagrams,
         "cards": done,
         "seconds": round(elapsed, 1),
         "cards_per_s": round(done / elapsed, 1) if elapsed else None,
@@ -245,12 +255,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=600, help="stop sending after this")
     parser.add_argument("--themes", nargs="*", default=[], help="only these (default: all)")
     parser.add_argument("--slack", type=int, default=8, help="MB of growth still called flat")
+    parser.add_argument("--diagrams", action="store_true", help="a post of diagrams too")
     parser.add_argument("--per-format", action="store_true", help="one card's peak per format")
     args = parser.parse_args()
     if args.per_format:
         print(json.dumps(per_format(args.themes or ["apple-notes", "typewriter"]), indent=2))
         return
-    result = asyncio.run(run(args.cards, args.workers, args.every, args.seconds, args.themes))
+    result = asyncio.run(
+        run(args.cards, args.workers, args.every, args.seconds, args.themes, args.diagrams)
+    )
     result["verdict"] = verdict(result, args.slack)
     print(json.dumps(result, indent=2))
 

@@ -248,8 +248,9 @@ def _import_the_tools() -> None:
     sqlite-utils (the database's door) imports numpy whenever it can, only to map numpy
     column types for inserts we never make: 12-15 MB and ~60 ms this process would carry for
     nothing (the engine draws one card at a time without numpy). So numpy is hidden while
-    they are imported, and importable again after (a flowchart lays out with it). For the
-    same reason the cards' PNG rows are packed without it (layout.draw).
+    they are imported, and importable again after (the engine never imports it: grandalf's
+    fallback, `layout.diagrams.layered`). For the same reason the cards' PNG rows are packed
+    without it (layout.draw).
     """
     hidden = "numpy" not in sys.modules
     if hidden:

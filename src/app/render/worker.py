@@ -82,8 +82,9 @@ def serve(conn: Connection, config: WorkerConfig) -> None:
     Ends quietly when the pool closes its end of the pipe (the service stopped), and after
     answering a job that ran out of memory (the pool starts a fresh worker)."""
     limit_address_space(config.memory_limit)
-    # numpy comes only with a flowchart's layout (grandalf): its BLAS gets one thread (the
-    # engine does no linear algebra; a thread per core costs ~40 ms of CPU at import).
+    # The engine no longer loads numpy (grandalf takes its fallback, JPEG and WebP come from
+    # a bytearray); should anything, its BLAS gets one thread (no linear algebra here; a
+    # thread per core costs ~40 ms of CPU at import).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     fonts = layout.FontBook.load(config.fonts_dir)
     load_row_packer()  # a worker draws many cards: Pillow packs PNG rows faster than Python

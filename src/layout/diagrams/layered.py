@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..errors import DiagramError
 from .flow.route import make_room_for_panels, route_in_gaps
 
-if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a graph is laid out
+if TYPE_CHECKING:  # grandalf is imported when a graph is laid out
     from grandalf.graphs import Edge as GEdge
     from grandalf.graphs import Graph, Vertex
     from grandalf.layouts import SugiyamaLayout
@@ -135,9 +136,7 @@ def sugiyama(
             box.xy = (offset + box.w / 2, box.h / 2)
             offset += box.w + node_gap
             continue
-        from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
-
-        layout = SugiyamaLayout(component)
+        layout = _sugiyama_class()(component)
         layout.xspace, layout.yspace = node_gap, layer_gap
         layout.init_all()
         laid_out += len(vertices) + sum(len(dummies) for dummies in layout.ctrls.values())
@@ -169,6 +168,28 @@ def sugiyama(
         for piece in component.sE:
             piece.view.points = [(x - left + offset, y - top) for x, y in piece.view.points]
         offset = max(v.view.xy[0] + v.view.w / 2 for v in vertices) + node_gap
+
+
+@functools.cache
+def _sugiyama_class() -> type[SugiyamaLayout]:
+    """grandalf's layered layout, its module imported without numpy unless numpy is loaded.
+
+    `grandalf.layouts` imports `grandalf.utils.geometry`, which takes numpy's `array` and
+    `matrix` when numpy imports and grandalf's pure-Python ones (`utils.linalg`) when it
+    does not; only the force-directed `DigcoLayout` uses them, never Sugiyama. numpy would
+    then stay in a render worker for good (+7-10 MB of its peak, docs/benchmarks.md,
+    "Memory"). A `None` in `sys.modules` makes that import raise ImportError (the
+    language reference, "The module cache"), for as long as geometry's import takes."""
+    if "numpy" not in sys.modules and "grandalf.utils.geometry" not in sys.modules:
+        sys.modules["numpy"] = None  # type: ignore[assignment]  # documented: import fails
+        try:
+            import grandalf.utils.geometry  # noqa: F401  # takes its fallback
+        finally:
+            if sys.modules.get("numpy", False) is None:
+                del sys.modules["numpy"]
+    from grandalf.layouts import SugiyamaLayout  # see TYPE_CHECKING
+
+    return cast("type[SugiyamaLayout]", SugiyamaLayout)  # grandalf has no type hints
 
 
 def _keep_clusters_together(

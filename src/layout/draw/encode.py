@@ -37,14 +37,18 @@ def _rgba(picture: Any, width: float, height: float, background: int, scale: flo
     return pixels
 
 
+def _opaque(w: int, h: int) -> Any:
+    """A card's pixels as Skia reads and writes them: w x h RGBA, opaque."""
+    return skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
+
+
 def _draw_into(pixels: Any, w: int, h: int, picture: Any, background: int, scale: float) -> None:
     """Draws the card into `pixels` (w x h opaque RGBA, rows packed: an array or a bytearray).
 
     A card's picture opens by painting its background over the whole card (`Painter.record`),
     so an opaque background needs no clearing first (the same pixels; a fill of the card
     less, ~0.13 ms at the default size); a translucent one is laid over its opaque self."""
-    info = skia.ImageInfo.Make(w, h, skia.kRGBA_8888_ColorType, skia.kOpaque_AlphaType)
-    surface = skia.Surface.MakeRasterDirect(info, pixels, w * 4)
+    surface = skia.Surface.MakeRasterDirect(_opaque(w, h), pixels, w * 4)
     canvas = surface.getCanvas()
     if background >> 24 & 0xFF != 0xFF:
         canvas.clear(background | 0xFF000000)
@@ -112,12 +116,14 @@ def encode_lossy(
 
     Skia encodes the drawn pixels in place: no copy of the card is made on the way (each
     whole-card copy is 4 bytes a pixel, 400 MB for the largest card; docs/decisions/engine.md,
-    "Memory per output pixel")."""
-    rgba = _rgba(picture, width, height, background, scale)
-    rgba[:, :, 3] = 255  # opaque, as the encoders have always been given it
-    image = skia.Image.fromarray(rgba, colorType=skia.kRGBA_8888_ColorType, copy=False)
+    "Memory per output pixel"). The pixels are a bytearray, not a numpy array: numpy is
+    not loaded for this (7-10 MB of a render worker for good)."""
+    w, h = math.ceil(width * scale), math.ceil(height * scale)
+    pixels = bytearray(w * h * 4)
+    _draw_into(pixels, w, h, picture, background, scale)
+    image = skia.Image.MakeRasterData(_opaque(w, h), pixels, w * 4)
     data = image.encodeToData(_RASTER_CODECS[codec], quality)
-    del image, rgba  # the pixels go before the encoded bytes are copied out
+    del image, pixels  # the pixels go before the encoded bytes are copied out
     if data is None:
         raise RuntimeError(f"Skia could not encode a {codec} image")
     return bytes(data)
