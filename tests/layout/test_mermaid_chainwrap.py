@@ -10,6 +10,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
+from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
@@ -97,3 +98,23 @@ def test_a_branching_chart_and_an_article_are_never_wrapped(fonts) -> None:
     branched = _flow("LR", steps) + "  n2 --> n7\n"
     assert "wrapped" not in _wrapped(fonts, branched).note
     assert "wrapped" not in _wrapped(fonts, _flow("LR", steps), None).note
+
+
+def test_a_chain_wrapped_on_one_slide_beats_bands_no_larger(fonts) -> None:
+    """Sixteen top-down steps on a slide: cut into four bands they read at 65 % on five
+    slides; wrapped into rows, at 64 % on one: bands are kept only where they read
+    `STRIP_GAIN` times larger."""
+    steps = _steps(16)
+    pages = layout.layout_pages(_post(_flow("TD", steps)), themes.load("apple-notes"), fonts, SLIDE)
+    [(_, row)] = _rows(pages, steps[0])
+    assert "wrapped into" in row.note and row.items[0].scale >= 0.6, row.note
+    assert len(pages) == 1
+
+
+def test_a_chain_too_long_to_wrap_on_a_card_keeps_its_bands(fonts) -> None:
+    """Thirty steps on a portrait card would wrap at 66 %, under the figures' floor: the
+    upright form cut into bands keeps them at the floor or over."""
+    steps = _steps(30)
+    pages = layout.layout_pages(_post(_flow("LR", steps)), themes.load("warm"), fonts, CARD)
+    rows = [row for _, row in _rows(pages, "步")]
+    assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)

@@ -125,8 +125,12 @@ def _snaked(
 ) -> Drawing | None:
     """A chain (`snake.chain`) that its card's height does not bound (a card, not an
     article's column) and that left to right would still shrink: wrapped into the rows
-    (`snake.best_rows`) that keep its labels `TURN_GAIN` times larger than `drawing`'s;
-    else None. Its rows are drawn as other forms of it, under the post's steps."""
+    (`snake.best_rows`) that keep its labels `TURN_GAIN` times larger than `drawing`'s,
+    and at the figures' floor (`COMPACT_BELOW`) or over where `drawing` is top-down (as
+    written, or turned upright): a card cuts that into bands at its size (a chain too long
+    for one card; one written top-down and turned, `blocks.diagram._banded_as_written`
+    weighs); else None. Its rows are drawn as other forms of it,
+    under the post's steps."""
     if height is None or fit_scale(drawing, width, height) >= 1.0:
         return None
     chart = parse_diagram(source)
@@ -134,6 +138,7 @@ def _snaked(
         return None
     written = budget.draw(source, measure)  # as written, or turned: the one left to right
     strip = written if written.across else _other_form(budget, source, measure, True, False)
+    banded = drawing.tall  # the upright form kept: a card cuts it into bands at its size
     if strip is None or not strip.across:
         return None
 
@@ -144,7 +149,7 @@ def _snaked(
 
     def draw(part: Flowchart) -> Drawing | None:
         try:
-            return budget.draw_part(source, part, measure, upright=False)
+            return budget.draw_row(source, part, measure)
         except DiagramError:
             return None
 
@@ -152,7 +157,7 @@ def _snaked(
     if wrapped is None:
         return None
     gain = _gain(wrapped, drawing, width, height)
-    if gain < TURN_GAIN:
+    if gain < TURN_GAIN or (fit_scale(wrapped, width, height) < COMPACT_BELOW and banded):
         return None
     note = f"a long chain wrapped into {rows} rows to fit the card: its labels {gain:.1f}x larger"
     return replace(wrapped, text=strip.text, note=note)
@@ -279,6 +284,7 @@ class DiagramBudget:
         self._answers: dict[tuple[str, bool, bool], Drawing | DiagramError] = {}
         self._counted: set[str] = set()  # a diagram counts once, however many forms it tries
         self._spent: dict[str, int] = {}  # steps each diagram's forms spent
+        self._rows: dict[tuple[str, Flowchart], Drawing | DiagramError] = {}  # chains' rows
 
     def draw(
         self, source: str, measure: Measure, upright: bool = False, narrow: bool = False
@@ -293,13 +299,22 @@ class DiagramBudget:
             raise answer
         return answer
 
-    def draw_part(
-        self, source: str, part: Diagram, measure: Measure, upright: bool = True
-    ) -> Drawing:
-        """The drawing of `part`, a part of the diagram `source` already drawn (`uml.parts`,
-        upright; a row of a wrapped chain, `snake`, as written), its steps spent as another
-        form of it; `DiagramError` past the steps."""
-        answer = self._draw(source, measure, upright, part)
+    def draw_part(self, source: str, part: Diagram, measure: Measure) -> Drawing:
+        """The drawing of `part`, a part of the diagram `source` already drawn (`uml.parts`),
+        upright, its steps spent as another form of it; `DiagramError` past the steps."""
+        answer = self._draw(source, measure, True, part)
+        if isinstance(answer, DiagramError):
+            raise answer
+        return answer
+
+    def draw_row(self, source: str, row: Flowchart, measure: Measure) -> Drawing:
+        """The drawing of `row`, some steps of the chain `source` (`snake`), as written,
+        its steps spent once as another form of it (each card's height asks again);
+        `DiagramError` past the steps."""
+        key = (source, row)
+        if key not in self._rows:
+            self._rows[key] = self._draw(source, measure, False, row)
+        answer = self._rows[key]
         if isinstance(answer, DiagramError):
             raise answer
         return answer

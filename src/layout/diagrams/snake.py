@@ -19,6 +19,10 @@ from .mermaid import Edge, Flowchart, Node
 
 _NO_TEXT = Lines((), 0.0, 0.0, 0.0)  # a placed end is only a shape for the link to meet
 MIN_STEPS = 4  # a shorter chain is never wrapped: two rows of one or two steps say nothing
+# A chain whose best rows would still be drawn under this share of its size is not wrapped:
+# it reads on no one card (60 steps on a slide: 34 %), and its rows' layouts cost (150
+# steps: 2.2 s of CPU where the strip took 0.5)
+LEAST = 0.5
 ROW_GAP = 24.0  # px between two rows' drawings (each has its own margin): the return runs here
 
 
@@ -47,14 +51,16 @@ def chain(chart: Flowchart) -> tuple[list[Node], list[Edge]] | None:
 def best_rows(strip: Drawing, steps: int, fit: Callable[[float, float], float]) -> int:
     """How many rows the chain drawn as one `strip` reads largest in, by `fit` (the scale
     a `width` x `height` drawing is drawn at), estimated from the strip: rows of a share
-    of its width, each as tall as it, `ROW_GAP` apart. 1: not wrapped."""
+    of its width, each as tall as it, `ROW_GAP` apart. 1: not wrapped, nor where even
+    those rows would be drawn under `LEAST`."""
     inner = strip.width - 2 * MARGIN
 
     def scale(rows: int) -> float:
         width = inner * 1.08 / rows + 2 * MARGIN  # a row's steps rarely split the width evenly
         return fit(width, rows * strip.height + (rows - 1) * ROW_GAP)
 
-    return max(range(1, steps // 2 + 1), key=lambda rows: (scale(rows), -rows))
+    best = max(range(1, steps // 2 + 1), key=lambda rows: (scale(rows), -rows))
+    return best if scale(best) >= LEAST else 1
 
 
 def row_spans(steps: int, rows: int) -> list[tuple[int, int]]:
