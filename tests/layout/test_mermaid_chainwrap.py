@@ -118,3 +118,25 @@ def test_a_chain_too_long_to_wrap_on_a_card_keeps_its_bands(fonts) -> None:
     pages = layout.layout_pages(_post(_flow("LR", steps)), themes.load("warm"), fonts, CARD)
     rows = [row for _, row in _rows(pages, "步")]
     assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)
+
+
+def test_a_row_break_moves_off_a_labelled_link(fonts) -> None:
+    """A label on a link between rows would sit on the return, away from both its steps:
+    the break moves a step on or back, and each label stays on its steps' row."""
+    steps = _steps(8)
+    links = [
+        f"  n{i}[{a}] -->{'|检查|' if i % 2 else ''} n{i + 1}[{b}]"
+        for i, (a, b) in enumerate(itertools.pairwise(steps))
+    ]
+    drawing = _wrapped(fonts, "flowchart LR\n" + "\n".join(links) + "\n", 420)
+    assert "wrapped into" in drawing.note
+    labels = {"".join(item.text.lines): item for item in drawing.items if isinstance(item, Label)}
+    chips = [
+        item for item in drawing.items if isinstance(item, Label) and item.text.lines == ("检查",)
+    ]
+    assert len(chips) == 3
+    for chip in chips:  # between two steps on its row, left and right of it
+        beside = [s for s in steps if abs(labels[s].y - chip.y) < 12]
+        assert any(labels[s].x < chip.x for s in beside) and any(
+            labels[s].x > chip.x for s in beside
+        )

@@ -74,18 +74,33 @@ def row_spans(steps: int, rows: int) -> list[tuple[int, int]]:
     return spans
 
 
+def _unlabelled(spans: list[tuple[int, int]], links: list[Edge]) -> list[tuple[int, int]] | None:
+    """`spans` with each break between rows moved a step on or back where the link there
+    has a label (it would sit on the return, away from both its steps), no row left empty;
+    None when a break finds no unlabelled link."""
+    ends = [end for _, end in spans]
+    for index, end in enumerate(ends[:-1]):
+        low = ends[index - 1] + 1 if index else 1
+        tries = [at for at in (end, end - 1, end + 1) if low <= at < ends[index + 1]]
+        free = [at for at in tries if not links[at - 1].label]
+        if not free:
+            return None
+        ends[index] = free[0]
+    return list(zip([0, *ends[:-1]], ends, strict=True))
+
+
 def wrapped(
     chart: Flowchart, rows: int, draw: Callable[[Flowchart], Drawing | None]
 ) -> Drawing | None:
     """The chain of `chart` in `rows` rows, each drawn left to right by `draw` (None when a
-    row is not drawn), the link between two rows a return under the first; None when a
-    link between rows has a label (it would sit on the return, away from both steps)."""
+    row is not drawn), the link between two rows a return under the first; None when no
+    break between rows finds a link with no label (`_unlabelled`)."""
     found = chain(chart)
     if found is None or rows < 2:
         return None
     order, links = found
-    spans = row_spans(len(order), rows)
-    if any(links[end - 1].label for _, end in spans[:-1]):
+    spans = _unlabelled(row_spans(len(order), rows), links)
+    if spans is None:
         return None
     items: list[Mark | Label] = []
     texts: list[str] = []
