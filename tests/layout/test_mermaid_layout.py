@@ -12,6 +12,7 @@ import pytest
 from grandalf.layouts import SugiyamaLayout
 
 from inkcard import layout, themes
+from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams import diagram_svg
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
 from inkcard.layout.diagrams.labels import LabelSetter
@@ -118,18 +119,35 @@ def test_card_text_is_the_labels_never_mermaid_syntax(fonts, case: Path) -> None
 @pytest.mark.parametrize("theme", ["apple-notes", "darktech", "warm"])
 @pytest.mark.parametrize("split", ["autoSplit", "hrSplit", "noSplit"])
 def test_a_big_diagram_is_one_row_or_bands_a_card_each(fonts, theme: str, split: str) -> None:
-    """A 31-step chain, far taller than a card: one row where the card grows with it
-    (hrSplit, noSplit); on fixed cards (autoSplit) bands a card each rather than a row
-    shrunk to a quarter, every step in one band."""
+    """A 31-step graph (a chain with one link skipping most of it), far taller than a
+    card: one row where the card grows with it (hrSplit, noSplit); on fixed cards
+    (autoSplit) bands a card each rather than a row shrunk to a quarter, every step in
+    one band. (A chain alone is wrapped into rows instead: test_mermaid_chainwrap.)"""
     chain = "graph TD\n" + "\n".join(
         f"n{i}[第 {i} 步] --> n{i + 1}[第 {i + 1} 步]" for i in range(30)
     )
     options = layout.RenderOptions(split=split)
-    pages = layout.layout_pages(chain_post(chain), themes.load(theme), fonts, options)
+    pages = layout.layout_pages(
+        chain_post(chain + "\nn0 --> n30"), themes.load(theme), fonts, options
+    )
     rows = [p.row for page in pages for p in page.rows if "步" in p.row.text]
     steps = [line for row in rows for line in row.text.splitlines()]
     assert sorted(steps) == sorted(f"第 {i} 步" for i in range(31))
     assert len(rows) == 1 if split != "autoSplit" else 1 < len(rows) <= len(pages)
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "darktech", "warm"])
+def test_a_long_chain_on_a_card_is_one_row_wrapped(fonts, theme: str) -> None:
+    """The 31 steps alone, a chain: wrapped into rows on one card at the figures' floor
+    or over, not cut into four bands."""
+    chain = "graph TD\n" + "\n".join(
+        f"n{i}[第 {i} 步] --> n{i + 1}[第 {i + 1} 步]" for i in range(30)
+    )
+    pages = layout.layout_pages(
+        chain_post(chain), themes.load(theme), fonts, layout.RenderOptions(split="autoSplit")
+    )
+    [row] = [p.row for page in pages for p in page.rows if "步" in p.row.text]
+    assert "wrapped into" in row.note and row.items[0].scale >= FIGURE_FLOOR
 
 
 def chain_post(source: str) -> str:

@@ -1,7 +1,8 @@
 """A flowchart or state chart turned where its own direction would shrink it
 (`diagrams.fit.draw_to_fit`): a top-down chain on a landscape slide is laid left to right at
 its size, a left-right chain on a portrait card top-down; a chain too long for one slide
-either way is still cut into bands at its size (`blocks.diagram._banded_as_written`)."""
+either way is still cut into bands at its size (`blocks.diagram._banded_as_written`)
+unless it is one chain (then it is wrapped into rows: test_mermaid_chainwrap)."""
 
 from __future__ import annotations
 
@@ -72,11 +73,13 @@ def test_a_left_right_chain_on_a_card_is_drawn_top_down(fonts) -> None:
     assert row.items[0].scale >= 0.9 and "upright" in row.note
 
 
-def test_a_chain_too_long_for_a_slide_either_way_is_cut_into_bands_at_its_size(fonts) -> None:
-    """Ten steps: left to right they would be one strip at about half size; top-down, cut
-    into bands, a slide each, they keep their size."""
+def test_a_graph_too_long_for_a_slide_either_way_is_cut_into_bands_at_its_size(fonts) -> None:
+    """Ten steps and a link skipping them: left to right they would be one strip at about
+    half size; top-down, cut into bands, a slide each, they keep their size. (A chain
+    alone is wrapped into rows: test_mermaid_chainwrap.)"""
     steps = tuple(f"第 {i} 步" for i in range(10))
-    pages = layout.layout_pages(_post(_flow("TD", steps)), themes.load("apple-notes"), fonts, SLIDE)
+    source = _flow("TD", steps) + "  n0 --> n9\n"
+    pages = layout.layout_pages(_post(source), themes.load("apple-notes"), fonts, SLIDE)
     rows = [row for _, row in _diagram_rows(pages, "步")]
     assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)
     drawn = {line for row in rows for line in row.text.splitlines()}

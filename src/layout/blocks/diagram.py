@@ -212,11 +212,16 @@ def _banded_as_written(
     (`fit.draw_to_fit`) shrunk under `FIGURE_FLOOR`: a long chain on a slide reads at its
     width's size in bands, a card each, rather than as one strip of small print (ten
     steps on a 1600x900 slide: turned, 54 %; in bands, 100 %); none where the written form
-    is not cut either. `room`: the first card's."""
+    is not cut either, or where its bands would not read `STRIP_GAIN` times larger (sixteen
+    steps wrapped into rows on one slide, 64 %, against four bands at 65 %). `room`: the
+    first card's."""
     written = flow.diagrams.draw(source, setter.measure)
-    if not written.tall or drawing.tall or fit_scale(drawing, ctx.width, room) >= FIGURE_FLOOR:
+    whole = fit_scale(drawing, ctx.width, room)
+    if not written.tall or drawing.tall or whole >= FIGURE_FLOOR:
         return []
-    return _banded(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
+    rows = _banded(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
+    least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=0)
+    return rows if least >= STRIP_GAIN * whole else []
 
 
 def _stripped_as_written(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..errors import DiagramError
+from . import snake
 from .charts.mermaidcharts import Quadrant, XYChart
 from .charts.quadrant import layout_quadrant
 from .charts.xychart import layout_xychart
@@ -73,6 +74,9 @@ def draw_to_fit(
             form = "a wide diagram drawn upright" if drawing.across else _LEFT_RIGHT
             note = f"{form} to fit the card: its labels {gain:.1f}x larger"
             drawing, upright = replace(turned, note=note), True
+    snaked = _snaked(budget, source, measure, drawing, width, height)
+    if snaked is not None:
+        return snaked
     if not upright and drawing.wide_cut and fit_scale(drawing, width, height) < COMPACT_BELOW:
         tight = _other_form(budget, source, measure, True, False)
         if tight is not None and _gain(tight, drawing, width, height) > 1.0:
@@ -109,6 +113,54 @@ def _compact(
 
 
 _LEFT_RIGHT = "a tall diagram drawn left to right"
+
+
+def _snaked(
+    budget: DiagramBudget,
+    source: str,
+    measure: Measure,
+    drawing: Drawing,
+    width: float,
+    height: float | None,
+) -> Drawing | None:
+    """A chain (`snake.chain`) that its card's height does not bound (a card, not an
+    article's column) and that left to right would still shrink: wrapped into the rows
+    (`snake.best_rows`) that keep its labels `TURN_GAIN` times larger than `drawing`'s,
+    and at the figures' floor (`COMPACT_BELOW`) or over where `drawing` is top-down (as
+    written, or turned upright): a card cuts that into bands at its size (a chain too long
+    for one card; one written top-down and turned, `blocks.diagram._banded_as_written`
+    weighs); else None. Its rows are drawn as other forms of it,
+    under the post's steps."""
+    if height is None or fit_scale(drawing, width, height) >= 1.0:
+        return None
+    chart = parse_diagram(source)
+    if not isinstance(chart, Flowchart) or snake.chain(chart) is None:
+        return None
+    written = budget.draw(source, measure)  # as written, or turned: the one left to right
+    strip = written if written.across else _other_form(budget, source, measure, True, False)
+    banded = drawing.tall  # the upright form kept: a card cuts it into bands at its size
+    if strip is None or not strip.across:
+        return None
+
+    def fit(w: float, h: float) -> float:
+        return min(1.0, width / w, height / h)
+
+    rows = snake.best_rows(strip, len(chart.nodes), fit)
+
+    def draw(part: Flowchart) -> Drawing | None:
+        try:
+            return budget.draw_row(source, part, measure)
+        except DiagramError:
+            return None
+
+    wrapped = snake.wrapped(chart, rows, draw)
+    if wrapped is None:
+        return None
+    gain = _gain(wrapped, drawing, width, height)
+    if gain < TURN_GAIN or (fit_scale(wrapped, width, height) < COMPACT_BELOW and banded):
+        return None
+    note = f"a long chain wrapped into {rows} rows to fit the card: its labels {gain:.1f}x larger"
+    return replace(wrapped, text=strip.text, note=note)
 
 
 def _height_bound(drawing: Drawing, width: float, height: float | None) -> bool:
@@ -232,6 +284,7 @@ class DiagramBudget:
         self._answers: dict[tuple[str, bool, bool], Drawing | DiagramError] = {}
         self._counted: set[str] = set()  # a diagram counts once, however many forms it tries
         self._spent: dict[str, int] = {}  # steps each diagram's forms spent
+        self._rows: dict[tuple[str, Flowchart], Drawing | DiagramError] = {}  # chains' rows
 
     def draw(
         self, source: str, measure: Measure, upright: bool = False, narrow: bool = False
@@ -250,6 +303,18 @@ class DiagramBudget:
         """The drawing of `part`, a part of the diagram `source` already drawn (`uml.parts`),
         upright, its steps spent as another form of it; `DiagramError` past the steps."""
         answer = self._draw(source, measure, True, part)
+        if isinstance(answer, DiagramError):
+            raise answer
+        return answer
+
+    def draw_row(self, source: str, row: Flowchart, measure: Measure) -> Drawing:
+        """The drawing of `row`, some steps of the chain `source` (`snake`), as written,
+        its steps spent once as another form of it (each card's height asks again);
+        `DiagramError` past the steps."""
+        key = (source, row)
+        if key not in self._rows:
+            self._rows[key] = self._draw(source, measure, False, row)
+        answer = self._rows[key]
         if isinstance(answer, DiagramError):
             raise answer
         return answer

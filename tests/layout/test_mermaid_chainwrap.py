@@ -1,0 +1,142 @@
+"""A long chain wrapped into rows where one strip would shrink it (`diagrams.snake`,
+`diagrams.fit.draw_to_fit`): rows read left to right, one under the other, each link
+between two rows a return from the row's last step to the next row's first."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Row
+from inkcard.layout.blocks.figures import FIGURE_FLOOR
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
+
+SLIDE = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
+CARD = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
+AFTER = "每一层大约流失 60%，所以提升第一层的点击率最划算。"
+
+
+def _steps(n: int) -> tuple[str, ...]:
+    return tuple(f"第 {i + 1} 步 写笔记" if i % 2 else f"Step {i + 1}: draft" for i in range(n))
+
+
+def _flow(direction: str, steps: tuple[str, ...], link: str = "-->") -> str:
+    lines = [
+        f"  n{i}[{a}] {link} n{i + 1}[{b}]" for i, (a, b) in enumerate(itertools.pairwise(steps))
+    ]
+    return f"flowchart {direction}\n" + "\n".join(lines) + "\n"
+
+
+def _post(source: str) -> str:
+    return f"## 转化路径\n\n```mermaid\n{source}```\n\n{AFTER}\n"
+
+
+def _rows(pages: list[layout.Page], label: str) -> list[tuple[int, Row]]:
+    return [(n, p.row) for n, page in enumerate(pages) for p in page.rows if label in p.row.text]
+
+
+@pytest.mark.parametrize("n", [8, 12])
+@pytest.mark.parametrize("direction", ["LR", "TD"])
+def test_a_long_chain_on_a_slide_is_wrapped_into_rows_at_its_size(
+    fonts, n: int, direction: str
+) -> None:
+    """Eight and twelve steps: one strip drew them at 47 % and 31 % of their size on a
+    1600x900 slide (ten top-down steps were cut into bands, a slide each); wrapped into
+    rows they read at 0.9 or more on one slide, with the paragraph after them."""
+    steps = _steps(n)
+    pages = layout.layout_pages(
+        _post(_flow(direction, steps)), themes.load("apple-notes"), fonts, SLIDE
+    )
+    [(at, row)] = _rows(pages, steps[-1])
+    [(after, _)] = _rows(pages, AFTER[:8])
+    assert row.items[0].scale >= 0.9 and "wrapped into" in row.note, row.note
+    assert after == at
+    assert set(steps) <= set(row.text.splitlines())  # the alt text keeps every step
+
+
+def test_a_long_chain_on_a_portrait_card_is_wrapped_not_banded(fonts) -> None:
+    """Sixteen steps on a 440x586 card: upright they were cut into three bands, a card
+    each; wrapped, they read at 0.9 or more on one card."""
+    steps = _steps(16)
+    pages = layout.layout_pages(_post(_flow("LR", steps)), themes.load("warm"), fonts, CARD)
+    [(_, row)] = _rows(pages, steps[0])
+    assert row.items[0].scale >= 0.9 and "wrapped into" in row.note, row.note
+
+
+def _wrapped(fonts: layout.FontBook, source: str, height: float | None = 250) -> Drawing:
+    return draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 456, height)
+
+
+def _read(drawing: Drawing) -> list[str]:
+    """The labels in reading order: row by row (by the top of their line), left to right."""
+    labels = [item for item in drawing.items if isinstance(item, Label)]
+    rows = sorted({round(label.y) for label in labels})
+    assert len(rows) >= 2
+    return ["".join(label.text.lines) for label in sorted(labels, key=lambda a: (round(a.y), a.x))]
+
+
+@pytest.mark.parametrize("link", ["-->", "-.->", "==>"])
+def test_wrapped_rows_read_in_the_chains_order_and_every_link_arrives(fonts, link: str) -> None:
+    steps = _steps(12)
+    drawing = _wrapped(fonts, _flow("LR", steps, link))
+    assert "wrapped into" in drawing.note
+    assert _read(drawing) == list(steps)
+    heads = [item for item in drawing.items if isinstance(item, Mark) and item.stroke is None]
+    lines = [item for item in drawing.items if isinstance(item, Mark) and item.fill is None]
+    assert len(lines) == len(steps) - 1  # every link drawn once, returns included
+    assert len(heads) - len(steps) == len(steps) - 1  # node shapes and one head a link
+    right = max(mark_bounds(m.ops)[2] for m in lines)
+    assert right <= drawing.width  # a return stays inside the drawing
+
+
+def test_a_branching_chart_and_an_article_are_never_wrapped(fonts) -> None:
+    steps = _steps(10)
+    branched = _flow("LR", steps) + "  n2 --> n7\n"
+    assert "wrapped" not in _wrapped(fonts, branched).note
+    assert "wrapped" not in _wrapped(fonts, _flow("LR", steps), None).note
+
+
+def test_a_chain_wrapped_on_one_slide_beats_bands_no_larger(fonts) -> None:
+    """Sixteen top-down steps on a slide: cut into four bands they read at 65 % on five
+    slides; wrapped into rows, at 64 % on one: bands are kept only where they read
+    `STRIP_GAIN` times larger."""
+    steps = _steps(16)
+    pages = layout.layout_pages(_post(_flow("TD", steps)), themes.load("apple-notes"), fonts, SLIDE)
+    [(_, row)] = _rows(pages, steps[0])
+    assert "wrapped into" in row.note and row.items[0].scale >= 0.6, row.note
+    assert len(pages) == 1
+
+
+def test_a_chain_too_long_to_wrap_on_a_card_keeps_its_bands(fonts) -> None:
+    """Thirty steps on a portrait card would wrap at 66 %, under the figures' floor: the
+    upright form cut into bands keeps them at the floor or over."""
+    steps = _steps(30)
+    pages = layout.layout_pages(_post(_flow("LR", steps)), themes.load("warm"), fonts, CARD)
+    rows = [row for _, row in _rows(pages, "步")]
+    assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)
+
+
+def test_a_row_break_moves_off_a_labelled_link(fonts) -> None:
+    """A label on a link between rows would sit on the return, away from both its steps:
+    the break moves a step on or back, and each label stays on its steps' row."""
+    steps = _steps(8)
+    links = [
+        f"  n{i}[{a}] -->{'|检查|' if i % 2 else ''} n{i + 1}[{b}]"
+        for i, (a, b) in enumerate(itertools.pairwise(steps))
+    ]
+    drawing = _wrapped(fonts, "flowchart LR\n" + "\n".join(links) + "\n", 420)
+    assert "wrapped into" in drawing.note
+    labels = {"".join(item.text.lines): item for item in drawing.items if isinstance(item, Label)}
+    chips = [
+        item for item in drawing.items if isinstance(item, Label) and item.text.lines == ("检查",)
+    ]
+    assert len(chips) == 3
+    for chip in chips:  # between two steps on its row, left and right of it
+        beside = [s for s in steps if abs(labels[s].y - chip.y) < 12]
+        assert any(labels[s].x < chip.x for s in beside) and any(
+            labels[s].x > chip.x for s in beside
+        )
