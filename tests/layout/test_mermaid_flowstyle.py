@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.blocks.diagram import colour
+from inkcard.layout.blocks.diagramink import colour
 from inkcard.layout.diagrams import diagram_svg, drawing
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.flow.nodes import SHAPE_NAMES

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.blocks.diagram import colour
+from inkcard.layout.blocks.diagramink import colour
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.blocks.diagram import colour
+from inkcard.layout.blocks.diagramink import colour
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Mark

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.blocks.diagram import LEGIBLE, _legible, colour
+from inkcard.layout.blocks.diagramink import LEGIBLE, _legible, colour
 from inkcard.layout.diagrams import diagram_svg
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter

@@ -18,20 +18,19 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..base.boxes import Group, Item, Rect, Row, Shape
+from ..base.boxes import Group, Rect, Row
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
 from ..diagrams.fit import draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
-from ..diagrams.palette import series_colour
+from ..diagrams.marks import Drawing, Label
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
-from ..style.resolver import Styles, contrast, mean_colour
+from ..style.resolver import Styles
+from .diagramink import painted
 from .figures import FIGURE_FLOOR, figure_floor, label_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
-LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
 # A diagram the card's height would shrink under this share of the width's scale is cut
 # into bands instead, a card each, at most MAX_BANDS (a taller one is shrunk to one card):
 # one that reads in rows (a sequence) soon; a graph, whose cut parts its edges, only
@@ -48,29 +47,6 @@ BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to 
 # 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
 # compact (`fit.draw_to_fit`) and cut into bands: past it, it shows as its source
 SEQUENCE_FLOOR = FIGURE_FLOOR
-OPAQUE = 0xFF
-# Drawing roles → theme palette names (the first that the palette has).
-_ROLES = {
-    "text": ("text",),
-    "muted": ("muted",),
-    "line": ("muted",),
-    "accent": ("link",),
-    "fill": ("code_bg",),
-    "panel": ("placeholder_bg", "code_bg"),
-    "border": ("border",),
-    "page": ("background",),
-    "on_accent": ("background",),
-}
-SERIES = (  # the palette names the series colours are made from, in order
-    "link",
-    "code_keyword",
-    "code_type",
-    "code_function",
-    "highlight",
-    "code_string",
-    "quote_bar",
-    "code_number",
-)
 
 
 def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) -> Part:
@@ -144,9 +120,9 @@ def _banded(
         parts = bands(drawing, first / width_scale, rest / width_scale - heads)
         if len(parts) > MAX_BANDS:
             return []
-    items = _painted(drawing, setter, styles)
+    items = painted(drawing, setter, styles)
     x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
-    repeated = _painted(replace(drawing, items=drawing.heads), setter, styles)
+    repeated = painted(replace(drawing, items=drawing.heads), setter, styles)
     note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
     rows = []
     for index, part in enumerate(parts):
@@ -264,20 +240,20 @@ def _stripped(
                 tiles.append((span, part, shown))
     if len(tiles) > MAX_BANDS:
         return []
-    items = _painted(drawing, setter, styles)
+    items = painted(drawing, setter, styles)
     note = f"a wide diagram cut into {len(tiles)} parts, a card each, to keep its labels legible"
     rows = []
     for index, ((left, right), part, shown) in enumerate(tiles):
         inside = {id(item) for item in shown}
         x = ctx.x + (ctx.width - (right - left) * scale) / 2 - left * scale
         clip = Rect(left, part.top, right - left, part.bottom - part.top)
-        painted = tuple(item for source, item in items if id(source) in inside)
+        drawn = tuple(item for source, item in items if id(source) in inside)
         text = "\n".join(_whole(i.text.lines) for i in shown if isinstance(i, Label))
         text = text if index else drawing.text  # the first card's: the whole figure's
         rows.append(
             Row(
                 height=(part.bottom - part.top) * scale,
-                items=(Group(painted, dx=x, dy=-part.top * scale, scale=scale, clip=clip),),
+                items=(Group(drawn, dx=x, dy=-part.top * scale, scale=scale, clip=clip),),
                 frames=ctx.frames,
                 text=text,
                 note="" if index else "; ".join(filter(None, (drawing.note, note))),
@@ -305,27 +281,11 @@ def _heads_span(drawing: Drawing) -> tuple[float, float]:
     return min(a for a, _ in spans), max(b for _, b in spans)
 
 
-def colour(styles: Styles, role: str) -> int:
-    """The theme's colour for a drawing role (an author's `#rrggbb`: that colour)."""
-    if role.startswith(TINT):
-        alpha = round(TINT_SHARE * 255) << 24
-        return (colour(styles, role.removeprefix(TINT)) & 0xFFFFFF) | alpha
-    if role.startswith("#"):  # an author's own colour, `#rrggbb` (a flowchart's classDef)
-        return 0xFF000000 | int(role[1:7], 16)
-    if role.startswith("series"):
-        base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
-        return series_colour(base, colour(styles, "page"), role)
-    for name in _ROLES.get(role, ("text",)):
-        if name in styles.palette:
-            return styles.palette[name]
-    return styles.palette["text"]
-
-
 def _figure(
     drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, limit: float | None
 ) -> Row:
     scale = fit_scale(drawing, ctx.width, limit)
-    items = tuple(item for _, item in _painted(drawing, setter, styles))
+    items = tuple(item for _, item in painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(items, dx=x, scale=scale)
     return Row(
@@ -341,56 +301,6 @@ def _figure(
 def _smallest_label(drawing: Drawing) -> float:
     """The px of the drawing's smallest label at its own size (a chart with none: any)."""
     return min((item.text.size for item in drawing.items if isinstance(item, Label)), default=99.0)
-
-
-def _painted(
-    drawing: Drawing, setter: LabelSetter, styles: Styles
-) -> list[tuple[Mark | Label, Item]]:
-    """Each of the drawing's marks and labels with what it paints in the theme's colours
-    (a label: its glyph runs, in an ink that reads on the chip under it)."""
-    out: list[tuple[Mark | Label, Item]] = []
-    grounds: list[tuple[tuple[float, float, float, float], int]] = []  # filled marks so far
-    for item in drawing.items:
-        if isinstance(item, Label):
-            ground = _ground_of(item, grounds)
-            ink = _legible(colour(styles, item.color), ground, styles)
-            out.extend((item, painted) for painted in setter.items(item, ink))
-            continue
-        stroke = colour(styles, item.stroke) if item.stroke else None
-        fill = colour(styles, item.fill) if item.fill else None
-        width = item.width if stroke is not None else 0.0
-        out.append((item, Shape(item.ops, stroke, fill, width, item.dash)))
-        if fill is not None:
-            grounds.append((mark_bounds(item.ops), fill))
-    return out
-
-
-def _ground_of(
-    label: Label, grounds: list[tuple[tuple[float, float, float, float], int]]
-) -> int | None:
-    """The colour the filled marks under `label`'s middle leave there, when the lowest of
-    them is opaque (a chip: the page colour, a tint over it); None when unknown (a node's
-    see-through tint over whatever the card shows)."""
-    x, y = label.x, label.y + label.text.height / 2
-    ground: int | None = None
-    for (left, top, right, bottom), fill in grounds:
-        if not (left <= x <= right and top <= y <= bottom):
-            continue
-        if fill >> 24 == OPAQUE:
-            ground = fill
-        elif ground is not None:
-            ground = mean_colour(fill, ground)
-    return ground
-
-
-def _legible(ink: int, ground: int | None, styles: Styles) -> int:
-    """`ink`, or where it does not read on the chip or node under it (a theme whose page
-    colour is dark round a light paper: a dark label on a purple chip), the most legible of
-    the theme's text, its page colour, white and near-black."""
-    if ground is None or contrast(ink, ground) >= LEGIBLE:
-        return ink
-    choices = (ink, colour(styles, "text"), colour(styles, "page"), 0xFFFFFFFF, 0xFF1C1F23)
-    return max(choices, key=lambda choice: contrast(choice, ground))
 
 
 def _fallback(
