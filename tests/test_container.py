@@ -36,11 +36,7 @@ REPORT = REPO / "tests" / "_output" / "container-report.txt"
 # 2026-12-04: +10 MB for Pillow (22 MB installed, 12 after its prune), which packs PNG rows
 # so that a render worker no longer imports numpy (its peak 142-146 -> 119-126 MB): the
 # image measured 489-502 MB before it.
-# 2026-12-04 (eleventh session): 535 MB. The same sources that built 495.7 MB a day before
-# built 521.7 MB (the virtualenv layer 301.8 MB, the sources with their byte code 9.9, the
-# base 129.6; every prune of scripts/prune-venv.sh still finds its files): the wheels
-# resolved that day. 13 MB over it, as the ceiling stood over the image before.
-MAX_IMAGE_BYTES = 535_000_000
+MAX_IMAGE_BYTES = 520_000_000
 # A cold run (apt, debootstrap, every wheel downloaded) took 5 minutes here on a busy
 # machine, a run after a change to our sources 1.5 minutes (four starts of the service); a
 # stuck build or server must fail the test, not hang it.
