@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..errors import DiagramError
-from . import snake
 from .charts.mermaidcharts import Quadrant, XYChart
 from .charts.quadrant import layout_quadrant
 from .charts.xychart import layout_xychart
@@ -27,6 +26,8 @@ from .mermaid import Flowchart
 from .mermaidkinds import Diagram, Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
 from .sequences.sequence import layout_sequence
+from .snake import best_rows, chain
+from .snake import wrapped as wrapped_chain
 from .statecharts.mermaidstate import StateChart
 from .statecharts.states import layout_states
 from .timecharts.gantt import layout_gantt
@@ -134,7 +135,7 @@ def _snaked(
     if height is None or fit_scale(drawing, width, height) >= 1.0:
         return None
     chart = parse_diagram(source)
-    if not isinstance(chart, Flowchart) or snake.chain(chart) is None:
+    if not isinstance(chart, Flowchart) or chain(chart) is None:
         return None
     written = budget.draw(source, measure)  # as written, or turned: the one left to right
     strip = written if written.across else _other_form(budget, source, measure, True, False)
@@ -145,7 +146,7 @@ def _snaked(
     def fit(w: float, h: float) -> float:
         return min(1.0, width / w, height / h)
 
-    rows = snake.best_rows(strip, len(chart.nodes), fit)
+    rows = best_rows(strip, len(chart.nodes), fit)
 
     def draw(part: Flowchart) -> Drawing | None:
         try:
@@ -153,7 +154,7 @@ def _snaked(
         except DiagramError:
             return None
 
-    wrapped = snake.wrapped(chart, rows, draw)
+    wrapped = wrapped_chain(chart, rows, draw)
     if wrapped is None:
         return None
     gain = _gain(wrapped, drawing, width, height)
