@@ -141,8 +141,12 @@ if command -v strip >/dev/null; then
     bytes=0
     while IFS= read -r -d '' path; do
         # only files with debug sections: strip rewrites the whole file, which breaks the
-        # libraries auditwheel's patchelf laid out (numpy's OpenBLAS: "not page-aligned")
-        readelf -S "$path" 2>/dev/null | grep -q '\.debug_info' || continue
+        # libraries auditwheel's patchelf laid out (numpy's OpenBLAS: "not page-aligned").
+        # The sections are read whole before they are matched: `readelf | grep -q` under
+        # pipefail failed whenever grep quit before readelf had written all (SIGPIPE), so
+        # a module kept its debug sections by chance (fontTools 13.4 or 23.5 MB by build).
+        sections="$(readelf -S "$path" 2>/dev/null || true)"
+        [[ $sections == *.debug_info* ]] || continue
         size="$(stat -c %s "$path")"
         strip --strip-debug "$path"
         bytes=$((bytes + size - $(stat -c %s "$path")))
