@@ -9,7 +9,7 @@ between phrases where a size a little smaller lets them;
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 import regex
@@ -149,39 +149,42 @@ def _fits(lines: list[TextLine], box: Rect, max_lines: int, title: str) -> bool:
 
 
 def _between_phrases(lines: list[TextLine], title: str, ends: frozenset[int]) -> bool:
-    """Whether every line but the last ends where the title's phrases let it
-    (`breakpoints.phrase_ends`); lines transformed beyond recognition pass."""
-    return all(at is None or at in ends for at in _line_ends(lines, title))
+    """Whether every line but the last ends, past the spaces it hangs, where the title's
+    phrases let it (`breakpoints.phrase_ends`); lines transformed beyond recognition pass."""
+    found = list(_line_ends([line.text.strip() for line in lines], title))
+    if None in found:
+        return True
+    return all(_past_spaces(title, at) in ends for at in found if at is not None)
 
 
-def _line_ends(lines: list[TextLine], title: str) -> list[int | None]:
-    """The offset in `title` after each line but the last, past the spaces it hangs."""
-    folded, at = title.casefold(), 0
-    found_ends: list[int | None] = []
-    for line in lines[:-1]:
-        text = line.text.strip().casefold()
-        found = folded.find(text, at)
-        if found < 0:
-            return [None]
-        at = found + len(text)
-        while at < len(title) and title[at].isspace():
-            at += 1
-        found_ends.append(at)
-    return found_ends
+def _past_spaces(title: str, at: int) -> int:
+    while at < len(title) and title[at].isspace():
+        at += 1
+    return at
 
 
 def _cuts_word(texts: list[str], title: str) -> bool:
     """Whether a line ends inside a Latin word or number of `title` (only a word wider than
     the line is cut so: the title is then too large)."""
+    for at in _line_ends(texts, title):
+        if at is None:
+            return False  # transformed beyond recognition: trust the line breaker
+        if 0 < at < len(title) and _WORD_CHAR.match(title[at - 1]) and _WORD_CHAR.match(title[at]):
+            return True
+    return False
+
+
+def _line_ends(texts: list[str], title: str) -> Iterator[int | None]:
+    """The offset in `title` after each line's text but the last's; a None, and no more,
+    where a line is transformed beyond recognition (found case-blind, in order)."""
     folded, at = title.casefold(), 0
     for text in texts[:-1]:
         found = folded.find(text.casefold(), at)
         if found < 0:
-            return False  # transformed beyond recognition: trust the line breaker
+            yield None
+            return
         at = found + len(text)
-        if 0 < at < len(title) and _WORD_CHAR.match(title[at - 1]) and _WORD_CHAR.match(title[at]):
-            return True
-    return False
+        yield at
 
 
 def stack(lines: list[TextLine], top: float) -> tuple[list[Item], float]:
