@@ -9,7 +9,7 @@ broken between phrases; and from them the text's min- and max-content widths
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 from ..base.fonts import FontBook
@@ -95,31 +95,35 @@ def _heading_breaks(
     (`keep_phrases`), then between words not bound together (`words.bound_edges`), then
     where no line is left one character and no book title is parted (`words.held_edges`),
     then between any two words (`keep_words`); Latin names whole and no line ending on a
-    small English word while that fits; last, a Japanese heading's words without BudouX's phrases. A
-    looser rank is let in only inside a piece the stricter one leaves wider than the line
-    (`_opened`): one long phrase breaks inside itself and the others stay whole, where one
-    wide piece used to send the whole heading a rank down (2026年我读完 / 的12本书：每 /
-    一本都改变了我)."""
+    small English word while that fits; last, a Japanese heading's words without BudouX's
+    phrases (`_ranks`). A looser rank is let in only inside a piece the stricter one leaves
+    wider than the line (`_opened`): one long phrase breaks inside itself and the others
+    stay whole, where one wide piece used to send the whole heading a rank down
+    (2026年我读完 / 的12本书：每 / 一本都改变了我)."""
+    ranks = _ranks(texts, allowed)
+    kept = next(ranks)
+    for looser in ranks:
+        if widest_piece(texts, widths, kept) <= width:
+            break
+        kept = _opened(texts, widths, kept, looser, width)
+    return kept
+
+
+def _ranks(texts: list[str], allowed: list[int]) -> Iterator[list[int]]:
+    """A heading's opportunities rank by rank, strictest first (`_heading_breaks`), each
+    made only when asked for."""
     glued = hold_small_words(texts, allowed)
     named = keep_names(texts, glued)
     words = keep_words(texts, named)
     held = _keep_at(texts, words, held_edges)
     bound = _keep_at(texts, held, bound_edges)
-    ladder = (
-        keep_phrases(texts, bound),
-        bound,
-        held,
-        words,
-        keep_words(texts, glued),
-        keep_words(texts, allowed),
-        keep_words(texts, allowed, phrases=False),
-    )
-    kept = ladder[0]
-    for looser in ladder[1:]:
-        if widest_piece(texts, widths, kept) <= width:
-            break
-        kept = _opened(texts, widths, kept, looser, width)
-    return kept
+    yield keep_phrases(texts, bound)
+    yield bound
+    yield held
+    yield words
+    yield keep_words(texts, glued)
+    yield keep_words(texts, allowed)
+    yield keep_words(texts, allowed, phrases=False)
 
 
 def phrase_ends(text: str) -> frozenset[int]:
@@ -129,9 +133,7 @@ def phrase_ends(text: str) -> frozenset[int]:
     smaller size before it breaks inside a phrase)."""
     texts = list(text)
     allowed = glue_emoji(texts, keep_whole(texts, _allowed_in(texts)))
-    named = keep_names(texts, hold_small_words(texts, allowed))
-    held = _keep_at(texts, keep_words(texts, named), held_edges)
-    strict = keep_phrases(texts, _keep_at(texts, held, bound_edges))
+    strict = next(_ranks(texts, allowed))
     return frozenset(i + 1 for i, kind in enumerate(strict) if kind != NEVER)
 
 
