@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -17,8 +18,7 @@ import httpx
 from inkcard.app.ledger.credits import Credits
 from tests.app.apphelpers import free_port, wait_until_ok
 
-# Slow enough that the next call cannot render and commit between an answer and the kill,
-# even when a busy machine wakes the watching thread late.
+# Slow enough that the server is often between commits when the test freezes it.
 SLOW = "\n\n".join(
     f"## Section {i}\n\n" + "Some words to lay out on many cards. " * 30 for i in range(12)
 )
@@ -66,16 +66,41 @@ def _client(base: str, key: str, n: int, stop: threading.Event, outcomes: list[i
             outcomes.append(response.status_code)
 
 
+def _charged(db: Path, key_id: int, initial: int) -> int:
+    """Credits a key has paid for good: its start less its balance and what it still holds."""
+    with sqlite3.connect(db) as conn:
+        (balance,) = conn.execute("SELECT balance FROM api_keys WHERE id = ?", [key_id]).fetchone()
+        (held,) = conn.execute(
+            "SELECT coalesce(-sum(l.delta), 0) FROM holds h JOIN ledger l ON l.id = h.debit_id"
+            " WHERE h.key_id = ?",
+            [key_id],
+        ).fetchone()
+    return int(initial - balance - held)
+
+
+def _settled(db: Path, key_ids: list[int], outcomes: list[list[int | None]]) -> bool:
+    """Every charge committed so far has its answer in the client's hands."""
+    return all(
+        _charged(db, key_id, initial) == per_key.count(200)
+        for key_id, initial, per_key in zip(key_ids, INITIAL, outcomes, strict=True)
+    )
+
+
 def _kill_mid_storm(
     proc: subprocess.Popen[bytes],
     credits: Credits,
+    db: Path,
+    key_ids: list[int],
     outcomes: list[list[int | None]],
     stop: threading.Event,
 ) -> None:
-    """SIGKILL the server just after an answer, once several were answered and calls wait.
+    """SIGKILL the server once several calls were answered and more are in flight.
 
-    With one render thread, the call that starts rendering when an answer leaves needs a whole
-    slow render before it can commit, so the kill cannot fall between a commit and its answer.
+    A kill between a commit and its answer would charge a call that got no answer, and no
+    server can avoid that window, so the kill must not fall in it. Timing alone cannot promise
+    that on a busy machine: the server is frozen first (SIGSTOP), answers already on the wire
+    are given time to arrive, and it is killed only if every committed charge has its answer;
+    otherwise it is thawed and the storm goes on.
     """
     deadline = time.monotonic() + 120
     seen = 0
@@ -84,7 +109,11 @@ def _kill_mid_storm(
         assert proc.poll() is None, "the server stopped by itself"
         answered = sum(o.count(200) for o in outcomes)
         if answered > seen and answered >= KILL_AFTER and credits.open_holds() >= 2:
-            break
+            os.kill(proc.pid, signal.SIGSTOP)
+            time.sleep(0.3)  # let answers already sent reach their clients
+            if _settled(db, key_ids, outcomes):
+                break
+            os.kill(proc.pid, signal.SIGCONT)
         seen = answered
         time.sleep(0.005)
     stop.set()
@@ -121,7 +150,14 @@ def test_kill_9_mid_storm_charges_only_answered_calls(tmp_path: Path) -> None:
         for thread in threads:
             thread.start()
         try:
-            _kill_mid_storm(proc, credits, outcomes, stop)
+            _kill_mid_storm(
+                proc,
+                credits,
+                tmp_path / "inkcard.db",
+                [info.id for _, info in keys],
+                outcomes,
+                stop,
+            )
         finally:
             stop.set()
             for thread in threads:
