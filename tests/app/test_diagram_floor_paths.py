@@ -1,5 +1,5 @@
 """A sequence too wide to read on a card is decided the same way over HTTP and by
-`inkcard render`: drawn compact, or shown as its source, each said in the quality report
+`inkcard render`: drawn compact, or as the list of its steps, each said in the quality report
 (the decision counts px and steps, never time, so it does not depend on the path)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases" / "mermaid"
     ("case", "said"),
     [
         ("96-sequence-wide-six", "a wide sequence drawn compact"),
-        ("95-sequence-wide-dense", "a diagram shown as source: too wide"),
+        ("95-sequence-wide-dense", "a wide sequence drawn as a list of its steps"),
     ],
 )
 def test_http_and_the_cli_decide_a_wide_sequence_alike(

@@ -1,7 +1,8 @@
 """A sequence diagram has a size floor on a card: its labels are never drawn under
 `SEQUENCE_FLOOR` of their size (about 7 px on a 360-px phone). One the card's width would
 shrink under it is drawn compact (columns closer, names and labels wrapped narrower); one
-still under it shows as its source with a note, said in the card's quality report. A band
+still under it is drawn as the list of its steps (`seqsteps`), and one whose list would not
+fit four cards shows as its source with a note, each said in the card's quality report. A band
 of lifelines' ends alone is no card."""
 
 from __future__ import annotations
@@ -45,8 +46,18 @@ def test_a_wide_sequence_keeps_its_labels_over_the_floor(case: str) -> None:
     assert any("drawn compact" in note for q in qualities for note in q.notes)
 
 
-def test_one_too_wide_even_compact_shows_its_source_and_says_so() -> None:
+def test_one_too_wide_even_compact_is_drawn_as_its_steps_and_says_so() -> None:
     qualities = _qualities(_wide(10, "Regional Replication Coordinator"))
+    notes = [note for q in qualities for note in q.notes]
+    assert any(n.startswith("a wide sequence drawn as a list of its steps") for n in notes)
+    assert not any("shown as source" in n for n in notes), notes
+    assert min(q.smallest_text for q in qualities) >= 10.5  # the steps at the labels' size
+
+
+def test_steps_too_many_for_four_cards_show_the_source_and_say_so() -> None:
+    source = _wide(10, "Regional Replication Coordinator").replace("\n```", "\n", 1)
+    calls = [f"P{i % 9}->>P{i % 9 + 1}: step {i} of a very long run" for i in range(90)]
+    qualities = _qualities(source.rstrip("`\n") + "\n" + "\n".join(calls) + "\n```\n")
     notes = [note for q in qualities for note in q.notes]
     assert any(n.startswith("a diagram shown as source: too wide") for n in notes), notes
     assert min(q.smallest_text for q in qualities) >= FLOOR_PX

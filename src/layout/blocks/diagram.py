@@ -23,6 +23,8 @@ from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
 from ..diagrams.fit import draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import Drawing, Label
+from ..diagrams.mermaidkinds import Sequence, parse_diagram
+from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
@@ -76,15 +78,46 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
     least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=1)
     if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
-        reason = (
-            f"too wide or long for this card: its labels would be drawn at {least:.0%} of"
-            f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
-        )
-        return _fallback(flow, block, ctx, reason, quality=True)
+        rows = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
+        if not rows:
+            reason = (
+                f"too wide or long for this card: its labels would be drawn at {least:.0%} of"
+                f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
+            )
+            return _fallback(flow, block, ctx, reason, quality=True)
+        least = min(g.scale for row in rows for g in row.items if isinstance(g, Group))
     if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
         rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def _as_steps(
+    flow: Layouter,
+    source: str,
+    setter: LabelSetter,
+    ctx: Ctx,
+    heights: tuple[float | None, float | None],
+    least: float,
+) -> list[Row]:
+    """A sequence whose columns no card form keeps over `SEQUENCE_FLOOR` (ten participants
+    on a phone: their labels at a third of their size) drawn as the list of its steps at the
+    card's width (`seqsteps`), in bands where it is taller than a card; none where even the
+    list would go under the floor."""
+    seq = parse_diagram(source)
+    if not isinstance(seq, Sequence):
+        return []
+    steps = layout_steps(seq, setter.measure, ctx.width)
+    limit, full = heights
+    rows = _banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
+    rows = rows or [_figure(steps, setter, flow.styles, ctx, limit)]
+    if min(g.scale for row in rows for g in row.items if isinstance(g, Group)) < SEQUENCE_FLOOR:
+        return []
+    note = (
+        f"a wide sequence drawn as a list of its steps: its {len(seq.participants)} columns"
+        f" would be drawn at {least:.0%} of their size"
+    )
+    return [replace(rows[0], note="; ".join(filter(None, (note, rows[0].note)))), *rows[1:]]
 
 
 def _under(scale: float) -> str:

@@ -1,0 +1,79 @@
+"""A sequence too wide for its card even compact is drawn as the list of its steps
+(`diagrams.sequences.seqsteps`): who sends, an arrow in the message's form, who receives, the
+label under them; a block's tag kept with its first step; names wrapped between words."""
+
+from __future__ import annotations
+
+import pytest
+
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import Label, Mark
+from inkcard.layout.diagrams.mermaidkinds import Sequence, parse_diagram
+from inkcard.layout.diagrams.sequences.seqsteps import layout_steps
+
+ORDER = """sequenceDiagram
+  autonumber
+  participant U as 顾客
+  participant P as Primary Region (eu-west-1)
+  participant O as On-Call Site Reliability Engineer
+  U->>P: 点击下单
+  alt 库存足够
+    P-->>O: promotion complete
+    loop every 5 s
+      O->>P: poll
+    end
+  else 库存不足
+    P-xU: 提示缺货
+  end
+  Note over U,P: 超过 15 分钟未支付自动取消
+"""
+
+
+@pytest.fixture
+def steps(fonts):
+    seq = parse_diagram(ORDER)
+    assert isinstance(seq, Sequence)
+    return layout_steps(seq, LabelSetter(fonts).measure, 300.0)
+
+
+def _labels(drawing) -> list[str]:
+    return [" ".join(i.text.lines) for i in drawing.items if isinstance(i, Label)]
+
+
+def test_every_label_is_drawn_once_in_the_order_written(steps) -> None:
+    texts = _labels(steps)
+    said = [
+        "点击下单",
+        "库存足够",
+        "promotion complete",
+        "every 5 s",
+        "poll",
+        "库存不足",
+        "提示缺货",
+    ]
+    at = [texts.index(text) for text in said]
+    assert at == sorted(at)
+    assert steps.width == pytest.approx(300.0) and steps.rows
+
+
+def test_names_wrap_between_words_never_inside_one(steps) -> None:
+    names = [i.text for i in steps.items if isinstance(i, Label) and i.text.bold]
+    wrapped = [lines.lines for lines in names if len(lines.lines) > 1]
+    assert wrapped  # the long names do wrap on a 300-px list
+    assert all(not line.endswith("-") for lines in wrapped for line in lines)
+    assert any(
+        line == "(eu-west-1)" or line.endswith("(eu-west-1)") for ls in wrapped for line in ls
+    )
+
+
+def test_a_reply_is_dashed_and_a_call_solid(steps) -> None:
+    lines = [m for m in steps.items if isinstance(m, Mark) and m.stroke == "line"]
+    shafts = [m for m in lines if m.width == 1.5 and len(m.ops) == 2]  # not an end's cross
+    assert [m.dash is not None for m in shafts] == [False, True, False, False]
+
+
+def test_a_blocks_tag_is_kept_on_one_card_with_its_first_step(steps) -> None:
+    """A cut between "loop every 5 s" and its step left the tag alone at a card's foot."""
+    tag = next(i for i in steps.items if isinstance(i, Label) and i.text.lines == ("loop",))
+    poll = next(i for i in steps.items if isinstance(i, Label) and i.text.lines == ("poll",))
+    assert any(top <= tag.y and poll.y + poll.text.height <= bottom for top, bottom in steps.whole)
