@@ -77,3 +77,23 @@ def test_a_blocks_tag_is_kept_on_one_card_with_its_first_step(steps) -> None:
     tag = next(i for i in steps.items if isinstance(i, Label) and i.text.lines == ("loop",))
     poll = next(i for i in steps.items if isinstance(i, Label) and i.text.lines == ("poll",))
     assert any(top <= tag.y and poll.y + poll.text.height <= bottom for top, bottom in steps.whole)
+
+
+def test_an_article_draws_a_sequence_too_wide_for_its_column_as_its_steps() -> None:
+    """Ten participants in a 343-px column set their labels at about 4 px in an inline SVG
+    no reader can pinch larger; the article draws the steps instead, every label at 14 px."""
+    import re
+    from pathlib import Path
+
+    from inkcard.layout.diagrams.svg import diagram_svg
+
+    case = Path(__file__).parents[1] / "cases" / "mermaid" / "95-sequence-wide-dense.md"
+    source = case.read_text("utf-8").split("```mermaid\n")[1].split("```")[0]
+    svg = diagram_svg(source)
+    width = float(re.search(r'viewBox="[-0-9.]+ [-0-9.]+ ([0-9.]+)', svg).group(1))
+    sizes = {float(size) for size in re.findall(r'font-size="([0-9.]+)"', svg)}
+    assert width < 400  # the column's width, so drawn at about 1:1
+    assert min(sizes) >= 13
+    assert all(
+        label in svg for label in ("health checks failing in eu-west-1", "customers informed")
+    )

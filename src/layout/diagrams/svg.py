@@ -21,8 +21,10 @@ from functools import lru_cache
 from ..base.fonts import FontBook
 from .fit import DiagramBudget, draw_to_fit
 from .labels import LINE_HEIGHT, LabelSetter
-from .marks import TINT, TINT_SHARE, Drawing, Label, Mark
+from .marks import SMALL_SIZE, TINT, TINT_SHARE, Drawing, Label, Mark
+from .mermaidkinds import Sequence, parse_diagram
 from .palette import series_colour, series_colours
+from .sequences.seqsteps import layout_steps
 
 FONT_FAMILY = (
     "-apple-system,BlinkMacSystemFont,'PingFang SC','Hiragino Sans GB',"
@@ -46,6 +48,11 @@ SERIES = ("#3a7bd5", "#e5484d", "#f5a524", "#8e4ec6", "#30a46c", "#12a594", "#d6
 _SLACK = 0.04  # of the width, on each side
 PHONE_COLUMN = 343.0  # px: a phone's article column, the width a diagram is fitted to
 WHOLE_PX_PAST = 3.0  # phone columns: a wider chart's paths are written in whole px
+# px: a sequence whose message labels the column would draw smaller, even compact, is drawn as
+# the list of its steps (`sequences.seqsteps`): an inline SVG cannot be pinched larger, and
+# ten participants in 343 px set their labels at 4 px
+STEPS_UNDER = 8.0
+NAME_SLACK = 1.2  # a step's names set in the phone's bold sans run up to this much wider than ours
 _BASELINE = 0.78  # where a line's baseline sits in its box, in em (centred line box)
 
 
@@ -61,6 +68,10 @@ def diagram_svg(source: str, budget: DiagramBudget | None = None, accent: str | 
     setter = _setter()
     budget = budget or DiagramBudget()
     drawing = draw_to_fit(budget, source, setter.measure, PHONE_COLUMN, None)
+    if drawing.heads and SMALL_SIZE * PHONE_COLUMN / drawing.width < STEPS_UNDER:
+        sequence = parse_diagram(source)
+        if isinstance(sequence, Sequence):
+            drawing = layout_steps(sequence, setter.measure, PHONE_COLUMN, NAME_SLACK)
     return svg_of(drawing, Palette(accent.lower() if accent else PALETTE["accent"]))
 
 

@@ -41,9 +41,10 @@ DOT = 3.5  # px: the radius of a step's dot when the steps are not numbered
 LEAST_TEXT = 120.0  # px: a step's text is never set narrower (deep blocks on a narrow card)
 
 
-def layout_steps(seq: Sequence, measure: Measure, width: float) -> Drawing:
-    """The steps of `seq` in a list `width` px wide, at the labels' own sizes."""
-    steps = _Steps(seq, measure, width)
+def layout_steps(seq: Sequence, measure: Measure, width: float, slack: float = 1.0) -> Drawing:
+    """The steps of `seq` in a list `width` px wide, at the labels' own sizes; `slack`: how
+    much wider than measured a name may be set (an article's phone sets its own font)."""
+    steps = _Steps(seq, measure, width, slack)
     if seq.title:
         steps.title(seq.title)
     for event in seq.events:
@@ -66,8 +67,8 @@ class _Steps:
     """The list in progress: the current row `y`, the blocks open (each its bar's top and
     its indent), the participants to be destroyed by their next message, the marks so far."""
 
-    def __init__(self, seq: Sequence, measure: Measure, width: float) -> None:
-        self.measure, self.width = measure, width
+    def __init__(self, seq: Sequence, measure: Measure, width: float, slack: float) -> None:
+        self.measure, self.width, self.slack = measure, width, slack
         self.names = {p.id: p.label for p in seq.participants}
         self.items: list[Mark | Label] = []
         self.whole: list[tuple[float, float]] = []
@@ -109,13 +110,13 @@ class _Steps:
         half = (room - ARROW - 2 * NAME_GAP) / 2
         first = self.measure(sender, LABEL_SIZE, True, room)
         second = self.measure(receiver, LABEL_SIZE, True, room)
-        if first.width + second.width + ARROW + 2 * NAME_GAP > room:
+        if (first.width + second.width) * self.slack + ARROW + 2 * NAME_GAP > room:
             first, second = self._name(sender, half), self._name(receiver, half)
         if event.target in self.doomed:
             x = self._cross(x, top + LABEL_SIZE * 0.7)
         height = max(first.height, second.height)
         self.items.append(Label(first, x, top, "muted", "left"))
-        start = x + first.width + NAME_GAP
+        start = x + first.width * self.slack + NAME_GAP
         line_y = top + LABEL_SIZE * 0.7
         self._arrow(event, start, start + ARROW, line_y)
         self.items.append(Label(second, start + ARROW + NAME_GAP, top, "muted", "left"))
@@ -129,13 +130,14 @@ class _Steps:
         lines: list[str] = []
         for word in name.split():
             joined = f"{lines[-1]} {word}" if lines else word
-            if lines and self.measure(joined, LABEL_SIZE, True, 4 * self.width).width <= most:
+            wide = self.measure(joined, LABEL_SIZE, True, 4 * self.width).width * self.slack
+            if lines and wide <= most:
                 lines[-1] = joined
             else:
                 lines.append(word)
         measured = self.measure("\n".join(lines), LABEL_SIZE, True, 4 * self.width)
-        if measured.width > most and not name.isascii():  # CJK breaks between characters
-            return self.measure(name, LABEL_SIZE, True, most)
+        if measured.width * self.slack > most and not name.isascii():  # CJK: between characters
+            return self.measure(name, LABEL_SIZE, True, most / self.slack)
         return measured
 
     def _arrow(self, event: Message, start: float, tip: float, y: float) -> None:
