@@ -46,7 +46,16 @@ from .cardpage import card_page
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
 from .pagebreaks import Paging, paged
-from .slidetype import at_least, is_slide, slide_styles, smaller_slide_styles
+from .slidetype import (
+    Trial,
+    at_least,
+    best_trial,
+    code_trials,
+    is_slide,
+    slide_styles,
+    smaller_slide_styles,
+    with_code,
+)
 from .spread import ruled_pitch, spread_slides
 from .zoom import (
     best_zoom,
@@ -100,22 +109,29 @@ def compose(
         slide = is_slide(card.width, card.height, zoom)
         variants = {True: styles, False: smaller_slide_styles(own) if slide else own}
 
-        def lay_out(trial: tuple[float, bool]) -> list[Page]:
+        def lay_out(trial: Trial) -> list[Page]:
             # a second share's parts are laid out at the legible zoom's width, slide type
-            shared = premade if trial == (legible, True) else None
+            shared = premade if trial == (legible, True, 0.0) else None
             laid = _laid_out_at(card, trial[0])
-            return _compose(doc, variants[trial[1]], fonts, images, laid, shared)
+            return _compose(
+                doc, with_code(variants[trial[1]], trial[2]), fonts, images, laid, shared
+            )
 
         floor = floor_zoom(card.width, styles["body"].size) * card.type_step
         ladder = zoom_ladder(legible, roomy, floor)
-        pages, (zoom, larger) = best_zoom(lay_out, [(z, True) for z in ladder])
+        tries = (
+            code_trials(doc, styles, ladder, card.width)
+            if slide
+            else [(z, True, 0.0) for z in ladder]
+        )
+        pages, (zoom, larger, code) = best_trial(lay_out, tries)
         if variants[False] != styles and slide_faults(pages)[0]:
             # a rule broken at every zoom: small text a little smaller at the smallest
             # zoom, kept where it breaks less (never the theme's own 12.8 px: 7.8 px)
-            pages, (zoom, larger) = best_zoom(
-                lay_out, [(ladder[-1], False)], fallback=(pages, (zoom, larger))
+            pages, (zoom, larger, code) = best_zoom(
+                lay_out, [(ladder[-1], False, 0.0)], fallback=(pages, (zoom, larger, code))
             )
-        styles = variants[larger]
+        styles = with_code(variants[larger], code)
         virtual = _laid_out_at(card, zoom)
     else:
         pages = _compose(doc, styles, fonts, images, virtual, premade)

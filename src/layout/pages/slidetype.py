@@ -8,7 +8,9 @@ reader takes in. A deck sets its code, inline code, table cells and captions
 each is set at least at the body's size (`slide_styles`), so it reads what the body reads.
 Where that breaks a rule at every zoom a slide tries, the slide tries them at `SMALL_SHARE`
 of the default 16 px body (14.4 px, 9 px on the phone: `smaller_slide_styles`), never at
-the theme's own size.
+the theme's own size. A deck the zoom ladder sets under its legible zoom first tries its
+code blocks as large as read `zoom.LEGIBLE_BODY_PX` there, kept where that costs the set no
+fault (`code_trials`, `best_trial`): a reader scans code letter by letter.
 
 A portrait or square card is looked at on the same phone: each of `SMALL_ROLES` is set at
 least as large as reads `READABLE_PX` there (`at_least`, its floor from `zoom.phone_floor`):
@@ -23,13 +25,21 @@ and traditional-chinese draw their bands thinner on a slide.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
+from ..base.boxes import Page
+from ..blocks.fences import is_diagram
+from ..parse.doc import Block, CodeBlock, Columns, Doc, ListBlock, Steps
 from ..style.resolver import Styles
+from .quality import PHONE_WIDTH
+from .zoom import LEGIBLE_BODY_PX, best_zoom, slide_faults
 
 SMALL_SHARE = 0.9
 BODY_PX = 16.0  # the default body size (layout/style/schema.py)
 SMALL_ROLES = ("code_block", "inline_code", "table", "image")  # code, cells, captions
+CODE_ROLES = ("code_block",)  # set larger than the body where a deck's zoom is small
+Trial = tuple[float, bool, float]  # a zoom, the slide's type (else smaller), its code px
 # A slide's code lines a little closer than a card's 1.6 (an editor's 1.3 to 1.5): a 1600x900
 # slide holds six to nine lines of code at the body's size, and 1.6 gave a line of each
 # back to its gaps.
@@ -59,12 +69,13 @@ def _closer_code(styles: Styles) -> Styles:
     return replace(styles, roles={**styles.roles, "code_block": closer})
 
 
-def at_least(styles: Styles, floor: float) -> Styles:
-    """`styles` with each of `SMALL_ROLES` set at least `floor` px (never smaller): a
-    block role's style, or the size an inline role (inline code) sets its text in."""
+def at_least(styles: Styles, floor: float, names: tuple[str, ...] = SMALL_ROLES) -> Styles:
+    """`styles` with each of `names` (`SMALL_ROLES`) set at least `floor` px (never
+    smaller): a block role's style, or the size an inline role (inline code) sets its
+    text in."""
     roles = dict(styles.roles)
     inline = dict(styles.inline)
-    for name in SMALL_ROLES:
+    for name in names:
         style = roles.get(name)
         if style is not None and 0 < style.size < floor:
             roles[name] = replace(style, size=floor)
@@ -72,6 +83,75 @@ def at_least(styles: Styles, floor: float) -> Styles:
         if isinstance(size, int | float) and 0 < size < floor:
             inline[name] = {**inline[name], "size": floor}
     return replace(styles, roles=roles, inline=inline)
+
+
+def code_trials(doc: Doc, styles: Styles, ladder: list[float], width: float) -> list[Trial]:
+    """The trials a slide's zoom ladder lays out, largest zoom first, each (zoom, slide
+    type, code px; 0: the code at the body's size): at each zoom under the one where the
+    body reads `LEGIBLE_BODY_PX` on a phone, a post with a code block first tries its code
+    as large as reads that (`code_px`), then at the body's size. A deck held to a smaller
+    zoom by its frame or its faults set the asyncio tutorial's code at 8.6-9.2 px on the
+    phone, where code in a mono face needs its size more than the body does."""
+    trials: list[Trial] = []
+    code = styles.roles.get("code_block")
+    for zoom in ladder:
+        px = code_px(width, zoom)
+        if code is not None and px > code.size + 0.01 and _has_code(doc.blocks):
+            trials.append((zoom, True, px))
+        trials.append((zoom, True, 0.0))
+    return trials
+
+
+def best_trial(
+    lay_out: Callable[[Trial], list[Page]], tries: list[Trial]
+) -> tuple[list[Page], Trial]:
+    """`zoom.best_zoom` over `tries` (`code_trials`), where a trial with larger code is
+    kept only if its set has no fault: of two sets alike, code at the body's size keeps
+    the deck's fills (notebook's edge cases at 2.5 left a slide 54 % full with its code at
+    the body's size, 47 % with it larger)."""
+    laid: dict[Trial, list[Page]] = {}
+
+    def once(trial: Trial) -> list[Page]:
+        if trial not in laid:
+            laid[trial] = lay_out(trial)
+        return laid[trial]
+
+    pages, trial = best_zoom(once, tries)
+    if trial[2] and slide_faults(pages) != (0, 0):
+        pages, trial = best_zoom(once, [other for other in tries if not other[2]])
+    return pages, trial
+
+
+def code_px(width: float, zoom: float) -> float:
+    """The px a slide `width` wide drawn `zoom` times larger sets its code blocks in to
+    read `LEGIBLE_BODY_PX` on a phone `PHONE_WIDTH` wide."""
+    return LEGIBLE_BODY_PX * width / (PHONE_WIDTH * zoom)
+
+
+def with_code(styles: Styles, px: float) -> Styles:
+    """`styles` with its code blocks set at least `px` (0: as they are)."""
+    return at_least(styles, px, CODE_ROLES) if px else styles
+
+
+def _has_code(blocks: tuple[Block, ...]) -> bool:
+    """Whether `blocks` (or the blocks inside them) hold a code block, not a diagram."""
+    for block in blocks:
+        if isinstance(block, CodeBlock) and not is_diagram(block):
+            return True
+        if _has_code(_inside(block)):
+            return True
+    return False
+
+
+def _inside(block: Block) -> tuple[Block, ...]:
+    """The blocks `block` holds: a quote's or callout's, a list's items', columns', steps'."""
+    if isinstance(block, ListBlock):
+        return tuple(inner for item in block.items for inner in item.blocks)
+    if isinstance(block, Columns):
+        return tuple(inner for column in block.columns for inner in column)
+    if isinstance(block, Steps):
+        return tuple(inner for step in block.steps for inner in step.blocks)
+    return tuple(getattr(block, "blocks", ()))
 
 
 def is_slide(width: float, height: float, zoom: float) -> bool:
