@@ -69,6 +69,10 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
             Row(height=metrics.height, items=(), frames=inner.frames, baseline=metrics.baseline)
         ]
         flow.spend(made)
+        if not "".join(span.text for span in spans).strip():
+            # a blank line ends the card it falls at, never opens the next one under its
+            # "···" mark (the asyncio tutorial's continued code slides did)
+            line_ends.discard(len(rows) - 1)
         rows.extend(made)
         if not _opens_a_block(spans):
             line_ends.add(len(rows) - 1)
