@@ -3,7 +3,8 @@
 A cluster per character, a few records per line and a row per line: built as slots
 dataclasses (`bulk_record`), not frozen ones that set each field through
 `object.__setattr__`, yet equal and hashed by value as frozen records are. A code block's
-lexer is found once per language, not per block.
+lexer is found once per language, not per block. A record is copied with changes
+(`replaced`) as `dataclasses.replace` copies it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import pygments.lexers
 import pytest
 
 from inkcard.layout.base.boxes import PlacedRow, Row
+from inkcard.layout.base.records import replaced
 from inkcard.layout.parse import code
 from inkcard.layout.text.clusters import Cluster
 from inkcard.layout.text.linebox import Metrics, TextLine
@@ -35,6 +37,20 @@ def test_bulk_records_compare_and_hash_by_value() -> None:
     assert {first: 1}[again] == 1
     assert dataclasses.replace(first, gap=2.0) == Row(12.0, (), gap=2.0, text="a")
     assert LineRange(0, 3, 10.0) != LineRange(0, 4, 10.0)
+
+
+def test_a_record_replaced_is_what_dataclasses_replace_makes() -> None:
+    header = Row(20.0, (), text="header")
+    row = Row(12.5, (), gap=3.0, text="line", header=header, source=(("Table", 4),))
+    changes = {"gap": 0.0, "source": (("List", 2), ("Table", 4)), "header": None}
+    copy = replaced(row, **changes)
+    assert copy == dataclasses.replace(row, **changes)
+    assert copy is not row and row.gap == 3.0 and row.header is header  # the original kept
+    assert replaced(row) == row and replaced(row) is not row
+    one = PlacedRow(row, 4.0)
+    assert replaced(one, scale=0.5) == PlacedRow(row, 4.0, 0.5)
+    with pytest.raises(KeyError):
+        replaced(row, gaps=1.0)
 
 
 def test_a_code_blocks_lexer_is_found_once_per_language(monkeypatch: pytest.MonkeyPatch) -> None:

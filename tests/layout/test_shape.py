@@ -13,8 +13,8 @@ from functools import cache
 import pytest
 from fontTools.ttLib import TTFont
 
-from inkcard import layout
-from inkcard.layout.base.fonts import DEFAULT_FONTS_DIR
+from inkcard import layout, themes
+from inkcard.layout.base.fonts import DEFAULT_FONTS_DIR, shape_cached
 from inkcard.layout.text.clusters import Cluster
 from inkcard.layout.text.inline import layout_text
 from inkcard.layout.text.linebox import Metrics
@@ -292,3 +292,24 @@ def test_full_width_marks_compress_with_the_faces_halt(fonts, family: str) -> No
     comma, quote = shaped("，“", fonts, family=family)
     assert (comma.width, quote.width) == (8.0, 16.0)
     assert (quote.trim_start, comma.trim_end) == (8.0, 0.0)
+
+
+def _lookups(post: str, theme: str) -> int:
+    """How many times laying out `post` asks HarfBuzz's cache for a run's glyphs, after
+    another post was laid out (so nothing of `post` is the last thing shaped)."""
+    fonts, options = layout.FontBook.load(), layout.RenderOptions()
+    look = themes.load(theme)
+    layout.layout_cards("Something else entirely", look, fonts, options)
+    before = shape_cached.cache_info()
+    layout.layout_cards(post, look, fonts, options)
+    after = shape_cached.cache_info()
+    return after.hits + after.misses - before.hits - before.misses
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "art-deco"])
+@pytest.mark.parametrize("text", ["Plain words here", "成都的一天，慢慢走"])
+def test_a_heading_is_shaped_once(theme: str, text: str) -> None:
+    """A heading is shaped to measure its longest word, then laid out in the same spans:
+    the layout takes the measure's clusters, so a heading asks for its runs' glyphs as
+    often as the same words in a paragraph (it asked twice as often: 4 lookups against 2)."""
+    assert _lookups(f"## {text}", theme) == _lookups(text, theme)

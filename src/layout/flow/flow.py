@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, ClassVar
 from ..base.boxes import Row
 from ..base.fonts import FontBook
 from ..base.images import Images
+from ..base.records import replaced
 from ..blocks.callouts import callout
 from ..blocks.components import COMPONENT_LAYOUTS
 from ..blocks.fences import diagram, fenced, is_diagram
@@ -158,7 +159,7 @@ class Flow:
             top = top if rows else part.top
             after_heading = isinstance(previous, Heading)
             previous, first = block, len(rows)
-            rows.append(replace(part.rows[0], gap=gap))
+            rows.append(replaced(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             lone = rows[-1] if after_heading and len(part.rows) == 1 else None
             if lone is not None and _is_figure(block):
@@ -371,7 +372,7 @@ def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:
     new: dict[int, Row] = {}  # id of a row → its tagged copy
     for row in rows:
         header = None if row.header is None else new.get(id(row.header), row.header)
-        out.append(replace(row, source=(tag, *row.source), header=header))
+        out.append(replaced(row, source=(tag, *row.source), header=header))
         new[id(row)] = out[-1]
     return tuple(out)
 

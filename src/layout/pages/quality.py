@@ -94,7 +94,8 @@ def measure(page: Page) -> Quality | None:
         return None
     fill, band = _fill_and_band(page, fit)
     text = _post_runs(page)
-    read = [size for run, size in text if id(run) not in _marks(page)]
+    marks = _marks(page)  # once: a set of the card's marks, not one per run
+    read = [size for run, size in text if id(run) not in marks]
     smallest = min(read, default=0.0) * fit.zoom * PHONE_WIDTH / page.width
     lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
     notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))

@@ -22,7 +22,7 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
 from .breakrules import TAIL, opens_section
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
-from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, measure
+from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, Quality, measure
 
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
 # its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
@@ -156,17 +156,19 @@ def best_zoom(
     return best
 
 
-def _faults(pages: list[Page]) -> tuple[int, int]:
+def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
     """What a designer would hold against a set of slides, the worse first: the page-break
     rules the cards break, cards that hide rows (overflow hidden), a last card that is a
     stub and each table or code block split over cards (the fund explainer's five-row
     table fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible
     ones); then the cards before the last left under
     `SPARSE` full (a section of a heading and a three-item list 16 px too tall to join
-    the two-minute rule's quote on a legible slide left that one 35 % full)."""
+    the two-minute rule's quote on a legible slide left that one 35 % full). `measures`:
+    each page's `measure`, when the caller has them."""
+    measures = _measured(pages, measures)
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
-    last = measure(pages[-1]) if len(pages) > 1 else None
+    last = measures[-1] if len(pages) > 1 else None
     seen: dict[tuple[str, int], int] = {}
     tall: dict[tuple[str, int], float] = {}
     room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
@@ -182,7 +184,16 @@ def _faults(pages: list[Page]) -> tuple[int, int]:
     # zoom gives 13 % more room, a table's tight rows 30 % less height): no fault of one
     split = sum(value == -1 and tall[block] <= BEYOND * room for block, value in seen.items())
     stub = last is not None and last.fill < LAST_FULL_ENOUGH
-    return broken + stub + split, sum(_sparse(page) for page in pages[:-1])
+    before_last = zip(pages[:-1], measures[:-1], strict=True)
+    sparse = sum(_sparse(page, quality) for page, quality in before_last)
+    return broken + stub + split, sparse
+
+
+def _measured(pages: list[Page], measures: list[Quality | None] | None) -> list[Quality | None]:
+    """Each page's `measure`: `measures` when given, else made now. A set is weighed by
+    several counts that each read every card's measure (`slide_faults`): made once, not
+    once a count (a third of a slide set's layout went to measuring its cards three times)."""
+    return [measure(page) for page in pages] if measures is None else measures
 
 
 def _bare(pages: list[Page]) -> bool:
@@ -196,9 +207,9 @@ def _bare(pages: list[Page]) -> bool:
     return all(placed.row.source == rows[0].row.source for placed in rows)
 
 
-def _sparse(page: Page, under: float = 0.0) -> bool:
-    """A card before the last left under `SPARSE` full (or `under`), not set in its middle."""
-    quality = measure(page)
+def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
+    """A card before the last (its `measure`: `quality`) left under `SPARSE` full (or
+    `under`), not set in its middle."""
     if quality is None or page.fit is None:
         return False
     return page.fit.offset <= 0 and quality.fill < (under or SPARSE)
@@ -213,22 +224,24 @@ def slide_faults(pages: list[Page]) -> tuple[int, int]:
     half empty does not; of two sets each with a slide half empty, the one without a hole
     wins (notebook's edge cases: six slides at 2.56, one 38 % full, or five at 2.5, the
     emoji line, the lead-in and its nested list sharing slide 2, one 54 %)."""
-    broken, sparse = _faults(pages)
-    holes = sum(_sparse(page, HOLE) for page in pages[:-1])
-    return broken, 2 * (sparse + cut_short(pages)) + holes + _bare(pages)
+    measures = _measured(pages, None)
+    broken, sparse = _faults(pages, measures)
+    before_last = zip(pages[:-1], measures[:-1], strict=True)
+    holes = sum(_sparse(page, quality, HOLE) for page, quality in before_last)
+    return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages)
 
 
-def cut_short(pages: list[Page]) -> int:
+def cut_short(pages: list[Page], measures: list[Quality | None] | None = None) -> int:
     """The cards before the last that end inside a code block the next card goes on with,
     filled at least `SPARSE` (those are counted already) and under `CODE_FULL`: with its
     code at the body's size a slide holds eight or nine lines, and typewriter's asyncio
     tutorial ended its second slide, 56 % full, after the heading and two import lines
     (the function after them, a chain of lines that open blocks, went whole to the
     next). A smaller zoom of the ladder set the heading, the imports and the function on
-    one slide 91 % full."""
+    one slide 91 % full. `measures`: each page's `measure`, when the caller has them."""
     count = 0
-    for page, after in pairwise(pages):
-        quality = measure(page)
+    measures = _measured(pages, measures)
+    for (page, after), quality in zip(pairwise(pages), measures[:-1], strict=True):
         if quality is None or page.fit is None or page.fit.offset > 0 or not page.rows:
             continue
         if SPARSE <= quality.fill < CODE_FULL and _goes_on(page, after):
