@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout, themes
-from inkcard.layout.blocks.diagramink import colour
+from inkcard.layout.base.boxes import GlyphRun, Group
+from inkcard.layout.blocks.diagramink import colour, painted
 from inkcard.layout.diagrams import diagram_svg, drawing
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.flow.nodes import SHAPE_NAMES
@@ -321,3 +322,30 @@ def _overlap(a: Box, b: Box) -> bool:
 
 def _inside(a: Box, b: Box) -> bool:
     return b[0] <= a[0] and b[1] <= a[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _inks(source: str, setter: LabelSetter) -> dict[str, int]:
+    """Each label's ink as painted on an apple-notes card."""
+    styles = layout.style.resolver.resolve(themes.load("apple-notes"), None)
+    inks: dict[str, int] = {}
+    for mark, item in painted(draw_diagram(source, setter.measure), setter, styles):
+        if isinstance(mark, Label):
+            while isinstance(item, Group):
+                item = item.items[0]
+            assert isinstance(item, GlyphRun)
+            inks["".join(mark.text.lines)] = item.color
+    return inks
+
+
+def test_an_authors_ink_on_a_saturated_fill_is_kept(setter) -> None:
+    """White on #2f9e44 is 3.3:1, under the 4.5 a theme's ink must reach: it was painted
+    near-black (4.9:1), which tesseract missed where it read the author's white. An
+    author's ink is kept down to 3:1; under it (white on yellow) another is taken."""
+    source = (
+        "flowchart TD\n a[客户] --> b[订单] --> c[Crash]\n"
+        " style a fill:#2f9e44,color:#fff\n style b fill:#ffd43b,color:#fff\n"
+        " style c fill:#ff0000,color:#ffffff"
+    )
+    inks = _inks(source, setter)
+    assert inks["客户"] == inks["Crash"] == 0xFFFFFFFF
+    assert inks["订单"] != 0xFFFFFFFF  # 1.5:1: a near-black that reads

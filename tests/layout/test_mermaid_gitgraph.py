@@ -188,3 +188,29 @@ def test_dots_are_painted_over_every_line(setter) -> None:
         if isinstance(m, Mark) and (m.fill or "").startswith("series")
     ]
     assert max(lines) < min(dots)
+
+
+@pytest.mark.parametrize("orientation", [" TB:", " BT:"])
+def test_an_id_beside_its_dot_stands_clear_of_it(setter, orientation: str) -> None:
+    """Time running down, a commit's id sits right of its dot: 5 px from it, tesseract
+    read the dot and case 33's short 首页 as one word ("@ an"); 10 px apart it reads 首页."""
+    source = RELEASE.replace("gitGraph", "gitGraph" + orientation, 1)
+    drawing = draw_diagram(source, setter.measure)
+    dots = [
+        bounds(i)
+        for i in drawing.items
+        if isinstance(i, Mark) and (i.fill or "").startswith("series") and i.stroke == "page"
+    ]
+    ids = [i for i in drawing.items if isinstance(i, Label) and i.color == "muted"]
+    assert {"".join(i.text.lines) for i in ids} == {
+        "初始化",
+        "首页",
+        "登录表单",
+        "修复样式",
+        "紧急修复",
+    }
+    for label in ids:
+        middle = label.y + label.text.height / 2
+        dot = min(dots, key=lambda d: abs((d[1] + d[3]) / 2 - middle) + abs(d[2] - label.x))
+        if abs((dot[1] + dot[3]) / 2 - middle) < 1:  # a plain dot (a highlight is a square)
+            assert label.x - dot[2] >= 9.5, ("".join(label.text.lines), label.x - dot[2])

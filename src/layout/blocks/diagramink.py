@@ -15,6 +15,11 @@ from ..diagrams.palette import series_colour
 from ..style.resolver import Styles, contrast, mean_colour
 
 LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
+# ... but an author's own ink (`color:#fff` on their fill) is kept down to 3:1, WCAG's floor
+# for large text and graphics: the ratio undervalues light ink on a saturated fill, and the
+# near-black it picked instead read worse (tesseract missed 客户 dark on #2f9e44, found it
+# in the author's white; mermaid-js keeps the author's colour whatever it is)
+AUTHOR_LEGIBLE = 3.0
 OPAQUE = 0xFF
 # Drawing roles → theme palette names (the first that the palette has).
 _ROLES = {
@@ -66,7 +71,8 @@ def painted(
     for item in drawing.items:
         if isinstance(item, Label):
             ground = _ground_of(item, grounds)
-            ink = _legible(colour(styles, item.color), ground, styles)
+            floor = AUTHOR_LEGIBLE if item.color.startswith("#") else LEGIBLE
+            ink = _legible(colour(styles, item.color), ground, styles, floor)
             out.extend((item, painted) for painted in setter.items(item, ink))
             continue
         stroke = colour(styles, item.stroke) if item.stroke else None
@@ -96,11 +102,11 @@ def _ground_of(
     return ground
 
 
-def _legible(ink: int, ground: int | None, styles: Styles) -> int:
-    """`ink`, or where it does not read on the chip or node under it (a theme whose page
-    colour is dark round a light paper: a dark label on a purple chip), the most legible of
-    the theme's text, its page colour, white and near-black."""
-    if ground is None or contrast(ink, ground) >= LEGIBLE:
+def _legible(ink: int, ground: int | None, styles: Styles, floor: float = LEGIBLE) -> int:
+    """`ink`, or where it does not read (under `floor`) on the chip or node under it (a
+    theme whose page colour is dark round a light paper: a dark label on a purple chip),
+    the most legible of the theme's text, its page colour, white and near-black."""
+    if ground is None or contrast(ink, ground) >= floor:
         return ink
     choices = (ink, colour(styles, "text"), colour(styles, "page"), 0xFFFFFFFF, 0xFF1C1F23)
     return max(choices, key=lambda choice: contrast(choice, ground))

@@ -32,6 +32,10 @@ from .mermaidgit import Commit, GitGraph
 
 _DOT, _CURVE, _LANE_GAP = 8.0, 22.0, 24.0  # dot radius; run of a curve; lane gap past labels
 _CHIP_X, _CHIP_Y = 6.0, 2.0  # padding of a tag's or branch's chip
+_TAG_GAP = 5.0  # px from a dot to the tag chip left of it, time running down (in _LANE_GAP)
+# ... and to the id right of it: wider, as a reader (and tesseract) took a dot 5 px from a
+# short CJK id for a letter of it (case 33's 首页 read as "@ an")
+_ID_GAP = 10.0
 
 
 def layout_gitgraph(graph: GitGraph, measure: Measure, upright: bool = False) -> Drawing:
@@ -81,7 +85,7 @@ class _Git:
         tag = max((t.width + 2 * _CHIP_X for t in self.tags if t.width), default=0.0)
         ids = max((t.width for t in self.ids if t.width), default=0.0)
         names = max(t.width + 2 * _CHIP_X for t in self.names)
-        return max(max(tag, ids) + _DOT + _LANE_GAP, names + 12)
+        return max(max(tag, ids + _ID_GAP - _TAG_GAP) + _DOT + _LANE_GAP, names + 12)
 
     def at(self, t: float, lane: float) -> tuple[float, float]:
         """Screen x, y of a time and a lane position."""
@@ -193,7 +197,9 @@ class _Git:
             if self.across:
                 self.id_labels.append(Label(ids, x, y + _DOT + 3, "muted"))
             else:
-                self.id_labels.append(Label(ids, x + _DOT + 5, y - ids.height / 2, "muted", "left"))
+                self.id_labels.append(
+                    Label(ids, x + _DOT + _ID_GAP, y - ids.height / 2, "muted", "left")
+                )
         if tag.width:
             self.front.extend(self._tag(tag, x, y))
         return out
@@ -201,7 +207,9 @@ class _Git:
     def _tag(self, tag: Lines, x: float, y: float) -> list[Mark | Label]:
         """A tag's chip: above its dot, or left of it when time runs down."""
         w, h = tag.width + 2 * _CHIP_X, tag.height + 2 * _CHIP_Y
-        left, top = (x - w / 2, y - _DOT - 3 - h) if self.across else (x - _DOT - 5 - w, y - h / 2)
+        left, top = (
+            (x - w / 2, y - _DOT - 3 - h) if self.across else (x - _DOT - _TAG_GAP - w, y - h / 2)
+        )
         box = rect_ops(left, top, w, h, 3)
         # no outline round a label: see drawing._node_mark
         return [Mark(box, None, tint("muted")), Label(tag, left + w / 2, top + _CHIP_Y)]

@@ -90,9 +90,9 @@ def layout_states(chart: StateChart, measure: Measure, upright: bool = False) ->
     """The state diagram: scopes laid out innermost first, then drawn from the outside in;
     `upright`: turned, a left-right diagram laid top-down and a top-down one left to right
     (its composites' own directions kept)."""
-    across = chart.direction in ("LR", "RL")
     if upright:
         chart = replace(chart, direction=TURNED[chart.direction])
+    across = chart.direction in ("LR", "RL")  # as drawn, as a flowchart's (`drawing`)
     return replace(_Layout(chart, measure).drawing(), across=across, tall=not across)
 
 
