@@ -17,6 +17,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page
 from inkcard.layout.pages.quality import measure
+from inkcard.layout.pages.zoom import stranded_tails
 
 HARD = Path(__file__).resolve().parents[2] / "cases" / "hard"
 CARD = layout.RenderOptions(width=440, height=586, split="autoSplit")
@@ -126,10 +127,20 @@ def test_no_card_before_the_last_is_left_half_empty_to_fill_it() -> None:
 
 
 def test_smaller_type_is_taken_only_for_a_card_fewer() -> None:
-    """dreamy's English notes: at the theme's type two cards, the last 54 % full; at 0.98
-    the title and lead would be set as a cover and card 2 left 61 % full on as many
-    cards: the type step is not taken for that (nor the quote moved off its section)."""
+    """dreamy's essay: at the theme's type three cards, the last 54 % full; at 0.98, on
+    as many cards, its title and lead would be set as a cover and card 2 left 61 % full.
+    A type step is taken for a short last card only where it saves that card."""
+    pages = _cards((HARD / "05-english-essay.md").read_text("utf-8"), "dreamy")
+    assert len(pages) == 3
+    assert not any(page.fit is not None and page.fit.cover for page in pages)
+    assert min(_fills(pages)[:-1]) > 0.8
+
+
+def test_a_step_that_clears_a_stranded_tail_is_still_taken() -> None:
+    """dreamy's English notes at the theme's type open card 2 with the quote that ends the
+    "Track, don't obsess" section; at 0.98 the quote ends card 1 and the last card is 54 %
+    full. The ladder clears the fault as before: a short last card vetoes no step."""
     post = (HARD.parent / "posts" / "03-english-notes.md").read_text("utf-8")
     pages = _cards(post, "dreamy")
     assert len(pages) == 2
-    assert not any(page.fit is not None and page.fit.cover for page in pages)
+    assert stranded_tails(pages) == 0
