@@ -11,8 +11,9 @@ score, the lowest, the share of cards under 80, and the count of each defect the
 names (a card before the last under 55 % full, a title card counted apart: set as the
 post's cover, or left at the theme's size; an empty band over a quarter; text under 11
 px at 360 px; contrast under what WCAG asks of the text's size (4.5:1, large text 3:1);
-each broken rule; hidden text); the worst cards (post, theme, mode, size, card, score);
-and the run time.
+each broken rule; hidden text; a last card under 55 % full, `short_last`); per size the
+cards, and the last cards of sets of two or more (`last_card`: mean fill, lowest, how many
+short); the worst cards (post, theme, mode, size, card, score); and the run time.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = (ROOT / "tests" / "cases" / "posts", ROOT / "tests" / "cases" / "hard")
 SIZES = ((440, 586), (1080, 1440), (1600, 900), (500, 500))
 WORST = 15
+SHORT_LAST = 0.55  # a last card of a set under this reads as left over (issue 41, class 3)
 
 
 def defects(quality: Quality, last: bool, fit: Fit) -> list[str]:
@@ -54,6 +56,16 @@ def defects(quality: Quality, last: bool, fit: Fit) -> list[str]:
     return found
 
 
+def _last_fill(fills: list[float]) -> dict[str, float | int]:
+    """The last cards of sets of two or more: their mean fill, the lowest, how many are short."""
+    return {
+        "mean_fill": round(statistics.fmean(fills), 3),
+        "lowest": round(min(fills), 3),
+        "short": sum(f < SHORT_LAST for f in fills),
+        "sets": len(fills),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", choices=layout.FITS, default="none")
@@ -69,6 +81,7 @@ def main() -> None:
     scores: dict[str, list[int]] = defaultdict(list)
     sized: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     by_size: dict[str, list[int]] = defaultdict(list)
+    lasts: dict[str, list[float]] = defaultdict(list)  # last-card fill, sets of 2+ cards
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     cards: list[tuple[int, str, str, str, str, int]] = []
     for name in names:
@@ -89,6 +102,10 @@ def main() -> None:
                         by_size[f"{width}x{height}"].append(quality.score)
                         assert page.fit is not None
                         counts[label].update(defects(quality, number == len(pages), page.fit))
+                        if number == len(pages) > 1:
+                            lasts[f"{width}x{height}"].append(quality.fill)
+                            if quality.fill < SHORT_LAST:
+                                counts[label]["short_last"] += 1
                         cards.append(
                             (quality.score, post.stem, label, f"{width}x{height}", str(number), 0)
                         )
@@ -107,6 +124,8 @@ def main() -> None:
             for label, values in scores.items()
         },
         "sizes": {size: round(statistics.fmean(v), 1) for size, v in by_size.items()},
+        "cards": {size: len(v) for size, v in by_size.items()},
+        "last_card": {size: _last_fill(v) for size, v in lasts.items()},
         "worst": [
             {"score": s, "post": p, "theme": t, "size": z, "card": int(c)}
             for s, p, t, z, c, _ in sorted(cards)[:WORST]

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 
 from inkcard import layout, themes
 from inkcard.layout.base.aigc import XMP_NAMESPACE
-from inkcard.layout.base.boxes import GlyphRun, Group
+from inkcard.layout.base.boxes import GlyphRun, Group, Item
 from inkcard.layout.draw import Aigc
 from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.marks.aigclabel import label_style, with_label_room
@@ -92,9 +92,20 @@ def test_no_label_asked_no_label_written(fonts: layout.FontBook, codec: str) -> 
     assert off.items[-1] != on.items[-1] and _label_runs(on)
 
 
+def _unzoomed(page: layout.Page) -> tuple[tuple[Item, ...], float]:
+    """The card's items as laid out on its virtual card, and the zoom it is drawn at (a
+    card at a type step, `zoom.fault_free`, is one Group scaled by it)."""
+    zoom = page.fit.zoom if page.fit is not None else 1.0
+    if zoom == 1.0:
+        return page.items, 1.0
+    [scaled] = page.items
+    assert isinstance(scaled, Group) and scaled.scale == zoom
+    return scaled.items, zoom
+
+
 def _label_runs(page: layout.Page) -> list[GlyphRun]:
     """The glyph runs of the card's last item when it is the label's line (a Group)."""
-    last = page.items[-1]
+    last = _unzoomed(page)[0][-1]
     if not isinstance(last, Group) or not all(isinstance(i, GlyphRun) for i in last.items):
         return []
     return [item for item in last.items if isinstance(item, GlyphRun)]
@@ -127,28 +138,30 @@ def test_label_reads_by_ocr_and_keeps_off_the_text(
     page = laid.pages[0]
     runs = _label_runs(page)
     assert runs, "every card carries the label"
-    label = page.items[-1]
+    items, zoom = _unzoomed(page)  # a set at a smaller type step is drawn zoomed
+    label = items[-1]
     assert isinstance(label, Group)
+    width, height = page.width / zoom, page.height / zoom  # the virtual card
     styles = resolve(theme, theme.modes[0] if theme.modes else None)
-    style = label_style(styles, page.width)
-    assert style.size * 360 / page.width >= 11  # legible on a phone 360 px wide
+    style = label_style(styles, width)
+    assert style.size * zoom * 360 / page.width >= 11  # legible on a phone 360 px wide
     line_top, line_bottom = label.dy, label.dy + style.size * 1.25
-    box = content_box(with_label_room(styles, page.width), page.width, page.height)
+    box = content_box(with_label_room(styles, width), width, height)
     assert page.fit is not None
     for placed in page.rows:  # the post's rows end above the label (or start below it)
         top = box.y + page.fit.offset + placed.y
         bottom = top + placed.row.height * placed.scale
         assert bottom <= line_top + 0.01 or top >= line_bottom - 0.01, placed.row.text
     png = layout.draw_cards([page], laid.images, fonts, options).files[0]
-    scale, left = 2, min(min(run.xs) for run in runs)
+    scale, left = 2 * zoom, min(min(run.xs) for run in runs)  # image px per virtual px
     right = max(max(run.xs) for run in runs) + style.size * 1.5
     band = (
         max(0, int(left * scale) - 12),
         int(line_top * scale) - 8,
-        min(int(page.width * scale), int(right * scale) + 12),
+        min(int(width * scale), int(right * scale) + 12),
         int(line_bottom * scale) + 8,
     )
-    whole = (0, band[1], int(page.width * scale), band[3])
+    whole = (0, band[1], int(width * scale), band[3])
     read = [_ocr(png, crop, tmp_path) for crop in (band, whole)]
     # tesseract misreads a character of small CJK type now and then (内 as 肉): the label's
     # distinctive part, read whole in the label alone or in its band

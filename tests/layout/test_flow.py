@@ -68,11 +68,21 @@ def test_auto_split_fills_18_lines_per_card(box_fonts, plain_theme) -> None:
     assert all(c.height == 586 for c in cards)
 
 
-def test_auto_split_leaves_no_widow_and_balances_the_last_card(box_fonts, plain_theme) -> None:
+def test_auto_split_leaves_no_widow_and_balances_the_last_card(box_fonts) -> None:
     """18 + 1 would leave a widow, 17 + 2 a last card mostly empty: 11 + 8, the last card
-    a little under half full (224 of 522 px) rather than the first barely half (10 + 9)."""
-    cards = pages(HAN * 25 * 19, box_fonts, plain_theme, split="autoSplit")
+    a little under half full (224 of 522 px) rather than the first barely half (10 + 9).
+    At the theme's own type (`type_scale = "none"`): where type may follow the card, 2 %
+    smaller sets the 19 lines on one card (`zoom.fault_free`, a short last card)."""
+    theme = layout.decode_theme('name = "own"\n[roles.card]\ntype_scale = "none"\n')
+    cards = pages(HAN * 25 * 19, box_fonts, theme, split="autoSplit")
     assert [len(c.rows) for c in cards] == [11, 8]
+
+
+def test_a_type_step_sets_a_short_second_card_on_the_first(box_fonts, plain_theme) -> None:
+    """The same 19 lines where type follows the card: 11 + 8 leaves the last card 43 %
+    full; 2 % smaller type sets them on one card, as a designer would (r13-last)."""
+    cards = pages(HAN * 25 * 19, box_fonts, plain_theme, split="autoSplit")
+    assert [len(c.rows) for c in cards] == [19]
 
 
 def test_heading_is_never_last_on_a_card(box_fonts, plain_theme) -> None:

@@ -291,14 +291,16 @@ def test_a_card_never_ends_on_a_tables_header() -> None:
     """A header ending a card shows a table with nothing in it (pop-art's 1600x900 Chengdu
     guide ended a card on "时间 | 安排 | 费用" under its heading): the breaker priced it as a
     keep chain that fills its card, half a rule, under the one row the other choice leaves
-    on the next card. Rows by hand: a heading, a header and three rows on a card of 100."""
+    on the next card. Rows by hand: a heading, a header and three rows on a card of 100.
+    Either split leaves one row alone (a rule, once); of the two, 65 | 70 is taken over
+    90 | 45, the last card under `LAST_FILL` (r13-last)."""
     heading = Row(20.0, (), text="heading", keep_with_next=True, source=(("Heading", 0),))
     header = Row(20.0, (), text="header", keep_with_next=True)
     body = [Row(25.0, (), text=f"r{i}", header=header) for i in range(3)]
     paging = paged([heading, header, *body], 100.0)
     assert [[row.text for row in page] for page in paging.pages] == [
-        ["heading", "header", "r0", "r1"],
-        ["header", "r2"],
+        ["heading", "header", "r0"],
+        ["header", "r1", "r2"],
     ]
     assert paging.broken == [("table_row_alone",), ()]
     assert TABLE_HEADER_ALONE in RULES

@@ -265,10 +265,11 @@ _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they r
 
 def type_ladder(pages: list[Page]) -> list[float]:
     """The type steps (`TYPE_LADDER`) a portrait or square set with a fault
-    (`card_faults`) tries: none for a set without one (laid out once, as it was), and none
-    that would set its smallest text (`Quality.smallest_text`, at 1.0) under `READABLE_PX`
-    on a phone or below the least of fit "auto"'s `TYPE_STEPS`."""
-    if card_faults(pages) == (0, 0):
+    (`card_faults`) or a short last card (`short_last`) tries: none for a set without
+    either (laid out once, as it was), and none that would set its smallest text
+    (`Quality.smallest_text`, at 1.0) under `READABLE_PX` on a phone or below the least of
+    fit "auto"'s `TYPE_STEPS`."""
+    if card_faults(pages) == (0, 0) and not short_last(pages):
         return []
     read = [quality.smallest_text for page in pages if (quality := measure(page)) is not None]
     smallest = min(read, default=0.0)
@@ -284,12 +285,22 @@ def card_faults(pages: list[Page]) -> tuple[int, int]:
     return broken, sparse + stranded_tails(pages)
 
 
+def short_last(pages: list[Page]) -> bool:
+    """Whether the last card of a set of two or more is under `SPARSE` full: pop-art's
+    book list at 440x586 left its table and closing question alone on a third card."""
+    last = measure(pages[-1]) if len(pages) > 1 else None
+    return last is not None and last.fill < SPARSE
+
+
 def fault_free(
     lay_out: Callable[[float], list[Page]], pages: list[Page], steps: list[float]
 ) -> tuple[list[Page], float]:
     """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
     holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
-    set that the quality report scores no lower (`fitting.set_score`); and its step.
+    set that the quality report scores no lower (`fitting.set_score`); and its step. A
+    set whose only flaw is a short last card (`short_last`) takes a step only where it
+    is a card shorter (pop-art's book list: 3 cards at 1.0, the last 54 % full; 2 at
+    0.96, 100 and 99 %): a slightly denser post, not a balanced one, is the type's to make.
     Unlike `best_zoom` no step with fewer faults is kept: type is
     smaller only where that clears the set (art-deco's fund explainer at 440x586: three
     cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
@@ -297,12 +308,17 @@ def fault_free(
     if not steps:
         return pages, 1.0
     floor = set_score(pages)
+    # a set without a fault but with a short last card takes smaller type only where it
+    # saves that card: on as many cards, its breaks are the page breaker's to weigh
+    # (dreamy's essay at 0.98 filled its last card by setting its title and lead as a
+    # cover and leaving card 2 61 % full)
+    fewer = card_faults(pages) == (0, 0)
 
     def faults(trial: list[Page]) -> tuple[int, int]:
         # nor one the report scores lower: darktech's long article at 0.98 kept a section's
         # end off card 2 by leaving card 1 62 % full
         broken, sparse = card_faults(trial)
-        return broken, sparse + (set_score(trial) < floor)
+        return broken, sparse + (set_score(trial) < floor) + (fewer and len(trial) >= len(pages))
 
     try:
         trial, step = best_zoom(lay_out, steps, faults)
