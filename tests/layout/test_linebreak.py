@@ -567,7 +567,9 @@ def test_evened_lines_cover_the_text_and_fit_by_their_marks_blanks(
         assert MANDATORY not in allowed[line.start : line.end - 1]
         if not line.squeeze:
             continue
-        assert not edges[line.end - 1].hyphen  # its width never counts a hyphen drawn
+        # its width never counts a hyphen drawn (the paragraph's end draws none: a soft
+        # hyphen last in the text, which hypothesis found, breaks nothing)
+        assert line.end == len(texts) or not edges[line.end - 1].hyphen
         content = _content(texts, line)
         room = sum(edges[i].end for i in range(line.start, content - 1))
         room += sum(edges[i].start for i in range(line.start + 1, content))
