@@ -97,3 +97,48 @@ def test_an_article_draws_a_sequence_too_wide_for_its_column_as_its_steps() -> N
     assert all(
         label in svg for label in ("health checks failing in eu-west-1", "customers informed")
     )
+
+
+SHOP = """sequenceDiagram
+  autonumber
+  actor U as 顾客
+  participant APP as 小程序前端
+  participant GW as 网关
+  participant ORD as 订单服务
+  participant PAY as 支付服务
+  participant INV as 库存服务
+  participant WMS as 仓储系统
+  participant MSG as 消息通知
+  U->>APP: 点击下单
+  APP->>GW: 提交订单
+  GW->>ORD: 创建订单
+  ORD->>INV: 锁定库存
+  alt 库存足够
+    INV-->>ORD: 锁定成功
+    ORD->>PAY: 发起支付
+    loop 每 5 秒查询一次
+      PAY-->>ORD: 支付状态
+    end
+    Note over ORD,PAY: 超过 15 分钟未支付自动取消
+    ORD->>WMS: 通知发货
+    WMS-->>MSG: 出库完成
+    MSG-->>U: 您的订单已发货
+  else 库存不足
+    INV-->>ORD: 锁定失败
+    ORD-->>APP: 提示缺货
+  end
+"""
+
+
+def test_a_list_of_steps_a_little_too_long_for_two_cards_is_drawn_smaller_on_two(fonts) -> None:
+    """Eight participants, twelve steps: in pop-art's frame the list at its size took three
+    bands balanced half full (three cards); drawn at 0.88 or more of its size it takes two."""
+    from inkcard import layout, themes
+    from inkcard.layout.pages.quality import measure
+
+    post = "# 下单到发货的每一步\n\n```mermaid\n" + SHOP + "```\n"
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit", mode="default-mode")
+    pages = layout.layout_pages(post, themes.load("pop-art"), fonts, options)
+    notes = [n for page in pages if (q := measure(page)) for n in q.notes]
+    assert any(n.startswith("a wide sequence drawn as a list of its steps") for n in notes)
+    assert len(pages) == 2

@@ -49,6 +49,9 @@ BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to 
 # 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
 # compact (`fit.draw_to_fit`) and cut into bands: past it, it shows as its source
 SEQUENCE_FLOOR = FIGURE_FLOOR
+# A sequence drawn as its steps (`_as_steps`) may be drawn this much smaller to take a card
+# fewer: 14-px labels at 12.3 px, 10 px on a 360-px phone from a 440-px card
+STEPS_SHRINK = 0.88
 
 
 def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) -> Part:
@@ -110,6 +113,16 @@ def _as_steps(
     steps = layout_steps(seq, setter.measure, ctx.width)
     limit, full = heights
     rows = _banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
+    if len(rows) > 1 and limit and full:
+        # drawn a little smaller where that saves a card: balanced into three bands, a list
+        # one and a half cards long filled three cards half (pop-art's frame)
+        scale = BAND_SLACK * (limit + (len(rows) - 2) * full) / steps.height
+        if scale >= STEPS_SHRINK:
+            smaller = layout_steps(seq, setter.measure, ctx.width / scale)
+            fewer = _banded(smaller, setter, flow.styles, ctx, limit, full) or [
+                _figure(smaller, setter, flow.styles, ctx, limit)  # whole on one card
+            ]
+            rows = fewer if len(fewer) < len(rows) else rows
     rows = rows or [_figure(steps, setter, flow.styles, ctx, limit)]
     if min(g.scale for row in rows for g in row.items if isinstance(g, Group)) < SEQUENCE_FLOOR:
         return []
