@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from ..marks import SMALL_SIZE, Label, Lines, Mark, Op, arrowhead, circle_ops, rect_ops, tint
+from .seqcolumns import DISC
 from .sequenceparse import Section
 
 CHIP = 5.0  # px round a condition's label on its chip
@@ -74,6 +75,14 @@ def chip(text: Lines, x: float, y: float, align: str = "center") -> list[Mark | 
     left = x - text.width / 2 if align == "center" else x
     chip = rect_ops(left - CHIP, y - CHIP + 1, text.width + 2 * CHIP, text.height + 2 * CHIP - 2, 4)
     return [Mark(chip, None, "panel"), Label(text, x, y, "muted", align)]
+
+
+def number_disc(text: Lines, x: float, y: float) -> list[Mark | Label]:
+    """`autonumber`'s number (`text`, measured) in an accent disc centred on (`x`, `y`),
+    widened to a pill for a number too wide for it."""
+    width = max(2 * DISC, text.width + 8)
+    disc = Mark(rect_ops(x - width / 2, y - DISC, width, 2 * DISC, DISC), None, "accent")
+    return [disc, Label(text, x, y - text.height / 2, "on_accent")]
 
 
 def stick_figure(x: float, top: float) -> list[Mark]:

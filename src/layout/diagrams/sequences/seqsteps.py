@@ -29,7 +29,7 @@ from ..marks import (
     rect_ops,
 )
 from .seqcolumns import DISC
-from .seqmarks import CHIP, arrow_end, chip
+from .seqmarks import CHIP, arrow_end, chip, number_disc
 from .sequenceparse import Message, Note, Section, Sequence
 
 GUTTER = 26.0  # px from the list's edge (or a block's bar) to a step's text
@@ -165,10 +165,7 @@ class _Steps:
             self.items.append(Mark(circle_ops(x, centre, DOT), None, "accent"))
         else:
             text = self.measure(str(number), LABEL_SIZE - 1, True, 80.0)
-            wide = max(2 * DISC, text.width + 8)
-            disc = rect_ops(x - wide / 2, centre - DISC, wide, 2 * DISC, DISC)
-            self.items.append(Mark(disc, None, "accent"))
-            self.items.append(Label(text, x, centre - text.height / 2, "on_accent"))
+            self.items += number_disc(text, x, centre)
         self.last_mark = centre
 
     def note(self, event: Note) -> None:

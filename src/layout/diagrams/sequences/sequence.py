@@ -42,7 +42,7 @@ from ..marks import (
 )
 from .seqcolumns import DISC, FRAME_MARGIN, LOOP_W
 from .seqheads import band_repeats, box_groups, head_marks, lifelines, top_heads
-from .seqmarks import CHIP, arrow_end, frame_marks, tag_width
+from .seqmarks import CHIP, arrow_end, frame_marks, number_disc, tag_width
 from .seqsheet import OpenFrame, Sheet
 from .sequenceparse import Lifeline, Message, Note, Section, Sequence
 
@@ -177,12 +177,7 @@ def _self_loop(sheet: Sheet, event: Message, start: float, y: float) -> float:
 
 def _disc(sheet: Sheet, number: int, x: float, y: float) -> None:
     """`autonumber`: the message's number in a disc at its start."""
-    text = sheet.measure(str(number), SMALL_SIZE, True, 80.0)
-    width = max(2 * DISC, text.width + 8)
-    sheet.body.append(
-        Mark(rect_ops(x - width / 2, y - DISC, width, 2 * DISC, DISC), None, "accent")
-    )
-    sheet.body.append(Label(text, x, y - text.height / 2, "on_accent"))
+    sheet.body += number_disc(sheet.measure(str(number), SMALL_SIZE, True, 80.0), x, y)
 
 
 def _createdarrow_end(sheet: Sheet, column: int, toward: float, y: float) -> float:
