@@ -79,7 +79,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
-    least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=1)
+    least = _least_scale(rows, 1.0)
     if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
         rows = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
         if not rows:
@@ -88,7 +88,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
                 f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
             )
             return _fallback(flow, block, ctx, reason, quality=True)
-        least = min(g.scale for row in rows for g in row.items if isinstance(g, Group))
+        least = _least_scale(rows, 1.0)
     if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
         rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
@@ -124,13 +124,19 @@ def _as_steps(
             ]
             rows = fewer if len(fewer) < len(rows) else rows
     rows = rows or [_figure(steps, setter, flow.styles, ctx, limit)]
-    if min(g.scale for row in rows for g in row.items if isinstance(g, Group)) < SEQUENCE_FLOOR:
+    if _least_scale(rows, 1.0) < SEQUENCE_FLOOR:
         return []
     note = (
         f"a wide sequence drawn as a list of its steps: its {len(seq.participants)} columns"
         f" would be drawn at {least:.0%} of their size"
     )
     return [replace(rows[0], note="; ".join(filter(None, (note, rows[0].note)))), *rows[1:]]
+
+
+def _least_scale(rows: list[Row], none: float) -> float:
+    """The smallest scale a drawing's rows draw it at (each row's groups); `none` for rows
+    that draw none."""
+    return min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=none)
 
 
 def _under(scale: float) -> str:
@@ -242,7 +248,7 @@ def _banded_as_written(
     if not written.tall or drawing.tall or whole >= FIGURE_FLOOR:
         return []
     rows = _banded(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
-    least = min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=0)
+    least = _least_scale(rows, 0.0)
     return rows if least >= STRIP_GAIN * whole else []
 
 
