@@ -69,12 +69,13 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
             Row(height=metrics.height, items=(), frames=inner.frames, baseline=metrics.baseline)
         ]
         flow.spend(made)
-        if not "".join(span.text for span in spans).strip():
+        source = "".join(span.text for span in spans).rstrip()
+        if not source.strip():
             # a blank line ends the card it falls at, never opens the next one under its
             # "···" mark (the asyncio tutorial's continued code slides did)
             line_ends.discard(len(rows) - 1)
         rows.extend(made)
-        if not _opens_a_block(spans):
+        if not source.endswith(_OPENERS):  # never split right after `try:` or `{`
             line_ends.add(len(rows) - 1)
     if note and rows:
         rows[0] = replace(rows[0], note=note)
@@ -137,7 +138,7 @@ def _after_gaps(line: str) -> set[int]:
 # (in the comment colour): Python's indentation still reads right, and a reader sees a wrap,
 # not a new line. The no-break space keeps the mark on the text it leads.
 WRAP_MARK = "\u00bb\u00a0"  # », which every code face has (vim's showbreak)
-_OPENERS = (":", "{", "(", "[")
+_OPENERS = (":", "{", "(", "[")  # a source line ending so opens a block: never split after it
 
 
 def _source_line(
@@ -187,12 +188,6 @@ def _advance(flow: Layouter, text: str, style: SpanStyle) -> float:
     if not text:
         return 0.0
     return sum(c.width for c in shape([Span(text, style)], flow.fonts))
-
-
-def _opens_a_block(spans: list[Span]) -> bool:
-    """A source line that opens a block (`try:`, `{`): a tall code block split across cards
-    never breaks right after it."""
-    return "".join(span.text for span in spans).rstrip().endswith(_OPENERS)
 
 
 def _kept_whole(rows: list[Row], line_ends: set[int]) -> list[Row]:
