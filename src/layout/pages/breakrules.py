@@ -43,6 +43,12 @@ def opens_section(row: Row) -> bool:
     return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
 
 
+def title_only(rows: Sequence[Row]) -> bool:
+    """Whether `rows` are all one heading's, the first's (a post's title with no lead: a
+    deck's title slide)."""
+    return all(row.source == rows[0].source for row in rows)
+
+
 def next_sections(rows: Sequence[Row]) -> list[int]:
     """For each row (and the post's end), the first row from it on that opens a section
     (`opens_section`); `len(rows)` where none does."""

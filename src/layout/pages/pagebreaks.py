@@ -67,6 +67,7 @@ from .breakrules import (
     Surroundings,
     kept_rule,
     opens_section,
+    title_only,
 )
 from .column import Column
 from .short import TITLE_ROOMY, title_end
@@ -167,7 +168,7 @@ class _Breaks:
         self.title_end = title_end(column.rows)  # a first card ending here is a title card
         # a slide deck's title alone on the first card: its cover, no heading parted
         end = self.title_end
-        self.cover_end = end if cover and end is not None and _title_only(self.rows, end) else None
+        self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
 
@@ -333,11 +334,6 @@ class _Breaks:
         end, under `TAIL` of the card tall, above the next heading or rule."""
         head, column = self.around.next_sections[end], self.column
         return head < self.n and column.tops[head] - column.tops[end] < TAIL * column.height
-
-
-def _title_only(rows: Sequence[Row], end: int) -> bool:
-    """Whether the rows before `end` are all the post's opening heading (no lead)."""
-    return all(row.source == rows[0].source for row in rows[:end])
 
 
 def _last_badness(fill: float) -> float:

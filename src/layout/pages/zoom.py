@@ -20,7 +20,7 @@ from typing import TypeVar
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .breakrules import TAIL, opens_section
+from .breakrules import TAIL, opens_section, title_only
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, Quality, measure
 
@@ -202,9 +202,7 @@ def _bare(pages: list[Page]) -> bool:
     cover and three at the legible 2.61."""
     first = pages[0]
     rows = first.rows if len(pages) > 1 and first.width > first.height else ()
-    if not rows or not opens_section(rows[0].row):
-        return False
-    return all(placed.row.source == rows[0].row.source for placed in rows)
+    return bool(rows) and opens_section(rows[0].row) and title_only([p.row for p in rows])
 
 
 def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
