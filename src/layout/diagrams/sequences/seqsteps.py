@@ -38,6 +38,7 @@ NAME_GAP = 6.0  # px either side of the arrow
 STEP_GAP = 12.0  # px under each step
 INDENT = 12.0  # px a block's steps stand right of its bar
 DOT = 3.5  # px: the radius of a step's dot when the steps are not numbered
+MIDLINE = LABEL_SIZE * 0.7  # px under a step's top: its first line's middle (arrow, mark, cross)
 LEAST_TEXT = 120.0  # px: a step's text is never set narrower (deep blocks on a narrow card)
 
 
@@ -64,8 +65,9 @@ def layout_steps(seq: Sequence, measure: Measure, width: float, slack: float = 1
 
 
 class _Steps:
-    """The list in progress: the current row `y`, the blocks open (each its bar's top and
-    its indent), the participants to be destroyed by their next message, the marks so far."""
+    """The list in progress: the current row `y`, the blocks open (each its bar's top; their
+    count is the indent), the participants to be destroyed by their next message, the marks
+    so far."""
 
     def __init__(self, seq: Sequence, measure: Measure, width: float, slack: float) -> None:
         self.measure, self.width, self.slack = measure, width, slack
@@ -98,7 +100,7 @@ class _Steps:
             label = self.measure(event.label, LABEL_SIZE, False, self.text_width(x))
             self.items.append(Label(label, x, top + head + 3, "text", "left"))
         bottom = top + head + (label.height + 3 if label else 0.0)
-        self._step_mark(event.number, top + LABEL_SIZE * 0.7)
+        self._step_mark(event.number, top + MIDLINE)
         self._keep(top, bottom)
         self.y = bottom + STEP_GAP
 
@@ -113,11 +115,11 @@ class _Steps:
         if (first.width + second.width) * self.slack + ARROW + 2 * NAME_GAP > room:
             first, second = self._name(sender, half), self._name(receiver, half)
         if event.target in self.doomed:
-            x = self._cross(x, top + LABEL_SIZE * 0.7)
+            x = self._cross(x, top + MIDLINE)
         height = max(first.height, second.height)
         self.items.append(Label(first, x, top, "muted", "left"))
         start = x + first.width * self.slack + NAME_GAP
-        line_y = top + LABEL_SIZE * 0.7
+        line_y = top + MIDLINE
         self._arrow(event, start, start + ARROW, line_y)
         self.items.append(Label(second, start + ARROW + NAME_GAP, top, "muted", "left"))
         self.doomed.discard(event.target)
