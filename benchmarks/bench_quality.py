@@ -53,6 +53,8 @@ def defects(quality: Quality, last: bool, fit: Fit) -> list[str]:
         found.append("low_contrast")
     if quality.overflow:
         found.append("hidden")
+    if quality.stranded:  # opens with the short end of the section before
+        found.append("stranded_end")
     return found
 
 

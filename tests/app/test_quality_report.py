@@ -4,6 +4,7 @@ its replay), the OpenAPI document, `inkcard render --report`; a cover has none."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from inkcard import layout
+from inkcard.app.schema.generate import card_quality
 from tests.app.test_api_errors import post
 
 Client = TestClient[Litestar]
@@ -25,6 +27,7 @@ FIELDS = {
     "lowestContrast",
     "justifyStretch",
     "brokenRules",
+    "strandedEnd",
     "notes",
 }
 PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
@@ -46,6 +49,7 @@ def test_every_card_answer_carries_its_quality(client: Client, key: str) -> None
     for image in images:
         assert set(image["quality"]) == FIELDS
         assert image["quality"]["brokenRules"] == []
+        assert image["quality"]["strandedEnd"] is False
     first = images[0]["quality"]
     assert first["fill"] < 0.55 and first["score"] < 60  # the card the code block left
     assert images[1]["quality"]["score"] > first["score"]
@@ -111,3 +115,12 @@ def test_fit_auto_answers_the_better_scoring_cards(client: Client, key: str) -> 
     assert response.status_code == 400
     assert response.json()["error"] == "invalid_fit"
     assert "none, auto" in response.json()["message"]
+
+
+def test_a_stranded_section_end_reaches_the_wire() -> None:
+    """The engine's `stranded` (a card opening with the short end of the section before)
+    is the answer's `strandedEnd`."""
+    measured = layout.Quality(100, 0.9, 0.0, False, 12.0, 12.0, ())
+    plain, stranded = card_quality(measured), card_quality(replace(measured, stranded=True))
+    assert plain is not None and stranded is not None
+    assert stranded.strandedEnd and not plain.strandedEnd

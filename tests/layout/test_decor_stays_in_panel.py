@@ -32,24 +32,37 @@ def _dots(x: float, y: float, width: float, height: float) -> list[Item]:
     return [Shape(ops, None, 0xFFFF0000)]
 
 
-def _seen(items: list[Item] | tuple[Item, ...], dx=0.0, dy=0.0, clip=None) -> list[Rect]:
-    """The boxes of what `items` draw on the card, each cut to the clips it is drawn in."""
+def _seen(items: list[Item] | tuple[Item, ...], dx=0.0, dy=0.0, clip=None, scale=1.0) -> list[Rect]:
+    """The boxes of what `items` draw on the card, each cut to the clips it is drawn in; a
+    group's scale counts (a card set a type step smaller draws its page in one)."""
     found: list[Rect] = []
     for item in items:
         if isinstance(item, Group):
-            inner = (dx + item.dx, dy + item.dy)
+            inner = (dx + item.dx * scale, dy + item.dy * scale)
+            inner_scale = scale * item.scale
             own = item.clip
             cut = (
                 clip
                 if own is None
-                else _cut(clip, Rect(own.x + inner[0], own.y + inner[1], own.width, own.height))
+                else _cut(
+                    clip,
+                    Rect(
+                        own.x * inner_scale + inner[0],
+                        own.y * inner_scale + inner[1],
+                        own.width * inner_scale,
+                        own.height * inner_scale,
+                    ),
+                )
             )
-            found += _seen(item.items, *inner, cut)
+            found += _seen(item.items, *inner, cut, inner_scale)
         elif isinstance(item, Layer):
-            found += _seen(item.items, dx, dy, clip)
+            found += _seen(item.items, dx, dy, clip, scale)
         elif isinstance(item, Shape):
             b = build_path(item.ops).computeTightBounds()
-            box = _cut(clip, Rect(b.left() + dx, b.top() + dy, b.width(), b.height()))
+            drawn = Rect(
+                b.left() * scale + dx, b.top() * scale + dy, b.width() * scale, b.height() * scale
+            )
+            box = _cut(clip, drawn)
             if box.width > 0 and box.height > 0:
                 found.append(box)
     return found
@@ -95,16 +108,24 @@ def test_pop_art_halftone_never_hangs_past_its_panel(fonts, width, height) -> No
     post = (POSTS / "04-long-article-zh.md").read_text(encoding="utf-8")
     for mode in themes.modes("pop-art"):
         theme = themes.load("pop-art")
-        panel = panel_edges(resolve(theme, mode), fonts, width, height)
-        assert panel is not None
         options = layout.RenderOptions(width=width, height=height, split="autoSplit", mode=mode)
         shown = 0
         for page in layout.layout_pages(post, theme, fonts, options):
+            # a card set a type step smaller (zoom under 1) is laid out on a larger virtual
+            # card, panel and all, and drawn scaled
+            zoom = page.fit.zoom if page.fit is not None and page.fit.zoom < 1 else 1.0
+            panel = panel_edges(resolve(theme, mode), fonts, width / zoom, height / zoom)
+            assert panel is not None
+            inside = _scaled(panel.inside, zoom)
             dots = [i for i in page.items if _halftone(i)]
             for box in _seen(dots):
-                assert _within(panel.inside, box), (mode, width, height, box, panel.inside)
+                assert _within(inside, box), (mode, width, height, box, inside)
             shown += bool(dots)
         assert shown, (mode, width, height)  # the ornament is kept where there is room
+
+
+def _scaled(rect: Rect, zoom: float) -> Rect:
+    return Rect(rect.x * zoom, rect.y * zoom, rect.width * zoom, rect.height * zoom)
 
 
 def _halftone(item: Item) -> bool:

@@ -83,13 +83,37 @@ def test_a_lead_in_paragraph_goes_with_the_list_it_introduces(box_fonts, plain_t
     assert texts(second)[:4] == ["Steps:", "one", "two", "three"]
 
 
-def test_a_one_line_paragraph_ending_a_section_stays_with_it(box_fonts, plain_theme) -> None:
+def test_a_one_line_paragraph_ending_a_section_stays_with_it(box_fonts) -> None:
     """Corpus 05's "难度：⭐⭐⭐": a one-line paragraph before a rule (or heading) does not
-    start a card alone; the block before it comes along."""
+    start a card alone; the block before it comes along (in a theme that gives up no
+    spacing: one that does ends the section on the first card, below)."""
     md = f"{lines(16)}\n\n{lines(2)}\n\nend\n\n---\n\n{lines(12)}"
-    first, second = cards(md, box_fonts, plain_theme)
+    first, second = cards(md, box_fonts, UNSQUEEZABLE)
     assert texts(first) == [HAN * 25] * 16
     assert texts(second)[:3] == [HAN * 25, HAN * 25, "end"]
+    assert second.fit is not None and second.fit.stranded  # the report names it
+    assert measure(second).stranded  # type: ignore[union-attr]
+
+
+def test_squeezed_gaps_end_a_section_rather_than_strand_its_end() -> None:
+    """A section's tip (a quote 8 px tall, 4 px under the section's seventh paragraph)
+    does not fit the first card of 100 px (106), and opened card 2 above the next
+    heading: a recipe's tip opened its method's card at 500x500 in apple-notes. Where the
+    theme lets a card give up 30 % of its gaps (28 px of them: 97.6), the breaker now
+    tightens card 1 to end the section there, on as many cards and no rule broken."""
+    section = [Row(10.0, (), gap=4.0, text=f"a{i}", source=(("Paragraph", i),)) for i in range(7)]
+    tip = Row(8.0, (), gap=4.0, text="tip", source=(("Quote", 7), ("Paragraph", 8)))
+    heading = Row(10.0, (), gap=4.0, text="h", keep_with_next=True, source=(("Heading", 9),))
+    after = [
+        Row(10.0, (), gap=4.0, text=f"b{i}", source=(("Paragraph", 10 + i),)) for i in range(5)
+    ]
+    rows = [*section, tip, heading, *after]
+    plain = paged(rows, 100.0)
+    assert [row.text for row in plain.pages[1]][:2] == ["tip", "h"]
+    tight = paged(rows, 100.0, squeeze=0.3)
+    assert tight.pages[0][-1].text == "tip"
+    assert tight.pages[1][0].text == "h"
+    assert len(tight.pages) == 2 and tight.broken == [(), ()]
 
 
 def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts) -> None:

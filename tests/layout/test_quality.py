@@ -3,13 +3,22 @@ out by the engine, and the score that follows them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from inkcard import layout
+from inkcard.layout.base.boxes import PlacedRow, Row
 from inkcard.layout.pages import breakrules, pagebreaks
-from inkcard.layout.pages.quality import Quality, measure
+from inkcard.layout.pages.quality import (
+    LAST_FULL_ENOUGH,
+    LAST_SHORT,
+    LAST_WEIGHT,
+    PENALTY_STRANDED,
+    Quality,
+    measure,
+)
 
 CORPUS_POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
 PLAIN = 'name = "t"\n[roles.card]\npadding = [40, 30, 40, 30]\n'
@@ -296,3 +305,53 @@ def test_a_loose_justified_line_costs_points(fonts) -> None:
     after = measure(replace(page, rows=(loose, *page.rows[1:])))
     assert after is not None and after.stretch == 0.15
     assert after.score == before.score - PENALTY_LOOSE
+
+
+def test_a_card_opening_with_a_sections_stranded_end_loses_points(fonts) -> None:
+    """A card whose rows open with the short end of the section before (under
+    `breakrules.TAIL` of its room, above the next heading) is named (`stranded`) and
+    loses `PENALTY_STRANDED`: a recipe's tip atop its method's card was rated 4/5 and
+    scored 100. A longer end, one with no heading after it on the card, or the rest of a
+    block the card before ends in, is not."""
+    heading = Row(30.0, (), text="h", source=(("Heading", 2),))
+    tip = Row(40.0, (), text="tip", source=(("Quote", 1), ("Paragraph", 1)))
+    body = Row(200.0, (), text="body", source=(("Paragraph", 3),))
+
+    def stack(*rows: Row) -> list[PlacedRow]:
+        tops = [sum(row.height for row in rows[:n]) for n in range(len(rows))]
+        return [PlacedRow(row, y) for row, y in zip(rows, tops, strict=True)]
+
+    assert breakrules.opens_stranded(stack(tip, heading, body), 500.0, body)
+    assert not breakrules.opens_stranded(stack(tip, heading, body), 100.0, body)  # 40 % of it
+    assert not breakrules.opens_stranded(stack(heading, tip, body), 500.0, body)
+    assert not breakrules.opens_stranded(stack(tip, body), 500.0, body)
+    # the rest of a paragraph the card before ends in reads on: not stranded
+    assert not breakrules.opens_stranded(stack(tip, heading, body), 500.0, tip)
+    first, *_ = layout.layout_pages(
+        LONG_POST, _theme(), fonts, layout.RenderOptions(width=440, height=586, scale=1)
+    )
+    assert first.fit is not None and not first.fit.stranded
+    plain, stranded = measure(first), measure(replace(first, fit=replace(first.fit, stranded=True)))
+    assert plain is not None and stranded is not None
+    assert stranded.stranded and not plain.stranded
+    assert stranded.score == plain.score - PENALTY_STRANDED
+
+
+def test_a_short_last_card_of_a_split_post_loses_points(fonts) -> None:
+    """The last of the cards autoSplit cut a post into, under `LAST_SHORT` full, loses
+    `LAST_WEIGHT` a percent under it (a closing question alone on a third card at 35 %,
+    rated 4/5, scored 100); the same card as a part of its own (`closes` false: hrSplit,
+    noSplit) is a part's end and is not scored down over 20 %."""
+    post = "\n\n".join(f"## 第 {n} 节\n\n{PARAGRAPH}" for n in range(1, 7))
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit", scale=1)
+    *_, last = layout.layout_pages(post, _theme(), fonts, options)
+    assert last.fit is not None and last.fit.closes
+    short = replace(last, rows=last.rows[:3])  # a heading and its first lines
+    quality = measure(short)
+    assert quality is not None and LAST_FULL_ENOUGH < quality.fill < LAST_SHORT
+    lost = 100 * LAST_WEIGHT * (LAST_SHORT - quality.fill)
+    assert quality.score == round(100 - lost) < 100
+    own = measure(replace(short, fit=replace(last.fit, closes=False)))
+    assert own is not None and own.score == 100
+    whole = measure(last)
+    assert whole is not None and whole.fill > LAST_SHORT and whole.score == 100

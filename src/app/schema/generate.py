@@ -252,6 +252,14 @@ class CardQuality(msgspec.Struct, frozen=True):
             " table_header_alone, quote_that_fits_split."
         ),
     ]
+    strandedEnd: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: the card opens with the short end (under 30 % of the card) of"
+            " the section the card before began, above the next heading: a tip read atop the"
+            " next section's card."
+        ),
+    ] = False
     notes: Annotated[
         list[str],
         msgspec.Meta(
@@ -274,6 +282,7 @@ def card_quality(quality: layout.Quality | None) -> CardQuality | None:
         lowestContrast=quality.lowest_contrast,
         justifyStretch=round(quality.stretch, 3),
         brokenRules=list(quality.broken_rules),
+        strandedEnd=quality.stranded,
         notes=list(quality.notes),
     )
 

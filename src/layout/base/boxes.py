@@ -326,6 +326,8 @@ class Fit:
     section_end: bool = False  # the next card opens with a heading: this one ends a section
     title: bool = False  # the post's first card holds its title and lead alone, cards follow
     cover: bool = False  # that title card is set as the post's cover: in larger type
+    stranded: bool = False  # it opens with the short end of the section the card before began
+    closes: bool = False  # the last of two or more cards autoSplit cut the post into
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..base.boxes import Row
+from ..base.boxes import PlacedRow, Row
 
 # The names of the broken rules (`RULE`) the quality report gives for a card's end.
 HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
@@ -41,6 +41,21 @@ TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads
 def opens_section(row: Row) -> bool:
     """Whether `row` is a heading's (or a rule's: an author's section break)."""
     return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
+
+
+def opens_stranded(rows: Sequence[PlacedRow], room: float, before: Row | None) -> bool:
+    """Whether a card's rows open with the end of the section before it (not a heading or
+    rule), whole blocks under `TAIL` of the card's `room` tall, above the next heading or
+    rule on the card: a tip that ends its table's section read atop the next section's
+    card. The rest of a block the card before ends in (`before`, its last row: a
+    paragraph's last lines, a table's rows under its header again) is not stranded but
+    read on, as a long article reads on from card to card."""
+    if not rows or opens_section(rows[0].row):
+        return False
+    if before is not None and before.source[:1] and before.source[:1] == rows[0].row.source[:1]:
+        return False
+    heading = next((placed for placed in rows if opens_section(placed.row)), None)
+    return heading is not None and heading.y - rows[0].y < TAIL * room
 
 
 def title_only(rows: Sequence[Row]) -> bool:

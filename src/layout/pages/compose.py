@@ -38,7 +38,7 @@ from ..parse.markdown import split_at_rules
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from . import short
-from .breakrules import opens_section
+from .breakrules import opens_section, opens_stranded
 from .cardface import (
     content_box,
 )
@@ -346,6 +346,11 @@ def _compose(
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
         fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
+        before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
+        stranded = (
+            before is not None and fixed and opens_stranded(placement.rows, box.height, before)
+        )
+        fit = replace(fit, stranded=stranded, closes=fixed and n == len(pages) > 1)
         height = _grown(placement, box, card)[1] if grow else card.height
         page = card_page(
             placement,

@@ -38,9 +38,10 @@ table rows so (`squeeze.TIGHT`, as much as squeezed gaps cost) to hold a table w
 heading or its note rather than split it.
 
 Vertical justification: a card may give up to `squeeze` of its block spacing (the rows'
-gaps, then its panels' padding; the theme sets the bound) when that saves a card or spares
-a broken rule, and then only the cards that need it are tightened, each just enough
-(`squeeze.SQUEEZED` per such card; squeeze.py fits them).
+gaps, then its panels' padding; the theme sets the bound) when that saves a card, spares a
+broken rule or, on as many cards, carries fewer sections' short ends to the next card, and
+then only the cards that need it are tightened, each just enough (`squeeze.SQUEEZED` per
+such card; squeeze.py fits them).
 
 What a card between two breaks shows and the height it takes is measured on the post
 stacked as one column (`column.py`, prefix sums: a card's height is two lookups, so a post of
@@ -138,13 +139,22 @@ def paged(
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    if squeeze > 0 and len(ends) > 1 and (rules or column.could_save_a_card(len(ends), squeeze)):
+    strands = breaks.strands(ends)
+    if (
+        squeeze > 0
+        and len(ends) > 1
+        and (rules or strands or column.could_save_a_card(len(ends), squeeze))
+    ):
         # tighter gaps where they save a card, or where they spare a broken rule (a title
-        # 3 px too tall to stay with its diagram ended a slide alone)
+        # 3 px too tall to stay with its diagram ended a slide alone) or, breaking none
+        # more, a section's stranded end (apple-notes' recipe tip at 500x500)
         tighter = breaks.best_ends(squeeze)
         tighter_broken = breaks.broken_at(tighter, squeeze)
-        fewer_rules = len(tighter) == len(ends) and sum(map(len, tighter_broken)) < rules
-        if len(tighter) < len(ends) or fewer_rules:
+        tighter_rules = sum(map(len, tighter_broken))
+        as_many = len(tighter) == len(ends)
+        fewer_rules = as_many and tighter_rules < rules
+        fewer_strands = as_many and tighter_rules <= rules and breaks.strands(tighter) < strands
+        if len(tighter) < len(ends) or fewer_rules or fewer_strands:
             ends, broken, squeezed = tighter, tighter_broken, True
     if max_pages is not None and len(ends) > max_pages:
         raise TooManyPages(len(ends), max_pages)
@@ -328,6 +338,11 @@ class _Breaks:
             self.break_prices[squeeze] = prices
             self.break_rules[squeeze] = rules
         return self.break_prices[squeeze]
+
+    def strands(self, ends: list[int]) -> int:
+        """How many cards of the set of breaks `ends` open with a section's short end
+        (`_strands`)."""
+        return sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
 
     def _strands(self, end: int) -> bool:
         """Whether a card opening at row `end` (inside a section) opens with that section's

@@ -5,7 +5,8 @@ it) and reports how full its content box is, its tallest empty band, whether it 
 anything, the smallest of the post's text as a 360-px-wide phone shows it (words, not
 marks such as a list's number on its badge), its least readable text against what is
 painted under it, its loosest justified line (the most justification added to a gap
-between two characters), the page-break rules its end breaks, how layout changed the
+between two characters), the page-break rules its end breaks, whether it opens with the
+short end of the section before, how layout changed the
 author's blocks to fit (`Row.note`), and a 0–100 score. Nothing is drawn: a card is measured in
 well under a millisecond.
 
@@ -47,6 +48,11 @@ PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at 
 # What costs a card its points (`score`): each the level below which a designer would act.
 FULL_ENOUGH = 0.75  # a card before the last filled less than this shows a hole (55 %: abandoned)
 LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
+# The last of the cards autoSplit cut a post into, under this, reads as left over: it loses
+# `LAST_WEIGHT` a percent (a stub under `LAST_FULL_ENOUGH` a point a percent more). A
+# closing question alone on a third card at 35 % was rated 4/5 and scored 100.
+LAST_SHORT = 0.5
+LAST_WEIGHT = 0.4
 SECTION_FULL_ENOUGH = 0.5  # a card ending its section (a heading next) may end this early
 # A title card set in its middle reads as the post's cover, but under this share it is also
 # a card left half empty before the last (pop-art's 41 % fund title card, rated 4/5, scored
@@ -65,6 +71,9 @@ PENALTY_HIDDEN = 30
 # a designer sets it again by hand, as for a broken page-break rule.
 PENALTY_LOOSE = 10
 PENALTY_RULE = 10
+# A card that opens with the short end of the section the card before began (`Fit.stranded`:
+# a recipe's tip read atop the method's card) is fixed by hand as a broken rule is.
+PENALTY_STRANDED = 10
 MAX_RULES_PENALTY = 30
 # A plain-text block set in columns that had to wrap (`blocks.panels.COLUMNS_WRAPPED`): every
 # column after the wrap is out of line, worse than the same block set small enough to keep them.
@@ -85,6 +94,7 @@ class Quality:
     notes: tuple[str, ...] = ()  # how layout changed the author's blocks to fit (`Row.note`)
     stretch: float = 0.0  # em justification added to the card's widest gap between characters
     contrast_short: float = 0.0  # how far the least readable run falls under what its size asks
+    stranded: bool = False  # it opens with the short end of the section before (`Fit.stranded`)
 
 
 def measure(page: Page) -> Quality | None:
@@ -111,6 +121,7 @@ def measure(page: Page) -> Quality | None:
         notes,
         stretch,
         round(short, 2),
+        fit.stranded,
     )
     return replace(quality, score=_score(quality, fit))
 
@@ -125,6 +136,10 @@ def _score(quality: Quality, fit: Fit) -> int:
         lost += PENALTY_COLUMNS
     if quality.stretch > LOOSE_GAP + 1e-6:
         lost += PENALTY_LOOSE
+    if quality.stranded:
+        lost += PENALTY_STRANDED
+    if fit.closes:
+        lost += 100 * LAST_WEIGHT * max(0.0, LAST_SHORT - quality.fill)
     enough = LAST_FULL_ENOUGH if fit.last else FULL_ENOUGH
     if fit.section_end and not fit.last:
         enough = SECTION_FULL_ENOUGH

@@ -20,7 +20,7 @@ from typing import TypeVar
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .breakrules import TAIL, opens_section, title_only
+from .breakrules import opens_section, title_only
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, Quality, measure
 
@@ -326,16 +326,9 @@ def fault_free(
 
 
 def stranded_tails(pages: list[Page]) -> int:
-    """The cards after the first that open with the end of the section before, under
-    `TAIL` of the card, above the next heading or rule: traditional-chinese's Chengdu
-    guide opened card 2 with Day 1's tip, a quote 2 px too tall to end card 1, above Day
-    2's heading; its English notes at 0.98 cleared a half-empty card 2 but opened card 3
-    with the quote that ends card 2's section."""
-    count = 0
-    for page in pages[1:]:
-        rows = page.rows
-        if not rows or page.fit is None or opens_section(rows[0].row):
-            continue
-        heading = next((placed for placed in rows if opens_section(placed.row)), None)
-        count += heading is not None and heading.y - rows[0].y < TAIL * page.fit.room
-    return count
+    """The cards that open with the end of the section before (`Fit.stranded`, read by
+    `breakrules.opens_stranded`): traditional-chinese's Chengdu guide opened card 2 with
+    Day 1's tip, a quote 2 px too tall to end card 1, above Day 2's heading; its English
+    notes at 0.98 cleared a half-empty card 2 but opened card 3 with the quote that ends
+    card 2's section."""
+    return sum(page.fit.stranded for page in pages if page.fit is not None)
