@@ -187,6 +187,8 @@ PHRASES = {
     "# 上海｜藏在梧桐区的5家宝藏咖啡馆☕️ 周末就去！": ("上海｜", "咖啡馆"),
     # Japanese phrases (BudouX): jieba's Chinese cuts had "から始め / る"
     "# 京都で過ごす週末：Blue Bottle Coffeeから始める「ゆっくり旅」のすすめ": ("始める", "過ごす"),
+    # a particle stays with the Latin word before it (UAX #14 parts them)
+    "## Pythonから始める機械学習入門ガイド": ("pythonから",),
 }
 
 
@@ -242,3 +244,25 @@ def test_capitalised_headings_keep_code_brand_words_and_latin_beside_chinese(
     assert "GitHub" in english and "macOS" in english, english
     chinese = heading_text("# 用asyncio写一个City Walk爬虫", theme_mode, fonts)
     assert "asyncio" in chinese and "City Walk" in chinese, chinese
+
+
+LEAD = "雨の京都は、人が少なくて実はねらい目。傘ひとつで回れる、屋根の多いルートを紹介します。"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_japanese_heading_is_balanced_between_its_phrases(width: int, fonts) -> None:
+    """A Japanese title on two lines is balanced at BudouX's phrase edges: jieba's Chinese
+    one-character words (で, 雨, の) held every edge but one, and 京都で過ごす雨の日の / 一日
+    ☔ came out 10 | 3 characters in most themes at 440 px."""
+    uneven = []
+    post = f"# 京都で過ごす雨の日の一日 ☔\n\n{LEAD}"
+    for name, mode in THEME_MODES:
+        options = layout.RenderOptions(
+            width=width, height=width * 4 // 3, split="autoSplit", mode=mode
+        )
+        [page] = layout.layout_pages(post, themes.load(name), fonts, options)
+        rows = [p.row for p in page.rows if p.row.source[:1] == page.rows[0].row.source[:1]]
+        lines = [row.text.strip() for row in rows if row.text]
+        if len(lines) == 2 and min(len(line.replace(" ", "")) for line in lines) < 4:
+            uneven.append((name, mode, lines))
+    assert not uneven

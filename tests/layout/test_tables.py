@@ -187,6 +187,11 @@ def test_a_monthly_table_keeps_its_months_and_figures_whole(fonts, apple_notes) 
         ([5, 5], [10, 10], [30, 10], 40, [30, 10]),  # exactly fits
         ([5, 5], [10, 20], [110, 20], 80, [60, 20]),  # spare 50 goes to the column wanting it
         ([5, 5], [10, 30], [60, 80], 90, [35, 55]),  # equal wants share the spare equally
+        # A short column (a price) whose text fits an even share keeps it unwrapped, then
+        # the next shortest; the longest wraps (it took 85.8 of its 86 and wrapped before).
+        ([5, 5, 5], [72, 80, 72], [142, 86, 170], 392, [142, 86, 164]),
+        # ... never so that the others lose their words (300 left for a 300 word): shared.
+        ([5, 5, 5], [10, 10, 300], [60, 60, 400], 400, [30, 30, 340]),
         # Words fit at scale 350 / 400 = 0.875: kept whole, the table scaled.
         ([10, 10], [100, 300], [200, 400], 350, [100, 300]),
         # Scale 0.5 is too small: the widest word breaks, the other stays whole.

@@ -3,7 +3,10 @@
 Column widths follow CSS automatic table layout: each column gets at least its widest
 unbreakable word (min-content) and grows toward its unwrapped text (max-content) in
 proportion to how much it wants; a table whose text fits on one line per cell is
-stretched to the full width. Words stay whole: in a cell a run of up to KEEP_WHOLE
+stretched to the full width. Unlike a browser, a column whose unwrapped text fits an even
+share of the width left is given it first (`_short_first`): shared in proportion, a
+five-character column of prices wrapped "展示に / よる" a few px short, beside two long
+columns that wrapped anyway. Words stay whole: in a cell a run of up to KEEP_WHOLE
 characters between spaces ("10月", "指标", "1,250") is one word, and a longer run of
 Chinese keeps at least that many characters a line. When the words do not fit, the table
 is laid out at their widths and scaled down, but not below MIN_TEXT_SIZE; a table wider
@@ -254,7 +257,7 @@ def distribute(needs: ColumnNeeds, width: float, floor: float) -> list[float]:
     if sum(lines) <= width:
         return [w * width / sum(lines) for w in lines]
     if sum(words) <= width:
-        return _between(words, lines, width)
+        return _short_first(words, lines, width)
     if fits_scaled(needs, width, floor):
         return list(words)
     return _break_widest(needs, width)
@@ -279,6 +282,27 @@ def _break_widest(needs: ColumnNeeds, width: float) -> list[float]:
     shares = _between(lows, [words[c] for c in order], spare) if sum(lows) < spare else lows
     share = dict(zip(order, shares, strict=True))
     return [share.get(c, words[c]) for c in range(len(words))]
+
+
+def _short_first(lows: list[float], highs: list[float], width: float) -> list[float]:
+    """Widths between `lows` and `highs` summing to `width` (less than the highs' sum): the
+    columns whose highs fit an even share of the width left take them, round by round,
+    while the rest keep room for their lows (columns alike get widths alike); the rest
+    share what is left in proportion (`_between`). A short column is set on one line a
+    row; the long ones, which wrap either way, wrap a little more."""
+    widths: dict[int, float] = {}
+    left, room = list(range(len(highs))), width
+    while True:
+        short = [c for c in left if highs[c] <= room / len(left)]
+        rest = [c for c in left if c not in short]
+        taken = sum(highs[c] for c in short)
+        if not short or not rest or room - taken < sum(lows[c] for c in rest):
+            break
+        widths.update((c, highs[c]) for c in short)
+        left, room = rest, room - taken
+    shared = _between([lows[c] for c in left], [highs[c] for c in left], room)
+    widths.update(zip(left, shared, strict=True))
+    return [widths[c] for c in range(len(highs))]
 
 
 def _between(lows: list[float], highs: list[float], width: float) -> list[float]:

@@ -308,13 +308,18 @@ _PHRASE_ENDS = frozenset((Brk.SP, Brk.CL, Brk.CLW, Brk.B2, Brk.ZW))
 def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` (a heading's, its words kept) with no break beside a one-character Chinese
     word unless punctuation, a space or an emoji is there too (不踩雷 and 用 asyncio stay
-    whole: `single_han_edges`), and none before a dash (no heading line starts with —).
+    whole: `single_han_edges`; in Japanese, none inside one of BudouX's phrases), and none
+    before a dash (no heading line starts with —).
     Stricter than a word list: the caller falls back to the words when a phrase is wider
     than the line."""
     kept = list(allowed)
     classes = [classify(t) for t in texts]
     text = "".join(texts)
-    edges = single_han_edges(text) if has_han(text) else set()
+    japanese = is_japanese(text)
+    # jieba's one-character words mean nothing in Japanese (京都で過ごす雨の日の: で, 雨,
+    # の each "a word"), where they held every phrase edge and set 10 | 3 characters
+    edges = single_han_edges(text) if has_han(text) and not japanese else set()
+    inside = inside_phrases(text) if japanese else set()  # Python / から始める: no
     # a Latin name ends a phrase: 从La Roche-Posay / 到The Ordinary, where the one-character
     # words before each name stay with it (从La, 到The, as 用 stays with asyncio)
     named = {stop - 1 for _, stop in latin_names(texts)}
@@ -324,7 +329,7 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
         if kept[i] != ALLOWED:
             continue
         edge = i not in named and end in edges and _mid_phrase(texts, classes, i)
-        if classes[i + 1] == Brk.B2 or edge:
+        if classes[i + 1] == Brk.B2 or edge or end in inside:
             kept[i] = NEVER
     return kept
 
