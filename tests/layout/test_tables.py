@@ -180,6 +180,20 @@ def test_a_monthly_table_keeps_its_months_and_figures_whole(fonts, apple_notes) 
     assert min(scales) >= 12 / 14.4
 
 
+def test_inline_code_with_spaces_is_measured_whole(fonts) -> None:
+    """A code span up to `SHORT_CODE` clusters never breaks, spaces and all; its column's
+    narrowest width measured it without its spaces, and at 440 px the columns that fitted
+    the measure broke "for line i n f", "with open(p) a s f" between letters."""
+    code = ["for line in f", "with open(p) as f", "yield block", "return total"]
+    md = "| a | b | c | d |\n|---|---|---|---|\n| " + " | ".join(f"`{c}`" for c in code) + " |\n"
+    theme = layout.decode_theme('name = "t"\n')
+    for width in (300, 360, 440, 520):
+        options = layout.RenderOptions(width=width, height=width * 4 // 3, split="autoSplit")
+        pages = layout.layout_pages(md, theme, fonts, options)
+        cells = [c for p in pages for r in p.rows for c in r.row.text.split(" | ")]
+        assert [c for c in cells if c not in "abcd"] == code, width
+
+
 @pytest.mark.parametrize(
     ("glyphs", "words", "lines", "width", "expected"),
     [

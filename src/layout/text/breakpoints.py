@@ -232,17 +232,21 @@ def measure_widths(spans: list[Span], fonts: FontBook, keep: int = 0) -> Content
     clusters in a row (so a column of Chinese text keeps a few characters a line)."""
     clusters = shape(spans, fonts)
     allowed = _allowed(clusters, keep)
-    widest_glyph = widest_piece = piece = line = widest_line = 0.0
+    widest_glyph = widest_piece = piece = trailing = line = widest_line = 0.0
     for cluster, brk in zip(clusters, allowed, strict=False):
+        # a space inside an unbreakable piece counts (`for line in f` in inline code is one
+        # piece: measured without its spaces, its column came out 8 px short and the code
+        # broke "for line i / n f"); the spaces a piece ends with hang and do not
+        piece += cluster.width
+        trailing = trailing + cluster.width if cluster.is_space else 0.0
         if not cluster.is_space:
-            piece += cluster.width
             widest_glyph = max(widest_glyph, cluster.width)
         line += cluster.width
         if brk in (ALLOWED, MANDATORY):
-            widest_piece, piece = max(widest_piece, piece), 0.0
+            widest_piece, piece, trailing = max(widest_piece, piece - trailing), 0.0, 0.0
         if brk == MANDATORY:
             widest_line, line = max(widest_line, line), 0.0
-    word = max(widest_piece, piece, _widest_window(clusters, keep))
+    word = max(widest_piece, piece - trailing, _widest_window(clusters, keep))
     return ContentWidths(widest_glyph, word, max(widest_line, line))
 
 
