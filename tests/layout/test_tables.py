@@ -14,7 +14,13 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.base.boxes import GlyphRun, Group, Item, PlacedRow
-from inkcard.layout.blocks.tables import ColumnNeeds, column_groups, distribute
+from inkcard.layout.blocks.tables import (
+    ONE_LINE_SCALE,
+    TIGHT_SIDES,
+    ColumnNeeds,
+    column_groups,
+    distribute,
+)
 
 CHAR = 14.4
 PAD = 10.0
@@ -203,7 +209,9 @@ def test_inline_code_with_spaces_is_measured_whole(fonts) -> None:
         ([5, 5], [10, 30], [60, 80], 90, [35, 55]),  # equal wants share the spare equally
         # A short column (a price) whose text fits an even share keeps it unwrapped, then
         # the next shortest; the longest wraps (it took 85.8 of its 86 and wrapped before).
-        ([5, 5, 5], [72, 80, 72], [142, 86, 170], 392, [142, 86, 164]),
+        ([5, 5, 5], [72, 80, 72], [142, 86, 170], 370, [142, 86, 142]),
+        # 6 px over 392 (within 5 %): every cell on one line, the table scaled 0.985
+        ([5, 5, 5], [72, 80, 72], [142, 86, 170], 392, [142, 86, 170]),
         # ... never so that the others lose their words (300 left for a 300 word): shared.
         ([5, 5, 5], [10, 10, 300], [60, 60, 400], 400, [30, 30, 340]),
         # Words fit at scale 350 / 400 = 0.875: kept whole, the table scaled.
@@ -227,7 +235,9 @@ def test_distribute(glyphs, words, lines, width, expected) -> None:
     needs = ColumnNeeds(*([float(x) for x in v] for v in (glyphs, words, lines)))
     widths = distribute(needs, float(width), 12 / 14.4)
     assert widths == pytest.approx(expected)
-    if sum(words) < width or (sum(glyphs) < width and sum(words) * 12 / 14.4 > width):
+    if sum(lines) * ONE_LINE_SCALE <= width < sum(lines):
+        assert widths == lines  # every cell on one line, the table scaled a little
+    elif sum(words) < width or (sum(glyphs) < width and sum(words) * 12 / 14.4 > width):
         assert sum(widths) == pytest.approx(width)
 
 
@@ -243,27 +253,34 @@ def row_scale(row: PlacedRow) -> float:
     return group.scale
 
 
-@pytest.mark.parametrize("columns", [12, 13])
-def test_a_table_that_reads_when_scaled_is_one_table(columns, box_fonts, plain_theme) -> None:
-    """12 and 13 columns of 34.4 px (one character and padding) need scale 0.97 and 0.89
-    to fit 400 px, above the 12 px floor (12 / 14.4 = 0.83): scaled as before, not split."""
+@pytest.mark.parametrize("columns", [12, 13, 14])
+def test_a_table_a_little_too_wide_tightens_its_cells_sides(
+    columns, box_fonts, plain_theme
+) -> None:
+    """12 to 14 columns of 34.4 px (one character and 20 px of side padding) are 413 to
+    482 px for 400: with their sides at `TIGHT_SIDES` (12 px) they are 26.4 px, 317 to
+    370 px, and stand at full size, stretched to the width, one table (scaled 0.97–0.89
+    before, and 14 split into two groups)."""
     rows = table_rows(one_character_table(columns), box_fonts, plain_theme)
     assert len(rows) == 3 and [r.row.keep_with_next for r in rows] == [True, False, False]
     assert all(len(r.row.text.split(" | ")) == columns for r in rows)
-    assert [row_scale(r) for r in rows] == [pytest.approx(400 / (columns * 34.4))] * 3
+    lines = cell_lines(rows[1])
+    assert len(lines) == columns  # one line a cell, every glyph at full size
+    assert all(right - left == pytest.approx(CHAR) for left, right in lines)
+    assert lines[0][0] >= 20 + PAD * TIGHT_SIDES - 0.01 and lines[-1][1] <= 420.01
 
 
 def test_a_table_that_would_read_below_12_px_is_split(box_fonts, plain_theme) -> None:
-    """14 columns need 400 / 481.6 = 0.83 < 12 / 14.4: split. The first column (letters)
-    labels the rows and starts each group; 11 columns of 34.4 px fit, then the other 3."""
-    rows = table_rows(one_character_table(14), box_fonts, plain_theme)
-    assert [r.row.text for r in rows] == ["a | b | c | d | e | f | g | h | i | j | k"] * 3 + [
-        "a | l | m | n"
+    """17 columns need 400 / 584.8 = 0.68 < 12 / 14.4 even with their sides tightened
+    (448.8 px, 0.89, under `ONE_LINE_SCALE`): split. The first column (letters) labels
+    the rows and starts each group; 11 columns of 34.4 px fit, then the other 7."""
+    rows = table_rows(one_character_table(17), box_fonts, plain_theme)
+    letters = "abcdefghijklmnopq"
+    assert [r.row.text for r in rows] == [" | ".join(letters[:11])] * 3 + [
+        " | ".join("a" + letters[11:])
     ] * 3
     assert [r.row.gap for r in rows] == [0.0, 0.0, 0.0, 16.0, 0.0, 0.0]
     assert [r.row.keep_with_next for r in rows] == [True, False, False] * 2
-    # Each group fits unwrapped: stretched to 400 px at full size, cells in the content box.
-    assert cell_lines(rows[3]) == [(30.0, 44.4), (130.0, 144.4), (230.0, 244.4), (330.0, 344.4)]
 
 
 N = ColumnNeeds

@@ -82,12 +82,13 @@ def test_a_covers_title_keeps_whole_phrases(fonts: layout.FontBook) -> None:
 
 def test_a_full_first_card_is_unchanged(fonts: layout.FontBook) -> None:
     """apple-notes fills its first card with the title, the lead and the first section:
-    no title card, no cover, its rows at the top."""
+    no title card, no cover, its rows at the top (87 %: its table, one line a row since
+    its cells tighten their sides, leaves the breaker room to end card 2 at its section)."""
     first = layout.layout_pages(SKINCARE, themes.load("apple-notes"), fonts, PORTRAIT)[0]
     assert first.fit is not None and not first.fit.title and not first.fit.cover
     assert first.fit.offset == 0
     quality = measure(first)
-    assert quality is not None and quality.fill > 0.95
+    assert quality is not None and quality.fill > 0.85
 
 
 @pytest.mark.parametrize("name", ["pop-art", "art-deco", "traditional-chinese", "minimal"])

@@ -38,6 +38,14 @@ EPSILON = 1e-6  # px: a sum of shares that rounds past the width still fits
 # A table is not scaled below 12 px text (14.4 px table text: scale 0.83); wider ones are
 # split into column groups. 12 px is the floor Chinese-locale browsers long put on text.
 MIN_TEXT_SIZE = 12.0
+# A table whose cells all fit one line at this share of its size or more is set that much
+# smaller rather than wrapped: 18 cities, 10 px over 392, wrapped "提前7天 / 抢票" in every
+# row at full size; at 0.975 each row is one line, as a designer would set it.
+ONE_LINE_SCALE = 0.95
+# Before a row wraps, its cells' side padding may shrink to this share (`_tight_sides`): the
+# 18-city table (five columns, 20 px of padding each) was 31 px over 400 and wrapped a
+# third of its rows; with 12 px a column every row is one line at full size.
+TIGHT_SIDES = 0.6
 COMFORT_EMS = 6.0  # in a column group, a column of long text gets six characters a line
 TIGHT_PADDING = 0.4  # of a row's top and bottom padding kept where a card sets it tight
 LABEL_SHARE = 0.25  # a row-label column repeated in every group takes at most this share
@@ -130,6 +138,11 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
     ]
     needs = measure_columns(spans, style, text)
     floor = min(1.0, MIN_TEXT_SIZE / style.size)
+    tight = _tight_sides(style, needs, box.width, floor)
+    if tight is not style:
+        style = tight
+        styles = [replace(st, padding=tight.padding) for st in styles]
+        needs = measure_columns(spans, style, text)
     comfort = COMFORT_EMS * style.size + style.padding[1] + style.padding[3]
     labels = _has_row_labels(table)
     rows: list[Row] = []
@@ -147,6 +160,21 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
         rows.append(replace(part[0], gap=gap))
         rows.extend(replace(body, header=part[0]) for body in part[1:])  # repeated on a new card
     return rows
+
+
+def _tight_sides(style: Style, needs: ColumnNeeds, width: float, floor: float) -> Style:
+    """`style` with its cells' side padding down to `TIGHT_SIDES` of itself where that
+    sets every cell on one line (within `ONE_LINE_SCALE`) and the theme's own padding
+    would wrap some or scale the table: a designer tightens a table's columns before
+    breaking its rows or setting its text smaller."""
+    top, right, bottom, left = style.padding
+    lines = sum(needs.lines)
+    saved = len(needs.lines) * (right + left) * (1.0 - TIGHT_SIDES)
+    scale = max(floor, ONE_LINE_SCALE)
+    if lines <= width + EPSILON or (lines - saved) * scale > width + EPSILON:
+        return style
+    padding = (top, right * TIGHT_SIDES, bottom, left * TIGHT_SIDES)
+    return replace(style, padding=padding)
 
 
 def _table_rows(
@@ -250,12 +278,15 @@ def column_groups(
 
 def distribute(needs: ColumnNeeds, width: float, floor: float) -> list[float]:
     """Splits `width` between columns that want at most their unwrapped text and keep
-    their longest word; when the words do not fit, the columns keep their words and the
+    their longest word (a table within `ONE_LINE_SCALE` of its unwrapped width is scaled
+    instead: widths summing past `width`); when the words do not fit, the columns keep their words and the
     table is scaled (widths summing past `width`), down to `floor`. Past that, words
     break: see `_break_widest`."""
     _, words, lines = needs
     if sum(lines) <= width:
         return [w * width / sum(lines) for w in lines]
+    if sum(lines) * max(floor, ONE_LINE_SCALE) <= width + EPSILON:
+        return list(lines)  # scaled to the width: every cell on one line
     if sum(words) <= width:
         return _short_first(words, lines, width)
     if fits_scaled(needs, width, floor):
