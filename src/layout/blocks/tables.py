@@ -279,9 +279,9 @@ def column_groups(
 def distribute(needs: ColumnNeeds, width: float, floor: float) -> list[float]:
     """Splits `width` between columns that want at most their unwrapped text and keep
     their longest word (a table within `ONE_LINE_SCALE` of its unwrapped width is scaled
-    instead: widths summing past `width`); when the words do not fit, the columns keep their words and the
-    table is scaled (widths summing past `width`), down to `floor`. Past that, words
-    break: see `_break_widest`."""
+    instead: widths summing past `width`); when the words do not fit, the columns keep
+    their words and the table is scaled, down to `floor`. Past that, words break: see
+    `_break_widest`."""
     _, words, lines = needs
     if sum(lines) <= width:
         return [w * width / sum(lines) for w in lines]
