@@ -218,7 +218,7 @@ def test_a_slide_left_a_hole_gives_way_to_a_near_miss_one_zoom_smaller() -> None
     paragraphs, 38 % full (the lead-in "Nested lists:" and its list, a keep chain, went
     whole to slide 3). One step of the ladder smaller, five slides, the emoji line, the
     lead-in and the list share slide 2; the slide left at 54 % is a near miss, not a hole
-    (`zoom.HOLE`). (Four since its table's cells tighten their sides to hold one line
+    (`zoom.SLIDE_HOLE`). (Four since its table's cells tighten their sides to hold one line
     each: the table, no longer wrapped, joins the last slide.)"""
     cards = pages((POSTS / "06-edge-cases.md").read_text("utf-8"), "notebook")
     assert len(cards) <= 5

@@ -216,7 +216,7 @@ def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
 def slide_faults(pages: list[Page]) -> tuple[int, int]:
     """What a designer would hold against a set of slides: `_faults`, and with the cards
     half empty each card before the last that cuts a code block short under `CODE_FULL`
-    (`cut_short`), each counted twice; once more each slide before the last under `HOLE`,
+    (`cut_short`), each counted twice; once more each slide before the last under `SLIDE_HOLE`,
     and once a title slide that holds the title alone (`_bare`). A cover is a slide more,
     so a zoom whose set needs none wins, but it reads as the deck's cover, where a slide
     half empty does not; of two sets each with a slide half empty, the one without a hole
@@ -225,7 +225,7 @@ def slide_faults(pages: list[Page]) -> tuple[int, int]:
     measures = _measured(pages, None)
     broken, sparse = _faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
-    holes = sum(_sparse(page, quality, HOLE) for page, quality in before_last)
+    holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
     return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages)
 
 
@@ -257,7 +257,7 @@ def _goes_on(page: Page, after: Page) -> bool:
 BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
 CODE_FULL = 0.75  # the report's `FULL_ENOUGH`: a card under it shows a hole
 SPARSE = 0.55  # bench_quality's card left half empty before the last
-HOLE = 0.4  # a card before the last under this reads as a hole, not a near miss
+SLIDE_HOLE = 0.4  # a card before the last under this reads as a hole, not a near miss
 _UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
 
 
