@@ -341,7 +341,10 @@ class _Breaks:
 
     def strands(self, ends: list[int]) -> int:
         """How many cards of the set of breaks `ends` open with a section's short end
-        (`_strands`)."""
+        (`_strands`), a paragraph's last lines included: where squeezed gaps end the
+        section on its card instead, every card of the long article opens with a heading.
+        The report does not charge a paragraph that reads on (`breakrules.opens_stranded`):
+        a type step taken to spare one left its first card three-quarters full."""
         return sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
 
     def _strands(self, end: int) -> bool:
