@@ -104,6 +104,11 @@ class ColumnNeeds(NamedTuple):
     def pick(self, columns: list[int]) -> ColumnNeeds:
         return ColumnNeeds(*([needs[col] for col in columns] for needs in self))
 
+    def less(self, padding: float) -> ColumnNeeds:
+        """The needs with `padding` less of each column's (every cell of a column has its
+        padding added alike): a table's cells with tighter sides, not measured again."""
+        return ColumnNeeds(*([need - padding for need in needs] for needs in self))
+
     def room(self, comfort: float) -> list[float]:
         """The width a column takes in a column group: its longest word, and at least
         `comfort` for longer text, but no more than its text unwrapped."""
@@ -138,11 +143,10 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
     ]
     needs = measure_columns(spans, style, text)
     floor = min(1.0, MIN_TEXT_SIZE / style.size)
-    tight = _tight_sides(style, needs, box.width, floor)
+    tight, needs = _tight_sides(style, needs, box.width, floor)
     if tight is not style:
         style = tight
         styles = [replace(st, padding=tight.padding) for st in styles]
-        needs = measure_columns(spans, style, text)
     comfort = COMFORT_EMS * style.size + style.padding[1] + style.padding[3]
     labels = _has_row_labels(table)
     rows: list[Row] = []
@@ -162,19 +166,21 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
     return rows
 
 
-def _tight_sides(style: Style, needs: ColumnNeeds, width: float, floor: float) -> Style:
-    """`style` with its cells' side padding down to `TIGHT_SIDES` of itself where that
-    sets every cell on one line (within `ONE_LINE_SCALE`) and the theme's own padding
-    would wrap some or scale the table: a designer tightens a table's columns before
-    breaking its rows or setting its text smaller."""
+def _tight_sides(
+    style: Style, needs: ColumnNeeds, width: float, floor: float
+) -> tuple[Style, ColumnNeeds]:
+    """`style` with its cells' side padding down to `TIGHT_SIDES` of itself, and `needs`
+    with it, where that sets every cell on one line (within `ONE_LINE_SCALE`) and the
+    theme's own padding would wrap some or scale the table: a designer tightens a table's
+    columns before breaking its rows or setting its text smaller. Else both as they are."""
     top, right, bottom, left = style.padding
+    less = (right + left) * (1.0 - TIGHT_SIDES)  # a column's
     lines = sum(needs.lines)
-    saved = len(needs.lines) * (right + left) * (1.0 - TIGHT_SIDES)
     scale = max(floor, ONE_LINE_SCALE)
-    if lines <= width + EPSILON or (lines - saved) * scale > width + EPSILON:
-        return style
+    if lines <= width + EPSILON or (lines - len(needs.lines) * less) * scale > width + EPSILON:
+        return style, needs
     padding = (top, right * TIGHT_SIDES, bottom, left * TIGHT_SIDES)
-    return replace(style, padding=padding)
+    return replace(style, padding=padding), needs.less(less)
 
 
 def _table_rows(
