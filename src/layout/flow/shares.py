@@ -17,7 +17,7 @@ compares them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 from ..blocks.fences import is_diagram
 from ..blocks.parts import Part
@@ -35,7 +35,7 @@ from ..parse.doc import (
     Rule,
     Table,
     Text,
-    node_values,
+    nodes,
 )
 from ..parse.markdown import MATH, MATH_DISPLAY
 
@@ -54,7 +54,7 @@ def layable_apart(block: Block) -> bool:
     """Whether `block` lays out to the same part in a share as in the post's own flow."""
     if not isinstance(block, _APART):
         return False
-    for node in _nodes(block):
+    for node in nodes(block):
         if isinstance(node, Image) or (isinstance(node, CodeBlock) and is_diagram(node)):
             return False
         if isinstance(node, Text) and node.marks & _POST_WIDE_MARKS:
@@ -109,13 +109,6 @@ def _chars(block: Block) -> int:
     """The characters `block` lays out: about what its layout costs."""
     return sum(
         len(node.text) if isinstance(node, Text) else len(node.code)
-        for node in _nodes(block)
+        for node in nodes(block)
         if isinstance(node, Text | CodeBlock)
     )
-
-
-def _nodes(node: object) -> Iterator[object]:
-    """`node` and everything inside it (the parse tree is structs and tuples)."""
-    yield node
-    for child in node if isinstance(node, tuple) else node_values(node):
-        yield from _nodes(child)

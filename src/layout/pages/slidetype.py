@@ -30,7 +30,7 @@ from dataclasses import replace
 
 from ..base.boxes import Page
 from ..blocks.fences import is_diagram
-from ..parse.doc import Block, CodeBlock, Columns, Doc, ListBlock, Steps
+from ..parse.doc import CodeBlock, Doc, nodes
 from ..style.resolver import Styles
 from .quality import PHONE_WIDTH
 from .zoom import LEGIBLE_BODY_PX, best_zoom, slide_faults
@@ -93,10 +93,10 @@ def code_trials(doc: Doc, styles: Styles, ladder: list[float], width: float) -> 
     zoom by its frame or its faults set the asyncio tutorial's code at 8.6-9.2 px on the
     phone, where code in a mono face needs its size more than the body does."""
     trials: list[Trial] = []
-    code = styles.roles.get("code_block")
+    code = styles.roles.get("code_block") if _has_code(doc) else None
     for zoom in ladder:
         px = code_px(width, zoom)
-        if code is not None and px > code.size + 0.01 and _has_code(doc.blocks):
+        if code is not None and px > code.size + 0.01:
             trials.append((zoom, True, px))
         trials.append((zoom, True, 0.0))
     return trials
@@ -133,25 +133,10 @@ def with_code(styles: Styles, px: float) -> Styles:
     return at_least(styles, px, CODE_ROLES) if px else styles
 
 
-def _has_code(blocks: tuple[Block, ...]) -> bool:
-    """Whether `blocks` (or the blocks inside them) hold a code block, not a diagram."""
-    for block in blocks:
-        if isinstance(block, CodeBlock) and not is_diagram(block):
-            return True
-        if _has_code(_inside(block)):
-            return True
-    return False
-
-
-def _inside(block: Block) -> tuple[Block, ...]:
-    """The blocks `block` holds: a quote's or callout's, a list's items', columns', steps'."""
-    if isinstance(block, ListBlock):
-        return tuple(inner for item in block.items for inner in item.blocks)
-    if isinstance(block, Columns):
-        return tuple(inner for column in block.columns for inner in column)
-    if isinstance(block, Steps):
-        return tuple(inner for step in block.steps for inner in step.blocks)
-    return tuple(getattr(block, "blocks", ()))
+def _has_code(doc: Doc) -> bool:
+    """Whether the post holds a code block (anywhere: in a list, a quote, a footnote), not
+    a diagram."""
+    return any(isinstance(node, CodeBlock) and not is_diagram(node) for node in nodes(doc))
 
 
 def is_slide(width: float, height: float, zoom: float) -> bool:

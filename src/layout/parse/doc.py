@@ -147,3 +147,10 @@ def node_values(node: object) -> Iterator[object]:
         yield from msgspec.structs.astuple(node)
     elif isinstance(node, Doc):
         yield node.blocks
+
+
+def nodes(node: object) -> Iterator[object]:
+    """`node` and everything inside it, depth first (the tree is structs and tuples)."""
+    yield node
+    for child in node if isinstance(node, tuple) else node_values(node):
+        yield from nodes(child)
