@@ -10,11 +10,11 @@ A variant that breaks a limit (more cards than allowed, too many pixels) is no c
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..base.boxes import Page
 from ..errors import CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat
-from .quality import measure
+from .quality import Quality, measure
 
 TYPE_STEPS = (0.94, 1.06, 0.88, 1.12)  # besides 1.0, the theme's own
 EXTRA_CARD = 2.0  # score points a card more must buy: a reader swipes through every one
@@ -39,7 +39,9 @@ def best_fit(lay_out: Callable[[float], list[Page]]) -> list[Page]:
     return best
 
 
-def set_score(pages: list[Page]) -> float:
-    """The mean score of the cards (100 for pages nobody measured)."""
-    scores = [quality.score for page in pages if (quality := measure(page)) is not None]
+def set_score(pages: list[Page], measures: Sequence[Quality | None] | None = None) -> float:
+    """The mean score of the cards (100 for pages nobody measured); `measures`: each
+    page's `measure`, when the caller has them."""
+    measured = [measure(page) for page in pages] if measures is None else measures
+    scores = [quality.score for quality in measured if quality is not None]
     return sum(scores) / len(scores) if scores else 100.0

@@ -267,26 +267,31 @@ def type_ladder(pages: list[Page]) -> list[float]:
     either (laid out once, as it was), and none that would set its smallest text
     (`Quality.smallest_text`, at 1.0) under `READABLE_PX` on a phone or below the least of
     fit "auto"'s `TYPE_STEPS`."""
-    if card_faults(pages) == (0, 0) and not short_last(pages):
+    measures = _measured(pages, None)
+    if card_faults(pages, measures) == (0, 0) and not short_last(pages, measures):
         return []
-    read = [quality.smallest_text for page in pages if (quality := measure(page)) is not None]
+    read = [quality.smallest_text for quality in measures if quality is not None]
     smallest = min(read, default=0.0)
     least = max(min(TYPE_STEPS), READABLE_PX / smallest if smallest > 0 else 1.0)
     return [step for step in TYPE_LADDER if step >= least]
 
 
-def card_faults(pages: list[Page]) -> tuple[int, int]:
+def card_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
     """What a designer holds against a set of portrait or square cards: a slide's faults
     (`_faults`), and with the cards half empty, each card that opens with a section's
-    stranded end (`stranded_tails`)."""
-    broken, sparse = _faults(pages)
+    stranded end (`stranded_tails`). `measures`: each page's `measure`, when the caller
+    has them."""
+    broken, sparse = _faults(pages, measures)
     return broken, sparse + stranded_tails(pages)
 
 
-def short_last(pages: list[Page]) -> bool:
+def short_last(pages: list[Page], measures: list[Quality | None] | None = None) -> bool:
     """Whether the last card of a set of two or more is under `SPARSE` full: pop-art's
-    book list at 440x586 left its table and closing question alone on a third card."""
-    last = measure(pages[-1]) if len(pages) > 1 else None
+    book list at 440x586 left its table and closing question alone on a third card.
+    `measures`: each page's `measure`, when the caller has them."""
+    if len(pages) < 2:
+        return False
+    last = measures[-1] if measures is not None else measure(pages[-1])
     return last is not None and last.fill < SPARSE
 
 
@@ -305,18 +310,21 @@ def fault_free(
     full)."""
     if not steps:
         return pages, 1.0
-    floor = set_score(pages)
+    measures = _measured(pages, None)
+    floor = set_score(pages, measures)
     # a set without a fault but with a short last card takes smaller type only where it
     # saves that card: on as many cards, its breaks are the page breaker's to weigh
     # (dreamy's essay at 0.98 filled its last card by setting its title and lead as a
     # cover and leaving card 2 61 % full)
-    fewer = card_faults(pages) == (0, 0)
+    fewer = card_faults(pages, measures) == (0, 0)
 
     def faults(trial: list[Page]) -> tuple[int, int]:
         # nor one the report scores lower: darktech's long article at 0.98 kept a section's
         # end off card 2 by leaving card 1 62 % full
-        broken, sparse = card_faults(trial)
-        return broken, sparse + (set_score(trial) < floor) + (fewer and len(trial) >= len(pages))
+        scored = _measured(trial, None)  # once, for the faults and the score
+        broken, sparse = card_faults(trial, scored)
+        lower = set_score(trial, scored) < floor
+        return broken, sparse + lower + (fewer and len(trial) >= len(pages))
 
     try:
         trial, step = best_zoom(lay_out, steps, faults)
