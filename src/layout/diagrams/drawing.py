@@ -14,7 +14,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .flow.chips import chip_on_line, turns_back, without_spike
-from .flow.paint import LOOP_REACH, LOOP_RISE, Placed, edge_marks, label_colour, node_marks
+from .flow.paint import (
+    LOOP_REACH,
+    LOOP_RISE,
+    Placed,
+    edge_marks,
+    label_colour,
+    look_text,
+    node_marks,
+)
 from .flow.route import PANEL_PAD, TITLE
 from .flow.shapes import label_shift
 from .flow.shapes import size as shape_size
@@ -61,7 +69,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     sizes: dict[str, tuple[float, float]] = {}
     loops = {edge.source for edge in chart.edges if edge.source == edge.target}
     for node in chart.nodes:
-        text = measure(node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH)
+        text = look_text(measure, node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH, node.look)
         placed_text[node.id] = text
         w, h = _node_size(node, text)
         if node.shape == "fork" and across:  # a fork's bar lies across the flow

@@ -44,7 +44,9 @@ class LabelSetter:
         left = label.x - text.width / 2 if label.align == "center" else label.x
         out: list[Item] = []
         for index, line in enumerate(text.lines):
-            laid = self._lines(line, text.size, text.bold, left, text.width + _SLACK, color)
+            laid = self._lines(
+                line, text.size, text.bold, left, text.width + _SLACK, color, text.italic
+            )
             align_shift = 0.0
             for piece in laid[:1]:
                 if label.align == "center":
@@ -54,11 +56,20 @@ class LabelSetter:
         return out
 
     def _lines(
-        self, text: str, size: float, bold: bool, x: float, width: float, color: int
+        self,
+        text: str,
+        size: float,
+        bold: bool,
+        x: float,
+        width: float,
+        color: int,
+        italic: bool = False,
     ) -> list[TextLine]:
         if not text.strip():
             return []
-        style = SpanStyle(self.family, size, bold, False, color)
+        # an author's italic label (`font-style`) slants its CJK too, as a browser does: no
+        # Kai face, whose other widths would re-wrap a label measured upright
+        style = SpanStyle(self.family, size, bold, italic, color, cjk_italic="oblique")
         return layout_text(
             [Span(text, style)],
             self.fonts,

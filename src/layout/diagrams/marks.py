@@ -39,6 +39,7 @@ class Lines:
     height: float
     size: float
     bold: bool = False
+    italic: bool = False  # slanted when set: Latin and CJK alike, as wide as upright
 
 
 # (text, size px, bold, max width) → the label broken into lines and measured.

@@ -155,6 +155,7 @@ def _label(label: Label, palette: Palette) -> list[str]:
     text = label.text
     anchor = "middle" if label.align == "center" else "start"
     weight = ' font-weight="bold"' if text.bold else ""
+    weight += ' font-style="italic"' if text.italic else ""
     look = (
         f'font-size="{text.size:.0f}" fill="{palette.colour(label.color)}"'
         f' text-anchor="{anchor}"{weight}'

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...style.resolver import contrast
-from ..marks import LINE_WIDTH, Lines, Mark, Op, arrowhead, circle_ops, tint
+from ..marks import LINE_WIDTH, Lines, Mark, Measure, Op, arrowhead, circle_ops, tint
 from ..mermaid import Edge, Node
 from .details import details
 from .outlines import filled, outline, polygon
@@ -58,6 +58,15 @@ def node_marks(p: Placed) -> list[Mark]:
     if extra:
         out.append(Mark(extra, look.stroke or "accent", None, DETAIL_WIDTH, None))
     return out
+
+
+def look_text(
+    measure: Measure, text: str, size: float, bold: bool, width: float, look: Look
+) -> Lines:
+    """A node's, class's or state's label measured at the weight its `look` sets (else
+    `bold`) and slanted where it sets `font-style` (a slant takes no width)."""
+    weight = bold if look.bold is None else look.bold
+    return replace(measure(text, size, weight, width), italic=bool(look.italic))
 
 
 def label_colour(node: Node) -> str:

@@ -1,12 +1,14 @@
-"""A flowchart's styling statements → each node's and edge's `Look` (the author's colours).
+"""A flowchart's styling statements → each node's and edge's `Look` (the author's colours
+and label weight and slant).
 
 `classDef`, `class`, `A:::name`, `style` and `linkStyle` (numbered or `default`) are read as
 mermaid-js reads them (class and state diagrams share this sheet with flowcharts): a node takes
 `classDef default`, then its classes in the order given, then its own `style`; an edge takes
-`linkStyle default`, then its own. Colours are read by the engine's one CSS colour parser
-(`layout.parse.color_hex`, tinycss2's CSS Color 4), so every spelling a browser takes is taken;
-a value it refuses is dropped as a browser drops it. A `Look`'s colours are `#rrggbb` strings,
-which the drawing passes on as colour roles.
+`linkStyle default`, then its own. `font-weight` and `font-style` set a label bold or
+slanted; other text properties (size, family) stay the theme's. Colours are read by the
+engine's one CSS colour parser (`layout.parse.color_hex`, tinycss2's CSS Color 4), so every
+spelling a browser takes is taken; a value it refuses is dropped as a browser drops it. A
+`Look`'s colours are `#rrggbb` strings, which the drawing passes on as colour roles.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Look:
     width: float | None = None  # px
     color: str | None = None  # the label's ink
     dash: tuple[float, float] | None = None
+    bold: bool | None = None  # font-weight: the label set bold (and measured so)
+    italic: bool | None = None  # font-style: the label slanted (as wide as upright)
 
     def over(self, base: Look) -> Look:
         """This look with `base`'s values where this one sets none."""
@@ -56,6 +60,10 @@ def parse_look(declarations: str) -> Look:
             look = replace(look, width=_length(value, MAX_WIDTH))
         elif name == "stroke-dasharray":
             look = replace(look, dash=_dash(value))
+        elif name == "font-weight":
+            look = replace(look, bold=_bold(value))
+        elif name == "font-style":
+            look = replace(look, italic=_italic(value))
     return look
 
 
@@ -82,6 +90,24 @@ def _declarations(text: str) -> list[tuple[str, str]]:
 def _colour(value: str) -> str | None:
     found = color_hex(value) if len(value) <= 64 else None
     return found[:7] if found else None  # a see-through colour: drawn opaque
+
+
+def _bold(value: str) -> bool | None:
+    """CSS `font-weight`: bold, bolder or 600 and up set bold; normal, lighter or under
+    600 not (the label's own weight); anything else is dropped, as a browser drops it."""
+    keyword = value.strip().lower()
+    if keyword in ("bold", "bolder"):
+        return True
+    if keyword in ("normal", "lighter"):
+        return False
+    number = _number(keyword)
+    return None if number is None or not 1 <= number <= 1000 else number >= 600
+
+
+def _italic(value: str) -> bool | None:
+    """CSS `font-style`: italic or oblique (with or without an angle) slant; normal not."""
+    keyword = value.strip().lower().split(" ")[0]
+    return {"italic": True, "oblique": True, "normal": False}.get(keyword)
 
 
 def _number(text: str) -> float | None:

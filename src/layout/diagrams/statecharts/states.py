@@ -17,7 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...errors import DiagramError
-from ..flow.paint import look_ink
+from ..flow.paint import look_ink, look_text
+from ..flow.style import PLAIN, Look
 from ..layered import layered_routes, vertex
 from ..marks import (
     LABEL_SIZE,
@@ -170,16 +171,16 @@ class _Layout:
         if state.kind == "choice":
             return CHOICE, CHOICE
         size = SMALL_SIZE if state.kind == "note" else LABEL_SIZE
-        text = self._text(state.id, state.label, size)
+        text = self._text(state.id, state.label, size, state.look)
         w, h = text.width + 2 * PAD_X, text.height + 2 * PAD_Y
         if state.description:
             more = self._text("\0" + state.id, "\n".join(state.description), SMALL_SIZE)
             w, h = max(w, more.width + 2 * PAD_X), h + more.height + PAD_Y
         return max(w, 2 * h), h
 
-    def _text(self, key: str, text: str, size: float) -> Lines:
+    def _text(self, key: str, text: str, size: float, look: Look = PLAIN) -> Lines:
         if key not in self.texts:
-            self.texts[key] = self.measure(text, size, False, MAX_LABEL_WIDTH)
+            self.texts[key] = look_text(self.measure, text, size, False, MAX_LABEL_WIDTH, look)
         return self.texts[key]
 
     def _box(self, state: State, across: bool) -> _Box:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..flow.paint import Placed, look_ink
+from ..flow.paint import Placed, look_ink, look_text
 from ..marks import (
     LABEL_SIZE,
     MAX_LABEL_WIDTH,
@@ -158,7 +158,7 @@ class _ClassLook:
 
     def __init__(self, box: ClassBox, measure: Measure) -> None:
         self.look = box.look
-        self.name = measure(box.label, LABEL_SIZE, True, MAX_LABEL_WIDTH)
+        self.name = look_text(measure, box.label, LABEL_SIZE, True, MAX_LABEL_WIDTH, box.look)
         self.annotation = (
             measure(f"«{box.annotation}»", SMALL_SIZE, False, MAX_LABEL_WIDTH)
             if box.annotation
