@@ -327,6 +327,13 @@ def test_a_card_opening_with_a_sections_stranded_end_loses_points(fonts) -> None
     assert not breakrules.opens_stranded(stack(tip, body), 500.0, body)
     # the rest of a paragraph the card before ends in reads on: not stranded
     assert not breakrules.opens_stranded(stack(tip, heading, body), 500.0, tip)
+    # the end is its rows, not the gap before the next heading: a slide's two-line
+    # paragraph (56 px of a 200-px room) 22 px above its heading is stranded
+    line = Row(28.0, (), text="line", source=(("Paragraph", 4),))
+    spaced = replace(heading, gap=22.0)
+    tops = [0.0, 28.0, 78.0, 108.0]
+    rows = [PlacedRow(r, y) for r, y in zip((line, line, spaced, body), tops, strict=True)]
+    assert breakrules.opens_stranded(rows, 200.0, body)
     first, *_ = layout.layout_pages(
         LONG_POST, _theme(), fonts, layout.RenderOptions(width=440, height=586, scale=1)
     )

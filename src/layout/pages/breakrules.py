@@ -45,17 +45,22 @@ def opens_section(row: Row) -> bool:
 
 def opens_stranded(rows: Sequence[PlacedRow], room: float, before: Row | None) -> bool:
     """Whether a card's rows open with the end of the section before it (not a heading or
-    rule), whole blocks under `TAIL` of the card's `room` tall, above the next heading or
-    rule on the card: a tip that ends its table's section read atop the next section's
-    card. The rest of a block the card before ends in (`before`, its last row: a
-    paragraph's last lines, a table's rows under its header again) is not stranded but
-    read on, as a long article reads on from card to card."""
+    rule), whole blocks under `TAIL` of the card's `room` tall (their rows, not the gap
+    before what follows), above the next heading or rule on the card: a tip that ends
+    its table's section read atop the next section's card. The rest of a block the card
+    before ends in (`before`, its last row: a paragraph's last lines, a table's rows under
+    its header again) is not stranded but read on, as a long article reads on from card
+    to card."""
     if not rows or opens_section(rows[0].row):
         return False
     if before is not None and before.source[:1] and before.source[:1] == rows[0].row.source[:1]:
         return False
-    heading = next((placed for placed in rows if opens_section(placed.row)), None)
-    return heading is not None and heading.y - rows[0].y < TAIL * room
+    at = next((i for i, placed in enumerate(rows) if opens_section(placed.row)), 0)
+    if not at:
+        return False
+    end = rows[at - 1]  # the end's last row: the gap before the heading is not the end's
+    padding = sum(frame.pad_bottom for frame in end.row.frames)
+    return end.y + end.row.height * end.scale + padding - rows[0].y < TAIL * room
 
 
 def title_only(rows: Sequence[Row]) -> bool:
@@ -193,6 +198,7 @@ class Surroundings:
         self.chain_ends = chain_ends(rows)  # the end of the keep chain each row opens
         self.paragraphs = block_runs(rows, "Paragraph")
         self.code = block_runs(rows, "CodeBlock")
+        self.tables = block_runs(rows, "Table")
         self.quotes = pull_quotes(rows)
         self.lone_rows = lone_table_rows(rows)
         self.bare_headers = bare_headers(rows)

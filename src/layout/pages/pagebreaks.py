@@ -96,6 +96,14 @@ MID_SECTION = 0.05
 # more than one 10 % empty, so a set that moves the lead-in along, or ends the card before
 # the section's last block, wins where it costs no card and breaks no rule.
 STRANDED = 0.15
+# On a deck of slides a section's short end atop the next section costs more than a slide
+# left under `LAST_FILL`: a deck gives each section its slide, and a slide of a heading and
+# two lines reads as a slide (an essay's "Do the hard thing first": its quote on one slide,
+# its closing paragraph atop "Move, even a little" on the next). Splitting a table that
+# fits a slide whole costs more still: the ladder counts it a fault (`zoom.slide_faults`),
+# and business's recipe split its table 3 | 2 to keep the tip after it.
+STRANDED_SLIDE = 1.2
+SPLIT_TABLE_SLIDE = 2.0
 
 
 class Paging(msgspec.Struct, frozen=True):
@@ -139,7 +147,7 @@ def paged(
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    strands = breaks.strands(ends)
+    strands = breaks.strands(ends, squeeze)
     if (
         squeeze > 0
         and len(ends) > 1
@@ -153,7 +161,9 @@ def paged(
         tighter_rules = sum(map(len, tighter_broken))
         as_many = len(tighter) == len(ends)
         fewer_rules = as_many and tighter_rules < rules
-        fewer_strands = as_many and tighter_rules <= rules and breaks.strands(tighter) < strands
+        fewer_strands = (
+            as_many and tighter_rules <= rules and breaks.strands(tighter, squeeze) < strands
+        )
         if len(tighter) < len(ends) or fewer_rules or fewer_strands:
             ends, broken, squeezed = tighter, tighter_broken, True
     if max_pages is not None and len(ends) > max_pages:
@@ -179,6 +189,8 @@ class _Breaks:
         # a slide deck's title alone on the first card: its cover, no heading parted
         end = self.title_end
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
+        self.deck = cover
+        self.stranded = STRANDED_SLIDE if cover else STRANDED
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
 
@@ -320,13 +332,15 @@ class _Breaks:
                         prices[end] += SPLIT_CODE
                 elif before.keep_soft and not before.keep_with_next:
                     prices[end] += SOFT
+                if self._splits_table(end, squeeze):
+                    prices[end] += SPLIT_TABLE_SLIDE
                 quote = around.quotes.get(end)
                 if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
                     broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
                 if end in around.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):
-                    prices[end] += MID_SECTION + STRANDED * self._strands(end)
+                    prices[end] += MID_SECTION + self.stranded * self._strands(end)
                 if before.broken_word:  # "misun-" / next card "derstood"
                     broken.append(HYPHEN_AT_END)
                 if end in around.lone_rows:  # a header repeated over one body row
@@ -339,19 +353,34 @@ class _Breaks:
             self.break_rules[squeeze] = rules
         return self.break_prices[squeeze]
 
-    def strands(self, ends: list[int]) -> int:
+    def strands(self, ends: list[int], squeeze: float = 0.0) -> int:
         """How many cards of the set of breaks `ends` open with a section's short end
         (`_strands`), a paragraph's last lines included: where squeezed gaps end the
         section on its card instead, every card of the long article opens with a heading.
         The report does not charge a paragraph that reads on (`breakrules.opens_stranded`):
-        a type step taken to spare one left its first card three-quarters full."""
-        return sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
+        a type step taken to spare one left its first card three-quarters full. On a deck,
+        a table split though it fits a slide with `squeeze` (its rows set tight) counts too:
+        business's recipe kept its table whole on a slide only with tight rows."""
+        opened = sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
+        return opened + sum(self._splits_table(end, squeeze) for end in ends[:-1])
+
+    def _splits_table(self, end: int, squeeze: float) -> bool:
+        """On a deck, whether a break at `end` falls inside a table that fits one slide
+        with `squeeze` (its gaps, and then its rows set tight)."""
+        table = self.around.tables.get(end) if self.deck else None
+        if table is None:
+            return False
+        lo, hi = table
+        tight = self.column.tights[hi] - self.column.tights[lo] if squeeze else 0.0
+        return self.column.used(lo, hi, squeeze) - tight <= self.column.height + EPSILON
 
     def _strands(self, end: int) -> bool:
         """Whether a card opening at row `end` (inside a section) opens with that section's
-        end, under `TAIL` of the card tall, above the next heading or rule."""
+        end, its rows under `TAIL` of the card tall, above the next heading or rule (the
+        gap before that heading is not the end's: counted, a slide's two-line paragraph
+        atop the next section read as 39 % of it and passed)."""
         head, column = self.around.next_sections[end], self.column
-        return head < self.n and column.tops[head] - column.tops[end] < TAIL * column.height
+        return head < self.n and column.bottoms[head - 1] - column.tops[end] < TAIL * column.height
 
 
 def _last_badness(fill: float) -> float:
