@@ -36,6 +36,14 @@ PULL_QUOTE_ROWS = 6
 
 
 TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads as left over
+# On a slide, whose room holds seven or eight lines of body, a section's three-line
+# paragraph (41 % of it) atop the next heading reads as left over as a tip does on a card.
+TAIL_SLIDE = 0.5
+
+
+def tail_share(deck: bool) -> float:
+    """The share of a card under which a section's end carried to it reads as left over."""
+    return TAIL_SLIDE if deck else TAIL
 
 
 def opens_section(row: Row) -> bool:
@@ -43,14 +51,16 @@ def opens_section(row: Row) -> bool:
     return row.discardable or (bool(row.source) and row.source[0][0] == "Heading")
 
 
-def opens_stranded(rows: Sequence[PlacedRow], room: float, before: Row | None) -> bool:
+def opens_stranded(
+    rows: Sequence[PlacedRow], room: float, before: Row | None, deck: bool = False
+) -> bool:
     """Whether a card's rows open with the end of the section before it (not a heading or
-    rule), whole blocks under `TAIL` of the card's `room` tall (their rows, not the gap
-    before what follows), above the next heading or rule on the card: a tip that ends
-    its table's section read atop the next section's card. The rest of a block the card
-    before ends in (`before`, its last row: a paragraph's last lines, a table's rows under
-    its header again) is not stranded but read on, as a long article reads on from card
-    to card."""
+    rule), whole blocks under `tail_share` of the card's `room` tall (their rows, not the
+    gap before what follows; a `deck`'s slide: `TAIL_SLIDE`), above the next heading or
+    rule on the card: a tip that ends its table's section read atop the next section's
+    card. The rest of a block the card before ends in (`before`, its last row: a
+    paragraph's last lines, a table's rows under its header again) is not stranded but
+    read on, as a long article reads on from card to card."""
     if not rows or opens_section(rows[0].row):
         return False
     if before is not None and before.source[:1] and before.source[:1] == rows[0].row.source[:1]:
@@ -60,7 +70,7 @@ def opens_stranded(rows: Sequence[PlacedRow], room: float, before: Row | None) -
         return False
     end = rows[at - 1]  # the end's last row: the gap before the heading is not the end's
     padding = sum(frame.pad_bottom for frame in end.row.frames)
-    return end.y + end.row.height * end.scale + padding - rows[0].y < TAIL * room
+    return end.y + end.row.height * end.scale + padding - rows[0].y < tail_share(deck) * room
 
 
 def title_only(rows: Sequence[Row]) -> bool:

@@ -348,7 +348,9 @@ def _compose(
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
         before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
         stranded = (
-            before is not None and fixed and opens_stranded(placement.rows, box.height, before)
+            before is not None
+            and fixed
+            and opens_stranded(placement.rows, box.height, before, card.width > card.height)
         )
         fit = replace(fit, stranded=stranded, closes=fixed and n == len(pages) > 1)
         height = _grown(placement, box, card)[1] if grow else card.height

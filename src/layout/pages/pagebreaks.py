@@ -64,10 +64,10 @@ from .breakrules import (
     QUOTE_THAT_FITS_SPLIT,
     TABLE_HEADER_ALONE,
     TABLE_ROW_ALONE,
-    TAIL,
     Surroundings,
     kept_rule,
     opens_section,
+    tail_share,
     title_only,
 )
 from .column import Column
@@ -191,6 +191,10 @@ class _Breaks:
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
         self.deck = cover
         self.stranded = STRANDED_SLIDE if cover else STRANDED
+        # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code: the
+        # slides that kept its code whole at 10 px on a phone left sections' ends for it
+        code = any(row.source[:1] and row.source[0][0] == "CodeBlock" for row in self.rows)
+        self.tail = tail_share(cover and not code)
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}
 
@@ -380,7 +384,8 @@ class _Breaks:
         gap before that heading is not the end's: counted, a slide's two-line paragraph
         atop the next section read as 39 % of it and passed)."""
         head, column = self.around.next_sections[end], self.column
-        return head < self.n and column.bottoms[head - 1] - column.tops[end] < TAIL * column.height
+        end_height = column.bottoms[head - 1] - column.tops[end]
+        return head < self.n and end_height < self.tail * column.height
 
 
 def _last_badness(fill: float) -> float:

@@ -213,7 +213,7 @@ def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
     return page.fit.offset <= 0 and quality.fill < (under or SPARSE)
 
 
-def slide_faults(pages: list[Page]) -> tuple[int, int]:
+def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
     """What a designer would hold against a set of slides: `_faults`, and with the cards
     half empty each card before the last that cuts a code block short under `CODE_FULL`
     (`cut_short`), each counted twice; once more each slide before the last under `SLIDE_HOLE`,
@@ -221,12 +221,15 @@ def slide_faults(pages: list[Page]) -> tuple[int, int]:
     so a zoom whose set needs none wins, but it reads as the deck's cover, where a slide
     half empty does not; of two sets each with a slide half empty, the one without a hole
     wins (notebook's edge cases: six slides at 2.56, one 38 % full, or five at 2.5, the
-    emoji line, the lead-in and its nested list sharing slide 2, one 54 %)."""
+    emoji line, the lead-in and its nested list sharing slide 2, one 54 %). Once more a
+    short post's second slide under `SPARSE` (`_two`) and, with `strands`, each slide
+    that opens with a section's short end (`stranded_tails`): a zoom whose deck gives
+    each section its slides wins (an essay's five habits)."""
     measures = _measured(pages, None)
     broken, sparse = _faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
-    late = _two(pages, measures) + stranded_tails(pages)
+    late = _two(pages, measures) + (stranded_tails(pages) if strands else 0)
     return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages) + late
 
 
