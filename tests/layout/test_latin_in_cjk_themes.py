@@ -134,7 +134,7 @@ def test_a_line_with_only_latin_slots_short_past_their_limit_is_set_flush_start(
 
 
 def test_a_mixed_line_a_little_short_shares_it_evenly(box_fonts) -> None:
-    lines = lay("中中中中中中中中 ab cd xxxxxxxx", box_fonts, 14.5)
+    lines = lay("中中中中中中中中 ab cd xxxxxxxxxx", box_fonts, 14.5)
     assert lines[0].text == "中中中中中中中中 ab cd "
     # 5 px over 9 slots: 7 CJK gaps, the space at the CJK/Latin boundary, the Latin space
     steps = [b - a for a, b in zip(pens(lines[0]), pens(lines[0])[1:], strict=False)]

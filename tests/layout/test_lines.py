@@ -8,6 +8,10 @@ holds 25 characters.
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from inkcard import layout
 from inkcard.layout.base.boxes import Page
 from inkcard.layout.style.theme import decode_theme
@@ -41,7 +45,9 @@ def unit_lines(text: str, max_width: float) -> list[str]:
 
 def test_runts_as_the_page_break_report_counts_them() -> None:
     assert is_runt("事。💪") and is_runt("me.") and is_runt("end ") and is_runt("2️⃣3️⃣.")
-    assert not is_runt("books.") and not is_runt("a b") and not is_runt("的事") and not is_runt("—")
+    # a lone word under nine letters is one ("start." alone under a slide's wide paragraph)
+    assert is_runt("books.") and is_runt("skipped.") and not is_runt("nightstand.")
+    assert not is_runt("a b") and not is_runt("的事") and not is_runt("—")
     # a number range is read as a whole, not as its four digits
     assert not is_runt("0.5%～1.5%。") and not is_runt("v1.2.3") and is_runt("5%。")
 
@@ -101,8 +107,8 @@ def test_a_number_keeps_the_chinese_character_after_it(box_fonts) -> None:
 
 
 def test_a_number_before_an_ordinary_word_still_breaks(box_fonts) -> None:
-    lines = texts_of("aaaa bbbb cccc dddd ee 30 apples", box_fonts)
-    assert lines == ["aaaa bbbb cccc dddd ee 30 ", "apples"]
+    lines = texts_of("aaaa bbbb cccc dddd ee 30 watermelon", box_fonts)
+    assert lines == ["aaaa bbbb cccc dddd ee 30 ", "watermelon"]
 
 
 # --- short inline code stays whole ---------------------------------------------------------
@@ -156,3 +162,31 @@ def test_a_forced_break_never_opens_a_line_with_a_closing_mark() -> None:
 
 def test_with_no_mark_in_the_last_half_the_word_breaks_where_it_overflows() -> None:
     assert unit_lines("a.bcdefghijklmnopqrstuvwxyz", 20) == ["a.bcdefghijklmnopqrs", "tuvwxyz"]
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "pop-art", "typewriter", "glassmorphism"])
+@pytest.mark.parametrize("size", [(440, 586), (1600, 900)])
+def test_no_paragraph_ends_on_a_short_lone_word(theme: str, size: tuple[int, int]) -> None:
+    """An English essay, notes and a five-habit post: "start." alone under a slide's
+    three-line paragraph, "skipped." and "books." under a card's (122 one-word last lines
+    of five to eight letters over these posts in all theme-modes at 440x586, 27 at
+    1600x900). A last line of one word under `RUNT_LETTERS` letters takes one from the
+    line before wherever a set of breaks allows it."""
+    from inkcard import themes
+
+    cases = Path(__file__).resolve().parents[1] / "cases"
+    posts = ("hard/05-english-essay.md", "posts/03-english-notes.md", "rated/morning-habits.md")
+    width, height = size
+    options = layout.RenderOptions(width=width, height=height, split="autoSplit")
+    lone = []
+    for post in posts:
+        text = (cases / post).read_text("utf-8")
+        pages = layout.layout_pages(text, themes.load(theme), layout.FontBook.load(), options)
+        rows = [placed.row for page in pages for placed in page.rows]
+        for row, after in zip(rows, [*rows[1:], None], strict=True):
+            last = row.source[-1:] == (("Paragraph", row.source[-1][1]),) if row.source else False
+            words = row.text.split()
+            short = len(words) == 1 and sum(c.isalpha() for c in words[0]) < 9
+            if last and (after is None or after.source != row.source) and short:
+                lone.append(row.text)
+    assert not lone

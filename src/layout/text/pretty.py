@@ -2,7 +2,8 @@
 `text-wrap: pretty`; pure, no fonts).
 
 A runt is a last line of one CJK character, or of one Latin word under `RUNT_LETTERS`
-letters (punctuation and emoji aside): "事。💪", "end", "me.". When greedy filling ends a
+letters (punctuation and emoji aside; a number under `RUNT_DIGITS`): "事。💪", "end",
+"me.", "skipped.". When greedy filling ends a
 paragraph, or a line a hard break ends, with one, its last two to `PRETTY_LINES` lines are
 filled again at narrower widths (down to `PRETTY_NEAR` of the line) with as many lines as
 before; the widest width whose last line is no runt wins, so the fewest words move. A set
@@ -32,7 +33,12 @@ from collections.abc import Callable
 from .linebreak import Edges, LineRange, fit_line, measured
 from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 
-RUNT_LETTERS = 5  # a Latin last word shorter than this is a runt
+# A Latin last word shorter than this is a runt: "start." alone under a slide's three-line
+# paragraph, "skipped." under a card's; a word of nine letters or more ("nightstand.")
+# holds its line. A number (more digits than letters) is one under `RUNT_DIGITS`: "5%。",
+# not "0.5%～1.5%。" nor "v1.2.3".
+RUNT_LETTERS = 9
+RUNT_DIGITS = 5
 PRETTY_LINES = 4  # at most this many last lines are filled again
 PRETTY_NEAR = 0.8  # down to this share of the line, any set without a runt will do
 PRETTY_FLOOR = 0.5  # the narrowest trial width, as a share of the line
@@ -53,7 +59,9 @@ def is_runt(text: str) -> bool:
         return False
     if all(_is_cjk(c) for c in word):
         return len(word) == 1
-    return word.isascii() and _visible_length(text) < RUNT_LETTERS
+    letters = sum(c.isalpha() for c in word)
+    least = RUNT_LETTERS if letters > len(word) - letters else RUNT_DIGITS  # "v1.2.3": a number
+    return word.isascii() and _visible_length(text) < least
 
 
 def _visible_length(text: str) -> int:
@@ -87,7 +95,10 @@ def pretty_lines(
         if k < len(lines) - 1 and allowed[line.end - 1] != MANDATORY:
             continue
         part = lines[start : k + 1]
-        if len(part) >= 2 and is_runt("".join(texts[line.start : line.end])):
+        # the end of a word broken between letters (no opportunity before it) is no runt:
+        # where it breaks is the word's, not the paragraph's shape
+        inside = line.start > 0 and allowed[line.start - 1] == NEVER
+        if len(part) >= 2 and not inside and is_runt("".join(texts[line.start : line.end])):
             part = _rebroken(texts, widths, allowed, edges, part, max_width) or part
         out.extend(part)
         start = k + 1
