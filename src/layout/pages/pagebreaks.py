@@ -27,7 +27,10 @@ The costs, from heaviest:
    (`MID_SECTION`: of two sets alike, the one whose cards end with their sections) add a
    little; a break that carries a section's short end (under `breakrules.TAIL` of a card)
    to open the next card above its next heading adds more (`STRANDED`): a lead-in moved
-   along with it, or a fuller card before, reads better where the cards allow one.
+   along with it, or a fuller card before, reads better where the cards allow one. On a
+   deck the end is short under half a slide (`TAIL_SLIDE`, but for a post with code) and
+   costs more than a slide left half empty (`STRANDED_SLIDE`): a deck gives each section
+   its slides; splitting a table a slide holds costs more still (`SPLIT_TABLE_SLIDE`).
 
 Figures: a row with a `min_scale` (a picture, a diagram) may be drawn smaller, down to that
 share, so that it and what keeps with it end a card instead of opening the next and leaving
