@@ -16,6 +16,7 @@ from inkcard.layout.diagrams.flow.style import PLAIN, Look, parse_look
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from tests.glyphruns import glyph_runs
 
 STATES = """stateDiagram-v2
     classDef movement font-style:italic;
@@ -135,17 +136,7 @@ def _labels(source: str, setter: LabelSetter) -> dict[str, Label]:
 
 
 def _runs(label: Label, setter: LabelSetter) -> list[GlyphRun]:
-    found: list[GlyphRun] = []
-
-    def walk(items) -> None:
-        for item in items:
-            if isinstance(item, GlyphRun):
-                found.append(item)
-            elif hasattr(item, "items"):
-                walk(item.items)
-
-    walk(setter.items(label, 0xFF000000))
-    return found
+    return list(glyph_runs(tuple(setter.items(label, 0xFF000000))))
 
 
 def test_a_state_label_is_drawn_in_its_classes_weight_and_slant(setter) -> None:

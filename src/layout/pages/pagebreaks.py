@@ -150,11 +150,11 @@ def paged(
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    strands = breaks.strands(ends, squeeze)
+    partings = breaks.partings(ends, squeeze)
     if (
         squeeze > 0
         and len(ends) > 1
-        and (rules or strands or column.could_save_a_card(len(ends), squeeze))
+        and (rules or partings or column.could_save_a_card(len(ends), squeeze))
     ):
         # tighter gaps where they save a card, or where they spare a broken rule (a title
         # 3 px too tall to stay with its diagram ended a slide alone) or, breaking none
@@ -164,10 +164,10 @@ def paged(
         tighter_rules = sum(map(len, tighter_broken))
         as_many = len(tighter) == len(ends)
         fewer_rules = as_many and tighter_rules < rules
-        fewer_strands = (
-            as_many and tighter_rules <= rules and breaks.strands(tighter, squeeze) < strands
+        fewer_partings = (
+            as_many and tighter_rules <= rules and breaks.partings(tighter, squeeze) < partings
         )
-        if len(tighter) < len(ends) or fewer_rules or fewer_strands:
+        if len(tighter) < len(ends) or fewer_rules or fewer_partings:
             ends, broken, squeezed = tighter, tighter_broken, True
     if max_pages is not None and len(ends) > max_pages:
         raise TooManyPages(len(ends), max_pages)
@@ -360,14 +360,15 @@ class _Breaks:
             self.break_rules[squeeze] = rules
         return self.break_prices[squeeze]
 
-    def strands(self, ends: list[int], squeeze: float = 0.0) -> int:
-        """How many cards of the set of breaks `ends` open with a section's short end
-        (`_strands`), a paragraph's last lines included: where squeezed gaps end the
-        section on its card instead, every card of the long article opens with a heading.
-        The report does not charge a paragraph that reads on (`breakrules.opens_stranded`):
-        a type step taken to spare one left its first card three-quarters full. On a deck,
-        a table split though it fits a slide with `squeeze` (its rows set tight) counts too:
-        business's recipe kept its table whole on a slide only with tight rows."""
+    def partings(self, ends: list[int], squeeze: float = 0.0) -> int:
+        """How many breaks of the set `ends` part what a card should hold together: cards
+        that open with a section's short end (`_strands`), a paragraph's last lines
+        included: where squeezed gaps end the section on its card instead, every card of
+        the long article opens with a heading. The report does not charge a paragraph
+        that reads on (`breakrules.opens_stranded`): a type step taken to spare one left
+        its first card three-quarters full. On a deck, a table split though it fits a
+        slide with `squeeze` (its rows set tight) counts too: business's recipe kept its
+        table whole on a slide only with tight rows."""
         opened = sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
         return opened + sum(self._splits_table(end, squeeze) for end in ends[:-1])
 
