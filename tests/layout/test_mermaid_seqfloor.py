@@ -2,7 +2,8 @@
 `SEQUENCE_FLOOR` of their size (about 7 px on a 360-px phone). One the card's width would
 shrink under it is drawn compact (columns closer, names and labels wrapped narrower); one
 still under it is drawn as the list of its steps (`seqsteps`), and one whose list would not
-fit four cards shows as its source with a note, each said in the card's quality report. A band
+fit four cards shows as its source with a note, each said in the card's quality report. One
+whose width alone sets its labels under 10 px is its steps where they take no more cards. A band
 of lifelines' ends alone is no card."""
 
 from __future__ import annotations
@@ -39,11 +40,28 @@ def _qualities(post: str) -> list[layout.Quality]:
     return [q for q in (measure(page) for page in pages) if q]
 
 
-@pytest.mark.parametrize("case", ["71-sequence-frames-boxes", "73-sequence-long"])
-def test_a_wide_sequence_keeps_its_labels_over_the_floor(case: str) -> None:
-    qualities = _qualities((CASES / f"{case}.md").read_text("utf-8"))
+def test_a_wide_sequence_keeps_its_labels_over_the_floor() -> None:
+    # its steps would take a card more than its columns: drawn compact
+    qualities = _qualities((CASES / "73-sequence-long.md").read_text("utf-8"))
     assert min(q.smallest_text for q in qualities) >= FLOOR_PX - 0.05  # 5.4 px before
     assert any("drawn compact" in note for q in qualities for note in q.notes)
+
+
+@pytest.mark.parametrize(
+    "case", ["71-sequence-frames-boxes", "94-sequence-wide-cjk", "96-sequence-wide-six"]
+)
+def test_a_sequence_too_wide_to_read_is_its_steps_on_as_many_cards(case: str) -> None:
+    # its columns set the messages at 6.9-7.3 px on a phone, on as many cards
+    qualities = _qualities((CASES / f"{case}.md").read_text("utf-8"))
+    notes = [note for q in qualities for note in q.notes]
+    assert any(n.startswith("a wide sequence drawn as a list of its steps") for n in notes)
+    assert min(q.smallest_text for q in qualities) >= 10.5
+    assert len(qualities) <= 3 if case.startswith("71") else len(qualities) <= 2
+
+
+def test_a_sequence_that_reads_in_columns_keeps_them() -> None:
+    qualities = _qualities((CASES / "08-sequence-api.md").read_text("utf-8"))
+    assert not any("steps" in note for q in qualities for note in q.notes)
 
 
 def test_one_too_wide_even_compact_is_drawn_as_its_steps_and_says_so() -> None:
@@ -123,12 +141,12 @@ def test_compact_wraps_between_words_never_inside_one(fonts, case: str) -> None:
 
 
 def test_a_sequence_that_fits_its_floor_in_bands_is_cut_not_shown_as_source() -> None:
-    """93's wrapped form fits the card's width at 81 % but its first card's height at 62 %:
-    cut into bands at the width's size, never shrunk under the floor (nor sent to source)."""
-    qualities = _qualities((CASES / "93-sequence-destroy-dense.md").read_text("utf-8"))
+    """90 fits the card's width at 93 % but not its height: cut into bands at the
+    width's size, never shrunk under the floor (nor sent to source, nor listed)."""
+    qualities = _qualities((CASES / "90-sequence-create-destroy.md").read_text("utf-8"))
     notes = [note for q in qualities for note in q.notes]
-    assert not any("shown as source" in note for note in notes), notes
-    assert any("cut into 2 bands" in note for note in notes), notes
+    assert not any("shown as source" in note or "steps" in note for note in notes), notes
+    assert any("cut into 4 bands" in note for note in notes), notes
     assert min(q.smallest_text for q in qualities) >= FLOOR_PX
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from inkcard.layout.diagrams.bands import CUT_CLEARANCE
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import Sequence, parse_diagram
@@ -70,6 +71,35 @@ def test_a_reply_is_dashed_and_a_call_solid(steps) -> None:
     lines = [m for m in steps.items if isinstance(m, Mark) and m.stroke == "line"]
     shafts = [m for m in lines if m.width == 1.5 and len(m.ops) == 2]  # not an end's cross
     assert [m.dash is not None for m in shafts] == [False, True, False, False]
+
+
+def test_each_box_is_named_with_who_is_in_it_before_the_steps(fonts) -> None:
+    """Case 71's "Front end" and "Back end" boxes were dropped from its list of steps."""
+    source = ORDER.replace(
+        "  participant U as 顾客\n  participant P as Primary Region (eu-west-1)\n",
+        "  box Aqua 前台\n  participant U as 顾客\n  participant P as Primary Region (eu-west-1)\n"
+        "  end\n",
+    )
+    seq = parse_diagram(source)
+    assert isinstance(seq, Sequence)
+    drawing = layout_steps(seq, LabelSetter(fonts).measure, 300.0)
+    labels = [i for i in drawing.items if isinstance(i, Label)]
+    box = next(i for i in labels if i.text.lines == ("前台",))
+    members = next(i for i in labels if " ".join(i.text.lines).startswith("顾客,"))
+    first = next(i for i in labels if i.text.lines == ("点击下单",))
+    assert box.y == members.y < first.y  # one row, before the first step
+    assert box.x + box.text.width < members.x
+    assert "On-Call" not in " ".join(members.text.lines)  # O is in no box
+
+
+def test_a_blocks_bar_ends_where_a_cut_under_its_last_step_leaves_none(steps) -> None:
+    """A bar that ran 6 px past its last step left a 3-px stub atop the next card (71)."""
+    bars = [m for m in steps.items if isinstance(m, Mark) and m.stroke == "accent" and m.width == 3]
+    assert bars
+    for bar in bars:
+        end = bar.ops[-1][2]
+        last = max(bottom for _, bottom in steps.whole if bottom <= end + 1e-9)
+        assert end - last < CUT_CLEARANCE
 
 
 def test_a_blocks_tag_is_kept_on_one_card_with_its_first_step(steps) -> None:

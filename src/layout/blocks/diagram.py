@@ -9,8 +9,11 @@ text) is the diagram's labels. A diagram we do not draw stays a code block, with
 one-line note under it saying why. Like a picture (`figures`), the row may be drawn
 smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size in all, nor
 so small that its smallest label reads under `LEGIBLE_LABEL` px (`figures.label_floor`). A
-sequence is never drawn under `SEQUENCE_FLOOR` at all: compact, or cut into bands, and past
-that shown as its source, said in the quality report.
+sequence is never drawn under `SEQUENCE_FLOOR` at all: compact, or cut into bands, else
+as the list of its steps (`seqsteps`), and past that shown as its source, said in the
+quality report. A sequence whose width alone would set its labels under `LEGIBLE_LABEL`
+(four to seven participants on a 440-px card) is drawn as its steps too, where they take
+no more cards than its columns.
 """
 
 from __future__ import annotations
@@ -89,6 +92,12 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
             )
             return _fallback(flow, block, ctx, reason, quality=True)
         least = _least_scale(rows, 1.0)
+    elif drawing.heads and _too_wide(drawing, ctx.width):
+        # its steps read at their own size where the columns' labels would not, on as few
+        # cards: seven participants on a 440-px card set messages at 6.9 px on a phone
+        steps = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
+        if steps and len(steps) <= len(rows):
+            rows, least = steps, _least_scale(steps, 1.0)
     if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
         rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
@@ -131,6 +140,12 @@ def _as_steps(
         f" would be drawn at {least:.0%} of their size"
     )
     return [replace(rows[0], note="; ".join(filter(None, (note, rows[0].note)))), *rows[1:]]
+
+
+def _too_wide(drawing: Drawing, width: float) -> bool:
+    """Whether the card's `width` alone sets a drawing's smallest label under
+    `LEGIBLE_LABEL` px (`figures.label_floor`)."""
+    return width / drawing.width < label_floor(_smallest_label(drawing)) - 1e-9
 
 
 def _least_scale(rows: list[Row], none: float) -> float:

@@ -37,6 +37,9 @@ ARROW = 22.0  # px: the arrow between the two names
 NAME_GAP = 6.0  # px either side of the arrow
 STEP_GAP = 12.0  # px under each step
 INDENT = 12.0  # px a block's steps stand right of its bar
+# px a block's bar runs past its last step: within the clearance a card's cut keeps under a
+# step (`bands.CUT_CLEARANCE`), so a bar cut there leaves no stub atop the next card
+BAR_TAIL = 2.0
 DOT = 3.5  # px: the radius of a step's dot when the steps are not numbered
 MIDLINE = LABEL_SIZE * 0.7  # px under a step's top: its first line's middle (arrow, mark, cross)
 LEAST_TEXT = 120.0  # px: a step's text is never set narrower (deep blocks on a narrow card)
@@ -48,6 +51,7 @@ def layout_steps(seq: Sequence, measure: Measure, width: float, slack: float = 1
     steps = _Steps(seq, measure, width, slack)
     if seq.title:
         steps.title(seq.title)
+    steps.groups(seq)
     for event in seq.events:
         if isinstance(event, Message):
             steps.message(event)
@@ -91,6 +95,26 @@ class _Steps:
         lines = self.measure(text, LABEL_SIZE + 1, True, self.text_width(0.0))
         self.items.append(Label(lines, 0.0, 0.0, "text", "left"))
         self.y = lines.height + STEP_GAP
+
+    def groups(self, seq: Sequence) -> None:
+        """Each titled `box` on a row before the steps: its title on a chip, then who is in
+        it (the columns' grouping, "Front end: Shopper, Web app", kept where they are not)."""
+        drawn = False
+        for index, title in enumerate(seq.boxes):
+            members = ", ".join(p.label for p in seq.participants if p.box == index)
+            if not title or not members:
+                continue
+            top = self.y
+            name = self.measure(title, LABEL_SIZE, True, self.text_width(0.0) / 2)
+            self.items += chip(name, CHIP, top + CHIP, "left")
+            x = name.width + 2 * CHIP + NAME_GAP
+            who = self.measure(members, LABEL_SIZE, False, self.text_width(x))
+            self.items.append(Label(who, x, top + CHIP, "muted", "left"))
+            bottom = top + max(name.height, who.height) + 2 * CHIP
+            self._keep(top, bottom)
+            self.y, drawn = bottom + NAME_GAP, True
+        if drawn:
+            self.y += STEP_GAP - NAME_GAP
 
     def message(self, event: Message) -> None:
         top, x = self.y, self.left + GUTTER
@@ -201,7 +225,8 @@ class _Steps:
             self._tag(event.keyword, event.label, x + INDENT)
         elif event.kind == "close" and self.blocks:
             top = self.blocks.pop()
-            bar = (("M", self.left + 2, top), ("L", self.left + 2, self.y - STEP_GAP / 2))
+            end = self.y - STEP_GAP + BAR_TAIL
+            bar = (("M", self.left + 2, top), ("L", self.left + 2, end))
             self.items.append(Mark(bar, "accent", None, 3.0))
             self.y += 2
         self.last_mark = None  # a block's tag parts the line that joins the steps
