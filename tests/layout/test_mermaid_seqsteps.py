@@ -102,6 +102,15 @@ def test_a_blocks_bar_ends_where_a_cut_under_its_last_step_leaves_none(steps) ->
         assert end - last < CUT_CLEARANCE
 
 
+def test_a_rect_is_its_bar_with_no_tag(fonts) -> None:
+    """A `rect` is a highlight, not a kind of step: "rect" set as a tag read as jargon (71)."""
+    seq = parse_diagram("sequenceDiagram\n  rect rgb(200, 220, 255)\n    A->>B: hi\n  end\n")
+    assert isinstance(seq, Sequence)
+    drawing = layout_steps(seq, LabelSetter(fonts).measure, 300.0)
+    assert "rect" not in _labels(drawing)
+    assert any(isinstance(m, Mark) and m.stroke == "accent" and m.width == 3 for m in drawing.items)
+
+
 def test_a_blocks_tag_is_kept_on_one_card_with_its_first_step(steps) -> None:
     """A cut between "loop every 5 s" and its step left the tag alone at a card's foot."""
     tag = next(i for i in steps.items if isinstance(i, Label) and i.text.lines == ("loop",))

@@ -7,9 +7,10 @@ card's width and the labels' own size: each message a row with who sends (bold),
 in the message's own form (dashed for a reply; filled, open, cross or async end) and who
 receives, its label under them; `autonumber`'s number in the diagram's disc, else a dot on
 a thin line that joins the steps; a note on the panel colour; a block (`loop`, `alt`, ...)
-a tag with its condition and a bar in the accent colour down the steps it holds, its
-`else` a dashed rule with the next condition; `destroy` a cross before the name. A step is
-one span a card's cut keeps whole (`Drawing.whole`), so the list reads in bands.
+a tag with its condition and a bar in the accent colour down the steps it holds (a `rect`,
+a highlight, its bar alone), its `else` a dashed rule with the next condition; `destroy` a
+cross before the name; each titled `box` named with who is in it before the first step. A
+step is one span a card's cut keeps whole (`Drawing.whole`), so the list reads in bands.
 """
 
 from __future__ import annotations
@@ -215,7 +216,8 @@ class _Steps:
     def section(self, event: Section) -> None:
         x = self.left
         if event.kind == "open":
-            self._tag(event.keyword, event.label, x)
+            if event.keyword != "rect":  # a highlight, no kind of step: its bar alone
+                self._tag(event.keyword, event.label, x)
             self.blocks.append(self.y - STEP_GAP / 2)
         elif event.kind == "divider" and self.blocks:
             x -= INDENT
