@@ -123,15 +123,7 @@ def _as_steps(
     limit, full = heights
     rows = _banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
     if len(rows) > 1 and limit and full:
-        # drawn a little smaller where that saves a card: balanced into three bands, a list
-        # one and a half cards long filled three cards half (pop-art's frame)
-        scale = BAND_SLACK * (limit + (len(rows) - 2) * full) / steps.height
-        if scale >= STEPS_SHRINK:
-            smaller = layout_steps(seq, setter.measure, ctx.width / scale)
-            fewer = _banded(smaller, setter, flow.styles, ctx, limit, full) or [
-                _figure(smaller, setter, flow.styles, ctx, limit)  # whole on one card
-            ]
-            rows = fewer if len(fewer) < len(rows) else rows
+        rows = _on_fewer_cards(flow, seq, setter, ctx, (limit, full), rows, steps.height)
     rows = rows or [_figure(steps, setter, flow.styles, ctx, limit)]
     if _least_scale(rows, 1.0) < SEQUENCE_FLOOR:
         return []
@@ -140,6 +132,34 @@ def _as_steps(
         f" would be drawn at {least:.0%} of their size"
     )
     return [replace(rows[0], note="; ".join(filter(None, (note, rows[0].note)))), *rows[1:]]
+
+
+def _on_fewer_cards(
+    flow: Layouter,
+    seq: Sequence,
+    setter: LabelSetter,
+    ctx: Ctx,
+    heights: tuple[float, float],
+    rows: list[Row],
+    height: float,
+) -> list[Row]:
+    """A sequence's steps (`rows`, in bands, `height` tall in all) drawn a little smaller
+    where that saves a card, at the largest of a few scales down to `STEPS_SHRINK` that
+    does: balanced into three bands, a list one and a half cards long filled three cards
+    half (pop-art's frame). A card's cut falls between whole steps, not where the even
+    share says, so the scale that share asks may miss by a step where a smaller one does
+    not (case 71: four bands at 0.95, three at 0.91)."""
+    limit, full = heights
+    scale = BAND_SLACK * (limit + (len(rows) - 2) * full) / height
+    for each in sorted({scale, (scale + STEPS_SHRINK) / 2, STEPS_SHRINK}, reverse=True):
+        if STEPS_SHRINK <= each <= scale:
+            smaller = layout_steps(seq, setter.measure, ctx.width / each)
+            fewer = _banded(smaller, setter, flow.styles, ctx, limit, full) or [
+                _figure(smaller, setter, flow.styles, ctx, limit)  # whole on one card
+            ]
+            if len(fewer) < len(rows):
+                return fewer
+    return rows
 
 
 def _too_wide(drawing: Drawing, width: float) -> bool:
