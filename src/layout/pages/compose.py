@@ -51,6 +51,7 @@ from .slidetype import (
     at_least,
     best_trial,
     code_trials,
+    has_code,
     is_slide,
     slide_styles,
     smaller_slide_styles,
@@ -393,7 +394,9 @@ def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | 
     rows = flow.doc(doc, x=box.x, width=box.width, premade=premade)
     squeeze = flow.styles["card"].gap_squeeze
     slide = card.width > card.height  # a deck: its title may stand alone as its cover
-    paging = paged(rows, box.height, squeeze=squeeze, max_pages=card.limits.max_pages, cover=slide)
+    code = has_code(doc)  # a post with code keeps a card's short end on a slide too
+    most = card.limits.max_pages
+    paging = paged(rows, box.height, squeeze=squeeze, max_pages=most, cover=slide, code=code)
     return paging if paging.pages else Paging([[]], [()])
 
 

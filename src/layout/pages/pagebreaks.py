@@ -130,6 +130,7 @@ def paged(
     squeeze: float = 0.0,
     max_pages: int | None = None,
     cover: bool = False,
+    code: bool = False,
 ) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
@@ -137,7 +138,8 @@ def paged(
     with the rules it breaks (none, unless every set of breaks breaks one). With `cover`
     (a deck of slides), a post's title with no lead may have the first card to itself,
     as a deck's title slide: its heading keeps with the whole post, not with the section
-    under it.
+    under it; `code`: the post holds a code block (`slidetype.has_code`), whose deck keeps
+    a card's short end as a card's, not a slide's (`TAIL_SLIDE`).
 
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
@@ -145,7 +147,7 @@ def paged(
     if not rows:
         return Paging([], [])
     column = Column(rows, height)
-    breaks = _Breaks(column, cover=cover)
+    breaks = _Breaks(column, cover=cover, code=code)
     ends = breaks.best_ends(0.0)
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
@@ -183,7 +185,7 @@ class _Breaks:
     """The breaks of the post's column and what each card between two of them costs: the
     cheapest set found by dynamic programming, and the rules each of its cards breaks."""
 
-    def __init__(self, column: Column, *, cover: bool = False) -> None:
+    def __init__(self, column: Column, *, cover: bool = False, code: bool = False) -> None:
         self.column = column
         self.rows = column.rows
         self.n = column.n
@@ -194,9 +196,9 @@ class _Breaks:
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
         self.deck = cover
         self.stranded = STRANDED_SLIDE if cover else STRANDED
-        # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code: the
-        # slides that kept its code whole at 10 px on a phone left sections' ends for it
-        code = any(row.source[:1] and row.source[0][0] == "CodeBlock" for row in self.rows)
+        # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code (not a
+        # diagram): the slides that kept its code whole at 10 px on a phone left sections'
+        # ends for it
         self.tail = tail_share(cover and not code)
         self.break_prices: dict[float, list[float]] = {}
         self.break_rules: dict[float, list[tuple[str, ...]]] = {}

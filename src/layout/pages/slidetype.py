@@ -94,7 +94,7 @@ def code_trials(doc: Doc, styles: Styles, ladder: list[float], width: float) -> 
     zoom by its frame or its faults set the asyncio tutorial's code at 8.6-9.2 px on the
     phone, where code in a mono face needs its size more than the body does."""
     trials: list[Trial] = []
-    code = styles.roles.get("code_block") if _has_code(doc) else None
+    code = styles.roles.get("code_block") if has_code(doc) else None
     for zoom in ladder:
         px = code_px(width, zoom)
         if code is not None and px > code.size + 0.01:
@@ -139,7 +139,7 @@ def with_code(styles: Styles, px: float) -> Styles:
     return at_least(styles, px, CODE_ROLES) if px else styles
 
 
-def _has_code(doc: Doc) -> bool:
+def has_code(doc: Doc) -> bool:
     """Whether the post holds a code block (anywhere: in a list, a quote, a footnote), not
     a diagram."""
     return any(isinstance(node, CodeBlock) and not is_diagram(node) for node in nodes(doc))
