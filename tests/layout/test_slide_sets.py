@@ -22,6 +22,8 @@ from inkcard.layout.base.boxes import Page, Row
 from inkcard.layout.pages.breakrules import HEADING_AT_END
 from inkcard.layout.pages.pagebreaks import paged
 from inkcard.layout.pages.quality import PHONE_WIDTH, _post_runs, measure
+from inkcard.layout.pages.slidetype import has_code
+from inkcard.layout.parse.markdown import parse
 from inkcard.layout.style.resolver import resolve
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
@@ -280,3 +282,17 @@ def test_a_deck_keeps_a_table_whole_rather_than_its_sections_end() -> None:
         n for n, page in enumerate(deck) if any("生抽 / 老抽 |" in p.row.text for p in page.rows)
     ]
     assert tables == last
+
+
+@pytest.mark.parametrize(
+    ("post", "code"),
+    [
+        ("# T\n\n```mermaid\nflowchart TD\n  A --> B\n```\n", False),  # a diagram is no code
+        ("# T\n\n```python\nprint(1)\n```\n", True),
+        ("# T\n\n- a list\n\n  ```sh\n  ls\n  ```\n", True),  # code in a list still is
+    ],
+)
+def test_a_post_with_code_is_one_predicate(post: str, code: bool) -> None:
+    """The page breaker and the zoom ladder ask the same question (`has_code`): the breaker
+    took a Mermaid diagram's rows for code and kept a deck's short end a card's."""
+    assert has_code(parse(post)) is code
