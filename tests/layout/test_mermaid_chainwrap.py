@@ -14,6 +14,7 @@ from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
+from inkcard.layout.diagrams.snake import _breaks
 
 SLIDE = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
 CARD = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
@@ -120,23 +121,36 @@ def test_a_chain_too_long_to_wrap_on_a_card_keeps_its_bands(fonts) -> None:
     assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)
 
 
-def test_a_row_break_moves_off_a_labelled_link(fonts) -> None:
-    """A label on a link between rows would sit on the return, away from both its steps:
-    the break moves a step on or back, and each label stays on its steps' row."""
+def test_a_row_break_moves_off_a_labelled_link_where_rows_keep_two_steps() -> None:
+    """A label on a link between rows sits on the return: where a neighbouring link has
+    none the break moves there, but never so far that a row keeps one step (a state
+    chain's end dot was left alone on a row)."""
+    spans = [(0, 3), (3, 6), (6, 9)]
+    labelled = (0.0, 0.0, 22.0, 0.0, 0.0, 22.0, 0.0, 0.0)  # links 2 and 5: the breaks'
+    assert _breaks(spans, labelled) == [(0, 2), (2, 5), (5, 9)]
+    every = (22.0,) * 8
+    assert _breaks(spans, every) == spans  # no free neighbour: the breaks stay
+    pairs = [(0, 2), (2, 4), (4, 6), (6, 8)]
+    alternate = tuple(22.0 if i % 2 else 0.0 for i in range(7))  # each break on a label
+    assert _breaks(pairs, alternate) == pairs  # moving one would leave a row of one step
+
+
+def test_a_label_on_a_row_break_sits_on_the_return_between_the_rows(fonts) -> None:
+    """A chain whose every link is labelled was never wrapped (an event on every state
+    transition): drawn down one card and a half at its size. Its breaks' labels sit
+    midway along the returns, between the rows, each drawn once."""
     steps = _steps(8)
     links = [
-        f"  n{i}[{a}] -->{'|检查|' if i % 2 else ''} n{i + 1}[{b}]"
+        f"  n{i}[{a}] -->|检查 {i}| n{i + 1}[{b}]"
         for i, (a, b) in enumerate(itertools.pairwise(steps))
     ]
     drawing = _wrapped(fonts, "flowchart LR\n" + "\n".join(links) + "\n", 420)
     assert "wrapped into" in drawing.note
-    labels = {"".join(item.text.lines): item for item in drawing.items if isinstance(item, Label)}
-    chips = [
-        item for item in drawing.items if isinstance(item, Label) and item.text.lines == ("检查",)
-    ]
-    assert len(chips) == 3
-    for chip in chips:  # between two steps on its row, left and right of it
-        beside = [s for s in steps if abs(labels[s].y - chip.y) < 12]
-        assert any(labels[s].x < chip.x for s in beside) and any(
-            labels[s].x > chip.x for s in beside
-        )
+    labels = [item for item in drawing.items if isinstance(item, Label)]
+    chips = {"".join(i.text.lines): i for i in labels if "".join(i.text.lines).startswith("检查")}
+    assert sorted(chips) == sorted(f"检查 {i}" for i in range(7))
+    rows = sorted({round(i.y) for i in labels if "".join(i.text.lines) in steps})
+    between = [c for c in chips.values() if not any(abs(c.y - r) < 12 for r in rows)]
+    assert len(between) == len(rows) - 1  # one on each return
+    for chip in between:
+        assert any(r < chip.y for r in rows) and any(r > chip.y for r in rows)

@@ -17,7 +17,16 @@ from inkcard.layout.blocks.diagram import SEQUENCE_FLOOR
 from inkcard.layout.diagrams.bands import bands
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Lines, Mark, mark_bounds
+from inkcard.layout.diagrams.marks import (
+    SMALL_SIZE,
+    Drawing,
+    Label,
+    Lines,
+    Mark,
+    circle_ops,
+    mark_bounds,
+    rect_ops,
+)
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.pages.quality import PHONE_WIDTH, measure
 
@@ -95,9 +104,21 @@ def test_compact_wraps_names_but_not_inside_one_word(fonts) -> None:
 def test_a_tail_without_labels_is_no_band() -> None:
     label = Label(Lines(("a",), 10.0, 20.0, 12.0), 50.0, 10.0)
     lifeline = Mark((("M", 50.0, 0.0), ("L", 50.0, 1000.0)), "border", None, 1.0, (4.0, 4.0))
-    drawing = Drawing(100.0, 1000.0, (label, lifeline), "a")
+    drawing = Drawing(100.0, 1000.0, (label, lifeline), "a", heads=(label,))  # a sequence's
     parts = bands(drawing, 300.0, 300.0)
     assert [part.text for part in parts] == ["a"]  # four before: three of a dashed line
+
+
+def test_any_other_drawings_foot_is_drawn() -> None:
+    """A state chart's end dot under its last label, with the foot of the box above it,
+    was left out with a sequence's lifelines' ends: the chart lost its end."""
+    first = Label(Lines(("a",), 10.0, 20.0, 12.0), 50.0, 10.0)
+    last = Label(Lines(("b",), 10.0, 20.0, 12.0), 50.0, 500.0)
+    box = Mark(rect_ops(30.0, 490.0, 40.0, 50.0, 6.0), None, "panel")
+    dot = Mark(circle_ops(50.0, 580.0, 9.0), None, "text")
+    drawing = Drawing(100.0, 600.0, (first, box, last, dot), "a\nb")
+    parts = bands(drawing, 290.0, 290.0)  # two bands to the last label, a third under it
+    assert parts[-1].bottom == 600.0 and any(item is dot for item in parts[-1].items)
 
 
 def test_a_cut_never_parts_a_label_from_its_arrow(fonts) -> None:

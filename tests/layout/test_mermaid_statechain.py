@@ -13,7 +13,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit, fit_scale
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Drawing, Label, Mark
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
 
 SLIDE = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
 CARD = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
@@ -97,6 +97,24 @@ def test_wrapped_states_read_in_order_and_every_transition_arrives(fonts) -> Non
     lines = [item for item in drawing.items if isinstance(item, Mark) and item.fill is None]
     assert len(lines) == len(steps) + 1  # every transition once, [*] to [*], returns too
     assert max(line.ops[-1][-1] for line in lines) <= drawing.height
+
+
+def test_a_state_chain_with_an_event_on_every_transition_is_wrapped(fonts) -> None:
+    """Every transition labelled (an order's life: 付款成功, 商家确认, ...): no row break
+    fell on an unlabelled link, so the chain stayed one column down two cards at its
+    size, its last band (the end state's foot and the end dot) dropped. Wrapped on one
+    card now, each event once, the end dot never alone on its row."""
+    steps = _steps(9)
+    pages = _pages(_states(steps, label="确认"), CARD)
+    [(at, row)] = _rows(pages, steps[-1])
+    assert "wrapped into" in row.note and row.items[0].scale >= 0.9, row.note
+    assert at == 0 and len(pages) == 1
+    drawing = _fit(fonts, _states(steps, label="确认"), 392, 426)
+    labels = [item for item in drawing.items if isinstance(item, Label)]
+    assert sum(label.text.lines == ("确认",) for label in labels) == len(steps) + 1
+    last = next(label for label in labels if label.text.lines == (steps[-1],))
+    lowest = max(mark_bounds(m.ops)[3] for m in drawing.items if isinstance(m, Mark))
+    assert lowest < last.y + last.text.height + 20  # the end dot beside it, not under
 
 
 def test_a_branching_state_chart_and_a_composite_are_never_wrapped(fonts) -> None:

@@ -44,8 +44,10 @@ class Band:
 
 def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     """`drawing` cut into bands at most `first` (the first) and `rest` (the others) tall,
-    in the drawing's px; one band when it fits `first`. A last band with no label (the
-    lifelines' ends under a sequence's last row) is left out, not given a card alone."""
+    in the drawing's px; one band when it fits `first`. A sequence's last band with no
+    label (the lifelines' ends under its last row) is left out, not given a card alone; any
+    other drawing's foot is content (a state chart's end dot: it was dropped with the
+    bottom of the box above it)."""
     spans: list[Span] = [band_span(item) for item in drawing.items]
     labels = [
         span for span, item in zip(spans, drawing.items, strict=True) if isinstance(item, Label)
@@ -58,10 +60,16 @@ def bands(drawing: Drawing, first: float, rest: float) -> list[Band]:
     ]
     # a graph cut into strips too (`Drawing.wide_cut`) stays greedy: an even cut spreads
     # its labels over more bands, and so more strips of each, past a card's count
-    cut = _greedy if drawing.wide_cut else _balanced
-    cuts = cut(drawing.height, first, rest, labels, boxes, kept)
+    if drawing.wide_cut:
+        cuts = _greedy(drawing.height, first, rest, labels, boxes, kept)
+    else:
+        # under a sequence's last label only its lifelines' ends: the bands end there; any
+        # other drawing's foot is drawn (a state chart's end dot, its last state's box)
+        last = max((bottom for _, bottom in labels), default=drawing.height) + CUT_CLEARANCE
+        end = min(drawing.height, last) if drawing.heads else drawing.height
+        cuts = _balanced(drawing.height, end, first, rest, (labels, boxes, kept))
     out = [_band(drawing, spans, a, b) for a, b in itertools.pairwise(cuts)]
-    while len(out) > 1 and not out[-1].text:  # a tail of lifelines' ends: no card of its own
+    while drawing.heads and len(out) > 1 and not out[-1].text:  # lifelines' ends alone
         out.pop()
     return out
 
@@ -150,19 +158,19 @@ def _greedy(
 
 def _balanced(
     height: float,
+    end: float,
     first: float,
     rest: float,
-    labels: list[Span],
-    boxes: list[Span],
-    kept: tuple[Span, ...],
+    avoid: tuple[list[Span], list[Span], tuple[Span, ...]],
 ) -> list[float]:
-    """As many bands as `_greedy` cuts down to the last label, each filled to the same
-    share of its room (a stub last band, three rows under three full cards, reads as an
-    afterthought): each cut is the clean one nearest that share. What lies under the last
-    label (a sequence's lifelines' ends) closes the last band, or is a band of its own,
-    which `bands` leaves out, when the band has no room for it; the greedy cuts when
-    balanced ones would need one band more."""
-    end = min(height, max((bottom for _, bottom in labels), default=height) + CUT_CLEARANCE)
+    """As many bands as `_greedy` cuts down to `end` (a sequence's last label, else the
+    drawing's foot), each filled to the same share of its room (a stub last band, three
+    rows under three full cards, reads as an afterthought): each cut is the clean one
+    nearest that share. What lies under `end` (a sequence's lifelines' ends) closes the
+    last band, or is a band of its own, which `bands` leaves out, when the band has no
+    room for it; the greedy cuts when balanced ones would need one band more. `avoid`:
+    the labels, small boxes and kept spans a cut keeps out of."""
+    labels, boxes, kept = avoid
     count = len(_greedy(end, first, rest, labels, boxes, kept)) - 1
     if count < 2:
         return _greedy(height, first, rest, labels, boxes, kept)

@@ -18,6 +18,9 @@ from .flow.paint import (
     LOOP_REACH,
     LOOP_RISE,
     Placed,
+    chip_size,
+    edge_chip,
+    edge_label,
     edge_marks,
     label_colour,
     look_text,
@@ -43,7 +46,6 @@ from .marks import (
     finish,
     rect_ops,
     segment_meets,
-    tint,
 )
 from .mermaid import Flowchart, Node
 
@@ -86,11 +88,11 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             routes.append([])
             continue
         ends = [vertices[edge.source]]
-        if edge.label:
-            text = measure(edge.label, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8)
+        chip = edge_label(edge, measure)
+        if chip is not None:
             key = f"\0label{index}"
-            placed_text[key] = text
-            ends.append(vertex(key, text.width + 14, text.height + 6, across))
+            placed_text[key] = chip
+            ends.append(vertex(key, *chip_size(chip), across))
             vertices[key] = ends[-1]
         for step in range(edge.length - 1):  # a longer link spans more ranks
             key = f"\0gap{index}.{step}"
@@ -199,11 +201,8 @@ def _flowchart_drawing(
         items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
     for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
-            chip = rect_ops(p.x - p.w / 2, p.y - p.h / 2, p.w, p.h, p.h / 2)
-            items.append(Mark(chip, None, "page"))
-            items.append(Mark(chip, None, tint("line")))
-            ink = chart.edges[int(key.removeprefix("\0label"))].look.color or "text"
-            items.append(Label(p.text, p.x, p.y - p.text.height / 2, ink))
+            ink = chart.edges[int(key.removeprefix("\0label"))].look.color
+            items.extend(edge_chip(p.text, (p.x, p.y), ink))
         else:
             shape, *details = node_marks(p)  # the label right after its shape, then details
             top = p.y + label_shift(p.node.shape, p.w, p.h) - p.text.height / 2

@@ -135,7 +135,7 @@ def _snaked(
     are drawn as other forms of it, under the post's steps."""
     if height is None or fit_scale(drawing, width, height) >= 1.0:
         return None
-    found = _chain(parse_diagram(source))
+    found = _chain(parse_diagram(source), measure)
     if found is None:
         return None
     written = budget.draw(source, measure)  # as written, or turned: the one left to right
@@ -169,11 +169,11 @@ def _snaked(
     return replace(wrapped, text=strip.text, note=note)
 
 
-def _chain(diagram: Diagram) -> Chain[Flowchart | StateChart] | None:
+def _chain(diagram: Diagram, measure: Measure) -> Chain[Flowchart | StateChart] | None:
     """The diagram as one chain to wrap, where it is a flowchart's or a state chart's."""
     if isinstance(diagram, Flowchart):
-        return chain(diagram)
-    return state_chain(diagram) if isinstance(diagram, StateChart) else None
+        return chain(diagram, measure)
+    return state_chain(diagram, measure) if isinstance(diagram, StateChart) else None
 
 
 def _height_bound(drawing: Drawing, width: float, height: float | None) -> bool:

@@ -4,8 +4,11 @@ A flowchart or a state chart that is one chain (each step one link to the next, 
 no group) laid left to right grows only wider: twelve steps on a 1600x900 slide shrank to
 a third of their size in one strip. A designer wraps it: rows of steps read left to right,
 one under the other, the link from a row's last step running down, back under the row and
-into the next row's first step, like a line of text carried to the next. The steps, links,
-labels and looks are the author's; only where the chain turns is ours. What a kind lends
+into the next row's first step, like a line of text carried to the next. A row breaks on
+an unlabelled link where a neighbour of the even break is one; a label on the link between
+rows sits midway along the return, the rows standing apart by its chip's height (a state
+chain's events label every link). The steps, links, labels and looks are the author's;
+only where the chain turns is ours. What a kind lends
 the wrapping is a `Chain` (`chain` here for flowcharts, `statecharts.statechain`): its
 rows as charts of their own, and its links' marks.
 """
@@ -17,8 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .flow.paint import Placed, edge_marks
-from .marks import MARGIN, Drawing, Label, Lines, Mark, mark_bounds, moved_by
+from .flow.paint import Placed, chip_size, edge_chip, edge_label, edge_marks
+from .marks import MARGIN, Drawing, Label, Lines, Mark, Measure, mark_bounds, moved_by
 from .mermaid import Flowchart, Node
 
 _NO_TEXT = Lines((), 0.0, 0.0, 0.0)  # a placed end is only a shape for the link to meet
@@ -34,15 +37,16 @@ Part = TypeVar("Part", covariant=True)  # a row: a chart of the kind's
 
 @dataclass(frozen=True, slots=True)
 class Chain(Generic[Part]):
-    """A chart that is one chain, as the wrapping needs it: how many `steps`, which of its
-    links (in order) carry a label, the chart of the steps `start` to `end` (`part`: a
-    row, drawn as its kind draws it, left to right) and the marks of link `index` along
-    `points` from one step's shape (`Rect`) to the next's (`link`)."""
+    """A chart that is one chain, as the wrapping needs it: how many `steps`, how tall each
+    of its links' (in order) label chip is (`labels`: 0 for a link with none), the chart
+    of the steps `start` to `end` (`part`: a row, drawn as its kind draws it, left to
+    right) and the marks of link `index` along `points` from one step's shape (`Rect`) to
+    the next's, its label's chip centred at `at` (`link`)."""
 
     steps: int
-    labelled: tuple[bool, ...]
+    labels: tuple[float, ...]
     part: Callable[[int, int], Part]
-    link: Callable[[int, list[Point], Rect, Rect], Sequence[Mark | Label]]
+    link: Callable[[int, list[Point], Rect, Rect, Point], Sequence[Mark | Label]]
 
 
 def order(ids: Sequence[str], links: Sequence[tuple[str, str]]) -> tuple[list[int], list[int]]:
@@ -66,9 +70,10 @@ def order(ids: Sequence[str], links: Sequence[tuple[str, str]]) -> tuple[list[in
     return (steps, path) if len(set(steps)) == len(ids) else ([], [])
 
 
-def chain(chart: Flowchart) -> Chain[Flowchart] | None:
+def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
     """A flowchart that is one chain read forward (left to right or top down: a
-    right-to-left chain would wrap backwards); None otherwise."""
+    right-to-left chain would wrap backwards), its links' labels measured by `measure` as
+    the flowchart sets them; None otherwise."""
     if chart.subgraphs or chart.direction == "RL":
         return None
     if any(edge.line == "invisible" for edge in chart.edges):
@@ -78,16 +83,21 @@ def chain(chart: Flowchart) -> Chain[Flowchart] | None:
         return None
     nodes = [chart.nodes[at] for at in steps]
     edges = [chart.edges[at] for at in path]
+    texts = [edge_label(edge, measure) for edge in edges]
 
     def part(start: int, end: int) -> Flowchart:
         return Flowchart("LR", tuple(nodes[start:end]), tuple(edges[start : end - 1]))
 
-    def link(index: int, points: list[Point], last: Rect, first: Rect) -> list[Mark]:
-        return edge_marks(
-            edges[index], points, _placed(nodes[index], last), _placed(nodes[index + 1], first)
-        )
+    def link(
+        index: int, points: list[Point], last: Rect, first: Rect, at: Point
+    ) -> list[Mark | Label]:
+        a, b = _placed(nodes[index], last), _placed(nodes[index + 1], first)
+        text = texts[index]
+        chip = edge_chip(text, at, edges[index].look.color) if text else []  # on the return
+        return [*edge_marks(edges[index], points, a, b), *chip]
 
-    return Chain(len(nodes), tuple(bool(edge.label) for edge in edges), part, link)
+    heights = tuple(chip_size(text)[1] if text else 0.0 for text in texts)
+    return Chain(len(nodes), heights, part, link)
 
 
 def _placed(node: Node, rect: Rect) -> Placed:
@@ -120,20 +130,17 @@ def row_spans(steps: int, rows: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _unlabelled(
-    spans: list[tuple[int, int]], labelled: tuple[bool, ...]
-) -> list[tuple[int, int]] | None:
+def _breaks(spans: list[tuple[int, int]], labels: tuple[float, ...]) -> list[tuple[int, int]]:
     """`spans` with each break between rows moved a step on or back where the link there
-    has a label (it would sit on the return, away from both its steps), no row left empty;
-    None when a break finds no unlabelled link."""
+    has a label and a neighbour has none (its chip then sits on a step's own row), no row
+    left with fewer than two steps (a state chain's end dot alone on a row); a break with
+    no such neighbour stays: its chip sits on the return, between the two rows (a state
+    chain's events label every link but its dots')."""
     ends = [end for _, end in spans]
     for index, end in enumerate(ends[:-1]):
-        low = ends[index - 1] + 1 if index else 1
-        tries = [at for at in (end, end - 1, end + 1) if low <= at < ends[index + 1]]
-        free = [at for at in tries if not labelled[at - 1]]
-        if not free:
-            return None
-        ends[index] = free[0]
+        low = ends[index - 1] + 2 if index else 2
+        tries = [at for at in (end, end - 1, end + 1) if low <= at <= ends[index + 1] - 2]
+        ends[index] = next((at for at in tries if not labels[at - 1]), end)
     return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
@@ -141,13 +148,11 @@ def wrapped(
     found: Chain[Part], rows: int, draw: Callable[[Part], Drawing | None]
 ) -> Drawing | None:
     """The chain `found` in `rows` rows, each drawn left to right by `draw` (None when a
-    row is not drawn), the link between two rows a return under the first; None when no
-    break between rows finds a link with no label (`_unlabelled`)."""
+    row is not drawn), the link between two rows a return under the first, its label's
+    chip on the return's run between the rows, which stand apart by that much more."""
     if rows < 2:
         return None
-    spans = _unlabelled(row_spans(found.steps, rows), found.labelled)
-    if spans is None:
-        return None
+    spans = _breaks(row_spans(found.steps, rows), found.labels)
     items: list[Mark | Label] = []
     texts: list[str] = []
     ends: list[tuple[Rect, Rect]] = []  # each row's first and last step's shape, placed
@@ -160,8 +165,9 @@ def wrapped(
         items += [moved_by(item, 0.0, top) for item in row.items]
         texts.append(row.text)
         ends.append((_shape(row, top, min), _shape(row, top, max)))
-        top += row.height + ROW_GAP
-        gaps.append(top - ROW_GAP / 2)
+        gap = ROW_GAP + found.labels[end - 1] if end < found.steps else ROW_GAP
+        top += row.height + gap
+        gaps.append(top - gap / 2)
     height = top - ROW_GAP
     for (_, last), (first, _), (_, end), gap in zip(ends, ends[1:], spans, gaps, strict=False):
         items = [*_return(found, end - 1, last, first, gap), *items]  # under the steps
@@ -183,12 +189,13 @@ def _return(
     found: Chain[Part], index: int, last: Rect, first: Rect, gap: float
 ) -> Sequence[Mark | Label]:
     """Link `index`, from a row's `last` step to the next row's `first`: down from the
-    step, back along the middle of the gap between the rows (`gap`), down into the step."""
+    step, back along the middle of the gap between the rows (`gap`), down into the step;
+    its label's chip midway along the run back."""
     (lx, ly), (fx, fy) = _centre(last), _centre(first)
     points = [(lx, ly), (lx, gap), (fx, gap), (fx, fy)]
     if math.isclose(lx, fx):
         points = [points[0], points[-1]]
-    return found.link(index, points, last, first)
+    return found.link(index, points, last, first, ((lx + fx) / 2, gap))
 
 
 def _centre(rect: Rect) -> Point:

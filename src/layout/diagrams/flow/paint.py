@@ -15,7 +15,20 @@ import math
 from dataclasses import dataclass, replace
 
 from ...style.resolver import contrast
-from ..marks import LINE_WIDTH, Lines, Mark, Measure, Op, arrowhead, circle_ops, tint
+from ..marks import (
+    LABEL_SIZE,
+    LINE_WIDTH,
+    MAX_LABEL_WIDTH,
+    Label,
+    Lines,
+    Mark,
+    Measure,
+    Op,
+    arrowhead,
+    circle_ops,
+    rect_ops,
+    tint,
+)
 from ..mermaid import Edge, Node
 from .details import details
 from .outlines import filled, outline, polygon
@@ -27,6 +40,7 @@ STRAIGHT = 0.05  # px a point may stand off the line through its neighbours and 
 CORNER = 10.0
 LOOP_REACH = 20.0  # px a loop (an edge from its node to itself) reaches right of the node
 LOOP_RISE = 14.0  # ... and above it  # px of a bend rounded off
+CHIP_PAD = (14.0, 6.0)  # px an edge label's chip adds to its text's width and height
 SOLID = ("f-circ", "fork", "sm-circ")  # drawn in the text colour, as mermaid-js draws them
 ROUND_SHAPES = ("circle", "dcircle", "sm-circ", "f-circ", "fr-circ", "cross-circ")
 
@@ -158,6 +172,26 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
     if edge.both:
         out.append(_end_mark(edge.marker, start, points[1], head, role))
     return out
+
+
+def edge_label(edge: Edge, measure: Measure) -> Lines | None:
+    """An edge's label as a flowchart sets it (bold, wrapped at 0.8 of a node label's
+    width); None for an edge with none."""
+    return measure(edge.label, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8) if edge.label else None
+
+
+def chip_size(text: Lines) -> tuple[float, float]:
+    """The width and height of an edge label's chip round `text`."""
+    return text.width + CHIP_PAD[0], text.height + CHIP_PAD[1]
+
+
+def edge_chip(text: Lines, at: tuple[float, float], ink: str | None) -> list[Mark | Label]:
+    """An edge's label on a chip of the line's colour centred at `at`, over the line, in
+    the edge's own `ink` (its `linkStyle` colour) or the text's."""
+    (x, y), (w, h) = at, chip_size(text)
+    chip = rect_ops(x - w / 2, y - h / 2, w, h, h / 2)
+    label = Label(text, x, y - text.height / 2, ink or "text")
+    return [Mark(chip, None, "page"), Mark(chip, None, tint("line")), label]
 
 
 def _distinct(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

@@ -5,15 +5,16 @@ draws one. A chart with a composite state, a floating note or a branch is no cha
 
 from __future__ import annotations
 
-from ..marks import Label, Mark
+from ..marks import LABEL_SIZE, MAX_LABEL_WIDTH, Label, Mark, Measure
 from ..snake import Chain, Point, Rect, order
 from .mermaidstate import StateChart
-from .statemarks import transition_marks
+from .statemarks import CHIP_PAD, chip_marks, transition_marks
 
 
-def state_chain(chart: StateChart) -> Chain[StateChart] | None:
+def state_chain(chart: StateChart, measure: Measure) -> Chain[StateChart] | None:
     """The chain of `chart` read forward (a right-to-left one would wrap backwards), its
-    start and end dots steps like any other; None when it is no one chain."""
+    start and end dots steps like any other, its transitions' labels measured by `measure`
+    as `states` sets them; None when it is no one chain."""
     if chart.direction == "RL" or any(s.kind in ("composite", "note") for s in chart.states):
         return None
     steps, path = order(
@@ -24,17 +25,26 @@ def state_chain(chart: StateChart) -> Chain[StateChart] | None:
         return None
     states = [chart.states[at] for at in steps]
     links = [chart.transitions[at] for at in path]
+    texts = [
+        measure(link.label, LABEL_SIZE, False, MAX_LABEL_WIDTH) if link.label else None
+        for link in links
+    ]
 
     def part(start: int, end: int) -> StateChart:
         ids = {state.id for state in states[start:end]}
         notes = tuple(note for note in chart.notes if note.target in ids)
         return StateChart("LR", tuple(states[start:end]), tuple(links[start : end - 1]), notes)
 
-    def link(index: int, points: list[Point], last: Rect, first: Rect) -> list[Mark | Label]:
+    def link(
+        index: int, points: list[Point], last: Rect, first: Rect, at: Point
+    ) -> list[Mark | Label]:
         ends = [(_box(rect), states[at].kind) for at, rect in ((index, last), (index + 1, first))]
-        return transition_marks(points, *ends)
+        text = texts[index]
+        chip = chip_marks(text, *at) if text else []  # on the return, between the rows
+        return [*transition_marks(points, *ends), *chip]
 
-    return Chain(len(states), tuple(bool(link.label) for link in links), part, link)
+    heights = tuple(text.height + CHIP_PAD[1] if text else 0.0 for text in texts)
+    return Chain(len(states), heights, part, link)
 
 
 def _box(rect: Rect) -> tuple[float, float, float, float]:

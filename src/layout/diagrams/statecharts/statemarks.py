@@ -30,6 +30,7 @@ from ..marks import (
 
 DOT, RING, BAR, CHOICE = 7.0, 9.0, 70.0, 26.0  # start radius, end radius, bar, diamond
 NOTE_GAP, LOOP = 14.0, 22.0  # px between a state and its note; a loop's room
+CHIP_PAD = (12.0, 4.0)  # px a transition label's chip adds to its text's width and height
 Rect = tuple[float, float, float, float]  # left, top, width, height
 Point = tuple[float, float]
 
@@ -102,7 +103,7 @@ def loop_marks(rect: Rect, text: Lines) -> list[Mark | Label]:
 
 def chip_marks(text: Lines, x: float, y: float) -> list[Mark | Label]:
     """A transition's label on a chip of the line's colour, centred on (x, y)."""
-    w, h = text.width + 12, text.height + 4
+    w, h = text.width + CHIP_PAD[0], text.height + CHIP_PAD[1]
     chip = rect_ops(x - w / 2, y - h / 2, w, h, h / 2)
     return [Mark(chip, None, "page"), Mark(chip, None, tint("line")), Label(text, x, y - h / 2 + 2)]
 

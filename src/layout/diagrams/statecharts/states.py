@@ -40,6 +40,7 @@ from ..mermaid import MAX_NESTING
 from .mermaidstate import State, StateChart, Transition, region_of
 from .statemarks import (
     BAR,
+    CHIP_PAD,
     CHOICE,
     DOT,
     LOOP,
@@ -223,7 +224,8 @@ class _Layout:
             if self.chart.transitions[index].label:
                 text = self._label(index)
                 key = f"\0label{index}"
-                chain.append(vertex(key, text.width + 12, text.height + 4, across))
+                size = (text.width + CHIP_PAD[0], text.height + CHIP_PAD[1])
+                chain.append(vertex(key, *size, across))
                 vertices[key] = chain[-1]
             chains.append([*chain, vertices[pair[1]]])
             ends.append(pair)
@@ -237,7 +239,7 @@ class _Layout:
                 index = int(key[6:])
                 out.chips[index] = (x, y)
                 text = self._label(index)
-                out.chip_sizes[index] = (text.width + 12, text.height + 4)
+                out.chip_sizes[index] = (text.width + CHIP_PAD[0], text.height + CHIP_PAD[1])
             else:
                 box = out.boxes[key]
                 box.x, box.y = x - box.w / 2, y - box.h / 2
