@@ -154,3 +154,30 @@ def test_a_label_on_a_row_break_sits_on_the_return_between_the_rows(fonts) -> No
     assert len(between) == len(rows) - 1  # one on each return
     for chip in between:
         assert any(r < chip.y for r in rows) and any(r > chip.y for r in rows)
+
+
+def test_a_flowchart_chain_with_a_node_that_loops_on_itself_is_wrapped(fonts) -> None:
+    steps = _steps(8)
+    source = _flow("LR", steps) + "  n2 -->|retry| n2\n"
+    drawing = _wrapped(fonts, source, 420)
+    assert "wrapped into" in drawing.note, drawing.note
+    labels = [item for item in drawing.items if isinstance(item, Label)]
+    assert sum(label.text.lines == ("retry",) for label in labels) == 1
+
+
+def test_a_return_leaves_its_step_not_the_steps_loop_label(fonts) -> None:
+    """The return from a row's last step started at the chip of its loop's label, right
+    of the step (the largest mark at the row's end). Every step loops here, so every
+    row's last step has a chip."""
+    names = ["Queued", "Install", "Lint", "Test", "Build", "Sign", "Upload", "Done"]
+    chain = " --> ".join(f"n{i}[{name}]" for i, name in enumerate(names))
+    loops = "".join(f"  n{i} -->|again| n{i}\n" for i in range(len(names)))
+    drawing = _wrapped(fonts, f"flowchart LR\n  {chain}\n{loops}", 420)
+    assert "wrapped into" in drawing.note
+    chips = [mark_bounds(m.ops) for m in drawing.items if isinstance(m, Mark) and m.fill == "page"]
+    assert len(chips) == len(names)
+    lines = [m for m in drawing.items if isinstance(m, Mark) and m.fill is None]
+    for left, top, right, bottom in chips:
+        for line in lines:
+            x, y = line.ops[0][1], line.ops[0][2]
+            assert not (left - 2 <= x <= right + 2 and top - 2 <= y <= bottom + 2)

@@ -117,6 +117,21 @@ def test_a_state_chain_with_an_event_on_every_transition_is_wrapped(fonts) -> No
     assert lowest < last.y + last.text.height + 20  # the end dot beside it, not under
 
 
+def test_a_chain_with_a_state_that_loops_on_itself_is_wrapped_with_its_loop(fonts) -> None:
+    """A retry on a state (`Install --> Install: retry`) made the chart no chain: twelve
+    states drawn down one card at 0.6 as a column. Wrapped, each loop drawn on its state
+    once, its label inside the drawing (the rows' labels count in its width)."""
+    steps = _steps(10)
+    source = _states(steps) + "  s3 --> s3 : retry\n  s8 --> s8 : retry\n"
+    drawing = _fit(fonts, source, 392, 426)
+    assert "wrapped into" in drawing.note, drawing.note
+    assert fit_scale(drawing, 392, 426) >= 0.9
+    labels = [item for item in drawing.items if isinstance(item, Label)]
+    retries = [label for label in labels if label.text.lines == ("retry",)]
+    assert len(retries) == 2
+    assert all(label.x + label.text.width <= drawing.width for label in labels)
+
+
 def test_a_branching_state_chart_and_a_composite_are_never_wrapped(fonts) -> None:
     steps = _steps(12)
     branched = _states(steps) + "  s2 --> s7\n"

@@ -15,8 +15,6 @@ from typing import TYPE_CHECKING
 
 from .flow.chips import chip_on_line, turns_back, without_spike
 from .flow.paint import (
-    LOOP_REACH,
-    LOOP_RISE,
     Placed,
     chip_size,
     edge_chip,
@@ -24,6 +22,8 @@ from .flow.paint import (
     edge_marks,
     label_colour,
     look_text,
+    loop_chip,
+    loop_room,
     node_marks,
 )
 from .flow.route import PANEL_PAD, TITLE
@@ -69,7 +69,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     vertices: dict[str, Vertex] = {}
     placed_text: dict[str, Lines] = {}
     sizes: dict[str, tuple[float, float]] = {}
-    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
+    loops = _loop_labels(chart, measure)
     for node in chart.nodes:
         text = look_text(measure, node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH, node.look)
         placed_text[node.id] = text
@@ -78,7 +78,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             w, h = h, w
         sizes[node.id] = (w, h)
         if node.id in loops:  # room for the loop beside it (laid out centred: both sides)
-            w, h = w + 2 * LOOP_REACH, h + 2 * LOOP_RISE
+            dw, dh = loop_room(loops[node.id][0])
+            w, h = w + 2 * dw, h + 2 * dh
         vertices[node.id] = vertex(node.id, w, h, across)
         vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
@@ -199,6 +200,8 @@ def _flowchart_drawing(
     items.extend(_subgraph_panels(chart, placed, lines, measure))
     for edge, points in zip(chart.edges, lines, strict=True):
         items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
+    for ident, (said, ink) in _loop_labels(chart, measure).items():
+        items.extend(loop_chip(placed[ident], said, ink) if said else ())
     for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
             ink = chart.edges[int(key.removeprefix("\0label"))].look.color
@@ -245,7 +248,7 @@ def _subgraph_panels(
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
-    loops = {edge.source for edge in chart.edges if edge.source == edge.target}
+    loops = {ident: loop_room(text) for ident, (text, _) in _loop_labels(chart, measure).items()}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]
         members += [  # the labels of its own edges (laid out inside it)
@@ -278,12 +281,29 @@ def _subgraph_panels(
     return out
 
 
-def _reach(p: Placed, loops: set[str]) -> tuple[float, float, float, float]:
-    """What a vertex covers: its box, and a loop's curve up and right of it (edge_marks)."""
+def _reach(p: Placed, loops: dict[str, tuple[float, float]]) -> tuple[float, float, float, float]:
+    """What a vertex covers: its box, and a loop's curve and label up and right of it
+    (`loops`: each looped node's `loop_room`)."""
     box = (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
     if p.node is None or p.node.id not in loops:
         return box
-    return box[0], box[1] - LOOP_RISE, box[2] + LOOP_REACH, box[3]
+    right, up = loops[p.node.id]
+    return box[0], box[1] - up, box[2] + right, box[3]
+
+
+def _loop_labels(chart: Flowchart, measure: Measure) -> dict[str, tuple[Lines | None, str | None]]:
+    """Each node with a loop (an edge to itself): its loops' labels as one text, one a
+    line (None for none), and the ink of its first labelled loop."""
+    out: dict[str, tuple[Lines | None, str | None]] = {}
+    for node in chart.nodes:
+        mine = [e for e in chart.edges if e.source == e.target == node.id]
+        said = [e for e in mine if e.label]
+        if not mine:
+            continue
+        text = "\n".join(e.label for e in said)
+        lines = measure(text, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8) if said else None
+        out[node.id] = (lines, said[0].look.color if said else None)
+    return out
 
 
 def _title_x(

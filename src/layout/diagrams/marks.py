@@ -196,6 +196,10 @@ def tint(role: str) -> str:
     return TINT + role
 
 
+# a link label's chip: the page's colour under a tint of the line's, over the line
+CHIP_FILLS = ("page", tint("line"))
+
+
 def segment_meets(
     a: tuple[float, float], b: tuple[float, float], box: tuple[float, float, float, float]
 ) -> bool:

@@ -1,16 +1,16 @@
 """A long left-to-right chain wrapped into rows, as text wraps (`fit.draw_to_fit`).
 
 A flowchart or a state chart that is one chain (each step one link to the next, no branch,
-no group) laid left to right grows only wider: twelve steps on a 1600x900 slide shrank to
-a third of their size in one strip. A designer wraps it: rows of steps read left to right,
-one under the other, the link from a row's last step running down, back under the row and
-into the next row's first step, like a line of text carried to the next. A row breaks on
-an unlabelled link where a neighbour of the even break is one; a label on the link between
-rows sits midway along the return, the rows standing apart by its chip's height (a state
-chain's events label every link). The steps, links, labels and looks are the author's;
-only where the chain turns is ours. What a kind lends
-the wrapping is a `Chain` (`chain` here for flowcharts, `statecharts.statechain`): its
-rows as charts of their own, and its links' marks.
+no group; a step's link to itself rides along on it) laid left to right grows only wider:
+twelve steps on a 1600x900 slide shrank to a third of their size in one strip. A designer
+wraps it: rows of steps read left to right, one under the other, the link from a row's
+last step running down, back under the row and into the next row's first step, like a
+line of text carried to the next. A row breaks on an unlabelled link where a neighbour of
+the even break is one; a label on the link between rows sits midway along the return,
+the rows standing apart by its chip's height (a state chain's events label every link).
+The steps, links, labels and looks are the author's; only where the chain turns is ours.
+What a kind lends the wrapping is a `Chain` (`chain` here for flowcharts,
+`statecharts.statechain`): its rows as charts of their own, and its links' marks.
 """
 
 from __future__ import annotations
@@ -21,7 +21,17 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .flow.paint import Placed, chip_size, edge_chip, edge_label, edge_marks
-from .marks import MARGIN, Drawing, Label, Lines, Mark, Measure, mark_bounds, moved_by
+from .marks import (
+    CHIP_FILLS,
+    MARGIN,
+    Drawing,
+    Label,
+    Lines,
+    Mark,
+    Measure,
+    mark_bounds,
+    moved_by,
+)
 from .mermaid import Flowchart, Node
 
 _NO_TEXT = Lines((), 0.0, 0.0, 0.0)  # a placed end is only a shape for the link to meet
@@ -29,6 +39,9 @@ MIN_STEPS = 4  # a shorter chain is never wrapped: two rows of one or two steps 
 # A longer chain is not wrapped: its rows' layouts cost (150 steps: 2.2 s of CPU where the
 # strip took 0.5), and 60 steps' rows on a slide are drawn at a third of their size
 MOST_STEPS = 60
+# px: a step's loop (a link to itself) ends in an arrowhead up to this far past the step's
+# shape (flow.paint's LOOP_REACH side, statemarks' 12-px loop)
+END_SLACK = 12.0
 ROW_GAP = 24.0  # px between two rows' drawings (each has its own margin): the return runs here
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
 Point = tuple[float, float]
@@ -72,21 +85,26 @@ def order(ids: Sequence[str], links: Sequence[tuple[str, str]]) -> tuple[list[in
 
 def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
     """A flowchart that is one chain read forward (left to right or top down: a
-    right-to-left chain would wrap backwards), its links' labels measured by `measure` as
-    the flowchart sets them; None otherwise."""
+    right-to-left chain would wrap backwards), a node's links to itself drawn on it in its
+    row (a retry: no branch), its links' labels measured by `measure` as the flowchart
+    sets them; None otherwise."""
     if chart.subgraphs or chart.direction == "RL":
         return None
     if any(edge.line == "invisible" for edge in chart.edges):
         return None
-    steps, path = order([n.id for n in chart.nodes], [(e.source, e.target) for e in chart.edges])
+    forward = [edge for edge in chart.edges if edge.source != edge.target]
+    loops = [edge for edge in chart.edges if edge.source == edge.target]
+    steps, path = order([n.id for n in chart.nodes], [(e.source, e.target) for e in forward])
     if not steps:
         return None
     nodes = [chart.nodes[at] for at in steps]
-    edges = [chart.edges[at] for at in path]
+    edges = [forward[at] for at in path]
     texts = [edge_label(edge, measure) for edge in edges]
 
     def part(start: int, end: int) -> Flowchart:
-        return Flowchart("LR", tuple(nodes[start:end]), tuple(edges[start : end - 1]))
+        ids = {node.id for node in nodes[start:end]}
+        looped = tuple(edge for edge in loops if edge.source in ids)  # drawn on their node
+        return Flowchart("LR", tuple(nodes[start:end]), (*edges[start : end - 1], *looped))
 
     def link(
         index: int, points: list[Point], last: Rect, first: Rect, at: Point
@@ -157,11 +175,12 @@ def wrapped(
     texts: list[str] = []
     ends: list[tuple[Rect, Rect]] = []  # each row's first and last step's shape, placed
     gaps: list[float] = []  # the middle of the gap under each row
-    top = 0.0
+    top, widest = 0.0, 0.0
     for start, end in spans:
         row = draw(found.part(start, end))
         if row is None:
             return None
+        widest = max(widest, row.width)  # its labels too: a loop's reaches past its marks
         items += [moved_by(item, 0.0, top) for item in row.items]
         texts.append(row.text)
         ends.append((_shape(row, top, min), _shape(row, top, max)))
@@ -171,16 +190,22 @@ def wrapped(
     height = top - ROW_GAP
     for (_, last), (first, _), (_, end), gap in zip(ends, ends[1:], spans, gaps, strict=False):
         items = [*_return(found, end - 1, last, first, gap), *items]  # under the steps
-    width = max(max(mark_bounds(i.ops)[2] for i in items if isinstance(i, Mark)), 0.0) + MARGIN
-    return Drawing(width, height, tuple(items), "\n".join(texts))
+    right = max(max(mark_bounds(i.ops)[2] for i in items if isinstance(i, Mark)), 0.0)
+    return Drawing(max(widest, right + MARGIN), height, tuple(items), "\n".join(texts))
 
 
 def _shape(row: Drawing, dy: float, side: Callable[..., float]) -> Rect:
     """The shape of the step at one end of a row (`side`: min, the first; max, the last)
-    as placed in the wrapped drawing: the largest mark at that end."""
-    marks = [mark_bounds(item.ops) for item in row.items if isinstance(item, Mark)]
+    as placed in the wrapped drawing: the largest filled mark at that end, a loop's
+    arrowhead past it allowed for (`END_SLACK`) and a label's chip not counted (a loop's
+    chip right of the last step took the return's start)."""
+    marks = [
+        mark_bounds(item.ops)
+        for item in row.items
+        if isinstance(item, Mark) and item.fill is not None and item.fill not in CHIP_FILLS
+    ]
     edge = side(b[0] if side is min else b[2] for b in marks)
-    at_end = [b for b in marks if abs((b[0] if side is min else b[2]) - edge) < 0.5]
+    at_end = [b for b in marks if abs((b[0] if side is min else b[2]) - edge) < END_SLACK]
     left, up, right, down = max(at_end, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
     return left, up + dy, right, down + dy
 

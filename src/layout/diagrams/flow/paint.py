@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from ...style.resolver import contrast
 from ..marks import (
+    CHIP_FILLS,
     LABEL_SIZE,
     LINE_WIDTH,
     MAX_LABEL_WIDTH,
@@ -40,6 +41,7 @@ STRAIGHT = 0.05  # px a point may stand off the line through its neighbours and 
 CORNER = 10.0
 LOOP_REACH = 20.0  # px a loop (an edge from its node to itself) reaches right of the node
 LOOP_RISE = 14.0  # ... and above it  # px of a bend rounded off
+LOOP_GAP = 4.0  # px between a loop and its label's chip
 CHIP_PAD = (14.0, 6.0)  # px an edge label's chip adds to its text's width and height
 SOLID = ("f-circ", "fork", "sm-circ")  # drawn in the text colour, as mermaid-js draws them
 ROUND_SHAPES = ("circle", "dcircle", "sm-circ", "f-circ", "fr-circ", "cross-circ")
@@ -174,6 +176,24 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
     return out
 
 
+def loop_room(text: Lines | None) -> tuple[float, float]:
+    """What a node's loop (an edge to itself) takes beside it, on each side of its box as
+    layout leaves room both sides alike: right of it the loop, and its labels' chip
+    (`text`) right of that; above it the loop's rise, or the chip's height."""
+    if text is None:
+        return LOOP_REACH, LOOP_RISE
+    width, height = chip_size(text)
+    return LOOP_REACH + LOOP_GAP + width, max(LOOP_RISE, height)
+
+
+def loop_chip(p: Placed, text: Lines, ink: str | None) -> list[Mark | Label]:
+    """A node's loops' labels (`text`) on a chip right of the loop, standing on the
+    node's top (a two-line chip centred on the loop reached down over the link out)."""
+    width, height = chip_size(text)
+    x = p.x + p.w / 2 + LOOP_REACH + LOOP_GAP + width / 2
+    return edge_chip(text, (x, p.y - p.h / 2 - max(LOOP_RISE, height) / 2), ink)
+
+
 def edge_label(edge: Edge, measure: Measure) -> Lines | None:
     """An edge's label as a flowchart sets it (bold, wrapped at 0.8 of a node label's
     width); None for an edge with none."""
@@ -191,7 +211,7 @@ def edge_chip(text: Lines, at: tuple[float, float], ink: str | None) -> list[Mar
     (x, y), (w, h) = at, chip_size(text)
     chip = rect_ops(x - w / 2, y - h / 2, w, h, h / 2)
     label = Label(text, x, y - text.height / 2, ink or "text")
-    return [Mark(chip, None, "page"), Mark(chip, None, tint("line")), label]
+    return [*(Mark(chip, None, fill) for fill in CHIP_FILLS), label]
 
 
 def _distinct(points: list[tuple[float, float]]) -> list[tuple[float, float]]:

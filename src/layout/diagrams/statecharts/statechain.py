@@ -1,7 +1,8 @@
 """A state chart that is one chain (`[*]` → A → B → … → `[*]`), lent to `snake` to be
 wrapped into rows as a flowchart's chain is: each row a left-right state chart of its
-own steps (their notes with them), the link between two rows a transition as `states`
-draws one. A chart with a composite state, a floating note or a branch is no chain."""
+own steps (their notes and their transitions to themselves with them), the link between
+two rows a transition as `states` draws one. A chart with a composite state, a floating
+note or a branch is no chain."""
 
 from __future__ import annotations
 
@@ -13,18 +14,20 @@ from .statemarks import CHIP_PAD, chip_marks, transition_marks
 
 def state_chain(chart: StateChart, measure: Measure) -> Chain[StateChart] | None:
     """The chain of `chart` read forward (a right-to-left one would wrap backwards), its
-    start and end dots steps like any other, its transitions' labels measured by `measure`
-    as `states` sets them; None when it is no one chain."""
+    start and end dots steps like any other, a state's transitions to itself drawn on it in
+    its row (a retry, a poll: no branch), its transitions' labels measured by `measure` as
+    `states` sets them; None when it is no one chain."""
     if chart.direction == "RL" or any(s.kind in ("composite", "note") for s in chart.states):
         return None
+    forward = [link for link in chart.transitions if link.source != link.target]
+    loops = [link for link in chart.transitions if link.source == link.target]
     steps, path = order(
-        [state.id for state in chart.states],
-        [(link.source, link.target) for link in chart.transitions],
+        [state.id for state in chart.states], [(link.source, link.target) for link in forward]
     )
     if not steps:
         return None
     states = [chart.states[at] for at in steps]
-    links = [chart.transitions[at] for at in path]
+    links = [forward[at] for at in path]
     texts = [
         measure(link.label, LABEL_SIZE, False, MAX_LABEL_WIDTH) if link.label else None
         for link in links
@@ -33,7 +36,8 @@ def state_chain(chart: StateChart, measure: Measure) -> Chain[StateChart] | None
     def part(start: int, end: int) -> StateChart:
         ids = {state.id for state in states[start:end]}
         notes = tuple(note for note in chart.notes if note.target in ids)
-        return StateChart("LR", tuple(states[start:end]), tuple(links[start : end - 1]), notes)
+        looped = tuple(link for link in loops if link.source in ids)  # a state's loops on it
+        return StateChart("LR", tuple(states[start:end]), (*links[start : end - 1], *looped), notes)
 
     def link(
         index: int, points: list[Point], last: Rect, first: Rect, at: Point

@@ -15,6 +15,7 @@ import math
 from ..flow.paint import back, look_ink, rounded
 from ..flow.style import PLAIN, Look
 from ..marks import (
+    CHIP_FILLS,
     LINE_WIDTH,
     PAD_X,
     PAD_Y,
@@ -105,7 +106,7 @@ def chip_marks(text: Lines, x: float, y: float) -> list[Mark | Label]:
     """A transition's label on a chip of the line's colour, centred on (x, y)."""
     w, h = text.width + CHIP_PAD[0], text.height + CHIP_PAD[1]
     chip = rect_ops(x - w / 2, y - h / 2, w, h, h / 2)
-    return [Mark(chip, None, "page"), Mark(chip, None, tint("line")), Label(text, x, y - h / 2 + 2)]
+    return [*(Mark(chip, None, fill) for fill in CHIP_FILLS), Label(text, x, y - h / 2 + 2)]
 
 
 def transition_marks(
