@@ -10,7 +10,6 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
-from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
@@ -112,13 +111,18 @@ def test_a_chain_wrapped_on_one_slide_beats_bands_no_larger(fonts) -> None:
     assert len(pages) == 1
 
 
-def test_a_chain_too_long_to_wrap_on_a_card_keeps_its_bands(fonts) -> None:
-    """Thirty steps on a portrait card would wrap at 66 %, under the figures' floor: the
-    upright form cut into bands keeps them at the floor or over."""
+def test_a_chain_too_long_for_one_card_is_cut_into_bands_between_its_rows(fonts) -> None:
+    """Thirty steps on a portrait card would wrap at 66 % on one card, under the figures'
+    floor; the upright form cut into bands took four cards of one narrow column at 0.7.
+    Wrapped into rows as wide as the card (three steps at 0.88) and cut between rows, they
+    take two cards, each band starting on a row."""
     steps = _steps(30)
     pages = layout.layout_pages(_post(_flow("LR", steps)), themes.load("warm"), fonts, CARD)
-    rows = [row for _, row in _rows(pages, "步")]
-    assert len(rows) > 1 and all(row.items[-1].scale >= FIGURE_FLOOR for row in rows)
+    rows = [row for page in pages for p in page.rows if (row := p.row).source[0][0] == "CodeBlock"]
+    assert len(rows) == 2 and all(row.items[-1].scale >= 0.85 for row in rows)
+    assert "wrapped into 10 rows" in rows[0].note
+    first_of_band = [row.text.splitlines()[0] for row in rows]
+    assert first_of_band == [steps[0], steps[15]]  # five rows of three on each
 
 
 def test_a_row_break_moves_off_a_labelled_link_where_rows_keep_two_steps() -> None:

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from ..base.boxes import Group, Rect, Row
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
-from ..diagrams.fit import draw_in_parts, draw_to_fit, fit_scale
+from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import Drawing, Label
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
@@ -43,6 +43,7 @@ from .parts import Ctx, Layouter, Part
 BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
 MAX_BANDS = 4
 STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
+SLIDE_LIKE = 0.75  # a content box less tall than this share of its width is a slide's
 # A class or ER diagram this little under the floor is drawn whole (and said), not split:
 # case 23 on darktech at 69.9 % (6.8 px on a phone against 6.9) was cut in two, its six
 # boxes on two cards, where the whole model reads the same
@@ -78,6 +79,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = _parted(flow, block, drawing, setter, ctx, (limit, full))
         rows = rows or _stripped(drawing, setter, flow.styles, ctx, limit, full)
         rows = rows or _stripped_as_written(flow, block.code, drawing, setter, ctx, limit)
+        rows = rows or _chain_in_bands(flow, block.code, drawing, setter, ctx, limit)
         rows = rows or _banded_as_written(flow, block.code, drawing, setter, ctx, limit)
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
@@ -266,6 +268,26 @@ def _parted(
     note = f"a large diagram split into {len(parts)} parts, each whole, to keep its labels legible"
     first = replace(rows[0], text=drawing.text, note=note) if rows else None  # the whole's text
     return [first, *rows[1:]] if first else []
+
+
+def _chain_in_bands(
+    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
+) -> list[Row]:
+    """A long chain that one card would shrink under `BAND_BELOW` (`drawing`: its form
+    drawn to fit one card, wrapped, upright or as written) wrapped instead into rows as
+    wide as the card at its size (`fit.chain_in_rows`) and cut between rows into bands, a
+    card each, where they read `STRIP_GAIN` times larger: thirty steps on a 440x586 card
+    were an upright column at 0.7 down four cards. Not on a slide (a content box under
+    `SLIDE_LIKE` of its width tall): a deck shows a process whole, sixteen steps in four
+    rows at 0.64 on one slide rather than two rows each on two. `room`: the first card's."""
+    whole, full = fit_scale(drawing, ctx.width, room), flow.max_row_height or room
+    if whole >= BAND_BELOW or full < SLIDE_LIKE * ctx.width:
+        return []
+    in_rows = chain_in_rows(flow.diagrams, source, setter.measure, ctx.width)
+    if in_rows is None:
+        return []
+    rows = _banded(in_rows, setter, flow.styles, ctx, room, full)
+    return rows if _least_scale(rows, 0.0) >= STRIP_GAIN * whole else []
 
 
 def _banded_as_written(

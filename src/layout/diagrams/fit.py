@@ -9,6 +9,7 @@ back to its source at once, as one that does not parse does.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -43,6 +44,11 @@ from .uml.parts import split
 
 ROW_KINDS = (Sequence, Gantt, Timeline, Journey)  # read in rows, top to bottom
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
+# A long chain a card cuts into bands between its rows is wrapped into the fewest rows
+# that fit the card's width at this share of its size (its 14-px labels at 11 px or more):
+# thirty steps on a 440-px card in rows of three at 0.88, two cards, where rows at 0.9 or
+# more took fourteen rows of two, three cards
+ROWS_SCALE = 0.8
 TURN_GAIN = 1.25  # a flowchart or state chart is turned when that shrinks it this much less
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
 WRAP_GAIN = 1.08  # ... when that shrinks it this much less
@@ -167,6 +173,37 @@ def _snaked(
         return None
     note = f"a long chain wrapped into {rows} rows to fit the card: its labels {gain:.1f}x larger"
     return replace(wrapped, text=strip.text, note=note)
+
+
+def chain_in_rows(
+    budget: DiagramBudget, source: str, measure: Measure, width: float
+) -> Drawing | None:
+    """A chain (`_chain`) wrapped into the fewest rows that fit `width` at `ROWS_SCALE` of
+    its size or more, read in rows (`Drawing.rows`): a card too short for it cuts it into
+    bands between rows, a card each (`blocks.diagram`), where drawn to fit one card it
+    would shrink; None for a diagram that is no chain, or one no count of rows fits."""
+    found = _chain(parse_diagram(source), measure)
+    if found is None:
+        return None
+    written = budget.draw(source, measure)
+    strip = written if written.across else _other_form(budget, source, measure, True, False)
+    if strip is None or not strip.across:
+        return None
+
+    def draw(part: Flowchart | StateChart) -> Drawing | None:
+        try:
+            return budget.draw_row(source, part, measure)
+        except DiagramError:
+            return None
+
+    # the strip's width over the card's is near the count (rows split the steps unevenly)
+    guess = max(2, math.ceil(strip.width * ROWS_SCALE / width))
+    for rows in range(max(2, guess - 1), min(guess + 3, found.steps // 2) + 1):
+        drawn = wrapped_chain(found, rows, draw)
+        if drawn is not None and width >= ROWS_SCALE * drawn.width:
+            note = f"a long chain wrapped into {rows} rows at its size"
+            return replace(drawn, text=strip.text, note=note, rows=True)
+    return None
 
 
 def _chain(diagram: Diagram, measure: Measure) -> Chain[Flowchart | StateChart] | None:

@@ -176,12 +176,14 @@ def wrapped(
     ends: list[tuple[Rect, Rect]] = []  # each row's first and last step's shape, placed
     gaps: list[float] = []  # the middle of the gap under each row
     top, widest = 0.0, 0.0
+    kept: list[tuple[float, float]] = []  # each row: a card's cut between rows keeps it whole
     for start, end in spans:
         row = draw(found.part(start, end))
         if row is None:
             return None
         widest = max(widest, row.width)  # its labels too: a loop's reaches past its marks
         items += [moved_by(item, 0.0, top) for item in row.items]
+        kept.append((top, top + row.height))
         texts.append(row.text)
         ends.append((_shape(row, top, min), _shape(row, top, max)))
         gap = ROW_GAP + found.labels[end - 1] if end < found.steps else ROW_GAP
@@ -191,7 +193,8 @@ def wrapped(
     for (_, last), (first, _), (_, end), gap in zip(ends, ends[1:], spans, gaps, strict=False):
         items = [*_return(found, end - 1, last, first, gap), *items]  # under the steps
     right = max(max(mark_bounds(i.ops)[2] for i in items if isinstance(i, Mark)), 0.0)
-    return Drawing(max(widest, right + MARGIN), height, tuple(items), "\n".join(texts))
+    width, text = max(widest, right + MARGIN), "\n".join(texts)
+    return Drawing(width, height, tuple(items), text, whole=tuple(kept))
 
 
 def _shape(row: Drawing, dy: float, side: Callable[..., float]) -> Rect:
