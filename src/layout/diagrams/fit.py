@@ -141,25 +141,17 @@ def _snaked(
     are drawn as other forms of it, under the post's steps."""
     if height is None or fit_scale(drawing, width, height) >= 1.0:
         return None
-    found = _chain(parse_diagram(source), measure)
-    if found is None:
+    chained = _chain_and_strip(budget, source, measure)
+    if chained is None:
         return None
-    written = budget.draw(source, measure)  # as written, or turned: the one left to right
-    strip = written if written.across else _other_form(budget, source, measure, True, False)
+    found, strip = chained
     banded = drawing.tall  # the upright form kept: a card cuts it into bands at its size
-    if strip is None or not strip.across:
-        return None
 
     def fit(w: float, h: float) -> float:
         return min(1.0, width / w, height / h)
 
     rows = best_rows(strip, found.steps, fit)
-
-    def draw(part: Flowchart | StateChart) -> Drawing | None:
-        try:
-            return budget.draw_row(source, part, measure)
-        except DiagramError:
-            return None
+    draw = _row_drawer(budget, source, measure)
 
     # the estimate is near, not exact (rows split the steps unevenly): its neighbours drawn
     # too, the largest kept (30 steps on a slide, 456x200: 6 rows estimated, 0.47; 5: 0.51)
@@ -182,20 +174,11 @@ def chain_in_rows(
     its size or more, read in rows (`Drawing.rows`): a card too short for it cuts it into
     bands between rows, a card each (`blocks.diagram`), where drawn to fit one card it
     would shrink; None for a diagram that is no chain, or one no count of rows fits."""
-    found = _chain(parse_diagram(source), measure)
-    if found is None:
+    chained = _chain_and_strip(budget, source, measure)
+    if chained is None:
         return None
-    written = budget.draw(source, measure)
-    strip = written if written.across else _other_form(budget, source, measure, True, False)
-    if strip is None or not strip.across:
-        return None
-
-    def draw(part: Flowchart | StateChart) -> Drawing | None:
-        try:
-            return budget.draw_row(source, part, measure)
-        except DiagramError:
-            return None
-
+    found, strip = chained
+    draw = _row_drawer(budget, source, measure)
     # the strip's width over the card's is near the count (rows split the steps unevenly)
     guess = max(2, math.ceil(strip.width * ROWS_SCALE / width))
     for rows in range(max(2, guess - 1), min(guess + 3, found.steps // 2) + 1):
@@ -204,6 +187,34 @@ def chain_in_rows(
             note = f"a long chain wrapped into {rows} rows at its size"
             return replace(drawn, text=strip.text, note=note, rows=True)
     return None
+
+
+def _chain_and_strip(
+    budget: DiagramBudget, source: str, measure: Measure
+) -> tuple[Chain[Flowchart | StateChart], Drawing] | None:
+    """The diagram as one chain to wrap, and its left-right form (as written, or turned):
+    None where it is no chain or has no such form."""
+    found = _chain(parse_diagram(source), measure)
+    if found is None:
+        return None
+    written = budget.draw(source, measure)
+    strip = written if written.across else _other_form(budget, source, measure, True, False)
+    return (found, strip) if strip is not None and strip.across else None
+
+
+def _row_drawer(
+    budget: DiagramBudget, source: str, measure: Measure
+) -> Callable[[Flowchart | StateChart], Drawing | None]:
+    """How a chain's row (some of its steps) is drawn: as written, its steps spent once
+    (`DiagramBudget.draw_row`); None past the post's steps."""
+
+    def draw(part: Flowchart | StateChart) -> Drawing | None:
+        try:
+            return budget.draw_row(source, part, measure)
+        except DiagramError:
+            return None
+
+    return draw
 
 
 def _chain(diagram: Diagram, measure: Measure) -> Chain[Flowchart | StateChart] | None:
