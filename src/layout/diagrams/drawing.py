@@ -47,7 +47,7 @@ from .marks import (
     rect_ops,
     segment_meets,
 )
-from .mermaid import Flowchart, Node
+from .mermaid import Edge, Flowchart, Node
 
 if TYPE_CHECKING:  # grandalf pulls in numpy (~60 ms): imported when a flowchart is laid out
     from grandalf.graphs import Edge as GEdge
@@ -59,6 +59,8 @@ def _node_size(node: Node, text: Lines) -> tuple[float, float]:
 
 
 POINTED = frozenset({"rhombus", "circle", "dcircle", "tri", "flip-tri", "hourglass", "bolt"})
+# each node with a loop: its loops' labels measured (None for none), and their ink
+Loops = dict[str, tuple[Lines | None, str | None]]
 SPACER = 2.0  # px: the vertex a long link (`--->`) gets in each rank it spans past the first
 
 
@@ -124,7 +126,7 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         for key, box in boxes.items()
         if key in placed_text
     }
-    return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure)
+    return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure, loops)
 
 
 def _tied(graph: Graph, vertices: list[Vertex], edges: list[GEdge], across: bool) -> Graph:
@@ -175,6 +177,7 @@ def _flowchart_drawing(
     routes: list[list[GEdge]],
     flips: tuple[bool, bool],
     measure: Measure,
+    loops: Loops,
 ) -> Drawing:
     width = max(p.x + p.w / 2 for p in placed.values())
     height = max(p.y + p.h / 2 for p in placed.values())
@@ -197,10 +200,10 @@ def _flowchart_drawing(
         lines.append(points)
     lines = off_shared_tips([(e.source, e.target) for e in chart.edges], lines, placed)
     items: list[Mark | Label] = []
-    items.extend(_subgraph_panels(chart, placed, lines, measure))
+    items.extend(_subgraph_panels(chart, placed, lines, measure, loops))
     for edge, points in zip(chart.edges, lines, strict=True):
         items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
-    for ident, (said, ink) in _loop_labels(chart, measure).items():
+    for ident, (said, ink) in loops.items():
         items.extend(loop_chip(placed[ident], said, ink) if said else ())
     for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
@@ -241,6 +244,7 @@ def _subgraph_panels(
     placed: dict[str, Placed],
     lines: list[list[tuple[float, float]]],
     measure: Measure,
+    loops: Loops,
 ) -> list[Mark | Label]:
     """Each subgraph as a tinted panel around its nodes and the panels it holds, its title
     at the top left, or right or middle where no edge crosses it there (in the author's
@@ -248,7 +252,7 @@ def _subgraph_panels(
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
-    loops = {ident: loop_room(text) for ident, (text, _) in _loop_labels(chart, measure).items()}
+    rooms = {ident: loop_room(text) for ident, (text, _) in loops.items()}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]
         members += [  # the labels of its own edges (laid out inside it)
@@ -260,7 +264,7 @@ def _subgraph_panels(
         if not members:
             boxes.append(None)
             continue
-        reach = [_reach(p, loops) for p in members] + [b for b in inner if b]
+        reach = [_reach(p, rooms) for p in members] + [b for b in inner if b]
         left = min(b[0] for b in reach) - PANEL_PAD
         top = min(b[1] for b in reach) - PANEL_PAD - TITLE
         right = max(b[2] for b in reach) + PANEL_PAD
@@ -291,15 +295,19 @@ def _reach(p: Placed, loops: dict[str, tuple[float, float]]) -> tuple[float, flo
     return box[0], box[1] - up, box[2] + right, box[3]
 
 
-def _loop_labels(chart: Flowchart, measure: Measure) -> dict[str, tuple[Lines | None, str | None]]:
-    """Each node with a loop (an edge to itself): its loops' labels as one text, one a
-    line (None for none), and the ink of its first labelled loop."""
-    out: dict[str, tuple[Lines | None, str | None]] = {}
+def _loop_labels(chart: Flowchart, measure: Measure) -> Loops:
+    """Each node with a loop (an edge to itself), in the nodes' order: its loops' labels
+    as one text, one a line (None for none), and the ink of its first labelled loop. One
+    pass over the edges: a 200-node chart's 400 edges were read once a node."""
+    own: dict[str, list[Edge]] = {}
+    for edge in chart.edges:
+        if edge.source == edge.target:
+            own.setdefault(edge.source, []).append(edge)
+    out: Loops = {}
     for node in chart.nodes:
-        mine = [e for e in chart.edges if e.source == e.target == node.id]
-        said = [e for e in mine if e.label]
-        if not mine:
+        if node.id not in own:
             continue
+        said = [e for e in own[node.id] if e.label]
         text = "\n".join(e.label for e in said)
         lines = measure(text, LABEL_SIZE, True, MAX_LABEL_WIDTH * 0.8) if said else None
         out[node.id] = (lines, said[0].look.color if said else None)
