@@ -53,7 +53,7 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
-from .pages.breakrules import RULES as BREAK_RULES
+from .pages.breaks.breakrules import RULES as BREAK_RULES
 from .pages.compose import SPLIT_MODES, SplitMode, hides_overflow
 from .pages.quality import PHONE_WIDTH, Quality
 from .parse.doc import Doc

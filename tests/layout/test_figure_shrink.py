@@ -11,7 +11,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Row
 from inkcard.layout.base.placing import place
 from inkcard.layout.blocks.figures import FIGURE_FLOOR
-from inkcard.layout.pages.pagebreaks import paginate
+from inkcard.layout.pages.breaks.pagebreaks import paginate
 from tests import pngcodec
 from tests.layout.test_image_layout import BLUE, RED, banded_png, data_uri, leaves, placed_pictures
 

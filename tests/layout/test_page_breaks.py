@@ -14,8 +14,8 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Frame, FrameDecor, Page, Row
 from inkcard.layout.base.placing import place
-from inkcard.layout.pages.breakrules import RULES, TABLE_HEADER_ALONE
-from inkcard.layout.pages.pagebreaks import paged
+from inkcard.layout.pages.breaks.breakrules import RULES, TABLE_HEADER_ALONE, TABLE_NOTE_PARTED
+from inkcard.layout.pages.breaks.pagebreaks import paged
 from inkcard.layout.pages.quality import measure
 
 HAN = "中"
@@ -114,6 +114,46 @@ def test_squeezed_gaps_end_a_section_rather_than_strand_its_end() -> None:
     assert tight.pages[0][-1].text == "tip"
     assert tight.pages[1][0].text == "h"
     assert len(tight.pages) == 2 and tight.broken == [(), ()]
+
+
+def recipe_rows(tip_height: float = 8.0) -> list[Row]:
+    """A recipe in rows: title and lead, a heading over a table of a header and five rows,
+    the table's tip (a quote), then a method heading and five lines."""
+    title = Row(10.0, (), text="title", keep_with_next=True, source=(("Heading", 0),))
+    lead = Row(10.0, (), gap=4.0, text="lead", source=(("Paragraph", 1),))
+    heading = Row(10.0, (), gap=4.0, text="h", keep_with_next=True, source=(("Heading", 2),))
+    header = Row(10.0, (), gap=4.0, text="th", keep_with_next=True, source=(("Table", 3),))
+    body = [
+        Row(10.0, (), text=f"td{i}", keep_with_next=i < 4, header=header, source=(("Table", 3),))
+        for i in range(5)
+    ]
+    tip = Row(tip_height, (), gap=4.0, text="tip", source=(("Quote", 4), ("Paragraph", 5)))
+    method = Row(10.0, (), gap=4.0, text="m", keep_with_next=True, source=(("Heading", 6),))
+    steps = [Row(10.0, (), gap=4.0, text=f"s{i}", source=(("Paragraph", 7 + i),)) for i in range(5)]
+    return [title, lead, heading, header, *body, tip, method, *steps]
+
+
+def test_a_tables_note_is_not_parted_from_it_where_a_card_holds_both() -> None:
+    """Title, lead, heading and table take 102 of a 110 px card; the tip (12 more) opened
+    card 2 above the method's heading, as a recipe's tip opened its method's card in
+    twelve theme-modes at 500x500. Parting a table from its short note is a rule
+    (`table_note_parted`), dearer than a card: the table goes on with its heading, after
+    the title card, and keeps its tip."""
+    cards_ = paged(recipe_rows(), 110.0)
+    assert [[row.text for row in card][:1] for card in cards_.pages] == [["title"], ["h"], ["m"]]
+    assert cards_.pages[1][-1].text == "tip"
+    assert cards_.broken == [(), (), ()]
+    assert TABLE_NOTE_PARTED in RULES
+
+
+def test_a_table_too_tall_to_keep_its_note_lets_the_note_go_whole() -> None:
+    """Where the heading and table (74 px) and a note 20 px tall (under 0.3 of the 90 px
+    card) cannot share a card, parting them breaks no rule, and the table is not split to
+    carry its note along (apple-notes' recipe on a slide split its table 2 | 3 for it)."""
+    cards_ = paged(recipe_rows(tip_height=20.0), 90.0)
+    table_cards = [card for card in cards_.pages if any(row.text == "th" for row in card)]
+    assert len(table_cards) == 1  # the header is never repeated: the table is whole
+    assert TABLE_NOTE_PARTED not in {rule for rules in cards_.broken for rule in rules}
 
 
 def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts) -> None:

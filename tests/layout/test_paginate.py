@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from inkcard.layout.base.boxes import Fill, Frame, FrameDecor, Row, Segment, Stroke
 from inkcard.layout.base.placing import cut, fits, frame_items, place
-from inkcard.layout.pages.pagebreaks import paginate
+from inkcard.layout.pages.breaks.pagebreaks import paginate
 
 EPS = 1e-6
 

@@ -10,7 +10,7 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.base.boxes import PlacedRow, Row
-from inkcard.layout.pages import breakrules, pagebreaks
+from inkcard.layout.pages.breaks import breakrules, pagebreaks
 from inkcard.layout.pages.quality import (
     LAST_FULL_ENOUGH,
     LAST_SHORT,

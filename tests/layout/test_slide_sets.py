@@ -19,8 +19,8 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page, Row
-from inkcard.layout.pages.breakrules import HEADING_AT_END
-from inkcard.layout.pages.pagebreaks import paged
+from inkcard.layout.pages.breaks.breakrules import HEADING_AT_END
+from inkcard.layout.pages.breaks.pagebreaks import paged
 from inkcard.layout.pages.quality import PHONE_WIDTH, _post_runs, measure
 from inkcard.layout.pages.slidetype import has_code
 from inkcard.layout.parse.markdown import parse

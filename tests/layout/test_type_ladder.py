@@ -156,3 +156,24 @@ def test_a_square_card_whose_cells_already_read_small_keeps_its_type() -> None:
     assert stranded_tails(cards) == 1
     assert type_ladder(cards) == []
     assert zooms(cards) == {1.0}
+
+
+RECIPE = (Path(__file__).resolve().parents[1] / "cases" / "rated" / "recipe-tip.md").read_text(
+    "utf-8"
+)
+
+
+@pytest.mark.parametrize("theme", ["cyberpunk", "pop-art"])
+def test_a_title_card_left_alone_tries_the_smaller_steps(theme: str) -> None:
+    """Keeping the recipe's tip with its table (`breakrules.table_notes`), cyberpunk at
+    440x586 set its title and lead alone on card 1 (38 % full) and split the method over
+    cards 2 and 3; pop-art set four cards, its last 46 % full, and 0.98 of the type three,
+    the last 45 % full. A title card alone now tries the ladder, and of the steps that save
+    a card the one that leaves no short last card nor lone title wins: two cards, every
+    section whole on one, at most 4 % smaller type."""
+    cards = pages(RECIPE, theme)
+    assert len(cards) == 2
+    assert all(measure(page).fill > 0.9 for page in cards)
+    assert stranded_tails(cards) == 0
+    [zoom] = zooms(cards)
+    assert 0.96 <= zoom < 1.0

@@ -38,14 +38,14 @@ from ..parse.markdown import split_at_rules
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from . import short
-from .breakrules import opens_section, opens_stranded
+from .breaks.breakrules import opens_section, opens_stranded
+from .breaks.pagebreaks import Paging, paged
 from .cardface import (
     content_box,
 )
 from .cardpage import card_page
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
-from .pagebreaks import Paging, paged
 from .slidetype import (
     Trial,
     at_least,

@@ -29,13 +29,13 @@ from dataclasses import replace
 from ..base.boxes import GlyphRun, Item, Page, Row
 from ..style.resolver import Styles
 from ..style.schema import Style
+from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
 from .quality import FULL_ENOUGH
 
 ROOMY = 0.5  # a one-card post filling less of its content box than this is composed
 FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
 STEPS = (1.25, 1.15, 1.08)  # zooms tried, largest first
 LARGEST = STEPS[0]
-TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
 OPTICAL = 0.42  # share of the spare room above the rows: the eye's centre is above the middle
 VERSE = 0.75  # paragraph lines all ending before this share of the measure read as verse
 # A title card filling less than a card before the last should (the quality report's level)
@@ -109,32 +109,7 @@ def holds_title(pages: list[list[Row]]) -> bool:
     if not after.source or after.source[:1] == first[-1].source[:1]:
         return False  # the card's own block goes on, or a row of no block (an ornament)
     whole = after.source[-1][0] != "Paragraph" or after.source[0][0] == "Quote"
-    return _lead_end(first) == len(first) and whole
-
-
-def title_end(rows: Sequence[Row]) -> int | None:
-    """Where a post's title card would end: the index of the first heading after the
-    opening heading's lines and the paragraphs under them (its lead); None when the post
-    does not open with a heading or something else comes before the next one."""
-    end = _lead_end(rows)
-    if end is None or end == len(rows):
-        return None
-    following = rows[end].source
-    return end if following and following[-1][0] == "Heading" else None
-
-
-def _lead_end(rows: Sequence[Row]) -> int | None:
-    """The index of the first row after a post's opening heading and the paragraphs under
-    it (`len(rows)` if there is none); None when the post does not open with a heading."""
-    title = rows[0].source if rows else ()
-    if not title or title[-1][0] != "Heading":
-        return None
-    for index, row in enumerate(rows):
-        if row.source == title:
-            continue
-        if not row.source or len(row.source) != 1 or row.source[0][0] != "Paragraph":
-            return index
-    return len(rows)
+    return lead_end(first) == len(first) and whole
 
 
 def title_blocks(first: Sequence[Row]) -> int:

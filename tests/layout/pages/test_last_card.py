@@ -16,7 +16,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page
-from inkcard.layout.pages.breakrules import opens_section
+from inkcard.layout.pages.breaks.breakrules import opens_section
 from inkcard.layout.pages.quality import measure
 from inkcard.layout.pages.zoom import stranded_tails
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from ..base.boxes import Frame, Row
-from ..base.placing import EPSILON, place, repeated_header, shared_frames
+from ...base.boxes import Frame, Row
+from ...base.placing import EPSILON, place, repeated_header, shared_frames
 
 
 class Card(msgspec.Struct, frozen=True):

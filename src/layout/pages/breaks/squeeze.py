@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.boxes import Frame, Row
-from ..base.placing import EPSILON, place
+from ...base.boxes import Frame, Row
+from ...base.placing import EPSILON, place
 
 SQUEEZED = 0.1  # a card whose gaps are shrunk
 TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)

@@ -16,7 +16,9 @@ The costs, from heaviest:
    Rules are broken only where every set of breaks breaks one (a keep chain taller than
    a card), and then as few as can be; a chain that has a card to itself breaks at half
    the price, so a heading too long to join what follows opens a card of its own rather
-   than ending the card before.
+   than ending the card before. Between a card and a rule (`NOTE_PARTED`): a table's
+   short note parted from it, where the table's heading, rows and note fit one card
+   (`breakrules.table_notes`): a recipe's tip opening the method's card.
 2. **A card** (`CARD`): no post takes a card more than its rules need.
 3. **Badness**: an underfull card before the last pays its empty share squared, and a
    step more (`HOLE`) under `LAST_FILL`; the last card pays only below `LAST_FILL`, and
@@ -48,8 +50,9 @@ such card; squeeze.py fits them).
 
 What a card between two breaks shows and the height it takes is measured on the post
 stacked as one column (`column.py`, prefix sums: a card's height is two lookups, so a post of
-n rows costs n times the rows of a card, never n²); this module prices the cards and finds
-the cheapest set.
+n rows costs n times the rows of a card, never n²); what each break costs whatever card it
+ends is `breakprices.py`'s (the constants of 1 and 3 that a break carries live there); this
+module prices the cards and finds the cheapest set.
 """
 
 from __future__ import annotations
@@ -58,26 +61,14 @@ from collections.abc import Sequence
 
 import msgspec
 
-from ..base.boxes import Row
-from ..base.placing import EPSILON
-from ..errors import TooManyPages
-from .breakrules import (
-    CODE_THAT_FITS_SPLIT,
-    HYPHEN_AT_END,
-    QUOTE_THAT_FITS_SPLIT,
-    TABLE_HEADER_ALONE,
-    TABLE_ROW_ALONE,
-    Surroundings,
-    kept_rule,
-    opens_section,
-    tail_share,
-    title_only,
-)
+from ...base.boxes import Row
+from ...base.placing import EPSILON
+from ...errors import TooManyPages
+from .breakprices import RULE, BreakPrices
+from .breakrules import TITLE_ROOMY, Surroundings, kept_rule, title_end, title_only
 from .column import Column
-from .short import TITLE_ROOMY, title_end
 from .squeeze import fitted, price_to_fit
 
-RULE = 1e6
 CARD = 1e3
 # A last card under `LAST_FILL` (bench_quality's half-empty card) costs `LAST_WEIGHT` times
 # its shortfall squared: at 4 and 0.5 a last card at 34-46 % cost less than moving a section
@@ -88,25 +79,6 @@ CARD = 1e3
 LAST_FILL = 0.55
 LAST_WEIGHT = 20.0
 HOLE = 1.0
-SPLIT_PARAGRAPH = 0.03
-SPLIT_CODE = 0.05
-SOFT = 0.04
-# A break inside a section: of two sets alike, the cards that end where a heading starts
-# (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
-MID_SECTION = 0.05
-# A break that opens the next card with a section's short end above its next heading
-# (traditional-chinese's Chengdu tip over Day 2 at 500x500): what a card 40 % empty costs
-# more than one 10 % empty, so a set that moves the lead-in along, or ends the card before
-# the section's last block, wins where it costs no card and breaks no rule.
-STRANDED = 0.15
-# On a deck of slides a section's short end atop the next section costs more than a slide
-# left under `LAST_FILL`: a deck gives each section its slide, and a slide of a heading and
-# two lines reads as a slide (an essay's "Do the hard thing first": its quote on one slide,
-# its closing paragraph atop "Move, even a little" on the next). Splitting a table that
-# fits a slide whole costs more still: the ladder counts it a fault (`zoom.slide_faults`),
-# and business's recipe split its table 3 | 2 to keep the tip after it.
-STRANDED_SLIDE = 1.2
-SPLIT_TABLE_SLIDE = 2.0
 
 
 class Paging(msgspec.Struct, frozen=True):
@@ -152,7 +124,7 @@ def paged(
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
     rules = sum(map(len, broken))
-    partings = breaks.partings(ends, squeeze)
+    partings = breaks.prices.partings(ends, squeeze)
     if (
         squeeze > 0
         and len(ends) > 1
@@ -165,9 +137,13 @@ def paged(
         tighter_broken = breaks.broken_at(tighter, squeeze)
         tighter_rules = sum(map(len, tighter_broken))
         as_many = len(tighter) == len(ends)
-        fewer_rules = as_many and tighter_rules < rules
+        # a rule is dearer than a card: tight rows that keep a table's note with it on a
+        # card more are taken (minimal's recipe at 500x500)
+        fewer_rules = tighter_rules < rules
         fewer_partings = (
-            as_many and tighter_rules <= rules and breaks.partings(tighter, squeeze) < partings
+            as_many
+            and tighter_rules <= rules
+            and breaks.prices.partings(tighter, squeeze) < partings
         )
         if len(tighter) < len(ends) or fewer_rules or fewer_partings:
             ends, broken, squeezed = tighter, tighter_broken, True
@@ -194,14 +170,7 @@ class _Breaks:
         # a slide deck's title alone on the first card: its cover, no heading parted
         end = self.title_end
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
-        self.deck = cover
-        self.stranded = STRANDED_SLIDE if cover else STRANDED
-        # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code (not a
-        # diagram): the slides that kept its code whole at 10 px on a phone left sections'
-        # ends for it
-        self.tail = tail_share(cover and not code)
-        self.break_prices: dict[float, list[float]] = {}
-        self.break_rules: dict[float, list[tuple[str, ...]]] = {}
+        self.prices = BreakPrices(column, self.around, deck=cover, code=code)
 
     def best_ends(self, squeeze: float) -> list[int]:
         """The breaks (each card's end) of the cheapest set."""
@@ -270,7 +239,7 @@ class _Breaks:
         # spare a broken rule, never to fill a card a little fuller
         shrinks, tights = (column.gives, column.tights) if squeeze else (column.shrinks, None)
         discardable, hard_keep = around.discardable, around.hard_keep
-        breaks = self._break_prices(squeeze)
+        breaks = self.prices.of(squeeze)
         top = column.top(lo) - column.tops[lo]
         reach = column.reach(lo, squeeze)
         # panels' padding gives `squeeze` of itself once the gaps have (art-deco's tip)
@@ -319,79 +288,9 @@ class _Breaks:
                     if why is not None:
                         why.extend([rule] * split)
             if why is not None and end < n:
-                why.extend(self.break_rules[squeeze][end])
+                why.extend(self.prices.rules(squeeze)[end])
             out.append((end, price))
         return out
-
-    def _break_prices(self, squeeze: float) -> list[float]:
-        """What each break costs whatever card it ends (the code block and paragraph
-        splits, the discouraged breaks), computed once per pass."""
-        if squeeze not in self.break_prices:
-            around = self.around
-            prices = [0.0] * (self.n + 1)
-            rules: list[tuple[str, ...]] = [()] * (self.n + 1)
-            for end in range(1, self.n):
-                before = self.rows[end - 1]
-                broken: list[str] = []
-                if before.keep_with_next and before.keep_soft:  # inside a code block
-                    block = around.code.get(end)
-                    if block is not None and self.column.fits(block[0], block[1], squeeze):
-                        broken.append(CODE_THAT_FITS_SPLIT)
-                    else:
-                        prices[end] += SPLIT_CODE
-                elif before.keep_soft and not before.keep_with_next:
-                    prices[end] += SOFT
-                if self._splits_table(end, squeeze):
-                    prices[end] += SPLIT_TABLE_SLIDE
-                quote = around.quotes.get(end)
-                if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
-                    broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
-                if end in around.paragraphs:
-                    prices[end] += SPLIT_PARAGRAPH
-                if not opens_section(self.rows[end]):
-                    prices[end] += MID_SECTION + self.stranded * self._strands(end)
-                if before.broken_word:  # "misun-" / next card "derstood"
-                    broken.append(HYPHEN_AT_END)
-                if end in around.lone_rows:  # a header repeated over one body row
-                    broken.append(TABLE_ROW_ALONE)
-                if end in around.bare_headers:  # priced over a keep: never cheaper than a lone row
-                    broken.append(TABLE_HEADER_ALONE)
-                prices[end] += RULE * len(broken)
-                rules[end] = tuple(broken)
-            self.break_prices[squeeze] = prices
-            self.break_rules[squeeze] = rules
-        return self.break_prices[squeeze]
-
-    def partings(self, ends: list[int], squeeze: float = 0.0) -> int:
-        """How many breaks of the set `ends` part what a card should hold together: cards
-        that open with a section's short end (`_strands`), a paragraph's last lines
-        included: where squeezed gaps end the section on its card instead, every card of
-        the long article opens with a heading. The report does not charge a paragraph
-        that reads on (`breakrules.opens_stranded`): a type step taken to spare one left
-        its first card three-quarters full. On a deck, a table split though it fits a
-        slide with `squeeze` (its rows set tight) counts too: business's recipe kept its
-        table whole on a slide only with tight rows."""
-        opened = sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
-        return opened + sum(self._splits_table(end, squeeze) for end in ends[:-1])
-
-    def _splits_table(self, end: int, squeeze: float) -> bool:
-        """On a deck, whether a break at `end` falls inside a table that fits one slide
-        with `squeeze` (its gaps, and then its rows set tight)."""
-        table = self.around.tables.get(end) if self.deck else None
-        if table is None:
-            return False
-        lo, hi = table
-        tight = self.column.tights[hi] - self.column.tights[lo] if squeeze else 0.0
-        return self.column.used(lo, hi, squeeze) - tight <= self.column.height + EPSILON
-
-    def _strands(self, end: int) -> bool:
-        """Whether a card opening at row `end` (inside a section) opens with that section's
-        end, its rows under `TAIL` of the card tall, above the next heading or rule (the
-        gap before that heading is not the end's: counted, a slide's two-line paragraph
-        atop the next section read as 39 % of it and passed)."""
-        head, column = self.around.next_sections[end], self.column
-        end_height = column.bottoms[head - 1] - column.tops[end]
-        return head < self.n and end_height < self.tail * column.height
 
 
 def _last_badness(fill: float) -> float:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..base.boxes import PlacedRow, Row
+from ...base.boxes import PlacedRow, Row
 
 # The names of the broken rules (`RULE`) the quality report gives for a card's end.
 HEADING_AT_END = "heading_at_card_end"  # a heading (or a lead-in) ends the card
@@ -19,6 +19,7 @@ LIST_THAT_FITS_SPLIT = "list_that_fits_split"  # a list split on a card that hol
 TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
 TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
 QUOTE_THAT_FITS_SPLIT = "quote_that_fits_split"  # a short quote split though a card holds it
+TABLE_NOTE_PARTED = "table_note_parted"  # a table's short note opens the next card alone
 RULES = (
     HEADING_AT_END,
     KEPT_LINES_PARTED,
@@ -29,12 +30,14 @@ RULES = (
     TABLE_ROW_ALONE,
     TABLE_HEADER_ALONE,
     QUOTE_THAT_FITS_SPLIT,
+    TABLE_NOTE_PARTED,
 )
 # A quote of at most this many rows is a pull quote, read as one: split 2 | 2 or 3 | 1 it
 # reads as two. A longer quote splits as its paragraphs do.
 PULL_QUOTE_ROWS = 6
 
 
+TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
 TAIL = 0.3  # a section's end carried to a card, this share of it or less, reads as left over
 # On a slide, whose room holds seven or eight lines of body, a section's three-line
 # paragraph (41 % of it) atop the next heading reads as left over as a tip does on a card.
@@ -71,6 +74,31 @@ def opens_stranded(
     end = rows[at - 1]  # the end's last row: the gap before the heading is not the end's
     padding = sum(frame.pad_bottom for frame in end.row.frames)
     return end.y + end.row.height * end.scale + padding - rows[0].y < tail_share(deck) * room
+
+
+def title_end(rows: Sequence[Row]) -> int | None:
+    """Where a post's title card would end: the index of the first heading after the
+    opening heading's lines and the paragraphs under them (its lead); None when the post
+    does not open with a heading or something else comes before the next one."""
+    end = lead_end(rows)
+    if end is None or end == len(rows):
+        return None
+    following = rows[end].source
+    return end if following and following[-1][0] == "Heading" else None
+
+
+def lead_end(rows: Sequence[Row]) -> int | None:
+    """The index of the first row after a post's opening heading and the paragraphs under
+    it (`len(rows)` if there is none); None when the post does not open with a heading."""
+    title = rows[0].source if rows else ()
+    if not title or title[-1][0] != "Heading":
+        return None
+    for index, row in enumerate(rows):
+        if row.source == title:
+            continue
+        if not row.source or len(row.source) != 1 or row.source[0][0] != "Paragraph":
+            return index
+    return len(rows)
 
 
 def title_only(rows: Sequence[Row]) -> bool:
@@ -124,6 +152,32 @@ def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
     """Each break inside a block of `kind` (rows of one `source` ending in it) → the
     block's rows [first, end)."""
     return runs(rows, lambda row, following: _same_block(row, following, kind))
+
+
+def table_notes(rows: Sequence[Row], sections: Sequence[int]) -> dict[int, tuple[int, int]]:
+    """Each break right after a table's last row where one block follows it and ends its
+    section (or the post) → the rows [first, end) of the table's keep chain (its heading
+    and its rows) and its note: a recipe's tip under its ingredients. Parted from its
+    table the note opens the next card alone, above the next heading or as the last
+    card; the page breaker prices that as a rule where the note is short and the chain
+    and note fit one card (`breakprices.NOTE_PARTED`)."""
+    notes: dict[int, tuple[int, int]] = {}
+    first = 0  # the first row of the table the row before `end` is in
+    for end in range(1, len(rows)):
+        before, after = rows[end - 1], rows[end]
+        if end == 1 or rows[end - 2].source != before.source:
+            first = end - 1
+        if not (before.source and after.source) or before.source[-1][0] != "Table":
+            continue
+        head = sections[end]
+        if head == end or after.source[0] == before.source[0]:
+            continue  # a heading follows, or the table goes on (inside a quote, a list)
+        if all(rows[at].source[:1] == after.source[:1] for at in range(end, head)):
+            opening = first  # the heading or lead-in that keeps with the table comes too
+            while opening and rows[opening - 1].keep_with_next:
+                opening -= 1
+            notes[end] = (opening, head)
+    return notes
 
 
 def pull_quotes(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
@@ -218,6 +272,7 @@ class Surroundings:
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
         self.wholes = whole_blocks(rows, self.paragraphs)
         self.next_sections = next_sections(rows)
+        self.table_notes = table_notes(rows, self.next_sections)
 
 
 def _same_list(row: Row, following: Row) -> bool:

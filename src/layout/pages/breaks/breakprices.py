@@ -1,0 +1,161 @@
+"""What each break between a post's rows costs whatever card it ends, for the page breaker
+(`pagebreaks`): a code block, paragraph or table split there, a break a row discourages, a
+break inside a section (the more where it strands the section's short end on the next
+card), a rule the break itself breaks (a hyphen at a card's end, a table's lone row or
+bare header, a pull quote split, a table's note parted from it); and how many breaks of a
+set part what a card should hold together. Computed once per squeeze a pass tries."""
+
+from __future__ import annotations
+
+from ...base.placing import EPSILON
+from .breakrules import (
+    CODE_THAT_FITS_SPLIT,
+    HYPHEN_AT_END,
+    QUOTE_THAT_FITS_SPLIT,
+    TABLE_HEADER_ALONE,
+    TABLE_NOTE_PARTED,
+    TABLE_ROW_ALONE,
+    Surroundings,
+    opens_section,
+    tail_share,
+)
+from .column import Column
+
+RULE = 1e6  # a page-break rule broken (`breakrules.RULES`): dearer than any set of cards
+SPLIT_PARAGRAPH = 0.03
+SPLIT_CODE = 0.05
+SOFT = 0.04
+# A break inside a section: of two sets alike, the cards that end where a heading starts
+# (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
+MID_SECTION = 0.05
+# A break that opens the next card with a section's short end above its next heading
+# (traditional-chinese's Chengdu tip over Day 2 at 500x500): what a card 40 % empty costs
+# more than one 10 % empty, so a set that moves the lead-in along, or ends the card before
+# the section's last block, wins where it costs no card and breaks no rule.
+STRANDED = 0.15
+# On a deck of slides a section's short end atop the next section costs more than a slide
+# left under `LAST_FILL`: a deck gives each section its slide, and a slide of a heading and
+# two lines reads as a slide (an essay's "Do the hard thing first": its quote on one slide,
+# its closing paragraph atop "Move, even a little" on the next). Splitting a table that
+# fits a slide whole costs more still: the ladder counts it a fault (`zoom.slide_faults`),
+# and business's recipe split its table 3 | 2 to keep the tip after it.
+STRANDED_SLIDE = 1.2
+SPLIT_TABLE_SLIDE = 2.0
+# A table's short note parted from it (`breakrules.table_notes`): dearer than any number of
+# cards a post could take, cheaper than a rule, so a table too tall to keep its heading and
+# note on one card keeps its rows whole and lets the note go (minimal's recipe at 500x500
+# split its table 4 | 2 to keep the tip at the same price).
+NOTE_PARTED = RULE / 4
+
+
+class BreakPrices:
+    """The price of each break of a post's column, and the rules it breaks, whatever card
+    it ends; `deck`: the cards are slides (`STRANDED_SLIDE`, `SPLIT_TABLE_SLIDE`); `code`:
+    the post holds a code block, whose deck keeps a card's short end as a card's
+    (`breakrules.TAIL`), not a slide's."""
+
+    def __init__(self, column: Column, around: Surroundings, *, deck: bool, code: bool) -> None:
+        self.column = column
+        self.rows = column.rows
+        self.n = column.n
+        self.around = around
+        self.deck = deck
+        self.stranded = STRANDED_SLIDE if deck else STRANDED
+        # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code (not a
+        # diagram): the slides that kept its code whole at 10 px on a phone left sections'
+        # ends for it
+        self.tail = tail_share(deck and not code)
+        self._prices: dict[float, list[float]] = {}
+        self._rules: dict[float, list[tuple[str, ...]]] = {}
+
+    def of(self, squeeze: float) -> list[float]:
+        """What each break costs whatever card it ends (the code block and paragraph
+        splits, the discouraged breaks), computed once per pass."""
+        if squeeze not in self._prices:
+            around = self.around
+            prices = [0.0] * (self.n + 1)
+            rules: list[tuple[str, ...]] = [()] * (self.n + 1)
+            for end in range(1, self.n):
+                before = self.rows[end - 1]
+                broken: list[str] = []
+                if before.keep_with_next and before.keep_soft:  # inside a code block
+                    block = around.code.get(end)
+                    if block is not None and self.column.fits(block[0], block[1], squeeze):
+                        broken.append(CODE_THAT_FITS_SPLIT)
+                    else:
+                        prices[end] += SPLIT_CODE
+                elif before.keep_soft and not before.keep_with_next:
+                    prices[end] += SOFT
+                if self._splits_table(end, squeeze):
+                    prices[end] += SPLIT_TABLE_SLIDE
+                quote = around.quotes.get(end)
+                if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
+                    broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
+                if end in around.paragraphs:
+                    prices[end] += SPLIT_PARAGRAPH
+                if not opens_section(self.rows[end]):
+                    prices[end] += MID_SECTION + self.stranded * self._strands(end)
+                if before.broken_word:  # "misun-" / next card "derstood"
+                    broken.append(HYPHEN_AT_END)
+                if end in around.lone_rows:  # a header repeated over one body row
+                    broken.append(TABLE_ROW_ALONE)
+                if end in around.bare_headers:  # priced over a keep: never cheaper than a lone row
+                    broken.append(TABLE_HEADER_ALONE)
+                prices[end] += RULE * len(broken)
+                if self._parts_note(end, squeeze):  # a recipe's tip atop the method's card
+                    broken.append(TABLE_NOTE_PARTED)
+                    prices[end] += NOTE_PARTED
+                rules[end] = tuple(broken)
+            self._prices[squeeze] = prices
+            self._rules[squeeze] = rules
+        return self._prices[squeeze]
+
+    def rules(self, squeeze: float) -> list[tuple[str, ...]]:
+        """The rules each break breaks whatever card it ends (`of`'s, named)."""
+        self.of(squeeze)
+        return self._rules[squeeze]
+
+    def partings(self, ends: list[int], squeeze: float = 0.0) -> int:
+        """How many breaks of the set `ends` part what a card should hold together: cards
+        that open with a section's short end (`_strands`), a paragraph's last lines
+        included: where squeezed gaps end the section on its card instead, every card of
+        the long article opens with a heading. The report does not charge a paragraph
+        that reads on (`breakrules.opens_stranded`): a type step taken to spare one left
+        its first card three-quarters full. On a deck, a table split though it fits a
+        slide with `squeeze` (its rows set tight) counts too: business's recipe kept its
+        table whole on a slide only with tight rows."""
+        opened = sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
+        return opened + sum(self._splits_table(end, squeeze) for end in ends[:-1])
+
+    def _splits_table(self, end: int, squeeze: float) -> bool:
+        """On a deck, whether a break at `end` falls inside a table that fits one slide
+        with `squeeze` (its gaps, and then its rows set tight)."""
+        table = self.around.tables.get(end) if self.deck else None
+        if table is None:
+            return False
+        lo, hi = table
+        tight = self.column.tights[hi] - self.column.tights[lo] if squeeze else 0.0
+        return self.column.used(lo, hi, squeeze) - tight <= self.column.height + EPSILON
+
+    def _parts_note(self, end: int, squeeze: float) -> bool:
+        """Whether a break at `end` parts a table from its short note (`table_notes`),
+        where the table's keep chain (its heading, its rows) and the note fit one card
+        with `squeeze` (its rows set tight): a table too tall for that splits from its
+        note, as it must, rather than across its rows (apple-notes' recipe slides)."""
+        kept = self.around.table_notes.get(end)
+        if kept is None:
+            return False
+        column, (first, note_end) = self.column, kept
+        if column.bottoms[note_end - 1] - column.tops[end] >= self.tail * column.height:
+            return False
+        tight = column.tights[note_end] - column.tights[first] if squeeze else 0.0
+        return column.used(first, note_end, squeeze) - tight <= column.height + EPSILON
+
+    def _strands(self, end: int) -> bool:
+        """Whether a card opening at row `end` (inside a section) opens with that section's
+        end, its rows under `TAIL` of the card tall, above the next heading or rule (the
+        gap before that heading is not the end's: counted, a slide's two-line paragraph
+        atop the next section read as 39 % of it and passed)."""
+        head, column = self.around.next_sections[end], self.column
+        end_height = column.bottoms[head - 1] - column.tops[end]
+        return head < self.n and end_height < self.tail * column.height
