@@ -15,12 +15,14 @@ from inkcard import layout
 from inkcard.layout.diagrams import diagram_svg
 from inkcard.layout.diagrams.charts.mermaidcharts import (
     MAX_POINTS,
+    MAX_RADIUS,
     MAX_SERIES,
     MAX_VALUES,
+    PointLook,
     Quadrant,
     XYChart,
 )
-from inkcard.layout.diagrams.charts.quadrant import DOT, box_of
+from inkcard.layout.diagrams.charts.quadrant import DOT, INSET, box_of
 from inkcard.layout.diagrams.charts.xychart import format_number, nice_step, value_range
 from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
@@ -200,7 +202,7 @@ def test_the_cases_hold_two_charts_of_each_kind() -> None:
 @pytest.mark.parametrize("source", [c for c in CHARTS if c.startswith("quadrantChart")])
 def test_a_point_name_sits_beside_its_own_dot_and_on_no_dot(setter, source: str) -> None:
     drawing = draw_diagram(source, setter.measure)
-    dots = [bounds(m) for m in drawing.items if isinstance(m, Mark) and m.fill == "accent"]
+    dots = [bounds(m) for m in circles(drawing)]
     chart = parse_diagram(source)
     assert isinstance(chart, Quadrant) and len(dots) == len(chart.points)
     names = [label for label in labels(drawing) if label.text.size < 14]
@@ -209,9 +211,69 @@ def test_a_point_name_sits_beside_its_own_dot_and_on_no_dot(setter, source: str)
         left, top, right, bottom = box_of(label)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         gap = max(left - cx, 0, cx - right), max(top - cy, 0, cy - bottom)
-        assert (gap[0] ** 2 + gap[1] ** 2) ** 0.5 <= DOT + 13  # beside its dot
+        radius = (x1 - x0) / 2
+        assert (gap[0] ** 2 + gap[1] ** 2) ** 0.5 <= radius + 13  # beside its dot
         for d in dots:
             assert not (left < d[2] and d[0] < right and top < d[3] and d[1] < bottom)
+
+
+def circles(drawing: Drawing) -> list[Mark]:
+    """The drawing's dots (circles are drawn as arcs, the quadrants as lines)."""
+    return [m for m in drawing.items if isinstance(m, Mark) and any(op[0] == "A" for op in m.ops)]
+
+
+@pytest.mark.parametrize("source", [c for c in CHARTS if c.startswith("quadrantChart")])
+def test_no_point_name_crosses_or_touches_the_quadrants_cross(setter, source: str) -> None:
+    """A name over the white cross between the quadrants reads as two halves (case 51's
+    "Custom themes" crossed it below its dot, 2 px from the line; case 50's 回复群消息 sat
+    2 px from the square's edge): every name keeps `INSET` off the cross and the edge."""
+    drawing = draw_diagram(source, setter.measure)
+    tiles = [bounds(m) for m in drawing.items if isinstance(m, Mark) and m not in circles(drawing)]
+    left, top = min(t[0] for t in tiles), min(t[1] for t in tiles)
+    right, bottom = max(t[2] for t in tiles), max(t[3] for t in tiles)
+    middle_x, middle_y = (left + right) / 2, (top + bottom) / 2
+    names = [label for label in labels(drawing) if label.text.size < 14]
+    for label in names:
+        x0, y0, x1, y1 = box_of(label)
+        if not top < y0 < bottom:
+            continue  # an axis name, outside the square
+        # the tiles stop half the cross's width inside the square's edge
+        assert x0 >= left + INSET - 1.5 and x1 <= right - INSET + 1.5, label.text.lines
+        assert not x0 - INSET + 0.5 < middle_x < x1 + INSET - 0.5, label.text.lines
+        assert not y0 - INSET + 0.5 < middle_y < y1 + INSET - 0.5, label.text.lines
+
+
+def test_a_point_is_drawn_as_its_author_styled_it(setter) -> None:
+    """`radius:`, `color:`, `stroke-color:` and `stroke-width:` after a point, and a
+    `classDef` it names with `:::` (defined before or after it), as mermaid-js draws
+    them: the point's own values over its class's. A radius past `MAX_RADIUS` is drawn at
+    it, a colour no browser takes is dropped (the theme's accent), an unknown style is
+    refused. They were read and ignored: every dot the theme's accent at 5 px."""
+    source = """quadrantChart
+    Plain: [0.2, 0.2]
+    Hot:::hot: [0.8, 0.8] radius: 12, color: #ff3300
+    Ringed:::cool: [0.3, 0.7]
+    Huge: [0.7, 0.3] radius: 40, color: nonsense
+    classDef hot color: #ff0000, stroke-color: #111111, stroke-width: 2px
+    classDef cool color: rgb(0 128 255), stroke-color: navy, stroke-width: 3px
+"""
+    chart = parse_diagram(source)
+    assert isinstance(chart, Quadrant)
+    looks = {p.label: p.look for p in chart.points}
+    assert looks["Plain"] == PointLook()
+    assert looks["Hot"] == PointLook(12.0, "#ff3300", "#111111", 2.0)
+    assert looks["Ringed"] == PointLook(None, "#0080ff", "#000080", 3.0)
+    assert looks["Huge"] == PointLook(MAX_RADIUS, None, None, None)
+    dots = {round(bounds(m)[0]): m for m in circles(draw_diagram(source, setter.measure))}
+    plain, ringed, huge, hot = (dots[x] for x in sorted(dots))
+    assert plain.fill == "accent" and plain.stroke is None
+    assert (bounds(plain)[2] - bounds(plain)[0]) / 2 == pytest.approx(DOT)
+    assert hot.fill == "#ff3300" and hot.stroke == "#111111" and hot.width == 2.0
+    assert (bounds(hot)[2] - bounds(hot)[0]) / 2 == pytest.approx(12.0)  # its ring half outside
+    assert ringed.fill == "#0080ff" and ringed.stroke == "#000080"
+    assert huge.fill == "accent" and (bounds(huge)[2] - bounds(huge)[0]) / 2 == MAX_RADIUS
+    with pytest.raises(DiagramError, match="unknown point style"):
+        parse_diagram("quadrantChart\n    A: [0.5, 0.5] shape: star")
 
 
 def bounds(mark: Mark) -> tuple[float, float, float, float]:

@@ -4,24 +4,50 @@ A quadrant chart is four named quadrants and points in the unit square; an xy ch
 bars and lines over categories (or a numeric x range) against a value axis. Both are read
 line by line with `str.partition`/`split` (no pattern sees the source), and bounded before
 any layout: `MAX_POINTS` points, `MAX_SERIES` series of at most `MAX_VALUES` values. A
-label is at most `MAX_LABEL` characters (`clean_label`). Point styling (`radius:`,
-`color:`, `:::class`, `classDef`) is read and ignored: the theme colours the chart.
+label is at most `MAX_LABEL` characters (`clean_label`). A point's styling is drawn as
+mermaid-js draws it (`PointLook`): `radius:`, `color:` (its fill), `stroke-color:` and
+`stroke-width:` after its coordinates, and a `classDef` named with `:::class`, the point's
+own values over its class's; colours are read by the engine's one CSS colour parser
+(`layout.parse.color_hex`), and a value no browser would take is dropped.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ...errors import DiagramError
+from ...parse import color_hex
 from ..mermaid import clean_label
 
 MAX_POINTS = 60  # points of one quadrant chart: more cannot all be named legibly
 MAX_SERIES = 8  # bar and line series of one xy chart: one colour role each
 MAX_VALUES = 100  # values of one series, and categories of the x axis
 MAX_MAGNITUDE = 1e15  # a value's size past which an axis's ticks cannot be told apart
+MAX_RADIUS = 15.0  # px: the largest dot an author's `radius:` draws (a larger one hides names)
+MAX_STROKE = 8.0  # px: the widest ring an author's `stroke-width:` draws
+MAX_CLASSES = 100  # classDefs of one quadrant chart
 _POINT_STYLES = ("radius", "color", "stroke-color", "stroke-width")
-_SKIPPED = ("accTitle", "accDescr", "classDef")
+_SKIPPED = ("accTitle", "accDescr")
+
+
+@dataclass(frozen=True, slots=True)
+class PointLook:
+    """What an author set on a quadrant point's dot; None: the theme's."""
+
+    radius: float | None = None  # px
+    fill: str | None = None  # `color:`, #rrggbb
+    stroke: str | None = None  # `stroke-color:`, #rrggbb
+    stroke_width: float | None = None  # px
+
+    def over(self, base: PointLook) -> PointLook:
+        """This look with `base`'s values where this one sets none."""
+        return PointLook(
+            base.radius if self.radius is None else self.radius,
+            base.fill if self.fill is None else self.fill,
+            base.stroke if self.stroke is None else self.stroke,
+            base.stroke_width if self.stroke_width is None else self.stroke_width,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +55,7 @@ class QuadrantPoint:
     label: str
     x: float  # 0..1, left to right
     y: float  # 0..1, bottom to top
+    look: PointLook = PointLook()
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,10 +95,12 @@ class XYChart:
 
 
 def parse_quadrant(lines: list[str]) -> Quadrant:
-    """quadrantChart: title, x-axis, y-axis, quadrant-1..4 and `Name: [x, y]` points."""
+    """quadrantChart: title, x-axis, y-axis, quadrant-1..4, `classDef`s and `Name: [x, y]`
+    points."""
     title, x_axis, y_axis = "", ("", ""), ("", "")
     quadrants = ["", "", "", ""]
-    points: list[QuadrantPoint] = []
+    points: list[tuple[QuadrantPoint, str]] = []  # each point and its class's name
+    classes: dict[str, PointLook] = {}
     for line in lines[1:]:
         text = line.strip()
         word, _, rest = text.partition(" ")
@@ -83,6 +112,11 @@ def parse_quadrant(lines: list[str]) -> Quadrant:
             y_axis = _axis_ends(rest)
         elif word in ("quadrant-1", "quadrant-2", "quadrant-3", "quadrant-4"):
             quadrants[int(word[-1]) - 1] = clean_label(rest)
+        elif word == "classDef":
+            name, _, styles = rest.strip().partition(" ")
+            classes[name] = _point_look(styles)
+            if len(classes) > MAX_CLASSES:
+                raise DiagramError(f"more than {MAX_CLASSES} classDefs")
         elif word.rstrip(":") in _SKIPPED:
             continue
         else:
@@ -90,7 +124,11 @@ def parse_quadrant(lines: list[str]) -> Quadrant:
             if len(points) > MAX_POINTS:
                 raise DiagramError(f"more than {MAX_POINTS} points")
     q1, q2, q3, q4 = quadrants
-    return Quadrant(title, x_axis, y_axis, (q1, q2, q3, q4), tuple(points))
+    styled = tuple(
+        replace(point, look=point.look.over(classes.get(name, PointLook())))
+        for point, name in points
+    )  # a classDef may come after the points that name it, as mermaid-js reads it
+    return Quadrant(title, x_axis, y_axis, (q1, q2, q3, q4), styled)
 
 
 def _axis_ends(rest: str) -> tuple[str, str]:
@@ -100,33 +138,68 @@ def _axis_ends(rest: str) -> tuple[str, str]:
     return clean_label(low), clean_label(high)
 
 
-def _point(text: str) -> QuadrantPoint:
-    """`Name: [0.3, 0.6]`, the name perhaps quoted or with `:::class`, styles after."""
+def _point(text: str) -> tuple[QuadrantPoint, str]:
+    """`Name: [0.3, 0.6]`, the name perhaps quoted or with `:::class`, styles after; and
+    the class's name ("" for none)."""
     start = text.find('"', 1) + 1 if text.startswith('"') else 0
     opening = text.find("[", start)
     closing = text.find("]", opening)
     head = text[:opening].rstrip() if opening > 0 else ""
     if not head.endswith(":") or closing < 0:
         raise DiagramError(f"cannot read {text[:40]!r}")
-    name = head[:-1]
+    name, class_name = head[:-1], ""
     if ":::" in name[start:]:
-        name = name[: name.index(":::", start)]
+        name, _, class_name = name.partition(":::") if not start else _class_after(name, start)
     values = text[opening + 1 : closing].split(",")
     if len(values) != 2:
         raise DiagramError(f"a point needs [x, y]: {text[:40]!r}")
     x, y = (_number(v) for v in values)
     if not (0 <= x <= 1 and 0 <= y <= 1):
         raise DiagramError(f"a point's x and y must be within 0..1: {text[:40]!r}")
-    _point_styles(text[closing + 1 :])
-    return QuadrantPoint(clean_label(name), x, y)
+    look = _point_look(text[closing + 1 :])
+    return QuadrantPoint(clean_label(name), x, y, look), class_name.strip()
 
 
-def _point_styles(rest: str) -> None:
-    """`radius: 10, color: #ff3300`: read and ignored; anything else is refused."""
+def _class_after(name: str, start: int) -> tuple[str, str, str]:
+    """A quoted name's `:::class` split off after its closing quote."""
+    at = name.index(":::", start)
+    return name[:at], ":::", name[at + 3 :]
+
+
+def _point_look(rest: str) -> PointLook:
+    """`radius: 10, color: #ff3300, stroke-color: #333, stroke-width: 2px` → its look; an
+    unknown style is refused, a value no browser would take dropped."""
+    look = PointLook()
     for part in rest.split(","):
-        key = part.partition(":")[0].strip()
-        if part.strip() and key not in _POINT_STYLES:
+        key, _, value = part.partition(":")
+        key, value = key.strip(), value.strip()
+        if not part.strip():
+            continue
+        if key not in _POINT_STYLES:
             raise DiagramError(f"unknown point style {part.strip()[:30]!r}")
+        if key == "radius":
+            look = replace(look, radius=_px(value, MAX_RADIUS))
+        elif key == "stroke-width":
+            look = replace(look, stroke_width=_px(value, MAX_STROKE))
+        elif key == "color":
+            look = replace(look, fill=_colour(value))
+        else:
+            look = replace(look, stroke=_colour(value))
+    return look
+
+
+def _px(value: str, most: float) -> float | None:
+    """A length in px (`10`, `5px`), at most `most`; None for anything else."""
+    try:
+        number = float(value.removesuffix("px").strip())
+    except ValueError:
+        return None
+    return min(number, most) if math.isfinite(number) and number >= 0 else None
+
+
+def _colour(value: str) -> str | None:
+    found = color_hex(value) if len(value) <= 64 else None
+    return found[:7] if found else None  # a see-through colour: drawn opaque
 
 
 def _number(text: str) -> float:

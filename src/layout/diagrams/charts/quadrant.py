@@ -1,16 +1,18 @@
 """A quadrant chart record + a label `Measure` → its `Drawing`: a square of four tinted
 quadrants, their names, the axes' ends and the points as named dots.
 
-Mermaid-js sets each point's name under its dot whatever is there, so names overprint each
-other and the dots of a crowded chart. Here each name takes the first place round its dot
-(right, left, above, below, then the diagonals, then a step further out) where it meets no
-other name, dot or quadrant name and stays inside the square; a name that crosses the
-quadrants' dividing cross is taken only where nothing better is free. Where some name finds
-no free place, the square is drawn larger (the points spread apart) rather than the names
-smaller; where even the largest square is too crowded, the dots are numbered and the names
-listed under the chart (points on one spot share one number label, "3, 7"). Axis names
-are set upright (no rotated text on a card): the y axis's two ends sit left of the square,
-beside the half each names.
+Mermaid-js sets each point's name under its dot whatever is there, so names overprint
+each other and the dots of a crowded chart. Here each name takes the first place round
+its dot (right, left, above, below, then the diagonals, then a step further out) where
+it meets no other name, dot or quadrant name and stays inside the square; a name that
+crosses the quadrants' dividing cross is taken only where no place in either ring is
+free of it (a name over the white cross reads as two halves). A point drawn as its
+author styled it (`PointLook`: its radius, fill and ring) keeps its names as far from
+its larger dot. Where some name finds no free place, the square is drawn larger (the
+points spread apart) rather than the names smaller; where even the largest square is too
+crowded, the dots are numbered and the names listed under the chart (points on one spot
+share one number label, "3, 7"). Axis names are set upright (no rotated text on a card):
+the y axis's two ends sit left of the square, beside the half each names.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from ..marks import (
     rect_ops,
     tint,
 )
-from .mermaidcharts import Quadrant
+from .mermaidcharts import PointLook, Quadrant
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
@@ -42,7 +44,7 @@ NAME_GAP = 3.0  # px between a dot and its name
 FURTHER = 9.0  # px: the second ring of places lies this much further out
 DIVIDER = 2.0  # px: the page-coloured cross between the quadrants
 NAME_ROOM = 4.0  # px kept clear left and right of a name
-INSET = 2.0  # px: a point's name keeps this far inside the square
+INSET = 6.0  # px: a point's name keeps this far inside the square
 Y_AXIS_WIDTH = 64.0  # px: the y axis's end names wrap at this width
 NAME_WIDTH = 120.0  # px: a point's name wraps at this width
 AXIS_GAP = 8.0  # px between the square and the axis names
@@ -112,7 +114,10 @@ def _plot(
             Mark(rect_ops(x + inset, y + inset, half - DIVIDER, half - DIVIDER), None, tint(role))
         )
     dots = [(p.x * side, (1 - p.y) * side) for p in chart.points]
-    taken: list[Box] = [(x - DOT - 1, y - DOT - 1, x + DOT + 1, y + DOT + 1) for x, y in dots]
+    radii = [_radius(p.look) for p in chart.points]
+    taken: list[Box] = [
+        (x - r - 1, y - r - 1, x + r + 1, y + r + 1) for (x, y), r in zip(dots, radii, strict=True)
+    ]
     labels: list[Label] = []
     for (x, y), text in zip(corners, chart.quadrants, strict=True):
         if text:
@@ -122,16 +127,31 @@ def _plot(
             labels.append(label)
             taken.append(_padded(box_of(label)))
     crowded = False
-    for (x, y), name in zip(dots, names, strict=True):
+    for (x, y), radius, name in zip(dots, radii, names, strict=True):
         if name is None:
             continue
-        label, free = _point_name(name, x, y, side, taken)
+        label, free = _point_name(name, x, y, side, taken, radius)
         crowded = crowded or not free
         labels.append(label)
         taken.append(_padded(box_of(label)))
-    for x, y in dots:
-        items.append(Mark(circle_ops(x, y, DOT), None, "accent"))
+    for (x, y), radius, point in zip(dots, radii, chart.points, strict=True):
+        items.append(_dot(x, y, radius, point.look))
     return [*items, *labels], crowded
+
+
+def _radius(look: PointLook) -> float:
+    """A dot's radius: the author's, else `DOT`; its ring (stroke) drawn outside it."""
+    return (DOT if look.radius is None else look.radius) + (look.stroke_width or 0.0) / 2
+
+
+def _dot(x: float, y: float, radius: float, look: PointLook) -> Mark:
+    """A point's dot, filled and ringed as its author styled it (the theme's accent,
+    unringed, where not)."""
+    ring = look.stroke_width or 0.0
+    if look.stroke is None or ring <= 0:
+        return Mark(circle_ops(x, y, radius), None, look.fill or "accent")
+    inner = radius - ring / 2  # the ring's middle: half of it outside the fill
+    return Mark(circle_ops(x, y, inner), look.stroke, look.fill or "accent", ring)
 
 
 def _quadrant_name(
@@ -151,13 +171,13 @@ def _quadrant_name(
 
 
 def _point_name(
-    text: Lines, x: float, y: float, side: float, taken: list[Box]
+    text: Lines, x: float, y: float, side: float, taken: list[Box], radius: float = DOT
 ) -> tuple[Label, bool]:
     """The point's name at the first free place round its dot (slid inside the square
     where it would leave it, if it stays beside its dot), and whether it was free. A place
     next to the dot that crosses the quadrants' divider beats one further out."""
     best: tuple[tuple[int, int, int, int], Label] | None = None
-    for rank, (left, top, reach) in enumerate(_places(text, x, y)):
+    for rank, (left, top, reach) in enumerate(_places(text, x, y, radius)):
         left = min(max(left, INSET), side - INSET - text.width)
         top = min(max(top, INSET), side - INSET - text.height)
         label = Label(text, left, top, "text", "left")
@@ -165,23 +185,25 @@ def _point_name(
         if _distance(box, x, y) > reach + 1:
             continue  # slid away from its dot
         hits = sum(_overlaps(box, other) for other in taken)
-        ring = int(reach > DOT + NAME_GAP)
-        score = (hits, ring, int(_crosses_divider(box, side)), rank)
+        ring = int(reach > radius + NAME_GAP)
+        score = (hits, int(_crosses_divider(box, side)), ring, rank)
         if best is None or score < best[0]:
             best = (score, label)
         if score[:3] == (0, 0, 0):
             break
     if best is None:  # no place beside the dot inside the square: to its right regardless
-        return Label(text, x + DOT + NAME_GAP, y - text.height / 2, "text", "left"), False
+        return Label(text, x + radius + NAME_GAP, y - text.height / 2, "text", "left"), False
     return best[1], best[0][0] == 0
 
 
-def _places(text: Lines, x: float, y: float) -> list[tuple[float, float, float]]:
-    """Where a name's left and top may go round its dot, most natural first, and how far
-    from the dot's middle that is."""
+def _places(
+    text: Lines, x: float, y: float, radius: float = DOT
+) -> list[tuple[float, float, float]]:
+    """Where a name's left and top may go round its dot of `radius`, most natural first,
+    and how far from the dot's middle that is."""
     w, h = text.width, text.height
     out = []
-    for reach in (DOT + NAME_GAP, DOT + NAME_GAP + FURTHER):
+    for reach in (radius + NAME_GAP, radius + NAME_GAP + FURTHER):
         slant = reach * 0.7
         out += [
             (x + reach, y - h / 2, reach),  # right
@@ -204,7 +226,9 @@ def _distance(box: Box, x: float, y: float) -> float:
 
 
 def _crosses_divider(box: Box, side: float) -> bool:
-    half, pad = side / 2, DIVIDER
+    """Whether the box crosses the quadrants' dividing cross, or comes within `INSET` of
+    it (as near as a name may come to the square's edge)."""
+    half, pad = side / 2, INSET
     return box[0] - pad < half < box[2] + pad or box[1] - pad < half < box[3] + pad
 
 
