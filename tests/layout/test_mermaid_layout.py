@@ -371,3 +371,27 @@ def test_a_loop_frame_spans_only_the_participants_its_messages_reach(setter) -> 
     for frame in frames:
         left, _, right, _ = bounds(frame)
         assert heads["手机 App"] < left < heads["服务器"] and right > heads["网页"]
+
+
+def test_a_chains_start_stays_in_line_when_a_loop_returns_to_it(setter) -> None:
+    """A loop back to a flowchart's first node (case 66: 主编审核 -->|退回| 写稿) set that
+    node half-way between the next node and the loop's way up, 64 px right of 自查, its
+    first arrow slanting; its two ports on one side then bent even the straight arrow.
+    Now the start sits over the node it leads to, and its arrow runs straight down."""
+    source = "flowchart TD\n  A[写稿] --> B[自查]\n  B --> C{主编审核}\n"
+    source += "  C -->|通过| D[排版]\n  C -->|退回| A\n"
+    drawing = draw_diagram(source, setter.measure)
+    boxes = {label.text.lines[0]: box for box, label in nodes(drawing)}
+    start, after = boxes["写稿"], boxes["自查"]
+    middle = (start[0] + start[2]) / 2
+    assert middle == pytest.approx((after[0] + after[2]) / 2)
+    down = [
+        item
+        for item in drawing.items
+        if isinstance(item, Mark)
+        and item.fill is None
+        and bounds(item)[1] == pytest.approx(start[3], abs=1)
+        and bounds(item)[3] <= after[1] + 1
+    ]
+    assert down and all(bounds(item)[0] == pytest.approx(middle, abs=0.5) for item in down)
+    assert all(bounds(item)[2] == pytest.approx(middle, abs=0.5) for item in down)

@@ -122,12 +122,15 @@ def sugiyama(
     depths: dict[int, int] | None = None,
     layer_gap: float = LAYER_GAP,
     node_gap: float = NODE_GAP,
+    straighten: bool = True,
 ) -> None:
     """Lays out each connected component, then sets them side by side; a subgraph's
     vertices are kept together in each layer (`_keep_clusters_together`). With `depths`
     (a flowchart's subgraphs), a panel is given room and edges are routed in the gaps
     between layers (flow/route.py); without, grandalf routes them (the other graph kinds,
-    which place their own ends and marks)."""
+    which place their own ends and marks). `straighten`: a chain's end is set in line with
+    the node it leads to (`_straighten_ends`); class and ER diagrams, whose ends sit side
+    by side on a box's edge, keep grandalf's places."""
     offset, laid_out = 0.0, 0
     for component in graph.C:
         vertices = list(component.sV)
@@ -152,6 +155,8 @@ def sugiyama(
                 pass
         dummy_paths = _keep_clusters_together(layout, paths)
         layout.setxy()
+        if straighten:
+            _straighten_ends(layout, paths, node_gap)
         if depths is not None:
             make_room_for_panels(layout, paths, depths, dummy_paths)
             route_in_gaps(layout, list(component.sE))
@@ -238,3 +243,60 @@ def shared(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     while common < min(len(a), len(b)) and a[common] == b[common]:
         common += 1
     return a[:common]
+
+
+def _straighten_ends(layout: SugiyamaLayout, paths: dict[str, tuple[int, ...]], gap: float) -> None:
+    """Sets a chain's first (or last) node straight over (under) the one node it leads to
+    where a long edge also leaves it, as a loop back to the start does: Brandes-Köpf
+    averages its alignments with the node and with the long edge's first bend, and set
+    the start half-way between them, its arrow to the next node slanting (case 66:
+    写稿 64 px right of 自查, the loop back from 主编审核 beside it). It moves only where
+    its layer has the room, and only outside subgraphs (a panel narrowed so set its title
+    across the edge coming in: case 64's 通知阶段)."""
+    grx = layout.grx
+    for layer in layout.layers:
+        for index, v in enumerate(layer):
+            if grx[v].dummy:
+                continue
+            target = _straight_over(v, grx, paths)
+            if target is not None and _room_at(layer, index, target, gap):
+                v.view.xy = (target, v.view.xy[1])
+
+
+def _straight_over(
+    v: Vertex, grx: dict[Vertex, object], paths: dict[str, tuple[int, ...]]
+) -> float | None:
+    """The x of the one node next to `v` on one side, where `v` has no edge on the other
+    side and a long edge (spanning layers) leaves it on the first; else None."""
+    rank = grx[v].rank  # type: ignore[attr-defined]
+    near: dict[int, list[Vertex]] = {-1: [], 1: []}
+    far = {-1: 0, 1: 0}
+    for edge in v.e:
+        other = edge.v[1] if edge.v[0] is v else edge.v[0]
+        step = grx[other].rank - rank  # type: ignore[attr-defined]
+        if step in (-1, 1):
+            near[step].append(other)
+        elif step:
+            far[1 if step > 0 else -1] += 1
+    for side in (-1, 1):
+        lonely = not near[-side] and not far[-side]
+        if lonely and len(near[side]) == 1 and far[side]:
+            [next_one] = near[side]
+            if not paths.get(v.data) and not paths.get(next_one.data):
+                return float(next_one.view.xy[0])
+    return None
+
+
+def _room_at(layer: list[Vertex], index: int, x: float, gap: float) -> bool:
+    """Whether the vertex at `index` of `layer` fits at `x` between its neighbours there,
+    `gap` from each, in the same order."""
+    half = layer[index].view.w / 2
+    if index > 0:
+        left = layer[index - 1]
+        if x - half < left.view.xy[0] + getattr(left.view, "w", 0.0) / 2 + gap:
+            return False
+    if index + 1 < len(layer):
+        right = layer[index + 1]
+        if x + half > right.view.xy[0] - getattr(right.view, "w", 0.0) / 2 - gap:
+            return False
+    return True

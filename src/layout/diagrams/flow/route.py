@@ -171,9 +171,10 @@ def _chain(layout: SugiyamaLayout, e: object) -> list:  # type: ignore[type-arg]
 
 def _ports(layout: SugiyamaLayout, chains: list[list]) -> dict[tuple[int, int], float]:  # type: ignore[type-arg]
     """(edge, end 0/1) → how far right of its node's centre the edge meets the node: the
-        edges on one side of a node, in the order of where they go, PORT_GAP apart (less on a
-        narrow node). A label or spacer (a vertex an edge passes through) and a pointed shape
-    (a diamond's tip, a circle's) keep their centre."""
+    edges on one side of a node, in the order of where they go, PORT_GAP apart (less on a
+    narrow node), the one that goes straight on at the centre (`_straight_end`). A label
+    or spacer (a vertex an edge passes through) and a pointed shape (a diamond's tip, a
+    circle's) keep their centre."""
     sides: dict[tuple[object, bool], list[tuple[float, int, int]]] = {}
     for index, chain in enumerate(chains):
         for end, vertex, other in ((0, chain[0], chain[1]), (1, chain[-1], chain[-2])):
@@ -186,11 +187,22 @@ def _ports(layout: SugiyamaLayout, chains: list[list]) -> dict[tuple[int, int], 
     for (vertex, _), ends in sides.items():
         if len(ends) < 2:
             continue
-        gap = min(PORT_GAP, vertex.view.w * 0.4 / (len(ends) - 1))  # type: ignore[attr-defined]
         ends.sort()
+        middle = _straight_end(ends, vertex.view.xy[0])  # type: ignore[attr-defined]
+        reach = max(middle, len(ends) - 1 - middle)  # ports from the middle one to the far side
+        gap = min(PORT_GAP, vertex.view.w * 0.4 / reach)  # type: ignore[attr-defined]
         for k, (_, index, end) in enumerate(ends):
-            out[(index, end)] = (k - (len(ends) - 1) / 2) * gap
+            out[(index, end)] = (k - middle) * gap
     return out
+
+
+def _straight_end(ends: list[tuple[float, int, int]], x: float) -> float:
+    """Which of a side's `ends` (sorted by where they go) meets the node's centre: the one
+    that goes straight on to a node (or a long edge's slot) right over or under it, so it
+    stays straight (a loop back to a chain's start made its first arrow bend round the
+    loop's port); else the ports are centred on the node (the middle index, perhaps half)."""
+    straight = [k for k, (other, _, _) in enumerate(ends) if abs(other - x) < 0.5]
+    return float(straight[0]) if len(straight) == 1 else (len(ends) - 1) / 2
 
 
 def _bands(layout: SugiyamaLayout) -> list[tuple[float, float]]:

@@ -108,7 +108,7 @@ def lay_out(
         pieces_of.append(pieces)
     gaps = (TIGHT_LAYER_GAP, TIGHT_NODE_GAP) if tight else (LAYER_GAP, NODE_GAP)
     graph = Graph(list(vertices.values()), [p for ps in pieces_of for p in ps])
-    sugiyama(graph, paths, layer_gap=gaps[0], node_gap=gaps[1])
+    sugiyama(graph, paths, layer_gap=gaps[0], node_gap=gaps[1], straighten=False)
     turn = _turn(vertices, direction)
     placed = {}
     for key, box in vertices.items():
