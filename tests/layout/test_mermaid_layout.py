@@ -395,3 +395,26 @@ def test_a_chains_start_stays_in_line_when_a_loop_returns_to_it(setter) -> None:
     ]
     assert down and all(bounds(item)[0] == pytest.approx(middle, abs=0.5) for item in down)
     assert all(bounds(item)[2] == pytest.approx(middle, abs=0.5) for item in down)
+
+
+def test_a_loop_back_from_a_decision_leaves_by_its_side_tip(setter) -> None:
+    """The loop back (主编审核 -->|退回| 写稿) left the diamond's bottom tip beside the
+    branch going down (通过), ran under the diamond and rose beside it. It leaves by the
+    side tip now, straight across at the diamond's middle, as mermaid-js draws it."""
+    source = "flowchart TD\n  A[写稿] --> B[自查]\n  B --> C{主编审核}\n"
+    source += "  C -->|通过| D[排版]\n  C -->|退回| A\n"
+    drawing = draw_diagram(source, setter.measure)
+    boxes = {label.text.lines[0]: box for box, label in nodes(drawing)}
+    _, top, right, bottom = boxes["主编审核"]
+    middle = (top + bottom) / 2
+    starts = [
+        item.ops[0][1:]
+        for item in drawing.items
+        if isinstance(item, Mark) and item.fill is None and item.ops[0][0] == "M"
+    ]
+    assert any(
+        x == pytest.approx(right, abs=1.5) and y == pytest.approx(middle, abs=0.5)
+        for x, y in starts  # type: ignore[misc]
+    ), starts
+    below = [(x, y) for x, y in starts if y == pytest.approx(bottom, abs=1.5)]  # type: ignore[misc]
+    assert len(below) == 1  # the tip at the bottom is the "通过" branch's alone

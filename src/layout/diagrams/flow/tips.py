@@ -1,11 +1,15 @@
-"""An edge coming into a diamond at the tip its other edges leave from → in at a side.
+"""An edge coming into a diamond at the tip its other edges leave from → in at a side; one
+leaving a tip another edge uses, only to turn back past the diamond → out of its side.
 
 `route.route_in_gaps` brings every edge into a pointed shape at its centre line (a
 diamond's edges meet at its tips, not side by side), so a loop back into a decision
 (`D --> B` after `B -->|no| D`) ends on the very tip the branches leave from: three lines
 on one point, the arrowhead among the branches' starts. mermaid-js brings such an edge in
 on the diamond's side face; so does this, straight along the flow into the middle of the
-face on the side the edge comes from, the route's last run moved over with it.
+face on the side the edge comes from, the route's last run moved over with it. A loop
+back up from a decision left its bottom tip beside the branch going down, ran under the
+diamond and rose beside it; it leaves by the side tip now, straight across to its rise
+(`_out_of_side`), where no box or chip stands in the way.
 """
 
 from __future__ import annotations
@@ -37,7 +41,76 @@ def off_shared_tips(
         ]
         if tip is not None and any(_tip(node, start) == tip for start in leaving):
             out[index] = _into_side(points, node, tip)
+    for index, (source, target) in enumerate(ends):
+        node, points = placed[source], out[index]
+        if source == target or len(points) < 4 or node.node is None:
+            continue
+        tip = _tip(node, points[1]) if node.node.shape in TIPPED else None
+        if tip is None or not any(_tip(node, at) == tip for at in _others_at(ends, out, index)):
+            continue
+        side = _out_of_side(points, node, tip, _boxes(placed, source, index))
+        out[index] = side or points
     return out
+
+
+def _others_at(ends: list[tuple[str, str]], lines: list[list[Point]], index: int) -> list[Point]:
+    """The points next to the source of edge `index` on its node's other edges' lines:
+    where each of them meets that node."""
+    source = ends[index][0]
+    near = []
+    for k, ((start, end), line) in enumerate(zip(ends, lines, strict=True)):
+        if k == index or len(line) < 2 or start == end:
+            continue
+        if start == source:
+            near.append(line[1])
+        elif end == source:
+            near.append(line[-2])
+    return near
+
+
+def _boxes(placed: dict[str, Placed], source: str, index: int) -> list[tuple[float, ...]]:
+    """What a line may not cross: every node and chip but the edge's own source and chip."""
+    own = (source, f"\0label{index}")
+    return [
+        (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
+        for key, p in placed.items()
+        if key not in own
+    ]
+
+
+def _out_of_side(
+    points: list[Point], node: Placed, tip: tuple[int, float], boxes: list[tuple[float, ...]]
+) -> list[Point] | None:
+    """A line that leaves a diamond's tip, turns aside past the diamond and comes back
+    past its centre (a loop back up beside the decision: 66's 退回 under 主编审核, beside
+    the "通过" branch leaving the same tip), sent out of the side tip instead, straight
+    across to where it turns back; None where it does not run so, or a box stands in the
+    way across."""
+    axis, sign = tip
+    across = 1 - axis
+    centre = (node.x, node.y)
+    half = (node.w if across == 0 else node.h) / 2
+    turn = next((k for k, p in enumerate(points) if abs(p[across] - centre[across]) > half), None)
+    if turn is None or (points[turn][axis] - centre[axis]) * sign <= 0:
+        return None  # it never gets past the side, or it does before the tip
+    column = points[turn][across]
+    back = turn
+    while back < len(points) and abs(points[back][across] - column) <= ON_AXIS:
+        if (points[back][axis] - centre[axis]) * sign < 0:
+            break  # back past the centre along its column
+        back += 1
+    if back == len(points) or abs(points[back][across] - column) > ON_AXIS:
+        return None
+    corner = _with(centre, across, column)
+    low, high = sorted((centre[across] + half * (1 if column > centre[across] else -1), column))
+    for box in boxes:
+        if (
+            box[across] < high
+            and low < box[across + 2]
+            and box[axis] < centre[axis] < box[axis + 2]
+        ):
+            return None
+    return [centre, corner, *points[back:]]
 
 
 def _tip(node: Placed, point: Point) -> tuple[int, float] | None:
