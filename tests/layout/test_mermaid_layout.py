@@ -418,3 +418,18 @@ def test_a_loop_back_from_a_decision_leaves_by_its_side_tip(setter) -> None:
     ), starts
     below = [(x, y) for x, y in starts if y == pytest.approx(bottom, abs=1.5)]  # type: ignore[misc]
     assert len(below) == 1  # the tip at the bottom is the "通过" branch's alone
+
+
+def test_a_loops_room_is_above_its_node_not_under_it_too(setter) -> None:
+    """A node with a loop (自查 -->|改错字| 自查) was laid out with the loop's room above
+    and under it alike, so the arrow out of it ran 27 px longer than the others. Top-down,
+    the room is above it alone: the arrow out is as long as an arrow between plain nodes."""
+    source = "flowchart TD\n  A[写稿] --> B[自查]\n  B -->|改错字| B\n  B --> C[主编审核]\n"
+    source += "  C --> D[排版]\n"
+    drawing = draw_diagram(source, setter.measure)
+    boxes = {label.text.lines[0]: box for box, label in nodes(drawing)}
+    above = boxes["自查"][1] - boxes["写稿"][3]
+    under = boxes["主编审核"][1] - boxes["自查"][3]
+    plain = boxes["排版"][1] - boxes["主编审核"][3]
+    assert under == pytest.approx(plain, abs=0.5)
+    assert above > under + 10  # the loop rises into the room above

@@ -72,6 +72,8 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     placed_text: dict[str, Lines] = {}
     sizes: dict[str, tuple[float, float]] = {}
     loops = _loop_labels(chart, measure)
+    downward = chart.direction in ("TB", "TD")
+    lowered: dict[str, float] = {}  # a looped node's centre below its vertex's
     for node in chart.nodes:
         text = look_text(measure, node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH, node.look)
         placed_text[node.id] = text
@@ -81,7 +83,11 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         sizes[node.id] = (w, h)
         if node.id in loops:  # room for the loop beside it (laid out centred: both sides)
             dw, dh = loop_room(loops[node.id][0])
-            w, h = w + 2 * dw, h + 2 * dh
+            # drawn top-down, the loop's rise takes room above the node only and the node
+            # sits low in its vertex: the same room under it lengthened the arrow out
+            # (66's 自查 and 排版, their arrows out 27 px longer than the others)
+            w, h = w + 2 * dw, h + (dh if downward else 2 * dh)
+            lowered[node.id] = dh / 2 if downward else 0.0
         vertices[node.id] = vertex(node.id, w, h, across)
         vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
@@ -121,11 +127,14 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
             piece.view.points = [(y, x) for x, y in piece.view.points]
     flip_x, flip_y = chart.direction == "RL", chart.direction == "BT"
     nodes = {n.id: n for n in chart.nodes}
-    placed = {
-        key: Placed(nodes.get(key), placed_text[key], *sizes.get(key, (box.w, box.h)), *box.xy)
-        for key, box in boxes.items()
-        if key in placed_text
-    }
+    placed: dict[str, Placed] = {}
+    for key, box in boxes.items():
+        if key in placed_text:
+            w, h = sizes.get(key, (box.w, box.h))
+            x, y = box.xy
+            placed[key] = Placed(
+                nodes.get(key), placed_text[key], w, h, x, y + lowered.get(key, 0.0)
+            )
     return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure, loops)
 
 
