@@ -15,7 +15,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
 from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.quality import FULL_ENOUGH, measure
-from inkcard.layout.pages.short import COVER_LINE, FULL, shortest_title_line
+from inkcard.layout.pages.short import COVER_LINE, FULL, shortest_title_line, title_lines
 from inkcard.layout.style import resolve
 
 COVERS = Path(__file__).resolve().parents[1] / "cases" / "covers"
@@ -117,3 +117,27 @@ def test_a_title_card_left_plain_costs_what_it_lacks(fonts: layout.FontBook) -> 
     assert cover.score == 100
     lacks = round(100 - 100 * (FULL_ENOUGH - plain.fill))
     assert plain.score == lacks < 95 and at_top.score == lacks
+
+
+SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
+CASES = Path(__file__).resolve().parents[1] / "cases"
+HABITS = (CASES / "rated" / "morning-habits.md").read_text("utf-8")
+CHENGDU = (CASES / "hard" / "01-chengdu-travel.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize(("post", "theme"), [(HABITS, "fairytale"), (CHENGDU, "notebook")])
+def test_a_decks_title_slide_is_set_as_its_cover(
+    fonts: layout.FontBook, post: str, theme: str
+) -> None:
+    """A slide's measure is twice a card's: a title that grows into two even phrases
+    ("Five habits / for a focused morning", 0.45 and 0.8 of the measure) had a line under
+    half the measure and was refused, its title slide left at the deck's type, 29-40 %
+    full. On a slide no title line may be under half its longest line instead: the title
+    slide is the deck's cover, its type larger, fuller than before."""
+    first = layout.layout_pages(post, themes.load(theme), fonts, SLIDE)[0]
+    assert first.fit is not None and first.fit.title and first.fit.cover
+    quality = measure(first)
+    assert quality is not None and 0.55 < quality.fill <= FULL
+    box = content_box(resolve(themes.load(theme), None), 1600, 900)
+    lines = title_lines([placed.row for placed in first.rows], box.width)
+    assert len(lines) >= 2 and min(lines) >= COVER_LINE * max(lines)

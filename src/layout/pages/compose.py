@@ -208,13 +208,19 @@ def _verse_centred(
 
 
 def _cover(
-    doc: Doc, flow: MdxFlow, box: Rect, pages: list[list[Row]], first: Placement
+    doc: Doc,
+    flow: MdxFlow,
+    box: Rect,
+    pages: list[list[Row]],
+    first: Placement,
+    slide: bool = False,
 ) -> Placement | None:
     """The first of `pages` (laid out by `flow`'s styles in `box`, placed as `first`) as the
     post's cover, where it holds only the title and lead (`short.holds_title`) and fills
     less than `short.COVER_ROOMY`: laid out again in the largest `short.larger_type` that
     fills the card at most `short.FULL` and leaves no line of the title shorter than
-    `short.COVER_LINE` of the measure (or than its shortest at the theme's size); None
+    `short.COVER_LINE` of the measure (or than its shortest at the theme's size; on a
+    `slide`, of its longest line: `short.even_title`); None
     where it is not one, or no step fits. The card's own styles (frame, page number) stay
     the set's: only the rows are set larger."""
     if first.height >= short.COVER_ROOMY * box.height or not short.holds_title(pages):
@@ -226,7 +232,7 @@ def _cover(
         larger = MdxFlow(styles, flow.fonts, flow.images, max_row_height=box.height)
         rows = larger.doc(head, x=box.x, width=box.width)
         placement = place(rows, limit=box.height)
-        even = short.shortest_title_line(rows, box.width) >= shortest
+        even = short.even_title(rows, box.width, shortest, slide)
         if placement.height <= short.FULL * box.height and even:
             # the card held its title blocks, no more and no less
             return placement if _words(rows) == _words(pages[0]) else None
@@ -331,7 +337,10 @@ def _compose(
     placements = [place(rows, limit=box.height) for rows in pages]
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
     align = styles["card"].content_align
-    cover = _cover(doc, flow, box, pages, placements[0]) if fixed and align != "top" else None
+    slide = card.width > card.height
+    cover = (
+        _cover(doc, flow, box, pages, placements[0], slide) if fixed and align != "top" else None
+    )
     placements[0] = cover or placements[0]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     out = []

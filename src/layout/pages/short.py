@@ -122,8 +122,24 @@ def shortest_title_line(rows: Sequence[Row], measure: float) -> float:
     """The share of `measure` the shortest line of the heading among `rows` (a cover's
     title) spans: a title grown until a line holds only "清单：" reads worse than a smaller
     one whose lines are whole phrases."""
+    return min(title_lines(rows, measure), default=1.0)
+
+
+def title_lines(rows: Sequence[Row], measure: float) -> list[float]:
+    """The share of `measure` each line of the heading among `rows` spans."""
     spans = [_edges(row.items) for row in rows if row.source and row.source[-1][0] == "Heading"]
-    return min((max(0.0, right - left) / measure for left, right in spans), default=1.0)
+    return [max(0.0, right - left) / measure for left, right in spans]
+
+
+def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool) -> bool:
+    """Whether a cover's title (in `rows`) keeps whole phrases: no line under `shortest` of
+    the measure, or on a slide, whose measure is twice a card's, none under `COVER_LINE`
+    of its longest line (p30's "学生党买平板还是笔记本？ / 一张表说清楚 💻", 0.55 and 0.44
+    of a slide's measure, two even phrases, was refused and its title slide left at 29 %)."""
+    lines = title_lines(rows, measure)
+    if not lines or min(lines) >= shortest:
+        return True
+    return slide and min(lines) >= COVER_LINE * max(lines)
 
 
 def larger_type(styles: Styles, step: float) -> Styles:
