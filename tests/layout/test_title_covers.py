@@ -130,10 +130,11 @@ def test_a_decks_title_slide_is_set_as_its_cover(
     fonts: layout.FontBook, post: str, theme: str
 ) -> None:
     """A slide's measure is twice a card's: a title that grows into two even phrases
-    ("Five habits / for a focused morning", 0.45 and 0.8 of the measure) had a line under
-    half the measure and was refused, its title slide left at the deck's type, 29-40 %
-    full. On a slide no title line may be under half its longest line instead: the title
-    slide is the deck's cover, its type larger, fuller than before."""
+    ("Five habits / for a focused morning") had a line under half the measure and was
+    refused: notebook's Chengdu title slide was left at the deck's type, 40 % full, and
+    fairytale's habits cover took the largest step that kept its title on one line. On a
+    slide no title line may be under half its longest line instead: the title slide is
+    the deck's cover, its title grown into two even lines."""
     first = layout.layout_pages(post, themes.load(theme), fonts, SLIDE)[0]
     assert first.fit is not None and first.fit.title and first.fit.cover
     quality = measure(first)
