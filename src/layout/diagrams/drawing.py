@@ -13,7 +13,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .flow.chips import chip_on_line, turns_back, without_spike
+from .flow.chips import chip_onto, turns_back, without_spike
 from .flow.paint import (
     Placed,
     chip_size,
@@ -234,18 +234,8 @@ def _label_onto_line(
     """An edge against the layers turns back at its label (flow/chips.py): its chip
     moved onto its line, clear of the boxes and other chips, and the line without the
     turn; both as they were where no run has room."""
-    chip = placed[key]
     line = without_spike(points, junction)
-    others = [
-        (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
-        for other, p in placed.items()
-        if other != key
-    ]
-    centre = chip_on_line(line, (chip.w, chip.h), others)
-    if centre is None:
-        return points
-    placed[key] = replace(chip, x=centre[0], y=centre[1])
-    return line
+    return line if chip_onto(line, placed, key) else points
 
 
 def _subgraph_panels(
@@ -297,7 +287,7 @@ def _subgraph_panels(
 def _reach(p: Placed, loops: dict[str, tuple[float, float]]) -> tuple[float, float, float, float]:
     """What a vertex covers: its box, and a loop's curve and label up and right of it
     (`loops`: each looped node's `loop_room`)."""
-    box = (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
+    box = p.bounds()
     if p.node is None or p.node.id not in loops:
         return box
     right, up = loops[p.node.id]

@@ -12,6 +12,9 @@ no run has room, the chip stays where layering put it.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
+
+from .paint import Placed
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -102,3 +105,18 @@ def _length(a: Point, b: Point) -> float:
 
 def _overlap(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def chip_onto(line: list[Point], placed: dict[str, Placed], key: str) -> bool:
+    """Whether the chip `key` (if the edge has one) has a place on `line`: set there, on
+    the middle of its longest clear run (`chip_on_line`) of every other node and chip in
+    `placed`; False, the chip left where it was, where no run has room for it."""
+    chip = placed.get(key)
+    if chip is None:
+        return True
+    others = [p.bounds() for other, p in placed.items() if other != key]
+    centre = chip_on_line(line, (chip.w, chip.h), others)
+    if centre is None:
+        return False
+    placed[key] = replace(chip, x=centre[0], y=centre[1])
+    return True

@@ -58,6 +58,10 @@ class Placed:
     x: float
     y: float
 
+    def bounds(self) -> tuple[float, float, float, float]:
+        """Its box: left, top, right, bottom."""
+        return self.x - self.w / 2, self.y - self.h / 2, self.x + self.w / 2, self.y + self.h / 2
+
 
 def node_marks(p: Placed) -> list[Mark]:
     """The node's shape, in the theme's tint or its author's look, then its details."""

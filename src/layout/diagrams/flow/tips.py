@@ -14,9 +14,7 @@ diamond and rose beside it; it leaves by the side tip now, straight across to it
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .chips import chip_on_line
+from .chips import chip_onto
 from .outlines import outline, polygon
 from .paint import Placed, ray_exit
 
@@ -52,28 +50,9 @@ def off_shared_tips(
         if tip is None or not any(_tip(node, at) == tip for at in _others_at(ends, out, index)):
             continue
         side = _out_of_side(points, node, tip, _boxes(placed, source, index))
-        if side is not None and _chip_onto(side, placed, f"\0label{index}"):
+        if side is not None and chip_onto(side, placed, f"\0label{index}"):
             out[index] = side
     return out
-
-
-def _chip_onto(line: list[Point], placed: dict[str, Placed], key: str) -> bool:
-    """Whether the edge's chip (`key`, if it has one) has a place on `line`: set again on
-    its longest clear run (it sat on the run the line no longer takes, or on its new
-    corner: 修正 in the review loop); False where no run has room for it."""
-    chip = placed.get(key)
-    if chip is None:
-        return True
-    others = [
-        (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
-        for other, p in placed.items()
-        if other != key
-    ]
-    centre = chip_on_line(line, (chip.w, chip.h), others)
-    if centre is None:
-        return False
-    placed[key] = replace(chip, x=centre[0], y=centre[1])
-    return True
 
 
 def _others_at(ends: list[tuple[str, str]], lines: list[list[Point]], index: int) -> list[Point]:
@@ -94,11 +73,7 @@ def _others_at(ends: list[tuple[str, str]], lines: list[list[Point]], index: int
 def _boxes(placed: dict[str, Placed], source: str, index: int) -> list[tuple[float, ...]]:
     """What a line may not cross: every node and chip but the edge's own source and chip."""
     own = (source, f"\0label{index}")
-    return [
-        (p.x - p.w / 2, p.y - p.h / 2, p.x + p.w / 2, p.y + p.h / 2)
-        for key, p in placed.items()
-        if key not in own
-    ]
+    return [p.bounds() for key, p in placed.items() if key not in own]
 
 
 def _out_of_side(
