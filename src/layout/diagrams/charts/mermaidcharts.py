@@ -7,8 +7,8 @@ any layout: `MAX_POINTS` points, `MAX_SERIES` series of at most `MAX_VALUES` val
 label is at most `MAX_LABEL` characters (`clean_label`). A point's styling is drawn as
 mermaid-js draws it (`PointLook`): `radius:`, `color:` (its fill), `stroke-color:` and
 `stroke-width:` after its coordinates, and a `classDef` named with `:::class`, the point's
-own values over its class's; colours are read by the engine's one CSS colour parser
-(`layout.parse.color_hex`), and a value no browser would take is dropped.
+own values over its class's; colours are read as a flowchart's are
+(`flow.style.opaque_colour`), and a value no browser would take is dropped.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, replace
 
 from ...errors import DiagramError
-from ...parse import color_hex
+from ..flow.style import opaque_colour
 from ..mermaid import clean_label
 
 MAX_POINTS = 60  # points of one quadrant chart: more cannot all be named legibly
@@ -182,9 +182,9 @@ def _point_look(rest: str) -> PointLook:
         elif key == "stroke-width":
             look = replace(look, stroke_width=_px(value, MAX_STROKE))
         elif key == "color":
-            look = replace(look, fill=_colour(value))
+            look = replace(look, fill=opaque_colour(value))
         else:
-            look = replace(look, stroke=_colour(value))
+            look = replace(look, stroke=opaque_colour(value))
     return look
 
 
@@ -195,11 +195,6 @@ def _px(value: str, most: float) -> float | None:
     except ValueError:
         return None
     return min(number, most) if math.isfinite(number) and number >= 0 else None
-
-
-def _colour(value: str) -> str | None:
-    found = color_hex(value) if len(value) <= 64 else None
-    return found[:7] if found else None  # a see-through colour: drawn opaque
 
 
 def _number(text: str) -> float:

@@ -51,11 +51,11 @@ def parse_look(declarations: str) -> Look:
     look = PLAIN
     for name, value in _declarations(declarations):
         if name in ("fill", "background", "background-color"):
-            look = replace(look, fill=_colour(value))
+            look = replace(look, fill=opaque_colour(value))
         elif name in ("stroke", "border-color"):
-            look = replace(look, stroke=_colour(value))
+            look = replace(look, stroke=opaque_colour(value))
         elif name == "color":
-            look = replace(look, color=_colour(value))
+            look = replace(look, color=opaque_colour(value))
         elif name == "stroke-width":
             look = replace(look, width=_length(value, MAX_WIDTH))
         elif name == "stroke-dasharray":
@@ -87,7 +87,9 @@ def _declarations(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _colour(value: str) -> str | None:
+def opaque_colour(value: str) -> str | None:
+    """A CSS colour as `#rrggbb` (a see-through one drawn opaque); None for a value no
+    browser takes."""
     found = color_hex(value) if len(value) <= 64 else None
     return found[:7] if found else None  # a see-through colour: drawn opaque
 
