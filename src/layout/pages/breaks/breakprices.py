@@ -7,7 +7,6 @@ set part what a card should hold together. Computed once per squeeze a pass trie
 
 from __future__ import annotations
 
-from ...base.placing import EPSILON
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
     HYPHEN_AT_END,
@@ -133,9 +132,7 @@ class BreakPrices:
         table = self.around.tables.get(end) if self.deck else None
         if table is None:
             return False
-        lo, hi = table
-        tight = self.column.tights[hi] - self.column.tights[lo] if squeeze else 0.0
-        return self.column.used(lo, hi, squeeze) - tight <= self.column.height + EPSILON
+        return self.column.fits_tight(*table, squeeze)
 
     def _parts_note(self, end: int, squeeze: float) -> bool:
         """Whether a break at `end` parts a table from its short note (`table_notes`),
@@ -145,17 +142,19 @@ class BreakPrices:
         kept = self.around.table_notes.get(end)
         if kept is None:
             return False
-        column, (first, note_end) = self.column, kept
-        if column.bottoms[note_end - 1] - column.tops[end] >= self.tail * column.height:
-            return False
-        tight = column.tights[note_end] - column.tights[first] if squeeze else 0.0
-        return column.used(first, note_end, squeeze) - tight <= column.height + EPSILON
+        first, note_end = kept
+        return self._short(end, note_end) and self.column.fits_tight(first, note_end, squeeze)
 
     def _strands(self, end: int) -> bool:
         """Whether a card opening at row `end` (inside a section) opens with that section's
         end, its rows under `TAIL` of the card tall, above the next heading or rule (the
         gap before that heading is not the end's: counted, a slide's two-line paragraph
         atop the next section read as 39 % of it and passed)."""
-        head, column = self.around.next_sections[end], self.column
-        end_height = column.bottoms[head - 1] - column.tops[end]
-        return head < self.n and end_height < self.tail * column.height
+        head = self.around.next_sections[end]
+        return head < self.n and self._short(end, head)
+
+    def _short(self, start: int, stop: int) -> bool:
+        """Whether rows[start:stop] (their rows, not the gap before `start`) are under
+        `tail` of the card tall: a section's end that reads as left over on its own."""
+        column = self.column
+        return column.bottoms[stop - 1] - column.tops[start] < self.tail * column.height

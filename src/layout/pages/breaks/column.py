@@ -89,6 +89,12 @@ class Column:
         """Whether rows[lo:hi] fit one card, their gaps shrunk by `squeeze`."""
         return self.used(lo, hi, squeeze) <= self.height + EPSILON
 
+    def fits_tight(self, lo: int, hi: int, squeeze: float) -> bool:
+        """Whether rows[lo:hi] fit one card, their gaps shrunk by `squeeze` and, where the
+        card may be squeezed at all, their table rows set tight."""
+        tight = self.tights[hi] - self.tights[lo] if squeeze else 0.0
+        return self.used(lo, hi, squeeze) - tight <= self.height + EPSILON
+
     def reach(self, lo: int, squeeze: float) -> int:
         """The furthest break a card opening at row `lo` can reach: rows[lo:hi] fit for
         every hi up to it (heights only grow with hi, so it is bisected)."""
