@@ -331,3 +331,21 @@ def test_steps_draw_one_number_badge_a_step(fonts) -> None:
     )
     three, single = three - none, single - none  # the theme's own accent (its bar) aside
     assert single > 100 and three == pytest.approx(3 * single, rel=0.25)
+
+
+def test_columns_each_shorter_than_a_card_stay_side_by_side(fonts) -> None:
+    """Each column is held to a card's height on its own: two columns each two thirds of
+    a card tall were stacked (minimal at 440x586), their heights summed against one card."""
+    theme = themes.load("minimal")
+    overflow = next(
+        n for n in range(4, 60) if len(lay(_lines("L", n), fonts, theme, split="autoSplit")) > 1
+    )
+    left, right = _lines("L", overflow * 2 // 3), _lines("R", overflow * 2 // 3)
+    assert len(lay(f"{left}\n\n{right}", fonts, theme, split="autoSplit")) > 1
+    md = f"<Columns>\n<Left>\n{left}\n</Left>\n<Right>\n{right}\n</Right>\n</Columns>"
+    [page] = lay(md, fonts, theme, split="autoSplit")
+    assert len(page.rows) == 1
+
+
+def _lines(mark: str, count: int) -> str:
+    return "\n\n".join(f"{mark}{i}" for i in range(count))

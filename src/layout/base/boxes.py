@@ -281,7 +281,9 @@ class Row:
     the share it chose (the row is drawn scaled, centred). `tight` is the same row set
     shorter (a table row with less padding), which the page breaker may put in its place
     to end a card rather than split what it ends. `stretch` is the em justification added
-    to the line's widest CJK gap, for the quality report (0: a line not spread).
+    to the line's widest CJK gap, for the quality report (0: a line not spread). `panels`
+    are the containers drawn inside a row of columns side by side (frame, top, bottom from
+    the row's top): the decorations tied to a quote's panel find them there.
     """
 
     height: float
@@ -302,6 +304,7 @@ class Row:
     scale: float = 1.0
     stretch: float = 0.0
     tight: Row | None = None
+    panels: tuple[tuple[Frame, float, float], ...] = ()
 
 
 @bulk_record

@@ -14,10 +14,10 @@ Each is drawn with the theme's own knobs, so it looks native:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..base.boxes import Group, Item, Row, rows_text
+from ..base.boxes import Frame, Group, Item, Row, rows_text
 from ..base.placing import frame_items, place
 from ..parse.doc import Block, Cited, Columns, Paragraph, Quote, Steps, Text
 from .lists import MARKER_RISE, number_badge
@@ -34,29 +34,62 @@ def columns(flow: Layouter, block: Columns, ctx: Ctx) -> Part:
         return Part(())
     gap = body.size * COLUMN_GAP
     width = max(1.0, (ctx.width - gap * (count - 1)) / count)
-    items: list[Item] = []
-    texts: list[str] = []
-    height = 0.0
-    stacked = tuple(b for blocks in block.columns for b in blocks)
+    boxes = [
+        (blocks, ctx.x + index * (width + gap), width) for index, blocks in enumerate(block.columns)
+    ]
+    made = side_by_side(flow, boxes, ctx, flow.max_row_height)
+    if made is None:
+        return flow.stack(tuple(b for blocks in block.columns for b in blocks), ctx)
+    return Part((made[0],), body.margin_top, body.margin_bottom)
+
+
+Column = tuple[tuple[Block, ...], float, float]  # its blocks, its x and its width
+
+
+def side_by_side(
+    flow: Layouter, columns: Sequence[Column], ctx: Ctx, allowed: float | None
+) -> tuple[Row, list[float]] | None:
+    """Columns of blocks, each laid out in its own box and placed on its own, as one row
+    as tall as the tallest, and each column's height; None where one is taller than
+    `allowed` while laid out, or the row, its table rows set tight, taller than a card
+    (the caller stacks them instead). The row's `tight` is it with its table rows set
+    tight, for the page breaker to fit a card with (squeeze.py)."""
+    laid: list[tuple[Row, ...]] = []
     try:
-        # A column taller than a card is stacked anyway: stop laying it out side by side.
-        with flow.aside(flow.max_row_height):
-            for index, blocks in enumerate(block.columns):
-                x = ctx.x + index * (width + gap)
+        for blocks, x, width in columns:
+            with flow.aside(allowed):  # a column too tall stops being laid out here
                 column = Ctx(x, width, floor=width * MIN_INNER_SHARE, color=ctx.color)
                 column = replace(column, italic=ctx.italic, letter_spacing=ctx.letter_spacing)
-                placement = place(flow.stack(blocks, column).rows)
-                items.extend(frame_items(placement, 0.0, 0.0))
-                items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
-                texts.append(rows_text(p.row for p in placement.rows))
-                height = max(height, placement.height)
+                laid.append(flow.stack(blocks, column).rows)
     except Overfull:
-        return flow.stack(stacked, ctx)
-    if flow.max_row_height is not None and height > flow.max_row_height:
-        return flow.stack(stacked, ctx)
-    row = Row(height=height, items=tuple(items), frames=ctx.frames, text="\n".join(texts))
+        return None
+    row, heights = _joined(laid, ctx, tight=False)
+    if any(r.tight is not None for rows in laid for r in rows):
+        row = replace(row, tight=_joined(laid, ctx, tight=True)[0])
+    if flow.max_row_height is not None and (row.tight or row).height > flow.max_row_height:
+        return None
     flow.spend((row,))
-    return Part((row,), body.margin_top, body.margin_bottom)
+    return row, heights
+
+
+def _joined(laid: list[tuple[Row, ...]], ctx: Ctx, *, tight: bool) -> tuple[Row, list[float]]:
+    """Each column's rows placed from the row's top (with `tight`, table rows set tight),
+    as one row, and each column's height."""
+    items: list[Item] = []
+    texts: list[str] = []
+    heights: list[float] = []
+    panels: list[tuple[Frame, float, float]] = []
+    for rows in laid:
+        placement = place([(row.tight or row) if tight else row for row in rows])
+        panels.extend(placement.frames)
+        items.extend(frame_items(placement, 0.0, 0.0))
+        items.extend(Group(p.row.items, dy=p.y) for p in placement.rows if p.row.items)
+        texts.append(rows_text(p.row for p in placement.rows))
+        heights.append(placement.height)
+    height = max(heights, default=0.0)
+    text = "\n".join(texts)
+    row = Row(height=height, items=tuple(items), frames=ctx.frames, text=text, panels=tuple(panels))
+    return row, heights
 
 
 def cited(flow: Layouter, block: Cited, ctx: Ctx) -> Part:

@@ -69,6 +69,8 @@ class Layouter(Protocol):
 
     def stack(self, blocks: tuple[Block, ...], ctx: Ctx) -> Part: ...
 
+    def block(self, block: Block, ctx: Ctx) -> Part: ...
+
     def text_lines(
         self,
         inlines: tuple[Text, ...],

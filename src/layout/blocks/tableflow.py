@@ -19,7 +19,7 @@ from ..text.breakpoints import ContentWidths, measure_widths
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine
 from .parts import Ctx, Layouter, Part
-from .tables import TableBox, layout_table
+from .tables import TableBox, layout_table, unwrapped_width
 
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 
@@ -30,6 +30,11 @@ def table(flow: Layouter, block: Table, ctx: Ctx) -> Part:
     box = TableBox(ctx.x, ctx.width, ctx.frames, outline)
     rows = keep_small_table(layout_table(block, style, box, TextIn(flow, ctx)), flow.max_row_height)
     return Part(tuple(rows), style.margin_top, style.margin_bottom)
+
+
+def table_width(flow: Layouter, block: Table, ctx: Ctx) -> float:
+    """The width `table` lays out to in `ctx` with every cell on one line."""
+    return unwrapped_width(block, flow.styles["table"], TextIn(flow, ctx))
 
 
 def _table_outline(flow: Layouter, style: Style, ctx: Ctx) -> Frame:

@@ -134,13 +134,7 @@ class Columns(NamedTuple):
 def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -> list[Row]:
     """Rows for the header and each body row; a table too wide to read when scaled down
     comes as column groups, one under another, each an ordinary table with its header."""
-    head_style = replace(style, color=style.header_color or style.color)
-    body_style = replace(style, weight=400)
-    styles = [head_style] + [body_style] * len(table.rows)
-    cells = [table.header, *table.rows]
-    spans = [
-        [_spans(cell, st, text) for cell in row] for st, row in zip(styles, cells, strict=True)
-    ]
+    styles, spans = _cell_spans(table, style, text)
     needs = measure_columns(spans, style, text)
     floor = min(1.0, MIN_TEXT_SIZE / style.size)
     tight, needs = _tight_sides(style, needs, box.width, floor)
@@ -164,6 +158,25 @@ def layout_table(table: Table, style: Style, box: TableBox, text: TextMeasure) -
         rows.append(replace(part[0], gap=gap))
         rows.extend(replace(body, header=part[0]) for body in part[1:])  # repeated on a new card
     return rows
+
+
+def unwrapped_width(table: Table, style: Style, text: TextMeasure) -> float:
+    """The width the table takes with every cell on one line, padding included."""
+    return sum(measure_columns(_cell_spans(table, style, text)[1], style, text).lines)
+
+
+def _cell_spans(
+    table: Table, style: Style, text: TextMeasure
+) -> tuple[list[Style], list[list[list[Span]]]]:
+    """Each row's style (the header's, then the body's) and each cell's spans."""
+    head_style = replace(style, color=style.header_color or style.color)
+    body_style = replace(style, weight=400)
+    styles = [head_style] + [body_style] * len(table.rows)
+    cells = [table.header, *table.rows]
+    spans = [
+        [_spans(cell, st, text) for cell in row] for st, row in zip(styles, cells, strict=True)
+    ]
+    return styles, spans
 
 
 def _tight_sides(

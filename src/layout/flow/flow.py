@@ -55,6 +55,7 @@ from ..style.spanstyle import Span, SpanStyle
 from ..text.formula.mathtex import MathBudget
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
+from .beside import table_and_note
 from .budget import ContentBudget
 from .shares import SHARE_IDS, Premade, layable_apart
 
@@ -137,9 +138,17 @@ class Flow:
         previous: Block | None = None  # the last block that made rows, and its first row
         first = 0
         lone: Row | None = None  # a one-line block after a heading, as it was before kept
+        skip = -1  # the note set beside its table
         for index, block in enumerate(blocks):
+            if index == skip:
+                continue
             made = None if premade is None else premade(index)
-            if made is not None:
+            paired = None
+            if isinstance(block, Table):
+                paired = table_and_note(self, blocks, index, ctx, _kept_height(rows, bottom))
+            if paired is not None:
+                part, skip = self.tag(paired, "Table"), index + 1
+            elif made is not None:
                 part = made
                 self.spend(made.rows)  # counted here, as if made here
             elif isinstance(block, Image):
@@ -162,7 +171,7 @@ class Flow:
             rows.append(replaced(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             lone = rows[-1] if after_heading and len(part.rows) == 1 else None
-            if lone is not None and _is_figure(block):
+            if lone is not None and (_is_figure(block) or paired is not None):
                 lone = None  # a figure is a whole, not a first line: a card may end under it
             if lone is not None:  # a heading keeps two lines of what follows it
                 rows[-1] = replace(lone, keep_with_next=True)

@@ -52,9 +52,12 @@ def _frames_of(
 ) -> list[Rect]:
     if deco.frame in ("card", "content"):
         return [page if deco.frame == "card" else content]
+    frames = list(placement.frames)
+    for p in placement.rows:  # a quote set beside a table, or in a column
+        frames.extend((frame, p.y + top, p.y + bottom) for frame, top, bottom in p.row.panels)
     return [
         Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
-        for frame, top, bottom in placement.frames
+        for frame, top, bottom in frames
         if frame.decor.role == deco.frame
     ]
 

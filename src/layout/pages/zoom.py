@@ -222,14 +222,16 @@ def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
     half empty does not; of two sets each with a slide half empty, the one without a hole
     wins (notebook's edge cases: six slides at 2.56, one 38 % full, or five at 2.5, the
     emoji line, the lead-in and its nested list sharing slide 2, one 54 %). Once more a
-    short post's second slide under `SPARSE` (`_two`) and, with `strands`, each slide
+    short post's second slide under `SPARSE` (`_two`), a last slide that holds alone the
+    end of the section the slide before began (`_tail_last`) and, with `strands`, each slide
     that opens with a section's short end (`stranded_tails`): a zoom whose deck gives
     each section its slides wins (an essay's five habits)."""
     measures = _measured(pages, None)
     broken, sparse = _faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
-    late = _two(pages, measures) + (stranded_tails(pages) if strands else 0)
+    late = _two(pages, measures) + _tail_last(pages, measures)
+    late += stranded_tails(pages) if strands else 0
     return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages) + late
 
 
@@ -239,6 +241,21 @@ def _two(pages: list[Page], measures: list[Quality | None]) -> bool:
     line alone on slide 2, 29 % full, where 0.92 of the type holds both on one)."""
     last = measures[-1] if len(pages) == 2 else None
     return last is not None and last.fill < SPARSE
+
+
+def _tail_last(pages: list[Page], measures: list[Quality | None]) -> bool:
+    """Whether the last of two or more slides, under `SPARSE` full, holds only whole
+    blocks that end the section whose heading the slide before holds: art-deco's Chengdu
+    guide at 2.68 left Day 3's two closing lines alone on a fifth slide, 28 % full, where
+    2.57 sets the guide on four full ones. (A paragraph or list read on from the slide
+    before, or a long section's last slide, is what a legible zoom pays with.)"""
+    last = measures[-1] if len(pages) > 1 and pages[-1].rows else None
+    if last is None or last.fill >= SPARSE or opens_section(pages[-1].rows[0].row):
+        return False
+    before = pages[-2].rows
+    if not before or before[-1].row.source[:1] == pages[-1].rows[0].row.source[:1]:
+        return False
+    return any(opens_section(placed.row) for placed in before)
 
 
 def cut_short(pages: list[Page], measures: list[Quality | None] | None = None) -> int:
