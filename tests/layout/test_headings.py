@@ -266,3 +266,40 @@ def test_a_japanese_heading_is_balanced_between_its_phrases(width: int, fonts) -
         if len(lines) == 2 and min(len(line.replace(" ", "")) for line in lines) < 4:
             uneven.append((name, mode, lines))
     assert not uneven
+
+
+@pytest.mark.parametrize("theme_mode", [("apple-notes", "light-mode"), ("minimal", "")])
+def test_a_two_line_heading_may_set_its_shorter_line_first_after_a_colon(
+    theme_mode: tuple[str, str], fonts
+) -> None:
+    """Greedy filling at any width fills the first line: balanced, the title broke
+    "打工人必备：5 个让效率 / 翻倍的小习惯" inside 效率翻倍. Two lines that break at the
+    colon, the first at least `PAUSE_SHARE` of the second, read as a kicker and a title."""
+    rows = heading_rows("# 打工人必备：5 个让效率翻倍的小习惯 ⚡️", theme_mode, 440, fonts)
+    assert [row.text.strip() for row in rows] == ["打工人必备：", "5 个让效率翻倍的小习惯 ⚡️"]
+
+
+def test_a_cover_keeps_a_line_that_ends_at_a_pause() -> None:
+    """A cover's title line that ends at a pause is a whole phrase however short (it was
+    refused under half the title's longest line, and p26's deck kept a title broken
+    inside 效率翻倍); the last line is a stub when short, whatever it ends with."""
+    from inkcard.layout.pages.short import even_title
+
+    def title(*lines: tuple[str, float]) -> list[Row]:
+        heading = (("Heading", 1),)
+        return [
+            Row(
+                10.0,
+                (GlyphRun("f", 10.0, (1, 1), (0.0, w), (0.0, 0.0), 0),),
+                text=t,
+                source=heading,
+            )
+            for t, w in lines
+        ]
+
+    kicker = title(("打工人必备：", 100.0), ("5 个让效率翻倍的小习惯", 230.0))
+    assert even_title(kicker, 400.0, 0.5, slide=True)
+    stub = title(("从零到一：一个独立开发者的", 230.0), ("心态）", 100.0))
+    assert not even_title(stub, 400.0, 0.5, slide=True)
+    cut = title(("打工人必备", 100.0), ("5 个让效率翻倍的小习惯", 230.0))
+    assert not even_title(cut, 400.0, 0.5, slide=True)

@@ -29,6 +29,7 @@ from dataclasses import replace
 from ..base.boxes import GlyphRun, Item, Page, Row
 from ..style.resolver import Styles
 from ..style.schema import Style
+from ..text.linebreak import PAUSE_SHARE, PAUSES
 from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
 from .quality import FULL_ENOUGH
 
@@ -127,19 +128,33 @@ def shortest_title_line(rows: Sequence[Row], measure: float) -> float:
 
 def title_lines(rows: Sequence[Row], measure: float) -> list[float]:
     """The share of `measure` each line of the heading among `rows` spans."""
-    spans = [_edges(row.items) for row in rows if row.source and row.source[-1][0] == "Heading"]
+    spans = [_edges(row.items) for row in _heading_rows(rows)]
     return [max(0.0, right - left) / measure for left, right in spans]
+
+
+def _heading_rows(rows: Sequence[Row]) -> list[Row]:
+    return [row for row in rows if row.source and row.source[-1][0] == "Heading"]
 
 
 def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool) -> bool:
     """Whether a cover's title (in `rows`) keeps whole phrases: no line under `shortest` of
     the measure, or on a slide, whose measure is twice a card's, none under `COVER_LINE`
     of its longest line (p30's "学生党买平板还是笔记本？ / 一张表说清楚 💻", 0.55 and 0.44
-    of a slide's measure, two even phrases, was refused and its title slide left at 29 %)."""
+    of a slide's measure, two even phrases, was refused and its title slide left at 29 %).
+    A line but the last that ends at a pause, `PAUSE_SHARE` of the longest or more, is a
+    whole phrase whatever its length: p26's "打工人必备：" over "5 个让效率翻倍的小习惯 ⚡️"
+    (the last line ends the title whatever it ends with: short, it is a stub)."""
     lines = title_lines(rows, measure)
-    if not lines or min(lines) >= shortest:
+    if not lines:
         return True
-    return slide and min(lines) >= COVER_LINE * max(lines)
+    ends = [row.text.rstrip()[-1:] in PAUSES for row in _heading_rows(rows)[:-1]] + [False]
+    phrases = [
+        line >= PAUSE_SHARE * max(lines) and end for line, end in zip(lines, ends, strict=True)
+    ]
+    rest = [line for line, phrase in zip(lines, phrases, strict=True) if not phrase]
+    if not rest or min(rest) >= shortest:
+        return True
+    return slide and min(rest) >= COVER_LINE * max(lines)
 
 
 def larger_type(styles: Styles, step: float) -> Styles:

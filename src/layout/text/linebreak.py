@@ -33,7 +33,8 @@ BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops he
 BALANCE_STEPS = 16  # widths tried between the balanced and the full one for breaks at punctuation
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
-_PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
+PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
+PAUSE_SHARE = 0.4  # a first line that ends at a pause may be this share of the second
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
 # pause, one between two letters reads as a typo.
@@ -318,13 +319,40 @@ def _at_pauses(
     narrowest whose lines end at the most pauses (punctuation); `balanced` when none ends
     at more of them."""
     best, pauses = balanced, _pauses(balanced, texts)
-    if pauses >= len(balanced) - 1 or not any(t[-1:] in _PAUSES for t in texts):
+    if pauses >= len(balanced) - 1 or not any(t[-1:] in PAUSES for t in texts):
         return best  # no line could end at a pause it does not end at already
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
         if len(trial) == len(balanced) and (found := _pauses(trial, texts)) > pauses:
             best, pauses = trial, found
+    if pauses or len(balanced) != 2:
+        return best
+    return _short_first(texts, widths, allowed, max_width, edges) or best
+
+
+def _short_first(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None,
+) -> list[LineRange] | None:
+    """Two lines that break after a pause, the first the shorter, each at least
+    `PAUSE_SHARE` of the other: no width gives them to greedy filling, which fills the
+    first line ("打工人必备：5 个让效率 / 翻倍的小习惯" broke inside 效率翻倍, where a designer
+    sets "打工人必备： / 5 个让效率翻倍的小习惯"). The most even such pair, or None."""
+    best: list[LineRange] | None = None
+    evenness = PAUSE_SHARE
+    for i, text in enumerate(texts[:-1]):
+        if text[-1:] not in PAUSES or allowed[i] != ALLOWED:
+            continue
+        forced = [*allowed[:i], MANDATORY, *allowed[i + 1 :]]
+        trial = break_lines(texts, widths, forced, max_width, edges)
+        if len(trial) == 2 and trial[1].width > 0:
+            even = trial[0].width / trial[1].width
+            if evenness <= even <= 1.0:
+                best, evenness = trial, even
     return best
 
 
@@ -335,7 +363,7 @@ def _pauses(lines: list[LineRange], texts: list[str]) -> int:
         end = line.end
         while end > line.start and texts[end - 1] in HANGING:
             end -= 1
-        count += end > line.start and texts[end - 1][-1:] in _PAUSES
+        count += end > line.start and texts[end - 1][-1:] in PAUSES
     return count
 
 
