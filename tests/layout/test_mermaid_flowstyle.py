@@ -245,10 +245,10 @@ def test_no_edge_crosses_a_node_it_does_not_join(
     placed: dict[int, object] = {}
     original = drawing.edge_marks
 
-    def spy(edge, points, a, b):  # type: ignore[no-untyped-def]
+    def spy(edge, points, a, b, across=False):  # type: ignore[no-untyped-def]
         seen.append((list(points), a, b))
         placed[id(a)], placed[id(b)] = a, b
-        return original(edge, points, a, b)
+        return original(edge, points, a, b, across)
 
     monkeypatch.setattr(drawing, "edge_marks", spy)
     draw_diagram([*sources(), *RANDOM][index], setter.measure, upright)

@@ -433,3 +433,33 @@ def test_a_loops_room_is_above_its_node_not_under_it_too(setter) -> None:
     plain = boxes["排版"][1] - boxes["主编审核"][3]
     assert under == pytest.approx(plain, abs=0.5)
     assert above > under + 10  # the loop rises into the room above
+
+
+def test_a_bottom_up_loops_room_is_above_its_node_only(setter) -> None:
+    """Bottom-up the loop is drawn above its node too: its room was laid out on both
+    sides, so the arrow into the node from below ran longer than the others."""
+    source = "flowchart BT\n  A[底层] --> B[中间层]\n  B -->|自检| B\n  B --> C[顶层]\n"
+    source += "  C --> D[屋顶]\n"
+    boxes = {label.text.lines[0]: box for box, label in nodes(draw_diagram(source, setter.measure))}
+    under = boxes["底层"][1] - boxes["中间层"][3]
+    above = boxes["中间层"][1] - boxes["顶层"][3]
+    plain = boxes["顶层"][1] - boxes["屋顶"][3]
+    assert under == pytest.approx(plain, abs=0.5)
+    assert above > under + 10
+
+
+@pytest.mark.parametrize("direction", ["LR", "RL"])
+def test_a_loop_laid_across_stands_on_its_nodes_top(setter, direction: str) -> None:
+    """Left to right, a loop drawn on its node's right side came back in where the line
+    out leaves ("Upload ◂——— Done" read as an arrow from Done): it stands on the node's
+    top, its chip beside it, both above the line out."""
+    source = f"flowchart {direction}\n  A[提交代码] --> B[构建镜像]\n  B -->|失败重试| B\n"
+    source += "  B --> C[部署]\n"
+    drawing = draw_diagram(source, setter.measure)
+    boxes = {label.text.lines[0]: box for box, label in nodes(drawing)}
+    left, top, right, _ = boxes["构建镜像"]
+    lines = [bounds(m) for m in drawing.items if isinstance(m, Mark) and m.fill is None]
+    loops = [b for b in lines if b[3] <= top + 0.5 and b[0] >= left - 0.5]
+    assert loops and all(b[2] <= right + 0.5 for b in loops)
+    chip = next(i for i in drawing.items if isinstance(i, Label) and i.text.lines[0] == "失败重试")
+    assert chip.y + chip.text.height <= top

@@ -72,8 +72,10 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     placed_text: dict[str, Lines] = {}
     sizes: dict[str, tuple[float, float]] = {}
     loops = _loop_labels(chart, measure)
-    downward = chart.direction in ("TB", "TD")
-    lowered: dict[str, float] = {}  # a looped node's centre below its vertex's
+    # the loop is drawn up and right of its node in the final drawing: laid out before
+    # the drawing is mirrored (RL, BT), the room goes the other way
+    toward = (-1.0 if chart.direction == "RL" else 1.0, -1.0 if chart.direction == "BT" else 1.0)
+    shifted: dict[str, tuple[float, float]] = {}  # a looped node's centre off its vertex's
     for node in chart.nodes:
         text = look_text(measure, node.label, LABEL_SIZE, node.bold, MAX_LABEL_WIDTH, node.look)
         placed_text[node.id] = text
@@ -81,13 +83,19 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
         if node.shape == "fork" and across:  # a fork's bar lies across the flow
             w, h = h, w
         sizes[node.id] = (w, h)
-        if node.id in loops:  # room for the loop beside it (laid out centred: both sides)
-            dw, dh = loop_room(loops[node.id][0])
-            # drawn top-down, the loop's rise takes room above the node only and the node
-            # sits low in its vertex: the same room under it lengthened the arrow out
-            # (66's 自查 and 排版, their arrows out 27 px longer than the others)
-            w, h = w + 2 * dw, h + (dh if downward else 2 * dh)
-            lowered[node.id] = dh / 2 if downward else 0.0
+        if node.id in loops:  # room for the loop beside it
+            dw, dh = loop_room(loops[node.id][0], across, w)
+            # along the flow the room is on the side the loop is drawn on only and the
+            # node sits off its vertex's centre (a line runs on to the node's edge): the
+            # same room on the other side lengthened the arrow there (66's 自查 and 排版,
+            # their arrows out 27 px longer than the others). Across the flow it is on
+            # both sides, the node centred on the lines laid out to its vertex.
+            if across:
+                w, h = w + dw, h + 2 * dh
+                shifted[node.id] = (-toward[0] * dw / 2, 0.0)
+            else:
+                w, h = w + 2 * dw, h + dh
+                shifted[node.id] = (0.0, toward[1] * dh / 2)
         vertices[node.id] = vertex(node.id, w, h, across)
         vertices[node.id].view.pointed = node.shape in POINTED
     g_edges: list[GEdge] = []
@@ -131,10 +139,9 @@ def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
     for key, box in boxes.items():
         if key in placed_text:
             w, h = sizes.get(key, (box.w, box.h))
+            dx, dy = shifted.get(key, (0.0, 0.0))
             x, y = box.xy
-            placed[key] = Placed(
-                nodes.get(key), placed_text[key], w, h, x, y + lowered.get(key, 0.0)
-            )
+            placed[key] = Placed(nodes.get(key), placed_text[key], w, h, x + dx, y + dy)
     return _flowchart_drawing(chart, placed, routes, (flip_x, flip_y), measure, loops)
 
 
@@ -188,6 +195,7 @@ def _flowchart_drawing(
     measure: Measure,
     loops: Loops,
 ) -> Drawing:
+    across = chart.direction in ("LR", "RL")
     width = max(p.x + p.w / 2 for p in placed.values())
     height = max(p.y + p.h / 2 for p in placed.values())
 
@@ -211,9 +219,9 @@ def _flowchart_drawing(
     items: list[Mark | Label] = []
     items.extend(_subgraph_panels(chart, placed, lines, measure, loops))
     for edge, points in zip(chart.edges, lines, strict=True):
-        items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target]))
+        items.extend(edge_marks(edge, points, placed[edge.source], placed[edge.target], across))
     for ident, (said, ink) in loops.items():
-        items.extend(loop_chip(placed[ident], said, ink) if said else ())
+        items.extend(loop_chip(placed[ident], said, ink, across) if said else ())
     for key, p in placed.items():
         if p.node is None:  # an edge label on a chip of the line's colour, over the line
             ink = chart.edges[int(key.removeprefix("\0label"))].look.color
@@ -224,7 +232,6 @@ def _flowchart_drawing(
             items.extend([shape, Label(p.text, p.x, top, label_colour(p.node)), *details])
     text = "\n".join(label for label in chart.labels() if label)
     # the bounds of everything drawn: a subgraph's panel and title reach past its nodes
-    across = chart.direction in ("LR", "RL")
     return replace(finish(items, text), across=across, tall=not across)
 
 
@@ -251,7 +258,8 @@ def _subgraph_panels(
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
-    rooms = {ident: loop_room(text) for ident, (text, _) in loops.items()}
+    across = chart.direction in ("LR", "RL")
+    rooms = {ident: loop_room(text, across, placed[ident].w) for ident, (text, _) in loops.items()}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]
         members += [  # the labels of its own edges (laid out inside it)

@@ -42,6 +42,8 @@ CORNER = 10.0
 LOOP_REACH = 20.0  # px a loop (an edge from its node to itself) reaches right of the node
 LOOP_RISE = 14.0  # ... and above it  # px of a bend rounded off
 LOOP_GAP = 4.0  # px between a loop and its label's chip
+LOOP_HALF = 10.0  # px: half a loop's width where it stands on its node (a chart laid across)
+LOOP_INSET = 6.0  # px ... between it and its node's right end: the top's middle takes a line in
 CHIP_PAD = (14.0, 6.0)  # px an edge label's chip adds to its text's width and height
 SOLID = ("f-circ", "fork", "sm-circ")  # drawn in the text colour, as mermaid-js draws them
 ROUND_SHAPES = ("circle", "dcircle", "sm-circ", "f-circ", "fr-circ", "cross-circ")
@@ -144,21 +146,16 @@ def ray_exit(
     return sx + dx * first, sy + dy * first
 
 
-def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Placed) -> list[Mark]:
+def edge_marks(
+    edge: Edge, points: list[tuple[float, float]], a: Placed, b: Placed, across: bool = False
+) -> list[Mark]:
     """An edge as a polyline from shape to shape, its corners rounded, its ends marked;
-    an edge from a node to itself a loop on its right; an invisible link nothing."""
+    an edge from a node to itself a loop on its right (laid `across`, on its top: the
+    lines in and out meet its sides); an invisible link nothing."""
     if edge.line == "invisible":
         return []
     if a is b:
-        right, top = a.x + a.w / 2, a.y - a.h / 2
-        loop = LOOP_REACH - 2.0  # the curve's corners are rounded inside its points
-        rise = LOOP_RISE - 2.0
-        points = [
-            (a.x + a.w / 4, top),
-            (right + loop, top - rise),
-            (right + loop, a.y),
-            (right, a.y),
-        ]
+        points = _loop(a, across)
     else:
         points = _distinct([clip(a, points[1]), *points[1:-1], clip(b, points[-2])])
     look = edge.look
@@ -180,22 +177,47 @@ def edge_marks(edge: Edge, points: list[tuple[float, float]], a: Placed, b: Plac
     return out
 
 
-def loop_room(text: Lines | None) -> tuple[float, float]:
-    """What a node's loop (an edge to itself) takes beside it, on each side of its box as
-    layout leaves room both sides alike: right of it the loop, and its labels' chip
-    (`text`) right of that; above it the loop's rise, or the chip's height."""
-    if text is None:
-        return LOOP_REACH, LOOP_RISE
-    width, height = chip_size(text)
-    return LOOP_REACH + LOOP_GAP + width, max(LOOP_RISE, height)
+def _loop(a: Placed, across: bool) -> list[tuple[float, float]]:
+    """The points of a node's loop; the curve's corners are rounded inside them."""
+    top, rise = a.y - a.h / 2, LOOP_RISE - 2.0
+    if across:  # up from the top and back down onto it near its right end, pointing in
+        x = a.x + _loop_centre(a.w)
+        left, right = x - LOOP_HALF, x + LOOP_HALF
+        return [(left, top), (left, top - rise), (right, top - rise), (right, top)]
+    right, loop = a.x + a.w / 2, LOOP_REACH - 2.0
+    return [(a.x + a.w / 4, top), (right + loop, top - rise), (right + loop, a.y), (right, a.y)]
 
 
-def loop_chip(p: Placed, text: Lines, ink: str | None) -> list[Mark | Label]:
+def _loop_centre(width: float) -> float:
+    """Where a loop standing on a node `width` wide is centred, from the node's centre:
+    near its right end, clear of a line that comes down onto the top's middle (a wrapped
+    chain's link from the row above)."""
+    return max(0.0, width / 2 - LOOP_HALF - LOOP_INSET)
+
+
+def loop_room(text: Lines | None, across: bool = False, width: float = 0.0) -> tuple[float, float]:
+    """What a node's loop (an edge to itself) takes beside its box (`width` wide): right of
+    it the loop and its labels' chip (`text`) right of that; above it the loop's rise, or
+    the chip's height. Laid `across` the loop stands on the node's top (its right side is
+    where the line out leaves): only the chip may reach past its right edge."""
+    chip_w, chip_h = chip_size(text) if text is not None else (-LOOP_GAP, 0.0)
+    if across:
+        reach = _loop_centre(width) + LOOP_HALF + LOOP_GAP + chip_w - width / 2
+        return max(0.0, reach), LOOP_RISE + chip_h / 2
+    return LOOP_REACH + LOOP_GAP + chip_w, max(LOOP_RISE, chip_h)
+
+
+def loop_chip(p: Placed, text: Lines, ink: str | None, across: bool = False) -> list[Mark | Label]:
     """A node's loops' labels (`text`) on a chip right of the loop, standing on the
-    node's top (a two-line chip centred on the loop reached down over the link out)."""
+    node's top (a two-line chip centred on the loop reached down over the link out); laid
+    `across`, centred on the loop's top."""
     width, height = chip_size(text)
+    top = p.y - p.h / 2
+    if across:
+        x = p.x + _loop_centre(p.w) + LOOP_HALF + LOOP_GAP + width / 2
+        return edge_chip(text, (x, top - LOOP_RISE), ink)
     x = p.x + p.w / 2 + LOOP_REACH + LOOP_GAP + width / 2
-    return edge_chip(text, (x, p.y - p.h / 2 - max(LOOP_RISE, height) / 2), ink)
+    return edge_chip(text, (x, top - max(LOOP_RISE, height) / 2), ink)
 
 
 def edge_label(edge: Edge, measure: Measure) -> Lines | None:
