@@ -10,7 +10,8 @@ from inkcard import layout
 from inkcard.app.errors import ApiError
 from inkcard.app.render import jobs, refusals
 from inkcard.app.settings import Settings
-from inkcard.layout.blocks import panels, tables
+from inkcard.layout.blocks import panels
+from inkcard.layout.blocks.tables import rows as tables
 from tests.cpu import counted
 
 TABLE = "|a|b|\n|-|-|\n" + "|1|2|\n" * 16_000  # 96 KB: the attacker's 16,000-row table

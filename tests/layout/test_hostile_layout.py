@@ -16,7 +16,8 @@ from markdown_it.parser_inline import ParserInline
 from markdown_it.rules_inline import StateInline
 
 from inkcard import layout
-from inkcard.layout.blocks import panels, tables
+from inkcard.layout.blocks import panels
+from inkcard.layout.blocks.tables import rows as tables
 from inkcard.layout.flow.flow import MdxFlow
 from inkcard.layout.style.spanstyle import Span, SpanStyle
 from inkcard.layout.text.shape import shape

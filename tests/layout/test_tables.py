@@ -14,9 +14,9 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.base.boxes import GlyphRun, Group, Item, PlacedRow
-from inkcard.layout.blocks.tables import (
+from inkcard.layout.blocks.tables.rows import TIGHT_SIDES
+from inkcard.layout.blocks.tables.widths import (
     ONE_LINE_SCALE,
-    TIGHT_SIDES,
     ColumnNeeds,
     column_groups,
     distribute,

@@ -1,6 +1,6 @@
-"""A GFM table + its box → `Part`: tables.py's rows, with the flow's text services.
+"""A GFM table + its box → `Part`: tables.rows's rows, with the flow's text services.
 
-The adapter between the flow and tables.py: the table sees text only through `TextIn`
+The adapter between the flow and tables.rows: the table sees text only through `TextIn`
 (its `TextMeasure`), which inherits the colour and italic of the containers it sits in.
 """
 
@@ -19,7 +19,7 @@ from ..text.breakpoints import ContentWidths, measure_widths
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine
 from .parts import Ctx, Layouter, Part
-from .tables import TableBox, layout_table, unwrapped_width
+from .tables.rows import TableBox, layout_table, unwrapped_width
 
 SMALL_TABLE = 6  # a table of at most this many body rows moves whole to the next card
 

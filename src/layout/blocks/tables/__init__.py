@@ -1,0 +1,1 @@
+"""A GFM table: its column widths (`widths`) and its rows laid out in them (`rows`)."""
