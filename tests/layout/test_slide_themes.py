@@ -133,7 +133,7 @@ def test_a_brand_kits_band_keeps_its_room_on_a_slide(fonts, name: str) -> None:
 
 def test_traditional_chinese_two_line_title_card_stays_a_cover(fonts) -> None:
     """At the larger zoom the Chengdu title takes two lines; with them 1.25 apart on a slide
-    the title card is the post's cover (`compose._cover`: its title and lead set larger, it
+    the title card is the post's cover (`covered.cover_of`: its title and lead set larger, it
     sat at the top at the theme's size with a band of 42 % under it, then centred there)."""
     first = pages(CHENGDU, "traditional-chinese")[0]
     assert first.fit is not None and first.fit.cover

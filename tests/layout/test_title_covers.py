@@ -142,3 +142,37 @@ def test_a_decks_title_slide_is_set_as_its_cover(
     box = content_box(resolve(themes.load(theme), None), 1600, 900)
     lines = title_lines([placed.row for placed in first.rows], box.width)
     assert len(lines) >= 2 and min(lines) >= COVER_LINE * max(lines)
+
+
+RECIPE = (CASES / "rated" / "recipe-tip.md").read_text("utf-8")
+DENSE = (CASES / "hard" / "10-headings-dense.md").read_text("utf-8")
+
+
+def _smallest_text(page: Page) -> float:
+    return min(run.size * scale for p in page.rows for run, scale in _runs(p.row.items))
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "business", "art-deco"])
+def test_a_title_slide_sets_its_title_larger_than_a_cards_cover(
+    fonts: layout.FontBook, theme: str
+) -> None:
+    """At a card's largest cover step (1.25) the recipe's one-line title spanned 64 % of
+    apple-notes' slide and 38 % of its height: a heading on an empty slide. A title slide
+    grows its title further while it keeps its lines, its lead at a card's step."""
+    deck = layout.layout_pages(RECIPE, themes.load(theme), fonts, SLIDE)
+    cover, plain = deck[0], deck[1]
+    assert cover.fit is not None and cover.fit.cover
+    h2 = _largest_text(plain)  # the next slide's heading, at the deck's type
+    h1 = resolve(themes.load(theme), None)["h1"].size / resolve(themes.load(theme), None)["h2"].size
+    assert _largest_text(cover) > 1.25 * h1 * h2 + 0.01
+    assert _smallest_text(cover) <= 1.25 * _smallest_text(plain) + 0.01  # the lead: a card's
+
+
+def test_a_title_slide_keeps_its_titles_lines(fonts: layout.FontBook) -> None:
+    """At 1.6 pop-art's "从零到一：一个独立开发者的 / 第一年复盘（收入、踩坑与心态）" rewrapped
+    into three lines, "一个独立 / 开发者" apart: past a card's steps the title keeps its lines."""
+    first = layout.layout_pages(DENSE, themes.load("pop-art"), fonts, SLIDE)[0]
+    box = content_box(resolve(themes.load("pop-art"), None), 1600, 900)
+    rows = [placed.row for placed in first.rows]
+    assert first.fit is not None and first.fit.cover
+    assert len(title_lines(rows, box.width)) == 2

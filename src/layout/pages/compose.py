@@ -21,7 +21,7 @@ set with one, a few slightly smaller type steps (`zoom.type_ladder`, `zoom.fault
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
@@ -44,6 +44,7 @@ from .cardface import (
     content_box,
 )
 from .cardpage import card_page
+from .covered import cover_of
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
 from .slidetype import (
@@ -207,43 +208,6 @@ def _verse_centred(
     return trial if len(trial) == 1 else None
 
 
-def _cover(
-    doc: Doc,
-    flow: MdxFlow,
-    box: Rect,
-    pages: list[list[Row]],
-    first: Placement,
-    slide: bool = False,
-) -> Placement | None:
-    """The first of `pages` (laid out by `flow`'s styles in `box`, placed as `first`) as the
-    post's cover, where it holds only the title and lead (`short.holds_title`) and fills
-    less than `short.COVER_ROOMY`: laid out again in the largest `short.larger_type` that
-    fills the card at most `short.FULL` and leaves no line of the title shorter than
-    `short.COVER_LINE` of the measure (or than its shortest at the theme's size; on a
-    `slide`, of its longest line: `short.even_title`); None
-    where it is not one, or no step fits. The card's own styles (frame, page number) stay
-    the set's: only the rows are set larger."""
-    if first.height >= short.COVER_ROOMY * box.height or not short.holds_title(pages):
-        return None
-    head = Doc(doc.blocks[: short.title_blocks(pages[0])])
-    shortest = min(short.COVER_LINE, short.shortest_title_line(pages[0], box.width))
-    for step in short.COVER_STEPS:
-        styles = short.larger_type(flow.styles, step)
-        larger = MdxFlow(styles, flow.fonts, flow.images, max_row_height=box.height)
-        rows = larger.doc(head, x=box.x, width=box.width)
-        placement = place(rows, limit=box.height)
-        even = short.even_title(rows, box.width, shortest, slide)
-        if placement.height <= short.FULL * box.height and even:
-            # the card held its title blocks, no more and no less
-            return placement if _words(rows) == _words(pages[0]) else None
-    return None
-
-
-def _words(rows: Sequence[Row]) -> str:
-    """The text of `rows`, without the spaces, breaks and hyphens their lines put in it."""
-    return "".join("".join(row.text for row in rows).split()).replace("-", "")
-
-
 def _room(styles: Styles, card: Card) -> float:
     return content_box(_labelled(styles, card), card.width, card.height).height
 
@@ -339,7 +303,7 @@ def _compose(
     align = styles["card"].content_align
     slide = card.width > card.height
     cover = (
-        _cover(doc, flow, box, pages, placements[0], slide) if fixed and align != "top" else None
+        cover_of(doc, flow, box, pages, placements[0], slide) if fixed and align != "top" else None
     )
     placements[0] = cover or placements[0]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
@@ -386,7 +350,7 @@ def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> fl
     "center"` the middle of the room a post of one card leaves (a short post reads as a
     card, not as the top of an empty page), with "auto" its optical centre when the post is
     roomy (`short`); `alone` is also a longer post's title card under `short.COVER_ROOMY`
-    full (`short.holds_title`), a cover (`_cover`) or one no larger type fits.
+    full (`short.holds_title`), a cover (`covered.cover_of`) or one no larger type fits.
     The other cards of a longer post all start at the top: text that jumped down on its
     last card would read as a layout fault."""
     if align == "center" and alone:

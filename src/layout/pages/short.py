@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..base.boxes import GlyphRun, Item, Page, Row
+from ..style.brandkit import HEADINGS
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..text.linebreak import PAUSE_SHARE, PAUSES
@@ -47,6 +48,10 @@ COVER_ROOMY = FULL_ENOUGH
 # step too far leaves the card over `FULL` or its title a line longer where the one between
 # fills it.
 COVER_STEPS = (1.25, 1.2, 1.15, 1.1, 1.05)
+# A deck's title slide, its measure twice a card's, holds its title larger still: at 1.25 the
+# recipe's one-line title spanned 64 % of the slide, 38 % of its height, a heading on an
+# empty slide rather than a title slide.
+SLIDE_COVER_STEPS = (1.6, 1.5, 1.4, 1.3, *COVER_STEPS)  # its title's; its lead's stays a card's
 # A cover's title may break into more lines as it grows, but none shorter than this share of
 # the measure (unless one was at the theme's size): whole phrases, not a word left alone.
 COVER_LINE = 0.5
@@ -157,11 +162,14 @@ def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool
     return slide and min(rest) >= COVER_LINE * max(lines)
 
 
-def larger_type(styles: Styles, step: float) -> Styles:
+def larger_type(styles: Styles, step: float, title: float | None = None) -> Styles:
     """`styles` with the text of every role but the card's own set `step` times larger
-    (`_TYPE_KNOBS`; inline roles' sizes too): a cover's title and lead."""
+    (`_TYPE_KNOBS`; inline roles' sizes too): a cover's title and lead; with `title`, the
+    headings that many times instead (a title slide's title over a lead at a card's step)."""
     roles = {
-        name: style if name in _CARD_ROLES else _larger(style, step)
+        name: style
+        if name in _CARD_ROLES
+        else _larger(style, title if title and name in HEADINGS else step)
         for name, style in styles.roles.items()
     }
     inline = {name: _larger_inline(knobs, step) for name, knobs in styles.inline.items()}

@@ -1,0 +1,60 @@
+"""A post's first card that holds its title and lead alone → the same rows in larger type,
+set as the post's cover (compose.py places it in the card's middle).
+
+How much larger is the theme's range for a card (`short.COVER_STEPS`); a deck's title slide,
+its measure twice a card's, sets its title larger still (`short.SLIDE_COVER_STEPS`) while the
+title keeps its lines, its lead at a card's step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..base.boxes import Rect, Row
+from ..base.placing import Placement, place
+from ..flow.flow import MdxFlow
+from ..parse.doc import Doc
+from . import short
+
+
+def cover_of(
+    doc: Doc,
+    flow: MdxFlow,
+    box: Rect,
+    pages: list[list[Row]],
+    first: Placement,
+    slide: bool = False,
+) -> Placement | None:
+    """The first of `pages` (laid out by `flow`'s styles in `box`, placed as `first`) as the
+    post's cover, where it holds only the title and lead (`short.holds_title`) and fills
+    less than `short.COVER_ROOMY`: laid out again in the largest `short.larger_type` that
+    fills the card at most `short.FULL` and leaves no line of the title shorter than
+    `short.COVER_LINE` of the measure (or than its shortest at the theme's size; on a
+    `slide`, of its longest line: `short.even_title`; a slide's title may grow further,
+    `short.SLIDE_COVER_STEPS`, its lead not, while it keeps its lines); None where it is
+    not one, or no step fits. The card's own styles (frame, page number) stay
+    the set's: only the rows are set larger."""
+    if first.height >= short.COVER_ROOMY * box.height or not short.holds_title(pages):
+        return None
+    head = Doc(doc.blocks[: short.title_blocks(pages[0])])
+    shortest = min(short.COVER_LINE, short.shortest_title_line(pages[0], box.width))
+    card_most = max(short.COVER_STEPS)
+    lines = len(short.title_lines(pages[0], box.width))
+    for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
+        styles = short.larger_type(flow.styles, min(step, card_most), step)
+        larger = MdxFlow(styles, flow.fonts, flow.images, max_row_height=box.height)
+        rows = larger.doc(head, x=box.x, width=box.width)
+        placement = place(rows, limit=box.height)
+        even = short.even_title(rows, box.width, shortest, slide)
+        # past a card's steps the title grows only as long as it keeps its lines: rewrapped
+        # into more, 10's broke "一个独立 / 开发者" where it had kept 独立开发者 whole
+        kept = step <= card_most or len(short.title_lines(rows, box.width)) <= lines
+        if placement.height <= short.FULL * box.height and even and kept:
+            # the card held its title blocks, no more and no less
+            return placement if _words(rows) == _words(pages[0]) else None
+    return None
+
+
+def _words(rows: Sequence[Row]) -> str:
+    """The text of `rows`, without the spaces, breaks and hyphens their lines put in it."""
+    return "".join("".join(row.text for row in rows).split()).replace("-", "")
