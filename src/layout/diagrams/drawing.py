@@ -65,7 +65,7 @@ SPACER = 2.0  # px: the vertex a long link (`--->`) gets in each rank it spans p
 
 
 def layout_flowchart(chart: Flowchart, measure: Measure) -> Drawing:
-    across = chart.direction in ("LR", "RL")
+    across = chart.across
     from grandalf.graphs import Graph  # see TYPE_CHECKING above
 
     vertices: dict[str, Vertex] = {}
@@ -195,7 +195,7 @@ def _flowchart_drawing(
     measure: Measure,
     loops: Loops,
 ) -> Drawing:
-    across = chart.direction in ("LR", "RL")
+    across = chart.across
     width = max(p.x + p.w / 2 for p in placed.values())
     height = max(p.y + p.h / 2 for p in placed.values())
 
@@ -258,7 +258,7 @@ def _subgraph_panels(
     out: list[Mark | Label] = []
     boxes: list[tuple[float, float, float, float] | None] = []
     held = [set(sub.members) for sub in chart.subgraphs]
-    across = chart.direction in ("LR", "RL")
+    across = chart.across
     rooms = {ident: loop_room(text, across, placed[ident].w) for ident, (text, _) in loops.items()}
     for index, sub in enumerate(chart.subgraphs):
         members = [placed[m] for m in sub.members if m in placed]

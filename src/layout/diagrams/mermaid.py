@@ -68,6 +68,11 @@ class Flowchart:
     edges: tuple[Edge, ...]
     subgraphs: tuple[Subgraph, ...] = ()
 
+    @property
+    def across(self) -> bool:
+        """Whether the chart flows left to right or right to left."""
+        return self.direction in ("LR", "RL")
+
     def labels(self) -> list[str]:
         return [n.label for n in self.nodes] + [e.label for e in self.edges if e.label]
 

@@ -33,18 +33,14 @@ def table_and_note(
 ) -> Part | None:
     """`blocks[index]` (a table) with the note after it as one row; None where they stack.
     `kept`: the height of what keeps with the table (its heading)."""
-    if (
-        not _wide(flow, ctx)
-        or not _has_note(blocks, index)
-        or _stack_fits(flow, blocks, index, ctx, kept)
-    ):
+    if not _wide(flow, ctx) or not _has_note(blocks, index):
         return None
     table = blocks[index]
     assert isinstance(table, Table)
     gap = flow.styles["body"].size * COLUMN_GAP
     least, most = (share * ctx.width for share in TABLE_SHARE)
-    width = max(least, table_width(flow, table, ctx))
-    if width > most:
+    width = max(least, table_width(flow, table, ctx))  # measured: cheaper than laid out
+    if width > most or _stack_fits(flow, blocks, index, ctx, kept):
         return None
     columns = [
         ((table,), ctx.x, width),

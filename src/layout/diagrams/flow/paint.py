@@ -201,10 +201,10 @@ def loop_room(text: Lines | None, across: bool = False, width: float = 0.0) -> t
     the chip's height. Laid `across` the loop stands on the node's top (its right side is
     where the line out leaves): only the chip may reach past its right edge."""
     chip_w, chip_h = chip_size(text) if text is not None else (-LOOP_GAP, 0.0)
+    reach = _chip_start(width, across) + chip_w - width / 2
     if across:
-        reach = _loop_centre(width) + LOOP_HALF + LOOP_GAP + chip_w - width / 2
         return max(0.0, reach), LOOP_RISE + chip_h / 2
-    return LOOP_REACH + LOOP_GAP + chip_w, max(LOOP_RISE, chip_h)
+    return reach, max(LOOP_RISE, chip_h)
 
 
 def loop_chip(p: Placed, text: Lines, ink: str | None, across: bool = False) -> list[Mark | Label]:
@@ -212,12 +212,18 @@ def loop_chip(p: Placed, text: Lines, ink: str | None, across: bool = False) -> 
     node's top (a two-line chip centred on the loop reached down over the link out); laid
     `across`, centred on the loop's top."""
     width, height = chip_size(text)
-    top = p.y - p.h / 2
+    top, x = p.y - p.h / 2, p.x + _chip_start(p.w, across) + width / 2
     if across:
-        x = p.x + _loop_centre(p.w) + LOOP_HALF + LOOP_GAP + width / 2
         return edge_chip(text, (x, top - LOOP_RISE), ink)
-    x = p.x + p.w / 2 + LOOP_REACH + LOOP_GAP + width / 2
     return edge_chip(text, (x, top - max(LOOP_RISE, height) / 2), ink)
+
+
+def _chip_start(width: float, across: bool) -> float:
+    """Where the chip of a node's loop starts, from the centre of the node (`width` wide):
+    a gap right of the loop (`loop_room` leaves it the room, `loop_chip` sets it there)."""
+    if across:
+        return _loop_centre(width) + LOOP_HALF + LOOP_GAP
+    return width / 2 + LOOP_REACH + LOOP_GAP
 
 
 def edge_label(edge: Edge, measure: Measure) -> Lines | None:
