@@ -16,6 +16,8 @@ from inkcard.layout.pages.quality import (
     LAST_SHORT,
     LAST_WEIGHT,
     PENALTY_STRANDED,
+    READABLE_PX,
+    SLIDE_READABLE_PX,
     Quality,
     measure,
 )
@@ -135,6 +137,24 @@ def test_small_text_is_measured_as_a_phone_shows_it(fonts) -> None:
     # A larger card zooms its type (type_scale auto): the text a phone shows stays the same.
     (wide,) = _measured(fonts, PARAGRAPH, width=1080, height=1440)
     assert wide.smallest_text == pytest.approx(default.smallest_text, abs=0.2)
+
+
+def test_a_slides_type_costs_only_under_the_least_a_deck_is_set_at(fonts) -> None:
+    """A slide's body reads 9 to 10 px on an upright phone (zoom.py's choice: a deck is
+    read on larger screens too); it cost every slide 8 to 16 points, and a deck set a step
+    smaller to keep its sections whole scored lower than a split one. It costs only under
+    `SLIDE_READABLE_PX`; the same reading size on a portrait card still costs."""
+    slides = _measured(fonts, LONG_POST, width=1600, height=900)
+    assert len(slides) > 1
+    for quality in slides[:-1]:
+        assert SLIDE_READABLE_PX <= quality.smallest_text < READABLE_PX
+        assert quality.broken_rules == ()
+        assert quality.fill > 0.75
+        assert quality.score == 100
+    small = _theme("[roles.body]\nsize = 12\n")  # 9.8 px on the phone
+    (card,) = _measured(fonts, PARAGRAPH, small)
+    assert SLIDE_READABLE_PX < card.smallest_text < READABLE_PX
+    assert card.score < 100
 
 
 def test_a_rule_broken_at_a_card_end_is_named(fonts) -> None:

@@ -47,13 +47,13 @@ from .cardpage import card_page
 from .covered import cover_of
 from .cues import continuation_cues
 from .marks.aigclabel import with_label_room
+from .quality import is_slide
 from .slidetype import (
     Trial,
     at_least,
     best_trial,
     code_trials,
     has_code,
-    is_slide,
     slide_styles,
     smaller_slide_styles,
     with_code,

@@ -65,6 +65,13 @@ TITLE_WEIGHT = 50
 # in its middle, rated 4/5, scored 100: now 82; as a cover, 65 % full, 100).
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
+# A slide (`is_slide`) is read on a laptop, a projector or a phone turned sideways as well
+# as on a phone held upright, where its type must give way to its slides: zoom.py sets its
+# body between 10 and this on the 360-px phone, and its text costs only under it. At
+# `READABLE_PX` every slide lost 8 to 16 points for the zoom alone, and a deck set a step
+# smaller to keep its sections whole scored lower than the split one the eye rated lower
+# (38 of the 187 decks at 1600x900 the sixteenth and seventeenth sessions changed).
+SLIDE_READABLE_PX = 9.0
 BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
 PENALTY_HIDDEN = 30
 # A justified line spread past LOOSE_GAP em a gap reads as letter-spaced ("太 古 里 晚 上"):
@@ -123,11 +130,19 @@ def measure(page: Page) -> Quality | None:
         round(short, 2),
         fit.stranded,
     )
-    return replace(quality, score=_score(quality, fit))
+    readable = SLIDE_READABLE_PX if is_slide(page.width, page.height, fit.zoom) else READABLE_PX
+    return replace(quality, score=_score(quality, fit, readable))
 
 
-def _score(quality: Quality, fit: Fit) -> int:
-    """100 less what each measure past its level costs (the levels above)."""
+def is_slide(width: float, height: float, zoom: float) -> bool:
+    """Whether a card `width` x `height` drawn `zoom` times larger is a slide: wider than
+    tall and zoomed (a landscape card no larger than the default keeps its theme's type)."""
+    return width > height and zoom > 1.0
+
+
+def _score(quality: Quality, fit: Fit, readable: float) -> int:
+    """100 less what each measure past its level costs (the levels above); text under
+    `readable` px on the phone costs 8 points a px."""
     lost = 0.0
     if quality.overflow:
         lost += PENALTY_HIDDEN
@@ -150,7 +165,7 @@ def _score(quality: Quality, fit: Fit) -> int:
     elif not fit.last:  # a cover: composed, but a near-empty card before the last
         lost += TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
-    lost += 8 * max(0.0, READABLE_PX - quality.smallest_text)
+    lost += 8 * max(0.0, readable - quality.smallest_text)
     lost += 12 * quality.contrast_short
     return max(0, min(100, round(100 - lost)))
 

@@ -143,9 +143,3 @@ def has_code(doc: Doc) -> bool:
     """Whether the post holds a code block (anywhere: in a list, a quote, a footnote), not
     a diagram."""
     return any(isinstance(node, CodeBlock) and not is_diagram(node) for node in nodes(doc))
-
-
-def is_slide(width: float, height: float, zoom: float) -> bool:
-    """Whether a card `width` x `height` drawn `zoom` times larger is a slide: wider than
-    tall and zoomed (a landscape card no larger than the default keeps its theme's type)."""
-    return width > height and zoom > 1.0

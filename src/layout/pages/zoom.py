@@ -22,7 +22,14 @@ from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
 from .breaks.breakrules import opens_section, title_only
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
-from .quality import LAST_FULL_ENOUGH, PHONE_WIDTH, READABLE_PX, Quality, measure
+from .quality import (
+    LAST_FULL_ENOUGH,
+    PHONE_WIDTH,
+    READABLE_PX,
+    SLIDE_READABLE_PX,
+    Quality,
+    measure,
+)
 
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
 # its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
@@ -39,9 +46,10 @@ LEGIBLE_BODY_PX = 10.0
 MIN_LEGIBLE_CONTENT = 200.0
 # A slide whose post breaks a page-break rule (a heading, table and note taller than the
 # slide) or leaves a card half empty at the legible zoom tries smaller zooms, in steps of 4
-# %, down to where its body reads `FLOOR_BODY_PX` on a phone (`zoom_ladder`, `best_zoom`).
+# %, down to where its body reads `FLOOR_BODY_PX` on a phone (`zoom_ladder`, `best_zoom`):
+# the least the quality report reads a slide's text at without a cost.
 LADDER_STEP = 0.96
-FLOOR_BODY_PX = 9.0
+FLOOR_BODY_PX = SLIDE_READABLE_PX
 # A portrait or square card whose set has a fault at the theme's own type tries these type
 # steps, largest first (`type_ladder`): 2 % apart, as far as `fit: "auto"` may go, never
 # so far that the post's smallest text reads under the report's `READABLE_PX` on a phone.
