@@ -279,6 +279,29 @@ def test_a_two_line_heading_may_set_its_shorter_line_first_after_a_colon(
     assert [row.text.strip() for row in rows] == ["打工人必备：", "5 个让效率翻倍的小习惯 ⚡️"]
 
 
+@pytest.mark.parametrize("theme_mode", [("minimal", ""), ("pop-art", "default-mode")])
+def test_a_three_line_heading_breaks_after_its_colon_and_its_modifier(
+    theme_mode: tuple[str, str], fonts
+) -> None:
+    """At 360 px the title takes three lines: balanced, it broke "打工人必备： / 5 个让效率 /
+    翻倍的小习惯", inside 效率翻倍, the colon's line found but the rest balanced blind. The
+    rest balanced prefers a line that ends a modifier (…的) to one that parts two words of
+    a clause, and 小, one character after 的, no longer holds the break before it."""
+    lead = "试了一年，真正留下来的只有这五个。每个都不需要花钱，也不需要意志力。"
+    post = "# 打工人必备：5 个让效率翻倍的小习惯 ⚡️\n\n" + "\n\n".join([lead] * 6)
+    rows = heading_rows(post, theme_mode, 360, fonts)
+    lines = [row.text.strip() for row in rows]
+    assert lines[:3] == ["打工人必备：", "5 个让效率翻倍的", "小习惯 ⚡️"]
+
+
+def test_a_break_after_a_modifier_is_a_phrase_end() -> None:
+    from inkcard.layout.text.words import single_han_edges
+
+    text = "让效率翻倍的小习惯"
+    assert text.index("小") not in single_han_edges(text)  # 的 / 小习惯
+    assert text.index("的") in single_han_edges(text)  # never 翻倍 / 的
+
+
 def test_a_cover_keeps_a_line_that_ends_at_a_pause() -> None:
     """A cover's title line that ends at a pause is a whole phrase however short (it was
     refused under half the title's longest line, and p26's deck kept a title broken

@@ -35,6 +35,11 @@ BALANCE_STEPS = 16  # widths tried between the balanced and the full one for bre
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
 PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
 PAUSE_SHARE = 0.4  # a first line that ends at a pause may be this share of the second
+# A heading line that ends on one of these ends a modifier ("5 个让效率翻倍的 / 小习惯"): a
+# softer pause than punctuation, but a break between two words of one clause ("5 个让效率 /
+# 翻倍的小习惯") reads worse. Balancing takes one where no line is under `PAUSE_SHARE` of
+# the longest.
+PHRASE_ENDS = frozenset("的")
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
 # pause, one between two letters reads as a typo.
@@ -316,55 +321,97 @@ def _at_pauses(
     edges: list[Edges] | None,
 ) -> list[LineRange]:
     """Of the line sets as many as `balanced` between its width and `max_width`, the
-    narrowest whose lines end at the most pauses (punctuation); `balanced` when none ends
-    at more of them."""
-    best, pauses = balanced, _pauses(balanced, texts)
-    if pauses >= len(balanced) - 1 or not any(t[-1:] in PAUSES for t in texts):
-        return best  # no line could end at a pause it does not end at already
+    narrowest whose lines end at the most pauses (punctuation), then at the most phrase
+    ends (`PHRASE_ENDS`, lines even enough); a set that breaks after a pause first and
+    balances the rest (`_after_pause`); `balanced` when none ends better."""
+    best, rank = balanced, _ends(balanced, texts)
+    if rank[0] >= len(balanced) - 1 or not any(t[-1:] in PAUSES | PHRASE_ENDS for t in texts):
+        return best  # no line could end better than it does already
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
-        if len(trial) == len(balanced) and (found := _pauses(trial, texts)) > pauses:
-            best, pauses = trial, found
-    if pauses or len(balanced) != 2:
+        if len(trial) == len(balanced) and _better(trial, texts, rank):
+            best, rank = trial, _ends(trial, texts)
+    if rank[0] == len(balanced) - 1:
         return best
-    return _short_first(texts, widths, allowed, max_width, edges) or best
+    return _after_pause(texts, widths, allowed, max_width, edges, best, rank)
 
 
-def _short_first(
+def _better(lines: list[LineRange], texts: list[str], rank: tuple[int, int]) -> bool:
+    """Whether `lines` end at more pauses than `rank` counts, or at as many and more
+    phrase ends with no line under `PAUSE_SHARE` of the longest."""
+    pauses, ends = _ends(lines, texts)
+    if pauses != rank[0]:
+        return pauses > rank[0]
+    longest = max(line.width for line in lines)
+    return ends > rank[1] and min(line.width for line in lines) >= PAUSE_SHARE * longest
+
+
+def _after_pause(
     texts: list[str],
     widths: list[float],
     allowed: list[int],
     max_width: float,
     edges: list[Edges] | None,
-) -> list[LineRange] | None:
-    """Two lines that break after a pause, the first the shorter, each at least
-    `PAUSE_SHARE` of the other: no width gives them to greedy filling, which fills the
-    first line ("打工人必备：5 个让效率 / 翻倍的小习惯" broke inside 效率翻倍, where a designer
-    sets "打工人必备： / 5 个让效率翻倍的小习惯"). The most even such pair, or None."""
-    best: list[LineRange] | None = None
-    evenness = PAUSE_SHARE
+    best: list[LineRange],
+    rank: tuple[int, int],
+) -> list[LineRange]:
+    """`best`, or as many lines that break after a pause first and balance the rest
+    (`balance_lines`), where they end at more pauses or phrase ends (`_ends`) with no
+    line under `PAUSE_SHARE` of the longest: no width gives them to greedy filling, which
+    fills the first line ("打工人必备：5 个让效率 / 翻倍的小习惯" broke inside 效率翻倍, where a
+    designer sets "打工人必备： / 5 个让效率翻倍的小习惯"; in three lines "打工人必备： / 5
+    个让效率翻倍的 / 小习惯"). Of several that end as well, the most even."""
+    chosen, evenness = best, 0.0
     for i, text in enumerate(texts[:-1]):
         if text[-1:] not in PAUSES or allowed[i] != ALLOWED:
             continue
-        forced = [*allowed[:i], MANDATORY, *allowed[i + 1 :]]
-        trial = break_lines(texts, widths, forced, max_width, edges)
-        if len(trial) == 2 and trial[1].width > 0:
-            even = trial[0].width / trial[1].width
-            if evenness <= even <= 1.0:
-                best, evenness = trial, even
-    return best
+        first = measured(texts, widths, edges or [NO_EDGES] * len(texts), 0, i + 1, max_width)
+        if first is None:
+            break  # a later pause fits no better
+        after = slice(i + 1, None)
+        rest = balance_lines(
+            texts[after], widths[after], allowed[after], max_width, edges[after] if edges else None
+        )
+        trial = [first, *_shifted(rest, i + 1)]
+        if len(trial) != len(best):
+            continue
+        even = min(line.width for line in trial) / max(line.width for line in trial)
+        found = _ends(trial, texts)
+        closer = found == rank and chosen is not best and even > evenness
+        if even >= PAUSE_SHARE and (found > rank or closer):
+            chosen, rank, evenness = trial, found, even
+    return chosen
 
 
-def _pauses(lines: list[LineRange], texts: list[str]) -> int:
-    """How many lines but the last end on punctuation (trailing spaces left out)."""
-    count = 0
+def _shifted(lines: list[LineRange], offset: int) -> list[LineRange]:
+    """`lines` laid out from cluster `offset` on, as lines of the whole text."""
+    return [
+        LineRange(
+            line.start + offset,
+            line.end + offset,
+            line.width,
+            line.trim_start,
+            line.trim_end,
+            line.squeeze,
+        )
+        for line in lines
+    ]
+
+
+def _ends(lines: list[LineRange], texts: list[str]) -> tuple[int, int]:
+    """How many lines but the last end on punctuation (`PAUSES`), and how many on a
+    phrase end: `PHRASE_ENDS`, or a space (a writer's own break in CJK text: "成都3天2晚🐼
+    / 不踩雷的City Walk路线"; in English every line ends at one, and none wins)."""
+    pauses = ends = 0
     for line in lines[:-1]:
         end = line.end
         while end > line.start and texts[end - 1] in HANGING:
             end -= 1
-        count += end > line.start and texts[end - 1][-1:] in PAUSES
-    return count
+        last = texts[end - 1][-1:] if end > line.start else ""
+        pauses += last in PAUSES
+        ends += last in PHRASE_ENDS or end < line.end
+    return pauses, ends
 
 
 def widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:

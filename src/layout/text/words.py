@@ -88,14 +88,25 @@ def single_han_edges(text: str) -> set[int]:
     (不踩雷, 能不能, 用 asyncio), so a heading keeps them together when it can."""
     edges: set[int] = set()
     offset = 0
-    for word in _words(text):
+    words = _words(text)
+    for k, word in enumerate(words):
         if len(word) == 1 and is_han(word):
-            edges.add(offset)
+            if not _modifies_after_de(words, k):
+                edges.add(offset)
             # 的 ends a modifier: 不踩雷的 / City Walk路线 (了 does not: 做了五个)
             if word != "的":
                 edges.add(offset + 1)
         offset += len(word)
     return edges
+
+
+def _modifies_after_de(words: tuple[str, ...], k: int) -> bool:
+    """Whether one-character word `k` follows 的 and leans on a Chinese word of two or
+    more characters after it (翻倍的 / 小习惯, where the segmenter cut 小 off 习惯): the
+    break after 的 ends the modifier. A one-character head noun stays with it
+    (想辞职的人的, not 想辞职的 / 人的)."""
+    after = words[k + 1] if k + 1 < len(words) else ""
+    return k > 0 and words[k - 1] == "的" and len(after) > 1 and all(map(is_han, after))
 
 
 # One-character words a Chinese reader never sees open a line: particles and suffixes that
