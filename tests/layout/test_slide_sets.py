@@ -156,6 +156,17 @@ def test_a_table_a_roomier_slide_holds_whole_is_not_split_for_larger_type(theme:
     assert not any(measure(page).broken_rules for page in cards)
 
 
+def test_a_quote_a_smaller_zoom_holds_whole_is_not_split_over_slides() -> None:
+    """The 12 notes' four-paragraph opening quote split 2 | 2 over pop-art's first two
+    legible slides, two boxes where the author wrote one: a quote or callout split over
+    slides is a fault like a split table (`zoom._UNITS`), and a zoom one step smaller holds
+    it on the title slide (four slides, the last 60 % full, became three)."""
+    cards = pages((HARD / "11-quotes-lists.md").read_text("utf-8"), "pop-art")
+    quotes = {n for n, page in enumerate(cards) for p in page.rows if p.row.source[0][0] == "Quote"}
+    assert quotes == {0}
+    assert not any(measure(page).broken_rules for page in cards)
+
+
 def test_a_slide_of_two_items_is_not_spaced_out() -> None:
     """Two items a slide left over from a list (the recipe's ingredients in art-deco) set a
     line apart read as a fault: a slide spaces out three things or more."""

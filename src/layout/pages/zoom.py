@@ -20,7 +20,7 @@ from typing import TypeVar
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .breaks.breakrules import opens_section, title_only
+from .breaks.breakrules import opens_section, reads_on, title_only
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import (
     LAST_FULL_ENOUGH,
@@ -167,12 +167,11 @@ def best_zoom(
 def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
     """What a designer would hold against a set of slides, the worse first: the page-break
     rules the cards break, cards that hide rows (overflow hidden), a last card that is a
-    stub and each table or code block split over cards (the fund explainer's five-row
-    table fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible
-    ones); then the cards before the last left under
-    `SPARSE` full (a section of a heading and a three-item list 16 px too tall to join
-    the two-minute rule's quote on a legible slide left that one 35 % full). `measures`:
-    each page's `measure`, when the caller has them."""
+    stub and each block of `_UNITS` split over cards (the fund explainer's five-row table
+    fits a roomier slide whole, its rows set tight, and split 2 | 3 on legible ones);
+    then the cards before the last left under `SPARSE` full (a section of a heading and a
+    three-item list 16 px too tall to join the two-minute rule's quote on a legible slide
+    left that one 35 % full). `measures`: each page's `measure`, when the caller has them."""
     measures = _measured(pages, measures)
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
@@ -261,7 +260,7 @@ def _tail_last(pages: list[Page], measures: list[Quality | None]) -> bool:
     if last is None or last.fill >= SPARSE or opens_section(pages[-1].rows[0].row):
         return False
     before = pages[-2].rows
-    if not before or before[-1].row.source[:1] == pages[-1].rows[0].row.source[:1]:
+    if not before or reads_on(before[-1].row, pages[-1].rows[0].row):
         return False
     return any(opens_section(placed.row) for placed in before)
 
@@ -291,11 +290,13 @@ def _goes_on(page: Page, after: Page) -> bool:
     return bool(last) and last == first and last[0][0] == "CodeBlock"
 
 
-BEYOND = 1.6  # a table or code block this many slides tall splits whatever the zoom
+BEYOND = 1.6  # a block of `_UNITS` this many slides tall splits whatever the zoom
 CODE_FULL = 0.75  # the report's `FULL_ENOUGH`: a card under it shows a hole
 SPARSE = 0.55  # bench_quality's card left half empty before the last
 SLIDE_HOLE = 0.4  # a card before the last under this reads as a hole, not a near miss
-_UNITS = ("Table", "CodeBlock")  # blocks read as one: split over slides, they read as two
+# Blocks read as one: split over slides, they read as two (a quote or callout as two boxes:
+# the 12 notes' opening quote split 2 | 2 over pop-art's first two slides).
+_UNITS = ("Table", "CodeBlock", "Callout", "Quote")
 
 
 def type_ladder(pages: list[Page]) -> list[float]:

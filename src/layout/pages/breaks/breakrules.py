@@ -64,9 +64,7 @@ def opens_stranded(
     card. The rest of a block the card before ends in (`before`, its last row: a
     paragraph's last lines, a table's rows under its header again) is not stranded but
     read on, as a long article reads on from card to card."""
-    if not rows or opens_section(rows[0].row):
-        return False
-    if before is not None and before.source[:1] and before.source[:1] == rows[0].row.source[:1]:
+    if not rows or opens_section(rows[0].row) or reads_on(before, rows[0].row):
         return False
     at = next((i for i, placed in enumerate(rows) if opens_section(placed.row)), 0)
     if not at:
@@ -74,6 +72,13 @@ def opens_stranded(
     end = rows[at - 1]  # the end's last row: the gap before the heading is not the end's
     padding = sum(frame.pad_bottom for frame in end.row.frames)
     return end.y + end.row.height * end.scale + padding - rows[0].y < tail_share(deck) * room
+
+
+def reads_on(before: Row | None, first: Row) -> bool:
+    """Whether a card whose first row is `first` goes on with the block the card before
+    ends in (`before`, its last row): a paragraph's last lines, a list's next items, a
+    table's rows under its header again."""
+    return before is not None and bool(before.source[:1]) and before.source[:1] == first.source[:1]
 
 
 def title_end(rows: Sequence[Row]) -> int | None:
