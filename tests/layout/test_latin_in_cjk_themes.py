@@ -168,6 +168,21 @@ def test_italic_chinese_set_upright_sets_its_latin_upright_too(fonts) -> None:
     assert skews(upright, "Readability counts.") != {0.0}
 
 
+def test_figures_in_a_kai_quote_stand_upright_where_latin_words_slant(fonts) -> None:
+    """A quote is italic by default and its Chinese stands upright in Kai: the 3 of "微波 3
+    分钟" and the 19:00 of "建议 19:00 以后" were slanted between upright characters, read as
+    a fault. A figure beside CJK is part of the Chinese sentence; IFS, a Latin word, still
+    slants (clreq's Western text in a Kai passage), as does a figure in an English quote."""
+
+    def slanted(text: str) -> str:
+        look = SpanStyle("sans", EM, False, True, 0xFF000000)  # italic
+        clusters = shape([Span(text, look)], fonts)
+        return "".join(c.text for c in clusters if c.style.italic and c.text.strip())
+
+    assert slanted("建议 19:00 以后再去，IFS 在 7 楼，微波 3 分钟，100% 好看。") == "IFS"
+    assert slanted("Readability counts 3 times.") == "Readabilitycounts3times."
+
+
 def test_a_loose_line_takes_a_character_from_the_line_before(box_fonts) -> None:
     """Greedy breaks leave the second line 2 em short of 20 (a long word cannot come up):
     0.12 em over each of its 17 gaps, past LOOSE_GAP. One character from the first line
