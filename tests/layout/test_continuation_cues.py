@@ -87,6 +87,22 @@ def test_a_wrapped_code_line_hangs_under_its_indent_behind_a_mark() -> None:
         assert abs(text - (start + 6 * column)) < 1.0, texts
 
 
+def test_a_wrapped_command_breaks_at_a_space_not_inside_an_option() -> None:
+    """A source line wraps where a reader parts it: at the space before `--force-reinstall`,
+    not after `--force-` (a hyphen or slash inside a token is no break in code); a token wider
+    than the line still breaks, after its last inner mark that keeps half the line."""
+    command = "pip install --upgrade --no-cache-dir --force-reinstall inkcard-render"
+    [page] = cards(f"```bash\n{command}\n```\n")
+    lines = [p.row.text for p in page.rows if p.row.text]
+    assert len(lines) > 1
+    for line in lines[:-1]:
+        assert line.endswith(" "), lines  # every wrap at a space
+    path = "/".join(f"segment-{n}" for n in range(20))
+    [page] = cards(f"```\n{path}\n```\n")
+    wrapped = [p.row.text for p in page.rows if p.row.text]
+    assert len(wrapped) > 1 and all(line[-1] in "-/" for line in wrapped[:-1]), wrapped
+
+
 def test_a_split_code_block_never_ends_a_card_on_a_line_that_opens_a_block() -> None:
     source = "".join(
         f"try:\n    value_{n} = compute({n})\nexcept ValueError:\n    pass\n" for n in range(12)

@@ -146,7 +146,9 @@ def _source_line(
 ) -> list[TextLine]:
     """One source line's lines: the first at the panel's width, each wrap after it hanging
     under the line's indent and led by `WRAP_MARK`."""
-    lines = layout_text(spans, flow.fonts, x=x, width=width, metrics=metrics, prose=False)
+    lines = layout_text(
+        spans, flow.fonts, x=x, width=width, metrics=metrics, prose=False, code=True
+    )
     if len(lines) == 1:
         return lines
     source = "".join(span.text for span in spans)
@@ -159,7 +161,13 @@ def _source_line(
     while rest:
         led = [Span(WRAP_MARK, mark), *rest]
         lines = layout_text(
-            led, flow.fonts, x=x + hang, width=width - hang, metrics=metrics, prose=False
+            led,
+            flow.fonts,
+            x=x + hang,
+            width=width - hang,
+            metrics=metrics,
+            prose=False,
+            code=True,
         )
         shown = lines[0].text.removeprefix(WRAP_MARK)  # the mark is drawn, not text (alt text)
         out.append(replace(lines[0], text=shown))

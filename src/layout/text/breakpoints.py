@@ -30,6 +30,7 @@ from .opportunities import (
     keep_units,
     keep_words,
     opportunities,
+    whole_tokens,
 )
 from .shape import shape
 from .units import keep_whole
@@ -45,12 +46,15 @@ def line_breaks(
     keep: int,
     prose: bool,
     heading: bool,
+    code: bool = False,
 ) -> list[int]:
     """The break opportunity after each cluster (`opportunities`' kinds) for lines no wider
     than `width`: units held whole in `prose` and a `heading`, a heading's emoji kept with
-    its word and its wrapping lines broken between phrases, `prose` hyphenated; code keeps
-    its own breaks."""
+    its word and its wrapping lines broken between phrases, `prose` hyphenated; `code`
+    keeps its tokens whole (`whole_tokens`)."""
     allowed = _allowed(clusters, keep)
+    if code:
+        return whole_tokens(texts, allowed)
     if prose or heading:  # code keeps its own breaks
         allowed = keep_whole(texts, allowed)
     if heading:

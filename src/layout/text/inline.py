@@ -59,13 +59,15 @@ def layout_text(
     keep: int = 0,
     prose: bool = True,
     heading: bool = False,
+    code: bool = False,
     broken: Callable[[int], None] | None = None,
 ) -> list[TextLine]:
     """Shapes, breaks and positions spans into lines no wider than `width`; a run of at
     most `keep` clusters between spaces breaks only if it alone is wider than the line.
     Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
     balanced instead and keep an emoji with its word; a word wider than the line is still
-    broken between letters). `broken` hears how many lines there are before any is
+    broken between letters); `code` (a source line) breaks only at spaces where it can
+    (`breakpoints.line_breaks`). `broken` hears how many lines there are before any is
     positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
@@ -74,7 +76,9 @@ def layout_text(
         align = "left"  # a narrow measure of Latin justified opens rivers: set it ragged
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
-    allowed = line_breaks(clusters, texts, widths, width, keep=keep, prose=prose, heading=heading)
+    allowed = line_breaks(
+        clusters, texts, widths, width, keep=keep, prose=prose, heading=heading, code=code
+    )
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
     ranges = fill(texts, widths, allowed, width, edges)

@@ -43,7 +43,7 @@ PHRASE_ENDS = frozenset("的")
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
 # pause, one between two letters reads as a typo.
-INNER_MARKS = frozenset(".,;:([{=&|+*_?")
+INNER_MARKS = frozenset(".,;:([{=&|+*_?-/")
 INNER_KEEP = 0.5
 _CLOSERS = (Brk.CL, Brk.CLW)
 
@@ -174,8 +174,8 @@ def _inside_word(
     for k in range(end, start + 1, -1):  # the line is clusters [start, k)
         if width < floor or texts[k - 1] in HANGING:
             break  # the wide word starts after a space: a break before it had no room
-        if texts[k - 1] in INNER_MARKS and not _closes(texts[k]):
-            return k, width
+        if texts[k - 1] in INNER_MARKS and texts[k] not in INNER_MARKS and not _closes(texts[k]):
+            return k, width  # after a run of marks, never inside one: https:// not https:/
         width -= widths[k - 1]
     end, width = forced
     before = texts[end - 1]

@@ -146,6 +146,18 @@ def _hold_indents(texts: list[str], result: list[int]) -> None:
             return
 
 
+def whole_tokens(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` (a source line's) with no break after a hyphen or slash inside a token: a
+    wrapped command read "--dry- / run", where a line breaks at the space before the
+    option. A token wider than the line still breaks, after an inner mark where one keeps
+    half the line (linebreak.py's `INNER_MARKS`)."""
+    kept = list(allowed)
+    for i in range(len(texts) - 1):
+        if kept[i] == ALLOWED and classify(texts[i]) in (Brk.HY, Brk.SL):
+            kept[i] = NEVER
+    return kept
+
+
 def hold_short_runs(texts: list[str], allowed: list[int], keep: int) -> list[int]:
     """`allowed` with no break inside a run of at most `keep` clusters between spaces and
     hard breaks ("10月", "指标", "A/B" stay whole where a line could otherwise split them)."""
