@@ -150,3 +150,32 @@ def test_a_slides_title_card_is_set_in_its_optical_centre(fonts: layout.FontBook
     portrait = layout.RenderOptions(width=440, height=586, split="autoSplit", mode="light-mode")
     card = layout.layout_pages(post, theme, fonts, portrait)[0]
     assert card.fit is not None and card.fit.offset == 0
+
+
+HAIKU = "# 秋の京都で詠んだ三句\n\n古寺や\n紅葉の下に\n鐘の音\n\n---\n\n朝霧に\n鴨川渡る\n白き鷺\n"
+ROUTES = Path(__file__).resolve().parents[1] / "cases" / "posts" / "05-hr-split-zh.md"
+
+
+def test_each_hrsplit_card_is_a_part_composed_as_a_short_post(fonts: layout.FontBook) -> None:
+    """Three haiku a card each sat at the top of cards four-fifths empty: each hrSplit card
+    holds a part of its own, so roomy text parts are set larger together (one step for the
+    set) and start where the tallest of them, at the card's optical centre, starts."""
+    options = layout.RenderOptions(split="hrSplit")
+    pages = layout.layout_pages(HAIKU, themes.load("japanese-magazine"), fonts, options)
+    assert len(pages) == 2
+    fits = [page.fit for page in pages]
+    assert all(fit is not None and fit.zoom == pytest.approx(1.25) for fit in fits)
+    assert fits[0] is not None and fits[0].offset > 0
+    assert len({round(page.rows[0].y) for page in pages}) == 1  # one height for the set
+
+
+def test_hrsplit_parts_with_a_table_keep_their_size_and_start_alike(fonts) -> None:
+    """A part with a table keeps the set at the theme's size (a table hangs on the
+    measure), but every roomy part still starts at the tallest one's optical top."""
+    post = ROUTES.read_text(encoding="utf-8")
+    options = layout.RenderOptions(split="hrSplit", mode="light-mode")
+    pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
+    assert len(pages) == 4
+    assert all(page.fit is not None and page.fit.zoom == 1.0 for page in pages)
+    tops = {round(page.rows[0].y) for page in pages}
+    assert len(tops) == 1 and all(page.fit and page.fit.offset > 0 for page in pages)

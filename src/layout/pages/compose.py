@@ -173,16 +173,18 @@ def _for_its_length(
     virtual = _laid_out_at(card, zoom)
     cards: dict[float, Card] = {1.0: virtual}
 
+    parts = card.split == "hrSplit"  # every card a whole part, each composed alike
+
     def lay_out(step: float) -> tuple[list[Page], float]:
         cards[step] = bigger = _laid_out_at(card, zoom * step)
         trial = _compose(doc, styles, fonts, images, bigger, None)
         grown = any(page.height > bigger.height for page in trial)
-        return trial, 2.0 if grown else short.filled(trial[0], _room(styles, bigger))
+        return trial, 2.0 if grown else _fullest(trial, _room(styles, bigger))
 
-    fill = short.filled(pages[0], _room(styles, virtual)) if len(pages) == 1 else 1.0
-    if pages and pages[0].height > virtual.height:
+    fill = _fullest(pages, _room(styles, virtual)) if len(pages) == 1 or parts else 1.0
+    if any(page.height > virtual.height for page in pages):
         fill = 1.0  # a card that grew has no room to spare
-    pages, step = short.composed(pages, fill, lay_out)
+    pages, step = short.composed(pages, fill, lay_out, parts=parts)
     verse = _verse_centred(doc, styles, fonts, images, cards[step], pages)
     return verse or pages, cards[step], zoom * step
 
@@ -206,6 +208,11 @@ def _verse_centred(
     centred = replace(styles, roles={**styles.roles, "body": body})
     trial = _compose(doc, centred, fonts, images, card, None)
     return trial if len(trial) == 1 else None
+
+
+def _fullest(pages: list[Page], room: float) -> float:
+    """The most any of `pages` fills a content box `room` tall (`short.filled`)."""
+    return max((short.filled(page, room) for page in pages), default=0.0)
 
 
 def _room(styles: Styles, card: Card) -> float:
@@ -307,12 +314,15 @@ def _compose(
     )
     placements[0] = cover or placements[0]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
+    heights = _part_heights(placements, box) if card.split == "hrSplit" else None
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)
         # a title card no larger type fits is set in its middle still, at the theme's size
         roomy = title and placement.height < short.COVER_ROOMY * box.height
-        top = _rows_top(placement, box, align, alone=len(pages) == 1 or roomy)
+        # a card of hrSplit holds a part of its own: short, it is composed as a short post
+        set_as = heights[n - 1] if heights else placement.height
+        top = _rows_top(set_as, box, align, alone=len(pages) == 1 or roomy or bool(heights))
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
@@ -345,19 +355,30 @@ def _compose(
     return out
 
 
-def _rows_top(placement: Placement, box: Rect, align: str, *, alone: bool) -> float:
-    """Where a card's first row starts: the content box's top, or with `content_align =
-    "center"` the middle of the room a post of one card leaves (a short post reads as a
-    card, not as the top of an empty page), with "auto" its optical centre when the post is
-    roomy (`short`); `alone` is also a longer post's title card under `short.COVER_ROOMY`
-    full (`short.holds_title`), a cover (`covered.cover_of`) or one no larger type fits.
-    The other cards of a longer post all start at the top: text that jumped down on its
-    last card would read as a layout fault."""
+def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
+    """Where a card's first row starts, its rows `height` tall: the content box's top, or
+    with `content_align = "center"` the middle of the room a post of one card leaves (a
+    short post reads as a card, not as the top of an empty page), with "auto" its optical
+    centre when the post is roomy (`short`); `alone` is also a longer post's title card
+    under `short.COVER_ROOMY` full (`short.holds_title`), a cover (`covered.cover_of`) or
+    one no larger type fits, and each card of hrSplit (`_part_heights`). The other cards
+    of a longer post all start at the top: text that jumped down on its last card would
+    read as a layout fault."""
     if align == "center" and alone:
-        return box.y + max(0.0, box.height - placement.height) / 2
-    if align == "auto" and alone and placement.height <= short.FULL * box.height:
-        return short.optical_top(box.y, box.height, placement.height)
+        return box.y + max(0.0, box.height - height) / 2
+    if align == "auto" and alone and height <= short.FULL * box.height:
+        return short.optical_top(box.y, box.height, height)
     return box.y
+
+
+def _part_heights(placements: list[Placement], box: Rect) -> list[float]:
+    """The height each card of hrSplit is set as (`_rows_top`): a part of its own is
+    composed as a short post, and the roomy parts alike, as tall as the tallest of them,
+    so each starts where the next does (a heading that jumped from card to card read as
+    a fault when swiped); a part too full to compose keeps its own."""
+    roomy = [p.height for p in placements if p.height <= short.FULL * box.height]
+    tallest = max(roomy, default=0.0)
+    return [tallest if p.height <= short.FULL * box.height else p.height for p in placements]
 
 
 def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None) -> Paging:

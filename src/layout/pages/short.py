@@ -72,16 +72,25 @@ def filled(page: Page, box_height: float) -> float:
 
 
 def composed(
-    pages: list[Page], fill: float, lay_out: Callable[[float], tuple[list[Page], float]]
+    pages: list[Page],
+    fill: float,
+    lay_out: Callable[[float], tuple[list[Page], float]],
+    *,
+    parts: bool = False,
 ) -> tuple[list[Page], float]:
     """`pages` and the zoom they are drawn at (1.0: as laid out), or, for a roomy one-card
     post, the largest of `STEPS` at which `lay_out(step)` (its pages and their fill) is
-    still one card, not grown, filled at most `FULL`."""
-    if len(pages) != 1 or fill >= ROOMY or not _text_only(pages[0]):
+    still one card, not grown, filled at most `FULL`. With `parts` (hrSplit: each card a
+    whole part) every card is such a post: all roomy (`fill`, the fullest's), all text,
+    they take the largest step at which each stays one card, filled at most `FULL` (three
+    haiku a card each sat at the top of three cards four-fifths empty)."""
+    if (len(pages) != 1 and not parts) or fill >= ROOMY:
+        return pages, 1.0
+    if not all(_text_only(page) for page in pages):
         return pages, 1.0
     for step in STEPS:
         trial, trial_fill = lay_out(step)
-        if len(trial) == 1 and trial_fill <= FULL:
+        if len(trial) == len(pages) and trial_fill <= FULL:
             return trial, step
     return pages, 1.0
 
