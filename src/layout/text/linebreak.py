@@ -288,11 +288,14 @@ def balance_lines(
     allowed: list[int],
     max_width: float,
     edges: list[Edges] | None = None,
+    *,
+    pause_first: bool = True,
 ) -> list[LineRange]:
     """Greedy lines at the narrowest width (not under the widest unbreakable piece, so no
     word is broken that greedy filling kept whole) that gives as many lines as `max_width`
     does: the lines come out about equally long, as CSS `text-wrap: balance` sets them;
-    but a wider set whose lines end at more punctuation wins (`_at_pauses`)."""
+    but a wider set whose lines end at more punctuation wins (`_at_pauses`), or, with
+    `pause_first`, one that breaks after a pause first (`_after_pause`)."""
     lines = break_lines(texts, widths, allowed, max_width, edges)
     low = widest_piece(texts, widths, allowed)
     if not 2 <= len(lines) <= BALANCE_MAX_LINES or low >= max_width:
@@ -308,7 +311,11 @@ def balance_lines(
             best, high = trial, middle
         else:
             low = middle
-    return _at_pauses(best, high, texts, widths, allowed, max_width, edges)
+    best = _at_pauses(best, high, texts, widths, allowed, max_width, edges)
+    rank = _ends(best, texts)
+    if not pause_first or rank[0] == len(best) - 1:
+        return best
+    return _after_pause(texts, widths, allowed, max_width, edges, best, rank)
 
 
 def _at_pauses(
@@ -322,8 +329,7 @@ def _at_pauses(
 ) -> list[LineRange]:
     """Of the line sets as many as `balanced` between its width and `max_width`, the
     narrowest whose lines end at the most pauses (punctuation), then at the most phrase
-    ends (`PHRASE_ENDS`, lines even enough); a set that breaks after a pause first and
-    balances the rest (`_after_pause`); `balanced` when none ends better."""
+    ends (`PHRASE_ENDS`, lines even enough); `balanced` when none ends better."""
     best, rank = balanced, _ends(balanced, texts)
     if rank[0] >= len(balanced) - 1 or not any(t[-1:] in PAUSES | PHRASE_ENDS for t in texts):
         return best  # no line could end better than it does already
@@ -332,9 +338,7 @@ def _at_pauses(
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
         if len(trial) == len(balanced) and _better(trial, texts, rank):
             best, rank = trial, _ends(trial, texts)
-    if rank[0] == len(balanced) - 1:
-        return best
-    return _after_pause(texts, widths, allowed, max_width, edges, best, rank)
+    return best
 
 
 def _better(lines: list[LineRange], texts: list[str], rank: tuple[int, int]) -> bool:
@@ -370,8 +374,13 @@ def _after_pause(
         if first is None:
             break  # a later pause fits no better
         after = slice(i + 1, None)
-        rest = balance_lines(
-            texts[after], widths[after], allowed[after], max_width, edges[after] if edges else None
+        rest = balance_lines(  # once: a pause-first rest in turn would branch at every pause
+            texts[after],
+            widths[after],
+            allowed[after],
+            max_width,
+            edges[after] if edges else None,
+            pause_first=False,
         )
         trial = [first, *_shifted(rest, i + 1)]
         if len(trial) != len(best):
