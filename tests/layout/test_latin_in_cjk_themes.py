@@ -225,3 +225,16 @@ def test_a_loose_line_whose_next_piece_cannot_fit_stays_flush(box_fonts) -> None
     lines = lay("中" * 20 + "。", box_fonts, 19.9)
     assert [line.text for line in lines] == ["中" * 18, "中中。"]
     assert lines[0].stretch == 0.0 and pens(lines[0]) == [EM * i for i in range(18)]
+
+
+def test_a_six_letter_word_is_never_hyphenated() -> None:
+    """Glassmorphism's essay tile hyphenated "peo- / ple" and watercolor's table cell
+    "sta- / tus": a six-letter word parted 3 + 3 reads as two fragments. A word of seven
+    letters or more still takes the dictionary's points."""
+    from inkcard.layout.text.words import hyphen_points
+
+    def points(text: str) -> list[int]:
+        return hyphen_points(list(text), [False] * len(text))
+
+    assert points("people status ") == []
+    assert points("understand ") != []

@@ -180,7 +180,9 @@ def is_han(char: str) -> bool:
 
 # English hyphen points
 
-MIN_WORD, MAX_WORD = 6, 40
+# A word of six letters hyphenated reads as two fragments ("peo- / ple", "sta- / tus" in a
+# narrow table cell or tile): hyphenate words of seven letters or more.
+MIN_WORD, MAX_WORD = 7, 40
 _BEFORE_WORD = set(" \t\u3000\n([{\"'“‘")
 _AFTER_WORD = set(" \t\u3000\n)]}\"'”’.,;:!?")
 
