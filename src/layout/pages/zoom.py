@@ -285,9 +285,9 @@ def cut_short(pages: list[Page], measures: list[Quality | None] | None = None) -
 
 def _goes_on(page: Page, after: Page) -> bool:
     """Whether `page` ends inside a code block that `after` goes on with."""
-    last = page.rows[-1].row.source[:1]
-    first = after.rows[0].row.source[:1] if after.rows else ()
-    return bool(last) and last == first and last[0][0] == "CodeBlock"
+    last = page.rows[-1].row
+    going_on = bool(after.rows) and reads_on(last, after.rows[0].row)
+    return going_on and last.source[0][0] == "CodeBlock"
 
 
 BEYOND = 1.6  # a block of `_UNITS` this many slides tall splits whatever the zoom

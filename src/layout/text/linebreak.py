@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import regex
 
-from ..base.records import bulk_record
+from ..base.records import bulk_record, replaced
 from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, Brk, classify
 
 LOOSE = 0.2  # share of the line an ordinary break may leave empty before hyphenating
@@ -311,8 +311,7 @@ def balance_lines(
             best, high = trial, middle
         else:
             low = middle
-    best = _at_pauses(best, high, texts, widths, allowed, max_width, edges)
-    rank = _ends(best, texts)
+    best, rank = _at_pauses(best, high, texts, widths, allowed, max_width, edges)
     if not pause_first or rank[0] == len(best) - 1:
         return best
     return _after_pause(texts, widths, allowed, max_width, edges, best, rank)
@@ -326,19 +325,20 @@ def _at_pauses(
     allowed: list[int],
     max_width: float,
     edges: list[Edges] | None,
-) -> list[LineRange]:
+) -> tuple[list[LineRange], tuple[int, int]]:
     """Of the line sets as many as `balanced` between its width and `max_width`, the
     narrowest whose lines end at the most pauses (punctuation), then at the most phrase
-    ends (`PHRASE_ENDS`, lines even enough); `balanced` when none ends better."""
+    ends (`PHRASE_ENDS`, lines even enough); `balanced` when none ends better. With the
+    set, how it ends (`_ends`)."""
     best, rank = balanced, _ends(balanced, texts)
     if rank[0] >= len(balanced) - 1 or not any(t[-1:] in PAUSES | PHRASE_ENDS for t in texts):
-        return best  # no line could end better than it does already
+        return best, rank  # no line could end better than it does already
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
         if len(trial) == len(balanced) and _better(trial, texts, rank):
             best, rank = trial, _ends(trial, texts)
-    return best
+    return best, rank
 
 
 def _better(lines: list[LineRange], texts: list[str], rank: tuple[int, int]) -> bool:
@@ -367,10 +367,11 @@ def _after_pause(
     designer sets "打工人必备： / 5 个让效率翻倍的小习惯"; in three lines "打工人必备： / 5
     个让效率翻倍的 / 小习惯"). Of several that end as well, the most even."""
     chosen, evenness = best, 0.0
+    edged = edges or [NO_EDGES] * len(texts)
     for i, text in enumerate(texts[:-1]):
         if text[-1:] not in PAUSES or allowed[i] != ALLOWED:
             continue
-        first = measured(texts, widths, edges or [NO_EDGES] * len(texts), 0, i + 1, max_width)
+        first = measured(texts, widths, edged, 0, i + 1, max_width)
         if first is None:
             break  # a later pause fits no better
         after = slice(i + 1, None)
@@ -395,17 +396,7 @@ def _after_pause(
 
 def _shifted(lines: list[LineRange], offset: int) -> list[LineRange]:
     """`lines` laid out from cluster `offset` on, as lines of the whole text."""
-    return [
-        LineRange(
-            line.start + offset,
-            line.end + offset,
-            line.width,
-            line.trim_start,
-            line.trim_end,
-            line.squeeze,
-        )
-        for line in lines
-    ]
+    return [replaced(line, start=line.start + offset, end=line.end + offset) for line in lines]
 
 
 def _ends(lines: list[LineRange], texts: list[str]) -> tuple[int, int]:
