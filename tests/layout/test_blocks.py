@@ -16,6 +16,7 @@ import pytest
 from inkcard import layout
 from inkcard.layout.base.boxes import (
     Fill,
+    GlyphRun,
     Group,
     Item,
     Layer,
@@ -131,6 +132,20 @@ def test_wide_numbers_widen_the_badge_and_the_indent_so_items_align(box_fonts) -
     assert texts[0].xs[0] == pytest.approx(20 + badge.rect.width + 8)  # indent widened
     seconds = [i for i, _, _ in flat(page.rows[1].row.items[2:]) if hasattr(i, "xs")]
     assert seconds[0].xs[0] == texts[0].xs[0]
+
+
+def test_a_plain_number_too_wide_for_the_indent_widens_it_whole(box_fonts) -> None:
+    """ "10." wrapped in the 20 px left of the gap and drew "1" alone (issue 41, the
+    12 notes' last three items in apple-notes and typewriter)."""
+    [page] = pages("99. 一\n100. 二", box_fonts, "")
+    runs = [i for i, _, _ in flat(page.rows[1].row.items) if isinstance(i, GlyphRun)]
+    text_x = max(run.xs[0] for run in runs)  # 二, right of its number
+    number = [run for run in runs if run.xs[0] < text_x]
+    assert sum(len(run.glyphs) for run in number) == 4  # "100." whole
+    assert len({y for run in number for y in run.ys}) == 1  # on one line
+    assert max(run.xs[-1] for run in number) + 16 <= text_x - 8 + 1e-6  # before the gap
+    first = [i for i, _, _ in flat(page.rows[0].row.items) if isinstance(i, GlyphRun)]
+    assert max(run.xs[0] for run in first) == text_x  # the items still align
 
 
 # List panels -----------------------------------------------------------------

@@ -1,7 +1,8 @@
 """A list + its box → `Part`: items indented, each first row carrying its marker.
 
 Markers: bullets by depth (the theme's shape at the top level, a ring, a square), numbers
-as text or as badges (a disc or rounded square, which widen the indent to fit), and task
+as text or as badges (a disc or rounded square; a number too wide for the indent widens
+it, "10." as much as a badge), and task
 checkboxes. A top-level list may sit on a panel of its own.
 """
 
@@ -12,6 +13,7 @@ from dataclasses import replace
 from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke, shift
 from ..parse.doc import ListBlock, ListItem, Text
 from ..style.schema import Style
+from ..text.linebox import TextLine
 from .marks import BADGE_TEXT, badge, badge_width, bullet
 from .parts import Ctx, Layouter, Part, indent, inset, new_frame
 from .tiles import tiled_list
@@ -28,9 +30,8 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
     style = flow.styles["list"]
     if not ctx.depth and _has_panel(style):  # a top-level list in a panel
         ctx = inset(ctx, style, list_panel(flow, style, ctx))
-    inner = replace(
-        indent(ctx, list_indent(flow, block, style)), depth=ctx.depth + 1, tight=block.tight
-    )
+    width = list_indent(flow, block, style)
+    inner = replace(indent(ctx, width), depth=ctx.depth + 1, tight=block.tight)
     rows: list[Row] = []
     item_ends: list[int] = []  # the index of each item's last row
     for number, item in enumerate(block.items, start=block.start):
@@ -42,7 +43,7 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
             flow.spend((empty,))
             part = Part((empty,))
         first = part.rows[0]
-        marker = _marker(flow, block, item, number, first, inner)
+        marker = _marker(flow, block, item, number, first, inner, width)
         gap = style.item_gap if block.tight else max(style.item_gap, part.top)
         rows.append(replace(first, items=marker + first.items, gap=gap))
         rows.extend(part.rows[1:])
@@ -63,8 +64,10 @@ def _keep_two_items_together(rows: list[Row], item_ends: list[int]) -> None:
 
 
 def _marker(
-    flow: Layouter, block: ListBlock, item: ListItem, number: int, row: Row, ctx: Ctx
+    flow: Layouter, block: ListBlock, item: ListItem, number: int, row: Row, ctx: Ctx, width: float
 ) -> tuple[Item, ...]:
+    """The marker of `item`, whose first row is `row`, left of `ctx` (the item's text
+    box) in the list's indent `width`."""
     style = flow.styles["list"]
     body = flow.styles["body"]
     baseline = row.baseline or flow.metrics(body).baseline
@@ -75,14 +78,7 @@ def _marker(
     if block.ordered and style.number_style != "plain":
         return number_badge(flow, number, ctx.x - style.marker_gap, mid)[0]
     if block.ordered:
-        label = flow.text_lines(
-            (Text(f"{number}."),),
-            body,
-            replace(ctx, color=color),
-            x=ctx.x - style.indent,
-            width=max(1.0, style.indent - style.marker_gap),
-            align="right",
-        )
+        label = _number_lines(flow, number, replace(ctx, color=color), width)
         return tuple(i for line in label[:1] for i in shift(line.items, baseline - line.baseline))
     r = style.marker_size / 2
     cx = ctx.x - style.marker_gap - r
@@ -104,12 +100,25 @@ def list_panel(flow: Layouter, style: Style, ctx: Ctx) -> Frame:
 
 
 def list_indent(flow: Layouter, block: ListBlock, style: Style) -> float:
-    """The list's indent; number badges widen it so the widest badge and its gap fit."""
-    if not block.ordered or style.number_style == "plain" or not block.items:
+    """The list's indent; a number too wide for it (a badge, or "10." in a theme whose
+    indent holds "9.") widens it so the widest number and its gap fit: a browser would let
+    the number spill into the margin, a card has no margin to spill into."""
+    if not block.ordered or not block.items:
         return style.indent
     last = block.start + len(block.items) - 1
-    widest = max(number_badge(flow, n, 0.0, 0.0)[1] for n in {block.start, last})
-    return max(style.indent, widest + style.marker_gap)
+    if style.number_style == "plain":
+        sizes = (_number_lines(flow, n, Ctx(0.0, 1e4), 1e4)[0].width for n in {block.start, last})
+    else:
+        sizes = (number_badge(flow, n, 0.0, 0.0)[1] for n in {block.start, last})
+    return max(style.indent, max(sizes) + style.marker_gap)
+
+
+def _number_lines(flow: Layouter, number: int, ctx: Ctx, width: float) -> list[TextLine]:
+    """A plain list number ("7.") set right-aligned in the indent `width` left of `ctx`."""
+    gap = flow.styles["list"].marker_gap
+    box = max(1.0, width - gap)
+    text, body = (Text(f"{number}."),), flow.styles["body"]
+    return flow.text_lines(text, body, ctx, x=ctx.x - width, width=box, align="right")
 
 
 def number_badge(
