@@ -576,3 +576,17 @@ def test_evened_lines_cover_the_text_and_fit_by_their_marks_blanks(
         natural = sum(widths[line.start : content]) - line.trim_start - line.trim_end
         assert 0 < line.squeeze <= room + 1e-6
         assert _close(line.width, natural - line.squeeze) and line.width <= max_width + 1e-6
+
+
+def test_a_name_wider_than_the_line_keeps_its_underscores_where_another_mark_will_do() -> None:
+    """`{error.response.` / `status_code}`, not `{error.response.status_` / `code}`: an
+    underscore joins one name, so it breaks there only where no other mark keeps half the
+    line (22 theme-modes wrapped the asyncio tutorial's f-string inside `status_code`)."""
+    token = "{error.response.status_code}"
+    texts = list(token)
+    lines = break_lines(texts, [1.0] * len(texts), opportunities(texts, [False] * len(texts)), 24)
+    assert ["".join(texts[r.start : r.end]) for r in lines] == ["{error.response.", "status_code}"]
+    name = "very_long_snake_case_name_of_a_setting"  # no other mark: the underscore serves
+    texts = list(name)
+    lines = break_lines(texts, [1.0] * len(texts), opportunities(texts, [False] * len(texts)), 24)
+    assert "".join(texts[lines[0].start : lines[0].end]).endswith("_")

@@ -42,8 +42,11 @@ PAUSE_SHARE = 0.4  # a first line that ends at a pause may be this share of the 
 PHRASE_ENDS = frozenset("的")
 # A word wider than the line (code, a URL, an identifier) breaks after one of these
 # where it can, keeping at least INNER_KEEP of the line: a break after a mark reads as a
-# pause, one between two letters reads as a typo.
-INNER_MARKS = frozenset(".,;:([{=&|+*_?-/")
+# pause, one between two letters reads as a typo. An underscore joins one name
+# (`status_code`): a break after it is taken only where no other mark keeps the line
+# (`{error.response.` / `status_code}`, not `{error.response.status_` / `code}`).
+NAME_JOINER = "_"
+INNER_MARKS = frozenset(".,;:([{=&|+*?-/" + NAME_JOINER)
 INNER_KEEP = 0.5
 _CLOSERS = (Brk.CL, Brk.CLW)
 
@@ -167,16 +170,13 @@ def _inside_word(
 ) -> tuple[int, float]:
     """Where a word wider than the line breaks: after its last inner mark (`.`, `(`,
     `,`, `=`...) that keeps at least `INNER_KEEP` of the line, so
-    `{error.response.` / `status_code}` rather than `status_co` / `de}`; else between
-    two clusters, but never before a closing mark (`fetch(client` / `, url)`)."""
-    end, width = forced
-    floor = INNER_KEEP * max_width
-    for k in range(end, start + 1, -1):  # the line is clusters [start, k)
-        if width < floor or texts[k - 1] in HANGING:
-            break  # the wide word starts after a space: a break before it had no room
-        if texts[k - 1] in INNER_MARKS and texts[k] not in INNER_MARKS and not _closes(texts[k]):
-            return k, width  # after a run of marks, never inside one: https:// not https:/
-        width -= widths[k - 1]
+    `{error.response.` / `status_code}` rather than `status_co` / `de}`; after an
+    underscore only where no other mark does; else between two clusters, but never
+    before a closing mark (`fetch(client` / `, url)`)."""
+    for joiner in (False, True):
+        found = _after_mark(texts, widths, start, forced, INNER_KEEP * max_width, joiner)
+        if found is not None:
+            return found
     end, width = forced
     before = texts[end - 1]
     if end - 1 > start and _closes(texts[end]) and before not in HANGING and not _closes(before):
@@ -188,6 +188,28 @@ def _inside_word(
         if kept > start:
             return end - 1, shorter
     return end, width
+
+
+def _after_mark(
+    texts: list[str],
+    widths: list[float],
+    start: int,
+    forced: tuple[int, float],
+    floor: float,
+    joiner: bool,
+) -> tuple[int, float] | None:
+    """The last break after an inner mark (an underscore only if `joiner`) that keeps
+    the line at least `floor` wide, walking back from the `forced` break; None if none."""
+    end, width = forced
+    for k in range(end, start + 1, -1):  # the line is clusters [start, k)
+        if width < floor or texts[k - 1] in HANGING:
+            return None  # the wide word starts after a space: a break before it had no room
+        mark = texts[k - 1]
+        usable = mark in INNER_MARKS and (joiner or mark != NAME_JOINER)
+        if usable and texts[k] not in INNER_MARKS and not _closes(texts[k]):
+            return k, width  # after a run of marks, never inside one: https:// not https:/
+        width -= widths[k - 1]
+    return None
 
 
 def _closes(text: str) -> bool:
