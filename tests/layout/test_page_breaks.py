@@ -526,3 +526,27 @@ def test_a_section_end_does_not_open_a_card_where_a_set_without_one_costs_no_car
     assert stranded_tails(pages) == 0
     assert "A reader lives a thousand lives" in pages[1].alt_text()
     assert all((q := measure(page)) is not None and q.score == 100 for page in pages)
+
+
+LONG_TABLE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "08-long-table.md"
+
+
+def test_a_table_split_over_cards_has_one_row_height(fonts) -> None:
+    """The 14-row table at 500x500 set its rows tight on the card it had to end (31 px)
+    and at their height on the next (43 px), and read as two tables in 24 theme-modes:
+    where one card's table rows are set tight, every card's are."""
+    uneven = []
+    for name in themes.names():
+        for mode in themes.modes(name) or [None]:
+            options = layout.RenderOptions(width=500, height=500, split="autoSplit", mode=mode)
+            post = LONG_TABLE.read_text("utf-8")
+            pages = layout.layout_pages(post, themes.load(name), fonts, options)
+            heights = {
+                round(r.row.height, 1)
+                for page in pages
+                for r in page.rows
+                if " | " in r.row.text  # a table row: one line each in every theme
+            }
+            if len(heights) > 1:
+                uneven.append(f"{name}/{mode}: {sorted(heights)}")
+    assert not uneven

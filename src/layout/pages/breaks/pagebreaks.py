@@ -67,7 +67,7 @@ from ...errors import TooManyPages
 from .breakprices import RULE, BreakPrices
 from .breakrules import TITLE_ROOMY, Surroundings, kept_rule, title_end, title_only
 from .column import Column
-from .squeeze import fitted, price_to_fit
+from .squeeze import fitted, price_to_fit, tight_alike
 
 CARD = 1e3
 # A last card under `LAST_FILL` (bench_quality's half-empty card) costs `LAST_WEIGHT` times
@@ -153,7 +153,8 @@ def paged(
     pages = [column.page(a, b) for a, b in zip(starts, ends, strict=True)]
     if squeezed or column.shrinks[-1]:  # else every card fits as it stands
         bound = squeeze if squeezed else 0.0
-        pages = [fitted(page, height, tight=squeezed, squeeze=bound) for page in pages]
+        fitting = [fitted(page, height, tight=squeezed, squeeze=bound) for page in pages]
+        pages = tight_alike(pages, fitting)
     return Paging(pages, broken)
 
 

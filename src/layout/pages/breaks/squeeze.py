@@ -24,7 +24,7 @@ def fitted(page: list[Row], height: float, tight: bool, squeeze: float = 0.0) ->
     over = place(page).height - height
     if over <= EPSILON or len(page) < 2:
         return page
-    if tight and any(row.tight is not None for row in page):  # a table's, all together
+    if tight and _has_tight(page):  # a table's, all together
         page = _set_tight(page)
         over = place(page).height - height
         if over <= EPSILON:
@@ -64,13 +64,43 @@ def _padded(page: list[Row], keep: float) -> list[Row]:
     return [replace(row, frames=tuple(frames[f.id] for f in row.frames)) for row in page]
 
 
-def _set_tight(page: list[Row]) -> list[Row]:
+def tight_alike(before: list[list[Row]], after: list[list[Row]]) -> list[list[Row]]:
+    """The fitted cards `after` (the cards `before` fitting), a table's rows set tight on
+    every card where one card set them so: a table split over cards set 31-px rows on the
+    card it had to end and 43-px rows on the next, and read as two tables (the long table
+    at 500x500, 24 theme-modes; issue 41). Other tables keep their rows."""
+    tables = {
+        row.source[:1]
+        for was, now in zip(before, after, strict=True)
+        if _has_tight(was) and not _has_tight(now)
+        for row in was
+        if row.tight is not None and row.source
+    }
+    if not tables:
+        return after
+    return [_set_tight(page, ALIKE, tables) if _has_tight(page) else page for page in after]
+
+
+ALIKE = "table rows set tight as on the card the table had to end"
+
+
+def _has_tight(page: list[Row]) -> bool:
+    return any(row.tight is not None for row in page)
+
+
+def _set_tight(
+    page: list[Row],
+    said: str = "table rows set tight to end the card",
+    tables: set[tuple[tuple[str, int], ...]] | None = None,
+) -> list[Row]:
     """`page` with its rows that have a tight form (a table's) in that form, the quality
-    report told so once."""
-    said = "table rows set tight to end the card"
+    report told so (`said`) once; with `tables`, only the rows of those tables (their
+    top-level block) and a header repeated over them."""
     out, told = [], False
+    header = tables is None or _continues(page, tables)  # a header repeated over them
     for row in page:
-        if row.tight is None:
+        own = tables is None or row.source[:1] in tables if row.source else header
+        if row.tight is None or not own:
             out.append(row)
             continue
         note = row.note if told else "; ".join(filter(None, (row.note, said)))
@@ -87,6 +117,12 @@ def _set_tight(page: list[Row]) -> list[Row]:
         )
         told = True
     return out
+
+
+def _continues(page: list[Row], tables: set[tuple[tuple[str, int], ...]]) -> bool:
+    """Whether the card's first table rows are of one of `tables` (a repeated header's)."""
+    first = next((row for row in page if row.tight is not None and row.source), None)
+    return first is not None and first.source[:1] in tables
 
 
 def _shrunk(row: Row, share: float) -> Row:
