@@ -92,6 +92,27 @@ def test_a_poem_follows_its_title_s_alignment(fonts, theme: str, centred: bool) 
         assert max(starts) - min(starts) < 1 and abs(min(starts) - min(_xs(title.items))) < 2
 
 
+def ink_columns(png: bytes) -> np.ndarray:
+    """The pixel columns of a card of the plain theme with anything drawn on them."""
+    pixels = pngcodec.decode(png)[:, :, :3].astype(int)
+    return np.flatnonzero((np.abs(pixels - 255).max(axis=2) > 60).any(axis=0))
+
+
+def test_a_poem_under_a_flush_left_title_is_a_block_in_the_middle_of_the_card(fonts) -> None:
+    """Flush left under a flush-left title, the poem left two-thirds of the card's width
+    empty (23 of 30 theme-modes): the title and its lines keep their shared left edge and
+    the block is centred on the card (`verse.block_centred`)."""
+    [png] = layout.render(POEM, plain("auto"), fonts, layout.RenderOptions(scale=1))
+    width = pngcodec.decode(png).shape[1]
+    inked = ink_columns(png)
+    left, right = inked[0], width - 1 - inked[-1]
+    assert left > 0.25 * width  # moved off the margin
+    assert abs(left - right) < 0.08 * width, (left, right)  # and centred
+    prose = "# 静夜思\n\n" + "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3
+    [png] = layout.render(prose, plain("auto"), fonts, layout.RenderOptions(scale=1))
+    assert ink_columns(png)[0] < 0.1 * width  # a paragraph that fills its lines stays put
+
+
 FUND = Path(__file__).resolve().parents[1] / "cases" / "hard" / "03-fund-explainer.md"
 
 

@@ -59,6 +59,7 @@ from .slidetype import (
     with_code,
 )
 from .spread import ruled_pitch, spread_slides
+from .verse import composed_verse
 from .zoom import (
     best_zoom,
     fault_free,
@@ -185,29 +186,13 @@ def _for_its_length(
     if any(page.height > virtual.height for page in pages):
         fill = 1.0  # a card that grew has no room to spare
     pages, step = short.composed(pages, fill, lay_out, parts=parts)
-    verse = _verse_centred(doc, styles, fonts, images, cards[step], pages)
+    box = content_box(styles, cards[step].width, cards[step].height)
+
+    def again(set_as: Styles) -> list[Page]:
+        return _compose(doc, set_as, fonts, images, cards[step], None)
+
+    verse = composed_verse(styles, box, pages, again)
     return verse or pages, cards[step], zoom * step
-
-
-def _verse_centred(
-    doc: Doc,
-    styles: Styles,
-    fonts: FontBook,
-    images: Mapping[str, bytes],
-    card: Card,
-    pages: list[Page],
-) -> list[Page] | None:
-    """A one-card post of set lines under a centred title, laid out again with its
-    paragraphs centred (`short.is_verse`); None when that is not the case or no longer fits."""
-    if len(pages) != 1 or styles["h1"].align != "center" or styles["body"].align == "center":
-        return None
-    box = content_box(styles, card.width, card.height)
-    if not short.is_verse(pages[0], box.x, box.width):
-        return None
-    body = replace(styles["body"], align="center")
-    centred = replace(styles, roles={**styles.roles, "body": body})
-    trial = _compose(doc, centred, fonts, images, card, None)
-    return trial if len(trial) == 1 else None
 
 
 def _fullest(pages: list[Page], room: float) -> float:

@@ -219,6 +219,11 @@ def is_verse(page: Page, left: float, measure: float) -> bool:
     return len(lines) >= 2 and all(_right(row.items) - left <= VERSE * measure for row in lines)
 
 
+def rows_right(page: Page) -> float:
+    """Where the widest of the page's rows ends (its last glyph's pen origin and one em)."""
+    return max((_right(placed.row.items) for placed in page.rows), default=0.0)
+
+
 def _in_paragraph(row: Row) -> bool:
     return bool(row.text.strip()) and bool(row.source) and row.source[-1][0] == "Paragraph"
 
