@@ -278,12 +278,14 @@ class Row:
     flowchart drawn top-down), for the quality report.
     `min_scale` under 1 marks a figure (a picture, a diagram) the page breaker may draw
     down to that share of its size where this saves a card left half empty; `scale` is
-    the share it chose (the row is drawn scaled, centred). `tight` is the same row set
-    shorter (a table row with less padding), which the page breaker may put in its place
-    to end a card rather than split what it ends. `stretch` is the em justification added
-    to the line's widest CJK gap, for the quality report (0: a line not spread). `panels`
-    are the containers drawn inside a row of columns side by side (frame, top, bottom from
-    the row's top): the decorations tied to a quote's panel find them there.
+    the share it chose (the row is drawn scaled, centred); `max_scale` over 1 marks a
+    diagram a card it leaves mostly empty may draw up to that share (`grow.py`). `tight`
+    is the same row set shorter (a table row with less padding), which the page breaker
+    may put in its place to end a card rather than split what it ends. `stretch` is the em
+    justification added to the line's widest CJK gap, for the quality report (0: a line
+    not spread). `panels` are the containers drawn inside a row of columns side by side
+    (frame, top, bottom from the row's top): the decorations tied to a quote's panel find
+    them there.
     """
 
     height: float
@@ -302,6 +304,7 @@ class Row:
     note: str = ""
     min_scale: float = 1.0
     scale: float = 1.0
+    max_scale: float = 1.0
     stretch: float = 0.0
     tight: Row | None = None
     panels: tuple[tuple[Frame, float, float], ...] = ()

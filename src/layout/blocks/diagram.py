@@ -32,7 +32,7 @@ from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
 from .diagramink import painted
-from .figures import FIGURE_FLOOR, figure_floor, label_floor
+from .figures import FIGURE_FLOOR, figure_ceiling, figure_floor, label_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -397,13 +397,16 @@ def _figure(
     items = tuple(item for _, item in painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(items, dx=x, scale=scale)
+    smallest = _smallest_label(drawing)
+    body = styles["body"].size
     return Row(
         height=drawing.height * scale,
         items=(group,),
         frames=ctx.frames,
         text=drawing.text,
         note=drawing.note,
-        min_scale=figure_floor(ctx, scale, label_floor(_smallest_label(drawing))),
+        min_scale=figure_floor(ctx, scale, label_floor(smallest)),
+        max_scale=figure_ceiling(ctx, drawing.width * scale, smallest * scale, body),
     )
 
 

@@ -5,7 +5,9 @@ source with no readable image becomes a tinted placeholder with its alt text.
 
 A figure at the top level may be drawn smaller by the page breaker, down to `FIGURE_FLOOR`
 of its size, where that lets it end a card rather than leave the card half empty
-(`pagebreaks`); its caption is a row of its own, kept with it and never scaled.
+(`pagebreaks`); its caption is a row of its own, kept with it and never scaled. A diagram
+may also be drawn larger on a card it leaves mostly empty (`figure_ceiling`); a picture
+is not (its pixels would show).
 """
 
 from __future__ import annotations
@@ -25,6 +27,11 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 # to end a card; tile grids split between lines": 0.6 and 0.8 measured).
 FIGURE_FLOOR = 0.7
 LEGIBLE_LABEL = 10.0  # px: a diagram drawn smaller to end a card keeps its labels this large
+# A diagram on a card it leaves mostly empty may be drawn up to this share of its size
+# (pages/breaks/grow.py), within the measure and its smallest label no larger than body
+# text: three messages of a sequence alone in the top third of a card read as a card left
+# empty (the mixed-diagram post's last card in 30 theme-modes).
+FIGURE_CEILING = 1.5
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
 
@@ -74,6 +81,15 @@ def figure_floor(ctx: Ctx, drawn_at: float = 1.0, least: float = FIGURE_FLOOR) -
     size: `least` (`FIGURE_FLOOR`, or a diagram's `label_floor`) of that size, at the top
     level only (a scaled row is centred on the card, which is not a container's centre)."""
     return 1.0 if ctx.frames else min(1.0, least / drawn_at)
+
+
+def figure_ceiling(ctx: Ctx, width: float, smallest_label: float, body: float) -> float:
+    """The `max_scale` of a diagram row in `ctx` drawn `width` wide, its smallest label
+    `smallest_label` px: up to `FIGURE_CEILING`, the measure, and that label at `body` px;
+    1 in a container (a scaled row is centred on the card, not in its container)."""
+    if ctx.frames or width <= 0:
+        return 1.0
+    return max(1.0, min(FIGURE_CEILING, ctx.width / width, body / smallest_label))
 
 
 def label_floor(smallest_label: float) -> float:

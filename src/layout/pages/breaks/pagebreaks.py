@@ -67,6 +67,7 @@ from ...errors import TooManyPages
 from .breakprices import RULE, BreakPrices
 from .breakrules import TITLE_ROOMY, Surroundings, kept_rule, title_end, title_only
 from .column import Column
+from .grow import grown
 from .squeeze import fitted, price_to_fit, tight_alike
 
 CARD = 1e3
@@ -155,6 +156,7 @@ def paged(
         bound = squeeze if squeezed else 0.0
         fitting = [fitted(page, height, tight=squeezed, squeeze=bound) for page in pages]
         pages = tight_alike(pages, fitting)
+    pages = [grown(page, height) for page in pages]
     return Paging(pages, broken)
 
 

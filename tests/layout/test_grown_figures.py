@@ -1,0 +1,57 @@
+"""A card its diagrams leave mostly empty draws them larger (pages/breaks/grow.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Row
+from inkcard.layout.base.placing import place
+from inkcard.layout.pages.breaks.grow import FULL, ROOMY, grown
+from inkcard.layout.pages.quality import measure
+
+MIXED = Path(__file__).resolve().parents[1] / "cases" / "hard" / "09-mixed-diagrams.md"
+
+
+def _card(figure_height: float, max_scale: float = 1.5, scale: float = 1.0) -> list[Row]:
+    heading = Row(30.0, (), text="h", keep_with_next=True)
+    figure = Row(figure_height, (), text="[fig]", max_scale=max_scale, scale=scale)
+    return [heading, figure]
+
+
+def test_a_diagram_alone_on_a_roomy_card_grows_to_its_ceiling_or_the_card_s_fill() -> None:
+    # 130 of 500: the figure may grow to 1.5 (its ceiling) before the card is FULL
+    [_, figure] = grown(_card(100.0), 500.0)
+    assert figure.scale == 1.5 and "150%" in figure.note
+    # 230 of 400: it grows only until the card is FULL (320)
+    page = grown(_card(200.0), 400.0)
+    assert page[1].scale == pytest.approx(1 + (FULL * 400 - 230) / 200)
+    assert place(page).height == pytest.approx(FULL * 400)
+
+
+def test_a_full_card_a_picture_and_a_shrunk_figure_keep_their_size() -> None:
+    full = _card(ROOMY * 500.0)  # with its heading, over ROOMY
+    assert grown(full, 500.0) == full
+    picture = _card(100.0, max_scale=1.0)  # a picture: no ceiling over 1
+    assert grown(picture, 500.0) == picture
+    shrunk = _card(100.0, scale=0.8)  # drawn smaller to end the card: not grown back
+    assert grown(shrunk, 500.0) == shrunk
+
+
+def test_the_mixed_diagram_post_s_lone_sequence_is_drawn_larger_and_stays_on_its_card(
+    fonts,
+) -> None:
+    """The three-message sequence stood alone in the top third of the last card, smaller
+    than the text, in 27 theme-modes at 440x586."""
+    larger = 0
+    for name in themes.names():
+        for mode in themes.modes(name) or [None]:
+            options = layout.RenderOptions(split="autoSplit", mode=mode)
+            pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load(name), fonts, options)
+            for page in pages:
+                assert measure(page).fill <= 1.0 + 1e-6, name
+            last = pages[-1]
+            larger += any(p.row.scale > 1.0 for p in last.rows)
+    assert larger >= 20
