@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import regex
@@ -353,3 +354,29 @@ def test_a_heading_full_of_pauses_is_balanced_in_a_bounded_number_of_trials() ->
             assert calls < 2_000, (width, calls)
     finally:
         linebreak.break_lines = greedy
+
+
+DENSE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "10-headings-dense.md"
+
+
+def test_a_heading_breaks_at_a_pause_inside_brackets_only_where_it_must(fonts) -> None:
+    """The dense post's title ended a line on the 、 inside "（收入、踩坑与心态）" in 14
+    theme-modes at 440x586, a pause counted as punctuation though it lists within one
+    phrase: only a pause outside brackets ranks a break (`linebreak._bracket_depths`)."""
+    post = DENSE.read_text("utf-8")
+    inside = []
+    for theme_mode in THEME_MODES:
+        rows = heading_rows(post, theme_mode, 440, fonts)
+        title = [row for row in rows if row.source and row.source[0] == ("Heading", 0)]
+        if any(row.text.strip().endswith("（收入、") for row in title):
+            inside.append(theme_mode)
+    assert not inside
+
+
+def test_a_pause_inside_brackets_is_no_pause() -> None:
+    from inkcard.layout.text.linebreak import _bracket_depths
+
+    text = list("复盘（收入、踩坑）后，再说")
+    depths = _bracket_depths(text)
+    assert depths[text.index("、") + 1] == 1  # inside
+    assert depths[text.index("，") + 1] == 0  # after the bracket closed

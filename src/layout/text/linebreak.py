@@ -34,6 +34,9 @@ BALANCE_STEPS = 16  # widths tried between the balanced and the full one for bre
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
 PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
+# Inside these a pause lists within one phrase ("（收入、踩坑与心态）"): no heading line ends there.
+OPENING = frozenset("（(「『【《〈“")
+CLOSING = frozenset("）)」』】》〉”")
 PAUSE_SHARE = 0.4  # a first line that ends at a pause may be this share of the second
 # A heading line that ends on one of these ends a modifier ("5 个让效率翻倍的 / 小习惯"): a
 # softer pause than punctuation, but a break between two words of one clause ("5 个让效率 /
@@ -390,8 +393,9 @@ def _after_pause(
     个让效率翻倍的 / 小习惯"). Of several that end as well, the most even."""
     chosen, evenness = best, 0.0
     edged = edges or [NO_EDGES] * len(texts)
+    depth = _bracket_depths(texts)
     for i, text in enumerate(texts[:-1]):
-        if text[-1:] not in PAUSES or allowed[i] != ALLOWED:
+        if text[-1:] not in PAUSES or allowed[i] != ALLOWED or depth[i + 1]:
             continue
         first = measured(texts, widths, edged, 0, i + 1, max_width)
         if first is None:
@@ -426,14 +430,27 @@ def _ends(lines: list[LineRange], texts: list[str]) -> tuple[int, int]:
     phrase end: `PHRASE_ENDS`, or a space (a writer's own break in CJK text: "成都3天2晚🐼
     / 不踩雷的City Walk路线"; in English every line ends at one, and none wins)."""
     pauses = ends = 0
+    depth = _bracket_depths(texts)
     for line in lines[:-1]:
         end = line.end
         while end > line.start and texts[end - 1] in HANGING:
             end -= 1
         last = texts[end - 1][-1:] if end > line.start else ""
-        pauses += last in PAUSES
+        pauses += last in PAUSES and not depth[end]
         ends += last in PHRASE_ENDS or end < line.end
     return pauses, ends
+
+
+def _bracket_depths(texts: list[str]) -> list[int]:
+    """How many brackets are open before each cluster (and after the last): a comma inside
+    "（收入、踩坑与心态）" lists within one phrase, and a heading broken there reads as
+    "第一年复盘（收入、 / 踩坑与心态）" (14 theme-modes), not as a pause."""
+    depths, depth = [0], 0
+    for text in texts:
+        depth += sum(char in OPENING for char in text)
+        depth = max(0, depth - sum(char in CLOSING for char in text))
+        depths.append(depth)
+    return depths
 
 
 def widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:
