@@ -16,8 +16,11 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.pages.quality import measure
 
-PARA = "这篇文章讲的是一个简单的道理：好的卡片在手机上也要看得清楚，字太小就没有人读。" * 3
-POST = "# 看得清楚\n\n" + "\n\n".join([PARA] * 5)
+# Paragraphs of two lines at the legible zoom, which no set of breaks splits: a longer
+# paragraph split over slides is a fault a smaller zoom may clear (`zoom.split_paragraphs`).
+SENTENCE = "这篇文章讲的是一个简单的道理：好的卡片在手机上也要看得清楚，字太小就没有人读。"
+PARA = SENTENCE * 2
+POST = "# 看得清楚\n\n" + "\n\n".join([PARA] * 8)
 CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
 
@@ -51,7 +54,7 @@ def test_a_post_the_legible_zoom_would_leave_half_empty_keeps_the_roomier_one(fo
     """Six paragraphs under a title: on legible apple-notes slides one card before the
     last was left under 55 % full; slides 4 % smaller fill every card but the last (the
     zoom ladder stops there, above the roomy zoom's 9.3 px)."""
-    post = "# 看得清楚\n\n" + "\n\n".join([PARA] * 6)
+    post = "# 看得清楚\n\n" + "\n\n".join([SENTENCE * 3] * 6)
     pages = layout.layout_pages(post, themes.load("apple-notes"), fonts, SLIDE)
     assert all(measure(page).fill >= 0.55 for page in pages[:-1])
     assert 9.0 <= min(measure(page).smallest_text for page in pages) < 9.95

@@ -307,3 +307,18 @@ def test_a_post_with_code_is_one_predicate(post: str, code: bool) -> None:
     """The page breaker and the zoom ladder ask the same question (`has_code`): the breaker
     took a Mermaid diagram's rows for code and kept a deck's short end a card's."""
     assert has_code(parse(post)) is code
+
+
+def test_a_paragraph_a_smaller_zoom_holds_on_one_slide_is_not_split_over_two() -> None:
+    """The essay at 1600x900 in darktech cut "and exclusion was / dangerous." over two
+    legible slides, three of its paragraphs parted mid-sentence with room left on the
+    slide before: a paragraph a slide holds with room to spare, split, is a fault the zoom
+    ladder weighs (`zoom.split_paragraphs`), and 0.93 of the zoom sets each one whole."""
+    cards = pages((HARD / "05-english-essay.md").read_text("utf-8"), "darktech")
+    slides: dict[tuple[str, int], set[int]] = {}
+    for n, page in enumerate(cards):
+        for placed in page.rows:
+            if placed.row.source and placed.row.source[0][0] == "Paragraph":
+                slides.setdefault(placed.row.source[0], set()).add(n)
+    assert all(len(found) == 1 for found in slides.values()), slides
+    assert not any(measure(page).broken_rules for page in cards)

@@ -237,9 +237,32 @@ def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
     broken, sparse = _faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
-    late = _two(pages, measures) + _tail_last(pages, measures)
+    late = _two(pages, measures) + _tail_last(pages, measures) + split_paragraphs(pages)
     late += stranded_tails(pages) if strands else 0
     return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages) + late
+
+
+def split_paragraphs(pages: list[Page]) -> int:
+    """The paragraphs split over slides that one slide holds with room to spare (under
+    `PARAGRAPH_WHOLE` of it): a deck read slide by slide loses the sentence at each such
+    break (the essay at 1600x900 cut "and exclusion was / dangerous." over two slides with
+    room left on the first, where 0.92 of the zoom sets every paragraph whole)."""
+    room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
+    first: dict[tuple[str, int], int] = {}
+    tall: dict[tuple[str, int], float] = {}
+    split: set[tuple[str, int]] = set()
+    for number, page in enumerate(pages):
+        for placed in page.rows:
+            block = placed.row.source[:1]
+            if not block or block[0][0] != "Paragraph":
+                continue
+            tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
+            if first.setdefault(block[0], number) != number:
+                split.add(block[0])
+    return sum(tall[block] <= PARAGRAPH_WHOLE * room for block in split)
+
+
+PARAGRAPH_WHOLE = 0.8
 
 
 def _two(pages: list[Page], measures: list[Quality | None]) -> bool:
