@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke, shift
+from ..base.boxes import Fill, Frame, Group, Item, Rect, Row, Shape, Stroke
 from ..parse.doc import ListBlock, ListItem, Text
 from ..style.schema import Style
 from ..text.linebox import TextLine
@@ -30,8 +30,12 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
     style = flow.styles["list"]
     if not ctx.depth and _has_panel(style):  # a top-level list in a panel
         ctx = inset(ctx, style, list_panel(flow, style, ctx))
-    width = list_indent(flow, block, style)
-    inner = replace(indent(ctx, width), depth=ctx.depth + 1, tight=block.tight)
+    numbers = _plain_numbers(flow, block, ctx)
+    inner = replace(
+        indent(ctx, list_indent(flow, block, style, numbers)),
+        depth=ctx.depth + 1,
+        tight=block.tight,
+    )
     rows: list[Row] = []
     item_ends: list[int] = []  # the index of each item's last row
     for number, item in enumerate(block.items, start=block.start):
@@ -43,7 +47,7 @@ def list_block(flow: Layouter, block: ListBlock, ctx: Ctx) -> Part:
             flow.spend((empty,))
             part = Part((empty,))
         first = part.rows[0]
-        marker = _marker(flow, block, item, number, first, inner, width)
+        marker = _marker(flow, block, item, number, first, inner, numbers.get(number))
         gap = style.item_gap if block.tight else max(style.item_gap, part.top)
         rows.append(replace(first, items=marker + first.items, gap=gap))
         rows.extend(part.rows[1:])
@@ -64,10 +68,16 @@ def _keep_two_items_together(rows: list[Row], item_ends: list[int]) -> None:
 
 
 def _marker(
-    flow: Layouter, block: ListBlock, item: ListItem, number: int, row: Row, ctx: Ctx, width: float
+    flow: Layouter,
+    block: ListBlock,
+    item: ListItem,
+    number: int,
+    row: Row,
+    ctx: Ctx,
+    plain: TextLine | None,
 ) -> tuple[Item, ...]:
     """The marker of `item`, whose first row is `row`, left of `ctx` (the item's text
-    box) in the list's indent `width`."""
+    box), in the list's indent; `plain`: its number set as text (`_plain_numbers`)."""
     style = flow.styles["list"]
     body = flow.styles["body"]
     baseline = row.baseline or flow.metrics(body).baseline
@@ -77,9 +87,8 @@ def _marker(
         return _checkbox(flow, item.checked, ctx.x - style.marker_gap, mid)
     if block.ordered and style.number_style != "plain":
         return number_badge(flow, number, ctx.x - style.marker_gap, mid)[0]
-    if block.ordered:
-        label = _number_lines(flow, number, replace(ctx, color=color), width)
-        return tuple(i for line in label[:1] for i in shift(line.items, baseline - line.baseline))
+    if plain is not None:
+        return (Group(plain.items, dx=ctx.x - style.marker_gap, dy=baseline - plain.baseline),)
     r = style.marker_size / 2
     cx = ctx.x - style.marker_gap - r
     box = Rect(cx - r, mid - r, 2 * r, 2 * r)
@@ -99,26 +108,42 @@ def list_panel(flow: Layouter, style: Style, ctx: Ctx) -> Frame:
     return replace(frame, decor=decor)
 
 
-def list_indent(flow: Layouter, block: ListBlock, style: Style) -> float:
+def list_indent(
+    flow: Layouter, block: ListBlock, style: Style, numbers: dict[int, TextLine]
+) -> float:
     """The list's indent; a number too wide for it (a badge, or "10." in a theme whose
-    indent holds "9.") widens it so the widest number and its gap fit: a browser would let
-    the number spill into the margin, a card has no margin to spill into."""
+    indent holds "9.": `numbers`, `_plain_numbers`) widens it so the widest number and its
+    gap fit: a browser would let the number spill into the margin, a card has no margin to
+    spill into."""
     if not block.ordered or not block.items:
         return style.indent
-    last = block.start + len(block.items) - 1
     if style.number_style == "plain":
-        sizes = (_number_lines(flow, n, Ctx(0.0, 1e4), 1e4)[0].width for n in {block.start, last})
+        widest = max((line.width for line in numbers.values()), default=0.0)
     else:
-        sizes = (number_badge(flow, n, 0.0, 0.0)[1] for n in {block.start, last})
-    return max(style.indent, max(sizes) + style.marker_gap)
+        last = block.start + len(block.items) - 1
+        widest = max(number_badge(flow, n, 0.0, 0.0)[1] for n in {block.start, last})
+    return max(style.indent, widest + style.marker_gap)
 
 
-def _number_lines(flow: Layouter, number: int, ctx: Ctx, width: float) -> list[TextLine]:
-    """A plain list number ("7.") set right-aligned in the indent `width` left of `ctx`."""
-    gap = flow.styles["list"].marker_gap
-    box = max(1.0, width - gap)
-    text, body = (Text(f"{number}."),), flow.styles["body"]
-    return flow.text_lines(text, body, ctx, x=ctx.x - width, width=box, align="right")
+def _plain_numbers(flow: Layouter, block: ListBlock, ctx: Ctx) -> dict[int, TextLine]:
+    """An ordered list's numbers set as text ("7."), each on one line whatever its width
+    (a number wrapped in a narrow box drew "1" for "10."), its right edge at x = 0; none
+    for a list of bullets or badges. Laid out once: they set the indent and are drawn."""
+    style = flow.styles["list"]
+    if not block.ordered or style.number_style != "plain":
+        return {}
+    body = flow.styles["body"]
+    look = replace(ctx, color=style.marker_color or body.color)
+    numbers: dict[int, TextLine] = {}
+    for number, item in enumerate(block.items, start=block.start):
+        if item.checked is None:  # a task item draws its box
+            text = (Text(f"{number}."),)
+            lines = flow.text_lines(text, body, look, x=-_NO_WRAP, width=_NO_WRAP, align="right")
+            numbers[number] = lines[0]
+    return numbers
+
+
+_NO_WRAP = 1e4  # px: a line box no list number fills
 
 
 def number_badge(
