@@ -55,3 +55,25 @@ def test_the_mixed_diagram_post_s_lone_sequence_is_drawn_larger_and_stays_on_its
             last = pages[-1]
             larger += any(p.row.scale > 1.0 for p in last.rows)
     assert larger >= 20
+
+
+JAPANESE = MIXED.parent / "06-japanese-diagram.md"
+
+
+def test_a_diagram_drawn_smaller_to_end_a_card_keeps_its_labels_9_px_on_a_phone(fonts) -> None:
+    """The Japanese post's flowchart shrank to 74 % under its lead (labels 8.4 px on a
+    phone) in 21 theme-modes at 440x586: to end a card a diagram keeps its smallest label
+    `SHRUNK_LABEL` (11 px on the 440-px card), where it takes a card more at its size."""
+    from inkcard.layout.blocks.figures import SHRUNK_LABEL
+
+    assert SHRUNK_LABEL * 360 / 440 >= 9.0
+    shrunk = []
+    for name in themes.names():
+        for mode in themes.modes(name) or [None]:
+            options = layout.RenderOptions(split="autoSplit", mode=mode)
+            post = JAPANESE.read_text("utf-8")
+            for page in layout.layout_pages(post, themes.load(name), fonts, options):
+                shrunk += [
+                    p.scale for p in page.rows if "課題を作る" in p.row.text and p.scale < 0.78
+                ]
+    assert not shrunk

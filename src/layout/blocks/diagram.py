@@ -1,14 +1,15 @@
 """A fenced ```mermaid block + its box → `Part`: the diagram as one unbreakable figure row.
 
-The drawing (`diagrams.draw_diagram`) is scaled down, never up, to the content width and
-the card's height, centred, and painted in the theme's colours: text and muted text, the
-link colour for node outlines, the code panel for node fills, and for a pie's slices and a
-mind map's branches series colours made from the link and syntax colours
+The drawing (`diagrams.draw_diagram`) is scaled down to the content width and the card's
+height (up only on a card it leaves mostly empty, `pages/breaks/grow.py`), centred, and
+painted in the theme's colours: text and muted text, the link colour for node outlines,
+the code panel for node fills, and for a pie's slices and a mind map's branches series
+colours made from the link and syntax colours
 (`diagrams.palette`: distinct, each 3:1 from the next). The row's text (the card's alt
 text) is the diagram's labels. A diagram we do not draw stays a code block, with a
 one-line note under it saying why. Like a picture (`figures`), the row may be drawn
 smaller to end a card, never under `FIGURE_FLOOR` of the diagram's own size in all, nor
-so small that its smallest label reads under `LEGIBLE_LABEL` px (`figures.label_floor`). A
+so small that its smallest label reads under `SHRUNK_LABEL` px (`figures.label_floor`). A
 sequence is never drawn under `SEQUENCE_FLOOR` at all: compact, or cut into bands, else
 as the list of its steps (`seqsteps`), and past that shown as its source, said in the
 quality report. A sequence whose width alone would set its labels under `LEGIBLE_LABEL`
@@ -32,7 +33,7 @@ from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
 from .diagramink import painted
-from .figures import FIGURE_FLOOR, figure_ceiling, figure_floor, label_floor
+from .figures import FIGURE_FLOOR, SHRUNK_LABEL, figure_ceiling, figure_floor, label_floor
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -405,7 +406,7 @@ def _figure(
         frames=ctx.frames,
         text=drawing.text,
         note=drawing.note,
-        min_scale=figure_floor(ctx, scale, label_floor(smallest)),
+        min_scale=figure_floor(ctx, scale, label_floor(smallest, SHRUNK_LABEL)),
         max_scale=figure_ceiling(ctx, drawing.width * scale, smallest * scale, body),
     )
 

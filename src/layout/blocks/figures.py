@@ -26,7 +26,11 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 # the reader met in the text (docs/decisions/engine.md, "2026-12-03: figures drawn smaller
 # to end a card; tile grids split between lines": 0.6 and 0.8 measured).
 FIGURE_FLOOR = 0.7
-LEGIBLE_LABEL = 10.0  # px: a diagram drawn smaller to end a card keeps its labels this large
+LEGIBLE_LABEL = 10.0  # px: a diagram set to fit its measure keeps its labels this large
+# px: a diagram drawn smaller only to end a card keeps its labels this large, 9 px on a
+# phone 360 px wide: at 10 the Japanese post's flowchart shrank to 74 % under its lead
+# (8.4 px on a phone) in 21 theme-modes, where a card more holds it whole at its size.
+SHRUNK_LABEL = 11.0
 # A diagram on a card it leaves mostly empty may be drawn up to this share of its size
 # (pages/breaks/grow.py), within the measure and its smallest label no larger than body
 # text: three messages of a sequence alone in the top third of a card read as a card left
@@ -92,12 +96,12 @@ def figure_ceiling(ctx: Ctx, width: float, smallest_label: float, body: float) -
     return max(1.0, min(FIGURE_CEILING, ctx.width / width, body / smallest_label))
 
 
-def label_floor(smallest_label: float) -> float:
+def label_floor(smallest_label: float, legible: float = LEGIBLE_LABEL) -> float:
     """The least share of its size a diagram whose smallest label is `smallest_label` px
-    is drawn at to end a card: `FIGURE_FLOOR`, or more where that would set its labels
-    under `LEGIBLE_LABEL` (a sequence's 12-px messages at 70 % were 8.4 px, 6.9 px on a
-    phone, in a card that gained nothing a reader wanted)."""
-    return max(FIGURE_FLOOR, min(1.0, LEGIBLE_LABEL / smallest_label))
+    is drawn at: `FIGURE_FLOOR`, or more where that would set its labels under `legible`
+    px (`LEGIBLE_LABEL`; to end a card, `SHRUNK_LABEL`: a sequence's 12-px messages at
+    70 % were 8.4 px, 6.9 px on a phone, in a card that gained nothing a reader wanted)."""
+    return max(FIGURE_FLOOR, min(1.0, legible / smallest_label))
 
 
 def _caption(flow: Layouter, alt: str, style: Style, ctx: Ctx) -> tuple[float, tuple[Item, ...]]:
