@@ -77,3 +77,13 @@ def test_a_diagram_drawn_smaller_to_end_a_card_keeps_its_labels_9_px_on_a_phone(
                     p.scale for p in page.rows if "課題を作る" in p.row.text and p.scale < 0.78
                 ]
     assert not shrunk
+
+
+def test_a_slide_shrinks_its_diagram_to_the_legible_label_not_the_card_s(fonts) -> None:
+    """At `SHRUNK_LABEL` pop-art's mixed post at 1600x900 left its title alone on a slide
+    and the pie on the next (4 slides, a heading last on one): a slide's virtual px are
+    drawn zoomed, and its diagrams shrink to `LEGIBLE_LABEL` as before (3 slides)."""
+    options = layout.RenderOptions(width=1600, height=900, split="autoSplit")
+    pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load("pop-art"), fonts, options)
+    assert len(pages) == 3
+    assert not any(measure(page).broken_rules for page in pages)

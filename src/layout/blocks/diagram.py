@@ -33,7 +33,15 @@ from ..errors import DiagramError
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
 from .diagramink import painted
-from .figures import FIGURE_FLOOR, SHRUNK_LABEL, figure_ceiling, figure_floor, label_floor
+from .figures import (
+    FIGURE_FLOOR,
+    LEGIBLE_LABEL,
+    SHRUNK_LABEL,
+    figure_ceiling,
+    figure_floor,
+    label_floor,
+    on_a_slide,
+)
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
@@ -84,7 +92,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
         rows = rows or _banded_as_written(flow, block.code, drawing, setter, ctx, limit)
         rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
-        rows = [_figure(drawing, setter, flow.styles, ctx, limit)]
+        rows = [_figure(drawing, setter, flow, ctx, limit)]
     least = _least_scale(rows, 1.0)
     if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
         rows = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
@@ -127,7 +135,7 @@ def _as_steps(
     rows = _banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
     if len(rows) > 1 and limit and full:
         rows = _on_fewer_cards(flow, seq, setter, ctx, (limit, full), rows, steps.height)
-    rows = rows or [_figure(steps, setter, flow.styles, ctx, limit)]
+    rows = rows or [_figure(steps, setter, flow, ctx, limit)]
     if _least_scale(rows, 1.0) < SEQUENCE_FLOOR:
         return []
     note = (
@@ -158,7 +166,7 @@ def _on_fewer_cards(
         if STEPS_SHRINK <= each <= scale:
             smaller = layout_steps(seq, setter.measure, ctx.width / each)
             fewer = _banded(smaller, setter, flow.styles, ctx, limit, full) or [
-                _figure(smaller, setter, flow.styles, ctx, limit)  # whole on one card
+                _figure(smaller, setter, flow, ctx, limit)  # whole on one card
             ]
             if len(fewer) < len(rows):
                 return fewer
@@ -262,9 +270,7 @@ def _parted(
         return fit_scale(part, ctx.width, rooms[min(index, 1)]) >= FIGURE_FLOOR
 
     parts = draw_in_parts(flow.diagrams, block.code, setter.measure, fits, MAX_BANDS)
-    rows = [
-        _figure(part, setter, flow.styles, ctx, rooms[min(i, 1)]) for i, part in enumerate(parts)
-    ]
+    rows = [_figure(part, setter, flow, ctx, rooms[min(i, 1)]) for i, part in enumerate(parts)]
     # the note of the form it was drawn in (turned, labels wrapped) is not the parts'
     note = f"a large diagram split into {len(parts)} parts, each whole, to keep its labels legible"
     first = replace(rows[0], text=drawing.text, note=note) if rows else None  # the whole's text
@@ -392,8 +398,9 @@ def _heads_span(drawing: Drawing) -> tuple[float, float]:
 
 
 def _figure(
-    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, limit: float | None
+    drawing: Drawing, setter: LabelSetter, flow: Layouter, ctx: Ctx, limit: float | None
 ) -> Row:
+    styles = flow.styles
     scale = fit_scale(drawing, ctx.width, limit)
     items = tuple(item for _, item in painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
@@ -406,9 +413,17 @@ def _figure(
         frames=ctx.frames,
         text=drawing.text,
         note=drawing.note,
-        min_scale=figure_floor(ctx, scale, label_floor(smallest, SHRUNK_LABEL)),
+        min_scale=figure_floor(ctx, scale, label_floor(smallest, _shrunk_label(flow, ctx))),
         max_scale=figure_ceiling(ctx, drawing.width * scale, smallest * scale, body),
     )
+
+
+def _shrunk_label(flow: Layouter, ctx: Ctx) -> float:
+    """The least px a diagram shrunk to end a card keeps its smallest label at: a card's
+    `SHRUNK_LABEL`; a slide's `LEGIBLE_LABEL` (its virtual px are drawn zoomed, and at 11
+    pop-art's mixed post left its title alone on a slide over the pie on the next)."""
+    full = flow.max_row_height
+    return LEGIBLE_LABEL if full and on_a_slide(ctx.width, full) else SHRUNK_LABEL
 
 
 def _smallest_label(drawing: Drawing) -> float:

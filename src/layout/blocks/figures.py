@@ -36,6 +36,7 @@ SHRUNK_LABEL = 11.0
 # text: three messages of a sequence alone in the top third of a card read as a card left
 # empty (the mixed-diagram post's last card in 30 theme-modes).
 FIGURE_CEILING = 1.5
+SLIDE_WIDE = 1.4  # a card whose text box is this many times wider than tall is a slide
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
 
@@ -94,6 +95,11 @@ def figure_ceiling(ctx: Ctx, width: float, smallest_label: float, body: float) -
     if ctx.frames or width <= 0:
         return 1.0
     return max(1.0, min(FIGURE_CEILING, ctx.width / width, body / smallest_label))
+
+
+def on_a_slide(width: float, height: float) -> bool:
+    """Whether a text box `width` by `height` is a slide's (`SLIDE_WIDE`)."""
+    return width >= SLIDE_WIDE * height
 
 
 def label_floor(smallest_label: float, legible: float = LEGIBLE_LABEL) -> float:

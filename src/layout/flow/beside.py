@@ -19,11 +19,11 @@ from collections.abc import Sequence
 
 from ..base.placing import place
 from ..blocks.components import COLUMN_GAP, side_by_side
+from ..blocks.figures import on_a_slide
 from ..blocks.parts import Ctx, Layouter, Part
 from ..blocks.tableflow import SMALL_TABLE, table_width
 from ..parse.doc import Block, Callout, Heading, Quote, Rule, Table
 
-WIDE = 1.4  # a card whose text box is this many times wider than tall is a slide
 TABLE_SHARE = (0.5, 0.68)  # the least and the most of the width a table beside a note takes
 NOTES = (Quote, Callout)  # asides: a source line or a caption (a paragraph) reads under its table
 
@@ -56,7 +56,7 @@ def table_and_note(
 def _wide(flow: Layouter, ctx: Ctx) -> bool:
     """Whether `ctx` is the whole text box of a fixed-size card wider than tall."""
     limit = flow.max_row_height
-    return limit is not None and not ctx.frames and not ctx.depth and ctx.width >= WIDE * limit
+    return limit is not None and not ctx.frames and not ctx.depth and on_a_slide(ctx.width, limit)
 
 
 def _has_note(blocks: Sequence[Block], index: int) -> bool:

@@ -99,7 +99,8 @@ def _set_tight(
     out, told = [], False
     header = tables is None or _continues(page, tables)  # a header repeated over them
     for row in page:
-        own = tables is None or row.source[:1] in tables if row.source else header
+        # a row of no block is a header repeated over a table's rows
+        own = (tables is None or row.source[:1] in tables) if row.source else header
         if row.tight is None or not own:
             out.append(row)
             continue
