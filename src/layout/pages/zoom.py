@@ -176,20 +176,10 @@ def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> 
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
     last = measures[-1] if len(pages) > 1 else None
-    seen: dict[tuple[str, int], int] = {}
-    tall: dict[tuple[str, int], float] = {}
-    room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
-    for number, page in enumerate(pages):
-        for placed in page.rows:
-            block = placed.row.source[:1]
-            if block and block[0][0] in _UNITS:
-                tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
-                seen.setdefault(block[0], number)
-                if seen[block[0]] != number:
-                    seen[block[0]] = -1  # split
     # a block far taller than a slide splits at any zoom the ladder tries (its smallest
     # zoom gives 13 % more room, a table's tight rows 30 % less height): no fault of one
-    split = sum(value == -1 and tall[block] <= BEYOND * room for block, value in seen.items())
+    room = _room(pages)
+    split = sum(tall <= BEYOND * room for tall in _split_heights(pages, _UNITS))
     stub = last is not None and last.fill < LAST_FULL_ENOUGH
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     sparse = sum(_sparse(page, quality) for page, quality in before_last)
@@ -247,19 +237,29 @@ def split_paragraphs(pages: list[Page]) -> int:
     `PARAGRAPH_WHOLE` of it): a deck read slide by slide loses the sentence at each such
     break (the essay at 1600x900 cut "and exclusion was / dangerous." over two slides with
     room left on the first, where 0.92 of the zoom sets every paragraph whole)."""
-    room = min((page.fit.room for page in pages if page.fit is not None), default=0.0)
+    room = _room(pages)
+    return sum(tall <= PARAGRAPH_WHOLE * room for tall in _split_heights(pages, ("Paragraph",)))
+
+
+def _room(pages: list[Page]) -> float:
+    """The least content box height of the set's cards."""
+    return min((page.fit.room for page in pages if page.fit is not None), default=0.0)
+
+
+def _split_heights(pages: list[Page], kinds: tuple[str, ...]) -> list[float]:
+    """How tall each top-level block of `kinds` is that the set splits over cards."""
     first: dict[tuple[str, int], int] = {}
     tall: dict[tuple[str, int], float] = {}
     split: set[tuple[str, int]] = set()
     for number, page in enumerate(pages):
         for placed in page.rows:
             block = placed.row.source[:1]
-            if not block or block[0][0] != "Paragraph":
+            if not block or block[0][0] not in kinds:
                 continue
             tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
             if first.setdefault(block[0], number) != number:
                 split.add(block[0])
-    return sum(tall[block] <= PARAGRAPH_WHOLE * room for block in split)
+    return [tall[block] for block in split]
 
 
 PARAGRAPH_WHOLE = 0.8

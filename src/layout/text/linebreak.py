@@ -34,7 +34,8 @@ BALANCE_STEPS = 16  # widths tried between the balanced and the full one for bre
 # A heading line that ends on one of these ends at a pause in the sentence: a break there
 # reads better than a balanced one inside a word ("它在做的事情，/ 其实非常简单").
 PAUSES = frozenset("，、：；。！？）」』”,:;!?)—｜")
-# Inside these a pause lists within one phrase ("（收入、踩坑与心态）"): no heading line ends there.
+# Inside these a pause lists within one phrase ("（收入、踩坑与心态）"): no heading line ends
+# there. (UAX #14's closing class, `_closes`, also holds 、 and 。: not brackets.)
 OPENING = frozenset("（(「『【《〈“")
 CLOSING = frozenset("）)」』】》〉”")
 PAUSE_SHARE = 0.4  # a first line that ends at a pause may be this share of the second
@@ -336,10 +337,11 @@ def balance_lines(
             best, high = trial, middle
         else:
             low = middle
-    best, rank = _at_pauses(best, high, texts, widths, allowed, max_width, edges)
+    depths = _bracket_depths(texts)  # read by every set's `_ends`: counted once
+    best, rank = _at_pauses(best, high, texts, widths, allowed, max_width, edges, depths)
     if not pause_first or rank[0] == len(best) - 1:
         return best
-    return _after_pause(texts, widths, allowed, max_width, edges, best, rank)
+    return _after_pause(texts, widths, allowed, max_width, edges, best, rank, depths)
 
 
 def _at_pauses(
@@ -350,26 +352,29 @@ def _at_pauses(
     allowed: list[int],
     max_width: float,
     edges: list[Edges] | None,
+    depths: list[int],
 ) -> tuple[list[LineRange], tuple[int, int]]:
     """Of the line sets as many as `balanced` between its width and `max_width`, the
     narrowest whose lines end at the most pauses (punctuation), then at the most phrase
     ends (`PHRASE_ENDS`, lines even enough); `balanced` when none ends better. With the
-    set, how it ends (`_ends`)."""
-    best, rank = balanced, _ends(balanced, texts)
+    set, how it ends (`_ends`; `depths`: `_bracket_depths` of `texts`)."""
+    best, rank = balanced, _ends(balanced, texts, depths)
     if rank[0] >= len(balanced) - 1 or not any(t[-1:] in PAUSES | PHRASE_ENDS for t in texts):
         return best, rank  # no line could end better than it does already
     step = (max_width - narrowest) / BALANCE_STEPS
     for n in range(1, BALANCE_STEPS + 1):
         trial = break_lines(texts, widths, allowed, narrowest + n * step, edges)
-        if len(trial) == len(balanced) and _better(trial, texts, rank):
-            best, rank = trial, _ends(trial, texts)
+        if len(trial) == len(balanced) and _better(trial, texts, rank, depths):
+            best, rank = trial, _ends(trial, texts, depths)
     return best, rank
 
 
-def _better(lines: list[LineRange], texts: list[str], rank: tuple[int, int]) -> bool:
+def _better(
+    lines: list[LineRange], texts: list[str], rank: tuple[int, int], depths: list[int]
+) -> bool:
     """Whether `lines` end at more pauses than `rank` counts, or at as many and more
     phrase ends with no line under `PAUSE_SHARE` of the longest."""
-    pauses, ends = _ends(lines, texts)
+    pauses, ends = _ends(lines, texts, depths)
     if pauses != rank[0]:
         return pauses > rank[0]
     longest = max(line.width for line in lines)
@@ -384,6 +389,7 @@ def _after_pause(
     edges: list[Edges] | None,
     best: list[LineRange],
     rank: tuple[int, int],
+    depths: list[int],
 ) -> list[LineRange]:
     """`best`, or as many lines that break after a pause first and balance the rest
     (`balance_lines`), where they end at more pauses or phrase ends (`_ends`) with no
@@ -393,9 +399,8 @@ def _after_pause(
     个让效率翻倍的 / 小习惯"). Of several that end as well, the most even."""
     chosen, evenness = best, 0.0
     edged = edges or [NO_EDGES] * len(texts)
-    depth = _bracket_depths(texts)
     for i, text in enumerate(texts[:-1]):
-        if text[-1:] not in PAUSES or allowed[i] != ALLOWED or depth[i + 1]:
+        if text[-1:] not in PAUSES or allowed[i] != ALLOWED or depths[i + 1]:
             continue
         first = measured(texts, widths, edged, 0, i + 1, max_width)
         if first is None:
@@ -413,7 +418,7 @@ def _after_pause(
         if len(trial) != len(best):
             continue
         even = min(line.width for line in trial) / max(line.width for line in trial)
-        found = _ends(trial, texts)
+        found = _ends(trial, texts, depths)
         closer = found == rank and chosen is not best and even > evenness
         if even >= PAUSE_SHARE and (found > rank or closer):
             chosen, rank, evenness = trial, found, even
@@ -425,18 +430,18 @@ def _shifted(lines: list[LineRange], offset: int) -> list[LineRange]:
     return [replaced(line, start=line.start + offset, end=line.end + offset) for line in lines]
 
 
-def _ends(lines: list[LineRange], texts: list[str]) -> tuple[int, int]:
-    """How many lines but the last end on punctuation (`PAUSES`), and how many on a
-    phrase end: `PHRASE_ENDS`, or a space (a writer's own break in CJK text: "成都3天2晚🐼
-    / 不踩雷的City Walk路线"; in English every line ends at one, and none wins)."""
+def _ends(lines: list[LineRange], texts: list[str], depths: list[int]) -> tuple[int, int]:
+    """How many lines but the last end on punctuation (`PAUSES`) outside brackets
+    (`depths`, `_bracket_depths`), and how many on a phrase end: `PHRASE_ENDS`, or a
+    space (a writer's own break in CJK text: "成都3天2晚🐼 / 不踩雷的City Walk路线"; in
+    English every line ends at one, and none wins)."""
     pauses = ends = 0
-    depth = _bracket_depths(texts)
     for line in lines[:-1]:
         end = line.end
         while end > line.start and texts[end - 1] in HANGING:
             end -= 1
         last = texts[end - 1][-1:] if end > line.start else ""
-        pauses += last in PAUSES and not depth[end]
+        pauses += last in PAUSES and not depths[end]
         ends += last in PHRASE_ENDS or end < line.end
     return pauses, ends
 
