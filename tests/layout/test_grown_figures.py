@@ -87,3 +87,21 @@ def test_a_slide_shrinks_its_diagram_to_the_legible_label_not_the_card_s(fonts) 
     pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load("pop-art"), fonts, options)
     assert len(pages) == 3
     assert not any(measure(page).broken_rules for page in pages)
+
+
+def test_a_later_card_of_figures_alone_is_set_at_its_optical_centre(fonts) -> None:
+    """The sequence, grown, still hung in the top half of the mixed post's last card with
+    the rest of the card empty under it (30 theme-modes): a later card of figures alone
+    reads as a plate and is set at its optical centre; a card with text keeps its top."""
+    from inkcard.layout.pages.short import OPTICAL
+
+    for name in ("apple-notes", "darktech", "pop-art", "minimal"):
+        options = layout.RenderOptions(split="autoSplit")
+        pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load(name), fonts, options)
+        second, last = pages[1], pages[-1]
+        assert all(p.row.figure for p in last.rows), name
+        assert second.fit is not None and second.fit.offset == 0.0, name  # heading, text
+        assert last.fit is not None
+        spare = last.fit.room - place([p.row for p in last.rows]).height
+        share = OPTICAL if themes.load(name).roles["card"].content_align == "auto" else 0.5
+        assert last.fit.offset == pytest.approx(spare * share, abs=1.0), name

@@ -285,7 +285,8 @@ class Row:
     justification added to the line's widest CJK gap, for the quality report (0: a line
     not spread). `panels` are the containers drawn inside a row of columns side by side
     (frame, top, bottom from the row's top): the decorations tied to a quote's panel find
-    them there.
+    them there. `figure` marks a whole picture or diagram (and an image's caption): a card
+    of figures alone is set at its optical centre (`pages/compose.py`).
     """
 
     height: float
@@ -308,6 +309,7 @@ class Row:
     stretch: float = 0.0
     tight: Row | None = None
     panels: tuple[tuple[Frame, float, float], ...] = ()
+    figure: bool = False
 
 
 @bulk_record

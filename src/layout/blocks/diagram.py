@@ -415,6 +415,7 @@ def _figure(
         note=drawing.note,
         min_scale=figure_floor(ctx, scale, label_floor(smallest, _shrunk_label(flow, ctx))),
         max_scale=figure_ceiling(ctx, drawing.width * scale, smallest * scale, body),
+        figure=True,
     )
 
 

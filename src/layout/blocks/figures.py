@@ -74,10 +74,10 @@ def _image(flow: Layouter, block: Image, ctx: Ctx, reserve: float) -> Part:
         rect = Rect(ctx.x + (ctx.width - width) / 2, 0.0, width, height)
         picture = Picture(ref, rect, style.radius)
         row = Row(height=height, items=(picture,), frames=ctx.frames)
-    row = replace(row, text=f"[{block.alt}]", min_scale=figure_floor(ctx))
+    row = replace(row, text=f"[{block.alt}]", min_scale=figure_floor(ctx), figure=True)
     if not caption[1]:
         return Part((row,), style.margin_top, 0.0)
-    under = Row(height=caption[0], items=caption[1], frames=ctx.frames)
+    under = Row(height=caption[0], items=caption[1], frames=ctx.frames, figure=True)
     return Part((replace(row, keep_with_next=True), under), style.margin_top, 0.0)
 
 

@@ -307,7 +307,10 @@ def _compose(
         roomy = title and placement.height < short.COVER_ROOMY * box.height
         # a card of hrSplit holds a part of its own: short, it is composed as a short post
         set_as = heights[n - 1] if heights else placement.height
-        top = _rows_top(set_as, box, align, alone=len(pages) == 1 or roomy or bool(heights))
+        # a later card of figures alone reads as a plate: set in its middle, not hung at the top
+        plate = fixed and n > 1 and short.figures_alone(pages[n - 1])
+        alone = len(pages) == 1 or roomy or plate or bool(heights)
+        top = _rows_top(set_as, box, align, alone=alone)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
@@ -346,9 +349,11 @@ def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
     short post reads as a card, not as the top of an empty page), with "auto" its optical
     centre when the post is roomy (`short`); `alone` is also a longer post's title card
     under `short.COVER_ROOMY` full (`short.holds_title`), a cover (`covered.cover_of`) or
-    one no larger type fits, and each card of hrSplit (`_part_heights`). The other cards
-    of a longer post all start at the top: text that jumped down on its last card would
-    read as a layout fault."""
+    one no larger type fits, each card of hrSplit (`_part_heights`), and a later card
+    that holds figures alone (`short.figures_alone`: the mixed-diagram post's sequence
+    hung in the top half of its last card, 30 theme-modes). The other cards of a longer
+    post all start at the top: text that jumped down on its last card would read as a
+    layout fault."""
     if align == "center" and alone:
         return box.y + max(0.0, box.height - height) / 2
     if align == "auto" and alone and height <= short.FULL * box.height:

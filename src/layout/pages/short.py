@@ -127,6 +127,12 @@ def holds_title(pages: list[list[Row]]) -> bool:
     return lead_end(first) == len(first) and whole
 
 
+def figures_alone(rows: Sequence[Row]) -> bool:
+    """Whether a card's `rows` are all of whole figures (`Row.figure`: pictures, diagrams,
+    an image's caption): with no text to hang from the top, such a card is composed."""
+    return bool(rows) and all(row.figure for row in rows)
+
+
 def title_blocks(first: Sequence[Row]) -> int:
     """How many of the post's top-level blocks the rows of a card that `holds_title` come
     from: its heading and each paragraph of its lead."""
