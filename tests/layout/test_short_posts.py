@@ -98,18 +98,22 @@ def ink_columns(png: bytes) -> np.ndarray:
     return np.flatnonzero((np.abs(pixels - 255).max(axis=2) > 60).any(axis=0))
 
 
-def test_a_poem_under_a_flush_left_title_is_a_block_in_the_middle_of_the_card(fonts) -> None:
+@pytest.mark.parametrize("align", ["auto", "center"])
+def test_a_poem_under_a_flush_left_title_is_a_block_in_the_middle_of_the_card(
+    fonts, align: str
+) -> None:
     """Flush left under a flush-left title, the poem left two-thirds of the card's width
-    empty (23 of 30 theme-modes): the title and its lines keep their shared left edge and
-    the block is centred on the card (`verse.block_centred`)."""
-    [png] = layout.render(POEM, plain("auto"), fonts, layout.RenderOptions(scale=1))
+    empty (23 of 30 theme-modes; minimal's `center` set it in the card's middle, flush
+    left): the title and its lines keep their shared left edge and the block is centred
+    on the card (`verse.block_centred`)."""
+    [png] = layout.render(POEM, plain(align), fonts, layout.RenderOptions(scale=1))
     width = pngcodec.decode(png).shape[1]
     inked = ink_columns(png)
     left, right = inked[0], width - 1 - inked[-1]
     assert left > 0.25 * width  # moved off the margin
     assert abs(left - right) < 0.08 * width, (left, right)  # and centred
     prose = "# 静夜思\n\n" + "床前明月光，疑是地上霜。举头望明月，低头思故乡。" * 3
-    [png] = layout.render(prose, plain("auto"), fonts, layout.RenderOptions(scale=1))
+    [png] = layout.render(prose, plain(align), fonts, layout.RenderOptions(scale=1))
     assert ink_columns(png)[0] < 0.1 * width  # a paragraph that fills its lines stays put
 
 

@@ -21,7 +21,7 @@ set with one, a few slightly smaller type steps (`zoom.type_ladder`, `zoom.fault
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal, get_args
 
@@ -72,6 +72,8 @@ from .zoom import (
 )
 
 SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
+# a post laid out anew, whole, in other styles on another (virtual) card
+Relayout = Callable[[Styles, "Card"], list[Page]]
 SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
 
 
@@ -153,24 +155,25 @@ def compose(
             pages, step = fault_free(at_step, pages, type_ladder(pages))
             zoom = own_zoom * step
             virtual = _laid_out_at(card, zoom)
-    if styles["card"].content_align == "auto" and premade is None and not card.overflow_hidden:
-        pages, virtual, zoom = _for_its_length(doc, styles, fonts, images, card, pages, zoom)
+
+    def again(set_as: Styles, on: Card) -> list[Page]:
+        return _compose(doc, set_as, fonts, images, on, None)
+
+    composes = premade is None and not card.overflow_hidden
+    if styles["card"].content_align == "auto" and composes:
+        pages, virtual, zoom = _for_its_length(styles, card, pages, zoom, again)
+    elif styles["card"].content_align == "center" and composes:  # centred: its size kept
+        pages = _as_verse(styles, virtual, pages, again)
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
 
 
 def _for_its_length(
-    doc: Doc,
-    styles: Styles,
-    fonts: FontBook,
-    images: Mapping[str, bytes],
-    card: Card,
-    pages: list[Page],
-    zoom: float,
+    styles: Styles, card: Card, pages: list[Page], zoom: float, again: Relayout
 ) -> tuple[list[Page], Card, float]:
     """`pages` (laid out at `zoom`) as composed for a short post (`short.composed`), with
-    the virtual card and the zoom they are drawn at."""
+    the virtual card and the zoom they are drawn at; `again` lays the post out anew."""
     virtual = _laid_out_at(card, zoom)
     cards: dict[float, Card] = {1.0: virtual}
 
@@ -178,7 +181,7 @@ def _for_its_length(
 
     def lay_out(step: float) -> tuple[list[Page], float]:
         cards[step] = bigger = _laid_out_at(card, zoom * step)
-        trial = _compose(doc, styles, fonts, images, bigger, None)
+        trial = again(styles, bigger)
         grown = any(page.height > bigger.height for page in trial)
         return trial, 2.0 if grown else _fullest(trial, _room(styles, bigger))
 
@@ -186,13 +189,14 @@ def _for_its_length(
     if any(page.height > virtual.height for page in pages):
         fill = 1.0  # a card that grew has no room to spare
     pages, step = short.composed(pages, fill, lay_out, parts=parts)
-    box = content_box(styles, cards[step].width, cards[step].height)
+    return _as_verse(styles, cards[step], pages, again), cards[step], zoom * step
 
-    def again(set_as: Styles) -> list[Page]:
-        return _compose(doc, set_as, fonts, images, cards[step], None)
 
-    verse = composed_verse(styles, box, pages, again)
-    return verse or pages, cards[step], zoom * step
+def _as_verse(styles: Styles, card: Card, pages: list[Page], again: Relayout) -> list[Page]:
+    """`pages` (laid out on `card`) set as a poem is where they are one (`composed_verse`;
+    `again` lays the post out anew)."""
+    box = content_box(styles, card.width, card.height)
+    return composed_verse(styles, box, pages, lambda set_as: again(set_as, card)) or pages
 
 
 def _fullest(pages: list[Page], room: float) -> float:
