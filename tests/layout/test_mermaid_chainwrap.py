@@ -13,7 +13,7 @@ from inkcard.layout.base.boxes import Row
 from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
-from inkcard.layout.diagrams.snake import _breaks
+from inkcard.layout.diagrams.snake import _breaks, order
 
 SLIDE = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
 CARD = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)
@@ -131,12 +131,12 @@ def test_a_row_break_moves_off_a_labelled_link_where_rows_keep_two_steps() -> No
     chain's end dot was left alone on a row)."""
     spans = [(0, 3), (3, 6), (6, 9)]
     labelled = (0.0, 0.0, 22.0, 0.0, 0.0, 22.0, 0.0, 0.0)  # links 2 and 5: the breaks'
-    assert _breaks(spans, labelled) == [(0, 2), (2, 5), (5, 9)]
+    assert _breaks(spans, labelled, ()) == [(0, 2), (2, 5), (5, 9)]
     every = (22.0,) * 8
-    assert _breaks(spans, every) == spans  # no free neighbour: the breaks stay
+    assert _breaks(spans, every, ()) == spans  # no free neighbour: the breaks stay
     pairs = [(0, 2), (2, 4), (4, 6), (6, 8)]
     alternate = tuple(22.0 if i % 2 else 0.0 for i in range(7))  # each break on a label
-    assert _breaks(pairs, alternate) == pairs  # moving one would leave a row of one step
+    assert _breaks(pairs, alternate, ()) == pairs  # moving one would leave a row of one step
 
 
 def test_a_label_on_a_row_break_sits_on_the_return_between_the_rows(fonts) -> None:
@@ -185,3 +185,48 @@ def test_a_return_leaves_its_step_not_the_steps_loop_label(fonts) -> None:
         for line in lines:
             x, y = line.ops[0][1], line.ops[0][2]
             assert not (left - 2 <= x <= right + 2 and top - 2 <= y <= bottom + 2)
+
+
+REVIEW = """flowchart LR
+  A[写需求] --> B[评审需求]
+  B --> C[拆任务]
+  C --> D[编码]
+  D --> E{代码评审}
+  E -- 打回 --> D
+  E -- 通过 --> F[测试]
+  F --> G[预发布]
+  G --> H[灰度]
+  H --> I[全量上线]
+  I --> J[复盘]
+"""
+
+
+def test_a_link_back_keeps_its_ends_in_one_row_and_off_the_row_s_end() -> None:
+    """A break inside a link back (steps 2 to 3) moves to the nearest break outside it,
+    also off the step it leaves (the return to the next row leaves a row's last step, where
+    the row's chart runs the link back); None where no break is free."""
+    plain = (0.0,) * 5
+    assert _breaks([(0, 3), (3, 6)], plain, ((2, 3),)) == [(0, 2), (2, 6)]
+    assert _breaks([(0, 3), (3, 6)], plain, ((0, 1),)) == [(0, 3), (3, 6)]
+    assert _breaks([(0, 2), (2, 4)], plain[:3], ((1, 2),)) is None
+
+
+def test_a_chain_may_link_back_but_not_branch_or_skip_on() -> None:
+    ids = ["a", "b", "c", "d", "e"]
+    along = [("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")]
+    assert order(ids, [*along, ("d", "c")], returns=True) == ([0, 1, 2, 3, 4], [0, 1, 2, 3], [4])
+    assert order(ids, [*along, ("d", "c")]) == ([], [], [])  # a state chain: no links back
+    assert order(ids, [*along, ("b", "d")], returns=True) == ([], [], [])  # skips on
+    assert order(ids, [*along, ("e", "a")], returns=True) == ([], [], [])  # no first step
+
+
+def test_a_chain_with_a_review_loop_is_wrapped_its_loop_in_one_row(fonts) -> None:
+    """Ten steps with a review's link back (代码评审 打回 编码) stood upright on a portrait
+    card, labels at half their size, and shrank to one strip on a slide: no chain, to the
+    wrapping. The loop's two steps now share a row, which its own chart draws."""
+    drawing = _wrapped(fonts, REVIEW, 520)
+    assert "wrapped into" in drawing.note, drawing.note
+    labels = {"".join(item.text.lines): item for item in drawing.items if isinstance(item, Label)}
+    row = next(span for span in drawing.whole if span[0] <= labels["编码"].y <= span[1])
+    assert row[0] <= labels["代码评审"].y <= row[1]
+    assert row[0] <= labels["打回"].y <= row[1]  # drawn in the row, not on a return

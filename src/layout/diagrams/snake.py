@@ -1,7 +1,8 @@
 """A long left-to-right chain wrapped into rows, as text wraps (`fit.draw_to_fit`).
 
 A flowchart or a state chart that is one chain (each step one link to the next, no branch,
-no group; a step's link to itself rides along on it) laid left to right grows only wider:
+no group; a step's link to itself rides along on it, and a flowchart's link back to an
+earlier step in the row holding both) laid left to right grows only wider:
 twelve steps on a 1600x900 slide shrank to a third of their size in one strip. A designer
 wraps it: rows of steps read left to right, one under the other, the link from a row's
 last step running down, back under the row and into the next row's first step, like a
@@ -54,57 +55,86 @@ class Chain(Generic[Part]):
     of its links' (in order) label chip is (`labels`: 0 for a link with none), the chart
     of the steps `start` to `end` (`part`: a row, drawn as its kind draws it, left to
     right) and the marks of link `index` along `points` from one step's shape (`Rect`) to
-    the next's, its label's chip centred at `at` (`link`)."""
+    the next's, its label's chip centred at `at` (`link`); `together` are the first and
+    last step of each link back (a review's "fix"), which one row must hold: the row's own
+    chart draws it, as a chart draws a cycle."""
 
     steps: int
     labels: tuple[float, ...]
     part: Callable[[int, int], Part]
     link: Callable[[int, list[Point], Rect, Rect, Point], Sequence[Mark | Label]]
+    together: tuple[tuple[int, int], ...] = ()
 
 
-def order(ids: Sequence[str], links: Sequence[tuple[str, str]]) -> tuple[list[int], list[int]]:
-    """The chain through the steps `ids` along `links` (source, target): the steps and the
-    links, as indices in reading order; two empty lists when they are no one chain of
-    `MIN_STEPS` to `MOST_STEPS` (a branch, a cycle, a link to no step, a step off it)."""
+def order(
+    ids: Sequence[str], links: Sequence[tuple[str, str]], *, returns: bool = False
+) -> tuple[list[int], list[int], list[int]]:
+    """The chain through the steps `ids` along `links` (source, target): the steps, the
+    links along it and, with `returns`, the links back from a step to an earlier one (a
+    review's "fix" back to the work), as indices in reading order; three empty lists when
+    they are no one chain of `MIN_STEPS` to `MOST_STEPS` (a branch, a link skipping on, a
+    cycle through the first step, a link to no step, a step off it)."""
+    fail: tuple[list[int], list[int], list[int]] = ([], [], [])
     at_step = {ident: index for index, ident in enumerate(ids)}
-    after = {source: index for index, (source, _) in enumerate(links)}
+    if not MIN_STEPS <= len(ids) <= MOST_STEPS:
+        return fail
+    if any(source not in at_step or target not in at_step for source, target in links):
+        return fail
     starts = [ident for ident in ids if ident not in {target for _, target in links}]
-    if not MIN_STEPS <= len(ids) <= MOST_STEPS or len(starts) != 1:
-        return [], []
-    if len(links) != len(ids) - 1 or len(after) != len(links):
-        return [], []
-    steps, path, at = [at_step[starts[0]]], list[int](), starts[0]
-    while at in after and len(path) < len(links):
-        path.append(after[at])
-        at = links[path[-1]][1]
-        if at not in at_step:
-            return [], []
-        steps.append(at_step[at])
-    return (steps, path) if len(set(steps)) == len(ids) else ([], [])
+    if len(starts) != 1:
+        return fail
+    leaving: dict[str, list[int]] = {}
+    for index, (source, _) in enumerate(links):
+        leaving.setdefault(source, []).append(index)
+    place, path, at = {starts[0]: 0}, list[int](), starts[0]
+    while onward := [k for k in leaving.get(at, []) if links[k][1] not in place]:
+        if len(onward) > 1:
+            return fail  # a branch
+        path.append(onward[0])
+        at = links[onward[0]][1]
+        place[at] = len(place)
+    if len(place) != len(ids):
+        return fail
+    on_path = set(path)
+    back = [k for k in range(len(links)) if k not in on_path]
+    if back and not returns:
+        return fail
+    if any(place[links[k][1]] >= place[links[k][0]] for k in back):
+        return fail  # a link skipping on, or a second link along the chain
+    return [at_step[ident] for ident in place], path, back
 
 
 def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
     """A flowchart that is one chain read forward (left to right or top down: a
     right-to-left chain would wrap backwards), a node's links to itself drawn on it in its
-    row (a retry: no branch), its links' labels measured by `measure` as the flowchart
-    sets them; None otherwise."""
+    row (a retry: no branch), and its links back to an earlier step in the row that holds
+    both (a review's "fix": the Japanese post's レビュー back to 実装する stood a six-step
+    chain upright and thin on a square card), its links' labels measured by `measure` as
+    the flowchart sets them; None otherwise."""
     if chart.subgraphs or chart.direction == "RL":
         return None
     if any(edge.line == "invisible" for edge in chart.edges):
         return None
     forward = [edge for edge in chart.edges if edge.source != edge.target]
     loops = [edge for edge in chart.edges if edge.source == edge.target]
-    steps, path = order([n.id for n in chart.nodes], [(e.source, e.target) for e in forward])
+    ids = [n.id for n in chart.nodes]
+    links = [(e.source, e.target) for e in forward]
+    steps, path, back = order(ids, links, returns=True)
     if not steps:
         return None
     nodes = [chart.nodes[at] for at in steps]
     edges = [forward[at] for at in path]
     texts = [edge_label(edge, measure) for edge in edges]
+    returns = [forward[at] for at in back]
+    step_of = {node.id: index for index, node in enumerate(nodes)}
+    together = tuple((step_of[edge.target], step_of[edge.source]) for edge in returns)
 
     def part(start: int, end: int) -> Flowchart:
         ids = {node.id for node in nodes[start:end]}
         looped = tuple(edge for edge in loops if edge.source in ids)  # drawn on their node
-        return Flowchart("LR", tuple(nodes[start:end]), (*edges[start : end - 1], *looped))
+        inside = tuple(edge for edge in returns if edge.source in ids and edge.target in ids)
+        steps = (*edges[start : end - 1], *inside, *looped)
+        return Flowchart("LR", tuple(nodes[start:end]), steps)
 
     def link(
         index: int, points: list[Point], last: Rect, first: Rect, at: Point
@@ -115,7 +145,7 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
         return [*edge_marks(edges[index], points, a, b), *chip]
 
     heights = tuple(chip_size(text)[1] if text else 0.0 for text in texts)
-    return Chain(len(nodes), heights, part, link)
+    return Chain(len(nodes), heights, part, link, together)
 
 
 def _placed(node: Node, rect: Rect) -> Placed:
@@ -148,18 +178,31 @@ def row_spans(steps: int, rows: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _breaks(spans: list[tuple[int, int]], labels: tuple[float, ...]) -> list[tuple[int, int]]:
+def _breaks(
+    spans: list[tuple[int, int]], labels: tuple[float, ...], together: tuple[tuple[int, int], ...]
+) -> list[tuple[int, int]] | None:
     """`spans` with each break between rows moved a step on or back where the link there
     has a label and a neighbour has none (its chip then sits on a step's own row), no row
     left with fewer than two steps (a state chain's end dot alone on a row); a break with
     no such neighbour stays: its chip sits on the return, between the two rows (a state
-    chain's events label every link but its dots')."""
+    chain's events label every link but its dots'). A break inside a link back
+    (`Chain.together`) moves to the nearest break outside every one; None where none is."""
     ends = [end for _, end in spans]
     for index, end in enumerate(ends[:-1]):
-        low = ends[index - 1] + 2 if index else 2
-        tries = [at for at in (end, end - 1, end + 1) if low <= at <= ends[index + 1] - 2]
-        ends[index] = next((at for at in tries if not labels[at - 1]), end)
+        low, high = ends[index - 1] + 2 if index else 2, ends[index + 1] - 2
+        free = [at for at in range(low, high + 1) if not _inside(at, together)]
+        if not free:
+            return None
+        tries = sorted(free, key=lambda at: abs(at - end))
+        ends[index] = next((at for at in tries[:3] if not labels[at - 1]), tries[0])
     return list(zip([0, *ends[:-1]], ends, strict=True))
+
+
+def _inside(at: int, together: tuple[tuple[int, int], ...]) -> bool:
+    """Whether a break before step `at` would part the two ends of a link back, or end a
+    row on a link back's source: the row's chart runs that link under the row, where the
+    return to the next row leaves the row's last step (the two crossed on one chip)."""
+    return any(first < at <= last + 1 for first, last in together)
 
 
 def wrapped(
@@ -170,7 +213,9 @@ def wrapped(
     chip on the return's run between the rows, which stand apart by that much more."""
     if rows < 2:
         return None
-    spans = _breaks(row_spans(found.steps, rows), found.labels)
+    spans = _breaks(row_spans(found.steps, rows), found.labels, found.together)
+    if spans is None:
+        return None
     items: list[Mark | Label] = []
     texts: list[str] = []
     ends: list[tuple[Rect, Rect]] = []  # each row's first and last step's shape, placed

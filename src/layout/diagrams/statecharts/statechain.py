@@ -21,7 +21,7 @@ def state_chain(chart: StateChart, measure: Measure) -> Chain[StateChart] | None
         return None
     forward = [link for link in chart.transitions if link.source != link.target]
     loops = [link for link in chart.transitions if link.source == link.target]
-    steps, path = order(
+    steps, path, _ = order(
         [state.id for state in chart.states], [(link.source, link.target) for link in forward]
     )
     if not steps:
