@@ -544,6 +544,7 @@ def _mark_edges(texts: list[str], widths: list[float]) -> list[Edges]:
 
 @FAST
 @given(paragraphs())
+@example(([*"中中中", "\u00ad", *"中中"], [1.0, 1.0, 1.0, 1.0, 0.25, 0.5], [False] * 6, 0.5))
 def test_evened_lines_cover_the_text_and_fit_by_their_marks_blanks(
     case: tuple[list[str], list[float], list[bool], float],
 ) -> None:

@@ -239,6 +239,10 @@ def _eased(
         first = fit_line(texts, widths, allowed, edges, first.start, first.width - 1e-3)
         if first.end <= part[0].start + 1 or looseness(first) > 1.0:
             return None  # nothing left to give, or the line before is loose in its turn
+        if first.end >= part[0].end:
+            # narrower yet no shorter: the line ended at a soft hyphen, whose drawn hyphen
+            # made it wider than a longer one (hypothesis: an IndexError past the text)
+            return None
         taken = _taking(widths, edges, part[1], first.end)
         refilled = _refilled(texts, widths, allowed, edges, first.end, part[-1].end, max_width)
         for trial in ([first, taken, *part[2:]], [first, *refilled]):
