@@ -204,3 +204,20 @@ def test_hrsplit_parts_with_a_table_keep_their_size_and_start_alike(fonts) -> No
     assert all(page.fit is not None and page.fit.zoom == 1.0 for page in pages)
     tops = {round(page.rows[0].y) for page in pages}
     assert len(tops) == 1 and all(page.fit and page.fit.offset > 0 for page in pages)
+
+
+def test_a_poem_at_500x500_is_set_larger_in_every_theme(fonts) -> None:
+    """At 500x500 the poem filled 50-62 % of the card at body size in 23 theme-modes, under
+    `short.ROOMY` when it was 0.5: a post that roomy is composed, drawn at least a step
+    (1.08) larger than a long post in the same theme, in every theme but minimal (centred
+    at its own size)."""
+    poem = (Path(__file__).resolve().parents[1] / "cases" / "hard" / "04-poem.md").read_text()
+    prose = "# 静夜思\n\n" + "床前明月光，疑是地上霜。" * 60
+    options = layout.RenderOptions(width=500, height=500)
+    for name in themes.names():
+        if name == "minimal":
+            continue
+        [page] = layout.layout_pages(poem, themes.load(name), fonts, options)
+        long = layout.layout_pages(prose, themes.load(name), fonts, options)[0]
+        assert page.fit is not None and long.fit is not None
+        assert page.fit.zoom >= 1.07 * long.fit.zoom, name

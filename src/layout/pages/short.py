@@ -34,7 +34,9 @@ from ..text.linebreak import PAUSE_SHARE, PAUSES
 from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
 from .quality import FULL_ENOUGH
 
-ROOMY = 0.5  # a one-card post filling less of its content box than this is composed
+# A one-card post filling less of its content box than this is composed: at 0.5 the poem
+# at 500x500 (50-62 % full) stayed at body size, lines 11 px on a phone, in 23 theme-modes.
+ROOMY = 0.65
 FULL = 0.8  # the most a composed post may fill: it stays a card with air around it
 STEPS = (1.25, 1.15, 1.08)  # zooms tried, largest first
 LARGEST = STEPS[0]
