@@ -111,3 +111,38 @@ def test_a_split_code_block_never_ends_a_card_on_a_line_that_opens_a_block() -> 
     assert len(pages) > 1
     for page in pages[:-1]:
         assert not page.rows[-1].row.text.rstrip().endswith(":"), page.rows[-1].row.text
+
+
+def test_a_code_split_costs_least_after_a_blank_line_and_more_the_deeper_it_opens() -> None:
+    from inkcard.layout.base.boxes import Row
+    from inkcard.layout.pages.breaks.breakprices import CODE_LEVEL, CODE_MID_CHUNK, _mid_chunk
+
+    def row(text: str) -> Row:
+        return Row(20.0, (), text=text)
+
+    assert _mid_chunk(row(""), row("async def main():")) == 0.0  # between two functions
+    assert _mid_chunk(row("x = 1"), row("y = 2")) == CODE_MID_CHUNK
+    deep = _mid_chunk(row("        size = 1"), row("        print(size)"))
+    assert deep == CODE_MID_CHUNK + 2 * CODE_LEVEL
+
+
+def test_the_asyncio_tutorial_keeps_its_four_line_function_on_one_card(fonts) -> None:
+    """At 500x500 the tutorial's `fetch` was cut after its first line (brandA, dreamy,
+    glassmorphism, minimalist, warm) or left its `return` atop the next card (art-deco,
+    brandC, cyberpunk, minimal, notebook, pop-art, traditional-chinese): a split inside a
+    function costs more than one after a blank line, and `fetch` stands whole on a card."""
+    from pathlib import Path
+
+    from inkcard import themes
+
+    post = Path(__file__).resolve().parents[1] / "cases" / "hard" / "02-asyncio-tutorial.md"
+    options = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    for name in ("brandA", "dreamy", "pop-art", "traditional-chinese", "minimal"):
+        pages = layout.layout_pages(post.read_text("utf-8"), themes.load(name), fonts, options)
+        holding = [
+            n
+            for n, page in enumerate(pages)
+            for p in page.rows
+            if "def fetch" in p.row.text or "return len(response" in p.row.text
+        ]
+        assert len(holding) == 2 and holding[0] == holding[1], (name, holding)

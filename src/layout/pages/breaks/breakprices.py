@@ -7,6 +7,7 @@ set part what a card should hold together. Computed once per squeeze a pass trie
 
 from __future__ import annotations
 
+from ...base.boxes import Row
 from .breakrules import (
     CODE_THAT_FITS_SPLIT,
     HYPHEN_AT_END,
@@ -23,6 +24,14 @@ from .column import Column
 RULE = 1e6  # a page-break rule broken (`breakrules.RULES`): dearer than any set of cards
 SPLIT_PARAGRAPH = 0.03
 SPLIT_CODE = 0.05
+# A code block split other than after a blank line: inside a function, a loop, a `try`
+# (the asyncio tutorial cut `fetch` after its first line or left its `return` atop the
+# next card, where after `import httpx` each function stood whole at the same count), and
+# the more the deeper the line it opens the next card with is indented (each
+# `CODE_INDENT` spaces a level): a card that opens inside `try` reads with no context.
+CODE_MID_CHUNK = 0.05
+CODE_LEVEL = 0.02
+CODE_INDENT = 4
 SOFT = 0.04
 # A break inside a section: of two sets alike, the cards that end where a heading starts
 # (at 0.03 art-deco's Chengdu tip still opened its second card: its two sets 0.007 apart).
@@ -82,7 +91,7 @@ class BreakPrices:
                     if block is not None and self.column.fits(block[0], block[1], squeeze):
                         broken.append(CODE_THAT_FITS_SPLIT)
                     else:
-                        prices[end] += SPLIT_CODE
+                        prices[end] += SPLIT_CODE + _mid_chunk(before, self.rows[end])
                 elif before.keep_soft and not before.keep_with_next:
                     prices[end] += SOFT
                 if self._splits_table(end, squeeze):
@@ -158,3 +167,13 @@ class BreakPrices:
         `tail` of the card tall: a section's end that reads as left over on its own."""
         column = self.column
         return column.bottoms[stop - 1] - column.tops[start] < self.tail * column.height
+
+
+def _mid_chunk(before: Row, after: Row) -> float:
+    """What a code block's split between `before` and `after` costs over `SPLIT_CODE`:
+    nothing after a blank line (between functions), else `CODE_MID_CHUNK` and a
+    `CODE_LEVEL` for each level `after` is indented."""
+    if not before.text.strip():
+        return 0.0
+    indent = len(after.text) - len(after.text.lstrip(" "))
+    return CODE_MID_CHUNK + CODE_LEVEL * (indent // CODE_INDENT)
