@@ -100,16 +100,18 @@ def _page_number(
     styles: Styles, fonts: FontBook, number: int, total: int, box: Rect, height: float
 ) -> list[Item]:
     """The page label, and the `page_number` role's rule (`border_width`, `border_color`)
-    across the text's width on the inner edge of its band: drawn with the number only, so
-    a one-card post has neither."""
+    across the text's width, in its band `margin_top` (at the foot; `margin_bottom` at the
+    top) from the band's inner edge, the text's: drawn with the number only, so a one-card
+    post has neither. The margin keeps the text off the rule (minimal's quote box sat on
+    it when its card was full)."""
     card, style = styles["card"], styles["page_number"]
     top, _, bottom, _ = edges(card)
     items: list[Item] = []
     if style.border_width and style.border_color is not None:
         if style.position == "top":
-            y = top + card.header_height - style.border_width
+            y = top + card.header_height - style.border_width - style.margin_bottom
         else:
-            y = height - bottom - card.footer_height
+            y = height - bottom - card.footer_height + style.margin_top
         items.append(Fill(Rect(box.x, y, box.width, style.border_width), style.border_color))
     return items + page_number_items(
         style,
