@@ -135,14 +135,17 @@ def test_math_cards_render_without_error_whatever_the_latex(fonts) -> None:
 def test_an_inline_formula_is_cut_after_its_outer_operators() -> None:
     from inkcard.layout.text.formula.mathbreaks import pieces
 
-    assert pieces("r = (1+i)^n - 1") == ["r =", "(1+i)^n -", "1"]
+    # never before a lone last operand: `(1+i)^n −` / `1` left the 1 alone on a line
+    assert pieces("r = (1+i)^n - 1") == ["r =", "(1+i)^n - 1"]
+    assert pieces("r = (1+i)^n - 12") == ["r =", "(1+i)^n -", "12"]
     assert pieces("a = -b") == ["a =", "-b"]  # a unary sign is no place to break
     assert pieces(r"\sum_{i=1}^n i = \frac{n(n+1)}{2}") == [
         r"\sum_{i=1}^n i =",
         r"\frac{n(n+1)}{2}",
     ]  # never inside a script or a group
-    assert pieces(r"\left( a + b \right) = c") == [r"\left( a + b \right) =", "c"]
-    assert pieces("x^-1 + 2") == ["x^-1 +", "2"]
+    assert pieces(r"\left( a + b \right) = cd") == [r"\left( a + b \right) =", "cd"]
+    assert pieces(r"\left( a + b \right) = c") == [r"\left( a + b \right) = c"]
+    assert pieces("x^-1 + 22") == ["x^-1 +", "22"]
     assert pieces("f(x)") == ["f(x)"]
 
 

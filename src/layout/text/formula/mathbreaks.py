@@ -92,13 +92,24 @@ def _text_group(source: str, tokens: list[tuple[int, int]], at: int) -> tuple[in
     return None
 
 
+LEAST_LAST = 2  # tokens: a formula's last piece shorter than this stays on its line
+
+
 def pieces(source: str) -> list[str]:
-    """`source` cut after each outer relation or binary operator a line may end on; one
-    piece when there is none."""
+    """`source` cut after each outer relation or binary operator a line may end on, but
+    never before a last piece of one token: `(1+i)^n −` / `1` left the `1` alone at a
+    line's start (apple-notes, the fund explainer); one piece when there is none."""
     bounds = [0, *_cuts(source), len(source)]
     parts = [source[a:b].strip() for a, b in itertools.pairwise(bounds)]
     parts = [part for part in parts if part]
+    if len(parts) > 1 and _count(parts[-1]) < LEAST_LAST:
+        parts[-2:] = [f"{parts[-2]} {parts[-1]}"]
     return parts if len(parts) > 1 else [source]
+
+
+def _count(source: str) -> int:
+    """How many tokens `source` holds, spaces aside."""
+    return sum(not source[a:b].isspace() for a, b in _tokens(source))
 
 
 def piece_sources(source: str) -> list[str]:
