@@ -80,7 +80,8 @@ def order(
         return fail
     if any(source not in at_step or target not in at_step for source, target in links):
         return fail
-    starts = [ident for ident in ids if ident not in {target for _, target in links}]
+    targets = {target for _, target in links}
+    starts = [ident for ident in ids if ident not in targets]
     if len(starts) != 1:
         return fail
     leaving: dict[str, list[int]] = {}
@@ -117,9 +118,8 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
         return None
     forward = [edge for edge in chart.edges if edge.source != edge.target]
     loops = [edge for edge in chart.edges if edge.source == edge.target]
-    ids = [n.id for n in chart.nodes]
     links = [(e.source, e.target) for e in forward]
-    steps, path, back = order(ids, links, returns=True)
+    steps, path, back = order([n.id for n in chart.nodes], links, returns=True)
     if not steps:
         return None
     nodes = [chart.nodes[at] for at in steps]
@@ -130,11 +130,11 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
     together = tuple((step_of[edge.target], step_of[edge.source]) for edge in returns)
 
     def part(start: int, end: int) -> Flowchart:
-        ids = {node.id for node in nodes[start:end]}
-        looped = tuple(edge for edge in loops if edge.source in ids)  # drawn on their node
-        inside = tuple(edge for edge in returns if edge.source in ids and edge.target in ids)
-        steps = (*edges[start : end - 1], *inside, *looped)
-        return Flowchart("LR", tuple(nodes[start:end]), steps)
+        held = {node.id for node in nodes[start:end]}
+        looped = tuple(edge for edge in loops if edge.source in held)  # drawn on their node
+        inside = tuple(edge for edge in returns if edge.source in held and edge.target in held)
+        row_edges = (*edges[start : end - 1], *inside, *looped)
+        return Flowchart("LR", tuple(nodes[start:end]), row_edges)
 
     def link(
         index: int, points: list[Point], last: Rect, first: Rect, at: Point
