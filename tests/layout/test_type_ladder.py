@@ -42,10 +42,13 @@ def zooms(cards: list[Page]) -> set[float]:
     return {page.fit.zoom for page in cards if page.fit is not None}
 
 
-@pytest.mark.parametrize("theme", ["art-deco", "traditional-chinese"])
+@pytest.mark.parametrize("theme", ["art-deco"])
 def test_the_fund_explainer_fits_two_cards_a_step_smaller(theme: str) -> None:
     """Three cards, the middle 54-55 % full; now two, both over 90 % full, the type at
-    most 6 % smaller and the smallest text still 11 px or more on a phone."""
+    most 6 % smaller and the smallest text still 11 px or more on a phone.
+    traditional-chinese fitted two cards only with its title broken 能不能 / 赚钱; its title
+    now keeps the phrase in three lines and the post takes three cards (71, 66, 97 % full:
+    none half-empty; docs/decisions/engine.md, twenty-first session)."""
     cards = pages(FUND, theme)
     assert len(cards) == 2
     assert all(measure(page).fill > 0.9 for page in cards)

@@ -10,12 +10,13 @@ broken between phrases; and from them the text's min- and max-content widths
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import NamedTuple
 
 from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster
-from .linebreak import widest_piece
+from .linebreak import balance_lines, break_lines, widest_piece
 from .opportunities import (
     ALLOWED,
     HYPHEN,
@@ -34,7 +35,7 @@ from .opportunities import (
 )
 from .shape import shape
 from .units import keep_whole
-from .words import bound_edges, has_han, held_edges, hyphen_points
+from .words import bound_edges, clause_starts, compound_edges, has_han, held_edges, hyphen_points
 
 
 def line_breaks(
@@ -91,29 +92,75 @@ def _code_spans(clusters: list[Cluster]) -> list[int]:
     return numbers
 
 
+# A heading broken only between clauses keeps its lines this share of the longest or more
+# (从零到一：一个独立开发者的 / 第一年复盘 / （收入、踩坑与心态）, 0.38), else it breaks
+# between words as it did (冷链物流 / 怎么选才能让荔枝保持新鲜的, 0.31, was uneven).
+CLAUSE_SHARE = 0.35
+
+
 def _heading_breaks(
     texts: list[str], widths: list[float], allowed: list[int], width: float
 ) -> list[int]:
     """The opportunities of a heading wider than `width` (`allowed`, UAX #14 with units
-    held), ranked as a reader parses it: after punctuation and between phrases
-    (`keep_phrases`), then between words not bound together (`words.bound_edges`), then
-    where no line is left one character and no book title is parted (`words.held_edges`),
+    held), ranked as a reader parses it: first between clauses only, never inside a
+    compound the segmenter parts (并发 / 爬虫, 第一年 / 复盘: `words.compound_edges`), then past a
+    count too (写一个 / 并发爬虫), each kept only while its lines stay even (`_even`) and, where
+    a phrase had to break anyway, no longer than the word ranks set it; then after
+    punctuation and between phrases (`keep_phrases`), then between words not bound
+    together (`words.bound_edges`), then where no line is left one character and no book
+    title is parted (`words.held_edges`),
     then between any two words (`keep_words`); Latin names whole and no line ending on a
     small English word while that fits; last, a Japanese heading's words without BudouX's
     phrases (`_ranks`). A looser rank is let in only inside a piece the stricter one leaves
     wider than the line (`_opened`): one long phrase breaks inside itself and the others
     stay whole, where one wide piece used to send the whole heading a rank down
     (2026年我读完 / 的12本书：每 / 一本都改变了我)."""
-    ranks = _ranks(texts, allowed)
-    kept = next(ranks)
+    by_words, _ = _fitted(texts, widths, _ranks(texts, allowed, clauses=0), width)
+    for clauses in (CLAUSE_RANKS, CLAUSE_RANKS - 1):  # between clauses, then past a count too
+        by_clauses, opened = _fitted(texts, widths, _ranks(texts, allowed, clauses), width)
+        # a phrase too wide for the line breaks inside anyway: no line more for the rest
+        more = opened and _count(texts, widths, by_clauses, width) > _count(
+            texts, widths, by_words, width
+        )
+        if not more and _even(texts, widths, by_clauses, width):
+            return by_clauses
+    return by_words
+
+
+def _fitted(
+    texts: list[str], widths: list[float], ranks: Iterator[list[int]], width: float
+) -> tuple[list[int], bool]:
+    """The strictest of `ranks` with each of its pieces wider than `width` opened to the
+    next rank, and so on down until every piece fits (`_opened`); and whether any was."""
+    kept, opened = next(ranks), False
     for looser in ranks:
         if widest_piece(texts, widths, kept) <= width:
             break
-        kept = _opened(texts, widths, kept, looser, width)
-    return kept
+        kept, opened = _opened(texts, widths, kept, looser, width), True
+    return kept, opened
 
 
-def _ranks(texts: list[str], allowed: list[int]) -> Iterator[list[int]]:
+def _count(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
+    return len(break_lines(texts, widths, allowed, width))
+
+
+def _even(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
+    """Whether the balanced lines `allowed` gives a heading keep every line at least
+    `CLAUSE_SHARE` of the longest: breaking only between clauses may leave one short
+    ("三、 / 为什么它会一本正经地胡说八道", "冷链物流 / 怎么选才能让荔枝保持新鲜的"), and the
+    looser rank then sets it better."""
+    lines = balance_lines(texts, widths, allowed, width)
+    return min(line.width for line in lines) >= CLAUSE_SHARE * max(line.width for line in lines)
+
+
+# The strictest ranks break only between clauses (`words.compound_edges`), the second one
+# past a count too (写一个 / 并发爬虫).
+CLAUSE_RANKS = 2
+
+
+def _ranks(
+    texts: list[str], allowed: list[int], clauses: int = CLAUSE_RANKS
+) -> Iterator[list[int]]:
     """A heading's opportunities rank by rank, strictest first (`_heading_breaks`), each
     made only when asked for."""
     glued = hold_small_words(texts, allowed)
@@ -121,7 +168,13 @@ def _ranks(texts: list[str], allowed: list[int]) -> Iterator[list[int]]:
     words = keep_words(texts, named)
     held = _keep_at(texts, words, held_edges)
     bound = _keep_at(texts, held, bound_edges)
-    yield keep_phrases(texts, bound)
+    phrases = keep_phrases(texts, bound)
+    if clauses:
+        opened = _allow_at(texts, phrases, bound, clause_starts)
+        if clauses == CLAUSE_RANKS:
+            yield _keep_at(texts, opened, compound_edges)
+        yield _keep_at(texts, opened, partial(compound_edges, past_counts=True))
+    yield phrases
     yield bound
     yield held
     yield words
@@ -148,17 +201,36 @@ def _allowed_in(texts: list[str]) -> list[int]:
 def _keep_at(texts: list[str], allowed: list[int], edges: Callable[[str], set[int]]) -> list[int]:
     """`allowed` with no break at the `edges` of Chinese text (`words.bound_edges`: 读完的,
     12本书, 3部电影, 每一本; `words.held_edges`: 《穷查理宝典》, a lone first character)."""
+    return _set_at(texts, allowed, edges, lambda i, kind: NEVER if kind == ALLOWED else kind)
+
+
+def _allow_at(
+    texts: list[str], kept: list[int], looser: list[int], edges: Callable[[str], set[int]]
+) -> list[int]:
+    """`kept` with `looser`'s opportunities at the `edges` of Chinese text
+    (`words.clause_starts`: 基金定投 / 到底, where the segmenter's one-character 投 held it)."""
+    return _set_at(texts, kept, edges, lambda i, kind: looser[i])
+
+
+def _set_at(
+    texts: list[str],
+    allowed: list[int],
+    edges: Callable[[str], set[int]],
+    kind_at: Callable[[int, int], int],
+) -> list[int]:
+    """`allowed` with the opportunity after each cluster `i` that ends at one of the
+    `edges` of its Chinese text set to `kind_at(i, what it was)`."""
     text = "".join(texts)
     if not has_han(text):
         return allowed
     found = edges(text)
-    kept = list(allowed)
+    out = list(allowed)
     end = 0
     for i in range(len(texts) - 1):
         end += len(texts[i])
-        if kept[i] == ALLOWED and end in found:
-            kept[i] = NEVER
-    return kept
+        if end in found:
+            out[i] = kind_at(i, out[i])
+    return out
 
 
 def _opened(

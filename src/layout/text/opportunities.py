@@ -317,11 +317,16 @@ def keep_words(texts: list[str], allowed: list[int], phrases: bool = True) -> li
 _PHRASE_ENDS = frozenset((Brk.SP, Brk.CL, Brk.CLW, Brk.B2, Brk.ZW))
 
 
+# An arrow between two places ends the line it is on (宽窄巷子 → / 人民公园), as a dash does:
+# a heading line never opens with one.
+ARROWS = frozenset("→⇒⟶➜➔➝↔")
+
+
 def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` (a heading's, its words kept) with no break beside a one-character Chinese
     word unless punctuation, a space or an emoji is there too (不踩雷 and 用 asyncio stay
     whole: `single_han_edges`; in Japanese, none inside one of BudouX's phrases), and none
-    before a dash (no heading line starts with —).
+    before a dash or an arrow (no heading line starts with — or →).
     Stricter than a word list: the caller falls back to the words when a phrase is wider
     than the line."""
     kept = list(allowed)
@@ -341,7 +346,7 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
         if kept[i] != ALLOWED:
             continue
         edge = i not in named and end in edges and _mid_phrase(texts, classes, i)
-        if classes[i + 1] == Brk.B2 or edge or end in inside:
+        if classes[i + 1] == Brk.B2 or texts[i + 1][:1] in ARROWS or edge or end in inside:
             kept[i] = NEVER
     return kept
 

@@ -157,6 +157,90 @@ def held_edges(text: str) -> set[int]:
     return held
 
 
+# Words that open a clause or a predicate: a heading line may start with one (基金定投 / 到底能不能
+# 赚钱？, 收入 / 以及心态). Conjunctions, sentence adverbs, question words, multi-character
+# prepositions; one-character ones are held to their neighbours already (`single_han_edges`).
+_OPENER_LIST = (
+    "而且 并且 或者 还是 以及 但是 "
+    "可是 不过 然而 因为 所以 因此 "
+    "如果 假如 要是 虽然 尽管 即使 "
+    "哪怕 然后 于是 到底 究竟 怎么 "
+    "怎样 如何 为什么 为何 是否 能否 "
+    "已经 正在 一直 总是 其实 原来 "
+    "终于 竟然 居然 甚至 只要 只有 "
+    "除非 无论 不管 为了 通过 根据 "
+    "关于 对于 除了 比如 例如 "
+)
+_CLAUSE_OPENERS = frozenset(_OPENER_LIST.split())
+# Words an opener leans on rather than starts a clause after: 不是因为, 而是因为.
+_CLAUSE_BINDERS = frozenset(["不是", "而是", "就是", "只是", "正是", "也是", "都是", "还是", "是"])
+# A bracketed aside up to this many characters is one phrase (（收入、踩坑与心态）): its
+# pauses list inside it.
+MAX_ASIDE = 12
+_ASIDES = {"（": "）", "(": ")", "「": "」", "『": "』", "【": "】", "《": "》", "“": "”"}
+
+
+def compound_edges(text: str, *, past_counts: bool = False) -> set[int]:
+    """The offsets in `text` between two Chinese words of one phrase: every boundary
+    between two Han characters but after 的, before a word that opens a clause
+    (`clause_starts`) and, with `past_counts`, after a count (写一个 / 并发爬虫);
+    and every offset inside a short bracketed aside. A reader takes 并发爬虫, 第一年复盘,
+    独立开发者, 能不能赚钱 as one phrase though the segmenter cuts them into words; a heading
+    breaks there only when a phrase is wider than its line."""
+    edges = _inside_asides(text)
+    starts = clause_starts(text)
+    words = _words(text)
+    offset = 0
+    for k, word in enumerate(words[:-1]):
+        offset += len(word)
+        if not (is_han(word[-1]) and is_han(words[k + 1][0])):
+            continue
+        if word == "的" or offset in starts or (past_counts and _is_count(word)):
+            continue
+        edges.add(offset)
+    return edges
+
+
+def clause_starts(text: str) -> set[int]:
+    """The offsets in `text` before a word that opens a clause or a predicate
+    (`_CLAUSE_OPENERS`: 基金定投 / 到底能不能赚钱), but after a word it leans on (不是因为)."""
+    starts: set[int] = set()
+    words = _words(text)
+    offset = 0
+    for k, word in enumerate(words[:-1]):
+        offset += len(word)
+        if words[k + 1] in _CLAUSE_OPENERS and word not in _CLAUSE_BINDERS and is_han(word[-1]):
+            starts.add(offset)
+    return starts
+
+
+# Measure words of time: 第一年, 三天 name a span, and the word after them is a new phrase
+# (第一年 / 复盘 reads as a break inside "the first year's review").
+_TIME_UNITS = frozenset("年月日天周晚夜岁秒分")
+
+
+def _is_count(word: str) -> bool:
+    """A numeral and the measure word of a noun after it, as one word (一个, 第三篇), not a
+    bare numeral or a span of time (三天, 第一年)."""
+    body, unit = word.removeprefix("第")[:-1], word[-1:]
+    return bool(body) and _is_numeral(body) and unit not in _HAN_NUMERALS | _TIME_UNITS
+
+
+def _inside_asides(text: str) -> set[int]:
+    """The offsets inside each bracketed aside of `text` up to `MAX_ASIDE` characters,
+    after its opening mark up to its closing one."""
+    inside: set[int] = set()
+    opened: list[tuple[str, int]] = []
+    for i, char in enumerate(text):
+        if char in _ASIDES:
+            opened.append((_ASIDES[char], i))
+        elif opened and char == opened[-1][0]:
+            _, start = opened.pop()
+            if i - start - 1 <= MAX_ASIDE:
+                inside.update(range(start + 1, i + 1))
+    return inside
+
+
 def _inside_book_titles(text: str) -> set[int]:
     inside: set[int] = set()
     start = -1
