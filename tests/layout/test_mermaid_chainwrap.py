@@ -5,6 +5,7 @@ between two rows a return from the row's last step to the next row's first."""
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -220,13 +221,54 @@ def test_a_chain_may_link_back_but_not_branch_or_skip_on() -> None:
     assert order(ids, [*along, ("e", "a")], returns=True) == ([], [], [])  # no first step
 
 
-def test_a_chain_with_a_review_loop_is_wrapped_its_loop_in_one_row(fonts) -> None:
+def test_a_chain_with_a_review_loop_is_wrapped_into_even_rows(fonts) -> None:
     """Ten steps with a review's link back (代码评审 打回 编码) stood upright on a portrait
     card, labels at half their size, and shrank to one strip on a slide: no chain, to the
-    wrapping. The loop's two steps now share a row, which its own chart draws."""
+    wrapping. Kept in one row, the loop left rows of 3, 4, 2 and 2; across the break
+    between its two steps (the link beside the return) the rows are 4, 4 and 3, larger."""
     drawing = _wrapped(fonts, REVIEW, 520)
-    assert "wrapped into" in drawing.note, drawing.note
+    assert "wrapped into 3 rows" in drawing.note, drawing.note
     labels = {"".join(item.text.lines): item for item in drawing.items if isinstance(item, Label)}
-    row = next(span for span in drawing.whole if span[0] <= labels["编码"].y <= span[1])
-    assert row[0] <= labels["代码评审"].y <= row[1]
-    assert row[0] <= labels["打回"].y <= row[1]  # drawn in the row, not on a return
+    assert labels["编码"].y == pytest.approx(labels["写需求"].y, abs=2)  # row one ends on it
+    assert labels["代码评审"].y == pytest.approx(labels["预发布"].y, abs=2)  # row two opens on it
+    assert labels["编码"].y < labels["打回"].y < labels["代码评审"].y  # back between the rows
+    lines = [item for item in drawing.items if isinstance(item, Mark) and item.fill is None]
+    assert len(lines) == 10  # nine links along the chain, and the link back
+
+
+JAPANESE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "06-japanese-diagram.md"
+
+
+def _mermaid(post: str) -> str:
+    start = post.index("```mermaid\n") + len("```mermaid\n")
+    return post[start : post.index("```", start)]
+
+
+def test_a_link_back_of_neighbours_may_cross_a_row_break() -> None:
+    """With `across`, the even break between a link back's two neighbouring ends stands
+    (the link runs beside the return); a row still never ends on its source."""
+    plain = (0.0,) * 5
+    assert _breaks([(0, 3), (3, 6)], plain, ((2, 3),), across=True) == [(0, 3), (3, 6)]
+    assert _breaks([(0, 4), (4, 6)], plain, ((2, 3),), across=True) == [(0, 3), (3, 6)]
+    assert _breaks([(0, 3), (3, 6)], plain, ((1, 3),), across=True) is None  # not neighbours
+
+
+def test_a_tall_upright_chain_is_wrapped_into_rows_beside_the_text(fonts) -> None:
+    """The Japanese post's six-step review flow (LR) turned upright stood 484 px tall on a
+    440x586 card, alone on a card between a title card a quarter full and a last card
+    under half, in 27 of 30 theme-modes. In two rows of three, its link back 修正 running
+    beside the return between them, it is under half that tall and the post is one card."""
+    pages = layout.layout_pages(
+        JAPANESE.read_text("utf-8"), themes.load("apple-notes"), fonts, CARD
+    )
+    assert len(pages) == 1
+    [(_, row)] = _rows(pages, "課題を作る")
+    assert "wrapped into 2 rows" in row.note, row.note
+    source = _mermaid(JAPANESE.read_text("utf-8"))
+    drawing = draw_to_fit(DiagramBudget(), source, LabelSetter(fonts).measure, 400, 500)
+    labels = {"".join(item.text.lines): item.y for item in drawing.items if isinstance(item, Label)}
+    first, second = labels["課題を作る"], labels["レビュー"]
+    assert labels["実装する"] == pytest.approx(first, abs=2)  # row one: 課題 ブランチ 実装
+    assert labels["リリース"] == pytest.approx(second, abs=2)  # row two: レビュー マージ リリース
+    assert first < labels["修正"] < second  # the fix runs back between the rows
+    assert drawing.height < 0.5 * 484

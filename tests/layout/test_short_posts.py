@@ -148,8 +148,26 @@ def test_a_title_and_lead_before_a_figure_too_tall_for_their_card_is_a_title_car
     assert not is_title_card([[title, lead], [figure]], TITLE_ROOMY)
 
 
+# A branching flow (no chain to wrap into rows) too tall to start under the lead
+BRANCHING = """```mermaid
+flowchart TD
+  A[課題を作る] --> B[ブランチを切る]
+  B --> C[実装する]
+  B --> G[調査する]
+  C --> D{レビュー}
+  G --> D
+  D -- 承認 --> E[マージ]
+  E --> F[リリース]
+```"""
+
+
 def test_the_japanese_posts_first_square_card_is_its_cover(fonts: layout.FontBook) -> None:
+    """The Japanese post at 500x500 with a branching flow (its own six-step chain is now
+    wrapped into rows under the lead, one card): the flow cannot start under the lead, and
+    the first card is its cover."""
     post = (FUND.parent / "06-japanese-diagram.md").read_text("utf-8")
+    start = post.index("```mermaid")
+    post = post[:start] + BRANCHING + post[post.index("```", start + 3) + 3 :]
     square = layout.RenderOptions(width=500, height=500, split="autoSplit")
     first = layout.layout_pages(post, themes.load("apple-notes"), fonts, square)[0]
     assert first.fit is not None and first.fit.offset > 0

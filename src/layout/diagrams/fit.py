@@ -50,6 +50,11 @@ POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 # more took fourteen rows of two, three cards
 ROWS_SCALE = 0.8
 TURN_GAIN = 1.25  # a flowchart or state chart is turned when that shrinks it this much less
+# A chain turned upright that stands over this share of its card's height is wrapped into
+# rows instead (`_rows_over_column`) where they stand under `SHORTER_ROWS` of its height: a
+# column that tall takes a card of its own, rows as wide as the card flow with the text
+TALL_UPRIGHT = 0.5
+SHORTER_ROWS = 0.5
 NARROW_LABEL = 7.0  # em: a shrinking diagram's long labels wrap at this width instead
 WRAP_GAIN = 1.08  # ... when that shrinks it this much less
 # A sequence the width would shrink under this share of its size (the figures' floor, as
@@ -85,6 +90,10 @@ def draw_to_fit(
     snaked = _snaked(budget, source, measure, drawing, width, height)
     if snaked is not None:
         return snaked
+    if upright and height is not None and drawing.height > TALL_UPRIGHT * height:
+        rows = _rows_over_column(budget, source, measure, drawing, width)
+        if rows is not None:
+            return rows
     if not upright and drawing.wide_cut and fit_scale(drawing, width, height) < COMPACT_BELOW:
         tight = _other_form(budget, source, measure, True, False)
         if tight is not None and _gain(tight, drawing, width, height) > 1.0:
@@ -156,7 +165,14 @@ def _snaked(
     # the estimate is near, not exact (rows split the steps unevenly): its neighbours drawn
     # too, the largest kept (30 steps on a slide, 456x200: 6 rows estimated, 0.47; 5: 0.51)
     tries = [rows + step for step in (0, -1, 1) if 2 <= rows + step <= found.steps // 2]
-    drawn = [(w, n) for n in tries if (w := wrapped_chain(found, n, draw)) is not None]
+    # each count of rows with its links back kept in a row, and with one across a break
+    # where that parts the rows more evenly (`snake.wrapped`); the first of equals kept
+    drawn = [
+        (w, n)
+        for n in tries
+        for across in (False, True)
+        if (w := wrapped_chain(found, n, draw, across)) is not None
+    ]
     if not drawn:
         return None
     wrapped, rows = max(drawn, key=lambda pair: (fit(pair[0].width, pair[0].height), -pair[1]))
@@ -165,6 +181,23 @@ def _snaked(
         return None
     note = f"a long chain wrapped into {rows} rows to fit the card: its labels {gain:.1f}x larger"
     return replace(wrapped, text=strip.text, note=note)
+
+
+def _rows_over_column(
+    budget: DiagramBudget, source: str, measure: Measure, column: Drawing, width: float
+) -> Drawing | None:
+    """A left-right chain turned upright into a `column` over `TALL_UPRIGHT` of its card,
+    wrapped instead into rows as wide as the card at `ROWS_SCALE` or more (`chain_in_rows`)
+    where they stand under `SHORTER_ROWS` of its height: the Japanese post's six-step
+    review flow stood 484 px tall on a 440x586 card, alone on a card of its own between a
+    title card a quarter full and a last card under half; in two rows it is 161 px and the
+    post is one card. The rows are one figure (no card cuts between them)."""
+    rows = chain_in_rows(budget, source, measure, width)
+    if rows is None or rows.height * fit_scale(rows, width, None) > SHORTER_ROWS * column.height:
+        return None
+    note = rows.note.replace("at its size", "as wide as the card")
+    note = f"{note}: upright it stood {column.height:.0f} px tall"
+    return replace(rows, note=note, rows=False)
 
 
 def chain_in_rows(
@@ -182,10 +215,11 @@ def chain_in_rows(
     # the strip's width over the card's is near the count (rows split the steps unevenly)
     guess = max(2, math.ceil(strip.width * ROWS_SCALE / width))
     for rows in range(max(2, guess - 1), min(guess + 3, found.steps // 2) + 1):
-        drawn = wrapped_chain(found, rows, draw)
-        if drawn is not None and width >= ROWS_SCALE * drawn.width:
-            note = f"a long chain wrapped into {rows} rows at its size"
-            return replace(drawn, text=strip.text, note=note, rows=True)
+        for across in (False, True):  # a link back kept in a row first (`snake.wrapped`)
+            drawn = wrapped_chain(found, rows, draw, across)
+            if drawn is not None and width >= ROWS_SCALE * drawn.width:
+                note = f"a long chain wrapped into {rows} rows at its size"
+                return replace(drawn, text=strip.text, note=note, rows=True)
     return None
 
 

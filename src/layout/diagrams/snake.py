@@ -44,6 +44,7 @@ MOST_STEPS = 60
 # shape (flow.paint's LOOP_REACH side, statemarks' 12-px loop)
 END_SLACK = 12.0
 ROW_GAP = 24.0  # px between two rows' drawings (each has its own margin): the return runs here
+LANE = 16.0  # px between a return and a link back beside it (an arrowhead is 10 wide)
 Rect = tuple[float, float, float, float]  # left, top, right, bottom
 Point = tuple[float, float]
 Part = TypeVar("Part", covariant=True)  # a row: a chart of the kind's
@@ -56,14 +57,20 @@ class Chain(Generic[Part]):
     of the steps `start` to `end` (`part`: a row, drawn as its kind draws it, left to
     right) and the marks of link `index` along `points` from one step's shape (`Rect`) to
     the next's, its label's chip centred at `at` (`link`); `together` are the first and
-    last step of each link back (a review's "fix"), which one row must hold: the row's own
-    chart draws it, as a chart draws a cycle."""
+    last step of each link back (a review's "fix"), which one row must hold (the row's own
+    chart draws it, as a chart draws a cycle) unless the two are neighbours and `back`
+    draws it beside the return between two rows (`_back_across`)."""
 
     steps: int
     labels: tuple[float, ...]
     part: Callable[[int, int], Part]
     link: Callable[[int, list[Point], Rect, Rect, Point], Sequence[Mark | Label]]
     together: tuple[tuple[int, int], ...] = ()
+    # link back `k` (`together[k]`) between two neighbouring steps that a break parts: its
+    # marks along `points` from the later step's shape to the earlier's, its chip at `at`;
+    # and how tall each link back's label chip is (0: none)
+    back: Callable[[int, list[Point], Rect, Rect, Point], Sequence[Mark | Label]] | None = None
+    back_labels: tuple[float, ...] = ()
 
 
 def order(
@@ -144,8 +151,23 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
         chip = edge_chip(text, at, edges[index].look.color) if text else []  # on the return
         return [*edge_marks(edges[index], points, a, b), *chip]
 
+    back_texts = [edge_label(edge, measure) for edge in returns]
+
+    def link_back(
+        index: int, points: list[Point], later: Rect, earlier: Rect, at: Point
+    ) -> list[Mark | Label]:
+        edge = returns[index]
+        a, b = (
+            _placed(nodes[step_of[edge.source]], later),
+            _placed(nodes[step_of[edge.target]], earlier),
+        )
+        text = back_texts[index]
+        chip = edge_chip(text, at, edge.look.color) if text else []
+        return [*edge_marks(edge, points, a, b), *chip]
+
     heights = tuple(chip_size(text)[1] if text else 0.0 for text in texts)
-    return Chain(len(nodes), heights, part, link, together)
+    back_heights = tuple(chip_size(text)[1] if text else 0.0 for text in back_texts)
+    return Chain(len(nodes), heights, part, link, together, link_back, back_heights)
 
 
 def _placed(node: Node, rect: Rect) -> Placed:
@@ -179,18 +201,22 @@ def row_spans(steps: int, rows: int) -> list[tuple[int, int]]:
 
 
 def _breaks(
-    spans: list[tuple[int, int]], labels: tuple[float, ...], together: tuple[tuple[int, int], ...]
+    spans: list[tuple[int, int]],
+    labels: tuple[float, ...],
+    together: tuple[tuple[int, int], ...],
+    across: bool = False,
 ) -> list[tuple[int, int]] | None:
     """`spans` with each break between rows moved a step on or back where the link there
     has a label and a neighbour has none (its chip then sits on a step's own row), no row
     left with fewer than two steps (a state chain's end dot alone on a row); a break with
     no such neighbour stays: its chip sits on the return, between the two rows (a state
     chain's events label every link but its dots'). A break inside a link back
-    (`Chain.together`) moves to the nearest break outside every one; None where none is."""
+    (`Chain.together`) moves to the nearest break outside every one, `across` letting it
+    part a link back's two ends where they are neighbours; None where none is."""
     ends = [end for _, end in spans]
     for index, end in enumerate(ends[:-1]):
         low, high = ends[index - 1] + 2 if index else 2, ends[index + 1] - 2
-        free = [at for at in range(low, high + 1) if not _inside(at, together)]
+        free = [at for at in range(low, high + 1) if not _inside(at, together, across)]
         if not free:
             return None
         tries = sorted(free, key=lambda at: abs(at - end))
@@ -198,22 +224,38 @@ def _breaks(
     return list(zip([0, *ends[:-1]], ends, strict=True))
 
 
-def _inside(at: int, together: tuple[tuple[int, int], ...]) -> bool:
+def _inside(at: int, together: tuple[tuple[int, int], ...], across: bool = False) -> bool:
     """Whether a break before step `at` would part the two ends of a link back, or end a
     row on a link back's source: the row's chart runs that link under the row, where the
-    return to the next row leaves the row's last step (the two crossed on one chip)."""
-    return any(first < at <= last + 1 for first, last in together)
+    return to the next row leaves the row's last step (the two crossed on one chip). With
+    `across`, a break between the two ends of a link back of neighbours is no parting: the
+    link runs back beside the return (`_back_across`)."""
+    return any(
+        first < at <= last + 1 and not (across and last == first + 1 and at == last)
+        for first, last in together
+    )
+
+
+def _crossing(found: Chain[Part], end: int) -> int | None:
+    """The link back (its index in `Chain.together`) from the step a row break at `end`
+    puts first in its row to the step just before it, if there is one."""
+    if found.back is None:
+        return None
+    return next((k for k, pair in enumerate(found.together) if pair == (end - 1, end)), None)
 
 
 def wrapped(
-    found: Chain[Part], rows: int, draw: Callable[[Part], Drawing | None]
+    found: Chain[Part], rows: int, draw: Callable[[Part], Drawing | None], across: bool = False
 ) -> Drawing | None:
     """The chain `found` in `rows` rows, each drawn left to right by `draw` (None when a
     row is not drawn), the link between two rows a return under the first, its label's
-    chip on the return's run between the rows, which stand apart by that much more."""
-    if rows < 2:
+    chip on the return's run between the rows, which stand apart by that much more. With
+    `across`, a row may break between the two ends of a link back of neighbours, the link
+    then drawn beside the return (`_back_across`); a chain with no such link is not drawn
+    so (None: the plain form stands)."""
+    if rows < 2 or (across and (found.back is None or not found.together)):
         return None
-    spans = _breaks(row_spans(found.steps, rows), found.labels, found.together)
+    spans = _breaks(row_spans(found.steps, rows), found.labels, found.together, across)
     if spans is None:
         return None
     items: list[Mark | Label] = []
@@ -232,11 +274,16 @@ def wrapped(
         texts.append(row.text)
         ends.append((_shape(row, top, min), _shape(row, top, max)))
         gap = ROW_GAP + found.labels[end - 1] if end < found.steps else ROW_GAP
-        top += row.height + gap
-        gaps.append(top - gap / 2)
+        crossing = _crossing(found, end) if across and end < found.steps else None
+        lane = _lane(found, crossing)
+        top += row.height + gap + lane
+        gaps.append(top - gap / 2 - lane)
     height = top - ROW_GAP
     for (_, last), (first, _), (_, end), gap in zip(ends, ends[1:], spans, gaps, strict=False):
         items = [*_return(found, end - 1, last, first, gap), *items]  # under the steps
+        crossing = _crossing(found, end) if across else None
+        if crossing is not None:
+            items = [*_back_across(found, crossing, last, first, gap), *items]
     right = max(max(mark_bounds(i.ops)[2] for i in items if isinstance(i, Mark)), 0.0)
     width, text = max(widest, right + MARGIN), "\n".join(texts)
     return Drawing(width, height, tuple(items), text, whole=tuple(kept))
@@ -269,6 +316,29 @@ def _return(
     if math.isclose(lx, fx):
         points = [points[0], points[-1]]
     return found.link(index, points, last, first, ((lx + fx) / 2, gap))
+
+
+def _lane(found: Chain[Part], crossing: int | None) -> float:
+    """px between the return and a link back running beside it (`_back_across`): room for
+    the link back's chip, the two lines apart by `LANE` where it has none."""
+    if crossing is None:
+        return 0.0
+    chip = found.back_labels[crossing] if crossing < len(found.back_labels) else 0.0
+    return max(LANE, chip / 2 + LANE / 2)
+
+
+def _back_across(
+    found: Chain[Part], index: int, last: Rect, first: Rect, gap: float
+) -> Sequence[Mark | Label]:
+    """Link back `index` from the next row's `first` step to this row's `last` (a review's
+    fix from レビュー back to 実装する, a break between them): up from the step, along a lane
+    under the return's run (`_lane`) and up into the step, each upright `LANE` right of the
+    return's so the two never cross; its chip midway along its run."""
+    (lx, ly), (fx, fy) = _centre(last), _centre(first)
+    run = gap + _lane(found, index)
+    points = [(fx + LANE, fy), (fx + LANE, run), (lx + LANE, run), (lx + LANE, ly)]
+    draw = found.back
+    return draw(index, points, first, last, ((lx + fx) / 2 + LANE, run)) if draw else []
 
 
 def _centre(rect: Rect) -> Point:
