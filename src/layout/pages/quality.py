@@ -53,7 +53,7 @@ LAST_FULL_ENOUGH = 0.2  # a last card under this is a stub
 # closing question alone on a third card at 35 % was rated 4/5 and scored 100.
 LAST_SHORT = 0.5
 LAST_WEIGHT = 0.4
-SECTION_FULL_ENOUGH = 0.5  # a card ending its section (a heading next) may end this early
+SECTION_FULL_ENOUGH = 0.45  # a card ending its section (a heading next) may end this early
 # A title card set in its middle reads as the post's cover, but under this share it is also
 # a card left half empty before the last (pop-art's 41 % fund title card, rated 4/5, scored
 # 100): it pays half what a card at the top would, the composition earning the other half.
