@@ -448,3 +448,16 @@ def test_a_pause_inside_brackets_is_no_pause() -> None:
     depths = _bracket_depths(text)
     assert depths[text.index("、") + 1] == 1  # inside
     assert depths[text.index("，") + 1] == 0  # after the bracket closed
+
+
+def test_a_no_break_space_binds_a_theme_suffix_to_the_title() -> None:
+    """nature hangs 🌿 on every title by a no-break space; classed as a letter, it let a line
+    break after a CJK bracket before it (心态） / 🌿), the sprig alone on the title's last line
+    (the 440x586 rater, the dense headings post). UAX #14's GL: no break on either side."""
+    from inkcard.layout.text.opportunities import NEVER, opportunities
+
+    for text in ("心态）\u00a0🌿", "收入\u00a0🌿", "10\u202f%"):
+        texts = list(text)
+        kinds = opportunities(texts, [False] * len(texts))
+        at = text.index(next(c for c in text if c in "\u00a0\u202f"))
+        assert kinds[at - 1] == NEVER and kinds[at] == NEVER, (text, kinds)

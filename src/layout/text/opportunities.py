@@ -52,7 +52,7 @@ class Brk(IntEnum):
     ZW = 10  # zero-width space, soft hyphen: break after, never before
     QU = 11  # ASCII quotes: no break on either side (UAX #14 LB19; writers type them in
     #          Chinese, where a break would leave `"` at a line end or put `"，` at a start)
-    GL = 12  # middle dot (U+00B7, U+2027): binds both sides (查理·芒格 is one name)
+    GL = 12  # middle dot (U+00B7, U+2027: 查理·芒格 is one name), no-break space: binds both sides
 
 
 NEVER, ALLOWED, MANDATORY = 0, 1, 2
@@ -70,6 +70,10 @@ _QUOTES = frozenset("\"'")
 # CJK punctuation everywhere else, but never a break before a letter that follows them.
 _INSIDE_WORD = frozenset("\u2019\u201d")
 MIDDLE_DOTS = frozenset("\u00b7\u2027")
+# No-break spaces and the word joiner (UAX #14 GL and WJ): no break on either side. A theme's
+# heading suffix hangs on its title by one (心态）+ NBSP + 🌿), where breaking before it after
+# a CJK bracket left the sprig alone on the title's last line.
+NO_BREAK = frozenset("\u00a0\u202f\u2007\u2060\ufeff")
 DASHES = frozenset("\u2014\u2015")  # em dash, horizontal bar: class B2
 _IDEOGRAPHIC = regex.compile(
     r"[\p{Ideographic}\p{Hiragana}\p{Katakana}\p{Extended_Pictographic}"
@@ -94,7 +98,7 @@ def classify(text: str) -> Brk:
         return Brk.ZW
     if first in _QUOTES:
         return Brk.QU
-    if first in MIDDLE_DOTS:
+    if first in MIDDLE_DOTS or first in NO_BREAK:
         return Brk.GL
     if first in _CLOSE_WIDE:
         return Brk.CLW
