@@ -115,16 +115,16 @@ def _heading_breaks(
     wider than the line (`_opened`): one long phrase breaks inside itself and the others
     stay whole, where one wide piece used to send the whole heading a rank down
     (2026年我读完 / 的12本书：每 / 一本都改变了我)."""
-    by_words, _ = _fitted(texts, widths, _ranks(texts, allowed, clauses=0), width)
+    by_words: list[int] | None = None  # the word ranks' breaks, made only when asked for
     for clauses in (CLAUSE_RANKS, CLAUSE_RANKS - 1):  # between clauses, then past a count too
         by_clauses, opened = _fitted(texts, widths, _ranks(texts, allowed, clauses), width)
-        # a phrase too wide for the line breaks inside anyway: no line more for the rest
-        more = opened and _count(texts, widths, by_clauses, width) > _count(
-            texts, widths, by_words, width
-        )
-        if not more and _even(texts, widths, by_clauses, width):
+        if opened:  # a phrase too wide for the line breaks inside anyway: no line more
+            by_words = by_words or _fitted(texts, widths, _ranks(texts, allowed, 0), width)[0]
+            if _count(texts, widths, by_clauses, width) > _count(texts, widths, by_words, width):
+                continue
+        if _even(texts, widths, by_clauses, width):
             return by_clauses
-    return by_words
+    return by_words or _fitted(texts, widths, _ranks(texts, allowed, 0), width)[0]
 
 
 def _fitted(

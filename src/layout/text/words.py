@@ -226,32 +226,23 @@ def _is_count(word: str) -> bool:
     return bool(body) and _is_numeral(body) and unit not in _HAN_NUMERALS | _TIME_UNITS
 
 
-def _inside_asides(text: str) -> set[int]:
-    """The offsets inside each bracketed aside of `text` up to `MAX_ASIDE` characters,
-    after its opening mark up to its closing one."""
+def _inside_asides(text: str, marks: dict[str, str] = _ASIDES, most: int = MAX_ASIDE) -> set[int]:
+    """The offsets inside each of `text`'s asides in `marks` (opening → closing) up to
+    `most` characters, after its opening mark up to its closing one."""
     inside: set[int] = set()
     opened: list[tuple[str, int]] = []
     for i, char in enumerate(text):
-        if char in _ASIDES:
-            opened.append((_ASIDES[char], i))
+        if char in marks:
+            opened.append((marks[char], i))
         elif opened and char == opened[-1][0]:
             _, start = opened.pop()
-            if i - start - 1 <= MAX_ASIDE:
+            if i - start - 1 <= most:
                 inside.update(range(start + 1, i + 1))
     return inside
 
 
 def _inside_book_titles(text: str) -> set[int]:
-    inside: set[int] = set()
-    start = -1
-    for i, char in enumerate(text):
-        if char == "《":
-            start = i
-        elif char == "》" and start >= 0:
-            if i - start - 1 <= MAX_BOOK_TITLE:
-                inside.update(range(start + 1, i + 1))
-            start = -1
-    return inside
+    return _inside_asides(text, {"《": "》"}, MAX_BOOK_TITLE)
 
 
 def _is_numeral(word: str) -> bool:

@@ -185,9 +185,8 @@ class _Breaks:
         end = self.title_end
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
         self.prices = BreakPrices(column, self.around, deck=cover, code=code)
-        self.opens = [
-            opens_section(row) for row in self.rows
-        ]  # a card ending before ends its section
+        # a card that ends before row `end` ends its section where that row opens one
+        self.opens = [opens_section(row) for row in self.rows]
 
     def best_ends(self, squeeze: float) -> list[int]:
         """The breaks (each card's end) of the cheapest set."""
