@@ -3,9 +3,15 @@ anchor to the nearest clear spot, or is left off the card; every card is checked
 
 from __future__ import annotations
 
-from inkcard import layout
+import io
+from pathlib import Path
+
+from PIL import Image as PILImage
+
+from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
 from inkcard.layout.draw.painter import build_path
+from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.decor.clearance import TEXT_MARGIN
 from inkcard.layout.pages.decor.decorate import Context, build
 from inkcard.layout.style.resolver import resolve
@@ -101,3 +107,28 @@ def _ink_row(items: tuple[Item, ...], y: float, height: float) -> Rect:
     runs = [i for i in items if isinstance(i, GlyphRun)]
     left = min(min(r.xs) for r in runs)
     return Rect(left, y, max(max(r.xs) + r.size for r in runs) - left, height)
+
+
+def test_pop_arts_burst_keeps_off_a_cards_first_line(fonts) -> None:
+    """pop-art's POP! burst (80 px, 2 px down) reached 23 px of its fill into the first
+    line of every card whose line ran the full width (the book notes' 更 and 是, the
+    440x586 rater); the brief's 70-px burst set 3 px higher keeps off it."""
+    post = (
+        Path(__file__).resolve().parents[1] / "cases" / "hard" / "11-quotes-lists.md"
+    ).read_text()
+    options = layout.RenderOptions(
+        width=440, height=586, split="autoSplit", mode="default-mode", scale=1
+    )
+    theme = themes.load("pop-art")
+    laid = layout.layout_cards(post, theme, fonts, options)
+    files = layout.draw_cards(laid.pages, laid.images, fonts, options).files
+    content = content_box(resolve(theme, "default-mode"), 440, 586)
+    burst = (0x51, 0xBA, 0xFA)  # the default mode's secondary
+    for page, png in zip(laid.pages, files, strict=True):
+        image = PILImage.open(io.BytesIO(png)).convert("RGB")
+        first = page.rows[0]
+        top = int(content.y + first.y)
+        box = (int(content.x), top, int(content.right), int(top + first.row.height))
+        crop = image.crop(box)
+        pixels = [crop.getpixel((x, y)) for x in range(crop.width) for y in range(crop.height)]
+        assert not any(sum(abs(a - b) for a, b in zip(p, burst, strict=True)) < 40 for p in pixels)
