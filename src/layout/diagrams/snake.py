@@ -33,7 +33,7 @@ from .marks import (
     mark_bounds,
     moved_by,
 )
-from .mermaid import Flowchart, Node
+from .mermaid import Edge, Flowchart, Node
 
 _NO_TEXT = Lines((), 0.0, 0.0, 0.0)  # a placed end is only a shape for the link to meet
 MIN_STEPS = 4  # a shorter chain is never wrapped: two rows of one or two steps say nothing
@@ -147,9 +147,7 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
         index: int, points: list[Point], last: Rect, first: Rect, at: Point
     ) -> list[Mark | Label]:
         a, b = _placed(nodes[index], last), _placed(nodes[index + 1], first)
-        text = texts[index]
-        chip = edge_chip(text, at, edges[index].look.color) if text else []  # on the return
-        return [*edge_marks(edges[index], points, a, b), *chip]
+        return _edge(edges[index], texts[index], points, a, b, at)  # its chip on the return
 
     back_texts = [edge_label(edge, measure) for edge in returns]
 
@@ -161,13 +159,19 @@ def chain(chart: Flowchart, measure: Measure) -> Chain[Flowchart] | None:
             _placed(nodes[step_of[edge.source]], later),
             _placed(nodes[step_of[edge.target]], earlier),
         )
-        text = back_texts[index]
-        chip = edge_chip(text, at, edge.look.color) if text else []
-        return [*edge_marks(edge, points, a, b), *chip]
+        return _edge(edge, back_texts[index], points, a, b, at)
 
     heights = tuple(chip_size(text)[1] if text else 0.0 for text in texts)
     back_heights = tuple(chip_size(text)[1] if text else 0.0 for text in back_texts)
     return Chain(len(nodes), heights, part, link, together, link_back, back_heights)
+
+
+def _edge(
+    edge: Edge, text: Lines | None, points: list[Point], a: Placed, b: Placed, at: Point
+) -> list[Mark | Label]:
+    """A link's marks along `points` from `a` to `b`, its label's chip (if any) at `at`."""
+    chip = edge_chip(text, at, edge.look.color) if text else []
+    return [*edge_marks(edge, points, a, b), *chip]
 
 
 def _placed(node: Node, rect: Rect) -> Placed:
@@ -264,7 +268,11 @@ def wrapped(
     gaps: list[float] = []  # the middle of the gap under each row
     top, widest = 0.0, 0.0
     kept: list[tuple[float, float]] = []  # each row: a card's cut between rows keeps it whole
-    for start, end in spans:
+    # the link back crossing the break under each row, if any (`_back_across`)
+    crossings = [
+        _crossing(found, end) if across and end < found.steps else None for _, end in spans
+    ]
+    for (start, end), crossing in zip(spans, crossings, strict=True):
         row = draw(found.part(start, end))
         if row is None:
             return None
@@ -274,14 +282,14 @@ def wrapped(
         texts.append(row.text)
         ends.append((_shape(row, top, min), _shape(row, top, max)))
         gap = ROW_GAP + found.labels[end - 1] if end < found.steps else ROW_GAP
-        crossing = _crossing(found, end) if across and end < found.steps else None
         lane = _lane(found, crossing)
         top += row.height + gap + lane
         gaps.append(top - gap / 2 - lane)
     height = top - ROW_GAP
-    for (_, last), (first, _), (_, end), gap in zip(ends, ends[1:], spans, gaps, strict=False):
+    for (_, last), (first, _), (_, end), gap, crossing in zip(
+        ends, ends[1:], spans, gaps, crossings, strict=False
+    ):
         items = [*_return(found, end - 1, last, first, gap), *items]  # under the steps
-        crossing = _crossing(found, end) if across else None
         if crossing is not None:
             items = [*_back_across(found, crossing, last, first, gap), *items]
     right = max(max(mark_bounds(i.ops)[2] for i in items if isinstance(i, Mark)), 0.0)
