@@ -13,6 +13,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Group, Layer, Rect
 from inkcard.layout.covers import coverinks, covers, covertitle
 from inkcard.layout.draw import probe_image
+from inkcard.layout.style.ground import text_ground
 from inkcard.layout.text import inline
 from inkcard.layout.text.breakpoints import phrase_ends
 from tests import pngcodec
@@ -162,7 +163,7 @@ def test_small_keywords_read_on_the_page_in_every_theme(theme: str, mode: str | 
     """Hashtags are small text: brandC's pale lilac accent made a good band but a hashtag of
     1.4:1 on white; they take the accent only where it reads (4.5:1)."""
     design = covers._design(TITLE, KEYWORDS, themes.load(theme), _FONTS, mode, 440, 586)
-    assert coverinks.contrast(design.tag_ink, coverinks.ground(design.styles)) >= 4.5
+    assert coverinks.contrast(design.tag_ink, text_ground(design.styles)) >= 4.5
 
 
 def test_a_title_on_the_page_wears_the_theme_heading_outline() -> None:

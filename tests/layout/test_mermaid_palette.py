@@ -5,6 +5,7 @@ side part by lightness as well as hue; `pie showData` puts each value in the leg
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -34,6 +35,26 @@ def test_every_theme_gives_eight_distinct_series_each_apart_from_the_next(theme,
     assert_series(colours)
     page = colour(styles, "page")
     assert max(contrast(c, page) for c in colours) >= NEIGHBOURS  # one tier stands out
+
+
+# Two series colours of one lightness tier (every other slice) part by hue alone: at least
+# this far apart in RGB. minimal's brown beside its grey was 17 (#4d4135, #424242), pop-art
+# purple-mode's two soft ones 8.5 (made for the purple round its panel); 26 or more now.
+SAME_TIER_APART = 25.0
+
+
+@pytest.mark.parametrize(("theme", "mode"), THEME_MODES)
+def test_series_of_one_tier_part_by_a_hue_that_shows(theme, mode) -> None:
+    styles = resolve(themes.load(theme), mode)
+    colours = [colour(styles, f"series{k}") for k in range(COUNT)]
+    for k, here in enumerate(colours):
+        for other in colours[k + 2 :: 2]:
+            apart = math.dist(_channels(here), _channels(other))
+            assert apart >= SAME_TIER_APART, f"{here:08x} and {other:08x}: {apart:.1f}"
+
+
+def _channels(argb: int) -> tuple[int, int, int]:
+    return (argb >> 16 & 0xFF, argb >> 8 & 0xFF, argb & 0xFF)
 
 
 def test_the_themes_that_repeated_a_colour_now_do_not() -> None:

@@ -14,6 +14,7 @@ from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Mark
 from inkcard.layout.diagrams.palette import ring_colours
 from inkcard.layout.diagrams.svg import PALETTE, Palette
+from inkcard.layout.style.ground import text_ground
 from inkcard.layout.style.resolver import contrast, relative_luminance, resolve
 
 THEME_MODES = [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
@@ -73,3 +74,25 @@ def test_an_odd_ring_on_a_light_page_is_near_black_in_one_slice_only(fonts) -> N
     drawing = draw_diagram(pie, LabelSetter(fonts).measure)
     fills = [i.fill for i in drawing.items if isinstance(i, Mark) and i.stroke == "page"]
     assert fills[2] == "series2/5/2"
+
+
+# Each slice parts from the sheet it is drawn on at least this much: the series tiers are
+# made for that sheet. brandC's palest slices were made for its purple, not the white sheet
+# over it, and read as blanks on it (1.16:1); every theme is at 1.37:1 or more now.
+ON_THE_SHEET = 1.3
+
+
+@pytest.mark.parametrize(("theme", "mode"), THEME_MODES)
+def test_slices_and_seams_are_made_for_the_sheet_the_pie_sits_on(theme, mode, slice_roles) -> None:
+    styles = resolve(themes.load(theme), mode)
+    sheet = text_ground(styles)
+    assert colour(styles, "page") == sheet  # the seams between slices: the sheet's colour
+    for roles in slice_roles.values():
+        for role in roles:
+            ratio = contrast(colour(styles, role), sheet)
+            assert ratio >= ON_THE_SHEET, f"{theme} {mode} {role}: {ratio:.2f}"
+
+
+def test_brandc_pies_are_seamed_in_its_white_sheet_not_its_purple() -> None:
+    styles = resolve(themes.load("brandC"), None)
+    assert colour(styles, "page") == 0xFFFFFFFF != styles["card"].background

@@ -1,9 +1,11 @@
 """A diagram's marks and labels → what they paint in the theme's colours.
 
-Each drawing role (text, muted, line, accent, fill, panel, border, page) takes a theme
-palette colour; an author's `#rrggbb` is kept; a tint is a role's colour laid thin; pie
-slices and mind-map branches take series colours made from the link and syntax colours
-(`diagrams.palette`). A label takes an ink that reads on the chip or node under it.
+Each drawing role (text, muted, line, accent, fill, panel, border) takes a theme palette
+colour, and the page role the colour the text sits on (`style.ground`: a sheet's, where the
+theme lays one over its background); an author's `#rrggbb` is kept; a tint is a role's
+colour laid thin; pie slices and mind-map branches take series colours made from the link
+and syntax colours (`diagrams.palette`). A label takes an ink that reads on the chip or
+node under it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from ..base.boxes import Item, Shape
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import TINT, TINT_SHARE, Drawing, Label, Mark, mark_bounds
 from ..diagrams.palette import series_colour
+from ..style.ground import text_ground
 from ..style.resolver import Styles, contrast, mean_colour
 
 LEGIBLE = 4.5  # WCAG AA: a label under it on its chip takes another ink
@@ -30,9 +33,10 @@ _ROLES = {
     "fill": ("code_bg",),
     "panel": ("placeholder_bg", "code_bg"),
     "border": ("border",),
-    "page": ("background",),
-    "on_accent": ("background",),
 }
+# the roles drawn in the colour the text sits on (`style.ground`): brandC's white sheet,
+# not its purple, parts a pie's slices and grounds a chip
+_GROUND_ROLES = frozenset({"page", "on_accent"})
 SERIES = (  # the palette names the series colours are made from, in order
     "link",
     "code_keyword",
@@ -54,7 +58,9 @@ def colour(styles: Styles, role: str) -> int:
         return 0xFF000000 | int(role[1:7], 16)
     if role.startswith("series"):
         base = tuple(styles.palette[name] for name in SERIES if name in styles.palette)
-        return series_colour(base, colour(styles, "page"), role)
+        return series_colour(base, text_ground(styles), role)
+    if role in _GROUND_ROLES:
+        return text_ground(styles)
     for name in _ROLES.get(role, ("text",)):
         if name in styles.palette:
             return styles.palette[name]

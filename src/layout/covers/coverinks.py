@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import math
 
-from ..style.decorations import Box, is_static
+from ..style.ground import text_ground
 from ..style.looks import Looks
-from ..style.paint import base_color, resolve_paint
 from ..style.resolver import Styles, contrast
 
 MIN_CONTRAST = 3.0  # keywords on the page: WCAG's large-text threshold
@@ -33,7 +32,7 @@ def emphasis(styles: Styles) -> tuple[int, int | None]:
     large-text threshold); else the title's colour, marked. The marker is strong text's
     background where the theme has one, else a tint of the accent when the colour alone
     does not set the keywords apart."""
-    page = ground(styles)
+    page = text_ground(styles)
     title = styles["h1"].color
     accent, _ = Looks(styles).accent_pair()
     strong = styles.inline.get("strong", {})
@@ -53,23 +52,11 @@ def small_ink(styles: Styles, accent: int) -> int:
     """The accent where small text in it reads on the ground (4.5:1), else the title's
     colour where that does, else the body text's: a pale accent makes a good band, not a
     hashtag."""
-    under = ground(styles)
+    under = text_ground(styles)
     for color in (accent, styles["h1"].color):
         if color >> 24 >= OPAQUE and contrast(color, under) >= SMALL_TEXT_CONTRAST:
             return color
     return styles["body"].color
-
-
-def ground(styles: Styles) -> int:
-    """The colour text sits on: the last opaque static sheet drawn across the frame (a rect
-    with an inset: brandC's white sheet on its purple, a notebook's page) where the theme
-    has one, else the card's background."""
-    for deco in reversed(styles.decorations):
-        spec = deco.fill if isinstance(deco, Box) and deco.inset is not None else None
-        fill = resolve_paint(spec, styles.tokens) if spec is not None else None
-        if isinstance(fill, int) and fill >> 24 >= OPAQUE and is_static(deco):
-            return fill  # (a pattern's lines or a glass tint lets the background show)
-    return base_color(styles["card"].background)
 
 
 def _apart(a: int, b: int) -> bool:

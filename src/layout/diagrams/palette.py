@@ -36,6 +36,10 @@ APART = 3.15  # contrast kept between neighbours: WCAG's 3:1 for graphics, and 8
 NEAR_HUE = 1 / 12  # hues closer than 30 degrees read as one series colour
 GREY = 0.12  # saturation under which a colour is a grey (black, white included)
 MADE_SATURATION = 0.62  # of a hue made up when the theme has no saturated colour
+# A theme colour's hue is kept at least this saturated: under it, a slice at the deep tier
+# reads as the grey beside it (minimal's slate #4a5566 and brown #6b5a4a, 0.16 and 0.18,
+# drew two of four slices as one dark grey; the legend could not tell them apart)
+HUE_SHOWS = 0.3
 DEEPEST, PALEST = 0.01, 0.85  # luminances past which a colour's hue hardly shows
 MIDDLE = 0.18  # page luminance at which light marks read as well as dark ones
 _CANDIDATE_HUES = 24  # hues made up are chosen from every 15 degrees
@@ -120,7 +124,7 @@ def _hues(base: Sequence[int]) -> list[tuple[float, float]]:
             if not taken:
                 taken.append((hue, 0.0))
         elif all(s < GREY or _hue_gap(hue, h) >= NEAR_HUE for h, s in taken):
-            taken.append((hue, saturation))
+            taken.append((hue, max(saturation, HUE_SHOWS)))
     chromatic = [s for _, s in taken if s >= GREY]
     saturation = sum(chromatic) / len(chromatic) if chromatic else MADE_SATURATION
     while len(taken) < COUNT:

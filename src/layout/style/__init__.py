@@ -5,7 +5,8 @@
 this face); `resolver` resolves a theme mode into one `Style` per role (`Styles`, cached) and
 holds the colour math; `paint` and `decorations` check the paints, effects and decoration
 specs a theme names (data only: `layout.pages.decor.decorate` builds them); `alertcolors` gives
-every theme its callout colours; `looks` and `spanstyle` turn a role's style and inline marks
+every theme its callout colours; `ground` the colour its text sits on (a sheet's, where
+it lays one over its background); `looks` and `spanstyle` turn a role's style and inline marks
 into the `SpanStyle` of a run of text. May import: `layout.base`, `layout.parse` (the inline
 HTML tags a look reads), `layout.errors`.
 """
