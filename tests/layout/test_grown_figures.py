@@ -64,7 +64,7 @@ def test_a_diagram_drawn_smaller_to_end_a_card_keeps_its_labels_9_px_on_a_phone(
     """The Japanese post's flowchart shrank to 74 % under its lead (labels 8.4 px on a
     phone) in 21 theme-modes at 440x586: to end a card a diagram keeps its smallest label
     `SHRUNK_LABEL` (11 px on the 440-px card), where it takes a card more at its size."""
-    from inkcard.layout.blocks.figures import SHRUNK_LABEL
+    from inkcard.layout.diagrams.marks import SHRUNK_LABEL
 
     assert SHRUNK_LABEL * 360 / 440 >= 9.0
     shrunk = []

@@ -272,3 +272,14 @@ def test_a_tall_upright_chain_is_wrapped_into_rows_beside_the_text(fonts) -> Non
     assert labels["リリース"] == pytest.approx(second, abs=2)  # row two: レビュー マージ リリース
     assert first < labels["修正"] < second  # the fix runs back between the rows
     assert drawing.height < 0.5 * 484
+
+
+@pytest.mark.parametrize("theme", ["brandC", "minimal"])
+def test_rows_may_shrink_a_chain_to_the_label_floor_not_a_round_share(fonts, theme) -> None:
+    """brandC's and minimal's measure fits the review flow's rows at 0.798 of its size
+    (11.2-px labels): under a round 0.8 they were refused and the column took a card of its
+    own (three cards, the first 35 % full). The floor is the labels' 11 px (`SHRUNK_LABEL`)."""
+    pages = layout.layout_pages(JAPANESE.read_text("utf-8"), themes.load(theme), fonts, CARD)
+    [(_, row)] = _rows(pages, "課題を作る")
+    assert "wrapped into 2 rows" in row.note, row.note
+    assert len(pages) <= 2

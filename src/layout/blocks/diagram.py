@@ -26,7 +26,7 @@ from ..base.boxes import Group, Rect, Row
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
 from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import Drawing, Label
+from ..diagrams.marks import SHRUNK_LABEL, Drawing, Label
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
 from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
@@ -36,7 +36,6 @@ from .diagramink import painted
 from .figures import (
     FIGURE_FLOOR,
     LEGIBLE_LABEL,
-    SHRUNK_LABEL,
     figure_ceiling,
     figure_floor,
     label_floor,

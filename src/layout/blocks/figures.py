@@ -27,10 +27,6 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 # to end a card; tile grids split between lines": 0.6 and 0.8 measured).
 FIGURE_FLOOR = 0.7
 LEGIBLE_LABEL = 10.0  # px: a diagram set to fit its measure keeps its labels this large
-# px: a diagram drawn smaller only to end a card keeps its labels this large, 9 px on a
-# phone 360 px wide: at 10 the Japanese post's flowchart shrank to 74 % under its lead
-# (8.4 px on a phone) in 21 theme-modes, where a card more holds it whole at its size.
-SHRUNK_LABEL = 11.0
 # A diagram on a card it leaves mostly empty may be drawn up to this share of its size
 # (pages/breaks/grow.py), within the measure and its smallest label no larger than body
 # text: three messages of a sequence alone in the top third of a card read as a card left

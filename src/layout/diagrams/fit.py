@@ -22,7 +22,7 @@ from .drawing import layout_flowchart
 from .gitgraphs.gitgraph import layout_gitgraph
 from .gitgraphs.mermaidgit import GitGraph
 from .kinds import layout_pie
-from .marks import TURNED, Drawing, Lines, Measure
+from .marks import LABEL_SIZE, SHRUNK_LABEL, TURNED, Drawing, Lines, Measure
 from .mermaid import Flowchart
 from .mermaidkinds import Diagram, Mindmap, Pie, Sequence, parse_diagram
 from .mindmap import layout_mindmap
@@ -47,8 +47,10 @@ POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 # A long chain a card cuts into bands between its rows is wrapped into the fewest rows
 # that fit the card's width at this share of its size (its 14-px labels at 11 px or more):
 # thirty steps on a 440-px card in rows of three at 0.88, two cards, where rows at 0.9 or
-# more took fourteen rows of two, three cards
-ROWS_SCALE = 0.8
+# more took fourteen rows of two, three cards. Not a round 0.8: brandC's and minimal's
+# Japanese review flow fit in rows at 0.798 (11.2 px labels) and stood as a column on a
+# card of its own, the post three cards where every other theme set one.
+ROWS_SCALE = SHRUNK_LABEL / LABEL_SIZE
 TURN_GAIN = 1.25  # a flowchart or state chart is turned when that shrinks it this much less
 # A chain turned upright that stands over this share of its card's height is wrapped into
 # rows instead (`_rows_over_column`) where they stand under `SHORTER_ROWS` of its height: a

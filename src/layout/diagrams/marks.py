@@ -19,6 +19,11 @@ from dataclasses import dataclass
 Op = tuple[object, ...]
 LABEL_SIZE = 14.0  # px: node labels, at 1x
 SMALL_SIZE = 12.0  # px: edge labels, notes, legends
+# px: a diagram drawn smaller only to end a card (`blocks.figures`), or a chain wrapped into
+# rows to fit it (`fit.ROWS_SCALE`), keeps its labels this large, 9 px on a phone 360 px
+# wide: at 10 the Japanese post's flowchart shrank to 74 % under its lead (8.4 px on a
+# phone) in 21 theme-modes, where a card more holds it whole at its size.
+SHRUNK_LABEL = 11.0
 MAX_LABEL_WIDTH = 180.0  # px: longer labels wrap
 MARGIN = 8.0  # px around a drawing's bounds
 PAD_X, PAD_Y = 12.0, 8.0  # px around a node's label
