@@ -72,3 +72,31 @@ def test_no_heading_line_ends_on_a_small_word(width: int, fonts) -> None:
                 if line.rsplit(" ", 1)[-1].lower() in ("the", "of", "a", "and", "with", "to"):
                     ending.append((theme_mode, lines))
     assert ending == []
+
+
+BODY = "\n\n" + "Some words of body text that run on for a while to fill the card. " * 30
+
+
+@pytest.mark.parametrize(
+    ("heading", "width"),
+    [
+        ("# Five habits for a focused morning", 440),  # FIVE HABITS / FOR A FOCUSED / MORNING
+        ("# What to build next", 360),  # What to build / next
+        ("# Every hop of a cross-region failover", 360),  # Every hop / of a … / failover
+    ],
+)
+def test_a_small_word_may_end_a_line_to_spare_a_heading_a_lone_last_word(
+    heading: str, width: int, fonts
+) -> None:
+    """Two lines, or fewer than the hold sets, with a small word ending the first beat a
+    last line of one word ("Five habits for a / focused morning"); the word after it is
+    still kept whole (never "cross- / region"). A stack of more lines keeps the hold."""
+    lone = []
+    for theme_mode in THEME_MODES:
+        rows = heading_rows(heading + BODY, theme_mode, width, fonts)
+        lines = [row.text.strip() for row in rows if not row.text.startswith("Some words")]
+        lines = lines[: next(i for i, r in enumerate(rows) if r.text.startswith("Some"))]
+        assert not any(line.endswith("-") for line in lines), lines
+        if 1 < len(lines) <= 2 and " " not in lines[-1]:
+            lone.append((theme_mode, lines))
+    assert lone == []

@@ -114,17 +114,49 @@ def _heading_breaks(
     phrases (`_ranks`). A looser rank is let in only inside a piece the stricter one leaves
     wider than the line (`_opened`): one long phrase breaks inside itself and the others
     stay whole, where one wide piece used to send the whole heading a rank down
-    (2026年我读完 / 的12本书：每 / 一本都改变了我)."""
+    (2026年我读完 / 的12本书：每 / 一本都改变了我). A small English word ends a line only
+    where that spares the heading a lone last word (`_lone_last`)."""
+    kept = _ranked(texts, widths, allowed, width, small_words=True)
+    if not _lone_last(texts, widths, kept, width):
+        return kept
+    # a small English word held to the next line left one word on the last ("Five habits
+    # for a focused / morning"): let it end a line where that sets fewer lines, or two
+    # lines still ("Five habits for a / focused morning"), and no lone word. A taller
+    # stack keeps its hold: there a lone last word is one short line of several, where a
+    # line ending on "a" would be a second fault ("How we run a / 10-minute / …").
+    freed = _ranked(texts, widths, allowed, width, small_words=False)
+    lines, now = _count(texts, widths, freed, width), _count(texts, widths, kept, width)
+    better = lines < now or lines == now == 2
+    return freed if better and not _lone_last(texts, widths, freed, width) else kept
+
+
+def _ranked(
+    texts: list[str], widths: list[float], allowed: list[int], width: float, *, small_words: bool
+) -> list[int]:
+    """`_heading_breaks`' ranks tried in turn, with `small_words` held to the next word."""
     by_words: list[int] | None = None  # the word ranks' breaks, made only when asked for
     for clauses in (CLAUSE_RANKS, CLAUSE_RANKS - 1):  # between clauses, then past a count too
-        by_clauses, opened = _fitted(texts, widths, _ranks(texts, allowed, clauses), width)
+        ranks = _ranks(texts, allowed, clauses, small_words=small_words)
+        by_clauses, opened = _fitted(texts, widths, ranks, width)
         if opened:  # a phrase too wide for the line breaks inside anyway: no line more
-            by_words = by_words or _fitted(texts, widths, _ranks(texts, allowed, 0), width)[0]
+            words = _ranks(texts, allowed, 0, small_words=small_words)
+            by_words = by_words or _fitted(texts, widths, words, width)[0]
             if _count(texts, widths, by_clauses, width) > _count(texts, widths, by_words, width):
                 continue
         if _even(texts, widths, by_clauses, width):
             return by_clauses
-    return by_words or _fitted(texts, widths, _ranks(texts, allowed, 0), width)[0]
+    words = _ranks(texts, allowed, 0, small_words=small_words)
+    return by_words or _fitted(texts, widths, words, width)[0]
+
+
+def _lone_last(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
+    """Whether the balanced lines `allowed` gives end on a line of one Latin word, with
+    at most a mark or an emoji a theme binds to it (nature's "morning 🌿")."""
+    lines = balance_lines(texts, widths, allowed, width)
+    last = "".join(texts[lines[-1].start : lines[-1].end]).split()
+    words = [part for part in last if part.isascii() and any(c.isalpha() for c in part)]
+    marks = all(part in words or not any(c.isalnum() for c in part) for part in last)
+    return len(lines) > 1 and len(words) == 1 and marks
 
 
 def _fitted(
@@ -159,11 +191,17 @@ CLAUSE_RANKS = 2
 
 
 def _ranks(
-    texts: list[str], allowed: list[int], clauses: int = CLAUSE_RANKS
+    texts: list[str], allowed: list[int], clauses: int = CLAUSE_RANKS, *, small_words: bool = True
 ) -> Iterator[list[int]]:
     """A heading's opportunities rank by rank, strictest first (`_heading_breaks`), each
-    made only when asked for."""
+    made only when asked for; with `small_words`, no line ends on a small English word
+    while that fits (`hold_small_words`)."""
     glued = hold_small_words(texts, allowed)
+    if not small_words:  # the word after a small one still kept whole (cross-region)
+        glued = [
+            kind if text == " " else held
+            for text, kind, held in zip(texts, allowed, glued, strict=True)
+        ]
     named = keep_names(texts, glued)
     words = keep_words(texts, named)
     held = _keep_at(texts, words, held_edges)
