@@ -47,7 +47,9 @@ def test_runts_as_the_page_break_report_counts_them() -> None:
     assert is_runt("事。💪") and is_runt("me.") and is_runt("end ") and is_runt("2️⃣3️⃣.")
     # a lone word under nine letters is one ("start." alone under a slide's wide paragraph)
     assert is_runt("books.") and is_runt("skipped.") and not is_runt("nightstand.")
-    assert not is_runt("a b") and not is_runt("的事") and not is_runt("—")
+    assert not is_runt("a b") and not is_runt("—")
+    # two CJK characters alone are one ("钉子。"), three are not
+    assert is_runt("的事") and is_runt("钉子。") and not is_runt("的事情。")
     # a number range is read as a whole, not as its four digits
     assert not is_runt("0.5%～1.5%。") and not is_runt("v1.2.3") and is_runt("5%。")
 
@@ -72,7 +74,7 @@ def test_no_runt_fix_costs_a_line_or_breaks_a_word() -> None:
 
 def test_a_paragraph_never_ends_on_one_chinese_character_and_an_emoji(box_fonts) -> None:
     # greedy: 23 characters and a comma, then "事。💪"
-    assert texts_of("中" * 23 + "，事。💪", box_fonts) == ["中" * 22, "中，事。💪"]
+    assert texts_of("中" * 23 + "，事。💪", box_fonts) == ["中" * 21, "中中，事。💪"]
 
 
 def test_an_english_paragraph_never_ends_on_a_short_word(box_fonts) -> None:

@@ -133,11 +133,11 @@ def test_opening_bracket_at_a_line_start_loses_its_blank(box_fonts) -> None:
 
 
 def test_closing_mark_at_a_line_end_squeezes_in(box_fonts) -> None:
-    """Four characters and a ； fit a line 4.5 em wide: the ； loses its blank half (two
+    """Four characters and a ； fit a line 4.5 em wide: the ； loses its blank half (three
     characters follow, so no runt is involved)."""
-    assert texts(lay("中中中中；中中", box_fonts, 4.5)) == ["中中中中；", "中中"]
-    assert lay("中中中中；中中", box_fonts, 4.5)[0].width == 4.5 * EM
-    assert texts(lay("中中中中；中中", box_fonts, 4.4)) == ["中中中", "中；中中"]
+    assert texts(lay("中中中中；中中中", box_fonts, 4.5)) == ["中中中中；", "中中中"]
+    assert lay("中中中中；中中中", box_fonts, 4.5)[0].width == 4.5 * EM
+    assert texts(lay("中中中中；中中中", box_fonts, 4.4))[:2] == ["中中中", "中；中"]
 
 
 def test_closing_mark_keeps_its_em_where_it_fits(box_fonts) -> None:
@@ -184,8 +184,19 @@ def test_lone_last_character_takes_one_from_the_line_before(box_fonts) -> None:
     assert texts(lay("中中中中中。", box_fonts, 4)) == ["中中中", "中中。"]
 
 
-def test_two_characters_on_the_last_line_stay(box_fonts) -> None:
-    assert texts(lay("中中中中中中。", box_fonts, 4)) == ["中中中中", "中中。"]
+def test_two_characters_on_the_last_line_take_a_third(box_fonts) -> None:
+    """Two characters alone under a full line read as a stub ("钉子。", "为准。"); three do
+    not (`pretty.CJK_RUNT`)."""
+    assert texts(lay("中中中中中中。", box_fonts, 4)) == ["中中中", "中中中。"]
+    assert texts(lay("中中中中中中中。", box_fonts, 4)) == ["中中中中", "中中中。"]
+
+
+def test_a_short_last_line_takes_a_whole_word_not_half_of_one(box_fonts) -> None:
+    """The stub "文章。" was mended as "…回答问题、总 / 结文章。", parting 总结: the word goes
+    down whole ("总结文章。")."""
+    assert texts(lay("我们回答问题总结文章。", box_fonts, 9)) == ["我们回答问题", "总结文章。"]
+    longer = lay("大语言模型比如翻译写代码回答问题总结文章。", box_fonts, 19)
+    assert texts(longer)[-1] == "总结文章。"
 
 
 def test_no_adjustment_when_the_line_before_would_become_short(box_fonts) -> None:

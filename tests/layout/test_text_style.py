@@ -246,12 +246,12 @@ def test_a_line_highlight_fills_the_line_box_and_shows_around_the_text(box_fonts
 
 
 def test_link_underlines_follow_line_breaks(box_fonts) -> None:
-    md = HAN * 24 + "[" + HAN * 3 + "](https://x.example)"
+    md = HAN * 24 + "[" + HAN * 5 + "](https://x.example)"
     roles = '[roles.link]\nunderline = "solid"\nunderline_color = "#00ff00"\nunderline_offset = 3\n'
     [page] = pages(md, box_fonts, roles)
     assert segments(page) == [
         Segment(404.0, 41.8, 420.0, 41.8, GREEN, 1.0),
-        Segment(20.0, 69.8, 52.0, 69.8, GREEN, 1.0),
+        Segment(20.0, 69.8, 84.0, 69.8, GREEN, 1.0),
     ]
 
 

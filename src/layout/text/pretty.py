@@ -1,9 +1,10 @@
 """A paragraph never ends on a runt where a better set of breaks exists (CSS
 `text-wrap: pretty`; pure, no fonts).
 
-A runt is a last line of one CJK character, or of one Latin word under `RUNT_LETTERS`
-letters (punctuation and emoji aside; a number under `RUNT_DIGITS`): "事。💪", "end",
-"me.", "skipped.". When greedy filling ends a
+A runt is a last line of at most `CJK_RUNT` CJK characters, or of one Latin word under
+`RUNT_LETTERS` letters (punctuation and emoji aside; a number under `RUNT_DIGITS`):
+"事。💪", "钉子。", "end", "me.", "skipped.". A set that mends it must not start its last
+line inside a Chinese word or a Japanese phrase (`_parts_a_word`). When greedy filling ends a
 paragraph, or a line a hard break ends, with one, its last two to `PRETTY_LINES` lines are
 filled again at narrower widths (down to `PRETTY_NEAR` of the line) with as many lines as
 before; the widest width whose last line is no runt wins, so the fewest words move. A set
@@ -32,6 +33,7 @@ from collections.abc import Callable
 
 from .linebreak import Edges, LineRange, fit_line, measured
 from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
+from .words import inside_phrases, inside_words, is_japanese, is_japanese_letter
 
 # A Latin last word shorter than this is a runt: "start." alone under a slide's three-line
 # paragraph, "skipped." under a card's; a word of nine letters or more ("nightstand.")
@@ -39,6 +41,10 @@ from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 # not "0.5%～1.5%。" nor "v1.2.3".
 RUNT_LETTERS = 9
 RUNT_DIGITS = 5
+# A CJK last line of this many characters or fewer is a runt: "钉子。", "为准。" under a
+# full line read as a stub (the raters of the twenty-second session marked 98 sets at
+# 440x586 for them), and often part a word the line before began ("相 / 亲角。", "扛 / 得住。").
+CJK_RUNT = 2
 PRETTY_LINES = 4  # at most this many last lines are filled again
 PRETTY_NEAR = 0.8  # down to this share of the line, any set without a runt will do
 PRETTY_FLOOR = 0.5  # the narrowest trial width, as a share of the line
@@ -58,7 +64,7 @@ def is_runt(text: str) -> bool:
     if not word:
         return False
     if all(_is_cjk(c) for c in word):
-        return len(word) == 1
+        return len(word) <= CJK_RUNT
     letters = sum(c.isalpha() for c in word)
     least = RUNT_LETTERS if letters > len(word) - letters else RUNT_DIGITS  # "v1.2.3": a number
     return word.isascii() and _visible_length(text) < least
@@ -156,7 +162,7 @@ def _no_worse(
     """No runt at the end (nor, if `upright`, a last line longer than one above it); no
     line over the width, no more hyphens nor broken words."""
     last = trial[-1]
-    if is_runt("".join(texts[last.start : last.end])):
+    if is_runt("".join(texts[last.start : last.end])) or _parts_a_word(trial, texts):
         return False
     if upright and any(line.width < last.width for line in trial[:-1]):
         return False
@@ -165,6 +171,22 @@ def _no_worse(
     return _hyphens(trial, texts, allowed) <= _hyphens(tail, texts, allowed) and _inside(
         trial, allowed
     ) <= _inside(tail, allowed)
+
+
+def _parts_a_word(lines: list[LineRange], texts: list[str]) -> bool:
+    """Whether the last line of `lines` starts inside a Chinese word (the segmenter's, on
+    these lines' text) or a Japanese phrase (BudouX's): a runt mended by moving one
+    character down parts the word the line before ends on ("总 / 结文章。"), where moving
+    the whole word ("总结文章。") reads as the paragraph's last words."""
+    start = lines[-1].start
+    if not (
+        start and is_japanese_letter(texts[start - 1][-1:]) and is_japanese_letter(texts[start][:1])
+    ):
+        return False
+    text = "".join(texts[lines[0].start : lines[-1].end])
+    offset = sum(len(t) for t in texts[lines[0].start : start])
+    inside = inside_phrases(text) if is_japanese(text) else inside_words(text)
+    return offset in inside
 
 
 def _hyphens(lines: list[LineRange], texts: list[str], allowed: list[int]) -> int:
