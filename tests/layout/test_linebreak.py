@@ -591,3 +591,26 @@ def test_a_name_wider_than_the_line_keeps_its_underscores_where_another_mark_wil
     texts = list(name)
     lines = break_lines(texts, [1.0] * len(texts), opportunities(texts, [False] * len(texts)), 24)
     assert "".join(texts[lines[0].start : lines[0].end]).endswith("_")
+
+
+def test_a_wide_call_breaks_between_its_arguments_before_inside_one() -> None:
+    """`limits=httpx.Limits(max_connections=` / `20))` parted a keyword from its value, and
+    `["https://example.` / `com/page/%d"` a URL (22 of 30 sets of the asyncio tutorial, the
+    twenty-second session's raters): a wide token breaks after `,`, `(`, `[` or `{` first
+    (`LIST_MARKS`) where one keeps half the line, then after `.` or `=`."""
+
+    def lines_of(token: str, width: float) -> list[str]:
+        texts = list(token)
+        allowed = opportunities(texts, [False] * len(texts))
+        return [
+            "".join(texts[r.start : r.end])
+            for r in break_lines(texts, [1.0] * len(texts), allowed, width)
+        ]
+
+    assert lines_of("limits=httpx.Limits(max_connections=20))", 36) == [
+        "limits=httpx.Limits(",
+        "max_connections=20))",
+    ]
+    assert (
+        lines_of('asyncio.run(main(["https://example.com/page/%d"', 36)[0] == "asyncio.run(main(["
+    )

@@ -13,6 +13,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.pages.quality import TITLE_FULL_ENOUGH, TITLE_WEIGHT, measure
 from inkcard.layout.pages.short import FULL, TITLE_ROOMY, is_title_card
+from inkcard.layout.style.resolver import resolve
 from tests import pngcodec
 
 POEM = "# 静夜思\n\n床前明月光，\n疑是地上霜。\n举头望明月，\n低头思故乡。\n"
@@ -36,8 +37,9 @@ def test_a_short_post_is_set_larger_at_the_optical_centre(fonts: layout.FontBook
     [auto] = layout.render(POEM, plain("auto"), fonts, options)
     at_top, composed = ink_rows(top), ink_rows(auto)
     height = pngcodec.decode(auto).shape[0]
-    # larger: the text block grows by the zoom (1.25), and it is one card still
-    assert composed[-1] - composed[0] == pytest.approx(1.25 * (at_top[-1] - at_top[0]), rel=0.05)
+    # larger: the text block grows by the zoom (1.25) and more (a poem's type, `verse`),
+    # and it is one card still
+    assert composed[-1] - composed[0] > 1.25 * (at_top[-1] - at_top[0])
     above, below = composed[0], height - composed[-1]
     assert 0.3 < above / (above + below) < 0.5  # a little above the middle
 
@@ -239,3 +241,31 @@ def test_a_poem_at_500x500_is_set_larger_in_every_theme(fonts) -> None:
         long = layout.layout_pages(prose, themes.load(name), fonts, options)[0]
         assert page.fit is not None and long.fit is not None
         assert page.fit.zoom >= 1.07 * long.fit.zoom, name
+
+
+def _sizes(items: tuple) -> list[float]:
+    from inkcard.layout.base.boxes import GlyphRun
+
+    out: list[float] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            out.append(item.size)
+        elif isinstance(inner := getattr(item, "items", None), tuple):
+            out.extend(_sizes(inner))
+    return out
+
+
+@pytest.mark.parametrize(("theme", "mode"), THEME_MODES)
+def test_a_poem_s_type_is_set_for_the_card_not_the_page(fonts, theme: str, mode: str) -> None:
+    """At 440x586 静夜思 was drawn at the short post's zoom alone (1.25 times the theme's
+    body, none in minimal) and filled about half the card: "type too small for a one-card
+    poem" in 29 of 30 theme-modes. Its lines are now at least 1.35 times the body (the
+    largest `verse.VERSE_STEPS` that keeps its lines), the card filled at most `FULL`."""
+    poem = (Path(__file__).resolve().parents[1] / "cases" / "hard" / "04-poem.md").read_text()
+    options = layout.RenderOptions(width=440, height=586, mode=mode)
+    [page] = layout.layout_pages(poem, themes.load(theme), fonts, options)
+    assert page.fit is not None
+    row = next(placed.row for placed in page.rows if "床前" in placed.row.text)
+    body = resolve(themes.load(theme), mode or None)["body"].size
+    assert max(_sizes(row.items)) * page.fit.zoom >= 1.35 * body
+    assert measure(page).fill <= FULL + 0.01

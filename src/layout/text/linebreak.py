@@ -51,6 +51,11 @@ PHRASE_ENDS = frozenset("的")
 # (`{error.response.` / `status_code}`, not `{error.response.status_` / `code}`).
 NAME_JOINER = "_"
 INNER_MARKS = frozenset(".,;:([{=&|+*?-/" + NAME_JOINER)
+# ... and first after one of these, which part a call's arguments or a list's items: a break
+# after `=` or `.` parts a keyword from its value or an object from its attribute
+# (`httpx.Limits(max_connections=` / `20))`, where `httpx.Limits(` / `max_connections=20))`
+# keeps each argument whole)
+LIST_MARKS = frozenset(",;([{")
 INNER_KEEP = 0.5
 _CLOSERS = (Brk.CL, Brk.CLW)
 
@@ -172,13 +177,13 @@ def _inside_word(
     forced: tuple[int, float],
     max_width: float,
 ) -> tuple[int, float]:
-    """Where a word wider than the line breaks: after its last inner mark (`.`, `(`,
-    `,`, `=`...) that keeps at least `INNER_KEEP` of the line, so
-    `{error.response.` / `status_code}` rather than `status_co` / `de}`; after an
-    underscore only where no other mark does; else between two clusters, but never
-    before a closing mark (`fetch(client` / `, url)`)."""
-    for joiner in (False, True):
-        found = _after_mark(texts, widths, start, forced, INNER_KEEP * max_width, joiner)
+    """Where a word wider than the line breaks: after its last inner mark that keeps at
+    least `INNER_KEEP` of the line, one between arguments or items first (`,`, `(`:
+    `LIST_MARKS`), then any (`.`, `=`...), so `{error.response.` / `status_code}` rather
+    than `status_co` / `de}`; after an underscore only where no other mark does; else
+    between two clusters, but never before a closing mark (`fetch(client` / `, url)`)."""
+    for marks in _MARK_TIERS:
+        found = _after_mark(texts, widths, start, forced, INNER_KEEP * max_width, marks)
         if found is not None:
             return found
     end, width = forced
@@ -200,20 +205,23 @@ def _after_mark(
     start: int,
     forced: tuple[int, float],
     floor: float,
-    joiner: bool,
+    marks: frozenset[str],
 ) -> tuple[int, float] | None:
-    """The last break after an inner mark (an underscore only if `joiner`) that keeps
-    the line at least `floor` wide, walking back from the `forced` break; None if none."""
+    """The last break after one of `marks` that keeps the line at least `floor` wide,
+    walking back from the `forced` break; None if none."""
     end, width = forced
     for k in range(end, start + 1, -1):  # the line is clusters [start, k)
         if width < floor or texts[k - 1] in HANGING:
             return None  # the wide word starts after a space: a break before it had no room
-        mark = texts[k - 1]
-        usable = mark in INNER_MARKS and (joiner or mark != NAME_JOINER)
-        if usable and texts[k] not in INNER_MARKS and not _closes(texts[k]):
+        if texts[k - 1] in marks and texts[k] not in INNER_MARKS and not _closes(texts[k]):
             return k, width  # after a run of marks, never inside one: https:// not https:/
         width -= widths[k - 1]
     return None
+
+
+# the marks a wide word breaks after, tier by tier: between arguments or items, after any
+# other inner mark, after an underscore
+_MARK_TIERS = (LIST_MARKS, INNER_MARKS - {NAME_JOINER}, frozenset({NAME_JOINER}))
 
 
 def _closes(text: str) -> bool:
