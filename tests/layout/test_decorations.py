@@ -188,6 +188,41 @@ DECORATION_ERRORS = [
 ]
 
 
+def test_rings_are_centred_in_their_run(fonts) -> None:
+    """The spare of the last spacing fell all at the bottom: coil-notebook's coil stopped a
+    ring short of its sheet's foot (52 sets at 500x500, the twenty-second session's
+    rater). As many rings as the run holds, centred: both ends keep the same margin."""
+    frame = Rect(0.0, 0.0, 400.0, 310.0)
+    holes, *_ = built('kind = "rings"\nspacing = 30\n', fonts, frame)
+    ys = [op[2] for op in holes.ops]
+    assert len(ys) == 10 and ys[0] - frame.y == pytest.approx(frame.bottom - ys[-1])
+
+
+def _all(items: tuple[Item, ...]) -> list[Item]:
+    out: list[Item] = []
+    for item in items:
+        inner = getattr(item, "items", None)
+        out.extend(_all(inner) if isinstance(inner, tuple) else [item])
+    return out
+
+
+@pytest.mark.parametrize("size", [(500, 500), (440, 586), (1080, 1440)])
+def test_coil_notebook_s_coil_runs_its_sheet_from_end_to_end(fonts, size) -> None:
+    """The first ring sits as far below the sheet's top as the last above its foot, within
+    one ring (the sheet is inset 18 px from the card)."""
+    width, height = size
+    options = layout.RenderOptions(width=width, height=height, mode="blue-mode", split="autoSplit")
+    post = "# 标题\n\n" + "一段话写在这里。" * 400  # a full card: drawn at its size
+    page = layout.layout_pages(post, themes.load("coil-notebook"), fonts, options)[0]
+    [holes] = [
+        item for item in _all(page.items) if isinstance(item, Shape) and item.ops[0][0] == "O"
+    ]
+    ys = [op[2] for op in holes.ops]
+    zoom = page.fit.zoom if page.fit is not None else 1.0  # a large card is drawn zoomed
+    top, foot = ys[0] - 18.0, height / zoom - 18.0 - ys[-1]
+    assert abs(top - foot) < 2.0, (top, foot)
+
+
 @pytest.mark.parametrize(("toml", "cause", "message"), DECORATION_ERRORS)
 def test_decoration_mistakes_fail_at_load(toml: str, cause: type, message: str) -> None:
     with pytest.raises(ThemeError) as error:

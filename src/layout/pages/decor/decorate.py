@@ -230,8 +230,12 @@ def _rings(deco: Rings, ctx: Context) -> Built:
     holes: list[tuple[object, ...]] = []
     loops: list[Item] = []
     hole_x = f.x + deco.x
-    y = f.y + deco.y + deco.spacing / 2
-    while y <= f.bottom - deco.end - deco.spacing / 2 + 1e-6:
+    top, bottom = f.y + deco.y, f.bottom - deco.end
+    # as many rings as the run holds, centred in it: both ends keep the same margin (the
+    # spare of the last spacing all fell at the bottom, a ring short on coil-notebook)
+    count = max(0, math.floor((bottom - top) / deco.spacing + 1e-6))
+    y = top + deco.spacing / 2 + (bottom - top - count * deco.spacing) / 2
+    for _ in range(count):
         holes.append(("O", hole_x, y, deco.hole))
         loop = Rect(f.x - deco.reach, y - deco.hole, hole_x - f.x + deco.reach, 2 * deco.hole)
         loops.append(Stroke(loop, paint, deco.thickness, deco.hole))
