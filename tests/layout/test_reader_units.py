@@ -29,6 +29,9 @@ def breaks(text: str) -> str:
         ("One line to end on. — Steve Jobs", ["— Steve Jobs|"]),
         ('"…before he dies." — George R. R. Martin', ["— George R. R. Martin|"]),
         ("我记下了这 7 条“反常识”", ["7 条"]),
+        # a rate stays whole: "¥25/ / 位" at 1600x900 in four theme-modes (22nd session)
+        ("盖碗茶（¥25/位），顺便看看", ["¥25/位"]),
+        ("每周跑3次/周，每月100元/月", ["3次/周", "100元/月"]),
     ],
 )
 def test_a_unit_has_no_break_inside(text: str, whole: list[str]) -> None:

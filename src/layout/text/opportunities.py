@@ -224,8 +224,8 @@ SHORT_CODE = 24  # an inline code span of at most this many characters never bre
 
 def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break between a number and its unit: a digit and the CJK
-    character after it (with or without a space), or the space between a number and a
-    word of `UNITS`."""
+    character after it (with or without a space; or a slash: a rate, "¥25/位"), or the
+    space between a number and a word of `UNITS`."""
     if not _DIGIT.search("".join(texts)):
         return allowed  # the common case: no number, nothing to keep
     kept = list(allowed)
@@ -239,10 +239,28 @@ def _before_unit(texts: list[str], i: int) -> bool:
     """Whether a break after cluster `i` would part a number from its unit."""
     if texts[i][-1:].isdigit():
         return bool(_IDEOGRAPHIC.match(texts[i + 1][:1]))
+    if "/" in (texts[i], texts[i + 1]):  # a rate or a fraction, on both sides of its slash
+        return _is_rate(texts, i if texts[i] == "/" else i + 1)
     number = texts[i] == " " and i > 0 and texts[i - 1][-1:].isdigit()
     if number and _IDEOGRAPHIC.match(texts[i + 1][:1]):
         return True  # "这 7 条", "3 天": a spaced number keeps its measure word
     return number and _word_after(texts, i + 1) in UNITS
+
+
+def _is_rate(texts: list[str], slash: int) -> bool:
+    """Whether the slash at `slash` parts a number (and its unit) from a unit or a number:
+    ¥25/位, 3次/周, 1/2."""
+    after = texts[slash + 1][:1] if slash + 1 < len(texts) else ""
+    unit = bool(_IDEOGRAPHIC.match(after)) or after.isdigit()
+    return unit and _after_number(texts, slash)
+
+
+def _after_number(texts: list[str], i: int) -> bool:
+    """Whether cluster `i` follows a number, or a number and one CJK unit (3次)."""
+    before = texts[i - 1][-1:] if i > 0 else ""
+    if before.isdigit():
+        return True
+    return bool(_IDEOGRAPHIC.match(before)) and i > 1 and texts[i - 2][-1:].isdigit()
 
 
 def _word_after(texts: list[str], start: int) -> str:
