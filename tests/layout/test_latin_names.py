@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from inkcard.layout.text.opportunities import latin_names
+from inkcard.layout.text.words import latin_names
 from tests.layout.test_headings import THEME_MODES, heading_rows
 
 NAMED = {

@@ -23,14 +23,16 @@ from functools import lru_cache
 
 import regex
 
-from ..base.scripts import CJK_TEXT
 from .words import (
+    SMALL_WORDS,
     has_han,
     inside_phrases,
     inside_words,
     is_han,
     is_japanese,
     is_japanese_letter,
+    latin_names,
+    latin_words,
     single_han_edges,
 )
 
@@ -409,80 +411,14 @@ def hold_small_words(texts: list[str], allowed: list[int]) -> list[int]:
     / Almanack…" leaves the article without its noun, as "… of / Naval" does a preposition.
     The word after it stays whole too ("of a / cross-region", not "of a cross- / region")."""
     kept = list(allowed)
-    words = _latin_words(texts)
+    words = latin_words(texts)
     for k, (start, stop) in enumerate(words):
         if stop >= len(texts) or texts[stop] != " " or kept[stop] != ALLOWED:
             continue
-        if "".join(texts[start:stop]).lower() in _SMALL_WORDS:
+        if "".join(texts[start:stop]).lower() in SMALL_WORDS:
             kept[stop] = NEVER
             following = words[k + 1] if k + 1 < len(words) else None
             if following is not None and following[0] == stop + 1:
                 inside = slice(following[0], following[1] - 1)
                 kept[inside] = [NEVER if b == ALLOWED else b for b in kept[inside]]
     return kept
-
-
-_SMALL_WORDS = frozenset(
-    ("a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by")
-)
-# characters: "La Roche-Posay", "The Ordinary", "The Almanack of Naval Ravikant"; longer is a
-# phrase, not a name
-MAX_NAME = 32
-# Small words a title-cased name keeps in lower case between its capitalised words (The
-# Almanack of Naval Ravikant, Pride and Prejudice, Leonardo da Vinci).
-_NAME_JOINERS = _SMALL_WORDS | frozenset(
-    {"da", "de", "del", "der", "di", "du", "la", "le", "van", "von", "y"}
-)
-_NAME_MARKS = frozenset("-'’.&")  # inside a name's word: Roche-Posay, L'Oréal, St. Louis
-
-
-def latin_names(texts: list[str]) -> list[tuple[int, int]]:
-    """[start, end) cluster spans of each capitalised Latin name of two or more words set
-    between CJK text (从La Roche-Posay到, 的City Walk路线): a reader takes it as one
-    name, where a break between its words reads as two. English titles, whose words are
-    all capitalised, are left alone: a name must touch CJK text on one side at least."""
-    words = _latin_words(texts)
-    spans = []
-    run = 0
-    for k in range(1, len(words) + 1):
-        if k < len(words) and words[k][0] == words[k - 1][1] + 1 and texts[words[k - 1][1]] == " ":
-            continue  # the next word follows after exactly one space: same run
-        first, last = words[run], words[k - 1]
-        if k - run >= 2 and _named(texts, first[0], last[1]):
-            spans.append((first[0], last[1]))
-        run = k
-    return spans
-
-
-def _latin_words(texts: list[str]) -> list[tuple[int, int]]:
-    """[start, end) of each run of Latin letters, digits and inner marks, in order."""
-    words, start = [], -1
-    for i, text in enumerate([*texts, " "]):
-        inside = text.isascii() and (text.isalnum() or (start >= 0 and text in _NAME_MARKS))
-        inside = inside or (start >= 0 and text.isalpha() and not CJK_TEXT.match(text))
-        if inside and start < 0:
-            start = i
-        elif not inside and start >= 0:
-            words.append((start, i))
-            start = -1
-    return words
-
-
-def _named(texts: list[str], start: int, end: int) -> bool:
-    """Whether the words in [start, end) are a name: each capitalised (or a number) but for
-    small joining words inside it (of, and, da), one at least starting with a capital,
-    short all told, with CJK text right before or right
-    after them and nothing Latin on either side."""
-    name = "".join(texts[start:end])
-    words = name.split(" ")
-    # iPhone, 15, Pro are capitalised, "asyncio" is not; "3 15" (numbers alone) is no name
-    inner = words[1:-1]
-    if len(name) > MAX_NAME or words[0].islower() or words[-1].islower():
-        return False
-    if any(w.islower() and w not in _NAME_JOINERS for w in inner):
-        return False
-    if not any(w[:1].isupper() for w in words):
-        return False
-    before = texts[start - 1][-1:] if start else ""
-    after = texts[end][:1] if end < len(texts) else ""
-    return bool(CJK_TEXT.match(before) or CJK_TEXT.match(after)) and before != " " != after

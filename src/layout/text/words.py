@@ -9,6 +9,9 @@ Japanese: phrase boundaries from BudouX (Google's, Apache-2.0: a small model of 
 character pairs may part), so a heading breaks "から / 始める", not "から始め / る"; jieba's
 Chinese cuts mean nothing there. Imported on the first Japanese heading.
 
+Latin in a heading: the small words (a, of, the …) that lean on the word after them, and the
+capitalised names set in CJK text a reader takes as one (从La Roche-Posay到, 的City Walk路线).
+
 English: where long words may take a hyphen at a line end (pyphen's en_US patterns). Only
 plain words count: six to forty letters, standing between spaces or punctuation, so URLs, file
 names and identifiers (`example.com`, `snake_case`, `x2y`) stay whole, and a run of letters
@@ -21,6 +24,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from ..base.scripts import CJK_TEXT
 
 if TYPE_CHECKING:
     import pyphen
@@ -322,3 +327,71 @@ def _word_points(texts: list[str], start: int, end: int) -> list[int]:
         if offset in offsets:
             points.append(index)
     return points
+
+
+# Latin words in a heading: small words that lean on the next, names set in CJK text.
+
+SMALL_WORDS = frozenset(
+    ("a", "an", "the", "of", "to", "in", "on", "at", "for", "and", "or", "with", "by")
+)
+# characters: "La Roche-Posay", "The Ordinary", "The Almanack of Naval Ravikant"; longer is a
+# phrase, not a name
+MAX_NAME = 32
+# Small words a title-cased name keeps in lower case between its capitalised words (The
+# Almanack of Naval Ravikant, Pride and Prejudice, Leonardo da Vinci).
+_NAME_JOINERS = SMALL_WORDS | frozenset(
+    {"da", "de", "del", "der", "di", "du", "la", "le", "van", "von", "y"}
+)
+_NAME_MARKS = frozenset("-'’.&")  # inside a name's word: Roche-Posay, L'Oréal, St. Louis
+
+
+def latin_names(texts: list[str]) -> list[tuple[int, int]]:
+    """[start, end) cluster spans of each capitalised Latin name of two or more words set
+    between CJK text (从La Roche-Posay到, 的City Walk路线): a reader takes it as one
+    name, where a break between its words reads as two. English titles, whose words are
+    all capitalised, are left alone: a name must touch CJK text on one side at least."""
+    words = latin_words(texts)
+    spans = []
+    run = 0
+    for k in range(1, len(words) + 1):
+        if k < len(words) and words[k][0] == words[k - 1][1] + 1 and texts[words[k - 1][1]] == " ":
+            continue  # the next word follows after exactly one space: same run
+        first, last = words[run], words[k - 1]
+        if k - run >= 2 and _named(texts, first[0], last[1]):
+            spans.append((first[0], last[1]))
+        run = k
+    return spans
+
+
+def latin_words(texts: list[str]) -> list[tuple[int, int]]:
+    """[start, end) of each run of Latin letters, digits and inner marks, in order."""
+    words, start = [], -1
+    for i, text in enumerate([*texts, " "]):
+        inside = text.isascii() and (text.isalnum() or (start >= 0 and text in _NAME_MARKS))
+        inside = inside or (start >= 0 and text.isalpha() and not CJK_TEXT.match(text))
+        if inside and start < 0:
+            start = i
+        elif not inside and start >= 0:
+            words.append((start, i))
+            start = -1
+    return words
+
+
+def _named(texts: list[str], start: int, end: int) -> bool:
+    """Whether the words in [start, end) are a name: each capitalised (or a number) but for
+    small joining words inside it (of, and, da), one at least starting with a capital,
+    short all told, with CJK text right before or right
+    after them and nothing Latin on either side."""
+    name = "".join(texts[start:end])
+    words = name.split(" ")
+    # iPhone, 15, Pro are capitalised, "asyncio" is not; "3 15" (numbers alone) is no name
+    inner = words[1:-1]
+    if len(name) > MAX_NAME or words[0].islower() or words[-1].islower():
+        return False
+    if any(w.islower() and w not in _NAME_JOINERS for w in inner):
+        return False
+    if not any(w[:1].isupper() for w in words):
+        return False
+    before = texts[start - 1][-1:] if start else ""
+    after = texts[end][:1] if end < len(texts) else ""
+    return bool(CJK_TEXT.match(before) or CJK_TEXT.match(after)) and before != " " != after
