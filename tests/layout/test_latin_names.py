@@ -100,3 +100,27 @@ def test_a_small_word_may_end_a_line_to_spare_a_heading_a_lone_last_word(
         if 1 < len(lines) <= 2 and " " not in lines[-1]:
             lone.append((theme_mode, lines))
     assert lone == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "width", "lines"),
+    [
+        ("# How I Read 52 Books in a Year", 440, ["How I Read 52 Books", "in a Year"]),
+        ("# The Quiet Power of Being Misunderstood", 440, ["The Quiet Power", "of Being"]),
+        ("# Build pipeline, retries on two steps", 360, ["Build pipeline,", "retries"]),
+    ],
+)
+def test_an_english_heading_breaks_between_phrases(
+    heading: str, width: int, lines: list[str], fonts
+) -> None:
+    """A wrapping English heading breaks before a preposition or a conjunction or after
+    punctuation while its lines stay even, not between an adjective and its noun: "How I
+    Read 52 / Books in a Year", "THE QUIET / POWER OF BEING" (13 sets at 1080x1440, the
+    twenty-second session's rater), "retries on two / steps"."""
+    for theme_mode in [("apple-notes", "light-mode"), ("warm", ""), ("art-deco", "")]:
+        rows = heading_rows(heading + BODY, theme_mode, width, fonts)
+        got = [row.text.strip() for row in rows if not row.text.startswith("Some words")]
+        got = got[: next(i for i, r in enumerate(rows) if r.text.startswith("Some"))]
+        if len(got) > 1:  # where it wraps at all
+            first, second = (line.lower() for line in lines)
+            assert got[0].lower() == first and got[1].lower().startswith(second), got

@@ -35,7 +35,15 @@ from .opportunities import (
 )
 from .shape import shape
 from .units import keep_whole
-from .words import bound_edges, clause_starts, compound_edges, has_han, held_edges, hyphen_points
+from .words import (
+    SMALL_WORDS,
+    bound_edges,
+    clause_starts,
+    compound_edges,
+    has_han,
+    held_edges,
+    hyphen_points,
+)
 
 
 def line_breaks(
@@ -207,7 +215,9 @@ def _ranks(
     held = _keep_at(texts, words, held_edges)
     bound = _keep_at(texts, held, bound_edges)
     phrases = keep_phrases(texts, bound)
-    if clauses:
+    if clauses and not has_han("".join(texts)):  # English: between phrases (THE QUIET
+        yield _latin_phrases(texts, phrases)  # POWER / OF BEING …, not THE QUIET / POWER OF)
+    elif clauses:
         opened = _allow_at(texts, phrases, bound, clause_starts)
         if clauses == CLAUSE_RANKS:
             yield _keep_at(texts, opened, compound_edges)
@@ -219,6 +229,31 @@ def _ranks(
     yield keep_words(texts, glued)
     yield keep_words(texts, allowed)
     yield keep_words(texts, allowed, phrases=False)
+
+
+# A heading line may end before a phrase's opening word (a preposition or a conjunction of
+# `words.SMALL_WORDS`) or after punctuation; not between two words of one phrase. Not before
+# an article: "Where / the traffic comes from" parts a clause at its subject.
+_PHRASE_MARKS = frozenset(",.:;!?)]—–-&|/")
+_PHRASE_OPENERS = SMALL_WORDS - {"a", "an", "the"}
+_DASHES = frozenset("—–")
+
+
+def _latin_phrases(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` (an English heading's) with a break at a space kept only before a word
+    that opens a phrase (of, for, and …) or after punctuation."""
+    out = list(allowed)
+    for i, text in enumerate(texts[:-1]):
+        if out[i] != ALLOWED:
+            continue
+        if text != " ":  # inside a word (short- / lived): only after a dash
+            out[i] = ALLOWED if text in _DASHES else NEVER
+            continue
+        before = "".join(texts[:i]).rstrip()[-1:]
+        after = "".join(texts[i + 1 : i + 6]).split(" ")[0].lower()
+        if before not in _PHRASE_MARKS and after not in _PHRASE_OPENERS:
+            out[i] = NEVER
+    return out
 
 
 def phrase_ends(text: str) -> frozenset[int]:
