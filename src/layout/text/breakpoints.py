@@ -143,7 +143,10 @@ def _ranked(
 ) -> list[int]:
     """`_heading_breaks`' ranks tried in turn, with `small_words` held to the next word."""
     by_words: list[int] | None = None  # the word ranks' breaks, made only when asked for
-    for clauses in (CLAUSE_RANKS, CLAUSE_RANKS - 1):  # between clauses, then past a count too
+    # between clauses, then past a count too; an English heading has one phrase rank (the
+    # second would be the same one, fitted again)
+    counts = (CLAUSE_RANKS, CLAUSE_RANKS - 1) if has_han("".join(texts)) else (CLAUSE_RANKS,)
+    for clauses in counts:
         ranks = _ranks(texts, allowed, clauses, small_words=small_words)
         by_clauses, opened = _fitted(texts, widths, ranks, width)
         if opened:  # a phrase too wide for the line breaks inside anyway: no line more
@@ -243,13 +246,15 @@ def _latin_phrases(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` (an English heading's) with a break at a space kept only before a word
     that opens a phrase (of, for, and …) or after punctuation."""
     out = list(allowed)
+    before = ""  # the last character before the spaces at `i`: one pass, not a join per space
     for i, text in enumerate(texts[:-1]):
+        if text.strip():
+            before = text[-1]
         if out[i] != ALLOWED:
             continue
         if text != " ":  # inside a word (short- / lived): only after a dash
             out[i] = ALLOWED if text in _DASHES else NEVER
             continue
-        before = "".join(texts[:i]).rstrip()[-1:]
         after = "".join(texts[i + 1 : i + 6]).split(" ")[0].lower()
         if before not in _PHRASE_MARKS and after not in _PHRASE_OPENERS:
             out[i] = NEVER
