@@ -73,8 +73,11 @@ def test_a_diagram_drawn_smaller_to_end_a_card_keeps_its_labels_9_px_on_a_phone(
             options = layout.RenderOptions(split="autoSplit", mode=mode)
             post = JAPANESE.read_text("utf-8")
             for page in layout.layout_pages(post, themes.load(name), fonts, options):
-                shrunk += [
-                    p.scale for p in page.rows if "課題を作る" in p.row.text and p.scale < 0.78
+                shrunk += [  # the share of its own size: as set to fit, then to end the card
+                    drawn
+                    for p in page.rows
+                    if "課題を作る" in p.row.text
+                    and (drawn := p.scale * p.row.items[0].scale) < 0.78
                 ]
     assert not shrunk
 

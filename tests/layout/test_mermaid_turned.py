@@ -61,7 +61,7 @@ def test_a_tall_chain_on_a_slide_is_drawn_left_to_right_at_its_size(fonts, sourc
 def test_a_top_down_chain_that_fits_a_card_stays_as_written(fonts) -> None:
     pages = layout.layout_pages(_post(_flow("TD")), themes.load("apple-notes"), fonts, CARD)
     [(_, row)] = _diagram_rows(pages, STEPS[-1])
-    assert row.items[0].scale == 1.0 and row.note == ""
+    assert row.items[0].scale >= 1.0 and row.note == ""  # not shrunk, not turned
 
 
 def test_a_left_right_chain_on_a_card_is_drawn_top_down(fonts) -> None:

@@ -1,7 +1,10 @@
 """A fenced ```mermaid block + its box → `Part`: the diagram as one unbreakable figure row.
 
-The drawing (`diagrams.draw_diagram`) is scaled down to the content width and the card's
-height (up only on a card it leaves mostly empty, `pages/breaks/grow.py`), centred, and
+The drawing (`diagrams.draw_diagram`) is set with its node labels (`LABEL_SIZE`) at the
+body's size, as mermaid-js sets its 16-px labels beside 16-px text, or smaller where the
+content width and the card's height hold less (larger only on a card it leaves mostly
+empty, `pages/breaks/grow.py`): at its own 14 px a top-down funnel read as a column of
+small print beside the text (the mixed-diagram post, 30 theme-modes). It is centred, and
 painted in the theme's colours: text and muted text, the link colour for node outlines,
 the code panel for node fills, and for a pie's slices and a mind map's branches series
 colours made from the link and syntax colours
@@ -26,7 +29,7 @@ from ..base.boxes import Group, Rect, Row
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
 from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit, fit_scale
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import SHRUNK_LABEL, Drawing, Label
+from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
 from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
@@ -400,12 +403,12 @@ def _figure(
     drawing: Drawing, setter: LabelSetter, flow: Layouter, ctx: Ctx, limit: float | None
 ) -> Row:
     styles = flow.styles
-    scale = fit_scale(drawing, ctx.width, limit)
+    body = styles["body"].size
+    scale = fit_scale(drawing, ctx.width, limit, max(1.0, body / LABEL_SIZE))
     items = tuple(item for _, item in painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(items, dx=x, scale=scale)
     smallest = _smallest_label(drawing)
-    body = styles["body"].size
     return Row(
         height=drawing.height * scale,
         items=(group,),

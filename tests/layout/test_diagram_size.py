@@ -1,0 +1,93 @@
+"""How large a diagram is set on a card: its labels at the body's size where the card has
+room (blocks/diagram.py), and a form that draws one under the floor larger kept
+(diagrams/fit.py `_worth`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Group, PlacedRow
+from inkcard.layout.diagrams.fit import COMPACT_BELOW, TURN_GAIN, DiagramBudget, draw_to_fit
+from inkcard.layout.diagrams.labels import LabelSetter
+from inkcard.layout.diagrams.marks import LABEL_SIZE
+from inkcard.layout.diagrams.mermaidkinds import parse_diagram
+from inkcard.layout.diagrams.snake import chain, wrapped
+from inkcard.layout.style.resolver import resolve
+
+HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+MIXED = HARD / "09-mixed-diagrams.md"
+JAPANESE = HARD / "06-japanese-diagram.md"
+
+
+def _theme_modes() -> list[tuple[str, str | None]]:
+    return [(name, mode) for name in themes.names() for mode in themes.modes(name) or [None]]
+
+
+def _diagram_row(pages: list[layout.Page], label: str) -> PlacedRow:
+    [row] = [
+        placed
+        for page in pages
+        for placed in page.rows
+        if label in placed.row.text and isinstance(placed.row.items[0], Group)
+    ]
+    return row
+
+
+@pytest.mark.parametrize(("name", "mode"), _theme_modes())
+def test_a_diagram_s_labels_are_set_at_the_body_size_where_the_card_has_room(
+    fonts: layout.FontBook, name: str, mode: str | None
+) -> None:
+    """The mixed post's top-down funnel stood at its own 14-px labels beside 16-17 px text
+    in every theme-mode at 440x586, a column of small print: its labels are the body's
+    size, as mermaid-js sets them (the page breaker may still draw it smaller to end a
+    card, the figures' floor kept). Before: 14 px beside 16, 0.875 of the body."""
+    options = layout.RenderOptions(split="autoSplit", mode=mode)
+    pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load(name), fonts, options)
+    funnel = _diagram_row(pages, "看到笔记")
+    group = funnel.row.items[0]
+    assert isinstance(group, Group)
+    body = resolve(themes.load(name), mode)["body"].size
+    # at the body's size, or less where the card's height holds no more (a framed
+    # theme's shorter card: art-deco 15.6 px, traditional-chinese 16.1 beside 17)
+    assert min(body, 1.1 * LABEL_SIZE) - 1e-6 <= group.scale * LABEL_SIZE <= body + 1e-6
+    assert group.scale * funnel.scale >= 0.7 - 1e-6  # the floor, where it ends a card
+
+
+@pytest.mark.parametrize(("name", "mode"), _theme_modes())
+def test_a_chain_under_the_floor_on_a_slide_is_wrapped_where_its_rows_read_larger(
+    fonts: layout.FontBook, name: str, mode: str | None
+) -> None:
+    """The Japanese post's review flow on a 1600x900 slide, under its title and lead, stood
+    as one strip at 61-64 % of its size (labels 9 px) in eight theme-modes, its two rows
+    drawing it at 69-79 % refused for being less than `TURN_GAIN` times larger: a form
+    that draws a diagram under the floor larger is kept."""
+    options = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode=mode)
+    pages = layout.layout_pages(JAPANESE.read_text("utf-8"), themes.load(name), fonts, options)
+    flow = _diagram_row(pages, "課題を作る")
+    assert "wrapped into 2 rows" in flow.row.note
+
+
+def test_a_form_only_a_little_larger_is_kept_only_under_the_floor(
+    fonts: layout.FontBook,
+) -> None:
+    """Over the floor the author's form stands unless another is `TURN_GAIN` times
+    larger; under it, any larger form is kept. The Japanese review flow in two boxes where
+    its two rows draw it 1.08 and 1.15 times larger than its strip: at 0.64 they are
+    kept, at 0.8 the strip stands."""
+    source = JAPANESE.read_text("utf-8").split("```mermaid\n")[1].split("```")[0]
+    measure = LabelSetter(fonts).measure
+    budget = DiagramBudget()
+    strip = budget.draw(source, measure)
+    found = chain(parse_diagram(source), measure)
+    assert found is not None
+    rows = wrapped(found, 2, lambda part: budget.draw_row(source, part, measure), across=True)
+    assert rows is not None and rows.width < strip.width
+    for scale, gain, kept in ((0.64, 1.08, True), (0.8, 1.15, False)):
+        assert (scale < COMPACT_BELOW) == kept and gain < TURN_GAIN
+        box = (scale * strip.width, gain * scale * rows.height)  # the rows bound by height
+        drawn = draw_to_fit(DiagramBudget(), source, measure, *box)
+        assert ("wrapped into 2 rows" in drawn.note) == kept, scale
+        assert (drawn.width < strip.width) == kept
