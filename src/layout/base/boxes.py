@@ -332,6 +332,7 @@ class Fit:
     hidden: bool = False  # the card cut rows it had no room for (overflow hidden)
     broken: tuple[str, ...] = ()  # the page-break rules its end breaks (`breakrules.RULES`)
     section_end: bool = False  # the next card opens with a heading: this one ends a section
+    first: bool = False  # the post's first card (of several: `last` is the post's one)
     title: bool = False  # the post's first card holds its title and lead alone, cards follow
     cover: bool = False  # that title card is set as the post's cover: in larger type
     stranded: bool = False  # it opens with the short end of the section the card before began

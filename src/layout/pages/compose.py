@@ -322,6 +322,7 @@ def _compose(
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
         fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
+        fit = replace(fit, first=n == 1 and not last)
         before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
         stranded = (
             before is not None

@@ -64,7 +64,7 @@ import msgspec
 from ...base.boxes import Row
 from ...base.placing import EPSILON
 from ...errors import TooManyPages
-from ..quality import SECTION_FULL_ENOUGH
+from ..quality import OPENING_FULL_ENOUGH, SECTION_FULL_ENOUGH
 from .breakprices import RULE, BreakPrices
 from .breakrules import (
     TITLE_ROOMY,
@@ -86,8 +86,9 @@ CARD = 1e3
 # before it is left half empty, yet two cards both near half full still beat a full one and
 # a stub (test_page_breaks' 280 | 337 px). A card that ends its section (the next opens with
 # a heading) reads as finished down to the quality report's `SECTION_FULL_ENOUGH` and pays
-# `HOLE` only under that: the recipe set 93 | 34 % in 14 theme-modes, its tips hung atop an
-# empty card, where the raters gave 5 to the themes that end card 1 after 食材 (57 | 91 %).
+# `HOLE` only under that; the post's first card, its face, only from `OPENING_FULL_ENOUGH`:
+# the recipe's card 1 ending after 食材 at 57 % was rated 5, at 45-54 % 3 (its steps, which
+# fit under them, on card 2), its tips alone on a last card at 34-38 %, 4.
 LAST_FILL = 0.55
 LAST_WEIGHT = 20.0
 HOLE = 1.0
@@ -282,7 +283,8 @@ class _Breaks:
                 price = CARD + breaks[end]
                 if not (start == 0 and end == self.title_end and fill < TITLE_ROOMY):
                     # a title card is set in its middle: no hole
-                    hole = SECTION_FULL_ENOUGH if opens[end] else LAST_FILL
+                    section = SECTION_FULL_ENOUGH if start else OPENING_FULL_ENOUGH
+                    hole = section if opens[end] else LAST_FILL
                     price += (1.0 - fill) ** 2 + (HOLE if fill < hole else 0.0)
             else:  # the last card: badness only under LAST_FILL (none for a post's one card)
                 price = CARD + (_last_badness(fill) if start else 0.0)
