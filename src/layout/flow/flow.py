@@ -52,7 +52,7 @@ from ..style.looks import BAD_MATH, Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
-from ..text.formula.mathtex import MathBudget
+from ..text.formula.mathtex import DISPLAY_SCALE, MathBudget
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
 from .beside import table_and_note
@@ -252,6 +252,8 @@ class Flow:
         marks = text.marks - frozenset(_MATH_KINDS)
         look = self.span_style(style, marks, ctx)
         fallback = self.span_style(style, marks | {BAD_MATH}, ctx)
+        if kinds[0] == "display":
+            look = replace(look, size=look.size * DISPLAY_SCALE)
         if not self.math.typesets(text.text, look.size, kinds[0] == "display"):
             return Span(text.text, fallback)
         return Span(text.text, look, math=kinds[0], fallback=fallback)

@@ -41,6 +41,10 @@ if TYPE_CHECKING:  # ElementTree loads with the math engine, on a post's first f
     import xml.etree.ElementTree as ET
 
 MATH_FONT = DEFAULT_FONTS_DIR / "STIXTwoMath-Regular.ttf"
+# A display formula is set this many times its paragraph's size, as KaTeX sets math (1.21
+# em): at text size a slide's fraction of sums read as a footnote (the fund post at
+# 1600x900, 30 theme-modes); inline math stays at text size, its lines even
+DISPLAY_SCALE = 1.21
 MAX_LATEX = 1000  # characters of one formula; longer source is shown as code
 MAX_GROUP_DEPTH = 6  # nested {…}, \\left…\\right and \\begin…\\end: ~0.1 s at worst at 6
 MAX_NODES = 500  # MathML elements of one formula: ziamath takes ~0.5 ms each, up to ~0.3 s
