@@ -158,6 +158,29 @@ def test_ruled_paper_draws_no_rule_between_the_lines_of_a_tight_block(fonts) -> 
     assert [s.y1 for s in paper if isinstance(s, Segment)][:2] == [24.0, 48.0]
 
 
+def test_ruled_paper_stops_at_a_figure(fonts) -> None:
+    """notebook ruled its paper on through the mixed post's pie and sequence and under a
+    display formula's fraction bar (the raters' "ruled lines run through the diagram"): a
+    figure row covers the rules, as a sketch pasted onto the page does; the paper goes on
+    under it."""
+    frame = Rect(0.0, 0.0, 360.0, 300.0)
+    toml = 'kind = "ruled-lines"\npaint = "ink"\noffset = 6\npitch = 24\nextend = true\n'
+    deco, tokens = decoration(toml)
+    context = Context(frame, tokens, fonts, (40.0,), figures=((60.0, 180.0),))
+    ys = [s.y1 for s in build(deco, context) if isinstance(s, Segment)]
+    assert ys[0] == 46.0 and not [y for y in ys if 60.0 <= y <= 180.0]
+    assert [y for y in ys if y > 180.0][:2] == [190.0, 214.0]  # the paper goes on
+
+
+def test_a_display_formula_and_a_diagram_are_figures(fonts) -> None:
+    """What ruled paper stops at (`Row.figure`): the fund post's display formula, as a
+    diagram, is a figure row; its text lines are not."""
+    post = "Some text here.\n\n$$\nx = \\frac{a}{b}\n$$\n\n```mermaid\ngraph TD\nA --> B\n```\n"
+    pages = layout.layout_pages(post, themes.load("notebook"), fonts, layout.RenderOptions())
+    rows = [p.row for page in pages for p in page.rows]
+    assert [row.figure for row in rows] == [False, True, True]
+
+
 def test_patterns_halftone_rings_corners_and_frames_build(fonts) -> None:
     [grid] = built('kind = "dot-grid"\nspacing = 10\nradius = 1\npaint = "ink"\n', fonts)
     assert isinstance(grid, Fill) and grid.color.kind == "dots" and grid.rect == CARD

@@ -53,3 +53,18 @@ def test_a_larger_formula_does_not_cost_a_slide_deck_its_type(
     assert [p.fit.zoom for p in pages if p.fit] == [p.fit.zoom for p in before if p.fit]
     formula = _formula(pages)
     assert 1 / DISPLAY_SCALE - 1e-6 <= formula.scale <= 1.0
+
+
+@pytest.mark.parametrize(
+    ("name", "mode"),
+    [("coil-notebook", "blue-mode"), ("pop-art", "default-mode"), ("minimal", None)],
+)
+def test_a_display_formula_keeps_its_size_on_a_card(name: str, mode: str | None) -> None:
+    """Drawn back at text size to end card 2 of the fund post at 440x586, it read "smaller
+    than the body text" (ten sets rated 4/5): on a portrait card it keeps its size."""
+    options = layout.RenderOptions(split="autoSplit", mode=mode)
+    post = FUND.read_text("utf-8")
+    pages = layout.layout_pages(post, themes.load(name), layout.FontBook.load(), options)
+    formula = _formula(pages)
+    assert formula.scale == 1.0 and formula.row.min_scale == 1.0
+    assert len(pages) == 2

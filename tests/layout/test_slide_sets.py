@@ -87,13 +87,15 @@ def test_a_short_slide_before_the_last_is_spaced_out_not_left_half_empty(theme: 
 
 
 def test_a_portrait_card_keeps_its_themes_spacing() -> None:
-    """Spreading is a slide's: the same post at 440x586 keeps the list's item gap."""
+    """Spreading is a slide's: the same post at 440x586 never spreads the list's item
+    gap (its display formula, set larger since the twenty-third session, fills the card:
+    the gaps may be squeezed to end it, as on any card)."""
     md = f"# 读书\n\n{LEGEND}\n\n{ITEMS}\n\n{FORMULA}\n\n{LEGEND}\n\n{QUOTE}"
     gap = resolve(themes.load("minimalist"), None)["list"].item_gap
     rows = [p.row for page in pages(md, "minimalist", CARD) for p in page.rows]
     items = [row for row in rows if row.source and row.source[0][0] == "ListBlock"]
     assert len(items) == 3
-    assert all(row.gap == pytest.approx(gap) for row in items[1:])
+    assert all(row.gap <= gap + 1e-6 for row in items[1:])
 
 
 def test_notebook_spaces_a_slide_by_whole_ruled_lines() -> None:

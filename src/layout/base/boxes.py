@@ -285,8 +285,9 @@ class Row:
     justification added to the line's widest CJK gap, for the quality report (0: a line
     not spread). `panels` are the containers drawn inside a row of columns side by side
     (frame, top, bottom from the row's top): the decorations tied to a quote's panel find
-    them there. `figure` marks a whole picture or diagram (and an image's caption): a card
-    of figures alone is set at its optical centre (`pages/compose.py`).
+    them there. `figure` marks a whole picture, diagram or display formula (and an image's
+    caption): a card of figures alone is set at its optical centre (`pages/compose.py`), and
+    ruled paper stops at each (`pages/layers.py`).
     """
 
     height: float

@@ -1,12 +1,12 @@
 """A paragraph, heading or thematic break + its box → `Part`: the blocks of text lines.
 
 Paragraphs keep their first and last two lines together; a display-math paragraph is
-centred, set `DISPLAY_SCALE` times larger (as KaTeX sets math), and like a figure may be
-drawn back at text size to end a card. A heading is its lines (balanced, never
-hyphenated; a `prefix` mark joins its first word, a `suffix` mark its last), or with a
-background, bar or padding a framed box (the column's width or its text's). A rule is a
-line of a share of the width, solid or dashed, perhaps cut around an ornament in its
-middle.
+centred, set `DISPLAY_SCALE` times larger (as KaTeX sets math), and is a figure: it may be
+drawn back at text size to end a slide, and ruled paper stops at it. A heading is its
+lines (balanced, never hyphenated; a `prefix` mark joins its first word, a `suffix` mark
+its last), or with a background, bar or padding a framed box (the column's width or its
+text's). A rule is a line of a share of the width, solid or dashed, perhaps cut around an
+ornament in its middle.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from ..style.schema import Style
 from ..style.spanstyle import Span
 from ..text.breakpoints import measure_widths
 from ..text.formula.mathtex import DISPLAY_SCALE
-from .figures import figure_floor
+from .figures import figure_floor, on_a_slide
 from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
 
@@ -36,11 +36,24 @@ def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
     lines = flow.text_lines(block.inlines, style, ctx, align=align, rows=True)
     # Orphans and widows: the first two and the last two lines stay together.
     rows = keep_ends_together([line_row(line, ctx) for line in lines])
-    if display:  # set larger than its text (`DISPLAY_SCALE`), it may end a card at text size
-        rows = [replace(row, min_scale=figure_floor(ctx, DISPLAY_SCALE, 1.0)) for row in rows]
+    if display:
+        rows = [replace(row, min_scale=_display_floor(flow, ctx), figure=True) for row in rows]
     flow.spend(rows)
     margin = 0.0 if ctx.tight else style.margin_top
     return Part(tuple(rows), margin, 0.0 if ctx.tight else style.margin_bottom)
+
+
+def _display_floor(flow: Layouter, ctx: Ctx) -> float:
+    """The least share of its size a display formula (set `DISPLAY_SCALE` times its text)
+    is drawn at to end a card: back at text size on a slide, where a deck whose last slide
+    no longer held it stepped every slide's type down (traditional-chinese's fund deck);
+    its own size on a card, where the page breaker drew it back in ten sets of the fund
+    post at 440x586, rated down as "smaller than the body text", and a card ends by its
+    gaps or a type step of 2 % instead."""
+    full = flow.max_row_height
+    if full and on_a_slide(ctx.width, full):
+        return figure_floor(ctx, DISPLAY_SCALE, 1.0)
+    return 1.0
 
 
 def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:

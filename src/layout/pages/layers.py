@@ -36,12 +36,19 @@ def live_decorations(
     if not live:
         return out
     baselines = tuple(
-        top + p.y + p.row.baseline * p.scale for p in placement.rows if p.row.baseline
+        top + p.y + p.row.baseline * p.scale
+        for p in placement.rows
+        if p.row.baseline and not p.row.figure
+    )
+    # a figure (a picture, a diagram, a display formula) is no line of text: ruled paper
+    # stops at it, as a sketch pasted onto the page covers its rules
+    figures = tuple(
+        (top + p.y, top + p.y + p.row.height * p.scale) for p in placement.rows if p.row.figure
     )
     text = text_boxes(placement.rows, replace(content, y=top)) + chrome
     for deco in live:
         for frame in _frames_of(deco, placement, page, content, top):
-            context = Context(frame, styles.tokens, fonts, baselines, text, page, panel)
+            context = Context(frame, styles.tokens, fonts, baselines, text, page, panel, figures)
             slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out

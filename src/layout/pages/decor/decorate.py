@@ -54,6 +54,7 @@ class Context:
     text: tuple[Rect, ...] = ()
     card: Rect | None = None
     panel: Panel | None = None  # the panel the card's text is set on, if any
+    figures: tuple[tuple[float, float], ...] = ()  # the top and bottom of each figure row
 
     def paint(self, spec: PaintSpec | None) -> Any:
         return None if spec is None else resolve_paint(spec, self.palette)
@@ -176,6 +177,7 @@ def _ruled_lines(deco: RuledLines, ctx: Context) -> Built:
         while y <= f.bottom and pitch > 0.5:
             ys.append(y)
             y += pitch
+    ys = [y for y in ys if not any(top <= y <= bottom for top, bottom in ctx.figures)]
     paint = ctx.paint(deco.paint)
     left, right = f.x + deco.x, f.right - deco.x
     return [Segment(left, y, right, y, paint, deco.width) for y in ys], f
