@@ -10,7 +10,7 @@ import pytest
 
 from inkcard.layout.parse.doc import Paragraph, Text
 from inkcard.layout.parse.markdown import parse
-from inkcard.layout.text.opportunities import ALLOWED, keep_units, opportunities
+from inkcard.layout.text.opportunities import ALLOWED, FORMULA, keep_units, opportunities
 from inkcard.layout.text.units import MAX_UNIT, keep_whole
 
 
@@ -32,6 +32,9 @@ def breaks(text: str) -> str:
         # a rate stays whole: "¥25/ / 位" at 1600x900 in four theme-modes (22nd session)
         ("盖碗茶（¥25/位），顺便看看", ["¥25/位"]),
         ("每周跑3次/周，每月100元/月", ["3次/周", "100元/月"]),
+        # a formula (U+FFFC among these texts) keeps its measure word as a number does:
+        # "每月投 P / 元" in 15 sets of the fund post at 500x500 (23rd session)
+        (f"每月投 {FORMULA} 元，持有 {FORMULA}年", [f"{FORMULA} 元", f"{FORMULA}年"]),
     ],
 )
 def test_a_unit_has_no_break_inside(text: str, whole: list[str]) -> None:

@@ -19,6 +19,7 @@ from .clusters import Cluster
 from .linebreak import balance_lines, break_lines, widest_piece
 from .opportunities import (
     ALLOWED,
+    FORMULA,
     HYPHEN,
     MANDATORY,
     NEVER,
@@ -77,8 +78,7 @@ def line_breaks(
 
 def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
     """The opportunities with units, inline code and (with `keep`) short runs held whole."""
-    # A formula breaks like one object (U+FFFC), whatever its LaTeX starts with.
-    texts = [c.text if c.formula is None else "\ufffc" for c in clusters]
+    texts = [c.text if c.formula is None else FORMULA for c in clusters]
     allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
     if any(c.style.background is not None for c in clusters):  # inline code, marks
         allowed = keep_short_spans(_code_spans(clusters), allowed)

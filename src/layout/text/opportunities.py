@@ -222,13 +222,17 @@ UNITS = frozenset(
     }
 )
 SHORT_CODE = 24  # an inline code span of at most this many characters never breaks inside
+# A formula among the texts breaks are found in: one object (U+FFFC), whatever its LaTeX
+# starts with. Before a CJK measure word it reads as a number does: 每月投 P 元, 持有 n 年.
+FORMULA = "\ufffc"
 
 
 def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break between a number and its unit: a digit and the CJK
     character after it (with or without a space; or a slash: a rate, "¥25/位"), or the
     space between a number and a word of `UNITS`."""
-    if not _DIGIT.search("".join(texts)):
+    joined = "".join(texts)
+    if not _DIGIT.search(joined) and FORMULA not in joined:
         return allowed  # the common case: no number, nothing to keep
     kept = list(allowed)
     for i in range(len(texts) - 1):
@@ -238,15 +242,21 @@ def keep_units(texts: list[str], allowed: list[int]) -> list[int]:
 
 
 def _before_unit(texts: list[str], i: int) -> bool:
-    """Whether a break after cluster `i` would part a number from its unit."""
-    if texts[i][-1:].isdigit():
+    """Whether a break after cluster `i` would part a number (or a formula, `FORMULA`) from
+    its unit."""
+    if _numeric(texts[i]):
         return bool(_IDEOGRAPHIC.match(texts[i + 1][:1]))
     if "/" in (texts[i], texts[i + 1]):  # a rate or a fraction, on both sides of its slash
         return _is_rate(texts, i if texts[i] == "/" else i + 1)
-    number = texts[i] == " " and i > 0 and texts[i - 1][-1:].isdigit()
+    number = texts[i] == " " and i > 0 and _numeric(texts[i - 1])
     if number and _IDEOGRAPHIC.match(texts[i + 1][:1]):
         return True  # "这 7 条", "3 天": a spaced number keeps its measure word
     return number and _word_after(texts, i + 1) in UNITS
+
+
+def _numeric(text: str) -> bool:
+    """Whether a cluster ends a number, or is a formula (a variable: P 元, n 年)."""
+    return text[-1:].isdigit() or text == FORMULA
 
 
 def _is_rate(texts: list[str], slash: int) -> bool:
