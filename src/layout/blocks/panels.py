@@ -9,9 +9,11 @@ goes on under its own indent behind a wrap mark.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 from ..base.boxes import Row
 from ..parse.code import highlight
+from ..parse.codelines import wrap
 from ..parse.doc import CodeBlock, Quote
 from ..style.schema import Style
 from ..style.spanstyle import Span, SpanStyle
@@ -145,7 +147,8 @@ def _source_line(
     flow: Layouter, spans: list[Span], x: float, width: float, metrics: Metrics, mark: SpanStyle
 ) -> list[TextLine]:
     """One source line's lines: the first at the panel's width, each wrap after it hanging
-    under the line's indent and led by `WRAP_MARK`."""
+    under the line's indent and led by `WRAP_MARK`, broken where a reader parts the line
+    (`codelines.wrap`) or, where no such set fits, filled greedily."""
     lines = layout_text(
         spans, flow.fonts, x=x, width=width, metrics=metrics, prose=False, code=True
     )
@@ -156,22 +159,79 @@ def _source_line(
     hang = _advance(flow, " " * indent, spans[0].style)
     if width - hang < width / 2:  # a deep indent leaves no room: wrap at the panel's edge
         hang = 0.0
-    out = [lines[0]]
-    rest = _after(spans, len(lines[0].text))
-    while rest:
-        led = [Span(WRAP_MARK, mark), *rest]
+    wrapped = _Wrapped(flow, metrics, mark, x + hang, width - hang)
+    greedy = _greedy(wrapped, spans, lines[0])
+    advances = _advances(flow, spans, source)
+    rest = width - hang - _advance(flow, WRAP_MARK, mark)
+    starts = wrap(source, advances, width, rest, len(greedy)) if advances else None
+    if starts is None:
+        return greedy
+    cuts = [0, *starts, len(source)]
+    head = _between(spans, 0, cuts[1])
+    pieces = [
+        layout_text(head, flow.fonts, x=x, width=width, metrics=metrics, prose=False, code=True)
+    ]
+    pieces += [wrapped.lines(_between(spans, a, b)) for a, b in pairwise(cuts[1:])]
+    # a set measured apart from its layout (a pair kerned across a cut) keeps the fill
+    if any(len(piece) != 1 for piece in pieces):
+        return greedy
+    return [piece[0] for piece in pieces]
+
+
+class _Wrapped:
+    """How the wraps of one source line are set: hanging at `x`, `width` wide, behind the
+    mark."""
+
+    def __init__(
+        self, flow: Layouter, metrics: Metrics, mark: SpanStyle, x: float, width: float
+    ) -> None:
+        self.flow, self.metrics, self.mark, self.x, self.width = flow, metrics, mark, x, width
+
+    def lines(self, rest: list[Span]) -> list[TextLine]:
+        """`rest` set behind the mark (the mark drawn, not in the lines' text: alt text)."""
+        led = [Span(WRAP_MARK, self.mark), *rest]
         lines = layout_text(
             led,
-            flow.fonts,
-            x=x + hang,
-            width=width - hang,
-            metrics=metrics,
+            self.flow.fonts,
+            x=self.x,
+            width=self.width,
+            metrics=self.metrics,
             prose=False,
             code=True,
         )
-        shown = lines[0].text.removeprefix(WRAP_MARK)  # the mark is drawn, not text (alt text)
-        out.append(replace(lines[0], text=shown))
-        rest = _after(rest, max(1, len(shown)))  # always moves on
+        return [replace(line, text=line.text.removeprefix(WRAP_MARK)) for line in lines]
+
+
+def _greedy(wrapped: _Wrapped, spans: list[Span], first: TextLine) -> list[TextLine]:
+    """The line filled greedily: each wrap takes what fits of the rest."""
+    out = [first]
+    rest = _after(spans, len(first.text))
+    while rest:
+        line = wrapped.lines(rest)[0]
+        out.append(line)
+        rest = _after(rest, max(1, len(line.text)))  # always moves on
+    return out
+
+
+def _advances(flow: Layouter, spans: list[Span], source: str) -> list[float] | None:
+    """Each character's advance in `source` (a cluster's on its first character); None
+    where the clusters do not spell `source` (a cased or substituted run)."""
+    out: list[float] = []
+    for cluster in shape(spans, flow.fonts):
+        out.append(cluster.width)
+        out.extend([0.0] * (len(cluster.text) - 1))
+    return out if len(out) == len(source) else None
+
+
+def _between(spans: list[Span], start: int, end: int) -> list[Span]:
+    """The spans' text from character `start` to `end`, each piece in its own style."""
+    out: list[Span] = []
+    at = 0
+    for span in spans:
+        lo, hi = max(start, at), min(end, at + len(span.text))
+        if lo < hi:
+            out.append(replace(span, text=span.text[lo - at : hi - at]))
+        at += len(span.text)
     return out
 
 
