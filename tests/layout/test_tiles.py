@@ -86,6 +86,18 @@ def test_a_narrow_column_stacks_the_tiles_one_per_line(fonts) -> None:
     assert [r.gap for r in rows] == [0, 10, 10, 10]
 
 
+def test_inline_code_wider_than_a_column_stacks_the_tiles(fonts) -> None:
+    """`await asyncio.sleep()` broke inside a glassmorphism tile (`await asyncio.` /
+    `sleep()`); stacked, the list's whole width holds it. Short code keeps the grid."""
+    post = "- `time.sleep()` 要换成 `await asyncio.sleep()`\n- 没有限制并发\n"
+    rows = _list_rows(_pages(fonts, _theme(), post))
+    assert all(r.frames for r in rows)  # each row in its stacked tile (a grid line has none)
+    assert len({r.frames[-1].id for r in rows}) == 2  # a tile per item, one under the other
+    assert "await asyncio.sleep()" in [r.text.strip() for r in rows]
+    short = _list_rows(_pages(fonts, _theme(), "- `sleep()` 要换成 `await`\n- 没有限制并发\n"))
+    assert len(short) == 1 and len(_tile_fills(short[0].items, _tile_color())) == 2
+
+
 def test_an_item_taller_than_a_card_stacks_and_continues_on_the_next(fonts) -> None:
     long = "很长的一项，" * 160
     pages = _pages(fonts, _theme(), f"- 短\n- {long}\n")

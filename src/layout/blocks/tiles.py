@@ -9,9 +9,9 @@ Side by side, the tiles of one line are one row as tall as the tallest (a CSS gr
 stretches its items the same way), so they move between cards together, and the grid may
 break between any two lines: a list keeps two items on each side of a break, and a line
 holds two tiles or more; only a last line of one tile keeps with the line above it.
-Where a column would be too narrow to read, or a line of tiles taller than a card, the
-tiles stack one per line instead, each a container that can continue on the next card
-like a quote.
+Where a column would be too narrow to read or to hold an item's inline code whole, or a line
+of tiles taller than a card, the tiles stack one per line instead, each a container that can
+continue on the next card like a quote.
 Numbered lists and task lists keep their markers: a tile would hide the number or box.
 """
 
@@ -21,8 +21,10 @@ from dataclasses import replace
 
 from ..base.boxes import Frame, FrameDecor, Group, Item, Row, rows_text
 from ..base.placing import Placement, frame_items, place
-from ..parse.doc import ListBlock, ListItem
+from ..parse.doc import ListBlock, ListItem, Paragraph
 from ..style.schema import Style
+from ..style.spanstyle import Span
+from ..text.shape import shape
 from .parts import (
     MIN_INNER_SHARE,
     Ctx,
@@ -60,7 +62,10 @@ def _side_by_side(
     gap = style.margin_top
     width = (ctx.width - gap * (count - 1)) / count
     _, right, _, left = style.padding
-    if count < 2 or width - left - right < flow.styles["body"].size * MIN_COLUMN_EMS:
+    column = width - left - right
+    if count < 2 or column < flow.styles["body"].size * MIN_COLUMN_EMS:
+        return None
+    if _code_wider_than(flow, items, column, ctx):
         return None
     rows: list[Row] = []
     try:
@@ -77,6 +82,22 @@ def _side_by_side(
     if len(items) % count == 1:  # a lone tile never opens a card
         rows[-2] = replace(rows[-2], keep_with_next=True)
     return rows
+
+
+def _code_wider_than(flow: Layouter, items: tuple[ListItem, ...], width: float, ctx: Ctx) -> bool:
+    """Whether an item's inline code is wider than `width`, a tile's column: it would break
+    inside (glassmorphism's `await asyncio.` / `sleep()` in the asyncio tutorial's tiles),
+    where stacked tiles give it the list's whole width."""
+    body = flow.styles["body"]
+    for item in items:
+        for block in item.blocks:
+            for text in block.inlines if isinstance(block, Paragraph) else ():
+                if "inline_code" not in text.marks:
+                    continue
+                span = Span(text.text, flow.span_style(body, text.marks, ctx))
+                if sum(cluster.width for cluster in shape([span], flow.fonts)) > width:
+                    return True
+    return False
 
 
 def _tile_line(

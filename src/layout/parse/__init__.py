@@ -3,11 +3,11 @@
 `markdown` reads the tokens of the configured markdown-it (`mdparser`) into blocks named by
 their theme roles (`doc` holds the block tree's records); `mdx` adds mdxMode's fixed set of
 components; `htmltags` and `inlinecss` read the inline HTML subset and its CSS; `addresses`
-decides which bare text is a link; `code` tokenises fenced code for the panel's colours and `codelines` finds
-where a long code line reads best wrapped. The
-article path shares the helpers named in `__all__`; the block records are the face's too
-(an xhs-note's plain text is read from the cards' own parse). May import: `layout.base`,
-`layout.errors`, `layout.limits`.
+decides which bare text is a link; `code` tokenises fenced code for the panel's colours,
+`codelines` finds where a long code line reads best wrapped. The article path shares the
+helpers named in `__all__`; the block records are the face's too (an xhs-note's plain text
+is read from the cards' own parse). May import: `layout.base`, `layout.errors`,
+`layout.limits`.
 """
 
 from .addresses import address_linkify
