@@ -12,8 +12,8 @@ over it would not be): some ink pixel must be near the colour the layout says.
 Each run is named for the report by where it sits (the innermost block of its row,
 `Image` for a caption, `chrome` for what lies outside the rows: page numbers, labels) and
 by the palette token of its colour (`Paragraph/quote`, `CodeBlock/code_comment`). A
-theme's ornament text (a decoration marked `decorative`, a heading rule's ornament row)
-is not measured.
+theme's ornament text (a decoration marked `decorative`, a heading rule's ornament row, a
+bullet set as a glyph: `Group.ornament`) is not measured.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ def _walk(
     for item in items:
         if isinstance(item, GlyphRun):
             yield Placed(item, dx, dy, scale, opacity, "")
-        elif isinstance(item, Group):
+        elif isinstance(item, Group) and not item.ornament:  # a bullet's ★ is no text
             yield from _walk(item.items, dx + scale * item.dx, dy + scale * item.dy,
                              scale * item.scale, opacity)  # fmt: skip
         elif isinstance(item, Layer) and not item.rotate:  # a tilted ornament is not measured

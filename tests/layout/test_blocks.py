@@ -121,6 +121,61 @@ def test_number_badges_sit_in_the_indent_with_the_number_centred(fonts) -> None:
     assert (row.min(axis=2) > 200).any()  # the white digit inside it
 
 
+def _glyph_runs(items: tuple[Item, ...]) -> list[tuple[GlyphRun, float, float]]:
+    return [(i, dx, dy) for i, dx, dy in flat(items) if isinstance(i, GlyphRun)]
+
+
+def test_a_bullet_set_as_text_is_drawn_from_a_font_in_the_indent(fonts) -> None:
+    """notebook's ✎, nature's 🍃, darktech's >: `marker_text` at `marker_size` px in the
+    marker colour, right of the indent's edge by the gap, marked an ornament (no words)."""
+    toml = '[roles.list]\nmarker_text = "✦"\nmarker_size = 14\nmarker_color = "#e11d48"\n'
+    [page] = pages("- 一\n- 二", fonts, toml)
+    marker = page.rows[0].row.items[0]
+    assert isinstance(marker, Group) and marker.ornament
+    [(run, dx, _)] = _glyph_runs((marker,))
+    assert run.color == ROSE and run.size == 14
+    text = _glyph_runs(page.rows[0].row.items[1:])[0]
+    assert dx + run.xs[0] < text[0].xs[0] + text[1]  # in the indent, left of the item's text
+    assert "✦" not in page.rows[0].row.text  # drawn, not read
+
+
+def test_a_bullet_on_a_badge_takes_the_numbers_disc(fonts) -> None:
+    """coil-notebook's ★ on the yellow disc its numbers sit on (`marker_badge`)."""
+    toml = (
+        '[roles.list]\nmarker_text = "★"\nmarker_badge = true\nnumber_style = "disc"\n'
+        'number_size = 24\nnumber_background = "#1d4ed8"\n'
+    )
+    [page] = pages("- 一\n- 二", fonts, toml)
+    disc, star = page.rows[0].row.items[:2]
+    assert isinstance(disc, Fill) and disc.color == INK and disc.rect.width == 24
+    assert isinstance(star, Group) and star.mark
+
+
+@pytest.mark.parametrize(
+    ("form", "style", "shown"),
+    [("1)", "plain", "1)"), ("01", "disc", "01"), ("01.", "plain", "01."), ("1.", "disc", "1")],
+)
+def test_a_number_reads_as_the_format_says(fonts, form: str, style: str, shown: str) -> None:
+    """minimal's zero-padded 01 on its disc, typewriter's typed 1)."""
+    toml = f'[roles.list]\nnumber_style = "{style}"\nnumber_format = "{form}"\n'
+    [page] = pages("1. 一\n2. 二", fonts, toml)
+    runs = _glyph_runs(page.rows[0].row.items)
+    glyphs = sum(len(run.glyphs) for run, _, _ in runs)
+    assert glyphs == len(shown) + 1  # the number as written, then the item's 一
+
+
+def test_an_ornament_bullet_costs_the_card_no_contrast(fonts) -> None:
+    """A pale ✧ bullet (fairytale's gold on white) is a shape drawn from a font: the
+    quality report reads neither its size nor its contrast, as for a drawn star."""
+    from inkcard.layout.pages.quality import measure
+
+    pale = '[roles.list]\nmarker_text = "✧"\nmarker_size = 9\nmarker_color = "#fff3c0"\n'
+    shape = '[roles.list]\nmarker_shape = "star"\nmarker_size = 9\nmarker_color = "#fff3c0"\n'
+    [text] = pages("- 一\n- 二", fonts, pale)
+    [drawn] = pages("- 一\n- 二", fonts, shape)
+    assert measure(text) == measure(drawn)
+
+
 def test_wide_numbers_widen_the_badge_and_the_indent_so_items_align(box_fonts) -> None:
     toml = '[roles.list]\nnumber_style = "square"\nnumber_size = 20\n'
     [page] = pages("100. 一\n101. 二", box_fonts, toml)

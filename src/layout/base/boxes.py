@@ -194,7 +194,9 @@ class Group(msgspec.Struct, frozen=True):
     """Children drawn translated by (dx, dy), then scaled about the group origin; with
     `clip`, only inside that rect of the children's own px (a band of a tall diagram).
     With `mark`, its text is a mark read by its shape and place (a list's number on its
-    badge), not words: the quality report leaves it out of the smallest text it reads."""
+    badge), not words: the quality report leaves it out of the smallest text it reads. With
+    `ornament`, its text is a shape drawn from a font (a bullet's ★ or 🍃), read neither
+    for its size nor its contrast, as a bullet drawn as a shape is not."""
 
     items: tuple[Item, ...]
     dx: float = 0.0
@@ -202,6 +204,7 @@ class Group(msgspec.Struct, frozen=True):
     scale: float = 1.0
     clip: Rect | None = None
     mark: bool = False
+    ornament: bool = False
 
 
 class Layer(msgspec.Struct, frozen=True):

@@ -89,15 +89,43 @@ def _marker(
         return number_badge(flow, number, ctx.x - style.marker_gap, mid)[0]
     if plain is not None:
         return (Group(plain.items, dx=ctx.x - style.marker_gap, dy=baseline - plain.baseline),)
+    kind = (ctx.depth - 1) % 3
+    if kind == 0 and style.marker_text:
+        return _text_marker(flow, style, ctx.x - style.marker_gap, mid, color)
     r = style.marker_size / 2
     cx = ctx.x - style.marker_gap - r
     box = Rect(cx - r, mid - r, 2 * r, 2 * r)
-    kind = (ctx.depth - 1) % 3
     if kind == 1:
         return (Stroke(box, color, 1.0, radius=r),)
     if kind == 0 and style.marker_shape != "disc":
         return bullet(style.marker_shape, cx, mid, style.marker_size, color)
     return (Fill(box, color, radius=r if kind == 0 else 0.0),)
+
+
+GLYPH_MID = 0.35  # the middle of a bullet glyph (★, ✦, 🍃), in em above its baseline
+
+
+def _text_marker(
+    flow: Layouter, style: Style, right: float, mid: float, color: int
+) -> tuple[Item, ...]:
+    """The bullet `marker_text`, its right edge at `right`, centred on `mid`: on the
+    number's badge (`marker_badge`), else as text `marker_size` px tall."""
+    if style.marker_badge:
+        return number_badge(flow, style.marker_text, right, mid, round_only=True)[0]
+    body = flow.styles["body"]
+    look = replace(body, size=style.marker_size or body.size, line_height=1.0, weight=400)
+    [line] = flow.text_lines(
+        (Text(style.marker_text),), look, Ctx(0.0, _NO_WRAP, color=color), align="left"
+    )[:1]
+    rise = mid + look.size * GLYPH_MID - line.baseline
+    return (Group(line.items, dx=right - line.width, dy=rise, ornament=True),)
+
+
+def number_text(style: Style, number: int, *, badge: bool = False) -> str:
+    """`number` as the list's `number_format` writes it; on a badge, its digits alone."""
+    form = style.number_format
+    digits = f"{number:02d}" if form.startswith("01") else str(number)
+    return digits if badge else digits + form.lstrip("01")
 
 
 def list_panel(flow: Layouter, style: Style, ctx: Ctx) -> Frame:
@@ -137,7 +165,7 @@ def _plain_numbers(flow: Layouter, block: ListBlock, ctx: Ctx) -> dict[int, Text
     numbers: dict[int, TextLine] = {}
     for number, item in enumerate(block.items, start=block.start):
         if item.checked is None:  # a task item draws its box
-            text = (Text(f"{number}."),)
+            text = (Text(number_text(style, number)),)
             lines = flow.text_lines(text, body, look, x=-_NO_WRAP, width=_NO_WRAP, align="right")
             numbers[number] = lines[0]
     return numbers
@@ -147,19 +175,19 @@ _NO_WRAP = 1e4  # px: a line box no list number fills
 
 
 def number_badge(
-    flow: Layouter, number: int, right: float, mid: float
+    flow: Layouter, number: int | str, right: float, mid: float, *, round_only: bool = False
 ) -> tuple[tuple[Item, ...], float]:
-    """A list number on a disc or rounded square whose right edge is at `right`,
-    centred on `mid`; and the badge's width."""
+    """A list number (or a bullet's text) on a disc or rounded square whose right edge is
+    at `right`, centred on `mid`; and the badge's width. A number too wide widens it to a
+    pill; with `round_only` (a bullet's ★, wider than a digit) it stays as wide as tall."""
     style = flow.styles["list"]
     body = flow.styles["body"]
     height = style.number_size or body.size * BADGE_HEIGHT
     look = replace(body, size=height * BADGE_TEXT, weight=700, line_height=1.0)
     color = style.number_color if style.number_color is not None else 0xFFFFFFFF
-    [line] = flow.text_lines((Text(str(number)),), look, Ctx(0.0, 1e4, color=color), align="left")[
-        :1
-    ]
-    width = badge_width(line.width, height)
+    label = number if isinstance(number, str) else number_text(style, number, badge=True)
+    [line] = flow.text_lines((Text(label),), look, Ctx(0.0, 1e4, color=color), align="left")[:1]
+    width = height if round_only else badge_width(line.width, height)
     rect = Rect(right - width, mid - height / 2, width, height)
     paint = style.number_background
     if paint is None:

@@ -229,7 +229,8 @@ def _runs(items: tuple[Item, ...], scale: float) -> Iterator[tuple[GlyphRun, flo
             if item.glyphs:
                 yield item, scale
         elif isinstance(item, Group):
-            yield from _runs(item.items, scale * item.scale)
+            if not item.ornament:  # a bullet's glyph is no text
+                yield from _runs(item.items, scale * item.scale)
         elif isinstance(item, Layer | Cached):
             yield from _runs(item.items, scale)
 

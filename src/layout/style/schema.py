@@ -103,7 +103,14 @@ class Style:
     position: Literal["bottom", "top"] = "bottom"
     # Block vocabulary: list markers and badges, table frames, rules, image frames.
     marker_shape: MarkerShape = "disc"  # a top-level bullet
+    # a top-level bullet set as this text instead (notebook's ✎, nature's 🍃, darktech's >),
+    # `marker_size` px type in `marker_color`; on the number's badge with `marker_badge`
+    marker_text: Annotated[str, msgspec.Meta(max_length=4)] = ""
+    marker_badge: bool = False  # coil-notebook's ★ on the yellow disc its numbers have
     number_style: Literal["plain", "disc", "square"] = "plain"  # "1." or a number badge
+    # how a number reads: "1." and "1)" as plain text, "01" zero-padded (minimal's badges);
+    # a badge shows the digits alone
+    number_format: Literal["1.", "1)", "01", "01."] = "1."
     number_size: float = 0.0  # the badge's height; 0: 1.25 em of body text
     number_color: Color | None = None  # the number on a badge (white)
     number_background: PaintKnob | None = None  # the badge (marker_color)
