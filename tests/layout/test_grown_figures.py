@@ -44,8 +44,11 @@ def test_the_mixed_diagram_post_s_lone_sequence_is_drawn_larger_and_stays_on_its
     fonts,
 ) -> None:
     """The three-message sequence stood alone in the top third of the last card, smaller
-    than the text, in 27 theme-modes at 440x586."""
+    than the text, in 27 theme-modes at 440x586; grown only to body-size labels, it left
+    its card 45-56 % full ("small, floating mid-card"): its labels now grow to
+    `GROWN_LABEL` of the body's size, the card over 55 % full in every theme-mode."""
     larger = 0
+    fills = []
     for name in themes.names():
         for mode in themes.modes(name) or [None]:
             options = layout.RenderOptions(split="autoSplit", mode=mode)
@@ -54,7 +57,9 @@ def test_the_mixed_diagram_post_s_lone_sequence_is_drawn_larger_and_stays_on_its
                 assert measure(page).fill <= 1.0 + 1e-6, name
             last = pages[-1]
             larger += any(p.row.scale > 1.0 for p in last.rows)
+            fills.append(measure(last).fill)
     assert larger >= 20
+    assert min(fills) > 0.55
 
 
 JAPANESE = MIXED.parent / "06-japanese-diagram.md"

@@ -28,10 +28,13 @@ PLACEHOLDER_RATIO = 0.5  # a missing image's placeholder is half as tall as it i
 FIGURE_FLOOR = 0.7
 LEGIBLE_LABEL = 10.0  # px: a diagram set to fit its measure keeps its labels this large
 # A diagram on a card it leaves mostly empty may be drawn up to this share of its size
-# (pages/breaks/grow.py), within the measure and its smallest label no larger than body
-# text: three messages of a sequence alone in the top third of a card read as a card left
-# empty (the mixed-diagram post's last card in 30 theme-modes).
+# (pages/breaks/grow.py), within the measure and its smallest label no larger than
+# `GROWN_LABEL` of body text (an h3's size): three messages of a sequence alone in the top
+# third of a card read as a card left empty (the mixed-diagram post's last card in 30
+# theme-modes); once its labels were set at body size (f913e5ae) a body-size ceiling left
+# it "small, floating mid-card, half the card empty" in every theme-mode at 440x586.
 FIGURE_CEILING = 1.5
+GROWN_LABEL = 1.25
 SLIDE_WIDE = 1.4  # a card whose text box is this many times wider than tall is a slide
 CAPTION_GAP = 0.5  # em of the caption's size between an image and its alt-text caption
 
@@ -86,11 +89,13 @@ def figure_floor(ctx: Ctx, drawn_at: float = 1.0, least: float = FIGURE_FLOOR) -
 
 def figure_ceiling(ctx: Ctx, width: float, smallest_label: float, body: float) -> float:
     """The `max_scale` of a diagram row in `ctx` drawn `width` wide, its smallest label
-    `smallest_label` px: up to `FIGURE_CEILING`, the measure, and that label at `body` px;
-    1 in a container (a scaled row is centred on the card, not in its container)."""
+    `smallest_label` px: up to `FIGURE_CEILING`, the measure, and that label at
+    `GROWN_LABEL` of `body` px; 1 in a container (a scaled row is centred on the card, not
+    in its container)."""
     if ctx.frames or width <= 0:
         return 1.0
-    return max(1.0, min(FIGURE_CEILING, ctx.width / width, body / smallest_label))
+    largest = body * GROWN_LABEL / smallest_label
+    return max(1.0, min(FIGURE_CEILING, ctx.width / width, largest))
 
 
 def on_a_slide(width: float, height: float) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import replace
 from ...base.boxes import Row
 from ...base.placing import place
 
-ROOMY = 0.6  # a card filled less than this by its rows may draw its diagrams larger
+ROOMY = 0.7  # a card filled less than this by its rows may draw its diagrams larger
 FULL = 0.8  # and fills at most this once they are
 
 
