@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / ".dev"))  # `inkcard`: src/ through the .dev/inkcard symlink
 
 from inkcard.layout.base.fonts import FontBook  # noqa: E402
-from inkcard.layout.diagrams.fit import draw_diagram  # noqa: E402 - the path above must come first
+from inkcard.layout.diagrams.forms import draw_diagram  # noqa: E402 - the path above must come first
 from inkcard.layout.diagrams.labels import LabelSetter  # noqa: E402
 from inkcard.layout.diagrams.svg import svg_of  # noqa: E402
 

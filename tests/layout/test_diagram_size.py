@@ -91,3 +91,40 @@ def test_a_form_only_a_little_larger_is_kept_only_under_the_floor(
         drawn = draw_to_fit(DiagramBudget(), source, measure, *box)
         assert ("wrapped into 2 rows" in drawn.note) == kept, scale
         assert (drawn.width < strip.width) == kept
+
+
+SEVEN = "pie title 一周的时间\n" + "".join(
+    f'  "{name}" : {value}\n' for name, value in zip("一二三四五六七", range(7, 0, -1), strict=True)
+)
+
+
+def test_a_pie_its_slots_height_binds_sets_its_legend_larger() -> None:
+    """On a 1600x900 slide under its title the mixed post's pie stood height-bound in the
+    middle third of the slide, its legend about 5 px on a 360-px phone in all 30
+    theme-modes: its wide form sets the legend (and its title) 1.6 times larger beside it,
+    where that sets its smallest label `TURN_GAIN` times larger. A portrait card, whose
+    width binds the pie, keeps mermaid-js's legend."""
+    setter = LabelSetter(layout.FontBook.load(), "sans")
+    source = MIXED.read_text("utf-8").split("```mermaid\n")[1].split("```")[0]
+    slide = draw_to_fit(DiagramBudget(), source, setter.measure, 1450.0, 330.0)
+    assert "legend set larger" in slide.note
+    card = draw_to_fit(DiagramBudget(), source, setter.measure, 400.0, 470.0)
+    assert not card.note and card.legend
+    # seven entries stand taller than the pie: kept only where the labels still gain
+    seven = draw_to_fit(DiagramBudget(), SEVEN, setter.measure, 1450.0, 330.0)
+    if seven.note:
+        gain = float(seven.note.rsplit(" ", 2)[-2].rstrip("x"))
+        assert gain >= TURN_GAIN
+
+
+def test_the_mixed_posts_pie_slide_reads_on_a_phone() -> None:
+    from inkcard.layout.pages.quality import SLIDE_READABLE_PX, measure
+
+    fonts = layout.FontBook.load()
+    smallest = []
+    for name, mode in _theme_modes():
+        options = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode=mode)
+        pages = layout.layout_pages(MIXED.read_text("utf-8"), themes.load(name), fonts, options)
+        smallest.append(measure(pages[0]).smallest_text)
+    assert min(smallest) >= 7.0  # 4.8-6.9 px before
+    assert sum(px >= SLIDE_READABLE_PX for px in smallest) >= 10

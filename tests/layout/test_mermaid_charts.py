@@ -24,7 +24,7 @@ from inkcard.layout.diagrams.charts.mermaidcharts import (
 )
 from inkcard.layout.diagrams.charts.quadrant import DOT, INSET, box_of
 from inkcard.layout.diagrams.charts.xychart import format_number, nice_step, value_range
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram

@@ -9,8 +9,8 @@ import itertools
 import pytest
 
 from inkcard import layout
-from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.flow.chips import chip_on_line, turns_back, without_spike
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark, tint
 

@@ -17,9 +17,9 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Group
 from inkcard.layout.blocks.diagramink import colour, painted
 from inkcard.layout.diagrams import diagram_svg, drawing
-from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.flow.nodes import SHAPE_NAMES
 from inkcard.layout.diagrams.flow.paint import LIGHT_INK, clip
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark
 from inkcard.layout.diagrams.mermaid import Flowchart

@@ -14,9 +14,10 @@ from grandalf.layouts import SugiyamaLayout
 from inkcard import layout, themes
 from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.fit import DiagramBudget, draw_diagram, draw_to_fit, fit_scale
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Drawing, Label, Mark, tint
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, fit_scale, tint
 from inkcard.layout.errors import DiagramError
 from tests.cpu import counted
 from tests.glyphruns import glyph_runs

@@ -7,8 +7,8 @@ from __future__ import annotations
 import itertools
 
 from inkcard import layout
-from inkcard.layout.diagrams.fit import draw_diagram
-from inkcard.layout.diagrams.kinds import SWATCH_GAP
+from inkcard.layout.diagrams.charts.pie import SWATCH_GAP
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Lines, Mark, mark_bounds
 

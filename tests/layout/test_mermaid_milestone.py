@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark, mark_bounds
 

@@ -11,7 +11,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.blocks.diagramink import colour
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label
 from inkcard.layout.diagrams.palette import COUNT, series_colours

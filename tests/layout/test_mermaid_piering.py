@@ -9,7 +9,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.blocks.diagramink import colour
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Mark
 from inkcard.layout.diagrams.palette import ring_colours

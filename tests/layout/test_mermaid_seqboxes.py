@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark, mark_bounds, tint
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
 

@@ -6,7 +6,7 @@ over the bands under it."""
 from __future__ import annotations
 
 from inkcard import layout
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Mark, mark_bounds
 from inkcard.layout.diagrams.sequences.sequence import DISC

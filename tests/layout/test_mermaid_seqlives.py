@@ -7,7 +7,7 @@ from __future__ import annotations
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Group
 from inkcard.layout.diagrams.bands import band_span, heads_at
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark
 

@@ -11,9 +11,9 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
-from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit, fit_scale
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_to_fit
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import Drawing, Label, Mark, mark_bounds
+from inkcard.layout.diagrams.marks import Drawing, Label, Mark, fit_scale, mark_bounds
 
 SLIDE = layout.RenderOptions(split="autoSplit", width=1600, height=900, scale=1)
 CARD = layout.RenderOptions(split="autoSplit", width=440, height=586, scale=1)

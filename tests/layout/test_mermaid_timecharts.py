@@ -14,7 +14,7 @@ import pytest
 
 from inkcard import layout
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Drawing, Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram

@@ -13,9 +13,9 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.blocks.figures import FIGURE_FLOOR
-from inkcard.layout.diagrams.fit import DiagramBudget, draw_in_parts, fit_scale
+from inkcard.layout.diagrams.fit import DiagramBudget, draw_in_parts
 from inkcard.layout.diagrams.labels import LabelSetter
-from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Mark
+from inkcard.layout.diagrams.marks import SMALL_SIZE, Drawing, Label, Mark, fit_scale
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.diagrams.uml.mermaidclass import ClassDiagram
 from inkcard.layout.diagrams.uml.parts import ELSEWHERE, Record, split

@@ -11,8 +11,8 @@ import pytest
 from inkcard import layout
 from inkcard.layout.base.boxes import GlyphRun
 from inkcard.layout.diagrams import diagram_svg
-from inkcard.layout.diagrams.fit import draw_diagram
 from inkcard.layout.diagrams.flow.style import PLAIN, Look, parse_look
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import Label, Mark
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram

@@ -15,7 +15,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.blocks.figures import FIGURE_FLOOR
 from inkcard.layout.diagrams.bands import strips
-from inkcard.layout.diagrams.fit import draw_diagram
+from inkcard.layout.diagrams.forms import draw_diagram
 from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import SMALL_SIZE, Label
 from inkcard.layout.pages.quality import PHONE_WIDTH, measure

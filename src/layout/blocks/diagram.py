@@ -1,6 +1,6 @@
 """A fenced ```mermaid block + its box → `Part`: the diagram as one unbreakable figure row.
 
-The drawing (`diagrams.draw_diagram`) is set with its node labels (`LABEL_SIZE`) at the
+The drawing (`diagrams.forms.draw_diagram`) is set with its node labels (`LABEL_SIZE`) at the
 body's size, as mermaid-js sets its 16-px labels beside 16-px text, or smaller where the
 content width and the card's height hold less (larger only on a card it leaves mostly
 empty, `pages/breaks/grow.py`): at its own 14 px a top-down funnel read as a column of
@@ -27,9 +27,9 @@ from dataclasses import replace
 
 from ..base.boxes import Group, Rect, Row
 from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
-from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit, fit_scale
+from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label
+from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label, fit_scale
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
 from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError

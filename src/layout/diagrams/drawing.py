@@ -4,7 +4,7 @@ Flowcharts are laid out by grandalf's Sugiyama layout (`layered`), each connecte
 component on its own, side by side. An edge label is a vertex of its own in the middle
 of its edge, so layering leaves it room. LR and RL lay out TB with the boxes' sides
 swapped, then turn the picture. The records a drawing is made of are in marks.py; mind
-maps, sequence diagrams and pies are in `kinds`.
+maps, sequence diagrams and pies have modules of their own.
 """
 
 from __future__ import annotations

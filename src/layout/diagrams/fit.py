@@ -14,35 +14,21 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..errors import DiagramError
-from .charts.mermaidcharts import Quadrant, XYChart
-from .charts.quadrant import layout_quadrant
-from .charts.xychart import layout_xychart
+from .charts.pie import legend_gain
 from .cost import DIAGRAM_STEPS, FORMS_STEPS, POST_STEPS, diagram_steps
-from .drawing import layout_flowchart
-from .gitgraphs.gitgraph import layout_gitgraph
-from .gitgraphs.mermaidgit import GitGraph
-from .kinds import layout_pie
-from .marks import LABEL_SIZE, SHRUNK_LABEL, TURNED, Drawing, Lines, Measure
+from .forms import draw_record
+from .marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Lines, Measure, fit_scale
 from .mermaid import Flowchart
-from .mermaidkinds import Diagram, Mindmap, Pie, Sequence, parse_diagram
-from .mindmap import layout_mindmap
-from .sequences.sequence import layout_sequence
+from .mermaidkinds import Diagram, parse_diagram
 from .snake import Chain, best_rows, chain
 from .snake import wrapped as wrapped_chain
 from .statecharts.mermaidstate import StateChart
 from .statecharts.statechain import state_chain
-from .statecharts.states import layout_states
-from .timecharts.gantt import layout_gantt
-from .timecharts.journeywide import layout_journey
-from .timecharts.mermaidgantt import Gantt
-from .timecharts.mermaidtime import Journey, Timeline
-from .timecharts.timeline import layout_timeline
-from .uml.classes import layout_classes, layout_er
 from .uml.mermaidclass import ClassDiagram
 from .uml.mermaider import ErDiagram
 from .uml.parts import split
 
-ROW_KINDS = (Sequence, Gantt, Timeline, Journey)  # read in rows, top to bottom
+Slot = tuple[float, float]  # a width and a height to fit
 POST_DIAGRAMS = 40  # diagrams of one post drawn; past it they show as source
 # A long chain a card cuts into bands between its rows is wrapped into the fewest rows
 # that fit the card's width at this share of its size (its 14-px labels at 11 px or more):
@@ -81,6 +67,8 @@ def draw_to_fit(
     labels wrapped at `NARROW_LABEL` em (as mermaid-js wraps them at 200 px) when that
     keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card."""
     drawing = budget.draw(source, measure)
+    if drawing.legend and height is not None:
+        drawing = _wide_legend(budget, source, measure, drawing, (width, height))
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     upright = False
@@ -110,6 +98,20 @@ def draw_to_fit(
         wrapped = "long diagram labels wrapped to fit the card"
         drawing = replace(narrow, note="; ".join(n for n in (drawing.note, wrapped) if n))
     return _compact(budget, source, measure, drawing, width)
+
+
+def _wide_legend(
+    budget: DiagramBudget, source: str, measure: Measure, drawing: Drawing, slot: Slot
+) -> Drawing:
+    """A pie whose slot its height binds (a slide under its title) with its legend set
+    larger beside it (`charts.pie.legend_gain`) where that sets its smallest label
+    `TURN_GAIN` times larger: the slot's spare width goes to the legend's type."""
+    wide = _other_form(budget, source, measure, True, False)
+    gain = legend_gain(drawing, wide, *slot) if wide is not None else 0.0
+    if wide is None or gain < TURN_GAIN:
+        return drawing
+    note = f"a chart's legend set larger beside it to fit the card: its labels {gain:.2f}x larger"
+    return replace(wide, note=note)
 
 
 def _compact(
@@ -324,60 +326,6 @@ def draw_in_parts(
         return drawing if fits(drawing, index) else None
 
     return split(diagram, draw, most)
-
-
-def fit_scale(drawing: Drawing, width: float, height: float | None, most: float = 1.0) -> float:
-    """How much the drawing shrinks to fit `width` (and `height`); grown to `most` at most
-    (never, unless asked)."""
-    scale = min(most, width / drawing.width)
-    return min(scale, height / drawing.height) if height else scale
-
-
-def draw_diagram(source: str, measure: Measure, upright: bool = False) -> Drawing:
-    """The laid-out diagram (`upright`: a flowchart or state chart turned, `marks.TURNED`;
-    a mind map's branches all on one side, a sequence compact); `DiagramError` (a one-line
-    reason) when it is not drawn.
-    A kind that reads in rows says so (`Drawing.rows`): a card may cut it into bands."""
-    return draw_record(parse_diagram(source), measure, upright)
-
-
-def draw_record(diagram: Diagram, measure: Measure, upright: bool = False) -> Drawing:
-    """`draw_diagram` of a diagram already parsed (or a part of one: `uml.parts`)."""
-    drawing = _laid_out(diagram, measure, upright)
-    if isinstance(diagram, ROW_KINDS):
-        return replace(drawing, rows=True)
-    return drawing
-
-
-def _laid_out(diagram: Diagram, measure: Measure, upright: bool) -> Drawing:
-    if isinstance(diagram, Flowchart):
-        if upright:
-            diagram = replace(diagram, direction=TURNED[diagram.direction])
-        return layout_flowchart(diagram, measure)
-    if isinstance(diagram, Mindmap):
-        return layout_mindmap(diagram, measure, one_sided=upright)
-    if isinstance(diagram, Sequence):
-        return layout_sequence(diagram, measure, compact=upright)
-    if isinstance(diagram, Quadrant):
-        return layout_quadrant(diagram, measure)
-    if isinstance(diagram, XYChart):
-        return layout_xychart(diagram, measure)
-    if isinstance(diagram, StateChart):
-        return layout_states(diagram, measure, upright)
-    if isinstance(diagram, GitGraph):
-        return layout_gitgraph(diagram, measure, upright)
-    if isinstance(diagram, Timeline):
-        return layout_timeline(diagram, measure, upright)
-    if isinstance(diagram, Journey):
-        return layout_journey(diagram, measure, upright)
-    if isinstance(diagram, Gantt):
-        return layout_gantt(diagram, measure)
-    if isinstance(diagram, ClassDiagram):
-        return layout_classes(diagram, measure, upright)
-    if isinstance(diagram, ErDiagram):
-        return layout_er(diagram, measure, upright)
-    assert isinstance(diagram, Pie)
-    return layout_pie(diagram, measure)
 
 
 class DiagramBudget:

@@ -81,6 +81,7 @@ class Drawing:
     text: str  # the labels, one a line: the figure's alt text
     across: bool = False  # laid out wide (LR flowchart, two-sided mind map): has an upright form
     tall: bool = False  # laid out top-down (TB/BT flowchart or state chart): has a wide form
+    legend: bool = False  # a pie: has a form with its legend larger, for a height-bound slot
     note: str = ""  # how it was changed to fit (`fit.draw_to_fit`), said in the quality report
     rows: bool = False  # it reads top to bottom in rows (a sequence, a gantt): cut it freely
     wide_cut: bool = False  # a card may cut it into strips too (a dense class or ER diagram)
@@ -229,3 +230,10 @@ def segment_meets(
         if low > high:
             return False
     return True
+
+
+def fit_scale(drawing: Drawing, width: float, height: float | None, most: float = 1.0) -> float:
+    """How much the drawing shrinks to fit `width` (and `height`); grown to `most` at most
+    (never, unless asked)."""
+    scale = min(most, width / drawing.width)
+    return min(scale, height / drawing.height) if height else scale

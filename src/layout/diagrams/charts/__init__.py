@@ -1,6 +1,7 @@
-"""Charts of values: Mermaid `quadrantChart` and `xychart-beta` → records → `Drawing`s.
+"""Charts of values: Mermaid `pie`, `quadrantChart` and `xychart-beta` → `Drawing`s.
 
-`mermaidcharts` parses both; `quadrant` and `xychart` lay them out. They share the package's
+`mermaidcharts` parses the quadrant and xy charts (`..mermaidkinds` the pie); `pie`,
+`quadrant` and `xychart` lay them out. They share the package's
 records and shapes (`..marks`) and label cleaning (`..mermaid`); `..mermaidkinds` dispatches
-to the parsers and `..fit` to the layouts.
+to the parsers and `..forms` to the layouts.
 """
