@@ -50,6 +50,9 @@ def test_runts_as_the_page_break_report_counts_them() -> None:
     assert not is_runt("a b") and not is_runt("—")
     # two CJK characters alone are one ("钉子。"), three are not
     assert is_runt("的事") and is_runt("钉子。") and not is_runt("的事情。")
+    # a number spaced from CJK counts as one character: "7 楼。" under a full slide line
+    assert is_runt("7 楼。") and is_runt("第 3 ") and not is_runt("3 分钟。")
+    assert not is_runt("3 4") and not is_runt("7 floors")
     # a number range is read as a whole, not as its four digits
     assert not is_runt("0.5%～1.5%。") and not is_runt("v1.2.3") and is_runt("5%。")
 

@@ -1,19 +1,20 @@
 """A paragraph never ends on a runt where a better set of breaks exists (CSS
 `text-wrap: pretty`; pure, no fonts).
 
-A runt is a last line of at most `CJK_RUNT` CJK characters, or of one Latin word under
-`RUNT_LETTERS` letters (punctuation and emoji aside; a number under `RUNT_DIGITS`):
-"事。💪", "钉子。", "end", "me.", "skipped.". A set that mends it must not start its last
-line inside a Chinese word or a Japanese phrase (`_parts_a_word`). When greedy filling ends a
-paragraph, or a line a hard break ends, with one, its last two to `PRETTY_LINES` lines are
-filled again at narrower widths (down to `PRETTY_NEAR` of the line) with as many lines as
-before; the widest width whose last line is no runt wins, so the fewest words move. A set
-that draws more hyphens, breaks more words inside (between letters) or overflows is never
-taken. Narrower still (down to `PRETTY_FLOOR`), where the line before was short already, a
-set is taken only if its last line stays the shortest ("level two with bold and / `code`"
-→ "level two with bold / and `code`", never an upside-down shape). Chromium's `pretty`
-looks at the last four lines too, but only for a last line of one word, and gives up rather
-than trying narrower widths. Only text that ends on a runt pays.
+A runt is a last line of at most `CJK_RUNT` CJK characters (a number spaced from them
+counted as one: "7 楼。"), or of one Latin word under `RUNT_LETTERS` letters (punctuation and
+emoji aside; a number under `RUNT_DIGITS`): "事。💪", "钉子。", "end", "me.", "skipped.". A set
+that mends it must not start its last line inside a Chinese word or a Japanese phrase
+(`_parts_a_word`). When greedy filling ends a paragraph, or a line a hard break ends, with
+one, its last two to `PRETTY_LINES` lines are filled again at narrower widths (down to
+`PRETTY_NEAR` of the line) with as many lines as before; the widest width whose last line is
+no runt wins, so the fewest words move. A set that draws more hyphens, breaks more words
+inside (between letters) or overflows is never taken. Narrower still (down to
+`PRETTY_FLOOR`), where the line before was short already, a set is taken only if its last
+line stays the shortest ("level two with bold and / `code`" → "level two with bold / and
+`code`", never an upside-down shape). Chromium's `pretty` looks at the last four lines too,
+but only for a last line of one word, and gives up rather than trying narrower widths. Only
+text that ends on a runt pays.
 
 In justified text, a line that would be spread past what reads as set solid (`even_lines`:
 a looseness over 1, as inline.py weighs it; say "建议 / 19:00" where the time cannot come
@@ -59,7 +60,7 @@ def is_runt(text: str) -> bool:
     punctuation, emoji and trailing spaces aside)."""
     text = text.strip(_BLANKS)
     if any(blank in text for blank in _BLANKS):
-        return False
+        return _numbered_runt(text)
     word = "".join(c for c in text if unicodedata.category(c)[0] in "LN")
     if not word:
         return False
@@ -68,6 +69,23 @@ def is_runt(text: str) -> bool:
     letters = sum(c.isalpha() for c in word)
     least = RUNT_LETTERS if letters > len(word) - letters else RUNT_DIGITS  # "v1.2.3": a number
     return word.isascii() and _visible_length(text) < least
+
+
+def _numbered_runt(text: str) -> bool:
+    """A last line of a number and CJK characters, a space between them ("7 楼。", "3
+    分钟。" under a full slide line: 12 sets of the Chengdu post at 1600x900), counted as a
+    CJK line with the number one character: a runt at `CJK_RUNT` or fewer. Latin words
+    spaced apart ("a b") are none."""
+    count, cjk = 0, False
+    for token in text.split():
+        word = "".join(c for c in token if unicodedata.category(c)[0] in "LN")
+        if word and all(_is_cjk(c) for c in word):
+            count, cjk = count + len(word), True
+        elif word.isascii() and word.isdigit():
+            count += 1
+        elif word:
+            return False
+    return cjk and count <= CJK_RUNT
 
 
 def _visible_length(text: str) -> int:
