@@ -114,9 +114,7 @@ def _text_marker(
         return number_badge(flow, style.marker_text, right, mid, round_only=True)[0]
     body = flow.styles["body"]
     look = replace(body, size=style.marker_size or body.size, line_height=1.0, weight=400)
-    [line] = flow.text_lines(
-        (Text(style.marker_text),), look, Ctx(0.0, _NO_WRAP, color=color), align="left"
-    )[:1]
+    line = _one_line(flow, style.marker_text, look, color)
     rise = mid + look.size * GLYPH_MID - line.baseline
     return (Group(line.items, dx=right - line.width, dy=rise, ornament=True),)
 
@@ -186,7 +184,7 @@ def number_badge(
     look = replace(body, size=height * BADGE_TEXT, weight=700, line_height=1.0)
     color = style.number_color if style.number_color is not None else 0xFFFFFFFF
     label = number if isinstance(number, str) else number_text(style, number, badge=True)
-    [line] = flow.text_lines((Text(label),), look, Ctx(0.0, 1e4, color=color), align="left")[:1]
+    line = _one_line(flow, label, look, color)
     width = height if round_only else badge_width(line.width, height)
     rect = Rect(right - width, mid - height / 2, width, height)
     paint = style.number_background
@@ -196,6 +194,11 @@ def number_badge(
     rise = mid + look.size * DIGIT_RISE - line.baseline
     digits = Group(line.items, dx=dx, dy=rise, mark=True)  # read as the badge, not as words
     return (badge(rect, paint, style.number_style == "disc"), digits), width
+
+
+def _one_line(flow: Layouter, text: str, look: Style, color: int) -> TextLine:
+    """`text` set in `look` and `color` as one line from x = 0 (a marker, a badge's label)."""
+    return flow.text_lines((Text(text),), look, Ctx(0.0, _NO_WRAP, color=color), align="left")[0]
 
 
 def _checkbox(flow: Layouter, checked: bool, right: float, mid: float) -> tuple[Item, ...]:

@@ -25,6 +25,7 @@ from .parts import (
     Ctx,
     Layouter,
     Part,
+    advance,
     indent,
     inset,
     line_row,
@@ -103,7 +104,7 @@ def _columns_kept(
     if not _in_columns(block):
         return style, ""
     look = flow.looks.code(style, style.color)
-    widest = max(_advance(flow, line, look) for line in block.code.split("\n"))
+    widest = max(advance(flow, line, look) for line in block.code.split("\n"))
     if widest <= width:
         return style, ""
     scale = width / widest
@@ -156,13 +157,13 @@ def _source_line(
         return lines
     source = "".join(span.text for span in spans)
     indent = len(source) - len(source.lstrip(" "))
-    hang = _advance(flow, " " * indent, spans[0].style)
+    hang = advance(flow, " " * indent, spans[0].style)
     if width - hang < width / 2:  # a deep indent leaves no room: wrap at the panel's edge
         hang = 0.0
     wrapped = _Wrapped(flow, metrics, mark, x + hang, width - hang)
     greedy = _greedy(wrapped, spans, lines[0])
     advances = _advances(flow, spans, source)
-    rest = width - hang - _advance(flow, WRAP_MARK, mark)
+    rest = width - hang - advance(flow, WRAP_MARK, mark)
     starts = wrap(source, advances, width, rest, len(greedy)) if advances else None
     if starts is None:
         return greedy
@@ -250,12 +251,6 @@ def _after(spans: list[Span], consumed: int) -> list[Span]:
     if out:
         out[0] = replace(out[0], text=out[0].text.lstrip(" "))
     return out
-
-
-def _advance(flow: Layouter, text: str, style: SpanStyle) -> float:
-    if not text:
-        return 0.0
-    return sum(c.width for c in shape([Span(text, style)], flow.fonts))
 
 
 def _kept_whole(rows: list[Row], line_ends: set[int]) -> list[Row]:

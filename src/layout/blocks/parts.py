@@ -23,8 +23,9 @@ from ..parse.doc import Block, Text
 from ..style.looks import Looks
 from ..style.resolver import Styles
 from ..style.schema import Style
-from ..style.spanstyle import SpanStyle
+from ..style.spanstyle import Span, SpanStyle
 from ..text.linebox import Metrics, TextLine
+from ..text.shape import shape
 
 if TYPE_CHECKING:  # the diagram engine loads on a post's first diagram (blocks.fences)
     from ..diagrams.fit import DiagramBudget
@@ -99,6 +100,13 @@ class Layouter(Protocol):
     def aside(self, allowed: float | None) -> AbstractContextManager[None]:
         """Rows made inside will be made into other rows (see `budget.ContentBudget`)."""
         ...
+
+
+def advance(flow: Layouter, text: str, style: SpanStyle) -> float:
+    """The px `text` takes set on one line in `style` (0 for none)."""
+    if not text:
+        return 0.0
+    return sum(cluster.width for cluster in shape([Span(text, style)], flow.fonts))
 
 
 def line_row(line: TextLine, ctx: Ctx, *, keep: bool = False) -> Row:

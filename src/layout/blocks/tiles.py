@@ -23,14 +23,13 @@ from ..base.boxes import Frame, FrameDecor, Group, Item, Row, rows_text
 from ..base.placing import Placement, frame_items, place
 from ..parse.doc import ListBlock, ListItem, Paragraph
 from ..style.schema import Style
-from ..style.spanstyle import Span
-from ..text.shape import shape
 from .parts import (
     MIN_INNER_SHARE,
     Ctx,
     Layouter,
     Overfull,
     Part,
+    advance,
     inset,
     new_frame,
 )
@@ -94,8 +93,7 @@ def _code_wider_than(flow: Layouter, items: tuple[ListItem, ...], width: float, 
             for text in block.inlines if isinstance(block, Paragraph) else ():
                 if "inline_code" not in text.marks:
                     continue
-                span = Span(text.text, flow.span_style(body, text.marks, ctx))
-                if sum(cluster.width for cluster in shape([span], flow.fonts)) > width:
+                if advance(flow, text.text, flow.span_style(body, text.marks, ctx)) > width:
                     return True
     return False
 

@@ -16,6 +16,7 @@ so a card holds as many rows as before.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import accumulate
 
 # What a break costs by what it follows or leads (a break after a comma is free), each
 # `DEPTH` more for every bracket it falls inside: `tasks = [asyncio.create_task(` /
@@ -128,9 +129,7 @@ def wrap(
         return None
     price = {at: cost for at, cost in places(line) if advances[at] > 0}
     starts = [0, *price]
-    edge = [0.0]
-    for advance in advances:
-        edge.append(edge[-1] + advance)
+    edge = [0.0, *accumulate(advances)]  # px from the line's start to each character
     ends = [_visible_end(line, start) for start in starts]
     # best[k]: (lines, cost, the line start before) of the cheapest way to start a line at starts[k]
     best: list[tuple[int, float, int] | None] = [None] * len(starts)
