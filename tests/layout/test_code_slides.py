@@ -38,13 +38,15 @@ def phone_px(page: Page, code: bool) -> list[float]:
     width (typewriter sets its body in a mono face too)."""
     assert page.fit is not None
     scale = page.fit.zoom * PHONE_WIDTH / page.width
-    runs = {id(run): size for run, size in _post_runs(page)}
+    runs = {id(run): size for run, size, _ in _post_runs(page)}
     sizes = []
     for placed in page.rows:
         block = placed.row.source[:1]
         if (bool(block) and block[0][0] == "CodeBlock") == code:
             sizes += [
-                runs[id(run)] * scale for run, _ in _runs(placed.row.items, 1.0) if id(run) in runs
+                runs[id(run)] * scale
+                for run, _, _ in _runs(placed.row.items, 1.0, False)
+                if id(run) in runs
             ]
     return sizes
 

@@ -159,7 +159,7 @@ def test_italic_chinese_set_upright_sets_its_latin_upright_too(fonts) -> None:
     def skews(extra: str, post: str) -> set[float]:
         theme = layout.decode_theme('name = "t"\n' + extra)
         pages = layout.layout_pages(post, theme, fonts, layout.RenderOptions())
-        return {run.skew for run, _ in _post_runs(pages[0])}
+        return {run.skew for run, _, _ in _post_runs(pages[0])}
 
     upright = '[roles.body]\nitalic = true\ncjk_italic = "none"\n'
     chinese = "小贴士：太古里晚上比白天好看，建议 19:00 以后再去，IFS 在 7 楼。"

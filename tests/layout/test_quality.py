@@ -12,6 +12,7 @@ from inkcard import layout
 from inkcard.layout.base.boxes import PlacedRow, Row
 from inkcard.layout.pages.breaks import breakrules, pagebreaks
 from inkcard.layout.pages.quality import (
+    LABEL_READABLE_PX,
     LAST_FULL_ENOUGH,
     LAST_SHORT,
     LAST_WEIGHT,
@@ -23,6 +24,7 @@ from inkcard.layout.pages.quality import (
 )
 
 CORPUS_POSTS = Path(__file__).resolve().parents[1] / "cases" / "posts"
+JAPANESE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "06-japanese-diagram.md"
 PLAIN = 'name = "t"\n[roles.card]\npadding = [40, 30, 40, 30]\n'
 PARAGRAPH = "这是一段普通的正文，讲一件小事，写得不长也不短，读起来很顺。" * 2
 CODE = "```python\n" + "\n".join(f"value_{n} = compute({n})" for n in range(18)) + "\n```"
@@ -237,6 +239,52 @@ def test_fit_auto_keeps_the_best_scoring_type_scale_and_never_lowers_it(fonts) -
                 layout.RenderOptions(split="autoSplit", fit="auto"),
             )
             assert set_score(auto) >= set_score(base)
+
+
+def test_fit_auto_never_spreads_a_post_over_more_cards(fonts) -> None:
+    """The Japanese post (a lead, a flowchart, a list, a quote) fills one card at 440x586 in
+    most themes and spreads over two half-empty ones (57 % and 47 %) in cyberpunk, rated
+    3/5. Scored card by card, fit "auto" took three cards at 1.12 (the first 45 % full) over
+    the two, and two half-empty ones over the one full card. It now keeps a post on no
+    more cards than the theme's own type takes, and sets cyberpunk's on one card."""
+    from inkcard import themes
+
+    post = JAPANESE.read_text("utf-8")
+    for name, own_cards, fitted_cards in (("cyberpunk", 2, 1), ("apple-notes", 1, 1)):
+        theme = themes.load(name)
+        own, fitted = (
+            layout.layout_pages(
+                post,
+                theme,
+                fonts,
+                layout.RenderOptions(width=440, height=586, split="autoSplit", fit=fit),
+            )
+            for fit in ("none", "auto")
+        )
+        assert (len(own), len(fitted)) == (own_cards, fitted_cards), name
+
+
+def test_a_diagrams_labels_are_read_against_a_figures_least_size(fonts) -> None:
+    """A diagram shrunk to end a card keeps its labels 9 px on the phone (the engine's own
+    floor, `SHRUNK_LABEL`): read as a line's text (11 px), they cost the Japanese post's
+    one full card 16 points and fit "auto" traded it for two half-empty cards. Body text
+    that small still costs."""
+    from inkcard import themes
+
+    post = JAPANESE.read_text("utf-8")
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    (card,) = layout.layout_pages(post, themes.load("apple-notes"), fonts, options)
+    quality = measure(card)
+    assert quality is not None
+    assert any("to end the card" in note for note in quality.notes)  # drawn smaller
+    assert quality.smallest_text == pytest.approx(LABEL_READABLE_PX, abs=0.05)
+    assert quality.smallest_text < READABLE_PX
+    assert quality.size_short == 0.0 and quality.score == 100
+    small = _theme("[roles.body]\nsize = 11\n")  # the same 9 px, as a paragraph's
+    (text,) = _measured(fonts, PARAGRAPH, small)
+    assert text.smallest_text == pytest.approx(LABEL_READABLE_PX, abs=0.05)
+    assert text.size_short == pytest.approx(READABLE_PX - LABEL_READABLE_PX, abs=0.05)
+    assert text.score <= 100 - 16  # and what its short card costs
 
 
 def test_text_on_a_drawn_shape_is_read_against_the_shape(fonts) -> None:

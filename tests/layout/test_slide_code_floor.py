@@ -42,8 +42,8 @@ def code_phone_px(pages: list[Page]) -> list[float]:
         for placed in page.rows:
             block = placed.row.source[:1]
             if block and block[0][0] == "CodeBlock":
-                runs = _runs(placed.row.items, placed.scale)
-                sizes += [run.size * scale * shown for run, scale in runs]
+                runs = _runs(placed.row.items, placed.scale, False)
+                sizes += [run.size * scale * shown for run, scale, _ in runs]
     return sizes
 
 

@@ -56,7 +56,7 @@ def holding(cards: list[Page], text: str) -> list[int]:
 def phone_px(page: Page, face: str) -> float:
     """The smallest run of `face` (a substring of its name) at a 360-px phone's width."""
     assert page.fit is not None
-    sizes = [size for run, size in _post_runs(page) if face in run.face]
+    sizes = [size for run, size, _ in _post_runs(page) if face in run.face]
     return min(sizes) * page.fit.zoom * PHONE_WIDTH / page.width
 
 

@@ -196,7 +196,8 @@ class Group(msgspec.Struct, frozen=True):
     With `mark`, its text is a mark read by its shape and place (a list's number on its
     badge), not words: the quality report leaves it out of the smallest text it reads. With
     `ornament`, its text is a shape drawn from a font (a bullet's ★ or 🍃), read neither
-    for its size nor its contrast, as a bullet drawn as a shape is not."""
+    for its size nor its contrast, as a bullet drawn as a shape is not. With `labels`, its
+    text is a diagram's labels, read against a figure's least size rather than a line's."""
 
     items: tuple[Item, ...]
     dx: float = 0.0
@@ -205,6 +206,7 @@ class Group(msgspec.Struct, frozen=True):
     clip: Rect | None = None
     mark: bool = False
     ornament: bool = False
+    labels: bool = False
 
 
 class Layer(msgspec.Struct, frozen=True):

@@ -230,10 +230,18 @@ def _banded(
         shown = tuple(item for source, item in items if id(source) in inside)
         clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
         lift = heads if index else 0.0
-        group = Group(shown, dx=x, dy=(lift - part.top) * width_scale, scale=width_scale, clip=clip)
+        group = Group(
+            shown,
+            dx=x,
+            dy=(lift - part.top) * width_scale,
+            scale=width_scale,
+            clip=clip,
+            labels=True,
+        )
         alive = {id(head) for head in heads_at(drawing, part.top)}
         named = tuple(item for source, item in repeated if id(source) in alive)
-        over = (Group(named, dx=x, dy=-top * width_scale, scale=width_scale),) if lift else ()
+        atop = Group(named, dx=x, dy=-top * width_scale, scale=width_scale, labels=True)
+        over = (atop,) if lift else ()
         rows.append(
             Row(
                 height=(part.bottom - part.top + lift) * width_scale,
@@ -366,12 +374,13 @@ def _stripped(
         x = ctx.x + (ctx.width - (right - left) * scale) / 2 - left * scale
         clip = Rect(left, part.top, right - left, part.bottom - part.top)
         drawn = tuple(item for source, item in items if id(source) in inside)
+        group = Group(drawn, dx=x, dy=-part.top * scale, scale=scale, clip=clip, labels=True)
         text = "\n".join(_whole(i.text.lines) for i in shown if isinstance(i, Label))
         text = text if index else drawing.text  # the first card's: the whole figure's
         rows.append(
             Row(
                 height=(part.bottom - part.top) * scale,
-                items=(Group(drawn, dx=x, dy=-part.top * scale, scale=scale, clip=clip),),
+                items=(group,),
                 frames=ctx.frames,
                 text=text,
                 note="" if index else "; ".join(filter(None, (drawing.note, note))),
@@ -407,7 +416,7 @@ def _figure(
     scale = fit_scale(drawing, ctx.width, limit, max(1.0, body / LABEL_SIZE))
     items = tuple(item for _, item in painted(drawing, setter, styles))
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
-    group = Group(items, dx=x, scale=scale)
+    group = Group(items, dx=x, scale=scale, labels=True)
     smallest = _smallest_label(drawing)
     return Row(
         height=drawing.height * scale,

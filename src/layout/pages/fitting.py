@@ -4,8 +4,11 @@ the set of cards the quality report scores best kept.
 The steps stay within ±12 % of the theme's type (a designer's range for one design: the
 same theme, denser or roomier), tried nearest first. A variant replaces the theme's own
 layout only when its cards' mean score is no lower, and higher by `EXTRA_CARD` points for
-each card it adds (fewer cards count for it the same way): fitting never lowers the score.
-A variant that breaks a limit (more cards than allowed, too many pixels) is no candidate.
+each card it keeps over the fewest (a card fewer counts for it): fitting never lowers the
+score. A variant that takes more cards than the theme's own layout is no candidate: a
+designer sets a post larger to fill its cards, never to spread it over more (scored per
+card, the Japanese post's three cards at 1.12, the first 45 % full, outscored its two full
+ones in 13 theme-modes). Nor is one that breaks a limit (too many cards, too many pixels).
 """
 
 from __future__ import annotations
@@ -24,13 +27,15 @@ OVER_A_LIMIT = (CardTooLarge, TooManyPages, TooManyPixels, TooTallForFormat)
 def best_fit(lay_out: Callable[[float], list[Page]]) -> list[Page]:
     """The pages `lay_out(step)` makes at the step whose cards score best (1.0 unless
     another scores higher). `lay_out(1.0)`'s refusals are raised."""
-    best = lay_out(1.0)
-    floor = set_score(best)
+    best = own = lay_out(1.0)
+    floor = set_score(own)
     best_value = floor - EXTRA_CARD * len(best)
     for step in TYPE_STEPS:
         try:
             trial = lay_out(step)
         except OVER_A_LIMIT:
+            continue
+        if len(trial) > len(own):
             continue
         score = set_score(trial)
         value = score - EXTRA_CARD * len(trial)

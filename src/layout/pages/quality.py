@@ -41,6 +41,8 @@ from ..base.boxes import (
     Shape,
 )
 from ..blocks.panels import COLUMNS_WRAPPED
+from ..diagrams.marks import SHRUNK_LABEL
+from ..limits import DEFAULT_WIDTH
 from ..style.resolver import contrast, contrast_asked
 from ..text.inline import LOOSE_GAP
 
@@ -76,6 +78,11 @@ READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (App
 # smaller to keep its sections whole scored lower than the split one the eye rated lower
 # (38 of the 187 decks at 1600x900 the sixteenth and seventeenth sessions changed).
 SLIDE_READABLE_PX = 9.0
+# A diagram's labels are read as a figure's, smaller than its text: the engine shrinks a
+# diagram to end a card down to `SHRUNK_LABEL` px on the 440-px card, 9 px on the phone
+# (`blocks/diagram.py`). At `READABLE_PX` that diagram cost its card 16 points, and `fit:
+# "auto"` spread the Japanese post's one full card (rated 5/5) over two half-empty ones.
+LABEL_READABLE_PX = SHRUNK_LABEL * PHONE_WIDTH / DEFAULT_WIDTH
 BOLD_FACES = ("Bold", "Black", "Heavy", "SemiBold")  # what a face's name says of its weight
 PENALTY_HIDDEN = 30
 # A justified line spread past LOOSE_GAP em a gap reads as letter-spaced ("太 古 里 晚 上"):
@@ -106,6 +113,7 @@ class Quality:
     stretch: float = 0.0  # em justification added to the card's widest gap between characters
     contrast_short: float = 0.0  # how far the least readable run falls under what its size asks
     stranded: bool = False  # it opens with the short end of the section before (`Fit.stranded`)
+    size_short: float = 0.0  # px the smallest text falls under what it must read at on a phone
 
 
 def measure(page: Page) -> Quality | None:
@@ -116,11 +124,16 @@ def measure(page: Page) -> Quality | None:
     fill, band = _fill_and_band(page, fit)
     text = _post_runs(page)
     marks = _marks(page)  # once: a set of the card's marks, not one per run
-    read = [size for run, size in text if id(run) not in marks]
-    smallest = min(read, default=0.0) * fit.zoom * PHONE_WIDTH / page.width
-    lowest, short = _lowest_contrast(page, {id(run) for run, _ in text})
+    to_phone = fit.zoom * PHONE_WIDTH / page.width
+    words = [size * to_phone for run, size, labels in text if not labels and id(run) not in marks]
+    labels = [size * to_phone for run, size, labels in text if labels and id(run) not in marks]
+    smallest = min(words + labels, default=0.0)
+    lowest, short = _lowest_contrast(page, {id(run) for run, _, _ in text})
     notes = tuple(dict.fromkeys(p.row.note for p in page.rows if p.row.note))
     stretch = max((p.row.stretch for p in page.rows if not p.row.decorative), default=0.0)
+    readable = SLIDE_READABLE_PX if is_slide(page.width, page.height, fit.zoom) else READABLE_PX
+    legible = min(readable, LABEL_READABLE_PX)
+    short_px = max(_short(words, readable), _short(labels, legible))
     quality = Quality(
         0,
         fill,
@@ -133,9 +146,14 @@ def measure(page: Page) -> Quality | None:
         stretch,
         round(short, 2),
         fit.stranded,
+        round(short_px, 2),
     )
-    readable = SLIDE_READABLE_PX if is_slide(page.width, page.height, fit.zoom) else READABLE_PX
-    return replace(quality, score=_score(quality, fit, readable))
+    return replace(quality, score=_score(quality, fit))
+
+
+def _short(sizes: list[float], least: float) -> float:
+    """How far the smallest of `sizes` (phone px) falls under `least` (0: none does)."""
+    return max(0.0, least - min(sizes, default=least))
 
 
 def is_slide(width: float, height: float, zoom: float) -> bool:
@@ -144,9 +162,9 @@ def is_slide(width: float, height: float, zoom: float) -> bool:
     return width > height and zoom > 1.0
 
 
-def _score(quality: Quality, fit: Fit, readable: float) -> int:
+def _score(quality: Quality, fit: Fit) -> int:
     """100 less what each measure past its level costs (the levels above); text under
-    `readable` px on the phone costs 8 points a px."""
+    what it must read at on the phone (`Quality.size_short`) costs 8 points a px."""
     lost = 0.0
     if quality.overflow:
         lost += PENALTY_HIDDEN
@@ -169,7 +187,7 @@ def _score(quality: Quality, fit: Fit, readable: float) -> int:
     elif not fit.last:  # a cover: composed, but a near-empty card before the last
         lost += TITLE_WEIGHT * max(0.0, TITLE_FULL_ENOUGH - quality.fill)
     lost += 60 * max(0.0, quality.empty_band - WIDE_BAND)
-    lost += 8 * max(0.0, readable - quality.smallest_text)
+    lost += 8 * quality.size_short
     lost += 12 * quality.contrast_short
     return max(0, min(100, round(100 - lost)))
 
@@ -192,15 +210,16 @@ def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:
     return min(1.0, (bottom - top) / fit.room), max(0.0, band / fit.room)
 
 
-def _post_runs(page: Page) -> list[tuple[GlyphRun, float]]:
-    """The glyph runs of the post's text, each with its size on the virtual card: the rows'
-    runs, theme ornaments (decorative rows) and page chrome (header, page number) left out,
-    since a theme's chrome is its designer's choice and is held by the theme's own tests."""
+def _post_runs(page: Page) -> list[tuple[GlyphRun, float, bool]]:
+    """The glyph runs of the post's text, each with its size on the virtual card and
+    whether it is a diagram's label (`Group.labels`): the rows' runs, theme ornaments
+    (decorative rows) and page chrome (header, page number) left out, since a theme's
+    chrome is its designer's choice and is held by the theme's own tests."""
     return [
-        (run, run.size * scale * placed.scale)
+        (run, run.size * scale * placed.scale, labels)
         for placed in page.rows
         if not placed.row.decorative
-        for run, scale in _runs(placed.row.items, 1.0)
+        for run, scale, labels in _runs(placed.row.items, 1.0, False)
     ]
 
 
@@ -223,16 +242,18 @@ def _marked(items: tuple[Item, ...], inside: bool) -> Iterator[GlyphRun]:
             yield from _marked(item.items, inside)
 
 
-def _runs(items: tuple[Item, ...], scale: float) -> Iterator[tuple[GlyphRun, float]]:
+def _runs(
+    items: tuple[Item, ...], scale: float, labels: bool
+) -> Iterator[tuple[GlyphRun, float, bool]]:
     for item in items:
         if isinstance(item, GlyphRun):
             if item.glyphs:
-                yield item, scale
+                yield item, scale, labels
         elif isinstance(item, Group):
             if not item.ornament:  # a bullet's glyph is no text
-                yield from _runs(item.items, scale * item.scale)
+                yield from _runs(item.items, scale * item.scale, labels or item.labels)
         elif isinstance(item, Layer | Cached):
-            yield from _runs(item.items, scale)
+            yield from _runs(item.items, scale, labels)
 
 
 @dataclass(frozen=True, slots=True)
