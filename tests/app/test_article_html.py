@@ -290,3 +290,16 @@ def test_every_commonmark_example_converts() -> None:
         article = to_article(example["markdown"], "japanese-magazine")
         article_root(article.html)
         assert "<script" not in article.html and " class=" not in article.html
+
+
+def test_articles_join_an_editors_hard_wrapped_paragraph_as_cards_do() -> None:
+    """Prose wrapped at 80 columns is one paragraph (`layout.parse.hardwraps`); a poem's
+    lines stay lines (`breaks`, as md2card)."""
+    prose = (
+        "For two years I started every day by checking email in bed. By 9 a.m. my attention\n"
+        "was already spent on other people's priorities. Here is what finally changed that:\n"
+        "not willpower, but a few small, boring systems."
+    )
+    article = to_article(prose + "\n\n床前明月光\n疑是地上霜")
+    assert article.html.count("<br") == 1  # the poem's, not the prose's two
+    assert "my attention was already" in article.html

@@ -3,8 +3,9 @@
 `markdown` reads the tokens of the configured markdown-it (`mdparser`) into blocks named by
 their theme roles (`doc` holds the block tree's records); `mdx` adds mdxMode's fixed set of
 components; `htmltags` and `inlinecss` read the inline HTML subset and its CSS; `addresses`
-decides which bare text is a link; `code` tokenises fenced code for the panel's colours,
-`codelines` finds where a long code line reads best wrapped. The article path shares the
+decides which bare text is a link, `hardwraps` which lines an editor wrapped; `code`
+tokenises fenced code for the panel's colours, `codelines` finds where a long code line
+reads best wrapped. The article path shares the
 helpers named in `__all__`; the block records are the face's too (an xhs-note's plain text
 is read from the cards' own parse). May import: `layout.base`, `layout.errors`,
 `layout.limits`.
@@ -33,6 +34,7 @@ from .doc import (
     Table,
     Text,
 )
+from .hardwraps import hard_wraps
 from .inlinecss import (
     HTML_TAGS,
     STYLE_PROPERTIES,
@@ -75,6 +77,7 @@ __all__ = [
     "color_hex",
     "color_pattern",
     "css_color",
+    "hard_wraps",
     "highlight",
     "image_sources",
     "may_name_images",

@@ -31,6 +31,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from .addresses import address_linkify
 from .cjkemphasis import cjk_friendly
+from .hardwraps import hard_wraps
 
 MAX_DEPTH = 32  # block token levels: 32 quotes, or 16 lists (a list and its item are two)
 INLINE_DEPTH = 8  # inline token levels
@@ -55,6 +56,7 @@ def markdown_parser(depth: int = MAX_DEPTH + 4) -> MarkdownIt:
     md.options["alerts"] = True  # GitHub alerts: `> [!NOTE]` … `> [!CAUTION]`
     md.use(footnote_plugin)
     md.use(cjk_friendly)  # `大约**￥280**：` is bold, as its writer meant
+    md.use(hard_wraps)  # prose an editor wrapped at 80 columns is paragraphs, not lines
     # Escapes stay separate tokens, so `\\<u>` is text and never an inline HTML tag.
     md.core.ruler.disable("text_join")
     md.options["maxNesting"] = depth

@@ -55,6 +55,7 @@ from inkcard.layout.parse import (
     cjk_friendly,
     clean_style,
     clean_text,
+    hard_wraps,
     valid_link,
 )
 
@@ -70,6 +71,7 @@ _PARSER = (
     .use(tasklists_plugin)
     .use(footnote_plugin)
     .use(cjk_friendly)  # `大约**￥280**：` is bold, as on cards
+    .use(hard_wraps)  # prose an editor wrapped is paragraphs, as on cards
     .use(  # `$…$` and `$$…$$` as on cards (layout.parse.markdown): inline SVG (app/article_math.py)
         dollarmath_plugin,
         allow_space=False,
