@@ -43,12 +43,13 @@ THIRD_PARTY: dict[str, set[str] | None] = {
 
 # library (a module name or dotted prefix) → the only files (globs under src/) that import it
 LIBRARY_DOORS: dict[str, tuple[str, ...]] = {
-    # the card parser, its CJK-friendly emphasis rule, and the article path's own HTML
-    # renderer (raw HTML on, sanitised)
+    # the card parser, its CJK-friendly emphasis and hard-wrap rules, and the article path's
+    # own HTML renderer (raw HTML on, sanitised)
     "markdown_it": (
         "layout/parse/markdown.py",
         "layout/parse/mdparser.py",
         "layout/parse/cjkemphasis.py",
+        "layout/parse/hardwraps.py",
         "app/articles/convert/html.py",
     ),
     "mdit_py_plugins": (
