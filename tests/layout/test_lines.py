@@ -18,6 +18,7 @@ from inkcard.layout.style.theme import decode_theme
 from inkcard.layout.text.linebreak import break_lines
 from inkcard.layout.text.opportunities import opportunities
 from inkcard.layout.text.pretty import is_runt, pretty_lines
+from inkcard.layout.text.units import keep_whole
 
 
 def pages(md: str, fonts: layout.FontBook, roles: str = "") -> list[Page]:
@@ -109,6 +110,23 @@ def test_a_number_keeps_its_latin_unit(box_fonts) -> None:
 
 def test_a_number_keeps_the_chinese_character_after_it(box_fonts) -> None:
     assert texts_of("中" * 23 + "30小时内", box_fonts) == ["中" * 23, "30小时内"]
+
+
+def test_a_numbered_name_and_a_time_stay_whole(box_fonts) -> None:
+    """系统 1 (a word and the digit spaced after it: 14 theme-modes of the reading notes
+    parted "系统 / 1") and 9 a.m. ("By 9 / a.m.") hold; a year (2026 年) breaks as before."""
+    lines = texts_of("中" * 22 + "系统 1 快", box_fonts)
+    assert not any(line.rstrip().endswith("系统") for line in lines), lines
+    lines = texts_of("aaaa bbbb cccc dddd eee 9 a.m. my", box_fonts)
+    assert not any(line.rstrip().endswith(" 9") for line in lines), lines
+    for text, space, held in (
+        ("系统 1 快", 2, True),
+        ("By 9 a.m. my", 4, True),
+        ("从 2026 年", 1, False),
+    ):
+        texts = list(text)
+        allowed = opportunities(texts, [False] * len(texts))
+        assert (keep_whole(texts, allowed)[space] != allowed[space]) is held, text
 
 
 def test_a_number_before_an_ordinary_word_still_breaks(box_fonts) -> None:

@@ -149,15 +149,67 @@ def _ranked(
     for clauses in counts:
         ranks = _ranks(texts, allowed, clauses, small_words=small_words)
         by_clauses, opened = _fitted(texts, widths, ranks, width)
-        if opened:  # a phrase too wide for the line breaks inside anyway: no line more
+        if opened:  # a phrase too wide for the line breaks inside anyway: no line more,
+            # but one where the words' lines run on past a clause's colon
             words = _ranks(texts, allowed, 0, small_words=small_words)
             by_words = by_words or _fitted(texts, widths, words, width)[0]
-            if _count(texts, widths, by_clauses, width) > _count(texts, widths, by_words, width):
+            more = _count(texts, widths, by_clauses, width) - _count(texts, widths, by_words, width)
+            if more > _past_a_colon(texts, widths, by_words, width):
                 continue
+            if more and _lone_last(texts, widths, by_clauses, width):  # COUCH TO 10K / IN 12
+                continue  # WEEKS: / WHAT ACTUALLY / WORKED: a line more and a lone word
         if _even(texts, widths, by_clauses, width):
             return by_clauses
     words = _ranks(texts, allowed, 0, small_words=small_words)
     return by_words or _fitted(texts, widths, words, width)[0]
+
+
+# A quoted phrase up to this many characters is one unit of a heading's word ranks
+# (One “most / important task” parted the words the writer quoted as one).
+MAX_QUOTED = 32
+_QUOTES = {"“": "”", "‘": "’"}
+
+
+def _hold_quotes(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break inside a short quoted phrase (`MAX_QUOTED` characters,
+    curly quotes: straight ones are curled before layout)."""
+    out = list(allowed)
+    opened, closer, length = -1, "", 0
+    for i, text in enumerate(texts):
+        if opened < 0:
+            if text in _QUOTES:
+                opened, closer, length = i, _QUOTES[text], 0
+            continue
+        length += len(text)
+        if text == closer:
+            if length <= MAX_QUOTED:
+                out[opened:i] = [NEVER if kind == ALLOWED else kind for kind in out[opened:i]]
+            opened = -1
+    return out
+
+
+# Marks that end an English heading's clause ("How I Got My Mornings Back: 6 Habits …"):
+# a line that runs on past one reads the two clauses as one.
+_CLAUSE_ENDS = frozenset(":?!;—")
+
+
+def _ends_clause(texts: list[str], i: int) -> bool:
+    """Whether the text up to cluster `i` (its spaces aside) ends on a `_CLAUSE_ENDS` mark."""
+    while i > 0 and not texts[i].strip():
+        i -= 1
+    return texts[i][-1:] in _CLAUSE_ENDS
+
+
+def _past_a_colon(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
+    """1 when an English heading's balanced lines `allowed` gives run on past a clause's
+    end (`_CLAUSE_ENDS` then a space) inside a line, else 0: worth a line more."""
+    if has_han("".join(texts)):
+        return 0
+    for line in balance_lines(texts, widths, allowed, width):
+        inside = "".join(texts[line.start : line.end]).rstrip()
+        if any(mark + " " in inside for mark in _CLAUSE_ENDS):
+            return 1
+    return 0
 
 
 def _lone_last(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
@@ -176,10 +228,11 @@ def _fitted(
     """The strictest of `ranks` with each of its pieces wider than `width` opened to the
     next rank, and so on down until every piece fits (`_opened`); and whether any was."""
     kept, opened = next(ranks), False
+    latin = not has_han("".join(texts))
     for looser in ranks:
         if widest_piece(texts, widths, kept) <= width:
             break
-        kept, opened = _opened(texts, widths, kept, looser, width), True
+        kept, opened = _opened(texts, widths, kept, looser, width, ends=latin), True
     return kept, opened
 
 
@@ -213,7 +266,7 @@ def _ranks(
             kind if text == " " else held
             for text, kind, held in zip(texts, allowed, glued, strict=True)
         ]
-    named = keep_names(texts, glued)
+    named = _hold_quotes(texts, keep_names(texts, glued))
     words = keep_words(texts, named)
     held = _keep_at(texts, words, held_edges)
     bound = _keep_at(texts, held, bound_edges)
@@ -239,6 +292,7 @@ def _ranks(
 # an article: "Where / the traffic comes from" parts a clause at its subject.
 _PHRASE_MARKS = frozenset(",.:;!?)]—–-&|/")
 _PHRASE_OPENERS = SMALL_WORDS - {"a", "an", "the"}
+_OPENING_MARKS = frozenset("“‘\"'([")  # a quoted or bracketed phrase opens at its mark
 _DASHES = frozenset("—–")
 
 
@@ -256,7 +310,8 @@ def _latin_phrases(texts: list[str], allowed: list[int]) -> list[int]:
             out[i] = ALLOWED if text in _DASHES else NEVER
             continue
         after = "".join(texts[i + 1 : i + 6]).split(" ")[0].lower()
-        if before not in _PHRASE_MARKS and after not in _PHRASE_OPENERS:
+        opens = after[:1] in _OPENING_MARKS or after in _PHRASE_OPENERS
+        if before not in _PHRASE_MARKS and not opens:
             out[i] = NEVER
     return out
 
@@ -312,17 +367,34 @@ def _set_at(
 
 
 def _opened(
-    texts: list[str], widths: list[float], strict: list[int], looser: list[int], width: float
+    texts: list[str],
+    widths: list[float],
+    strict: list[int],
+    looser: list[int],
+    width: float,
+    *,
+    ends: bool = False,
 ) -> list[int]:
-    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`."""
+    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`; with
+    `ends` (an English heading), a line break at either end of such a piece that ends a
+    clause (`_CLAUSE_ENDS`): a line that ran on from it into the next clause read across
+    the colon ("How I Got My Mornings / Back: 6 Habits That Stuck", where "… / Mornings
+    Back: / 6 Habits …" keeps "Back:" with its clause). Between phrases lines may run on
+    (Every hop of a / cross-region failover), and a Chinese heading's anywhere: its words
+    rank would break inside a compound to even two lines (从零到一：一个独立 / 开发者的…)."""
     out = list(strict)
     start = 0
+    last = len(texts) - 1
     for end in range(len(texts)):
-        if strict[end] == NEVER and end < len(texts) - 1:
+        if strict[end] == NEVER and end < last:
             continue
         piece = slice(start, end + 1)
         if widest_piece(texts[piece], widths[piece], [NEVER] * (end - start) + [ALLOWED]) > width:
             out[start:end] = looser[start:end]
+            if ends and start and _ends_clause(texts, start - 1) and out[start - 1] == ALLOWED:
+                out[start - 1] = MANDATORY
+            if ends and end < last and _ends_clause(texts, end) and out[end] == ALLOWED:
+                out[end] = MANDATORY
         start = end + 1
     return out
 

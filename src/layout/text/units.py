@@ -7,7 +7,9 @@ A browser would break inside each of these; a designer moves the whole unit to t
 - a transliterated name around a middle dot: `查理·芒格`, `列夫·托尔斯泰` (the dot binds its two
   neighbours in opportunities.py; these hold the Chinese characters of each part too);
 - a closing attribution: `——查理·芒格`, `— Steve Jobs` at a paragraph's end (the break goes
-  before the dash, not after it nor inside the name).
+  before the dash, not after it nor inside the name);
+- a numbered name: `系统 1`, `第 3` (a Chinese word and the one or two digits spaced after
+  it), and a time: `9 a.m.`, `11 p.m.`.
 
 Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
 would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
@@ -42,10 +44,12 @@ _CJK_ENDS = frozenset("。！？；")
 def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break inside a hashtag, a dotted name or a closing attribution."""
     joined = "".join(texts)
-    if "#" not in joined and not _HELD_MARKS.intersection(joined):
+    numbered = any(char.isdigit() for char in joined)
+    if "#" not in joined and not _HELD_MARKS.intersection(joined) and not numbered:
         return allowed  # the common case: nothing to hold
     kept = list(allowed)
-    for start, end in (*_tags(texts), *_names(texts), *_attributions(texts, kept)):
+    spans = (*_tags(texts), *_names(texts), *_attributions(texts, kept))
+    for start, end in (*spans, *_numbered(texts)) if numbered else spans:
         for i in range(start, end):
             if kept[i] in (ALLOWED, HYPHEN):
                 kept[i] = NEVER
@@ -115,3 +119,30 @@ def _source(after: list[str]) -> bool:
     """Whether `after` (a line's text after its last dash) is short and ends no sentence."""
     words = [t for t in after if t not in HANGING]
     return bool(words) and len(after) <= MAX_SOURCE and not _CJK_ENDS.intersection(words)
+
+
+NUMBER_LABEL = 2  # digits: 系统 1, 第 12; a longer number (2026 年) is a quantity, not a label
+_TIMES = ("a.m.", "p.m.")
+
+
+def _numbered(texts: list[str]) -> list[tuple[int, int]]:
+    """A Chinese character, a space and a number of up to `NUMBER_LABEL` digits (系统 1);
+    a number, a space and a.m. or p.m. (9 a.m.)."""
+    spans = []
+    for i in range(1, len(texts) - 1):
+        if texts[i] != " ":
+            continue
+        digits = _digits_from(texts, i + 1)
+        if digits and is_han(texts[i - 1][-1:]) and len(digits) <= NUMBER_LABEL:
+            if i + 1 + len(digits) == len(texts) or not texts[i + 1 + len(digits)].isalnum():
+                spans.append((i - 1, i + 1))
+        elif texts[i - 1].isdigit() and "".join(texts[i + 1 : i + 5]).lower() in _TIMES:
+            spans.append((i - 1, i + 1))
+    return spans
+
+
+def _digits_from(texts: list[str], start: int) -> str:
+    end = start
+    while end < len(texts) and texts[end].isascii() and texts[end].isdigit():
+        end += 1
+    return "".join(texts[start:end])

@@ -21,6 +21,7 @@ points only when an ordinary break would leave a line very loose.
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -129,9 +130,10 @@ MAX_BOOK_TITLE = 12
 def bound_edges(text: str) -> set[int]:
     """The offsets in `text` between two words a reader takes as one: before a particle
     (读完的, not 读完 / 的), after a determiner (每一本, 第100天), after a numeral (12本书,
-    3部) and after the measure word that follows one (3部电影, not 3部 / 电影). A heading that
-    must break between words breaks elsewhere when it can."""
-    bound: set[int] = set()
+    3部) and after the measure word that follows one (3部电影, not 3部 / 电影), and before a
+    localiser after a closing mark (《思考，快与慢》里 / 最有用的: all 30 theme-modes set
+    《…》 / 里最有用的). A heading that must break between words breaks elsewhere when it can."""
+    bound: set[int] = _localised(text)
     words = _words(text)
     offset = 0
     for k, word in enumerate(words):
@@ -248,6 +250,18 @@ def _inside_asides(text: str, marks: dict[str, str] = _ASIDES, most: int = MAX_A
 
 def _inside_book_titles(text: str) -> set[int]:
     return _inside_asides(text, {"《": "》"}, MAX_BOOK_TITLE)
+
+
+# Localisers that close the phrase before them: after a book title or a quote they belong
+# to it (《思考，快与慢》里, 《三体》之后, “双减”下).
+_LOCALISERS = frozenset("里中上下内外前后之时")
+_CLOSERS = frozenset("》」』”）)")
+
+
+def _localised(text: str) -> set[int]:
+    """The offsets between a closing mark and a `_LOCALISERS` character after it."""
+    pairs = itertools.pairwise(text)
+    return {i + 1 for i, (a, b) in enumerate(pairs) if a in _CLOSERS and b in _LOCALISERS}
 
 
 def _is_numeral(word: str) -> bool:
