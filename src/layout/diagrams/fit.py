@@ -77,6 +77,7 @@ def draw_to_fit(
         gain = _gain(turned, drawing, width, height) if turned else 0.0
         if turned and gain >= _worth(drawing, width, height):
             form = "a wide diagram drawn upright" if drawing.across else _LEFT_RIGHT
+            form = _BESIDE if drawing.rows and drawing.tall else form  # a gantt
             note = f"{form} to fit the card: its labels {gain:.2f}x larger"
             drawing, upright = replace(turned, note=note), True
     snaked = _snaked(budget, source, measure, drawing, width, height)
@@ -136,6 +137,7 @@ def _compact(
 
 
 _LEFT_RIGHT = "a tall diagram drawn left to right"
+_BESIDE = "a chart's sections set beside a wider plot"
 
 
 def _snaked(

@@ -2,7 +2,8 @@
 
 `upright` asks each kind for its other form where it has one: a flowchart or state chart
 turned (`marks.TURNED`), a mind map's branches on one side, a sequence compact, a class or
-ER diagram tight, a pie's legend set larger (`charts.pie`). A kind that reads in rows says
+ER diagram tight, a pie's legend set larger (`charts.pie`), a gantt's sections beside a
+wider plot (`timecharts.gantt`). A kind that reads in rows says
 so (`Drawing.rows`): a card may cut it into bands. `fit` chooses among the forms; this
 module only draws them.
 """
@@ -75,7 +76,7 @@ def _laid_out(diagram: Diagram, measure: Measure, upright: bool) -> Drawing:
     if isinstance(diagram, Journey):
         return layout_journey(diagram, measure, upright)
     if isinstance(diagram, Gantt):
-        return layout_gantt(diagram, measure)
+        return layout_gantt(diagram, measure, wide=upright)
     if isinstance(diagram, ClassDiagram):
         return layout_classes(diagram, measure, upright)
     if isinstance(diagram, ErDiagram):

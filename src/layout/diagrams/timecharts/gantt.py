@@ -2,7 +2,11 @@
 
 Drawn for a portrait card: the plot is `PLOT_WIDTH` wide (a card's column at full size), a
 section is a header row over its tasks (not mermaid-js's left column of names, which
-would take a third of a phone's width), alternate sections on a panel band. A task's
+would take a third of a phone's width), alternate sections on a panel band. Its wide form
+(`wide`, for a slot its height binds: a slide under its heading) sets the sections' names
+in a column left of a plot `WIDE_PLOT` times wider, as mermaid-js does, a row shorter a
+section: on a 1600x900 slide the portrait form stood too tall, was cut into two bands
+(the title and the first section on one slide, the axis on the next) and rated 2/5. A task's
 name sits inside its bar when it fits, else beside it (right, then left), else on a line
 of its own above the bar: never cut. Colours say the status: a plain task a tint of the
 accent, with a strip at its start when its name is beside it; `active` that tint with the
@@ -19,6 +23,7 @@ the smallest step (minutes to years) whose labels do not touch, or the author's
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ..marks import (
@@ -39,6 +44,8 @@ from .mermaidgantt import Gantt, Task
 from .timefmt import add_months, format_date
 
 PLOT_WIDTH = 360.0  # px: the date axis, about a 440-px card's column
+WIDE_PLOT = 1.5  # the wide form's plot, times PLOT_WIDTH: about a slide's column
+GUTTER_GAP = 12.0  # px between the wide form's section names and the plot
 ROW_GAP = 6.0  # px between task rows
 NAME_GAP = 5.0  # px between a bar and the name beside it
 # a milestone's diamond, as a share of a bar's height, and the room between it and its
@@ -68,7 +75,8 @@ _STEPS = tuple(
 class _Axis:
     """Where a moment falls on the plot, and the ticks the axis shows."""
 
-    def __init__(self, chart: Gantt, measure: Measure) -> None:
+    def __init__(self, chart: Gantt, measure: Measure, width: float) -> None:
+        self.width = width
         self.first = min(t.start for t in chart.tasks)
         last = max(t.end for t in chart.tasks)
         self.seconds = max((last - self.first).total_seconds(), 3600.0)
@@ -86,7 +94,7 @@ class _Axis:
                 break
 
     def x(self, moment: datetime) -> float:
-        return (moment - self.first).total_seconds() / self.seconds * PLOT_WIDTH
+        return (moment - self.first).total_seconds() / self.seconds * self.width
 
     def _format(self, asked: str, unit: str) -> str:
         if asked and format_date(self.first, asked) is not None:
@@ -138,43 +146,49 @@ def _apart(ticks: list[tuple[float, Lines]]) -> bool:
     )
 
 
-def layout_gantt(chart: Gantt, measure: Measure) -> Drawing:
-    axis = _Axis(chart, measure)
+def layout_gantt(chart: Gantt, measure: Measure, wide: bool = False) -> Drawing:
+    """The chart in its portrait form, or (`wide`) its wide one: the module's forms."""
+    axis = _Axis(chart, measure, PLOT_WIDTH * (WIDE_PLOT if wide else 1.0))
     bar_h = measure("Ag", SMALL_SIZE, False, 100).height + 6
     items: list[Mark | Label] = []
     bands: list[Mark | Label] = []  # alternate sections' panels, under the grid
     grid: list[tuple[float, float]] = []  # the rows' spans the grid lines cross
+    most = MAX_LABEL_WIDTH if wide else PLOT_WIDTH - 12  # a column's, or a row's own
+    names = [measure(name, SMALL_SIZE, True, most) for name in chart.sections]
+    gutter = max((n.width for n in names), default=0.0) + 10 + GUTTER_GAP if wide else 0.0
     y = 0.0
     if chart.title:
-        title = measure(chart.title, LABEL_SIZE + 1, True, PLOT_WIDTH)
-        items.append(Label(title, PLOT_WIDTH / 2, 0.0))
+        title = measure(chart.title, LABEL_SIZE + 1, True, axis.width + gutter)
+        items.append(Label(title, (axis.width - gutter) / 2, 0.0))
         y = title.height + 10
     for index, name in enumerate(chart.sections):
         tasks = [t for t in chart.tasks if t.section == index]
         ground = "panel" if index % 2 else "page"
         top = y
-        if name:
-            y = _section_head(items, measure, name, index, y)
+        if name and wide:
+            _section_mark(items, names[index], index, -gutter, y)
+        elif name:
+            y = _section_mark(items, names[index], index, 0.0, y) + 8
         body = y
         for task in tasks:
             y = _task(items, measure, axis, task, y, bar_h, ground) + ROW_GAP
+        y = max(y, top + names[index].height + 8) if wide and name else y
         grid.append((body, y))
         if ground == "panel":
-            bands.append(Mark(rect_ops(-6, top, PLOT_WIDTH + 12, y - top, 4), None, "panel"))
+            panel = rect_ops(-6 - gutter, top, axis.width + 12 + gutter, y - top, 4)
+            bands.append(Mark(panel, None, "panel"))
         y += 2
     lines = _axis_marks(axis, grid, y) + _excluded(chart, axis, y)
     drawn = bands + lines + items + _tick_labels(axis, y)
-    return finish(drawn, "\n".join(chart.labels()))
+    return replace(finish(drawn, "\n".join(chart.labels())), tall=not wide)
 
 
-def _section_head(
-    items: list[Mark | Label], measure: Measure, name: str, index: int, y: float
-) -> float:
-    """A section's name on a row of its own, after a short bar in its series colour."""
-    text = measure(name, SMALL_SIZE, True, PLOT_WIDTH - 12)
-    items.append(Mark(rect_ops(0, y + 6, 4, text.height - 4, 2), None, f"series{index}"))
-    items.append(Label(text, 10, y + 4, "text", "left"))
-    return y + text.height + 8
+def _section_mark(items: list[Mark | Label], text: Lines, index: int, x: float, y: float) -> float:
+    """A section's name from (`x`, `y`) after a short bar in its series colour: on a row of
+    its own, or in the wide form's column; where its row ends."""
+    items.append(Mark(rect_ops(x, y + 6, 4, text.height - 4, 2), None, f"series{index}"))
+    items.append(Label(text, x + 10, y + 4, "text", "left"))
+    return y + text.height
 
 
 def _task(
@@ -187,7 +201,7 @@ def _task(
     ground: str,
 ) -> float:
     """A task's bar (or diamond) and name from `y`; where the row ends."""
-    text = measure(task.name, SMALL_SIZE, False, min(PLOT_WIDTH, MAX_LABEL_WIDTH * 1.6))
+    text = measure(task.name, SMALL_SIZE, False, min(axis.width, MAX_LABEL_WIDTH * 1.6))
     x0, x1 = axis.x(task.start), axis.x(task.end)
     milestone = "milestone" in task.tags
     if milestone:
@@ -196,7 +210,7 @@ def _task(
         x1 = x0 + 2
     fill, deep = _roles(task.tags)
     inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
-    beside = _beside(x0, x1, text.width, MILESTONE_GAP if milestone else NAME_GAP)
+    beside = _beside(x0, x1, text.width, MILESTONE_GAP if milestone else NAME_GAP, axis.width)
     if inside or beside is not None:
         row = max(bar_h, text.height)
         bar_y = y + (row - bar_h) / 2
@@ -204,7 +218,7 @@ def _task(
     else:  # a line of its own above the bar
         row = text.height + 2 + bar_h
         bar_y, text_y = y + text.height + 2, y
-    left = beside if beside is not None else min(max(x0, 0.0), PLOT_WIDTH - text.width)
+    left = beside if beside is not None else min(max(x0, 0.0), axis.width - text.width)
     if milestone:
         mid, half, middle = (x0 + x1) / 2, (x1 - x0) / 2, bar_y + bar_h / 2
         diamond: tuple[Op, ...] = (
@@ -237,10 +251,10 @@ def _task(
     return y + row
 
 
-def _beside(x0: float, x1: float, width: float, gap: float) -> float | None:
+def _beside(x0: float, x1: float, width: float, gap: float, plot: float) -> float | None:
     """Where a name `width` wide starts `gap` beside its bar: right of it, else left of it;
-    None when neither side of the plot holds it."""
-    if x1 + gap + width <= PLOT_WIDTH:
+    None when neither side of the plot (`plot` wide) holds it."""
+    if x1 + gap + width <= plot:
         return x1 + gap
     if x0 - gap - width >= 0:
         return x0 - gap - width
@@ -265,7 +279,7 @@ def _excluded(chart: Gantt, axis: _Axis, bottom: float) -> list[Mark | Label]:
         return []
     out: list[Mark | Label] = []
     for start, end in chart.excluded:
-        x0, x1 = max(axis.x(start), 0.0), min(axis.x(end), PLOT_WIDTH)
+        x0, x1 = max(axis.x(start), 0.0), min(axis.x(end), axis.width)
         out.append(Mark(rect_ops(x0, bottom - 4, x1 - x0, 4), None, "line"))
     return out
 
@@ -279,7 +293,7 @@ def _axis_marks(axis: _Axis, grid: list[tuple[float, float]], bottom: float) -> 
             ops += [("M", x, top), ("L", x, end)]
         ops += [("M", x, bottom), ("L", x, bottom + 5)]
         out.append(Mark(tuple(ops), "border", None, 1.0))
-    out.append(Mark((("M", 0.0, bottom), ("L", PLOT_WIDTH, bottom)), "line", None, 1.0))
+    out.append(Mark((("M", 0.0, bottom), ("L", axis.width, bottom)), "line", None, 1.0))
     return out
 
 
