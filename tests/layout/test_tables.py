@@ -200,6 +200,25 @@ def test_inline_code_with_spaces_is_measured_whole(fonts) -> None:
         assert [c for c in cells if c not in "abcd"] == code, width
 
 
+def test_a_command_in_a_cell_stays_whole_and_its_chinese_neighbour_wraps(fonts) -> None:
+    """A cheat sheet's command (26 characters, over the prose's `SHORT_CODE`) broke
+    "git checkout HEAD~1" / "-- 文件名" beside 整个提交都不要了 left on one line, in 15
+    theme-modes at 440x586; up to `CELL_CODE` characters a cell's code is one piece, and
+    the Chinese beside it wraps."""
+    from inkcard import themes
+
+    md = (
+        "| 场景 | 命令 |\n|---|---|\n| 还没提交 | `git restore 文件名` |\n"
+        "| 已经提交 | `git checkout HEAD~1 -- 文件名` |\n"
+        "| 整个提交都不要了 | `git revert 提交号` |\n"
+    )
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    for name in ("minimal", "coil-notebook", "brandC", "apple-notes"):
+        (page,) = layout.layout_pages(md, themes.load(name), fonts, options)
+        cells = [cell for p in page.rows for cell in p.row.text.split(" | ")]
+        assert "git checkout HEAD~1 -- 文件名" in cells, (name, cells)
+
+
 @pytest.mark.parametrize(
     ("glyphs", "words", "lines", "width", "expected"),
     [

@@ -19,10 +19,12 @@ from .clusters import Cluster
 from .linebreak import balance_lines, break_lines, widest_piece
 from .opportunities import (
     ALLOWED,
+    CELL_CODE,
     FORMULA,
     HYPHEN,
     MANDATORY,
     NEVER,
+    SHORT_CODE,
     glue_emoji,
     hold_short_runs,
     hold_small_words,
@@ -77,11 +79,13 @@ def line_breaks(
 
 
 def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
-    """The opportunities with units, inline code and (with `keep`) short runs held whole."""
+    """The opportunities with units, inline code and (with `keep`: a table cell's) short
+    runs held whole, and its inline code up to `CELL_CODE` characters."""
     texts = [c.text if c.formula is None else FORMULA for c in clusters]
     allowed = keep_units(texts, opportunities(texts, [c.unsafe_before for c in clusters]))
     if any(c.style.background is not None for c in clusters):  # inline code, marks
-        allowed = keep_short_spans(_code_spans(clusters), allowed)
+        most = CELL_CODE if keep else SHORT_CODE
+        allowed = keep_short_spans(_code_spans(clusters), allowed, most)
     return hold_short_runs(texts, allowed, keep) if keep else allowed
 
 

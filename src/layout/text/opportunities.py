@@ -222,6 +222,10 @@ UNITS = frozenset(
     }
 )
 SHORT_CODE = 24  # an inline code span of at most this many characters never breaks inside
+# ... in a table cell, up to this many: a command is what a cheat sheet's row is for, and its
+# neighbour's Chinese wraps where the command cannot (`git checkout HEAD~1 -- 文件名` broke
+# beside 整个提交都不要了 left on one line, in 15 theme-modes at 440x586)
+CELL_CODE = 40
 # A formula among the texts breaks are found in: one object (U+FFFC), whatever its LaTeX
 # starts with. Before a CJK measure word it reads as a number does: 每月投 P 元, 持有 n 年.
 FORMULA = "\ufffc"
@@ -285,16 +289,16 @@ def _word_after(texts: list[str], start: int) -> str:
     return "".join(word)
 
 
-def keep_short_spans(spans: list[int], allowed: list[int]) -> list[int]:
+def keep_short_spans(spans: list[int], allowed: list[int], most: int = SHORT_CODE) -> list[int]:
     """`allowed` with no break inside a run of clusters that share a span number (>= 0),
-    when the run has at most `SHORT_CODE` clusters (inline code: `make test` stays
-    whole; a piece wider than the line still breaks, as any unbreakable piece does)."""
+    when the run has at most `most` clusters (inline code: `make test` stays whole; a
+    piece wider than the line still breaks, as any unbreakable piece does)."""
     kept = list(allowed)
     start = 0
     for end in range(1, len(spans) + 1):
         if end < len(spans) and spans[end] == spans[start]:
             continue
-        if spans[start] >= 0 and end - start <= SHORT_CODE:
+        if spans[start] >= 0 and end - start <= most:
             for i in range(start, end - 1):
                 if kept[i] in (ALLOWED, HYPHEN):
                     kept[i] = NEVER
