@@ -87,6 +87,23 @@ def test_a_diagram_drawn_smaller_to_end_a_card_keeps_its_labels_9_px_on_a_phone(
     assert not shrunk
 
 
+def test_on_a_square_card_a_diagram_shrunk_to_end_it_keeps_9_px_on_the_phone(fonts) -> None:
+    """A 500x500 card is shown smaller on a phone than the default one (its virtual width
+    490): at `SHRUNK_LABEL` virtual px the git cheat sheet's branch diagram, shrunk to end
+    its card under a table, read 7.9 px (17 sets of the third look). The floor follows the
+    card's virtual width: no card's shrunk diagram reads under 9 px, and the report says
+    so (`LABEL_READABLE_PX`)."""
+    from inkcard.layout.pages.quality import LABEL_READABLE_PX
+
+    post = (MIXED.parent / "14-git-cheatsheet.md").read_text("utf-8")
+    options = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    for name in ("minimal", "apple-notes", "watercolor", "coil-notebook"):
+        for page in layout.layout_pages(post, themes.load(name), fonts, options):
+            quality = measure(page)
+            assert quality is not None
+            assert quality.smallest_text >= LABEL_READABLE_PX - 0.05, (name, quality)
+
+
 def test_a_slide_shrinks_its_diagram_to_the_legible_label_not_the_card_s(fonts) -> None:
     """At `SHRUNK_LABEL` pop-art's mixed post at 1600x900 left its title alone on a slide
     and the pie on the next (4 slides, a heading last on one): a slide's virtual px are

@@ -33,6 +33,7 @@ from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label, fit_scale
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
 from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
+from ..limits import DEFAULT_WIDTH
 from ..parse.doc import CodeBlock, Text
 from ..style.resolver import Styles
 from .diagramink import painted
@@ -432,10 +433,14 @@ def _figure(
 
 def _shrunk_label(flow: Layouter, ctx: Ctx) -> float:
     """The least px a diagram shrunk to end a card keeps its smallest label at: a card's
-    `SHRUNK_LABEL`; a slide's `LEGIBLE_LABEL` (its virtual px are drawn zoomed, and at 11
+    `SHRUNK_LABEL` (9 px on the phone), more on a card whose virtual width is wider than
+    the default's, which a phone shows smaller (a 500x500 card: 12.2, where 11 read 7.9 px
+    in 17 sets); a slide's `LEGIBLE_LABEL` (its virtual px are drawn zoomed, and at 11
     pop-art's mixed post left its title alone on a slide over the pie on the next)."""
     full = flow.max_row_height
-    return LEGIBLE_LABEL if full and on_a_slide(ctx.width, full) else SHRUNK_LABEL
+    if full and on_a_slide(ctx.width, full):
+        return LEGIBLE_LABEL
+    return SHRUNK_LABEL * max(1.0, flow.card_width / DEFAULT_WIDTH)
 
 
 def _smallest_label(drawing: Drawing) -> float:

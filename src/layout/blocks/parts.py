@@ -64,6 +64,7 @@ class Layouter(Protocol):
     images: Images
     looks: Looks
     max_row_height: float | None
+    card_width: float  # the card's virtual width (type zoomed out): 440 on the default card
 
     @property
     def diagrams(self) -> DiagramBudget: ...

@@ -32,6 +32,7 @@ from ..blocks.panels import quote
 from ..blocks.parts import MIN_INNER_SHARE, BlockLayout, Ctx, Part
 from ..blocks.tableflow import table
 from ..blocks.textblocks import heading, paragraph, rule
+from ..limits import DEFAULT_WIDTH
 from ..parse.doc import (
     Block,
     Callout,
@@ -92,11 +93,13 @@ class Flow:
         images: Images,
         *,
         max_row_height: float | None = None,
+        card_width: float = DEFAULT_WIDTH,
     ) -> None:
         self.styles = styles
         self.fonts = fonts
         self.images = images
         self.max_row_height = max_row_height
+        self.card_width = card_width  # the card's virtual width: a phone shows it 360 px wide
         self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post

@@ -283,7 +283,9 @@ def _compose(
     box = content_box(styles, card.width, card.height)
     fixed = card.split == "autoSplit"
     known = images if isinstance(images, Images) else Images(images)
-    flow = MdxFlow(styles, fonts, known, max_row_height=box.height if fixed else None)
+    flow = MdxFlow(
+        styles, fonts, known, max_row_height=box.height if fixed else None, card_width=card.width
+    )
     early = bounded(styles)
     if fixed:
         paging = _flowing(doc, flow, box, card, premade)

@@ -42,7 +42,9 @@ def cover_of(
     lines = len(short.title_lines(pages[0], box.width))
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
         styles = short.larger_type(flow.styles, min(step, card_most), step)
-        larger = MdxFlow(styles, flow.fonts, flow.images, max_row_height=box.height)
+        larger = MdxFlow(
+            styles, flow.fonts, flow.images, max_row_height=box.height, card_width=flow.card_width
+        )
         rows = larger.doc(head, x=box.x, width=box.width)
         placement = place(rows, limit=box.height)
         even = short.even_title(rows, box.width, shortest, slide)
