@@ -104,6 +104,18 @@ def test_the_running_posts_title_card_is_a_cover_in_framed_and_plain_themes(
     assert quality is not None and 0.7 <= quality.fill <= FULL and quality.score == 100
 
 
+def test_a_title_ending_on_a_bracketed_aside_makes_a_cover(fonts: layout.FontBook) -> None:
+    """考研英语 60 天冲刺计划 / （附时间表）: the aside's line, 0.45 of the measure, was taken for
+    a stub and the cover refused, the title and lead left at body size in an empty card
+    (the exam plan's apple-notes set, rated a weak cover at three sizes). A bracketed aside
+    on the last line is a whole phrase."""
+    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    first = layout.layout_pages(post, themes.load("apple-notes"), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    quality = measure(first)
+    assert quality is not None and quality.score > 90  # 46 at body size; 42 % full as a cover
+
+
 def test_a_title_card_left_plain_costs_what_it_lacks(fonts: layout.FontBook) -> None:
     """The same first card scored as if left at the theme's size (`Fit.cover` off): in its
     middle or at the top, it loses a point a percent under `FULL_ENOUGH`, though the next

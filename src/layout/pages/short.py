@@ -165,11 +165,14 @@ def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool
     of a slide's measure, two even phrases, was refused and its title slide left at 29 %).
     A line but the last that ends at a pause, `PAUSE_SHARE` of the longest or more, is a
     whole phrase whatever its length: p26's "打工人必备：" over "5 个让效率翻倍的小习惯 ⚡️"
-    (the last line ends the title whatever it ends with: short, it is a stub)."""
+    (the last line ends the title whatever it ends with: short, it is a stub), and so is a
+    last line that is a bracketed aside whole: "考研英语 60 天冲刺计划" over "（附时间表）" (0.45
+    of the measure: the exam plan's apple-notes cover was refused and left at body size)."""
     lines = title_lines(rows, measure)
     if not lines:
         return True
-    ends = [row.text.rstrip()[-1:] in PAUSES for row in _heading_rows(rows)[:-1]] + [False]
+    heads = _heading_rows(rows)
+    ends = [row.text.rstrip()[-1:] in PAUSES for row in heads[:-1]] + [_aside(heads[-1].text)]
     phrases = [
         line >= PAUSE_SHARE * max(lines) and end for line, end in zip(lines, ends, strict=True)
     ]
@@ -177,6 +180,15 @@ def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool
     if not rest or min(rest) >= shortest:
         return True
     return slide and min(rest) >= COVER_LINE * max(lines)
+
+
+_ASIDES = {"（": "）", "(": ")", "【": "】", "「": "」", "『": "』", "[": "]"}
+
+
+def _aside(text: str) -> bool:
+    """Whether `text` (a title's line) is one bracketed aside: （附时间表）."""
+    line = text.strip()
+    return len(line) > 2 and _ASIDES.get(line[0]) == line[-1] and line[0] not in line[1:-1]
 
 
 def larger_type(styles: Styles, step: float, title: float | None = None) -> Styles:
