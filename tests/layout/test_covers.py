@@ -15,7 +15,7 @@ from inkcard.layout.covers import coverinks, covers, covertitle
 from inkcard.layout.draw import probe_image
 from inkcard.layout.style.ground import text_ground
 from inkcard.layout.text import inline
-from inkcard.layout.text.breakpoints import phrase_ends
+from inkcard.layout.text.heading import phrase_ends
 from tests import pngcodec
 from tests.cpu import Calls, counted
 from tests.glyphruns import glyph_runs

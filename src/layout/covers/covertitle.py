@@ -19,7 +19,7 @@ from ..base.fonts import FontBook
 from ..style.looks import text_look
 from ..style.resolver import Styles
 from ..style.spanstyle import Span, SpanStyle
-from ..text.breakpoints import phrase_ends
+from ..text.heading import phrase_ends
 from ..text.inline import layout_text
 from ..text.linebox import TextLine, line_metrics
 
@@ -150,7 +150,7 @@ def _fits(lines: list[TextLine], box: Rect, max_lines: int, title: str) -> bool:
 
 def _between_phrases(lines: list[TextLine], title: str, ends: frozenset[int]) -> bool:
     """Whether every line but the last ends, past the spaces it hangs, where the title's
-    phrases let it (`breakpoints.phrase_ends`); lines transformed beyond recognition pass."""
+    phrases let it (`text.heading.phrase_ends`); lines transformed beyond recognition pass."""
     found = list(_line_ends([line.text.strip() for line in lines], title))
     if None in found:
         return True

@@ -3,20 +3,18 @@
 The opportunities (`opportunities`: UAX #14, CJK-aware) with what a reader takes as one
 held whole (`units`), inline code kept together, hyphenation points inside long English
 words (`words`; never in a word that ends a paragraph and fits a line), a wrapping heading
-broken between phrases; and from them the text's min- and max-content widths
+broken between phrases (`heading`); and from them the text's min- and max-content widths
 (`measure_widths`), which a table's columns are sized by.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from functools import partial
 from typing import NamedTuple
 
 from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster
-from .linebreak import balance_lines, break_lines, widest_piece
+from .heading import heading_breaks
 from .opportunities import (
     ALLOWED,
     CELL_CODE,
@@ -27,24 +25,14 @@ from .opportunities import (
     SHORT_CODE,
     glue_emoji,
     hold_short_runs,
-    hold_small_words,
-    keep_names,
-    keep_phrases,
     keep_short_spans,
     keep_units,
-    keep_words,
     opportunities,
     whole_tokens,
 )
 from .shape import shape
 from .units import keep_whole
 from .words import (
-    SMALL_WORDS,
-    bound_edges,
-    clause_starts,
-    compound_edges,
-    has_han,
-    held_edges,
     hyphen_points,
 )
 
@@ -72,7 +60,7 @@ def line_breaks(
     if heading:
         allowed = glue_emoji(texts, allowed)
         if sum(widths) > width:  # it wraps: between phrases, else between words
-            allowed = _heading_breaks(texts, widths, allowed, width)
+            allowed = heading_breaks(texts, widths, allowed, width)
     elif prose:
         allowed = _hyphenated(clusters, allowed, width)
     return allowed
@@ -102,305 +90,6 @@ def _code_spans(clusters: list[Cluster]) -> list[int]:
             number = i
         numbers.append(number)
     return numbers
-
-
-# A heading broken only between clauses keeps its lines this share of the longest or more
-# (从零到一：一个独立开发者的 / 第一年复盘 / （收入、踩坑与心态）, 0.38), else it breaks
-# between words as it did (冷链物流 / 怎么选才能让荔枝保持新鲜的, 0.31, was uneven).
-CLAUSE_SHARE = 0.35
-
-
-def _heading_breaks(
-    texts: list[str], widths: list[float], allowed: list[int], width: float
-) -> list[int]:
-    """The opportunities of a heading wider than `width` (`allowed`, UAX #14 with units
-    held), ranked as a reader parses it: first between clauses only, never inside a
-    compound the segmenter parts (并发 / 爬虫, 第一年 / 复盘: `words.compound_edges`), then past a
-    count too (写一个 / 并发爬虫), each kept only while its lines stay even (`_even`) and, where
-    a phrase had to break anyway, no longer than the word ranks set it; then after
-    punctuation and between phrases (`keep_phrases`), then between words not bound
-    together (`words.bound_edges`), then where no line is left one character and no book
-    title is parted (`words.held_edges`),
-    then between any two words (`keep_words`); Latin names whole and no line ending on a
-    small English word while that fits; last, a Japanese heading's words without BudouX's
-    phrases (`_ranks`). A looser rank is let in only inside a piece the stricter one leaves
-    wider than the line (`_opened`): one long phrase breaks inside itself and the others
-    stay whole, where one wide piece used to send the whole heading a rank down
-    (2026年我读完 / 的12本书：每 / 一本都改变了我). A small English word ends a line only
-    where that spares the heading a lone last word (`_lone_last`)."""
-    kept = _ranked(texts, widths, allowed, width, small_words=True)
-    if not _lone_last(texts, widths, kept, width):
-        return kept
-    # a small English word held to the next line left one word on the last ("Five habits
-    # for a focused / morning"): let it end a line where that sets fewer lines, or two
-    # lines still ("Five habits for a / focused morning"), and no lone word. A taller
-    # stack keeps its hold: there a lone last word is one short line of several, where a
-    # line ending on "a" would be a second fault ("How we run a / 10-minute / …").
-    freed = _ranked(texts, widths, allowed, width, small_words=False)
-    lines, now = _count(texts, widths, freed, width), _count(texts, widths, kept, width)
-    better = lines < now or lines == now == 2
-    return freed if better and not _lone_last(texts, widths, freed, width) else kept
-
-
-def _ranked(
-    texts: list[str], widths: list[float], allowed: list[int], width: float, *, small_words: bool
-) -> list[int]:
-    """`_heading_breaks`' ranks tried in turn, with `small_words` held to the next word."""
-    by_words: list[int] | None = None  # the word ranks' breaks, made only when asked for
-    # between clauses, then past a count too; an English heading has one phrase rank (the
-    # second would be the same one, fitted again)
-    counts = (CLAUSE_RANKS, CLAUSE_RANKS - 1) if has_han("".join(texts)) else (CLAUSE_RANKS,)
-    for clauses in counts:
-        ranks = _ranks(texts, allowed, clauses, small_words=small_words)
-        by_clauses, opened = _fitted(texts, widths, ranks, width)
-        if opened:  # a phrase too wide for the line breaks inside anyway: no line more,
-            # but one where the words' lines run on past a clause's colon
-            words = _ranks(texts, allowed, 0, small_words=small_words)
-            by_words = by_words or _fitted(texts, widths, words, width)[0]
-            more = _count(texts, widths, by_clauses, width) - _count(texts, widths, by_words, width)
-            if more > _past_a_colon(texts, widths, by_words, width):
-                continue
-            if more and _lone_last(texts, widths, by_clauses, width):  # COUCH TO 10K / IN 12
-                continue  # WEEKS: / WHAT ACTUALLY / WORKED: a line more and a lone word
-        if _even(texts, widths, by_clauses, width):
-            return by_clauses
-    words = _ranks(texts, allowed, 0, small_words=small_words)
-    return by_words or _fitted(texts, widths, words, width)[0]
-
-
-# A quoted phrase up to this many characters is one unit of a heading's word ranks
-# (One “most / important task” parted the words the writer quoted as one).
-MAX_QUOTED = 32
-_QUOTES = {"“": "”", "‘": "’"}
-
-
-def _hold_quotes(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break inside a short quoted phrase (`MAX_QUOTED` characters,
-    curly quotes: straight ones are curled before layout)."""
-    out = list(allowed)
-    opened, closer, length = -1, "", 0
-    for i, text in enumerate(texts):
-        if opened < 0:
-            if text in _QUOTES:
-                opened, closer, length = i, _QUOTES[text], 0
-            continue
-        length += len(text)
-        if text == closer:
-            if length <= MAX_QUOTED:
-                out[opened:i] = [NEVER if kind == ALLOWED else kind for kind in out[opened:i]]
-            opened = -1
-    return out
-
-
-# Marks that end an English heading's clause ("How I Got My Mornings Back: 6 Habits …"):
-# a line that runs on past one reads the two clauses as one.
-_CLAUSE_ENDS = frozenset(":?!;—")
-
-
-def _ends_clause(texts: list[str], i: int) -> bool:
-    """Whether the text up to cluster `i` (its spaces aside) ends on a `_CLAUSE_ENDS` mark."""
-    while i > 0 and not texts[i].strip():
-        i -= 1
-    return texts[i][-1:] in _CLAUSE_ENDS
-
-
-def _past_a_colon(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
-    """1 when an English heading's balanced lines `allowed` gives run on past a clause's
-    end (`_CLAUSE_ENDS` then a space) inside a line, else 0: worth a line more."""
-    if has_han("".join(texts)):
-        return 0
-    for line in balance_lines(texts, widths, allowed, width):
-        inside = "".join(texts[line.start : line.end]).rstrip()
-        if any(mark + " " in inside for mark in _CLAUSE_ENDS):
-            return 1
-    return 0
-
-
-def _lone_last(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
-    """Whether the balanced lines `allowed` gives end on a line of one Latin word, with
-    at most a mark or an emoji a theme binds to it (nature's "morning 🌿")."""
-    lines = balance_lines(texts, widths, allowed, width)
-    last = "".join(texts[lines[-1].start : lines[-1].end]).split()
-    words = [part for part in last if part.isascii() and any(c.isalpha() for c in part)]
-    marks = all(part in words or not any(c.isalnum() for c in part) for part in last)
-    return len(lines) > 1 and len(words) == 1 and marks
-
-
-def _fitted(
-    texts: list[str], widths: list[float], ranks: Iterator[list[int]], width: float
-) -> tuple[list[int], bool]:
-    """The strictest of `ranks` with each of its pieces wider than `width` opened to the
-    next rank, and so on down until every piece fits (`_opened`); and whether any was."""
-    kept, opened = next(ranks), False
-    latin = not has_han("".join(texts))
-    for looser in ranks:
-        if widest_piece(texts, widths, kept) <= width:
-            break
-        kept, opened = _opened(texts, widths, kept, looser, width, ends=latin), True
-    return kept, opened
-
-
-def _count(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
-    return len(break_lines(texts, widths, allowed, width))
-
-
-def _even(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
-    """Whether the balanced lines `allowed` gives a heading keep every line at least
-    `CLAUSE_SHARE` of the longest: breaking only between clauses may leave one short
-    ("三、 / 为什么它会一本正经地胡说八道", "冷链物流 / 怎么选才能让荔枝保持新鲜的"), and the
-    looser rank then sets it better."""
-    lines = balance_lines(texts, widths, allowed, width)
-    return min(line.width for line in lines) >= CLAUSE_SHARE * max(line.width for line in lines)
-
-
-# The strictest ranks break only between clauses (`words.compound_edges`), the second one
-# past a count too (写一个 / 并发爬虫).
-CLAUSE_RANKS = 2
-
-
-def _ranks(
-    texts: list[str], allowed: list[int], clauses: int = CLAUSE_RANKS, *, small_words: bool = True
-) -> Iterator[list[int]]:
-    """A heading's opportunities rank by rank, strictest first (`_heading_breaks`), each
-    made only when asked for; with `small_words`, no line ends on a small English word
-    while that fits (`hold_small_words`)."""
-    glued = hold_small_words(texts, allowed)
-    if not small_words:  # the word after a small one still kept whole (cross-region)
-        glued = [
-            kind if text == " " else held
-            for text, kind, held in zip(texts, allowed, glued, strict=True)
-        ]
-    named = _hold_quotes(texts, keep_names(texts, glued))
-    words = keep_words(texts, named)
-    held = _keep_at(texts, words, held_edges)
-    bound = _keep_at(texts, held, bound_edges)
-    phrases = keep_phrases(texts, bound)
-    if clauses and not has_han("".join(texts)):  # English: between phrases (THE QUIET
-        yield _latin_phrases(texts, phrases)  # POWER / OF BEING …, not THE QUIET / POWER OF)
-    elif clauses:
-        opened = _allow_at(texts, phrases, bound, clause_starts)
-        if clauses == CLAUSE_RANKS:
-            yield _keep_at(texts, opened, compound_edges)
-        yield _keep_at(texts, opened, partial(compound_edges, past_counts=True))
-    yield phrases
-    yield bound
-    yield held
-    yield words
-    yield keep_words(texts, glued)
-    yield keep_words(texts, allowed)
-    yield keep_words(texts, allowed, phrases=False)
-
-
-# A heading line may end before a phrase's opening word (a preposition or a conjunction of
-# `words.SMALL_WORDS`) or after punctuation; not between two words of one phrase. Not before
-# an article: "Where / the traffic comes from" parts a clause at its subject.
-_PHRASE_MARKS = frozenset(",.:;!?)]—–-&|/")
-_PHRASE_OPENERS = SMALL_WORDS - {"a", "an", "the"}
-_OPENING_MARKS = frozenset("“‘\"'([")  # a quoted or bracketed phrase opens at its mark
-_DASHES = frozenset("—–")
-
-
-def _latin_phrases(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` (an English heading's) with a break at a space kept only before a word
-    that opens a phrase (of, for, and …) or after punctuation."""
-    out = list(allowed)
-    before = ""  # the last character before the spaces at `i`: one pass, not a join per space
-    for i, text in enumerate(texts[:-1]):
-        if text.strip():
-            before = text[-1]
-        if out[i] != ALLOWED:
-            continue
-        if text != " ":  # inside a word (short- / lived): only after a dash
-            out[i] = ALLOWED if text in _DASHES else NEVER
-            continue
-        after = "".join(texts[i + 1 : i + 6]).split(" ")[0].lower()
-        opens = after[:1] in _OPENING_MARKS or after in _PHRASE_OPENERS
-        if before not in _PHRASE_MARKS and not opens:
-            out[i] = NEVER
-    return out
-
-
-def phrase_ends(text: str) -> frozenset[int]:
-    """The offsets in a heading's `text` where its strictest rank lets a line end: between
-    phrases, whole words a reader takes as one kept (`_heading_breaks`' first rank). One
-    cluster a character: enough to tell where a set of lines broke (a cover title tries a
-    smaller size before it breaks inside a phrase)."""
-    texts = list(text)
-    allowed = glue_emoji(texts, keep_whole(texts, _allowed_in(texts)))
-    strict = next(_ranks(texts, allowed))
-    return frozenset(i + 1 for i, kind in enumerate(strict) if kind != NEVER)
-
-
-def _allowed_in(texts: list[str]) -> list[int]:
-    return keep_units(texts, opportunities(texts, [False] * len(texts)))
-
-
-def _keep_at(texts: list[str], allowed: list[int], edges: Callable[[str], set[int]]) -> list[int]:
-    """`allowed` with no break at the `edges` of Chinese text (`words.bound_edges`: 读完的,
-    12本书, 3部电影, 每一本; `words.held_edges`: 《穷查理宝典》, a lone first character)."""
-    return _set_at(texts, allowed, edges, lambda i, kind: NEVER if kind == ALLOWED else kind)
-
-
-def _allow_at(
-    texts: list[str], kept: list[int], looser: list[int], edges: Callable[[str], set[int]]
-) -> list[int]:
-    """`kept` with `looser`'s opportunities at the `edges` of Chinese text
-    (`words.clause_starts`: 基金定投 / 到底, where the segmenter's one-character 投 held it)."""
-    return _set_at(texts, kept, edges, lambda i, kind: looser[i])
-
-
-def _set_at(
-    texts: list[str],
-    allowed: list[int],
-    edges: Callable[[str], set[int]],
-    kind_at: Callable[[int, int], int],
-) -> list[int]:
-    """`allowed` with the opportunity after each cluster `i` that ends at one of the
-    `edges` of its Chinese text set to `kind_at(i, what it was)`."""
-    text = "".join(texts)
-    if not has_han(text):
-        return allowed
-    found = edges(text)
-    out = list(allowed)
-    end = 0
-    for i in range(len(texts) - 1):
-        end += len(texts[i])
-        if end in found:
-            out[i] = kind_at(i, out[i])
-    return out
-
-
-def _opened(
-    texts: list[str],
-    widths: list[float],
-    strict: list[int],
-    looser: list[int],
-    width: float,
-    *,
-    ends: bool = False,
-) -> list[int]:
-    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`; with
-    `ends` (an English heading), a line break at either end of such a piece that ends a
-    clause (`_CLAUSE_ENDS`): a line that ran on from it into the next clause read across
-    the colon ("How I Got My Mornings / Back: 6 Habits That Stuck", where "… / Mornings
-    Back: / 6 Habits …" keeps "Back:" with its clause). Between phrases lines may run on
-    (Every hop of a / cross-region failover), and a Chinese heading's anywhere: its words
-    rank would break inside a compound to even two lines (从零到一：一个独立 / 开发者的…)."""
-    out = list(strict)
-    start = 0
-    last = len(texts) - 1
-    for end in range(len(texts)):
-        if strict[end] == NEVER and end < last:
-            continue
-        piece = slice(start, end + 1)
-        if widest_piece(texts[piece], widths[piece], [NEVER] * (end - start) + [ALLOWED]) > width:
-            out[start:end] = looser[start:end]
-            if ends and start and _ends_clause(texts, start - 1) and out[start - 1] == ALLOWED:
-                out[start - 1] = MANDATORY
-            if ends and end < last and _ends_clause(texts, end) and out[end] == ALLOWED:
-                out[end] = MANDATORY
-        start = end + 1
-    return out
 
 
 def _hyphenated(clusters: list[Cluster], allowed: list[int], width: float) -> list[int]:
