@@ -129,6 +129,16 @@ def test_a_numbered_name_and_a_time_stay_whole(box_fonts) -> None:
         assert (keep_whole(texts, allowed)[space] != allowed[space]) is held, text
 
 
+def test_a_short_bold_term_stays_whole(box_fonts) -> None:
+    """不 / 搓泥, 系 / 统 2, 作文 / 模板: a bold run of two to four Chinese characters is a
+    term its writer marked, not broken between its characters (18 slide sets of the third
+    look); the same characters plain break where they fall."""
+    bold = texts_of("中" * 22 + "**不搓泥**，好", box_fonts)
+    assert any(line.startswith("不搓泥") for line in bold), bold
+    plain = texts_of("中" * 22 + "不搓泥，好", box_fonts)
+    assert plain[0].endswith("不"), plain
+
+
 def test_a_number_before_an_ordinary_word_still_breaks(box_fonts) -> None:
     lines = texts_of("aaaa bbbb cccc dddd ee 30 watermelon", box_fonts)
     assert lines == ["aaaa bbbb cccc dddd ee 30 ", "watermelon"]
