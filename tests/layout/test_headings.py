@@ -502,3 +502,18 @@ def test_a_heading_keeps_a_quote_a_localiser_and_a_clause_with_their_phrases(
     # where the line more would end the title on a lone word (How I Got My / Mornings
     # Back: / 6 Habits That / Stuck), it still runs on: 3 of 30 at 440 px (all before)
     assert len(past_colon) <= 3, past_colon
+
+
+@pytest.mark.parametrize("width", (440, 1080))
+def test_a_japanese_title_breaks_after_its_colon_not_inside_a_phrase(width: int, fonts) -> None:
+    """京都で朝ごはん：地元の / 人が通う喫茶店 4 選 parted 地元の人 (locals) in 29 of 30
+    theme-modes at 500x500: BudouX ran the phrase 朝ごはん：地元の on past the colon, so the
+    first break a heading may take was inside the next clause. A clause's mark ends a
+    Japanese phrase."""
+    parted = []
+    for theme_mode in THEME_MODES:
+        md = "# 京都で朝ごはん：地元の人が通う喫茶店 4 選"
+        lines = [row.text.strip() for row in heading_rows(md, theme_mode, width, fonts)]
+        if len(lines) > 1 and any(line.endswith("地元の") for line in lines):
+            parted.append((theme_mode, lines))
+    assert parted == []

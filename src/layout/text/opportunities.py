@@ -384,9 +384,14 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
         if kept[i] != ALLOWED:
             continue
         edge = i not in named and end in edges and _mid_phrase(texts, classes, i)
-        if classes[i + 1] == Brk.B2 or texts[i + 1][:1] in ARROWS or edge or end in inside:
+        # BudouX may run a phrase on past a colon (朝ごはん：地元の): a clause's mark ends it
+        in_phrase = end in inside and texts[i][-1:] not in _JA_CLAUSE_MARKS
+        if classes[i + 1] == Brk.B2 or texts[i + 1][:1] in ARROWS or edge or in_phrase:
             kept[i] = NEVER
     return kept
+
+
+_JA_CLAUSE_MARKS = frozenset("：；。！？")
 
 
 def _katakana(char: str) -> bool:

@@ -28,7 +28,15 @@ from ..opportunities import (
     opportunities,
 )
 from ..units import keep_whole
-from ..words import SMALL_WORDS, bound_edges, clause_starts, compound_edges, has_han, held_edges
+from ..words import (
+    SMALL_WORDS,
+    bound_edges,
+    clause_starts,
+    compound_edges,
+    has_han,
+    held_edges,
+    is_japanese,
+)
 
 # A heading broken only between clauses keeps its lines this share of the longest or more
 # (从零到一：一个独立开发者的 / 第一年复盘 / （收入、踩坑与心态）, 0.38), else it breaks
@@ -53,7 +61,13 @@ def heading_breaks(
     wider than the line (`_opened`): one long phrase breaks inside itself and the others
     stay whole, where one wide piece used to send the whole heading a rank down
     (2026年我读完 / 的12本书：每 / 一本都改变了我). A small English word ends a line only
-    where that spares the heading a lone last word (`_lone_last`)."""
+    where that spares the heading a lone last word (`_lone_last`). An English or Japanese
+    heading breaks at the clause ends its lines would run past, where that costs at most a
+    line (`_at_clause_ends`)."""
+    return _at_clause_ends(texts, widths, _chosen(texts, widths, allowed, width), width)
+
+
+def _chosen(texts: list[str], widths: list[float], allowed: list[int], width: float) -> list[int]:
     kept = _ranked(texts, widths, allowed, width, small_words=True)
     if not _lone_last(texts, widths, kept, width):
         return kept
@@ -118,9 +132,37 @@ def _hold_quotes(texts: list[str], allowed: list[int]) -> list[int]:
     return out
 
 
-# Marks that end an English heading's clause ("How I Got My Mornings Back: 6 Habits …"):
-# a line that runs on past one reads the two clauses as one.
-_CLAUSE_ENDS = frozenset(":?!;—")
+# Marks that end an English or Japanese heading's clause ("How I Got My Mornings Back: 6
+# Habits …", 京都で朝ごはん：地元の人が通う…): a line that runs on past one reads the two
+# clauses as one (京都で朝ごはん：地元の / 人が通う喫茶店 4 選 parted 地元の人, 30 sets).
+_CLAUSE_ENDS = frozenset(":?!;—：？！；")
+
+
+def _colon_breaks(text: str) -> bool:
+    """Whether a heading's clause ends bind its lines (`_opened`, `_past_a_colon`): an
+    English or a Japanese one. A Chinese heading's lines may run on past its colon: made to
+    break there, its words rank broke 独立 / 开发者 to even the lines after it."""
+    return not has_han(text) or is_japanese(text)
+
+
+def _at_clause_ends(
+    texts: list[str], widths: list[float], allowed: list[int], width: float
+) -> list[int]:
+    """`allowed`, or where its lines run on past a clause's end (`_past_a_colon`: 京都で朝ご
+    はん：地元の / 人が通う…, where the clause after the colon is wider than a line), with a
+    break made at each clause end it allows: when that sets at most a line more and no
+    lone last word (COUCH TO 10K / IN 12 WEEKS: WHAT / ACTUALLY WORKED keeps its three)."""
+    if not _past_a_colon(texts, widths, allowed, width):
+        return allowed
+    last = len(texts) - 1
+    forced = [
+        MANDATORY if kind == ALLOWED and i < last and _ends_clause(texts, i) else kind
+        for i, kind in enumerate(allowed)
+    ]
+    more = _count(texts, widths, forced, width) - _count(texts, widths, allowed, width)
+    if more <= 1 and not _lone_last(texts, widths, forced, width):
+        return forced
+    return allowed
 
 
 def _ends_clause(texts: list[str], i: int) -> bool:
@@ -131,13 +173,15 @@ def _ends_clause(texts: list[str], i: int) -> bool:
 
 
 def _past_a_colon(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
-    """1 when an English heading's balanced lines `allowed` gives run on past a clause's
-    end (`_CLAUSE_ENDS` then a space) inside a line, else 0: worth a line more."""
-    if has_han("".join(texts)):
+    """1 when an English or Japanese heading's balanced lines `allowed` gives run on past a
+    clause's end (`_CLAUSE_ENDS`, then a space or, full-width, anything) inside a line, else
+    0: worth a line more."""
+    if not _colon_breaks("".join(texts)):
         return 0
     for line in balance_lines(texts, widths, allowed, width):
         inside = "".join(texts[line.start : line.end]).rstrip()
-        if any(mark + " " in inside for mark in _CLAUSE_ENDS):
+        ends = [i for i, char in enumerate(inside[:-1]) if char in _CLAUSE_ENDS]
+        if any(inside[i + 1] == " " or not inside[i].isascii() for i in ends):
             return 1
     return 0
 
@@ -158,11 +202,11 @@ def _fitted(
     """The strictest of `ranks` with each of its pieces wider than `width` opened to the
     next rank, and so on down until every piece fits (`_opened`); and whether any was."""
     kept, opened = next(ranks), False
-    latin = not has_han("".join(texts))
+    ends = _colon_breaks("".join(texts))
     for looser in ranks:
         if widest_piece(texts, widths, kept) <= width:
             break
-        kept, opened = _opened(texts, widths, kept, looser, width, ends=latin), True
+        kept, opened = _opened(texts, widths, kept, looser, width, ends=ends), True
     return kept, opened
 
 
