@@ -66,8 +66,10 @@ def _join(children: list[Token]) -> None:
     for index, child in enumerate(children):
         if child.type != "softbreak":
             continue
-        before = _edge(reversed(children[:index]), last=True)
-        after = _edge(iter(children[index + 1 :]), last=False)
+        # walked from the break outwards, not sliced: a paragraph of a thousand wrapped
+        # lines would copy its tokens a thousand times
+        before = _edge((children[at] for at in range(index - 1, -1, -1)), last=True)
+        after = _edge((children[at] for at in range(index + 1, len(children))), last=False)
         joined = "" if _wide(before) and _wide(after) else " "
         children[index] = Token("text", "", 0, content=joined)
 
