@@ -93,15 +93,11 @@ def _ranked(
     for clauses in counts:
         ranks = _ranks(texts, allowed, clauses, small_words=small_words)
         by_clauses, opened = _fitted(texts, widths, ranks, width)
-        if opened:  # a phrase too wide for the line breaks inside anyway: no line more,
-            # but one where the words' lines run on past a clause's colon
+        if opened:  # a phrase too wide for the line breaks inside anyway: no line more
             words = _ranks(texts, allowed, 0, small_words=small_words)
             by_words = by_words or _fitted(texts, widths, words, width)[0]
-            more = _count(texts, widths, by_clauses, width) - _count(texts, widths, by_words, width)
-            if more > _past_a_colon(texts, widths, by_words, width):
+            if _count(texts, widths, by_clauses, width) > _count(texts, widths, by_words, width):
                 continue
-            if more and _lone_last(texts, widths, by_clauses, width):  # COUCH TO 10K / IN 12
-                continue  # WEEKS: / WHAT ACTUALLY / WORKED: a line more and a lone word
         if _even(texts, widths, by_clauses, width):
             return by_clauses
     words = _ranks(texts, allowed, 0, small_words=small_words)
@@ -139,7 +135,7 @@ _CLAUSE_ENDS = frozenset(":?!;—：？！；")
 
 
 def _colon_breaks(text: str) -> bool:
-    """Whether a heading's clause ends bind its lines (`_opened`, `_past_a_colon`): an
+    """Whether a heading's clause ends bind its lines (`_at_clause_ends`): an
     English or a Japanese one. A Chinese heading's lines may run on past its colon: made to
     break there, its words rank broke 独立 / 开发者 to even the lines after it."""
     return not has_han(text) or is_japanese(text)
@@ -202,11 +198,10 @@ def _fitted(
     """The strictest of `ranks` with each of its pieces wider than `width` opened to the
     next rank, and so on down until every piece fits (`_opened`); and whether any was."""
     kept, opened = next(ranks), False
-    ends = _colon_breaks("".join(texts))
     for looser in ranks:
         if widest_piece(texts, widths, kept) <= width:
             break
-        kept, opened = _opened(texts, widths, kept, looser, width, ends=ends), True
+        kept, opened = _opened(texts, widths, kept, looser, width), True
     return kept, opened
 
 
@@ -341,33 +336,16 @@ def _set_at(
 
 
 def _opened(
-    texts: list[str],
-    widths: list[float],
-    strict: list[int],
-    looser: list[int],
-    width: float,
-    *,
-    ends: bool = False,
+    texts: list[str], widths: list[float], strict: list[int], looser: list[int], width: float
 ) -> list[int]:
-    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`; with
-    `ends` (an English heading), a line break at either end of such a piece that ends a
-    clause (`_CLAUSE_ENDS`): a line that ran on from it into the next clause read across
-    the colon ("How I Got My Mornings / Back: 6 Habits That Stuck", where "… / Mornings
-    Back: / 6 Habits …" keeps "Back:" with its clause). Between phrases lines may run on
-    (Every hop of a / cross-region failover), and a Chinese heading's anywhere: its words
-    rank would break inside a compound to even two lines (从零到一：一个独立 / 开发者的…)."""
+    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`."""
     out = list(strict)
     start = 0
-    last = len(texts) - 1
     for end in range(len(texts)):
-        if strict[end] == NEVER and end < last:
+        if strict[end] == NEVER and end < len(texts) - 1:
             continue
         piece = slice(start, end + 1)
         if widest_piece(texts[piece], widths[piece], [NEVER] * (end - start) + [ALLOWED]) > width:
             out[start:end] = looser[start:end]
-            if ends and start and _ends_clause(texts, start - 1) and out[start - 1] == ALLOWED:
-                out[start - 1] = MANDATORY
-            if ends and end < last and _ends_clause(texts, end) and out[end] == ALLOWED:
-                out[end] = MANDATORY
         start = end + 1
     return out
