@@ -315,7 +315,9 @@ def _compose(
         set_as = heights[n - 1] if heights else placement.height
         # a later card of figures alone reads as a plate: set in its middle, not hung at the top
         plate = fixed and n > 1 and short.figures_alone(pages[n - 1])
-        alone = len(pages) == 1 or roomy or plate or bool(heights)
+        # a last card under half full that opens a block of its own is the post's close
+        closing = fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height)
+        alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
         top = _rows_top(set_as, box, align, alone=alone)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
@@ -358,9 +360,10 @@ def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
     under `short.COVER_ROOMY` full (`short.holds_title`), a cover (`covered.cover_of`) or
     one no larger type fits, each card of hrSplit (`_part_heights`), and a later card
     that holds figures alone (`short.figures_alone`: the mixed-diagram post's sequence
-    hung in the top half of its last card, 30 theme-modes). The other cards of a longer
-    post all start at the top: text that jumped down on its last card would read as a
-    layout fault."""
+    hung in the top half of its last card, 30 theme-modes) and a last card under half
+    full that opens a block of its own (`short.is_closing_card`). The other cards of a
+    longer post all start at the top: text carried over to a card, or a full card's, that
+    jumped down would read as a layout fault."""
     if align == "center" and alone:
         return box.y + max(0.0, box.height - height) / 2
     if align == "auto" and alone and height <= short.FULL * box.height:

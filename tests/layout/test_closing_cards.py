@@ -1,0 +1,57 @@
+"""A post's last card, under half full and opening a block of its own, is its close: set at
+the optical centre of its content box (pages/short.py `is_closing_card`, compose.py), where
+hung at the top it read as a card left empty (issue 41, fourth look: 59 slide sets, 47
+portrait). A card that carries a block over from the card before keeps its top."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.base.boxes import Row
+from inkcard.layout.base.placing import place
+from inkcard.layout.pages.short import CLOSING_ROOMY, OPTICAL, is_closing_card
+
+HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
+
+
+def _row(*source: tuple[str, int]) -> Row:
+    return Row(height=20.0, items=(), source=source)
+
+
+@pytest.mark.parametrize("name", ["business", "dreamy", "minimalist"])
+def test_the_english_posts_last_slide_is_set_as_its_close(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """The English post's last section, a heading and two lines, sat alone at the top of its
+    slide, 25-45 % full, in every theme-mode: now it sits at the optical centre (the share
+    `OPTICAL` of the room it leaves above it); every card before keeps its rows at the top
+    but a title card."""
+    post = (HARD / "15-english-focus.md").read_text("utf-8")
+    pages = layout.layout_pages(post, themes.load(name), fonts, SLIDE)
+    last = pages[-1]
+    assert last.fit is not None and last.fit.closes
+    height = place([p.row for p in last.rows]).height
+    assert height < CLOSING_ROOMY * last.fit.room
+    spare = last.fit.room - height
+    assert last.fit.offset == pytest.approx(spare * OPTICAL, abs=1.0) and last.fit.offset > 0
+    for page in pages[1:-1]:
+        assert page.fit is not None and page.fit.offset == 0, name
+
+
+def test_a_last_card_opening_a_block_is_the_close() -> None:
+    """Under `CLOSING_ROOMY` full, a last card whose first row is of a block the card before
+    did not end on is the close; one that carries a paragraph (or a list) over is not, nor
+    is a card half full or more, nor a post of one card."""
+    before = [_row(("Heading", 1)), _row(("Paragraph", 2))]
+    opens = [_row(("Heading", 3)), _row(("Paragraph", 4))]
+    carried = [_row(("Paragraph", 2)), _row(("Heading", 3))]
+    assert is_closing_card([before, opens], 0.3)
+    assert not is_closing_card([before, opens], CLOSING_ROOMY)
+    assert not is_closing_card([before, carried], 0.3)
+    listed = [_row(("ListBlock", 2), ("ListItem", 5))]
+    assert not is_closing_card([[_row(("ListBlock", 2), ("ListItem", 4))], listed], 0.2)
+    assert not is_closing_card([opens], 0.3)
