@@ -192,3 +192,27 @@ def test_a_title_slide_keeps_its_titles_lines(fonts: layout.FontBook) -> None:
     lines = [row.text.strip() for row in rows if row.source[0][0] == "Heading"]
     assert len(title_lines(rows, box.width)) == len(lines) <= 3
     assert not any(line.endswith(("独立", "、")) for line in lines), lines
+
+
+
+@pytest.mark.parametrize("name", ["coil-notebook", "cyberpunk", "art-deco", "pop-art"])
+def test_a_covers_lead_breaks_between_phrases(fonts: layout.FontBook, name: str) -> None:
+    """A cover's lead is display type: broken where a title is, between phrases and never
+    inside a bold term (the exam plan's "55 分冲 / 到 75 分" split 冲到 on 14 covers at
+    440 px; as a title's, "真题 / + 作文模板" split its key phrase)."""
+    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    lines = [placed.row.text.strip() for placed in first.rows]
+    assert not any(line.endswith("冲") for line in lines), lines
+    assert any("真题 + 作文模板" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("name", ["warm", "brandC", "nature", "pop-art"])
+def test_a_covers_lead_is_never_hyphenated(fonts: layout.FontBook, name: str) -> None:
+    """An English cover's lead breaks between words, never inside one ("check- / ing" on
+    warm's cover of the English post)."""
+    post = (CASES / "hard" / "15-english-focus.md").read_text("utf-8")
+    first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    assert not any(placed.row.broken_word for placed in first.rows), name

@@ -65,6 +65,7 @@ class Layouter(Protocol):
     looks: Looks
     max_row_height: float | None
     card_width: float  # the card's virtual width (type zoomed out): 440 on the default card
+    display: bool  # a cover's rows: its paragraphs (the lead) break as its headings do
 
     @property
     def diagrams(self) -> DiagramBudget: ...

@@ -33,7 +33,7 @@ def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
     style = flow.styles["body"]
     display = len(block.inlines) == 1 and MATH_DISPLAY in block.inlines[0].marks
     align = "center" if display else None
-    lines = flow.text_lines(block.inlines, style, ctx, align=align, rows=True)
+    lines = flow.text_lines(block.inlines, style, ctx, align=align, rows=True, phrases=flow.display)
     # Orphans and widows: the first two and the last two lines stay together.
     rows = keep_ends_together([line_row(line, ctx) for line in lines])
     if display:

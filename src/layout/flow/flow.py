@@ -94,12 +94,16 @@ class Flow:
         *,
         max_row_height: float | None = None,
         card_width: float = DEFAULT_WIDTH,
+        display: bool = False,
     ) -> None:
         self.styles = styles
         self.fonts = fonts
         self.images = images
         self.max_row_height = max_row_height
         self.card_width = card_width  # the card's virtual width: a phone shows it 360 px wide
+        # a cover's lead is display type: broken between phrases and balanced, as a title is
+        # (the exam plan's "55 分冲 / 到 75 分" split 冲到 on 14 covers at 440 px)
+        self.display = display
         self.budget: ContentBudget | None = None  # set by the caller to stop early
         self.looks = Looks(styles)
         self.math = MathBudget()  # one flow lays out one post
@@ -226,10 +230,12 @@ class Flow:
         align: str | None = None,
         rows: bool = False,
         heading: bool = False,
+        phrases: bool = False,
     ) -> list[TextLine]:
         """The lines of `inlines`; with `rows` (they become rows as they are), the budget
         may refuse them once broken, before they are positioned; a `heading`'s lines are
-        balanced and never hyphenated."""
+        balanced and never hyphenated, and `phrases` (a cover's lead) break where a
+        heading's do."""
         spans = [self._span(t, style, ctx) for t in inlines]
         metrics = self.metrics(style)
         budget = self.budget if rows else None
@@ -241,6 +247,7 @@ class Flow:
             metrics=metrics,
             align=align or style.align,
             heading=heading,
+            phrases=phrases,
             broken=None if budget is None else lambda count: budget.expect(count, metrics.height),
         )
 

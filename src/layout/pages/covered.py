@@ -43,7 +43,12 @@ def cover_of(
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
         styles = short.larger_type(flow.styles, min(step, card_most), step)
         larger = MdxFlow(
-            styles, flow.fonts, flow.images, max_row_height=box.height, card_width=flow.card_width
+            styles,
+            flow.fonts,
+            flow.images,
+            max_row_height=box.height,
+            card_width=flow.card_width,
+            display=True,
         )
         rows = larger.doc(head, x=box.x, width=box.width)
         placement = place(rows, limit=box.height)

@@ -59,7 +59,7 @@ def line_breaks(
     if prose or heading:  # code keeps its own breaks
         allowed = keep_whole(texts, allowed)
     if heading:
-        allowed = glue_emoji(texts, allowed)
+        allowed = glue_emoji(texts, _bold_terms(clusters, allowed, DISPLAY_TERM, han=False))
         if sum(widths) > width:  # it wraps: between phrases, else between words
             allowed = heading_breaks(texts, widths, allowed, width)
     elif prose:
@@ -82,11 +82,20 @@ def _allowed(clusters: list[Cluster], keep: int) -> list[int]:
 # throughout, is a term its writer marked: 不 / 搓泥, 系 / 统 2, 作文 / 模板 broke inside one in
 # 18 slide sets (a break between plain characters is as ordinary as ever)
 BOLD_TERM = 4
+# In display type (a heading, a cover's lead) a bold run this long is one term, its spaces
+# and signs too: a cover's lead broke its key phrase as 真题 / + 作文模板
+DISPLAY_TERM = 12
 
 
-def _bold_terms(clusters: list[Cluster], allowed: list[int]) -> list[int]:
-    """`allowed` with no break inside a run of 2 to `BOLD_TERM` bold Han characters."""
-    bold = [c.style.bold and c.style.background is None and is_han(c.text[:1]) for c in clusters]
+def _bold_terms(
+    clusters: list[Cluster], allowed: list[int], most: int = BOLD_TERM, *, han: bool = True
+) -> list[int]:
+    """`allowed` with no break inside a run of 2 to `most` bold clusters, Han characters
+    only where `han`."""
+    bold = [
+        c.style.bold and c.style.background is None and (not han or is_han(c.text[:1]))
+        for c in clusters
+    ]
     if not any(bold) or all(c.style.bold for c in clusters):
         return allowed
     out = list(allowed)
@@ -94,7 +103,7 @@ def _bold_terms(clusters: list[Cluster], allowed: list[int]) -> list[int]:
     for end in range(1, len(clusters) + 1):
         if end < len(clusters) and bold[end] and bold[start]:
             continue
-        if bold[start] and 2 <= end - start <= BOLD_TERM:
+        if bold[start] and 2 <= end - start <= most:
             out[start : end - 1] = [NEVER if k == ALLOWED else k for k in out[start : end - 1]]
         start = end
     return out

@@ -59,6 +59,7 @@ def layout_text(
     keep: int = 0,
     prose: bool = True,
     heading: bool = False,
+    phrases: bool = False,
     code: bool = False,
     broken: Callable[[int], None] | None = None,
 ) -> list[TextLine]:
@@ -66,9 +67,10 @@ def layout_text(
     most `keep` clusters between spaces breaks only if it alone is wider than the line.
     Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
     balanced instead and keep an emoji with its word; a word wider than the line is still
-    broken between letters); `code` (a source line) breaks only at spaces where it can
-    (`breakpoints.line_breaks`). `broken` hears how many lines there are before any is
-    positioned (a caller may refuse text too long for its cards)."""
+    broken between letters); `phrases` (display prose: a cover's lead) breaks only where a
+    heading does, its lines filled as prose's; `code` (a source line) breaks only at
+    spaces where it can (`breakpoints.line_breaks`). `broken` hears how many lines there
+    are before any is positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
     if not clusters:
         return []
@@ -77,7 +79,14 @@ def layout_text(
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
     allowed = line_breaks(
-        clusters, texts, widths, width, keep=keep, prose=prose, heading=heading, code=code
+        clusters,
+        texts,
+        widths,
+        width,
+        keep=keep,
+        prose=prose,
+        heading=heading or phrases,
+        code=code,
     )
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else break_lines
