@@ -151,6 +151,21 @@ def test_a_bullet_on_a_badge_takes_the_numbers_disc(fonts) -> None:
     assert isinstance(star, Group) and star.mark
 
 
+def test_a_bullets_badge_stays_inside_its_list_box(fonts) -> None:
+    """The ★ disc, 24 px wide in a list box with 6 px of padding and a 16 px indent, hung
+    half over the box's left edge (coil-notebook, 16 sets rated down at 500x500): a badge
+    widens the indent as a wide number does, so the disc starts inside the box."""
+    toml = (
+        '[roles.list]\nmarker_text = "★"\nmarker_badge = true\nnumber_style = "disc"\n'
+        'number_size = 24\nmarker_gap = 10\nindent = 16\nbackground = "#eeeeee"\n'
+        "padding = [12, 15, 12, 6]\n"
+    )
+    [page] = pages("- 一\n- 二", fonts, toml)
+    disc = page.rows[0].row.items[0]
+    [frame] = page.rows[0].row.frames
+    assert isinstance(disc, Fill) and disc.rect.x >= frame.decor.x + 6 - 0.5
+
+
 @pytest.mark.parametrize(
     ("form", "style", "shown"),
     [("1)", "plain", "1)"), ("01", "disc", "01"), ("01.", "plain", "01."), ("1.", "disc", "1")],

@@ -140,10 +140,13 @@ def list_indent(
     """The list's indent; a number too wide for it (a badge, or "10." in a theme whose
     indent holds "9.": `numbers`, `_plain_numbers`) widens it so the widest number and its
     gap fit: a browser would let the number spill into the margin, a card has no margin to
-    spill into."""
-    if not block.ordered or not block.items:
+    spill into. A bullet on a badge (`marker_badge`: coil-notebook's ★ disc) widens it so
+    too: in the 6 px indent of its list box the disc straddled the box's edge."""
+    if not block.items or not (block.ordered or style.marker_badge):
         return style.indent
-    if style.number_style == "plain":
+    if not block.ordered:
+        widest = number_badge(flow, style.marker_text, 0.0, 0.0, round_only=True)[1]
+    elif style.number_style == "plain":
         widest = max((line.width for line in numbers.values()), default=0.0)
     else:
         last = block.start + len(block.items) - 1
