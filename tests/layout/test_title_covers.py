@@ -194,7 +194,6 @@ def test_a_title_slide_keeps_its_titles_lines(fonts: layout.FontBook) -> None:
     assert not any(line.endswith(("独立", "、")) for line in lines), lines
 
 
-
 @pytest.mark.parametrize("name", ["coil-notebook", "cyberpunk", "art-deco", "pop-art"])
 def test_a_covers_lead_breaks_between_phrases(fonts: layout.FontBook, name: str) -> None:
     """A cover's lead is display type: broken where a title is, between phrases and never
