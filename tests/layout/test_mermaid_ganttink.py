@@ -66,3 +66,22 @@ def test_no_strip_stands_beside_a_name_inside_its_bar(drawing) -> None:
             top, bottom = item.y, item.y + item.text.height
             rows = [s for s in upright if s[1] < bottom and s[3] > top]
             assert not rows, item.text.lines
+
+
+def test_a_sections_mark_is_in_its_plain_bars_colour(drawing) -> None:
+    """The mark before a section's name is the accent its plain bars are a tint of: in each
+    section's series colour over bars all of one colour it read as a key that keys nothing
+    (the exam plan's 阅读, 写作, 模考, fourth look at 1600x900)."""
+    sections = [
+        i for i in drawing.items if isinstance(i, Label) and i.text.lines[0] in ("开发", "发布")
+    ]
+    assert len(sections) == 2
+    for label in sections:
+        marks = [
+            item
+            for item in drawing.items
+            if isinstance(item, Mark)
+            and mark_bounds(item.ops)[2] <= label.x
+            and label.y <= mark_bounds(item.ops)[1] <= label.y + label.text.height
+        ]
+        assert [m.fill for m in marks] == ["accent"], label.text.lines

@@ -184,9 +184,11 @@ def layout_gantt(chart: Gantt, measure: Measure, wide: bool = False) -> Drawing:
 
 
 def _section_mark(items: list[Mark | Label], text: Lines, index: int, x: float, y: float) -> float:
-    """A section's name from (`x`, `y`) after a short bar in its series colour: on a row of
-    its own, or in the wide form's column; where its row ends."""
-    items.append(Mark(rect_ops(x, y + 6, 4, text.height - 4, 2), None, f"series{index}"))
+    """A section's name from (`x`, `y`) after a short bar in the accent, the plain bars'
+    colour: on a row of its own, or in the wide form's column; where its row ends. (A mark
+    in each section's series colour over bars all of the accent read as a key that keys
+    nothing: the exam plan's 阅读, 写作, 模考; the critical bars keep a series colour.)"""
+    items.append(Mark(rect_ops(x, y + 6, 4, text.height - 4, 2), None, "accent"))
     items.append(Label(text, x + 10, y + 4, "text", "left"))
     return y + text.height
 
