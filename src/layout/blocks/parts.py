@@ -85,6 +85,7 @@ class Layouter(Protocol):
         align: str | None = None,
         rows: bool = False,
         heading: bool = False,
+        phrases: bool = False,
     ) -> list[TextLine]: ...
 
     def metrics(self, style: Style) -> Metrics: ...
