@@ -1,6 +1,6 @@
-"""The soft shapes of dreamy, brandA and fairytale (washes, blobs, clouds, the rainbow, the
-star's halo) never sit under a text row: each either keeps to the margins at every size
-or is marked `avoid_text`, so the engine moves it off the text. Checked on every card of
+"""The soft shapes of dreamy, brandA, fairytale and watercolor (washes, blobs, clouds, the
+rainbow, the star's halo, the splatter drops) never sit under a text row: each either keeps
+to the margins at every size or is marked `avoid_text`, so the engine moves it off the text. Checked on every card of
 the long article at the portrait and square sizes, against the engine's own text-row boxes."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _crosses(a: Rect, b: Rect) -> bool:
     return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
 
 
-@pytest.mark.parametrize("name", ["dreamy", "brandA", "fairytale"])
+@pytest.mark.parametrize("name", ["dreamy", "brandA", "fairytale", "watercolor"])
 def test_no_unmarked_shape_sits_under_text(name: str, fonts: layout.FontBook) -> None:
     theme = themes.load(name)
     styles = resolve(theme, None)
