@@ -443,3 +443,20 @@ def test_the_demo_theme_uses_the_block_vocabulary_and_draws(fonts) -> None:
 def test_block_knob_mistakes_fail_at_load_naming_the_field(toml: str, message: str) -> None:
     with pytest.raises(layout.ThemeError, match=message.replace("$", r"\$")):
         theme(toml)
+
+
+@pytest.mark.parametrize("title", ["零器械也能练出马甲线🔥", "🔥 开练", "Ready? 🚀"])
+def test_a_headings_mark_stays_out_beside_the_authors_emoji(fonts, title: str) -> None:
+    """nature's 🌿 after a title that ends with the author's 🔥 read as two ornaments (fourth
+    look at 1080x1440): a `prefix` or `suffix` mark is left out beside the heading's own
+    emoji, and drawn where the heading has none."""
+    marked = '[roles.h1]\nprefix = "✿"\nsuffix = "🌿"\n'
+
+    def glyphs(md: str, toml: str) -> int:
+        [page] = pages(md, fonts, toml)
+        return sum(len(run.glyphs) for p in page.rows[:1] for run, _, _ in _glyph_runs(p.row.items))
+
+    # both marks, each with its no-break space, on a heading with no emoji of its own
+    assert glyphs("# 普通标题", marked) - glyphs("# 普通标题", "") == 4
+    # one mark fewer where the heading starts or ends with its own
+    assert glyphs(f"# {title}", marked) - glyphs(f"# {title}", "") == 2

@@ -4,14 +4,16 @@ Paragraphs keep their first and last two lines together; a display-math paragrap
 centred, set `DISPLAY_SCALE` times larger (as KaTeX sets math), and is a figure: it may be
 drawn back at text size to end a slide, and ruled paper stops at it. A heading is its
 lines (balanced, never hyphenated; a `prefix` mark joins its first word, a `suffix` mark
-its last), or with a background, bar or padding a framed box (the column's width or its
-text's). A rule is a line of a share of the width, solid or dashed, perhaps cut around an
-ornament in its middle.
+its last, each left out beside the author's own emoji), or with a background, bar or
+padding a framed box (the column's width or its text's). A rule is a line of a share of
+the width, solid or dashed, perhaps cut around an ornament in its middle.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+import regex
 
 from ..base.boxes import Frame, FrameDecor, Item, Row, Segment, shift
 from ..parse.doc import Heading, Paragraph, Rule, Text
@@ -25,6 +27,7 @@ from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
 
 NO_BREAK_SPACE = "\u00a0"
+_PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")  # one character: no backtracking
 FIT_MARGIN = 0.99  # a word set to its line's width exactly may still round over it
 FIT_STEPS = 4  # measures of a heading whose longest word does not fit
 
@@ -103,12 +106,17 @@ def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:
 def with_marks(block: Heading, style: Style) -> tuple[Text, ...]:
     """The heading's text between its `prefix` and `suffix`, each joined by a no-break
     space: the marks are part of the text, so they wrap and balance with it and never
-    stand on a line alone. They take the heading's `marker_color` where it sets one."""
+    stand on a line alone. They take the heading's `marker_color` where it sets one. A
+    mark is left out where the heading starts or ends with an emoji of its own: nature's 🌿
+    after a title's 🔥 read as two ornaments, one too many (fourth look, 1080x1440)."""
     if not block.inlines:
         return block.inlines
     ink = frozenset() if style.marker_color is None else frozenset({f"color:{style.marker_color}"})
-    before = (Text(style.prefix + NO_BREAK_SPACE, ink),) if style.prefix else ()
-    after = (Text(NO_BREAK_SPACE + style.suffix, ink),) if style.suffix else ()
+    text = "".join(t.text for t in block.inlines).strip().replace("\ufe0f", "")
+    prefix = style.prefix if not _PICTOGRAPH.match(text[:1]) else ""
+    suffix = style.suffix if not _PICTOGRAPH.match(text[-1:]) else ""
+    before = (Text(prefix + NO_BREAK_SPACE, ink),) if prefix else ()
+    after = (Text(NO_BREAK_SPACE + suffix, ink),) if suffix else ()
     return (*before, *block.inlines, *after)
 
 
