@@ -1,7 +1,8 @@
 """The soft shapes of dreamy, brandA, fairytale and watercolor (washes, blobs, clouds, the
 rainbow, the star's halo, the splatter drops) never sit under a text row: each either keeps
-to the margins at every size or is marked `avoid_text`, so the engine moves it off the text. Checked on every card of
-the long article at the portrait and square sizes, against the engine's own text-row boxes."""
+to the margins at every size or is marked `avoid_text`, so the engine moves it off the
+text. Checked on every card of the long article at the portrait and square sizes, against
+the engine's own text-row boxes."""
 
 from __future__ import annotations
 
