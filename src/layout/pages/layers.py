@@ -48,7 +48,10 @@ def live_decorations(
     text = text_boxes(placement.rows, replace(content, y=top)) + chrome
     for deco in live:
         for frame in _frames_of(deco, placement, page, content, top):
-            context = Context(frame, styles.tokens, fonts, baselines, text, page, panel, figures)
+            # one set in a quote's or code block's panel moves within that panel, not the
+            # card: traditional-chinese's ” moved off a one-line quote hung outside its box
+            room = page if deco.frame in ("card", "content") else frame
+            context = Context(frame, styles.tokens, fonts, baselines, text, room, panel, figures)
             slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out
