@@ -215,3 +215,23 @@ def test_a_covers_lead_is_never_hyphenated(fonts: layout.FontBook, name: str) ->
     first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
     assert first.fit is not None and first.fit.cover
     assert not any(placed.row.broken_word for placed in first.rows), name
+
+
+@pytest.mark.parametrize("name", ["brandC", "fairytale"])
+def test_a_covers_lead_is_centred_under_a_centred_title(fonts: layout.FontBook, name: str) -> None:
+    """brandC and fairytale centre their titles; their covers set the lead ragged left under
+    it, two compositions on one card (fourth look, 440x586). A cover's lead is centred
+    under a centred title: every line's middle within an em of the measure's."""
+    from inkcard.layout.pages.short import _edges
+
+    theme = themes.load(name)
+    box = content_box(resolve(theme, None), PORTRAIT.width, PORTRAIT.height)
+    post = (CASES / "hard" / "15-english-focus.md").read_text("utf-8")
+    first = layout.layout_pages(post, theme, fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    lead = [p.row for p in first.rows if p.row.source and p.row.source[-1][0] == "Paragraph"]
+    assert len(lead) >= 4
+    em = _largest_text(first) / 1.5
+    for row in lead:
+        left, right = _edges(row.items)
+        assert abs((left + right) / 2 - (box.x + box.width / 2)) < em, row.text

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from ..base.boxes import Rect, Row
 from ..base.placing import Placement, place
 from ..flow.flow import MdxFlow
-from ..parse.doc import Doc
+from ..parse.doc import Doc, Heading
 from . import short
 
 
@@ -33,15 +33,20 @@ def cover_of(
     `slide`, of its longest line: `short.even_title`; a slide's title may grow further,
     `short.SLIDE_COVER_STEPS`, its lead not, while it keeps its lines); None where it is
     not one, or no step fits. The card's own styles (frame, page number) stay
-    the set's: only the rows are set larger."""
+    the set's: only the rows are set larger, the lead centred under a centred title
+    (`short.lead_aligned`)."""
     if first.height >= short.COVER_ROOMY * box.height or not short.holds_title(pages):
         return None
     head = Doc(doc.blocks[: short.title_blocks(pages[0])])
+    first_block = head.blocks[0] if head.blocks else None
+    title = f"h{first_block.level}" if isinstance(first_block, Heading) else "h1"
     shortest = min(short.COVER_LINE, short.shortest_title_line(pages[0], box.width))
     card_most = max(short.COVER_STEPS)
     lines = len(short.title_lines(pages[0], box.width))
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
-        styles = short.larger_type(flow.styles, min(step, card_most), step)
+        styles = short.lead_aligned(
+            short.larger_type(flow.styles, min(step, card_most), step), title
+        )
         larger = MdxFlow(
             styles,
             flow.fonts,

@@ -220,6 +220,17 @@ def larger_type(styles: Styles, step: float, title: float | None = None) -> Styl
     return replace(styles, roles=roles, inline=inline)
 
 
+def lead_aligned(styles: Styles, title: str) -> Styles:
+    """`styles` with the body (a cover's lead) centred under a title whose role (`title`:
+    "h1") is centred: brandC's and fairytale's covers set a ragged-left lead under a
+    centred title (fourth look at 440x586), which reads as two compositions on one cover."""
+    if styles[title].align != "center" or styles["body"].align == "center":
+        return styles
+    roles = dict(styles.roles)
+    roles["body"] = replace(roles["body"], align="center")
+    return replace(styles, roles=roles)
+
+
 def _larger_inline(knobs: dict[str, object], step: float) -> dict[str, object]:
     return {
         knob: value * step if knob in _INLINE_KNOBS and isinstance(value, int | float) else value
