@@ -1,7 +1,9 @@
 """A post's last card, under half full and opening a block of its own, is its close: set at
 the optical centre of its content box (pages/short.py `is_closing_card`, compose.py), where
 hung at the top it read as a card left empty (issue 41, fourth look: 59 slide sets, 47
-portrait). A card that carries a block over from the card before keeps its top."""
+portrait). A card that carries a block over from the card before keeps its top. A later
+card that holds one whole block under half full (not a heading) is a plate, set the same
+way (`short.lone_block`)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.base.placing import place
-from inkcard.layout.pages.short import CLOSING_ROOMY, OPTICAL, is_closing_card
+from inkcard.layout.pages.short import CLOSING_ROOMY, OPTICAL, is_closing_card, lone_block
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
@@ -55,3 +57,47 @@ def test_a_last_card_opening_a_block_is_the_close() -> None:
     listed = [_row(("ListBlock", 2), ("ListItem", 5))]
     assert not is_closing_card([[_row(("ListBlock", 2), ("ListItem", 4))], listed], 0.2)
     assert not is_closing_card([opens], 0.3)
+
+
+@pytest.mark.parametrize("name", ["business", "art-deco", "apple-notes"])
+def test_a_callout_alone_on_a_slide_is_set_at_its_middle(fonts: layout.FontBook, name: str) -> None:
+    """The git post's warning follows a code block that fills its slide, and the table
+    section after it does not fit beside it: it stood alone at the top of a slide, 35-42 %
+    full, in all 30 theme-modes (fourth look). A later card of one whole block under half
+    full is a plate, set at its optical centre; the cards that open a section keep their
+    top."""
+    post = (HARD / "14-git-cheatsheet.md").read_text("utf-8")
+    pages = layout.layout_pages(post, themes.load(name), fonts, SLIDE)
+    alone = [
+        page
+        for page in pages
+        if {p.row.source[:1] for p in page.rows} == {pages_block(page)}
+        and pages_block(page)[0][0] == "Callout"
+    ]
+    assert len(alone) == 1
+    page = alone[0]
+    assert page.fit is not None
+    spare = page.fit.room - place([p.row for p in page.rows]).height
+    assert page.fit.offset == pytest.approx(spare * OPTICAL, abs=1.0) and page.fit.offset > 0
+    for other in pages[1:]:
+        if other.rows[0].row.source[0][0] == "Heading" and other is not pages[-1]:
+            assert other.fit is not None and other.fit.offset == 0
+
+
+def pages_block(page: layout.Page) -> tuple[tuple[str, int], ...]:
+    """The top-level block of the card's first row."""
+    return page.rows[0].row.source[:1]
+
+
+def test_a_lone_block_is_whole_and_no_heading() -> None:
+    """A plate holds one whole block: not one that goes on from the card before or to the
+    card after, nor a heading, nor the first card's, nor one half full or more."""
+    before = [_row(("Paragraph", 1))]
+    callout = [_row(("Callout", 2)), _row(("Callout", 2))]
+    after = [_row(("Heading", 3))]
+    assert lone_block([before, callout, after], 1, 0.4)
+    assert not lone_block([before, callout, after], 1, CLOSING_ROOMY)
+    assert not lone_block([[_row(("Callout", 2))], callout, after], 1, 0.4)
+    assert not lone_block([before, callout, [_row(("Callout", 2))]], 1, 0.4)
+    assert not lone_block([before, [_row(("Heading", 2))], after], 1, 0.4)
+    assert not lone_block([callout, after], 0, 0.4)

@@ -313,8 +313,12 @@ def _compose(
         roomy = title and placement.height < short.COVER_ROOMY * box.height
         # a card of hrSplit holds a part of its own: short, it is composed as a short post
         set_as = heights[n - 1] if heights else placement.height
-        # a later card of figures alone reads as a plate: set in its middle, not hung at the top
-        plate = fixed and n > 1 and short.figures_alone(pages[n - 1])
+        # a later card of figures alone, or of one whole block under half full, reads as a
+        # plate: set in its middle, not hung at the top
+        plate = fixed and (
+            (n > 1 and short.figures_alone(pages[n - 1]))
+            or short.lone_block(pages, n - 1, set_as / box.height)
+        )
         # a last card under half full that opens a block of its own is the post's close
         closing = fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height)
         alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
@@ -361,7 +365,8 @@ def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
     one no larger type fits, each card of hrSplit (`_part_heights`), and a later card
     that holds figures alone (`short.figures_alone`: the mixed-diagram post's sequence
     hung in the top half of its last card, 30 theme-modes) and a last card under half
-    full that opens a block of its own (`short.is_closing_card`). The other cards of a
+    full that opens a block of its own (`short.is_closing_card`), or a later one that holds
+    one whole block under half full (`short.lone_block`). The other cards of a
     longer post all start at the top: text carried over to a card, or a full card's, that
     jumped down would read as a layout fault."""
     if align == "center" and alone:

@@ -144,6 +144,23 @@ def is_closing_card(pages: list[list[Row]], fill: float) -> bool:
     return bool(first.source) and first.source[:1] != before.source[:1]
 
 
+def lone_block(pages: list[list[Row]], index: int, fill: float) -> bool:
+    """Whether card `index` of `pages` (a later card, `fill` full) holds one whole block
+    alone, under `CLOSING_ROOMY` full and not a heading: a callout whose section's code
+    filled the slide before (the git post's warning, alone at 35-42 % on 30 slide sets)
+    reads as a statement set in the card's middle, a plate; hung at the top, as a card
+    left empty."""
+    rows = pages[index]
+    if index == 0 or fill >= CLOSING_ROOMY or not rows or not rows[0].source:
+        return False
+    block = rows[0].source[:1]
+    if block[0][0] == "Heading" or any(row.source[:1] != block for row in rows):
+        return False
+    before = pages[index - 1][-1:] if pages[index - 1] else []
+    after = pages[index + 1][:1] if index + 1 < len(pages) else []
+    return all(row.source[:1] != block for row in [*before, *after])
+
+
 def figures_alone(rows: Sequence[Row]) -> bool:
     """Whether a card's `rows` are all of whole figures (`Row.figure`: pictures, diagrams,
     an image's caption): with no text to hang from the top, such a card is composed."""
