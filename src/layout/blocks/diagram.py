@@ -25,9 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..base.boxes import Group, Rect, Row
-from ..diagrams.bands import band_span, bands, heads_at, in_strip, strips
-from ..diagrams.fit import chain_in_rows, draw_in_parts, draw_to_fit
+from ..base.boxes import Group, Row
+from ..diagrams.fit import draw_in_parts, draw_to_fit
 from ..diagrams.labels import LabelSetter
 from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label, fit_scale
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
@@ -35,7 +34,17 @@ from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
 from ..limits import DEFAULT_WIDTH
 from ..parse.doc import CodeBlock, Text
-from ..style.resolver import Styles
+from .diagramcuts import (
+    BAND_SLACK,
+    MAX_BANDS,
+    SEQUENCE_FLOOR,
+    banded,
+    banded_as_written,
+    chain_in_bands,
+    least_scale,
+    stripped,
+    stripped_as_written,
+)
 from .diagramink import painted
 from .figures import (
     FIGURE_FLOOR,
@@ -48,23 +57,10 @@ from .figures import (
 from .panels import code
 from .parts import Ctx, Layouter, Part
 
-# A diagram the card's height would shrink under this share of the width's scale is cut
-# into bands instead, a card each, at most MAX_BANDS (a taller one is shrunk to one card):
-# one that reads in rows (a sequence) soon; a graph, whose cut parts its edges, only
-# where it would shrink to half.
-BAND_BELOW, GRAPH_BAND_BELOW = 0.75, 0.5
-MAX_BANDS = 4
-STRIP_GAIN = 1.25  # a wide class or ER diagram is cut into strips for labels this much larger
-SLIDE_LIKE = 0.75  # a content box less tall than this share of its width is a slide's
 # A class or ER diagram this little under the floor is drawn whole (and said), not split:
 # case 23 on darktech at 69.9 % (6.8 px on a phone against 6.9) was cut in two, its six
 # boxes on two cards, where the whole model reads the same
 PART_SLACK = 0.01
-BAND_SLACK = 0.9  # of the cards' room a diagram in MAX_BANDS bands is drawn to fill
-# A sequence (a drawing with `heads`) is never drawn under this share of its size (its
-# 12-px labels at 8.4 px, about 7 px on a 360-px phone: the figures' floor) once it is
-# compact (`fit.draw_to_fit`) and cut into bands: past it, it shows as its source
-SEQUENCE_FLOOR = FIGURE_FLOOR
 # A sequence drawn as its steps (`_as_steps`) may be drawn this much smaller to take a card
 # fewer: 14-px labels at 12.3 px, 10 px on a 360-px phone from a 440-px card
 STEPS_SHRINK = 0.88
@@ -74,9 +70,9 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     """The diagram scaled to the box width and the card height, less a heading chain
     above it (`reserve`) that must share its card, when that leaves it half the card. A
     diagram that would shrink to the card's height far below the width's scale is cut into
-    bands at the width's scale instead, a card each (`_banded`); a class or ER diagram whose
+    bands at the width's scale instead, a card each (`banded`); a class or ER diagram whose
     width would shrink it under `FIGURE_FLOOR`, into bands and strips at that floor
-    (`_stripped`)."""
+    (`stripped`)."""
     setter = LabelSetter(flow.fonts, flow.styles["body"].family)
     style = flow.styles["image"]
     full = limit = flow.max_row_height
@@ -89,14 +85,14 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     rows: list[Row] = []
     if limit and full:
         rows = _parted(flow, block, drawing, setter, ctx, (limit, full))
-        rows = rows or _stripped(drawing, setter, flow.styles, ctx, limit, full)
-        rows = rows or _stripped_as_written(flow, block.code, drawing, setter, ctx, limit)
-        rows = rows or _chain_in_bands(flow, block.code, drawing, setter, ctx, limit)
-        rows = rows or _banded_as_written(flow, block.code, drawing, setter, ctx, limit)
-        rows = rows or _banded(drawing, setter, flow.styles, ctx, limit, full)
+        rows = rows or stripped(drawing, setter, flow.styles, ctx, limit, full)
+        rows = rows or stripped_as_written(flow, block.code, drawing, setter, ctx, limit)
+        rows = rows or chain_in_bands(flow, block.code, drawing, setter, ctx, limit)
+        rows = rows or banded_as_written(flow, block.code, drawing, setter, ctx, limit)
+        rows = rows or banded(drawing, setter, flow.styles, ctx, limit, full)
     if not rows:
         rows = [_figure(drawing, setter, flow, ctx, limit)]
-    least = _least_scale(rows, 1.0)
+    least = least_scale(rows, 1.0)
     if drawing.heads and least < SEQUENCE_FLOOR - 1e-9:
         rows = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
         if not rows:
@@ -105,13 +101,13 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
                 f" their size, under the {SEQUENCE_FLOOR:.0%} that keeps them legible"
             )
             return _fallback(flow, block, ctx, reason, quality=True)
-        least = _least_scale(rows, 1.0)
+        least = least_scale(rows, 1.0)
     elif drawing.heads and _too_wide(drawing, ctx.width):
         # its steps read at their own size where the columns' labels would not, on as few
         # cards: seven participants on a 440-px card set messages at 6.9 px on a phone
         steps = _as_steps(flow, block.code, setter, ctx, (limit, full), least)
         if steps and len(steps) <= len(rows):
-            rows, least = steps, _least_scale(steps, 1.0)
+            rows, least = steps, least_scale(steps, 1.0)
     if least < FIGURE_FLOOR - 1e-9:  # drawn whole, smaller than its floor: said
         rows[0] = replace(rows[0], note="; ".join(filter(None, (rows[0].note, _under(least)))))
     flow.spend(rows)
@@ -135,11 +131,11 @@ def _as_steps(
         return []
     steps = layout_steps(seq, setter.measure, ctx.width)
     limit, full = heights
-    rows = _banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
+    rows = banded(steps, setter, flow.styles, ctx, limit, full) if limit and full else []
     if len(rows) > 1 and limit and full:
         rows = _on_fewer_cards(flow, seq, setter, ctx, (limit, full), rows, steps.height)
     rows = rows or [_figure(steps, setter, flow, ctx, limit)]
-    if _least_scale(rows, 1.0) < SEQUENCE_FLOOR:
+    if least_scale(rows, 1.0) < SEQUENCE_FLOOR:
         return []
     note = (
         f"a wide sequence drawn as a list of its steps: its {len(seq.participants)} columns"
@@ -168,7 +164,7 @@ def _on_fewer_cards(
     for each in sorted({scale, (scale + STEPS_SHRINK) / 2, STEPS_SHRINK}, reverse=True):
         if STEPS_SHRINK <= each <= scale:
             smaller = layout_steps(seq, setter.measure, ctx.width / each)
-            fewer = _banded(smaller, setter, flow.styles, ctx, limit, full) or [
+            fewer = banded(smaller, setter, flow.styles, ctx, limit, full) or [
                 _figure(smaller, setter, flow, ctx, limit)  # whole on one card
             ]
             if len(fewer) < len(rows):
@@ -182,12 +178,6 @@ def _too_wide(drawing: Drawing, width: float) -> bool:
     return width / drawing.width < label_floor(_smallest_label(drawing)) - 1e-9
 
 
-def _least_scale(rows: list[Row], none: float) -> float:
-    """The smallest scale a drawing's rows draw it at (each row's groups); `none` for rows
-    that draw none."""
-    return min((g.scale for row in rows for g in row.items if isinstance(g, Group)), default=none)
-
-
 def _under(scale: float) -> str:
     """The quality report's note for a diagram drawn at `scale` of its size, under the
     figures' floor (no upright form, split or band kept it over it)."""
@@ -196,63 +186,6 @@ def _under(scale: float) -> str:
         f" {FIGURE_FLOOR:.0%} that"
         " keeps its labels legible: no turned, split or banded form read better"
     )
-
-
-def _banded(
-    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, first: float, rest: float
-) -> list[Row]:
-    """The drawing in bands at the width's scale, a row each (its first `first` tall, the
-    others `rest`), when shrinking it to the card's height would leave its labels under
-    `BAND_BELOW` of the width's size (`GRAPH_BAND_BELOW` for a graph), or a sequence's
-    under `SEQUENCE_FLOOR` where its width's size is over it; at most
-    `MAX_BANDS`, drawn smaller to fit them where it must, else none (it is shrunk to one)."""
-    width_scale = min(1.0, ctx.width / drawing.width)
-    below = BAND_BELOW if drawing.rows else GRAPH_BAND_BELOW
-    whole = fit_scale(drawing, ctx.width, first)
-    floor = SEQUENCE_FLOOR if drawing.heads else 0.0  # a sequence in bands over its floor
-    if whole >= below * width_scale and (whole >= floor or width_scale < floor):
-        return []
-    top, below_heads = _heads_span(drawing)
-    heads = below_heads - top  # the room the heads repeated atop a later band take
-    parts = bands(drawing, first / width_scale, rest / width_scale - heads)
-    if len(parts) > MAX_BANDS:  # smaller, to fill the cards it may take (cuts cost room)
-        room = BAND_SLACK * (first + (MAX_BANDS - 1) * rest)
-        width_scale = room / (drawing.height + (MAX_BANDS - 1) * heads)
-        parts = bands(drawing, first / width_scale, rest / width_scale - heads)
-        if len(parts) > MAX_BANDS:
-            return []
-    items = painted(drawing, setter, styles)
-    x = ctx.x + (ctx.width - drawing.width * width_scale) / 2
-    repeated = painted(replace(drawing, items=drawing.heads), setter, styles)
-    note = f"a tall diagram cut into {len(parts)} bands, a card each, to keep its labels legible"
-    rows = []
-    for index, part in enumerate(parts):
-        inside = {id(item) for item in part.items}
-        shown = tuple(item for source, item in items if id(source) in inside)
-        clip = Rect(0.0, part.top, drawing.width, part.bottom - part.top)
-        lift = heads if index else 0.0
-        group = Group(
-            shown,
-            dx=x,
-            dy=(lift - part.top) * width_scale,
-            scale=width_scale,
-            clip=clip,
-            labels=True,
-        )
-        alive = {id(head) for head in heads_at(drawing, part.top)}
-        named = tuple(item for source, item in repeated if id(source) in alive)
-        atop = Group(named, dx=x, dy=-top * width_scale, scale=width_scale, labels=True)
-        over = (atop,) if lift else ()
-        rows.append(
-            Row(
-                height=(part.bottom - part.top + lift) * width_scale,
-                items=(*over, group),
-                frames=ctx.frames,
-                text=part.text,
-                note="" if index else "; ".join(filter(None, (drawing.note, note))),
-            )
-        )
-    return rows
 
 
 def _parted(
@@ -265,7 +198,7 @@ def _parted(
 ) -> list[Row]:
     """A class or ER diagram that its card would shrink under `FIGURE_FLOOR` (by more than
     `PART_SLACK`) split as a model (`fit.draw_in_parts`), not shrunk past legibility nor
-    cut as a picture (`_stripped`): parts, each a whole diagram of some of
+    cut as a picture (`stripped`): parts, each a whole diagram of some of
     its boxes that fits a card (the first `rooms[0]` tall, the others `rooms[1]`) at
     `FIGURE_FLOOR` or over, a row each; none when it cannot be."""
     # parts of boxes no line joins are refused (`uml.parts`): case 20 at 67 % was a card
@@ -286,127 +219,6 @@ def _parted(
     note = f"a large diagram split into {len(parts)} parts, each whole, to keep its labels legible"
     first = replace(rows[0], text=drawing.text, note=note) if rows else None  # the whole's text
     return [first, *rows[1:]] if first else []
-
-
-def _chain_in_bands(
-    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
-) -> list[Row]:
-    """A long chain that one card would shrink under `BAND_BELOW` (`drawing`: its form
-    drawn to fit one card, wrapped, upright or as written) wrapped instead into rows as
-    wide as the card at its size (`fit.chain_in_rows`) and cut between rows into bands, a
-    card each, where they read `STRIP_GAIN` times larger: thirty steps on a 440x586 card
-    were an upright column at 0.7 down four cards. Not on a slide (a content box under
-    `SLIDE_LIKE` of its width tall): a deck shows a process whole, sixteen steps in four
-    rows at 0.64 on one slide rather than two rows each on two. `room`: the first card's."""
-    whole, full = fit_scale(drawing, ctx.width, room), flow.max_row_height or room
-    if whole >= BAND_BELOW or full < SLIDE_LIKE * ctx.width:
-        return []
-    in_rows = chain_in_rows(flow.diagrams, source, setter.measure, ctx.width)
-    if in_rows is None:
-        return []
-    rows = _banded(in_rows, setter, flow.styles, ctx, room, full)
-    return rows if _least_scale(rows, 0.0) >= STRIP_GAIN * whole else []
-
-
-def _banded_as_written(
-    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
-) -> list[Row]:
-    """`_banded` of a tall diagram as written where `drawing` is its left-right form
-    (`fit.draw_to_fit`) shrunk under `FIGURE_FLOOR`: a long chain on a slide reads at its
-    width's size in bands, a card each, rather than as one strip of small print (ten
-    steps on a 1600x900 slide: turned, 54 %; in bands, 100 %); none where the written form
-    is not cut either, or where its bands would not read `STRIP_GAIN` times larger (sixteen
-    steps wrapped into rows on one slide, 64 %, against four bands at 65 %). `room`: the
-    first card's."""
-    written = flow.diagrams.draw(source, setter.measure)
-    whole = fit_scale(drawing, ctx.width, room)
-    if not written.tall or drawing.tall or whole >= FIGURE_FLOOR:
-        return []
-    rows = _banded(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
-    least = _least_scale(rows, 0.0)
-    return rows if least >= STRIP_GAIN * whole else []
-
-
-def _stripped_as_written(
-    flow: Layouter, source: str, drawing: Drawing, setter: LabelSetter, ctx: Ctx, room: float
-) -> list[Row]:
-    """`_stripped` of the diagram as written where `drawing` is another form of it: drawn
-    tight, the shop model with a note on no class left no cut in the clear of its boxes,
-    where as written it had one (the budget keeps that form: no second layout). `room`:
-    the first card's."""
-    if not drawing.wide_cut:
-        return []
-    written = flow.diagrams.draw(source, setter.measure)
-    if written is drawing:
-        return []
-    return _stripped(written, setter, flow.styles, ctx, room, flow.max_row_height or room)
-
-
-def _stripped(
-    drawing: Drawing, setter: LabelSetter, styles: Styles, ctx: Ctx, first: float, rest: float
-) -> list[Row]:
-    """A graph of boxes that may be cut across (`Drawing.wide_cut`: class and ER diagrams) that
-    the card's width would shrink under `FIGURE_FLOOR`, the floor a figure's labels are
-    kept at, drawn at that floor and cut into bands, each band into strips as wide as the
-    card: a card each, row by row, less those with no label; none when that takes more than
-    `MAX_BANDS` cards, when its labels would not come out `STRIP_GAIN` times larger, or
-    when a cut would go through a box (it is then shrunk to one as before)."""
-    # the whole's scale, its height's too: drawn tight, the shop model with a note on no
-    # class was narrow enough (698 px) but 792 tall, and shrank to 49 %
-    if not drawing.wide_cut or STRIP_GAIN * fit_scale(drawing, ctx.width, first) >= FIGURE_FLOOR:
-        return []
-    scale = FIGURE_FLOOR
-    spans = strips(drawing, ctx.width / scale)
-    if not spans:
-        return []
-    tiles = []
-    for part in bands(drawing, first / scale, rest / scale):
-        for span in spans:
-            shown = [item for item in part.items if in_strip(item, span)]
-            if any(isinstance(item, Label) for item in shown):
-                tiles.append((span, part, shown))
-    if len(tiles) > MAX_BANDS:
-        return []
-    items = painted(drawing, setter, styles)
-    note = f"a wide diagram cut into {len(tiles)} parts, a card each, to keep its labels legible"
-    rows = []
-    for index, ((left, right), part, shown) in enumerate(tiles):
-        inside = {id(item) for item in shown}
-        x = ctx.x + (ctx.width - (right - left) * scale) / 2 - left * scale
-        clip = Rect(left, part.top, right - left, part.bottom - part.top)
-        drawn = tuple(item for source, item in items if id(source) in inside)
-        group = Group(drawn, dx=x, dy=-part.top * scale, scale=scale, clip=clip, labels=True)
-        text = "\n".join(_whole(i.text.lines) for i in shown if isinstance(i, Label))
-        text = text if index else drawing.text  # the first card's: the whole figure's
-        rows.append(
-            Row(
-                height=(part.bottom - part.top) * scale,
-                items=(group,),
-                frames=ctx.frames,
-                text=text,
-                note="" if index else "; ".join(filter(None, (drawing.note, note))),
-            )
-        )
-    return rows
-
-
-def _whole(lines: tuple[str, ...]) -> str:
-    """A wrapped label's lines as the one text it was: a space where it broke between
-    words, none where it broke between CJK characters."""
-    out = lines[0] if lines else ""
-    for line in lines[1:]:
-        space = out[-1:].isascii() and line[:1].isascii() and out[-1:] not in "-/"
-        out += (" " if space else "") + line
-    return out
-
-
-def _heads_span(drawing: Drawing) -> tuple[float, float]:
-    """The top and bottom of what a band after the first repeats atop it (a sequence's
-    participants and their lifelines' first stretch); (0, 0) when nothing is."""
-    if not drawing.heads:
-        return 0.0, 0.0
-    spans = [band_span(item) for item in drawing.heads]
-    return min(a for a, _ in spans), max(b for _, b in spans)
 
 
 def _figure(

@@ -154,7 +154,7 @@ def _snaked(
     labels `_worth` times larger than `drawing`'s, and at the figures' floor
     (`COMPACT_BELOW`) or over where `drawing` is top-down (as written, or turned upright):
     a card cuts that into bands at its size (a chain too long for one card; one written
-    top-down and turned, `blocks.diagram._banded_as_written` weighs); else None. Its rows
+    top-down and turned, `blocks.diagramcuts.banded_as_written` weighs); else None. Its rows
     are drawn as other forms of it, under the post's steps."""
     if height is None or fit_scale(drawing, width, height) >= 1.0:
         return None
