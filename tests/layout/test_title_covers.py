@@ -235,3 +235,16 @@ def test_a_covers_lead_is_centred_under_a_centred_title(fonts: layout.FontBook, 
     for row in lead:
         left, right = _edges(row.items)
         assert abs((left + right) / 2 - (box.x + box.width / 2)) < em, row.text
+
+
+def test_a_title_takes_smaller_type_rather_than_a_third_line(fonts: layout.FontBook) -> None:
+    """pop-art's English title on a slide ran to three lines (HOW I GOT MY / MORNINGS
+    BACK: / 6 HABITS THAT STUCK) and pushed half its lead onto slide 2 (fourth look,
+    1600x900, four modes). Up to 10 % smaller it is two lines, each ending at a pause, and
+    the lead stays whole under it."""
+    post = (CASES / "hard" / "15-english-focus.md").read_text("utf-8")
+    options = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode="default-mode")
+    first, second = layout.layout_pages(post, themes.load("pop-art"), fonts, options)[:2]
+    title = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Heading"]
+    assert title == ["HOW I GOT MY MORNINGS BACK:", "6 HABITS THAT STUCK"]
+    assert not any(p.row.source[0][0] == "Paragraph" for p in second.rows[:1])

@@ -22,6 +22,7 @@ from ..style.schema import Style
 from ..style.spanstyle import Span
 from ..text.breakpoints import measure_widths
 from ..text.formula.mathtex import DISPLAY_SCALE
+from ..text.linebreak import PAUSES
 from .figures import figure_floor, on_a_slide
 from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
@@ -30,6 +31,11 @@ NO_BREAK_SPACE = "\u00a0"
 _PICTOGRAPH = regex.compile(r"\p{Extended_Pictographic}")  # one character: no backtracking
 FIT_MARGIN = 0.99  # a word set to its line's width exactly may still round over it
 FIT_STEPS = 4  # measures of a heading whose longest word does not fit
+# A title set in this many lines or more takes up to `TITLE_STEPS` smaller type where that
+# saves it a line: pop-art's English title on a slide, HOW I GOT MY / MORNINGS BACK: / 6
+# HABITS THAT STUCK, pushed half its lead onto the next slide (fourth look, 1600x900)
+TITLE_LINES = 3
+TITLE_STEPS = (0.95, 0.9)
 
 
 def paragraph(flow: Layouter, block: Paragraph, ctx: Ctx) -> Part:
@@ -66,6 +72,7 @@ def heading(flow: Layouter, block: Heading, ctx: Ctx) -> Part:
         return boxed_heading(flow, block, role, ctx)
     inlines = with_marks(block, style)
     style = fitted_to_words(flow, inlines, style, ctx, ctx.width)
+    style = fitted_to_lines(flow, inlines, style, replace(ctx, color=None), role)
     lines = flow.text_lines(inlines, style, replace(ctx, color=None), rows=True, heading=True)
     rows = _words_only(
         [line_row(line, ctx, keep=True) for line in lines], style.prefix, style.suffix
@@ -88,6 +95,27 @@ def fitted_to_words(
         if longest <= width or style.size <= floor:
             break
         style = replace(style, size=max(floor, style.size * width / longest * FIT_MARGIN))
+    return style
+
+
+def fitted_to_lines(
+    flow: Layouter, inlines: tuple[Text, ...], style: Style, ctx: Ctx, role: str
+) -> Style:
+    """The title's style (`role` h1), set up to `TITLE_STEPS` smaller where its lines are
+    `TITLE_LINES` or more and the smaller type saves one whose lines each end at a pause
+    (a clause's colon, a bar): a designer shrinks a display title a little rather than let
+    it run to a third line, but not into a line that ends on a small word (THE QUIET POWER
+    OF / BEING MISUNDERSTOOD) or inside a phrase (Mornings Back: 6 / Habits)."""
+    if role != "h1":
+        return style
+    count = len(flow.text_lines(inlines, style, ctx, heading=True))
+    if count < TITLE_LINES:
+        return style
+    for step in TITLE_STEPS:
+        smaller = replace(style, size=style.size * step, letter_spacing=style.letter_spacing * step)
+        lines = flow.text_lines(inlines, smaller, ctx, heading=True)
+        if len(lines) < count and all(line.text.rstrip()[-1:] in PAUSES for line in lines[:-1]):
+            return smaller
     return style
 
 
@@ -132,6 +160,7 @@ def boxed_heading(flow: Layouter, block: Heading, role: str, ctx: Ctx) -> Part:
     inner = replace(ctx, x=ctx.x + left, width=max(1.0, ctx.width - left - right), color=None)
     inlines = with_marks(block, style)
     style = fitted_to_words(flow, inlines, style, inner, inner.width)
+    style = fitted_to_lines(flow, inlines, style, inner, role)
     lines = flow.text_lines(inlines, style, inner, rows=True, heading=True)
     x, width = ctx.x, ctx.width
     if style.background_width == "text" and lines:

@@ -51,6 +51,10 @@ COVER_ROOMY = FULL_ENOUGH
 # section on a slide, 25-45 % full) or a closing paragraph and its tags read as a card left
 # empty, in 59 of 210 slide sets and 47 of 210 portrait sets rated by eye (fourth look).
 CLOSING_ROOMY = 0.5
+# The blocks that alone on a later card read as a plate, a statement set in its middle: a
+# panel of their own. A paragraph alone is a section's end carried over (a fault the page
+# breaker weighs), and a heading opens a section where the reader expects it, at the top.
+PLATES = frozenset({"Callout", "Quote", "Table", "CodeBlock", "Cited"})
 # A cover's steps, finer than a short post's: its title's lines rewrap as it grows, and a
 # step too far leaves the card over `FULL` or its title a line longer where the one between
 # fills it.
@@ -145,8 +149,8 @@ def is_closing_card(pages: list[list[Row]], fill: float) -> bool:
 
 
 def lone_block(pages: list[list[Row]], index: int, fill: float) -> bool:
-    """Whether card `index` of `pages` (a later card, `fill` full) holds one whole block
-    alone, under `CLOSING_ROOMY` full and not a heading: a callout whose section's code
+    """Whether card `index` of `pages` (a later card, `fill` full) holds one whole panel
+    alone (`PLATES`), under `CLOSING_ROOMY` full: a callout whose section's code
     filled the slide before (the git post's warning, alone at 35-42 % on 30 slide sets)
     reads as a statement set in the card's middle, a plate; hung at the top, as a card
     left empty."""
@@ -154,7 +158,7 @@ def lone_block(pages: list[list[Row]], index: int, fill: float) -> bool:
     if index == 0 or fill >= CLOSING_ROOMY or not rows or not rows[0].source:
         return False
     block = rows[0].source[:1]
-    if block[0][0] == "Heading" or any(row.source[:1] != block for row in rows):
+    if block[0][0] not in PLATES or any(row.source[:1] != block for row in rows):
         return False
     before = pages[index - 1][-1:] if pages[index - 1] else []
     after = pages[index + 1][:1] if index + 1 < len(pages) else []
