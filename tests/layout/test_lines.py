@@ -71,6 +71,23 @@ def test_each_hard_broken_line_ends_without_a_runt() -> None:
     ]
 
 
+@pytest.mark.parametrize("theme", ["apple-notes", "warm", "business", "typewriter"])
+def test_a_runt_mended_never_leaves_a_clauses_first_word_at_a_line_end(
+    fonts: layout.FontBook, theme: str
+) -> None:
+    """The git post's last line in all 30 theme-modes at 440x586: mended of its runt
+    "revert。", it read "…都行，push / 之后只用 revert。", the clause's first word left at the
+    line's end; the clause now goes down whole."""
+    from inkcard import themes
+
+    post = Path(__file__).resolve().parents[1] / "cases" / "hard" / "14-git-cheatsheet.md"
+    cards = layout.layout_pages(
+        post.read_text("utf-8"), themes.load(theme), fonts, layout.RenderOptions(split="autoSplit")
+    )
+    last = [p.row.text for p in cards[-1].rows][-2:]
+    assert last == ["记住一句话：push 之前怎么改都行，", "push 之后只用 revert。"]
+
+
 def test_no_runt_fix_costs_a_line_or_breaks_a_word() -> None:
     # the line before is one unbreakable word: nothing can move down
     assert unit_lines("aaaaaaaaaa cc", 10) == ["aaaaaaaaaa ", "cc"]
