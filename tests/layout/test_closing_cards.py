@@ -14,7 +14,13 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.base.placing import place
-from inkcard.layout.pages.short import CLOSING_ROOMY, OPTICAL, is_closing_card, lone_block
+from inkcard.layout.pages.short import (
+    CLOSING_ROOMY,
+    OPTICAL,
+    PLATE_ROOMY,
+    is_closing_card,
+    lone_block,
+)
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
 SLIDE = layout.RenderOptions(width=1600, height=900, split="autoSplit")
@@ -59,6 +65,21 @@ def test_a_last_card_opening_a_block_is_the_close() -> None:
     assert not is_closing_card([opens], 0.3)
 
 
+@pytest.mark.parametrize("name", ["dreamy", "art-deco", "cyberpunk"])
+def test_the_exam_plans_closing_paragraph_and_quote_are_its_close(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """The exam plan's last slide, a paragraph and the closing quote, 46-58 % full, still
+    hung at the top at a threshold of half full (fifth look, 13 sets): under
+    `CLOSING_ROOMY` (0.6) it is the post's close, set at its optical centre."""
+    post = (HARD / "16-exam-plan.md").read_text("utf-8")
+    last = layout.layout_pages(post, themes.load(name), fonts, SLIDE)[-1]
+    assert last.fit is not None and last.rows[0].row.source[0][0] == "Paragraph"
+    height = place([p.row for p in last.rows]).height
+    assert 0.45 < height / last.fit.room < CLOSING_ROOMY
+    assert last.fit.offset == pytest.approx((last.fit.room - height) * OPTICAL, abs=1.0)
+
+
 @pytest.mark.parametrize("name", ["business", "art-deco", "apple-notes"])
 def test_a_callout_alone_on_a_slide_is_set_at_its_middle(fonts: layout.FontBook, name: str) -> None:
     """The git post's warning follows a code block that fills its slide, and the table
@@ -96,7 +117,7 @@ def test_a_lone_block_is_whole_and_no_heading() -> None:
     callout = [_row(("Callout", 2)), _row(("Callout", 2))]
     after = [_row(("Heading", 3))]
     assert lone_block([before, callout, after], 1, 0.4)
-    assert not lone_block([before, callout, after], 1, CLOSING_ROOMY)
+    assert not lone_block([before, callout, after], 1, PLATE_ROOMY)
     assert not lone_block([[_row(("Callout", 2))], callout, after], 1, 0.4)
     assert not lone_block([before, callout, [_row(("Callout", 2))]], 1, 0.4)
     assert not lone_block([before, [_row(("Heading", 2))], after], 1, 0.4)

@@ -49,12 +49,17 @@ COVER_ROOMY = FULL_ENOUGH
 # A last card filled less than this that opens a block of its own is the post's close, set
 # in its optical centre: hung at the top, a heading and two lines (the English post's last
 # section on a slide, 25-45 % full) or a closing paragraph and its tags read as a card left
-# empty, in 59 of 210 slide sets and 47 of 210 portrait sets rated by eye (fourth look).
-CLOSING_ROOMY = 0.5
+# empty, in 59 of 210 slide sets and 47 of 210 portrait sets rated by eye (fourth look); at
+# 0.5 a quote and its closing line, or a paragraph and a quote, 53-58 % full still hung at
+# the top of 25 slide sets (fifth look).
+CLOSING_ROOMY = 0.6
 # The blocks that alone on a later card read as a plate, a statement set in its middle: a
 # panel of their own. A paragraph alone is a section's end carried over (a fault the page
 # breaker weighs), and a heading opens a section where the reader expects it, at the top.
 PLATES = frozenset({"Callout", "Quote", "Table", "CodeBlock", "Cited"})
+# A card before the last set as a plate escapes the zoom ladder's count of cards left half
+# empty (`zoom._sparse`): only one under half full is one, so a zoom that fills it still wins.
+PLATE_ROOMY = 0.5
 # A cover's steps, finer than a short post's: its title's lines rewrap as it grows, and a
 # step too far leaves the card over `FULL` or its title a line longer where the one between
 # fills it.
@@ -150,12 +155,12 @@ def is_closing_card(pages: list[list[Row]], fill: float) -> bool:
 
 def lone_block(pages: list[list[Row]], index: int, fill: float) -> bool:
     """Whether card `index` of `pages` (a later card, `fill` full) holds one whole panel
-    alone (`PLATES`), under `CLOSING_ROOMY` full: a callout whose section's code
+    alone (`PLATES`), under `PLATE_ROOMY` full: a callout whose section's code
     filled the slide before (the git post's warning, alone at 35-42 % on 30 slide sets)
     reads as a statement set in the card's middle, a plate; hung at the top, as a card
     left empty."""
     rows = pages[index]
-    if index == 0 or fill >= CLOSING_ROOMY or not rows or not rows[0].source:
+    if index == 0 or fill >= PLATE_ROOMY or not rows or not rows[0].source:
         return False
     block = rows[0].source[:1]
     if block[0][0] not in PLATES or any(row.source[:1] != block for row in rows):
