@@ -46,6 +46,7 @@ from .cardface import (
 from .cardpage import card_page
 from .covered import cover_of
 from .cues import continuation_cues
+from .language import chrome_for
 from .marks.aigclabel import with_label_room
 from .quality import is_slide
 from .slidetype import (
@@ -104,7 +105,9 @@ def compose(
 ) -> list[Page]:
     """The cards of `doc`, each `card.width` wide; laid out at the virtual size of
     `type_zoom` and drawn zoomed (their `rows` stay in the virtual card's px). With
-    `premade` (autoSplit), the parts of a second share are taken from it (shares.py)."""
+    `premade` (autoSplit), the parts of a second share are taken from it (shares.py). A
+    post that is not Chinese gets the theme's Latin chrome (`locale.for_post`)."""
+    styles = chrome_for(doc, styles)
     own = styles
     styles = _for_slides(styles, card)
     virtual, zoom = _laid_out_as(styles, card)

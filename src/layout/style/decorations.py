@@ -116,6 +116,7 @@ class Label(DecoBase, frozen=True, tag="label"):
     a flourish) that is not read: the contrast rule for text does not hold it."""
 
     text: str = ""
+    text_latin: str = ""  # the label on a post that is not Chinese (`locale.for_post`)
     decorative: bool = False
     size: Length = 16.0
     weight: int = 400

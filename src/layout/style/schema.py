@@ -100,6 +100,7 @@ class Style:
     inset: Inset = 0.0
     outer_background: PaintKnob | None = None  # card: around an inset card (a light grey)
     format: str = "{n}/{total}"
+    format_latin: str = ""  # page_number: `format` on a post that is not Chinese ("" keeps it)
     position: Literal["bottom", "top"] = "bottom"
     # Block vocabulary: list markers and badges, table frames, rules, image frames.
     marker_shape: MarkerShape = "disc"  # a top-level bullet
