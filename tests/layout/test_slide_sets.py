@@ -324,3 +324,21 @@ def test_a_paragraph_a_smaller_zoom_holds_on_one_slide_is_not_split_over_two() -
                 slides.setdefault(placed.row.source[0], set()).add(n)
     assert all(len(found) == 1 for found in slides.values()), slides
     assert not any(measure(page).broken_rules for page in cards)
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "business", "minimal", "typewriter"])
+def test_every_list_of_a_deck_keeps_one_item_gap(theme: str) -> None:
+    """The skincare deck: the 早上 list shares its slide (full), the 晚上 list has one of its
+    own, and spreading that slide set its items twice as far apart as the other list's (41
+    slide sets, fifth look). A list's items grow by one amount over the deck: here none,
+    as the full slide's cannot."""
+    deck = pages((HARD / "12-skincare-routine.md").read_text("utf-8"), theme)
+    gaps: dict[tuple[tuple[str, int], ...], set[float]] = {}
+    for page in deck:
+        rows = [p.row for p in page.rows]
+        for above, row in itertools.pairwise(rows):
+            same = row.source[:1] == above.source[:1] and row.source[:1]
+            if same and row.source[0][0] == "ListBlock" and row.source[:2] != above.source[:2]:
+                gaps.setdefault(row.source[:1], set()).add(round(row.gap, 3))
+    assert len(gaps) >= 2, theme
+    assert len(set().union(*gaps.values())) == 1, gaps

@@ -5,7 +5,8 @@ what follows (a display formula, its legend and a quote) is too tall to join it:
 breaker can do no better, and the slide showed a band under its list 40 % of its height.
 A designer setting a deck spaces a short slide's blocks and items out rather than leave
 its foot empty (vertical justification, the reverse of `squeeze.py`): each gap between two
-blocks, or between two items of one list or quote, grows by the same amount, at most
+blocks, or between two items of one list or quote, grows by the same amount (a list's
+items by one amount over the whole deck, the least any of its list slides takes), at most
 `MAX_GROWTH` of a body line, until the slide is `TARGET` full. Gaps that bind are left as
 they are: under a heading, between a table and its note, a formula and its legend (a row
 that keeps with the next, `Row.keep_with_next`, across blocks). Only slides (wider than
@@ -15,6 +16,7 @@ whose blocks keep the theme's spacing.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ..base.boxes import Row
@@ -38,41 +40,86 @@ def spread_slides(
     pages: list[list[Row]], room: float, body: Style, pitch: float = 0.0
 ) -> list[list[Row]]:
     """`pages` (the rows of each slide, `room` px of content box tall) with every slide
-    before the last but a title card left under `UNDER` full spread (`spread`)."""
+    before the last but a title card left under `UNDER` full spread (`spread`), a list's
+    items by one amount over the deck (`_deck_item_growth`)."""
     if len(pages) < 2:
         return pages
-    out = []
-    for number, rows in enumerate(pages):
-        last = number == len(pages) - 1
-        height = place(rows).height
-        title = number == 0 and is_title_card(pages, height / room)
-        out.append(
-            rows if last or title or height >= UNDER * room else spread(rows, room, body, pitch)
-        )
-    return out
+    spread_here = [_spreads(pages, number, room) for number in range(len(pages))]
+    items = _deck_item_growth(pages, spread_here, room, body, pitch)
+    return [
+        spread(rows, room, body, pitch, items) if here else rows
+        for rows, here in zip(pages, spread_here, strict=True)
+    ]
 
 
-def spread(rows: list[Row], room: float, body: Style, pitch: float = 0.0) -> list[Row]:
+def _spreads(pages: list[list[Row]], number: int, room: float) -> bool:
+    """Whether slide `number` is spread: before the last, no title card, under `UNDER`."""
+    rows = pages[number]
+    height = place(rows).height
+    title = number == 0 and is_title_card(pages, height / room)
+    return number < len(pages) - 1 and not title and height < UNDER * room
+
+
+def _deck_item_growth(
+    pages: list[list[Row]], spread_here: list[bool], room: float, body: Style, pitch: float
+) -> float:
+    """How far a list's item gap grows on every slide of the deck: the least any slide
+    with list items would grow it (0 where one is not spread). A list with a slide of its
+    own spread to twice the item gap of a list that shared its slide, and the deck read
+    uneven (41 slide sets, fifth look)."""
+    growths = [
+        _growth(rows, room, body, pitch) if here else 0.0
+        for rows, here in zip(pages, spread_here, strict=True)
+        if _item_gaps(rows)
+    ]
+    return min(growths, default=math.inf)
+
+
+def spread(
+    rows: list[Row], room: float, body: Style, pitch: float = 0.0, items: float = math.inf
+) -> list[Row]:
     """`rows` with each free gap (`free_gaps`) grown in proportion to its weight (a gap
     under a heading by `UNDER_HEADING` of what the others grow, so the heading stays with
-    what it opens), up to `MAX_GROWTH` body lines, so that they fill `TARGET` of `room`;
+    what it opens), up to `MAX_GROWTH` body lines, so that they fill `TARGET` of `room`,
+    a gap between two items of a list by `items` at most (the deck's one amount);
     unchanged where the weights come to less than `MIN_WEIGHT`;
     with a `pitch` (a theme's ruled lines), by whole pitches, so the text stays on the
     rules."""
-    weights = free_gaps(rows)
-    if sum(weights.values()) < MIN_WEIGHT:
-        return rows
-    slack = TARGET * room - place(rows).height
-    growth = min(MAX_GROWTH * body.size * body.line_height, slack / sum(weights.values()))
+    growth = _growth(rows, room, body, pitch)
     if growth <= 0:
         return rows
+    weights = free_gaps(rows)
+    listed = _item_gaps(rows)
     out = []
     for i, row in enumerate(rows):
         grown = growth * weights.get(i, 0.0)
+        grown = min(grown, items) if i in listed else grown
         if pitch > 0:
             grown = pitch * int(grown / pitch + 1e-6)
         out.append(replace(row, gap=row.gap + grown) if grown > 0 else row)
     return out
+
+
+def _growth(rows: list[Row], room: float, body: Style, pitch: float) -> float:
+    """What a gap of weight 1 grows by to fill `TARGET` of `room`, at most `MAX_GROWTH`
+    body lines; 0 where the weights come to less than `MIN_WEIGHT`."""
+    weights = free_gaps(rows)
+    if sum(weights.values()) < MIN_WEIGHT:
+        return 0.0
+    slack = TARGET * room - place(rows).height
+    return max(0.0, min(MAX_GROWTH * body.size * body.line_height, slack / sum(weights.values())))
+
+
+def _item_gaps(rows: list[Row]) -> set[int]:
+    """The rows that open an item of a list after its first (their gap is the list's)."""
+    return {
+        i
+        for i in range(1, len(rows))
+        if rows[i].source[:1] == rows[i - 1].source[:1]
+        and rows[i].source[:1]
+        and rows[i].source[0][0] == "ListBlock"
+        and rows[i].source[:2] != rows[i - 1].source[:2]
+    }
 
 
 def free_gaps(rows: list[Row]) -> dict[int, float]:
