@@ -45,7 +45,7 @@ def spread_slides(
     if len(pages) < 2:
         return pages
     spread_here = [_spreads(pages, number, room) for number in range(len(pages))]
-    items = _deck_item_growth(pages, spread_here, room, body, pitch)
+    items = _deck_item_growth(pages, spread_here, room, body)
     return [
         spread(rows, room, body, pitch, items) if here else rows
         for rows, here in zip(pages, spread_here, strict=True)
@@ -61,14 +61,14 @@ def _spreads(pages: list[list[Row]], number: int, room: float) -> bool:
 
 
 def _deck_item_growth(
-    pages: list[list[Row]], spread_here: list[bool], room: float, body: Style, pitch: float
+    pages: list[list[Row]], spread_here: list[bool], room: float, body: Style
 ) -> float:
     """How far a list's item gap grows on every slide of the deck: the least any slide
     with list items would grow it (0 where one is not spread). A list with a slide of its
     own spread to twice the item gap of a list that shared its slide, and the deck read
     uneven (41 slide sets, fifth look)."""
     growths = [
-        _growth(rows, room, body, pitch) if here else 0.0
+        _growth(rows, free_gaps(rows), room, body) if here else 0.0
         for rows, here in zip(pages, spread_here, strict=True)
         if _item_gaps(rows)
     ]
@@ -85,10 +85,10 @@ def spread(
     unchanged where the weights come to less than `MIN_WEIGHT`;
     with a `pitch` (a theme's ruled lines), by whole pitches, so the text stays on the
     rules."""
-    growth = _growth(rows, room, body, pitch)
+    weights = free_gaps(rows)
+    growth = _growth(rows, weights, room, body)
     if growth <= 0:
         return rows
-    weights = free_gaps(rows)
     listed = _item_gaps(rows)
     out = []
     for i, row in enumerate(rows):
@@ -100,10 +100,10 @@ def spread(
     return out
 
 
-def _growth(rows: list[Row], room: float, body: Style, pitch: float) -> float:
-    """What a gap of weight 1 grows by to fill `TARGET` of `room`, at most `MAX_GROWTH`
-    body lines; 0 where the weights come to less than `MIN_WEIGHT`."""
-    weights = free_gaps(rows)
+def _growth(rows: list[Row], weights: dict[int, float], room: float, body: Style) -> float:
+    """What a gap of weight 1 (`weights`: the rows' `free_gaps`) grows by to fill `TARGET`
+    of `room`, at most `MAX_GROWTH` body lines; 0 where the weights come to less than
+    `MIN_WEIGHT`."""
     if sum(weights.values()) < MIN_WEIGHT:
         return 0.0
     slack = TARGET * room - place(rows).height
@@ -112,14 +112,17 @@ def _growth(rows: list[Row], room: float, body: Style, pitch: float) -> float:
 
 def _item_gaps(rows: list[Row]) -> set[int]:
     """The rows that open an item of a list after its first (their gap is the list's)."""
-    return {
-        i
-        for i in range(1, len(rows))
-        if rows[i].source[:1] == rows[i - 1].source[:1]
-        and rows[i].source[:1]
-        and rows[i].source[0][0] == "ListBlock"
-        and rows[i].source[:2] != rows[i - 1].source[:2]
-    }
+    return {i for i in range(1, len(rows)) if _opens_item(rows[i], rows[i - 1], ("ListBlock",))}
+
+
+def _in_one(row: Row, above: Row, kinds: tuple[str, ...]) -> bool:
+    """Whether `row` and `above` are of one top-level block, of a kind in `kinds`."""
+    return bool(row.source) and row.source[:1] == above.source[:1] and row.source[0][0] in kinds
+
+
+def _opens_item(row: Row, above: Row, kinds: tuple[str, ...]) -> bool:
+    """Whether `row` opens an item (or a paragraph) of the block of `kinds` `above` is in."""
+    return _in_one(row, above, kinds) and row.source[:2] != above.source[:2]
 
 
 def free_gaps(rows: list[Row]) -> dict[int, float]:
@@ -132,9 +135,8 @@ def free_gaps(rows: list[Row]) -> dict[int, float]:
         row, above = rows[i], rows[i - 1]
         if not row.source or not above.source or row.header is not None:
             continue
-        same = row.source[:1] == above.source[:1] and row.source[0][0] in SPACED
-        opens_item = same and row.source[:2] != above.source[:2]
-        if opens_item or (row.gap > 0 and not above.keep_with_next):
+        same = _in_one(row, above, SPACED)
+        if _opens_item(row, above, SPACED) or (row.gap > 0 and not above.keep_with_next):
             free[i] = 1.0
         elif row.gap > 0 and above.source[-1][0] == "Heading" and not same:
             free[i] = UNDER_HEADING
