@@ -238,6 +238,23 @@ def test_a_heading_breaks_between_clauses_not_inside_a_compound(width: int, font
     assert split == []
 
 
+# A number spaced before a measure word opens a phrase (fifth look: 冲刺 / 计划 in 7
+# theme-modes at 440 px, 燃脂 / 训练 in traditional-chinese at 1080: "英语 60" was held as a
+# numbered name, 系统 1, so the title's first piece ran to 计划 and broke inside it).
+QUANTITIES = {
+    "# 考研英语 60 天冲刺计划（附时间表）": ("冲刺计划", "考研英语"),
+    "# 在家 20 分钟燃脂训练｜零器械也能练出马甲线🔥": ("燃脂训练", "零器械"),
+}
+
+
+@pytest.mark.parametrize("width", (440, 500, 1080))
+def test_a_title_breaks_before_a_quantity_not_inside_the_phrase_after_it(width: int, fonts) -> None:
+    """At 360 px traditional-chinese's spaced title holds five characters a line: there
+    every set of four lines parts a phrase, so the rated sizes only."""
+    split = _phrases_parted(QUANTITIES, width, fonts, ("—",), "a dash opens a line")
+    assert split == []
+
+
 @pytest.mark.parametrize("width", (440, 1080))
 def test_a_heading_keeps_more_phrases_whole_where_its_lines_allow(width: int, fonts) -> None:
     """Where the line is too narrow for a phrase, or breaking between clauses only would

@@ -131,7 +131,8 @@ def test_a_number_keeps_the_chinese_character_after_it(box_fonts) -> None:
 
 def test_a_numbered_name_and_a_time_stay_whole(box_fonts) -> None:
     """系统 1 (a word and the digit spaced after it: 14 theme-modes of the reading notes
-    parted "系统 / 1") and 9 a.m. ("By 9 / a.m.") hold; a year (2026 年) breaks as before."""
+    parted "系统 / 1") and 9 a.m. ("By 9 / a.m.") hold; a year (2026 年) breaks as before,
+    and so does a number spaced before a measure word (英语 / 60 天), but for 第 3 天."""
     lines = texts_of("中" * 22 + "系统 1 快", box_fonts)
     assert not any(line.rstrip().endswith("系统") for line in lines), lines
     lines = texts_of("aaaa bbbb cccc dddd eee 9 a.m. my", box_fonts)
@@ -140,6 +141,8 @@ def test_a_numbered_name_and_a_time_stay_whole(box_fonts) -> None:
         ("系统 1 快", 2, True),
         ("By 9 a.m. my", 4, True),
         ("从 2026 年", 1, False),
+        ("英语 60 天冲刺", 2, False),  # a quantity opens the phrase after it
+        ("第 3 天", 1, True),  # an ordinal, whatever follows
     ):
         texts = list(text)
         allowed = opportunities(texts, [False] * len(texts))

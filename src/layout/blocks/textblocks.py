@@ -11,6 +11,7 @@ the width, solid or dashed, perhaps cut around an ornament in its middle.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 
 import regex
@@ -22,7 +23,7 @@ from ..style.schema import Style
 from ..style.spanstyle import Span
 from ..text.breakpoints import measure_widths
 from ..text.formula.mathtex import DISPLAY_SCALE
-from ..text.linebreak import PAUSES
+from ..text.linebreak import OPENING, PAUSES
 from .figures import figure_floor, on_a_slide
 from .marks import ORNAMENT_GAP, rule_segments
 from .parts import Ctx, Layouter, Part, keep_ends_together, line_row
@@ -103,9 +104,10 @@ def fitted_to_lines(
 ) -> Style:
     """The title's style (`role` h1), set up to `TITLE_STEPS` smaller where its lines are
     `TITLE_LINES` or more and the smaller type saves one whose lines each end at a pause
-    (a clause's colon, a bar): a designer shrinks a display title a little rather than let
-    it run to a third line, but not into a line that ends on a small word (THE QUIET POWER
-    OF / BEING MISUNDERSTOOD) or inside a phrase (Mornings Back: 6 / Habits)."""
+    (a clause's colon, a bar, before an aside: `_at_pauses`): a designer shrinks a display
+    title a little rather than let it run to a third line, but not into a line that ends
+    on a small word (THE QUIET POWER OF / BEING MISUNDERSTOOD) or inside a phrase
+    (Mornings Back: 6 / Habits)."""
     if role != "h1":
         return style
     count = len(flow.text_lines(inlines, style, ctx, heading=True))
@@ -114,9 +116,18 @@ def fitted_to_lines(
     for step in TITLE_STEPS:
         smaller = replace(style, size=style.size * step, letter_spacing=style.letter_spacing * step)
         lines = flow.text_lines(inlines, smaller, ctx, heading=True)
-        if len(lines) < count and all(line.text.rstrip()[-1:] in PAUSES for line in lines[:-1]):
+        if len(lines) < count and _at_pauses([line.text for line in lines]):
             return smaller
     return style
+
+
+def _at_pauses(lines: list[str]) -> bool:
+    """Whether each line but the last ends at a pause: on a mark of `PAUSES`, or before an
+    aside the next line opens (考研英语 60 天冲刺计划 / （附时间表）)."""
+    return all(
+        line.rstrip()[-1:] in PAUSES or after.lstrip()[:1] in OPENING
+        for line, after in itertools.pairwise(lines)
+    )
 
 
 def _words_only(rows: list[Row], prefix: str, suffix: str) -> list[Row]:

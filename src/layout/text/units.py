@@ -9,7 +9,7 @@ A browser would break inside each of these; a designer moves the whole unit to t
 - a closing attribution: `——查理·芒格`, `— Steve Jobs` at a paragraph's end (the break goes
   before the dash, not after it nor inside the name);
 - a numbered name: `系统 1`, `第 3` (a Chinese word and the one or two digits spaced after
-  it), and a time: `9 a.m.`, `11 p.m.`.
+  it, but not a quantity: `英语 60 天` may break before 60), and a time: `9 a.m.`, `11 p.m.`.
 
 Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
 would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
@@ -123,6 +123,13 @@ def _source(after: list[str]) -> bool:
 
 NUMBER_LABEL = 2  # digits: 系统 1, 第 12; a longer number (2026 年) is a quantity, not a label
 _TIMES = ("a.m.", "p.m.")
+# Measure words: a number spaced before one is a quantity opening the phrase after it (英语 /
+# 60 天冲刺计划, 在家 / 20 分钟燃脂训练), not a label of the word before it; held to that word,
+# it made 考研英语 60 天冲刺计划 one piece of a title, which then broke inside 冲刺 / 计划
+# (seven theme-modes at 440x586). After 第 the number is an ordinal all the same (第 3 天).
+_MEASURES = frozenset(
+    "年月日天周晚夜岁秒分时小个篇本次条种步招件位名道张页章节课期集轮组套首块元万亿千百斤克米"
+)
 
 
 def _numbered(texts: list[str]) -> list[tuple[int, int]]:
@@ -134,11 +141,22 @@ def _numbered(texts: list[str]) -> list[tuple[int, int]]:
             continue
         digits = _digits_from(texts, i + 1)
         if digits and is_han(texts[i - 1][-1:]) and len(digits) <= NUMBER_LABEL:
-            if i + 1 + len(digits) == len(texts) or not texts[i + 1 + len(digits)].isalnum():
+            after = i + 1 + len(digits)
+            if after < len(texts) and texts[after].isalnum():
+                continue
+            if texts[i - 1] == "第" or not _counts(texts, after):
                 spans.append((i - 1, i + 1))
         elif texts[i - 1].isdigit() and "".join(texts[i + 1 : i + 5]).lower() in _TIMES:
             spans.append((i - 1, i + 1))
     return spans
+
+
+def _counts(texts: list[str], after: int) -> bool:
+    """Whether a measure word follows a number ending before cluster `after`, at most a
+    space between (60 天, 3个)."""
+    if after < len(texts) and texts[after] == " ":
+        after += 1
+    return after < len(texts) and texts[after] in _MEASURES
 
 
 def _digits_from(texts: list[str], start: int) -> str:

@@ -187,13 +187,14 @@ MAX_ASIDE = 12
 _ASIDES = {"（": "）", "(": ")", "「": "」", "『": "』", "【": "】", "《": "》", "“": "”"}
 
 
-def compound_edges(text: str, *, past_counts: bool = False) -> set[int]:
+def compound_edges(text: str, *, past_counts: bool = False, past_spans: bool = False) -> set[int]:
     """The offsets in `text` between two Chinese words of one phrase: every boundary
     between two Han characters but after 的, before a word that opens a clause
-    (`clause_starts`) and, with `past_counts`, after a count (写一个 / 并发爬虫);
-    and every offset inside a short bracketed aside. A reader takes 并发爬虫, 第一年复盘,
-    独立开发者, 能不能赚钱 as one phrase though the segmenter cuts them into words; a heading
-    breaks there only when a phrase is wider than its line."""
+    (`clause_starts`), with `past_counts` after a count (写一个 / 并发爬虫) and with
+    `past_spans` after a span of time (20 分钟 / 燃脂训练); and every offset inside a short
+    bracketed aside. A reader takes 并发爬虫, 第一年复盘, 独立开发者, 能不能赚钱 as one phrase
+    though the segmenter cuts them into words; a heading breaks there only when a phrase is
+    wider than its line."""
     edges = _inside_asides(text)
     starts = clause_starts(text)
     words = _words(text)
@@ -204,8 +205,25 @@ def compound_edges(text: str, *, past_counts: bool = False) -> set[int]:
             continue
         if word == "的" or offset in starts or (past_counts and _is_count(word)):
             continue
+        if past_spans and _ends_span(words, k):
+            continue
         edges.add(offset)
     return edges
+
+
+# Words that name a span of time after a number, besides the one-character `_TIME_UNITS`
+_SPAN_WORDS = frozenset(["分钟", "小时", "星期", "个月", "礼拜"])
+
+
+def _ends_span(words: tuple[str, ...], k: int) -> bool:
+    """Whether word `k` ends a span of time: 三天, 第一年, or 60 天 and 20 分钟 (the number
+    a word of its own before it, a space between)."""
+    word = words[k]
+    if word in _SPAN_WORDS or (len(word) == 1 and word in _TIME_UNITS):
+        before = [w for w in words[:k] if w.strip()]
+        return bool(before) and _is_numeral(before[-1].removeprefix("第"))
+    body = word.removeprefix("第")[:-1]
+    return bool(body) and _is_numeral(body) and word[-1] in _TIME_UNITS
 
 
 def clause_starts(text: str) -> set[int]:

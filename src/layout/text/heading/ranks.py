@@ -37,6 +37,7 @@ from ..words import (
     held_edges,
     is_japanese,
 )
+from .demerits import least_costly, opens_on_a_dash
 
 # A heading broken only between clauses keeps its lines this share of the longest or more
 # (从零到一：一个独立开发者的 / 第一年复盘 / （收入、踩坑与心态）, 0.38), else it breaks
@@ -63,7 +64,9 @@ def heading_breaks(
     (2026年我读完 / 的12本书：每 / 一本都改变了我). A small English word ends a line only
     where that spares the heading a lone last word (`_lone_last`). An English or Japanese
     heading breaks at the clause ends its lines would run past, where that costs at most a
-    line (`_at_clause_ends`)."""
+    line (`_at_clause_ends`). Where only the word ranks set a heading in as few lines and
+    their balanced lines part a compound, the cheapest set of as many lines is taken
+    (`_least_parted`)."""
     return _at_clause_ends(texts, widths, _chosen(texts, widths, allowed, width), width)
 
 
@@ -101,7 +104,36 @@ def _ranked(
         if _even(texts, widths, by_clauses, width):
             return by_clauses
     words = _ranks(texts, allowed, 0, small_words=small_words)
-    return by_words or _fitted(texts, widths, words, width)[0]
+    kept = by_words or _fitted(texts, widths, words, width)[0]
+    ladder = list(_ranks(texts, allowed, small_words=small_words))
+    return _least_parted(texts, widths, kept, ladder, width)
+
+
+# `_ranks` ends on the word ranks: `keep_words` of the held opportunities, of those glued to
+# small words, of all, of all without phrases. The first is the loosest a heading's
+# cheapest set chooses from (`_least_parted`): names and small words still held.
+WORDS_FROM_END = 4
+
+
+def _least_parted(
+    texts: list[str], widths: list[float], kept: list[int], ladder: list[list[int]], width: float
+) -> list[int]:
+    """`kept` (a word rank's opportunities, where no stricter rank set the heading in as few
+    lines), where its balanced lines part a compound, narrowed to the cheapest set of as
+    many lines (`demerits.least_costly`): each break costs its rank on `ladder`, more
+    inside a compound or before a dash. Balanced alone, every word break was alike to it:
+    在家 20 分钟燃脂 / 训练｜零器械也能练出 / 马甲线 where 在家 20 分钟 / 燃脂训练｜零器械 /
+    也能练出马甲线 parts no compound (fairytale at 440 px)."""
+    spans = partial(compound_edges, past_counts=True, past_spans=True)
+    inside = _set_at(texts, [ALLOWED] * len(texts), spans, lambda i, kind: NEVER)
+    parted = [kind == NEVER or opens_on_a_dash(texts, i) for i, kind in enumerate(inside)]
+    ranks = [
+        next((r for r, rank in enumerate(ladder) if rank[i] != NEVER), len(ladder))
+        for i in range(len(texts))
+    ]
+    words = ladder[-WORDS_FROM_END]  # any break between words is a candidate, at its cost
+    candidates = [a if a != NEVER else b for a, b in zip(kept, words, strict=True)]
+    return least_costly(texts, widths, (kept, candidates), (ranks, parted), (width, CLAUSE_SHARE))
 
 
 # A quoted phrase up to this many characters is one unit of a heading's word ranks

@@ -1,0 +1,103 @@
+"""A heading's word breaks with their costs → the cheapest set of as many lines.
+
+Where only the word ranks set a heading in as few lines (`ranks`), balancing alone takes any
+word break alike; here each break costs its rank on the ladder, more where it parts a
+compound or opens a line on a dash, squared as TeX squares its demerits (one bad break
+weighs more than two mild ones), and of the sets of lines that cost the same the most even
+is kept. May import: `layout.text` (`linebreak`, `opportunities`).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..linebreak import BALANCE_MAX_LINES, balance_lines, break_lines
+from ..opportunities import HANGING, MANDATORY, NEVER
+
+# A break costs this many ranks more where it parts a compound a reader takes as one (燃脂 /
+# 训练: `words.compound_edges`) or opens a line on a dash
+INSIDE_COMPOUND = 3
+_LINE_OPENERS = frozenset("—–·")
+
+
+def opens_on_a_dash(texts: list[str], i: int) -> bool:
+    """Whether a break after cluster `i` opens a line on a dash or a middle dot (——不是因为,
+    "— 逆向思考", ·芒格): as costly as a compound parted."""
+    return i + 1 < len(texts) and texts[i + 1][:1] in _LINE_OPENERS
+
+
+def least_costly(
+    texts: list[str],
+    widths: list[float],
+    opportunities: tuple[list[int], list[int]],
+    breaks: tuple[list[int], list[bool]],
+    measure: tuple[float, float],
+) -> list[int]:
+    """Of `opportunities` (kept: where the heading breaks now; candidates: every word
+    break), kept, or where its balanced lines part a compound, the candidates narrowed to
+    the cheapest set of as many lines, when that costs less. `breaks`: each break's rank on
+    the ladder, and whether it parts a compound (or opens a line on a dash); `measure`: the
+    line's width, and the least share of it a line may take."""
+    kept, candidates = opportunities
+    ranks, parted = breaks
+    width, least = measure
+    balanced = balance_lines(texts, widths, kept, width)
+    now = [line.end - 1 for line in balanced[:-1]]
+    if not 2 <= len(balanced) <= BALANCE_MAX_LINES or not any(parted[i] for i in now):
+        return kept
+    costs = [
+        (rank + (INSIDE_COMPOUND if part else 0)) ** 2
+        for rank, part in zip(ranks, parted, strict=True)
+    ]
+    chosen = _cheapest(texts, widths, candidates, costs, len(balanced), (width, least))
+    if chosen is None or sum(costs[i] for i in chosen) >= sum(costs[i] for i in now):
+        return kept
+    narrowed = [k if i in chosen or k == MANDATORY else NEVER for i, k in enumerate(candidates)]
+    lines = break_lines(texts, widths, narrowed, width)
+    return narrowed if len(lines) == len(balanced) else kept
+
+
+def _cheapest(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    costs: list[int],
+    count: int,
+    measure: tuple[float, float],
+) -> set[int] | None:
+    """The breaks (cluster indices) of the `count` lines, each fitting the width and at
+    least the least share of it (`measure`), whose breaks cost least (`costs`), then whose
+    lines leave the least squared room; None when no such set is left (a line too short).
+    A search over line ends, line by line (a heading is short: at most a few hundred
+    clusters' pairs a line)."""
+    n = len(texts)
+    width, least = measure
+    ends = [i + 1 for i in range(n - 1) if allowed[i] != NEVER] + [n]
+    before = list(itertools.accumulate(widths, initial=0.0))  # width of clusters [0, i)
+    # best[e]: for lines covering [0, e), the least (cost, room) and the breaks it takes
+    best: dict[int, tuple[tuple[float, float], tuple[int, ...]]] = {0: ((0.0, 0.0), ())}
+    for _ in range(count):
+        step: dict[int, tuple[tuple[float, float], tuple[int, ...]]] = {}
+        for start, ((cost, room), breaks) in best.items():
+            for end in ends:
+                if end <= start:
+                    continue
+                line = before[_trimmed(texts, start, end)] - before[start]
+                if line > width:
+                    break  # wider lines only, further on
+                if line >= least * width:
+                    paid = cost + (costs[end - 1] if end < n else 0)
+                    total = ((paid, room + (1 - line / width) ** 2), (*breaks, end - 1))
+                    if end not in step or total[0] < step[end][0]:
+                        step[end] = total
+                if allowed[end - 1] == MANDATORY:
+                    break  # a hard break ends this line, not a later one
+        best = step
+    return set(best[n][1][:-1]) if n in best else None
+
+
+def _trimmed(texts: list[str], start: int, end: int) -> int:
+    """The end of the line [start, end) less its trailing spaces, which hang."""
+    while end > start and texts[end - 1] in HANGING:
+        end -= 1
+    return end
