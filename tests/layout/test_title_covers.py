@@ -248,3 +248,16 @@ def test_a_title_takes_smaller_type_rather_than_a_third_line(fonts: layout.FontB
     title = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Heading"]
     assert title == ["HOW I GOT MY MORNINGS BACK:", "6 HABITS THAT STUCK"]
     assert not any(p.row.source[0][0] == "Paragraph" for p in second.rows[:1])
+
+
+@pytest.mark.parametrize("name", ["pop-art", "cyberpunk"])
+def test_a_title_takes_smaller_type_to_end_a_line_before_its_aside(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """考研英语 / 60 天冲刺计划 / （附时间表） at 440 px in pop-art's and cyberpunk's wide title
+    faces: up to 10 % smaller, the title is two lines, the first ending before the aside
+    the second opens (a line before an aside ends at a pause, `textblocks._at_pauses`)."""
+    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
+    title = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Heading"]
+    assert title == ["考研英语 60 天冲刺计划", "（附时间表）"]
