@@ -190,11 +190,11 @@ _ASIDES = {"（": "）", "(": ")", "「": "」", "『": "』", "【": "】", "�
 def compound_edges(text: str, *, past_counts: bool = False, past_spans: bool = False) -> set[int]:
     """The offsets in `text` between two Chinese words of one phrase: every boundary
     between two Han characters but after 的, before a word that opens a clause
-    (`clause_starts`), with `past_counts` after a count (写一个 / 并发爬虫) and with
-    `past_spans` after a span of time (20 分钟 / 燃脂训练); and every offset inside a short
-    bracketed aside. A reader takes 并发爬虫, 第一年复盘, 独立开发者, 能不能赚钱 as one phrase
-    though the segmenter cuts them into words; a heading breaks there only when a phrase is
-    wider than its line."""
+    (`clause_starts`, after a book title's localiser too), with `past_counts` after a
+    count (写一个 / 并发爬虫) and with `past_spans` after a span of time (20 分钟 /
+    燃脂训练); and every offset inside a short bracketed aside. A reader takes 并发爬虫,
+    第一年复盘, 独立开发者, 能不能赚钱 as one phrase though the segmenter cuts them into
+    words; a heading breaks there only when a phrase is wider than its line."""
     edges = _inside_asides(text)
     starts = clause_starts(text)
     words = _words(text)
@@ -228,8 +228,10 @@ def _ends_span(words: tuple[str, ...], k: int) -> bool:
 
 def clause_starts(text: str) -> set[int]:
     """The offsets in `text` before a word that opens a clause or a predicate
-    (`_CLAUSE_OPENERS`: 基金定投 / 到底能不能赚钱), but after a word it leans on (不是因为)."""
-    starts: set[int] = set()
+    (`_CLAUSE_OPENERS`: 基金定投 / 到底能不能赚钱), but after a word it leans on (不是因为);
+    and after a localiser that closes a book title or a quote, the phrase it ends
+    (《思考，快与慢》里 / 最有用的 5 个概念: `_localised`)."""
+    starts = {at + 1 for at in _localised(text)}
     words = _words(text)
     offset = 0
     for k, word in enumerate(words[:-1]):
