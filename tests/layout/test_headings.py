@@ -245,9 +245,8 @@ QUANTITIES = {
     "# 考研英语 60 天冲刺计划（附时间表）": ("冲刺计划", "考研英语"),
     "# 在家 20 分钟燃脂训练｜零器械也能练出马甲线🔥": ("燃脂训练", "零器械"),
     # a book title's localiser ends a phrase (…里 / 最有用的 5 个概念): 里最 / 有用的 in 8
-    # theme-modes before. (Left: traditional-chinese at 440 px and nature at 500 break
-    # after 的, …里最有用的 / 5 个概念, and the first parts the book title: 《思考，快与 / 慢》.)
-    "# 读书笔记｜《思考，快与慢》里最有用的 5 个概念": ("最有用的",),
+    # theme-modes before
+    "# 读书笔记｜《思考，快与慢》里最有用的 5 个概念": ("最有用的", "快与慢"),
 }
 
 
@@ -538,3 +537,32 @@ def test_a_japanese_title_breaks_after_its_colon_not_inside_a_phrase(width: int,
         if len(lines) > 1 and any(line.endswith("地元の") for line in lines):
             parted.append((theme_mode, lines))
     assert parted == []
+
+
+@pytest.mark.parametrize(
+    ("heading", "line", "theme_mode"),
+    [
+        (
+            "# 从零到一：一个独立开发者的第一年复盘（收入、踩坑与心态）",
+            "（收入、踩坑与心态）",
+            (name, ""),
+        )
+        for name in ("brandC", "cyberpunk", "nature")
+    ]
+    + [
+        (
+            "# 读书笔记｜《思考，快与慢》里最有用的 5 个概念",
+            "《思考，快与慢》",
+            ("traditional-chinese", ""),
+        )
+    ],
+)
+def test_a_bracket_at_a_line_edge_is_measured_as_set(
+    heading: str, line: str, theme_mode: tuple[str, str], fonts
+) -> None:
+    """A full-width bracket that opens or ends a line gives up its blank half; the ranks
+    measured a bracketed piece whole, took it for wider than the line that holds it and
+    broke inside it: 第一年复盘（收入、 / 踩坑与心态） in seven theme-modes at 440 px,
+    《思考，快与 / 慢》 in traditional-chinese. Measured as set, each is a line of its own."""
+    lines = [row.text.strip() for row in heading_rows(heading, theme_mode, 440, fonts)]
+    assert line in lines, lines

@@ -15,6 +15,7 @@ from ..base.fonts import FontBook
 from ..style.spanstyle import Span
 from .clusters import Cluster
 from .heading import heading_breaks
+from .linebreak import NO_EDGES, Edges
 from .opportunities import (
     ALLOWED,
     CELL_CODE,
@@ -61,10 +62,19 @@ def line_breaks(
     if heading:
         allowed = glue_emoji(texts, _bold_terms(clusters, allowed, DISPLAY_TERM, han=False))
         if sum(widths) > width:  # it wraps: between phrases, else between words
-            allowed = heading_breaks(texts, widths, allowed, width)
+            allowed = heading_breaks(texts, widths, allowed, width, _edges(clusters))
     elif prose:
         allowed = _hyphenated(clusters, _bold_terms(clusters, allowed), width)
     return allowed
+
+
+def _edges(clusters: list[Cluster]) -> list[Edges]:
+    """What each cluster gives up at a line's edge (a full-width mark's blank half), as
+    the heading's lines are set (`inline.layout_text`; a heading takes no hyphen)."""
+    return [
+        Edges(c.trim_start, c.trim_end) if c.trim_start or c.trim_end else NO_EDGES
+        for c in clusters
+    ]
 
 
 def _allowed(clusters: list[Cluster], keep: int) -> list[int]:

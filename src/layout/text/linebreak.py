@@ -466,13 +466,26 @@ def _bracket_depths(texts: list[str]) -> list[int]:
     return depths
 
 
-def widest_piece(texts: list[str], widths: list[float], allowed: list[int]) -> float:
+def widest_piece(
+    texts: list[str], widths: list[float], allowed: list[int], edges: list[Edges] | None = None
+) -> float:
     """The widest run of clusters between break opportunities, without the spaces that
-    hang at its end (a space inside a glued run counts)."""
+    hang at its end (a space inside a glued run counts); with `edges`, each run as a line
+    of its own sets it (a full-width bracket at either end without its blank half)."""
     widest = piece = trailing = 0.0
-    for text, width, brk in zip(texts, widths, allowed, strict=True):
+    first, last = 0, -1  # the run's first cluster, and its last that does not hang
+    for i, (text, width, brk) in enumerate(zip(texts, widths, allowed, strict=True)):
         piece += width
         trailing = trailing + width if text in HANGING else 0.0
+        last = last if text in HANGING else i
         if brk != NEVER:
-            widest, piece, trailing = max(widest, piece - trailing), 0.0, 0.0
-    return max(widest, piece - trailing)
+            widest = max(widest, piece - trailing - edge_trims(edges, first, last))
+            piece, trailing, first, last = 0.0, 0.0, i + 1, i
+    return max(widest, piece - trailing - edge_trims(edges, first, last))
+
+
+def edge_trims(edges: list[Edges] | None, first: int, last: int) -> float:
+    """What a line from cluster `first` to `last` gives up at its two edges."""
+    if edges is None or last < first:
+        return 0.0
+    return edges[first].start + (edges[last].end if last > first else 0.0)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import itertools
 
-from ..linebreak import BALANCE_MAX_LINES, balance_lines, break_lines
+from ..linebreak import BALANCE_MAX_LINES, edge_trims
 from ..opportunities import HANGING, MANDATORY, NEVER
+from .setting import Setting
 
 # A break costs this many ranks more where it parts a compound a reader takes as one (燃脂 /
 # 训练: `words.compound_edges`) or opens a line on a dash
@@ -27,21 +28,19 @@ def opens_on_a_dash(texts: list[str], i: int) -> bool:
 
 
 def least_costly(
-    texts: list[str],
-    widths: list[float],
+    s: Setting,
     opportunities: tuple[list[int], list[int]],
     breaks: tuple[list[int], list[bool]],
-    measure: tuple[float, float],
+    least: float,
 ) -> list[int]:
     """Of `opportunities` (kept: where the heading breaks now; candidates: every word
     break), kept, or where its balanced lines part a compound, the candidates narrowed to
     the cheapest set of as many lines, when that costs less. `breaks`: each break's rank on
-    the ladder, and whether it parts a compound (or opens a line on a dash); `measure`: the
-    line's width, and the least share of it a line may take."""
+    the ladder, and whether it parts a compound (or opens a line on a dash); `least`: the
+    least share of the line's width a line may take."""
     kept, candidates = opportunities
     ranks, parted = breaks
-    width, least = measure
-    balanced = balance_lines(texts, widths, kept, width)
+    balanced = s.balanced(kept)
     now = [line.end - 1 for line in balanced[:-1]]
     if not 2 <= len(balanced) <= BALANCE_MAX_LINES or not any(parted[i] for i in now):
         return kept
@@ -49,31 +48,24 @@ def least_costly(
         (rank + (INSIDE_COMPOUND if part else 0)) ** 2
         for rank, part in zip(ranks, parted, strict=True)
     ]
-    chosen = _cheapest(texts, widths, candidates, costs, len(balanced), (width, least))
+    chosen = _cheapest(s, candidates, costs, len(balanced), least)
     if chosen is None or sum(costs[i] for i in chosen) >= sum(costs[i] for i in now):
         return kept
     narrowed = [k if i in chosen or k == MANDATORY else NEVER for i, k in enumerate(candidates)]
-    lines = break_lines(texts, widths, narrowed, width)
-    return narrowed if len(lines) == len(balanced) else kept
+    return narrowed if len(s.lines(narrowed)) == len(balanced) else kept
 
 
 def _cheapest(
-    texts: list[str],
-    widths: list[float],
-    allowed: list[int],
-    costs: list[int],
-    count: int,
-    measure: tuple[float, float],
+    s: Setting, allowed: list[int], costs: list[int], count: int, least: float
 ) -> set[int] | None:
-    """The breaks (cluster indices) of the `count` lines, each fitting the width and at
-    least the least share of it (`measure`), whose breaks cost least (`costs`), then whose
+    """The breaks (cluster indices) of the `count` lines, each fitting the line and at
+    least the `least` share of it, whose breaks cost least (`costs`), then whose
     lines leave the least squared room; None when no such set is left (a line too short).
     A search over line ends, line by line (a heading is short: at most a few hundred
     clusters' pairs a line)."""
-    n = len(texts)
-    width, least = measure
+    texts, width, n = s.texts, s.width, len(s.texts)
     ends = [i + 1 for i in range(n - 1) if allowed[i] != NEVER] + [n]
-    before = list(itertools.accumulate(widths, initial=0.0))  # width of clusters [0, i)
+    before = list(itertools.accumulate(s.widths, initial=0.0))  # width of clusters [0, i)
     # best[e]: for lines covering [0, e), the least (cost, room) and the breaks it takes
     best: dict[int, tuple[tuple[float, float], tuple[int, ...]]] = {0: ((0.0, 0.0), ())}
     for _ in range(count):
@@ -82,7 +74,8 @@ def _cheapest(
             for end in ends:
                 if end <= start:
                     continue
-                line = before[_trimmed(texts, start, end)] - before[start]
+                last = _trimmed(texts, start, end)
+                line = before[last] - before[start] - edge_trims(s.edges, start, last - 1)
                 if line > width:
                     break  # wider lines only, further on
                 if line >= least * width:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from ..linebreak import balance_lines, break_lines, widest_piece
+from ..linebreak import Edges
 from ..opportunities import (
     ALLOWED,
     MANDATORY,
@@ -38,6 +38,7 @@ from ..words import (
     is_japanese,
 )
 from .demerits import least_costly, opens_on_a_dash
+from .setting import Setting
 
 # A heading broken only between clauses keeps its lines this share of the longest or more
 # (从零到一：一个独立开发者的 / 第一年复盘 / （收入、踩坑与心态）, 0.38), else it breaks
@@ -46,7 +47,11 @@ CLAUSE_SHARE = 0.35
 
 
 def heading_breaks(
-    texts: list[str], widths: list[float], allowed: list[int], width: float
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    width: float,
+    edges: list[Edges] | None = None,
 ) -> list[int]:
     """The opportunities of a heading wider than `width` (`allowed`, UAX #14 with units
     held), ranked as a reader parses it: first between clauses only, never inside a
@@ -66,47 +71,48 @@ def heading_breaks(
     heading breaks at the clause ends its lines would run past, where that costs at most a
     line (`_at_clause_ends`). Where only the word ranks set a heading in as few lines and
     their balanced lines part a compound, the cheapest set of as many lines is taken
-    (`_least_parted`)."""
-    return _at_clause_ends(texts, widths, _chosen(texts, widths, allowed, width), width)
+    (`_least_parted`). Lines are measured as they are set, a full-width bracket at a
+    line's edge without its blank half (`edges`, `setting.Setting`)."""
+    setting = Setting(texts, widths, edges, width)
+    return _at_clause_ends(setting, _chosen(setting, allowed))
 
 
-def _chosen(texts: list[str], widths: list[float], allowed: list[int], width: float) -> list[int]:
-    kept = _ranked(texts, widths, allowed, width, small_words=True)
-    if not _lone_last(texts, widths, kept, width):
+def _chosen(s: Setting, allowed: list[int]) -> list[int]:
+    kept = _ranked(s, allowed, small_words=True)
+    if not _lone_last(s, kept):
         return kept
     # a small English word held to the next line left one word on the last ("Five habits
     # for a focused / morning"): let it end a line where that sets fewer lines, or two
     # lines still ("Five habits for a / focused morning"), and no lone word. A taller
     # stack keeps its hold: there a lone last word is one short line of several, where a
     # line ending on "a" would be a second fault ("How we run a / 10-minute / …").
-    freed = _ranked(texts, widths, allowed, width, small_words=False)
-    lines, now = _count(texts, widths, freed, width), _count(texts, widths, kept, width)
+    freed = _ranked(s, allowed, small_words=False)
+    lines, now = _count(s, freed), _count(s, kept)
     better = lines < now or lines == now == 2
-    return freed if better and not _lone_last(texts, widths, freed, width) else kept
+    return freed if better and not _lone_last(s, freed) else kept
 
 
-def _ranked(
-    texts: list[str], widths: list[float], allowed: list[int], width: float, *, small_words: bool
-) -> list[int]:
+def _ranked(s: Setting, allowed: list[int], *, small_words: bool) -> list[int]:
     """`heading_breaks`' ranks tried in turn, with `small_words` held to the next word."""
+    texts = s.texts
     by_words: list[int] | None = None  # the word ranks' breaks, made only when asked for
     # between clauses, then past a count too; an English heading has one phrase rank (the
     # second would be the same one, fitted again)
     counts = (CLAUSE_RANKS, CLAUSE_RANKS - 1) if has_han("".join(texts)) else (CLAUSE_RANKS,)
     for clauses in counts:
         ranks = _ranks(texts, allowed, clauses, small_words=small_words)
-        by_clauses, opened = _fitted(texts, widths, ranks, width)
+        by_clauses, opened = _fitted(s, ranks)
         if opened:  # a phrase too wide for the line breaks inside anyway: no line more
             words = _ranks(texts, allowed, 0, small_words=small_words)
-            by_words = by_words or _fitted(texts, widths, words, width)[0]
-            if _count(texts, widths, by_clauses, width) > _count(texts, widths, by_words, width):
+            by_words = by_words or _fitted(s, words)[0]
+            if _count(s, by_clauses) > _count(s, by_words):
                 continue
-        if _even(texts, widths, by_clauses, width):
+        if _even(s, by_clauses):
             return by_clauses
     words = _ranks(texts, allowed, 0, small_words=small_words)
-    kept = by_words or _fitted(texts, widths, words, width)[0]
+    kept = by_words or _fitted(s, words)[0]
     ladder = list(_ranks(texts, allowed, small_words=small_words))
-    return _least_parted(texts, widths, kept, ladder, width)
+    return _least_parted(s, kept, ladder)
 
 
 # `_ranks` ends on the word ranks: `keep_words` of the held opportunities, of those glued to
@@ -115,15 +121,14 @@ def _ranked(
 WORDS_FROM_END = 4
 
 
-def _least_parted(
-    texts: list[str], widths: list[float], kept: list[int], ladder: list[list[int]], width: float
-) -> list[int]:
+def _least_parted(s: Setting, kept: list[int], ladder: list[list[int]]) -> list[int]:
     """`kept` (a word rank's opportunities, where no stricter rank set the heading in as few
     lines), where its balanced lines part a compound, narrowed to the cheapest set of as
     many lines (`demerits.least_costly`): each break costs its rank on `ladder`, more
     inside a compound or before a dash. Balanced alone, every word break was alike to it:
     在家 20 分钟燃脂 / 训练｜零器械也能练出 / 马甲线 where 在家 20 分钟 / 燃脂训练｜零器械 /
     也能练出马甲线 parts no compound (fairytale at 440 px)."""
+    texts = s.texts
     spans = partial(compound_edges, past_counts=True, past_spans=True)
     inside = _set_at(texts, [ALLOWED] * len(texts), spans, lambda i, kind: NEVER)
     parted = [kind == NEVER or opens_on_a_dash(texts, i) for i, kind in enumerate(inside)]
@@ -133,7 +138,7 @@ def _least_parted(
     ]
     words = ladder[-WORDS_FROM_END]  # any break between words is a candidate, at its cost
     candidates = [a if a != NEVER else b for a, b in zip(kept, words, strict=True)]
-    return least_costly(texts, widths, (kept, candidates), (ranks, parted), (width, CLAUSE_SHARE))
+    return least_costly(s, (kept, candidates), (ranks, parted), CLAUSE_SHARE)
 
 
 # A quoted phrase up to this many characters is one unit of a heading's word ranks
@@ -173,22 +178,20 @@ def _colon_breaks(text: str) -> bool:
     return not has_han(text) or is_japanese(text)
 
 
-def _at_clause_ends(
-    texts: list[str], widths: list[float], allowed: list[int], width: float
-) -> list[int]:
+def _at_clause_ends(s: Setting, allowed: list[int]) -> list[int]:
     """`allowed`, or where its lines run on past a clause's end (`_past_a_colon`: 京都で朝ご
     はん：地元の / 人が通う…, where the clause after the colon is wider than a line), with a
     break made at each clause end it allows: when that sets at most a line more and no
     lone last word (COUCH TO 10K / IN 12 WEEKS: WHAT / ACTUALLY WORKED keeps its three)."""
-    if not _past_a_colon(texts, widths, allowed, width):
+    if not _past_a_colon(s, allowed):
         return allowed
-    last = len(texts) - 1
+    last = len(s.texts) - 1
     forced = [
-        MANDATORY if kind == ALLOWED and i < last and _ends_clause(texts, i) else kind
+        MANDATORY if kind == ALLOWED and i < last and _ends_clause(s.texts, i) else kind
         for i, kind in enumerate(allowed)
     ]
-    more = _count(texts, widths, forced, width) - _count(texts, widths, allowed, width)
-    if more <= 1 and not _lone_last(texts, widths, forced, width):
+    more = _count(s, forced) - _count(s, allowed)
+    if more <= 1 and not _lone_last(s, forced):
         return forced
     return allowed
 
@@ -200,13 +203,14 @@ def _ends_clause(texts: list[str], i: int) -> bool:
     return texts[i][-1:] in _CLAUSE_ENDS
 
 
-def _past_a_colon(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
+def _past_a_colon(s: Setting, allowed: list[int]) -> int:
     """1 when an English or Japanese heading's balanced lines `allowed` gives run on past a
     clause's end (`_CLAUSE_ENDS`, then a space or, full-width, anything) inside a line, else
     0: worth a line more."""
+    texts = s.texts
     if not _colon_breaks("".join(texts)):
         return 0
-    for line in balance_lines(texts, widths, allowed, width):
+    for line in s.balanced(allowed):
         inside = "".join(texts[line.start : line.end]).rstrip()
         ends = [i for i, char in enumerate(inside[:-1]) if char in _CLAUSE_ENDS]
         if any(inside[i + 1] == " " or not inside[i].isascii() for i in ends):
@@ -214,39 +218,37 @@ def _past_a_colon(texts: list[str], widths: list[float], allowed: list[int], wid
     return 0
 
 
-def _lone_last(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
+def _lone_last(s: Setting, allowed: list[int]) -> bool:
     """Whether the balanced lines `allowed` gives end on a line of one Latin word, with
     at most a mark or an emoji a theme binds to it (nature's "morning 🌿")."""
-    lines = balance_lines(texts, widths, allowed, width)
-    last = "".join(texts[lines[-1].start : lines[-1].end]).split()
+    lines = s.balanced(allowed)
+    last = "".join(s.texts[lines[-1].start : lines[-1].end]).split()
     words = [part for part in last if part.isascii() and any(c.isalpha() for c in part)]
     marks = all(part in words or not any(c.isalnum() for c in part) for part in last)
     return len(lines) > 1 and len(words) == 1 and marks
 
 
-def _fitted(
-    texts: list[str], widths: list[float], ranks: Iterator[list[int]], width: float
-) -> tuple[list[int], bool]:
-    """The strictest of `ranks` with each of its pieces wider than `width` opened to the
+def _fitted(s: Setting, ranks: Iterator[list[int]]) -> tuple[list[int], bool]:
+    """The strictest of `ranks` with each of its pieces wider than the line opened to the
     next rank, and so on down until every piece fits (`_opened`); and whether any was."""
     kept, opened = next(ranks), False
     for looser in ranks:
-        if widest_piece(texts, widths, kept) <= width:
+        if s.widest(kept) <= s.width:
             break
-        kept, opened = _opened(texts, widths, kept, looser, width), True
+        kept, opened = _opened(s, kept, looser), True
     return kept, opened
 
 
-def _count(texts: list[str], widths: list[float], allowed: list[int], width: float) -> int:
-    return len(break_lines(texts, widths, allowed, width))
+def _count(s: Setting, allowed: list[int]) -> int:
+    return len(s.lines(allowed))
 
 
-def _even(texts: list[str], widths: list[float], allowed: list[int], width: float) -> bool:
+def _even(s: Setting, allowed: list[int]) -> bool:
     """Whether the balanced lines `allowed` gives a heading keep every line at least
     `CLAUSE_SHARE` of the longest: breaking only between clauses may leave one short
     ("三、 / 为什么它会一本正经地胡说八道", "冷链物流 / 怎么选才能让荔枝保持新鲜的"), and the
     looser rank then sets it better."""
-    lines = balance_lines(texts, widths, allowed, width)
+    lines = s.balanced(allowed)
     return min(line.width for line in lines) >= CLAUSE_SHARE * max(line.width for line in lines)
 
 
@@ -367,17 +369,14 @@ def _set_at(
     return out
 
 
-def _opened(
-    texts: list[str], widths: list[float], strict: list[int], looser: list[int], width: float
-) -> list[int]:
-    """`strict` with `looser`'s breaks inside each of its pieces wider than `width`."""
+def _opened(s: Setting, strict: list[int], looser: list[int]) -> list[int]:
+    """`strict` with `looser`'s breaks inside each of its pieces wider than the line."""
     out = list(strict)
     start = 0
-    for end in range(len(texts)):
-        if strict[end] == NEVER and end < len(texts) - 1:
+    for end in range(len(s.texts)):
+        if strict[end] == NEVER and end < len(s.texts) - 1:
             continue
-        piece = slice(start, end + 1)
-        if widest_piece(texts[piece], widths[piece], [NEVER] * (end - start) + [ALLOWED]) > width:
+        if s.widest(strict, start, end + 1) > s.width:
             out[start:end] = looser[start:end]
         start = end + 1
     return out
