@@ -539,6 +539,18 @@ def test_a_japanese_title_breaks_after_its_colon_not_inside_a_phrase(width: int,
     assert parted == []
 
 
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_verb_and_the_whole_it_ran_through_part_where_a_reader_parts_them(
+    width: int, fonts
+) -> None:
+    """一个脚本跑完整个发布流程: jieba cuts 跑 / 完整 / 个, so the title broke 一个 /
+    脚本跑完整个发布 / 流程, 一个脚本跑完整个发布 / 流程 or 一个脚本跑完整 / 个发布流程 in
+    27 theme-modes at 440 px; cut 跑完 / 整个 (`words._mended`), it breaks between its
+    verb and its object."""
+    table = {"# 一个脚本跑完整个发布流程": ("整个", "发布流程", "一个脚本")}
+    assert _phrases_parted(table, width, fonts, ("—",), "a dash opens a line") == []
+
+
 @pytest.mark.parametrize(
     ("heading", "line", "theme_mode"),
     [
