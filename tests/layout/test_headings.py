@@ -578,3 +578,16 @@ def test_a_bracket_at_a_line_edge_is_measured_as_set(
     《思考，快与 / 慢》 in traditional-chinese. Measured as set, each is a line of its own."""
     lines = [row.text.strip() for row in heading_rows(heading, theme_mode, 440, fonts)]
     assert line in lines, lines
+
+
+def test_no_heading_line_before_the_last_is_a_stub(fonts) -> None:
+    """年度版本节奏：/ 每个 / 里程碑都要看得清 (art-deco and notebook at 440 px): the word ranks
+    took the cheaper break (每个 / 里程碑) though it left a line of two characters in the
+    middle; a set whose lines are each at least `CLAUSE_SHARE` of the measure wins there
+    (年度版本节奏：/ 每个里程碑 / 都要看得清)."""
+    stubs = []
+    for theme_mode in THEME_MODES:
+        rows = heading_rows("# 年度版本节奏：每个里程碑都要看得清", theme_mode, 440, fonts)
+        lines = [row.text.strip() for row in rows]
+        stubs += [(theme_mode, lines)] if any(len(line) <= 2 for line in lines[:-1]) else []
+    assert stubs == []

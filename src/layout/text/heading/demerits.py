@@ -35,7 +35,8 @@ def least_costly(
 ) -> list[int]:
     """Of `opportunities` (kept: where the heading breaks now; candidates: every word
     break), kept, or where its balanced lines part a compound, the candidates narrowed to
-    the cheapest set of as many lines, when that costs less. `breaks`: each break's rank on
+    the cheapest set of as many lines, when that costs less or the balanced lines leave a
+    stub before the last. `breaks`: each break's rank on
     the ladder, and whether it parts a compound (or opens a line on a dash); `least`: the
     least share of the line's width a line may take."""
     kept, candidates = opportunities
@@ -49,7 +50,10 @@ def least_costly(
         for rank, part in zip(ranks, parted, strict=True)
     ]
     chosen = _cheapest(s, candidates, costs, len(balanced), least)
-    if chosen is None or sum(costs[i] for i in chosen) >= sum(costs[i] for i in now):
+    # a line before the last under `least` of the measure is a stub any even set beats:
+    # 年度版本节奏：/ 每个 / 里程碑都要看得清, where …/ 每个里程碑 / 都要看得清 costs more
+    stub = any(line.width < least * s.width for line in balanced[:-1])
+    if chosen is None or (sum(costs[i] for i in chosen) >= sum(costs[i] for i in now) and not stub):
         return kept
     narrowed = [k if i in chosen or k == MANDATORY else NEVER for i, k in enumerate(candidates)]
     return narrowed if len(s.lines(narrowed)) == len(balanced) else kept
