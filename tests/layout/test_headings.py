@@ -423,9 +423,10 @@ def test_a_heading_full_of_pauses_is_balanced_in_a_bounded_number_of_trials() ->
     characters with a pause every two or three took 5.6 million greedy layouts (84 s). The
     rest is balanced once, without a pause-first step of its own: a few hundred."""
     from inkcard.layout.text import linebreak
+    from inkcard.layout.text.heading import balance
 
     calls = 0
-    greedy = linebreak.break_lines
+    greedy = balance.break_lines
 
     def counted(*args, **kwargs):  # the real layout, counted
         nonlocal calls
@@ -434,15 +435,15 @@ def test_a_heading_full_of_pauses_is_balanced_in_a_bounded_number_of_trials() ->
 
     texts = list(("一，二三，四五六，" * 4 + "甲乙丙丁戊己庚辛壬癸子丑") * 2)
     widths, allowed = [10.0] * len(texts), [linebreak.ALLOWED] * len(texts)
-    linebreak.break_lines = counted
+    balance.break_lines = counted
     try:
         for width in (180.0, 210.0, 250.0):
             calls = 0
-            lines = linebreak.balance_lines(texts, widths, allowed, width)
-            assert 2 <= len(lines) <= linebreak.BALANCE_MAX_LINES
+            lines = balance.balance_lines(texts, widths, allowed, width)
+            assert 2 <= len(lines) <= balance.BALANCE_MAX_LINES
             assert calls < 2_000, (width, calls)
     finally:
-        linebreak.break_lines = greedy
+        balance.break_lines = greedy
 
 
 DENSE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "10-headings-dense.md"
@@ -451,7 +452,7 @@ DENSE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "10-headings-de
 def test_a_heading_breaks_at_a_pause_inside_brackets_only_where_it_must(fonts) -> None:
     """The dense post's title ended a line on the 、 inside "（收入、踩坑与心态）" in 14
     theme-modes at 440x586, a pause counted as punctuation though it lists within one
-    phrase: only a pause outside brackets ranks a break (`linebreak._bracket_depths`)."""
+    phrase: only a pause outside brackets ranks a break (`heading.balance._bracket_depths`)."""
     post = DENSE.read_text("utf-8")
     inside = []
     for theme_mode in THEME_MODES:
@@ -463,7 +464,7 @@ def test_a_heading_breaks_at_a_pause_inside_brackets_only_where_it_must(fonts) -
 
 
 def test_a_pause_inside_brackets_is_no_pause() -> None:
-    from inkcard.layout.text.linebreak import _bracket_depths
+    from inkcard.layout.text.heading.balance import _bracket_depths
 
     text = list("复盘（收入、踩坑）后，再说")
     depths = _bracket_depths(text)

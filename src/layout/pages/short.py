@@ -30,7 +30,8 @@ from ..base.boxes import GlyphRun, Item, Page, Row
 from ..style.brandkit import HEADINGS
 from ..style.resolver import Styles
 from ..style.schema import Style
-from ..text.linebreak import PAUSE_SHARE, PAUSES
+from ..text.heading.balance import PAUSE_SHARE
+from ..text.linebreak import PAUSES
 from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
 from .quality import FULL_ENOUGH
 

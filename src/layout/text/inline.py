@@ -22,8 +22,9 @@ from ..style.spanstyle import Span
 from .breakpoints import line_breaks
 from .clusters import Cluster, trimmed
 from .glyphs import hyphen_after
+from .heading.balance import balance_lines
 from .linebox import Metrics, TextLine
-from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, balance_lines, break_lines
+from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, break_lines
 from .lineitems import line_items
 from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN, Brk, classify
 from .pretty import even_lines, pretty_lines

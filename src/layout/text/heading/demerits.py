@@ -4,15 +4,16 @@ Where only the word ranks set a heading in as few lines (`ranks`), balancing alo
 word break alike; here each break costs its rank on the ladder, more where it parts a
 compound or opens a line on a dash, squared as TeX squares its demerits (one bad break
 weighs more than two mild ones), and of the sets of lines that cost the same the most even
-is kept. May import: `layout.text` (`linebreak`, `opportunities`).
+is kept. May import: `layout.text` (`heading.balance`, `linebreak`, `opportunities`).
 """
 
 from __future__ import annotations
 
 import itertools
 
-from ..linebreak import BALANCE_MAX_LINES, edge_trims
+from ..linebreak import edge_trims
 from ..opportunities import HANGING, MANDATORY, NEVER
+from .balance import BALANCE_MAX_LINES
 from .setting import Setting
 
 # A break costs this many ranks more where it parts a compound a reader takes as one (燃脂 /

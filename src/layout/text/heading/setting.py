@@ -3,14 +3,15 @@
 A full-width bracket at a line's edge gives up its blank half (`linebreak.Edges`), and the
 heading's lines are set so (`inline.layout_text`); ranked without it, 《思考，快与慢》 was
 taken for wider than traditional-chinese's 440-px title line that holds it, and broken
-inside. May import: `layout.text` (`linebreak`).
+inside. May import: `layout.text` (`heading.balance`, `linebreak`).
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..linebreak import Edges, LineRange, balance_lines, break_lines, widest_piece
+from ..linebreak import Edges, LineRange, break_lines, widest_piece
+from .balance import balance_lines
 
 
 class Setting(NamedTuple):
@@ -27,7 +28,7 @@ class Setting(NamedTuple):
         return break_lines(self.texts, self.widths, allowed, self.width, self.edges)
 
     def balanced(self, allowed: list[int]) -> list[LineRange]:
-        """The lines balancing sets (`linebreak.balance_lines`)."""
+        """The lines balancing sets (`heading.balance.balance_lines`)."""
         return balance_lines(self.texts, self.widths, allowed, self.width, self.edges)
 
     def widest(self, allowed: list[int], start: int = 0, end: int | None = None) -> float:
