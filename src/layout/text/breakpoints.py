@@ -62,15 +62,15 @@ def line_breaks(
     if heading:
         allowed = glue_emoji(texts, _bold_terms(clusters, allowed, DISPLAY_TERM, han=False))
         if sum(widths) > width:  # it wraps: between phrases, else between words
-            allowed = heading_breaks(texts, widths, allowed, width, _edges(clusters))
+            allowed = heading_breaks(texts, widths, allowed, width, line_edges(clusters))
     elif prose:
         allowed = _hyphenated(clusters, _bold_terms(clusters, allowed), width)
     return allowed
 
 
-def _edges(clusters: list[Cluster]) -> list[Edges]:
+def line_edges(clusters: list[Cluster]) -> list[Edges]:
     """What each cluster gives up at a line's edge (a full-width mark's blank half), as
-    the heading's lines are set (`inline.layout_text`; a heading takes no hyphen)."""
+    lines are set (`inline.layout_text` adds the hyphens; a heading takes none)."""
     return [
         Edges(c.trim_start, c.trim_end) if c.trim_start or c.trim_end else NO_EDGES
         for c in clusters

@@ -19,12 +19,12 @@ import regex
 
 from ..base.fonts import FontBook
 from ..style.spanstyle import Span
-from .breakpoints import line_breaks
+from .breakpoints import line_breaks, line_edges
 from .clusters import Cluster, trimmed
 from .glyphs import hyphen_after
 from .heading.balance import balance_lines
 from .linebox import Metrics, TextLine
-from .linebreak import NO_EDGES, Edges, LineRange, avoid_lone_last, break_lines
+from .linebreak import Edges, LineRange, avoid_lone_last, break_lines
 from .lineitems import line_items
 from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN, Brk, classify
 from .pretty import even_lines, pretty_lines
@@ -132,16 +132,14 @@ def _fit_formulas(clusters: list[Cluster], width: float) -> list[Cluster]:
 
 
 def _edges(clusters: list[Cluster], allowed: list[int]) -> list[Edges]:
-    """What each cluster gives up or adds at a line edge (punctuation blanks, hyphens)."""
-    edges = []
+    """What each cluster gives up at a line edge (`breakpoints.line_edges`: punctuation
+    blanks) or adds there (a hyphen after it)."""
+    edges = line_edges(clusters)
     for i, (cluster, brk) in enumerate(zip(clusters, allowed, strict=True)):
-        hyphen = 0.0
         if brk != NEVER and _takes_hyphen(cluster, brk):  # NEVER: the common case, no call
             hyphen = hyphen_after(_hyphen_source(clusters, i)).width
-        if hyphen or cluster.trim_start or cluster.trim_end:
-            edges.append(Edges(cluster.trim_start, cluster.trim_end, hyphen))
-        else:
-            edges.append(NO_EDGES)
+            if hyphen:
+                edges[i] = Edges(cluster.trim_start, cluster.trim_end, hyphen)
     return edges
 
 

@@ -286,9 +286,7 @@ def measured(
     `squeeze`, a line still too wide takes what it lacks off its inner marks' blanks (a
     closing mark's after it, an opening mark's before it: clreq's line compression),
     when they have that much."""
-    content = end
-    while content > start and texts[content - 1] in HANGING:
-        content -= 1
+    content = content_end(texts, start, end)
     head = edges[start].start
     width = sum(widths[start:content]) - head
     if width <= max_width + 1e-6:
@@ -302,6 +300,13 @@ def measured(
     room += sum(edges[i].start for i in range(start + 1, content))
     lack = width - tail - max_width
     return LineRange(start, end, max_width, head, tail, lack) if lack <= room + 1e-6 else None
+
+
+def content_end(texts: list[str], start: int, end: int) -> int:
+    """The end of the line [start, end) less the spaces it ends with, which hang."""
+    while end > start and texts[end - 1] in HANGING:
+        end -= 1
+    return end
 
 
 def widest_piece(

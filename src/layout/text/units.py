@@ -28,7 +28,7 @@ from .opportunities import (
     Brk,
     classify,
 )
-from .words import is_han
+from .words import TIME_UNITS, is_han
 
 MAX_UNIT = 16  # clusters: a tag or an attribution longer than this is a phrase, not a unit
 NAME_PART = 4  # Chinese characters on each side of a middle dot held with it (托尔斯泰)
@@ -127,8 +127,8 @@ _TIMES = ("a.m.", "p.m.")
 # 60 天冲刺计划, 在家 / 20 分钟燃脂训练), not a label of the word before it; held to that word,
 # it made 考研英语 60 天冲刺计划 one piece of a title, which then broke inside 冲刺 / 计划
 # (seven theme-modes at 440x586). After 第 the number is an ordinal all the same (第 3 天).
-_MEASURES = frozenset(
-    "年月日天周晚夜岁秒分时小个篇本次条种步招件位名道张页章节课期集轮组套首块元万亿千百斤克米"
+_MEASURES = TIME_UNITS | frozenset(
+    "时小个篇本次条种步招件位名道张页章节课期集轮组套首块元万亿千百斤克米"
 )
 
 

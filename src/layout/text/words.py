@@ -234,7 +234,7 @@ def compound_edges(text: str, *, past_counts: bool = False, past_spans: bool = F
     return edges
 
 
-# Words that name a span of time after a number, besides the one-character `_TIME_UNITS`
+# Words that name a span of time after a number, besides the one-character `TIME_UNITS`
 _SPAN_WORDS = frozenset(["分钟", "小时", "星期", "个月", "礼拜"])
 
 
@@ -242,11 +242,10 @@ def _ends_span(words: tuple[str, ...], k: int) -> bool:
     """Whether word `k` ends a span of time: 三天, 第一年, or 60 天 and 20 分钟 (the number
     a word of its own before it, a space between)."""
     word = words[k]
-    if word in _SPAN_WORDS or (len(word) == 1 and word in _TIME_UNITS):
+    if word in _SPAN_WORDS or (len(word) == 1 and word in TIME_UNITS):
         before = [w for w in words[:k] if w.strip()]
         return bool(before) and _is_numeral(before[-1].removeprefix("第"))
-    body = word.removeprefix("第")[:-1]
-    return bool(body) and _is_numeral(body) and word[-1] in _TIME_UNITS
+    return _counted_unit(word) in TIME_UNITS
 
 
 def clause_starts(text: str) -> set[int]:
@@ -266,14 +265,21 @@ def clause_starts(text: str) -> set[int]:
 
 # Measure words of time: 第一年, 三天 name a span, and the word after them is a new phrase
 # (第一年 / 复盘 reads as a break inside "the first year's review").
-_TIME_UNITS = frozenset("年月日天周晚夜岁秒分")
+TIME_UNITS = frozenset("年月日天周晚夜岁秒分")
 
 
 def _is_count(word: str) -> bool:
     """A numeral and the measure word of a noun after it, as one word (一个, 第三篇), not a
     bare numeral or a span of time (三天, 第一年)."""
-    body, unit = word.removeprefix("第")[:-1], word[-1:]
-    return bool(body) and _is_numeral(body) and unit not in _HAN_NUMERALS | _TIME_UNITS
+    unit = _counted_unit(word)
+    return bool(unit) and unit not in _HAN_NUMERALS | TIME_UNITS
+
+
+def _counted_unit(word: str) -> str:
+    """The last character of a word that is a numeral (after 第, if any) and one character
+    more: 个 of 一个, 天 of 三天; "" for any other word."""
+    body = word.removeprefix("第")[:-1]
+    return word[-1] if body and _is_numeral(body) else ""
 
 
 def _inside_asides(text: str, marks: dict[str, str] = _ASIDES, most: int = MAX_ASIDE) -> set[int]:

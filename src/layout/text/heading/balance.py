@@ -18,10 +18,11 @@ from ..linebreak import (
     Edges,
     LineRange,
     break_lines,
+    content_end,
     measured,
     widest_piece,
 )
-from ..opportunities import ALLOWED, HANGING
+from ..opportunities import ALLOWED
 
 BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
 BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
@@ -163,9 +164,7 @@ def _ends(lines: list[LineRange], texts: list[str], depths: list[int]) -> tuple[
     English every line ends at one, and none wins)."""
     pauses = ends = 0
     for line in lines[:-1]:
-        end = line.end
-        while end > line.start and texts[end - 1] in HANGING:
-            end -= 1
+        end = content_end(texts, line.start, line.end)
         last = texts[end - 1][-1:] if end > line.start else ""
         pauses += last in PAUSES and not depths[end]
         ends += last in PHRASE_ENDS or end < line.end

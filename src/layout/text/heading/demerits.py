@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..linebreak import edge_trims
-from ..opportunities import HANGING, MANDATORY, NEVER
+from ..linebreak import LineRange, content_end, edge_trims
+from ..opportunities import MANDATORY, NEVER
 from .balance import BALANCE_MAX_LINES
 from .setting import Setting
 
@@ -28,24 +28,29 @@ def opens_on_a_dash(texts: list[str], i: int) -> bool:
     return i + 1 < len(texts) and texts[i + 1][:1] in _LINE_OPENERS
 
 
+def parts(balanced: list[LineRange], parted: list[bool]) -> bool:
+    """Whether the `balanced` lines break where `parted` marks a compound parted (or a
+    line opened on a dash), at two to `BALANCE_MAX_LINES` lines: else they stay."""
+    now = [line.end - 1 for line in balanced[:-1]]
+    return 2 <= len(balanced) <= BALANCE_MAX_LINES and any(parted[i] for i in now)
+
+
 def least_costly(
     s: Setting,
+    balanced: list[LineRange],
     opportunities: tuple[list[int], list[int]],
     breaks: tuple[list[int], list[bool]],
     least: float,
 ) -> list[int]:
-    """Of `opportunities` (kept: where the heading breaks now; candidates: every word
-    break), kept, or where its balanced lines part a compound, the candidates narrowed to
-    the cheapest set of as many lines, when that costs less or the balanced lines leave a
-    stub before the last. `breaks`: each break's rank on
-    the ladder, and whether it parts a compound (or opens a line on a dash); `least`: the
+    """Of `opportunities` (kept: where the heading breaks now, in the `balanced` lines,
+    which part a compound: `parts`; candidates: every word break), kept, or the
+    candidates narrowed to the cheapest set of as many lines, when that costs less or the
+    balanced lines leave a stub before the last. `breaks`: each break's rank on the
+    ladder, and whether it parts a compound (or opens a line on a dash); `least`: the
     least share of the line's width a line may take."""
     kept, candidates = opportunities
     ranks, parted = breaks
-    balanced = s.balanced(kept)
     now = [line.end - 1 for line in balanced[:-1]]
-    if not 2 <= len(balanced) <= BALANCE_MAX_LINES or not any(parted[i] for i in now):
-        return kept
     costs = [
         (rank + (INSIDE_COMPOUND if part else 0)) ** 2
         for rank, part in zip(ranks, parted, strict=True)
@@ -79,7 +84,7 @@ def _cheapest(
             for end in ends:
                 if end <= start:
                     continue
-                last = _trimmed(texts, start, end)
+                last = content_end(texts, start, end)
                 line = before[last] - before[start] - edge_trims(s.edges, start, last - 1)
                 if line > width:
                     break  # wider lines only, further on
@@ -92,10 +97,3 @@ def _cheapest(
                     break  # a hard break ends this line, not a later one
         best = step
     return set(best[n][1][:-1]) if n in best else None
-
-
-def _trimmed(texts: list[str], start: int, end: int) -> int:
-    """The end of the line [start, end) less its trailing spaces, which hang."""
-    while end > start and texts[end - 1] in HANGING:
-        end -= 1
-    return end

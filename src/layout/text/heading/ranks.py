@@ -37,7 +37,7 @@ from ..words import (
     held_edges,
     is_japanese,
 )
-from .demerits import least_costly, opens_on_a_dash
+from .demerits import least_costly, opens_on_a_dash, parts
 from .setting import Setting
 
 # A heading broken only between clauses keeps its lines this share of the longest or more
@@ -111,8 +111,7 @@ def _ranked(s: Setting, allowed: list[int], *, small_words: bool) -> list[int]:
             return by_clauses
     words = _ranks(texts, allowed, 0, small_words=small_words)
     kept = by_words or _fitted(s, words)[0]
-    ladder = list(_ranks(texts, allowed, small_words=small_words))
-    return _least_parted(s, kept, ladder)
+    return _least_parted(s, kept, lambda: list(_ranks(texts, allowed, small_words=small_words)))
 
 
 # `_ranks` ends on the word ranks: `keep_words` of the held opportunities, of those glued to
@@ -121,24 +120,29 @@ def _ranked(s: Setting, allowed: list[int], *, small_words: bool) -> list[int]:
 WORDS_FROM_END = 4
 
 
-def _least_parted(s: Setting, kept: list[int], ladder: list[list[int]]) -> list[int]:
+def _least_parted(s: Setting, kept: list[int], ranked: Callable[[], list[list[int]]]) -> list[int]:
     """`kept` (a word rank's opportunities, where no stricter rank set the heading in as few
     lines), where its balanced lines part a compound, narrowed to the cheapest set of as
-    many lines (`demerits.least_costly`): each break costs its rank on `ladder`, more
-    inside a compound or before a dash. Balanced alone, every word break was alike to it:
+    many lines (`demerits.least_costly`): each break costs its rank on the ladder
+    (`ranked`, made only where the balanced lines part one), more inside a compound or
+    before a dash. Balanced alone, every word break was alike to it:
     在家 20 分钟燃脂 / 训练｜零器械也能练出 / 马甲线 where 在家 20 分钟 / 燃脂训练｜零器械 /
     也能练出马甲线 parts no compound (fairytale at 440 px)."""
     texts = s.texts
     spans = partial(compound_edges, past_counts=True, past_spans=True)
-    inside = _set_at(texts, [ALLOWED] * len(texts), spans, lambda i, kind: NEVER)
+    inside = _keep_at(texts, [ALLOWED] * len(texts), spans)
     parted = [kind == NEVER or opens_on_a_dash(texts, i) for i, kind in enumerate(inside)]
+    balanced = s.balanced(kept)
+    if not parts(balanced, parted):
+        return kept  # as balanced: no ladder made
+    ladder = ranked()
     ranks = [
         next((r for r, rank in enumerate(ladder) if rank[i] != NEVER), len(ladder))
         for i in range(len(texts))
     ]
     words = ladder[-WORDS_FROM_END]  # any break between words is a candidate, at its cost
     candidates = [a if a != NEVER else b for a, b in zip(kept, words, strict=True)]
-    return least_costly(s, (kept, candidates), (ranks, parted), CLAUSE_SHARE)
+    return least_costly(s, balanced, (kept, candidates), (ranks, parted), CLAUSE_SHARE)
 
 
 # A quoted phrase up to this many characters is one unit of a heading's word ranks
