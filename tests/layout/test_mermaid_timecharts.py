@@ -354,4 +354,28 @@ def test_a_gantt_on_a_slide_is_drawn_whole_with_its_sections_beside_it(fonts) ->
     assert all(not p.row.note for p in page.rows)  # the portrait form, as written
     setter = LabelSetter(fonts)
     wide, portrait = (draw_diagram(EXAM_GANTT, setter.measure, up) for up in (True, False))
-    assert wide.width > 1.4 * portrait.width and wide.height < 0.75 * portrait.height
+    assert wide.width > 1.3 * portrait.width and wide.height < 0.75 * portrait.height
+
+
+def test_a_gantt_on_a_slide_sets_its_names_as_large_as_the_slide_holds(fonts) -> None:
+    """The wide form is a slide's: its names at a node label's size in rows as tight as a
+    bar around its name, on a plot that leaves the slide's width to its type. At a
+    portrait card's size and rows (12-px names, 6-px pads and gaps) the exam plan's
+    labels were 5.1-5.9 px on a 360-px phone in these themes (rated "5-6 px" in all 30
+    theme-modes); now 6.7-8.5. The 16-task roadmap on a 440x586 card stays in its portrait
+    form, cut into two bands at its labels' size (9.8 px on a phone), not drawn whole in
+    the wide one at 8.1 (`fit._bands_instead`)."""
+    from inkcard import themes
+    from inkcard.layout.pages.quality import measure
+
+    post = f"## 时间安排\n\n```mermaid\n{EXAM_GANTT}```\n"
+    slide = layout.RenderOptions(width=1600, height=900, split="autoSplit")
+    for name in ("apple-notes", "business", "coil-notebook", "minimalist"):
+        (page,) = layout.layout_pages(post, themes.load(name), fonts, slide)
+        quality = measure(page)
+        assert quality is not None and quality.smallest_text >= 6.5, (name, quality.smallest_text)
+    roadmap = (Path(__file__).parents[1] / "cases/mermaid/46-gantt-quarter.md").read_text()
+    card = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    pages = layout.layout_pages(roadmap, themes.load("apple-notes"), fonts, card)
+    notes = [p.row.note for page in pages for p in page.rows if p.row.note]
+    assert len(pages) == 2 and "cut into 2 bands" in notes[0], notes

@@ -79,7 +79,8 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     if limit and reserve:
         limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
     try:
-        drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit)
+        slide = bool(full and on_a_slide(ctx.width, full))
+        drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit, slide)
     except DiagramError as error:
         return _fallback(flow, block, ctx, str(error))
     rows: list[Row] = []

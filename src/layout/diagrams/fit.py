@@ -52,7 +52,12 @@ COMPACT_BELOW = 0.7
 
 
 def draw_to_fit(
-    budget: DiagramBudget, source: str, measure: Measure, width: float, height: float | None
+    budget: DiagramBudget,
+    source: str,
+    measure: Measure,
+    width: float,
+    height: float | None,
+    slide: bool = False,
 ) -> Drawing:
     """The diagram as written; or, where a wide one (a left-right flowchart, a two-sided mind
     map) must shrink to fit `width` (x `height`: a portrait card, a phone's column), its
@@ -65,14 +70,16 @@ def draw_to_fit(
     or ER diagram that would shrink under `COMPACT_BELOW` is drawn tight (the same form:
     layers and boxes closer) where that draws it larger. Then, if it still shrinks, its long
     labels wrapped at `NARROW_LABEL` em (as mermaid-js wraps them at 200 px) when that
-    keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card."""
+    keeps them `WRAP_GAIN` times larger: a narrower chart is a larger one on a card.
+    A gantt's wide form is weighed on a `slide` only (`_bands_instead`)."""
     drawing = budget.draw(source, measure)
     if drawing.legend and height is not None:
         drawing = _wide_legend(budget, source, measure, drawing, (width, height))
     if fit_scale(drawing, width, height) >= 1.0:
         return drawing
     upright = False
-    if drawing.across or _height_bound(drawing, width, height):
+    turns = drawing.across or _height_bound(drawing, width, height)
+    if turns and not _bands_instead(drawing, slide):
         turned = _other_form(budget, source, measure, True, False)
         gain = _gain(turned, drawing, width, height) if turned else 0.0
         if turned and gain >= _worth(drawing, width, height):
@@ -273,6 +280,16 @@ def _height_bound(drawing: Drawing, width: float, height: float | None) -> bool:
     `width` does: only then may its left-right form, wider and shorter, read larger (an
     article's column, of no height, never turns one)."""
     return drawing.tall and height is not None and height * drawing.width < width * drawing.height
+
+
+def _bands_instead(drawing: Drawing, slide: bool) -> bool:
+    """Whether `drawing` is a gantt (`Drawing.rows` and `tall`: its portrait form) off a
+    slide: a card cuts it into bands between its rows, a card each, at its labels' size
+    (`blocks.diagramcuts.banded`), and its wide form, set for a slide (`timecharts.gantt`),
+    would draw a portrait card's chart smaller, whole: the 16-task Q3 roadmap on a 440x586
+    card at 8.1 px on a phone where its two bands read at 9.8. On a slide a band is a strip,
+    the title and one section on a slide of its own (rated 2/5)."""
+    return drawing.rows and drawing.tall and not slide
 
 
 def _other_form(

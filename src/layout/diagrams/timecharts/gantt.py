@@ -3,10 +3,11 @@
 Drawn for a portrait card: the plot is `PLOT_WIDTH` wide (a card's column at full size), a
 section is a header row over its tasks (not mermaid-js's left column of names, which
 would take a third of a phone's width), alternate sections on a panel band. Its wide form
-(`wide`, for a slot its height binds: a slide under its heading) sets the sections' names
+(`wide`, for a slide's slot its height binds: under its heading) sets the sections' names
 in a column left of a plot `WIDE_PLOT` times wider, as mermaid-js does, a row shorter a
-section: on a 1600x900 slide the portrait form stood too tall, was cut into two bands
-(the title and the first section on one slide, the axis on the next) and rated 2/5. A task's
+section, its type larger and its rows tighter (`_WIDE`): on a 1600x900 slide the portrait
+form stood too tall, was cut into two bands (the title and the first section on one slide,
+the axis on the next) and rated 2/5. A task's
 name sits inside its bar when it fits, else beside it (right, then left), else on a line
 of its own above the bar: never cut. Colours say the status: a plain task a tint of the
 accent, with a strip at its start when its name is beside it; `active` that tint with the
@@ -23,7 +24,7 @@ the smallest step (minutes to years) whose labels do not touch, or the author's
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from ..marks import (
@@ -44,7 +45,7 @@ from .mermaidgantt import Gantt, Task
 from .timefmt import add_months, format_date
 
 PLOT_WIDTH = 360.0  # px: the date axis, about a 440-px card's column
-WIDE_PLOT = 1.5  # the wide form's plot, times PLOT_WIDTH: about a slide's column
+WIDE_PLOT = 1.25  # the wide form's plot, times PLOT_WIDTH: a slide's column less its names
 GUTTER_GAP = 12.0  # px between the wide form's section names and the plot
 ROW_GAP = 6.0  # px between task rows
 NAME_GAP = 5.0  # px between a bar and the name beside it
@@ -57,6 +58,26 @@ TICK_GAP = 14.0  # px at least between two axis labels
 STRIP = 3.0  # px: the accent edge at a plain task's start
 CRIT = "series1"
 SHADED_DAY = 2.0  # px: excluded days are marked where a day is at least this wide
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    """How a form sets its rows: the plot's width, the names' and axis labels' size, how
+    much taller than its name's line a bar is, and the gap between task rows (px)."""
+
+    plot: float
+    size: float
+    pad: float
+    gap: float
+
+
+_PORTRAIT = _Form(PLOT_WIDTH, SMALL_SIZE, 6.0, ROW_GAP)
+# A slide's: its names at a node label's size in rows as tight as a bar around its name,
+# on a plot that leaves the slide's width to the type. The exam plan under its heading on
+# a 1600x900 slide is bound by the slide's height as much as by its width; at the portrait
+# form's size, pads and gaps on a plot 1.5 times wider its names were 4.9-6.4 px on a
+# 360-px phone over the 30 theme-modes (rated "5-6 px" in all 30), now 6.1-8.5.
+_WIDE = _Form(PLOT_WIDTH * WIDE_PLOT, LABEL_SIZE, 2.0, 3.0)
 # axis steps, smallest first: (unit, count, about how many seconds)
 _STEPS = tuple(
     (unit, n, n * seconds)
@@ -75,7 +96,7 @@ _STEPS = tuple(
 class _Axis:
     """Where a moment falls on the plot, and the ticks the axis shows."""
 
-    def __init__(self, chart: Gantt, measure: Measure, width: float) -> None:
+    def __init__(self, chart: Gantt, measure: Measure, width: float, size: float) -> None:
         self.width = width
         self.first = min(t.start for t in chart.tasks)
         last = max(t.end for t in chart.tasks)
@@ -87,7 +108,7 @@ class _Axis:
             if seconds < preferred or self.seconds / seconds > 80:
                 continue
             fmt = self._format(chart.axis_format, unit)
-            ticks = [(self.x(t), measure(_text(t, fmt), SMALL_SIZE, False, 200)) for t in
+            ticks = [(self.x(t), measure(_text(t, fmt), size, False, 200)) for t in
                      self._moments(unit, n)]  # fmt: skip
             if _apart(ticks):
                 self.ticks = ticks
@@ -148,13 +169,14 @@ def _apart(ticks: list[tuple[float, Lines]]) -> bool:
 
 def layout_gantt(chart: Gantt, measure: Measure, wide: bool = False) -> Drawing:
     """The chart in its portrait form, or (`wide`) its wide one: the module's forms."""
-    axis = _Axis(chart, measure, PLOT_WIDTH * (WIDE_PLOT if wide else 1.0))
-    bar_h = measure("Ag", SMALL_SIZE, False, 100).height + 6
+    form = _WIDE if wide else _PORTRAIT
+    axis = _Axis(chart, measure, form.plot, form.size)
+    bar_h = measure("Ag", form.size, False, 100).height + form.pad
     items: list[Mark | Label] = []
     bands: list[Mark | Label] = []  # alternate sections' panels, under the grid
     grid: list[tuple[float, float]] = []  # the rows' spans the grid lines cross
     most = MAX_LABEL_WIDTH if wide else PLOT_WIDTH - 12  # a column's, or a row's own
-    names = [measure(name, SMALL_SIZE, True, most) for name in chart.sections]
+    names = [measure(name, form.size, True, most) for name in chart.sections]
     gutter = max((n.width for n in names), default=0.0) + 10 + GUTTER_GAP if wide else 0.0
     y = 0.0
     if chart.title:
@@ -171,7 +193,7 @@ def layout_gantt(chart: Gantt, measure: Measure, wide: bool = False) -> Drawing:
             y = _section_mark(items, names[index], index, 0.0, y) + 8
         body = y
         for task in tasks:
-            y = _task(items, measure, axis, task, y, bar_h, ground) + ROW_GAP
+            y = _task(items, measure, axis, task, (y, bar_h, form.size), ground) + form.gap
         y = max(y, top + names[index].height + 8) if wide and name else y
         grid.append((body, y))
         if ground == "panel":
@@ -198,12 +220,13 @@ def _task(
     measure: Measure,
     axis: _Axis,
     task: Task,
-    y: float,
-    bar_h: float,
+    row_at: tuple[float, float, float],
     ground: str,
 ) -> float:
-    """A task's bar (or diamond) and name from `y`; where the row ends."""
-    text = measure(task.name, SMALL_SIZE, False, min(axis.width, MAX_LABEL_WIDTH * 1.6))
+    """A task's bar (or diamond) and name from `y` (`row_at`: with the bar's height and
+    the name's size); where the row ends."""
+    y, bar_h, size = row_at
+    text = measure(task.name, size, False, min(axis.width, MAX_LABEL_WIDTH * 1.6))
     x0, x1 = axis.x(task.start), axis.x(task.end)
     milestone = "milestone" in task.tags
     if milestone:
