@@ -207,6 +207,27 @@ def test_a_covers_lead_breaks_between_phrases(fonts: layout.FontBook, name: str)
     assert any("真题 + 作文模板" in line for line in lines), lines
 
 
+@pytest.mark.parametrize("name", ["apple-notes", "brandA", "darktech", "fairytale"])
+@pytest.mark.parametrize("width", [440, 1080])
+def test_a_covers_lead_leaves_no_stub_before_its_last_line(
+    fonts: layout.FontBook, name: str, width: int
+) -> None:
+    """A lead's phrase too long for what is left of a line goes down whole; filled greedily
+    the line after it could be a stub: 系统 1 快、自动、凭直觉；系统 2 慢、费力、 / 讲逻辑。 /
+    大多数时候… on the reading notes' cover (fifth look, 1080 px). Its lines are set with
+    the least squared room before the last (`heading.lead`): each line before the last is
+    at least half as wide as the widest."""
+    from inkcard.layout.pages.short import _edges
+
+    post = (CASES / "hard" / "13-reading-notes.md").read_text("utf-8")
+    size = layout.RenderOptions(width=width, height=width * 4 // 3, split="autoSplit")
+    first = layout.layout_pages(post, themes.load(name), fonts, size)[0]
+    assert first.fit is not None and first.fit.cover
+    lead = [p.row for p in first.rows if p.row.source and p.row.source[-1][0] == "Paragraph"]
+    spans = [right - left for left, right in (_edges(row.items) for row in lead)]
+    assert len(lead) >= 3 and min(spans[:-1]) >= 0.5 * max(spans), [r.text for r in lead]
+
+
 @pytest.mark.parametrize("name", ["warm", "brandC", "nature", "pop-art"])
 def test_a_covers_lead_is_never_hyphenated(fonts: layout.FontBook, name: str) -> None:
     """An English cover's lead breaks between words, never inside one ("check- / ing" on

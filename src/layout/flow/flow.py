@@ -101,7 +101,7 @@ class Flow:
         self.images = images
         self.max_row_height = max_row_height
         self.card_width = card_width  # the card's virtual width: a phone shows it 360 px wide
-        # a cover's lead is display type: broken between phrases and balanced, as a title is
+        # a cover's lead is display type: broken between phrases, as a title is, in even lines
         # (the exam plan's "55 分冲 / 到 75 分" split 冲到 on 14 covers at 440 px)
         self.display = display
         self.budget: ContentBudget | None = None  # set by the caller to stop early

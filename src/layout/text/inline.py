@@ -23,6 +23,7 @@ from .breakpoints import line_breaks, line_edges
 from .clusters import Cluster, trimmed
 from .glyphs import hyphen_after
 from .heading.balance import balance_lines
+from .heading.lead import lead_lines
 from .linebox import Metrics, TextLine
 from .linebreak import Edges, LineRange, avoid_lone_last, break_lines
 from .lineitems import line_items
@@ -69,7 +70,7 @@ def layout_text(
     Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
     balanced instead and keep an emoji with its word; a word wider than the line is still
     broken between letters); `phrases` (display prose: a cover's lead) breaks only where a
-    heading does, its lines filled as prose's; `code` (a source line) breaks only at
+    heading does, its lines filled evenly (`heading.lead`); `code` (a source line) breaks only at
     spaces where it can (`breakpoints.line_breaks`). `broken` hears how many lines there
     are before any is positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
@@ -90,7 +91,7 @@ def layout_text(
         code=code,
     )
     edges = _edges(clusters, allowed)
-    fill = balance_lines if heading else break_lines
+    fill = balance_lines if heading else lead_lines if phrases else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
     if prose and not heading:  # headings are balanced, code keeps its greedy lines
         ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)

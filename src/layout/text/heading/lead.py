@@ -1,0 +1,96 @@
+"""A cover's lead (display prose: a heading's breaks, a paragraph's shape) → even lines.
+
+A lead's breaks are a heading's (between phrases, at clause ends first), so a phrase too
+long for what is left of a line goes down whole; filled greedily, a line that took the
+phrase before could leave the next one a stub (系统 1 快、自动、凭直觉；系统 2 慢、费力、 /
+讲逻辑。 on the reading notes' cover in four theme-modes at 1080 px). Each paragraph is set
+instead as the set of as many lines as greedy filling gives whose lines before its last
+leave the least squared room (Knuth and Plass's total fit, without their stretch: the
+lines are ragged), so the room spreads over the lines: 系统 1 快、自动、凭直觉；/ 系统 2 慢、
+费力、讲逻辑。. Not balanced: a lead of four or five lines balanced read as a block of even
+stubs; the last line keeps what is left. Pure, no fonts. May import: `layout.text`
+(`linebreak`, `opportunities`).
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from ..linebreak import NO_EDGES, PAUSES, Edges, LineRange, break_lines, content_end, measured
+from ..opportunities import ALLOWED, MANDATORY
+
+# A line that ends between two phrases rather than at a pause (`linebreak.PAUSES`) costs as
+# much as one that leaves this share of the line empty: without it the least room broke
+# 丹尼尔·卡尼曼把人的 / 思考分成两套系统：系统 1 快、… where the greedy line ended at the colon
+UNPAUSED = 0.5
+
+
+def lead_lines(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None = None,
+) -> list[LineRange]:
+    """Greedy lines (`break_lines`), each paragraph between hard breaks of three lines or
+    more refilled as the as many lines that leave the least squared room before its last
+    (`_evened`); a paragraph no such set fits (a piece wider than the line, cut inside
+    itself) keeps its greedy lines."""
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    edge = edges or [NO_EDGES] * len(texts)
+    out: list[LineRange] = []
+    first = 0  # the paragraph's first line
+    for k, line in enumerate(lines):
+        if k < len(lines) - 1 and allowed[line.end - 1] != MANDATORY:
+            continue
+        part = lines[first : k + 1]
+        if len(part) >= 3:  # two lines: the least room before the last is greedy's
+            part = _evened(texts, widths, allowed, edge, part, max_width) or part
+        out.extend(part)
+        first = k + 1
+    return out
+
+
+def _evened(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    part: list[LineRange],
+    max_width: float,
+) -> list[LineRange] | None:
+    """The lines from `part`'s start to its end, as many as `part`, whose lines before the
+    last leave the least sum of squared room; None where no set fits."""
+    start, end = part[0].start, part[-1].end
+    stops = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED] + [end]
+    # the best set up to each stop: (lines, squared room, the line that reaches it)
+    best: dict[int, tuple[int, float, LineRange | None]] = {start: (0, 0.0, None)}
+    for at in [start, *stops[:-1]]:
+        if at not in best:
+            continue
+        count, room, _ = best[at]
+        for stop in stops[bisect.bisect_right(stops, at) :]:
+            line = measured(texts, widths, edges, at, stop, max_width)
+            if line is None:
+                break  # a longer line is wider still
+            cost = room + (0.0 if stop == end else _cost(texts, line, max_width))
+            if stop not in best or (count + 1, cost) < best[stop][:2]:
+                best[stop] = (count + 1, cost, line)
+    if end not in best or best[end][0] != len(part):
+        return None
+    out: list[LineRange] = []
+    at = end
+    while at != start:
+        line = best[at][2]
+        assert line is not None  # every stop but the start was reached by a line
+        out.append(line)
+        at = line.start
+    return out[::-1]
+
+
+def _cost(texts: list[str], line: LineRange, max_width: float) -> float:
+    """A line before the last: its room squared, and `UNPAUSED` of the line's squared where
+    it ends between phrases."""
+    last = content_end(texts, line.start, line.end) - 1
+    paused = last >= line.start and texts[last][-1:] in PAUSES
+    return (max_width - line.width) ** 2 + (0.0 if paused else (UNPAUSED * max_width) ** 2)
