@@ -59,7 +59,8 @@ CLOSING_ROOMY = 0.6
 # breaker weighs), and a heading opens a section where the reader expects it, at the top.
 PLATES = frozenset({"Callout", "Quote", "Table", "CodeBlock", "Cited"})
 # A card before the last set as a plate escapes the zoom ladder's count of cards left half
-# empty (`zoom._sparse`): only one under half full is one, so a zoom that fills it still wins.
+# empty (`zoom._sparse`): only one under half full is one, and of two sets with as many
+# faults the one with fewer plates wins (`zoom.plates`), so a zoom that fills it wins.
 PLATE_ROOMY = 0.5
 # A cover's steps, finer than a short post's: its title's lines rewrap as it grows, and a
 # step too far leaves the card over `FULL` or its title a line longer where the one between
