@@ -8,8 +8,8 @@ in a column left of a plot `WIDE_PLOT` times wider, as mermaid-js does, a row sh
 section, its type larger and its rows tighter (`_WIDE`): on a 1600x900 slide the portrait
 form stood too tall, was cut into two bands (the title and the first section on one slide,
 the axis on the next) and rated 2/5. A task's
-name sits inside its bar when it fits, else beside it (right, then left), else on a line
-of its own above the bar: never cut. Colours say the status: a plain task a tint of the
+name sits inside its bar when it fits, else beside it (right, then left), else parted at a
+space into two lines inside its bar, else on a line of its own above the bar: never cut. Colours say the status: a plain task a tint of the
 accent, with a strip at its start when its name is beside it; `active` that tint with the
 strip along its foot; `crit` a deeper tint of a series colour (two laid over each other);
 `done` a grey tint; a milestone a diamond smaller than its name's letters. Every bar is
@@ -236,6 +236,11 @@ def _task(
     fill, deep = _roles(task.tags)
     inside = not milestone and len(text.lines) == 1 and text.width + 12 <= x1 - x0
     beside = _beside(x0, x1, text.width, MILESTONE_GAP if milestone else NAME_GAP, axis.width)
+    if not (inside or milestone or beside is not None):
+        wrapped = _in_two_lines(measure, task.name, size, x1 - x0)
+        if wrapped is not None:  # the bar a line taller, its name inside
+            bar_h += wrapped.height - text.height
+            text, inside = wrapped, True
     if inside or beside is not None:
         row = max(bar_h, text.height)
         bar_y = y + (row - bar_h) / 2
@@ -274,6 +279,21 @@ def _task(
         items.append(Mark(chip, None, ground))
     items.append(Label(text, left, text_y, "text", "left"))
     return y + row
+
+
+def _in_two_lines(measure: Measure, name: str, size: float, bar: float) -> Lines | None:
+    """A `name` that neither its bar (`bar` px wide) nor either side of it holds on one
+    line, parted at a space into the two lines its bar holds, the narrowest such; None
+    where none fits. Set on a line above its bar, a name read as the row above's:
+    darktech's mono 真题精读 2016-2023 between the first task's bar and its own (the exam
+    plan at 500 and 1080 px). At a space only: wrapped as a label is, it parted 2016- / 2023."""
+    words = name.split(" ")
+    parted = [
+        measure(" ".join(words[:cut]) + "\n" + " ".join(words[cut:]), size, False, bar)
+        for cut in range(1, len(words))
+    ]
+    fits = [lines for lines in parted if len(lines.lines) == 2 and lines.width + 12 <= bar]
+    return min(fits, key=lambda lines: lines.width, default=None)
 
 
 def _beside(x0: float, x1: float, width: float, gap: float, plot: float) -> float | None:
