@@ -127,3 +127,37 @@ def test_glassmorphisms_own_glows_keep_to_the_panels_rim(fonts, size) -> None:
         nearest = (min(max(cx, content.x), content.right), min(max(cy, content.y), content.bottom))
         t = math.dist((cx, cy), nearest) / (shape.fill.radius * 2 * r)
         assert _alpha(shape.fill, t) <= FAINT, (deco.anchor, t)
+
+
+def _panels(page, content: Rect) -> list[Rect]:
+    """The filled panels drawn around a card's rows (a callout's box), on the card."""
+    boxes = {}
+    for placed in page.rows:
+        for frame in placed.row.frames:
+            if frame.decor.fill is None:
+                continue
+            top, bottom = content.y + placed.y, content.y + placed.y + placed.row.height
+            x0, y0, x1, y1 = boxes.get(frame.id, (frame.decor.x, top, frame.decor.x, bottom))
+            boxes[frame.id] = (x0, min(y0, top), frame.decor.x + frame.decor.width, max(y1, bottom))
+    return [Rect(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes.values()]
+
+
+def test_an_ornament_keeps_off_a_filled_panel(fonts) -> None:
+    """An ornament kept off the text rows only sat under a callout's box beside its text
+    (art-deco's bottom-left fan under the git post's warning at 500x500, its rays showing
+    past the box's left edge): it keeps off a filled panel (here a code block's) as off
+    the text, or is left off."""
+    theme = layout.decode_theme(  # the code's text 90 px inside its panel, as a callout's
+        'name = "t"\n[roles.card]\npadding = [30, 30, 30, 30]\n[roles.code_block]\n'
+        "padding = [12, 12, 12, 90]\n[[decorations]]\n" + BLOOM
+    )
+    code = "\n".join(f"step({n})  # 第 {n} 步" for n in range(20))
+    post = "# 标题\n\n```python\n" + code + "\n```\n"
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    pages = layout.layout_pages(post, theme, fonts, options)
+    content = content_box(resolve(theme, None), 440, 586)
+    panels = [box for page in pages for box in _panels(page, content)]
+    assert panels, "the code block is a filled panel"
+    for page in pages:
+        for disc in _discs(page.items):
+            assert not any(_touches(disc, box) for box in _panels(page, content)), disc

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import replace
 
-from ..base.boxes import Cached, GlyphRun, Group, Item, Layer, Picture, Rect
+from ..base.boxes import Cached, FrameDecor, GlyphRun, Group, Item, Layer, Picture, Rect
 from ..base.fonts import FontBook
 from ..base.placing import Placement
 from ..style.decorations import Decoration, is_static
@@ -46,13 +46,18 @@ def live_decorations(
         (top + p.y, top + p.y + p.row.height * p.scale) for p in placement.rows if p.row.figure
     )
     text = text_boxes(placement.rows, replace(content, y=top)) + chrome
+    panels = _panel_boxes(placement, top)
     for deco in live:
+        on_card = deco.frame in ("card", "content")
+        keep_off = text + panels if on_card else text  # one in a panel keeps off its text
         for frame in _frames_of(deco, placement, page, content, top):
             # one set in a quote's or code block's panel moves within that panel, not the
             # card: traditional-chinese's ” moved off a one-line quote hung outside its box
-            room = page if deco.frame in ("card", "content") else frame
-            context = Context(frame, styles.tokens, fonts, baselines, text, room, panel, figures)
-            slot = deco.layer if deco.frame in ("card", "content") else f"panel-{deco.layer}"
+            room = page if on_card else frame
+            context = Context(
+                frame, styles.tokens, fonts, baselines, keep_off, room, panel, figures
+            )
+            slot = deco.layer if on_card else f"panel-{deco.layer}"
             out[slot].extend(build(deco, context))
     return out
 
@@ -70,6 +75,28 @@ def _frames_of(
         for frame, top, bottom in frames
         if frame.decor.role == deco.frame
     ]
+
+
+def _panel_boxes(placement: Placement, rows_top: float) -> tuple[Rect, ...]:
+    """The boxes of the filled panels drawn around rows (a callout's, a code block's, a
+    quote's): an ornament on the card keeps off them as off the text. Kept off the
+    text only, art-deco's bottom-left fan sat under the git post's warning box at 500x500,
+    its rays showing past the box's left edge."""
+    frames = list(placement.frames)
+    for p in placement.rows:  # a quote set beside a table, or in a column
+        frames.extend((frame, p.y + top, p.y + bottom) for frame, top, bottom in p.row.panels)
+    return tuple(
+        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
+        for frame, top, bottom in frames
+        if _drawn(frame.decor)
+    )
+
+
+def _drawn(decor: FrameDecor) -> bool:
+    """Whether a frame is a filled box, which hides what is drawn under it (a heading's
+    rule or a quote's bar alone hides nothing: art-deco's top-right fan keeps its place
+    beside a heading whose rule spans the column)."""
+    return decor.fill is not None
 
 
 def chrome_boxes(items: list[Item]) -> tuple[Rect, ...]:
