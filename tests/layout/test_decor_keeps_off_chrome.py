@@ -137,8 +137,9 @@ def _panels(page, content: Rect) -> list[Rect]:
             if frame.decor.fill is None:
                 continue
             top, bottom = content.y + placed.y, content.y + placed.y + placed.row.height
-            x0, y0, x1, y1 = boxes.get(frame.id, (frame.decor.x, top, frame.decor.x, bottom))
-            boxes[frame.id] = (x0, min(y0, top), frame.decor.x + frame.decor.width, max(y1, bottom))
+            right = frame.decor.x + frame.decor.width
+            _, y0, _, y1 = boxes.get(frame.id, (0.0, top, 0.0, bottom))
+            boxes[frame.id] = (frame.decor.x, min(y0, top), right, max(y1, bottom))
     return [Rect(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in boxes.values()]
 
 

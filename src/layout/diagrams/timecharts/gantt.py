@@ -7,11 +7,11 @@ would take a third of a phone's width), alternate sections on a panel band. Its 
 in a column left of a plot `WIDE_PLOT` times wider, as mermaid-js does, a row shorter a
 section, its type larger and its rows tighter (`_WIDE`): on a 1600x900 slide the portrait
 form stood too tall, was cut into two bands (the title and the first section on one slide,
-the axis on the next) and rated 2/5. A task's
-name sits inside its bar when it fits, else beside it (right, then left), else parted at a
-space into two lines inside its bar, else on a line of its own above the bar: never cut. Colours say the status: a plain task a tint of the
-accent, with a strip at its start when its name is beside it; `active` that tint with the
-strip along its foot; `crit` a deeper tint of a series colour (two laid over each other);
+the axis on the next) and rated 2/5. A task's name sits inside its bar when it fits, else
+beside it (right, then left), else parted at a space into two lines inside its bar, else on
+a line of its own above the bar: never cut. Colours say the status: a plain task a tint of
+the accent, with a strip at its start when its name is beside it; `active` that tint with
+the strip along its foot; `crit` a deeper tint of a series colour (two laid over each other);
 `done` a grey tint; a milestone a diamond smaller than its name's letters. Every bar is
 pale and its name in the text colour: the names tesseract lost were white on a saturated
 bar (which its thresholding turns dark), in an outlined box (skipped as a graphic), or next
