@@ -17,6 +17,8 @@ Headings are balanced by `balance` on these lines (an emoji is glued to the word
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import regex
 
 from ..base.records import bulk_record
@@ -90,6 +92,16 @@ def break_lines(
         lines.append(line)
         start = line.end
     return lines
+
+
+def paragraphs(lines: list[LineRange], allowed: list[int]) -> Iterator[list[LineRange]]:
+    """The lines of each hard-broken paragraph of `lines` in turn: each run that a
+    mandatory break (or the text's end) ends."""
+    first = 0
+    for k, line in enumerate(lines):
+        if k == len(lines) - 1 or allowed[line.end - 1] == MANDATORY:
+            yield lines[first : k + 1]
+            first = k + 1
 
 
 def fit_line(

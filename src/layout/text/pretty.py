@@ -32,7 +32,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from .linebreak import Edges, LineRange, fit_line, measured
+from .linebreak import Edges, LineRange, fit_line, measured, paragraphs
 from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 from .words import inside_phrases, inside_words, is_japanese, is_japanese_letter
 
@@ -114,18 +114,14 @@ def pretty_lines(
     """`lines` with each paragraph (and each hard-broken line) ending on a runt re-broken
     over its last few lines, where a set without one exists."""
     out: list[LineRange] = []
-    start = 0  # the first line of the current hard-broken paragraph
-    for k, line in enumerate(lines):
-        if k < len(lines) - 1 and allowed[line.end - 1] != MANDATORY:
-            continue
-        part = lines[start : k + 1]
+    for part in paragraphs(lines, allowed):
+        line = part[-1]
         # the end of a word broken between letters (no opportunity before it) is no runt:
         # where it breaks is the word's, not the paragraph's shape
         inside = line.start > 0 and allowed[line.start - 1] == NEVER
         if len(part) >= 2 and not inside and is_runt("".join(texts[line.start : line.end])):
             part = _rebroken(texts, widths, allowed, edges, part, max_width) or part
         out.extend(part)
-        start = k + 1
     return out
 
 

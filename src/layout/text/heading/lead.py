@@ -16,8 +16,17 @@ from __future__ import annotations
 
 import bisect
 
-from ..linebreak import NO_EDGES, PAUSES, Edges, LineRange, break_lines, content_end, measured
-from ..opportunities import ALLOWED, MANDATORY
+from ..linebreak import (
+    NO_EDGES,
+    PAUSES,
+    Edges,
+    LineRange,
+    break_lines,
+    content_end,
+    measured,
+    paragraphs,
+)
+from ..opportunities import ALLOWED
 
 # A line that ends between two phrases rather than at a pause (`linebreak.PAUSES`) costs as
 # much as one that leaves this share of the line empty: without it the least room broke
@@ -39,15 +48,10 @@ def lead_lines(
     lines = break_lines(texts, widths, allowed, max_width, edges)
     edge = edges or [NO_EDGES] * len(texts)
     out: list[LineRange] = []
-    first = 0  # the paragraph's first line
-    for k, line in enumerate(lines):
-        if k < len(lines) - 1 and allowed[line.end - 1] != MANDATORY:
-            continue
-        part = lines[first : k + 1]
+    for part in paragraphs(lines, allowed):
         if len(part) >= 3:  # two lines: the least room before the last is greedy's
             part = _evened(texts, widths, allowed, edge, part, max_width) or part
         out.extend(part)
-        first = k + 1
     return out
 
 
