@@ -228,6 +228,23 @@ def test_a_covers_lead_leaves_no_stub_before_its_last_line(
     assert len(lead) >= 3 and min(spans[:-1]) >= 0.5 * max(spans), [r.text for r in lead]
 
 
+@pytest.mark.parametrize("name", ["minimal", "coil-notebook", "brandC", "watercolor"])
+def test_a_covers_lead_ends_its_lines_at_sentence_ends_and_keeps_a_count_with_its_noun(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """Of a lead's even sets, the one whose lines end where its sentences do ("…full of
+    half-finished apps. / Twelve weeks later…"), a comma costing a little more than a full
+    stop (`heading.lead.MID_SENTENCE`); and no line ends on a count before the word it
+    counts ("I ran 10 / kilometres": `opportunities.hold_small_words`)."""
+    first = layout.layout_pages(RUNNING, themes.load(name), fonts, PORTRAIT)[0]
+    assert first.fit is not None and first.fit.cover
+    lines = [placed.row.text.strip() for placed in first.rows]
+    assert "kilometres" not in " ".join(lines) or not any(
+        line.split(" ")[-1].isdigit() for line in lines
+    ), lines
+    assert any(line.endswith("half-finished apps.") for line in lines), lines
+
+
 @pytest.mark.parametrize("name", ["warm", "brandC", "nature", "pop-art"])
 def test_a_covers_lead_is_never_hyphenated(fonts: layout.FontBook, name: str) -> None:
     """An English cover's lead breaks between words, never inside one ("check- / ing" on

@@ -425,18 +425,28 @@ def keep_names(texts: list[str], allowed: list[int]) -> list[int]:
     return kept
 
 
+def _count(word: str) -> bool:
+    """Whether a Latin word is a count (up to three digits): "10 kilometres", "5 habits". A
+    longer number is more often a year, which may end a line ("in 2026 / the team")."""
+    return word.isascii() and word.isdigit() and len(word) <= 3
+
+
 def hold_small_words(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` (a heading's) with no line ending on a small English word: "1.《纳瓦尔宝典》The
-    / Almanack…" leaves the article without its noun, as "… of / Naval" does a preposition.
+    / Almanack…" leaves the article without its noun, as "… of / Naval" does a preposition;
+    nor on a count before the word it counts ("I ran 10 / kilometres" on a cover's lead).
     The word after it stays whole too ("of a / cross-region", not "of a cross- / region")."""
     kept = list(allowed)
     words = latin_words(texts)
     for k, (start, stop) in enumerate(words):
         if stop >= len(texts) or texts[stop] != " " or kept[stop] != ALLOWED:
             continue
-        if "".join(texts[start:stop]).lower() in SMALL_WORDS:
+        following = words[k + 1] if k + 1 < len(words) else None
+        word = "".join(texts[start:stop])
+        a_word_next = following is not None and following[0] == stop + 1
+        counted = _count(word) and a_word_next and texts[stop + 1].isalpha()
+        if word.lower() in SMALL_WORDS or counted:
             kept[stop] = NEVER
-            following = words[k + 1] if k + 1 < len(words) else None
             if following is not None and following[0] == stop + 1:
                 inside = slice(following[0], following[1] - 1)
                 kept[inside] = [NEVER if b == ALLOWED else b for b in kept[inside]]
