@@ -79,7 +79,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     if limit and reserve:
         limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
     try:
-        slide = bool(full and on_a_slide(ctx.width, full))
+        slide = _on_a_slide(flow, ctx)
         drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit, slide)
     except DiagramError as error:
         return _fallback(flow, block, ctx, str(error))
@@ -250,10 +250,15 @@ def _shrunk_label(flow: Layouter, ctx: Ctx) -> float:
     the default's, which a phone shows smaller (a 500x500 card: 12.2, where 11 read 7.9 px
     in 17 sets); a slide's `LEGIBLE_LABEL` (its virtual px are drawn zoomed, and at 11
     pop-art's mixed post left its title alone on a slide over the pie on the next)."""
-    full = flow.max_row_height
-    if full and on_a_slide(ctx.width, full):
+    if _on_a_slide(flow, ctx):
         return LEGIBLE_LABEL
     return SHRUNK_LABEL * max(1.0, flow.card_width / DEFAULT_WIDTH)
+
+
+def _on_a_slide(flow: Layouter, ctx: Ctx) -> bool:
+    """Whether the card's text box is a slide's (`figures.on_a_slide`)."""
+    full = flow.max_row_height
+    return bool(full and on_a_slide(ctx.width, full))
 
 
 def _smallest_label(drawing: Drawing) -> float:

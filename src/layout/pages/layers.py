@@ -67,13 +67,18 @@ def _frames_of(
 ) -> list[Rect]:
     if deco.frame in ("card", "content"):
         return [page if deco.frame == "card" else content]
+    return [box for decor, box in _frame_boxes(placement, rows_top) if decor.role == deco.frame]
+
+
+def _frame_boxes(placement: Placement, rows_top: float) -> list[tuple[FrameDecor, Rect]]:
+    """Each container drawn on the card around rows (a quote's, a code block's panel, one
+    set beside a table or in a column too), with its box on the card."""
     frames = list(placement.frames)
     for p in placement.rows:  # a quote set beside a table, or in a column
         frames.extend((frame, p.y + top, p.y + bottom) for frame, top, bottom in p.row.panels)
     return [
-        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
+        (frame.decor, Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top))
         for frame, top, bottom in frames
-        if frame.decor.role == deco.frame
     ]
 
 
@@ -82,14 +87,7 @@ def _panel_boxes(placement: Placement, rows_top: float) -> tuple[Rect, ...]:
     quote's): an ornament on the card keeps off them as off the text. Kept off the
     text only, art-deco's bottom-left fan sat under the git post's warning box at 500x500,
     its rays showing past the box's left edge."""
-    frames = list(placement.frames)
-    for p in placement.rows:  # a quote set beside a table, or in a column
-        frames.extend((frame, p.y + top, p.y + bottom) for frame, top, bottom in p.row.panels)
-    return tuple(
-        Rect(frame.decor.x, rows_top + top, frame.decor.width, bottom - top)
-        for frame, top, bottom in frames
-        if _drawn(frame.decor)
-    )
+    return tuple(box for decor, box in _frame_boxes(placement, rows_top) if _drawn(decor))
 
 
 def _drawn(decor: FrameDecor) -> bool:

@@ -160,8 +160,9 @@ def best_zoom(
         found = weigh(pages)
         if found == (0, 0):
             return pages, trial
-        if fewest is None or (found, plates(pages)) < fewest:
-            best, fewest = (pages, trial), (found, plates(pages))
+        weighed = (found, plates(pages))
+        if fewest is None or weighed < fewest:
+            best, fewest = (pages, trial), weighed
     assert best is not None  # the last trial raised if none laid out
     return best
 

@@ -98,8 +98,9 @@ def _evened(
 
 
 def _cost(texts: list[str], line: LineRange, max_width: float) -> float:
-    """A line before the last: its room squared, and `UNPAUSED` of the line's squared where
-    it ends between phrases."""
+    """A line before the last: its room squared, and the line's squared times the share it
+    pays for where it ends: nothing at a sentence's end, `MID_SENTENCE` at a pause inside
+    one, `UNPAUSED` between phrases."""
     last = content_end(texts, line.start, line.end) - 1
     end = texts[last][-1:] if last >= line.start else ""
     share = 0.0 if end in SENTENCE_ENDS else MID_SENTENCE if end in PAUSES else UNPAUSED
