@@ -94,7 +94,7 @@ def test_no_label_asked_no_label_written(fonts: layout.FontBook, codec: str) -> 
 
 def _unzoomed(page: layout.Page) -> tuple[tuple[Item, ...], float]:
     """The card's items as laid out on its virtual card, and the zoom it is drawn at (a
-    card at a type step, `zoom.fault_free`, is one Group scaled by it)."""
+    card at a type step, `typesteps.fault_free`, is one Group scaled by it)."""
     zoom = page.fit.zoom if page.fit is not None else 1.0
     if zoom == 1.0:
         return page.items, 1.0

@@ -71,7 +71,7 @@ def test_an_ornament_with_no_clear_spot_is_left_off_the_card(fonts) -> None:
 def test_no_card_of_a_long_post_has_the_ornament_on_its_text(fonts) -> None:
     theme = decode_theme(
         'name = "t"\n[colors.all]\nbackground = "#ffffff"\ntext = "#222222"\n'
-        # the theme's own type: at 0.98 (`zoom.fault_free`, its last card 47 % full) the
+        # the theme's own type: at 0.98 (`typesteps.fault_free`, its last card 47 % full) the
         # post takes a card fewer and the ornament is drawn zoomed, off the text as well
         '[roles.card]\npadding = [60, 24, 24, 24]\ntype_scale = "none"\n'
         "[[decorations]]\n" + HEART.replace("y = 40", "y = 20")

@@ -72,7 +72,7 @@ def test_auto_split_leaves_no_widow_and_balances_the_last_card(box_fonts) -> Non
     """18 + 1 would leave a widow, 17 + 2 a last card mostly empty: 11 + 8, the last card
     a little under half full (224 of 522 px) rather than the first barely half (10 + 9).
     At the theme's own type (`type_scale = "none"`): where type may follow the card, 2 %
-    smaller sets the 19 lines on one card (`zoom.fault_free`, a short last card)."""
+    smaller sets the 19 lines on one card (`typesteps.fault_free`, a short last card)."""
     theme = layout.decode_theme('name = "own"\n[roles.card]\ntype_scale = "none"\n')
     cards = pages(HAN * 25 * 19, box_fonts, theme, split="autoSplit")
     assert [len(c.rows) for c in cards] == [11, 8]
@@ -209,6 +209,6 @@ def test_auto_split_loses_nothing(box_fonts, plain_theme, paragraphs, height) ->
         assert card.rows, "no empty cards"
         last = card.rows[-1]
         # rows are placed on the card laid out 1/zoom as large (a set with a fault may take
-        # a smaller type step, zoom.type_ladder), its 32-px paddings with them
+        # a smaller type step, typesteps.type_ladder), its 32-px paddings with them
         zoom = card.fit.zoom if card.fit is not None else 1.0
         assert last.y + last.row.height * last.scale <= height / zoom - 64 + 1e-6

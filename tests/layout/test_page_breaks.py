@@ -21,10 +21,13 @@ from inkcard.layout.pages.quality import measure
 HAN = "中"
 LINE = 28.0
 # a theme that gives up no spacing, nor type: `type_scale = "none"` keeps its px sizes where a
-# set with a fault would try a smaller type step (zoom.type_ladder), so breaks stay in numbers
+# set with a fault would try a smaller type step (typesteps.type_ladder): breaks stay in numbers
 UNSQUEEZABLE = layout.decode_theme(
     'name = "unsqueezable"\n[roles.card]\ngap_squeeze = 0\ntype_scale = "none"\n'
 )
+# the plain theme at its own type: a short post spread thin over two cards is set larger
+# (typesteps.grown_type), so a test of where the breaks fall at 16 px keeps its px sizes
+FIXED_TYPE = layout.decode_theme('name = "fixed"\n[roles.card]\ntype_scale = "none"\n')
 TABLE_ROW = 41.6
 
 
@@ -179,23 +182,23 @@ def test_a_post_a_little_too_long_is_tightened_onto_one_card(box_fonts, plain_th
     assert len(cards(md, box_fonts, UNSQUEEZABLE)) == 2
 
 
-def test_a_paragraph_is_not_split_when_the_next_card_can_take_it(box_fonts, plain_theme) -> None:
+def test_a_paragraph_is_not_split_when_the_next_card_can_take_it(box_fonts) -> None:
     """12 lines, then a paragraph of eight, then two lines. Filling card 1 would put six of
     the eight there (520 px) and two on card 2, which then holds 100 px: the six would fit
     there too, so the paragraph moves whole and card 1 ends between paragraphs."""
     md = f"{lines(12)}\n\n{lines(8)}\n\n{lines(2)}"
-    first, second = cards(md, box_fonts, plain_theme)
+    first, second = cards(md, box_fonts, FIXED_TYPE)
     assert len(first.rows) == 12
     assert len(second.rows) == 10
 
 
-def test_the_last_two_cards_are_balanced(box_fonts, plain_theme) -> None:
+def test_the_last_two_cards_are_balanced(box_fonts) -> None:
     """Greedy cards would be 10 + 7 lines (492 px) and then a heading with three lines
     (125 px). The break moves up to the break between the two paragraphs, never inside the
     seven lines (they fit where they are, so they stay whole): 280 and 337 px, within three
     lines of each other, and still two cards. (It moved inside them before: 352 and 281.)"""
     md = f"{lines(10)}\n\n{lines(7)}\n\n## H\n\n{lines(3)}"
-    first, second = cards(md, box_fonts, plain_theme)
+    first, second = cards(md, box_fonts, FIXED_TYPE)
     assert (used(first), used(second)) == (280, 337)
     assert abs(used(first) - used(second)) <= 3 * LINE
     assert texts(second)[:7] == [HAN * 25] * 7 and texts(second)[7] == "H"

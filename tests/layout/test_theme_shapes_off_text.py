@@ -39,7 +39,7 @@ def test_no_unmarked_shape_sits_under_text(name: str, fonts: layout.FontBook) ->
     for width, height in SIZES:
         options = layout.RenderOptions(width=width, height=height, split="autoSplit")
         for page in layout.layout_pages(POST, theme, fonts, options):
-            # a set with a fault may take a smaller type step (zoom.type_ladder): its rows and
+            # a set with a fault may take a smaller type step (typesteps.type_ladder): its rows and
             # decorations are then laid out together on a card 1/zoom as large, then scaled
             zoom = page.fit.zoom if page.fit is not None else 1.0
             card = Rect(0.0, 0.0, width / zoom, height / zoom)

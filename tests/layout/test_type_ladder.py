@@ -3,11 +3,11 @@
 At 440x586 art-deco and traditional-chinese set the fund explainer on three cards, the
 middle one a three-item list alone, 54-55 % full: their content was 26-28 px too tall for
 two cards with every gap given; traditional-chinese's Chengdu guide opened card 2 with Day
-1's tip above Day 2's heading. A set with a fault (`zoom.card_faults`: a slide's faults, and a
-section's end stranded on the next card) at the theme's own type now tries a few slightly
-smaller steps (`zoom.TYPE_LADDER`) and keeps the first that clears it (`zoom.fault_free`); a
-set without one is laid out once, as before, and no step sets the post's smallest text under
-the report's 11 px on a phone.
+1's tip above Day 2's heading. A set with a fault (`typesteps.card_faults`: a slide's faults,
+and a section's end stranded on the next card) at the theme's own type now tries a few
+slightly smaller steps (`typesteps.TYPE_LADDER`) and keeps the first that clears it
+(`typesteps.fault_free`); a set without one is laid out once, as before, and no step sets
+the post's smallest text under the report's 11 px on a phone.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page
 from inkcard.layout.pages.quality import READABLE_PX, measure
-from inkcard.layout.pages.zoom import TYPE_LADDER, _faults, stranded_tails, type_ladder
+from inkcard.layout.pages.typesteps import TYPE_LADDER, type_ladder
+from inkcard.layout.pages.zoom import set_faults, stranded_tails
 from inkcard.layout.render import parse_post
 from inkcard.layout.style.resolver import resolve
 
@@ -52,7 +53,7 @@ def test_the_fund_explainer_fits_two_cards_a_step_smaller(theme: str) -> None:
     cards = pages(FUND, theme)
     assert len(cards) == 2
     assert all(measure(page).fill > 0.9 for page in cards)
-    assert _faults(cards) == (0, 0)
+    assert set_faults(cards) == (0, 0)
     [zoom] = zooms(cards)
     assert min(TYPE_LADDER) <= zoom < 1.0
     assert smallest(cards) >= READABLE_PX
@@ -71,18 +72,19 @@ def test_a_set_without_a_fault_is_laid_out_once_at_the_themes_own_type(
 
     monkeypatch.setattr(compose, "_compose", counted)
     cards = pages(FUND, "apple-notes")
-    assert _faults(cards) == (0, 0)
+    assert set_faults(cards) == (0, 0)
     assert zooms(cards) == {1.0}
     assert calls == [440]
 
 
 def test_no_step_sets_text_under_what_a_phone_reads() -> None:
     """At 500x500 traditional-chinese's table cells are set as large as reads 11 px on a
-    phone (a small card's floor, at its own type; 10.4 px before it) and no larger: any
-    step would set them under it, so its fund explainer keeps its own type."""
+    phone (a small card's floor, at its own type; 10.4 px before it): any smaller step
+    would set them under it, so its fund explainer takes none (its four cards, 51-85 %
+    full, are set larger instead: `typesteps.grown_type`, cells at 13.2 px)."""
     square = layout.RenderOptions(width=500, height=500, split="autoSplit")
     cards = pages(FUND, "traditional-chinese", square)
-    assert smallest(cards) == pytest.approx(READABLE_PX, abs=0.05)
+    assert smallest(cards) >= READABLE_PX - 0.05
     assert type_ladder(cards) == []
     assert zooms(cards) == {1.0}
 
@@ -92,7 +94,7 @@ def test_a_step_keeps_the_originals_where_none_clears_the_set() -> None:
     reaches 11 px at 0.96): the set stays at the theme's own type."""
     long_table = (HARD / "08-long-table.md").read_text("utf-8")
     cards = pages(long_table, "notebook")
-    assert _faults(cards) != (0, 0)
+    assert set_faults(cards) != (0, 0)
     assert zooms(cards) == {1.0}
 
 
@@ -113,10 +115,10 @@ def test_a_step_that_strands_a_sections_end_is_not_taken() -> None:
     fonts = layout.FontBook.load()
     card = compose.Card(440, 586, "autoSplit", type_step=0.98)
     smaller = compose.compose(parse_post(notes, False), styles, fonts, {}, card)
-    assert _faults(smaller) == (0, 0)
+    assert set_faults(smaller) == (0, 0)
     assert stranded_tails(smaller) == 1
     cards = pages(notes, "traditional-chinese")
-    assert _faults(cards) != (0, 0)
+    assert set_faults(cards) != (0, 0)
     assert stranded_tails(cards) == 0
     assert zooms(cards) == {1.0}
 

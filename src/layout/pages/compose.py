@@ -16,7 +16,8 @@ times larger, so a 1080-px card reads like the 440-px one at 2x, not like small 
 Every px measure of the theme (type, margins, paddings, radii, decorations, header and
 footer) zooms with it; the output pixels, and so the pixel limits, stay the same. A slide
 whose set has a fault tries smaller zooms (`zoom.best_zoom`); an autoSplit portrait or square
-set with one, a few slightly smaller type steps (`zoom.type_ladder`, `zoom.fault_free`).
+set with one, a few slightly smaller type steps (`typesteps.type_ladder`, `fault_free`), and
+one that spreads a short post thin, a few larger (`typesteps.grown_type`).
 """
 
 from __future__ import annotations
@@ -60,14 +61,13 @@ from .slidetype import (
     with_code,
 )
 from .spread import ruled_pitch, spread_slides
+from .typesteps import fault_free, grown_type, type_ladder
 from .verse import composed_verse
 from .zoom import (
     best_zoom,
-    fault_free,
     floor_zoom,
     phone_floor,
     slide_faults,
-    type_ladder,
     type_zoom,
     zoom_ladder,
 )
@@ -158,6 +158,8 @@ def compose(
             pages, step = fault_free(at_step, pages, type_ladder(pages))
             zoom = own_zoom * step
             virtual = _laid_out_at(card, zoom)
+            if step == 1.0:
+                pages, styles = _set_larger(doc, styles, fonts, images, virtual, pages)
 
     def again(set_as: Styles, on: Card) -> list[Page]:
         return _compose(doc, set_as, fonts, images, on, None)
@@ -170,6 +172,26 @@ def compose(
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+
+
+def _set_larger(
+    doc: Doc,
+    styles: Styles,
+    fonts: FontBook,
+    images: Mapping[str, bytes],
+    card: Card,
+    pages: list[Page],
+) -> tuple[list[Page], Styles]:
+    """`pages` (laid out on `card` in `styles`) and their styles, or, where they spread a
+    short post thin, those `typesteps.grown_type` sets it in larger type (its text's roles
+    only, `short.larger_type`: the frame, its ornaments and the page number stay the
+    theme's) and those styles."""
+
+    def larger(step: float) -> list[Page]:
+        return _compose(doc, short.larger_type(styles, step), fonts, images, card, None)
+
+    pages, step = grown_type(larger, pages)
+    return pages, short.larger_type(styles, step) if step != 1.0 else styles
 
 
 def _for_its_length(

@@ -21,7 +21,7 @@ from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
 from .breaks.breakrules import opens_section, reads_on, title_only
-from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
+from .fitting import OVER_A_LIMIT
 from .quality import (
     LAST_FULL_ENOUGH,
     PHONE_WIDTH,
@@ -51,13 +51,6 @@ MIN_LEGIBLE_CONTENT = 200.0
 # the least the quality report reads a slide's text at without a cost.
 LADDER_STEP = 0.96
 FLOOR_BODY_PX = SLIDE_READABLE_PX
-# A portrait or square card whose set has a fault at the theme's own type tries these type
-# steps, largest first (`type_ladder`): 2 % apart, as far as `fit: "auto"` may go, never
-# so far that the post's smallest text reads under the report's `READABLE_PX` on a phone.
-# Measured over the corpus at 440x586, 500x500 and 1080x1440: the sets a step clears
-# first need 0.98 (13), 0.97 to 0.95 (20) or 0.94 (3); below 0.94 the text of all but
-# three goes under 11 px (the long table: 0.88 to 0.90, 10.4 px).
-TYPE_LADDER = (0.98, 0.96, 0.94)
 T = TypeVar("T")  # a trial `best_zoom` lays out: a zoom and the type it sets
 
 
@@ -182,7 +175,7 @@ def plates(pages: list[Page]) -> int:
     return count
 
 
-def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
+def set_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
     """What a designer would hold against a set of slides, the worse first: the page-break
     rules the cards break, cards that hide rows (overflow hidden), a last card that is a
     stub and each block of `_UNITS` split over cards (the fund explainer's five-row table
@@ -190,7 +183,7 @@ def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> 
     then the cards before the last left under `SPARSE` full (a section of a heading and a
     three-item list 16 px too tall to join the two-minute rule's quote on a legible slide
     left that one 35 % full). `measures`: each page's `measure`, when the caller has them."""
-    measures = _measured(pages, measures)
+    measures = measured(pages, measures)
     broken = sum(len(page.fit.broken) for page in pages if page.fit is not None)
     broken += sum(page.fit.hidden for page in pages if page.fit is not None)  # cut short
     last = measures[-1] if len(pages) > 1 else None
@@ -204,7 +197,7 @@ def _faults(pages: list[Page], measures: list[Quality | None] | None = None) -> 
     return broken + stub + split, sparse
 
 
-def _measured(pages: list[Page], measures: list[Quality | None] | None) -> list[Quality | None]:
+def measured(pages: list[Page], measures: list[Quality | None] | None) -> list[Quality | None]:
     """Each page's `measure`: `measures` when given, else made now. A set is weighed by
     several counts that each read every card's measure (`slide_faults`): made once, not
     once a count (a third of a slide set's layout went to measuring its cards three times)."""
@@ -229,7 +222,7 @@ def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
 
 
 def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
-    """What a designer would hold against a set of slides: `_faults`, and with the cards
+    """What a designer would hold against a set of slides: `set_faults`, and with the cards
     half empty each card before the last that cuts a code block short under `CODE_FULL`
     (`cut_short`), each counted twice; once more each slide before the last under `SLIDE_HOLE`,
     and once a title slide that holds the title alone (`_bare`). A cover is a slide more,
@@ -241,8 +234,8 @@ def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
     end of the section the slide before began (`_tail_last`) and, with `strands`, each slide
     that opens with a section's short end (`stranded_tails`): a zoom whose deck gives
     each section its slides wins (an essay's five habits)."""
-    measures = _measured(pages, None)
-    broken, sparse = _faults(pages, measures)
+    measures = measured(pages, None)
+    broken, sparse = set_faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
     late = _two(pages, measures) + _tail_last(pages, measures) + split_paragraphs(pages)
@@ -315,7 +308,7 @@ def cut_short(pages: list[Page], measures: list[Quality | None] | None = None) -
     next). A smaller zoom of the ladder set the heading, the imports and the function on
     one slide 91 % full. `measures`: each page's `measure`, when the caller has them."""
     count = 0
-    measures = _measured(pages, measures)
+    measures = measured(pages, measures)
     for (page, after), quality in zip(pairwise(pages), measures[:-1], strict=True):
         if quality is None or page.fit is None or page.fit.offset > 0 or not page.rows:
             continue
@@ -338,95 +331,6 @@ SLIDE_HOLE = 0.4  # a card before the last under this reads as a hole, not a nea
 # Blocks read as one: split over slides, they read as two (a quote or callout as two boxes:
 # the 12 notes' opening quote split 2 | 2 over pop-art's first two slides).
 _UNITS = ("Table", "CodeBlock", "Callout", "Quote")
-
-
-def type_ladder(pages: list[Page]) -> list[float]:
-    """The type steps (`TYPE_LADDER`) a portrait or square set with a fault
-    (`card_faults`), a short last card (`short_last`) or its title card alone
-    (`_title_apart`) tries: none for a set without any (laid out once, as it was), and
-    none that would set its smallest text (`Quality.smallest_text`, at 1.0) under
-    `READABLE_PX` on a phone or below the least of fit "auto"'s `TYPE_STEPS`."""
-    measures = _measured(pages, None)
-    flawed = short_last(pages, measures) or _title_apart(pages, measures)
-    if card_faults(pages, measures) == (0, 0) and not flawed:
-        return []
-    read = [quality.smallest_text for quality in measures if quality is not None]
-    smallest = min(read, default=0.0)
-    least = max(min(TYPE_STEPS), READABLE_PX / smallest if smallest > 0 else 1.0)
-    return [step for step in TYPE_LADDER if step >= least]
-
-
-def card_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
-    """What a designer holds against a set of portrait or square cards: a slide's faults
-    (`_faults`), and with the cards half empty, each card that opens with a section's
-    stranded end (`stranded_tails`). `measures`: each page's `measure`, when the caller
-    has them."""
-    broken, sparse = _faults(pages, measures)
-    return broken, sparse + stranded_tails(pages)
-
-
-def _title_apart(pages: list[Page], measures: list[Quality | None]) -> bool:
-    """Whether the first of two or more cards holds the title and lead alone, under
-    `SPARSE` full: the section under them could not join them (cyberpunk's recipe at
-    440x586 keeps its table's tip on card 2 so, where 0.96 of the type holds the post on
-    two full cards, every section whole)."""
-    first = pages[0].fit if len(pages) > 1 else None
-    quality = measures[0]
-    return first is not None and first.title and quality is not None and quality.fill < SPARSE
-
-
-def short_last(pages: list[Page], measures: list[Quality | None] | None = None) -> bool:
-    """Whether the last card of a set of two or more is under `SPARSE` full: pop-art's
-    book list at 440x586 left its table and closing question alone on a third card.
-    `measures`: each page's `measure`, when the caller has them."""
-    if len(pages) < 2:
-        return False
-    last = measures[-1] if measures is not None else measure(pages[-1])
-    return last is not None and last.fill < SPARSE
-
-
-def fault_free(
-    lay_out: Callable[[float], list[Page]], pages: list[Page], steps: list[float]
-) -> tuple[list[Page], float]:
-    """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
-    holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
-    set that the quality report scores no lower (`fitting.set_score`); and its step. A
-    set whose only flaw is a short last card (`short_last`) takes a step only where it
-    is a card shorter (pop-art's book list: 3 cards at 1.0, the last 54 % full; 2 at
-    0.96, 100 and 99 %): a slightly denser post, not a balanced one, is the type's to make.
-    Unlike `best_zoom` no step with fewer faults is kept: type is
-    smaller only where that clears the set (art-deco's fund explainer at 440x586: three
-    cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
-    full)."""
-    if not steps:
-        return pages, 1.0
-    measures = _measured(pages, None)
-    floor = set_score(pages, measures)
-    # a set without a fault but with a short last card takes smaller type only where it
-    # saves that card: on as many cards, its breaks are the page breaker's to weigh
-    # (dreamy's essay at 0.98 filled its last card by setting its title and lead as a
-    # cover and leaving card 2 61 % full)
-    fewer = card_faults(pages, measures) == (0, 0)
-
-    def faults(trial: list[Page]) -> tuple[int, int]:
-        # nor one the report scores lower: darktech's long article at 0.98 kept a section's
-        # end off card 2 by leaving card 1 62 % full
-        scored = _measured(trial, None)  # once, for the faults and the score
-        broken, sparse = card_faults(trial, scored)
-        lower = set_score(trial, scored) < floor
-        worse = sparse + lower + (fewer and len(trial) >= len(pages))
-        # of the steps that save a card, one that leaves no short last card nor a title
-        # card alone wins (pop-art's recipe at 440x586: 0.98 saved its cover and left a
-        # last card 45 % full, 0.96 sets it on two full cards)
-        flaw = fewer and (short_last(trial, scored) or _title_apart(trial, scored))
-        return broken, 2 * worse + flaw
-
-    try:
-        trial, step = best_zoom(lay_out, steps, faults)
-    except OVER_A_LIMIT:
-        return pages, 1.0
-    broken, worse = faults(trial)
-    return (trial, step) if broken == 0 and worse < 2 else (pages, 1.0)
 
 
 def stranded_tails(pages: list[Page]) -> int:

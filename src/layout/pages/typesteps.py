@@ -1,0 +1,195 @@
+"""A portrait or square set of cards → the type step it is set at: the theme's own, a
+little smaller where that clears a fault, a little larger where a short post is spread thin.
+
+A card of the 3:4 default's shape keeps the theme's type (zoomed with the card, compose.py)
+unless its set has a fault a slightly smaller step clears (`type_ladder`, `fault_free`:
+a section's end stranded atop a card, a card half empty before the last, a short last
+card), or is a short post spread thin over cards each half empty (`grown_type`): a
+designer sets a post larger to fill the cards it takes, as a one-card post is composed
+for its length (short.py), never to spread it over more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base.boxes import Page
+from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
+from .quality import READABLE_PX, Quality, measure
+from .zoom import SPARSE, best_zoom, measured, set_faults, stranded_tails
+
+# A portrait or square card whose set has a fault at the theme's own type tries these type
+# steps, largest first (`type_ladder`): 2 % apart, as far as `fit: "auto"` may go, never
+# so far that the post's smallest text reads under the report's `READABLE_PX` on a phone.
+# Measured over the corpus at 440x586, 500x500 and 1080x1440: the sets a step clears
+# first need 0.98 (13), 0.97 to 0.95 (20) or 0.94 (3); below 0.94 the text of all but
+# three goes under 11 px (the long table: 0.88 to 0.90, 10.4 px).
+TYPE_LADDER = (0.98, 0.96, 0.94)
+
+
+def type_ladder(pages: list[Page]) -> list[float]:
+    """The type steps (`TYPE_LADDER`) a portrait or square set with a fault
+    (`card_faults`), a short last card (`short_last`) or its title card alone
+    (`_title_apart`) tries: none for a set without any (laid out once, as it was), and
+    none that would set its smallest text (`Quality.smallest_text`, at 1.0) under
+    `READABLE_PX` on a phone or below the least of fit "auto"'s `TYPE_STEPS`."""
+    measures = measured(pages, None)
+    flawed = short_last(pages, measures) or _title_apart(pages, measures)
+    if card_faults(pages, measures) == (0, 0) and not flawed:
+        return []
+    read = [quality.smallest_text for quality in measures if quality is not None]
+    smallest = min(read, default=0.0)
+    least = max(min(TYPE_STEPS), READABLE_PX / smallest if smallest > 0 else 1.0)
+    return [step for step in TYPE_LADDER if step >= least]
+
+
+def card_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
+    """What a designer holds against a set of portrait or square cards: a slide's faults
+    (`set_faults`), and with the cards half empty, each card that opens with a section's
+    stranded end (`stranded_tails`). `measures`: each page's `measure`, when the caller
+    has them."""
+    broken, sparse = set_faults(pages, measures)
+    return broken, sparse + stranded_tails(pages)
+
+
+def _title_apart(pages: list[Page], measures: list[Quality | None]) -> bool:
+    """Whether the first of two or more cards holds the title and lead alone, under
+    `SPARSE` full: the section under them could not join them (cyberpunk's recipe at
+    440x586 keeps its table's tip on card 2 so, where 0.96 of the type holds the post on
+    two full cards, every section whole)."""
+    first = pages[0].fit if len(pages) > 1 else None
+    quality = measures[0]
+    return first is not None and first.title and quality is not None and quality.fill < SPARSE
+
+
+def short_last(pages: list[Page], measures: list[Quality | None] | None = None) -> bool:
+    """Whether the last card of a set of two or more is under `SPARSE` full: pop-art's
+    book list at 440x586 left its table and closing question alone on a third card.
+    `measures`: each page's `measure`, when the caller has them."""
+    if len(pages) < 2:
+        return False
+    last = measures[-1] if measures is not None else measure(pages[-1])
+    return last is not None and last.fill < SPARSE
+
+
+def fault_free(
+    lay_out: Callable[[float], list[Page]], pages: list[Page], steps: list[float]
+) -> tuple[list[Page], float]:
+    """`pages` (laid out at the theme's own type, 1.0) or, where `steps` (`type_ladder`)
+    holds one whose set `lay_out(step)` leaves no fault (`card_faults`), the first such
+    set that the quality report scores no lower (`fitting.set_score`); and its step. A
+    set whose only flaw is a short last card (`short_last`) takes a step only where it
+    is a card shorter (pop-art's book list: 3 cards at 1.0, the last 54 % full; 2 at
+    0.96, 100 and 99 %): a slightly denser post, not a balanced one, is the type's to make.
+    Unlike `best_zoom` no step with fewer faults is kept: type is
+    smaller only where that clears the set (art-deco's fund explainer at 440x586: three
+    cards, the middle one a three-item list alone at 54 %; at 0.94 two cards, 94 and 97 %
+    full)."""
+    if not steps:
+        return pages, 1.0
+    measures = measured(pages, None)
+    floor = set_score(pages, measures)
+    # a set without a fault but with a short last card takes smaller type only where it
+    # saves that card: on as many cards, its breaks are the page breaker's to weigh
+    # (dreamy's essay at 0.98 filled its last card by setting its title and lead as a
+    # cover and leaving card 2 61 % full)
+    fewer = card_faults(pages, measures) == (0, 0)
+
+    def faults(trial: list[Page]) -> tuple[int, int]:
+        # nor one the report scores lower: darktech's long article at 0.98 kept a section's
+        # end off card 2 by leaving card 1 62 % full
+        scored = measured(trial, None)  # once, for the faults and the score
+        broken, sparse = card_faults(trial, scored)
+        lower = set_score(trial, scored) < floor
+        worse = sparse + lower + (fewer and len(trial) >= len(pages))
+        # of the steps that save a card, one that leaves no short last card nor a title
+        # card alone wins (pop-art's recipe at 440x586: 0.98 saved its cover and left a
+        # last card 45 % full, 0.96 sets it on two full cards)
+        flaw = fewer and (short_last(trial, scored) or _title_apart(trial, scored))
+        return broken, 2 * worse + flaw
+
+    try:
+        trial, step = best_zoom(lay_out, steps, faults)
+    except OVER_A_LIMIT:
+        return pages, 1.0
+    broken, worse = faults(trial)
+    return (trial, step) if broken == 0 and worse < 2 else (pages, 1.0)
+
+
+# A set of two or more cards filled on average less than this is a short post spread thin
+# (the Kyoto cafés at 1080x1440: two cards 72 and 56 % full, the lower third of each
+# blank, in 28 of 30 theme-modes of the sixth look): it tries `GROW_STEPS`, largest first,
+# as far up as a one-card post is composed (`short.STEPS`, 1.25) but a step short of it,
+# since its cards turn, and keeps the first that fills its cards better on as many.
+THIN = 0.7
+GROW_STEPS = (1.2, 1.15, 1.1, 1.05)
+# A grown set may leave no card before the last under this (the report's `FULL_ENOUGH`)
+# that was not so before: business's recipe at 1.1 moved its table's tip up and left the
+# ingredients alone on card 1, 64 % full, for a last card 93 % full.
+HOLE = 0.75
+
+
+def grown_type(
+    lay_out: Callable[[float], list[Page]], pages: list[Page]
+) -> tuple[list[Page], float]:
+    """`pages` (laid out at the theme's own type, 1.0) or, where they are a short post
+    spread thin (`THIN`), the set `lay_out(step)` makes at the first of `GROW_STEPS` that
+    fills its cards better on as many cards, with no fault (`card_faults`), no short last
+    card, no title card alone, no new hole before the last (`HOLE`), no more blocks parted
+    over cards (`_parted`) and a quality score no lower; and its step."""
+    measures = measured(pages, None)
+    thin = _mean_fill(measures)
+    if len(pages) < 2 or thin >= THIN or any(_holds_code(page) for page in pages):
+        return pages, 1.0
+    floor = set_score(pages, measures)
+    hole = min(HOLE, _least_before_last(measures))
+    parted = _parted(pages)
+    for step in GROW_STEPS:
+        try:
+            trial = lay_out(step)
+        except OVER_A_LIMIT:
+            continue
+        scored = measured(trial, None)
+        if len(trial) != len(pages) or _mean_fill(scored) <= thin:
+            continue
+        if _parted(trial) > parted:
+            continue
+        flawed = short_last(trial, scored) or _title_apart(trial, scored)
+        if card_faults(trial, scored) != (0, 0) or flawed:
+            continue
+        if _least_before_last(scored) >= hole and set_score(trial, scored) >= floor:
+            return trial, step
+    return pages, 1.0
+
+
+def _mean_fill(measures: list[Quality | None]) -> float:
+    """How full the measured cards are on average (1 where none is measured)."""
+    fills = [quality.fill for quality in measures if quality is not None]
+    return sum(fills) / len(fills) if fills else 1.0
+
+
+def _least_before_last(measures: list[Quality | None]) -> float:
+    """How full the emptiest measured card before the last is (1 where there is none)."""
+    return min((quality.fill for quality in measures[:-1] if quality is not None), default=1.0)
+
+
+def _parted(pages: list[Page]) -> int:
+    """How many of the post's blocks the set parts over two or more cards: business's
+    recipe at 1.1 filled its last card by parting the four steps 2 | 2, where the theme's
+    own type holds them whole on card 1 and sets the closing section alone on card 2."""
+    cards: dict[tuple[str, int], set[int]] = {}
+    for number, page in enumerate(pages):
+        for placed in page.rows:
+            if placed.row.source:
+                cards.setdefault(placed.row.source[0], set()).add(number)
+    return sum(len(numbers) > 1 for numbers in cards.values())
+
+
+def _holds_code(page: Page) -> bool:
+    """Whether a card holds a code block (a diagram's fence is a figure): its lines are the
+    writer's, not the measure's, and set larger they wrap (the Python tips at 500x500 and
+    1.2 wrapped three of their eight lines, under a wrap mark, to fill a card a cover left)."""
+    return any(
+        placed.row.source[:1] and placed.row.source[0][0] == "CodeBlock" and not placed.row.figure
+        for placed in page.rows
+    )
