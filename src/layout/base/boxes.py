@@ -343,6 +343,7 @@ class Fit:
     cover: bool = False  # that title card is set as the post's cover: in larger type
     stranded: bool = False  # it opens with the short end of the section the card before began
     closes: bool = False  # the last of two or more cards autoSplit cut the post into
+    plate: bool = False  # a later card holding one panel alone, set in its middle (a plate)
 
 
 @dataclass(frozen=True, slots=True)

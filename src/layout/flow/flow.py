@@ -110,6 +110,9 @@ class Flow:
         self._diagrams: DiagramBudget | None = None  # made on the post's first diagram
         self._frame_ids = itertools.count(1)
         self._block_ids = itertools.count(1)
+        # the top-level blocks each laid-out block's rows come from (their `Row.source[0]`),
+        # as [first, end) of the post's blocks: a table and the note set beside it are two
+        self.blocks_of: dict[tuple[str, int], tuple[int, int]] = {}
 
     @property
     def diagrams(self) -> DiagramBudget:
@@ -167,6 +170,9 @@ class Flow:
                 part = self.block(block, ctx)
             if not part.rows:
                 continue
+            if not ctx.frames and not ctx.depth and part.rows[0].source:
+                end = index + 2 if paired is not None else index + 1
+                self.blocks_of[part.rows[0].source[0]] = (index, end)
             if rows:
                 if lone is not None and isinstance(block, Heading | Rule):
                     rows[-1] = lone  # its section is that one line: nothing to keep it with

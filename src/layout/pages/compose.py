@@ -45,7 +45,7 @@ from .cardface import (
     content_box,
 )
 from .cardpage import card_page
-from .covered import cover_of
+from .covered import cover_of, plate_of
 from .cues import continuation_cues
 from .language import chrome_for
 from .marks.aigclabel import with_label_room
@@ -329,6 +329,10 @@ def _compose(
         cover_of(doc, flow, box, pages, placements[0], slide) if fixed and align != "top" else None
     )
     placements[0] = cover or placements[0]
+    statements = (
+        _statements(doc, flow, box, pages, placements, slide) if fixed and align != "top" else {}
+    )
+    placements = [statements.get(n, placement) for n, placement in enumerate(placements)]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     heights = _part_heights(placements, box) if card.split == "hrSplit" else None
     out = []
@@ -340,10 +344,8 @@ def _compose(
         set_as = heights[n - 1] if heights else placement.height
         # a later card of figures alone, or of one whole block under half full, reads as a
         # plate: set in its middle, not hung at the top
-        plate = fixed and (
-            (n > 1 and short.figures_alone(pages[n - 1]))
-            or short.lone_block(pages, n - 1, set_as / box.height)
-        )
+        lone = n - 1 in statements or short.lone_block(pages, n - 1, set_as / box.height)
+        plate = fixed and ((n > 1 and short.figures_alone(pages[n - 1])) or lone)
         # a last card under half full that opens a block of its own is the post's close
         closing = fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height)
         alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
@@ -355,6 +357,7 @@ def _compose(
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
         fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
+        fit = replace(fit, plate=fixed and lone)
         fit = replace(fit, first=n == 1 and not last)
         before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
         stranded = (
@@ -379,6 +382,26 @@ def _compose(
         )
         out.append(replace(page, fit=fit))
     return out
+
+
+def _statements(
+    doc: Doc,
+    flow: MdxFlow,
+    box: Rect,
+    pages: list[list[Row]],
+    placements: list[Placement],
+    slide: bool,
+) -> dict[int, Placement]:
+    """The cards of `pages` (placed as `placements`) that hold one panel of text alone,
+    under `short.PLATE_ROOMY` full (`short.lone_block`), by index: each that `plate_of` sets
+    in larger type (a `slide`'s up to its title's steps), as placed so."""
+    larger: dict[int, Placement] = {}
+    for index, placement in enumerate(placements):
+        if short.lone_block(pages, index, placement.height / box.height):
+            statement = plate_of(doc, flow, box, pages[index], placement, slide)
+            if statement is not None:
+                larger[index] = statement
+    return larger
 
 
 def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:

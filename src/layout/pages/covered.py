@@ -1,5 +1,6 @@
 """A post's first card that holds its title and lead alone → the same rows in larger type,
-set as the post's cover (compose.py places it in the card's middle).
+set as the post's cover (compose.py places it in the card's middle); a later card that
+holds one panel of text alone (a plate) → that panel in larger type, a statement.
 
 How much larger is the theme's range for a card (`short.COVER_STEPS`); a deck's title slide,
 its measure twice a card's, sets its title larger still (`short.SLIDE_COVER_STEPS`) while the
@@ -64,6 +65,41 @@ def cover_of(
         if placement.height <= short.FULL * box.height and even and kept:
             # the card held its title blocks, no more and no less
             return placement if _words(rows) == _words(pages[0]) else None
+    return None
+
+
+def plate_of(
+    doc: Doc,
+    flow: MdxFlow,
+    box: Rect,
+    rows: Sequence[Row],
+    placed: Placement,
+    slide: bool = False,
+) -> Placement | None:
+    """A card's `rows` (laid out by `flow`'s styles in `box`, placed as `placed`) that hold
+    one panel of text alone (`short.lone_block`, a kind of `short.EMPHASIS`) laid out
+    again in the largest `short.larger_type` of `short.COVER_STEPS` (on a `slide`, whose
+    measure is twice a card's, of `short.SLIDE_COVER_STEPS`) that fills the card at most
+    `short.FULL`: the git post's warning alone on a slide, 39 % full at the body's
+    size, read as a slide left empty (sixth look, 30 slide sets); set larger, as a
+    statement. None where the rows are no such panel, or no step fits."""
+    kind = rows[0].source[0] if rows and rows[0].source else None
+    blocks = flow.blocks_of.get(kind) if kind is not None else None
+    if kind is None or blocks is None or kind[0] not in short.EMPHASIS:
+        return None
+    panel = Doc(doc.blocks[blocks[0] : blocks[1]])
+    for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
+        larger = MdxFlow(
+            short.larger_type(flow.styles, step),
+            flow.fonts,
+            flow.images,
+            max_row_height=box.height,
+            card_width=flow.card_width,
+        )
+        laid = larger.doc(panel, x=box.x, width=box.width)
+        placement = place(laid, limit=box.height)
+        if placement.height <= short.FULL * box.height and placement.height > placed.height:
+            return placement if _words(laid) == _words(rows) else None
     return None
 
 

@@ -58,6 +58,9 @@ CLOSING_ROOMY = 0.6
 # panel of their own. A paragraph alone is a section's end carried over (a fault the page
 # breaker weighs), and a heading opens a section where the reader expects it, at the top.
 PLATES = frozenset({"Callout", "Quote", "Table", "CodeBlock", "Cited"})
+# The plates of text, set larger as a statement (`covered.plate_of`): a table's or code's
+# lines are the measure's and the writer's, and would wrap.
+EMPHASIS = frozenset({"Callout", "Quote", "Cited"})
 # A card before the last set as a plate escapes the zoom ladder's count of cards left half
 # empty (`zoom._sparse`): only one under half full is one, and of two sets with as many
 # faults the one with fewer plates wins (`zoom.plates`), so a zoom that fills it wins.

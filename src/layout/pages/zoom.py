@@ -30,7 +30,6 @@ from .quality import (
     Quality,
     measure,
 )
-from .short import lone_block
 
 # Type that follows the card. A wide or square card is looked at on a phone 360 px wide, so
 # its zoom grows until the virtual card is `MAX_MEASURE_WIDTH` wide (a 16 px body reads at
@@ -161,18 +160,12 @@ def best_zoom(
 
 
 def plates(pages: list[Page]) -> int:
-    """The cards before the last set as plates (`short.lone_block`: one panel alone, set
-    in its middle), each a card left half empty that the fault counts leave out (`_sparse`:
-    the git post's warning is a plate at every zoom): skincare's tip alone on art-deco's
-    second slide at 31 % (the title and lead before it, 60 %) tied with the set 4 %
+    """The cards before the last set as plates (`Fit.plate`: one panel alone, set in its
+    middle, `short.lone_block`), each a card left half empty that the fault counts leave
+    out (`_sparse`: the git post's warning is a plate at every zoom): skincare's tip alone
+    on art-deco's second slide at 31 % (the title and lead before it, 60 %) tied with the set 4 %
     smaller that holds all three on one slide, and won, the larger zoom."""
-    rows = [[placed.row for placed in page.rows] for page in pages]
-    count = 0
-    for index, page in enumerate(pages[:-1]):
-        if index and page.fit is not None and page.fit.offset > 0:
-            quality = measure(page)
-            count += quality is not None and lone_block(rows, index, quality.fill)
-    return count
+    return sum(page.fit is not None and page.fit.plate for page in pages[1:-1])
 
 
 def set_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
