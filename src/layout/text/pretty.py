@@ -173,13 +173,11 @@ def _no_worse(
     max_width: float,
     upright: bool,
 ) -> bool:
-    """No runt at the end (nor, if `upright`, a last line longer than one above it), no
-    line before it ending on a clause's first word (`_ends_on_a_clause_start`); no line over
-    the width, no more hyphens nor broken words."""
+    """No runt at the end (nor, if `upright`, a last line longer than one above it); no
+    line over the width, no more hyphens nor broken words. (No line ends on a clause's
+    first Latin word: `units.keep_whole` holds it with what follows.)"""
     last = trial[-1]
     if is_runt("".join(texts[last.start : last.end])) or _parts_a_word(trial, texts):
-        return False
-    if len(trial) > 1 and _ends_on_a_clause_start("".join(texts[trial[-2].start : trial[-2].end])):
         return False
     if upright and any(line.width < last.width for line in trial[:-1]):
         return False
@@ -188,25 +186,6 @@ def _no_worse(
     return _hyphens(trial, texts, allowed) <= _hyphens(tail, texts, allowed) and _inside(
         trial, allowed
     ) <= _inside(tail, allowed)
-
-
-# The marks after which a clause starts in CJK text: a Latin word right after one opens
-# the clause, and belongs with what follows it
-_CLAUSE_MARKS = frozenset("，、；：")
-
-
-def _ends_on_a_clause_start(line: str) -> bool:
-    """Whether `line` ends on a Latin word that opens a clause after a CJK mark: "…都行，
-    push / 之后只用 revert。" (the git post's last line, mended of its runt "revert。", in all
-    30 theme-modes at 440x586), where "…都行，/ push 之后只用 revert。" keeps the clause whole."""
-    text = line.rstrip(_BLANKS)
-    end = len(text)
-    while end and text[end - 1].isascii() and text[end - 1].isalnum():
-        end -= 1
-    if end == len(text):
-        return False
-    before = text[:end].rstrip(_BLANKS)
-    return before[-1:] in _CLAUSE_MARKS
 
 
 def _parts_a_word(lines: list[LineRange], texts: list[str]) -> bool:

@@ -9,7 +9,10 @@ A browser would break inside each of these; a designer moves the whole unit to t
 - a closing attribution: `——查理·芒格`, `— Steve Jobs` at a paragraph's end (the break goes
   before the dash, not after it nor inside the name);
 - a numbered name: `系统 1`, `第 3` (a Chinese word and the one or two digits spaced after
-  it, but not a quantity: `英语 60 天` may break before 60), and a time: `9 a.m.`, `11 p.m.`.
+  it, but not a quantity: `英语 60 天` may break before 60), and a time: `9 a.m.`, `11 p.m.`;
+- a Latin word that opens a clause after a Chinese mark, with the character after it:
+  `，push 之后` (a line ending "…都行，push" parts the clause's first word from the rest of
+  it; the break goes after the comma).
 
 Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
 would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
@@ -42,13 +45,16 @@ _CJK_ENDS = frozenset("。！？；")
 
 
 def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
-    """`allowed` with no break inside a hashtag, a dotted name or a closing attribution."""
+    """`allowed` with no break inside a hashtag, a dotted name, a closing attribution, a
+    numbered name or a clause's opening Latin word and the character after it."""
     joined = "".join(texts)
     numbered = any(char.isdigit() for char in joined)
-    if "#" not in joined and not _HELD_MARKS.intersection(joined) and not numbered:
+    clauses = _CLAUSE_MARKS.intersection(joined)
+    if "#" not in joined and not _HELD_MARKS.intersection(joined) and not (numbered or clauses):
         return allowed  # the common case: nothing to hold
     kept = list(allowed)
     spans = (*_tags(texts), *_names(texts), *_attributions(texts, kept))
+    spans = (*spans, *_clause_openers(texts)) if clauses else spans
     for start, end in (*spans, *_numbered(texts)) if numbered else spans:
         for i in range(start, end):
             if kept[i] in (ALLOWED, HYPHEN):
@@ -119,6 +125,32 @@ def _source(after: list[str]) -> bool:
     """Whether `after` (a line's text after its last dash) is short and ends no sentence."""
     words = [t for t in after if t not in HANGING]
     return bool(words) and len(after) <= MAX_SOURCE and not _CJK_ENDS.intersection(words)
+
+
+# The marks after which a Chinese clause starts, and the longest Latin word held as its
+# first (a longer one, a path or a URL, may end a line): the git post's closing line broke
+# "…都行，push / 之后只用 revert。" in 14 theme-modes at 440x586 (seventh look).
+_CLAUSE_MARKS = frozenset("，、；：")
+CLAUSE_WORD = 12
+
+
+def _clause_openers(texts: list[str]) -> list[tuple[int, int]]:
+    """A Latin word of up to `CLAUSE_WORD` letters right after a clause mark and the
+    spaces after it, where a Chinese character follows: breaks after each of them held."""
+    spans = []
+    for i, text in enumerate(texts):
+        if text not in _CLAUSE_MARKS:
+            continue
+        end = i + 1
+        while end < len(texts) and texts[end].isascii() and texts[end].isalnum():
+            end += 1
+        after = end
+        while after < len(texts) and texts[after] == " ":
+            after += 1
+        opens = 0 < end - i - 1 <= CLAUSE_WORD
+        if opens and after < len(texts) and is_han(texts[after][:1]):
+            spans.append((i + 1, after))
+    return spans
 
 
 NUMBER_LABEL = 2  # digits: 系统 1, 第 12; a longer number (2026 年) is a quantity, not a label
