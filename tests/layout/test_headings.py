@@ -592,3 +592,38 @@ def test_no_heading_line_before_the_last_is_a_stub(fonts) -> None:
         lines = [row.text.strip() for row in rows]
         stubs += [(theme_mode, lines)] if any(len(line) <= 2 for line in lines[:-1]) else []
     assert stubs == []
+
+
+@pytest.mark.parametrize(
+    ("title", "second"),
+    [
+        ("# 在家 20 分钟燃脂训练｜零器械也能练出马甲线🔥", "零器械也能练出马甲线🔥"),
+        ("# 在家 20 分钟燃脂训练 | 零器械也能练出马甲线", "零器械也能练出马甲线"),
+    ],
+)
+@pytest.mark.parametrize("theme_mode", [("warm", ""), ("business", ""), ("minimal", "")])
+def test_a_title_that_breaks_at_its_separator_leaves_the_bar_out(
+    title: str, second: str, theme_mode: tuple[str, str], fonts
+) -> None:
+    """The workout post's title broke after its bar, which stayed at the end of the first
+    line ("在家 20 分钟燃脂训练｜", a stray stroke) in every set at 500x500 (seventh look):
+    a designer drops the separator where the line breaks at it. A bar inside a line
+    stays."""
+    rows = heading_rows(title, theme_mode, 500, fonts)
+    first = rows[0].text.strip()
+    assert first.rstrip(" ｜|") == "在家 20 分钟燃脂训练" and rows[1].text.strip() == second
+    bar = first[-1]  # in the text (alt text reads it), but drawn nowhere on the line
+    [whole] = heading_rows(f"# 训练{bar}马甲线", theme_mode, 500, fonts)
+    bar_glyph = _glyphs(whole.items)[2]
+    assert bar_glyph not in _glyphs(rows[0].items)
+
+
+def _glyphs(items: tuple[Item, ...]) -> list[int]:
+    """The glyph ids of the runs among `items`, in order."""
+    out: list[int] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            out.extend(item.glyphs)
+        elif hasattr(item, "items"):
+            out.extend(_glyphs(item.items))
+    return out

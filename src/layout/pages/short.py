@@ -31,6 +31,7 @@ from ..style.brandkit import HEADINGS
 from ..style.resolver import Styles
 from ..style.schema import Style
 from ..text.heading.balance import PAUSE_SHARE
+from ..text.inline import SEPARATORS
 from ..text.linebreak import PAUSES
 from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
 from .quality import FULL_ENOUGH
@@ -209,8 +210,9 @@ def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool
     the measure, or on a slide, whose measure is twice a card's, none under `COVER_LINE`
     of its longest line (p30's "学生党买平板还是笔记本？ / 一张表说清楚 💻", 0.55 and 0.44
     of a slide's measure, two even phrases, was refused and its title slide left at 29 %).
-    A line but the last that ends at a pause, `PAUSE_SHARE` of the longest or more, is a
-    whole phrase whatever its length: p26's "打工人必备：" over "5 个让效率翻倍的小习惯 ⚡️"
+    A line but the last that ends at a pause or a separator (its bar unseen), `PAUSE_SHARE`
+    of the longest or more, is a whole phrase whatever its length: p26's "打工人必备：" over
+    "5 个让效率翻倍的小习惯 ⚡️", the reading notes' "读书笔记｜" over its book
     (the last line ends the title whatever it ends with: short, it is a stub), and so is a
     last line that is a bracketed aside whole: "考研英语 60 天冲刺计划" over "（附时间表）" (0.45
     of the measure: the exam plan's apple-notes cover was refused and left at body size)."""
@@ -218,7 +220,8 @@ def even_title(rows: Sequence[Row], measure: float, shortest: float, slide: bool
     if not lines:
         return True
     heads = _heading_rows(rows)
-    ends = [row.text.rstrip()[-1:] in PAUSES for row in heads[:-1]] + [_aside(heads[-1].text)]
+    ends = [row.text.rstrip()[-1:] in PAUSES | SEPARATORS for row in heads[:-1]]
+    ends += [_aside(heads[-1].text)]
     phrases = [
         line >= PAUSE_SHARE * max(lines) and end for line, end in zip(lines, ends, strict=True)
     ]
