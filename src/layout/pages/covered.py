@@ -95,6 +95,7 @@ def plate_of(
             flow.images,
             max_row_height=box.height,
             card_width=flow.card_width,
+            display=True,
         )
         laid = larger.doc(panel, x=box.x, width=box.width)
         placement = place(laid, limit=box.height)
