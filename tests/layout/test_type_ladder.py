@@ -19,7 +19,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Page
-from inkcard.layout.pages.quality import READABLE_PX, measure
+from inkcard.layout.pages.quality import FULL_ENOUGH, READABLE_PX, measure
 from inkcard.layout.pages.typesteps import TYPE_LADDER, type_ladder
 from inkcard.layout.pages.zoom import set_faults, stranded_tails
 from inkcard.layout.render import parse_post
@@ -182,3 +182,23 @@ def test_a_title_card_left_alone_tries_the_smaller_steps(theme: str) -> None:
     assert stranded_tails(cards) == 0
     [zoom] = zooms(cards)
     assert 0.96 <= zoom < 1.0
+
+
+WORKOUT = (HARD / "17-home-workout.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize("theme", ["apple-notes", "brandA", "glassmorphism", "typewriter"])
+def test_a_card_left_a_third_empty_takes_the_next_block_a_step_smaller(theme: str) -> None:
+    """The workout post's card 1 (title, lead, warm-up) ended 59-66 % full with its table,
+    a little too tall to join it, on card 2 (seventh look, 23 theme-modes at 440x586 and
+    1080x1440: "move the table up onto card 1"). A step of the type ladder holds it there:
+    card 1 at least `FULL_ENOUGH`, two cards still, the type at most 6 % smaller; the close
+    on card 2, half full, is hung at the top as the cards before (`short.CLOSING_CARD`)."""
+    cards = pages(WORKOUT, theme)
+    assert len(cards) == 2
+    first = measure(cards[0])
+    assert first is not None and first.fill >= FULL_ENOUGH
+    assert "波比跳" in cards[0].alt_text()
+    assert zooms(cards) <= set(TYPE_LADDER)
+    last = cards[1].fit
+    assert last is not None and last.offset == 0

@@ -45,7 +45,7 @@ from .cardface import (
     content_box,
 )
 from .cardpage import card_page
-from .covered import cover_of, plate_of
+from .covered import cover_of, statements
 from .cues import continuation_cues
 from .language import chrome_for
 from .marks.aigclabel import with_label_room
@@ -61,7 +61,7 @@ from .slidetype import (
     with_code,
 )
 from .spread import ruled_pitch, spread_slides
-from .typesteps import fault_free, grown_type, type_ladder
+from .typesteps import closed_holes, fault_free, grown_type, type_ladder
 from .verse import composed_verse
 from .zoom import (
     best_zoom,
@@ -156,10 +156,18 @@ def compose(
                 return _compose(doc, styles, fonts, images, laid, None)
 
             pages, step = fault_free(at_step, pages, type_ladder(pages))
+            if step == 1.0:
+                pages, step = closed_holes(at_step, pages)
             zoom = own_zoom * step
             virtual = _laid_out_at(card, zoom)
-            if step == 1.0:
-                pages, styles = _set_larger(doc, styles, fonts, images, virtual, pages)
+            if step == 1.0:  # a short post spread thin: its text's roles set larger
+
+                def in_larger_type(step: float) -> list[Page]:
+                    set_as = short.larger_type(styles, step)
+                    return _compose(doc, set_as, fonts, images, virtual, None)
+
+                pages, step = grown_type(in_larger_type, pages)
+                styles = short.larger_type(styles, step) if step != 1.0 else styles
 
     def again(set_as: Styles, on: Card) -> list[Page]:
         return _compose(doc, set_as, fonts, images, on, None)
@@ -172,26 +180,6 @@ def compose(
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
-
-
-def _set_larger(
-    doc: Doc,
-    styles: Styles,
-    fonts: FontBook,
-    images: Mapping[str, bytes],
-    card: Card,
-    pages: list[Page],
-) -> tuple[list[Page], Styles]:
-    """`pages` (laid out on `card` in `styles`) and their styles, or, where they spread a
-    short post thin, those `typesteps.grown_type` sets it in larger type (its text's roles
-    only, `short.larger_type`: the frame, its ornaments and the page number stay the
-    theme's) and those styles."""
-
-    def larger(step: float) -> list[Page]:
-        return _compose(doc, short.larger_type(styles, step), fonts, images, card, None)
-
-    pages, step = grown_type(larger, pages)
-    return pages, short.larger_type(styles, step) if step != 1.0 else styles
 
 
 def _for_its_length(
@@ -325,14 +313,11 @@ def _compose(
     card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
     align = styles["card"].content_align
     slide = card.width > card.height
-    cover = (
-        cover_of(doc, flow, box, pages, placements[0], slide) if fixed and align != "top" else None
-    )
+    composes = fixed and align != "top"
+    cover = cover_of(doc, flow, box, pages, placements[0], slide) if composes else None
     placements[0] = cover or placements[0]
-    statements = (
-        _statements(doc, flow, box, pages, placements, slide) if fixed and align != "top" else {}
-    )
-    placements = [statements.get(n, placement) for n, placement in enumerate(placements)]
+    plates = statements(doc, flow, box, pages, placements, slide) if composes else {}
+    placements = [plates.get(n, placement) for n, placement in enumerate(placements)]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     heights = _part_heights(placements, box) if card.split == "hrSplit" else None
     out = []
@@ -344,12 +329,14 @@ def _compose(
         set_as = heights[n - 1] if heights else placement.height
         # a later card of figures alone, or of one whole block under half full, reads as a
         # plate: set in its middle, not hung at the top
-        lone = n - 1 in statements or short.lone_block(pages, n - 1, set_as / box.height)
+        lone = n - 1 in plates or short.lone_block(pages, n - 1, set_as / box.height)
         plate = fixed and ((n > 1 and short.figures_alone(pages[n - 1])) or lone)
         # a last card under half full that opens a block of its own is the post's close
-        closing = fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height)
+        closing = (
+            fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height, slide)
+        )
         alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
-        top = _rows_top(set_as, box, align, alone=alone)
+        top = short.rows_top(set_as, box, align, alone=alone)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
@@ -384,48 +371,8 @@ def _compose(
     return out
 
 
-def _statements(
-    doc: Doc,
-    flow: MdxFlow,
-    box: Rect,
-    pages: list[list[Row]],
-    placements: list[Placement],
-    slide: bool,
-) -> dict[int, Placement]:
-    """The cards of `pages` (placed as `placements`) that hold one panel of text alone,
-    under `short.PLATE_ROOMY` full (`short.lone_block`), by index: each that `plate_of` sets
-    in larger type (a `slide`'s up to its title's steps), as placed so."""
-    larger: dict[int, Placement] = {}
-    for index, placement in enumerate(placements):
-        if short.lone_block(pages, index, placement.height / box.height):
-            statement = plate_of(doc, flow, box, pages[index], placement, slide)
-            if statement is not None:
-                larger[index] = statement
-    return larger
-
-
-def _rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
-    """Where a card's first row starts, its rows `height` tall: the content box's top, or
-    with `content_align = "center"` the middle of the room a post of one card leaves (a
-    short post reads as a card, not as the top of an empty page), with "auto" its optical
-    centre when the post is roomy (`short`); `alone` is also a longer post's title card
-    under `short.COVER_ROOMY` full (`short.holds_title`), a cover (`covered.cover_of`) or
-    one no larger type fits, each card of hrSplit (`_part_heights`), and a later card
-    that holds figures alone (`short.figures_alone`: the mixed-diagram post's sequence
-    hung in the top half of its last card, 30 theme-modes) and a last card under half
-    full that opens a block of its own (`short.is_closing_card`), or a later one that holds
-    one whole block under half full (`short.lone_block`). The other cards of a
-    longer post all start at the top: text carried over to a card, or a full card's, that
-    jumped down would read as a layout fault."""
-    if align == "center" and alone:
-        return box.y + max(0.0, box.height - height) / 2
-    if align == "auto" and alone and height <= short.FULL * box.height:
-        return short.optical_top(box.y, box.height, height)
-    return box.y
-
-
 def _part_heights(placements: list[Placement], box: Rect) -> list[float]:
-    """The height each card of hrSplit is set as (`_rows_top`): a part of its own is
+    """The height each card of hrSplit is set as (`short.rows_top`): a part of its own is
     composed as a short post, and the roomy parts alike, as tall as the tallest of them,
     so each starts where the next does (a heading that jumped from card to card read as
     a fault when swiped); a part too full to compose keeps its own."""

@@ -104,6 +104,26 @@ def plate_of(
     return None
 
 
+def statements(
+    doc: Doc,
+    flow: MdxFlow,
+    box: Rect,
+    pages: list[list[Row]],
+    placements: list[Placement],
+    slide: bool,
+) -> dict[int, Placement]:
+    """The cards of `pages` (placed as `placements`) that hold one panel of text alone,
+    under `short.PLATE_ROOMY` full (`short.lone_block`), by index: each that `plate_of` sets
+    in larger type (a `slide`'s up to its title's steps), as placed so."""
+    larger: dict[int, Placement] = {}
+    for index, placement in enumerate(placements):
+        if short.lone_block(pages, index, placement.height / box.height):
+            statement = plate_of(doc, flow, box, pages[index], placement, slide)
+            if statement is not None:
+                larger[index] = statement
+    return larger
+
+
 def _words(rows: Sequence[Row]) -> str:
     """The text of `rows`, without the spaces, breaks and hyphens their lines put in it."""
     return "".join("".join(row.text for row in rows).split()).replace("-", "")

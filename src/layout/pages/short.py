@@ -26,7 +26,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from ..base.boxes import GlyphRun, Item, Page, Row
+from ..base.boxes import GlyphRun, Item, Page, Rect, Row
 from ..style.brandkit import HEADINGS
 from ..style.resolver import Styles
 from ..style.schema import Style
@@ -55,6 +55,12 @@ COVER_ROOMY = FULL_ENOUGH
 # 0.5 a quote and its closing line, or a paragraph and a quote, 53-58 % full still hung at
 # the top of 25 slide sets (fifth look).
 CLOSING_ROOMY = 0.6
+# A portrait or square card's close is set so only under this: its cards are read one
+# under the next, and a last card 52-56 % full set lower than the cards before read as
+# "floated down, a blank band at the top" in 9 sets each at 440x586 and 1080x1440 (the
+# workout's, the reading notes', the exam plan's closing sections, seventh look); a close
+# of a few lines still reads as one in its optical centre.
+CLOSING_CARD = 0.45
 # The blocks that alone on a later card read as a plate, a statement set in its middle: a
 # panel of their own. A paragraph alone is a section's end carried over (a fault the page
 # breaker weighs), and a heading opens a section where the reader expects it, at the top.
@@ -149,11 +155,13 @@ def holds_title(pages: list[list[Row]]) -> bool:
     return lead_end(first) == len(first) and whole
 
 
-def is_closing_card(pages: list[list[Row]], fill: float) -> bool:
+def is_closing_card(pages: list[list[Row]], fill: float, slide: bool = True) -> bool:
     """Whether the last of `pages` (the rows of each card), `fill` of its content box full,
-    is the post's close: a later card under `CLOSING_ROOMY` full that opens a block of its
-    own (a paragraph, list or panel carried over from the card before reads on at the top)."""
-    if len(pages) < 2 or fill >= CLOSING_ROOMY or not pages[-1] or not pages[-2]:
+    is the post's close: a later card under `CLOSING_ROOMY` full (not a `slide`:
+    `CLOSING_CARD`) that opens a block of its own (a paragraph, list or panel carried over
+    from the card before reads on at the top)."""
+    roomy = CLOSING_ROOMY if slide else CLOSING_CARD
+    if len(pages) < 2 or fill >= roomy or not pages[-1] or not pages[-2]:
         return False
     first, before = pages[-1][0], pages[-2][-1]
     return bool(first.source) and first.source[:1] != before.source[:1]
@@ -283,6 +291,26 @@ def _text_only(page: Page) -> bool:
         placed.row.source and all(tag in _TEXT for tag, _ in placed.row.source)
         for placed in page.rows
     )
+
+
+def rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
+    """Where a card's first row starts, its rows `height` tall: the content box's top, or
+    with `content_align = "center"` the middle of the room a post of one card leaves (a
+    short post reads as a card, not as the top of an empty page), with "auto" its optical
+    centre when the post is roomy (this module); `alone` is also a longer post's title card
+    under ``COVER_ROOMY`` full (`holds_title`), a cover (`covered.cover_of`) or
+    one no larger type fits, each card of hrSplit (compose.py's `_part_heights`), and a later card
+    that holds figures alone (`figures_alone`: the mixed-diagram post's sequence
+    hung in the top half of its last card, 30 theme-modes) and a last card under half
+    full that opens a block of its own (`is_closing_card`), or a later one that holds
+    one whole block under half full (`lone_block`). The other cards of a
+    longer post all start at the top: text carried over to a card, or a full card's, that
+    jumped down would read as a layout fault."""
+    if align == "center" and alone:
+        return box.y + max(0.0, box.height - height) / 2
+    if align == "auto" and alone and height <= FULL * box.height:
+        return optical_top(box.y, box.height, height)
+    return box.y
 
 
 def optical_top(top: float, room: float, height: float) -> float:
