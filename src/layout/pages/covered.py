@@ -15,6 +15,7 @@ from ..base.boxes import Rect, Row
 from ..base.placing import Placement, place
 from ..flow.flow import MdxFlow
 from ..parse.doc import Doc, Heading
+from ..style.resolver import Styles
 from . import short
 
 
@@ -48,15 +49,7 @@ def cover_of(
         styles = short.lead_aligned(
             short.larger_type(flow.styles, min(step, card_most), step), title
         )
-        larger = MdxFlow(
-            styles,
-            flow.fonts,
-            flow.images,
-            max_row_height=box.height,
-            card_width=flow.card_width,
-            display=True,
-        )
-        rows = larger.doc(head, x=box.x, width=box.width)
+        rows = _display_rows(flow, styles, head, box)
         placement = place(rows, limit=box.height)
         even = short.even_title(rows, box.width, shortest, slide)
         # past a card's steps the title grows only as long as it keeps its lines: rewrapped
@@ -89,15 +82,7 @@ def plate_of(
         return None
     panel = Doc(doc.blocks[blocks[0] : blocks[1]])
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
-        larger = MdxFlow(
-            short.larger_type(flow.styles, step),
-            flow.fonts,
-            flow.images,
-            max_row_height=box.height,
-            card_width=flow.card_width,
-            display=True,
-        )
-        laid = larger.doc(panel, x=box.x, width=box.width)
+        laid = _display_rows(flow, short.larger_type(flow.styles, step), panel, box)
         placement = place(laid, limit=box.height)
         if placement.height <= short.FULL * box.height and placement.height > placed.height:
             return placement if _words(laid) == _words(rows) else None
@@ -122,6 +107,20 @@ def statements(
             if statement is not None:
                 larger[index] = statement
     return larger
+
+
+def _display_rows(flow: MdxFlow, styles: Styles, blocks: Doc, box: Rect) -> list[Row]:
+    """`blocks` laid out in `box` as `flow` lays them out but in `styles`, as display
+    type (a lead's lines broken between phrases, `MdxFlow.display`)."""
+    larger = MdxFlow(
+        styles,
+        flow.fonts,
+        flow.images,
+        max_row_height=box.height,
+        card_width=flow.card_width,
+        display=True,
+    )
+    return larger.doc(blocks, x=box.x, width=box.width)
 
 
 def _words(rows: Sequence[Row]) -> str:

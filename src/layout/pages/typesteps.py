@@ -16,7 +16,7 @@ from collections.abc import Callable
 from ..base.boxes import Page
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import FULL_ENOUGH, READABLE_PX, Quality, measure
-from .zoom import SPARSE, best_zoom, measured, set_faults, stranded_tails
+from .zoom import SPARSE, best_zoom, measured, set_faults, split_heights, stranded_tails
 
 # A portrait or square card whose set has a fault at the theme's own type tries these type
 # steps, largest first (`type_ladder`): 2 % apart, as far as `fit: "auto"` may go, never
@@ -148,7 +148,7 @@ def grown_type(
     if len(pages) < 2 or thin >= THIN or any(_holds_code(page) for page in pages):
         return pages, 1.0
     floor = set_score(pages, measures)
-    hole = min(HOLE, _least_before_last(measures))
+    hole = min(HOLE, _least_before_last(pages, measures))
     parted = _parted(pages)
     for step in GROW_STEPS:
         try:
@@ -163,7 +163,7 @@ def grown_type(
         flawed = short_last(trial, scored) or _title_apart(trial, scored)
         if card_faults(trial, scored) != (0, 0) or flawed:
             continue
-        if _least_before_last(scored) >= hole and set_score(trial, scored) >= floor:
+        if _least_before_last(trial, scored) >= hole and set_score(trial, scored) >= floor:
             return trial, step
     return pages, 1.0
 
@@ -174,31 +174,24 @@ def _mean_fill(measures: list[Quality | None]) -> float:
     return sum(fills) / len(fills) if fills else 1.0
 
 
-def _least_before_last(measures: list[Quality | None]) -> float:
-    """How full the emptiest measured card before the last is (1 where there is none)."""
-    return min((quality.fill for quality in measures[:-1] if quality is not None), default=1.0)
+def _least_before_last(
+    pages: list[Page], measures: list[Quality | None], *, titles: bool = True
+) -> float:
+    """How full the emptiest measured card before the last is (1 where there is none);
+    without `titles`, of those that do not hold the title and lead alone (`Fit.title`)."""
+    fills = [
+        quality.fill
+        for page, quality in zip(pages[:-1], measures[:-1], strict=True)
+        if quality is not None and (titles or not (page.fit is not None and page.fit.title))
+    ]
+    return min(fills, default=1.0)
 
 
 def _parted(pages: list[Page]) -> int:
     """How many of the post's blocks the set parts over two or more cards: business's
     recipe at 1.1 filled its last card by parting the four steps 2 | 2, where the theme's
     own type holds them whole on card 1 and sets the closing section alone on card 2."""
-    cards: dict[tuple[str, int], set[int]] = {}
-    for number, page in enumerate(pages):
-        for placed in page.rows:
-            if placed.row.source:
-                cards.setdefault(placed.row.source[0], set()).add(number)
-    return sum(len(numbers) > 1 for numbers in cards.values())
-
-
-def _holds_code(page: Page) -> bool:
-    """Whether a card holds a code block (a diagram's fence is a figure): its lines are the
-    writer's, not the measure's, and set larger they wrap (the Python tips at 500x500 and
-    1.2 wrapped three of their eight lines, under a wrap mark, to fill a card a cover left)."""
-    return any(
-        placed.row.source[:1] and placed.row.source[0][0] == "CodeBlock" and not placed.row.figure
-        for placed in page.rows
-    )
+    return len(split_heights(pages))
 
 
 # A card before the last filled under this (its next block, a table, 2 px too tall to join
@@ -218,7 +211,7 @@ def closed_holes(
     parted over cards, no title card alone it had not and a quality score no lower; and
     its step."""
     measures = measured(pages, None)
-    if len(pages) < 2 or _least_open(pages, measures) >= OPEN:
+    if len(pages) < 2 or _least_before_last(pages, measures, titles=False) >= OPEN:
         return pages, 1.0
     floor, parted = set_score(pages, measures), _parted(pages)
     for step in _steps_down(measures):
@@ -231,9 +224,20 @@ def closed_holes(
             continue
         if _parted(trial) > parted or _titled(trial) > _titled(pages):
             continue
-        if _least_open(trial, scored) >= FULL_ENOUGH and set_score(trial, scored) >= floor:
+        filled = _least_before_last(trial, scored, titles=False) >= FULL_ENOUGH
+        if filled and set_score(trial, scored) >= floor:
             return trial, step
     return pages, 1.0
+
+
+def _holds_code(page: Page) -> bool:
+    """Whether a card holds a code block (a diagram's fence is a figure): its lines are the
+    writer's, not the measure's, and set larger they wrap (the Python tips at 500x500 and
+    1.2 wrapped three of their eight lines, under a wrap mark, to fill a card a cover left)."""
+    return any(
+        placed.row.source[:1] and placed.row.source[0][0] == "CodeBlock" and not placed.row.figure
+        for placed in page.rows
+    )
 
 
 def _titled(pages: list[Page]) -> bool:
@@ -241,14 +245,3 @@ def _titled(pages: list[Page]) -> bool:
     makes one holds its hole as a cover, not as a fuller card (the brand kit's post at
     0.98 set its title alone and parted each of its three paragraphs over two cards)."""
     return pages[0].fit is not None and pages[0].fit.title
-
-
-def _least_open(pages: list[Page], measures: list[Quality | None]) -> float:
-    """How full the emptiest card before the last is that is not a title card (1 where
-    there is none)."""
-    fills = [
-        quality.fill
-        for page, quality in zip(pages[:-1], measures[:-1], strict=True)
-        if quality is not None and page.fit is not None and not page.fit.title
-    ]
-    return min(fills, default=1.0)

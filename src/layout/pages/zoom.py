@@ -183,7 +183,7 @@ def set_faults(pages: list[Page], measures: list[Quality | None] | None = None) 
     # a block far taller than a slide splits at any zoom the ladder tries (its smallest
     # zoom gives 13 % more room, a table's tight rows 30 % less height): no fault of one
     room = _room(pages)
-    split = sum(tall <= BEYOND * room for tall in _split_heights(pages, _UNITS))
+    split = sum(tall <= BEYOND * room for tall in split_heights(pages, _UNITS))
     stub = last is not None and last.fill < LAST_FULL_ENOUGH
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     sparse = sum(_sparse(page, quality) for page, quality in before_last)
@@ -242,7 +242,7 @@ def split_paragraphs(pages: list[Page]) -> int:
     break (the essay at 1600x900 cut "and exclusion was / dangerous." over two slides with
     room left on the first, where 0.92 of the zoom sets every paragraph whole)."""
     room = _room(pages)
-    return sum(tall <= PARAGRAPH_WHOLE * room for tall in _split_heights(pages, ("Paragraph",)))
+    return sum(tall <= PARAGRAPH_WHOLE * room for tall in split_heights(pages, ("Paragraph",)))
 
 
 def _room(pages: list[Page]) -> float:
@@ -250,15 +250,16 @@ def _room(pages: list[Page]) -> float:
     return min((page.fit.room for page in pages if page.fit is not None), default=0.0)
 
 
-def _split_heights(pages: list[Page], kinds: tuple[str, ...]) -> list[float]:
-    """How tall each top-level block of `kinds` is that the set splits over cards."""
+def split_heights(pages: list[Page], kinds: tuple[str, ...] | None = None) -> list[float]:
+    """How tall each top-level block of `kinds` (None: of any kind) is that the set splits
+    over cards."""
     first: dict[tuple[str, int], int] = {}
     tall: dict[tuple[str, int], float] = {}
     split: set[tuple[str, int]] = set()
     for number, page in enumerate(pages):
         for placed in page.rows:
             block = placed.row.source[:1]
-            if not block or block[0][0] not in kinds:
+            if not block or (kinds is not None and block[0][0] not in kinds):
                 continue
             tall[block[0]] = tall.get(block[0], 0.0) + placed.row.height
             if first.setdefault(block[0], number) != number:
