@@ -12,17 +12,17 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Page
-from inkcard.layout.pages.quality import measure
+from inkcard.layout.pages.quality import FULL_ENOUGH, measure
 from inkcard.layout.pages.typesteps import GROW_STEPS, THIN
 from inkcard.layout.pages.zoom import type_zoom
 from inkcard.layout.style.resolver import resolve
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 KYOTO = (CASES / "hard" / "18-cafe-kyoto.md").read_text("utf-8")
-TIPS = (CASES / "posts" / "02-python-tips-mixed.md").read_text("utf-8")
+GIT = (CASES / "hard" / "14-git-cheatsheet.md").read_text("utf-8")
+NOTES = (CASES / "posts" / "03-english-notes.md").read_text("utf-8")
 RECIPE = (CASES / "hard" / "07-recipe.md").read_text("utf-8")
 PORTRAIT = layout.RenderOptions(width=1080, height=1440, split="autoSplit")
-SQUARE = layout.RenderOptions(width=500, height=500, split="autoSplit")
 
 
 def _cards(md: str, theme: str, options: layout.RenderOptions) -> list[Page]:
@@ -58,12 +58,35 @@ def test_a_short_post_spread_thin_is_set_larger_on_as_many_cards(theme: str) -> 
     assert {page.fit.zoom for page in pages if page.fit} == {own}
 
 
-def test_a_post_with_code_keeps_the_themes_type() -> None:
-    """The Python tips at 500x500 (a title card 42 % full, then two at 78-80 %) set 1.2
-    larger filled card 1 but wrapped three of their eight code lines under a wrap mark:
-    a code line is the writer's, not the measure's, so a post with code keeps its type."""
-    pages = _cards(TIPS, "apple-notes", SQUARE)
-    assert _body_px(pages) == resolve(themes.load("apple-notes"), None)["body"].size
+def test_grown_code_keeps_its_lines_whole() -> None:
+    """The git rescue post at 440x586 in apple-notes (three cards, 58 and 65 % full before
+    the last) is set larger, but code grows only as far as its lines stay whole: at 1.2
+    its commit line wrapped under a wrap mark (a code line is the writer's, not the
+    measure's), so the body takes 1.2 and the code 1.1, each of its seven lines one row."""
+    pages = _cards(GIT, "apple-notes", layout.RenderOptions(split="autoSplit"))
+    styles = resolve(themes.load("apple-notes"), None)
+    assert _body_px(pages) == pytest.approx(styles["body"].size * GROW_STEPS[0])
+    code = [
+        placed.row
+        for page in pages
+        for placed in page.rows
+        if placed.row.source[-1][0] == "CodeBlock" and not placed.row.figure
+    ]
+    assert len(code) == 7
+    size = {item.size for row in code for item in row.items if isinstance(item, GlyphRun)}
+    assert styles["code_block"].size < min(size) < styles["code_block"].size * GROW_STEPS[0]
+
+
+@pytest.mark.parametrize("theme", ["coil-notebook", "darktech", "minimal", "typewriter"])
+def test_a_card_left_open_before_the_last_is_set_larger(theme: str) -> None:
+    """A post filled 0.7 or more on average may still leave a card before the last open:
+    the English book notes at 440x586 set their middle card (three list items and a quote)
+    49-60 % full between two at 72-90 %. Its text set larger fills it on as many cards."""
+    pages = _cards(NOTES, theme, layout.RenderOptions(split="autoSplit"))
+    fills = _fills(pages)
+    assert len(pages) == 3
+    assert min(fills[:-1]) >= FULL_ENOUGH, fills
+    assert _body_px(pages) > resolve(themes.load(theme), None)["body"].size
 
 
 def test_larger_type_parts_no_block_the_themes_own_keeps_whole() -> None:

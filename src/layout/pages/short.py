@@ -248,14 +248,16 @@ def _aside(text: str) -> bool:
     return len(line) > 2 and _ASIDES.get(line[0]) == line[-1] and line[0] not in line[1:-1]
 
 
-def larger_type(styles: Styles, step: float, title: float | None = None) -> Styles:
+def larger_type(
+    styles: Styles, step: float, title: float | None = None, code: float | None = None
+) -> Styles:
     """`styles` with the text of every role but the card's own set `step` times larger
     (`_TYPE_KNOBS`; inline roles' sizes too): a cover's title and lead; with `title`, the
-    headings that many times instead (a title slide's title over a lead at a card's step)."""
+    headings that many times instead (a title slide's title over a lead at a card's step);
+    with `code`, code blocks that many times (a step that would wrap their lines)."""
+    steps = {name: title for name in HEADINGS if title} | {"code_block": code or step}
     roles = {
-        name: style
-        if name in _CARD_ROLES
-        else _larger(style, title if title and name in HEADINGS else step)
+        name: style if name in _CARD_ROLES else _larger(style, steps.get(name, step))
         for name, style in styles.roles.items()
     }
     inline = {name: _larger_inline(knobs, step) for name, knobs in styles.inline.items()}
