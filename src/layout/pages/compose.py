@@ -61,14 +61,7 @@ from .slidetype import (
     with_code,
 )
 from .spread import ruled_pitch, spread_slides
-from .typesteps import (
-    closed_holes,
-    code_lines,
-    code_steps,
-    fault_free,
-    grown_type,
-    type_ladder,
-)
+from .typesteps import closed_holes, fault_free, larger_styles, type_ladder
 from .verse import composed_verse
 from .zoom import (
     best_zoom,
@@ -168,19 +161,11 @@ def compose(
             zoom = own_zoom * step
             virtual = _laid_out_at(card, zoom)
             if step == 1.0:  # a short post spread thin: its text's roles set larger
-                grown: dict[float, Styles] = {}
 
-                def in_larger_type(step: float) -> list[Page]:
-                    # code grows as far as its lines stay whole: they are the writer's
-                    for code in code_steps(step):
-                        grown[step] = short.larger_type(styles, step, code=code)
-                        trial = _compose(doc, grown[step], fonts, images, virtual, None)
-                        if code_lines(trial) <= code_lines(pages):
-                            break
-                    return trial
+                def set_as(grown: Styles) -> list[Page]:
+                    return _compose(doc, grown, fonts, images, virtual, None)
 
-                pages, step = grown_type(in_larger_type, pages)
-                styles = grown.get(step, styles)
+                pages, styles = larger_styles(set_as, styles, pages)
 
     def again(set_as: Styles, on: Card) -> list[Page]:
         return _compose(doc, set_as, fonts, images, on, None)

@@ -15,8 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..base.boxes import Page
+from ..style.resolver import Styles
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import FULL_ENOUGH, READABLE_PX, Quality, measure
+from .short import larger_type
 from .zoom import SPARSE, best_zoom, measured, set_faults, split_heights, stranded_tails
 
 # A portrait or square card whose set has a fault at the theme's own type tries these type
@@ -162,10 +164,26 @@ def grown_type(
     floor = set_score(pages, measures)
     hole = min(HOLE, _least_before_last(pages, measures))
     parted, code = _parted(pages), code_lines(pages)
+    tried: dict[float, list[Page] | None] = {}
+
+    def at(step: float) -> list[Page] | None:
+        if step not in tried:
+            try:
+                tried[step] = lay_out(step)
+            except OVER_A_LIMIT:
+                tried[step] = None
+        return tried[step]
+
     for step in GROW_STEPS:
-        try:
-            trial = lay_out(step)
-        except OVER_A_LIMIT:
+        trial = at(step)
+        if trial is None:
+            continue
+        if len(trial) > len(pages):
+            # larger type never takes fewer cards: where the least step takes more, so
+            # does every step between (the long article's 1.15 and 1.1, laid out for naught)
+            least = at(GROW_STEPS[-1])
+            if least is not None and len(least) > len(pages):
+                break
             continue
         scored = measured(trial, None)
         if len(trial) != len(pages) or _mean_fill(scored) <= thin:
@@ -237,10 +255,37 @@ def closed_holes(
     return pages, 1.0
 
 
-def code_steps(step: float) -> list[float]:
+def larger_styles(
+    set_as: Callable[[Styles], list[Page]], styles: Styles, pages: list[Page]
+) -> tuple[list[Page], Styles]:
+    """`grown_type` over the sets `set_as` makes in `styles` set larger
+    (`short.larger_type`): `pages` and `styles`, or the grown set and its styles. Code
+    grows with a step only as far as its lines stay whole (`code_steps`): they are the
+    writer's, not the measure's."""
+    made: dict[float, Styles] = {}
+    wrapped = float("inf")  # the least code step seen to wrap a code line
+
+    def in_larger_type(step: float) -> list[Page]:
+        nonlocal wrapped
+        for code in code_steps(step, wrapped):
+            made[step] = larger_type(styles, step, code=code)
+            trial = set_as(made[step])
+            if code_lines(trial) <= code_lines(pages):
+                return trial
+            wrapped = min(wrapped, code)
+        return trial
+
+    grown, step = grown_type(in_larger_type, pages)
+    return grown, made.get(step, styles)
+
+
+def code_steps(step: float, wrapped: float) -> list[float]:
     """The steps a grown set's code blocks try, largest first, where `step` would wrap
-    their lines: `step` itself, each of `GROW_STEPS` under it, and their own size."""
-    return [step, *(lower for lower in GROW_STEPS if lower < step), 1.0]
+    their lines: `step` itself, each of `GROW_STEPS` under it, and their own size; none at
+    or over `wrapped`, the least code step seen to wrap a line at any step of the text (a
+    code block's measure is the card's whatever the text's size)."""
+    steps = [step, *(lower for lower in GROW_STEPS if lower < step)]
+    return [code for code in steps if code < wrapped] + [1.0]
 
 
 def code_lines(pages: list[Page]) -> int:
