@@ -395,6 +395,25 @@ def test_a_list_that_fits_where_it_starts_is_not_split(fonts, size: tuple[int, i
     assert not split
 
 
+EXAM = Path(__file__).resolve().parents[1] / "cases" / "hard" / "16-exam-plan.md"
+
+
+@pytest.mark.parametrize(("name", "mode"), [("apple-notes", "light-mode"), ("cyberpunk", None)])
+def test_a_short_list_moves_whole_where_that_costs_no_card(
+    fonts, name: str, mode: str | None
+) -> None:
+    """The exam plan's four-item daily checklist was split 2 | 2 under its gantt at
+    440x586 (seventh look: "keep the four-item list together"), its last two items atop
+    the next card with no heading. A short list parted costs more than any hole
+    (`SHORT_LIST_PARTED`), less than a card: here it stands whole on as many cards."""
+    options = layout.RenderOptions(split="autoSplit", mode=mode)
+    pages = layout.layout_pages(EXAM.read_text("utf-8"), themes.load(name), fonts, options)
+    # the post's one list: a row per item
+    checklist = [sum(p.row.source[0][0] == "ListBlock" for p in page.rows) for page in pages]
+    assert sorted(checklist) == [0] * (len(pages) - 1) + [4], checklist
+    assert len(pages) == 3
+
+
 CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"
 
 

@@ -165,3 +165,15 @@ def test_a_short_grid_splits_between_lines_rather_than_leave_a_card_half_empty(f
 def test_a_last_line_of_one_tile_keeps_with_the_line_above(fonts) -> None:
     rows = _list_rows(_pages(fonts, _theme(), SHORT + "- 第五项\n"))
     assert [r.keep_with_next for r in rows[:-1]] == [False, True]
+
+
+def test_a_last_tile_alone_on_its_line_spans_the_line(fonts) -> None:
+    """Three items in two columns: the third tile spans both columns, as a bento grid's
+    last one does (at a column's width it left half its line empty: glassmorphism's
+    three-item lists, seventh look, four sets at every size)."""
+    rows = _list_rows(_pages(fonts, _theme(), "- 第一项\n- 第二项\n- 第三项\n"))
+    assert [r.text for r in rows] == ["第一项\n第二项", "第三项"]
+    pair = sorted(_tile_fills(rows[0].items, _tile_color()), key=lambda t: t.rect.x)
+    [alone] = _tile_fills(rows[1].items, _tile_color())
+    assert alone.rect.x == pair[0].rect.x
+    assert alone.rect.right == pair[1].rect.right

@@ -22,6 +22,14 @@ COVERS = Path(__file__).resolve().parents[1] / "cases" / "covers"
 SKINCARE = (COVERS / "skincare-zh.md").read_text("utf-8")
 RUNNING = (COVERS / "running-en.md").read_text("utf-8")
 PORTRAIT = layout.RenderOptions(width=440, height=586, split="autoSplit")
+# The exam plan with a fifth item on its daily checklist: four whole, the list moves under
+# the gantt on card 2 and most themes set the title and lead on card 1 with the gantt;
+# five split as before, and the title and lead stand alone as the post's cover.
+EXAM_PLAN = (
+    (Path(__file__).resolve().parents[1] / "cases" / "hard" / "16-exam-plan.md")
+    .read_text("utf-8")
+    .replace("- [ ] 睡前复盘错题", "- [ ] 睡前复盘错题\n- [ ] 周末整理笔记")
+)
 
 
 def _runs(items: tuple[Item, ...], scale: float = 1.0) -> Iterator[tuple[GlyphRun, float]]:
@@ -109,7 +117,7 @@ def test_a_title_ending_on_a_bracketed_aside_makes_a_cover(fonts: layout.FontBoo
     a stub and the cover refused, the title and lead left at body size in an empty card
     (the exam plan's apple-notes set, rated a weak cover at three sizes). A bracketed aside
     on the last line is a whole phrase."""
-    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    post = EXAM_PLAN
     first = layout.layout_pages(post, themes.load("apple-notes"), fonts, PORTRAIT)[0]
     assert first.fit is not None and first.fit.cover
     quality = measure(first)
@@ -199,7 +207,7 @@ def test_a_covers_lead_breaks_between_phrases(fonts: layout.FontBook, name: str)
     """A cover's lead is display type: broken where a title is, between phrases and never
     inside a bold term (the exam plan's "55 分冲 / 到 75 分" split 冲到 on 14 covers at
     440 px; as a title's, "真题 / + 作文模板" split its key phrase)."""
-    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    post = EXAM_PLAN
     first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
     assert first.fit is not None and first.fit.cover
     lines = [placed.row.text.strip() for placed in first.rows]
@@ -295,7 +303,7 @@ def test_a_title_takes_smaller_type_to_end_a_line_before_its_aside(
     """考研英语 / 60 天冲刺计划 / （附时间表） at 440 px in pop-art's and cyberpunk's wide title
     faces: up to 10 % smaller, the title is two lines, the first ending before the aside
     the second opens (a line before an aside ends at a pause, `textblocks._at_pauses`)."""
-    post = (CASES / "hard" / "16-exam-plan.md").read_text("utf-8")
+    post = EXAM_PLAN
     first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
     title = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Heading"]
     assert title == ["考研英语 60 天冲刺计划", "（附时间表）"]

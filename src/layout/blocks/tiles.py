@@ -8,7 +8,8 @@ glass tiles). Tiles carry no bullet: the panel marks the item.
 Side by side, the tiles of one line are one row as tall as the tallest (a CSS grid
 stretches its items the same way), so they move between cards together, and the grid may
 break between any two lines: a list keeps two items on each side of a break, and a line
-holds two tiles or more; only a last line of one tile keeps with the line above it.
+holds two tiles or more; only a last line of one tile, which spans the line, keeps with
+the line above it.
 Where a column would be too narrow to read or to hold an item's inline code whole, or a line
 of tiles taller than a card, the tiles stack one per line instead, each a container that can
 continue on the next card like a quote.
@@ -71,7 +72,11 @@ def _side_by_side(
         with flow.aside(flow.max_row_height):
             for start in range(0, len(items), count):
                 line = items[start : start + count]
-                row = _tile_line(flow, line, style, ctx, width)
+                # a last tile alone spans the line, as a bento grid's does: at a column's
+                # width it left the line's other half empty (glassmorphism's three-item
+                # lists, seventh look, every size)
+                wide = ctx.width if len(line) == 1 else width
+                row = _tile_line(flow, line, style, ctx, wide)
                 rows.append(replace(row, gap=gap if rows else 0.0))
     except Overfull:
         return None

@@ -54,6 +54,12 @@ SPLIT_TABLE_SLIDE = 2.0
 # note on one card keeps its rows whole and lets the note go (minimal's recipe at 500x500
 # split its table 4 | 2 to keep the tip at the same price).
 NOTE_PARTED = RULE / 4
+# A short list (`breakrules.SHORT_LIST_LINES`) split: dearer than any hole a card can leave,
+# cheaper than a card, so its two halves still share cards rather than take one more (the
+# exam plan's four-item daily checklist split 2 | 2 under its gantt, seventh look, 9-10
+# sets at each portrait size: "keep it together"; as a rule it kept it whole in pop-art by
+# setting the gantt alone on a card half empty and adding a fourth).
+SHORT_LIST_PARTED = 10.0
 
 
 class BreakPrices:
@@ -99,6 +105,8 @@ class BreakPrices:
                 quote = around.quotes.get(end)
                 if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
                     broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
+                if end in around.short_lists:
+                    prices[end] += SHORT_LIST_PARTED
                 if end in around.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):

@@ -35,6 +35,9 @@ RULES = (
 # A quote of at most this many rows is a pull quote, read as one: split 2 | 2 or 3 | 1 it
 # reads as two. A longer quote splits as its paragraphs do.
 PULL_QUOTE_ROWS = 6
+# A list of at most this many lines (a checklist of four one-line items) reads as one: split
+# 2 | 2 its second half opens a card with no heading (`breakprices.SHORT_LIST_PARTED`).
+SHORT_LIST_LINES = 4
 
 
 TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
@@ -197,6 +200,16 @@ def pull_quotes(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
     }
 
 
+def short_lists(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
+    """Each break inside an outermost list of at most `SHORT_LIST_LINES` lines of text (a
+    line of tiles holds one per tile) → its rows [first, end)."""
+    return {
+        at: (first, end)
+        for at, (first, end) in list_runs(rows).items()
+        if sum(row.text.count("\n") + 1 for row in rows[first:end]) <= SHORT_LIST_LINES
+    }
+
+
 def list_runs(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
     """Each break inside a list (the outermost) → its rows [first, end). A four-item
     ingredient list that fitted where it started was split 2 | 2, the card before left
@@ -269,6 +282,7 @@ class Surroundings:
         self.code = block_runs(rows, "CodeBlock")
         self.tables = block_runs(rows, "Table")
         self.quotes = pull_quotes(rows)
+        self.short_lists = short_lists(rows)
         self.lone_rows = lone_table_rows(rows)
         self.bare_headers = bare_headers(rows)
         # what the pricing asks of the row before each break: whether it is a rule,
