@@ -307,3 +307,33 @@ def test_a_title_takes_smaller_type_to_end_a_line_before_its_aside(
     first = layout.layout_pages(post, themes.load(name), fonts, PORTRAIT)[0]
     title = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Heading"]
     assert title == ["考研英语 60 天冲刺计划", "（附时间表）"]
+
+
+@pytest.mark.parametrize("name", ["coil-notebook", "business", "minimal", "cyberpunk"])
+def test_a_roomy_first_card_sets_its_title_and_lead_larger_over_its_section(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """The workout's card 1 (title, lead and the warm-up list, 63-69 % full, the table
+    too tall to join it) read a third empty at 440x586 (seventh look: "give the cover more
+    weight: a larger title or lead"). Its title and lead are set as a cover's, larger
+    (`covered.masthead_of`), over the warm-up at the theme's size, and the card fills
+    more, at most `FULL`."""
+    post = Path(__file__).resolve().parents[1] / "cases" / "hard" / "17-home-workout.md"
+    first = layout.layout_pages(post.read_text("utf-8"), themes.load(name), fonts, PORTRAIT)[0]
+    styles = resolve(themes.load(name), None)
+    title = {
+        run.size
+        for placed in first.rows
+        if placed.row.source == first.rows[0].row.source
+        for run, _ in _runs(placed.row.items)
+    }
+    items = {
+        run.size
+        for placed in first.rows
+        if placed.row.source[0][0] == "ListBlock"
+        for run, _ in _runs(placed.row.items)
+    }
+    assert min(title) > styles["h1"].size * 1.04, title
+    assert styles["body"].size in items, items
+    quality = measure(first)
+    assert quality is not None and 0.7 <= quality.fill <= FULL + 0.01

@@ -123,3 +123,18 @@ def _bar(d: FrameDecor, rect: Rect) -> Segment:
     )
     y = rect.y + half if d.bar_side == "top" else rect.bottom - half
     return Segment(x, y, x + length, y, d.bar_color, d.bar_width)
+
+
+def cut_clean(rows: list[Row], height: float) -> list[Row]:
+    """The rows a card of `height` shows with its overflow hidden: cut at a line, and where
+    something was hidden, without headings or a rule left at the foot with nothing of
+    theirs under them. A first row taller than the card is kept and scaled, not hidden."""
+    kept = cut(rows, height) or rows[:1]
+    if len(kept) < len(rows):
+        while len(kept) > 1 and (kept[-1].discardable or _is_heading(kept[-1])):
+            kept.pop()
+    return kept
+
+
+def _is_heading(row: Row) -> bool:
+    return bool(row.source) and row.source[-1][0] == "Heading"

@@ -29,7 +29,7 @@ from typing import Literal, get_args
 from ..base.boxes import Fit, Group, Page, Rect, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..base.placing import Placement, cut, place
+from ..base.placing import Placement, cut_clean, place
 from ..blocks.parts import Part
 from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
 from ..flow.flow import MdxFlow
@@ -45,7 +45,7 @@ from .cardface import (
     content_box,
 )
 from .cardpage import card_page
-from .covered import cover_of, statements
+from .covered import cover_of, masthead_of, masthead_wanted, statements
 from .cues import continuation_cues
 from .language import chrome_for
 from .marks.aigclabel import with_label_room
@@ -175,6 +175,11 @@ def compose(
         pages, virtual, zoom = _for_its_length(styles, card, pages, zoom, again)
     elif styles["card"].content_align == "center" and composes:  # centred: its size kept
         pages = _as_verse(styles, virtual, pages, again)
+    fixed_cards = card.split == "autoSplit" and card.width <= card.height
+    if (
+        composes and fixed_cards and masthead_wanted(pages)
+    ):  # once its cards are settled, not before
+        pages = _compose(doc, styles, fonts, images, virtual, None, masthead=True)
     if zoom == 1.0:
         return pages
     return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
@@ -289,6 +294,7 @@ def _compose(
     images: Mapping[str, bytes],
     card: Card,
     premade: Premade | None,
+    masthead: bool = False,
 ) -> list[Page]:
     styles = _labelled(styles, card)
     box = content_box(styles, card.width, card.height)
@@ -313,11 +319,13 @@ def _compose(
     slide = card.width > card.height
     composes = fixed and align != "top"
     cover = cover_of(doc, flow, box, pages, placements[0], slide) if composes else None
+    if masthead and composes and not slide and cover is None:
+        cover = masthead_of(doc, flow, box, pages, placements[0])
     placements[0] = cover or placements[0]
     plates = statements(doc, flow, box, pages, placements, slide) if composes else {}
     placements = [plates.get(n, placement) for n, placement in enumerate(placements)]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
-    heights = _part_heights(placements, box) if card.split == "hrSplit" else None
+    heights = short.part_heights(placements, box) if card.split == "hrSplit" else None
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)
@@ -369,16 +377,6 @@ def _compose(
     return out
 
 
-def _part_heights(placements: list[Placement], box: Rect) -> list[float]:
-    """The height each card of hrSplit is set as (`short.rows_top`): a part of its own is
-    composed as a short post, and the roomy parts alike, as tall as the tallest of them,
-    so each starts where the next does (a heading that jumped from card to card read as
-    a fault when swiped); a part too full to compose keeps its own."""
-    roomy = [p.height for p in placements if p.height <= short.FULL * box.height]
-    tallest = max(roomy, default=0.0)
-    return [tallest if p.height <= short.FULL * box.height else p.height for p in placements]
-
-
 def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | None) -> Paging:
     """autoSplit: the rows of the whole post on fixed-size cards, refused as soon as they
     need more than the limits allow, and the rules each card's end breaks."""
@@ -409,23 +407,8 @@ def _parts(
         before.append(_grown(place(pages[-1], limit=box.height), box, card))
     if not card.overflow_hidden:
         return pages, [False] * len(pages)
-    shown = [_cut_clean(rows, box.height) for rows in pages]
+    shown = [cut_clean(rows, box.height) for rows in pages]
     return shown, [len(cut) < len(rows) for cut, rows in zip(shown, pages, strict=True)]
-
-
-def _cut_clean(rows: list[Row], height: float) -> list[Row]:
-    """The rows a card of `height` shows with its overflow hidden: cut at a line, and where
-    something was hidden, without headings or a rule left at the foot with nothing of
-    theirs under them. A first row taller than the card is kept and scaled, not hidden."""
-    kept = cut(rows, height) or rows[:1]
-    if len(kept) < len(rows):
-        while len(kept) > 1 and (kept[-1].discardable or _is_heading(kept[-1])):
-            kept.pop()
-    return kept
-
-
-def _is_heading(row: Row) -> bool:
-    return bool(row.source) and row.source[-1][0] == "Heading"
 
 
 def _size(card: Card) -> tuple[float, float]:

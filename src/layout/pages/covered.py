@@ -1,6 +1,8 @@
 """A post's first card that holds its title and lead alone → the same rows in larger type,
-set as the post's cover (compose.py places it in the card's middle); a later card that
-holds one panel of text alone (a plate) → that panel in larger type, a statement.
+set as the post's cover (compose.py places it in the card's middle); one that holds its
+first section under them, roomy → its title and lead larger over that section, a
+masthead; a later card that holds one panel of text alone (a plate) → that panel in larger
+type, a statement.
 
 How much larger is the theme's range for a card (`short.COVER_STEPS`); a deck's title slide,
 its measure twice a card's, sets its title larger still (`short.SLIDE_COVER_STEPS`) while the
@@ -11,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..base.boxes import Rect, Row
+from ..base.boxes import Page, Rect, Row
 from ..base.placing import Placement, place
 from ..flow.flow import MdxFlow
 from ..parse.doc import Doc, Heading
 from ..style.resolver import Styles
 from . import short
+from .breaks.breakrules import title_end
 
 
 def cover_of(
@@ -59,6 +62,46 @@ def cover_of(
             # the card held its title blocks, no more and no less
             return placement if _words(rows) == _words(pages[0]) else None
     return None
+
+
+def masthead_of(
+    doc: Doc, flow: MdxFlow, box: Rect, pages: list[list[Row]], first: Placement
+) -> Placement | None:
+    """The first of two or more `pages` (placed as `first`) that opens with the post's
+    title and lead and holds its first section under them (`title_end`), filled under
+    `short.COVER_ROOMY`, with its title and lead laid out again as a cover's are (the
+    largest of `short.COVER_STEPS` whose card fills at most `short.FULL`, the title's lines
+    whole phrases) over the section as laid out: the workout's card 1 (title, lead and
+    warm-up, 63 % full, its table on card 2) read a third empty in 8 theme-modes at
+    440x586 ("give the cover more weight: a larger title or lead", seventh look). None
+    where it is no such card, or no step fits."""
+    rows = pages[0] if len(pages) > 1 else []
+    end = title_end(rows)
+    if end is None or first.height >= short.COVER_ROOMY * box.height:
+        return None
+    head = Doc(doc.blocks[: short.title_blocks(rows[:end])])
+    shortest = min(short.COVER_LINE, short.shortest_title_line(rows[:end], box.width))
+    for step in short.COVER_STEPS:
+        top = _display_rows(flow, short.larger_type(flow.styles, step), head, box)
+        placement = place([*top, *rows[end:]], limit=box.height)
+        even = short.even_title(top, box.width, shortest, False)
+        if placement.height <= short.FULL * box.height and even:
+            return placement if _words(top) == _words(rows[:end]) else None
+    return None
+
+
+def masthead_wanted(pages: list[Page]) -> bool:
+    """Whether the first of a set's cards (portrait or square, autoSplit) opens with the
+    title and lead and holds its first section under them, filled under
+    `short.COVER_ROOMY`: a card whose title and lead `masthead_of` may set larger. Asked
+    of a set whose type and breaks are settled, as a roomy first card is a hole the type
+    steps may close (the workout's table moved up onto card 1 at 0.98 in brandA)."""
+    first = pages[0].fit if len(pages) > 1 else None
+    if first is None or first.title:
+        return False
+    rows = [placed.row for placed in pages[0].rows]
+    roomy = short.filled(pages[0], first.room) < short.COVER_ROOMY
+    return roomy and title_end(rows) is not None
 
 
 def plate_of(

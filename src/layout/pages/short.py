@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..base.boxes import GlyphRun, Item, Page, Rect, Row
+from ..base.placing import Placement
 from ..style.brandkit import HEADINGS
 from ..style.resolver import Styles
 from ..style.schema import Style
@@ -301,7 +302,7 @@ def rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
     short post reads as a card, not as the top of an empty page), with "auto" its optical
     centre when the post is roomy (this module); `alone` is also a longer post's title card
     under ``COVER_ROOMY`` full (`holds_title`), a cover (`covered.cover_of`) or
-    one no larger type fits, each card of hrSplit (compose.py's `_part_heights`), and a later card
+    one no larger type fits, each card of hrSplit (`part_heights`), and a later card
     that holds figures alone (`figures_alone`: the mixed-diagram post's sequence
     hung in the top half of its last card, 30 theme-modes) and a last card under half
     full that opens a block of its own (`is_closing_card`), or a later one that holds
@@ -354,3 +355,13 @@ def _edges(items: tuple[Item, ...], dx: float = 0.0) -> tuple[float, float]:
             start, end = _edges(inner, dx + getattr(item, "dx", 0.0))
             left, right = min(left, start), max(right, end)
     return left, right
+
+
+def part_heights(placements: list[Placement], box: Rect) -> list[float]:
+    """The height each card of hrSplit is set as (`short.rows_top`): a part of its own is
+    composed as a short post, and the roomy parts alike, as tall as the tallest of them,
+    so each starts where the next does (a heading that jumped from card to card read as
+    a fault when swiped); a part too full to compose keeps its own."""
+    roomy = [p.height for p in placements if p.height <= FULL * box.height]
+    tallest = max(roomy, default=0.0)
+    return [tallest if p.height <= FULL * box.height else p.height for p in placements]
