@@ -175,10 +175,9 @@ def compose(
         pages, virtual, zoom = _for_its_length(styles, card, pages, zoom, again)
     elif styles["card"].content_align == "center" and composes:  # centred: its size kept
         pages = _as_verse(styles, virtual, pages, again)
+    # a roomy first card's masthead, once its cards are settled, not before
     fixed_cards = card.split == "autoSplit" and card.width <= card.height
-    if (
-        composes and fixed_cards and masthead_wanted(pages)
-    ):  # once its cards are settled, not before
+    if composes and fixed_cards and masthead_wanted(pages):
         pages = _compose(doc, styles, fonts, images, virtual, None, masthead=True)
     if zoom == 1.0:
         return pages

@@ -269,13 +269,14 @@ def larger_styles(
     writer's, not the measure's."""
     made: dict[float, Styles] = {}
     wrapped = float("inf")  # the least code step seen to wrap a code line
+    whole = code_lines(pages)  # the code's rows at the theme's own type
 
     def in_larger_type(step: float) -> list[Page]:
         nonlocal wrapped
         for code in code_steps(step, wrapped):
             made[step] = larger_type(styles, step, code=code)
             trial = set_as(made[step])
-            if code_lines(trial) <= code_lines(pages):
+            if code_lines(trial) <= whole:
                 return trial
             wrapped = min(wrapped, code)
         return trial
