@@ -14,7 +14,12 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Frame, FrameDecor, Page, Row
 from inkcard.layout.base.placing import place
-from inkcard.layout.pages.breaks.breakrules import RULES, TABLE_HEADER_ALONE, TABLE_NOTE_PARTED
+from inkcard.layout.pages.breaks.breakrules import (
+    RULES,
+    SHORT_LIST_SPLIT,
+    TABLE_HEADER_ALONE,
+    TABLE_NOTE_PARTED,
+)
 from inkcard.layout.pages.breaks.pagebreaks import paged
 from inkcard.layout.pages.quality import measure
 
@@ -412,6 +417,64 @@ def test_a_short_list_moves_whole_where_that_costs_no_card(
     checklist = [sum(p.row.source[0][0] == "ListBlock" for p in page.rows) for page in pages]
     assert sorted(checklist) == [0] * (len(pages) - 1) + [4], checklist
     assert len(pages) == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "size"),
+    [
+        ("pop-art", "mint-mode", (440, 586)),
+        ("darktech", None, (440, 586)),
+        ("traditional-chinese", None, (1080, 1440)),
+    ],
+)
+def test_a_short_list_takes_a_card_more_rather_than_split(
+    fonts, name: str, mode: str | None, size: tuple[int, int]
+) -> None:
+    """Under its sparse cover and its gantt, the exam plan's checklist still split 2 | 2 on
+    three cards in pop-art, darktech and traditional-chinese (eighth look, rated 3: "move the
+    heading and the whole list to card 3"): a short list split now costs more than a card
+    more (`SHORT_LIST_PARTED`), and the list stands whole with its heading on a fourth."""
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit", mode=mode)
+    pages = layout.layout_pages(EXAM.read_text("utf-8"), themes.load(name), fonts, options)
+    checklist = [sum(p.row.source[0][0] == "ListBlock" for p in page.rows) for page in pages]
+    assert sorted(checklist) == [0] * (len(pages) - 1) + [4], checklist
+    holding = checklist.index(4)
+    assert texts(pages[holding])[0] == "每天的任务清单"
+    assert len(pages) == 4
+    assert all(not page.fit or not page.fit.broken for page in pages)
+
+
+def test_a_short_list_no_card_holds_is_split_and_named() -> None:
+    """A short list is split only where every set of breaks splits it (or keeping it
+    whole costs two cards more); the card's end then names `short_list_split`."""
+    items = [
+        Row(30.0, (), gap=4.0, text=f"item{i}", source=(("ListBlock", 1), ("ListItem", 2 + i)))
+        for i in range(4)
+    ]
+    parted = paged(items, 100.0)
+    assert [[row.text for row in page] for page in parted.pages] == [
+        ["item0", "item1"],
+        ["item2", "item3"],
+    ]
+    assert parted.broken == [(SHORT_LIST_SPLIT,), ()]
+
+
+def test_a_deck_keeps_parallel_items_on_one_slide(fonts) -> None:
+    """The exam plan's three scoring items, paragraphs with bold run-in heads ("**阅读（40
+    分）**：…"), split 2 | 1 over two slides part-empty in 23 theme-modes at 1600x900
+    (eighth look: "put the heading and all three items on one card"). On a deck a run of
+    parallel items parted costs more than any hole (`PARALLEL_PARTED`): coil-notebook sets
+    them on one slide, its gaps a little tighter, and the quote closes the deck alone."""
+    options = layout.RenderOptions(width=1600, height=900, split="autoSplit", mode="blue-mode")
+    pages = layout.layout_pages(
+        EXAM.read_text("utf-8"), themes.load("coil-notebook"), fonts, options
+    )
+    heads = ("阅读（40 分）", "作文（30 分）", "新题型和翻译（20 分）")
+    holding = [n for n, page in enumerate(pages) for t in texts(page) if t.startswith(heads)]
+    assert len(holding) == 3 and len(set(holding)) == 1, holding
+    assert texts(pages[holding[0]])[0] == "分数怎么提上去"
+    assert all(p.row.run_in for p in pages[holding[0]].rows[1:])
+    assert texts(pages[-1])[0].startswith("别和别人比进度")
 
 
 CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"

@@ -249,7 +249,8 @@ class CardQuality(msgspec.Struct, frozen=True):
             " breaks breaks one): heading_at_card_end, kept_lines_parted, hyphen_at_card_end,"
             " code_that_fits_split, paragraph_that_fits_split, list_that_fits_split,"
             " table_row_alone,"
-            " table_header_alone, quote_that_fits_split, table_note_parted."
+            " table_header_alone, quote_that_fits_split, table_note_parted,"
+            " short_list_split."
         ),
     ]
     strandedEnd: Annotated[

@@ -292,7 +292,9 @@ class Row:
     (frame, top, bottom from the row's top): the decorations tied to a quote's panel find
     them there. `figure` marks a whole picture, diagram or display formula (and an image's
     caption): a card of figures alone is set at its optical centre (`pages/compose.py`), and
-    ruled paper stops at each (`pages/layers.py`).
+    ruled paper stops at each (`pages/layers.py`). `run_in` marks a line of a top-level
+    paragraph that opens with a bold run-in head ("**阅读（40 分）**：…"): a run of such
+    paragraphs reads as one list of parallel items (`breakrules.parallel_items`).
     """
 
     height: float
@@ -316,6 +318,7 @@ class Row:
     tight: Row | None = None
     panels: tuple[tuple[Frame, float, float], ...] = ()
     figure: bool = False
+    run_in: bool = False
 
 
 @bulk_record

@@ -58,6 +58,7 @@ from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine, line_metrics
 from .beside import table_and_note
 from .budget import ContentBudget
+from .keeps import is_figure, keep_joined, run_in_marked
 from .shares import SHARE_IDS, Premade, layable_apart
 
 if TYPE_CHECKING:  # the diagram engine: imported on a post's first diagram
@@ -173,10 +174,11 @@ class Flow:
             if not ctx.frames and not ctx.depth and part.rows[0].source:
                 end = index + 2 if paired is not None else index + 1
                 self.blocks_of[part.rows[0].source[0]] = (index, end)
+                part = run_in_marked(block, part)
             if rows:
                 if lone is not None and isinstance(block, Heading | Rule):
                     rows[-1] = lone  # its section is that one line: nothing to keep it with
-                _keep_joined(rows, previous, first, block, len(part.rows), ctx.depth > 0)
+                keep_joined(rows, previous, first, block, len(part.rows), ctx.depth > 0)
             gap = max(bottom, part.top) if rows else 0.0
             top = top if rows else part.top
             after_heading = isinstance(previous, Heading)
@@ -184,13 +186,13 @@ class Flow:
             rows.append(replaced(part.rows[0], gap=gap))
             rows.extend(part.rows[1:])
             lone = rows[-1] if after_heading and len(part.rows) == 1 else None
-            if lone is not None and (_is_figure(block) or paired is not None):
+            if lone is not None and (is_figure(block) or paired is not None):
                 lone = None  # a figure is a whole, not a first line: a card may end under it
             if lone is not None:  # a heading keeps two lines of what follows it
                 rows[-1] = replace(lone, keep_with_next=True)
             bottom = part.bottom
         if rows and not ctx.frames and not ctx.depth:  # the document's last section ends
-            _keep_joined(rows, previous, first, None)
+            keep_joined(rows, previous, first, None)
         return Part(tuple(rows), top, bottom)
 
     def block(self, block: Block, ctx: Ctx) -> Part:
@@ -284,92 +286,6 @@ class Flow:
         )
 
 
-def _keep_joined(
-    rows: list[Row],
-    previous: Block | None,
-    first: int,
-    block: Block | None,
-    lines: int = 0,
-    in_item: bool = False,
-) -> None:
-    """Keeps the break before `block` (None: the end of the document; `lines`: the rows it
-    makes) where a designer would: a paragraph ending in a colon stays with the block it
-    introduces, and so does a list item's text with the list nested under it (`in_item`:
-    its sub-points opening the next card read as orphans, their parent out of sight); a
-    table's note stays with the table; a formula stays with the paragraph that names its
-    symbols; a one-line paragraph that ends a section (a heading or a rule follows) stays
-    with the block before it."""
-    nested = in_item and isinstance(previous, Paragraph) and isinstance(block, ListBlock)
-    if block is not None and (
-        nested
-        or _is_lead_in(previous)
-        or _notes_on(previous, block, lines)
-        or _legend_of(previous, block)
-    ):
-        rows[-1] = replace(rows[-1], keep_with_next=True)
-    ends_section = block is None or isinstance(block, Heading | Rule)
-    if ends_section and isinstance(previous, Paragraph) and 0 < first == len(rows) - 1:
-        rows[first - 1] = replace(rows[first - 1], keep_with_next=True)
-
-
-# How a table's note or source line opens; or the whole line is in italics.
-_NOTE_OPENINGS = ("注", "备注", "来源", "数据来源", "资料来源", "※", "*", "Note", "Source")
-_NOTE_CHARS = 160  # longer, it is a paragraph of its own, not a note
-# A paragraph of at most this many lines right under a table reads as its note, whatever it
-# opens with ("以上价格会随季节变化。" opened the next slide alone in most probes at 1600x900).
-_NOTE_LINES = 2
-
-
-def _notes_on(previous: Block | None, block: Block, lines: int = 0) -> bool:
-    """Whether `block` (laid out in `lines` rows) is a short note on the table before it
-    ("注：…", "Source: …", an italic line, or any paragraph of one or two lines), or on the
-    figure before it (a paragraph of one or two lines: "每一层大约流失 60%" under a funnel
-    opened the next card, above a diagram it was not about); it stays on their card:
-    parted from them, it reads as stray text."""
-    if not isinstance(block, Paragraph):
-        return False
-    if _is_figure(previous):
-        return 0 < lines <= _NOTE_LINES
-    if not isinstance(previous, Table):
-        return False
-    if 0 < lines <= _NOTE_LINES:
-        return True
-    text = _plain_text(block).strip()
-    italic = bool(block.inlines) and all("em" in t.marks for t in block.inlines)
-    return len(text) <= _NOTE_CHARS and (text.startswith(_NOTE_OPENINGS) or italic)
-
-
-# How the paragraph that names a display formula's symbols opens ("其中 S_k 是第 k 期的净值").
-_LEGEND_OPENINGS = ("其中", "式中", "这里", "此处", "where ", "Where ", "here ", "Here ")
-
-
-def _legend_of(previous: Block | None, block: Block | None) -> bool:
-    """Whether `block` is the legend of the display formula `previous`: parted from it, the
-    formula ends one card and "其中 S_k 是…" opens the next, naming symbols out of sight."""
-    if not isinstance(block, Paragraph) or not _is_display_math(previous):
-        return False
-    return _plain_text(block).lstrip().startswith(_LEGEND_OPENINGS)
-
-
-def _is_display_math(block: Block | None) -> bool:
-    """A paragraph of one display formula (`$$…$$`, how markdown.py parses a math block)."""
-    if not isinstance(block, Paragraph) or len(block.inlines) != 1:
-        return False
-    return MATH_DISPLAY in block.inlines[0].marks
-
-
-def _is_lead_in(block: Block | None) -> bool:
-    """A paragraph that introduces what follows: its text ends in a colon."""
-    if not isinstance(block, Paragraph):
-        return False
-    return _plain_text(block).rstrip().endswith((":", "："))
-
-
-def _plain_text(paragraph: Paragraph) -> str:
-    """A paragraph's text without its marks: what the keep rules read it by."""
-    return "".join(t.text for t in paragraph.inlines)
-
-
 def _column(x: float, width: float) -> Ctx:
     """The box of a post's top-level blocks."""
     return Ctx(x, width, floor=width * MIN_INNER_SHARE)
@@ -384,11 +300,6 @@ def _kept_height(rows: list[Row], margin: float) -> float:
             break
         height += row.height + row.gap
     return height + margin if height else 0.0
-
-
-def _is_figure(block: Block | None) -> bool:
-    """A picture or a Mermaid diagram (drawn, or shown as its source)."""
-    return isinstance(block, Image) or (isinstance(block, CodeBlock) and is_diagram(block))
 
 
 def _tagged(rows: tuple[Row, ...], tag: tuple[str, int]) -> tuple[Row, ...]:

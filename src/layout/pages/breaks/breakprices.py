@@ -2,8 +2,9 @@
 (`pagebreaks`): a code block, paragraph or table split there, a break a row discourages, a
 break inside a section (the more where it strands the section's short end on the next
 card), a rule the break itself breaks (a hyphen at a card's end, a table's lone row or
-bare header, a pull quote split, a table's note parted from it); and how many breaks of a
-set part what a card should hold together. Computed once per squeeze a pass tries."""
+bare header, a pull quote split, a table's note parted from it, a short list split), a
+deck's parallel items parted; and how many breaks of a set part what a card should hold
+together. Computed once per squeeze a pass tries."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .breakrules import (
     CODE_THAT_FITS_SPLIT,
     HYPHEN_AT_END,
     QUOTE_THAT_FITS_SPLIT,
+    SHORT_LIST_SPLIT,
     TABLE_HEADER_ALONE,
     TABLE_NOTE_PARTED,
     TABLE_ROW_ALONE,
@@ -54,17 +56,26 @@ SPLIT_TABLE_SLIDE = 2.0
 # note on one card keeps its rows whole and lets the note go (minimal's recipe at 500x500
 # split its table 4 | 2 to keep the tip at the same price).
 NOTE_PARTED = RULE / 4
-# A short list (`breakrules.SHORT_LIST_LINES`) split: dearer than any hole a card can leave,
-# cheaper than a card, so its two halves still share cards rather than take one more (the
-# exam plan's four-item daily checklist split 2 | 2 under its gantt, seventh look, 9-10
-# sets at each portrait size: "keep it together"; as a rule it kept it whole in pop-art by
-# setting the gantt alone on a card half empty and adding a fourth).
-SHORT_LIST_PARTED = 10.0
+CARD = 1e3  # a card more (`pagebreaks`): dearer than any hole and any discouraged break
+# A short list (`breakrules.SHORT_LIST_LINES`) split: dearer than one card more, cheaper
+# than two, a rule the report names. At 10 (cheaper than a card) the exam plan's four-item
+# daily checklist still split 2 | 2 under its gantt in darktech, pop-art and
+# traditional-chinese at 440x586 and 1080x1440 (eighth look, rated 3: "keep the list
+# whole, move the heading and the whole list to card 3"); it now takes a fourth card.
+SHORT_LIST_PARTED = 1.5 * CARD
+# On a deck, a run of parallel items written as paragraphs (`breakrules.parallel_items`)
+# parted: dearer than any hole a slide can leave, cheaper than a slide. The exam plan's three
+# scoring items split 2 | 1 over two slides, each part-empty, in 23 theme-modes at 1600x900
+# (eighth look: "put the heading and all three items on one card, the quote alone on a
+# closing card"). Not on portrait cards, read on by scrolling: there the exam plan's list
+# then stood alone on a card a third full, the set a type step smaller.
+PARALLEL_PARTED = 10.0
 
 
 class BreakPrices:
     """The price of each break of a post's column, and the rules it breaks, whatever card
-    it ends; `deck`: the cards are slides (`STRANDED_SLIDE`, `SPLIT_TABLE_SLIDE`); `code`:
+    it ends; `deck`: the cards are slides (`STRANDED_SLIDE`, `SPLIT_TABLE_SLIDE`,
+    `PARALLEL_PARTED`); `code`:
     the post holds a code block, whose deck keeps a card's short end as a card's
     (`breakrules.TAIL`), not a slide's."""
 
@@ -79,6 +90,7 @@ class BreakPrices:
         # diagram): the slides that kept its code whole at 10 px on a phone left sections'
         # ends for it
         self.tail = tail_share(deck and not code)
+        self.parallel = around.parallel if deck else {}  # a deck's parallel items
         self._prices: dict[float, list[float]] = {}
         self._rules: dict[float, list[tuple[str, ...]]] = {}
 
@@ -105,8 +117,8 @@ class BreakPrices:
                 quote = around.quotes.get(end)
                 if quote is not None and self.column.fits(quote[0], quote[1], squeeze):
                     broken.append(QUOTE_THAT_FITS_SPLIT)  # a pull quote reads as one
-                if end in around.short_lists:
-                    prices[end] += SHORT_LIST_PARTED
+                if end in self.parallel:
+                    prices[end] += PARALLEL_PARTED
                 if end in around.paragraphs:
                     prices[end] += SPLIT_PARAGRAPH
                 if not opens_section(self.rows[end]):
@@ -121,6 +133,9 @@ class BreakPrices:
                 if self._parts_note(end, squeeze):  # a recipe's tip atop the method's card
                     broken.append(TABLE_NOTE_PARTED)
                     prices[end] += NOTE_PARTED
+                if end in around.short_lists:  # a checklist 2 | 2
+                    broken.append(SHORT_LIST_SPLIT)
+                    prices[end] += SHORT_LIST_PARTED
                 rules[end] = tuple(broken)
             self._prices[squeeze] = prices
             self._rules[squeeze] = rules
@@ -139,9 +154,12 @@ class BreakPrices:
         that reads on (`breakrules.opens_stranded`): a type step taken to spare one left
         its first card three-quarters full. On a deck, a table split though it fits a
         slide with `squeeze` (its rows set tight) counts too: business's recipe kept its
-        table whole on a slide only with tight rows."""
+        table whole on a slide only with tight rows; and so does a run of parallel items
+        parted (`PARALLEL_PARTED`): coil-notebook's three scoring items fit one slide
+        with its gaps 1 px tighter."""
         opened = sum(not opens_section(self.rows[end]) and self._strands(end) for end in ends[:-1])
-        return opened + sum(self._splits_table(end, squeeze) for end in ends[:-1])
+        parallel = sum(end in self.parallel for end in ends[:-1])
+        return opened + parallel + sum(self._splits_table(end, squeeze) for end in ends[:-1])
 
     def _splits_table(self, end: int, squeeze: float) -> bool:
         """On a deck, whether a break at `end` falls inside a table that fits one slide

@@ -20,6 +20,7 @@ TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
 TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
 QUOTE_THAT_FITS_SPLIT = "quote_that_fits_split"  # a short quote split though a card holds it
 TABLE_NOTE_PARTED = "table_note_parted"  # a table's short note opens the next card alone
+SHORT_LIST_SPLIT = "short_list_split"  # a list of a few lines split though a card more holds it
 RULES = (
     HEADING_AT_END,
     KEPT_LINES_PARTED,
@@ -31,6 +32,7 @@ RULES = (
     TABLE_HEADER_ALONE,
     QUOTE_THAT_FITS_SPLIT,
     TABLE_NOTE_PARTED,
+    SHORT_LIST_SPLIT,
 )
 # A quote of at most this many rows is a pull quote, read as one: split 2 | 2 or 3 | 1 it
 # reads as two. A longer quote splits as its paragraphs do.
@@ -38,6 +40,11 @@ PULL_QUOTE_ROWS = 6
 # A list of at most this many lines (a checklist of four one-line items) reads as one: split
 # 2 | 2 its second half opens a card with no heading (`breakprices.SHORT_LIST_PARTED`).
 SHORT_LIST_LINES = 4
+# Parallel items written as paragraphs with bold run-in heads (the exam plan's "**阅读（40
+# 分）**：…", "**作文（30 分）**：…", "**新题型和翻译（20 分）**：…": three of two or three
+# lines) read as one list up to this many lines: parted 1 | 2 or 2 | 1, both cards read
+# unfinished (`breakprices.PARALLEL_PARTED`).
+PARALLEL_LINES = 9
 
 
 TITLE_ROOMY = 0.6  # a title card filling less than this is set in its optical centre
@@ -210,6 +217,17 @@ def short_lists(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
     }
 
 
+def parallel_items(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
+    """Each break between two paragraphs of a run of at least two with run-in heads
+    (`Row.run_in`), the run at most `PARALLEL_LINES` lines → the run's rows [first, end).
+    A break inside one of its paragraphs is the paragraph's to price, not the run's."""
+    return {
+        at: (first, end)
+        for at, (first, end) in runs(rows, _both_run_in).items()
+        if rows[at - 1].source != rows[at].source and end - first <= PARALLEL_LINES
+    }
+
+
 def list_runs(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
     """Each break inside a list (the outermost) → its rows [first, end). A four-item
     ingredient list that fitted where it started was split 2 | 2, the card before left
@@ -283,6 +301,7 @@ class Surroundings:
         self.tables = block_runs(rows, "Table")
         self.quotes = pull_quotes(rows)
         self.short_lists = short_lists(rows)
+        self.parallel = parallel_items(rows)
         self.lone_rows = lone_table_rows(rows)
         self.bare_headers = bare_headers(rows)
         # what the pricing asks of the row before each break: whether it is a rule,
@@ -299,6 +318,11 @@ def _same_list(row: Row, following: Row) -> bool:
     if not (row.source and following.source):
         return False
     return row.source[0] == following.source[0] and row.source[0][0] == "ListBlock"
+
+
+def _both_run_in(row: Row, following: Row) -> bool:
+    """Both rows lines of paragraphs with run-in heads (one, or two in a row)."""
+    return row.run_in and following.run_in
 
 
 def _same_quote(row: Row, following: Row) -> bool:

@@ -65,7 +65,7 @@ from ...base.boxes import Row
 from ...base.placing import EPSILON
 from ...errors import TooManyPages
 from ..quality import OPENING_FULL_ENOUGH, SECTION_FULL_ENOUGH
-from .breakprices import RULE, BreakPrices
+from .breakprices import CARD, RULE, BreakPrices
 from .breakrules import (
     TITLE_ROOMY,
     Surroundings,
@@ -78,7 +78,6 @@ from .column import Column
 from .grow import grown
 from .squeeze import fitted, price_to_fit, tight_alike
 
-CARD = 1e3
 # A last card under `LAST_FILL` (bench_quality's half-empty card) costs `LAST_WEIGHT` times
 # its shortfall squared: at 4 and 0.5 a last card at 34-46 % cost less than moving a section
 # on (coil-notebook's four sections, 87 | 46 %, now 59 | 74 %). A card before the last under
