@@ -15,6 +15,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Frame, FrameDecor, Page, Row
 from inkcard.layout.base.placing import place
 from inkcard.layout.pages.breaks.breakrules import (
+    CODE_NOTE_PARTED,
     RULES,
     SHORT_LIST_SPLIT,
     TABLE_HEADER_ALONE,
@@ -162,6 +163,60 @@ def test_a_table_too_tall_to_keep_its_note_lets_the_note_go_whole() -> None:
     table_cards = [card for card in cards_.pages if any(row.text == "th" for row in card)]
     assert len(table_cards) == 1  # the header is never repeated: the table is whole
     assert TABLE_NOTE_PARTED not in {rule for rules in cards_.broken for rule in rules}
+
+
+def git_rows() -> list[Row]:
+    """The git post's second section in rows: a heading over six lines of code (each
+    keeping softly with the next), the warning under it (a callout), the next heading."""
+    heading = Row(10.0, (), text="h", keep_with_next=True, source=(("Heading", 0),))
+    code = [
+        Row(
+            10.0,
+            (),
+            text=f"c{i}",
+            keep_with_next=i < 5,
+            keep_soft=i < 5,
+            source=(("CodeBlock", 1),),
+        )
+        for i in range(6)
+    ]
+    code[0] = replace(code[0], gap=4.0)
+    warning = [
+        Row(10.0, (), gap=4.0 * (i == 0), text=f"w{i}", source=(("Callout", 2), ("Paragraph", 3)))
+        for i in range(2)
+    ]
+    after = Row(10.0, (), gap=4.0, text="next", keep_with_next=True, source=(("Heading", 4),))
+    return [
+        heading,
+        *code,
+        *warning,
+        after,
+        Row(10.0, (), gap=4.0, text="p", source=(("Paragraph", 5),)),
+    ]
+
+
+def test_a_code_blocks_warning_stays_with_it_where_a_card_holds_both() -> None:
+    """The git post's warning under its six-line `git reset` recipe opened card 2 at
+    1080x1440 in 14 theme-modes, the command at the foot of card 1 (eighth look). A code
+    block's short note, the one block that ends its section under it, is priced as a
+    table's (`code_note_parted`): the section goes on whole."""
+    before = [Row(10.0, (), text=f"intro{i}", source=(("Paragraph", 9),)) for i in range(4)]
+    rows = [*before, *git_rows()]
+    cards_ = paged(rows, 110.0)
+    holding = [card for card in cards_.pages if any(row.text == "w0" for row in card)]
+    assert [row.text for row in holding[0]][:2] == ["h", "c0"]
+    assert cards_.broken == [()] * len(cards_.pages)
+    assert CODE_NOTE_PARTED in RULES
+
+
+def test_a_code_block_too_tall_to_keep_its_warning_is_not_split_for_it() -> None:
+    """On a slide the heading, code and warning do not fit one card: the code stays whole
+    and the warning goes on alone, breaking no rule (carried along, the code's last line
+    opened the next slide above it)."""
+    cards_ = paged(git_rows(), 80.0)
+    code_cards = [card for card in cards_.pages if any(row.text.startswith("c") for row in card)]
+    assert len(code_cards) == 1
+    assert CODE_NOTE_PARTED not in {rule for rules in cards_.broken for rule in rules}
 
 
 def test_a_three_line_paragraph_moves_whole_even_over_a_large_gap(box_fonts) -> None:
@@ -475,6 +530,29 @@ def test_a_deck_keeps_parallel_items_on_one_slide(fonts) -> None:
     assert texts(pages[holding[0]])[0] == "分数怎么提上去"
     assert all(p.row.run_in for p in pages[holding[0]].rows[1:])
     assert texts(pages[-1])[0].startswith("别和别人比进度")
+
+
+GIT = Path(__file__).resolve().parents[1] / "cases" / "hard" / "14-git-cheatsheet.md"
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "size"),
+    [
+        ("glassmorphism", None, (440, 586)),
+        ("brandA", None, (1080, 1440)),
+        ("coil-notebook", "blue-mode", (1080, 1440)),
+    ],
+)
+def test_the_git_posts_warning_shares_a_card_with_its_command(
+    fonts, name: str, mode: str | None, size: tuple[int, int]
+) -> None:
+    """Two packed cards, the warning atop the second above a command on the first (eighth
+    look, 14 theme-modes at 1080x1440: "use 3 cards"): the warning's card holds its code."""
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit", mode=mode)
+    pages = layout.layout_pages(GIT.read_text("utf-8"), themes.load(name), fonts, options)
+    warned = [page for page in pages if any("会丢掉工作区" in t for t in texts(page))]
+    assert any("git reset --hard HEAD~1" in t for t in texts(warned[0]))
+    assert len(pages) == 3
 
 
 CHENGDU = Path(__file__).resolve().parents[1] / "cases" / "hard" / "01-chengdu-travel.md"

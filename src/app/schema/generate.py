@@ -250,7 +250,7 @@ class CardQuality(msgspec.Struct, frozen=True):
             " code_that_fits_split, paragraph_that_fits_split, list_that_fits_split,"
             " table_row_alone,"
             " table_header_alone, quote_that_fits_split, table_note_parted,"
-            " short_list_split."
+            " code_note_parted, short_list_split."
         ),
     ]
     strandedEnd: Annotated[

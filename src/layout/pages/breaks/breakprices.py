@@ -15,7 +15,6 @@ from .breakrules import (
     QUOTE_THAT_FITS_SPLIT,
     SHORT_LIST_SPLIT,
     TABLE_HEADER_ALONE,
-    TABLE_NOTE_PARTED,
     TABLE_ROW_ALONE,
     Surroundings,
     opens_section,
@@ -51,10 +50,10 @@ STRANDED = 0.15
 # and business's recipe split its table 3 | 2 to keep the tip after it.
 STRANDED_SLIDE = 1.2
 SPLIT_TABLE_SLIDE = 2.0
-# A table's short note parted from it (`breakrules.table_notes`): dearer than any number of
-# cards a post could take, cheaper than a rule, so a table too tall to keep its heading and
-# note on one card keeps its rows whole and lets the note go (minimal's recipe at 500x500
-# split its table 4 | 2 to keep the tip at the same price).
+# A table's or a code block's short note parted from it (`breakrules.notes_under`): dearer
+# than any number of cards a post could take, cheaper than a rule, so a table too tall to
+# keep its heading and note on one card keeps its rows whole and lets the note go
+# (minimal's recipe at 500x500 split its table 4 | 2 to keep the tip at the same price).
 NOTE_PARTED = RULE / 4
 CARD = 1e3  # a card more (`pagebreaks`): dearer than any hole and any discouraged break
 # A short list (`breakrules.SHORT_LIST_LINES`) split: dearer than one card more, cheaper
@@ -130,9 +129,10 @@ class BreakPrices:
                 if end in around.bare_headers:  # priced over a keep: never cheaper than a lone row
                     broken.append(TABLE_HEADER_ALONE)
                 prices[end] += RULE * len(broken)
-                if self._parts_note(end, squeeze):  # a recipe's tip atop the method's card
-                    broken.append(TABLE_NOTE_PARTED)
-                    prices[end] += NOTE_PARTED
+                for rule, notes in around.notes.items():
+                    if self._parts_note(notes, end, squeeze):  # a recipe's tip atop the method
+                        broken.append(rule)
+                        prices[end] += NOTE_PARTED
                 if end in around.short_lists:  # a checklist 2 | 2
                     broken.append(SHORT_LIST_SPLIT)
                     prices[end] += SHORT_LIST_PARTED
@@ -169,12 +169,13 @@ class BreakPrices:
             return False
         return self.column.fits_tight(*table, squeeze)
 
-    def _parts_note(self, end: int, squeeze: float) -> bool:
-        """Whether a break at `end` parts a table from its short note (`table_notes`),
-        where the table's keep chain (its heading, its rows) and the note fit one card
-        with `squeeze` (its rows set tight): a table too tall for that splits from its
-        note, as it must, rather than across its rows (apple-notes' recipe slides)."""
-        kept = self.around.table_notes.get(end)
+    def _parts_note(self, notes: dict[int, tuple[int, int]], end: int, squeeze: float) -> bool:
+        """Whether a break at `end` parts a table or a code block from its short note (one
+        of `notes`, `breakrules.notes_under`), where the block's keep chain (its heading,
+        its rows) and the note fit one card with `squeeze` (a table's rows set tight): a
+        block too tall for that splits from its note, as it must, rather than across its
+        rows (apple-notes' recipe slides; the git post's warning on a slide of its own)."""
+        kept = notes.get(end)
         if kept is None:
             return False
         first, note_end = kept

@@ -20,6 +20,7 @@ TABLE_ROW_ALONE = "table_row_alone"  # one body row of a table left on a card
 TABLE_HEADER_ALONE = "table_header_alone"  # a table's header ends a card, its rows on the next
 QUOTE_THAT_FITS_SPLIT = "quote_that_fits_split"  # a short quote split though a card holds it
 TABLE_NOTE_PARTED = "table_note_parted"  # a table's short note opens the next card alone
+CODE_NOTE_PARTED = "code_note_parted"  # a code block's short note (a warning) does
 SHORT_LIST_SPLIT = "short_list_split"  # a list of a few lines split though a card more holds it
 RULES = (
     HEADING_AT_END,
@@ -32,6 +33,7 @@ RULES = (
     TABLE_HEADER_ALONE,
     QUOTE_THAT_FITS_SPLIT,
     TABLE_NOTE_PARTED,
+    CODE_NOTE_PARTED,
     SHORT_LIST_SPLIT,
 )
 # A quote of at most this many rows is a pull quote, read as one: split 2 | 2 or 3 | 1 it
@@ -169,20 +171,25 @@ def block_runs(rows: Sequence[Row], kind: str) -> dict[int, tuple[int, int]]:
     return runs(rows, lambda row, following: _same_block(row, following, kind))
 
 
-def table_notes(rows: Sequence[Row], sections: Sequence[int]) -> dict[int, tuple[int, int]]:
-    """Each break right after a table's last row where one block follows it and ends its
-    section (or the post) → the rows [first, end) of the table's keep chain (its heading
-    and its rows) and its note: a recipe's tip under its ingredients. Parted from its
-    table the note opens the next card alone, above the next heading or as the last
-    card; the page breaker prices that as a rule where the note is short and the chain
-    and note fit one card (`breakprices.NOTE_PARTED`)."""
+def notes_under(
+    rows: Sequence[Row], sections: Sequence[int], kind: str
+) -> dict[int, tuple[int, int]]:
+    """Each break right after the last row of a table or a code block (`kind`; a diagram
+    is a figure, not code) where one block follows it and ends its section (or the post)
+    → the rows [first, end) of the block's keep chain (its heading and its rows) and its
+    note: a recipe's tip under its ingredients, a warning under the git command it is
+    about. Parted from its block the note opens the next card alone, above the next
+    heading or as the last card; the page breaker prices that as a rule where the note is
+    short and the chain and note fit one card (`breakprices.NOTE_PARTED`)."""
     notes: dict[int, tuple[int, int]] = {}
-    first = 0  # the first row of the table the row before `end` is in
+    first = 0  # the first row of the block the row before `end` is in
     for end in range(1, len(rows)):
         before, after = rows[end - 1], rows[end]
         if end == 1 or rows[end - 2].source != before.source:
             first = end - 1
-        if not (before.source and after.source) or before.source[-1][0] != "Table":
+        if not (before.source and after.source) or before.source[-1][0] != kind:
+            continue
+        if before.figure:
             continue
         head = sections[end]
         if head == end or after.source[0] == before.source[0]:
@@ -310,7 +317,11 @@ class Surroundings:
         self.hard_keep = [row.keep_with_next and not row.keep_soft for row in rows]
         self.wholes = whole_blocks(rows, self.paragraphs)
         self.next_sections = next_sections(rows)
-        self.table_notes = table_notes(rows, self.next_sections)
+        # the notes under a block, by the rule parting one breaks
+        self.notes = {
+            TABLE_NOTE_PARTED: notes_under(rows, self.next_sections, "Table"),
+            CODE_NOTE_PARTED: notes_under(rows, self.next_sections, "CodeBlock"),
+        }
 
 
 def _same_list(row: Row, following: Row) -> bool:

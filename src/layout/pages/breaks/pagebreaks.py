@@ -18,7 +18,8 @@ The costs, from heaviest:
    the price, so a heading too long to join what follows opens a card of its own rather
    than ending the card before. Between a card and a rule (`NOTE_PARTED`): a table's
    short note parted from it, where the table's heading, rows and note fit one card
-   (`breakrules.table_notes`): a recipe's tip opening the method's card.
+   (`breakrules.notes_under`): a recipe's tip opening the method's card; so too a code
+   block's short note, the git post's warning opening the card after its command.
 2. **A card** (`CARD`): no post takes a card more than its rules need.
 3. **Badness**: an underfull card before the last pays its empty share squared, and a
    step more (`HOLE`) under `LAST_FILL`; the last card pays only below `LAST_FILL`, and
