@@ -30,14 +30,14 @@ def texts_of(md: str, fonts: layout.FontBook, roles: str = "") -> list[str]:
     return [p.row.text for page in pages(md, fonts, roles) for p in page.rows]
 
 
-def unit_lines(text: str, max_width: float) -> list[str]:
+def unit_lines(text: str, max_width: float, *, ragged: bool = False) -> list[str]:
     """`text` broken greedily then made pretty, every character one unit wide."""
     texts = list(text)
     widths = [1.0] * len(texts)
     allowed = opportunities(texts, [False] * len(texts))
     edges = [layout.text.linebreak.NO_EDGES] * len(texts)
     lines = break_lines(texts, widths, allowed, max_width, edges)
-    lines = pretty_lines(texts, widths, allowed, lines, max_width, edges)
+    lines = pretty_lines(texts, widths, allowed, lines, max_width, edges, ragged=ragged)
     return ["".join(texts[r.start : r.end]) for r in lines]
 
 
@@ -113,6 +113,36 @@ def test_an_english_paragraph_never_ends_on_a_short_word(box_fonts) -> None:
 
 def test_headings_stay_balanced_not_pretty(box_fonts) -> None:
     assert len(texts_of("# " + "中" * 20, box_fonts)) == 2
+
+
+def test_a_runt_in_ragged_text_is_mended_at_a_clauses_end() -> None:
+    """The git post's "…的提交。已经推上去 / 的，别用。" (eighth look, 11 theme-modes at
+    500x500: "break after 的提交。"): mending the runt "别用。" moved the fewest characters
+    down, parting 推上去的. In ragged text the last line opens after a clause's end where
+    the last two lines allow it; justified text, whose shortened line would be spread,
+    keeps the fewest moved."""
+    text = "一二三四五六七八九十。已经推上去的，别用。"
+    assert unit_lines(text, 18) == ["一二三四五六七八九十。已经推上去", "的，别用。"]
+    assert unit_lines(text, 18, ragged=True) == ["一二三四五六七八九十。", "已经推上去的，别用。"]
+    # none at a clause's end that keeps the last line the shortest: the fewest moved
+    long_last = "一二三四五。六七八九十已经推上去的了，别用。"
+    assert unit_lines(long_last, 20, ragged=True) == unit_lines(long_last, 20)
+
+
+def test_the_git_posts_card_ends_its_paragraph_on_a_whole_clause(fonts: layout.FontBook) -> None:
+    """At 500x500 in coil-notebook and minimal (ragged), the sentence after the amend
+    command ends "已经推上去的，别用。" on a line of its own."""
+    from inkcard import themes
+
+    post = (
+        Path(__file__).resolve().parents[1] / "cases" / "hard" / "14-git-cheatsheet.md"
+    ).read_text("utf-8")
+    for name, mode in (("coil-notebook", "blue-mode"), ("minimal", None)):
+        options = layout.RenderOptions(width=500, height=500, split="autoSplit", mode=mode)
+        rows = [
+            p.row.text for p in layout.layout_pages(post, themes.load(name), fonts, options)[0].rows
+        ]
+        assert "已经推上去的，别用。" in rows, rows
 
 
 def test_far_narrower_only_when_the_last_line_stays_the_shortest() -> None:

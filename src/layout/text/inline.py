@@ -99,7 +99,9 @@ def layout_text(
     fill = balance_lines if heading else lead_lines if phrases else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
     if prose and not heading:  # headings are balanced, code keeps its greedy lines
-        ranges = pretty_lines(texts, widths, allowed, ranges, width, edges)
+        ranges = pretty_lines(
+            texts, widths, allowed, ranges, width, edges, ragged=align != "justify"
+        )
     ranges = avoid_lone_last(texts, widths, allowed, ranges, width, edges)
     if align == "justify" and prose and not heading:
         looseness = _looseness(clusters, allowed, width)

@@ -14,7 +14,10 @@ inside (between letters) or overflows is never taken. Narrower still (down to
 line stays the shortest ("level two with bold and / `code`" → "level two with bold / and
 `code`", never an upside-down shape). Chromium's `pretty` looks at the last four lines too,
 but only for a last line of one word, and gives up rather than trying narrower widths. Only
-text that ends on a runt pays.
+text that ends on a runt pays, and in ragged text (not justified) one that ends on a short
+line cut from its clause (`CLAUSE_SHORT`): there the last line opens after the clause's mark
+where the last two lines allow it, as a designer breaks ("…的提交。/ 已经推上去的，别用。",
+not "…已经推上去 / 的，别用。").
 
 In justified text, a line that would be spread past what reads as set solid (`even_lines`:
 a looseness over 1, as inline.py weighs it; say "建议 / 19:00" where the time cannot come
@@ -110,19 +113,73 @@ def pretty_lines(
     lines: list[LineRange],
     max_width: float,
     edges: list[Edges],
+    *,
+    ragged: bool = False,
 ) -> list[LineRange]:
     """`lines` with each paragraph (and each hard-broken line) ending on a runt re-broken
-    over its last few lines, where a set without one exists."""
+    over its last few lines, where a set without one exists; in `ragged` text (not
+    justified), at a clause's end where the last two lines allow one (`_at_clause`)."""
     out: list[LineRange] = []
     for part in paragraphs(lines, allowed):
         line = part[-1]
         # the end of a word broken between letters (no opportunity before it) is no runt:
         # where it breaks is the word's, not the paragraph's shape
         inside = line.start > 0 and allowed[line.start - 1] == NEVER
-        if len(part) >= 2 and not inside and is_runt("".join(texts[line.start : line.end])):
-            part = _rebroken(texts, widths, allowed, edges, part, max_width) or part
-        out.extend(part)
+        if len(part) < 2 or inside:
+            out.extend(part)
+            continue
+        runt = is_runt("".join(texts[line.start : line.end]))
+        mended = _rebroken(texts, widths, allowed, edges, part, max_width) if runt else None
+        cut = runt or _cut_short(line, texts, max_width)
+        if ragged and cut and not (mended and _after_clause(mended[-1], texts)):
+            mended = _at_clause(texts, widths, allowed, edges, part, max_width) or mended
+        out.extend(mended or part)
     return out
+
+
+# Marks that end a clause: a last line that opens after one reads as the paragraph's last
+# clause, not as a phrase cut ("已经推上去 / 的，别用。" → "…的提交。/ 已经推上去的，别用。").
+CLAUSE_ENDS = frozenset("。！？；，、：!?;:,")
+
+
+# A last line under this share of the measure that opens inside a clause reads as cut off
+# from it ("…已经推上去 / 的，别用。" filled so at the first try in minimal at 500x500).
+CLAUSE_SHORT = 0.25
+
+
+def _cut_short(line: LineRange, texts: list[str], max_width: float) -> bool:
+    """Whether a paragraph's last `line` is short (under `CLAUSE_SHORT` of the measure)
+    and opens inside a clause."""
+    return line.width < CLAUSE_SHORT * max_width and not _after_clause(line, texts)
+
+
+def _after_clause(line: LineRange, texts: list[str]) -> bool:
+    """Whether `line` opens right after a mark that ends a clause."""
+    return line.start > 0 and texts[line.start - 1].rstrip()[-1:] in CLAUSE_ENDS
+
+
+def _at_clause(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    part: list[LineRange],
+    max_width: float,
+) -> list[LineRange] | None:
+    """`part` with its last two lines filled again at the widest narrower width (down to
+    `PRETTY_FLOOR`) whose last line opens after a clause's end and is no runt, stays the
+    shortest and parts no word; None when none does. Only in ragged text: a justified
+    line ended early would be spread. The 500x500 git post's card 1 ended "已经推上去 /
+    的，别用。" in 11 theme-modes (eighth look: "break after 的提交。")."""
+    tail = part[-2:]
+    for step in range(1, PRETTY_STEPS + 1):
+        width = max_width * (1 - (1 - PRETTY_FLOOR) * step / PRETTY_STEPS)
+        trial = _filled(texts, widths, allowed, edges, tail, width)
+        if trial is None or not _after_clause(trial[-1], texts):
+            continue
+        if _no_worse(trial, tail, texts, allowed, max_width, upright=True):
+            return part[:-2] + trial
+    return None
 
 
 def _rebroken(
