@@ -118,7 +118,8 @@ def pretty_lines(
 ) -> list[LineRange]:
     """`lines` with each paragraph (and each hard-broken line) ending on a runt re-broken
     over its last few lines, where a set without one exists; in `ragged` text (not
-    justified), at a clause's end where the last two lines allow one (`_at_clause`)."""
+    justified), at a clause's end where the last two lines allow one (`_rebroken`'s
+    `at_clause`), and so too a short last line cut from its clause (`_cut_short`)."""
     out: list[LineRange] = []
     for part in paragraphs(lines, allowed):
         line = part[-1]
@@ -132,7 +133,8 @@ def pretty_lines(
         mended = _rebroken(texts, widths, allowed, edges, part, max_width) if runt else None
         cut = runt or _cut_short(line, texts, max_width)
         if ragged and cut and not (mended and _after_clause(mended[-1], texts)):
-            mended = _at_clause(texts, widths, allowed, edges, part, max_width) or mended
+            clause = _rebroken(texts, widths, allowed, edges, part, max_width, at_clause=True)
+            mended = clause or mended
         out.extend(mended or part)
     return out
 
@@ -158,30 +160,6 @@ def _after_clause(line: LineRange, texts: list[str]) -> bool:
     return line.start > 0 and texts[line.start - 1].rstrip()[-1:] in CLAUSE_ENDS
 
 
-def _at_clause(
-    texts: list[str],
-    widths: list[float],
-    allowed: list[int],
-    edges: list[Edges],
-    part: list[LineRange],
-    max_width: float,
-) -> list[LineRange] | None:
-    """`part` with its last two lines filled again at the widest narrower width (down to
-    `PRETTY_FLOOR`) whose last line opens after a clause's end and is no runt, stays the
-    shortest and parts no word; None when none does. Only in ragged text: a justified
-    line ended early would be spread. The 500x500 git post's card 1 ended "已经推上去 /
-    的，别用。" in 11 theme-modes (eighth look: "break after 的提交。")."""
-    tail = part[-2:]
-    for step in range(1, PRETTY_STEPS + 1):
-        width = max_width * (1 - (1 - PRETTY_FLOOR) * step / PRETTY_STEPS)
-        trial = _filled(texts, widths, allowed, edges, tail, width)
-        if trial is None or not _after_clause(trial[-1], texts):
-            continue
-        if _no_worse(trial, tail, texts, allowed, max_width, upright=True):
-            return part[:-2] + trial
-    return None
-
-
 def _rebroken(
     texts: list[str],
     widths: list[float],
@@ -189,20 +167,29 @@ def _rebroken(
     edges: list[Edges],
     part: list[LineRange],
     max_width: float,
+    *,
+    at_clause: bool = False,
 ) -> list[LineRange] | None:
     """`part` with its last few lines filled again at the widest narrower width that
-    leaves no runt at its end; None when no width does."""
+    leaves no runt at its end; None when no width does. `at_clause` (ragged text only: a
+    justified line ended early would be spread): its last two lines, down to
+    `PRETTY_FLOOR`, at the widest width whose last line opens after a clause's end and
+    stays the shortest (the 500x500 git post's card 1 ended "已经推上去 / 的，别用。" in 11
+    theme-modes, eighth look: "break after 的提交。")."""
     best: list[LineRange] | None = None
     best_width = 0.0
-    for count in range(2, min(PRETTY_LINES, len(part)) + 1):
+    for count in (2,) if at_clause else range(2, min(PRETTY_LINES, len(part)) + 1):
         tail = part[-count:]
         for step in range(1, PRETTY_STEPS + 1):
             width = max_width * (1 - (1 - PRETTY_FLOOR) * step / PRETTY_STEPS)
             if width <= best_width:
                 break
             trial = _filled(texts, widths, allowed, edges, tail, width)
-            upright = width < PRETTY_NEAR * max_width  # the last line must stay the shortest
-            if trial is not None and _no_worse(trial, tail, texts, allowed, max_width, upright):
+            if trial is None or (at_clause and not _after_clause(trial[-1], texts)):
+                continue
+            # far narrower, or at a clause, the last line must stay the shortest
+            upright = at_clause or width < PRETTY_NEAR * max_width
+            if _no_worse(trial, tail, texts, allowed, max_width, upright):
                 best, best_width = part[:-count] + trial, width
                 break
     return best
