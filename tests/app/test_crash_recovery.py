@@ -81,16 +81,20 @@ def _charged(db: Path, key_id: int, initial: int, timeout: float = 5.0) -> int:
 def _settled(db: Path, key_ids: list[int], outcomes: list[list[int | None]]) -> bool:
     """Every charge committed so far has its answer in the client's hands. A server frozen
     while it held the database's write lock is not settled: the lock cannot be read past
-    until it is thawed (CI saw "database is locked" here, the frozen server mid-commit)."""
+    until it is thawed (CI saw "database is locked" here, the frozen server mid-commit, and
+    once "locking protocol": frozen while it held the WAL index)."""
     try:
         return all(
             _charged(db, key_id, initial, timeout=1.0) == per_key.count(200)
             for key_id, initial, per_key in zip(key_ids, INITIAL, outcomes, strict=True)
         )
     except sqlite3.OperationalError as error:
-        if "locked" not in str(error):
+        if error.sqlite_errorcode & 0xFF not in _LOCKED:
             raise
         return False
+
+
+_LOCKED = (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_PROTOCOL)
 
 
 def _kill_mid_storm(

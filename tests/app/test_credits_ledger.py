@@ -335,3 +335,19 @@ def test_ledger_matches_a_simple_model(database: str, ops: list[tuple[str, int]]
             assert not getattr(credits, op)(settled[n % len(settled)])
         assert credits.key_info(info.prefix).balance == balance == credits.ledger_sum(info.id)
         assert credits.open_holds() == len(holds)
+
+
+def test_a_lost_wal_index_race_is_busy_not_a_server_error() -> None:
+    """SQLite's "locking protocol" (SQLITE_PROTOCOL) comes from a WAL connection that lost
+    the race for the shared index for seconds, as when a writer was stopped mid-commit: the
+    store answers it as it answers a held lock (a 503 with Retry-After), never a 500."""
+    import sqlite3
+
+    from inkcard.app.ledger.sqlite import _is_busy
+
+    error = sqlite3.OperationalError("locking protocol")
+    error.sqlite_errorcode = sqlite3.SQLITE_PROTOCOL  # type: ignore[attr-defined]
+    assert _is_busy(error)
+    other = sqlite3.OperationalError("disk I/O error")
+    other.sqlite_errorcode = sqlite3.SQLITE_IOERR  # type: ignore[attr-defined]
+    assert not _is_busy(other)

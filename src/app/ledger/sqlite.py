@@ -239,6 +239,9 @@ class _FileLock(FetchLock):
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
-    """True for SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock."""
+    """True for SQLITE_BUSY / SQLITE_LOCKED: another connection holds the lock; and for
+    SQLITE_PROTOCOL ("locking protocol"), which a WAL connection gives after losing the
+    race for the shared-memory index for seconds (a writer stopped or killed mid-commit,
+    as the crash-recovery test's SIGSTOP does): transient, a 503 to retry, not a 500."""
     code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_PROTOCOL)
