@@ -618,6 +618,36 @@ def test_a_title_that_breaks_at_its_separator_leaves_the_bar_out(
     assert bar_glyph not in _glyphs(rows[0].items)
 
 
+@pytest.mark.parametrize("width", [200.0, 240.0, 300.0])
+def test_a_centred_title_broken_at_its_bar_is_centred_without_it(width: float, fonts) -> None:
+    """The bar left out where a centred title breaks at it still counted in the line's
+    width: "油皮夏天护肤" sat 15-20 px left of centre on 15 covers at 440x586 (ninth look).
+    The first line is now as wide, and as centred, as the same words alone."""
+    from inkcard.layout.text.inline import layout_text
+    from inkcard.layout.text.linebox import Metrics
+    from inkcard.layout.text.shape import Span, SpanStyle
+
+    look = SpanStyle("sans", 24.0, True, False, 0xFF000000)
+
+    def centred(text: str) -> list:
+        spans = [Span(text, look)]
+        return layout_text(
+            spans,
+            fonts,
+            x=0.0,
+            width=width,
+            metrics=Metrics(34.0, 26.0),
+            align="center",
+            heading=True,
+        )
+
+    first = centred("油皮夏天护肤｜早C晚A到底怎么搭？")[0]
+    [alone] = centred("油皮夏天护肤")
+    assert first.text.rstrip("｜") == "油皮夏天护肤"
+    assert first.width == pytest.approx(alone.width)
+    assert first.left == pytest.approx(alone.left) == pytest.approx((width - alone.width) / 2)
+
+
 def _glyphs(items: tuple[Item, ...]) -> list[int]:
     """The glyph ids of the runs among `items`, in order."""
     out: list[int] = []

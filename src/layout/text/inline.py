@@ -111,9 +111,12 @@ def layout_text(
     lines = []
     for index, line in enumerate(ranges):
         last = index == len(ranges) - 1 or allowed[line.end - 1] == MANDATORY
+        shown, seen = _line_clusters(
+            clusters, line, allowed, bare=(heading or phrases) and not last
+        )
         placed = _position(
-            _line_clusters(clusters, line, allowed, bare=(heading or phrases) and not last),
-            line,
+            shown,
+            seen,
             _cut_ends(clusters, line, allowed),
             x=x,
             width=width,
@@ -162,25 +165,30 @@ def _hyphen_source(clusters: list[Cluster], i: int) -> Cluster:
 
 def _line_clusters(
     clusters: list[Cluster], line: LineRange, allowed: list[int], *, bare: bool = False
-) -> list[Cluster]:
+) -> tuple[list[Cluster], LineRange]:
     """The line's clusters with its edges applied: the first mark's blank off, the last
     mark's blank off, a hyphen after a broken word; with `bare` (a display line that
-    wraps), a separator that ends it, and the spaces before it, unseen (`SEPARATORS`)."""
+    wraps), a separator that ends it, and the spaces before it, unseen (`SEPARATORS`), and
+    `line` as wide as what stays seen: centred, "油皮夏天护肤｜" still counted the bar it
+    hid and sat 15-20 px left of centre (ninth look, 15 covers at 440x586)."""
     out = clusters[line.start : line.end]
     out[0] = trimmed(out[0], left=line.trim_start)
     content = _content_end(out)
     trim_end = line.trim_end
     if bare and content > 1 and out[content - 1].text in SEPARATORS:
+        hidden = -trim_end  # the bar's blank was already off the line's width
         trim_end = 0.0
         end = content - 1
         while end > 0 and out[end].text in SEPARATORS | HANGING:  # its spaces go too
+            hidden += out[end].width
             out[end] = _unseen(out[end])
             end -= 1
+        line = replace(line, width=line.width - hidden, trim_end=0.0)
     out[content - 1] = trimmed(out[content - 1], right=trim_end)
     end = line.end - 1
     if line.end < len(clusters) and _takes_hyphen(clusters[end], allowed[end]):
         out.insert(content, hyphen_after(_hyphen_source(clusters, end)))
-    return out
+    return out, line
 
 
 def _unseen(cluster: Cluster) -> Cluster:
@@ -314,7 +322,7 @@ def _looseness(
     line breaker weighs to choose breaks that need no loose line."""
 
     def looseness(line: LineRange) -> float:
-        return _spread(_line_clusters(clusters, line, allowed), width - line.width)[1]
+        return _spread(_line_clusters(clusters, line, allowed)[0], width - line.width)[1]
 
     return looseness
 
