@@ -90,11 +90,14 @@ def _is_display_math(block: Block | None) -> bool:
     return MATH_DISPLAY in block.inlines[0].marks
 
 
+_COLONS = (":", "：")  # what a lead-in ends with, and a run-in head
+
+
 def _is_lead_in(block: Block | None) -> bool:
     """A paragraph that introduces what follows: its text ends in a colon."""
     if not isinstance(block, Paragraph):
         return False
-    return _plain_text(block).rstrip().endswith((":", "："))
+    return _plain_text(block).rstrip().endswith(_COLONS)
 
 
 def opens_run_in(block: Block) -> bool:
@@ -107,9 +110,6 @@ def opens_run_in(block: Block) -> bool:
     if "strong" not in head.marks or not head.text.strip():
         return False
     return head.text.rstrip().endswith(_COLONS) or rest.text.startswith(_COLONS)
-
-
-_COLONS = (":", "：")
 
 
 def _plain_text(paragraph: Paragraph) -> str:
