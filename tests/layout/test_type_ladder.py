@@ -214,3 +214,39 @@ def test_a_roomy_first_card_takes_its_masthead_not_a_step_smaller(theme: str) ->
     assert "波比跳" not in cards[0].alt_text() and "波比跳" in cards[1].alt_text()
     assert first.fill >= 0.7 and last.fill >= FULL_ENOUGH
     assert not zooms(cards) & set(TYPE_LADDER)
+
+
+EXAM = (HARD / "16-exam-plan.md").read_text("utf-8")
+
+
+@pytest.mark.parametrize("theme", ["cyberpunk", "darktech", "minimal"])
+def test_a_figures_small_labels_do_not_bar_a_step(theme: str) -> None:
+    """The exam plan's gantt reads 9 px on a phone at its own floor (its labels'), and
+    that barred every step: cyberpunk set cards 2 and 3 62 and 44 % full, darktech four
+    cards 59-74 %, where their content fits one card a step smaller (ninth look: "one
+    card too many"). The ladder now weighs the post's words, not a figure's labels
+    (`Quality.smallest_words`): two cards, each at least `FULL_ENOUGH`, the words still
+    11 px or more on a phone."""
+    cards = pages(EXAM, theme)
+    assert len(cards) == 2
+    assert all(measure(page).fill >= FULL_ENOUGH for page in cards)
+    [zoom] = zooms(cards)
+    assert min(TYPE_LADDER) <= zoom < 1.0
+    assert min(measure(page).smallest_words for page in cards) >= READABLE_PX
+
+
+def test_a_step_that_leaves_a_title_alone_gives_way_to_larger_type() -> None:
+    """The Kyoto cafés at 500x500 in art-deco took 0.96 for a title card alone (61 %),
+    a crowded card 2 and a last card 53 % full; the same post set larger fills three
+    cards 65-100 %, the title over section 1 (`typesteps.settled_type`). pop-art's exam
+    plan at 440x586, once its gantt's labels let it step, would have taken 0.94 for its
+    title alone and a last card crammed 98 %: it keeps its larger type too."""
+    kyoto = (HARD / "18-cafe-kyoto.md").read_text("utf-8")
+    square = layout.RenderOptions(width=500, height=500, split="autoSplit")
+    cards = pages(kyoto, "art-deco", square)
+    assert not (cards[0].fit.title and measure(cards[0]).fill < 0.75)
+    assert all(measure(page).fill >= 0.6 for page in cards)
+    assert not zooms(cards) & set(TYPE_LADDER)
+    exam = pages(EXAM, "pop-art")
+    assert measure(exam[0]).fill >= 0.75 and measure(exam[-1]).fill < 0.9
+    assert not zooms(exam) & set(TYPE_LADDER)

@@ -61,7 +61,7 @@ from .slidetype import (
     with_code,
 )
 from .spread import ruled_pitch, spread_slides
-from .typesteps import closed_holes, fault_free, larger_styles, type_ladder
+from .typesteps import settled_type
 from .verse import composed_verse
 from .zoom import (
     best_zoom,
@@ -155,17 +155,14 @@ def compose(
                 laid = _laid_out_at(card, own_zoom * step)
                 return _compose(doc, styles, fonts, images, laid, None)
 
-            pages, step = fault_free(at_step, pages, type_ladder(pages))
-            if step == 1.0:
-                pages, step = closed_holes(at_step, pages)
+            at_own = virtual
+
+            def set_as(grown: Styles) -> list[Page]:  # a short post's roles set larger
+                return _compose(doc, grown, fonts, images, at_own, None)
+
+            pages, step, styles = settled_type(at_step, set_as, styles, pages)
             zoom = own_zoom * step
             virtual = _laid_out_at(card, zoom)
-            if step == 1.0:  # a short post spread thin: its text's roles set larger
-
-                def set_as(grown: Styles) -> list[Page]:
-                    return _compose(doc, grown, fonts, images, virtual, None)
-
-                pages, styles = larger_styles(set_as, styles, pages)
 
     def again(set_as: Styles, on: Card) -> list[Page]:
         return _compose(doc, set_as, fonts, images, on, None)

@@ -114,6 +114,7 @@ class Quality:
     contrast_short: float = 0.0  # how far the least readable run falls under what its size asks
     stranded: bool = False  # it opens with the short end of the section before (`Fit.stranded`)
     size_short: float = 0.0  # px the smallest text falls under what it must read at on a phone
+    smallest_words: float = 0.0  # px of the smallest text that is not a figure's label
 
 
 def measure(page: Page) -> Quality | None:
@@ -147,6 +148,7 @@ def measure(page: Page) -> Quality | None:
         round(short, 2),
         fit.stranded,
         round(short_px, 2),
+        round(min(words, default=0.0), 1),
     )
     return replace(quality, score=_score(quality, fit))
 
