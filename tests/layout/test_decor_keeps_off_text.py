@@ -4,8 +4,10 @@ anchor to the nearest clear spot, or is left off the card; every card is checked
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from PIL import Image as PILImage
 
 from inkcard import layout, themes
@@ -13,7 +15,7 @@ from inkcard.layout.base.boxes import GlyphRun, Group, Item, Layer, Rect, Shape
 from inkcard.layout.draw.painter import build_path
 from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.decor.clearance import TEXT_MARGIN
-from inkcard.layout.pages.decor.decorate import Context, build
+from inkcard.layout.pages.decor.decorate import Context, build, build_parts, parts_of
 from inkcard.layout.style.resolver import resolve
 from inkcard.layout.style.theme import decode_theme
 
@@ -132,3 +134,47 @@ def test_pop_arts_burst_keeps_off_a_cards_first_line(fonts) -> None:
         crop = image.crop(box)
         pixels = [crop.getpixel((x, y)) for x in range(crop.width) for y in range(crop.height)]
         assert not any(sum(abs(a - b) for a, b in zip(p, burst, strict=True)) < 40 for p in pixels)
+
+
+RAINBOW = "\n".join(
+    f'[[decorations]]\nkind = "icon"\navoid_text = true\npath = "{path}"\nviewbox = 80\n'
+    f'anchor = "bottom-right"\nx = 26\ny = -2\nsize = 84\nstroke = "{colour}"\nstroke_width = 5'
+    for path, colour in (
+        ("M8 56 A32 32 0 0 1 72 56", "#ff9ab0"),
+        ("M12 56 A28 28 0 0 1 68 56", "#ffd06a"),
+        ("M20 56 A20 20 0 0 1 60 56", "#a8c8ff"),
+    )
+)
+
+
+def test_an_arc_counts_by_its_bulge_not_its_ends(fonts) -> None:
+    """A rainbow's arc rises from two feet on one line: read by its end points it drew
+    nowhere above them, and fairytale's ran through a slide's last line (ninth look,
+    rated 3). A text row over its bulge, clear of its feet, moves it."""
+    theme = decode_theme('name = "t"\n' + RAINBOW)
+    context = Context(CARD, resolve(theme, None).tokens, fonts, (), (), CARD)
+    arc = _bounds(build(theme.decorations[0], context))
+    row = Rect(30.0, arc.y + 2.0, 400.0, 12.0)  # across the arc's top, above its feet
+    moved = _bounds(build(theme.decorations[0], replace(context, text=(row,))))
+    assert not _crosses(moved, row)
+
+
+def test_an_ornament_drawn_in_parts_moves_as_one(fonts) -> None:
+    """fairytale's rainbow is three decorations, an arc a colour, at one anchor: moved off
+    a line each by its own box, the arcs came apart. Decorations next to each other at the
+    same place are one ornament (`decorate.parts_of`) and move by the box all draw in."""
+    theme = decode_theme('name = "t"\n' + RAINBOW)
+    context = Context(CARD, resolve(theme, None).tokens, fonts, (), (), CARD)
+    [parts] = parts_of(list(theme.decorations))
+    assert len(parts) == 3
+    still = [_bounds(build(deco, context)) for deco in parts]
+    outer = still[0]
+    row = Rect(30.0, outer.y + 4.0, 400.0, 12.0)
+    moved = build_parts(parts, replace(context, text=(row,)))
+    groups = [item for item in moved if isinstance(item, Group)]
+    assert len(groups) == 1  # one move for the three arcs
+    shifted = _bounds(moved)
+    assert not _crosses(shifted, row)
+    dx, dy = groups[0].dx, groups[0].dy
+    assert (dx, dy) != (0.0, 0.0)
+    assert shifted.x == pytest.approx(min(b.x for b in still) + dx, abs=0.5)

@@ -8,6 +8,7 @@ separated from the numbers around them (``a1 1 0 0 1 2 2``, not ``a1 1 0 012 2``
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -154,3 +155,75 @@ def transform(ops: tuple[Op, ...], x: float, y: float, scale: float) -> tuple[Op
             shifted = [v * scale + (x if i % 2 == 0 else y) for i, v in enumerate(values)]
             moved.append((kind, *shifted))
     return tuple(moved)
+
+
+ARC_SAMPLES = 16  # points along an arc: its bulge within 2 % of its radius
+
+
+def path_points(ops: tuple[Op, ...]) -> list[tuple[float, float]]:
+    """Points whose box holds all a path's `ops` draw: each end and control point (a
+    curve stays inside its control points' hull), points along each arc (its ends alone
+    miss its bulge: fairytale's rainbow, two feet on one line, read as flat and ran
+    through a slide's last line), and each circle's box."""
+    points: list[tuple[float, float]] = []
+    here = start = (0.0, 0.0)
+    for kind, *args in ops:
+        nums = [float(v) for v in args if not isinstance(v, bool)]  # type: ignore[arg-type]  # ops hold numbers
+        if kind == "O":
+            cx, cy, r = nums
+            points += [(cx - r, cy - r), (cx + r, cy + r)]
+            continue
+        if kind == "Z":
+            here = start
+            continue
+        if kind == "A":
+            rx, ry, rotation, x, y = nums
+            points += _arc_points(here, (x, y), rx, ry, rotation, bool(args[3]), bool(args[4]))
+        else:
+            points += list(zip(nums[0::2], nums[1::2], strict=True))
+        here = points[-1]
+        if kind == "M":
+            start = here
+    return points
+
+
+def _arc_points(
+    begin: tuple[float, float],
+    end: tuple[float, float],
+    rx: float,
+    ry: float,
+    rotation: float,
+    large: bool,
+    sweep: bool,
+) -> list[tuple[float, float]]:
+    """`ARC_SAMPLES` + 1 points along an SVG arc from `begin` to `end` (the endpoint to
+    centre conversion of SVG 1.1's implementation notes, F.6.5), ending on `end`."""
+    (x0, y0), (x1, y1) = begin, end
+    if rx == 0 or ry == 0 or begin == end:
+        return [begin, end]
+    cos, sin = math.cos(math.radians(rotation)), math.sin(math.radians(rotation))
+    hx, hy = (x0 - x1) / 2, (y0 - y1) / 2
+    px, py = cos * hx + sin * hy, -sin * hx + cos * hy
+    grow = (px / rx) ** 2 + (py / ry) ** 2
+    if grow > 1:  # radii too small to reach: scaled up just enough, as SVG says
+        rx, ry = rx * math.sqrt(grow), ry * math.sqrt(grow)
+    num = (rx * ry) ** 2 - (rx * py) ** 2 - (ry * px) ** 2
+    den = (rx * py) ** 2 + (ry * px) ** 2
+    root = math.sqrt(max(0.0, num / den)) * (-1 if large == sweep else 1)
+    qx, qy = root * rx * py / ry, -root * ry * px / rx
+    cx = cos * qx - sin * qy + (x0 + x1) / 2
+    cy = sin * qx + cos * qy + (y0 + y1) / 2
+    first = math.atan2((py - qy) / ry, (px - qx) / rx)
+    last = math.atan2((-py - qy) / ry, (-px - qx) / rx)
+    turn = last - first
+    if sweep and turn < 0:
+        turn += 2 * math.pi
+    elif not sweep and turn > 0:
+        turn -= 2 * math.pi
+    points = []
+    for step in range(ARC_SAMPLES + 1):
+        angle = first + turn * step / ARC_SAMPLES
+        ex, ey = rx * math.cos(angle), ry * math.sin(angle)
+        points.append((cx + cos * ex - sin * ey, cy + sin * ex + cos * ey))
+    points[-1] = end
+    return points

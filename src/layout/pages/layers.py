@@ -12,7 +12,7 @@ from ..base.placing import Placement
 from ..style.decorations import Decoration, is_static
 from ..style.resolver import Styles
 from .decor.clearance import Panel, text_boxes
-from .decor.decorate import Context, build
+from .decor.decorate import Context, build_parts, parts_of
 
 
 def live_decorations(
@@ -47,7 +47,8 @@ def live_decorations(
     )
     text = text_boxes(placement.rows, replace(content, y=top)) + chrome
     panels = _panel_boxes(placement, top)
-    for deco in live:
+    for parts in parts_of(live):
+        deco = parts[0]
         on_card = deco.frame in ("card", "content")
         keep_off = text + panels if on_card else text  # one in a panel keeps off its text
         for frame in _frames_of(deco, placement, page, content, top):
@@ -58,7 +59,7 @@ def live_decorations(
                 frame, styles.tokens, fonts, baselines, keep_off, room, panel, figures
             )
             slot = deco.layer if on_card else f"panel-{deco.layer}"
-            out[slot].extend(build(deco, context))
+            out[slot].extend(build_parts(parts, context))
     return out
 
 

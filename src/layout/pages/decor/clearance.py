@@ -24,6 +24,7 @@ from ...base.boxes import (
     Shape,
     Stroke,
 )
+from ...base.svgpath import path_points
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,24 +154,17 @@ def _offsets(signs: tuple[float, ...], span: float) -> list[float]:
 
 def ink_box(items: list[Item], box: Rect) -> Rect:
     """Where shapes actually draw (an icon's path fills a corner of its square box), from
-    their points; the builder's `box` for anything else. Arcs count by their end points."""
-    xs: list[float] = []
-    ys: list[float] = []
+    the points that bound their outlines (`svgpath.path_points`); the builder's `box` for
+    anything else."""
+    points: list[tuple[float, float]] = []
     for item in items:
         for shape in item.items if isinstance(item, Layer) else (item,):
             if not isinstance(shape, Shape):
                 return box
-            for kind, *args in shape.ops:
-                if kind == "O":
-                    cx, cy, r = (float(v) for v in args)
-                    xs += [cx - r, cx + r]
-                    ys += [cy - r, cy + r]
-                    continue
-                nums = [float(v) for v in args[-2:] if kind == "A"] or [float(v) for v in args]
-                xs += nums[0::2]
-                ys += nums[1::2]
-    if not xs:
+            points += path_points(shape.ops)
+    if not points:
         return box
+    xs, ys = [x for x, _ in points], [y for _, y in points]
     return Rect(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
 
 

@@ -88,22 +88,67 @@ Built = tuple[list[Item], Rect]
 def build(deco: Decoration, ctx: Context) -> list[Item]:
     """The items of one decoration, wrapped in a layer for rotation, opacity and effects,
     moved off the text (or left out) when it is marked `avoid_text`."""
-    items, box = BUILDERS[type(deco)](deco, ctx)
-    if items and (deco.rotate != 0.0 or deco.opacity != 1.0 or deco.effects):
-        items = [
-            Layer(
-                tuple(items),
-                resolve_effects(deco.effects, ctx.palette),
-                deco.opacity,
-                deco.rotate,
-                (box.x + box.width / 2, box.y + box.height / 2),
-            )
-        ]
-    if not items or not deco.avoid_text:
+    return build_parts((deco,), ctx)
+
+
+def build_parts(parts: tuple[Decoration, ...], ctx: Context) -> list[Item]:
+    """The items of one ornament drawn as `parts` (`parts_of`: fairytale's rainbow, an arc
+    a colour), each wrapped as `build` wraps one, moved off the text together, by the box
+    all of them draw in: moved each by its own box, the arcs came apart."""
+    items: list[Item] = []
+    inks: list[Rect] = []
+    for deco in parts:
+        drawn, box = BUILDERS[type(deco)](deco, ctx)
+        if not drawn:
+            continue
+        if deco.rotate != 0.0 or deco.opacity != 1.0 or deco.effects:
+            drawn = [
+                Layer(
+                    tuple(drawn),
+                    resolve_effects(deco.effects, ctx.palette),
+                    deco.opacity,
+                    deco.rotate,
+                    (box.x + box.width / 2, box.y + box.height / 2),
+                )
+            ]
+        items += drawn
+        pivot = (box.x + box.width / 2, box.y + box.height / 2)
+        inks.append(turned(ink_box(drawn, box), deco.rotate, pivot))
+    if not items or not parts[0].avoid_text:
         return items
-    pivot = (box.x + box.width / 2, box.y + box.height / 2)
-    ink = turned(ink_box(items, box), deco.rotate, pivot)
-    return keep_off_text(items, deco.anchor, ink, ctx.text, ctx.card or ctx.frame, ctx.panel)
+    ink = Rect(
+        min(r.x for r in inks),
+        min(r.y for r in inks),
+        max(r.right for r in inks) - min(r.x for r in inks),
+        max(r.bottom for r in inks) - min(r.y for r in inks),
+    )
+    return keep_off_text(items, parts[0].anchor, ink, ctx.text, ctx.card or ctx.frame, ctx.panel)
+
+
+def parts_of(decorations: list[Decoration]) -> list[tuple[Decoration, ...]]:
+    """`decorations` in runs that are one ornament: next to each other in the theme, kept
+    off the text, in the same frame and layer, at the same anchor and offsets (the
+    rainbow's three arcs, each its own colour); every other decoration alone."""
+    runs: list[tuple[Decoration, ...]] = []
+    for deco in decorations:
+        last = runs[-1][-1] if runs else None
+        if last is not None and deco.avoid_text and _same_place(last, deco):
+            runs[-1] = (*runs[-1], deco)
+        else:
+            runs.append((deco,))
+    return runs
+
+
+def _same_place(a: Decoration, b: Decoration) -> bool:
+    return (a.avoid_text, a.frame, a.layer, a.anchor, a.x, a.y, type(a)) == (
+        b.avoid_text,
+        b.frame,
+        b.layer,
+        b.anchor,
+        b.x,
+        b.y,
+        type(b),
+    ) and getattr(a, "size", None) == getattr(b, "size", None)
 
 
 def footprint(deco: Decoration, ctx: Context) -> Rect | None:
