@@ -86,3 +86,22 @@ def test_show_data_puts_each_value_in_the_legend(fonts: layout.FontBook) -> None
     assert not any(
         "7.5" in line for i in plain.items if isinstance(i, Label) for line in i.text.lines
     )
+
+
+def test_a_modes_diagram_token_leads_its_charts() -> None:
+    """coil-notebook's four modes share GitHub's link blue, and the exam plan's gantt and
+    the git post's graph stayed blue on the pink, mint and yellow desks (ninth look). A
+    mode's `diagram` token is its charts' accent and first series colour (the mode's ink,
+    4.5:1 on the white page); a theme that names none keeps the link's colour."""
+    accents = set()
+    for mode in themes.modes("coil-notebook"):
+        styles = resolve(themes.load("coil-notebook"), mode)
+        ink = styles.palette["ink"]
+        assert colour(styles, "accent") == ink
+        assert contrast(ink, styles.palette["sheet"]) >= 4.5
+        assert series_colours((ink,), 0xFFFFFFFF)[0] == colour(styles, "series0")
+        accents.add(ink)
+    assert len(accents) == 4
+    plain = resolve(themes.load("minimal"), None)
+    assert "diagram" not in plain.palette
+    assert colour(plain, "accent") == plain.palette["link"]

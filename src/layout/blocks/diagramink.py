@@ -29,7 +29,7 @@ _ROLES = {
     "text": ("text",),
     "muted": ("muted",),
     "line": ("muted",),
-    "accent": ("link",),
+    "accent": ("diagram", "link"),  # a mode's own (coil-notebook's ink), else the link's
     "fill": ("code_bg",),
     "panel": ("placeholder_bg", "code_bg"),
     "border": ("border",),
@@ -38,6 +38,7 @@ _ROLES = {
 # not its purple, parts a pie's slices and grounds a chip
 _GROUND_ROLES = frozenset({"page", "on_accent"})
 SERIES = (  # the palette names the series colours are made from, in order
+    "diagram",  # a mode's own accent, where it names one (`_ROLES`)
     "link",
     "code_keyword",
     "code_type",
