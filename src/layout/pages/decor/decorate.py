@@ -116,12 +116,9 @@ def build_parts(parts: tuple[Decoration, ...], ctx: Context) -> list[Item]:
         inks.append(turned(ink_box(drawn, box), deco.rotate, pivot))
     if not items or not parts[0].avoid_text:
         return items
-    ink = Rect(
-        min(r.x for r in inks),
-        min(r.y for r in inks),
-        max(r.right for r in inks) - min(r.x for r in inks),
-        max(r.bottom for r in inks) - min(r.y for r in inks),
-    )
+    left, top = min(r.x for r in inks), min(r.y for r in inks)
+    right, bottom = max(r.right for r in inks), max(r.bottom for r in inks)
+    ink = Rect(left, top, right - left, bottom - top)
     return keep_off_text(items, parts[0].anchor, ink, ctx.text, ctx.card or ctx.frame, ctx.panel)
 
 
@@ -132,23 +129,18 @@ def parts_of(decorations: list[Decoration]) -> list[tuple[Decoration, ...]]:
     runs: list[tuple[Decoration, ...]] = []
     for deco in decorations:
         last = runs[-1][-1] if runs else None
-        if last is not None and deco.avoid_text and _same_place(last, deco):
+        if last is not None and deco.avoid_text and _place_key(last) == _place_key(deco):
             runs[-1] = (*runs[-1], deco)
         else:
             runs.append((deco,))
     return runs
 
 
-def _same_place(a: Decoration, b: Decoration) -> bool:
-    return (a.avoid_text, a.frame, a.layer, a.anchor, a.x, a.y, type(a)) == (
-        b.avoid_text,
-        b.frame,
-        b.layer,
-        b.anchor,
-        b.x,
-        b.y,
-        type(b),
-    ) and getattr(a, "size", None) == getattr(b, "size", None)
+def _place_key(deco: Decoration) -> tuple[object, ...]:
+    """What decorations of one ornament share: how they keep off the text, their frame,
+    layer, anchor, offsets, kind and size."""
+    where = (deco.avoid_text, deco.frame, deco.layer, deco.anchor, deco.x, deco.y)
+    return (*where, type(deco), getattr(deco, "size", None))
 
 
 def footprint(deco: Decoration, ctx: Context) -> Rect | None:
