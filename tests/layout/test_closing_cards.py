@@ -73,12 +73,7 @@ def test_the_exam_plans_closing_paragraph_and_quote_are_its_close(
     hung at the top at a threshold of half full (fifth look, 13 sets): under
     `CLOSING_ROOMY` it is the post's close, set at its optical centre. (dreamy now
     keeps the paragraph with the two items before it and closes on the quote alone.)"""
-    post = (HARD / "16-exam-plan.md").read_text("utf-8")
-    last = layout.layout_pages(post, themes.load(name), fonts, SLIDE)[-1]
-    assert last.fit is not None and last.rows[0].row.source[0][0] == "Paragraph"
-    height = place([p.row for p in last.rows]).height
-    assert 0.45 < height / last.fit.room < CLOSING_ROOMY
-    assert last.fit.offset == pytest.approx((last.fit.room - height) * OPTICAL, abs=1.0)
+    assert 0.45 < _closing_share("16-exam-plan.md", name, "Paragraph", fonts) < CLOSING_ROOMY
 
 
 @pytest.mark.parametrize("name", ["brandA", "fairytale", "pop-art", "watercolor"])
@@ -89,13 +84,19 @@ def test_the_reading_notes_closing_quote_and_line_are_its_close(
     as laid out, hung at the top in 10 sets at 1600x900 under a threshold of 0.6, where
     the other themes set the same content as the close (ninth look: "centre the closing
     block"): under `CLOSING_ROOMY` (0.67) it is the close, set at its optical centre."""
-    post = (HARD / "13-reading-notes.md").read_text("utf-8")
-    last = layout.layout_pages(post, themes.load(name), fonts, SLIDE)[-1]
-    assert last.fit is not None and last.rows[0].row.source[0][0] == "Quote"
+    assert 0.6 < _closing_share("13-reading-notes.md", name, "Quote", fonts) < CLOSING_ROOMY
+
+
+def _closing_share(post: str, name: str, opens: str, fonts: layout.FontBook) -> float:
+    """How full the last slide of `post` in theme `name` is, having checked it opens with
+    a block of kind `opens` and is set at its optical centre."""
+    text = (HARD / post).read_text("utf-8")
+    last = layout.layout_pages(text, themes.load(name), fonts, SLIDE)[-1]
+    assert last.fit is not None and last.rows[0].row.source[0][0] == opens
     height = place([p.row for p in last.rows]).height
-    assert 0.6 < height / last.fit.room < CLOSING_ROOMY
     assert last.fit.offset == pytest.approx((last.fit.room - height) * OPTICAL, abs=1.0)
     assert last.fit.offset > 0
+    return height / last.fit.room
 
 
 @pytest.mark.parametrize("name", ["business", "art-deco", "apple-notes"])

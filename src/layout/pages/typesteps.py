@@ -120,7 +120,7 @@ def fault_free(
         # of the steps that save a card, one that leaves no short last card nor a title
         # card alone wins (pop-art's recipe at 440x586: 0.98 saved its cover and left a
         # last card 45 % full, 0.96 sets it on two full cards)
-        flaw = fewer and (short_last(trial, scored) or _title_apart(trial, scored))
+        flaw = fewer and _flawed(trial, scored)
         return broken, 2 * worse + flaw
 
     try:
@@ -198,7 +198,7 @@ def grown_type(
             continue
         if thin >= THIN and _least_before_last(trial, scored, titles=False) <= open_card:
             continue
-        flawed = short_last(trial, scored) or _title_apart(trial, scored)
+        flawed = _flawed(trial, scored)
         if card_faults(trial, scored) != (0, 0) or flawed:
             continue
         if _least_before_last(trial, scored) >= hole and set_score(trial, scored) >= floor:
