@@ -66,14 +66,16 @@ def test_a_last_card_opening_a_block_is_the_close() -> None:
 
 
 @pytest.mark.parametrize("name", ["typewriter", "art-deco", "cyberpunk"])
-def test_the_exam_plans_closing_paragraph_and_quote_are_its_close(
+def test_a_closing_paragraph_over_half_a_slide_is_the_close(
     fonts: layout.FontBook, name: str
 ) -> None:
     """The exam plan's last slide, a paragraph and the closing quote, 46-58 % full, still
     hung at the top at a threshold of half full (fifth look, 13 sets): under
-    `CLOSING_ROOMY` it is the post's close, set at its optical centre. (dreamy now
-    keeps the paragraph with the two items before it and closes on the quote alone.)"""
-    assert 0.45 < _closing_share("16-exam-plan.md", name, "Paragraph", fonts) < CLOSING_ROOMY
+    `CLOSING_ROOMY` it is the post's close, set at its optical centre. (The exam plan now
+    sets its three scoring items on one slide and closes on its quote alone,
+    `zoom.parted_items`; the skincare routine's closing paragraphs, 47-50 % of a slide,
+    are such a close.)"""
+    assert 0.45 < _closing_share("12-skincare-routine.md", name, "Paragraph", fonts) < CLOSING_ROOMY
 
 
 @pytest.mark.parametrize("name", ["brandA", "fairytale", "pop-art", "watercolor"])

@@ -14,13 +14,13 @@ tries a few smaller zooms and keeps the largest that does not, or the one that d
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import pairwise
+from itertools import accumulate, pairwise
 from typing import TypeVar
 
 from ..base.boxes import Page
 from ..limits import DEFAULT_HEIGHT, DEFAULT_WIDTH
 from ..style.schema import Style
-from .breaks.breakrules import opens_section, reads_on, title_only
+from .breaks.breakrules import opens_section, parallel_items, reads_on, title_only
 from .fitting import OVER_A_LIMIT
 from .quality import (
     LAST_FULL_ENOUGH,
@@ -226,14 +226,31 @@ def slide_faults(pages: list[Page], strands: bool = True) -> tuple[int, int]:
     short post's second slide under `SPARSE` (`_two`), a last slide that holds alone the
     end of the section the slide before began (`_tail_last`) and, with `strands`, each slide
     that opens with a section's short end (`stranded_tails`): a zoom whose deck gives
-    each section its slides wins (an essay's five habits)."""
+    each section its slides wins (an essay's five habits); twice each slide that parts a run
+    of parallel items (`parted_items`)."""
     measures = measured(pages, None)
     broken, sparse = set_faults(pages, measures)
     before_last = zip(pages[:-1], measures[:-1], strict=True)
     holes = sum(_sparse(page, quality, SLIDE_HOLE) for page, quality in before_last)
     late = _two(pages, measures) + _tail_last(pages, measures) + split_paragraphs(pages)
     late += stranded_tails(pages) if strands else 0
+    late += 2 * parted_items(pages)
     return broken, 2 * (sparse + cut_short(pages, measures)) + holes + _bare(pages) + late
+
+
+def parted_items(pages: list[Page]) -> int:
+    """The slides that end inside a run of parallel items (`breakrules.parallel_items`:
+    paragraphs with run-in heads): the page breaker prices such a break
+    (`breakprices.PARALLEL_PARTED`) within one zoom, and so does the ladder across zooms:
+    the exam plan's three scoring items split 2 | 1 over two half-empty slides at the
+    larger zoom in 15 theme-modes at 1600x900 (ninth look), where a rung smaller holds
+    the heading and all three on one slide and the quote closes on its own. Counted twice
+    (`slide_faults`), once for each slide it leaves part-empty: pop-art's deck tied a
+    parting with the quote alone on the last slide (`_tail_last`), and kept the larger zoom."""
+    rows = [placed.row for page in pages for placed in page.rows]
+    parallel = parallel_items(rows)
+    ends = accumulate(len(page.rows) for page in pages[:-1])
+    return sum(end in parallel for end in ends)
 
 
 def split_paragraphs(pages: list[Page]) -> int:
