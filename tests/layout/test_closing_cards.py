@@ -3,7 +3,8 @@ the optical centre of its content box (pages/short.py `is_closing_card`, compose
 hung at the top it read as a card left empty (issue 41, fourth look: 59 slide sets, 47
 portrait). A card that carries a block over from the card before keeps its top. A later
 card that holds one whole block under half full (not a heading) is a plate, set the same
-way (`short.lone_block`)."""
+way (`short.lone_block`). A deck whose later slides each hold one whole section, one of
+them short, sets each as a statement in its optical centre (`short.statement_slides`)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from inkcard.layout.pages.short import (
     PLATE_ROOMY,
     is_closing_card,
     lone_block,
+    statement_slides,
 )
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
@@ -48,6 +50,39 @@ def test_the_english_posts_last_slide_is_set_as_its_close(
     assert last.fit.offset == pytest.approx(spare * OPTICAL, abs=1.0) and last.fit.offset > 0
     for page in pages[1:-1]:
         assert page.fit is not None and page.fit.offset == 0, name
+
+
+@pytest.mark.parametrize("name", ["brandC", "typewriter", "pop-art", "notebook"])
+def test_a_deck_of_a_section_a_slide_sets_each_as_a_statement(
+    fonts: layout.FontBook, name: str
+) -> None:
+    """The English habits, a section a slide in nine decks at 1600x900, hung a heading and
+    three lines at the top of slides 2-4, each 56-64 % full (ninth look, class B: "centre
+    each section vertically"). Each later slide is now a statement, set at its optical
+    centre however full, so the deck's slides sit alike."""
+    post = (HARD / "15-english-focus.md").read_text("utf-8")
+    pages = layout.layout_pages(post, themes.load(name), fonts, SLIDE)
+    assert len(pages) == 7
+    for page in pages[1:]:
+        assert page.fit is not None and page.fit.statement
+        height = place([p.row for p in page.rows]).height
+        spare = max(0.0, page.fit.room - height)
+        assert page.fit.offset == pytest.approx(spare * OPTICAL, abs=1.0)
+    assert all(page.fit is not None and page.fit.offset > 20 for page in pages[1:4])
+
+
+def test_statements_are_a_decks_whole_sections_one_of_them_short() -> None:
+    """Every later slide must hold one whole section, and one of them be under
+    `CLOSING_ROOMY`; a slide that pairs two sections keeps the deck at the top."""
+    title = [_row(("Heading", 1)), _row(("Paragraph", 2))]
+    one = [_row(("Heading", 3)), _row(("Paragraph", 4))]
+    two = [_row(("Heading", 5)), _row(("Paragraph", 6))]
+    paired = [_row(("Heading", 3)), _row(("Paragraph", 4)), _row(("Heading", 5))]
+    assert statement_slides([title, one, two], [0.9, 0.5, 0.9]) == {1, 2}
+    assert statement_slides([title, one, two], [0.9, CLOSING_ROOMY, 0.9]) == set()
+    assert statement_slides([title, paired, two], [0.9, 0.5, 0.5]) == set()
+    carried = [_row(("Paragraph", 4)), _row(("Heading", 5))]
+    assert statement_slides([title, one, carried], [0.9, 0.5, 0.5]) == set()
 
 
 def test_a_last_card_opening_a_block_is_the_close() -> None:

@@ -347,6 +347,7 @@ class Fit:
     stranded: bool = False  # it opens with the short end of the section the card before began
     closes: bool = False  # the last of two or more cards autoSplit cut the post into
     plate: bool = False  # a later card holding one panel alone, set in its middle (a plate)
+    statement: bool = False  # a later slide of one short section whole, set in its middle
 
 
 @dataclass(frozen=True, slots=True)

@@ -322,6 +322,9 @@ def _compose(
     placements = [plates.get(n, placement) for n, placement in enumerate(placements)]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     heights = short.part_heights(placements, box) if card.split == "hrSplit" else None
+    # a deck's later slides of one whole section each, one of them short, are statements
+    fills = [placement.height / box.height for placement in placements]
+    sections = short.statement_slides(pages, fills) if fixed and slide else set()
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)
@@ -337,8 +340,9 @@ def _compose(
         closing = (
             fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height, slide)
         )
+        section = n - 1 in sections
         alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
-        top = short.rows_top(set_as, box, align, alone=alone)
+        top = short.rows_top(set_as, box, align, alone=alone, statement=section)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short
@@ -346,7 +350,7 @@ def _compose(
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
         fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
-        fit = replace(fit, plate=fixed and lone)
+        fit = replace(fit, plate=fixed and lone, statement=section)
         fit = replace(fit, first=n == 1 and not last)
         before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
         stranded = (

@@ -34,7 +34,7 @@ from ..style.schema import Style
 from ..text.heading.balance import PAUSE_SHARE
 from ..text.inline import SEPARATORS
 from ..text.linebreak import PAUSES
-from .breaks.breakrules import TITLE_ROOMY, lead_end, title_end
+from .breaks.breakrules import TITLE_ROOMY, lead_end, opens_section, title_end
 from .quality import FULL_ENOUGH
 
 # A one-card post filling less of its content box than this is composed: at 0.5 the poem
@@ -188,6 +188,32 @@ def lone_block(pages: list[list[Row]], index: int, fill: float) -> bool:
     return all(row.source[:1] != block for row in [*before, *after])
 
 
+def statement_slides(pages: list[list[Row]], fills: list[float]) -> set[int]:
+    """The later slides of `pages` (each `fills` of its content box full) where each holds
+    one whole section alone (`section_alone`) and one of them is under `CLOSING_ROOMY`
+    full; else none. A deck that gives each of the English habits its slide hung a
+    heading and three lines at the top of slides half empty (ninth look, nine decks:
+    "centre each section vertically"): such a deck's slides read as statements, each set
+    in its optical centre however full (`rows_top`), alike (a heading at the top of one
+    slide and low on the next reads as a fault). A deck that pairs two sections on a
+    slide keeps them at the top."""
+    later = range(1, len(pages))
+    if not later or not all(section_alone(pages, n) for n in later):
+        return set()
+    return set(later) if any(fills[n] < CLOSING_ROOMY for n in later) else set()
+
+
+def section_alone(pages: list[list[Row]], index: int) -> bool:
+    """Whether card `index` of `pages` holds one whole section alone: it opens with the
+    section's heading, holds no other, and the next card, if any, opens the next."""
+    rows = pages[index]
+    if not rows or not opens_section(rows[0]):
+        return False
+    headings = {row.source[:1] for row in rows if opens_section(row)}
+    following = pages[index + 1][:1] if index + 1 < len(pages) else []
+    return len(headings) == 1 and all(opens_section(row) for row in following)
+
+
 def figures_alone(rows: Sequence[Row]) -> bool:
     """Whether a card's `rows` are all of whole figures (`Row.figure`: pictures, diagrams,
     an image's caption): with no text to hang from the top, such a card is composed."""
@@ -299,7 +325,9 @@ def _text_only(page: Page) -> bool:
     )
 
 
-def rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
+def rows_top(
+    height: float, box: Rect, align: str, *, alone: bool, statement: bool = False
+) -> float:
     """Where a card's first row starts, its rows `height` tall: the content box's top, or
     with `content_align = "center"` the middle of the room a post of one card leaves (a
     short post reads as a card, not as the top of an empty page), with "auto" its optical
@@ -311,10 +339,11 @@ def rows_top(height: float, box: Rect, align: str, *, alone: bool) -> float:
     full that opens a block of its own (`is_closing_card`), or a later one that holds
     one whole block under half full (`lone_block`). The other cards of a
     longer post all start at the top: text carried over to a card, or a full card's, that
-    jumped down would read as a layout fault."""
-    if align == "center" and alone:
+    jumped down would read as a layout fault. A `statement` (`statement_slides`) is set
+    so however full."""
+    if align == "center" and (alone or statement):
         return box.y + max(0.0, box.height - height) / 2
-    if align == "auto" and alone and height <= FULL * box.height:
+    if align == "auto" and (statement or (alone and height <= FULL * box.height)):
         return optical_top(box.y, box.height, height)
     return box.y
 
