@@ -1,10 +1,10 @@
 """A post's last card, under half full and opening a block of its own, is its close: set at
-the optical centre of its content box (pages/short.py `is_closing_card`, compose.py), where
+the optical centre of its content box (pages/centring.py `is_closing_card`, compose.py), where
 hung at the top it read as a card left empty (issue 41, fourth look: 59 slide sets, 47
 portrait). A card that carries a block over from the card before keeps its top. A later
 card that holds one whole block under half full (not a heading) is a plate, set the same
-way (`short.lone_block`). A deck whose later slides each hold one whole section, one of
-them short, sets each as a statement in its optical centre (`short.statement_slides`)."""
+way (`centring.lone_block`). A deck whose later slides each hold one whole section, one of
+them short, sets each as a statement in its optical centre (`centring.statement_slides`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.base.placing import place
-from inkcard.layout.pages.short import (
+from inkcard.layout.pages.setting.centring import (
     CLOSING_ROOMY,
     OPTICAL,
     PLATE_ROOMY,

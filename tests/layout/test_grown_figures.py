@@ -118,7 +118,7 @@ def test_a_later_card_of_figures_alone_is_set_at_its_optical_centre(fonts) -> No
     """The sequence, grown, still hung in the top half of the mixed post's last card with
     the rest of the card empty under it (30 theme-modes): a later card of figures alone
     reads as a plate and is set at its optical centre; a card with text keeps its top."""
-    from inkcard.layout.pages.short import OPTICAL
+    from inkcard.layout.pages.setting.centring import OPTICAL
 
     for name in ("apple-notes", "darktech", "pop-art", "minimal"):
         options = layout.RenderOptions(split="autoSplit")

@@ -396,7 +396,7 @@ def test_a_cover_keeps_a_line_that_ends_at_a_pause() -> None:
     """A cover's title line that ends at a pause is a whole phrase however short (it was
     refused under half the title's longest line, and p26's deck kept a title broken
     inside 效率翻倍); the last line is a stub when short, whatever it ends with."""
-    from inkcard.layout.pages.short import even_title
+    from inkcard.layout.pages.setting.short import even_title
 
     def title(*lines: tuple[str, float]) -> list[Row]:
         heading = (("Heading", 1),)

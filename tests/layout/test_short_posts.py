@@ -12,7 +12,7 @@ import pytest
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import Row
 from inkcard.layout.pages.quality import TITLE_FULL_ENOUGH, TITLE_WEIGHT, measure
-from inkcard.layout.pages.short import FULL, TITLE_ROOMY, is_title_card
+from inkcard.layout.pages.setting.short import FULL, TITLE_ROOMY, is_title_card
 from inkcard.layout.style.resolver import resolve
 from tests import pngcodec
 

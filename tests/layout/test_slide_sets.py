@@ -346,7 +346,7 @@ def test_every_list_of_a_deck_keeps_one_item_gap(theme: str) -> None:
 
 def test_a_zoom_that_sets_no_plate_wins_a_tie(fonts) -> None:
     """Skincare's tip could not join its title and lead on art-deco's legible slide: it
-    stood alone on slide 2 at 31 %, set in its middle as a plate (`short.lone_block`), so
+    stood alone on slide 2 at 31 %, set in its middle as a plate (`centring.lone_block`), so
     no fault counted it, and the set tied with the one 4 % smaller where the title, lead
     and tip share slide 1; the larger zoom won. Of sets with as many faults, the one with
     fewer plates wins (`zoom.plates`): five slides, the tip on the first."""

@@ -15,7 +15,7 @@ from inkcard import layout, themes
 from inkcard.layout.base.boxes import Cached, GlyphRun, Group, Item, Layer, Page
 from inkcard.layout.pages.cardface import content_box
 from inkcard.layout.pages.quality import FULL_ENOUGH, measure
-from inkcard.layout.pages.short import COVER_LINE, FULL, shortest_title_line, title_lines
+from inkcard.layout.pages.setting.short import COVER_LINE, FULL, shortest_title_line, title_lines
 from inkcard.layout.style import resolve
 
 COVERS = Path(__file__).resolve().parents[1] / "cases" / "covers"
@@ -228,7 +228,7 @@ def test_a_covers_lead_leaves_no_stub_before_its_last_line(
     大多数时候… on the reading notes' cover (fifth look, 1080 px). Its lines are set with
     the least squared room before the last (`heading.lead`): each line before the last is
     at least half as wide as the widest."""
-    from inkcard.layout.pages.short import _edges
+    from inkcard.layout.pages.setting.short import _edges
 
     post = (CASES / "hard" / "13-reading-notes.md").read_text("utf-8")
     size = layout.RenderOptions(width=width, height=width * 4 // 3, split="autoSplit")
@@ -271,7 +271,7 @@ def test_a_covers_lead_is_centred_under_a_centred_title(fonts: layout.FontBook, 
     """brandC and fairytale centre their titles; their covers set the lead ragged left under
     it, two compositions on one card (fourth look, 440x586). A cover's lead is centred
     under a centred title: every line's middle within an em of the measure's."""
-    from inkcard.layout.pages.short import _edges
+    from inkcard.layout.pages.setting.short import _edges
 
     theme = themes.load(name)
     box = content_box(resolve(theme, None), PORTRAIT.width, PORTRAIT.height)

@@ -38,18 +38,20 @@ from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
 from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
-from . import short
 from .breaks.breakrules import opens_section, opens_stranded
 from .breaks.pagebreaks import Paging, paged
 from .cardface import (
     content_box,
 )
 from .cardpage import card_page
-from .covered import cover_of, masthead_of, masthead_wanted, statements
 from .cues import continuation_cues
 from .language import chrome_for
 from .marks.aigclabel import with_label_room
 from .quality import is_slide
+from .setting import centring, short
+from .setting.covered import cover_of, masthead_of, masthead_wanted, statements
+from .setting.spread import ruled_pitch, spread_slides
+from .setting.verse import composed_verse
 from .slidetype import (
     Trial,
     at_least,
@@ -60,9 +62,7 @@ from .slidetype import (
     smaller_slide_styles,
     with_code,
 )
-from .spread import ruled_pitch, spread_slides
 from .typesteps import settled_type
-from .verse import composed_verse
 from .zoom import (
     best_zoom,
     floor_zoom,
@@ -324,7 +324,7 @@ def _compose(
     heights = short.part_heights(placements, box) if card.split == "hrSplit" else None
     # a deck's later slides of one whole section each, one of them short, are statements
     fills = [placement.height / box.height for placement in placements]
-    sections = short.statement_slides(pages, fills) if fixed and slide else set()
+    sections = centring.statement_slides(pages, fills) if fixed and slide else set()
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)
@@ -334,15 +334,14 @@ def _compose(
         set_as = heights[n - 1] if heights else placement.height
         # a later card of figures alone, or of one whole block under half full, reads as a
         # plate: set in its middle, not hung at the top
-        lone = n - 1 in plates or short.lone_block(pages, n - 1, set_as / box.height)
-        plate = fixed and ((n > 1 and short.figures_alone(pages[n - 1])) or lone)
+        lone = n - 1 in plates or centring.lone_block(pages, n - 1, set_as / box.height)
+        plate = fixed and ((n > 1 and centring.figures_alone(pages[n - 1])) or lone)
         # a last card under half full that opens a block of its own is the post's close
-        closing = (
-            fixed and n == len(pages) and short.is_closing_card(pages, set_as / box.height, slide)
-        )
+        last_card = fixed and n == len(pages)
+        closing = last_card and centring.is_closing_card(pages, set_as / box.height, slide)
         section = n - 1 in sections
         alone = len(pages) == 1 or roomy or plate or closing or bool(heights)
-        top = short.rows_top(set_as, box, align, alone=alone, statement=section)
+        top = centring.rows_top(set_as, box, align, alone=alone, statement=section)
         room = max(box.height, placement.height) if grow else box.height
         ends = broken[n - 1] if n < len(pages) else ()
         # every card of hrSplit (and noSplit's one) holds a whole part: none is cut short

@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 from ..base.boxes import Page
 from ..style.resolver import Styles
-from .covered import masthead_wanted
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import FULL_ENOUGH, READABLE_PX, Quality, measure
-from .short import larger_type
+from .setting.covered import masthead_wanted
+from .setting.short import larger_type
 from .zoom import SPARSE, best_zoom, measured, set_faults, split_heights, stranded_tails
 
 # A portrait or square card whose set has a fault at the theme's own type tries these type

@@ -161,7 +161,7 @@ def best_zoom(
 
 def plates(pages: list[Page]) -> int:
     """The cards before the last set as plates (`Fit.plate`: one panel alone, set in its
-    middle, `short.lone_block`), each a card left half empty that the fault counts leave
+    middle, `centring.lone_block`), each a card left half empty that the fault counts leave
     out (`_sparse`: the git post's warning is a plate at every zoom): skincare's tip alone
     on art-deco's second slide at 31 % (the title and lead before it, 60 %) tied with the set 4 %
     smaller that holds all three on one slide, and won, the larger zoom."""

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..base.boxes import Page, Rect
-from ..style.resolver import Styles
+from ...base.boxes import Page, Rect
+from ...style.resolver import Styles
 from . import short
 
 # A block whose widest line leaves less than this share of the measure to its right is

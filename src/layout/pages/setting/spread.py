@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ..base.boxes import Row
-from ..base.placing import place
-from ..style.decorations import RuledLines
-from ..style.resolver import Styles
-from ..style.schema import Style
+from ...base.boxes import Row
+from ...base.placing import place
+from ...style.decorations import RuledLines
+from ...style.resolver import Styles
+from ...style.schema import Style
 from .short import is_title_card
 
 TARGET = 0.9  # the share of the content box a spread slide fills, at most

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..base.boxes import Page, Rect, Row
-from ..base.placing import Placement, place
-from ..flow.flow import MdxFlow
-from ..parse.doc import Doc, Heading
-from ..style.resolver import Styles
-from . import short
-from .breaks.breakrules import title_end
+from ...base.boxes import Page, Rect, Row
+from ...base.placing import Placement, place
+from ...flow.flow import MdxFlow
+from ...parse.doc import Doc, Heading
+from ...style.resolver import Styles
+from ..breaks.breakrules import title_end
+from . import centring, short
 
 
 def cover_of(
@@ -113,7 +113,7 @@ def plate_of(
     slide: bool = False,
 ) -> Placement | None:
     """A card's `rows` (laid out by `flow`'s styles in `box`, placed as `placed`) that hold
-    one panel of text alone (`short.lone_block`, a kind of `short.EMPHASIS`) laid out
+    one panel of text alone (`centring.lone_block`, a kind of `centring.EMPHASIS`) laid out
     again in the largest `short.larger_type` of `short.COVER_STEPS` (on a `slide`, whose
     measure is twice a card's, of `short.SLIDE_COVER_STEPS`) that fills the card at most
     `short.FULL`: the git post's warning alone on a slide, 39 % full at the body's
@@ -121,7 +121,7 @@ def plate_of(
     statement. None where the rows are no such panel, or no step fits."""
     kind = rows[0].source[0] if rows and rows[0].source else None
     blocks = flow.blocks_of.get(kind) if kind is not None else None
-    if kind is None or blocks is None or kind[0] not in short.EMPHASIS:
+    if kind is None or blocks is None or kind[0] not in centring.EMPHASIS:
         return None
     panel = Doc(doc.blocks[blocks[0] : blocks[1]])
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
@@ -141,11 +141,11 @@ def statements(
     slide: bool,
 ) -> dict[int, Placement]:
     """The cards of `pages` (placed as `placements`) that hold one panel of text alone,
-    under `short.PLATE_ROOMY` full (`short.lone_block`), by index: each that `plate_of` sets
+    under `centring.PLATE_ROOMY` full (`centring.lone_block`), by index: each that `plate_of` sets
     in larger type (a `slide`'s up to its title's steps), as placed so."""
     larger: dict[int, Placement] = {}
     for index, placement in enumerate(placements):
-        if short.lone_block(pages, index, placement.height / box.height):
+        if centring.lone_block(pages, index, placement.height / box.height):
             statement = plate_of(doc, flow, box, pages[index], placement, slide)
             if statement is not None:
                 larger[index] = statement
