@@ -172,6 +172,22 @@ def test_ruled_paper_stops_at_a_figure(fonts) -> None:
     assert [y for y in ys if y > 180.0][:2] == [190.0, 214.0]  # the paper goes on
 
 
+def test_ruled_paper_rules_a_wrapped_table_row_under_its_last_line(fonts) -> None:
+    """notebook's git table wrapped "整个提交都不要了" over two lines, and its rule, under
+    the row's first baseline, ran through the row: "都不要了" hung below it, outside the
+    table (tenth look, rated 3). A table row's baseline is its last line's."""
+    post = (
+        "| 场景 | 命令 |\n|---|---|\n| 已经提交 | `git checkout HEAD~1 -- 文件名` |\n"
+        "| 整个提交都不要了 | `git revert 提交号` |\n"
+    )
+    options = layout.RenderOptions(width=440, height=586)
+    [page] = layout.layout_pages(post, themes.load("notebook"), fonts, options)
+    header, _, body = (p.row for p in page.rows)
+    assert body.height > 1.5 * header.height  # the first cell wraps
+    # the last line sits as far above the row's foot as the header's one line does
+    assert body.height - body.baseline == pytest.approx(header.height - header.baseline, abs=1)
+
+
 def test_a_display_formula_and_a_diagram_are_figures(fonts) -> None:
     """What ruled paper stops at (`Row.figure`): the fund post's display formula, as a
     diagram, is a figure row; its text lines are not."""

@@ -295,6 +295,8 @@ class Row:
     ruled paper stops at each (`pages/layers.py`). `run_in` marks a line of a top-level
     paragraph that opens with a bold run-in head ("**阅读（40 分）**：…"): a run of such
     paragraphs reads as one list of parallel items (`breakrules.parallel_items`).
+    `baseline` is where the row's text sits below its top (0: no text), a table row's
+    that of its last line: ruled paper rules under it (`pages/layers.py`).
     """
 
     height: float

@@ -260,8 +260,12 @@ def _row(
     pad = (1.0 - TIGHT_PADDING) * (top + bottom)
     lifted = (Group(tuple(content), dy=-(1.0 - TIGHT_PADDING) * top),)
     tight = _assembled(style, box, widths, place, lifted, height - pad, texts)
-    tight = replace(tight, baseline=top * TIGHT_PADDING + metrics.baseline)
-    return replace(row, baseline=top + metrics.baseline, tight=tight)
+    # the last line's baseline, the one ruled paper rules under: a rule under a wrapped
+    # cell's first line ran through the row, its second line hanging below (notebook's git
+    # table, "整个提交 / 都不要了", tenth look)
+    last = max(tallest, metrics.height) - metrics.height + metrics.baseline
+    tight = replace(tight, baseline=top * TIGHT_PADDING + last)
+    return replace(row, baseline=top + last, tight=tight)
 
 
 def _assembled(
