@@ -49,6 +49,11 @@ WIDE_PLOT = 1.25  # the wide form's plot, times PLOT_WIDTH: a slide's column les
 GUTTER_GAP = 12.0  # px between the wide form's section names and the plot
 ROW_GAP = 6.0  # px between task rows
 NAME_GAP = 5.0  # px between a bar and the name beside it
+# px a section's band (its panel) reaches past each end of the plot; a name beside its bar
+# may run into it: darktech's and typewriter's mono 真题精读 2016-2023, 5 px too wide for
+# either side of its bar, was parted into two lines inside it, a bar twice as tall as its
+# neighbours' and its name set apart from theirs (tenth look, eight sets, four sizes).
+BAND_EDGE = 6.0
 # a milestone's diamond, as a share of a bar's height, and the room between it and its
 # name: bar-tall and 5 px off, tesseract read the diamond as a letter and lost the name
 # (灰度发布, 立项); smaller than a glyph and a letter-space further off, every milestone
@@ -197,7 +202,9 @@ def layout_gantt(chart: Gantt, measure: Measure, wide: bool = False) -> Drawing:
         y = max(y, top + names[index].height + 8) if wide and name else y
         grid.append((body, y))
         if ground == "panel":
-            panel = rect_ops(-6 - gutter, top, axis.width + 12 + gutter, y - top, 4)
+            panel = rect_ops(
+                -BAND_EDGE - gutter, top, axis.width + 2 * BAND_EDGE + gutter, y - top, 4
+            )
             bands.append(Mark(panel, None, "panel"))
         y += 2
     lines = _axis_marks(axis, grid, y) + _excluded(chart, axis, y)
@@ -298,10 +305,11 @@ def _in_two_lines(measure: Measure, name: str, size: float, bar: float) -> Lines
 
 def _beside(x0: float, x1: float, width: float, gap: float, plot: float) -> float | None:
     """Where a name `width` wide starts `gap` beside its bar: right of it, else left of it;
-    None when neither side of the plot (`plot` wide) holds it."""
-    if x1 + gap + width <= plot:
+    None when neither side of the plot (`plot` wide, and `BAND_EDGE` past its ends)
+    holds it."""
+    if x1 + gap + width <= plot + BAND_EDGE:
         return x1 + gap
-    if x0 - gap - width >= 0:
+    if x0 - gap - width >= -BAND_EDGE:
         return x0 - gap - width
     return None
 
