@@ -239,6 +239,32 @@ def test_a_covers_lead_leaves_no_stub_before_its_last_line(
     assert len(lead) >= 3 and min(spans[:-1]) >= 0.5 * max(spans), [r.text for r in lead]
 
 
+@pytest.mark.parametrize(
+    ("post", "name", "size"),
+    [
+        ("16-exam-plan.md", "coil-notebook", (500, 500)),
+        ("16-exam-plan.md", "art-deco", (440, 586)),
+        ("17-home-workout.md", "business", (440, 586)),
+    ],
+)
+def test_a_covers_lead_leaves_no_stub_last_line(
+    fonts: layout.FontBook, post: str, name: str, size: tuple[int, int]
+) -> None:
+    """The exam plan's cover lead ended 关键是真题 + 作文模板两条线 / 同时推进。, its last line a
+    quarter of the measure where the line before had room to give (tenth look, 500x500:
+    "never leave a single-phrase last line"); the workout's …休息 20 秒， / 一共 4 轮。. A
+    last line under `SHORT_LAST` of the measure costs as a line ending between phrases."""
+    from inkcard.layout.pages.setting.short import _edges
+    from inkcard.layout.text.heading.lead import SHORT_LAST
+
+    text = (CASES / "hard" / post).read_text("utf-8")
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
+    first = layout.layout_pages(text, themes.load(name), fonts, options)[0]
+    lead = [p.row for p in first.rows if p.row.source and p.row.source[0] == ("Paragraph", 2)]
+    spans = [right - left for left, right in (_edges(row.items) for row in lead)]
+    assert len(lead) >= 3 and spans[-1] >= SHORT_LAST * max(spans), [r.text for r in lead]
+
+
 @pytest.mark.parametrize("name", ["minimal", "coil-notebook", "brandC", "watercolor"])
 def test_a_covers_lead_ends_its_lines_at_sentence_ends_and_keeps_a_count_with_its_noun(
     fonts: layout.FontBook, name: str

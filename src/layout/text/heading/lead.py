@@ -8,7 +8,8 @@ instead as the set of as many lines as greedy filling gives whose lines before i
 leave the least squared room (Knuth and Plass's total fit, without their stretch: the
 lines are ragged), so the room spreads over the lines: 系统 1 快、自动、凭直觉；/ 系统 2 慢、
 费力、讲逻辑。. Not balanced: a lead of four or five lines balanced read as a block of even
-stubs; the last line keeps what is left. Pure, no fonts. May import: `layout.text`
+stubs; the last line keeps what is left, unless a stub (`SHORT_LAST`). Pure, no fonts. May
+import: `layout.text`
 (`linebreak`, `opportunities`).
 """
 
@@ -37,6 +38,11 @@ UNPAUSED = 0.5
 # skincare cover broke T区出油，两颊起皮，/ 下巴冒闭口。试了不下30瓶之后， past the sentence's end
 MID_SENTENCE = 0.15
 SENTENCE_ENDS = frozenset("。！？!?.…")
+# A last line under this share of the measure is a stub, and costs as much as a line before
+# it ending between phrases (`UNPAUSED`): free, it left the exam plan's 两条线 / 同时推进。
+# and the English habits' "… a few small, / boring systems." on their covers (tenth look,
+# 500x500, "never leave a single-phrase last line"), where the line before had room to give.
+SHORT_LAST = 0.33
 
 
 def lead_lines(
@@ -69,7 +75,8 @@ def _evened(
     max_width: float,
 ) -> list[LineRange] | None:
     """The lines from `part`'s start to its end, as many as `part`, whose lines before the
-    last leave the least sum of squared room; None where no set fits."""
+    last leave the least sum of squared room, a stub last line charged (`_last_cost`); None
+    where no set fits."""
     start, end = part[0].start, part[-1].end
     stops = [i + 1 for i in range(start, end - 1) if allowed[i] == ALLOWED] + [end]
     # the best set up to each stop: (lines, squared room, the line that reaches it)
@@ -82,7 +89,9 @@ def _evened(
             line = measured(texts, widths, edges, at, stop, max_width)
             if line is None:
                 break  # a longer line is wider still
-            cost = room + (0.0 if stop == end else _cost(texts, line, max_width))
+            cost = room + (
+                _last_cost(line, max_width) if stop == end else _cost(texts, line, max_width)
+            )
             if stop not in best or (count + 1, cost) < best[stop][:2]:
                 best[stop] = (count + 1, cost, line)
     if end not in best or best[end][0] != len(part):
@@ -105,3 +114,9 @@ def _cost(texts: list[str], line: LineRange, max_width: float) -> float:
     end = texts[last][-1:] if last >= line.start else ""
     share = 0.0 if end in SENTENCE_ENDS else MID_SENTENCE if end in PAUSES else UNPAUSED
     return (max_width - line.width) ** 2 + (share * max_width) ** 2
+
+
+def _last_cost(line: LineRange, max_width: float) -> float:
+    """The last line: free, but a stub under `SHORT_LAST` of the measure pays as a line
+    before it that ends between phrases does (`UNPAUSED`)."""
+    return 0.0 if line.width >= SHORT_LAST * max_width else (UNPAUSED * max_width) ** 2
