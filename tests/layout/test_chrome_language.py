@@ -37,6 +37,10 @@ def test_a_post_that_is_not_chinese_gets_the_latin_chrome(post: str) -> None:
     assert notebook["page_number"].format == "Page {n} of {total}"
     notes = chrome_for(doc, resolve(themes.load("apple-notes"), "light-mode"))
     assert "Notes" in _labels(notes) and "备忘录" not in _labels(notes)
+    # business's bilingual masthead read 商务简报 over an English and a Japanese post
+    # (tenth look, 1080x1440): its Latin form is its English half
+    brief = chrome_for(doc, resolve(themes.load("business"), None))
+    assert "BRIEFING" in _labels(brief) and "商务简报 · BRIEFING" not in _labels(brief)
     # its static layers are cached apart from the Chinese chrome's
     assert notes.key != resolve(themes.load("apple-notes"), "light-mode").key
 
@@ -50,8 +54,8 @@ def test_a_chinese_post_keeps_the_themes_chrome() -> None:
 
 
 def test_a_theme_with_one_form_is_left_as_it_is() -> None:
-    """business's bilingual masthead has no Latin form: the English post keeps it, and the
-    post is not read for its language at all."""
+    """darktech's terminal chrome has no Latin form (it is Latin): the English post keeps
+    it, and the post is not read for its language at all."""
     doc = parse((HARD / "15-english-focus.md").read_text("utf-8"))
-    styles = resolve(themes.load("business"), None)
+    styles = resolve(themes.load("darktech"), None)
     assert chrome_for(doc, styles) is styles
