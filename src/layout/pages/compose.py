@@ -323,8 +323,10 @@ def _compose(
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     heights = short.part_heights(placements, box) if card.split == "hrSplit" else None
     # a deck's later slides of one whole section each, one of them short, are statements
-    fills = [placement.height / box.height for placement in placements]
-    sections = centring.statement_slides(pages, fills) if fixed and slide else set()
+    sections: set[int] = set()
+    if fixed and slide:
+        fills = [placement.height / box.height for placement in placements]
+        sections = centring.statement_slides(pages, fills)
     out = []
     for n, (placement, cue) in enumerate(zip(placements, cues, strict=True), start=1):
         title = n == 1 and fixed and short.holds_title(pages)

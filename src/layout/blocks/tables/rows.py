@@ -253,7 +253,8 @@ def _row(
         tallest = max(tallest, y - top)
         texts.append(" ".join(line.text for line in lines))
         x += width
-    height = max(tallest, metrics.height) + top + bottom
+    lines_height = max(tallest, metrics.height)  # the tallest cell's lines, one at least
+    height = lines_height + top + bottom
     row = _assembled(style, box, widths, place, content, height, texts)
     # the same row with less padding: the page breaker sets a card's table rows so when
     # that lets the card end the table (a heading and its five rows, 9 px over a slide)
@@ -263,7 +264,7 @@ def _row(
     # the last line's baseline, the one ruled paper rules under: a rule under a wrapped
     # cell's first line ran through the row, its second line hanging below (notebook's git
     # table, "整个提交 / 都不要了", tenth look)
-    last = max(tallest, metrics.height) - metrics.height + metrics.baseline
+    last = lines_height - metrics.height + metrics.baseline
     tight = replace(tight, baseline=top * TIGHT_PADDING + last)
     return replace(row, baseline=top + last, tight=tight)
 

@@ -9,8 +9,7 @@ leave the least squared room (Knuth and Plass's total fit, without their stretch
 lines are ragged), so the room spreads over the lines: 系统 1 快、自动、凭直觉；/ 系统 2 慢、
 费力、讲逻辑。. Not balanced: a lead of four or five lines balanced read as a block of even
 stubs; the last line keeps what is left, unless a stub (`SHORT_LAST`). Pure, no fonts. May
-import: `layout.text`
-(`linebreak`, `opportunities`).
+import: `layout.text` (`linebreak`, `opportunities`).
 """
 
 from __future__ import annotations
