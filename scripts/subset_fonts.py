@@ -1,11 +1,13 @@
 """Subsets a vendored font to the coverage the cards promise, as plain TTF/OTF.
 
-Usage: python scripts/subset_fonts.py SOURCE OUTPUT [--face N] [--cjk] [--rename FAMILY]
+Usage: python scripts/subset_fonts.py SOURCE OUTPUT [--face N] [--cjk | --latin] [--rename FAMILY]
 
 SOURCE is a .ttf/.otf/.ttc/.woff taken from a Debian or npm package (fonts/README.md
 names which); OUTPUT is written uncompressed (Skia reads neither WOFF2 nor, through
 HarfBuzz, any WOFF). `--face N` picks one face of a collection. `--cjk` keeps the CJK
-coverage below; without it the whole font is kept and only hinting is dropped.
+coverage below, `--latin` only `LATIN_RANGES` (a CJK face's own Latin, as a face of its
+own that a family sets before a CJK partner); without either the whole font is kept and
+only hinting is dropped.
 
 CJK coverage: every character of GB2312 (6,763 hanzi with its symbols), JIS X 0208
 (6,355 kanji, kana, symbols) and Big5 level 1 (5,401 common traditional hanzi) — 10,269
@@ -44,6 +46,15 @@ EXTRA_RANGES = (
     (0xFF00, 0xFFEF),  # fullwidth and halfwidth forms
 )
 
+# A CJK face's Latin, taken alone: letters, digits and the punctuation Latin text uses, but
+# not the reference mark, CJK punctuation or fullwidth forms, which stay the CJK partner's.
+LATIN_RANGES = (
+    (0x0020, 0x007E),  # ASCII
+    (0x00A0, 0x017F),  # Latin-1, Latin Extended-A
+    (0x2010, 0x2027),  # dashes, quotes, bullet, ellipsis
+    (0x2030, 0x203A),  # per mille, primes, guillemets
+)
+
 
 def _double_byte(codec: str, leads: range, trails: list[int]) -> set[int]:
     chars: set[int] = set()
@@ -66,6 +77,11 @@ def cjk_coverage() -> set[int]:
     for first, last in EXTRA_RANGES:
         chars.update(range(first, last + 1))
     return chars
+
+
+def latin_coverage() -> set[int]:
+    """The code points a Latin face cut from a CJK one keeps (`LATIN_RANGES`)."""
+    return {code for first, last in LATIN_RANGES for code in range(first, last + 1)}
 
 
 NAME_IDS = (1, 3, 4, 6, 16, 17, 18, 21, 22)  # every record that carries the family name
@@ -103,13 +119,15 @@ def main() -> None:
     parser.add_argument("source", type=Path)
     parser.add_argument("output", type=Path)
     parser.add_argument("--face", type=int, default=None)
-    parser.add_argument("--cjk", action="store_true")
+    coverage = parser.add_mutually_exclusive_group()
+    coverage.add_argument("--cjk", action="store_true")
+    coverage.add_argument("--latin", action="store_true")
     parser.add_argument("--rename", default=None)
     args = parser.parse_args()
     font = open_font(args.source, args.face)
     font.flavor = None  # WOFF in, plain sfnt out
     cmap = font.getBestCmap()
-    wanted = cjk_coverage() if args.cjk else set(cmap)
+    wanted = cjk_coverage() if args.cjk else latin_coverage() if args.latin else set(cmap)
     options = subset.Options()
     options.layout_features = ["*"]
     options.name_IDs = ["*"]

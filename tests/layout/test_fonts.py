@@ -23,9 +23,10 @@ FAMILIES = {  # family → (regular, bold) files and the name their `name` table
     "serif-cjk": ("NotoSerifCJKsc-Regular", "NotoSerifCJKsc-Bold", "Noto Serif CJK SC"),
     "typewriter": ("CourierPrime-Regular", "CourierPrime-Bold", "Courier Prime"),
     "display": ("InkcardDisplay-Regular", "InkcardDisplay-Bold", "Inkcard Display"),
+    "kai-serif": ("InkcardSerifLatin-Regular", "InkcardSerifLatin-Bold", "Inkcard Serif Latin"),
 }
 SUBSET_CJK = ("kai", "serif-cjk")
-LATIN_ONLY = ("typewriter", "display")
+LATIN_ONLY = ("typewriter", "display", "kai-serif")
 CJK_TEXT = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\u3000-\u303F\uFF00-\uFFEF]")
 
 
@@ -91,6 +92,22 @@ def test_typewriter_serif_is_courier_with_the_cjk_serif(fonts) -> None:
         ]
 
 
+def test_kai_serif_sets_latin_in_the_serif_and_chinese_in_kai(fonts) -> None:
+    """traditional-chinese's face: the Latin of Noto Serif CJK cut out alone, then the
+    Kai for everything it leaves out (Han, CJK punctuation, the reference mark)."""
+    for bold, weight in ((False, "Regular"), (True, "Bold")):
+        chain = fonts.chain("kai-serif", bold)
+        assert [f.key for f in chain[:3]] == [
+            f"InkcardSerifLatin-{weight}",
+            f"InkcardKai-{weight}",
+            f"NotoSansCJKsc-{weight}",
+        ]
+        latin = chain[0]
+        assert all(latin.covers(ord(c)) for c in "Ag9.,“”—é")
+        assert not any(latin.covers(ord(c)) for c in "中，。※Ａ")
+        assert fonts.cjk_face("kai-serif", bold).key == f"InkcardKai-{weight}"
+
+
 def test_cjk_italic_faces_are_the_kai_faces(fonts) -> None:
     assert {bold: face.key for bold, face in fonts.cjk_italic.items()} == {
         False: "InkcardKai-Regular",
@@ -135,7 +152,11 @@ def test_no_corpus_character_is_tofu_in_any_family(fonts, family: str) -> None:
         assert [c for c in needed if not any(f.covers(ord(c)) for f in chain)] == []
 
 
-@pytest.mark.parametrize("key", ["InkcardKai-Regular", "InkcardKai-Bold", "InkcardDisplay-Bold"])
+MODIFIED = ("InkcardKai-Regular", "InkcardKai-Bold", "InkcardDisplay-Bold")
+MODIFIED += ("InkcardSerifLatin-Regular", "InkcardSerifLatin-Bold")
+
+
+@pytest.mark.parametrize("key", MODIFIED)
 def test_modified_faces_carry_no_reserved_font_name(key: str) -> None:
     """Font names only: the copyright and licence records (IDs 0, 7, 13, 14) keep theirs."""
     records = name_table(key)["name"].names

@@ -46,9 +46,18 @@ def test_lowercase_latin_words_are_never_letter_spaced(box_fonts) -> None:
 
 
 def test_capitals_and_figures_keep_their_tracking(box_fonts) -> None:
-    assert extras(spaced("NASA 2026 Inkcard", box_fonts)) == "tttt" + "t" + "tttt" + "t" + "......."
+    assert extras(spaced("NASA 2026 中", box_fonts)) == "tttt" + "t" + "tttt" + "t" + "t"
     upper = spaced("chapter one", box_fonts, text_transform="uppercase")
     assert extras(upper) == "ttttttt" + "t" + "ttt"
+
+
+def test_no_spacing_after_a_capital_word_or_figure_before_a_lowercase_word(box_fonts) -> None:
+    """ "How I Got": the tracked "I" and the space after it made a double gap (the space
+    before it is "How"'s, natural); "2026 Inkcard" likewise. Between its own characters
+    a capital word keeps its spacing, and before CJK or a capital word, all of it."""
+    assert extras(spaced("How I Got", box_fonts)) == "...." + ".." + "..."
+    assert extras(spaced("NASA 2026 Inkcard", box_fonts)) == "tttt" + "t" + "ttt." + "." + "......."
+    assert extras(spaced("6 Habits 中", box_fonts)) == ".." + "......" + "." + "t"
 
 
 def test_a_word_split_by_a_span_edge_is_still_one_word(box_fonts) -> None:
