@@ -108,24 +108,26 @@ def test_unsplit_cards_and_fit_auto_keep_their_own_steps() -> None:
     assert len(pages(FUND, "art-deco", fitted)) == 2
 
 
-def all_kai(name: str) -> Theme:
-    """A theme with its `kai-serif` roles in the plain Kai, Latin too (traditional-chinese
-    as it was drawn before it took a serif for Latin): the case below needs its widths."""
+def as_it_was(name: str) -> Theme:
+    """traditional-chinese as it was drawn when the case below was found: its `kai-serif`
+    roles in the plain Kai, Latin too, and its page number at the top, so that no air is
+    kept above it (`cardface.folio_air`): the case needs those widths and heights."""
     theme = themes.load(name)
     roles = {
         role: msgspec.structs.replace(knobs, family="kai") if knobs.family == "kai-serif" else knobs
         for role, knobs in theme.roles.items()
     }
+    roles["page_number"] = msgspec.structs.replace(roles["page_number"], position="top")
     return msgspec.structs.replace(theme, roles=roles)
 
 
 def test_a_step_that_strands_a_sections_end_is_not_taken() -> None:
-    """traditional-chinese's English notes, all in Kai: card 2 is 54 % full at its own
+    """traditional-chinese's English notes (`as_it_was`): card 2 is 54 % full at its own
     type; at 0.98 it is not, but card 3 opens with the quote that ends card 2's section,
     above the next heading. No step clears the set without stranding it: the theme's own
     type is kept."""
     notes = (HARD.parent / "posts" / "03-english-notes.md").read_text("utf-8")
-    theme = all_kai("traditional-chinese")
+    theme = as_it_was("traditional-chinese")
     fonts = layout.FontBook.load()
     card = compose.Card(440, 586, "autoSplit", type_step=0.98)
     smaller = compose.compose(parse_post(notes, False), resolve(theme, None), fonts, {}, card)

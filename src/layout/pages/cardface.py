@@ -23,6 +23,7 @@ from ..style.resolver import WHITE, Styles
 from ..style.schema import Style
 from .decor.clearance import Panel, holds, shrink
 from .decor.decorate import Context, build, footprint
+from .marks.chrome import CHROME_LINE
 
 MAX_MEASURE = 600.0  # the widest column of text, in virtual px (about 80 Latin characters)
 # Around an inset card that names no `outer_background`: a light neutral grey, the page a
@@ -67,6 +68,24 @@ def content_box(styles: Styles, width: float, height: float) -> Rect:
     if measure > MAX_MEASURE:
         left, measure = left + (measure - MAX_MEASURE) / 2, MAX_MEASURE
     return Rect(left, y, measure, max(1.0, height - y - bottom - card.footer_height))
+
+
+# The air between the text's last line box and a page number at the foot, in body line
+# pitches: half a line, so the number reads as the margin's, not as a last line of text
+# (notebook, nature, art-deco and pop-art set it 4-6 px under a full card's last line).
+FOLIO_AIR = 0.5
+
+
+def folio_air(styles: Styles) -> float:
+    """How far above its content box's foot the text of a card stops, unless that costs a
+    card (pages/breaks/pagebreaks.py): what the footer band (`footer_height`) leaves short
+    of the page number's line and `FOLIO_AIR` above it; 0 where the band holds both or the
+    number stands at the top."""
+    number, body = styles["page_number"], styles["body"]
+    if number.position != "bottom":
+        return 0.0
+    need = CHROME_LINE * number.size + FOLIO_AIR * body.size * body.line_height
+    return max(0.0, need - styles["card"].footer_height)
 
 
 # Static layers: the same for every card of one theme, mode, font book and size, so they

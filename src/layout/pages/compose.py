@@ -40,9 +40,7 @@ from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from .breaks.breakrules import opens_section, opens_stranded
 from .breaks.pagebreaks import Paging, paged
-from .cardface import (
-    content_box,
-)
+from .cardface import content_box, folio_air
 from .cardpage import card_page
 from .cues import continuation_cues
 from .language import chrome_for
@@ -387,7 +385,10 @@ def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | 
     slide = card.width > card.height  # a deck: its title may stand alone as its cover
     code = has_code(doc)  # a post with code keeps a card's short end on a slide too
     most = card.limits.max_pages
-    paging = paged(rows, box.height, squeeze=squeeze, max_pages=most, cover=slide, code=code)
+    air = folio_air(flow.styles)
+    paging = paged(
+        rows, box.height, squeeze=squeeze, max_pages=most, cover=slide, code=code, air=air
+    )
     return paging if paging.pages else Paging([[]], [()])
 
 

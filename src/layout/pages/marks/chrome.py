@@ -13,6 +13,8 @@ from ...style.spanstyle import Span, SpanStyle
 from ...text.inline import layout_text
 from ...text.linebox import TextLine, line_metrics
 
+CHROME_LINE = 1.25  # a line of page chrome (the page number, a label): its box, in its size
+
 
 def chrome_look(style: Style, color: int | None = None, *, transform: bool = True) -> SpanStyle:
     """The look of a line of page chrome set in `style` (a page number, the AI label, a
@@ -58,7 +60,7 @@ def page_number_items(
 def one_line(
     text: str, style: SpanStyle, fonts: FontBook, *, x: float, width: float, align: str
 ) -> TextLine | None:
-    """The first line of a short chrome text, on a 1.25 line box."""
-    metrics = line_metrics(fonts, style.family, style.bold, style.size, 1.25)
+    """The first line of a short chrome text, on a `CHROME_LINE` line box."""
+    metrics = line_metrics(fonts, style.family, style.bold, style.size, CHROME_LINE)
     lines = layout_text([Span(text, style)], fonts, x=x, width=width, metrics=metrics, align=align)
     return lines[0] if lines else None
