@@ -39,12 +39,21 @@ def breaks(text: str) -> str:
         # ended a line on it in 14 theme-modes at 440x586 (seventh look)
         ("怎么改都行，push 之后只用 revert。", ["，|push 之|"]),
         ("改完就提交；push 完再说", ["；|push 完|"]),
+        # a katakana word: art-deco's Kyoto cafés ended a line on "コー" at 500x500 (tenth
+        # look); a long compound may still break between its kana
+        ("砂糖が入ったコーヒーが定番", ["た|コーヒー|"]),
+        ("ふわふわのホットケーキで有名", ["の|ホットケーキ|"]),
     ],
 )
 def test_a_unit_has_no_break_inside(text: str, whole: list[str]) -> None:
     marked = breaks(text)
     for unit in whole:
         assert unit in marked, marked
+
+
+def test_a_katakana_compound_longer_than_a_loanword_may_break() -> None:
+    marked = breaks("インターナショナルスクール")  # 13 kana
+    assert marked.count("|") >= 10
 
 
 def test_a_name_breaks_before_its_dash_not_after() -> None:

@@ -344,7 +344,7 @@ def keep_words(texts: list[str], allowed: list[int], phrases: bool = True) -> li
             continue
         before, after = texts[i][-1:], texts[i + 1][:1]
         if (end in inside and letter(before) and letter(after)) or (
-            _katakana(before) and _katakana(after)
+            is_katakana(before) and is_katakana(after)
         ):
             kept[i] = NEVER
     return kept
@@ -394,7 +394,7 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
 _JA_CLAUSE_MARKS = frozenset("：；。！？")
 
 
-def _katakana(char: str) -> bool:
+def is_katakana(char: str) -> bool:
     """A katakana letter or the long-vowel mark, not the ・ that parts katakana words."""
     if not char:
         return False

@@ -12,7 +12,10 @@ A browser would break inside each of these; a designer moves the whole unit to t
   it, but not a quantity: `英语 60 天` may break before 60), and a time: `9 a.m.`, `11 p.m.`;
 - a Latin word that opens a clause after a Chinese mark, with the character after it:
   `，push 之后` (a line ending "…都行，push" parts the clause's first word from the rest of
-  it; the break goes after the comma).
+  it; the break goes after the comma);
+- a katakana word (a loanword) of up to `LOANWORD` kana: `コーヒー`, `ホットケーキ` (art-deco's
+  Kyoto cafés at 500x500 ended a line on "コー" and opened the next with "ヒー"; headings
+  already held them, `opportunities.keep_words`).
 
 Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
 would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
@@ -30,10 +33,12 @@ from .opportunities import (
     NEVER,
     Brk,
     classify,
+    is_katakana,
 )
 from .words import TIME_UNITS, is_han
 
 MAX_UNIT = 16  # clusters: a tag or an attribution longer than this is a phrase, not a unit
+LOANWORD = 8  # kana: a longer katakana run is a compound, which may break like a phrase
 NAME_PART = 4  # Chinese characters on each side of a middle dot held with it (托尔斯泰)
 _HELD_MARKS = MIDDLE_DOTS | DASHES  # with `#`, what any unit here holds
 MAX_SOURCE = 24  # clusters after an attribution's dash: "George R. R. Martin", "《论语·学而》"
@@ -46,20 +51,37 @@ _CJK_ENDS = frozenset("。！？；")
 
 def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` with no break inside a hashtag, a dotted name, a closing attribution, a
-    numbered name or a clause's opening Latin word and the character after it."""
+    numbered name, a clause's opening Latin word and the character after it, or a short
+    katakana word."""
     joined = "".join(texts)
     numbered = any(char.isdigit() for char in joined)
     clauses = _CLAUSE_MARKS.intersection(joined)
-    if "#" not in joined and not _HELD_MARKS.intersection(joined) and not (numbered or clauses):
+    kana = any(map(is_katakana, joined))
+    held = "#" in joined or _HELD_MARKS.intersection(joined)
+    if not (held or numbered or clauses or kana):
         return allowed  # the common case: nothing to hold
     kept = list(allowed)
     spans = (*_tags(texts), *_names(texts), *_attributions(texts, kept))
     spans = (*spans, *_clause_openers(texts)) if clauses else spans
+    spans = (*spans, *_loanwords(texts)) if kana else spans
     for start, end in (*spans, *_numbered(texts)) if numbered else spans:
         for i in range(start, end):
             if kept[i] in (ALLOWED, HYPHEN):
                 kept[i] = NEVER
     return kept
+
+
+def _loanwords(texts: list[str]) -> list[tuple[int, int]]:
+    """(first, last) cluster of each run of 2 to `LOANWORD` katakana clusters."""
+    spans = []
+    start = 0
+    for end in range(len(texts) + 1):
+        if end < len(texts) and is_katakana(texts[end][:1]):
+            continue
+        if 2 <= end - start <= LOANWORD:
+            spans.append((start, end - 1))
+        start = end + 1
+    return spans
 
 
 def _tags(texts: list[str]) -> list[tuple[int, int]]:
