@@ -33,6 +33,7 @@ from .opportunities import (
     NEVER,
     Brk,
     classify,
+    has_katakana,
     is_katakana,
 )
 from .words import TIME_UNITS, is_han
@@ -56,7 +57,7 @@ def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
     joined = "".join(texts)
     numbered = any(char.isdigit() for char in joined)
     clauses = _CLAUSE_MARKS.intersection(joined)
-    kana = any(map(is_katakana, joined))
+    kana = has_katakana(joined)
     held = "#" in joined or _HELD_MARKS.intersection(joined)
     if not (held or numbered or clauses or kana):
         return allowed  # the common case: nothing to hold

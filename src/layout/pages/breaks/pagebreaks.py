@@ -58,7 +58,6 @@ module prices the cards and finds the cheapest set.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
 import msgspec
@@ -132,14 +131,11 @@ def paged(
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
     """
-    at = functools.partial(
-        _paged, rows, squeeze=squeeze, max_pages=max_pages, cover=cover, code=code
-    )
-    full = at(height)
+    full = _paged(rows, height, squeeze, max_pages, cover, code)
     if air <= 0 or len(full.pages) < 2:
         return full  # a post on one card has no page number
     try:
-        airy = at(height - air)
+        airy = _paged(rows, height - air, squeeze, max_pages, cover, code)
     except TooManyPages:
         return full
     return full if _cost(full) < _cost(airy) else airy
@@ -152,11 +148,10 @@ def _cost(paging: Paging) -> tuple[int, int, int, bool]:
 def _paged(
     rows: Sequence[Row],
     height: float,
-    *,
-    squeeze: float = 0.0,
-    max_pages: int | None = None,
-    cover: bool = False,
-    code: bool = False,
+    squeeze: float,
+    max_pages: int | None,
+    cover: bool,
+    code: bool,
 ) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
@@ -201,6 +196,7 @@ def _paged(
         )
         if len(tighter) < len(ends) or fewer_rules or fewer_partings:
             ends, broken, squeezed = tighter, tighter_broken, True
+            partings = breaks.prices.partings(ends, squeeze)
     if max_pages is not None and len(ends) > max_pages:
         raise TooManyPages(len(ends), max_pages)
     starts = [0, *ends[:-1]]
@@ -210,7 +206,7 @@ def _paged(
         fitting = [fitted(page, height, tight=squeezed, squeeze=bound) for page in pages]
         pages = tight_alike(pages, fitting)
     pages = [grown(page, height) for page in pages]
-    return Paging(pages, broken, breaks.prices.partings(ends, squeeze), squeezed)
+    return Paging(pages, broken, partings, squeezed)
 
 
 class _Breaks:
