@@ -56,6 +56,7 @@ from .slidetype import (
     best_trial,
     code_trials,
     has_code,
+    kept_ends,
     slide_styles,
     smaller_slide_styles,
     with_code,
@@ -91,6 +92,7 @@ class Card:
     type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
     label: str = ""  # an AI-content label on every card (aigclabel.py); empty: none
     brand: BrandKit | None = None  # marks in the footer band the branded theme keeps
+    keep_ends: bool = False  # a deck's slide more before a section's end apart (`kept_ends`)
 
 
 def compose(
@@ -137,6 +139,20 @@ def compose(
             pages, (zoom, larger, code) = best_zoom(
                 lay_out, [(ladder[-1], False, 0.0)], fallback=(pages, (zoom, larger, code))
             )
+        if slide and not has_code(doc):
+            ends_kept = replace(card, keep_ends=True)
+
+            def keeping_ends(trial: Trial) -> list[Page]:
+                laid = _laid_out_at(ends_kept, trial[0])
+                return _compose(
+                    doc, with_code(variants[trial[1]], trial[2]), fonts, images, laid, None
+                )
+
+            kept, (zoom, larger, code) = kept_ends(
+                keeping_ends, tries, (pages, (zoom, larger, code))
+            )
+            if kept is not pages:  # laid out anew below as it was chosen
+                pages, card = kept, ends_kept
         styles = with_code(variants[larger], code)
         virtual = _laid_out_at(card, zoom)
     else:
@@ -387,7 +403,14 @@ def _flowing(doc: Doc, flow: MdxFlow, box: Rect, card: Card, premade: Premade | 
     most = card.limits.max_pages
     air = folio_air(flow.styles)
     paging = paged(
-        rows, box.height, squeeze=squeeze, max_pages=most, cover=slide, code=code, air=air
+        rows,
+        box.height,
+        squeeze=squeeze,
+        max_pages=most,
+        cover=slide,
+        code=code,
+        air=air,
+        keep_ends=card.keep_ends,
     )
     return paging if paging.pages else Paging([[]], [()])
 

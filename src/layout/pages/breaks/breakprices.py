@@ -56,6 +56,12 @@ SPLIT_TABLE_SLIDE = 2.0
 # (minimal's recipe at 500x500 split its table 4 | 2 to keep the tip at the same price).
 NOTE_PARTED = RULE / 4
 CARD = 1e3  # a card more (`pagebreaks`): dearer than any hole and any discouraged break
+# A deck that keeps its sections' ends (`keep_ends`: the zoom ladder's last resort,
+# `slidetype.kept_ends`) pays for a short end atop the next section more than for a slide,
+# less than for two: the English habits' quote closed "Measure, lightly" atop slide 4, above
+# "Forgive the bad days", at every zoom of seven decks (tenth look, rated 4), where a fifth
+# slide gives each section its own.
+STRANDED_APART = 1.5 * CARD
 # A short list (`breakrules.SHORT_LIST_LINES`) split: dearer than one card more, cheaper
 # than two, a rule the report names. At 10 (cheaper than a card) the exam plan's four-item
 # daily checklist still split 2 | 2 under its gantt in darktech, pop-art and
@@ -76,15 +82,20 @@ class BreakPrices:
     it ends; `deck`: the cards are slides (`STRANDED_SLIDE`, `SPLIT_TABLE_SLIDE`,
     `PARALLEL_PARTED`); `code`:
     the post holds a code block, whose deck keeps a card's short end as a card's
-    (`breakrules.TAIL`), not a slide's."""
+    (`breakrules.TAIL`), not a slide's; `keep_ends`: a short end stranded costs more than
+    a card (`STRANDED_APART`)."""
 
-    def __init__(self, column: Column, around: Surroundings, *, deck: bool, code: bool) -> None:
+    def __init__(
+        self, column: Column, around: Surroundings, *, deck: bool, code: bool, keep_ends: bool
+    ) -> None:
         self.column = column
         self.rows = column.rows
         self.n = column.n
         self.around = around
         self.deck = deck
         self.stranded = STRANDED_SLIDE if deck else STRANDED
+        if keep_ends:
+            self.stranded = STRANDED_APART
         # a deck's short end is its slide's (`TAIL_SLIDE`), but for a post with code (not a
         # diagram): the slides that kept its code whole at 10 px on a phone left sections'
         # ends for it

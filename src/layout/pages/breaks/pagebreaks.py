@@ -120,6 +120,7 @@ def paged(
     cover: bool = False,
     code: bool = False,
     air: float = 0.0,
+    keep_ends: bool = False,
 ) -> Paging:
     """`_paged` on cards `air` px shorter (the page number's air, `cardface.folio_air`)
     where they are more than one, unless the whole `height` does better (`_cost`): fewer
@@ -131,11 +132,12 @@ def paged(
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
     """
-    full = _paged(rows, height, squeeze, max_pages, cover, code)
+    options = (squeeze, max_pages, cover, code, keep_ends)
+    full = _paged(rows, height, *options)
     if air <= 0 or len(full.pages) < 2:
         return full  # a post on one card has no page number
     try:
-        airy = _paged(rows, height - air, squeeze, max_pages, cover, code)
+        airy = _paged(rows, height - air, *options)
     except TooManyPages:
         return full
     return full if _cost(full) < _cost(airy) else airy
@@ -152,6 +154,7 @@ def _paged(
     max_pages: int | None,
     cover: bool,
     code: bool,
+    keep_ends: bool,
 ) -> Paging:
     """The rows of each card, a table's header repeated over a card that continues it and
     a rule that falls on a break left out; with `squeeze` (0..1), a card's gaps shrink by
@@ -160,7 +163,8 @@ def _paged(
     (a deck of slides), a post's title with no lead may have the first card to itself,
     as a deck's title slide: its heading keeps with the whole post, not with the section
     under it; `code`: the post holds a code block (`slidetype.has_code`), whose deck keeps
-    a card's short end as a card's, not a slide's (`TAIL_SLIDE`).
+    a card's short end as a card's, not a slide's (`TAIL_SLIDE`); `keep_ends`: a section's
+    short end stranded atop the next costs more than a card (`breakprices.STRANDED_APART`).
 
     Raises:
         TooManyPages: When the best breaks still make more than `max_pages` cards.
@@ -168,7 +172,7 @@ def _paged(
     if not rows:
         return Paging([], [])
     column = Column(rows, height)
-    breaks = _Breaks(column, cover=cover, code=code)
+    breaks = _Breaks(column, cover=cover, code=code, keep_ends=keep_ends)
     ends = breaks.best_ends(0.0)
     broken = breaks.broken_at(ends, 0.0)
     squeezed = False
@@ -213,7 +217,9 @@ class _Breaks:
     """The breaks of the post's column and what each card between two of them costs: the
     cheapest set found by dynamic programming, and the rules each of its cards breaks."""
 
-    def __init__(self, column: Column, *, cover: bool = False, code: bool = False) -> None:
+    def __init__(
+        self, column: Column, *, cover: bool = False, code: bool = False, keep_ends: bool = False
+    ) -> None:
         self.column = column
         self.rows = column.rows
         self.n = column.n
@@ -222,7 +228,7 @@ class _Breaks:
         # a slide deck's title alone on the first card: its cover, no heading parted
         end = self.title_end
         self.cover_end = end if cover and end is not None and title_only(self.rows[:end]) else None
-        self.prices = BreakPrices(column, self.around, deck=cover, code=code)
+        self.prices = BreakPrices(column, self.around, deck=cover, code=code, keep_ends=keep_ends)
         # a card that ends before row `end` ends its section where that row opens one
         self.opens = [opens_section(row) for row in self.rows]
 
