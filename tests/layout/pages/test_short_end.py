@@ -44,9 +44,15 @@ def test_the_reading_notes_fill_their_last_card(
     assert min(cards) > 0.75
 
 
-def test_a_set_that_cannot_fill_its_last_card_keeps_its_type() -> None:
-    """The home workout in warm at 1080x1440 (99 | 52 %): a step larger either takes a
-    third card or moves its table to card 2 and leaves card 1 60 % full, a hole the
-    grown set may not open: the type stays the theme's."""
-    cards = fills("hard/17-home-workout.md", "warm", None, 1080, 1440)
-    assert len(cards) == 2 and cards[0] > 0.95
+@pytest.mark.parametrize("theme", ["warm", "dreamy", "minimalist"])
+@pytest.mark.parametrize("size", [(440, 586), (1080, 1440)])
+def test_the_workout_sets_its_masthead_over_a_card_of_its_own(
+    theme: str, size: tuple[int, int]
+) -> None:
+    """The home workout (99 | 52 %, tenth look, rated 3 at 1080x1440): a step larger moves
+    its table to card 2 and leaves card 1's title, lead and warm-up 60 % full, a hole the
+    grown set could not open; their masthead sets it 74 % full, as apple-notes' (75 | 100
+    %, rated 5), so the step is taken (`typesteps._least_hole`)."""
+    cards = fills("hard/17-home-workout.md", theme, None, *size)
+    assert len(cards) == 2
+    assert cards[0] > 0.7 and cards[1] > 0.95
