@@ -614,3 +614,18 @@ def test_a_wide_call_breaks_between_its_arguments_before_inside_one() -> None:
     assert (
         lines_of('asyncio.run(main(["https://example.com/page/%d"', 36)[0] == "asyncio.run(main(["
     )
+
+
+def test_a_whole_url_breaks_inside_before_a_closing_mark_opens_a_line() -> None:
+    """art-deco's FAQ at 440x586: "https://platform.openai.com/docs/overview ，其他…" — the
+    URL (held whole, as `units.keep_whole` holds it) filled its line, the space after it
+    hung, and the break fell before "，", which opened the next line. It breaks after one of
+    the URL's own marks instead, and the comma stays with "overview"."""
+    texts = list("https://a.com/docs/overview ，其他")
+    allowed = opportunities(texts, [False] * len(texts))
+    url = len("https://a.com/docs/overview")
+    allowed[: url - 1] = [NEVER] * (url - 1)  # a unit held whole
+    ranges = break_lines(texts, [1.0] * len(texts), allowed, url + 0.5)
+    got = ["".join(texts[r.start : r.end]) for r in ranges]
+    assert got == ["https://a.com/docs/", "overview ，其他"]
+    assert not any(line.startswith("，") for line in got)

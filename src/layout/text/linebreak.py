@@ -181,9 +181,18 @@ def _inside_word(
     least `INNER_KEEP` of the line, one between arguments or items first (`,`, `(`:
     `LIST_MARKS`), then any (`.`, `=`...), so `{error.response.` / `status_code}` rather
     than `status_co` / `de}`; after an underscore only where no other mark does; else
-    between two clusters, but never before a closing mark (`fetch(client` / `, url)`)."""
+    between two clusters, but never before a closing mark (`fetch(client` / `, url)`).
+    A word held whole (a URL) that fits its line but not with the space and closing mark
+    after it breaks after one of its own marks too: the break after the space opened the
+    next line with "，" (art-deco's "…/docs/overview" / "，其他长得像的…")."""
+    word = forced
+    end, width = forced
+    if texts[end - 1] in HANGING and _closes(texts[end]):
+        while end - 1 > start and texts[end - 1] in HANGING:
+            end -= 1  # the spaces hang: the word ends before them, as wide
+        word = (end, width)
     for marks in _MARK_TIERS:
-        found = _after_mark(texts, widths, start, forced, INNER_KEEP * max_width, marks)
+        found = _after_mark(texts, widths, start, word, INNER_KEEP * max_width, marks)
         if found is not None:
             return found
     end, width = forced
