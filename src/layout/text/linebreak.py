@@ -190,7 +190,8 @@ def _inside_word(
     if texts[end - 1] in HANGING and _closes(texts[end]):
         while end - 1 > start and texts[end - 1] in HANGING:
             end -= 1  # the spaces hang: the word ends before them, as wide
-        word = (end, width)
+        # a break inside the word: one at its end would open the next line with the spaces
+        word = (end - 1, width - widths[end - 1])
     for marks in _MARK_TIERS:
         found = _after_mark(texts, widths, start, word, INNER_KEEP * max_width, marks)
         if found is not None:
