@@ -247,3 +247,17 @@ def test_a_six_letter_word_is_never_hyphenated() -> None:
 
     assert points("people status ") == []
     assert points("understand ") != []
+
+
+def test_a_name_with_a_capital_inside_is_never_hyphenated() -> None:
+    """typewriter's subscription FAQ at 440x586 set "Chat- / GPT" in a menu path: a capital
+    inside a word makes it a name (ChatGPT, JavaScript, iPhone, NASA) that a hyphen
+    misspells. A capitalised word (Understanding) still takes the dictionary's points."""
+    from inkcard.layout.text.words import hyphen_points
+
+    def points(text: str) -> list[int]:
+        return hyphen_points(list(text), [False] * len(text))
+
+    for name in ("ChatGPT ", "JavaScript ", "iPhoneography ", "PROGRAMMING "):
+        assert points(name) == [], name
+    assert points("Understanding ") != []

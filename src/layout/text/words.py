@@ -365,8 +365,12 @@ def _is_letters(text: str) -> bool:
 
 
 def _plain_word(texts: list[str], start: int, end: int) -> bool:
-    """A whole word: long enough, and bounded by spaces or sentence punctuation."""
+    """A whole word: long enough, bounded by spaces or sentence punctuation, and in one
+    case after its first letter: a capital inside a word makes it a name (ChatGPT, iPhone,
+    JavaScript, NASA), which a hyphen would misspell ("Chat- / GPT" in typewriter's FAQ)."""
     if not MIN_WORD <= sum(len(t) for t in texts[start:end]) <= MAX_WORD:
+        return False
+    if not "".join(texts[start:end])[1:].islower():
         return False
     if start > 0 and texts[start - 1] not in _BEFORE_WORD:
         return False
