@@ -31,6 +31,11 @@ NAMED = {
         ("读Pride and Prejudice的", ["Pride and Prejudice"]),
         ("用Python写of的", []),  # a joiner at an end: not a name
         ("的Apple is great报道", []),  # a lower-case word that joins nothing: prose
+        # the writer's spaces between a name and its CJK text (art-deco's FAQ cover broke
+        # "ChatGPT / Plus")
+        ("新手开通 ChatGPT Plus 的 7 个问题", ["ChatGPT Plus"]),
+        ("不踩雷的 City Walk 路线", ["City Walk"]),
+        ("  How To Write Better Code", []),  # spaces, but no CJK past them
     ],
 )
 def test_latin_names(text: str, names: list[str]) -> None:

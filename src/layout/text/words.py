@@ -447,8 +447,8 @@ def latin_words(texts: list[str]) -> list[tuple[int, int]]:
 def _named(texts: list[str], start: int, end: int) -> bool:
     """Whether the words in [start, end) are a name: each capitalised (or a number) but for
     small joining words inside it (of, and, da), one at least starting with a capital,
-    short all told, with CJK text right before or right
-    after them and nothing Latin on either side."""
+    short all told, with CJK text right before or right after them (or one space away)
+    and nothing Latin on either side."""
     name = "".join(texts[start:end])
     words = name.split(" ")
     # iPhone, 15, Pro are capitalised, "asyncio" is not; "3 15" (numbers alone) is no name
@@ -459,6 +459,18 @@ def _named(texts: list[str], start: int, end: int) -> bool:
         return False
     if not any(w[:1].isupper() for w in words):
         return False
-    before = texts[start - 1][-1:] if start else ""
-    after = texts[end][:1] if end < len(texts) else ""
+    # one space between a name and its CJK text is the writer's spacing ("开通 ChatGPT Plus
+    # 的": art-deco's cover broke "ChatGPT / Plus"), read past as if it were not there
+    before = _beside(texts, start - 1, -1)
+    after = _beside(texts, end, 1)
     return bool(CJK_TEXT.match(before) or CJK_TEXT.match(after)) and before != " " != after
+
+
+def _beside(texts: list[str], at: int, step: int) -> str:
+    """The character at cluster `at` (its last, or with `step` 1 its first), past one space
+    towards `step`; "" off the text."""
+    if 0 <= at < len(texts) and texts[at] == " " and 0 <= at + step < len(texts):
+        at += step
+    if not 0 <= at < len(texts):
+        return ""
+    return texts[at][-1:] if step < 0 else texts[at][:1]
