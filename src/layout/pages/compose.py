@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Literal, get_args
 
 from ..base.boxes import Fit, Group, Page, Rect, Row
@@ -117,10 +118,11 @@ def compose(
         slide = is_slide(card.width, card.height, zoom)
         variants = {True: styles, False: smaller_slide_styles(own) if slide else own}
 
-        def lay_out(trial: Trial) -> list[Page]:
+        def lay_out(trial: Trial, on: Card = card) -> list[Page]:
             # a second share's parts are laid out at the legible zoom's width, slide type
+            # (the same rows whatever `on`'s page breaker keeps: `keep_ends` only breaks)
             shared = premade if trial == (legible, True, 0.0) else None
-            laid = _laid_out_at(card, trial[0])
+            laid = _laid_out_at(on, trial[0])
             return _compose(
                 doc, with_code(variants[trial[1]], trial[2]), fonts, images, laid, shared
             )
@@ -141,15 +143,8 @@ def compose(
             )
         if slide and not has_code(doc):
             ends_kept = replace(card, keep_ends=True)
-
-            def keeping_ends(trial: Trial) -> list[Page]:
-                laid = _laid_out_at(ends_kept, trial[0])
-                return _compose(
-                    doc, with_code(variants[trial[1]], trial[2]), fonts, images, laid, None
-                )
-
             kept, (zoom, larger, code) = kept_ends(
-                keeping_ends, tries, (pages, (zoom, larger, code))
+                partial(lay_out, on=ends_kept), tries, (pages, (zoom, larger, code))
             )
             if kept is not pages:  # laid out anew below as it was chosen
                 pages, card = kept, ends_kept
