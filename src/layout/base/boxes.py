@@ -350,6 +350,7 @@ class Fit:
     closes: bool = False  # the last of two or more cards autoSplit cut the post into
     plate: bool = False  # a later card holding one panel alone, set in its middle (a plate)
     statement: bool = False  # a later slide of one short section whole, set in its middle
+    continued: bool = False  # a later slide of one panel alone under its section's heading again
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,6 +48,7 @@ from .language import chrome_for
 from .marks.aigclabel import with_label_room
 from .quality import is_slide
 from .setting import centring, short
+from .setting.continued import continuations
 from .setting.covered import cover_of, masthead_of, masthead_wanted, statements
 from .setting.spread import ruled_pitch, spread_slides
 from .setting.verse import composed_verse
@@ -327,8 +328,14 @@ def _compose(
     if masthead and composes and not slide and cover is None:
         cover = masthead_of(doc, flow, box, pages, placements[0])
     placements[0] = cover or placements[0]
+    # a deck's lone panel before its last slide goes on under its section's heading, any
+    # other is set larger (a plate: a deck's close, a card's panel)
+    continued = continuations(doc, flow, box, pages, placements) if fixed and slide else {}
     plates = statements(doc, flow, box, pages, placements, slide) if composes else {}
-    placements = [plates.get(n, placement) for n, placement in enumerate(placements)]
+    plates = {n: plate for n, plate in plates.items() if n not in continued}
+    placements = [
+        continued.get(n) or plates.get(n, placement) for n, placement in enumerate(placements)
+    ]
     cues = continuation_cues(placements, styles["code_block"].color, box.y)
     heights = short.part_heights(placements, box) if card.split == "hrSplit" else None
     # a deck's later slides of one whole section each, one of them short, are statements
@@ -346,6 +353,7 @@ def _compose(
         # a later card of figures alone, or of one whole block under half full, reads as a
         # plate: set in its middle, not hung at the top
         lone = n - 1 in plates or centring.lone_block(pages, n - 1, set_as / box.height)
+        lone = lone and n - 1 not in continued
         plate = fixed and ((n > 1 and centring.figures_alone(pages[n - 1])) or lone)
         # a last card under half full that opens a block of its own is the post's close
         last_card = fixed and n == len(pages)
@@ -360,7 +368,7 @@ def _compose(
         section_end = n < len(pages) and bool(pages[n]) and opens_section(pages[n][0])
         fit = Fit(room, top - box.y, last=last, hidden=hidden[n - 1], broken=ends)
         fit = replace(fit, section_end=section_end, title=title, cover=title and cover is not None)
-        fit = replace(fit, plate=fixed and lone, statement=section)
+        fit = replace(fit, plate=fixed and lone, statement=section, continued=n - 1 in continued)
         fit = replace(fit, first=n == 1 and not last)
         before = pages[n - 2][-1] if n > 1 and pages[n - 2] else None
         stranded = (

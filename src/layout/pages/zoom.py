@@ -164,8 +164,15 @@ def plates(pages: list[Page]) -> int:
     middle, `centring.lone_block`), each a card left half empty that the fault counts leave
     out (`_sparse`: the git post's warning is a plate at every zoom): skincare's tip alone
     on art-deco's second slide at 31 % (the title and lead before it, 60 %) tied with the set 4 %
-    smaller that holds all three on one slide, and won, the larger zoom."""
-    return sum(page.fit is not None and page.fit.plate for page in pages[1:-1])
+    smaller that holds all three on one slide, and won, the larger zoom. A slide that goes on
+    under its section's heading again (`Fit.continued`) holds one panel alone as well."""
+    return sum(_lone(page) for page in pages[1:-1])
+
+
+def _lone(page: Page) -> bool:
+    """Whether a card holds one panel alone: set as a plate, or under its section's
+    heading again (`Fit.continued`)."""
+    return page.fit is not None and (page.fit.plate or page.fit.continued)
 
 
 def set_faults(pages: list[Page], measures: list[Quality | None] | None = None) -> tuple[int, int]:
@@ -210,10 +217,11 @@ def _sparse(page: Page, quality: Quality | None, under: float = 0.0) -> bool:
     """A card before the last (its `measure`: `quality`) left under `SPARSE` full (or
     `under`), not set in its middle, or set so only as a statement (`Fit.statement`: a
     slide of one short section, composed; the ladder still weighs what it leaves empty,
-    else 109 of 810 decks took a larger zoom and a slide or two more)."""
+    else 109 of 810 decks took a larger zoom and a slide or two more). A panel gone on under
+    its section's heading (`Fit.continued`) is weighed as the plate it was (`plates`)."""
     if quality is None or page.fit is None:
         return False
-    composed = page.fit.offset > 0 and not page.fit.statement
+    composed = (page.fit.offset > 0 and not page.fit.statement) or page.fit.continued
     return not composed and quality.fill < (under or SPARSE)
 
 
