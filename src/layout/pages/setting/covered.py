@@ -118,7 +118,9 @@ def plate_of(
     measure is twice a card's, of `short.SLIDE_COVER_STEPS`) that fills the card at most
     `short.FULL`: the git post's warning alone on a slide, 39 % full at the body's
     size, read as a slide left empty (sixth look, 30 slide sets); set larger, as a
-    statement. None where the rows are no such panel, or no step fits."""
+    statement (a deck's slide before the last now goes on under its section's title
+    instead, `continued`: set larger, it read as cut off). None where the rows are no
+    such panel, or no step fits."""
     kind = rows[0].source[0] if rows and rows[0].source else None
     blocks = flow.blocks_of.get(kind) if kind is not None else None
     if kind is None or blocks is None or kind[0] not in centring.EMPHASIS:
