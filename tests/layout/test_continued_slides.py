@@ -12,6 +12,8 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Page
+from inkcard.layout.pages.setting.continued import _section_heading
+from inkcard.layout.parse.doc import Doc, Heading, Paragraph, Text
 
 CASES = Path(__file__).resolve().parents[1] / "cases"
 GIT = (CASES / "hard" / "14-git-cheatsheet.md").read_text("utf-8")
@@ -111,3 +113,14 @@ def test_a_portrait_or_square_card_is_not_continued(size: tuple[int, int]) -> No
     options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
     pages = layout.layout_pages(GIT, themes.load("warm"), layout.FontBook.load(), options)
     assert not any(page.fit is not None and page.fit.continued for page in pages)
+
+
+def test_a_panel_under_the_posts_title_alone_is_not_continued() -> None:
+    """The post's title is no section's heading: a panel whose only heading before it is
+    the title keeps its plate; a first section's heading (a post without a title) is."""
+    heading = Heading(2, (Text("Setup"),))
+    title = Heading(1, (Text("Title"),))
+    quote = Paragraph((Text("x"),))
+    assert _section_heading(Doc((title, quote, quote)), 2) is None
+    assert _section_heading(Doc((heading, quote, quote)), 2) == heading
+    assert _section_heading(Doc((title, heading, quote)), 2) == heading

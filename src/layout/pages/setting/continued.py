@@ -87,11 +87,12 @@ def _heading_lines(rows: Sequence[Row]) -> int:
 
 def _section_heading(doc: Doc, start: int) -> Heading | None:
     """The heading of the section the top-level block `start` of `doc` is in: the last
-    heading before it, unless that is the post's title (its first block)."""
-    for index in range(start - 1, 0, -1):
+    heading before it, unless that is the post's title (its first block, a level-1
+    heading)."""
+    for index in range(start - 1, -1, -1):
         block = doc.blocks[index]
         if isinstance(block, Heading):
-            return block
+            return None if index == 0 and block.level == 1 else block
     return None
 
 
