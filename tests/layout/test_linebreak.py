@@ -20,6 +20,7 @@ from inkcard.layout.text.linebreak import (
     avoid_lone_last,
     break_lines,
 )
+from inkcard.layout.text.lines.pretty import even_lines
 from inkcard.layout.text.opportunities import (
     ALLOWED,
     HYPHEN,
@@ -29,7 +30,6 @@ from inkcard.layout.text.opportunities import (
     classify,
     opportunities,
 )
-from inkcard.layout.text.pretty import even_lines
 
 HANGING = (" ", "\t", "\u3000", "\n")  # hang past the line end; not counted in its width
 CLOSING_CJK = "，。！？；：）」』】》、"

@@ -16,8 +16,8 @@ from inkcard import layout
 from inkcard.layout.base.boxes import Page
 from inkcard.layout.style.theme import decode_theme
 from inkcard.layout.text.linebreak import break_lines
+from inkcard.layout.text.lines.pretty import is_runt, pretty_lines
 from inkcard.layout.text.opportunities import opportunities
-from inkcard.layout.text.pretty import is_runt, pretty_lines
 from inkcard.layout.text.units import keep_whole
 
 

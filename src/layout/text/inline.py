@@ -27,8 +27,9 @@ from .heading.lead import lead_lines
 from .linebox import Metrics, TextLine
 from .linebreak import Edges, LineRange, avoid_lone_last, break_lines
 from .lineitems import line_items
+from .lines.pretty import even_lines, pretty_lines
+from .lines.wholewords import whole_words
 from .opportunities import ALLOWED, HANGING, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN, Brk, classify
-from .pretty import even_lines, pretty_lines
 from .shape import shape
 
 # Justification: a Latin word space stretches at most this much (em), so Latin in a
@@ -98,6 +99,8 @@ def layout_text(
     edges = _edges(clusters, allowed)
     fill = balance_lines if heading else lead_lines if phrases else break_lines
     ranges = fill(texts, widths, allowed, width, edges)
+    if prose and not (heading or phrases) and align != "justify":
+        ranges = whole_words(texts, widths, allowed, ranges, width, edges)
     if prose and not heading:  # headings are balanced, code keeps its greedy lines
         ranges = pretty_lines(
             texts, widths, allowed, ranges, width, edges, ragged=align != "justify"

@@ -238,6 +238,24 @@ def _closes(text: str) -> bool:
     return classify(text) in _CLOSERS
 
 
+def refilled(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    edges: list[Edges],
+    start: int,
+    end: int,
+    width: float,
+) -> list[LineRange]:
+    """Clusters [start, end) filled greedily at `width`."""
+    lines: list[LineRange] = []
+    while start < end:
+        line = fit_line(texts, widths, allowed, edges, start, width)
+        lines.append(line)
+        start = line.end
+    return lines
+
+
 def avoid_lone_last(
     texts: list[str],
     widths: list[float],

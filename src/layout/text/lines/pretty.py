@@ -35,9 +35,9 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
-from .linebreak import Edges, LineRange, fit_line, measured, paragraphs
-from .opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
-from .words import inside_phrases, inside_words, is_japanese, is_japanese_letter
+from ..linebreak import Edges, LineRange, fit_line, measured, paragraphs, refilled
+from ..opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
+from ..words import inside_phrases, inside_words, is_japanese, is_japanese_letter
 
 # A Latin last word shorter than this is a runt: "start." alone under a slide's three-line
 # paragraph, "skipped." under a card's; a word of nine letters or more ("nightstand.")
@@ -205,7 +205,7 @@ def _filled(
 ) -> list[LineRange] | None:
     """The clusters of `tail` filled greedily at `width`; None unless they take exactly
     as many lines."""
-    lines = _refilled(texts, widths, allowed, edges, tail[0].start, tail[-1].end, width)
+    lines = refilled(texts, widths, allowed, edges, tail[0].start, tail[-1].end, width)
     return lines if len(lines) == len(tail) else None
 
 
@@ -325,8 +325,8 @@ def _eased(
             # made it wider than a longer one (hypothesis: an IndexError past the text)
             return None
         taken = _taking(widths, edges, part[1], first.end)
-        refilled = _refilled(texts, widths, allowed, edges, first.end, part[-1].end, max_width)
-        for trial in ([first, taken, *part[2:]], [first, *refilled]):
+        again = refilled(texts, widths, allowed, edges, first.end, part[-1].end, max_width)
+        for trial in ([first, taken, *part[2:]], [first, *again]):
             fewer = len(trial) == len(part) and _loose_count(trial, looseness) < loose
             fits = trial[1].width <= max_width + 1e-6
             if fewer and fits and _as_good(trial, part, texts, allowed):
@@ -355,8 +355,8 @@ def _pulled(
         rest = [line for line in part[1:] if line.end > end]
         if rest:
             rest[0] = _taking(widths, edges, rest[0], end)
-        refilled = _refilled(texts, widths, allowed, edges, end, part[-1].end, max_width)
-        for trial in ([first, *rest], [first, *refilled]):
+        again = refilled(texts, widths, allowed, edges, end, part[-1].end, max_width)
+        for trial in ([first, *rest], [first, *again]):
             fewer = len(trial) <= len(part) and _loose_count(trial, looseness) < loose
             if fewer and _as_good(trial, part, texts, allowed):
                 return trial
@@ -390,24 +390,6 @@ def _as_good(
     return _hyphens(trial, texts, allowed) <= _hyphens(part, texts, allowed) and _inside(
         trial, allowed
     ) <= _inside(part, allowed)
-
-
-def _refilled(
-    texts: list[str],
-    widths: list[float],
-    allowed: list[int],
-    edges: list[Edges],
-    start: int,
-    end: int,
-    width: float,
-) -> list[LineRange]:
-    """Clusters [start, end) filled greedily at `width`."""
-    lines: list[LineRange] = []
-    while start < end:
-        line = fit_line(texts, widths, allowed, edges, start, width)
-        lines.append(line)
-        start = line.end
-    return lines
 
 
 def _loose_count(lines: list[LineRange], looseness: Callable[[LineRange], float]) -> int:

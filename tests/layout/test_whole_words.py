@@ -1,0 +1,83 @@
+"""Ragged CJK prose ends a line between words, not inside one, where moving the word down
+costs a character or two and no line (`text.wholewords`): "先写下自己的估 / 计" in a
+highlight, "讲逻 / 辑", "推上 / 去", "入 / れます" (eleventh look, 14 of 30 theme-modes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from inkcard import layout, themes
+from inkcard.layout.text.linebreak import NO_EDGES, break_lines
+from inkcard.layout.text.lines.wholewords import WORD_MOVE, whole_words
+from inkcard.layout.text.opportunities import opportunities
+from tests.layout.test_punctuation import lay
+
+HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
+
+
+def unit_lines(text: str, max_width: float) -> list[str]:
+    """`text` broken greedily then kept in whole words, every character one unit wide."""
+    texts = list(text)
+    widths = [1.0] * len(texts)
+    allowed = opportunities(texts, [False] * len(texts))
+    edges = [NO_EDGES] * len(texts)
+    lines = break_lines(texts, widths, allowed, max_width, edges)
+    lines = whole_words(texts, widths, allowed, lines, max_width, edges)
+    return ["".join(texts[r.start : r.end]) for r in lines]
+
+
+def test_a_word_broken_at_a_line_end_goes_down_whole() -> None:
+    """Greedy ends the first line on 估 (对策：先写下自己的估 / 计，…): it ends before 估计."""
+    assert unit_lines("对策：先写下自己的估计，再去看别人的数字。", 10) == [
+        "对策：先写下自己的",
+        "估计，再去看别人的",
+        "数字。",
+    ]
+
+
+def test_no_line_is_added_to_keep_a_word() -> None:
+    """Where the word's first character would push the lines after over, the break stays."""
+    assert unit_lines("我们先写下自己的估计再去看别人的数字", 9) == [
+        "我们先写下自己的估",
+        "计再去看别人的数字",
+    ]
+
+
+def test_a_long_word_broken_far_in_stays_broken() -> None:
+    """A break more than `WORD_MOVE` characters into a word stays where greedy put it:
+    中华人民共和国 broken five characters in."""
+    assert WORD_MOVE < 5
+    assert unit_lines("他说中华人民共和国成立了很多年了", 7)[0] == "他说中华人民共"
+
+
+def _first_lines(post: str, theme: str, size: tuple[int, int] = (440, 586)) -> list[str]:
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
+    text = (HARD / post).read_text("utf-8")
+    pages = layout.layout_pages(text, themes.load(theme), layout.FontBook.load(), options)
+    return [line for page in pages for line in page.alt_text().splitlines()]
+
+
+@pytest.mark.parametrize("theme", ["warm", "notebook", "pop-art"])
+def test_the_reading_notes_keep_their_estimate_whole(theme: str) -> None:
+    """ "先写下自己的估计" (a highlight) broke 估 / 计 in warm, notebook and pop-art."""
+    lines = _first_lines("13-reading-notes.md", theme)
+    assert not any(line.endswith("估") for line in lines)
+    assert any("估计" in line for line in lines)
+
+
+def test_a_japanese_verb_stays_with_its_ending() -> None:
+    """minimalist's Kyoto post broke "入 / れます。"."""
+    lines = _first_lines("18-cafe-kyoto.md", "minimalist")
+    assert not any(line.startswith("れます") for line in lines)
+
+
+def test_justified_text_keeps_its_breaks(fonts: layout.FontBook) -> None:
+    """A justified paragraph's lines end where its justification weighs them
+    (`pretty.even_lines`: a line ended early would be spread); ragged, 对策 goes down whole."""
+    text = "砍价时先报价的一方往往占优势。对策：先写下自己的估计，再去看别人的数字。"
+    ragged = [line.text for line in lay(text, fonts, 16)]
+    justified = [line.text for line in lay(text, fonts, 16, align="justify")]
+    assert ragged[0].endswith("优势。") and ragged[1].startswith("对策")
+    assert justified[0].endswith("对")
