@@ -18,6 +18,7 @@ from inkcard.layout.pages.breaks.breakrules import (
     CODE_NOTE_PARTED,
     RULES,
     SHORT_LIST_SPLIT,
+    SHORT_LIST_WRAPPED,
     TABLE_HEADER_ALONE,
     TABLE_NOTE_PARTED,
 )
@@ -501,6 +502,25 @@ def test_a_short_list_takes_a_card_more_rather_than_split(
     assert texts(pages[holding])[0] == "每天的任务清单"
     assert len(pages) == cards
     assert all(not page.fit or not page.fit.broken for page in pages)
+
+
+@pytest.mark.parametrize("mode", ["blue-mode", "mint-mode"])
+def test_a_short_list_a_narrow_column_wrapped_stays_whole(fonts, mode: str) -> None:
+    """coil-notebook's four morning steps at 500x500, the last wrapped to a second line (five
+    lines: over `SHORT_LIST_LINES`), split 2 | 2 over cards 1 and 2 (eleventh look, rated 3
+    in the four modes) where the other themes' four one-line steps stayed whole: four items
+    in at most `SHORT_LIST_WRAPPED` lines read as one short list too."""
+    options = layout.RenderOptions(width=500, height=500, split="autoSplit", mode=mode)
+    post = (EXAM.parent / "12-skincare-routine.md").read_text("utf-8")
+    pages = layout.layout_pages(post, themes.load("coil-notebook"), fonts, options)
+    rows = [p.row.source for page in pages for p in page.rows]
+    first = next(source[0] for source in rows if source[0][0] == "ListBlock")
+    steps = [
+        len({p.row.source[:2] for p in page.rows if p.row.source[0] == first}) for page in pages
+    ]
+    assert sorted(steps)[-1] == 4 and sum(steps) == 4, steps
+    assert texts(pages[steps.index(4)])[0] == "早上（约 5 分钟）"
+    assert SHORT_LIST_WRAPPED >= 5
 
 
 def test_a_short_list_no_card_holds_is_split_and_named() -> None:

@@ -42,6 +42,11 @@ PULL_QUOTE_ROWS = 6
 # A list of at most this many lines (a checklist of four one-line items) reads as one: split
 # 2 | 2 its second half opens a card with no heading (`breakprices.SHORT_LIST_PARTED`).
 SHORT_LIST_LINES = 4
+# ... and so does a list of at most `SHORT_LIST_LINES` items whose lines a narrow column
+# wrapped to at most this many: coil-notebook's four morning steps at 500x500, the last
+# wrapped to a second line, split 2 | 2 over two cards (eleventh look, rated 3 in the four
+# modes) where the other themes' four one-line steps stayed whole.
+SHORT_LIST_WRAPPED = 6
 # Parallel items written as paragraphs with bold run-in heads (the exam plan's "**阅读（40
 # 分）**：…", "**作文（30 分）**：…", "**新题型和翻译（20 分）**：…": three of two or three
 # lines) read as one list up to this many lines: parted 1 | 2 or 2 | 1, both cards read
@@ -216,12 +221,24 @@ def pull_quotes(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
 
 def short_lists(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
     """Each break inside an outermost list of at most `SHORT_LIST_LINES` lines of text (a
-    line of tiles holds one per tile) → its rows [first, end)."""
+    line of tiles holds one per tile), or of as many items in at most `SHORT_LIST_WRAPPED`
+    lines → its rows [first, end)."""
     return {
         at: (first, end)
         for at, (first, end) in list_runs(rows).items()
-        if sum(row.text.count("\n") + 1 for row in rows[first:end]) <= SHORT_LIST_LINES
+        if _is_short_list(rows[first:end])
     }
+
+
+def _is_short_list(rows: Sequence[Row]) -> bool:
+    """Whether a list's `rows` read as one short list (`short_lists`)."""
+    lines = sum(row.text.count("\n") + 1 for row in rows)
+    if lines <= SHORT_LIST_LINES:
+        return True
+    if any("\n" in row.text for row in rows):  # tiles: a line per tile, counted as items
+        return False
+    items = len({row.source[:2] for row in rows})  # an item's wrapped lines share its source
+    return items <= SHORT_LIST_LINES and lines <= SHORT_LIST_WRAPPED
 
 
 def parallel_items(rows: Sequence[Row]) -> dict[int, tuple[int, int]]:
