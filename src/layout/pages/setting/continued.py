@@ -22,6 +22,7 @@ from ...flow.flow import MdxFlow
 from ...parse.doc import Doc, Heading, Text, nodes
 from ...text.words import has_han, is_japanese
 from . import centring
+from .covered import emphasis_panel, laid_afresh
 
 # The mark after a continued section's title, by the title's language: clreq's 续 and
 # Japanese 続き in full-width brackets, a Latin title's "(cont.)".
@@ -50,34 +51,18 @@ def continued_of(doc: Doc, flow: MdxFlow, box: Rect, rows: Sequence[Row]) -> Pla
     under the heading of the section they end, its title followed by the continued mark;
     None where the panel is of no such kind, follows no section's heading (a post's
     title is none) or no longer fits the slide."""
-    kind = rows[0].source[0] if rows and rows[0].source else None
-    blocks = flow.blocks_of.get(kind) if kind is not None else None
-    if kind is None or blocks is None or kind[0] not in centring.EMPHASIS:
+    found = emphasis_panel(doc, flow, rows)
+    heading = _section_heading(doc, found[0]) if found is not None else None
+    if found is None or heading is None:
         return None
-    heading = _section_heading(doc, blocks[0])
-    if heading is None:
-        return None
-    panel = doc.blocks[blocks[0] : blocks[1]]
+    panel = found[1]
     marked = Heading(heading.level, (*heading.inlines, Text(_mark(heading))))
-    laid = _laid(flow, box, Doc((marked, *panel)))
-    plain = _laid(flow, box, Doc((heading, *panel)))
+    laid = laid_afresh(flow, flow.styles, Doc((marked, *panel)), box)
+    plain = laid_afresh(flow, flow.styles, Doc((heading, *panel)), box)
     if _heading_lines(laid) > _heading_lines(plain):  # the mark would wrap the title
         laid = plain
     placement = place(laid, limit=box.height)
     return placement if placement.height <= box.height else None
-
-
-def _laid(flow: MdxFlow, box: Rect, blocks: Doc) -> list[Row]:
-    """`blocks` laid out in `box` in `flow`'s styles, by a flow of their own (the post's
-    flow keeps its ids and its count of the rows it made)."""
-    fresh = MdxFlow(
-        flow.styles,
-        flow.fonts,
-        flow.images,
-        max_row_height=box.height,
-        card_width=flow.card_width,
-    )
-    return fresh.doc(blocks, x=box.x, width=box.width)
 
 
 def _heading_lines(rows: Sequence[Row]) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ...base.boxes import Page, Rect, Row
 from ...base.placing import Placement, place
 from ...flow.flow import MdxFlow
-from ...parse.doc import Doc, Heading
+from ...parse.doc import Block, Doc, Heading
 from ...style.resolver import Styles
 from ..breaks.breakrules import title_end
 from . import centring, short
@@ -121,11 +121,10 @@ def plate_of(
     statement (a deck's slide before the last now goes on under its section's title
     instead, `continued`: set larger, it read as cut off). None where the rows are no
     such panel, or no step fits."""
-    kind = rows[0].source[0] if rows and rows[0].source else None
-    blocks = flow.blocks_of.get(kind) if kind is not None else None
-    if kind is None or blocks is None or kind[0] not in centring.EMPHASIS:
+    found = emphasis_panel(doc, flow, rows)
+    if found is None:
         return None
-    panel = Doc(doc.blocks[blocks[0] : blocks[1]])
+    panel = Doc(found[1])
     for step in short.SLIDE_COVER_STEPS if slide else short.COVER_STEPS:
         laid = _display_rows(flow, short.larger_type(flow.styles, step), panel, box)
         placement = place(laid, limit=box.height)
@@ -154,18 +153,39 @@ def statements(
     return larger
 
 
-def _display_rows(flow: MdxFlow, styles: Styles, blocks: Doc, box: Rect) -> list[Row]:
-    """`blocks` laid out in `box` as `flow` lays them out but in `styles`, as display
-    type (a lead's lines broken between phrases, `MdxFlow.display`)."""
-    larger = MdxFlow(
+def emphasis_panel(
+    doc: Doc, flow: MdxFlow, rows: Sequence[Row]
+) -> tuple[int, tuple[Block, ...]] | None:
+    """The top-level blocks of `doc` a card's `rows` come from, with the first one's index,
+    where they are one panel of text (a kind of `centring.EMPHASIS`, laid out by `flow`);
+    None where they are not."""
+    kind = rows[0].source[0] if rows and rows[0].source else None
+    blocks = flow.blocks_of.get(kind) if kind is not None else None
+    if kind is None or blocks is None or kind[0] not in centring.EMPHASIS:
+        return None
+    return blocks[0], doc.blocks[blocks[0] : blocks[1]]
+
+
+def laid_afresh(
+    flow: MdxFlow, styles: Styles, blocks: Doc, box: Rect, *, display: bool = False
+) -> list[Row]:
+    """`blocks` laid out in `box` as `flow` lays them out but in `styles`, by a flow of
+    their own (the post's flow keeps its ids and its count of the rows it made); with
+    `display`, as display type (a lead's lines broken between phrases, `MdxFlow.display`)."""
+    fresh = MdxFlow(
         styles,
         flow.fonts,
         flow.images,
         max_row_height=box.height,
         card_width=flow.card_width,
-        display=True,
+        display=display,
     )
-    return larger.doc(blocks, x=box.x, width=box.width)
+    return fresh.doc(blocks, x=box.x, width=box.width)
+
+
+def _display_rows(flow: MdxFlow, styles: Styles, blocks: Doc, box: Rect) -> list[Row]:
+    """`blocks` laid out in `box` in `styles` as display type (`laid_afresh`)."""
+    return laid_afresh(flow, styles, blocks, box, display=True)
 
 
 def _words(rows: Sequence[Row]) -> str:
