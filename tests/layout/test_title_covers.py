@@ -266,20 +266,82 @@ def test_a_covers_lead_leaves_no_stub_last_line(
 
 
 @pytest.mark.parametrize("name", ["minimal", "coil-notebook", "brandC", "watercolor"])
-def test_a_covers_lead_ends_its_lines_at_sentence_ends_and_keeps_a_count_with_its_noun(
+def test_a_long_english_lead_is_set_as_a_paragraph_keeping_its_words(
     fonts: layout.FontBook, name: str
 ) -> None:
-    """Of a lead's even sets, the one whose lines end where its sentences do ("…full of
-    half-finished apps. / Twelve weeks later…"), a comma costing a little more than a full
-    stop (`heading.lead.MID_SENTENCE`); and no line ends on a count before the word it
-    counts ("I ran 10 / kilometres": `opportunities.hold_small_words`)."""
+    """The running post's lead broken between phrases took seven lines ("…and a phone /
+    full of half-finished apps. / Twelve weeks later I ran / …"): a poem, not a lead
+    (`lead.LEAD_LINES`). It is set as a paragraph, but as display type still: no line
+    ends on a count before the word it counts ("I ran 10 / kilometres":
+    `opportunities.hold_small_words`), on "a", nor after the hyphen of "half-finished"."""
     first = layout.layout_pages(RUNNING, themes.load(name), fonts, PORTRAIT)[0]
     assert first.fit is not None and first.fit.cover
-    lines = [placed.row.text.strip() for placed in first.rows]
-    assert "kilometres" not in " ".join(lines) or not any(
-        line.split(" ")[-1].isdigit() for line in lines
-    ), lines
-    assert any(line.endswith("half-finished apps.") for line in lines), lines
+    lines = [p.row.text.strip() for p in first.rows if p.row.source[0][0] == "Paragraph"]
+    assert "Twelve weeks later I ran" not in lines, lines
+    assert not any(line.split(" ")[-1] in ("a", "10") for line in lines), lines
+    assert not any(line.endswith("-") for line in lines), lines
+
+
+@pytest.mark.parametrize(
+    ("post", "size"),
+    [
+        ("14-git-cheatsheet.md", (440, 586)),
+        ("14-git-cheatsheet.md", (500, 500)),
+        ("15-english-focus.md", (500, 500)),
+    ],
+)
+@pytest.mark.parametrize("name", ["apple-notes", "brandA", "brandC", "coil-notebook", "nature"])
+def test_a_lead_broken_early_between_phrases_is_set_as_a_filled_paragraph(
+    fonts: layout.FontBook, post: str, size: tuple[int, int], name: str
+) -> None:
+    """A title card's lead broken between phrases left 写代码三年，git 命令我最常搜的 / 就是这几
+    条。收藏起来，下次手滑不慌。 (the git post's masthead, 14 theme-modes of the eleventh
+    look: its first line 80 % of the measure under a full one) and set the English habits'
+    lead as six lines of a poem (65-75 %): a line that ends at no pause shorter than the
+    line under it reads as broken early (`lead.reads_as_display`). Such a lead is set as a
+    paragraph, its lines before the last that end at no pause filling 85 % of the measure
+    on average."""
+    from inkcard.layout.pages.setting.short import _edges
+
+    text = (CASES / "hard" / post).read_text("utf-8")
+    options = layout.RenderOptions(width=size[0], height=size[1], split="autoSplit")
+    theme = themes.load(name)
+    first = layout.layout_pages(text, theme, fonts, options)[0]
+    measure_width = content_box(resolve(theme, None), *size).width
+    paragraphs = [p.row for p in first.rows if p.row.source[0][0] == "Paragraph"]
+    lead = [row for row in paragraphs if row.source[0] == paragraphs[0].source[0]]
+    spans = [right - left for left, right in (_edges(row.items) for row in lead)]
+    unpaused = [span for row, span in zip(lead[:-1], spans, strict=False) if _unpaused(row.text)]
+    assert len(lead) >= 2, [row.text for row in lead]
+    fill = sum(unpaused) / len(unpaused) / measure_width if unpaused else 1.0
+    assert fill >= 0.85, (round(fill, 2), [row.text for row in lead])
+
+
+def _unpaused(text: str) -> bool:
+    """Whether a line ends at no pause (`linebreak.PAUSES`) nor a sentence's end."""
+    from inkcard.layout.text.heading.lead import SENTENCE_ENDS
+    from inkcard.layout.text.linebreak import PAUSES
+
+    return text.strip()[-1:] not in PAUSES | SENTENCE_ENDS
+
+
+@pytest.mark.parametrize("name", ["apple-notes", "brandA", "brandC", "coil-notebook", "nature"])
+@pytest.mark.parametrize("width", [440, 1080])
+def test_a_leads_phrases_that_end_at_pauses_stay_display(
+    fonts: layout.FontBook, name: str, width: int
+) -> None:
+    """The reading notes' lead, five lines of phrases each ending at a pause (丹尼尔·卡尼曼把
+    人的思考分成两套系统： / 系统 1 快、自动、凭直觉； / …), reads as display type and keeps its
+    lines (apple-notes, brandA); brandC's and coil-notebook's, whose first line ended 把人的
+    short of a full one, are set as prose: no line of the lead ends there."""
+    size = layout.RenderOptions(width=width, height=width * 4 // 3, split="autoSplit")
+    text = (CASES / "hard" / "13-reading-notes.md").read_text("utf-8")
+    first = layout.layout_pages(text, themes.load(name), fonts, size)[0]
+    paragraphs = [p.row for p in first.rows if p.row.source[0][0] == "Paragraph"]
+    lines = [row.text.strip() for row in paragraphs if row.source[0] == paragraphs[0].source[0]]
+    assert lines and not any(line.endswith("把人的") for line in lines), lines
+    if name in ("apple-notes", "brandA"):
+        assert "系统 1 快、自动、凭直觉；" in lines, lines
 
 
 @pytest.mark.parametrize("name", ["warm", "brandC", "dreamy", "pop-art"])

@@ -26,6 +26,7 @@ from .opportunities import (
     SHORT_CODE,
     glue_emoji,
     hold_short_runs,
+    hold_small_words,
     keep_short_spans,
     keep_units,
     opportunities,
@@ -49,11 +50,13 @@ def line_breaks(
     prose: bool,
     heading: bool,
     code: bool = False,
+    lead: bool = False,
 ) -> list[int]:
     """The break opportunity after each cluster (`opportunities`' kinds) for lines no wider
     than `width`: units held whole in `prose` and a `heading`, a heading's emoji kept with
-    its word and its wrapping lines broken between phrases, `prose` hyphenated; `code`
-    keeps its tokens whole (`whole_tokens`)."""
+    its word and its wrapping lines broken between phrases, `prose` hyphenated unless a
+    `lead` set as prose (its bold terms, small words and hyphened words held, as in display
+    type); `code` keeps its tokens whole (`whole_tokens`)."""
     allowed = _allowed(clusters, keep)
     if code:
         return whole_tokens(texts, allowed)
@@ -63,6 +66,9 @@ def line_breaks(
         allowed = glue_emoji(texts, _bold_terms(clusters, allowed, DISPLAY_TERM, han=False))
         if sum(widths) > width:  # it wraps: between phrases, else between words
             allowed = heading_breaks(texts, widths, allowed, width, line_edges(clusters))
+    elif lead:  # display type still: no line ends on "a" or a count, none inside a word
+        terms = _bold_terms(clusters, allowed, DISPLAY_TERM, han=False)
+        allowed = hold_small_words(texts, _whole_compounds(texts, terms))
     elif prose:
         allowed = _hyphenated(clusters, _bold_terms(clusters, allowed), width)
     return allowed
@@ -116,6 +122,16 @@ def _bold_terms(
         if bold[start] and 2 <= end - start <= most:
             out[start : end - 1] = [NEVER if k == ALLOWED else k for k in out[start : end - 1]]
         start = end
+    return out
+
+
+def _whole_compounds(texts: list[str], allowed: list[int]) -> list[int]:
+    """`allowed` with no break after a hyphen between two letters: a lead set as prose broke
+    "half- / finished apps." as though hyphenated."""
+    out = list(allowed)
+    for i in range(1, len(texts) - 1):
+        if texts[i] in "-\u2010" and texts[i - 1][-1:].isalpha() and texts[i + 1][:1].isalpha():
+            out[i] = NEVER if out[i] == ALLOWED else out[i]
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import regex
 
@@ -23,7 +24,7 @@ from .breakpoints import line_breaks, line_edges
 from .clusters import Cluster, trimmed
 from .glyphs import hyphen_after
 from .heading.balance import balance_lines
-from .heading.lead import lead_lines
+from .heading.lead import lead_lines, reads_as_display
 from .linebox import Metrics, TextLine
 from .linebreak import Edges, LineRange, avoid_lone_last, break_lines
 from .lineitems import line_items
@@ -76,7 +77,8 @@ def layout_text(
     Only `prose` is hyphenated (never a code block, nor a `heading`, whose lines are
     balanced instead and keep an emoji with its word; a word wider than the line is still
     broken between letters); `phrases` (display prose: a cover's lead) breaks only where a
-    heading does, its lines filled evenly (`heading.lead`); `code` (a source line) breaks only at
+    heading does, its lines filled evenly (`heading.lead`), unless it reads as a paragraph
+    (`lead.reads_as_display`), then as prose, unhyphenated; `code` (a source line) breaks only at
     spaces where it can (`breakpoints.line_breaks`). `broken` hears how many lines there
     are before any is positioned (a caller may refuse text too long for its cards)."""
     clusters = _fit_formulas(shape(spans, fonts), width)
@@ -86,19 +88,18 @@ def layout_text(
         align = "left"  # a narrow measure of Latin justified opens rivers: set it ragged
     texts = [c.text for c in clusters]
     widths = [c.width for c in clusters]
-    allowed = line_breaks(
-        clusters,
-        texts,
-        widths,
-        width,
-        keep=keep,
-        prose=prose,
-        heading=heading or phrases,
-        code=code,
-    )
+    breaks = partial(line_breaks, clusters, texts, widths, width, keep=keep, code=code)
+    allowed = breaks(prose=prose, heading=heading or phrases)
     edges = _edges(clusters, allowed)
-    fill = balance_lines if heading else lead_lines if phrases else break_lines
-    ranges = fill(texts, widths, allowed, width, edges)
+    if phrases:
+        ranges = lead_lines(texts, widths, allowed, width, edges)
+        if not reads_as_display(texts, allowed, ranges, width):
+            phrases = False  # a paragraph after all: set as prose, in whole words
+            allowed = breaks(prose=prose, heading=False, lead=True)
+            edges = _edges(clusters, allowed)
+    if not phrases:
+        fill = balance_lines if heading else break_lines
+        ranges = fill(texts, widths, allowed, width, edges)
     if prose and not (heading or phrases) and align != "justify":
         ranges = whole_words(texts, widths, allowed, ranges, width, edges)
     if prose and not heading:  # headings are balanced, code keeps its greedy lines

@@ -8,16 +8,22 @@ instead as the set of as many lines as greedy filling gives whose lines before i
 leave the least squared room (Knuth and Plass's total fit, without their stretch: the
 lines are ragged), so the room spreads over the lines: 系统 1 快、自动、凭直觉；/ 系统 2 慢、
 费力、讲逻辑。. Not balanced: a lead of four or five lines balanced read as a block of even
-stubs; the last line keeps what is left, unless a stub (`SHORT_LAST`). Pure, no fonts. May
-import: `layout.text` (`linebreak`, `opportunities`).
+stubs; the last line keeps what is left, unless a stub (`SHORT_LAST`). A lead reads as
+display type only while its lines fill the measure as display does (`reads_as_display`:
+in Chinese and Japanese, no line that ends between phrases shorter than the next; in
+English, a few lines only); else it is a paragraph, which `inline.layout_text` sets
+as prose.
+Pure, no fonts. May import: `layout.text` (`linebreak`, `opportunities`, `words`).
 """
 
 from __future__ import annotations
 
 import bisect
+from itertools import pairwise
 
 from ..linebreak import (
     NO_EDGES,
+    OPENING,
     PAUSES,
     Edges,
     LineRange,
@@ -27,6 +33,7 @@ from ..linebreak import (
     paragraphs,
 )
 from ..opportunities import ALLOWED
+from ..words import is_japanese_letter
 
 # A line that ends between two phrases rather than at a pause (`linebreak.PAUSES`) costs as
 # much as one that leaves this share of the line empty: without it the least room broke
@@ -42,6 +49,22 @@ SENTENCE_ENDS = frozenset("。！？!?.…")
 # and the English habits' "… a few small, / boring systems." on their covers (tenth look,
 # 500x500, "never leave a single-phrase last line"), where the line before had room to give.
 SHORT_LAST = 0.33
+# A Chinese or Japanese lead with a line that ends between phrases, at no pause, shorter by
+# more than this share of the measure than the line under it reads as a paragraph broken
+# early, not as display type: 写代码三年，git 命令我最常搜的 / 就是这几条。收藏起来，下次手
+# 滑不慌。 (80 % over 95 %: the git post's masthead in 14 theme-modes of the eleventh look),
+# 丹尼尔·卡尼曼把人的 / 思考分成两套系统：… (50 % over 97 %). CJK lines fill to the measure, so
+# one left short shows; lines of phrases that end at pauses, or shorten as they go, read as
+# display (关键是真题 + 作文模板 / 两条线同时推进。).
+LEAD_SLACK = 0.05
+# An English lead is ragged anyway, and set between phrases over more lines than this it
+# reads as a poem, not a lead: "For two years I started every day / by checking email in
+# bed. By 9 a.m. / my attention was already spent / …", six lines (the English habits at
+# 500x500 in apple-notes, coil-notebook and typewriter, eleventh look: "a needlessly narrow
+# ragged column"). A magazine sets such a standfirst as a paragraph; the recipe's five
+# lines of phrases on darktech's cover ("A soup for the evenings when / there is no time to
+# cook: / …") keep them.
+LEAD_LINES = 5
 
 
 def lead_lines(
@@ -63,6 +86,43 @@ def lead_lines(
             part = _evened(texts, widths, allowed, edge, part, max_width) or part
         out.extend(part)
     return out
+
+
+def reads_as_display(
+    texts: list[str], allowed: list[int], lines: list[LineRange], max_width: float
+) -> bool:
+    """Whether a lead's display `lines` (`lead_lines`) read as display type: an English
+    lead's at most `LEAD_LINES`; of a Chinese or Japanese lead's, none before a paragraph's
+    last ending at no pause (`linebreak.PAUSES`) shorter than the line under it by
+    `LEAD_SLACK` of `max_width`."""
+    if _mostly_latin(texts):
+        return len(lines) <= LEAD_LINES
+    return not any(
+        line.width + LEAD_SLACK * max_width < after.width and not _ends_at_pause(texts, line)
+        for part in paragraphs(lines, allowed)
+        for line, after in pairwise(part)
+    )
+
+
+def _mostly_latin(texts: list[str]) -> bool:
+    """Whether Latin letters outnumber CJK ones in a lead's text."""
+    latin = cjk = 0
+    for text in texts:
+        for char in text:
+            if char.isascii():
+                latin += char.isalpha()
+            elif is_japanese_letter(char):
+                cjk += 1
+    return latin > cjk
+
+
+def _ends_at_pause(texts: list[str], line: LineRange) -> bool:
+    """Whether `line` ends on a pause or a sentence's end, the spaces it ends with aside, or
+    before an opening quote or bracket (…古人说 / “一日色变，…”)."""
+    last = content_end(texts, line.start, line.end) - 1
+    end = texts[last][-1:] if last >= line.start else ""
+    after = texts[line.end][:1] if line.end < len(texts) else ""
+    return end in PAUSES or end in SENTENCE_ENDS or after in OPENING
 
 
 def _evened(
