@@ -235,6 +235,17 @@ def test_cjk_italic_oblique_and_none(fonts) -> None:
     assert {italic for *_, italic in looks(latin)} == {True}
 
 
+def test_italic_japanese_stays_upright_in_its_own_face(fonts) -> None:
+    """Kai for italics is a Chinese convention (clreq); Japanese has none, and the Kai
+    face's kana read as another hand, wide-set (the Kyoto post's quote, eleventh look). A
+    paragraph with kana sets its italic upright in its usual face, as `cjk_italic` "none"
+    does (its Latin too: slanted beside upright kana it read as a fault)."""
+    clusters = shape([Span("小銭を用意 ok", italic())], fonts)
+    assert {(c.face.key, c.style.italic) for c in clusters} == {(CJK, False)}
+    chinese = shape([Span("零钱 ok", italic())], fonts)
+    assert {c.face.key for c in chinese if c.text in "零钱"} == {KAI}
+
+
 def test_upright_text_never_switches(fonts) -> None:
     [cluster] = shaped("中", fonts)
     assert (cluster.face.key, cluster.style.italic) == (CJK, False)

@@ -9,7 +9,10 @@ face is shaped into clusters by glyphs.py, where font units become px.
 Chinese has no italics. In an italic span, CJK text follows the span's `cjk_italic`:
 "kai" (the default, the clreq convention) sets it upright in the book's Kai face, "none"
 sets it upright in its usual face, "oblique" slants it like Latin. Latin text in the same
-span stays slanted. Upright CJK clusters carry the span's style with `italic` off, so the
+span stays slanted. Kai is a Chinese convention: Japanese (a paragraph with kana) has
+none, and its kana in the Kai face read as another hand, wide-set (the Kyoto post's quote
+in coil-notebook and cyberpunk, eleventh look), so an italic Japanese span is set as
+"none" sets it. Upright CJK clusters carry the span's style with `italic` off, so the
 painter draws them without skew. A paragraph with kana in it is shaped as Japanese, so
 the Pan-CJK faces' `locl` gives Japanese glyph forms (直, 骨, 角 …).
 
@@ -220,7 +223,8 @@ def _shape_span(span: Span, text: str, fonts: FontBook, context: Context) -> lis
     """`span`'s clusters; `text` is its text as drawn (`cased`)."""
     style = span.style
     chain = fonts.chain(style.family, style.bold)
-    faces = Faces(chain, fonts.cjk_face(style.family, style.bold), _kai(fonts, style))
+    kai = _kai(fonts, style) if context.language != JAPANESE else None
+    faces = Faces(chain, fonts.cjk_face(style.family, style.bold), kai)
     out: list[Cluster] = []
     for segment in segments(text, style, faces, context):
         face, look, graphemes, width = segment
