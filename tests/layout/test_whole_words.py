@@ -73,6 +73,16 @@ def test_a_japanese_verb_stays_with_its_ending() -> None:
     assert not any(line.startswith("れます") for line in lines)
 
 
+@pytest.mark.parametrize("theme", ["apple-notes", "brandA", "nature"])
+def test_a_runt_is_mended_without_parting_a_word(theme: str) -> None:
+    """The Kyoto post's …学生や先生が静かに本を読んでいます。パンのセットは 600 円か / ら。 ended
+    on a runt; the widest set that mended it broke …先生が静か / に本を…, where a set a little
+    narrower parts no phrase (`pretty._Parted`: 静か/に in six theme-modes, eleventh look)."""
+    lines = _first_lines("18-cafe-kyoto.md", theme)
+    assert not any(line.startswith("に本を") for line in lines), lines
+    assert any("静かに" in line for line in lines), lines
+
+
 def test_justified_text_keeps_its_breaks(fonts: layout.FontBook) -> None:
     """A justified paragraph's lines end where its justification weighs them
     (`pretty.even_lines`: a line ended early would be spread); ragged, 对策 goes down whole."""
