@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from inkcard import layout, themes
+from inkcard.layout.base.boxes import GlyphRun
 from inkcard.layout.parse.codelines import LONGEST, places, wrap
 
 ASYNCIO = """\
@@ -104,3 +105,41 @@ def test_the_asyncio_lines_wrap_where_a_reader_parts_them(
     # every wrap a whole source line's, in order
     joined = "".join(rows).replace(" ", "")
     assert "asyncio.create_task(fetch(client,url))forurlinurls]" in joined
+
+
+GIT_AMEND = '# Git\n\n```bash\ngit commit --amend -m "fix: 修正登录页的跳转"\n```\n'
+
+
+@pytest.mark.parametrize("theme", ["brandC", "notebook", "coil-notebook"])
+def test_a_code_line_that_nearly_fits_is_set_smaller_not_wrapped(theme: str) -> None:
+    """A one-line command a few per cent wider than its panel wrapped under a » mark
+    "although it nearly fits" (the git post at 440x586, eleventh look): a block at most
+    `CODE_TIGHTEN` wider is set that much smaller, each source line one row; a block far
+    wider wraps at the theme's size."""
+    from inkcard.layout.blocks.panels import CODE_TIGHTEN
+    from inkcard.layout.style import resolve
+
+    fonts, theme_file = layout.FontBook.load(), themes.load(theme)
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit")
+    size = resolve(theme_file, None)["code_block"].size
+
+    def code_runs(post: str) -> list[tuple[str, float]]:
+        [page] = layout.layout_pages(post, theme_file, fonts, options)
+        rows = [p.row for p in page.rows if p.row.source[-1][0] == "CodeBlock"]
+        return [(row.text, max(i.size for i in _glyph_runs(row.items))) for row in rows]
+
+    [(text, drawn)] = code_runs(GIT_AMEND)
+    assert "»" not in text and size / (1 + CODE_TIGHTEN) <= drawn < size, (text, drawn, size)
+    longer = GIT_AMEND.replace("跳转", "跳转和注册页的表单校验")
+    wrapped = code_runs(longer)
+    assert len(wrapped) == 2 and {drawn for _, drawn in wrapped} == {size}, wrapped
+
+
+def _glyph_runs(items: tuple[object, ...]) -> list[GlyphRun]:
+    runs: list[GlyphRun] = []
+    for item in items:
+        if isinstance(item, GlyphRun):
+            runs.append(item)
+        elif isinstance(inner := getattr(item, "items", None), tuple):
+            runs.extend(_glyph_runs(inner))
+    return runs

@@ -28,11 +28,10 @@ from dataclasses import replace
 from ..base.boxes import Group, Row
 from ..diagrams.fit import draw_in_parts, draw_to_fit
 from ..diagrams.labels import LabelSetter
-from ..diagrams.marks import LABEL_SIZE, SHRUNK_LABEL, Drawing, Label, fit_scale
+from ..diagrams.marks import LABEL_SIZE, Drawing, Label, fit_scale
 from ..diagrams.mermaidkinds import Sequence, parse_diagram
 from ..diagrams.sequences.seqsteps import layout_steps
 from ..errors import DiagramError
-from ..limits import DEFAULT_WIDTH
 from ..parse.doc import CodeBlock, Text
 from .diagramcuts import (
     BAND_SLACK,
@@ -48,11 +47,11 @@ from .diagramcuts import (
 from .diagramink import painted
 from .figures import (
     FIGURE_FLOOR,
-    LEGIBLE_LABEL,
     figure_ceiling,
     figure_floor,
+    in_a_slide,
     label_floor,
-    on_a_slide,
+    shrunk_label,
 )
 from .panels import code
 from .parts import Ctx, Layouter, Part
@@ -79,7 +78,7 @@ def diagram(flow: Layouter, block: CodeBlock, ctx: Ctx, reserve: float = 0.0) ->
     if limit and reserve:
         limit = limit - reserve - style.margin_top if reserve < limit / 2 else limit
     try:
-        slide = _on_a_slide(flow, ctx)
+        slide = in_a_slide(flow, ctx)
         drawing = draw_to_fit(flow.diagrams, block.code, setter.measure, ctx.width, limit, slide)
     except DiagramError as error:
         return _fallback(flow, block, ctx, str(error))
@@ -232,33 +231,20 @@ def _figure(
     x = ctx.x + (ctx.width - drawing.width * scale) / 2
     group = Group(items, dx=x, scale=scale, labels=True)
     smallest = _smallest_label(drawing)
+    # a drawing grown past its own size shrinks back no further than its labels allow: at
+    # its own size the git graph's 12-px labels read 8.8 px on a phone from a square card
+    floor = shrunk_label(flow, ctx)
+    least = max(label_floor(smallest, floor), floor / smallest)
     return Row(
         height=drawing.height * scale,
         items=(group,),
         frames=ctx.frames,
         text=drawing.text,
         note=drawing.note,
-        min_scale=figure_floor(ctx, scale, label_floor(smallest, _shrunk_label(flow, ctx))),
+        min_scale=figure_floor(ctx, scale, least),
         max_scale=figure_ceiling(ctx, drawing.width * scale, smallest * scale, body),
         figure=True,
     )
-
-
-def _shrunk_label(flow: Layouter, ctx: Ctx) -> float:
-    """The least px a diagram shrunk to end a card keeps its smallest label at: a card's
-    `SHRUNK_LABEL` (9 px on the phone), more on a card whose virtual width is wider than
-    the default's, which a phone shows smaller (a 500x500 card: 12.2, where 11 read 7.9 px
-    in 17 sets); a slide's `LEGIBLE_LABEL` (its virtual px are drawn zoomed, and at 11
-    pop-art's mixed post left its title alone on a slide over the pie on the next)."""
-    if _on_a_slide(flow, ctx):
-        return LEGIBLE_LABEL
-    return SHRUNK_LABEL * max(1.0, flow.card_width / DEFAULT_WIDTH)
-
-
-def _on_a_slide(flow: Layouter, ctx: Ctx) -> bool:
-    """Whether the card's text box is a slide's (`figures.on_a_slide`)."""
-    full = flow.max_row_height
-    return bool(full and on_a_slide(ctx.width, full))
 
 
 def _smallest_label(drawing: Drawing) -> float:

@@ -8,6 +8,7 @@ goes on under its own indent behind a wrap mark.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from itertools import pairwise
 
@@ -20,7 +21,7 @@ from ..style.spanstyle import Span, SpanStyle
 from ..text.inline import layout_text
 from ..text.linebox import Metrics, TextLine
 from ..text.shape import shape
-from .figures import label_floor
+from .figures import in_a_slide, label_floor, shrunk_label
 from .parts import (
     Ctx,
     Layouter,
@@ -58,7 +59,8 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
     style = flow.styles["code_block"]
     frame = new_frame(flow, "code_block", ctx)
     inner = inset(ctx, style, frame)
-    style, note = _columns_kept(flow, block, style, inner.width)
+    least = math.inf if in_a_slide(flow, ctx) else shrunk_label(flow, ctx)
+    style, note = _columns_kept(flow, block, style, inner.width, least)
     metrics = flow.metrics(style)
     rows: list[Row] = []
     line_ends: set[int] = set()  # the last row of each source line (it may wrap)
@@ -96,18 +98,33 @@ COLUMNS_SMALLER = "a text block set smaller to keep its columns"
 COLUMNS_WRAPPED = "a text block's columns wrapped: too wide to keep"
 
 
+# A code block whose widest line runs past its panel by at most this share is set that much
+# smaller rather than wrapped: a one-line command broken under a » mark "although it nearly
+# fits" (the git post's `git commit --amend -m "…"` in brandC, notebook and coil-notebook at
+# 440x586, eleventh look). Code wider still wraps at the theme's size, and so does code a
+# phone would show too small set smaller (`figures.shrunk_label`: 9 px on a phone), and a
+# slide's: its wide measure seldom wraps a line, and its deck is paged by zoom, where a
+# block a few per cent smaller turned the tips post's three slides into five, its closing
+# quote alone on the last (test_table_beside_note).
+CODE_TIGHTEN = 0.1
+
+
 def _columns_kept(
-    flow: Layouter, block: CodeBlock, style: Style, width: float
+    flow: Layouter, block: CodeBlock, style: Style, width: float, least: float
 ) -> tuple[Style, str]:
     """The code style a block is set in, and the note its first row carries: smaller for a
-    column-set plain-text block wider than `width`, while that keeps it legible."""
-    if not _in_columns(block):
-        return style, ""
+    column-set plain-text block wider than `width`, while that keeps it legible, and for
+    any block at most `CODE_TIGHTEN` wider, its type no smaller than `least` px (what a
+    phone shows legibly: `figures.shrunk_label`)."""
     look = flow.looks.code(style, style.color)
-    widest = max(advance(flow, line, look) for line in block.code.split("\n"))
+    widest = max(advance(flow, line.rstrip(), look) for line in block.code.split("\n"))
     if widest <= width:
         return style, ""
     scale = width / widest
+    if scale >= 1 / (1 + CODE_TIGHTEN) and style.size * scale >= least:
+        return replace(style, size=style.size * scale), ""
+    if not _in_columns(block):
+        return style, ""
     if scale < label_floor(style.size):
         return style, COLUMNS_WRAPPED
     return replace(style, size=style.size * scale), COLUMNS_SMALLER
