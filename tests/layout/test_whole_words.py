@@ -73,6 +73,22 @@ def test_a_japanese_verb_stays_with_its_ending() -> None:
     assert not any(line.startswith("れます") for line in lines)
 
 
+@pytest.mark.parametrize("theme", ["japanese-magazine", "fairytale", "nature", "coil-notebook"])
+@pytest.mark.parametrize("size", [(440, 586), (500, 500)])
+def test_no_japanese_line_opens_on_a_words_last_kana_and_its_mark(
+    theme: str, size: tuple[int, int]
+) -> None:
+    """ "…静かに本を読んでいま / す。パンの…" (11 Kyoto sets at 500x500), "…場合があるの / で、
+    小銭を…": a Japanese phrase is longer than `WORD_MOVE`, and its last kana and mark
+    opened the next line. Such a break takes the phrase down whole from up to
+    `TAIL_MOVE` characters back, where the lines after it take no more lines (in
+    cyberpunk, art-deco and pop-art at 440 px "…8 時台な / ら、…" stays: the line under it
+    is full)."""
+    lines = _first_lines("18-cafe-kyoto.md", theme, size)
+    tails = [line for line in lines if line[:1] in "すでら" and line[1:2] in "、。"]
+    assert not tails, lines
+
+
 @pytest.mark.parametrize("theme", ["apple-notes", "brandA", "nature"])
 def test_a_runt_is_mended_without_parting_a_word(theme: str) -> None:
     """The Kyoto post's …学生や先生が静かに本を読んでいます。パンのセットは 600 円か / ら。 ended

@@ -8,10 +8,11 @@ In ragged text a designer ends the line a character or two earlier, before the w
 line's end moves in by that much, which ragged lines show anyway. So each line of a
 paragraph but its last that greedy filling ended inside a word (the segmenter's for
 Chinese, BudouX's phrase for Japanese: "入 / れます") ends at the word's start instead,
-where that start is at most `WORD_MOVE` characters back, a line may end there, and the
-paragraph's lines after it, filled again, are no more. Justified text is left as it is
-(a line ended early would be spread: `pretty.even_lines` weighs those), and so are
-headings and leads (broken between phrases already) and code. Pure, no fonts.
+where that start is at most `WORD_MOVE` characters back (`TAIL_MOVE` where the next line
+would open on the word's last letter and its mark: "読んでいま / す。"), a line may end
+there, and the paragraph's lines after it, filled again, are no more. Justified text is
+left as it is (a line ended early would be spread: `pretty.even_lines` weighs those), and
+so are headings and leads (broken between phrases already) and code. Pure, no fonts.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from ..words import inside_phrases, inside_words, is_japanese, is_japanese_lette
 # three-character word broken after its first or second ("估 / 计", "推上 / 去"); a longer
 # word broken further in stays broken rather than leave a line that much short.
 WORD_MOVE = 2
+# ... but a line that would open on a word's last letter and its mark ("読んでいま / す。",
+# "場合があるの / で、": a Japanese phrase is longer than a Chinese word, 11 Kyoto sets at
+# 500x500) takes the whole word down from up to this many characters back.
+TAIL_MOVE = 6
+_TAIL_MARKS = frozenset("、。，！？；：")
 
 
 def whole_words(
@@ -60,7 +66,8 @@ def _kept(
         at = part[k].end
         if _between_letters(texts, at):
             words = words or _Words(texts, part[0].start, part[-1].end)
-            start = words.start_before(at, part[k].start, allowed)
+            most = TAIL_MOVE if _opens_on_a_tail(texts, at) else WORD_MOVE
+            start = words.start_before(at, part[k].start, allowed, most)
             if start is not None:
                 span = (part[k].start, start, part[-1].end)
                 moved = _refilled(texts, widths, allowed, edges, span, max_width)
@@ -68,6 +75,12 @@ def _kept(
                     part = part[:k] + moved
         k += 1
     return part
+
+
+def _opens_on_a_tail(texts: list[str], at: int) -> bool:
+    """Whether the line that would open at cluster `at` opens on a word's last letter and
+    the mark after it ("す。", "で、")."""
+    return at + 1 < len(texts) and texts[at + 1][:1] in _TAIL_MARKS
 
 
 def _between_letters(texts: list[str], at: int) -> bool:
@@ -81,7 +94,10 @@ class _Words:
 
     def __init__(self, texts: list[str], first: int, end: int) -> None:
         text = "".join(texts[first:end])
-        self.inside = inside_phrases(text) if is_japanese(text) else inside_words(text)
+        inside = inside_phrases(text) if is_japanese(text) else inside_words(text)
+        # BudouX opens a phrase on the space before it (" 8 時台なら、"): after the space is
+        # between words too
+        self.inside = {at for at in inside if not text[at - 1].isspace()}
         self.first = first
         self.offsets = [0, *accumulate(len(t) for t in texts[first:end])]
 
@@ -89,14 +105,14 @@ class _Words:
         """Whether the break before cluster `at` falls between two words."""
         return self.offsets[at - self.first] not in self.inside
 
-    def start_before(self, at: int, floor: int, allowed: list[int]) -> int | None:
+    def start_before(self, at: int, floor: int, allowed: list[int], most: int) -> int | None:
         """Where a line that would end before cluster `at` ends instead to keep the word it
-        breaks whole: the nearest break before it, at most `WORD_MOVE` clusters back and
-        after the line's start (`floor`), that falls between words and where a line may
-        end; None where the break is between words already or no such break is near."""
+        breaks whole: the nearest break before it, at most `most` clusters back and after
+        the line's start (`floor`), that falls between words and where a line may end;
+        None where the break is between words already or no such break is near."""
         if self.between(at):
             return None
-        for start in range(at - 1, max(floor, at - WORD_MOVE - 1), -1):
+        for start in range(at - 1, max(floor, at - most - 1), -1):
             if self.between(start):
                 return start if allowed[start - 1] == ALLOWED else None
         return None
