@@ -55,7 +55,7 @@ def line_breaks(
     """The break opportunity after each cluster (`opportunities`' kinds) for lines no wider
     than `width`: units held whole in `prose` and a `heading`, a heading's emoji kept with
     its word and its wrapping lines broken between phrases, `prose` hyphenated unless a
-    `lead` set as prose (its bold terms, small words and hyphened words held, as in display
+    `lead` set as prose (its bold terms, counts and hyphened words held, as in display
     type); `code` keeps its tokens whole (`whole_tokens`)."""
     allowed = _allowed(clusters, keep)
     if code:
@@ -66,9 +66,9 @@ def line_breaks(
         allowed = glue_emoji(texts, _bold_terms(clusters, allowed, DISPLAY_TERM, han=False))
         if sum(widths) > width:  # it wraps: between phrases, else between words
             allowed = heading_breaks(texts, widths, allowed, width, line_edges(clusters))
-    elif lead:  # display type still: no line ends on "a" or a count, none inside a word
+    elif lead:  # display type still: no line ends on a count, none inside a word
         terms = _bold_terms(clusters, allowed, DISPLAY_TERM, han=False)
-        allowed = hold_small_words(texts, _whole_compounds(texts, terms))
+        allowed = hold_small_words(texts, _whole_compounds(texts, terms), small=False)
     elif prose:
         allowed = _hyphenated(clusters, _bold_terms(clusters, allowed), width)
     return allowed

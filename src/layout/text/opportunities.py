@@ -437,11 +437,13 @@ def _count(word: str) -> bool:
     return word.isascii() and word.isdigit() and len(word) <= 3
 
 
-def hold_small_words(texts: list[str], allowed: list[int]) -> list[int]:
+def hold_small_words(texts: list[str], allowed: list[int], *, small: bool = True) -> list[int]:
     """`allowed` (a heading's) with no line ending on a small English word: "1.《纳瓦尔宝典》The
     / Almanack…" leaves the article without its noun, as "… of / Naval" does a preposition;
     nor on a count before the word it counts ("I ran 10 / kilometres" on a cover's lead).
-    The word after it stays whole too ("of a / cross-region", not "of a cross- / region")."""
+    The word after it stays whole too ("of a / cross-region", not "of a cross- / region").
+    Without `small` (a lead set as prose), counts only: prose ends a line on "by" as it
+    fills ("…started every day / by checking…" read as broken early, twelfth look)."""
     kept = list(allowed)
     words = latin_words(texts)
     for k, (start, stop) in enumerate(words):
@@ -451,7 +453,7 @@ def hold_small_words(texts: list[str], allowed: list[int]) -> list[int]:
         word = "".join(texts[start:stop])
         a_word_next = following is not None and following[0] == stop + 1
         counted = _count(word) and a_word_next and texts[stop + 1].isalpha()
-        if word.lower() in SMALL_WORDS or counted:
+        if (small and word.lower() in SMALL_WORDS) or counted:
             kept[stop] = NEVER
             if following is not None and following[0] == stop + 1:
                 inside = slice(following[0], following[1] - 1)
