@@ -1,6 +1,6 @@
 """A plain-text block set in columns (an ASCII board, a box-drawn tree) keeps its lines
 whole: set smaller to fit its panel while its text stays legible, else wrapped and reported
-(`blocks.panels._columns_kept`, `pages.quality.PENALTY_COLUMNS`)."""
+(`blocks.panels._code_style`, `pages.quality.PENALTY_COLUMNS`)."""
 
 from __future__ import annotations
 

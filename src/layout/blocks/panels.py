@@ -60,7 +60,7 @@ def code(flow: Layouter, block: CodeBlock, ctx: Ctx) -> Part:
     frame = new_frame(flow, "code_block", ctx)
     inner = inset(ctx, style, frame)
     least = math.inf if in_a_slide(flow, ctx) else shrunk_label(flow, ctx)
-    style, note = _columns_kept(flow, block, style, inner.width, least)
+    style, note = _code_style(flow, block, style, inner.width, least)
     metrics = flow.metrics(style)
     rows: list[Row] = []
     line_ends: set[int] = set()  # the last row of each source line (it may wrap)
@@ -109,7 +109,7 @@ COLUMNS_WRAPPED = "a text block's columns wrapped: too wide to keep"
 CODE_TIGHTEN = 0.1
 
 
-def _columns_kept(
+def _code_style(
     flow: Layouter, block: CodeBlock, style: Style, width: float, least: float
 ) -> tuple[Style, str]:
     """The code style a block is set in, and the note its first row carries: smaller for a

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from ..linebreak import Edges, LineRange, fit_line, measured, paragraphs, refilled
 from ..opportunities import ALLOWED, HYPHEN, MANDATORY, NEVER, SOFT_HYPHEN
 from ..words import inside_phrases, inside_words, is_japanese, is_japanese_letter
+from .wholewords import Words, between_letters
 
 # A Latin last word shorter than this is a runt: "start." alone under a slide's three-line
 # paragraph, "skipped." under a card's; a word of nine letters or more ("nightstand.")
@@ -209,32 +210,26 @@ _UNWEIGHED = 1 << 30
 
 class _Parted:
     """Counts the lines of a paragraph's set (of `part`'s clusters) that open inside a
-    Chinese word or a Japanese phrase (`_parts_a_word`'s); the words read on the first
+    Chinese word or a Japanese phrase (`wholewords.Words`); the words read on the first
     line that opens between two CJK letters."""
 
     def __init__(self, texts: list[str], part: list[LineRange]) -> None:
         self.texts, self.first, self.end = texts, part[0].start, part[-1].end
-        self.inside: set[int] | None = None
+        self.words: Words | None = None
 
     def count(self, lines: list[LineRange]) -> int:
-        texts = self.texts
         return sum(
             1
             for line in lines
             if line.start > self.first
-            and is_japanese_letter(texts[line.start - 1][-1:])
-            and is_japanese_letter(texts[line.start][:1])
-            and self._offset(line.start) in self._inside()
+            and between_letters(self.texts, line.start)
+            and not self._words().between(line.start)
         )
 
-    def _offset(self, at: int) -> int:
-        return sum(len(t) for t in self.texts[self.first : at])
-
-    def _inside(self) -> set[int]:
-        if self.inside is None:
-            text = "".join(self.texts[self.first : self.end])
-            self.inside = inside_phrases(text) if is_japanese(text) else inside_words(text)
-        return self.inside
+    def _words(self) -> Words:
+        if self.words is None:
+            self.words = Words(self.texts, self.first, self.end)
+        return self.words
 
 
 def _filled(

@@ -60,12 +60,12 @@ def _kept(
 ) -> list[LineRange]:
     """One paragraph's lines, each break inside a word moved back to its start where the
     paragraph keeps its number of lines; the words read once, on its first such break."""
-    words: _Words | None = None
+    words: Words | None = None
     k = 0
     while k < len(part) - 1:
         at = part[k].end
-        if _between_letters(texts, at):
-            words = words or _Words(texts, part[0].start, part[-1].end)
+        if between_letters(texts, at):
+            words = words or Words(texts, part[0].start, part[-1].end)
             most = TAIL_MOVE if _opens_on_a_tail(texts, at) else WORD_MOVE
             start = words.start_before(at, part[k].start, allowed, most)
             if start is not None:
@@ -83,14 +83,15 @@ def _opens_on_a_tail(texts: list[str], at: int) -> bool:
     return at + 1 < len(texts) and texts[at + 1][:1] in _TAIL_MARKS
 
 
-def _between_letters(texts: list[str], at: int) -> bool:
+def between_letters(texts: list[str], at: int) -> bool:
     """Whether the break before cluster `at` falls between two CJK letters."""
     return is_japanese_letter(texts[at - 1][-1:]) and is_japanese_letter(texts[at][:1])
 
 
-class _Words:
+class Words:
     """A paragraph's (clusters [first, end)) words: the offsets inside one (a Japanese
-    phrase), and each cluster's offset in its text."""
+    phrase), and each cluster's offset in its text (`pretty` counts a set's parted words
+    with it too)."""
 
     def __init__(self, texts: list[str], first: int, end: int) -> None:
         text = "".join(texts[first:end])
