@@ -10,7 +10,7 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.text.linebreak import NO_EDGES, break_lines
-from inkcard.layout.text.lines.wholewords import WORD_MOVE, whole_words
+from inkcard.layout.text.lines.wholewords import PHRASE_MOVE, WORD_MOVE, whole_words
 from inkcard.layout.text.opportunities import opportunities
 from tests.layout.test_punctuation import lay
 
@@ -87,6 +87,48 @@ def test_no_japanese_line_opens_on_a_words_last_kana_and_its_mark(
     lines = _first_lines("18-cafe-kyoto.md", theme, size)
     tails = [line for line in lines if line[:1] in "すでら" and line[1:2] in "、。"]
     assert not tails, lines
+
+
+def test_a_japanese_phrase_goes_down_whole_from_further_back() -> None:
+    """ "教室の雰囲気 / がそのまま…": greedy broke the phrase 雰囲気が three characters in,
+    more than a Chinese word's `WORD_MOVE`; a Japanese line gives its last phrase to the
+    next from up to `PHRASE_MOVE` characters back."""
+    assert WORD_MOVE < 3 <= PHRASE_MOVE
+    text = "元小学校の建物を使ったカフェ。教室の雰囲気がそのまま残っています。"
+    assert unit_lines(text, 21) == [
+        "元小学校の建物を使ったカフェ。教室の",
+        "雰囲気がそのまま残っています。",
+    ]
+
+
+def test_a_japanese_line_keeps_two_thirds_of_itself() -> None:
+    """In a narrow measure a phrase three characters in (テーブ / ルで、 in eight) stays
+    broken: moving it would end the line at five of eight, which reads as ended early."""
+    lines = unit_lines("大きな木のテーブルで、学生や先生が静かに本を読んでいます。", 8)
+    assert lines[0] == "大きな木のテーブ"
+
+
+@pytest.mark.parametrize(
+    ("theme", "size"),
+    [
+        ("dreamy", (440, 586)),
+        ("notebook", (440, 586)),
+        ("darktech", (440, 586)),
+        ("art-deco", (500, 500)),
+    ],
+)
+def test_no_japanese_line_breaks_inside_a_phrase_it_could_take_down(
+    theme: str, size: tuple[int, int]
+) -> None:
+    """ "二階のランチ / は 11 時から。", "教室の雰囲気 / がそのまま残っています。", "…そのま /
+    ま残っています。" (twelfth look: breaks inside words in the Kyoto post in 12 of 30
+    theme-modes): each line ends between phrases where the paragraph keeps its lines."""
+    lines = _first_lines("18-cafe-kyoto.md", theme, size)
+    cut = [
+        line for line in lines if line.rstrip().endswith(("ランチ", "雰囲気", "そのま", "読んで"))
+    ]
+    assert not cut, lines
+    assert any(line.startswith(("雰囲気が", "がそのまま", "そのまま")) for line in lines), lines
 
 
 @pytest.mark.parametrize("theme", ["apple-notes", "brandA", "nature"])

@@ -9,7 +9,8 @@ line's end moves in by that much, which ragged lines show anyway. So each line o
 paragraph but its last that greedy filling ended inside a word (the segmenter's for
 Chinese, BudouX's phrase for Japanese: "入 / れます") ends at the word's start instead,
 where that start is at most `WORD_MOVE` characters back (`TAIL_MOVE` where the next line
-would open on the word's last letter and its mark: "読んでいま / す。"), a line may end
+would open on the word's last letter and its mark: "読んでいま / す。"; `PHRASE_MOVE`, and a
+third of the line, for a Japanese phrase: "教室の雰囲気 / がそのまま"), a line may end
 there, and the paragraph's lines after it, filled again, are no more. Justified text is
 left as it is (a line ended early would be spread: `pretty.even_lines` weighs those), and
 so are headings and leads (broken between phrases already) and code. Pure, no fonts.
@@ -29,8 +30,14 @@ from ..words import inside_phrases, inside_words, is_japanese, is_japanese_lette
 WORD_MOVE = 2
 # ... but a line that would open on a word's last letter and its mark ("読んでいま / す。",
 # "場合があるの / で、": a Japanese phrase is longer than a Chinese word, 11 Kyoto sets at
-# 500x500) takes the whole word down from up to this many characters back.
+# 500x500) takes the whole word down from up to this many characters back,
 TAIL_MOVE = 6
+# ... and a Japanese line takes its last phrase (BudouX's) down whole from as far: a
+# phrase runs to six kana and kanji, and a break inside one reads as a word cut ("静かで落
+# ち着 / いた", "教室の雰囲気 / がそのまま", "まず共有したい / のが": 174 of the 729 breaks
+# between letters in the Japanese posts' body text, all themes at four sizes; 55 after),
+# never more than a third of its line, which would read as a line ended early.
+PHRASE_MOVE = 6
 _TAIL_MARKS = frozenset("、。，！？；：")
 
 
@@ -66,7 +73,7 @@ def _kept(
         at = part[k].end
         if between_letters(texts, at):
             words = words or Words(texts, part[0].start, part[-1].end)
-            most = TAIL_MOVE if _opens_on_a_tail(texts, at) else WORD_MOVE
+            most = _most_moved(texts, words, part[k].start, at)
             start = words.start_before(at, part[k].start, allowed, most)
             if start is not None:
                 span = (part[k].start, start, part[-1].end)
@@ -75,6 +82,14 @@ def _kept(
                     part = part[:k] + moved
         k += 1
     return part
+
+
+def _most_moved(texts: list[str], words: Words, start: int, at: int) -> int:
+    """How many characters back a line from cluster `start` that greedy ended before
+    cluster `at`, inside a word, may end instead to keep the word whole."""
+    if words.japanese:
+        return min(PHRASE_MOVE, (at - start) // 3)
+    return TAIL_MOVE if _opens_on_a_tail(texts, at) else WORD_MOVE
 
 
 def _opens_on_a_tail(texts: list[str], at: int) -> bool:
@@ -95,7 +110,8 @@ class Words:
 
     def __init__(self, texts: list[str], first: int, end: int) -> None:
         text = "".join(texts[first:end])
-        inside = inside_phrases(text) if is_japanese(text) else inside_words(text)
+        self.japanese = is_japanese(text)
+        inside = inside_phrases(text) if self.japanese else inside_words(text)
         # BudouX opens a phrase on the space before it (" 8 時台なら、"): after the space is
         # between words too
         self.inside = {at for at in inside if not text[at - 1].isspace()}
