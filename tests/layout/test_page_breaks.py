@@ -126,6 +126,27 @@ def test_squeezed_gaps_end_a_section_rather_than_strand_its_end() -> None:
     assert len(tight.pages) == 2 and tight.broken == [(), ()]
 
 
+def test_a_squeezed_card_keeps_its_headings_nearer_their_own_text() -> None:
+    """Three sections of a heading (16 px above it) and two lines (16 px under the
+    heading): 8 px too tall for the card. Shrunk alike, each heading kept as little air
+    above as under it (fairytale's and brandB's English habits at 500x500, card 2: "h2s
+    squeezed close to the preceding text"); the gap above a heading gives half as much
+    (`squeeze.OPENER_GIVES`), and the card still fits."""
+    rows: list[Row] = []
+    for n in range(3):
+        source = (("Heading", 3 * n),)
+        rows.append(Row(10.0, (), gap=16.0, text=f"h{n}", keep_with_next=True, source=source))
+        for i in (1, 2):
+            body = (("Paragraph", 3 * n + i),)
+            rows.append(Row(10.0, (), gap=16.0 if i == 1 else 0.0, text=f"p{n}{i}", source=body))
+    height = place(rows).height - 8.0
+    (card,) = paged(rows, height, squeeze=0.3).pages
+    assert place(card).height <= height + 1e-6
+    for at, row in enumerate(card):
+        if row.source[0][0] == "Heading" and at:
+            assert row.gap > card[at + 1].gap
+
+
 def recipe_rows(tip_height: float = 8.0) -> list[Row]:
     """A recipe in rows: title and lead, a heading over a table of a header and five rows,
     the table's tip (a quote), then a method heading and five lines."""
