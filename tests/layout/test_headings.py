@@ -446,6 +446,45 @@ def test_a_heading_full_of_pauses_is_balanced_in_a_bounded_number_of_trials() ->
         balance.break_lines = greedy
 
 
+def test_each_part_between_forced_breaks_is_balanced_on_its_own() -> None:
+    """A forced break (a clause end) in a heading: balanced as one, the part after it kept
+    the width of the widest line before it and left its last word alone (AAAA AAAA / BB: /
+    C DD EE / FF); each part takes its own narrowest width."""
+    from inkcard.layout.text import linebreak
+    from inkcard.layout.text.heading import balance
+
+    text = "AAAA AAAA BB: C DD EE FF"
+    texts = list(text)
+    widths = [10.0] * len(texts)
+    allowed = [linebreak.ALLOWED if c == " " else linebreak.NEVER for c in texts]
+    allowed[text.index(":") + 1] = linebreak.MANDATORY
+    allowed[-1] = linebreak.ALLOWED
+    lines = balance.balance_lines(texts, widths, allowed, 95.0)
+    set_as = ["".join(texts[line.start : line.end]).strip() for line in lines]
+    assert set_as == ["AAAA", "AAAA BB:", "C DD", "EE FF"]
+
+
+ENGLISH_FOCUS = Path(__file__).resolve().parents[1] / "cases" / "hard" / "15-english-focus.md"
+
+
+@pytest.mark.parametrize("theme_mode", [("art-deco", ""), ("pop-art", "default-mode")])
+def test_a_titles_clause_after_its_colon_keeps_its_count_and_no_lone_word(
+    theme_mode: tuple[str, str], fonts
+) -> None:
+    """ "HOW I GOT MY / MORNINGS BACK: 6 / HABITS THAT STUCK" (art-deco and the four pop-art
+    modes at 440 px, twelfth look: the count orphaned at a line end): broken at its colon,
+    the clause after it was balanced to the width of the lines before it, "6 HABITS THAT /
+    STUCK", a lone last word, and the break at the colon was refused."""
+    name, mode = theme_mode
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit", mode=mode)
+    pages = layout.layout_pages(ENGLISH_FOCUS.read_text("utf-8"), themes.load(name), fonts, options)
+    rows = [placed.row for placed in pages[0].rows if placed.row.text]
+    title = [row.text.strip() for row in rows if row.source[:1] == rows[0].source[:1]]
+    assert title[1].endswith("BACK:"), title
+    assert not any(line.endswith(" 6") for line in title), title
+    assert len(title[-1].split()) > 1, title
+
+
 DENSE = Path(__file__).resolve().parents[1] / "cases" / "hard" / "10-headings-dense.md"
 
 

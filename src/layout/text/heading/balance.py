@@ -22,7 +22,7 @@ from ..linebreak import (
     measured,
     widest_piece,
 )
-from ..opportunities import ALLOWED
+from ..opportunities import ALLOWED, MANDATORY
 
 BALANCE_MAX_LINES = 6  # longer text is left greedy (Chromium balances at most six lines)
 BALANCE_PRECISION = 0.5  # px: the binary search for the balanced width stops here
@@ -48,7 +48,10 @@ def balance_lines(
     word is broken that greedy filling kept whole) that gives as many lines as `max_width`
     does: the lines come out about equally long, as CSS `text-wrap: balance` sets them;
     but a wider set whose lines end at more punctuation wins (`_at_pauses`), or, with
-    `pause_first`, one that breaks after a pause first (`_after_pause`)."""
+    `pause_first`, one that breaks after a pause first (`_after_pause`). Text with a
+    forced break (a clause end `ranks` makes one) is balanced part by part (`_by_parts`)."""
+    if MANDATORY in allowed[:-1]:
+        return _by_parts(texts, widths, allowed, max_width, edges, pause_first=pause_first)
     lines = break_lines(texts, widths, allowed, max_width, edges)
     low = widest_piece(texts, widths, allowed)
     if not 2 <= len(lines) <= BALANCE_MAX_LINES or low >= max_width:
@@ -150,6 +153,37 @@ def _after_pause(
         if even >= PAUSE_SHARE and (found > rank or closer):
             chosen, rank, evenness = trial, found, even
     return chosen
+
+
+def _by_parts(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None,
+    *,
+    pause_first: bool,
+) -> list[LineRange]:
+    """Each part of a text between its forced breaks balanced on its own, at its own
+    narrowest width: balanced as one, a part kept the width of the widest line of another
+    and left a word alone ("HOW I GOT MY / MORNINGS BACK: / 6 HABITS THAT / STUCK", where a
+    designer sets "6 HABITS / THAT STUCK")."""
+    ends = [i + 1 for i, kind in enumerate(allowed[:-1]) if kind == MANDATORY] + [len(texts)]
+    lines: list[LineRange] = []
+    start = 0
+    for end in ends:
+        part = slice(start, end)
+        balanced = balance_lines(
+            texts[part],
+            widths[part],
+            allowed[part],
+            max_width,
+            edges[part] if edges else None,
+            pause_first=pause_first,
+        )
+        lines.extend(_shifted(balanced, start))
+        start = end
+    return lines
 
 
 def _shifted(lines: list[LineRange], offset: int) -> list[LineRange]:
