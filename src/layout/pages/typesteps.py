@@ -4,8 +4,8 @@ little smaller where that clears a fault, a little larger where a short post is 
 A card of the 3:4 default's shape keeps the theme's type (zoomed with the card, compose.py)
 unless its set has a fault a slightly smaller step clears (`type_ladder`, `fault_free`:
 a section's end stranded atop a card, a card half empty before the last, a short last
-card), or is a short post spread thin over cards each half empty, leaves a card
-before the last open or ends its full cards on a short one (`grown_type`): a designer
+card), or is a short post spread thin over cards each half empty, leaves room on a
+card before the last or ends its full cards on a short one (`grown_type`): a designer
 sets a post larger to fill the cards it takes, as a one-card post is composed for its
 length (short.py), never to spread it over more, and never so far that a line of code
 wraps (`code_steps`). `settled_type` runs
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..base.boxes import Page
+from ..base.placing import EPSILON
 from ..style.resolver import Styles
 from .fitting import OVER_A_LIMIT, TYPE_STEPS, set_score
 from .quality import FULL_ENOUGH, OPENING_FULL_ENOUGH, READABLE_PX, Quality, measure
@@ -136,8 +137,13 @@ def fault_free(
 # it) is a hole a step of the type ladder may close: the workout post's card 1 (title, lead
 # and warm-up, 60-65 %) with its table on card 2 read a third empty in 23 theme-modes at
 # 440x586 and 1080x1440 (seventh look: "move the table up onto card 1"). Where no step
-# down closes it, a step up may fill it (`grown_type`).
+# down closes it, a step up may fill it (`grown_type`, from `ROOMY` up).
 OPEN = 0.7
+# A card before the last filled under this leaves a fifth of its room or more, which a
+# designer fills by setting the post larger where its cards hold it (`grown_type`):
+# business's English habits at 500x500, 74 | 71 | 74 | 88 %, "small text with the bottom
+# third empty" (twelfth look), set 78 | 86 | 97 | 97 % at 1.2.
+ROOMY = 0.8
 
 # A set of two or more cards filled on average less than this is a short post spread thin
 # (the Kyoto cafés at 1080x1440: two cards 72 and 56 % full, the lower third of each
@@ -161,8 +167,8 @@ def grown_type(
     lay_out: Callable[[float], list[Page]], pages: list[Page]
 ) -> tuple[list[Page], float]:
     """`pages` (laid out at the theme's own type, 1.0) or, where they are a short post
-    spread thin (`THIN`), leave a card before the last (not a title card) open
-    (`OPEN`) or end on a short last card (`SHORT_END`), the set `lay_out(step)` makes at
+    spread thin (`THIN`), leave room on a card before the last (not a title card:
+    `ROOMY`) or end on a short last card (`SHORT_END`), the set `lay_out(step)` makes at
     the first of `GROW_STEPS` that fills its cards better on as many cards (and the open
     card, or else the short last card, fuller), with no fault
     (`card_faults`), no short last card, no title card alone, no new hole before the last
@@ -173,11 +179,11 @@ def grown_type(
     thin = _mean_fill(measures)
     open_card = _least_before_last(pages, measures, titles=False)
     last = _last_fill(pages, measures)
-    if len(pages) < 2 or (thin >= THIN and open_card >= OPEN and last >= SHORT_END):
+    if len(pages) < 2 or (thin >= THIN and open_card >= ROOMY and last >= SHORT_END):
         return pages, 1.0
     floor = set_score(pages, measures)
     hole = min(HOLE, _least_before_last(pages, measures))
-    parted, code = _parted(pages), code_lines(pages)
+    parted, code, smallest = _parted(pages), code_lines(pages), _smallest(measures)
     tried: dict[float, list[Page] | None] = {}
 
     def at(step: float) -> list[Page] | None:
@@ -204,7 +210,9 @@ def grown_type(
             continue
         if _parted(trial) > parted or code_lines(trial) > code:
             continue
-        if thin >= THIN and open_card < OPEN:
+        if _smallest(scored) < smallest - EPSILON:
+            continue
+        if thin >= THIN and open_card < ROOMY:
             if _least_before_last(trial, scored, titles=False) <= open_card:
                 continue
         elif thin >= THIN and _last_fill(trial, scored) <= last:
@@ -217,6 +225,13 @@ def grown_type(
         if filled >= hole and set_score(trial, scored) >= floor:
             return trial, step
     return pages, 1.0
+
+
+def _smallest(measures: list[Quality | None]) -> float:
+    """The post's smallest text on a phone, a figure's labels too (`Quality.smallest_text`):
+    larger type that draws a figure smaller to make room sets its labels under the body
+    they stood beside (the mixed post's funnel in art-deco at 440x586: 15.6 → 15.0 px)."""
+    return min((q.smallest_text for q in measures if q is not None), default=0.0)
 
 
 def _least_hole(pages: list[Page], measures: list[Quality | None], *, masthead: bool) -> float:
