@@ -135,16 +135,9 @@ def _after_pause(
         first = measured(texts, widths, edged, 0, i + 1, max_width)
         if first is None:
             break  # a later pause fits no better
-        after = slice(i + 1, None)
-        rest = balance_lines(  # once: a pause-first rest in turn would branch at every pause
-            texts[after],
-            widths[after],
-            allowed[after],
-            max_width,
-            edges[after] if edges else None,
-            pause_first=False,
-        )
-        trial = [first, *_shifted(rest, i + 1)]
+        # balanced once: a pause-first rest in turn would branch at every pause
+        rest = _part(texts, widths, allowed, max_width, edges, slice(i + 1, None), False)
+        trial = [first, *rest]
         if len(trial) != len(best):
             continue
         even = min(line.width for line in trial) / max(line.width for line in trial)
@@ -170,20 +163,32 @@ def _by_parts(
     designer sets "6 HABITS / THAT STUCK")."""
     ends = [i + 1 for i, kind in enumerate(allowed[:-1]) if kind == MANDATORY] + [len(texts)]
     lines: list[LineRange] = []
-    start = 0
-    for end in ends:
+    for start, end in zip([0, *ends[:-1]], ends, strict=True):
         part = slice(start, end)
-        balanced = balance_lines(
-            texts[part],
-            widths[part],
-            allowed[part],
-            max_width,
-            edges[part] if edges else None,
-            pause_first=pause_first,
-        )
-        lines.extend(_shifted(balanced, start))
-        start = end
+        lines.extend(_part(texts, widths, allowed, max_width, edges, part, pause_first))
     return lines
+
+
+def _part(
+    texts: list[str],
+    widths: list[float],
+    allowed: list[int],
+    max_width: float,
+    edges: list[Edges] | None,
+    part: slice,
+    pause_first: bool,
+) -> list[LineRange]:
+    """`balance_lines` of the clusters `part` (a slice from its start), as lines of the
+    whole text."""
+    balanced = balance_lines(
+        texts[part],
+        widths[part],
+        allowed[part],
+        max_width,
+        edges[part] if edges else None,
+        pause_first=pause_first,
+    )
+    return _shifted(balanced, part.start or 0)
 
 
 def _shifted(lines: list[LineRange], offset: int) -> list[LineRange]:
