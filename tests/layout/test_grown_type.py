@@ -65,7 +65,7 @@ def test_grown_code_keeps_its_lines_whole() -> None:
     its commit line wrapped under a wrap mark (a code line is the writer's, not the
     measure's), so the body takes a step the code does not, each of its seven lines one
     row. (The body takes 1.15: at 1.2 the branch graph is drawn smaller beside it, its
-    labels under the text's, `typesteps._smallest`.)"""
+    labels under `typesteps.SMALLEST_KEPT` of the text's.)"""
     pages = _cards(GIT, "apple-notes", layout.RenderOptions(split="autoSplit"))
     styles = resolve(themes.load("apple-notes"), None)
     step = _body_px(pages) / styles["body"].size
