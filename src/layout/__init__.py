@@ -54,7 +54,7 @@ from .limits import (
     image_pixels_beside,
 )
 from .pages.breaks.breakrules import RULES as BREAK_RULES
-from .pages.compose import SPLIT_MODES, SplitMode, hides_overflow
+from .pages.card import SPLIT_MODES, SplitMode, hides_overflow
 from .pages.quality import PHONE_WIDTH, Quality
 from .parse.doc import Doc
 from .render import (

@@ -36,13 +36,8 @@ from .limits import (
     MAX_CARDS,
     image_pixels_beside,
 )
-from .pages.compose import (
-    Card,
-    SplitMode,
-    compose,
-    compose_share,
-    hides_overflow,
-)
+from .pages.card import Card, SplitMode, hides_overflow
+from .pages.compose import compose, compose_share
 from .pages.fitting import best_fit
 from .pages.marks.aigclabel import post_text
 from .pages.marks.brandmarks import brand_images
@@ -54,7 +49,7 @@ from .style.brandkit import BrandKit, branded_theme
 from .style.resolver import resolve
 from .style.schema import Theme
 
-ENGINE_VERSION = "161"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "162"  # bump whenever the pixels of an unchanged request may change
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
 FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)

@@ -170,11 +170,13 @@ def test_a_sections_end_is_not_stranded_above_the_next_heading(size: tuple[int, 
 
 def test_a_square_card_whose_cells_already_read_small_keeps_its_type() -> None:
     """At 500x500 the same guide's table cells read 10.4 px on a phone at the theme's own
-    type: the tip stays stranded rather than set the cells smaller still."""
+    type: no step sets the cells smaller still; a card more keeps the tip with its day
+    (`endskept.kept_ends`), each day on its own card under the title's cover."""
     chengdu = (HARD / "01-chengdu-travel.md").read_text("utf-8")
     square = layout.RenderOptions(width=500, height=500, split="autoSplit")
     cards = pages(chengdu, "traditional-chinese", square)
-    assert stranded_tails(cards) == 1
+    assert stranded_tails(cards) == 0
+    assert holding(cards, "小贴士") == holding(cards, "宽窄巷子") == [1]
     assert type_ladder(cards) == []
     assert zooms(cards) == {1.0}
 

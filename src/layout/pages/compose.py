@@ -23,27 +23,27 @@ one that spreads a short post thin, a few larger (`typesteps.grown_type`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
-from typing import Literal, get_args
 
-from ..base.boxes import Fit, Group, Page, Rect, Row
+from ..base.boxes import Fit, Page, Rect, Row
 from ..base.fonts import FontBook
 from ..base.images import Images
-from ..base.placing import Placement, cut_clean, place
+from ..base.placing import cut_clean, place
 from ..blocks.parts import Part
-from ..flow.budget import Cards, ContentBudget, OutputLimits, bounded
+from ..flow.budget import Cards, ContentBudget, bounded
 from ..flow.flow import MdxFlow
 from ..flow.shares import Premade
 from ..parse.doc import Doc
 from ..parse.markdown import split_at_rules
-from ..style.brandkit import BrandKit
 from ..style.resolver import Styles
 from .breaks.breakrules import opens_section, opens_stranded
 from .breaks.pagebreaks import Paging, paged
+from .card import Card, card_size, grown_size, laid_out_at, zoomed
 from .cardface import content_box, folio_air
 from .cardpage import card_page
 from .cues import continuation_cues
+from .endskept import card_ends_faults, kept_ends
 from .language import chrome_for
 from .marks.aigclabel import with_label_room
 from .quality import is_slide
@@ -58,7 +58,6 @@ from .slidetype import (
     best_trial,
     code_trials,
     has_code,
-    kept_ends,
     slide_styles,
     smaller_slide_styles,
     with_code,
@@ -73,28 +72,8 @@ from .zoom import (
     zoom_ladder,
 )
 
-SplitMode = Literal["noSplit", "autoSplit", "hrSplit"]
 # a post laid out anew, whole, in other styles on another (virtual) card
 Relayout = Callable[[Styles, "Card"], list[Page]]
-SPLIT_MODES: tuple[SplitMode, ...] = get_args(SplitMode)
-
-
-def hides_overflow(split: SplitMode, overflow_hidden: bool) -> bool:
-    """Overflow hiding applies to fixed cards that do not flow; autoSplit flows instead."""
-    return overflow_hidden and split != "autoSplit"
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    width: float
-    height: float
-    split: SplitMode = "noSplit"
-    overflow_hidden: bool = False
-    limits: OutputLimits = field(default_factory=OutputLimits)
-    type_step: float = 1.0  # the theme's type scale times this (fit "auto" tries a few)
-    label: str = ""  # an AI-content label on every card (aigclabel.py); empty: none
-    brand: BrandKit | None = None  # marks in the footer band the branded theme keeps
-    keep_ends: bool = False  # a deck's slide more before a section's end apart (`kept_ends`)
 
 
 def compose(
@@ -123,7 +102,7 @@ def compose(
             # a second share's parts are laid out at the legible zoom's width, slide type
             # (the same rows whatever `on`'s page breaker keeps: `keep_ends` only breaks)
             shared = premade if trial == (legible, True, 0.0) else None
-            laid = _laid_out_at(on, trial[0])
+            laid = laid_out_at(on, trial[0])
             return _compose(
                 doc, with_code(variants[trial[1]], trial[2]), fonts, images, laid, shared
             )
@@ -145,12 +124,12 @@ def compose(
         if slide and not has_code(doc):
             ends_kept = replace(card, keep_ends=True)
             kept, (zoom, larger, code) = kept_ends(
-                partial(lay_out, on=ends_kept), tries, (pages, (zoom, larger, code))
+                partial(lay_out, on=ends_kept), tries, (pages, (zoom, larger, code)), slide_faults
             )
             if kept is not pages:  # laid out anew below as it was chosen
                 pages, card = kept, ends_kept
         styles = with_code(variants[larger], code)
-        virtual = _laid_out_at(card, zoom)
+        virtual = laid_out_at(card, zoom)
     else:
         pages = _compose(doc, styles, fonts, images, virtual, premade)
         # fit "auto" steps its own; type_scale "none" keeps the theme's px sizes
@@ -162,7 +141,7 @@ def compose(
             own_zoom = zoom
 
             def at_step(step: float) -> list[Page]:
-                laid = _laid_out_at(card, own_zoom * step)
+                laid = laid_out_at(card, own_zoom * step)
                 return _compose(doc, styles, fonts, images, laid, None)
 
             at_own = virtual
@@ -172,7 +151,21 @@ def compose(
 
             pages, step, styles = settled_type(at_step, set_as, styles, pages)
             zoom = own_zoom * step
-            virtual = _laid_out_at(card, zoom)
+            virtual = laid_out_at(card, zoom)
+
+    if card.split == "autoSplit" and card.width <= card.height:
+        # a card more where a section's short end opens one (`endskept`), at the settled
+        # type; laid out afresh, as each type step is (a share's parts are the first set's)
+        ends_kept = replace(card, keep_ends=True)
+        at_zoom = laid_out_at(ends_kept, zoom)
+        kept, _ = kept_ends(
+            lambda _: _compose(doc, styles, fonts, images, at_zoom, None),
+            [None],
+            (pages, None),
+            card_ends_faults,
+        )
+        if kept is not pages:
+            pages, card, virtual = kept, ends_kept, at_zoom
 
     def again(set_as: Styles, on: Card) -> list[Page]:
         return _compose(doc, set_as, fonts, images, on, None)
@@ -188,7 +181,7 @@ def compose(
         pages = _compose(doc, styles, fonts, images, virtual, None, masthead=True)
     if zoom == 1.0:
         return pages
-    return [_zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
+    return [zoomed(page, zoom, card, grown=page.height > virtual.height) for page in pages]
 
 
 def _for_its_length(
@@ -196,13 +189,13 @@ def _for_its_length(
 ) -> tuple[list[Page], Card, float]:
     """`pages` (laid out at `zoom`) as composed for a short post (`short.composed`), with
     the virtual card and the zoom they are drawn at; `again` lays the post out anew."""
-    virtual = _laid_out_at(card, zoom)
+    virtual = laid_out_at(card, zoom)
     cards: dict[float, Card] = {1.0: virtual}
 
     parts = card.split == "hrSplit"  # every card a whole part, each composed alike
 
     def lay_out(step: float) -> tuple[list[Page], float]:
-        cards[step] = bigger = _laid_out_at(card, zoom * step)
+        cards[step] = bigger = laid_out_at(card, zoom * step)
         trial = again(styles, bigger)
         grown = any(page.height > bigger.height for page in trial)
         return trial, 2.0 if grown else _fullest(trial, _room(styles, bigger))
@@ -265,15 +258,7 @@ def _laid_out_as(styles: Styles, card: Card, *, legible: bool = True) -> tuple[C
     """The virtual card `card` is laid out as, and the zoom it is drawn at (`type_zoom`)."""
     zoom = type_zoom(styles["card"], card.width, card.height, styles["body"].size, legible=legible)
     zoom *= card.type_step
-    return _laid_out_at(card, zoom), zoom
-
-
-def _laid_out_at(card: Card, zoom: float) -> Card:
-    """The virtual card `card` drawn `zoom` times larger is (the same output pixels)."""
-    if zoom == 1.0:
-        return card
-    limits = replace(card.limits, scale=card.limits.scale * zoom)
-    return replace(card, width=card.width / zoom, height=card.height / zoom, limits=limits)
+    return laid_out_at(card, zoom), zoom
 
 
 def _flowing_budget(styles: Styles, card: Card, box: Rect) -> ContentBudget | None:
@@ -281,16 +266,7 @@ def _flowing_budget(styles: Styles, card: Card, box: Rect) -> ContentBudget | No
     `card.limits` allow (None for a theme whose rows cannot be bounded early)."""
     if not bounded(styles):
         return None
-    return ContentBudget(card.limits, Cards(_size(card), box.height, fixed=True))
-
-
-def _zoomed(page: Page, zoom: float, card: Card, *, grown: bool) -> Page:
-    """A virtual card drawn `zoom` times larger, at exactly the asked size unless it grew
-    (so that no rounding adds a row of pixels)."""
-    height = page.height * zoom if grown else card.height
-    items = (Group(page.items, scale=zoom),)
-    fit = replace(page.fit, zoom=zoom) if page.fit is not None else None
-    return Page(card.width, height, page.background, items, page.rows, fit)
+    return ContentBudget(card.limits, Cards(card_size(card), box.height, fixed=True))
 
 
 def _compose(
@@ -320,7 +296,7 @@ def _compose(
         broken = [()] * len(pages)
     grow = not fixed and not card.overflow_hidden
     placements = [place(rows, limit=box.height) for rows in pages]
-    card.limits.check([_grown(p, box, card) if grow else _size(card) for p in placements])
+    card.limits.check([grown_size(p, box, card) if grow else card_size(card) for p in placements])
     align = styles["card"].content_align
     slide = card.width > card.height
     composes = fixed and align != "top"
@@ -377,7 +353,7 @@ def _compose(
             and opens_stranded(placement.rows, box.height, before, card.width > card.height)
         )
         fit = replace(fit, stranded=stranded, closes=fixed and n == len(pages) > 1)
-        height = _grown(placement, box, card)[1] if grow else card.height
+        height = grown_size(placement, box, card)[1] if grow else card.height
         page = card_page(
             placement,
             (n, len(pages)),
@@ -424,25 +400,16 @@ def _parts(
     """noSplit, hrSplit: one card per part, each growing with its rows (refused as soon as
     they make it too large) or cut at the card's height; and whether each cut rows."""
     parts = (split_at_rules(doc) if card.split == "hrSplit" else [doc]) or [Doc()]
-    card.limits.check([_size(card)] * len(parts))  # no card is smaller than asked
+    card.limits.check([card_size(card)] * len(parts))  # no card is smaller than asked
     pages: list[list[Row]] = []
     before: list[tuple[float, float]] = []
     for part in parts:
         if early and not card.overflow_hidden:
-            cards = Cards(_size(card), box.height, fixed=False, before=tuple(before))
+            cards = Cards(card_size(card), box.height, fixed=False, before=tuple(before))
             flow.budget = ContentBudget(card.limits, cards)
         pages.append(flow.doc(part, x=box.x, width=box.width))
-        before.append(_grown(place(pages[-1], limit=box.height), box, card))
+        before.append(grown_size(place(pages[-1], limit=box.height), box, card))
     if not card.overflow_hidden:
         return pages, [False] * len(pages)
     shown = [cut_clean(rows, box.height) for rows in pages]
     return shown, [len(cut) < len(rows) for cut, rows in zip(shown, pages, strict=True)]
-
-
-def _size(card: Card) -> tuple[float, float]:
-    return (card.width, card.height)
-
-
-def _grown(placement: Placement, box: Rect, card: Card) -> tuple[float, float]:
-    """The size of a card that grows to fit its rows (noSplit, hrSplit)."""
-    return (card.width, card.height + max(0.0, placement.height - box.height))

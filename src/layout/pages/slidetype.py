@@ -33,9 +33,8 @@ from ..base.boxes import Page
 from ..blocks.fences import is_diagram
 from ..parse.doc import CodeBlock, Doc, nodes
 from ..style.resolver import Styles
-from .fitting import OVER_A_LIMIT
-from .quality import FULL_ENOUGH, PHONE_WIDTH, measure
-from .zoom import LEGIBLE_BODY_PX, best_zoom, slide_faults, stranded_tails
+from .quality import PHONE_WIDTH
+from .zoom import LEGIBLE_BODY_PX, best_zoom, slide_faults
 
 SMALL_SHARE = 0.9
 BODY_PX = 16.0  # the default body size (layout/style/schema.py)
@@ -127,43 +126,6 @@ def best_trial(
     if trial[2] and faults(pages) != (0, 0):
         pages, trial = best_zoom(once, [other for other in tries if not other[2]], faults)
     return pages, trial
-
-
-def kept_ends(
-    lay_out: Callable[[Trial], list[Page]],
-    tries: list[Trial],
-    chosen: tuple[list[Page], Trial],
-) -> tuple[list[Page], Trial]:
-    """`chosen` (the ladder's pages and trial), or where a slide of it opens with a
-    section's short end (`zoom.stranded_tails`), the set `lay_out` (its page breaker
-    keeping each section's end with it, a slide dearer: `breakprices.STRANDED_APART`)
-    makes at the first of `tries` with fewer faults (`slide_faults`), at most one slide
-    more and each slide before the last full or ending its section (`_whole`). The
-    English habits' closing quote opened slide 4 above "Forgive the bad days" at every zoom
-    of seven decks (tenth look): a fifth slide gives each section its own."""
-    pages, _ = chosen
-    if not stranded_tails(pages):
-        return chosen
-    faults = slide_faults(pages)
-    for trial in tries:
-        try:
-            kept = lay_out(trial)
-        except OVER_A_LIMIT:
-            continue
-        if len(kept) <= len(pages) + 1 and slide_faults(kept) < faults and _whole(kept):
-            return kept, trial
-    return chosen
-
-
-def _whole(pages: list[Page]) -> bool:
-    """Whether each slide before the last is full (the report's `FULL_ENOUGH`) or ends its
-    section: a slide more that parts an opening's three paragraphs 1 | 2 over two slides
-    half full (the release notes in minimalist) spares no section its end."""
-    return all(
-        page.fit is not None and (page.fit.section_end or quality.fill >= FULL_ENOUGH)
-        for page, quality in zip(pages[:-1], map(measure, pages[:-1]), strict=True)
-        if quality is not None
-    )
 
 
 def code_px(width: float, zoom: float) -> float:
