@@ -15,7 +15,7 @@ from inkcard.layout.diagrams.labels import LabelSetter
 from inkcard.layout.diagrams.marks import LABEL_SIZE
 from inkcard.layout.diagrams.mermaidkinds import parse_diagram
 from inkcard.layout.diagrams.snake import chain, wrapped
-from inkcard.layout.pages.typesteps import SMALLEST_KEPT
+from inkcard.layout.pages.growntype import SMALLEST_KEPT
 from inkcard.layout.style.resolver import resolve
 
 HARD = Path(__file__).resolve().parents[1] / "cases" / "hard"
@@ -63,7 +63,7 @@ def test_a_diagram_s_labels_are_set_at_the_body_size_where_the_card_has_room(
     group = funnel.row.items[0]
     assert isinstance(group, Group)
     own = resolve(themes.load(name), mode)["body"].size
-    # a short post spread thin is set larger (typesteps.grown_type): its body as set
+    # a short post spread thin is set larger (growntype.grown_type): its body as set
     body = max(own, _body_px(pages))
     # at the body's size, or less where the card's height holds no more (a framed
     # theme's shorter card: art-deco 15.6 px, traditional-chinese 16.1 beside 17; pop-art

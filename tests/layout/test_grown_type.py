@@ -1,5 +1,5 @@
 """A short post spread thin over cards each half empty is set in larger type
-(`pages/typesteps.grown_type`): the Kyoto cafés at 1080x1440 took two cards 72 and 56 %
+(`pages/growntype.grown_type`): the Kyoto cafés at 1080x1440 took two cards 72 and 56 %
 full, the lower third of each blank, in 28 of 30 theme-modes (sixth look, rated 3/5: "set
 the body and headings 15-20 % larger"). Only the text grows: the card's zoom, and with it
 the frame, its ornaments and the page number, stay the theme's."""
@@ -12,8 +12,9 @@ import pytest
 
 from inkcard import layout, themes
 from inkcard.layout.base.boxes import GlyphRun, Page
+from inkcard.layout.pages.growntype import CRAMMED, GROW_STEPS, THIN
 from inkcard.layout.pages.quality import FULL_ENOUGH, measure
-from inkcard.layout.pages.typesteps import GROW_STEPS, THIN
+from inkcard.layout.pages.setfaults import OPEN
 from inkcard.layout.pages.zoom import type_zoom
 from inkcard.layout.style.resolver import resolve
 
@@ -65,7 +66,7 @@ def test_grown_code_keeps_its_lines_whole() -> None:
     its commit line wrapped under a wrap mark (a code line is the writer's, not the
     measure's), so the body takes a step the code does not, each of its seven lines one
     row. (The body takes 1.15: at 1.2 the branch graph is drawn smaller beside it, its
-    labels under `typesteps.SMALLEST_KEPT` of the text's.)"""
+    labels under `growntype.SMALLEST_KEPT` of the text's.)"""
     pages = _cards(GIT, "apple-notes", layout.RenderOptions(split="autoSplit"))
     styles = resolve(themes.load("apple-notes"), None)
     step = _body_px(pages) / styles["body"].size
@@ -119,3 +120,45 @@ def test_larger_type_parts_no_block_the_themes_own_keeps_whole() -> None:
     pages = _cards(RECIPE, "business", layout.RenderOptions(split="autoSplit"))
     assert _body_px(pages) == resolve(themes.load("business"), None)["body"].size
     assert "倒回鸡蛋" in pages[0].alt_text()
+
+
+WORKOUT = (CASES / "hard" / "17-home-workout.md").read_text("utf-8")
+FAQ = (CASES / "hard" / "19-faq-subscription.md").read_text("utf-8")
+CARD = layout.RenderOptions(width=440, height=586, split="autoSplit")
+SQUARE = layout.RenderOptions(width=500, height=500, split="autoSplit")
+
+
+@pytest.mark.parametrize(
+    ("md", "theme", "options", "cards"),
+    [
+        (WORKOUT, "nature", CARD, 3),
+        (WORKOUT, "typewriter", CARD, 3),
+        (WORKOUT, "brandA", CARD, 3),
+        (FAQ, "warm", SQUARE, 5),
+        (FAQ, "fairytale", SQUARE, 5),
+    ],
+)
+def test_an_uneven_set_takes_a_card_more_where_larger_type_evens_it(
+    md: str, theme: str, options: layout.RenderOptions, cards: int
+) -> None:
+    """The workout's masthead card 73-75 % full over one crammed 98-100 % (thirteenth look,
+    rated 4 in all but two of 30 theme-modes), the FAQ's 69 % card beside two 99-100 %:
+    a step larger sets them a card longer, no card crammed, none under `OPEN`."""
+    pages = _cards(md, theme, options)
+    fills = [
+        quality.fill
+        for page in pages
+        if (quality := measure(page)) is not None and not (page.fit and page.fit.title)
+    ]
+    assert len(pages) == cards
+    assert max(fills) < CRAMMED and min(fills) >= OPEN, fills
+    body = resolve(themes.load(theme), None)["body"].size
+    assert _body_px(pages) > body * 1.04
+
+
+def test_a_set_a_step_on_as_many_cards_evens_keeps_its_count() -> None:
+    """The English habits in japanese-magazine at 440x586, 77 | 97 | 71 % at the theme's
+    type, are evened at 1.05 on three cards (80 | 99 | 75 %), which the step a card longer
+    (1.15: a cover and 74-94 %) does not displace."""
+    pages = _cards(HABITS, "japanese-magazine", CARD)
+    assert len(pages) == 3

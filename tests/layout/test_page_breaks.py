@@ -33,7 +33,7 @@ UNSQUEEZABLE = layout.decode_theme(
     'name = "unsqueezable"\n[roles.card]\ngap_squeeze = 0\ntype_scale = "none"\n'
 )
 # the plain theme at its own type: a short post spread thin over two cards is set larger
-# (typesteps.grown_type), so a test of where the breaks fall at 16 px keeps its px sizes
+# (growntype.grown_type), so a test of where the breaks fall at 16 px keeps its px sizes
 FIXED_TYPE = layout.decode_theme('name = "fixed"\n[roles.card]\ntype_scale = "none"\n')
 TABLE_ROW = 41.6
 

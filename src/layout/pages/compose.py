@@ -17,7 +17,7 @@ Every px measure of the theme (type, margins, paddings, radii, decorations, head
 footer) zooms with it; the output pixels, and so the pixel limits, stay the same. A slide
 whose set has a fault tries smaller zooms (`zoom.best_zoom`); an autoSplit portrait or square
 set with one, a few slightly smaller type steps (`typesteps.type_ladder`, `fault_free`), and
-one that spreads a short post thin, a few larger (`typesteps.grown_type`).
+one that spreads a short post thin, a few larger (`growntype.grown_type`).
 """
 
 from __future__ import annotations

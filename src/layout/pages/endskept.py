@@ -21,7 +21,7 @@ from typing import TypeVar
 from ..base.boxes import Page
 from .fitting import OVER_A_LIMIT
 from .quality import FULL_ENOUGH, measure
-from .typesteps import card_faults, short_last
+from .setfaults import card_faults, short_last
 from .zoom import stranded_tails
 
 T = TypeVar("T")  # what a set is laid out at: a deck's trial (zoom, type, code), a card's none

@@ -4,7 +4,7 @@ A post's last card held only its tail, 35-55 % full, where the breaks could have
 slack (`pagebreaks`: a last card under `LAST_FILL` costs more, a card before the last
 under it a step more, so content moves on only where no card before the last is left
 half empty) or where type a step smaller sets the post on a card fewer
-(`typesteps.short_last`, `typesteps.fault_free`). The book list is the brief's post, pop-art
+(`setfaults.short_last`, `typesteps.fault_free`). The book list is the brief's post, pop-art
 rated 4/5 for its third card; the habit post is about 1.3 cards of sections.
 """
 

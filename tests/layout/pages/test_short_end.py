@@ -2,7 +2,7 @@
 
 coil-notebook's reading notes at 440x586 and 1080x1440: 95 | 72 | 52 %, the lower half of
 the last card blank (tenth look, rated 3). The set was neither spread thin (0.73 full on
-average, `typesteps.THIN` 0.7) nor left a card open (`OPEN` 0.7), so its type stayed the
+average, `growntype.THIN` 0.7) nor left a card open (`OPEN` 0.7), so its type stayed the
 theme's; a last card under `SHORT_END` now tries the grown steps too, and keeps the first
 whose last card is fuller, on as many cards, with no fault, no new hole and no lower score.
 """
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from inkcard import layout, themes
+from inkcard.layout.pages.growntype import SHORT_END
 from inkcard.layout.pages.quality import measure
-from inkcard.layout.pages.typesteps import SHORT_END
 
 CASES = Path(__file__).resolve().parents[2] / "cases"
 
@@ -52,7 +52,7 @@ def test_the_workout_sets_its_masthead_over_a_card_of_its_own(
     """The home workout (99 | 52 %, tenth look, rated 3 at 1080x1440): a step larger moves
     its table to card 2 and leaves card 1's title, lead and warm-up 60 % full, a hole the
     grown set could not open; their masthead sets it 74 % full, as apple-notes' (75 | 100
-    %, rated 5), so the step is taken (`typesteps._least_hole`)."""
+    %, rated 5), so the step is taken (`growntype._least_hole`)."""
     cards = fills("hard/17-home-workout.md", theme, None, *size)
     assert len(cards) == 2
     assert cards[0] > 0.7 and cards[1] > 0.95
