@@ -87,7 +87,7 @@ def grown_type(
     if len(pages) < 2 or (thin >= THIN and open_card >= ROOMY and last >= SHORT_END):
         return pages, 1.0
     floor = set_score(pages, measures)
-    crammed = open_card < ROOMY and max(_filled_cards(pages, measures)) >= CRAMMED
+    crammed = _uneven(pages, measures)
     hole = min(HOLE, least_before_last(pages, measures))
     parted, code, smallest = blocks_parted(pages), code_lines(pages), _smallest(measures)
     tried: dict[float, list[Page] | None] = {}
@@ -136,7 +136,9 @@ def grown_type(
         # a short end may be mended by a masthead's card; a close set in its middle not
         filled = _least_hole(trial, scored, masthead=last < SHORT_END)
         if filled >= hole and kept(trial, scored):
-            return trial, step
+            # a step that leaves the set uneven gives way to one a card longer that evens it
+            still = crammed and _uneven(trial, scored)
+            return evened if still and evened is not None else (trial, step)
     return evened or (pages, 1.0)
 
 
@@ -151,6 +153,13 @@ def _filled_cards(pages: list[Page], measures: list[Quality | None]) -> list[flo
     return fills or [1.0]
 
 
+def _uneven(pages: list[Page], measures: list[Quality | None]) -> bool:
+    """Whether a card before the last (not a title card) is filled under `ROOMY` and a
+    card `CRAMMED`."""
+    open_card = least_before_last(pages, measures, titles=False)
+    return open_card < ROOMY and max(_filled_cards(pages, measures)) >= CRAMMED
+
+
 def _evened(
     trial: list[Page],
     pages: list[Page],
@@ -158,17 +167,21 @@ def _evened(
     kept: Callable[[list[Page], list[Quality | None]], bool],
 ) -> bool:
     """Whether `trial` (a grown step one card longer than `pages`) evens an uneven set
-    (`CRAMMED`): no card under `OPEN` nor crammed, its fullest and emptiest cards nearer
-    than the set's, and what `kept` asks of any grown set (no fault, no flaw, nothing
-    more parted or wrapped, the smallest text kept, a score no lower). The FAQ in warm
-    at 500x500 sets a cover and four cards 72-91 % full at 1.2, each pair of questions on
-    its card; the home workout in nature 78 | 70 | 81 %, its table on a card of its own."""
+    (`CRAMMED`): no card before the last under `OPEN` nor the last under `SHORT_END`
+    (a last card is the post's end, and may end sooner), none crammed, its fullest and
+    emptiest cards nearer than the set's, and what `kept` asks of any grown set (no
+    fault, no flaw, nothing more parted or wrapped, the smallest text kept, a score no
+    lower). The FAQ in warm at 500x500 sets a cover and four cards 72-91 % full at 1.2,
+    each pair of questions on its card; the home workout in nature 78 | 70 | 81 %, its
+    table on a card of its own, and in apple-notes 79 | 73 | 67 %."""
     if len(trial) != len(pages) + 1:
         return False
     scored = measured(trial, None)
     fills, before = _filled_cards(trial, scored), _filled_cards(pages, measures)
     spread = max(fills) - min(fills) < max(before) - min(before)
-    return min(fills) >= OPEN and max(fills) < CRAMMED and spread and kept(trial, scored)
+    filled = least_before_last(trial, scored, titles=False) >= OPEN
+    ends = _last_fill(trial, scored) >= SHORT_END
+    return filled and ends and max(fills) < CRAMMED and spread and kept(trial, scored)
 
 
 def _smallest(measures: list[Quality | None]) -> float:
