@@ -356,7 +356,8 @@ _PHRASE_ENDS = frozenset((Brk.SP, Brk.CL, Brk.CLW, Brk.B2, Brk.ZW))
 
 
 # An arrow between two places ends the line it is on (宽窄巷子 → / 人民公园), as a dash does:
-# a heading line never opens with one.
+# no line opens with one (held with the step before it by `units.keep_whole`, which every
+# heading's and paragraph's opportunities pass through before these ranks).
 ARROWS = frozenset("→⇒⟶➜➔➝↔")
 
 
@@ -364,7 +365,7 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
     """`allowed` (a heading's, its words kept) with no break beside a one-character Chinese
     word unless punctuation, a space or an emoji is there too (不踩雷 and 用 asyncio stay
     whole: `single_han_edges`; in Japanese, none inside one of BudouX's phrases), and none
-    before a dash or an arrow (no heading line starts with — or →).
+    before a dash (no heading line starts with —; nor with →: `units.keep_whole` holds it).
     Stricter than a word list: the caller falls back to the words when a phrase is wider
     than the line."""
     kept = list(allowed)
@@ -386,7 +387,7 @@ def keep_phrases(texts: list[str], allowed: list[int]) -> list[int]:
         edge = i not in named and end in edges and _mid_phrase(texts, classes, i)
         # BudouX may run a phrase on past a colon (朝ごはん：地元の): a clause's mark ends it
         in_phrase = end in inside and texts[i][-1:] not in _JA_CLAUSE_MARKS
-        if classes[i + 1] == Brk.B2 or texts[i + 1][:1] in ARROWS or edge or in_phrase:
+        if classes[i + 1] == Brk.B2 or edge or in_phrase:
             kept[i] = NEVER
     return kept
 

@@ -18,8 +18,8 @@ A browser would break inside each of these; a designer moves the whole unit to t
   already held them, `opportunities.keep_words`);
 - an arrow with the step before it: `ChatGPT →` (a path of steps, 设置 → Apple ID → 订阅 →
   ChatGPT → 取消订阅, opened a list item's second line with "→ 取消订阅" in three themes at
-  440x586, thirteenth look: the arrow ends its line and the next step opens the next, as
-  a heading's arrows already did, `opportunities.ARROWS`).
+  440x586, thirteenth look: the arrow ends its line and the next step opens the next, in
+  a heading as in a paragraph, `opportunities.ARROWS`).
 
 Each hold is bounded (`MAX_UNIT` clusters), so it never makes a piece wider than a line
 would usually take; a unit wider than the line still breaks, as any unbreakable piece does.
@@ -68,17 +68,21 @@ def keep_whole(texts: list[str], allowed: list[int]) -> list[int]:
     if not (held or numbered or clauses or kana or arrows):
         return allowed  # the common case: nothing to hold
     kept = list(allowed)
-    for i in range(len(texts) - 1):
-        if arrows and texts[i + 1][:1] in ARROWS and kept[i] in (ALLOWED, HYPHEN):
-            kept[i] = NEVER  # no line opens with an arrow
     spans = (*_tags(texts), *_names(texts), *_attributions(texts, kept))
     spans = (*spans, *_clause_openers(texts)) if clauses else spans
     spans = (*spans, *_loanwords(texts)) if kana else spans
+    spans = (*spans, *_arrow_steps(texts)) if arrows else spans
     for start, end in (*spans, *_numbered(texts)) if numbered else spans:
         for i in range(start, end):
             if kept[i] in (ALLOWED, HYPHEN):
                 kept[i] = NEVER
     return kept
+
+
+def _arrow_steps(texts: list[str]) -> list[tuple[int, int]]:
+    """The break before each arrow: a line never opens with one, in a heading or a
+    paragraph."""
+    return [(i, i + 1) for i in range(len(texts) - 1) if texts[i + 1][:1] in ARROWS]
 
 
 def _loanwords(texts: list[str]) -> list[tuple[int, int]]:
