@@ -94,6 +94,12 @@ def cut(rows: Sequence[Row], height: float) -> list[Row]:
     return list(rows[:lo])
 
 
+def drawn(decor: FrameDecor) -> bool:
+    """Whether a container shows an edge (`frame_items` draws a panel, border or bar)."""
+    border = decor.border_color is not None and decor.border_width > 0
+    return decor.fill is not None or border or decor.bar_width > 0
+
+
 def frame_items(placement: Placement, dx: float, dy: float) -> list[Item]:
     """Panels, borders and bars of the containers on a page, outermost first."""
     items: list[Item] = []

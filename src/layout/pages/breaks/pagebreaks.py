@@ -47,7 +47,8 @@ Vertical justification: a card may give up to `squeeze` of its block spacing (th
 gaps, then its panels' padding; the theme sets the bound) when that saves a card, spares a
 broken rule or, on as many cards, carries fewer sections' short ends to the next card, and
 then only the cards that need it are tightened, each just enough (`squeeze.SQUEEZED` per
-such card; squeeze.py fits them).
+such card; squeeze.py fits them). A card that ends on a box keeps air under it, its gaps
+giving it where the card is full (`squeeze.aired`); the breaks do not move for it.
 
 What a card between two breaks shows and the height it takes is measured on the post
 stacked as one column (`column.py`, prefix sums: a card's height is two lookups, so a post of
@@ -77,7 +78,7 @@ from .breakrules import (
 )
 from .column import Column
 from .grow import grown
-from .squeeze import fitted, price_to_fit, tight_alike
+from .squeeze import aired, fitted, price_to_fit, tight_alike
 
 # A last card under `LAST_FILL` (bench_quality's half-empty card) costs `LAST_WEIGHT` times
 # its shortfall squared: at 4 and 0.5 a last card at 34-46 % cost less than moving a section
@@ -209,7 +210,7 @@ def _paged(
         bound = squeeze if squeezed else 0.0
         fitting = [fitted(page, height, tight=squeezed, squeeze=bound) for page in pages]
         pages = tight_alike(pages, fitting)
-    pages = [grown(page, height) for page in pages]
+    pages = [grown(aired(page, height), height) for page in pages]
     return Paging(pages, broken, partings, squeezed)
 
 

@@ -2,6 +2,7 @@
 page breaker (pagebreaks.py), in one order: a table's rows set tight (all of a card's at
 once: a table half tight reads uneven), then its figures drawn smaller (each giving the same
 share of what it may), then its gaps shrunk, then its panels' padding, each just enough.
+A card that ends on a box gives its gaps, as far as they may, to keep `FOOT_AIR` under it.
 """
 
 from __future__ import annotations
@@ -9,12 +10,23 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...base.boxes import Frame, Row
-from ...base.placing import EPSILON, place
+from ...base.placing import EPSILON, drawn, place
 from .breakrules import opens_section
 
 SQUEEZED = 0.1  # a card whose gaps are shrunk
 TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
+# A card whose last row sits in a box (a quote's panel, a code block, a table, a callout)
+# keeps this much air under it, its gaps giving it where the card is full: a text line
+# carries its half-leading under its glyphs, a box's edge none, so a quote box ending a
+# card sat 6 px over brandA's footer rule where a paragraph's last line sat 15 (thirteenth
+# look: "the closing quote box runs down onto the footer band", rated 4 in brandA, brandB
+# and meadow-dawn). The virtual card's px, about half the body's em; a browser keeps the
+# box's margin there, inside the card's padding. The breaks do not move for it: a post a
+# card holds is not given a second for 8 px, so the gaps give at most `AIR_GIVES` of
+# themselves and a card with too few keeps less air.
+FOOT_AIR = 8.0
+AIR_GIVES = 0.5
 # A squeezed card's gap above a heading gives this share of what its other gaps give of
 # themselves: shrunk alike, fairytale's and brandB's headings on the English habits' card 2
 # at 500x500 sat as near the paragraph above as their own ("h2s squeezed close to the
@@ -53,6 +65,16 @@ def fitted(page: list[Row], height: float, tight: bool, squeeze: float = 0.0) ->
     if left <= EPSILON or padding <= 0 or squeeze <= 0:
         return page
     return _padded(page, max(1.0 - squeeze, 1.0 - left / padding))
+
+
+def aired(page: list[Row], height: float) -> list[Row]:
+    """`page` (a card `height` tall) with its gaps shrunk, each alike (`_gaps_shrunk`), to
+    keep `FOOT_AIR` under the box its last row sits in, as far as `AIR_GIVES` allows."""
+    if len(page) < 2 or not any(drawn(frame.decor) for frame in page[-1].frames):
+        return page
+    over = place(page).height - (height - FOOT_AIR)
+    gaps = sum(row.gap for row in page[1:])
+    return _gaps_shrunk(page, min(over, AIR_GIVES * gaps)) if over > EPSILON else page
 
 
 def _gaps_shrunk(page: list[Row], cut: float) -> list[Row]:
