@@ -11,13 +11,18 @@ import pytest
 from inkcard import layout
 from inkcard.layout.base.boxes import PlacedRow, Row
 from inkcard.layout.pages.breaks import breakrules, pagebreaks
+from inkcard.layout.pages.breaks.squeeze import SET_TIGHT
+from inkcard.layout.pages.fitting import set_score
 from inkcard.layout.pages.quality import (
     LABEL_READABLE_PX,
     LAST_FULL_ENOUGH,
     LAST_SHORT,
     LAST_WEIGHT,
     PENALTY_STRANDED,
+    PENALTY_TIGHT,
     READABLE_PX,
+    ROOM_WEIGHT,
+    ROOMY_CARD,
     SLIDE_READABLE_PX,
     Quality,
     measure,
@@ -436,3 +441,31 @@ def test_a_short_last_card_of_a_split_post_loses_points(fonts) -> None:
     assert own is not None and own.score == 100
     whole = measure(last)
     assert whole is not None and whole.fill > LAST_SHORT and whole.score == 100
+
+
+def test_room_left_before_the_last_card_and_tight_table_rows_cost_points(fonts) -> None:
+    """A card before the last, at the top of its box, filled under `ROOMY_CARD` loses
+    `ROOM_WEIGHT` points a percent under it, and one whose table rows were set tight to
+    hold it `PENALTY_TIGHT`: the thirteenth look rated 4 the sets with a card 20-30 %
+    empty or crammed with tight rows, where every card over `FULL_ENOUGH` scored 100. The
+    points are the card's `crowding`, which the type steps' `set_score` gives back."""
+    options = layout.RenderOptions(width=440, height=586, split="autoSplit", scale=1)
+    first, *_ = layout.layout_pages(LONG_POST, _theme(), fonts, options)
+    assert first.fit is not None and not (first.fit.last or first.fit.title)
+    full = measure(first)
+    assert full is not None and full.fill >= ROOMY_CARD and full.score == 100
+    assert full.crowding == 0
+    roomy = measure(replace(first, rows=first.rows[:-2]))  # two lines of its last paragraph off
+    assert roomy is not None and 0.75 < roomy.fill < ROOMY_CARD  # no hole: it scored 100
+    assert roomy.crowding == round(100 * ROOM_WEIGHT * (ROOMY_CARD - roomy.fill)) > 0
+    assert roomy.score == 100 - roomy.crowding
+    last = measure(replace(first, rows=first.rows[:-2], fit=replace(first.fit, last=True)))
+    assert last is not None and last.crowding == 0  # a post's end may end early
+    placed = first.rows[-1]
+    tight = replace(placed, row=replace(placed.row, note=f"{SET_TIGHT} to end the card"))
+    crammed = measure(replace(first, rows=(*first.rows[:-1], tight)))
+    assert crammed is not None and crammed.crowding == PENALTY_TIGHT
+    assert crammed.score == 100 - PENALTY_TIGHT
+    pages = [replace(first, rows=(*first.rows[:-1], tight)), first]
+    assert set_score(pages) == 100 - PENALTY_TIGHT / 2
+    assert set_score(pages, crowding=False) == 100

@@ -50,19 +50,21 @@ def _score(fonts: layout.FontBook, theme_mode: str, width: int, height: int) -> 
 def test_the_score_ranks_the_recipes_sets_as_the_eye_did(fonts) -> None:
     """glassmorphism's set rated 4/5 (its title alone on card 1, the method split 2 | 2)
     scored 90 on that card; since a card may end its section half full (twenty-first
-    session) it is set as the sets rated 5/5 are, a section a card (95, 53, 63 %: looked
-    at), and scores as they do. A title alone on card 1 is scored by `test_quality`'s
-    title-card cases."""
+    session) it is set as the sets rated 5/5 are, a section a card (95, 53, 57 %: looked
+    at). Since the score counts the room a card leaves before the last (fortieth session,
+    `quality.ROOMY_CARD`) its 53 % method card costs it more than the fives' cards cost
+    them: it scores under every set rated 5/5 (93.0 against 93.7-98.8), as the eye ranked
+    them; where the score gave every set 99-100 it could not. A title alone on card 1 is
+    scored by `test_quality`'s title-card cases."""
     width, height = 500, 500
     four, five = RATED[(width, height)]
     fives = {tm: _score(fonts, tm, width, height) for tm in five}
-    assert min(fives.values()) >= 99, fives
     options = layout.RenderOptions(width=width, height=height, split="autoSplit")
     post = RECIPE.read_text(encoding="utf-8")
     [name] = [tm.rstrip("/") for tm in four]
     pages = layout.layout_pages(post, themes.load(name), fonts, options)
     assert any(row.row.text.startswith("材料") for row in pages[0].rows)  # not the title alone
-    assert _score(fonts, four[0], width, height) >= min(fives.values())
+    assert _score(fonts, four[0], width, height) < min(fives.values()), fives
 
 
 @pytest.mark.parametrize(("width", "height"), [(440, 586), (500, 500), (1080, 1440)])

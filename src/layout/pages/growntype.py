@@ -86,7 +86,7 @@ def grown_type(
     last = _last_fill(pages, measures)
     if len(pages) < 2 or (thin >= THIN and open_card >= ROOMY and last >= SHORT_END):
         return pages, 1.0
-    floor = set_score(pages, measures)
+    floor = set_score(pages, measures, crowding=False)
     crammed = _uneven(pages, measures)
     hole = min(HOLE, least_before_last(pages, measures))
     parted, code, smallest = blocks_parted(pages), code_lines(pages), _smallest(measures)
@@ -110,7 +110,7 @@ def grown_type(
             return False
         if card_faults(trial, scored) != (0, 0) or flawed(trial, scored):
             return False
-        return set_score(trial, scored) >= floor
+        return set_score(trial, scored, crowding=False) >= floor
 
     for step in GROW_STEPS:
         trial = at(step)

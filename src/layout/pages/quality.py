@@ -45,6 +45,7 @@ from ..diagrams.marks import SHRUNK_LABEL
 from ..limits import DEFAULT_WIDTH
 from ..style.resolver import contrast, contrast_asked
 from ..text.inline import LOOSE_GAP
+from .breaks.squeeze import SET_TIGHT
 
 PHONE_WIDTH = 360.0  # CSS px: the narrowest phone a card is commonly looked at on
 # What costs a card its points (`score`): each the level below which a designer would act.
@@ -69,6 +70,15 @@ TITLE_WEIGHT = 50
 # `FULL_ENOUGH` it loses a point a percent as any card before the last, its section-end
 # allowance and its centring notwithstanding (pop-art's skincare title and lead, 57 % full
 # in its middle, rated 4/5, scored 100: now 82; as a cover, 65 % full, 100).
+# A card before the last at the top of its box (not a title card) filled under this shows
+# room a designer fills, though it be no hole: it loses `ROOM_WEIGHT` points a percent
+# under it. The thirteenth look rated 4 the sets whose emptiest such card was 20-30 %
+# empty ("card 2 (Q1 only) ~25% empty at the bottom", the exam plan's card 3 at 500x500 in
+# 18 theme-modes) and 5 those whose cards were 90 % full on average, where every card over
+# `FULL_ENOUGH` scored 100: the sets' mean score ranked with the ratings at 0.25
+# (Spearman), 0.62 with this and `PENALTY_TIGHT` (0.34 → 0.45 on the twelfth look's).
+ROOMY_CARD = 0.85
+ROOM_WEIGHT = 0.5
 WIDE_BAND = 0.25  # an empty band taller than this share of the content box reads as a hole
 READABLE_PX = 11.0  # smallest text a phone reader takes in without zooming (Apple: 11 pt), CSS px
 # A slide (`is_slide`) is read on a laptop, a projector or a phone turned sideways as well
@@ -93,6 +103,10 @@ PENALTY_RULE = 10
 # a recipe's tip read atop the method's card) is fixed by hand as a broken rule is.
 PENALTY_STRANDED = 10
 MAX_RULES_PENALTY = 30
+# A card whose table rows were set tight to hold it ("crammed down to the page number with
+# compressed table rows", the home workout in nine theme-modes, thirteenth look) reads
+# crammed: the squeeze spares a card or a rule, and the report says what it cost.
+PENALTY_TIGHT = 5
 # A plain-text block set in columns that had to wrap (`blocks.panels.COLUMNS_WRAPPED`): every
 # column after the wrap is out of line, worse than the same block set small enough to keep them.
 PENALTY_COLUMNS = 25
@@ -115,6 +129,7 @@ class Quality:
     stranded: bool = False  # it opens with the short end of the section before (`Fit.stranded`)
     size_short: float = 0.0  # px the smallest text falls under what it must read at on a phone
     smallest_words: float = 0.0  # px of the smallest text that is not a figure's label
+    crowding: int = 0  # of the points lost, those to room left or table rows set tight
 
 
 def measure(page: Page) -> Quality | None:
@@ -150,7 +165,9 @@ def measure(page: Page) -> Quality | None:
         round(short_px, 2),
         round(min(words, default=0.0), 1),
     )
-    return replace(quality, score=_score(quality, fit))
+    base = _score(quality, fit)
+    crowding = min(base, round(_crowding(quality, fit)))
+    return replace(quality, score=base - crowding, crowding=crowding)
 
 
 def _short(sizes: list[float], least: float) -> float:
@@ -192,6 +209,17 @@ def _score(quality: Quality, fit: Fit) -> int:
     lost += 8 * quality.size_short
     lost += 12 * quality.contrast_short
     return max(0, min(100, round(100 - lost)))
+
+
+def _crowding(quality: Quality, fit: Fit) -> float:
+    """What the card's room left (`ROOMY_CARD`) and its table rows set tight
+    (`PENALTY_TIGHT`) cost: the report's measure of a set's evenness, which the type
+    steps (typesteps.py, growntype.py) weigh by their own fill levels instead
+    (`fitting.set_score`'s `crowding`)."""
+    lost = PENALTY_TIGHT if any(SET_TIGHT in note for note in quality.notes) else 0.0
+    if not (fit.last or fit.title) and fit.offset <= 0:
+        lost += 100 * ROOM_WEIGHT * max(0.0, ROOMY_CARD - quality.fill)
+    return lost
 
 
 def _fill_and_band(page: Page, fit: Fit) -> tuple[float, float]:

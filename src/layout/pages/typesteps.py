@@ -73,7 +73,7 @@ def fault_free(
     if not steps:
         return pages, 1.0
     measures = measured(pages, None)
-    floor = set_score(pages, measures)
+    floor = set_score(pages, measures, crowding=False)
     # a set without a fault but with a short last card takes smaller type only where it
     # saves that card: on as many cards, its breaks are the page breaker's to weigh
     # (dreamy's essay at 0.98 filled its last card by setting its title and lead as a
@@ -85,7 +85,7 @@ def fault_free(
         # end off card 2 by leaving card 1 62 % full
         scored = measured(trial, None)  # once, for the faults and the score
         broken, sparse = card_faults(trial, scored)
-        lower = set_score(trial, scored) < floor
+        lower = set_score(trial, scored, crowding=False) < floor
         worse = sparse + lower + (fewer and len(trial) >= len(pages))
         # of the steps that save a card, one that leaves no short last card nor a title
         # card alone wins (pop-art's recipe at 440x586: 0.98 saved its cover and left a
@@ -117,7 +117,7 @@ def closed_holes(
     start = 1 if masthead_wanted(pages) else 0
     if len(pages) < 2 or least_before_last(pages[start:], measures[start:], titles=False) >= OPEN:
         return pages, 1.0
-    floor, parted = set_score(pages, measures), blocks_parted(pages)
+    floor, parted = set_score(pages, measures, crowding=False), blocks_parted(pages)
     for step in _steps_down(measures):
         try:
             trial = lay_out(step)
@@ -129,7 +129,7 @@ def closed_holes(
         if blocks_parted(trial) > parted or titled(trial) > titled(pages):
             continue
         filled = least_before_last(trial, scored, titles=False) >= FULL_ENOUGH
-        if filled and set_score(trial, scored) >= floor:
+        if filled and set_score(trial, scored, crowding=False) >= floor:
             return trial, step
     return pages, 1.0
 

@@ -15,6 +15,7 @@ from .breakrules import opens_section
 
 SQUEEZED = 0.1  # a card whose gaps are shrunk
 TIGHT = 0.1  # a card's table rows set tight (all of them, or the table reads uneven)
+SET_TIGHT = "table rows set tight"  # what the quality report hears of it (`Row.note`)
 SHRUNK = 0.15  # figures drawn at their floor: the badness of a card 61 % full
 # A card whose last row sits in a box (a quote's panel, a code block, a table, a callout)
 # keeps this much air under it, its gaps giving it where the card is full: a text line
@@ -130,7 +131,7 @@ def tight_alike(before: list[list[Row]], after: list[list[Row]]) -> list[list[Ro
     return [_set_tight(page, ALIKE, tables) if _has_tight(page) else page for page in after]
 
 
-ALIKE = "table rows set tight as on the card the table had to end"
+ALIKE = f"{SET_TIGHT} as on the card the table had to end"
 
 
 def _has_tight(page: list[Row]) -> bool:
@@ -139,7 +140,7 @@ def _has_tight(page: list[Row]) -> bool:
 
 def _set_tight(
     page: list[Row],
-    said: str = "table rows set tight to end the card",
+    said: str = f"{SET_TIGHT} to end the card",
     tables: set[tuple[tuple[str, int], ...]] | None = None,
 ) -> list[Row]:
     """`page` with its rows that have a tight form (a table's) in that form, the quality
