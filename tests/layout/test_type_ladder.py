@@ -110,14 +110,17 @@ def test_unsplit_cards_and_fit_auto_keep_their_own_steps() -> None:
 
 def as_it_was(name: str) -> Theme:
     """traditional-chinese as it was drawn when the case below was found: its `kai-serif`
-    roles in the plain Kai, Latin too, and its page number at the top, so that no air is
-    kept above it (`cardface.folio_air`): the case needs those widths and heights."""
+    roles in the plain Kai, Latin too, its page number at the top, so that no air is
+    kept above it (`cardface.folio_air`), and its h2 22 px under the block above (27 since
+    the fortieth session: test_theme_heading_space): the case needs those widths and
+    heights."""
     theme = themes.load(name)
     roles = {
         role: msgspec.structs.replace(knobs, family="kai") if knobs.family == "kai-serif" else knobs
         for role, knobs in theme.roles.items()
     }
     roles["page_number"] = msgspec.structs.replace(roles["page_number"], position="top")
+    roles["h2"] = msgspec.structs.replace(roles["h2"], margin_top=22.0)
     return msgspec.structs.replace(theme, roles=roles)
 
 
