@@ -1,4 +1,4 @@
-"""A theme's chrome in the post's language (style/locale.py, pages/language.py): notebook's
+"""A theme's chrome in the post's language (style/locale.py, pages/marks/language.py): notebook's
 第 1 页 · 共 2 页 under an English or Japanese post, and apple-notes' 备忘录 over one, were
 marked as faults (fourth and fifth looks, 500x500); a theme gives the Latin form beside the
 Chinese one, and a post that is not Chinese gets it."""
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from inkcard import themes
-from inkcard.layout.pages.language import chrome_for, is_chinese
+from inkcard.layout.pages.marks.language import chrome_for, is_chinese
 from inkcard.layout.parse.markdown import parse
 from inkcard.layout.style.decorations import Label
 from inkcard.layout.style.resolver import resolve

@@ -44,8 +44,8 @@ from .cardface import content_box, folio_air
 from .cardpage import card_page
 from .cues import continuation_cues
 from .endskept import card_ends_faults, kept_ends
-from .language import chrome_for
 from .marks.aigclabel import with_label_room
+from .marks.language import chrome_for
 from .quality import is_slide
 from .setting import centring, short
 from .setting.continued import continuations

@@ -5,10 +5,10 @@ not Chinese, told from its first words.
 
 from __future__ import annotations
 
-from ..parse.doc import Doc, Text, nodes
-from ..style.locale import for_post, has_latin
-from ..style.resolver import Styles
-from ..text.words import has_han, is_japanese
+from ...parse.doc import Doc, Text, nodes
+from ...style.locale import for_post, has_latin
+from ...style.resolver import Styles
+from ...text.words import has_han, is_japanese
 
 # How much of a post is read to tell its language: its first words say it
 LANGUAGE_SAMPLE = 2000
