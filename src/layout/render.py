@@ -49,7 +49,7 @@ from .style.brandkit import BrandKit, branded_theme
 from .style.resolver import resolve
 from .style.schema import Theme
 
-ENGINE_VERSION = "167"  # bump whenever the pixels of an unchanged request may change
+ENGINE_VERSION = "168"  # bump whenever the pixels of an unchanged request may change
 
 OutputFormat = Literal["png", "jpeg", "webp", "pdf"]
 FORMATS: tuple[OutputFormat, ...] = get_args(OutputFormat)

@@ -23,6 +23,7 @@ from inkcard.layout.pages.breaks.breakrules import (
     TABLE_NOTE_PARTED,
 )
 from inkcard.layout.pages.breaks.pagebreaks import paged
+from inkcard.layout.pages.breaks.squeeze import fitted
 from inkcard.layout.pages.quality import measure
 
 HAN = "中"
@@ -776,3 +777,25 @@ def test_a_table_split_over_cards_has_one_row_height(fonts) -> None:
             if len(heights) > 1:
                 uneven.append(f"{name}/{mode}: {sorted(heights)}")
     assert not uneven
+
+
+def test_a_card_its_gaps_can_fit_keeps_its_table_rows_padded() -> None:
+    """A card a little over its height whose gaps can give it within the squeeze bound
+    shrinks them and leaves its table rows as they are: set tight all at once, brandC's
+    FAQ table gave 55 px for a card a few px over, and the card showed crammed rows over
+    a band 15 % empty. Past what the gaps may give, the rows are set tight as before."""
+    rows = [Row(10.0, (), gap=0.0 if i == 0 else 10.0, text=f"p{i}") for i in range(5)]
+    table = [
+        replace(
+            row := Row(20.0, (), gap=10.0 if i == 0 else 0.0, text=f"t{i}"),
+            tight=replace(row, height=12.0),
+        )
+        for i in range(3)
+    ]
+    page = [*rows, *table]
+    natural = place(page).height  # 5 x 10 + 3 x 20 + 5 gaps of 10 = 160
+    fitted_in = fitted(page, natural - 10.0, tight=True, squeeze=0.3)  # the gaps may give 15
+    assert [row.height for row in fitted_in[5:]] == [20.0, 20.0, 20.0]
+    assert place(fitted_in).height == pytest.approx(natural - 10.0)
+    crammed = fitted(page, natural - 20.0, tight=True, squeeze=0.3)  # more than the gaps may
+    assert [row.height for row in crammed[5:]] == [12.0, 12.0, 12.0]

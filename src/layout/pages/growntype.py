@@ -168,7 +168,9 @@ def _evened(
 ) -> bool:
     """Whether `trial` (a grown step one card longer than `pages`) evens an uneven set
     (`CRAMMED`): no card before the last under `OPEN` nor the last under `SHORT_END`
-    (a last card is the post's end, and may end sooner), none crammed, its fullest and
+    (a last card is the post's end, and may end sooner), not uneven itself (a full card
+    beside none open is a full set: its gaps, not its table rows, fitting a card leave
+    it 98 % full), its fullest and
     emptiest cards nearer than the set's, and what `kept` asks of any grown set (no
     fault, no flaw, nothing more parted or wrapped, the smallest text kept, a score no
     lower). The FAQ in warm at 500x500 sets a cover and four cards 72-91 % full at 1.2,
@@ -181,7 +183,7 @@ def _evened(
     spread = max(fills) - min(fills) < max(before) - min(before)
     filled = least_before_last(trial, scored, titles=False) >= OPEN
     ends = _last_fill(trial, scored) >= SHORT_END
-    return filled and ends and max(fills) < CRAMMED and spread and kept(trial, scored)
+    return filled and ends and not _uneven(trial, scored) and spread and kept(trial, scored)
 
 
 def _smallest(measures: list[Quality | None]) -> float:
