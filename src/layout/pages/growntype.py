@@ -170,12 +170,12 @@ def _evened(
     (`CRAMMED`): no card before the last under `OPEN` nor the last under `SHORT_END`
     (a last card is the post's end, and may end sooner), not uneven itself (a full card
     beside none open is a full set: its gaps, not its table rows, fitting a card leave
-    it 98 % full), its fullest and
-    emptiest cards nearer than the set's, and what `kept` asks of any grown set (no
-    fault, no flaw, nothing more parted or wrapped, the smallest text kept, a score no
-    lower). The FAQ in warm at 500x500 sets a cover and four cards 72-91 % full at 1.2,
-    each pair of questions on its card; the home workout in nature 78 | 70 | 81 %, its
-    table on a card of its own, and in apple-notes 79 | 73 | 67 %."""
+    it 98 % full), its fullest and emptiest cards nearer than the set's, and what `kept`
+    asks of any grown set (no fault, no flaw, nothing more parted or wrapped, the
+    smallest text kept, a score no lower). The FAQ in warm at 500x500 sets a cover and
+    four cards 72-91 % full at 1.2, each pair of questions on its card; the home workout
+    in nature 78 | 70 | 81 %, its table on a card of its own, and in apple-notes 79 | 73 |
+    67 %."""
     if len(trial) != len(pages) + 1:
         return False
     scored = measured(trial, None)

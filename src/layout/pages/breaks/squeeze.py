@@ -46,7 +46,8 @@ def fitted(page: list[Row], height: float, tight: bool, squeeze: float = 0.0) ->
     over = place(page).height - height
     if over <= EPSILON or len(page) < 2:
         return page
-    gaps_do = squeeze > 0 and over <= squeeze * sum(row.gap for row in page[1:])
+    gaps = sum(row.gap for row in page[1:])  # neither tight rows nor figures change them
+    gaps_do = squeeze > 0 and over <= squeeze * gaps
     if tight and _has_tight(page) and not gaps_do:  # a table's, all together
         page = _set_tight(page)
         over = place(page).height - height
@@ -57,7 +58,6 @@ def fitted(page: list[Row], height: float, tight: bool, squeeze: float = 0.0) ->
     if taken > 0:  # each figure gives the same share of what it may
         share = taken / give
         page = [_shrunk(row, share) if row.min_scale < 1.0 else row for row in page]
-    gaps = sum(row.gap for row in page[1:])
     left = over - taken
     if left <= EPSILON:
         return page
